@@ -1,0 +1,9 @@
+"""The IR: nodes, the op registry, graphs and their signatures. Imports nothing above it."""
+
+from . import ops_elementwise, ops_structure  # noqa: F401  (registration side effects)
+from .dtypes import SUPPORTED, to_dtype
+from .node import Node, user_site
+from .graph import Graph, topological_order
+from .registry import OpDef, OpKind, all_ops, get_op
+
+__all__ = ["Graph", "topological_order", "Node", "OpDef", "OpKind", "SUPPORTED", "all_ops", "get_op", "to_dtype", "user_site"]

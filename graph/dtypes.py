@@ -1,0 +1,89 @@
+"""The dtypes lazyarray supports and NumPy 2 (NEP 50) type promotion.
+
+Promotion is delegated to NumPy's own ufunc loop resolution (`ufunc.resolve_dtypes`), so results match
+NumPy exactly, Python scalars included (they are passed as the *types* int/float, which NumPy treats as
+weak). The one deliberate difference: lazyarray has no float16, so where NumPy would pick float16 (float
+functions of int8/uint8/bool inputs) we compute in float32.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+bool_ = np.dtype(np.bool_)
+int8, int16, int32, int64 = (np.dtype(t) for t in ("int8", "int16", "int32", "int64"))
+uint8, uint16, uint32, uint64 = (np.dtype(t) for t in ("uint8", "uint16", "uint32", "uint64"))
+float32, float64 = np.dtype("float32"), np.dtype("float64")
+
+SUPPORTED: tuple[np.dtype, ...] = (
+    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
+)
+INTEGER = (int8, int16, int32, int64, uint8, uint16, uint32, uint64)
+SIGNED = (int8, int16, int32, int64)
+UNSIGNED = (uint8, uint16, uint32, uint64)
+FLOATING = (float32, float64)
+_SUPPORTED_SET = frozenset(SUPPORTED)
+
+WeakScalar = type  # int, float or bool: the Python type of a weak scalar operand
+
+
+def to_dtype(spec: object) -> np.dtype:
+    """Normalize a user dtype spec (np.float32, 'int8', la.uint8, np.dtype) or raise TypeError."""
+    try:
+        dt = np.dtype(spec)  # type: ignore[call-overload]
+    except TypeError as exc:
+        raise TypeError(f"data type {spec!r} not understood") from exc
+    if dt not in _SUPPORTED_SET:
+        raise TypeError(
+            f"lazyarray does not support dtype {dt}; supported: "
+            + ", ".join(str(d) for d in SUPPORTED)
+        )
+    return dt
+
+
+def widen_float16(dt: np.dtype) -> np.dtype:
+    return float32 if dt == np.float16 else dt
+
+
+def is_float(dt: np.dtype) -> bool:
+    return dt.kind == "f"
+
+
+def is_integer(dt: np.dtype) -> bool:
+    return dt.kind in "iu"
+
+
+_resolve_cache: dict[tuple, tuple[np.dtype, ...]] = {}
+
+
+def resolve_ufunc(ufunc: np.ufunc, operands: tuple[np.dtype | type, ...]) -> tuple[np.dtype, ...]:
+    """(loop input dtypes..., output dtype) that NumPy picks for `ufunc` on these operands.
+
+    Operands are dtypes (arrays) or the Python types int/float/bool (weak scalars). Memoized: NumPy's
+    resolution costs microseconds and sits on the op-binding hot path.
+    """
+    key = (ufunc, operands)
+    hit = _resolve_cache.get(key)
+    if hit is not None:
+        return hit
+    spec = tuple(np.dtype(np.bool_) if o is bool else o for o in operands) + (None,)
+    loop = ufunc.resolve_dtypes(spec)
+    if any(dt == np.float16 for dt in loop):
+        # No float16 here: recompute as if inputs were float32 so the loop is consistent.
+        loop = tuple(widen_float16(dt) for dt in loop)
+    _resolve_cache[key] = loop
+    return loop
+
+
+def result_type(*operands: np.dtype | type) -> np.dtype:
+    """Promote dtypes and weak Python scalar types the NEP 50 way."""
+    dts = [np.dtype(np.bool_) if o is bool else o for o in operands]
+    return widen_float16(np.result_type(*(o if isinstance(o, np.dtype) else o(0) for o in dts)))
+
+
+def weak_type_of(value: object) -> type | None:
+    """int/float/bool for a Python scalar (weakly typed under NEP 50), else None."""
+    t = type(value)
+    if t is bool or t is int or t is float:
+        return t
+    return None

@@ -1,0 +1,206 @@
+"""The kernel IR: what the fusion planner (passes/) produces and every backend (runtime/) runs.
+
+A `Program` is an ordered list of steps over numbered buffer slots: generated `Kernel`s and
+`LibraryCall`s (matmul through BLAS/cuBLAS; opaque ops through their NumPy reference).
+
+A `Kernel` iterates an index space `space = outer + inner`. The outer dims are independent (parallel);
+the inner dims are the reduced ones (empty for a purely elementwise kernel). For each outer index the
+kernel runs its `stages` in order:
+
+    for o in outer:                       # parallel
+        stage 0 (reduce, inner):  acc0 = fold(combine, expr(o, i) for i in inner)
+        stage 1 (reduce, inner):  acc1 = fold(..., expr(o, i, acc0))       # e.g. softmax's sum
+        stage 2 (store, inner):   out[o, i] = expr(o, i, acc0, acc1)       # softmax's write-back
+     or stage 2 (store, outer):   out[o] = expr(o, acc0)                    # mean's sum / n
+
+Memory is addressed only by `Load`/`Store`: element offset + sum(index[d] * strides[d]) over all
+space dims, in elements. Broadcast dims have stride 0; transposes permute strides; slices change the
+offset and strides (negative for flips). So views never copy. Sizes and strides are concrete here;
+backends pass them as run-time arguments so that compiled code depends only on their *pattern*.
+
+Expressions are SSA lists local to a stage: an operand is the position of an earlier expression.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+import numpy as np
+
+from .registry import OpDef
+
+
+# --- expressions -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Load:
+    """buffer[slot][offset + sum(index[d] * strides[d])]; len(strides) == len(kernel.space)."""
+
+    slot: int
+    strides: tuple[int, ...]
+    offset: int
+    dtype: np.dtype
+
+
+@dataclass(frozen=True)
+class ScalarArg:
+    """The program's k-th scalar argument (a Python scalar bound at run time, never baked in)."""
+
+    index: int
+    dtype: np.dtype
+
+
+@dataclass(frozen=True)
+class Const:
+    """A literal the planner introduced (an identity, a count); user scalars are ScalarArgs."""
+
+    value: Any
+    dtype: np.dtype
+
+
+@dataclass(frozen=True)
+class Index:
+    """The loop index along space dim `dim`, as int64."""
+
+    dim: int
+    dtype: np.dtype = np.dtype("int64")
+
+
+@dataclass(frozen=True)
+class Apply:
+    """An elementwise op of the registry on earlier expressions (positions in the stage's list).
+    For `cast`, the source dtype is the argument's dtype and `dtype` the target."""
+
+    op: OpDef
+    args: tuple[int, ...]
+    dtype: np.dtype
+
+
+@dataclass(frozen=True)
+class AccRef:
+    """The value of reduction `k` of an earlier stage `stage` of the same kernel."""
+
+    stage: int
+    k: int
+    dtype: np.dtype
+
+
+Expr = Union[Load, ScalarArg, Const, Index, Apply, AccRef]
+
+
+# --- stages ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Reduce:
+    """Fold expression `value` over the inner space with a registry reduction op (sum, prod, max,
+    min, any, all, argmax, argmin). `dtype` is the result dtype; argmax/argmin yield the row-major
+    flat position within the inner space (int64), first occurrence wins, NaN counts as maximal."""
+
+    op: OpDef
+    value: int
+    dtype: np.dtype
+
+
+@dataclass(frozen=True)
+class Store:
+    """buffer[slot][offset + sum(index[d] * strides[d])] = value. In an outer-only stage the
+    strides of inner dims are ignored (they are 0)."""
+
+    slot: int
+    strides: tuple[int, ...]
+    offset: int
+    value: int
+
+
+@dataclass(frozen=True)
+class Stage:
+    inner: bool  # iterates the inner space; False: runs once per outer index
+    exprs: tuple[Expr, ...]
+    reduces: tuple[Reduce, ...] = ()
+    stores: tuple[Store, ...] = ()
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str  # readable, from the ops it fused: "exp_add_divide"
+    space: tuple[int, ...]
+    n_outer: int
+    stages: tuple[Stage, ...]
+    fused: tuple[str, ...] = ()  # user-level ops it computes, for la.explain
+    sites: tuple[str, ...] = ()  # user source lines ("file.py:12")
+
+    @property
+    def outer(self) -> tuple[int, ...]:
+        return self.space[: self.n_outer]
+
+    @property
+    def inner(self) -> tuple[int, ...]:
+        return self.space[self.n_outer:]
+
+    @property
+    def input_slots(self) -> tuple[int, ...]:
+        seen: dict[int, None] = {}
+        for st in self.stages:
+            for e in st.exprs:
+                if isinstance(e, Load):
+                    seen.setdefault(e.slot)
+        return tuple(seen)
+
+    @property
+    def output_slots(self) -> tuple[int, ...]:
+        return tuple(dict.fromkeys(s.slot for st in self.stages for s in st.stores))
+
+
+@dataclass(frozen=True)
+class LibraryCall:
+    """out = op(inputs...) on whole, C-contiguous buffers: matmul via BLAS/cuBLAS, opaque ops via
+    their NumPy reference. Inputs are slots; attrs are the node's attrs."""
+
+    op: OpDef
+    inputs: tuple[int, ...]
+    output: int
+    attrs: tuple = ()
+    site: str = ""
+
+
+Step = Union[Kernel, LibraryCall]
+
+
+# --- programs ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BufferSpec:
+    """A planned buffer: its shape and dtype, and the storage (arena entry) it lives in. Buffers with
+    the same storage have disjoint lifetimes (memory planning) or are an in-place update."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    storage: int
+
+    @property
+    def nbytes(self) -> int:
+        n = self.dtype.itemsize
+        for s in self.shape:
+            n *= s
+        return n
+
+
+@dataclass(frozen=True)
+class Program:
+    """Steps over slots. `inputs[k]` is the slot bound to the k-th array leaf, `scalars[k]` the dtype
+    of the k-th scalar leaf (in the graph's leaf order, arrays and scalars counted separately), and
+    `outputs[j]` the slot holding output j. Input and output slots are never reused."""
+
+    buffers: tuple[BufferSpec, ...]
+    inputs: tuple[int, ...]
+    scalars: tuple[np.dtype, ...]
+    outputs: tuple[int, ...]
+    steps: tuple[Step, ...]
+    peak_bytes: int = 0  # intermediate bytes alive at once under the memory plan
+    notes: tuple[str, ...] = field(default=())  # why fusion stopped where it did, for la.explain
+
+    @property
+    def kernels(self) -> tuple[Kernel, ...]:
+        return tuple(s for s in self.steps if isinstance(s, Kernel))
+
+    @property
+    def library_calls(self) -> tuple[LibraryCall, ...]:
+        return tuple(s for s in self.steps if isinstance(s, LibraryCall))

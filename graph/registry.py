@@ -1,0 +1,84 @@
+"""The op registry: one `OpDef` per primitive holds every fact about it.
+
+An entry carries the op's kind (what the fusion planner may do with it), its dtype rule, its NumPy
+reference (the oracle every backend is tested against), its C-family expression template, algebraic
+properties and the input domain its generated tests draw from. Nothing outside `graph/` branches on an
+op's name: passes and backends read these fields.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+
+class OpKind(str, enum.Enum):
+    LEAF = "leaf"  # data bound at run time: an input buffer or a Python scalar
+    SOURCE = "source"  # values computed from the index alone (iota): fusable, reads no memory
+    ELEMENTWISE = "elementwise"
+    VIEW = "view"  # index arithmetic only: broadcast, reshape, permute, slice
+    REDUCTION = "reduction"
+    MATMUL = "matmul"  # a library call (BLAS/cuBLAS): inputs materialized and contiguous
+    OPAQUE = "opaque"  # a library call run through the op's NumPy reference (concat, take, scatter, scan)
+
+
+# Reference signature: (input arrays, attrs, output dtype) -> ndarray.
+Reference = Callable[[tuple[np.ndarray, ...], tuple, np.dtype], np.ndarray]
+
+
+@dataclass(frozen=True, eq=False)
+class OpDef:
+    name: str
+    kind: OpKind
+    reference: Reference
+    arity: int = 1  # -1: variadic
+    attr_names: tuple[str, ...] = ()
+    ufunc: np.ufunc | None = None  # elementwise dtype rule: NumPy's loop resolution for this ufunc
+    c: str | Mapping[str, str] | None = None  # C template; a mapping is keyed by dtype kind 'f','i','u','b'
+    cuda: str | Mapping[str, str] | None = None  # CUDA override of `c`, where the math differs
+    domain: str = "any"  # test input domain: any, positive, unit, ge1, nonzero, small_int
+    properties: frozenset[str] = field(default_factory=frozenset)  # commutative, associative, ...
+    reduce_identity: Any = None  # reductions: the identity of the combine (per dtype via callable)
+    doc: str = ""
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.kind is OpKind.LEAF
+
+    def template(self, dtype_kind: str, dialect: str = "c") -> str | None:
+        """The expression template for inputs of this dtype kind ('f', 'i', 'u', 'b')."""
+        src = self.cuda if dialect == "cuda" and self.cuda is not None else self.c
+        if src is None or isinstance(src, str):
+            return src
+        return src.get(dtype_kind, src.get("*"))
+
+    def __repr__(self) -> str:
+        return f"OpDef({self.name})"
+
+
+_REGISTRY: dict[str, OpDef] = {}
+
+
+def register(op: OpDef) -> OpDef:
+    if op.name in _REGISTRY:
+        raise ValueError(f"op {op.name!r} registered twice")
+    _REGISTRY[op.name] = op
+    return op
+
+
+def get_op(name: str) -> OpDef:
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise KeyError(f"no op named {name!r}") from None
+
+
+def all_ops() -> tuple[OpDef, ...]:
+    return tuple(_REGISTRY.values())
+
+
+def ops_of_kind(kind: OpKind) -> tuple[OpDef, ...]:
+    return tuple(op for op in _REGISTRY.values() if op.kind is kind)

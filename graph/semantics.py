@@ -1,0 +1,57 @@
+"""Reference implementations where NumPy's own result is undefined or platform-dependent.
+
+NumPy leaves some integer cases to the C compiler and the CPU (float→int casts of NaN or out-of-range
+values, integer reciprocal of 0, integer powers with negative exponents, which raise only at run time).
+lazyarray defines them, identically on every backend:
+- float → integer casts truncate toward zero; NaN becomes 0; values beyond the type's range saturate to
+  its min/max (NumPy gives INT_MIN or wrapped bits, depending on the platform).
+- integer `reciprocal(0)` is 0; integer `x ** negative` is 0 except for bases 1 (→ 1) and -1 (→ ±1).
+- integer division and remainder by zero give 0, `INT_MIN // -1` wraps to INT_MIN, shifts by a negative
+  amount or by the width or more give 0 (or -1 for a right shift of a negative value): NumPy already
+  defines these, and its results are the oracle.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    if x.dtype.kind == "f" and dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        with np.errstate(invalid="ignore"):
+            t = np.trunc(x)
+            t = np.where(np.isnan(t), 0, t)
+            t = np.clip(t, float(info.min), float(info.max))
+        # Clipping to e.g. 2**63-1 in float64 rounds up to 2**63: convert through the saturating branch.
+        out = np.empty(x.shape, dtype)
+        high = t >= float(info.max)
+        out[...] = np.where(high, 0, t).astype(dtype)
+        out[high] = info.max
+        return out
+    return x.astype(dtype)
+
+
+def reciprocal(x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind in "iu":
+        safe = np.where(x == 0, 1, x)
+        with np.errstate(all="ignore"):
+            return np.where(x == 0, 0, np.reciprocal(safe)).astype(x.dtype)
+    return np.reciprocal(x)
+
+
+def power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.dtype.kind in "iu" and b.dtype.kind in "iu":
+        a, b = np.broadcast_arrays(a, b)
+        neg = b < 0 if b.dtype.kind == "i" else np.zeros(b.shape, bool)
+        with np.errstate(all="ignore"):
+            out = np.power(a, np.where(neg, 0, b))
+        if neg.any():
+            one = np.ones((), a.dtype)
+            odd = (b % 2) != 0
+            at_neg = np.where(a == 1, one, 0)
+            if a.dtype.kind == "i":
+                at_neg = np.where(a == -1, np.where(odd, -one, one), at_neg)
+            out = np.where(neg, at_neg, out).astype(out.dtype)
+        return out
+    return np.power(a, b)

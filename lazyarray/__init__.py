@@ -1,0 +1,30 @@
+"""lazyarray: NumPy-like arrays that evaluate lazily, fuse into few generated kernels, and cache.
+
+Write ordinary array code; nothing runs until you look at a result (print, np.asarray, float(),
+iteration, la.eval, la.block_until_ready). See README.md and docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+from . import graph, passes, runtime  # noqa: F401  (lower layers first)
+from . import _bind  # noqa: F401  (registers library frames for error sites)
+from .array import Array, LazyExpr
+from .settings import Settings, config, get_settings
+from .creation import (arange, array, asarray, empty, empty_like, eye, full, full_like, linspace,
+                       ones, ones_like, zeros, zeros_like)
+from .elementwise import *  # noqa: F401,F403
+from .elementwise import astype, clip, power, round, where
+from .evaluation import block_until_ready, eval
+from .graph.dtypes import (bool_, float32, float64, int8, int16, int32, int64, uint8, uint16,
+                           uint32, uint64)
+from .indexing import take
+from .linalg import matmul, tensordot, vecdot
+from .manipulation import (broadcast_arrays, broadcast_to, concat, concatenate, expand_dims,
+                           flatten, flip, matrix_transpose, moveaxis, permute_dims, ravel, reshape,
+                           split, squeeze, stack, swapaxes, transpose)
+from .reductions import all, any, argmax, argmin, cumsum, max, mean, min, prod, std, sum, var
+from . import nn  # noqa: E402
+from . import _methods  # noqa: F401,E402  (attaches ndarray-style methods and operators)
+
+bool = bool_  # noqa: A001  (la.bool, as in the Array API)
+__version__ = "0.1.0"

@@ -1,0 +1,146 @@
+"""NumPy semantics at the edge: operand normalization, NEP 50 promotion, broadcasting, errors.
+
+Everything here runs before a strict primitive is bound, so primitives see operands that already have
+the loop dtype and the output shape. Errors are raised here, at the line that built the op, and name it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .graph import dtypes, get_op
+from .graph.node import Node, format_site, register_library_dir, user_site
+from .graph.registry import OpDef
+
+register_library_dir(__file__)
+for _sub in ("graph", "passes", "runtime"):
+    _mod = __import__(f"lazyarray.{_sub}", fromlist=["__file__"])
+    register_library_dir(_mod.__file__)
+
+INPUT, SCALAR = get_op("input"), get_op("scalar")
+BROADCAST, RESHAPE, PERMUTE, SLICE = (get_op(n) for n in ("broadcast_to", "reshape", "permute", "slice"))
+CAST = get_op("cast")
+
+Site = tuple[str, int] | None
+Operand = Node | tuple[type, Any]  # a node, or (weak Python type, value)
+
+
+def fail(exc_type: type[Exception], message: str, site: Site) -> Exception:
+    """An exception naming the user's line; `raise fail(...)` keeps the traceback short."""
+    return exc_type(f"{message} (at {format_site(site)})")
+
+
+def leaf(data: np.ndarray, site: Site = None) -> Node:
+    return Node(INPUT, (), (), data.shape, data.dtype, data=data, site=site)
+
+
+def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True) -> np.ndarray:
+    """A C-contiguous NumPy array of a supported dtype, or TypeError/ValueError naming the problem."""
+    want = dtypes.to_dtype(dtype) if dtype is not None else None
+    try:
+        arr = np.array(obj, dtype=want, copy=copy, order="C") if copy else np.asarray(
+            obj, dtype=want, order="C")
+    except (TypeError, ValueError) as exc:
+        raise fail(type(exc), f"cannot make an array from {type(obj).__name__}: {exc}", site) from None
+    if arr.dtype == np.float16:
+        arr = arr.astype(np.float32)
+    if arr.dtype not in dtypes.SUPPORTED:
+        raise fail(TypeError, f"unsupported dtype {arr.dtype} (from {type(obj).__name__}); "
+                   "lazyarray supports bool, int8-64, uint8-64, float32 and float64", site)
+    return arr
+
+
+def scalar_leaf(value: Any, dtype: np.dtype, site: Site) -> Node:
+    """A run-time scalar argument: its value never enters the structural key."""
+    if dtype.kind in "iu" and type(value) is int:
+        info = np.iinfo(dtype)
+        if not info.min <= value <= info.max:
+            raise fail(OverflowError, f"Python integer {value} out of bounds for {dtype}", site)
+    return Node(SCALAR, (), (), (), dtype, data=value, site=site)
+
+
+def operand(x: Any, site: Site) -> Operand:
+    from .array import Array
+
+    if isinstance(x, Array):
+        return x._node
+    weak = dtypes.weak_type_of(x)
+    if weak is not None:
+        return (weak, x)
+    return leaf(host_array(x, site=site), site)
+
+
+def operand_dtype(op: Operand) -> np.dtype | type:
+    return op.dtype if isinstance(op, Node) else op[0]
+
+
+def broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, ...]:
+    if all(s == shapes[0] for s in shapes):
+        return shapes[0]
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        shown = " ".join(str(s) for s in shapes)
+        raise fail(ValueError, f"operands could not be broadcast together with shapes {shown}",
+                   site) from None
+
+
+def cast(node: Node, dtype: np.dtype, site: Site) -> Node:
+    if node.dtype == dtype:
+        return node
+    if node.op is SCALAR:
+        return Node(SCALAR, (), (), (), dtype, data=node.data, site=node.site)
+    return Node(CAST, (node,), (), node.shape, dtype, site=site)
+
+
+def broadcast_to(node: Node, shape: tuple[int, ...], site: Site) -> Node:
+    if node.shape == shape:
+        return node
+    return Node(BROADCAST, (node,), (shape,), shape, node.dtype, site=site)
+
+
+def materialize(op: Operand, dtype: np.dtype, shape: tuple[int, ...], site: Site) -> Node:
+    """An operand as a node of this dtype and shape (a weak scalar becomes a scalar leaf)."""
+    if isinstance(op, Node):
+        return broadcast_to(cast(op, dtype, site), shape, site)
+    return broadcast_to(scalar_leaf(op[1], dtype, site), shape, site)
+
+
+def resolve(op: OpDef, operands: tuple[Operand, ...], site: Site) -> tuple[np.dtype, ...]:
+    try:
+        return dtypes.resolve_ufunc(op.ufunc, tuple(operand_dtype(o) for o in operands))
+    except TypeError:
+        shown = ", ".join(str(getattr(d, "__name__", d)) for d in map(operand_dtype, operands))
+        raise fail(TypeError, f"{op.name} is not supported for input types ({shown})", site) from None
+
+
+def elementwise(op: OpDef, *args: Any, site: Site = None) -> Node:
+    """Bind an elementwise primitive to user operands, the NumPy way."""
+    site = site or user_site(2)
+    operands = tuple(operand(a, site) for a in args)
+    loop = resolve(op, operands, site)
+    shapes = [o.shape for o in operands if isinstance(o, Node)]
+    shape = broadcast_shapes(shapes, site) if shapes else ()
+    inputs = tuple(materialize(o, dt, shape, site) for o, dt in zip(operands, loop))
+    return Node(op, inputs, (), shape, loop[-1], site=site)
+
+
+def primitive(op: OpDef, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, ...],
+              dtype: np.dtype, site: Site) -> Node:
+    return Node(op, inputs, attrs, shape, dtype, site=site)
+
+
+def normalize_axes(axis: Any, ndim: int, site: Site) -> tuple[int, ...]:
+    """Sorted, non-negative axes; NumPy's AxisError (a ValueError and IndexError) when out of range."""
+    if axis is None:
+        return tuple(range(ndim))
+    try:
+        axes = np.lib.array_utils.normalize_axis_tuple(axis, ndim)
+    except np.exceptions.AxisError as exc:
+        raise np.exceptions.AxisError(f"{exc} (at {format_site(site)})") from None
+    except TypeError:
+        raise fail(TypeError, f"axis must be an int, a tuple of ints or None, not {axis!r}",
+                   site) from None
+    return tuple(sorted(axes))

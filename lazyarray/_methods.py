@@ -1,0 +1,44 @@
+"""ndarray-style methods on Array: each forwards to the namespace function of the same name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import elementwise, indexing, manipulation, reductions
+from .array import Array, _operators
+
+
+def _method(fn: Any) -> Any:
+    def method(self: Array, *args: Any, **kwargs: Any) -> Any:
+        return fn(self, *args, **kwargs)
+
+    method.__name__ = fn.__name__
+    method.__doc__ = fn.__doc__
+    return method
+
+
+def _reshape(self: Array, *shape: Any, **kwargs: Any) -> Array:
+    if len(shape) == 1 and not isinstance(shape[0], int):
+        shape = shape[0]
+    return manipulation.reshape(self, shape, **kwargs)
+
+
+def _transpose(self: Array, *axes: Any) -> Array:
+    if len(axes) == 1 and not isinstance(axes[0], int):
+        axes = axes[0]
+    return manipulation.transpose(self, axes or None)
+
+
+_FORWARDED = {
+    "sum": reductions.sum, "prod": reductions.prod, "mean": reductions.mean, "max": reductions.max,
+    "min": reductions.min, "any": reductions.any, "all": reductions.all, "std": reductions.std,
+    "var": reductions.var, "argmax": reductions.argmax, "argmin": reductions.argmin,
+    "cumsum": reductions.cumsum, "astype": elementwise.astype, "clip": elementwise.clip,
+    "round": elementwise.round, "flatten": manipulation.ravel, "ravel": manipulation.ravel,
+    "squeeze": manipulation.squeeze, "swapaxes": manipulation.swapaxes, "take": indexing.take,
+}
+for _name, _fn in _FORWARDED.items():
+    setattr(Array, _name, _method(_fn))
+Array.reshape = _reshape  # type: ignore[attr-defined]
+Array.transpose = _transpose  # type: ignore[attr-defined]
+_operators()

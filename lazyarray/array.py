@@ -1,0 +1,235 @@
+"""`Array`: an immutable value that owns a lazy expression, and its NumPy-like methods and operators.
+
+An Array holds the output node of its expression. Binding an op makes a new node over the (immutable,
+shared) input nodes, so any Array can be evaluated on its own and sub-graphs are shared for free.
+Evaluating stores the result in the Array: its node becomes a leaf holding the buffer, so expressions
+built from it later read the buffer instead of recomputing.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, Iterator
+
+import numpy as np
+
+from .graph.node import Node
+
+
+class LazyExpr:
+    """A read-only view of an Array's expression: its output node and the leaves it depends on."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: Node) -> None:
+        self.node = node
+
+    @property
+    def leaves(self) -> dict[Node, Any]:
+        from .graph import topological_order
+
+        return {n: n.data for n in topological_order([self.node]) if n.is_leaf}
+
+    @property
+    def is_evaluated(self) -> bool:
+        return self.node.op.name == "input"
+
+    def __repr__(self) -> str:
+        from .graph import Graph
+
+        return "LazyExpr:\n" + Graph([self.node]).to_text()
+
+
+class Array:
+    __slots__ = ("_node", "__weakref__")
+    __array_ufunc__ = None  # NumPy defers to our reflected operators: np_array + Array -> Array
+    __hash__ = None  # type: ignore[assignment]  (== is elementwise, as in NumPy)
+
+    def __init__(self, node: Node) -> None:
+        self._node = node
+
+    # --- facts known without evaluating --------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._node.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._node.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self._node.shape)
+
+    @property
+    def size(self) -> int:
+        return self._node.size
+
+    @property
+    def device(self) -> str:
+        from .evaluation import device_of
+
+        return device_of(self._node)
+
+    @property
+    def expr(self) -> LazyExpr:
+        return LazyExpr(self._node)
+
+    @property
+    def T(self) -> Array:  # noqa: N802
+        from . import manipulation
+
+        return manipulation.permute_dims(self, tuple(range(self.ndim - 1, -1, -1)))
+
+    @property
+    def mT(self) -> Array:  # noqa: N802
+        from . import manipulation
+
+        return manipulation.matrix_transpose(self)
+
+    @property
+    def at(self) -> Any:
+        from .indexing import AtIndexer
+
+        return AtIndexer(self)
+
+    # --- evaluation triggers ---------------------------------------------------------------------------
+    def _host(self) -> np.ndarray:
+        from .evaluation import to_host
+
+        return to_host(self)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        out = self._host()
+        if dtype is not None and np.dtype(dtype) != out.dtype:
+            return out.astype(dtype)
+        return out.copy() if copy else out
+
+    def block_until_ready(self) -> Array:
+        from .evaluation import block_until_ready
+
+        return block_until_ready(self)
+
+    def tolist(self) -> Any:
+        return self._host().tolist()
+
+    def item(self) -> Any:
+        if self.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return self._host().item()
+
+    def __bool__(self) -> bool:
+        if self.size != 1:
+            raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                             "Use a.any() or a.all()")
+        return builtins.bool(self._host().item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.kind not in "iu" or self.ndim != 0:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self.item())
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self) -> Iterator[Array]:
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        from .evaluation import eval as evaluate
+
+        evaluate(self)
+        return (self[i] for i in range(self.shape[0]))
+
+    def __repr__(self) -> str:
+        body = np.array2string(self._host(), separator=", ", prefix="Array(")
+        return f"Array({body}, dtype={self.dtype})"
+
+    def __str__(self) -> str:
+        return str(self._host())
+
+    def __format__(self, spec: str) -> str:
+        if self.ndim == 0:
+            return format(self.item(), spec)
+        return format(str(self), spec)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        raise TypeError("lazyarray Arrays are immutable; use the functional update "
+                        "`y = x.at[idx].set(value)` (also .add, .multiply, .min, .max)")
+
+    def __getitem__(self, key: Any) -> Array:
+        from .indexing import getitem
+
+        return getitem(self, key)
+
+    def __copy__(self) -> Array:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Array:
+        return self
+
+    def __reduce__(self) -> Any:
+        from .creation import array
+
+        return (array, (self._host(),))
+
+    # --- DLPack / interop: evaluated data --------------------------------------------------------------
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self._host().__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self._host().__dlpack_device__()
+
+
+def _operators() -> None:
+    """Attach Python operators; each is the namespace function of the same meaning."""
+    from . import elementwise as ew
+    from . import linalg
+
+    binary = {
+        "add": ew.add, "sub": ew.subtract, "mul": ew.multiply, "truediv": ew.divide,
+        "floordiv": ew.floor_divide, "mod": ew.remainder, "pow": ew.power,
+        "and": ew.bitwise_and, "or": ew.bitwise_or, "xor": ew.bitwise_xor,
+        "lshift": ew.bitwise_left_shift, "rshift": ew.bitwise_right_shift, "matmul": linalg.matmul,
+    }
+    for name, fn in binary.items():
+        setattr(Array, f"__{name}__", _forward(fn))
+        setattr(Array, f"__r{name}__", _reflected(fn))
+    compare = {"eq": ew.equal, "ne": ew.not_equal, "lt": ew.less, "le": ew.less_equal,
+               "gt": ew.greater, "ge": ew.greater_equal}
+    for name, fn in compare.items():
+        setattr(Array, f"__{name}__", _forward(fn))
+    for name, fn in {"neg": ew.negative, "pos": ew.positive, "abs": ew.abs,
+                     "invert": ew.bitwise_invert}.items():
+        setattr(Array, f"__{name}__", fn)
+
+
+def _forward(fn: Any) -> Any:
+    def method(self: Array, other: Any) -> Any:
+        if not _is_operand(other):
+            return NotImplemented
+        return fn(self, other)
+
+    method.__name__ = fn.__name__
+    return method
+
+
+def _reflected(fn: Any) -> Any:
+    def method(self: Array, other: Any) -> Any:
+        if not _is_operand(other):
+            return NotImplemented
+        return fn(other, self)
+
+    method.__name__ = "r" + fn.__name__
+    return method
+
+
+def _is_operand(x: Any) -> bool:
+    return isinstance(x, (Array, int, float, bool, np.ndarray, np.generic, list, tuple))

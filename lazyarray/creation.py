@@ -1,0 +1,115 @@
+"""Creation functions. `array` copies (a pending result never sees later changes to the source);
+`asarray` shares memory only when that is safe (the source is read-only, or already an Array).
+zeros/ones/full/empty are a broadcast scalar: they cost no memory until something needs them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _bind
+from .array import Array
+from .graph import dtypes
+from .graph.node import user_site
+
+
+def array(obj: Any, dtype: Any = None, copy: bool = True) -> Array:
+    site = user_site(1)
+    if isinstance(obj, Array):
+        return obj if dtype is None else obj.astype(dtype)
+    return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+
+
+def asarray(obj: Any, dtype: Any = None) -> Array:
+    """Like `array`, but a read-only C-contiguous NumPy array of the right dtype is shared, not
+    copied: nobody can change it under a pending expression. Writable arrays are copied."""
+    site = user_site(1)
+    if isinstance(obj, Array):
+        return obj if dtype is None else obj.astype(dtype)
+    if (isinstance(obj, np.ndarray) and not obj.flags.writeable and obj.flags.c_contiguous
+            and obj.dtype in dtypes.SUPPORTED and (dtype is None or np.dtype(dtype) == obj.dtype)):
+        return Array(_bind.leaf(obj, site))
+    return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, (int, np.integer)):
+        shape = (int(shape),)
+    shape = tuple(int(s) for s in shape)
+    if any(s < 0 for s in shape):
+        raise ValueError(f"negative dimensions are not allowed: {shape}")
+    return shape
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None) -> Array:
+    site = user_site(1)
+    if isinstance(fill_value, Array):
+        dt = dtypes.to_dtype(dtype) if dtype is not None else fill_value.dtype
+        return Array(_bind.broadcast_to(_bind.cast(fill_value._node, dt, site), _shape(shape), site))
+    if dtype is None:
+        weak = dtypes.weak_type_of(fill_value)
+        dt = dtypes.result_type(weak) if weak else _bind.host_array(fill_value).dtype
+    else:
+        dt = dtypes.to_dtype(dtype)
+    value = fill_value.item() if isinstance(fill_value, np.generic) else fill_value
+    if dt.kind in "iu" and isinstance(value, float):
+        value = int(value)
+    node = _bind.scalar_leaf(dt.type(value).item() if dt.kind != "b" else bool(value), dt, site)
+    return Array(_bind.broadcast_to(node, _shape(shape), site))
+
+
+def zeros(shape: Any, dtype: Any = None) -> Array:
+    return full(shape, 0, dtype if dtype is not None else dtypes.float64)
+
+
+def ones(shape: Any, dtype: Any = None) -> Array:
+    return full(shape, 1, dtype if dtype is not None else dtypes.float64)
+
+
+def empty(shape: Any, dtype: Any = None) -> Array:
+    """Zeros: an uninitialized buffer would make results depend on garbage."""
+    return zeros(shape, dtype)
+
+
+def _like(x: Any, dtype: Any) -> tuple[tuple[int, ...], Any]:
+    return tuple(np.shape(x)) if not isinstance(x, Array) else x.shape, (
+        dtype if dtype is not None else (x.dtype if isinstance(x, Array) else np.asarray(x).dtype))
+
+
+def zeros_like(x: Any, dtype: Any = None) -> Array:
+    return zeros(*_like(x, dtype))
+
+
+def ones_like(x: Any, dtype: Any = None) -> Array:
+    return ones(*_like(x, dtype))
+
+
+def empty_like(x: Any, dtype: Any = None) -> Array:
+    return zeros(*_like(x, dtype))
+
+
+def full_like(x: Any, fill_value: Any, dtype: Any = None) -> Array:
+    shape, dt = _like(x, dtype)
+    return full(shape, fill_value, dt)
+
+
+def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Array:
+    """NumPy's arange, computed eagerly (its length depends on the values)."""
+    site = user_site(1)
+    values = np.arange(start, stop, step, dtype=dtypes.to_dtype(dtype) if dtype else None)
+    return Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site))
+
+
+def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
+             dtype: Any = None) -> Array:
+    site = user_site(1)
+    values = np.linspace(start, stop, num, endpoint=endpoint,
+                         dtype=dtypes.to_dtype(dtype) if dtype else None)
+    return Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site))
+
+
+def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None) -> Array:
+    site = user_site(1)
+    values = np.eye(n_rows, n_cols, k, dtype=dtypes.to_dtype(dtype) if dtype else np.float64)
+    return Array(_bind.leaf(values, site))

@@ -1,0 +1,128 @@
+"""Elementwise functions of the namespace: one per registry entry, plus where, clip, astype, round.
+
+Each function promotes and broadcasts its operands the NumPy 2 way (lazyarray._bind) and binds the
+strict primitive of the same name. Aliases follow the Array API standard (acos, atan2, pow, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _bind
+from .array import Array
+from .graph import dtypes, get_op
+from .graph.node import user_site
+
+_CAST = get_op("cast")
+
+
+def _make(op_name: str, public_name: str) -> Any:
+    op = get_op(op_name)
+    if op.arity == 1:
+        def fn(x: Any) -> Array:
+            return Array(_bind.elementwise(op, x, site=user_site(1)))
+    else:
+        def fn(x1: Any, x2: Any) -> Array:
+            return Array(_bind.elementwise(op, x1, x2, site=user_site(1)))
+    fn.__name__ = fn.__qualname__ = public_name
+    fn.__doc__ = f"Elementwise `{op_name}`, with NumPy's dtype promotion and broadcasting."
+    return fn
+
+
+_UNARY = ("abs", "negative", "positive", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt",
+          "square", "reciprocal", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
+          "tanh", "arcsinh", "arccosh", "arctanh", "sign", "floor", "ceil", "trunc", "rint", "isnan",
+          "isinf", "isfinite", "logical_not", "bitwise_invert")
+_BINARY = ("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "maximum", "minimum",
+           "arctan2", "hypot", "logaddexp", "equal", "not_equal", "less", "less_equal", "greater",
+           "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+           "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift")
+_ALIASES = {
+    "absolute": "abs", "acos": "arccos", "asin": "arcsin", "atan": "arctan", "acosh": "arccosh",
+    "asinh": "arcsinh", "atanh": "arctanh", "atan2": "arctan2", "true_divide": "divide",
+    "mod": "remainder", "invert": "bitwise_invert", "bitwise_not": "bitwise_invert",
+    "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift",
+}
+
+for _name in _UNARY + _BINARY:
+    globals()[_name] = _make(_name, _name)
+for _alias, _target in _ALIASES.items():
+    globals()[_alias] = _make(_target, _alias)
+
+_POWER = get_op("power")
+_MULTIPLY = get_op("multiply")
+
+
+def power(x1: Any, x2: Any) -> Array:
+    """x1 ** x2. A small integer exponent (0..4) becomes multiplications, as every compiler does:
+    NumPy's general pow costs ~40x `x*x*x` on gelu's cube."""
+    site = user_site(1)
+    if isinstance(x1, Array) and type(x2) is int and 1 <= x2 <= 4 and x1.dtype.kind in "iuf":
+        node = x1._node
+        result = node
+        for _ in range(x2 - 1):
+            result = _bind.primitive(_MULTIPLY, (result, node), (), node.shape, node.dtype, site)
+        return Array(result) if x2 > 1 else Array(_bind.elementwise(get_op("positive"), x1,
+                                                                     site=site))
+    return Array(_bind.elementwise(_POWER, x1, x2, site=site))
+
+
+pow = power  # noqa: A001  (Array API name)
+
+
+def where(condition: Any, x1: Any, x2: Any) -> Array:
+    """x1 where condition is true, else x2; the result dtype is NumPy's promotion of x1 and x2."""
+    site = user_site(1)
+    cond = _bind.operand(condition, site)
+    a, b = _bind.operand(x1, site), _bind.operand(x2, site)
+    dtype = dtypes.result_type(_bind.operand_dtype(a), _bind.operand_dtype(b))
+    nodes = [o for o in (cond, a, b) if isinstance(o, _bind.Node)]
+    shape = _bind.broadcast_shapes([n.shape for n in nodes], site) if nodes else ()
+    inputs = (
+        _bind.materialize(cond, dtypes.bool_, shape, site),
+        _bind.materialize(a, dtype, shape, site),
+        _bind.materialize(b, dtype, shape, site),
+    )
+    return Array(_bind.primitive(get_op("where"), inputs, (), shape, dtype, site))
+
+
+def clip(x: Any, min: Any = None, max: Any = None) -> Array:  # noqa: A002
+    """Clamp to [min, max]; NaN propagates (as NumPy's clip)."""
+    out = x if isinstance(x, Array) else asarray_operand(x)
+    if min is not None:
+        out = globals()["maximum"](out, min)
+    if max is not None:
+        out = globals()["minimum"](out, max)
+    return out
+
+
+def astype(x: Any, dtype: Any, copy: bool = True) -> Array:
+    """Cast to `dtype`. Float→int truncates toward zero, NaN becomes 0 and out-of-range values
+    saturate (NumPy leaves these to the platform; see graph/semantics.py)."""
+    site = user_site(1)
+    target = dtypes.to_dtype(dtype)
+    node = _bind.operand(x, site)
+    if not isinstance(node, _bind.Node):
+        node = _bind.scalar_leaf(node[1], dtypes.result_type(node[0]), site)
+    if node.dtype == target:
+        return x if isinstance(x, Array) else Array(node)
+    return Array(_bind.primitive(_CAST, (node,), (), node.shape, target, site))
+
+
+def round(x: Any, decimals: int = 0) -> Array:  # noqa: A001
+    """Round half to even, as NumPy; `decimals` scales by 10**decimals first (also as NumPy)."""
+    x = x if isinstance(x, Array) else asarray_operand(x)
+    if x.dtype.kind in "iub" and decimals >= 0:
+        return x
+    if decimals == 0:
+        return globals()["rint"](x)
+    scale = 10.0 ** decimals
+    return globals()["rint"](x * scale) / scale
+
+
+def asarray_operand(x: Any) -> Array:
+    site = user_site(2)
+    op = _bind.operand(x, site)
+    if isinstance(op, _bind.Node):
+        return Array(op)
+    return Array(_bind.scalar_leaf(op[1], dtypes.result_type(op[0]), site))

@@ -1,0 +1,102 @@
+"""Evaluation triggers: `la.eval`, `la.block_until_ready`, and conversion to NumPy.
+
+Evaluating several Arrays at once hands all their outputs to the runtime as one graph, so shared
+sub-expressions run once and fusion can write several outputs from one kernel.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .array import Array
+from .settings import get_settings
+from .graph.node import Node
+from .runtime import EvaluateOptions, evaluate, get_backend
+from .runtime.select import resolve_backend
+
+_INPUT_OP = None
+
+
+def _input_op():
+    global _INPUT_OP
+    if _INPUT_OP is None:
+        from .graph import get_op
+
+        _INPUT_OP = get_op("input")
+    return _INPUT_OP
+
+
+def options() -> EvaluateOptions:
+    s = get_settings()
+    return EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize)
+
+
+def _collect(tree: Any, out: list[Array]) -> None:
+    """Arrays inside (nested) tuples, lists and dicts, in order; iterative for deep structures."""
+    stack = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Array):
+            out.append(item)
+        elif isinstance(item, (tuple, list)):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+
+
+def evaluate_arrays(arrays: list[Array]) -> None:
+    """Evaluate the pending Arrays among `arrays` as one graph; each then holds its buffer."""
+    leaf_op = _input_op()
+    pending: list[Array] = []
+    seen: set[int] = set()
+    for a in arrays:
+        if a._node.op is not leaf_op and id(a._node) not in seen:
+            seen.add(id(a._node))
+            pending.append(a)
+    if not pending:
+        return
+    nodes = [a._node for a in pending]
+    buffers = evaluate(nodes, options())
+    done = {id(n): Node(leaf_op, (), (), n.shape, n.dtype, data=b, site=n.site)
+            for n, b in zip(nodes, buffers)}
+    for a in arrays:  # duplicates of one node share the result
+        replacement = done.get(id(a._node))
+        if replacement is not None:
+            a._node = replacement
+
+
+def eval(*arrays: Any) -> Any:  # noqa: A001  (la.eval mirrors the issue's API)
+    """Evaluate Arrays (or trees of them) as one graph; returns its arguments (one → itself)."""
+    found: list[Array] = []
+    _collect(arrays, found)
+    evaluate_arrays(found)
+    return arrays[0] if len(arrays) == 1 else arrays
+
+
+def block_until_ready(tree: Any) -> Any:
+    """Evaluate every Array in `tree` and wait for the device; returns `tree`."""
+    found: list[Array] = []
+    _collect(tree, found)
+    evaluate_arrays(found)
+    backends = {device_of(a._node) for a in found}
+    for device in backends:
+        if device != "cpu":
+            get_backend("cupy").synchronize()
+    return tree
+
+
+def device_of(node: Node) -> str:
+    data = node.data
+    if data is not None and not isinstance(data, (np.ndarray, np.generic, int, float, bool)):
+        return "cuda:0"
+    return "cpu"
+
+
+def to_host(a: Array) -> np.ndarray:
+    evaluate_arrays([a])
+    data = a._node.data
+    if isinstance(data, np.ndarray):
+        return data
+    return get_backend("cupy").to_host(data)

@@ -1,0 +1,186 @@
+"""Indexing: basic indices (ints, slices with steps, None, Ellipsis) become one slice view and one
+reshape; one integer-array index becomes a `take`; `x.at[idx].op(v)` builds a functional update."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from . import _bind
+from .array import Array
+from .graph import dtypes, get_op
+from .graph.node import Node, user_site
+from .manipulation import reshape_node, slice_node
+from .reductions import _as_node
+
+_TAKE, _SCATTER = get_op("take"), get_op("scatter")
+
+
+def _index_node(idx: Any, site: _bind.Site) -> Node:
+    node = _as_node(idx, site)
+    if node.dtype.kind not in "iu":
+        if node.dtype.kind == "b":
+            raise _bind.fail(TypeError, "boolean mask indexing has a data-dependent shape, which a "
+                             "lazy graph cannot know; use la.where(mask, x, fill) instead", site)
+        raise _bind.fail(IndexError, "arrays used as indices must be of integer type", site)
+    return _bind.cast(node, dtypes.int64, site)
+
+
+def _expand(key: Any, ndim: int, site: _bind.Site) -> list[Any]:
+    key = list(key) if isinstance(key, tuple) else [key]
+    ellipses = [i for i, k in enumerate(key) if k is Ellipsis]
+    if len(ellipses) > 1:
+        raise _bind.fail(IndexError, "an index can only have a single ellipsis ('...')", site)
+    consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if consumed > ndim:
+        raise _bind.fail(IndexError, f"too many indices for array: array is {ndim}-dimensional, "
+                         f"but {consumed} were indexed", site)
+    fill = [slice(None)] * (ndim - consumed)
+    if ellipses:
+        i = ellipses[0]
+        return key[:i] + fill + key[i + 1:]
+    return key + fill
+
+
+def _is_int(k: Any) -> bool:
+    return isinstance(k, (int, np.integer)) and not isinstance(k, bool)
+
+
+def _is_array_index(k: Any) -> bool:
+    return isinstance(k, (Array, np.ndarray, list)) or isinstance(k, bool)
+
+
+def getitem(x: Array, key: Any) -> Array:
+    site = user_site(2)
+    node = x._node
+    items = _expand(key, node.ndim, site)
+    spec, out_shape, arrays, dim = [], [], [], 0
+    for k in items:
+        if k is None:
+            out_shape.append(1)
+            continue
+        n = node.shape[dim]
+        if _is_int(k) or (isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu"
+                          and k._node.op.name == "input"):
+            i = operator.index(k) if not isinstance(k, Array) else int(k)
+            if not -n <= i < n:
+                raise _bind.fail(IndexError, f"index {i} is out of bounds for axis {dim} with size {n}",
+                                 site)
+            spec.append((i % n, 1, 1))
+        elif isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            spec.append((start, step, len(range(start, stop, step))))
+            out_shape.append(spec[-1][2])
+        elif _is_array_index(k):
+            spec.append((0, 1, n))
+            arrays.append((len(out_shape), dim, k))
+            out_shape.append(n)
+        else:
+            raise _bind.fail(IndexError, "only integers, slices (`:`), ellipsis (`...`), None and "
+                             f"integer arrays are valid indices, not {type(k).__name__}", site)
+        dim += 1
+    result = reshape_node(slice_node(node, tuple(spec), site), out_shape, site)
+    if len(arrays) > 1:
+        raise _bind.fail(IndexError, "lazyarray supports one integer-array index per indexing "
+                         "expression; index in two steps", site)
+    if arrays:
+        axis, src_dim, idx = arrays[0]
+        result = _take_node(result, _index_node(idx, site), axis, site)
+    return Array(result)
+
+
+def _take_node(node: Node, indices: Node, axis: int, site: _bind.Site) -> Node:
+    if node.shape[axis] == 0 and indices.size:
+        raise _bind.fail(IndexError, f"cannot do a non-empty take from an empty axis {axis}", site)
+    shape = node.shape[:axis] + indices.shape + node.shape[axis + 1:]
+    return _bind.primitive(_TAKE, (node, indices), (axis,), shape, node.dtype, site)
+
+
+def take(x: Any, indices: Any, axis: int | None = None) -> Array:
+    """Gather along `axis` (flattened when None). Out-of-bounds indices raise IndexError when the
+    result is evaluated, naming this line."""
+    site = user_site(1)
+    node = _as_node(x, site)
+    if axis is None:
+        node = reshape_node(node, (node.size,), site)
+        axis = 0
+    (ax,) = _bind.normalize_axes(axis, node.ndim, site)
+    return Array(_take_node(node, _index_node(indices, site), ax, site))
+
+
+class AtIndexer:
+    """`x.at[idx]` → an update builder, as in JAX: `.set/.add/.multiply/.min/.max(values)`."""
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array: Array) -> None:
+        self._array = array
+
+    def __getitem__(self, key: Any) -> _AtUpdate:
+        return _AtUpdate(self._array, key)
+
+
+class _AtUpdate:
+    __slots__ = ("_array", "_key")
+
+    def __init__(self, array: Array, key: Any) -> None:
+        self._array, self._key = array, key
+
+    def set(self, values: Any) -> Array:
+        return self._apply("set", values, user_site(1))
+
+    def add(self, values: Any) -> Array:
+        return self._apply("add", values, user_site(1))
+
+    def multiply(self, values: Any) -> Array:
+        return self._apply("multiply", values, user_site(1))
+
+    def min(self, values: Any) -> Array:
+        return self._apply("min", values, user_site(1))
+
+    def max(self, values: Any) -> Array:
+        return self._apply("max", values, user_site(1))
+
+    def _apply(self, mode: str, values: Any, site: _bind.Site) -> Array:
+        node = self._array._node
+        items = _expand(self._key, node.ndim, site)
+        spec, index_nodes, probe = [], [], []
+        dim = 0
+        for k in items:
+            if k is None:
+                spec.append(("none",))
+                probe.append(None)
+                continue
+            n = node.shape[dim]
+            if _is_int(k):
+                if not -n <= int(k) < n:
+                    raise _bind.fail(IndexError, f"index {int(k)} is out of bounds for axis {dim} "
+                                     f"with size {n}", site)
+                spec.append(("int", int(k)))
+                probe.append(int(k))
+            elif isinstance(k, slice):
+                spec.append(("slice", k.start, k.stop, k.step))
+                probe.append(k)
+            elif _is_array_index(k):
+                idx = _index_node(k, site)
+                spec.append(("array", len(index_nodes)))
+                index_nodes.append(idx)
+                probe.append(np.zeros(idx.shape, np.int64))
+            else:
+                raise _bind.fail(IndexError, f"invalid index {k!r} in .at[]", site)
+            dim += 1
+        target_shape = np.broadcast_to(np.empty((), bool), node.shape)[tuple(probe)].shape
+        value_node = _as_node(values, site)
+        try:
+            np.broadcast_shapes(value_node.shape, target_shape)
+        except ValueError:
+            raise _bind.fail(ValueError, f"cannot broadcast values of shape {value_node.shape} to the "
+                             f"indexed shape {target_shape}", site) from None
+        value_node = _bind.cast(value_node, node.dtype, site)
+        if value_node.shape != target_shape and len(value_node.shape) <= len(target_shape):
+            value_node = _bind.broadcast_to(value_node, target_shape, site)
+        inputs = (node, value_node, *index_nodes)
+        return Array(_bind.primitive(_SCATTER, inputs, (mode, tuple(spec)), node.shape, node.dtype,
+                                     site))

@@ -1,0 +1,90 @@
+"""matmul (a library call: BLAS/cuBLAS), tensordot (views + matmul) and vecdot (fused multiply-sum)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from . import _bind
+from .array import Array
+from .graph import dtypes, get_op
+from .graph.node import user_site
+from .manipulation import permute_node, reshape_node
+from .reductions import _as_node
+
+_MATMUL = get_op("matmul")
+
+
+def matmul(x1: Any, x2: Any) -> Array:
+    """NumPy's matmul: 1-D operands gain and then lose a unit dim; batch dims broadcast."""
+    site = user_site(1)
+    a, b = _as_node(x1, site), _as_node(x2, site)
+    if a.ndim == 0 or b.ndim == 0:
+        raise _bind.fail(ValueError, "matmul: Input operand does not have enough dimensions "
+                         "(0-d arrays are not allowed; use multiply)", site)
+    try:
+        loop = dtypes.resolve_ufunc(_matmul_ufunc(), (a.dtype, b.dtype))
+    except TypeError:
+        raise _bind.fail(TypeError, f"matmul is not supported for input types ({a.dtype}, "
+                         f"{b.dtype})", site) from None
+    dtype = loop[-1]
+    a2 = reshape_node(a, (1, a.shape[0]), site) if a.ndim == 1 else a
+    b2 = reshape_node(b, (b.shape[0], 1), site) if b.ndim == 1 else b
+    if a2.shape[-1] != b2.shape[-2]:
+        raise _bind.fail(ValueError, f"matmul: contracted dimensions differ: {a.shape} @ {b.shape} "
+                         f"({a2.shape[-1]} != {b2.shape[-2]})", site)
+    batch = _bind.broadcast_shapes([a2.shape[:-2], b2.shape[:-2]], site)
+    a2 = _bind.broadcast_to(_bind.cast(a2, dtype, site), batch + a2.shape[-2:], site)
+    b2 = _bind.broadcast_to(_bind.cast(b2, dtype, site), batch + b2.shape[-2:], site)
+    shape = batch + (a2.shape[-2], b2.shape[-1])
+    out = _bind.primitive(_MATMUL, (a2, b2), (), shape, dtype, site)
+    final = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
+    return Array(reshape_node(out, final, site))
+
+
+def _matmul_ufunc() -> Any:
+    import numpy as np
+
+    return np.matmul
+
+
+def tensordot(x1: Any, x2: Any, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
+    site = user_site(1)
+    a, b = _as_node(x1, site), _as_node(x2, site)
+    if isinstance(axes, int):
+        if axes < 0 or axes > min(a.ndim, b.ndim):
+            raise _bind.fail(ValueError, f"tensordot: axes={axes} is out of range", site)
+        ax_a, ax_b = list(range(a.ndim - axes, a.ndim)), list(range(axes))
+    else:
+        ax_a = [x % a.ndim for x in axes[0]] if a.ndim else []
+        ax_b = [x % b.ndim for x in axes[1]] if b.ndim else []
+    if len(ax_a) != len(ax_b) or any(a.shape[i] != b.shape[j] for i, j in zip(ax_a, ax_b)):
+        raise _bind.fail(ValueError, "shape-mismatch for sum in tensordot", site)
+    free_a = [i for i in range(a.ndim) if i not in ax_a]
+    free_b = [i for i in range(b.ndim) if i not in ax_b]
+    k = 1
+    for i in ax_a:
+        k *= a.shape[i]
+    m = 1
+    for i in free_a:
+        m *= a.shape[i]
+    n = 1
+    for i in free_b:
+        n *= b.shape[i]
+    a2 = reshape_node(permute_node(a, free_a + ax_a, site), (m, k), site)
+    b2 = reshape_node(permute_node(b, ax_b + free_b, site), (k, n), site)
+    out = matmul(Array(a2), Array(b2))
+    final = tuple(a.shape[i] for i in free_a) + tuple(b.shape[i] for i in free_b)
+    return Array(reshape_node(out._node, final, site))
+
+
+def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
+    """sum(x1 * x2, axis): a multiply fused into the reduction, no library call."""
+    from .reductions import sum as _sum
+
+    site = user_site(1)
+    a, b = _as_node(x1, site), _as_node(x2, site)
+    shape = _bind.broadcast_shapes([a.shape, b.shape], site)
+    ax = axis if axis < 0 else axis - len(shape)
+    if a.ndim and b.ndim and a.shape[ax] != b.shape[ax]:
+        raise _bind.fail(ValueError, "vecdot: the contracted axis differs in size", site)
+    return _sum(Array(a) * Array(b), axis=axis)

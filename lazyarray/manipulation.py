@@ -1,0 +1,233 @@
+"""Shape functions. Views (reshape, permute, slice, broadcast) are index arithmetic, never copies;
+concat is a library call."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from . import _bind
+from .array import Array
+from .graph import dtypes, get_op
+from .graph.node import Node, user_site
+from .reductions import _as_node
+
+_RESHAPE, _PERMUTE, _SLICE, _CONCAT = (get_op(n) for n in ("reshape", "permute", "slice", "concat"))
+
+
+def _shape_arg(shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, (int,)) or hasattr(shape, "__index__"):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+def reshape_node(node: Node, shape: Sequence[int], site: _bind.Site) -> Node:
+    shape = list(_shape_arg(shape))
+    unknown = [i for i, s in enumerate(shape) if s == -1]
+    if len(unknown) > 1 or any(s < -1 for s in shape):
+        raise _bind.fail(ValueError, f"can only specify one unknown dimension in {tuple(shape)}", site)
+    known = math.prod(s for s in shape if s != -1)
+    if unknown:
+        if known == 0 or node.size % known:
+            raise _bind.fail(ValueError, f"cannot reshape array of size {node.size} into shape "
+                             f"{tuple(shape)}", site)
+        shape[unknown[0]] = node.size // known
+    target = tuple(shape)
+    if math.prod(target) != node.size:
+        raise _bind.fail(ValueError, f"cannot reshape array of size {node.size} into shape {target}",
+                         site)
+    if target == node.shape:
+        return node
+    return _bind.primitive(_RESHAPE, (node,), (target,), target, node.dtype, site)
+
+
+def reshape(x: Any, shape: Any, copy: bool | None = None) -> Array:
+    site = user_site(1)
+    return Array(reshape_node(_as_node(x, site), shape, site))
+
+
+def permute_node(node: Node, axes: Sequence[int], site: _bind.Site) -> Node:
+    axes = tuple(int(a) for a in axes)
+    norm = tuple(a + node.ndim if a < 0 else a for a in axes)
+    if sorted(norm) != list(range(node.ndim)):
+        raise _bind.fail(ValueError, f"axes {axes} don't match array of {node.ndim} dimensions", site)
+    if norm == tuple(range(node.ndim)):
+        return node
+    shape = tuple(node.shape[a] for a in norm)
+    return _bind.primitive(_PERMUTE, (node,), (norm,), shape, node.dtype, site)
+
+
+def permute_dims(x: Any, axes: Sequence[int]) -> Array:
+    site = user_site(1)
+    return Array(permute_node(_as_node(x, site), axes, site))
+
+
+def transpose(x: Any, axes: Sequence[int] | None = None) -> Array:
+    site = user_site(1)
+    node = _as_node(x, site)
+    return Array(permute_node(node, axes if axes is not None else range(node.ndim - 1, -1, -1), site))
+
+
+def matrix_transpose(x: Any) -> Array:
+    site = user_site(1)
+    node = _as_node(x, site)
+    if node.ndim < 2:
+        raise _bind.fail(ValueError, "matrix_transpose needs an array of at least 2 dimensions", site)
+    axes = list(range(node.ndim))
+    axes[-1], axes[-2] = axes[-2], axes[-1]
+    return Array(permute_node(node, axes, site))
+
+
+def swapaxes(x: Any, axis1: int, axis2: int) -> Array:
+    site = user_site(1)
+    node = _as_node(x, site)
+    a, b = _bind.normalize_axes(axis1, node.ndim, site)[0], _bind.normalize_axes(axis2, node.ndim,
+                                                                                  site)[0]
+    axes = list(range(node.ndim))
+    axes[a], axes[b] = axes[b], axes[a]
+    return Array(permute_node(node, axes, site))
+
+
+def moveaxis(x: Any, source: int, destination: int) -> Array:
+    site = user_site(1)
+    node = _as_node(x, site)
+    (src,) = _bind.normalize_axes(source, node.ndim, site)
+    (dst,) = _bind.normalize_axes(destination, node.ndim, site)
+    axes = [a for a in range(node.ndim) if a != src]
+    axes.insert(dst, src)
+    return Array(permute_node(node, axes, site))
+
+
+def expand_dims(x: Any, axis: Any = 0) -> Array:
+    site = user_site(1)
+    node = _as_node(x, site)
+    axes = _bind.normalize_axes(axis, node.ndim + (len(axis) if isinstance(axis, tuple) else 1), site)
+    shape = list(node.shape)
+    for a in axes:
+        shape.insert(a, 1)
+    return Array(reshape_node(node, shape, site))
+
+
+def squeeze(x: Any, axis: Any = None) -> Array:
+    site = user_site(1)
+    node = _as_node(x, site)
+    if axis is None:
+        axes = tuple(i for i, s in enumerate(node.shape) if s == 1)
+    else:
+        axes = _bind.normalize_axes(axis, node.ndim, site)
+        for a in axes:
+            if node.shape[a] != 1:
+                raise _bind.fail(ValueError, "cannot select an axis to squeeze out which has size "
+                                 "not equal to one", site)
+    return Array(reshape_node(node, [s for i, s in enumerate(node.shape) if i not in axes], site))
+
+
+def ravel(x: Any) -> Array:
+    site = user_site(1)
+    node = _as_node(x, site)
+    return Array(reshape_node(node, (node.size,), site))
+
+
+flatten = ravel
+
+
+def broadcast_to(x: Any, shape: Any) -> Array:
+    site = user_site(1)
+    node = _as_node(x, site)
+    target = _shape_arg(shape)
+    ok = len(target) >= node.ndim and all(
+        s == t or s == 1 for s, t in zip(node.shape[::-1], target[::-1]))
+    if not ok or any(t < 0 for t in target):
+        raise _bind.fail(ValueError, f"cannot broadcast an array of shape {node.shape} to shape "
+                         f"{target}", site)
+    return Array(_bind.broadcast_to(node, target, site))
+
+
+def broadcast_arrays(*arrays: Any) -> list[Array]:
+    site = user_site(1)
+    nodes = [_as_node(a, site) for a in arrays]
+    shape = _bind.broadcast_shapes([n.shape for n in nodes], site)
+    return [Array(_bind.broadcast_to(n, shape, site)) for n in nodes]
+
+
+def slice_node(node: Node, spec: tuple[tuple[int, int, int], ...], site: _bind.Site) -> Node:
+    if all(start == 0 and step == 1 and length == n
+           for (start, step, length), n in zip(spec, node.shape)):
+        return node
+    shape = tuple(length for _, _, length in spec)
+    return _bind.primitive(_SLICE, (node,), (spec,), shape, node.dtype, site)
+
+
+def flip(x: Any, axis: Any = None) -> Array:
+    site = user_site(1)
+    node = _as_node(x, site)
+    axes = _bind.normalize_axes(axis, node.ndim, site)
+    spec = tuple((n - 1, -1, n) if i in axes and n > 0 else (0, 1, n)
+                 for i, n in enumerate(node.shape))
+    return Array(slice_node(node, spec, site))
+
+
+def concat(arrays: Sequence[Any], axis: int | None = 0) -> Array:
+    site = user_site(1)
+    nodes = [_as_node(a, site) for a in arrays]
+    if not nodes:
+        raise _bind.fail(ValueError, "need at least one array to concatenate", site)
+    if axis is None:
+        nodes = [reshape_node(n, (n.size,), site) for n in nodes]
+        axis = 0
+    if any(n.ndim == 0 for n in nodes):
+        raise _bind.fail(ValueError, "zero-dimensional arrays cannot be concatenated", site)
+    if len({n.ndim for n in nodes}) != 1:
+        raise _bind.fail(ValueError, "all the input arrays must have the same number of dimensions",
+                         site)
+    (ax,) = _bind.normalize_axes(axis, nodes[0].ndim, site)
+    for n in nodes[1:]:
+        for d in range(n.ndim):
+            if d != ax and n.shape[d] != nodes[0].shape[d]:
+                raise _bind.fail(ValueError, "all the input array dimensions except for the "
+                                 f"concatenation axis must match exactly, but along dimension {d}, "
+                                 f"the arrays have sizes {nodes[0].shape[d]} and {n.shape[d]}", site)
+    dtype = dtypes.result_type(*(n.dtype for n in nodes))
+    nodes = [_bind.cast(n, dtype, site) for n in nodes]
+    if len(nodes) == 1:
+        return Array(nodes[0])
+    shape = list(nodes[0].shape)
+    shape[ax] = sum(n.shape[ax] for n in nodes)
+    return Array(_bind.primitive(_CONCAT, tuple(nodes), (ax,), tuple(shape), dtype, site))
+
+
+concatenate = concat
+
+
+def stack(arrays: Sequence[Any], axis: int = 0) -> Array:
+    site = user_site(1)
+    nodes = [_as_node(a, site) for a in arrays]
+    if not nodes:
+        raise _bind.fail(ValueError, "need at least one array to stack", site)
+    if len({n.shape for n in nodes}) != 1:
+        raise _bind.fail(ValueError, "all input arrays must have the same shape", site)
+    (ax,) = _bind.normalize_axes(axis, nodes[0].ndim + 1, site)
+    shape = list(nodes[0].shape)
+    shape.insert(ax, 1)
+    return concat([Array(reshape_node(n, shape, site)) for n in nodes], axis=ax)
+
+
+def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
+    site = user_site(1)
+    node = _as_node(x, site)
+    (ax,) = _bind.normalize_axes(axis, node.ndim, site)
+    n = node.shape[ax]
+    if isinstance(indices_or_sections, int):
+        k = indices_or_sections
+        if k <= 0 or n % k:
+            raise _bind.fail(ValueError, "array split does not result in an equal division", site)
+        bounds = [i * (n // k) for i in range(k + 1)]
+    else:
+        bounds = [0] + [min(max(int(i) + (n if int(i) < 0 else 0), 0), n)
+                        for i in indices_or_sections] + [n]
+    parts = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        hi = max(hi, lo)
+        spec = tuple((lo, 1, hi - lo) if d == ax else (0, 1, s) for d, s in enumerate(node.shape))
+        parts.append(Array(slice_node(node, spec, site)))
+    return parts

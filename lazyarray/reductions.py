@@ -1,0 +1,167 @@
+"""Reductions with NumPy's axis/keepdims/dtype rules; mean, var and std are compositions that fuse."""
+
+from __future__ import annotations
+
+import builtins
+import math
+from typing import Any
+
+import numpy as np
+
+from . import _bind
+from .array import Array
+from .graph import dtypes, get_op
+from .graph.node import Node, user_site
+
+
+def _as_node(x: Any, site: _bind.Site) -> Node:
+    op = _bind.operand(x, site)
+    if isinstance(op, Node):
+        return op
+    return _bind.scalar_leaf(op[1], dtypes.result_type(op[0]), site)
+
+
+def _reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool) -> tuple[int, ...]:
+    if keepdims:
+        return tuple(1 if i in axes else s for i, s in enumerate(shape))
+    return tuple(s for i, s in enumerate(shape) if i not in axes)
+
+
+def _sum_dtype(dt: np.dtype) -> np.dtype:
+    """NumPy's accumulator for sum/prod/cumsum: small ints widen to the platform int (int64/uint64)."""
+    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < 8):
+        return dtypes.int64
+    if dt.kind == "u" and dt.itemsize < 8:
+        return dtypes.uint64
+    return dt
+
+
+def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None,
+            site: _bind.Site) -> Array:
+    op = get_op(name)
+    node = _as_node(x, site)
+    axes = _bind.normalize_axes(axis, node.ndim, site)
+    if "needs_nonempty" in op.properties and builtins.any(node.shape[a] == 0 for a in axes):
+        raise _bind.fail(ValueError, f"zero-size array to reduction operation {name} "
+                         "which has no identity", site)
+    if dtype is not None and node.dtype != dtype and name not in ("max", "min"):
+        node = _bind.cast(node, dtype, site)
+    out_dtype = dtype if dtype is not None else node.dtype
+    shape = _reduced_shape(node.shape, axes, keepdims)
+    return Array(_bind.primitive(op, (node,), (axes, bool(keepdims)), shape, out_dtype, site))
+
+
+def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+    site = user_site(1)
+    node = _as_node(x, site)
+    want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
+    return _reduce("sum", Array(node), axis, keepdims, want, site)
+
+
+def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+    site = user_site(1)
+    node = _as_node(x, site)
+    want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
+    return _reduce("prod", Array(node), axis, keepdims, want, site)
+
+
+def max(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+    return _reduce("max", x, axis, keepdims, None, user_site(1))
+
+
+def min(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+    return _reduce("min", x, axis, keepdims, None, user_site(1))
+
+
+def any(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+    site = user_site(1)
+    node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
+    return _reduce("any", Array(node), axis, keepdims, dtypes.bool_, site)
+
+
+def all(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+    site = user_site(1)
+    node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
+    return _reduce("all", Array(node), axis, keepdims, dtypes.bool_, site)
+
+
+def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) -> Array:
+    node = _as_node(x, site)
+    if axis is None:
+        flat = _bind.primitive(get_op("reshape"), (node,), ((node.size,),), (node.size,),
+                               node.dtype, site) if node.ndim != 1 else node
+        out = _reduce(name, Array(flat), 0, False, dtypes.int64, site)
+        if keepdims:
+            from .manipulation import reshape
+
+            return reshape(out, (1,) * node.ndim)
+        return out
+    if not isinstance(axis, (int, np.integer)):
+        raise _bind.fail(TypeError, f"{name} takes a single integer axis or None, not {axis!r}", site)
+    return _reduce(name, Array(node), int(axis), keepdims, dtypes.int64, site)
+
+
+def argmax(x: Any, axis: int | None = None, keepdims: bool = False) -> Array:
+    return _arg("argmax", x, axis, keepdims, user_site(1))
+
+
+def argmin(x: Any, axis: int | None = None, keepdims: bool = False) -> Array:
+    return _arg("argmin", x, axis, keepdims, user_site(1))
+
+
+def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+    return math.prod(shape[a] for a in axes)
+
+
+def _float_operand(x: Any, dtype: Any, site: _bind.Site) -> Node:
+    node = _as_node(x, site)
+    want = dtypes.to_dtype(dtype) if dtype is not None else (
+        node.dtype if node.dtype.kind == "f" else dtypes.float64)
+    return _bind.cast(node, want, site)
+
+
+def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+    """sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN."""
+    site = user_site(1)
+    node = _float_operand(x, dtype, site)
+    axes = _bind.normalize_axes(axis, node.ndim, site)
+    total = _reduce("sum", Array(node), axes, keepdims, node.dtype, site)
+    n = _count(node.shape, axes)
+    return total / n if n else total * float("nan")
+
+
+def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keepdims: bool = False,
+        ddof: float | None = None) -> Array:
+    """mean(|x - mean(x)|**2) scaled by n / (n - correction); `ddof` is NumPy's name for it."""
+    site = user_site(1)
+    if ddof is not None:
+        correction = ddof
+    node = _float_operand(x, dtype, site)
+    axes = _bind.normalize_axes(axis, node.ndim, site)
+    xs = Array(node)
+    centered = xs - mean(xs, axis=axes, keepdims=True)
+    sq = _reduce("sum", centered * centered, axes, keepdims, node.dtype, site)
+    denom = _count(node.shape, axes) - correction
+    return sq / denom if denom > 0 else sq * float("nan")
+
+
+def std(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keepdims: bool = False,
+        ddof: float | None = None) -> Array:
+    from .elementwise import sqrt
+
+    return sqrt(var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof))
+
+
+def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
+    """Running sum; axis=None runs over the flattened array (a library call, not fused)."""
+    site = user_site(1)
+    node = _as_node(x, site)
+    if axis is None:
+        node = _bind.primitive(get_op("reshape"), (node,), ((node.size,),), (node.size,),
+                               node.dtype, site) if node.ndim != 1 else node
+        axis = 0
+    (ax,) = _bind.normalize_axes(axis, node.ndim, site) if node.ndim else (None,)
+    if ax is None:
+        raise _bind.fail(ValueError, "cumsum of a 0-d array needs axis=None", site)
+    want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
+    return Array(_bind.primitive(get_op("cumsum"), (node,), (ax,), node.shape, want, site))

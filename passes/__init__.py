@@ -1,0 +1,1 @@
+"""Graph → graph rewrites and the fusion and memory planners. Import graph/ only."""

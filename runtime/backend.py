@@ -1,0 +1,57 @@
+"""The backend interface, kept small (flashlight's lesson): move data, run a plan, synchronize.
+
+Every backend must pass the same conformance suite (tests/ parametrize over `available_backends()`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Callable
+
+import numpy as np
+
+
+class BackendUnavailable(RuntimeError):
+    """The requested backend cannot run here; the message says why and how to fix it."""
+
+
+class Backend(ABC):
+    name: str
+    device: str = "cpu"
+
+    def from_host(self, array: np.ndarray) -> Any:
+        return array
+
+    def to_host(self, buffer: Any) -> np.ndarray:
+        return buffer
+
+    def allocate(self, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+        return np.empty(shape, dtype)
+
+    @abstractmethod
+    def run(self, plan: Any, leaves: list[Any]) -> list[Any]:
+        """Run a plan built by this backend on bound leaf values; return the output buffers."""
+
+    def synchronize(self) -> None:
+        """Wait for queued work (asynchronous backends)."""
+
+
+_FACTORIES: dict[str, Callable[[], Backend]] = {}
+_INSTANCES: dict[str, Backend] = {}
+
+
+def register_backend(name: str, factory: Callable[[], Backend]) -> None:
+    _FACTORIES[name] = factory
+
+
+def get_backend(name: str) -> Backend:
+    backend = _INSTANCES.get(name)
+    if backend is None:
+        if name not in _FACTORIES:
+            raise ValueError(f"unknown backend {name!r}; choose one of {sorted(_FACTORIES)}")
+        backend = _INSTANCES[name] = _FACTORIES[name]()
+    return backend
+
+
+def backend_names() -> tuple[str, ...]:
+    return tuple(_FACTORIES)

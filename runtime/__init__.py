@@ -2,10 +2,10 @@
 
 from . import numpy_backend  # noqa: F401  (registers the backend)
 from .backend import Backend, BackendUnavailable, backend_names, get_backend
-from .evaluate import EvaluateOptions, evaluate
+from .evaluate import EvaluateOptions, ReferencePlan, evaluate, split_leaves
 from .interpreter import EvaluationError, run_reference
 
 __all__ = [
     "Backend", "BackendUnavailable", "EvaluateOptions", "EvaluationError", "backend_names",
-    "evaluate", "get_backend", "run_reference",
+    "evaluate", "get_backend", "run_reference", "ReferencePlan", "split_leaves",
 ]

@@ -1,4 +1,9 @@
-"""The one entry point from the user API into the runtime: evaluate some output nodes."""
+"""Run a graph on a backend: bind leaves to a plan and execute it.
+
+Plans come in two kinds: a reference plan (node by node through NumPy; the oracle, used when
+optimization is off) and a compiled plan, built by a backend from the kernel-IR `Program` that the
+passes produced. The user layer (lazyarray/evaluation.py) decides which, and owns the plan cache.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..graph import Graph, Node
-from .backend import get_backend
+from ..graph import Graph, get_op
+from .interpreter import run_reference
+
+_INPUT, _SCALAR = get_op("input"), get_op("scalar")
 
 
 @dataclass(frozen=True)
@@ -16,9 +23,31 @@ class EvaluateOptions:
     optimize: bool = True
 
 
-def evaluate(outputs: Sequence[Node], options: EvaluateOptions) -> list[Any]:
-    """Buffers (on the backend's device) holding the values of `outputs`, in order."""
-    backend = get_backend(options.backend)
+def split_leaves(graph: Graph) -> tuple[list[Any], list[Any]]:
+    """(array leaf values, scalar leaf values) in the graph's canonical (topological) leaf order."""
+    arrays, scalars = [], []
+    for n in graph.nodes:
+        if n.op is _INPUT:
+            arrays.append(n.data)
+        elif n.op is _SCALAR:
+            scalars.append(n.data)
+    return arrays, scalars
+
+
+class ReferencePlan:
+    """Runs a graph node by node. Holds the graph, so it is not meant for the plan cache."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+
+    def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[Any]:
+        a, s = iter(arrays), iter(scalars)
+        values = [next(a) if n.op is _INPUT else next(s) for n in self.graph.nodes if n.is_leaf]
+        return run_reference(self.graph, values)
+
+
+def evaluate(outputs: Sequence[Any], options: EvaluateOptions) -> list[Any]:
+    """Reference evaluation of output nodes (no passes): the oracle every backend is tested against."""
     graph = Graph(outputs)
-    leaves = [n.data for n in graph.nodes if n.is_leaf]
-    return backend.run(graph, leaves)
+    arrays, scalars = split_leaves(graph)
+    return ReferencePlan(graph).run(arrays, scalars)

@@ -6,7 +6,7 @@ Every backend must pass the same conformance suite (tests/ parametrize over `ava
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -18,6 +18,15 @@ class BackendUnavailable(RuntimeError):
 class Backend(ABC):
     name: str
     device: str = "cpu"
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        """None when this backend can run here; otherwise why not and how to fix it."""
+        return None
+
+    def kernel_source(self, kernel: Any) -> str | None:
+        """Generated source of one kernel-IR Kernel in this backend's language (for la.explain)."""
+        return None
 
     def from_host(self, array: np.ndarray) -> Any:
         return array
@@ -36,11 +45,11 @@ class Backend(ABC):
         """Wait for queued work (asynchronous backends)."""
 
 
-_FACTORIES: dict[str, Callable[[], Backend]] = {}
+_FACTORIES: dict[str, type[Backend]] = {}
 _INSTANCES: dict[str, Backend] = {}
 
 
-def register_backend(name: str, factory: Callable[[], Backend]) -> None:
+def register_backend(name: str, factory: type[Backend]) -> None:
     _FACTORIES[name] = factory
 
 
@@ -49,9 +58,17 @@ def get_backend(name: str) -> Backend:
     if backend is None:
         if name not in _FACTORIES:
             raise ValueError(f"unknown backend {name!r}; choose one of {sorted(_FACTORIES)}")
+        reason = _FACTORIES[name].unavailable_reason()
+        if reason is not None:
+            raise BackendUnavailable(f"backend {name!r} cannot run here: {reason}")
         backend = _INSTANCES[name] = _FACTORIES[name]()
     return backend
 
 
 def backend_names() -> tuple[str, ...]:
     return tuple(_FACTORIES)
+
+
+def available_backends() -> tuple[str, ...]:
+    """Backends that can run here, in registration order (numpy first)."""
+    return tuple(n for n, cls in _FACTORIES.items() if cls.unavailable_reason() is None)

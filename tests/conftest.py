@@ -1,0 +1,16 @@
+"""Shared fixtures: every differential test runs on every backend that can run here (one suite for
+all backends, flashlight's lesson), with the passes on (the default) unless a test says otherwise."""
+
+import pytest
+
+import lazyarray as la
+from lazyarray.runtime import available_backends
+
+BACKENDS = available_backends()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request):
+    """Run the test body with this backend selected; yields its name."""
+    with la.config(backend=request.param):
+        yield request.param

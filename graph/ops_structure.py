@@ -74,8 +74,14 @@ def _untyped(fn):
     return lambda x, axis, keepdims, dtype: fn(x, axis=axis, keepdims=keepdims).astype(dtype)
 
 
-SUM = _reduction("sum", np.sum, lambda dt: 0, {"*": "{acc} = {acc} + {0}"}, ("linear",))
-PROD = _reduction("prod", np.prod, lambda dt: 1, {"*": "{acc} = {acc} * {0}"})
+# "accumulates": float32 partial results may be carried in float64 (more accurate, same result dtype).
+# Integer sums and products wrap like NumPy's (through the prelude's unsigned helpers: no C overflow UB).
+SUM = _reduction("sum", np.sum, lambda dt: 0,
+                 {"f": "{acc} = {acc} + {0}", "b": "{acc} = {acc} | {0}",
+                  "*": "{acc} = la_add_{S}({acc}, {0})"}, ("linear", "accumulates"))
+PROD = _reduction("prod", np.prod, lambda dt: 1,
+                  {"f": "{acc} = {acc} * {0}", "b": "{acc} = {acc} & {0}",
+                   "*": "{acc} = la_mul_{S}({acc}, {0})"}, ("accumulates",))
 MAX = _reduction("max", _untyped(np.max), _max_identity, {"*": "{acc} = la_max_{S}({acc}, {0})"},
                  ("needs_nonempty",))
 MIN = _reduction("min", _untyped(np.min), _min_identity, {"*": "{acc} = la_min_{S}({acc}, {0})"},
@@ -84,17 +90,23 @@ ANY = _reduction("any", _untyped(np.any), lambda dt: False, {"*": "{acc} = {acc}
 ALL = _reduction("all", _untyped(np.all), lambda dt: True, {"*": "{acc} = {acc} && {0}"})
 
 
-def _arg_reduction(name, fn):
+def _arg_reduction(name, fn, better, identity):
+    """`better` is the C condition under which value {0} replaces the best so far {best}: strictly
+    better (first occurrence wins) or the first NaN (NaN counts as the extreme, as in NumPy)."""
+
     def reference(xs, attrs, dtype):
         (axis,), keepdims = attrs
         return np.asarray(fn(xs[0], axis=axis, keepdims=keepdims)).astype(dtype)
 
+    c = {"f": f"({{0}} {better} {{best}} || ({{0}} != {{0}} && {{best}} == {{best}}))",
+         "*": f"({{0}} {better} {{best}})"}
     return register(OpDef(name, OpKind.REDUCTION, reference, attr_names=("axes", "keepdims"),
+                          c=c, reduce_identity=identity,
                           properties=frozenset({"needs_nonempty", "index"})))
 
 
-ARGMAX = _arg_reduction("argmax", np.argmax)
-ARGMIN = _arg_reduction("argmin", np.argmin)
+ARGMAX = _arg_reduction("argmax", np.argmax, ">", _max_identity)
+ARGMIN = _arg_reduction("argmin", np.argmin, "<", _min_identity)
 
 # --- matmul: a library call ---------------------------------------------------------------------------
 MATMUL = register(OpDef("matmul", OpKind.MATMUL, lambda xs, a, d: np.matmul(*xs), arity=2,

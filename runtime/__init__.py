@@ -1,6 +1,7 @@
 """Plans, caches and backends. Imports graph/ and passes/, never lazyarray's user API."""
 
 from . import numpy_backend  # noqa: F401  (registers the backend)
+from . import c_backend  # noqa: F401  (registers the backend; `auto` prefers it where a compiler works)
 from .backend import Backend, BackendUnavailable, available_backends, backend_names, get_backend
 from .evaluate import EvaluateOptions, ReferencePlan, evaluate, split_leaves
 from .interpreter import EvaluationError, run_reference

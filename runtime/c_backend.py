@@ -1,0 +1,204 @@
+"""The `c` backend: each Kernel of a Program printed as C, compiled as one library, called via ctypes.
+
+`CBackend.compile(program)` renders every kernel for its size-generic layout, loads (or compiles)
+them in one translation unit and returns a `CPlan`. `CPlan.run(arrays, scalars)` binds the leaves,
+runs the steps in order (kernels; matmul through NumPy's BLAS into the planned buffer; opaque ops
+through their NumPy reference) and returns fresh output arrays. Intermediates live in a workspace
+per thread, reused between runs, so two threads can run one plan at once.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..graph.kernel_ir import Kernel, LibraryCall, Program
+from ..graph.registry import OpKind
+from . import c_compiler
+from .backend import Backend, register_backend
+from .c_layout import KernelLayout, plan_layout
+from .c_printer import C_DIALECT, kernel_slots, render_kernel, render_translation_unit
+
+# Below this many loop iterations a kernel runs on one thread: measured here, two threads lose
+# below ~2**15 elements (wake-up cost) and gain 1.3-1.9x from ~2**18 (docs/c_backend.md).
+PARALLEL_THRESHOLD = 2**17
+num_threads: int | None = None  # lazyarray sets it from settings.num_threads; None: all cores
+
+
+def _threads() -> int:
+    if num_threads:
+        return num_threads
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+@dataclass
+class _KernelCall:
+    fn: Any
+    slots: tuple[int, ...]
+    block: np.ndarray
+    nt: int
+    skip: bool  # an empty index space: nothing to run
+
+
+class _Workspace:
+    """One thread's buffers for one plan: intermediates (arena views) and pointer arrays."""
+
+    def __init__(self, plan: CPlan) -> None:
+        prog = plan.program
+        arenas: dict[int, np.ndarray] = {}
+        for slot in plan.intermediates:
+            spec = prog.buffers[slot]
+            size = max(prog.buffers[s].nbytes for s in plan.storage_slots[spec.storage])
+            arenas.setdefault(spec.storage, np.empty(max(size, 1), np.uint8))
+        self.buffers: list[np.ndarray | None] = [None] * len(prog.buffers)
+        for slot in plan.intermediates:
+            spec = prog.buffers[slot]
+            raw = arenas[spec.storage][: spec.nbytes]
+            self.buffers[slot] = raw.view(spec.dtype).reshape(spec.shape)
+        self.pointers = [np.zeros(max(len(c.slots), 1), np.uintp) for c in plan.calls]
+        for ptrs, call in zip(self.pointers, plan.calls):
+            for k, slot in enumerate(call.slots):
+                if slot in plan.intermediates:
+                    ptrs[k] = self.buffers[slot].ctypes.data
+        self.scalars = np.zeros(max(len(prog.scalars), 1), np.uint64)
+        self.scalar_views = [self.scalars[k:k + 1].view(np.uint8)[: dt.itemsize].view(dt)
+                             for k, dt in enumerate(prog.scalars)]
+
+
+class CPlan:
+    def __init__(self, program: Program, calls: list[_KernelCall]) -> None:
+        self.program = program
+        self.calls = calls
+        inputs, outputs = set(program.inputs), set(program.outputs)
+        self.intermediates = frozenset(s for s in range(len(program.buffers))
+                                       if s not in inputs and s not in outputs)
+        self.storage_slots: dict[int, list[int]] = {}
+        for slot, spec in enumerate(program.buffers):
+            self.storage_slots.setdefault(spec.storage, []).append(slot)
+        self._local = threading.local()
+        # Pointer entries to refresh each run: (call number, position, slot) of inputs and outputs.
+        self.bound = [[(k, s) for k, s in enumerate(c.slots) if s not in self.intermediates]
+                      for c in calls]
+
+    def _workspace(self) -> _Workspace:
+        ws = getattr(self._local, "ws", None)
+        if ws is None:
+            ws = self._local.ws = _Workspace(self)
+        return ws
+
+    def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[np.ndarray]:
+        prog = self.program
+        ws = self._workspace()
+        bufs = list(ws.buffers)
+        for slot, value in zip(prog.inputs, arrays):
+            spec = prog.buffers[slot]
+            bufs[slot] = np.ascontiguousarray(value, dtype=spec.dtype).reshape(spec.shape)
+        for view, value in zip(ws.scalar_views, scalars):
+            view[0] = value
+        for slot in prog.outputs:
+            if slot not in prog.inputs:
+                spec = prog.buffers[slot]
+                bufs[slot] = np.empty(spec.shape, spec.dtype)
+        sptr = ws.scalars.ctypes.data
+        calls = iter(zip(self.calls, ws.pointers, self.bound))
+        for step in prog.steps:
+            if isinstance(step, Kernel):
+                call, ptrs, bound = next(calls)
+                if call.skip:
+                    continue
+                for k, slot in bound:
+                    ptrs[k] = bufs[slot].ctypes.data
+                call.fn(ptrs.ctypes.data, call.block.ctypes.data, sptr, call.nt)
+            else:
+                run_library_call(step, bufs)
+        return _fresh_outputs(prog, bufs)
+
+
+def run_library_call(step: LibraryCall, bufs: list) -> None:
+    """matmul through NumPy's BLAS into the planned buffer; opaque ops through their reference."""
+    args = tuple(bufs[s] for s in step.inputs)
+    out = bufs[step.output]
+    if step.op.kind is OpKind.MATMUL:
+        np.matmul(*args, out=out)
+        return
+    with np.errstate(all="ignore"):
+        result = step.op.reference(args, step.attrs, out.dtype)
+    np.copyto(out, np.asarray(result).reshape(out.shape), casting="unsafe")
+
+
+def _fresh_outputs(prog: Program, bufs: list) -> list[np.ndarray]:
+    out, seen = [], set()
+    for slot in prog.outputs:
+        value = bufs[slot]
+        out.append(value.copy() if slot in seen or slot in prog.inputs else value)
+        seen.add(slot)
+    return out
+
+
+def _shared_slots(program: Program, kernel: Kernel) -> frozenset[int]:
+    """Slots of this kernel whose storage another of its slots also uses: no `restrict` there."""
+    storage = {s: program.buffers[s].storage for s in kernel_slots(kernel)}
+    counts: dict[int, int] = {}
+    for st in storage.values():
+        counts[st] = counts.get(st, 0) + 1
+    return frozenset(s for s, st in storage.items() if counts[st] > 1)
+
+
+def render_program(program: Program) -> list[tuple[Kernel, KernelLayout, str, str]]:
+    out = []
+    for kernel in program.kernels:
+        layout = plan_layout(kernel)
+        symbol, source = render_kernel(kernel, layout, C_DIALECT, _shared_slots(program, kernel))
+        out.append((kernel, layout, symbol, source))
+    return out
+
+
+def translation_unit(functions: list[str]) -> str:
+    return render_translation_unit(functions, C_DIALECT, c_compiler.toolchain().vector_math)
+
+
+class CBackend(Backend):
+    name = "c"
+    device = "cpu"
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        return c_compiler.unavailable_reason()
+
+    def kernel_source(self, kernel: Any) -> str:
+        return render_kernel(kernel, plan_layout(kernel))[1]
+
+    def compile(self, program: Program) -> CPlan:
+        rendered = render_program(program)
+        fns = c_compiler.load_kernels([(sym, src) for _, _, sym, src in rendered],
+                                      translation_unit)
+        threads = _threads()
+        calls = []
+        for (kernel, layout, _, _), fn in zip(rendered, fns):
+            size = layout.n_elements
+            calls.append(_KernelCall(fn, kernel_slots(kernel), layout.block(),
+                                     threads if size >= PARALLEL_THRESHOLD else 1,
+                                     skip=(size == 0 and not _reduces_empty(kernel))))
+        return CPlan(program, calls)
+
+    def run(self, plan: CPlan, leaves: list[Any]) -> list[np.ndarray]:
+        arrays, scalars = leaves
+        return plan.run(arrays, scalars)
+
+
+def _reduces_empty(kernel: Kernel) -> bool:
+    """An empty inner space still writes identities to a non-empty output."""
+    outer = 1
+    for n in kernel.outer:
+        outer *= n
+    return outer > 0
+
+
+register_backend("c", CBackend)

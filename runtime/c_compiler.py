@@ -1,0 +1,294 @@
+"""The system C compiler and the on-disk kernel cache.
+
+Kernels of one plan that are not cached yet are compiled together as ONE translation unit (an empty
+gcc run alone costs ~50 ms). The cache lives under `cache_root()`:
+
+    c-v1/<config>/lib-<tu>.so, lib-<tu>.c      one shared library per translation unit (+ its source)
+    c-v1/<config>/k-<symbol>.idx               "lib-<tu>.so <sha256 of the library>": kernel → library
+
+`<config>` hashes the compiler path and version, the flags, the CPU's features and the codegen
+version, so a change in any of them can never load a stale library. Every file is written to a
+temporary name in the same directory and then `os.replace`d (two processes compiling the same
+kernel both succeed; GUIDE.md measured direct writes corrupting 28 of 150). A library whose hash
+does not match its index, or that fails to load, is rebuilt. Total size is bounded; the least
+recently used libraries (mtime, touched on every hit) are evicted. In-process, each library is
+loaded once and each kernel symbol looked up once.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import os
+import platform
+import shlex
+import shutil
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from . import compile_stats
+from .compile_stats import CompileForbidden
+
+CODEGEN_VERSION = "1"  # bump when generated code or the calling convention changes
+BASE_FLAGS = ("-O3", "-std=gnu11", "-fPIC", "-shared", "-fno-math-errno", "-fno-trapping-math")
+MAX_CACHE_BYTES = 512 * 2**20
+cache_dir_override: str | None = None  # lazyarray sets it from settings.cache_dir
+
+
+class CompileError(RuntimeError):
+    """The compiler rejected generated code: a lazyarray bug. The message names the source file."""
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    command: tuple[str, ...]  # compiler and any arguments CC carried
+    version: str
+    flags: tuple[str, ...]
+    openmp: bool
+    vector_math: bool
+    config_hash: str
+
+
+def find_compiler() -> tuple[str, ...] | None:
+    """`CC` from the environment, else the first of cc, gcc, clang on PATH."""
+    cc = os.environ.get("CC")
+    if cc:
+        parts = shlex.split(cc)
+        return tuple(parts) if parts and shutil.which(parts[0]) else None
+    for name in ("cc", "gcc", "clang"):
+        path = shutil.which(name)
+        if path:
+            return (path,)
+    return None
+
+
+def cache_root() -> Path:
+    if cache_dir_override:
+        return Path(cache_dir_override)
+    env = os.environ.get("LAZYARRAY_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(xdg) / "lazyarray"
+
+
+def unavailable_reason() -> str | None:
+    """None when a working C compiler exists; otherwise why not and how to fix it."""
+    cc = find_compiler()
+    if cc is None:
+        how = "CC names" if os.environ.get("CC") else "no cc, gcc or clang on PATH"
+        return (f"no C compiler found ({how}); install gcc or clang, or set CC to a compiler, "
+                "or choose backend='numpy'")
+    try:
+        toolchain()
+    except CompileError as exc:
+        return f"the C compiler {cc[0]} does not work here ({exc}); set CC to a working compiler"
+    return None
+
+
+@lru_cache(maxsize=None)
+def _toolchain_for(command: tuple[str, ...], root: str) -> Toolchain:
+    """Probe the compiler once per machine: the result is cached on disk next to the kernels."""
+    stat = os.stat(shutil.which(command[0]) or command[0])
+    probe_key = hashlib.sha256(repr((command, stat.st_mtime_ns, stat.st_size,
+                                     CODEGEN_VERSION)).encode()).hexdigest()[:16]
+    probe_file = Path(root) / "c-v1" / f"probe-{probe_key}.json"
+    try:
+        facts = json.loads(probe_file.read_text())
+    except (OSError, ValueError):
+        facts = _probe(command)
+        _atomic_write(probe_file, json.dumps(facts).encode())
+    flags = tuple(facts["flags"])
+    config = repr((command, facts["version"], flags, _cpu_features(), CODEGEN_VERSION))
+    return Toolchain(command, facts["version"], flags, facts["openmp"], facts["vector_math"],
+                     hashlib.sha256(config.encode()).hexdigest()[:16])
+
+
+def toolchain() -> Toolchain:
+    command = find_compiler()
+    if command is None:
+        raise CompileError("no C compiler")
+    return _toolchain_for(command, str(cache_root()))
+
+
+def _probe(command: tuple[str, ...]) -> dict:
+    try:
+        out = subprocess.run([*command, "--version"], capture_output=True, text=True, timeout=60)
+    except OSError as exc:
+        raise CompileError(str(exc)) from None
+    version = (out.stdout or out.stderr).splitlines()[0] if (out.stdout or out.stderr) else "?"
+    flags = list(BASE_FLAGS)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "probe.c"
+        src.write_text("#include <math.h>\nint la_probe(void) { return 0; }\n")
+
+        def works(extra: list[str]) -> bool:
+            cmd = [*command, *flags, *extra, "-o", str(Path(tmp) / "probe.so"), str(src), "-lm"]
+            return subprocess.run(cmd, capture_output=True, timeout=120).returncode == 0
+
+        if not works([]):
+            raise CompileError(f"{' '.join(command)} cannot build a shared library")
+        if works(["-march=native"]):
+            flags.append("-march=native")
+        openmp = works(["-fopenmp"])
+        if openmp:
+            flags.append("-fopenmp")
+    is_gcc = "gcc" in version.lower() or "free software foundation" in out.stdout.lower()
+    return {"version": version, "flags": flags, "openmp": openmp,
+            "vector_math": bool(is_gcc and _glibc_has_libmvec())}
+
+
+def _glibc_has_libmvec() -> bool:
+    if platform.machine() not in ("x86_64", "AMD64"):
+        return False
+    try:
+        lib, version = platform.libc_ver()
+    except OSError:
+        return False
+    if lib != "glibc" or not version:
+        return False
+    major, minor = (int(x) for x in version.split(".")[:2])
+    return (major, minor) >= (2, 35)
+
+
+@lru_cache(maxsize=1)
+def _cpu_features() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith(("flags", "Features")):
+                    return hashlib.sha256(line.encode()).hexdigest()[:16]
+    except OSError:
+        pass
+    return platform.machine() + platform.processor()
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        _unlink(Path(tmp))
+        raise
+
+
+def _unlink(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+# --- the kernel cache ----------------------------------------------------------------------------------
+_libraries: dict[str, ctypes.CDLL] = {}
+_functions: dict[str, ctypes._CFuncPtr] = {}
+_lock = threading.RLock()
+
+
+def load_kernels(kernels: list[tuple[str, str]], header_source) -> list:
+    """C functions for (symbol, function source) pairs: from memory, else disk, else one compile of
+    all the missing ones. `header_source(functions)` makes the translation unit around them."""
+    with _lock:
+        tc = toolchain()
+        directory = cache_root() / "c-v1" / tc.config_hash
+        missing: list[tuple[str, str]] = []
+        for symbol, source in dict(kernels).items():
+            if symbol in _functions:
+                compile_stats.count("kernel_memory_hits")
+            elif _load_from_disk(directory, symbol):
+                compile_stats.count("kernel_disk_hits")
+            else:
+                missing.append((symbol, source))
+        if missing:
+            _compile(tc, directory, missing, header_source)
+        return [_functions[symbol] for symbol, _ in kernels]
+
+
+def _load_from_disk(directory: Path, symbol: str) -> bool:
+    index = directory / f"k-{symbol}.idx"
+    try:
+        lib_name, digest = index.read_text().split()
+        lib_path = directory / lib_name
+        if str(lib_path) not in _libraries:
+            if hashlib.sha256(lib_path.read_bytes()).hexdigest() != digest:
+                return False
+            _libraries[str(lib_path)] = _open_library(lib_path)
+        _functions[symbol] = _bind(_libraries[str(lib_path)], symbol)
+        os.utime(lib_path)
+    except (OSError, ValueError, AttributeError):
+        return False
+    return True
+
+
+def _open_library(path: Path) -> ctypes.CDLL:
+    # Sleeping (not spinning) OpenMP workers: on 2 shared cores a spinning worker steals the
+    # main thread's core between kernels. Must be set before libgomp loads.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    return ctypes.CDLL(str(path))
+
+
+def _bind(lib: ctypes.CDLL, symbol: str):
+    fn = getattr(lib, symbol)
+    fn.argtypes = (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
+    fn.restype = None
+    return fn
+
+
+def _compile(tc: Toolchain, directory: Path, missing, header_source) -> None:
+    if compile_stats.forbid_compiles:
+        names = ", ".join(s for s, _ in missing)
+        raise CompileForbidden(f"compiles are forbidden (forbid_compiles) but kernels {names} "
+                               "are not cached")
+    source = header_source([src for _, src in missing])
+    tu = hashlib.sha256((tc.config_hash + source).encode()).hexdigest()[:20]
+    src_path, lib_path = directory / f"lib-{tu}.c", directory / f"lib-{tu}.so"
+    _atomic_write(src_path, source.encode())
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".so")
+    os.close(fd)
+    try:
+        cmd = [*tc.command, *tc.flags, "-o", tmp, str(src_path), "-lm"]
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise CompileError(f"compiling generated kernels failed (a lazyarray bug; source: "
+                               f"{src_path}):\n{result.stderr[-4000:]}")
+        data = Path(tmp).read_bytes()
+        os.replace(tmp, lib_path)
+    finally:
+        _unlink(Path(tmp))
+    digest = hashlib.sha256(data).hexdigest()
+    compile_stats.count("translation_units")
+    compile_stats.count("kernels_compiled", len(missing))
+    lib = _libraries[str(lib_path)] = _open_library(lib_path)
+    for symbol, _ in missing:
+        _functions[symbol] = _bind(lib, symbol)
+        _atomic_write(directory / f"k-{symbol}.idx", f"{lib_path.name} {digest}\n".encode())
+    evict(directory.parent)
+
+
+def evict(root: Path, max_bytes: int | None = None) -> int:
+    """Delete least recently used libraries until the cache is under `max_bytes`; returns bytes freed."""
+    limit = MAX_CACHE_BYTES if max_bytes is None else max_bytes
+    entries = []
+    for lib in root.glob("*/lib-*.so"):
+        try:
+            st = lib.stat()
+            entries.append((st.st_mtime, lib, st.st_size))
+        except OSError:
+            continue
+    total = sum(size for _, _, size in entries)
+    freed = 0
+    for _, lib, size in sorted(entries, key=lambda e: (e[0], str(e[1]))):
+        if total - freed <= limit:
+            break
+        _unlink(lib)
+        _unlink(lib.with_suffix(".c"))
+        freed += size
+    return freed

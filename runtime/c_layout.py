@@ -1,0 +1,107 @@
+"""From a concrete Kernel to its size-generic shape: loop order, collapsed dims, the int64 arguments.
+
+Generated code depends only on a kernel's *pattern*: ops and dtypes, the rank after collapsing, and
+for every memory access whether each stride is 0, 1 or "some value" and whether its offset is 0. The
+concrete extents, strides and offsets travel at run time in one int64 block (one block beats many
+scalar arguments; GUIDE.md). So a new batch size re-uses the compiled kernel.
+
+- Loop order follows strides: the outer (parallel) dims are sorted so the first store's smallest
+  stride is innermost (contiguous writes, vectorizable). Inner (reduced) dims keep their order:
+  argmax's flat position is row-major in them.
+- Collapse (CuPy's `_reduce_dims`): neighbouring loop dims a, b merge when every access has
+  stride[a] == stride[b] * extent[b]; dims read by an `Index` expression never merge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..graph.kernel_ir import Index, Kernel, Load, Store
+
+
+@dataclass(frozen=True)
+class KernelLayout:
+    extents: tuple[int, ...]  # collapsed loop dims, outermost first: outer dims, then inner dims
+    n_outer: int
+    accesses: tuple[tuple[tuple[int, ...], int], ...]  # (strides per loop dim, offset), print order
+    index_dims: tuple[tuple[int, int], ...]  # (kernel space dim, loop dim) for Index expressions
+
+    @property
+    def pattern(self) -> tuple:
+        """What the generated source depends on (never a concrete size)."""
+        return (len(self.extents), self.n_outer, tuple(
+            (tuple(stride_class(s) for s in strides), offset != 0)
+            for strides, offset in self.accesses), self.index_dims)
+
+    def block(self) -> np.ndarray:
+        """The run-time int64 argument block in the order the printer reads it."""
+        values = list(self.extents)
+        for strides, offset in self.accesses:
+            values.extend(s for s in strides if stride_class(s) == "s")
+            if offset:
+                values.append(offset)
+        return np.array(values or [0], dtype=np.int64)
+
+    @property
+    def n_elements(self) -> int:
+        return int(np.prod(self.extents, dtype=np.int64)) if self.extents else 1
+
+
+def stride_class(stride: int) -> str:
+    return "0" if stride == 0 else ("1" if stride == 1 else "s")
+
+
+def kernel_accesses(kernel: Kernel) -> list[Load | Store]:
+    """Every Load and Store in the order the printer meets them (stage by stage, exprs then stores)."""
+    out: list[Load | Store] = []
+    for stage in kernel.stages:
+        out.extend(e for e in stage.exprs if isinstance(e, Load))
+        out.extend(stage.stores)
+    return out
+
+
+def plan_layout(kernel: Kernel) -> KernelLayout:
+    accesses = kernel_accesses(kernel)
+    index_dims = sorted({e.dim for st in kernel.stages for e in st.exprs if isinstance(e, Index)})
+    outer = _order_outer(kernel, accesses)
+    inner = list(range(kernel.n_outer, len(kernel.space)))
+    groups_outer = _collapse(kernel, accesses, outer, index_dims)
+    groups_inner = _collapse(kernel, accesses, inner, index_dims)
+    groups = groups_outer + groups_inner
+    extents = tuple(int(np.prod([kernel.space[d] for d in g], dtype=np.int64)) for g in groups)
+    loop_of = {g[0]: k for k, g in enumerate(groups)}
+    return KernelLayout(
+        extents=extents,
+        n_outer=len(groups_outer),
+        accesses=tuple((tuple(a.strides[g[-1]] for g in groups), a.offset) for a in accesses),
+        index_dims=tuple((d, loop_of[d]) for d in index_dims),
+    )
+
+
+def _order_outer(kernel: Kernel, accesses: list[Load | Store]) -> list[int]:
+    dims = list(range(kernel.n_outer))
+    stores = [a for a in accesses if isinstance(a, Store)]
+    if not stores:
+        return dims
+    key = stores[0].strides
+    # Stable: equal strides keep the kernel's order; the smallest |stride| goes innermost.
+    return sorted(dims, key=lambda d: -abs(key[d]))
+
+
+def _collapse(kernel: Kernel, accesses, dims: list[int], index_dims) -> list[list[int]]:
+    groups: list[list[int]] = []
+    for d in dims:
+        if groups and _mergeable(kernel, accesses, groups[-1][-1], d, index_dims):
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    return groups
+
+
+def _mergeable(kernel: Kernel, accesses, a: int, b: int, index_dims) -> bool:
+    if a in index_dims or b in index_dims:
+        return False
+    n = kernel.space[b]
+    return all(acc.strides[a] == acc.strides[b] * n for acc in accesses)

@@ -1,0 +1,240 @@
+"""The helper functions that the registry's C templates name (`la_add_i32`, `la_cast_f32_i8`, ...).
+
+Each helper is generated per dtype from one Python function (never hand-copied per type) and defines
+what C leaves undefined the way NumPy (and graph/semantics.py) does: signed arithmetic wraps (done in
+unsigned), integer division and remainder by zero give 0, `INT_MIN // -1` wraps, shifts by a negative
+amount or the width or more give 0 (or -1), float→int casts truncate, saturate and send NaN to 0,
+max/min propagate NaN. Only the helpers a translation unit uses are emitted (`render_helpers`), with
+their dependencies first, so generated files stay short and readable.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+import numpy as np
+
+SUFFIX = {
+    "b": np.dtype("bool"), "i8": np.dtype("int8"), "i16": np.dtype("int16"),
+    "i32": np.dtype("int32"), "i64": np.dtype("int64"), "u8": np.dtype("uint8"),
+    "u16": np.dtype("uint16"), "u32": np.dtype("uint32"), "u64": np.dtype("uint64"),
+    "f32": np.dtype("float32"), "f64": np.dtype("float64"),
+}
+_SUFFIX_OF = {dt: s for s, dt in SUFFIX.items()}
+
+
+def suffix(dtype: np.dtype) -> str:
+    """'f32', 'i8', 'b', ...: the name part of a helper for this dtype."""
+    return _SUFFIX_OF[np.dtype(dtype)]
+
+
+def c_type(dtype: np.dtype, bool_type: str = "_Bool") -> str:
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return bool_type
+    if dt.kind == "f":
+        return "float" if dt.itemsize == 4 else "double"
+    return f"{'u' if dt.kind == 'u' else ''}int{dt.itemsize * 8}_t"
+
+
+def libm_suffix(dtype: np.dtype) -> str:
+    return "f" if np.dtype(dtype) == np.float32 else ""
+
+
+def _wide_unsigned(dt: np.dtype) -> str:
+    """The unsigned type arithmetic on `dt` is done in: never narrower than unsigned int, so
+    integer promotion cannot turn it back into (overflowing) signed int."""
+    return "uint64_t" if dt.itemsize == 8 else "uint32_t"
+
+
+def _int_limits(dt: np.dtype) -> tuple[str, str]:
+    info = np.iinfo(dt)
+    if dt.itemsize == 8 and dt.kind == "i":
+        return "INT64_MIN", "INT64_MAX"
+    if dt.itemsize == 8:
+        return "0", "UINT64_MAX"
+    return str(int(info.min)), str(int(info.max))
+
+
+# --- generators: (dtype, T) -> C function body text after the signature --------------------------------
+# Each returns (signature args, return expression or block, dependencies).
+Gen = Callable[[np.dtype, str], tuple[str, str, tuple[str, ...]]]
+
+
+def _wrap(op: str) -> Gen:
+    def gen(dt: np.dtype, t: str):
+        if dt.kind == "b":
+            return "a, b", {"+": "a | b", "*": "a & b", "-": "a ^ b"}[op], ()
+        u = _wide_unsigned(dt)
+        return "a, b", f"({t})(({u})a {op} ({u})b)", ()
+
+    return gen
+
+
+def _neg(dt: np.dtype, t: str):
+    return "a", f"({t})(0u - ({_wide_unsigned(dt)})a)", ()
+
+
+def _abs(dt: np.dtype, t: str):
+    u = _wide_unsigned(dt)
+    return "a", f"({t})(a < 0 ? 0u - ({u})a : ({u})a)", ()
+
+
+def _recip(dt: np.dtype, t: str):
+    if dt.kind == "f":
+        return "a", f"({t})1 / a", ()
+    if dt.kind == "u":
+        return "a", f"({t})(a == 1 ? 1 : 0)", ()
+    return "a", f"({t})(a == 1 ? 1 : (a == -1 ? -1 : 0))", ()
+
+
+def _sign(dt: np.dtype, t: str):
+    if dt.kind == "f":
+        return "a", f"a > 0 ? ({t})1 : (a < 0 ? ({t})-1 : (a == 0 ? ({t})0 : a))", ()
+    if dt.kind in "ub":
+        return "a", f"({t})(a > 0)", ()
+    return "a", f"({t})((a > 0) - (a < 0))", ()
+
+
+def _floordiv(dt: np.dtype, t: str):
+    if dt.kind == "f":
+        s = libm_suffix(dt)
+        body = (f"{{\n    if (b == 0) return a / b;\n    {t} m = fmod{s}(a, b);\n"
+                f"    {t} d = (a - m) / b;\n    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;\n"
+                f"    if (d == 0) return copysign{s}(0, a / b);\n    {t} f = floor{s}(d);\n"
+                f"    return d - f > ({t})0.5 ? f + 1 : f;\n}}")
+        return "a, b", body, ()
+    if dt.kind == "u":
+        return "a, b", f"b == 0 ? ({t})0 : ({t})(a / b)", ()
+    body = (f"{{\n    if (b == 0) return 0;\n    if (b == -1) return la_neg_{suffix(dt)}(a);\n"
+            f"    {t} q = ({t})(a / b);\n    return ({t})((a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q);\n}}")
+    return "a, b", body, (f"la_neg_{suffix(dt)}",)
+
+
+def _rem(dt: np.dtype, t: str):
+    if dt.kind == "f":
+        s = libm_suffix(dt)
+        body = (f"{{\n    {t} m = fmod{s}(a, b);\n    if (b == 0) return m;\n"
+                f"    if (m != 0) return ((b < 0) != (m < 0)) ? m + b : m;\n"
+                f"    return copysign{s}(0, b);\n}}")
+        return "a, b", body, ()
+    if dt.kind == "u":
+        return "a, b", f"b == 0 ? ({t})0 : ({t})(a % b)", ()
+    body = (f"{{\n    if (b == 0 || b == -1) return 0;\n    {t} r = ({t})(a % b);\n"
+            f"    return ({t})((r != 0 && ((r < 0) != (b < 0))) ? r + b : r);\n}}")
+    return "a, b", body, ()
+
+
+def _pow(dt: np.dtype, t: str):
+    u = _wide_unsigned(dt)
+    neg = "" if dt.kind == "u" else (
+        f"    if (b < 0) return a == 1 ? ({t})1 : (a == -1 ? ({t})((b & 1) ? -1 : 1) : ({t})0);\n")
+    body = (f"{{\n{neg}    {u} r = 1, x = ({u})a;\n    {u} e = ({u})b;\n"
+            f"    while (e) {{\n        if (e & 1) r *= x;\n        x *= x;\n        e >>= 1;\n    }}\n"
+            f"    return ({t})r;\n}}")
+    return "a, b", body, ()
+
+
+def _shift(left: bool) -> Gen:
+    def gen(dt: np.dtype, t: str):
+        bits = dt.itemsize * 8
+        u = _wide_unsigned(dt)
+        if left:
+            return "a, b", f"(uint64_t)b < {bits} ? ({t})(({u})a << b) : ({t})0", ()
+        fill = "0" if dt.kind == "u" else "(a < 0 ? -1 : 0)"
+        return "a, b", f"(uint64_t)b < {bits} ? ({t})(a >> b) : ({t}){fill}", ()
+
+    return gen
+
+
+def _extreme(maximum: bool) -> Gen:
+    def gen(dt: np.dtype, t: str):
+        cmp = ">=" if maximum else "<="
+        if dt.kind == "f":
+            return "a, b", f"(a {cmp} b || a != a) ? a : b", ()
+        if dt.kind == "b":
+            return "a, b", "a | b" if maximum else "a & b", ()
+        return "a, b", f"a {cmp[0]} b ? a : b", ()
+
+    return gen
+
+
+def _logaddexp(dt: np.dtype, t: str):
+    s = libm_suffix(dt)
+    body = (f"{{\n    if (a == b) return a + ({t})0.693147180559945309417232121458176568;\n"
+            f"    {t} d = a - b;\n    if (d > 0) return a + log1p{s}(exp{s}(-d));\n"
+            f"    if (d <= 0) return b + log1p{s}(exp{s}(d));\n    return d;\n}}")
+    return "a, b", body, ()
+
+
+_GENERATORS: dict[str, Gen] = {
+    "add": _wrap("+"), "sub": _wrap("-"), "mul": _wrap("*"), "neg": _neg, "abs": _abs,
+    "recip": _recip, "sign": _sign, "floordiv": _floordiv, "rem": _rem, "pow": _pow,
+    "shl": _shift(True), "shr": _shift(False), "max": _extreme(True), "min": _extreme(False),
+    "logaddexp": _logaddexp,
+}
+
+
+def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:
+    """Body of la_cast_<src>_<dst>: NumPy's astype, with graph/semantics.py for float→int."""
+    if dst.kind == "b":
+        return "a != 0"
+    if src.kind == "f" and dst.kind in "iu":
+        bits = dst.itemsize * 8
+        hi = f"{float(2 ** (bits - (dst.kind == 'i'))):.1f}"
+        lo_test = f"a <= ({ts})-1" if dst.kind == "u" else f"a < ({ts})-{hi}"
+        lo, mx = _int_limits(dst)
+        return f"a != a ? ({td})0 : (a >= ({ts}){hi} ? ({td}){mx} : ({lo_test} ? ({td}){lo} : ({td})a))"
+    return f"({td})a"
+
+
+_NAME = re.compile(r"\bla_(cast_[a-z0-9]+_[a-z0-9]+|[a-z]+_[a-z0-9]+)\b")
+
+
+def _helper(name: str, qualifier: str, bool_type: str) -> tuple[str, tuple[str, ...]]:
+    """C definition of helper `la_<name>` and the helpers it calls."""
+    parts = name.split("_")
+    if parts[0] == "arg":  # a scalar argument, read from the byte block without aliasing UB
+        t = c_type(SUFFIX[parts[1]], bool_type)
+        return (f"{qualifier} {t} la_{name}(const char *p) {{ {t} v; memcpy(&v, p, sizeof v); "
+                f"return v; }}", ())
+    if parts[0] == "cast":
+        src, dst = SUFFIX[parts[1]], SUFFIX[parts[2]]
+        ts, td = c_type(src, bool_type), c_type(dst, bool_type)
+        return (f"{qualifier} {td} la_{name}({ts} a) {{ return {_cast(src, dst, ts, td)}; }}", ())
+    fn, sfx = "_".join(parts[:-1]), parts[-1]
+    dt = SUFFIX[sfx]
+    t = c_type(dt, bool_type)
+    args, body, deps = _GENERATORS[fn](dt, t)
+    params = ", ".join(f"{t} {a.strip()}" for a in args.split(","))
+    if not body.startswith("{"):
+        body = f"{{ return {body}; }}"
+    return f"{qualifier} {t} la_{name}({params}) {body}", deps
+
+
+def render_helpers(code: str, qualifier: str = "static inline", bool_type: str = "_Bool") -> str:
+    """Definitions of every `la_*` helper that `code` names, dependencies before their users."""
+    defs: dict[str, str] = {}
+    names = list(dict.fromkeys(m.group(1) for m in _NAME.finditer(code)))
+    stack = [(n, False) for n in reversed(names)]
+    while stack:
+        name, expanded = stack.pop()
+        if name in defs or not _known(name):
+            continue
+        text, deps = _helper(name, qualifier, bool_type)
+        if not expanded:
+            stack.append((name, True))
+            stack.extend((d[3:], False) for d in reversed(deps))
+            continue
+        defs[name] = text
+    return "\n".join(defs.values())
+
+
+def _known(name: str) -> bool:
+    parts = name.split("_")
+    if parts[0] == "arg":
+        return len(parts) == 2 and parts[1] in SUFFIX
+    if parts[0] == "cast":
+        return len(parts) == 3 and parts[1] in SUFFIX and parts[2] in SUFFIX
+    return "_".join(parts[:-1]) in _GENERATORS and parts[-1] in SUFFIX

@@ -1,0 +1,378 @@
+"""One C-family printer for the kernel IR; C and CUDA differ only in a small `Dialect`.
+
+The printer turns a Kernel plus its size-generic `KernelLayout` into one function
+
+    void la_<ops>_<hash>(char *const *p, const int64_t *d, const char *s, int64_t nt)
+
+`p` holds one pointer per buffer slot the kernel touches (`kernel_slots` order), `d` the int64 block
+(extents, then the strides and offsets that are neither 0 nor 1), `s` the scalar arguments (8 bytes
+each) and `nt` the thread count. Everything a dialect changes (loop headers, qualifiers, the bool
+type, `restrict`, math names through the registry's `cuda` templates, the prelude) sits in `Dialect`.
+One statement per line, variables named after ops, a comment with the fused ops and user lines.
+
+Reductions fold the innermost reduced dim in `LANES` independent partial results that are combined in
+a fixed order at the end: the lane loop vectorizes without -ffast-math and the result does not depend
+on the thread count. float32 sums and products accumulate in double.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..graph.kernel_ir import AccRef, Apply, Const, Index, Kernel, Load, Reduce, ScalarArg, Stage
+from .c_layout import KernelLayout, kernel_accesses, stride_class
+from .c_prelude import c_type, libm_suffix, render_helpers, suffix
+
+LANES = 8
+
+
+@dataclass(frozen=True)
+class Dialect:
+    name: str  # key of the registry's templates: "c" or "cuda"
+    kernel_qualifier: str = "void"
+    helper_qualifier: str = "static inline"
+    restrict: str = "restrict"
+    bool_type: str = "_Bool"
+    includes: str = "#include <stdint.h>\n#include <string.h>\n#include <math.h>"
+
+    def parallel_loop(self, var: str, extent: str) -> list[str]:
+        """Header of the outermost (independent) loop."""
+        return ["#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)",
+                f"for (int64_t {var} = 0; {var} < {extent}; {var}++) {{"]
+
+    def serial_loop(self, var: str, extent: str, pragma: str = "") -> list[str]:
+        head = [pragma] if pragma else []
+        return head + [f"for (int64_t {var} = 0; {var} < {extent}; {var}++) {{"]
+
+
+C_DIALECT = Dialect("c")
+
+
+def kernel_slots(kernel: Kernel) -> tuple[int, ...]:
+    """Buffer slots in the order of the pointer array `p`."""
+    return tuple(dict.fromkeys(a.slot for a in kernel_accesses(kernel)))
+
+
+def kernel_symbol(kernel: Kernel, body: str) -> str:
+    return f"la_{kernel.name}_{hashlib.sha256(body.encode()).hexdigest()[:10]}"
+
+
+def render_kernel(kernel: Kernel, layout: KernelLayout, dialect: Dialect = C_DIALECT,
+                  shared: frozenset[int] = frozenset()) -> tuple[str, str]:
+    """(symbol, C source of the function). `shared`: slots that may alias a written slot (no restrict)."""
+    body = _KernelPrinter(kernel, layout, dialect, shared).render()
+    symbol = kernel_symbol(kernel, body)
+    return symbol, body.replace("@SYMBOL@", symbol)
+
+
+class _KernelPrinter:
+    def __init__(self, kernel: Kernel, layout: KernelLayout, dialect: Dialect, shared) -> None:
+        self.k, self.lay, self.dia = kernel, layout, dialect
+        self.slots = kernel_slots(kernel)
+        self.written = {st.slot for stage in kernel.stages for st in stage.stores}
+        self.shared = shared
+        self.lines: list[str] = []
+        self.depth = 1
+        self.rank = len(layout.extents)
+        self.index_loop = dict(layout.index_dims)
+        self.access_of: dict[tuple, int] = {}
+        for n, stage in enumerate(kernel.stages):  # the order of kernel_accesses / layout.accesses
+            for pos, e in enumerate(stage.exprs):
+                if isinstance(e, Load):
+                    self.access_of[n, "e", pos] = len(self.access_of)
+            for q in range(len(stage.stores)):
+                self.access_of[n, "s", q] = len(self.access_of)
+
+    # --- emission helpers ---------------------------------------------------------------------------
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def open(self, header: list[str]) -> None:
+        for h in header:
+            self.emit(h)
+        self.depth += 1
+
+    def close(self) -> None:
+        self.depth -= 1
+        self.emit("}")
+
+    def ctype(self, dtype) -> str:
+        return c_type(dtype, self.dia.bool_type)
+
+    # --- the function -------------------------------------------------------------------------------
+    def render(self) -> str:
+        k = self.k
+        head = [f"/* {k.name}: {', '.join(k.fused) or k.name} */"]
+        if k.sites:
+            head.append(f"/* from {', '.join(k.sites)} */")
+        head.append(f"{self.dia.kernel_qualifier} @SYMBOL@(char *const *p, const int64_t *d, "
+                    f"const char *s, int64_t nt)")
+        head.append("{")
+        self.emit_arguments()
+        n_out = self.lay.n_outer
+        if n_out:
+            self.open(self.dia.parallel_loop("i0", "n0"))
+            for j in range(1, n_out):
+                self.open(self.dia.serial_loop(f"i{j}", f"n{j}"))
+        self.emit_stages()
+        for _ in range(n_out):
+            self.close()
+        self.lines.append("}")
+        return "\n".join(head + self.lines)
+
+    def emit_arguments(self) -> None:
+        self.emit("(void)s;")
+        self.emit("(void)nt;")
+        for j in range(self.rank):
+            self.emit(f"const int64_t n{j} = d[{j}];")
+        for pos, slot in enumerate(self.slots):
+            t = self.ctype(self._slot_dtype(slot))
+            restrict = "" if slot in self.shared else f"{self.dia.restrict} "
+            const = "" if slot in self.written else "const "
+            self.emit(f"{const}{t} *{restrict}b{slot} = ({const}{t} *)p[{pos}];")
+        self.emit_access_arguments()
+
+    def _slot_dtype(self, slot: int):
+        for st in self.k.stages:
+            for e in st.exprs:
+                if isinstance(e, Load) and e.slot == slot:
+                    return e.dtype
+            for s in st.stores:
+                if s.slot == slot:
+                    return st.exprs[s.value].dtype
+        raise AssertionError(slot)
+
+    def emit_access_arguments(self) -> None:
+        """Names for the strides and offsets that the block carries, in `KernelLayout.block` order."""
+        self.addr: list[str] = []
+        pos = self.rank
+        for a, (strides, offset) in enumerate(self.lay.accesses):
+            terms = []
+            for j, stv in enumerate(strides):
+                cls = stride_class(stv)
+                if cls == "s":
+                    self.emit(f"const int64_t s{a}_{j} = d[{pos}];")
+                    pos += 1
+                    terms.append(f"i{j} * s{a}_{j}")
+                elif cls == "1":
+                    terms.append(f"i{j}")
+            if offset:
+                self.emit(f"const int64_t o{a} = d[{pos}];")
+                pos += 1
+                terms.insert(0, f"o{a}")
+            self.addr.append(" + ".join(terms) or "0")
+
+    # --- stages -------------------------------------------------------------------------------------
+    def emit_stages(self) -> None:
+        for n, stage in enumerate(self.k.stages):
+            if stage.reduces:
+                self.emit_reduce_stage(n, stage)
+                continue
+            scoped = len(self.k.stages) > 1  # each stage's names live in their own block
+            if scoped:
+                self.open(["{"])
+            if stage.inner and self.lay.n_outer < self.rank:
+                self.emit_inner_loops(lambda: self.emit_body(n, stage))
+            else:
+                self.emit_body(n, stage)
+            if scoped:
+                self.close()
+
+    def emit_inner_loops(self, body) -> None:
+        inner = range(self.lay.n_outer, self.rank)
+        for j in inner:
+            self.open(self.dia.serial_loop(f"i{j}", f"n{j}"))
+        body()
+        for _ in inner:
+            self.close()
+
+    def emit_body(self, n: int, stage: Stage) -> list[str]:
+        """Emit the stage's expressions and stores; return the C names of its values."""
+        names: list[str] = []
+        for pos, e in enumerate(stage.exprs):
+            names.append(self.emit_expr(n, pos, e, names, stage))
+        for q, st in enumerate(stage.stores):
+            self.emit(f"b{st.slot}[{self.addr[self.access_of[n, 's', q]]}] = {names[st.value]};")
+        return names
+
+    def emit_expr(self, n: int, pos: int, e, names: list[str], stage: Stage) -> str:
+        t = self.ctype(e.dtype)
+        if isinstance(e, Load):
+            name, value = f"ld{pos}", f"b{e.slot}[{self.addr[self.access_of[n, 'e', pos]]}]"
+        elif isinstance(e, ScalarArg):
+            name, value = f"arg{e.index}_{pos}", f"la_arg_{suffix(e.dtype)}(s + {8 * e.index})"
+        elif isinstance(e, Const):
+            name, value = f"c{pos}", render_const(e.value, e.dtype, self.dia)
+        elif isinstance(e, Index):
+            name, value = f"idx{pos}", f"(int64_t)i{self.index_loop[e.dim]}"
+        elif isinstance(e, AccRef):
+            return f"acc{e.stage}_{e.k}"
+        else:
+            name, value = f"{e.op.name}{pos}", self.render_apply(e, names, stage)
+        self.emit(f"const {t} {name} = {value};")
+        return name
+
+    def render_apply(self, e: Apply, names: list[str], stage: Stage) -> str:
+        src_dt = np.dtype(stage.exprs[e.args[0]].dtype) if e.args else np.dtype(e.dtype)
+        template = e.op.template(src_dt.kind, self.dia.name)
+        if template is None:
+            raise NotImplementedError(f"op {e.op.name} has no {self.dia.name} template for {src_dt}")
+        return template.format(*(names[i] for i in e.args), T=self.ctype(src_dt),
+                               F=libm_suffix(src_dt), S=suffix(src_dt), D=suffix(e.dtype))
+
+    # --- reductions ---------------------------------------------------------------------------------
+    def emit_reduce_stage(self, n: int, stage: Stage) -> None:
+        accs = [f"acc{n}_{r}" for r in range(len(stage.reduces))]
+        specs = [self.reduce_spec(r, stage) for r in stage.reduces]
+        for acc, (acc_t, ident, _, is_index) in zip(accs, specs):
+            self.emit(f"{acc_t} {acc}_l[{LANES}];")
+            if is_index:
+                self.emit(f"int64_t {acc}_i[{LANES}];")
+            self.open([f"for (int l = 0; l < {LANES}; l++) {{"])
+            self.emit(f"{acc}_l[l] = {ident};")
+            if is_index:
+                self.emit(f"{acc}_i[l] = 0;")
+            self.close()
+        self.open(["{"])
+        if self.lay.n_outer == self.rank:  # an empty inner space: a single element
+            self.fold_one(n, stage, accs, specs, "0")
+        else:
+            self.emit_lane_loops(n, stage, accs, specs)
+        self.close()
+        self.emit_lane_combine(stage, accs, specs)
+
+    def reduce_spec(self, r: Reduce, stage: Stage) -> tuple[str, str, str, bool]:
+        """(accumulator C type, identity, combine template, is an index reduction)."""
+        acc_dt = np.dtype(r.dtype)
+        is_index = "index" in r.op.properties
+        if is_index:
+            acc_dt = np.dtype(stage.exprs[r.value].dtype)
+        if "accumulates" in r.op.properties and acc_dt == np.float32:
+            acc_dt = np.dtype(np.float64)
+        ident = render_const(r.op.reduce_identity(acc_dt), acc_dt, self.dia)
+        template = r.op.template(acc_dt.kind, self.dia.name)
+        return self.ctype(acc_dt), ident, template, is_index
+
+    def emit_lane_loops(self, n: int, stage: Stage, accs, specs) -> None:
+        """Innermost reduced dim in LANES-wide chunks (vectorizable), then the remainder in lane 0."""
+        last = self.rank - 1
+        for j in range(self.lay.n_outer, last):
+            self.open(self.dia.serial_loop(f"i{j}", f"n{j}"))
+        self.emit(f"int64_t i{last}_c = 0;")
+        self.open([f"for (; i{last}_c + {LANES} <= n{last}; i{last}_c += {LANES}) {{"])
+        self.open([f"for (int l = 0; l < {LANES}; l++) {{"])
+        self.emit(f"const int64_t i{last} = i{last}_c + l;")
+        self.fold_one(n, stage, accs, specs, "l")
+        self.close()
+        self.close()
+        self.open([f"for (int64_t i{last} = i{last}_c; i{last} < n{last}; i{last}++) {{"])
+        self.fold_one(n, stage, accs, specs, "0")
+        self.close()
+        for _ in range(self.lay.n_outer, last):
+            self.close()
+
+    def fold_one(self, n: int, stage: Stage, accs, specs, lane: str) -> None:
+        names = self.emit_body(n, stage)
+        for r, acc, (acc_t, _, template, is_index) in zip(stage.reduces, accs, specs):
+            value = names[r.value]
+            if is_index:
+                better = template.format(value, best=f"{acc}_l[{lane}]")
+                self.open([f"if ({better}) {{"])
+                self.emit(f"{acc}_l[{lane}] = {value};")
+                self.emit(f"{acc}_i[{lane}] = {self.flat_inner()};")
+                self.close()
+                continue
+            if self.ctype(stage.exprs[r.value].dtype) != acc_t:
+                value = f"({acc_t}){value}"
+            self.emit(template.format(value, acc=f"{acc}_l[{lane}]", S=_suffix_of_ctype(acc_t)) + ";")
+
+    def flat_inner(self) -> str:
+        """Row-major position within the inner space (argmax/argmin's result)."""
+        expr = ""
+        for j in range(self.lay.n_outer, self.rank):
+            expr = f"i{j}" if not expr else f"({expr}) * n{j} + i{j}"
+        return expr or "0"
+
+    def emit_lane_combine(self, stage: Stage, accs, specs) -> None:
+        """Fold the lanes in a fixed order, then convert to the reduction's result dtype."""
+        for r, acc, (acc_t, _, template, is_index) in zip(stage.reduces, accs, specs):
+            out_t = self.ctype(r.dtype)
+            if is_index:
+                self.emit(f"{acc_t} {acc}_b = {acc}_l[0];")
+                self.emit(f"int64_t {acc}_x = {acc}_i[0];")
+                self.open([f"for (int l = 1; l < {LANES}; l++) {{"])
+                v, b = f"{acc}_l[l]", f"{acc}_b"
+                better = template.format(v, best=b)
+                same = f"({v} == {b} || ({v} != {v} && {b} != {b}))"
+                self.open([f"if ({better} || ({same} && {acc}_i[l] < {acc}_x)) {{"])
+                self.emit(f"{acc}_b = {v};")
+                self.emit(f"{acc}_x = {acc}_i[l];")
+                self.close()
+                self.close()
+                self.emit(f"const {out_t} {acc} = ({out_t}){acc}_x;")
+                continue
+            self.emit(f"{acc_t} {acc}_t = {acc}_l[0];")
+            self.open([f"for (int l = 1; l < {LANES}; l++) {{"])
+            self.emit(template.format(f"{acc}_l[l]", acc=f"{acc}_t",
+                                      S=_suffix_of_ctype(acc_t)) + ";")
+            self.close()
+            self.emit(f"const {out_t} {acc} = ({out_t}){acc}_t;")
+
+
+def _suffix_of_ctype(t: str) -> str:
+    table = {"float": "float32", "double": "float64", "_Bool": "bool", "bool": "bool"}
+    return suffix(np.dtype(table.get(t, t.replace("_t", ""))))
+
+
+def render_const(value, dtype, dialect: Dialect) -> str:
+    dt = np.dtype(dtype)
+    t = c_type(dt, dialect.bool_type)
+    if dt.kind == "b":
+        return "1" if bool(value) else "0"
+    if dt.kind == "f":
+        v = float(value)
+        if np.isnan(v):
+            return f"({t})NAN"
+        if np.isinf(v):
+            return f"({t})({'-' if v < 0 else ''}INFINITY)"
+        return f"{v!r}{'f' if dt == np.float32 else ''}"
+    v = int(value)
+    if dt == np.int64 and v == np.iinfo(np.int64).min:
+        return "INT64_MIN"
+    return f"({t}){v}{'ULL' if dt.kind == 'u' else 'LL'}"
+
+
+# Functions with glibc vector variants (libmvec, glibc >= 2.35): gcc calls them from vectorized loops
+# only under -fno-math-errno and with these declarations (GUIDE.md); never -ffast-math.
+VECTOR_MATH_UNARY = ("exp", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "sinh",
+                     "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh")
+VECTOR_MATH_BINARY = ("pow", "atan2", "hypot")
+
+
+def vector_math_declarations() -> str:
+    simd = "__attribute__((__simd__(\"notinbranch\")))"
+    lines = []
+    for fn in VECTOR_MATH_UNARY:
+        lines.append(f"{simd} float {fn}f(float);")
+        lines.append(f"{simd} double {fn}(double);")
+    for fn in VECTOR_MATH_BINARY:
+        lines.append(f"{simd} float {fn}f(float, float);")
+        lines.append(f"{simd} double {fn}(double, double);")
+    return "\n".join(lines)
+
+
+def render_translation_unit(functions: list[str], dialect: Dialect = C_DIALECT,
+                            vector_math: bool = False) -> str:
+    """One source file: includes, vector-math declarations, the helpers used, then the kernels."""
+    code = "\n\n".join(functions)
+    parts = ["/* generated by lazyarray */", dialect.includes]
+    if vector_math:
+        parts.append(vector_math_declarations())
+    helpers = render_helpers(code, dialect.helper_qualifier, dialect.bool_type)
+    if helpers:
+        parts.append(helpers)
+    parts.append(code)
+    return "\n\n".join(parts) + "\n"

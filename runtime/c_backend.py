@@ -21,6 +21,7 @@ from ..graph.registry import OpKind
 from . import c_compiler
 from .backend import Backend, register_backend
 from .c_layout import KernelLayout, plan_layout
+from .c_compiler import ffi
 from .c_printer import C_DIALECT, kernel_slots, render_kernel, render_translation_unit
 
 # Below this many loop iterations a kernel runs on one thread: measured here, two threads lose
@@ -48,7 +49,7 @@ class _KernelCall:
 
 
 class _Workspace:
-    """One thread's buffers for one plan: intermediates (arena views) and pointer arrays."""
+    """One thread's buffers for one plan: intermediates (arena views), pointer arrays, scalars."""
 
     def __init__(self, plan: CPlan) -> None:
         prog = plan.program
@@ -62,12 +63,13 @@ class _Workspace:
             spec = prog.buffers[slot]
             raw = arenas[spec.storage][: spec.nbytes]
             self.buffers[slot] = raw.view(spec.dtype).reshape(spec.shape)
-        self.pointers = [np.zeros(max(len(c.slots), 1), np.uintp) for c in plan.calls]
+        self.pointers = [ffi.new(f"char *[{max(len(c.slots), 1)}]") for c in plan.calls]
         for ptrs, call in zip(self.pointers, plan.calls):
             for k, slot in enumerate(call.slots):
                 if slot in plan.intermediates:
-                    ptrs[k] = self.buffers[slot].ctypes.data
+                    ptrs[k] = ffi.from_buffer(self.buffers[slot])
         self.scalars = np.zeros(max(len(prog.scalars), 1), np.uint64)
+        self.scalars_ptr = ffi.from_buffer(self.scalars)
         self.scalar_views = [self.scalars[k:k + 1].view(np.uint8)[: dt.itemsize].view(dt)
                              for k, dt in enumerate(prog.scalars)]
 
@@ -83,9 +85,22 @@ class CPlan:
         for slot, spec in enumerate(program.buffers):
             self.storage_slots.setdefault(spec.storage, []).append(slot)
         self._local = threading.local()
-        # Pointer entries to refresh each run: (call number, position, slot) of inputs and outputs.
-        self.bound = [[(k, s) for k, s in enumerate(c.slots) if s not in self.intermediates]
-                      for c in calls]
+        self._inputs = [(s, program.buffers[s].dtype, program.buffers[s].shape)
+                        for s in program.inputs]
+        self._outputs = [(s, program.buffers[s].dtype, program.buffers[s].shape)
+                         for s in dict.fromkeys(program.outputs) if s not in inputs]
+        # Per step: a kernel call (with the pointer entries to refresh each run) or a library call.
+        self._steps: list[tuple] = []
+        calls_iter = iter(enumerate(calls))
+        for step in program.steps:
+            if isinstance(step, Kernel):
+                n, call = next(calls_iter)
+                if not call.skip:
+                    bound = tuple((k, s) for k, s in enumerate(call.slots)
+                                  if s not in self.intermediates)
+                    self._steps.append((n, call.fn, ffi.from_buffer("int64_t[]", call.block), call.nt, bound))
+            else:
+                self._steps.append((-1, step, None, 0, ()))
 
     def _workspace(self) -> _Workspace:
         ws = getattr(self._local, "ws", None)
@@ -94,31 +109,25 @@ class CPlan:
         return ws
 
     def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[np.ndarray]:
-        prog = self.program
         ws = self._workspace()
-        bufs = list(ws.buffers)
-        for slot, value in zip(prog.inputs, arrays):
-            spec = prog.buffers[slot]
-            bufs[slot] = np.ascontiguousarray(value, dtype=spec.dtype).reshape(spec.shape)
+        bufs = ws.buffers.copy()
+        for (slot, dtype, shape), value in zip(self._inputs, arrays):
+            a = np.ascontiguousarray(value, dtype=dtype)
+            bufs[slot] = a if a.shape == shape else a.reshape(shape)
         for view, value in zip(ws.scalar_views, scalars):
             view[0] = value
-        for slot in prog.outputs:
-            if slot not in prog.inputs:
-                spec = prog.buffers[slot]
-                bufs[slot] = np.empty(spec.shape, spec.dtype)
-        sptr = ws.scalars.ctypes.data
-        calls = iter(zip(self.calls, ws.pointers, self.bound))
-        for step in prog.steps:
-            if isinstance(step, Kernel):
-                call, ptrs, bound = next(calls)
-                if call.skip:
-                    continue
-                for k, slot in bound:
-                    ptrs[k] = bufs[slot].ctypes.data
-                call.fn(ptrs.ctypes.data, call.block.ctypes.data, sptr, call.nt)
-            else:
-                run_library_call(step, bufs)
-        return _fresh_outputs(prog, bufs)
+        for slot, dtype, shape in self._outputs:
+            bufs[slot] = np.empty(shape, dtype)
+        sptr, pointers, from_buffer = ws.scalars_ptr, ws.pointers, ffi.from_buffer
+        for n, fn, block, nt, bound in self._steps:
+            if n < 0:
+                run_library_call(fn, bufs)
+                continue
+            ptrs = pointers[n]
+            for k, slot in bound:
+                ptrs[k] = from_buffer(bufs[slot])
+            fn(ptrs, block, sptr, nt)
+        return _fresh_outputs(self.program, bufs)
 
 
 def run_library_call(step: LibraryCall, bufs: list) -> None:

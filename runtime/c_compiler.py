@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import cffi
+
 from . import compile_stats
 from .compile_stats import CompileForbidden
 
@@ -188,8 +190,12 @@ def _unlink(path: Path) -> None:
 
 
 # --- the kernel cache ----------------------------------------------------------------------------------
+# Libraries load through ctypes (dlopen); kernels are called through cffi function pointers, which
+# cost ~1-2.5 us less per call than ctypes (benchmarks/bench_call_overhead.py, docs/c_backend.md).
+ffi = cffi.FFI()
+KERNEL_SIGNATURE = "void(*)(char **, const int64_t *, const char *, int64_t)"
 _libraries: dict[str, ctypes.CDLL] = {}
-_functions: dict[str, ctypes._CFuncPtr] = {}
+_functions: dict[str, object] = {}
 _lock = threading.RLock()
 
 
@@ -236,10 +242,8 @@ def _open_library(path: Path) -> ctypes.CDLL:
 
 
 def _bind(lib: ctypes.CDLL, symbol: str):
-    fn = getattr(lib, symbol)
-    fn.argtypes = (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
-    fn.restype = None
-    return fn
+    address = ctypes.cast(getattr(lib, symbol), ctypes.c_void_p).value
+    return ffi.cast(KERNEL_SIGNATURE, address)
 
 
 def _compile(tc: Toolchain, directory: Path, missing, header_source) -> None:

@@ -1,0 +1,42 @@
+/* sum_divide: sum, divide */
+void la_sum_divide_ef24933abc(char *const *p, const int64_t *d, const char *s, int64_t nt)
+{
+    (void)s;
+    (void)nt;
+    const int64_t n0 = d[0];
+    const int64_t n1 = d[1];
+    const float *restrict b0 = (const float *)p[0];
+    float *restrict b1 = (float *)p[1];
+    const int64_t s0_0 = d[2];
+    #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+    for (int64_t i0 = 0; i0 < n0; i0++) {
+        double acc0_0_l[8];
+        for (int l = 0; l < 8; l++) {
+            acc0_0_l[l] = 0.0;
+        }
+        {
+            int64_t i1_c = 0;
+            for (; i1_c + 8 <= n1; i1_c += 8) {
+                for (int l = 0; l < 8; l++) {
+                    const int64_t i1 = i1_c + l;
+                    const float ld0 = b0[i0 * s0_0 + i1];
+                    acc0_0_l[l] = acc0_0_l[l] + (double)ld0;
+                }
+            }
+            for (int64_t i1 = i1_c; i1 < n1; i1++) {
+                const float ld0 = b0[i0 * s0_0 + i1];
+                acc0_0_l[0] = acc0_0_l[0] + (double)ld0;
+            }
+        }
+        double acc0_0_t = acc0_0_l[0];
+        for (int l = 1; l < 8; l++) {
+            acc0_0_t = acc0_0_t + acc0_0_l[l];
+        }
+        const float acc0_0 = (float)acc0_0_t;
+        {
+            const float c1 = 8.0f;
+            const float divide2 = (acc0_0 / c1);
+            b1[i0] = divide2;
+        }
+    }
+}

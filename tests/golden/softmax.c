@@ -1,0 +1,76 @@
+/* max_subtract_exp_sum_divide: max, subtract, exp, sum, divide */
+void la_max_subtract_exp_sum_divide_4ecf409ed2(char *const *p, const int64_t *d, const char *s, int64_t nt)
+{
+    (void)s;
+    (void)nt;
+    const int64_t n0 = d[0];
+    const int64_t n1 = d[1];
+    const float *restrict b0 = (const float *)p[0];
+    float *restrict b1 = (float *)p[1];
+    const int64_t s0_0 = d[2];
+    const int64_t s1_0 = d[3];
+    const int64_t s2_0 = d[4];
+    const int64_t s3_0 = d[5];
+    #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+    for (int64_t i0 = 0; i0 < n0; i0++) {
+        float acc0_0_l[8];
+        for (int l = 0; l < 8; l++) {
+            acc0_0_l[l] = (float)(-INFINITY);
+        }
+        {
+            int64_t i1_c = 0;
+            for (; i1_c + 8 <= n1; i1_c += 8) {
+                for (int l = 0; l < 8; l++) {
+                    const int64_t i1 = i1_c + l;
+                    const float ld0 = b0[i0 * s0_0 + i1];
+                    acc0_0_l[l] = la_max_f32(acc0_0_l[l], ld0);
+                }
+            }
+            for (int64_t i1 = i1_c; i1 < n1; i1++) {
+                const float ld0 = b0[i0 * s0_0 + i1];
+                acc0_0_l[0] = la_max_f32(acc0_0_l[0], ld0);
+            }
+        }
+        float acc0_0_t = acc0_0_l[0];
+        for (int l = 1; l < 8; l++) {
+            acc0_0_t = la_max_f32(acc0_0_t, acc0_0_l[l]);
+        }
+        const float acc0_0 = (float)acc0_0_t;
+        double acc1_0_l[8];
+        for (int l = 0; l < 8; l++) {
+            acc1_0_l[l] = 0.0;
+        }
+        {
+            int64_t i1_c = 0;
+            for (; i1_c + 8 <= n1; i1_c += 8) {
+                for (int l = 0; l < 8; l++) {
+                    const int64_t i1 = i1_c + l;
+                    const float ld0 = b0[i0 * s1_0 + i1];
+                    const float subtract2 = (ld0 - acc0_0);
+                    const float exp3 = expf(subtract2);
+                    acc1_0_l[l] = acc1_0_l[l] + (double)exp3;
+                }
+            }
+            for (int64_t i1 = i1_c; i1 < n1; i1++) {
+                const float ld0 = b0[i0 * s1_0 + i1];
+                const float subtract2 = (ld0 - acc0_0);
+                const float exp3 = expf(subtract2);
+                acc1_0_l[0] = acc1_0_l[0] + (double)exp3;
+            }
+        }
+        double acc1_0_t = acc1_0_l[0];
+        for (int l = 1; l < 8; l++) {
+            acc1_0_t = acc1_0_t + acc1_0_l[l];
+        }
+        const float acc1_0 = (float)acc1_0_t;
+        {
+            for (int64_t i1 = 0; i1 < n1; i1++) {
+                const float ld0 = b0[i0 * s2_0 + i1];
+                const float subtract2 = (ld0 - acc0_0);
+                const float exp3 = expf(subtract2);
+                const float divide5 = (exp3 / acc1_0);
+                b1[i0 * s3_0 + i1] = divide5;
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+"""The C backend runs hand-built kernel-IR Programs like NumPy: views, reductions, multi-output,
+library calls, storage reuse; kernels are size-generic; plans are thread-safe; goldens pin the C."""
+
+import os
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import c_programs as P
+from lazyarray.runtime import c_compiler, compile_stats
+from lazyarray.runtime.backend import BackendUnavailable, get_backend
+from lazyarray.runtime.c_backend import CBackend
+from lazyarray.runtime.c_layout import plan_layout
+from lazyarray.runtime.c_printer import render_kernel
+
+pytestmark = pytest.mark.skipif(CBackend.unavailable_reason() is not None,
+                                reason="no working C compiler")
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.fixture(scope="module")
+def backend(tmp_path_factory):
+    saved = c_compiler.cache_dir_override
+    c_compiler.cache_dir_override = str(tmp_path_factory.mktemp("kernels"))
+    yield CBackend()
+    c_compiler.cache_dir_override = saved
+
+
+CASES = {
+    "sigmoid": lambda: P.sigmoid(1003),
+    "broadcast_transpose_flip": lambda: P.broadcast_transpose_flip(37, 53),
+    "mean_rows": lambda: P.mean_rows(19, 1001),
+    "softmax": lambda: P.softmax(33, 257),
+    "argmax_cols": lambda: P.argmax_cols(29, 13),
+    "multi_output": lambda: P.multi_output(77),
+    "matmul_relu": lambda: P.matmul_relu(17, 9, 23),
+}
+
+
+@pytest.fixture(scope="module")
+def plans(backend):
+    """Every case compiled as one translation unit (compiles are ~0.1 s each; batch them)."""
+    built = {name: make() for name, make in CASES.items()}
+    merged = P.merge_programs([b[0] for b in built.values()])
+    backend.compile(merged)
+    return {name: (backend.compile(b[0]), *b[1:]) for name, b in built.items()}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_program_matches_numpy(plans, name):
+    plan, arrays, scalars, expected = plans[name]
+    got = plan.run(arrays, scalars)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        assert g.dtype == np.asarray(e).dtype or g.dtype == np.float32
+        np.testing.assert_allclose(g, e, rtol=2e-6, atol=2e-6)
+
+
+def test_outputs_are_fresh_arrays(plans):
+    plan, arrays, scalars, _ = plans["sigmoid"]
+    a, = plan.run(arrays, scalars)
+    b, = plan.run(arrays, scalars)
+    assert a is not b and not np.shares_memory(a, b)
+    assert a.flags.owndata and a.flags.writeable
+
+
+def test_new_sizes_compile_nothing(backend, plans):
+    compile_stats.reset()
+    for n in (5, 4096, 100_000):
+        plan = backend.compile(P.sigmoid(n)[0])
+        prog, arrays, scalars, expected = P.sigmoid(n)
+        np.testing.assert_allclose(plan.run(arrays, scalars)[0], expected[0], rtol=2e-6)
+    for rows, cols in ((1, 9), (64, 1024)):
+        prog, arrays, scalars, expected = P.softmax(rows, cols)
+        np.testing.assert_allclose(backend.compile(prog).run(arrays, scalars)[0], expected[0],
+                                   rtol=2e-6, atol=1e-7)
+        prog, arrays, scalars, expected = P.broadcast_transpose_flip(rows + 1, cols)
+        np.testing.assert_allclose(backend.compile(prog).run(arrays, scalars)[0], expected[0],
+                                   rtol=2e-6, atol=2e-6)
+    assert compile_stats.stats.kernels_compiled == 0
+    assert compile_stats.stats.kernel_memory_hits == 7
+
+
+def test_contiguous_dims_collapse():
+    prog = P.elementwise_program("add", ["float32", "float32"], "float32", 10)
+    from lazyarray.graph.kernel_ir import Kernel, Load, Stage, Store
+    k = prog.kernels[0]
+    st = k.stages[0]
+    k3 = Kernel(k.name, (4, 5, 6), 3, (Stage(False, tuple(
+        Load(e.slot, (30, 6, 1), 0, e.dtype) if isinstance(e, Load) else e for e in st.exprs),
+        (), (Store(2, (30, 6, 1), 0, 2),)),))
+    assert plan_layout(k3).extents == (120,)
+    kt = Kernel(k.name, (4, 5), 2, (Stage(False, (
+        Load(0, (1, 4), 0, P.F32), Load(1, (5, 1), 0, P.F32), st.exprs[2]), (),
+        (Store(2, (5, 1), 0, 2),)),))
+    assert plan_layout(kt).extents == (4, 5)
+
+
+def test_reductions_are_deterministic_across_thread_counts(backend, monkeypatch):
+    from lazyarray.runtime import c_backend
+    prog, arrays, scalars, _ = P.mean_rows(3, 300_001)
+    monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 1)
+    results = []
+    for threads in (1, 2, 3):
+        monkeypatch.setattr(c_backend, "num_threads", threads)
+        results.append(backend.compile(prog).run(arrays, scalars)[0])
+    assert all(np.array_equal(results[0], r) for r in results[1:])
+
+
+def test_two_threads_run_one_plan(plans):
+    plan, arrays, scalars, expected = plans["matmul_relu"]
+    rng = np.random.default_rng(9)
+    inputs = [[a + np.float32(rng.standard_normal()) for a in arrays] for _ in range(2)]
+    wanted = [np.tanh(np.maximum(x @ w + b, 0)) for x, b, w in inputs]
+    errors = []
+
+    def worker(t):
+        for _ in range(50):
+            got = plan.run(inputs[t], scalars)[0]
+            if not np.allclose(got, wanted[t], rtol=1e-5, atol=1e-5):
+                errors.append(t)
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+GOLDEN_CASES = {"sigmoid": lambda: P.sigmoid(16), "mean_rows": lambda: P.mean_rows(4, 8),
+                "softmax": lambda: P.softmax(4, 8), "argmax_cols": lambda: P.argmax_cols(4, 8)}
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_CASES))
+def test_golden_source(name):
+    """The generated C of canonical kernels. UPDATE_GOLDEN=1 rewrites the files (review the diff)."""
+    kernel = GOLDEN_CASES[name]()[0].kernels[0]
+    source = render_kernel(kernel, plan_layout(kernel))[1] + "\n"
+    path = GOLDEN / f"{name}.c"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(source)
+    assert source == path.read_text()
+
+
+def test_sizes_never_appear_in_source():
+    a = P.softmax(4, 8)[0].kernels[0]
+    b = P.softmax(400, 800)[0].kernels[0]
+    assert render_kernel(a, plan_layout(a)) == render_kernel(b, plan_layout(b))
+
+
+def test_missing_compiler_is_reported(monkeypatch):
+    monkeypatch.setenv("CC", "/nonexistent/cc")
+    reason = c_compiler.unavailable_reason()
+    assert reason is not None and "CC" in reason and "numpy" in reason
+    monkeypatch.setattr(CBackend, "unavailable_reason", classmethod(lambda cls: reason))
+    from lazyarray.runtime import backend as backend_mod
+    monkeypatch.setattr(backend_mod, "_INSTANCES", {})
+    with pytest.raises(BackendUnavailable, match="compiler"):
+        get_backend("c")

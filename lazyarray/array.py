@@ -13,7 +13,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from .graph.node import Node
+from . import _bind
+from .graph.node import Node, user_site
 
 
 class LazyExpr:
@@ -211,10 +212,14 @@ class Array:
         return data.__cuda_array_interface__
 
 
+_bind.Array = Array
+
+
 def _operators() -> None:
     """Attach Python operators; each is the namespace function of the same meaning."""
     from . import elementwise as ew
     from . import linalg
+    from .graph import get_op
 
     binary = {
         "add": ew.add, "sub": ew.subtract, "mul": ew.multiply, "truediv": ew.divide,
@@ -229,9 +234,34 @@ def _operators() -> None:
                "gt": ew.greater, "ge": ew.greater_equal}
     for name, fn in compare.items():
         setattr(Array, f"__{name}__", _forward(fn))
+    # The commonest operators bind their primitive directly: one Python frame less per op.
+    direct = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide"}
+    for name, op_name in direct.items():
+        setattr(Array, f"__{name}__", _direct(get_op(op_name), reflected=False))
+        setattr(Array, f"__r{name}__", _direct(get_op(op_name), reflected=True))
     for name, fn in {"neg": ew.negative, "pos": ew.positive, "abs": ew.abs,
                      "invert": ew.bitwise_invert}.items():
         setattr(Array, f"__{name}__", fn)
+
+
+_OPERAND_TYPES = frozenset({int, float, bool, np.ndarray})
+
+
+def _direct(op: Any, reflected: bool) -> Any:
+    elementwise = _bind.binary
+
+    if reflected:
+        def method(self: Array, other: Any) -> Any:
+            if type(other) not in _OPERAND_TYPES and not _is_operand(other):
+                return NotImplemented
+            return Array(elementwise(op, other, self, user_site(1)))
+    else:
+        def method(self: Array, other: Any) -> Any:
+            if type(other) not in _OPERAND_TYPES and not _is_operand(other):
+                return NotImplemented
+            return Array(elementwise(op, self, other, user_site(1)))
+    method.__name__ = ("__r" if reflected else "__") + op.name + "__"
+    return method
 
 
 def _forward(fn: Any) -> Any:

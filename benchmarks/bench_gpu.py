@@ -125,7 +125,7 @@ def main() -> int:
         src = cp.empty(nbytes // 4, cp.float32)
         dst = cp.empty_like(src)
         t = {k: _time(cp, f, args.repeat) for k, f in runners.items()}
-        t["d2d copy"] = _time(cp, lambda: dst.__setitem__(Ellipsis, src), args.repeat)
+        t["d2d copy"] = _time(cp, lambda d=dst, s=src: d.__setitem__(Ellipsis, s), args.repeat)
         rows.append((name, t))
         print(name, {k: round(v, 1) for k, v in t.items()}, flush=True)
     table = _table(rows)

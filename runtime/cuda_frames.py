@@ -115,8 +115,8 @@ def _indent(code: str, n: int) -> str:
 
 
 def _header(parts: KernelParts, suffix: str, index_t: str, params: str | None = None) -> list[str]:
-    return [f"{KERNEL_QUALIFIER} void __launch_bounds__({BLOCK}) {parts.name}{suffix}"
-            f"({params if params is not None else parts.params}) {{",
+    signature = params if params is not None else parts.params
+    return [f"{KERNEL_QUALIFIER} void __launch_bounds__({BLOCK}) {parts.name}{suffix}({signature}) {{",
             f"  typedef {index_t} la_idx;",
             f"  const la_idx n_outer = {parts.n_outer};", f"  const la_idx n_inner = {parts.n_inner};"]
 
@@ -193,7 +193,7 @@ def render_two_stage(parts: KernelParts, index_t: str = "long long") -> str:
              _indent(parts.decode_outer, 4)]
     for r in first.reduces:
         final += [_indent(_declare_acc(r), 4),
-                  f"    for (la_idx p = threadIdx.x; p < n_part; p += blockDim.x) {{",
+                  "    for (la_idx p = threadIdx.x; p < n_part; p += blockDim.x) {",
                   f"      {r.acc} = {_combine_fn(parts, r)}({r.acc}, la_part_{r.acc}[o * n_part + p]);",
                   "    }", _indent(_block_reduce(parts, r), 4)]
     final += ["    if (threadIdx.x == 0) {", *(_indent(s.body, 6) for s in rest), "    }",

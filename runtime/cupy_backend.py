@@ -258,4 +258,4 @@ def _device_input(cp: Any, value: Any, spec: BufferSpec) -> Any:
 
 register_backend("cupy", CupyBackend)
 
-__all__ = ["CudaKernelSpec", "CudaModule", "CupyBackend", "CupyPlan", "INSTALL_HINT"]
+__all__ = ["INSTALL_HINT", "CudaKernelSpec", "CudaModule", "CupyBackend", "CupyPlan"]

@@ -10,10 +10,16 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-
 from lazyarray.runtime import nvrtc
-from lazyarray.runtime.cuda_frames import (KernelParts, ReduceParts, StageParts, render_elementwise,
-                                           render_rows, render_two_stage, two_stage_eligible)
+from lazyarray.runtime.cuda_frames import (
+    KernelParts,
+    ReduceParts,
+    StageParts,
+    render_elementwise,
+    render_rows,
+    render_two_stage,
+    two_stage_eligible,
+)
 from lazyarray.runtime.cuda_prelude import cuda_prelude
 
 _REASON = nvrtc.unavailable_reason()

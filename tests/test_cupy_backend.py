@@ -7,15 +7,15 @@ Run them with `bash benchmarks/gpu_suite.sh` on a GPU machine.
 
 from __future__ import annotations
 
-import sys
 import subprocess
+import sys
 
 import numpy as np
 import pytest
-
-import lazyarray as la
 from lazyarray.runtime import BackendUnavailable, get_backend
 from lazyarray.runtime.cupy_backend import CupyBackend
+
+import lazyarray as la
 
 _REASON = CupyBackend.unavailable_reason()
 gpu = pytest.mark.skipif(_REASON is not None, reason=f"cupy backend unavailable: {_REASON}")

@@ -181,12 +181,35 @@ class Array:
 
         return (array, (self._host(),))
 
-    # --- DLPack / interop: evaluated data --------------------------------------------------------------
+    # --- DLPack / interop: evaluated data, shared where it lives (host or GPU) ---------------------------
+    def _data(self) -> Any:
+        from .evaluation import evaluate_arrays
+
+        evaluate_arrays([self])
+        return self._node.data
+
     def __dlpack__(self, **kwargs: Any) -> Any:
-        return self._host().__dlpack__(**kwargs)
+        data = self._data()
+        if not isinstance(data, np.ndarray):  # a GPU buffer: finish the work that writes it first
+            from .runtime import get_backend
+
+            get_backend("cupy").synchronize()
+        return data.__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[int, int]:
-        return self._host().__dlpack_device__()
+        return self._data().__dlpack_device__()
+
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        """The GPU buffer of an evaluated GPU Array (CuPy, Numba, PyTorch read it without copying).
+        Synchronizes first: the interface carries no stream, so consumers may read at once."""
+        data = self._data()
+        if isinstance(data, np.ndarray):
+            raise AttributeError("this Array lives on the CPU; it has no __cuda_array_interface__")
+        from .runtime import get_backend
+
+        get_backend("cupy").synchronize()
+        return data.__cuda_array_interface__
 
 
 _bind.Array = Array

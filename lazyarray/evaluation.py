@@ -14,6 +14,7 @@ from .array import Array
 from .settings import get_settings
 from .graph.node import Node
 from .runtime import EvaluateOptions, evaluate, get_backend
+from .runtime.c_backend import configure as configure_c_backend
 from .runtime.select import resolve_backend
 
 _INPUT_OP = None
@@ -30,6 +31,7 @@ def _input_op():
 
 def options() -> EvaluateOptions:
     s = get_settings()
+    configure_c_backend(s.cache_dir, s.num_threads, s.forbid_compiles)
     return EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize)
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..graph.kernel_ir import Kernel, LibraryCall, Program
 from ..graph.registry import OpKind
-from . import c_compiler
+from . import c_compiler, compile_stats
 from .backend import Backend, register_backend
 from .c_layout import KernelLayout, plan_layout
 from .c_compiler import ffi
@@ -28,6 +28,14 @@ from .c_printer import C_DIALECT, kernel_slots, render_kernel, render_translatio
 # below ~2**15 elements (wake-up cost) and gain 1.3-1.9x from ~2**18 (docs/c_backend.md).
 PARALLEL_THRESHOLD = 2**17
 num_threads: int | None = None  # lazyarray sets it from settings.num_threads; None: all cores
+
+
+def configure(cache_dir: str | None, num_threads_: int | None, forbid_compiles: bool) -> None:
+    """Settings the user layer owns (runtime never imports it): called before each evaluation."""
+    global num_threads
+    c_compiler.cache_dir_override = cache_dir
+    num_threads = num_threads_
+    compile_stats.forbid_compiles = forbid_compiles
 
 
 def _threads() -> int:

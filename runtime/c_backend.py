@@ -24,9 +24,9 @@ from .c_layout import KernelLayout, plan_layout
 from .c_compiler import ffi
 from .c_printer import C_DIALECT, kernel_slots, render_kernel, render_translation_unit
 
-# Below this many loop iterations a kernel runs on one thread: measured here, two threads lose
-# below ~2**15 elements (wake-up cost) and gain 1.3-1.9x from ~2**18 (docs/c_backend.md).
-PARALLEL_THRESHOLD = 2**17
+# Below this many loop iterations a kernel runs on one thread. Measured here (sigmoid, PASSIVE
+# wait): 2 threads lose below 2**18 elements (~80 us wake-up) and gain 2.1x from 2**20.
+PARALLEL_THRESHOLD = 2**19
 num_threads: int | None = None  # lazyarray sets it from settings.num_threads; None: all cores
 
 

@@ -36,7 +36,7 @@ import cffi
 from . import compile_stats
 from .compile_stats import CompileForbidden
 
-CODEGEN_VERSION = "1"  # bump when generated code or the calling convention changes
+CODEGEN_VERSION = "2"  # bump when generated code or the calling convention changes
 BASE_FLAGS = ("-O3", "-std=gnu11", "-fPIC", "-shared", "-fno-math-errno", "-fno-trapping-math")
 MAX_CACHE_BYTES = 512 * 2**20
 cache_dir_override: str | None = None  # lazyarray sets it from settings.cache_dir
@@ -140,6 +140,8 @@ def _probe(command: tuple[str, ...]) -> dict:
         openmp = works(["-fopenmp"])
         if openmp:
             flags.append("-fopenmp")
+        elif works(["-fopenmp-simd"]):  # no OpenMP runtime: still honour `omp simd`
+            flags.append("-fopenmp-simd")
     is_gcc = "gcc" in version.lower() or "free software foundation" in out.stdout.lower()
     return {"version": version, "flags": flags, "openmp": openmp,
             "vector_math": bool(is_gcc and _glibc_has_libmvec())}

@@ -38,14 +38,21 @@ class Dialect:
     bool_type: str = "_Bool"
     includes: str = "#include <stdint.h>\n#include <string.h>\n#include <math.h>"
 
-    def parallel_loop(self, var: str, extent: str) -> list[str]:
-        """Header of the outermost (independent) loop."""
-        return ["#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)",
+    def parallel_loop(self, var: str, extent: str, simd: bool = False) -> list[str]:
+        """Header of the outermost (independent) loop; `simd`: it is also the innermost loop."""
+        what = "parallel for simd" if simd else "parallel for"
+        return [f"#pragma omp {what} num_threads(nt) if (nt > 1) schedule(static)",
                 f"for (int64_t {var} = 0; {var} < {extent}; {var}++) {{"]
 
-    def serial_loop(self, var: str, extent: str, pragma: str = "") -> list[str]:
-        head = [pragma] if pragma else []
-        return head + [f"for (int64_t {var} = 0; {var} < {extent}; {var}++) {{"]
+    def serial_loop(self, var: str, extent: str, simd: bool = False, start: str = "0") -> list[str]:
+        """`simd`: iterations are independent; vectorize it, vector math included (gcc cannot
+        prove it alone when one buffer is read at several offsets, e.g. the LSTM's gates)."""
+        head = ["#pragma omp simd"] if simd else []
+        return head + [f"for (int64_t {var} = {start}; {var} < {extent}; {var}++) {{"]
+
+    def lane_loop(self) -> list[str]:
+        """The loop over a reduction's independent partial results."""
+        return ["#pragma omp simd", f"for (int l = 0; l < {LANES}; l++) {{"]
 
 
 C_DIALECT = Dialect("c")
@@ -74,6 +81,7 @@ class _KernelPrinter:
         self.slots = kernel_slots(kernel)
         self.written = {st.slot for stage in kernel.stages for st in stage.stores}
         self.shared = shared
+        self.simd = not shared  # aliasing buffers: leave dependence analysis to the compiler
         self.lines: list[str] = []
         self.depth = 1
         self.rank = len(layout.extents)
@@ -113,10 +121,11 @@ class _KernelPrinter:
         head.append("{")
         self.emit_arguments()
         n_out = self.lay.n_outer
+        simd_outer = self.simd and not any(st.inner or st.reduces for st in k.stages)
         if n_out:
-            self.open(self.dia.parallel_loop("i0", "n0"))
+            self.open(self.dia.parallel_loop("i0", "n0", simd_outer and n_out == 1))
             for j in range(1, n_out):
-                self.open(self.dia.serial_loop(f"i{j}", f"n{j}"))
+                self.open(self.dia.serial_loop(f"i{j}", f"n{j}", simd_outer and j == n_out - 1))
         self.emit_stages()
         for _ in range(n_out):
             self.close()
@@ -184,7 +193,7 @@ class _KernelPrinter:
     def emit_inner_loops(self, body) -> None:
         inner = range(self.lay.n_outer, self.rank)
         for j in inner:
-            self.open(self.dia.serial_loop(f"i{j}", f"n{j}"))
+            self.open(self.dia.serial_loop(f"i{j}", f"n{j}", self.simd and j == self.rank - 1))
         body()
         for _ in inner:
             self.close()
@@ -263,12 +272,12 @@ class _KernelPrinter:
             self.open(self.dia.serial_loop(f"i{j}", f"n{j}"))
         self.emit(f"int64_t i{last}_c = 0;")
         self.open([f"for (; i{last}_c + {LANES} <= n{last}; i{last}_c += {LANES}) {{"])
-        self.open([f"for (int l = 0; l < {LANES}; l++) {{"])
+        self.open(self.dia.lane_loop())
         self.emit(f"const int64_t i{last} = i{last}_c + l;")
         self.fold_one(n, stage, accs, specs, "l")
         self.close()
         self.close()
-        self.open([f"for (int64_t i{last} = i{last}_c; i{last} < n{last}; i{last}++) {{"])
+        self.open(self.dia.serial_loop(f"i{last}", f"n{last}", start=f"i{last}_c"))
         self.fold_one(n, stage, accs, specs, "0")
         self.close()
         for _ in range(self.lay.n_outer, last):

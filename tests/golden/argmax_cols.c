@@ -1,5 +1,5 @@
 /* argmax: argmax */
-void la_argmax_81a1f14153(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_argmax_2add5ed9f7(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -19,6 +19,7 @@ void la_argmax_81a1f14153(char *const *p, const int64_t *d, const char *s, int64
         {
             int64_t i1_c = 0;
             for (; i1_c + 8 <= n1; i1_c += 8) {
+                #pragma omp simd
                 for (int l = 0; l < 8; l++) {
                     const int64_t i1 = i1_c + l;
                     const float ld0 = b0[i0 + i1 * s0_1];

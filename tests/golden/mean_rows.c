@@ -1,5 +1,5 @@
 /* sum_divide: sum, divide */
-void la_sum_divide_ef24933abc(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_sum_divide_6f64429e31(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -17,6 +17,7 @@ void la_sum_divide_ef24933abc(char *const *p, const int64_t *d, const char *s, i
         {
             int64_t i1_c = 0;
             for (; i1_c + 8 <= n1; i1_c += 8) {
+                #pragma omp simd
                 for (int l = 0; l < 8; l++) {
                     const int64_t i1 = i1_c + l;
                     const float ld0 = b0[i0 * s0_0 + i1];

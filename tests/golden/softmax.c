@@ -1,5 +1,5 @@
 /* max_subtract_exp_sum_divide: max, subtract, exp, sum, divide */
-void la_max_subtract_exp_sum_divide_4ecf409ed2(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_max_subtract_exp_sum_divide_a5da6214d1(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -20,6 +20,7 @@ void la_max_subtract_exp_sum_divide_4ecf409ed2(char *const *p, const int64_t *d,
         {
             int64_t i1_c = 0;
             for (; i1_c + 8 <= n1; i1_c += 8) {
+                #pragma omp simd
                 for (int l = 0; l < 8; l++) {
                     const int64_t i1 = i1_c + l;
                     const float ld0 = b0[i0 * s0_0 + i1];
@@ -43,6 +44,7 @@ void la_max_subtract_exp_sum_divide_4ecf409ed2(char *const *p, const int64_t *d,
         {
             int64_t i1_c = 0;
             for (; i1_c + 8 <= n1; i1_c += 8) {
+                #pragma omp simd
                 for (int l = 0; l < 8; l++) {
                     const int64_t i1 = i1_c + l;
                     const float ld0 = b0[i0 * s1_0 + i1];
@@ -64,6 +66,7 @@ void la_max_subtract_exp_sum_divide_4ecf409ed2(char *const *p, const int64_t *d,
         }
         const float acc1_0 = (float)acc1_0_t;
         {
+            #pragma omp simd
             for (int64_t i1 = 0; i1 < n1; i1++) {
                 const float ld0 = b0[i0 * s2_0 + i1];
                 const float subtract2 = (ld0 - acc0_0);

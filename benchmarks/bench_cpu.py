@@ -1,0 +1,229 @@
+"""CPU benchmark: the c backend against NumPy (and numexpr, JAX jit when installed).
+
+Run: python benchmarks/bench_cpu.py [--quick]
+
+One process; for each workload the peers run interleaved (round-robin), and the table shows median
+times and ratios to NumPy. The c backend runs hand-built kernel-IR Programs (benchmarks/cpu_programs.py,
+the shape the fusion planner produces) through `CBackend.compile(...).run(...)`. Then two fresh
+processes measure the first evaluation's compile time (one translation unit per plan, empty cache)
+and the disk-cache hit (same cache, new process).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+import cpu_programs as CP  # noqa: E402
+
+from lazyarray.runtime.c_backend import CBackend  # noqa: E402
+
+try:
+    import numexpr as ne
+except ImportError:
+    ne = None
+try:
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    import jax
+    import jax.numpy as jnp
+except ImportError:
+    jax = None
+
+rng = np.random.default_rng(0)
+f32 = np.float32
+
+
+def _sig(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def _gelu(x):
+    return 0.5 * x * (1 + np.tanh(f32(np.sqrt(2 / np.pi)) * (x + f32(0.044715) * (x * x * x))))
+
+
+def _lstm(gates, c, H):
+    i, f, g, o = (gates[:, k * H:(k + 1) * H] for k in range(4))
+    new_c = _sig(f) * c + _sig(i) * np.tanh(g)
+    return new_c, _sig(o) * np.tanh(new_c)
+
+
+def _lstm_jax(gates, c, H):
+    sig = jax.nn.sigmoid
+    i, f, g, o = (gates[:, k * H:(k + 1) * H] for k in range(4))
+    new_c = sig(f) * c + sig(i) * jnp.tanh(g)
+    return new_c, sig(o) * jnp.tanh(new_c)
+
+
+def _ten(a, b):
+    t = (a + b) * a - b
+    t = a / (np.exp(-t) + 1)
+    return np.tanh(np.maximum(t, b)) * 2
+
+
+def _ten_jax(a, b):
+    t = (a + b) * a - b
+    t = a / (jnp.exp(-t) + 1)
+    return jnp.tanh(jnp.maximum(t, b)) * 2
+
+
+def workloads(quick: bool):
+    n = 2**20 if quick else 2**24
+    B, H = 256, 1024
+    x = rng.standard_normal(n).astype(f32)
+    y = rng.standard_normal(n).astype(f32)
+    gates = rng.standard_normal((B, 4 * H)).astype(f32)
+    c = rng.standard_normal((B, H)).astype(f32)
+    xl, hl = rng.standard_normal((B, H)).astype(f32), rng.standard_normal((B, H)).astype(f32)
+    wx = rng.standard_normal((H, 4 * H)).astype(f32) * f32(0.03)
+    wh = rng.standard_normal((H, 4 * H)).astype(f32) * f32(0.03)
+    bias = rng.standard_normal(4 * H).astype(f32)
+    M, K, N = (512, 256, 256) if quick else (2048, 1024, 1024)
+    xm, wm = rng.standard_normal((M, K)).astype(f32), rng.standard_normal((K, N)).astype(f32)
+    bm = rng.standard_normal(N).astype(f32)
+    R, C = (1024, 1024) if quick else (4096, 1024)
+    s = rng.standard_normal((R, C)).astype(f32)
+    a16, b16 = rng.standard_normal(16).astype(f32), rng.standard_normal(16).astype(f32)
+    jx = {}
+    rows = [
+        ("sigmoid 2^24" if not quick else "sigmoid", CP.elementwise("sigmoid", n, lambda e, v: e.sigmoid(v)),
+         [x], lambda: _sig(x), lambda: ne.evaluate("1 / (1 + exp(-x))", local_dict={"x": x}),
+         (jax.nn.sigmoid if jax else None, "x")),
+        ("gelu(tanh) 2^24", CP.elementwise("gelu", n, CP.gelu), [x], lambda: _gelu(x),
+         lambda: ne.evaluate("0.5 * x * (1 + tanh(0.7978845608 * (x + 0.044715 * x * x * x)))",
+                             local_dict={"x": x}),
+         (lambda v: jax.nn.gelu(v, approximate=True), "x")),
+        ("LSTM nonlinearity", CP.lstm_nonlinearity(B, H), [gates, c], lambda: _lstm(gates, c, H),
+         None, (lambda g, cc: _lstm_jax(g, cc, H), "gates", "c")),
+        ("LSTM cell (2 matmuls)", CP.lstm_cell(B, H, H), [xl, wx, hl, wh, bias, c],
+         lambda: _lstm(xl @ wx + hl @ wh + bias, c, H), None,
+         (lambda a, b_, h, d, e, cc: _lstm_jax(a @ b_ + h @ d + e, cc, H),
+          "xl", "wx", "hl", "wh", "bias", "c")),
+        ("relu(x@w+b)", CP.relu_matmul(M, K, N), [xm, wm, bm],
+         lambda: np.maximum(xm @ wm + bm, 0), None,
+         (lambda a, b_, cc: jax.nn.relu(a @ b_ + cc), "xm", "wm", "bm")),
+        ("mean((a-b)**2) 2^24", CP.mse(n), [x, y], lambda: np.mean((x - y) ** 2),
+         lambda: ne.evaluate("sum((x - y) ** 2)", local_dict={"x": x, "y": y}) / n, (lambda a, b_: jnp.mean((a - b_) ** 2), "x", "y")),
+        ("softmax (4096,1024)", CP.softmax(R, C), [s],
+         lambda: (lambda e: e / e.sum(axis=1, keepdims=True))(np.exp(s - s.max(axis=1, keepdims=True))),
+         None, (lambda v: jax.nn.softmax(v, axis=-1), "s")),
+        ("10-op on 16 elements", CP.elementwise("ten_ops", 16, CP.ten_ops, 2), [a16, b16],
+         lambda: _ten(a16, b16), lambda: ne.evaluate(
+             "tanh(where(a / (exp(-((a + b) * a - b)) + 1) > b, a / (exp(-((a + b) * a - b)) + 1),"
+             " b)) * 2", local_dict={"a": a16, "b": b16}),
+         (_ten_jax, "a16", "b16")),
+    ]
+    if jax is not None:
+        for name, v in dict(x=x, y=y, gates=gates, c=c, xl=xl, hl=hl, wx=wx, wh=wh, bias=bias,
+                            xm=xm, wm=wm, bm=bm, s=s, a16=a16, b16=b16).items():
+            jx[name] = jax.device_put(v)
+    return rows, n, jx
+
+
+def _jit(spec, jx):
+    """jax.jit of a function whose arguments are the named device arrays (passed as arguments,
+    never closed over: XLA would constant-fold them); blocks until ready."""
+    fn, *names = spec
+    compiled = jax.jit(fn)
+    args = [jx[n] for n in names]
+    return lambda: jax.block_until_ready(compiled(*args))
+
+
+def time_interleaved(fns: dict, rounds: int, inner: int) -> dict:
+    samples = {k: [] for k in fns}
+    for f in fns.values():
+        f()  # warm up (and JAX compile)
+    for _ in range(rounds):
+        for k, f in fns.items():
+            t = time.perf_counter()
+            for _ in range(inner):
+                f()
+            samples[k].append((time.perf_counter() - t) / inner)
+    return {k: statistics.median(v) for k, v in samples.items()}
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    backend = CBackend()
+    rows, n, jx = workloads(quick)
+    print(f"{'workload':24s} {'kernels':>7s} {'numpy':>10s} {'c':>10s} {'c/np':>6s} "
+          f"{'numexpr':>10s} {'jax':>10s} {'c/jax':>6s}")
+    with np.errstate(all="ignore"):
+        for name, program, arrays, np_fn, ne_fn, jax_fn in rows:
+            plan = backend.compile(program)
+            got = plan.run(arrays, [])
+            ref = np_fn()
+            ref = ref if isinstance(ref, tuple) else (ref,)
+            for g, r in zip(got, ref):
+                np.testing.assert_allclose(g, r, rtol=1e-3, atol=1e-4)
+            fns = {"numpy": np_fn, "c": lambda: plan.run(arrays, [])}
+            if ne is not None and ne_fn is not None:
+                fns["numexpr"] = ne_fn
+            if jax is not None and jax_fn is not None:
+                fns["jax"] = _jit(jax_fn, jx)
+            small = "16 elements" in name
+            t = time_interleaved(fns, rounds=7 if not small else 15, inner=1 if not small else 2000)
+            unit, scale = ("us", 1e6) if small else ("ms", 1e3)
+
+            def fmt(k):
+                return f"{t[k] * scale:8.2f}{unit}" if k in t else f"{'-':>10s}"
+
+            c_jax = f"{t['c'] / t['jax']:6.2f}" if "jax" in t else f"{'-':>6s}"
+            print(f"{name:24s} {len(program.kernels):7d} {fmt('numpy')} {fmt('c')} "
+                  f"{t['c'] / t['numpy']:6.2f} {fmt('numexpr')} {fmt('jax')} {c_jax}")
+    src = np.ones(16 * 2**20 // 4 * 4, np.float32) if not quick else np.ones(2**20, np.float32)
+    dst = np.empty_like(src)
+    t = time_interleaved({"copy": lambda: np.copyto(dst, src)}, rounds=9, inner=1)
+    print(f"{'np.copyto 64 MiB':24s} {'':7s} {t['copy'] * 1e3:8.2f}ms   (bandwidth ceiling; "
+          f"mse and LSTM nonlinearity read about 2x and 1.25x these bytes)")
+    compile_and_cache_hit(quick)
+
+
+CHILD = """
+import json, sys, time
+sys.path.insert(0, {bench!r})
+t0 = time.perf_counter()
+import bench_cpu
+from lazyarray.runtime import c_compiler, compile_stats
+from lazyarray.runtime.c_backend import CBackend
+t_import = time.perf_counter() - t0
+t = time.perf_counter(); c_compiler.toolchain(); t_probe = time.perf_counter() - t
+rows, _, _ = bench_cpu.workloads({quick})
+out = {{"import_s": t_import, "toolchain_s": t_probe, "plans": []}}
+for name, program, *_ in rows:
+    compile_stats.reset()
+    t = time.perf_counter(); CBackend().compile(program); dt = time.perf_counter() - t
+    out["plans"].append((name, dt, compile_stats.stats.snapshot()))
+print(json.dumps(out))
+"""
+
+
+def compile_and_cache_hit(quick: bool) -> None:
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, LAZYARRAY_CACHE_DIR=cache)
+        code = CHILD.format(bench=str(Path(__file__).parent), quick=quick)
+        runs = []
+        for _ in range(2):
+            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                                 text=True, check=True)
+            runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    print("\nfresh process, empty cache (first evaluation) vs. second process (disk-cache hit):")
+    print(f"  toolchain probe: {runs[0]['toolchain_s'] * 1e3:.0f} ms first ever, "
+          f"{runs[1]['toolchain_s'] * 1e3:.2f} ms from its disk record")
+    for (name, t_cold, s_cold), (_, t_hit, s_hit) in zip(runs[0]["plans"], runs[1]["plans"]):
+        k = max(s_hit["kernel_disk_hits"], 1)
+        print(f"  {name:24s} compile {t_cold * 1e3:7.1f} ms ({s_cold['kernels_compiled']} kernel) "
+              f"| disk hit {t_hit * 1e3:6.2f} ms ({s_hit['kernel_disk_hits']} kernel, "
+              f"{t_hit * 1e3 / k:.2f} ms/kernel, compiled {s_hit['kernels_compiled']})")
+
+
+if __name__ == "__main__":
+    main()

@@ -48,7 +48,7 @@ _INT_ID = {"i": "{0}", "u": "{0}", "b": "{0}"}
 _elementwise("abs", np.absolute, {"f": "fabs{F}({0})", "i": "la_abs_{S}({0})", "u": "{0}", "b": "{0}"})
 _elementwise("negative", np.negative, {"f": "(-{0})", "i": "la_neg_{S}({0})", "u": "la_neg_{S}({0})"},
              properties=("involution",))
-_elementwise("positive", np.positive, {"*": "{0}"})
+_elementwise("positive", np.positive, {"*": "{0}"}, properties=("identity",))
 for _name, _c in (("exp", "exp"), ("expm1", "expm1"), ("log1p", "log1p"), ("sin", "sin"),
                   ("cos", "cos"), ("tan", "tan"), ("arctan", "atan"), ("sinh", "sinh"),
                   ("cosh", "cosh"), ("tanh", "tanh"), ("arcsinh", "asinh")):

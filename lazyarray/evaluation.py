@@ -12,8 +12,10 @@ import numpy as np
 
 from .array import Array
 from .settings import get_settings
+from .graph import Graph
 from .graph.node import Node
-from .runtime import EvaluateOptions, evaluate, get_backend
+from .passes import optimize
+from .runtime import EvaluateOptions, ReferencePlan, get_backend, split_leaves
 from .runtime.select import resolve_backend
 
 _INPUT_OP = None
@@ -31,6 +33,15 @@ def _input_op():
 def options() -> EvaluateOptions:
     s = get_settings()
     return EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize)
+
+
+def build_plan(graph: Graph, opts: EvaluateOptions) -> Any:
+    """A plan for this graph's structure: `.run(arrays, scalars) -> outputs`. Optimized plans hold
+    no leaf data, so a cache around this call can reuse them for new leaves of the same structure;
+    the reference plan (optimize off) holds the graph and runs it node by node."""
+    if not opts.optimize:
+        return ReferencePlan(graph)
+    return get_backend(opts.backend).compile(optimize(graph))
 
 
 def _collect(tree: Any, out: list[Array]) -> None:
@@ -58,7 +69,9 @@ def evaluate_arrays(arrays: list[Array]) -> None:
     if not pending:
         return
     nodes = [a._node for a in pending]
-    buffers = evaluate(nodes, options())
+    graph = Graph(nodes)
+    arrays_in, scalars_in = split_leaves(graph)
+    buffers = build_plan(graph, options()).run(arrays_in, scalars_in)
     done = {id(n): Node(leaf_op, (), (), n.shape, n.dtype, data=b, site=n.site)
             for n, b in zip(nodes, buffers)}
     for a in arrays:  # duplicates of one node share the result

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from ..graph import Graph, Node, OpKind, get_op
 from ..graph.kernel_ir import BufferSpec, LibraryCall, Program
 from ..graph.node import format_site
-from .fuse_lower import KernelBuilder, NeedsBuffer, NeedsOwnKernel, Space, reduction_space
+from .fuse_lower import (KernelBuilder, NeedsBuffer, NeedsOwnKernel, Space, reduction_space,
+                         root_placement)
 
 _INPUT, _SCALAR = get_op("input"), get_op("scalar")
 _LIBRARY = (OpKind.MATMUL, OpKind.OPAQUE)
@@ -117,6 +118,9 @@ class _Attempt:
                 continue
             first, frontier = self.scan(n)
             space = reduction_space(first) if first is not None else Space(n.shape, n.ndim)
+            if root_placement(n.shape, space) is None:
+                raise NeedsBuffer(first, f"different index space: {n.op.name} at "
+                                  f"{format_site(n.site)} is not over {first.op.name}'s loop")
             group = self._join(n, space, frontier)
             group.roots.append(n)
             self.step_of[id(n)] = group.index
@@ -169,8 +173,8 @@ class _Planner:
     def plan(self) -> FusionPlan:
         while True:
             attempt = _Attempt(self.graph, self.owned, self.solo)
-            attempt.schedule()
             try:
+                attempt.schedule()
                 built = self._lower(attempt)
             except NeedsBuffer as e:
                 if id(e.node) in self.owned:

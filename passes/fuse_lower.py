@@ -53,7 +53,7 @@ class Space:
 
     sizes: tuple[int, ...]
     n_outer: int
-    full: tuple[int, ...] = ()
+    full: tuple[int, ...] | None = None  # None: an elementwise kernel
     positions: tuple[int, ...] = ()
 
 
@@ -80,6 +80,25 @@ def reduced_positions(r: Node) -> tuple[int | None, ...]:
             out.append(k)
             k += 1
     return tuple(out)
+
+
+def root_placement(shape: tuple[int, ...], sp: Space) -> tuple[tuple, bool] | None:
+    """Where a root of `shape` sits in loop space `sp`: (loop dim per root dim, stored by an inner
+    stage?), or None when it fits neither the full reduced shape nor the outer space."""
+    if sp.full is None:
+        return ((tuple(range(len(shape))), False) if shape == sp.sizes else None)
+    if shape == sp.full:
+        return sp.positions, True
+    outer = sp.sizes[:sp.n_outer]
+    if tuple(s for s in shape if s != 1) != tuple(s for s in outer if s != 1):
+        return None
+    k, positions = 0, []
+    for s in shape:
+        while s != 1 and outer[k] == 1:
+            k += 1
+        positions.append(k if s != 1 else None)
+        k += s != 1
+    return tuple(positions), False
 
 
 @dataclass
@@ -123,21 +142,10 @@ class KernelBuilder:
         self.stages[st].stores.append(Store(slot, strides, offset, value))
 
     def _root_map(self, root: Node) -> tuple[im.IndexMap, bool]:
-        sp = self.space
-        if not sp.full:
-            return im.placed(tuple(range(root.ndim)), sp.sizes), False
-        if root.shape == sp.full:
-            return im.placed(sp.positions, sp.sizes), True
-        outer = sp.sizes[:sp.n_outer]
-        if tuple(s for s in root.shape if s != 1) == tuple(s for s in outer if s != 1):
-            k, positions = 0, []
-            for s in root.shape:
-                while k < len(outer) and outer[k] == 1 and s != 1:
-                    k += 1
-                positions.append(k if s != 1 else None)
-                k += s != 1
-            return im.placed(tuple(positions), sp.sizes), False
-        raise NeedsOwnKernel(root, "different index space")
+        placement = root_placement(root.shape, self.space)
+        if placement is None:
+            raise NeedsOwnKernel(root, "different index space")
+        return im.placed(placement[0], self.space.sizes), placement[1]
 
     def _store_stage(self, inner: bool) -> int:
         if inner not in self.store_stage:

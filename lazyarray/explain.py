@@ -15,7 +15,7 @@ from .array import Array
 from .graph import Graph
 from .graph.kernel_ir import Kernel, Program
 from .passes import FusionPlan, optimize_until
-from .runtime import BackendUnavailable, get_backend
+from .runtime.backend import source_backend
 from .runtime.select import resolve_backend
 from .settings import get_settings
 
@@ -69,15 +69,12 @@ def _buffer(program: Program, slot: int) -> str:
 
 
 def _source(backend: str, kernel: Kernel) -> str | None:
+    """The kernel in the backend's language; printers need no device (runtime.source_backend).
+    A backend whose printer is not built yet says so instead of failing explain."""
     try:
-        return get_backend(backend).kernel_source(kernel)
-    except BackendUnavailable:  # printers need no device: try the backend class directly
-        from .runtime.backend import _FACTORIES
-
-        try:
-            return _FACTORIES[backend]().kernel_source(kernel)
-        except Exception:
-            return None
+        return source_backend(backend).kernel_source(kernel)
+    except NotImplementedError as exc:
+        return f"(no source: {exc})"
 
 
 def _plan(arrays: tuple[Array, ...]) -> tuple[Graph, FusionPlan]:

@@ -11,12 +11,12 @@ from typing import Any
 import numpy as np
 
 from .array import Array
-from .settings import get_settings
 from .graph import Graph
 from .graph.node import Node
 from .passes import optimize
 from .runtime import EvaluateOptions, ReferencePlan, get_backend, split_leaves
 from .runtime.select import resolve_backend
+from .settings import get_settings
 
 _INPUT_OP = None
 
@@ -80,7 +80,7 @@ def evaluate_arrays(arrays: list[Array]) -> None:
             a._node = replacement
 
 
-def eval(*arrays: Any) -> Any:  # noqa: A001  (la.eval mirrors the issue's API)
+def eval(*arrays: Any) -> Any:
     """Evaluate Arrays (or trees of them) as one graph; returns its arguments (one → itself)."""
     found: list[Array] = []
     _collect(arrays, found)

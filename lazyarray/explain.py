@@ -41,20 +41,22 @@ class Explanation(BaseModel):
     notes: list[str]
 
     def __str__(self) -> str:
-        lines = [f"{self.num_kernels} kernel(s), {self.num_library_calls} library call(s), "
-                 f"peak intermediate bytes {self.peak_bytes} (backend {self.backend})"]
+        lines = [(f"{self.num_kernels} kernel(s), {self.num_library_calls} library call(s), "
+                  f"peak intermediate bytes {self.peak_bytes} (backend {self.backend})")]
         for call in self.library_calls:
             lines.append(f"  library call {call}")
         for k in self.kernels:
-            lines.append(f"  kernel {k.name}: {k.stages} stage(s), reads {', '.join(k.inputs) or '-'}"
-                         f"; writes {', '.join(k.outputs)}")
+            reads = ", ".join(k.inputs) or "-"
+            lines.append(f"  kernel {k.name}: {k.stages} stage(s), reads {reads}; "
+                         f"writes {', '.join(k.outputs)}")
             lines.extend(f"    {f}" for f in k.fused)
             if k.source:
                 lines.extend("    | " + s for s in k.source.splitlines())
         if self.notes:
             lines.append("why fusion stopped:")
             lines.extend(f"  {n}" for n in self.notes)
-        lines += ["graph before passes:", self.graph_before, "graph after passes:", self.graph_after]
+        lines += ["graph before passes:", self.graph_before,
+                  "graph after passes:", self.graph_after]
         return "\n".join(lines)
 
 

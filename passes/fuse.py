@@ -24,8 +24,14 @@ from dataclasses import dataclass, field
 from ..graph import Graph, Node, OpKind, get_op
 from ..graph.kernel_ir import BufferSpec, LibraryCall, Program
 from ..graph.node import format_site
-from .fuse_lower import (KernelBuilder, NeedsBuffer, NeedsOwnKernel, Space, reduction_space,
-                         root_placement)
+from .fuse_lower import (
+    KernelBuilder,
+    NeedsBuffer,
+    NeedsOwnKernel,
+    Space,
+    reduction_space,
+    root_placement,
+)
 
 _INPUT, _SCALAR = get_op("input"), get_op("scalar")
 _LIBRARY = (OpKind.MATMUL, OpKind.OPAQUE)
@@ -214,8 +220,8 @@ class _Planner:
 
     def _lower(self, attempt: _Attempt) -> tuple[list, dict[int, int]]:
         self.slot, self.buffer_nodes = self._slots()
-        slot_of = lambda n: self.slot.get(id(n))  # noqa: E731
-        scalar_index = lambda n: self.scalar_index[id(n)]  # noqa: E731
+        slot_of = lambda n: self.slot.get(id(n))
+        scalar_index = lambda n: self.scalar_index[id(n)]
         built, readers = [], {}
         for k, step in enumerate(attempt.steps):
             if isinstance(step, Node):
@@ -271,7 +277,8 @@ class _Planner:
             if o.op is _INPUT:  # an output must be a fresh array: copy the input
                 out = len(self.buffer_nodes)
                 self.buffer_nodes.append(o)
-                kb = KernelBuilder(Space(o.shape, o.ndim), lambda n: self.slot.get(id(n)), lambda n: 0, set())
+                kb = KernelBuilder(Space(o.shape, o.ndim), lambda n: self.slot.get(id(n)),
+                                   lambda n: 0, set())
                 kb.store_root(o, out)
                 steps.append(kb.finish(f"k{len(steps)}_copy").kernel)
                 step_nodes.append([o])

@@ -17,8 +17,8 @@ or `NeedsOwnKernel` (the root must leave this kernel).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..graph import Node, OpKind, get_op
 from ..graph.kernel_ir import AccRef, Apply, Kernel, Load, Reduce, ScalarArg, Stage, Store
@@ -133,7 +133,7 @@ class KernelBuilder:
         self.nodes: dict[int, Node] = {}
         self.maps_seen: dict[int, set] = {}
 
-    # --- roots --------------------------------------------------------------------------------------
+    # --- roots -----------------------------------------------------------------------------------
     def store_root(self, root: Node, slot: int) -> None:
         m, inner = self._root_map(root)
         st = self._store_stage(inner)
@@ -153,7 +153,7 @@ class KernelBuilder:
             self.stages.append(_StageBuilder(inner))
         return self.store_stage[inner]
 
-    # --- the walk -----------------------------------------------------------------------------------
+    # --- the walk --------------------------------------------------------------------------------
     def lower(self, node: Node, m: im.IndexMap, st: int) -> int:
         """Position of `node` at map `m` in stage `st`, lowering its producers first."""
         stack = [(node, m, st)]
@@ -237,7 +237,7 @@ class KernelBuilder:
             raise NeedsOwnKernel(r, reason)
         raise NeedsBuffer(r, reason)
 
-    # --- emitting expressions -----------------------------------------------------------------------
+    # --- emitting expressions --------------------------------------------------------------------
     def _emit(self, n: Node, m: im.IndexMap, s: int) -> int:
         stage = self.stages[s]
         if self._is_loaded(n):
@@ -258,7 +258,8 @@ class KernelBuilder:
             return stage.memo[(id(src), self._view_map(n, m))]
         if kind is OpKind.REDUCTION:
             return self._emit_accumulator(n, s)
-        raise NotImplementedError(f"the fusion planner cannot lower {n.op.kind.value} op {n.op.name}")
+        raise NotImplementedError(f"the fusion planner cannot lower {n.op.kind.value} op "
+                                  f"{n.op.name}")
 
     def _emit_accumulator(self, r: Node, s: int) -> int:
         k = self.reduce_stage[id(r)]
@@ -285,7 +286,7 @@ class KernelBuilder:
         stage.exprs.append(expr)
         return len(stage.exprs) - 1
 
-    # --- assembly -----------------------------------------------------------------------------------
+    # --- assembly --------------------------------------------------------------------------------
     def finish(self, name: str) -> LoweredKernel:
         order = self._stage_order()
         where = {old: new for new, old in enumerate(order)}

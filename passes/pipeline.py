@@ -9,7 +9,7 @@ Program plus the nodes each step computes); `plan_memory` assigns storages and t
 
 from __future__ import annotations
 
-from typing import Callable, Union
+from collections.abc import Callable
 
 from ..graph import Graph, get_op
 from ..graph.kernel_ir import Program
@@ -31,7 +31,7 @@ GRAPH_PASSES: tuple[tuple[str, Callable[[Graph], Graph]], ...] = (
 )
 STAGES: tuple[str, ...] = tuple(name for name, _ in GRAPH_PASSES) + ("fuse", "plan_memory")
 
-Result = Union[Graph, FusionPlan]
+Result = Graph | FusionPlan
 
 
 def optimize_until(graph: Graph, stage: str) -> Result:

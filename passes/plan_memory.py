@@ -58,7 +58,7 @@ def _in_place_ok(step, src: int, dst: int, buffers) -> bool:
 def plan_memory(program: Program) -> Program:
     buffers = program.buffers
     pinned = set(program.inputs) | set(program.outputs)
-    first, last = liveness(program)
+    _, last = liveness(program)
     storage: dict[int, int] = {}
     capacity: dict[int, int] = {}
     for s in sorted(pinned):

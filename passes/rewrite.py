@@ -7,7 +7,7 @@ iterative over the graph's topological order, so a 100,000-node chain costs one 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..graph import Graph, Node
 

@@ -18,8 +18,17 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..graph.kernel_ir import (AccRef, Apply, Const, Index, Kernel, LibraryCall, Load, Program,
-                               ScalarArg)
+from ..graph.kernel_ir import (
+    AccRef,
+    Apply,
+    Const,
+    Index,
+    Kernel,
+    LibraryCall,
+    Load,
+    Program,
+    ScalarArg,
+)
 
 
 def _strided(buf: np.ndarray, strides: tuple[int, ...], offset: int,
@@ -105,7 +114,8 @@ def run_library_call(call: LibraryCall, frame: _Frame) -> None:
     out[...] = result
 
 
-def run_program(program: Program, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[np.ndarray]:
+def run_program(program: Program, arrays: Sequence[Any],
+                scalars: Sequence[Any]) -> list[np.ndarray]:
     """Outputs as fresh arrays the caller owns (a repeated output slot is copied)."""
     frame = _Frame(program, arrays)
     with np.errstate(all="ignore"):

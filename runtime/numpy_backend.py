@@ -6,9 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import Graph
-from .backend import Backend, register_backend
 from ..graph.kernel_ir import Program
+from .backend import Backend, register_backend
 from .interpreter import run_reference
 from .kernel_numpy import NumpyProgramPlan
 

@@ -2,13 +2,13 @@
 
 import numpy as np
 import pytest
-
-import lazyarray as la
 from lazyarray.graph import Graph
 from lazyarray.graph.kernel_ir import AccRef, Load
-from lazyarray.passes import optimize, recompute_cost_rule
 from lazyarray.passes import index_map as im
+from lazyarray.passes import optimize, recompute_cost_rule
 from lazyarray.runtime import ReferencePlan, get_backend, split_leaves
+
+import lazyarray as la
 
 rng = np.random.default_rng(1)
 
@@ -129,6 +129,6 @@ def test_in_place_reuses_a_dying_intermediate():
 
 def test_output_that_is_an_input_is_copied():
     x = la.array(np.arange(3.0))
-    y = -(-x)  # folds to x itself
+    y = -(-x)  # noqa: B002  (folds to x itself)
     p = _check(y)
     assert len(p.kernels) == 1 and p.outputs[0] not in p.inputs

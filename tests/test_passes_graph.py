@@ -4,8 +4,6 @@ import time
 
 import numpy as np
 import pytest
-
-import lazyarray as la
 from lazyarray.graph import Graph
 from lazyarray.passes import STAGES, optimize, optimize_until
 from lazyarray.passes.cse import eliminate_common_subexpressions
@@ -13,6 +11,8 @@ from lazyarray.passes.dce import eliminate_dead_code
 from lazyarray.passes.fold import fold_constants
 from lazyarray.passes.views import compose_slices, simplify_views
 from lazyarray.runtime import ReferencePlan, get_backend, split_leaves
+
+import lazyarray as la
 
 
 def _graph(*arrays):
@@ -50,7 +50,7 @@ def test_dce_drops_orphans():
 
 def test_fold_involutions_idempotence_identity():
     x = la.array(np.arange(4.0))
-    g = fold_constants(_graph(-(-x), la.maximum(x, x), x ** 1))
+    g = fold_constants(_graph(-(-x), la.maximum(x, x), x ** 1))  # noqa: B002
     assert all(o is x._node for o in g.outputs)
     b = la.array(np.array([True, False]))
     assert fold_constants(_graph(~~b)).outputs[0] is b._node

@@ -2,15 +2,14 @@
 executor) must match the node-by-node reference, and NumPy through the public API."""
 
 import numpy as np
+from graph_strategies import draw_expressions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import lazyarray as la
 from lazyarray.graph import Graph
 from lazyarray.passes import optimize
 from lazyarray.runtime import ReferencePlan, get_backend, split_leaves
 
-from graph_strategies import draw_expressions
+import lazyarray as la
 
 
 def _both(arrays):

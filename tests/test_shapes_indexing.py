@@ -1,0 +1,1 @@
+STRUCTURE_TESTS = {}

@@ -7,9 +7,9 @@ import math
 
 import numpy as np
 import pytest
+from numpy_oracle import assert_matches
 
 import lazyarray as la
-from numpy_oracle import assert_matches
 
 
 def test_100000_op_chain_builds_and_evaluates_without_recursion(backend):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numpy_oracle import SUPPORTED, assert_matches
 
 import lazyarray as la
-from numpy_oracle import SUPPORTED, assert_matches
 
 
 @pytest.mark.parametrize("dtype", [None, *SUPPORTED], ids=str)
@@ -44,8 +44,9 @@ def test_arange(backend, args, dtype):
     assert_matches(la.arange(*args, dtype=dtype), np.arange(*args, dtype=dtype))
 
 
-@pytest.mark.parametrize("kw", [dict(num=5), dict(num=1), dict(num=0), dict(num=4, endpoint=False),
-                                dict(num=7, dtype="float32"), dict(num=6, dtype="int32")], ids=str)
+@pytest.mark.parametrize("kw", [{"num": 5}, {"num": 1}, {"num": 0},
+                                {"num": 4, "endpoint": False}, {"num": 7, "dtype": "float32"},
+                                {"num": 6, "dtype": "int32"}], ids=str)
 def test_linspace(backend, kw):
     assert_matches(la.linspace(-1.0, 2.0, **kw), np.linspace(-1.0, 2.0, **kw))
 
@@ -71,7 +72,7 @@ def test_array_copies_so_later_changes_never_reach_a_pending_result(backend):
     assert_matches(y, np.arange(4.0) * 2)
     view = np.arange(6.0).reshape(2, 3).T  # non-contiguous input
     z = la.array(view)
-    view[0, 0] = 100  # noqa: the transpose is a view of a temporary; change it anyway
+    view[0, 0] = 100  # the source changes after la.array copied it
     assert_matches(z + 0, np.arange(6.0).reshape(2, 3).T)
 
 

@@ -117,7 +117,7 @@ def test_operators_with_foreign_objects_return_not_implemented():
         x + "a"
     with pytest.raises(TypeError):
         x @ object()
-    assert (x == None) is False  # noqa: E711  (no elementwise meaning: Python's identity compare)
+    assert (x == None) is False
 
 
 def test_config_rejects_unknown_settings_and_values():

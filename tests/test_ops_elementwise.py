@@ -15,10 +15,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import mutually_broadcastable_shapes
+from lazyarray.graph import OpKind, all_ops
+from numpy_oracle import (
+    FAST,
+    SUPPORTED,
+    accepted_dtypes,
+    assert_matches,
+    draw,
+    numpy_loop,
+    numpy_result,
+)
 
 import lazyarray as la
-from lazyarray.graph import OpKind, all_ops
-from numpy_oracle import FAST, SUPPORTED, accepted_dtypes, assert_matches, draw, numpy_loop, numpy_result
 
 UFUNC_OPS = [op for op in all_ops() if op.kind is OpKind.ELEMENTWISE and op.ufunc is not None]
 UNARY = [op for op in UFUNC_OPS if op.arity == 1]

@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
+from numpy_oracle import FAST, SUPPORTED, assert_matches, draw
 
 import lazyarray as la
-from numpy_oracle import FAST, SUPPORTED, assert_matches, draw
 
 # name -> (lazyarray function, NumPy function, accepts a tuple of axes)
 REDUCTIONS = {

@@ -8,9 +8,9 @@ import warnings
 
 import numpy as np
 import pytest
+from numpy_oracle import SUPPORTED, assert_matches, widen
 
 import lazyarray as la
-from numpy_oracle import SUPPORTED, assert_matches, widen
 
 OPERATORS = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
              operator.mod, operator.pow, operator.and_, operator.or_, operator.xor,

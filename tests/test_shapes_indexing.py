@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, basic_indices, mutually_broadcastable_shapes
+from numpy_oracle import FAST, SUPPORTED, assert_matches, draw
 
 import lazyarray as la
-from numpy_oracle import FAST, SUPPORTED, assert_matches, draw
 
 # Registry ops these tests cover (test_ops_elementwise.test_registry_coverage reads it).
 STRUCTURE_TESTS = ("broadcast_to", "reshape", "permute", "slice", "matmul", "concat", "take",

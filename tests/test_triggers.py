@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import lazyarray as la
-import lazyarray.evaluation as evaluation
+from lazyarray import evaluation
 
 
 @pytest.fixture

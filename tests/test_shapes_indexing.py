@@ -269,3 +269,13 @@ def test_vecdot(backend, shapes):
     assert_matches(la.vecdot(la.array(a), la.array(b)), np.vecdot(a, b), 16)
     ai, bi = (rng.integers(-5, 5, s, dtype=np.int8) for s in shapes)
     assert_matches(la.vecdot(la.array(ai), la.array(bi), axis=-1), np.vecdot(ai, bi))
+
+
+def test_array_properties_and_small_methods(backend):
+    x = np.arange(6, dtype=np.int16).reshape(2, 3)
+    a = la.array(x)
+    assert (a.ndim, a.size, a.itemsize, a.nbytes, len(a)) == (2, 6, 2, 12, 2)
+    assert a.copy() is a
+    assert_matches(a.dot(la.array(x.T)), x.dot(x.T))
+    assert_matches(a.astype("float32").round(), x.astype(np.float32).round())
+    assert_matches(a.clip(1, 4), x.clip(1, 4))

@@ -48,7 +48,7 @@ _INT_ID = {"i": "{0}", "u": "{0}", "b": "{0}"}
 _elementwise("abs", np.absolute, {"f": "fabs{F}({0})", "i": "la_abs_{S}({0})", "u": "{0}", "b": "{0}"})
 _elementwise("negative", np.negative, {"f": "(-{0})", "i": "la_neg_{S}({0})", "u": "la_neg_{S}({0})"},
              properties=("involution",))
-_elementwise("positive", np.positive, {"*": "{0}"})
+_elementwise("positive", np.positive, {"*": "{0}"}, properties=("identity",))
 for _name, _c in (("exp", "exp"), ("expm1", "expm1"), ("log1p", "log1p"), ("sin", "sin"),
                   ("cos", "cos"), ("tan", "tan"), ("arctan", "atan"), ("sinh", "sinh"),
                   ("cosh", "cosh"), ("tanh", "tanh"), ("arcsinh", "asinh")):
@@ -83,7 +83,7 @@ _elementwise("divide", np.divide, {"f": "({0} / {1})"})
 _elementwise("floor_divide", np.floor_divide, {"*": "la_floordiv_{S}({0}, {1})"})
 _elementwise("remainder", np.remainder, {"*": "la_rem_{S}({0}, {1})"})
 _elementwise("power", np.power, {"f": "pow{F}({0}, {1})", "*": "la_pow_{S}({0}, {1})"},
-             reference=lambda xs, a, d: semantics.power(*xs))
+             reference=lambda xs, a, d: semantics.power(*xs), domain="power")
 _elementwise("maximum", np.maximum, {"f": "la_max_{S}({0}, {1})", "*": "(({0}) > ({1}) ? ({0}) : ({1}))"},
              properties=_COMM_ASSOC + ("idempotent",))
 _elementwise("minimum", np.minimum, {"f": "la_min_{S}({0}, {1})", "*": "(({0}) < ({1}) ? ({0}) : ({1}))"},
@@ -92,10 +92,16 @@ _elementwise("arctan2", np.arctan2, {"f": "atan2{F}({0}, {1})"})
 _elementwise("hypot", np.hypot, {"f": "hypot{F}({0}, {1})"}, properties=("commutative",))
 _elementwise("logaddexp", np.logaddexp, {"f": "la_logaddexp_{S}({0}, {1})"},
              properties=("commutative",))
-for _name, _op, _props in (("equal", "==", ("commutative",)), ("not_equal", "!=", ("commutative",)),
-                           ("less", "<", ()), ("less_equal", "<=", ()), ("greater", ">", ()),
-                           ("greater_equal", ">=", ())):
-    _elementwise(_name, getattr(np, _name), {"*": "({0} " + _op + " {1})"}, properties=_props)
+# Integer comparisons may mix int64 and uint64 (NumPy 2's exact `qQ` loops): C would convert the
+# signed operand to unsigned, so operands of different signs are decided by the sign first.
+_SIGNS_DIFFER = "(({0} < 0) != ({1} < 0))"
+for _name, _op, _mixed, _props in (
+        ("equal", "==", "0", ("commutative",)), ("not_equal", "!=", "1", ("commutative",)),
+        ("less", "<", "({0} < 0)", ()), ("less_equal", "<=", "({0} < 0)", ()),
+        ("greater", ">", "({1} < 0)", ()), ("greater_equal", ">=", "({1} < 0)", ())):
+    _int = "(" + _SIGNS_DIFFER + " ? " + _mixed + " : ({0} " + _op + " {1}))"
+    _elementwise(_name, getattr(np, _name),
+                 {"i": _int, "u": _int, "*": "({0} " + _op + " {1})"}, properties=_props)
 _elementwise("logical_and", np.logical_and, {"*": "({0} && {1})"}, properties=_COMM_ASSOC)
 _elementwise("logical_or", np.logical_or, {"*": "({0} || {1})"}, properties=_COMM_ASSOC)
 _elementwise("logical_xor", np.logical_xor, {"*": "((!{0}) != (!{1}))"}, properties=_COMM_ASSOC)
@@ -103,9 +109,9 @@ _elementwise("bitwise_and", np.bitwise_and, {"*": "(({T})({0} & {1}))"}, propert
 _elementwise("bitwise_or", np.bitwise_or, {"*": "(({T})({0} | {1}))"}, properties=_COMM_ASSOC)
 _elementwise("bitwise_xor", np.bitwise_xor, {"*": "(({T})({0} ^ {1}))"}, properties=_COMM_ASSOC)
 _elementwise("bitwise_left_shift", np.left_shift, {"*": "la_shl_{S}({0}, {1})"},
-             domain="small_int")
+             domain="shift")
 _elementwise("bitwise_right_shift", np.right_shift, {"*": "la_shr_{S}({0}, {1})"},
-             domain="small_int")
+             domain="shift")
 
 # --- ternary and casts -------------------------------------------------------------------------------
 register(OpDef(

@@ -122,8 +122,10 @@ class CPlan:
         for (slot, dtype, shape), value in zip(self._inputs, arrays):
             a = np.ascontiguousarray(value, dtype=dtype)
             bufs[slot] = a if a.shape == shape else a.reshape(shape)
-        for view, value in zip(ws.scalar_views, scalars):
-            view[0] = value
+        if scalars:
+            with np.errstate(over="ignore"):  # 1e300 into a float32 scalar is inf, as in NumPy
+                for view, value in zip(ws.scalar_views, scalars):
+                    view[0] = value
         for slot, dtype, shape in self._outputs:
             bufs[slot] = np.empty(shape, dtype)
         sptr, pointers, from_buffer = ws.scalars_ptr, ws.pointers, ffi.from_buffer
@@ -145,8 +147,11 @@ def run_library_call(step: LibraryCall, bufs: list) -> None:
     if step.op.kind is OpKind.MATMUL:
         np.matmul(*args, out=out)
         return
-    with np.errstate(all="ignore"):
-        result = step.op.reference(args, step.attrs, out.dtype)
+    try:
+        with np.errstate(all="ignore"):
+            result = step.op.reference(args, step.attrs, out.dtype)
+    except IndexError as exc:
+        raise IndexError(f"{exc} (in {step.op.name} built at {step.site})") from None
     np.copyto(out, np.asarray(result).reshape(out.shape), casting="unsafe")
 
 

@@ -11,7 +11,6 @@ import statistics
 import time
 
 import numpy as np
-
 from lazyarray.graph import get_op
 from lazyarray.graph.kernel_ir import Apply, BufferSpec, Const, Kernel, Load, Program, Stage, Store
 from lazyarray.runtime import c_compiler

@@ -23,9 +23,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-import cpu_programs as CP  # noqa: E402
-
-from lazyarray.runtime.c_backend import CBackend  # noqa: E402
+import cpu_programs as CP
+from lazyarray.runtime.c_backend import CBackend
 
 try:
     import numexpr as ne
@@ -164,7 +163,7 @@ def main() -> None:
             ref = ref if isinstance(ref, tuple) else (ref,)
             for g, r in zip(got, ref):
                 np.testing.assert_allclose(g, r, rtol=1e-3, atol=1e-4)
-            fns = {"numpy": np_fn, "c": lambda: plan.run(arrays, [])}
+            fns = {"numpy": np_fn, "c": lambda plan=plan, arrays=arrays: plan.run(arrays, [])}
             if ne is not None and ne_fn is not None:
                 fns["numexpr"] = ne_fn
             if jax is not None and jax_fn is not None:
@@ -173,7 +172,7 @@ def main() -> None:
             t = time_interleaved(fns, rounds=7 if not small else 15, inner=1 if not small else 2000)
             unit, scale = ("us", 1e6) if small else ("ms", 1e3)
 
-            def fmt(k):
+            def fmt(k, t=t, scale=scale, unit=unit):
                 return f"{t[k] * scale:8.2f}{unit}" if k in t else f"{'-':>10s}"
 
             c_jax = f"{t['c'] / t['jax']:6.2f}" if "jax" in t else f"{'-':>6s}"
@@ -184,7 +183,69 @@ def main() -> None:
     t = time_interleaved({"copy": lambda: np.copyto(dst, src)}, rounds=9, inner=1)
     print(f"{'np.copyto 64 MiB':24s} {'':7s} {t['copy'] * 1e3:8.2f}ms   (bandwidth ceiling; "
           f"mse and LSTM nonlinearity read about 2x and 1.25x these bytes)")
+    api_table(quick)
     compile_and_cache_hit(quick)
+
+
+def api_workloads(quick: bool):
+    """The same workloads through the public API (fusion planner included), for the c backend."""
+    import lazyarray as la
+
+    n = 2**20 if quick else 2**24
+    x, y = (la.array(rng.standard_normal(n).astype(f32)) for _ in range(2))
+    B, H = 256, 1024
+    gates, c = la.array(rng.standard_normal((B, 4 * H)).astype(f32)), la.array(
+        rng.standard_normal((B, H)).astype(f32))
+    M, K, N = (512, 256, 256) if quick else (2048, 1024, 1024)
+    xm, wm = la.array(rng.standard_normal((M, K)).astype(f32)), la.array(
+        rng.standard_normal((K, N)).astype(f32))
+    bm = la.array(rng.standard_normal(N).astype(f32))
+    s = la.array(rng.standard_normal((1024 if quick else 4096, 1024)).astype(f32))
+    a16, b16 = (la.array(rng.standard_normal(16).astype(f32)) for _ in range(2))
+
+    def lstm():
+        sig = la.nn.sigmoid
+        i, f, g, o = (gates[:, k * H:(k + 1) * H] for k in range(4))
+        new_c = sig(f) * c + sig(i) * la.tanh(g)
+        return new_c, sig(o) * la.tanh(new_c)
+
+    def ten():
+        t = (a16 + b16) * a16 - b16
+        t = a16 / (la.exp(-t) + 1)
+        return la.tanh(la.maximum(t, b16)) * 2
+
+    return [("sigmoid", lambda: la.nn.sigmoid(x)),
+            ("gelu(tanh)", lambda: la.nn.gelu(x, approximate=True)),
+            ("LSTM nonlinearity", lstm),
+            ("relu(x@w+b)", lambda: la.nn.relu(xm @ wm + bm)),
+            ("mean((a-b)**2)", lambda: la.mean((x - y) ** 2)),
+            ("softmax", lambda: la.nn.softmax(s, axis=-1)),
+            ("10-op on 16 elements", ten)]
+
+
+def api_table(quick: bool) -> None:
+    from lazyarray.graph import Graph
+    from lazyarray.passes import optimize
+
+    import lazyarray as la
+
+    print("\nthrough the public API (build graph, passes, plan, run; c vs numpy backend):")
+    for name, build in api_workloads(quick):
+        outs = build()
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        kernels = len(optimize(Graph([o._node for o in outs])).kernels)
+        fns = {}
+        for backend in ("numpy", "c"):
+            def run(backend=backend, build=build):
+                with la.config(backend=backend):
+                    res = build()
+                    la.eval(*(res if isinstance(res, tuple) else (res,)))
+            fns[backend] = run
+        small = "16 elements" in name
+        t = time_interleaved(fns, rounds=7, inner=200 if small else 1)
+        unit, scale = ("us", 1e6) if small else ("ms", 1e3)
+        print(f"  {name:24s} {kernels:3d} kernel(s)  numpy backend {t['numpy'] * scale:8.2f}{unit}"
+              f"  c {t['c'] * scale:8.2f}{unit}  ratio {t['c'] / t['numpy']:5.2f}")
 
 
 CHILD = """

@@ -4,10 +4,20 @@ one kernel per fused group, matmuls as library calls) until the planner is on ma
 from __future__ import annotations
 
 import numpy as np
-
 from lazyarray.graph import get_op
-from lazyarray.graph.kernel_ir import (AccRef, Apply, BufferSpec, Const, Kernel, LibraryCall, Load,
-                                       Program, Reduce, Stage, Store)
+from lazyarray.graph.kernel_ir import (
+    AccRef,
+    Apply,
+    BufferSpec,
+    Const,
+    Kernel,
+    LibraryCall,
+    Load,
+    Program,
+    Reduce,
+    Stage,
+    Store,
+)
 
 F32 = np.dtype("float32")
 

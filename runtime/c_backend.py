@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -20,8 +22,8 @@ from ..graph.kernel_ir import Kernel, LibraryCall, Program
 from ..graph.registry import OpKind
 from . import c_compiler, compile_stats
 from .backend import Backend, register_backend
-from .c_layout import KernelLayout, plan_layout
 from .c_compiler import ffi
+from .c_layout import KernelLayout, plan_layout
 from .c_printer import C_DIALECT, kernel_slots, render_kernel, render_translation_unit
 
 # Below this many loop iterations a kernel runs on one thread. Measured here (sigmoid, PASSIVE
@@ -174,12 +176,16 @@ def _shared_slots(program: Program, kernel: Kernel) -> frozenset[int]:
 
 
 def render_program(program: Program) -> list[tuple[Kernel, KernelLayout, str, str]]:
-    out = []
-    for kernel in program.kernels:
-        layout = plan_layout(kernel)
-        symbol, source = render_kernel(kernel, layout, C_DIALECT, _shared_slots(program, kernel))
-        out.append((kernel, layout, symbol, source))
-    return out
+    return [(kernel, *_render_cached(kernel, _shared_slots(program, kernel)))
+            for kernel in program.kernels]
+
+
+@lru_cache(maxsize=1024)
+def _render_cached(kernel: Kernel, shared: frozenset[int]) -> tuple[KernelLayout, str, str]:
+    """Rendering costs ~0.5 ms; plans rebuilt for an already seen kernel skip it."""
+    layout = plan_layout(kernel)
+    symbol, source = render_kernel(kernel, layout, C_DIALECT, shared)
+    return layout, symbol, source
 
 
 def translation_unit(functions: list[str]) -> str:

@@ -28,7 +28,7 @@ import subprocess
 import tempfile
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import cffi
@@ -93,7 +93,7 @@ def unavailable_reason() -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _toolchain_for(command: tuple[str, ...], root: str) -> Toolchain:
     """Probe the compiler once per machine: the result is cached on disk next to the kernels."""
     stat = os.stat(shutil.which(command[0]) or command[0])
@@ -120,7 +120,8 @@ def toolchain() -> Toolchain:
 
 def _probe(command: tuple[str, ...]) -> dict:
     try:
-        out = subprocess.run([*command, "--version"], capture_output=True, text=True, timeout=60)
+        out = subprocess.run([*command, "--version"], capture_output=True, text=True, timeout=60,
+                             check=False)
     except OSError as exc:
         raise CompileError(str(exc)) from None
     version = (out.stdout or out.stderr).splitlines()[0] if (out.stdout or out.stderr) else "?"
@@ -131,7 +132,7 @@ def _probe(command: tuple[str, ...]) -> dict:
 
         def works(extra: list[str]) -> bool:
             cmd = [*command, *flags, *extra, "-o", str(Path(tmp) / "probe.so"), str(src), "-lm"]
-            return subprocess.run(cmd, capture_output=True, timeout=120).returncode == 0
+            return subprocess.run(cmd, capture_output=True, timeout=120, check=False).returncode == 0
 
         if not works([]):
             raise CompileError(f"{' '.join(command)} cannot build a shared library")
@@ -261,7 +262,7 @@ def _compile(tc: Toolchain, directory: Path, missing, header_source) -> None:
     os.close(fd)
     try:
         cmd = [*tc.command, *tc.flags, "-o", tmp, str(src_path), "-lm"]
-        result = subprocess.run(cmd, capture_output=True, text=True)
+        result = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if result.returncode != 0:
             raise CompileError(f"compiling generated kernels failed (a lazyarray bug; source: "
                                f"{src_path}):\n{result.stderr[-4000:]}")

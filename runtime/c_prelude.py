@@ -11,7 +11,7 @@ their dependencies first, so generated files stay short and readable.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -197,8 +197,9 @@ def _helper(name: str, qualifier: str, bool_type: str) -> tuple[str, tuple[str, 
     parts = name.split("_")
     if parts[0] == "arg":  # a scalar argument, read from the byte block without aliasing UB
         t = c_type(SUFFIX[parts[1]], bool_type)
-        return (f"{qualifier} {t} la_{name}(const char *p) {{ {t} v; memcpy(&v, p, sizeof v); "
-                f"return v; }}", ())
+        text = (f"{qualifier} {t} la_{name}(const char *p) {{ {t} v; memcpy(&v, p, sizeof v); "
+                f"return v; }}")
+        return text, ()
     if parts[0] == "cast":
         src, dst = SUFFIX[parts[1]], SUFFIX[parts[2]]
         ts, td = c_type(src, bool_type), c_type(dst, bool_type)

@@ -184,17 +184,17 @@ class _KernelPrinter:
             if scoped:
                 self.open(["{"])
             if stage.inner and self.lay.n_outer < self.rank:
-                self.emit_inner_loops(lambda: self.emit_body(n, stage))
+                self.emit_inner_loops(n, stage)
             else:
                 self.emit_body(n, stage)
             if scoped:
                 self.close()
 
-    def emit_inner_loops(self, body) -> None:
+    def emit_inner_loops(self, n: int, stage: Stage) -> None:
         inner = range(self.lay.n_outer, self.rank)
         for j in inner:
             self.open(self.dia.serial_loop(f"i{j}", f"n{j}", self.simd and j == self.rank - 1))
-        body()
+        self.emit_body(n, stage)
         for _ in inner:
             self.close()
 

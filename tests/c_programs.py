@@ -6,10 +6,21 @@ Each builder returns (program, inputs, scalars, expected outputs computed with N
 from __future__ import annotations
 
 import numpy as np
-
 from lazyarray.graph import get_op
-from lazyarray.graph.kernel_ir import (AccRef, Apply, BufferSpec, Const, Kernel, LibraryCall, Load,
-                                       Program, Reduce, ScalarArg, Stage, Store)
+from lazyarray.graph.kernel_ir import (
+    AccRef,
+    Apply,
+    BufferSpec,
+    Const,
+    Kernel,
+    LibraryCall,
+    Load,
+    Program,
+    Reduce,
+    ScalarArg,
+    Stage,
+    Store,
+)
 
 F32, F64, I64 = np.dtype("float32"), np.dtype("float64"), np.dtype("int64")
 

@@ -5,10 +5,9 @@ import os
 import threading
 from pathlib import Path
 
+import c_programs as P
 import numpy as np
 import pytest
-
-import c_programs as P
 from lazyarray.runtime import c_compiler, compile_stats
 from lazyarray.runtime.backend import BackendUnavailable, get_backend
 from lazyarray.runtime.c_backend import CBackend
@@ -110,7 +109,7 @@ def test_reductions_are_deterministic_across_thread_counts(backend, monkeypatch)
 
 
 def test_two_threads_run_one_plan(plans):
-    plan, arrays, scalars, expected = plans["matmul_relu"]
+    plan, arrays, scalars, _ = plans["matmul_relu"]
     rng = np.random.default_rng(9)
     inputs = [[a + np.float32(rng.standard_normal()) for a in arrays] for _ in range(2)]
     wanted = [np.tanh(np.maximum(x @ w + b, 0)) for x, b, w in inputs]

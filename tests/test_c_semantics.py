@@ -1,10 +1,9 @@
 """No undefined behaviour in generated C: every UB-prone case gives NumPy's (or graph/semantics.py's)
 answer. All cases compile as one translation unit; each is compared with the op's NumPy reference."""
 
+import c_programs as P
 import numpy as np
 import pytest
-
-import c_programs as P
 from lazyarray.graph import get_op
 from lazyarray.graph.kernel_ir import BufferSpec, Kernel, Load, Program, Reduce, Stage, Store
 from lazyarray.runtime import c_compiler

@@ -11,10 +11,12 @@ from typing import Any
 import numpy as np
 
 from .array import Array
-from .settings import get_settings
-from .graph.node import Node
-from .runtime import EvaluateOptions, evaluate, get_backend
+from .settings import Settings, get_settings, on_change
+from .graph import Graph
+from .graph.node import Node, set_node_budget
+from .runtime import EvaluateOptions, get_backend
 from .runtime.select import resolve_backend
+from . import cache  # plan cache, node budget (the caching issue)
 
 _INPUT_OP = None
 
@@ -28,9 +30,24 @@ def _input_op():
     return _INPUT_OP
 
 
+_OPTIONS: list = [None, None]  # [(settings, backend, optimize), EvaluateOptions]: resolved once
+
+
 def options() -> EvaluateOptions:
     s = get_settings()
-    return EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize)
+    seen = (s, s.backend, s.optimize)
+    if _OPTIONS[0] != seen:
+        _OPTIONS[1] = EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize)
+        _OPTIONS[0] = seen
+    return _OPTIONS[1]
+
+
+def build_plan(graph: Graph, opts: EvaluateOptions) -> Any:
+    """A data-free plan for `graph` (`plan.run(arrays, scalars)`); the plan cache calls this on a
+    miss. Until the passes land, every plan is the node-by-node reference plan."""
+    from .runtime.plan_cache import build_reference_plan
+
+    return build_reference_plan(graph, opts)
 
 
 def _collect(tree: Any, out: list[Array]) -> None:
@@ -57,14 +74,31 @@ def evaluate_arrays(arrays: list[Array]) -> None:
             pending.append(a)
     if not pending:
         return
-    nodes = [a._node for a in pending]
-    buffers = evaluate(nodes, options())
-    done = {id(n): Node(leaf_op, (), (), n.shape, n.dtype, data=b, site=n.site)
-            for n, b in zip(nodes, buffers)}
+    done = dict(zip(map(id, (a._node for a in pending)),
+                    evaluate_nodes([a._node for a in pending])))
     for a in arrays:  # duplicates of one node share the result
         replacement = done.get(id(a._node))
         if replacement is not None:
             a._node = replacement
+
+
+def evaluate_nodes(nodes: list[Node]) -> list[Node]:
+    """Evaluate pending nodes as one graph (through the plan cache); their results as leaves."""
+    leaf_op = _input_op()
+    buffers = cache.run_cached(nodes, options(), build_plan)
+    return [Node(leaf_op, (), (), n.shape, n.dtype, data=b, site=n.site)
+            for n, b in zip(nodes, buffers)]
+
+
+def cut_for_budget(inputs: tuple[Node, ...]) -> tuple[Node, ...]:
+    """Node-budget hook: evaluate a new node's pending inputs, so graphs stay bounded (evaluated
+    results are leaves: later graphs never reach back past them)."""
+    if cache.is_busy():
+        return inputs
+    pending = [n for n in dict.fromkeys(inputs) if n.inputs]
+    results = dict(zip(map(id, pending), evaluate_nodes(pending)))
+    cache.counters.graph_cuts += 1
+    return tuple(results.get(id(n), n) for n in inputs)
 
 
 def eval(*arrays: Any) -> Any:  # noqa: A001  (la.eval mirrors the issue's API)
@@ -100,3 +134,11 @@ def to_host(a: Array) -> np.ndarray:
     if isinstance(data, np.ndarray):
         return data
     return get_backend("cupy").to_host(data)
+
+
+def _apply_settings(s: Settings) -> None:
+    set_node_budget(s.max_graph_nodes, cut_for_budget)
+    cache.apply_settings(s)
+
+
+on_change(_apply_settings)

@@ -101,6 +101,32 @@ class busy:  # noqa: N801  (used as `with busy():`)
         _state.busy = self._was
 
 
+class tracing:  # noqa: N801
+    """While la.jit traces: evaluating a graph that reads a traced argument is an error (its value
+    would be baked into every later call)."""
+
+    def __init__(self, stand_ins: dict[int, int]) -> None:
+        self.stand_ins = stand_ins
+
+    def __enter__(self) -> None:
+        self._was = getattr(_state, "stand_ins", None)
+        _state.stand_ins = self.stand_ins
+
+    def __exit__(self, *exc: object) -> None:
+        _state.stand_ins = self._was
+
+
+def _check_not_traced(leaves: list[Node]) -> None:
+    stand_ins = getattr(_state, "stand_ins", None)
+    if stand_ins and any(id(n) in stand_ins or hasattr(n.data, "slot") for n in leaves):
+        from .jit import TracerEvaluationError
+
+        raise TracerEvaluationError(
+            f"la.jit: the traced function evaluates a value computed from its arguments at "
+            f"{format_site(user_site(1))}; that value would be fixed for every later call. Mark "
+            "the argument static (static_argnums / static_argnames) or evaluate outside the jit")
+
+
 def is_busy() -> bool:
     return getattr(_state, "busy", False)
 
@@ -132,6 +158,7 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan) -> 
     """Evaluate `outputs` through the plan cache; returns their buffers."""
     with busy():
         plan, leaves = lookup_plan(outputs, options, build_plan)
+        _check_not_traced(leaves)
         arrays, scalars = bind_leaves(leaves)
         return plan.run(arrays, scalars)
 

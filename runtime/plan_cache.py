@@ -16,8 +16,12 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ..graph import Graph, Node
-from .evaluate import ReferencePlan
+import numpy as np
+
+from ..graph import Graph, Node, get_op
+from .interpreter import _apply
+
+_INPUT = get_op("input")
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,50 @@ def data_free_graph(graph: Graph) -> Graph:
     return Graph([copies[id(o)] for o in graph.outputs], nodes)
 
 
-def build_reference_plan(graph: Graph, options: Any = None) -> ReferencePlan:
+class ReferenceStepPlan:
+    """The node-by-node NumPy plan, data-free and pre-scheduled: each run walks a ready list of
+    (reference, input positions) steps and frees intermediates after their last reader, so the
+    reference path pays no per-run graph bookkeeping. Errors are re-raised through the
+    interpreter's `_apply`, which names the op and the user line that built it."""
+
+    def __init__(self, graph: Graph) -> None:
+        nodes, index = graph.nodes, graph.index
+        last_use = {index[id(i)]: k for k, n in enumerate(nodes) for i in n.inputs}
+        keep = {index[id(o)] for o in graph.outputs}
+        frees: dict[int, list[int]] = {}
+        for slot, k in last_use.items():
+            if slot not in keep:
+                frees.setdefault(k, []).append(slot)
+        self.size = len(nodes)
+        self.array_slots = [k for k, n in enumerate(nodes) if n.is_leaf and n.op is _INPUT]
+        self.scalar_slots = [(k, n.dtype) for k, n in enumerate(nodes)
+                             if n.is_leaf and n.op is not _INPUT]
+        self.steps = [(k, n.op.reference, tuple(index[id(i)] for i in n.inputs), n.attrs, n.dtype,
+                       n, tuple(frees.get(k, ()))) for k, n in enumerate(nodes) if not n.is_leaf]
+        self.outputs = [index[id(o)] for o in graph.outputs]
+
+    def run(self, arrays: list[Any], scalars: list[Any]) -> list[Any]:
+        values: list[Any] = [None] * self.size
+        for k, a in zip(self.array_slots, arrays):
+            values[k] = a
+        for (k, dtype), s in zip(self.scalar_slots, scalars):
+            values[k] = np.asarray(s, dtype)
+        with np.errstate(all="ignore"):
+            for k, reference, inputs, attrs, dtype, node, free in self.steps:
+                args = tuple([values[i] for i in inputs])
+                try:
+                    out = reference(args, attrs, dtype)
+                except Exception:
+                    _apply(node, args)  # raises the interpreter's error naming the user line
+                    raise
+                if type(out) is not np.ndarray or out.dtype != dtype or out.shape != node.shape:
+                    out = _apply(node, args)
+                values[k] = out
+                for i in free:
+                    values[i] = None
+        return [values[k] for k in self.outputs]
+
+
+def build_reference_plan(graph: Graph, options: Any = None) -> ReferenceStepPlan:
     """The node-by-node NumPy plan, made data-free so the plan cache may keep it."""
-    return ReferencePlan(data_free_graph(graph))
+    return ReferenceStepPlan(data_free_graph(graph))

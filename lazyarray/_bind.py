@@ -52,23 +52,30 @@ def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True
     return arr
 
 
+_INT_RANGE = {dt: (int(np.iinfo(dt).min), int(np.iinfo(dt).max)) for dt in dtypes.INTEGER}
+
+
 def scalar_leaf(value: Any, dtype: np.dtype, site: Site) -> Node:
     """A run-time scalar argument: its value never enters the structural key."""
-    if dtype.kind in "iu" and type(value) is int:
-        info = np.iinfo(dtype)
-        if not info.min <= value <= info.max:
+    if type(value) is int and dtype.kind in "iu":
+        lo, hi = _INT_RANGE[dtype]
+        if not lo <= value <= hi:
             raise fail(OverflowError, f"Python integer {value} out of bounds for {dtype}", site)
     return Node(SCALAR, (), (), (), dtype, data=value, site=site)
 
 
-def operand(x: Any, site: Site) -> Operand:
-    from .array import Array
+# The Array class, set by lazyarray.array when it is defined (no import on the hot path).
+Array: type = type(None)
 
+
+def operand(x: Any, site: Site) -> Operand:
+    t = type(x)
+    if t is Array:
+        return x._node
+    if t is float or t is int or t is bool:
+        return (t, x)
     if isinstance(x, Array):
         return x._node
-    weak = dtypes.weak_type_of(x)
-    if weak is not None:
-        return (weak, x)
     return leaf(host_array(x, site=site), site)
 
 
@@ -103,28 +110,77 @@ def broadcast_to(node: Node, shape: tuple[int, ...], site: Site) -> Node:
 
 def materialize(op: Operand, dtype: np.dtype, shape: tuple[int, ...], site: Site) -> Node:
     """An operand as a node of this dtype and shape (a weak scalar becomes a scalar leaf)."""
-    if isinstance(op, Node):
+    if type(op) is Node:
+        if op.dtype is dtype and op.shape == shape:
+            return op
         return broadcast_to(cast(op, dtype, site), shape, site)
-    return broadcast_to(scalar_leaf(op[1], dtype, site), shape, site)
+    node = scalar_leaf(op[1], dtype, site)
+    return node if shape == () else Node(BROADCAST, (node,), (shape,), shape, dtype, site=site)
+
+
+_LOOPS: dict[tuple, tuple[np.dtype, ...]] = {}
 
 
 def resolve(op: OpDef, operands: tuple[Operand, ...], site: Site) -> tuple[np.dtype, ...]:
+    key = (op, *[o.dtype if type(o) is Node else o[0] for o in operands])
+    loop = _LOOPS.get(key)
+    if loop is not None:
+        return loop
     try:
-        return dtypes.resolve_ufunc(op.ufunc, tuple(operand_dtype(o) for o in operands))
+        loop = _LOOPS[key] = dtypes.resolve_ufunc(op.ufunc, key[1:])
+        return loop
     except TypeError:
         shown = ", ".join(str(getattr(d, "__name__", d)) for d in map(operand_dtype, operands))
         raise fail(TypeError, f"{op.name} is not supported for input types ({shown})", site) from None
 
 
 def elementwise(op: OpDef, *args: Any, site: Site = None) -> Node:
-    """Bind an elementwise primitive to user operands, the NumPy way."""
-    site = site or user_site(2)
-    operands = tuple(operand(a, site) for a in args)
+    """Bind an elementwise primitive to user operands, the NumPy way. This is the hot path of
+    tracing: keep it free of imports, generators and repeated lookups."""
+    if site is None:
+        site = user_site(2)
+    operands = tuple([operand(a, site) for a in args])
     loop = resolve(op, operands, site)
-    shapes = [o.shape for o in operands if isinstance(o, Node)]
-    shape = broadcast_shapes(shapes, site) if shapes else ()
-    inputs = tuple(materialize(o, dt, shape, site) for o, dt in zip(operands, loop))
+    shapes = [o.shape for o in operands if type(o) is Node]
+    if not shapes:
+        shape: tuple[int, ...] = ()
+    elif len(shapes) == 1 or all(s == shapes[0] for s in shapes):
+        shape = shapes[0]
+    else:
+        shape = broadcast_shapes(shapes, site)
+    inputs = tuple([materialize(o, dt, shape, site) for o, dt in zip(operands, loop)])
     return Node(op, inputs, (), shape, loop[-1], site=site)
+
+
+def binary(op: OpDef, x: Any, y: Any, site: Site) -> Node:
+    """`elementwise` for two operands that are Arrays or Python scalars: the operators' fast path."""
+    tx, ty = type(x), type(y)
+    if tx is Array:
+        nx, kx = x._node, x._node.dtype
+    elif tx is float or tx is int or tx is bool:
+        nx, kx = None, tx
+    else:
+        return elementwise(op, x, y, site=site)
+    if ty is Array:
+        ny, ky = y._node, y._node.dtype
+    elif ty is float or ty is int or ty is bool:
+        ny, ky = None, ty
+    else:
+        return elementwise(op, x, y, site=site)
+    loop = _LOOPS.get((op, kx, ky))
+    if loop is None:
+        loop = resolve(op, (nx if nx is not None else (kx, x), ny if ny is not None else (ky, y)),
+                       site)
+    if nx is not None:
+        shape = nx.shape if ny is None or ny.shape == nx.shape else broadcast_shapes(
+            [nx.shape, ny.shape], site)
+    else:
+        shape = ny.shape if ny is not None else ()
+    a = nx if nx is not None and nx.dtype is loop[0] and nx.shape == shape else materialize(
+        nx if nx is not None else (kx, x), loop[0], shape, site)
+    b = ny if ny is not None and ny.dtype is loop[1] and ny.shape == shape else materialize(
+        ny if ny is not None else (ky, y), loop[1], shape, site)
+    return Node(op, (a, b), (), shape, loop[2], site=site)
 
 
 def primitive(op: OpDef, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, ...],

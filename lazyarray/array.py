@@ -13,7 +13,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from .graph.node import Node
+from . import _bind
+from .graph.node import Node, user_site
 
 
 class LazyExpr:
@@ -180,18 +181,45 @@ class Array:
 
         return (array, (self._host(),))
 
-    # --- DLPack / interop: evaluated data --------------------------------------------------------------
+    # --- DLPack / interop: evaluated data, shared where it lives (host or GPU) ---------------------------
+    def _data(self) -> Any:
+        from .evaluation import evaluate_arrays
+
+        evaluate_arrays([self])
+        return self._node.data
+
     def __dlpack__(self, **kwargs: Any) -> Any:
-        return self._host().__dlpack__(**kwargs)
+        data = self._data()
+        if not isinstance(data, np.ndarray):  # a GPU buffer: finish the work that writes it first
+            from .runtime import get_backend
+
+            get_backend("cupy").synchronize()
+        return data.__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[int, int]:
-        return self._host().__dlpack_device__()
+        return self._data().__dlpack_device__()
+
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        """The GPU buffer of an evaluated GPU Array (CuPy, Numba, PyTorch read it without copying).
+        Synchronizes first: the interface carries no stream, so consumers may read at once."""
+        data = self._data()
+        if isinstance(data, np.ndarray):
+            raise AttributeError("this Array lives on the CPU; it has no __cuda_array_interface__")
+        from .runtime import get_backend
+
+        get_backend("cupy").synchronize()
+        return data.__cuda_array_interface__
+
+
+_bind.Array = Array
 
 
 def _operators() -> None:
     """Attach Python operators; each is the namespace function of the same meaning."""
     from . import elementwise as ew
     from . import linalg
+    from .graph import get_op
 
     binary = {
         "add": ew.add, "sub": ew.subtract, "mul": ew.multiply, "truediv": ew.divide,
@@ -206,9 +234,34 @@ def _operators() -> None:
                "gt": ew.greater, "ge": ew.greater_equal}
     for name, fn in compare.items():
         setattr(Array, f"__{name}__", _forward(fn))
+    # The commonest operators bind their primitive directly: one Python frame less per op.
+    direct = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide"}
+    for name, op_name in direct.items():
+        setattr(Array, f"__{name}__", _direct(get_op(op_name), reflected=False))
+        setattr(Array, f"__r{name}__", _direct(get_op(op_name), reflected=True))
     for name, fn in {"neg": ew.negative, "pos": ew.positive, "abs": ew.abs,
                      "invert": ew.bitwise_invert}.items():
         setattr(Array, f"__{name}__", fn)
+
+
+_OPERAND_TYPES = frozenset({int, float, bool, np.ndarray})
+
+
+def _direct(op: Any, reflected: bool) -> Any:
+    elementwise = _bind.binary
+
+    if reflected:
+        def method(self: Array, other: Any) -> Any:
+            if type(other) not in _OPERAND_TYPES and not _is_operand(other):
+                return NotImplemented
+            return Array(elementwise(op, other, self, user_site(1)))
+    else:
+        def method(self: Array, other: Any) -> Any:
+            if type(other) not in _OPERAND_TYPES and not _is_operand(other):
+                return NotImplemented
+            return Array(elementwise(op, self, other, user_site(1)))
+    method.__name__ = ("__r" if reflected else "__") + op.name + "__"
+    return method
 
 
 def _forward(fn: Any) -> Any:

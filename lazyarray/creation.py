@@ -8,25 +8,31 @@ from typing import Any
 
 import numpy as np
 
-from . import _bind
+from . import _bind, _device
 from .array import Array
 from .graph import dtypes
 from .graph.node import user_site
 
 
-def array(obj: Any, dtype: Any = None, copy: bool = True) -> Array:
+def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None) -> Array:
+    """A new Array holding a copy of `obj`; `device="cuda:0"` (or GPU input data) puts it on a GPU."""
     site = user_site(1)
     if isinstance(obj, Array):
         return obj if dtype is None else obj.astype(dtype)
+    if _device.wants_device(device) or _device.is_device_array(obj):
+        return Array(_bind.leaf(_device.device_buffer(obj, dtype, copy, device, site), site))
     return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
 
 
-def asarray(obj: Any, dtype: Any = None) -> Array:
+def asarray(obj: Any, dtype: Any = None, device: Any = None) -> Array:
     """Like `array`, but a read-only C-contiguous NumPy array of the right dtype is shared, not
-    copied: nobody can change it under a pending expression. Writable arrays are copied."""
+    copied: nobody can change it under a pending expression. Writable arrays are copied.
+    GPU arrays (CuPy, `__cuda_array_interface__`, CUDA DLPack) are shared without copying."""
     site = user_site(1)
     if isinstance(obj, Array):
         return obj if dtype is None else obj.astype(dtype)
+    if _device.wants_device(device) or _device.is_device_array(obj):
+        return Array(_bind.leaf(_device.device_buffer(obj, dtype, False, device, site), site))
     if (isinstance(obj, np.ndarray) and not obj.flags.writeable and obj.flags.c_contiguous
             and obj.dtype in dtypes.SUPPORTED and (dtype is None or np.dtype(dtype) == obj.dtype)):
         return Array(_bind.leaf(obj, site))

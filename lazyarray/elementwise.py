@@ -23,7 +23,7 @@ def _make(op_name: str, public_name: str) -> Any:
             return Array(_bind.elementwise(op, x, site=user_site(1)))
     else:
         def fn(x1: Any, x2: Any) -> Array:
-            return Array(_bind.elementwise(op, x1, x2, site=user_site(1)))
+            return Array(_bind.binary(op, x1, x2, user_site(1)))
     fn.__name__ = fn.__qualname__ = public_name
     fn.__doc__ = f"Elementwise `{op_name}`, with NumPy's dtype promotion and broadcasting."
     return fn

@@ -65,6 +65,18 @@ def get_backend(name: str) -> Backend:
     return backend
 
 
+def source_backend(name: str) -> Backend:
+    """An instance for rendering source only (`kernel_source`, for la.explain): no availability
+    check, so `la.explain(y, backend="cupy")` shows CUDA without a GPU. Constructors must not touch
+    a device; running a plan still goes through `get_backend`."""
+    backend = _INSTANCES.get(name)
+    if backend is not None:
+        return backend
+    if name not in _FACTORIES:
+        raise ValueError(f"unknown backend {name!r}; choose one of {sorted(_FACTORIES)}")
+    return _FACTORIES[name]()
+
+
 def backend_names() -> tuple[str, ...]:
     return tuple(_FACTORIES)
 

@@ -1,0 +1,81 @@
+"""GPU data at the API edge: importing CuPy/DLPack/`__cuda_array_interface__` arrays and `device=`.
+
+Device arrays become leaves holding a CuPy array. `la.asarray(x)` and `la.from_dlpack(x)` share the
+producer's memory (no copy); `la.array(x)` copies on the device (an async device-to-device copy), so a
+pending expression never sees later in-place changes to `x` — the same rule as for NumPy inputs
+(GUIDE.md: a view of user memory must never change under a pending expression). CuPy is imported only
+when device data or `device="cuda..."` shows up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _bind
+from .graph import dtypes
+
+_KDL_CUDA = 2  # DLPack device type of CUDA memory
+
+
+def is_device_array(obj: Any) -> bool:
+    if hasattr(type(obj), "__cuda_array_interface__"):
+        return True
+    probe = getattr(obj, "__dlpack_device__", None)
+    if probe is None or isinstance(obj, _host_types()):
+        return False
+    try:
+        return probe()[0] == _KDL_CUDA
+    except Exception:  # a producer that cannot report its device is not ours to import
+        return False
+
+
+def _host_types() -> tuple[type, ...]:
+    import numpy as np
+
+    return (np.ndarray, np.generic)
+
+
+def wants_device(device: Any) -> bool:
+    if device is None or device == "cpu":
+        return False
+    if isinstance(device, str) and (device == "cuda" or device.startswith("cuda:")):
+        return True
+    raise ValueError(f"unknown device {device!r}; use 'cpu', 'cuda' or 'cuda:N'")
+
+
+def _device_index(device: Any) -> int:
+    return int(device.split(":", 1)[1]) if isinstance(device, str) and ":" in device else 0
+
+
+def device_buffer(obj: Any, dtype: Any, copy: bool, device: Any, site: Any) -> Any:
+    """A C-contiguous CuPy array for `obj` (device data, or host data asked onto a device)."""
+    from .runtime import get_backend
+
+    backend = get_backend("cupy")  # raises BackendUnavailable with the install hint
+    cp = backend.cupy_module()
+    with cp.cuda.Device(_device_index(device) if device is not None else cp.cuda.Device().id):
+        if is_device_array(obj):
+            arr = cp.asarray(obj) if hasattr(type(obj), "__cuda_array_interface__") \
+                else cp.from_dlpack(obj)
+        else:  # the upload is the copy
+            arr, copy = backend.from_host(_bind.host_array(obj, dtype, site, copy=False)), False
+        want = dtypes.to_dtype(dtype) if dtype is not None else arr.dtype
+        if want not in dtypes.SUPPORTED:
+            raise _bind.fail(TypeError, f"unsupported dtype {want} on the device", site)
+        if copy or arr.dtype != want or not arr.flags.c_contiguous:
+            with backend.stream:
+                arr = cp.array(arr, dtype=want, order="C", copy=True)
+    return arr
+
+
+def from_dlpack(x: Any) -> Any:
+    """An Array sharing the memory of a DLPack producer (GPU or CPU), without copying."""
+    import numpy as np
+
+    from .array import Array
+    from .graph.node import user_site
+
+    site = user_site(1)
+    if is_device_array(x):
+        return Array(_bind.leaf(device_buffer(x, None, False, None, site), site))
+    return Array(_bind.leaf(_bind.host_array(np.from_dlpack(x), None, site, copy=False), site))

@@ -18,6 +18,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from .node import Node
+from .registry import OpKind
+
+_LEAF = OpKind.LEAF
 
 
 def graph_signature(outputs: Sequence[Node]) -> tuple[tuple, list[Node]]:
@@ -26,23 +29,25 @@ def graph_signature(outputs: Sequence[Node]) -> tuple[tuple, list[Node]]:
     The signature is a tuple of ints, hashable and exact. Leaves are in the order `Graph.leaves`
     lists them (depth-first, inputs left to right), so they line up with a plan's leaf slots.
     """
-    seen: dict[int, int] = {}
+    seen: dict[Node, int] = {}  # Node hashes by identity (it defines no __eq__)
     leaves: list[Node] = []
     sig: list[Any] = [len(outputs)]
-    stack = list(reversed(outputs))
-    pop, push = stack.pop, stack.extend
+    stack = list(outputs)
+    stack.reverse()
+    pop, push, visited = stack.pop, stack.extend, seen.get
+    count = 0
     while stack:
         node = pop()
-        visit = seen.get(id(node))
+        visit = visited(node)
         if visit is not None:
-            sig.append(len(seen))
-            sig.append(visit)
+            sig += (count, visit)
             continue
-        seen[id(node)] = len(seen)
+        seen[node] = count
+        count += 1
         inputs = node.inputs
         if inputs:
             push(inputs[::-1])
-        elif node.op.is_leaf:
+        elif node.op.kind is _LEAF:
             leaves.append(node)
-    sig.extend(o.key for o in outputs)
+    sig.extend([o.key for o in outputs])
     return tuple(sig), leaves

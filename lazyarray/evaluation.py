@@ -35,10 +35,10 @@ _OPTIONS: list = [None, None]  # [(settings, backend, optimize), EvaluateOptions
 
 def options() -> EvaluateOptions:
     s = get_settings()
-    seen = (s, s.backend, s.optimize)
-    if _OPTIONS[0] != seen:
+    seen = _OPTIONS[0]
+    if seen is None or seen[0] is not s or seen[1] != s.backend or seen[2] != s.optimize:
         _OPTIONS[1] = EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize)
-        _OPTIONS[0] = seen
+        _OPTIONS[0] = (s, s.backend, s.optimize)
     return _OPTIONS[1]
 
 

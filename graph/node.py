@@ -116,10 +116,12 @@ class Node:
                 inputs = _BUDGET[1](inputs)
                 pending = 1 + sum(i.pending for i in inputs)
             self.pending = pending
-            self.key = _intern((op, attrs, dtype, shape, *[i.key for i in inputs]))
+            structure = (op, attrs, dtype, shape, *[i.key for i in inputs])
         else:
             self.pending = 1
-            self.key = _intern((op, attrs, dtype, shape))
+            structure = (op, attrs, dtype, shape)
+        key = _KEYS.get(structure)
+        self.key = key if key is not None else _intern(structure)
         self.inputs = inputs
 
     @property

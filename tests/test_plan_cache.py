@@ -257,3 +257,34 @@ def test_forbid_compiles_raises_on_a_new_kernel_but_not_on_a_hit():
             np.asarray(la.sin(a) * 4.0)  # cached plan: no compile
             with pytest.raises(Exception, match="(?i)compile"):
                 np.asarray(la.arctan(la.cosh(a)) * 5.0 - 1.0)
+
+
+def test_cache_info_reads_the_compile_counters(monkeypatch):
+    """The kernel counters come from runtime/compile_stats (the C backend's); this fake stands in
+    for it so the plumbing is tested on every machine."""
+
+    class FakeStats:
+        forbid = False
+        counts = {"kernels_compiled": 3, "kernel_disk_hits": 2, "kernel_memory_hits": 1}
+
+        class stats:  # noqa: N801
+            @staticmethod
+            def snapshot():
+                return dict(FakeStats.counts)
+
+        @staticmethod
+        def reset():
+            FakeStats.counts = dict.fromkeys(FakeStats.counts, 0)
+
+        @staticmethod
+        def set_forbid_compiles(flag):
+            FakeStats.forbid = flag
+
+    monkeypatch.setattr(cache, "_compile_stats", FakeStats)
+    info = la.cache_info()
+    assert (info.kernels_compiled, info.kernel_disk_hits, info.kernel_memory_hits) == (3, 2, 1)
+    with la.config(forbid_compiles=True):
+        assert FakeStats.forbid
+    assert not FakeStats.forbid
+    la.clear_caches()
+    assert la.cache_info().kernels_compiled == 0

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from itertools import count
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -79,8 +80,18 @@ def set_node_budget(limit: int, cut: Callable[[tuple[Node, ...]], tuple[Node, ..
 class Node:
     """One operation. `data` is set only on leaves: an input buffer, or a Python scalar's value."""
 
-    __slots__ = ("op", "inputs", "attrs", "shape", "dtype", "key", "pending", "data", "site",
-                 "__weakref__")
+    __slots__ = (
+        "__weakref__",
+        "attrs",
+        "data",
+        "dtype",
+        "inputs",
+        "key",
+        "op",
+        "pending",
+        "shape",
+        "site",
+    )
 
     op: OpDef
     inputs: tuple[Node, ...]

@@ -89,7 +89,7 @@ def apply_settings(settings: Any) -> None:
         _compile_stats.set_forbid_compiles(settings.forbid_compiles)
 
 
-class busy:  # noqa: N801  (used as `with busy():`)
+class busy:
     """Marks this thread as evaluating or tracing: node-budget cuts must not start evaluations
     from inside one."""
 
@@ -101,7 +101,7 @@ class busy:  # noqa: N801  (used as `with busy():`)
         _state.busy = self._was
 
 
-class tracing:  # noqa: N801
+class tracing:
     """While la.jit traces: evaluating a graph that reads a traced argument is an error (its value
     would be baked into every later call)."""
 

@@ -10,13 +10,13 @@ from typing import Any
 
 import numpy as np
 
+from . import cache  # plan cache, node budget (the caching issue)
 from .array import Array
-from .settings import Settings, get_settings, on_change
 from .graph import Graph
 from .graph.node import Node, set_node_budget
 from .runtime import EvaluateOptions, get_backend
 from .runtime.select import resolve_backend
-from . import cache  # plan cache, node budget (the caching issue)
+from .settings import Settings, get_settings, on_change
 
 _INPUT_OP = None
 
@@ -101,7 +101,7 @@ def cut_for_budget(inputs: tuple[Node, ...]) -> tuple[Node, ...]:
     return tuple(results.get(id(n), n) for n in inputs)
 
 
-def eval(*arrays: Any) -> Any:  # noqa: A001  (la.eval mirrors the issue's API)
+def eval(*arrays: Any) -> Any:
     """Evaluate Arrays (or trees of them) as one graph; returns its arguments (one → itself)."""
     found: list[Array] = []
     _collect(arrays, found)

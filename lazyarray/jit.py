@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from . import cache
-from .evaluation import options
 from .array import Array
+from .evaluation import options
 from .graph import Node, get_op
 from .graph.node import format_site, user_site
 
@@ -148,7 +148,7 @@ def _replace_arrays(tree: Any, arrays: Any) -> Any:
 class _Trace:
     """One traced signature: the plan, how to bind its leaves, and the output tree."""
 
-    __slots__ = ("plan", "array_slots", "scalar_slots", "outputs", "out_tree", "out_nodes")
+    __slots__ = ("array_slots", "out_nodes", "out_tree", "outputs", "plan", "scalar_slots")
 
     def run(self, arrays: list[Array], scalars: list[Any]) -> Any:
         data = [arrays[k]._node.data if type(k) is int else k[0] for k in self.array_slots]

@@ -39,11 +39,21 @@ def register_library_dir(path: str) -> None:
 register_library_dir(__file__)
 
 
+# Files inside those directories that are user code all the same (the `python -m lazyarray` demo).
+_USER_FILES: frozenset[str] = frozenset()
+
+
+def register_user_file(path: str) -> None:
+    global _USER_FILES
+    _USER_FILES = _USER_FILES | {os.path.abspath(path)}
+
+
 def user_site(depth: int = 1) -> tuple[str, int] | None:
     """(filename, line) of the innermost frame outside lazyarray: where the user built the op."""
     frame = sys._getframe(depth)
     dirs = _LIBRARY_DIRS
-    while frame is not None and frame.f_code.co_filename.startswith(dirs):
+    while frame is not None and frame.f_code.co_filename.startswith(dirs) and (
+            not _USER_FILES or frame.f_code.co_filename not in _USER_FILES):
         frame = frame.f_back
     if frame is None:
         return None

@@ -48,7 +48,7 @@ _INT_ID = {"i": "{0}", "u": "{0}", "b": "{0}"}
 _elementwise("abs", np.absolute, {"f": "fabs{F}({0})", "i": "la_abs_{S}({0})", "u": "{0}", "b": "{0}"})
 _elementwise("negative", np.negative, {"f": "(-{0})", "i": "la_neg_{S}({0})", "u": "la_neg_{S}({0})"},
              properties=("involution",))
-_elementwise("positive", np.positive, {"*": "{0}"})
+_elementwise("positive", np.positive, {"*": "{0}"}, properties=("identity",))
 for _name, _c in (("exp", "exp"), ("expm1", "expm1"), ("log1p", "log1p"), ("sin", "sin"),
                   ("cos", "cos"), ("tan", "tan"), ("arctan", "atan"), ("sinh", "sinh"),
                   ("cosh", "cosh"), ("tanh", "tanh"), ("arcsinh", "asinh")):
@@ -83,7 +83,7 @@ _elementwise("divide", np.divide, {"f": "({0} / {1})"})
 _elementwise("floor_divide", np.floor_divide, {"*": "la_floordiv_{S}({0}, {1})"})
 _elementwise("remainder", np.remainder, {"*": "la_rem_{S}({0}, {1})"})
 _elementwise("power", np.power, {"f": "pow{F}({0}, {1})", "*": "la_pow_{S}({0}, {1})"},
-             reference=lambda xs, a, d: semantics.power(*xs))
+             reference=lambda xs, a, d: semantics.power(*xs), domain="power")
 _elementwise("maximum", np.maximum, {"f": "la_max_{S}({0}, {1})", "*": "(({0}) > ({1}) ? ({0}) : ({1}))"},
              properties=_COMM_ASSOC + ("idempotent",))
 _elementwise("minimum", np.minimum, {"f": "la_min_{S}({0}, {1})", "*": "(({0}) < ({1}) ? ({0}) : ({1}))"},
@@ -103,9 +103,9 @@ _elementwise("bitwise_and", np.bitwise_and, {"*": "(({T})({0} & {1}))"}, propert
 _elementwise("bitwise_or", np.bitwise_or, {"*": "(({T})({0} | {1}))"}, properties=_COMM_ASSOC)
 _elementwise("bitwise_xor", np.bitwise_xor, {"*": "(({T})({0} ^ {1}))"}, properties=_COMM_ASSOC)
 _elementwise("bitwise_left_shift", np.left_shift, {"*": "la_shl_{S}({0}, {1})"},
-             domain="small_int")
+             domain="shift")
 _elementwise("bitwise_right_shift", np.right_shift, {"*": "la_shr_{S}({0}, {1})"},
-             domain="small_int")
+             domain="shift")
 
 # --- ternary and casts -------------------------------------------------------------------------------
 register(OpDef(

@@ -39,7 +39,10 @@ class OpDef:
     ufunc: np.ufunc | None = None  # elementwise dtype rule: NumPy's loop resolution for this ufunc
     c: str | Mapping[str, str] | None = None  # C template; a mapping is keyed by dtype kind 'f','i','u','b'
     cuda: str | Mapping[str, str] | None = None  # CUDA override of `c`, where the math differs
-    domain: str = "any"  # test input domain: any, positive, unit, ge1, nonzero, small_int
+    # Test input domain (tests/numpy_oracle.py draws from it): any, positive, unit ([-1, 1]), ge1,
+    # nonzero; shift (2nd operand: shift amounts around the bit width, negatives included); power
+    # (2nd operand: non-negative integer exponents; integer x ** negative is tested by hand).
+    domain: str = "any"
     properties: frozenset[str] = field(default_factory=frozenset)  # commutative, associative, ...
     reduce_identity: Any = None  # reductions: the identity of the combine (per dtype via callable)
     doc: str = ""

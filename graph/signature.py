@@ -8,6 +8,11 @@ an already-visited node as (nodes visited so far, that node's visit number). Out
 back-references determine the graph up to renaming of leaves, so equal signatures mean the same
 computation with leaves in the same slots, and a dict lookup on the signature is the verification.
 
+Input leaves holding the same buffer are one leaf to the passes (CSE merges them), so a plan built
+for `x * y` with x and y sharing a buffer reads one slot; the walk records that aliasing too, as
+(-(nodes visited so far), first leaf with that buffer), so such a plan is never reused for distinct
+buffers.
+
     a * b   ->  (key(mul),)  refs ()        leaves [a, b]
     a * a   ->  (key(mul),)  refs (2, 1)    leaves [a]       (the 2nd operand is visit #1 again)
 """
@@ -18,9 +23,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from .node import Node
-from .registry import OpKind
+from .registry import OpKind, get_op
 
-_LEAF = OpKind.LEAF
+_LEAF, _INPUT = OpKind.LEAF, get_op("input")
 
 
 def graph_signature(outputs: Sequence[Node]) -> tuple[tuple, list[Node]]:
@@ -36,6 +41,7 @@ def graph_signature(outputs: Sequence[Node]) -> tuple[tuple, list[Node]]:
     stack.reverse()
     pop, push, visited = stack.pop, stack.extend, seen.get
     count = 0
+    buffers: dict[int, int] = {}  # id(data) -> first leaf holding it
     while stack:
         node = pop()
         visit = visited(node)
@@ -48,6 +54,12 @@ def graph_signature(outputs: Sequence[Node]) -> tuple[tuple, list[Node]]:
         if inputs:
             push(inputs[::-1])
         elif node.op.kind is _LEAF:
+            if node.op is _INPUT and node.data is not None:  # same buffer: one leaf to the passes
+                first = buffers.get(id(node.data))
+                if first is None:
+                    buffers[id(node.data)] = len(leaves)
+                else:
+                    sig += (-count, first)
             leaves.append(node)
     sig.extend([o.key for o in outputs])
     return tuple(sig), leaves

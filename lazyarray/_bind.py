@@ -199,6 +199,8 @@ def normalize_axes(axis: Any, ndim: int, site: Site) -> tuple[int, ...]:
         axes = np.lib.array_utils.normalize_axis_tuple(axis, ndim)
     except np.exceptions.AxisError as exc:
         raise np.exceptions.AxisError(f"{exc} (at {format_site(site)})") from None
+    except ValueError as exc:  # repeated axis
+        raise fail(ValueError, str(exc), site) from None
     except TypeError:
         raise fail(TypeError, f"axis must be an int, a tuple of ints or None, not {axis!r}",
                    site) from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import elementwise, indexing, manipulation, reductions
+from . import elementwise, indexing, linalg, manipulation, reductions
 from .array import Array, _operators
 
 
@@ -40,5 +40,9 @@ _FORWARDED = {
 for _name, _fn in _FORWARDED.items():
     setattr(Array, _name, _method(_fn))
 Array.reshape = _reshape  # type: ignore[attr-defined]
+Array.copy = lambda self: self  # type: ignore[attr-defined]  (immutable: a copy is the same value)
+Array.dot = _method(linalg.matmul)  # type: ignore[attr-defined]
+Array.itemsize = property(lambda self: self.dtype.itemsize)  # type: ignore[attr-defined]
+Array.nbytes = property(lambda self: self.size * self.dtype.itemsize)  # type: ignore[attr-defined]
 Array.transpose = _transpose  # type: ignore[attr-defined]
 _operators()

@@ -234,6 +234,9 @@ def _operators() -> None:
                "gt": ew.greater, "ge": ew.greater_equal}
     for name, fn in compare.items():
         setattr(Array, f"__{name}__", _forward(fn))
+    Array.__divmod__ = _forward(_divmod)  # type: ignore[attr-defined]
+    Array.__rdivmod__ = _reflected(_divmod)  # type: ignore[attr-defined]
+    Array.__round__ = lambda self, ndigits=None: ew.round(self, ndigits or 0)  # type: ignore
     # The commonest operators bind their primitive directly: one Python frame less per op.
     direct = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide"}
     for name, op_name in direct.items():
@@ -242,6 +245,12 @@ def _operators() -> None:
     for name, fn in {"neg": ew.negative, "pos": ew.positive, "abs": ew.abs,
                      "invert": ew.bitwise_invert}.items():
         setattr(Array, f"__{name}__", fn)
+
+
+def _divmod(x1: Any, x2: Any) -> tuple[Array, Array]:
+    from . import elementwise as ew
+
+    return ew.floor_divide(x1, x2), ew.remainder(x1, x2)
 
 
 _OPERAND_TYPES = frozenset({int, float, bool, np.ndarray})

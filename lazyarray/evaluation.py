@@ -10,13 +10,15 @@ from typing import Any
 
 import numpy as np
 
-from . import cache  # plan cache, node budget (the caching issue)
 from .array import Array
 from .graph import Graph
 from .graph.node import Node, set_node_budget
+from .passes import optimize
 from .runtime import EvaluateOptions, get_backend
+from .runtime.plan_cache import build_reference_plan
 from .runtime.select import resolve_backend
 from .settings import Settings, get_settings, on_change
+from . import cache  # plan cache, node budget (the caching issue)
 
 _INPUT_OP = None
 
@@ -43,11 +45,18 @@ def options() -> EvaluateOptions:
 
 
 def build_plan(graph: Graph, opts: EvaluateOptions) -> Any:
-    """A data-free plan for `graph` (`plan.run(arrays, scalars)`); the plan cache calls this on a
-    miss. Until the passes land, every plan is the node-by-node reference plan."""
-    from .runtime.plan_cache import build_reference_plan
+    """A plan for this graph's structure: `.run(arrays, scalars) -> outputs`. Plans hold no leaf
+    data, so the plan cache around this call reuses them for new leaves of the same structure; the
+    reference plan (optimize off) runs a data-free copy of the graph node by node."""
+    if not opts.optimize:
+        return build_reference_plan(graph, opts)
+    return get_backend(opts.backend).compile(optimize(graph))
 
-    return build_reference_plan(graph, opts)
+
+def evaluate(outputs: list[Node], opts: EvaluateOptions) -> list[Any]:
+    """Run the graph of these output nodes; the one place where graphs run (tests count calls).
+    The plan comes from the plan cache: a hit runs no pass and no compiler."""
+    return cache.run_cached(outputs, opts, build_plan)
 
 
 def _collect(tree: Any, out: list[Array]) -> None:
@@ -74,8 +83,8 @@ def evaluate_arrays(arrays: list[Array]) -> None:
             pending.append(a)
     if not pending:
         return
-    done = dict(zip(map(id, (a._node for a in pending)),
-                    evaluate_nodes([a._node for a in pending])))
+    nodes = [a._node for a in pending]
+    done = dict(zip(map(id, nodes), evaluate_nodes(nodes)))
     for a in arrays:  # duplicates of one node share the result
         replacement = done.get(id(a._node))
         if replacement is not None:
@@ -83,9 +92,9 @@ def evaluate_arrays(arrays: list[Array]) -> None:
 
 
 def evaluate_nodes(nodes: list[Node]) -> list[Node]:
-    """Evaluate pending nodes as one graph (through the plan cache); their results as leaves."""
+    """Evaluate pending nodes as one graph; their results as leaves."""
     leaf_op = _input_op()
-    buffers = cache.run_cached(nodes, options(), build_plan)
+    buffers = evaluate(nodes, options())
     return [Node(leaf_op, (), (), n.shape, n.dtype, data=b, site=n.site)
             for n, b in zip(nodes, buffers)]
 

@@ -208,7 +208,9 @@ class JitFunction:
         from .evaluation import build_plan
 
         cache.counters.jit_traces += 1
-        stand_ins = [Array(Node(_INPUT, (), (), a.shape, a.dtype, data=a._node.data))
+        # A view per position: distinct buffers, so the passes never merge two arguments' leaves
+        # (the call key says nothing about which arguments alias).
+        stand_ins = [Array(Node(_INPUT, (), (), a.shape, a.dtype, data=a._node.data.view()))
                      for a in arrays]
         slot_of = {id(a._node): k for k, a in enumerate(stand_ins)}
         a_it, s_it = iter(stand_ins), iter([_tracer(v, k) for k, v in enumerate(scalars)])

@@ -87,4 +87,5 @@ def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
     ax = axis if axis < 0 else axis - len(shape)
     if a.ndim and b.ndim and a.shape[ax] != b.shape[ax]:
         raise _bind.fail(ValueError, "vecdot: the contracted axis differs in size", site)
-    return _sum(Array(a) * Array(b), axis=axis)
+    product = Array(a) * Array(b)
+    return _sum(product, axis=axis, dtype=product.dtype)  # NumPy's vecdot keeps the dtype

@@ -88,14 +88,28 @@ def swapaxes(x: Any, axis1: int, axis2: int) -> Array:
     return Array(permute_node(node, axes, site))
 
 
-def moveaxis(x: Any, source: int, destination: int) -> Array:
+def moveaxis(x: Any, source: Any, destination: Any) -> Array:
+    """Move axes to new positions (ints or sequences of ints, as NumPy)."""
     site = user_site(1)
     node = _as_node(x, site)
-    (src,) = _bind.normalize_axes(source, node.ndim, site)
-    (dst,) = _bind.normalize_axes(destination, node.ndim, site)
-    axes = [a for a in range(node.ndim) if a != src]
-    axes.insert(dst, src)
+    src = _axis_list(source, node.ndim, site)
+    dst = _axis_list(destination, node.ndim, site)
+    if len(src) != len(dst):
+        raise _bind.fail(ValueError, "`source` and `destination` arguments must have the same "
+                         "number of elements", site)
+    axes = [a for a in range(node.ndim) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        axes.insert(d, s)
     return Array(permute_node(node, axes, site))
+
+
+def _axis_list(axis: Any, ndim: int, site: _bind.Site) -> list[int]:
+    """Normalized axes in the order given (normalize_axes sorts), repeats rejected as NumPy."""
+    items = [axis] if isinstance(axis, int) or hasattr(axis, "__index__") else list(axis)
+    out = [_bind.normalize_axes(int(a), ndim, site)[0] for a in items]
+    if len(set(out)) != len(out):
+        raise _bind.fail(ValueError, "repeated axis", site)
+    return out
 
 
 def expand_dims(x: Any, axis: Any = 0) -> Array:

@@ -44,9 +44,12 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
     if "needs_nonempty" in op.properties and builtins.any(node.shape[a] == 0 for a in axes):
         raise _bind.fail(ValueError, f"zero-size array to reduction operation {name} "
                          "which has no identity", site)
-    if dtype is not None and node.dtype != dtype and name not in ("max", "min"):
-        node = _bind.cast(node, dtype, site)
-    out_dtype = dtype if dtype is not None else node.dtype
+    if "index" in op.properties:  # argmax/argmin: compare in the input dtype, return int64
+        out_dtype = dtypes.int64
+    else:
+        if dtype is not None and node.dtype != dtype:
+            node = _bind.cast(node, dtype, site)
+        out_dtype = node.dtype
     shape = _reduced_shape(node.shape, axes, keepdims)
     return Array(_bind.primitive(op, (node,), (axes, bool(keepdims)), shape, out_dtype, site))
 
@@ -127,7 +130,12 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) ->
     axes = _bind.normalize_axes(axis, node.ndim, site)
     total = _reduce("sum", Array(node), axes, keepdims, node.dtype, site)
     n = _count(node.shape, axes)
-    return total / n if n else total * float("nan")
+    out = total / n if n else total * float("nan")
+    if out.dtype != node.dtype:  # an integer `dtype=`: NumPy divides, then casts back
+        from .elementwise import astype
+
+        out = astype(out, node.dtype)
+    return out
 
 
 def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keepdims: bool = False,

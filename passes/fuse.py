@@ -1,0 +1,305 @@
+"""The fusion planner: decide which values own buffers and which roots share a kernel.
+
+Rules (docs/passes.md has the long form):
+- Outputs, library-call results (matmul, opaque ops) and library-call inputs own buffers: BLAS reads
+  whole C-contiguous arrays ("matmul input must be materialized", Alea TK's LValue requirement).
+- Every other value is computed inline by the kernels that read it: elementwise ops, casts and
+  views fuse; a reduction becomes a stage of the kernel over its (outer, inner) loop, and the
+  elementwise consumers on its index space are stored by the same kernel.
+- Lowering reports what a kernel cannot express (a reduction read on another index space, a
+  reshape that is not a stride pattern); that value gets a buffer and planning repeats.
+- A value computed by several kernels is recomputed or materialized by `recompute_cost_rule`.
+- Roots over the same loop space share one kernel (multi-output) when everything they read is
+  produced by earlier steps.
+
+    before: %2 = matmul(%0, %1)  %4 = add(%2, %3)  %5 = maximum(%4, %s) -> out0
+    after:  step 0: LibraryCall matmul -> buf2
+            step 1: Kernel k1_add_maximum: out0[i, j] = max(buf2[i, j] + %3[j], s)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..graph import Graph, Node, OpKind, get_op
+from ..graph.kernel_ir import BufferSpec, LibraryCall, Program
+from ..graph.node import format_site
+from .fuse_lower import (
+    KernelBuilder,
+    NeedsBuffer,
+    NeedsOwnKernel,
+    Space,
+    reduction_space,
+    root_placement,
+)
+
+_INPUT, _SCALAR = get_op("input"), get_op("scalar")
+_LIBRARY = (OpKind.MATMUL, OpKind.OPAQUE)
+_LOOKBACK = 8  # groups of one space a root tries to join (bounds planning cost on huge graphs)
+
+RECOMPUTE_MAX_OPS = 16
+RECOMPUTE_MAX_LOADS = 2
+
+
+def recompute_cost_rule(kernels: int, ops: int, loads: int, has_reduction: bool) -> str | None:
+    """Why a value read by `kernels` (>= 2) kernels should be materialized once, or None to
+    recompute it in each. Recomputing re-reads its inputs and redoes its arithmetic per kernel;
+    materializing costs one write plus one read per kernel. A reduction re-reads a whole inner
+    space, so it is never recomputed; neither is a value over more than two buffers or more than
+    16 ops. A cheap value over at most two buffers costs about what its buffer would."""
+    if kernels < 2:
+        return None
+    if has_reduction:
+        return f"it contains a reduction and is read by {kernels} kernels"
+    if loads > RECOMPUTE_MAX_LOADS:
+        return f"it reads {loads} buffers and is read by {kernels} kernels"
+    if ops > RECOMPUTE_MAX_OPS:
+        return f"it costs {ops} ops and is read by {kernels} kernels"
+    return None
+
+
+def leaf_key(node: Node) -> tuple:
+    """Array leaves holding the same data object are one leaf (see cse.py)."""
+    return ("data", id(node.data)) if node.data is not None else ("node", id(node))
+
+
+@dataclass
+class FusionPlan:
+    """The program (one storage per buffer: memory planning comes next) and, for explain and
+    to_dot, the optimized graph and the nodes each step computes."""
+
+    program: Program
+    graph: Graph
+    step_nodes: list[list[Node]]
+    buffer_nodes: list[Node]
+
+
+@dataclass
+class _Group:
+    space: Space
+    index: int
+    roots: list[Node] = field(default_factory=list)
+    solo: bool = False
+
+
+def _space_key(space: Space) -> tuple:
+    return (space.sizes, space.n_outer, space.full, space.positions)
+
+
+class _Attempt:
+    """One planning attempt under a fixed set of buffer-owning values."""
+
+    def __init__(self, graph: Graph, owned: dict[int, str], solo: set[int]) -> None:
+        self.graph, self.owned, self.solo = graph, owned, solo
+        self.steps: list = []
+        self.step_of: dict[int, int] = {}
+        self.groups: dict[tuple, list[_Group]] = {}
+
+    def is_buffer(self, n: Node) -> bool:
+        return n.op is _INPUT or id(n) in self.owned
+
+    def scan(self, root: Node) -> tuple[Node | None, list[Node]]:
+        """(first reduction computed inline, buffers read) for a root, by DFS over inline nodes."""
+        first, frontier, seen, stack = None, [], {id(root)}, [root]
+        while stack:
+            n = stack.pop()
+            if n is not root and self.is_buffer(n):
+                frontier.append(n)
+                continue
+            if n.op.kind is OpKind.REDUCTION and first is None:
+                first = n
+            for i in n.inputs:
+                if id(i) not in seen:
+                    seen.add(id(i))
+                    stack.append(i)
+        return first, frontier
+
+    def schedule(self) -> None:
+        for n in self.graph.nodes:
+            if id(n) not in self.owned or n.op is _INPUT:
+                continue
+            if n.op.kind in _LIBRARY:
+                self.step_of[id(n)] = len(self.steps)
+                self.steps.append(n)
+                continue
+            first, frontier = self.scan(n)
+            space = reduction_space(first) if first is not None else Space(n.shape, n.ndim)
+            if root_placement(n.shape, space) is None:
+                raise NeedsBuffer(first, f"different index space: {n.op.name} at "
+                                  f"{format_site(n.site)} is not over {first.op.name}'s loop")
+            group = self._join(n, space, frontier)
+            group.roots.append(n)
+            self.step_of[id(n)] = group.index
+
+    def _join(self, n: Node, space: Space, frontier: list[Node]) -> _Group:
+        key = _space_key(space)
+        candidates = self.groups.setdefault(key, [])
+        if id(n) not in self.solo:
+            for g in reversed(candidates[-_LOOKBACK:]):
+                if not g.solo and self._ready_before(frontier, g):
+                    return g
+        g = _Group(space, len(self.steps), solo=id(n) in self.solo)
+        self.steps.append(g)
+        candidates.append(g)
+        return g
+
+    def _ready_before(self, frontier: list[Node], g: _Group) -> bool:
+        members = {id(r) for r in g.roots}
+        return all(f.op is _INPUT or id(f) in members or self.step_of[id(f)] < g.index
+                   for f in frontier)
+
+
+class _Planner:
+    def __init__(self, graph: Graph, array_leaves: list[Node], scalar_leaves: list[Node]) -> None:
+        self.graph = graph
+        self.array_leaves = array_leaves
+        self.scalar_dtypes = [n.dtype for n in scalar_leaves]
+        self.scalar_index = {id(n): k for k, n in enumerate(scalar_leaves)}
+        self.notes: list[str] = []
+        self.owned: dict[int, str] = {}
+        self.solo: set[int] = set()
+        self._initial_buffers()
+
+    def _own(self, n: Node, reason: str) -> None:
+        if id(n) not in self.owned and n.op is not _INPUT:
+            self.owned[id(n)] = reason
+            self.notes.append(f"{n.op.name} at {format_site(n.site)}: {reason}")
+
+    def _initial_buffers(self) -> None:
+        for o in self.graph.outputs:
+            if o.op is not _INPUT:
+                self.owned.setdefault(id(o), "output")
+        for n in self.graph.nodes:
+            if n.op.kind in _LIBRARY:
+                self.owned.setdefault(id(n), "library call")
+                for i in n.inputs:
+                    self._own(i, f"{n.op.name} input must be materialized (a library call reads "
+                                 "whole contiguous buffers)")
+
+    def plan(self) -> FusionPlan:
+        while True:
+            attempt = _Attempt(self.graph, self.owned, self.solo)
+            try:
+                attempt.schedule()
+                built = self._lower(attempt)
+            except NeedsBuffer as e:
+                if id(e.node) in self.owned:
+                    raise
+                self._own(e.node, e.reason)
+                continue
+            except NeedsOwnKernel as e:
+                if id(e.root) in self.solo:
+                    raise
+                self.solo.add(id(e.root))
+                self.notes.append(f"{e.root.op.name} at {format_site(e.root.site)} gets its own "
+                                  f"kernel: {e.reason}")
+                continue
+            if not self._apply_cost_rule(built[1]):
+                return self._assemble(attempt, built[0])
+
+    def _slots(self) -> tuple[dict[int, int], list[Node]]:
+        slot: dict[int, int] = {}
+        nodes: list[Node] = []
+        by_key: dict[tuple, int] = {}
+        for n in self.graph.nodes:
+            if n.op is _INPUT:
+                by_key[leaf_key(n)] = slot[id(n)] = len(nodes)
+                nodes.append(n)
+        self.input_slots = []
+        for leaf in self.array_leaves:  # a leaf a pass made unused still binds a slot
+            k = leaf_key(leaf)
+            if k not in by_key:
+                by_key[k] = len(nodes)
+                nodes.append(leaf)
+            self.input_slots.append(by_key[k])
+        for n in self.graph.nodes:
+            if id(n) in self.owned and n.op is not _INPUT:
+                slot[id(n)] = len(nodes)
+                nodes.append(n)
+        return slot, nodes
+
+    def _lower(self, attempt: _Attempt) -> tuple[list, dict[int, int]]:
+        self.slot, self.buffer_nodes = self._slots()
+        slot_of = lambda n: self.slot.get(id(n))
+        scalar_index = lambda n: self.scalar_index[id(n)]
+        built, readers = [], {}
+        for k, step in enumerate(attempt.steps):
+            if isinstance(step, Node):
+                built.append((LibraryCall(step.op, tuple(self.slot[id(i)] for i in step.inputs),
+                                          self.slot[id(step)], step.attrs, format_site(step.site)),
+                              [step]))
+                continue
+            kb = KernelBuilder(step.space, slot_of, scalar_index, {id(r) for r in step.roots})
+            for r in step.roots:
+                kb.store_root(r, self.slot[id(r)])
+            lowered = kb.finish(_kernel_name(k, kb))
+            built.append((lowered.kernel, lowered.nodes))
+            for n in lowered.nodes:
+                if n.op.kind is not OpKind.VIEW and id(n) not in self.owned:
+                    readers[id(n)] = readers.get(id(n), 0) + 1
+        return built, readers
+
+    def _apply_cost_rule(self, readers: dict[int, int]) -> bool:
+        ops, loads, reduces = self._recompute_stats()
+        added = False
+        for n in self.graph.nodes:
+            count = readers.get(id(n), 0)
+            if count >= 2:
+                reason = recompute_cost_rule(count, ops[id(n)], loads[id(n)], reduces[id(n)])
+                if reason:
+                    self._own(n, f"materialized once: {reason} (cost rule)")
+                    added = True
+        return added
+
+    def _recompute_stats(self) -> tuple[dict, dict, dict]:
+        """Per inline value: ops it costs, buffers it reads, whether it holds a reduction (all
+        over its inline sub-DAG, counted as a tree and capped, so shared parts count twice)."""
+        ops: dict[int, int] = {}
+        loads: dict[int, int] = {}
+        reduces: dict[int, bool] = {}
+        cap = 1 << 20
+        for n in self.graph.nodes:
+            o = 0 if n.op.kind is OpKind.VIEW or not n.inputs else 1
+            ld, red = 0, n.op.kind is OpKind.REDUCTION
+            for i in n.inputs:
+                if i.op is _INPUT or id(i) in self.owned:
+                    ld += 1
+                else:
+                    o, ld, red = o + ops[id(i)], ld + loads[id(i)], red or reduces[id(i)]
+            ops[id(n)], loads[id(n)], reduces[id(n)] = min(o, cap), min(ld, cap), red
+        return ops, loads, reduces
+
+    def _assemble(self, attempt: _Attempt, built: list) -> FusionPlan:
+        steps = [s for s, _ in built]
+        step_nodes = [nodes for _, nodes in built]
+        outputs = []
+        for o in self.graph.outputs:
+            if o.op is _INPUT:  # an output must be a fresh array: copy the input
+                out = len(self.buffer_nodes)
+                self.buffer_nodes.append(o)
+                kb = KernelBuilder(Space(o.shape, o.ndim), lambda n: self.slot.get(id(n)),
+                                   lambda n: 0, set())
+                kb.store_root(o, out)
+                steps.append(kb.finish(f"k{len(steps)}_copy").kernel)
+                step_nodes.append([o])
+                outputs.append(out)
+            else:
+                outputs.append(self.slot[id(o)])
+        buffers = tuple(BufferSpec(n.shape, n.dtype, k) for k, n in enumerate(self.buffer_nodes))
+        scalars = tuple(self.scalar_dtypes)
+        program = Program(buffers, tuple(self.input_slots), scalars, tuple(outputs), tuple(steps),
+                          notes=tuple(dict.fromkeys(self.notes)))
+        return FusionPlan(program, self.graph, step_nodes, self.buffer_nodes)
+
+
+def _kernel_name(index: int, kb: KernelBuilder) -> str:
+    names = [n.op.name for n in kb.nodes.values() if n.op.kind is not OpKind.VIEW]
+    unique = list(dict.fromkeys(names))
+    body = "_".join(unique[:4]) if unique else "copy"
+    return f"k{index}_{body}"
+
+
+def plan_fusion(graph: Graph, array_leaves: list[Node], scalar_leaves: list[Node]) -> FusionPlan:
+    """Plan kernels and library calls for an optimized graph. `array_leaves` / `scalar_leaves` are
+    the leaves of the *original* graph in its order: they define Program.inputs and scalars."""
+    return _Planner(graph, array_leaves, scalar_leaves).plan()

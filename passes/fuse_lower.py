@@ -1,0 +1,316 @@
+"""Lowering one kernel: the roots a kernel stores, expanded into kernel-IR stages.
+
+The planner (fuse.py) decides which nodes own buffers and which roots share a kernel; this module
+writes the kernel. Starting from each root with its index map, it walks producers (iteratively: a
+10,000-op chain must not recurse), turning
+
+    input / buffer-backed node  -> Load with the map's strides (views are already in the map)
+    scalar leaf                 -> ScalarArg
+    elementwise op              -> Apply over its operands, at the same map
+    view                        -> nothing: the map changes on the way down (index_map.py)
+    reduction                   -> a reduce stage of its own over the inner loop, read as AccRef
+
+A value is computed once per (stage, map): shared sub-expressions stay shared. When the kernel
+cannot express something it raises `NeedsBuffer` (the planner gives that node a buffer and retries)
+or `NeedsOwnKernel` (the root must leave this kernel).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..graph import Node, OpKind, get_op
+from ..graph.kernel_ir import AccRef, Apply, Kernel, Load, Reduce, ScalarArg, Stage, Store
+from ..graph.node import format_site
+from . import index_map as im
+
+_BROADCAST, _RESHAPE, _PERMUTE, _SLICE = (
+    get_op(n) for n in ("broadcast_to", "reshape", "permute", "slice"))
+_SCALAR = get_op("scalar")
+
+# Recomputing one node at more index maps than this inside one kernel means a chain of shifted
+# views is re-expanding it (x[1:] + x[:-1], repeated): give it a buffer instead.
+MAX_MAPS_PER_NODE = 16
+
+
+class NeedsBuffer(Exception):
+    def __init__(self, node: Node, reason: str) -> None:
+        super().__init__(reason)
+        self.node, self.reason = node, reason
+
+
+class NeedsOwnKernel(Exception):
+    def __init__(self, root: Node, reason: str) -> None:
+        super().__init__(reason)
+        self.root, self.reason = root, reason
+
+
+@dataclass(frozen=True)
+class Space:
+    """A kernel's loop: sizes (outer then inner) and, for reduction kernels, the reduced input's
+    shape `full` with `positions[d]` = the loop dim of its dim d."""
+
+    sizes: tuple[int, ...]
+    n_outer: int
+    full: tuple[int, ...] | None = None  # None: an elementwise kernel
+    positions: tuple[int, ...] = ()
+
+
+def reduction_space(r: Node) -> Space:
+    src, axes = r.inputs[0].shape, r.attrs[0]
+    kept = [d for d in range(len(src)) if d not in axes]
+    order = kept + list(axes)
+    positions = [0] * len(src)
+    for k, d in enumerate(order):
+        positions[d] = k
+    return Space(tuple(src[d] for d in order), len(kept), src, tuple(positions))
+
+
+def reduced_positions(r: Node) -> tuple[int | None, ...]:
+    """For each dim of reduction r's output: the outer loop dim it is (None for keepdims 1s)."""
+    axes, keepdims = r.attrs
+    out: list[int | None] = []
+    k = 0
+    for d in range(len(r.inputs[0].shape)):
+        if d in axes:
+            if keepdims:
+                out.append(None)
+        else:
+            out.append(k)
+            k += 1
+    return tuple(out)
+
+
+def root_placement(shape: tuple[int, ...], sp: Space) -> tuple[tuple, bool] | None:
+    """Where a root of `shape` sits in loop space `sp`: (loop dim per root dim, stored by an inner
+    stage?), or None when it fits neither the full reduced shape nor the outer space."""
+    if sp.full is None:
+        return ((tuple(range(len(shape))), False) if shape == sp.sizes else None)
+    if shape == sp.full:
+        return sp.positions, True
+    outer = sp.sizes[:sp.n_outer]
+    if tuple(s for s in shape if s != 1) != tuple(s for s in outer if s != 1):
+        return None
+    k, positions = 0, []
+    for s in shape:
+        while s != 1 and outer[k] == 1:
+            k += 1
+        positions.append(k if s != 1 else None)
+        k += s != 1
+    return tuple(positions), False
+
+
+@dataclass
+class _StageBuilder:
+    inner: bool
+    exprs: list = field(default_factory=list)
+    memo: dict = field(default_factory=dict)
+    reduces: list = field(default_factory=list)
+    stores: list = field(default_factory=list)
+    deps: set = field(default_factory=set)  # earlier stages whose accumulators it reads
+
+
+@dataclass
+class LoweredKernel:
+    kernel: Kernel
+    nodes: list[Node]  # computed nodes it evaluates, in first-lowered order
+
+
+class KernelBuilder:
+    """Lowers roots into one kernel over `space`. `slot_of(node)` gives the buffer slot of a node
+    read from memory (None: compute it here); `scalar_index(node)` its run-time argument index."""
+
+    def __init__(self, space: Space, slot_of: Callable[[Node], int | None],
+                 scalar_index: Callable[[Node], int], members: set[int]) -> None:
+        self.space = space
+        self.slot_of = slot_of
+        self.scalar_index = scalar_index
+        self.members = members  # roots stored by this kernel: computed inline, never loaded
+        self.stages: list[_StageBuilder] = []
+        self.reduce_stage: dict[int, int] = {}
+        self.store_stage: dict[bool, int] = {}
+        self.nodes: dict[int, Node] = {}
+        self.maps_seen: dict[int, set] = {}
+
+    # --- roots -----------------------------------------------------------------------------------
+    def store_root(self, root: Node, slot: int) -> None:
+        m, inner = self._root_map(root)
+        st = self._store_stage(inner)
+        value = self.lower(root, m, st)
+        strides, offset = im.flat_address(m, root.shape, len(self.space.sizes))
+        self.stages[st].stores.append(Store(slot, strides, offset, value))
+
+    def _root_map(self, root: Node) -> tuple[im.IndexMap, bool]:
+        placement = root_placement(root.shape, self.space)
+        if placement is None:
+            raise NeedsOwnKernel(root, "different index space")
+        return im.placed(placement[0], self.space.sizes), placement[1]
+
+    def _store_stage(self, inner: bool) -> int:
+        if inner not in self.store_stage:
+            self.store_stage[inner] = len(self.stages)
+            self.stages.append(_StageBuilder(inner))
+        return self.store_stage[inner]
+
+    # --- the walk --------------------------------------------------------------------------------
+    def lower(self, node: Node, m: im.IndexMap, st: int) -> int:
+        """Position of `node` at map `m` in stage `st`, lowering its producers first."""
+        stack = [(node, m, st)]
+        while stack:
+            n, mm, s = stack[-1]
+            key = (id(n), mm)
+            memo = self.stages[s].memo
+            if key in memo:
+                stack.pop()
+                continue
+            pending = self._pending(n, mm, s)
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            memo[key] = self._emit(n, mm, s)
+        return self.stages[st].memo[(id(node), m)]
+
+    def _is_loaded(self, n: Node) -> bool:
+        return id(n) not in self.members and self.slot_of(n) is not None
+
+    def _operands(self, n: Node, m: im.IndexMap, s: int) -> list[tuple[Node, im.IndexMap, int]]:
+        """What `n` at (m, s) needs first; empty for loads, scalars and accumulators."""
+        if self._is_loaded(n) or not n.inputs:
+            return []
+        kind = n.op.kind
+        if kind is OpKind.ELEMENTWISE:
+            return [(i, m, s) for i in n.inputs]
+        if kind is OpKind.VIEW:
+            src = n.inputs[0]
+            if n.op is _RESHAPE and self._is_loaded(src):
+                return []
+            return [(src, self._view_map(n, m), s)]
+        if kind is OpKind.REDUCTION:
+            return self._reduction_operands(n, m, s)
+        raise NeedsBuffer(n, f"{n.op.name} is a library call: its result must be materialized")
+
+    def _pending(self, n: Node, m: im.IndexMap, s: int) -> list:
+        ops = self._operands(n, m, s)
+        out = []
+        for child, cm, cs in ops:
+            if (id(child), cm) not in self.stages[cs].memo:
+                out.append((child, cm, cs))
+        return out
+
+    def _view_map(self, n: Node, m: im.IndexMap) -> im.IndexMap:
+        src = n.inputs[0]
+        if n.op is _BROADCAST:
+            return im.through_broadcast(m, src.shape, n.shape)
+        if n.op is _PERMUTE:
+            return im.through_permute(m, n.attrs[0])
+        if n.op is _SLICE:
+            return im.through_slice(m, n.attrs[0])
+        out = im.through_reshape(m, n.shape, src.shape, self.space.sizes)
+        if out is None:
+            raise NeedsBuffer(src, "reshape is not expressible as strides of its input "
+                              f"(non-contiguous merge) at {format_site(n.site)}")
+        return out
+
+    def _reduction_operands(self, r: Node, m: im.IndexMap, s: int) -> list:
+        self._check_accumulator_map(r, m)
+        if id(r) in self.reduce_stage:
+            return []
+        sp = reduction_space(r)
+        if sp.sizes != self.space.sizes or sp.n_outer != self.space.n_outer:
+            self._cannot(r, f"different index space: {r.op.name} over {sp.sizes} in a kernel over "
+                            f"{self.space.sizes}")
+        k = self.reduce_stage[id(r)] = len(self.stages)
+        self.stages.append(_StageBuilder(True))
+        return [(r.inputs[0], im.placed(sp.positions, sp.sizes), k)]
+
+    def _check_accumulator_map(self, r: Node, m: im.IndexMap) -> None:
+        sizes = self.space.sizes
+        for d, p in enumerate(reduced_positions(r)):
+            if r.shape[d] != 1 and (m.offs[d] != 0 or m.rows[d] != im.unit(p, sizes)):
+                self._cannot(r, f"different index space: {r.op.name} result read at another "
+                                f"index map at {format_site(r.site)}")
+
+    def _cannot(self, r: Node, reason: str) -> None:
+        if id(r) in self.members:
+            raise NeedsOwnKernel(r, reason)
+        raise NeedsBuffer(r, reason)
+
+    # --- emitting expressions --------------------------------------------------------------------
+    def _emit(self, n: Node, m: im.IndexMap, s: int) -> int:
+        stage = self.stages[s]
+        if self._is_loaded(n):
+            strides, offset = im.flat_address(m, n.shape, len(self.space.sizes))
+            return self._push(stage, Load(self.slot_of(n), strides, offset, n.dtype))
+        if n.op is _SCALAR:
+            return self._push(stage, ScalarArg(self.scalar_index(n), n.dtype))
+        self._note_node(n, m)
+        kind = n.op.kind
+        if kind is OpKind.ELEMENTWISE:
+            args = tuple(stage.memo[(id(i), m)] for i in n.inputs)
+            return self._push(stage, Apply(n.op, args, n.dtype))
+        if kind is OpKind.VIEW:
+            src = n.inputs[0]
+            if n.op is _RESHAPE and self._is_loaded(src):
+                coeffs, offset = im.flat_address(m, n.shape, len(self.space.sizes))
+                return self._push(stage, Load(self.slot_of(src), coeffs, offset, n.dtype))
+            return stage.memo[(id(src), self._view_map(n, m))]
+        if kind is OpKind.REDUCTION:
+            return self._emit_accumulator(n, s)
+        raise NotImplementedError(f"the fusion planner cannot lower {n.op.kind.value} op "
+                                  f"{n.op.name}")
+
+    def _emit_accumulator(self, r: Node, s: int) -> int:
+        k = self.reduce_stage[id(r)]
+        red = self.stages[k]
+        if not red.reduces:
+            value = red.memo[(id(r.inputs[0]), im.placed(reduction_space(r).positions,
+                                                         self.space.sizes))]
+            red.reduces.append(Reduce(r.op, value, r.dtype))
+        self.stages[s].deps.add(k)
+        return self._push(self.stages[s], AccRef(k, 0, r.dtype))
+
+    def _note_node(self, n: Node, m: im.IndexMap) -> None:
+        self.nodes.setdefault(id(n), n)
+        if n.op.kind is OpKind.VIEW:
+            return  # free: index arithmetic; its source is what gets recomputed
+        seen = self.maps_seen.setdefault(id(n), set())
+        seen.add(m)
+        if len(seen) > MAX_MAPS_PER_NODE and id(n) not in self.members:
+            raise NeedsBuffer(n, f"recomputed at more than {MAX_MAPS_PER_NODE} index maps in one "
+                              "kernel")
+
+    @staticmethod
+    def _push(stage: _StageBuilder, expr) -> int:
+        stage.exprs.append(expr)
+        return len(stage.exprs) - 1
+
+    # --- assembly --------------------------------------------------------------------------------
+    def finish(self, name: str) -> LoweredKernel:
+        order = self._stage_order()
+        where = {old: new for new, old in enumerate(order)}
+        stages = []
+        for old in order:
+            b = self.stages[old]
+            exprs = tuple(AccRef(where[e.stage], e.k, e.dtype) if isinstance(e, AccRef) else e
+                          for e in b.exprs)
+            stages.append(Stage(b.inner, exprs, tuple(b.reduces), tuple(b.stores)))
+        nodes = list(self.nodes.values())
+        kernel = Kernel(name, self.space.sizes, self.space.n_outer, tuple(stages),
+                        fused=tuple(n.op.name for n in nodes),
+                        sites=tuple(format_site(n.site) for n in nodes))
+        return LoweredKernel(kernel, nodes)
+
+    def _stage_order(self) -> list[int]:
+        """Reduce stages in dependency order, then the store stages (outer before inner)."""
+        order: list[int] = []
+        placed: set[int] = set()
+        stores = set(self.store_stage.values())
+        reduce_stages = [k for k in range(len(self.stages)) if k not in stores]
+        while len(order) < len(reduce_stages):
+            for k in reduce_stages:
+                if k not in placed and self.stages[k].deps <= placed:
+                    order.append(k)
+                    placed.add(k)
+        return order + [self.store_stage[i] for i in (False, True) if i in self.store_stage]

@@ -1,0 +1,60 @@
+"""The pass pipeline: one explicit, ordered list of named stages (Dask's `optimize_until`).
+
+    dce -> cse -> fold -> views -> cse_again -> fuse -> plan_memory
+
+Graph stages map Graph -> Graph; `fuse` turns the optimized graph into a FusionPlan (kernel-IR
+Program plus the nodes each step computes); `plan_memory` assigns storages and the peak bytes.
+`optimize_until(graph, "views")` stops after a stage, for tests and `la.explain`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..graph import Graph, get_op
+from ..graph.kernel_ir import Program
+from .cse import eliminate_common_subexpressions
+from .dce import eliminate_dead_code
+from .fold import fold_constants
+from .fuse import FusionPlan, plan_fusion
+from .plan_memory import plan_memory
+from .views import simplify_views
+
+_INPUT, _SCALAR = get_op("input"), get_op("scalar")
+
+GRAPH_PASSES: tuple[tuple[str, Callable[[Graph], Graph]], ...] = (
+    ("dce", eliminate_dead_code),
+    ("cse", eliminate_common_subexpressions),
+    ("fold", fold_constants),
+    ("views", simplify_views),
+    ("cse_again", eliminate_common_subexpressions),  # rewrites can make new twins
+)
+STAGES: tuple[str, ...] = tuple(name for name, _ in GRAPH_PASSES) + ("fuse", "plan_memory")
+
+Result = Graph | FusionPlan
+
+
+def optimize_until(graph: Graph, stage: str) -> Result:
+    """Run the pipeline up to and including `stage`: a Graph for graph stages, a FusionPlan after
+    `fuse` and `plan_memory` (whose program then has its memory plan)."""
+    if stage not in STAGES:
+        raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}")
+    current = graph
+    for name, run in GRAPH_PASSES:
+        current = run(current)
+        if name == stage:
+            return current
+    arrays = [n for n in graph.nodes if n.op is _INPUT]
+    scalars = [n for n in graph.nodes if n.op is _SCALAR]
+    plan = plan_fusion(current, arrays, scalars)
+    if stage == "fuse":
+        return plan
+    plan.program = plan_memory(plan.program)
+    return plan
+
+
+def optimize(graph: Graph) -> Program:
+    """Graph -> the memory-planned kernel-IR Program (leaf data stays out of it)."""
+    result = optimize_until(graph, "plan_memory")
+    assert isinstance(result, FusionPlan)
+    return result.program

@@ -1,0 +1,142 @@
+"""Run a kernel-IR Program with NumPy: the executable definition of the kernel IR.
+
+Every fusion decision is tested through this executor on any machine, no compiler needed:
+- a Load is an `as_strided` view over the flat buffer (stride 0 broadcasts, negative steps flip);
+- an Apply is the op's registry `reference` (the same oracle the node-by-node interpreter uses);
+- a reduce stage folds its value over the inner axes with the reduction's `reference`;
+- a Store assigns through a strided view of the output buffer;
+- buffers sharing a `storage` share memory, so the memory plan (reuse, in place) is exercised.
+Stages evaluate on the full loop shape (inner stages) or on outer + (1,) * n_inner (outer stages).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from ..graph.kernel_ir import (
+    AccRef,
+    Apply,
+    Const,
+    Index,
+    Kernel,
+    LibraryCall,
+    Load,
+    Program,
+    ScalarArg,
+)
+
+
+def _strided(buf: np.ndarray, strides: tuple[int, ...], offset: int,
+             shape: tuple[int, ...]) -> np.ndarray:
+    if 0 in shape:
+        return np.empty(shape, buf.dtype)
+    flat = buf.reshape(-1)
+    size = buf.dtype.itemsize
+    return as_strided(flat[offset:], shape, tuple(s * size for s in strides))
+
+
+class _Frame:
+    """Buffers of one run: views of per-storage byte arenas."""
+
+    def __init__(self, program: Program, arrays: Sequence[Any]) -> None:
+        self.program = program
+        cap: dict[int, int] = {}
+        for b in program.buffers:
+            cap[b.storage] = max(cap.get(b.storage, 0), b.nbytes)
+        self.arenas = {t: np.empty(n, np.uint8) for t, n in cap.items()}
+        self.bufs: list[np.ndarray | None] = [None] * len(program.buffers)
+        for k, slot in enumerate(program.inputs):
+            spec = program.buffers[slot]
+            self.bufs[slot] = np.ascontiguousarray(arrays[k], dtype=spec.dtype).reshape(spec.shape)
+
+    def buffer(self, slot: int) -> np.ndarray:
+        b = self.bufs[slot]
+        if b is None:
+            spec = self.program.buffers[slot]
+            raw = self.arenas[spec.storage][:spec.nbytes]
+            b = self.bufs[slot] = raw.view(spec.dtype).reshape(spec.shape)
+        return b
+
+
+def _expr(e, vals: list, acc: dict, frame: _Frame, scalars: Sequence[Any], kernel: Kernel,
+          shape: tuple[int, ...]) -> np.ndarray:
+    if isinstance(e, Load):
+        return _strided(frame.buffer(e.slot), e.strides, e.offset, shape)
+    if isinstance(e, Apply):
+        out = np.asarray(e.op.reference(tuple(vals[a] for a in e.args), (), e.dtype))
+        return out if out.dtype == e.dtype else out.astype(e.dtype)
+    if isinstance(e, ScalarArg):
+        return np.asarray(scalars[e.index], dtype=e.dtype)
+    if isinstance(e, Const):
+        return np.asarray(e.value, dtype=e.dtype)
+    if isinstance(e, AccRef):
+        return acc[(e.stage, e.k)]
+    if isinstance(e, Index):
+        shape_d = [1] * len(shape)
+        shape_d[e.dim] = shape[e.dim]
+        return np.arange(shape[e.dim], dtype=e.dtype).reshape(shape_d)
+    raise TypeError(f"unknown kernel-IR expression {e!r}")
+
+
+def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any]) -> None:
+    outer, n_inner = kernel.outer, len(kernel.inner)
+    acc_shape = outer + (1,) * n_inner
+    acc: dict[tuple[int, int], np.ndarray] = {}
+    for si, stage in enumerate(kernel.stages):
+        shape = kernel.space if stage.inner else acc_shape
+        vals: list[np.ndarray] = []
+        for e in stage.exprs:
+            vals.append(_expr(e, vals, acc, frame, scalars, kernel, shape))
+        for k, red in enumerate(stage.reduces):
+            rows = np.broadcast_to(vals[red.value], kernel.space).reshape(
+                outer + (math.prod(kernel.inner),))
+            out = np.asarray(red.op.reference((rows,), ((len(outer),), False), red.dtype))
+            acc[(si, k)] = out.astype(red.dtype, copy=False).reshape(acc_shape)
+        # Snapshot loaded values first: an in-place store may overwrite what another store reads.
+        values = [np.array(vals[st.value]) if isinstance(stage.exprs[st.value], Load)
+                  else vals[st.value] for st in stage.stores]
+        for st, value in zip(stage.stores, values):
+            _strided(frame.buffer(st.slot), st.strides, st.offset, shape)[...] = value
+
+
+def run_library_call(call: LibraryCall, frame: _Frame) -> None:
+    out = frame.buffer(call.output)
+    args = tuple(frame.buffer(s) for s in call.inputs)
+    try:
+        result = call.op.reference(args, call.attrs, out.dtype)
+    except IndexError as exc:
+        raise IndexError(f"{exc} (in {call.op.name} built at {call.site})") from None
+    out[...] = result
+
+
+def run_program(program: Program, arrays: Sequence[Any],
+                scalars: Sequence[Any]) -> list[np.ndarray]:
+    """Outputs as fresh arrays the caller owns (a repeated output slot is copied)."""
+    frame = _Frame(program, arrays)
+    with np.errstate(all="ignore"):
+        for step in program.steps:
+            if isinstance(step, Kernel):
+                run_kernel(step, frame, scalars)
+            else:
+                run_library_call(step, frame)
+    outs, seen = [], set()
+    for slot in program.outputs:
+        b = frame.buffer(slot)
+        outs.append(b.copy() if slot in seen else b)
+        seen.add(slot)
+    return outs
+
+
+class NumpyProgramPlan:
+    """A compiled plan of the numpy backend: the Program, no leaf data (so it can be cached)."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+
+    def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[np.ndarray]:
+        return run_program(self.program, arrays, scalars)

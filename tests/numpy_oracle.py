@@ -1,0 +1,142 @@
+"""Shared pieces of the differential tests: NumPy as the oracle, inputs drawn from an op's `domain`,
+and the comparison rule.
+
+Comparison: integer and bool results must equal NumPy's exactly. Float results may differ by at most
+`ULPS` units in the last place (relative to the larger magnitude), plus `ULPS` times the smallest
+normal number as an absolute slack for results at or below the subnormal range: compiled backends
+call vectorized libm variants (glibc documents <= 4 ulp for them), while the numpy backend matches
+NumPy bit for bit. NaNs must be NaN in the same places; infinities must match in sign.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, settings
+
+import lazyarray as la
+
+ULPS = 4
+
+# Hypothesis settings for every differential test: few examples (the suite runs once per backend),
+# no deadline (a first compile may be slow), derandomized so that CI runs are reproducible.
+FAST = settings(max_examples=12, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                       HealthCheck.too_slow])
+
+SUPPORTED = tuple(np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64", "uint8",
+                                        "uint16", "uint32", "uint64", "float32", "float64"))
+
+_FLOAT_SPECIALS = (0.0, -0.0, np.inf, -np.inf, np.nan, 1e30, -1e-30, 88.5, -745.0, 1.0, -1.0)
+
+
+def widen(dtype: np.dtype) -> np.dtype:
+    """lazyarray has no float16: NumPy's float16 loops are computed in float32."""
+    return np.dtype(np.float32) if dtype == np.float16 else np.dtype(dtype)
+
+
+def numpy_loop(ufunc: np.ufunc, operands: tuple) -> tuple[np.dtype, ...] | None:
+    """The loop NumPy picks (float16 widened) for arrays/Python scalars, or None if it has none."""
+    spec = []
+    for o in operands:
+        if isinstance(o, np.ndarray):
+            spec.append(o.dtype)
+        elif type(o) is bool:
+            spec.append(np.dtype(bool))
+        else:
+            spec.append(type(o))
+    try:
+        loop = ufunc.resolve_dtypes(tuple(spec) + (None,))
+    except TypeError:
+        return None
+    return tuple(widen(d) for d in loop)
+
+
+def numpy_result(ufunc: np.ufunc, operands: tuple) -> np.ndarray:
+    """What NumPy computes, in the loop NumPy picks (float16 loops run in float32 instead)."""
+    loop = numpy_loop(ufunc, operands)
+    assert loop is not None
+    ins = [np.asarray(o).astype(dt) if isinstance(o, np.ndarray) else np.asarray(o, dtype=dt)
+           for o, dt in zip(operands, loop)]
+    with np.errstate(all="ignore"):
+        out = np.asarray(ufunc(*ins))
+    return out.astype(loop[-1])
+
+
+def accepted_dtypes(ufunc: np.ufunc) -> list[tuple[np.dtype, ...]]:
+    """Every combination of supported input dtypes that NumPy has a loop for."""
+    combos: list[tuple[np.dtype, ...]] = [()]
+    for _ in range(ufunc.nin):
+        combos = [c + (d,) for c in combos for d in SUPPORTED]
+    return [c for c in combos if numpy_loop(ufunc, tuple(np.empty(0, d) for d in c)) is not None]
+
+
+def _int_any(rng: np.random.Generator, dtype: np.dtype, shape) -> np.ndarray:
+    info = np.iinfo(dtype)
+    lo = max(info.min, -100)
+    out = rng.integers(lo, min(info.max, 100), size=shape, endpoint=True, dtype=dtype)
+    extremes = np.array(sorted({info.min, info.max, 0, 1, info.max // 2, max(info.min, -1)}),
+                        dtype=dtype)
+    mask = rng.random(shape) < 0.15
+    return np.where(mask, rng.choice(extremes, size=shape), out).astype(dtype)
+
+
+def _float_any(rng: np.random.Generator, dtype: np.dtype, shape) -> np.ndarray:
+    out = rng.standard_normal(shape) * 4
+    mask = rng.random(shape) < 0.15
+    with np.errstate(over="ignore"):
+        return np.where(mask, rng.choice(_FLOAT_SPECIALS, size=shape), out).astype(dtype)
+
+
+def draw(rng: np.random.Generator, dtype: np.dtype, shape, domain: str = "any",
+         position: int = 0) -> np.ndarray:
+    """Values of `dtype` for operand `position` of an op with this test `domain` (see OpDef)."""
+    dtype = np.dtype(dtype)
+    return np.asarray(_draw(rng, dtype, shape, domain, position), dtype=dtype)
+
+
+def _draw(rng, dtype, shape, domain, position):
+    if dtype.kind == "b":
+        return rng.random(shape) < 0.5
+    if domain == "shift" and position == 1 and dtype.kind in "iu":
+        bits = dtype.itemsize * 8
+        lo = -2 if dtype.kind == "i" else 0
+        return rng.integers(lo, bits + 3, size=shape).astype(dtype)
+    if domain == "power" and position == 1 and dtype.kind in "iu":
+        return rng.integers(0, 70, size=shape).astype(dtype)
+    if domain in ("any", "shift", "power"):
+        return _int_any(rng, dtype, shape) if dtype.kind in "iu" else _float_any(rng, dtype, shape)
+    if domain == "nonzero":
+        x = draw(rng, dtype, shape)
+        return np.where(x == 0, np.ones((), dtype), x).astype(dtype)
+    if domain == "unit":
+        if dtype.kind in "iu":
+            return rng.integers(0 if dtype.kind == "u" else -1, 2, size=shape).astype(dtype)
+        x = rng.uniform(-1, 1, shape)
+        return np.where(rng.random(shape) < 0.15, rng.choice([-1.0, 1.0, 0.0], size=shape), x
+                        ).astype(dtype)
+    if domain in ("positive", "ge1"):
+        low = 1 if domain == "ge1" else 0
+        if dtype.kind in "iu":
+            return rng.integers(1, min(np.iinfo(dtype).max, 1000), size=shape, endpoint=True
+                                ).astype(dtype)
+        x = low + rng.exponential(5.0, shape) + (1e-3 if low == 0 else 0)
+        specials = [np.inf, 1e30, float(low or 1e-30)]
+        return np.where(rng.random(shape) < 0.15, rng.choice(specials, size=shape), x
+                        ).astype(dtype)
+    raise ValueError(f"unknown test domain {domain!r}")
+
+
+def assert_matches(got: object, want: np.ndarray, ulps: float = ULPS) -> None:
+    """`got` (an Array or anything array-like) equals NumPy's `want` (see the module docstring)."""
+    want = np.asarray(want)
+    got_np = np.asarray(got)
+    assert got_np.dtype == want.dtype, f"dtype {got_np.dtype} != NumPy's {want.dtype}"
+    assert got_np.shape == want.shape, f"shape {got_np.shape} != NumPy's {want.shape}"
+    if isinstance(got, la.Array):
+        assert got.dtype == want.dtype and got.shape == want.shape, "predicted shape/dtype differ"
+    if want.dtype.kind == "f":
+        info = np.finfo(want.dtype)
+        np.testing.assert_allclose(got_np, want, rtol=ulps * float(info.eps),
+                                   atol=ulps * float(info.tiny), equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got_np, want)

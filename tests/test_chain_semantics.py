@@ -1,0 +1,148 @@
+"""Long chains, the composite nn functions, and lazyarray's defined semantics (graph/semantics.py)
+for cases NumPy leaves to the platform; NumPy-defined corner cases are compared with NumPy."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from numpy_oracle import assert_matches
+
+import lazyarray as la
+
+
+def test_100000_op_chain_builds_and_evaluates_without_recursion(backend):
+    x = la.array(np.zeros(4, dtype=np.int64))
+    y = x
+    for _ in range(100_000):
+        y = y + 1
+    assert "RecursionError" not in repr(y.shape)
+    assert_matches(y, np.full(4, 100_000, dtype=np.int64))
+    z = y * 2  # reads the evaluated buffer
+    assert_matches(z, np.full(4, 200_000, dtype=np.int64))
+
+
+def test_deep_chain_of_mixed_ops(backend):
+    xn = np.linspace(-1, 1, 8)
+    x, want = la.array(xn), xn
+    for k in range(2000):
+        x = la.tanh(x * 1.01 + 0.001) if k % 2 else la.sin(x) - x * 0.5
+        want = np.tanh(want * 1.01 + 0.001) if k % 2 else np.sin(want) - want * 0.5
+    np.testing.assert_allclose(np.asarray(x), want, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint32", "uint64"])
+@pytest.mark.parametrize("src", ["float32", "float64"])
+def test_float_to_int_casts_truncate_saturate_and_map_nan_to_zero(backend, dtype, src):
+    info = np.iinfo(dtype)
+    values = np.array([np.nan, np.inf, -np.inf, 1e30, -1e30, 2.9, -2.9, 0.5, -0.5,
+                       float(info.max) * 2, float(info.min) * 2 - 1], dtype=src)
+    want = [0, info.max, info.min, info.max, info.min, 2, -2 if info.min else 0, 0, 0,
+            info.max, info.min]
+    assert_matches(la.array(values).astype(dtype), np.array(want, dtype=dtype))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8", "uint64"])
+def test_integer_reciprocal_of_zero_is_zero(backend, dtype):
+    x = np.array([0, 1, 2, 5], dtype=dtype)
+    want = np.array([0, 1, 0, 0], dtype=dtype)
+    if np.dtype(dtype).kind == "i":
+        x, want = np.append(x, -1).astype(dtype), np.append(want, -1).astype(dtype)
+    assert_matches(la.reciprocal(la.array(x)), want)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int64"])
+def test_integer_power_with_negative_exponent(backend, dtype):
+    base = np.array([1, -1, -1, 2, -2, 0, 5], dtype=dtype)
+    exp = np.array([-3, -3, -2, -1, -5, -1, 0], dtype=dtype)
+    assert_matches(la.power(la.array(base), la.array(exp)),
+                   np.array([1, -1, 1, 0, 0, 0, 1], dtype=dtype))
+    assert_matches(la.array(base) ** -1, np.array([1, -1, -1, 0, 0, 0, 0], dtype=dtype))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint64"])
+def test_numpy_defined_integer_corner_cases(backend, dtype):
+    info = np.iinfo(dtype)
+    a = np.array([info.min, info.max, 7, 0, info.min, 5], dtype=dtype)
+    b = np.array([0, 0, 0, 0, -1 if info.min else 1, 3], dtype=dtype)
+    with np.errstate(all="ignore"):
+        assert_matches(la.array(a) // la.array(b), a // b)
+        assert_matches(la.array(a) % la.array(b), a % b)
+        assert_matches(la.floor_divide(la.array(a), b), np.floor_divide(a, b))
+    bits = info.bits
+    shifts = np.array([0, 1, bits - 1, bits, bits + 1, 2 * bits], dtype=dtype)
+    for v in (1, info.max, info.min if info.min else 3):
+        vals = np.full(shifts.shape, v, dtype=dtype)
+        assert_matches(la.array(vals) << la.array(shifts), np.left_shift(vals, shifts))
+        assert_matches(la.array(vals) >> la.array(shifts), np.right_shift(vals, shifts))
+
+
+def test_float_division_and_remainder_by_zero_match_numpy(backend):
+    a = np.array([1.0, -1.0, 0.0, np.inf, 5.5], dtype=np.float32)
+    b = np.zeros(5, dtype=np.float32)
+    with np.errstate(all="ignore"):
+        for op in (np.divide, np.floor_divide, np.remainder):
+            assert_matches(getattr(la, op.__name__)(la.array(a), la.array(b)), op(a, b))
+
+
+def test_round_half_to_even_and_decimals(backend):
+    x = np.array([0.5, 1.5, 2.5, -0.5, -1.5, 2.675, 1234.5678], dtype=np.float64)
+    for d in (0, 1, 2, -2):
+        np.testing.assert_allclose(np.asarray(la.round(la.array(x), d)), np.round(x, d),
+                                   rtol=1e-15)
+    assert_matches(la.round(la.array(np.arange(-3, 4, dtype=np.int8))), np.arange(-3, 4,
+                                                                                   dtype=np.int8))
+    assert_matches(la.array(x).round(1), np.round(x, 1))
+
+
+def test_where_and_clip(backend):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    assert_matches(la.where(la.array(x) > 0, la.array(x), 0), np.where(x > 0, x, np.float32(0)))
+    assert_matches(la.where(x > 0, 1, 2.5), np.where(x > 0, 1, 2.5))
+    assert_matches(la.where(la.array(x > 0), la.array(x.astype(np.int8)), np.float32(1)),
+                   np.where(x > 0, x.astype(np.int8), np.float32(1)))
+    assert_matches(la.clip(la.array(x), -0.5, 0.5), np.clip(x, -0.5, 0.5))
+    assert_matches(la.array(x).clip(max=0.1), np.clip(x, None, 0.1))
+    xi = np.arange(-5, 5, dtype=np.int16)
+    assert_matches(la.clip(la.array(xi), -2, 3), np.clip(xi, -2, 3))
+
+
+def test_astype_between_all_non_float_sources(backend):
+    from numpy_oracle import SUPPORTED
+
+    x = np.array([0, 1, 2, 100, 255, 127], dtype=np.uint8)
+    for src in SUPPORTED:
+        if src.kind == "f":
+            continue
+        for dst in SUPPORTED:
+            xs = x.astype(src)
+            assert_matches(la.array(xs).astype(dst), xs.astype(dst))
+
+
+def _softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_nn_functions(backend, dtype):
+    rng = np.random.default_rng(1)
+    xn = (rng.standard_normal((3, 5)) * 3).astype(dtype)
+    x = la.array(xn)
+    rtol = 1e-5 if dtype == "float32" else 1e-12
+    for axis in (-1, 0):
+        np.testing.assert_allclose(np.asarray(la.nn.softmax(x, axis=axis)), _softmax(xn, axis),
+                                   rtol=rtol)
+        np.testing.assert_allclose(np.asarray(la.nn.log_softmax(x, axis=axis)),
+                                   np.log(_softmax(xn, axis)), rtol=rtol, atol=rtol)
+        lse = np.log(np.exp(xn.astype(np.float64)).sum(axis=axis))
+        np.testing.assert_allclose(np.asarray(la.nn.logsumexp(x, axis=axis)), lse, rtol=rtol)
+    assert la.nn.softmax(x).dtype == dtype and la.nn.logsumexp(x).shape == ()
+    np.testing.assert_allclose(np.asarray(la.nn.relu(x)), np.maximum(xn, 0))
+    np.testing.assert_allclose(np.asarray(la.nn.sigmoid(x)), 1 / (1 + np.exp(-xn)), rtol=rtol)
+    gelu = 0.5 * xn * (1 + np.tanh(math.sqrt(2 / math.pi) * (xn + 0.044715 * xn**3)))
+    np.testing.assert_allclose(np.asarray(la.nn.gelu(x)), gelu, rtol=rtol, atol=rtol)
+    big = la.array(np.array([1000.0, -np.inf, 0.0], dtype=dtype))
+    np.testing.assert_allclose(np.asarray(la.nn.softmax(big)), [1.0, 0.0, 0.0])

@@ -1,0 +1,101 @@
+"""Creation functions against NumPy, and the data-lifetime rules of array/asarray."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy_oracle import SUPPORTED, assert_matches
+
+import lazyarray as la
+
+
+@pytest.mark.parametrize("dtype", [None, *SUPPORTED], ids=str)
+def test_filled_arrays(backend, dtype):
+    for shape in ((), 0, 3, (2, 0), (2, 3)):
+        assert_matches(la.zeros(shape, dtype=dtype), np.zeros(shape, dtype=dtype))
+        assert_matches(la.ones(shape, dtype=dtype), np.ones(shape, dtype=dtype))
+        assert_matches(la.empty(shape, dtype=dtype), np.zeros(shape, dtype=dtype))  # empty: zeros
+        assert_matches(la.full(shape, 7, dtype=dtype), np.full(shape, 7, dtype=dtype))
+    like = np.arange(6, dtype=np.int16).reshape(2, 3)
+    for src in (like, la.array(like)):
+        assert_matches(la.zeros_like(src, dtype=dtype), np.zeros_like(like, dtype=dtype))
+        assert_matches(la.ones_like(src, dtype=dtype), np.ones_like(like, dtype=dtype))
+        assert_matches(la.empty_like(src, dtype=dtype), np.zeros_like(like, dtype=dtype))
+        assert_matches(la.full_like(src, 3, dtype=dtype), np.full_like(like, 3, dtype=dtype))
+
+
+@pytest.mark.parametrize("value", [True, 3, -2.5, np.float32(1.5), np.int8(-3), 2**40])
+def test_full_infers_the_dtype_like_numpy(backend, value):
+    assert_matches(la.full((2, 2), value), np.full((2, 2), value))
+
+
+def test_full_with_float_value_for_int_dtype_truncates_like_numpy(backend):
+    assert_matches(la.full(3, 2.7, dtype=la.int32), np.full(3, 2.7, dtype=np.int32))
+
+
+@pytest.mark.parametrize("args", [(5,), (2, 9), (1, 2, 0.25), (10, 0, -3), (0,), (3, 1),
+                                  (0.5, 3), (-4, 4, 3)], ids=str)
+@pytest.mark.parametrize("dtype", [None, "int8", "float32", "uint16"])
+def test_arange(backend, args, dtype):
+    if dtype in ("int8", "uint16") and any(isinstance(a, float) for a in args):
+        return
+    if dtype == "uint16" and any(a < 0 for a in args):
+        return
+    assert_matches(la.arange(*args, dtype=dtype), np.arange(*args, dtype=dtype))
+
+
+@pytest.mark.parametrize("kw", [{"num": 5}, {"num": 1}, {"num": 0},
+                                {"num": 4, "endpoint": False}, {"num": 7, "dtype": "float32"},
+                                {"num": 6, "dtype": "int32"}], ids=str)
+def test_linspace(backend, kw):
+    assert_matches(la.linspace(-1.0, 2.0, **kw), np.linspace(-1.0, 2.0, **kw))
+
+
+@pytest.mark.parametrize("args", [(3,), (2, 4), (4, 3, 1), (3, 3, -2), (0,)], ids=str)
+@pytest.mark.parametrize("dtype", [None, "int8", "bool", "float32"])
+def test_eye(backend, args, dtype):
+    assert_matches(la.eye(*args, dtype=dtype), np.eye(*args, dtype=dtype))
+
+
+@pytest.mark.parametrize("obj", [[1, 2, 3], [[1.5], [2.0]], [True, False], 3, 2.5, (1, 2),
+                                 [], np.arange(4, dtype=np.uint32)], ids=str)
+def test_array_from_python_and_numpy(backend, obj):
+    assert_matches(la.array(obj), np.array(obj))
+    assert_matches(la.asarray(obj), np.asarray(obj))
+    assert_matches(la.array(obj, dtype="int16"), np.array(obj, dtype="int16"))
+
+
+def test_array_copies_so_later_changes_never_reach_a_pending_result(backend):
+    src = np.arange(4.0)
+    y = la.array(src) * 2
+    src[:] = -1
+    assert_matches(y, np.arange(4.0) * 2)
+    view = np.arange(6.0).reshape(2, 3).T  # non-contiguous input
+    z = la.array(view)
+    view[0, 0] = 100  # the source changes after la.array copied it
+    assert_matches(z + 0, np.arange(6.0).reshape(2, 3).T)
+
+
+def test_asarray_shares_only_read_only_arrays(backend):
+    frozen = np.arange(4.0)
+    frozen.flags.writeable = False
+    a = la.asarray(frozen)
+    assert a._node.data is frozen  # shared: nobody can change it
+    writable = np.arange(4.0)
+    b = la.asarray(writable) + 1
+    writable[:] = 0
+    assert_matches(b, np.arange(4.0) + 1)  # copied
+    c = la.array([1.0])
+    assert la.asarray(c) is c and la.array(c) is c
+
+
+def test_array_of_arrays_and_dtype_conversion(backend):
+    parts = [la.array([1.0, 2.0]), la.array([3.0, 4.0])]
+    assert_matches(la.array(parts), np.array([[1.0, 2.0], [3.0, 4.0]]))
+    assert_matches(la.array(la.array([1, 2]), dtype="float32"), np.array([1, 2], np.float32))
+
+
+def test_dtypes_are_exposed():
+    for name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                 "uint64", "float32", "float64"):
+        assert getattr(la, name) == np.dtype(name)

@@ -1,0 +1,129 @@
+"""Bad input raises a clear exception at the line that built the op, naming that line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+HERE = r"test_errors\.py:\d+"
+
+
+def test_mismatched_shapes_name_the_users_line():
+    a, b = la.zeros((2, 3)), la.zeros((4,))
+    with pytest.raises(ValueError, match=r"could not be broadcast together with shapes \(2, 3\) "
+                                         r"\(4,\).*" + HERE):
+        a + b
+    with pytest.raises(ValueError, match=HERE):
+        la.where(a > 0, a, b)
+
+
+def test_error_site_is_the_line_that_built_the_op():
+    import inspect
+
+    a, b = la.zeros((2, 3)), la.zeros((4,))
+    c = a * 2
+    with pytest.raises(ValueError) as info:
+        c - b  # the failing line
+    src, start = inspect.getsourcelines(test_error_site_is_the_line_that_built_the_op)
+    failing = start + next(i for i, s in enumerate(src) if "# the failing" in s and "src" not in s)
+    assert str(info.value).endswith(f"test_errors.py:{failing})")
+
+
+@pytest.mark.parametrize("axis", [2, -3, (0, 2)])
+def test_bad_axis_is_numpys_axis_error(axis):
+    x = la.zeros((2, 3))
+    with pytest.raises(np.exceptions.AxisError, match=HERE):
+        la.sum(x, axis=axis)
+    with pytest.raises(ValueError):  # AxisError is both a ValueError and an IndexError
+        x.max(axis=axis)
+    with pytest.raises(IndexError):
+        la.mean(x, axis=axis)
+    with pytest.raises(np.exceptions.AxisError):
+        la.expand_dims(x, 5)
+
+
+def test_repeated_axis_is_a_value_error():
+    with pytest.raises(ValueError, match="repeated axis.*" + HERE):
+        la.sum(la.zeros((2, 3)), axis=(0, 0))
+
+
+@pytest.mark.parametrize("obj", [np.array([object()]), np.array(["a", "b"]), np.array([1 + 2j]),
+                                 ["a"], np.array([b"x"]), np.zeros(2, "datetime64[s]")],
+                         ids=["object", "str", "complex", "str-list", "bytes", "datetime"])
+def test_unsupported_dtypes_are_type_errors(obj):
+    with pytest.raises(TypeError, match="unsupported dtype|not understood|cannot make"):
+        la.array(obj)
+    with pytest.raises(TypeError):
+        la.asarray(obj)
+    with pytest.raises(TypeError):
+        la.zeros(2) + obj
+
+
+@pytest.mark.parametrize("dtype", ["float16", "complex64", object, "U3", "m8"])
+def test_unsupported_dtype_arguments(dtype):
+    if dtype == "float16":  # no float16: explicit requests are refused, inputs widen to float32
+        assert la.array(np.zeros(2, np.float16)).dtype == np.float32
+    with pytest.raises(TypeError, match="dtype"):
+        la.zeros(3, dtype=dtype)
+    with pytest.raises(TypeError, match="dtype"):
+        la.zeros(3).astype(dtype)
+
+
+def test_float16_arrays_become_float32():
+    y = la.array(np.array([1.5, 2.5], dtype=np.float16)) * 2
+    assert y.dtype == np.float32 and np.asarray(y).tolist() == [3.0, 5.0]
+
+
+def test_ragged_lists_are_value_errors():
+    with pytest.raises(ValueError, match=HERE):
+        la.array([[1, 2], [3]])
+    with pytest.raises(ValueError):
+        la.zeros(2) + [[1, 2], [3]]
+
+
+def test_setitem_points_to_the_functional_update():
+    x = la.zeros(3)
+    with pytest.raises(TypeError, match=r"immutable.*x\.at\[idx\]\.set"):
+        x[0] = 1.0
+
+
+def test_other_shape_errors():
+    x = la.zeros((2, 3))
+    with pytest.raises(ValueError, match=r"cannot reshape array of size 6 into shape \(4, 2\)"):
+        x.reshape(4, 2)
+    with pytest.raises(ValueError, match="one unknown dimension"):
+        x.reshape(-1, -1)
+    with pytest.raises(ValueError, match="axes"):
+        x.transpose(0, 0)
+    with pytest.raises(ValueError, match="dimension 1"):
+        la.concat([x, la.zeros((2, 4))], axis=0)
+    with pytest.raises(ValueError, match="same shape"):
+        la.stack([x, la.zeros((3, 2))])
+    with pytest.raises(ValueError, match="broadcast"):
+        la.broadcast_to(x, (3, 3))
+    with pytest.raises(ValueError, match="broadcast"):
+        x.at[0].set(la.zeros(4))
+    with pytest.raises(ValueError, match="negative dimensions"):
+        la.zeros((2, -1))
+    with pytest.raises(ValueError, match="zero-size array"):
+        la.max(la.zeros((0, 3)), axis=0)
+
+
+def test_operators_with_foreign_objects_return_not_implemented():
+    x = la.zeros(2)
+    with pytest.raises(TypeError):
+        x + "a"
+    with pytest.raises(TypeError):
+        x @ object()
+    assert (x == None) is False
+
+
+def test_config_rejects_unknown_settings_and_values():
+    with pytest.raises(TypeError, match="unknown setting"):
+        la.config(bakend="numpy")
+    with pytest.raises(ValueError):
+        la.config(backend="fortran")
+    with la.config(backend="numpy") as s:
+        assert s.backend == "numpy"

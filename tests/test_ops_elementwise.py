@@ -1,0 +1,133 @@
+"""Elementwise ops against NumPy, generated from the op registry.
+
+Every registered elementwise op with a ufunc is tested through the namespace function of the same
+name: over every input dtype combination NumPy has a loop for (exhaustively, on fixed broadcasting
+shapes), over hypothesis-drawn broadcastable shapes (0-d, size-0 and size-1 dims included) and
+dtypes, and with Python scalars (weak, NEP 50) on either side. Inputs come from the op's `domain`.
+A new registry entry is picked up here automatically; `test_registry_coverage` fails for any op
+that no test covers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import mutually_broadcastable_shapes
+from lazyarray.graph import OpKind, all_ops
+from numpy_oracle import (
+    FAST,
+    SUPPORTED,
+    accepted_dtypes,
+    assert_matches,
+    draw,
+    numpy_loop,
+    numpy_result,
+)
+
+import lazyarray as la
+
+UFUNC_OPS = [op for op in all_ops() if op.kind is OpKind.ELEMENTWISE and op.ufunc is not None]
+UNARY = [op for op in UFUNC_OPS if op.arity == 1]
+BINARY = [op for op in UFUNC_OPS if op.arity == 2]
+ids = [op.name for op in UFUNC_OPS]
+
+
+def _api(op):
+    fn = getattr(la, op.name, None)
+    assert fn is not None, f"registry op {op.name!r} has no namespace function la.{op.name}"
+    return fn
+
+
+def _inputs(op, dtypes, shapes, seed):
+    rng = np.random.default_rng(seed)
+    return tuple(draw(rng, dt, shape, op.domain, k)
+                 for k, (dt, shape) in enumerate(zip(dtypes, shapes)))
+
+
+def _check(op, arrays):
+    got = _api(op)(*(la.array(a) for a in arrays))
+    assert_matches(got, numpy_result(op.ufunc, arrays))
+
+
+@pytest.mark.parametrize("op", UFUNC_OPS, ids=ids)
+def test_every_accepted_dtype_combination(backend, op):
+    """All dtype combinations at once, in one graph per op (cheap), on broadcasting shapes."""
+    combos = accepted_dtypes(op.ufunc)
+    assert combos, f"{op.name}: NumPy accepts none of lazyarray's dtypes"
+    shapes = [(2, 1, 5), (3, 1)][: op.arity] if op.arity == 2 else [(2, 3, 5)]
+    cases = [_inputs(op, dts, shapes, seed) for seed, dts in enumerate(combos)]
+    results = la.eval(*[_api(op)(*(la.array(a) for a in arrays)) for arrays in cases])
+    for arrays, got in zip(cases, results if len(cases) > 1 else [results]):
+        assert_matches(got, numpy_result(op.ufunc, arrays))
+
+
+@pytest.mark.parametrize("op", UFUNC_OPS, ids=ids)
+def test_unsupported_dtypes_raise_type_error(op):
+    """A dtype combination NumPy has no loop for raises TypeError when the op is built."""
+    supported = set(accepted_dtypes(op.ufunc))
+    rejected = [c for c in _all_combos(op.arity) if c not in supported]
+    for dts in rejected[:5]:
+        with pytest.raises(TypeError, match=op.name):
+            _api(op)(*(la.array(np.zeros(2, dt)) for dt in dts))
+
+
+def _all_combos(arity):
+    combos = [()]
+    for _ in range(arity):
+        combos = [c + (d,) for c in combos for d in SUPPORTED]
+    return combos
+
+
+@pytest.mark.parametrize("op", UFUNC_OPS, ids=ids)
+@FAST
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_random_shapes_and_dtypes(backend, op, data, seed):
+    dtypes = data.draw(st.sampled_from(accepted_dtypes(op.ufunc)), label="dtypes")
+    shapes, _ = data.draw(mutually_broadcastable_shapes(num_shapes=op.arity, min_dims=0,
+                                                        max_dims=3, min_side=0, max_side=4),
+                          label="shapes")
+    _check(op, _inputs(op, dtypes, shapes, seed))
+
+
+def _weak_scalar(kind, op, dtype, rng, position):
+    """A Python scalar of `kind` that fits `dtype` (NEP 50 raises on out-of-range ints)."""
+    if kind is bool:
+        return bool(rng.random() < 0.5)
+    if kind is float:
+        return float(draw(rng, np.float64, (), op.domain, position))
+    source = dtype if dtype.kind in "iu" else np.dtype(np.int16)
+    return int(draw(rng, source, (), op.domain, position))
+
+
+@pytest.mark.parametrize("op", BINARY, ids=[op.name for op in BINARY])
+@pytest.mark.parametrize("kind", [bool, int, float])
+def test_python_scalar_operands_are_weak(backend, op, kind):
+    """array OP scalar and scalar OP array, for every array dtype: NumPy 2's NEP 50 result."""
+    rng = np.random.default_rng(7)
+    checked = 0
+    for dt in SUPPORTED:
+        for scalar_pos in (0, 1):
+            operands = [draw(rng, dt, (2, 3), op.domain, 1 - scalar_pos)]
+            operands.insert(scalar_pos, _weak_scalar(kind, op, dt, rng, scalar_pos))
+            lazy = [la.array(o) if isinstance(o, np.ndarray) else o for o in operands]
+            if numpy_loop(op.ufunc, tuple(operands)) is None:
+                with pytest.raises(TypeError):
+                    _api(op)(*lazy)
+                checked += 1
+                continue
+            assert_matches(_api(op)(*lazy), numpy_result(op.ufunc, tuple(operands)))
+            checked += 1
+    assert checked > 0
+
+
+def test_registry_coverage():
+    """Every registered op is exercised by some test module (generated here, or named there)."""
+    from test_ops_reductions import REDUCTION_TESTS
+    from test_shapes_indexing import STRUCTURE_TESTS
+
+    covered = {op.name for op in UFUNC_OPS} | set(REDUCTION_TESTS) | set(STRUCTURE_TESTS)
+    covered |= {"where", "cast", "input", "scalar"}  # test_where_cast.py; leaves: everywhere
+    missing = [op.name for op in all_ops() if op.name not in covered]
+    assert not missing, f"registered ops without tests: {missing}"

@@ -1,0 +1,173 @@
+"""Reductions (and cumsum, mean, var, std) against NumPy over every dtype, hypothesis-drawn shapes
+(size-0 dims included), axes (None, int, negative, tuple) and keepdims.
+
+Float results may differ from NumPy's by the rounding of a different summation order: for sums the
+bound is (n + 1) * eps * sum(|x|) over the reduced elements (a bound for any order), for products
+(n + 1) * eps relative, for var/std the same scaled by the squared magnitudes. Integer and bool
+results must be exact (integer sums wrap modulo 2**bits in any order).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes
+from numpy_oracle import FAST, SUPPORTED, assert_matches, draw
+
+import lazyarray as la
+
+# name -> (lazyarray function, NumPy function, accepts a tuple of axes)
+REDUCTIONS = {
+    "sum": (la.sum, np.sum, True),
+    "prod": (la.prod, np.prod, True),
+    "max": (la.max, np.max, True),
+    "min": (la.min, np.min, True),
+    "any": (la.any, np.any, True),
+    "all": (la.all, np.all, True),
+    "mean": (la.mean, np.mean, True),
+    "var": (la.var, np.var, True),
+    "std": (la.std, np.std, True),
+    "argmax": (la.argmax, np.argmax, False),
+    "argmin": (la.argmin, np.argmin, False),
+}
+# Registry ops these tests cover (test_ops_elementwise.test_registry_coverage reads it).
+REDUCTION_TESTS = ("sum", "prod", "max", "min", "any", "all", "argmax", "argmin", "cumsum")
+
+
+def _axis(data, ndim, allow_tuple):
+    choices = [st.none()]
+    if ndim:
+        choices.append(st.integers(-ndim, ndim - 1))
+        if allow_tuple:
+            choices.append(st.lists(st.integers(0, ndim - 1), unique=True, max_size=ndim)
+                           .map(lambda axes: tuple(a - ndim if a % 2 else a for a in axes)))
+    return data.draw(st.one_of(*choices), label="axis")
+
+
+def _tolerance(name, x, axis, keepdims, want):
+    """Absolute error bound per output element for a float result (see the module docstring)."""
+    eps = float(np.finfo(want.dtype).eps)
+    xf = np.abs(x.astype(np.float64))
+    n = xf.size if axis is None else math.prod(
+        x.shape[a] for a in ((axis,) if isinstance(axis, int) else axis))
+    with np.errstate(all="ignore"):
+        if name in ("sum", "mean"):
+            bound = (n + 1) * eps * np.sum(xf, axis=axis, keepdims=keepdims)
+            return bound / max(n, 1) if name == "mean" else bound
+        if name == "prod":
+            return (n + 1) * eps * np.abs(want.astype(np.float64))
+        if name in ("var", "std"):
+            scale = np.max(xf, axis=axis, keepdims=keepdims, initial=0.0) ** 2
+            bound = 8 * (n + 2) * eps * scale
+            return np.sqrt(bound) if name == "std" else bound
+    return 0.0
+
+
+def _compare(name, got, want, x, axis, keepdims):
+    want = np.asarray(want)
+    if want.dtype.kind != "f":
+        assert_matches(got, want)
+        return
+    got_np = np.asarray(got)
+    assert got_np.dtype == want.dtype and got_np.shape == want.shape
+    assert got.shape == want.shape and got.dtype == want.dtype
+    bound = np.broadcast_to(_tolerance(name, x, axis, keepdims, want), want.shape)
+    with np.errstate(invalid="ignore"):
+        diff = np.abs(got_np.astype(np.float64) - want.astype(np.float64))
+        same = (got_np == want) | (np.isnan(got_np) & np.isnan(want))
+        ok = same | (diff <= bound + 4 * float(np.finfo(want.dtype).tiny))
+    assert ok.all(), f"{name}: got {got_np[~ok]} want {want[~ok]} (bound {bound[~ok]})"
+
+
+def _numpy(name, fn, x, axis, keepdims, **kw):
+    with np.errstate(all="ignore"):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            out = np.asarray(fn(x, axis=axis, keepdims=keepdims, **kw))
+    if name in ("argmax", "argmin"):
+        out = out.astype(np.int64)
+    return out
+
+
+@pytest.mark.parametrize("name", list(REDUCTIONS))
+@FAST
+@given(data=st.data(), dtype=st.sampled_from(SUPPORTED), seed=st.integers(0, 2**32 - 1),
+       shape=array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5),
+       keepdims=st.booleans())
+def test_reduction_matches_numpy(backend, name, data, dtype, seed, shape, keepdims):
+    fn, np_fn, allow_tuple = REDUCTIONS[name]
+    x = draw(np.random.default_rng(seed), dtype, shape)
+    axis = _axis(data, len(shape), allow_tuple)
+    kw = {"ddof": data.draw(st.sampled_from([0, 1]), label="ddof")} if name in ("var",
+                                                                              "std") else {}
+    try:
+        want = _numpy(name, np_fn, x, axis, keepdims, **kw)
+    except ValueError:  # NumPy: empty max/min/argmax; lazyarray raises when the op is built
+        with pytest.raises(ValueError):
+            fn(la.array(x), axis=axis, keepdims=keepdims)
+        return
+    if name in ("var", "std"):
+        kw = {"correction": kw["ddof"]}
+    got = fn(la.array(x), axis=axis, keepdims=keepdims, **kw)
+    _compare(name, got, want, x, axis, keepdims)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "mean"])
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "float32", "float64", "int64"])
+def test_reduction_dtype_argument(backend, name, dtype):
+    fn, np_fn, _ = REDUCTIONS[name]
+    x = draw(np.random.default_rng(3), np.int16, (3, 4))
+    got = fn(la.array(x), axis=1, dtype=dtype)
+    with np.errstate(all="ignore"):
+        want = np_fn(x, axis=1, dtype=dtype)
+    _compare(name, got, want, x, 1, False)
+
+
+@FAST
+@given(dtype=st.sampled_from(SUPPORTED), seed=st.integers(0, 2**32 - 1),
+       shape=array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5), data=st.data())
+def test_cumsum_matches_numpy(backend, dtype, seed, shape, data):
+    x = draw(np.random.default_rng(seed), dtype, shape)
+    axis = data.draw(st.none() | (st.integers(-len(shape), len(shape) - 1) if shape else st.none()))
+    with np.errstate(all="ignore"):
+        want = np.cumsum(x, axis=axis)
+    got = la.cumsum(la.array(x), axis=axis)
+    if want.dtype.kind == "f":
+        assert got.dtype == want.dtype and got.shape == want.shape
+        n = x.size if axis is None else x.shape[axis]
+        np.testing.assert_allclose(np.asarray(got), want, equal_nan=True, rtol=(n + 1) * 1e-7,
+                                   atol=(n + 1) * float(np.finfo(want.dtype).eps)
+                                   * float(np.nanmax(np.abs(x[np.isfinite(x)]), initial=0)))
+    else:
+        assert_matches(got, want)
+
+
+def test_argmax_ties_and_nan_follow_numpy(backend):
+    x = np.array([[1.0, 3.0, 3.0, np.nan], [2.0, 2.0, -1.0, -1.0], [np.nan, 0, np.nan, 5]])
+    for fn, np_fn in ((la.argmax, np.argmax), (la.argmin, np.argmin)):
+        for axis in (None, 0, 1, -1):
+            assert_matches(fn(la.array(x), axis=axis), np.asarray(np_fn(x, axis=axis), np.int64))
+
+
+def test_max_min_propagate_nan(backend):
+    x = np.array([[1.0, np.nan, 3.0], [-np.inf, 0.0, np.inf]], dtype=np.float32)
+    for fn, np_fn in ((la.max, np.max), (la.min, np.min)):
+        assert_matches(fn(la.array(x), axis=1), np_fn(x, axis=1))
+        assert_matches(fn(la.array(x)), np_fn(x))
+
+
+def test_methods_forward_to_reductions(backend):
+    x = draw(np.random.default_rng(0), np.float64, (3, 4))
+    a = la.array(x)
+    for name in ("sum", "prod", "max", "min", "mean", "var", "std", "any", "all"):
+        assert_matches(getattr(a, name)(axis=0), getattr(x, name)(axis=0))
+    assert_matches(a.argmax(axis=1), x.argmax(axis=1))
+    assert_matches(a.argmin(), np.int64(x.argmin()))
+    assert_matches(a.cumsum(axis=1), x.cumsum(axis=1))
+    assert_matches(a.std(ddof=1), x.std(ddof=1))

@@ -1,0 +1,134 @@
+"""Unit tests of the fusion planner, index maps, the recompute cost rule and memory planning."""
+
+import numpy as np
+import pytest
+from lazyarray.graph import Graph
+from lazyarray.graph.kernel_ir import AccRef, Load
+from lazyarray.passes import index_map as im
+from lazyarray.passes import optimize, recompute_cost_rule
+from lazyarray.runtime import ReferencePlan, get_backend, split_leaves
+
+import lazyarray as la
+
+rng = np.random.default_rng(1)
+
+
+def _program(*arrays):
+    return optimize(Graph([a._node for a in arrays]))
+
+
+def _check(*arrays):
+    """Run optimized and reference; return the program."""
+    graph = Graph([a._node for a in arrays])
+    program = optimize(graph)
+    leaves = split_leaves(graph)
+    for got, ref in zip(get_backend("numpy").compile(program).run(*leaves),
+                        ReferencePlan(graph).run(*leaves)):
+        np.testing.assert_allclose(got, ref)
+    return program
+
+
+@pytest.mark.parametrize("src,dst,view", [
+    ((24,), (4, 6), None), ((6, 4), (2, 3, 4), None), ((6, 1, 4), (3, 2, 4), None),
+    ((6, 4), (3, 2, 2, 2), "slice"), ((4, 6), (2, 2, 6), "flip")])
+def test_reshape_index_maps_match_numpy(src, dst, view):
+    """Walk every loop index through the map and compare with NumPy's reshape."""
+    base = np.arange(int(np.prod(src))).reshape(src)
+    if view == "slice":
+        base_view, spec = base[::2], ((0, 2, src[0] // 2), (0, 1, src[1]))
+        src = base_view.shape
+        dst = (src[0], 2, 2)
+    elif view == "flip":
+        base_view, spec = base[::-1], ((src[0] - 1, -1, src[0]), (0, 1, src[1]))
+    else:
+        base_view, spec = base, None
+    space = dst
+    m = im.through_reshape(im.placed(tuple(range(len(dst))), space), dst, src, space)
+    assert m is not None
+    if spec is not None:
+        m = im.through_slice(m, spec)
+    strides, offset = im.flat_address(m, base.shape, len(space))
+    for idx in np.ndindex(*dst):
+        assert base.reshape(-1)[offset + np.dot(strides, idx)] == base_view.reshape(dst)[idx]
+
+
+def test_non_contiguous_merge_materializes_the_view():
+    x = rng.standard_normal((3, 4))
+    y = la.exp(la.array(x).T.reshape(12))
+    p = _check(y)
+    assert len(p.kernels) == 2
+    assert any("reshape is not expressible as strides" in n for n in p.notes)
+
+
+def test_merging_reshape_reads_buffers_directly_but_not_computed_values():
+    x = rng.standard_normal((4, 6))
+    assert len(_check(la.array(x).reshape(24) + 1).kernels) == 1  # a buffer's flat index is affine
+    p = _check(la.exp(la.array(x)).reshape(24) + 1)  # a loop index would need div/mod
+    assert len(p.kernels) == 2
+
+
+def test_views_become_strides_not_copies():
+    x = rng.standard_normal((4, 6))
+    y = la.array(x).T[::-1, 1::2] + 1
+    p = _check(y)
+    (k,) = p.kernels
+    (load,) = [e for e in k.stages[0].exprs if isinstance(e, Load)]
+    assert load.strides == (-1, 12) and load.offset == 11  # x[1 + 2j, 5 - i]
+
+
+def test_multi_output_shares_one_kernel():
+    a, b = la.array(rng.standard_normal(5)), la.array(rng.standard_normal(5))
+    p = _check(a + b, a * b)
+    assert len(p.kernels) == 1 and len(p.kernels[0].output_slots) == 2
+
+
+def test_var_is_one_kernel_with_two_reduce_stages():
+    x = rng.standard_normal((3, 8))
+    p = _check(la.var(la.array(x), axis=1))
+    (k,) = p.kernels
+    assert [len(s.reduces) for s in k.stages] == [1, 1, 0]
+    assert any(isinstance(e, AccRef) and e.stage == 0 for e in k.stages[1].exprs)
+
+
+def test_cost_rule_written_down():
+    assert recompute_cost_rule(1, 100, 100, True) is None
+    assert recompute_cost_rule(2, 3, 2, False) is None  # cheap: recompute
+    assert "reduction" in recompute_cost_rule(2, 1, 1, True)
+    assert "buffers" in recompute_cost_rule(3, 3, 3, False)
+    assert "ops" in recompute_cost_rule(2, 17, 1, False)
+
+
+def test_cheap_shared_value_is_recomputed_and_reduction_materialized():
+    x = la.array(rng.standard_normal((4, 5)))
+    e = la.exp(x)  # cheap, one buffer: recomputed by both reductions' kernels
+    p = _check(la.sum(e, axis=0), la.sum(e, axis=1))
+    assert len(p.kernels) == 2 and not p.notes
+    s = la.sum(la.exp(x), axis=1)  # read on two index spaces: computed once
+    p2 = _check(s.reshape(2, 2) + 1, s[None, :] * la.ones((3, 4)))
+    assert any("cost rule" in n or "index space" in n for n in p2.notes)
+    assert sum(len(st.reduces) for k in p2.kernels for st in k.stages) == 1
+
+
+def test_no_exponential_duplication_on_shifted_chains():
+    y = la.array(rng.standard_normal(64))
+    for _ in range(24):
+        y = y[1:] + y[:-1] * 0.5
+    p = _check(y)
+    applies = sum(len(s.exprs) for k in p.kernels for s in k.stages)
+    assert applies < 5000
+
+
+def test_in_place_reuses_a_dying_intermediate():
+    x, w, v = rng.standard_normal((4, 3)), rng.standard_normal((3, 5)), rng.standard_normal((5, 2))
+    t = la.nn.relu(la.array(x) @ la.array(w))  # matmul input: materialized, in place on x@w
+    p = _check(t @ la.array(v))
+    call0, kernel, _ = p.steps
+    assert p.buffers[call0.output].storage == p.buffers[kernel.output_slots[0]].storage
+    assert p.peak_bytes == 4 * 5 * 8
+
+
+def test_output_that_is_an_input_is_copied():
+    x = la.array(np.arange(3.0))
+    y = -(-x)  # noqa: B002  (folds to x itself)
+    p = _check(y)
+    assert len(p.kernels) == 1 and p.outputs[0] not in p.inputs

@@ -1,0 +1,281 @@
+"""Shape functions, views, indexing, functional updates and matmul against NumPy."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes, basic_indices, mutually_broadcastable_shapes
+from numpy_oracle import FAST, SUPPORTED, assert_matches, draw
+
+import lazyarray as la
+
+# Registry ops these tests cover (test_ops_elementwise.test_registry_coverage reads it).
+STRUCTURE_TESTS = ("broadcast_to", "reshape", "permute", "slice", "matmul", "concat", "take",
+                   "scatter")
+
+shapes = array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=4)
+seeds = st.integers(0, 2**32 - 1)
+
+
+def _x(seed, shape, dtype=np.float64):
+    return draw(np.random.default_rng(seed), dtype, shape)
+
+
+@FAST
+@given(shape=shapes, seed=seeds, data=st.data())
+def test_reshape(backend, shape, seed, data):
+    x = _x(seed, shape, np.int32)
+    size = math.prod(shape)
+    target = list(data.draw(st.permutations(shape), label="target"))
+    if target and size and data.draw(st.booleans(), label="use -1"):
+        target[data.draw(st.integers(0, len(target) - 1), label="unknown")] = -1
+    assert_matches(la.reshape(la.array(x), tuple(target)), np.reshape(x, tuple(target)))
+    assert_matches(la.array(x).reshape(*target) if target else la.array(x).reshape(()),
+                   x.reshape(tuple(target)))
+    assert_matches(la.array(x).flatten(), x.flatten())
+    assert_matches(la.array(x).ravel(), x.ravel())
+
+
+@FAST
+@given(shape=shapes, seed=seeds, data=st.data())
+def test_permutations(backend, shape, seed, data):
+    x = _x(seed, shape)
+    a = la.array(x)
+    axes = tuple(data.draw(st.permutations(range(len(shape))), label="axes"))
+    assert_matches(la.permute_dims(a, axes), np.transpose(x, axes))
+    assert_matches(la.transpose(a), np.transpose(x))
+    assert_matches(a.transpose(*axes) if axes else a.transpose(), x.transpose(axes))
+    assert_matches(a.T, x.T)
+    if x.ndim >= 2:
+        assert_matches(a.mT, np.swapaxes(x, -1, -2))
+        assert_matches(la.matrix_transpose(a), np.matrix_transpose(x))
+        assert_matches(la.swapaxes(a, 0, -1), np.swapaxes(x, 0, -1))
+        assert_matches(a.swapaxes(0, -1), x.swapaxes(0, -1))
+        src = data.draw(st.integers(-x.ndim, x.ndim - 1), label="source")
+        dst = data.draw(st.integers(-x.ndim, x.ndim - 1), label="destination")
+        assert_matches(la.moveaxis(a, src, dst), np.moveaxis(x, src, dst))
+        assert_matches(la.moveaxis(a, (0, 1), (-1, 0)), np.moveaxis(x, (0, 1), (-1, 0)))
+
+
+@FAST
+@given(shape=shapes, seed=seeds, data=st.data())
+def test_expand_squeeze_flip(backend, shape, seed, data):
+    x = _x(seed, shape, np.uint8)
+    a = la.array(x)
+    ax = data.draw(st.integers(-x.ndim - 1, x.ndim), label="expand axis")
+    assert_matches(la.expand_dims(a, ax), np.expand_dims(x, ax))
+    assert_matches(la.expand_dims(a, (0, -1)), np.expand_dims(x, (0, -1)))
+    assert_matches(la.squeeze(a), np.squeeze(x))
+    assert_matches(a.squeeze(), x.squeeze())
+    ones = tuple(i for i, s in enumerate(shape) if s == 1)
+    assert_matches(la.squeeze(a, ones), np.squeeze(x, ones))
+    assert_matches(la.flip(a), np.flip(x))
+    if x.ndim:
+        axis = data.draw(st.integers(-x.ndim, x.ndim - 1), label="flip axis")
+        assert_matches(la.flip(a, axis=axis), np.flip(x, axis=axis))
+    if x.ndim >= 2:
+        assert_matches(la.flip(a, axis=(0, -1)), np.flip(x, axis=(0, -1)))
+
+
+def test_squeeze_of_a_non_unit_axis_raises():
+    with pytest.raises(ValueError, match="squeeze"):
+        la.squeeze(la.zeros((2, 3)), axis=0)
+
+
+@FAST
+@given(shapes=mutually_broadcastable_shapes(num_shapes=3, min_dims=0, max_dims=3, max_side=3),
+       seed=seeds)
+def test_broadcasting(backend, shapes, seed):
+    xs = [_x(seed + k, s, dt) for k, (s, dt) in enumerate(zip(shapes.input_shapes,
+                                                                (np.float32, np.int8, bool)))]
+    for got, want in zip(la.broadcast_arrays(*map(la.array, xs)), np.broadcast_arrays(*xs)):
+        assert_matches(got, want)
+    assert_matches(la.broadcast_to(la.array(xs[0]), shapes.result_shape),
+                   np.broadcast_to(xs[0], shapes.result_shape))
+
+
+@FAST
+@given(shape=array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=4), seed=seeds,
+       data=st.data(), dtypes=st.lists(st.sampled_from(SUPPORTED), min_size=1, max_size=3))
+def test_concat_stack_split(backend, shape, seed, data, dtypes):
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
+    parts = []
+    for k, dt in enumerate(dtypes):
+        s = list(shape)
+        s[axis] = data.draw(st.integers(0, 3), label="length")
+        parts.append(_x(seed + k, tuple(s), dt))
+    assert_matches(la.concat([la.array(p) for p in parts], axis=axis),
+                   np.concatenate(parts, axis=axis))
+    assert_matches(la.concatenate([la.array(p) for p in parts], axis=None),
+                   np.concatenate(parts, axis=None))
+    same = [_x(seed + k, shape, dt) for k, dt in enumerate(dtypes)]
+    stack_axis = data.draw(st.integers(-len(shape) - 1, len(shape)), label="stack axis")
+    assert_matches(la.stack([la.array(p) for p in same], axis=stack_axis),
+                   np.stack(same, axis=stack_axis))
+    whole = np.concatenate(parts, axis=axis)
+    cuts = sorted(data.draw(st.lists(st.integers(-6, 6), max_size=3), label="cuts"))
+    for got, want in zip(la.split(la.array(whole), cuts, axis=axis),
+                         np.split(whole, cuts, axis=axis), strict=True):
+        assert_matches(got, want)
+    n = whole.shape[axis]
+    if n:
+        sections = data.draw(st.sampled_from([d for d in range(1, n + 1) if n % d == 0]))
+        for got, want in zip(la.split(la.array(whole), sections, axis=axis),
+                             np.split(whole, sections, axis=axis), strict=True):
+            assert_matches(got, want)
+
+
+def test_split_into_unequal_sections_raises():
+    with pytest.raises(ValueError, match="equal division"):
+        la.split(la.zeros(5), 2)
+
+
+@FAST
+@given(shape=shapes, seed=seeds, data=st.data())
+def test_basic_indexing(backend, shape, seed, data):
+    x = _x(seed, shape, np.int16)
+    index = data.draw(basic_indices(shape, allow_newaxis=True, allow_ellipsis=True), label="idx")
+    assert_matches(la.array(x)[index], x[index])
+
+
+@FAST
+@given(shape=array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4), seed=seeds,
+       data=st.data())
+def test_integer_array_indexing_and_take(backend, shape, seed, data):
+    x = _x(seed, shape)
+    axis = data.draw(st.integers(0, len(shape) - 1), label="axis")
+    n = shape[axis]
+    idx = np.array(data.draw(st.lists(st.integers(-n, n - 1), max_size=5), label="idx"),
+                   dtype=np.int64)
+    idx = idx.reshape(data.draw(st.sampled_from([(idx.size,), (1, idx.size)]), label="ishape"))
+    key = (slice(None),) * axis + (idx,)
+    assert_matches(la.array(x)[key], x[key])
+    assert_matches(la.take(la.array(x), la.array(idx), axis=axis), np.take(x, idx, axis=axis))
+    assert_matches(la.array(x).take(idx.astype(np.uint8) % n, axis=axis),
+                   np.take(x, idx.astype(np.uint8) % n, axis=axis))
+    flat = idx % x.size
+    assert_matches(la.take(la.array(x), flat), np.take(x, flat))
+
+
+def test_take_out_of_bounds_raises_at_evaluation_naming_the_line(backend):
+    y = la.take(la.array(np.arange(4.0)), la.array(np.array([0, 9])))  # built here
+    with pytest.raises(IndexError, match="out of bounds") as info:
+        np.asarray(y)
+    assert "test_shapes_indexing.py" in str(info.value)
+
+
+def test_indexing_errors():
+    a = la.zeros((2, 3))
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[2]
+    with pytest.raises(IndexError, match="too many indices"):
+        a[0, 0, 0]
+    with pytest.raises(IndexError, match="single ellipsis"):
+        a[..., ...]
+    with pytest.raises(TypeError, match="boolean mask"):
+        a[a > 0]
+    with pytest.raises(IndexError, match="one integer-array index"):
+        a[[0, 1], [0, 1]]
+
+
+_AT_MODES = {"set": None, "add": np.add, "multiply": np.multiply, "min": np.minimum,
+             "max": np.maximum}
+
+
+@pytest.mark.parametrize("mode", list(_AT_MODES))
+@FAST
+@given(shape=array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4), seed=seeds,
+       data=st.data())
+def test_at_update_basic_index(backend, mode, shape, seed, data):
+    x = _x(seed, shape, np.float32)
+    index = data.draw(basic_indices(shape, allow_newaxis=False, allow_ellipsis=True), label="idx")
+    target = x[index].shape
+    values = _x(seed + 1, target[data.draw(st.integers(0, len(target)), label="vdims"):])
+    want = x.copy()
+    if mode == "set":
+        want[index] = values
+    else:
+        _AT_MODES[mode].at(want, index, values)
+    assert_matches(getattr(la.array(x).at[index], mode)(la.array(values)), want)
+
+
+@pytest.mark.parametrize("mode", list(_AT_MODES))
+def test_at_update_with_repeated_integer_indices(backend, mode):
+    x = np.arange(12, dtype=np.int32).reshape(4, 3)
+    idx = np.array([0, 2, 0, -1])
+    values = np.array([[5], [-7], [3], [100]], dtype=np.int32)
+    want = x.copy()
+    if mode == "set":
+        want[idx] = values
+    else:
+        _AT_MODES[mode].at(want, idx, values)
+    assert_matches(getattr(la.array(x).at[idx], mode)(values), want)
+    assert_matches(la.array(x).at[1, 2].add(1.9), x + np.where(np.arange(12) == 5, 1, 0
+                                                              ).reshape(4, 3).astype(np.int32))
+
+
+def test_at_update_leaves_the_source_unchanged(backend):
+    a = la.array(np.zeros(3))
+    b = a.at[1].set(5.0)
+    assert_matches(b, np.array([0.0, 5.0, 0.0]))
+    assert_matches(a, np.zeros(3))
+
+
+def _matmul_cases():
+    return [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)), ((5, 2, 3), (3, 4)),
+            ((1, 2, 3), (4, 3, 2)), ((2, 1, 2, 3), (5, 3, 1)), ((0, 3), (3, 2)), ((2, 0), (0, 3))]
+
+
+@pytest.mark.parametrize("shapes", _matmul_cases(), ids=str)
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("float64", "float32"),
+                                    ("int8", "int16"), ("bool", "bool"), ("uint8", "float64"),
+                                    ("int64", "uint64")], ids=str)
+def test_matmul(backend, shapes, dtypes):
+    rng = np.random.default_rng(0)
+    a, b = (rng.integers(-3, 4, s).astype(dt) for s, dt in zip(shapes, dtypes))
+    want = np.matmul(a, b)
+    ulps = 4 * max(1, a.shape[-1])
+    assert_matches(la.matmul(la.array(a), la.array(b)), want, ulps)
+    assert_matches(la.array(a) @ la.array(b), want, ulps)
+    assert_matches(a @ la.array(b), want, ulps)  # __rmatmul__: NumPy defers to Array
+    assert_matches(la.array(a) @ b, want, ulps)
+
+
+def test_matmul_errors_name_the_line():
+    with pytest.raises(ValueError, match=r"test_shapes_indexing\.py:\d+"):
+        la.zeros((2, 3)) @ la.zeros((4, 2))
+    with pytest.raises(ValueError, match="0-d"):
+        la.matmul(la.zeros(()), la.zeros(3))
+
+
+@pytest.mark.parametrize("axes", [0, 1, 2, ([1, 0], [0, 1]), ([2], [0]), ([-1], [0])], ids=str)
+def test_tensordot(backend, axes):
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((2, 3, 4))
+    b = rng.standard_normal((3, 2, 5)) if axes == ([1, 0], [0, 1]) else rng.standard_normal(
+        (4, 5) if axes in (1, ([2], [0]), ([-1], [0])) else (3, 4, 5) if axes == 2 else (6,))
+    want = np.tensordot(a, b, axes)
+    assert_matches(la.tensordot(la.array(a), la.array(b), axes), want, 16)
+
+
+@pytest.mark.parametrize("shapes", [((3,), (3,)), ((2, 3), (3,)), ((4, 1, 3), (2, 3))], ids=str)
+def test_vecdot(backend, shapes):
+    rng = np.random.default_rng(2)
+    a, b = (rng.standard_normal(s).astype(np.float32) for s in shapes)
+    assert_matches(la.vecdot(la.array(a), la.array(b)), np.vecdot(a, b), 16)
+    ai, bi = (rng.integers(-5, 5, s, dtype=np.int8) for s in shapes)
+    assert_matches(la.vecdot(la.array(ai), la.array(bi), axis=-1), np.vecdot(ai, bi))
+
+
+def test_array_properties_and_small_methods(backend):
+    x = np.arange(6, dtype=np.int16).reshape(2, 3)
+    a = la.array(x)
+    assert (a.ndim, a.size, a.itemsize, a.nbytes, len(a)) == (2, 6, 2, 12, 2)
+    assert a.copy() is a
+    assert_matches(a.dot(la.array(x.T)), x.dot(x.T))
+    assert_matches(a.astype("float32").round(), x.astype(np.float32).round())
+    assert_matches(a.clip(1, 4), x.clip(1, 4))

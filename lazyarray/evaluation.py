@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from . import cache  # plan cache, node budget (the caching issue)
 from .array import Array
 from .graph import Graph
 from .graph.node import Node, set_node_budget
@@ -18,7 +19,6 @@ from .runtime import EvaluateOptions, get_backend
 from .runtime.plan_cache import build_reference_plan
 from .runtime.select import resolve_backend
 from .settings import Settings, get_settings, on_change
-from . import cache  # plan cache, node budget (the caching issue)
 
 _INPUT_OP = None
 

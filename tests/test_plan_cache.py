@@ -305,3 +305,16 @@ def test_leaves_sharing_a_buffer_are_part_of_the_signature():
     y1, y2 = la.asarray(data), la.asarray(other)
     np.testing.assert_allclose(np.asarray(y1 * 2.0 - y2), 2 * data - other, rtol=1e-6)
     assert la.cache_info().plans_built == 2
+
+
+def test_a_hit_runs_no_pass(monkeypatch):
+    from lazyarray import evaluation
+
+    calls = []
+    real = evaluation.optimize
+    monkeypatch.setattr(evaluation, "optimize", lambda g: calls.append(1) or real(g))
+    w = la.array(f32(8, 4))
+    with la.config(optimize=True):
+        for i in range(10):
+            np.asarray(la.tanh(la.array(f32(2, 8, seed=i)) @ w) * 2.0)
+    assert len(calls) == 1 and la.cache_info().plan_hits == 9

@@ -86,4 +86,4 @@ def weak_type_of(value: object) -> type | None:
     t = type(value)
     if t is bool or t is int or t is float:
         return t
-    return None
+    return getattr(value, "_lazyarray_weak_type", None)  # la.jit's traced scalar arguments

@@ -4,12 +4,20 @@ Building nodes is the library's hot path (every user-level op makes one), so a N
 `__slots__` object and its structural key, a hash of (op, attrs, dtype, shape, input keys) in which a
 leaf counts only by its shape and dtype, is computed once here. Which leaves are the same object is
 not part of the key; graph signatures add that (see `graph.signature`).
+
+The key is *interned*: equal structures get the same small integer and different structures never do
+(ids are never reused, even when the table is cleared), so equal keys mean equal structure with no
+collision to verify. Each node also carries `pending`, an over-estimate of the nodes its unevaluated
+graph holds (shared sub-graphs counted per use), checked against a budget so that loops like
+`acc = acc + x` stay bounded (see `set_node_budget`).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from itertools import count
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -56,10 +64,44 @@ def format_site(site: tuple[str, int] | None) -> str:
     return f"{site[0]}:{site[1]}" if site else "<unknown>"
 
 
+# --- structural keys and the pending-graph budget (the caching issue) --------------------------------
+_KEYS: dict[tuple, int] = {}  # exact structure -> key
+_NEXT_KEY = count(1).__next__
+_MAX_KEYS = 500_000  # cleared past this: later equal structures get new keys (a miss, never a false hit)
+_BUDGET: list = [10_000, None]  # [max pending nodes, cut(inputs) -> inputs] set by the user layer
+
+
+def _intern(structure: tuple) -> int:
+    key = _KEYS.get(structure)
+    if key is None:
+        if len(_KEYS) >= _MAX_KEYS:
+            _KEYS.clear()
+        key = _KEYS[structure] = _NEXT_KEY()
+    return key
+
+
+def set_node_budget(limit: int, cut: Callable[[tuple[Node, ...]], tuple[Node, ...]] | None) -> None:
+    """Past `limit` pending nodes, a new node's inputs go through `cut` (which evaluates them and
+    returns leaves) before the node is built; `cut=None` turns the budget off."""
+    _BUDGET[0], _BUDGET[1] = limit, cut
+# -------------------------------------------------------------------------------------------------
+
+
 class Node:
     """One operation. `data` is set only on leaves: an input buffer, or a Python scalar's value."""
 
-    __slots__ = ("op", "inputs", "attrs", "shape", "dtype", "key", "data", "site", "__weakref__")
+    __slots__ = (
+        "__weakref__",
+        "attrs",
+        "data",
+        "dtype",
+        "inputs",
+        "key",
+        "op",
+        "pending",
+        "shape",
+        "site",
+    )
 
     op: OpDef
     inputs: tuple[Node, ...]
@@ -67,6 +109,7 @@ class Node:
     shape: tuple[int, ...]
     dtype: np.dtype
     key: int
+    pending: int
     data: Any
     site: tuple[str, int] | None
 
@@ -81,16 +124,26 @@ class Node:
         site: tuple[str, int] | None = None,
     ) -> None:
         self.op = op
-        self.inputs = inputs
         self.attrs = attrs
         self.shape = shape
         self.dtype = dtype
         self.data = data
         self.site = site
         if inputs:
-            self.key = hash((op.name, attrs, dtype.char, shape, *[i.key for i in inputs]))
+            pending = 1
+            for i in inputs:
+                pending += i.pending
+            if pending > _BUDGET[0] and _BUDGET[1] is not None:
+                inputs = _BUDGET[1](inputs)
+                pending = 1 + sum(i.pending for i in inputs)
+            self.pending = pending
+            structure = (op, attrs, dtype, shape, *[i.key for i in inputs])
         else:
-            self.key = hash((op.name, attrs, dtype.char, shape))
+            self.pending = 1
+            structure = (op, attrs, dtype, shape)
+        key = _KEYS.get(structure)
+        self.key = key if key is not None else _intern(structure)
+        self.inputs = inputs
 
     @property
     def is_leaf(self) -> bool:

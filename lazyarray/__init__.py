@@ -15,6 +15,8 @@ from .creation import (arange, array, asarray, empty, empty_like, eye, full, ful
 from .elementwise import *  # noqa: F401,F403
 from .elementwise import astype, clip, power, round, where
 from .evaluation import block_until_ready, eval
+from .cache import CacheInfo, cache_info, clear_caches  # plan cache observability
+from .jit import jit
 from .explain import Explanation, explain, to_dot
 from ._device import from_dlpack
 from .graph.dtypes import (bool_, float32, float64, int8, int16, int32, int64, uint8, uint16,

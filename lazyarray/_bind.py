@@ -76,6 +76,9 @@ def operand(x: Any, site: Site) -> Operand:
         return (t, x)
     if isinstance(x, Array):
         return x._node
+    weak = dtypes.weak_type_of(x)  # la.jit's traced int/float arguments stay weak scalars
+    if weak is not None:
+        return (weak, x)
     return leaf(host_array(x, site=site), site)
 
 

@@ -10,14 +10,16 @@ from typing import Any
 
 import numpy as np
 
+from . import cache  # plan cache, node budget (the caching issue)
 from .array import Array
 from .graph import Graph
-from .graph.node import Node
+from .graph.node import Node, set_node_budget
 from .passes import optimize
-from .runtime import EvaluateOptions, ReferencePlan, get_backend, split_leaves
+from .runtime import EvaluateOptions, get_backend
 from .runtime.c_backend import configure as configure_c_backend
+from .runtime.plan_cache import build_reference_plan
 from .runtime.select import resolve_backend
-from .settings import get_settings
+from .settings import Settings, get_settings, on_change
 
 _INPUT_OP = None
 
@@ -31,26 +33,31 @@ def _input_op():
     return _INPUT_OP
 
 
+_OPTIONS: list = [None, None]  # [(settings, backend, optimize), EvaluateOptions]: resolved once
+
+
 def options() -> EvaluateOptions:
     s = get_settings()
-    configure_c_backend(s.cache_dir, s.num_threads, s.forbid_compiles)
-    return EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize)
+    seen = _OPTIONS[0]
+    if seen is None or seen[0] is not s or seen[1] != s.backend or seen[2] != s.optimize:
+        _OPTIONS[1] = EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize)
+        _OPTIONS[0] = (s, s.backend, s.optimize)
+    return _OPTIONS[1]
 
 
 def build_plan(graph: Graph, opts: EvaluateOptions) -> Any:
-    """A plan for this graph's structure: `.run(arrays, scalars) -> outputs`. Optimized plans hold
-    no leaf data, so a cache around this call can reuse them for new leaves of the same structure;
-    the reference plan (optimize off) holds the graph and runs it node by node."""
+    """A plan for this graph's structure: `.run(arrays, scalars) -> outputs`. Plans hold no leaf
+    data, so the plan cache around this call reuses them for new leaves of the same structure; the
+    reference plan (optimize off) runs a data-free copy of the graph node by node."""
     if not opts.optimize:
-        return ReferencePlan(graph)
+        return build_reference_plan(graph, opts)
     return get_backend(opts.backend).compile(optimize(graph))
 
 
 def evaluate(outputs: list[Node], opts: EvaluateOptions) -> list[Any]:
-    """Run the graph of these output nodes; the one place where graphs run (tests count calls)."""
-    graph = Graph(outputs)
-    arrays_in, scalars_in = split_leaves(graph)
-    return build_plan(graph, opts).run(arrays_in, scalars_in)
+    """Run the graph of these output nodes; the one place where graphs run (tests count calls).
+    The plan comes from the plan cache: a hit runs no pass and no compiler."""
+    return cache.run_cached(outputs, opts, build_plan)
 
 
 def _collect(tree: Any, out: list[Array]) -> None:
@@ -78,13 +85,30 @@ def evaluate_arrays(arrays: list[Array]) -> None:
     if not pending:
         return
     nodes = [a._node for a in pending]
-    buffers = evaluate(nodes, options())
-    done = {id(n): Node(leaf_op, (), (), n.shape, n.dtype, data=b, site=n.site)
-            for n, b in zip(nodes, buffers)}
+    done = dict(zip(map(id, nodes), evaluate_nodes(nodes)))
     for a in arrays:  # duplicates of one node share the result
         replacement = done.get(id(a._node))
         if replacement is not None:
             a._node = replacement
+
+
+def evaluate_nodes(nodes: list[Node]) -> list[Node]:
+    """Evaluate pending nodes as one graph; their results as leaves."""
+    leaf_op = _input_op()
+    buffers = evaluate(nodes, options())
+    return [Node(leaf_op, (), (), n.shape, n.dtype, data=b, site=n.site)
+            for n, b in zip(nodes, buffers)]
+
+
+def cut_for_budget(inputs: tuple[Node, ...]) -> tuple[Node, ...]:
+    """Node-budget hook: evaluate a new node's pending inputs, so graphs stay bounded (evaluated
+    results are leaves: later graphs never reach back past them)."""
+    if cache.is_busy():
+        return inputs
+    pending = [n for n in dict.fromkeys(inputs) if n.inputs]
+    results = dict(zip(map(id, pending), evaluate_nodes(pending)))
+    cache.counters.graph_cuts += 1
+    return tuple(results.get(id(n), n) for n in inputs)
 
 
 def eval(*arrays: Any) -> Any:
@@ -120,3 +144,12 @@ def to_host(a: Array) -> np.ndarray:
     if isinstance(data, np.ndarray):
         return data
     return get_backend("cupy").to_host(data)
+
+
+def _apply_settings(s: Settings) -> None:
+    set_node_budget(s.max_graph_nodes, cut_for_budget)
+    cache.apply_settings(s)
+    configure_c_backend(s.cache_dir, s.num_threads)  # kernel cache dir, OpenMP threads
+
+
+on_change(_apply_settings)

@@ -8,7 +8,7 @@ are process-wide things.
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -38,6 +38,18 @@ def _from_environment() -> Settings:
 
 
 settings: Settings = _from_environment()
+_listeners: list[Callable[[Settings], None]] = []  # layers below that mirror a setting (caching)
+
+
+def on_change(listener: Callable[[Settings], None]) -> None:
+    """Call `listener(settings)` now and after every `la.config` change (and its undo)."""
+    _listeners.append(listener)
+    listener(settings)
+
+
+def _notify() -> None:
+    for listener in _listeners:
+        listener(settings)
 
 
 class config:  # noqa: N801  (a function-like context manager, as users call it)
@@ -55,6 +67,7 @@ class config:  # noqa: N801  (a function-like context manager, as users call it)
         except Exception:
             settings = self._saved
             raise
+        _notify()
 
     def __enter__(self) -> Settings:
         return settings
@@ -62,6 +75,7 @@ class config:  # noqa: N801  (a function-like context manager, as users call it)
     def __exit__(self, *exc: object) -> None:
         global settings
         settings = self._saved
+        _notify()
 
 
 def get_settings() -> Settings:

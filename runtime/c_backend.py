@@ -20,7 +20,7 @@ import numpy as np
 
 from ..graph.kernel_ir import Kernel, LibraryCall, Program
 from ..graph.registry import OpKind
-from . import c_compiler, compile_stats
+from . import c_compiler
 from .backend import Backend, register_backend
 from .c_compiler import ffi
 from .c_layout import KernelLayout, plan_layout
@@ -32,12 +32,12 @@ PARALLEL_THRESHOLD = 2**19
 num_threads: int | None = None  # lazyarray sets it from settings.num_threads; None: all cores
 
 
-def configure(cache_dir: str | None, num_threads_: int | None, forbid_compiles: bool) -> None:
-    """Settings the user layer owns (runtime never imports it): called before each evaluation."""
+def configure(cache_dir: str | None, num_threads_: int | None) -> None:
+    """Settings the user layer owns (runtime never imports it); called when they change.
+    (`compile_stats.set_forbid_compiles` is the third such switch.)"""
     global num_threads
     c_compiler.cache_dir_override = cache_dir
     num_threads = num_threads_
-    compile_stats.forbid_compiles = forbid_compiles
 
 
 def _threads() -> int:

@@ -1,0 +1,207 @@
+"""Plan caching for evaluation, and what users see of it: `la.cache_info()`, `la.clear_caches()`,
+compile logging (`la.config(log_compiles=True)` or `LAZYARRAY_LOG_COMPILES=1`).
+
+Every evaluation takes the graph signature of its outputs (one walk that also collects the leaves),
+looks the plan up, and on a hit only binds the leaves and runs: no pass, no compiler. A miss builds
+the plan through the evaluation layer's `build_plan`, stores it, and (when logging) says which user
+line caused it, how long it took, what it compiled, and what differs from the nearest cached plan.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from .graph import Graph, Node, get_op
+from .graph.node import format_site, user_site
+from .graph.signature import graph_signature
+from .runtime.plan_cache import PlanCache
+from .settings import get_settings
+
+try:  # the C backend's compile counters and forbid switch (absent until that backend lands)
+    from .runtime import compile_stats as _compile_stats
+except ImportError:  # pragma: no cover - depends on which branches have landed
+    _compile_stats = None
+
+logger = logging.getLogger("lazyarray")
+_INPUT = get_op("input")
+plan_cache = PlanCache(get_settings().plan_cache_size)
+
+
+class _Counters:
+    jit_traces = jit_hits = graph_cuts = 0
+
+
+counters = _Counters()
+_state = threading.local()  # .busy: this thread is evaluating or tracing (no budget cuts inside)
+
+
+class CacheInfo(BaseModel):
+    """Counters of every cache since the last `la.clear_caches()`."""
+
+    plans_built: int = Field(description="plans built (plan-cache misses)")
+    plan_hits: int = Field(description="evaluations that found their plan cached")
+    plan_evictions: int = Field(description="plans dropped by the LRU bound (plan_cache_size)")
+    plans_cached: int = Field(description="plans in the cache now")
+    kernels_compiled: int = Field(description="kernels built by a compiler")
+    kernel_disk_hits: int = Field(description="kernels loaded from the on-disk cache")
+    kernel_memory_hits: int = Field(description="kernels found already loaded in this process")
+    jit_traces: int = Field(description="times a la.jit function ran its Python body")
+    jit_hits: int = Field(description="la.jit calls that skipped the Python body")
+    graph_cuts: int = Field(description="pending graphs evaluated early for the node budget")
+
+
+def cache_info() -> CacheInfo:
+    kernels = _compile_stats.stats.snapshot() if _compile_stats is not None else {}
+    return CacheInfo(
+        plans_built=plan_cache.plans_built, plan_hits=plan_cache.plan_hits,
+        plan_evictions=plan_cache.plan_evictions, plans_cached=len(plan_cache),
+        kernels_compiled=kernels.get("kernels_compiled", 0),
+        kernel_disk_hits=kernels.get("kernel_disk_hits", 0),
+        kernel_memory_hits=kernels.get("kernel_memory_hits", 0),
+        jit_traces=counters.jit_traces, jit_hits=counters.jit_hits, graph_cuts=counters.graph_cuts,
+    )
+
+
+_clear_hooks: list[Callable[[], None]] = []  # la.jit registers its trace caches here
+
+
+def clear_caches() -> None:
+    """Drop every cached plan and jit trace and zero the counters (kernels on disk stay)."""
+    plan_cache.clear()
+    for hook in _clear_hooks:
+        hook()
+    counters.jit_traces = counters.jit_hits = counters.graph_cuts = 0
+    if _compile_stats is not None:
+        _compile_stats.reset()
+
+
+def apply_settings(settings: Any) -> None:
+    """Settings that live below the user layer: cache size, compile guard."""
+    if plan_cache.max_size != settings.plan_cache_size:
+        plan_cache.resize(settings.plan_cache_size)
+    if _compile_stats is not None:
+        _compile_stats.set_forbid_compiles(settings.forbid_compiles)
+
+
+class busy:
+    """Marks this thread as evaluating or tracing: node-budget cuts must not start evaluations
+    from inside one."""
+
+    def __enter__(self) -> None:
+        self._was = getattr(_state, "busy", False)
+        _state.busy = True
+
+    def __exit__(self, *exc: object) -> None:
+        _state.busy = self._was
+
+
+class tracing:
+    """While la.jit traces: evaluating a graph that reads a traced argument is an error (its value
+    would be baked into every later call)."""
+
+    def __init__(self, stand_ins: dict[int, int]) -> None:
+        self.stand_ins = stand_ins
+
+    def __enter__(self) -> None:
+        self._was = getattr(_state, "stand_ins", None)
+        _state.stand_ins = self.stand_ins
+
+    def __exit__(self, *exc: object) -> None:
+        _state.stand_ins = self._was
+
+
+def _check_not_traced(leaves: list[Node]) -> None:
+    stand_ins = getattr(_state, "stand_ins", None)
+    if stand_ins and any(id(n) in stand_ins or hasattr(n.data, "slot") for n in leaves):
+        from .jit import TracerEvaluationError
+
+        raise TracerEvaluationError(
+            f"la.jit: the traced function evaluates a value computed from its arguments at "
+            f"{format_site(user_site(1))}; that value would be fixed for every later call. Mark "
+            "the argument static (static_argnums / static_argnames) or evaluate outside the jit")
+
+
+def is_busy() -> bool:
+    return getattr(_state, "busy", False)
+
+
+BuildPlan = Callable[[Graph, Any], Any]
+
+
+def lookup_plan(outputs: Sequence[Node], options: Any, build_plan: BuildPlan
+                ) -> tuple[Any, list[Node]]:
+    """(plan, leaves in slot order) for `outputs`: cached, or built and cached now."""
+    signature, leaves = graph_signature(outputs)
+    key = (options, signature)
+    plan = plan_cache.lookup(key)
+    if plan is None:
+        plan = _build(outputs, key, options, build_plan)
+    return plan, leaves
+
+
+def bind_leaves(leaves: list[Node]) -> tuple[list[Any], list[Any]]:
+    """(array buffers, scalar values), each in leaf order: what `plan.run` takes."""
+    arrays: list[Any] = []
+    scalars: list[Any] = []
+    for n in leaves:
+        (arrays if n.op is _INPUT else scalars).append(n.data)
+    return arrays, scalars
+
+
+def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan) -> list[Any]:
+    """Evaluate `outputs` through the plan cache; returns their buffers."""
+    state = _state
+    was = getattr(state, "busy", False)
+    state.busy = True  # as `with busy()`, without its object on the hot path
+    try:
+        plan, leaves = lookup_plan(outputs, options, build_plan)
+        if getattr(state, "stand_ins", None):
+            _check_not_traced(leaves)
+        arrays, scalars = bind_leaves(leaves)
+        return plan.run(arrays, scalars)
+    finally:
+        state.busy = was
+
+
+def _build(outputs: Sequence[Node], key: Any, options: Any, build_plan: BuildPlan) -> Any:
+    graph = Graph(outputs)
+    log = get_settings().log_compiles
+    near = plan_cache.nearest(graph) if log else []
+    before = cache_info() if log else None
+    start = time.perf_counter()
+    plan = build_plan(graph, options)
+    elapsed = time.perf_counter() - start
+    plan_cache.insert(key, plan, graph)
+    if log:
+        _log_build(graph, elapsed, before, near)
+    return plan
+
+
+def _log_build(graph: Graph, elapsed: float, before: CacheInfo, near: list[str]) -> None:
+    after = cache_info()
+    compiled = after.kernels_compiled - before.kernels_compiled
+    loaded = after.kernel_disk_hits - before.kernel_disk_hits
+    built_at = next((o.site for o in graph.outputs if o.site), None)
+    message = (f"lazyarray: plan built for {len(graph)} nodes in {elapsed * 1e3:.2f} ms "
+               f"({compiled} kernels compiled, {loaded} loaded from disk), evaluated at "
+               f"{format_site(user_site(1))}, built at {format_site(built_at)}")
+    if near:
+        message += "; differs from a cached plan: " + ", ".join(near[:6])
+    _ensure_handler()
+    logger.info(message)
+
+
+def _ensure_handler() -> None:
+    """log_compiles must show without the user configuring logging."""
+    if not logger.handlers and not logging.getLogger().handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+    if logger.getEffectiveLevel() > logging.INFO:
+        logger.setLevel(logging.INFO)

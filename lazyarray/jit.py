@@ -1,0 +1,277 @@
+"""`la.jit(f)`: run `f`'s Python body once per input signature, then go straight to the plan.
+
+The signature of a call is its argument tree's structure, each Array's shape and dtype, each Python
+int or float's type (weak, NEP 50: its value is a run-time argument), and the values of static
+arguments (`static_argnums`, `static_argnames`, and any other hashable non-array leaf). On a new
+signature `f` runs on stand-ins: a fresh leaf per array argument and a traced int/float per scalar,
+so the graph it returns says which slot each argument binds. Arrays `f` reads from elsewhere
+(closures, globals) are constants of that trace, as in JAX. A later call flattens its arguments,
+binds them to the stored plan and runs it: no Python body, no graph, no signature walk.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import cache
+from .array import Array
+from .evaluation import options
+from .graph import Node, get_op
+from .graph.node import format_site, user_site
+
+_INPUT = get_op("input")
+_ARRAY, _SCALAR, _STATIC, _TUPLE, _LIST, _DICT = range(6)
+_live: weakref.WeakSet = weakref.WeakSet()  # jit functions, for la.clear_caches
+
+
+class TracerEvaluationError(TypeError):
+    """A jitted function looked at a value computed from its arguments while being traced."""
+
+
+# --- traced Python scalars ---------------------------------------------------------------------------
+def _refuse(name: str) -> Callable:
+    def method(self: Any, *other: Any) -> Any:
+        if other and isinstance(other[0], Array):
+            return NotImplemented
+        raise TracerEvaluationError(
+            f"la.jit: Python `{name}` on traced scalar argument {self.slot} at "
+            f"{format_site(user_site(1))}; its value changes between calls. Use lazyarray ops, or "
+            "mark the argument static (static_argnums / static_argnames)")
+    return method
+
+
+def _traced_type(base: type) -> type:
+    names = ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv",
+             "rfloordiv", "mod", "rmod", "pow", "rpow", "neg", "pos", "abs", "lt", "le", "gt",
+             "ge", "bool", "int", "float", "index", "round", "trunc", "floor", "ceil")
+    body = {f"__{n}__": _refuse(n) for n in names if hasattr(base, f"__{n}__")}
+    body["_lazyarray_weak_type"] = base  # graph.dtypes.weak_type_of: still a weak scalar
+    return type(f"Traced{base.__name__.title()}", (base,), body)
+
+
+_TRACED = {int: _traced_type(int), float: _traced_type(float)}
+
+
+def _tracer(value: Any, slot: int) -> Any:
+    t = _TRACED[type(value)].__new__(_TRACED[type(value)], value)
+    t.slot = slot
+    return t
+
+
+# --- argument trees ----------------------------------------------------------------------------------
+def flatten(tree: Any, arrays: list, scalars: list, spec: list) -> None:
+    """Append `tree`'s Arrays and Python int/floats (depth-first) and its structure tokens."""
+    stack = [tree]
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is Array:
+            node = x._node
+            spec.append((node.shape, node.dtype))
+            arrays.append(x)
+        elif t is float or t is int:
+            spec.append(t)
+            scalars.append(x)
+        elif t is tuple or t is list:
+            spec.append((_TUPLE if t is tuple else _LIST, len(x)))
+            stack.extend(reversed(x))
+        elif t is dict:
+            keys = tuple(sorted(x))
+            spec.append((_DICT, keys))
+            stack.extend(x[k] for k in reversed(keys))
+        elif isinstance(x, Array):  # a subclass
+            spec.append((x.shape, x.dtype))
+            arrays.append(x)
+        elif isinstance(x, np.ndarray):
+            from .creation import asarray
+
+            x = asarray(x)
+            spec.append((x.shape, x.dtype))
+            arrays.append(x)
+        else:
+            try:
+                hash(x)
+            except TypeError:
+                raise TypeError(f"la.jit: cannot use a {t.__name__} as an argument; pass Arrays, "
+                                "Python scalars, tuples/lists/dicts of them, or mark it static"
+                                ) from None
+            spec.append((_STATIC, t, x))
+
+
+def _substitute(tree: Any, arrays: Any, scalars: Any) -> Any:
+    """`tree` with its Arrays (and NumPy arrays) and int/floats taken from the iterators, in
+    `flatten` order."""
+    t = type(tree)
+    if isinstance(tree, (Array, np.ndarray)):
+        return next(arrays)
+    if t is float or t is int:
+        return next(scalars)
+    if t is tuple or t is list:  # argument trees are shallow: recursion is fine here
+        return t(_substitute(v, arrays, scalars) for v in tree)
+    if t is dict:
+        return {k: _substitute(tree[k], arrays, scalars) for k in sorted(tree)}
+    return tree
+
+
+def _output_arrays(tree: Any) -> list[Array]:
+    found: list[Array] = []
+    stack = [tree]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Array):
+            found.append(x)
+        elif type(x) in (tuple, list):
+            stack.extend(reversed(x))
+        elif type(x) is dict:
+            stack.extend(x[k] for k in reversed(list(x)))
+    return found
+
+
+def _replace_arrays(tree: Any, arrays: Any) -> Any:
+    if isinstance(tree, Array):
+        return next(arrays)
+    t = type(tree)
+    if t is tuple or t is list:
+        return t(_replace_arrays(v, arrays) for v in tree)
+    if t is dict:
+        return {k: _replace_arrays(v, arrays) for k, v in tree.items()}
+    return tree
+
+
+class _Trace:
+    """One traced signature: the plan, how to bind its leaves, and the output tree."""
+
+    __slots__ = ("array_slots", "out_nodes", "out_tree", "outputs", "plan", "scalar_slots")
+
+    def run(self, arrays: list[Array], scalars: list[Any]) -> Any:
+        data = [arrays[k]._node.data if type(k) is int else k[0] for k in self.array_slots]
+        values = [scalars[k] if type(k) is int else k[0] for k in self.scalar_slots]
+        buffers = self.plan.run(data, values)
+        results = [Array(Node(_INPUT, (), (), n.shape, n.dtype, data=b, site=n.site))
+                   for n, b in zip(self.out_nodes, buffers)]
+        if self.out_tree is None:
+            return results[0]
+        return _replace_arrays(self.out_tree, iter(results))
+
+
+class JitFunction:
+    """A function traced once per input signature; call it like the function it wraps."""
+
+    def __init__(self, fn: Callable, static_argnums: int | Sequence[int] = (),
+                 static_argnames: str | Sequence[str] = ()) -> None:
+        self.fn = fn
+        self.static_argnums = frozenset(_as_tuple(static_argnums))
+        self.static_argnames = frozenset(_as_tuple(static_argnames))
+        self._traces: dict[tuple, _Trace] = {}
+        self._lock = threading.Lock()
+        self._positions = _positions(fn)
+        functools.update_wrapper(self, fn)
+        _live.add(self)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        arrays: list[Array] = []
+        scalars: list[Any] = []
+        spec: list[Any] = [options()]
+        for i, x in enumerate(args):
+            if i in self.static_argnums:
+                spec.append((_STATIC, i, x))
+            else:
+                flatten(x, arrays, scalars, spec)
+        for name in sorted(kwargs):
+            spec.append(name)
+            if self._is_static(None, name):
+                spec.append((_STATIC, kwargs[name]))
+            else:
+                flatten(kwargs[name], arrays, scalars, spec)
+        key = tuple(spec)
+        pending = [a for a in arrays if a._node.inputs]
+        if pending:
+            from .evaluation import evaluate_arrays
+
+            evaluate_arrays(pending)
+        trace = self._traces.get(key)
+        if trace is None:
+            trace = self._trace(args, kwargs, arrays, scalars, key)
+        else:
+            cache.counters.jit_hits += 1
+        return trace.run(arrays, scalars)
+
+    def _trace(self, args: tuple, kwargs: dict, arrays: list[Array], scalars: list[Any],
+               key: tuple) -> _Trace:
+        from .evaluation import build_plan
+
+        cache.counters.jit_traces += 1
+        # A view per position: distinct buffers, so the passes never merge two arguments' leaves
+        # (the call key says nothing about which arguments alias).
+        stand_ins = [Array(Node(_INPUT, (), (), a.shape, a.dtype, data=a._node.data.view()))
+                     for a in arrays]
+        slot_of = {id(a._node): k for k, a in enumerate(stand_ins)}
+        a_it, s_it = iter(stand_ins), iter([_tracer(v, k) for k, v in enumerate(scalars)])
+        targs = tuple(x if self._is_static(i, None) else _substitute(x, a_it, s_it)
+                      for i, x in enumerate(args))
+        tkwargs = {k: kwargs[k] if self._is_static(None, k) else _substitute(kwargs[k], a_it, s_it)
+                   for k in sorted(kwargs)}
+        with cache.busy(), cache.tracing(slot_of):
+            out = self.fn(*targs, **tkwargs)
+        out_arrays = _output_arrays(out)
+        trace = _Trace()
+        trace.out_tree = out if not isinstance(out, Array) else None
+        trace.out_nodes = [a._node for a in out_arrays]
+        trace.plan, leaves = cache.lookup_plan(trace.out_nodes, options(), build_plan)
+        trace.array_slots = [slot_of.get(id(n), (n.data,)) for n in leaves if n.op is _INPUT]
+        trace.scalar_slots = [getattr(n.data, "slot", (n.data,)) for n in leaves
+                              if n.op is not _INPUT]
+        trace.out_nodes = [Node(_INPUT, (), (), n.shape, n.dtype, site=n.site)
+                           for n in trace.out_nodes]  # keep shapes only, not the trace's graph
+        with self._lock:
+            self._traces[key] = trace
+        return trace
+
+    def _is_static(self, position: int | None, name: str | None) -> bool:
+        if position is not None:
+            return position in self.static_argnums
+        return name in self.static_argnames or self._positions.get(name) in self.static_argnums
+
+    def clear(self) -> None:
+        with self._lock:
+            self._traces.clear()
+
+
+def _as_tuple(x: Any) -> tuple:
+    return (x,) if isinstance(x, (int, str)) else tuple(x)
+
+
+def _positions(fn: Callable) -> dict[str, int]:
+    """Parameter name → position, so a static_argnums argument passed by keyword stays static."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: i for i, p in enumerate(params)
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)}
+
+
+def jit(fn: Callable | None = None, *, static_argnums: int | Sequence[int] = (),
+        static_argnames: str | Sequence[str] = ()) -> Any:
+    """Trace `fn` once per input signature; later calls run its cached plan directly.
+
+    Usable as `la.jit(f)`, `@la.jit` or `@la.jit(static_argnums=1)`.
+    """
+    if fn is None:
+        return lambda f: JitFunction(f, static_argnums, static_argnames)
+    return JitFunction(fn, static_argnums, static_argnames)
+
+
+def clear_traces() -> None:
+    for f in list(_live):
+        f.clear()
+
+
+cache._clear_hooks.append(clear_traces)

@@ -1,0 +1,210 @@
+"""The plan cache: graph signature → plan, LRU-bounded, with counters tests and users can read.
+
+A plan must be data-free: it may hold the graph's structure (shapes, dtypes, ops) but never a leaf's
+buffer or a scalar's value, which are bound at each run. Otherwise a cached plan would keep user data
+alive and, worse, could run on it. `data_free_graph` makes the reference path's graph data-free.
+
+Besides the plan, each entry keeps a short description of the graph (its skeleton: op names in order,
+and each node's shape and dtype), so that a miss can say what differs from the nearest cached plan.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..graph import Graph, Node, get_op
+from .interpreter import _apply
+
+_INPUT = get_op("input")
+
+
+@dataclass(frozen=True)
+class PlanEntry:
+    plan: Any
+    skeleton: tuple[str, ...]  # op names in topological order: entries to compare a miss against
+    nodes: tuple[tuple[str, tuple[int, ...], str, tuple, bool], ...]  # see describe_graph
+
+
+def describe_graph(graph: Graph) -> tuple[tuple[str, ...], tuple]:
+    """(skeleton, per-node (op, shape, dtype, attrs, is leaf)) of a graph, for near-miss reports."""
+    nodes = tuple((n.op.name, n.shape, str(n.dtype), n.attrs, n.is_leaf) for n in graph.nodes)
+    return tuple(d[0] for d in nodes), nodes
+
+
+class PlanCache:
+    """An LRU map signature → PlanEntry; safe to use from several threads."""
+
+    def __init__(self, max_size: int = 256) -> None:
+        self.max_size = max_size
+        self._entries: OrderedDict[Hashable, PlanEntry] = OrderedDict()
+        self._by_skeleton: dict[tuple[str, ...], list[Hashable]] = {}
+        self._lock = threading.Lock()
+        self.plans_built = self.plan_hits = self.plan_evictions = 0
+
+    def lookup(self, signature: Hashable) -> Any | None:
+        """The cached plan for `signature` (counted as a hit), or None."""
+        with self._lock:
+            entry = self._entries.get(signature)
+            if entry is None:
+                return None
+            self._entries.move_to_end(signature)
+            self.plan_hits += 1
+            return entry.plan
+
+    def insert(self, signature: Hashable, plan: Any, graph: Graph) -> None:
+        """Store a freshly built plan (counted as built), evicting the least recently used."""
+        skeleton, nodes = describe_graph(graph)
+        with self._lock:
+            self.plans_built += 1
+            if self.max_size <= 0:
+                return
+            if signature not in self._entries:
+                self._by_skeleton.setdefault(skeleton, []).append(signature)
+            self._entries[signature] = PlanEntry(plan, skeleton, nodes)
+            self._entries.move_to_end(signature)
+            while len(self._entries) > self.max_size:
+                old_sig, old = self._entries.popitem(last=False)
+                self._forget(old_sig, old.skeleton)
+                self.plan_evictions += 1
+
+    def _forget(self, signature: Hashable, skeleton: tuple[str, ...]) -> None:
+        sigs = self._by_skeleton[skeleton]
+        sigs.remove(signature)
+        if not sigs:
+            del self._by_skeleton[skeleton]
+
+    def resize(self, max_size: int) -> None:
+        with self._lock:
+            self.max_size = max_size
+            while len(self._entries) > max(max_size, 0):
+                old_sig, old = self._entries.popitem(last=False)
+                self._forget(old_sig, old.skeleton)
+                self.plan_evictions += 1
+
+    def nearest(self, graph: Graph) -> list[str]:
+        """What differs between `graph` and the closest cached plan: ["leaf 0 (input): dim 0:
+        512 → 513", "leaf 1 (input): dtype float32 → float64"]. Plans of the same skeleton are
+        compared node by node; failing those, recent plans with as many leaves, by their leaves."""
+        skeleton, nodes = describe_graph(graph)
+        with self._lock:
+            same = [self._entries[s].nodes for s in self._by_skeleton.get(skeleton, ())]
+            recent = [e.nodes for e in list(self._entries.values())[-32:]]
+        if same:
+            candidates = [(c, nodes, []) for c in same]
+        else:
+            leaves = tuple(d for d in nodes if d[4])
+            candidates = [(cl, leaves, [f"ops differ ({len(c)} → {len(nodes)} nodes)"])
+                          for c in recent if len(cl := tuple(d for d in c if d[4])) == len(leaves)]
+        best: list[str] = []
+        for old, new, extra in candidates:
+            diffs = describe_differences(old, new) + extra
+            if not best or len(diffs) < len(best):
+                best = diffs
+        return best
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._by_skeleton.clear()
+            self.plans_built = self.plan_hits = self.plan_evictions = 0
+
+
+def describe_differences(old: tuple, new: tuple) -> list[str]:
+    """Readable differences between two node descriptions of the same skeleton: the leaves' (inputs
+    and scalars, named by leaf position) when they differ, else the other nodes' (by position)."""
+    leaf_diffs: list[str] = []
+    node_diffs: list[str] = []
+    leaf_no = 0
+    for i, (a, b) in enumerate(zip(old, new)):
+        if a[4]:
+            leaf_diffs += _node_differences(f"leaf {leaf_no} ({a[0]})", a, b)
+            leaf_no += 1
+        else:
+            node_diffs += _node_differences(f"%{i} {a[0]}", a, b)
+    return leaf_diffs or node_diffs or ["the same ops; which leaves are shared differs"]
+
+
+def _node_differences(name: str, a: tuple, b: tuple) -> list[str]:
+    (_, shape0, dt0, attrs0, _), (_, shape1, dt1, attrs1, _) = a, b
+    diffs = [f"{name}: dtype {dt0} → {dt1}"] if dt0 != dt1 else []
+    if len(shape0) != len(shape1):
+        diffs.append(f"{name}: shape {shape0} → {shape1}")
+    else:
+        diffs += [f"{name}: dim {d}: {x} → {y}" for d, (x, y) in enumerate(zip(shape0, shape1))
+                  if x != y]
+    if attrs0 != attrs1 and shape0 == shape1:
+        diffs.append(f"{name}: attrs {attrs0} → {attrs1}")
+    return diffs
+
+
+def data_free_graph(graph: Graph) -> Graph:
+    """A copy of `graph` whose leaves carry no data (the structure a cached plan may keep)."""
+    copies: dict[int, Node] = {}
+    nodes: list[Node] = []
+    for n in graph.nodes:
+        if n.inputs:
+            copy = Node(n.op, tuple(copies[id(i)] for i in n.inputs), n.attrs, n.shape, n.dtype,
+                        site=n.site)
+        else:
+            copy = Node(n.op, (), n.attrs, n.shape, n.dtype, site=n.site)
+        copies[id(n)] = copy
+        nodes.append(copy)
+    return Graph([copies[id(o)] for o in graph.outputs], nodes)
+
+
+class ReferenceStepPlan:
+    """The node-by-node NumPy plan, data-free and pre-scheduled: each run walks a ready list of
+    (reference, input positions) steps and frees intermediates after their last reader, so the
+    reference path pays no per-run graph bookkeeping. Errors are re-raised through the
+    interpreter's `_apply`, which names the op and the user line that built it."""
+
+    def __init__(self, graph: Graph) -> None:
+        nodes, index = graph.nodes, graph.index
+        last_use = {index[id(i)]: k for k, n in enumerate(nodes) for i in n.inputs}
+        keep = {index[id(o)] for o in graph.outputs}
+        frees: dict[int, list[int]] = {}
+        for slot, k in last_use.items():
+            if slot not in keep:
+                frees.setdefault(k, []).append(slot)
+        self.size = len(nodes)
+        self.array_slots = [k for k, n in enumerate(nodes) if n.is_leaf and n.op is _INPUT]
+        self.scalar_slots = [(k, n.dtype) for k, n in enumerate(nodes)
+                             if n.is_leaf and n.op is not _INPUT]
+        self.steps = [(k, n.op.reference, tuple(index[id(i)] for i in n.inputs), n.attrs, n.dtype,
+                       n, tuple(frees.get(k, ()))) for k, n in enumerate(nodes) if not n.is_leaf]
+        self.outputs = [index[id(o)] for o in graph.outputs]
+
+    def run(self, arrays: list[Any], scalars: list[Any]) -> list[Any]:
+        values: list[Any] = [None] * self.size
+        for k, a in zip(self.array_slots, arrays):
+            values[k] = a
+        for (k, dtype), s in zip(self.scalar_slots, scalars):
+            values[k] = np.asarray(s, dtype)
+        with np.errstate(all="ignore"):
+            for k, reference, inputs, attrs, dtype, node, free in self.steps:
+                args = tuple([values[i] for i in inputs])
+                try:
+                    out = reference(args, attrs, dtype)
+                except Exception:
+                    _apply(node, args)  # raises the interpreter's error naming the user line
+                    raise
+                if type(out) is not np.ndarray or out.dtype != dtype or out.shape != node.shape:
+                    out = _apply(node, args)
+                values[k] = out
+                for i in free:
+                    values[i] = None
+        return [values[k] for k in self.outputs]
+
+
+def build_reference_plan(graph: Graph, options: Any = None) -> ReferenceStepPlan:
+    """The node-by-node NumPy plan, made data-free so the plan cache may keep it."""
+    return ReferenceStepPlan(data_free_graph(graph))

@@ -1,0 +1,145 @@
+"""la.jit: one trace per input signature; later calls skip the Python body and run the plan."""
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+from lazyarray.jit import TracerEvaluationError
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    la.clear_caches()
+    yield
+    la.clear_caches()
+
+
+def f32(*shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def counting(fn):
+    calls = []
+
+    def body(*args, **kwargs):
+        calls.append(1)
+        return fn(*args, **kwargs)
+
+    return body, calls
+
+
+def test_second_identical_call_skips_the_body(backend):
+    body, calls = counting(lambda x, w, b: la.nn.relu(x @ w + b))
+    f = la.jit(body)
+    x, w, b = la.array(f32(4, 3)), la.array(f32(3, 2, seed=1)), la.array(f32(2, seed=2))
+    first = np.asarray(f(x, w, b))
+    second = np.asarray(f(la.array(f32(4, 3, seed=5)), w, b))
+    assert len(calls) == 1
+    info = la.cache_info()
+    assert (info.jit_traces, info.jit_hits, info.plans_built) == (1, 1, 1)
+    np.testing.assert_allclose(first, np.maximum(f32(4, 3) @ f32(3, 2, seed=1) + f32(2, seed=2), 0),
+                               rtol=1e-5)
+    want = np.maximum(f32(4, 3, seed=5) @ f32(3, 2, seed=1) + f32(2, seed=2), 0)
+    np.testing.assert_allclose(second, want, rtol=1e-5)
+
+
+def test_scalars_are_weak_arguments():
+    body, calls = counting(lambda x, s: x * s + 1)
+    f = la.jit(body)
+    x = la.array(np.arange(4, dtype=np.float32))
+    for s in (0.5, 1.5, -2.0, 7):
+        got = np.asarray(f(x, s))
+        assert got.dtype == np.float32  # weak: float32 stays float32
+        np.testing.assert_allclose(got, np.arange(4, dtype=np.float32) * np.float32(s) + 1)
+    assert len(calls) == 2  # float, then int: the weak type is part of the signature
+
+
+def test_new_shape_or_dtype_retraces():
+    body, calls = counting(lambda x: la.exp(x) - 1)
+    f = la.jit(body)
+    f(la.array(f32(3)))
+    f(la.array(f32(3, seed=1)))
+    f(la.array(f32(4)))
+    f(la.array(f32(4).astype(np.float64)))
+    assert len(calls) == 3
+
+
+def test_static_arguments_by_position_and_name():
+    body, calls = counting(lambda x, n, *, axis: la.sum(x ** n, axis=axis))
+    f = la.jit(body, static_argnums=1, static_argnames="axis")
+    x = la.array(np.arange(6.0).reshape(2, 3))
+    ref = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_allclose(np.asarray(f(x, 2, axis=0)), (ref ** 2).sum(0))
+    np.testing.assert_allclose(np.asarray(f(x, 3, axis=0)), (ref ** 3).sum(0))
+    np.testing.assert_allclose(np.asarray(f(x, 2, axis=1)), (ref ** 2).sum(1))
+    np.testing.assert_allclose(np.asarray(f(x, n=2, axis=0)), (ref ** 2).sum(0))
+    assert len(calls) == 4  # by keyword is a different call shape, still static
+
+
+def test_trees_in_and_out():
+    def body(params, batch):
+        h = la.tanh(batch["x"] @ params[0] + params[1])
+        return {"h": h, "stats": (h.sum(), h.max())}
+
+    f = la.jit(body)
+    w, b = f32(3, 2), f32(2, seed=1)
+    params = [la.array(w), la.array(b)]
+    for seed in (3, 4):
+        x = f32(5, 3, seed=seed)
+        out = f(params, {"x": la.array(x)})
+        h = np.tanh(x @ w + b)
+        np.testing.assert_allclose(np.asarray(out["h"]), h, rtol=1e-5)
+        np.testing.assert_allclose(float(out["stats"][0]), h.sum(), rtol=1e-4)
+        np.testing.assert_allclose(float(out["stats"][1]), h.max(), rtol=1e-5)
+    assert la.cache_info().jit_traces == 1
+
+
+def test_pending_arguments_and_closures():
+    w = la.array(f32(3))
+    f = la.jit(lambda x: x * w)
+    x = la.array(f32(3, seed=1))
+    got = np.asarray(f(x + 1.0))  # a pending argument is evaluated first
+    np.testing.assert_allclose(got, (f32(3, seed=1) + 1) * f32(3), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(f(x)), f32(3, seed=1) * f32(3), rtol=1e-6)
+    assert la.cache_info().jit_traces == 1
+
+
+def test_returning_an_argument_and_the_same_array_twice():
+    f = la.jit(lambda x, y: (x, x + y))
+    a = la.array(f32(3))
+    same, total = f(a, a)
+    np.testing.assert_array_equal(np.asarray(same), f32(3))
+    np.testing.assert_allclose(np.asarray(total), 2 * f32(3))
+    b = la.array(f32(3, seed=1))
+    same, total = f(a, b)
+    np.testing.assert_allclose(np.asarray(total), f32(3) + f32(3, seed=1))
+
+
+def test_evaluating_a_traced_value_is_an_error():
+    f = la.jit(lambda x: x * 2 if float(x.sum()) > 0 else x)
+    with pytest.raises(TracerEvaluationError, match="static"):
+        f(la.array(f32(3)))
+
+
+def test_python_arithmetic_on_a_traced_scalar_is_an_error():
+    f = la.jit(lambda x, s: x * (s * 2))
+    with pytest.raises(TracerEvaluationError, match="static"):
+        f(la.array(f32(3)), 1.5)
+    g = la.jit(lambda x, s: x * (s * 2), static_argnums=1)
+    np.testing.assert_allclose(np.asarray(g(la.array(f32(3)), 1.5)), f32(3) * 3)
+
+
+def test_unhashable_argument_is_rejected_clearly():
+    f = la.jit(lambda x, opts: x)
+    with pytest.raises(TypeError, match="static"):
+        f(la.array(f32(2)), {1, 2})
+
+
+def test_clear_caches_forgets_traces():
+    body, calls = counting(lambda x: x + 1)
+    f = la.jit(body)
+    x = la.array(f32(2))
+    f(x)
+    la.clear_caches()
+    f(x)
+    assert len(calls) == 2

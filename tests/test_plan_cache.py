@@ -124,7 +124,8 @@ def test_loop_compiles_only_in_first_iteration():
         w, b = la.array(f32(8, 4)), la.array(f32(4, seed=1))
         relu_loop(w, b, [f32(16, 8)])
         first = la.cache_info()
-        assert first.kernels_compiled + first.kernel_disk_hits > 0
+        # Kernels come from the compiler, the disk cache, or (an earlier test) this process's memory.
+        assert first.kernels_compiled + first.kernel_disk_hits + first.kernel_memory_hits > 0
         relu_loop(w, b, [f32(16, 8, seed=i) for i in range(99)])
         assert la.cache_info().kernels_compiled == first.kernels_compiled
 

@@ -196,10 +196,11 @@ def test_at_update_basic_index(backend, mode, shape, seed, data):
     target = x[index].shape
     values = _x(seed + 1, target[data.draw(st.integers(0, len(target)), label="vdims"):])
     want = x.copy()
+    cast = values.astype(x.dtype)  # documented: updates cast the values to x's dtype first
     if mode == "set":
-        want[index] = values
+        want[index] = cast
     else:
-        _AT_MODES[mode].at(want, index, values)
+        _AT_MODES[mode].at(want, index, cast)
     assert_matches(getattr(la.array(x).at[index], mode)(la.array(values)), want)
 
 

@@ -29,11 +29,15 @@ if TYPE_CHECKING:
 _LIBRARY_DIRS: tuple[str, ...] = ()
 
 
+_IS_LIBRARY: dict[str, bool] = {}  # filename -> is a library file: one dict hit per frame
+
+
 def register_library_dir(path: str) -> None:
     global _LIBRARY_DIRS
     path = os.path.dirname(os.path.abspath(path)) + os.sep
     if path not in _LIBRARY_DIRS:
         _LIBRARY_DIRS = _LIBRARY_DIRS + (path,)
+        _IS_LIBRARY.clear()
 
 
 register_library_dir(__file__)
@@ -46,18 +50,29 @@ _USER_FILES: frozenset[str] = frozenset()
 def register_user_file(path: str) -> None:
     global _USER_FILES
     _USER_FILES = _USER_FILES | {os.path.abspath(path)}
+    _IS_LIBRARY.clear()
+
+
+def _is_library_file(filename: str) -> bool:
+    lib = filename.startswith(_LIBRARY_DIRS) and filename not in _USER_FILES
+    _IS_LIBRARY[filename] = lib
+    return lib
 
 
 def user_site(depth: int = 1) -> tuple[str, int] | None:
-    """(filename, line) of the innermost frame outside lazyarray: where the user built the op."""
+    """(filename, line) of the innermost frame outside lazyarray: where the user built the op.
+    Runs once per traced op, so library-ness is remembered per file name."""
     frame = sys._getframe(depth)
-    dirs = _LIBRARY_DIRS
-    while frame is not None and frame.f_code.co_filename.startswith(dirs) and (
-            not _USER_FILES or frame.f_code.co_filename not in _USER_FILES):
+    known = _IS_LIBRARY.get
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        lib = known(filename)
+        if lib is None:
+            lib = _is_library_file(filename)
+        if not lib:
+            return filename, frame.f_lineno
         frame = frame.f_back
-    if frame is None:
-        return None
-    return frame.f_code.co_filename, frame.f_lineno
+    return None
 
 
 def format_site(site: tuple[str, int] | None) -> str:
@@ -129,15 +144,26 @@ class Node:
         self.dtype = dtype
         self.data = data
         self.site = site
-        if inputs:
-            pending = 1
-            for i in inputs:
-                pending += i.pending
+        n = len(inputs)
+        if n:
+            if n == 2:  # the common arities spelled out: this runs once per traced op
+                pending = 1 + inputs[0].pending + inputs[1].pending
+            elif n == 1:
+                pending = 1 + inputs[0].pending
+            else:
+                pending = 1
+                for i in inputs:
+                    pending += i.pending
             if pending > _BUDGET[0] and _BUDGET[1] is not None:
                 inputs = _BUDGET[1](inputs)
                 pending = 1 + sum(i.pending for i in inputs)
             self.pending = pending
-            structure = (op, attrs, dtype, shape, *[i.key for i in inputs])
+            if n == 2:
+                structure = (op, attrs, dtype, shape, inputs[0].key, inputs[1].key)
+            elif n == 1:
+                structure = (op, attrs, dtype, shape, inputs[0].key)
+            else:
+                structure = (op, attrs, dtype, shape, *[i.key for i in inputs])
         else:
             self.pending = 1
             structure = (op, attrs, dtype, shape)

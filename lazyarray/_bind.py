@@ -179,11 +179,29 @@ def binary(op: OpDef, x: Any, y: Any, site: Site) -> Node:
             [nx.shape, ny.shape], site)
     else:
         shape = ny.shape if ny is not None else ()
-    a = nx if nx is not None and nx.dtype is loop[0] and nx.shape == shape else materialize(
-        nx if nx is not None else (kx, x), loop[0], shape, site)
-    b = ny if ny is not None and ny.dtype is loop[1] and ny.shape == shape else materialize(
-        ny if ny is not None else (ky, y), loop[1], shape, site)
+    if nx is None:
+        a = _scalar_operand(x, loop[0], shape, site)
+    elif nx.dtype is loop[0] and nx.shape == shape:
+        a = nx
+    else:
+        a = broadcast_to(cast(nx, loop[0], site), shape, site)
+    if ny is None:
+        b = _scalar_operand(y, loop[1], shape, site)
+    elif ny.dtype is loop[1] and ny.shape == shape:
+        b = ny
+    else:
+        b = broadcast_to(cast(ny, loop[1], site), shape, site)
     return Node(op, (a, b), (), shape, loop[2], site=site)
+
+
+def _scalar_operand(value: Any, dtype: np.dtype, shape: tuple[int, ...], site: Site) -> Node:
+    """`materialize` of a weak Python scalar, inlined for the operators' fast path."""
+    if type(value) is int and dtype.kind in "iu":
+        lo, hi = _INT_RANGE[dtype]
+        if not lo <= value <= hi:
+            raise fail(OverflowError, f"Python integer {value} out of bounds for {dtype}", site)
+    node = Node(SCALAR, (), (), (), dtype, value, site)
+    return node if shape == () else Node(BROADCAST, (node,), (shape,), shape, dtype, None, site)
 
 
 def primitive(op: OpDef, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, ...],

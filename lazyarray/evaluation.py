@@ -139,8 +139,10 @@ def device_of(node: Node) -> str:
 
 
 def to_host(a: Array) -> np.ndarray:
-    evaluate_arrays([a])
-    data = a._node.data
+    node = a._node
+    if node.op is not _input_op():
+        a._node = node = evaluate_nodes([node])[0]
+    data = node.data
     if isinstance(data, np.ndarray):
         return data
     return get_backend("cupy").to_host(data)

@@ -178,18 +178,28 @@ class JitFunction:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         arrays: list[Array] = []
         scalars: list[Any] = []
-        spec: list[Any] = [options()]
+        spec: list[Any] = [cache.options_token(options())]
+        static = self.static_argnums
         for i, x in enumerate(args):
-            if i in self.static_argnums:
+            t = type(x)
+            if static and i in static:
                 spec.append((_STATIC, i, x))
+            elif t is Array:  # the common flat cases inline: `flatten` does the same
+                node = x._node
+                spec.append((node.shape, node.dtype))
+                arrays.append(x)
+            elif t is float or t is int:
+                spec.append(t)
+                scalars.append(x)
             else:
                 flatten(x, arrays, scalars, spec)
-        for name in sorted(kwargs):
-            spec.append(name)
-            if self._is_static(None, name):
-                spec.append((_STATIC, kwargs[name]))
-            else:
-                flatten(kwargs[name], arrays, scalars, spec)
+        if kwargs:
+            for name in sorted(kwargs):
+                spec.append(name)
+                if self._is_static(None, name):
+                    spec.append((_STATIC, kwargs[name]))
+                else:
+                    flatten(kwargs[name], arrays, scalars, spec)
         key = tuple(spec)
         pending = [a for a in arrays if a._node.inputs]
         if pending:

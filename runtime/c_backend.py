@@ -10,10 +10,11 @@ per thread, reused between runs, so two threads can run one plan at once.
 from __future__ import annotations
 
 import os
+import struct
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
@@ -99,6 +100,10 @@ class CPlan:
                         for s in program.inputs]
         self._outputs = [(s, program.buffers[s].dtype, program.buffers[s].shape)
                          for s in dict.fromkeys(program.outputs) if s not in inputs]
+        # Outputs that are neither inputs nor repeated are returned as they are (no copy).
+        self._plain_outputs = (len(set(program.outputs)) == len(program.outputs)
+                               and not inputs & outputs)
+        self._pack_scalars = _scalar_packer(program.scalars)
         # Per step: a kernel call (with the pointer entries to refresh each run) or a library call.
         self._steps: list[tuple] = []
         calls_iter = iter(enumerate(calls))
@@ -108,7 +113,8 @@ class CPlan:
                 if not call.skip:
                     bound = tuple((k, s) for k, s in enumerate(call.slots)
                                   if s not in self.intermediates)
-                    self._steps.append((n, call.fn, ffi.from_buffer("int64_t[]", call.block), call.nt, bound))
+                    self._steps.append((n, call.fn, ffi.from_buffer("int64_t[]", call.block),
+                                        call.nt, bound))
             else:
                 self._steps.append((-1, step, None, 0, ()))
 
@@ -119,27 +125,65 @@ class CPlan:
         return ws
 
     def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[np.ndarray]:
+        """Bind leaves, run the steps, return the outputs. This is the plan-cache hit path: each
+        line here costs every cached evaluation (~3 us for a one-kernel plan, docs/c_backend.md)."""
         ws = self._workspace()
         bufs = ws.buffers.copy()
         for (slot, dtype, shape), value in zip(self._inputs, arrays):
-            a = np.ascontiguousarray(value, dtype=dtype)
-            bufs[slot] = a if a.shape == shape else a.reshape(shape)
+            # Leaves are usually C-contiguous arrays of the planned dtype: take them as they are.
+            if (type(value) is not np.ndarray or value.dtype is not dtype
+                    or value.shape != shape or not value.flags.c_contiguous):
+                value = np.ascontiguousarray(value, dtype=dtype).reshape(shape)
+            bufs[slot] = value
         if scalars:
-            with np.errstate(over="ignore"):  # 1e300 into a float32 scalar is inf, as in NumPy
-                for view, value in zip(ws.scalar_views, scalars):
-                    view[0] = value
+            _bind_scalars(self._pack_scalars, ws, scalars)
         for slot, dtype, shape in self._outputs:
             bufs[slot] = np.empty(shape, dtype)
-        sptr, pointers, from_buffer = ws.scalars_ptr, ws.pointers, ffi.from_buffer
+        sptr, pointers = ws.scalars_ptr, ws.pointers
         for n, fn, block, nt, bound in self._steps:
             if n < 0:
                 run_library_call(fn, bufs)
                 continue
             ptrs = pointers[n]
             for k, slot in bound:
-                ptrs[k] = from_buffer(bufs[slot])
+                ptrs[k] = _char_buffer(bufs[slot])
             fn(ptrs, block, sptr, nt)
+        if self._plain_outputs:
+            return [bufs[slot] for slot in self.program.outputs]
         return _fresh_outputs(self.program, bufs)
+
+
+# `ffi.from_buffer(array)` without its Python wrapper (~0.2 us per pointer on the hit path).
+_char_buffer = partial(ffi._backend.from_buffer, ffi.BCharA) \
+    if hasattr(ffi, "_backend") and hasattr(ffi, "BCharA") else ffi.from_buffer
+
+_SCALAR_CODES = {"b1": "?", "i1": "b", "u1": "B", "i2": "h", "u2": "H", "i4": "i", "u4": "I",
+                 "i8": "q", "u8": "Q", "f4": "f", "f8": "d"}
+
+
+def _scalar_packer(dtypes: Sequence[np.dtype]) -> struct.Struct | None:
+    """One `struct` that writes every scalar argument into its 8-byte slot in one call."""
+    codes = []
+    for dt in dtypes:
+        code = _SCALAR_CODES.get(f"{dt.kind}{dt.itemsize}")
+        if code is None:
+            return None
+        codes.append(code + (f"{8 - dt.itemsize}x" if dt.itemsize < 8 else ""))
+    return struct.Struct("=" + "".join(codes)) if codes else None
+
+
+def _bind_scalars(packer: struct.Struct | None, ws: _Workspace, scalars: Sequence[Any]) -> None:
+    """struct's conversion agrees with NumPy's for in-range values; anything it refuses (a float
+    too large for float32, a float into an int slot) takes NumPy's assignment, which defines it."""
+    if packer is not None:
+        try:
+            packer.pack_into(ws.scalars, 0, *scalars)
+            return
+        except (struct.error, OverflowError, TypeError, ValueError):
+            pass
+    with np.errstate(over="ignore"):  # 1e300 into a float32 scalar is inf, as in NumPy
+        for view, value in zip(ws.scalar_views, scalars):
+            view[0] = value
 
 
 def run_library_call(step: LibraryCall, bufs: list) -> None:

@@ -41,7 +41,7 @@ class Dialect:
     def parallel_loop(self, var: str, extent: str, simd: bool = False) -> list[str]:
         """Header of the outermost (independent) loop; `simd`: it is also the innermost loop."""
         what = "parallel for simd" if simd else "parallel for"
-        return [f"#pragma omp {what} num_threads(nt) if (nt > 1) schedule(static)",
+        return [f"#pragma omp {what} num_threads(nt) if (parallel: nt > 1) schedule(static)",
                 f"for (int64_t {var} = 0; {var} < {extent}; {var}++) {{"]
 
     def serial_loop(self, var: str, extent: str, simd: bool = False, start: str = "0") -> list[str]:

@@ -1,5 +1,5 @@
 /* argmax: argmax */
-void la_argmax_2add5ed9f7(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_argmax_4861dafdad(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -8,7 +8,7 @@ void la_argmax_2add5ed9f7(char *const *p, const int64_t *d, const char *s, int64
     const float *restrict b0 = (const float *)p[0];
     int64_t *restrict b1 = (int64_t *)p[1];
     const int64_t s0_1 = d[2];
-    #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+    #pragma omp parallel for num_threads(nt) if (parallel: nt > 1) schedule(static)
     for (int64_t i0 = 0; i0 < n0; i0++) {
         float acc0_0_l[8];
         int64_t acc0_0_i[8];

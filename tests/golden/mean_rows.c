@@ -1,5 +1,5 @@
 /* sum_divide: sum, divide */
-void la_sum_divide_6f64429e31(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_sum_divide_807adfb7cf(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -8,7 +8,7 @@ void la_sum_divide_6f64429e31(char *const *p, const int64_t *d, const char *s, i
     const float *restrict b0 = (const float *)p[0];
     float *restrict b1 = (float *)p[1];
     const int64_t s0_0 = d[2];
-    #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+    #pragma omp parallel for num_threads(nt) if (parallel: nt > 1) schedule(static)
     for (int64_t i0 = 0; i0 < n0; i0++) {
         double acc0_0_l[8];
         for (int l = 0; l < 8; l++) {

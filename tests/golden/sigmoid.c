@@ -1,13 +1,13 @@
 /* sigmoid: negative, exp, add, reciprocal */
 /* from model.py:3 */
-void la_sigmoid_f06f72e29a(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_sigmoid_60f7ee32fe(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
     const int64_t n0 = d[0];
     const float *restrict b0 = (const float *)p[0];
     float *restrict b1 = (float *)p[1];
-    #pragma omp parallel for simd num_threads(nt) if (nt > 1) schedule(static)
+    #pragma omp parallel for simd num_threads(nt) if (parallel: nt > 1) schedule(static)
     for (int64_t i0 = 0; i0 < n0; i0++) {
         const float ld0 = b0[i0];
         const float negative1 = (-ld0);

@@ -1,5 +1,5 @@
 /* max_subtract_exp_sum_divide: max, subtract, exp, sum, divide */
-void la_max_subtract_exp_sum_divide_a5da6214d1(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_max_subtract_exp_sum_divide_c35c9ac66d(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -11,7 +11,7 @@ void la_max_subtract_exp_sum_divide_a5da6214d1(char *const *p, const int64_t *d,
     const int64_t s1_0 = d[3];
     const int64_t s2_0 = d[4];
     const int64_t s3_0 = d[5];
-    #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+    #pragma omp parallel for num_threads(nt) if (parallel: nt > 1) schedule(static)
     for (int64_t i0 = 0; i0 < n0; i0++) {
         float acc0_0_l[8];
         for (int l = 0; l < 8; l++) {

@@ -9,6 +9,7 @@ per thread, reused between runs, so two threads can run one plan at once.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import struct
 import threading
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.kernel_ir import Kernel, LibraryCall, Program
+from ..graph.kernel_ir import Kernel, LibraryCall, Load, Program
 from ..graph.registry import OpKind
 from . import c_compiler
 from .backend import Backend, register_backend
@@ -232,6 +233,43 @@ def _render_cached(kernel: Kernel, shared: frozenset[int]) -> tuple[KernelLayout
     return layout, symbol, source
 
 
+@lru_cache(maxsize=1024)
+def _layout_and_key(kernel: Kernel, shared: frozenset[int]) -> tuple[KernelLayout, str]:
+    """The kernel's layout and its structural key: what its generated source is a function of
+    (ops, dtypes, stages, the layout's size-free pattern, the aliasing slots, and the code of
+    the generator itself), found without rendering it. "" when the generator's code cannot
+    be read: then every lookup renders."""
+    layout = plan_layout(kernel)
+    version = _generator_fingerprint()
+    if not version:
+        return layout, ""
+    stages = tuple((st.inner, tuple(("load", e.slot, e.dtype.str) if isinstance(e, Load) else e
+                                    for e in st.exprs), st.reduces,
+                    tuple((t.slot, t.value) for t in st.stores)) for st in kernel.stages)
+    structure = (version, kernel.name, kernel.fused, kernel.sites, kernel.n_outer,
+                 len(kernel.space), stages, layout.pattern, tuple(sorted(shared)))
+    return layout, hashlib.sha256(repr(structure).encode()).hexdigest()[:24]
+
+
+@lru_cache(maxsize=1)
+def _generator_fingerprint() -> str:
+    """A hash of the modules whose code decides the generated C (printer, prelude, layout, the op
+    templates and semantics): any edit to them changes every structural key, so the disk index
+    never names a library built by other generator code."""
+    from ..graph import dtypes, kernel_ir, ops_elementwise, ops_structure, registry, semantics
+    from . import c_layout, c_prelude, c_printer
+
+    digest = hashlib.sha256(c_compiler.CODEGEN_VERSION.encode())
+    for module in (c_printer, c_prelude, c_layout, kernel_ir, registry, ops_elementwise,
+                   ops_structure, semantics, dtypes):
+        try:
+            with open(module.__file__, "rb") as f:
+                digest.update(f.read())
+        except (OSError, TypeError):
+            return ""
+    return digest.hexdigest()[:16]
+
+
 def translation_unit(functions: list[str]) -> str:
     return render_translation_unit(functions, C_DIALECT, c_compiler.toolchain().vector_math)
 
@@ -248,12 +286,22 @@ class CBackend(Backend):
         return render_kernel(kernel, plan_layout(kernel))[1]
 
     def compile(self, program: Program) -> CPlan:
-        rendered = render_program(program)
-        fns = c_compiler.load_kernels([(sym, src) for _, _, sym, src in rendered],
-                                      translation_unit)
+        found = []  # (kernel, layout, structural key, shared slots, function or None)
+        for kernel in program.kernels:
+            shared = _shared_slots(program, kernel)
+            layout, key = _layout_and_key(kernel, shared)
+            found.append((kernel, layout, key, shared,
+                          c_compiler.load_by_key(key) if key else None))
+        missing = [f for f in found if f[4] is None]
+        if missing:  # render only what neither memory nor the disk index has
+            rendered = [_render_cached(k, shared)[1:] for k, _, _, shared, _ in missing]
+            loaded = iter(c_compiler.load_kernels(rendered, translation_unit,
+                                                  [f[2] for f in missing] if missing[0][2]
+                                                  else None))
+            found = [f if f[4] is not None else (*f[:4], next(loaded)) for f in found]
         threads = _threads()
         calls = []
-        for (kernel, layout, _, _), fn in zip(rendered, fns):
+        for kernel, layout, _, _, fn in found:
             size = layout.n_elements
             calls.append(_KernelCall(fn, kernel_slots(kernel), layout.block(),
                                      threads if size >= PARALLEL_THRESHOLD else 1,

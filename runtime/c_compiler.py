@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shlex
 import shutil
 import subprocess
@@ -202,9 +203,53 @@ _functions: dict[str, object] = {}
 _lock = threading.RLock()
 
 
-def load_kernels(kernels: list[tuple[str, str]], header_source) -> list:
+_SYMBOL = re.compile(r"la_\w+")
+_symbol_of_key: dict[str, str] = {}  # structural key -> symbol, for kernels loaded or compiled here
+
+
+def load_by_key(key: str):
+    """The C function of the kernel with this structural key, from memory or from the disk cache
+    without rendering its source (rendering costs ~0.5 ms; `c-v1/<config>/s-<key>.idx` names the
+    kernel's symbol), or None: then render it and call `load_kernels` with `keys`."""
+    with _lock:
+        symbol = _symbol_of_key.get(key)
+        if symbol is not None and symbol in _functions:
+            compile_stats.count("kernel_memory_hits")
+            return _functions[symbol]
+        directory = cache_root() / "c-v1" / toolchain().config_hash
+        try:
+            symbol = (directory / f"s-{key}.idx").read_text().strip()
+        except OSError:
+            return None
+        if not _SYMBOL.fullmatch(symbol):
+            return None  # a damaged entry: render and rebuild it
+        if symbol in _functions:
+            compile_stats.count("kernel_memory_hits")
+        elif _load_from_disk(directory, symbol):
+            compile_stats.count("kernel_disk_hits")
+        else:
+            return None
+        _symbol_of_key[key] = symbol
+        return _functions[symbol]
+
+
+def load_kernels(kernels: list[tuple[str, str]], header_source,
+                 keys: list[str] | None = None) -> list:
     """C functions for (symbol, function source) pairs: from memory, else disk, else one compile of
-    all the missing ones. `header_source(functions)` makes the translation unit around them."""
+    all the missing ones. `header_source(functions)` makes the translation unit around them.
+    `keys`: each kernel's structural key, recorded so `load_by_key` finds it next time."""
+    with _lock:
+        fns = _load_kernels(kernels, header_source)
+        if keys is not None:
+            directory = cache_root() / "c-v1" / toolchain().config_hash
+            for key, (symbol, _) in zip(keys, kernels):
+                if _symbol_of_key.get(key) != symbol:
+                    _symbol_of_key[key] = symbol
+                    _atomic_write(directory / f"s-{key}.idx", f"{symbol}\n".encode())
+        return fns
+
+
+def _load_kernels(kernels: list[tuple[str, str]], header_source) -> list:
     with _lock:
         tc = toolchain()
         directory = cache_root() / "c-v1" / tc.config_hash

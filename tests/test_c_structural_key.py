@@ -1,0 +1,87 @@
+"""The disk index by structural key: a kernel seen before (in this process or on disk) is found
+without rendering its C source, and the key names exactly what the source depends on."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from lazyarray.runtime.c_backend import CBackend, _layout_and_key, _shared_slots
+from lazyarray.runtime.c_layout import plan_layout
+from lazyarray.runtime.c_printer import render_kernel
+
+import c_programs as P
+
+pytestmark = pytest.mark.skipif(CBackend.unavailable_reason() is not None,
+                                reason="no working C compiler")
+TESTS = Path(__file__).parent
+
+
+def _key_and_source(program, kernel):
+    shared = _shared_slots(program, kernel)
+    _, key = _layout_and_key(kernel, shared)
+    return key, render_kernel(kernel, plan_layout(kernel), shared=shared)[1]
+
+
+def _programs():
+    return [P.sigmoid(16)[0], P.sigmoid(77)[0], P.softmax(4, 8)[0], P.softmax(400, 800)[0],
+            P.mean_rows(4, 8)[0], P.mean_rows(5, 1)[0], P.argmax_cols(4, 8)[0],
+            P.broadcast_transpose_flip(3, 5)[0], P.broadcast_transpose_flip(1, 7)[0],
+            P.multi_output(10)[0], P.matmul_relu(3, 4, 5)[0]]
+
+
+def test_equal_keys_exactly_when_sources_are_equal():
+    pairs = [_key_and_source(prog, k) for prog in _programs() for k in prog.kernels]
+    assert all(key for key, _ in pairs)
+    for key_a, src_a in pairs:
+        for key_b, src_b in pairs:
+            assert (key_a == key_b) == (src_a == src_b)
+
+
+def test_sizes_do_not_change_the_key():
+    a, b = P.softmax(4, 8)[0], P.softmax(400, 800)[0]
+    assert _key_and_source(a, a.kernels[0])[0] == _key_and_source(b, b.kernels[0])[0]
+
+
+# A fresh process whose renderer raises: a disk-cache hit must not need it.
+SCRIPT = """
+import json, sys
+sys.path.insert(0, {tests!r})
+import numpy as np, c_programs as P
+from lazyarray.runtime import compile_stats, c_backend
+if sys.argv[2] == "no-render":
+    def refuse(*args, **kwargs):
+        raise AssertionError("rendered on a disk-cache hit")
+    c_backend.render_kernel = refuse
+prog, arrays, scalars, expected = P.softmax(int(sys.argv[1]), 8)
+got = c_backend.CBackend().compile(prog).run(arrays, scalars)[0]
+assert np.allclose(got, expected[0], rtol=2e-6), "wrong result"
+print(json.dumps(compile_stats.stats.snapshot()))
+"""
+
+
+def _run(cache: Path, rows: int, mode: str) -> dict:
+    env = dict(os.environ, LAZYARRAY_CACHE_DIR=str(cache))
+    out = subprocess.run([sys.executable, "-c", SCRIPT.format(tests=str(TESTS)), str(rows), mode],
+                         capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_disk_hit_renders_nothing(tmp_path):
+    assert _run(tmp_path, 4, "render")["kernels_compiled"] == 1
+    stats = _run(tmp_path, 9, "no-render")
+    assert stats["kernels_compiled"] == 0 and stats["kernel_disk_hits"] == 1
+
+
+@pytest.mark.parametrize("damage", ["garbage", "path", "unknown_symbol"])
+def test_damaged_structural_index_falls_back_to_rendering(tmp_path, damage):
+    _run(tmp_path, 4, "render")
+    (index,) = tmp_path.glob("c-v1/*/s-*.idx")
+    index.write_text({"garbage": "\x00\x01", "path": "la_x/../../etc",
+                      "unknown_symbol": "la_no_such_kernel"}[damage])
+    stats = _run(tmp_path, 4, "render")
+    assert stats["kernels_compiled"] == 0 and stats["kernel_disk_hits"] == 1
+    assert _run(tmp_path, 4, "no-render")["kernel_disk_hits"] == 1  # the index was rewritten

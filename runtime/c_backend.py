@@ -75,7 +75,8 @@ class _Workspace:
             spec = prog.buffers[slot]
             raw = arenas[spec.storage][: spec.nbytes]
             self.buffers[slot] = raw.view(spec.dtype).reshape(spec.shape)
-        self.pointers = [ffi.new(f"char *[{max(len(c.slots), 1)}]") for c in plan.calls]
+        self.pointers = [c_compiler.new_pointer_array(max(len(c.slots), 1))
+                         for c in plan.calls]
         for ptrs, call in zip(self.pointers, plan.calls):
             for k, slot in enumerate(call.slots):
                 if slot in plan.intermediates:
@@ -114,7 +115,7 @@ class CPlan:
                 if not call.skip:
                     bound = tuple((k, s) for k, s in enumerate(call.slots)
                                   if s not in self.intermediates)
-                    self._steps.append((n, call.fn, ffi.from_buffer("int64_t[]", call.block),
+                    self._steps.append((n, call.fn, ffi.from_buffer(c_compiler.INT64_ARRAY, call.block),
                                         call.nt, bound))
             else:
                 self._steps.append((-1, step, None, 0, ()))

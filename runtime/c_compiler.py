@@ -58,15 +58,20 @@ class Toolchain:
 
 
 def find_compiler() -> tuple[str, ...] | None:
-    """`CC` from the environment, else the first of cc, gcc, clang on PATH."""
-    cc = os.environ.get("CC")
+    """`CC` from the environment, else the first of cc, gcc, clang on PATH (remembered per CC and
+    PATH: every plan build asks, and searching PATH costs ~0.2 ms)."""
+    return _find_compiler(os.environ.get("CC"), os.environ.get("PATH"))
+
+
+@lru_cache(maxsize=16)
+def _find_compiler(cc: str | None, path: str | None) -> tuple[str, ...] | None:
     if cc:
         parts = shlex.split(cc)
         return tuple(parts) if parts and shutil.which(parts[0]) else None
     for name in ("cc", "gcc", "clang"):
-        path = shutil.which(name)
-        if path:
-            return (path,)
+        found = shutil.which(name, path=path)
+        if found:
+            return (found,)
     return None
 
 
@@ -198,6 +203,39 @@ def _unlink(path: Path) -> None:
 # cost ~1-2.5 us less per call than ctypes (benchmarks/bench_call_overhead.py, docs/c_backend.md).
 ffi = cffi.FFI()
 KERNEL_SIGNATURE = "void(*)(char **, const int64_t *, const char *, int64_t)"
+
+
+def _c_types() -> tuple:
+    """(kernel function pointer, int64_t[], char *) ctypes, built by cffi's backend directly:
+    naming them by string goes through pycparser, ~4 ms per type on first use in a process,
+    which a disk-cache hit in a fresh process would pay."""
+    try:
+        b = ffi._backend
+        char_p = b.new_pointer_type(b.new_primitive_type("char"))
+        int64 = b.new_primitive_type("int64_t")
+        kernel = b.new_function_type((b.new_pointer_type(char_p), b.new_pointer_type(int64),
+                                      char_p, int64), b.new_void_type(), False)
+        return kernel, b.new_array_type(b.new_pointer_type(int64), None), char_p
+    except (AttributeError, TypeError):  # a cffi without this backend API: parse the strings
+        return ffi.typeof(KERNEL_SIGNATURE), ffi.typeof("int64_t[]"), ffi.typeof("char *")
+
+
+KERNEL_TYPE, INT64_ARRAY, CHAR_P = _c_types()
+_pointer_arrays: dict[int, object] = {}
+
+
+def new_pointer_array(n: int):
+    """A fresh `char *[n]` (the kernels' buffer-pointer argument)."""
+    ctype = _pointer_arrays.get(n)
+    if ctype is None:
+        try:
+            ctype = ffi._backend.new_array_type(ffi._backend.new_pointer_type(CHAR_P), n)
+        except (AttributeError, TypeError):
+            ctype = ffi.typeof(f"char *[{n}]")
+        ctype = _pointer_arrays[n] = ctype
+    return ffi.new(ctype)
+
+
 _libraries: dict[str, ctypes.CDLL] = {}
 _functions: dict[str, object] = {}
 _lock = threading.RLock()
@@ -291,7 +329,7 @@ def _open_library(path: Path) -> ctypes.CDLL:
 
 def _bind(lib: ctypes.CDLL, symbol: str):
     address = ctypes.cast(getattr(lib, symbol), ctypes.c_void_p).value
-    return ffi.cast(KERNEL_SIGNATURE, address)
+    return ffi.cast(KERNEL_TYPE, address)
 
 
 def _compile(tc: Toolchain, directory: Path, missing, header_source) -> None:

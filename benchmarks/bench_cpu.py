@@ -272,18 +272,22 @@ def compile_and_cache_hit(quick: bool) -> None:
         env = dict(os.environ, LAZYARRAY_CACHE_DIR=cache)
         code = CHILD.format(bench=str(Path(__file__).parent), quick=quick)
         runs = []
-        for _ in range(2):
+        for _ in range(4):  # 1 cold process, then 3 fresh processes hitting the disk cache
             out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                                  text=True, check=True)
             runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    print("\nfresh process, empty cache (first evaluation) vs. second process (disk-cache hit):")
+    print("\nfresh process, empty cache (first evaluation) vs. later fresh processes (disk-cache "
+          "hit; median and min of 3 processes: a busy second vCPU stalls single runs ~10 ms):")
     print(f"  toolchain probe: {runs[0]['toolchain_s'] * 1e3:.0f} ms first ever, "
           f"{runs[1]['toolchain_s'] * 1e3:.2f} ms from its disk record")
-    for (name, t_cold, s_cold), (_, t_hit, s_hit) in zip(runs[0]["plans"], runs[1]["plans"]):
-        k = max(s_hit["kernel_disk_hits"], 1)
+    for k, (name, t_cold, s_cold) in enumerate(runs[0]["plans"]):
+        hits = [r["plans"][k] for r in runs[1:]]
+        times = sorted(h[1] for h in hits)
+        s_hit = hits[0][2]
+        n = max(s_hit["kernel_disk_hits"], 1)
         print(f"  {name:24s} compile {t_cold * 1e3:7.1f} ms ({s_cold['kernels_compiled']} kernel) "
-              f"| disk hit {t_hit * 1e3:6.2f} ms ({s_hit['kernel_disk_hits']} kernel, "
-              f"{t_hit * 1e3 / k:.2f} ms/kernel, compiled {s_hit['kernels_compiled']})")
+              f"| disk hit {times[1] * 1e3 / n:6.2f} ms/kernel (min {times[0] * 1e3 / n:.2f}; "
+              f"{s_hit['kernel_disk_hits']} kernel, compiled {s_hit['kernels_compiled']})")
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ def test_headline_cases():
 
 
 @pytest.mark.parametrize("op", OPERATORS, ids=lambda f: f.__name__)
-def test_array_array_promotion_for_every_operator_and_dtype_pair(op):
+def test_array_array_promotion_for_every_operator_and_dtype_pair(op, reference_backend):
     """All 121 dtype pairs through each Python operator: NumPy's dtype, value or TypeError.
 
     Promotion happens in the front end, before any backend sees the graph, so this runs on the

@@ -1,14 +1,40 @@
-"""Which backend `auto` means on this machine: cupy with a GPU, else c with a compiler, else numpy."""
+"""Which backend `auto` means on this machine: cupy with a GPU, else c with a compiler, else numpy.
+
+The answer is worked out once per process (probing CuPy and the compiler costs ~150 µs). When no C
+compiler works, `auto` falls back to the numpy backend with one warning that says why and how to fix
+it; a missing GPU is the normal case and stays silent.
+"""
 
 from __future__ import annotations
 
-from .backend import available_backends
+import warnings
+
+from .backend import _FACTORIES, available_backends
 
 _PREFERENCE = ("cupy", "c", "numpy")
+_auto: str | None = None
+
+
+class SlowBackendWarning(RuntimeWarning):
+    """lazyarray runs on its slow reference backend because a faster one cannot run here."""
 
 
 def resolve_backend(name: str) -> str:
     if name != "auto":
         return name
-    available = available_backends()
-    return next(b for b in _PREFERENCE if b in available)
+    global _auto
+    if _auto is None:
+        available = available_backends()
+        _auto = next(b for b in _PREFERENCE if b in available)
+        if _auto == "numpy" and "c" in _FACTORIES:
+            reason = _FACTORIES["c"].unavailable_reason()
+            warnings.warn(
+                f"lazyarray falls back to its slow numpy reference backend because the C backend "
+                f"cannot run here: {reason}", SlowBackendWarning, stacklevel=3)
+    return _auto
+
+
+def forget_auto_backend() -> None:
+    """Probe again on the next `auto` resolution (tests that change what is available)."""
+    global _auto
+    _auto = None

@@ -14,3 +14,11 @@ def backend(request):
     """Run the test body with this backend selected; yields its name."""
     with la.config(backend=request.param):
         yield request.param
+
+
+@pytest.fixture
+def reference_backend():
+    """For front-end properties (promotion, shapes) that no backend can change: run once, on the
+    numpy reference backend, instead of once per backend."""
+    with la.config(backend="numpy"):
+        yield "numpy"

@@ -68,8 +68,12 @@ def test_headline_cases():
 
 
 @pytest.mark.parametrize("op", OPERATORS, ids=lambda f: f.__name__)
-def test_array_array_promotion_for_every_operator_and_dtype_pair(backend, op):
-    """All 121 dtype pairs through each Python operator: NumPy's dtype, value or TypeError."""
+def test_array_array_promotion_for_every_operator_and_dtype_pair(op, reference_backend):
+    """All 121 dtype pairs through each Python operator: NumPy's dtype, value or TypeError.
+
+    Promotion happens in the front end, before any backend sees the graph, so this runs on the
+    reference backend only; every backend's values for every accepted dtype loop are checked by
+    test_ops_elementwise.test_every_accepted_dtype_combination (which runs on all of them)."""
     rng = np.random.default_rng(0)
     outs, wants = [], []
     for d1, d2 in itertools.product(SUPPORTED, SUPPORTED):

@@ -26,6 +26,7 @@ from . import c_compiler
 from .backend import Backend, register_backend
 from .c_compiler import ffi
 from .c_layout import KernelLayout, plan_layout
+from .c_split import split_full_reductions
 from .c_printer import C_DIALECT, kernel_slots, render_kernel, render_translation_unit
 
 # Below this many loop iterations a kernel runs on one thread. Measured here (sigmoid, PASSIVE
@@ -287,6 +288,7 @@ class CBackend(Backend):
         return render_kernel(kernel, plan_layout(kernel))[1]
 
     def compile(self, program: Program) -> CPlan:
+        program = split_full_reductions(program, PARALLEL_THRESHOLD)
         found = []  # (kernel, layout, structural key, shared slots, function or None)
         for kernel in program.kernels:
             shared = _shared_slots(program, kernel)

@@ -142,6 +142,13 @@ def elementwise(op: OpDef, *args: Any, site: Site = None) -> Node:
     tracing: keep it free of imports, generators and repeated lookups."""
     if site is None:
         site = user_site(2)
+    if len(args) == 1 and type(args[0]) is Array:  # unary op on an Array: the common case
+        node = args[0]._node
+        loop = _LOOPS.get((op, node.dtype))
+        if loop is not None:
+            if node.dtype is not loop[0]:
+                node = cast(node, loop[0], site)
+            return Node(op, (node,), (), node.shape, loop[1], site=site)
     operands = tuple([operand(a, site) for a in args])
     loop = resolve(op, operands, site)
     shapes = [o.shape for o in operands if type(o) is Node]

@@ -29,7 +29,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..graph.kernel_ir import AccRef, Apply, Const, Index, Kernel, Load, Reduce, ScalarArg, Stage
+from ..graph.kernel_ir import (
+    AccRef,
+    Apply,
+    Const,
+    Index,
+    Kernel,
+    Load,
+    Program,
+    Reduce,
+    ScalarArg,
+    Stage,
+)
 from .c_layout import KernelLayout, kernel_accesses, stride_class
 from .c_prelude import c_type, libm_suffix, render_helpers, suffix
 
@@ -45,6 +56,15 @@ def kernel_scalars(kernel: Kernel) -> tuple[int, ...]:
     """Indices of the program's scalar arguments this kernel reads, ascending."""
     return tuple(sorted({e.index for st in kernel.stages for e in st.exprs
                          if isinstance(e, ScalarArg)}))
+
+
+def shared_slots(program: Program, kernel: Kernel) -> frozenset[int]:
+    """Slots of this kernel whose storage another of its slots also uses: no `restrict` there."""
+    storage = {s: program.buffers[s].storage for s in kernel_slots(kernel)}
+    counts: dict[int, int] = {}
+    for st in storage.values():
+        counts[st] = counts.get(st, 0) + 1
+    return frozenset(s for s, st in storage.items() if counts[st] > 1)
 
 
 def kernel_symbol(kernel: Kernel, body: str) -> str:

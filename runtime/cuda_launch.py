@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from ..graph.kernel_ir import Kernel, Load, Stage
 
 BLOCK = 256  # threads per block for every frame; __launch_bounds__ lets ptxas budget registers
-# __launch_bounds__(BLOCK, 4): at most 64 registers per thread. Plain __launch_bounds__(256) made
-# ptxas (NVRTC 13) cap a fused argmax+mean at 32 registers and spill; 4 blocks keep 50% occupancy.
-MIN_BLOCKS_PER_SM = 4
+# __launch_bounds__(BLOCK, 2): at most 128 registers per thread. Plain __launch_bounds__(256) made
+# ptxas (NVRTC 13) cap a fused argmax+mean at 32 registers and spill, and 4 blocks (64 registers)
+# spilled float64 softmax+logsumexp+log_softmax (4 block reductions) in the corpus test; simple
+# kernels still take 20-40 registers.
+MIN_BLOCKS_PER_SM = 2
 PARTIAL_BLOCKS = 512  # stage-one blocks per row of a two-stage reduction (fixed: deterministic)
 MAX_BLOCKS = 1 << 16  # grid-stride loops cover the rest; a cap keeps per-block work meaningful
 # 32-bit indices below this: a grid-stride step (at most MAX_BLOCKS * BLOCK) past the last index

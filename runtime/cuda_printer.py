@@ -64,7 +64,7 @@ class CudaKernelPrinter(KernelPrinter):
         self.frame = choose_frame(self.k)
         self.index_t = index_type(self.k)
 
-    # --- signature and sizes ------------------------------------------------------------------------
+    # --- signature and sizes ----------------------------------------------------------------------
     def params(self) -> str:
         out = [self.pointer_decl(s) for s in self.slots]
         out.append(f"const int64_t *{self.dia.restrict} d")
@@ -84,7 +84,8 @@ class CudaKernelPrinter(KernelPrinter):
         return [self.reduce_spec(r, stage) for r in stage.reduces]
 
     def open_function(self, suffix: str = "") -> None:
-        self.lines.append(f"{self.dia.kernel_qualifier} void __launch_bounds__({BLOCK}, {MIN_BLOCKS_PER_SM}) "
+        bounds = f"__launch_bounds__({BLOCK}, {MIN_BLOCKS_PER_SM})"
+        self.lines.append(f"{self.dia.kernel_qualifier} void {bounds} "
                           f"@SYMBOL@{suffix}({self.params()})")
         self.lines.append("{")
         self.emit(f"typedef {self.index_t} la_idx;")
@@ -113,7 +114,7 @@ class CudaKernelPrinter(KernelPrinter):
     def open_loop(self, var: str, start: str, step: str, extent: str) -> None:
         self.open([f"for (la_idx {var} = {start}; {var} < {extent}; {var} += {step}) {{"])
 
-    # --- frames -------------------------------------------------------------------------------------
+    # --- frames -----------------------------------------------------------------------------------
     def emit_frame(self) -> None:
         if self.frame == "elementwise":
             self.emit_elementwise()
@@ -209,7 +210,7 @@ class CudaKernelPrinter(KernelPrinter):
         self.close()
         self.lines.append("}")
 
-    # --- reductions: one accumulator per thread, then the block ------------------------------------
+    # --- reductions: one accumulator per thread, then the block -----------------------------------
     def emit_thread_fold(self, n: int, stage: Stage, start: str, step: str, extent: str) -> None:
         """Declare each reduction's per-thread accumulator (`acc<n>_<r>_p`, position `_pi`) and fold
         the thread's elements of the inner space in increasing order."""
@@ -283,7 +284,7 @@ class CudaDialect(Dialect):
 CUDA_DIALECT = CudaDialect()
 
 
-# --- a program's kernels as one translation unit (one NVRTC compile per plan) -----------------------
+# --- a program's kernels as one translation unit (one NVRTC compile per plan) ---------------------
 @dataclass(frozen=True)
 class CudaKernelSpec:
     """How to launch one rendered kernel: entry functions in launch order (two for a two-stage

@@ -101,7 +101,7 @@ class KernelPrinter:
             for q in range(len(stage.stores)):
                 self.access_of[n, "s", q] = len(self.access_of)
 
-    # --- emission helpers ---------------------------------------------------------------------------
+    # --- emission helpers -------------------------------------------------------------------------
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
 
@@ -117,7 +117,7 @@ class KernelPrinter:
     def ctype(self, dtype) -> str:
         return c_type(dtype, self.dia.bool_type)
 
-    # --- the function: comment, signature hook, frame hook ------------------------------------------
+    # --- the function: comment, signature hook, frame hook ----------------------------------------
     def render(self) -> str:
         k = self.k
         head = [f"/* {k.name}: {', '.join(k.fused) or k.name} */"]
@@ -177,7 +177,7 @@ class KernelPrinter:
                 terms.insert(0, f"o{a}")
             self.addr.append(" + ".join(terms) or "0")
 
-    # --- stage bodies -------------------------------------------------------------------------------
+    # --- stage bodies -----------------------------------------------------------------------------
     def emit_body(self, n: int, stage: Stage) -> list[str]:
         """Emit the stage's expressions and stores; return the C names of its values."""
         names: list[str] = []
@@ -212,7 +212,7 @@ class KernelPrinter:
         return template.format(*(names[i] for i in e.args), T=self.ctype(src_dt),
                                F=libm_suffix(src_dt), S=suffix(src_dt), D=suffix(e.dtype))
 
-    # --- reductions: what both dialects fold per element --------------------------------------------
+    # --- reductions: what both dialects fold per element ------------------------------------------
     def reduce_spec(self, r: Reduce, stage: Stage) -> ReduceSpec:
         acc_dt = np.dtype(r.dtype)
         is_index = "index" in r.op.properties
@@ -250,7 +250,8 @@ class KernelPrinter:
 
 
 class CKernelPrinter(KernelPrinter):
-    """The C dialect's hooks: pointer-array signature, OpenMP outer loop, serial inner loops, lanes."""
+    """The C dialect's hooks: pointer-array signature, OpenMP outer loop, serial inner loops,
+    reductions in lanes."""
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
@@ -314,7 +315,7 @@ class CKernelPrinter(KernelPrinter):
         for _ in inner:
             self.close()
 
-    # --- reductions in LANES partial results --------------------------------------------------------
+    # --- reductions in LANES partial results ------------------------------------------------------
     def emit_reduce_stage(self, n: int, stage: Stage) -> None:
         accs = [f"acc{n}_{r}" for r in range(len(stage.reduces))]
         specs = [self.reduce_spec(r, stage) for r in stage.reduces]
@@ -374,7 +375,8 @@ class CKernelPrinter(KernelPrinter):
                 self.open([f"for (int l = 1; l < {LANES}; l++) {{"])
                 v, b = f"{acc}_l[l]", f"{acc}_b"
                 same = f"({v} == {b} || ({v} != {v} && {b} != {b}))"
-                self.open([f"if ({self.better(spec, v, b)} || ({same} && {acc}_i[l] < {acc}_x)) {{"])
+                earlier = f"({same} && {acc}_i[l] < {acc}_x)"
+                self.open([f"if ({self.better(spec, v, b)} || {earlier}) {{"])
                 self.emit(f"{acc}_b = {v};")
                 self.emit(f"{acc}_x = {acc}_i[l];")
                 self.close()
@@ -417,7 +419,8 @@ C_DIALECT = Dialect()
 
 def render_kernel(kernel: Kernel, layout: KernelLayout, dialect: Dialect = C_DIALECT,
                   shared: frozenset[int] = frozenset()) -> tuple[str, str]:
-    """(symbol, source of the function). `shared`: slots that may alias a written slot (no restrict)."""
+    """(symbol, source of the function). `shared`: slots that may alias a written slot (no
+    `restrict`)."""
     body = dialect.printer(kernel, layout, dialect, shared).render()
     symbol = kernel_symbol(kernel, body)
     return symbol, body.replace("@SYMBOL@", symbol)

@@ -68,14 +68,14 @@ def plan_memory(program: Program) -> Program:
     peak = 0
     for k, step in enumerate(program.steps):
         dying = [s for s in dict.fromkeys(_reads(step)) if s not in pinned and last[s] == k]
+        donors = list(dying)  # each dying input lends its storage to at most one output
         for s in _writes(step):
             if s in pinned or s in storage:
                 continue
-            donor = next((d for d in dying if _in_place_ok(step, d, s, buffers)), None)
+            donor = next((d for d in donors if _in_place_ok(step, d, s, buffers)), None)
             if donor is not None:
-                dying.remove(donor)
-                storage[s] = storage[donor]
-                dying.append(donor)  # still released below; `s` keeps the storage alive
+                donors.remove(donor)
+                storage[s] = storage[donor]  # the donor is still released below; `s` holds it
             else:
                 storage[s] = _take(free, capacity, buffers[s].nbytes)
             users[storage[s]] = users.get(storage[s], 0) + 1

@@ -127,6 +127,17 @@ def test_in_place_reuses_a_dying_intermediate():
     assert p.peak_bytes == 4 * 5 * 8
 
 
+def test_a_dying_input_lends_its_storage_to_one_output_only():
+    # 1x1 operands make every load and store stride 0, so both outputs of the kernel that feeds
+    # the second matmul qualify for in place on the dying x.T @ (x + s1): only one may take it.
+    x = la.array(np.array([[0.5]]))
+    y = x.T @ (x + 0.25)
+    p = _check(y.T @ (y + 0.125))
+    kernel = p.kernels[-1]
+    storages = [p.buffers[s].storage for s in kernel.output_slots]
+    assert len(set(storages)) == len(storages)
+
+
 def test_output_that_is_an_input_is_copied():
     x = la.array(np.arange(3.0))
     y = -(-x)  # noqa: B002  (folds to x itself)

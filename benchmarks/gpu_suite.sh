@@ -19,5 +19,5 @@ assert reason is None, f"cupy backend unavailable: {reason}"
 print("backends:", available_backends())
 PY
 # The differential suite on every available backend (cupy among them), GPU-specific tests unskipped.
-python -m pytest -q -p no:cacheprovider -rs tests/
+CI=true python -m pytest -q -p no:cacheprovider -rs tests/
 python benchmarks/bench_gpu.py --markdown benchmarks/gpu_results.md

@@ -3,8 +3,8 @@
 Builds a 2-layer MLP forward pass with softmax and a cross-entropy loss, shows that building it ran
 nothing (the Arrays are pending expressions with known shapes and dtypes), prints the graph it
 built, evaluates the outputs together as one graph, and compares them with the same computation in
-NumPy. Each step is a small function, so later features (la.explain, cache statistics) can add a
-step of their own.
+NumPy. Then it shows what the graph lowered to (la.explain) and runs the model in a loop, where
+every iteration after the first reuses the cached plan (la.cache_info).
 """
 
 from __future__ import annotations
@@ -66,11 +66,19 @@ def show_graph(probs: la.Array, loss: la.Array) -> None:
         print("   " + line)
 
 
+def show_kernels(probs: la.Array, loss: la.Array) -> None:
+    info = la.explain(probs, loss)
+    print(f"\n3. It lowers to {info.num_kernels} generated kernel(s) and {info.num_library_calls} "
+          f"library call(s) (matmul), peak intermediate memory {info.peak_bytes} bytes:")
+    for k in info.kernels:
+        print(f"   {k.name}: fuses {len(k.fused)} ops")
+
+
 def evaluate(probs: la.Array, loss: la.Array) -> None:
     start = time.perf_counter()
     la.eval(probs, loss)  # one graph for both outputs
     ms = (time.perf_counter() - start) * 1e3
-    print(f"\n3. Evaluated both outputs as one graph (backend {options().backend}, {ms:.1f} ms):")
+    print(f"\n4. Evaluated both outputs as one graph (backend {options().backend}, {ms:.1f} ms):")
     print(f"   loss = {float(loss):.6f}")
     with np.printoptions(precision=3, suppress=True):
         print(f"   probs[:2, :5] = {np.asarray(probs)[:2, :5]}".replace("\n", "\n" + " " * 19))
@@ -82,9 +90,21 @@ def compare(data: dict[str, np.ndarray], probs: la.Array, loss: la.Array) -> boo
     err_p = float(np.max(np.abs(np.asarray(probs) - want_probs)))
     err_l = abs(float(loss) - float(want_loss))
     ok = err_p < 1e-5 and err_l < 1e-5
-    print(f"\n4. Against NumPy: max |probs - numpy| = {err_p:.2e}, |loss - numpy| = {err_l:.2e}"
+    print(f"\n5. Against NumPy: max |probs - numpy| = {err_p:.2e}, |loss - numpy| = {err_l:.2e}"
           f" -> {'match' if ok else 'MISMATCH'}")
     return ok
+
+
+def loop(iterations: int = 20) -> None:
+    la.clear_caches()
+    start = time.perf_counter()
+    for seed in range(iterations):  # a fresh batch each time: same structure, new data
+        _, loss = build(make_data(seed))
+        float(loss)
+    ms = (time.perf_counter() - start) * 1e3 / iterations
+    info = la.cache_info()
+    print(f"\n6. {iterations} iterations with fresh data: {info.plans_built} plan built, "
+          f"{info.plan_hits} cached-plan hits, {ms:.2f} ms per iteration")
 
 
 def main() -> int:
@@ -92,8 +112,11 @@ def main() -> int:
     probs, loss = build(data)
     show_pending(probs, loss)
     show_graph(probs, loss)
+    show_kernels(probs, loss)
     evaluate(probs, loss)
-    return 0 if compare(data, probs, loss) else 1
+    ok = compare(data, probs, loss)
+    loop()
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -72,7 +72,7 @@ def _buffer(program: Program, slot: int) -> str:
 
 def _source(backend: str, kernel: Kernel) -> str | None:
     """The kernel in the backend's language; printers need no device (runtime.source_backend).
-    A backend whose printer is not built yet says so instead of failing explain."""
+    An op without a template in that backend's dialect is reported instead of failing explain."""
     try:
         return source_backend(backend).kernel_source(kernel)
     except NotImplementedError as exc:

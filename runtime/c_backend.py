@@ -27,7 +27,13 @@ from .backend import Backend, register_backend
 from .c_compiler import ffi
 from .c_layout import KernelLayout, plan_layout
 from .c_split import split_full_reductions
-from .c_printer import C_DIALECT, kernel_slots, render_kernel, render_translation_unit
+from .c_printer import (
+    C_DIALECT,
+    kernel_slots,
+    render_kernel,
+    render_translation_unit,
+    shared_slots,
+)
 
 # Below this many loop iterations a kernel runs on one thread. Measured here (sigmoid, PASSIVE
 # wait): 2 threads lose below 2**18 elements (~80 us wake-up) and gain 2.1x from 2**20.
@@ -213,17 +219,8 @@ def _fresh_outputs(prog: Program, bufs: list) -> list[np.ndarray]:
     return out
 
 
-def _shared_slots(program: Program, kernel: Kernel) -> frozenset[int]:
-    """Slots of this kernel whose storage another of its slots also uses: no `restrict` there."""
-    storage = {s: program.buffers[s].storage for s in kernel_slots(kernel)}
-    counts: dict[int, int] = {}
-    for st in storage.values():
-        counts[st] = counts.get(st, 0) + 1
-    return frozenset(s for s, st in storage.items() if counts[st] > 1)
-
-
 def render_program(program: Program) -> list[tuple[Kernel, KernelLayout, str, str]]:
-    return [(kernel, *_render_cached(kernel, _shared_slots(program, kernel)))
+    return [(kernel, *_render_cached(kernel, shared_slots(program, kernel)))
             for kernel in program.kernels]
 
 
@@ -291,7 +288,7 @@ class CBackend(Backend):
         program = split_full_reductions(program, PARALLEL_THRESHOLD)
         found = []  # (kernel, layout, structural key, shared slots, function or None)
         for kernel in program.kernels:
-            shared = _shared_slots(program, kernel)
+            shared = shared_slots(program, kernel)
             layout, key = _layout_and_key(kernel, shared)
             found.append((kernel, layout, key, shared,
                           c_compiler.load_by_key(key) if key else None))

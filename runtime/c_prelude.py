@@ -102,7 +102,7 @@ def _floordiv(dt: np.dtype, t: str):
         s = libm_suffix(dt)
         body = (f"{{\n    if (b == 0) return a / b;\n    {t} m = fmod{s}(a, b);\n"
                 f"    {t} d = (a - m) / b;\n    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;\n"
-                f"    if (d == 0) return copysign{s}(0, a / b);\n    {t} f = floor{s}(d);\n"
+                f"    if (d == 0) return copysign{s}(({t})0, a / b);\n    {t} f = floor{s}(d);\n"
                 f"    return d - f > ({t})0.5 ? f + 1 : f;\n}}")
         return "a, b", body, ()
     if dt.kind == "u":
@@ -117,7 +117,7 @@ def _rem(dt: np.dtype, t: str):
         s = libm_suffix(dt)
         body = (f"{{\n    {t} m = fmod{s}(a, b);\n    if (b == 0) return m;\n"
                 f"    if (m != 0) return ((b < 0) != (m < 0)) ? m + b : m;\n"
-                f"    return copysign{s}(0, b);\n}}")
+                f"    return copysign{s}(({t})0, b);\n}}")
         return "a, b", body, ()
     if dt.kind == "u":
         return "a, b", f"b == 0 ? ({t})0 : ({t})(a % b)", ()

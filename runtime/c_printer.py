@@ -1,18 +1,25 @@
-"""One C-family printer for the kernel IR; C and CUDA differ only in a small `Dialect`.
+"""One C-family printer for the kernel IR; C and CUDA are two dialects of it.
 
-The printer turns a Kernel plus its size-generic `KernelLayout` into one function
+`KernelPrinter` prints everything the dialects share: the sizes, strides and offsets read from the
+int64 block of the size-generic `KernelLayout`, each stage's SSA expressions (registry templates,
+`la_*` prelude helpers, constants, scalar arguments), loads and stores through the layout's
+addresses, and the per-element fold of a reduction with the registry's combine template. A dialect
+is a `Dialect` (qualifiers, `restrict`, the bool and index types, the prelude) plus a printer
+subclass with the structural hooks: `emit_signature`, `emit_frame` (outer loops and the stages),
+and the reduce stage. The C dialect is here; the CUDA dialect is runtime/cuda_printer.py.
+
+C functions have the signature
 
     void la_<ops>_<hash>(char *const *p, const int64_t *d, const char *s, int64_t nt)
 
 `p` holds one pointer per buffer slot the kernel touches (`kernel_slots` order), `d` the int64 block
 (extents, then the strides and offsets that are neither 0 nor 1), `s` the scalar arguments (8 bytes
-each) and `nt` the thread count. Everything a dialect changes (loop headers, qualifiers, the bool
-type, `restrict`, math names through the registry's `cuda` templates, the prelude) sits in `Dialect`.
-One statement per line, variables named after ops, a comment with the fused ops and user lines.
+each) and `nt` the thread count. One statement per line, variables named after ops, a comment with
+the fused ops and user lines.
 
-Reductions fold the innermost reduced dim in `LANES` independent partial results that are combined in
-a fixed order at the end: the lane loop vectorizes without -ffast-math and the result does not depend
-on the thread count. float32 sums and products accumulate in double.
+C reductions fold the innermost reduced dim in `LANES` independent partial results that are combined
+in a fixed order at the end: the lane loop vectorizes without -ffast-math and the result does not
+depend on the thread count. float32 sums and products accumulate in double (in both dialects).
 """
 
 from __future__ import annotations
@@ -22,66 +29,66 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..graph.kernel_ir import AccRef, Apply, Const, Index, Kernel, Load, Reduce, ScalarArg, Stage
+from ..graph.kernel_ir import (
+    AccRef,
+    Apply,
+    Const,
+    Index,
+    Kernel,
+    Load,
+    Program,
+    Reduce,
+    ScalarArg,
+    Stage,
+)
 from .c_layout import KernelLayout, kernel_accesses, stride_class
 from .c_prelude import c_type, libm_suffix, render_helpers, suffix
 
 LANES = 8
 
 
-@dataclass(frozen=True)
-class Dialect:
-    name: str  # key of the registry's templates: "c" or "cuda"
-    kernel_qualifier: str = "void"
-    helper_qualifier: str = "static inline"
-    restrict: str = "restrict"
-    bool_type: str = "_Bool"
-    includes: str = "#include <stdint.h>\n#include <string.h>\n#include <math.h>"
-
-    def parallel_loop(self, var: str, extent: str, simd: bool = False) -> list[str]:
-        """Header of the outermost (independent) loop; `simd`: it is also the innermost loop."""
-        what = "parallel for simd" if simd else "parallel for"
-        return [f"#pragma omp {what} num_threads(nt) if (parallel: nt > 1) schedule(static)",
-                f"for (int64_t {var} = 0; {var} < {extent}; {var}++) {{"]
-
-    def serial_loop(self, var: str, extent: str, simd: bool = False, start: str = "0") -> list[str]:
-        """`simd`: iterations are independent; vectorize it, vector math included (gcc cannot
-        prove it alone when one buffer is read at several offsets, e.g. the LSTM's gates)."""
-        head = ["#pragma omp simd"] if simd else []
-        return head + [f"for (int64_t {var} = {start}; {var} < {extent}; {var}++) {{"]
-
-    def lane_loop(self) -> list[str]:
-        """The loop over a reduction's independent partial results."""
-        return ["#pragma omp simd", f"for (int l = 0; l < {LANES}; l++) {{"]
-
-
-C_DIALECT = Dialect("c")
-
-
 def kernel_slots(kernel: Kernel) -> tuple[int, ...]:
-    """Buffer slots in the order of the pointer array `p`."""
+    """Buffer slots in the order of the pointer array `p` (C) or the pointer parameters (CUDA)."""
     return tuple(dict.fromkeys(a.slot for a in kernel_accesses(kernel)))
+
+
+def kernel_scalars(kernel: Kernel) -> tuple[int, ...]:
+    """Indices of the program's scalar arguments this kernel reads, ascending."""
+    return tuple(sorted({e.index for st in kernel.stages for e in st.exprs
+                         if isinstance(e, ScalarArg)}))
+
+
+def shared_slots(program: Program, kernel: Kernel) -> frozenset[int]:
+    """Slots of this kernel whose storage another of its slots also uses: no `restrict` there."""
+    storage = {s: program.buffers[s].storage for s in kernel_slots(kernel)}
+    counts: dict[int, int] = {}
+    for st in storage.values():
+        counts[st] = counts.get(st, 0) + 1
+    return frozenset(s for s, st in storage.items() if counts[st] > 1)
 
 
 def kernel_symbol(kernel: Kernel, body: str) -> str:
     return f"la_{kernel.name}_{hashlib.sha256(body.encode()).hexdigest()[:10]}"
 
 
-def render_kernel(kernel: Kernel, layout: KernelLayout, dialect: Dialect = C_DIALECT,
-                  shared: frozenset[int] = frozenset()) -> tuple[str, str]:
-    """(symbol, C source of the function). `shared`: slots that may alias a written slot (no restrict)."""
-    body = _KernelPrinter(kernel, layout, dialect, shared).render()
-    symbol = kernel_symbol(kernel, body)
-    return symbol, body.replace("@SYMBOL@", symbol)
+@dataclass(frozen=True)
+class ReduceSpec:
+    """How one reduction is accumulated: C type, identity, registry combine, arg-reduction flag."""
+
+    acc_t: str
+    identity: str
+    template: str
+    is_index: bool
 
 
-class _KernelPrinter:
+class KernelPrinter:
+    """The shared part of printing one kernel; dialect subclasses add the structural hooks."""
+
     def __init__(self, kernel: Kernel, layout: KernelLayout, dialect: Dialect, shared) -> None:
         self.k, self.lay, self.dia = kernel, layout, dialect
         self.slots = kernel_slots(kernel)
         self.written = {st.slot for stage in kernel.stages for st in stage.stores}
         self.shared = shared
-        self.simd = not shared  # aliasing buffers: leave dependence analysis to the compiler
         self.lines: list[str] = []
         self.depth = 1
         self.rank = len(layout.extents)
@@ -94,7 +101,7 @@ class _KernelPrinter:
             for q in range(len(stage.stores)):
                 self.access_of[n, "s", q] = len(self.access_of)
 
-    # --- emission helpers ---------------------------------------------------------------------------
+    # --- emission helpers -------------------------------------------------------------------------
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
 
@@ -110,41 +117,20 @@ class _KernelPrinter:
     def ctype(self, dtype) -> str:
         return c_type(dtype, self.dia.bool_type)
 
-    # --- the function -------------------------------------------------------------------------------
+    # --- the function: comment, signature hook, frame hook ----------------------------------------
     def render(self) -> str:
         k = self.k
         head = [f"/* {k.name}: {', '.join(k.fused) or k.name} */"]
         if k.sites:
             head.append(f"/* from {', '.join(k.sites)} */")
-        head.append(f"{self.dia.kernel_qualifier} @SYMBOL@(char *const *p, const int64_t *d, "
-                    f"const char *s, int64_t nt)")
-        head.append("{")
-        self.emit_arguments()
-        n_out = self.lay.n_outer
-        simd_outer = self.simd and not any(st.inner or st.reduces for st in k.stages)
-        if n_out:
-            self.open(self.dia.parallel_loop("i0", "n0", simd_outer and n_out == 1))
-            for j in range(1, n_out):
-                self.open(self.dia.serial_loop(f"i{j}", f"n{j}", simd_outer and j == n_out - 1))
-        self.emit_stages()
-        for _ in range(n_out):
-            self.close()
-        self.lines.append("}")
+        self.emit_frame()
         return "\n".join(head + self.lines)
 
-    def emit_arguments(self) -> None:
-        self.emit("(void)s;")
-        self.emit("(void)nt;")
-        for j in range(self.rank):
-            self.emit(f"const int64_t n{j} = d[{j}];")
-        for pos, slot in enumerate(self.slots):
-            t = self.ctype(self._slot_dtype(slot))
-            restrict = "" if slot in self.shared else f"{self.dia.restrict} "
-            const = "" if slot in self.written else "const "
-            self.emit(f"{const}{t} *{restrict}b{slot} = ({const}{t} *)p[{pos}];")
-        self.emit_access_arguments()
+    def emit_frame(self) -> None:
+        """The dialect's hook: signature, loops over the index space, and the stages in them."""
+        raise NotImplementedError
 
-    def _slot_dtype(self, slot: int):
+    def slot_dtype(self, slot: int):
         for st in self.k.stages:
             for e in st.exprs:
                 if isinstance(e, Load) and e.slot == slot:
@@ -154,8 +140,25 @@ class _KernelPrinter:
                     return st.exprs[s.value].dtype
         raise AssertionError(slot)
 
-    def emit_access_arguments(self) -> None:
-        """Names for the strides and offsets that the block carries, in `KernelLayout.block` order."""
+    def pointer_decl(self, slot: int) -> str:
+        """`const float *restrict b0` (read-only, unaliased) / `float *b1` (shares storage)."""
+        t = self.ctype(self.slot_dtype(slot))
+        restrict = "" if slot in self.shared else f"{self.dia.restrict} "
+        const = "" if slot in self.written else "const "
+        return f"{const}{t} *{restrict}b{slot}"
+
+    def read_size(self, name: str, pos: int) -> None:
+        idx = self.dia.index_type
+        cast = "" if idx == "int64_t" else f"({idx})"
+        self.emit(f"const {idx} {name} = {cast}d[{pos}];")
+
+    def emit_extents(self) -> None:
+        for j in range(self.rank):
+            self.read_size(f"n{j}", j)
+
+    def emit_access_sizes(self) -> None:
+        """Names for the strides and offsets the block carries (`KernelLayout.block` order), and
+        each access's address expression in `self.addr`."""
         self.addr: list[str] = []
         pos = self.rank
         for a, (strides, offset) in enumerate(self.lay.accesses):
@@ -163,41 +166,18 @@ class _KernelPrinter:
             for j, stv in enumerate(strides):
                 cls = stride_class(stv)
                 if cls == "s":
-                    self.emit(f"const int64_t s{a}_{j} = d[{pos}];")
+                    self.read_size(f"s{a}_{j}", pos)
                     pos += 1
                     terms.append(f"i{j} * s{a}_{j}")
                 elif cls == "1":
                     terms.append(f"i{j}")
             if offset:
-                self.emit(f"const int64_t o{a} = d[{pos}];")
+                self.read_size(f"o{a}", pos)
                 pos += 1
                 terms.insert(0, f"o{a}")
             self.addr.append(" + ".join(terms) or "0")
 
-    # --- stages -------------------------------------------------------------------------------------
-    def emit_stages(self) -> None:
-        for n, stage in enumerate(self.k.stages):
-            if stage.reduces:
-                self.emit_reduce_stage(n, stage)
-                continue
-            scoped = len(self.k.stages) > 1  # each stage's names live in their own block
-            if scoped:
-                self.open(["{"])
-            if stage.inner and self.lay.n_outer < self.rank:
-                self.emit_inner_loops(n, stage)
-            else:
-                self.emit_body(n, stage)
-            if scoped:
-                self.close()
-
-    def emit_inner_loops(self, n: int, stage: Stage) -> None:
-        inner = range(self.lay.n_outer, self.rank)
-        for j in inner:
-            self.open(self.dia.serial_loop(f"i{j}", f"n{j}", self.simd and j == self.rank - 1))
-        self.emit_body(n, stage)
-        for _ in inner:
-            self.close()
-
+    # --- stage bodies -----------------------------------------------------------------------------
     def emit_body(self, n: int, stage: Stage) -> list[str]:
         """Emit the stage's expressions and stores; return the C names of its values."""
         names: list[str] = []
@@ -212,7 +192,7 @@ class _KernelPrinter:
         if isinstance(e, Load):
             name, value = f"ld{pos}", f"b{e.slot}[{self.addr[self.access_of[n, 'e', pos]]}]"
         elif isinstance(e, ScalarArg):
-            name, value = f"arg{e.index}_{pos}", f"la_arg_{suffix(e.dtype)}(s + {8 * e.index})"
+            name, value = f"arg{e.index}_{pos}", self.dia.scalar_arg(e.index, e.dtype)
         elif isinstance(e, Const):
             name, value = f"c{pos}", render_const(e.value, e.dtype, self.dia)
         elif isinstance(e, Index):
@@ -232,29 +212,8 @@ class _KernelPrinter:
         return template.format(*(names[i] for i in e.args), T=self.ctype(src_dt),
                                F=libm_suffix(src_dt), S=suffix(src_dt), D=suffix(e.dtype))
 
-    # --- reductions ---------------------------------------------------------------------------------
-    def emit_reduce_stage(self, n: int, stage: Stage) -> None:
-        accs = [f"acc{n}_{r}" for r in range(len(stage.reduces))]
-        specs = [self.reduce_spec(r, stage) for r in stage.reduces]
-        for acc, (acc_t, ident, _, is_index) in zip(accs, specs):
-            self.emit(f"{acc_t} {acc}_l[{LANES}];")
-            if is_index:
-                self.emit(f"int64_t {acc}_i[{LANES}];")
-            self.open([f"for (int l = 0; l < {LANES}; l++) {{"])
-            self.emit(f"{acc}_l[l] = {ident};")
-            if is_index:
-                self.emit(f"{acc}_i[l] = 0;")
-            self.close()
-        self.open(["{"])
-        if self.lay.n_outer == self.rank:  # an empty inner space: a single element
-            self.fold_one(n, stage, accs, specs, "0")
-        else:
-            self.emit_lane_loops(n, stage, accs, specs)
-        self.close()
-        self.emit_lane_combine(stage, accs, specs)
-
-    def reduce_spec(self, r: Reduce, stage: Stage) -> tuple[str, str, str, bool]:
-        """(accumulator C type, identity, combine template, is an index reduction)."""
+    # --- reductions: what both dialects fold per element ------------------------------------------
+    def reduce_spec(self, r: Reduce, stage: Stage) -> ReduceSpec:
         acc_dt = np.dtype(r.dtype)
         is_index = "index" in r.op.properties
         if is_index:
@@ -263,40 +222,141 @@ class _KernelPrinter:
             acc_dt = np.dtype(np.float64)
         ident = render_const(r.op.reduce_identity(acc_dt), acc_dt, self.dia)
         template = r.op.template(acc_dt.kind, self.dia.name)
-        return self.ctype(acc_dt), ident, template, is_index
+        return ReduceSpec(self.ctype(acc_dt), ident, template, is_index)
+
+    def combine(self, spec: ReduceSpec, acc: str, value: str) -> str:
+        """`acc = combine(acc, value)` as a statement (registry template)."""
+        return spec.template.format(value, acc=acc, S=_suffix_of_ctype(spec.acc_t)) + ";"
+
+    def better(self, spec: ReduceSpec, value: str, best: str) -> str:
+        """Arg-reductions: the condition under which `value` replaces `best`."""
+        return spec.template.format(value, best=best)
+
+    def fold(self, n: int, stage: Stage, specs, targets, position: str) -> None:
+        """Emit the stage's body for one element and fold it into each reduction's accumulator.
+        `targets[r]`: (value lvalue, position lvalue or None); `position`: the flat inner index."""
+        names = self.emit_body(n, stage)
+        for r, spec, (acc, acc_i) in zip(stage.reduces, specs, targets):
+            value = names[r.value]
+            if spec.is_index:
+                self.open([f"if ({self.better(spec, value, acc)}) {{"])
+                self.emit(f"{acc} = {value};")
+                self.emit(f"{acc_i} = {position};")
+                self.close()
+                continue
+            if self.ctype(stage.exprs[r.value].dtype) != spec.acc_t:
+                value = f"({spec.acc_t}){value}"
+            self.emit(self.combine(spec, acc, value))
+
+
+class CKernelPrinter(KernelPrinter):
+    """The C dialect's hooks: pointer-array signature, OpenMP outer loop, serial inner loops,
+    reductions in lanes."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.simd = not self.shared  # aliasing buffers: leave dependence analysis to the compiler
+
+    def parallel_loop(self, var: str, extent: str, simd: bool = False) -> list[str]:
+        """Header of the outermost (independent) loop; `simd`: it is also the innermost loop."""
+        what = "parallel for simd" if simd else "parallel for"
+        return [f"#pragma omp {what} num_threads(nt) if (parallel: nt > 1) schedule(static)",
+                f"for (int64_t {var} = 0; {var} < {extent}; {var}++) {{"]
+
+    def serial_loop(self, var: str, extent: str, simd: bool = False, start: str = "0") -> list[str]:
+        """`simd`: iterations are independent; vectorize it, vector math included (gcc cannot
+        prove it alone when one buffer is read at several offsets, e.g. the LSTM's gates)."""
+        head = ["#pragma omp simd"] if simd else []
+        return head + [f"for (int64_t {var} = {start}; {var} < {extent}; {var}++) {{"]
+
+    def emit_frame(self) -> None:
+        self.lines.append(f"{self.dia.kernel_qualifier} @SYMBOL@(char *const *p, const int64_t *d, "
+                          f"const char *s, int64_t nt)")
+        self.lines.append("{")
+        self.emit("(void)s;")
+        self.emit("(void)nt;")
+        self.emit_extents()
+        for pos, slot in enumerate(self.slots):
+            const = "" if slot in self.written else "const "
+            t = self.ctype(self.slot_dtype(slot))
+            self.emit(f"{self.pointer_decl(slot)} = ({const}{t} *)p[{pos}];")
+        self.emit_access_sizes()
+        n_out = self.lay.n_outer
+        simd_outer = self.simd and not any(st.inner or st.reduces for st in self.k.stages)
+        if n_out:
+            self.open(self.parallel_loop("i0", "n0", simd_outer and n_out == 1))
+            for j in range(1, n_out):
+                self.open(self.serial_loop(f"i{j}", f"n{j}", simd_outer and j == n_out - 1))
+        self.emit_stages()
+        for _ in range(n_out):
+            self.close()
+        self.lines.append("}")
+
+    def emit_stages(self) -> None:
+        for n, stage in enumerate(self.k.stages):
+            if stage.reduces:
+                self.emit_reduce_stage(n, stage)
+                continue
+            scoped = len(self.k.stages) > 1  # each stage's names live in their own block
+            if scoped:
+                self.open(["{"])
+            if stage.inner and self.lay.n_outer < self.rank:
+                self.emit_inner_loops(n, stage)
+            else:
+                self.emit_body(n, stage)
+            if scoped:
+                self.close()
+
+    def emit_inner_loops(self, n: int, stage: Stage) -> None:
+        inner = range(self.lay.n_outer, self.rank)
+        for j in inner:
+            self.open(self.serial_loop(f"i{j}", f"n{j}", self.simd and j == self.rank - 1))
+        self.emit_body(n, stage)
+        for _ in inner:
+            self.close()
+
+    # --- reductions in LANES partial results ------------------------------------------------------
+    def emit_reduce_stage(self, n: int, stage: Stage) -> None:
+        accs = [f"acc{n}_{r}" for r in range(len(stage.reduces))]
+        specs = [self.reduce_spec(r, stage) for r in stage.reduces]
+        for acc, spec in zip(accs, specs):
+            self.emit(f"{spec.acc_t} {acc}_l[{LANES}];")
+            if spec.is_index:
+                self.emit(f"int64_t {acc}_i[{LANES}];")
+            self.open([f"for (int l = 0; l < {LANES}; l++) {{"])
+            self.emit(f"{acc}_l[l] = {spec.identity};")
+            if spec.is_index:
+                self.emit(f"{acc}_i[l] = 0;")
+            self.close()
+        self.open(["{"])
+        if self.lay.n_outer == self.rank:  # an empty inner space: a single element
+            self.fold(n, stage, specs, self.lane_targets(accs, "0"), "0")
+        else:
+            self.emit_lane_loops(n, stage, accs, specs)
+        self.close()
+        self.emit_lane_combine(stage, accs, specs)
+
+    @staticmethod
+    def lane_targets(accs: list[str], lane: str) -> list[tuple[str, str]]:
+        return [(f"{acc}_l[{lane}]", f"{acc}_i[{lane}]") for acc in accs]
 
     def emit_lane_loops(self, n: int, stage: Stage, accs, specs) -> None:
         """Innermost reduced dim in LANES-wide chunks (vectorizable), then the remainder in lane 0."""
         last = self.rank - 1
         for j in range(self.lay.n_outer, last):
-            self.open(self.dia.serial_loop(f"i{j}", f"n{j}"))
+            self.open(self.serial_loop(f"i{j}", f"n{j}"))
         self.emit(f"int64_t i{last}_c = 0;")
         self.open([f"for (; i{last}_c + {LANES} <= n{last}; i{last}_c += {LANES}) {{"])
-        self.open(self.dia.lane_loop())
+        self.open(["#pragma omp simd", f"for (int l = 0; l < {LANES}; l++) {{"])
         self.emit(f"const int64_t i{last} = i{last}_c + l;")
-        self.fold_one(n, stage, accs, specs, "l")
+        self.fold(n, stage, specs, self.lane_targets(accs, "l"), self.flat_inner())
         self.close()
         self.close()
-        self.open(self.dia.serial_loop(f"i{last}", f"n{last}", start=f"i{last}_c"))
-        self.fold_one(n, stage, accs, specs, "0")
+        self.open(self.serial_loop(f"i{last}", f"n{last}", start=f"i{last}_c"))
+        self.fold(n, stage, specs, self.lane_targets(accs, "0"), self.flat_inner())
         self.close()
         for _ in range(self.lay.n_outer, last):
             self.close()
-
-    def fold_one(self, n: int, stage: Stage, accs, specs, lane: str) -> None:
-        names = self.emit_body(n, stage)
-        for r, acc, (acc_t, _, template, is_index) in zip(stage.reduces, accs, specs):
-            value = names[r.value]
-            if is_index:
-                better = template.format(value, best=f"{acc}_l[{lane}]")
-                self.open([f"if ({better}) {{"])
-                self.emit(f"{acc}_l[{lane}] = {value};")
-                self.emit(f"{acc}_i[{lane}] = {self.flat_inner()};")
-                self.close()
-                continue
-            if self.ctype(stage.exprs[r.value].dtype) != acc_t:
-                value = f"({acc_t}){value}"
-            self.emit(template.format(value, acc=f"{acc}_l[{lane}]", S=_suffix_of_ctype(acc_t)) + ";")
 
     def flat_inner(self) -> str:
         """Row-major position within the inner space (argmax/argmin's result)."""
@@ -307,16 +367,16 @@ class _KernelPrinter:
 
     def emit_lane_combine(self, stage: Stage, accs, specs) -> None:
         """Fold the lanes in a fixed order, then convert to the reduction's result dtype."""
-        for r, acc, (acc_t, _, template, is_index) in zip(stage.reduces, accs, specs):
-            out_t = self.ctype(r.dtype)
-            if is_index:
+        for r, acc, spec in zip(stage.reduces, accs, specs):
+            out_t, acc_t = self.ctype(r.dtype), spec.acc_t
+            if spec.is_index:
                 self.emit(f"{acc_t} {acc}_b = {acc}_l[0];")
                 self.emit(f"int64_t {acc}_x = {acc}_i[0];")
                 self.open([f"for (int l = 1; l < {LANES}; l++) {{"])
                 v, b = f"{acc}_l[l]", f"{acc}_b"
-                better = template.format(v, best=b)
                 same = f"({v} == {b} || ({v} != {v} && {b} != {b}))"
-                self.open([f"if ({better} || ({same} && {acc}_i[l] < {acc}_x)) {{"])
+                earlier = f"({same} && {acc}_i[l] < {acc}_x)"
+                self.open([f"if ({self.better(spec, v, b)} || {earlier}) {{"])
                 self.emit(f"{acc}_b = {v};")
                 self.emit(f"{acc}_x = {acc}_i[l];")
                 self.close()
@@ -325,10 +385,45 @@ class _KernelPrinter:
                 continue
             self.emit(f"{acc_t} {acc}_t = {acc}_l[0];")
             self.open([f"for (int l = 1; l < {LANES}; l++) {{"])
-            self.emit(template.format(f"{acc}_l[l]", acc=f"{acc}_t",
-                                      S=_suffix_of_ctype(acc_t)) + ";")
+            self.emit(self.combine(spec, f"{acc}_t", f"{acc}_l[l]"))
             self.close()
             self.emit(f"const {out_t} {acc} = ({out_t}){acc}_t;")
+
+
+class Dialect:
+    """What a C-family dialect changes: names, qualifiers and types, the printer subclass with its
+    structural hooks, how scalar arguments are read, and the prelude of a translation unit."""
+
+    name = "c"  # key of the registry's templates ("cuda" picks an op's `cuda` override)
+    kernel_qualifier = "void"
+    helper_qualifier = "static inline"
+    restrict = "restrict"
+    bool_type = "_Bool"
+    index_type = "int64_t"
+    printer: type[KernelPrinter] = CKernelPrinter
+
+    def scalar_arg(self, index: int, dtype) -> str:
+        """Scalars arrive in the 8-byte slots of `s`, read without aliasing UB."""
+        return f"la_arg_{suffix(dtype)}(s + {8 * index})"
+
+    def prelude(self, code: str, vector_math: bool = False) -> list[str]:
+        parts = ["#include <stdint.h>\n#include <string.h>\n#include <math.h>"]
+        if vector_math:
+            parts.append(vector_math_declarations())
+        helpers = render_helpers(code, self.helper_qualifier, self.bool_type)
+        return parts + ([helpers] if helpers else [])
+
+
+C_DIALECT = Dialect()
+
+
+def render_kernel(kernel: Kernel, layout: KernelLayout, dialect: Dialect = C_DIALECT,
+                  shared: frozenset[int] = frozenset()) -> tuple[str, str]:
+    """(symbol, source of the function). `shared`: slots that may alias a written slot (no
+    `restrict`)."""
+    body = dialect.printer(kernel, layout, dialect, shared).render()
+    symbol = kernel_symbol(kernel, body)
+    return symbol, body.replace("@SYMBOL@", symbol)
 
 
 def _suffix_of_ctype(t: str) -> str:
@@ -375,13 +470,7 @@ def vector_math_declarations() -> str:
 
 def render_translation_unit(functions: list[str], dialect: Dialect = C_DIALECT,
                             vector_math: bool = False) -> str:
-    """One source file: includes, vector-math declarations, the helpers used, then the kernels."""
+    """One source file: the dialect's prelude (with only the helpers used), then the kernels."""
     code = "\n\n".join(functions)
-    parts = ["/* generated by lazyarray */", dialect.includes]
-    if vector_math:
-        parts.append(vector_math_declarations())
-    helpers = render_helpers(code, dialect.helper_qualifier, dialect.bool_type)
-    if helpers:
-        parts.append(helpers)
-    parts.append(code)
+    parts = ["/* generated by lazyarray */", *dialect.prelude(code, vector_math), code]
     return "\n\n".join(parts) + "\n"

@@ -11,12 +11,20 @@ import math
 from dataclasses import dataclass
 
 from ..graph.kernel_ir import Kernel, Load, Stage
-from .cuda_frames import BLOCK, PARTIAL_BLOCKS
 
-INT32_LIMIT = 2**31 - 1
+BLOCK = 256  # threads per block for every frame; __launch_bounds__ lets ptxas budget registers
+# __launch_bounds__(BLOCK, 2): at most 128 registers per thread. Plain __launch_bounds__(256) made
+# ptxas (NVRTC 13) cap a fused argmax+mean at 32 registers and spill, and 4 blocks (64 registers)
+# spilled float64 softmax+logsumexp+log_softmax (4 block reductions) in the corpus test; simple
+# kernels still take 20-40 registers.
+MIN_BLOCKS_PER_SM = 2
+PARTIAL_BLOCKS = 512  # stage-one blocks per row of a two-stage reduction (fixed: deterministic)
+MAX_BLOCKS = 1 << 16  # grid-stride loops cover the rest; a cap keeps per-block work meaningful
+# 32-bit indices below this: a grid-stride step (at most MAX_BLOCKS * BLOCK) past the last index
+# must still fit in int, or `o += step` would overflow (UB).
+INT32_LIMIT = 2**31 - 1 - MAX_BLOCKS * BLOCK
 TWO_STAGE_MIN_INNER = 1 << 16  # shorter rows: one block per row is already enough work
 TWO_STAGE_MAX_ROWS = 64  # more rows than this fill the GPU with one block per row
-MAX_BLOCKS = 1 << 16  # grid-stride loops cover the rest; a cap keeps per-block work meaningful
 
 
 @dataclass(frozen=True)

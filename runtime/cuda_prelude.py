@@ -18,6 +18,10 @@ from __future__ import annotations
 DEVICE_INLINE = "static __device__ __forceinline__"
 
 TYPES = r"""
+/* Generic templates may leave an operand unused (isnan of an integer is 0) or compare an unsigned
+   value with 0 (the sign test of mixed-sign comparisons): both are intended. */
+#pragma nv_diag_suppress 177
+#pragma nv_diag_suppress 186
 typedef signed char int8_t;
 typedef short int16_t;
 typedef int int32_t;
@@ -56,6 +60,16 @@ LA_SHFL_VIA_INT(unsigned char)
 LA_SHFL_VIA_INT(short)
 LA_SHFL_VIA_INT(unsigned short)
 
+/* Arg-reductions fold (value, flat inner position) pairs; the kernel's combine breaks ties by the
+   smaller position, so the tree's visiting order cannot change the answer. */
+template <typename T> struct la_pair { T v; long long i; };
+template <typename T> __device__ __forceinline__ la_pair<T> la_shfl_down(la_pair<T> p, int d) {
+  la_pair<T> o;
+  o.v = la_shfl_down(p.v, d);
+  o.i = la_shfl_down(p.i, d);
+  return o;
+}
+
 /* Fold a warp's 32 values into lane 0 in a fixed tree order. */
 template <typename T, typename F>
 __device__ __forceinline__ T la_warp_reduce(T v, F combine) {
@@ -85,45 +99,9 @@ __device__ __forceinline__ T la_block_reduce(T v, T identity, F combine, T* smem
   __syncthreads();
   return v;
 }
-
-/* Arg-reductions fold (value, flat inner position) pairs. `better(a, b)` says whether candidate a
-   beats b; ties go to the smaller position (first occurrence), so the result does not depend on
-   the order the tree visits them. */
-template <typename T> struct la_arg { T v; long long i; };
-template <typename T, typename B>
-__device__ __forceinline__ la_arg<T> la_arg_pick(la_arg<T> a, la_arg<T> b, B better) {
-  if (better(a.v, b.v)) return a;
-  if (better(b.v, a.v)) return b;
-  return a.i <= b.i ? a : b;
-}
-template <typename T, typename B>
-__device__ __forceinline__ la_arg<T> la_block_argreduce(la_arg<T> v, B better,
-                                                               la_arg<T>* smem) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = blockDim.x >> 5;
-  for (int pass = 0; pass < 2; ++pass) {
-    for (int d = 16; d > 0; d >>= 1) {
-      la_arg<T> o;
-      o.v = la_shfl_down(v.v, d);
-      o.i = la_shfl_down(v.i, d);
-      if (lane + d < 32 && o.i >= 0) v = v.i < 0 ? o : la_arg_pick(v, o, better);
-    }
-    if (pass == 0) {
-      if (lane == 0) smem[warp] = v;
-      __syncthreads();
-      if (warp != 0) break;
-      if (lane < nwarps) v = smem[lane]; else v.i = -1;
-    }
-  }
-  if (threadIdx.x == 0) smem[32] = v;
-  __syncthreads();
-  v = smem[32];
-  __syncthreads();
-  return v;
-}
 """
 
 
 def cuda_prelude(helpers: str = "") -> str:
-    """The full prelude: types and macros, the C family's helpers (rendered by the C printer with
-    DEVICE_INLINE as their qualifier), then the reduction helpers."""
+    """Types and macros, the C family's helpers (rendered with DEVICE_INLINE), the reductions."""
     return "\n".join(("/* lazyarray CUDA prelude */", TYPES, helpers, REDUCE))

@@ -16,10 +16,9 @@ one sync plus 2 PCIe copies of the operands). Matmul never leaves the device.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -28,11 +27,11 @@ import numpy as np
 from ..graph import OpKind
 from ..graph.kernel_ir import BufferSpec, Kernel, LibraryCall, Program
 from .backend import Backend, register_backend
-from .cuda_launch import LaunchShape, launch_shapes
+from .cuda_launch import partials_shape as partials_size
+from .cuda_printer import CudaKernelSpec, CudaModule, render_cuda_kernel_source, render_cuda_program
 
 INSTALL_HINT = ("install CuPy for your CUDA version: `pip install 'lazyarray-fusion[cuda12]'` or "
                 "`pip install 'lazyarray-fusion[cuda13]'`")
-COMPILE_OPTIONS = ("-std=c++17",)  # -arch comes from CuPy (the current device's)
 
 
 def cupy() -> Any:
@@ -52,37 +51,6 @@ def _unavailable_reason() -> str | None:
     return None if count > 0 else "no CUDA device is visible (CUDA_VISIBLE_DEVICES?)"
 
 
-@dataclass(frozen=True)
-class CudaKernelSpec:
-    """How to launch one rendered kernel: entry functions in launch order (two for a two-stage
-    reduction), the argument list, and the int64 size/stride block passed as `meta`."""
-
-    kernel: Kernel
-    entries: tuple[str, ...]
-    args: tuple[tuple[str, int], ...]  # ("slot", s) | ("scalar", k) | ("meta", 0) | ("partial", r)
-    meta: tuple[int, ...]
-    partials: tuple[np.dtype, ...] = ()  # two-stage: one workspace per reduction
-
-
-@dataclass(frozen=True)
-class CudaModule:
-    """A program's kernels rendered into one translation unit (one NVRTC compile per plan)."""
-
-    source: str
-    kernels: tuple[CudaKernelSpec, ...]
-
-    @property
-    def key(self) -> str:
-        return hashlib.sha256((self.source + "\0" + " ".join(COMPILE_OPTIONS)).encode()).hexdigest()
-
-
-def render_cuda_program(program: Program) -> CudaModule:
-    """All kernels of `program` in the CUDA dialect of the C printer (runtime/c_printer.py)."""
-    from .cuda_render import render_cuda_program as render
-
-    return render(program)
-
-
 class CupyBackend(Backend):
     name = "cupy"
     device = "cuda:0"
@@ -98,8 +66,6 @@ class CupyBackend(Backend):
 
     # --- rendering: no device needed ------------------------------------------------------------------
     def kernel_source(self, kernel: Any) -> str | None:
-        from .cuda_render import render_cuda_kernel_source
-
         return render_cuda_kernel_source(kernel)
 
     # --- device ---------------------------------------------------------------------------------------
@@ -120,7 +86,7 @@ class CupyBackend(Backend):
         key = (cp.cuda.runtime.getDevice(), module.key)
         raw = self._modules.get(key)
         if raw is None:
-            raw = cp.RawModule(code=module.source, options=COMPILE_OPTIONS)
+            raw = cp.RawModule(code=module.source, options=module.options)
             raw.compile()
             self._modules[key] = raw
             self.stats["compiles"] += 1
@@ -151,48 +117,49 @@ class CupyBackend(Backend):
         self.stats["plans"] += 1
         return CupyPlan(self, program, render_cuda_program(program))
 
-    def run(self, plan: CupyPlan, leaves: list[Any]) -> list[Any]:
-        arrays = [x for x in leaves if not _is_scalar(x)]
-        scalars = [x for x in leaves if _is_scalar(x)]
+    def run(self, plan: CupyPlan, leaves: Any) -> list[Any]:
+        arrays, scalars = leaves
         return plan.run(arrays, scalars)
 
 
-def _is_scalar(x: Any) -> bool:
-    return isinstance(x, (int, float, bool, np.generic))
-
-
 class CupyPlan:
-    """Steps of one Program on the GPU; workspaces allocated on first run, reused afterwards."""
+    """Steps of one Program on the GPU, with the C plan's semantics (runtime/c_backend.py): inputs
+    bound per run, outputs fresh per run, intermediates in a workspace per plan (allocated on the
+    first run, reused: later runs queue behind earlier ones on the one stream), scalars passed as
+    kernel arguments, library calls in step order."""
 
     def __init__(self, backend: CupyBackend, program: Program, module: CudaModule) -> None:
         self.backend, self.program, self.module = backend, program, module
         self.raw = backend.module(module)
-        self.specs = {id(spec.kernel): spec for spec in module.kernels}
         self.functions = {e: self.raw.get_function(e) for s in module.kernels for e in s.entries}
-        self.shapes = {id(s.kernel): launch_shapes(s.kernel) for s in module.kernels}
-        self.fixed = set(program.inputs) | set(program.outputs)
+        inputs, outputs = set(program.inputs), set(program.outputs)
+        self.intermediates = tuple(s for s in range(len(program.buffers))
+                                   if s not in inputs and s not in outputs)
         self.workspace: dict[int, Any] | None = None  # slot -> device array (intermediates)
-        self.meta: dict[int, Any] = {}
-        self.partials: dict[int, list[Any]] = {}
+        self.meta: list[Any] = []  # per kernel: the int64 size/stride block on the device
+        self.partials: list[list[Any]] = []  # per kernel: two-stage workspaces
+        specs = iter(module.kernels)
+        self.steps: list[tuple[int, Any]] = [  # (kernel number, its spec) or (-1, library call)
+            (n, next(specs)) if n >= 0 else (-1, step) for n, step in _numbered(program.steps)]
 
     def _allocate_workspace(self) -> dict[int, Any]:
         """Intermediate slots as views of per-storage device buffers (the memory plan's sharing)."""
         cp = cupy()
         sizes: dict[int, int] = {}
-        for slot, spec in enumerate(self.program.buffers):
-            if slot not in self.fixed:
-                sizes[spec.storage] = max(sizes.get(spec.storage, 0), spec.nbytes)
+        for slot in self.intermediates:
+            spec = self.program.buffers[slot]
+            sizes[spec.storage] = max(sizes.get(spec.storage, 0), spec.nbytes)
         storage = {k: cp.cuda.alloc(max(n, 1)) for k, n in sizes.items()}
         views = {}
-        for slot, spec in enumerate(self.program.buffers):
-            if slot not in self.fixed:
-                views[slot] = cp.ndarray(spec.shape, spec.dtype, storage[spec.storage])
+        for slot in self.intermediates:
+            spec = self.program.buffers[slot]
+            views[slot] = cp.ndarray(spec.shape, spec.dtype, storage[spec.storage])
         for s in self.module.kernels:
-            self.meta[id(s.kernel)] = cp.asarray(np.asarray(s.meta or (0,), np.int64))
-            self.partials[id(s.kernel)] = [cp.empty(_partials(s), dt) for dt in s.partials]
+            self.meta.append(cp.asarray(np.asarray(s.meta, np.int64)))
+            self.partials.append([cp.empty(partials_size(s.kernel), dt) for dt in s.partials])
         return views
 
-    def run(self, arrays: list[Any], scalars: list[Any]) -> list[Any]:
+    def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[Any]:
         cp, backend = cupy(), self.backend
         with backend.stream:
             if self.workspace is None:
@@ -204,30 +171,30 @@ class CupyPlan:
                 if slot not in slots:
                     spec = self.program.buffers[slot]
                     slots[slot] = cp.empty(spec.shape, spec.dtype)
-            typed = [np.asarray(v, dtype).reshape(()) for v, dtype in
-                     zip(scalars, self.program.scalars)]
-            for step in self.program.steps:
-                if isinstance(step, Kernel):
-                    self._launch(step, slots, typed)
-                else:
+            with np.errstate(over="ignore"):  # 1e300 into a float32 scalar is inf, as in NumPy
+                typed = [np.asarray(v).astype(dt)[()] for v, dt in
+                         zip(scalars, self.program.scalars)]
+            for n, step in self.steps:
+                if n < 0:
                     self._library_call(cp, step, slots)
-        return [slots[s] for s in self.program.outputs]
+                elif not step.skip:
+                    self._launch(n, step, slots, typed)
+            return _fresh_outputs(self.program, slots)
 
-    def _launch(self, kernel: Kernel, slots: dict[int, Any], scalars: list[np.ndarray]) -> None:
-        spec = self.specs[id(kernel)]
+    def _launch(self, n: int, spec: CudaKernelSpec, slots: dict[int, Any], scalars: list) -> None:
         args = []
         for kind, k in spec.args:
             if kind == "slot":
                 args.append(slots[k])
-            elif kind == "scalar":
-                args.append(scalars[k][()])
             elif kind == "meta":
-                args.append(self.meta[id(kernel)])
+                args.append(self.meta[n])
+            elif kind == "scalar":
+                args.append(scalars[k])
             else:
-                args.append(self.partials[id(kernel)][k])
-        shape: LaunchShape
-        for entry, shape in zip(spec.entries, self.shapes[id(kernel)]):
-            self.functions[entry](shape.grid, shape.block, tuple(args), stream=self.backend.stream)
+                args.append(self.partials[n][k])
+        packed = tuple(args)
+        for entry, shape in zip(spec.entries, spec.shapes):
+            self.functions[entry](shape.grid, shape.block, packed, stream=self.backend.stream)
 
     def _library_call(self, cp: Any, call: LibraryCall, slots: dict[int, Any]) -> None:
         out = slots[call.output]
@@ -235,15 +202,34 @@ class CupyPlan:
         if call.op.kind is OpKind.MATMUL:  # cuBLAS, writing straight into the planned buffer
             cp.matmul(*inputs, out=out)
             return
-        host = [self.backend.to_host(x) for x in inputs]  # the documented round trip
-        result = call.op.reference(tuple(host), call.attrs, out.dtype)
-        out[...] = cp.asarray(np.ascontiguousarray(result, dtype=out.dtype))
+        host = tuple(self.backend.to_host(x) for x in inputs)  # the documented round trip
+        try:
+            with np.errstate(all="ignore"):
+                result = call.op.reference(host, call.attrs, out.dtype)
+        except IndexError as exc:
+            raise IndexError(f"{exc} (in {call.op.name} built at {call.site})") from None
+        host_out = np.empty(out.shape, out.dtype)
+        np.copyto(host_out, np.asarray(result).reshape(out.shape), casting="unsafe")
+        out.set(host_out, stream=self.backend.stream)
 
 
-def _partials(spec: CudaKernelSpec) -> int:
-    from .cuda_launch import partials_shape
+def _numbered(steps) -> list[tuple[int, Any]]:
+    """Steps with the running number of each Kernel among the kernels (-1 for library calls)."""
+    out, n = [], 0
+    for step in steps:
+        out.append((n if isinstance(step, Kernel) else -1, step))
+        n += isinstance(step, Kernel)
+    return out
 
-    return partials_shape(spec.kernel)
+
+def _fresh_outputs(prog: Program, slots: dict[int, Any]) -> list[Any]:
+    """Outputs handed to users never alias an input or each other (as the C plan's)."""
+    out, seen = [], set()
+    for slot in prog.outputs:
+        value = slots[slot]
+        out.append(value.copy() if slot in seen or slot in prog.inputs else value)
+        seen.add(slot)
+    return out
 
 
 def _device_input(cp: Any, value: Any, spec: BufferSpec) -> Any:

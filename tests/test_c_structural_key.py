@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from lazyarray.runtime.c_backend import CBackend, _layout_and_key, _shared_slots
+from lazyarray.runtime.c_backend import CBackend, _layout_and_key
+from lazyarray.runtime.c_printer import shared_slots
 from lazyarray.runtime.c_layout import plan_layout
 from lazyarray.runtime.c_printer import render_kernel
 
@@ -20,7 +21,7 @@ TESTS = Path(__file__).parent
 
 
 def _key_and_source(program, kernel):
-    shared = _shared_slots(program, kernel)
+    shared = shared_slots(program, kernel)
     _, key = _layout_and_key(kernel, shared)
     return key, render_kernel(kernel, plan_layout(kernel), shared=shared)[1]
 

@@ -176,7 +176,7 @@ def main() -> None:
                 return f"{t[k] * scale:8.2f}{unit}" if k in t else f"{'-':>10s}"
 
             c_jax = f"{t['c'] / t['jax']:6.2f}" if "jax" in t else f"{'-':>6s}"
-            print(f"{name:24s} {len(program.kernels):7d} {fmt('numpy')} {fmt('c')} "
+            print(f"{name:24s} {len(plan.program.kernels):7d} {fmt('numpy')} {fmt('c')} "
                   f"{t['c'] / t['numpy']:6.2f} {fmt('numexpr')} {fmt('jax')} {c_jax}")
     src = np.ones(16 * 2**20 // 4 * 4, np.float32) if not quick else np.ones(2**20, np.float32)
     dst = np.empty_like(src)

@@ -26,7 +26,6 @@ from . import c_compiler
 from .backend import Backend, register_backend
 from .c_compiler import ffi
 from .c_layout import KernelLayout, plan_layout
-from .c_split import split_full_reductions
 from .c_printer import (
     C_DIALECT,
     kernel_slots,
@@ -34,6 +33,7 @@ from .c_printer import (
     render_translation_unit,
     shared_slots,
 )
+from .c_split import split_full_reductions
 
 # Below this many loop iterations a kernel runs on one thread. Measured here (sigmoid, PASSIVE
 # wait): 2 threads lose below 2**18 elements (~80 us wake-up) and gain 2.1x from 2**20.

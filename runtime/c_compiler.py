@@ -232,7 +232,7 @@ def new_pointer_array(n: int):
             ctype = ffi._backend.new_array_type(ffi._backend.new_pointer_type(CHAR_P), n)
         except (AttributeError, TypeError):
             ctype = ffi.typeof(f"char *[{n}]")
-        ctype = _pointer_arrays[n] = ctype
+        _pointer_arrays[n] = ctype
     return ffi.new(ctype)
 
 

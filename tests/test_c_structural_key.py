@@ -7,13 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import c_programs as P
 import pytest
 from lazyarray.runtime.c_backend import CBackend, _layout_and_key
-from lazyarray.runtime.c_printer import shared_slots
 from lazyarray.runtime.c_layout import plan_layout
-from lazyarray.runtime.c_printer import render_kernel
-
-import c_programs as P
+from lazyarray.runtime.c_printer import render_kernel, shared_slots
 
 pytestmark = pytest.mark.skipif(CBackend.unavailable_reason() is not None,
                                 reason="no working C compiler")

@@ -39,27 +39,35 @@ def graph_signature(outputs: Sequence[Node]) -> tuple[tuple, list[Node]]:
     sig: list[Any] = [len(outputs)]
     stack = list(outputs)
     stack.reverse()
-    pop, push, visited = stack.pop, stack.extend, seen.get
+    pop, push, push_all, visited = stack.pop, stack.append, stack.extend, seen.get
     count = 0
     buffers: dict[int, int] = {}  # id(data) -> first leaf holding it
     while stack:
         node = pop()
-        visit = visited(node)
-        if visit is not None:
-            sig += (count, visit)
-            continue
-        seen[node] = count
-        count += 1
-        inputs = node.inputs
-        if inputs:
-            push(inputs[::-1])
-        elif node.op.kind is _LEAF:
-            if node.op is _INPUT and node.data is not None:  # same buffer: one leaf to the passes
-                first = buffers.get(id(node.data))
-                if first is None:
-                    buffers[id(node.data)] = len(leaves)
-                else:
-                    sig += (-count, first)
-            leaves.append(node)
+        while True:  # walk down first inputs without the stack: the same pre-order, fewer pops
+            visit = visited(node)
+            if visit is not None:
+                sig += (count, visit)
+                break
+            seen[node] = count
+            count += 1
+            inputs = node.inputs
+            if inputs:
+                n = len(inputs)
+                if n == 2:
+                    push(inputs[1])
+                elif n > 2:
+                    push_all(inputs[:0:-1])
+                node = inputs[0]
+                continue
+            if node.op.kind is _LEAF:
+                if node.op is _INPUT and node.data is not None:  # same buffer: one leaf
+                    first = buffers.get(id(node.data))
+                    if first is None:
+                        buffers[id(node.data)] = len(leaves)
+                    else:
+                        sig += (-count, first)
+                leaves.append(node)
+            break
     sig.extend([o.key for o in outputs])
     return tuple(sig), leaves

@@ -252,19 +252,20 @@ def _layout_and_key(kernel: Kernel, shared: frozenset[int]) -> tuple[KernelLayou
 
 @lru_cache(maxsize=1)
 def _generator_fingerprint() -> str:
-    """A hash of the modules whose code decides the generated C (printer, prelude, layout, the op
-    templates and semantics): any edit to them changes every structural key, so the disk index
-    never names a library built by other generator code."""
-    from ..graph import dtypes, kernel_ir, ops_elementwise, ops_structure, registry, semantics
-    from . import c_layout, c_prelude, c_printer
+    """A hash of the code that could decide the generated C: every module of `graph/` (IR, op
+    templates, semantics) and `runtime/` (printer, prelude, layout, ...). Any edit there changes
+    every structural key, so the disk index never names a library built by other generator code
+    (at worst an unrelated edit costs one re-render per kernel). ~1 ms, once per process."""
+    from .. import graph
 
     digest = hashlib.sha256(c_compiler.CODEGEN_VERSION.encode())
-    for module in (c_printer, c_prelude, c_layout, kernel_ir, registry, ops_elementwise,
-                   ops_structure, semantics, dtypes):
+    for package_dir in (os.path.dirname(graph.__file__), os.path.dirname(__file__)):
         try:
-            with open(module.__file__, "rb") as f:
-                digest.update(f.read())
-        except (OSError, TypeError):
+            names = sorted(n for n in os.listdir(package_dir) if n.endswith(".py"))
+            for name in names:
+                with open(os.path.join(package_dir, name), "rb") as f:
+                    digest.update(name.encode() + b"\0" + f.read())
+        except OSError:
             return ""
     return digest.hexdigest()[:16]
 

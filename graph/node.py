@@ -172,6 +172,11 @@ class Node:
         self.inputs = inputs
 
     @property
+    def holds_buffer(self) -> bool:
+        """An `input` leaf: user data or an evaluated result, read as a buffer."""
+        return self.op.name == "input"
+
+    @property
     def is_leaf(self) -> bool:
         return not self.inputs and self.op.is_leaf
 

@@ -33,7 +33,7 @@ class LazyExpr:
 
     @property
     def is_evaluated(self) -> bool:
-        return self.node.op.name == "input"
+        return self.node.holds_buffer
 
     def __repr__(self) -> str:
         from .graph import Graph

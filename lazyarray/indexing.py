@@ -63,7 +63,7 @@ def getitem(x: Array, key: Any) -> Array:
             continue
         n = node.shape[dim]
         if _is_int(k) or (isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu"
-                          and k._node.op.name == "input"):
+                          and k._node.holds_buffer):
             i = operator.index(k) if not isinstance(k, Array) else int(k)
             if not -n <= i < n:
                 raise _bind.fail(IndexError, f"index {i} is out of bounds for axis {dim} with size {n}",

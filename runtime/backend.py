@@ -84,3 +84,14 @@ def backend_names() -> tuple[str, ...]:
 def available_backends() -> tuple[str, ...]:
     """Backends that can run here, in registration order (numpy first)."""
     return tuple(n for n, cls in _FACTORIES.items() if cls.unavailable_reason() is None)
+
+
+def fresh_outputs(program: Any, buffers: Any) -> list[Any]:
+    """The program's outputs from `buffers` (indexable by slot), copied where one would alias an
+    input or an earlier output: results handed to users never share memory with anything else."""
+    out, seen = [], set()
+    for slot in program.outputs:
+        value = buffers[slot]
+        out.append(value.copy() if slot in seen or slot in program.inputs else value)
+        seen.add(slot)
+    return out

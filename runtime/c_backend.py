@@ -23,7 +23,7 @@ import numpy as np
 from ..graph.kernel_ir import Apply, Kernel, LibraryCall, Load, Program
 from ..graph.registry import OpKind
 from . import c_compiler
-from .backend import Backend, register_backend
+from .backend import Backend, fresh_outputs, register_backend
 from .c_compiler import ffi
 from .c_layout import KernelLayout, plan_layout
 from .c_printer import (
@@ -169,7 +169,7 @@ class CPlan:
             fn(ptrs, block, sptr, nt)
         if self._plain_outputs:
             return [bufs[slot] for slot in self.program.outputs]
-        return _fresh_outputs(self.program, bufs)
+        return fresh_outputs(self.program, bufs)
 
 
 # `ffi.from_buffer(array)` without its Python wrapper (~0.2 us per pointer on the hit path).
@@ -218,15 +218,6 @@ def run_library_call(step: LibraryCall, bufs: list) -> None:
     except IndexError as exc:
         raise IndexError(f"{exc} (in {step.op.name} built at {step.site})") from None
     np.copyto(out, np.asarray(result).reshape(out.shape), casting="unsafe")
-
-
-def _fresh_outputs(prog: Program, bufs: list) -> list[np.ndarray]:
-    out, seen = [], set()
-    for slot in prog.outputs:
-        value = bufs[slot]
-        out.append(value.copy() if slot in seen or slot in prog.inputs else value)
-        seen.add(slot)
-    return out
 
 
 def render_program(program: Program) -> list[tuple[Kernel, KernelLayout, str, str]]:

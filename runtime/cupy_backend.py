@@ -26,7 +26,7 @@ import numpy as np
 
 from ..graph import OpKind
 from ..graph.kernel_ir import BufferSpec, Kernel, LibraryCall, Program
-from .backend import Backend, register_backend
+from .backend import Backend, fresh_outputs, register_backend
 from .cuda_launch import partials_shape as partials_size
 from .cuda_printer import CudaKernelSpec, CudaModule, render_cuda_kernel_source, render_cuda_program
 
@@ -179,7 +179,7 @@ class CupyPlan:
                     self._library_call(cp, step, slots)
                 elif not step.skip:
                     self._launch(n, step, slots, typed)
-            return _fresh_outputs(self.program, slots)
+            return fresh_outputs(self.program, slots)
 
     def _launch(self, n: int, spec: CudaKernelSpec, slots: dict[int, Any], scalars: list) -> None:
         args = []
@@ -219,16 +219,6 @@ def _numbered(steps) -> list[tuple[int, Any]]:
     for step in steps:
         out.append((n if isinstance(step, Kernel) else -1, step))
         n += isinstance(step, Kernel)
-    return out
-
-
-def _fresh_outputs(prog: Program, slots: dict[int, Any]) -> list[Any]:
-    """Outputs handed to users never alias an input or each other (as the C plan's)."""
-    out, seen = [], set()
-    for slot in prog.outputs:
-        value = slots[slot]
-        out.append(value.copy() if slot in seen or slot in prog.inputs else value)
-        seen.add(slot)
     return out
 
 

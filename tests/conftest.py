@@ -22,3 +22,11 @@ def reference_backend():
     numpy reference backend, instead of once per backend."""
     with la.config(backend="numpy"):
         yield "numpy"
+
+
+@pytest.fixture
+def fresh_caches():
+    """Empty plan and kernel caches before and after: for tests that count builds, hits, compiles."""
+    la.clear_caches()
+    yield
+    la.clear_caches()

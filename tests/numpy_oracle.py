@@ -140,3 +140,8 @@ def assert_matches(got: object, want: np.ndarray, ulps: float = ULPS) -> None:
                                    atol=ulps * float(info.tiny), equal_nan=True)
     else:
         np.testing.assert_array_equal(got_np, want)
+
+
+def f32(*shape, seed=0):
+    """A float32 array of standard normals, reproducible by seed."""
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)

@@ -4,18 +4,11 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from numpy_oracle import f32
 from lazyarray.jit import TracerEvaluationError
 
 
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    la.clear_caches()
-    yield
-    la.clear_caches()
-
-
-def f32(*shape, seed=0):
-    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+pytestmark = pytest.mark.usefixtures("fresh_caches")
 
 
 def counting(fn):

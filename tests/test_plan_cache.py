@@ -21,21 +21,14 @@ from lazyarray.graph.signature import graph_signature
 from lazyarray.runtime import available_backends
 
 import lazyarray as la
+from numpy_oracle import f32
 from lazyarray import cache
 
 HAS_C = "c" in available_backends()
 needs_c = pytest.mark.skipif(not HAS_C, reason="compile counts need the c backend")
 
 
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    la.clear_caches()
-    yield
-    la.clear_caches()
-
-
-def f32(*shape, seed=0):
-    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+pytestmark = pytest.mark.usefixtures("fresh_caches")
 
 
 # --- signatures --------------------------------------------------------------------------------------

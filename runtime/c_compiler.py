@@ -360,7 +360,25 @@ def _compile(tc: Toolchain, directory: Path, missing, header_source) -> None:
     for symbol, _ in missing:
         _functions[symbol] = _bind(lib, symbol)
         _atomic_write(directory / f"k-{symbol}.idx", f"{lib_path.name} {digest}\n".encode())
-    evict(directory.parent)
+    maybe_evict(directory.parent, lib_path.stat().st_size)
+
+
+# Evicting scans every library in the cache: once per process at its first compile, then again only
+# after this process has written another eighth of the bound (so a big cache does not make every
+# compile slower; concurrent processes can overshoot the bound by that much each, between scans).
+EVICT_EVERY_BYTES = MAX_CACHE_BYTES // 8
+_written_since_scan: int | None = None  # None: no scan yet in this process
+
+
+def maybe_evict(root: Path, new_bytes: int) -> bool:
+    """Run `evict` when due; returns whether it ran."""
+    global _written_since_scan
+    if _written_since_scan is not None and _written_since_scan + new_bytes < EVICT_EVERY_BYTES:
+        _written_since_scan += new_bytes
+        return False
+    _written_since_scan = 0
+    evict(root)
+    return True
 
 
 def evict(root: Path, max_bytes: int | None = None) -> int:

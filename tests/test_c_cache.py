@@ -111,3 +111,12 @@ def test_probe_is_cached_on_disk(tmp_path):
     (probe,) = tmp_path.glob("c-v1/probe-*.json")
     facts = json.loads(probe.read_text())
     assert "-fno-math-errno" in facts["flags"] and "-ffast-math" not in facts["flags"]
+
+
+def test_eviction_scans_once_per_process_then_per_written_eighth(tmp_path, monkeypatch):
+    scans = []
+    monkeypatch.setattr(c_compiler, "evict", lambda root, max_bytes=None: scans.append(root))
+    monkeypatch.setattr(c_compiler, "_written_since_scan", None)
+    step = c_compiler.EVICT_EVERY_BYTES // 4
+    ran = [c_compiler.maybe_evict(tmp_path, step) for _ in range(5)]
+    assert ran == [True, False, False, False, True] and len(scans) == 2

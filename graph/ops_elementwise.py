@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import derivatives as d
 from . import semantics
 from .registry import OpDef, OpKind, register
 
@@ -23,7 +24,8 @@ def _ufunc_reference(ufunc: np.ufunc):
     return reference
 
 
-def _elementwise(name, ufunc, c, *, domain="any", properties=(), reference=None, arity=None):
+def _elementwise(name, ufunc, c, *, domain="any", properties=(), reference=None, arity=None,
+                 vjp=None, differentiable=True):
     return register(
         OpDef(
             name=name,
@@ -34,8 +36,27 @@ def _elementwise(name, ufunc, c, *, domain="any", properties=(), reference=None,
             c=c,
             domain=domain,
             properties=frozenset(properties),
+            vjp=vjp,
+            differentiable=differentiable,
         )
     )
+
+
+# Derivative rules. A unary op's rule is g * f'(x), with f' given in terms of x and the output y.
+def _chain(dfdx):
+    return lambda g, y, xs, a: (d.mul(g, dfdx(xs[0], y)),)
+
+
+def _zero(g, y, xs, a):
+    """Piecewise-constant ops (floor, sign, ...): derivative zero wherever it exists."""
+    return (None,) * len(xs)
+
+
+def _rsqrt_1m(x):  # 1 / sqrt(1 - x*x)
+    return d.div(1.0, d.ew("sqrt", d.sub(1.0, d.mul(x, x))))
+
+
+_NONDIFF = {"vjp": None, "differentiable": False}  # results are bool or bits: no derivative
 
 
 def _libm(name: str) -> dict[str, str]:
@@ -45,53 +66,106 @@ def _libm(name: str) -> dict[str, str]:
 _INT_ID = {"i": "{0}", "u": "{0}", "b": "{0}"}
 
 # --- unary -------------------------------------------------------------------------------------------
-_elementwise("abs", np.absolute, {"f": "fabs{F}({0})", "i": "la_abs_{S}({0})", "u": "{0}", "b": "{0}"})
+_elementwise("abs", np.absolute, {"f": "fabs{F}({0})", "i": "la_abs_{S}({0})", "u": "{0}", "b": "{0}"},
+             vjp=_chain(lambda x, y: d.ew("sign", x)))
 _elementwise("negative", np.negative, {"f": "(-{0})", "i": "la_neg_{S}({0})", "u": "la_neg_{S}({0})"},
-             properties=("involution",))
-_elementwise("positive", np.positive, {"*": "{0}"}, properties=("identity",))
-for _name, _c in (("exp", "exp"), ("expm1", "expm1"), ("log1p", "log1p"), ("sin", "sin"),
-                  ("cos", "cos"), ("tan", "tan"), ("arctan", "atan"), ("sinh", "sinh"),
-                  ("cosh", "cosh"), ("tanh", "tanh"), ("arcsinh", "asinh")):
-    _elementwise(_name, getattr(np, _name), _libm(_c))
-for _name, _c, _dom in (("log", "log", "positive"), ("log2", "log2", "positive"),
-                        ("log10", "log10", "positive"), ("sqrt", "sqrt", "positive"),
-                        ("arcsin", "asin", "unit"), ("arccos", "acos", "unit"),
-                        ("arccosh", "acosh", "ge1"), ("arctanh", "atanh", "unit")):
-    _elementwise(_name, getattr(np, _name), _libm(_c), domain=_dom)
-_elementwise("square", np.square, {"f": "({0} * {0})", "*": "la_mul_{S}({0}, {0})"})
+             properties=("involution",), vjp=lambda g, y, xs, a: (d.neg(g),))
+_elementwise("positive", np.positive, {"*": "{0}"}, properties=("identity",),
+             vjp=lambda g, y, xs, a: (g,))
+for _name, _c, _dfdx in (
+        ("exp", "exp", lambda x, y: y),
+        ("expm1", "expm1", lambda x, y: d.add(y, 1.0)),
+        ("log1p", "log1p", lambda x, y: d.div(1.0, d.add(x, 1.0))),
+        ("sin", "sin", lambda x, y: d.ew("cos", x)),
+        ("cos", "cos", lambda x, y: d.neg(d.ew("sin", x))),
+        ("tan", "tan", lambda x, y: d.add(d.mul(y, y), 1.0)),
+        ("arctan", "atan", lambda x, y: d.div(1.0, d.add(d.mul(x, x), 1.0))),
+        ("sinh", "sinh", lambda x, y: d.ew("cosh", x)),
+        ("cosh", "cosh", lambda x, y: d.ew("sinh", x)),
+        ("tanh", "tanh", lambda x, y: d.sub(1.0, d.mul(y, y))),
+        ("arcsinh", "asinh", lambda x, y: d.div(1.0, d.ew("sqrt", d.add(d.mul(x, x), 1.0))))):
+    _elementwise(_name, getattr(np, _name), _libm(_c), vjp=_chain(_dfdx))
+for _name, _c, _dom, _dfdx in (
+        ("log", "log", "positive", lambda x, y: d.div(1.0, x)),
+        ("log2", "log2", "positive", lambda x, y: d.div(1.0 / np.log(2.0), x)),
+        ("log10", "log10", "positive", lambda x, y: d.div(1.0 / np.log(10.0), x)),
+        ("sqrt", "sqrt", "positive", lambda x, y: d.div(0.5, y)),
+        ("arcsin", "asin", "unit", lambda x, y: _rsqrt_1m(x)),
+        ("arccos", "acos", "unit", lambda x, y: d.neg(_rsqrt_1m(x))),
+        ("arccosh", "acosh", "ge1",
+         lambda x, y: d.div(1.0, d.ew("sqrt", d.sub(d.mul(x, x), 1.0)))),
+        ("arctanh", "atanh", "unit", lambda x, y: d.div(1.0, d.sub(1.0, d.mul(x, x))))):
+    _elementwise(_name, getattr(np, _name), _libm(_c), domain=_dom, vjp=_chain(_dfdx))
+_elementwise("square", np.square, {"f": "({0} * {0})", "*": "la_mul_{S}({0}, {0})"},
+             vjp=_chain(lambda x, y: d.mul(x, 2.0)))
 _elementwise("reciprocal", np.reciprocal, {"f": "(({T})1 / {0})", "*": "la_recip_{S}({0})"},
-             reference=lambda xs, a, d: semantics.reciprocal(xs[0]), domain="nonzero")
-_elementwise("sign", np.sign, {"*": "la_sign_{S}({0})"})
+             reference=lambda xs, a, d: semantics.reciprocal(xs[0]), domain="nonzero",
+             vjp=_chain(lambda x, y: d.neg(d.mul(y, y))))
+_elementwise("sign", np.sign, {"*": "la_sign_{S}({0})"}, vjp=_zero)
 for _name, _c in (("floor", "floor"), ("ceil", "ceil"), ("trunc", "trunc"), ("rint", "nearbyint")):
-    _elementwise(_name, getattr(np, _name), {"f": _c + "{F}({0})", **_INT_ID})
-_elementwise("isnan", np.isnan, {"f": "isnan({0})", "*": "0"})
-_elementwise("isinf", np.isinf, {"f": "isinf({0})", "*": "0"})
-_elementwise("isfinite", np.isfinite, {"f": "isfinite({0})", "*": "1"})
-_elementwise("logical_not", np.logical_not, {"*": "(!{0})"}, properties=("involution",))
+    _elementwise(_name, getattr(np, _name), {"f": _c + "{F}({0})", **_INT_ID}, vjp=_zero)
+_elementwise("isnan", np.isnan, {"f": "isnan({0})", "*": "0"}, **_NONDIFF)
+_elementwise("isinf", np.isinf, {"f": "isinf({0})", "*": "0"}, **_NONDIFF)
+_elementwise("isfinite", np.isfinite, {"f": "isfinite({0})", "*": "1"}, **_NONDIFF)
+_elementwise("logical_not", np.logical_not, {"*": "(!{0})"}, properties=("involution",),
+             **_NONDIFF)
 _elementwise("bitwise_invert", np.invert, {"b": "(!{0})", "*": "(({T})~{0})"},
-             properties=("involution",))
+             properties=("involution",), **_NONDIFF)
+# la.stop_gradient: the identity to every pass (folded away), a wall to derivatives.
+_elementwise("stop_gradient", np.positive, {"*": "{0}"}, properties=("identity",), vjp=_zero)
 
 # --- binary ------------------------------------------------------------------------------------------
 _COMM_ASSOC = ("commutative", "associative")
 _elementwise("add", np.add, {"f": "({0} + {1})", "b": "({0} | {1})", "*": "la_add_{S}({0}, {1})"},
-             properties=_COMM_ASSOC)
-_elementwise("subtract", np.subtract, {"f": "({0} - {1})", "*": "la_sub_{S}({0}, {1})"})
+             properties=_COMM_ASSOC, vjp=lambda g, y, xs, a: (g, g))
+_elementwise("subtract", np.subtract, {"f": "({0} - {1})", "*": "la_sub_{S}({0}, {1})"},
+             vjp=lambda g, y, xs, a: (g, d.neg(g)))
 _elementwise("multiply", np.multiply,
              {"f": "({0} * {1})", "b": "({0} & {1})", "*": "la_mul_{S}({0}, {1})"},
-             properties=_COMM_ASSOC)
-_elementwise("divide", np.divide, {"f": "({0} / {1})"})
-_elementwise("floor_divide", np.floor_divide, {"*": "la_floordiv_{S}({0}, {1})"})
-_elementwise("remainder", np.remainder, {"*": "la_rem_{S}({0}, {1})"})
+             properties=_COMM_ASSOC, vjp=lambda g, y, xs, a: (d.mul(g, xs[1]), d.mul(g, xs[0])))
+_elementwise("divide", np.divide, {"f": "({0} / {1})"},
+             vjp=lambda g, y, xs, a: (d.div(g, xs[1]), d.neg(d.mul(g, d.div(y, xs[1])))))
+_elementwise("floor_divide", np.floor_divide, {"*": "la_floordiv_{S}({0}, {1})"}, vjp=_zero)
+_elementwise("remainder", np.remainder, {"*": "la_rem_{S}({0}, {1})"},
+             vjp=lambda g, y, xs, a: (g, d.neg(d.mul(g, d.ew("floor_divide", *xs)))))
+
+
+def _power_vjp(g, y, xs, a):
+    """Zero where the textbook formula says 0 * inf: d/dx at exponent 0, d/dp at base 0."""
+    x, p = xs
+    dx = d.where(d.compare("equal", p, 0.0), 0.0, d.mul(p, d.ew("power", x, d.sub(p, 1.0))))
+    dp = d.mul(y, d.ew("log", d.where(d.compare("equal", x, 0.0), 1.0, x)))
+    return d.mul(g, dx), d.mul(g, dp)
+
+
+def _select_vjp(compare):
+    """maximum/minimum: the cotangent goes to the selected operand, split evenly on ties (JAX)."""
+    def vjp(g, y, xs, a):
+        share = d.where(d.compare(compare, *xs), 1.0,
+                        d.where(d.compare("equal", *xs), 0.5, 0.0, like=g))
+        return d.mul(g, share), d.mul(g, d.sub(1.0, share))
+    return vjp
+
+
 _elementwise("power", np.power, {"f": "pow{F}({0}, {1})", "*": "la_pow_{S}({0}, {1})"},
-             reference=lambda xs, a, d: semantics.power(*xs), domain="power")
+             reference=lambda xs, a, d: semantics.power(*xs), domain="power", vjp=_power_vjp)
 _elementwise("maximum", np.maximum, {"f": "la_max_{S}({0}, {1})", "*": "(({0}) > ({1}) ? ({0}) : ({1}))"},
-             properties=_COMM_ASSOC + ("idempotent",))
+             properties=_COMM_ASSOC + ("idempotent",), vjp=_select_vjp("greater"))
 _elementwise("minimum", np.minimum, {"f": "la_min_{S}({0}, {1})", "*": "(({0}) < ({1}) ? ({0}) : ({1}))"},
-             properties=_COMM_ASSOC + ("idempotent",))
-_elementwise("arctan2", np.arctan2, {"f": "atan2{F}({0}, {1})"})
-_elementwise("hypot", np.hypot, {"f": "hypot{F}({0}, {1})"}, properties=("commutative",))
+             properties=_COMM_ASSOC + ("idempotent",), vjp=_select_vjp("less"))
+
+
+def _arctan2_vjp(g, y, xs, a):
+    scale = d.div(g, d.add(d.mul(xs[0], xs[0]), d.mul(xs[1], xs[1])))
+    return d.mul(scale, xs[1]), d.neg(d.mul(scale, xs[0]))
+
+
+_elementwise("arctan2", np.arctan2, {"f": "atan2{F}({0}, {1})"}, vjp=_arctan2_vjp)
+_elementwise("hypot", np.hypot, {"f": "hypot{F}({0}, {1})"}, properties=("commutative",),
+             vjp=lambda g, y, xs, a: (d.mul(g, d.div(xs[0], y)), d.mul(g, d.div(xs[1], y))))
 _elementwise("logaddexp", np.logaddexp, {"f": "la_logaddexp_{S}({0}, {1})"},
-             properties=("commutative",))
+             properties=("commutative",),
+             vjp=lambda g, y, xs, a: tuple(d.mul(g, d.ew("exp", d.sub(x, y))) for x in xs))
 # Integer comparisons may mix int64 and uint64 (NumPy 2's exact `qQ` loops): C would convert the
 # signed operand to unsigned, so operands of different signs are decided by the sign first.
 _SIGNS_DIFFER = "(({0} < 0) != ({1} < 0))"
@@ -101,17 +175,24 @@ for _name, _op, _mixed, _props in (
         ("greater", ">", "({1} < 0)", ()), ("greater_equal", ">=", "({1} < 0)", ())):
     _int = "(" + _SIGNS_DIFFER + " ? " + _mixed + " : ({0} " + _op + " {1}))"
     _elementwise(_name, getattr(np, _name),
-                 {"i": _int, "u": _int, "*": "({0} " + _op + " {1})"}, properties=_props)
-_elementwise("logical_and", np.logical_and, {"*": "({0} && {1})"}, properties=_COMM_ASSOC)
-_elementwise("logical_or", np.logical_or, {"*": "({0} || {1})"}, properties=_COMM_ASSOC)
-_elementwise("logical_xor", np.logical_xor, {"*": "((!{0}) != (!{1}))"}, properties=_COMM_ASSOC)
-_elementwise("bitwise_and", np.bitwise_and, {"*": "(({T})({0} & {1}))"}, properties=_COMM_ASSOC)
-_elementwise("bitwise_or", np.bitwise_or, {"*": "(({T})({0} | {1}))"}, properties=_COMM_ASSOC)
-_elementwise("bitwise_xor", np.bitwise_xor, {"*": "(({T})({0} ^ {1}))"}, properties=_COMM_ASSOC)
+                 {"i": _int, "u": _int, "*": "({0} " + _op + " {1})"}, properties=_props,
+                 **_NONDIFF)
+_elementwise("logical_and", np.logical_and, {"*": "({0} && {1})"}, properties=_COMM_ASSOC,
+             **_NONDIFF)
+_elementwise("logical_or", np.logical_or, {"*": "({0} || {1})"}, properties=_COMM_ASSOC,
+             **_NONDIFF)
+_elementwise("logical_xor", np.logical_xor, {"*": "((!{0}) != (!{1}))"}, properties=_COMM_ASSOC,
+             **_NONDIFF)
+_elementwise("bitwise_and", np.bitwise_and, {"*": "(({T})({0} & {1}))"}, properties=_COMM_ASSOC,
+             **_NONDIFF)
+_elementwise("bitwise_or", np.bitwise_or, {"*": "(({T})({0} | {1}))"}, properties=_COMM_ASSOC,
+             **_NONDIFF)
+_elementwise("bitwise_xor", np.bitwise_xor, {"*": "(({T})({0} ^ {1}))"}, properties=_COMM_ASSOC,
+             **_NONDIFF)
 _elementwise("bitwise_left_shift", np.left_shift, {"*": "la_shl_{S}({0}, {1})"},
-             domain="shift")
+             domain="shift", **_NONDIFF)
 _elementwise("bitwise_right_shift", np.right_shift, {"*": "la_shr_{S}({0}, {1})"},
-             domain="shift")
+             domain="shift", **_NONDIFF)
 
 # --- ternary and casts -------------------------------------------------------------------------------
 register(OpDef(
@@ -119,10 +200,12 @@ register(OpDef(
     reference=lambda xs, a, d: np.where(*xs),
     c={"*": "({0} ? {1} : {2})"},
     doc="where(cond: bool, x, y): x and y already share the result dtype",
+    vjp=lambda g, y, xs, a: (None, d.where(xs[0], g, 0.0), d.where(xs[0], 0.0, g)),
 ))
 register(OpDef(
     name="cast", kind=OpKind.ELEMENTWISE, arity=1,
     reference=lambda xs, a, d: semantics.cast(xs[0], d),
     c={"*": "la_cast_{S}_{D}({0})"},
     doc="astype: float→int truncates, saturates, NaN→0 (graph/semantics.py)",
+    vjp=lambda g, y, xs, a: (d.cast(g, xs[0].dtype) if xs[0].dtype.kind == "f" else None,),
 ))

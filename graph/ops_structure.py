@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import derivatives as d
 from . import semantics
 from .registry import OpDef, OpKind, register
 
@@ -37,21 +38,31 @@ def slice_index(spec: tuple[tuple[int, int, int], ...]) -> tuple[slice, ...]:
     return tuple(out)
 
 
+def _slice_vjp(g, y, xs, attrs):
+    """The cotangent of a slice is g written into zeros at the sliced positions."""
+    spec = tuple(("slice", s.start, s.stop, s.step) for s in slice_index(attrs[0]))
+    return (d.scatter(d.zeros(xs[0].shape, g.dtype), g, (), "set", spec),)
+
+
 BROADCAST = register(OpDef("broadcast_to", OpKind.VIEW,
-                           lambda xs, a, d: np.broadcast_to(xs[0], a[0]), attr_names=("shape",)))
+                           lambda xs, a, d: np.broadcast_to(xs[0], a[0]), attr_names=("shape",),
+                           vjp=lambda g, y, xs, a: (d.sum_to(g, xs[0].shape),)))
 RESHAPE = register(OpDef("reshape", OpKind.VIEW,
-                         lambda xs, a, d: np.reshape(xs[0], a[0]), attr_names=("shape",)))
+                         lambda xs, a, d: np.reshape(xs[0], a[0]), attr_names=("shape",),
+                         vjp=lambda g, y, xs, a: (d.reshape(g, xs[0].shape),)))
 PERMUTE = register(OpDef("permute", OpKind.VIEW,
                          lambda xs, a, d: np.transpose(xs[0], a[0]), attr_names=("axes",),
-                         properties=frozenset({"composable"})))
+                         properties=frozenset({"composable"}),
+                         vjp=lambda g, y, xs, a: (d.permute(g, d.inverse_permutation(a[0])),)))
 SLICE = register(OpDef("slice", OpKind.VIEW,
                        lambda xs, a, d: xs[0][slice_index(a[0])], attr_names=("spec",),
-                       doc="spec: (start, step, length) per dim; negative steps flip"))
+                       doc="spec: (start, step, length) per dim; negative steps flip",
+                       vjp=_slice_vjp))
 
 # --- reductions ----------------------------------------------------------------------------------------
 
 
-def _reduction(name, fn, identity, c_combine, properties=()):
+def _reduction(name, fn, identity, c_combine, properties=(), vjp=None):
     def reference(xs, attrs, dtype):
         axes, keepdims = attrs
         with np.errstate(all="ignore"):
@@ -59,7 +70,30 @@ def _reduction(name, fn, identity, c_combine, properties=()):
 
     return register(OpDef(name, OpKind.REDUCTION, reference, attr_names=("axes", "keepdims"),
                           c=c_combine, reduce_identity=identity,
-                          properties=frozenset(properties)))
+                          properties=frozenset(properties), vjp=vjp,
+                          differentiable=vjp is not None))
+
+
+def _spread(g, xs, attrs):
+    """A reduction's cotangent broadcast back over the reduced axes, in the input's dtype."""
+    return d.unreduce(d.cast(g, xs[0].dtype), xs[0].shape, *attrs)
+
+
+def _sum_vjp(g, y, xs, attrs):
+    return (_spread(g, xs, attrs) if xs[0].dtype.kind == "f" else None,)
+
+
+def _prod_vjp(g, y, xs, attrs):
+    """g * prod / x: exact away from zeros (a zero input gives NaN; JAX's rule avoids that)."""
+    return (d.mul(_spread(g, xs, attrs), d.div(_spread(y, xs, attrs), xs[0])),)
+
+
+def _extremum_vjp(g, y, xs, attrs):
+    """max/min: the cotangent is shared evenly among the elements equal to the result (JAX)."""
+    x = xs[0]
+    hit = d.where(d.compare("equal", x, _spread(y, xs, attrs)), 1.0, 0.0, like=x)
+    count = d.broadcast(d.sum_(hit, attrs[0], keepdims=True), x.shape)
+    return (d.mul(_spread(g, xs, attrs), d.div(hit, count)),)
 
 
 def _max_identity(dtype: np.dtype):
@@ -78,14 +112,14 @@ def _untyped(fn):
 # Integer sums and products wrap like NumPy's (through the prelude's unsigned helpers: no C overflow UB).
 SUM = _reduction("sum", np.sum, lambda dt: 0,
                  {"f": "{acc} = {acc} + {0}", "b": "{acc} = {acc} | {0}",
-                  "*": "{acc} = la_add_{S}({acc}, {0})"}, ("linear", "accumulates"))
+                  "*": "{acc} = la_add_{S}({acc}, {0})"}, ("linear", "accumulates"), _sum_vjp)
 PROD = _reduction("prod", np.prod, lambda dt: 1,
                   {"f": "{acc} = {acc} * {0}", "b": "{acc} = {acc} & {0}",
-                   "*": "{acc} = la_mul_{S}({acc}, {0})"}, ("accumulates",))
+                   "*": "{acc} = la_mul_{S}({acc}, {0})"}, ("accumulates",), _prod_vjp)
 MAX = _reduction("max", _untyped(np.max), _max_identity, {"*": "{acc} = la_max_{S}({acc}, {0})"},
-                 ("needs_nonempty",))
+                 ("needs_nonempty",), _extremum_vjp)
 MIN = _reduction("min", _untyped(np.min), _min_identity, {"*": "{acc} = la_min_{S}({acc}, {0})"},
-                 ("needs_nonempty",))
+                 ("needs_nonempty",), _extremum_vjp)
 ANY = _reduction("any", _untyped(np.any), lambda dt: False, {"*": "{acc} = {acc} || {0}"})
 ALL = _reduction("all", _untyped(np.all), lambda dt: True, {"*": "{acc} = {acc} && {0}"})
 
@@ -102,7 +136,8 @@ def _arg_reduction(name, fn, better, identity):
          "*": f"({{0}} {better} {{best}})"}
     return register(OpDef(name, OpKind.REDUCTION, reference, attr_names=("axes", "keepdims"),
                           c=c, reduce_identity=identity,
-                          properties=frozenset({"needs_nonempty", "index"})))
+                          properties=frozenset({"needs_nonempty", "index"}),
+                          differentiable=False))
 
 
 ARGMAX = _arg_reduction("argmax", np.argmax, ">", _max_identity)
@@ -110,13 +145,59 @@ ARGMIN = _arg_reduction("argmin", np.argmin, "<", _min_identity)
 
 # --- matmul: a library call ---------------------------------------------------------------------------
 MATMUL = register(OpDef("matmul", OpKind.MATMUL, lambda xs, a, d: np.matmul(*xs), arity=2,
-                        doc="(..., m, k) @ (..., k, n) with batch broadcasting; both inputs >= 2-D"))
+                        doc="(..., m, k) @ (..., k, n) with batch broadcasting; both inputs >= 2-D",
+                        vjp=lambda g, y, xs, a: (d.matmul(g, d.matrix_transpose(xs[1])),
+                                                 d.matmul(d.matrix_transpose(xs[0]), g))))
+
+
+def _concat_vjp(g, y, xs, attrs):
+    """Each input's cotangent is its slab of g along the concatenation axis."""
+    (axis,), out, start = attrs, [], 0
+    for x in xs:
+        n = x.shape[axis]
+        spec = tuple((start, 1, n) if i == axis else (0, 1, s) for i, s in enumerate(g.shape))
+        out.append(d.cast(d.slice_(g, spec), x.dtype) if x.dtype.kind == "f" else None)
+        start += n
+    return out
+
+
+def _cumsum_vjp(g, y, xs, attrs):
+    """The transpose of a running sum is the running sum from the other end."""
+    (axis,) = attrs
+    if xs[0].dtype.kind != "f":
+        return (None,)
+    return (d.cast(d.flip(d.cumsum(d.flip(g, axis), axis), axis), xs[0].dtype),)
+
+
+def _take_vjp(g, y, xs, attrs):
+    """Scatter-add g back to the gathered positions (repeated indices accumulate)."""
+    x, indices = xs
+    (axis,) = attrs
+    spec = (("slice", None, None, None),) * axis + (("array", 0),)
+    return d.scatter(d.zeros(x.shape, x.dtype), g, (indices,), "add", spec), None
+
+
+def _scatter_vjp(g, y, xs, attrs):
+    """set: x's cotangent is g with the overwritten positions zeroed, the values' is g there;
+    add: both see g (the values' gathered at the index)."""
+    _, values, *index_nodes = xs
+    mode, spec = attrs
+    if mode not in ("set", "add"):
+        raise NotImplementedError(f"no derivative rule for .at[...].{mode}()")
+    picked = d.gather(g, spec, index_nodes)
+    if picked.shape != values.shape:
+        picked = (d.sum_to(picked, values.shape) if picked.ndim >= values.ndim
+                  else d.reshape(picked, values.shape))
+    gx = g if mode == "add" else d.scatter(g, d.zeros(values.shape, g.dtype), index_nodes,
+                                           "set", spec)
+    return (gx, picked) + (None,) * len(index_nodes)
 
 # --- opaque library ops: run through their reference on every CPU backend -----------------------------
 CONCAT = register(OpDef("concat", OpKind.OPAQUE, lambda xs, a, d: np.concatenate(xs, axis=a[0]),
-                        arity=-1, attr_names=("axis",)))
+                        arity=-1, attr_names=("axis",), vjp=_concat_vjp))
 CUMSUM = register(OpDef("cumsum", OpKind.OPAQUE,
-                        lambda xs, a, d: np.cumsum(xs[0], axis=a[0], dtype=d), attr_names=("axis",)))
+                        lambda xs, a, d: np.cumsum(xs[0], axis=a[0], dtype=d), attr_names=("axis",),
+                        vjp=_cumsum_vjp))
 
 
 def _take(xs, attrs, dtype):
@@ -132,7 +213,8 @@ def _take(xs, attrs, dtype):
 
 
 TAKE = register(OpDef("take", OpKind.OPAQUE, _take, arity=2, attr_names=("axis",),
-                      doc="integer-array gather; out-of-bounds indices raise IndexError at evaluation"))
+                      doc="integer-array gather; out-of-bounds indices raise IndexError at evaluation",
+                      vjp=_take_vjp))
 
 
 def scatter_index(spec: tuple, arrays: tuple[np.ndarray, ...]) -> tuple:
@@ -174,6 +256,7 @@ def _scatter(xs, attrs, dtype):
 
 
 SCATTER = register(OpDef("scatter", OpKind.OPAQUE, _scatter, arity=-1, attr_names=("mode", "spec"),
-                         doc="x.at[index].set/add/multiply/min/max(values): a functional update"))
+                         doc="x.at[index].set/add/multiply/min/max(values): a functional update",
+                         vjp=_scatter_vjp))
 
 __all__ = ["semantics"]

@@ -9,8 +9,9 @@ op's name: passes and backends read these fields.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -27,6 +28,10 @@ class OpKind(str, enum.Enum):
 
 # Reference signature: (input arrays, attrs, output dtype) -> ndarray.
 Reference = Callable[[tuple[np.ndarray, ...], tuple, np.dtype], np.ndarray]
+# Derivative rule: (cotangent g, forward output node, input nodes, attrs) -> one cotangent Node per
+# input, or None where it is zero. Rules build nodes with graph/derivatives.py and are linear in g
+# (lazyarray/autodiff.py gets JVPs by transposing them, and higher orders by differentiating them).
+VJPRule = Callable[[Any, Any, tuple, tuple], Sequence[Any]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,6 +50,10 @@ class OpDef:
     domain: str = "any"
     properties: frozenset[str] = field(default_factory=frozenset)  # commutative, associative, ...
     reduce_identity: Any = None  # reductions: the identity of the combine (per dtype via callable)
+    vjp: VJPRule | None = None  # the derivative rule (reverse mode); see VJPRule
+    # False for ops whose results carry no derivative (comparisons, bit ops, argmax): they have no
+    # rule, and gradients stop there. Every other non-leaf op must have a `vjp` (a test enforces it).
+    differentiable: bool = True
     doc: str = ""
 
     @property

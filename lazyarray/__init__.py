@@ -17,6 +17,7 @@ from .elementwise import astype, clip, power, round, where
 from .evaluation import block_until_ready, eval
 from .cache import CacheInfo, cache_info, clear_caches  # plan cache observability
 from .jit import jit
+from .autodiff import grad, jvp, stop_gradient, value_and_grad, vjp
 from .explain import Explanation, explain, to_dot
 from ._device import from_dlpack
 from .graph.dtypes import (bool_, float32, float64, int8, int16, int32, int64, uint8, uint16,

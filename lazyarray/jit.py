@@ -29,6 +29,9 @@ from .graph.node import format_site, user_site
 _INPUT = get_op("input")
 _ARRAY, _SCALAR, _STATIC, _TUPLE, _LIST, _DICT = range(6)
 _live: weakref.WeakSet = weakref.WeakSet()  # jit functions, for la.clear_caches
+# > 0 while la.grad & co. trace a function: a jit function then runs its Python body inline, so
+# the graph it builds can be differentiated (a plan's results have no graph behind them).
+inline_depth = [0]
 
 
 class TracerEvaluationError(TypeError):
@@ -176,6 +179,8 @@ class JitFunction:
         _live.add(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if inline_depth[0]:
+            return self.fn(*args, **kwargs)
         arrays: list[Array] = []
         scalars: list[Any] = []
         spec: list[Any] = [cache.options_token(options())]

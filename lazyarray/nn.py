@@ -26,9 +26,13 @@ def gelu(x: Any, approximate: bool = True) -> Array:
 
 
 def _stable_max(x: Any, axis: Any) -> Array:
-    """max over axis, with non-finite maxima replaced by 0 so that x - max stays finite-safe."""
+    """max over axis, with non-finite maxima replaced by 0 so that x - max stays finite-safe.
+    The shift cancels in every result, so derivatives skip it (stop_gradient, as JAX): the
+    gradient of log_softmax-based cross-entropy is then the simplified softmax - onehot."""
+    from .autodiff import stop_gradient
+
     m = red.max(x, axis=axis, keepdims=True)
-    return ew.where(ew.isfinite(m), m, 0)
+    return stop_gradient(ew.where(ew.isfinite(m), m, 0))
 
 
 def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
@@ -51,3 +55,17 @@ def softmax(x: Any, axis: Any = -1) -> Array:
 def log_softmax(x: Any, axis: Any = -1) -> Array:
     shifted = x - _stable_max(x, axis)
     return shifted - ew.log(red.sum(ew.exp(shifted), axis=axis, keepdims=True))
+
+
+def cross_entropy(logits: Any, labels: Any, axis: int = -1) -> Array:
+    """Mean softmax cross-entropy of `logits` against integer class `labels` (one per row).
+
+    Computed from log_softmax, so it is finite for any finite logits; its gradient is
+    (softmax(logits) - onehot(labels)) / rows, with no exp of an unshifted logit."""
+    from .creation import arange
+    from .manipulation import expand_dims, moveaxis
+
+    z = moveaxis(logits, axis, -1) if axis not in (-1, logits.ndim - 1) else logits
+    onehot = ew.equal(expand_dims(labels, -1), arange(z.shape[-1]))
+    picked = red.sum(ew.where(onehot, log_softmax(z, axis=-1), 0.0), axis=-1)
+    return -red.mean(picked)

@@ -20,6 +20,7 @@ from .node import Node
 from .registry import get_op
 
 _SITE: list = [None]
+_BUILT = [0]  # nodes built here so far: an upper bound on the size of a backward graph
 _OPS: dict[str, Any] = {}
 _BOOL = np.dtype(np.bool_)
 
@@ -36,8 +37,13 @@ def _op(name: str) -> Any:
     return op
 
 
+def built() -> int:
+    return _BUILT[0]
+
+
 def node(name: str, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, ...],
          dtype: np.dtype) -> Node:
+    _BUILT[0] += 1
     return Node(_op(name), inputs, attrs, shape, dtype, site=_SITE[0])
 
 
@@ -85,11 +91,13 @@ def where(cond: Node, a: Node | float, b: Node | float, like: Node | None = None
 
 def const(value: float, like: Node) -> Node:
     """`value` in `like`'s dtype and shape: a run-time scalar broadcast (free inside a kernel)."""
+    _BUILT[0] += 1
     leaf = Node(_op("scalar"), (), (), (), like.dtype, data=value, site=_SITE[0])
     return broadcast(leaf, like.shape)
 
 
 def zeros(shape: tuple[int, ...], dtype: np.dtype) -> Node:
+    _BUILT[0] += 1
     leaf = Node(_op("scalar"), (), (), (), dtype, data=0.0 if dtype.kind == "f" else 0,
                 site=_SITE[0])
     return broadcast(leaf, shape)

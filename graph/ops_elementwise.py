@@ -111,8 +111,10 @@ _elementwise("logical_not", np.logical_not, {"*": "(!{0})"}, properties=("involu
              **_NONDIFF)
 _elementwise("bitwise_invert", np.invert, {"b": "(!{0})", "*": "(({T})~{0})"},
              properties=("involution",), **_NONDIFF)
-# la.stop_gradient: the identity to every pass (folded away), a wall to derivatives.
-_elementwise("stop_gradient", np.positive, {"*": "{0}"}, properties=("identity",), vjp=_zero)
+# la.stop_gradient: the identity to every pass (folded away), a wall to derivatives; any dtype.
+register(OpDef(name="stop_gradient", kind=OpKind.ELEMENTWISE, arity=1,
+               reference=lambda xs, a, d: np.array(xs[0], copy=True), c={"*": "{0}"},
+               properties=frozenset({"identity"}), vjp=_zero))
 
 # --- binary ------------------------------------------------------------------------------------------
 _COMM_ASSOC = ("commutative", "associative")

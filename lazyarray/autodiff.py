@@ -84,7 +84,14 @@ def backward(outputs: Sequence[Node], cotangents: Sequence[Node | None],
              targets: Sequence[Node]) -> list[Node | None]:
     """Cotangent nodes of `targets` (None: zero) given those of `outputs`: one reverse walk over
     the nodes that depend on a target, each op's rule applied once to its summed cotangent."""
+    with cache.busy():  # no node-budget cut while the backward graph is half built
+        return _backward(outputs, cotangents, targets)
+
+
+def _backward(outputs: Sequence[Node], cotangents: Sequence[Node | None],
+              targets: Sequence[Node]) -> list[Node | None]:
     order = topological_order(outputs)
+    start = d.built()
     wanted = {id(t) for t in targets}
     live: set[int] = set()
     for n in order:  # inputs before consumers
@@ -108,7 +115,19 @@ def backward(outputs: Sequence[Node], cotangents: Sequence[Node | None],
                     _accumulate(pending, x, c)
     finally:
         d.at(None)
-    return [found.get(id(t)) for t in targets]
+    results = [found.get(id(t)) for t in targets]
+    _settle(outputs, len(order))
+    _settle([r for r in results if r is not None], len(order) + d.built() - start)
+    return results
+
+
+def _settle(nodes: Sequence[Node], size: int) -> None:
+    """Node.pending over-estimates shared sub-graphs (2**T for a recurrence unrolled T times);
+    cap it at this graph's real size, so the node budget cuts for real growth only, and a step's
+    loss and gradients are evaluated together instead of being cut apart."""
+    for n in nodes:
+        if n.pending > size:
+            n.pending = size
 
 
 def _apply_rule(n: Node, g: Node) -> Sequence[Node | None]:

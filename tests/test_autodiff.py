@@ -186,6 +186,9 @@ def test_trees_aux_vjp_jvp_and_stop_gradient():
     np.testing.assert_allclose(np.asarray(g["a"]), 2 * (np.asarray(b) + np.asarray(a)))
     np.testing.assert_allclose(np.asarray(g["pair"][0]), 2 * np.asarray(a))
     np.testing.assert_allclose(np.asarray(g["pair"][1]), 0.0)  # stopped
+    flags = la.array(np.array([True, False]))
+    for v in (a, flags, la.array(np.arange(3, dtype=np.int8))):  # the identity on any dtype
+        np.testing.assert_array_equal(np.asarray(la.stop_gradient(v) * 1), np.asarray(v) * 1)
     assert float(gs) == float(aux["note"]) and float(value) == 2 * float(aux["note"])
     _, pull = la.vjp(lambda t: la.exp(t) * 2.0, a)
     (ct,) = pull(la.array(np.array([1.0, 0.5])))

@@ -10,6 +10,7 @@ Run: python examples/train_mlp.py [--steps 300] [--hidden 64]
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 
 import numpy as np
@@ -32,7 +33,7 @@ def spiral(n_per_class: int, classes: int = 3, seed: int = 0) -> tuple[np.ndarra
 def init(sizes: list[int], seed: int = 0) -> dict[str, la.Array]:
     rng = np.random.default_rng(seed)
     params = {}
-    for i, (m, n) in enumerate(zip(sizes[:-1], sizes[1:])):
+    for i, (m, n) in enumerate(itertools.pairwise(sizes)):
         params[f"w{i}"] = la.array(rng.normal(0, np.sqrt(2.0 / m), (m, n)).astype(np.float32))
         params[f"b{i}"] = la.zeros(n, dtype=la.float32)
     return params

@@ -126,8 +126,7 @@ def _settle(nodes: Sequence[Node], size: int) -> None:
     cap it at this graph's real size, so the node budget cuts for real growth only, and a step's
     loss and gradients are evaluated together instead of being cut apart."""
     for n in nodes:
-        if n.pending > size:
-            n.pending = size
+        n.pending = min(n.pending, size)
 
 
 def _apply_rule(n: Node, g: Node) -> Sequence[Node | None]:

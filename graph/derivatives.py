@@ -10,8 +10,8 @@ user's line.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -225,5 +225,56 @@ def gather(x: Node, spec: tuple, index_nodes: Sequence[Node]) -> Node:
     return out
 
 
-def log_of(base: float) -> float:
-    return math.log(base)
+# --- summing cotangents ----------------------------------------------------------------------------
+def total(parts: Sequence[Node]) -> Node:
+    """The sum of one node's cotangent contributions. Slices of one axis (an LSTM's four gates cut
+    from one matmul) each contribute g written into zeros; disjoint ones merge into one concat of
+    their g's (and zero gaps) instead of one scatter and one add per slice."""
+    by_axis: dict[int, list] = {}
+    rest = []
+    for p in parts:
+        pad = _padding(p)
+        if pad is None:
+            rest.append(p)
+        else:
+            by_axis.setdefault(pad[0], []).append(pad)
+    for axis, pads in by_axis.items():
+        merged = _concat_pads(parts[0].shape, axis, sorted(pads, key=lambda t: t[1]))
+        rest.extend(merged if isinstance(merged, list) else [merged])
+    out = rest[0]
+    for p in rest[1:]:
+        out = add(out, p)
+    return out
+
+
+def _padding(n: Node) -> tuple[int, int, int, Node, Node] | None:
+    """(axis, start, length, g, n) if n writes g into zeros at a step-1 range of one axis."""
+    if n.op is not _op("scatter") or n.attrs[0] != "set" or len(n.inputs) != 2:
+        return None
+    base = n.inputs[0]
+    if not (base.op is _op("broadcast_to") and base.inputs[0].op is _op("scalar")
+            and base.inputs[0].data == 0):
+        return None
+    cut = []
+    for dim, (tag, start, stop, step) in enumerate(n.attrs[1]):
+        lo, hi, stride = slice(start, stop, step).indices(n.shape[dim])
+        if (lo, hi, stride) != (0, n.shape[dim], 1):
+            cut.append((dim, lo, hi - lo, stride))
+    if len(cut) != 1 or cut[0][3] != 1 or tag != "slice":
+        return None
+    dim, lo, length, _ = cut[0]
+    return dim, lo, length, n.inputs[1], n
+
+
+def _concat_pads(shape: tuple[int, ...], axis: int, pads: list) -> Node | list[Node]:
+    if len(pads) < 2 or any(a[1] + a[2] > b[1] for a, b in pairwise(pads)):
+        return [p[4] for p in pads]  # one slice, or overlapping slices: keep the scatters
+    pieces, at = [], 0
+    for _, lo, length, g, _ in pads:
+        if lo > at:
+            pieces.append(zeros(shape[:axis] + (lo - at,) + shape[axis + 1:], g.dtype))
+        pieces.append(g)
+        at = lo + length
+    if at < shape[axis]:
+        pieces.append(zeros(shape[:axis] + (shape[axis] - at,) + shape[axis + 1:], g.dtype))
+    return node("concat", tuple(pieces), (axis,), shape, g.dtype)

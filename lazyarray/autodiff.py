@@ -97,16 +97,18 @@ def _backward(outputs: Sequence[Node], cotangents: Sequence[Node | None],
     for n in order:  # inputs before consumers
         if id(n) in wanted or any(id(i) in live for i in n.inputs):
             live.add(id(n))
-    pending: dict[int, Node] = {}
+    pending: dict[int, list[Node]] = {}
     for o, g in zip(outputs, cotangents):
         if g is not None and id(o) in live:
             _accumulate(pending, o, g)
     found: dict[int, Node] = {}
     try:
         for n in reversed(order):
-            g = pending.pop(id(n), None)
-            if g is None:
+            parts = pending.pop(id(n), None)
+            if parts is None:
                 continue
+            d.at(n.site)
+            g = parts[0] if len(parts) == 1 else d.total(parts)
             if id(n) in wanted:
                 found[id(n)] = g
                 continue
@@ -144,11 +146,10 @@ def _apply_rule(n: Node, g: Node) -> Sequence[Node | None]:
                          n.site) from None
 
 
-def _accumulate(pending: dict[int, Node], node: Node, g: Node) -> None:
+def _accumulate(pending: dict[int, list[Node]], node: Node, g: Node) -> None:
     if g.shape != node.shape or g.dtype != node.dtype:  # a rule's bug, caught where it happens
         raise AssertionError(f"{node.op.name}: cotangent {g} does not match {node}")
-    prev = pending.get(id(node))
-    pending[id(node)] = g if prev is None else d.add(prev, g)
+    pending.setdefault(id(node), []).append(g)
 
 
 # --- tracing f -----------------------------------------------------------------------------------------

@@ -190,7 +190,8 @@ def _build(outputs: Sequence[Node], key: Any, options: Any, build_plan: BuildPla
     near = plan_cache.nearest(graph) if log else []
     before = cache_info() if log else None
     start = time.perf_counter()
-    plan = build_plan(graph, options)
+    with busy():  # nodes the passes build must never trigger a node-budget cut (la.jit's path)
+        plan = build_plan(graph, options)
     elapsed = time.perf_counter() - start
     plan_cache.insert(key, plan, graph)
     if log:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from . import cache
 from .array import Array
 from .graph import Graph
 from .graph.kernel_ir import Kernel, Program
@@ -81,7 +82,8 @@ def _source(backend: str, kernel: Kernel) -> str | None:
 
 def _plan(arrays: tuple[Array, ...]) -> tuple[Graph, FusionPlan]:
     graph = Graph([a._node for a in arrays])
-    plan = optimize_until(graph, "plan_memory")
+    with cache.busy():  # as evaluation: nodes the passes build must not trigger a node-budget cut
+        plan = optimize_until(graph, "plan_memory")
     assert isinstance(plan, FusionPlan)
     return graph, plan
 

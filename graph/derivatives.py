@@ -21,6 +21,7 @@ from .registry import get_op
 
 _SITE: list = [None]
 _BUILT = [0]  # nodes built here so far: an upper bound on the size of a backward graph
+_CONSTANTS: dict[tuple, Node] = {}  # (value, dtype, shape) -> node, shared within one walk
 _OPS: dict[str, Any] = {}
 _BOOL = np.dtype(np.bool_)
 
@@ -28,6 +29,12 @@ _BOOL = np.dtype(np.bool_)
 def at(site: tuple[str, int] | None) -> None:
     """Label the nodes built from now on with this (forward op's) user site."""
     _SITE[0] = site
+
+
+def begin() -> None:
+    """Start a backward walk: constants built from now on are shared (nodes are immutable), so a
+    backward graph holds one `1.0` per shape and dtype instead of one per rule."""
+    _CONSTANTS.clear()
 
 
 def _op(name: str) -> Any:
@@ -91,16 +98,24 @@ def where(cond: Node, a: Node | float, b: Node | float, like: Node | None = None
 
 def const(value: float, like: Node) -> Node:
     """`value` in `like`'s dtype and shape: a run-time scalar broadcast (free inside a kernel)."""
-    _BUILT[0] += 1
-    leaf = Node(_op("scalar"), (), (), (), like.dtype, data=value, site=_SITE[0])
-    return broadcast(leaf, like.shape)
+    key = (value, like.dtype, like.shape)
+    found = _CONSTANTS.get(key)
+    if found is None:
+        _BUILT[0] += 1
+        leaf = Node(_op("scalar"), (), (), (), like.dtype, data=value, site=_SITE[0])
+        found = _CONSTANTS[key] = broadcast(leaf, like.shape)
+    return found
 
 
 def zeros(shape: tuple[int, ...], dtype: np.dtype) -> Node:
-    _BUILT[0] += 1
-    leaf = Node(_op("scalar"), (), (), (), dtype, data=0.0 if dtype.kind == "f" else 0,
-                site=_SITE[0])
-    return broadcast(leaf, shape)
+    key = (0, dtype, shape)
+    found = _CONSTANTS.get(key)
+    if found is None:
+        _BUILT[0] += 1
+        leaf = Node(_op("scalar"), (), (), (), dtype, data=0.0 if dtype.kind == "f" else 0,
+                    site=_SITE[0])
+        found = _CONSTANTS[key] = broadcast(leaf, shape)
+    return found
 
 
 def cast(x: Node, dtype: np.dtype) -> Node:

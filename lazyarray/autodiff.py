@@ -92,11 +92,14 @@ def _backward(outputs: Sequence[Node], cotangents: Sequence[Node | None],
               targets: Sequence[Node]) -> list[Node | None]:
     order = topological_order(outputs)
     start = d.built()
+    d.begin()
     wanted = {id(t) for t in targets}
-    live: set[int] = set()
+    live: set[int] = set(wanted)
     for n in order:  # inputs before consumers
-        if id(n) in wanted or any(id(i) in live for i in n.inputs):
-            live.add(id(n))
+        for i in n.inputs:
+            if id(i) in live:
+                live.add(id(n))
+                break
     pending: dict[int, list[Node]] = {}
     for o, g in zip(outputs, cotangents):
         if g is not None and id(o) in live:

@@ -84,8 +84,17 @@ def _sum_vjp(g, y, xs, attrs):
 
 
 def _prod_vjp(g, y, xs, attrs):
-    """g * prod / x: exact away from zeros (a zero input gives NaN; JAX's rule avoids that)."""
-    return (d.mul(_spread(g, xs, attrs), d.div(_spread(y, xs, attrs), xs[0])),)
+    """g * prod / x where x != 0. At a zero, the product of the others: that of the non-zeros
+    if it is the only zero of its slice, else 0 (prod / x would be 0 / 0 there)."""
+    x, axes = xs[0], attrs[0]
+    zero = d.compare("equal", x, 0.0)
+    others = d.node("prod", (d.where(zero, 1.0, x),), (axes, True),
+                    tuple(1 if i in axes else s for i, s in enumerate(x.shape)), x.dtype)
+    zeros = d.sum_(d.where(zero, 1.0, 0.0, like=x), axes, keepdims=True)
+    at_zero = d.where(d.compare("equal", d.broadcast(zeros, x.shape), 1.0),
+                      d.broadcast(others, x.shape), 0.0)
+    share = d.where(zero, at_zero, d.div(_spread(y, xs, attrs), x))
+    return (d.mul(_spread(g, xs, attrs), share),)
 
 
 def _extremum_vjp(g, y, xs, attrs):

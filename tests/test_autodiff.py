@@ -8,6 +8,9 @@ import inspect
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import mutually_broadcastable_shapes
 
 import lazyarray as la
 
@@ -218,6 +221,37 @@ def test_trees_aux_vjp_jvp_and_stop_gradient():
     np.testing.assert_allclose(np.asarray(t), np.asarray(b))
     unused = la.grad(lambda u, v: la.sum(u), argnums=1)(a, b)
     np.testing.assert_allclose(np.asarray(unused), 0.0)
+
+
+def test_prod_gradient_is_exact_at_zeros(backend):
+    x = np.array([[2.0, 0.0, 3.0], [0.0, 0.0, 5.0], [1.5, 2.0, 4.0]])
+    g = la.grad(lambda t: la.sum(la.prod(t, axis=1) * la.array(np.array([1.0, 2.0, 3.0]))))(
+        la.array(x))
+    want = [[0, 6, 0], [0, 0, 0], [24, 18, 9]]  # one zero: the others' product; two: nothing
+    np.testing.assert_array_equal(np.asarray(g), want)
+
+
+@settings(max_examples=15, deadline=None)
+@given(shapes=mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3, max_side=3),
+       seed=st.integers(0, 2**16))
+def test_broadcasting_gradients_match_finite_differences(shapes, seed):
+    """Binary ops on broadcast operands: each cotangent sums back to its operand's shape."""
+    (sa, sb), _ = shapes
+    rng = np.random.default_rng(seed)
+    a, b = rng.uniform(0.5, 2.0, sa), rng.uniform(0.5, 2.0, sb)
+    va, vb = rng.uniform(-1, 1, sa), rng.uniform(-1, 1, sb)
+
+    def f(x, y):
+        return la.sum(la.sin(x * y) + x / y - la.maximum(x, y) ** 2)
+
+    with la.config(backend="numpy"):
+        ga, gb = la.grad(f, argnums=(0, 1))(la.array(a), la.array(b))
+        assert ga.shape == sa and gb.shape == sb
+        got = float(np.sum(np.asarray(ga) * va) + np.sum(np.asarray(gb) * vb))
+        eps = 1e-6
+        want = (float(f(la.array(a + eps * va), la.array(b + eps * vb)))
+                - float(f(la.array(a - eps * va), la.array(b - eps * vb)))) / (2 * eps)
+    assert abs(got - want) <= 1e-6 * max(1.0, abs(want))
 
 
 def test_errors_name_the_users_line():

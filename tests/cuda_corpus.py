@@ -118,6 +118,27 @@ def random_graph_programs(n: int) -> list[Program]:
     return found
 
 
+def gradient_programs() -> list[Program]:
+    """Backward graphs: a softmax cross-entropy MLP step and an LSTM cell's gradients."""
+    rng = np.random.default_rng(0)
+
+    def f32(*shape):
+        return la.array(rng.standard_normal(shape).astype(np.float32))
+
+    x, w, b, labels = f32(8, 6), f32(6, 4), f32(4), la.array(np.arange(8) % 4)
+    mlp = la.value_and_grad(lambda w, b: la.nn.cross_entropy(la.tanh(x @ w + b), labels),
+                            argnums=(0, 1))(w, b)
+
+    def cell(z, c):
+        i, f, g, o = (z[:, k * 3:(k + 1) * 3] for k in range(4))
+        c2 = la.nn.sigmoid(f) * c + la.nn.sigmoid(i) * la.tanh(g)
+        return la.sum(la.nn.sigmoid(o) * la.tanh(c2)) + la.sum(c2 * c2)
+
+    lstm = la.grad(cell, argnums=(0, 1))(f32(5, 12), f32(5, 3))
+    return [program_of(mlp[0], *mlp[1]), program_of(*lstm)]
+
+
 def corpus(n_random: int = 150) -> list[Program]:
     return (elementwise_programs() + cast_and_where_programs() + reduction_programs()
-            + view_programs() + workload_programs() + random_graph_programs(n_random))
+            + view_programs() + workload_programs() + gradient_programs()
+            + random_graph_programs(n_random))

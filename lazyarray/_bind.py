@@ -39,6 +39,8 @@ def leaf(data: np.ndarray, site: Site = None) -> Node:
 def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True) -> np.ndarray:
     """A C-contiguous NumPy array of a supported dtype, or TypeError/ValueError naming the problem."""
     want = dtypes.to_dtype(dtype) if dtype is not None else None
+    if hasattr(obj, "__dlpack__") and not hasattr(obj, "__array__"):  # a DLPack-only producer
+        obj = np.from_dlpack(obj)
     try:
         arr = np.array(obj, dtype=want, copy=copy, order="C") if copy else np.asarray(
             obj, dtype=want, order="C")

@@ -1,10 +1,12 @@
 """GPU data at the API edge: importing CuPy/DLPack/`__cuda_array_interface__` arrays and `device=`.
 
-Device arrays become leaves holding a CuPy array. `la.asarray(x)` and `la.from_dlpack(x)` share the
-producer's memory (no copy); `la.array(x)` copies on the device (an async device-to-device copy), so a
-pending expression never sees later in-place changes to `x` — the same rule as for NumPy inputs
-(GUIDE.md: a view of user memory must never change under a pending expression). CuPy is imported only
-when device data or `device="cuda..."` shows up.
+Device arrays become leaves holding a CuPy array. `la.array(x)`, `la.asarray(x)` and
+`la.from_dlpack(x)` copy (on the device: an async device-to-device copy), so a pending expression never
+sees later in-place changes to `x` — the same rule as for NumPy inputs (GUIDE.md: a view of user memory
+must never change under a pending expression); `copy=False` shares, and the caller must not write.
+Where the data lives is asked of `__dlpack_device__` first (a CPU torch tensor has a
+`__cuda_array_interface__` attribute that only raises), so CPU producers import without a GPU.
+CuPy is imported only when device data or `device="cuda..."` shows up.
 """
 
 from __future__ import annotations
@@ -18,15 +20,17 @@ _KDL_CUDA = 2  # DLPack device type of CUDA memory
 
 
 def is_device_array(obj: Any) -> bool:
-    if hasattr(type(obj), "__cuda_array_interface__"):
-        return True
+    """True for GPU data: the DLPack device when the producer reports one, else the CUDA array
+    interface (only GPU producers have one that works)."""
+    if isinstance(obj, _host_types()):
+        return False
     probe = getattr(obj, "__dlpack_device__", None)
-    if probe is None or isinstance(obj, _host_types()):
-        return False
-    try:
-        return probe()[0] == _KDL_CUDA
-    except Exception:  # a producer that cannot report its device is not ours to import
-        return False
+    if probe is not None:
+        try:
+            return probe()[0] == _KDL_CUDA
+        except Exception:  # cannot report its device: fall back to the CUDA array interface
+            pass
+    return hasattr(type(obj), "__cuda_array_interface__")
 
 
 def _host_types() -> tuple[type, ...]:
@@ -68,14 +72,17 @@ def device_buffer(obj: Any, dtype: Any, copy: bool, device: Any, site: Any) -> A
     return arr
 
 
-def from_dlpack(x: Any) -> Any:
-    """An Array sharing the memory of a DLPack producer (GPU or CPU), without copying."""
+def from_dlpack(x: Any, *, device: Any = None, copy: bool | None = None) -> Any:
+    """An Array of a DLPack producer's data (GPU or CPU): a copy, or with `copy=False` the
+    producer's memory itself (the caller then must not write to it)."""
     import numpy as np
 
     from .array import Array
     from .graph.node import user_site
 
     site = user_site(1)
-    if is_device_array(x):
-        return Array(_bind.leaf(device_buffer(x, None, False, None, site), site))
-    return Array(_bind.leaf(_bind.host_array(np.from_dlpack(x), None, site, copy=False), site))
+    share = copy is False
+    if is_device_array(x) or wants_device(device):
+        return Array(_bind.leaf(device_buffer(x, None, not share, device, site), site))
+    host = np.from_dlpack(x)
+    return Array(_bind.leaf(_bind.host_array(host, None, site, copy=not share), site))

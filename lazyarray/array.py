@@ -101,10 +101,12 @@ class Array:
         return to_host(self)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        """A read-only view of the buffer (as JAX): writing through it would change this Array and
+        every expression built from it. `np.array(x)` (copy=True) gives a writable copy."""
         out = self._host()
         if dtype is not None and np.dtype(dtype) != out.dtype:
             return out.astype(dtype)
-        return out.copy() if copy else out
+        return out.copy() if copy else _read_only(out)
 
     def block_until_ready(self) -> Array:
         from .evaluation import block_until_ready
@@ -189,12 +191,22 @@ class Array:
         return self._node.data
 
     def __dlpack__(self, **kwargs: Any) -> Any:
+        """Host data goes out read-only when the consumer speaks DLPack >= 1.0 (it carries the
+        read-only flag), else as a copy; GPU buffers (no read-only flag in CuPy) as a copy."""
         data = self._data()
         if not isinstance(data, np.ndarray):  # a GPU buffer: finish the work that writes it first
             from .runtime import get_backend
 
-            get_backend("cupy").synchronize()
-        return data.__dlpack__(**kwargs)
+            backend = get_backend("cupy")
+            with backend.stream:
+                data = data.copy()
+            backend.synchronize()
+            return data.__dlpack__(**kwargs)
+        version = kwargs.get("max_version")
+        if kwargs.get("copy") or version is None or tuple(version) < (1, 0):
+            kwargs.pop("copy", None)
+            return data.copy().__dlpack__(**kwargs)
+        return _read_only(data).__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._data().__dlpack_device__()
@@ -213,6 +225,12 @@ class Array:
 
 
 _bind.Array = Array
+
+
+def _read_only(data: np.ndarray) -> np.ndarray:
+    view = data.view()
+    view.flags.writeable = False
+    return view
 
 
 def _operators() -> None:
@@ -294,4 +312,13 @@ def _reflected(fn: Any) -> Any:
 
 
 def _is_operand(x: Any) -> bool:
-    return isinstance(x, (Array, int, float, bool, np.ndarray, np.generic, list, tuple))
+    """What NumPy's ndarray would take: scalars, sequences, and foreign arrays (`__array__`,
+    `__dlpack__`), except those that ask NumPy to defer to them (`__array_ufunc__ = None` or an
+    `__array_priority__`, as torch tensors do): their reflected operator runs instead."""
+    if isinstance(x, (Array, int, float, bool, np.ndarray, np.generic, list, tuple)):
+        return True
+    if not (hasattr(x, "__array__") or hasattr(x, "__dlpack__")):
+        return False
+    cls = type(x)
+    defers = getattr(cls, "__array_ufunc__", 0) is None or getattr(cls, "__array_priority__", 0) > 0
+    return not defers

@@ -1,5 +1,5 @@
-"""Creation functions. `array` copies (a pending result never sees later changes to the source);
-`asarray` shares memory only when that is safe (the source is read-only, or already an Array).
+"""Creation functions. `array` and `asarray` copy (a pending result never sees later changes to the
+source); `asarray(x, copy=False)` shares the memory of `x` — the caller then must not write to it.
 zeros/ones/full/empty are a broadcast scalar: they cost no memory until something needs them."""
 
 from __future__ import annotations
@@ -24,19 +24,27 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None) ->
     return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
 
 
-def asarray(obj: Any, dtype: Any = None, device: Any = None) -> Array:
-    """Like `array`, but a read-only C-contiguous NumPy array of the right dtype is shared, not
-    copied: nobody can change it under a pending expression. Writable arrays are copied.
-    GPU arrays (CuPy, `__cuda_array_interface__`, CUDA DLPack) are shared without copying."""
+def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Array:
+    """Like `array`: the data is copied, so later writes to `obj` (even through a writable base of a
+    read-only view) never reach a pending expression. `copy=False` shares the memory of a
+    C-contiguous array of a supported dtype (host or GPU) or raises ValueError — a hazard the caller
+    accepts: writing to `obj` afterwards changes this Array and everything built from it."""
     site = user_site(1)
     if isinstance(obj, Array):
         return obj if dtype is None else obj.astype(dtype)
     if _device.wants_device(device) or _device.is_device_array(obj):
-        return Array(_bind.leaf(_device.device_buffer(obj, dtype, False, device, site), site))
-    if (isinstance(obj, np.ndarray) and not obj.flags.writeable and obj.flags.c_contiguous
-            and obj.dtype in dtypes.SUPPORTED and (dtype is None or np.dtype(dtype) == obj.dtype)):
-        return Array(_bind.leaf(obj, site))
-    return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+        buffer = _device.device_buffer(obj, dtype, copy is not False, device, site)
+        return Array(_bind.leaf(buffer, site))
+    if copy is not False:
+        return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+    if not isinstance(obj, np.ndarray) and hasattr(obj, "__dlpack__"):
+        obj = np.from_dlpack(obj)
+    if not (isinstance(obj, np.ndarray) and obj.flags.c_contiguous and obj.dtype in dtypes.SUPPORTED
+            and (dtype is None or dtypes.to_dtype(dtype) == obj.dtype)):
+        raise _bind.fail(ValueError, "asarray(copy=False): this input cannot be shared without a "
+                         "copy (it is not a C-contiguous array of the requested, supported dtype)",
+                         site)
+    return Array(_bind.leaf(obj, site))
 
 
 def _shape(shape: Any) -> tuple[int, ...]:

@@ -40,11 +40,11 @@ def test_unknown_device_is_a_clear_error():
 
 
 @gpu
-def test_cupy_array_is_imported_without_copy_by_asarray():
+def test_cupy_array_is_imported_without_copy_by_asarray_copy_false():
     import cupy as cp
 
     x = cp.arange(6, dtype=cp.float32)
-    a = la.asarray(x)
+    a = la.asarray(x, copy=False)
     assert a.device == "cuda:0" and a._node.data.data.ptr == x.data.ptr
     b = la.array(x)  # copies: later changes to x do not reach b
     x[0] = 100

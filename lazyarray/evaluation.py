@@ -19,7 +19,7 @@ from .runtime import EvaluateOptions, get_backend
 from .runtime.c_backend import configure as configure_c_backend
 from .runtime.plan_cache import build_reference_plan
 from .runtime.select import resolve_backend
-from .settings import Settings, get_settings, on_change
+from .settings import Settings, apply_if_changed, on_change
 
 _INPUT_OP = None
 
@@ -37,7 +37,7 @@ _OPTIONS: list = [None, None]  # [(settings, backend, optimize), EvaluateOptions
 
 
 def options() -> EvaluateOptions:
-    s = get_settings()
+    s = apply_if_changed()  # another thread's or task's settings: re-mirror them below first
     seen = _OPTIONS[0]
     if seen is None or seen[0] is not s or seen[1] != s.backend or seen[2] != s.optimize:
         _OPTIONS[1] = EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize)

@@ -1,14 +1,26 @@
 """Settings: a pydantic model; defaults from LAZYARRAY_* environment variables; `la.config(...)`.
 
-`la.config(backend="numpy")` changes settings for good; `with la.config(backend="numpy"): ...` restores
-them on exit. Settings are per process (not per thread): they choose backends and cache sizes, which
-are process-wide things.
+Two scopes, as JAX's config:
+- `la.config(backend="c")` as a statement changes the **process default**: every thread and task that
+  has no `with` block of its own sees it, including threads started later.
+- `with la.config(backend="numpy"): ...` changes settings for the current thread or asyncio task only
+  (a `contextvars` context) and restores them exactly on exit, whatever the order in which blocks of
+  several threads or tasks enter and exit. New asyncio tasks inherit their creator's blocks (they copy
+  its context); new threads start from the process default (Python gives a thread an empty context;
+  `contextvars.copy_context().run(f)` carries the blocks over).
+
+A context's settings are the process default with its active blocks' changes applied in order.
+Layers below that mirror a setting (plan cache size, kernel cache dir, threads, node budget, compile
+guard) are process-wide: `on_change` listeners re-apply them when config changes and whenever an
+evaluation runs under different settings than the last one (`apply_if_changed`).
 """
 
 from __future__ import annotations
 
+import contextvars
 import os
-from typing import Callable, Literal
+import threading
+from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,46 +49,106 @@ def _from_environment() -> Settings:
     return Settings.model_validate(values)  # pydantic parses "1", "true", "256" from strings
 
 
-settings: Settings = _from_environment()
+_default: Settings = _from_environment()
+# This context's active `with` blocks: (layers, their settings, the default they were derived from).
+_Layers = tuple[tuple["config", dict[str, Any]], ...]
+_scope: contextvars.ContextVar[tuple[_Layers, Settings, Settings] | None] = contextvars.ContextVar(
+    "lazyarray_settings", default=None)
+_lock = threading.Lock()  # serializes changes of the process default
 _listeners: list[Callable[[Settings], None]] = []  # layers below that mirror a setting (caching)
-
-
-def on_change(listener: Callable[[Settings], None]) -> None:
-    """Call `listener(settings)` now and after every `la.config` change (and its undo)."""
-    _listeners.append(listener)
-    listener(settings)
-
-
-def _notify() -> None:
-    for listener in _listeners:
-        listener(settings)
-
-
-class config:  # noqa: N801  (a function-like context manager, as users call it)
-    """Change settings: `la.config(backend="c")`, or `with la.config(backend="numpy"): ...`."""
-
-    def __init__(self, **changes: object) -> None:
-        global settings
-        self._saved = settings
-        settings = settings.model_copy()
-        try:
-            for name, value in changes.items():
-                if name not in Settings.model_fields:
-                    raise TypeError(f"unknown setting {name!r}; known: {sorted(Settings.model_fields)}")
-                setattr(settings, name, value)
-        except Exception:
-            settings = self._saved
-            raise
-        _notify()
-
-    def __enter__(self) -> Settings:
-        return settings
-
-    def __exit__(self, *exc: object) -> None:
-        global settings
-        settings = self._saved
-        _notify()
+_applied: list[Settings | None] = [None]  # the settings the listeners last saw
 
 
 def get_settings() -> Settings:
+    """The settings in effect in this thread / asyncio task."""
+    scope = _scope.get()
+    if scope is None:
+        return _default
+    if scope[2] is not _default:  # the default changed under this context's blocks
+        return _set_layers(scope[0])
+    return scope[1]
+
+
+def _set_layers(layers: _Layers) -> Settings:
+    if not layers:
+        _scope.set(None)
+        return _default
+    merged: dict[str, Any] = {}
+    for _, changes in layers:
+        merged.update(changes)
+    default = _default
+    settings = default.model_copy(update=merged)  # values were validated when the block was made
+    _scope.set((layers, settings, default))
     return settings
+
+
+def on_change(listener: Callable[[Settings], None]) -> None:
+    """Call `listener(settings)` now and whenever the settings in effect change."""
+    _listeners.append(listener)
+    listener(get_settings())
+
+
+def apply_if_changed() -> Settings:
+    """The settings in effect, after re-applying the listeners if they last saw other settings
+    (another thread's or task's block): one identity check on the evaluation path."""
+    s = get_settings()
+    if _applied[0] is not s:
+        _notify(s)
+    return s
+
+
+def _notify(s: Settings) -> None:
+    _applied[0] = s
+    for listener in _listeners:
+        listener(s)
+
+
+class config:  # noqa: N801  (a function-like context manager, as users call it)
+    """Change settings: `la.config(backend="c")` (the process default), or
+    `with la.config(backend="numpy"): ...` (this thread or task, until the block exits)."""
+
+    def __init__(self, **changes: object) -> None:
+        global _default
+        for name in changes:
+            if name not in Settings.model_fields:
+                raise TypeError(f"unknown setting {name!r}; known: {sorted(Settings.model_fields)}")
+        with _lock:
+            self._before = _default
+            after = _default.model_copy()
+            for name, value in changes.items():
+                setattr(after, name, value)  # validates
+            self._changes = {name: getattr(after, name) for name in changes}
+            self._after = _default = after
+        self._layered = False
+        scope = _scope.get()
+        if scope is not None:  # inside blocks: this change must also win over them, here
+            self._push(scope[0])
+        _notify(get_settings())
+
+    def _push(self, layers: _Layers) -> None:
+        self._layered = True
+        _set_layers(layers + ((self, self._changes),))
+
+    def __enter__(self) -> Settings:
+        """A block, not a default change: undo the default change, keep it in this context."""
+        global _default
+        with _lock:
+            if _default is self._after:
+                _default = self._before
+            else:  # the default changed since: undo only what is still this config's value
+                undo = {name: getattr(self._before, name) for name, value in self._changes.items()
+                        if getattr(_default, name) == value}
+                _default = _default.model_copy(update=undo)
+        if not self._layered:
+            scope = _scope.get()
+            self._push(scope[0] if scope is not None else ())
+        s = get_settings()
+        _notify(s)
+        return s
+
+    def __exit__(self, *exc: object) -> None:
+        scope = _scope.get()
+        layers = scope[0] if scope is not None else ()
+        _set_layers(tuple(layer for layer in layers if layer[0] is not self))
+        _notify(get_settings())
+

@@ -57,13 +57,34 @@ def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True
 _INT_RANGE = {dt: (int(np.iinfo(dt).min), int(np.iinfo(dt).max)) for dt in dtypes.INTEGER}
 
 
+class WeakIntOverflow(OverflowError):
+    """A Python int outside the loop's integer dtype (NumPy 2 raises OverflowError too); a
+    comparison catches it and compares exactly instead, as NumPy 2 does."""
+
+
 def scalar_leaf(value: Any, dtype: np.dtype, site: Site) -> Node:
     """A run-time scalar argument: its value never enters the structural key."""
     if type(value) is int and dtype.kind in "iu":
         lo, hi = _INT_RANGE[dtype]
         if not lo <= value <= hi:
-            raise fail(OverflowError, f"Python integer {value} out of bounds for {dtype}", site)
+            raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
     return Node(SCALAR, (), (), (), dtype, data=value, site=site)
+
+
+def _compare_out_of_range(op: OpDef, args: tuple, site: Site) -> Node:
+    """A comparison of an integer array with a Python int outside its dtype (`uint8 == 300`,
+    `uint8 < -1`) has one answer for every element, NumPy 2's: the one for the dtype's bound on
+    the int's side (every element lies between the bounds). NumPy computes it exactly."""
+    array = next(a for a in args if type(a) is not int)
+    lo, hi = _INT_RANGE[array.dtype]
+    value = next(a for a in args if type(a) is int)
+    bound = np.array(hi if value > hi else lo, array.dtype)
+    answer = bool(op.ufunc(*[bound if a is array else a for a in args]))
+    return broadcast_to(scalar_leaf(answer, dtypes.bool_, site), array.shape, site)
+
+
+def _is_integer_compare(loop: tuple[np.dtype, ...]) -> bool:
+    return loop[-1] == dtypes.bool_ and all(dt.kind in "iu" for dt in loop[:-1])
 
 
 # The Array class, set by lazyarray.array when it is defined (no import on the hot path).
@@ -160,7 +181,12 @@ def elementwise(op: OpDef, *args: Any, site: Site = None) -> Node:
         shape = shapes[0]
     else:
         shape = broadcast_shapes(shapes, site)
-    inputs = tuple([materialize(o, dt, shape, site) for o, dt in zip(operands, loop)])
+    try:
+        inputs = tuple([materialize(o, dt, shape, site) for o, dt in zip(operands, loop)])
+    except WeakIntOverflow:
+        if not _is_integer_compare(loop) or {type(a) for a in args} != {int, Array}:
+            raise
+        return _compare_out_of_range(op, args, site)
     return Node(op, inputs, (), shape, loop[-1], site=site)
 
 
@@ -188,18 +214,21 @@ def binary(op: OpDef, x: Any, y: Any, site: Site) -> Node:
             [nx.shape, ny.shape], site)
     else:
         shape = ny.shape if ny is not None else ()
-    if nx is None:
-        a = _scalar_operand(x, loop[0], shape, site)
-    elif nx.dtype is loop[0] and nx.shape == shape:
-        a = nx
-    else:
-        a = broadcast_to(cast(nx, loop[0], site), shape, site)
-    if ny is None:
-        b = _scalar_operand(y, loop[1], shape, site)
-    elif ny.dtype is loop[1] and ny.shape == shape:
-        b = ny
-    else:
-        b = broadcast_to(cast(ny, loop[1], site), shape, site)
+    try:
+        if nx is None:
+            a = _scalar_operand(x, loop[0], shape, site)
+        elif nx.dtype is loop[0] and nx.shape == shape:
+            a = nx
+        else:
+            a = broadcast_to(cast(nx, loop[0], site), shape, site)
+        b = _scalar_operand(y, loop[1], shape, site) if ny is None else None
+    except WeakIntOverflow:
+        if not _is_integer_compare(loop) or bool in (tx, ty):
+            raise
+        return _compare_out_of_range(op, (x, y), site)
+    if b is None:
+        b = ny if ny.dtype is loop[1] and ny.shape == shape else broadcast_to(
+            cast(ny, loop[1], site), shape, site)
     return Node(op, (a, b), (), shape, loop[2], site=site)
 
 
@@ -208,7 +237,7 @@ def _scalar_operand(value: Any, dtype: np.dtype, shape: tuple[int, ...], site: S
     if type(value) is int and dtype.kind in "iu":
         lo, hi = _INT_RANGE[dtype]
         if not lo <= value <= hi:
-            raise fail(OverflowError, f"Python integer {value} out of bounds for {dtype}", site)
+            raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
     node = Node(SCALAR, (), (), (), dtype, value, site)
     return node if shape == () else Node(BROADCAST, (node,), (shape,), shape, dtype, None, site)
 

@@ -128,10 +128,16 @@ class Array:
         return builtins.bool(self._host().item())
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar())
+
+    def _scalar(self) -> Any:
+        """As NumPy 2: only 0-d arrays convert (float(ones((1, 1))) is a TypeError there too)."""
+        if self.ndim != 0:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return self.item()
 
     def __index__(self) -> int:
         if self.dtype.kind not in "iu" or self.ndim != 0:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import _bind
 from .array import Array
 from .graph import dtypes, get_op
@@ -78,6 +80,7 @@ def where(condition: Any, x1: Any, x2: Any) -> Array:
     dtype = dtypes.result_type(_bind.operand_dtype(a), _bind.operand_dtype(b))
     nodes = [o for o in (cond, a, b) if isinstance(o, _bind.Node)]
     shape = _bind.broadcast_shapes([n.shape for n in nodes], site) if nodes else ()
+    a, b = _wrap_weak_int(a, dtype), _wrap_weak_int(b, dtype)
     inputs = (
         _bind.materialize(cond, dtypes.bool_, shape, site),
         _bind.materialize(a, dtype, shape, site),
@@ -86,9 +89,27 @@ def where(condition: Any, x1: Any, x2: Any) -> Array:
     return Array(_bind.primitive(get_op("where"), inputs, (), shape, dtype, site))
 
 
+def _wrap_weak_int(op: Any, dtype: np.dtype) -> Any:
+    """NumPy 2's `where` casts a Python int outside an integer dtype unsafely: -4 as uint8 is 252."""
+    if isinstance(op, tuple) and op[0] is int and dtype.kind in "iu":
+        bits = dtype.itemsize * 8
+        value = op[1] % (1 << bits)
+        if dtype.kind == "i" and value >= 1 << (bits - 1):
+            value -= 1 << bits
+        return (int, value)
+    return op
+
+
 def clip(x: Any, min: Any = None, max: Any = None) -> Array:  # noqa: A002
-    """Clamp to [min, max]; NaN propagates (as NumPy's clip)."""
+    """Clamp to [min, max]; NaN propagates (as NumPy's clip). As NumPy 2, a Python int bound beyond
+    the integer dtype on its own side (`clip(int8, 0, 1000)`) binds nothing and is dropped."""
     out = x if isinstance(x, Array) else asarray_operand(x)
+    if out.dtype.kind in "iu":
+        info = np.iinfo(out.dtype)
+        if type(min) is int and min < info.min:
+            min = None  # noqa: A001
+        if type(max) is int and max > info.max:
+            max = None  # noqa: A001
     if min is not None:
         out = globals()["maximum"](out, min)
     if max is not None:
@@ -117,7 +138,10 @@ def round(x: Any, decimals: int = 0) -> Array:  # noqa: A001
     if decimals == 0:
         return globals()["rint"](x)
     scale = 10.0 ** decimals
-    return globals()["rint"](x * scale) / scale
+    rounded = globals()["rint"](x * scale) / scale
+    if x.dtype.kind in "iu":  # NumPy keeps integer dtypes: round(int16, -1) is int16
+        return astype(rounded, x.dtype)
+    return rounded
 
 
 def asarray_operand(x: Any) -> Array:

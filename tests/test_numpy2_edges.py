@@ -1,0 +1,56 @@
+"""NumPy 2 behaviours at the edges of integer dtypes and scalar conversion, checked against the
+installed NumPy on every backend (issue 10, item 10)."""
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+U8 = np.array([0, 1, 2, 255], np.uint8)
+I8 = np.array([-128, -5, 3, 127], np.int8)
+I64 = np.array([np.iinfo(np.int64).max, -1], np.int64)
+U64 = np.array([np.iinfo(np.uint64).max, 0], np.uint64)
+
+CASES = [
+    ("u8 == 300", lambda m, a: a == 300, U8),
+    ("u8 != 300", lambda m, a: a != 300, U8),
+    ("u8 < -1", lambda m, a: a < -1, U8),
+    ("u8 >= -1", lambda m, a: a >= -1, U8),
+    ("300 > u8", lambda m, a: 300 > a, U8),
+    ("equal(i8, 1000)", lambda m, a: m.equal(a, 1000), I8),
+    ("i64 == 2**63", lambda m, a: a == 2**63, I64),
+    ("u64 < -1", lambda m, a: a < -1, U64),
+    ("u64 == 2**64", lambda m, a: a == 2**64, U64),
+    ("where(c, -4, u8)", lambda m, a: m.where(a > 1, -4, a), U8),
+    ("where(c, 300, u8)", lambda m, a: m.where(a > 1, 300, a), U8),
+    ("clip(i8, 0, 1000)", lambda m, a: m.clip(a, 0, 1000), I8),
+    ("clip(i8, -1000, 0)", lambda m, a: m.clip(a, -1000, 0), I8),
+    ("round(int16, -1)", lambda m, a: m.round(a, -1), np.array([14, 15, 25, -15, 26], np.int16)),
+]
+
+
+@pytest.mark.parametrize("name, fn, data", CASES, ids=[c[0] for c in CASES])
+def test_matches_numpy(backend, name, fn, data):
+    want = fn(np, data)
+    got = np.asarray(fn(la, la.asarray(data)))
+    assert got.dtype == want.dtype, name
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("shape", [(3,), (1, 1), (1,)])
+@pytest.mark.parametrize("convert", [float, int])
+def test_only_0d_arrays_convert_to_python_scalars(shape, convert):
+    with pytest.raises(TypeError, match="0-dimensional"):
+        convert(np.ones(shape))
+    with pytest.raises(TypeError, match="0-dimensional"):
+        convert(la.ones(shape))
+    assert convert(la.ones(())) == 1 and la.ones((1, 1)).item() == 1.0
+
+
+def test_out_of_range_arithmetic_still_raises_as_numpy():
+    with pytest.raises(OverflowError):
+        np.add(U8, 300)
+    with pytest.raises(OverflowError, match="300 out of bounds for uint8.*test_numpy2_edges.py"):
+        la.asarray(U8) + 300
+    with pytest.raises(OverflowError):
+        la.clip(la.asarray(I8), 1000, 2000)  # a bound that binds must fit, as in NumPy

@@ -86,7 +86,8 @@ def test_outputs_of_triggers_match_numpy(backend):
 
 
 def test_size_one_conversions_and_their_errors():
-    assert bool(la.array([1.0])) is True and float(la.array([[2.5]])) == 2.5
+    assert bool(la.array([1.0])) is True and float(la.array(2.5)) == 2.5
+    assert la.array([[2.5]]).item() == 2.5  # float() of a (1, 1) Array: TypeError, as NumPy 2
     assert int(la.array(np.uint8(7))) == 7 and [10, 20, 30][la.array(2)] == 30
     with pytest.raises(ValueError, match="ambiguous"):
         bool(la.zeros(2))

@@ -59,7 +59,14 @@ def _rsqrt_1m(x):  # 1 / sqrt(1 - x*x)
 _NONDIFF = {"vjp": None, "differentiable": False}  # results are bool or bits: no derivative
 
 
+# The project's own exp, tanh, log (runtime/c_math.py): one implementation for the vector body and
+# the scalar tail of every loop, so a recomputed value has one bit pattern (issue 9).
+_OWN_MATH = frozenset({"exp", "tanh", "log"})
+
+
 def _libm(name: str) -> dict[str, str]:
+    if name in _OWN_MATH:
+        return {"f": "la_" + name + "_{S}({0})"}
     return {"f": name + "{F}({0})"}
 
 

@@ -272,7 +272,7 @@ def _generator_fingerprint() -> str:
 
 
 def translation_unit(functions: list[str]) -> str:
-    return render_translation_unit(functions, C_DIALECT, c_compiler.toolchain().vector_math)
+    return render_translation_unit(functions, C_DIALECT)
 
 
 class CBackend(Backend):

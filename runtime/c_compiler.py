@@ -37,8 +37,11 @@ import cffi
 from . import compile_stats
 from .compile_stats import CompileForbidden
 
-CODEGEN_VERSION = "2"  # bump when generated code or the calling convention changes
-BASE_FLAGS = ("-O3", "-std=gnu11", "-fPIC", "-shared", "-fno-math-errno", "-fno-trapping-math")
+CODEGEN_VERSION = "3"  # bump when generated code or the calling convention changes
+# -ffp-contract=off: gcc's default fuses a*b+c into an FMA differently per loop shape, so one value
+# recomputed in two stages (x*x in max(x*x) and in x*x - max) would differ in its last bit (issue 9).
+BASE_FLAGS = ("-O3", "-std=gnu11", "-fPIC", "-shared", "-fno-math-errno", "-fno-trapping-math",
+              "-ffp-contract=off")
 MAX_CACHE_BYTES = 512 * 2**20
 cache_dir_override: str | None = None  # lazyarray sets it from settings.cache_dir
 

@@ -15,6 +15,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from . import c_math
+
 SUFFIX = {
     "b": np.dtype("bool"), "i8": np.dtype("int8"), "i16": np.dtype("int16"),
     "i32": np.dtype("int32"), "i64": np.dtype("int64"), "u8": np.dtype("uint8"),
@@ -174,6 +176,7 @@ _GENERATORS: dict[str, Gen] = {
     "shl": _shift(True), "shr": _shift(False), "max": _extreme(True), "min": _extreme(False),
     "logaddexp": _logaddexp,
 }
+_GENERATORS.update(c_math.GENERATORS)  # exp, tanh, log: one implementation for every loop shape
 
 
 def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:

@@ -55,7 +55,9 @@ from .cuda_launch import (
 )
 from .cuda_prelude import REDUCE, TYPES
 
-COMPILE_OPTIONS = ("-std=c++17",)  # -arch comes from CuPy (the current device's)
+# -arch comes from CuPy (the current device's). --fmad=false: no a*b+c contraction, so a value
+# recomputed in two kernels or stages has one bit pattern (issue 9), as in the C flags.
+COMPILE_OPTIONS = ("-std=c++17", "--fmad=false")
 
 
 class CudaKernelPrinter(KernelPrinter):
@@ -275,7 +277,7 @@ class CudaDialect(Dialect):
     def scalar_arg(self, index: int, dtype) -> str:
         return f"a{index}"  # a kernel parameter, passed by value
 
-    def prelude(self, code: str, vector_math: bool = False) -> list[str]:
+    def prelude(self, code: str) -> list[str]:
         """NVRTC has no standard headers: the types and macros, the helpers used, the reductions."""
         helpers = render_helpers(code, self.helper_qualifier, self.bool_type)
         return [TYPES.strip(), *([helpers] if helpers else []), REDUCE.strip()]

@@ -154,7 +154,7 @@ def compile_cuda(source: str, name: str = "kernels.cu", arch: str = DEFAULT_ARCH
     """Compile `source` for `arch` ("sm_90": cubin; "compute_90": PTX). Raises CompileError with
     the log and numbered source when NVRTC rejects it."""
     lib = _library()
-    opts = (f"-arch={arch}", "-std=c++17", *options)
+    opts = (f"-arch={arch}", "-std=c++17", "--fmad=false", *options)  # no contraction (issue 9)
     if verbose and arch.startswith("sm_"):
         opts += ("--ptxas-options=-v",)
     prog = ctypes.c_void_p()

@@ -1,5 +1,5 @@
 /* max_subtract_exp_sum_divide: max, subtract, exp, sum, divide */
-void la_max_subtract_exp_sum_divide_c35c9ac66d(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_max_subtract_exp_sum_divide_dd33915238(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -49,14 +49,14 @@ void la_max_subtract_exp_sum_divide_c35c9ac66d(char *const *p, const int64_t *d,
                     const int64_t i1 = i1_c + l;
                     const float ld0 = b0[i0 * s1_0 + i1];
                     const float subtract2 = (ld0 - acc0_0);
-                    const float exp3 = expf(subtract2);
+                    const float exp3 = la_exp_f32(subtract2);
                     acc1_0_l[l] = acc1_0_l[l] + (double)exp3;
                 }
             }
             for (int64_t i1 = i1_c; i1 < n1; i1++) {
                 const float ld0 = b0[i0 * s1_0 + i1];
                 const float subtract2 = (ld0 - acc0_0);
-                const float exp3 = expf(subtract2);
+                const float exp3 = la_exp_f32(subtract2);
                 acc1_0_l[0] = acc1_0_l[0] + (double)exp3;
             }
         }
@@ -70,7 +70,7 @@ void la_max_subtract_exp_sum_divide_c35c9ac66d(char *const *p, const int64_t *d,
             for (int64_t i1 = 0; i1 < n1; i1++) {
                 const float ld0 = b0[i0 * s2_0 + i1];
                 const float subtract2 = (ld0 - acc0_0);
-                const float exp3 = expf(subtract2);
+                const float exp3 = la_exp_f32(subtract2);
                 const float divide5 = (exp3 / acc1_0);
                 b1[i0 * s3_0 + i1] = divide5;
             }

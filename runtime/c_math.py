@@ -1,0 +1,186 @@
+"""The project's own `exp`, `tanh` and `log` for float32 and float64, printed as C helpers.
+
+Why not libm: gcc vectorizes a loop that calls `expf` only through glibc's libmvec, whose vector
+`expf` and the scalar `expf` of the loop's tail (or of another loop shape recomputing the value)
+differ in the last bit; the planner recomputes values across stages and relies on one bit pattern
+per value (issue 9: `x - max(x)` was not 0 at the max). These are plain C, branch-free (selects
+only), with no calls, so gcc vectorizes them under `omp simd` and the vector body, the scalar tail,
+every stage and the CUDA dialect (same text, NVRTC `--fmad=false`) compute identical bits.
+
+Formulas (no FMA anywhere: the C flags carry -ffp-contract=off):
+- exp: n = round(x / ln2) by the 1.5*2^52 shifter, r = x - n*ln2 (Cody-Waite split for float64),
+  exp(r) by its Taylor polynomial on |r| <= ln2/2, times 2^n built from bits (float64: in two
+  factors, so subnormal results round once). float32 runs the float64 steps (degree 8) and rounds
+  once at the end.
+- tanh (float32 only; float64 calls libm's scalar tanh, the same function in every loop shape):
+  in float64, |x| < 0.01 by its odd Taylor polynomial, else 1 - 2/(exp(2|x|) + 1), sign restored.
+- log: x = 2^e * m with m in [sqrt(1/2), sqrt(2)), s = (m-1)/(m+1), log m = 2 atanh(s) by its odd
+  series, plus e*ln2 (split for float64); subnormal inputs are scaled by 2^54 first.
+Measured bounds (tests/test_c_math.py, against float64/longdouble NumPy): docs/semantics.md.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+LN2_HI = 6.93147180369123816490e-01  # fdlibm: 32 significant bits, n * LN2_HI exact for |n| < 2^21
+LN2_LO = 1.90821492927058770002e-10
+SHIFTER = 6755399441055744.0  # 1.5 * 2^52: x + SHIFTER rounds x to an integer in the low bits
+
+
+def _horner(var: str, coefs: list[float]) -> str:
+    """c0 + var*(c1 + var*(...)) as C text."""
+    text = repr(coefs[-1])
+    for c in reversed(coefs[:-1]):
+        text = f"{c!r} + {var} * ({text})"
+    return text
+
+
+def _taylor_exp(degree: int) -> list[float]:
+    return [1.0 / math.factorial(k) for k in range(2, degree + 1)]  # from r^2/2!
+
+
+def _exp_core_f64() -> str:
+    """`la_exp_core(double x)`: exp for x already clamped to [-746, 710] (NaN passes through)."""
+    q = _horner("r", _taylor_exp(13))
+    return (
+        "{\n"
+        f"    double t = x * {1 / math.log(2)!r} + {SHIFTER!r};\n"
+        f"    double n = t - {SHIFTER!r};\n"
+        f"    double r = (x - n * {LN2_HI!r}) - n * {LN2_LO!r};\n"
+        f"    double p = 1.0 + (r + r * r * ({q}));\n"
+        "    uint64_t tb; memcpy(&tb, &t, sizeof tb);\n"
+        "    uint64_t k = (tb + 2048u) & 4095u;            /* n + 2048, in 0..4095 */\n"
+        "    uint64_t k1 = k >> 1, k2 = k - k1;             /* n = (k1 - 1024) + (k2 - 1024) */\n"
+        "    uint64_t b1 = (k1 - 1024u + 1023u) << 52, b2 = (k2 - 1024u + 1023u) << 52;\n"
+        "    double s1, s2; memcpy(&s1, &b1, sizeof s1); memcpy(&s2, &b2, sizeof s2);\n"
+        "    return p * s1 * s2;\n"
+        "}"
+    )
+
+
+def _exp_f64(dt: np.dtype, t: str):
+    body = ("{\n    double c = a < -746.0 ? -746.0 : (a > 710.0 ? 710.0 : a);\n"
+            "    return la_expcore_f64(c);\n}")
+    return "a", body, ("la_expcore_f64",)
+
+
+def _expcore(dt: np.dtype, t: str):
+    if dt != np.float64:
+        raise KeyError("la_expcore is float64 only")
+    return "x", _exp_core_f64(), ()
+
+
+def _exp_f32(dt: np.dtype, t: str):
+    """float32 in float64: one final rounding; the result range needs a single scale factor."""
+    q = _horner("r", _taylor_exp(8))
+    body = (
+        "{\n"
+        "    double x = (double)a;\n"
+        "    x = x < -110.0 ? -110.0 : (x > 90.0 ? 90.0 : x);\n"
+        f"    double t = x * {1 / math.log(2)!r} + {SHIFTER!r};\n"
+        f"    double n = t - {SHIFTER!r};\n"
+        f"    double r = x - n * {math.log(2)!r};\n"
+        f"    double p = 1.0 + (r + r * r * ({q}));\n"
+        "    uint64_t tb; memcpy(&tb, &t, sizeof tb);\n"
+        "    uint64_t b = (tb + 1023u) << 52;\n"
+        "    double s; memcpy(&s, &b, sizeof s);\n"
+        "    return (float)(p * s);\n"
+        "}"
+    )
+    return "a", body, ()
+
+
+def _exp(dt: np.dtype, t: str):
+    return _exp_f32(dt, t) if dt == np.float32 else _exp_f64(dt, t)
+
+
+def _tanh_series(n_terms: int) -> list[float]:
+    """Odd Taylor coefficients of tanh: x * (1 + c1 x^2 + c2 x^4 + ...)."""
+    # Bernoulli-based closed form: tanh x = sum 2^(2k)(2^(2k)-1) B_2k x^(2k-1) / (2k)!
+    bern = [1.0, -0.5, 1 / 6, 0, -1 / 30, 0, 1 / 42, 0, -1 / 30, 0, 5 / 66, 0, -691 / 2730, 0,
+            7 / 6, 0, -3617 / 510, 0, 43867 / 798]
+    out = []
+    for k in range(1, n_terms + 1):
+        b = bern[2 * k]
+        out.append(2 ** (2 * k) * (2 ** (2 * k) - 1) * b / math.factorial(2 * k))
+    return out[1:]  # drop the leading 1 (x itself)
+
+
+def _tanh(dt: np.dtype, t: str):
+    if dt != np.float32:  # float64: 1 - 2/(e+1) cancels for |x| < 0.5; libm's scalar tanh
+        return "a", "tanh(a)", ()
+    small, n_terms, x = 0.01, 4, "(double)a"
+    q = _horner("z", _tanh_series(n_terms))
+    body = (
+        "{\n"
+        f"    double x = {x};\n"
+        "    double ax = x < 0 ? -x : x;\n"
+        "    double z = x * x;\n"
+        f"    double poly = x + x * z * ({q});\n"
+        "    double e = la_expcore_f64(ax > 20.0 ? 40.0 : 2.0 * ax);\n"
+        "    double big = 1.0 - 2.0 / (e + 1.0);\n"
+        "    big = x < 0 ? -big : big;\n"
+        f"    return ({t})(ax < {small!r} ? poly : (ax != ax ? x : big));\n"
+        "}"
+    )
+    return "a", body, ("la_expcore_f64",)
+
+
+def _log_series(n_terms: int) -> list[float]:
+    return [1.0 / (2 * k + 1) for k in range(1, n_terms + 1)]  # atanh(s)/s = 1 + s^2/3 + ...
+
+
+def _log(dt: np.dtype, t: str):
+    """Exponent and mantissa from the bits (ints only), the series in float64."""
+    if dt == np.float32:
+        q = _horner("w", _log_series(6))
+        body = (
+            "{\n"
+            "    float v = a < 1.17549435e-38f ? a * 16777216.0f : a;  /* subnormals: times 2^24 */\n"
+            "    int32_t ebias = a < 1.17549435e-38f ? 24 : 0;\n"
+            "    uint32_t u; memcpy(&u, &v, sizeof u);\n"
+            "    uint32_t hi = (u & 0x007fffffu) >= 0x003504f3u;  /* mantissa >= sqrt 2 */\n"
+            "    int32_t e = (int32_t)((u >> 23) & 0xffu) - 127 + (int32_t)hi - ebias;\n"
+            "    uint32_t mb = (u & 0x007fffffu) | (hi ? 0x3f000000u : 0x3f800000u);\n"
+            "    float mf; memcpy(&mf, &mb, sizeof mf);\n"
+            "    double m = (double)mf;\n"
+            "    double s = (m - 1.0) / (m + 1.0);\n"
+            "    double w = s * s;\n"
+            f"    double r = (double)e * {math.log(2)!r} + 2.0 * (s + s * w * ({q}));\n"
+            "    float res = (float)r;\n"
+            "    res = a == 0.0f ? -INFINITY : res;\n"
+            "    res = a < 0.0f ? NAN : res;\n"
+            "    res = a == INFINITY ? a : res;\n"
+            "    return a != a ? a : res;\n"
+            "}"
+        )
+        return "a", body, ()
+    q = _horner("w", _log_series(10))
+    body = (
+        "{\n"
+        "    double sub = a * 18014398509481984.0;           /* subnormals: scale by 2^54 */\n"
+        "    double v = a < 2.2250738585072014e-308 ? sub : a;\n"
+        "    int64_t ebias = a < 2.2250738585072014e-308 ? 54 : 0;\n"
+        "    uint64_t u; memcpy(&u, &v, sizeof u);\n"
+        "    uint64_t hi = (u & 0x000fffffffffffffull) >= 0x0006a09e667f3bcdull;  /* m >= sqrt 2 */\n"
+        "    int64_t e = (int64_t)((u >> 52) & 0x7ff) - 1023 + (int64_t)hi - ebias;\n"
+        "    uint64_t mb = (u & 0x000fffffffffffffull) | (hi ? 0x3fe0000000000000ull : 0x3ff0000000000000ull);\n"
+        "    double m; memcpy(&m, &mb, sizeof m);\n"
+        "    double f = m - 1.0;\n"
+        "    double s = f / (m + 1.0);\n"
+        "    double w = s * s;\n"
+        "    double de = (double)e;\n"
+        f"    double r = de * {LN2_HI!r} + (2.0 * s + (de * {LN2_LO!r} + 2.0 * s * w * ({q})));\n"
+        "    r = a == 0.0 ? -INFINITY : r;\n"
+        "    r = a < 0.0 ? NAN : r;\n"
+        "    r = a == INFINITY ? a : r;\n"
+        "    return a != a ? a : r;\n"
+        "}"
+    )
+    return "a", body, ()
+
+
+GENERATORS = {"exp": _exp, "expcore": _expcore, "tanh": _tanh, "log": _log}

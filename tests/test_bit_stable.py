@@ -1,0 +1,85 @@
+"""Values the planner recomputes must have one bit pattern (issue 9).
+
+A row-wise kernel computes its producer once for the reduction (max, sum) and again for the
+elementwise use; FP contraction (a*b+c → fma in one loop only) or a vector math function that
+differs from the scalar one in the loop's tail made `x - max(x)` nonzero at the max, softmax of
+huge values inf/NaN and var of constant rows nonzero. Every row length 1..70 hits a different
+split between vector body and scalar tail, so the sweep covers them all (the default tier a few).
+Many outputs go through one `la.eval`: one plan, one compile per backend and dtype.
+"""
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+FEW_LENGTHS = (1, 3, 7, 8, 9, 16, 17, 31, 33, 70)
+ALL_LENGTHS = tuple(range(1, 71))
+DTYPES = (np.float32, np.float64)
+
+
+def _rows(rng, n: int, dtype, lo: float, hi: float) -> np.ndarray:
+    return rng.uniform(lo, hi, (5, n)).astype(dtype)
+
+
+def _constant(rng, dtype) -> float:
+    """c with c*c inexact in `dtype` (so an fma of c*c - mean sees the rounding) but with its low
+    7 mantissa bits zero, so summing up to 127 copies is exact and the mean is exactly c*c:
+    NumPy's var is then exactly 0 for every row length."""
+    uint = np.uint32 if dtype == np.float32 else np.uint64
+    c = rng.uniform(1, 3, 4096).astype(dtype)
+    v = c * c
+    ok = ((v.view(uint) & uint(127)) == 0) & (v.astype(np.longdouble) != c.astype(np.longdouble) ** 2)
+    return dtype(c[np.argmax(ok)]) if ok.any() else _constant(rng, dtype)
+
+
+def _check_recompute_patterns(lengths, dtype) -> None:
+    rng = np.random.default_rng(len(lengths))
+    big = 100003.7 if dtype == np.float32 else 1.2e150  # x*x far beyond exp's range
+    e_hi = 88.5 if dtype == np.float32 else 709.5  # exp(x) near overflow
+    cases = []
+    for n in lengths:
+        x = _rows(rng, n, dtype, -big, big)
+        x[:, 0] = big  # the max (x*x) is in column 0 of each row
+        ex = _rows(rng, n, dtype, e_hi - 4, e_hi)
+        const = np.full((5, n), _constant(rng, dtype), dtype)
+        a, b, c = la.array(x), la.array(ex), la.array(const)
+        y = a * a
+        outs = (y - la.max(y, axis=1, keepdims=True), la.exp(y - la.max(y, axis=1, keepdims=True)),
+                la.nn.softmax(y, axis=1), la.nn.softmax(la.exp(b), axis=1),
+                la.nn.log_softmax(la.exp(b), axis=1), la.var(c * c, axis=1),
+                la.nn.logsumexp(la.exp(b), axis=1))
+        cases.append((n, x, ex, const, outs))
+    la.eval([o for *_, outs in cases for o in outs])
+    for n, x, ex, const, outs in cases:
+        shifted, e, sm, sme, lsme, var, lse = (np.asarray(o) for o in outs)
+        where = f"row length {n}, {np.dtype(dtype).name}"
+        y = x * x
+        ey = np.exp(ex.astype(np.float64)).astype(dtype)
+        assert (shifted[:, 0] == 0).all() and (shifted <= 0).all(), where
+        assert (e[:, 0] == 1).all() and np.isfinite(e).all(), where
+        assert np.isfinite(sm).all() and (sm[:, 0] == 1).all(), where
+        assert np.isfinite(sme).all() and np.isfinite(lsme).all() and np.isfinite(lse).all(), where
+        np.testing.assert_allclose(sme.sum(axis=1), 1, rtol=1e-5, err_msg=where)
+        assert (lsme.max(axis=1) == 0).all(), where
+        np.testing.assert_allclose(lse, ey.max(axis=1), rtol=1e-6, err_msg=where)
+        assert (var == 0).all(), where
+        assert (sm == np.where(y == y.max(axis=1, keepdims=True), 1, 0)).all(), where
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_recomputed_values_agree(backend, dtype):
+    _check_recompute_patterns(FEW_LENGTHS, dtype)
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_recomputed_values_agree_every_length(backend, dtype):
+    _check_recompute_patterns(ALL_LENGTHS, dtype)
+
+
+def test_issue_example(backend):
+    a = np.array([100003.7, 5.0, -3.0], np.float32)
+    y = la.array(a) * la.array(a)
+    assert np.asarray(la.exp(y - la.max(y))).tolist() == [1, 0, 0]
+    assert np.asarray(la.nn.softmax(la.array(a) ** 2)).tolist() == [1, 0, 0]

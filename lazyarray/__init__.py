@@ -31,5 +31,14 @@ from .reductions import all, any, argmax, argmin, cumsum, max, mean, min, prod, 
 from . import nn  # noqa: E402
 from . import _methods  # noqa: F401,E402  (attaches ndarray-style methods and operators)
 
+
+
+def from_dask(darr):  # noqa: E302  (lazyarray/dask.py imports Dask only when called)
+    """An Array over a dask array, computed chunk by chunk on backend="dask" (docs/dask.md)."""
+    from .dask import from_dask as _from_dask
+
+    return _from_dask(darr)
+
+
 bool = bool_  # noqa: A001  (la.bool, as in the Array API)
 __version__ = "0.1.0"

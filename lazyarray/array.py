@@ -108,6 +108,12 @@ class Array:
             return out.astype(dtype)
         return out.copy() if copy else _read_only(out)
 
+    def to_dask(self) -> Any:
+        """This Array's plan as a lazy dask array: fused kernels as tasks per chunk (docs/dask.md)."""
+        from .dask import to_dask
+
+        return to_dask(self)
+
     def block_until_ready(self) -> Array:
         from .evaluation import block_until_ready
 

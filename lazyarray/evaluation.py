@@ -17,6 +17,7 @@ from .graph.node import Node, set_node_budget
 from .passes import optimize
 from .runtime import EvaluateOptions, get_backend
 from .runtime.c_backend import configure as configure_c_backend
+from .runtime.dask_backend import configure as configure_dask_backend
 from .runtime.plan_cache import build_reference_plan
 from .runtime.select import resolve_backend
 from .settings import Settings, apply_if_changed, on_change
@@ -152,6 +153,7 @@ def _apply_settings(s: Settings) -> None:
     set_node_budget(s.max_graph_nodes, cut_for_budget)
     cache.apply_settings(s)
     configure_c_backend(s.cache_dir, s.num_threads)  # kernel cache dir, OpenMP threads
+    configure_dask_backend(s.chunks)
 
 
 on_change(_apply_settings)

@@ -40,6 +40,7 @@ class Explanation(BaseModel):
     graph_before: str
     graph_after: str
     notes: list[str]
+    dask: str | None = Field(None, description="backend='dask': each step's chunk grid and tasks")
 
     def __str__(self) -> str:
         lines = [(f"{self.num_kernels} kernel(s), {self.num_library_calls} library call(s), "
@@ -53,6 +54,9 @@ class Explanation(BaseModel):
             lines.extend(f"    {f}" for f in k.fused)
             if k.source:
                 lines.extend("    | " + s for s in k.source.splitlines())
+        if self.dask:
+            lines.append("on Dask (chunk grid per step's index space, tasks per step):")
+            lines.append(self.dask)
         if self.notes:
             lines.append("why fusion stopped:")
             lines.extend(f"  {n}" for n in self.notes)
@@ -109,7 +113,14 @@ def explain(*arrays: Array, backend: str | None = None) -> Explanation:
                        num_library_calls=len(program.library_calls), kernels=kernels,
                        library_calls=calls, peak_bytes=program.peak_bytes,
                        graph_before=graph.to_text(), graph_after=plan.graph.to_text(),
-                       notes=list(program.notes))
+                       notes=list(program.notes),
+                       dask=_dask_report(arrays) if name == "dask" else None)
+
+
+def _dask_report(arrays: tuple[Array, ...]) -> str:
+    from .dask import dask_report  # imports Dask: only for backend="dask"
+
+    return dask_report(*arrays)
 
 
 def to_dot(*arrays: Array) -> str:

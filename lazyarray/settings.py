@@ -20,11 +20,11 @@ from __future__ import annotations
 import contextvars
 import os
 import threading
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-BackendName = Literal["auto", "numpy", "c", "cupy"]
+BackendName = Literal["auto", "numpy", "c", "cupy", "dask"]
 
 
 class Settings(BaseModel):
@@ -38,6 +38,8 @@ class Settings(BaseModel):
     forbid_compiles: bool = Field(False, description="raise instead of compiling a kernel")
     cache_dir: str | None = Field(None, description="on-disk kernel cache; default: user cache dir")
     num_threads: int | None = Field(None, ge=1, description="OpenMP threads; default: all cores")
+    chunks: Union[int, str, tuple] = Field(
+        "auto", description="backend='dask': chunks of NumPy leaves (dask.array's chunks= rule)")
 
 
 def _from_environment() -> Settings:

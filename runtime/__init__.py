@@ -2,6 +2,7 @@
 
 from . import numpy_backend  # noqa: F401  (registers the backend)
 from . import c_backend  # noqa: F401  (registers the backend; `auto` prefers it where a compiler works)
+from . import dask_backend  # noqa: F401  (registers the backend; imports Dask only when used)
 from . import cupy_backend  # noqa: F401  (registers the backend; imports CuPy only when used)
 from .backend import (Backend, BackendUnavailable, available_backends, backend_names, get_backend,
                       source_backend)

@@ -1,0 +1,158 @@
+"""The dask backend (docs/dask.md): plans over chunks, equal to the C backend; interop; laziness.
+
+Most tests use Dask's synchronous scheduler (fast, same tasks); tests/test_dask_cluster.py runs the
+same kind of work on a real LocalCluster with worker processes.
+"""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from lazyarray.runtime import available_backends
+
+import lazyarray as la
+
+if "dask" not in available_backends():
+    if os.environ.get("CI"):
+        raise RuntimeError("CI installs the dask extra (.ci/run): the dask backend must be available")
+    pytest.skip("dask is not installed (pip install 'lazyarray-fusion[dask]')",
+                allow_module_level=True)
+
+import dask
+import dask.array as da
+
+import lazyarray.dask
+
+
+@pytest.fixture
+def on_dask():
+    with dask.config.set(scheduler="synchronous"):
+        yield
+
+
+def _bits(x: np.ndarray) -> np.ndarray:
+    return x.view(np.dtype(f"u{x.dtype.itemsize}")) if x.dtype.kind == "f" else x
+
+
+def _c_and_dask(build, chunks):
+    """Evaluate `build()` (a list of Arrays) on the C backend, then on Dask with `chunks`."""
+    with la.config(backend="c"):
+        ref = [np.asarray(y) for y in la.eval(*build())]
+    with la.config(backend="dask", chunks=chunks):
+        got = [np.asarray(y) for y in la.eval(*build())]
+    return ref, got
+
+
+def test_import_lazyarray_does_not_import_dask():
+    code = "import sys, lazyarray; assert 'dask' not in sys.modules, 'dask imported'; print('ok')"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("chunks", [1000, 4096])
+def test_elementwise_bit_for_bit_with_c(on_dask, chunks):
+    rng = np.random.default_rng(0)
+    a = la.array(rng.standard_normal((96, 512)).astype(np.float32))
+    b = la.array(rng.standard_normal(512).astype(np.float32))
+    v = la.array(rng.standard_normal(20_000))  # float64, 1-D: chunks cut mid-vector
+    i = la.array(rng.integers(-1000, 1000, 20_000).astype(np.int32))
+
+    def build():
+        gelu = 0.5 * a * (1 + la.tanh(0.7978845608 * (a + 0.044715 * a ** 3)))
+        return [la.exp(a) * b + 1, gelu, 1 / (1 + la.exp(-a)), la.sin(v) * la.log1p(la.abs(v)),
+                (i * 3) // 7 + (i % 5), la.where(v > 0, v, 0.1 * v), la.reshape(a, (512, 96)) * 2]
+
+    ref, got = _c_and_dask(build, chunks)
+    for r, g in zip(ref, got):
+        assert r.shape == g.shape and r.dtype == g.dtype
+        np.testing.assert_array_equal(_bits(g), _bits(r))
+
+
+def test_elementwise_views_match_c(on_dask):
+    """Transposes, flips, strided slices and broadcasts become dask.array views; values match the C
+    backend (to an ulp: a view's loop may take libmvec's vector or scalar path differently)."""
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((64, 2048)).astype(np.float32)
+    a = la.array(x)
+
+    def build():
+        return [la.tanh(a.T)[::-1, 1::2] * 2, a[::2, ::-3] + a[1::2, ::-3], a[5] + a[:, 7:8],
+                la.flip(a, axis=0) - a]
+
+    ref, got = _c_and_dask(build, 1024)
+    for r, g in zip(ref, got):
+        np.testing.assert_allclose(g, r, rtol=2e-7, atol=0)
+    np.testing.assert_array_equal(got[3], x[::-1] - x)
+
+
+def test_reductions_matmul_and_library_calls(on_dask):
+    rng = np.random.default_rng(2)
+    a_np = rng.standard_normal((256, 512)).astype(np.float32)
+    b_np = rng.standard_normal((256, 512)).astype(np.float32)
+    a, b = la.array(a_np), la.array(b_np)
+    n = la.array(rng.integers(0, 9, 70_000).astype(np.int64))
+
+    def build():
+        return [la.mean((a - b) ** 2), la.sum(a * b, axis=1), la.nn.softmax(a, axis=-1)
+                if hasattr(la.nn, "softmax") else la.exp(a), la.argmax(a), a @ b.T,
+                la.concat([a, b], axis=0) * 2, la.max(la.abs(a)), la.sum(n)]
+
+    ref, got = _c_and_dask(build, 4096)
+    for r, g in zip(ref, got):
+        assert r.shape == g.shape and r.dtype == g.dtype
+        np.testing.assert_allclose(g, r, rtol=2e-5, atol=1e-5)
+    np.testing.assert_allclose(got[0], np.mean((a_np.astype(np.float64) - b_np) ** 2), rtol=1e-6)
+    assert got[3] == ref[3] and got[6] == ref[6] and got[7] == ref[7]
+
+
+def test_full_reduction_is_a_tree_of_kernels(on_dask):
+    x = la.array(np.arange(1 << 16, dtype=np.float32))
+    with la.config(backend="dask", chunks=4096):
+        text = str(la.explain(la.mean((x - 1) ** 2), backend="dask"))
+        lazy = la.mean((x - 1) ** 2).to_dask()
+    assert "tree" in text and "chunk grid 16, " in text
+    layers = list(lazy.dask.layers)
+    assert any("partial" in n for n in layers)
+    expected = np.mean((np.arange(1 << 16, dtype=np.float64) - 1) ** 2)
+    np.testing.assert_allclose(float(lazy.compute()), expected, rtol=1e-6)
+
+
+def test_from_dask_and_to_dask_stay_lazy(on_dask):
+    calls = []
+
+    def source(block):
+        if block.size:  # map_blocks probes with an empty block
+            calls.append(block.shape)
+        return block
+
+    base = da.arange(10_240, chunks=2048, dtype=np.float64).map_blocks(source, dtype=np.float64)
+    x = la.from_dask(base)
+    y = la.exp(x / 10_240) * 2 + x
+    out = y.to_dask()
+    assert isinstance(out, da.Array) and not calls  # nothing ran yet
+    assert out.numblocks == (5,)
+    # one fused kernel layer: Dask fuses the source's tasks into the kernel's, chunk by chunk
+    assert len(dask.optimize(out)[0].__dask_graph__().layers) == 1
+    ref = np.exp(np.arange(10_240) / 10_240) * 2 + np.arange(10_240)
+    np.testing.assert_allclose(out.compute(), ref, rtol=1e-15)
+    assert len(calls) == 5
+    with la.config(backend="dask"):
+        np.testing.assert_allclose(np.asarray(la.mean(y)), ref.mean(), rtol=1e-12)
+
+
+def test_from_dask_rejects_other_objects():
+    with pytest.raises(TypeError, match="dask.array.Array"):
+        la.from_dask(np.ones(3))
+
+
+def test_explain_shows_chunk_grid_and_tasks():
+    a = la.array(np.ones((4096, 256), np.float32))
+    b = la.array(np.ones(256, np.float32))
+    with la.config(chunks=1024):
+        e = la.explain(la.exp(a) * b + 1, backend="dask")
+    assert e.backend == "dask" and e.dask is not None
+    assert "blockwise k0_exp_multiply_add: chunk grid 4 x 1, 4 task(s)" in str(e)
+    assert e.kernels[0].source and "la_k0_exp_multiply_add" in e.kernels[0].source

@@ -22,7 +22,7 @@ import dask.array as da
 import numpy as np
 
 import lazyarray as la
-import lazyarray.dask  # noqa: F401
+import lazyarray.dask
 
 
 def expression(xp, a, b):

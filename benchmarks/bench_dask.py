@@ -81,9 +81,10 @@ def main() -> None:
 
     rows = []
     for name, fn in (("arithmetic chain", arithmetic), ("exp/tanh expression", expression)):
-        t_np = best(lambda: fn(np, a_np, b_np), args.repeat)
-        t_da = best(lambda: da.store(fn(da, a_d, b_d), out, lock=False), args.repeat)
-        t_la = best(lambda: da.store(fn(la, a_la, b_la).to_dask(), out, lock=False), args.repeat)
+        t_np = best(lambda fn=fn: fn(np, a_np, b_np), args.repeat)
+        t_da = best(lambda fn=fn: da.store(fn(da, a_d, b_d), out, lock=False), args.repeat)
+        t_la = best(lambda fn=fn: da.store(fn(la, a_la, b_la).to_dask(), out, lock=False),
+                    args.repeat)
         rows.append((name, t_np, t_da, t_la, tasks(fn(da, a_d, b_d)),
                      tasks(fn(la, a_la, b_la).to_dask())))
     t_np = best(lambda: mse(np, a_np, b_np), args.repeat)

@@ -156,3 +156,29 @@ def test_explain_shows_chunk_grid_and_tasks():
     assert e.backend == "dask" and e.dask is not None
     assert "blockwise k0_exp_multiply_add: chunk grid 4 x 1, 4 task(s)" in str(e)
     assert e.kernels[0].source and "la_k0_exp_multiply_add" in e.kernels[0].source
+
+
+@pytest.mark.exhaustive
+def test_every_elementwise_op_and_dtype_bit_for_bit_with_c(on_dask):
+    """Every registry elementwise op over every dtype combination NumPy accepts, cut into three
+    chunks (one ragged) and broadcast against a scalar-like operand: the C backend's bits."""
+    from lazyarray.graph import OpKind, all_ops
+    from numpy_oracle import accepted_dtypes, draw
+
+    ops = [op for op in all_ops() if op.kind is OpKind.ELEMENTWISE and op.ufunc is not None]
+    for op in ops:
+        fn = getattr(la, op.name)
+        cases = []
+        for seed, dts in enumerate(accepted_dtypes(op.ufunc)):
+            rng = np.random.default_rng(seed)
+            shapes = [(2053,), (1,)][: op.arity]
+            cases.append([la.array(draw(rng, dt, shape, op.domain, k))
+                          for k, (dt, shape) in enumerate(zip(dts, shapes))])
+
+        def build(fn=fn, cases=cases):
+            return [fn(*args) for args in cases]
+
+        ref, got = _c_and_dask(build, 1024)
+        for r, g in zip(ref, got):
+            assert r.dtype == g.dtype, op.name
+            np.testing.assert_array_equal(_bits(g), _bits(r), err_msg=op.name)

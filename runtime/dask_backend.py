@@ -72,7 +72,8 @@ class StepReport:
     name: str
     mode: str  # blockwise / rows / tree / whole / matmul / library
     grid: tuple[int, ...]  # chunks per dim of the step's index space
-    layers: tuple[str, ...]  # the graph layers it made (tasks are counted from them)
+    kernel_tasks: int = 1  # tasks that run a kernel (or the library call)
+    tasks: int = 0  # tasks in the graph layers it added (views and rechunks included)
 
 
 class DaskPlan:
@@ -91,10 +92,13 @@ class DaskPlan:
         scalars = tuple(scalars)
         for step in prog.steps:
             if isinstance(step, Kernel):
+                ins, outs = step.input_slots, step.output_slots
                 report = _kernel(prog, step, slots, scalars)
             else:
+                ins, outs = step.inputs, (step.output,)
                 report = _library(prog, step, slots)
             if reports is not None:
+                report.tasks = _new_tasks([slots[s] for s in outs], [slots[s] for s in ins])
                 reports.append(report)
         return [slots[s] for s in prog.outputs]
 
@@ -227,7 +231,6 @@ def _blockwise(prog: Program, k: Kernel, ck: ChunkKernel, slots: dict[int, Any],
     else:  # no array input (an arange-like kernel): one task
         res = da.from_delayed(_delayed(fn)(), k.outer, dtype=meta_dtype)
         res = res.rechunk(chunks_setting) if res.ndim else res
-    layers = [name]
     out_slots = [s.slot for st in k.stages for s in st.stores]
     for q, (slot, target) in enumerate(zip(out_slots, targets)):
         spec = prog.buffers[slot]
@@ -235,10 +238,10 @@ def _blockwise(prog: Program, k: Kernel, ck: ChunkKernel, slots: dict[int, Any],
         if multi:
             out = res.map_blocks(operator.getitem, q, dtype=spec.dtype,
                                  meta=np.empty((0,) * k.n_outer, spec.dtype))
-            layers.append(out.name)
         slots[slot] = _place(out, target, spec.shape)
     grid = tuple(res.numblocks) + (1,) * (ndim - k.n_outer)
-    return StepReport(k.name, "rows" if k.inner else "blockwise", grid, tuple(layers))
+    return StepReport(k.name, "rows" if k.inner else "blockwise", grid,
+                      int(np.prod(res.numblocks, dtype=np.int64)))
 
 
 def _place(block_array: Any, target: tuple[str, Any], shape: tuple[int, ...]) -> Any:
@@ -313,15 +316,22 @@ def _tree(prog: Program, k: Kernel, slots: dict[int, Any], scalars: tuple,
                          concatenate=True, name=f"{k.name}-{uuid.uuid4().hex}",
                          meta=np.empty((), spec.dtype))
     slots[out_slot] = total.reshape(spec.shape) if spec.shape != () else total
-    layers = tuple(n for n in total.dask.layers if n not in _ancestors_of(views))
-    return StepReport(k.name, "tree", tuple(partials.numblocks), layers)
+    return StepReport(k.name, "tree", tuple(partials.numblocks),
+                      _new_tasks([total], [partials]))  # its chunk layer stands for the partials
 
 
-def _ancestors_of(views: list) -> set[str]:
-    out: set[str] = set()
-    for v in views:
-        out.update(v.dask.layers)
-    return out
+def _new_tasks(outs: list, ins: list) -> int:
+    """Tasks in the layers of `outs` that none of `ins` has: what one step added."""
+    seen: set = set()
+    for x in ins:
+        seen.update(x.__dask_graph__().layers)
+    total = 0
+    for x in outs:
+        for name, layer in x.__dask_graph__().layers.items():
+            if name not in seen:
+                seen.add(name)
+                total += len(layer)
+    return total
 
 
 def _partial_block(ck: ChunkKernel, scalars: tuple, ndim: int, *blocks: Any) -> np.ndarray:
@@ -355,10 +365,9 @@ def _whole(prog: Program, k: Kernel, slots: dict[int, Any], scalars: tuple,
     specs = [(prog.buffers[s].shape, prog.buffers[s].dtype) for s in outs]
     task = _delayed(partial(_run_whole, k, ins, outs, specs, prog.scalars, scalars))(
         *[slots[s] for s in ins])
-    layers = [task.key if isinstance(task.key, str) else str(task.key)]
     for q, (slot, (shape, dtype)) in enumerate(zip(outs, specs)):
         slots[slot] = da.from_delayed(task[q], shape, dtype=dtype)
-    return StepReport(f"{k.name} ({why})", "whole", (1,) * len(k.space), tuple(layers))
+    return StepReport(f"{k.name} ({why})", "whole", (1,) * len(k.space))
 
 
 def _run_whole(k: Kernel, ins: list[int], outs: list[int], specs: list, scalar_dtypes: tuple,
@@ -390,10 +399,43 @@ def _library(prog: Program, step: LibraryCall, slots: dict[int, Any]) -> StepRep
         out = out.astype(spec.dtype) if out.dtype != spec.dtype else out
         slots[step.output] = out if out.shape == spec.shape else out.reshape(spec.shape)
         return StepReport("matmul", "matmul", tuple(len(c) for c in out.chunks),
-                          (out.name,))
+                          _new_tasks([out], args))
+    out = _dask_own(step, args, spec)
+    if out is not None:
+        slots[step.output] = out
+        return StepReport(f"{step.op.name} (dask.array's own)", "dask.array", out.numblocks,
+                          _new_tasks([out], args))
     task = _delayed(partial(_run_reference, step, spec.shape, spec.dtype))(*args)
     slots[step.output] = da.from_delayed(task, spec.shape, dtype=spec.dtype)
-    return StepReport(step.op.name, "library", (1,) * len(spec.shape), (str(task.key),))
+    return StepReport(f"{step.op.name} (NumPy reference, whole inputs)", "whole",
+                      (1,) * len(spec.shape))
+
+
+class _WouldCompute(RuntimeError):
+    pass
+
+
+def _refuse(*args: Any, **kwargs: Any) -> Any:
+    raise _WouldCompute("the reference computed a dask array")
+
+
+def _dask_own(step: LibraryCall, args: list, spec: Any) -> Any:
+    """The op's NumPy reference applied to the dask arrays themselves: NumPy dispatches
+    `np.concatenate`, `np.cumsum`, ... to dask.array's own (NEP 18), so the result stays chunked
+    and lazy. None when the reference would compute something (a bounds check) or fails: then
+    the caller runs it on whole inputs in one task."""
+    import dask
+    import dask.array as da
+
+    try:
+        with dask.config.set(scheduler=_refuse), np.errstate(all="ignore"):
+            out = step.op.reference(tuple(args), step.attrs, spec.dtype)
+    except Exception:  # noqa: BLE001  (any failure: the one-task path runs the reference as is)
+        return None
+    if not isinstance(out, da.Array) or int(np.prod(out.shape)) != int(np.prod(spec.shape)):
+        return None
+    out = out.astype(spec.dtype) if out.dtype != spec.dtype else out
+    return out if out.shape == spec.shape else reshape(out, spec.shape)
 
 
 def _run_reference(step: LibraryCall, shape: tuple[int, ...], dtype: np.dtype,
@@ -436,9 +478,9 @@ def describe(plan: DaskPlan, arrays: Sequence[Any], scalars: Sequence[Any]) -> s
     outs = plan.build(arrays, scalars, reports)
     lines = []
     for r in reports:
-        tasks = _count(outs, r.layers)
         grid = " x ".join(map(str, r.grid)) or "scalar"
-        lines.append(f"  {r.mode:9s} {r.name}: chunk grid {grid}, {tasks} task(s)")
+        lines.append(f"  {r.mode:10s} {r.name}: chunk grid {grid}, {r.kernel_tasks} kernel "
+                     f"task(s), {r.tasks} with its views")
     built = len(dict(_merged(outs)))
     optimized = len(dict(_merged(dask.optimize(*outs))))
     lines.append(f"  graph: {built} tasks built, {optimized} after Dask's optimization")
@@ -450,17 +492,6 @@ def _merged(outs: Sequence[Any]) -> Any:
 
     graphs = [o.__dask_graph__() for o in outs]
     return HighLevelGraph.merge(*graphs) if graphs else {}
-
-
-def _count(outs: Sequence[Any], layers: tuple[str, ...]) -> int:
-    merged = _merged(outs)
-    layer_map = getattr(merged, "layers", {})
-    total = 0
-    for name in layers:
-        layer = layer_map.get(name)
-        if layer is not None:
-            total += len(layer)
-    return total
 
 
 register_backend("dask", DaskBackend)

@@ -98,7 +98,8 @@ def test_reductions_matmul_and_library_calls(on_dask):
     def build():
         return [la.mean((a - b) ** 2), la.sum(a * b, axis=1), la.nn.softmax(a, axis=-1)
                 if hasattr(la.nn, "softmax") else la.exp(a), la.argmax(a), a @ b.T,
-                la.concat([a, b], axis=0) * 2, la.max(la.abs(a)), la.sum(n)]
+                la.concat([a, b], axis=0) * 2, la.max(la.abs(a)), la.sum(n), la.cumsum(a, axis=0),
+                a[la.array(np.arange(0, 256, 7))], la.argmax(a, axis=1)]
 
     ref, got = _c_and_dask(build, 4096)
     for r, g in zip(ref, got):
@@ -114,6 +115,8 @@ def test_full_reduction_is_a_tree_of_kernels(on_dask):
         text = str(la.explain(la.mean((x - 1) ** 2), backend="dask"))
         lazy = la.mean((x - 1) ** 2).to_dask()
     assert "tree" in text and "chunk grid 16, " in text
+    tree_line = next(line for line in text.splitlines() if "tree" in line)
+    assert "21 kernel task(s)" in tree_line  # 16 partials, 4 combines, 1 aggregate
     layers = list(lazy.dask.layers)
     assert any("partial" in n for n in layers)
     expected = np.mean((np.arange(1 << 16, dtype=np.float64) - 1) ** 2)
@@ -154,7 +157,7 @@ def test_explain_shows_chunk_grid_and_tasks():
     with la.config(chunks=1024):
         e = la.explain(la.exp(a) * b + 1, backend="dask")
     assert e.backend == "dask" and e.dask is not None
-    assert "blockwise k0_exp_multiply_add: chunk grid 4 x 1, 4 task(s)" in str(e)
+    assert "blockwise  k0_exp_multiply_add: chunk grid 4 x 1, 4 kernel task(s)" in str(e)
     assert e.kernels[0].source and "la_k0_exp_multiply_add" in e.kernels[0].source
 
 

@@ -46,7 +46,7 @@ def test_local_cluster_bit_for_bit_and_compiles_once_per_worker(client):
     with la.config(backend="dask", chunks=8):
         got = [np.asarray(y) for y in la.eval(*build())]
         graph = str(la.explain(*build(), backend="dask"))
-    assert "chunk grid 8 x 1, 8 task(s)" in graph
+    assert "chunk grid 8 x 1, 8 kernel task(s)" in graph
     np.testing.assert_array_equal(got[0].view(np.uint32), ref[0].view(np.uint32))
     np.testing.assert_allclose(got[1], ref[1], rtol=1e-6)
     # Each worker process found each kernel pattern once (compiled, or loaded from the shared

@@ -85,7 +85,68 @@ class AccRef:
     dtype: np.dtype
 
 
-Expr = Union[Load, ScalarArg, Const, Index, Apply, AccRef]
+@dataclass(frozen=True)
+class RowValue:
+    """The value of expression `pos` of an earlier inner stage `stage`, at the same inner index: a
+    row's producer computed once (passes/row_reuse.py). A backend keeps it in a row workspace or
+    recomputes it (`recompute_row_values`); both give the same bits (docs/semantics.md)."""
+
+    stage: int
+    pos: int
+    dtype: np.dtype
+
+
+Expr = Union[Load, ScalarArg, Const, Index, Apply, AccRef, RowValue]
+
+
+def recompute_row_values(kernel: "Kernel") -> "Kernel":
+    """`kernel` with every RowValue replaced by a copy of the expression it names (for backends
+    without row workspaces). Positions are renumbered; reduces and stores follow."""
+    if not any(isinstance(e, RowValue) for st in kernel.stages for e in st.exprs):
+        return kernel
+    stages: list[Stage] = []
+    for st in kernel.stages:
+        out: list = []
+        new_pos: list[int] = []
+        for e in st.exprs:
+            new_pos.append(_copy_into(out, stages, e, new_pos))
+        stages.append(Stage(st.inner, tuple(out),
+                            tuple(Reduce(r.op, new_pos[r.value], r.dtype) for r in st.reduces),
+                            tuple(Store(s.slot, s.strides, s.offset, new_pos[s.value])
+                                  for s in st.stores)))
+    return Kernel(kernel.name, kernel.space, kernel.n_outer, tuple(stages), kernel.fused,
+                  kernel.sites)
+
+
+def _copy_into(out: list, stages: list, e, new_pos: list[int]) -> int:
+    """Append `e` (its args renumbered by `new_pos`) to `out`; a RowValue appends the earlier
+    stage's (already recomputed) expression tree. Returns the position of the value in `out`."""
+    if isinstance(e, Apply):
+        out.append(Apply(e.op, tuple(new_pos[a] for a in e.args), e.dtype))
+        return len(out) - 1
+    if not isinstance(e, RowValue):
+        out.append(e)
+        return len(out) - 1
+    src = stages[e.stage].exprs
+    needed = sorted(_tree(src, e.pos))
+    where: dict[int, int] = {}
+    for p in needed:
+        se = src[p]
+        out.append(Apply(se.op, tuple(where[a] for a in se.args), se.dtype)
+                   if isinstance(se, Apply) else se)
+        where[p] = len(out) - 1
+    return where[e.pos]
+
+
+def _tree(exprs, root: int) -> set[int]:
+    seen, todo = set(), [root]
+    while todo:
+        p = todo.pop()
+        if p not in seen:
+            seen.add(p)
+            if isinstance(exprs[p], Apply):
+                todo.extend(exprs[p].args)
+    return seen
 
 
 # --- stages ------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..graph import Node, OpKind, get_op
+from .row_reuse import keep_rows
 from ..graph.kernel_ir import AccRef, Apply, Kernel, Load, Reduce, ScalarArg, Stage, Store
 from ..graph.node import format_site
 from . import index_map as im
@@ -300,7 +301,7 @@ class KernelBuilder:
         kernel = Kernel(name, self.space.sizes, self.space.n_outer, tuple(stages),
                         fused=tuple(n.op.name for n in nodes),
                         sites=tuple(format_site(n.site) for n in nodes))
-        return LoweredKernel(kernel, nodes)
+        return LoweredKernel(keep_rows(kernel), nodes)
 
     def _stage_order(self) -> list[int]:
         """Reduce stages in dependency order, then the store stages (outer before inner)."""

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..graph.kernel_ir import (
     AccRef,
+    RowValue,
     Apply,
     Const,
     Index,
@@ -93,6 +94,9 @@ class KernelPrinter:
         self.depth = 1
         self.rank = len(layout.extents)
         self.index_loop = dict(layout.index_dims)
+        # (stage, position) of values later stages read from a row workspace, with their dtypes
+        self.kept = {(e.stage, e.pos): e.dtype for st in kernel.stages for e in st.exprs
+                     if isinstance(e, RowValue)}
         self.access_of: dict[tuple, int] = {}
         for n, stage in enumerate(kernel.stages):  # the order of kernel_accesses / layout.accesses
             for pos, e in enumerate(stage.exprs):
@@ -199,10 +203,18 @@ class KernelPrinter:
             name, value = f"idx{pos}", f"(int64_t)i{self.index_loop[e.dim]}"
         elif isinstance(e, AccRef):
             return f"acc{e.stage}_{e.k}"
+        elif isinstance(e, RowValue):
+            name, value = f"row{pos}", f"ws{e.stage}_{e.pos}[{self.row_position()}]"
         else:
             name, value = f"{e.op.name}{pos}", self.render_apply(e, names, stage)
         self.emit(f"const {t} {name} = {value};")
+        if (n, pos) in self.kept:
+            self.emit(f"ws{n}_{pos}[{self.row_position()}] = {name};")
         return name
+
+    def row_position(self) -> str:
+        """Row-major position within the inner space: where a row workspace keeps a value."""
+        raise NotImplementedError(f"{self.dia.name} has no row workspaces")
 
     def render_apply(self, e: Apply, names: list[str], stage: Stage) -> str:
         src_dt = np.dtype(stage.exprs[e.args[0]].dtype) if e.args else np.dtype(e.dtype)
@@ -283,14 +295,31 @@ class CKernelPrinter(KernelPrinter):
         self.emit_access_sizes()
         n_out = self.lay.n_outer
         simd_outer = self.simd and not any(st.inner or st.reduces for st in self.k.stages)
-        if n_out:
+        if self.kept:  # a team whose threads each own their row workspaces
+            self.open(["#pragma omp parallel num_threads(nt) if (nt > 1)", "{"])
+            row = " * ".join(f"(size_t)n{j}" for j in range(n_out, self.rank)) or "1"
+            for (s, p), dt in self.kept.items():
+                t = self.ctype(dt)
+                self.emit(f"{t} *ws{s}_{p} = ({t} *)malloc(sizeof({t}) * {row} + 1);")
+            self.lines.append("    " * self.depth + "#pragma omp for schedule(static)")
+            self.open([f"for (int64_t i0 = 0; i0 < n0; i0++) {{"])
+            for j in range(1, n_out):
+                self.open(self.serial_loop(f"i{j}", f"n{j}"))
+        elif n_out:
             self.open(self.parallel_loop("i0", "n0", simd_outer and n_out == 1))
             for j in range(1, n_out):
                 self.open(self.serial_loop(f"i{j}", f"n{j}", simd_outer and j == n_out - 1))
         self.emit_stages()
         for _ in range(n_out):
             self.close()
+        if self.kept:
+            for s, p in self.kept:
+                self.emit(f"free(ws{s}_{p});")
+            self.close()
         self.lines.append("}")
+
+    def row_position(self) -> str:
+        return self.flat_inner()
 
     def emit_stages(self) -> None:
         for n, stage in enumerate(self.k.stages):
@@ -407,7 +436,7 @@ class Dialect:
         return f"la_arg_{suffix(dtype)}(s + {8 * index})"
 
     def prelude(self, code: str) -> list[str]:
-        parts = ["#include <stdint.h>\n#include <string.h>\n#include <math.h>"]
+        parts = ["#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>"]
         helpers = render_helpers(code, self.helper_qualifier, self.bool_type)
         return parts + ([helpers] if helpers else [])
 

@@ -31,7 +31,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..graph.kernel_ir import Kernel, Program, ScalarArg, Stage
+from ..graph.kernel_ir import recompute_row_values, Kernel, Program, ScalarArg, Stage
 from .c_layout import KernelLayout, plan_layout
 from .c_prelude import render_helpers
 from .c_printer import (
@@ -322,6 +322,7 @@ class CudaModule:
 def render_cuda_kernel(kernel: Kernel, shared: frozenset[int] = frozenset()
                        ) -> tuple[KernelLayout, str, str]:
     """(layout, symbol, CUDA function source); rendering costs ~0.5 ms, so it is memoized."""
+    kernel = recompute_row_values(kernel)
     layout = plan_layout(kernel)
     symbol, source = render_kernel(kernel, layout, CUDA_DIALECT, shared)
     return layout, symbol, source
@@ -358,6 +359,7 @@ def render_cuda_program(program: Program) -> CudaModule:
     """All kernels of `program` in one translation unit, with their launch specs."""
     specs, functions = [], []
     for kernel in program.kernels:
+        kernel = recompute_row_values(kernel)  # no row workspaces on the GPU yet: recompute
         layout, symbol, source = render_cuda_kernel(kernel, shared_slots(program, kernel))
         specs.append(kernel_spec(kernel, layout, symbol))
         if source not in functions:  # equal kernels of one plan share one function

@@ -20,6 +20,7 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..graph.kernel_ir import (
     AccRef,
+    RowValue,
     Apply,
     Const,
     Index,
@@ -64,7 +65,9 @@ class _Frame:
 
 
 def _expr(e, vals: list, acc: dict, frame: _Frame, scalars: Sequence[Any], kernel: Kernel,
-          shape: tuple[int, ...]) -> np.ndarray:
+          shape: tuple[int, ...], stage_vals: dict | None = None) -> np.ndarray:
+    if isinstance(e, RowValue):
+        return stage_vals[e.stage][e.pos]
     if isinstance(e, Load):
         return _strided(frame.buffer(e.slot), e.strides, e.offset, shape)
     if isinstance(e, Apply):
@@ -87,11 +90,13 @@ def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any]) -> None:
     outer, n_inner = kernel.outer, len(kernel.inner)
     acc_shape = outer + (1,) * n_inner
     acc: dict[tuple[int, int], np.ndarray] = {}
+    stage_vals: dict[int, list] = {}  # each stage's values, for RowValue
     for si, stage in enumerate(kernel.stages):
         shape = kernel.space if stage.inner else acc_shape
         vals: list[np.ndarray] = []
         for e in stage.exprs:
-            vals.append(_expr(e, vals, acc, frame, scalars, kernel, shape))
+            vals.append(_expr(e, vals, acc, frame, scalars, kernel, shape, stage_vals))
+        stage_vals[si] = vals
         for k, red in enumerate(stage.reduces):
             rows = np.broadcast_to(vals[red.value], kernel.space).reshape(
                 outer + (math.prod(kernel.inner),))

@@ -109,15 +109,32 @@ def operand_dtype(op: Operand) -> np.dtype | type:
     return op.dtype if isinstance(op, Node) else op[0]
 
 
+_MAX_BYTES = int(np.iinfo(np.intp).max)
+
+
+def check_size(shape: tuple[int, ...], itemsize: int, site: Site) -> tuple[int, ...]:
+    """NumPy's "array is too big" at the line that builds the shape: element counts and byte sizes
+    must fit `intp`, or index arithmetic in every kernel would wrap (a silent 0.0 / -inf)."""
+    size = 1
+    for s in shape:
+        size *= s
+    if size * max(itemsize, 1) > _MAX_BYTES:
+        raise fail(ValueError, f"array is too big: shape {shape} has {size} elements of "
+                   f"{itemsize} bytes, more than the largest possible size {_MAX_BYTES}", site)
+    return shape
+
+
 def broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, ...]:
     if all(s == shapes[0] for s in shapes):
         return shapes[0]
     try:
-        return tuple(np.broadcast_shapes(*shapes))
-    except ValueError:
+        shape = tuple(np.broadcast_shapes(*shapes))
+    except ValueError as exc:
         shown = " ".join(str(s) for s in shapes)
-        raise fail(ValueError, f"operands could not be broadcast together with shapes {shown}",
-                   site) from None
+        problem = "the result is too big" if "too" in str(exc) else "they do not broadcast"
+        raise fail(ValueError, f"operands could not be broadcast together with shapes {shown}: "
+                   f"{problem}", site) from None
+    return check_size(shape, 8, site)
 
 
 def cast(node: Node, dtype: np.dtype, site: Site) -> Node:

@@ -47,20 +47,21 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: bool | None =
     return Array(_bind.leaf(obj, site))
 
 
-def _shape(shape: Any) -> tuple[int, ...]:
+def _shape(shape: Any, dtype: np.dtype, site: Any) -> tuple[int, ...]:
     if isinstance(shape, (int, np.integer)):
         shape = (int(shape),)
     shape = tuple(int(s) for s in shape)
     if any(s < 0 for s in shape):
-        raise ValueError(f"negative dimensions are not allowed: {shape}")
-    return shape
+        raise _bind.fail(ValueError, f"negative dimensions are not allowed: {shape}", site)
+    return _bind.check_size(shape, dtype.itemsize, site)
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None) -> Array:
     site = user_site(1)
     if isinstance(fill_value, Array):
         dt = dtypes.to_dtype(dtype) if dtype is not None else fill_value.dtype
-        return Array(_bind.broadcast_to(_bind.cast(fill_value._node, dt, site), _shape(shape), site))
+        return Array(_bind.broadcast_to(_bind.cast(fill_value._node, dt, site),
+                                        _shape(shape, dt, site), site))
     if dtype is None:
         weak = dtypes.weak_type_of(fill_value)
         dt = dtypes.result_type(weak) if weak else _bind.host_array(fill_value).dtype
@@ -70,7 +71,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Array:
     if dt.kind in "iu" and isinstance(value, float):
         value = int(value)
     node = _bind.scalar_leaf(dt.type(value).item() if dt.kind != "b" else bool(value), dt, site)
-    return Array(_bind.broadcast_to(node, _shape(shape), site))
+    return Array(_bind.broadcast_to(node, _shape(shape, dt, site), site))
 
 
 def zeros(shape: Any, dtype: Any = None) -> Array:

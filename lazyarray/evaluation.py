@@ -96,9 +96,20 @@ def evaluate_arrays(arrays: list[Array]) -> None:
 def evaluate_nodes(nodes: list[Node]) -> list[Node]:
     """Evaluate pending nodes as one graph; their results as leaves."""
     leaf_op = _input_op()
-    buffers = evaluate(nodes, options())
+    try:
+        buffers = evaluate(nodes, options())
+    except MemoryError as exc:
+        raise _out_of_memory(nodes, exc) from None
     return [Node(leaf_op, (), (), n.shape, n.dtype, data=b, site=n.site)
             for n, b in zip(nodes, buffers)]
+
+
+def _out_of_memory(nodes: list[Node], exc: MemoryError) -> MemoryError:
+    from .graph.node import format_site
+
+    shown = "; ".join(f"{n.dtype} array of shape {n.shape} (at {format_site(n.site)})"
+                      for n in nodes[:3])
+    return MemoryError(f"out of memory evaluating {shown}: {exc}")
 
 
 def cut_for_budget(inputs: tuple[Node, ...]) -> tuple[Node, ...]:

@@ -154,6 +154,7 @@ def broadcast_to(x: Any, shape: Any) -> Array:
     if not ok or any(t < 0 for t in target):
         raise _bind.fail(ValueError, f"cannot broadcast an array of shape {node.shape} to shape "
                          f"{target}", site)
+    _bind.check_size(target, node.dtype.itemsize, site)
     return Array(_bind.broadcast_to(node, target, site))
 
 

@@ -110,6 +110,19 @@ def take(x: Any, indices: Any, axis: int | None = None) -> Array:
     return Array(_take_node(node, _index_node(indices, site), ax, site))
 
 
+def _python_scalar_as(value: bool | int | float, dtype: np.dtype, site: _bind.Site) -> Any:
+    """A Python scalar stored into `dtype` by NumPy's own assignment rules (`a[0] = value`):
+    NaN into an integer is ValueError, an int out of range or infinity OverflowError, 1.5 becomes
+    1 — raised here, at the user's line, instead of inside a backend at evaluation."""
+    cell = np.empty((), dtype)
+    try:
+        cell[()] = value
+    except (OverflowError, ValueError, TypeError) as exc:
+        raise _bind.fail(type(exc), f"cannot store {value!r} in a {dtype} array: {exc}",
+                         site) from None
+    return cell.item()
+
+
 class AtIndexer:
     """`x.at[idx]` → an update builder, as in JAX: `.set/.add/.multiply/.min/.max(values)`."""
 
@@ -172,7 +185,11 @@ class _AtUpdate:
                 raise _bind.fail(IndexError, f"invalid index {k!r} in .at[]", site)
             dim += 1
         target_shape = np.broadcast_to(np.empty((), bool), node.shape)[tuple(probe)].shape
-        value_node = _as_node(values, site)
+        if type(values) in (bool, int, float):
+            value_node = _bind.scalar_leaf(_python_scalar_as(values, node.dtype, site), node.dtype,
+                                           site)
+        else:
+            value_node = _as_node(values, site)
         try:
             np.broadcast_shapes(value_node.shape, target_shape)
         except ValueError:

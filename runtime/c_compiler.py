@@ -5,13 +5,17 @@ gcc run alone costs ~50 ms). The cache lives under `cache_root()`:
 
     c-v1/<config>/lib-<tu>.so, lib-<tu>.c      one shared library per translation unit (+ its source)
     c-v1/<config>/k-<symbol>.idx               "lib-<tu>.so <sha256 of the library>": kernel → library
+    c-v1/<config>/s-<key>.idx                  "<symbol> <sha256(key, symbol)>": structural key → kernel
 
 `<config>` hashes the compiler path and version, the flags, the CPU's features and the codegen
 version, so a change in any of them can never load a stale library. Every file is written to a
 temporary name in the same directory and then `os.replace`d (two processes compiling the same
 kernel both succeed; GUIDE.md measured direct writes corrupting 28 of 150). A library whose hash
 does not match its index, or that fails to load, is rebuilt. Total size is bounded; the least
-recently used libraries (mtime, touched on every hit) are evicted. In-process, each library is
+recently used libraries (mtime, touched on every hit) are evicted. The cache never fails a
+computation: an unusable directory (read-only, a file) or a full disk moves the process to a private
+temporary cache with one warning naming the reason; an index entry whose check does not match its key
+is a miss. In-process, each library is
 loaded once and each kernel symbol looked up once.
 """
 
@@ -78,7 +82,7 @@ def _find_compiler(cc: str | None, path: str | None) -> tuple[str, ...] | None:
     return None
 
 
-def cache_root() -> Path:
+def configured_root() -> Path:
     if cache_dir_override:
         return Path(cache_dir_override)
     env = os.environ.get("LAZYARRAY_CACHE_DIR")
@@ -86,6 +90,50 @@ def cache_root() -> Path:
         return Path(env)
     xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(xdg) / "lazyarray"
+
+
+# The kernel cache may degrade but never fails a computation: a directory that cannot be written
+# (read-only, a file, no permission) or that fills up is replaced, for this process, by a private
+# temporary cache, with one warning naming the reason.
+_usable: dict[Path, Path] = {}  # configured root -> the root this process uses for it
+
+
+def cache_root() -> Path:
+    root = configured_root()
+    used = _usable.get(root)
+    if used is None:
+        used = _usable[root] = _checked(root)
+    return used
+
+
+def _checked(root: Path) -> Path:
+    try:
+        root.joinpath("c-v1").mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=root / "c-v1", prefix=".tmp-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return _private_root(root, exc)
+    return root
+
+
+def _private_root(root: Path, exc: OSError) -> Path:
+    import warnings
+
+    private = Path(tempfile.mkdtemp(prefix="lazyarray-kernels-"))
+    warnings.warn(f"lazyarray: the kernel cache {root} cannot be used ({exc.strerror or exc}: "
+                  f"{exc.filename or root}); compiling into a private temporary cache {private} "
+                  "for this process", RuntimeWarning, stacklevel=3)
+    return private
+
+
+def degrade(exc: OSError) -> None:
+    """A write into the cache failed (disk full, became read-only): this process moves to a
+    private temporary cache (one warning); the caller retries there."""
+    root = configured_root()
+    if _usable.get(root, root) != root:  # already private: nothing left to fall back to
+        raise exc
+    _usable[root] = _private_root(root, exc)
 
 
 def unavailable_reason() -> str | None:
@@ -113,7 +161,10 @@ def _toolchain_for(command: tuple[str, ...], root: str) -> Toolchain:
         facts = json.loads(probe_file.read_text())
     except (OSError, ValueError):
         facts = _probe(command)
-        _atomic_write(probe_file, json.dumps(facts).encode())
+        try:
+            _atomic_write(probe_file, json.dumps(facts).encode())
+        except OSError:  # an unwritable cache only costs the probe next time
+            pass
     flags = tuple(facts["flags"])
     config = repr((command, facts["version"], flags, _cpu_features(), CODEGEN_VERSION))
     return Toolchain(command, facts["version"], flags, facts["openmp"], facts["vector_math"],
@@ -259,11 +310,11 @@ def load_by_key(key: str):
             return _functions[symbol]
         directory = cache_root() / "c-v1" / toolchain().config_hash
         try:
-            symbol = (directory / f"s-{key}.idx").read_text().strip()
-        except OSError:
+            symbol, check = (directory / f"s-{key}.idx").read_text().split()
+        except (OSError, ValueError):
             return None
-        if not _SYMBOL.fullmatch(symbol):
-            return None  # a damaged entry: render and rebuild it
+        if not _SYMBOL.fullmatch(symbol) or check != _key_check(key, symbol):
+            return None  # a damaged or foreign entry: a miss, rendered and rewritten
         if symbol in _functions:
             compile_stats.count("kernel_memory_hits")
         elif _load_from_disk(directory, symbol):
@@ -272,6 +323,11 @@ def load_by_key(key: str):
             return None
         _symbol_of_key[key] = symbol
         return _functions[symbol]
+
+
+def _key_check(key: str, symbol: str) -> str:
+    """Binds an `s-<key>.idx` entry to its key: an entry naming another (existing) symbol fails."""
+    return hashlib.sha256(f"{key}\0{symbol}".encode()).hexdigest()[:16]
 
 
 def load_kernels(kernels: list[tuple[str, str]], header_source,
@@ -286,7 +342,11 @@ def load_kernels(kernels: list[tuple[str, str]], header_source,
             for key, (symbol, _) in zip(keys, kernels):
                 if _symbol_of_key.get(key) != symbol:
                     _symbol_of_key[key] = symbol
-                    _atomic_write(directory / f"s-{key}.idx", f"{symbol}\n".encode())
+                    entry = f"{symbol} {_key_check(key, symbol)}\n".encode()
+                    try:
+                        _atomic_write(directory / f"s-{key}.idx", entry)
+                    except OSError:  # the index only saves rendering next time
+                        pass
         return fns
 
 
@@ -303,7 +363,12 @@ def _load_kernels(kernels: list[tuple[str, str]], header_source) -> list:
             else:
                 missing.append((symbol, source))
         if missing:
-            _compile(tc, directory, missing, header_source)
+            try:
+                _compile(tc, directory, missing, header_source)
+            except OSError as exc:  # disk full, or the directory went away or read-only
+                degrade(exc)
+                directory = cache_root() / "c-v1" / tc.config_hash
+                _compile(tc, directory, missing, header_source)
         return [_functions[symbol] for symbol, _ in kernels]
 
 
@@ -341,6 +406,7 @@ def _compile(tc: Toolchain, directory: Path, missing, header_source) -> None:
         raise CompileForbidden(f"compiles are forbidden (forbid_compiles) but kernels {names} "
                                "are not cached")
     source = header_source([src for _, src in missing])
+    directory.mkdir(parents=True, exist_ok=True)
     tu = hashlib.sha256((tc.config_hash + source).encode()).hexdigest()[:20]
     src_path, lib_path = directory / f"lib-{tu}.c", directory / f"lib-{tu}.so"
     _atomic_write(src_path, source.encode())

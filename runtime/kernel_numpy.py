@@ -49,7 +49,8 @@ class _Frame:
         cap: dict[int, int] = {}
         for b in program.buffers:
             cap[b.storage] = max(cap.get(b.storage, 0), b.nbytes)
-        self.arenas = {t: np.empty(n, np.uint8) for t, n in cap.items()}
+        self.capacity = cap
+        self.arenas: dict[int, np.ndarray] = {}  # allocated at first use, not all up front
         self.bufs: list[np.ndarray | None] = [None] * len(program.buffers)
         for k, slot in enumerate(program.inputs):
             spec = program.buffers[slot]
@@ -59,7 +60,10 @@ class _Frame:
         b = self.bufs[slot]
         if b is None:
             spec = self.program.buffers[slot]
-            raw = self.arenas[spec.storage][:spec.nbytes]
+            arena = self.arenas.get(spec.storage)
+            if arena is None:
+                arena = self.arenas[spec.storage] = np.empty(self.capacity[spec.storage], np.uint8)
+            raw = arena[:spec.nbytes]
             b = self.bufs[slot] = raw.view(spec.dtype).reshape(spec.shape)
         return b
 
@@ -86,16 +90,37 @@ def _expr(e, vals: list, acc: dict, frame: _Frame, scalars: Sequence[Any], kerne
     raise TypeError(f"unknown kernel-IR expression {e!r}")
 
 
+def _frees(stage: Any, si: int, pinned: set[tuple[int, int]]) -> list[tuple[int, ...]]:
+    """Per expression, the values it reads last (stores and reductions read at the end; values a
+    later stage reads as a RowValue stay)."""
+    last = {pos: len(stage.exprs) for s, pos in pinned if s == si}
+    for j, e in enumerate(stage.exprs):
+        for a in getattr(e, "args", ()) if isinstance(e, Apply) else ():
+            last[a] = j
+    for v in [st.value for st in stage.stores] + [r.value for r in stage.reduces]:
+        last[v] = len(stage.exprs)
+    frees: list[list[int]] = [[] for _ in stage.exprs]
+    for a, j in last.items():
+        if j < len(stage.exprs):
+            frees[j].append(a)
+    return [tuple(f) for f in frees]
+
+
 def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any]) -> None:
     outer, n_inner = kernel.outer, len(kernel.inner)
     acc_shape = outer + (1,) * n_inner
     acc: dict[tuple[int, int], np.ndarray] = {}
     stage_vals: dict[int, list] = {}  # each stage's values, for RowValue
+    pinned = {(e.stage, e.pos) for st in kernel.stages for e in st.exprs
+              if isinstance(e, RowValue)}  # read by later stages: never freed early
     for si, stage in enumerate(kernel.stages):
         shape = kernel.space if stage.inner else acc_shape
-        vals: list[np.ndarray] = []
-        for e in stage.exprs:
+        vals: list[np.ndarray | None] = []
+        frees = _frees(stage, si, pinned)
+        for j, e in enumerate(stage.exprs):
             vals.append(_expr(e, vals, acc, frame, scalars, kernel, shape, stage_vals))
+            for a in frees[j]:  # full-size temporaries die after their last reader: NumPy
+                vals[a] = None  # eager's peak, not one array per op of the chain
         stage_vals[si] = vals
         for k, red in enumerate(stage.reduces):
             rows = np.broadcast_to(vals[red.value], kernel.space).reshape(

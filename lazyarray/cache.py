@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - depends on which branches have landed
 
 logger = logging.getLogger("lazyarray")
 _INPUT = get_op("input")
-plan_cache = PlanCache(get_settings().plan_cache_size)
+plan_cache = PlanCache(get_settings().plan_cache_size, get_settings().plan_cache_bytes)
 
 
 class _Counters:
@@ -83,8 +83,9 @@ def clear_caches() -> None:
 
 def apply_settings(settings: Any) -> None:
     """Settings that live below the user layer: cache size, compile guard."""
-    if plan_cache.max_size != settings.plan_cache_size:
-        plan_cache.resize(settings.plan_cache_size)
+    if (plan_cache.max_size, plan_cache.max_bytes) != (settings.plan_cache_size,
+                                                        settings.plan_cache_bytes):
+        plan_cache.resize(settings.plan_cache_size, settings.plan_cache_bytes)
     if _compile_stats is not None:
         _compile_stats.set_forbid_compiles(settings.forbid_compiles)
 

@@ -34,6 +34,8 @@ class Settings(BaseModel):
     optimize: bool = Field(True, description="run the graph passes and fusion (off: node by node)")
     max_graph_nodes: int = Field(10_000, ge=2, description="pending graphs larger are evaluated")
     plan_cache_size: int = Field(256, ge=0, description="plans kept in the LRU plan cache")
+    plan_cache_bytes: int = Field(256 * 2**20, ge=0, description="bytes the cached plans may keep "
+                                  "(their intermediate workspaces); the LRU plans beyond go")
     log_compiles: bool = Field(False, description="log every plan build and kernel compile")
     forbid_compiles: bool = Field(False, description="raise instead of compiling a kernel")
     cache_dir: str | None = Field(None, description="on-disk kernel cache; default: user cache dir")

@@ -115,6 +115,11 @@ class CPlan:
         for slot, spec in enumerate(program.buffers):
             self.storage_slots.setdefault(spec.storage, []).append(slot)
         self._local = threading.local()
+        # The intermediates' arenas a run keeps for the next one (per thread): the plan cache
+        # bounds plans by these bytes, and they are freed with the plan.
+        self.workspace_bytes = sum(
+            max(program.buffers[s].nbytes for s in self.storage_slots[storage])
+            for storage in {program.buffers[s].storage for s in self.intermediates})
         self._inputs = [(s, program.buffers[s].dtype, program.buffers[s].shape)
                         for s in program.inputs]
         self._outputs = [(s, program.buffers[s].dtype, program.buffers[s].shape)

@@ -27,6 +27,7 @@ _INPUT = get_op("input")
 @dataclass(frozen=True)
 class PlanEntry:
     plan: Any
+    nbytes: int  # memory the plan keeps between runs (its workspace), bounded by max_bytes
     skeleton: tuple[str, ...]  # op names in topological order: entries to compare a miss against
     nodes: tuple[tuple[str, tuple[int, ...], str, tuple, bool], ...]  # see describe_graph
 
@@ -38,10 +39,14 @@ def describe_graph(graph: Graph) -> tuple[tuple[str, ...], tuple]:
 
 
 class PlanCache:
-    """An LRU map signature → PlanEntry; safe to use from several threads."""
+    """An LRU map signature → PlanEntry, bounded by count and by the bytes the plans keep
+    (their workspaces: a plan's intermediates live as long as the plan); safe from several
+    threads. An evicted plan's workspace is freed with it."""
 
-    def __init__(self, max_size: int = 256) -> None:
+    def __init__(self, max_size: int = 256, max_bytes: int = 256 * 2**20) -> None:
         self.max_size = max_size
+        self.max_bytes = max_bytes
+        self.nbytes = 0
         self._entries: OrderedDict[Hashable, PlanEntry] = OrderedDict()
         self._by_skeleton: dict[tuple[str, ...], list[Hashable]] = {}
         self._lock = threading.Lock()
@@ -64,14 +69,24 @@ class PlanCache:
             self.plans_built += 1
             if self.max_size <= 0:
                 return
-            if signature not in self._entries:
+            previous = self._entries.get(signature)
+            if previous is None:
                 self._by_skeleton.setdefault(skeleton, []).append(signature)
-            self._entries[signature] = PlanEntry(plan, skeleton, nodes)
+            else:
+                self.nbytes -= previous.nbytes
+            entry = PlanEntry(plan, int(getattr(plan, "workspace_bytes", 0)), skeleton, nodes)
+            self._entries[signature] = entry
+            self.nbytes += entry.nbytes
             self._entries.move_to_end(signature)
-            while len(self._entries) > self.max_size:
-                old_sig, old = self._entries.popitem(last=False)
-                self._forget(old_sig, old.skeleton)
-                self.plan_evictions += 1
+            self._evict()
+
+    def _evict(self) -> None:
+        while self._entries and (len(self._entries) > max(self.max_size, 0)
+                                 or self.nbytes > self.max_bytes):
+            old_sig, old = self._entries.popitem(last=False)
+            self._forget(old_sig, old.skeleton)
+            self.nbytes -= old.nbytes
+            self.plan_evictions += 1
 
     def _forget(self, signature: Hashable, skeleton: tuple[str, ...]) -> None:
         sigs = self._by_skeleton[skeleton]
@@ -79,13 +94,12 @@ class PlanCache:
         if not sigs:
             del self._by_skeleton[skeleton]
 
-    def resize(self, max_size: int) -> None:
+    def resize(self, max_size: int, max_bytes: int | None = None) -> None:
         with self._lock:
             self.max_size = max_size
-            while len(self._entries) > max(max_size, 0):
-                old_sig, old = self._entries.popitem(last=False)
-                self._forget(old_sig, old.skeleton)
-                self.plan_evictions += 1
+            if max_bytes is not None:
+                self.max_bytes = max_bytes
+            self._evict()
 
     def nearest(self, graph: Graph) -> list[str]:
         """What differs between `graph` and the closest cached plan: ["leaf 0 (input): dim 0:
@@ -115,6 +129,7 @@ class PlanCache:
         with self._lock:
             self._entries.clear()
             self._by_skeleton.clear()
+            self.nbytes = 0
             self.plans_built = self.plan_hits = self.plan_evictions = 0
 
 

@@ -164,17 +164,61 @@ class CPlan:
         for slot, dtype, shape in self._outputs:
             bufs[slot] = np.empty(shape, dtype)
         sptr, pointers = ws.scalars_ptr, ws.pointers
-        for n, fn, block, nt, bound in self._steps:
-            if n < 0:
-                run_library_call(fn, bufs)
-                continue
-            ptrs = pointers[n]
-            for k, slot in bound:
-                ptrs[k] = _char_buffer(bufs[slot])
-            fn(ptrs, block, sptr, nt)
+        try:
+            for n, fn, block, nt, bound in self._steps:
+                if n < 0:
+                    run_library_call(fn, bufs)
+                    continue
+                ptrs = pointers[n]
+                for k, slot in bound:
+                    ptrs[k] = _char_buffer(bufs[slot])
+                fn(ptrs, block, sptr, nt)
+        except BaseException:  # Ctrl-C: a watched kernel may still run; its buffers must outlive it
+            _abandon(self, bufs, ws)
+            raise
         if self._plain_outputs:
             return [bufs[slot] for slot in self.program.outputs]
         return fresh_outputs(self.program, bufs)
+
+
+# --- Ctrl-C during long kernels -----------------------------------------------------------------------
+# A C call cannot see Python's signal handler, so a kernel over at least WATCHED_ELEMENTS runs in a
+# worker thread while the main thread waits in 50 ms slices: Ctrl-C raises KeyboardInterrupt at
+# once. The abandoned kernel finishes in the background (C cannot be stopped safely); its buffers and
+# workspace are kept until it has, and the plan takes a fresh workspace for its next run.
+WATCHED_ELEMENTS = 2**24
+_running: list[threading.Thread] = []
+_abandoned: list[tuple[list[threading.Thread], Any]] = []
+
+
+def watched(fn: Any) -> Any:
+    def launch(ptrs: Any, block: Any, sptr: Any, nt: int) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return fn(ptrs, block, sptr, nt)  # only the main thread receives signals
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                fn(ptrs, block, sptr, nt)
+            finally:
+                done.set()
+
+        worker = threading.Thread(target=work, name="lazyarray-kernel", daemon=True)
+        worker.start()
+        _running.append(worker)
+        while not done.wait(0.05):
+            pass
+        _running.remove(worker)
+
+    return launch
+
+
+def _abandon(plan: CPlan, bufs: list, ws: _Workspace) -> None:
+    _abandoned[:] = [a for a in _abandoned if any(t.is_alive() for t in a[0])]
+    if _running:
+        _abandoned.append((list(_running), (bufs, ws)))
+        _running.clear()
+        plan._local.ws = None
 
 
 # `ffi.from_buffer(array)` without its Python wrapper (~0.2 us per pointer on the hit path).
@@ -310,6 +354,8 @@ class CBackend(Backend):
         calls = []
         for kernel, layout, _, _, fn in found:
             size = layout.n_elements
+            if size >= WATCHED_ELEMENTS:
+                fn = watched(fn)
             calls.append(_KernelCall(fn, kernel_slots(kernel), layout.block(),
                                      threads if parallel_work(kernel, size) >= PARALLEL_THRESHOLD
                                      else 1,

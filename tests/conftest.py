@@ -10,6 +10,25 @@ from lazyarray.runtime import available_backends
 # instead of multiplying every differential test by a Dask graph's overhead.
 BACKENDS = tuple(b for b in available_backends() if b != "dask")
 
+# Sweeps that build one C translation unit per op (or op x dtype): the fast tier runs them on the
+# numpy backend (the same front end and kernel IR); on C they belong to the exhaustive tier, which
+# .ci/run runs as a second pass (README "Tests").
+EXHAUSTIVE_ON_C = frozenset({
+    "test_every_accepted_dtype_combination",
+    "test_python_scalar_operands_are_weak",
+    "test_astype_between_all_non_float_sources",
+    "test_100000_op_chain_builds_and_evaluates_without_recursion",
+})
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m 'not exhaustive'` deselects
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        if (spec is not None and spec.params.get("backend") == "c"
+                and getattr(item, "originalname", None) in EXHAUSTIVE_ON_C):
+            item.add_marker(pytest.mark.exhaustive)
+
 
 @pytest.fixture(params=BACKENDS)
 def backend(request):

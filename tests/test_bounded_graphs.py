@@ -73,6 +73,7 @@ def _rss_kib() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
 
 
+@pytest.mark.exhaustive
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc (Linux) for RSS")
 def test_million_step_loop_runs_in_flat_memory():
     """The issue's loop, 1,000,000 steps (~12 s here): resident memory does not grow."""

@@ -75,6 +75,7 @@ def compiled():
     return kernels, [(g, r, opt) for (g, opt), r in zip(groups, results)]
 
 
+@pytest.mark.exhaustive  # the full NVRTC corpus (~30-60 s)
 def test_the_corpus_covers_every_frame_and_both_index_widths(compiled):
     kernels, _ = compiled
     assert len(kernels) > 150
@@ -82,6 +83,7 @@ def test_the_corpus_covers_every_frame_and_both_index_widths(compiled):
     assert {index_type(k) for k in kernels.values()} == {"int", "long long"}
 
 
+@pytest.mark.exhaustive  # the full NVRTC corpus (~30-60 s)
 def test_every_kernel_of_the_corpus_compiles(compiled):
     kernels, modules = compiled
     found = set()
@@ -99,11 +101,13 @@ def test_every_kernel_of_the_corpus_compiles(compiled):
     assert found == set(kernels)
 
 
+@pytest.mark.exhaustive  # the full NVRTC corpus (~30-60 s)
 def test_generated_cuda_compiles_without_warnings(compiled):
     for _, module, _ in compiled[1]:
         assert "warning" not in module.log, module.log[:3000]
 
 
+@pytest.mark.exhaustive  # the full NVRTC corpus (~30-60 s)
 def test_ordinary_kernels_do_not_spill(compiled):
     checked = 0
     for _, module, optimized in compiled[1]:

@@ -1,12 +1,13 @@
 """Settings: a pydantic model; defaults from LAZYARRAY_* environment variables; `la.config(...)`.
 
 Two scopes, as JAX's config:
-- `la.config(backend="c")` as a statement changes the **process default**: every thread and task that
-  has no `with` block of its own sees it, including threads started later.
-- `with la.config(backend="numpy"): ...` changes settings for the current thread or asyncio task only
-  (a `contextvars` context) and restores them exactly on exit, whatever the order in which blocks of
-  several threads or tasks enter and exit. New asyncio tasks inherit their creator's blocks (they copy
-  its context); new threads start from the process default (Python gives a thread an empty context;
+- `la.config(backend="c")` as a statement changes the **process default**: every thread and task
+  that has no `with` block of its own sees it, including threads started later.
+- `with la.config(backend="numpy"): ...` changes settings for the current thread or asyncio task
+  only (a `contextvars` context) and restores them exactly on exit, whatever the order in which
+  blocks of several threads or tasks enter and exit. New asyncio tasks inherit their creator's
+  blocks (they copy its context); new threads start from the process default (Python gives a
+  thread an empty context;
   `contextvars.copy_context().run(f)` carries the blocks over).
 
 A context's settings are the process default with its active blocks' changes applied in order.
@@ -18,8 +19,12 @@ evaluation runs under different settings than the last one (`apply_if_changed`).
 from __future__ import annotations
 
 import contextvars
+import dis
+import functools
 import os
+import sys
 import threading
+import types
 from typing import Any, Callable, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -107,6 +112,19 @@ def _notify(s: Settings) -> None:
         listener(s)
 
 
+@functools.lru_cache(maxsize=4096)
+def _opens_with(code: types.CodeType, lasti: int) -> bool:
+    """Whether the call at `lasti` is a `with` statement's context expression (the next instruction
+    enters it). Then `la.config(...)` never touches the process default, so other threads cannot
+    glimpse the change between the call and `__enter__`. Unknown bytecode answers False: the
+    statement path, which `__enter__` undoes."""
+    for ins in dis.get_instructions(code):
+        if ins.offset > lasti:
+            return ins.opname in ("BEFORE_WITH", "SETUP_WITH", "BEFORE_ASYNC_WITH",
+                                  "SETUP_ASYNC_WITH")
+    return False
+
+
 class config:  # noqa: N801  (a function-like context manager, as users call it)
     """Change settings: `la.config(backend="c")` (the process default), or
     `with la.config(backend="numpy"): ...` (this thread or task, until the block exits)."""
@@ -116,14 +134,18 @@ class config:  # noqa: N801  (a function-like context manager, as users call it)
         for name in changes:
             if name not in Settings.model_fields:
                 raise TypeError(f"unknown setting {name!r}; known: {sorted(Settings.model_fields)}")
-        with _lock:
-            self._before = _default
-            after = _default.model_copy()
-            for name, value in changes.items():
-                setattr(after, name, value)  # validates
-            self._changes = {name: getattr(after, name) for name in changes}
-            self._after = _default = after
+        checked = _default.model_copy()
+        for name, value in changes.items():
+            setattr(checked, name, value)  # validates
+        self._changes = {name: getattr(checked, name) for name in changes}
         self._layered = False
+        frame = sys._getframe(1)
+        self._block = _opens_with(frame.f_code, frame.f_lasti)
+        if self._block:  # `with la.config(...)`: nothing changes until __enter__
+            return
+        with _lock:  # a statement, or a `with` this Python's bytecode hides: the default changes
+            self._before = _default
+            self._after = _default = _default.model_copy(update=self._changes)
         scope = _scope.get()
         if scope is not None:  # inside blocks: this change must also win over them, here
             self._push(scope[0])
@@ -135,6 +157,16 @@ class config:  # noqa: N801  (a function-like context manager, as users call it)
 
     def __enter__(self) -> Settings:
         """A block, not a default change: undo the default change, keep it in this context."""
+        if not self._block:
+            self._undo_default()
+        if not self._layered:
+            scope = _scope.get()
+            self._push(scope[0] if scope is not None else ())
+        s = get_settings()
+        _notify(s)
+        return s
+
+    def _undo_default(self) -> None:
         global _default
         with _lock:
             if _default is self._after:
@@ -143,12 +175,6 @@ class config:  # noqa: N801  (a function-like context manager, as users call it)
                 undo = {name: getattr(self._before, name) for name, value in self._changes.items()
                         if getattr(_default, name) == value}
                 _default = _default.model_copy(update=undo)
-        if not self._layered:
-            scope = _scope.get()
-            self._push(scope[0] if scope is not None else ())
-        s = get_settings()
-        _notify(s)
-        return s
 
     def __exit__(self, *exc: object) -> None:
         scope = _scope.get()

@@ -181,11 +181,11 @@ class CPlan:
         return fresh_outputs(self.program, bufs)
 
 
-# --- Ctrl-C during long kernels -----------------------------------------------------------------------
+# --- Ctrl-C during long kernels ---------------------------------------------------------------
 # A C call cannot see Python's signal handler, so a kernel over at least WATCHED_ELEMENTS runs in a
 # worker thread while the main thread waits in 50 ms slices: Ctrl-C raises KeyboardInterrupt at
-# once. The abandoned kernel finishes in the background (C cannot be stopped safely); its buffers and
-# workspace are kept until it has, and the plan takes a fresh workspace for its next run.
+# once. The abandoned kernel finishes in the background (C cannot be stopped safely); its buffers
+# and workspace are kept until it has, and the plan takes a fresh workspace for its next run.
 WATCHED_ELEMENTS = 2**24
 _running: list[threading.Thread] = []
 _abandoned: list[tuple[list[threading.Thread], Any]] = []

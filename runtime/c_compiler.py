@@ -5,7 +5,7 @@ gcc run alone costs ~50 ms). The cache lives under `cache_root()`:
 
     c-v1/<config>/lib-<tu>.so, lib-<tu>.c      one shared library per translation unit (+ its source)
     c-v1/<config>/k-<symbol>.idx               "lib-<tu>.so <sha256 of the library>": kernel → library
-    c-v1/<config>/s-<key>.idx                  "<symbol> <sha256(key, symbol)>": structural key → kernel
+    c-v1/<config>/s-<key>.idx                  "<symbol> <sha256(key, symbol)>": key → kernel
 
 `<config>` hashes the compiler path and version, the flags, the CPU's features and the codegen
 version, so a change in any of them can never load a stale library. Every file is written to a
@@ -13,9 +13,9 @@ temporary name in the same directory and then `os.replace`d (two processes compi
 kernel both succeed; GUIDE.md measured direct writes corrupting 28 of 150). A library whose hash
 does not match its index, or that fails to load, is rebuilt. Total size is bounded; the least
 recently used libraries (mtime, touched on every hit) are evicted. The cache never fails a
-computation: an unusable directory (read-only, a file) or a full disk moves the process to a private
-temporary cache with one warning naming the reason; an index entry whose check does not match its key
-is a miss. In-process, each library is
+computation: an unusable directory (read-only, a file) or a full disk moves the process to a
+private temporary cache with one warning naming the reason; an index entry whose check does not
+match its key is a miss. In-process, each library is
 loaded once and each kernel symbol looked up once.
 """
 

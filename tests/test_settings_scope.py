@@ -52,21 +52,21 @@ def test_manual_out_of_order_exit_in_one_context():
 
 
 def test_asyncio_tasks_have_their_own_settings():
-    async def task(backend, started, other_started):
-        with la.config(backend=backend):
+    async def task(optimize, started, other_started):
+        with la.config(backend="numpy", optimize=optimize):
             started.set()
             await other_started.wait()
             await asyncio.sleep(0)
-            return la.get_settings().backend, float(la.sum(la.ones(4)))
+            s = la.get_settings()
+            return s.backend, s.optimize, float(la.sum(la.ones(4)))
 
     async def main():
         e1, e2 = asyncio.Event(), asyncio.Event()
-        return await asyncio.gather(task("numpy", e1, e2), task("c", e2, e1))
+        return await asyncio.gather(task(False, e1, e2), task(True, e2, e1))
 
-    before = la.get_settings().backend
-    (b1, s1), (b2, s2) = asyncio.run(main())
-    assert (b1, b2) == ("numpy", "c") and s1 == s2 == 4.0
-    assert la.get_settings().backend == before
+    before = la.get_settings()
+    assert asyncio.run(main()) == [("numpy", False, 4.0), ("numpy", True, 4.0)]
+    assert la.get_settings() == before
 
 
 def test_a_statement_changes_the_default_for_new_threads():

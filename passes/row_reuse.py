@@ -35,7 +35,7 @@ import numpy as np
 from ..graph.kernel_ir import Apply, Index, Kernel, Load, RowValue, Stage
 
 
-_CALL = re.compile(r"[A-Za-z_]\w*\(")
+_CALL = re.compile(r"[A-Za-z_][\w{}]*\(")  # a function call, `la_exp_{S}(` included
 
 
 def _key(e, keys: list) -> object:

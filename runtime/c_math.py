@@ -112,21 +112,28 @@ def _tanh_series(n_terms: int) -> list[float]:
 def _tanh(dt: np.dtype, t: str):
     if dt != np.float32:  # float64: 1 - 2/(e+1) cancels for |x| < 0.5; libm's scalar tanh
         return "a", "tanh(a)", ()
-    small, n_terms, x = 0.01, 4, "(double)a"
-    q = _horner("z", _tanh_series(n_terms))
+    q = _horner("z", _tanh_series(4))
+    e = _horner("r", _taylor_exp(8))
     body = (
         "{\n"
-        f"    double x = {x};\n"
+        "    double x = (double)a;\n"
         "    double ax = x < 0 ? -x : x;\n"
         "    double z = x * x;\n"
         f"    double poly = x + x * z * ({q});\n"
-        "    double e = la_expcore_f64(ax > 20.0 ? 40.0 : 2.0 * ax);\n"
-        "    double big = 1.0 - 2.0 / (e + 1.0);\n"
+        "    double y = ax > 20.0 ? 40.0 : 2.0 * ax;      /* exp(2|x|), float32-accurate */\n"
+        f"    double tt = y * {1 / math.log(2)!r} + {SHIFTER!r};\n"
+        f"    double n = tt - {SHIFTER!r};\n"
+        f"    double r = y - n * {math.log(2)!r};\n"
+        f"    double p = 1.0 + (r + r * r * ({e}));\n"
+        "    uint64_t tb; memcpy(&tb, &tt, sizeof tb);\n"
+        "    uint64_t b = (tb + 1023u) << 52;\n"
+        "    double sc; memcpy(&sc, &b, sizeof sc);\n"
+        "    double big = 1.0 - 2.0 / (p * sc + 1.0);\n"
         "    big = x < 0 ? -big : big;\n"
-        f"    return ({t})(ax < {small!r} ? poly : (ax != ax ? x : big));\n"
+        f"    return ({t})(ax < 0.01 ? poly : (ax != ax ? x : big));\n"
         "}"
     )
-    return "a", body, ("la_expcore_f64",)
+    return "a", body, ()
 
 
 def _log_series(n_terms: int) -> list[float]:

@@ -83,3 +83,11 @@ def test_issue_example(backend):
     y = la.array(a) * la.array(a)
     assert np.asarray(la.exp(y - la.max(y))).tolist() == [1, 0, 0]
     assert np.asarray(la.nn.softmax(la.array(a) ** 2)).tolist() == [1, 0, 0]
+
+
+def test_softmax_computes_exp_once_per_element():
+    """The row workspace (passes/row_reuse.py): exp appears in the sum stage only (its vector body
+    and scalar tail), and the write-back reads the kept row."""
+    x = la.array(np.ones((4, 8), np.float32))
+    source = la.explain(la.nn.softmax(x, axis=1), backend="c").kernels[0].source
+    assert source.count("la_exp_f32(") == 2  # the lane loop and the tail of the sum stage and "malloc" in source and "free(ws" in source

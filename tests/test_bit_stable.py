@@ -90,4 +90,5 @@ def test_softmax_computes_exp_once_per_element():
     and scalar tail), and the write-back reads the kept row."""
     x = la.array(np.ones((4, 8), np.float32))
     source = la.explain(la.nn.softmax(x, axis=1), backend="c").kernels[0].source
-    assert source.count("la_exp_f32(") == 2  # the lane loop and the tail of the sum stage and "malloc" in source and "free(ws" in source
+    assert source.count("la_exp_f32(") == 2  # the sum stage: its lane loop and its tail
+    assert "malloc" in source and "free(ws" in source

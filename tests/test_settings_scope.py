@@ -6,6 +6,7 @@ import asyncio
 import threading
 
 import numpy as np
+import pytest
 
 import lazyarray as la
 
@@ -113,3 +114,22 @@ def test_evaluation_uses_the_evaluating_threads_settings(monkeypatch):
     release.set()
     t.join()
     assert used == [True, False]
+
+
+def test_a_with_block_never_shows_its_change_to_other_threads(monkeypatch):
+    """Between `la.config(...)` and `__enter__` the process default stays as it was (the call is
+    recognized as a with's context expression), so no other thread can glimpse the change."""
+    import sys
+
+    from lazyarray import settings
+
+    if sys.version_info >= (3, 14):
+        pytest.skip("the with-statement bytecode of this Python is not recognized")
+    before = settings._default
+    seen = []
+    real_enter = la.config.__enter__
+    monkeypatch.setattr(la.config, "__enter__",
+                        lambda self: seen.append(settings._default is before) or real_enter(self))
+    with la.config(optimize=False):
+        pass
+    assert seen == [True] and settings._default is before

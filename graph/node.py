@@ -95,10 +95,19 @@ def _intern(structure: tuple) -> int:
     return key
 
 
-def set_node_budget(limit: int, cut: Callable[[tuple[Node, ...]], tuple[Node, ...]] | None) -> None:
-    """Past `limit` pending nodes, a new node's inputs go through `cut` (which evaluates them and
-    returns leaves) before the node is built; `cut=None` turns the budget off."""
+CutHook = Callable[[tuple["Node", ...], "OpDef"], tuple["Node", ...]]
+
+
+def set_node_budget(limit: int, cut: CutHook | None) -> None:
+    """Past `limit` pending nodes, a new node's inputs and op go through `cut` (which may
+    evaluate them and return leaves) before the node is built; `cut=None` turns the budget off."""
     _BUDGET[0], _BUDGET[1] = limit, cut
+
+
+def set_cut_threshold(limit: int) -> None:
+    """Call the cut hook for every node past `limit` pending (-1: every node with inputs, while
+    the user layer waits for the program point where it cuts)."""
+    _BUDGET[0] = limit
 # -------------------------------------------------------------------------------------------------
 
 
@@ -155,8 +164,8 @@ class Node:
                 for i in inputs:
                     pending += i.pending
             if pending > _BUDGET[0] and _BUDGET[1] is not None:
-                inputs = _BUDGET[1](inputs)
-                pending = 1 + sum(i.pending for i in inputs)
+                inputs = _BUDGET[1](inputs, op)
+                pending = 1 + sum([i.pending for i in inputs])
             self.pending = pending
             if n == 2:
                 structure = (op, attrs, dtype, shape, inputs[0].key, inputs[1].key)

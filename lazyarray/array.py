@@ -14,6 +14,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from . import _bind
+from .cuts import track as _track
 from .graph.node import Node, user_site
 
 
@@ -48,6 +49,8 @@ class Array:
 
     def __init__(self, node: Node) -> None:
         self._node = node
+        if node.inputs:  # pending: the node budget may evaluate it at a cut (lazyarray.cuts)
+            _track(self)
 
     # --- facts known without evaluating --------------------------------------------------------------
     @property

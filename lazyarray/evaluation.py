@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from . import cache  # plan cache, node budget (the caching issue)
+from . import cuts
 from .array import Array
 from .graph import Graph
 from .graph.node import Node, set_node_budget
@@ -112,17 +113,6 @@ def _out_of_memory(nodes: list[Node], exc: MemoryError) -> MemoryError:
     return MemoryError(f"out of memory evaluating {shown}: {exc}")
 
 
-def cut_for_budget(inputs: tuple[Node, ...]) -> tuple[Node, ...]:
-    """Node-budget hook: evaluate a new node's pending inputs, so graphs stay bounded (evaluated
-    results are leaves: later graphs never reach back past them)."""
-    if cache.is_busy():
-        return inputs
-    pending = [n for n in dict.fromkeys(inputs) if n.inputs]
-    results = dict(zip(map(id, pending), evaluate_nodes(pending)))
-    cache.counters.graph_cuts += 1
-    return tuple(results.get(id(n), n) for n in inputs)
-
-
 def eval(*arrays: Any) -> Any:
     """Evaluate Arrays (or trees of them) as one graph; returns its arguments (one → itself)."""
     found: list[Array] = []
@@ -161,7 +151,8 @@ def to_host(a: Array) -> np.ndarray:
 
 
 def _apply_settings(s: Settings) -> None:
-    set_node_budget(s.max_graph_nodes, cut_for_budget)
+    set_node_budget(s.max_graph_nodes, cuts.cut_hook)
+    cuts.configure(s.max_graph_nodes)
     cache.apply_settings(s)
     configure_c_backend(s.cache_dir, s.num_threads)  # kernel cache dir, OpenMP threads
     configure_dask_backend(s.chunks)

@@ -1,0 +1,139 @@
+"""Where the node budget cuts a pending graph: at a point where the program repeats.
+
+Loops that never look at their state (`v = v*0.9 + g; w = w - v*0.01`) grow pending graphs until the
+node budget cuts them. Cutting only the inputs of the node that crossed the budget leaves other state
+pending, so every segment has a different structure and every cut builds a new plan. Instead:
+
+- the first crossing picks the program point of the node that crossed: the user's code object,
+  bytecode offset and the node's op (one instruction can build several nodes); later crossings
+  wait until the program next builds a node at that point;
+- there, every live pending Array (weak references, in creation order) and the new node's inputs
+  are evaluated as one graph and become leaves.
+
+Each segment then starts from leaves at the same point of the loop body, so it has the same
+structure as the one before and hits the plan built for it: a steady state of one plan for any
+number of state variables. If the point does not recur within `budget` nodes (straight-line code,
+a different loop), the cut happens where it is, and that becomes the point.
+"""
+
+from __future__ import annotations
+
+import sys
+import weakref
+from typing import Any
+
+from .graph.node import _IS_LIBRARY, Node, _is_library_file, set_cut_threshold
+
+_LIVE: list[weakref.ref] = []  # weak references to Arrays made on pending nodes, creation order
+_LIMIT = [4096]  # prune the list past this length (amortized O(1) per Array)
+
+
+def track(array: Any) -> None:
+    """Called by `Array.__init__` for an Array on a pending node."""
+    _LIVE.append(weakref.ref(array))
+    if len(_LIVE) > _LIMIT[0]:
+        _prune()
+
+
+def _prune() -> list[Any]:
+    alive = []
+    refs = []
+    for r in _LIVE:
+        a = r()
+        if a is not None and a._node.inputs:
+            alive.append(a)
+            refs.append(r)
+    _LIVE[:] = refs
+    _LIMIT[0] = max(4096, 2 * len(refs))
+    return alive
+
+
+class _State:
+    budget = 10_000
+    point: Any = None  # (code, bytecode offset) where cuts happen
+    waiting = False  # the budget was crossed: cut when the program next enters `point`
+    waited = 0
+    cut_point: Any = None
+    after = 0
+    replaced: dict[int, tuple[Node, Node]] = {}  # id(pending node) -> (node, its result leaf)
+
+
+_STATE = _State()
+_AFTER = 16  # nodes after a cut that may still get pre-cut operands (the rest of one instruction)
+
+
+def configure(budget: int) -> None:
+    """A new node budget: forget any wait (settings listener)."""
+    st = _STATE
+    st.budget, st.waiting, st.replaced, st.point = budget, False, {}, None
+    set_cut_threshold(budget)
+
+
+def _user_point(op: Any) -> Any:
+    frame = sys._getframe(2)
+    known = _IS_LIBRARY.get
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        lib = known(filename)
+        if lib is None:
+            lib = _is_library_file(filename)
+        if not lib:
+            return frame.f_code, frame.f_lasti, op
+        frame = frame.f_back
+    return None
+
+
+def _substitute(inputs: tuple[Node, ...]) -> tuple[Node, ...]:
+    replaced = _STATE.replaced
+    return tuple([replaced[id(n)][1] if id(n) in replaced else n for n in inputs])
+
+
+def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
+    """Node-budget hook (graph.node): called past the budget, and for every node while waiting
+    for the cut point or just after a cut (library code may still hold pre-cut operands)."""
+    from . import cache
+
+    if cache.is_busy():
+        return inputs
+    st = _STATE
+    point = _user_point(op)
+    if st.replaced:
+        st.after -= 1
+        if point[:2] == st.cut_point[:2] and st.after > 0:
+            inputs = _substitute(inputs)
+        else:
+            st.replaced = {}
+            if not st.waiting:
+                set_cut_threshold(st.budget)
+    if not st.waiting:
+        if 1 + sum([n.pending for n in inputs]) <= st.budget:
+            return inputs
+        if st.point is None:
+            st.point = point
+        st.waiting, st.waited = True, 0
+        set_cut_threshold(-1)
+    st.waited += 1
+    if point == st.point:
+        return _cut(inputs, point)
+    if st.waited <= st.budget:
+        return inputs
+    st.point = point  # the point did not recur (another loop?): cut here, and next time here
+    return _cut(inputs, point)
+
+
+def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
+    from . import cache
+    from .evaluation import evaluate_nodes
+
+    arrays = _prune()
+    nodes = list(dict.fromkeys([a._node for a in arrays] + [n for n in inputs if n.inputs]))
+    results = evaluate_nodes(nodes) if nodes else []
+    st = _STATE
+    st.replaced = {id(n): (n, r) for n, r in zip(nodes, results)}
+    for a in arrays:
+        a._node = st.replaced[id(a._node)][1]
+    _LIVE.clear()
+    st.waiting, st.cut_point, st.after = False, point, _AFTER
+    set_cut_threshold(-1)  # until the program leaves this point: substitute pre-cut operands
+    cache.counters.graph_cuts += 1
+    return _substitute(inputs)

@@ -1,0 +1,104 @@
+"""Loops as people write them, never evaluated inside: the node budget cuts where the loop body
+repeats and evaluates every live pending Array, so each segment has the same structure and the
+plan built for the first full segment serves every later one (lazyarray/cuts.py)."""
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+
+def momentum(xp, w, v, steps):
+    for _ in range(steps):
+        g = w * 0.5
+        v = v * 0.9 + g
+        w = w - v * 0.01
+    return w, v
+
+
+def fibonacci(xp, a, b, steps):
+    for _ in range(steps):
+        a, b = b, a + b
+    return a, b
+
+
+def adam(xp, w, m, s, t, steps):
+    for _ in range(steps):
+        g = w * 0.1 - 0.05
+        m = m * 0.9 + g * 0.1
+        s = s * 0.999 + g * g * 0.001
+        t = t + 1.0
+        w = w - m / (xp.sqrt(s) + 1e-8) * 0.001
+    return w, m, s, t
+
+
+def accumulate(xp, acc, v, steps):
+    for _ in range(steps):
+        acc = acc + v * 0.5
+    return acc, v
+
+
+LOOPS = {
+    "momentum": (momentum, 2),
+    "fibonacci": (fibonacci, 2),
+    "adam": (adam, 4),
+    "accumulate": (accumulate, 2),
+}
+
+
+def run_loop(name, steps, budget, size=8):
+    fn, k = LOOPS[name]
+    start = [np.linspace(0.5, 1.0, size, dtype=np.float32) + i for i in range(k)]
+    with la.config(max_graph_nodes=budget):
+        got = fn(la, *[la.array(x) for x in start], steps)
+        built_in_loop = la.cache_info().plans_built
+        cuts = la.cache_info().graph_cuts
+        la.eval(*got)
+    want = fn(np, *start, steps)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(np.asarray(g), w, rtol=2e-5)
+    return built_in_loop, cuts
+
+
+@pytest.mark.parametrize("name", sorted(LOOPS))
+def test_unevaluated_loop_reaches_one_plan(name, backend, fresh_caches):
+    """Many cuts, but after the first segment every cut hits one plan: <= 3 plans in all."""
+    steps = 60 if name == "fibonacci" else 150
+    built, cuts = run_loop(name, steps, budget=60)
+    assert cuts >= 5, cuts
+    assert built <= 3, (built, cuts)
+
+
+def test_every_live_pending_array_is_evaluated_at_a_cut(fresh_caches):
+    x = la.array(np.ones(4, np.float32))
+    side = x * 3.0  # pending, unrelated to the loop
+    acc = x
+    with la.config(max_graph_nodes=30):
+        for _ in range(40):
+            acc = acc + x
+    assert la.cache_info().graph_cuts >= 1
+    assert not side._node.inputs  # evaluated with the loop state: later segments start from leaves
+    np.testing.assert_array_equal(np.asarray(side), np.full(4, 3.0, np.float32))
+    np.testing.assert_array_equal(np.asarray(acc), np.full(4, 41.0, np.float32))
+
+
+def test_straight_line_code_is_still_bounded(fresh_caches):
+    """No repeating point: the cut falls back to where the budget ran out."""
+    x = la.array(np.ones(3, np.float32))
+    y = x
+    with la.config(max_graph_nodes=20):
+        y = y + 1.0; y = y + 1.0; y = y + 1.0; y = y + 1.0; y = y + 1.0; y = y + 1.0  # noqa: E702
+        y = y * 1.0; y = y * 1.0; y = y * 1.0; y = y * 1.0; y = y * 1.0; y = y * 1.0  # noqa: E702
+        y = y - 1.0; y = y - 1.0; y = y - 1.0; y = y - 1.0; y = y - 1.0; y = y - 1.0  # noqa: E702
+        y = y + 2.0; y = y + 2.0; y = y + 2.0; y = y + 2.0; y = y + 2.0; y = y + 2.0  # noqa: E702
+    assert la.cache_info().graph_cuts >= 1
+    np.testing.assert_array_equal(np.asarray(y), np.full(3, 13.0, np.float32))
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("name", sorted(LOOPS))
+def test_long_unevaluated_loops_at_the_default_budget(name, backend, fresh_caches):
+    steps = 300 if name == "fibonacci" else 3000
+    with np.errstate(over="ignore"):
+        built, cuts = run_loop(name, steps, budget=500)  # the default
+    assert built <= 3, (built, cuts)

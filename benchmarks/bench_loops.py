@@ -1,0 +1,101 @@
+"""Loops as people write them, never evaluated inside the loop: total time including compiles.
+
+Rows: momentum SGD (2 state arrays), Fibonacci `a, b = b, a + b`, an Adam-style 4-state update, a
+10,000-step accumulator, and a loop whose batch size changes every step (1..500). Peers in the same
+process: NumPy eager, and JAX jit with the loop body jitted (if jax is installed). lazyarray starts
+from empty plan caches (`la.clear_caches()`), so its column includes every plan build; kernels may
+come from the on-disk kernel cache (`--cold` points it at a fresh directory first).
+
+Run: python benchmarks/bench_loops.py [--backend auto|numpy|c] [--cold]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--backend", default="auto")
+    parser.add_argument("--cold", action="store_true", help="fresh kernel cache directory")
+    args = parser.parse_args()
+    if args.cold:
+        os.environ["LAZYARRAY_CACHE_DIR"] = tempfile.mkdtemp(prefix="la_bench_loops_")
+    import lazyarray as la
+    from test_loops import accumulate, adam, fibonacci, momentum
+
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        jax = None
+
+    rows = [("momentum SGD, 8 f32, 200 steps", momentum, 2, 8, 200),
+            ("Fibonacci a, b = b, a + b, 8 f32, 300 steps", fibonacci, 2, 8, 300),
+            ("Adam-style 4-state, 8 f32, 1,000 steps", adam, 4, 8, 1000),
+            ("acc = acc + v*0.5, 100 f32, 10,000 steps", accumulate, 2, 100, 10_000)]
+    print(f"backend={args.backend}; totals include every plan build (lazyarray starts with empty "
+          "plan caches)\n")
+    print("| loop | NumPy eager | lazyarray | ratio | plans built | cuts | JAX jit (body) |")
+    print("|---|---|---|---|---|---|---|")
+    with la.config(backend=args.backend), np.errstate(over="ignore"):
+        for label, fn, k, size, steps in rows:
+            start = [np.linspace(0.5, 1.0, size, dtype=np.float32) + i for i in range(k)]
+            t = time.perf_counter()
+            want = fn(np, *start, steps)
+            t_np = time.perf_counter() - t
+            la.clear_caches()
+            t = time.perf_counter()
+            got = la.eval(*fn(la, *[la.array(x) for x in start], steps))
+            t_la = time.perf_counter() - t
+            info = la.cache_info()
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(np.asarray(g), w, rtol=1e-4)
+            t_jax = _jax_total(jax, fn, start, steps) if jax else None
+            jax_cell = f"{t_jax * 1e3:.1f} ms" if t_jax is not None else "not installed"
+            print(f"| {label} | {t_np * 1e3:.1f} ms | {t_la * 1e3:.1f} ms | {t_la / t_np:.0f}x | "
+                  f"{info.plans_built} | {info.graph_cuts} | {jax_cell} |")
+        _varying_batch(la)
+
+
+def _jax_total(jax, fn, start, steps):
+    import jax.numpy as jnp
+
+    body = jax.jit(lambda *s: fn(jnp, *s, 1))
+    t = time.perf_counter()
+    state = tuple(jnp.asarray(x) for x in start)
+    for _ in range(steps):
+        state = body(*state)
+    jax.block_until_ready(state)
+    return time.perf_counter() - t
+
+
+def _varying_batch(la) -> None:
+    rng = np.random.default_rng(0)
+    w = rng.random((16, 8), dtype=np.float32)
+    batches = [rng.random((int(n), 16), dtype=np.float32) for n in rng.integers(1, 501, 200)]
+    t = time.perf_counter()
+    for x in batches:
+        np.maximum(x @ w + 0.5, 0).sum()
+    t_np = time.perf_counter() - t
+    la.clear_caches()
+    wl = la.array(w)
+    t = time.perf_counter()
+    for x in batches:
+        float(la.maximum(la.array(x) @ wl + 0.5, 0).sum())
+    t_la = time.perf_counter() - t
+    info = la.cache_info()
+    print(f"| varying batch 1..500, relu(x @ w + 0.5).sum(), 200 steps | {t_np * 1e3:.1f} ms | "
+          f"{t_la * 1e3:.1f} ms | {t_la / t_np:.0f}x | {info.plans_built} | {info.graph_cuts} | - |")
+
+
+if __name__ == "__main__":
+    main()

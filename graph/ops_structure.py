@@ -46,6 +46,7 @@ def _slice_vjp(g, y, xs, attrs):
 
 BROADCAST = register(OpDef("broadcast_to", OpKind.VIEW,
                            lambda xs, a, d: np.broadcast_to(xs[0], a[0]), attr_names=("shape",),
+                           properties=frozenset({"output_shape_attr"}),  # graph/generic.py
                            vjp=lambda g, y, xs, a: (d.sum_to(g, xs[0].shape),)))
 RESHAPE = register(OpDef("reshape", OpKind.VIEW,
                          lambda xs, a, d: np.reshape(xs[0], a[0]), attr_names=("shape",),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from .graph import Graph, Node, get_op
 from .graph.node import format_site, user_site
+from .graph.generic import generic_signature
 from .graph.signature import graph_signature
 from .runtime.plan_cache import PlanCache
 from .settings import get_settings
@@ -74,6 +76,7 @@ _clear_hooks: list[Callable[[], None]] = []  # la.jit registers its trace caches
 def clear_caches() -> None:
     """Drop every cached plan and jit trace and zero the counters (kernels on disk stay)."""
     plan_cache.clear()
+    _ALIASES.clear()
     for hook in _clear_hooks:
         hook()
     counters.jit_traces = counters.jit_hits = counters.graph_cuts = 0
@@ -142,8 +145,37 @@ def lookup_plan(outputs: Sequence[Node], options: Any, build_plan: BuildPlan
     key = (options_token(options), signature)
     plan = plan_cache.lookup(key)
     if plan is None:
-        plan = _build(outputs, key, options, build_plan)
+        plan = _miss(outputs, key, options, build_plan)
     return plan, leaves
+
+
+# Exact signature -> generic key, for graphs whose plan is size-generic (graph/generic.py): a size
+# seen before skips the generic walk. Bounded; dropping an entry only costs that walk again.
+_ALIASES: OrderedDict[Any, Any] = OrderedDict()
+MAX_ALIASES = 4096
+
+
+def _miss(outputs: Sequence[Node], key: Any, options: Any, build_plan: BuildPlan) -> Any:
+    """No plan for these exact sizes: the size-generic plan of the graph's structure when there
+    is one (found or built), else a plan built for this exact graph."""
+    generic_key = _ALIASES.get(key)
+    if generic_key is not None:
+        plan = plan_cache.lookup(generic_key)
+        if plan is not None:
+            return plan
+    graph = Graph(outputs)
+    generic = generic_signature(graph) if getattr(options, "optimize", False) else None
+    if generic is None:
+        return _build(graph, key, options, build_plan)
+    generic_key = (key[0], "generic", generic.signature)
+    plan = plan_cache.lookup(generic_key)
+    if plan is None:
+        plan = _build(graph, generic_key, options,
+                      lambda g, o: build_plan(g, o, generic))  # type: ignore[call-arg]
+    _ALIASES[key] = generic_key
+    if len(_ALIASES) > MAX_ALIASES:
+        _ALIASES.popitem(last=False)
+    return plan
 
 
 _TOKEN: tuple = (None, "")  # (the last options object, its token), replaced as one (threads)
@@ -185,8 +217,7 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan) -> 
         state.busy = was
 
 
-def _build(outputs: Sequence[Node], key: Any, options: Any, build_plan: BuildPlan) -> Any:
-    graph = Graph(outputs)
+def _build(graph: Graph, key: Any, options: Any, build_plan: BuildPlan) -> Any:
     log = get_settings().log_compiles
     near = plan_cache.nearest(graph) if log else []
     before = cache_info() if log else None

@@ -69,6 +69,12 @@ def configure(budget: int) -> None:
     set_cut_threshold(budget)
 
 
+def reset() -> None:
+    """Forget the cut point and any wait (`la.clear_caches()`): the next crossing picks a new
+    point, as in a fresh process."""
+    configure(_STATE.budget)
+
+
 def _user_point(op: Any) -> Any:
     frame = sys._getframe(2)
     known = _IS_LIBRARY.get

@@ -15,7 +15,10 @@ from . import cuts
 from .array import Array
 from .graph import Graph
 from .graph.node import Node, set_node_budget
+from .generic_plan import GenericPlan
+from .graph.generic import GenericGraph, probe_graph
 from .passes import optimize
+from .passes.pipeline import optimize_until
 from .runtime import EvaluateOptions, get_backend
 from .runtime.c_backend import configure as configure_c_backend
 from .runtime.dask_backend import configure as configure_dask_backend
@@ -47,13 +50,21 @@ def options() -> EvaluateOptions:
     return _OPTIONS[1]
 
 
-def build_plan(graph: Graph, opts: EvaluateOptions) -> Any:
+def build_plan(graph: Graph, opts: EvaluateOptions, generic: GenericGraph | None = None) -> Any:
     """A plan for this graph's structure: `.run(arrays, scalars) -> outputs`. Plans hold no leaf
     data, so the plan cache around this call reuses them for new leaves of the same structure; the
-    reference plan (optimize off) runs a data-free copy of the graph node by node."""
+    reference plan (optimize off) runs a data-free copy of the graph node by node. With `generic`
+    (the cache found the graph size-free), the passes run once on its probe graph and the plan
+    serves every size (lazyarray/generic_plan.py); its kernels are compiled now, for this size."""
     if not opts.optimize:
         return build_reference_plan(graph, opts)
-    return get_backend(opts.backend).compile(optimize(graph))
+    backend = get_backend(opts.backend)
+    if generic is None:
+        return backend.compile(optimize(graph))
+    template = optimize_until(probe_graph(graph, generic), "fuse").program
+    plan = GenericPlan(template, generic.size_sources, backend.compile)
+    plan.plan_for(generic.sizes)
+    return plan
 
 
 def evaluate(outputs: list[Node], opts: EvaluateOptions) -> list[Any]:
@@ -159,3 +170,4 @@ def _apply_settings(s: Settings) -> None:
 
 
 on_change(_apply_settings)
+cache._clear_hooks.append(cuts.reset)  # la.clear_caches() also forgets the cut point

@@ -102,3 +102,21 @@ def test_long_unevaluated_loops_at_the_default_budget(name, backend, fresh_cache
     with np.errstate(over="ignore"):
         built, cuts = run_loop(name, steps, budget=500)  # the default
     assert built <= 3, (built, cuts)
+
+
+def test_clear_caches_forgets_the_cut_point(fresh_caches):
+    """The cut point is cache state: after `la.clear_caches()` the next crossing picks a new one."""
+    from lazyarray import cuts
+
+    x = la.array(np.ones(4, np.float32))
+    acc = x
+    with la.config(max_graph_nodes=30):
+        for _ in range(40):
+            acc = acc + x
+        assert cuts._STATE.point is not None
+        la.clear_caches()
+        assert cuts._STATE.point is None and not cuts._STATE.waiting
+        for _ in range(40):
+            acc = acc * 1.0
+    assert la.cache_info().graph_cuts >= 1
+    np.testing.assert_allclose(np.asarray(acc), np.full(4, 41, np.float32))

@@ -96,7 +96,8 @@ def test_evaluation_uses_the_evaluating_threads_settings(monkeypatch):
     used = []
     real = evaluation.build_plan
     monkeypatch.setattr(evaluation, "build_plan",
-                        lambda g, opts: used.append(opts.optimize) or real(g, opts))
+                        lambda g, opts, *generic: used.append(opts.optimize) or real(g, opts,
+                                                                                    *generic))
     la.clear_caches()
     inside = threading.Event()
     release = threading.Event()

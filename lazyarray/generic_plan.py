@@ -1,0 +1,65 @@
+"""A size-generic plan: one plan per generic signature, concrete programs per size inside it.
+
+The passes ran once, on the probe graph (graph/generic.py). A run reads the sizes off its array
+arguments; a size seen recently runs its concrete plan at once. A new size substitutes the sizes
+into the probe's fused program, plans memory for them (buffer reuse depends on sizes) and hands the
+program to the backend, whose kernels are already compiled: their code depends only on the size
+pattern (docs/c_backend.md), so the backend finds them in memory. No pass runs again.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .graph.generic import substitute_program
+from .graph.kernel_ir import Program
+from .passes.plan_memory import plan_memory
+
+MAX_SIZES = 8  # concrete plans kept per generic plan (each keeps its workspace)
+
+
+class GenericPlan:
+    """`run(arrays, scalars)` like any plan; `instances` counts the concrete plans made."""
+
+    def __init__(self, template: Program, size_sources: Sequence[tuple[int, int]],
+                 compile_program: Callable[[Program], Any], max_sizes: int = MAX_SIZES) -> None:
+        self.template = template  # fused, not memory-planned, sizes are probe primes
+        self.size_sources = tuple(size_sources)
+        self.compile_program = compile_program
+        self.max_sizes = max_sizes
+        self.instances = 0
+        self._plans: OrderedDict[tuple[int, ...], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def workspace_bytes(self) -> int:
+        with self._lock:
+            return sum(int(getattr(p, "workspace_bytes", 0)) for p in self._plans.values())
+
+    def plan_for(self, sizes: tuple[int, ...]) -> Any:
+        with self._lock:
+            plan = self._plans.get(sizes)
+            if plan is not None:
+                self._plans.move_to_end(sizes)
+                return plan
+        plan = self.compile_program(plan_memory(substitute_program(self.template, sizes)))
+        with self._lock:
+            self.instances += 1
+            self._plans[sizes] = plan
+            while len(self._plans) > self.max_sizes:
+                self._plans.popitem(last=False)
+        return plan
+
+    @property
+    def program(self) -> Program:
+        """The most recently used concrete program (la.explain, tests)."""
+        with self._lock:
+            last = next(reversed(self._plans.values()), None)
+        return last.program if last is not None else self.template
+
+    def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[Any]:
+        sizes = tuple([arrays[k].shape[axis] for k, axis in self.size_sources])
+        return self.plan_for(sizes).run(arrays, scalars)

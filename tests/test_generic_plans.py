@@ -1,0 +1,107 @@
+"""Shape-generic plans (graph/generic.py, lazyarray/generic_plan.py): a graph whose ops hold no
+sizes has one plan for every size with the same broadcast pattern; a new size compiles nothing and
+runs no pass; values match NumPy on every backend."""
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+from lazyarray.graph import Graph
+from lazyarray.graph.generic import PRIMES, generic_signature, substitute
+
+
+def mlp(xp, x, w, b):
+    return xp.maximum(x @ w + b * 0.5, 0).sum(axis=1), (x * 2.0 - 1.0).mean(axis=0)
+
+
+SIZES = [3, 37, 5, 412, 37, 2, 500, 64, 3]  # never 1 or 16/8 (those are other patterns)
+
+
+def test_varying_batch_is_one_plan(backend, fresh_caches):
+    rng = np.random.default_rng(0)
+    w = rng.random((16, 8), dtype=np.float32)
+    b = rng.random(8, dtype=np.float32)
+    wl, bl = la.array(w), la.array(b)
+    results, wants = [], []
+    for n in SIZES:
+        x = rng.random((n, 16), dtype=np.float32)
+        results.append(mlp(la, la.array(x), wl, bl))
+        la.eval(*results[-1])
+        wants.append(mlp(np, x, w, b))
+        if n == SIZES[0]:
+            first = la.cache_info()
+    info = la.cache_info()
+    assert info.plans_built == 1, info
+    assert info.kernels_compiled == first.kernels_compiled  # new sizes compile nothing
+    for got, want in zip(results, wants):
+        for g, w_ in zip(got, want):
+            np.testing.assert_allclose(np.asarray(g), w_, rtol=2e-5, atol=1e-5)
+
+
+def test_new_size_runs_no_pass(monkeypatch, fresh_caches):
+    from lazyarray import evaluation
+
+    x = la.array(np.ones((7, 3), np.float32))
+    np.asarray(la.exp(x) + 1.0)
+    calls = []
+    for name in ("optimize", "optimize_until"):
+        real = getattr(evaluation, name)
+        monkeypatch.setattr(evaluation, name, lambda *a, real=real: calls.append(a) or real(*a))
+    for n in (9, 11, 13):
+        y = la.exp(la.array(np.ones((n, 3), np.float32))) + 1.0
+        np.testing.assert_allclose(np.asarray(y), np.full((n, 3), np.e + 1, np.float32))
+    assert calls == [] and la.cache_info().plans_built == 1
+
+
+def test_broadcast_pattern_is_part_of_the_key(fresh_caches):
+    """A dim of 1 broadcasts: it is a different plan (and a right one)."""
+    for n in (4, 5, 1, 6, 1):
+        x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
+        y = la.array(x) * 2.0 + 1.0
+        np.testing.assert_allclose(np.asarray(y), x * 2 + 1)
+    assert la.cache_info().plans_built == 2  # n > 1 and n == 1
+
+
+def test_equal_sizes_of_independent_dims_are_another_plan(fresh_caches):
+    """(n, 16) @ (16, 8) with n == 16 ties two size classes: its own generic plan, right values."""
+    w = np.ones((16, 8), np.float32)
+    for n in (5, 16, 9):
+        x = np.full((n, 16), 2.0, np.float32)
+        np.testing.assert_allclose(np.asarray(la.array(x) @ la.array(w)), x @ w)
+    assert la.cache_info().plans_built == 2
+
+
+def test_sizes_in_attributes_are_not_generic():
+    x = la.array(np.ones((6, 4), np.float32))
+    assert generic_signature(Graph([(x + 1.0)._node])) is not None
+    assert generic_signature(Graph([la.reshape(x + 1.0, (24,))._node])) is None
+    assert generic_signature(Graph([(x[1:4] + 1.0)._node])) is None
+    assert generic_signature(Graph([(x + x)._node])) is not None
+
+
+def test_substitute_maps_products_of_probe_primes():
+    p, q = PRIMES[0], PRIMES[1]
+    assert substitute(p * q * 4, (7, 9)) == 7 * 9 * 4
+    assert substitute(-q, (7, 9)) == -9
+    assert substitute(0, (7, 9)) == 0 and substitute(1, (7, 9)) == 1
+
+
+def test_jit_over_varying_sizes(fresh_caches):
+    f = la.jit(lambda x, s: la.tanh(x * s).sum(axis=0))
+    for n in (3, 10, 40):
+        x = np.linspace(0, 1, n * 5, dtype=np.float32).reshape(n, 5)
+        np.testing.assert_allclose(np.asarray(f(la.array(x), 0.7)), np.tanh(x * 0.7).sum(axis=0),
+                                   rtol=1e-5)
+    assert la.cache_info().plans_built == 1
+
+
+@pytest.mark.parametrize("reduce_axis", [0, 1, None])
+def test_reductions_over_varying_sizes(reduce_axis, backend, fresh_caches):
+    rng = np.random.default_rng(1)
+    for n in (3, 50, 7):
+        x = rng.standard_normal((n, 6)).astype(np.float64)
+        got = la.eval(la.sum(la.array(x) ** 2, axis=reduce_axis), la.max(la.array(x),
+                                                                         axis=reduce_axis))
+        np.testing.assert_allclose(np.asarray(got[0]), (x**2).sum(axis=reduce_axis), rtol=1e-12)
+        np.testing.assert_allclose(np.asarray(got[1]), x.max(axis=reduce_axis))
+    assert la.cache_info().plans_built == 1

@@ -225,6 +225,9 @@ def _build(graph: Graph, key: Any, options: Any, build_plan: BuildPlan) -> Any:
     with busy():  # nodes the passes build must never trigger a node-budget cut (la.jit's path)
         plan = build_plan(graph, options)
     elapsed = time.perf_counter() - start
+    if hasattr(plan, "on_change"):  # a size-generic plan: its bytes change as sizes come and go
+        plan.max_bytes = plan_cache.max_bytes
+        plan.on_change = lambda: plan_cache.refresh(key)
     plan_cache.insert(key, plan, graph)
     if log:
         _log_build(graph, elapsed, before, near)

@@ -18,7 +18,7 @@ from .graph.generic import substitute_program
 from .graph.kernel_ir import Program
 from .passes.plan_memory import plan_memory
 
-MAX_SIZES = 8  # concrete plans kept per generic plan (each keeps its workspace)
+MAX_SIZES = 8  # concrete plans kept per generic plan (each keeps its workspace; bytes bounded too)
 
 
 class GenericPlan:
@@ -30,14 +30,16 @@ class GenericPlan:
         self.size_sources = tuple(size_sources)
         self.compile_program = compile_program
         self.max_sizes = max_sizes
-        self.instances = 0
+        self.max_bytes: int | None = None  # the plan cache's byte bound (set when it stores us)
+        self.on_change: Callable[[], None] | None = None  # tells the plan cache our bytes moved
+        self.instances = self.evictions = 0
         self._plans: OrderedDict[tuple[int, ...], Any] = OrderedDict()
         self._lock = threading.Lock()
 
     @property
     def workspace_bytes(self) -> int:
         with self._lock:
-            return sum(int(getattr(p, "workspace_bytes", 0)) for p in self._plans.values())
+            return self._bytes()
 
     def plan_for(self, sizes: tuple[int, ...]) -> Any:
         with self._lock:
@@ -49,9 +51,17 @@ class GenericPlan:
         with self._lock:
             self.instances += 1
             self._plans[sizes] = plan
-            while len(self._plans) > self.max_sizes:
-                self._plans.popitem(last=False)
+            while len(self._plans) > self.max_sizes or (
+                    len(self._plans) > 1 and self.max_bytes is not None
+                    and self._bytes() > self.max_bytes):
+                self._plans.popitem(last=False)  # its workspace goes with it
+                self.evictions += 1
+        if self.on_change is not None:
+            self.on_change()
         return plan
+
+    def _bytes(self) -> int:
+        return sum(int(getattr(p, "workspace_bytes", 0)) for p in self._plans.values())
 
     @property
     def program(self) -> Program:

@@ -80,6 +80,18 @@ class PlanCache:
             self._entries.move_to_end(signature)
             self._evict()
 
+    def refresh(self, signature: Hashable) -> None:
+        """Re-read a stored plan's workspace bytes (a size-generic plan grows and shrinks as it
+        keeps plans per size) and evict past the byte bound."""
+        with self._lock:
+            entry = self._entries.get(signature)
+            if entry is None:
+                return
+            nbytes = int(getattr(entry.plan, "workspace_bytes", 0))
+            self.nbytes += nbytes - entry.nbytes
+            self._entries[signature] = PlanEntry(entry.plan, nbytes, entry.skeleton, entry.nodes)
+            self._evict()
+
     def _evict(self) -> None:
         while self._entries and (len(self._entries) > max(self.max_size, 0)
                                  or self.nbytes > self.max_bytes):

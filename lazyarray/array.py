@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import builtins
 from typing import Any, Iterator
+from weakref import ref as _weakref
 
 import numpy as np
 
 from . import _bind
-from .cuts import track as _track
+from .cuts import _LIMIT as _LIVE_LIMIT
+from .cuts import _LIVE, _prune
 from .graph.node import Node, user_site
 
 
@@ -50,7 +52,9 @@ class Array:
     def __init__(self, node: Node) -> None:
         self._node = node
         if node.inputs:  # pending: the node budget may evaluate it at a cut (lazyarray.cuts)
-            _track(self)
+            _LIVE.append(_weakref(self))  # cuts.track, inlined: this runs once per traced op
+            if len(_LIVE) > _LIVE_LIMIT[0]:
+                _prune()
 
     # --- facts known without evaluating --------------------------------------------------------------
     @property
@@ -294,12 +298,14 @@ def _direct(op: Any, reflected: bool) -> Any:
 
     if reflected:
         def method(self: Array, other: Any) -> Any:
-            if type(other) not in _OPERAND_TYPES and not _is_operand(other):
+            t = type(other)
+            if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
                 return NotImplemented
             return Array(elementwise(op, other, self, user_site(1)))
     else:
         def method(self: Array, other: Any) -> Any:
-            if type(other) not in _OPERAND_TYPES and not _is_operand(other):
+            t = type(other)
+            if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
                 return NotImplemented
             return Array(elementwise(op, self, other, user_site(1)))
     method.__name__ = ("__r" if reflected else "__") + op.name + "__"

@@ -105,3 +105,40 @@ def test_reductions_over_varying_sizes(reduce_axis, backend, fresh_caches):
         np.testing.assert_allclose(np.asarray(got[0]), (x**2).sum(axis=reduce_axis), rtol=1e-12)
         np.testing.assert_allclose(np.asarray(got[1]), x.max(axis=reduce_axis))
     assert la.cache_info().plans_built == 1
+
+
+def _programs(n_values):
+    """(generic instance program, program planned for that exact graph) per size."""
+    from lazyarray.graph.generic import probe_graph, substitute_program
+    from lazyarray.passes import optimize
+    from lazyarray.passes.pipeline import optimize_until
+    from lazyarray.passes.plan_memory import plan_memory
+
+    rng = np.random.default_rng(2)
+    w, b = la.array(rng.random((16, 8), dtype=np.float32)), la.array(np.ones(8, np.float32))
+    out = []
+    template = None
+    for n in n_values:
+        x = la.array(rng.random((n, 16), dtype=np.float32))
+        graph = Graph([y._node for y in mlp(la, x, w, b)])
+        generic = generic_signature(graph)
+        if template is None:
+            template = optimize_until(probe_graph(graph, generic), "fuse").program
+        out.append((plan_memory(substitute_program(template, generic.sizes)), optimize(graph)))
+    return out
+
+
+def test_substituted_program_equals_the_program_planned_for_that_size():
+    for instance, direct in _programs([5, 300, 77]):
+        assert instance == direct
+
+
+def test_cuda_source_of_every_size_is_one_module():
+    """The instances' CUDA is one translation unit (sizes are arguments) and NVRTC compiles it."""
+    from lazyarray.runtime import nvrtc
+    from lazyarray.runtime.cuda_printer import render_cuda_program
+
+    sources = {render_cuda_program(instance).source for instance, _ in _programs([5, 300, 77])}
+    assert len(sources) == 1
+    if nvrtc.unavailable_reason() is None:  # the `nvrtc` extra: CI has it
+        assert nvrtc.compile_cuda(sources.pop(), name="generic.cu") is not None

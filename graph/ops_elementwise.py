@@ -59,9 +59,10 @@ def _rsqrt_1m(x):  # 1 / sqrt(1 - x*x)
 _NONDIFF = {"vjp": None, "differentiable": False}  # results are bool or bits: no derivative
 
 
-# The project's own exp, tanh, log (runtime/c_math.py): one implementation for the vector body and
-# the scalar tail of every loop, so a recomputed value has one bit pattern (issue 9).
-_OWN_MATH = frozenset({"exp", "tanh", "log"})
+# Own exp, expm1, tanh, log, log1p (runtime/c_math.py), sin, cos (c_trig.py): one implementation
+# for the vector body and the scalar tail of every loop: a recomputed value has one bit pattern
+# (issue 9).
+_OWN_MATH = frozenset({"exp", "expm1", "tanh", "log", "log1p", "sin", "cos"})
 
 
 def _libm(name: str) -> dict[str, str]:

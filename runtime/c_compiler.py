@@ -41,7 +41,11 @@ import cffi
 from . import compile_stats
 from .compile_stats import CompileForbidden
 
-CODEGEN_VERSION = "3"  # bump when generated code or the calling convention changes
+# Bump when generated code or the calling convention changes. A kernel's cache key is its own text, not
+# the helpers around it, so the helpers' generators (c_prelude, c_math, c_trig) are hashed in too.
+_HELPER_SOURCES = ("c_prelude.py", "c_math.py", "c_trig.py")
+CODEGEN_VERSION = "4-" + hashlib.sha256(b"".join(
+    (Path(__file__).parent / f).read_bytes() for f in _HELPER_SOURCES)).hexdigest()[:12]
 # -ffp-contract=off: gcc's default fuses a*b+c into an FMA differently per loop shape, so one value
 # recomputed in two stages (x*x in max(x*x) and in x*x - max) would differ in its last bit (issue 9).
 BASE_FLAGS = ("-O3", "-std=gnu11", "-fPIC", "-shared", "-fno-math-errno", "-fno-trapping-math",

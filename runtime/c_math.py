@@ -27,6 +27,7 @@ import numpy as np
 
 LN2_HI = 6.93147180369123816490e-01  # fdlibm: 32 significant bits, n * LN2_HI exact for |n| < 2^21
 LN2_LO = 1.90821492927058770002e-10
+SPLIT27 = 134217729.0  # 2^27 + 1: Veltkamp split for exact (Dekker) products without FMA
 SHIFTER = 6755399441055744.0  # 1.5 * 2^52: x + SHIFTER rounds x to an integer in the low bits
 
 
@@ -110,8 +111,8 @@ def _tanh_series(n_terms: int) -> list[float]:
 
 
 def _tanh(dt: np.dtype, t: str):
-    if dt != np.float32:  # float64: 1 - 2/(e+1) cancels for |x| < 0.5; libm's scalar tanh
-        return "a", "tanh(a)", ()
+    if dt != np.float32:
+        return _tanh_f64(dt, t)
     q = _horner("z", _tanh_series(4))
     e = _horner("r", _taylor_exp(8))
     body = (
@@ -130,7 +131,7 @@ def _tanh(dt: np.dtype, t: str):
         "    double sc; memcpy(&sc, &b, sizeof sc);\n"
         "    double big = 1.0 - 2.0 / (p * sc + 1.0);\n"
         "    big = x < 0 ? -big : big;\n"
-        f"    return ({t})(ax < 0.01 ? poly : (ax != ax ? x : big));\n"
+        f"    return ({t})(ax < 0.01 ? (a == 0.0f ? x : poly) : (ax != ax ? x : big));  /* -0.0 */\n"
         "}"
     )
     return "a", body, ()
@@ -190,4 +191,79 @@ def _log(dt: np.dtype, t: str):
     return "a", body, ()
 
 
-GENERATORS = {"exp": _exp, "expcore": _expcore, "tanh": _tanh, "log": _log}
+def _expm1(dt: np.dtype, t: str):
+    """|x| <= 1: Taylor directly (no cancellation at 0, -0.0 kept); else 2^n (1 + p) - 1 as
+    2^n p + (2^n - 1) with r = x - n ln2 as a double-double; x > 709: exp; x < -40: -1."""
+    if dt == np.float32:
+        return "a", "(float)la_expm1_f64((double)a)", ("la_expm1_f64",)
+    direct = _horner("a", _taylor_exp(19))
+    q = _horner("r", _taylor_exp(13))
+    body = (
+        "{\n"
+        f"    double d = a + a * a * ({direct});\n"
+        "    double x = a < -40.0 ? -40.0 : (a > 709.0 ? 709.0 : a);\n"
+        f"    double t = x * {1 / math.log(2)!r} + {SHIFTER!r};\n"
+        f"    double n = t - {SHIFTER!r};\n"
+        f"    double hi = x - n * {LN2_HI!r}, lo = n * {LN2_LO!r};\n"
+        "    double r = hi - lo, c = (hi - r) - lo;         /* r + c = x - n ln2 */\n"
+        f"    double p = r + r * r * ({q});\n"
+        "    p = p + (c + c * p);                           /* expm1(r + c) */\n"
+        "    uint64_t tb; memcpy(&tb, &t, sizeof tb);\n"
+        "    uint64_t b = (tb + 1023u) << 52;               /* 2^n, n in -58..1023 */\n"
+        "    double s; memcpy(&s, &b, sizeof s);\n"
+        "    double res = s * p + (s - 1.0);\n"
+        "    res = (a <= 1.0 && a >= -1.0) ? d : res;\n"
+        "    res = a > 709.0 ? la_expcore_f64(a > 710.0 ? 710.0 : a) : res;\n"
+        "    res = a < -40.0 ? -1.0 : res;\n"
+        "    return (a != a || a == 0.0) ? a : res;\n"
+        "}"
+    )
+    return "a", body, ("la_expcore_f64",)
+
+
+def _log1p(dt: np.dtype, t: str):
+    """u = 1 + x; near 1 (u in [sqrt 1/2, sqrt 2)) 2 atanh(x / (2 + x)) from x itself, else
+    log(u) plus the rounding error of u to first order."""
+    if dt == np.float32:
+        return "a", "(float)la_log1p_f64((double)a)", ("la_log1p_f64",)
+    q = _horner("w", _log_series(10))
+    body = (
+        "{\n"
+        "    double u = 1.0 + a;\n"
+        "    double c = a > 1.0 ? 1.0 - (u - a) : a - (u - 1.0);   /* (1 + a) - u, exactly */\n"
+        "    double far = la_log_f64(u) + c / u;\n"
+        "    double s = a / (2.0 + a), w = s * s;\n"
+        f"    double near = a - (s * a - 2.0 * s * w * ({q}));   /* 2s = a - s a */\n"
+        "    double res = (u >= 0.7071067811865476 && u < 1.4142135623730951) ? near : far;\n"
+        "    res = a == -1.0 ? -INFINITY : res;\n"
+        "    res = a == INFINITY ? a : res;\n"
+        "    return (a != a || a == 0.0) ? a : res;\n"
+        "}"
+    )
+    return "a", body, ("la_log_f64",)
+
+
+def _tanh_f64(dt: np.dtype, t: str):
+    """t / (t + 2) with t = expm1(2|x|) >= 0 (its error shrinks by 2/(t + 2)), 1 beyond |x| = 22,
+    x below 2^-28; the sign copied."""
+    body = (
+        "{\n"
+        "    double ax = fabs(a);\n"
+        "    double t = la_expm1_f64(ax > 22.0 ? 44.0 : 2.0 * ax);\n"
+        "    double d = t + 2.0, de = (2.0 - d) + t;          /* t + 2 = d + de exactly */\n"
+        "    double qt = t / d;\n"
+        f"    double ca = {SPLIT27!r} * qt, qh = ca - (ca - qt), ql = qt - qh;\n"
+        f"    double cb = {SPLIT27!r} * d, dh = cb - (cb - d), dl = d - dh;\n"
+        "    double p = qt * d, pe = ((qh * dh - p) + qh * dl + ql * dh) + ql * dl;  /* Dekker */\n"
+        "    double res = qt + (((t - p) - pe) - qt * de) / (d + de);  /* one Newton step */\n"
+        "    res = ax > 22.0 ? 1.0 : res;\n"
+        "    res = ax < 3.7252902984e-09 ? ax : res;        /* 2^-28: tanh x = x */\n"
+        "    res = copysign(res, a);\n"
+        "    return a != a ? a : res;\n"
+        "}"
+    )
+    return "a", body, ("la_expm1_f64",)
+
+
+GENERATORS = {"exp": _exp, "expcore": _expcore, "tanh": _tanh, "log": _log, "expm1": _expm1,
+              "log1p": _log1p}

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import c_math
+from . import c_math, c_trig
 
 SUFFIX = {
     "b": np.dtype("bool"), "i8": np.dtype("int8"), "i16": np.dtype("int16"),
@@ -176,7 +176,9 @@ _GENERATORS: dict[str, Gen] = {
     "shl": _shift(True), "shr": _shift(False), "max": _extreme(True), "min": _extreme(False),
     "logaddexp": _logaddexp,
 }
-_GENERATORS.update(c_math.GENERATORS)  # exp, tanh, log: one implementation for every loop shape
+_GENERATORS.update(c_math.GENERATORS)  # exp, expm1, tanh, log, log1p: one implementation
+_GENERATORS.update(c_trig.GENERATORS)  # sin, cos                       for every loop shape
+_TABLES = {"twobypi_table": c_trig.table_text}  # constant tables the helpers index
 
 
 def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:
@@ -192,11 +194,13 @@ def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:
     return f"({td})a"
 
 
-_NAME = re.compile(r"\bla_(cast_[a-z0-9]+_[a-z0-9]+|[a-z]+_[a-z0-9]+)\b")
+_NAME = re.compile(r"\bla_(cast_[a-z0-9]+_[a-z0-9]+|[a-z][a-z0-9]*_[a-z0-9]+)\b")
 
 
 def _helper(name: str, qualifier: str, bool_type: str) -> tuple[str, tuple[str, ...]]:
     """C definition of helper `la_<name>` and the helpers it calls."""
+    if name in _TABLES:
+        return _TABLES[name](qualifier), ()
     parts = name.split("_")
     if parts[0] == "arg":  # a scalar argument, read from the byte block without aliasing UB
         t = c_type(SUFFIX[parts[1]], bool_type)
@@ -236,6 +240,8 @@ def render_helpers(code: str, qualifier: str = "static inline", bool_type: str =
 
 
 def _known(name: str) -> bool:
+    if name in _TABLES:
+        return True
     parts = name.split("_")
     if parts[0] == "arg":
         return len(parts) == 2 and parts[1] in SUFFIX

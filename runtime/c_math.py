@@ -1,4 +1,4 @@
-"""The project's own `exp`, `tanh` and `log` for float32 and float64, printed as C helpers.
+"""The project's own `exp`, `expm1`, `tanh`, `log` and `log1p` (float32, float64), as C helpers.
 
 Why not libm: gcc vectorizes a loop that calls `expf` only through glibc's libmvec, whose vector
 `expf` and the scalar `expf` of the loop's tail (or of another loop shape recomputing the value)
@@ -12,8 +12,12 @@ Formulas (no FMA anywhere: the C flags carry -ffp-contract=off):
   exp(r) by its Taylor polynomial on |r| <= ln2/2, times 2^n built from bits (float64: in two
   factors, so subnormal results round once). float32 runs the float64 steps (degree 8) and rounds
   once at the end.
-- tanh (float32 only; float64 calls libm's scalar tanh, the same function in every loop shape):
-  in float64, |x| < 0.01 by its odd Taylor polynomial, else 1 - 2/(exp(2|x|) + 1), sign restored.
+- tanh: float32 in float64, |x| < 0.01 by its odd Taylor polynomial, else 1 - 2/(exp(2|x|) + 1);
+  float64 t/(t + 2) with t = expm1(2|x|), the division refined by one exact (Dekker) residual.
+- expm1: |x| <= 1 Taylor directly, else 2^n p + (2^n - 1) with r = x - n ln2 as a double-double.
+- log1p: near 1, 2 atanh(x/(2+x)) written as x - (s x - ...) so the rounding of s barely matters;
+  elsewhere log(1 + x) plus the exact rounding error of 1 + x over (1 + x).
+- float32 expm1/log1p/sin/cos call the float64 function and round once.
 - log: x = 2^e * m with m in [sqrt(1/2), sqrt(2)), s = (m-1)/(m+1), log m = 2 atanh(s) by its odd
   series, plus e*ln2 (split for float64); subnormal inputs are scaled by 2^54 first.
 Measured bounds (tests/test_c_math.py, against float64/longdouble NumPy): docs/semantics.md.

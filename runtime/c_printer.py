@@ -478,8 +478,9 @@ def render_const(value, dtype, dialect: Dialect) -> str:
 
 # No libmvec (`__simd__` declarations of libm): its vector `expf` and the scalar `expf` of a loop's
 # tail differ in the last bit, and the planner recomputes values in several loops (issue 9). exp,
-# tanh and log are the project's own vectorizable functions (c_math.py); every other libm function is
-# called as the scalar function in every loop shape, so all copies of a value agree.
+# expm1, tanh, log, log1p, sin and cos are the project's own vectorizable functions (c_math.py,
+# c_trig.py); every other libm function is called as the scalar function in every loop shape, so all
+# copies of a value agree.
 
 
 def render_translation_unit(functions: list[str], dialect: Dialect = C_DIALECT) -> str:

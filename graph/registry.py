@@ -50,6 +50,7 @@ class OpDef:
     domain: str = "any"
     properties: frozenset[str] = field(default_factory=frozenset)  # commutative, associative, ...
     reduce_identity: Any = None  # reductions: the identity of the combine (per dtype via callable)
+    cupy: Reference | None = None  # opaque ops: the same on CuPy arrays (None: host round trip)
     vjp: VJPRule | None = None  # the derivative rule (reverse mode); see VJPRule
     # False for ops whose results carry no derivative (comparisons, bit ops, argmax): they have no
     # rule, and gradients stop there. Every other non-leaf op must have a `vjp` (a test enforces it).

@@ -1,4 +1,10 @@
-"""matmul (a library call: BLAS/cuBLAS), tensordot (views + matmul) and vecdot (fused multiply-sum)."""
+"""la.linalg: the Array API linalg extension plus NumPy's norm, lstsq, eig and eigvals.
+
+Decompositions and solvers are library calls (graph/ops_linalg.py: LAPACK through NumPy, cuSOLVER
+through CuPy); matmul is BLAS/cuBLAS; trace, diagonal, outer, vector_norm, vecdot and the
+elementwise parts of matrix_norm, matrix_rank and lstsq's residuals are fused kernels
+(lazyarray/_linalg_compose.py). See docs/linalg_random.md.
+"""
 
 from __future__ import annotations
 
@@ -89,3 +95,20 @@ def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
         raise _bind.fail(ValueError, "vecdot: the contracted axis differs in size", site)
     product = Array(a) * Array(b)
     return _sum(product, axis=axis, dtype=product.dtype)  # NumPy's vecdot keeps the dtype
+
+
+from ._linalg_calls import (  # noqa: E402
+    EigResult, EighResult, QRResult, SlogdetResult, SVDResult, cholesky, det, eig, eigh, eigvals,
+    eigvalsh, inv, lstsq, pinv, qr, slogdet, solve, svd, svdvals,
+)
+from ._linalg_compose import (  # noqa: E402
+    cross, diagonal, matrix_norm, matrix_power, matrix_rank, norm, outer, trace, vector_norm,
+)
+from .manipulation import matrix_transpose  # noqa: E402
+
+__all__ = [
+    "EigResult", "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cross", "det",
+    "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm",
+    "matrix_power", "matrix_rank", "matrix_transpose", "norm", "outer", "pinv", "qr", "slogdet",
+    "solve", "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+]

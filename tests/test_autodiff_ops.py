@@ -50,6 +50,9 @@ def _structural_cases(rng) -> dict:
     def r(*s):
         return rng.uniform(-2.0, 2.0, s)
 
+    def well(batch, n):
+        return r(batch, n, n) * 0.3 + 2.0 * np.eye(n)
+
     idx = np.array([2, 0, 2, 1])
     return {
         "broadcast_to": (lambda x: la.broadcast_to(x, (2, 3, 4)), [r(3, 1)]),
@@ -68,6 +71,11 @@ def _structural_cases(rng) -> dict:
                     + x.at[1:3].set(v[:2] * 2.0), [r(4, 3), r(3, 3)]),
         "where": (lambda a, b: la.where(a > 0, a, b), [r(3, 4), r(3, 4)]),
         "cast": (lambda x: la.astype(x, la.float32) * np.float32(3.0), [r(3, 4)]),
+        # linalg library calls (graph/ops_linalg.py), on well-conditioned batches
+        "solve": (lambda a, b: la.linalg.solve(a, b), [well(2, 3), r(2, 3, 2)]),
+        "inv": (lambda a: la.linalg.inv(a), [well(2, 3)]),
+        "det": (lambda a: la.linalg.det(a), [well(2, 3)]),
+        "slogdet": (lambda a: la.linalg.slogdet(a).logabsdet, [well(2, 3)]),
     }
 
 

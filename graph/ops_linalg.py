@@ -1,0 +1,178 @@
+"""Linear-algebra library calls: LAPACK through NumPy on the CPU, cuSOLVER/cuBLAS through CuPy.
+
+Each op is OPAQUE: its inputs are materialized contiguous buffers (like matmul's) and its result one
+planned buffer, so the elementwise work around it fuses into the neighbouring kernels. Every op is
+batched over leading dims (the front end broadcasts the batch before binding). A decomposition
+with several results (eigh, qr, svd, slogdet) returns them packed into one buffer along a last
+axis; the front end (lazyarray/linalg.py) takes them apart with views, which cost nothing:
+
+    eigh:    (..., n, n + 1)        eigenvectors [..., :n], eigenvalues [..., n]
+    qr:      (..., m*k + k*n)       Q then R, each row-major
+    svd:     (..., m*p + k + q*n)   U, S, Vh
+    slogdet: (..., 2)               sign, log|det|
+
+`reference` is the NumPy implementation (the oracle and the CPU path); `cupy` the same on CuPy
+arrays, run on the device by the cupy backend.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import derivatives as d
+from .registry import OpDef, OpKind, register
+
+
+def _cupy():
+    import cupy
+
+    return cupy
+
+
+def _both(fn):
+    """(NumPy reference, CuPy implementation) from one function of the array module."""
+    return (lambda xs, a, dt: np.asarray(fn(np, xs, a), dtype=dt),
+            lambda xs, a, dt: fn(_cupy(), xs, a).astype(dt, copy=False))
+
+
+def _flat(xp, parts, batch):
+    return xp.concatenate([p.reshape(batch + (-1,)) for p in parts], axis=-1)
+
+
+def _eigh(xp, xs, a):
+    w, v = xp.linalg.eigh(xs[0])
+    return xp.concatenate([v, w[..., None].astype(v.dtype)], axis=-1)
+
+
+def _qr(xp, xs, a):
+    x = xs[0]
+    if xp is np:  # NumPy 2 batches qr itself; CuPy takes matrices one at a time
+        q, r = np.linalg.qr(x, mode=a[0])
+    else:
+        q, r = _batched(xp, lambda m: xp.linalg.qr(m, mode=a[0]), x)
+    return _flat(xp, (q, r), x.shape[:-2])
+
+
+def _svd(xp, xs, a):
+    x = xs[0]
+    u, s, vh = xp.linalg.svd(x, full_matrices=a[0])
+    return _flat(xp, (u, s.astype(u.dtype), vh), x.shape[:-2])
+
+
+def _slogdet(xp, xs, a):
+    sign, logdet = xp.linalg.slogdet(xs[0])
+    return xp.stack([sign.astype(logdet.dtype), logdet], axis=-1)
+
+
+def _batched(xp, fn, x):
+    """fn over the matrices of a batch, for library functions that take 2-D input only."""
+    if x.ndim == 2:
+        return fn(x)
+    flat = x.reshape((-1,) + x.shape[-2:])
+    parts = [fn(m) for m in flat] if flat.shape[0] else [fn(xp.zeros(x.shape[-2:], x.dtype))]
+    outs = tuple(xp.stack([p[i] for p in parts]) for i in range(len(parts[0])))
+    return tuple(o[: flat.shape[0]].reshape(x.shape[:-2] + o.shape[1:]) for o in outs)
+
+
+def _pinv(xp, xs, a):
+    if xp is np:
+        return np.linalg.pinv(xs[0], rtol=a[0])
+    return xp.linalg.pinv(xs[0], rcond=a[0])  # CuPy's rcond is the same relative cut-off
+
+
+def _lstsq(xp, xs, a):
+    return xp.linalg.lstsq(xs[0], xs[1], rcond=a[0])[0]
+
+
+def _eig_values(xp, xs, a):
+    return xp.linalg.eigvals(xs[0])
+
+
+def _eig(xp, xs, a):
+    w, v = xp.linalg.eig(xs[0])
+    return xp.concatenate([v, w[..., None]], axis=-1)
+
+
+_IMPLS = {
+    "cholesky": lambda xp, xs, a: (xp.linalg.cholesky(xs[0]) if not a[0]
+                                   else xp.swapaxes(xp.linalg.cholesky(xs[0]), -1, -2).conj()),
+    "det": lambda xp, xs, a: xp.linalg.det(xs[0]),
+    "slogdet": _slogdet,
+    "inv": lambda xp, xs, a: xp.linalg.inv(xs[0]),
+    "solve": lambda xp, xs, a: xp.linalg.solve(xs[0], xs[1]),
+    "eigh": _eigh,
+    "eigvalsh": lambda xp, xs, a: xp.linalg.eigvalsh(xs[0]),
+    "qr": _qr,
+    "svd": _svd,
+    "svdvals": lambda xp, xs, a: xp.linalg.svd(xs[0], compute_uv=False),
+    "pinv": _pinv,
+    "lstsq": _lstsq,
+    "eig": _eig,
+    "eigvals": _eig_values,
+}
+
+_ATTRS = {"cholesky": ("upper",), "qr": ("mode",), "svd": ("full_matrices",), "pinv": ("rtol",),
+          "lstsq": ("rcond",)}
+
+
+# --- derivative rules (Giles, "Collected matrix derivative results", 2008) ------------------------
+def _t(x):
+    return d.matrix_transpose(x)
+
+
+def _inv_node(a):
+    return d.node("inv", (a,), (), a.shape, a.dtype)
+
+
+def _solve_vjp(g, x, xs, attrs):
+    """X = A^-1 B: gB = A^-T g, gA = -gB X^T."""
+    a, _ = xs
+    gb = d.node("solve", (_t(a), g), (), g.shape, g.dtype)
+    return d.neg(d.matmul(gb, _t(x))), gb
+
+
+def _inv_vjp(g, y, xs, attrs):
+    """Y = A^-1: gA = -Y^T g Y^T."""
+    return (d.neg(d.matmul(d.matmul(_t(y), g), _t(y))),)
+
+
+def _det_vjp(g, y, xs, attrs):
+    """d det(A) = det(A) tr(A^-1 dA): gA = g det(A) A^-T."""
+    a = xs[0]
+    scale = d.broadcast(d.reshape(d.mul(g, y), y.shape + (1, 1)), a.shape)
+    return (d.mul(scale, _t(_inv_node(a))),)
+
+
+def _slogdet_vjp(g, y, xs, attrs):
+    """Only log|det| has a derivative (the sign is piecewise constant): gA = g_log A^-T."""
+    a = xs[0]
+    batch = a.shape[:-2]
+    spec = tuple((0, 1, s) for s in batch) + ((1, 1, 1),)
+    g_log = d.reshape(d.slice_(g, spec), batch + (1, 1))
+    return (d.mul(d.broadcast(g_log, a.shape), _t(_inv_node(a))),)
+
+
+_VJPS = {"solve": _solve_vjp, "inv": _inv_vjp, "det": _det_vjp, "slogdet": _slogdet_vjp}
+
+_ARITY = {"solve": 2, "lstsq": 2}
+
+_DOCS = {
+    "solve": "X with A X = B; B is (..., n, k) (the front end makes a vector a column)",
+    "eigh": "packed (..., n, n + 1): eigenvectors then the eigenvalues as a last column",
+    "qr": "packed (..., m*k + k*n): Q then R, row-major",
+    "svd": "packed (..., m*p + k + q*n): U, S, Vh",
+    "slogdet": "packed (..., 2): sign, log|det|",
+    "lstsq": "the least-squares solution only; residuals, rank and s are compositions",
+    "eig": "packed complex (..., n, n + 1): eigenvectors then eigenvalues",
+}
+
+
+def _register(name: str) -> OpDef:
+    reference, cupy_impl = _both(_IMPLS[name])
+    vjp = _VJPS.get(name)
+    return register(OpDef(name, OpKind.OPAQUE, reference, arity=_ARITY.get(name, 1),
+                          attr_names=_ATTRS.get(name, ()), cupy=cupy_impl, vjp=vjp,
+                          differentiable=vjp is not None, doc=_DOCS.get(name, "")))
+
+
+LINALG_OPS = {name: _register(name) for name in _IMPLS}

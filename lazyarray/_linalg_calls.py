@@ -1,0 +1,274 @@
+"""The library-call half of la.linalg: decompositions and solvers (graph/ops_linalg.py).
+
+Each function checks and promotes its operands the NumPy way (integers and bools compute in float64,
+float32 stays float32), broadcasts batch dims, binds one opaque op and, for a decomposition with
+several results, takes its packed buffer apart with views (slices and reshapes: no copies).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import _bind
+from .array import Array
+from .graph import dtypes, get_op
+from .graph.node import Node, user_site
+from .manipulation import reshape_node, slice_node
+from .reductions import _as_node
+
+
+class EighResult(NamedTuple):
+    eigenvalues: Array
+    eigenvectors: Array
+
+
+class EigResult(NamedTuple):
+    eigenvalues: Array
+    eigenvectors: Array
+
+
+class QRResult(NamedTuple):
+    Q: Array
+    R: Array
+
+
+class SlogdetResult(NamedTuple):
+    sign: Array
+    logabsdet: Array
+
+
+class SVDResult(NamedTuple):
+    U: Array
+    S: Array
+    Vh: Array
+
+
+def _complex_dtype(dt: np.dtype) -> np.dtype | None:
+    """The complex dtype of eig's results, or None while lazyarray has no complex dtypes."""
+    want = np.dtype(np.complex64 if dt == dtypes.float32 else np.complex128)
+    if dt.kind == "c":
+        return dt
+    return want if want in dtypes.SUPPORTED else None
+
+
+def _matrix(x: Any, name: str, site: _bind.Site, square: bool = False) -> Node:
+    """x as a floating (..., m, n) node: NumPy's linalg computes integers and bools in float64."""
+    node = _as_node(x, site)
+    if node.ndim < 2:
+        raise _bind.fail(np.linalg.LinAlgError, f"{node.ndim}-dimensional array given. "
+                         f"{name} needs at least two dimensions", site)
+    if square and node.shape[-1] != node.shape[-2]:
+        raise _bind.fail(np.linalg.LinAlgError, f"{name}: last 2 dimensions of the array must be "
+                         f"square, got {node.shape}", site)
+    if node.dtype.kind not in "fc":
+        node = _bind.cast(node, dtypes.float64, site)
+    return node
+
+
+def _call(name: str, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, ...],
+          dtype: np.dtype, site: _bind.Site) -> Node:
+    return _bind.primitive(get_op(name), inputs, attrs, shape, dtype, site)
+
+
+def _part(packed: Node, start: int, shape: tuple[int, ...], site: _bind.Site) -> Array:
+    """The piece of a packed result that starts at `start` along its last axis, viewed as shape."""
+    batch = packed.shape[:-1]
+    length = math.prod(shape[len(batch):])
+    spec = tuple((0, 1, s) for s in batch) + ((start, 1, length),)
+    return Array(reshape_node(slice_node(packed, spec, site), shape, site))
+
+
+def _real(dt: np.dtype) -> np.dtype:
+    return np.dtype(dt.char.lower()) if dt.kind == "c" else dt
+
+
+# --- single results -------------------------------------------------------------------------------
+def cholesky(x: Any, /, *, upper: bool = False) -> Array:
+    """The Cholesky factor L (x = L L^H), or U = L^H with upper=True."""
+    site = user_site(1)
+    a = _matrix(x, "cholesky", site, square=True)
+    return Array(_call("cholesky", (a,), (bool(upper),), a.shape, a.dtype, site))
+
+
+def det(x: Any, /) -> Array:
+    site = user_site(1)
+    a = _matrix(x, "det", site, square=True)
+    return Array(_call("det", (a,), (), a.shape[:-2], a.dtype, site))
+
+
+def inv(x: Any, /) -> Array:
+    site = user_site(1)
+    a = _matrix(x, "inv", site, square=True)
+    return Array(_call("inv", (a,), (), a.shape, a.dtype, site))
+
+
+def eigvalsh(x: Any, /, UPLO: str = "L") -> Array:
+    site = user_site(1)
+    a = _matrix(x, "eigvalsh", site, square=True)
+    return Array(_call("eigvalsh", (a,), (), a.shape[:-1], _real(a.dtype), site))
+
+
+def svdvals(x: Any, /) -> Array:
+    site = user_site(1)
+    a = _matrix(x, "svdvals", site)
+    k = min(a.shape[-2:])
+    return Array(_call("svdvals", (a,), (), a.shape[:-2] + (k,), _real(a.dtype), site))
+
+
+def _default_rtol(a: Node) -> float:
+    return max(a.shape[-2:]) * float(np.finfo(a.dtype).eps)
+
+
+def pinv(x: Any, /, *, rtol: float | None = None) -> Array:
+    """Moore-Penrose pseudo-inverse; singular values below rtol * largest are dropped (default
+    max(M, N) * eps, as the Array API says)."""
+    site = user_site(1)
+    a = _matrix(x, "pinv", site)
+    if rtol is not None and not isinstance(rtol, (int, float)):
+        raise _bind.fail(TypeError, "pinv: rtol must be a Python float here", site)
+    tol = float(rtol) if rtol is not None else _default_rtol(a)
+    shape = a.shape[:-2] + (a.shape[-1], a.shape[-2])
+    return Array(_call("pinv", (a,), (tol,), shape, a.dtype, site))
+
+
+def solve(x1: Any, x2: Any, /) -> Array:
+    """X with x1 @ X = x2. As in NumPy 2 and the Array API: x2 is a vector only when it is 1-D;
+    otherwise (..., M, K) with the batch dims broadcast against x1's."""
+    site = user_site(1)
+    a = _matrix(x1, "solve", site, square=True)
+    b = _as_node(x2, site)
+    dtype = np.result_type(a.dtype, b.dtype if b.dtype.kind in "fc" else dtypes.float64)
+    n = a.shape[-1]
+    vector = b.ndim == 1
+    if vector:
+        b = reshape_node(b, (n, 1), site) if b.shape[0] == n else b
+    if b.ndim < 2 or b.shape[-2] != n:
+        raise _bind.fail(ValueError, f"solve: x2 of shape {_as_node(x2, site).shape} does not "
+                         f"match x1 of shape {a.shape}", site)
+    batch = _bind.broadcast_shapes([a.shape[:-2], b.shape[:-2]], site)
+    a = _bind.broadcast_to(_bind.cast(a, dtype, site), batch + a.shape[-2:], site)
+    b = _bind.broadcast_to(_bind.cast(b, dtype, site), batch + b.shape[-2:], site)
+    out = _call("solve", (a, b), (), b.shape, dtype, site)
+    return Array(reshape_node(out, batch + (n,), site) if vector else out)
+
+
+# --- packed results -------------------------------------------------------------------------------
+def slogdet(x: Any, /) -> SlogdetResult:
+    site = user_site(1)
+    a = _matrix(x, "slogdet", site, square=True)
+    batch = a.shape[:-2]
+    packed = _call("slogdet", (a,), (), batch + (2,), a.dtype, site)
+    return SlogdetResult(_part(packed, 0, batch, site), _part(packed, 1, batch, site))
+
+
+def eigh(x: Any, /, UPLO: str = "L") -> EighResult:
+    """Eigenvalues (ascending) and eigenvectors (columns) of symmetric matrices; like NumPy, only
+    the lower triangle is read."""
+    site = user_site(1)
+    a = _matrix(x, "eigh", site, square=True)
+    batch, n = a.shape[:-2], a.shape[-1]
+    packed = _call("eigh", (a,), (), batch + (n, n + 1), a.dtype, site)
+    spec = tuple((0, 1, s) for s in batch)
+    vectors = slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site)
+    values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),
+                          site)
+    return EighResult(Array(values), Array(vectors))
+
+
+def qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
+    site = user_site(1)
+    if mode not in ("reduced", "complete"):
+        raise _bind.fail(ValueError, f"qr: mode must be 'reduced' or 'complete', not {mode!r}",
+                         site)
+    a = _matrix(x, "qr", site)
+    batch, (m, n) = a.shape[:-2], a.shape[-2:]
+    k = min(m, n) if mode == "reduced" else m
+    packed = _call("qr", (a,), (mode,), batch + (m * k + k * n,), a.dtype, site)
+    return QRResult(_part(packed, 0, batch + (m, k), site),
+                    _part(packed, m * k, batch + (k, n), site))
+
+
+def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
+    site = user_site(1)
+    a = _matrix(x, "svd", site)
+    batch, (m, n) = a.shape[:-2], a.shape[-2:]
+    k = min(m, n)
+    p, q = (m, n) if full_matrices else (k, k)
+    packed = _call("svd", (a,), (bool(full_matrices),), batch + (m * p + k + q * n,), a.dtype,
+                   site)
+    u = _part(packed, 0, batch + (m, p), site)
+    s = _part(packed, m * p, batch + (k,), site)
+    vh = _part(packed, m * p + k, batch + (q, n), site)
+    if a.dtype.kind == "c":
+        from .elementwise import real
+
+        s = real(s)
+    return SVDResult(u, s, vh)
+
+
+def eig(x: Any, /) -> EigResult:
+    """General eigen-decomposition: results are always complex (NumPy's are real when every
+    eigenvalue happens to be, which a lazy shape/dtype cannot know in advance)."""
+    site = user_site(1)
+    a = _matrix(x, "eig", site, square=True)
+    ct = _complex_dtype(a.dtype)
+    if ct is None:
+        raise _bind.fail(NotImplementedError, "eig needs complex dtypes, which this build of "
+                         "lazyarray does not have yet", site)
+    batch, n = a.shape[:-2], a.shape[-1]
+    packed = _call("eig", (_bind.cast(a, ct, site),), (), batch + (n, n + 1), ct, site)
+    spec = tuple((0, 1, s) for s in batch)
+    vectors = slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site)
+    values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),
+                          site)
+    return EigResult(Array(values), Array(vectors))
+
+
+def eigvals(x: Any, /) -> Array:
+    site = user_site(1)
+    a = _matrix(x, "eigvals", site, square=True)
+    ct = _complex_dtype(a.dtype)
+    if ct is None:
+        raise _bind.fail(NotImplementedError, "eigvals needs complex dtypes, which this build of "
+                         "lazyarray does not have yet", site)
+    return Array(_call("eigvals", (_bind.cast(a, ct, site),), (), a.shape[:-1], ct, site))
+
+
+def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Array, Array]:
+    """NumPy's (x, residuals, rank, s) for 2-D a. The solution is a library call; rank and s come
+    from svdvals and residuals are fused from a @ x. One difference: residuals are computed
+    whenever M > N (NumPy returns an empty array when a is rank-deficient, a data-dependent shape
+    a lazy array cannot have)."""
+    from ._linalg_compose import _rank_of
+    from .reductions import sum as _sum
+
+    site = user_site(1)
+    an = _matrix(a, "lstsq", site)
+    if an.ndim != 2:
+        raise _bind.fail(np.linalg.LinAlgError, "lstsq: a must be 2-D", site)
+    bn = _as_node(b, site)
+    if bn.ndim not in (1, 2) or bn.shape[0] != an.shape[0]:
+        raise _bind.fail(np.linalg.LinAlgError, f"lstsq: incompatible dimensions {an.shape} and "
+                         f"{bn.shape}", site)
+    dtype = np.result_type(an.dtype, bn.dtype if bn.dtype.kind in "fc" else dtypes.float64)
+    an, bn = _bind.cast(an, dtype, site), _bind.cast(bn, dtype, site)
+    tol = float(rcond) if rcond is not None else _default_rtol(an)
+    m, n = an.shape
+    x = Array(_call("lstsq", (an, bn), (tol,), (n,) + bn.shape[1:], dtype, site))
+    s = svdvals(Array(an))
+    rank = _rank_of(s, tol)
+    if m > n:
+        r = Array(bn) - matmul_(Array(an), x)
+        residuals = _sum(r * r, axis=0).reshape(bn.shape[1:] if bn.ndim == 2 else (1,))
+    else:
+        residuals = Array(_bind.leaf(np.empty((0,), _real(dtype)), site))
+    return x, residuals, rank, s
+
+
+def matmul_(x1: Array, x2: Array) -> Array:
+    from .linalg import matmul
+
+    return matmul(x1, x2)

@@ -1,0 +1,198 @@
+"""The fused half of la.linalg: compositions of views, elementwise ops and reductions.
+
+trace, diagonal, outer, vector_norm and the Frobenius / 1 / inf matrix norms bind no library call:
+they fuse into kernels with whatever surrounds them. The spectral norms (2, -2, 'nuc') and
+matrix_rank reduce svdvals (a library call) in a fused kernel; matrix_power is matmuls (BLAS).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import _bind
+from . import elementwise as ew
+from .array import Array
+from .graph import dtypes
+from .graph.node import user_site
+from .manipulation import concat, reshape_node, slice_node
+from .reductions import _as_node
+from .reductions import max as _max
+from .reductions import min as _min
+from .reductions import sum as _sum
+
+
+def diagonal(x: Any, /, *, offset: int = 0) -> Array:
+    """The diagonal of the last two dims as a view: the matrix seen flat, every (n+1)-th element."""
+    site = user_site(1)
+    a = _as_node(x, site)
+    if a.ndim < 2:
+        raise _bind.fail(ValueError, "diagonal: x must have at least two dimensions", site)
+    batch, (m, n) = a.shape[:-2], a.shape[-2:]
+    length = max(0, min(m, n - offset) if offset >= 0 else min(m + offset, n))
+    start = offset if offset >= 0 else -offset * n
+    flat = reshape_node(a, batch + (m * n,), site)
+    spec = tuple((0, 1, s) for s in batch) + ((start if length else 0, n + 1, length),)
+    return Array(slice_node(flat, spec, site))
+
+
+def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Array:
+    """Sum of the diagonal (NumPy's accumulator dtype rules, as la.sum)."""
+    return _sum(diagonal(x, offset=offset), axis=-1, dtype=dtype)
+
+
+def outer(x1: Any, x2: Any, /) -> Array:
+    site = user_site(1)
+    a, b = _as_node(x1, site), _as_node(x2, site)
+    if a.ndim != 1 or b.ndim != 1:
+        raise _bind.fail(ValueError, "outer: both inputs must be 1-D", site)
+    return Array(reshape_node(a, (a.shape[0], 1), site)) * Array(reshape_node(b, (1, b.shape[0]),
+                                                                              site))
+
+
+def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Array:
+    """The 3-vector cross product along `axis`: each component is fused from views of the inputs;
+    the three are then concatenated (one library call)."""
+    site = user_site(1)
+    a, b = _as_node(x1, site), _as_node(x2, site)
+    shape = _bind.broadcast_shapes([a.shape, b.shape], site)
+    ax = axis % len(shape) if shape else 0
+    if not shape or a.shape[axis] != 3 or b.shape[axis] != 3:
+        raise _bind.fail(ValueError, "cross: both inputs must have size 3 along axis", site)
+    a, b = (_bind.broadcast_to(n, shape, site) for n in (a, b))
+
+    def comp(n, i):
+        spec = tuple((i, 1, 1) if d == ax else (0, 1, s) for d, s in enumerate(shape))
+        return Array(slice_node(n, spec, site))
+
+    parts = []
+    for i in range(3):
+        j, k = (i + 1) % 3, (i + 2) % 3
+        parts.append(comp(a, j) * comp(b, k) - comp(a, k) * comp(b, j))
+    return concat(parts, axis=ax)
+
+
+def _float(x: Array) -> Array:
+    return x if x.dtype.kind in "fc" else ew.astype(x, dtypes.float64)
+
+
+def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Array:
+    """sum(|x|**ord)**(1/ord) over `axis` (all axes by default), fused into one reduction kernel."""
+    site = user_site(1)
+    v = _float(Array(_as_node(x, site)))
+    a = ew.abs(v)
+    if ord == 2:
+        return ew.sqrt(_sum(a * a, axis=axis, keepdims=keepdims))
+    if ord == 1:
+        return _sum(a, axis=axis, keepdims=keepdims)
+    if ord == math.inf:
+        return _max(a, axis=axis, keepdims=keepdims)
+    if ord == -math.inf:
+        return _min(a, axis=axis, keepdims=keepdims)
+    if ord == 0:
+        return ew.astype(_sum(a != 0, axis=axis, keepdims=keepdims), v.dtype)
+    if not isinstance(ord, (int, float)):
+        raise _bind.fail(ValueError, f"vector_norm: invalid ord {ord!r}", site)
+    p = float(ord)
+    return ew.power(_sum(ew.power(a, p), axis=axis, keepdims=keepdims), 1.0 / p)
+
+
+def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Array:
+    """Norms of the matrices in the last two dims: 'fro', 1, -1, inf, -inf fused; 2, -2, 'nuc'
+    from svdvals."""
+    from ._linalg_calls import svdvals
+
+    site = user_site(1)
+    v = _float(Array(_as_node(x, site)))
+    if v.ndim < 2:
+        raise _bind.fail(ValueError, "matrix_norm: x must have at least two dimensions", site)
+    a = ew.abs(v)
+    axes = (-2, -1)
+    if ord == "fro":
+        out = ew.sqrt(_sum(a * a, axis=axes))
+    elif ord in (1, -1):
+        cols = _sum(a, axis=-2)
+        out = _max(cols, axis=-1) if ord == 1 else _min(cols, axis=-1)
+    elif ord in (math.inf, -math.inf):
+        rows = _sum(a, axis=-1)
+        out = _max(rows, axis=-1) if ord > 0 else _min(rows, axis=-1)
+    elif ord in (2, -2, "nuc"):
+        s = svdvals(v)
+        out = _sum(s, axis=-1) if ord == "nuc" else (_max(s, axis=-1) if ord == 2
+                                                      else _min(s, axis=-1))
+    else:
+        raise _bind.fail(ValueError, f"matrix_norm: invalid ord {ord!r}", site)
+    return out.reshape(v.shape[:-2] + (1, 1)) if keepdims else out
+
+
+def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Array:
+    """NumPy's norm: a vector norm over one axis (or the whole array when ord is None), a matrix
+    norm over two."""
+    site = user_site(1)
+    v = Array(_as_node(x, site))
+    if axis is None:
+        if ord is None:
+            out = vector_norm(v, ord=2)
+            return out.reshape((1,) * v.ndim) if keepdims else out
+        axis = tuple(range(v.ndim))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    if len(axes) == 1:
+        return vector_norm(v, axis=axes, keepdims=keepdims, ord=2 if ord is None else ord)
+    if len(axes) != 2:
+        raise _bind.fail(ValueError, "norm: improper number of dimensions to norm", site)
+    r, c = (ax % v.ndim for ax in axes)
+    from .manipulation import moveaxis
+
+    moved = moveaxis(v, (r, c), (-2, -1))
+    out = matrix_norm(moved, ord="fro" if ord is None else ord)
+    if keepdims:
+        shape = tuple(1 if i in (r, c) else s for i, s in enumerate(v.shape))
+        out = out.reshape(shape)
+    return out
+
+
+def _rank_of(s: Array, tol: float | None) -> Array:
+    """Number of singular values above tol * the largest (per matrix)."""
+    cut = _max(s, axis=-1, keepdims=True) * tol
+    return _sum(s > cut, axis=-1)
+
+
+def matrix_rank(x: Any, /, *, rtol: float | None = None) -> Array:
+    """Singular values above rtol * the largest (default max(M, N) * eps), counted in a fused
+    reduction over svdvals."""
+    from ._linalg_calls import _default_rtol, _matrix, svdvals
+
+    site = user_site(1)
+    a = _matrix(x, "matrix_rank", site)
+    tol = float(rtol) if rtol is not None else _default_rtol(a)
+    return _rank_of(svdvals(Array(a)), tol)
+
+
+def matrix_power(x: Any, n: int, /) -> Array:
+    """x**n by repeated squaring (matmuls); n < 0 inverts first, n == 0 gives identities."""
+    from ._linalg_calls import _matrix, inv
+    from .linalg import matmul
+
+    site = user_site(1)
+    if not isinstance(n, (int, np.integer)):
+        raise _bind.fail(TypeError, "matrix_power: exponent must be an integer", site)
+    node = _as_node(x, site)
+    if node.ndim < 2 or node.shape[-1] != node.shape[-2]:
+        raise _bind.fail(np.linalg.LinAlgError, "matrix_power: last 2 dimensions of the array must "
+                         "be square", site)
+    a = Array(node)
+    if n == 0:
+        eye = Array(_bind.leaf(np.eye(node.shape[-1], dtype=node.dtype), site))
+        return Array(_bind.broadcast_to(eye._node, node.shape, site))
+    if n < 0:
+        a, n = inv(Array(_matrix(a, "matrix_power", site))), -n
+    result = None
+    while n:
+        if n & 1:
+            result = a if result is None else matmul(result, a)
+        n >>= 1
+        if n:
+            a = matmul(a, a)
+    return result

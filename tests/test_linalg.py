@@ -1,0 +1,189 @@
+"""la.linalg against numpy.linalg on every backend, over float32/float64 and batch shapes.
+
+Every function of one dtype and batch shape is evaluated in one `la.eval` (one plan, one compile).
+Decompositions are checked by what they must satisfy (reconstruction, orthogonality) as well as
+against NumPy's values, so a device library whose sign conventions differ would still pass.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+TOL = {np.float32: 2e-4, np.float64: 1e-9}
+
+
+def _inputs(rng, dtype, batch, n=4, m=3):
+    a = rng.standard_normal(batch + (n, n))
+    spd = a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+    rect = rng.standard_normal(batch + (n, m))
+    b = rng.standard_normal(batch + (n, 2))
+    return [x.astype(dtype) for x in (a + n * np.eye(n), spd, rect, b)]
+
+
+def _cases(a, spd, rect, b):
+    """name -> (lazyarray result, NumPy result) for one set of inputs."""
+    L, n = la.linalg, np.linalg
+    A, S, R, B = (la.array(x) for x in (a, spd, rect, b))
+    return {
+        "solve": (L.solve(A, B), n.solve(a, b)),
+        "solve_vector": (L.solve(A, la.array(b[..., 0].reshape(-1)[: a.shape[-1]])),
+                         n.solve(a, b[..., 0].reshape(-1)[: a.shape[-1]])),
+        "inv": (L.inv(A), n.inv(a)),
+        "det": (L.det(A), n.det(a)),
+        "cholesky": (L.cholesky(S), n.cholesky(spd)),
+        "cholesky_upper": (L.cholesky(S, upper=True), n.cholesky(spd, upper=True)),
+        "eigvalsh": (L.eigvalsh(S), n.eigvalsh(spd)),
+        "svdvals": (L.svdvals(R), n.svd(rect, compute_uv=False)),
+        "pinv": (L.pinv(R), n.pinv(rect, rtol=max(rect.shape[-2:]) * np.finfo(rect.dtype).eps)),
+        "matrix_rank": (L.matrix_rank(R), n.matrix_rank(rect)),
+        "trace": (L.trace(A), np.trace(a, axis1=-2, axis2=-1)),
+        "trace_offset": (L.trace(R, offset=-1), np.trace(rect, -1, axis1=-2, axis2=-1)),
+        "diagonal": (L.diagonal(R, offset=1), np.diagonal(rect, 1, -2, -1)),
+        "matrix_transpose": (L.matrix_transpose(R), np.swapaxes(rect, -1, -2)),
+        "matrix_power3": (L.matrix_power(A, 3), n.matrix_power(a, 3)),
+        "matrix_power0": (L.matrix_power(A, 0), n.matrix_power(a, 0)),
+        "matrix_power-2": (L.matrix_power(A, -2), n.matrix_power(a, -2)),
+        "fro": (L.matrix_norm(R), n.norm(rect, axis=(-2, -1))),
+        "nuc": (L.matrix_norm(R, ord="nuc"), n.norm(rect, "nuc", axis=(-2, -1))),
+        "norm2": (L.matrix_norm(R, ord=2), n.norm(rect, 2, axis=(-2, -1))),
+        "norm-2": (L.matrix_norm(R, ord=-2), n.norm(rect, -2, axis=(-2, -1))),
+        "norm1": (L.matrix_norm(R, ord=1), n.norm(rect, 1, axis=(-2, -1))),
+        "norm-inf": (L.matrix_norm(R, ord=-math.inf), n.norm(rect, -np.inf, axis=(-2, -1))),
+        "vnorm": (L.vector_norm(R), n.norm(rect.reshape(-1))),
+        "vnorm3": (L.vector_norm(R, axis=-1, ord=3, keepdims=True),
+                   n.norm(rect, 3, axis=-1, keepdims=True)),
+        "vnorm0": (L.vector_norm(R, axis=-2, ord=0), n.norm(rect, 0, axis=-2)),
+        "vnorm_inf": (L.vector_norm(R, axis=-1, ord=math.inf), n.norm(rect, np.inf, axis=-1)),
+        "norm_np": (L.norm(R, axis=-1), n.norm(rect, axis=-1)),
+        "vecdot": (L.vecdot(R, R), np.sum(rect * rect, axis=-1)),
+        "tensordot": (L.tensordot(R, R, axes=([-2], [-2])),
+                      np.tensordot(rect, rect, axes=([-2], [-2]))),
+    }
+
+
+def _decompositions(a, spd, rect):
+    L = la.linalg
+    return {"eigh": L.eigh(la.array(spd)), "qr": L.qr(la.array(rect)),
+            "qr_complete": L.qr(la.array(rect), mode="complete"),
+            "svd": L.svd(la.array(rect)), "svd_thin": L.svd(la.array(rect), full_matrices=False),
+            "slogdet": L.slogdet(la.array(a))}
+
+
+def _check_decompositions(dec, a, spd, rect, tol):
+    def close(x, y, what):
+        np.testing.assert_allclose(np.asarray(x), y, rtol=tol, atol=tol * 10, err_msg=what)
+
+    w, v = (np.asarray(t) for t in dec["eigh"])
+    close(w, np.linalg.eigvalsh(spd), "eigh values")
+    close(v @ (w[..., None] * np.swapaxes(v, -1, -2)), spd, "eigh reconstruction")
+    for name in ("qr", "qr_complete"):
+        q, r = (np.asarray(t) for t in dec[name])
+        close(q @ r, rect, name)
+        assert np.allclose(np.tril(r, -1), 0)
+    for name, full in (("svd", True), ("svd_thin", False)):
+        u, s, vh = (np.asarray(t) for t in dec[name])
+        k = s.shape[-1]
+        close(s, np.linalg.svd(rect, compute_uv=False), name)
+        close((u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :], rect, name)
+        assert u.shape == np.linalg.svd(rect, full_matrices=full)[0].shape
+    sign, logdet = (np.asarray(t) for t in dec["slogdet"])
+    want = np.linalg.slogdet(a)
+    close(sign, want.sign, "slogdet sign")
+    close(logdet, want.logabsdet, "slogdet log")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("batch", [(), (2, 1)])
+def test_linalg_matches_numpy(backend, dtype, batch):
+    rng = np.random.default_rng(7)
+    a, spd, rect, b = _inputs(rng, dtype, batch)
+    cases = _cases(a, spd, rect, b)
+    dec = _decompositions(a, spd, rect)
+    la.eval(*[got for got, _ in cases.values()], *[x for r in dec.values() for x in r])
+    tol = TOL[dtype]
+    for name, (got, want) in cases.items():
+        assert got.shape == np.shape(want), name
+        assert got.dtype == np.asarray(want).dtype or name == "matrix_rank", (name, got.dtype)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=tol, atol=tol, err_msg=name)
+    _check_decompositions(dec, a, spd, rect, tol)
+
+
+def test_batch_dims_broadcast_and_lstsq(backend):
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((3, 1, 4, 4)) + 4 * np.eye(4)
+    b = rng.standard_normal((2, 4, 5))
+    m, y = rng.standard_normal((6, 3)), rng.standard_normal((6, 2))
+    x, res, rank, s = la.linalg.lstsq(la.array(m), la.array(y))
+    got = la.linalg.solve(la.array(a), la.array(b))
+    ints = la.linalg.inv(la.array(np.array([[2, 1], [1, 3]])))
+    outer = la.linalg.outer(la.arange(3.0), la.arange(4.0))
+    la.eval(x, res, rank, s, got, ints, outer)
+    np.testing.assert_allclose(np.asarray(got), np.linalg.solve(a, b), rtol=1e-10)
+    assert got.shape == (3, 2, 4, 5)
+    wx, wres, wrank, ws = np.linalg.lstsq(m, y)
+    for g, w in ((x, wx), (res, wres), (rank, wrank), (s, ws)):
+        np.testing.assert_allclose(np.asarray(g), w, rtol=1e-10)
+    assert ints.dtype == la.float64
+    np.testing.assert_allclose(np.asarray(ints), np.linalg.inv([[2.0, 1.0], [1.0, 3.0]]))
+    np.testing.assert_allclose(np.asarray(outer), np.outer(np.arange(3.0), np.arange(4.0)))
+
+
+def test_cross_matches_numpy(reference_backend):
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((4, 3)), rng.standard_normal((1, 3))
+    np.testing.assert_allclose(np.asarray(la.linalg.cross(la.array(a), la.array(b))),
+                               np.cross(a, b), rtol=1e-12)
+    a, b = rng.standard_normal((3, 2)), rng.standard_normal((3, 2))
+    np.testing.assert_allclose(np.asarray(la.linalg.cross(la.array(a), la.array(b), axis=0)),
+                               np.cross(a, b, axis=0), rtol=1e-12)
+
+
+def test_library_calls_and_fused_compositions(reference_backend):
+    """Decompositions are library calls; trace/diagonal/vector_norm fuse into one kernel."""
+    x = la.array(np.random.default_rng(0).standard_normal((5, 5)))
+    plan = la.explain(la.linalg.inv(x) * 2.0 + 1.0)
+    assert plan.num_library_calls == 1 and plan.num_kernels == 1
+    fused = la.explain(la.linalg.trace(x * 2.0) + la.linalg.vector_norm(x))
+    assert fused.num_library_calls == 0
+
+
+def test_errors_name_the_problem(reference_backend):
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        la.linalg.inv(la.zeros((2, 3)))
+    with pytest.raises(np.linalg.LinAlgError, match="two dimensions"):
+        la.linalg.det(la.zeros(3))
+    with pytest.raises(ValueError, match="mode"):
+        la.linalg.qr(la.zeros((2, 2)), mode="r")
+    with pytest.raises(np.linalg.LinAlgError):  # raised by LAPACK at evaluation, as in NumPy
+        np.asarray(la.linalg.inv(la.zeros((2, 2))))
+    with pytest.raises(ValueError, match="invalid ord"):
+        la.linalg.matrix_norm(la.zeros((2, 2)), ord="bad")
+
+
+def test_namespace_is_complete():
+    want = {"cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul",
+            "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv",
+            "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",
+            "vector_norm", "norm", "lstsq", "eig", "eigvals"}
+    assert want <= set(dir(la.linalg))
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("batch", [(3,), (2, 3), (1, 2, 2)])
+@pytest.mark.parametrize("n,m", [(1, 1), (5, 2), (3, 6)])
+def test_linalg_sweep(backend, dtype, batch, n, m):
+    rng = np.random.default_rng(n * 10 + m)
+    a, spd, rect, b = _inputs(rng, dtype, batch, n=n, m=m)
+    cases = _cases(a, spd, rect, b)
+    dec = _decompositions(a, spd, rect)
+    la.eval(*[got for got, _ in cases.values()], *[x for r in dec.values() for x in r])
+    for name, (got, want) in cases.items():
+        np.testing.assert_allclose(np.asarray(got), want, rtol=TOL[dtype] * 10,
+                                   atol=TOL[dtype] * 10, err_msg=name)
+    _check_decompositions(dec, a, spd, rect, TOL[dtype] * 10)

@@ -1,6 +1,6 @@
 """The IR: nodes, the op registry, graphs and their signatures. Imports nothing above it."""
 
-from . import ops_elementwise, ops_linalg, ops_structure  # noqa: F401  (registration side effects)
+from . import ops_elementwise, ops_linalg, ops_random, ops_structure  # noqa: F401  (registration side effects)
 from .dtypes import SUPPORTED, to_dtype
 from .node import Node, user_site
 from .graph import Graph, topological_order

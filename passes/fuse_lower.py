@@ -9,6 +9,7 @@ writes the kernel. Starting from each root with its index map, it walks producer
     elementwise op              -> Apply over its operands, at the same map
     view                        -> nothing: the map changes on the way down (index_map.py)
     reduction                   -> a reduce stage of its own over the inner loop, read as AccRef
+    source (flat_index)         -> the element's row-major position: offset + sum(Index * coeff)
 
 A value is computed once per (stage, map): shared sub-expressions stay shared. When the kernel
 cannot express something it raises `NeedsBuffer` (the planner gives that node a buffer and retries)
@@ -22,13 +23,15 @@ from dataclasses import dataclass, field
 
 from ..graph import Node, OpKind, get_op
 from .row_reuse import keep_rows
-from ..graph.kernel_ir import AccRef, Apply, Kernel, Load, Reduce, ScalarArg, Stage, Store
+from ..graph.kernel_ir import (AccRef, Apply, Const, Index, Kernel, Load, Reduce, ScalarArg, Stage,
+                               Store)
 from ..graph.node import format_site
 from . import index_map as im
 
 _BROADCAST, _RESHAPE, _PERMUTE, _SLICE = (
     get_op(n) for n in ("broadcast_to", "reshape", "permute", "slice"))
 _SCALAR = get_op("scalar")
+_ADD, _MUL, _CAST = (get_op(n) for n in ("add", "multiply", "cast"))
 
 # Recomputing one node at more index maps than this inside one kernel means a chain of shifted
 # views is re-expanding it (x[1:] + x[:-1], repeated): give it a buffer instead.
@@ -259,8 +262,23 @@ class KernelBuilder:
             return stage.memo[(id(src), self._view_map(n, m))]
         if kind is OpKind.REDUCTION:
             return self._emit_accumulator(n, s)
+        if kind is OpKind.SOURCE:
+            return self._emit_position(n, m, stage)
         raise NotImplementedError(f"the fusion planner cannot lower {n.op.kind.value} op "
                                   f"{n.op.name}")
+
+    def _emit_position(self, n: Node, m: im.IndexMap, stage: _StageBuilder) -> int:
+        """A SOURCE node's value: its element's row-major position, from the loop indices."""
+        coeffs, offset = im.flat_address(m, n.shape, len(self.space.sizes))
+        push, dt = self._push, n.dtype
+        pos = push(stage, Const(offset, dt))
+        for dim, c in enumerate(coeffs):
+            if c:
+                term = push(stage, Apply(_CAST, (push(stage, Index(dim)),), dt))
+                if c != 1:
+                    term = push(stage, Apply(_MUL, (term, push(stage, Const(c, dt))), dt))
+                pos = push(stage, Apply(_ADD, (pos, term), dt))
+        return pos
 
     def _emit_accumulator(self, r: Node, s: int) -> int:
         k = self.reduce_stage[id(r)]

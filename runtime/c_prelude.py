@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import c_math, c_trig
+from . import c_math, c_philox, c_trig
 
 SUFFIX = {
     "b": np.dtype("bool"), "i8": np.dtype("int8"), "i16": np.dtype("int16"),
@@ -179,6 +179,7 @@ _GENERATORS: dict[str, Gen] = {
 _GENERATORS.update(c_math.GENERATORS)  # exp, expm1, tanh, log, log1p: one implementation
 _GENERATORS.update(c_trig.GENERATORS)  # sin, cos                       for every loop shape
 _TABLES = {"twobypi_table": c_trig.table_text}  # constant tables the helpers index
+_GENERATORS.update(c_philox.GENERATORS)  # the random bits of la.random
 
 
 def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:

@@ -15,6 +15,10 @@ import pytest
 import lazyarray as la
 
 TOL = {np.float32: 2e-4, np.float64: 1e-9}
+# The registry ops these tests exercise (tests/test_ops_elementwise.py checks every op is covered).
+# eig and eigvals need complex dtypes: test_eig covers them where those exist.
+LINALG_TESTS = ("cholesky", "det", "slogdet", "inv", "solve", "eigh", "eigvalsh", "qr", "svd",
+                "svdvals", "pinv", "lstsq", "eig", "eigvals")
 
 
 def _inputs(rng, dtype, batch, n=4, m=3):
@@ -187,3 +191,21 @@ def test_linalg_sweep(backend, dtype, batch, n, m):
         np.testing.assert_allclose(np.asarray(got), want, rtol=TOL[dtype] * 10,
                                    atol=TOL[dtype] * 10, err_msg=name)
     _check_decompositions(dec, a, spd, rect, TOL[dtype] * 10)
+
+
+def test_eig(backend):
+    """eig/eigvals are complex-valued; without complex dtypes they say so instead of guessing."""
+    a = np.array([[2.0, 1.0], [-1.0, 3.0]])
+    if np.dtype(np.complex128) not in la.graph.SUPPORTED:
+        with pytest.raises(NotImplementedError, match="complex"):
+            la.linalg.eig(la.array(a))
+        with pytest.raises(NotImplementedError, match="complex"):
+            la.linalg.eigvals(la.array(a))
+        return
+    w, v = la.linalg.eig(la.array(a))
+    vals = la.linalg.eigvals(la.array(a))
+    la.eval(w, v, vals)
+    want = np.sort_complex(np.linalg.eigvals(a))
+    np.testing.assert_allclose(np.sort_complex(np.asarray(w)), want, rtol=1e-12)
+    np.testing.assert_allclose(np.sort_complex(np.asarray(vals)), want, rtol=1e-12)
+    np.testing.assert_allclose(a @ np.asarray(v), np.asarray(v) * np.asarray(w), atol=1e-12)

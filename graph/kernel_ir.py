@@ -24,6 +24,7 @@ Expressions are SSA lists local to a stage: an operand is the position of an ear
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, Union
 
 import numpy as np
@@ -221,6 +222,13 @@ class LibraryCall:
     output: int
     attrs: tuple = ()
     site: str = ""
+    transposed: tuple[int, ...] = ()  # inputs read with their last two axes swapped (x @ w.T: the
+    # BLAS transpose flag on w's own buffer instead of a copy)
+
+    def arguments(self, buffer: Callable[[int], Any]) -> tuple:
+        """The call's operands from `buffer(slot)` (NumPy, CuPy, Dask arrays), transposes applied."""
+        return tuple(buffer(s).swapaxes(-1, -2) if k in self.transposed else buffer(s)
+                     for k, s in enumerate(self.inputs))
 
 
 Step = Union[Kernel, LibraryCall]

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from . import cache
 from .array import Array
 from .graph import Graph
-from .graph.kernel_ir import Kernel, Program
+from .graph.kernel_ir import Kernel, LibraryCall, Program
 from .passes import FusionPlan, optimize_until
 from .runtime.backend import source_backend
 from .runtime.select import resolve_backend
@@ -65,6 +65,11 @@ class Explanation(BaseModel):
         return "\n".join(lines)
 
 
+def _operand(program: Program, call: LibraryCall, k: int) -> str:
+    """A library call's operand; `.T`: read through the BLAS transpose flag."""
+    return _buffer(program, call.inputs[k]) + (".T" if k in call.transposed else "")
+
+
 def _buffer(program: Program, slot: int) -> str:
     b = program.buffers[slot]
     role = ""
@@ -107,7 +112,7 @@ def explain(*arrays: Array, backend: str | None = None) -> Explanation:
             inputs=[_buffer(program, s) for s in step.input_slots],
             outputs=[_buffer(program, s) for s in step.output_slots],
             source=_source(name, step)))
-    calls = [f"{c.op.name}({', '.join(_buffer(program, s) for s in c.inputs)}) -> "
+    calls = [f"{c.op.name}({', '.join(_operand(program, c, k) for k in range(len(c.inputs)))}) -> "
              f"{_buffer(program, c.output)} at {c.site}" for c in program.library_calls]
     return Explanation(backend=name, num_kernels=len(program.kernels),
                        num_library_calls=len(program.library_calls), kernels=kernels,

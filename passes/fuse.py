@@ -33,7 +33,7 @@ from .fuse_lower import (
     root_placement,
 )
 
-_INPUT, _SCALAR = get_op("input"), get_op("scalar")
+_INPUT, _SCALAR, _PERMUTE = get_op("input"), get_op("scalar"), get_op("permute")
 _LIBRARY = (OpKind.MATMUL, OpKind.OPAQUE)
 _LOOKBACK = 8  # groups of one space a root tries to join (bounds planning cost on huge graphs)
 
@@ -158,6 +158,7 @@ class _Planner:
         self.notes: list[str] = []
         self.owned: dict[int, str] = {}
         self.solo: set[int] = set()
+        self.transposed: dict[int, set[int]] = {}  # matmul node -> inputs read transposed
         self._initial_buffers()
 
     def _own(self, n: Node, reason: str) -> None:
@@ -172,7 +173,10 @@ class _Planner:
         for n in self.graph.nodes:
             if n.op.kind in _LIBRARY:
                 self.owned.setdefault(id(n), "library call")
-                for i in n.inputs:
+                for k, i in enumerate(n.inputs):
+                    if n.op.kind is OpKind.MATMUL and _swaps_last_two(i):
+                        self.transposed.setdefault(id(n), set()).add(k)
+                        i = i.inputs[0]  # BLAS reads the source through its transpose flag
                     self._own(i, f"{n.op.name} input must be materialized (a library call reads "
                                  "whole contiguous buffers)")
 
@@ -225,9 +229,11 @@ class _Planner:
         built, readers = [], {}
         for k, step in enumerate(attempt.steps):
             if isinstance(step, Node):
-                built.append((LibraryCall(step.op, tuple(self.slot[id(i)] for i in step.inputs),
-                                          self.slot[id(step)], step.attrs, format_site(step.site)),
-                              [step]))
+                flipped = self.transposed.get(id(step), set())
+                ins = [i.inputs[0] if k in flipped else i for k, i in enumerate(step.inputs)]
+                built.append((LibraryCall(step.op, tuple(self.slot[id(i)] for i in ins),
+                                          self.slot[id(step)], step.attrs, format_site(step.site),
+                                          tuple(sorted(flipped))), [step]))
                 continue
             kb = KernelBuilder(step.space, slot_of, scalar_index, {id(r) for r in step.roots})
             for r in step.roots:
@@ -303,3 +309,11 @@ def plan_fusion(graph: Graph, array_leaves: list[Node], scalar_leaves: list[Node
     """Plan kernels and library calls for an optimized graph. `array_leaves` / `scalar_leaves` are
     the leaves of the *original* graph in its order: they define Program.inputs and scalars."""
     return _Planner(graph, array_leaves, scalar_leaves).plan()
+
+
+def _swaps_last_two(n: Node) -> bool:
+    """`n` is a permute that only swaps the last two axes (`w.T` of a matrix, `swapaxes(-1, -2)`)."""
+    if n.op is not _PERMUTE or n.ndim < 2:
+        return False
+    axes = tuple(n.attrs[0])
+    return axes == tuple(range(n.ndim - 2)) + (n.ndim - 1, n.ndim - 2)

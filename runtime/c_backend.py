@@ -256,7 +256,7 @@ def _bind_scalars(packer: struct.Struct | None, ws: _Workspace, scalars: Sequenc
 
 def run_library_call(step: LibraryCall, bufs: list) -> None:
     """matmul through NumPy's BLAS into the planned buffer; opaque ops through their reference."""
-    args = tuple(bufs[s] for s in step.inputs)
+    args = step.arguments(bufs.__getitem__)
     out = bufs[step.output]
     if step.op.kind is OpKind.MATMUL:
         np.matmul(*args, out=out)

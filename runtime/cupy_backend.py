@@ -198,7 +198,7 @@ class CupyPlan:
 
     def _library_call(self, cp: Any, call: LibraryCall, slots: dict[int, Any]) -> None:
         out = slots[call.output]
-        inputs = [slots[s] for s in call.inputs]
+        inputs = list(call.arguments(slots.__getitem__))
         if call.op.kind is OpKind.MATMUL:  # cuBLAS, writing straight into the planned buffer
             cp.matmul(*inputs, out=out)
             return

@@ -393,7 +393,7 @@ def _library(prog: Program, step: LibraryCall, slots: dict[int, Any]) -> StepRep
     import dask.array as da
 
     spec = prog.buffers[step.output]
-    args = [slots[s] for s in step.inputs]
+    args = list(step.arguments(slots.__getitem__))
     if step.op.kind is OpKind.MATMUL:
         out = da.matmul(*args)
         out = out.astype(spec.dtype) if out.dtype != spec.dtype else out

@@ -136,7 +136,7 @@ def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any]) -> None:
 
 def run_library_call(call: LibraryCall, frame: _Frame) -> None:
     out = frame.buffer(call.output)
-    args = tuple(frame.buffer(s) for s in call.inputs)
+    args = call.arguments(frame.buffer)
     try:
         result = call.op.reference(args, call.attrs, out.dtype)
     except IndexError as exc:

@@ -127,9 +127,27 @@ class _Attempt:
             if root_placement(n.shape, space) is None:
                 raise NeedsBuffer(first, f"different index space: {n.op.name} at "
                                   f"{format_site(n.site)} is not over {first.op.name}'s loop")
+            if space.full is not None:
+                self._absorb_elementwise(space, frontier)
             group = self._join(n, space, frontier)
             group.roots.append(n)
             self.step_of[id(n)] = group.index
+
+    def _absorb_elementwise(self, space: Space, frontier: list[Node]) -> None:
+        """A reduction over values the last step just stored (`la.eval(e, la.sum(e))`): that
+        elementwise group becomes the reduction's kernel, storing `e` from its inner stage, so
+        `e` is computed and written once and never read back."""
+        plain = self.groups.get(_space_key(Space(space.full, len(space.full))))
+        if not plain:
+            return
+        g = plain[-1]
+        members = {id(r) for r in g.roots}
+        if g.solo or g.index != len(self.steps) - 1 or not any(id(f) in members
+                                                                for f in frontier):
+            return
+        plain.pop()
+        g.space = space
+        self.groups.setdefault(_space_key(space), []).append(g)
 
     def _join(self, n: Node, space: Space, frontier: list[Node]) -> _Group:
         key = _space_key(space)

@@ -19,7 +19,7 @@ or `NeedsOwnKernel` (the root must leave this kernel).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..graph import Node, OpKind, get_op
 from .row_reuse import keep_rows
@@ -134,6 +134,7 @@ class KernelBuilder:
         self.stages: list[_StageBuilder] = []
         self.reduce_stage: dict[int, int] = {}
         self.store_stage: dict[bool, int] = {}
+        self.dropped: set[int] = set()  # inner store stages merged into a reduce stage
         self.nodes: dict[int, Node] = {}
         self.maps_seen: dict[int, set] = {}
 
@@ -307,6 +308,7 @@ class KernelBuilder:
 
     # --- assembly --------------------------------------------------------------------------------
     def finish(self, name: str) -> LoweredKernel:
+        self._merge_inner_stores()
         order = self._stage_order()
         where = {old: new for new, old in enumerate(order)}
         stages = []
@@ -321,12 +323,39 @@ class KernelBuilder:
                         sites=tuple(format_site(n.site) for n in nodes))
         return LoweredKernel(keep_rows(kernel), nodes)
 
+    def _merge_inner_stores(self) -> None:
+        """Roots stored from the inner loop that read no accumulator (`e` of `la.eval(e, sum(e))`)
+        join a first-level reduce stage: one pass over the data computes `e` once, stores it and
+        folds it (equal expressions are shared, so `exp` is evaluated once per element)."""
+        s = self.store_stage.get(True)
+        if s is None or self.stages[s].deps:
+            return
+        target = next((k for k, st in enumerate(self.stages)
+                       if k != s and st.inner and st.reduces and not st.deps
+                       and k not in self.store_stage.values()), None)
+        if target is None:
+            return
+        src, dst = self.stages[s], self.stages[target]
+        position = {e: k for k, e in enumerate(dst.exprs)}
+        remap: list[int] = []
+        for e in src.exprs:
+            if isinstance(e, Apply):
+                e = replace(e, args=tuple(remap[a] for a in e.args))
+            if e not in position:
+                position[e] = len(dst.exprs)
+                dst.exprs.append(e)
+            remap.append(position[e])
+        dst.stores.extend(replace(st, value=remap[st.value]) for st in src.stores)
+        del self.store_stage[True]
+        self.dropped.add(s)
+
     def _stage_order(self) -> list[int]:
         """Reduce stages in dependency order, then the store stages (outer before inner)."""
         order: list[int] = []
         placed: set[int] = set()
         stores = set(self.store_stage.values())
-        reduce_stages = [k for k in range(len(self.stages)) if k not in stores]
+        reduce_stages = [k for k in range(len(self.stages))
+                         if k not in stores and k not in self.dropped]
         while len(order) < len(reduce_stages):
             for k in reduce_stages:
                 if k not in placed and self.stages[k].deps <= placed:

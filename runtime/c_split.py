@@ -43,7 +43,7 @@ def _splittable(k: Kernel, min_elements: int) -> int | None:
     if k.n_outer != 0 or not k.space or int(np.prod(k.space)) < min_elements:
         return None
     first, *rest = k.stages
-    if not first.inner or not first.reduces or first.stores:
+    if not first.inner or not first.reduces:
         return None
     if any("index" in r.op.properties for r in first.reduces):
         return None
@@ -72,11 +72,13 @@ def _split(k: Kernel, buffers: list[BufferSpec], min_elements: int) -> tuple[Ker
         buffers.append(BufferSpec((chunks,), _partial_dtype(r), storage + q))
     exprs = tuple(replace(e, strides=(e.strides[0] * per_chunk, *e.strides))
                   if isinstance(e, Load) else e for e in first.exprs)
+    stores = tuple(replace(s, strides=(s.strides[0] * per_chunk, *s.strides))
+                   for s in first.stores)  # an elementwise output stored beside the reduction
     reduces = tuple(replace(r, dtype=_partial_dtype(r)) for r in first.reduces)
     no_inner = (0,) * len(k.space)
     partial = Kernel(
         f"{k.name}_partial", (chunks, per_chunk, *k.space[1:]), 1,
-        (Stage(True, exprs, reduces, ()),
+        (Stage(True, exprs, reduces, stores),
          Stage(False, tuple(AccRef(0, q, r.dtype) for q, r in enumerate(reduces)), (),
                tuple(Store(slot, (1, *no_inner), 0, q) for q, slot in enumerate(slots)))),
         k.fused, k.sites)

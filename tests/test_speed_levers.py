@@ -1,0 +1,74 @@
+"""Structural facts of the CPU speed levers of issue 9 (kernel and copy counts, never timings; the
+timings are benchmarks/bench_cpu.py's), each with its values checked against NumPy on every backend."""
+
+import numpy as np
+import pytest
+from lazyarray.graph import Graph
+from lazyarray.passes import optimize
+from lazyarray.runtime.c_backend import CBackend
+from lazyarray.runtime.c_split import split_full_reductions
+
+import lazyarray as la
+
+rng = np.random.default_rng(9)
+X = rng.standard_normal((48, 40)).astype(np.float32)
+W = rng.standard_normal((24, 40)).astype(np.float32)
+
+
+def _program(*outs):
+    return optimize(Graph([o._node for o in outs]))
+
+
+def test_matmul_of_a_transpose_uses_the_blas_flag_not_a_copy(backend):
+    x, w = la.array(X), la.array(W)
+    y, z = x @ w.T, la.exp(x).T @ (x + 1)
+    program = _program(y, z)
+    assert len(program.kernels) == 1  # exp(x) and x + 1 in one loop; no transposing copy
+    assert [c.transposed for c in program.library_calls] == [(1,), (0,)]
+    assert ".T)" in la.explain(y).library_calls[0]
+    la.eval(y, z)
+    np.testing.assert_allclose(np.asarray(y), X @ W.T, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(np.asarray(z), np.exp(X).T @ (X + 1), rtol=1e-5, atol=1e-4)
+
+
+def test_a_permute_that_is_not_a_last_two_swap_is_still_copied(reference_backend):
+    b = la.array(rng.standard_normal((2, 3, 4)))
+    program = _program(la.permute_dims(b, (1, 0, 2)) @ la.array(np.ones((3, 4, 2))))
+    assert program.library_calls[0].transposed == ()
+    assert len(program.kernels) == 1
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_an_output_and_its_reduction_are_one_kernel(backend, axis):
+    """`la.eval(e, la.sum(e))`: e is stored from the reduction kernel's inner stage, not written
+    by one kernel and read back by another."""
+    x = la.array(X)
+    e = la.exp(x) * 2
+    s = la.sum(e, axis=axis)
+    assert len(_program(e, s).kernels) == 1
+    la.eval(e, s)
+    want = np.exp(X) * 2
+    np.testing.assert_array_equal(np.asarray(e), np.asarray(la.exp(x) * 2))
+    np.testing.assert_allclose(np.asarray(s), want.sum(axis=axis), rtol=1e-5)
+
+
+def test_a_full_reduction_with_an_output_still_splits_over_threads(monkeypatch):
+    if CBackend.unavailable_reason() is not None:
+        pytest.skip("no C compiler")
+    from lazyarray.runtime import c_backend
+
+    monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 1024)
+    x = rng.standard_normal(2**14).astype(np.float32)
+    a = la.array(x)
+    e, s = la.exp(a), la.sum(la.exp(a))
+    program = _program(e, s)
+    assert len(program.kernels) == 1
+    split = split_full_reductions(program, 1024)
+    assert len(split.kernels) == 2 and split.kernels[0].stages[0].stores  # e stored by the partial
+    with la.config(backend="c"):
+        la.clear_caches()
+        la.eval(e, s)
+    with la.config(backend="numpy"):
+        want_e = np.asarray(la.exp(la.array(x)))
+    np.testing.assert_allclose(np.asarray(e), want_e, rtol=2e-7)
+    np.testing.assert_allclose(np.asarray(s), np.exp(x.astype(np.float64)).sum(), rtol=1e-6)

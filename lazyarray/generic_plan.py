@@ -34,6 +34,7 @@ class GenericPlan:
         self.on_change: Callable[[], None] | None = None  # tells the plan cache our bytes moved
         self.instances = self.evictions = 0
         self._plans: OrderedDict[tuple[int, ...], Any] = OrderedDict()
+        self._last: tuple[Any, Any] = (None, None)  # (sizes, plan) of the last run: the hit path
         self._lock = threading.Lock()
 
     @property
@@ -56,6 +57,7 @@ class GenericPlan:
                     and self._bytes() > self.max_bytes):
                 self._plans.popitem(last=False)  # its workspace goes with it
                 self.evictions += 1
+            self._last = (None, None)  # may name an evicted plan
         if self.on_change is not None:
             self.on_change()
         return plan
@@ -71,5 +73,12 @@ class GenericPlan:
         return last.program if last is not None else self.template
 
     def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[Any]:
+        """Every cached evaluation of a size-generic graph passes here: a repeated size costs
+        reading the sizes and one tuple comparison."""
         sizes = tuple([arrays[k].shape[axis] for k, axis in self.size_sources])
-        return self.plan_for(sizes).run(arrays, scalars)
+        last = self._last
+        if last[0] == sizes:
+            return last[1].run(arrays, scalars)
+        plan = self.plan_for(sizes)
+        self._last = (sizes, plan)
+        return plan.run(arrays, scalars)

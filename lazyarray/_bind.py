@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .graph import dtypes, get_op
-from .graph.node import Node, format_site, register_library_dir, user_site
+from .graph.node import _BUDGET, Node, format_site, register_library_dir, user_site
 from .graph.registry import OpDef
 
 register_library_dir(__file__)
@@ -249,14 +249,39 @@ def binary(op: OpDef, x: Any, y: Any, site: Site) -> Node:
     return Node(op, (a, b), (), shape, loop[2], site=site)
 
 
+_SCALAR_KEYS: dict[tuple, tuple[int, int]] = {}  # (dtype, shape) -> keys of (scalar, broadcast)
+_new_node = Node.__new__
+
+
 def _scalar_operand(value: Any, dtype: np.dtype, shape: tuple[int, ...], site: Site) -> Node:
-    """`materialize` of a weak Python scalar, inlined for the operators' fast path."""
+    """`materialize` of a weak Python scalar, inlined for the operators' fast path. The scalar
+    leaf and its broadcast have the same keys every time for one (dtype, shape): they are set
+    directly instead of interned again (keys are never reused, so a key kept here can only
+    cause a miss). While the node budget watches every node (a cut pending), nodes are built
+    the ordinary way so that the cut hook sees them."""
     if type(value) is int and dtype.kind in "iu":
         lo, hi = _INT_RANGE[dtype]
         if not lo <= value <= hi:
             raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
-    node = Node(SCALAR, (), (), (), dtype, value, site)
-    return node if shape == () else Node(BROADCAST, (node,), (shape,), shape, dtype, None, site)
+    keys = _SCALAR_KEYS.get((dtype, shape))
+    if keys is None or _BUDGET[0] < 2:
+        node = Node(SCALAR, (), (), (), dtype, value, site)
+        if shape == ():
+            return node
+        wide = Node(BROADCAST, (node,), (shape,), shape, dtype, None, site)
+        if wide.inputs[0] is node and len(_SCALAR_KEYS) < 4096:
+            _SCALAR_KEYS[(dtype, shape)] = (node.key, wide.key)
+        return wide
+    node = _new_node(Node)
+    node.op, node.inputs, node.attrs, node.shape, node.dtype = SCALAR, (), (), (), dtype
+    node.data, node.site, node.pending, node.key = value, site, 1, keys[0]
+    if shape == ():
+        return node
+    wide = _new_node(Node)
+    wide.op, wide.inputs, wide.attrs, wide.shape = BROADCAST, (node,), (shape,), shape
+    wide.dtype = dtype
+    wide.data, wide.site, wide.pending, wide.key = None, site, 2, keys[1]
+    return wide
 
 
 def primitive(op: OpDef, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, ...],

@@ -103,9 +103,7 @@ class Array:
 
     # --- evaluation triggers ---------------------------------------------------------------------------
     def _host(self) -> np.ndarray:
-        from .evaluation import to_host
-
-        return to_host(self)
+        return _to_host(self)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         """A read-only view of the buffer (as JAX): writing through it would change this Array and
@@ -244,6 +242,15 @@ class Array:
 
 
 _bind.Array = Array
+
+
+def _to_host(a: Array) -> np.ndarray:
+    """evaluation.to_host, imported on first use (evaluation imports this module)."""
+    global _to_host
+    from .evaluation import to_host
+
+    _to_host = to_host
+    return to_host(a)
 
 
 def _read_only(data: np.ndarray) -> np.ndarray:

@@ -13,7 +13,7 @@ import numpy as np
 from . import cache  # plan cache, node budget (the caching issue)
 from . import cuts
 from .array import Array
-from .graph import Graph
+from .graph import Graph, get_op
 from .graph.node import Node, set_node_budget
 from .generic_plan import GenericPlan
 from .graph.generic import GenericGraph, probe_graph
@@ -26,15 +26,10 @@ from .runtime.plan_cache import build_reference_plan
 from .runtime.select import resolve_backend
 from .settings import Settings, apply_if_changed, on_change
 
-_INPUT_OP = None
+_INPUT_OP = get_op("input")
 
 
 def _input_op():
-    global _INPUT_OP
-    if _INPUT_OP is None:
-        from .graph import get_op
-
-        _INPUT_OP = get_op("input")
     return _INPUT_OP
 
 
@@ -107,13 +102,11 @@ def evaluate_arrays(arrays: list[Array]) -> None:
 
 def evaluate_nodes(nodes: list[Node]) -> list[Node]:
     """Evaluate pending nodes as one graph; their results as leaves."""
-    leaf_op = _input_op()
     try:
         buffers = evaluate(nodes, options())
     except MemoryError as exc:
         raise _out_of_memory(nodes, exc) from None
-    return [Node(leaf_op, (), (), n.shape, n.dtype, data=b, site=n.site)
-            for n, b in zip(nodes, buffers)]
+    return [Node(_INPUT_OP, (), (), n.shape, n.dtype, b, n.site) for n, b in zip(nodes, buffers)]
 
 
 def _out_of_memory(nodes: list[Node], exc: MemoryError) -> MemoryError:
@@ -153,7 +146,7 @@ def device_of(node: Node) -> str:
 
 def to_host(a: Array) -> np.ndarray:
     node = a._node
-    if node.op is not _input_op():
+    if node.op is not _INPUT_OP:
         a._node = node = evaluate_nodes([node])[0]
     data = node.data
     if isinstance(data, np.ndarray):

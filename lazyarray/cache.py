@@ -143,7 +143,7 @@ def lookup_plan(outputs: Sequence[Node], options: Any, build_plan: BuildPlan
     """(plan, leaves in slot order) for `outputs`: cached, or built and cached now."""
     signature, leaves = graph_signature(outputs)
     key = (options_token(options), signature)
-    plan = plan_cache.lookup(key)
+    plan = plan_cache.lookup(_ALIASES.get(key, key))  # a size-generic plan, or an exact one
     if plan is None:
         plan = _miss(outputs, key, options, build_plan)
     return plan, leaves
@@ -158,11 +158,6 @@ MAX_ALIASES = 4096
 def _miss(outputs: Sequence[Node], key: Any, options: Any, build_plan: BuildPlan) -> Any:
     """No plan for these exact sizes: the size-generic plan of the graph's structure when there
     is one (found or built), else a plan built for this exact graph."""
-    generic_key = _ALIASES.get(key)
-    if generic_key is not None:
-        plan = plan_cache.lookup(generic_key)
-        if plan is not None:
-            return plan
     graph = Graph(outputs)
     generic = generic_signature(graph) if getattr(options, "optimize", False) else None
     if generic is None:

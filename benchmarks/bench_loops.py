@@ -44,8 +44,9 @@ def main() -> None:
             ("acc = acc + v*0.5, 100 f32, 10,000 steps", accumulate, 2, 100, 10_000)]
     print(f"backend={args.backend}; totals include every plan build (lazyarray starts with empty "
           "plan caches)\n")
-    print("| loop | NumPy eager | lazyarray | ratio | plans built | cuts | JAX jit (body) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| loop | NumPy eager | lazyarray | ratio | plans built | cuts | kernels compiled "
+          "| JAX jit (body) |")
+    print("|---|---|---|---|---|---|---|---|")
     with la.config(backend=args.backend), np.errstate(over="ignore"):
         for label, fn, k, size, steps in rows:
             start = [np.linspace(0.5, 1.0, size, dtype=np.float32) + i for i in range(k)]
@@ -62,8 +63,9 @@ def main() -> None:
             t_jax = _jax_total(jax, fn, start, steps) if jax else None
             jax_cell = f"{t_jax * 1e3:.1f} ms" if t_jax is not None else "not installed"
             print(f"| {label} | {t_np * 1e3:.1f} ms | {t_la * 1e3:.1f} ms | {t_la / t_np:.0f}x | "
-                  f"{info.plans_built} | {info.graph_cuts} | {jax_cell} |")
-        _varying_batch(la)
+                  f"{info.plans_built} | {info.graph_cuts} | {info.kernels_compiled} | "
+                  f"{jax_cell} |")
+        _varying_batch(la, jax)
 
 
 def _jax_total(jax, fn, start, steps):
@@ -78,23 +80,35 @@ def _jax_total(jax, fn, start, steps):
     return time.perf_counter() - t
 
 
-def _varying_batch(la) -> None:
+def _varying_batch(la, jax) -> None:
+    """Plans are size-generic (docs/caching.md): one plan for every batch size but 1 (a
+    broadcast) and 16/8 (sizes tied to w's dims). JAX jit compiles once per new shape."""
     rng = np.random.default_rng(0)
     w = rng.random((16, 8), dtype=np.float32)
     batches = [rng.random((int(n), 16), dtype=np.float32) for n in rng.integers(1, 501, 200)]
     t = time.perf_counter()
-    for x in batches:
-        np.maximum(x @ w + 0.5, 0).sum()
+    want = [float(np.maximum(x @ w + 0.5, 0).sum()) for x in batches]
     t_np = time.perf_counter() - t
     la.clear_caches()
     wl = la.array(w)
     t = time.perf_counter()
-    for x in batches:
-        float(la.maximum(la.array(x) @ wl + 0.5, 0).sum())
+    got = [float(la.maximum(la.array(x) @ wl + 0.5, 0).sum()) for x in batches]
     t_la = time.perf_counter() - t
     info = la.cache_info()
+    np.testing.assert_allclose(got, want, rtol=1e-4)
+    jax_cell = "not installed"
+    if jax is not None:
+        import jax.numpy as jnp
+
+        body = jax.jit(lambda x, w: jnp.maximum(x @ w + 0.5, 0).sum())
+        wj = jnp.asarray(w)
+        t = time.perf_counter()
+        for x in batches:
+            float(body(x, wj))
+        jax_cell = f"{(time.perf_counter() - t) * 1e3:.1f} ms"
     print(f"| varying batch 1..500, relu(x @ w + 0.5).sum(), 200 steps | {t_np * 1e3:.1f} ms | "
-          f"{t_la * 1e3:.1f} ms | {t_la / t_np:.0f}x | {info.plans_built} | {info.graph_cuts} | - |")
+          f"{t_la * 1e3:.1f} ms | {t_la / t_np:.0f}x | {info.plans_built} | {info.graph_cuts} | "
+          f"{info.kernels_compiled} | {jax_cell} |")
 
 
 if __name__ == "__main__":

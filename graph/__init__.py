@@ -1,6 +1,7 @@
 """The IR: nodes, the op registry, graphs and their signatures. Imports nothing above it."""
 
-from . import ops_elementwise, ops_linalg, ops_random, ops_structure  # noqa: F401  (registration side effects)
+from . import ops_elementwise, ops_structure  # noqa: F401  (registration side effects)
+from . import ops_fft, ops_linalg, ops_random  # noqa: F401,E402  (library calls, in-kernel random)
 from .dtypes import SUPPORTED, to_dtype
 from .node import Node, user_site
 from .graph import Graph, topological_order

@@ -152,7 +152,98 @@ def _slogdet_vjp(g, y, xs, attrs):
     return (d.mul(d.broadcast(g_log, a.shape), _t(_inv_node(a))),)
 
 
-_VJPS = {"solve": _solve_vjp, "inv": _inv_vjp, "det": _det_vjp, "slogdet": _slogdet_vjp}
+_U64 = np.dtype(np.uint64)
+
+
+def _masks(shape: tuple[int, ...]) -> tuple:
+    """(strictly lower, diagonal) bool masks over (..., n, n), from the element index alone."""
+    n = shape[-1]
+    idx = d.node("flat_index", (), ((n, n),), (n, n), _U64)
+    row, col = d.ew("floor_divide", idx, n), d.ew("remainder", idx, n)
+    return (d.broadcast(d.compare("greater", row, col), shape),
+            d.broadcast(d.compare("equal", row, col), shape))
+
+
+def _phi(x):
+    """The lower triangle with the diagonal halved. Applied to G + G^T it is the cotangent of an
+    op that reads only the lower triangle (NumPy's cholesky, eigh, eigvalsh), G its symmetric
+    matrix derivative."""
+    lower, diag = _masks(x.shape)
+    return d.where(lower, x, d.where(diag, d.mul(x, 0.5), 0.0))
+
+
+def _lower_sym(g):
+    return _phi(d.add(g, _t(g)))
+
+
+def _column(v, n):
+    """(..., n) -> (..., n, n) with v[..., i] along row i."""
+    return d.broadcast(d.reshape(v, v.shape + (1,)), v.shape + (n,))
+
+
+def _row(v, n, rows=None):
+    """(..., n) -> (..., rows or n, n) with v[..., j] along column j."""
+    m = n if rows is None else rows
+    return d.broadcast(d.reshape(v, v.shape[:-1] + (1, n)), v.shape[:-1] + (m, n))
+
+
+def _solve(a, b):
+    return d.node("solve", (a, b), (), b.shape, b.dtype)
+
+
+def _cholesky_vjp(g, y, xs, attrs):
+    """Murray (2016): S = L^-T Phi(L^T gL) L^-1, gA = Phi(S + S^T) (A's lower triangle read)."""
+    upper = attrs[0]
+    low, gl = (_t(y), _t(g)) if upper else (y, g)
+    p = _phi(d.matmul(_t(low), gl))
+    x = _solve(_t(low), p)
+    s = _t(_solve(_t(low), _t(x)))
+    return (_phi(d.add(s, _t(s))),)
+
+
+def _eigh_parts(packed, n):
+    batch = packed.shape[:-2]
+    keep = tuple((0, 1, s) for s in batch) + ((0, 1, n),)
+    vectors = d.slice_(packed, keep + ((0, 1, n),))
+    values = d.reshape(d.slice_(packed, keep + ((n, 1, 1),)), batch + (n,))
+    return values, vectors
+
+
+def _eigh_vjp(g, y, xs, attrs):
+    """gA from G = V (diag(gw) + F o (V^T gV)) V^T, F_ij = 1 / (w_j - w_i) off the diagonal."""
+    n = xs[0].shape[-1]
+    w, v = _eigh_parts(y, n)
+    gw, gv = _eigh_parts(g, n)
+    _, diag = _masks(v.shape)
+    gap = d.where(diag, 1.0, d.sub(_row(w, n), _column(w, n)))  # 1 on the diagonal: no 1/0,
+    f = d.where(diag, 0.0, d.div(1.0, gap))  # whose derivative would make a second order NaN
+    inner = d.add(d.where(diag, _column(gw, n), 0.0), d.mul(f, d.matmul(_t(v), gv)))
+    return (_lower_sym(d.matmul(d.matmul(v, inner), _t(v))),)
+
+
+def _eigvalsh_vjp(g, y, xs, attrs):
+    """G = V diag(gw) V^T, with V from an eigh of the same input."""
+    a = xs[0]
+    n = a.shape[-1]
+    _, v = _eigh_parts(d.node("eigh", (a,), (), a.shape[:-1] + (n + 1,), a.dtype), n)
+    return (_lower_sym(d.matmul(d.mul(v, _row(g, n)), _t(v))),)
+
+
+def _svdvals_vjp(g, y, xs, attrs):
+    """gA = U diag(gs) Vh, from a thin svd of the same input."""
+    a = xs[0]
+    batch, (m, n) = a.shape[:-2], a.shape[-2:]
+    k = min(m, n)
+    packed = d.node("svd", (a,), (False,), batch + (m * k + k + k * n,), a.dtype)
+    keep = tuple((0, 1, s) for s in batch)
+    u = d.reshape(d.slice_(packed, keep + ((0, 1, m * k),)), batch + (m, k))
+    vh = d.reshape(d.slice_(packed, keep + ((m * k + k, 1, k * n),)), batch + (k, n))
+    return (d.matmul(d.mul(u, _row(g, k, m)), vh),)
+
+
+_VJPS = {"solve": _solve_vjp, "inv": _inv_vjp, "det": _det_vjp, "slogdet": _slogdet_vjp,
+         "cholesky": _cholesky_vjp, "eigh": _eigh_vjp, "eigvalsh": _eigvalsh_vjp,
+         "svdvals": _svdvals_vjp}
 
 _ARITY = {"solve": 2, "lstsq": 2}
 
@@ -170,9 +261,13 @@ _DOCS = {
 def _register(name: str) -> OpDef:
     reference, cupy_impl = _both(_IMPLS[name])
     vjp = _VJPS.get(name)
+    # No rule yet (svd, qr, pinv, lstsq, eig, eigvals): differentiating through one raises
+    # NotImplementedError naming it (lazyarray/autodiff.py), never a silent zero.
+    missing = frozenset() if vjp is not None else frozenset({"derivative_not_implemented"})
     return register(OpDef(name, OpKind.OPAQUE, reference, arity=_ARITY.get(name, 1),
                           attr_names=_ATTRS.get(name, ()), cupy=cupy_impl, vjp=vjp,
-                          differentiable=vjp is not None, doc=_DOCS.get(name, "")))
+                          differentiable=vjp is not None, properties=missing,
+                          doc=_DOCS.get(name, "")))
 
 
 LINALG_OPS = {name: _register(name) for name in _IMPLS}

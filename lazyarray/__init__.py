@@ -29,7 +29,7 @@ from .manipulation import (broadcast_arrays, broadcast_to, concat, concatenate, 
                            split, squeeze, stack, swapaxes, transpose)
 from .reductions import all, any, argmax, argmin, cumsum, max, mean, min, prod, std, sum, var
 from . import nn  # noqa: E402
-from . import random  # noqa: E402  (la.random; la.linalg is lazyarray/linalg.py)
+from . import fft, random  # noqa: E402  (la.fft, la.random; la.linalg is lazyarray/linalg.py)
 from . import _methods  # noqa: F401,E402  (attaches ndarray-style methods and operators)
 
 

@@ -137,6 +137,9 @@ def _settle(nodes: Sequence[Node], size: int) -> None:
 def _apply_rule(n: Node, g: Node) -> Sequence[Node | None]:
     op = n.op
     if not op.differentiable:
+        if "derivative_not_implemented" in op.properties:  # a real derivative, not written yet
+            raise _bind.fail(NotImplementedError, f"{op.name} has no derivative rule yet; "
+                             "gradients cannot flow through it", n.site)
         return ()
     if op.vjp is None:
         raise _bind.fail(NotImplementedError, f"{op.name} has no derivative rule (graph/ entry "

@@ -113,11 +113,16 @@ def _float_dtype(dtype: Any, site: _bind.Site) -> np.dtype:
 
 
 def _unit(bits: Array, dt: np.dtype, high_word: bool = False) -> Array:
-    """Uniform [0, 1) from the random bits: 24 bits for float32, 53 for float64."""
+    """Uniform [0, 1) from the random bits, exact multiples of 2**-24 (float32: the top 24 bits of
+    word 0, or 1) or 2**-53 (float64: 27 bits of word 1 and 26 of word 0). The integers go through
+    int32, whose conversion to float vectorizes (uint64's does not on AVX2)."""
+    words = (bits >> 32) if high_word else bits
     if dt == dtypes.float32:
-        word = (bits >> 32) if high_word else (bits & 0xFFFFFFFF)
-        return ew.astype(word >> 8, dt) * np.float32(2.0**-24)
-    return ew.astype(bits >> 11, dt) * (2.0**-53)
+        top = ew.astype(ew.astype(words, _U32) >> 8, dtypes.int32)
+        return ew.astype(top, dt) * (2.0**-24)
+    hi = ew.astype(ew.astype(ew.astype(bits >> 32, _U32) >> 5, dtypes.int32), dt)
+    lo = ew.astype(ew.astype(ew.astype(bits, _U32) >> 6, dtypes.int32), dt)
+    return hi * (2.0**-27) + lo * (2.0**-53)
 
 
 def uniform(k: Any, shape: Any = (), dtype: Any = None, minval: Any = 0.0,

@@ -186,6 +186,8 @@ def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:
     """Body of la_cast_<src>_<dst>: NumPy's astype, with graph/semantics.py for float→int."""
     if dst.kind == "b":
         return "a != 0"
+    if src.kind == "b" and dst.kind == "f":  # a select: gcc does not vectorize (float)_Bool
+        return f"a ? ({td})1 : ({td})0"   # next to 64-bit integer work (a dropout mask)
     if src.kind == "f" and dst.kind in "iu":
         bits = dst.itemsize * 8
         hi = f"{float(2 ** (bits - (dst.kind == 'i'))):.1f}"

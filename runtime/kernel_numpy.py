@@ -93,11 +93,12 @@ def _expr(e, vals: list, acc: dict, frame: _Frame, scalars: Sequence[Any], kerne
 def _frees(stage: Any, si: int, pinned: set[tuple[int, int]]) -> list[tuple[int, ...]]:
     """Per expression, the values it reads last (stores and reductions read at the end; values a
     later stage reads as a RowValue stay)."""
-    last = {pos: len(stage.exprs) for s, pos in pinned if s == si}
+    last: dict[int, int] = {}
     for j, e in enumerate(stage.exprs):
         for a in getattr(e, "args", ()) if isinstance(e, Apply) else ():
             last[a] = j
-    for v in [st.value for st in stage.stores] + [r.value for r in stage.reduces]:
+    kept = [pos for s, pos in pinned if s == si]  # after the readers: a pinned value has more
+    for v in [st.value for st in stage.stores] + [r.value for r in stage.reduces] + kept:
         last[v] = len(stage.exprs)
     frees: list[list[int]] = [[] for _ in stage.exprs]
     for a, j in last.items():

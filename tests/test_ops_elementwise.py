@@ -125,12 +125,13 @@ def test_python_scalar_operands_are_weak(backend, op, kind):
 def test_registry_coverage():
     """Every registered op is exercised by some test module (generated here, or named there)."""
     from test_ops_reductions import REDUCTION_TESTS
+    from test_fft import FFT_TESTS
     from test_linalg import LINALG_TESTS
     from test_random import RANDOM_TESTS
     from test_shapes_indexing import STRUCTURE_TESTS
 
     covered = {op.name for op in UFUNC_OPS} | set(REDUCTION_TESTS) | set(STRUCTURE_TESTS)
-    covered |= set(LINALG_TESTS) | set(RANDOM_TESTS)
+    covered |= set(LINALG_TESTS) | set(RANDOM_TESTS) | set(FFT_TESTS)
     covered |= {"where", "cast", "input", "scalar"}  # test_where_cast.py; leaves: everywhere
     covered |= {"stop_gradient"}  # test_autodiff.py
     missing = [op.name for op in all_ops() if op.name not in covered]

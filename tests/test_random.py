@@ -44,11 +44,13 @@ def test_philox_op_matches_the_reference_on_every_backend(backend):
     assert int(got[0]) == (0xE169C58D << 32) | 0x6627E8D5  # KAT vector 1, words 0 and 1
 
 
-def _expected_unit(key, n, bits=None):
+def _expected_unit(key, n):
+    """Philox bits and the uniforms they make (docs/linalg_random.md), computed here in NumPy."""
     k0, k1 = (int(w) for w in np.asarray(key))
-    b = philox_bits(np.arange(n, dtype=np.uint64), 0, k0, k1) if bits is None else bits
-    f32 = ((b & np.uint64(0xFFFFFFFF)) >> np.uint64(8)).astype(np.float32) * np.float32(2.0**-24)
-    f64 = (b >> np.uint64(11)).astype(np.float64) * 2.0**-53
+    b = philox_bits(np.arange(n, dtype=np.uint64), 0, k0, k1)
+    w0, w1 = b & np.uint64(0xFFFFFFFF), b >> np.uint64(32)
+    f32 = (w0 >> np.uint64(8)).astype(np.float32) * np.float32(2.0**-24)
+    f64 = (w1 >> np.uint64(5)).astype(np.float64) * 2.0**-27 + (w0 >> np.uint64(6)) * 2.0**-53
     return b, f32, f64
 
 

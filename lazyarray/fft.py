@@ -1,0 +1,199 @@
+"""la.fft: the Array API fft extension.
+
+The transforms are library calls (graph/ops_fft.py: pocketfft through NumPy on the CPU, cuFFT
+through CuPy), and the elementwise work around them fuses. They need complex dtypes: until
+lazyarray has them, the transforms raise NotImplementedError naming that. fftfreq and rfftfreq
+are fused kernels over the element index (no data read), fftshift and ifftshift are views of two
+halves joined by one concat.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import _bind
+from .array import Array
+from .graph import dtypes, get_op
+from .graph.node import Node, user_site
+from .manipulation import concat, slice_node
+from .reductions import _as_node
+
+_FLAT_INDEX = get_op("flat_index")
+_NORMS = ("backward", "ortho", "forward")
+
+
+def _complex_of(dt: np.dtype) -> np.dtype | None:
+    want = np.dtype(np.complex64 if dt == dtypes.float32 else np.complex128)
+    return want if want in dtypes.SUPPORTED else None
+
+
+def _prepare(x: Any, name: str, site: _bind.Site, real_input: bool) -> tuple[Node, np.dtype]:
+    """x cast to the transform's input dtype, and the complex dtype of its spectrum."""
+    node = _as_node(x, site)
+    real = node.dtype if node.dtype.kind == "f" else (
+        np.dtype(node.dtype.char.lower()) if node.dtype.kind == "c" else dtypes.float64)
+    ct = _complex_of(real)
+    if ct is None:
+        raise _bind.fail(NotImplementedError, f"fft.{name} needs complex dtypes, which this build "
+                         "of lazyarray does not have yet", site)
+    return _bind.cast(node, real if real_input else ct, site), ct
+
+
+def _axes_and_sizes(node: Node, s: Sequence[int] | None, axes: Sequence[int] | None,
+                    site: _bind.Site) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    if axes is None:
+        axes = tuple(range(node.ndim))[-len(s):] if s is not None else tuple(range(node.ndim))
+    axes = tuple(a % node.ndim for a in axes)
+    if s is None:
+        s = tuple(node.shape[a] for a in axes)
+    if len(s) != len(axes):
+        raise _bind.fail(ValueError, "fft: s and axes must have the same length", site)
+    return tuple(int(n) for n in s), axes
+
+
+def _call(name: str, node: Node, s, axes, norm: str, shape, dtype, site) -> Array:
+    if norm not in _NORMS:
+        raise _bind.fail(ValueError, f"fft: norm must be one of {_NORMS}, not {norm!r}", site)
+    return Array(_bind.primitive(get_op(name), (node,), (s, axes, norm), shape, dtype, site))
+
+
+def _resized(node: Node, s, axes) -> tuple[int, ...]:
+    shape = list(node.shape)
+    for n, a in zip(s, axes):
+        shape[a] = n
+    return tuple(shape)
+
+
+def _complex_transform(name: str, x, s, axes, norm, site) -> Array:
+    node, ct = _prepare(x, name, site, real_input=False)
+    s, axes = _axes_and_sizes(node, s, axes, site)
+    return _call(name, node, s, axes, norm, _resized(node, s, axes), ct, site)
+
+
+def fft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+    return _complex_transform("fftn", x, None if n is None else (n,), (axis,), norm, user_site(1))
+
+
+def ifft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+    return _complex_transform("ifftn", x, None if n is None else (n,), (axis,), norm,
+                              user_site(1))
+
+
+def fftn(x: Any, /, *, s=None, axes=None, norm: str = "backward") -> Array:
+    return _complex_transform("fftn", x, s, axes, norm, user_site(1))
+
+
+def ifftn(x: Any, /, *, s=None, axes=None, norm: str = "backward") -> Array:
+    return _complex_transform("ifftn", x, s, axes, norm, user_site(1))
+
+
+def _rfftn(x, s, axes, norm, site) -> Array:
+    node, ct = _prepare(x, "rfft", site, real_input=True)
+    s, axes = _axes_and_sizes(node, s, axes, site)
+    shape = list(_resized(node, s, axes))
+    shape[axes[-1]] = s[-1] // 2 + 1
+    return _call("rfftn", node, s, axes, norm, tuple(shape), ct, site)
+
+
+def _irfftn(x, s, axes, norm, site, name="irfftn") -> Array:
+    node, ct = _prepare(x, name, site, real_input=False)
+    if axes is None:
+        axes = tuple(range(node.ndim))[-len(s):] if s is not None else tuple(range(node.ndim))
+    axes = tuple(a % node.ndim for a in axes)
+    if s is None:
+        s = tuple(node.shape[a] for a in axes[:-1]) + (2 * (node.shape[axes[-1]] - 1),)
+    s = tuple(int(n) for n in s)
+    real = np.dtype(ct.char.lower())
+    return _call("irfftn", node, s, axes, norm, _resized(node, s, axes), real, site)
+
+
+def rfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+    return _rfftn(x, None if n is None else (n,), (axis,), norm, user_site(1))
+
+
+def irfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+    return _irfftn(x, None if n is None else (n,), (axis,), norm, user_site(1), "irfft")
+
+
+def rfftn(x: Any, /, *, s=None, axes=None, norm: str = "backward") -> Array:
+    return _rfftn(x, s, axes, norm, user_site(1))
+
+
+def irfftn(x: Any, /, *, s=None, axes=None, norm: str = "backward") -> Array:
+    return _irfftn(x, s, axes, norm, user_site(1))
+
+
+def hfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+    site = user_site(1)
+    node, ct = _prepare(x, "hfft", site, real_input=False)
+    ax = axis % node.ndim
+    m = int(n) if n is not None else 2 * (node.shape[ax] - 1)
+    return _call("hfft", node, (m,), (ax,), norm, _resized(node, (m,), (ax,)),
+                 np.dtype(ct.char.lower()), site)
+
+
+def ihfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+    site = user_site(1)
+    node, ct = _prepare(x, "ihfft", site, real_input=True)
+    ax = axis % node.ndim
+    m = int(n) if n is not None else node.shape[ax]
+    return _call("ihfft", node, (m,), (ax,), norm, _resized(node, (m // 2 + 1,), (ax,)), ct,
+                 site)
+
+
+# --- frequencies and shifts: no library call ----------------------------------------------------
+def _freq_dtype(dtype: Any) -> np.dtype:
+    return dtypes.float64 if dtype is None else dtypes.to_dtype(dtype)
+
+
+def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Array:
+    """[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n), computed in the kernel
+    from the element index: k - n * (k >= (n + 1) // 2)."""
+    site = user_site(1)
+    n = int(n)
+    k = Array(Node(_FLAT_INDEX, (), ((n,),), (n,), dtypes.uint64, site=site))
+    signed = k.astype(dtypes.int64) - (k >= (n + 1) // 2).astype(dtypes.int64) * n
+    return signed.astype(_freq_dtype(dtype)) * (1.0 / (d * n))
+
+
+def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Array:
+    """[0, 1, ..., n//2] / (d * n), computed in the kernel from the element index."""
+    site = user_site(1)
+    m = int(n) // 2 + 1
+    k = Array(Node(_FLAT_INDEX, (), ((m,),), (m,), dtypes.uint64, site=site))
+    return k.astype(_freq_dtype(dtype)) * (1.0 / (d * int(n)))
+
+
+def _roll_halves(x: Any, axes: Any, forward: bool, site: _bind.Site) -> Array:
+    node = _as_node(x, site)
+    axes = tuple(range(node.ndim)) if axes is None else (
+        (axes,) if isinstance(axes, int) else tuple(axes))
+    out = Array(node)
+    for ax in (a % node.ndim for a in axes):
+        n = out.shape[ax]
+        if n < 2:
+            continue
+        cut = n - n // 2 if forward else n // 2  # fftshift moves the last n//2 to the front
+
+        def part(start, length, src=out, ax=ax):
+            spec = tuple((start, 1, length) if i == ax else (0, 1, s)
+                         for i, s in enumerate(src.shape))
+            return Array(slice_node(src._node, spec, site))
+
+        out = concat([part(cut, n - cut), part(0, cut)], axis=ax)
+    return out
+
+
+def fftshift(x: Any, /, *, axes: Any = None) -> Array:
+    """Zero frequency to the centre: the two halves swapped (views joined by one concat)."""
+    return _roll_halves(x, axes, True, user_site(1))
+
+
+def ifftshift(x: Any, /, *, axes: Any = None) -> Array:
+    return _roll_halves(x, axes, False, user_site(1))
+
+
+__all__ = ["fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft",
+           "irfft", "irfftn", "rfft", "rfftfreq", "rfftn"]

@@ -1,8 +1,9 @@
 """The dtypes lazyarray supports and NumPy 2 (NEP 50) type promotion.
 
 Promotion is delegated to NumPy's own ufunc loop resolution (`ufunc.resolve_dtypes`), so results match
-NumPy exactly, Python scalars included (they are passed as the *types* int/float, which NumPy treats as
-weak). The one deliberate difference: lazyarray has no float16, so where NumPy would pick float16 (float
+NumPy exactly, Python scalars included (they are passed as the *types* int/float/complex, which NumPy treats
+as weak: `complex64 + 1j` stays complex64, `float32 + 1j` is complex64, `float64 + complex64` is
+complex128). The one deliberate difference: lazyarray has no float16, so where NumPy would pick float16 (float
 functions of int8/uint8/bool inputs) we compute in float32.
 """
 
@@ -14,17 +15,20 @@ bool_ = np.dtype(np.bool_)
 int8, int16, int32, int64 = (np.dtype(t) for t in ("int8", "int16", "int32", "int64"))
 uint8, uint16, uint32, uint64 = (np.dtype(t) for t in ("uint8", "uint16", "uint32", "uint64"))
 float32, float64 = np.dtype("float32"), np.dtype("float64")
+complex64, complex128 = np.dtype("complex64"), np.dtype("complex128")
 
 SUPPORTED: tuple[np.dtype, ...] = (
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
+    complex64, complex128,
 )
 INTEGER = (int8, int16, int32, int64, uint8, uint16, uint32, uint64)
 SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
 FLOATING = (float32, float64)
+COMPLEX = (complex64, complex128)
 _SUPPORTED_SET = frozenset(SUPPORTED)
 
-WeakScalar = type  # int, float or bool: the Python type of a weak scalar operand
+WeakScalar = type  # int, float, complex or bool: the Python type of a weak scalar operand
 
 
 def to_dtype(spec: object) -> np.dtype:
@@ -53,14 +57,30 @@ def is_integer(dt: np.dtype) -> bool:
     return dt.kind in "iu"
 
 
+def is_complex(dt: np.dtype) -> bool:
+    return dt.kind == "c"
+
+
+def real_dtype(dt: np.dtype) -> np.dtype:
+    """float32 for complex64, float64 for complex128; any other dtype is returned as is."""
+    return {complex64: float32, complex128: float64}.get(dt, dt)
+
+
+def complex_dtype(dt: np.dtype) -> np.dtype:
+    """The complex dtype of the same precision (complex64 for float32, else complex128)."""
+    if dt.kind == "c":
+        return dt
+    return complex64 if dt == float32 else complex128
+
+
 _resolve_cache: dict[tuple, tuple[np.dtype, ...]] = {}
 
 
 def resolve_ufunc(ufunc: np.ufunc, operands: tuple[np.dtype | type, ...]) -> tuple[np.dtype, ...]:
     """(loop input dtypes..., output dtype) that NumPy picks for `ufunc` on these operands.
 
-    Operands are dtypes (arrays) or the Python types int/float/bool (weak scalars). Memoized: NumPy's
-    resolution costs microseconds and sits on the op-binding hot path.
+    Operands are dtypes (arrays) or the Python types int/float/complex/bool (weak scalars).
+    Memoized: NumPy's resolution costs microseconds and sits on the op-binding hot path.
     """
     key = (ufunc, operands)
     hit = _resolve_cache.get(key)
@@ -82,8 +102,8 @@ def result_type(*operands: np.dtype | type) -> np.dtype:
 
 
 def weak_type_of(value: object) -> type | None:
-    """int/float/bool for a Python scalar (weakly typed under NEP 50), else None."""
+    """int/float/complex/bool for a Python scalar (weakly typed under NEP 50), else None."""
     t = type(value)
-    if t is bool or t is int or t is float:
+    if t is bool or t is int or t is float or t is complex:
         return t
     return getattr(value, "_lazyarray_weak_type", None)  # la.jit's traced scalar arguments

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import derivatives as d
 from . import semantics
+from .complex_ops import with_complex
 from .registry import OpDef, OpKind, register
 
 _LIBM = {"*": "{name}{{F}}({{0}})"}
@@ -33,7 +34,7 @@ def _elementwise(name, ufunc, c, *, domain="any", properties=(), reference=None,
             reference=reference or _ufunc_reference(ufunc),
             arity=arity if arity is not None else ufunc.nin,
             ufunc=ufunc,
-            c=c,
+            c=with_complex(name, c),  # the complex template (kind "c"), if the op takes complex
             domain=domain,
             properties=frozenset(properties),
             vjp=vjp,

@@ -5,6 +5,8 @@ values, integer reciprocal of 0, integer powers with negative exponents, which r
 lazyarray defines them, identically on every backend:
 - float → integer casts truncate toward zero; NaN becomes 0; values beyond the type's range saturate to
   its min/max (NumPy gives INT_MIN or wrapped bits, depending on the platform).
+- complex → real casts take the real part (NumPy, which warns; lazyarray warns at the `astype` line);
+  complex → integer casts apply the float rule above to the real part.
 - integer `reciprocal(0)` is 0; integer `x ** negative` is 0 except for bases 1 (→ 1) and -1 (→ ±1).
 - integer division and remainder by zero give 0, `INT_MIN // -1` wraps to INT_MIN, shifts by a negative
   amount or by the width or more give 0 (or -1 for a right shift of a negative value): NumPy already
@@ -17,6 +19,8 @@ import numpy as np
 
 
 def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    if x.dtype.kind == "c" and dtype.kind in "iuf":  # NumPy: the real part (the API layer warns)
+        x = np.real(x)
     if x.dtype.kind == "f" and dtype.kind in "iu":
         info = np.iinfo(dtype)
         with np.errstate(invalid="ignore"):

@@ -14,6 +14,7 @@ from .creation import (arange, array, asarray, empty, empty_like, eye, full, ful
                        ones, ones_like, zeros, zeros_like)
 from .elementwise import *  # noqa: F401,F403
 from .elementwise import astype, clip, power, round, where
+from .complex_functions import angle, conj, conjugate, imag, real
 from .evaluation import block_until_ready, eval
 from .cache import CacheInfo, cache_info, clear_caches  # plan cache observability
 from .jit import jit
@@ -22,6 +23,7 @@ from .explain import Explanation, explain, to_dot
 from ._device import from_dlpack
 from .graph.dtypes import (bool_, float32, float64, int8, int16, int32, int64, uint8, uint16,
                            uint32, uint64)
+from .graph.dtypes import complex64, complex128
 from .indexing import take
 from .linalg import matmul, tensordot, vecdot
 from .manipulation import (broadcast_arrays, broadcast_to, concat, concatenate, expand_dims,

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .graph import dtypes, get_op
+from .graph.complex_ops import supports_complex
 from .graph.node import _BUDGET, Node, format_site, register_library_dir, user_site
 from .graph.registry import OpDef
 
@@ -50,7 +51,8 @@ def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True
         arr = arr.astype(np.float32)
     if arr.dtype not in dtypes.SUPPORTED:
         raise fail(TypeError, f"unsupported dtype {arr.dtype} (from {type(obj).__name__}); "
-                   "lazyarray supports bool, int8-64, uint8-64, float32 and float64", site)
+                   "lazyarray supports bool, int8-64, uint8-64, float32, float64, complex64 and "
+                   "complex128", site)
     return arr
 
 
@@ -63,12 +65,19 @@ class WeakIntOverflow(OverflowError):
 
 
 def scalar_leaf(value: Any, dtype: np.dtype, site: Site) -> Node:
-    """A run-time scalar argument: its value never enters the structural key."""
+    """A run-time scalar argument: its value never enters the structural key. A complex scalar
+    is a 0-d input buffer instead (scalar arguments travel in 8-byte slots; it is 16 bytes)."""
+    if dtype.kind == "c":
+        return _complex_leaf(value, dtype, site)
     if type(value) is int and dtype.kind in "iu":
         lo, hi = _INT_RANGE[dtype]
         if not lo <= value <= hi:
             raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
     return Node(SCALAR, (), (), (), dtype, data=value, site=site)
+
+
+def _complex_leaf(value: Any, dtype: np.dtype, site: Site) -> Node:
+    return leaf(np.asarray(value, dtype=dtype), site)
 
 
 def _compare_out_of_range(op: OpDef, args: tuple, site: Site) -> Node:
@@ -95,7 +104,7 @@ def operand(x: Any, site: Site) -> Operand:
     t = type(x)
     if t is Array:
         return x._node
-    if t is float or t is int or t is bool:
+    if t is float or t is int or t is bool or t is complex:
         return (t, x)
     if isinstance(x, Array):
         return x._node
@@ -141,6 +150,8 @@ def cast(node: Node, dtype: np.dtype, site: Site) -> Node:
     if node.dtype == dtype:
         return node
     if node.op is SCALAR:
+        if dtype.kind == "c":
+            return _complex_leaf(node.data, dtype, node.site)
         return Node(SCALAR, (), (), (), dtype, data=node.data, site=node.site)
     return Node(CAST, (node,), (), node.shape, dtype, site=site)
 
@@ -169,12 +180,16 @@ def resolve(op: OpDef, operands: tuple[Operand, ...], site: Site) -> tuple[np.dt
     loop = _LOOPS.get(key)
     if loop is not None:
         return loop
+    shown = ", ".join(str(getattr(d, "__name__", d)) for d in map(operand_dtype, operands))
     try:
-        loop = _LOOPS[key] = dtypes.resolve_ufunc(op.ufunc, key[1:])
-        return loop
+        loop = dtypes.resolve_ufunc(op.ufunc, key[1:])
     except TypeError:
-        shown = ", ".join(str(getattr(d, "__name__", d)) for d in map(operand_dtype, operands))
         raise fail(TypeError, f"{op.name} is not supported for input types ({shown})", site) from None
+    if loop[0].kind == "c" and not supports_complex(op):
+        raise fail(TypeError, f"{op.name} is not defined for complex inputs ({shown}); the Array "
+                   "API standard defines it for real numbers only", site)
+    _LOOPS[key] = loop
+    return loop
 
 
 def elementwise(op: OpDef, *args: Any, site: Site = None) -> Node:
@@ -265,6 +280,9 @@ def _scalar_operand(value: Any, dtype: np.dtype, shape: tuple[int, ...], site: S
             raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
     keys = _SCALAR_KEYS.get((dtype, shape))
     if keys is None or _BUDGET[0] < 2:
+        if dtype.kind == "c":  # a complex scalar is a 0-d input buffer (see scalar_leaf)
+            node = _complex_leaf(value, dtype, site)
+            return node if shape == () else broadcast_to(node, shape, site)
         node = Node(SCALAR, (), (), (), dtype, value, site)
         if shape == ():
             return node

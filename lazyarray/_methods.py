@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import elementwise, indexing, linalg, manipulation, reductions
+from . import complex_functions, elementwise, indexing, linalg, manipulation, reductions
 from .array import Array, _operators
 
 
@@ -45,4 +45,8 @@ Array.dot = _method(linalg.matmul)  # type: ignore[attr-defined]
 Array.itemsize = property(lambda self: self.dtype.itemsize)  # type: ignore[attr-defined]
 Array.nbytes = property(lambda self: self.size * self.dtype.itemsize)  # type: ignore[attr-defined]
 Array.transpose = _transpose  # type: ignore[attr-defined]
+# ndarray's complex accessors: .real/.imag are properties, .conj()/.conjugate() methods
+Array.real = property(complex_functions.real)  # type: ignore[attr-defined]
+Array.imag = property(complex_functions.imag)  # type: ignore[attr-defined]
+Array.conj = Array.conjugate = _method(complex_functions.conj)  # type: ignore[attr-defined]
 _operators()

@@ -144,6 +144,9 @@ class Array:
     def __int__(self) -> int:
         return int(self._scalar())
 
+    def __complex__(self) -> complex:
+        return complex(self._scalar())
+
     def _scalar(self) -> Any:
         """As NumPy 2: only 0-d arrays convert (float(ones((1, 1))) is a TypeError there too)."""
         if self.ndim != 0:
@@ -297,7 +300,7 @@ def _divmod(x1: Any, x2: Any) -> tuple[Array, Array]:
     return ew.floor_divide(x1, x2), ew.remainder(x1, x2)
 
 
-_OPERAND_TYPES = frozenset({int, float, bool, np.ndarray})
+_OPERAND_TYPES = frozenset({int, float, complex, bool, np.ndarray})
 
 
 def _direct(op: Any, reflected: bool) -> Any:
@@ -343,7 +346,7 @@ def _is_operand(x: Any) -> bool:
     """What NumPy's ndarray would take: scalars, sequences, and foreign arrays (`__array__`,
     `__dlpack__`), except those that ask NumPy to defer to them (`__array_ufunc__ = None` or an
     `__array_priority__`, as torch tensors do): their reflected operator runs instead."""
-    if isinstance(x, (Array, int, float, bool, np.ndarray, np.generic, list, tuple)):
+    if isinstance(x, (Array, int, float, complex, bool, np.ndarray, np.generic, list, tuple)):
         return True
     if not (hasattr(x, "__array__") or hasattr(x, "__dlpack__")):
         return False

@@ -73,6 +73,10 @@ def _as_float_array(x: Any, what: str, site: Site) -> Array:
             raise _bind.fail(TypeError, f"{what} is an integer ({x!r}); differentiate with respect "
                              "to float values (write 1.0, not 1)", site)
         x = Array(_bind.leaf(_bind.host_array(x, site=site), site))
+    if x.dtype.kind == "c":  # a documented choice (docs/autodiff.md): no complex derivatives
+        raise _bind.fail(TypeError, f"{what} has dtype {x.dtype}: lazyarray does not "
+                         "differentiate complex inputs; differentiate with respect to real "
+                         "arrays (e.g. the real and imaginary parts) instead", site)
     if x.dtype.kind != "f":
         raise _bind.fail(TypeError, f"{what} has dtype {x.dtype}; only float arrays have "
                          "derivatives (cast with .astype(la.float32) first)", site)

@@ -6,6 +6,7 @@ strict primitive of the same name. Aliases follow the Array API standard (acos, 
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -127,6 +128,9 @@ def astype(x: Any, dtype: Any, copy: bool = True) -> Array:
         node = _bind.scalar_leaf(node[1], dtypes.result_type(node[0]), site)
     if node.dtype == target:
         return x if isinstance(x, Array) else Array(node)
+    if node.dtype.kind == "c" and target.kind != "c" and target.kind != "b":
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=2)
     return Array(_bind.primitive(_CAST, (node,), (), node.shape, target, site))
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from . import _bind
 from .array import Array
 from .graph import dtypes, get_op
+from .graph.complex_ops import supports_complex
 from .graph.node import Node, user_site
 
 
@@ -41,6 +42,9 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
     op = get_op(name)
     node = _as_node(x, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
+    if node.dtype.kind == "c" and not supports_complex(op):
+        raise _bind.fail(TypeError, f"{name} is not defined for complex inputs ({node.dtype}); the "
+                         "Array API standard defines it for real numbers only", site)
     if "needs_nonempty" in op.properties and builtins.any(node.shape[a] == 0 for a in axes):
         raise _bind.fail(ValueError, f"zero-size array to reduction operation {name} "
                          "which has no identity", site)
@@ -119,7 +123,7 @@ def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
 def _float_operand(x: Any, dtype: Any, site: _bind.Site) -> Node:
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else (
-        node.dtype if node.dtype.kind == "f" else dtypes.float64)
+        node.dtype if node.dtype.kind in "fc" else dtypes.float64)
     return _bind.cast(node, want, site)
 
 
@@ -148,7 +152,13 @@ def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keep
     axes = _bind.normalize_axes(axis, node.ndim, site)
     xs = Array(node)
     centered = xs - mean(xs, axis=axes, keepdims=True)
-    sq = _reduce("sum", centered * centered, axes, keepdims, node.dtype, site)
+    if node.dtype.kind == "c":  # NumPy: the mean of |x - mean(x)|**2, a real number
+        from .complex_functions import imag, real
+
+        re, im = real(centered), imag(centered)
+        sq = _reduce("sum", re * re + im * im, axes, keepdims, re.dtype, site)
+    else:
+        sq = _reduce("sum", centered * centered, axes, keepdims, node.dtype, site)
     denom = _count(node.shape, axes) - correction
     return sq / denom if denom > 0 else sq * float("nan")
 

@@ -15,13 +15,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import c_math, c_philox, c_trig
+from . import c_complex, c_math, c_philox, c_trig
 
 SUFFIX = {
     "b": np.dtype("bool"), "i8": np.dtype("int8"), "i16": np.dtype("int16"),
     "i32": np.dtype("int32"), "i64": np.dtype("int64"), "u8": np.dtype("uint8"),
     "u16": np.dtype("uint16"), "u32": np.dtype("uint32"), "u64": np.dtype("uint64"),
     "f32": np.dtype("float32"), "f64": np.dtype("float64"),
+    **c_complex.COMPLEX_SUFFIX,  # c64, c128: structs (runtime/c_complex.py)
 }
 _SUFFIX_OF = {dt: s for s, dt in SUFFIX.items()}
 
@@ -37,11 +38,13 @@ def c_type(dtype: np.dtype, bool_type: str = "_Bool") -> str:
         return bool_type
     if dt.kind == "f":
         return "float" if dt.itemsize == 4 else "double"
+    if dt.kind == "c":
+        return "la_" + suffix(dt)
     return f"{'u' if dt.kind == 'u' else ''}int{dt.itemsize * 8}_t"
 
 
 def libm_suffix(dtype: np.dtype) -> str:
-    return "f" if np.dtype(dtype) == np.float32 else ""
+    return "f" if np.dtype(dtype) in (np.float32, np.complex64) else ""
 
 
 def _wide_unsigned(dt: np.dtype) -> str:
@@ -202,6 +205,8 @@ _NAME = re.compile(r"\bla_(cast_[a-z0-9]+_[a-z0-9]+|[a-z][a-z0-9]*_[a-z0-9]+)\b"
 
 def _helper(name: str, qualifier: str, bool_type: str) -> tuple[str, tuple[str, ...]]:
     """C definition of helper `la_<name>` and the helpers it calls."""
+    if c_complex.handles(name):
+        return c_complex.helper(name, qualifier, bool_type, lambda s, b: c_type(SUFFIX[s], b))
     if name in _TABLES:
         return _TABLES[name](qualifier), ()
     parts = name.split("_")
@@ -227,7 +232,8 @@ def _helper(name: str, qualifier: str, bool_type: str) -> tuple[str, tuple[str, 
 def render_helpers(code: str, qualifier: str = "static inline", bool_type: str = "_Bool") -> str:
     """Definitions of every `la_*` helper that `code` names, dependencies before their users."""
     defs: dict[str, str] = {}
-    names = list(dict.fromkeys(m.group(1) for m in _NAME.finditer(code)))
+    names = list(dict.fromkeys(c_complex.type_names(code)
+                               + [m.group(1) for m in _NAME.finditer(code)]))
     stack = [(n, False) for n in reversed(names)]
     while stack:
         name, expanded = stack.pop()
@@ -243,7 +249,7 @@ def render_helpers(code: str, qualifier: str = "static inline", bool_type: str =
 
 
 def _known(name: str) -> bool:
-    if name in _TABLES:
+    if name in _TABLES or c_complex.handles(name):
         return True
     parts = name.split("_")
     if parts[0] == "arg":

@@ -43,6 +43,7 @@ from ..graph.kernel_ir import (
     Stage,
 )
 from .c_layout import KernelLayout, kernel_accesses, stride_class
+from .c_complex import render_const as render_complex_const
 from .c_prelude import c_type, libm_suffix, render_helpers, suffix
 
 LANES = 8
@@ -416,7 +417,9 @@ class CKernelPrinter(KernelPrinter):
             self.open([f"for (int l = 1; l < {LANES}; l++) {{"])
             self.emit(self.combine(spec, f"{acc}_t", f"{acc}_l[l]"))
             self.close()
-            self.emit(f"const {out_t} {acc} = ({out_t}){acc}_t;")
+            struct = out_t == acc_t and out_t.startswith("la_c")  # complex: C casts no structs
+            cast = "" if struct else f"({out_t})"
+            self.emit(f"const {out_t} {acc} = {cast}{acc}_t;")
 
 
 class Dialect:
@@ -454,7 +457,8 @@ def render_kernel(kernel: Kernel, layout: KernelLayout, dialect: Dialect = C_DIA
 
 
 def _suffix_of_ctype(t: str) -> str:
-    table = {"float": "float32", "double": "float64", "_Bool": "bool", "bool": "bool"}
+    table = {"float": "float32", "double": "float64", "_Bool": "bool", "bool": "bool",
+             "la_c64": "complex64", "la_c128": "complex128"}
     return suffix(np.dtype(table.get(t, t.replace("_t", ""))))
 
 
@@ -463,6 +467,8 @@ def render_const(value, dtype, dialect: Dialect) -> str:
     t = c_type(dt, dialect.bool_type)
     if dt.kind == "b":
         return "1" if bool(value) else "0"
+    if dt.kind == "c":
+        return render_complex_const(value, suffix(dt))
     if dt.kind == "f":
         v = float(value)
         if np.isnan(v):

@@ -10,6 +10,8 @@ graphs (tests/graph_strategies.py). Each is run through the passes to its Progra
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from graph_strategies import draw_expressions
 from hypothesis import HealthCheck, given, settings
@@ -138,9 +140,31 @@ def gradient_programs() -> list[Program]:
     return [program_of(mlp[0], *mlp[1]), program_of(*lstm)]
 
 
+def complex_programs() -> list[Program]:
+    """complex64/complex128: every op that takes complex (tests/test_complex.py's lists), with
+    broadcasting and weak Python scalars, casts to and from every dtype, sum/prod/mean/var."""
+    from test_complex import BINARY, UNARY
+
+    out = []
+    for dt in (np.complex64, np.complex128):
+        x, y = _arr(dt, (2, 3, 5)), _arr(dt, (3, 1))
+        ops = [getattr(la, n)(x) for n in UNARY] + [getattr(la, n)(x, y) for n in BINARY]
+        ops += [x * 2.5 + 1j, la.where(_arr(bool, (2, 3, 5)), x, y)]
+        out.append(program_of(*ops))
+        with warnings.catch_warnings():  # complex -> real: NumPy's ComplexWarning
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            casts = [x.astype(d) for d in SUPPORTED + (np.dtype(np.complex64),)]
+        casts += [_arr(d, (4, 3)).astype(dt) for d in SUPPORTED + (np.dtype(np.complex64),)]
+        out.append(program_of(*casts))
+        out.append(program_of(la.sum(x, axis=1), la.prod(x, axis=(0, 2)), la.mean(x),
+                              la.var(x, axis=-1), la.sum(la.exp(x) * y, axis=0)))
+    return out
+
+
 def corpus(n_random: int = 150) -> list[Program]:
     # Whole graphs: a node-budget cut would evaluate every live pending Array, programs included.
     with la.config(max_graph_nodes=1_000_000):
         return (elementwise_programs() + cast_and_where_programs() + reduction_programs()
+                + complex_programs()
                 + view_programs() + workload_programs() + gradient_programs()
                 + random_graph_programs(n_random))

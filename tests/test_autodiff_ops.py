@@ -89,6 +89,9 @@ def _structural_cases(rng) -> dict:
         "eigh": (eigh_mix, [spd(2, 3)]),
         "eigvalsh": (lambda a: la.linalg.eigvalsh(a), [spd(2, 3)]),
         "svdvals": (lambda a: la.linalg.svdvals(a), [r(2, 4, 3) + np.eye(4, 3) * 3.0]),
+        # complex parts, on the real inputs autodiff takes: real(x) is x, imag(x) zeros
+        "real": (lambda x: la.real(x) * 2.0, [r(3, 4)]),
+        "imag": (lambda x: la.imag(x) * 2.0 + x, [r(3, 4)]),
     }
 
 

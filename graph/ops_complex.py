@@ -1,0 +1,35 @@
+"""The complex-only primitives: conj, real, imag. (Which existing ops take complex inputs, and
+their templates, is graph/complex_ops.py.)
+
+`real`/`imag` have no NumPy ufunc, so their dtype rule lives in the API function (lazyarray/
+complex_functions.py): complex64 -> float32, complex128 -> float64; a real input keeps its dtype
+(`real(x)` is x, `imag(x)` zeros), as NumPy. Derivative rules are those of real inputs: autodiff
+rejects complex inputs (docs/autodiff.md), so a rule only ever sees real ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import derivatives as d
+from .complex_ops import COMPLEX_TEMPLATES
+from .registry import OpDef, OpKind, register
+
+CONJ = register(OpDef(
+    name="conj", kind=OpKind.ELEMENTWISE, arity=1, ufunc=np.conjugate,
+    reference=lambda xs, a, dt: np.conjugate(xs[0]),
+    c={"c": COMPLEX_TEMPLATES["conj"], "*": "{0}"}, properties=frozenset({"involution"}),
+    vjp=lambda g, y, xs, a: (d.ew("conj", g),),
+    doc="complex conjugate; the identity on real inputs"))
+REAL = register(OpDef(
+    name="real", kind=OpKind.ELEMENTWISE, arity=1,
+    reference=lambda xs, a, dt: np.real(xs[0]),
+    c={"c": COMPLEX_TEMPLATES["real"], "*": "{0}"},
+    vjp=lambda g, y, xs, a: (g,),
+    doc="real part: complex64 -> float32, complex128 -> float64; the identity on real inputs"))
+IMAG = register(OpDef(
+    name="imag", kind=OpKind.ELEMENTWISE, arity=1,
+    reference=lambda xs, a, dt: np.imag(xs[0]),
+    c={"c": COMPLEX_TEMPLATES["imag"], "*": "(({T})0)"},
+    vjp=lambda g, y, xs, a: (None,),
+    doc="imaginary part: complex64 -> float32, complex128 -> float64; zeros for real inputs"))

@@ -1,0 +1,58 @@
+"""real, imag, conj and angle: the Array API's complex functions (NumPy's real/imag/conj/angle).
+
+`real`/`imag` map complex64 -> float32 and complex128 -> float64; on real inputs `real` is the
+input and `imag` zeros of its dtype, and `conj` is the identity (as NumPy; the standard asks for
+complex inputs only). `angle(z)` is `atan2(imag(z), real(z))`, as NumPy computes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _bind
+from .array import Array
+from .graph import dtypes, get_op
+from .graph.node import user_site
+
+_REAL, _IMAG, _CONJ = get_op("real"), get_op("imag"), get_op("conj")
+
+
+def _part(op: Any, x: Any, site: _bind.Site) -> Array:
+    node = _bind.operand(x, site)
+    if not isinstance(node, _bind.Node):
+        node = _bind.scalar_leaf(node[1], dtypes.result_type(node[0]), site)
+    dtype = dtypes.real_dtype(node.dtype)
+    return Array(_bind.primitive(op, (node,), (), node.shape, dtype, site))
+
+
+def real(x: Any) -> Array:
+    """The real part (NumPy `real`, Array API `real`)."""
+    return _part(_REAL, x, user_site(1))
+
+
+def imag(x: Any) -> Array:
+    """The imaginary part (NumPy `imag`, Array API `imag`); zeros for a real input."""
+    return _part(_IMAG, x, user_site(1))
+
+
+def conj(x: Any) -> Array:
+    """The complex conjugate (NumPy `conjugate`, Array API `conj`); the identity on real input."""
+    return Array(_bind.elementwise(_CONJ, x, site=user_site(1)))
+
+
+conjugate = conj
+
+
+def angle(z: Any, deg: bool = False) -> Array:
+    """The argument of each complex number in (-pi, pi] (NumPy `angle`); float64 for integers."""
+    from .elementwise import arctan2
+
+    site = user_site(1)
+    node = _bind.operand(z, site)
+    if not isinstance(node, _bind.Node):
+        node = _bind.scalar_leaf(node[1], dtypes.result_type(node[0]), site)
+    x = Array(node)
+    if node.dtype.kind in "iub":
+        x = x.astype(dtypes.float64)
+    out = arctan2(imag(x), real(x))
+    return out * (180.0 / 3.141592653589793) if deg else out

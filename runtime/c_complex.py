@@ -1,0 +1,287 @@
+"""The C-family prelude for complex64/complex128: a struct per dtype and the `la_*_c64`/`la_*_c128`
+helpers that graph/complex_ops.py's templates name.
+
+    typedef struct { float re, im; } la_c64;     /* NumPy's layout: real part, then imaginary */
+
+Arithmetic, `abs`, `sign`, `reciprocal`, `expm1`, `log1p`, `log2`, `log10` and `power` are NumPy's
+own algorithms (numpy/_core/src/umath: Smith's division, `hypot` for `abs`, the repeated squaring
+of `power` for small integer exponents), written once for both dialects. The remaining
+transcendental functions (exp, log, sqrt, the trigonometric and hyperbolic functions and their
+inverses) call C99 <complex.h> (`cexp`, `clog`, `csqrt`, `casin`, ...) in C: NumPy's npy_math
+calls the same libm functions where the platform has them, so the special values (inf, nan, signed
+zeros) are C99 Annex G's, as NumPy's, and results agree within a few ulp. NVRTC has no <complex.h>:
+the CUDA dialect uses short textbook formulas on the real libm functions instead (compile-checked
+only; no GPU here to compare them with NumPy, see docs/semantics.md).
+
+No -ffast-math anywhere: it would drop the inf/nan handling.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+COMPLEX_SUFFIX = {"c64": np.dtype("complex64"), "c128": np.dtype("complex128")}
+_REAL = {"c64": ("float", "f"), "c128": ("double", "")}  # component C type, libm suffix
+
+# name -> (argument count, result: "c" complex, "r" real, "b" bool, uses complex.h in C)
+_UNARY_C99 = ("exp", "log", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+              "tanh", "asinh", "acosh", "atanh")
+_RESULT = {"abs": "r", "eq": "b", "isnan": "b", "isinf": "b", "isfinite": "b"}
+_BINARY = frozenset({"add", "sub", "mul", "div", "pow", "eq"})
+
+
+def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
+    """(function body, helpers it calls) of `la_<fn>_<s>`; T/R/F are substituted by the caller."""
+    mk = f"la_make_{s}"
+    bodies: dict[str, tuple[str, tuple[str, ...]]] = {
+        "add": (f"return {mk}(a.re + b.re, a.im + b.im);", (mk,)),
+        "sub": (f"return {mk}(a.re - b.re, a.im - b.im);", (mk,)),
+        "mul": (f"return {mk}(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);", (mk,)),
+        # NumPy's complex division (Smith's algorithm; 0 / 0 gives a complex inf or nan)
+        "div": ("const R br = fabsF(b.re), bi = fabsF(b.im);\n"
+                "    if (br >= bi) {\n"
+                f"        if (br == 0 && bi == 0) return {mk}(a.re / br, a.im / br);\n"
+                "        const R rat = b.im / b.re, scl = (R)1 / (b.re + b.im * rat);\n"
+                f"        return {mk}((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);\n"
+                "    }\n"
+                "    const R rat = b.re / b.im, scl = (R)1 / (b.im + b.re * rat);\n"
+                f"    return {mk}((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);", (mk,)),
+        "neg": (f"return {mk}(-a.re, -a.im);", (mk,)),
+        "conj": (f"return {mk}(a.re, -a.im);", (mk,)),
+        "abs": ("return hypotF(a.re, a.im);", ()),
+        "eq": ("return a.re == b.re && a.im == b.im;", ()),
+        "isnan": ("return isnan(a.re) || isnan(a.im);", ()),
+        "isinf": ("return isinf(a.re) || isinf(a.im);", ()),
+        "isfinite": ("return isfinite(a.re) && isfinite(a.im);", ()),
+        "rint": (f"return {mk}(nearbyintF(a.re), nearbyintF(a.im));", (mk,)),
+        "recip": ("if (fabsF(a.im) <= fabsF(a.re)) {\n"
+                  "        const R r = a.im / a.re, d = a.re + a.im * r;\n"
+                  f"        return {mk}((R)1 / d, -r / d);\n"
+                  "    }\n"
+                  "    const R r = a.re / a.im, d = a.re * r + a.im;\n"
+                  f"    return {mk}(r / d, (R)-1 / d);", (mk,)),
+        # NumPy 2's sign: z / |z|, with nan for nan input and for inf + inf*j
+        "sign": ("const R m = hypotF(a.re, a.im);\n"
+                 f"    if (isnan(m)) return {mk}((R)NAN, (R)NAN);\n"
+                 "    if (isinf(m)) {\n"
+                 f"        if (isinf(a.re)) return isinf(a.im) ? {mk}((R)NAN, (R)NAN)"
+                 f" : {mk}(a.re > 0 ? (R)1 : (R)-1, (R)0);\n"
+                 f"        return {mk}((R)0, a.im > 0 ? (R)1 : (R)-1);\n"
+                 "    }\n"
+                 f"    if (m == 0) return {mk}((R)0, (R)0);\n"
+                 f"    return {mk}(a.re / m, a.im / m);", (mk,)),
+        "expmone": ("const R h = sinF(a.im / 2);\n"
+                    f"    return {mk}(expm1F(a.re) * cosF(a.im) - 2 * h * h, "
+                    "expF(a.re) * sinF(a.im));", (mk,)),
+        "logonep": (f"return {mk}(logF(hypotF(a.re + 1, a.im)), atan2F(a.im, a.re + 1));", (mk,)),
+        "logtwo": (f"const T l = la_log_{s}(a);\n"
+                   f"    return {mk}(l.re * (R)1.442695040888963407359924681001892137, "
+                   "l.im * (R)1.442695040888963407359924681001892137);", (mk, f"la_log_{s}")),
+        "logten": (f"const T l = la_log_{s}(a);\n"
+                   f"    return {mk}(l.re * (R)0.434294481903251827651128918916605082, "
+                   "l.im * (R)0.434294481903251827651128918916605082);", (mk, f"la_log_{s}")),
+        "pow": _pow(s, cuda),
+    }
+    if fn in bodies:
+        return bodies[fn]
+    if fn in _UNARY_C99:
+        if cuda:
+            return _CUDA_FORMULAS[fn].replace("@S", s), (mk, *_CUDA_DEPS.get(fn, ()))
+        cfn = "c" + fn  # cexp, casin, ...
+        return (f"return la_fromz_{s}({cfn}F(la_toz_{s}(a)));", (f"la_toz_{s}", f"la_fromz_{s}"))
+    raise KeyError(fn)
+
+
+def _pow(s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
+    """NumPy's complex power: 1 for a zero exponent, 0 or nan for a zero base, repeated squaring
+    for integer exponents below 100 in magnitude, else the library's cpow."""
+    mk, mul, div = f"la_make_{s}", f"la_mul_{s}", f"la_div_{s}"
+    general = (f"la_exp_{s}({mul}(b, la_log_{s}(a)))" if cuda
+               else f"la_fromz_{s}(cpowF(la_toz_{s}(a), la_toz_{s}(b)))")
+    deps = (mk, mul, div) + ((f"la_exp_{s}", f"la_log_{s}") if cuda
+                             else (f"la_toz_{s}", f"la_fromz_{s}"))
+    body = (f"if (b.re == 0 && b.im == 0) return {mk}((R)1, (R)0);\n"
+            "    if (a.re == 0 && a.im == 0) {\n"
+            f"        if (b.re > 0 && b.im == 0) return {mk}((R)0, (R)0);\n"
+            f"        return {mk}((R)NAN, (R)NAN);\n"
+            "    }\n"
+            "    if (b.im == 0 && b.re > -100 && b.re < 100 && (R)(long long)b.re == b.re) {\n"
+            "        long long n = (long long)b.re;\n"
+            "        if (n == 1) return a;\n"
+            f"        if (n == 2) return {mul}(a, a);\n"
+            f"        if (n == 3) return {mul}({mul}(a, a), a);\n"
+            "        const long long e = n < 0 ? -n : n;\n"
+            f"        T acc = {mk}((R)1, (R)0), p = a;\n"
+            "        for (long long mask = 1;; mask <<= 1) {\n"
+            f"            if (e & mask) acc = {mul}(acc, p);\n"
+            "            if (e < (mask << 1)) break;\n"
+            f"            p = {mul}(p, p);\n"
+            "        }\n"
+            f"        return n < 0 ? {div}({mk}((R)1, (R)0), acc) : acc;\n"
+            "    }\n"
+            f"    return {general};")
+    return body, deps
+
+
+# CUDA: formulas on the real functions (no <complex.h> in NVRTC). exp keeps a real argument's
+# zero imaginary part; sqrt is the usual cancellation-free form; tanh avoids overflow for large
+# |re|; the inverse functions go through log and sqrt (and their symmetries for the sign of re).
+_CUDA_FORMULAS = {
+    "exp": ("if (a.im == 0) return la_make_@S(expF(a.re), a.im);\n"
+            "    const R e = expF(a.re);\n"
+            "    return la_make_@S(e * cosF(a.im), e * sinF(a.im));"),
+    "log": "return la_make_@S(logF(hypotF(a.re, a.im)), atan2F(a.im, a.re));",
+    "sqrt": ("if (a.re == 0 && a.im == 0) return la_make_@S((R)0, a.im);\n"
+             "    if (isinf(a.im)) return la_make_@S((R)INFINITY, a.im);\n"
+             "    const R t = sqrtF((fabsF(a.re) + hypotF(a.re, a.im)) * (R)0.5);\n"
+             "    if (a.re >= 0) return la_make_@S(t, a.im / (2 * t));\n"
+             "    return la_make_@S(fabsF(a.im) / (2 * t), copysignF(t, a.im));"),
+    "sin": "return la_make_@S(sinF(a.re) * coshF(a.im), cosF(a.re) * sinhF(a.im));",
+    "cos": "return la_make_@S(cosF(a.re) * coshF(a.im), -sinF(a.re) * sinhF(a.im));",
+    "sinh": "return la_make_@S(sinhF(a.re) * cosF(a.im), coshF(a.re) * sinF(a.im));",
+    "cosh": "return la_make_@S(coshF(a.re) * cosF(a.im), sinhF(a.re) * sinF(a.im));",
+    "tanh": ("if (fabsF(a.re) > (R)20) return la_make_@S(copysignF((R)1, a.re), "
+             "copysignF((R)0, sinF(2 * a.im)));\n"
+             "    const R t = tanF(a.im), s = sinhF(a.re), beta = 1 + t * t;\n"
+             "    const R rho = sqrtF(1 + s * s), den = 1 + beta * s * s;\n"
+             "    return la_make_@S(beta * rho * s / den, t / den);"),
+    "tan": ("const T w = la_tanh_@S(la_make_@S(-a.im, a.re));\n"
+            "    return la_make_@S(w.im, -w.re);"),
+    "asinh": ("const T z = a.re < 0 ? la_make_@S(-a.re, -a.im) : a;\n"
+              "    const T w = la_log_@S(la_add_@S(z, la_sqrt_@S(la_add_@S(la_mul_@S(z, z), "
+              "la_make_@S((R)1, (R)0)))));\n"
+              "    return a.re < 0 ? la_make_@S(-w.re, -w.im) : w;"),
+    "asin": ("const T w = la_asinh_@S(la_make_@S(-a.im, a.re));\n"
+             "    return la_make_@S(w.im, -w.re);"),
+    "acos": ("const T w = la_asin_@S(a);\n"
+             "    return la_make_@S((R)1.570796326794896619231321691639751442 - w.re, -w.im);"),
+    "acosh": ("const T one = la_make_@S((R)1, (R)0);\n"
+              "    return la_log_@S(la_add_@S(a, la_mul_@S(la_sqrt_@S(la_add_@S(a, one)), "
+              "la_sqrt_@S(la_sub_@S(a, one)))));"),
+    "atanh": ("const T one = la_make_@S((R)1, (R)0);\n"
+              "    const T w = la_log_@S(la_div_@S(la_add_@S(one, a), la_sub_@S(one, a)));\n"
+              "    return la_make_@S(w.re / 2, w.im / 2);"),
+    "atan": ("const T w = la_atanh_@S(la_make_@S(-a.im, a.re));\n"
+             "    return la_make_@S(w.im, -w.re);"),
+}
+_CUDA_DEPS = {
+    "tan": ("la_tanh_@S",),
+    "asinh": ("la_log_@S", "la_add_@S", "la_sqrt_@S", "la_mul_@S"),
+    "asin": ("la_asinh_@S",), "acos": ("la_asin_@S",),
+    "acosh": ("la_log_@S", "la_add_@S", "la_mul_@S", "la_sqrt_@S", "la_sub_@S"),
+    "atanh": ("la_log_@S", "la_div_@S", "la_add_@S", "la_sub_@S"),
+    "atan": ("la_atanh_@S",),
+}
+
+
+def _type_text(s: str, cuda: bool, qualifier: str) -> str:
+    r, _ = _REAL[s]
+    align = "__align__(%d) " % (2 * (4 if s == "c64" else 8)) if cuda else ""
+    text = f"typedef struct {align}{{ {r} re, im; }} la_{s};"
+    if cuda:  # warp shuffles move the two components (a non-template overload wins)
+        text += (f"\n__device__ __forceinline__ la_{s} la_shfl_down(la_{s} v, int d) {{ "
+                 f"la_{s} o; o.re = __shfl_down_sync(0xffffffffu, v.re, d); "
+                 f"o.im = __shfl_down_sync(0xffffffffu, v.im, d); return o; }}")
+    else:
+        text = "#include <complex.h>\n" + text
+    return text
+
+
+def handles(name: str) -> bool:
+    """Whether helper `la_<name>` is one of this module's (a complex suffix or a complex cast)."""
+    parts = name.split("_")
+    if parts[0] == "cast":
+        return len(parts) == 3 and (parts[1] in COMPLEX_SUFFIX or parts[2] in COMPLEX_SUFFIX)
+    return len(parts) == 2 and parts[1] in COMPLEX_SUFFIX and (
+        parts[0] in ("type", "make", "toz", "fromz") or _known_fn(parts[0]))
+
+
+def _known_fn(fn: str) -> bool:
+    try:
+        _body(fn, "c64", False)
+    except KeyError:
+        return False
+    return True
+
+
+def type_names(code: str) -> list[str]:
+    """`type_c64`/`type_c128` for each complex struct `code` mentions: the typedef comes first."""
+    return [f"type_{s}" for s in COMPLEX_SUFFIX if f"la_{s}" in code]
+
+
+def helper(name: str, qualifier: str, bool_type: str, real_type) -> tuple[str, tuple[str, ...]]:
+    """C definition of `la_<name>` and the helpers it calls; `real_type(suffix, bool_type)` is
+    the C type of a real dtype's suffix."""
+    cuda = "__device__" in qualifier
+    parts = name.split("_")
+    if parts[0] == "cast":
+        return _cast(parts[1], parts[2], qualifier, bool_type, real_type)
+    fn, s = parts
+    t, (r, f) = f"la_{s}", _REAL[s]
+    if fn == "type":
+        return _type_text(s, cuda, qualifier), ()
+    deps: tuple[str, ...] = (f"la_type_{s}",)
+    if fn == "make":
+        return (f"{qualifier} {t} la_make_{s}({r} re, {r} im) {{ {t} z; z.re = re; z.im = im; "
+                "return z; }"), deps
+    if fn in ("toz", "fromz"):  # C only: the struct as C99's `_Complex` (same layout) and back
+        z = f"{r} _Complex"
+        if fn == "toz":
+            return (f"{qualifier} {z} la_toz_{s}({t} a) {{ union {{ {t} s; {z} z; }} u; u.s = a; "
+                    "return u.z; }"), deps
+        return (f"{qualifier} {t} la_fromz_{s}({z} a) {{ union {{ {t} s; {z} z; }} u; u.z = a; "
+                "return u.s; }"), deps
+    body, calls = _body(fn, s, cuda)
+    ret = {"r": r, "b": bool_type}.get(_RESULT.get(fn, "c"), t)
+    params = f"{t} a, {t} b" if fn in _BINARY else f"{t} a"
+    text = body.replace("@S", s)
+    for real_fn in ("fabs", "hypot", "nearbyint", "sin", "cos", "tan", "exp", "expm1", "log",
+                    "atan2", "sqrt", "copysign", "sinh", "cosh", "cpow"):
+        text = text.replace(real_fn + "F(", real_fn + f + "(")
+    for c99 in _UNARY_C99:
+        text = text.replace(f"c{c99}F(", f"c{c99}{f}(")
+    text = text.replace("(R)", f"({r})").replace("const R ", f"const {r} ")
+    text = text.replace("const T ", f"const {t} ").replace("    T ", f"    {t} ")
+    full = f"{qualifier} {ret} la_{name}({params})\n{{\n    {text}\n}}"
+    return full, deps + tuple(c.replace("@S", s) for c in calls)
+
+
+def _cast(src: str, dst: str, qualifier: str, bool_type: str, real_type
+          ) -> tuple[str, tuple[str, ...]]:
+    """Casts to, from and between complex dtypes, as NumPy's astype: a real value gets a zero
+    imaginary part; complex -> real or integer casts the real part (integers by the prelude's
+    truncating, saturating rule); complex -> bool is `re != 0 || im != 0`."""
+    name = f"la_cast_{src}_{dst}"
+    if src in COMPLEX_SUFFIX and dst in COMPLEX_SUFFIX:
+        r = _REAL[dst][0]
+        return (f"{qualifier} la_{dst} {name}(la_{src} a) {{ return la_make_{dst}(({r})a.re, "
+                f"({r})a.im); }}", (f"la_type_{src}", f"la_make_{dst}"))
+    if dst in COMPLEX_SUFFIX:
+        r = _REAL[dst][0]
+        ts = real_type(src, bool_type)
+        return (f"{qualifier} la_{dst} {name}({ts} a) {{ return la_make_{dst}(({r})a, ({r})0); }}",
+                (f"la_make_{dst}",))
+    td = real_type(dst, bool_type)
+    if dst == "b":
+        return (f"{qualifier} {td} {name}(la_{src} a) {{ return a.re != 0 || a.im != 0; }}",
+                (f"la_type_{src}",))
+    part = "f32" if src == "c64" else "f64"
+    inner = "a.re" if dst == part else f"la_cast_{part}_{dst}(a.re)"
+    deps = (f"la_type_{src}",) + (() if dst == part else (f"la_cast_{part}_{dst}",))
+    return f"{qualifier} {td} {name}(la_{src} a) {{ return {inner}; }}", deps
+
+
+def render_const(value: complex, s: str) -> str:
+    """A complex literal: `la_make_c64(1.0f, -0.0f)` (inf and nan through the real macros)."""
+    z = complex(value)
+    f = "f" if s == "c64" else ""
+    r = _REAL[s][0]
+
+    def part(v: float) -> str:
+        if np.isnan(v):
+            return f"({r})NAN"
+        if np.isinf(v):
+            return f"({r})({'-' if v < 0 else ''}INFINITY)"
+        return f"{v!r}{f}"
+
+    return f"la_make_{s}({part(z.real)}, {part(z.imag)})"

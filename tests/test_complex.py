@@ -1,0 +1,267 @@
+"""complex64 and complex128 end to end, against NumPy 2 on every backend (docs/semantics.md).
+
+Fast tier: one `la.eval` per (backend, dtype) builds every op at once, so the C backend compiles
+one translation unit. Special values (inf, nan, signed zeros in either component) for exp, log,
+sqrt and abs are compared exactly in kind (nan, inf and its sign, zero and its sign).
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+from lazyarray.graph import all_ops, dtypes
+from lazyarray.graph.complex_ops import COMPLEX_TEMPLATES, supports_complex
+from lazyarray.graph.registry import OpKind
+
+COMPLEX = (np.dtype(np.complex64), np.dtype(np.complex128))
+REAL = tuple(np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                                   "uint32", "uint64", "float32", "float64"))
+RTOL = {np.dtype(np.complex64): 2e-5, np.dtype(np.complex128): 1e-12,
+        np.dtype(np.float32): 2e-5, np.dtype(np.float64): 1e-12}
+
+UNARY = ("abs", "negative", "positive", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt",
+         "square", "reciprocal", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
+         "tanh", "arcsinh", "arccosh", "arctanh", "sign", "rint", "isnan", "isinf", "isfinite",
+         "conj", "real", "imag", "angle")
+BINARY = ("add", "subtract", "multiply", "divide", "power", "equal", "not_equal")
+NUMPY_NAME = {"conj": "conjugate"}
+
+
+def _np(name):
+    return getattr(np, NUMPY_NAME.get(name, name))
+
+
+def _values(dtype, shape, seed):
+    rng = np.random.default_rng(seed)
+    re = rng.standard_normal(shape) * 1.5
+    im = rng.standard_normal(shape) * 1.5
+    z = (re + 1j * im).astype(dtype)
+    flat = z.reshape(-1)
+    flat[:4] = [0, 1, -1j, 0.5 - 0.5j][: flat.size]  # exact zeros and units among the draws
+    return z
+
+
+def assert_close(got, want, dtype=None):
+    """Component-wise: the same nan places, equal infinities, finite parts within a relative
+    tolerance of the result's magnitude (a few ulp of the dtype)."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype, f"dtype {got.dtype} != NumPy's {want.dtype}"
+    assert got.shape == want.shape
+    if want.dtype.kind not in "fc":
+        np.testing.assert_array_equal(got, want)
+        return
+    rtol = RTOL[want.dtype]
+    scale = np.where(np.isfinite(want), np.abs(want), 0).astype(np.float64)
+    for g, w in ((got.real, want.real), (got.imag, want.imag)):
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(w))
+        inf = np.isinf(w)
+        np.testing.assert_array_equal(g[inf], w[inf])
+        ok = ~np.isnan(w) & ~inf
+        err = np.abs(g[ok].astype(np.float64) - w[ok])
+        bound = rtol * np.maximum(scale[ok], np.finfo(w.dtype).tiny)
+        assert np.all(err <= bound), (
+            f"max excess {np.max(err - bound)} at {np.argmax(err - bound)}: "
+            f"got {g[ok][np.argmax(err - bound)]}, want {w[ok][np.argmax(err - bound)]}")
+
+
+def _la(name):
+    return getattr(la, name)
+
+
+# --- elementwise ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", COMPLEX, ids=str)
+def test_every_complex_elementwise_op_matches_numpy(backend, dtype):
+    x_np = _values(dtype, (3, 5), seed=1)
+    y_np = _values(dtype, (1, 5), seed=2)  # broadcasts against x
+    x, y = la.asarray(x_np), la.asarray(y_np)
+    got, want = [], []
+    with np.errstate(all="ignore"):
+        for name in UNARY:
+            got.append(_la(name)(x))
+            want.append(_np(name)(x_np))
+        for name in BINARY:
+            got.append(_la(name)(x, y))
+            want.append(_np(name)(x_np, y_np))
+        for s in (2, 0.5, 1.5j, -1 + 2j):  # weak Python scalars keep the array's precision
+            got += [x + s, s * x, x / s, s - x]
+            want += [x_np + s, s * x_np, x_np / s, s - x_np]
+        ints = np.array([[0], [1], [2], [3], [-2], [7], [-1]], dtype)  # power's integer paths
+        got.append(la.power(la.asarray(x_np[:1]), la.asarray(ints)))
+        want.append(np.power(x_np[:1], ints))
+        la.eval(*got)
+    for name, g, w in zip(list(UNARY) + list(BINARY) + ["scalars"] * 16 + ["ipow"], got, want):
+        try:
+            assert_close(g, w)
+        except AssertionError as exc:
+            raise AssertionError(f"{name} on {dtype}: {exc}") from None
+
+
+SPECIAL = (0.0, -0.0, 1.0, -2.5, np.inf, -np.inf, np.nan)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX, ids=str)
+def test_special_values_of_exp_log_sqrt_abs(backend, dtype):
+    """Every pair of special components: NumPy's (C99 Annex G) nan/inf/signed-zero results."""
+    pairs = [complex(a, b) for a, b in itertools.product(SPECIAL, SPECIAL)]
+    # complex(a, b) loses the sign of a zero imaginary part: build from components
+    z_np = np.empty(len(pairs), dtype)
+    z_np.real = [a for a, _ in itertools.product(SPECIAL, SPECIAL)]
+    z_np.imag = [b for _, b in itertools.product(SPECIAL, SPECIAL)]
+    z = la.asarray(z_np)
+    ops = ("exp", "log", "sqrt", "abs")
+    got = [_la(n)(z) for n in ops]
+    la.eval(*got)
+    with np.errstate(all="ignore"):
+        for name, g in zip(ops, got):
+            want = _np(name)(z_np)
+            g = np.asarray(g)
+            for part in ("real", "imag") if want.dtype.kind == "c" else ("real",):
+                gp, wp = getattr(g, part), getattr(want, part)
+                finite = np.isfinite(wp) & (wp != 0)
+                assert_close(gp[finite], wp[finite])
+                same = ~finite
+                # nan, inf with its sign, and zero with its sign must agree exactly
+                np.testing.assert_array_equal(np.isnan(gp[same]), np.isnan(wp[same]),
+                                              err_msg=f"{name}.{part} nan places")
+                keep = same & ~np.isnan(wp)
+                np.testing.assert_array_equal(gp[keep], wp[keep], err_msg=f"{name}.{part}")
+                np.testing.assert_array_equal(np.signbit(gp[keep]), np.signbit(wp[keep]),
+                                              err_msg=f"{name}.{part} sign of zero/inf "
+                                              f"for {z_np[keep]}")
+
+
+# --- reductions, matmul, casts -------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", COMPLEX, ids=str)
+def test_reductions_matmul_and_casts(backend, dtype):
+    x_np = _values(dtype, (4, 6), seed=3)
+    m_np = _values(dtype, (6, 3), seed=4)
+    x, m = la.asarray(x_np), la.asarray(m_np)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        cases = [
+            (la.sum(x), np.sum(x_np)), (la.sum(x, axis=0), np.sum(x_np, axis=0)),
+            (la.prod(x, axis=1), np.prod(x_np, axis=1)), (la.mean(x, axis=1), np.mean(x_np, 1)),
+            (la.var(x, axis=0), np.var(x_np, axis=0)), (la.std(x), np.std(x_np)),
+            (x @ m, x_np @ m_np), (la.matmul(x, la.asarray(m_np.real)), x_np @ m_np.real),
+            (la.sum(la.exp(x) * 2, axis=1), np.sum(np.exp(x_np) * 2, axis=1)),
+            (la.where(x_np.real > 0, x, 0), np.where(x_np.real > 0, x_np, 0)),
+            (la.any(x), np.any(x_np)), (la.all(x, axis=0), np.all(x_np, axis=0)),
+        ]
+        for target in REAL + COMPLEX:
+            cases.append((x.astype(target), _np_cast(x_np, target)))
+            src = (np.arange(-3, 3) * 7).astype(target)
+            cases.append((la.asarray(src).astype(dtype), src.astype(dtype)))
+        la.eval(*[c[0] for c in cases])
+    for k, (g, w) in enumerate(cases):
+        try:
+            assert_close(g, np.asarray(w))
+        except AssertionError as exc:
+            raise AssertionError(f"case {k}: {exc}") from None
+
+
+def _np_cast(x, target):
+    """NumPy's astype, with lazyarray's defined float->int rule applied to the real part."""
+    from lazyarray.graph.semantics import cast
+
+    return cast(x, target)
+
+
+def test_sum_of_complex64_is_accurate(backend):
+    x_np = _values(np.complex64, (1000,), seed=5)
+    exact = np.sum(x_np.astype(np.complex128))
+    got = complex(la.sum(la.asarray(x_np)))
+    assert abs(got - exact) <= 1e-5 * np.sum(np.abs(x_np))
+
+
+# --- promotion (NEP 50), scalars, errors ---------------------------------------------------------
+def test_promotion_table_matches_numpy(reference_backend):
+    for d1, d2 in itertools.product(REAL + COMPLEX, COMPLEX):
+        a, b = np.zeros(2, d1), np.zeros(2, d2)
+        for x, y in ((a, b), (b, a)):
+            assert (la.asarray(x) + la.asarray(y)).dtype == (x + y).dtype, (x.dtype, y.dtype)
+    for d in REAL + COMPLEX:  # a Python complex is weak: it keeps float32/complex64
+        want = (np.zeros(2, d) * 1j).dtype
+        want = np.dtype(np.complex128) if want == np.complex64 and d.kind in "iub" else want
+        assert (la.asarray(np.zeros(2, d)) * 1j).dtype == want, d
+        assert (1j * la.asarray(np.zeros(2, d))).dtype == want, d
+    assert (la.asarray(np.zeros(2, np.complex64)) * 2.5).dtype == np.complex64
+    assert la.result_type(la.complex64, la.float64) == np.complex128 if hasattr(
+        la, "result_type") else True
+    assert dtypes.result_type(np.dtype(np.float32), complex) == np.complex64
+
+
+def test_constructors_and_python_conversions(backend):
+    z = la.array(1 + 2j)
+    assert z.dtype == np.complex128 and complex(z) == 1 + 2j
+    assert complex(la.array(3.0)) == 3 + 0j
+    assert la.array([1j, 2], dtype=la.complex64).dtype == np.complex64
+    assert complex(la.sum(la.full((3,), 1 - 1j))) == 3 - 3j
+    with pytest.raises(TypeError):
+        float(z)
+    with pytest.raises(TypeError):
+        int(z)
+    c = la.asarray(np.array([1 + 2j, 3 - 4j], np.complex64))
+    np.testing.assert_array_equal(np.asarray(c.real), [1, 3])
+    np.testing.assert_array_equal(np.asarray(c.imag), [2, -4])
+    np.testing.assert_array_equal(np.asarray(c.conj()), [1 - 2j, 3 + 4j])
+    assert c.real.dtype == np.float32 and la.abs(c).dtype == np.float32
+    r = la.asarray(np.array([1.0, -2.0]))
+    np.testing.assert_array_equal(np.asarray(la.imag(r)), [0, 0])
+    np.testing.assert_array_equal(np.asarray(la.angle(r)), np.angle([1.0, -2.0]))
+    with pytest.warns(np.exceptions.ComplexWarning):
+        c.astype(np.float32)
+
+
+@pytest.mark.parametrize("call", [
+    lambda z: z < z, lambda z: z >= 1, lambda z: la.maximum(z, z), lambda z: la.floor(z),
+    lambda z: la.remainder(z, 2), lambda z: la.arctan2(z, z), lambda z: la.max(z),
+    lambda z: la.argmin(z), lambda z: z // 2,
+], ids=["less", "ge", "maximum", "floor", "remainder", "arctan2", "max", "argmin", "floordiv"])
+def test_ops_undefined_for_complex_raise_at_the_users_line(reference_backend, call):
+    z = la.asarray(np.ones(3, np.complex64))
+    with pytest.raises(TypeError, match=r"complex|not supported") as info:
+        call(z)
+    assert "test_complex.py" in str(info.value)
+
+
+def test_the_complex_table_names_only_registered_ops_that_take_complex():
+    names = {op.name for op in all_ops()}
+    assert set(COMPLEX_TEMPLATES) <= names
+    for op in all_ops():
+        if op.kind is OpKind.ELEMENTWISE and op.ufunc is not None and supports_complex(op):
+            assert op.template("c") is not None, op.name
+            loop = op.ufunc.resolve_dtypes((np.dtype(np.complex64),) * op.ufunc.nin + (None,))
+            assert loop[0] == np.complex64, op.name
+
+
+def test_grad_of_a_complex_input_is_a_clear_error():
+    x = la.asarray(np.ones(3, np.complex64))
+    with pytest.raises(TypeError, match="complex"):
+        la.grad(lambda v: la.sum(la.abs(v)))(x)
+
+
+# --- sweeps --------------------------------------------------------------------------------------
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("dtype", COMPLEX, ids=str)
+def test_sweep_shapes_and_values(backend, dtype, seed):
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(s) for s in rng.integers(1, 5, size=rng.integers(1, 4)))
+    x_np = _values(dtype, shape, seed) * (10.0 ** rng.integers(-3, 3))
+    y_np = _values(dtype, shape[-1:], seed + 100)
+    x, y = la.asarray(x_np), la.asarray(y_np)
+    names = UNARY + BINARY
+    got = [_la(n)(x) if n in UNARY else _la(n)(x, y) for n in names]
+    la.eval(*got)
+    with np.errstate(all="ignore"):
+        for n, g in zip(names, got):
+            want = _np(n)(x_np) if n in UNARY else _np(n)(x_np, y_np)
+            try:
+                assert_close(g, want)
+            except AssertionError as exc:
+                raise AssertionError(f"{n} on {dtype} {shape}: {exc}") from None

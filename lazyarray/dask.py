@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import _bind
 from .array import Array
 from .graph import Graph, dtypes
@@ -29,6 +31,13 @@ def from_dask(darr: Any) -> Array:
     if not isinstance(darr, da.Array):
         raise _bind.fail(TypeError, f"from_dask expects a dask.array.Array, got "
                          f"{type(darr).__name__}", site)
+    meta = getattr(darr, "_meta", None)
+    if meta is not None and type(meta) is not np.ndarray:
+        kind = f"{type(meta).__module__}.{type(meta).__name__}"
+        hint = (" (CUDA chunks, dask-cuda, are not supported yet: docs/dask.md)"
+                if kind.startswith("cupy") else "")
+        raise _bind.fail(TypeError, f"from_dask expects a dask array of NumPy chunks, got chunks "
+                         f"of {kind}{hint}", site)
     if darr.dtype not in dtypes.SUPPORTED:
         raise _bind.fail(TypeError, f"unsupported dtype {darr.dtype} for from_dask", site)
     return Array(_bind.leaf(darr, site))

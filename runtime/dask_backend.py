@@ -212,7 +212,7 @@ def _blockwise(prog: Program, k: Kernel, ck: ChunkKernel, slots: dict[int, Any],
     import dask.array as da
 
     ndim = len(k.space)
-    if views:  # aligned rows of the outer dims; reduced dims whole in each chunk
+    if views and ndim:  # aligned rows of the outer dims; reduced dims whole in each chunk
         real = next((v for v in views if v.numblocks[0] > 1), views[0])
         chunks = row_chunks(k.space, views[0].dtype, real.chunks[0])
         views = [v if v.chunks == chunks else v.rechunk(chunks) for v in views]

@@ -63,12 +63,13 @@ def test_elementwise_bit_for_bit_with_c(on_dask, chunks):
     def build():
         gelu = 0.5 * a * (1 + la.tanh(0.7978845608 * (a + 0.044715 * a ** 3)))
         return [la.exp(a) * b + 1, gelu, 1 / (1 + la.exp(-a)), la.sin(v) * la.log1p(la.abs(v)),
-                (i * 3) // 7 + (i % 5), la.where(v > 0, v, 0.1 * v), la.reshape(a, (512, 96)) * 2]
+                (i * 3) // 7 + (i % 5), la.where(v > 0, v, 0.1 * v), la.reshape(a, (512, 96)) * 2,
+                la.exp(a[3, 7]) * 2, la.array(np.float32(2.5)) * b[0] + 1]  # 0-d kernels
 
     ref, got = _c_and_dask(build, chunks)
-    for r, g in zip(ref, got):
+    for k, (r, g) in enumerate(zip(ref, got)):
         assert r.shape == g.shape and r.dtype == g.dtype
-        np.testing.assert_array_equal(_bits(g), _bits(r))
+        np.testing.assert_array_equal(_bits(g), _bits(r), err_msg=f"output {k}")
 
 
 def test_elementwise_views_match_c(on_dask):
@@ -149,6 +150,11 @@ def test_from_dask_and_to_dask_stay_lazy(on_dask):
 def test_from_dask_rejects_other_objects():
     with pytest.raises(TypeError, match="dask.array.Array"):
         la.from_dask(np.ones(3))
+    # chunks that are not plain NumPy arrays (masked here; cupy with dask-cuda) would lose what
+    # makes them so, or fail inside a task: refused up front, naming the chunk type
+    masked = da.ma.masked_equal(da.arange(8, chunks=4), 3)
+    with pytest.raises(TypeError, match="NumPy chunks, got chunks of numpy.ma.*MaskedArray"):
+        la.from_dask(masked)
 
 
 def test_explain_shows_chunk_grid_and_tasks():

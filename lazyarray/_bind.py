@@ -133,9 +133,28 @@ def check_size(shape: tuple[int, ...], itemsize: int, site: Site) -> tuple[int, 
     return shape
 
 
+_BROADCASTS: dict[tuple, tuple[int, ...]] = {}  # shapes -> their broadcast (np.broadcast_shapes
+# costs ~2 us; a loop broadcasts the same shapes every step)
+
+
 def broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, ...]:
-    if all(s == shapes[0] for s in shapes):
-        return shapes[0]
+    first = shapes[0]
+    if len(shapes) == 2:
+        if shapes[1] == first:
+            return first
+    elif all(s == first for s in shapes):
+        return first
+    key = tuple(shapes)
+    known = _BROADCASTS.get(key)
+    if known is not None:
+        return known
+    if len(_BROADCASTS) > 4096:
+        _BROADCASTS.clear()
+    _BROADCASTS[key] = shape = _broadcast_shapes(shapes, site)
+    return shape
+
+
+def _broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, ...]:
     try:
         shape = tuple(np.broadcast_shapes(*shapes))
     except ValueError as exc:

@@ -311,20 +311,20 @@ def _direct(op: Any, reflected: bool) -> Any:
             t = type(other)
             if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
                 return NotImplemented
-            return Array(elementwise(op, other, self, user_site(1)))
+            return Array(elementwise(op, other, self, user_site(2)))  # 2: skip this frame
     else:
         def method(self: Array, other: Any) -> Any:
             t = type(other)
             if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
                 return NotImplemented
-            return Array(elementwise(op, self, other, user_site(1)))
+            return Array(elementwise(op, self, other, user_site(2)))  # 2: skip this frame
     method.__name__ = ("__r" if reflected else "__") + op.name + "__"
     return method
 
 
 def _forward(fn: Any) -> Any:
     def method(self: Array, other: Any) -> Any:
-        if not _is_operand(other):
+        if type(other) is not Array and not _is_operand(other):
             return NotImplemented
         return fn(self, other)
 
@@ -334,7 +334,7 @@ def _forward(fn: Any) -> Any:
 
 def _reflected(fn: Any) -> Any:
     def method(self: Array, other: Any) -> Any:
-        if not _is_operand(other):
+        if type(other) is not Array and not _is_operand(other):
             return NotImplemented
         return fn(other, self)
 

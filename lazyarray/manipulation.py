@@ -22,6 +22,8 @@ def _shape_arg(shape: Any) -> tuple[int, ...]:
 
 
 def reshape_node(node: Node, shape: Sequence[int], site: _bind.Site) -> Node:
+    if shape == node.shape and type(shape) is tuple:  # matmul's final reshape, usually
+        return node
     shape = list(_shape_arg(shape))
     unknown = [i for i, s in enumerate(shape) if s == -1]
     if len(unknown) > 1 or any(s < -1 for s in shape):

@@ -315,3 +315,45 @@ def test_a_hit_runs_no_pass(monkeypatch):
         for i in range(10):
             np.asarray(la.tanh(la.array(f32(2, 8, seed=i)) @ w) * 2.0)
     assert len(calls) == 1 and la.cache_info().plan_hits == 9
+
+
+def test_scalar_operands_built_fast_have_the_ordinary_keys(fresh_caches):
+    """`_bind._scalar_operand` sets a weak scalar's two nodes' keys directly after the first time:
+    they must equal what `Node` interns, or a loop would build a plan per path."""
+    from lazyarray import _bind
+    from lazyarray.graph import get_op
+    from lazyarray.graph.node import Node
+
+    x = la.array(f32(5))
+    first = (x * 0.5)._node.inputs[1]
+    again = (x * 0.25)._node.inputs[1]
+    leaf = Node(get_op("scalar"), (), (), (), first.dtype, data=0.25)
+    ordinary = Node(get_op("broadcast_to"), (leaf,), ((5,),), (5,), first.dtype)
+    assert (again.key, again.inputs[0].key) == (ordinary.key, leaf.key) == (first.key,
+                                                                             first.inputs[0].key)
+    assert again.pending == 2 and again.inputs[0].data == 0.25 and again.inputs[0].pending == 1
+    for s in (0.5, 0.25, 3.0):
+        np.testing.assert_allclose(np.asarray(x * s + 1.0), f32(5) * np.float32(s) + 1)
+    assert la.cache_info().plans_built == 1
+    assert _bind._SCALAR_KEYS
+
+
+def test_leaf_outputs_of_a_graph_built_directly(backend):
+    """Outputs that are already leaves (an input twice, a scalar, two inputs on one buffer) in a
+    Graph built by hand: the passes and memory planning give each its own fresh result."""
+    from lazyarray.graph import Graph, get_op
+    from lazyarray.graph.node import Node
+    from lazyarray.passes import optimize
+    from lazyarray.runtime import get_backend
+
+    f = np.dtype("float32")
+    data = f32(4)
+    x = Node(get_op("input"), (), (), (4,), f, data=data)
+    x2 = Node(get_op("input"), (), (), (4,), f, data=data)
+    s = Node(get_op("scalar"), (), (), (), f, data=2.0)
+    y = Node(get_op("exp"), (x,), (), (4,), f)
+    program = optimize(Graph([x, y, x, s, x2]))
+    outs = get_backend(backend).compile(program).run([data, data], [2.0])  # x, x2
+    for got, want in zip(outs, [data, np.exp(data), data, np.float32(2.0), data]):
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+    assert len({id(o) for o in outs}) == len(outs)

@@ -33,6 +33,10 @@ from .reductions import all, any, argmax, argmin, cumsum, max, mean, min, prod, 
 from . import nn  # noqa: E402
 from . import fft, random  # noqa: E402  (la.fft, la.random; la.linalg is lazyarray/linalg.py)
 from . import _methods  # noqa: F401,E402  (attaches ndarray-style methods and operators)
+from . import _protocols  # noqa: F401,E402  (NumPy's __array_ufunc__ / __array_function__)
+from ._protocols import LazyArrayFallbackWarning  # noqa: E402
+from .array_api import (__array_api_version__, __array_namespace_info__, can_cast, e,  # noqa: E402
+                        finfo, iinfo, inf, isdtype, nan, newaxis, pi, result_type)
 
 
 
@@ -45,3 +49,15 @@ def from_dask(darr):  # noqa: E302  (lazyarray/dask.py imports Dask only when ca
 
 bool = bool_  # noqa: A001  (la.bool, as in the Array API)
 __version__ = "0.1.0"
+
+# The public namespace: `dir(la)`, `help(la)` and `from lazyarray import *` show these only.
+_MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", "user_site",
+                      "get_op", "dtypes", "asarray_operand", "creation", "elementwise", "evaluation",
+                      "cache", "settings", "autodiff", "explain", "indexing", "manipulation",
+                      "reductions", "array", "cuts", "jit", "generic_plan", "dask", "array_api"})
+__all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
+    "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -79,6 +79,20 @@ class Array:
 
         return device_of(self._node)
 
+    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
+        """The Array API namespace of this Array: `lazyarray` itself (2024.12; 2023.12 also served)."""
+        if api_version not in (None, "2023.12", "2024.12"):
+            raise ValueError(f"lazyarray implements the Array API 2024.12, not {api_version!r}")
+        import lazyarray
+
+        return lazyarray
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> Array:
+        """The same value on `device` ('cpu', 'cuda', 'cuda:N'); evaluates this Array first."""
+        from .array_api import to_device
+
+        return to_device(self, device, stream=stream)
+
     @property
     def expr(self) -> LazyExpr:
         return LazyExpr(self._node)
@@ -210,10 +224,21 @@ class Array:
         evaluate_arrays([self])
         return self._node.data
 
-    def __dlpack__(self, **kwargs: Any) -> Any:
+    def __dlpack__(self, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+                   dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
         """Host data goes out read-only when the consumer speaks DLPack >= 1.0 (it carries the
-        read-only flag), else as a copy; GPU buffers (no read-only flag in CuPy) as a copy."""
+        read-only flag), else as a copy (`copy=False` then shares it writable: the caller must not
+        write); GPU buffers (no read-only flag in CuPy) as a copy. `dl_device=(1, 0)` asks for the
+        CPU: a GPU Array is copied to the host (BufferError with `copy=False`)."""
         data = self._data()
+        to_host = dl_device is not None and tuple(dl_device)[0] == 1
+        if not isinstance(data, np.ndarray) and to_host:
+            if copy is False:
+                raise BufferError("copying to the CPU was needed but copy=False was asked")
+            data, copy = self._host(), True
+        elif dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
+            raise BufferError(f"cannot export to DLPack device {tuple(dl_device)}")
+        kwargs: dict[str, Any] = {} if max_version is None else {"max_version": max_version}
         if not isinstance(data, np.ndarray):  # a GPU buffer: finish the work that writes it first
             from .runtime import get_backend
 
@@ -221,13 +246,12 @@ class Array:
             with backend.stream:
                 data = data.copy()
             backend.synchronize()
+            return data.__dlpack__(stream=stream, **kwargs)
+        if copy is False:
             return data.__dlpack__(**kwargs)
-        version = kwargs.get("max_version")
-        if kwargs.get("copy") or version is None or tuple(version) < (1, 0):
-            kwargs.pop("copy", None)
+        if copy or max_version is None or tuple(max_version) < (1, 0):
             return data.copy().__dlpack__(**kwargs)
         return _read_only(data).__dlpack__(**kwargs)
-
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._data().__dlpack_device__()
 

@@ -15,23 +15,24 @@ from .graph.node import user_site
 
 
 def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None) -> Array:
-    """A new Array holding a copy of `obj`; `device="cuda:0"` (or GPU input data) puts it on a GPU."""
+    """numpy.array / jnp.array: a new Array holding a copy of `obj`; `device="cuda:0"` (or GPU
+    input data) puts it on a GPU."""
     site = user_site(1)
     if isinstance(obj, Array):
-        return obj if dtype is None else obj.astype(dtype)
+        return _from_array(obj, dtype, device, copy, site)
     if _device.wants_device(device) or _device.is_device_array(obj):
         return Array(_bind.leaf(_device.device_buffer(obj, dtype, copy, device, site), site))
     return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
 
 
 def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Array:
-    """Like `array`: the data is copied, so later writes to `obj` (even through a writable base of a
-    read-only view) never reach a pending expression. `copy=False` shares the memory of a
+    """Array API `asarray` (numpy.asarray), but `copy=None` copies host data too, so later writes
+    to `obj` (even through a writable base of a read-only view) never reach a pending expression. `copy=False` shares the memory of a
     C-contiguous array of a supported dtype (host or GPU) or raises ValueError — a hazard the caller
     accepts: writing to `obj` afterwards changes this Array and everything built from it."""
     site = user_site(1)
     if isinstance(obj, Array):
-        return obj if dtype is None else obj.astype(dtype)
+        return _from_array(obj, dtype, device, copy, site)
     if _device.wants_device(device) or _device.is_device_array(obj):
         buffer = _device.device_buffer(obj, dtype, copy is not False, device, site)
         return Array(_bind.leaf(buffer, site))
@@ -47,6 +48,29 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: bool | None =
     return Array(_bind.leaf(obj, site))
 
 
+def _from_array(x: Array, dtype: Any, device: Any, copy: bool | None, site: Any) -> Array:
+    """An Array is immutable, so a copy of it is itself; a new dtype or device is a new value,
+    which `copy=False` forbids (the Array API's rule)."""
+    want = dtypes.to_dtype(dtype) if dtype is not None else x.dtype
+    moves = device is not None and not _same_device(x.device, device)
+    if copy is False and (want != x.dtype or moves):
+        raise _bind.fail(ValueError, "asarray(copy=False): a new dtype or device needs a copy", site)
+    out = x if want == x.dtype else x.astype(want)
+    return out.to_device(device) if moves else out
+
+
+def _same_device(have: str, want: Any) -> bool:
+    _device.wants_device(want)  # rejects unknown device names
+    return want == have or (want == "cuda" and have.startswith("cuda"))
+
+
+def _place(x: Array, device: Any) -> Array:
+    """`device=` of the creation functions: None and 'cpu' keep the host, a GPU name uploads."""
+    if device is None or _same_device(x.device, device):
+        return x
+    return x.to_device(device)
+
+
 def _shape(shape: Any, dtype: np.dtype, site: Any) -> tuple[int, ...]:
     if isinstance(shape, (int, np.integer)):
         shape = (int(shape),)
@@ -56,8 +80,11 @@ def _shape(shape: Any, dtype: np.dtype, site: Any) -> tuple[int, ...]:
     return _bind.check_size(shape, dtype.itemsize, site)
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None) -> Array:
+def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
+    """numpy.full / Array API `full`: a broadcast scalar (no memory until needed)."""
     site = user_site(1)
+    if device is not None:
+        return _place(full(shape, fill_value, dtype), device)
     if isinstance(fill_value, Array):
         dt = dtypes.to_dtype(dtype) if dtype is not None else fill_value.dtype
         return Array(_bind.broadcast_to(_bind.cast(fill_value._node, dt, site),
@@ -74,57 +101,74 @@ def full(shape: Any, fill_value: Any, dtype: Any = None) -> Array:
     return Array(_bind.broadcast_to(node, _shape(shape, dt, site), site))
 
 
-def zeros(shape: Any, dtype: Any = None) -> Array:
-    return full(shape, 0, dtype if dtype is not None else dtypes.float64)
+def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+    """numpy.zeros / Array API `zeros`."""
+    return full(shape, 0, dtype if dtype is not None else dtypes.float64, device=device)
 
 
-def ones(shape: Any, dtype: Any = None) -> Array:
-    return full(shape, 1, dtype if dtype is not None else dtypes.float64)
+def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+    """numpy.ones / Array API `ones`."""
+    return full(shape, 1, dtype if dtype is not None else dtypes.float64, device=device)
 
 
-def empty(shape: Any, dtype: Any = None) -> Array:
-    """Zeros: an uninitialized buffer would make results depend on garbage."""
-    return zeros(shape, dtype)
+def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+    """numpy.empty / Array API `empty`, but zeros: an uninitialized buffer would make results
+    depend on garbage."""
+    return zeros(shape, dtype, device=device)
 
 
 def _like(x: Any, dtype: Any) -> tuple[tuple[int, ...], Any]:
-    return tuple(np.shape(x)) if not isinstance(x, Array) else x.shape, (
-        dtype if dtype is not None else (x.dtype if isinstance(x, Array) else np.asarray(x).dtype))
+    if isinstance(x, Array):
+        return x.shape, dtype if dtype is not None else x.dtype
+    host = np.asarray(x)
+    return host.shape, dtype if dtype is not None else host.dtype
 
 
-def zeros_like(x: Any, dtype: Any = None) -> Array:
-    return zeros(*_like(x, dtype))
+def _like_device(x: Any, device: Any) -> Any:
+    return device if device is not None else (x.device if isinstance(x, Array) else None)
 
 
-def ones_like(x: Any, dtype: Any = None) -> Array:
-    return ones(*_like(x, dtype))
+def zeros_like(x: Any, dtype: Any = None, *, device: Any = None) -> Array:
+    """numpy.zeros_like / Array API `zeros_like` (on x's device unless `device=` says otherwise)."""
+    return zeros(*_like(x, dtype), device=_like_device(x, device))
 
 
-def empty_like(x: Any, dtype: Any = None) -> Array:
-    return zeros(*_like(x, dtype))
+def ones_like(x: Any, dtype: Any = None, *, device: Any = None) -> Array:
+    """numpy.ones_like / Array API `ones_like`."""
+    return ones(*_like(x, dtype), device=_like_device(x, device))
 
 
-def full_like(x: Any, fill_value: Any, dtype: Any = None) -> Array:
+def empty_like(x: Any, dtype: Any = None, *, device: Any = None) -> Array:
+    """numpy.empty_like / Array API `empty_like`, but zeros (see `empty`)."""
+    return zeros(*_like(x, dtype), device=_like_device(x, device))
+
+
+def full_like(x: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
+    """numpy.full_like / Array API `full_like`."""
     shape, dt = _like(x, dtype)
-    return full(shape, fill_value, dt)
+    return full(shape, fill_value, dt, device=_like_device(x, device))
 
 
-def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Array:
-    """NumPy's arange, computed eagerly (its length depends on the values)."""
+def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, *,
+           device: Any = None) -> Array:
+    """numpy.arange / Array API `arange`, computed eagerly (its length depends on the values)."""
     site = user_site(1)
     values = np.arange(start, stop, step, dtype=dtypes.to_dtype(dtype) if dtype else None)
-    return Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site))
+    return _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)), device)
 
 
 def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
-             dtype: Any = None) -> Array:
+             dtype: Any = None, *, device: Any = None) -> Array:
+    """numpy.linspace / Array API `linspace` (computed on the host)."""
     site = user_site(1)
     values = np.linspace(start, stop, num, endpoint=endpoint,
                          dtype=dtypes.to_dtype(dtype) if dtype else None)
-    return Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site))
+    return _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)), device)
 
 
-def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None) -> Array:
+def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None, *,
+        device: Any = None) -> Array:
+    """numpy.eye / Array API `eye` (computed on the host)."""
     site = user_site(1)
     values = np.eye(n_rows, n_cols, k, dtype=dtypes.to_dtype(dtype) if dtype else np.float64)
-    return Array(_bind.leaf(values, site))
+    return _place(Array(_bind.leaf(values, site)), device)

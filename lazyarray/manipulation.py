@@ -160,11 +160,12 @@ def broadcast_to(x: Any, shape: Any) -> Array:
     return Array(_bind.broadcast_to(node, target, site))
 
 
-def broadcast_arrays(*arrays: Any) -> list[Array]:
+def broadcast_arrays(*arrays: Any) -> tuple[Array, ...]:
+    """numpy.broadcast_arrays / Array API `broadcast_arrays`: a tuple of broadcast views."""
     site = user_site(1)
     nodes = [_as_node(a, site) for a in arrays]
     shape = _bind.broadcast_shapes([n.shape for n in nodes], site)
-    return [Array(_bind.broadcast_to(n, shape, site)) for n in nodes]
+    return tuple(Array(_bind.broadcast_to(n, shape, site)) for n in nodes)
 
 
 def slice_node(node: Node, spec: tuple[tuple[int, int, int], ...], site: _bind.Site) -> Node:

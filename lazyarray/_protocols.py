@@ -1,0 +1,174 @@
+"""NumPy's dispatch protocols (NEP 13 `__array_ufunc__`, NEP 18 `__array_function__`) on Array.
+
+`np.exp(a)`, `np.add.reduce(a)`, `np.sum(a)`, `np.concatenate([a, b])`, `np.where(c, a, b)` call
+the lazyarray function of the same meaning and return a lazy Array, so NumPy code handed Arrays
+stays lazy. A NumPy function or ufunc method lazyarray lacks (or a keyword it does not take, such
+as `out=`) evaluates its Array arguments, runs NumPy, and returns NumPy's result, with a
+`LazyArrayFallbackWarning` naming the function once per process.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+from .array import Array
+from .graph.node import register_library_dir
+
+register_library_dir(np.__file__)  # errors raised through np.* point at the user's line
+
+
+class LazyArrayFallbackWarning(UserWarning):
+    """A NumPy function ran eagerly on evaluated Arrays because lazyarray has no lazy version."""
+
+
+_WARNED: set[str] = set()
+
+# NumPy ufunc names whose lazyarray function has another name.
+_UFUNC_NAMES = {"absolute": "abs", "invert": "bitwise_invert", "left_shift": "bitwise_left_shift",
+                "right_shift": "bitwise_right_shift", "conjugate": "conj", "true_divide": "divide"}
+# ufunc.reduce / accumulate spelled as lazyarray reductions and scans.
+_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
+           "logical_and": "all", "logical_or": "any"}
+_ACCUMULATE = {"add": "cumulative_sum", "multiply": "cumulative_prod"}
+# NumPy keyword names that lazyarray spells the Array API way.
+_KEYWORDS = {"a_min": "min", "a_max": "max", "newshape": "shape", "reps": "repetitions",
+             "ddof": "correction"}
+# NumPy functions with a lazyarray counterpart of another name, or none in the namespace.
+_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "shape": lambda a: a.shape, "ndim": lambda a: a.ndim,
+    "size": lambda a, axis=None: a.size if axis is None else a.shape[axis],
+}
+
+
+def _namespace() -> Any:
+    import lazyarray
+
+    return lazyarray
+
+
+def _warn_once(name: str) -> None:
+    if name not in _WARNED:
+        _WARNED.add(name)
+        warnings.warn(f"numpy.{name} has no lazy lazyarray version (or was given arguments "
+                      "lazyarray does not take): it evaluated its Array arguments and returned "
+                      "a NumPy result", LazyArrayFallbackWarning, stacklevel=4)
+
+
+def _to_numpy(x: Any) -> Any:
+    if isinstance(x, Array):
+        return np.asarray(x)
+    if isinstance(x, (list, tuple)):
+        return type(x)(_to_numpy(v) for v in x)
+    if isinstance(x, dict):
+        return {k: _to_numpy(v) for k, v in x.items()}
+    return x
+
+
+def _fallback(name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    _warn_once(name)
+    return fn(*_to_numpy(args), **_to_numpy(kwargs))
+
+
+# --- NEP 13 --------------------------------------------------------------------------------------------
+def _ufunc_target(ufunc: np.ufunc, method: str) -> Callable[..., Any] | None:
+    la = _namespace()
+    if method == "__call__":
+        return getattr(la, _UFUNC_NAMES.get(ufunc.__name__, ufunc.__name__), None)
+    table = {"reduce": _REDUCE, "accumulate": _ACCUMULATE}.get(method, {})
+    name = table.get(ufunc.__name__)
+    return getattr(la, name) if name else None
+
+
+def array_ufunc(self: Array, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+    """NEP 13: a ufunc call or reduction on Arrays binds the lazyarray op; else NumPy, eagerly."""
+    target = _ufunc_target(ufunc, method)
+    name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
+    if "out" in kwargs and kwargs["out"] is None:
+        del kwargs["out"]
+    if target is not None and _binds(target, inputs, kwargs):
+        return target(*inputs, **kwargs)
+    return _fallback(name, getattr(ufunc, method), inputs, kwargs)
+
+
+def _binds(fn: Callable[..., Any], args: tuple, kwargs: dict) -> bool:
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True
+
+
+# --- NEP 18 --------------------------------------------------------------------------------------------
+def _function_target(func: Callable[..., Any]) -> Callable[..., Any] | None:
+    la = _namespace()
+    name, module = func.__name__, getattr(func, "__module__", None)
+    if module == "numpy":
+        target = _FUNCTIONS.get(name) or getattr(la, name, None)
+    elif module in ("numpy.linalg", "numpy.fft"):
+        target = getattr(getattr(la, module[6:], None), name, None)
+    else:  # numpy.random, numpy.ma, numpy.testing, ...: no counterpart
+        return None
+    return target if callable(target) and not isinstance(target, type) else None
+
+
+def _translate(func: Callable[..., Any], target: Callable[..., Any], args: tuple,
+               kwargs: dict) -> tuple[tuple, dict] | None:
+    """NumPy's arguments as a call of `target`: bound to NumPy's signature, values equal to NumPy's
+    defaults dropped (out=None, keepdims=<no value>), keywords renamed the Array API way, a
+    parameter the two name differently matched by position. None where that cannot be done."""
+    try:
+        np_sig = inspect.signature(func)
+        bound = np_sig.bind(*args, **kwargs)
+        la_sig = inspect.signature(target)
+    except (TypeError, ValueError):
+        return (args, kwargs) if _binds(target, args, kwargs) else None
+    np_params = list(np_sig.parameters.values())
+    la_params = list(la_sig.parameters.values())
+    la_names = [p.name for p in la_params]
+    call_args: tuple = ()
+    call_kwargs: dict[str, Any] = {}
+    for name, value in bound.arguments.items():
+        param = np_sig.parameters[name]
+        if param.kind is param.VAR_POSITIONAL:
+            call_args = tuple(value)
+            continue
+        if param.kind is param.VAR_KEYWORD:
+            call_kwargs.update(value)
+            continue
+        if param.default is not param.empty and value is param.default:
+            continue
+        target_name = _KEYWORDS.get(name, name)
+        if target_name not in la_names:
+            index = np_params.index(param)
+            if index >= len(la_params) or la_params[index].name in np_sig.parameters:
+                return None
+            target_name = la_params[index].name
+        call_kwargs[target_name] = value
+    positional = [p.name for p in la_params
+                  if p.kind is p.POSITIONAL_ONLY and p.name in call_kwargs]
+    call_args = tuple(call_kwargs.pop(n) for n in positional) + call_args
+    try:
+        la_sig.bind(*call_args, **call_kwargs)
+    except TypeError:
+        return None
+    return call_args, call_kwargs
+
+
+def array_function(self: Array, func: Callable[..., Any], types: tuple, args: tuple,
+                   kwargs: dict) -> Any:
+    """NEP 18: a NumPy function on Arrays calls the lazyarray function of the same name."""
+    if not all(issubclass(t, (Array, np.ndarray, np.generic)) for t in types):
+        return NotImplemented
+    target = _function_target(func)
+    call = _translate(func, target, args, kwargs) if target is not None else None
+    if call is None:
+        return _fallback(func.__name__, func, args, kwargs)
+    return target(*call[0], **call[1])
+
+
+Array.__array_ufunc__ = array_ufunc  # type: ignore[assignment]
+Array.__array_function__ = array_function  # type: ignore[attr-defined]

@@ -1,0 +1,167 @@
+"""The Array API standard's (2024.12) inspection part of the namespace: the version string,
+`__array_namespace_info__`, `finfo`/`iinfo`, `isdtype`, `result_type`, `can_cast`, the constants and
+`to_device`. Promotion follows NumPy 2 (NEP 50), a superset of the standard's table: mixed
+signed/unsigned integers promote as NumPy does (int64 with uint64 gives float64) where the standard
+leaves the result unspecified. Complex entries appear once graph/dtypes.py defines complex dtypes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import _device
+from .array import Array
+from .graph import dtypes
+
+__array_api_version__ = "2024.12"
+
+e, pi, inf, nan = math.e, math.pi, math.inf, math.nan
+newaxis = None
+
+
+def _complex_dtypes() -> tuple[np.dtype, ...]:
+    return tuple(getattr(dtypes, n) for n in ("complex64", "complex128") if hasattr(dtypes, n))
+
+
+def _dtype_of(x: Any) -> np.dtype:
+    if isinstance(x, Array):
+        return x.dtype
+    return dtypes.to_dtype(x)
+
+
+# --- finfo / iinfo: Python numbers, as the standard asks ---------------------------------------------
+@dataclass(frozen=True)
+class finfo_object:  # noqa: N801  (the standard's name)
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: np.dtype
+
+
+@dataclass(frozen=True)
+class iinfo_object:  # noqa: N801
+    bits: int
+    max: int
+    min: int
+    dtype: np.dtype
+
+
+def finfo(type: Any) -> finfo_object:  # noqa: A002
+    """Array API `finfo` (numpy.finfo) with Python-float fields; a complex type reports its parts."""
+    dt = _dtype_of(type)
+    if dt.kind not in "fc":
+        raise TypeError(f"finfo needs a floating-point dtype, not {dt}")
+    info = np.finfo(dt)
+    return finfo_object(int(info.bits), float(info.eps), float(info.max), float(info.min),
+                        float(info.smallest_normal), np.dtype(info.dtype))
+
+
+def iinfo(type: Any) -> iinfo_object:  # noqa: A002
+    """Array API `iinfo` (numpy.iinfo) with Python-int fields."""
+    dt = _dtype_of(type)
+    if dt.kind not in "iu":
+        raise TypeError(f"iinfo needs an integer dtype, not {dt}")
+    info = np.iinfo(dt)
+    return iinfo_object(int(info.bits), int(info.max), int(info.min), dt)
+
+
+# --- dtype predicates and promotion -------------------------------------------------------------------
+_KINDS = {
+    "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
+    "real floating": "f", "complex floating": "c", "numeric": "iufc",
+}
+
+
+def isdtype(dtype: Any, kind: Any) -> bool:
+    """Array API `isdtype` (numpy.isdtype): `kind` is a dtype, a kind name or a tuple of them."""
+    dt = dtypes.to_dtype(dtype)
+    if isinstance(kind, tuple):
+        return any(isdtype(dt, k) for k in kind)
+    if isinstance(kind, str):
+        if kind not in _KINDS:
+            raise ValueError(f"unknown dtype kind {kind!r}; use one of {', '.join(_KINDS)}")
+        return dt.kind in _KINDS[kind]
+    return dt == dtypes.to_dtype(kind)
+
+
+def result_type(*arrays_and_dtypes: Any) -> np.dtype:
+    """Array API `result_type` (numpy.result_type): NEP 50, Python scalars weak; no float16."""
+    if not arrays_and_dtypes:
+        raise ValueError("at least one array or dtype is required")
+    ops = []
+    for x in arrays_and_dtypes:
+        weak = dtypes.weak_type_of(x)
+        if weak is None and isinstance(x, complex):
+            weak = complex
+        ops.append(weak if weak is not None else _dtype_of(x))
+    if all(isinstance(o, type) for o in ops):
+        raise ValueError("at least one array or dtype is required besides Python scalars")
+    return dtypes.result_type(*ops)
+
+
+def can_cast(from_: Any, to: Any) -> bool:
+    """Array API `can_cast` (numpy.can_cast with casting='safe')."""
+    return bool(np.can_cast(_dtype_of(from_), dtypes.to_dtype(to), casting="safe"))
+
+
+# --- devices -----------------------------------------------------------------------------------------
+def _cuda_devices() -> list[str]:
+    from .runtime import available_backends
+
+    if "cupy" not in available_backends():
+        return []
+    from .runtime import get_backend
+
+    cp = get_backend("cupy").cupy_module()
+    return [f"cuda:{i}" for i in range(cp.cuda.runtime.getDeviceCount())]
+
+
+def to_device(x: Array, device: Any, /, *, stream: Any = None) -> Array:
+    """Array API `to_device`: the same value on `device` ('cpu', 'cuda', 'cuda:N'); evaluates `x`."""
+    if device is None or device == x.device or (device == "cuda" and x.device.startswith("cuda")):
+        return x
+    from . import _bind
+    from .graph.node import user_site
+
+    site = user_site(1)
+    if _device.wants_device(device):
+        return Array(_bind.leaf(_device.device_buffer(x._data(), None, True, device, site), site))
+    return Array(_bind.leaf(_bind.host_array(x._host(), site=site), site))
+
+
+class Info:
+    """What `__array_namespace_info__()` returns: the standard's inspection API."""
+
+    __module__ = "lazyarray"
+
+    def capabilities(self) -> dict[str, Any]:
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+
+    def default_device(self) -> str:
+        return "cpu"
+
+    def devices(self) -> list[str]:
+        return ["cpu", *_cuda_devices()]
+
+    def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
+        complex_ = _complex_dtypes()
+        return {"real floating": dtypes.float64,
+                "complex floating": complex_[-1] if complex_ else None,
+                "integral": dtypes.int64, "indexing": dtypes.int64}
+
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, np.dtype]:
+        every = (*dtypes.SUPPORTED, *(c for c in _complex_dtypes() if c not in dtypes.SUPPORTED))
+        names = {"bool_": "bool"}
+        return {names.get(dt.name, dt.name): dt for dt in every
+                if kind is None or isdtype(dt, kind)}
+
+
+def __array_namespace_info__() -> Info:  # noqa: N807
+    """Array API `__array_namespace_info__()`: capabilities, devices and dtypes of this library."""
+    return Info()

@@ -177,6 +177,17 @@ _elementwise("hypot", np.hypot, {"f": "hypot{F}({0}, {1})"}, properties=("commut
 _elementwise("logaddexp", np.logaddexp, {"f": "la_logaddexp_{S}({0}, {1})"},
              properties=("commutative",),
              vjp=lambda g, y, xs, a: tuple(d.mul(g, d.ew("exp", d.sub(x, y))) for x in xs))
+def _signbit(x):
+    return d.node("signbit", (x,), (), x.shape, np.dtype(np.bool_))
+
+
+# copysign(x1, x2) = |x1| with x2's sign: d/dx1 is +-1 (the sign flips where x1's sign and the
+# result's differ, as JAX), d/dx2 is 0. nextafter moves by one ulp: no derivative (as JAX).
+_elementwise("copysign", np.copysign, {"f": "copysign{F}({0}, {1})"},
+             vjp=lambda g, y, xs, a: (d.where(d.compare("equal", _signbit(xs[0]), _signbit(y)),
+                                              g, d.neg(g)), None))
+_elementwise("nextafter", np.nextafter, {"f": "nextafter{F}({0}, {1})"}, **_NONDIFF)
+_elementwise("signbit", np.signbit, {"f": "(signbit({0}) != 0)"}, **_NONDIFF)
 # Integer comparisons may mix int64 and uint64 (NumPy 2's exact `qQ` loops): C would convert the
 # signed operand to unsigned, so operands of different signs are decided by the sign first.
 _SIGNS_DIFFER = "(({0} < 0) != ({1} < 0))"

@@ -29,7 +29,12 @@ from .linalg import matmul, tensordot, vecdot
 from .manipulation import (broadcast_arrays, broadcast_to, concat, concatenate, expand_dims,
                            flatten, flip, matrix_transpose, moveaxis, permute_dims, ravel, reshape,
                            split, squeeze, stack, swapaxes, transpose)
-from .reductions import all, any, argmax, argmin, cumsum, max, mean, min, prod, std, sum, var
+from .reductions import (all, any, argmax, argmin, cumsum, cumulative_prod, cumulative_sum, max,
+                         mean, min, prod, std, sum, var)
+from .shaping import (broadcast_shapes, diff, meshgrid, repeat, roll, take_along_axis, tile, tril,
+                      triu, unstack)
+from .searching import (argsort, count_nonzero, isin, nonzero, searchsorted, sort, unique_all,
+                        unique_counts, unique_inverse, unique_values)
 from . import nn  # noqa: E402
 from . import fft, random  # noqa: E402  (la.fft, la.random; la.linalg is lazyarray/linalg.py)
 from . import _methods  # noqa: F401,E402  (attaches ndarray-style methods and operators)
@@ -54,7 +59,8 @@ __version__ = "0.1.0"
 _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", "user_site",
                       "get_op", "dtypes", "asarray_operand", "creation", "elementwise", "evaluation",
                       "cache", "settings", "autodiff", "explain", "indexing", "manipulation",
-                      "reductions", "array", "cuts", "jit", "generic_plan", "dask", "array_api"})
+                      "reductions", "array", "cuts", "jit", "generic_plan", "dask", "array_api",
+                      "shaping", "searching"})
 __all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
     "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
 

@@ -183,3 +183,37 @@ def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
         raise _bind.fail(ValueError, "cumsum of a 0-d array needs axis=None", site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
     return Array(_bind.primitive(get_op("cumsum"), (node,), (ax,), node.shape, want, site))
+
+
+def _cumulative(name: str, x: Any, axis: int | None, dtype: Any, include_initial: bool,
+                site: _bind.Site) -> Array:
+    """The Array API's scans: axis may be None only for 1-D input; `include_initial` prepends the
+    identity (0 or 1), so the result is one longer along `axis`."""
+    node = _as_node(x, site)
+    if node.ndim == 0 or (axis is None and node.ndim > 1):
+        raise _bind.fail(ValueError, f"{name} needs an axis for a {node.ndim}-d array", site)
+    (ax,) = _bind.normalize_axes(0 if axis is None else axis, node.ndim, site)
+    want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
+    node = _bind.cast(node, want, site)
+    op = get_op("cumsum" if name == "cumulative_sum" else "cumprod")
+    out = Array(_bind.primitive(op, (node,), (ax,), node.shape, want, site))
+    if not include_initial:
+        return out
+    from .creation import full
+    from .manipulation import concat
+
+    first = full(tuple(1 if d == ax else s for d, s in enumerate(node.shape)),
+                 0 if op.name == "cumsum" else 1, want)
+    return concat([first, out], axis=ax)
+
+
+def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+                   include_initial: bool = False) -> Array:
+    """Array API `cumulative_sum` (numpy.cumulative_sum): a library call, not fused."""
+    return _cumulative("cumulative_sum", x, axis, dtype, include_initial, user_site(1))
+
+
+def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+                    include_initial: bool = False) -> Array:
+    """Array API `cumulative_prod` (numpy.cumulative_prod): a library call, not fused."""
+    return _cumulative("cumulative_prod", x, axis, dtype, include_initial, user_site(1))

@@ -74,6 +74,7 @@ def _structural_cases(rng) -> dict:
         "matmul": (lambda a, b: a @ b, [r(2, 3, 4), r(2, 4, 5)]),
         "concat": (lambda a, b: la.concat([a, b], axis=1), [r(3, 2), r(3, 4)]),
         "cumsum": (lambda x: la.cumsum(x, axis=1), [r(3, 4)]),
+        "cumprod": (lambda x: la.cumulative_prod(x, axis=1), [r(3, 4)]),
         "take": (lambda x: la.take(x, la.array(idx), axis=1), [r(2, 3)]),
         "scatter": (lambda x, v: x.at[la.array(np.array([0, 2, 0]))].add(v)
                     + x.at[1:3].set(v[:2] * 2.0), [r(4, 3), r(3, 3)]),

@@ -1,0 +1,74 @@
+"""Sorting, searching, set membership and the running product: opaque library calls (NumPy on the
+CPU backends, CuPy on the GPU), as concat and cumsum are. `sort` is not an op: the API composes
+`argsort` with a gather, so its derivative comes from the gather's rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import derivatives as d
+from .registry import OpDef, OpKind, register
+
+
+def _cupy():
+    import cupy
+
+    return cupy
+
+
+def _both(fn):
+    """(NumPy reference, CuPy implementation) from one function of the array module."""
+    return (lambda xs, a, dt: np.asarray(fn(np, xs, a), dtype=dt),
+            lambda xs, a, dt: fn(_cupy(), xs, a).astype(dt, copy=False))
+
+
+def _argsort(xp, xs, attrs):
+    """Stable; descending = the ascending stable sort of the reversed axis, reversed back, which
+    keeps equal elements in their original order (the standard's `stable=True`)."""
+    x, (axis, descending) = xs[0], attrs
+    kind = {"kind": "stable"} if xp is np else {}
+    if not descending:
+        return xp.argsort(x, axis=axis, **kind)
+    n = x.shape[axis]
+    return (n - 1) - xp.flip(xp.argsort(xp.flip(x, axis), axis=axis, **kind), axis)
+
+
+def _searchsorted(xp, xs, attrs):
+    return xp.searchsorted(xs[0], xs[1], side=attrs[0])
+
+
+def _isin(xp, xs, attrs):
+    return xp.isin(xs[0], xs[1], invert=attrs[0])
+
+
+def _cumprod(xp, xs, attrs):
+    return xp.cumprod(xs[0], axis=attrs[0])
+
+
+def _cumprod_vjp(g, y, xs, attrs):
+    """g_i = sum_{j>=i} g_j y_j / x_i: exact wherever x_i != 0 (after a zero every y_j is 0, and so
+    is every term); at a zero entry itself it would be 0/0, so the rule gives NaN there instead of
+    a silently wrong number."""
+    (axis,), x = attrs, xs[0]
+    if x.dtype.kind != "f":
+        return (None,)
+    gy = d.mul(g, y)
+    back = d.flip(d.cumsum(d.flip(gy, axis), axis), axis)
+    zero = d.compare("equal", x, 0.0)
+    return (d.where(zero, float("nan"), d.div(back, d.where(zero, 1.0, x))),)
+
+
+def _register(name, fn, arity, attrs, doc, vjp=None):
+    reference, cupy_impl = _both(fn)
+    return register(OpDef(name, OpKind.OPAQUE, reference, arity=arity, attr_names=attrs,
+                          cupy=cupy_impl, vjp=vjp, differentiable=vjp is not None, doc=doc))
+
+
+ARGSORT = _register("argsort", _argsort, 1, ("axis", "descending"),
+                    "stable indices that sort x along axis (int64)")
+SEARCHSORTED = _register("searchsorted", _searchsorted, 2, ("side",),
+                         "insertion points of x2 in the sorted 1-D x1 (int64)")
+ISIN = _register("isin", _isin, 2, ("invert",), "x1 elementwise in the set of x2's values (bool)")
+CUMPROD = _register("cumprod", _cumprod, 1, ("axis",), "running product along axis",
+                    vjp=_cumprod_vjp)

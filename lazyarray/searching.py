@@ -1,0 +1,145 @@
+"""Sorting, searching, counting and set functions of the Array API standard.
+
+`argsort`, `searchsorted` and `isin` are opaque library calls (graph/ops_sorting.py); `sort` is
+`argsort` followed by a fused gather, so it has a derivative. `count_nonzero` is a fused reduction.
+`nonzero` and the `unique_*` functions have data-dependent output shapes: they EVALUATE their input
+when called (a lazy graph cannot know their shapes) and return Arrays over the results.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import _bind
+from .array import Array
+from .graph import dtypes, get_op
+from .graph.node import user_site
+from .reductions import _as_node, sum as _sum
+
+_ARGSORT, _SEARCHSORTED, _ISIN = (get_op(n) for n in ("argsort", "searchsorted", "isin"))
+
+
+def _array(x: Any, site: _bind.Site) -> Array:
+    return x if isinstance(x, Array) else Array(_as_node(x, site))
+
+
+def _leaf(values: np.ndarray, site: _bind.Site) -> Array:
+    return Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site))
+
+
+def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
+    """Array API `argsort` (numpy.argsort with kind='stable'); always stable."""
+    site = user_site(1)
+    node = _as_node(x, site)
+    if node.ndim == 0:
+        raise _bind.fail(ValueError, "argsort needs an array of at least one dimension", site)
+    (ax,) = _bind.normalize_axes(axis, node.ndim, site)
+    return Array(_bind.primitive(_ARGSORT, (node,), (ax, bool(descending)), node.shape,
+                                 dtypes.int64, site))
+
+
+def sort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
+    """Array API `sort` (numpy.sort with kind='stable'): argsort, then a gather (differentiable)."""
+    from .shaping import take_along_axis
+
+    x = _array(x, user_site(1))
+    return take_along_axis(x, argsort(x, axis=axis, descending=descending), axis=axis)
+
+
+def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Array:
+    """Array API `searchsorted` (numpy.searchsorted): x1 is 1-D and sorted (or `sorter` sorts it)."""
+    site = user_site(1)
+    if side not in ("left", "right"):
+        raise _bind.fail(ValueError, f"side must be 'left' or 'right', not {side!r}", site)
+    a = _array(x1, site)
+    if a.ndim != 1:
+        raise _bind.fail(ValueError, "searchsorted needs a one-dimensional x1", site)
+    if sorter is not None:
+        from .indexing import take
+
+        a = take(a, sorter)
+    v = _as_node(x2, site)
+    return Array(_bind.primitive(_SEARCHSORTED, (a._node, v), (side,), v.shape, dtypes.int64,
+                                 site))
+
+
+def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Array:
+    """Array API `isin` (numpy.isin): whether each element of x1 is among x2's values."""
+    site = user_site(1)
+    a, b = _as_node(x1, site), _as_node(x2, site)
+    return Array(_bind.primitive(_ISIN, (a, b), (bool(invert),), a.shape, dtypes.bool_, site))
+
+
+def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Array:
+    """Array API `count_nonzero` (numpy.count_nonzero): a fused sum of x != 0, int64."""
+    x = _array(x, user_site(1))
+    return _sum(x != 0 if x.dtype.kind != "b" else x, axis=axis, dtype=dtypes.int64,
+                keepdims=keepdims)
+
+
+def nonzero(x: Any, /) -> tuple[Array, ...]:
+    """Array API `nonzero` (numpy.nonzero). Evaluates `x` when called: the count is data."""
+    site = user_site(1)
+    x = _array(x, site)
+    if x.ndim == 0:
+        raise _bind.fail(ValueError, "nonzero of a 0-d array is not defined; use atleast_1d", site)
+    return tuple(_leaf(i.astype(np.int64), site) for i in np.nonzero(np.asarray(x)))
+
+
+class UniqueAllResult(NamedTuple):
+    values: Array
+    indices: Array
+    inverse_indices: Array
+    counts: Array
+
+
+class UniqueCountsResult(NamedTuple):
+    values: Array
+    counts: Array
+
+
+class UniqueInverseResult(NamedTuple):
+    values: Array
+    inverse_indices: Array
+
+
+def _unique(x: Any, site: _bind.Site, **want: bool) -> tuple[np.ndarray, ...]:
+    """np.unique over the flattened, evaluated input; NaNs stay distinct, as the standard asks."""
+    host = np.asarray(_array(x, site)).reshape(-1)
+    out = np.unique(host, equal_nan=False, **want)
+    return out if isinstance(out, tuple) else (out,)
+
+
+def unique_all(x: Any, /) -> UniqueAllResult:
+    """Array API `unique_all` (numpy.unique_all); evaluates `x` when called."""
+    site = user_site(1)
+    shape = _array(x, site).shape
+    values, index, inverse, counts = _unique(x, site, return_index=True, return_inverse=True,
+                                             return_counts=True)
+    return UniqueAllResult(_leaf(values, site), _leaf(index.astype(np.int64), site),
+                           _leaf(inverse.astype(np.int64).reshape(shape), site),
+                           _leaf(counts.astype(np.int64), site))
+
+
+def unique_counts(x: Any, /) -> UniqueCountsResult:
+    """Array API `unique_counts` (numpy.unique_counts); evaluates `x` when called."""
+    site = user_site(1)
+    values, counts = _unique(x, site, return_counts=True)
+    return UniqueCountsResult(_leaf(values, site), _leaf(counts.astype(np.int64), site))
+
+
+def unique_inverse(x: Any, /) -> UniqueInverseResult:
+    """Array API `unique_inverse` (numpy.unique_inverse); evaluates `x` when called."""
+    site = user_site(1)
+    shape = _array(x, site).shape
+    values, inverse = _unique(x, site, return_inverse=True)
+    return UniqueInverseResult(_leaf(values, site),
+                               _leaf(inverse.astype(np.int64).reshape(shape), site))
+
+
+def unique_values(x: Any, /) -> Array:
+    """Array API `unique_values` (numpy.unique_values); evaluates `x` when called."""
+    site = user_site(1)
+    return _leaf(_unique(x, site)[0], site)

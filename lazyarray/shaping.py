@@ -1,0 +1,211 @@
+"""The Array API's newer shape functions as compositions of existing primitives, so they fuse and
+differentiate like any op: views (reshape, broadcast, slice) for meshgrid, tile, repeat, unstack;
+slices and subtraction for diff; a mask over index iotas for tril/triu; slices and concat for
+roll; a flat `take` for take_along_axis. Only `repeat` with per-element counts reads data (the
+counts) when called: its output shape depends on them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import _bind
+from .array import Array
+from .creation import arange, full
+from .elementwise import add, multiply, not_equal, subtract, where
+from .graph.node import user_site
+from .indexing import take
+from .manipulation import broadcast_to, concat, reshape, slice_node
+from .reductions import _as_node
+
+
+def _array(x: Any, site: _bind.Site) -> Array:
+    return x if isinstance(x, Array) else Array(_as_node(x, site))
+
+
+def _axis(axis: int, ndim: int, site: _bind.Site) -> int:
+    return _bind.normalize_axes(axis, ndim, site)[0]
+
+
+def _slice(x: Array, axis: int, start: int, length: int, site: _bind.Site) -> Array:
+    spec = tuple((start, 1, length) if d == axis else (0, 1, s) for d, s in enumerate(x.shape))
+    return Array(slice_node(x._node, spec, site))
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
+    """numpy.broadcast_shapes / Array API `broadcast_shapes`: the shape the given shapes broadcast to."""
+    return _bind.broadcast_shapes([tuple(int(s) for s in shape) for shape in shapes] or [()],
+                                  user_site(1))
+
+
+def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None,
+         append: Any = None) -> Array:
+    """numpy.diff / Array API `diff`: the n-th forward difference along `axis` (slices, fused)."""
+    site = user_site(1)
+    x = _array(x, site)
+    if x.ndim == 0:
+        raise _bind.fail(ValueError, "diff requires an array of at least one dimension", site)
+    ax = _axis(axis, x.ndim, site)
+    if n < 0:
+        raise _bind.fail(ValueError, f"order must be non-negative but got {n}", site)
+    parts = [_edge(v, x, ax, site) for v in (prepend,) if v is not None] + [x] + \
+        [_edge(v, x, ax, site) for v in (append,) if v is not None]
+    x = concat(parts, axis=ax) if len(parts) > 1 else x
+    for _ in range(n):
+        m = x.shape[ax]
+        if m == 0:
+            break
+        step = not_equal if x.dtype.kind == "b" else subtract  # NumPy's diff of booleans
+        x = step(_slice(x, ax, 1, m - 1, site), _slice(x, ax, 0, m - 1, site))
+    return x
+
+
+def _edge(value: Any, x: Array, axis: int, site: _bind.Site) -> Array:
+    """prepend/append: a scalar becomes a slab of width 1 along `axis`, as in NumPy."""
+    v = _array(value, site)
+    if v.ndim == 0:
+        shape = tuple(1 if d == axis else s for d, s in enumerate(x.shape))
+        v = broadcast_to(v, shape)
+    return v
+
+
+def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Array, ...]:
+    """numpy.meshgrid / Array API `meshgrid` (1-D inputs; broadcast views, no copies)."""
+    site = user_site(1)
+    if indexing not in ("xy", "ij"):
+        raise _bind.fail(ValueError, "indexing must be 'xy' or 'ij'", site)
+    xs = [_array(a, site) for a in arrays]
+    if any(a.ndim != 1 for a in xs):
+        raise _bind.fail(ValueError, "meshgrid takes one-dimensional arrays", site)
+    shape = [a.shape[0] for a in xs]
+    if indexing == "xy" and len(xs) > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, a in enumerate(xs):
+        pos = (1 - i if i < 2 else i) if indexing == "xy" and len(xs) > 1 else i
+        view = [1] * len(xs)
+        view[pos] = a.shape[0]
+        out.append(broadcast_to(reshape(a, tuple(view)), tuple(shape)))
+    return tuple(out)
+
+
+def _triangle(x: Any, k: int, lower: bool, site: _bind.Site) -> Array:
+    x = _array(x, site)
+    if x.ndim < 2:
+        raise _bind.fail(ValueError, "tril/triu need an array of at least two dimensions", site)
+    rows, cols = x.shape[-2:]
+    offset = subtract(reshape(arange(cols), (1, cols)), reshape(arange(rows), (rows, 1)))
+    keep = offset <= k if lower else offset >= k
+    return where(keep, x, full((), 0, x.dtype))
+
+
+def tril(x: Any, /, *, k: int = 0) -> Array:
+    """numpy.tril / Array API `tril`: zeros above the k-th diagonal (a fused mask)."""
+    return _triangle(x, k, True, user_site(1))
+
+
+def triu(x: Any, /, *, k: int = 0) -> Array:
+    """numpy.triu / Array API `triu`: zeros below the k-th diagonal (a fused mask)."""
+    return _triangle(x, k, False, user_site(1))
+
+
+def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Array:
+    """numpy.repeat / Array API `repeat`. An int count is a broadcast view; per-element counts are
+    read (evaluated) when called, since they decide the output's length, and become a `take`."""
+    site = user_site(1)
+    x = _array(x, site)
+    if axis is None:
+        x, axis = reshape(x, (x.size,)), 0
+    ax = _axis(axis, x.ndim, site)
+    if isinstance(repeats, (int, np.integer)) or (hasattr(repeats, "ndim") and repeats.ndim == 0
+                                                  and not isinstance(repeats, Array)):
+        r = int(repeats)
+        if r < 0:
+            raise _bind.fail(ValueError, "repeats may not contain negative values", site)
+        wide = broadcast_to(reshape(x, x.shape[:ax + 1] + (1,) + x.shape[ax + 1:]),
+                            x.shape[:ax + 1] + (r,) + x.shape[ax + 1:])
+        return reshape(wide, x.shape[:ax] + (x.shape[ax] * r,) + x.shape[ax + 1:])
+    counts = np.asarray(repeats).astype(np.int64).reshape(-1)
+    if counts.size == 1:
+        return repeat(x, int(counts[0]), axis=ax)
+    if counts.size != x.shape[ax] or (counts < 0).any():
+        raise _bind.fail(ValueError, f"repeats must be one non-negative count per element along "
+                         f"axis {ax} ({x.shape[ax]}), got {counts.size}", site)
+    return take(x, np.repeat(np.arange(x.shape[ax]), counts), axis=ax)
+
+
+def roll(x: Any, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None
+         ) -> Array:
+    """numpy.roll / Array API `roll`: two slices concatenated per axis."""
+    site = user_site(1)
+    x = _array(x, site)
+    if axis is None:
+        return reshape(roll(reshape(x, (x.size,)), shift, axis=0), x.shape)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    shifts = (shift,) * len(axes) if isinstance(shift, int) else tuple(shift)
+    if len(shifts) != len(axes):
+        raise _bind.fail(ValueError, "shift and axis must have the same length", site)
+    for s, a in zip(shifts, axes):
+        ax = _axis(a, x.ndim, site)
+        m = x.shape[ax]
+        s = int(s) % m if m else 0
+        if s:
+            x = concat([_slice(x, ax, m - s, s, site), _slice(x, ax, 0, m - s, site)], axis=ax)
+    return x
+
+
+def tile(x: Any, repetitions: Sequence[int], /) -> Array:
+    """numpy.tile / Array API `tile`: a broadcast view reshaped (interleaved copies, no loop)."""
+    site = user_site(1)
+    x = _array(x, site)
+    reps = (int(repetitions),) if isinstance(repetitions, int) else tuple(int(r) for r in repetitions)
+    if any(r < 0 for r in reps):
+        raise _bind.fail(ValueError, "tile repetitions must be non-negative", site)
+    ndim = max(len(reps), x.ndim)
+    reps = (1,) * (ndim - len(reps)) + reps
+    shape = (1,) * (ndim - x.ndim) + x.shape
+    paired = tuple(v for r, s in zip(reps, shape) for v in (1, s))
+    wide = tuple(v for r, s in zip(reps, shape) for v in (r, s))
+    tiled = broadcast_to(reshape(x, paired), wide)
+    return reshape(tiled, tuple(r * s for r, s in zip(reps, shape)))
+
+
+def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
+    """Array API `unstack` (numpy.unstack): the slices along `axis`, as views."""
+    site = user_site(1)
+    x = _array(x, site)
+    if x.ndim == 0:
+        raise _bind.fail(ValueError, "unstack needs an array of at least one dimension", site)
+    ax = _axis(axis, x.ndim, site)
+    rest = x.shape[:ax] + x.shape[ax + 1:]
+    return tuple(reshape(_slice(x, ax, i, 1, site), rest) for i in range(x.shape[ax]))
+
+
+def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Array:
+    """numpy.take_along_axis / Array API `take_along_axis`: one flat gather whose index is built
+    from `indices` and iotas (fused). Out-of-bounds indices raise IndexError when evaluated."""
+    site = user_site(1)
+    x, idx = _array(x, site), _array(indices, site)
+    if idx.dtype.kind not in "iu":
+        raise _bind.fail(IndexError, "take_along_axis needs integer indices", site)
+    if idx.ndim != x.ndim:
+        raise _bind.fail(ValueError, "indices and x must have the same number of dimensions", site)
+    ax = _axis(axis, x.ndim, site)
+    shape = tuple(i if d == ax else _bind.broadcast_shapes([(s,), (i,)], site)[0]
+                  for d, (s, i) in enumerate(zip(x.shape, idx.shape)))
+    n = x.shape[ax]
+    idx = broadcast_to(idx.astype(np.int64), shape)
+    bad = (idx < -n) | (idx >= n)
+    idx = where(idx < 0, add(idx, n), idx)
+    strides = [math.prod(x.shape[d + 1:]) for d in range(x.ndim)]
+    flat = multiply(idx, strides[ax])
+    for d in range(x.ndim):
+        if d != ax and x.shape[d] > 1:
+            iota = reshape(arange(shape[d], dtype=np.int64), tuple(
+                shape[d] if e == d else 1 for e in range(x.ndim)))
+            flat = add(flat, multiply(iota, strides[d]))
+    flat = where(bad, -(x.size + 1), flat)  # out of bounds stays out of bounds: take raises
+    return take(reshape(x, (x.size,)), flat, axis=0)

@@ -73,8 +73,8 @@ def device_buffer(obj: Any, dtype: Any, copy: bool, device: Any, site: Any) -> A
 
 
 def from_dlpack(x: Any, *, device: Any = None, copy: bool | None = None) -> Any:
-    """An Array of a DLPack producer's data (GPU or CPU): a copy, or with `copy=False` the
-    producer's memory itself (the caller then must not write to it)."""
+    """numpy.from_dlpack / Array API `from_dlpack`: an Array of a DLPack producer's data (GPU or
+    CPU): a copy, or with `copy=False` the producer's memory itself (the caller must not write)."""
     import numpy as np
 
     from .array import Array

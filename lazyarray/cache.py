@@ -59,6 +59,7 @@ class CacheInfo(BaseModel):
 
 
 def cache_info() -> CacheInfo:
+    """lazyarray-only: plans built and reused, kernels compiled (the cache counters)."""
     kernels = _compile_stats.stats.snapshot() if _compile_stats is not None else {}
     return CacheInfo(
         plans_built=plan_cache.plans_built, plan_hits=plan_cache.plan_hits,

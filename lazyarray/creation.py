@@ -27,8 +27,8 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None) ->
 
 def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Array:
     """Array API `asarray` (numpy.asarray), but `copy=None` copies host data too, so later writes
-    to `obj` (even through a writable base of a read-only view) never reach a pending expression. `copy=False` shares the memory of a
-    C-contiguous array of a supported dtype (host or GPU) or raises ValueError — a hazard the caller
+    to `obj` (even through a writable base of a read-only view) never reach a pending expression.
+    `copy=False` shares the memory of a C-contiguous array of a supported dtype (host or GPU) or raises ValueError — a hazard the caller
     accepts: writing to `obj` afterwards changes this Array and everything built from it."""
     site = user_site(1)
     if isinstance(obj, Array):

@@ -28,7 +28,9 @@ def _make(op_name: str, public_name: str) -> Any:
         def fn(x1: Any, x2: Any) -> Array:
             return Array(_bind.binary(op, x1, x2, user_site(1)))
     fn.__name__ = fn.__qualname__ = public_name
-    fn.__doc__ = f"Elementwise `{op_name}`, with NumPy's dtype promotion and broadcasting."
+    ufunc = op.ufunc.__name__ if op.ufunc is not None else op_name
+    fn.__doc__ = (f"numpy.{ufunc} / Array API `{public_name}`: elementwise, with NumPy's dtype "
+                  "promotion and broadcasting.")
     return fn
 
 
@@ -57,7 +59,7 @@ _MULTIPLY = get_op("multiply")
 
 
 def power(x1: Any, x2: Any) -> Array:
-    """x1 ** x2. A small integer exponent (0..4) becomes multiplications, as every compiler does:
+    """numpy.power / Array API `pow`: x1 ** x2. A small integer exponent (0..4) becomes multiplications, as every compiler does:
     NumPy's general pow costs ~40x `x*x*x` on gelu's cube."""
     site = user_site(1)
     if isinstance(x1, Array) and type(x2) is int and 1 <= x2 <= 4 and x1.dtype.kind in "iuf":
@@ -74,7 +76,7 @@ pow = power  # noqa: A001  (Array API name)
 
 
 def where(condition: Any, x1: Any, x2: Any) -> Array:
-    """x1 where condition is true, else x2; the result dtype is NumPy's promotion of x1 and x2."""
+    """numpy.where / Array API `where`: x1 where condition is true, else x2; the result dtype is NumPy's promotion of x1 and x2."""
     site = user_site(1)
     cond = _bind.operand(condition, site)
     a, b = _bind.operand(x1, site), _bind.operand(x2, site)
@@ -102,7 +104,7 @@ def _wrap_weak_int(op: Any, dtype: np.dtype) -> Any:
 
 
 def clip(x: Any, min: Any = None, max: Any = None) -> Array:  # noqa: A002
-    """Clamp to [min, max]; NaN propagates (as NumPy's clip). As NumPy 2, a Python int bound beyond
+    """numpy.clip / Array API `clip`: clamp to [min, max]; NaN propagates (as NumPy's clip). As NumPy 2, a Python int bound beyond
     the integer dtype on its own side (`clip(int8, 0, 1000)`) binds nothing and is dropped."""
     out = x if isinstance(x, Array) else asarray_operand(x)
     if out.dtype.kind in "iu":
@@ -118,24 +120,26 @@ def clip(x: Any, min: Any = None, max: Any = None) -> Array:  # noqa: A002
     return out
 
 
-def astype(x: Any, dtype: Any, copy: bool = True) -> Array:
-    """Cast to `dtype`. Float→int truncates toward zero, NaN becomes 0 and out-of-range values
-    saturate (NumPy leaves these to the platform; see graph/semantics.py)."""
+def astype(x: Any, dtype: Any, copy: bool = True, device: Any = None) -> Array:
+    """Array API `astype` (ndarray.astype): cast to `dtype`. Float→int truncates toward zero, NaN
+    becomes 0 and out-of-range values saturate (NumPy leaves these to the platform; see graph/semantics.py)."""
     site = user_site(1)
     target = dtypes.to_dtype(dtype)
     node = _bind.operand(x, site)
     if not isinstance(node, _bind.Node):
         node = _bind.scalar_leaf(node[1], dtypes.result_type(node[0]), site)
     if node.dtype == target:
-        return x if isinstance(x, Array) else Array(node)
-    if node.dtype.kind == "c" and target.kind != "c" and target.kind != "b":
-        warnings.warn("Casting complex values to real discards the imaginary part",
-                      np.exceptions.ComplexWarning, stacklevel=2)
-    return Array(_bind.primitive(_CAST, (node,), (), node.shape, target, site))
+        out = x if isinstance(x, Array) else Array(node)
+    else:
+        if node.dtype.kind == "c" and target.kind != "c" and target.kind != "b":
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          np.exceptions.ComplexWarning, stacklevel=2)
+        out = Array(_bind.primitive(_CAST, (node,), (), node.shape, target, site))
+    return out if device is None or device == out.device else out.to_device(device)
 
 
 def round(x: Any, decimals: int = 0) -> Array:  # noqa: A001
-    """Round half to even, as NumPy; `decimals` scales by 10**decimals first (also as NumPy)."""
+    """numpy.round / Array API `round`: half to even; `decimals` scales by 10**decimals first."""
     x = x if isinstance(x, Array) else asarray_operand(x)
     if x.dtype.kind in "iub" and decimals >= 0:
         return x

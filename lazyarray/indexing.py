@@ -99,7 +99,7 @@ def _take_node(node: Node, indices: Node, axis: int, site: _bind.Site) -> Node:
 
 
 def take(x: Any, indices: Any, axis: int | None = None) -> Array:
-    """Gather along `axis` (flattened when None). Out-of-bounds indices raise IndexError when the
+    """numpy.take / Array API `take`: gather along `axis` (flattened when None). Out-of-bounds indices raise IndexError when the
     result is evaluated, naming this line."""
     site = user_site(1)
     node = _as_node(x, site)

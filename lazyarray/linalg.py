@@ -21,7 +21,7 @@ _MATMUL = get_op("matmul")
 
 
 def matmul(x1: Any, x2: Any) -> Array:
-    """NumPy's matmul: 1-D operands gain and then lose a unit dim; batch dims broadcast."""
+    """numpy.matmul / Array API `matmul`: 1-D operands gain and then lose a unit dim; batch dims broadcast."""
     site = user_site(1)
     a, b = _as_node(x1, site), _as_node(x2, site)
     if a.ndim == 0 or b.ndim == 0:
@@ -54,6 +54,7 @@ def _matmul_ufunc() -> Any:
 
 
 def tensordot(x1: Any, x2: Any, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
+    """numpy.tensordot / Array API `tensordot`: reshapes around one matmul library call."""
     site = user_site(1)
     a, b = _as_node(x1, site), _as_node(x2, site)
     if isinstance(axes, int):
@@ -84,7 +85,8 @@ def tensordot(x1: Any, x2: Any, axes: int | tuple[Sequence[int], Sequence[int]] 
 
 
 def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
-    """sum(x1 * x2, axis): a multiply fused into the reduction, no library call."""
+    """Array API `vecdot` (numpy.vecdot): sum(x1 * x2, axis), a multiply fused into the
+    reduction, no library call."""
     from .reductions import sum as _sum
 
     site = user_site(1)

@@ -44,6 +44,7 @@ def reshape_node(node: Node, shape: Sequence[int], site: _bind.Site) -> Node:
 
 
 def reshape(x: Any, shape: Any, copy: bool | None = None) -> Array:
+    """numpy.reshape / Array API `reshape`: a view; `copy` is accepted and ignored (immutable)."""
     site = user_site(1)
     return Array(reshape_node(_as_node(x, site), shape, site))
 
@@ -60,17 +61,20 @@ def permute_node(node: Node, axes: Sequence[int], site: _bind.Site) -> Node:
 
 
 def permute_dims(x: Any, axes: Sequence[int]) -> Array:
+    """Array API `permute_dims` (numpy.permute_dims): a view."""
     site = user_site(1)
     return Array(permute_node(_as_node(x, site), axes, site))
 
 
 def transpose(x: Any, axes: Sequence[int] | None = None) -> Array:
+    """numpy.transpose: reverses (or permutes by `axes`) the dimensions, as a view."""
     site = user_site(1)
     node = _as_node(x, site)
     return Array(permute_node(node, axes if axes is not None else range(node.ndim - 1, -1, -1), site))
 
 
 def matrix_transpose(x: Any) -> Array:
+    """Array API `matrix_transpose` (numpy.matrix_transpose): swaps the last two axes."""
     site = user_site(1)
     node = _as_node(x, site)
     if node.ndim < 2:
@@ -81,6 +85,7 @@ def matrix_transpose(x: Any) -> Array:
 
 
 def swapaxes(x: Any, axis1: int, axis2: int) -> Array:
+    """numpy.swapaxes: a view."""
     site = user_site(1)
     node = _as_node(x, site)
     a, b = _bind.normalize_axes(axis1, node.ndim, site)[0], _bind.normalize_axes(axis2, node.ndim,
@@ -91,7 +96,7 @@ def swapaxes(x: Any, axis1: int, axis2: int) -> Array:
 
 
 def moveaxis(x: Any, source: Any, destination: Any) -> Array:
-    """Move axes to new positions (ints or sequences of ints, as NumPy)."""
+    """numpy.moveaxis / Array API `moveaxis`: move axes to new positions (ints or sequences of ints, as NumPy)."""
     site = user_site(1)
     node = _as_node(x, site)
     src = _axis_list(source, node.ndim, site)
@@ -115,6 +120,7 @@ def _axis_list(axis: Any, ndim: int, site: _bind.Site) -> list[int]:
 
 
 def expand_dims(x: Any, axis: Any = 0) -> Array:
+    """numpy.expand_dims / Array API `expand_dims`: a reshape view."""
     site = user_site(1)
     node = _as_node(x, site)
     axes = _bind.normalize_axes(axis, node.ndim + (len(axis) if isinstance(axis, tuple) else 1), site)
@@ -125,6 +131,7 @@ def expand_dims(x: Any, axis: Any = 0) -> Array:
 
 
 def squeeze(x: Any, axis: Any = None) -> Array:
+    """numpy.squeeze / Array API `squeeze`: a reshape view."""
     site = user_site(1)
     node = _as_node(x, site)
     if axis is None:
@@ -139,6 +146,7 @@ def squeeze(x: Any, axis: Any = None) -> Array:
 
 
 def ravel(x: Any) -> Array:
+    """numpy.ravel: the flattened array (a reshape view)."""
     site = user_site(1)
     node = _as_node(x, site)
     return Array(reshape_node(node, (node.size,), site))
@@ -148,6 +156,7 @@ flatten = ravel
 
 
 def broadcast_to(x: Any, shape: Any) -> Array:
+    """numpy.broadcast_to / Array API `broadcast_to`: a view (no copy)."""
     site = user_site(1)
     node = _as_node(x, site)
     target = _shape_arg(shape)
@@ -177,6 +186,7 @@ def slice_node(node: Node, spec: tuple[tuple[int, int, int], ...], site: _bind.S
 
 
 def flip(x: Any, axis: Any = None) -> Array:
+    """numpy.flip / Array API `flip`: a negative-step slice view."""
     site = user_site(1)
     node = _as_node(x, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
@@ -186,6 +196,7 @@ def flip(x: Any, axis: Any = None) -> Array:
 
 
 def concat(arrays: Sequence[Any], axis: int | None = 0) -> Array:
+    """Array API `concat` (numpy.concatenate): a library call; inputs promote together."""
     site = user_site(1)
     nodes = [_as_node(a, site) for a in arrays]
     if not nodes:
@@ -218,6 +229,7 @@ concatenate = concat
 
 
 def stack(arrays: Sequence[Any], axis: int = 0) -> Array:
+    """numpy.stack / Array API `stack`: reshapes then one concat."""
     site = user_site(1)
     nodes = [_as_node(a, site) for a in arrays]
     if not nodes:
@@ -231,6 +243,7 @@ def stack(arrays: Sequence[Any], axis: int = 0) -> Array:
 
 
 def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
+    """numpy.split: equal sections or split points along `axis`, as slice views (a list)."""
     site = user_site(1)
     node = _as_node(x, site)
     (ax,) = _bind.normalize_axes(axis, node.ndim, site)

@@ -59,6 +59,7 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
 
 
 def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+    """numpy.sum / Array API `sum`: a fused reduction; small integers accumulate as NumPy's."""
     site = user_site(1)
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
@@ -66,6 +67,7 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> 
 
 
 def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+    """numpy.prod / Array API `prod`: small integers accumulate in int64/uint64, as NumPy."""
     site = user_site(1)
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
@@ -73,20 +75,24 @@ def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) ->
 
 
 def max(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+    """numpy.max / Array API `max`: a fused reduction; NaN propagates."""
     return _reduce("max", x, axis, keepdims, None, user_site(1))
 
 
 def min(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+    """numpy.min / Array API `min`: a fused reduction; NaN propagates."""
     return _reduce("min", x, axis, keepdims, None, user_site(1))
 
 
 def any(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+    """numpy.any / Array API `any`: a fused logical-or reduction."""
     site = user_site(1)
     node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
     return _reduce("any", Array(node), axis, keepdims, dtypes.bool_, site)
 
 
 def all(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+    """numpy.all / Array API `all`: a fused logical-and reduction."""
     site = user_site(1)
     node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
     return _reduce("all", Array(node), axis, keepdims, dtypes.bool_, site)
@@ -109,10 +115,12 @@ def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) 
 
 
 def argmax(x: Any, axis: int | None = None, keepdims: bool = False) -> Array:
+    """numpy.argmax / Array API `argmax`: int64 indices; the first maximum (NaN counts as it)."""
     return _arg("argmax", x, axis, keepdims, user_site(1))
 
 
 def argmin(x: Any, axis: int | None = None, keepdims: bool = False) -> Array:
+    """numpy.argmin / Array API `argmin`: int64 indices; the first minimum (NaN counts as it)."""
     return _arg("argmin", x, axis, keepdims, user_site(1))
 
 
@@ -128,7 +136,7 @@ def _float_operand(x: Any, dtype: Any, site: _bind.Site) -> Node:
 
 
 def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
-    """sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN."""
+    """numpy.mean / Array API `mean`: sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN."""
     site = user_site(1)
     node = _float_operand(x, dtype, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
@@ -144,7 +152,7 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) ->
 
 def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keepdims: bool = False,
         ddof: float | None = None) -> Array:
-    """mean(|x - mean(x)|**2) scaled by n / (n - correction); `ddof` is NumPy's name for it."""
+    """numpy.var / Array API `var`: mean(|x - mean(x)|**2) scaled by n / (n - correction); `ddof` is NumPy's name for it."""
     site = user_site(1)
     if ddof is not None:
         correction = ddof
@@ -165,13 +173,14 @@ def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keep
 
 def std(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keepdims: bool = False,
         ddof: float | None = None) -> Array:
+    """numpy.std / Array API `std`: sqrt(var); `correction` (Array API) or `ddof` (NumPy)."""
     from .elementwise import sqrt
 
     return sqrt(var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof))
 
 
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
-    """Running sum; axis=None runs over the flattened array (a library call, not fused)."""
+    """numpy.cumsum: running sum; axis=None runs over the flattened array (a library call, not fused)."""
     site = user_site(1)
     node = _as_node(x, site)
     if axis is None:

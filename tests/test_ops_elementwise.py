@@ -129,9 +129,10 @@ def test_registry_coverage():
     from test_linalg import LINALG_TESTS
     from test_random import RANDOM_TESTS
     from test_shapes_indexing import STRUCTURE_TESTS
+    from test_array_api_functions import SORTING_TESTS
 
     covered = {op.name for op in UFUNC_OPS} | set(REDUCTION_TESTS) | set(STRUCTURE_TESTS)
-    covered |= set(LINALG_TESTS) | set(RANDOM_TESTS) | set(FFT_TESTS)
+    covered |= set(LINALG_TESTS) | set(RANDOM_TESTS) | set(FFT_TESTS) | set(SORTING_TESTS)
     covered |= {"where", "cast", "input", "scalar"}  # test_where_cast.py; leaves: everywhere
     covered |= {"stop_gradient"}  # test_autodiff.py
     covered |= {"real", "imag"}  # test_complex.py (no ufunc: their dtype rule is the API's)

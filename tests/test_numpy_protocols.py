@@ -1,0 +1,94 @@
+"""NumPy's protocols (NEP 13/18): NumPy calls on Arrays stay lazy where lazyarray has the function;
+elsewhere they evaluate, return NumPy's result and warn once naming the function."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+from lazyarray import _protocols
+
+X = np.array([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]])
+
+
+def _lazy_calls(a, b):
+    """(call, NumPy on ndarrays) pairs that must return lazy Arrays."""
+    return {
+        "np.exp": (np.exp(a), np.exp(X)),
+        "np.add": (np.add(a, 1.0), X + 1.0),
+        "ndarray + Array": (X + a, X + X),
+        "np.matmul": (np.matmul(a, b.T), X @ X.T),
+        "np.add.reduce": (np.add.reduce(a, axis=0), X.sum(axis=0)),
+        "np.maximum.reduce": (np.maximum.reduce(a, axis=1), X.max(axis=1)),
+        "np.add.accumulate": (np.add.accumulate(a[0]), np.cumsum(X[0])),
+        "np.sum": (np.sum(a), np.sum(X)),
+        "np.sum(axis, keepdims)": (np.sum(a, axis=1, keepdims=True), X.sum(1, keepdims=True)),
+        "np.mean": (np.mean(a, axis=0), X.mean(0)),
+        "np.std(ddof)": (np.std(a, ddof=1), X.std(ddof=1)),
+        "np.concatenate": (np.concatenate([a, b]), np.concatenate([X, X])),
+        "np.concatenate(axis)": (np.concatenate([a, b], axis=1), np.concatenate([X, X], 1)),
+        "np.where": (np.where(a > 0, a, b * 2), np.where(X > 0, X, X * 2)),
+        "np.clip": (np.clip(a, -1, 2), np.clip(X, -1, 2)),
+        "np.reshape": (np.reshape(a, (3, 2)), X.reshape(3, 2)),
+        "np.transpose": (np.transpose(a), X.T),
+        "np.stack": (np.stack([a, b], axis=1), np.stack([X, X], axis=1)),
+        "np.tile": (np.tile(a, 2), np.tile(X, 2)),
+        "np.diff": (np.diff(a, 1, 0), np.diff(X, 1, 0)),
+        "np.argmax": (np.argmax(a, axis=1), X.argmax(1)),
+        "np.sort": (np.sort(a), np.sort(X)),
+        "np.linalg.norm": (np.linalg.norm(a), np.linalg.norm(X)),
+    }
+
+
+def test_numpy_calls_on_arrays_stay_lazy(backend):
+    a, b = la.asarray(X), la.asarray(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", _protocols.LazyArrayFallbackWarning)
+        calls = _lazy_calls(a, b)
+    la.eval(*[got for got, _ in calls.values()])
+    for name, (got, want) in calls.items():
+        assert isinstance(got, la.Array), name
+        assert got.shape == np.shape(want), name
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, err_msg=name)
+
+
+def test_introspection_does_not_evaluate(reference_backend):
+    a = la.asarray(X) * 2.0
+    assert np.shape(a) == (2, 3) and np.ndim(a) == 2 and np.size(a) == 6
+    assert not a.expr.is_evaluated
+
+
+def test_unknown_functions_evaluate_and_warn_once(reference_backend):
+    _protocols._WARNED.discard("allclose")
+    a = la.asarray(X)
+    with pytest.warns(_protocols.LazyArrayFallbackWarning, match="numpy.allclose"):
+        assert np.allclose(a, X) is True
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.allclose(a, X)  # once per function: no second warning
+
+
+def test_unsupported_keywords_fall_back_to_numpy(reference_backend):
+    a = la.asarray(X)
+    out = np.empty_like(X)
+    with pytest.warns(_protocols.LazyArrayFallbackWarning):
+        result = np.add(a, 1.0, out=out)
+    assert result is out and np.array_equal(out, X + 1.0)
+    with pytest.warns(_protocols.LazyArrayFallbackWarning):
+        assert isinstance(np.unique(a, return_counts=True)[1], np.ndarray)
+
+
+def test_foreign_array_types_are_left_to_their_owners():
+    class Other:
+        def __array_function__(self, func, types, args, kwargs):
+            return "other"
+
+    assert _protocols.array_function(la.ones(2), np.sum, (Other,), (), {}) is NotImplemented
+
+
+def test_errors_through_numpy_name_the_users_line(reference_backend):
+    with pytest.raises(ValueError, match="test_numpy_protocols.py"):
+        np.add(la.ones(2), la.ones(3))

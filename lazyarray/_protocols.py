@@ -89,15 +89,27 @@ def array_ufunc(self: Array, ufunc: np.ufunc, method: str, *inputs: Any, **kwarg
     name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
     if "out" in kwargs and kwargs["out"] is None:
         del kwargs["out"]
+    if target is not None and not kwargs and method == "__call__" and len(inputs) == ufunc.nin:
+        return target(*inputs)  # ndarray + Array lands here: no signature check on the hot path
     if target is not None and _binds(target, inputs, kwargs):
         return target(*inputs, **kwargs)
     return _fallback(name, getattr(ufunc, method), inputs, kwargs)
 
 
+_SIGNATURES: dict[Any, inspect.Signature] = {}
+
+
+def _signature(fn: Callable[..., Any]) -> inspect.Signature:
+    sig = _SIGNATURES.get(fn)
+    if sig is None:
+        sig = _SIGNATURES[fn] = inspect.signature(fn)
+    return sig
+
+
 def _binds(fn: Callable[..., Any], args: tuple, kwargs: dict) -> bool:
     try:
-        inspect.signature(fn).bind(*args, **kwargs)
-    except TypeError:
+        _signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):  # ValueError: a builtin without a readable signature
         return False
     return True
 
@@ -121,9 +133,9 @@ def _translate(func: Callable[..., Any], target: Callable[..., Any], args: tuple
     defaults dropped (out=None, keepdims=<no value>), keywords renamed the Array API way, a
     parameter the two name differently matched by position. None where that cannot be done."""
     try:
-        np_sig = inspect.signature(func)
+        np_sig = _signature(func)
         bound = np_sig.bind(*args, **kwargs)
-        la_sig = inspect.signature(target)
+        la_sig = _signature(target)
     except (TypeError, ValueError):
         return (args, kwargs) if _binds(target, args, kwargs) else None
     np_params = list(np_sig.parameters.values())
@@ -164,6 +176,8 @@ def array_function(self: Array, func: Callable[..., Any], types: tuple, args: tu
     if not all(issubclass(t, (Array, np.ndarray, np.generic)) for t in types):
         return NotImplemented
     target = _function_target(func)
+    if target is not None and len(args) == 1 and not kwargs and _binds(target, args, kwargs):
+        return target(args[0])  # np.sum(a), np.concatenate([a, b]): the data argument alone
     call = _translate(func, target, args, kwargs) if target is not None else None
     if call is None:
         return _fallback(func.__name__, func, args, kwargs)

@@ -261,3 +261,19 @@ def test_every_public_function_names_its_counterpart():
         if name in standard or hasattr(np, name):
             assert "numpy." in first or "Array API" in first or "jax." in first, \
                 f"la.{name}: the first docstring line names no counterpart: {first!r}"
+
+
+def test_array_api_extra_runs_on_lazyarray(reference_backend):
+    """array-api-extra knows only the standard (through array-api-compat's `array_namespace`)."""
+    xpx = pytest.importorskip("array_api_extra")
+    data = np.random.default_rng(1).normal(size=(3, 5))
+    x = la.asarray(data)
+    got = {"cov": xpx.cov(x), "sinc": xpx.sinc(x), "kron": xpx.kron(x, x),
+           "isclose": xpx.isclose(x, x * (1 + 1e-12)), "nunique": xpx.nunique(x),
+           "one_hot": xpx.one_hot(la.asarray([0, 2, 1]), 3)}
+    want = {"cov": np.cov(data), "sinc": np.sinc(data), "kron": np.kron(data, data),
+            "isclose": np.ones((3, 5), bool), "nunique": np.asarray(15),
+            "one_hot": np.eye(3)[[0, 2, 1]]}
+    for name, value in got.items():
+        assert isinstance(value, la.Array), name
+        np.testing.assert_allclose(np.asarray(value), want[name], rtol=1e-12, err_msg=name)

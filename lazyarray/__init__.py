@@ -60,7 +60,7 @@ _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", 
                       "get_op", "dtypes", "asarray_operand", "creation", "elementwise", "evaluation",
                       "cache", "settings", "autodiff", "explain", "indexing", "manipulation",
                       "reductions", "array", "cuts", "jit", "generic_plan", "dask", "array_api",
-                      "shaping", "searching"})
+                      "shaping", "searching", "complex_functions", "warnings"})
 __all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
     "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
 

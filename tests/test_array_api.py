@@ -277,3 +277,22 @@ def test_array_api_extra_runs_on_lazyarray(reference_backend):
     for name, value in got.items():
         assert isinstance(value, la.Array), name
         np.testing.assert_allclose(np.asarray(value), want[name], rtol=1e-12, err_msg=name)
+
+
+def test_hypothesis_array_api_strategies_draw_lazyarray_arrays(reference_backend):
+    """Hypothesis's own Array API strategies accept lazyarray as a namespace; drawn arrays sort
+    and reduce as NumPy does."""
+    from hypothesis import given, settings
+    from hypothesis.extra.array_api import make_strategies_namespace
+
+    xps = make_strategies_namespace(la, api_version="2023.12")
+
+    @settings(max_examples=10, deadline=None)
+    @given(xps.arrays(dtype=xps.real_dtypes(), shape=xps.array_shapes(min_dims=1, max_dims=3,
+                                                                      max_side=4)))
+    def check(x):
+        host = np.asarray(x)
+        np.testing.assert_array_equal(np.asarray(la.sort(x, axis=-1)), np.sort(host, axis=-1))
+        assert la.count_nonzero(x).item() == np.count_nonzero(host)
+
+    check()

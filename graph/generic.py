@@ -123,7 +123,7 @@ def probe_graph(graph: Graph, generic: GenericGraph) -> Graph:
     nodes: list[Node] = []
     for n in graph.nodes:
         shape = tuple([prime_of.get(s, s) for s in n.shape])
-        attrs = (shape,) if n.op.kind is OpKind.VIEW and n.attrs == (n.shape,) else n.attrs
+        attrs = (shape,) if "output_shape_attr" in n.op.properties else n.attrs
         data = n.data if n.op is _SCALAR else None  # scalars keep their value (never in plans)
         copy = Node(n.op, tuple([copies[id(i)] for i in n.inputs]), attrs, shape, n.dtype,
                     data=data, site=n.site)

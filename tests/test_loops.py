@@ -51,8 +51,11 @@ def run_loop(name, steps, budget, size=8):
     start = [np.linspace(0.5, 1.0, size, dtype=np.float32) + i for i in range(k)]
     with la.config(max_graph_nodes=budget):
         got = fn(la, *[la.array(x) for x in start], steps)
-        built_in_loop = la.cache_info().plans_built
-        cuts = la.cache_info().graph_cuts
+        info = la.cache_info()
+        built_in_loop = info.plans_built
+        cuts = info.graph_cuts
+        # compiles: at most one kernel per plan (each segment is one elementwise kernel)
+        assert info.kernels_compiled <= built_in_loop, info
         la.eval(*got)
     want = fn(np, *start, steps)
     for g, w in zip(got, want):

@@ -61,7 +61,7 @@ def _svd(xp, xs, a):
 
 def _slogdet(xp, xs, a):
     sign, logdet = xp.linalg.slogdet(xs[0])
-    return xp.stack([sign.astype(logdet.dtype), logdet], axis=-1)
+    return xp.stack([sign, logdet.astype(sign.dtype)], axis=-1)  # complex: sign is complex
 
 
 def _batched(xp, fn, x):

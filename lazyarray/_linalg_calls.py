@@ -85,6 +85,15 @@ def _real(dt: np.dtype) -> np.dtype:
     return np.dtype(dt.char.lower()) if dt.kind == "c" else dt
 
 
+def _real_part(x: Array) -> Array:
+    """A packed complex buffer's real-valued piece (eigenvalues, singular values, log|det|)."""
+    if x.dtype.kind != "c":
+        return x
+    import lazyarray
+
+    return lazyarray.real(x)
+
+
 # --- single results -------------------------------------------------------------------------------
 def cholesky(x: Any, /, *, upper: bool = False) -> Array:
     """The Cholesky factor L (x = L L^H), or U = L^H with upper=True."""
@@ -161,7 +170,7 @@ def slogdet(x: Any, /) -> SlogdetResult:
     a = _matrix(x, "slogdet", site, square=True)
     batch = a.shape[:-2]
     packed = _call("slogdet", (a,), (), batch + (2,), a.dtype, site)
-    return SlogdetResult(_part(packed, 0, batch, site), _part(packed, 1, batch, site))
+    return SlogdetResult(_part(packed, 0, batch, site), _real_part(_part(packed, 1, batch, site)))
 
 
 def eigh(x: Any, /, UPLO: str = "L") -> EighResult:
@@ -175,7 +184,7 @@ def eigh(x: Any, /, UPLO: str = "L") -> EighResult:
     vectors = slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site)
     values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),
                           site)
-    return EighResult(Array(values), Array(vectors))
+    return EighResult(_real_part(Array(values)), Array(vectors))
 
 
 def qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
@@ -202,11 +211,7 @@ def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
     u = _part(packed, 0, batch + (m, p), site)
     s = _part(packed, m * p, batch + (k,), site)
     vh = _part(packed, m * p + k, batch + (q, n), site)
-    if a.dtype.kind == "c":
-        from .elementwise import real
-
-        s = real(s)
-    return SVDResult(u, s, vh)
+    return SVDResult(u, _real_part(s), vh)
 
 
 def eig(x: Any, /) -> EigResult:

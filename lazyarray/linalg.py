@@ -95,7 +95,12 @@ def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
     ax = axis if axis < 0 else axis - len(shape)
     if a.ndim and b.ndim and a.shape[ax] != b.shape[ax]:
         raise _bind.fail(ValueError, "vecdot: the contracted axis differs in size", site)
-    product = Array(a) * Array(b)
+    first = Array(a)
+    if first.dtype.kind == "c":  # the standard's vecdot conjugates x1 (as NumPy's does)
+        import lazyarray
+
+        first = lazyarray.conj(first)
+    product = first * Array(b)
     return _sum(product, axis=axis, dtype=product.dtype)  # NumPy's vecdot keeps the dtype
 
 

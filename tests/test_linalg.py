@@ -14,7 +14,10 @@ import pytest
 
 import lazyarray as la
 
-TOL = {np.float32: 2e-4, np.float64: 1e-9}
+TOL = {np.float32: 2e-4, np.float64: 1e-9, np.complex64: 2e-4, np.complex128: 1e-9}
+COMPLEX = [pytest.param(t, marks=pytest.mark.skipif(np.dtype(t) not in la.graph.SUPPORTED,
+                                                    reason="no complex dtypes yet"))
+           for t in (np.complex64, np.complex128)]
 # The registry ops these tests exercise (tests/test_ops_elementwise.py checks every op is covered).
 # eig and eigvals need complex dtypes: test_eig covers them where those exist.
 LINALG_TESTS = ("cholesky", "det", "slogdet", "inv", "solve", "eigh", "eigvalsh", "qr", "svd",
@@ -22,10 +25,14 @@ LINALG_TESTS = ("cholesky", "det", "slogdet", "inv", "solve", "eigh", "eigvalsh"
 
 
 def _inputs(rng, dtype, batch, n=4, m=3):
-    a = rng.standard_normal(batch + (n, n))
-    spd = a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
-    rect = rng.standard_normal(batch + (n, m))
-    b = rng.standard_normal(batch + (n, 2))
+    def draw(*shape):
+        x = rng.standard_normal(shape)
+        return x + 1j * rng.standard_normal(shape) if np.dtype(dtype).kind == "c" else x
+
+    a = draw(*batch, n, n)
+    spd = a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)  # Hermitian positive definite
+    rect = draw(*batch, n, m)
+    b = draw(*batch, n, 2)
     return [x.astype(dtype) for x in (a + n * np.eye(n), spd, rect, b)]
 
 
@@ -64,7 +71,7 @@ def _cases(a, spd, rect, b):
         "vnorm0": (L.vector_norm(R, axis=-2, ord=0), n.norm(rect, 0, axis=-2)),
         "vnorm_inf": (L.vector_norm(R, axis=-1, ord=math.inf), n.norm(rect, np.inf, axis=-1)),
         "norm_np": (L.norm(R, axis=-1), n.norm(rect, axis=-1)),
-        "vecdot": (L.vecdot(R, R), np.sum(rect * rect, axis=-1)),
+        "vecdot": (L.vecdot(R, R), np.sum(np.conj(rect) * rect, axis=-1)),
         "tensordot": (L.tensordot(R, R, axes=([-2], [-2])),
                       np.tensordot(rect, rect, axes=([-2], [-2]))),
     }
@@ -84,7 +91,7 @@ def _check_decompositions(dec, a, spd, rect, tol):
 
     w, v = (np.asarray(t) for t in dec["eigh"])
     close(w, np.linalg.eigvalsh(spd), "eigh values")
-    close(v @ (w[..., None] * np.swapaxes(v, -1, -2)), spd, "eigh reconstruction")
+    close(v @ (w[..., None] * np.conj(np.swapaxes(v, -1, -2))), spd, "eigh reconstruction")
     for name in ("qr", "qr_complete"):
         q, r = (np.asarray(t) for t in dec[name])
         close(q @ r, rect, name)
@@ -101,7 +108,7 @@ def _check_decompositions(dec, a, spd, rect, tol):
     close(logdet, want.logabsdet, "slogdet log")
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, *COMPLEX])
 @pytest.mark.parametrize("batch", [(), (2, 1)])
 def test_linalg_matches_numpy(backend, dtype, batch):
     rng = np.random.default_rng(7)
@@ -178,7 +185,7 @@ def test_namespace_is_complete():
 
 
 @pytest.mark.exhaustive
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, *COMPLEX])
 @pytest.mark.parametrize("batch", [(3,), (2, 3), (1, 2, 2)])
 @pytest.mark.parametrize("n,m", [(1, 1), (5, 2), (3, 6)])
 def test_linalg_sweep(backend, dtype, batch, n, m):

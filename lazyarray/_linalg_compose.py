@@ -92,7 +92,7 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     if ord == -math.inf:
         return _min(a, axis=axis, keepdims=keepdims)
     if ord == 0:
-        return ew.astype(_sum(a != 0, axis=axis, keepdims=keepdims), v.dtype)
+        return ew.astype(_sum(a != 0, axis=axis, keepdims=keepdims), a.dtype)
     if not isinstance(ord, (int, float)):
         raise _bind.fail(ValueError, f"vector_norm: invalid ord {ord!r}", site)
     p = float(ord)

@@ -137,7 +137,7 @@ def test_python_scalars_are_arguments(backend):
 
 
 def test_new_batch_size_builds_no_plan_and_no_kernel(backend):
-    """Plans are size-generic (graph/generic.py): a new batch size reuses the plan and its kernels."""
+    """Plans are size-generic (graph/generic.py): a new batch size reuses plan and kernels."""
     w, b = la.array(f32(8, 4)), la.array(f32(4, seed=1))
     relu_loop(w, b, [f32(16, 8)])
     before = la.cache_info()

@@ -153,7 +153,7 @@ def lookup_plan(outputs: Sequence[Node], options: Any, build_plan: BuildPlan
 # Exact signature -> generic key, for graphs whose plan is size-generic (graph/generic.py): a size
 # seen before skips the generic walk. Bounded; dropping an entry only costs that walk again.
 _ALIASES: OrderedDict[Any, Any] = OrderedDict()
-MAX_ALIASES = 4096
+MAX_ALIASES = 1024  # exact signatures can be long (a few ints per node): bounded memory
 
 
 def _miss(outputs: Sequence[Node], key: Any, options: Any, build_plan: BuildPlan) -> Any:

@@ -179,6 +179,42 @@ def test_special_cases_float32(backend):
     _special_cases("float32", backend)
 
 
+_COMPLEX_UNARY = ("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp",
+                  "expm1", "log", "log1p", "log2", "log10", "sin", "sinh", "sqrt", "square",
+                  "tan", "tanh", "conj", "real", "imag", "isfinite", "isinf", "isnan", "negative",
+                  "positive", "reciprocal")  # sign: lazyarray follows NumPy (docs/semantics.md)
+
+
+def _assert_complex_special(name, got, want):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype, name
+    if got.dtype.kind == "c":
+        got, want = got.view(got.real.dtype), want.view(want.real.dtype)  # (re, im) pairs
+    _assert_special(name, got, want)
+
+
+def _complex_special_cases(dtype: str, backend: str) -> None:
+    parts = [math.nan, math.inf, -math.inf, 0.0, -0.0, 1.0, -1.0, 0.5]
+    z = np.array([complex(a, b) for a in parts for b in parts], dtype=dtype)
+    with np.errstate(all="ignore"):
+        ours = {name: getattr(la, name)(la.asarray(z)) for name in _COMPLEX_UNARY}
+        la.eval(*ours.values())
+        for name, value in ours.items():
+            want = np.asarray(getattr(xp, name)(xp.asarray(z)))
+            _assert_complex_special(f"{name} on {backend}", value, want)
+
+
+@pytest.mark.skipif(not hasattr(la, "complex128"), reason="complex dtypes not in this tree")
+def test_special_cases_complex128(backend):
+    _complex_special_cases("complex128", backend)
+
+
+@pytest.mark.exhaustive
+@pytest.mark.skipif(not hasattr(la, "complex64"), reason="complex dtypes not in this tree")
+def test_special_cases_complex64(backend):
+    _complex_special_cases("complex64", backend)
+
+
 # --- copies, devices, interop --------------------------------------------------------------------------
 def test_asarray_copy_semantics():
     x = la.ones(3, dtype=la.float32)

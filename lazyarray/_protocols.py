@@ -41,6 +41,7 @@ _KEYWORDS = {"a_min": "min", "a_max": "max", "newshape": "shape", "reps": "repet
 _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "shape": lambda a: a.shape, "ndim": lambda a: a.ndim,
     "size": lambda a, axis=None: a.size if axis is None else a.shape[axis],
+    "copy": lambda a: a,  # an Array is immutable: its copy is itself
 }
 
 

@@ -57,7 +57,7 @@ def test_numpy_calls_on_arrays_stay_lazy(backend):
 
 def test_introspection_does_not_evaluate(reference_backend):
     a = la.asarray(X) * 2.0
-    assert np.shape(a) == (2, 3) and np.ndim(a) == 2 and np.size(a) == 6
+    assert np.shape(a) == (2, 3) and np.ndim(a) == 2 and np.size(a) == 6 and np.copy(a) is a
     assert not a.expr.is_evaluated
 
 

@@ -9,6 +9,7 @@ line caused it, how long it took, what it compiled, and what differs from the ne
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import time
@@ -154,6 +155,20 @@ def lookup_plan(outputs: Sequence[Node], options: Any, build_plan: BuildPlan
 # seen before skips the generic walk. Bounded; dropping an entry only costs that walk again.
 _ALIASES: OrderedDict[Any, Any] = OrderedDict()
 MAX_ALIASES = 1024  # exact signatures can be long (a few ints per node): bounded memory
+# Generic signature -> a small int, so the key looked up on every evaluation hashes fast (a generic
+# signature holds op entries and nested tuples: hashing it costs microseconds). Ids are never
+# reused, so clearing the table only costs misses.
+_GENERIC_IDS: dict[tuple, int] = {}
+_next_generic_id = itertools.count(1).__next__
+
+
+def _generic_id(signature: tuple) -> int:
+    gid = _GENERIC_IDS.get(signature)
+    if gid is None:
+        if len(_GENERIC_IDS) > 100_000:
+            _GENERIC_IDS.clear()
+        gid = _GENERIC_IDS[signature] = _next_generic_id()
+    return gid
 
 
 def _miss(outputs: Sequence[Node], key: Any, options: Any, build_plan: BuildPlan) -> Any:
@@ -163,7 +178,7 @@ def _miss(outputs: Sequence[Node], key: Any, options: Any, build_plan: BuildPlan
     generic = generic_signature(graph) if getattr(options, "optimize", False) else None
     if generic is None:
         return _build(graph, key, options, build_plan)
-    generic_key = (key[0], "generic", generic.signature)
+    generic_key = (key[0], "generic", _generic_id(generic.signature))
     plan = plan_cache.lookup(generic_key)
     if plan is None:
         plan = _build(graph, generic_key, options,

@@ -24,7 +24,7 @@ _UNARY_HELPER = {
     "isfinite": "isfinite", "conj": "conj",
 }
 _BINARY_HELPER = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div",
-                  "power": "pow"}
+                  "power": "cpow"}
 
 COMPLEX_TEMPLATES: dict[str, str] = {
     **{op: f"la_{h}_{{S}}({{0}})" for op, h in _UNARY_HELPER.items()},

@@ -27,7 +27,7 @@ _REAL = {"c64": ("float", "f"), "c128": ("double", "")}  # component C type, lib
 _UNARY_C99 = ("exp", "log", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
               "tanh", "asinh", "acosh", "atanh")
 _RESULT = {"abs": "r", "eq": "b", "isnan": "b", "isinf": "b", "isfinite": "b"}
-_BINARY = frozenset({"add", "sub", "mul", "div", "pow", "eq"})
+_BINARY = frozenset({"add", "sub", "mul", "div", "cpow", "eq"})
 
 
 def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
@@ -80,7 +80,7 @@ def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
         "logten": (f"const T l = la_log_{s}(a);\n"
                    f"    return {mk}(l.re * (R)0.434294481903251827651128918916605082, "
                    "l.im * (R)0.434294481903251827651128918916605082);", (mk, f"la_log_{s}")),
-        "pow": _pow(s, cuda),
+        "cpow": _pow(s, cuda),
     }
     if fn in bodies:
         return bodies[fn]
@@ -93,7 +93,8 @@ def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
 
 
 def _pow(s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
-    """NumPy's complex power: 1 for a zero exponent, 0 or nan for a zero base, repeated squaring
+    """NumPy's complex power: 1 for a zero exponent, 0 (exponent with a positive real part) or nan
+    for a zero base, repeated squaring
     for integer exponents below 100 in magnitude, else the library's cpow."""
     mk, mul, div = f"la_make_{s}", f"la_mul_{s}", f"la_div_{s}"
     general = (f"la_exp_{s}({mul}(b, la_log_{s}(a)))" if cuda
@@ -102,7 +103,7 @@ def _pow(s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
                              else (f"la_toz_{s}", f"la_fromz_{s}"))
     body = (f"if (b.re == 0 && b.im == 0) return {mk}((R)1, (R)0);\n"
             "    if (a.re == 0 && a.im == 0) {\n"
-            f"        if (b.re > 0 && b.im == 0) return {mk}((R)0, (R)0);\n"
+            f"        if (b.re > 0) return {mk}((R)0, (R)0);\n"
             f"        return {mk}((R)NAN, (R)NAN);\n"
             "    }\n"
             "    if (b.im == 0 && b.re > -100 && b.re < 100 && (R)(long long)b.re == b.re) {\n"

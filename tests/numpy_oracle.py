@@ -24,7 +24,8 @@ FAST = settings(max_examples=12, deadline=None, derandomize=True,
                                        HealthCheck.too_slow])
 
 SUPPORTED = tuple(np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64", "uint8",
-                                        "uint16", "uint32", "uint64", "float32", "float64"))
+                                        "uint16", "uint32", "uint64", "float32", "float64",
+                                        "complex64", "complex128"))
 
 _FLOAT_SPECIALS = (0.0, -0.0, np.inf, -np.inf, np.nan, 1e30, -1e-30, 88.5, -745.0, 1.0, -1.0)
 
@@ -48,7 +49,19 @@ def numpy_loop(ufunc: np.ufunc, operands: tuple) -> tuple[np.dtype, ...] | None:
         loop = ufunc.resolve_dtypes(tuple(spec) + (None,))
     except TypeError:
         return None
+    if loop[0].kind == "c" and ufunc not in _COMPLEX_UFUNCS:
+        return None  # NumPy orders complex numbers; lazyarray (as the Array API) raises TypeError
     return tuple(widen(d) for d in loop)
+
+
+def _complex_ufuncs() -> frozenset:
+    from lazyarray.graph import all_ops
+    from lazyarray.graph.complex_ops import supports_complex
+
+    return frozenset(op.ufunc for op in all_ops() if op.ufunc is not None and supports_complex(op))
+
+
+_COMPLEX_UFUNCS = _complex_ufuncs()
 
 
 def numpy_result(ufunc: np.ufunc, operands: tuple) -> np.ndarray:
@@ -95,6 +108,12 @@ def draw(rng: np.random.Generator, dtype: np.dtype, shape, domain: str = "any",
 
 
 def _draw(rng, dtype, shape, domain, position):
+    if dtype.kind == "c":  # each component drawn as a float of the op's domain
+        part = np.float32 if dtype == np.complex64 else np.float64
+        z = np.empty(shape, dtype)
+        z.real = _draw(rng, np.dtype(part), shape, domain, position)
+        z.imag = _draw(rng, np.dtype(part), shape, domain, position)
+        return z
     if dtype.kind == "b":
         return rng.random(shape) < 0.5
     if domain == "shift" and position == 1 and dtype.kind in "iu":
@@ -138,8 +157,36 @@ def assert_matches(got: object, want: np.ndarray, ulps: float = ULPS) -> None:
         info = np.finfo(want.dtype)
         np.testing.assert_allclose(got_np, want, rtol=ulps * float(info.eps),
                                    atol=ulps * float(info.tiny), equal_nan=True)
+    elif want.dtype.kind == "c":
+        assert_complex_matches(got_np, want, ulps)
     else:
         np.testing.assert_array_equal(got_np, want)
+
+
+# Complex results: glibc's complex functions (the C backend) and NumPy's own (npy_math, used for the
+# inverse trigonometric functions) agree to a few ulp of the result's magnitude, not of each
+# component (a component can be a cancellation residue), so each component is compared with a
+# tolerance relative to |result|.
+COMPLEX_ULPS = 64
+
+
+def assert_complex_matches(got: np.ndarray, want: np.ndarray, ulps: float = ULPS) -> None:
+    """Per component: nan in the same places, equal infinities, finite values within
+    max(ulps, COMPLEX_ULPS) * eps * |want| (NaN for a component of an infinite result is kept)."""
+    eps = float(np.finfo(want.dtype).eps)
+    tiny = float(np.finfo(want.dtype).tiny)
+    with np.errstate(all="ignore"):
+        scale = np.abs(want.astype(np.complex128))
+    for g, w in ((got.real, want.real), (got.imag, want.imag)):
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(w), err_msg="nan places")
+        inf = np.isinf(w)
+        np.testing.assert_array_equal(g[inf], w[inf], err_msg="infinities")
+        ok = np.isfinite(w)
+        bound = max(ulps, COMPLEX_ULPS) * eps * np.where(np.isfinite(scale), scale, np.abs(w))
+        err = np.abs(g[ok].astype(np.float64) - w[ok])
+        bad = err > np.maximum(bound[ok], ulps * tiny)
+        assert not bad.any(), (f"{int(bad.sum())} components differ, e.g. got {g[ok][bad][:3]}, "
+                               f"want {w[ok][bad][:3]}")
 
 
 def f32(*shape, seed=0):

@@ -97,12 +97,14 @@ def _weak_scalar(kind, op, dtype, rng, position):
         return bool(rng.random() < 0.5)
     if kind is float:
         return float(draw(rng, np.float64, (), op.domain, position))
+    if kind is complex:
+        return complex(draw(rng, np.complex128, (), op.domain, position))
     source = dtype if dtype.kind in "iu" else np.dtype(np.int16)
     return int(draw(rng, source, (), op.domain, position))
 
 
 @pytest.mark.parametrize("op", BINARY, ids=[op.name for op in BINARY])
-@pytest.mark.parametrize("kind", [bool, int, float])
+@pytest.mark.parametrize("kind", [bool, int, float, complex])
 def test_python_scalar_operands_are_weak(backend, op, kind):
     """array OP scalar and scalar OP array, for every array dtype: NumPy 2's NEP 50 result."""
     rng = np.random.default_rng(7)

@@ -220,33 +220,32 @@ def _ndtri(p: Array) -> Array:
     return ew.where(tail_p < 0.02425, tail, centre)
 
 
-# --- host-side draws (a permutation is a sort, not an elementwise map) -----------------------------
-def _host_bits(k: Any, n: int, site: _bind.Site) -> np.ndarray:
-    k0, k1 = (int(w) for w in _key_data(k, site).reshape(2))
-    return philox_bits(np.arange(n, dtype=np.uint64), 0, k0, k1)
+# --- permutations and choices: a sort of Philox bits (argsort, a library call) ---------------
+def _order(k: Any, n: int, site: _bind.Site) -> Array:
+    """A random permutation of range(n): the stable argsort of the Philox bits of 0..n-1."""
+    from .searching import argsort
 
-
-def _host_permutation(k: Any, n: int, site: _bind.Site) -> np.ndarray:
-    return np.argsort(_host_bits(k, n, site), kind="stable").astype(np.int64)
+    return argsort(_bits(k, (n,), 0, site))
 
 
 def permutation(k: Any, x: Any, axis: int = 0) -> Array:
-    """A random permutation of range(x) (x an int) or of x along axis. The order comes from
-    sorting Philox bits of 0..n-1 on the host (the same on every backend); the gather is lazy."""
+    """A random permutation of range(x) (x an int) or of x along axis: the order of the Philox
+    bits of 0..n-1 (argsort) and, for an array, a gather. All lazy."""
     from .indexing import take
 
     site = user_site(1)
     if isinstance(x, (int, np.integer)):
-        return Array(_bind.leaf(_host_permutation(k, int(x), site), site))
+        return _order(k, int(x), site)
     node = _as_node(x, site)
-    order = _host_permutation(k, node.shape[axis], site)
-    return take(Array(node), Array(_bind.leaf(order, site)), axis=axis)
+    return take(Array(node), _order(k, node.shape[axis], site), axis=axis)
 
 
 def choice(k: Any, a: Any, shape: Any = (), replace: bool = True, p: Any = None,
            axis: int = 0) -> Array:
-    """Samples of range(a) (a an int) or of a along axis; with p, by inverting its CDF."""
+    """Samples of range(a) (a an int) or of a along axis; without replacement the head of a
+    permutation, with p by inverting its CDF (cumulative_sum, searchsorted). All lazy."""
     from .indexing import take
+    from .searching import searchsorted
 
     site = user_site(1)
     shp = _shape(shape)
@@ -256,21 +255,17 @@ def choice(k: Any, a: Any, shape: Any = (), replace: bool = True, p: Any = None,
         if count > n:
             raise _bind.fail(ValueError, "choice: cannot take a larger sample than the population "
                              "when replace=False", site)
-        idx = _host_permutation(k, n, site)[:count].reshape(shp)
+        idx = Array(reshape_node(slice_node(_order(k, n, site)._node, ((0, 1, count),), site),
+                                 shp, site))
     elif p is not None:
-        cdf = np.cumsum(np.asarray(p, np.float64))
-        u = (_host_bits(k, count, site) >> np.uint64(11)).astype(np.float64) * 2.0**-53
-        idx = np.minimum(np.searchsorted(cdf / cdf[-1], u, side="right"), n - 1).reshape(shp)
+        from .reductions import cumulative_sum
+
+        weights = ew.astype(Array(_as_node(p, site)), dtypes.float64)
+        cdf = cumulative_sum(weights)
+        u = _unit(_bits(k, shp, 0, site), dtypes.float64) * cdf[n - 1]
+        idx = ew.minimum(searchsorted(cdf, u, side="right"), n - 1)
     else:
-        return _choice_lazy(k, a, shp, n, axis, site)
-    idx_arr = Array(_bind.leaf(np.ascontiguousarray(idx, np.int64), site))
-    return idx_arr if isinstance(a, (int, np.integer)) else take(a, idx_arr, axis=axis)
-
-
-def _choice_lazy(k, a, shape, n, axis, site) -> Array:
-    from .indexing import take
-
-    idx = ew.astype(_bits(k, shape, 0, site) % n, dtypes.int64)
+        idx = ew.astype(_bits(k, shp, 0, site) % n, dtypes.int64)
     return idx if isinstance(a, (int, np.integer)) else take(a, idx, axis=axis)
 
 

@@ -243,3 +243,18 @@ def test_random_kernels_compile_for_cuda():
     module = render_cuda_program(optimize(Graph([o._node for o in outs])))
     assert "la_philox_u64" in module.source
     assert nvrtc.compile_cuda(module.source).resources
+
+
+def test_permutation_is_the_order_of_the_bits_on_every_backend(backend):
+    """permutation = argsort of the Philox bits (a library call on a fused draw), the same order
+    everywhere; choice with p inverts the CDF lazily (cumulative_sum, searchsorted)."""
+    k = la.random.key(21)
+    perm = la.random.permutation(k, 40)
+    picks = la.random.choice(k, 4, (500,), p=la.array(np.array([0.1, 0.2, 0.3, 0.4])))
+    la.eval(perm, picks)
+    bits, _, f64 = _expected_unit(k, 500)
+    np.testing.assert_array_equal(np.asarray(perm), np.argsort(bits[:40], kind="stable"))
+    cdf = np.cumsum([0.1, 0.2, 0.3, 0.4])
+    want = np.minimum(np.searchsorted(cdf, f64 * cdf[-1], side="right"), 3)
+    np.testing.assert_array_equal(np.asarray(picks), want)
+    assert la.explain(la.random.permutation(k, 40)).num_library_calls == 1

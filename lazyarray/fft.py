@@ -1,8 +1,8 @@
 """la.fft: the Array API fft extension.
 
 The transforms are library calls (graph/ops_fft.py: pocketfft through NumPy on the CPU, cuFFT
-through CuPy), and the elementwise work around them fuses. They need complex dtypes: until
-lazyarray has them, the transforms raise NotImplementedError naming that. fftfreq and rfftfreq
+through CuPy), and the elementwise work around them fuses. They need complex dtypes (a build
+without them raises NotImplementedError naming that). fftfreq and rfftfreq
 are fused kernels over the element index (no data read), fftshift and ifftshift are views of two
 halves joined by one concat.
 """

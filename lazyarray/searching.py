@@ -3,7 +3,8 @@
 `argsort`, `searchsorted` and `isin` are opaque library calls (graph/ops_sorting.py); `sort` is
 `argsort` followed by a fused gather, so it has a derivative. `count_nonzero` is a fused reduction.
 `nonzero` and the `unique_*` functions have data-dependent output shapes: they EVALUATE their input
-when called (a lazy graph cannot know their shapes) and return Arrays over the results.
+when called (a lazy graph cannot know their shapes) and return Arrays over the results, computed by
+NumPy on the host and put on the input's device.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ def _array(x: Any, site: _bind.Site) -> Array:
     return x if isinstance(x, Array) else Array(_as_node(x, site))
 
 
-def _leaf(values: np.ndarray, site: _bind.Site) -> Array:
-    return Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site))
+def _leaf(values: np.ndarray, site: _bind.Site, device: str = "cpu") -> Array:
+    """A result computed on the host, put back on the input's device."""
+    out = Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site))
+    return out if device == "cpu" else out.to_device(device)
 
 
 def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
@@ -85,7 +88,7 @@ def nonzero(x: Any, /) -> tuple[Array, ...]:
     x = _array(x, site)
     if x.ndim == 0:
         raise _bind.fail(ValueError, "nonzero of a 0-d array is not defined; use atleast_1d", site)
-    return tuple(_leaf(i.astype(np.int64), site) for i in np.nonzero(np.asarray(x)))
+    return tuple(_leaf(i.astype(np.int64), site, x.device) for i in np.nonzero(np.asarray(x)))
 
 
 class UniqueAllResult(NamedTuple):
@@ -112,22 +115,28 @@ def _unique(x: Any, site: _bind.Site, **want: bool) -> tuple[np.ndarray, ...]:
     return out if isinstance(out, tuple) else (out,)
 
 
+def _device(x: Any) -> str:
+    return x.device if isinstance(x, Array) else "cpu"
+
+
 def unique_all(x: Any, /) -> UniqueAllResult:
     """Array API `unique_all` (numpy.unique_all); evaluates `x` when called."""
     site = user_site(1)
     shape = _array(x, site).shape
     values, index, inverse, counts = _unique(x, site, return_index=True, return_inverse=True,
                                              return_counts=True)
-    return UniqueAllResult(_leaf(values, site), _leaf(index.astype(np.int64), site),
-                           _leaf(inverse.astype(np.int64).reshape(shape), site),
-                           _leaf(counts.astype(np.int64), site))
+    dev = _device(x)
+    return UniqueAllResult(_leaf(values, site, dev), _leaf(index.astype(np.int64), site, dev),
+                           _leaf(inverse.astype(np.int64).reshape(shape), site, dev),
+                           _leaf(counts.astype(np.int64), site, dev))
 
 
 def unique_counts(x: Any, /) -> UniqueCountsResult:
     """Array API `unique_counts` (numpy.unique_counts); evaluates `x` when called."""
     site = user_site(1)
     values, counts = _unique(x, site, return_counts=True)
-    return UniqueCountsResult(_leaf(values, site), _leaf(counts.astype(np.int64), site))
+    dev = _device(x)
+    return UniqueCountsResult(_leaf(values, site, dev), _leaf(counts.astype(np.int64), site, dev))
 
 
 def unique_inverse(x: Any, /) -> UniqueInverseResult:
@@ -135,11 +144,12 @@ def unique_inverse(x: Any, /) -> UniqueInverseResult:
     site = user_site(1)
     shape = _array(x, site).shape
     values, inverse = _unique(x, site, return_inverse=True)
-    return UniqueInverseResult(_leaf(values, site),
-                               _leaf(inverse.astype(np.int64).reshape(shape), site))
+    dev = _device(x)
+    return UniqueInverseResult(_leaf(values, site, dev),
+                               _leaf(inverse.astype(np.int64).reshape(shape), site, dev))
 
 
 def unique_values(x: Any, /) -> Array:
     """Array API `unique_values` (numpy.unique_values); evaluates `x` when called."""
     site = user_site(1)
-    return _leaf(_unique(x, site)[0], site)
+    return _leaf(_unique(x, site)[0], site, _device(x))

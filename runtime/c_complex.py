@@ -31,6 +31,7 @@ _BINARY = frozenset({"add", "sub", "mul", "div", "cpow", "eq"})
 
 
 def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
+    # `cuda`: the formulas on real functions instead of <complex.h> (see the module docstring)
     """(function body, helpers it calls) of `la_<fn>_<s>`; T/R/F are substituted by the caller."""
     mk = f"la_make_{s}"
     bodies: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -84,7 +85,7 @@ def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
     }
     if fn in bodies:
         return bodies[fn]
-    if fn in _UNARY_C99:
+    if fn in _UNARY_C99 or (cuda and fn in _CUDA_FORMULAS):
         if cuda:
             return _CUDA_FORMULAS[fn].replace("@S", s), (mk, *_CUDA_DEPS.get(fn, ()))
         cfn = "c" + fn  # cexp, casin, ...
@@ -148,31 +149,68 @@ _CUDA_FORMULAS = {
              "    return la_make_@S(beta * rho * s / den, t / den);"),
     "tan": ("const T w = la_tanh_@S(la_make_@S(-a.im, a.re));\n"
             "    return la_make_@S(w.im, -w.re);"),
-    "asinh": ("const T z = a.re < 0 ? la_make_@S(-a.re, -a.im) : a;\n"
-              "    const T w = la_log_@S(la_add_@S(z, la_sqrt_@S(la_add_@S(la_mul_@S(z, z), "
-              "la_make_@S((R)1, (R)0)))));\n"
-              "    return a.re < 0 ? la_make_@S(-w.re, -w.im) : w;"),
+    # asinh and atanh are odd and conjugate-symmetric: computed on (|re|, |im|), where the
+    # formula has no cancellation and no branch cut, then given the signs of re and im (so a
+    # signed zero picks the side of a branch cut, as in C99)
+    # log(1 + w) without cancellation for small w (re >= 0 here)
+    "logonepq": ("if (fabsF(a.re) > (R)1e4 || fabsF(a.im) > (R)1e4)\n"
+                 "        return la_log_@S(la_make_@S(1 + a.re, a.im));\n"
+                 "    return la_make_@S(log1pF(2 * a.re + a.re * a.re + a.im * a.im) / 2, "
+                 "atan2F(a.im, 1 + a.re));"),
+    # asinh z = log1p(z + z^2 / (1 + sqrt(1 + z^2))); atanh z = log1p(2z / (1 - z)) / 2
+    "asinhq": ("const T one = la_make_@S((R)1, (R)0), z2 = la_mul_@S(a, a);\n"
+               "    const T s = la_add_@S(one, la_sqrt_@S(la_add_@S(z2, one)));\n"
+               "    return la_logonepq_@S(la_add_@S(a, la_div_@S(z2, s)));"),
+    "atanhq": ("if (a.re == 1 && a.im == 0) return la_make_@S((R)INFINITY, (R)0);\n"
+               "    const T one = la_make_@S((R)1, (R)0);\n"
+               "    const T w = la_logonepq_@S(la_div_@S(la_add_@S(a, a), la_sub_@S(one, a)));\n"
+               "    return la_make_@S(w.re / 2, w.im / 2);"),
+    "asinh": ("const T w = la_asinhq_@S(la_make_@S(fabsF(a.re), fabsF(a.im)));\n"
+              "    return la_make_@S(copysignF(w.re, a.re), copysignF(w.im, a.im));"),
+    "atanh": ("const T w = la_atanhq_@S(la_make_@S(fabsF(a.re), fabsF(a.im)));\n"
+              "    return la_make_@S(copysignF(w.re, a.re), copysignF(w.im, a.im));"),
     "asin": ("const T w = la_asinh_@S(la_make_@S(-a.im, a.re));\n"
              "    return la_make_@S(w.im, -w.re);"),
     "acos": ("const T w = la_asin_@S(a);\n"
              "    return la_make_@S((R)1.570796326794896619231321691639751442 - w.re, -w.im);"),
-    "acosh": ("const T one = la_make_@S((R)1, (R)0);\n"
-              "    return la_log_@S(la_add_@S(a, la_mul_@S(la_sqrt_@S(la_add_@S(a, one)), "
-              "la_sqrt_@S(la_sub_@S(a, one)))));"),
-    "atanh": ("const T one = la_make_@S((R)1, (R)0);\n"
-              "    const T w = la_log_@S(la_div_@S(la_add_@S(one, a), la_sub_@S(one, a)));\n"
-              "    return la_make_@S(w.re / 2, w.im / 2);"),
+    # acosh is conjugate-symmetric: computed for im >= 0, given the sign of im
+    "acosh": ("const T one = la_make_@S((R)1, (R)0), z = la_make_@S(a.re, fabsF(a.im));\n"
+              "    const T w = la_log_@S(la_add_@S(z, la_mul_@S(la_sqrt_@S(la_add_@S(z, one)), "
+              "la_sqrt_@S(la_sub_@S(z, one)))));\n"
+              "    return la_make_@S(w.re, copysignF(w.im, a.im));"),
     "atan": ("const T w = la_atanh_@S(la_make_@S(-a.im, a.re));\n"
              "    return la_make_@S(w.im, -w.re);"),
 }
 _CUDA_DEPS = {
     "tan": ("la_tanh_@S",),
-    "asinh": ("la_log_@S", "la_add_@S", "la_sqrt_@S", "la_mul_@S"),
+    "logonepq": ("la_log_@S",),
+    "asinhq": ("la_logonepq_@S", "la_add_@S", "la_sqrt_@S", "la_mul_@S", "la_div_@S"),
+    "asinh": ("la_asinhq_@S",), "atanh": ("la_atanhq_@S",),
     "asin": ("la_asinh_@S",), "acos": ("la_asin_@S",),
     "acosh": ("la_log_@S", "la_add_@S", "la_mul_@S", "la_sqrt_@S", "la_sub_@S"),
-    "atanh": ("la_log_@S", "la_div_@S", "la_add_@S", "la_sub_@S"),
+    "atanhq": ("la_logonepq_@S", "la_div_@S", "la_add_@S", "la_sub_@S"),
     "atan": ("la_atanh_@S",),
 }
+
+
+def definitions(names: list[str], qualifier: str, formulas: bool | None = None) -> str:
+    """The definitions of these complex helpers (`exp_c128`, ...) and of everything they call,
+    dependencies first: a stand-alone C prelude (for tests of the formulas)."""
+    from .c_prelude import SUFFIX, c_type
+
+    done: dict[str, str] = {}
+    stack = [(n, False) for n in reversed(names)]
+    while stack:
+        name, expanded = stack.pop()
+        if name in done:
+            continue
+        text, deps = helper(name, qualifier, "_Bool", lambda s, b: c_type(SUFFIX[s], b), formulas)
+        if expanded:
+            done[name] = text
+            continue
+        stack.append((name, True))
+        stack.extend((d[3:], False) for d in reversed(deps) if d[3:] not in done)
+    return "\n".join(done.values())
 
 
 def _type_text(s: str, cuda: bool, qualifier: str) -> str:
@@ -198,11 +236,8 @@ def handles(name: str) -> bool:
 
 
 def _known_fn(fn: str) -> bool:
-    try:
-        _body(fn, "c64", False)
-    except KeyError:
-        return False
-    return True
+    return fn in _CUDA_FORMULAS or fn in _UNARY_C99 or fn in _RESULT or fn in _BINARY or fn in (
+        "neg", "conj", "rint", "recip", "sign", "expmone", "logonep", "logtwo", "logten")
 
 
 def type_names(code: str) -> list[str]:
@@ -210,10 +245,14 @@ def type_names(code: str) -> list[str]:
     return [f"type_{s}" for s in COMPLEX_SUFFIX if f"la_{s}" in code]
 
 
-def helper(name: str, qualifier: str, bool_type: str, real_type) -> tuple[str, tuple[str, ...]]:
+def helper(name: str, qualifier: str, bool_type: str, real_type, formulas: bool | None = None
+           ) -> tuple[str, tuple[str, ...]]:
     """C definition of `la_<name>` and the helpers it calls; `real_type(suffix, bool_type)` is
-    the C type of a real dtype's suffix."""
+    the C type of a real dtype's suffix. The CUDA dialect (its qualifier says `__device__`) uses
+    the real-function formulas; `formulas=True` asks for them in C too (tests compare them with
+    NumPy on the CPU, as no GPU is at hand)."""
     cuda = "__device__" in qualifier
+    formulas = cuda if formulas is None else formulas
     parts = name.split("_")
     if parts[0] == "cast":
         return _cast(parts[1], parts[2], qualifier, bool_type, real_type)
@@ -232,12 +271,12 @@ def helper(name: str, qualifier: str, bool_type: str, real_type) -> tuple[str, t
                     "return u.z; }"), deps
         return (f"{qualifier} {t} la_fromz_{s}({z} a) {{ union {{ {t} s; {z} z; }} u; u.z = a; "
                 "return u.s; }"), deps
-    body, calls = _body(fn, s, cuda)
+    body, calls = _body(fn, s, formulas)
     ret = {"r": r, "b": bool_type}.get(_RESULT.get(fn, "c"), t)
     params = f"{t} a, {t} b" if fn in _BINARY else f"{t} a"
     text = body.replace("@S", s)
     for real_fn in ("fabs", "hypot", "nearbyint", "sin", "cos", "tan", "exp", "expm1", "log",
-                    "atan2", "sqrt", "copysign", "sinh", "cosh", "cpow"):
+                    "atan2", "sqrt", "copysign", "sinh", "cosh", "cpow", "log1p"):
         text = text.replace(real_fn + "F(", real_fn + f + "(")
     for c99 in _UNARY_C99:
         text = text.replace(f"c{c99}F(", f"c{c99}{f}(")

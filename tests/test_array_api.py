@@ -183,6 +183,7 @@ _COMPLEX_UNARY = ("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos
                   "expm1", "log", "log1p", "log2", "log10", "sin", "sinh", "sqrt", "square",
                   "tan", "tanh", "conj", "real", "imag", "isfinite", "isinf", "isnan", "negative",
                   "positive", "reciprocal")  # sign: lazyarray follows NumPy (docs/semantics.md)
+_COMPLEX_BINARY = ("add", "subtract", "multiply", "divide", "equal", "not_equal", "pow")
 
 
 def _assert_complex_special(name, got, want):
@@ -196,12 +197,16 @@ def _assert_complex_special(name, got, want):
 def _complex_special_cases(dtype: str, backend: str) -> None:
     parts = [math.nan, math.inf, -math.inf, 0.0, -0.0, 1.0, -1.0, 0.5]
     z = np.array([complex(a, b) for a in parts for b in parts], dtype=dtype)
+    z1, z2 = np.meshgrid(z, z)
     with np.errstate(all="ignore"):
         ours = {name: getattr(la, name)(la.asarray(z)) for name in _COMPLEX_UNARY}
+        theirs = {name: getattr(xp, name)(xp.asarray(z)) for name in _COMPLEX_UNARY}
+        for name in _COMPLEX_BINARY:
+            ours[name] = getattr(la, name)(la.asarray(z1), la.asarray(z2))
+            theirs[name] = getattr(xp, name)(xp.asarray(z1), xp.asarray(z2))
         la.eval(*ours.values())
         for name, value in ours.items():
-            want = np.asarray(getattr(xp, name)(xp.asarray(z)))
-            _assert_complex_special(f"{name} on {backend}", value, want)
+            _assert_complex_special(f"{name} on {backend}", value, np.asarray(theirs[name]))
 
 
 @pytest.mark.skipif(not hasattr(la, "complex128"), reason="complex dtypes not in this tree")

@@ -19,6 +19,16 @@ from .graph.node import user_site
 _CAST = get_op("cast")
 
 
+# The Array API's elementwise names (the others here are NumPy's spellings and aliases).
+_STANDARD = frozenset(
+    "abs acos acosh add asin asinh atan atan2 atanh bitwise_and bitwise_left_shift bitwise_invert "
+    "bitwise_or bitwise_right_shift bitwise_xor ceil copysign cos cosh divide equal exp expm1 floor "
+    "floor_divide greater greater_equal hypot isfinite isinf isnan less less_equal log log1p log2 "
+    "log10 logaddexp logical_and logical_not logical_or logical_xor maximum minimum multiply "
+    "negative nextafter not_equal positive reciprocal remainder sign signbit sin sinh square sqrt "
+    "subtract tan tanh trunc".split())
+
+
 def _make(op_name: str, public_name: str) -> Any:
     op = get_op(op_name)
     if op.arity == 1:
@@ -29,8 +39,9 @@ def _make(op_name: str, public_name: str) -> Any:
             return Array(_bind.binary(op, x1, x2, user_site(1)))
     fn.__name__ = fn.__qualname__ = public_name
     ufunc = op.ufunc.__name__ if op.ufunc is not None else op_name
-    fn.__doc__ = (f"numpy.{ufunc} / Array API `{public_name}`: elementwise, with NumPy's dtype "
-                  "promotion and broadcasting.")
+    standard = f" / Array API `{public_name}`" if public_name in _STANDARD else ""
+    fn.__doc__ = (f"numpy.{ufunc}{standard}: elementwise, with NumPy's dtype promotion and "
+                  "broadcasting.")
     return fn
 
 

@@ -98,3 +98,27 @@ def test_namespace_is_complete():
     want = {"fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
             "fftfreq", "rfftfreq", "fftshift", "ifftshift"}
     assert want <= set(dir(la.fft))
+
+
+class _NumpyAsDevice:
+    """numpy under another name: runs the ops' CuPy code paths without a GPU."""
+
+    def __getattr__(self, name):
+        return getattr(np, name)
+
+
+def test_cupy_paths_agree_with_the_references(monkeypatch):
+    from lazyarray.graph import get_op, ops_fft
+
+    monkeypatch.setattr(ops_fft, "_cupy", _NumpyAsDevice)
+    x = np.random.default_rng(2).standard_normal((3, 8))
+    c = np.fft.fft(x)
+    for name, arg, attrs, dt in [("fftn", x, ((8,), (1,), "backward"), np.complex128),
+                                 ("ifftn", c, ((3, 8), (0, 1), "ortho"), np.complex128),
+                                 ("rfftn", x, ((8,), (1,), "forward"), np.complex128),
+                                 ("irfftn", c[:, :5], ((8,), (1,), "backward"), np.float64),
+                                 ("hfft", c[:, :5], ((8,), (1,), "backward"), np.float64),
+                                 ("ihfft", x, ((8,), (1,), "backward"), np.complex128)]:
+        op = get_op(name)
+        want = op.reference((arg,), attrs, np.dtype(dt))
+        np.testing.assert_allclose(op.cupy((arg,), attrs, np.dtype(dt)), want, err_msg=name)

@@ -7,6 +7,9 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import array_shapes
 from lazyarray.graph import Node, get_op
 from lazyarray.graph.ops_random import philox4x32, philox_bits
 from lazyarray.runtime import nvrtc
@@ -258,3 +261,16 @@ def test_permutation_is_the_order_of_the_bits_on_every_backend(backend):
     want = np.minimum(np.searchsorted(cdf, f64 * cdf[-1], side="right"), 3)
     np.testing.assert_array_equal(np.asarray(picks), want)
     assert la.explain(la.random.permutation(k, 40)).num_library_calls == 1
+
+
+@settings(max_examples=10, deadline=None)
+@given(shape=array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5),
+       seed=st.integers(0, 2**64 - 1))
+def test_any_shape_draws_the_flat_sequence(shape, seed):
+    """For any shape and seed, a draw is the flat Philox sequence in row-major order."""
+    with la.config(backend="numpy"):
+        k = la.random.key(seed)
+        got = np.asarray(la.random.uniform(k, shape))
+    n = math.prod(shape)
+    np.testing.assert_array_equal(got.ravel(), _expected_unit(k, n)[2])
+    assert got.shape == shape

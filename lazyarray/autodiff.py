@@ -109,17 +109,33 @@ def _backward(outputs: Sequence[Node], cotangents: Sequence[Node | None],
         if g is not None and id(o) in live:
             _accumulate(pending, o, g)
     found: dict[int, Node] = {}
+    # Complex values get no cotangents (no complex derivatives, docs/autodiff.md); one that would
+    # is "tainted", and the taint follows the rules back (stop_gradient ends it). A target that a
+    # taint reaches is an error naming the complex op's line, never a silently missing term.
+    tainted: dict[int, Node] = {}
     try:
         for n in reversed(order):
             parts = pending.pop(id(n), None)
-            if parts is None:
+            source = tainted.pop(id(n), None)
+            if parts is None and source is None:
                 continue
             d.at(n.site)
+            if source is not None:
+                if id(n) in wanted:
+                    raise _bind.fail(TypeError, f"the derivative passes through a complex value "
+                                     f"({source.op.name}, {source.dtype}); lazyarray does not "
+                                     "differentiate complex functions (docs/autodiff.md)",
+                                     source.site)
+                _spread_taint(n, source, live, tainted)
+            if parts is None:
+                continue
             g = parts[0] if len(parts) == 1 else d.total(parts)
             if id(n) in wanted:
                 found[id(n)] = g
                 continue
             for x, c in zip(n.inputs, _apply_rule(n, g)):
+                if c is not None and id(x) in live and x.dtype.kind == "c":
+                    tainted.setdefault(id(x), x)
                 if c is not None and id(x) in live and x.dtype.kind == "f":
                     _accumulate(pending, x, c)
     finally:
@@ -128,6 +144,17 @@ def _backward(outputs: Sequence[Node], cotangents: Sequence[Node | None],
     _settle(outputs, len(order))
     _settle([r for r in results if r is not None], len(order) + d.built() - start)
     return results
+
+
+def _spread_taint(n: Node, source: Node, live: set[int], tainted: dict[int, Node]) -> None:
+    """Taint the inputs of `n` that its rule would send a cotangent to (asked with a zero one)."""
+    try:
+        parts = _apply_rule(n, d.zeros(n.shape, n.dtype))
+    except Exception:  # a rule that cannot take a complex cotangent: taint every input
+        parts = n.inputs
+    for x, c in zip(n.inputs, parts):
+        if c is not None and id(x) in live:
+            tainted.setdefault(id(x), source)
 
 
 def _settle(nodes: Sequence[Node], size: int) -> None:

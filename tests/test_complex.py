@@ -243,6 +243,14 @@ def test_grad_of_a_complex_input_is_a_clear_error():
     x = la.asarray(np.ones(3, np.complex64))
     with pytest.raises(TypeError, match="complex"):
         la.grad(lambda v: la.sum(la.abs(v)))(x)
+    # a real input whose derivative would pass through complex values: an error, not a silent 0
+    r = la.asarray(np.ones(3))
+    with pytest.raises(TypeError, match="complex") as info:
+        la.grad(lambda v: la.sum(la.real(la.exp(1j * v))))(r)
+    assert "test_complex.py" in str(info.value)
+    # complex values that the derivative does not pass through are fine
+    g = la.grad(lambda v: la.sum(v * la.abs(la.exp(1j * la.stop_gradient(v)))))(r)
+    np.testing.assert_allclose(np.asarray(g), np.ones(3))
 
 
 # --- sweeps --------------------------------------------------------------------------------------

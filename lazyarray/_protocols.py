@@ -42,6 +42,8 @@ _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "shape": lambda a: a.shape, "ndim": lambda a: a.ndim,
     "size": lambda a, axis=None: a.size if axis is None else a.shape[axis],
     "copy": lambda a: a,  # an Array is immutable: its copy is itself
+    "where": lambda condition, x=None, y=None: _namespace().nonzero(condition)
+    if x is None and y is None else _namespace().where(condition, x, y),  # np.where(c): nonzero
 }
 
 

@@ -31,6 +31,7 @@ def _lazy_calls(a, b):
         "np.concatenate": (np.concatenate([a, b]), np.concatenate([X, X])),
         "np.concatenate(axis)": (np.concatenate([a, b], axis=1), np.concatenate([X, X], 1)),
         "np.where": (np.where(a > 0, a, b * 2), np.where(X > 0, X, X * 2)),
+        "np.where(condition)": (np.where(a > 0)[1], np.where(X > 0)[1]),
         "np.clip": (np.clip(a, -1, 2), np.clip(X, -1, 2)),
         "np.reshape": (np.reshape(a, (3, 2)), X.reshape(3, 2)),
         "np.transpose": (np.transpose(a), X.T),

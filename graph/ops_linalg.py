@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import derivatives as d
+from .ops_random import flat_index
 from .registry import OpDef, OpKind, register
 
 
@@ -152,13 +153,12 @@ def _slogdet_vjp(g, y, xs, attrs):
     return (d.mul(d.broadcast(g_log, a.shape), _t(_inv_node(a))),)
 
 
-_U64 = np.dtype(np.uint64)
 
 
 def _masks(shape: tuple[int, ...]) -> tuple:
     """(strictly lower, diagonal) bool masks over (..., n, n), from the element index alone."""
     n = shape[-1]
-    idx = d.node("flat_index", (), ((n, n),), (n, n), _U64)
+    idx = flat_index((n, n), d._SITE[0])
     row, col = d.ew("floor_divide", idx, n), d.ew("remainder", idx, n)
     return (d.broadcast(d.compare("greater", row, col), shape),
             d.broadcast(d.compare("equal", row, col), shape))

@@ -19,7 +19,8 @@ import math
 
 import numpy as np
 
-from .registry import OpDef, OpKind, register
+from .node import Node
+from .registry import OpDef, OpKind, get_op, register
 
 M0, M1 = 0xD2511F53, 0xCD9E8D57  # the Philox-4x32 multipliers
 W0, W1 = 0x9E3779B9, 0xBB67AE85  # the Weyl key increments (golden ratio, sqrt(3) - 1)
@@ -50,9 +51,23 @@ def _flat_index(xs, attrs, dtype):
     return np.arange(math.prod(shape), dtype=dtype).reshape(shape)
 
 
-FLAT_INDEX = register(OpDef("flat_index", OpKind.SOURCE, _flat_index, arity=0,
+FLAT_INDEX = register(OpDef("flat_index", OpKind.SOURCE, _flat_index, arity=-1,
                             attr_names=("shape",), differentiable=False,
-                            doc="each element's row-major position in `shape` (uint64)"))
+                            doc="each element's row-major position in `shape` (uint64); inputs: "
+                                "the row-major strides of dims 0..ndim-2 as scalar leaves"))
+_SCALAR = get_op("scalar")
+_U64 = np.dtype(np.uint64)
+
+
+def flat_index(shape: tuple[int, ...], site=None) -> Node:
+    """The position node of `shape`. Its strides are run-time scalars (kernel arguments), so a
+    kernel drawing random numbers is the same code for every size: a new shape compiles nothing."""
+    strides, n = [], 1
+    for s in reversed(shape[1:]):
+        n *= s
+        strides.append(Node(_SCALAR, (), (), (), _U64, data=n, site=site))
+    return Node(FLAT_INDEX, tuple(reversed(strides)), (tuple(shape),), tuple(shape), _U64,
+                site=site)
 PHILOX = register(OpDef("philox", OpKind.ELEMENTWISE,
                         lambda xs, a, dt: philox_bits(*xs), arity=4, c="la_philox_{S}({0}, {1}, "
                         "{2}, {3})", differentiable=False,

@@ -17,10 +17,10 @@ from . import _bind
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
+from .graph.ops_random import flat_index
 from .manipulation import concat, slice_node
 from .reductions import _as_node
 
-_FLAT_INDEX = get_op("flat_index")
 _NORMS = ("backward", "ortho", "forward")
 
 
@@ -153,7 +153,7 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None)
     from the element index: k - n * (k >= (n + 1) // 2)."""
     site = user_site(1)
     n = int(n)
-    k = Array(Node(_FLAT_INDEX, (), ((n,),), (n,), dtypes.uint64, site=site))
+    k = Array(flat_index((n,), site))
     signed = k.astype(dtypes.int64) - (k >= (n + 1) // 2).astype(dtypes.int64) * n
     return signed.astype(_freq_dtype(dtype)) * (1.0 / (d * n))
 
@@ -162,7 +162,7 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None
     """[0, 1, ..., n//2] / (d * n), computed in the kernel from the element index."""
     site = user_site(1)
     m = int(n) // 2 + 1
-    k = Array(Node(_FLAT_INDEX, (), ((m,),), (m,), dtypes.uint64, site=site))
+    k = Array(flat_index((m,), site))
     return k.astype(_freq_dtype(dtype)) * (1.0 / (d * int(n)))
 
 

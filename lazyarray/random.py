@@ -25,11 +25,11 @@ from . import elementwise as ew
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
-from .graph.ops_random import philox_bits
+from .graph.ops_random import flat_index, philox_bits
 from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
 
-_FLAT_INDEX, _PHILOX, _INPUT = get_op("flat_index"), get_op("philox"), get_op("input")
+_PHILOX, _INPUT = get_op("philox"), get_op("input")
 _U32, _U64 = dtypes.uint32, dtypes.uint64
 _SPLIT_STREAM, _FOLD_STREAM = 0xFFFFFFFF, 0xFFFFFFFE  # key derivation: never a data stream
 _TWO_PI = 2.0 * math.pi
@@ -100,7 +100,7 @@ def _bits(k: Any, shape: tuple[int, ...], stream: int, site: _bind.Site) -> Arra
         w = reshape_node(slice_node(kn, ((j, 1, 1),), site), (), site)
         return _bind.broadcast_to(_bind.cast(w, _U64, site), shape, site)
 
-    index = Node(_FLAT_INDEX, (), (shape,), shape, _U64, site=site)
+    index = flat_index(shape, site)
     s = _bind.broadcast_to(_bind.scalar_leaf(stream, _U64, site), shape, site)
     return Array(Node(_PHILOX, (index, s, word(0), word(1)), (), shape, _U64, site=site))
 

@@ -185,7 +185,7 @@ class KernelBuilder:
         if self._is_loaded(n) or not n.inputs:
             return []
         kind = n.op.kind
-        if kind is OpKind.ELEMENTWISE:
+        if kind is OpKind.ELEMENTWISE or kind is OpKind.SOURCE:
             return [(i, m, s) for i in n.inputs]
         if kind is OpKind.VIEW:
             src = n.inputs[0]
@@ -269,17 +269,30 @@ class KernelBuilder:
                                   f"{n.op.name}")
 
     def _emit_position(self, n: Node, m: im.IndexMap, stage: _StageBuilder) -> int:
-        """A SOURCE node's value: its element's row-major position, from the loop indices."""
-        coeffs, offset = im.flat_address(m, n.shape, len(self.space.sizes))
+        """A SOURCE node's value: its element's row-major position, from the loop indices. Node
+        dim d's index (offs[d] + rows[d] . loop, structural) is scaled by the node's run-time
+        stride inputs, so the code does not depend on the sizes."""
         push, dt = self._push, n.dtype
-        pos = push(stage, Const(offset, dt))
-        for dim, c in enumerate(coeffs):
-            if c:
-                term = push(stage, Apply(_CAST, (push(stage, Index(dim)),), dt))
-                if c != 1:
-                    term = push(stage, Apply(_MUL, (term, push(stage, Const(c, dt))), dt))
-                pos = push(stage, Apply(_ADD, (pos, term), dt))
-        return pos
+        strides = [stage.memo[(id(i), m)] for i in n.inputs] + [None]  # the last dim's is 1
+
+        def const(v: int) -> int:
+            return push(stage, Const(v % (1 << 64) if dt.kind == "u" else v, dt))
+
+        pos = None
+        for d, (row, off) in enumerate(zip(m.rows, m.offs)):
+            e = const(off) if off else None
+            for k, c in enumerate(row):
+                if c:
+                    term = push(stage, Apply(_CAST, (push(stage, Index(k)),), dt))
+                    if c != 1:
+                        term = push(stage, Apply(_MUL, (term, const(c)), dt))
+                    e = term if e is None else push(stage, Apply(_ADD, (e, term), dt))
+            if e is None:
+                continue
+            if strides[d] is not None:
+                e = push(stage, Apply(_MUL, (e, strides[d]), dt))
+            pos = e if pos is None else push(stage, Apply(_ADD, (pos, e), dt))
+        return pos if pos is not None else const(0)
 
     def _emit_accumulator(self, r: Node, s: int) -> int:
         k = self.reduce_stage[id(r)]

@@ -274,3 +274,19 @@ def test_any_shape_draws_the_flat_sequence(shape, seed):
     n = math.prod(shape)
     np.testing.assert_array_equal(got.ravel(), _expected_unit(k, n)[2])
     assert got.shape == shape
+
+
+def test_a_new_shape_compiles_nothing(backend, fresh_caches):
+    """The position's strides are kernel arguments: a dropout over another batch size builds a
+    plan but reuses the compiled kernel (GUIDE: kernels generic over sizes)."""
+    k = la.random.key(4)
+    outs = []
+    for rows in (8, 13, 29):
+        x = la.array(np.ones((rows, 16), np.float32))
+        outs.append(np.asarray(x * (la.random.uniform(k, x.shape, la.float32) > 0.5)))
+        if rows == 8:
+            first = la.cache_info().kernels_compiled
+    assert la.cache_info().kernels_compiled == first
+    _, f32, _ = _expected_unit(k, 29 * 16)
+    np.testing.assert_array_equal(outs[2].ravel(), (f32 > 0.5).astype(np.float32))
+    np.testing.assert_array_equal(outs[0].ravel(), (f32[:8 * 16] > 0.5).astype(np.float32))

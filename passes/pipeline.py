@@ -1,6 +1,6 @@
 """The pass pipeline: one explicit, ordered list of named stages (Dask's `optimize_until`).
 
-    dce -> cse -> fold -> views -> cse_again -> fuse -> plan_memory
+    dce -> cse -> fold -> views -> reshapes -> cse_again -> fuse -> plan_memory
 
 Graph stages map Graph -> Graph; `fuse` turns the optimized graph into a FusionPlan (kernel-IR
 Program plus the nodes each step computes); `plan_memory` assigns storages and the peak bytes.
@@ -18,6 +18,7 @@ from .dce import eliminate_dead_code
 from .fold import fold_constants
 from .fuse import FusionPlan, plan_fusion
 from .plan_memory import plan_memory
+from .reshape_sink import sink_reshapes
 from .views import simplify_views
 
 _INPUT, _SCALAR = get_op("input"), get_op("scalar")
@@ -27,6 +28,7 @@ GRAPH_PASSES: tuple[tuple[str, Callable[[Graph], Graph]], ...] = (
     ("cse", eliminate_common_subexpressions),
     ("fold", fold_constants),
     ("views", simplify_views),
+    ("reshapes", sink_reshapes),  # a reshape of an elementwise value: to its leaves (no kernel)
     ("cse_again", eliminate_common_subexpressions),  # rewrites can make new twins
 )
 STAGES: tuple[str, ...] = tuple(name for name, _ in GRAPH_PASSES) + ("fuse", "plan_memory")

@@ -302,6 +302,12 @@ class CKernelPrinter(KernelPrinter):
             for (s, p), dt in self.kept.items():
                 t = self.ctype(dt)
                 self.emit(f"{t} *ws{s}_{p} = ({t} *)malloc(sizeof({t}) * {row} + 1);")
+            # No error channel in the calling convention: stop loudly rather than write via NULL.
+            missing = " || ".join(f"ws{s}_{p} == NULL" for s, p in self.kept)
+            self.open([f"if ({missing}) {{"])
+            self.emit('fputs("lazyarray: out of memory for a row workspace\\n", stderr);')
+            self.emit("abort();")
+            self.close()
             self.lines.append("    " * self.depth + "#pragma omp for schedule(static)")
             self.open([f"for (int64_t i0 = 0; i0 < n0; i0++) {{"])
             for j in range(1, n_out):
@@ -439,7 +445,8 @@ class Dialect:
         return f"la_arg_{suffix(dtype)}(s + {8 * index})"
 
     def prelude(self, code: str) -> list[str]:
-        parts = ["#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>"]
+        parts = ["#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+                 "#include <math.h>"]
         helpers = render_helpers(code, self.helper_qualifier, self.bool_type)
         return parts + ([helpers] if helpers else [])
 

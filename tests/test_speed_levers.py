@@ -72,3 +72,23 @@ def test_a_full_reduction_with_an_output_still_splits_over_threads(monkeypatch):
         want_e = np.asarray(la.exp(la.array(x)))
     np.testing.assert_allclose(np.asarray(e), want_e, rtol=2e-7)
     np.testing.assert_allclose(np.asarray(s), np.exp(x.astype(np.float64)).sum(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name, lazy, eager", [
+    ("reshape then add", lambda m, x: m.exp(x * 2).reshape(20, 96) + 1,
+     lambda x: np.exp(x * 2).reshape(20, 96) + 1),
+    ("reshape then reduce", lambda m, x: m.sum(m.tanh(x).reshape(6, 8, 40), axis=1),
+     lambda x: np.tanh(x).reshape(6, 8, 40).sum(axis=1)),
+])
+def test_a_reshape_of_a_computed_value_costs_no_kernel(backend, name, lazy, eager):
+    y = lazy(la, la.array(X))
+    assert len(_program(y).kernels) == 1
+    np.testing.assert_allclose(np.asarray(y), eager(X), rtol=2e-6, atol=1e-6)
+
+
+def test_a_reshape_of_a_value_used_twice_is_not_moved(reference_backend):
+    e = la.exp(la.array(X))
+    y = e.reshape(20, 96) + la.sum(e)
+    assert len(_program(y).kernels) == 2  # e is materialized once, then read through the reshape
+    np.testing.assert_allclose(np.asarray(y), np.exp(X).reshape(20, 96) + np.exp(X).sum(),
+                               rtol=1e-5)

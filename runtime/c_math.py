@@ -81,14 +81,14 @@ def _expcore(dt: np.dtype, t: str):
 def _exp_f32(dt: np.dtype, t: str):
     """In float32 (16 lanes of 512 bits, not 8): Cody-Waite with a 9-bit ln2 head (n * head exact),
     a degree-7 Taylor polynomial, 2^n in two normal factors (subnormal results round once)."""
-    q = _horner("r", [float(np.float32(c)) for c in _taylor_exp(7)])
+    q = _horner_fma("r", [float(np.float32(c)) for c in _taylor_exp(7)])
     body = (
         "{\n"
         "    float x = a < -104.0f ? -104.0f : (a > 89.0f ? 89.0f : a);   /* NaN passes */\n"
-        f"    float t = x * {float(np.float32(1 / math.log(2)))!r}f + 12582912.0f;  /* 1.5 * 2^23 */\n"
+        f"    float t = fmaf(x, {float(np.float32(1 / math.log(2)))!r}f, 12582912.0f);  /* 1.5*2^23 */\n"
         "    float n = t - 12582912.0f;\n"
-        "    float r = (x - n * 0.693359375f) - n * -2.12194440e-4f;\n"
-        f"    float p = 1.0f + (r + r * r * ({_f32_literals(q)}));\n"
+        "    float r = fmaf(n, 2.12194440e-4f, fmaf(n, -0.693359375f, x));\n"
+        f"    float p = 1.0f + fmaf(r * r, {q}, r);\n"
         "    uint32_t tb; memcpy(&tb, &t, sizeof tb);\n"
         "    int32_t k = (int32_t)(tb - 0x4b400000u);        /* n, in -150..128 */\n"
         "    int32_t k1 = k >> 1, k2 = k - k1;\n"
@@ -98,6 +98,16 @@ def _exp_f32(dt: np.dtype, t: str):
         "}"
     )
     return "a", body, ()
+
+
+def _horner_fma(var: str, coefs: list[float]) -> str:
+    """c0 + var*(c1 + ...) in float32 with explicit `fmaf`: one rounding per step, and the same
+    bits in every loop shape and on CUDA (an explicit fma is exact by definition; what
+    -ffp-contract=off forbids is the compiler choosing where to fuse)."""
+    text = f"{coefs[-1]!r}f"
+    for c in reversed(coefs[:-1]):
+        text = f"fmaf({text}, {var}, {c!r}f)"
+    return text
 
 
 def _f32_literals(text: str) -> str:
@@ -138,7 +148,7 @@ def _tanh(dt: np.dtype, t: str):
         "{\n"
         "    float ax = fabsf(a);\n"
         "    float z = a * a;\n"
-        f"    float poly = ax + ax * (z * ({_f32_literals(_horner('z', _TANH_F32_P))}));\n"
+        f"    float poly = fmaf(ax, z * {_horner_fma('z', _TANH_F32_P)}, ax);\n"
         "    float big = 1.0f - 2.0f / (la_exp_f32(ax > 10.0f ? 20.0f : 2.0f * ax) + 1.0f);\n"
         "    float res = ax < 0.75f ? poly : big;\n"
         "    res = copysignf(res, a);\n"

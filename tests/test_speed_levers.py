@@ -92,3 +92,24 @@ def test_a_reshape_of_a_value_used_twice_is_not_moved(reference_backend):
     assert len(_program(y).kernels) == 2  # e is materialized once, then read through the reshape
     np.testing.assert_allclose(np.asarray(y), np.exp(X).reshape(20, 96) + np.exp(X).sum(),
                                rtol=1e-5)
+
+
+def test_an_output_stored_by_a_full_reduction_compiles_for_cuda():
+    """The two-stage CUDA frame stores `e` from its partial kernel (no GPU here: NVRTC only)."""
+    from lazyarray.runtime import nvrtc
+    from lazyarray.runtime.c_printer import render_translation_unit, shared_slots
+    from lazyarray.runtime.cuda_launch import choose_frame
+    from lazyarray.runtime.cuda_printer import CUDA_DIALECT, render_cuda_kernel
+
+    if nvrtc.unavailable_reason() is not None:
+        pytest.skip(nvrtc.unavailable_reason())
+    a = la.array(np.ones(2**20, np.float32))
+    e = la.exp(a)
+    program = _program(e, la.sum(e))
+    (kernel,) = program.kernels
+    assert choose_frame(kernel) == "two_stage"
+    source = render_cuda_kernel(kernel, shared_slots(program, kernel))[2]
+    partial = source[:source.index("_final(")]
+    assert "b1[" in partial.split("_partial(", 1)[1]  # e is written by the partial kernel
+    module = nvrtc.compile_cuda(render_translation_unit([source], CUDA_DIALECT), name="levers.cu")
+    assert "warning" not in module.log

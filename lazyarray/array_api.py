@@ -141,7 +141,7 @@ class Info:
     __module__ = "lazyarray"
 
     def capabilities(self) -> dict[str, Any]:
-        return {"boolean indexing": False, "data-dependent shapes": True, "max dimensions": 64}
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
 
     def default_device(self) -> str:
         return "cpu"

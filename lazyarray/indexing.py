@@ -1,5 +1,6 @@
 """Indexing: basic indices (ints, slices with steps, None, Ellipsis) become one slice view and one
-reshape; one integer-array index becomes a `take`; `x.at[idx].op(v)` builds a functional update."""
+reshape; one integer-array index becomes a `take`; `x.at[idx].op(v)` builds a functional update.
+A boolean mask is rewritten by masking.py into one of these."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _bind
+from . import _bind, masking
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
@@ -54,7 +55,7 @@ def _is_array_index(k: Any) -> bool:
 
 def getitem(x: Array, key: Any) -> Array:
     site = user_site(2)
-    node = x._node
+    node, key = masking.rewrite_getitem(x._node, key, site)
     items = _expand(key, node.ndim, site)
     spec, out_shape, arrays, dim = [], [], [], 0
     for k in items:
@@ -123,6 +124,13 @@ def _python_scalar_as(value: bool | int | float, dtype: np.dtype, site: _bind.Si
     return cell.item()
 
 
+def _value_node(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
+    """The values of an `.at[]` update; a Python scalar is stored by NumPy's assignment rules."""
+    if type(values) in (bool, int, float):
+        return _bind.scalar_leaf(_python_scalar_as(values, dtype, site), dtype, site)
+    return _as_node(values, site)
+
+
 class AtIndexer:
     """`x.at[idx]` → an update builder, as in JAX: `.set/.add/.multiply/.min/.max(values)`."""
 
@@ -157,6 +165,9 @@ class _AtUpdate:
         return self._apply("max", values, user_site(1))
 
     def _apply(self, mode: str, values: Any, site: _bind.Site) -> Array:
+        masked = masking.at_update(self._array, self._key, mode, values, site)
+        if masked is not None:
+            return masked
         node = self._array._node
         items = _expand(self._key, node.ndim, site)
         spec, index_nodes, probe = [], [], []
@@ -185,11 +196,7 @@ class _AtUpdate:
                 raise _bind.fail(IndexError, f"invalid index {k!r} in .at[]", site)
             dim += 1
         target_shape = np.broadcast_to(np.empty((), bool), node.shape)[tuple(probe)].shape
-        if type(values) in (bool, int, float):
-            value_node = _bind.scalar_leaf(_python_scalar_as(values, node.dtype, site), node.dtype,
-                                           site)
-        else:
-            value_node = _as_node(values, site)
+        value_node = _value_node(values, node.dtype, site)
         try:
             np.broadcast_shapes(value_node.shape, target_shape)
         except ValueError:

@@ -1,0 +1,148 @@
+"""Boolean-mask indexing (the Array API's "boolean array indexing").
+
+`x[mask]` has a data-dependent shape, so it EVALUATES the mask when indexing (through `nonzero`,
+as `nonzero` and `unique_*` do) and rewrites the index into an integer-array gather over `x` with
+the mask's dimensions merged into one: `x` itself stays lazy and the gather fuses.
+`x.at[mask].op(v)` has a static shape and is built without evaluating anything, as
+`where(mask, op(x, v), x)`; only values with one row per true element (`x.at[mask].set(rows)`)
+read the mask, and become an integer-array scatter.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import _bind
+from .array import Array
+from .graph.node import Node
+from .manipulation import reshape_node
+from .reductions import _as_node
+
+
+def is_mask(k: Any) -> bool:
+    """A boolean index: a bool Array or ndarray, a Python/NumPy bool (0-d), or a list of bools."""
+    if isinstance(k, (Array, np.ndarray)):
+        return k.dtype.kind == "b"
+    if isinstance(k, (bool, np.bool_)):
+        return True
+    return isinstance(k, list) and len(k) > 0 and np.asarray(k).dtype.kind == "b"
+
+
+def _mask_node(mask: Any, site: _bind.Site) -> Node:
+    return mask._node if isinstance(mask, Array) else _as_node(np.asarray(mask, bool), site)
+
+
+def _flat_true(mask: Node, device: str, site: _bind.Site) -> Array:
+    """The flat positions of the mask's true elements: evaluates the mask (its count is data)."""
+    from .searching import nonzero
+
+    (flat,) = nonzero(Array(reshape_node(mask, (mask.size,), site)))
+    return flat if flat.device == device else flat.to_device(device)
+
+
+def _where_dims(keys: list[Any], j: int, m: int, ndim: int, site: _bind.Site) -> int:
+    """The first dimension of x that the mask at keys[j] (m dims) covers."""
+    consumed = sum(m if i == j else 1 for i, k in enumerate(keys)
+                   if k is not None and k is not Ellipsis)
+    if consumed > ndim:
+        raise _bind.fail(IndexError, f"too many indices for array: array is {ndim}-dimensional, "
+                         f"but {consumed} were indexed", site)
+    fill = ndim - consumed
+    return sum(fill if k is Ellipsis else 1 for k in keys[:j] if k is not None)
+
+
+def _check_shape(mshape: tuple[int, ...], shape: tuple[int, ...], p: int,
+                 site: _bind.Site) -> None:
+    if tuple(shape[p:p + len(mshape)]) != tuple(mshape):
+        raise _bind.fail(IndexError, f"boolean index of shape {tuple(mshape)} does not match the "
+                         f"indexed dimensions {tuple(shape[p:p + len(mshape)])} of the array of "
+                         f"shape {tuple(shape)} (from dimension {p})", site)
+
+
+def rewrite_getitem(node: Node, key: Any, site: _bind.Site) -> tuple[Node, Any]:
+    """(node, key) with a boolean mask rewritten into a merged-dims integer-array index (or, for
+    a 0-d mask, a new axis sliced to length 1 or 0); unchanged when the key holds no mask."""
+    keys = list(key) if isinstance(key, tuple) else [key]
+    masks = [i for i, k in enumerate(keys) if is_mask(k)]
+    if not masks:
+        return node, key
+    if len(masks) > 1:
+        raise _bind.fail(IndexError, "lazyarray supports one boolean mask per indexing "
+                         "expression; combine the masks with & or index in two steps", site)
+    (j,) = masks
+    _check_companions(keys, j, site)
+    mask = _mask_node(keys[j], site)
+    m = mask.ndim
+    p = _where_dims(keys, j, m, node.ndim, site)
+    _check_shape(mask.shape, node.shape, p, site)
+    merged = node.shape[:p] + (math.prod(mask.shape),) + node.shape[p + m:]
+    node = reshape_node(node, merged, site)
+    if m == 0:
+        keys[j] = slice(0, 1 if bool(np.asarray(Array(mask))) else 0)
+    else:
+        keys[j] = _flat_true(mask, Array(node).device, site)
+    return node, tuple(keys)
+
+
+def _check_companions(keys: list[Any], j: int, site: _bind.Site) -> None:
+    """Beside a mask: slices, None, Ellipsis, and integers adjacent to it (where NumPy's placement
+    of the selected axis and ours agree); no other array index."""
+    from .indexing import _is_array_index, _is_int
+
+    for i, k in enumerate(keys):
+        if i == j:
+            continue
+        if _is_array_index(k) or isinstance(k, Array):
+            raise _bind.fail(IndexError, "lazyarray combines a boolean mask only with integers, "
+                             "slices, None and Ellipsis; index in two steps", site)
+        if _is_int(k) and any(not _is_int(b) for b in keys[min(i, j) + 1:max(i, j)]):
+            raise _bind.fail(IndexError, "an integer index beside a boolean mask must be adjacent "
+                             "to it (NumPy moves the selected axis first otherwise); index in two "
+                             "steps", site)
+
+
+def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> Array | None:
+    """`x.at[mask].op(values)`, or None when the key holds no mask (the scatter path applies)."""
+    keys = list(key) if isinstance(key, tuple) else [key]
+    if not any(is_mask(k) for k in keys):
+        return None
+    while len(keys) > 1 and keys[-1] is Ellipsis:
+        keys.pop()
+    if len(keys) != 1:
+        raise _bind.fail(IndexError, "x.at[] takes a boolean mask only as the sole index "
+                         "(optionally followed by ...)", site)
+    from . import elementwise as ew
+    from .indexing import _value_node
+
+    node = x._node
+    mask = _mask_node(keys[0], site)
+    m = mask.ndim
+    if m > node.ndim:
+        raise _bind.fail(IndexError, f"too many indices for array: array is {node.ndim}-"
+                         f"dimensional, but {m} were indexed", site)
+    _check_shape(mask.shape, node.shape, 0, site)
+    value = _bind.cast(_value_node(values, node.dtype, site), node.dtype, site)
+    rest = node.shape[m:]
+    if value.ndim == len(rest) + 1 and value.shape[0] == 1:
+        value = reshape_node(value, value.shape[1:], site)
+    if value.ndim > len(rest) or not _broadcasts(value.shape, rest):
+        # one row per true element: the count is data, so read the mask and scatter by position
+        rows = reshape_node(node, (math.prod(mask.shape),) + rest, site)
+        flat = _flat_true(mask, x.device, site)
+        out = getattr(Array(rows).at[flat], mode)(Array(value))
+        return Array(reshape_node(out._node, node.shape, site))
+    cond = Array(reshape_node(mask, mask.shape + (1,) * len(rest), site))
+    v = Array(value)
+    new = {"set": lambda: v, "add": lambda: x + v, "multiply": lambda: x * v,
+           "min": lambda: ew.minimum(x, v), "max": lambda: ew.maximum(x, v)}[mode]()
+    return ew.where(cond, new, x)
+
+
+def _broadcasts(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    try:
+        return np.broadcast_shapes(shape, target) == tuple(target)
+    except ValueError:
+        return False

@@ -141,7 +141,10 @@ class Info:
     __module__ = "lazyarray"
 
     def capabilities(self) -> dict[str, Any]:
-        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+        # "boolean indexing" stays False although x[mask] works (lazyarray/masking.py): code that
+        # reads the flag (array-api-extra's apply_where, at) then takes the lazy `where` path;
+        # True sends it to `x[mask] = v`, which immutable Arrays refuse (docs/semantics.md).
+        return {"boolean indexing": False, "data-dependent shapes": True, "max dimensions": 64}
 
     def default_device(self) -> str:
         return "cpu"

@@ -29,8 +29,8 @@ from .linalg import matmul, tensordot, vecdot
 from .manipulation import (broadcast_arrays, broadcast_to, concat, concatenate, expand_dims,
                            flatten, flip, matrix_transpose, moveaxis, permute_dims, ravel, reshape,
                            split, squeeze, stack, swapaxes, transpose)
-from .reductions import (all, any, argmax, argmin, cumsum, cumulative_prod, cumulative_sum, max,
-                         mean, min, prod, std, sum, var)
+from .reductions import (all, any, argmax, argmin, cumprod, cumsum, cumulative_prod, cumulative_sum,
+                         max, mean, min, prod, std, sum, var)
 from .shaping import (broadcast_shapes, diff, meshgrid, repeat, roll, take_along_axis, tile, tril,
                       triu, unstack)
 from .searching import (argsort, count_nonzero, isin, nonzero, searchsorted, sort, unique_all,

@@ -80,7 +80,16 @@ def power(x1: Any, x2: Any) -> Array:
             result = _bind.primitive(_MULTIPLY, (result, node), (), node.shape, node.dtype, site)
         return Array(result) if x2 > 1 else Array(_bind.elementwise(get_op("positive"), x1,
                                                                      site=site))
-    return Array(_bind.elementwise(_POWER, x1, x2, site=site))
+    result = _bind.elementwise(_POWER, x1, x2, site=site)
+    if (isinstance(x1, Array) and isinstance(x2, (float, np.floating)) and x2 == 0.5
+            and x1.dtype.kind in "biuf" and result.dtype.kind == "f"):
+        # NumPy's power loop takes sqrt for a scalar exponent 0.5: sqrt(-inf) is NaN and
+        # sqrt(-0.0) is -0.0 where C's pow gives inf and +0.0.
+        base = x1._node
+        if base.dtype != result.dtype:
+            base = _bind.primitive(_CAST, (base,), (), base.shape, result.dtype, site)
+        return Array(_bind.elementwise(get_op("sqrt"), Array(base), site=site))
+    return Array(result)
 
 
 pow = power  # noqa: A001  (Array API name)

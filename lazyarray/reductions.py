@@ -181,7 +181,16 @@ def std(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keep
 
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
     """numpy.cumsum: running sum; axis=None runs over the flattened array (a library call, not fused)."""
-    site = user_site(1)
+    return _numpy_scan("cumsum", x, axis, dtype, user_site(1))
+
+
+def cumprod(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
+    """numpy.cumprod: running product; axis=None runs over the flattened array (a library call)."""
+    return _numpy_scan("cumprod", x, axis, dtype, user_site(1))
+
+
+def _numpy_scan(name: str, x: Any, axis: int | None, dtype: Any, site: _bind.Site) -> Array:
+    """NumPy's scans (cumsum, cumprod): axis=None flattens; the accumulator is sum's."""
     node = _as_node(x, site)
     if axis is None:
         node = _bind.primitive(get_op("reshape"), (node,), ((node.size,),), (node.size,),
@@ -189,9 +198,9 @@ def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
         axis = 0
     (ax,) = _bind.normalize_axes(axis, node.ndim, site) if node.ndim else (None,)
     if ax is None:
-        raise _bind.fail(ValueError, "cumsum of a 0-d array needs axis=None", site)
+        raise _bind.fail(ValueError, f"{name} of a 0-d array needs axis=None", site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
-    return Array(_bind.primitive(get_op("cumsum"), (node,), (ax,), node.shape, want, site))
+    return Array(_bind.primitive(get_op(name), (node,), (ax,), node.shape, want, site))
 
 
 def _cumulative(name: str, x: Any, axis: int | None, dtype: Any, include_initial: bool,

@@ -54,3 +54,20 @@ def test_out_of_range_arithmetic_still_raises_as_numpy():
         la.asarray(U8) + 300
     with pytest.raises(OverflowError):
         la.clip(la.asarray(I8), 1000, 2000)  # a bound that binds must fit, as in NumPy
+
+
+def test_scalar_half_power_is_numpys_sqrt_and_cumprod_is_numpys(backend):
+    """NumPy's power loop takes sqrt for a scalar exponent 0.5 (sqrt(-inf) = nan, sqrt(-0.0) = -0.0;
+    C's pow gives inf and +0.0); np.cumprod flattens for axis=None and accumulates as sum."""
+    f = np.array([-np.inf, -0.0, 0.0, 4.0, -1.0, np.nan], np.float32)
+    m = np.array([[2, -3], [4, 5]], np.int8)
+    cases = [(f, lambda x: x ** 0.5), (f, lambda x: x.astype(np.float64) ** np.float64(0.5)),
+             (I8, lambda x: x ** 0.5), (m, lambda x: x.cumprod()), (m, lambda x: x.cumprod(axis=-1)),
+             (f, lambda x: x.cumprod(axis=0, dtype=np.float64))]
+    got = la.eval(*[fn(la.asarray(x)) for x, fn in cases])
+    for (x, fn), g in zip(cases, got):
+        want, g = fn(x), np.asarray(g)
+        assert g.dtype == want.dtype
+        np.testing.assert_array_equal(g, want)
+        np.testing.assert_array_equal(np.signbit(g), np.signbit(want))
+    assert np.asarray(la.cumprod(la.asarray(m))).tolist() == np.cumprod(m).tolist()

@@ -33,8 +33,9 @@ _FORWARDED = {
     "sum": reductions.sum, "prod": reductions.prod, "mean": reductions.mean, "max": reductions.max,
     "min": reductions.min, "any": reductions.any, "all": reductions.all, "std": reductions.std,
     "var": reductions.var, "argmax": reductions.argmax, "argmin": reductions.argmin,
-    "cumsum": reductions.cumsum, "cumprod": reductions.cumprod, "astype": elementwise.astype, "clip": elementwise.clip,
-    "round": elementwise.round, "flatten": manipulation.ravel, "ravel": manipulation.ravel,
+    "cumsum": reductions.cumsum, "cumprod": reductions.cumprod, "astype": elementwise.astype,
+    "clip": elementwise.clip, "round": elementwise.round, "flatten": manipulation.ravel,
+    "ravel": manipulation.ravel,
     "squeeze": manipulation.squeeze, "swapaxes": manipulation.swapaxes, "take": indexing.take,
 }
 for _name, _fn in _FORWARDED.items():

@@ -62,7 +62,8 @@ def test_scalar_half_power_is_numpys_sqrt_and_cumprod_is_numpys(backend):
     f = np.array([-np.inf, -0.0, 0.0, 4.0, -1.0, np.nan], np.float32)
     m = np.array([[2, -3], [4, 5]], np.int8)
     cases = [(f, lambda x: x ** 0.5), (f, lambda x: x.astype(np.float64) ** np.float64(0.5)),
-             (I8, lambda x: x ** 0.5), (m, lambda x: x.cumprod()), (m, lambda x: x.cumprod(axis=-1)),
+             (I8, lambda x: x ** 0.5), (m, lambda x: x.cumprod()),
+             (m, lambda x: x.cumprod(axis=-1)),
              (f, lambda x: x.cumprod(axis=0, dtype=np.float64))]
     got = la.eval(*[fn(la.asarray(x)) for x, fn in cases])
     for (x, fn), g in zip(cases, got):

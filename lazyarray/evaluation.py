@@ -6,6 +6,7 @@ sub-expressions run once and fusion can write several outputs from one kernel.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ from . import cache  # plan cache, node budget (the caching issue)
 from . import cuts
 from .array import Array
 from .graph import Graph, get_op
-from .graph.node import Node, set_node_budget
+from .graph.node import _IS_LIBRARY, Node, _is_library_file, set_node_budget
 from .generic_plan import GenericPlan
 from .graph.generic import GenericGraph, probe_graph
 from .passes import optimize
@@ -84,6 +85,7 @@ def _collect(tree: Any, out: list[Array]) -> None:
 def evaluate_arrays(arrays: list[Array]) -> None:
     """Evaluate the pending Arrays among `arrays` as one graph; each then holds its buffer."""
     leaf_op = _input_op()
+    arrays = list(arrays)
     pending: list[Array] = []
     seen: set[int] = set()
     for a in arrays:
@@ -92,12 +94,57 @@ def evaluate_arrays(arrays: list[Array]) -> None:
             pending.append(a)
     if not pending:
         return
+    for a in _held_intermediates([a._node for a in pending]):
+        if id(a._node) not in seen:
+            seen.add(id(a._node))
+            pending.append(a)
+        arrays.append(a)
     nodes = [a._node for a in pending]
     done = dict(zip(map(id, nodes), evaluate_nodes(nodes)))
     for a in arrays:  # duplicates of one node share the result
         replacement = done.get(id(a._node))
         if replacement is not None:
             a._node = replacement
+
+
+_USER_FRAMES = 3  # how many of the caller's own (non-library) frames are looked at
+
+
+def _held_intermediates(nodes: list[Node]) -> list[Array]:
+    """Pending Arrays held in the local variables of the user's innermost frames whose nodes the
+    graph of `nodes` computes anyway (not `nodes` themselves).
+
+    Keeping their results makes the next iteration of a loop that evaluates inside (Jacobi:
+    `x = f(x)` then `float(max(abs(x - x_old)))`) start from leaves. Otherwise each evaluation
+    recomputes every earlier iteration (quadratic work) and, its graph one iteration deeper each
+    time, builds a new plan per iteration. Local variables rather than every live Array (the
+    weak references `cuts` keeps): library temporaries in reference cycles stay alive until the
+    garbage collector runs, which would make the graph, hence the plan, vary from run to run."""
+    frame = sys._getframe(2)
+    known = _IS_LIBRARY.get
+    held: list[Array] = []
+    left = _USER_FRAMES
+    while frame is not None and left:
+        filename = frame.f_code.co_filename
+        lib = known(filename)
+        if lib is None:
+            lib = _is_library_file(filename)
+        if not lib:
+            left -= 1
+            held.extend([v for v in frame.f_locals.values()
+                         if type(v) is Array and v._node.inputs])
+        frame = frame.f_back
+    if not held:
+        return []
+    outputs = {id(n) for n in nodes}
+    reached: set[int] = set()
+    stack = [i for n in nodes for i in n.inputs if i.inputs]
+    while stack:
+        n = stack.pop()
+        if id(n) not in reached:
+            reached.add(id(n))
+            stack.extend([i for i in n.inputs if i.inputs and id(i) not in reached])
+    return [a for a in held if id(a._node) in reached and id(a._node) not in outputs]
 
 
 def evaluate_nodes(nodes: list[Node]) -> list[Node]:
@@ -147,7 +194,8 @@ def device_of(node: Node) -> str:
 def to_host(a: Array) -> np.ndarray:
     node = a._node
     if node.op is not _INPUT_OP:
-        a._node = node = evaluate_nodes([node])[0]
+        evaluate_arrays([a])
+        node = a._node
     data = node.data
     if isinstance(data, np.ndarray):
         return data

@@ -123,3 +123,28 @@ def test_clear_caches_forgets_the_cut_point(fresh_caches):
             acc = acc * 1.0
     assert la.cache_info().graph_cuts >= 1
     np.testing.assert_allclose(np.asarray(acc), np.full(4, 41, np.float32))
+
+
+def test_loop_that_evaluates_its_residual_reuses_one_plan(backend, fresh_caches):
+    """Jacobi iteration tested by `float(max(abs(r)))`: the live state (`x`, `r`) is computed as
+    part of that evaluation and kept, so the next iteration starts from leaves. It used to stay
+    pending: each iteration recomputed all earlier ones and built a new, deeper plan."""
+    rng = np.random.default_rng(0)
+    a0 = rng.random((6, 6)) + 6 * np.eye(6)
+    b0 = rng.random(6)
+    with la.config(backend=backend):
+        a, b = la.array(a0), la.array(b0)
+        d = la.linalg.diagonal(a)
+        off = a * (1.0 - la.eye(6))
+        x, steps = la.zeros(6), 0
+        while True:
+            x_new = (b - off @ x) / d
+            r = x_new - x
+            x, steps = x_new, steps + 1
+            if float(la.max(la.abs(r))) < 1e-12:
+                break
+        info = la.cache_info()
+    assert steps > 10
+    assert info.plans_built <= 3, info
+    assert x._node.op.name == "input"  # kept by the evaluation of the residual
+    np.testing.assert_allclose(np.asarray(x), np.linalg.solve(a0, b0), rtol=1e-10)

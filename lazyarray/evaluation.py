@@ -6,6 +6,7 @@ sub-expressions run once and fusion can write several outputs from one kernel.
 
 from __future__ import annotations
 
+import inspect
 import sys
 from typing import Any
 
@@ -108,6 +109,10 @@ def evaluate_arrays(arrays: list[Array]) -> None:
 
 
 _USER_FRAMES = 3  # how many of the caller's own (non-library) frames are looked at
+# Before Python 3.13 a function frame's `f_locals` is a snapshot dict the frame keeps (and refreshes
+# from the real locals whenever it is read again); 3.13's is a view of the locals themselves.
+_SNAPSHOT = sys.version_info < (3, 13)
+_CO_OPTIMIZED = inspect.CO_OPTIMIZED
 
 
 def _held_intermediates(nodes: list[Node]) -> list[Array]:
@@ -131,8 +136,10 @@ def _held_intermediates(nodes: list[Node]) -> list[Array]:
             lib = _is_library_file(filename)
         if not lib:
             left -= 1
-            held.extend([v for v in frame.f_locals.values()
-                         if type(v) is Array and v._node.inputs])
+            values = frame.f_locals
+            held.extend([v for v in values.values() if type(v) is Array and v._node.inputs])
+            if _SNAPSHOT and frame.f_code.co_flags & _CO_OPTIMIZED:
+                values.clear()  # the snapshot would keep every local alive until the frame ends
         frame = frame.f_back
     if not held:
         return []

@@ -148,3 +148,18 @@ def test_loop_that_evaluates_its_residual_reuses_one_plan(backend, fresh_caches)
     assert info.plans_built <= 3, info
     assert x._node.op.name == "input"  # kept by the evaluation of the residual
     np.testing.assert_allclose(np.asarray(x), np.linalg.solve(a0, b0), rtol=1e-10)
+
+
+def test_evaluation_keeps_no_local_alive(fresh_caches):
+    """Reading the caller's locals for held intermediates must not keep them alive."""
+    import gc
+    import weakref
+
+    a = la.array(np.ones(100, np.float32))
+    probe = weakref.ref(a._node.data)
+    b = la.exp(a) + 1.0
+    np.asarray(b * 2.0)
+    assert b._node.op.name == "input"  # held and computed anyway: kept
+    del a, b
+    gc.collect()
+    assert probe() is None

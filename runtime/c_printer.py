@@ -42,6 +42,7 @@ from ..graph.kernel_ir import (
     ScalarArg,
     Stage,
 )
+from . import c_inline_budget
 from .c_layout import KernelLayout, kernel_accesses, stride_class
 from .c_complex import render_const as render_complex_const
 from .c_prelude import c_type, libm_suffix, render_helpers, suffix
@@ -448,7 +449,8 @@ class Dialect:
         parts = ["#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
                  "#include <math.h>"]
         helpers = render_helpers(code, self.helper_qualifier, self.bool_type)
-        return parts + ([helpers] if helpers else [])
+        out_of_line = c_inline_budget.wrappers(code)  # bounds compile time (issue 11)
+        return parts + [h for h in (helpers, out_of_line) if h]
 
 
 C_DIALECT = Dialect()

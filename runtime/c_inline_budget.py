@@ -1,0 +1,46 @@
+"""An inlining budget per translation unit: compile time stays bounded whatever the graph.
+
+gcc's compile time follows the number of inlined calls to the project's own math (c_math.py,
+c_trig.py: `la_exp`, `la_tanh`, `la_log`, ... ~20-30 ms of compiler CPU each), not the op count.
+Past `INLINE_BUDGET` such calls in one translation unit's kernels, each heavy helper the kernels
+call gets one out-of-line wrapper (`noinline`, `#pragma omp declare simd`) that inlines the helper
+once, and a macro sends the kernels' calls to it: gcc compiles the helper once per unit as a scalar
+function plus the vector clones the loops use, and an `omp simd` loop calls a clone for a whole
+vector, so the loop still vectorizes. The helper itself is unchanged — the clones run the same
+formula lane by lane (no FMA: -ffp-contract=off) — so values are bit-identical to the inlined
+helpers in every loop shape (issue 9; tests/test_inline_budget.py). The wrapper, not the helper,
+is out of line: a helper that called another out-of-line helper (tanh calls exp) would leave its
+clone a scalar loop over the lanes (measured 5x slower).
+Measurements and the rule: docs/caching.md, "what bounds compile time".
+"""
+
+from __future__ import annotations
+
+import re
+
+INLINE_BUDGET = 8  # heavy-helper calls in a unit's kernels that are still inlined
+_CALL = re.compile(r"\bla_((?:exp|expm1|tanh|log|log1p|sin|cos)_f(32|64))\(")
+# Two clone widths: the loop's natural one (16 floats / 8 doubles on AVX-512) and 8, the width of
+# the printer's 8-lane reduction loops; a static function keeps only the clones its loops call.
+OUT_OF_LINE = ("#pragma omp declare simd notinbranch\n"
+               "#pragma omp declare simd notinbranch simdlen(8)\n"
+               "static __attribute__((noinline))")
+
+
+def heavy_calls(code: str) -> int:
+    """Calls to the project's heavy math helpers in kernel source `code`."""
+    return len(_CALL.findall(code))
+
+
+def wrappers(code: str, budget: int | None = None) -> str:
+    """C text that goes after the helpers and before the kernels in `code`: empty within the
+    budget (default INLINE_BUDGET), else the out-of-line wrappers and the macros naming them."""
+    calls = _CALL.findall(code)
+    if len(calls) <= (INLINE_BUDGET if budget is None else budget):
+        return ""
+    out = []
+    for name, bits in sorted(set(calls)):
+        t = "float" if bits == "32" else "double"
+        out.append(f"{OUT_OF_LINE} {t} la_{name}_ool({t} a) {{ return la_{name}(a); }}\n"
+                   f"#define la_{name}(a) la_{name}_ool(a)")
+    return "\n".join(out)

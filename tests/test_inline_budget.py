@@ -1,0 +1,86 @@
+"""The inlining budget per translation unit (runtime/c_inline_budget.py, issue 11): a long chain of
+heavy math calls its helpers out of line (compile time bounded), with bits identical to inlined ones."""
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+from lazyarray.runtime import available_backends, c_inline_budget
+from lazyarray.runtime.c_printer import render_translation_unit
+
+HEAVY = (la.exp, la.expm1, la.tanh, la.log, la.log1p, la.sin, la.cos)
+
+
+def _unit(*outs) -> tuple[str, str]:
+    """(kernel code, translation unit) of the plan the C backend would compile for `outs`."""
+    code = [k.source for k in la.explain(*outs, backend="c").kernels]
+    return "\n\n".join(code), render_translation_unit(code)
+
+
+def _inlined_heavy_calls(code: str, unit: str) -> int:
+    return 0 if c_inline_budget.OUT_OF_LINE in unit else c_inline_budget.heavy_calls(code)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_long_chain_calls_heavy_math_out_of_line(dtype):
+    y = la.array(np.linspace(-2, 2, 1000, dtype=dtype))
+    for _ in range(60):
+        y = la.exp(la.tanh(y) * 0.5)
+    code, unit = _unit(y)
+    suffix = "f32" if dtype == np.float32 else "f64"
+    t = "float" if dtype == np.float32 else "double"
+    assert c_inline_budget.heavy_calls(code) >= 120  # 60 of each, in one kernel
+    for name in ("tanh", "exp"):
+        assert f"{c_inline_budget.OUT_OF_LINE} {t} la_{name}_{suffix}_ool(" in unit
+        assert f"#define la_{name}_{suffix}(a) la_{name}_{suffix}_ool(a)" in unit
+    assert unit.index("#define") < unit.index("void la_k")  # before the kernels only
+    assert _inlined_heavy_calls(code, unit) <= c_inline_budget.INLINE_BUDGET
+
+
+def test_small_kernels_keep_inlined_math():
+    """gelu, an LSTM nonlinearity, softmax: under the budget, the code is unchanged (inlined)."""
+    x = la.array(np.linspace(-2, 2, 64, dtype=np.float32).reshape(8, 8))
+    sig = la.nn.sigmoid
+    for out in (la.nn.gelu(x), sig(x) * la.tanh(x) + sig(x * 2) * la.tanh(x * 3),
+                la.nn.softmax(x, axis=-1)):
+        code, unit = _unit(out)
+        assert 0 < c_inline_budget.heavy_calls(code) <= c_inline_budget.INLINE_BUDGET
+        assert c_inline_budget.OUT_OF_LINE not in unit and "static inline" in unit
+
+
+def _inputs(dtype) -> tuple[np.ndarray, np.ndarray]:
+    """1013 values (vector body, remainder and tail) over the functions' ranges and edges."""
+    rng = np.random.default_rng(3)
+    info = np.finfo(dtype)
+    edges = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-30, -1e-30, info.tiny / 4,
+             info.max, -info.max, 88.7, -103.0, 709.5, -745.0, 0.5, 1e6, -0.999999]
+    x = np.concatenate([rng.standard_normal(500) * 3, rng.uniform(-200, 200, 300),
+                        np.exp(rng.uniform(-60, 60, 194)), edges]).astype(dtype)
+    return x, rng.uniform(-30, 30, (7, 37)).astype(dtype)
+
+
+@pytest.mark.skipif("c" not in available_backends(), reason="no C compiler")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_out_of_line_math_is_bit_identical(dtype, monkeypatch, fresh_caches, tmp_path):
+    """The same values through inlined helpers (one unit) and out-of-line ones (another unit):
+    elementwise loops and the 8-lane reduction loops of softmax and sum(exp)."""
+    x, s = _inputs(dtype)
+    results = []
+    with la.config(backend="c", cache_dir=str(tmp_path)), np.errstate(all="ignore"):
+        for budget in (10**9, 0):
+            monkeypatch.setattr(c_inline_budget, "INLINE_BUDGET", budget)
+            a, b = la.array(x), la.array(s)
+            outs = [f(a) for f in HEAVY] + [la.nn.softmax(b, axis=1), la.sum(la.exp(b), axis=1)]
+            if budget == 0:  # both kernels' text changes: compiled again, not found in memory
+                outs += [a + 1, la.max(b, axis=1) + 1]
+            code, unit = _unit(*outs)
+            assert (c_inline_budget.OUT_OF_LINE in unit) == (budget == 0)
+            la.eval(outs)
+            results.append([np.asarray(o) for o in outs[:len(HEAVY) + 2]])
+        info = la.cache_info()
+    assert info.kernels_compiled == 4 and info.kernel_memory_hits == 0
+    for f, inlined, out_of_line in zip([f.__name__ for f in HEAVY] + ["softmax", "sum exp"],
+                                       *results):
+        assert inlined.dtype == out_of_line.dtype == dtype
+        np.testing.assert_array_equal(inlined.view(f"u{inlined.itemsize}"),
+                                      out_of_line.view(f"u{inlined.itemsize}"), err_msg=f)

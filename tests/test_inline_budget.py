@@ -1,12 +1,12 @@
-"""The inlining budget per translation unit (runtime/c_inline_budget.py, issue 11): a long chain of
-heavy math calls its helpers out of line (compile time bounded), with bits identical to inlined ones."""
+"""The inlining budget per translation unit (runtime/c_inline_budget.py, issue 11): a long chain
+of heavy math calls its helpers out of line (compile time bounded), bits identical to inlined."""
 
 import numpy as np
 import pytest
-
-import lazyarray as la
 from lazyarray.runtime import available_backends, c_inline_budget
 from lazyarray.runtime.c_printer import render_translation_unit
+
+import lazyarray as la
 
 HEAVY = (la.exp, la.expm1, la.tanh, la.log, la.log1p, la.sin, la.cos)
 
@@ -73,7 +73,7 @@ def test_out_of_line_math_is_bit_identical(dtype, monkeypatch, fresh_caches, tmp
             outs = [f(a) for f in HEAVY] + [la.nn.softmax(b, axis=1), la.sum(la.exp(b), axis=1)]
             if budget == 0:  # both kernels' text changes: compiled again, not found in memory
                 outs += [a + 1, la.max(b, axis=1) + 1]
-            code, unit = _unit(*outs)
+            _, unit = _unit(*outs)
             assert (c_inline_budget.OUT_OF_LINE in unit) == (budget == 0)
             la.eval(outs)
             results.append([np.asarray(o) for o in outs[:len(HEAVY) + 2]])

@@ -7,9 +7,9 @@ call gets one out-of-line wrapper (`noinline`, `#pragma omp declare simd`) that 
 once, and a macro sends the kernels' calls to it: gcc compiles the helper once per unit as a scalar
 function plus the vector clones the loops use, and an `omp simd` loop calls a clone for a whole
 vector, so the loop still vectorizes. The helper itself is unchanged — the clones run the same
-formula lane by lane (no FMA: -ffp-contract=off) — so values are bit-identical to the inlined
-helpers in every loop shape (issue 9; tests/test_inline_budget.py). The wrapper, not the helper,
-is out of line: a helper that called another out-of-line helper (tanh calls exp) would leave its
+formula lane by lane (-ffp-contract=off; an explicit fmaf is exact) — so values are bit-identical
+to the inlined helpers in every loop shape (issue 9; tests/test_inline_budget.py). The wrapper,
+not the helper, is out of line: a helper that called another out-of-line helper (tanh calls exp) would leave its
 clone a scalar loop over the lanes (measured 5x slower).
 Measurements and the rule: docs/caching.md, "what bounds compile time".
 """

@@ -9,8 +9,8 @@ function plus the vector clones the loops use, and an `omp simd` loop calls a cl
 vector, so the loop still vectorizes. The helper itself is unchanged — the clones run the same
 formula lane by lane (-ffp-contract=off; an explicit fmaf is exact) — so values are bit-identical
 to the inlined helpers in every loop shape (issue 9; tests/test_inline_budget.py). The wrapper,
-not the helper, is out of line: a helper that called another out-of-line helper (tanh calls exp) would leave its
-clone a scalar loop over the lanes (measured 5x slower).
+not the helper, is out of line: a helper calling another out-of-line helper (tanh calls exp)
+would leave its clone a scalar loop over the lanes (measured 5x slower).
 Measurements and the rule: docs/caching.md, "what bounds compile time".
 """
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import complex_functions, elementwise, indexing, linalg, manipulation, reductions
+from . import (complex_functions, elementwise, indexing, linalg, manipulation, reductions, searching,
+               shaping)
 from .array import Array, _operators
 
 
@@ -29,6 +30,31 @@ def _transpose(self: Array, *axes: Any) -> Array:
     return manipulation.transpose(self, axes or None)
 
 
+def _argsort(self: Array, axis: int | None = -1, kind: Any = None, order: Any = None, *,
+             stable: Any = None) -> Array:
+    """ndarray.argsort: always stable (any `kind` gives a valid answer); axis=None flattens."""
+    if order is not None:
+        raise ValueError("order is only for structured arrays")
+    return searching.argsort(self, axis=axis)
+
+
+def _axes_last(self: Array, axis1: int, axis2: int) -> Array:
+    """The array with axis1, axis2 moved last (ndarray.diagonal/trace work on any two axes)."""
+    return manipulation.moveaxis(self, (axis1, axis2), (-2, -1))
+
+
+def _diagonal(self: Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
+    return linalg.diagonal(_axes_last(self, axis1, axis2), offset=offset)
+
+
+def _trace(self: Array, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Array:
+    return linalg.trace(_axes_last(self, axis1, axis2), offset=offset, dtype=dtype)
+
+
+def _repeat(self: Array, repeats: Any, axis: int | None = None) -> Array:
+    return shaping.repeat(self, repeats, axis=axis)
+
+
 _FORWARDED = {
     "sum": reductions.sum, "prod": reductions.prod, "mean": reductions.mean, "max": reductions.max,
     "min": reductions.min, "any": reductions.any, "all": reductions.all, "std": reductions.std,
@@ -46,6 +72,11 @@ Array.dot = _method(linalg.matmul)  # type: ignore[attr-defined]
 Array.itemsize = property(lambda self: self.dtype.itemsize)  # type: ignore[attr-defined]
 Array.nbytes = property(lambda self: self.size * self.dtype.itemsize)  # type: ignore[attr-defined]
 Array.transpose = _transpose  # type: ignore[attr-defined]
+Array.argsort = _argsort  # type: ignore[attr-defined]
+Array.nonzero = _method(searching.nonzero)  # type: ignore[attr-defined]
+Array.diagonal = _diagonal  # type: ignore[attr-defined]
+Array.trace = _trace  # type: ignore[attr-defined]
+Array.repeat = _repeat  # type: ignore[attr-defined]
 # ndarray's complex accessors: .real/.imag are properties, .conj()/.conjugate() methods
 Array.real = property(complex_functions.real)  # type: ignore[attr-defined]
 Array.imag = property(complex_functions.imag)  # type: ignore[attr-defined]

@@ -141,7 +141,9 @@ class Array:
     def tolist(self) -> Any:
         return self._host().tolist()
 
-    def item(self) -> Any:
+    def item(self, *args: Any) -> Any:
+        if args:  # ndarray.item(i) / item(i, j): one element, by flat or multi index
+            return self._host().item(*args)
         if self.size != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
         return self._host().item()
@@ -176,6 +178,10 @@ class Array:
         if self.ndim == 0:
             raise TypeError("len() of unsized object")
         return self.shape[0]
+
+    def __contains__(self, value: Any) -> bool:
+        """`value in x` is `(x == value).any()`, as ndarray (iterating would compare rows)."""
+        return builtins.bool((self == value).any())
 
     def __iter__(self) -> Iterator[Array]:
         if self.ndim == 0:

@@ -32,10 +32,14 @@ def _leaf(values: np.ndarray, site: _bind.Site, device: str = "cpu") -> Array:
     return out if device == "cpu" else out.to_device(device)
 
 
-def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
-    """Array API `argsort` (numpy.argsort with kind='stable'); always stable."""
+def argsort(x: Any, /, *, axis: int | None = -1, descending: bool = False,
+            stable: bool = True) -> Array:
+    """Array API `argsort` (numpy.argsort with kind='stable'); always stable. axis=None sorts the
+    flattened array, as NumPy."""
     site = user_site(1)
     node = _as_node(x, site)
+    if axis is None:
+        node, axis = _flat(node, site), 0
     if node.ndim == 0:
         raise _bind.fail(ValueError, "argsort needs an array of at least one dimension", site)
     (ax,) = _bind.normalize_axes(axis, node.ndim, site)
@@ -43,12 +47,25 @@ def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool
                                  dtypes.int64, site))
 
 
-def sort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
-    """Array API `sort` (numpy.sort with kind='stable'): argsort, then a gather (differentiable)."""
+def sort(x: Any, /, *, axis: int | None = -1, descending: bool = False,
+         stable: bool = True) -> Array:
+    """Array API `sort` (numpy.sort with kind='stable'): argsort, then a gather (differentiable).
+    axis=None sorts the flattened array, as NumPy."""
     from .shaping import take_along_axis
 
-    x = _array(x, user_site(1))
+    site = user_site(1)
+    x = _array(x, site)
+    if axis is None:
+        x, axis = Array(_flat(x._node, site)), 0
     return take_along_axis(x, argsort(x, axis=axis, descending=descending), axis=axis)
+
+
+def _flat(node: _bind.Node, site: _bind.Site) -> _bind.Node:
+    """The node as a 1-D array (NumPy's axis=None for sort/argsort)."""
+    if node.ndim == 1:
+        return node
+    return _bind.primitive(get_op("reshape"), (node,), ((node.size,),), (node.size,), node.dtype,
+                           site)
 
 
 def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Array:

@@ -72,3 +72,27 @@ def test_scalar_half_power_is_numpys_sqrt_and_cumprod_is_numpys(backend):
         np.testing.assert_array_equal(g, want)
         np.testing.assert_array_equal(np.signbit(g), np.signbit(want))
     assert np.asarray(la.cumprod(la.asarray(m))).tolist() == np.cumprod(m).tolist()
+
+
+def test_ndarray_methods_and_protocols_match_numpy(backend):
+    """`in`, item(i), argsort/sort with axis=None (flattened), and the ndarray methods argsort,
+    nonzero, diagonal, trace (any two axes; NumPy's default is 0, 1) and repeat."""
+    x = np.array([[[3, 1, 2, 0], [5, 5, 4, 1], [0, 2, 2, 7]], [[1, 1, 0, 9], [4, 3, 2, 1],
+                                                                [8, 0, 6, 5]]], np.int16)
+    a = la.asarray(x)
+    assert 3 in a and 10 not in a and (3 in x) and (10 not in x)
+    assert a.item(5) == x.item(5) and a.item(1, 2, 3) == x.item(1, 2, 3)
+    cases = [(lambda m: m.argsort(None, kind="stable"), lambda m: m.argsort(axis=None)),
+             (lambda m: np.sort(m, axis=None), lambda m: la.sort(m, axis=None)),
+             (lambda m: m.argsort(kind="stable"), lambda m: m.argsort()),
+             (lambda m: m.argsort(0, kind="stable"), lambda m: m.argsort(0)),
+             (lambda m: m.diagonal(), None), (lambda m: m.diagonal(1, 1, 2), None),
+             (lambda m: m.trace(), None), (lambda m: m.trace(-1, 2, 0, np.int8), None),
+             (lambda m: m.repeat(2, axis=1), None), (lambda m: m.repeat(2), None)]
+    got = la.eval(*[(g or f)(a) for f, g in cases])
+    for (f, _), g in zip(cases, got):
+        want, g = f(x), np.asarray(g)
+        assert g.dtype == want.dtype
+        np.testing.assert_array_equal(g, want)
+    for g, want in zip(a.nonzero(), x.nonzero()):
+        np.testing.assert_array_equal(np.asarray(g), want)

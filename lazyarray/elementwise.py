@@ -161,7 +161,9 @@ def astype(x: Any, dtype: Any, copy: bool = True, device: Any = None) -> Array:
 def round(x: Any, decimals: int = 0) -> Array:  # noqa: A001
     """numpy.round / Array API `round`: half to even; `decimals` scales by 10**decimals first."""
     x = x if isinstance(x, Array) else asarray_operand(x)
-    if x.dtype.kind in "iub" and decimals >= 0:
+    if x.dtype.kind == "b" and decimals != 0:  # NumPy cannot cast x * 10**d back to bool
+        raise _bind.fail(TypeError, "round of a bool array takes only decimals=0", user_site(1))
+    if x.dtype.kind in "iu" and decimals >= 0:
         return x
     if decimals == 0:
         return globals()["rint"](x)

@@ -74,6 +74,17 @@ def test_scalar_half_power_is_numpys_sqrt_and_cumprod_is_numpys(backend):
     assert np.asarray(la.cumprod(la.asarray(m))).tolist() == np.cumprod(m).tolist()
 
 
+def test_round_of_bool_is_float_as_numpy():
+    """np.round(bool_array) is float16 (float32 here: no float16); other decimals raise TypeError."""
+    b = np.array([True, False])
+    got = la.round(la.asarray(b))
+    assert got.dtype == np.float32 and np.asarray(got).tolist() == np.round(b).tolist()
+    with pytest.raises(TypeError):
+        np.round(b, 1)
+    with pytest.raises(TypeError, match="decimals=0.*test_numpy2_edges.py"):
+        la.round(la.asarray(b), 1)
+
+
 def test_ndarray_methods_and_protocols_match_numpy(backend):
     """`in`, item(i), argsort/sort with axis=None (flattened), and the ndarray methods argsort,
     nonzero, diagonal, trace (any two axes; NumPy's default is 0, 1) and repeat."""

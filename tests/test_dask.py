@@ -33,7 +33,11 @@ def on_dask():
 
 
 def _bits(x: np.ndarray) -> np.ndarray:
-    return x.view(np.dtype(f"u{x.dtype.itemsize}")) if x.dtype.kind == "f" else x
+    """Bit patterns, every NaN made one: the sign and payload of a NaN are not part of a value (IEEE
+    754 leaves them open; gcc's constant folding of 0.0/0.0 gives +NaN where the FPU gives -NaN)."""
+    if x.dtype.kind != "f":
+        return x
+    return np.where(np.isnan(x), np.array(np.nan, x.dtype), x).view(np.dtype(f"u{x.dtype.itemsize}"))
 
 
 def _c_and_dask(build, chunks):

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import mutually_broadcastable_shapes
 from lazyarray.graph import OpKind, all_ops
+from lazyarray.runtime import available_backends
 from numpy_oracle import (
     FAST,
     SUPPORTED,
@@ -91,6 +92,21 @@ def test_random_shapes_and_dtypes(backend, op, data, seed):
     _check(op, _inputs(op, dtypes, shapes, seed))
 
 
+@pytest.mark.parametrize("compiled", [b for b in available_backends() if b not in ("numpy", "dask")])
+@pytest.mark.parametrize("op", UFUNC_OPS, ids=ids)
+@settings(FAST, max_examples=3)
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_random_shapes_and_dtypes_sampled(compiled, op, data, seed):
+    """The fast tier's sample of the sweep above on the compiling backends (each example may compile
+    a kernel): 3 examples per op; the full sweep on C runs in the exhaustive tier (conftest)."""
+    dtypes = data.draw(st.sampled_from(accepted_dtypes(op.ufunc)), label="dtypes")
+    shapes, _ = data.draw(mutually_broadcastable_shapes(num_shapes=op.arity, min_dims=0,
+                                                        max_dims=3, min_side=0, max_side=4),
+                          label="shapes")
+    with la.config(backend=compiled):
+        _check(op, _inputs(op, dtypes, shapes, seed))
+
+
 def _weak_scalar(kind, op, dtype, rng, position):
     """A Python scalar of `kind` that fits `dtype` (NEP 50 raises on out-of-range ints)."""
     if kind is bool:
@@ -126,12 +142,12 @@ def test_python_scalar_operands_are_weak(backend, op, kind):
 
 def test_registry_coverage():
     """Every registered op is exercised by some test module (generated here, or named there)."""
-    from test_ops_reductions import REDUCTION_TESTS
+    from test_array_api_functions import SORTING_TESTS
     from test_fft import FFT_TESTS
     from test_linalg import LINALG_TESTS
+    from test_ops_reductions import REDUCTION_TESTS
     from test_random import RANDOM_TESTS
     from test_shapes_indexing import STRUCTURE_TESTS
-    from test_array_api_functions import SORTING_TESTS
 
     covered = {op.name for op in UFUNC_OPS} | set(REDUCTION_TESTS) | set(STRUCTURE_TESTS)
     covered |= set(LINALG_TESTS) | set(RANDOM_TESTS) | set(FFT_TESTS) | set(SORTING_TESTS)

@@ -15,22 +15,11 @@ Figures are medians of `--repeat` runs after a warm-up; the machine is shared, s
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
 import numpy as np
+from timing import median_seconds
 
 import lazyarray as la
-
-
-def median_seconds(fn, repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def library_rows(repeat: int) -> list[tuple[str, float, float]]:

@@ -237,6 +237,12 @@ def gather(x: Node, spec: tuple, index_nodes: Sequence[Node]) -> Node:
     out = reshape(slice_(x, tuple(view)), tuple(shape))
     if array_axis is not None:
         out = take(out, index_nodes[0], array_axis)
+        advanced = [i for i, item in enumerate(spec) if item[0] in ("int", "array")]
+        if advanced != list(range(advanced[0], advanced[-1] + 1)) and array_axis:
+            # NumPy puts the index's dims first when a slice or None separates advanced indices
+            k = index_nodes[0].ndim
+            moved = list(range(array_axis, array_axis + k))
+            out = permute(out, moved + [a for a in range(out.ndim) if a not in moved])
     return out
 
 

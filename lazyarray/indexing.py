@@ -1,6 +1,6 @@
 """Indexing: basic indices (ints, slices with steps, None, Ellipsis) become one slice view and one
-reshape; one integer-array index becomes a `take`; `x.at[idx].op(v)` builds a functional update.
-A boolean mask is rewritten by masking.py into one of these."""
+reshape; integer-array indices gather through `take` (advanced_index.py); `x.at[idx].op(v)` builds
+a functional update. A boolean mask is rewritten by masking.py into one of these."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _bind, masking
+from . import _bind, advanced_index, masking
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
@@ -53,42 +53,60 @@ def _is_array_index(k: Any) -> bool:
     return isinstance(k, (Array, np.ndarray, list)) or isinstance(k, bool)
 
 
+def _check_bounds(k: Any, n: int, dim: int, site: _bind.Site) -> None:
+    """A concrete index array (list, ndarray) out of bounds raises now, as NumPy does."""
+    if isinstance(k, Array):
+        return
+    arr = np.asarray(k)
+    if arr.size and arr.dtype.kind in "iu":
+        bad = (arr < -n) | (arr >= n)
+        if bad.any():
+            raise _bind.fail(IndexError, f"index {int(arr[bad].flat[0])} is out of bounds for "
+                             f"axis {dim} with size {n}", site)
+
+
+def _is_int_index(k: Any) -> bool:
+    return _is_int(k) or (isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu"
+                          and k._node.holds_buffer)
+
+
 def getitem(x: Array, key: Any) -> Array:
     site = user_site(2)
     node, key = masking.rewrite_getitem(x._node, key, site)
     items = _expand(key, node.ndim, site)
-    spec, out_shape, arrays, dim = [], [], [], 0
-    for k in items:
+    spec, out_shape, positions, indices, advanced, dim = [], [], [], [], [], 0
+    for pos, k in enumerate(items):
         if k is None:
             out_shape.append(1)
             continue
         n = node.shape[dim]
-        if _is_int(k) or (isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu"
-                          and k._node.holds_buffer):
+        if _is_int_index(k):
             i = operator.index(k) if not isinstance(k, Array) else int(k)
             if not -n <= i < n:
                 raise _bind.fail(IndexError, f"index {i} is out of bounds for axis {dim} with size {n}",
                                  site)
             spec.append((i % n, 1, 1))
+            advanced.append(pos)
         elif isinstance(k, slice):
             start, stop, step = k.indices(n)
             spec.append((start, step, len(range(start, stop, step))))
             out_shape.append(spec[-1][2])
         elif _is_array_index(k):
+            _check_bounds(k, n, dim, site)
             spec.append((0, 1, n))
-            arrays.append((len(out_shape), dim, k))
+            positions.append(len(out_shape))
+            indices.append(_index_node(k, site))
+            advanced.append(pos)
             out_shape.append(n)
         else:
             raise _bind.fail(IndexError, "only integers, slices (`:`), ellipsis (`...`), None and "
                              f"integer arrays are valid indices, not {type(k).__name__}", site)
         dim += 1
     result = reshape_node(slice_node(node, tuple(spec), site), out_shape, site)
-    if len(arrays) > 1:
-        raise _bind.fail(IndexError, "lazyarray supports one integer-array index per indexing "
-                         "expression; index in two steps", site)
-    if arrays:
-        axis, src_dim, idx = arrays[0]
-        result = _take_node(result, _index_node(idx, site), axis, site)
+    if indices:
+        adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
+        result = advanced_index.gather(result, positions, indices, adjacent,
+                                       lambda n, i, a: _take_node(n, i, a, site), site)
     return Array(result)
 
 

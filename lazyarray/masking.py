@@ -73,35 +73,27 @@ def rewrite_getitem(node: Node, key: Any, site: _bind.Site) -> tuple[Node, Any]:
         raise _bind.fail(IndexError, "lazyarray supports one boolean mask per indexing "
                          "expression; combine the masks with & or index in two steps", site)
     (j,) = masks
-    _check_companions(keys, j, site)
     mask = _mask_node(keys[j], site)
     m = mask.ndim
     p = _where_dims(keys, j, m, node.ndim, site)
     _check_shape(mask.shape, node.shape, p, site)
     merged = node.shape[:p] + (math.prod(mask.shape),) + node.shape[p + m:]
     node = reshape_node(node, merged, site)
-    if m == 0:
+    if m == 0 and not _has_advanced_companion(keys, j):
         keys[j] = slice(0, 1 if bool(np.asarray(Array(mask))) else 0)
+    elif m == 0:  # beside other advanced indices NumPy broadcasts it as an index of shape (1,)/(0,)
+        keys[j] = np.zeros(1 if bool(np.asarray(Array(mask))) else 0, np.int64)
     else:
         keys[j] = _flat_true(mask, Array(node).device, site)
     return node, tuple(keys)
 
 
-def _check_companions(keys: list[Any], j: int, site: _bind.Site) -> None:
-    """Beside a mask: slices, None, Ellipsis, and integers adjacent to it (where NumPy's placement
-    of the selected axis and ours agree); no other array index."""
-    from .indexing import _is_array_index, _is_int
+def _has_advanced_companion(keys: list[Any], j: int) -> bool:
+    """Whether an integer or integer-array index stands beside the mask at keys[j]."""
+    from .indexing import _is_array_index, _is_int_index
 
-    for i, k in enumerate(keys):
-        if i == j:
-            continue
-        if _is_array_index(k) or isinstance(k, Array):
-            raise _bind.fail(IndexError, "lazyarray combines a boolean mask only with integers, "
-                             "slices, None and Ellipsis; index in two steps", site)
-        if _is_int(k) and any(not _is_int(b) for b in keys[min(i, j) + 1:max(i, j)]):
-            raise _bind.fail(IndexError, "an integer index beside a boolean mask must be adjacent "
-                             "to it (NumPy moves the selected axis first otherwise); index in two "
-                             "steps", site)
+    return any(_is_array_index(k) or isinstance(k, Array) or _is_int_index(k)
+               for i, k in enumerate(keys) if i != j)
 
 
 def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> Array | None:

@@ -93,10 +93,6 @@ def test_mask_errors(reference_backend):
         x[np.ones((2, 3, 1), bool)]
     with pytest.raises(IndexError, match="one boolean mask"):
         x[np.ones(2, bool), np.ones(3, bool)]
-    with pytest.raises(IndexError, match="only with integers"):
-        x[np.ones(2, bool), [0, 1]]
-    with pytest.raises(IndexError, match="adjacent"):
-        la.zeros((2, 3, 4))[0, :, np.ones(4, bool)]
     with pytest.raises(IndexError, match=r"shape \(3,\)") as info:
         x.at[np.ones(3, bool)].set(1.0)
     assert "test_masking.py" in str(info.value)

@@ -178,8 +178,6 @@ def test_indexing_errors():
         a[..., ...]
     with pytest.raises(IndexError, match="boolean index of shape"):
         a[a[0] > 0]  # a (3,) mask over (2, 3): tests/test_masking.py has the rest
-    with pytest.raises(IndexError, match="one integer-array index"):
-        a[[0, 1], [0, 1]]
 
 
 _AT_MODES = {"set": None, "add": np.add, "multiply": np.multiply, "min": np.minimum,

@@ -86,9 +86,43 @@ def test_issue_example(backend):
 
 
 def test_softmax_computes_exp_once_per_element():
-    """The row workspace (passes/row_reuse.py): exp appears in the sum stage only (its vector body
-    and scalar tail), and the write-back reads the kept row."""
+    """The row workspace (passes/row_reuse.py): exp appears in the sum stage only, in the one loop
+    that fills the row (the lane loops of the sum and the write-back read the kept row)."""
     x = la.array(np.ones((4, 8), np.float32))
     source = la.explain(la.nn.softmax(x, axis=1), backend="c").kernels[0].source
-    assert source.count("la_exp_f32(") == 2  # the sum stage: its lane loop and its tail
+    assert source.count("la_exp_f32(") == 1  # the sum stage's row loop
     assert "malloc" in source and "free(ws" in source
+
+
+def test_row_folds_read_the_kept_row(backend):
+    """A reduction of a kept row value folds it back from the workspace (the row is computed in
+    one full-width loop first): sums, max, argmax and var over kept values, one and two inner dims,
+    row lengths around the lane width, with inf and NaN rows."""
+    rng = np.random.default_rng(3)
+    for n in (1, 7, 8, 9, 17):
+        x = rng.uniform(-3, 3, (4, 3, n)).astype(np.float32)
+        x[1, 0, 0], x[2, 1, -1], x[3] = np.inf, np.nan, 2.0
+        a = la.array(x)
+        t, e = la.tanh(a), la.exp(a)
+        outs = (la.nn.softmax(a, axis=(1, 2)), t / la.sum(t, axis=-1, keepdims=True),
+                e * la.argmax(e, axis=-1, keepdims=True), e - la.max(e, axis=-1, keepdims=True),
+                la.var(e, axis=-1), e)
+        sm, norm, arg, shifted, var, ee = (np.asarray(o) for o in la.eval(*outs))
+        where = f"row length {n}"
+        with np.errstate(all="ignore"):
+            ex = np.exp(x.astype(np.float64))
+            xr = x.reshape(4, -1).astype(np.float64)
+            ref_sm = np.exp(xr - xr.max(axis=1, keepdims=True))
+            ref_sm = (ref_sm / ref_sm.sum(axis=1, keepdims=True)).reshape(x.shape)
+            th = np.tanh(x.astype(np.float64))
+            ref_norm = th / th.sum(axis=-1, keepdims=True)
+        finite = [0, 3]  # the inf and NaN rows: la.nn.softmax shifts by 0 where the max is inf
+        np.testing.assert_allclose(sm[finite], ref_sm[finite], rtol=1e-5, atol=1e-7, err_msg=where)
+        np.testing.assert_allclose(norm[finite], ref_norm[finite], rtol=2e-4, atol=1e-6,
+                                   err_msg=where)
+        np.testing.assert_allclose(var[finite], ex.var(axis=-1)[finite], rtol=1e-4, atol=1e-5,
+                                   err_msg=where)
+        # exact: the same row values folded and written back
+        with np.errstate(invalid="ignore"):
+            np.testing.assert_array_equal(arg, ee * np.argmax(ee, axis=-1)[..., None], err_msg=where)
+            np.testing.assert_array_equal(shifted, ee - ee.max(axis=-1, keepdims=True), err_msg=where)

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..graph.kernel_ir import Apply, Kernel, LibraryCall, Load, Program
 from ..graph.registry import OpKind
-from . import c_compiler
+from . import c_compiler, spare_outputs
 from .backend import Backend, fresh_outputs, register_backend
 from .c_compiler import ffi
 from .c_layout import KernelLayout, plan_layout
@@ -98,6 +98,7 @@ class _Workspace:
             for k, slot in enumerate(call.slots):
                 if slot in plan.intermediates:
                     ptrs[k] = ffi.from_buffer(self.buffers[slot])
+        self.key = spare_outputs.register(self)  # its large results, kept for its next run
         self.scalars = np.zeros(max(len(prog.scalars), 1), np.uint64)
         self.scalars_ptr = ffi.from_buffer(self.scalars)
         self.scalar_views = [self.scalars[k:k + 1].view(np.uint8)[: dt.itemsize].view(dt)
@@ -122,11 +123,14 @@ class CPlan:
             for storage in {program.buffers[s].storage for s in self.intermediates})
         self._inputs = [(s, program.buffers[s].dtype, program.buffers[s].shape)
                         for s in program.inputs]
-        self._outputs = [(s, program.buffers[s].dtype, program.buffers[s].shape)
-                         for s in dict.fromkeys(program.outputs) if s not in inputs]
-        # Outputs that are neither inputs nor repeated are returned as they are (no copy).
+        # Outputs that are neither inputs nor repeated are returned as they are (no copy); large
+        # ones are given to the spare pool after the run and taken back by the next one.
         self._plain_outputs = (len(set(program.outputs)) == len(program.outputs)
                                and not inputs & outputs)
+        self._outputs = [(s, program.buffers[s].dtype, program.buffers[s].shape,
+                          self._plain_outputs
+                          and program.buffers[s].nbytes >= spare_outputs.MIN_BYTES)
+                         for s in dict.fromkeys(program.outputs) if s not in inputs]
         self._pack_scalars = _scalar_packer(program.scalars)
         # Per step: a kernel call (with the pointer entries to refresh each run) or a library call.
         self._steps: list[tuple] = []
@@ -161,8 +165,10 @@ class CPlan:
             bufs[slot] = value
         if scalars:
             _bind_scalars(self._pack_scalars, ws, scalars)
-        for slot, dtype, shape in self._outputs:
-            bufs[slot] = np.empty(shape, dtype)
+        for slot, dtype, shape, reused in self._outputs:
+            buf = spare_outputs.take(ws.key, slot) if reused else None
+            bufs[slot] = np.empty(shape, dtype) if buf is None else buf
+            buf = None
         sptr, pointers = ws.scalars_ptr, ws.pointers
         try:
             for n, fn, block, nt, bound in self._steps:
@@ -177,6 +183,9 @@ class CPlan:
             _abandon(self, bufs, ws)
             raise
         if self._plain_outputs:
+            for slot, _, _, reused in self._outputs:
+                if reused:
+                    spare_outputs.give(ws.key, slot, bufs[slot])
             return [bufs[slot] for slot in self.program.outputs]
         return fresh_outputs(self.program, bufs)
 

@@ -1,0 +1,77 @@
+"""Large results of earlier runs, kept for the next run of the same plan once nobody holds them.
+
+A fresh 64 MiB NumPy result is a fresh mmap: the kernel's first writes fault its pages in and the
+OS zeroes them first, which costs as much as the kernel itself (sigmoid on 2^24 float32 here: 7.2
+ms with a fresh result against 4.4 ms writing into a reused one; docs/c_backend.md). A plan's
+workspace therefore hands each large output it returned to this pool after the run; the next run
+of that workspace takes it back if the pool's reference is the only one left (the user dropped
+the result and every view of it), else allocates anew. Reusing a buffer nobody references is what
+`free` + `malloc` would do, minus the page faults.
+
+The pool is bounded (`max_bytes`, least recently given first out) so a process that ran many
+large plans does not keep all their results; a workspace that dies (its plan was evicted) takes
+its entries with it.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import weakref
+from collections import OrderedDict
+
+import numpy as np
+
+MIN_BYTES = 2**18  # smaller results come from malloc's free lists without page faults
+max_bytes = 256 * 2**20
+
+_lock = threading.Lock()
+_pool: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()  # (owner id, slot) -> buffer
+_nbytes = 0
+_refcount = sys.getrefcount
+
+
+def take(owner: int, slot: int) -> np.ndarray | None:
+    """The buffer `owner` gave for `slot` last time, if nothing else references it now."""
+    global _nbytes
+    with _lock:
+        buf = _pool.pop((owner, slot), None)
+        if buf is None:
+            return None
+        _nbytes -= buf.nbytes
+    # 2: `buf` and getrefcount's argument. A result, a view of it or a memoryview holds more.
+    return buf if _refcount(buf) == 2 else None
+
+
+def give(owner: int, slot: int, buf: np.ndarray) -> None:
+    global _nbytes
+    with _lock:
+        old = _pool.pop((owner, slot), None)
+        if old is not None:
+            _nbytes -= old.nbytes
+        _pool[owner, slot] = buf
+        _nbytes += buf.nbytes
+        while _nbytes > max_bytes and _pool:
+            _, gone = _pool.popitem(last=False)
+            _nbytes -= gone.nbytes
+
+
+def forget(owner: int) -> None:
+    """Drop every buffer `owner` gave (it is being freed)."""
+    global _nbytes
+    with _lock:
+        for key in [k for k in _pool if k[0] == owner]:
+            _nbytes -= _pool.pop(key).nbytes
+
+
+def register(owner: object) -> int:
+    """The key of `owner` in the pool; its entries go when it is collected."""
+    weakref.finalize(owner, forget, id(owner))
+    return id(owner)
+
+
+def clear() -> None:
+    global _nbytes
+    with _lock:
+        _pool.clear()
+        _nbytes = 0

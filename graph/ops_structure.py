@@ -126,12 +126,16 @@ SUM = _reduction("sum", np.sum, lambda dt: 0,
 PROD = _reduction("prod", np.prod, lambda dt: 1,
                   {"f": "{acc} = {acc} * {0}", "b": "{acc} = {acc} & {0}",
                    "*": "{acc} = la_mul_{S}({acc}, {0})"}, ("accumulates",), _prod_vjp)
+# "order_free": the fold order can change at most which of equal extremes (+0 or -0) or which NaN
+# payload is the result (a backend may fold in any order it likes, e.g. in more lanes).
 MAX = _reduction("max", _untyped(np.max), _max_identity, {"*": "{acc} = la_max_{S}({acc}, {0})"},
-                 ("needs_nonempty",), _extremum_vjp)
+                 ("needs_nonempty", "order_free"), _extremum_vjp)
 MIN = _reduction("min", _untyped(np.min), _min_identity, {"*": "{acc} = la_min_{S}({acc}, {0})"},
-                 ("needs_nonempty",), _extremum_vjp)
-ANY = _reduction("any", _untyped(np.any), lambda dt: False, {"*": "{acc} = {acc} || {0}"})
-ALL = _reduction("all", _untyped(np.all), lambda dt: True, {"*": "{acc} = {acc} && {0}"})
+                 ("needs_nonempty", "order_free"), _extremum_vjp)
+ANY = _reduction("any", _untyped(np.any), lambda dt: False, {"*": "{acc} = {acc} || {0}"},
+                 ("order_free",))
+ALL = _reduction("all", _untyped(np.all), lambda dt: True, {"*": "{acc} = {acc} && {0}"},
+                 ("order_free",))
 
 
 def _arg_reduction(name, fn, better, identity):

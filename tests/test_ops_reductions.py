@@ -194,3 +194,22 @@ def test_methods_forward_to_reductions(backend):
     assert_matches(a.argmin(), np.int64(x.argmin()))
     assert_matches(a.cumsum(axis=1), x.cumsum(axis=1))
     assert_matches(a.std(ddof=1), x.std(ddof=1))
+
+
+def test_extremes_at_every_position_of_rows_around_the_lane_widths(backend):
+    """C folds max/min/any/all in 16 lanes and sums in 8 (runtime/c_printer.py `lane_count`):
+    the extreme (or NaN, or the one True) in every position of rows 1..40 long, vector chunks and
+    tail alike."""
+    for n in (1, 7, 15, 16, 17, 31, 33, 40):
+        x = np.tile(np.linspace(-1, 0, n, dtype=np.float32), (n, 1))
+        np.fill_diagonal(x, 2.0)
+        nan = x.copy()
+        np.fill_diagonal(nan, np.nan)
+        a, b, flags = la.array(x), la.array(nan), la.array(x > 1.5)
+        got = la.eval(la.max(a, axis=1), la.min(-a, axis=1), la.max(b, axis=1),
+                      la.any(flags, axis=1), la.all(~flags, axis=1), la.max(la.astype(a, la.int8) * 3,
+                                                                       axis=1))
+        want = (x.max(axis=1), (-x).min(axis=1), nan.max(axis=1), (x > 1.5).any(axis=1),
+                (x <= 1.5).all(axis=1), (x.astype(np.int8) * 3).max(axis=1))
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(np.asarray(g), w, err_msg=f"row length {n}")

@@ -1,5 +1,5 @@
 /* max_subtract_exp_sum_divide: max, subtract, exp, sum, divide */
-void la_max_subtract_exp_sum_divide_dd33915238(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_max_subtract_exp_sum_divide_c54688f2fc(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -13,15 +13,15 @@ void la_max_subtract_exp_sum_divide_dd33915238(char *const *p, const int64_t *d,
     const int64_t s3_0 = d[5];
     #pragma omp parallel for num_threads(nt) if (parallel: nt > 1) schedule(static)
     for (int64_t i0 = 0; i0 < n0; i0++) {
-        float acc0_0_l[8];
-        for (int l = 0; l < 8; l++) {
+        float acc0_0_l[16];
+        for (int l = 0; l < 16; l++) {
             acc0_0_l[l] = (float)(-INFINITY);
         }
         {
             int64_t i1_c = 0;
-            for (; i1_c + 8 <= n1; i1_c += 8) {
+            for (; i1_c + 16 <= n1; i1_c += 16) {
                 #pragma omp simd
-                for (int l = 0; l < 8; l++) {
+                for (int l = 0; l < 16; l++) {
                     const int64_t i1 = i1_c + l;
                     const float ld0 = b0[i0 * s0_0 + i1];
                     acc0_0_l[l] = la_max_f32(acc0_0_l[l], ld0);
@@ -33,7 +33,7 @@ void la_max_subtract_exp_sum_divide_dd33915238(char *const *p, const int64_t *d,
             }
         }
         float acc0_0_t = acc0_0_l[0];
-        for (int l = 1; l < 8; l++) {
+        for (int l = 1; l < 16; l++) {
             acc0_0_t = la_max_f32(acc0_0_t, acc0_0_l[l]);
         }
         const float acc0_0 = (float)acc0_0_t;

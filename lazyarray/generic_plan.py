@@ -72,6 +72,11 @@ class GenericPlan:
             last = next(reversed(self._plans.values()), None)
         return last.program if last is not None else self.template
 
+    def concrete(self, arrays: Sequence[Any]) -> Any:
+        """The plan for these arguments' sizes: `la.jit` keys calls by exact shapes, so a trace
+        runs it directly (and keeps it, as it keeps an exact plan)."""
+        return self.plan_for(tuple([arrays[k].shape[axis] for k, axis in self.size_sources]))
+
     def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[Any]:
         """Every cached evaluation of a size-generic graph passes here: a repeated size costs
         reading the sizes and one tuple comparison."""

@@ -149,15 +149,40 @@ def _replace_arrays(tree: Any, arrays: Any) -> Any:
 
 
 class _Trace:
-    """One traced signature: the plan, how to bind its leaves, and the output tree."""
+    """One traced signature: the plan, how to bind its leaves, and the output tree.
 
-    __slots__ = ("array_slots", "out_nodes", "out_tree", "outputs", "plan", "scalar_slots")
+    `run` is every later call's path, so what can be decided once is decided in `_prepare`:
+    whether the plan's slots are the arguments in order (then the argument lists are passed as
+    they are), and the constant scalars' places."""
 
-    def run(self, arrays: list[Array], scalars: list[Any]) -> Any:
-        data = [arrays[k]._node.data if type(k) is int else k[0] for k in self.array_slots]
-        values = [scalars[k] if type(k) is int else k[0] for k in self.scalar_slots]
+    __slots__ = ("array_slots", "out_nodes", "out_tree", "outputs", "plan", "scalar_slots",
+                 "_arrays_in_order", "_scalars_in_order", "_scalar_template", "_scalar_places",
+                 "_single")
+
+    def _prepare(self, n_arrays: int, n_scalars: int) -> None:
+        self._arrays_in_order = self.array_slots == list(range(n_arrays))
+        self._scalars_in_order = self.scalar_slots == list(range(n_scalars))
+        self._scalar_template = [None if type(k) is int else k[0] for k in self.scalar_slots]
+        self._scalar_places = [(i, k) for i, k in enumerate(self.scalar_slots) if type(k) is int]
+        self._single = self.out_tree is None and len(self.out_nodes) == 1
+
+    def run(self, arguments: list[Any], scalars: list[Any]) -> Any:
+        """Run the plan on the arguments' buffers and scalars (in `flatten` order)."""
+        if self._arrays_in_order:
+            data = arguments
+        else:
+            data = [arguments[k] if type(k) is int else k[0] for k in self.array_slots]
+        if self._scalars_in_order:
+            values = scalars
+        else:
+            values = self._scalar_template.copy()
+            for i, k in self._scalar_places:
+                values[i] = scalars[k]
         buffers = self.plan.run(data, values)
-        results = [Array(Node(_INPUT, (), (), n.shape, n.dtype, data=b, site=n.site))
+        if self._single:
+            n = self.out_nodes[0]
+            return Array(Node(_INPUT, (), (), n.shape, n.dtype, buffers[0], n.site))
+        results = [Array(Node(_INPUT, (), (), n.shape, n.dtype, b, n.site))
                    for n, b in zip(self.out_nodes, buffers)]
         if self.out_tree is None:
             return results[0]
@@ -182,9 +207,11 @@ class JitFunction:
         if inline_depth[0]:
             return self.fn(*args, **kwargs)
         arrays: list[Array] = []
+        data: list[Any] = []  # the arrays' buffers (None while pending), in the same order
         scalars: list[Any] = []
         spec: list[Any] = [cache.options_token(options())]
         static = self.static_argnums
+        ready = True  # every Array so far is flat and evaluated: `data` is complete
         for i, x in enumerate(args):
             t = type(x)
             if static and i in static:
@@ -193,10 +220,14 @@ class JitFunction:
                 node = x._node
                 spec.append((node.shape, node.dtype))
                 arrays.append(x)
+                if node.inputs:
+                    ready = False
+                data.append(node.data)
             elif t is float or t is int:
                 spec.append(t)
                 scalars.append(x)
             else:
+                ready = False
                 flatten(x, arrays, scalars, spec)
         if kwargs:
             for name in sorted(kwargs):
@@ -205,18 +236,20 @@ class JitFunction:
                     spec.append((_STATIC, kwargs[name]))
                 else:
                     flatten(kwargs[name], arrays, scalars, spec)
-        key = tuple(spec)
-        pending = [a for a in arrays if a._node.inputs]
-        if pending:
-            from .evaluation import evaluate_arrays
+            ready = False
+        if not ready:  # nested or keyword arguments, or pending ones
+            pending = [a for a in arrays if a._node.inputs]
+            if pending:
+                from .evaluation import evaluate_arrays
 
-            evaluate_arrays(pending)
-        trace = self._traces.get(key)
+                evaluate_arrays(pending)
+            data = [a._node.data for a in arrays]
+        trace = self._traces.get(tuple(spec))
         if trace is None:
-            trace = self._trace(args, kwargs, arrays, scalars, key)
+            trace = self._trace(args, kwargs, arrays, scalars, tuple(spec))
         else:
             cache.counters.jit_hits += 1
-        return trace.run(arrays, scalars)
+        return trace.run(data, scalars)
 
     def _trace(self, args: tuple, kwargs: dict, arrays: list[Array], scalars: list[Any],
                key: tuple) -> _Trace:
@@ -243,8 +276,11 @@ class JitFunction:
         trace.array_slots = [slot_of.get(id(n), (n.data,)) for n in leaves if n.op is _INPUT]
         trace.scalar_slots = [getattr(n.data, "slot", (n.data,)) for n in leaves
                               if n.op is not _INPUT]
+        if hasattr(trace.plan, "concrete"):  # size-generic: this trace's sizes never change
+            trace.plan = trace.plan.concrete([n.data for n in leaves if n.op is _INPUT])
         trace.out_nodes = [Node(_INPUT, (), (), n.shape, n.dtype, site=n.site)
                            for n in trace.out_nodes]  # keep shapes only, not the trace's graph
+        trace._prepare(len(arrays), len(scalars))
         with self._lock:
             self._traces[key] = trace
         return trace

@@ -159,3 +159,29 @@ def test_missing_compiler_is_reported(monkeypatch):
     monkeypatch.setattr(backend_mod, "_INSTANCES", {})
     with pytest.raises(BackendUnavailable, match="compiler"):
         get_backend("c")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_launcher_runs_the_steps_exactly(plans, name):
+    """`CPlan.run` goes through the plan's generated launcher (runtime/c_launch.py): its results
+    are the step loop's, bit for bit, for every case (library calls, reductions, intermediates,
+    several outputs)."""
+    plan, arrays, scalars, _ = plans[name]
+    launched, looped = plan.run(arrays, scalars), plan.run_steps(arrays, scalars)
+    assert len(launched) == len(looped)
+    for got, want in zip(launched, looped):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+def test_launcher_conforms_inputs_and_is_shared_by_the_common_cases(plans):
+    """Inputs that are not C-contiguous arrays of the planned dtype are converted, as by the step
+    loop; plans whose outputs need no copy get a launcher."""
+    plan, arrays, scalars, expected = plans["sigmoid"]
+    assert plan._launch is not None
+    (x,) = arrays
+    strided = np.repeat(x, 2)[::2]  # same values, not contiguous
+    as_list = x.astype(np.float64).tolist()  # another dtype, not an ndarray
+    for operand in (strided, as_list):
+        got, = plan.run([operand], scalars)
+        np.testing.assert_array_equal(got, plan.run_steps([x], scalars)[0])

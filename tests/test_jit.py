@@ -136,3 +136,33 @@ def test_clear_caches_forgets_traces():
     la.clear_caches()
     f(x)
     assert len(calls) == 2
+
+
+def test_a_hit_goes_straight_to_the_plan(monkeypatch):
+    """After the trace, a call looks nothing up in the plan cache and runs no pass."""
+    from lazyarray import cache
+
+    lookups = []
+    real = cache.lookup_plan
+    monkeypatch.setattr(cache, "lookup_plan", lambda *a: lookups.append(1) or real(*a))
+    f = la.jit(lambda a, b, s: la.tanh(a * s + b) - 0.5)
+    a, b = la.array(f32(16)), la.array(f32(16, seed=1))
+    for s in (0.3, 0.7, -1.0):
+        got = np.asarray(f(a, b, s))
+        np.testing.assert_allclose(got, np.tanh(f32(16) * np.float32(s) + f32(16, seed=1)) - 0.5,
+                                   rtol=1e-6, atol=1e-7)
+    info = la.cache_info()
+    assert len(lookups) == 1 and (info.jit_traces, info.jit_hits, info.plans_built) == (1, 2, 1)
+    assert info.plan_hits == 0
+
+
+def test_arguments_bound_out_of_order_unused_and_pending():
+    """The plan's leaf order is not the argument order (`b` is read first), one argument is
+    unused, one arrives pending, constants sit between the scalars."""
+    f = la.jit(lambda a, b, c, s, t: (b * 2.0 + a * s) / (3.0 - b * t))
+    x, y, z = f32(5), f32(5, seed=1), f32(5, seed=2)
+    for s, t in ((0.5, 0.25), (-1.5, 2.0)):
+        got = np.asarray(f(la.array(x), la.array(y) + 1, la.array(z), s, t))
+        yy = y + 1
+        want = (yy * 2 + x * np.float32(s)) / (3 - yy * np.float32(t))
+        np.testing.assert_allclose(got, want, rtol=1e-6)

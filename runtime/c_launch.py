@@ -1,0 +1,102 @@
+"""A C plan's hit path as one generated Python function: every step unrolled, slots as locals.
+
+`CPlan.run` is what every cached evaluation and every `la.jit` call pays. Written as a loop over
+steps and pointer entries it costs ~1 us of interpreter work on top of the kernel call for a
+one-kernel plan (tuple unpacking per step and per pointer, list indexing by slot). The launcher
+does the same work with nothing left to decide: for `y = f(a, b)` in one kernel it reads
+
+    def run(plan, arrays, scalars):
+        ws = getattr(plan._local, "ws", None)
+        if ws is None:
+            ws = plan._workspace()
+        a0 = arrays[0]
+        if type(a0) is not ndarray or a0.dtype is not D0 or a0.shape != S0 or not a0.flags.c_contiguous:
+            a0 = conform(a0, D0, S0)
+        a1 = arrays[1]
+        ...
+        if scalars:
+            bind_scalars(PACK, ws, scalars)
+        o2 = empty(S2, D2)
+        pointers = ws.pointers
+        try:
+            p = pointers[0]
+            p[0] = cbuf(a0)
+            p[1] = cbuf(a1)
+            p[2] = cbuf(o2)
+            F0(p, B0, ws.scalars_ptr, T0)
+        except BaseException:
+            abandon(plan, [a0, a1, o2], ws)
+            raise
+        return [o2]
+
+Same semantics as `CPlan.run` (which stays the reference and serves plans whose outputs alias an
+input or repeat); tests/test_c_launch.py compares the two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+
+def conform(value: Any, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
+    """A leaf that is not a C-contiguous array of the planned dtype and shape, made one."""
+    return np.ascontiguousarray(value, dtype=dtype).reshape(shape)
+
+
+def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
+                  run_library_call: Callable, abandon: Callable
+                  ) -> Callable[[Any, Any, Any], list] | None:
+    """`run(plan, arrays, scalars)` for this plan, or None where the general loop must serve
+    (outputs that are inputs or repeat: those are copied by `fresh_outputs`). The plan is an
+    argument, not a constant of the function: the plan keeps the function, and a cycle would keep
+    an evicted plan's workspace until the garbage collector ran."""
+    if not plan._plain_outputs:
+        return None
+    env: dict[str, Any] = {
+        "ndarray": np.ndarray, "empty": np.empty, "conform": conform, "bind_scalars": bind_scalars, "PACK": plan._pack_scalars,
+        "cbuf": char_buffer, "run_library_call": run_library_call, "abandon": abandon,
+        "getattr": getattr, "BaseException": BaseException,
+    }
+    names: dict[int, str] = {}  # slot -> local variable holding its buffer this run
+    lines = ["def run(plan, arrays, scalars):",
+             "    ws = getattr(plan._local, 'ws', None)",
+             "    if ws is None:",
+             "        ws = plan._workspace()"]
+    for k, (slot, dtype, shape) in enumerate(plan._inputs):
+        v = names[slot] = f"a{slot}"
+        env[f"D{slot}"], env[f"S{slot}"] = dtype, shape
+        lines += [f"    {v} = arrays[{k}]",
+                  f"    if (type({v}) is not ndarray or {v}.dtype is not D{slot} "
+                  f"or {v}.shape != S{slot} or not {v}.flags.c_contiguous):",
+                  f"        {v} = conform({v}, D{slot}, S{slot})"]
+    lines += ["    if scalars:", "        bind_scalars(PACK, ws, scalars)"]
+    for slot, dtype, shape in plan._outputs:
+        v = names[slot] = f"o{slot}"
+        env[f"D{slot}"], env[f"S{slot}"] = dtype, shape
+        lines.append(f"    {v} = empty(S{slot}, D{slot})")
+    uses_library = any(n < 0 for n, *_ in plan._steps)
+    if uses_library:  # library calls read buffers by slot, intermediates included
+        lines.append("    bufs = ws.buffers.copy()")
+        lines += [f"    bufs[{slot}] = {v}" for slot, v in names.items()]
+    kept = "bufs" if uses_library else "[" + ", ".join(names.values()) + "]"
+    lines += ["    pointers = ws.pointers", "    sptr = ws.scalars_ptr", "    try:"]
+    body = []
+    for i, (n, fn, block, nt, bound) in enumerate(plan._steps):
+        if n < 0:
+            env[f"L{i}"] = fn
+            body.append(f"run_library_call(L{i}, bufs)")
+            continue
+        env[f"F{i}"], env[f"B{i}"], env[f"T{i}"] = fn, block, nt
+        body.append(f"p = pointers[{n}]")
+        body += [f"p[{k}] = cbuf({names[slot]})" for k, slot in bound]
+        body.append(f"F{i}(p, B{i}, sptr, T{i})")
+    lines += ["        " + b for b in body or ["pass"]]
+    lines += ["    except BaseException:",
+              f"        abandon(plan, {kept}, ws)",
+              "        raise",
+              "    return [" + ", ".join(names[s] for s in plan.program.outputs) + "]"]
+    exec(compile("\n".join(lines) + "\n", f"<lazyarray launcher {id(plan):x}>", "exec"), env)
+    return env["run"]

@@ -203,3 +203,16 @@ class Node:
     def __repr__(self) -> str:
         attrs = f" {self.attrs}" if self.attrs else ""
         return f"<{self.op.name}{attrs} {self.dtype}{list(self.shape)}>"
+
+
+_new_node = Node.__new__
+
+
+def leaf_like(template: Node, data: Any) -> Node:
+    """A leaf equal to the leaf `template` but for its data: the key is copied, not interned again
+    (`la.jit` wraps every result this way; ~0.1 us less than `Node(...)`)."""
+    node = _new_node(Node)
+    node.op, node.inputs, node.attrs, node.shape = template.op, (), template.attrs, template.shape
+    node.dtype, node.data, node.site, node.pending = template.dtype, data, template.site, 1
+    node.key = template.key
+    return node

@@ -122,7 +122,14 @@ class Array:
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         """A read-only view of the buffer (as JAX): writing through it would change this Array and
         every expression built from it. `np.array(x)` (copy=True) gives a writable copy."""
-        out = self._host()
+        node = self._node
+        out = node.data
+        if node.op is not _INPUT or type(out) is not np.ndarray:  # pending, or on a GPU
+            out = self._host()
+        if dtype is None and not copy:  # np.asarray(x): the commonest export, kept short
+            view = out.view()
+            view.flags.writeable = False
+            return view
         if dtype is not None and np.dtype(dtype) != out.dtype:
             return out.astype(dtype)
         return out.copy() if copy else _read_only(out)
@@ -275,6 +282,7 @@ class Array:
 
 
 _bind.Array = Array
+_INPUT = _bind.INPUT
 
 
 def _to_host(a: Array) -> np.ndarray:

@@ -24,7 +24,7 @@ from . import cache
 from .array import Array
 from .evaluation import options
 from .graph import Node, get_op
-from .graph.node import format_site, user_site
+from .graph.node import format_site, leaf_like, user_site
 
 _INPUT = get_op("input")
 _ARRAY, _SCALAR, _STATIC, _TUPLE, _LIST, _DICT = range(6)
@@ -180,10 +180,8 @@ class _Trace:
                 values[i] = scalars[k]
         buffers = self.plan.run(data, values)
         if self._single:
-            n = self.out_nodes[0]
-            return Array(Node(_INPUT, (), (), n.shape, n.dtype, buffers[0], n.site))
-        results = [Array(Node(_INPUT, (), (), n.shape, n.dtype, b, n.site))
-                   for n, b in zip(self.out_nodes, buffers)]
+            return Array(leaf_like(self.out_nodes[0], buffers[0]))
+        results = [Array(leaf_like(n, b)) for n, b in zip(self.out_nodes, buffers)]
         if self.out_tree is None:
             return results[0]
         return _replace_arrays(self.out_tree, iter(results))
@@ -204,14 +202,39 @@ class JitFunction:
         _live.add(self)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """The hit path for the common call: positional, evaluated Arrays and Python scalars,
+        nothing static. Its key is the one `_call` builds for the same arguments."""
+        if kwargs or self.static_argnums or inline_depth[0]:
+            return self._call(args, kwargs)
+        spec: list[Any] = [cache.options_token(options())]
+        data: list[Any] = []
+        scalars: list[Any] = []
+        for x in args:
+            t = type(x)
+            if t is Array:
+                node = x._node
+                if node.inputs:  # pending
+                    return self._call(args, kwargs)
+                spec.append((node.shape, node.dtype))
+                data.append(node.data)
+            elif t is float or t is int:
+                spec.append(t)
+                scalars.append(x)
+            else:
+                return self._call(args, kwargs)
+        trace = self._traces.get(tuple(spec))
+        if trace is None:
+            return self._call(args, kwargs)
+        cache.counters.jit_hits += 1
+        return trace.run(data, scalars)
+
+    def _call(self, args: tuple, kwargs: dict) -> Any:
         if inline_depth[0]:
             return self.fn(*args, **kwargs)
         arrays: list[Array] = []
-        data: list[Any] = []  # the arrays' buffers (None while pending), in the same order
         scalars: list[Any] = []
         spec: list[Any] = [cache.options_token(options())]
         static = self.static_argnums
-        ready = True  # every Array so far is flat and evaluated: `data` is complete
         for i, x in enumerate(args):
             t = type(x)
             if static and i in static:
@@ -220,14 +243,10 @@ class JitFunction:
                 node = x._node
                 spec.append((node.shape, node.dtype))
                 arrays.append(x)
-                if node.inputs:
-                    ready = False
-                data.append(node.data)
             elif t is float or t is int:
                 spec.append(t)
                 scalars.append(x)
             else:
-                ready = False
                 flatten(x, arrays, scalars, spec)
         if kwargs:
             for name in sorted(kwargs):
@@ -236,20 +255,18 @@ class JitFunction:
                     spec.append((_STATIC, kwargs[name]))
                 else:
                     flatten(kwargs[name], arrays, scalars, spec)
-            ready = False
-        if not ready:  # nested or keyword arguments, or pending ones
-            pending = [a for a in arrays if a._node.inputs]
-            if pending:
-                from .evaluation import evaluate_arrays
+        key = tuple(spec)
+        pending = [a for a in arrays if a._node.inputs]
+        if pending:
+            from .evaluation import evaluate_arrays
 
-                evaluate_arrays(pending)
-            data = [a._node.data for a in arrays]
-        trace = self._traces.get(tuple(spec))
+            evaluate_arrays(pending)
+        trace = self._traces.get(key)
         if trace is None:
-            trace = self._trace(args, kwargs, arrays, scalars, tuple(spec))
+            trace = self._trace(args, kwargs, arrays, scalars, key)
         else:
             cache.counters.jit_hits += 1
-        return trace.run(data, scalars)
+        return trace.run([a._node.data for a in arrays], scalars)
 
     def _trace(self, args: tuple, kwargs: dict, arrays: list[Array], scalars: list[Any],
                key: tuple) -> _Trace:

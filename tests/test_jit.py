@@ -166,3 +166,16 @@ def test_arguments_bound_out_of_order_unused_and_pending():
         yy = y + 1
         want = (yy * 2 + x * np.float32(s)) / (3 - yy * np.float32(t))
         np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_results_are_ordinary_leaves():
+    """A jit result's leaf has the key an evaluated Array's leaf has: graphs built on it find the
+    plans that graphs built on any other Array of that shape and dtype find."""
+    from lazyarray.graph import Node, get_op
+
+    f = la.jit(lambda x: la.exp(x) * 2.0)
+    y = f(la.array(f32(6)))
+    node = y._node
+    assert node.inputs == () and node.pending == 1
+    assert node.key == Node(get_op("input"), (), (), (6,), np.dtype(np.float32), data=None).key
+    np.testing.assert_allclose(np.asarray(y), np.exp(f32(6)) * 2, rtol=1e-6)

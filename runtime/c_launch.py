@@ -16,7 +16,7 @@ does the same work with nothing left to decide: for `y = f(a, b)` in one kernel 
         ...
         if scalars:
             bind_scalars(PACK, ws, scalars)
-        o2 = empty(S2, D2)
+        o2 = empty(S2, D2)          # a large output: take(ws.key, 2), else empty(...)
         pointers = ws.pointers
         try:
             p = pointers[0]
@@ -27,10 +27,10 @@ does the same work with nothing left to decide: for `y = f(a, b)` in one kernel 
         except BaseException:
             abandon(plan, [a0, a1, o2], ws)
             raise
-        return [o2]
+        return [o2]                 # a large output is first given back: give(ws.key, 2, o2)
 
-Same semantics as `CPlan.run` (which stays the reference and serves plans whose outputs alias an
-input or repeat); tests/test_c_launch.py compares the two.
+Same semantics as `CPlan.run_steps` (the reference, and the path for plans whose outputs alias an
+input or repeat); tests/test_c_programs.py compares the two on every hand-built program.
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from . import spare_outputs
 
 
 def conform(value: Any, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
@@ -59,6 +61,7 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
         "ndarray": np.ndarray, "empty": np.empty, "conform": conform, "bind_scalars": bind_scalars, "PACK": plan._pack_scalars,
         "cbuf": char_buffer, "run_library_call": run_library_call, "abandon": abandon,
         "getattr": getattr, "BaseException": BaseException,
+        "take": spare_outputs.take, "give": spare_outputs.give,
     }
     names: dict[int, str] = {}  # slot -> local variable holding its buffer this run
     lines = ["def run(plan, arrays, scalars):",
@@ -73,10 +76,17 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
                   f"or {v}.shape != S{slot} or not {v}.flags.c_contiguous):",
                   f"        {v} = conform({v}, D{slot}, S{slot})"]
     lines += ["    if scalars:", "        bind_scalars(PACK, ws, scalars)"]
-    for slot, dtype, shape in plan._outputs:
+    reused = []  # large outputs: taken from and given back to the spare pool (spare_outputs)
+    for slot, dtype, shape, spare in plan._outputs:
         v = names[slot] = f"o{slot}"
         env[f"D{slot}"], env[f"S{slot}"] = dtype, shape
-        lines.append(f"    {v} = empty(S{slot}, D{slot})")
+        if spare:
+            reused.append(slot)
+            lines += [f"    {v} = take(ws.key, {slot})",
+                      f"    if {v} is None:",
+                      f"        {v} = empty(S{slot}, D{slot})"]
+        else:
+            lines.append(f"    {v} = empty(S{slot}, D{slot})")
     uses_library = any(n < 0 for n, *_ in plan._steps)
     if uses_library:  # library calls read buffers by slot, intermediates included
         lines.append("    bufs = ws.buffers.copy()")
@@ -96,7 +106,8 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
     lines += ["        " + b for b in body or ["pass"]]
     lines += ["    except BaseException:",
               f"        abandon(plan, {kept}, ws)",
-              "        raise",
-              "    return [" + ", ".join(names[s] for s in plan.program.outputs) + "]"]
+              "        raise"]
+    lines += [f"    give(ws.key, {slot}, {names[slot]})" for slot in reused]
+    lines += ["    return [" + ", ".join(names[s] for s in plan.program.outputs) + "]"]
     exec(compile("\n".join(lines) + "\n", f"<lazyarray launcher {id(plan):x}>", "exec"), env)
     return env["run"]

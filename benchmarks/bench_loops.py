@@ -6,7 +6,12 @@ process: NumPy eager, and JAX jit with the loop body jitted (if jax is installed
 from empty plan caches (`la.clear_caches()`), so its column includes every plan build; kernels may
 come from the on-disk kernel cache (`--cold` points it at a fresh directory first).
 
-Run: python benchmarks/bench_loops.py [--backend auto|numpy|c] [--cold]
+With background compiles (the C backend's default, docs/caching.md) a row's time ends when its
+results are ready; kernels may still be compiling then. "then compiling" is how much longer they
+took (waited for before the next row starts, so rows do not overlap), and "interpreted" counts
+the evaluations the NumPy executor ran meanwhile. `--blocking` turns background compiles off.
+
+Run: python benchmarks/bench_loops.py [--backend auto|numpy|c] [--cold] [--blocking]
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--backend", default="auto")
     parser.add_argument("--cold", action="store_true", help="fresh kernel cache directory")
+    parser.add_argument("--blocking", action="store_true", help="background_compiles=False")
     args = parser.parse_args()
     if args.cold:
         os.environ["LAZYARRAY_CACHE_DIR"] = tempfile.mkdtemp(prefix="la_bench_loops_")
@@ -42,12 +48,13 @@ def main() -> None:
             ("Fibonacci a, b = b, a + b, 8 f32, 300 steps", fibonacci, 2, 8, 300),
             ("Adam-style 4-state, 8 f32, 1,000 steps", adam, 4, 8, 1000),
             ("acc = acc + v*0.5, 100 f32, 10,000 steps", accumulate, 2, 100, 10_000)]
-    print(f"backend={args.backend}; totals include every plan build (lazyarray starts with empty "
-          "plan caches)\n")
+    print(f"backend={args.backend}, background_compiles={not args.blocking}; totals include every "
+          "plan build (lazyarray starts with empty plan caches)\n")
     print("| loop | NumPy eager | lazyarray | ratio | plans built | cuts | kernels compiled "
-          "| JAX jit (body) |")
-    print("|---|---|---|---|---|---|---|---|")
-    with la.config(backend=args.backend), np.errstate(over="ignore"):
+          "| then compiling | interpreted | JAX jit (body) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    with la.config(backend=args.backend, background_compiles=not args.blocking), \
+            np.errstate(over="ignore"):
         for label, fn, k, size, steps in rows:
             start = [np.linspace(0.5, 1.0, size, dtype=np.float32) + i for i in range(k)]
             t = time.perf_counter()
@@ -55,17 +62,25 @@ def main() -> None:
             t_np = time.perf_counter() - t
             la.clear_caches()
             t = time.perf_counter()
-            got = la.eval(*fn(la, *[la.array(x) for x in start], steps))
+            got = [np.asarray(g) for g in la.eval(*fn(la, *[la.array(x) for x in start], steps))]
             t_la = time.perf_counter() - t
             info = la.cache_info()
+            t_wait = _finish_compiles(la)
             for g, w in zip(got, want):
-                np.testing.assert_allclose(np.asarray(g), w, rtol=1e-4)
+                np.testing.assert_allclose(g, w, rtol=1e-4)
             t_jax = _jax_total(jax, fn, start, steps) if jax else None
             jax_cell = f"{t_jax * 1e3:.1f} ms" if t_jax is not None else "not installed"
             print(f"| {label} | {t_np * 1e3:.1f} ms | {t_la * 1e3:.1f} ms | {t_la / t_np:.0f}x | "
                   f"{info.plans_built} | {info.graph_cuts} | {info.kernels_compiled} | "
-                  f"{jax_cell} |")
+                  f"{t_wait * 1e3:.0f} ms | {info.interpreted_runs} | {jax_cell} |")
         _varying_batch(la, jax)
+
+
+def _finish_compiles(la) -> float:
+    """Seconds until the row's background compiles are done (not part of its time)."""
+    t = time.perf_counter()
+    la.wait_for_compiles(600)
+    return time.perf_counter() - t
 
 
 def _jax_total(jax, fn, start, steps):
@@ -95,6 +110,7 @@ def _varying_batch(la, jax) -> None:
     got = [float(la.maximum(la.array(x) @ wl + 0.5, 0).sum()) for x in batches]
     t_la = time.perf_counter() - t
     info = la.cache_info()
+    t_wait = _finish_compiles(la)
     np.testing.assert_allclose(got, want, rtol=1e-4)
     jax_cell = "not installed"
     if jax is not None:
@@ -108,7 +124,8 @@ def _varying_batch(la, jax) -> None:
         jax_cell = f"{(time.perf_counter() - t) * 1e3:.1f} ms"
     print(f"| varying batch 1..500, relu(x @ w + 0.5).sum(), 200 steps | {t_np * 1e3:.1f} ms | "
           f"{t_la * 1e3:.1f} ms | {t_la / t_np:.0f}x | {info.plans_built} | {info.graph_cuts} | "
-          f"{info.kernels_compiled} | {jax_cell} |")
+          f"{info.kernels_compiled} | {t_wait * 1e3:.0f} ms | {info.interpreted_runs} | "
+          f"{jax_cell} |")
 
 
 if __name__ == "__main__":

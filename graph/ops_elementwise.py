@@ -25,8 +25,32 @@ def _ufunc_reference(ufunc: np.ufunc):
     return reference
 
 
+# Ops whose C template gives the NumPy reference's bits on every real input (correctly rounded or
+# exact, with the same NaN/inf/-0.0/overflow/division-by-zero/shift-width edges; docs/semantics.md;
+# any NaN counts as one value): property "numpy_bits"; "numpy_bits_integer" where that holds for
+# integer inputs only (float floor_divide, remainder and power follow other formulas; float
+# maximum(-0.0, 0.0) is -0.0 in C and 0.0 in NumPy).
+# The C backend may run a plan of such ops through the NumPy kernel-IR executor while its kernels
+# compile (runtime/c_tiered.py); tests/test_c_tiered.py checks every entry bit for bit.
+_NUMPY_BITS = frozenset({
+    "abs", "negative", "positive", "square", "sqrt", "reciprocal", "floor", "ceil", "trunc",
+    "rint", "isnan", "isinf", "isfinite", "signbit", "copysign", "logical_not", "bitwise_invert",
+    "add", "subtract", "multiply", "divide", "equal", "not_equal", "less",
+    "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "logical_xor",
+    "bitwise_and", "bitwise_or", "bitwise_xor"})
+_NUMPY_BITS_INTEGER = frozenset({"floor_divide", "remainder", "power", "maximum", "minimum",
+                                 "bitwise_left_shift", "bitwise_right_shift"})
+
+
+def _bits_property(name: str) -> tuple[str, ...]:
+    if name in _NUMPY_BITS:
+        return ("numpy_bits",)
+    return ("numpy_bits_integer",) if name in _NUMPY_BITS_INTEGER else ()
+
+
 def _elementwise(name, ufunc, c, *, domain="any", properties=(), reference=None, arity=None,
                  vjp=None, differentiable=True):
+    properties = tuple(properties) + _bits_property(name)
     return register(
         OpDef(
             name=name,
@@ -123,7 +147,7 @@ _elementwise("bitwise_invert", np.invert, {"b": "(!{0})", "*": "(({T})~{0})"},
 # la.stop_gradient: the identity to every pass (folded away), a wall to derivatives; any dtype.
 register(OpDef(name="stop_gradient", kind=OpKind.ELEMENTWISE, arity=1,
                reference=lambda xs, a, d: np.array(xs[0], copy=True), c={"*": "{0}"},
-               properties=frozenset({"identity"}), vjp=_zero))
+               properties=frozenset({"identity", "numpy_bits"}), vjp=_zero))
 
 # --- binary ------------------------------------------------------------------------------------------
 _COMM_ASSOC = ("commutative", "associative")
@@ -221,6 +245,7 @@ register(OpDef(
     name="where", kind=OpKind.ELEMENTWISE, arity=3,
     reference=lambda xs, a, d: np.where(*xs),
     c={"*": "({0} ? {1} : {2})"},
+    properties=frozenset({"numpy_bits"}),
     doc="where(cond: bool, x, y): x and y already share the result dtype",
     vjp=lambda g, y, xs, a: (None, d.where(xs[0], g, 0.0), d.where(xs[0], 0.0, g)),
 ))
@@ -228,6 +253,9 @@ register(OpDef(
     name="cast", kind=OpKind.ELEMENTWISE, arity=1,
     reference=lambda xs, a, d: semantics.cast(xs[0], d),
     c={"*": "la_cast_{S}_{D}({0})"},
+    # integer sources only: from floats, gcc rewrites (float)(int)x into trunc(x) under
+    # -fno-trapping-math, and trunc keeps -0.3's sign (-0.0; NumPy gives +0.0)
+    properties=frozenset({"numpy_bits_integer"}),
     doc="astype: float→int truncates, saturates, NaN→0 (graph/semantics.py)",
     vjp=lambda g, y, xs, a: (d.cast(g, xs[0].dtype) if xs[0].dtype.kind == "f" else None,),
 ))

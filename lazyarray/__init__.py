@@ -16,7 +16,8 @@ from .elementwise import *  # noqa: F401,F403
 from .elementwise import astype, clip, power, round, where
 from .complex_functions import angle, conj, conjugate, imag, real
 from .evaluation import block_until_ready, eval
-from .cache import CacheInfo, cache_info, clear_caches  # plan cache observability
+from .cache import (CacheInfo, cache_info, clear_caches,  # plan cache observability
+                    wait_for_compiles)
 from .jit import jit
 from .autodiff import grad, jvp, stop_gradient, value_and_grad, vjp
 from .explain import Explanation, explain, to_dot

@@ -52,14 +52,15 @@ def build_plan(graph: Graph, opts: EvaluateOptions, generic: GenericGraph | None
     data, so the plan cache around this call reuses them for new leaves of the same structure; the
     reference plan (optimize off) runs a data-free copy of the graph node by node. With `generic`
     (the cache found the graph size-free), the passes run once on its probe graph and the plan
-    serves every size (lazyarray/generic_plan.py); its kernels are compiled now, for this size."""
+    serves every size (lazyarray/generic_plan.py); its kernels are compiled now, for this size.
+    The C backend may compile them in the background meanwhile (`compile_without_waiting`)."""
     if not opts.optimize:
         return build_reference_plan(graph, opts)
     backend = get_backend(opts.backend)
     if generic is None:
-        return backend.compile(optimize(graph))
+        return backend.compile_without_waiting(optimize(graph))
     template = optimize_until(probe_graph(graph, generic), "fuse").program
-    plan = GenericPlan(template, generic.size_sources, backend.compile)
+    plan = GenericPlan(template, generic.size_sources, backend.compile_without_waiting)
     plan.plan_for(generic.sizes)
     return plan
 
@@ -213,7 +214,7 @@ def _apply_settings(s: Settings) -> None:
     set_node_budget(s.max_graph_nodes, cuts.cut_hook)
     cuts.configure(s.max_graph_nodes)
     cache.apply_settings(s)
-    configure_c_backend(s.cache_dir, s.num_threads)  # kernel cache dir, OpenMP threads
+    configure_c_backend(s.cache_dir, s.num_threads, s.background_compiles)
     configure_dask_backend(s.chunks)
 
 

@@ -43,6 +43,9 @@ class Settings(BaseModel):
                                   "(their intermediate workspaces); the LRU plans beyond go")
     log_compiles: bool = Field(False, description="log every plan build and kernel compile")
     forbid_compiles: bool = Field(False, description="raise instead of compiling a kernel")
+    background_compiles: bool = Field(
+        True, description="backend='c': a plan whose kernels are not compiled yet runs through the "
+        "NumPy executor while they compile in the background, where the bits are the same")
     cache_dir: str | None = Field(None, description="on-disk kernel cache; default: user cache dir")
     num_threads: int | None = Field(None, ge=1, description="OpenMP threads; default: all cores")
     chunks: Union[int, str, tuple] = Field(

@@ -37,6 +37,11 @@ class Backend(ABC):
     def allocate(self, shape: tuple[int, ...], dtype: np.dtype) -> Any:
         return np.empty(shape, dtype)
 
+    def compile_without_waiting(self, program: Any) -> Any:
+        """The plan evaluation uses: `compile(program)`, unless the backend can run the program
+        the same bit for bit while its kernels compile (the C backend: runtime/c_tiered.py)."""
+        return self.compile(program)  # type: ignore[attr-defined]
+
     @abstractmethod
     def run(self, plan: Any, leaves: list[Any]) -> list[Any]:
         """Run a plan built by this backend on bound leaf values; return the output buffers."""

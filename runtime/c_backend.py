@@ -22,7 +22,7 @@ import numpy as np
 
 from ..graph.kernel_ir import Apply, Kernel, LibraryCall, Load, Program
 from ..graph.registry import OpKind
-from . import c_compiler, spare_outputs
+from . import c_background, c_compiler, compile_stats, spare_outputs
 from .backend import Backend, fresh_outputs, register_backend
 from .c_compiler import ffi
 from .c_launch import make_launcher
@@ -35,6 +35,7 @@ from .c_printer import (
     shared_slots,
 )
 from .c_split import split_full_reductions
+from .c_tiered import TieredPlan, worth_interpreting
 
 # Below this much work a kernel runs on one thread. Work is loop iterations, weighted by ops per
 # element (`parallel_work`). Measured here (sigmoid, PASSIVE wait): 2 threads lose below 2**18
@@ -50,14 +51,17 @@ def parallel_work(kernel: Kernel, n_elements: int) -> int:
     ops = sum(isinstance(e, Apply) for st in kernel.stages for e in st.exprs)
     return n_elements * max(1, ops // OPS_PER_UNIT)
 num_threads: int | None = None  # lazyarray sets it from settings.num_threads; None: all cores
+background_compiles: bool = True  # lazyarray sets it from settings.background_compiles
 
 
-def configure(cache_dir: str | None, num_threads_: int | None) -> None:
+def configure(cache_dir: str | None, num_threads_: int | None,
+              background_compiles_: bool = True) -> None:
     """Settings the user layer owns (runtime never imports it); called when they change.
-    (`compile_stats.set_forbid_compiles` is the third such switch.)"""
-    global num_threads
+    (`compile_stats.set_forbid_compiles` is another such switch.)"""
+    global num_threads, background_compiles
     c_compiler.cache_dir_override = cache_dir
     num_threads = num_threads_
+    background_compiles = background_compiles_
 
 
 def _threads() -> int:
@@ -106,22 +110,37 @@ class _Workspace:
                              for k, dt in enumerate(prog.scalars)]
 
 
+def _intermediates(program: Program) -> frozenset[int]:
+    inputs, outputs = set(program.inputs), set(program.outputs)
+    return frozenset(s for s in range(len(program.buffers))
+                     if s not in inputs and s not in outputs)
+
+
+def _storage_slots(program: Program) -> dict[int, list[int]]:
+    slots: dict[int, list[int]] = {}
+    for slot, spec in enumerate(program.buffers):
+        slots.setdefault(spec.storage, []).append(slot)
+    return slots
+
+
+def workspace_bytes(program: Program) -> int:
+    """Bytes of the intermediates' arenas a plan of this program keeps between runs."""
+    by_storage = _storage_slots(program)
+    return sum(max(program.buffers[s].nbytes for s in by_storage[storage])
+               for storage in {program.buffers[s].storage for s in _intermediates(program)})
+
+
 class CPlan:
     def __init__(self, program: Program, calls: list[_KernelCall]) -> None:
         self.program = program
         self.calls = calls
         inputs, outputs = set(program.inputs), set(program.outputs)
-        self.intermediates = frozenset(s for s in range(len(program.buffers))
-                                       if s not in inputs and s not in outputs)
-        self.storage_slots: dict[int, list[int]] = {}
-        for slot, spec in enumerate(program.buffers):
-            self.storage_slots.setdefault(spec.storage, []).append(slot)
+        self.intermediates = _intermediates(program)
+        self.storage_slots = _storage_slots(program)
         self._local = threading.local()
         # The intermediates' arenas a run keeps for the next one (per thread): the plan cache
         # bounds plans by these bytes, and they are freed with the plan.
-        self.workspace_bytes = sum(
-            max(program.buffers[s].nbytes for s in self.storage_slots[storage])
-            for storage in {program.buffers[s].storage for s in self.intermediates})
+        self.workspace_bytes = workspace_bytes(program)
         self._inputs = [(s, program.buffers[s].dtype, program.buffers[s].shape)
                         for s in program.inputs]
         # Outputs that are neither inputs nor repeated are returned as they are (no copy); large
@@ -357,35 +376,71 @@ class CBackend(Backend):
         return render_kernel(kernel, plan_layout(kernel))[1]
 
     def compile(self, program: Program) -> CPlan:
+        """A plan whose kernels are all loaded: compiles what no cache has, and waits for it."""
         program = split_full_reductions(program, PARALLEL_THRESHOLD)
-        found = []  # (kernel, layout, structural key, shared slots, function or None)
-        for kernel in program.kernels:
-            shared = shared_slots(program, kernel)
-            layout, key = _layout_and_key(kernel, shared)
-            found.append((kernel, layout, key, shared,
-                          c_compiler.load_by_key(key) if key else None))
+        found = _find_kernels(program, look_up=True)
         missing = [f for f in found if f[4] is None]
         if missing:  # render only what neither memory nor the disk index has
             rendered = [_render_cached(k, shared)[1:] for k, _, _, shared, _ in missing]
             loaded = iter(c_compiler.load_kernels(rendered, translation_unit,
-                                                  [f[2] for f in missing] if missing[0][2]
-                                                  else None))
+                                                  [f[2] for f in missing]))
             found = [f if f[4] is not None else (*f[:4], next(loaded)) for f in found]
-        threads = _threads()
-        calls = []
-        for kernel, layout, _, _, fn in found:
-            size = layout.n_elements
-            if size >= WATCHED_ELEMENTS:
-                fn = watched(fn)
-            calls.append(_KernelCall(fn, kernel_slots(kernel), layout.block(),
-                                     threads if parallel_work(kernel, size) >= PARALLEL_THRESHOLD
-                                     else 1,
-                                     skip=(size == 0 and not _reduces_empty(kernel))))
-        return CPlan(program, calls)
+        return _plan(program, found)
+
+    def compile_without_waiting(self, program: Program) -> CPlan | TieredPlan:
+        """As `compile`, but kernels no cache has compile in the background while the plan runs
+        through the NumPy executor, where that gives the same bits (runtime/c_tiered.py)."""
+        if not background_compiles or compile_stats.forbid_compiles:
+            return self.compile(program)
+        split = split_full_reductions(program, PARALLEL_THRESHOLD)
+        if not worth_interpreting(split):
+            return self.compile(program)
+        # Without the compiler's facts on disk (a fresh cache) even a lookup would probe it.
+        found = _find_kernels(split, look_up=c_compiler.toolchain_known())
+        missing = [f for f in found if f[4] is None]
+        if not missing:
+            return _plan(split, found)
+        rendered = [_render_cached(k, shared)[1:] for k, _, _, shared, _ in missing]
+        compile_stats.count("kernels_queued", len(missing))
+        futures = c_background.submit(rendered, [f[2] for f in missing], translation_unit)
+        return TieredPlan(split, futures, partial(_finish_plan, split, found),
+                          workspace_bytes(split))
 
     def run(self, plan: CPlan, leaves: list[Any]) -> list[np.ndarray]:
         arrays, scalars = leaves
         return plan.run(arrays, scalars)
+
+
+def _find_kernels(program: Program, look_up: bool) -> list[tuple]:
+    """Per kernel (kernel, layout, structural key, shared slots, C function or None): loaded
+    from memory or the disk cache by structural key when `look_up`."""
+    found = []
+    for kernel in program.kernels:
+        shared = shared_slots(program, kernel)
+        layout, key = _layout_and_key(kernel, shared)
+        found.append((kernel, layout, key, shared,
+                      c_compiler.load_by_key(key) if key and look_up else None))
+    return found
+
+
+def _finish_plan(program: Program, found: list[tuple], functions: list[Any]) -> CPlan:
+    """The compiled plan once the background compiler has delivered the missing `functions`."""
+    arrived = iter(functions)
+    return _plan(program, [f if f[4] is not None else (*f[:4], next(arrived)) for f in found])
+
+
+def _plan(program: Program, found: list[tuple]) -> CPlan:
+    threads = _threads()
+    calls = []
+    for kernel, layout, _, _, fn in found:
+        size = layout.n_elements
+        if size >= WATCHED_ELEMENTS:
+            fn = watched(fn)
+        calls.append(_KernelCall(fn, kernel_slots(kernel), layout.block(),
+                                 threads if parallel_work(kernel, size) >= PARALLEL_THRESHOLD
+                                 else 1,
+                                 skip=(size == 0 and not _reduces_empty(kernel))))
+    return CPlan(program, calls)
 
 
 def _reduces_empty(kernel: Kernel) -> bool:

@@ -155,13 +155,36 @@ def unavailable_reason() -> str | None:
     return None
 
 
-@cache
-def _toolchain_for(command: tuple[str, ...], root: str) -> Toolchain:
-    """Probe the compiler once per machine: the result is cached on disk next to the kernels."""
+def _probe_file(command: tuple[str, ...], root: str) -> Path:
     stat = os.stat(shutil.which(command[0]) or command[0])
     probe_key = hashlib.sha256(repr((command, stat.st_mtime_ns, stat.st_size,
                                      CODEGEN_VERSION)).encode()).hexdigest()[:16]
-    probe_file = Path(root) / "c-v1" / f"probe-{probe_key}.json"
+    return Path(root) / "c-v1" / f"probe-{probe_key}.json"
+
+
+def toolchain_known() -> bool:
+    """Whether `toolchain()` answers without running the compiler (probed in this process, or
+    its facts are on disk): a plan build that must not wait for the compiler asks first."""
+    command = find_compiler()
+    if command is None:
+        return True  # toolchain() raises at once
+    root = str(cache_root())
+    if (command, root) in _probed:
+        return True
+    try:
+        return _probe_file(command, root).is_file()
+    except OSError:
+        return False
+
+
+_probed: set[tuple[tuple[str, ...], str]] = set()
+
+
+@cache
+def _toolchain_for(command: tuple[str, ...], root: str) -> Toolchain:
+    """Probe the compiler once per machine: the result is cached on disk next to the kernels."""
+    probe_file = _probe_file(command, root)
+    _probed.add((command, root))
     try:
         facts = json.loads(probe_file.read_text())
     except (OSError, ValueError):
@@ -199,15 +222,21 @@ def _probe(command: tuple[str, ...]) -> dict:
             cmd = [*command, *flags, *extra, "-o", str(Path(tmp) / "probe.so"), str(src), "-lm"]
             return subprocess.run(cmd, capture_output=True, timeout=120, check=False).returncode == 0
 
-        if not works([]):
-            raise CompileError(f"{' '.join(command)} cannot build a shared library")
-        if works(["-march=native"]):
-            flags.append("-march=native")
-        openmp = works(["-fopenmp"])
-        if openmp:
-            flags.append("-fopenmp")
-        elif works(["-fopenmp-simd"]):  # no OpenMP runtime: still honour `omp simd`
-            flags.append("-fopenmp-simd")
+        # One compiler run where everything works (the usual case: each run costs 50-150 ms,
+        # and a fresh cache pays the probe before its first kernel); else flag by flag.
+        if works(["-march=native", "-fopenmp"]):
+            flags += ["-march=native", "-fopenmp"]
+            openmp = True
+        else:
+            if not works([]):
+                raise CompileError(f"{' '.join(command)} cannot build a shared library")
+            if works(["-march=native"]):
+                flags.append("-march=native")
+            openmp = works(["-fopenmp"])
+            if openmp:
+                flags.append("-fopenmp")
+            elif works(["-fopenmp-simd"]):  # no OpenMP runtime: still honour `omp simd`
+                flags.append("-fopenmp-simd")
     is_gcc = "gcc" in version.lower() or "free software foundation" in out.stdout.lower()
     return {"version": version, "flags": flags, "openmp": openmp,
             "vector_math": bool(is_gcc and _glibc_has_libmvec())}
@@ -339,13 +368,14 @@ def load_kernels(kernels: list[tuple[str, str]], header_source,
                  keys: list[str] | None = None) -> list:
     """C functions for (symbol, function source) pairs: from memory, else disk, else one compile of
     all the missing ones. `header_source(functions)` makes the translation unit around them.
-    `keys`: each kernel's structural key, recorded so `load_by_key` finds it next time."""
+    `keys`: each kernel's structural key ("" or None: none), recorded so `load_by_key` finds it
+    next time. The compiler runs without holding the lock: lookups from other threads go on."""
+    fns = _load_kernels(kernels, header_source)
     with _lock:
-        fns = _load_kernels(kernels, header_source)
         if keys is not None:
             directory = cache_root() / "c-v1" / toolchain().config_hash
             for key, (symbol, _) in zip(keys, kernels):
-                if _symbol_of_key.get(key) != symbol:
+                if key and _symbol_of_key.get(key) != symbol:
                     _symbol_of_key[key] = symbol
                     entry = f"{symbol} {_key_check(key, symbol)}\n".encode()
                     try:
@@ -356,8 +386,8 @@ def load_kernels(kernels: list[tuple[str, str]], header_source,
 
 
 def _load_kernels(kernels: list[tuple[str, str]], header_source) -> list:
+    tc = toolchain()
     with _lock:
-        tc = toolchain()
         directory = cache_root() / "c-v1" / tc.config_hash
         missing: list[tuple[str, str]] = []
         for symbol, source in dict(kernels).items():
@@ -367,13 +397,15 @@ def _load_kernels(kernels: list[tuple[str, str]], header_source) -> list:
                 compile_stats.count("kernel_disk_hits")
             else:
                 missing.append((symbol, source))
-        if missing:
-            try:
-                _compile(tc, directory, missing, header_source)
-            except OSError as exc:  # disk full, or the directory went away or read-only
+    if missing:  # the compiler runs outside the lock: other threads keep loading and looking up
+        try:
+            _compile(tc, directory, missing, header_source)
+        except OSError as exc:  # disk full, or the directory went away or read-only
+            with _lock:
                 degrade(exc)
                 directory = cache_root() / "c-v1" / tc.config_hash
-                _compile(tc, directory, missing, header_source)
+            _compile(tc, directory, missing, header_source)
+    with _lock:
         return [_functions[symbol] for symbol, _ in kernels]
 
 
@@ -419,7 +451,11 @@ def _compile(tc: Toolchain, directory: Path, missing, header_source) -> None:
     os.close(fd)
     try:
         cmd = [*tc.command, *tc.flags, "-o", tmp, str(src_path), "-lm"]
-        result = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        # A copy of the environment: the child then reads an array of its own. With env=None
+        # it reads the process's `environ`, which another thread's os.environ change can
+        # reallocate under a background compile (exec then failed with EFAULT in the tests).
+        result = subprocess.run(cmd, capture_output=True, text=True, check=False,
+                                env=dict(os.environ))
         if result.returncode != 0:
             raise CompileError(f"compiling generated kernels failed (a lazyarray bug; source: "
                                f"{src_path}):\n{result.stderr[-4000:]}")
@@ -430,11 +466,12 @@ def _compile(tc: Toolchain, directory: Path, missing, header_source) -> None:
     digest = hashlib.sha256(data).hexdigest()
     compile_stats.count("translation_units")
     compile_stats.count("kernels_compiled", len(missing))
-    lib = _libraries[str(lib_path)] = _open_library(lib_path)
-    for symbol, _ in missing:
-        _functions[symbol] = _bind(lib, symbol)
-        _atomic_write(directory / f"k-{symbol}.idx", f"{lib_path.name} {digest}\n".encode())
-    maybe_evict(directory.parent, lib_path.stat().st_size)
+    with _lock:
+        lib = _libraries[str(lib_path)] = _open_library(lib_path)
+        for symbol, _ in missing:
+            _functions[symbol] = _bind(lib, symbol)
+            _atomic_write(directory / f"k-{symbol}.idx", f"{lib_path.name} {digest}\n".encode())
+        maybe_evict(directory.parent, lib_path.stat().st_size)
 
 
 # Evicting scans every library in the cache: once per process at its first compile, then again only

@@ -1,10 +1,16 @@
 """Shared fixtures: every differential test runs on every backend that can run here (one suite for
 all backends, flashlight's lesson), with the passes on (the default) unless a test says otherwise."""
 
+import os
+
 import pytest
 
-import lazyarray as la
-from lazyarray.runtime import available_backends
+# Tests evaluate most graphs once: with background compiles on, that one run would go through the
+# NumPy executor and the C kernels would never be tested. tests/test_c_tiered.py turns them on.
+os.environ.setdefault("LAZYARRAY_BACKGROUND_COMPILES", "0")
+
+import lazyarray as la  # noqa: E402
+from lazyarray.runtime import available_backends  # noqa: E402
 
 # The dask backend runs the C kernels chunk by chunk; it has its own suite (tests/test_dask*.py)
 # instead of multiplying every differential test by a Dask graph's overhead.

@@ -1,0 +1,269 @@
+"""Tiered execution: a C plan whose kernels are still compiling runs through the NumPy executor.
+
+A cold compile costs 60-500 ms (the compiler's start dominates a small kernel); a loop never
+evaluated inside builds 2-3 plans and runs each segment in well under a millisecond. So the C
+backend need not wait: `CBackend.compile_without_waiting` queues the missing kernels on the
+background compiler (runtime/c_background.py) and returns a `TieredPlan`, which runs the same
+Program through `kernel_numpy` (the executable definition of the kernel IR) until every kernel
+has arrived, then the compiled plan.
+
+One value, one bit pattern (issue 9): a loop may switch executors between two iterations, so
+only programs whose every result is bit-identical in both executors are tiered
+(`runs_same_bits`): elementwise ops the registry marks "numpy_bits" (correctly rounded or exact,
+with the same edge cases), "numpy_bits_integer" ops on integer inputs, loads, stores,
+indices, scalars and library calls (run by the same NumPy code in both). Transcendental functions
+(our own C formulas differ from NumPy's by an ulp), reductions (the C loop folds 8 lanes, NumPy
+pairwise) and complex values compile first, as before. So does a program too large for NumPy to
+run faster than the compiler would build it (INTERPRET_MAX_WORK).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from typing import Any
+
+import numpy as np
+
+from ..graph.kernel_ir import Apply, Const, Index, Kernel, Load, Program, ScalarArg
+from . import compile_stats
+from .backend import fresh_outputs
+from .kernel_numpy import _Frame, _strided, run_kernel
+
+# Element-ops above which a program waits for its compile: NumPy runs ~1e8-1e9 element-ops a
+# second on these machines, so 2**22 is a few ms to ~40 ms per run, about a compile's cost.
+INTERPRET_MAX_WORK = 2**22
+
+
+def runs_same_bits(program: Program) -> bool:
+    """Whether the NumPy executor gives this program's C results bit for bit (NaN as one value)."""
+    for step in program.steps:
+        if not isinstance(step, Kernel):
+            continue  # library calls run through the same NumPy code in both executors
+        for stage in step.stages:
+            if stage.reduces:
+                return False
+            for e in stage.exprs:
+                if getattr(e, "dtype", None) is not None and e.dtype.kind == "c":
+                    return False
+                if isinstance(e, Apply) and not _same_bits(e, stage.exprs):
+                    return False
+    return True
+
+
+def _same_bits(e: Apply, exprs: Sequence[Any]) -> bool:
+    props = e.op.properties
+    if "numpy_bits" in props:
+        return True
+    return "numpy_bits_integer" in props and all(exprs[a].dtype.kind in "iu" for a in e.args)
+
+
+def worth_interpreting(program: Program) -> bool:
+    """Same bits in both executors, and small enough that NumPy runs it faster than the
+    compiler would build it."""
+    return runs_same_bits(program) and interpreted_work(program) <= INTERPRET_MAX_WORK
+
+
+def interpreted_work(program: Program) -> int:
+    """Element-ops of one run: what the NumPy executor's time grows with."""
+    work = 0
+    for step in program.steps:
+        if isinstance(step, Kernel):
+            n = 1
+            for size in step.space:
+                n *= size
+            work += n * max(1, sum(len(st.exprs) for st in step.stages))
+    return work
+
+
+def run_interpreted(program: Program, arrays: Sequence[Any],
+                    scalars: Sequence[Any]) -> list[np.ndarray]:
+    """The program through the NumPy kernel-IR executor (`kernel_numpy`, step by step); library
+    calls as `CPlan` runs them. The reference `FlatProgram` is tested against."""
+    from .c_backend import run_library_call  # c_backend imports this module
+
+    frame = _Frame(program, arrays)
+    slots = _Slots(frame)
+    with np.errstate(all="ignore"):
+        for step in program.steps:
+            if isinstance(step, Kernel):
+                run_kernel(step, frame, scalars)
+            else:
+                run_library_call(step, slots)
+    return fresh_outputs(program, slots)
+
+
+class _Slots:
+    """A frame's buffers indexed by slot, allocated on first use (what `run_library_call` and
+    `fresh_outputs` index)."""
+
+    def __init__(self, frame: _Frame) -> None:
+        self.frame = frame
+
+    def __getitem__(self, slot: int) -> np.ndarray:
+        return self.frame.buffer(slot)
+
+
+class FlatProgram:
+    """An eligible program prepared once for the NumPy executor: per kernel a flat list of
+    instructions (the same registry references `kernel_numpy` applies), loads and stores as
+    reshapes where the strides allow, constants made once. `kernel_numpy` re-derives all of
+    that on every run (~1.4 ms for Adam's 100-op kernel on 8 elements; this: ~0.2 ms)."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.inputs = [(slot, program.buffers[slot].dtype, program.buffers[slot].shape)
+                       for slot in program.inputs]
+        capacity: dict[int, int] = {}
+        for b in program.buffers:
+            capacity[b.storage] = max(capacity.get(b.storage, 0), b.nbytes)
+        inputs = set(program.inputs)
+        self.allocated = [(slot, b.storage, capacity[b.storage], b.nbytes, b.dtype, b.shape)
+                          for slot, b in enumerate(program.buffers) if slot not in inputs]
+        self.steps = [_flat_kernel(step, program) if isinstance(step, Kernel) else step
+                      for step in program.steps]
+
+    def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[np.ndarray]:
+        from .c_backend import run_library_call  # c_backend imports this module
+
+        bufs: list[Any] = [None] * len(self.program.buffers)
+        for (slot, dtype, shape), value in zip(self.inputs, arrays):
+            bufs[slot] = np.ascontiguousarray(value, dtype=dtype).reshape(shape)
+        arenas: dict[int, np.ndarray] = {}
+        for slot, storage, capacity, nbytes, dtype, shape in self.allocated:
+            arena = arenas.get(storage)
+            if arena is None:
+                arena = arenas[storage] = np.empty(max(capacity, 1), np.uint8)
+            bufs[slot] = arena[:nbytes].view(dtype).reshape(shape)
+        with np.errstate(all="ignore"):
+            for step in self.steps:
+                if isinstance(step, _FlatKernel):
+                    step.run(bufs, scalars)
+                else:
+                    run_library_call(step, bufs)
+        return fresh_outputs(self.program, bufs)
+
+
+_LOAD, _APPLY, _VALUE, _SCALAR = range(4)
+
+
+class _FlatKernel:
+    """One single-stage, reduction-free kernel as instructions over a list of values."""
+
+    def __init__(self, code: list[tuple], stores: list[tuple], kernel: Kernel) -> None:
+        self.code = code
+        self.stores = stores
+        self.kernel = kernel
+
+    def run(self, bufs: list[Any], scalars: Sequence[Any]) -> None:
+        vals: list[Any] = []
+        append = vals.append
+        for kind, a, b, c in self.code:
+            if kind == _APPLY:  # a: reference, b: argument positions, c: dtype
+                out = np.asarray(a(tuple([vals[i] for i in b]), (), c))
+                append(out if out.dtype == c else out.astype(c))
+            elif kind == _LOAD:  # a: slot, b: view of the buffer
+                append(b(bufs[a]))
+            elif kind == _VALUE:
+                append(a)
+            else:  # _SCALAR
+                append(np.asarray(scalars[a], dtype=b))
+        # Snapshot loaded values first: an in-place store may overwrite what another store reads.
+        values = [np.array(vals[v]) if copy else vals[v] for _, _, v, copy in self.stores]
+        for (slot, view, _, _), value in zip(self.stores, values):
+            view(bufs[slot])[...] = value
+
+
+def _flat_kernel(kernel: Kernel, program: Program) -> Any:
+    if len(kernel.stages) != 1 or kernel.stages[0].reduces:
+        return _GenericKernel(kernel)
+    stage = kernel.stages[0]
+    shape = kernel.space if stage.inner else kernel.outer + (1,) * len(kernel.inner)
+    code: list[tuple] = []
+    for e in stage.exprs:
+        if isinstance(e, Load):
+            code.append((_LOAD, e.slot, _viewer(program.buffers[e.slot].shape, e.strides,
+                                                e.offset, shape), None))
+        elif isinstance(e, Apply):
+            code.append((_APPLY, e.op.reference, e.args, e.dtype))
+        elif isinstance(e, ScalarArg):
+            code.append((_SCALAR, e.index, e.dtype, None))
+        elif isinstance(e, Const):
+            code.append((_VALUE, np.asarray(e.value, dtype=e.dtype), None, None))
+        elif isinstance(e, Index):
+            dims = [1] * len(shape)
+            dims[e.dim] = shape[e.dim]
+            code.append((_VALUE, np.arange(shape[e.dim], dtype=e.dtype).reshape(dims), None, None))
+        else:  # AccRef or RowValue: only with reductions
+            return _GenericKernel(kernel)
+    stores = [(st.slot, _viewer(program.buffers[st.slot].shape, st.strides, st.offset, shape),
+               st.value, isinstance(stage.exprs[st.value], Load)) for st in stage.stores]
+    return _FlatKernel(code, stores, kernel)
+
+
+class _GenericKernel(_FlatKernel):
+    """A kernel the flat form does not cover, run by `kernel_numpy` as it is."""
+
+    def __init__(self, kernel: Kernel) -> None:
+        super().__init__([], [], kernel)
+
+    def run(self, bufs: list[Any], scalars: Sequence[Any]) -> None:
+        frame = _Frame.__new__(_Frame)
+        frame.bufs = bufs
+        run_kernel(self.kernel, frame, scalars)
+
+
+def _viewer(buffer_shape: tuple[int, ...], strides: tuple[int, ...], offset: int,
+            shape: tuple[int, ...]) -> Callable[[np.ndarray], np.ndarray]:
+    """buffer -> the strided view a Load/Store addresses: a reshape when the strides are the
+    row-major strides of `shape` with broadcast (stride 0) dims kept as 1, else `as_strided`."""
+    kept = tuple(1 if st == 0 else n for n, st in zip(shape, strides))
+    size = 1
+    for n in buffer_shape:
+        size *= n
+    expected, acc = [], 1
+    for n in reversed(kept):
+        expected.append(acc)
+        acc *= n
+    expected.reverse()
+    if (offset == 0 and acc == size and 0 not in shape
+            and all(st == ex or n == 1 for st, ex, n in zip(strides, expected, kept))):
+        return lambda buf: buf.reshape(kept)
+    return lambda buf: _strided(buf, strides, offset, shape)
+
+
+class TieredPlan:
+    """A C plan before its kernels arrive: `run` interprets; once every future is done it builds
+    the compiled plan (`finish(functions)`) and runs that from then on."""
+
+    def __init__(self, program: Program, futures: Sequence[Future],
+                 finish: Callable[[list[Any]], Any], workspace_bytes: int) -> None:
+        self.program = program
+        self.workspace_bytes = workspace_bytes
+        self._futures = tuple(futures)
+        self._finish = finish
+        self._compiled: Any = None
+        self._flat: FlatProgram | None = None
+
+    @property
+    def compiled(self) -> bool:
+        """Whether runs go to the compiled kernels now (checks the futures)."""
+        return self._ready() is not None
+
+    def _ready(self) -> Any:
+        compiled = self._compiled
+        if compiled is None and all(f.done() for f in self._futures):
+            # result() raises the compile's error (a CompileError is a lazyarray bug)
+            compiled = self._compiled = self._finish([f.result() for f in self._futures])
+            self._futures = ()
+        return compiled
+
+    def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[np.ndarray]:
+        compiled = self._compiled or self._ready()
+        if compiled is not None:
+            return compiled.run(arrays, scalars)
+        compile_stats.count("interpreted_runs")
+        flat = self._flat
+        if flat is None:
+            flat = self._flat = FlatProgram(self.program)
+        return flat.run(arrays, scalars)

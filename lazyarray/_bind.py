@@ -64,16 +64,18 @@ class WeakIntOverflow(OverflowError):
     comparison catches it and compares exactly instead, as NumPy 2 does."""
 
 
-def scalar_leaf(value: Any, dtype: np.dtype, site: Site) -> Node:
-    """A run-time scalar argument: its value never enters the structural key. A complex scalar
-    is a 0-d input buffer instead (scalar arguments travel in 8-byte slots; it is 16 bytes)."""
+def scalar_leaf(value: Any, dtype: np.dtype, site: Site, shape: tuple[int, ...] = ()) -> Node:
+    """A run-time scalar argument: its value never enters the structural key. With a `shape`,
+    the value broadcast to it, still one node (a weak scalar operand of an elementwise op; the
+    passes see `broadcast_to(scalar)`: passes/scalars.py). A complex scalar is a 0-d input
+    buffer instead (scalar arguments travel in 8-byte slots; it is 16 bytes)."""
     if dtype.kind == "c":
-        return _complex_leaf(value, dtype, site)
+        return broadcast_to(_complex_leaf(value, dtype, site), shape, site)
     if type(value) is int and dtype.kind in "iu":
         lo, hi = _INT_RANGE[dtype]
         if not lo <= value <= hi:
             raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
-    return Node(SCALAR, (), (), (), dtype, data=value, site=site)
+    return Node(SCALAR, (), (), shape, dtype, data=value, site=site)
 
 
 def _complex_leaf(value: Any, dtype: np.dtype, site: Site) -> Node:
@@ -170,8 +172,8 @@ def cast(node: Node, dtype: np.dtype, site: Site) -> Node:
         return node
     if node.op is SCALAR:
         if dtype.kind == "c":
-            return _complex_leaf(node.data, dtype, node.site)
-        return Node(SCALAR, (), (), (), dtype, data=node.data, site=node.site)
+            return broadcast_to(_complex_leaf(node.data, dtype, node.site), node.shape, site)
+        return Node(SCALAR, (), (), node.shape, dtype, data=node.data, site=node.site)
     return Node(CAST, (node,), (), node.shape, dtype, site=site)
 
 
@@ -187,8 +189,7 @@ def materialize(op: Operand, dtype: np.dtype, shape: tuple[int, ...], site: Site
         if op.dtype is dtype and op.shape == shape:
             return op
         return broadcast_to(cast(op, dtype, site), shape, site)
-    node = scalar_leaf(op[1], dtype, site)
-    return node if shape == () else Node(BROADCAST, (node,), (shape,), shape, dtype, site=site)
+    return scalar_leaf(op[1], dtype, site, shape)
 
 
 _LOOPS: dict[tuple, tuple[np.dtype, ...]] = {}
@@ -283,42 +284,32 @@ def binary(op: OpDef, x: Any, y: Any, site: Site) -> Node:
     return Node(op, (a, b), (), shape, loop[2], site=site)
 
 
-_SCALAR_KEYS: dict[tuple, tuple[int, int]] = {}  # (dtype, shape) -> keys of (scalar, broadcast)
+_SCALAR_KEYS: dict[tuple, int] = {}  # (dtype, shape) -> key of the weak scalar leaf
 _new_node = Node.__new__
 
 
 def _scalar_operand(value: Any, dtype: np.dtype, shape: tuple[int, ...], site: Site) -> Node:
-    """`materialize` of a weak Python scalar, inlined for the operators' fast path. The scalar
-    leaf and its broadcast have the same keys every time for one (dtype, shape): they are set
-    directly instead of interned again (keys are never reused, so a key kept here can only
-    cause a miss). While the node budget watches every node (a cut pending), nodes are built
-    the ordinary way so that the cut hook sees them."""
+    """`materialize` of a weak Python scalar, inlined for the operators' fast path: one `scalar`
+    leaf of the operation's shape. It has the same key every time for one (dtype, shape), so the
+    key is set directly instead of interned again (keys are never reused, so a key kept here can
+    only cause a miss). While the node budget watches every node (a cut pending), the leaf is
+    built the ordinary way so that the cut hook sees it."""
     if type(value) is int and dtype.kind in "iu":
         lo, hi = _INT_RANGE[dtype]
         if not lo <= value <= hi:
             raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
-    keys = _SCALAR_KEYS.get((dtype, shape))
-    if keys is None or _BUDGET[0] < 2:
+    key = _SCALAR_KEYS.get((dtype, shape))
+    if key is None or _BUDGET[0] < 2:
         if dtype.kind == "c":  # a complex scalar is a 0-d input buffer (see scalar_leaf)
-            node = _complex_leaf(value, dtype, site)
-            return node if shape == () else broadcast_to(node, shape, site)
-        node = Node(SCALAR, (), (), (), dtype, value, site)
-        if shape == ():
-            return node
-        wide = Node(BROADCAST, (node,), (shape,), shape, dtype, None, site)
-        if wide.inputs[0] is node and len(_SCALAR_KEYS) < 4096:
-            _SCALAR_KEYS[(dtype, shape)] = (node.key, wide.key)
-        return wide
-    node = _new_node(Node)
-    node.op, node.inputs, node.attrs, node.shape, node.dtype = SCALAR, (), (), (), dtype
-    node.data, node.site, node.pending, node.key = value, site, 1, keys[0]
-    if shape == ():
+            return broadcast_to(_complex_leaf(value, dtype, site), shape, site)
+        node = Node(SCALAR, (), (), shape, dtype, value, site)
+        if len(_SCALAR_KEYS) < 4096:
+            _SCALAR_KEYS[(dtype, shape)] = node.key
         return node
-    wide = _new_node(Node)
-    wide.op, wide.inputs, wide.attrs, wide.shape = BROADCAST, (node,), (shape,), shape
-    wide.dtype = dtype
-    wide.data, wide.site, wide.pending, wide.key = None, site, 2, keys[1]
-    return wide
+    node = _new_node(Node)
+    node.op, node.inputs, node.attrs, node.shape, node.dtype = SCALAR, (), (), shape, dtype
+    node.data, node.site, node.pending, node.key = value, site, 1, key
+    return node
 
 
 def primitive(op: OpDef, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, ...],

@@ -19,6 +19,7 @@ from .fold import fold_constants
 from .fuse import FusionPlan, plan_fusion
 from .plan_memory import plan_memory
 from .reshape_sink import sink_reshapes
+from .scalars import expand_scalars
 from .views import simplify_views
 
 _INPUT, _SCALAR = get_op("input"), get_op("scalar")
@@ -41,7 +42,7 @@ def optimize_until(graph: Graph, stage: str) -> Result:
     `fuse` and `plan_memory` (whose program then has its memory plan)."""
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}")
-    current = graph
+    graph = current = expand_scalars(graph)  # before any pass: they see 0-d scalars broadcast
     for name, run in GRAPH_PASSES:
         current = run(current)
         if name == stage:

@@ -35,6 +35,8 @@ def run_reference(graph: Graph, leaf_values: Sequence[object] | None = None) -> 
             if n.is_leaf:
                 data = next(bound) if bound is not None else n.data
                 values[k] = np.asarray(data, dtype=n.dtype)
+                if values[k].shape != n.shape:  # a weak scalar of an op's shape: broadcast
+                    values[k] = np.broadcast_to(values[k], n.shape)
                 continue
             args = tuple(values[index[id(i)]] for i in n.inputs)
             values[k] = _apply(n, args)

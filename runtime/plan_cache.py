@@ -204,7 +204,7 @@ class ReferenceStepPlan:
                 frees.setdefault(k, []).append(slot)
         self.size = len(nodes)
         self.array_slots = [k for k, n in enumerate(nodes) if n.is_leaf and n.op is _INPUT]
-        self.scalar_slots = [(k, n.dtype) for k, n in enumerate(nodes)
+        self.scalar_slots = [(k, n.dtype, n.shape) for k, n in enumerate(nodes)
                              if n.is_leaf and n.op is not _INPUT]
         self.steps = [(k, n.op.reference, tuple(index[id(i)] for i in n.inputs), n.attrs, n.dtype,
                        n, tuple(frees.get(k, ()))) for k, n in enumerate(nodes) if not n.is_leaf]
@@ -214,8 +214,9 @@ class ReferenceStepPlan:
         values: list[Any] = [None] * self.size
         for k, a in zip(self.array_slots, arrays):
             values[k] = a
-        for (k, dtype), s in zip(self.scalar_slots, scalars):
-            values[k] = np.asarray(s, dtype)
+        for (k, dtype, shape), s in zip(self.scalar_slots, scalars):
+            # a weak scalar operand has its op's shape: a broadcast view
+            values[k] = np.broadcast_to(np.asarray(s, dtype), shape) if shape else np.asarray(s, dtype)
         with np.errstate(all="ignore"):
             for k, reference, inputs, attrs, dtype, node, free in self.steps:
                 args = tuple([values[i] for i in inputs])

@@ -318,8 +318,8 @@ def test_a_hit_runs_no_pass(monkeypatch):
 
 
 def test_scalar_operands_built_fast_have_the_ordinary_keys(fresh_caches):
-    """`_bind._scalar_operand` sets a weak scalar's two nodes' keys directly after the first time:
-    they must equal what `Node` interns, or a loop would build a plan per path."""
+    """`_bind._scalar_operand` sets a weak scalar leaf's key directly after the first time: it
+    must equal what `Node` interns, or a loop would build a plan per path."""
     from lazyarray import _bind
     from lazyarray.graph import get_op
     from lazyarray.graph.node import Node
@@ -327,15 +327,31 @@ def test_scalar_operands_built_fast_have_the_ordinary_keys(fresh_caches):
     x = la.array(f32(5))
     first = (x * 0.5)._node.inputs[1]
     again = (x * 0.25)._node.inputs[1]
-    leaf = Node(get_op("scalar"), (), (), (), first.dtype, data=0.25)
-    ordinary = Node(get_op("broadcast_to"), (leaf,), ((5,),), (5,), first.dtype)
-    assert (again.key, again.inputs[0].key) == (ordinary.key, leaf.key) == (first.key,
-                                                                             first.inputs[0].key)
-    assert again.pending == 2 and again.inputs[0].data == 0.25 and again.inputs[0].pending == 1
+    ordinary = Node(get_op("scalar"), (), (), (5,), first.dtype, data=0.25)
+    assert again.key == ordinary.key == first.key
+    assert again.pending == 1 and again.data == 0.25 and again.inputs == ()
     for s in (0.5, 0.25, 3.0):
         np.testing.assert_allclose(np.asarray(x * s + 1.0), f32(5) * np.float32(s) + 1)
     assert la.cache_info().plans_built == 1
     assert _bind._SCALAR_KEYS
+
+
+def test_a_weak_scalar_operand_is_one_node(fresh_caches):
+    """`x * 0.5` adds two nodes (the scalar leaf, of x's shape, and the product), on the operator
+    path and on the function path; the passes still see a 0-d scalar broadcast (passes/scalars.py),
+    which constant folding hoists."""
+    from lazyarray.graph import Graph, get_op
+    from lazyarray.passes.pipeline import optimize_until
+
+    x = la.array(f32(3, 4))
+    for y in (x * 0.5, 0.5 * x, la.multiply(x, 0.5), la.maximum(x, 1), la.where(x > 0.5, x, 0.0)):
+        scalars = [n for n in Graph([y._node]).nodes if n.op is get_op("scalar")]
+        assert scalars and all(s.shape == (3, 4) and not s.inputs for s in scalars)
+    assert len(Graph([(x * 0.5)._node]).nodes) == 3
+    folded = optimize_until(Graph([((x * 2.0) * (la.array(f32(3, 4)) * 0 + 3.0))._node]), "fold")
+    assert any(n.op is get_op("scalar") and n.shape == () for n in folded.nodes)
+    np.testing.assert_allclose(np.asarray(la.where(x > 0.5, x, 0.0) * 2.0 - 1),
+                               np.where(f32(3, 4) > 0.5, f32(3, 4), 0) * 2 - 1, rtol=1e-6)
 
 
 def test_leaf_outputs_of_a_graph_built_directly(backend):

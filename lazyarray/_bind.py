@@ -34,7 +34,7 @@ def fail(exc_type: type[Exception], message: str, site: Site) -> Exception:
 
 
 def leaf(data: np.ndarray, site: Site = None) -> Node:
-    return Node(INPUT, (), (), data.shape, data.dtype, data=data, site=site)
+    return Node(INPUT, (), (), data.shape, data.dtype, data, site)
 
 
 def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True) -> np.ndarray:
@@ -75,7 +75,7 @@ def scalar_leaf(value: Any, dtype: np.dtype, site: Site, shape: tuple[int, ...] 
         lo, hi = _INT_RANGE[dtype]
         if not lo <= value <= hi:
             raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
-    return Node(SCALAR, (), (), shape, dtype, data=value, site=site)
+    return Node(SCALAR, (), (), shape, dtype, value, site)
 
 
 def _complex_leaf(value: Any, dtype: np.dtype, site: Site) -> Node:
@@ -174,13 +174,13 @@ def cast(node: Node, dtype: np.dtype, site: Site) -> Node:
         if dtype.kind == "c":
             return broadcast_to(_complex_leaf(node.data, dtype, node.site), node.shape, site)
         return Node(SCALAR, (), (), node.shape, dtype, data=node.data, site=node.site)
-    return Node(CAST, (node,), (), node.shape, dtype, site=site)
+    return Node(CAST, (node,), (), node.shape, dtype, None, site)
 
 
 def broadcast_to(node: Node, shape: tuple[int, ...], site: Site) -> Node:
     if node.shape == shape:
         return node
-    return Node(BROADCAST, (node,), (shape,), shape, node.dtype, site=site)
+    return Node(BROADCAST, (node,), (shape,), shape, node.dtype, None, site)
 
 
 def materialize(op: Operand, dtype: np.dtype, shape: tuple[int, ...], site: Site) -> Node:
@@ -223,7 +223,7 @@ def elementwise(op: OpDef, *args: Any, site: Site = None) -> Node:
         if loop is not None:
             if node.dtype is not loop[0]:
                 node = cast(node, loop[0], site)
-            return Node(op, (node,), (), node.shape, loop[1], site=site)
+            return Node(op, (node,), (), node.shape, loop[1], None, site)
     operands = tuple([operand(a, site) for a in args])
     loop = resolve(op, operands, site)
     shapes = [o.shape for o in operands if type(o) is Node]
@@ -239,7 +239,19 @@ def elementwise(op: OpDef, *args: Any, site: Site = None) -> Node:
         if not _is_integer_compare(loop) or {type(a) for a in args} != {int, Array}:
             raise
         return _compare_out_of_range(op, args, site)
-    return Node(op, inputs, (), shape, loop[-1], site=site)
+    return Node(op, inputs, (), shape, loop[-1], None, site)
+
+
+def unary(op: OpDef, x: Any, site: Site) -> Node:
+    """`elementwise` for one operand: the namespace's unary functions' fast path (no varargs)."""
+    if type(x) is Array:
+        node = x._node
+        loop = _LOOPS.get((op, node.dtype))
+        if loop is not None:
+            if node.dtype is not loop[0]:
+                node = cast(node, loop[0], site)
+            return Node(op, (node,), (), node.shape, loop[1], None, site)
+    return elementwise(op, x, site=site)
 
 
 def binary(op: OpDef, x: Any, y: Any, site: Site) -> Node:
@@ -281,7 +293,7 @@ def binary(op: OpDef, x: Any, y: Any, site: Site) -> Node:
     if b is None:
         b = ny if ny.dtype is loop[1] and ny.shape == shape else broadcast_to(
             cast(ny, loop[1], site), shape, site)
-    return Node(op, (a, b), (), shape, loop[2], site=site)
+    return Node(op, (a, b), (), shape, loop[2], None, site)
 
 
 _SCALAR_KEYS: dict[tuple, int] = {}  # (dtype, shape) -> key of the weak scalar leaf
@@ -314,7 +326,7 @@ def _scalar_operand(value: Any, dtype: np.dtype, shape: tuple[int, ...], site: S
 
 def primitive(op: OpDef, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, ...],
               dtype: np.dtype, site: Site) -> Node:
-    return Node(op, inputs, attrs, shape, dtype, site=site)
+    return Node(op, inputs, attrs, shape, dtype, None, site)
 
 
 def normalize_axes(axis: Any, ndim: int, site: Site) -> tuple[int, ...]:

@@ -33,7 +33,7 @@ def _make(op_name: str, public_name: str) -> Any:
     op = get_op(op_name)
     if op.arity == 1:
         def fn(x: Any) -> Array:
-            return Array(_bind.elementwise(op, x, site=user_site(1)))
+            return Array(_bind.unary(op, x, user_site(1)))
     else:
         def fn(x1: Any, x2: Any) -> Array:
             return Array(_bind.binary(op, x1, x2, user_site(1)))

@@ -87,6 +87,15 @@ def _collect(tree: Any, out: list[Array]) -> None:
 def evaluate_arrays(arrays: list[Array]) -> None:
     """Evaluate the pending Arrays among `arrays` as one graph; each then holds its buffer."""
     leaf_op = _input_op()
+    held = None
+    if len(arrays) == 1:  # np.asarray(y), float(loss): one Array, usually nothing else held
+        node = arrays[0]._node
+        if node.op is leaf_op:
+            return
+        held = _held_intermediates([node])
+        if not held:
+            arrays[0]._node = evaluate_nodes([node])[0]
+            return
     arrays = list(arrays)
     pending: list[Array] = []
     seen: set[int] = set()
@@ -96,7 +105,9 @@ def evaluate_arrays(arrays: list[Array]) -> None:
             pending.append(a)
     if not pending:
         return
-    for a in _held_intermediates([a._node for a in pending]):
+    if held is None:
+        held = _held_intermediates([a._node for a in pending])
+    for a in held:
         if id(a._node) not in seen:
             seen.add(id(a._node))
             pending.append(a)

@@ -108,7 +108,8 @@ class FlatProgram:
     """An eligible program prepared once for the NumPy executor: per kernel a flat list of
     instructions (the same registry references `kernel_numpy` applies), loads and stores as
     reshapes where the strides allow, constants made once. `kernel_numpy` re-derives all of
-    that on every run (~1.4 ms for Adam's 100-op kernel on 8 elements; this: ~0.2 ms)."""
+    that on every run: Adam's 76-expression kernel on 8 elements 103 -> 45 us, the accumulator's
+    603 expressions on 100 elements 605 -> 335 us (quiet machine, best of 20)."""
 
     def __init__(self, program: Program) -> None:
         self.program = program

@@ -338,3 +338,15 @@ def test_float_to_int_to_float_is_never_negative_zero(kernel_dir):
     with la.config(backend="c", background_compiles=False):
         got = np.asarray(la.array(x).astype(np.int32).astype(np.float32) * la.array(x))
     assert same_bits(got, x.astype(np.int32).astype(np.float32) * x)
+
+
+def test_jit_calls_run_interpreted_then_compiled_with_the_same_bits(background):
+    f = la.jit(lambda a, s: (a * s - 1.0) / (a + 2.0))
+    x = la.array(np.linspace(-3, 3, 16, dtype=np.float32))
+    with hold_the_compiler():
+        first = [np.asarray(f(x, s)) for s in (0.5, 1.5)]
+        assert la.cache_info().interpreted_runs == 2
+    second = [np.asarray(f(x, s)) for s in (0.5, 1.5)]
+    info = la.cache_info()
+    assert (info.interpreted_runs, info.jit_traces) == (2, 1)
+    assert all(same_bits(a, b) for a, b in zip(first, second))

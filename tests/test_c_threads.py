@@ -29,3 +29,28 @@ def test_compute_heavy_kernels_go_parallel_on_fewer_elements():
     assert c_backend.parallel_work(lstm, n) >= c_backend.PARALLEL_THRESHOLD
     assert c_backend.parallel_work(add, n) < c_backend.PARALLEL_THRESHOLD
     assert c_backend.parallel_work(add, c_backend.PARALLEL_THRESHOLD) >= c_backend.PARALLEL_THRESHOLD
+
+
+def test_a_team_of_one_runs_the_region_directly_with_the_same_bits():
+    """With nt == 1 a kernel's parallel region runs its body directly (c_compiler.SERIAL_REGION,
+    linked with --wrap where the linker has it): elementwise and reduction kernels, on one thread
+    and on two, give the bits of the same kernel's ordinary team (nt == 2 goes through libgomp)."""
+    import sys
+
+    from lazyarray.runtime import c_compiler
+
+    tc = c_compiler.toolchain()
+    if tc.openmp and sys.platform.startswith("linux"):
+        assert c_compiler.SERIAL_REGION_FLAG in tc.flags
+    rng = np.random.default_rng(3)
+    x = la.array(rng.standard_normal((64, 257)).astype(np.float32))
+    for make in (lambda: la.tanh(x) * 2.0 + x, lambda: la.sum(la.exp(x), axis=1),
+                 lambda: la.max(x * x, axis=0), lambda: la.nn.softmax(x, axis=-1)):
+        compiled = c_backend.CBackend().compile(optimize(Graph([make()._node])))
+        got = {}
+        for threads in (1, 2):
+            for call in compiled.calls:
+                call.nt = threads
+            plan = c_backend.CPlan(compiled.program, compiled.calls)
+            got[threads] = plan.run([x._node.data], [2.0] * len(plan.program.scalars))[0]
+        np.testing.assert_array_equal(got[1], got[2])

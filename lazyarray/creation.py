@@ -18,6 +18,8 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None) ->
     """numpy.array / jnp.array: a new Array holding a copy of `obj`; `device="cuda:0"` (or GPU
     input data) puts it on a GPU."""
     site = user_site(1)
+    if type(obj) is np.ndarray and device is None:  # a loop's fresh batch: the common case
+        return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
     if isinstance(obj, Array):
         return _from_array(obj, dtype, device, copy, site)
     if _device.wants_device(device) or _device.is_device_array(obj):

@@ -40,7 +40,7 @@ def _sum_dtype(dt: np.dtype) -> np.dtype:
 def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None,
             site: _bind.Site) -> Array:
     op = get_op(name)
-    node = _as_node(x, site)
+    node = x if type(x) is Node else _as_node(x, site)  # callers that have the node pass it
     axes = _bind.normalize_axes(axis, node.ndim, site)
     if node.dtype.kind == "c" and not supports_complex(op):
         raise _bind.fail(TypeError, f"{name} is not defined for complex inputs ({node.dtype}); the "
@@ -63,7 +63,7 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> 
     site = user_site(1)
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
-    return _reduce("sum", Array(node), axis, keepdims, want, site)
+    return _reduce("sum", node, axis, keepdims, want, site)
 
 
 def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
@@ -71,7 +71,7 @@ def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) ->
     site = user_site(1)
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
-    return _reduce("prod", Array(node), axis, keepdims, want, site)
+    return _reduce("prod", node, axis, keepdims, want, site)
 
 
 def max(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
@@ -88,14 +88,14 @@ def any(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A00
     """numpy.any / Array API `any`: a fused logical-or reduction."""
     site = user_site(1)
     node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
-    return _reduce("any", Array(node), axis, keepdims, dtypes.bool_, site)
+    return _reduce("any", node, axis, keepdims, dtypes.bool_, site)
 
 
 def all(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
     """numpy.all / Array API `all`: a fused logical-and reduction."""
     site = user_site(1)
     node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
-    return _reduce("all", Array(node), axis, keepdims, dtypes.bool_, site)
+    return _reduce("all", node, axis, keepdims, dtypes.bool_, site)
 
 
 def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) -> Array:

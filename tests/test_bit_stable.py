@@ -126,3 +126,35 @@ def test_row_folds_read_the_kept_row(backend):
         with np.errstate(invalid="ignore"):
             np.testing.assert_array_equal(arg, ee * np.argmax(ee, axis=-1)[..., None], err_msg=where)
             np.testing.assert_array_equal(shifted, ee - ee.max(axis=-1, keepdims=True), err_msg=where)
+
+
+def _lane_order_sum(v: np.ndarray) -> np.float32:
+    """A float32 row summed as the C fold does: 8 double lanes (lane l takes elements l, l+8, ...),
+    the remainder into lane 0, the lanes combined in order."""
+    lanes, whole = [0.0] * 8, len(v) // 8 * 8
+    for i in range(whole):
+        lanes[i % 8] += float(v[i])
+    for i in range(whole, len(v)):
+        lanes[0] += float(v[i])
+    total = lanes[0]
+    for part in lanes[1:]:
+        total += part
+    return np.float32(total)
+
+
+def test_folds_in_blocks_keep_the_lane_order():
+    """A reduction of values that call a function computes them in blocks of 1024 at full vector
+    width before folding (runtime/c_printer.py `emit_block_loops`): exp printed once, and the sum
+    has the bits of the plain lane order across block boundaries."""
+    if "c" not in la.runtime.available_backends():
+        pytest.skip("no C compiler")
+    with la.config(backend="c"):
+        x = la.array(np.ones((4, 8), np.float32))
+        source = la.explain(la.nn.log_softmax(x, axis=1)).kernels[0].source
+        assert source.count("la_exp_f32(") == 1 and "blk" in source
+        rng = np.random.default_rng(5)
+        for n in (1, 9, 1023, 1024, 1025, 2055):
+            a = la.array(rng.uniform(-20, 20, (3, n)).astype(np.float32))
+            e = np.asarray(la.exp(a))  # an elementwise kernel: the same la_exp_f32
+            sums = np.asarray(la.sum(la.exp(a), axis=1))
+            assert [_lane_order_sum(row) for row in e] == sums.tolist(), f"row length {n}"

@@ -1,5 +1,5 @@
 /* max_subtract_exp_sum_divide: max, subtract, exp, sum, divide */
-void la_max_subtract_exp_sum_divide_c54688f2fc(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_max_subtract_exp_sum_divide_5bc76bb969(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -42,22 +42,29 @@ void la_max_subtract_exp_sum_divide_c54688f2fc(char *const *p, const int64_t *d,
             acc1_0_l[l] = 0.0;
         }
         {
-            int64_t i1_c = 0;
-            for (; i1_c + 8 <= n1; i1_c += 8) {
+            float blk3[1024];
+            for (int64_t i1_b = 0; i1_b < n1; i1_b += 1024) {
+                const int64_t i1_e = n1 - i1_b < 1024 ? n1 : i1_b + 1024;
                 #pragma omp simd
-                for (int l = 0; l < 8; l++) {
-                    const int64_t i1 = i1_c + l;
+                for (int64_t i1 = i1_b; i1 < i1_e; i1++) {
                     const float ld0 = b0[i0 * s1_0 + i1];
                     const float subtract2 = (ld0 - acc0_0);
                     const float exp3 = la_exp_f32(subtract2);
-                    acc1_0_l[l] = acc1_0_l[l] + (double)exp3;
+                    blk3[i1 - i1_b] = exp3;
                 }
-            }
-            for (int64_t i1 = i1_c; i1 < n1; i1++) {
-                const float ld0 = b0[i0 * s1_0 + i1];
-                const float subtract2 = (ld0 - acc0_0);
-                const float exp3 = la_exp_f32(subtract2);
-                acc1_0_l[0] = acc1_0_l[0] + (double)exp3;
+                int64_t i1_c = i1_b;
+                for (; i1_c + 8 <= i1_e; i1_c += 8) {
+                    #pragma omp simd
+                    for (int l = 0; l < 8; l++) {
+                        const int64_t i1 = i1_c + l;
+                        const float kept3 = blk3[i1 - i1_b];
+                        acc1_0_l[l] = acc1_0_l[l] + (double)kept3;
+                    }
+                }
+                for (int64_t i1 = i1_c; i1 < i1_e; i1++) {
+                    const float kept3 = blk3[i1 - i1_b];
+                    acc1_0_l[0] = acc1_0_l[0] + (double)kept3;
+                }
             }
         }
         double acc1_0_t = acc1_0_l[0];

@@ -67,7 +67,7 @@ _FORWARDED = {
 for _name, _fn in _FORWARDED.items():
     setattr(Array, _name, _method(_fn))
 Array.reshape = _reshape  # type: ignore[attr-defined]
-Array.copy = lambda self: self  # type: ignore[attr-defined]  (immutable: a copy is the same value)
+Array.copy = Array.__copy__  # type: ignore[attr-defined]  (a new handle on the same value)
 Array.dot = _method(linalg.matmul)  # type: ignore[attr-defined]
 Array.itemsize = property(lambda self: self.dtype.itemsize)  # type: ignore[attr-defined]
 Array.nbytes = property(lambda self: self.size * self.dtype.itemsize)  # type: ignore[attr-defined]

@@ -211,8 +211,14 @@ class Array:
         return format(str(self), spec)
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        raise TypeError("lazyarray Arrays are immutable; use the functional update "
-                        "`y = x.at[idx].set(value)` (also .add, .multiply, .min, .max)")
+        """`x[idx] = v` rebinds this handle to `x.at[idx].set(v)`, as Dask does: no buffer is
+        written, so every other Array, view and export keeps its value. Array-API consumers
+        (array-api-extra's `at`, `pad`, `create_diagonal`) take every non-JAX array for writable."""
+        from .cuts import track
+        from .indexing import AtIndexer
+
+        self._node = AtIndexer(self)[key]._apply("set", value, user_site(1))._node
+        track(self)
 
     def __getitem__(self, key: Any) -> Array:
         from .indexing import getitem
@@ -220,10 +226,10 @@ class Array:
         return getitem(self, key)
 
     def __copy__(self) -> Array:
-        return self
+        return Array(self._node)  # a new handle on the same value: `x[i] = v` rebinds only it
 
     def __deepcopy__(self, memo: Any) -> Array:
-        return self
+        return Array(self._node)
 
     def __reduce__(self) -> Any:
         from .creation import array

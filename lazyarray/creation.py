@@ -51,13 +51,14 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: bool | None =
 
 
 def _from_array(x: Array, dtype: Any, device: Any, copy: bool | None, site: Any) -> Array:
-    """An Array is immutable, so a copy of it is itself; a new dtype or device is a new value,
-    which `copy=False` forbids (the Array API's rule)."""
+    """Values are immutable, so a copy is a new handle on the same node (`x[i] = v` on it rebinds
+    only the copy); a new dtype or device is a new value, which `copy=False` forbids (the Array
+    API's rule)."""
     want = dtypes.to_dtype(dtype) if dtype is not None else x.dtype
     moves = device is not None and not _same_device(x.device, device)
     if copy is False and (want != x.dtype or moves):
         raise _bind.fail(ValueError, "asarray(copy=False): a new dtype or device needs a copy", site)
-    out = x if want == x.dtype else x.astype(want)
+    out = (Array(x._node) if copy else x) if want == x.dtype else x.astype(want)
     return out.to_device(device) if moves else out
 
 

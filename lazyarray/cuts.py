@@ -136,8 +136,8 @@ def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
     results = evaluate_nodes(nodes) if nodes else []
     st = _STATE
     st.replaced = {id(n): (n, r) for n, r in zip(nodes, results)}
-    for a in arrays:
-        a._node = st.replaced[id(a._node)][1]
+    for a in arrays:  # an Array listed twice (`x[i] = v` tracks it again) is replaced once
+        a._node = st.replaced.get(id(a._node), (None, a._node))[1]
     _LIVE.clear()
     st.waiting, st.cut_point, st.after = False, point, _AFTER
     set_cut_threshold(-1)  # until the program leaves this point: substitute pre-cut operands

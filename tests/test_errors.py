@@ -84,10 +84,12 @@ def test_ragged_lists_are_value_errors():
         la.zeros(2) + [[1, 2], [3]]
 
 
-def test_setitem_points_to_the_functional_update():
+def test_setitem_errors_name_the_line():
     x = la.zeros(3)
-    with pytest.raises(TypeError, match=r"immutable.*x\.at\[idx\]\.set"):
-        x[0] = 1.0
+    with pytest.raises(IndexError, match=HERE):
+        x[5] = 1.0
+    with pytest.raises(ValueError, match=HERE):
+        x[:2] = np.ones(3)
 
 
 def test_other_shape_errors():

@@ -1,0 +1,74 @@
+"""`x[idx] = v` rebinds the handle to `x.at[idx].set(v)` (as Dask does): NumPy's values for the
+array written, no change to any other Array, and array-api-extra's writers (`at`, `pad`,
+`create_diagonal`), which take every non-JAX array for writable, work on lazyarray."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from numpy_oracle import assert_matches
+
+import lazyarray as la
+
+_KEYS = [1, (slice(None), 2), (Ellipsis, -1), ([0, 2], slice(1, None)), (0, slice(None), [1, 0]),
+         np.array([True, False, True]), ()]
+
+
+@pytest.mark.parametrize("key", _KEYS, ids=str)
+def test_setitem_matches_numpy(backend, key):
+    want = np.arange(24.0).reshape(3, 4, 2)
+    x = la.asarray(want)
+    before, view, total = x, x[0], x + 1
+    value = -np.ones(want[key].shape[-1:] if want[key].ndim else ())
+    want = want.copy()
+    want[key] = value
+    x[key] = value
+    assert before is x
+    assert_matches(x, want)
+    assert_matches(view, np.arange(8.0).reshape(4, 2))  # taken before the write: the old value
+    assert_matches(total, np.arange(24.0).reshape(3, 4, 2) + 1)
+
+
+def test_copies_are_new_handles(reference_backend):
+    x = la.asarray(np.zeros(3))
+    for c in (x.copy(), copy.copy(x), copy.deepcopy(x), la.asarray(x, copy=True), la.array(x)):
+        assert c is not x
+        c[0] = 5.0
+        assert_matches(c, np.array([5.0, 0, 0]))
+    assert_matches(x, np.zeros(3))
+    assert la.asarray(x) is x
+
+
+def test_setitem_in_a_loop_is_cut_and_correct(reference_backend):
+    """The rebound handle is tracked, so the node budget cuts the loop's graph (twice listed after
+    an evaluation: it must be replaced once)."""
+    x = la.zeros(4)
+    float(x[0])
+    cuts = la.cache_info().graph_cuts
+    with la.config(max_graph_nodes=20):
+        for i in range(200):
+            x[i % 4] = x[i % 4] + 1.0
+            if i == 100:
+                np.asarray(x)
+    assert la.cache_info().graph_cuts > cuts
+    assert_matches(x, np.full(4, 50.0))
+
+
+def test_array_api_extra_writers(backend):
+    xpx = pytest.importorskip("array_api_extra")
+    v = np.array([3.0, 1.0, 2.0, 5.0])
+    m = np.arange(12.0).reshape(3, 4)
+    x = la.asarray(v)
+    assert_matches(xpx.at(x)[1].set(9.0), np.where(np.arange(4) == 1, 9.0, v))
+    assert_matches(xpx.at(la.asarray(v), slice(1, 3)).add(1.0), v + [0, 1, 1, 0])
+    assert_matches(xpx.at(la.asarray(v))[la.asarray(v) > 2].set(0.0), np.where(v > 2, 0, v))
+    copied = la.asarray(v)
+    assert_matches(xpx.at(copied)[0].set(1.0, copy=True), np.array([1.0, 1, 2, 5]))
+    assert_matches(copied, v)  # copy=True leaves the input alone
+    assert_matches(xpx.pad(la.asarray(m), 2), np.pad(m, 2))
+    assert_matches(xpx.pad(la.asarray(m), ((1, 0), (0, 2)), constant_values=7),
+                   np.pad(m, ((1, 0), (0, 2)), constant_values=7))
+    assert_matches(xpx.create_diagonal(la.asarray(v)), np.diag(v))
+    assert_matches(xpx.create_diagonal(la.asarray(v), offset=-1), np.diag(v, -1))

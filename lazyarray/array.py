@@ -321,6 +321,7 @@ def _operators() -> None:
     for name, fn in binary.items():
         setattr(Array, f"__{name}__", _forward(fn))
         setattr(Array, f"__r{name}__", _reflected(fn))
+    Array.__pow__ = _forward(ew.power_operator)  # type: ignore[method-assign]  (bool ** 2: int8)
     compare = {"eq": ew.equal, "ne": ew.not_equal, "lt": ew.less, "le": ew.less_equal,
                "gt": ew.greater, "ge": ew.greater_equal}
     for name, fn in compare.items():

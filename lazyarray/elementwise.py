@@ -81,6 +81,9 @@ def power(x1: Any, x2: Any) -> Array:
         return Array(result) if x2 > 1 else Array(_bind.elementwise(get_op("positive"), x1,
                                                                      site=site))
     result = _bind.elementwise(_POWER, x1, x2, site=site)
+    if (result.dtype.kind in "iu" and isinstance(x2, (int, np.integer)) and not isinstance(x2, bool)
+            and x2 < 0):
+        raise _bind.fail(ValueError, "Integers to negative integer powers are not allowed.", site)
     if (isinstance(x1, Array) and isinstance(x2, (float, np.floating)) and x2 == 0.5
             and x1.dtype.kind in "biuf" and result.dtype.kind == "f"):
         # NumPy's power loop takes sqrt for a scalar exponent 0.5: sqrt(-inf) is NaN and
@@ -93,6 +96,16 @@ def power(x1: Any, x2: Any) -> Array:
 
 
 pow = power  # noqa: A001  (Array API name)
+
+
+def power_operator(x1: Any, x2: Any) -> Array:
+    """`x1 ** x2`: NumPy's operator computes `bool_array ** 2` as `np.square` (int8), where
+    `np.power` gives int64."""
+    if type(x2) is int and x2 == 2 and isinstance(x1, Array) and x1.dtype.kind == "b":
+        site = user_site(1)
+        node = _bind.cast(x1._node, dtypes.int8, site)
+        return Array(_bind.primitive(_MULTIPLY, (node, node), (), node.shape, node.dtype, site))
+    return power(x1, x2)
 
 
 def where(condition: Any, x1: Any, x2: Any) -> Array:

@@ -86,7 +86,8 @@ def test_asarray_copies_unless_copy_false(backend):
     writable[:] = 0
     assert_matches(b, np.arange(4.0) + 1)  # copied
     c = la.array([1.0])
-    assert la.asarray(c) is c and la.array(c) is c
+    assert la.asarray(c) is c and la.array(c) is not c  # a copy is a new handle on one value
+    assert la.array(c)._node is c._node
 
 
 def test_array_of_arrays_and_dtype_conversion(backend):

@@ -58,7 +58,8 @@ def test_integer_power_with_negative_exponent(backend, dtype):
     exp = np.array([-3, -3, -2, -1, -5, -1, 0], dtype=dtype)
     assert_matches(la.power(la.array(base), la.array(exp)),
                    np.array([1, -1, 1, 0, 0, 0, 1], dtype=dtype))
-    assert_matches(la.array(base) ** -1, np.array([1, -1, -1, 0, 0, 0, 0], dtype=dtype))
+    with pytest.raises(ValueError, match="negative integer powers"):  # a scalar: NumPy's error
+        la.array(base) ** -1
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint64"])

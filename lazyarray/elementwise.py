@@ -180,11 +180,26 @@ def round(x: Any, decimals: int = 0) -> Array:  # noqa: A001
         return x
     if decimals == 0:
         return globals()["rint"](x)
-    scale = 10.0 ** decimals
-    rounded = globals()["rint"](x * scale) / scale
+    scale = _power_of_ten(decimals if decimals > 0 else -decimals)  # (`abs` here is la.abs)
+    rint = globals()["rint"]
+    rounded = rint(x * scale) / scale if decimals > 0 else rint(x / scale) * scale
     if x.dtype.kind in "iu":  # NumPy keeps integer dtypes: round(int16, -1) is int16
         return astype(rounded, x.dtype)
     return rounded
+
+
+def _power_of_ten(n: int) -> float:
+    """10.0**n as NumPy's round computes it (a table to 1e8, then repeated multiplication): the
+    scale overflows to inf past 1e308 (round then gives NaN, as NumPy), and large scales carry
+    NumPy's rounding."""
+    if n < 9:
+        return 10.0 ** n
+    scale = 1e9
+    for _ in range(n - 9):
+        scale *= 10.0
+        if scale == float("inf"):
+            break
+    return scale
 
 
 def asarray_operand(x: Any) -> Array:

@@ -199,8 +199,10 @@ class Array:
         return (self[i] for i in range(self.shape[0]))
 
     def __repr__(self) -> str:
-        body = np.array2string(self._host(), separator=", ", prefix="Array(")
-        return f"Array({body}, dtype={self.dtype})"
+        """NumPy's repr (`shape=` for empty arrays, 0-d as a scalar) named Array, always with
+        the dtype."""
+        text = "A" + np.array_repr(self._host())[1:]
+        return text if "dtype=" in text else f"{text[:-1]}, dtype={self.dtype})"
 
     def __str__(self) -> str:
         return str(self._host())

@@ -4,7 +4,10 @@ concat is a library call."""
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any, Sequence
+
+import numpy as np
 
 from . import _bind
 from .array import Array
@@ -15,20 +18,26 @@ from .reductions import _as_node
 _RESHAPE, _PERMUTE, _SLICE, _CONCAT = (get_op(n) for n in ("reshape", "permute", "slice", "concat"))
 
 
-def _shape_arg(shape: Any) -> tuple[int, ...]:
-    if isinstance(shape, (int,)) or hasattr(shape, "__index__"):
-        return (int(shape),)
-    return tuple(int(s) for s in shape)
+def _shape_arg(shape: Any, site: _bind.Site = None) -> tuple[int, ...]:
+    """A shape argument as NumPy reads it: integers (anything with `__index__`), never floats or
+    bools (TypeError)."""
+    items = (shape,) if hasattr(shape, "__index__") else shape
+    try:
+        if any(isinstance(s, (bool, np.bool_)) for s in items):
+            raise TypeError("an integer is required")
+        return tuple(operator.index(s) for s in items)
+    except TypeError as exc:
+        raise _bind.fail(TypeError, f"invalid shape {shape!r}: {exc}", site) from None
 
 
 def reshape_node(node: Node, shape: Sequence[int], site: _bind.Site) -> Node:
     if shape == node.shape and type(shape) is tuple:  # matmul's final reshape, usually
         return node
-    shape = list(_shape_arg(shape))
-    unknown = [i for i, s in enumerate(shape) if s == -1]
-    if len(unknown) > 1 or any(s < -1 for s in shape):
+    shape = list(_shape_arg(shape, site))
+    unknown = [i for i, s in enumerate(shape) if s < 0]  # NumPy takes any negative size for -1
+    if len(unknown) > 1:
         raise _bind.fail(ValueError, f"can only specify one unknown dimension in {tuple(shape)}", site)
-    known = math.prod(s for s in shape if s != -1)
+    known = math.prod(s for s in shape if s >= 0)
     if unknown:
         if known == 0 or node.size % known:
             raise _bind.fail(ValueError, f"cannot reshape array of size {node.size} into shape "
@@ -159,7 +168,7 @@ def broadcast_to(x: Any, shape: Any) -> Array:
     """numpy.broadcast_to / Array API `broadcast_to`: a view (no copy)."""
     site = user_site(1)
     node = _as_node(x, site)
-    target = _shape_arg(shape)
+    target = _shape_arg(shape, site)
     ok = len(target) >= node.ndim and all(
         s == t or s == 1 for s, t in zip(node.shape[::-1], target[::-1]))
     if not ok or any(t < 0 for t in target):

@@ -116,7 +116,9 @@ for _name, _c, _dfdx in (
         ("sinh", "sinh", lambda x, y: d.ew("cosh", x)),
         ("cosh", "cosh", lambda x, y: d.ew("sinh", x)),
         ("tanh", "tanh", lambda x, y: d.sub(1.0, d.mul(y, y))),
-        ("arcsinh", "asinh", lambda x, y: d.div(1.0, d.ew("sqrt", d.add(d.mul(x, x), 1.0))))):
+        ("arcsinh", "asinh", lambda x, y: d.div(1.0, d.ew("sqrt", d.add(d.mul(x, x), 1.0)))),
+        ("cbrt", "cbrt", lambda x, y: d.div(1.0 / 3.0, d.mul(y, y))),
+        ("exp2", "exp2", lambda x, y: d.mul(y, float(np.log(2.0))))):
     _elementwise(_name, getattr(np, _name), _libm(_c), vjp=_chain(_dfdx))
 for _name, _c, _dom, _dfdx in (
         ("log", "log", "positive", lambda x, y: d.div(1.0, x)),
@@ -163,6 +165,12 @@ _elementwise("divide", np.divide, {"f": "({0} / {1})"},
 _elementwise("floor_divide", np.floor_divide, {"*": "la_floordiv_{S}({0}, {1})"}, vjp=_zero)
 _elementwise("remainder", np.remainder, {"*": "la_rem_{S}({0}, {1})"},
              vjp=lambda g, y, xs, a: (g, d.neg(d.mul(g, d.ew("floor_divide", *xs)))))
+_elementwise("fmod", np.fmod, {"f": "fmod{F}({0}, {1})", "*": "la_fmod_{S}({0}, {1})"},
+             vjp=lambda g, y, xs, a: (g, d.neg(d.mul(g, d.ew("trunc", d.div(*xs))))))
+_elementwise("gcd", np.gcd, {"*": "la_gcd_{S}({0}, {1})"}, properties=("commutative",),
+             **_NONDIFF)
+_elementwise("lcm", np.lcm, {"*": "la_lcm_{S}({0}, {1})"}, properties=("commutative",),
+             **_NONDIFF)
 
 
 def _power_vjp(g, y, xs, a):

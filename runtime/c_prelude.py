@@ -131,6 +131,34 @@ def _rem(dt: np.dtype, t: str):
     return "a, b", body, ()
 
 
+def _fmod(dt: np.dtype, t: str):
+    """Integer fmod: C's `%` (the dividend's sign), 0 for a zero divisor and for `% -1` (NumPy)."""
+    if dt.kind == "u":
+        return "a, b", f"b == 0 ? ({t})0 : ({t})(a % b)", ()
+    return "a, b", f"(b == 0 || b == -1) ? ({t})0 : ({t})(a % b)", ()
+
+
+def _gcd(dt: np.dtype, t: str):
+    """Euclid on magnitudes in unsigned arithmetic: gcd(INT_MIN, 0) wraps to INT_MIN, as NumPy."""
+    u = _wide_unsigned(dt)
+    mag = (lambda v: f"({u}){v}") if dt.kind == "u" else (
+        lambda v: f"({v} < 0 ? 0u - ({u}){v} : ({u}){v})")
+    body = (f"{{\n    {u} x = {mag('a')}, y = {mag('b')};\n"
+            f"    while (y) {{\n        {u} r = x % y;\n        x = y;\n        y = r;\n    }}\n"
+            f"    return ({t})x;\n}}")
+    return "a, b", body, ()
+
+
+def _lcm(dt: np.dtype, t: str):
+    """|a / gcd * b| in wrapping arithmetic, 0 when both are 0 (NumPy's npy_lcm)."""
+    u, s = _wide_unsigned(dt), suffix(dt)
+    prod = f"({t})(({u})(a / g) * ({u})b)"
+    magnitude = "r" if dt.kind == "u" else f"(r < 0 ? ({t})(0u - ({u})r) : r)"
+    body = (f"{{\n    {t} g = la_gcd_{s}(a, b);\n    if (g == 0) return 0;\n"
+            f"    {t} r = {prod};\n    return {magnitude};\n}}")
+    return "a, b", body, (f"la_gcd_{s}",)
+
+
 def _pow(dt: np.dtype, t: str):
     u = _wide_unsigned(dt)
     neg = "" if dt.kind == "u" else (
@@ -177,7 +205,7 @@ _GENERATORS: dict[str, Gen] = {
     "add": _wrap("+"), "sub": _wrap("-"), "mul": _wrap("*"), "neg": _neg, "abs": _abs,
     "recip": _recip, "sign": _sign, "floordiv": _floordiv, "rem": _rem, "pow": _pow,
     "shl": _shift(True), "shr": _shift(False), "max": _extreme(True), "min": _extreme(False),
-    "logaddexp": _logaddexp,
+    "logaddexp": _logaddexp, "fmod": _fmod, "gcd": _gcd, "lcm": _lcm,
 }
 _GENERATORS.update(c_math.GENERATORS)  # exp, expm1, tanh, log, log1p: one implementation
 _GENERATORS.update(c_trig.GENERATORS)  # sin, cos                       for every loop shape

@@ -36,6 +36,14 @@ from .shaping import (broadcast_shapes, diff, meshgrid, repeat, roll, take_along
                       triu, unstack)
 from .searching import (argsort, count_nonzero, isin, nonzero, searchsorted, sort, unique_all,
                         unique_counts, unique_inverse, unique_values)
+from .numpy_math import (allclose, array_equal, array_equiv, deg2rad, degrees, divmod, fabs, fix,
+                         float_power, fmax, fmin, heaviside, isclose, isneginf, isposinf, ldexp,
+                         logaddexp2, modf, nan_to_num, rad2deg, radians, sinc)
+from .numpy_reductions import (amax, amin, average, median, nanmax, nanmean, nanmin, nanprod,
+                               nanstd, nansum, nanvar, ptp)
+from .numpy_shapes import (append, argwhere, atleast_1d, atleast_2d, atleast_3d, column_stack,
+                           diag, diagonal, dot, dstack, flatnonzero, fliplr, flipud, hstack, inner,
+                           kron, outer, rot90, trace, unique, vdot, vstack)
 from . import nn  # noqa: E402
 from . import fft, random  # noqa: E402  (la.fft, la.random; la.linalg is lazyarray/linalg.py)
 from . import _methods  # noqa: F401,E402  (attaches ndarray-style methods and operators)
@@ -61,7 +69,8 @@ _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", 
                       "get_op", "dtypes", "asarray_operand", "creation", "elementwise", "evaluation",
                       "cache", "settings", "autodiff", "explain", "indexing", "manipulation",
                       "reductions", "array", "cuts", "jit", "generic_plan", "dask", "array_api",
-                      "shaping", "searching", "complex_functions", "warnings"})
+                      "shaping", "searching", "complex_functions", "warnings", "numpy_math",
+                      "numpy_reductions", "numpy_shapes", "advanced_index"})
 __all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
     "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
 

@@ -1,0 +1,206 @@
+"""NumPy elementwise functions outside the Array API, as exact compositions of registered ops
+(each fuses like any other expression): the formula is NumPy's own where NumPy defines one."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import numpy as np
+
+from . import elementwise as ew
+from .array import Array
+from .elementwise import asarray_operand
+
+
+def _array(x: Any) -> Array:
+    return x if isinstance(x, Array) else asarray_operand(x)
+
+
+def _loop_dtype(ufunc: np.ufunc, *operands: Any) -> np.dtype:
+    """The output dtype of NumPy's loop for these operands (Python scalars weak; float16 is
+    computed in float32 here, as everywhere in lazyarray); TypeError where NumPy has no loop."""
+    spec = tuple(o.dtype if isinstance(o, (Array, np.generic)) else type(o) for o in operands)
+    try:
+        out = ufunc.resolve_dtypes(spec + (None,) * ufunc.nout)[-1]
+    except TypeError as exc:
+        raise TypeError(f"{ufunc.__name__}: {exc}") from None
+    return np.dtype(np.float32) if out == np.float16 else np.dtype(out)
+
+
+def _as(x: Any, dtype: np.dtype) -> Array:
+    return ew.astype(_array(x), dtype)
+
+
+def deg2rad(x: Any) -> Array:
+    """numpy.deg2rad / radians: x * (pi / 180), NumPy's formula."""
+    return _as(x, _loop_dtype(np.deg2rad, _array(x))) * (np.pi / 180.0)
+
+
+def rad2deg(x: Any) -> Array:
+    """numpy.rad2deg / degrees: x * (180 / pi), NumPy's formula."""
+    return _as(x, _loop_dtype(np.rad2deg, _array(x))) * (180.0 / np.pi)
+
+
+radians, degrees = deg2rad, rad2deg
+
+
+def heaviside(x1: Any, x2: Any) -> Array:
+    """numpy.heaviside: 0 below zero, x2 at zero, 1 above, NaN for NaN."""
+    dt = _loop_dtype(np.heaviside, _array(x1), x2)
+    x, h = _as(x1, dt), _as(x2, dt)
+    return ew.where(ew.isnan(x), x, ew.where(x < 0, _as(0, dt), ew.where(x > 0, _as(1, dt), h)))
+
+
+def float_power(x1: Any, x2: Any) -> Array:
+    """numpy.float_power: power computed in float64 (complex128 for complex inputs)."""
+    a, b = _array(x1), _array(x2)
+    wide = np.complex128 if "c" in (a.dtype.kind, b.dtype.kind) else np.float64
+    return ew.power(ew.astype(a, wide), ew.astype(b, wide))
+
+
+def logaddexp2(x1: Any, x2: Any) -> Array:
+    """numpy.logaddexp2: log2(2**x1 + 2**x2) without overflow, NumPy's npy_logaddexp2."""
+    dt = _loop_dtype(np.logaddexp2, _array(x1), x2)
+    a, b = _as(x1, dt), _as(x2, dt)
+    d = a - b
+    out = ew.maximum(a, b) + ew.log1p(ew.exp2(-ew.abs(d))) * float(1.0 / np.log(2.0))
+    return ew.where(a == b, a + 1.0, out)
+
+
+def modf(x: Any) -> tuple[Array, Array]:
+    """numpy.modf: (fractional part, integral part), both with x's sign; inf -> (+-0, inf)."""
+    v = _as(x, _loop_dtype(np.modf, _array(x)))
+    whole = ew.trunc(v)
+    frac = ew.where(ew.isinf(v), 0.0, v - whole)
+    return ew.copysign(frac, v), whole
+
+
+def divmod(x1: Any, x2: Any) -> tuple[Array, Array]:  # noqa: A001
+    """numpy.divmod: (floor_divide, remainder)."""
+    return ew.floor_divide(x1, x2), ew.remainder(x1, x2)
+
+
+def ldexp(x1: Any, x2: Any) -> Array:
+    """numpy.ldexp: x1 * 2**x2 for an integer x2, as two power-of-two factors so that a large
+    exponent does not overflow a factor before the product; 0, inf and NaN pass through."""
+    n = _array(x2)
+    if n.dtype.kind not in "iu":
+        raise TypeError("ldexp: the exponent must be an integer array")
+    x = _as(x1, _loop_dtype(np.ldexp, _array(x1), np.int64(0)))
+    n = ew.astype(ew.clip(n, -2200, 2200), np.int64)
+    half = n // 2
+    scaled = x * ew.power(2.0, ew.astype(half, x.dtype)) * ew.power(2.0, ew.astype(n - half, x.dtype))
+    return ew.where((x == 0) | ~ew.isfinite(x), x, scaled)
+
+
+def sinc(x: Any) -> Array:
+    """numpy.sinc, NumPy's formula: y = pi * where(x == 0, 1e-20, x); sin(y) / y."""
+    v = _array(x)
+    y = np.pi * ew.where(v == 0, 1.0e-20, v)
+    return ew.sin(y) / y
+
+
+def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> Array:
+    """numpy.nan_to_num: NaN -> nan, +inf -> posinf (the dtype's max), -inf -> neginf (its min)."""
+    v = _array(x)
+    if v.dtype.kind not in "fc":
+        return v
+    if v.dtype.kind == "c":
+        from .complex_functions import imag, real
+
+        parts = (nan_to_num(p, nan=nan, posinf=posinf, neginf=neginf) for p in (real(v), imag(v)))
+        re, im = parts
+        return ew.astype(re, v.dtype) + ew.astype(im, v.dtype) * 1j
+    info = np.finfo(v.dtype)
+    hi = float(info.max) if posinf is None else posinf
+    lo = float(info.min) if neginf is None else neginf
+    out = ew.where(ew.isnan(v), nan, v)
+    return ew.astype(ew.where(ew.isinf(v), ew.where(v > 0, hi, lo), out), v.dtype)
+
+
+def fabs(x: Any) -> Array:
+    """numpy.fabs: absolute value as a float (no complex loop)."""
+    return ew.abs(_as(x, _loop_dtype(np.fabs, _array(x))))
+
+
+def fix(x: Any) -> Array:
+    """numpy.fix: round toward zero, keeping the dtype."""
+    return ew.trunc(_array(x))
+
+
+def isposinf(x: Any) -> Array:
+    """numpy.isposinf."""
+    v = _array(x)
+    return ew.isinf(v) & (v > 0)
+
+
+def isneginf(x: Any) -> Array:
+    """numpy.isneginf."""
+    v = _array(x)
+    return ew.isinf(v) & (v < 0)
+
+
+def _nan_ignoring(select: Any, ufunc: np.ufunc, x1: Any, x2: Any) -> Array:
+    dt = _loop_dtype(ufunc, _array(x1), x2)
+    a, b = _as(x1, dt), _as(x2, dt)
+    if dt.kind not in "fc":
+        return select(a, b)
+    return ew.where(ew.isnan(a), b, ew.where(ew.isnan(b), a, select(a, b)))
+
+
+def fmax(x1: Any, x2: Any) -> Array:
+    """numpy.fmax: the maximum, ignoring a NaN beside a number."""
+    return _nan_ignoring(ew.maximum, np.fmax, x1, x2)
+
+
+def fmin(x1: Any, x2: Any) -> Array:
+    """numpy.fmin: the minimum, ignoring a NaN beside a number."""
+    return _nan_ignoring(ew.minimum, np.fmin, x1, x2)
+
+
+def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Array:
+    """numpy.isclose: |a - b| <= atol + rtol * |b|, infinities equal only to themselves."""
+    x, y = _array(a), _array(b)
+    dt = np.result_type(x.dtype, y.dtype, 1.0)
+    x, y = ew.astype(x, dt), ew.astype(y, dt)
+    finite = ew.isfinite(x) & ew.isfinite(y)
+    close = ew.where(finite, ew.abs(x - y) <= atol + rtol * ew.abs(y), x == y)
+    if equal_nan:
+        close = close | (ew.isnan(x) & ew.isnan(y))
+    return close
+
+
+def allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
+             equal_nan: bool = False) -> bool:
+    """numpy.allclose: evaluates, returns a Python bool."""
+    from .reductions import all as all_
+
+    return builtins.bool(all_(isclose(a, b, rtol, atol, equal_nan)))
+
+
+def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> bool:
+    """numpy.array_equal: same shape and elements; evaluates, returns a Python bool."""
+    from .reductions import all as all_
+
+    x, y = _array(a1), _array(a2)
+    if x.shape != y.shape:
+        return False
+    same = x == y
+    if equal_nan and np.result_type(x.dtype, y.dtype).kind in "fc":
+        same = same | (ew.isnan(x) & ew.isnan(y))
+    return builtins.bool(all_(same))
+
+
+def array_equiv(a1: Any, a2: Any) -> bool:
+    """numpy.array_equiv: equal after broadcasting; False when the shapes do not broadcast."""
+    from .reductions import all as all_
+
+    x, y = _array(a1), _array(a2)
+    try:
+        np.broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        return False
+    return builtins.bool(all_(x == y))

@@ -1,0 +1,149 @@
+"""NumPy reductions outside the Array API (nan-ignoring ones, ptp, average, median) as compositions
+of `where` and the registered reductions; they fuse like any expression."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import elementwise as ew
+from . import reductions as red
+from .array import Array
+from .elementwise import asarray_operand
+
+
+def _array(x: Any) -> Array:
+    return x if isinstance(x, Array) else asarray_operand(x)
+
+
+def _nan_filled(x: Any, fill: float) -> tuple[Array, Array | None]:
+    """(x with NaNs replaced by `fill`, the NaN mask) — unchanged, None for non-float x."""
+    v = _array(x)
+    if v.dtype.kind not in "fc":
+        return v, None
+    nan = ew.isnan(v)
+    return ew.where(nan, fill, v), nan
+
+
+def nansum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+    """numpy.nansum: NaNs count as zero."""
+    v, _ = _nan_filled(x, 0.0)
+    return red.sum(v, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def nanprod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+    """numpy.nanprod: NaNs count as one."""
+    v, _ = _nan_filled(x, 1.0)
+    return red.prod(v, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def _nan_extreme(reduce: Any, fill: float, x: Any, axis: Any, keepdims: bool) -> Array:
+    v, nan = _nan_filled(x, fill)
+    out = reduce(v, axis=axis, keepdims=keepdims)
+    if nan is None:
+        return out
+    all_nan = red.all(nan, axis=axis, keepdims=keepdims)  # NumPy: NaN (and a RuntimeWarning)
+    return ew.where(all_nan, np.nan, out)
+
+
+def nanmax(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
+    """numpy.nanmax: the maximum ignoring NaNs; NaN for an all-NaN slice."""
+    return _nan_extreme(red.max, -np.inf, x, axis, keepdims)
+
+
+def nanmin(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
+    """numpy.nanmin: the minimum ignoring NaNs; NaN for an all-NaN slice."""
+    return _nan_extreme(red.min, np.inf, x, axis, keepdims)
+
+
+def _nan_count(x: Array, axis: Any, keepdims: bool) -> Array:
+    return red.sum(~ew.isnan(x), axis=axis, keepdims=keepdims)
+
+
+def nanmean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+    """numpy.nanmean: the mean of the non-NaN values; NaN for an all-NaN slice."""
+    v = _array(x)
+    if v.dtype.kind not in "fc":
+        return red.mean(v, axis=axis, dtype=dtype, keepdims=keepdims)
+    total = nansum(v, axis=axis, dtype=dtype, keepdims=keepdims)
+    return total / ew.astype(_nan_count(v, axis, keepdims), total.dtype)
+
+
+def nanvar(x: Any, axis: Any = None, dtype: Any = None, ddof: float = 0,
+           keepdims: bool = False) -> Array:
+    """numpy.nanvar: the variance of the non-NaN values (ddof subtracted from their count)."""
+    v = _array(x)
+    if v.dtype.kind not in "fc":
+        return red.var(v, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    centered = v - nanmean(v, axis=axis, dtype=dtype, keepdims=True)
+    if v.dtype.kind == "c":
+        from .complex_functions import imag, real
+
+        sq = real(centered) * real(centered) + imag(centered) * imag(centered)
+    else:
+        sq = centered * centered
+    total = nansum(sq, axis=axis, keepdims=keepdims)
+    n = ew.astype(_nan_count(v, axis, keepdims), total.dtype) - ddof
+    return ew.where(n > 0, total / ew.maximum(n, 0), np.nan)
+
+
+def nanstd(x: Any, axis: Any = None, dtype: Any = None, ddof: float = 0,
+           keepdims: bool = False) -> Array:
+    """numpy.nanstd: sqrt(nanvar)."""
+    return ew.sqrt(nanvar(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
+
+
+def ptp(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
+    """numpy.ptp: max - min (in x's dtype: integers wrap, as NumPy)."""
+    v = _array(x)
+    return red.max(v, axis=axis, keepdims=keepdims) - red.min(v, axis=axis, keepdims=keepdims)
+
+
+def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False,
+            keepdims: bool = False) -> Any:
+    """numpy.average: sum(a * w) / sum(w) along axis (the mean without weights)."""
+    v = _array(a)
+    if weights is None:
+        from .creation import full_like
+
+        avg = red.mean(v, axis=axis, keepdims=keepdims)
+        return (avg, full_like(avg, v.size // max(avg.size, 1))) if returned else avg
+    w = _array(weights)
+    if w.shape != v.shape:
+        if axis is None or w.ndim != 1:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        ax = axis + v.ndim if axis < 0 else axis
+        if w.shape[0] != v.shape[ax]:
+            raise ValueError("Length of weights not compatible with specified axis.")
+        w = w.reshape((-1,) + (1,) * (v.ndim - ax - 1))
+    from .manipulation import broadcast_to
+
+    dt = np.result_type(v.dtype, w.dtype, np.float64 if v.dtype.kind in "biu" else v.dtype)
+    wsum = red.sum(broadcast_to(ew.astype(w, dt), v.shape), axis=axis, keepdims=keepdims)
+    avg = red.sum(ew.astype(v, dt) * ew.astype(w, dt), axis=axis, keepdims=keepdims) / wsum
+    return (avg, wsum) if returned else avg
+
+
+def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
+    """numpy.median: the middle of the sorted values (mean of the two middles); NaN propagates."""
+    from .manipulation import reshape
+    from .searching import sort
+
+    v = _array(a)
+    if axis is None:
+        v, ax = reshape(v, (-1,)), 0
+    else:
+        ax = axis + v.ndim if axis < 0 else axis
+    n = v.shape[ax]
+    s = sort(v, axis=ax)
+    lo = tuple(slice(None) if d != ax else slice((n - 1) // 2, n // 2 + 1) for d in range(v.ndim))
+    out = red.mean(s[lo], axis=ax, keepdims=True)
+    if v.dtype.kind in "fc" and n:
+        out = ew.where(red.any(ew.isnan(v), axis=ax, keepdims=True), np.nan, out)
+    if keepdims:
+        return out if axis is not None else reshape(out, (1,) * _array(a).ndim)
+    return reshape(out, tuple(s for d, s in enumerate(out.shape) if d != ax))
+
+
+amax, amin = red.max, red.min

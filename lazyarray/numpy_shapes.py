@@ -1,0 +1,229 @@
+"""NumPy shape, stacking and product functions outside the Array API, as compositions of views,
+concat, matmul and reductions (NumPy's own definitions, by axis conventions)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import _linalg_compose as lc
+from . import elementwise as ew
+from . import manipulation as mp
+from .array import Array
+from .elementwise import asarray_operand
+
+
+def _array(x: Any) -> Array:
+    return x if isinstance(x, Array) else asarray_operand(x)
+
+
+def fliplr(m: Any) -> Array:
+    """numpy.fliplr: reverse axis 1 (at least 2-D)."""
+    v = _array(m)
+    if v.ndim < 2:
+        raise ValueError("Input must be >= 2-d.")
+    return mp.flip(v, axis=1)
+
+
+def flipud(m: Any) -> Array:
+    """numpy.flipud: reverse axis 0 (at least 1-D)."""
+    v = _array(m)
+    if v.ndim < 1:
+        raise ValueError("Input must be >= 1-d.")
+    return mp.flip(v, axis=0)
+
+
+def rot90(m: Any, k: int = 1, axes: Sequence[int] = (0, 1)) -> Array:
+    """numpy.rot90: rotate by 90 degrees k times in the plane of `axes` (flips and a transpose)."""
+    v = _array(m)
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    a0, a1 = (a + v.ndim if a < 0 else a for a in axes)
+    if a0 == a1 or not (0 <= a0 < v.ndim and 0 <= a1 < v.ndim):
+        raise ValueError(f"Axes={axes} out of range or equal for array of ndim={v.ndim}.")
+    k %= 4
+    if k == 0:
+        return v
+    if k == 2:
+        return mp.flip(mp.flip(v, axis=a0), axis=a1)
+    perm = list(range(v.ndim))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return mp.permute_dims(mp.flip(v, axis=a1), perm)
+    return mp.flip(mp.permute_dims(v, perm), axis=a1)
+
+
+def _atleast(n: int, arrays: tuple[Any, ...]) -> Any:
+    out = []
+    for a in arrays:
+        v = _array(a)
+        if v.ndim < n:
+            if v.ndim == 0:
+                shape = (1,) * n
+            elif v.ndim == 1:
+                shape = (1,) + v.shape + ((1,) if n == 3 else ())
+            else:  # 2-D, n == 3
+                shape = v.shape + (1,)
+            v = mp.reshape(v, shape)
+        out.append(v)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def atleast_1d(*arrays: Any) -> Any:
+    """numpy.atleast_1d."""
+    return _atleast(1, arrays)
+
+
+def atleast_2d(*arrays: Any) -> Any:
+    """numpy.atleast_2d: a 1-D array becomes one row."""
+    return _atleast(2, arrays)
+
+
+def atleast_3d(*arrays: Any) -> Any:
+    """numpy.atleast_3d: (n,) -> (1, n, 1), (m, n) -> (m, n, 1)."""
+    return _atleast(3, arrays)
+
+
+def hstack(tup: Sequence[Any]) -> Array:
+    """numpy.hstack: concatenate along axis 1 (axis 0 for 1-D inputs)."""
+    arrs = [atleast_1d(a) for a in tup]
+    return mp.concat(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1)
+
+
+def vstack(tup: Sequence[Any]) -> Array:
+    """numpy.vstack: rows stacked (1-D inputs become rows)."""
+    return mp.concat([atleast_2d(a) for a in tup], axis=0)
+
+
+def dstack(tup: Sequence[Any]) -> Array:
+    """numpy.dstack: concatenate along axis 2 after atleast_3d."""
+    return mp.concat([atleast_3d(a) for a in tup], axis=2)
+
+
+def column_stack(tup: Sequence[Any]) -> Array:
+    """numpy.column_stack: 1-D inputs become columns."""
+    arrs = [_array(a) for a in tup]
+    return mp.concat([mp.reshape(a, (-1, 1)) if a.ndim < 2 else a for a in arrs], axis=1)
+
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
+    """numpy.diagonal: the diagonal of the (axis1, axis2) planes, appended as the last axis."""
+    v = _array(a)
+    return lc.diagonal(mp.moveaxis(v, [axis1, axis2], [-2, -1]), offset=offset)
+
+
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Array:
+    """numpy.trace: the sum of numpy.diagonal."""
+    from .reductions import sum as sum_
+
+    return sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+
+
+def diag(v: Any, k: int = 0) -> Array:
+    """numpy.diag: the k-th diagonal of a 2-D array, or a 2-D array with v on its k-th diagonal."""
+    x = _array(v)
+    if x.ndim == 2:
+        return lc.diagonal(x, offset=k)
+    if x.ndim != 1:
+        raise ValueError("Input must be 1- or 2-d.")
+    from .creation import zeros
+
+    n, rows = x.shape[0] + abs(k), np.arange(x.shape[0])
+    return zeros((n, n), dtype=x.dtype).at[rows + max(-k, 0), rows + max(k, 0)].set(x)
+
+
+def outer(a: Any, b: Any) -> Array:
+    """numpy.outer: inputs flattened."""
+    return lc.outer(mp.ravel(_array(a)), mp.ravel(_array(b)))
+
+
+def inner(a: Any, b: Any) -> Array:
+    """numpy.inner: sums over the last axes (a product with a 0-d operand)."""
+    x, y = _array(a), _array(b)
+    if x.ndim == 0 or y.ndim == 0:
+        return x * y
+    from .linalg import tensordot
+
+    return tensordot(x, y, axes=([-1], [-1]))
+
+
+def dot(a: Any, b: Any) -> Array:
+    """numpy.dot: matmul for 1-D/2-D, a product for 0-d, the last axis of a with the second
+    to last of b otherwise."""
+    from .linalg import matmul, tensordot
+
+    x, y = _array(a), _array(b)
+    if x.ndim == 0 or y.ndim == 0:
+        return x * y
+    if y.ndim <= 2:
+        return matmul(x, y)
+    return tensordot(x, y, axes=([-1], [-2]))
+
+
+def vdot(a: Any, b: Any) -> Array:
+    """numpy.vdot: flattened dot product, the first argument conjugated."""
+    from .reductions import sum as sum_
+
+    x, y = mp.ravel(_array(a)), mp.ravel(_array(b))
+    if x.shape != y.shape:
+        raise ValueError("cannot reshape: vdot needs inputs of the same size")
+    if x.dtype.kind == "c":
+        from .complex_functions import conj
+
+        x = conj(x)
+    prod = x * y
+    return sum_(prod, dtype=prod.dtype)
+
+
+def kron(a: Any, b: Any) -> Array:
+    """numpy.kron: block products, as a broadcast multiply and a reshape."""
+    x, y = _array(a), _array(b)
+    nd = max(x.ndim, y.ndim)
+    xs = (1,) * (nd - x.ndim) + x.shape
+    ys = (1,) * (nd - y.ndim) + y.shape
+    xe = mp.reshape(x, tuple(s for d in xs for s in (d, 1)))
+    ye = mp.reshape(y, tuple(s for d in ys for s in (1, d)))
+    return mp.reshape(xe * ye, tuple(p * q for p, q in zip(xs, ys)))
+
+
+def append(arr: Any, values: Any, axis: int | None = None) -> Array:
+    """numpy.append: concatenate, flattening both when axis is None."""
+    x, v = _array(arr), _array(values)
+    if axis is None:
+        return mp.concat([mp.ravel(x), mp.ravel(v)], axis=0)
+    return mp.concat([x, v], axis=axis)
+
+
+def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
+           return_counts: bool = False, axis: int | None = None, *,
+           equal_nan: bool = True) -> Any:
+    """numpy.unique: evaluates `ar` (the result's length is data) and returns Arrays."""
+    from .array import Array as _A
+    from .creation import asarray
+
+    host = np.asarray(_array(ar))
+    out = np.unique(host, return_index=return_index, return_inverse=return_inverse,
+                    return_counts=return_counts, axis=axis, equal_nan=equal_nan)
+    if isinstance(out, tuple):
+        return tuple(asarray(o) for o in out)
+    return asarray(out) if not isinstance(out, _A) else out
+
+
+def argwhere(a: Any) -> Array:
+    """numpy.argwhere: evaluates `a`; the indices of its non-zero elements, one row each."""
+    from .searching import nonzero
+
+    v = _array(a)
+    if v.ndim == 0:
+        v = mp.reshape(v, (1,))
+        return mp.reshape(mp.stack(nonzero(v), axis=-1)[:, :0], (-1, 0))
+    return mp.stack(nonzero(v), axis=-1)
+
+
+def flatnonzero(a: Any) -> Array:
+    """numpy.flatnonzero: evaluates `a`; the flat indices of its non-zero elements."""
+    from .searching import nonzero
+
+    return nonzero(mp.ravel(_array(a)))[0]

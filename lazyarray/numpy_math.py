@@ -90,7 +90,8 @@ def ldexp(x1: Any, x2: Any) -> Array:
     x = _as(x1, _loop_dtype(np.ldexp, _array(x1), np.int64(0)))
     n = ew.astype(ew.clip(n, -2200, 2200), np.int64)
     half = n // 2
-    scaled = x * ew.power(2.0, ew.astype(half, x.dtype)) * ew.power(2.0, ew.astype(n - half, x.dtype))
+    low, high = (ew.power(2.0, ew.astype(k, x.dtype)) for k in (half, n - half))
+    scaled = x * low * high
     return ew.where((x == 0) | ~ew.isfinite(x), x, scaled)
 
 

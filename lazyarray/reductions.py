@@ -37,10 +37,17 @@ def _sum_dtype(dt: np.dtype) -> np.dtype:
     return dt
 
 
+def _is_scalar_axis(axis: Any) -> bool:
+    return (isinstance(axis, (int, np.integer)) and not isinstance(axis, (bool, np.bool_))
+            and axis in (0, -1))
+
+
 def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None,
             site: _bind.Site) -> Array:
     op = get_op(name)
     node = x if type(x) is Node else _as_node(x, site)  # callers that have the node pass it
+    if node.ndim == 0 and _is_scalar_axis(axis):
+        axis = ()  # NumPy's ufunc reductions take axis 0 or -1 of a 0-d array (mean/var do not)
     axes = _bind.normalize_axes(axis, node.ndim, site)
     if node.dtype.kind == "c" and not supports_complex(op):
         raise _bind.fail(TypeError, f"{name} is not defined for complex inputs ({node.dtype}); the "
@@ -100,7 +107,7 @@ def all(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A00
 
 def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) -> Array:
     node = _as_node(x, site)
-    if axis is None:
+    if axis is None or (node.ndim == 0 and _is_scalar_axis(axis)):
         flat = _bind.primitive(get_op("reshape"), (node,), ((node.size,),), (node.size,),
                                node.dtype, site) if node.ndim != 1 else node
         out = _reduce(name, Array(flat), 0, False, dtypes.int64, site)
@@ -192,11 +199,12 @@ def cumprod(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
 def _numpy_scan(name: str, x: Any, axis: int | None, dtype: Any, site: _bind.Site) -> Array:
     """NumPy's scans (cumsum, cumprod): axis=None flattens; the accumulator is sum's."""
     node = _as_node(x, site)
-    if axis is None:
+    if axis is None or (node.ndim == 0 and _is_scalar_axis(axis)):  # 0-d: a 1-element scan
         node = _bind.primitive(get_op("reshape"), (node,), ((node.size,),), (node.size,),
                                node.dtype, site) if node.ndim != 1 else node
         axis = 0
-    (ax,) = _bind.normalize_axes(axis, node.ndim, site) if node.ndim else (None,)
+    scan_axis = node.ndim or axis is not None  # a 0-d array's other axes: AxisError
+    (ax,) = _bind.normalize_axes(axis, node.ndim, site) if scan_axis else (None,)
     if ax is None:
         raise _bind.fail(ValueError, f"{name} of a 0-d array needs axis=None", site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
@@ -208,6 +216,10 @@ def _cumulative(name: str, x: Any, axis: int | None, dtype: Any, include_initial
     """The Array API's scans: axis may be None only for 1-D input; `include_initial` prepends the
     identity (0 or 1), so the result is one longer along `axis`."""
     node = _as_node(x, site)
+    if node.ndim == 0 and (axis is None or _is_scalar_axis(axis)):  # NumPy: a 1-element scan
+        node, axis = _bind.primitive(get_op("reshape"), (node,), ((1,),), (1,), node.dtype, site), 0
+    if node.ndim == 0 and axis is not None:
+        _bind.normalize_axes(axis, 0, site)  # AxisError, as NumPy
     if node.ndim == 0 or (axis is None and node.ndim > 1):
         raise _bind.fail(ValueError, f"{name} needs an axis for a {node.ndim}-d array", site)
     (ax,) = _bind.normalize_axes(0 if axis is None else axis, node.ndim, site)

@@ -223,7 +223,7 @@ def test_special_cases_complex64(backend):
 # --- copies, devices, interop --------------------------------------------------------------------------
 def test_asarray_copy_semantics():
     x = la.ones(3, dtype=la.float32)
-    assert la.asarray(x) is x and la.asarray(x, copy=True) is not x  # a new handle: x[i] = v rebinds it
+    assert la.asarray(x) is x and la.asarray(x, copy=True) is not x  # x[i] = v rebinds only it
     assert la.asarray(x, dtype=la.float64).dtype == la.float64
     with pytest.raises(ValueError, match="needs a copy"):
         la.asarray(x, dtype=la.float64, copy=False)

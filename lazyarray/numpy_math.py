@@ -20,7 +20,8 @@ def _array(x: Any) -> Array:
 def _loop_dtype(ufunc: np.ufunc, *operands: Any) -> np.dtype:
     """The output dtype of NumPy's loop for these operands (Python scalars weak; float16 is
     computed in float32 here, as everywhere in lazyarray); TypeError where NumPy has no loop."""
-    spec = tuple(o.dtype if isinstance(o, (Array, np.generic)) else type(o) for o in operands)
+    spec = tuple(o.dtype if isinstance(o, (Array, np.generic)) else
+                 np.dtype(bool) if isinstance(o, bool) else type(o) for o in operands)
     try:
         out = ufunc.resolve_dtypes(spec + (None,) * ufunc.nout)[-1]
     except TypeError as exc:

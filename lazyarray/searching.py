@@ -32,7 +32,7 @@ def _leaf(values: np.ndarray, site: _bind.Site, device: str = "cpu") -> Array:
     return out if device == "cpu" else out.to_device(device)
 
 
-def argsort(x: Any, /, *, axis: int | None = -1, descending: bool = False,
+def argsort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
             stable: bool = True) -> Array:
     """Array API `argsort` (numpy.argsort with kind='stable'); always stable. axis=None sorts the
     flattened array, as NumPy."""
@@ -47,7 +47,7 @@ def argsort(x: Any, /, *, axis: int | None = -1, descending: bool = False,
                                  dtypes.int64, site))
 
 
-def sort(x: Any, /, *, axis: int | None = -1, descending: bool = False,
+def sort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
          stable: bool = True) -> Array:
     """Array API `sort` (numpy.sort with kind='stable'): argsort, then a gather (differentiable).
     axis=None sorts the flattened array, as NumPy."""
@@ -68,7 +68,7 @@ def _flat(node: _bind.Node, site: _bind.Site) -> _bind.Node:
                            site)
 
 
-def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Array:
+def searchsorted(x1: Any, x2: Any, /, side: str = "left", sorter: Any = None) -> Array:
     """Array API `searchsorted` (numpy.searchsorted): x1 is 1-D and sorted (or `sorter` sorts it)."""
     site = user_site(1)
     if side not in ("left", "right"):
@@ -92,7 +92,7 @@ def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Array:
     return Array(_bind.primitive(_ISIN, (a, b), (bool(invert),), a.shape, dtypes.bool_, site))
 
 
-def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Array:
+def count_nonzero(x: Any, /, axis: Any = None, *, keepdims: bool = False) -> Array:
     """Array API `count_nonzero` (numpy.count_nonzero): a fused sum of x != 0, int64."""
     x = _array(x, user_site(1))
     return _sum(x != 0 if x.dtype.kind != "b" else x, axis=axis, dtype=dtypes.int64,

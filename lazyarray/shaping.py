@@ -41,7 +41,7 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
                                   user_site(1))
 
 
-def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None,
+def diff(x: Any, /, n: int = 1, axis: int = -1, prepend: Any = None,
          append: Any = None) -> Array:
     """numpy.diff / Array API `diff`: the n-th forward difference along `axis` (slices, fused)."""
     site = user_site(1)
@@ -94,25 +94,29 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Array, ...]:
 
 def _triangle(x: Any, k: int, lower: bool, site: _bind.Site) -> Array:
     x = _array(x, site)
+    if x.ndim == 1:  # NumPy: the row repeated into a square
+        from .manipulation import broadcast_to
+
+        x = broadcast_to(x, x.shape * 2)
     if x.ndim < 2:
-        raise _bind.fail(ValueError, "tril/triu need an array of at least two dimensions", site)
+        raise _bind.fail(ValueError, "tril/triu need an array of at least one dimension", site)
     rows, cols = x.shape[-2:]
     offset = subtract(reshape(arange(cols), (1, cols)), reshape(arange(rows), (rows, 1)))
     keep = offset <= k if lower else offset >= k
     return where(keep, x, full((), 0, x.dtype))
 
 
-def tril(x: Any, /, *, k: int = 0) -> Array:
+def tril(x: Any, /, k: int = 0) -> Array:
     """numpy.tril / Array API `tril`: zeros above the k-th diagonal (a fused mask)."""
     return _triangle(x, k, True, user_site(1))
 
 
-def triu(x: Any, /, *, k: int = 0) -> Array:
+def triu(x: Any, /, k: int = 0) -> Array:
     """numpy.triu / Array API `triu`: zeros below the k-th diagonal (a fused mask)."""
     return _triangle(x, k, False, user_site(1))
 
 
-def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Array:
+def repeat(x: Any, repeats: Any, /, axis: int | None = None) -> Array:
     """numpy.repeat / Array API `repeat`. An int count is a broadcast view; per-element counts are
     read (evaluated) when called, since they decide the output's length, and become a `take`."""
     site = user_site(1)
@@ -137,7 +141,7 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Array:
     return take(x, np.repeat(np.arange(x.shape[ax]), counts), axis=ax)
 
 
-def roll(x: Any, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None
+def roll(x: Any, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | None = None
          ) -> Array:
     """numpy.roll / Array API `roll`: two slices concatenated per axis."""
     site = user_site(1)
@@ -184,7 +188,7 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
     return tuple(reshape(_slice(x, ax, i, 1, site), rest) for i in range(x.shape[ax]))
 
 
-def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Array:
+def take_along_axis(x: Any, indices: Any, /, axis: int = -1) -> Array:
     """numpy.take_along_axis / Array API `take_along_axis`: one flat gather whose index is built
     from `indices` and iotas (fused). Out-of-bounds indices raise IndexError when evaluated."""
     site = user_site(1)

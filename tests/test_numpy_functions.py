@@ -30,6 +30,7 @@ cases = {
  "float_power f32": lambda m, a: m.float_power(a(f32), a(f32)),
  "logaddexp2": lambda m, a: m.logaddexp2(a(e), a(e[::-1].copy())),
  "logaddexp2 f32": lambda m, a: m.logaddexp2(a(f32), 1.0),
+ "logaddexp2 bool": lambda m, a: m.logaddexp2(a(f32), True),
  "modf0": lambda m, a: m.modf(a(e))[0],
  "modf1": lambda m, a: m.modf(a(e))[1],
  "modf i8": lambda m, a: m.modf(a(i8))[0],
@@ -181,3 +182,20 @@ def test_zero_d_reductions_take_axis_0_and_minus_1(reference_backend, fn, kwargs
         getattr(la, fn)(la.asarray(z), axis=1)
     with pytest.raises(np.exceptions.AxisError):
         la.mean(la.asarray(z), axis=0)
+
+
+_POSITIONAL = [("sort", (0,)), ("argsort", (0,)), ("count_nonzero", (1,)), ("diff", (1, 0)),
+               ("tril", (1,)), ("triu", (-1,)), ("repeat", (2, 1)), ("roll", (1, 0)),
+               ("take_along_axis", (np.zeros((3, 1), np.int64), 1))]
+
+
+@pytest.mark.parametrize("fn, args", _POSITIONAL, ids=lambda v: v if isinstance(v, str) else "")
+def test_numpy_positional_arguments(reference_backend, fn, args):
+    """NumPy-style calls pass axis/k/n positionally (np.sort(x, 0), np.triu(x, 1)); the Array API
+    names still work as keywords."""
+    x = np.arange(12.0).reshape(3, 4)[::-1]
+    assert np.array_equal(np.asarray(getattr(la, fn)(la.asarray(x), *args)),
+                          getattr(np, fn)(x, *args))
+    assert np.array_equal(np.asarray(la.searchsorted(la.arange(5.0), la.asarray([1.0]), "right")),
+                          np.searchsorted(np.arange(5.0), [1.0], "right"))
+    assert np.array_equal(np.asarray(la.triu(la.arange(3.0), k=1)), np.triu(np.arange(3.0), 1))

@@ -20,6 +20,8 @@ _TAKE, _SCATTER = get_op("take"), get_op("scatter")
 
 
 def _index_node(idx: Any, site: _bind.Site) -> Node:
+    if isinstance(idx, list) and np.asarray(idx).size == 0:  # NumPy takes `[]` as an int index
+        idx = np.zeros(np.asarray(idx).shape, np.int64)
     node = _as_node(idx, site)
     if node.dtype.kind not in "iu":
         if node.dtype.kind == "b":

@@ -103,9 +103,10 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
         return None
     while len(keys) > 1 and keys[-1] is Ellipsis:
         keys.pop()
-    if len(keys) != 1:
-        raise _bind.fail(IndexError, "x.at[] takes a boolean mask only as the sole index "
-                         "(optionally followed by ...)", site)
+    if len(keys) != 1:  # beside other indices: read the mask, scatter at its true positions
+        node, flat_key = rewrite_getitem(x._node, key, site)
+        out = getattr(Array(node).at[flat_key], mode)(values)
+        return Array(reshape_node(out._node, x.shape, site))
     from . import elementwise as ew
     from .indexing import _value_node
 

@@ -94,6 +94,9 @@ _SEPARATED = [
     (True, [0, 1]),
     (np.array([True, False, True]), slice(None), [1, 0]),
     (1, slice(None), np.array([True, False])),
+    [],  # an empty list is an (empty) integer index
+    (slice(None), [], 0),
+    [[]],
 ]
 
 
@@ -121,3 +124,26 @@ def test_update_gradient_follows_the_placement_rule(reference_backend):
     x, v, w = rng.random((2, 3, 4)), rng.random((2, 3)), rng.random((2, 3, 4))
     grad = la.grad(lambda v: la.sum(la.array(x).at[0, :, [1, 2]].set(v) * w))(la.array(v))
     np.testing.assert_allclose(np.asarray(grad), w[0, :, [1, 2]])
+
+
+_AT = {"set": None, "add": np.add, "max": np.maximum}
+
+
+@FAST
+@given(data=st.data())
+def test_updates_at_mixed_indices_match_numpy(backend, data):
+    """x.at[key].op(v) against NumPy's assignment / ufunc.at, masks beside other indices too."""
+    x = np.arange(np.prod(SHAPE), dtype=np.float64).reshape(SHAPE)
+    key = data.draw(_items(SHAPE), label="key")
+    mode = data.draw(st.sampled_from(sorted(_AT)), label="mode")
+    try:
+        target = x[key].shape
+    except IndexError:
+        return
+    values = -np.arange(np.prod(target)).reshape(target) - 1.0
+    want = x.copy()
+    if mode == "set":
+        want[key] = values
+    else:
+        _AT[mode].at(want, key, values)
+    assert_matches(getattr(la.array(x).at[key], mode)(values), want)

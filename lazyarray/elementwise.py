@@ -137,9 +137,14 @@ def _wrap_weak_int(op: Any, dtype: np.dtype) -> Any:
     return op
 
 
-def clip(x: Any, min: Any = None, max: Any = None) -> Array:  # noqa: A002
-    """numpy.clip / Array API `clip`: clamp to [min, max]; NaN propagates (as NumPy's clip). As NumPy 2, a Python int bound beyond
+def clip(x: Any, min: Any = None, max: Any = None, *, a_min: Any = None,  # noqa: A002
+         a_max: Any = None) -> Array:
+    """numpy.clip / Array API `clip`: clamp to [min, max] (NumPy's `a_min`/`a_max` too); NaN propagates (as NumPy's clip). As NumPy 2, a Python int bound beyond
     the integer dtype on its own side (`clip(int8, 0, 1000)`) binds nothing and is dropped."""
+    if (a_min is not None and min is not None) or (a_max is not None and max is not None):
+        raise _bind.fail(ValueError, "clip: pass min/max or a_min/a_max, not both", user_site(1))
+    min = a_min if a_min is not None else min  # noqa: A001
+    max = a_max if a_max is not None else max  # noqa: A001
     out = x if isinstance(x, Array) else asarray_operand(x)
     if out.dtype.kind in "iu":
         info = np.iinfo(out.dtype)

@@ -150,12 +150,13 @@ def _gcd(dt: np.dtype, t: str):
 
 
 def _lcm(dt: np.dtype, t: str):
-    """|a / gcd * b| in wrapping arithmetic, 0 when both are 0 (NumPy's npy_lcm)."""
+    """|a / gcd| * |b| cast to the dtype, 0 when both are 0: NumPy's npy_lcm takes the magnitude
+    in C int before the cast, so lcm(127, 2) on int8 wraps to -2."""
     u, s = _wide_unsigned(dt), suffix(dt)
-    prod = f"({t})(({u})(a / g) * ({u})b)"
-    magnitude = "r" if dt.kind == "u" else f"(r < 0 ? ({t})(0u - ({u})r) : r)"
+    mag = (lambda v: f"({u})({v})") if dt.kind == "u" else (
+        lambda v: f"(({v}) < 0 ? 0u - ({u})({v}) : ({u})({v}))")
     body = (f"{{\n    {t} g = la_gcd_{s}(a, b);\n    if (g == 0) return 0;\n"
-            f"    {t} r = {prod};\n    return {magnitude};\n}}")
+            f"    return ({t})({mag('a / g')} * {mag('b')});\n}}")
     return "a, b", body, (f"la_gcd_{s}",)
 
 

@@ -124,6 +124,7 @@ cases = {
  "fmod f": lambda m, a: m.fmod(a(e), -1.5),
  "gcd": lambda m, a: m.gcd(a(i), 4),
  "lcm": lambda m, a: m.lcm(a(i), a(i8[:4])),
+ "clip a_min": lambda m, a: m.clip(a(i), a_min=-2, a_max=3),
  "cbrt": lambda m, a: m.cbrt(a(e)),
  "exp2": lambda m, a: m.exp2(a(i)),
 }
@@ -199,3 +200,10 @@ def test_numpy_positional_arguments(reference_backend, fn, args):
     assert np.array_equal(np.asarray(la.searchsorted(la.arange(5.0), la.asarray([1.0]), "right")),
                           np.searchsorted(np.arange(5.0), [1.0], "right"))
     assert np.array_equal(np.asarray(la.triu(la.arange(3.0), k=1)), np.triu(np.arange(3.0), 1))
+
+
+def test_lcm_wraps_like_numpy(backend):
+    """npy_lcm takes |a / gcd * b| in C int, then casts: lcm(127, 2) on int8 is -2, not 2."""
+    a = np.array([127, 100, -128, -3, 0], np.int8)
+    b = np.array([2, 3, 3, 11, 0], np.int8)
+    np.testing.assert_array_equal(np.asarray(la.lcm(la.asarray(a), la.asarray(b))), np.lcm(a, b))

@@ -217,6 +217,8 @@ def gather(x: Node, spec: tuple, index_nodes: Sequence[Node]) -> Node:
     view, shape, dim, array_axis = [], [], 0, None
     for item in spec:
         tag = item[0]
+        if tag == "ellipsis":
+            continue
         if tag == "none":
             shape.append(1)
             continue

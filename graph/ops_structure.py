@@ -242,6 +242,8 @@ def scatter_index(spec: tuple, arrays: tuple[np.ndarray, ...]) -> tuple:
             out.append(slice(item[1], item[2], item[3]))
         elif tag == "none":
             out.append(None)
+        elif tag == "ellipsis":  # covers no dimension, but separates advanced indices
+            out.append(Ellipsis)
         else:
             out.append(arrays[item[1]])
     return tuple(out)
@@ -255,7 +257,7 @@ def _scatter(xs, attrs, dtype):
     mode, spec = attrs
     for k, arr in enumerate(index_arrays):
         axis_items = [i for i, item in enumerate(spec) if item[0] == "array" and item[1] == k]
-        dim = sum(1 for item in spec[: axis_items[0]] if item[0] != "none")
+        dim = sum(1 for item in spec[: axis_items[0]] if item[0] not in ("none", "ellipsis"))
         n = x.shape[dim]
         if arr.size and ((arr < -n) | (arr >= n)).any():
             bad = arr[(arr < -n) | (arr >= n)].flat[0]

@@ -43,8 +43,18 @@ def _expand(key: Any, ndim: int, site: _bind.Site) -> list[Any]:
     fill = [slice(None)] * (ndim - consumed)
     if ellipses:
         i = ellipses[0]
-        return key[:i] + fill + key[i + 1:]
+        return key[:i] + (fill or [EMPTY_ELLIPSIS]) + key[i + 1:]
     return key + fill
+
+
+class _EmptyEllipsis:
+    """An Ellipsis that covers no dimension: it indexes nothing, yet it still separates advanced
+    indices for NumPy's placement rule (`x[:, [0, 1], ..., 0, 0]` puts the index dims first)."""
+
+    __slots__ = ()
+
+
+EMPTY_ELLIPSIS = _EmptyEllipsis()
 
 
 def _is_int(k: Any) -> bool:
@@ -78,6 +88,8 @@ def getitem(x: Array, key: Any) -> Array:
     items = _expand(key, node.ndim, site)
     spec, out_shape, positions, indices, advanced, dim = [], [], [], [], [], 0
     for pos, k in enumerate(items):
+        if k is EMPTY_ELLIPSIS:
+            continue
         if k is None:
             out_shape.append(1)
             continue
@@ -193,6 +205,10 @@ class _AtUpdate:
         spec, index_nodes, probe = [], [], []
         dim = 0
         for k in items:
+            if k is EMPTY_ELLIPSIS:
+                spec.append(("ellipsis",))
+                probe.append(Ellipsis)
+                continue
             if k is None:
                 spec.append(("none",))
                 probe.append(None)

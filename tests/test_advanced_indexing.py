@@ -94,6 +94,8 @@ _SEPARATED = [
     (True, [0, 1]),
     (np.array([True, False, True]), slice(None), [1, 0]),
     (1, slice(None), np.array([True, False])),
+    (slice(None), [0, 0, 0], Ellipsis, 0, 0),  # an Ellipsis covering no dim still separates
+    ([1, 0], Ellipsis, [0, 1], slice(None), 2, 1),
     [],  # an empty list is an (empty) integer index
     (slice(None), [], 0),
     [[]],
@@ -124,6 +126,9 @@ def test_update_gradient_follows_the_placement_rule(reference_backend):
     x, v, w = rng.random((2, 3, 4)), rng.random((2, 3)), rng.random((2, 3, 4))
     grad = la.grad(lambda v: la.sum(la.array(x).at[0, :, [1, 2]].set(v) * w))(la.array(v))
     np.testing.assert_allclose(np.asarray(grad), w[0, :, [1, 2]])
+    key = ([1, 0], Ellipsis, 0, 2)  # the Ellipsis covers no dim, yet separates
+    grad = la.grad(lambda v: la.sum(la.array(x).at[key].set(v) * w))(la.array(w[key]))
+    np.testing.assert_allclose(np.asarray(grad), w[key])
 
 
 _AT = {"set": None, "add": np.add, "max": np.maximum}

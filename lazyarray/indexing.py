@@ -136,11 +136,17 @@ def take(x: Any, indices: Any, axis: int | None = None) -> Array:
     result is evaluated, naming this line."""
     site = user_site(1)
     node = _as_node(x, site)
-    if axis is None:
+    if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x is 1 element
         node = reshape_node(node, (node.size,), site)
         axis = 0
     (ax,) = _bind.normalize_axes(axis, node.ndim, site)
-    return Array(_take_node(node, _index_node(indices, site), ax, site))
+    if isinstance(indices, list) and np.asarray(indices).size == 0:  # `[]`: no indices
+        indices = np.zeros(np.asarray(indices).shape, np.int64)
+    index = _as_node(indices, site)
+    if index.dtype.kind not in "iub":  # np.take casts 'same_kind': bools count, floats do not
+        raise _bind.fail(TypeError, f"Cannot cast array data from dtype('{index.dtype}') to "
+                         "dtype('int64') according to the rule 'same_kind'", site)
+    return Array(_take_node(node, _bind.cast(index, dtypes.int64, site), ax, site))
 
 
 def _python_scalar_as(value: bool | int | float, dtype: np.dtype, site: _bind.Site) -> Any:

@@ -207,3 +207,29 @@ def test_lcm_wraps_like_numpy(backend):
     a = np.array([127, 100, -128, -3, 0], np.int8)
     b = np.array([2, 3, 3, 11, 0], np.int8)
     np.testing.assert_array_equal(np.asarray(la.lcm(la.asarray(a), la.asarray(b))), np.lcm(a, b))
+
+
+_TAKE_ARGSORT = {
+    "take 0-d axis": lambda m, a: m.take(a(np.array(5)), a(np.array([0, 0])), axis=-1),
+    "take bool index": lambda m, a: m.take(a(np.arange(3)), a(np.array([True, False]))),
+    "take float index": lambda m, a: m.take(a(np.arange(3)), a(np.array([1.0]))),
+    "take empty list": lambda m, a: m.take(a(np.arange(3)), []),
+    "argsort 0-d": lambda m, a: m.argsort(a(np.array(5))),
+    "argsort 0-d axis 0": lambda m, a: m.argsort(a(np.array(5)), axis=0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_TAKE_ARGSORT))
+def test_take_and_argsort_edges(reference_backend, name):
+    """np.take casts its indices 'same_kind' (bools count, floats raise TypeError) and takes a 0-d
+    x along axis 0/-1; argsort of a 0-d array is [0]."""
+    f = _TAKE_ARGSORT[name]
+    try:
+        want = f(np, np.asarray)
+    except TypeError:
+        with pytest.raises(TypeError):
+            f(la, la.asarray)
+        return
+    got = np.asarray(f(la, la.asarray))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)

@@ -98,8 +98,8 @@ def _triangle(x: Any, k: int, lower: bool, site: _bind.Site) -> Array:
         from .manipulation import broadcast_to
 
         x = broadcast_to(x, x.shape * 2)
-    if x.ndim < 2:
-        raise _bind.fail(ValueError, "tril/triu need an array of at least one dimension", site)
+    if x.ndim < 2:  # TypeError as NumPy's (its tri() lacks N)
+        raise _bind.fail(TypeError, "tril/triu need an array of at least one dimension", site)
     rows, cols = x.shape[-2:]
     offset = subtract(reshape(arange(cols), (1, cols)), reshape(arange(rows), (rows, 1)))
     keep = offset <= k if lower else offset >= k

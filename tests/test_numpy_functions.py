@@ -216,6 +216,7 @@ _TAKE_ARGSORT = {
     "take empty list": lambda m, a: m.take(a(np.arange(3)), []),
     "argsort 0-d": lambda m, a: m.argsort(a(np.array(5))),
     "argsort 0-d axis 0": lambda m, a: m.argsort(a(np.array(5)), axis=0),
+    "triu 0-d": lambda m, a: m.triu(a(np.array(5))),
 }
 
 

@@ -154,7 +154,17 @@ def test_folds_in_blocks_keep_the_lane_order():
         assert source.count("la_exp_f32(") == 1 and "blk" in source
         rng = np.random.default_rng(5)
         for n in (1, 9, 1023, 1024, 1025, 2055):
-            a = la.array(rng.uniform(-20, 20, (3, n)).astype(np.float32))
-            e = np.asarray(la.exp(a))  # an elementwise kernel: the same la_exp_f32
-            sums = np.asarray(la.sum(la.exp(a), axis=1))
-            assert [_lane_order_sum(row) for row in e] == sums.tolist(), f"row length {n}"
+            x = rng.uniform(-20, 20, (4, n)).astype(np.float32)
+            x[1, n // 2], x[2, -1], x[3, 0] = 80.0, 85.0, np.nan  # extremes in later blocks
+            a = la.array(x)
+            e, t = np.asarray(la.exp(a)), np.asarray(la.tanh(a))  # elementwise: the same helpers
+            sums, arg, argt, big, nan = (np.asarray(v) for v in la.eval(
+                la.sum(la.exp(a), axis=1), la.argmax(la.exp(a), axis=1),
+                la.argmin(la.tanh(a), axis=1), la.max(la.exp(a), axis=1),
+                la.any(la.isnan(la.exp(a)), axis=1)))
+            where = f"row length {n}"
+            assert [_lane_order_sum(row) for row in e[:3]] == sums[:3].tolist(), where
+            np.testing.assert_array_equal(arg, np.argmax(e, axis=1), err_msg=where)
+            np.testing.assert_array_equal(argt, np.argmin(t, axis=1), err_msg=where)
+            np.testing.assert_array_equal(big, e.max(axis=1), err_msg=where)
+            np.testing.assert_array_equal(nan, np.isnan(e).any(axis=1), err_msg=where)

@@ -109,9 +109,19 @@ def power_operator(x1: Any, x2: Any) -> Array:
     return power(x1, x2)
 
 
-def where(condition: Any, x1: Any, x2: Any) -> Array:
-    """numpy.where / Array API `where`: x1 where condition is true, else x2; the result dtype is NumPy's promotion of x1 and x2."""
+_NO_VALUE = object()
+
+
+def where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
+    """numpy.where / Array API `where`: x1 where condition is true, else x2; the result dtype is NumPy's promotion of x1 and x2.
+    `where(condition)` alone is `nonzero(condition)` (it evaluates the condition), as NumPy."""
     site = user_site(1)
+    if x1 is _NO_VALUE or x2 is _NO_VALUE:
+        if x1 is not x2:
+            raise _bind.fail(ValueError, "either both or neither of x and y should be given", site)
+        from .searching import nonzero
+
+        return nonzero(condition)
     cond = _bind.operand(condition, site)
     a, b = _bind.operand(x1, site), _bind.operand(x2, site)
     dtype = dtypes.result_type(_bind.operand_dtype(a), _bind.operand_dtype(b))

@@ -55,6 +55,8 @@ def sort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
     x = _array(x, site)
     if axis is None:
         x, axis = Array(_flat(x._node, site)), 0
+    if x.ndim == 0:
+        _bind.normalize_axes(axis, 0, site)  # NumPy: AxisError
     return take_along_axis(x, argsort(x, axis=axis, descending=descending), axis=axis)
 
 

@@ -28,8 +28,13 @@ def expr(np_like, a, b, s):
 
 
 def per_call(fn, calls: int, repeat: int) -> float:
-    """Median seconds per call over `repeat` timed batches of `calls` calls (after a warm-up)."""
+    """Median seconds per call over `repeat` timed batches of `calls` calls (after a warm-up;
+    kernels compiling in the background are waited for: this measures the steady state)."""
     fn()
+    wait = getattr(la, "wait_for_compiles", None)
+    if wait is not None:
+        wait()
+        fn()
     times = []
     for _ in range(repeat):
         start = time.perf_counter()

@@ -140,6 +140,7 @@ def _held_intermediates(nodes: list[Node]) -> list[Array]:
     frame = sys._getframe(2)
     known = _IS_LIBRARY.get
     held: list[Array] = []
+    outputs = {id(n) for n in nodes}
     left = _USER_FRAMES
     while frame is not None and left:
         filename = frame.f_code.co_filename
@@ -149,13 +150,13 @@ def _held_intermediates(nodes: list[Node]) -> list[Array]:
         if not lib:
             left -= 1
             values = frame.f_locals
-            held.extend([v for v in values.values() if type(v) is Array and v._node.inputs])
+            held.extend([v for v in values.values() if type(v) is Array and v._node.inputs
+                         and id(v._node) not in outputs])  # `y = f(x); float(y)`: y is no news
             if _SNAPSHOT and frame.f_code.co_flags & _CO_OPTIMIZED:
                 values.clear()  # the snapshot would keep every local alive until the frame ends
         frame = frame.f_back
     if not held:
         return []
-    outputs = {id(n) for n in nodes}
     reached: set[int] = set()
     stack = [i for n in nodes for i in n.inputs if i.inputs]
     while stack:
@@ -163,7 +164,7 @@ def _held_intermediates(nodes: list[Node]) -> list[Array]:
         if id(n) not in reached:
             reached.add(id(n))
             stack.extend([i for i in n.inputs if i.inputs and id(i) not in reached])
-    return [a for a in held if id(a._node) in reached and id(a._node) not in outputs]
+    return [a for a in held if id(a._node) in reached]
 
 
 def evaluate_nodes(nodes: list[Node]) -> list[Node]:

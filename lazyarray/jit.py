@@ -157,7 +157,7 @@ class _Trace:
 
     __slots__ = ("array_slots", "out_nodes", "out_tree", "outputs", "plan", "scalar_slots",
                  "_arrays_in_order", "_scalars_in_order", "_scalar_template", "_scalar_places",
-                 "_single")
+                 "_single", "_launch")
 
     def _prepare(self, n_arrays: int, n_scalars: int) -> None:
         self._arrays_in_order = self.array_slots == list(range(n_arrays))
@@ -165,6 +165,7 @@ class _Trace:
         self._scalar_template = [None if type(k) is int else k[0] for k in self.scalar_slots]
         self._scalar_places = [(i, k) for i, k in enumerate(self.scalar_slots) if type(k) is int]
         self._single = self.out_tree is None and len(self.out_nodes) == 1
+        self._launch = getattr(self.plan, "_launch", None)  # a C plan's launcher: one call less
 
     def run(self, arguments: list[Any], scalars: list[Any]) -> Any:
         """Run the plan on the arguments' buffers and scalars (in `flatten` order)."""
@@ -178,7 +179,9 @@ class _Trace:
             values = self._scalar_template.copy()
             for i, k in self._scalar_places:
                 values[i] = scalars[k]
-        buffers = self.plan.run(data, values)
+        launch = self._launch
+        buffers = (launch(self.plan, data, values) if launch is not None
+                   else self.plan.run(data, values))
         if self._single:
             return Array(leaf_like(self.out_nodes[0], buffers[0]))
         results = [Array(leaf_like(n, b)) for n, b in zip(self.out_nodes, buffers)]

@@ -106,6 +106,10 @@ class _Workspace:
         self.key = spare_outputs.register(self)  # its large results, kept for its next run
         self.scalars = np.zeros(max(len(prog.scalars), 1), np.uint64)
         self.scalars_ptr = ffi.from_buffer(self.scalars)
+        self.scalar_bytes = memoryview(self.scalars).cast("B")  # struct packs into it ~2x faster
+        # Per input pointer entry, a weak reference to the array it points into (the launcher
+        # skips re-binding the same array: runtime/c_launch.py). Weak: plans hold no user data.
+        self.input_refs: list = []
         self.scalar_views = [self.scalars[k:k + 1].view(np.uint8)[: dt.itemsize].view(dt)
                              for k, dt in enumerate(prog.scalars)]
 
@@ -187,6 +191,7 @@ class CPlan:
         """`run` as a loop over the steps: the reference for the launcher, and the path for plans
         whose outputs must be copied (an output that is an input, or repeated)."""
         ws = self._workspace()
+        ws.input_refs = []  # the pointers this loop sets are not the ones the launcher remembers
         bufs = ws.buffers.copy()
         for (slot, dtype, shape), value in zip(self._inputs, arrays):
             # Leaves are usually C-contiguous arrays of the planned dtype: take them as they are.

@@ -15,13 +15,17 @@ does the same work with nothing left to decide: for `y = f(a, b)` in one kernel 
         a1 = arrays[1]
         ...
         if scalars:
-            bind_scalars(PACK, ws, scalars)
+            PACK.pack_into(ws.scalar_bytes, 0, *scalars)   # (NumPy's assignment if struct refuses)
         o2 = empty(S2, D2)          # a large output: take(ws.key, 2), else empty(...)
         pointers = ws.pointers
+        refs = ws.input_refs        # weak references to the inputs bound last run
         try:
             p = pointers[0]
-            p[0] = cbuf(a0)
-            p[1] = cbuf(a1)
+            r = refs[0]
+            if r is None or r() is not a0:   # the same array as last run keeps its pointer
+                p[0] = cbuf(a0)
+                refs[0] = wref(a0)
+            ...                             # a1 alike
             p[2] = cbuf(o2)
             F0(p, B0, ws.scalars_ptr, T0)
         except BaseException:
@@ -35,6 +39,7 @@ input or repeat); tests/test_c_programs.py compares the two on every hand-built 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -61,7 +66,7 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
         "ndarray": np.ndarray, "empty": np.empty, "conform": conform, "bind_scalars": bind_scalars, "PACK": plan._pack_scalars,
         "cbuf": char_buffer, "run_library_call": run_library_call, "abandon": abandon,
         "getattr": getattr, "BaseException": BaseException,
-        "take": spare_outputs.take, "give": spare_outputs.give,
+        "take": spare_outputs.take, "give": spare_outputs.give, "wref": weakref.ref,
     }
     names: dict[int, str] = {}  # slot -> local variable holding its buffer this run
     lines = ["def run(plan, arrays, scalars):",
@@ -75,7 +80,14 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
                   f"    if (type({v}) is not ndarray or {v}.dtype is not D{slot} "
                   f"or {v}.shape != S{slot} or not {v}.flags.c_contiguous):",
                   f"        {v} = conform({v}, D{slot}, S{slot})"]
-    lines += ["    if scalars:", "        bind_scalars(PACK, ws, scalars)"]
+    if plan._pack_scalars is not None:  # _bind_scalars' usual case inline; it handles the rest
+        lines += ["    if scalars:",
+                  "        try:",
+                  "            PACK.pack_into(ws.scalar_bytes, 0, *scalars)",
+                  "        except Exception:",
+                  "            bind_scalars(None, ws, scalars)"]
+    else:
+        lines += ["    if scalars:", "        bind_scalars(None, ws, scalars)"]
     reused = []  # large outputs: taken from and given back to the spare pool (spare_outputs)
     for slot, dtype, shape, spare in plan._outputs:
         v = names[slot] = f"o{slot}"
@@ -94,6 +106,8 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
     kept = "bufs" if uses_library else "[" + ", ".join(names.values()) + "]"
     lines += ["    pointers = ws.pointers", "    sptr = ws.scalars_ptr", "    try:"]
     body = []
+    inputs = {slot for slot, _, _ in plan._inputs}
+    n_refs = 0
     for i, (n, fn, block, nt, bound) in enumerate(plan._steps):
         if n < 0:
             env[f"L{i}"] = fn
@@ -101,8 +115,22 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
             continue
         env[f"F{i}"], env[f"B{i}"], env[f"T{i}"] = fn, block, nt
         body.append(f"p = pointers[{n}]")
-        body += [f"p[{k}] = cbuf({names[slot]})" for k, slot in bound]
+        for k, slot in bound:
+            v = names[slot]
+            if slot in inputs:  # the same array as last run (weights, a jit's constant inputs)
+                body += [f"r = refs[{n_refs}]",  # keeps its pointer: the entry still holds it
+                         f"if r is None or r() is not {v}:",
+                         f"    p[{k}] = cbuf({v})",
+                         f"    refs[{n_refs}] = wref({v})"]
+                n_refs += 1
+            else:
+                body.append(f"p[{k}] = cbuf({v})")
         body.append(f"F{i}(p, B{i}, sptr, T{i})")
+    if n_refs:  # a new workspace, or one `run_steps` used, starts with none remembered
+        at = lines.index("    try:")
+        lines[at:at] = ["    refs = ws.input_refs",
+                        f"    if len(refs) != {n_refs}:",
+                        f"        refs = ws.input_refs = [None] * {n_refs}"]
     lines += ["        " + b for b in body or ["pass"]]
     lines += ["    except BaseException:",
               f"        abandon(plan, {kept}, ws)",

@@ -185,3 +185,27 @@ def test_launcher_conforms_inputs_and_is_shared_by_the_common_cases(plans):
     for operand in (strided, as_list):
         got, = plan.run([operand], scalars)
         np.testing.assert_array_equal(got, plan.run_steps([x], scalars)[0])
+
+
+def test_launcher_rebinds_inputs_only_when_the_array_changes(plans):
+    """The launcher keeps an input's pointer while the same array comes back (weakly referenced,
+    so the plan keeps no user data alive); another array, a dropped one, or a run of the step loop
+    in between rebinds it."""
+    import gc
+    import weakref
+
+    plan, arrays, scalars, _ = plans["sigmoid"]
+    (x,) = arrays
+    y = -x
+    want = {id(x): 1 / (1 + np.exp(-x)), id(y): 1 / (1 + np.exp(-y))}
+    for a in (x, x, y, x, y, y):
+        np.testing.assert_allclose(plan.run([a], scalars)[0], want[id(a)], rtol=2e-6)
+    plan.run_steps([y], scalars)
+    np.testing.assert_allclose(plan.run([x], scalars)[0], want[id(x)], rtol=2e-6)
+    z = x.copy()
+    kept = weakref.ref(z)
+    plan.run([z], scalars)
+    del z
+    gc.collect()
+    assert kept() is None  # the plan did not keep it
+    np.testing.assert_allclose(plan.run([x * 2], scalars)[0], 1 / (1 + np.exp(-x * 2)), rtol=2e-6)

@@ -25,6 +25,10 @@ from .array import Array
 from .evaluation import options
 from .graph import Node, get_op
 from .graph.node import format_site, leaf_like, user_site
+from .settings import _applied as _settings_applied
+from .settings import get_settings
+
+_counters = cache.counters
 
 _INPUT = get_op("input")
 _ARRAY, _SCALAR, _STATIC, _TUPLE, _LIST, _DICT = range(6)
@@ -201,6 +205,7 @@ class JitFunction:
         self._traces: dict[tuple, _Trace] = {}
         self._lock = threading.Lock()
         self._positions = _positions(fn)
+        self._token: tuple = (None, "")  # (settings object, the options token derived from it)
         functools.update_wrapper(self, fn)
         _live.add(self)
 
@@ -209,7 +214,11 @@ class JitFunction:
         nothing static. Its key is the one `_call` builds for the same arguments."""
         if kwargs or self.static_argnums or inline_depth[0]:
             return self._call(args, kwargs)
-        spec: list[Any] = [cache.options_token(options())]
+        settings, token = self._token
+        if settings is not get_settings() or _settings_applied[0] is not settings:
+            token = cache.options_token(options())  # also re-applies settings another thread set
+            self._token = (_settings_applied[0], token)
+        spec: list[Any] = [token]
         data: list[Any] = []
         scalars: list[Any] = []
         for x in args:
@@ -228,7 +237,7 @@ class JitFunction:
         trace = self._traces.get(tuple(spec))
         if trace is None:
             return self._call(args, kwargs)
-        cache.counters.jit_hits += 1
+        _counters.jit_hits += 1
         return trace.run(data, scalars)
 
     def _call(self, args: tuple, kwargs: dict) -> Any:

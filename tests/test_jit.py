@@ -179,3 +179,16 @@ def test_results_are_ordinary_leaves():
     assert node.inputs == () and node.pending == 1
     assert node.key == Node(get_op("input"), (), (), (6,), np.dtype(np.float32), data=None).key
     np.testing.assert_allclose(np.asarray(y), np.exp(f32(6)) * 2, rtol=1e-6)
+
+
+def test_a_config_change_between_calls_is_another_trace():
+    """The call key starts with the evaluation options, remembered per settings object: a
+    `with la.config(...)` block around a call is seen, and leaving it is seen again."""
+    f = la.jit(lambda x: la.exp(x) + 1.0)
+    x = la.array(f32(5))
+    f(x)
+    with la.config(optimize=False):
+        np.testing.assert_allclose(np.asarray(f(x)), np.exp(f32(5)) + 1, rtol=1e-6)
+    f(x)
+    info = la.cache_info()
+    assert (info.jit_traces, info.jit_hits) == (2, 1)

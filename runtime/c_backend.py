@@ -387,8 +387,14 @@ class CBackend(Backend):
         missing = [f for f in found if f[4] is None]
         if missing:  # render only what neither memory nor the disk index has
             rendered = [_render_cached(k, shared)[1:] for k, _, _, shared, _ in missing]
-            loaded = iter(c_compiler.load_kernels(rendered, translation_unit,
-                                                  [f[2] for f in missing]))
+            # A kernel the background compiler has queued (another size of a size-generic
+            # plan, say) is waited for, not compiled twice.
+            queued = c_background.queued([symbol for symbol, _ in rendered])
+            own = [(r, f[2]) for r, f in zip(rendered, missing) if r[0] not in queued]
+            compiled = iter(c_compiler.load_kernels([r for r, _ in own], translation_unit,
+                                                    [key for _, key in own]) if own else ())
+            loaded = iter([queued[r[0]].result() if r[0] in queued else next(compiled)
+                           for r in rendered])
             found = [f if f[4] is not None else (*f[:4], next(loaded)) for f in found]
         return _plan(program, found)
 

@@ -103,6 +103,12 @@ def _lower_priority() -> None:
         pass
 
 
+def queued(symbols: Sequence[str]) -> dict[str, Future]:
+    """The futures of those `symbols` queued or compiling now."""
+    with _lock:
+        return {s: _pending[s][0] for s in symbols if s in _pending}
+
+
 def compiling() -> int:
     """Kernels queued or being compiled now."""
     with _lock:

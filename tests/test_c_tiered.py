@@ -350,3 +350,18 @@ def test_jit_calls_run_interpreted_then_compiled_with_the_same_bits(background):
     info = la.cache_info()
     assert (info.interpreted_runs, info.jit_traces) == (2, 1)
     assert all(same_bits(a, b) for a, b in zip(first, second))
+
+
+def test_a_blocking_compile_waits_for_the_same_kernel_queued(background, monkeypatch):
+    """A size-generic plan's first size is small (queued), its next one large (compiled at
+    once): the large one waits for the queued kernel instead of compiling it again."""
+    monkeypatch.setattr(c_tiered, "INTERPRET_MAX_WORK", 1000)
+    with hold_the_compiler() as held:
+        small = np.asarray(la.array(np.ones(10, np.float32)) * 4.0 - 1.0)
+        releaser = threading.Timer(0.2, held.release.set)
+        releaser.start()
+        large = np.asarray(la.array(np.ones(5000, np.float32)) * 4.0 - 1.0)
+        releaser.join(WAIT_S)
+    info = la.cache_info()
+    assert (info.kernels_queued, info.kernels_compiled, info.interpreted_runs) == (1, 1, 1)
+    assert (small == 3).all() and (large == 3).all()

@@ -14,14 +14,19 @@ from .elementwise import asarray_operand
 
 
 def _array(x: Any) -> Array:
+    if type(x) is int:  # alone, NumPy converts it as np.asarray does (2**63 is uint64)
+        from .creation import asarray
+
+        return asarray(x)
     return x if isinstance(x, Array) else asarray_operand(x)
 
 
 def _loop_dtype(ufunc: np.ufunc, *operands: Any) -> np.dtype:
     """The output dtype of NumPy's loop for these operands (Python scalars weak; float16 is
     computed in float32 here, as everywhere in lazyarray); TypeError where NumPy has no loop."""
-    spec = tuple(o.dtype if isinstance(o, (Array, np.generic)) else
-                 np.dtype(bool) if isinstance(o, bool) else type(o) for o in operands)
+    spec = tuple(np.dtype(bool) if isinstance(o, bool) else type(o) if type(o) in (int, float)
+                 else o.dtype if isinstance(o, (Array, np.generic, np.ndarray)) else
+                 _array(o).dtype for o in operands)
     try:
         out = ufunc.resolve_dtypes(spec + (None,) * ufunc.nout)[-1]
     except TypeError as exc:
@@ -30,17 +35,21 @@ def _loop_dtype(ufunc: np.ufunc, *operands: Any) -> np.dtype:
 
 
 def _as(x: Any, dtype: np.dtype) -> Array:
+    if type(x) in (bool, int, float):  # a Python scalar straight into the dtype (2**63 too)
+        from .creation import full
+
+        return full((), x, dtype)
     return ew.astype(_array(x), dtype)
 
 
 def deg2rad(x: Any) -> Array:
     """numpy.deg2rad / radians: x * (pi / 180), NumPy's formula."""
-    return _as(x, _loop_dtype(np.deg2rad, _array(x))) * (np.pi / 180.0)
+    return _as(x, _loop_dtype(np.deg2rad, x)) * (np.pi / 180.0)
 
 
 def rad2deg(x: Any) -> Array:
     """numpy.rad2deg / degrees: x * (180 / pi), NumPy's formula."""
-    return _as(x, _loop_dtype(np.rad2deg, _array(x))) * (180.0 / np.pi)
+    return _as(x, _loop_dtype(np.rad2deg, x)) * (180.0 / np.pi)
 
 
 radians, degrees = deg2rad, rad2deg
@@ -48,21 +57,22 @@ radians, degrees = deg2rad, rad2deg
 
 def heaviside(x1: Any, x2: Any) -> Array:
     """numpy.heaviside: 0 below zero, x2 at zero, 1 above, NaN for NaN."""
-    dt = _loop_dtype(np.heaviside, _array(x1), x2)
+    dt = _loop_dtype(np.heaviside, x1, x2)
     x, h = _as(x1, dt), _as(x2, dt)
     return ew.where(ew.isnan(x), x, ew.where(x < 0, _as(0, dt), ew.where(x > 0, _as(1, dt), h)))
 
 
 def float_power(x1: Any, x2: Any) -> Array:
     """numpy.float_power: power computed in float64 (complex128 for complex inputs)."""
-    a, b = _array(x1), _array(x2)
-    wide = np.complex128 if "c" in (a.dtype.kind, b.dtype.kind) else np.float64
-    return ew.power(ew.astype(a, wide), ew.astype(b, wide))
+    kinds = {np.result_type(v).kind if type(v) in (bool, int, float, complex) else _array(v).dtype.kind
+             for v in (x1, x2)}
+    wide = np.dtype(np.complex128 if "c" in kinds else np.float64)
+    return ew.power(_as(x1, wide), _as(x2, wide))
 
 
 def logaddexp2(x1: Any, x2: Any) -> Array:
     """numpy.logaddexp2: log2(2**x1 + 2**x2) without overflow, NumPy's npy_logaddexp2."""
-    dt = _loop_dtype(np.logaddexp2, _array(x1), x2)
+    dt = _loop_dtype(np.logaddexp2, x1, x2)
     a, b = _as(x1, dt), _as(x2, dt)
     d = a - b
     out = ew.maximum(a, b) + ew.log1p(ew.exp2(-ew.abs(d))) * float(1.0 / np.log(2.0))
@@ -71,7 +81,7 @@ def logaddexp2(x1: Any, x2: Any) -> Array:
 
 def modf(x: Any) -> tuple[Array, Array]:
     """numpy.modf: (fractional part, integral part), both with x's sign; inf -> (+-0, inf)."""
-    v = _as(x, _loop_dtype(np.modf, _array(x)))
+    v = _as(x, _loop_dtype(np.modf, x))
     whole = ew.trunc(v)
     frac = ew.where(ew.isinf(v), 0.0, v - whole)
     return ew.copysign(frac, v), whole
@@ -86,9 +96,9 @@ def ldexp(x1: Any, x2: Any) -> Array:
     """numpy.ldexp: x1 * 2**x2 for an integer x2, as two power-of-two factors so that a large
     exponent does not overflow a factor before the product; 0, inf and NaN pass through."""
     n = _array(x2)
-    if n.dtype.kind not in "iu":
+    if n.dtype.kind not in "iub":
         raise TypeError("ldexp: the exponent must be an integer array")
-    x = _as(x1, _loop_dtype(np.ldexp, _array(x1), np.int64(0)))
+    x = _as(x1, _loop_dtype(np.ldexp, x1, n))  # TypeError for uint64 exponents, as NumPy
     n = ew.astype(ew.clip(n, -2200, 2200), np.int64)
     half = n // 2
     low, high = (ew.power(2.0, ew.astype(k, x.dtype)) for k in (half, n - half))
@@ -124,7 +134,7 @@ def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None
 
 def fabs(x: Any) -> Array:
     """numpy.fabs: absolute value as a float (no complex loop)."""
-    return ew.abs(_as(x, _loop_dtype(np.fabs, _array(x))))
+    return ew.abs(_as(x, _loop_dtype(np.fabs, x)))
 
 
 def fix(x: Any) -> Array:
@@ -145,11 +155,11 @@ def isneginf(x: Any) -> Array:
 
 
 def _nan_ignoring(select: Any, ufunc: np.ufunc, x1: Any, x2: Any) -> Array:
-    dt = _loop_dtype(ufunc, _array(x1), x2)
-    a, b = _as(x1, dt), _as(x2, dt)
-    if dt.kind not in "fc":
-        return select(a, b)
-    return ew.where(ew.isnan(a), b, ew.where(ew.isnan(b), a, select(a, b)))
+    m = select(x1, x2)  # NumPy's promotion, and its OverflowError for an out-of-range Python int
+    if m.dtype.kind not in "fc":
+        return m
+    a, b = _as(x1, m.dtype), _as(x2, m.dtype)
+    return ew.where(ew.isnan(a), b, ew.where(ew.isnan(b), a, m))
 
 
 def fmax(x1: Any, x2: Any) -> Array:
@@ -165,7 +175,9 @@ def fmin(x1: Any, x2: Any) -> Array:
 def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Array:
     """numpy.isclose: |a - b| <= atol + rtol * |b|, infinities equal only to themselves."""
-    x, y = _array(a), _array(b)
+    from .creation import asarray
+
+    x, y = (v if isinstance(v, Array) else asarray(v) for v in (a, b))  # NumPy's asanyarray
     dt = np.result_type(x.dtype, y.dtype, 1.0)
     x, y = ew.astype(x, dt), ew.astype(y, dt)
     finite = ew.isfinite(x) & ew.isfinite(y)

@@ -2,8 +2,9 @@
 
 NumPy's rule, which this follows: all integer-array indices (and, once any is present, the integers
 beside them) broadcast together to one shape B; B's dimensions replace the indexed dimensions where
-the first advanced index stood when the advanced indices are adjacent in the index, and go FIRST in
-the result when a slice, None or Ellipsis separates them (`x[[0, 1], :, [1, 2]]`, `x[0, :, [1, 2]]`).
+the first advanced index stood when the advanced indices are adjacent in the index, and go FIRST
+in the result when a slice, None or Ellipsis separates them (`x[[0, 1], :, [1, 2]]`,
+`x[0, :, [1, 2]]`; an Ellipsis that covers no dimension separates too).
 Several arrays gather through one `take` over their dimensions merged into one (a flat index), so
 the gather stays a single opaque step.
 """
@@ -35,7 +36,8 @@ def broadcast_index_shape(indices: list[Node], site: _bind.Site) -> tuple[int, .
 def _flat_index(indices: list[Node], sizes: list[int], shape: tuple[int, ...],
                 site: _bind.Site) -> Node:
     """One index into the merged dimensions; an out-of-bounds entry in any array maps to the
-    merged size itself, so the take raises IndexError at evaluation instead of reading a neighbour."""
+    merged size itself, so the take raises IndexError at evaluation instead of reading a
+    neighbour."""
     from . import elementwise as ew
 
     total = math.prod(sizes)

@@ -97,8 +97,8 @@ def getitem(x: Array, key: Any) -> Array:
         if _is_int_index(k):
             i = operator.index(k) if not isinstance(k, Array) else int(k)
             if not -n <= i < n:
-                raise _bind.fail(IndexError, f"index {i} is out of bounds for axis {dim} with size {n}",
-                                 site)
+                raise _bind.fail(IndexError, f"index {i} is out of bounds for axis {dim} with "
+                                 f"size {n}", site)
             spec.append((i % n, 1, 1))
             advanced.append(pos)
         elif isinstance(k, slice):

@@ -64,8 +64,8 @@ def heaviside(x1: Any, x2: Any) -> Array:
 
 def float_power(x1: Any, x2: Any) -> Array:
     """numpy.float_power: power computed in float64 (complex128 for complex inputs)."""
-    kinds = {np.result_type(v).kind if type(v) in (bool, int, float, complex) else _array(v).dtype.kind
-             for v in (x1, x2)}
+    kinds = {np.result_type(v).kind if type(v) in (bool, int, float, complex)
+             else _array(v).dtype.kind for v in (x1, x2)}
     wide = np.dtype(np.complex128 if "c" in kinds else np.float64)
     return ew.power(_as(x1, wide), _as(x2, wide))
 

@@ -131,6 +131,16 @@ def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
     from .searching import sort
 
     v = _array(a)
+    if isinstance(axis, tuple):  # several axes: moved last and merged into one
+        from .manipulation import moveaxis
+
+        axes = sorted(d + v.ndim if d < 0 else d for d in axis)
+        kept = tuple(s for d, s in enumerate(v.shape) if d not in axes)
+        out = median(reshape(moveaxis(v, axes, list(range(-len(axes), 0))), kept + (-1,)),
+                     axis=-1)
+        if keepdims:
+            return reshape(out, tuple(1 if d in axes else s for d, s in enumerate(v.shape)))
+        return out
     if axis is None:
         v, ax = reshape(v, (-1,)), 0
     else:

@@ -216,9 +216,8 @@ def argwhere(a: Any) -> Array:
     from .searching import nonzero
 
     v = _array(a)
-    if v.ndim == 0:
-        v = mp.reshape(v, (1,))
-        return mp.reshape(mp.stack(nonzero(v), axis=-1)[:, :0], (-1, 0))
+    if v.ndim == 0:  # NumPy: one row per true element, with no columns
+        return nonzero(mp.reshape(v, (1,)))[0][:, None][:, :0]
     return mp.stack(nonzero(v), axis=-1)
 
 

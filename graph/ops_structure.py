@@ -219,7 +219,7 @@ def _take(xs, attrs, dtype):
     (axis,) = attrs
     n = x.shape[axis]
     bad = (indices < -n) | (indices >= n)
-    if bad.any():
+    if bad.any() and x.size:  # NumPy checks while gathering: an empty x gathers nothing
         raise IndexError(
             f"index {int(indices[bad].flat[0])} is out of bounds for axis {axis} with size {n}"
         )

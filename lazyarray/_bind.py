@@ -87,8 +87,10 @@ def _compare_out_of_range(op: OpDef, args: tuple, site: Site) -> Node:
     `uint8 < -1`) has one answer for every element, NumPy 2's: the one for the dtype's bound on
     the int's side (every element lies between the bounds). NumPy computes it exactly."""
     array = next(a for a in args if type(a) is not int)
-    lo, hi = _INT_RANGE[array.dtype]
     value = next(a for a in args if type(a) is int)
+    if array.dtype not in _INT_RANGE:  # bool: NumPy converts the int to a C long, which overflows
+        raise fail(OverflowError, f"Python int {value} too large to convert to C long", site)
+    lo, hi = _INT_RANGE[array.dtype]
     bound = np.array(hi if value > hi else lo, array.dtype)
     answer = bool(op.ufunc(*[bound if a is array else a for a in args]))
     return broadcast_to(scalar_leaf(answer, dtypes.bool_, site), array.shape, site)

@@ -218,6 +218,7 @@ _TAKE_ARGSORT = {
     "take bool index": lambda m, a: m.take(a(np.arange(3)), a(np.array([True, False]))),
     "take float index": lambda m, a: m.take(a(np.arange(3)), a(np.array([1.0]))),
     "take empty list": lambda m, a: m.take(a(np.arange(3)), []),
+    "take empty outer": lambda m, a: m.take(a(np.zeros((4, 0, 1))), a(np.array([1, 0])), axis=-1),
     "argsort 0-d": lambda m, a: m.argsort(a(np.array(5))),
     "argsort 0-d axis 0": lambda m, a: m.argsort(a(np.array(5)), axis=0),
     "triu 0-d": lambda m, a: m.triu(a(np.array(5))),

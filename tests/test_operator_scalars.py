@@ -15,9 +15,9 @@ import lazyarray as la
 
 _OPS = ("__pow__", "__rpow__", "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__",
         "__mod__", "__rmod__", "__add__", "__sub__", "__rsub__", "__mul__", "__and__",
-        "__lshift__", "__rshift__")
+        "__lshift__", "__rshift__", "__lt__", "__eq__", "__ge__")
 _SCALARS = (2, 2.0, -1, 0, 1, 3, True, np.int8(2), np.float32(2), np.int64(-3), np.uint8(2),
-            np.bool_(True), -2.5, 0.5, 300)
+            np.bool_(True), -2.5, 0.5, 300, 2**63)
 
 
 def _outcome(fn):

@@ -70,12 +70,21 @@ def scalar_leaf(value: Any, dtype: np.dtype, site: Site, shape: tuple[int, ...] 
     passes see `broadcast_to(scalar)`: passes/scalars.py). A complex scalar is a 0-d input
     buffer instead (scalar arguments travel in 8-byte slots; it is 16 bytes)."""
     if dtype.kind == "c":
+        if isinstance(value, (int, float)):  # la.jit traces these: no 0-d buffer of its value
+            real = scalar_leaf(value, _COMPLEX_PART[dtype], site, shape)
+            return Node(CAST, (real,), (), shape, dtype, None, site)
         return broadcast_to(_complex_leaf(value, dtype, site), shape, site)
     if type(value) is int and dtype.kind in "iu":
         lo, hi = _INT_RANGE[dtype]
         if not lo <= value <= hi:
             raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
     return Node(SCALAR, (), (), shape, dtype, value, site)
+
+
+# A real Python scalar in a complex loop: a real scalar argument cast (NumPy converts the value
+# to the complex dtype's part first), so la.jit's traced ints/floats stay run-time arguments.
+_COMPLEX_PART = {np.dtype(np.complex64): np.dtype(np.float32),
+                 np.dtype(np.complex128): np.dtype(np.float64)}
 
 
 def _complex_leaf(value: Any, dtype: np.dtype, site: Site) -> Node:
@@ -174,7 +183,7 @@ def cast(node: Node, dtype: np.dtype, site: Site) -> Node:
         return node
     if node.op is SCALAR:
         if dtype.kind == "c":
-            return broadcast_to(_complex_leaf(node.data, dtype, node.site), node.shape, site)
+            return broadcast_to(scalar_leaf(node.data, dtype, node.site), node.shape, site)
         return Node(SCALAR, (), (), node.shape, dtype, data=node.data, site=node.site)
     return Node(CAST, (node,), (), node.shape, dtype, None, site)
 

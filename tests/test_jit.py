@@ -192,3 +192,16 @@ def test_a_config_change_between_calls_is_another_trace():
     f(x)
     info = la.cache_info()
     assert (info.jit_traces, info.jit_hits) == (2, 1)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_python_scalar_arguments_beside_complex_arrays(backend, dtype):
+    """A traced int/float in a complex loop is a real scalar argument cast to complex (it was
+    made a 0-d buffer of its value, which asked the tracer for float() and raised)."""
+    f = la.jit(lambda x, s: x * s + 2)
+    values = np.array([1.5 + 1j, -0.25j, 3], dtype)
+    for s in (2, 3, 0.1, True, -7.5):
+        got = f(la.array(values), s)
+        want = values * s + 2
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)

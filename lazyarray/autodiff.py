@@ -223,7 +223,9 @@ def _trace(f: Callable, args: tuple, argnums: tuple[int, ...], has_aux: bool, si
         wrapped = [_wrap(_as_float_array(x, f"argument {i}", site), site) for x in leaves]
         wrappers += wrapped
         structures.append((structure, len(wrapped)))
-        args[i] = tree_unflatten(structure, wrapped)
+        # f gets handles of its own: `x[i] = v` inside f rebinds its handle, and the gradient is
+        # still the one w.r.t. the wrapped argument, not w.r.t. the value f stored into it.
+        args[i] = tree_unflatten(structure, [Array(w._node) for w in wrapped])
     with _Tracing():
         out = f(*args)
     aux = None

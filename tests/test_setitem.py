@@ -72,3 +72,31 @@ def test_array_api_extra_writers(backend):
                    np.pad(m, ((1, 0), (0, 2)), constant_values=7))
     assert_matches(xpx.create_diagonal(la.asarray(v)), np.diag(v))
     assert_matches(xpx.create_diagonal(la.asarray(v), offset=-1), np.diag(v, -1))
+
+
+def _chain_of_writes(v, n: int):
+    for i in range(n):
+        v[i % 5] = v[(i + 1) % 5] * 1.01
+    return v
+
+
+def test_grad_vjp_jvp_of_a_function_that_writes_into_its_argument(reference_backend):
+    """Inside la.grad & co. `x[i] = v` rebinds only the function's handle: the derivative is
+    w.r.t. the argument (it was taken w.r.t. the value stored into it: grad gave 2 * result)."""
+    x0 = np.arange(5.0)
+
+    def numeric(n: int) -> np.ndarray:  # central differences of the NumPy program (quadratic)
+        def f(a):
+            a = a.copy()
+            for i in range(n):
+                a[i % 5] = a[(i + 1) % 5] * 1.01
+            return (a * a).sum()
+        return np.array([(f(x0 + e) - f(x0 - e)) / 2e-3 for e in np.eye(5) * 1e-3])
+
+    for n in (1, 6, 50):
+        got = la.grad(lambda v: (_chain_of_writes(v, n) ** 2).sum())(la.array(x0))
+        np.testing.assert_allclose(np.asarray(got), numeric(n), rtol=1e-9, atol=1e-9)
+    _, pullback = la.vjp(lambda v: _chain_of_writes(v, 1), la.array(x0))
+    np.testing.assert_array_equal(np.asarray(pullback(la.ones(5))[0]), [0, 2.01, 1, 1, 1])
+    _, tangent = la.jvp(lambda v: _chain_of_writes(v, 1), (la.array(x0),), (la.ones(5),))
+    np.testing.assert_array_equal(np.asarray(tangent), [1.01, 1, 1, 1, 1])

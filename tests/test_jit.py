@@ -205,3 +205,17 @@ def test_python_scalar_arguments_beside_complex_arrays(backend, dtype):
         want = values * s + 2
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_a_write_into_an_argument_stays_inside_the_jit_body(backend):
+    """docs/semantics.md: la.jit's body gets stand-ins, so `v[0] = ...` there leaves the caller's
+    handle as it was (eagerly, the same write rebinds the caller's handle, as NumPy writes)."""
+    def write(v):
+        v[0] = 100.0
+        return v * 1
+
+    x = la.array(np.arange(3.0))
+    np.testing.assert_array_equal(np.asarray(la.jit(write)(x)), [100.0, 1, 2])
+    np.testing.assert_array_equal(np.asarray(x), [0.0, 1, 2])
+    write(x)
+    np.testing.assert_array_equal(np.asarray(x), [100.0, 1, 2])

@@ -229,7 +229,7 @@ def _blockwise(prog: Program, k: Kernel, ck: ChunkKernel, slots: dict[int, Any],
         res = da.blockwise(fn, out_ind, *args, name=name, dtype=meta_dtype,
                            meta=np.empty((0,) * k.n_outer, meta_dtype), concatenate=True)
     else:  # no array input (an arange-like kernel): one task
-        res = da.from_delayed(_delayed(fn)(), k.outer, dtype=meta_dtype)
+        res = da.from_delayed(_delayed(partial(fn, space=k.space))(), k.outer, dtype=meta_dtype)
         res = res.rechunk(chunks_setting) if res.ndim else res
     out_slots = [s.slot for st in k.stages for s in st.stores]
     for q, (slot, target) in enumerate(zip(out_slots, targets)):

@@ -95,14 +95,18 @@ def pack_scalars(dtypes: tuple[np.dtype, ...], values: tuple[Any, ...]) -> np.nd
     return packed
 
 
-def run_chunk(ck: ChunkKernel, scalars: tuple[Any, ...], *blocks: Any) -> Any:
-    """Run the kernel on one chunk; returns its output block (a tuple when there are several)."""
+def run_chunk(ck: ChunkKernel, scalars: tuple[Any, ...], *blocks: Any,
+              space: tuple[int, ...] | None = None) -> Any:
+    """Run the kernel on one chunk; returns its output block (a tuple when there are several).
+    The chunk's index space is the first block's shape; a kernel that reads no block (`full`, a
+    scalar broadcast) is given its `space`."""
     arrays = []
     for pos, b in enumerate(blocks):
         dtype = _load_dtype(ck, pos)
         b = np.asarray(b)
         arrays.append(b if b.dtype == dtype else b.astype(dtype))
-    space = arrays[0].shape if arrays else ()
+    if space is None:
+        space = arrays[0].shape if arrays else ()
     outer = space[:ck.n_outer]
     outs = [np.empty(outer, dt) for dt in ck.outputs]
     if 0 not in outer:  # an empty inner space still writes the reductions' identities

@@ -195,3 +195,21 @@ def test_every_elementwise_op_and_dtype_bit_for_bit_with_c(on_dask):
         for r, g in zip(ref, got):
             assert r.dtype == g.dtype, op.name
             np.testing.assert_array_equal(_bits(g), _bits(r), err_msg=op.name)
+
+
+def test_kernels_that_read_no_chunk_fill_their_whole_shape(on_dask):
+    """A kernel with no array input (`full`, a Python scalar broadcast into a scatter) runs as
+    one task over the kernel's space (it ran over a 0-d space: IndexError in the layout)."""
+    x = np.arange(12.0).reshape(3, 4)
+    with la.config(backend="dask"):
+        np.testing.assert_array_equal(np.asarray(la.full((2, 3), 2.0) + 1), np.full((2, 3), 3.0))
+        np.testing.assert_array_equal(np.asarray(la.concat([la.zeros(2), la.ones(3)])),
+                                      np.concatenate([np.zeros(2), np.ones(3)]))
+        want = x.copy()
+        want[1] = -1.0
+        np.testing.assert_array_equal(np.asarray(la.array(x).at[1].set(-1.0)), want)
+        y = la.array(x)
+        y[:, 2] = 7  # x[idx] = v rebinds y to y.at[idx].set(v)
+        want = x.copy()
+        want[:, 2] = 7
+        np.testing.assert_array_equal(np.asarray(y), want)

@@ -177,9 +177,10 @@ def _kernel(prog: Program, k: Kernel, slots: dict[int, Any], scalars: tuple) -> 
                 return _whole(prog, k, slots, scalars, "a store that is not one block per chunk")
             targets.append(t)
     if k.n_outer == 0 and k.inner:
-        if _tree_reducible(k):
+        if _tree_reducible(k) and views:
             return _tree(prog, k, slots, scalars, loads, views)
-        return _whole(prog, k, slots, scalars, "a full reduction without a partial stage")
+        why = "a full reduction without a partial stage" if views else "a reduction of no chunk"
+        return _whole(prog, k, slots, scalars, why)
     ck = _chunk_kernel(k, loads, prog, scalars_dtypes=prog.scalars)
     return _blockwise(prog, k, ck, slots, scalars, views, targets)
 

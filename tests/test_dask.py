@@ -202,6 +202,11 @@ def test_kernels_that_read_no_chunk_fill_their_whole_shape(on_dask):
     one task over the kernel's space (it ran over a 0-d space: IndexError in the layout)."""
     x = np.arange(12.0).reshape(3, 4)
     with la.config(backend="dask"):
+        # a full reduction of no chunk runs whole (the tree's blockwise had no index to name)
+        total = la.sum(la.full((300, 7), 2.0))
+        assert "a reduction of no chunk" in str(la.explain(total))
+        assert float(total) == 4200.0
+        assert float(la.max(la.zeros((40, 3)))) == 0.0
         np.testing.assert_array_equal(np.asarray(la.full((2, 3), 2.0) + 1), np.full((2, 3), 3.0))
         np.testing.assert_array_equal(np.asarray(la.concat([la.zeros(2), la.ones(3)])),
                                       np.concatenate([np.zeros(2), np.ones(3)]))

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _bind, _device
 from .array import Array
-from .graph import dtypes
+from .graph import Node, dtypes
 from .graph.node import user_site
 
 
@@ -97,6 +97,13 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
         dt = dtypes.result_type(weak) if weak else _bind.host_array(fill_value).dtype
     else:
         dt = dtypes.to_dtype(dtype)
+    traced = getattr(fill_value, "_lazyarray_weak_type", None)  # la.jit's scalar argument
+    if traced is not None:  # its value is known only at run time: a scalar argument, cast
+        weak_dt = dtypes.result_type(traced)
+        node = _bind.scalar_leaf(fill_value, weak_dt, site)
+        if dt != weak_dt:
+            node = Node(_bind.CAST, (node,), (), (), dt, None, site)
+        return Array(_bind.broadcast_to(node, _shape(shape, dt, site), site))
     value = fill_value.item() if isinstance(fill_value, np.generic) else fill_value
     if dt.kind in "iu" and isinstance(value, float):
         value = int(value)

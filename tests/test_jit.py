@@ -219,3 +219,17 @@ def test_a_write_into_an_argument_stays_inside_the_jit_body(backend):
     np.testing.assert_array_equal(np.asarray(x), [0.0, 1, 2])
     write(x)
     np.testing.assert_array_equal(np.asarray(x), [100.0, 1, 2])
+
+
+@pytest.mark.parametrize("dtype", [None, np.float32, np.int32, np.uint8, bool, np.complex64])
+def test_full_of_a_traced_scalar_argument(backend, dtype):
+    """`la.full(shape, s)` with la.jit's scalar argument `s` is a run-time scalar, cast to the
+    dtype as NumPy casts it (it converted the tracer at trace time: TracerEvaluationError)."""
+    f = la.jit(lambda a, s: a + la.full(a.shape, s, dtype=dtype))
+    g = la.jit(lambda a, s: la.full_like(a, s, dtype=dtype))
+    a = np.arange(3.0)
+    for s in (2.7, 3, 0, -1.5 if dtype is not np.uint8 else 1.5):
+        for got, want in ((f(la.array(a), s), a + np.full(a.shape, s, dtype=dtype)),
+                          (g(la.array(a), s), np.full_like(a, s, dtype=dtype))):
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want)

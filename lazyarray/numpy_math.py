@@ -11,6 +11,7 @@ import numpy as np
 from . import elementwise as ew
 from .array import Array
 from .elementwise import asarray_operand
+from .graph import dtypes
 
 
 def _array(x: Any) -> Array:
@@ -172,12 +173,21 @@ def fmin(x1: Any, x2: Any) -> Array:
     return _nan_ignoring(ew.minimum, np.fmin, x1, x2)
 
 
+def _as_any_array(v: Any) -> Array:
+    """np.asanyarray(v): a Python scalar gets its default dtype (int64, float64), la.jit's traced
+    scalar argument too (a 0-d run-time scalar; converting it now would raise)."""
+    from .creation import asarray, full
+
+    traced = getattr(v, "_lazyarray_weak_type", None)
+    if traced is not None:
+        return full((), v, dtype=dtypes.result_type(traced))
+    return asarray(v)
+
+
 def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Array:
     """numpy.isclose: |a - b| <= atol + rtol * |b|, infinities equal only to themselves."""
-    from .creation import asarray
-
-    x, y = (v if isinstance(v, Array) else asarray(v) for v in (a, b))  # NumPy's asanyarray
+    x, y = (v if isinstance(v, Array) else _as_any_array(v) for v in (a, b))
     dt = np.result_type(x.dtype, y.dtype, 1.0)
     x, y = ew.astype(x, dt), ew.astype(y, dt)
     finite = ew.isfinite(x) & ew.isfinite(y)

@@ -233,3 +233,15 @@ def test_full_of_a_traced_scalar_argument(backend, dtype):
                           (g(la.array(a), s), np.full_like(a, s, dtype=dtype))):
             assert got.dtype == want.dtype
             np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_isclose_with_a_traced_scalar_argument(backend):
+    """isclose converts a scalar as np.asanyarray: la.jit's scalar argument becomes a 0-d
+    run-time scalar of its default dtype (it was converted at trace time and raised)."""
+    a = np.linspace(-2, 3, 6)
+    f = la.jit(lambda x, s: la.isclose(x, s))
+    g = la.jit(lambda x, s: la.isclose(s, x.astype(la.float32), atol=0.6))
+    for s in (2, 1.0, 0.5, -2):
+        np.testing.assert_array_equal(np.asarray(f(la.array(a), s)), np.isclose(a, s))
+        np.testing.assert_array_equal(np.asarray(g(la.array(a), s)),
+                                      np.isclose(s, a.astype(np.float32), atol=0.6))

@@ -22,9 +22,17 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None) ->
         return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
     if isinstance(obj, Array):
         return _from_array(obj, dtype, device, copy, site)
+    if _traced(obj) and device is None:
+        return full((), obj, dtype)
     if _device.wants_device(device) or _device.is_device_array(obj):
         return Array(_bind.leaf(_device.device_buffer(obj, dtype, copy, device, site), site))
     return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+
+
+def _traced(obj: Any) -> bool:
+    """la.jit's traced scalar argument: a 0-d run-time scalar (`full`), not a host buffer of
+    the value it had while tracing (converting it raises)."""
+    return getattr(obj, "_lazyarray_weak_type", None) is not None
 
 
 def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Array:
@@ -35,6 +43,8 @@ def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: bool | None =
     site = user_site(1)
     if isinstance(obj, Array):
         return _from_array(obj, dtype, device, copy, site)
+    if _traced(obj) and device is None and copy is not False:
+        return full((), obj, dtype)
     if _device.wants_device(device) or _device.is_device_array(obj):
         buffer = _device.device_buffer(obj, dtype, copy is not False, device, site)
         return Array(_bind.leaf(buffer, site))

@@ -245,3 +245,19 @@ def test_isclose_with_a_traced_scalar_argument(backend):
         np.testing.assert_array_equal(np.asarray(f(la.array(a), s)), np.isclose(a, s))
         np.testing.assert_array_equal(np.asarray(g(la.array(a), s)),
                                       np.isclose(s, a.astype(np.float32), atol=0.6))
+
+
+def test_asarray_and_array_of_a_traced_scalar_argument(backend):
+    """`la.asarray(s)` / `la.array(s)` of la.jit's scalar argument is a 0-d run-time scalar of
+    NumPy's dtype for it (it was made a host buffer: the tracer refused the conversion)."""
+    a = np.linspace(-2, 3, 6)
+    pairs = [(lambda x, s: x * la.asarray(s), lambda x, s: x * np.asarray(s)),
+             (lambda x, s: x * la.array(s), lambda x, s: x * np.array(s)),
+             (lambda x, s: la.asarray(s, dtype=la.int8) + x.astype(la.int8),
+              lambda x, s: np.asarray(s, dtype=np.int8) + x.astype(np.int8))]
+    for lazy, eager in pairs:
+        f = la.jit(lazy)
+        for s in (2, 1.5, -3):
+            got, want = f(la.array(a), s), eager(a, s)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want)

@@ -8,8 +8,11 @@ not part of the key; graph signatures add that (see `graph.signature`).
 The key is *interned*: equal structures get the same small integer and different structures never do
 (ids are never reused, even when the table is cleared), so equal keys mean equal structure with no
 collision to verify. Each node also carries `pending`, an over-estimate of the nodes its unevaluated
-graph holds (shared sub-graphs counted per use), checked against a budget so that loops like
-`acc = acc + x` stay bounded (see `set_node_budget`).
+graph holds, checked against a budget so that loops like `acc = acc + x` stay bounded (see
+`set_node_budget`). Summing the inputs' counts counts a shared sub-graph once per use, which grows
+exponentially when a value is used twice per step (`v / norm(v)`: x4 per step, so a 500-node budget
+was "crossed" after ~40 real nodes); so the count is also capped by the nodes built since the last
+cut (`start_segment`), an O(1) bound on everything a cut can find pending.
 """
 
 from __future__ import annotations
@@ -84,6 +87,8 @@ _KEYS: dict[tuple, int] = {}  # exact structure -> key
 _NEXT_KEY = count(1).__next__
 _MAX_KEYS = 500_000  # cleared past this: later equal structures get new keys (a miss, never a false hit)
 _BUDGET: list = [10_000, None]  # [max pending nodes, cut(inputs) -> inputs] set by the user layer
+_SERIAL = count(1).__next__  # numbers the nodes with inputs as they are built
+_SEGMENT_START = [0]  # the serial when the last cut made every live pending graph a leaf
 
 
 def _intern(structure: tuple) -> int:
@@ -102,6 +107,17 @@ def set_node_budget(limit: int, cut: CutHook | None) -> None:
     """Past `limit` pending nodes, a new node's inputs and op go through `cut` (which may
     evaluate them and return leaves) before the node is built; `cut=None` turns the budget off."""
     _BUDGET[0], _BUDGET[1] = limit, cut
+
+
+def start_segment() -> None:
+    """Every live pending graph was just evaluated (a cut) or forgotten: nodes built from now on
+    are all that can be pending, so their number caps every node's `pending`."""
+    _SEGMENT_START[0] = _SERIAL()
+
+
+def built_in_segment() -> int:
+    """Nodes built since `start_segment` (plus one per call: the serial is consumed)."""
+    return _SERIAL() - _SEGMENT_START[0]
 
 
 def set_cut_threshold(limit: int) -> None:
@@ -155,6 +171,7 @@ class Node:
         self.site = site
         n = len(inputs)
         if n:
+            serial = _SERIAL()
             if n == 2:  # the common arities spelled out: this runs once per traced op
                 pending = 1 + inputs[0].pending + inputs[1].pending
             elif n == 1:
@@ -163,9 +180,16 @@ class Node:
                 pending = 1
                 for i in inputs:
                     pending += i.pending
-            if pending > _BUDGET[0] and _BUDGET[1] is not None:
-                inputs = _BUDGET[1](inputs, op)
-                pending = 1 + sum([i.pending for i in inputs])
+            if pending > _BUDGET[0]:
+                built = serial - _SEGMENT_START[0]  # shared sub-graphs summed per use: cap it
+                if built < pending:
+                    pending = built
+                if pending > _BUDGET[0] and _BUDGET[1] is not None:
+                    inputs = _BUDGET[1](inputs, op)
+                    pending = 1 + sum([i.pending for i in inputs])
+                    built = _SERIAL() - _SEGMENT_START[0]
+                    if built < pending:
+                        pending = built
             self.pending = pending
             if n == 2:
                 structure = (op, attrs, dtype, shape, inputs[0].key, inputs[1].key)
@@ -226,6 +250,7 @@ def uncut_node(op: OpDef, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[i
     node = _new_node(Node)
     node.op, node.inputs, node.attrs, node.shape, node.dtype = op, inputs, attrs, shape, dtype
     node.data, node.site = data, site
+    _SERIAL()  # counted in the segment like any node built
     node.pending = 1 + sum([i.pending for i in inputs])
     node.key = _intern((op, attrs, dtype, shape, *[i.key for i in inputs]))
     return node

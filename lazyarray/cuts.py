@@ -22,7 +22,14 @@ import sys
 import weakref
 from typing import Any
 
-from .graph.node import _IS_LIBRARY, Node, _is_library_file, set_cut_threshold
+from .graph.node import (
+    _IS_LIBRARY,
+    Node,
+    _is_library_file,
+    built_in_segment,
+    set_cut_threshold,
+    start_segment,
+)
 
 _LIVE: list[weakref.ref] = []  # weak references to Arrays made on pending nodes, creation order
 _LIMIT = [4096]  # prune the list past this length (amortized O(1) per Array)
@@ -67,6 +74,7 @@ def configure(budget: int) -> None:
     st = _STATE
     st.budget, st.waiting, st.replaced, st.point = budget, False, {}, None
     set_cut_threshold(budget)
+    start_segment()
 
 
 def reset() -> None:
@@ -112,7 +120,7 @@ def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
             if not st.waiting:
                 set_cut_threshold(st.budget)
     if not st.waiting:
-        if 1 + sum([n.pending for n in inputs]) <= st.budget:
+        if min(1 + sum([n.pending for n in inputs]), built_in_segment()) <= st.budget:
             return inputs
         if st.point is None:
             st.point = point
@@ -142,4 +150,5 @@ def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
     st.waiting, st.cut_point, st.after = False, point, _AFTER
     set_cut_threshold(-1)  # until the program leaves this point: substitute pre-cut operands
     cache.counters.graph_cuts += 1
+    start_segment()  # nothing built before is pending now (but `inputs`: substituted below)
     return _substitute(inputs)

@@ -163,3 +163,54 @@ def test_evaluation_keeps_no_local_alive(fresh_caches):
     del a, b
     gc.collect()
     assert probe() is None
+
+
+def _pending_nodes(*arrays):
+    """Distinct operation nodes (leaves not counted) of the Arrays' pending graphs."""
+    seen, stack = set(), [a._node for a in arrays]
+    while stack:
+        node = stack.pop()
+        if node.inputs and id(node) not in seen:
+            seen.add(id(node))
+            stack.extend(node.inputs)
+    return len(seen)
+
+
+def _power_step(xp, a, v):
+    v = a @ v
+    return v / xp.linalg.norm(v)
+
+
+@pytest.mark.parametrize("budget", [60, 200])
+def test_power_iteration_cuts_near_the_budget(budget, fresh_caches):
+    """`v / norm(v)` uses `v` three times a step; summing the inputs' pending counts counted it
+    three times, so the count grew ~4x a step and a 500-node budget cut every 4 steps (~40 nodes).
+    Capped by the nodes built since the last cut, a segment holds about `budget` nodes."""
+    a0 = np.random.default_rng(0).standard_normal((16, 16)).astype(np.float32)
+    a = la.array(a0)
+    per_step = _pending_nodes(_power_step(la, a, la.ones(16, dtype=la.float32)))
+    steps = 120
+    la.clear_caches()
+    with la.config(max_graph_nodes=budget):
+        v = la.ones(16, dtype=la.float32)
+        for _ in range(steps):
+            v = _power_step(la, a, v)
+        info = la.cache_info()
+    assert 1 <= info.graph_cuts <= steps * per_step / budget * 1.5 + 2, (info, per_step)
+    assert info.plans_built <= 3, info
+    want = np.ones(16, np.float32)
+    for _ in range(steps):
+        want = _power_step(np, a0, want)
+    np.testing.assert_allclose(np.asarray(v), want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("budget", [60, 200])
+def test_adam_cuts_near_the_budget(budget, backend, fresh_caches):
+    """Adam's four state variables share `g` and `s`: the old count cut every ~3 steps at any
+    budget above ~50. Now the cut count follows the budget, and the plans stay <= 3."""
+    state = [la.array(np.full(8, 1.0 + i, np.float32)) for i in range(4)]
+    per_step = _pending_nodes(*adam(la, *state, 1))
+    steps = 200
+    built, cuts = run_loop("adam", steps, budget)
+    assert 1 <= cuts <= steps * per_step / budget * 1.5 + 2, (cuts, per_step)
+    assert built <= 3, (built, cuts)

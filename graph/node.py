@@ -198,7 +198,7 @@ class Node:
             else:
                 structure = (op, attrs, dtype, shape, *[i.key for i in inputs])
         else:
-            self.pending = 1
+            self.pending = 0  # the budget counts operations: leaves are a plan's inputs
             structure = (op, attrs, dtype, shape)
         key = _KEYS.get(structure)
         self.key = key if key is not None else _intern(structure)
@@ -237,7 +237,7 @@ def leaf_like(template: Node, data: Any) -> Node:
     (`la.jit` wraps every result this way; ~0.1 us less than `Node(...)`)."""
     node = _new_node(Node)
     node.op, node.inputs, node.attrs, node.shape = template.op, (), template.attrs, template.shape
-    node.dtype, node.data, node.site, node.pending = template.dtype, data, template.site, 1
+    node.dtype, node.data, node.site, node.pending = template.dtype, data, template.site, 0
     node.key = template.key
     return node
 

@@ -331,7 +331,7 @@ def _scalar_operand(value: Any, dtype: np.dtype, shape: tuple[int, ...], site: S
         return node
     node = _new_node(Node)
     node.op, node.inputs, node.attrs, node.shape, node.dtype = SCALAR, (), (), shape, dtype
-    node.data, node.site, node.pending, node.key = value, site, 1, key
+    node.data, node.site, node.pending, node.key = value, site, 0, key
     return node
 
 

@@ -74,7 +74,8 @@ def configure(budget: int) -> None:
     st = _STATE
     st.budget, st.waiting, st.replaced, st.point = budget, False, {}, None
     set_cut_threshold(budget)
-    start_segment()
+    if not _prune():  # nothing pending: count the next segment from here (exact, not per use)
+        start_segment()
 
 
 def reset() -> None:

@@ -66,8 +66,9 @@ def run_loop(name, steps, budget, size=8):
 @pytest.mark.parametrize("name", sorted(LOOPS))
 def test_unevaluated_loop_reaches_one_plan(name, backend, fresh_caches):
     """Many cuts, but after the first segment every cut hits one plan: <= 3 plans in all."""
-    steps = 60 if name == "fibonacci" else 150
-    built, cuts = run_loop(name, steps, budget=60)
+    fib = name == "fibonacci"  # one node a step; float32 overflows past ~185 steps
+    steps, budget = (180, 30) if fib else (200, 60)
+    built, cuts = run_loop(name, steps, budget=budget)
     assert cuts >= 5, cuts
     assert built <= 3, (built, cuts)
 

@@ -56,6 +56,16 @@ def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True
     return arr
 
 
+def refuse_traced(*values: Any) -> None:
+    """An index or a size is baked into the trace: la.jit's traced scalar argument there would
+    keep its first value on every later call (operator.index and slice.indices take an int
+    subclass as it is, without asking it). `int()` makes the tracer raise its own error, which
+    names the argument and the user's line and says to mark it static."""
+    for v in values:
+        if getattr(v, "_lazyarray_weak_type", None) is not None:
+            int(v)
+
+
 _INT_RANGE = {dt: (int(np.iinfo(dt).min), int(np.iinfo(dt).max)) for dt in dtypes.INTEGER}
 
 

@@ -33,6 +33,11 @@ def _index_node(idx: Any, site: _bind.Site) -> Node:
 
 def _expand(key: Any, ndim: int, site: _bind.Site) -> list[Any]:
     key = list(key) if isinstance(key, tuple) else [key]
+    for k in key:
+        if isinstance(k, slice):
+            _bind.refuse_traced(k.start, k.stop, k.step)
+        else:
+            _bind.refuse_traced(k)
     ellipses = [i for i, k in enumerate(key) if k is Ellipsis]
     if len(ellipses) > 1:
         raise _bind.fail(IndexError, "an index can only have a single ellipsis ('...')", site)

@@ -22,6 +22,7 @@ def _shape_arg(shape: Any, site: _bind.Site = None) -> tuple[int, ...]:
     """A shape argument as NumPy reads it: integers (anything with `__index__`), never floats or
     bools (TypeError)."""
     items = (shape,) if hasattr(shape, "__index__") else shape
+    _bind.refuse_traced(*items)
     try:
         if any(isinstance(s, (bool, np.bool_)) for s in items):
             raise TypeError("an integer is required")

@@ -261,3 +261,17 @@ def test_asarray_and_array_of_a_traced_scalar_argument(backend):
             got, want = f(la.array(a), s), eager(a, s)
             assert got.dtype == want.dtype
             np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_a_traced_scalar_as_an_index_or_a_size_is_refused():
+    """x[i], x[i:], x.at[i] and reshape(x, (i, -1)) bake i into the trace: with la.jit's traced
+    scalar argument they kept the first call's value silently (x[i] was x[2] for every i);
+    they raise, and a static argument indexes as NumPy."""
+    a = la.array(np.arange(5.0) * 10)
+    for body in (lambda x, i: x[i], lambda x, i: x[i:], lambda x, i: x[::i],
+                 lambda x, i: x.at[i].set(0.0), lambda x, i: la.reshape(x, (i, -1))):
+        with pytest.raises(TracerEvaluationError, match="static"):
+            la.jit(body)(a, 2)
+    f = la.jit(lambda x, i: x[i:], static_argnums=1)
+    for i in (2, 3, -1):
+        np.testing.assert_array_equal(np.asarray(f(a, i)), (np.arange(5.0) * 10)[i:])

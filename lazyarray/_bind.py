@@ -354,6 +354,7 @@ def normalize_axes(axis: Any, ndim: int, site: Site) -> tuple[int, ...]:
     """Sorted, non-negative axes; NumPy's AxisError (a ValueError and IndexError) when out of range."""
     if axis is None:
         return tuple(range(ndim))
+    refuse_traced(*(axis if isinstance(axis, (tuple, list)) else (axis,)))
     try:
         axes = np.lib.array_utils.normalize_axis_tuple(axis, ndim)
     except np.exceptions.AxisError as exc:

@@ -181,6 +181,7 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
              dtype: Any = None, *, device: Any = None) -> Array:
     """numpy.linspace / Array API `linspace` (computed on the host)."""
     site = user_site(1)
+    _bind.refuse_traced(start, stop, num)  # computed now: a traced value would stay baked in
     values = np.linspace(start, stop, num, endpoint=endpoint,
                          dtype=dtypes.to_dtype(dtype) if dtype else None)
     return _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)), device)

@@ -275,3 +275,14 @@ def test_a_traced_scalar_as_an_index_or_a_size_is_refused():
     f = la.jit(lambda x, i: x[i:], static_argnums=1)
     for i in (2, 3, -1):
         np.testing.assert_array_equal(np.asarray(f(a, i)), (np.arange(5.0) * 10)[i:])
+
+
+def test_a_traced_scalar_as_an_axis_or_a_linspace_count_is_refused():
+    """Axes (normalize_axis_tuple takes an int subclass as it is) and linspace's arguments
+    (computed on the host at trace time) kept the first call's value silently."""
+    a = la.array(np.arange(24.0).reshape(2, 3, 4))
+    for body in (lambda x, i: la.sum(x, axis=i), lambda x, i: la.expand_dims(x, axis=i),
+                 lambda x, i: la.stack([x, x], axis=(i)), lambda x, i: la.max(x, axis=(0, i)),
+                 lambda x, i: x[0, 0, 0] + la.linspace(0, 1, i)):
+        with pytest.raises(TracerEvaluationError, match="static"):
+            la.jit(body)(a, 2)

@@ -82,6 +82,8 @@ def power(x1: Any, x2: Any) -> Array:
         return Array(result) if x2 > 1 else Array(_bind.elementwise(get_op("positive"), x1,
                                                                      site=site))
     result = _bind.elementwise(_POWER, x1, x2, site=site)
+    if getattr(x2, "_lazyarray_weak_type", None) is not None:
+        return Array(result)  # la.jit's traced exponent: its value is not known here
     if (result.dtype.kind in "iu" and isinstance(x2, (int, np.integer)) and not isinstance(x2, bool)
             and x2 < 0):
         raise _bind.fail(ValueError, "Integers to negative integer powers are not allowed.", site)

@@ -286,3 +286,15 @@ def test_a_traced_scalar_as_an_axis_or_a_linspace_count_is_refused():
                  lambda x, i: x[0, 0, 0] + la.linspace(0, 1, i)):
         with pytest.raises(TracerEvaluationError, match="static"):
             la.jit(body)(a, 2)
+
+
+def test_power_with_a_traced_exponent(backend):
+    """x ** s with la.jit's scalar argument s: an integer base no longer raises at trace time
+    (`s < 0` asked the tracer), and s == 0.5 on the first call no longer bakes in sqrt."""
+    x = np.arange(1.0, 5.0)
+    f = la.jit(lambda a, s: a ** s)
+    for s in (0.5, 2.0, 3.0, -1.0):
+        np.testing.assert_allclose(np.asarray(f(la.array(x), s)), x ** s, rtol=1e-15)
+    g = la.jit(lambda a, s: a.astype(la.int64) ** s)
+    for s in (2, 3, 0):
+        np.testing.assert_array_equal(np.asarray(g(la.array(x), s)), x.astype(np.int64) ** s)

@@ -57,8 +57,10 @@ def _refuse(name: str) -> Callable:
 def _traced_type(base: type) -> type:
     names = ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv",
              "rfloordiv", "mod", "rmod", "pow", "rpow", "neg", "pos", "abs", "lt", "le", "gt",
-             "ge", "bool", "int", "float", "index", "round", "trunc", "floor", "ceil")
+             "ge", "eq", "ne", "bool", "int", "float", "index", "round", "trunc", "floor",
+             "ceil")
     body = {f"__{n}__": _refuse(n) for n in names if hasattr(base, f"__{n}__")}
+    body["__hash__"] = base.__hash__  # defining __eq__ would drop it
     body["_lazyarray_weak_type"] = base  # graph.dtypes.weak_type_of: still a weak scalar
     return type(f"Traced{base.__name__.title()}", (base,), body)
 

@@ -298,3 +298,16 @@ def test_power_with_a_traced_exponent(backend):
     g = la.jit(lambda a, s: a.astype(la.int64) ** s)
     for s in (2, 3, 0):
         np.testing.assert_array_equal(np.asarray(g(la.array(x), s)), x.astype(np.int64) ** s)
+
+
+def test_equality_on_a_traced_scalar_is_an_error():
+    """`if s == 0:` in a jitted body took the first call's branch on every later call (int/float
+    __eq__ answered); it raises as `<` does. Traced scalars stay hashable."""
+    f = la.jit(lambda x, s: x if s == 0 else x * 2)
+    with pytest.raises(TracerEvaluationError, match="eq"):
+        f(la.array(np.arange(3.0)), 0)
+    g = la.jit(lambda x, s: x if s != 0 else x * 2)
+    with pytest.raises(TracerEvaluationError, match="ne"):
+        g(la.array(np.arange(3.0)), 0)
+    h = la.jit(lambda x, s: x * s + hash(s) * 0)
+    np.testing.assert_array_equal(np.asarray(h(la.array(np.arange(3.0)), 2)), [0.0, 2, 4])

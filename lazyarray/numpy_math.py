@@ -25,7 +25,8 @@ def _array(x: Any) -> Array:
 def _loop_dtype(ufunc: np.ufunc, *operands: Any) -> np.dtype:
     """The output dtype of NumPy's loop for these operands (Python scalars weak; float16 is
     computed in float32 here, as everywhere in lazyarray); TypeError where NumPy has no loop."""
-    spec = tuple(np.dtype(bool) if isinstance(o, bool) else type(o) if type(o) in (int, float)
+    spec = tuple(np.dtype(bool) if isinstance(o, bool)
+                 else dtypes.weak_type_of(o) if dtypes.weak_type_of(o) in (int, float)  # jit's too
                  else o.dtype if isinstance(o, (Array, np.generic, np.ndarray)) else
                  _array(o).dtype for o in operands)
     try:

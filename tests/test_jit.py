@@ -311,3 +311,14 @@ def test_equality_on_a_traced_scalar_is_an_error():
         g(la.array(np.arange(3.0)), 0)
     h = la.jit(lambda x, s: x * s + hash(s) * 0)
     np.testing.assert_array_equal(np.asarray(h(la.array(np.arange(3.0)), 2)), [0.0, 2, 4])
+
+
+def test_numpy_functions_keep_a_traced_scalar_weak(backend):
+    """ldexp(s, n) with la.jit's scalar argument s has the eager dtype (the tracer counted as a
+    strong int64 in NumPy's loop resolution: float64 where eager and NumPy give float32/16)."""
+    n = np.array([1, 2, 3, 7])
+    f = la.jit(lambda a, s: la.ldexp(s, a))
+    for s in (2, 3):
+        got, eager = f(la.array(n), s), la.ldexp(s, la.array(n))
+        assert got.dtype == eager.dtype == np.float32
+        np.testing.assert_array_equal(np.asarray(got), np.ldexp(s, n).astype(np.float32))

@@ -33,6 +33,7 @@ from .c_printer import (
     render_kernel,
     render_translation_unit,
     shared_slots,
+    source_name,
 )
 from .c_split import split_full_reductions
 from .c_tiered import TieredPlan, worth_interpreting
@@ -340,7 +341,7 @@ def _layout_and_key(kernel: Kernel, shared: frozenset[int]) -> tuple[KernelLayou
     stages = tuple((st.inner, tuple(("load", e.slot, e.dtype.str) if isinstance(e, Load) else e
                                     for e in st.exprs), st.reduces,
                     tuple((t.slot, t.value) for t in st.stores)) for st in kernel.stages)
-    structure = (version, kernel.name, kernel.fused, kernel.sites, kernel.n_outer,
+    structure = (version, source_name(kernel), kernel.fused, kernel.sites, kernel.n_outer,
                  len(kernel.space), stages, layout.pattern, tuple(sorted(shared)))
     return layout, hashlib.sha256(repr(structure).encode()).hexdigest()[:24]
 

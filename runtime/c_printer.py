@@ -89,8 +89,18 @@ def lane_count(stage: Stage) -> int:
     return ORDER_FREE_LANES if small and free and stage.reduces else LANES
 
 
+_POSITION = re.compile(r"^k\d+_")
+
+
+def source_name(kernel: Kernel) -> str:
+    """The kernel's name without its position in the program (`k5_sqrt_divide` -> `sqrt_divide`):
+    the same kernel at another position (every iteration of a loop segment) renders the same
+    source, symbol and structural key, so it compiles once."""
+    return _POSITION.sub("", kernel.name)
+
+
 def kernel_symbol(kernel: Kernel, body: str) -> str:
-    return f"la_{kernel.name}_{hashlib.sha256(body.encode()).hexdigest()[:10]}"
+    return f"la_{source_name(kernel)}_{hashlib.sha256(body.encode()).hexdigest()[:10]}"
 
 
 @dataclass(frozen=True)
@@ -145,7 +155,7 @@ class KernelPrinter:
     # --- the function: comment, signature hook, frame hook ----------------------------------------
     def render(self) -> str:
         k = self.k
-        head = [f"/* {k.name}: {', '.join(k.fused) or k.name} */"]
+        head = [f"/* {source_name(k)}: {', '.join(k.fused) or source_name(k)} */"]
         if k.sites:
             head.append(f"/* from {', '.join(k.sites)} */")
         self.emit_frame()

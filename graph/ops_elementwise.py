@@ -261,9 +261,9 @@ register(OpDef(
     name="cast", kind=OpKind.ELEMENTWISE, arity=1,
     reference=lambda xs, a, d: semantics.cast(xs[0], d),
     c={"*": "la_cast_{S}_{D}({0})"},
-    # float->int->float is rendered with a +0.0 select (runtime/c_printer.py `_float_int_float`):
-    # gcc's (float)(int)x -> trunc(x) fold would give -0.0 for x in (-1, 0)
-    properties=frozenset({"numpy_bits"}),
+    # "conversion": a float->int->float pair is rendered with a +0.0 select (runtime/c_printer.py
+    # `_float_int_float`): gcc's (float)(int)x -> trunc(x) fold would give -0.0 for x in (-1, 0)
+    properties=frozenset({"numpy_bits", "conversion"}),
     doc="astype: float→int truncates, saturates, NaN→0 (graph/semantics.py)",
     vjp=lambda g, y, xs, a: (d.cast(g, xs[0].dtype) if xs[0].dtype.kind == "f" else None,),
 ))

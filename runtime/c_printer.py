@@ -633,9 +633,9 @@ def render_translation_unit(functions: list[str], dialect: Dialect = C_DIALECT) 
 
 def _float_int_float(e: Apply, stage: Stage) -> bool:
     """`e` casts to a float an integer that a cast made from a float (`x.astype(int).astype(float)`)."""
-    if e.op.name != "cast" or np.dtype(e.dtype).kind != "f" or not e.args:
+    if "conversion" not in e.op.properties or np.dtype(e.dtype).kind != "f" or not e.args:
         return False
     arg = stage.exprs[e.args[0]]
-    return (isinstance(arg, Apply) and arg.op.name == "cast" and bool(arg.args)
+    return (isinstance(arg, Apply) and "conversion" in arg.op.properties and bool(arg.args)
             and np.dtype(arg.dtype).kind in "iu"
             and np.dtype(stage.exprs[arg.args[0]].dtype).kind == "f")

@@ -109,10 +109,11 @@ def set_node_budget(limit: int, cut: CutHook | None) -> None:
     _BUDGET[0], _BUDGET[1] = limit, cut
 
 
-def start_segment() -> None:
+def start_segment(pending: int = 0) -> None:
     """Every live pending graph was just evaluated (a cut) or forgotten: nodes built from now on
-    are all that can be pending, so their number caps every node's `pending`."""
-    _SEGMENT_START[0] = _SERIAL()
+    are all that can be pending, so their number caps every node's `pending`. `pending`: nodes
+    known to be pending now (an exact count), counted as built in the new segment."""
+    _SEGMENT_START[0] = _SERIAL() - pending
 
 
 def built_in_segment() -> int:

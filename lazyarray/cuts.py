@@ -14,6 +14,14 @@ Each segment then starts from leaves at the same point of the loop body, so it h
 structure as the one before and hits the plan built for it: a steady state of one plan for any
 number of state variables. If the point does not recur within `budget` nodes (straight-line code,
 a different loop), the cut happens where it is, and that becomes the point.
+
+The count that decides a crossing is an over-estimate (`graph.node`: nodes built since the last
+cut). After an evaluation that was not a cut (the end of a training function's call: `la.eval(w)`)
+the nodes built before it are no longer pending, so the first crossing recounts what live Arrays
+really hold and, when that is within the budget, counts the segment from there; a wait for the
+point that an evaluation interrupted is recounted the same way (and forgotten when within the
+budget). A function called again (an epoch) then crosses at the same step as its previous call
+and cuts at the same points: every segment of the second call hits a plan of the first.
 """
 
 from __future__ import annotations
@@ -62,6 +70,7 @@ class _State:
     waited = 0
     cut_point: Any = None
     after = 0
+    evaluations = -1  # plan-cache lookups when the count was last exact (a cut, a recount)
     replaced: dict[int, tuple[Node, Node]] = {}  # id(pending node) -> (node, its result leaf)
 
 
@@ -73,6 +82,7 @@ def configure(budget: int) -> None:
     """A new node budget: forget any wait (settings listener)."""
     st = _STATE
     st.budget, st.waiting, st.replaced, st.point = budget, False, {}, None
+    st.evaluations = -1
     set_cut_threshold(budget)
     if not _prune():  # nothing pending: count the next segment from here (exact, not per use)
         start_segment()
@@ -82,6 +92,39 @@ def reset() -> None:
     """Forget the cut point and any wait (`la.clear_caches()`): the next crossing picks a new
     point, as in a fresh process."""
     configure(_STATE.budget)
+
+
+def _evaluations() -> int:
+    from .cache import plan_cache
+
+    return plan_cache.plans_built + plan_cache.plan_hits
+
+
+def _count_pending(nodes: list[Node]) -> int:
+    """Distinct operation nodes (leaves not counted) of these nodes' graphs."""
+    seen: set[int] = set()
+    stack = [n for n in nodes if n.inputs]
+    while stack:
+        node = stack.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            stack.extend([i for i in node.inputs if i.inputs])
+    return len(seen)
+
+
+def _recounted_within_budget(inputs: tuple[Node, ...]) -> bool:
+    """After an evaluation since the count was last exact: count the live pending graph (and
+    the new node's inputs) exactly; within the budget, the segment counts from that."""
+    st = _STATE
+    done = _evaluations()
+    if done == st.evaluations:
+        return False
+    st.evaluations = done
+    pending = _count_pending([a._node for a in _prune()] + list(inputs))
+    if pending >= st.budget:  # the new node makes pending + 1
+        return False
+    start_segment(pending)
+    return True
 
 
 def _user_point(op: Any) -> Any:
@@ -120,8 +163,15 @@ def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
             st.replaced = {}
             if not st.waiting:
                 set_cut_threshold(st.budget)
-    if not st.waiting:
+    if st.waiting:
+        if _recounted_within_budget(inputs):  # evaluated while waiting (a call's `la.eval`)
+            st.waiting = False
+            set_cut_threshold(st.budget)
+            return inputs
+    else:
         if min(1 + sum([n.pending for n in inputs]), built_in_segment()) <= st.budget:
+            return inputs
+        if _recounted_within_budget(inputs):
             return inputs
         if st.point is None:
             st.point = point
@@ -149,6 +199,7 @@ def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
         a._node = st.replaced.get(id(a._node), (None, a._node))[1]
     _LIVE.clear()
     st.waiting, st.cut_point, st.after = False, point, _AFTER
+    st.evaluations = _evaluations()
     set_cut_threshold(-1)  # until the program leaves this point: substitute pre-cut operands
     cache.counters.graph_cuts += 1
     start_segment()  # nothing built before is pending now (but `inputs`: substituted below)

@@ -73,6 +73,28 @@ def test_unevaluated_loop_reaches_one_plan(name, backend, fresh_caches):
     assert built <= 3, (built, cuts)
 
 
+@pytest.mark.parametrize("name", sorted(LOOPS))
+def test_a_loop_function_called_again_builds_no_plan(name, backend, fresh_caches):
+    """A training function called once per epoch: its cuts fall at the same steps in every call
+    (the count restarts exactly after the previous call's evaluation, and a wait for the cut point
+    that evaluation interrupted is forgotten), so calls 2..k hit the plans of the first."""
+    fn, k = LOOPS[name]
+    steps = 150 if name == "fibonacci" else 200
+    start = [np.linspace(0.5, 1.0, 8, dtype=np.float32) + i for i in range(k)]
+    want = fn(np, *start, steps)
+    built = []
+    with la.config(max_graph_nodes=40):
+        for _ in range(4):
+            before = la.cache_info()
+            got = la.eval(*fn(la, *[la.array(x) for x in start], steps))
+            after = la.cache_info()
+            built.append(after.plans_built - before.plans_built)
+            assert after.graph_cuts - before.graph_cuts >= 3
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(np.asarray(g), w, rtol=2e-5)
+    assert built[0] >= 1 and built[1:] == [0, 0, 0], built
+
+
 def test_every_live_pending_array_is_evaluated_at_a_cut(fresh_caches):
     x = la.array(np.ones(4, np.float32))
     side = x * 3.0  # pending, unrelated to the loop

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -24,11 +25,13 @@ from ..graph.kernel_ir import Apply, Kernel, LibraryCall, Load, Program
 from ..graph.registry import OpKind
 from . import c_background, c_compiler, compile_stats, spare_outputs
 from .backend import Backend, fresh_outputs, register_backend
+from .c_canonical import canonical_kernel
 from .c_compiler import ffi
 from .c_launch import make_launcher
 from .c_layout import KernelLayout, plan_layout
 from .c_printer import (
     C_DIALECT,
+    kernel_scalars,
     kernel_slots,
     render_kernel,
     render_translation_unit,
@@ -81,6 +84,7 @@ class _KernelCall:
     block: np.ndarray
     nt: int
     skip: bool  # an empty index space: nothing to run
+    scalars: tuple[int, ...] = ()  # the program's scalars it reads, in its own order (c_canonical)
 
 
 class _Workspace:
@@ -105,14 +109,19 @@ class _Workspace:
                 if slot in plan.intermediates:
                     ptrs[k] = ffi.from_buffer(self.buffers[slot])
         self.key = spare_outputs.register(self)  # its large results, kept for its next run
-        self.scalars = np.zeros(max(len(prog.scalars), 1), np.uint64)
+        dtypes = plan.scalar_dtypes
+        self.scalars = np.zeros(max(len(dtypes), 1), np.uint64)
         self.scalars_ptr = ffi.from_buffer(self.scalars)
+        # Each kernel reads its scalars from its own 8-byte slots (c_canonical): a pointer into
+        # the block where they start.
+        self.kernel_scalars = [self.scalars_ptr + 8 * at if at else self.scalars_ptr
+                               for at in plan.scalar_offsets]
         self.scalar_bytes = memoryview(self.scalars).cast("B")  # struct packs into it ~2x faster
         # Per input pointer entry, a weak reference to the array it points into (the launcher
         # skips re-binding the same array: runtime/c_launch.py). Weak: plans hold no user data.
         self.input_refs: list = []
         self.scalar_views = [self.scalars[k:k + 1].view(np.uint8)[: dt.itemsize].view(dt)
-                             for k, dt in enumerate(prog.scalars)]
+                             for k, dt in enumerate(dtypes)]
 
 
 def _intermediates(program: Program) -> frozenset[int]:
@@ -156,7 +165,12 @@ class CPlan:
                           self._plain_outputs
                           and program.buffers[s].nbytes >= spare_outputs.MIN_BYTES)
                          for s in dict.fromkeys(program.outputs) if s not in inputs]
-        self._pack_scalars = _scalar_packer(program.scalars)
+        order, self.scalar_offsets = scalar_blocks(len(program.scalars),
+                                                   [c.scalars for c in calls])
+        # values -> the block's order (>= 2 entries when not None: itemgetter gives a tuple)
+        self.scalar_order = itemgetter(*order) if order is not None else None
+        self.scalar_dtypes = [program.scalars[i] for i in order or range(len(program.scalars))]
+        self._pack_scalars = _scalar_packer(self.scalar_dtypes)
         # Per step: a kernel call (with the pointer entries to refresh each run) or a library call.
         self._steps: list[tuple] = []
         calls_iter = iter(enumerate(calls))
@@ -201,12 +215,14 @@ class CPlan:
                 value = np.ascontiguousarray(value, dtype=dtype).reshape(shape)
             bufs[slot] = value
         if scalars:
+            if self.scalar_order is not None:
+                scalars = self.scalar_order(scalars)
             _bind_scalars(self._pack_scalars, ws, scalars)
         for slot, dtype, shape, reused in self._outputs:
             buf = spare_outputs.take(ws.key, slot) if reused else None
             bufs[slot] = np.empty(shape, dtype) if buf is None else buf
             buf = None
-        sptr, pointers = ws.scalars_ptr, ws.pointers
+        sptrs, pointers = ws.kernel_scalars, ws.pointers
         try:
             for n, fn, block, nt, bound in self._steps:
                 if n < 0:
@@ -215,7 +231,7 @@ class CPlan:
                 ptrs = pointers[n]
                 for k, slot in bound:
                     ptrs[k] = _char_buffer(bufs[slot])
-                fn(ptrs, block, sptr, nt)
+                fn(ptrs, block, sptrs[n], nt)
         except BaseException:  # Ctrl-C: a watched kernel may still run; its buffers must outlive it
             _abandon(self, bufs, ws)
             raise
@@ -270,6 +286,24 @@ def _abandon(plan: CPlan, bufs: list, ws: _Workspace) -> None:
 # `ffi.from_buffer(array)` without its Python wrapper (~0.2 us per pointer on the hit path).
 _char_buffer = partial(ffi._backend.from_buffer, ffi.BCharA) \
     if hasattr(ffi, "_backend") and hasattr(ffi, "BCharA") else ffi.from_buffer
+
+
+def scalar_blocks(n_scalars: int, per_kernel: Sequence[tuple[int, ...]]
+                  ) -> tuple[list[int] | None, list[int]]:
+    """(order, offsets): which program scalar fills each 8-byte slot of the workspace's scalar
+    block (None: the program's order), and where each kernel's scalars start in it. A kernel
+    reading consecutive program scalars (the usual case: they are numbered as kernels read them)
+    reads them in place; one reading a scattered or shared set gets a copy of them appended."""
+    order = list(range(n_scalars))
+    offsets = []
+    for wanted in per_kernel:
+        if not wanted or wanted == tuple(range(wanted[0], wanted[0] + len(wanted))):
+            offsets.append(wanted[0] if wanted else 0)
+        else:
+            offsets.append(len(order))
+            order.extend(wanted)
+    return (None if len(order) == n_scalars else order), offsets
+
 
 _SCALAR_CODES = {"b1": "?", "i1": "b", "u1": "B", "i2": "h", "u2": "H", "i4": "i", "u4": "I",
                  "i8": "q", "u8": "Q", "f4": "f", "f8": "d"}
@@ -387,7 +421,7 @@ class CBackend(Backend):
         found = _find_kernels(program, look_up=True)
         missing = [f for f in found if f[4] is None]
         if missing:  # render only what neither memory nor the disk index has
-            rendered = [_render_cached(k, shared)[1:] for k, _, _, shared, _ in missing]
+            rendered = [_render_cached(*canonical)[1:] for _, _, _, canonical, _ in missing]
             # A kernel the background compiler has queued (another size of a size-generic
             # plan, say) is waited for, not compiled twice.
             queued = c_background.queued([symbol for symbol, _ in rendered])
@@ -412,8 +446,8 @@ class CBackend(Backend):
         missing = [f for f in found if f[4] is None]
         if not missing:
             return _plan(split, found)
-        rendered = [_render_cached(k, shared)[1:] for k, _, _, shared, _ in missing]
-        compile_stats.count("kernels_queued", len(missing))
+        rendered = [_render_cached(*canonical)[1:] for _, _, _, canonical, _ in missing]
+        compile_stats.count("kernels_queued", len(dict(rendered)))  # one per distinct kernel
         futures = c_background.submit(rendered, [f[2] for f in missing], translation_unit)
         return TieredPlan(split, futures, partial(_finish_plan, split, found),
                           workspace_bytes(split))
@@ -424,13 +458,15 @@ class CBackend(Backend):
 
 
 def _find_kernels(program: Program, look_up: bool) -> list[tuple]:
-    """Per kernel (kernel, layout, structural key, shared slots, C function or None): loaded
-    from memory or the disk cache by structural key when `look_up`."""
+    """Per kernel (kernel, layout, structural key, (kernel, shared slots) in its own numbering,
+    C function or None): loaded from memory or the disk cache by structural key when `look_up`.
+    Keys and sources are of the renumbered kernel (c_canonical), so the same kernel at another
+    position or in another plan is one compile."""
     found = []
     for kernel in program.kernels:
-        shared = shared_slots(program, kernel)
-        layout, key = _layout_and_key(kernel, shared)
-        found.append((kernel, layout, key, shared,
+        canonical = canonical_kernel(kernel, shared_slots(program, kernel))
+        layout, key = _layout_and_key(*canonical)
+        found.append((kernel, layout, key, canonical,
                       c_compiler.load_by_key(key) if key and look_up else None))
     return found
 
@@ -451,7 +487,8 @@ def _plan(program: Program, found: list[tuple]) -> CPlan:
         calls.append(_KernelCall(fn, kernel_slots(kernel), layout.block(),
                                  threads if parallel_work(kernel, size) >= PARALLEL_THRESHOLD
                                  else 1,
-                                 skip=(size == 0 and not _reduces_empty(kernel))))
+                                 skip=(size == 0 and not _reduces_empty(kernel)),
+                                 scalars=kernel_scalars(kernel)))
     return CPlan(program, calls)
 
 

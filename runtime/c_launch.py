@@ -27,7 +27,8 @@ does the same work with nothing left to decide: for `y = f(a, b)` in one kernel 
                 refs[0] = wref(a0)
             ...                             # a1 alike
             p[2] = cbuf(o2)
-            F0(p, B0, ws.scalars_ptr, T0)
+            F0(p, B0, sptr, T0)     # sptr = ws.scalars_ptr (a kernel whose scalars start
+                                    # further on: ws.kernel_scalars[n], runtime/c_canonical.py)
         except BaseException:
             abandon(plan, [a0, a1, o2], ws)
             raise
@@ -67,6 +68,7 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
         "cbuf": char_buffer, "run_library_call": run_library_call, "abandon": abandon,
         "getattr": getattr, "BaseException": BaseException,
         "take": spare_outputs.take, "give": spare_outputs.give, "wref": weakref.ref,
+        "ORDER": plan.scalar_order,
     }
     names: dict[int, str] = {}  # slot -> local variable holding its buffer this run
     lines = ["def run(plan, arrays, scalars):",
@@ -80,6 +82,8 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
                   f"    if (type({v}) is not ndarray or {v}.dtype is not D{slot} "
                   f"or {v}.shape != S{slot} or not {v}.flags.c_contiguous):",
                   f"        {v} = conform({v}, D{slot}, S{slot})"]
+    if plan.scalar_order is not None:  # kernels reading scattered scalars get copies (c_backend)
+        lines += ["    if scalars:", "        scalars = ORDER(scalars)"]
     if plan._pack_scalars is not None:  # _bind_scalars' usual case inline; it handles the rest
         lines += ["    if scalars:",
                   "        try:",
@@ -108,6 +112,8 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
     body = []
     inputs = {slot for slot, _, _ in plan._inputs}
     n_refs = 0
+    if any(plan.scalar_offsets):
+        lines.insert(lines.index("    try:"), "    sptrs = ws.kernel_scalars")
     for i, (n, fn, block, nt, bound) in enumerate(plan._steps):
         if n < 0:
             env[f"L{i}"] = fn
@@ -125,7 +131,8 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
                 n_refs += 1
             else:
                 body.append(f"p[{k}] = cbuf({v})")
-        body.append(f"F{i}(p, B{i}, sptr, T{i})")
+        own = f"sptrs[{n}]" if plan.scalar_offsets[n] else "sptr"  # where its scalars start
+        body.append(f"F{i}(p, B{i}, {own}, T{i})")
     if n_refs:  # a new workspace, or one `run_steps` used, starts with none remembered
         at = lines.index("    try:")
         lines[at:at] = ["    refs = ws.input_refs",

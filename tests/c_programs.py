@@ -59,22 +59,24 @@ def elementwise_program(op_name: str, in_dtypes, out_dtype, n: int) -> Program:
 
 def merge_programs(programs: list[Program]) -> Program:
     """The kernels of several Programs in one (to compile them as one translation unit; library
-    calls and scalars are dropped, so only compile it)."""
-    bufs, inputs, outputs, steps = [], [], [], []
+    calls are dropped, so only compile it)."""
+    bufs, inputs, outputs, steps, scalars = [], [], [], [], []
     for p in programs:
         base = len(bufs)
         bufs.extend(BufferSpec(b.shape, b.dtype, b.storage + base) for b in p.buffers)
         inputs.extend(s + base for s in p.inputs)
         outputs.extend(s + base for s in p.outputs)
-        steps.extend(_shift_kernel(k, base) for k in p.kernels)
-    return Program(tuple(bufs), tuple(inputs), (), tuple(outputs), tuple(steps))
+        steps.extend(_shift_kernel(k, base, len(scalars)) for k in p.kernels)
+        scalars.extend(p.scalars)
+    return Program(tuple(bufs), tuple(inputs), tuple(scalars), tuple(outputs), tuple(steps))
 
 
-def _shift_kernel(k: Kernel, base: int) -> Kernel:
+def _shift_kernel(k: Kernel, base: int, scalar_base: int) -> Kernel:
     stages = []
     for st in k.stages:
-        exprs = tuple(Load(e.slot + base, e.strides, e.offset, e.dtype) if isinstance(e, Load) else e
-                      for e in st.exprs)
+        exprs = tuple(Load(e.slot + base, e.strides, e.offset, e.dtype) if isinstance(e, Load)
+                      else ScalarArg(e.index + scalar_base, e.dtype) if isinstance(e, ScalarArg)
+                      else e for e in st.exprs)
         stores = tuple(Store(s.slot + base, s.strides, s.offset, s.value) for s in st.stores)
         stages.append(Stage(st.inner, exprs, st.reduces, stores))
     return Kernel(k.name, k.space, k.n_outer, tuple(stages), k.fused, k.sites)
@@ -107,6 +109,22 @@ def broadcast_transpose_flip(rows: int, cols: int):
     c = rng.standard_normal(space).astype(F32)
     s = 1.5
     return prog, [a, b, c], [s], [a.T * np.float32(s) + b - c[:, ::-1]]
+
+
+def scattered_scalars(n: int):
+    """t = x * s1; out = s2 + t * s0: the second kernel reads scalars 0 and 2, not 1 (the plan
+    hands it a copy of them: each kernel reads its own scalars from 0, runtime/c_canonical.py)."""
+    first = Kernel("k0_multiply", (n,), 1, (Stage(False, (
+        Load(0, (1,), 0, F64), ScalarArg(1, F64), Apply(op("multiply"), (0, 1), F64)), (),
+        (Store(1, (1,), 0, 2),)),))
+    second = Kernel("k1_multiply_add", (n,), 1, (Stage(False, (
+        ScalarArg(2, F64), Load(1, (1,), 0, F64), ScalarArg(0, F64),
+        Apply(op("multiply"), (1, 2), F64), Apply(op("add"), (0, 3), F64)), (),
+        (Store(2, (1,), 0, 4),)),))
+    prog = Program(buffers(((n,), F64), ((n,), F64), ((n,), F64)), (0,), (F64, F64, F64), (2,),
+                   (first, second))
+    x = np.random.default_rng(5).standard_normal(n)
+    return prog, [x], [0.5, 3.0, -2.0], [-2.0 + x * 3.0 * 0.5]
 
 
 def mean_rows(rows: int, cols: int):

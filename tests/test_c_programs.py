@@ -35,6 +35,7 @@ CASES = {
     "argmax_cols": lambda: P.argmax_cols(29, 13),
     "multi_output": lambda: P.multi_output(77),
     "matmul_relu": lambda: P.matmul_relu(17, 9, 23),
+    "scattered_scalars": lambda: P.scattered_scalars(41),
 }
 
 

@@ -1,9 +1,12 @@
-"""The complex-only primitives: conj, real, imag. (Which existing ops take complex inputs, and
+"""The complex-only primitives: conj, real, imag, and `complex` (a complex number from its two
+parts; NumPy spells it `re + 1j * im`, whose complex multiply turns an infinite part into NaNs:
+`inf * (0 + 1j)` has a NaN real part). (Which existing ops take complex inputs, and
 their templates, is graph/complex_ops.py.)
 
 `real`/`imag` have no NumPy ufunc, so their dtype rule lives in the API function (lazyarray/
 complex_functions.py): complex64 -> float32, complex128 -> float64; a real input keeps its dtype
-(`real(x)` is x, `imag(x)` zeros), as NumPy. Derivative rules are those of real inputs: autodiff
+(`real(x)` is x, `imag(x)` zeros), as NumPy; `complex` takes two float arrays of one dtype (float32 ->
+complex64, float64 -> complex128). Derivative rules are those of real inputs: autodiff
 rejects complex inputs (docs/autodiff.md), so a rule only ever sees real ones.
 """
 
@@ -33,3 +36,16 @@ IMAG = register(OpDef(
     c={"c": COMPLEX_TEMPLATES["imag"], "*": "(({T})0)"},
     vjp=lambda g, y, xs, a: (None,),
     doc="imaginary part: complex64 -> float32, complex128 -> float64; zeros for real inputs"))
+
+
+def _from_parts(xs, attrs, dtype):
+    out = np.empty(np.broadcast_shapes(np.shape(xs[0]), np.shape(xs[1])), dtype)
+    out.real, out.imag = xs[0], xs[1]
+    return out
+
+
+COMPLEX = register(OpDef(
+    name="complex", kind=OpKind.ELEMENTWISE, arity=2, reference=_from_parts,
+    c={"f": "la_make_{D}({0}, {1})"},
+    differentiable=False,  # a complex result: autodiff rejects complex arrays (docs/autodiff.md)
+    doc="the complex number re + im*j from two float parts of one dtype, each part kept as it is"))

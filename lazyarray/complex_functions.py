@@ -15,6 +15,7 @@ from .graph import dtypes, get_op
 from .graph.node import user_site
 
 _REAL, _IMAG, _CONJ = get_op("real"), get_op("imag"), get_op("conj")
+_COMPLEX = get_op("complex")
 
 
 def _part(op: Any, x: Any, site: _bind.Site) -> Array:
@@ -41,6 +42,14 @@ def conj(x: Any) -> Array:
 
 
 conjugate = conj
+
+
+def from_parts(re: Array, im: Array) -> Array:
+    """The complex Array re + im*j from two float Arrays of one dtype and shape, each part kept as
+    it is (`re + 1j * im` multiplies: an infinite `im` would make the real part NaN)."""
+    site = user_site(1)
+    return Array(_bind.primitive(_COMPLEX, (re._node, im._node), (), re.shape,
+                                 dtypes.complex_dtype(re.dtype), site))
 
 
 def angle(z: Any, deg: bool = False) -> Array:

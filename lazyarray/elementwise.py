@@ -198,6 +198,10 @@ def round(x: Any, decimals: int = 0) -> Array:  # noqa: A001
         return x
     if decimals == 0:
         return globals()["rint"](x)
+    if x.dtype.kind == "c":  # NumPy rounds each part on its own (a complex multiply mixes them)
+        from .complex_functions import from_parts, imag, real
+
+        return from_parts(round(real(x), decimals), round(imag(x), decimals))
     scale = _power_of_ten(decimals if decimals > 0 else -decimals)  # (`abs` here is la.abs)
     rint = globals()["rint"]
     rounded = rint(x * scale) / scale if decimals > 0 else rint(x / scale) * scale

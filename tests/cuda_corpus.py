@@ -151,7 +151,7 @@ def complex_programs() -> list[Program]:
     for dt in (np.complex64, np.complex128):
         x, y = _arr(dt, (2, 3, 5)), _arr(dt, (3, 1))
         ops = [getattr(la, n)(x) for n in UNARY] + [getattr(la, n)(x, y) for n in BINARY]
-        ops += [x * 2.5 + 1j, la.where(_arr(bool, (2, 3, 5)), x, y)]
+        ops += [x * 2.5 + 1j, la.where(_arr(bool, (2, 3, 5)), x, y), la.round(x, 2)]
         out.append(program_of(*ops))
         with warnings.catch_warnings():  # complex -> real: NumPy's ComplexWarning
             warnings.simplefilter("ignore", np.exceptions.ComplexWarning)

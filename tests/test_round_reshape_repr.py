@@ -30,6 +30,29 @@ def test_round_any_decimals_is_numpys_bit_for_bit(backend, dtype):
         np.testing.assert_array_equal(got, want, err_msg=f"decimals={d}")
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_round_complex_rounds_each_part_as_numpy(backend, dtype):
+    """NumPy rounds the real and imaginary parts on their own: an infinite or NaN part leaves the
+    other one alone, and each part is NumPy's float round bit for bit (a complex multiply by the
+    scale turned inf parts into NaN, and complex division by it was off by an ulp)."""
+    rng = np.random.default_rng(2)
+    parts = rng.standard_normal((2, 48)) * 10.0 ** rng.integers(-6, 6, (2, 48))
+    specials = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.2345, 2.3455, 3.4028233e38]
+    parts[:, :len(specials) ** 2 // 2] = 0  # room for the grid below
+    grid = np.array([(a, b) for a in specials for b in specials]).T
+    x = np.empty(grid.shape[1] + parts.shape[1], dtype)
+    x.real, x.imag = np.concatenate([grid, parts], axis=1)
+    a = la.asarray(x)
+    for d in (-2, -1, 0, 1, 2, 3, 40):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = np.round(x, d)
+        got = np.asarray(la.round(a, d))
+        assert got.dtype == want.dtype, d
+        np.testing.assert_array_equal(got.real, want.real, err_msg=f"decimals={d}")
+        np.testing.assert_array_equal(got.imag, want.imag, err_msg=f"decimals={d}")
+
+
 def test_round_integers(backend):
     x = np.array([15, -25, 44, 0], dtype=np.int16)
     for d in (-1, -2, -5, 0, 3):

@@ -1,6 +1,6 @@
 /* sigmoid: negative, exp, add, reciprocal */
 /* from model.py:3 */
-void la_sigmoid_b3eec8622c(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_sigmoid_2931f87d11(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -11,9 +11,9 @@ void la_sigmoid_b3eec8622c(char *const *p, const int64_t *d, const char *s, int6
     for (int64_t i0 = 0; i0 < n0; i0++) {
         const float ld0 = b0[i0];
         const float negative1 = (-ld0);
-        const float exp2 = la_exp_f32(negative1);
+        const float exp2_ = la_exp_f32(negative1);
         const float c3 = 1.0f;
-        const float add4 = (c3 + exp2);
+        const float add4 = (c3 + exp2_);
         const float reciprocal5 = ((float)1 / add4);
         b1[i0] = reciprocal5;
     }

@@ -214,6 +214,16 @@ def materialize(op: Operand, dtype: np.dtype, shape: tuple[int, ...], site: Site
 
 
 _LOOPS: dict[tuple, tuple[np.dtype, ...]] = {}
+_WIDE_COMPARE = (dtypes.int64, dtypes.int64, dtypes.bool_)
+
+
+def _traced_int_compare(loop: tuple[np.dtype, ...], operands: tuple) -> bool:
+    """la.jit's traced int compared with an integer array (not uint64): compared in int64 instead
+    of the array's dtype, so that every later value gets NumPy 2's exact answer (`uint8 == 300`
+    is all False; a uint8 argument slot would raise OverflowError)."""
+    return (loop[0] != dtypes.uint64 and _is_integer_compare(loop) and any(
+        type(o) is tuple and o[0] is int and type(o[1]) is not int for o in operands))
+
 
 
 def resolve(op: OpDef, operands: tuple[Operand, ...], site: Site) -> tuple[np.dtype, ...]:
@@ -247,6 +257,8 @@ def elementwise(op: OpDef, *args: Any, site: Site = None) -> Node:
             return Node(op, (node,), (), node.shape, loop[1], None, site)
     operands = tuple([operand(a, site) for a in args])
     loop = resolve(op, operands, site)
+    if loop[-1] is dtypes.bool_ and _traced_int_compare(loop, operands):
+        loop = _WIDE_COMPARE
     shapes = [o.shape for o in operands if type(o) is Node]
     if not shapes:
         shape: tuple[int, ...] = ()

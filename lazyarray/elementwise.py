@@ -129,7 +129,7 @@ def where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
     dtype = dtypes.result_type(_bind.operand_dtype(a), _bind.operand_dtype(b))
     nodes = [o for o in (cond, a, b) if isinstance(o, _bind.Node)]
     shape = _bind.broadcast_shapes([n.shape for n in nodes], site) if nodes else ()
-    a, b = _wrap_weak_int(a, dtype), _wrap_weak_int(b, dtype)
+    a, b = _wrap_weak_int(a, dtype, site), _wrap_weak_int(b, dtype, site)
     inputs = (
         _bind.materialize(cond, dtypes.bool_, shape, site),
         _bind.materialize(a, dtype, shape, site),
@@ -138,8 +138,14 @@ def where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
     return Array(_bind.primitive(get_op("where"), inputs, (), shape, dtype, site))
 
 
-def _wrap_weak_int(op: Any, dtype: np.dtype) -> Any:
-    """NumPy 2's `where` casts a Python int outside an integer dtype unsafely: -4 as uint8 is 252."""
+def _wrap_weak_int(op: Any, dtype: np.dtype, site: Any) -> Any:
+    """NumPy 2's `where` casts a Python int outside an integer dtype unsafely: -4 as uint8 is 252.
+    la.jit's traced int is an int64 argument cast at run time (the same wrap; its value is not
+    known here)."""
+    if isinstance(op, tuple) and op[0] is int and dtype.kind in "iu" and type(op[1]) is not int:
+        scalar = _bind.scalar_leaf(op[1], dtypes.int64, site)
+        return scalar if dtype == dtypes.int64 else _bind.primitive(_CAST, (scalar,), (), (),
+                                                                      dtype, site)
     if isinstance(op, tuple) and op[0] is int and dtype.kind in "iu":
         bits = dtype.itemsize * 8
         value = op[1] % (1 << bits)

@@ -37,6 +37,39 @@ def test_matches_numpy(backend, name, fn, data):
     np.testing.assert_array_equal(got, want)
 
 
+COMPARISONS = [("x == s", lambda m, x, s: x == s), ("x != s", lambda m, x, s: x != s),
+               ("x < s", lambda m, x, s: x < s), ("s <= x", lambda m, x, s: s <= x),
+               ("greater(x, s)", lambda m, x, s: m.greater(x, s)),
+               ("greater_equal(s, x)", lambda m, x, s: m.greater_equal(s, x))]
+
+
+@pytest.mark.parametrize("name, fn", COMPARISONS, ids=[c[0] for c in COMPARISONS])
+@pytest.mark.parametrize("data", [U8, I8, I64], ids=["uint8", "int8", "int64"])
+def test_jit_comparison_with_a_traced_int_is_exact_for_every_value(backend, name, fn, data):
+    """la.jit's traced int argument beside an integer array: the first value out of the dtype
+    raised OverflowError at the trace, and a later one at the run (`u8 == 300` is all False
+    eagerly, as NumPy 2). The comparison now runs in int64, so one trace serves every value."""
+    f = la.jit(lambda x, s: fn(la, x, s))
+    x = la.asarray(data)
+    for s in (300, 2, -1, 255, -129, 2**40, -2**40, 0):
+        want = fn(np, data, s)
+        got = np.asarray(f(x, s))
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want, err_msg=f"s={s}")
+
+
+@pytest.mark.parametrize("data", [U8, I8, U64], ids=["uint8", "int8", "uint64"])
+def test_jit_where_casts_a_traced_int_as_numpy_for_every_value(backend, data):
+    """`where(c, -4, u8)` casts the int unsafely (252), as NumPy's where; with la.jit's traced int
+    the cast ran `s % 256` at trace time (TracerEvaluationError). It is now a run-time cast."""
+    f = la.jit(lambda x, s: (la.where(x > 1, s, x), la.where(x > 1, x, s)))
+    x = la.asarray(data)
+    for s in (2, 300, -4, 2**40, -2**40):
+        for got, want in zip(f(x, s), (np.where(data > 1, s, data), np.where(data > 1, data, s))):
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"s={s}")
+
+
 @pytest.mark.parametrize("shape", [(3,), (1, 1), (1,)])
 @pytest.mark.parametrize("convert", [float, int])
 def test_only_0d_arrays_convert_to_python_scalars(shape, convert):

@@ -13,6 +13,12 @@ graph holds, checked against a budget so that loops like `acc = acc + x` stay bo
 exponentially when a value is used twice per step (`v / norm(v)`: x4 per step, so a 500-node budget
 was "crossed" after ~40 real nodes); so the count is also capped by the nodes built since the last
 cut (`start_segment`), an O(1) bound on everything a cut can find pending.
+
+The constructor and `user_site` have a compiled twin, graph/_node.c (`lazyarray.graph._node`, built
+by `pip install` when a C compiler is there): `Node` then subclasses its `NodeBase`, and both share
+this module's tables (`_KEYS`, `_BUDGET`, `_SEGMENT_START`, `_IS_LIBRARY`), so keys, budgets and
+sites are the same whichever path built a node. `LAZYARRAY_PURE_PYTHON=1` (read at import) keeps
+the Python path; `COMPILED` says which one runs (docs/caching.md, "Tracing").
 """
 
 from __future__ import annotations
@@ -28,6 +34,21 @@ import numpy as np
 if TYPE_CHECKING:
     from .registry import OpDef
 
+
+def _load_compiled() -> Any:
+    """graph/_node.c's module, or None: not built (no compiler at install) or not wanted."""
+    if os.environ.get("LAZYARRAY_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from . import _node
+    except ImportError:
+        return None
+    return _node
+
+
+_compiled = _load_compiled()
+COMPILED: bool = _compiled is not None  # the compiled constructor and user_site are in use
+
 # Frames from these directories are library frames; the first other frame is the user's line.
 _LIBRARY_DIRS: tuple[str, ...] = ()
 
@@ -35,12 +56,18 @@ _LIBRARY_DIRS: tuple[str, ...] = ()
 _IS_LIBRARY: dict[str, bool] = {}  # filename -> is a library file: one dict hit per frame
 
 
+def _forget_library_files() -> None:
+    _IS_LIBRARY.clear()
+    if _compiled is not None:
+        _compiled.forget_sites()  # its per-instruction cache of sites and library frames
+
+
 def register_library_dir(path: str) -> None:
     global _LIBRARY_DIRS
     path = os.path.dirname(os.path.abspath(path)) + os.sep
     if path not in _LIBRARY_DIRS:
         _LIBRARY_DIRS = _LIBRARY_DIRS + (path,)
-        _IS_LIBRARY.clear()
+        _forget_library_files()
 
 
 register_library_dir(__file__)
@@ -53,7 +80,7 @@ _USER_FILES: frozenset[str] = frozenset()
 def register_user_file(path: str) -> None:
     global _USER_FILES
     _USER_FILES = _USER_FILES | {os.path.abspath(path)}
-    _IS_LIBRARY.clear()
+    _forget_library_files()
 
 
 def _is_library_file(filename: str) -> bool:
@@ -128,8 +155,8 @@ def set_cut_threshold(limit: int) -> None:
 # -------------------------------------------------------------------------------------------------
 
 
-class Node:
-    """One operation. `data` is set only on leaves: an input buffer, or a Python scalar's value."""
+class _PyNode:
+    """Node's fields and constructor in Python: the fallback of graph/_node.c's `NodeBase`."""
 
     __slots__ = (
         "__weakref__",
@@ -143,16 +170,6 @@ class Node:
         "shape",
         "site",
     )
-
-    op: OpDef
-    inputs: tuple[Node, ...]
-    attrs: tuple
-    shape: tuple[int, ...]
-    dtype: np.dtype
-    key: int
-    pending: int
-    data: Any
-    site: tuple[str, int] | None
 
     def __init__(
         self,
@@ -205,6 +222,29 @@ class Node:
         self.key = key if key is not None else _intern(structure)
         self.inputs = inputs
 
+
+if _compiled is not None:
+    _compiled.bind(_KEYS, _BUDGET, _SEGMENT_START, _IS_LIBRARY, _is_library_file, _MAX_KEYS)
+    _SERIAL = _compiled.next_serial  # one counter and one key table for both paths
+    _intern = _compiled.intern  # noqa: F811
+    user_site = _compiled.user_site  # noqa: F811  (same rules, same depth meaning)
+
+
+class Node(_compiled.NodeBase if _compiled is not None else _PyNode):  # type: ignore[misc]
+    """One operation. `data` is set only on leaves: an input buffer, or a Python scalar's value."""
+
+    __slots__ = ()
+
+    op: OpDef
+    inputs: tuple[Node, ...]
+    attrs: tuple
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    key: int
+    pending: int
+    data: Any
+    site: tuple[str, int] | None
+
     @property
     def holds_buffer(self) -> bool:
         """An `input` leaf: user data or an evaluated result, read as a buffer."""
@@ -230,6 +270,8 @@ class Node:
         return f"<{self.op.name}{attrs} {self.dtype}{list(self.shape)}>"
 
 
+if _compiled is not None:
+    _compiled.set_node_class(Node)  # what the compiled fast paths build
 _new_node = Node.__new__
 
 

@@ -123,6 +123,23 @@ def _is_integer_compare(loop: tuple[np.dtype, ...]) -> bool:
 Array: type = type(None)
 
 
+def _load_fast_path() -> Any:
+    """lazyarray/_trace.c's module (the operators' and unary functions' common case in C), or
+    None: graph/_node.c not in use (not built, or LAZYARRAY_PURE_PYTHON=1), or _trace not built."""
+    from .graph import node
+
+    if not node.COMPILED:
+        return None
+    try:
+        from . import _trace
+    except ImportError:
+        return None
+    return _trace
+
+
+FAST = _load_fast_path()  # `install`ed by lazyarray.array once Array exists
+
+
 def operand(x: Any, site: Site) -> Operand:
     t = type(x)
     if t is Array:

@@ -336,9 +336,22 @@ def _operators() -> None:
     for name, op_name in direct.items():
         setattr(Array, f"__{name}__", _direct(get_op(op_name), reflected=False))
         setattr(Array, f"__r{name}__", _direct(get_op(op_name), reflected=True))
+    if _bind.FAST is not None:  # C methods for these four; the Python ones above as fallback
+        _install_fast_path(direct, get_op)
     for name, fn in {"neg": ew.negative, "pos": ew.positive, "abs": ew.abs,
                      "invert": ew.bitwise_invert}.items():
         setattr(Array, f"__{name}__", fn)
+
+
+def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:
+    from .graph.dtypes import float32, float64
+    from .graph.node import _BUDGET
+
+    tables = (_LIVE, _LIVE_LIMIT, _prune, _bind._LOOPS, _bind._SCALAR_KEYS, _BUDGET, _bind.SCALAR,
+              (float32, float64))
+    operators = tuple((get_op(op_name), getattr(Array, f"__{name}__"),
+                       getattr(Array, f"__r{name}__")) for name, op_name in direct.items())
+    _bind.FAST.install(Array, tables, operators)
 
 
 def _divmod(x1: Any, x2: Any) -> tuple[Array, Array]:

@@ -66,6 +66,10 @@ class CacheInfo(BaseModel):
     jit_traces: int = Field(description="times a la.jit function ran its Python body")
     jit_hits: int = Field(description="la.jit calls that skipped the Python body")
     graph_cuts: int = Field(description="pending graphs evaluated early for the node budget")
+    tracing: str = Field("python", exclude=True,  # not a counter: shown, not dumped
+                         description="how ops are traced: 'compiled' (graph/_node.c and "
+                         "lazyarray/_trace.c), 'compiled nodes' (_node.c only) or 'python' "
+                         "(not built, or LAZYARRAY_PURE_PYTHON=1)")
 
 
 def cache_info() -> CacheInfo:
@@ -81,7 +85,17 @@ def cache_info() -> CacheInfo:
         kernels_compiling=_c_background.compiling() if _c_background is not None else 0,
         interpreted_runs=kernels.get("interpreted_runs", 0),
         jit_traces=counters.jit_traces, jit_hits=counters.jit_hits, graph_cuts=counters.graph_cuts,
+        tracing=_tracing_path(),
     )
+
+
+def _tracing_path() -> str:
+    from . import _bind
+    from .graph import node
+
+    if _bind.FAST is not None:
+        return "compiled"
+    return "compiled nodes" if node.COMPILED else "python"
 
 
 CLEAR_WAIT_S = 120.0

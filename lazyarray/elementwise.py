@@ -31,9 +31,22 @@ _STANDARD = frozenset(
 
 def _make(op_name: str, public_name: str) -> Any:
     op = get_op(op_name)
-    if op.arity == 1:
+    fast = _bind.FAST  # lazyarray/_trace.c: the common case in C, None when Python must run
+    if op.arity == 1 and fast is not None:
+        fast_unary = fast.unary
+
+        def fn(x: Any) -> Array:
+            out = fast_unary(op, x)
+            return out if out is not None else Array(_bind.unary(op, x, user_site(1)))
+    elif op.arity == 1:
         def fn(x: Any) -> Array:
             return Array(_bind.unary(op, x, user_site(1)))
+    elif fast is not None:
+        fast_binary = fast.binary
+
+        def fn(x1: Any, x2: Any) -> Array:
+            out = fast_binary(op, x1, x2)
+            return out if out is not None else Array(_bind.binary(op, x1, x2, user_site(1)))
     else:
         def fn(x1: Any, x2: Any) -> Array:
             return Array(_bind.binary(op, x1, x2, user_site(1)))

@@ -1,0 +1,85 @@
+"""Tracing cost: one user-level op, and the loops of benchmarks/bench_loops.py in their steady state.
+
+1. Per op, on 16-element float32 Arrays, nothing evaluated: `a + b`, `a * 0.5`, `0.5 * a`,
+   `la.exp(a)`, `la.maximum(a, b)`, and `relu(x @ w + b)`'s broadcasting add (the Python path).
+2. The loops never evaluated inside (momentum, Fibonacci, Adam-style, accumulator), each run
+   `--rounds` times in one process so that plans and kernels are warm: µs per step against NumPy
+   eager, the min over the rounds after the first.
+
+Which tracing path runs is `la.cache_info().tracing`; `LAZYARRAY_PURE_PYTHON=1` forces the Python
+one, so before/after is two runs of this script (alternate them: the machine is shared).
+
+Run: python benchmarks/bench_tracing.py [--backend c] [--rounds 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import timeit
+
+import numpy as np
+
+import lazyarray as la
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+
+
+def per_op() -> dict[str, float]:
+    a, b = la.ones(16, dtype=la.float32), la.ones(16, dtype=la.float32)
+    x, w, bias = la.ones((4, 8), dtype=la.float32), la.ones((8, 16), dtype=la.float32), b
+    xw = x @ w
+    cases = {"a + b": lambda: a + b, "a * 0.5": lambda: a * 0.5, "0.5 * a": lambda: 0.5 * a,
+             "la.exp(a)": lambda: la.exp(a), "la.maximum(a, b)": lambda: la.maximum(a, b),
+             "xw + bias (broadcast)": lambda: xw + bias}
+    empty = min(timeit.repeat(lambda: None, number=20000, repeat=7)) / 20000
+    return {name: min(timeit.repeat(fn, number=20000, repeat=7)) / 20000 - empty
+            for name, fn in cases.items()}
+
+
+def warm_loops(rounds: int) -> list[tuple[str, float, float]]:
+    from test_loops import accumulate, adam, fibonacci, momentum
+
+    rows = [("momentum, 8 f32", momentum, 2, 8, 200), ("Fibonacci, 8 f32", fibonacci, 2, 8, 300),
+            ("Adam-style, 8 f32", adam, 4, 8, 1000), ("accumulator, 100 f32", accumulate, 2, 100,
+                                                      2000)]
+    out = []
+    with np.errstate(over="ignore"):
+        for label, fn, k, size, steps in rows:
+            start = [np.linspace(0.5, 1.0, size, dtype=np.float32) + i for i in range(k)]
+            t_np = min(_time(lambda: fn(np, *start, steps)) for _ in range(rounds)) / steps
+            times = []
+            for _ in range(rounds):
+                args = [la.array(x) for x in start]
+                times.append(_time(lambda: la.eval(*fn(la, *args, steps))))
+                la.wait_for_compiles()
+            out.append((label, min(times[1:]) / steps, t_np))
+    return out
+
+
+def _time(fn) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", default="c")
+    parser.add_argument("--rounds", type=int, default=6)
+    args = parser.parse_args()
+    with la.config(backend=args.backend):
+        print(f"tracing: {la.cache_info().tracing}, backend: {args.backend}")
+        print("| op (16 f32, unevaluated) | µs |\n|---|---|")
+        for name, t in per_op().items():
+            print(f"| `{name}` | {t * 1e6:.2f} |")
+        print("\n| loop, warm (plans built) | lazyarray µs/step | NumPy µs/step | ratio |")
+        print("|---|---|---|---|")
+        for label, t_la, t_np in warm_loops(args.rounds):
+            print(f"| {label} | {t_la * 1e6:.1f} | {t_np * 1e6:.1f} | {t_la / t_np:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()

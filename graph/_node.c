@@ -1,0 +1,584 @@
+/* lazyarray.graph._node: the IR node's constructor and the user-site frame walk, compiled.
+ *
+ * Why C: building a node is tracing's hot path (one per user op). In Python, `Node.__init__`
+ * cost ~0.33 us and `user_site` ~0.18 us of the ~1.2 us an `a + b` took; here they cost a few
+ * tens of ns. graph/node.py defines `Node` as a subclass of `NodeBase` (properties, repr) when this
+ * module imports, and its pure-Python class otherwise (no compiler, or LAZYARRAY_PURE_PYTHON=1).
+ *
+ * Both paths share one state, bound from graph/node.py by `bind()`: the `_KEYS` dict that interns
+ * structures into keys, the `_BUDGET` list [limit, cut hook], the `_SEGMENT_START` list, the
+ * per-file library cache. The counters (node serial, next key) live here and node.py calls
+ * `next_serial`/`intern`, so a node's key is the same whichever path built it.
+ *
+ * Everything runs under the GIL; the only call out to Python in the constructor is the node
+ * budget's cut hook, after which nothing borrowed is reused. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <frameobject.h>
+#include <structmember.h>
+
+#include "_node.h"
+
+/* --- state shared with graph/node.py (strong references, set once by bind()) ------------------ */
+static PyObject *KEYS;            /* dict: structure tuple -> key (int) */
+static PyObject *BUDGET;          /* list: [pending limit (int), cut hook or None] */
+static PyObject *SEGMENT_START;   /* list: [serial at the last cut] */
+static PyObject *IS_LIBRARY;      /* dict: file name -> bool (graph.node._IS_LIBRARY) */
+static PyObject *IS_LIBRARY_FILE; /* graph.node._is_library_file: fills IS_LIBRARY on a miss */
+static Py_ssize_t MAX_KEYS = 500000;
+static long long SERIAL = 0;   /* numbers the nodes with inputs (graph.node._SERIAL) */
+static long long NEXT_KEY = 0; /* the last key handed out */
+static PyTypeObject NodeBaseType;
+static PyTypeObject *NODE_CLASS = &NodeBaseType; /* what build() allocates: graph.node.Node */
+
+static int
+bound(void)
+{
+    if (KEYS == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "lazyarray.graph._node: bind() was not called");
+        return 0;
+    }
+    return 1;
+}
+
+/* _BUDGET[i] or _SEGMENT_START[0] as a C integer. */
+static int
+list_int(PyObject *list, Py_ssize_t i, long long *out)
+{
+    *out = PyLong_AsLongLong(PyList_GET_ITEM(list, i));
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+/* The key of `structure`: equal structures get equal keys, keys are never reused. */
+static PyObject *
+intern_structure(PyObject *structure)
+{
+    PyObject *key = PyDict_GetItemWithError(KEYS, structure); /* borrowed */
+    if (key != NULL) {
+        Py_INCREF(key);
+        return key;
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    if (PyDict_GET_SIZE(KEYS) >= MAX_KEYS)
+        PyDict_Clear(KEYS); /* later equal structures get new keys: a miss, never a false hit */
+    key = PyLong_FromLongLong(++NEXT_KEY);
+    if (key == NULL || PyDict_SetItem(KEYS, structure, key) < 0) {
+        Py_XDECREF(key);
+        return NULL;
+    }
+    return key;
+}
+
+/* An input's `pending` or `key` (a NodeObject's field, else the attribute). New reference. */
+static PyObject *
+input_field(PyObject *input, int want_key)
+{
+    PyObject *value;
+    if (PyObject_TypeCheck(input, &NodeBaseType)) {
+        NodeObject *n = (NodeObject *)input;
+        value = want_key ? n->key : n->pending;
+        if (value != NULL) {
+            Py_INCREF(value);
+            return value;
+        }
+    }
+    return PyObject_GetAttrString(input, want_key ? "key" : "pending");
+}
+
+/* 1 + the inputs' pending counts. */
+static int
+sum_pending(PyObject *inputs, long long *out)
+{
+    long long total = 1;
+    Py_ssize_t n = PyTuple_GET_SIZE(inputs);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *p = input_field(PyTuple_GET_ITEM(inputs, i), 0);
+        if (p == NULL)
+            return -1;
+        long long v = PyLong_AsLongLong(p);
+        Py_DECREF(p);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        total += v;
+    }
+    *out = total;
+    return 0;
+}
+
+/* (op, attrs, dtype, shape, *input keys): what a key stands for. */
+static PyObject *
+structure_of(PyObject *op, PyObject *attrs, PyObject *dtype, PyObject *shape, PyObject *inputs)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(inputs);
+    PyObject *s = PyTuple_New(4 + n);
+    if (s == NULL)
+        return NULL;
+    Py_INCREF(op), Py_INCREF(attrs), Py_INCREF(dtype), Py_INCREF(shape);
+    PyTuple_SET_ITEM(s, 0, op);
+    PyTuple_SET_ITEM(s, 1, attrs);
+    PyTuple_SET_ITEM(s, 2, dtype);
+    PyTuple_SET_ITEM(s, 3, shape);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *k = input_field(PyTuple_GET_ITEM(inputs, i), 1);
+        if (k == NULL) {
+            Py_DECREF(s);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(s, 4 + i, k);
+    }
+    return s;
+}
+
+#define SET_FIELD(self, field, value) \
+    do {                              \
+        Py_INCREF(value);             \
+        Py_XSETREF(self->field, value); \
+    } while (0)
+
+/* graph.node.Node.__init__, line for line: serial, pending capped by the segment, the cut hook
+ * past the budget, then the interned key. */
+static int
+node_setup(NodeObject *self, PyObject *op, PyObject *inputs, PyObject *attrs, PyObject *shape,
+           PyObject *dtype, PyObject *data, PyObject *site)
+{
+    PyObject *structure, *key;
+    long long pending = 0;
+    if (!bound())
+        return -1;
+    SET_FIELD(self, op, op);
+    SET_FIELD(self, attrs, attrs);
+    SET_FIELD(self, shape, shape);
+    SET_FIELD(self, dtype, dtype);
+    SET_FIELD(self, data, data);
+    SET_FIELD(self, site, site);
+    inputs = PyTuple_Check(inputs) ? (Py_INCREF(inputs), inputs) : PySequence_Tuple(inputs);
+    if (inputs == NULL)
+        return -1;
+    if (PyTuple_GET_SIZE(inputs) > 0) {
+        long long serial = ++SERIAL, limit, start;
+        if (sum_pending(inputs, &pending) < 0 || list_int(BUDGET, 0, &limit) < 0)
+            goto fail;
+        if (pending > limit) {
+            if (list_int(SEGMENT_START, 0, &start) < 0)
+                goto fail;
+            if (serial - start < pending) /* shared sub-graphs summed per use: cap it */
+                pending = serial - start;
+            PyObject *hook = PyList_GET_ITEM(BUDGET, 1);
+            if (pending > limit && hook != Py_None) {
+                Py_INCREF(hook);
+                PyObject *cut = PyObject_CallFunctionObjArgs(hook, inputs, op, NULL);
+                Py_DECREF(hook);
+                if (cut == NULL)
+                    goto fail;
+                Py_SETREF(inputs, cut);
+                if (!PyTuple_Check(inputs)) {
+                    Py_SETREF(inputs, PySequence_Tuple(inputs));
+                    if (inputs == NULL)
+                        return -1;
+                }
+                if (sum_pending(inputs, &pending) < 0)
+                    goto fail;
+                long long built = ++SERIAL;
+                if (list_int(SEGMENT_START, 0, &start) < 0)
+                    goto fail;
+                if (built - start < pending)
+                    pending = built - start;
+            }
+        }
+    }
+    PyObject *count = PyLong_FromLongLong(pending);
+    if (count == NULL)
+        goto fail;
+    Py_XSETREF(self->pending, count);
+    structure = structure_of(op, attrs, dtype, shape, inputs);
+    if (structure == NULL)
+        goto fail;
+    key = intern_structure(structure);
+    Py_DECREF(structure);
+    if (key == NULL)
+        goto fail;
+    Py_XSETREF(self->key, key);
+    Py_XSETREF(self->inputs, inputs); /* steals our reference */
+    return 0;
+fail:
+    Py_DECREF(inputs);
+    return -1;
+}
+
+static PyObject *
+node_build(PyObject *op, PyObject *inputs, PyObject *attrs, PyObject *shape, PyObject *dtype,
+           PyObject *data, PyObject *site)
+{
+    PyObject *self = NODE_CLASS->tp_alloc(NODE_CLASS, 0);
+    if (self == NULL)
+        return NULL;
+    if (node_setup((NodeObject *)self, op, inputs, attrs, shape, dtype, data, site) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return self;
+}
+
+static PyObject *
+node_leaf_with_key(PyObject *op, PyObject *shape, PyObject *dtype, PyObject *data, PyObject *site,
+                   PyObject *key)
+{
+    static PyObject *zero;
+    NodeObject *self = (NodeObject *)NODE_CLASS->tp_alloc(NODE_CLASS, 0);
+    if (self == NULL)
+        return NULL;
+    if (zero == NULL && (zero = PyLong_FromLong(0)) == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    PyObject *empty = PyTuple_New(0); /* the shared empty tuple */
+    if (empty == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->inputs = empty;
+    Py_INCREF(empty);
+    self->attrs = empty;
+    SET_FIELD(self, op, op);
+    SET_FIELD(self, shape, shape);
+    SET_FIELD(self, dtype, dtype);
+    SET_FIELD(self, data, data);
+    SET_FIELD(self, site, site);
+    SET_FIELD(self, pending, zero);
+    SET_FIELD(self, key, key);
+    return (PyObject *)self;
+}
+
+/* --- the user's line -------------------------------------------------------------------------- */
+
+/* What the walk learned per instruction: (code, instruction offset) -> the site tuple, or NULL
+ * for a library frame. A loop body's ops come back to the same instructions, so after the first
+ * pass a site costs one probe here instead of a dict lookup per frame, a scan of the code's line
+ * table (linear in the function's length) and a new tuple. Entries hold their code object, so an
+ * address is never reused while cached; `forget_sites()` empties it when the library-file rules
+ * change (graph.node.register_library_dir / register_user_file). */
+#define SITE_SLOTS 256
+static struct {
+    PyObject *code;
+    int lasti;
+    PyObject *site;
+} SITES[SITE_SLOTS];
+
+static int
+frame_lasti(PyFrameObject *frame)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    return PyFrame_GetLasti(frame);
+#else
+    return frame->f_lasti;
+#endif
+}
+
+static size_t
+site_slot(PyCodeObject *code, int lasti)
+{
+    size_t h = ((size_t)(uintptr_t)code >> 4) ^ ((size_t)(unsigned)lasti * 2654435761u);
+    return (h ^ (h >> 8)) & (SITE_SLOTS - 1);
+}
+
+static void
+remember_site(size_t slot, PyCodeObject *code, int lasti, PyObject *site)
+{
+    PyObject *old_code = SITES[slot].code, *old_site = SITES[slot].site;
+    Py_INCREF(code);
+    Py_XINCREF(site);
+    SITES[slot].code = (PyObject *)code;
+    SITES[slot].lasti = lasti;
+    SITES[slot].site = site;
+    Py_XDECREF(old_code); /* last: a dealloc may run code */
+    Py_XDECREF(old_site);
+}
+
+static void
+forget_sites(void)
+{
+    for (int i = 0; i < SITE_SLOTS; i++) {
+        Py_CLEAR(SITES[i].code);
+        Py_CLEAR(SITES[i].site);
+    }
+}
+
+/* Whether a file is library code: graph.node's per-file cache, filled by its function. */
+static int
+is_library_file(PyObject *filename)
+{
+    PyObject *lib = PyDict_GetItemWithError(IS_LIBRARY, filename); /* borrowed */
+    if (lib != NULL)
+        return lib == Py_True ? 1 : (lib == Py_False ? 0 : PyObject_IsTrue(lib));
+    if (PyErr_Occurred())
+        return -1;
+    PyObject *r = PyObject_CallOneArg(IS_LIBRARY_FILE, filename);
+    int is_lib = r == NULL ? -1 : PyObject_IsTrue(r);
+    Py_XDECREF(r);
+    return is_lib;
+}
+
+/* (file name, line) of the first frame from `frame` outward whose file is not a library file;
+ * None if there is none. Steals the reference to `frame`. */
+static PyObject *
+site_from(PyFrameObject *frame)
+{
+    while (frame != NULL) {
+        PyCodeObject *code = PyFrame_GetCode(frame);
+        int lasti = frame_lasti(frame);
+        size_t slot = site_slot(code, lasti);
+        PyObject *site = NULL;
+        if (SITES[slot].code == (PyObject *)code && SITES[slot].lasti == lasti) {
+            site = SITES[slot].site;
+            Py_XINCREF(site);
+        }
+        else {
+            int is_lib = is_library_file(code->co_filename);
+            if (is_lib < 0) {
+                Py_DECREF(code);
+                Py_DECREF(frame);
+                return NULL;
+            }
+            if (!is_lib) {
+                site = Py_BuildValue("(Oi)", code->co_filename, PyFrame_GetLineNumber(frame));
+                if (site == NULL) {
+                    Py_DECREF(code);
+                    Py_DECREF(frame);
+                    return NULL;
+                }
+            }
+            remember_site(slot, code, lasti, site);
+        }
+        Py_DECREF(code);
+        if (site != NULL) {
+            Py_DECREF(frame);
+            return site;
+        }
+        PyFrameObject *back = PyFrame_GetBack(frame);
+        Py_DECREF(frame);
+        frame = back;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+c_user_site(void)
+{
+    if (!bound())
+        return NULL;
+    return site_from(PyThreadState_GetFrame(PyThreadState_Get()));
+}
+
+/* user_site(depth=1): as graph.node.user_site. depth 1 is the caller of user_site, which from C
+ * is the innermost Python frame; each more skips one frame outward. */
+static PyObject *
+py_user_site(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    long depth = 1;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "user_site() takes at most one argument");
+        return NULL;
+    }
+    if (nargs == 1 && (depth = PyLong_AsLong(args[0])) == -1 && PyErr_Occurred())
+        return NULL;
+    if (!bound())
+        return NULL;
+    PyFrameObject *frame = PyThreadState_GetFrame(PyThreadState_Get());
+    for (long i = 1; i < depth && frame != NULL; i++) {
+        PyFrameObject *back = PyFrame_GetBack(frame);
+        Py_DECREF(frame);
+        frame = back;
+    }
+    if (frame == NULL) { /* as sys._getframe: deeper than the stack */
+        PyErr_SetString(PyExc_ValueError, "call stack is not deep enough");
+        return NULL;
+    }
+    return site_from(frame);
+}
+
+/* --- NodeBase: the type ----------------------------------------------------------------------- */
+
+static int
+node_init(NodeObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"op", "inputs", "attrs", "shape", "dtype", "data", "site", NULL};
+    PyObject *op, *inputs, *attrs, *shape, *dtype, *data = Py_None, *site = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO|OO:Node", kwlist, &op, &inputs, &attrs,
+                                     &shape, &dtype, &data, &site))
+        return -1;
+    return node_setup(self, op, inputs, attrs, shape, dtype, data, site);
+}
+
+/* The heap subclass's own traverse visits its type (the base is static). */
+static int
+node_traverse(NodeObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->op);
+    Py_VISIT(self->inputs);
+    Py_VISIT(self->attrs);
+    Py_VISIT(self->shape);
+    Py_VISIT(self->dtype);
+    Py_VISIT(self->key);
+    Py_VISIT(self->pending);
+    Py_VISIT(self->data);
+    Py_VISIT(self->site);
+    return 0;
+}
+
+static int
+node_clear(NodeObject *self)
+{
+    Py_CLEAR(self->op);
+    Py_CLEAR(self->inputs);
+    Py_CLEAR(self->attrs);
+    Py_CLEAR(self->shape);
+    Py_CLEAR(self->dtype);
+    Py_CLEAR(self->key);
+    Py_CLEAR(self->pending);
+    Py_CLEAR(self->data);
+    Py_CLEAR(self->site);
+    return 0;
+}
+
+/* Long chains (`acc = acc + x` with the budget off) free node by node: the trashcan keeps the
+ * C stack flat, as for the pure-Python class (the subclass's own dealloc brings its own). */
+static void
+node_dealloc(NodeObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    Py_TRASHCAN_BEGIN(self, node_dealloc)
+    if (self->weakrefs != NULL)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    node_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+    Py_TRASHCAN_END
+}
+
+#define FIELD(name) {#name, T_OBJECT_EX, offsetof(NodeObject, name), 0, NULL}
+static PyMemberDef node_members[] = {
+    FIELD(op), FIELD(inputs), FIELD(attrs), FIELD(shape), FIELD(dtype),
+    FIELD(key), FIELD(pending), FIELD(data), FIELD(site),
+    {NULL},
+};
+
+static PyTypeObject NodeBaseType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "lazyarray.graph._node.NodeBase",
+    .tp_doc = "graph.node.Node's fields and constructor, compiled (graph/_node.c).",
+    .tp_basicsize = sizeof(NodeObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)node_init,
+    .tp_dealloc = (destructor)node_dealloc,
+    .tp_traverse = (traverseproc)node_traverse,
+    .tp_clear = (inquiry)node_clear,
+    .tp_members = node_members,
+    .tp_weaklistoffset = offsetof(NodeObject, weakrefs),
+};
+
+/* --- module functions ------------------------------------------------------------------------- */
+
+static PyObject *
+py_bind(PyObject *module, PyObject *args)
+{
+    PyObject *keys, *budget, *segment_start, *is_library, *is_library_file;
+    Py_ssize_t max_keys;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!On:bind", &PyDict_Type, &keys, &PyList_Type, &budget,
+                          &PyList_Type, &segment_start, &PyDict_Type, &is_library,
+                          &is_library_file, &max_keys))
+        return NULL;
+    if (PyList_GET_SIZE(budget) != 2 || PyList_GET_SIZE(segment_start) != 1) {
+        PyErr_SetString(PyExc_ValueError, "bind: budget has 2 items, segment_start 1");
+        return NULL;
+    }
+    Py_INCREF(keys), Py_INCREF(budget), Py_INCREF(segment_start), Py_INCREF(is_library);
+    Py_INCREF(is_library_file);
+    Py_XSETREF(KEYS, keys);
+    Py_XSETREF(BUDGET, budget);
+    Py_XSETREF(SEGMENT_START, segment_start);
+    Py_XSETREF(IS_LIBRARY, is_library);
+    Py_XSETREF(IS_LIBRARY_FILE, is_library_file);
+    MAX_KEYS = max_keys;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_set_node_class(PyObject *module, PyObject *cls)
+{
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &NodeBaseType)) {
+        PyErr_SetString(PyExc_TypeError, "set_node_class: a subclass of NodeBase");
+        return NULL;
+    }
+    Py_INCREF(cls);
+    if (NODE_CLASS != &NodeBaseType)
+        Py_DECREF(NODE_CLASS);
+    NODE_CLASS = (PyTypeObject *)cls;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_next_serial(PyObject *module, PyObject *unused)
+{
+    return PyLong_FromLongLong(++SERIAL);
+}
+
+static PyObject *
+py_intern(PyObject *module, PyObject *structure)
+{
+    if (!bound())
+        return NULL;
+    return intern_structure(structure);
+}
+
+static PyObject *
+py_forget_sites(PyObject *module, PyObject *unused)
+{
+    forget_sites();
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"forget_sites", py_forget_sites, METH_NOARGS,
+     "Empty the per-instruction site cache (the library-file rules changed)."},
+    {"bind", py_bind, METH_VARARGS,
+     "bind(keys, budget, segment_start, is_library, is_library_file, max_keys): share "
+     "graph.node's tables."},
+    {"set_node_class", py_set_node_class, METH_O, "The NodeBase subclass that C builds."},
+    {"next_serial", py_next_serial, METH_NOARGS, "The next node serial (graph.node._SERIAL)."},
+    {"intern", py_intern, METH_O, "The key of a structure tuple (graph.node._intern)."},
+    {"user_site", (PyCFunction)(void (*)(void))py_user_site, METH_FASTCALL,
+     "user_site(depth=1): graph.node.user_site, compiled."},
+    {NULL},
+};
+
+static NodeCAPI capi = {node_build, node_leaf_with_key, c_user_site, &NodeBaseType};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "_node",
+    "graph.node's Node constructor and user-site walk, compiled (see graph/_node.c).", -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__node(void)
+{
+    if (PyType_Ready(&NodeBaseType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module_def);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&NodeBaseType);
+    if (PyModule_AddObject(m, "NodeBase", (PyObject *)&NodeBaseType) < 0) {
+        Py_DECREF(&NodeBaseType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(&capi, NODE_CAPI_NAME, NULL);
+    if (capsule == NULL || PyModule_AddObject(m, "_C_API", capsule) < 0) {
+        Py_XDECREF(capsule);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

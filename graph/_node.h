@@ -1,0 +1,32 @@
+/* The compiled IR node's layout and the C API that lazyarray/_trace.c reaches through a capsule.
+ * graph/_node.c defines them; only this header is shared, so the layering stays one-way
+ * (graph/ knows nothing of lazyarray/). */
+#ifndef LAZYARRAY_NODE_H
+#define LAZYARRAY_NODE_H
+
+#include <Python.h>
+
+/* The fields of graph.node.Node, in C. Every one is a Python object, as in the pure-Python class
+ * (`pending` and `key` are ints), so code that reads or writes them cannot tell the paths apart. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *op, *inputs, *attrs, *shape, *dtype, *key, *pending, *data, *site;
+    PyObject *weakrefs;
+} NodeObject;
+
+typedef struct {
+    /* Node(op, inputs, attrs, shape, dtype, data, site): the same budget, cut hook and interned key
+     * as the Python constructor; a new reference, or NULL with an exception set. */
+    PyObject *(*build)(PyObject *op, PyObject *inputs, PyObject *attrs, PyObject *shape,
+                       PyObject *dtype, PyObject *data, PyObject *site);
+    /* A leaf whose key is already known (no interning, no serial, pending 0). */
+    PyObject *(*leaf_with_key)(PyObject *op, PyObject *shape, PyObject *dtype, PyObject *data,
+                               PyObject *site, PyObject *key);
+    /* graph.node.user_site from the innermost Python frame (a new reference: a tuple or None). */
+    PyObject *(*user_site)(void);
+    PyTypeObject *base; /* NodeObject's type: PyObject_TypeCheck against it before a cast */
+} NodeCAPI;
+
+#define NODE_CAPI_NAME "lazyarray.graph._node._C_API"
+
+#endif

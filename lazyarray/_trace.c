@@ -1,0 +1,426 @@
+/* lazyarray._trace: the operators' and unary functions' common case, compiled.
+ *
+ * Why C: `a + b` on two small Arrays took ~1.2 us in Python: the operator method, `user_site`,
+ * `_bind.binary` (loop cache, shape check, weak-scalar leaf), `Node(...)` and `Array(...)` (its
+ * weak reference for the cuts). Here the whole of it is one C call into graph/_node.c's
+ * constructor (reached through its capsule; graph/ never imports lazyarray/).
+ *
+ * Only the common case is here, and it decides before it builds anything:
+ *   Array op Array      same shape, and `_bind._LOOPS` already knows the loop with no cast needed;
+ *   Array op scalar     a Python float/int/bool whose side of the loop is float32/float64 (no int
+ *                       range check, no complex leaf) and whose scalar-leaf key is cached
+ *                       (`_bind._SCALAR_KEYS`);
+ *   unary(Array)        `_LOOPS` knows the loop and the input needs no cast.
+ * Anything else returns to the Python path (the operator's Python method, or None from
+ * `unary`/`binary` so the caller runs `_bind`), which does the same thing with every rule; so the
+ * two paths build identical graphs: the same nodes, keys, sites and pending counts
+ * (tests/test_trace_paths.py). Everything runs under the GIL. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#include "_node.h"
+
+static NodeCAPI *NODE; /* graph/_node.c */
+
+/* --- lazyarray's tables, bound once by install() (strong references) -------------------------- */
+static PyTypeObject *ARRAY;      /* lazyarray.array.Array */
+static Py_ssize_t NODE_OFFSET;   /* where its `_node` slot lives in the object */
+static PyObject *LIVE;           /* cuts._LIVE: weak references to pending Arrays */
+static PyObject *LIVE_LIMIT;     /* cuts._LIMIT: [length past which LIVE is pruned] */
+static PyObject *PRUNE;          /* cuts._prune */
+static PyObject *LOOPS;          /* _bind._LOOPS: (op, dtype or scalar type, ...) -> loop dtypes */
+static PyObject *SCALAR_KEYS;    /* _bind._SCALAR_KEYS: (dtype, shape) -> key of the scalar leaf */
+static PyObject *BUDGET;         /* graph.node._BUDGET: [limit, cut hook] */
+static PyObject *SCALAR_OP;      /* the `scalar` OpDef */
+static PyObject *SCALAR_DTYPES;  /* tuple: loop dtypes a weak scalar may take here (float32/64) */
+static PyObject *EMPTY;          /* () */
+static int ENABLED = 1;          /* set_enabled(False): every call takes the Python path (tests) */
+
+/* The four operators with a C method each: the OpDef and the Python methods to fall back on. */
+enum { ADD, SUB, MUL, DIV, N_OPERATORS };
+static PyObject *OPERATOR_OP[N_OPERATORS];
+static PyObject *FALLBACK[N_OPERATORS][2]; /* [forward, reflected] */
+
+#define NODE_OF(array) (*(PyObject **)((char *)(array) + NODE_OFFSET))
+
+/* Array(node), with `Array.__init__`'s bookkeeping: a pending Array is tracked (weakly) for the
+ * cuts. Steals `node`. */
+static PyObject *
+make_array(PyObject *node)
+{
+    PyObject *array = ARRAY->tp_alloc(ARRAY, 0);
+    if (array == NULL) {
+        Py_DECREF(node);
+        return NULL;
+    }
+    NODE_OF(array) = node;
+    PyObject *inputs = ((NodeObject *)node)->inputs;
+    if (inputs != NULL && PyTuple_GET_SIZE(inputs) > 0) {
+        PyObject *ref = PyWeakref_NewRef(array, NULL);
+        if (ref == NULL || PyList_Append(LIVE, ref) < 0) {
+            Py_XDECREF(ref);
+            Py_DECREF(array);
+            return NULL;
+        }
+        Py_DECREF(ref);
+        Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(LIVE_LIMIT, 0));
+        if (limit == -1 && PyErr_Occurred()) {
+            Py_DECREF(array);
+            return NULL;
+        }
+        if (PyList_GET_SIZE(LIVE) > limit) {
+            PyObject *alive = PyObject_CallNoArgs(PRUNE);
+            if (alive == NULL) {
+                Py_DECREF(array);
+                return NULL;
+            }
+            Py_DECREF(alive);
+        }
+    }
+    return array;
+}
+
+/* The node of an exact Array whose node is a compiled Node, else NULL (borrowed). */
+static NodeObject *
+array_node(PyObject *x)
+{
+    if (Py_TYPE(x) != ARRAY)
+        return NULL;
+    PyObject *node = NODE_OF(x);
+    if (node == NULL || !PyObject_TypeCheck(node, NODE->base))
+        return NULL;
+    return (NodeObject *)node;
+}
+
+static int
+is_weak_scalar(PyObject *x)
+{
+    return PyFloat_CheckExact(x) || PyLong_CheckExact(x) || PyBool_Check(x);
+}
+
+/* _LOOPS[key] (borrowed) or NULL; -1 on error. */
+static int
+lookup(PyObject *table, PyObject *key, PyObject **out)
+{
+    if (key == NULL)
+        return -1;
+    *out = PyDict_GetItemWithError(table, key);
+    Py_DECREF(key);
+    if (*out == NULL && PyErr_Occurred())
+        return -1;
+    return 0;
+}
+
+/* Whether a weak scalar of this loop dtype takes the fast path: 1 with its leaf's cached key
+ * (borrowed) in *key, 0 if not, -1 on error. Only decides; builds nothing. */
+static int
+scalar_key(PyObject *dtype, PyObject *shape, PyObject **key)
+{
+    int fits = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(SCALAR_DTYPES); i++)
+        fits |= PyTuple_GET_ITEM(SCALAR_DTYPES, i) == dtype;
+    if (!fits)
+        return 0;
+    if (lookup(SCALAR_KEYS, PyTuple_Pack(2, dtype, shape), key) < 0)
+        return -1;
+    return *key != NULL;
+}
+
+/* The weak scalar's leaf: `_bind._scalar_operand` for a float loop dtype with a cached key. The
+ * key is set directly, as there, except while the node budget watches every node (a cut pending:
+ * `_BUDGET[0] < 2`), when the leaf is built and interned the ordinary way (the same key). */
+static PyObject *
+scalar_leaf(PyObject *value, PyObject *dtype, PyObject *shape, PyObject *site, PyObject *key)
+{
+    long long limit = PyLong_AsLongLong(PyList_GET_ITEM(BUDGET, 0));
+    if (limit == -1 && PyErr_Occurred())
+        return NULL;
+    if (limit < 2)
+        return NODE->build(SCALAR_OP, EMPTY, EMPTY, shape, dtype, value, site);
+    return NODE->leaf_with_key(SCALAR_OP, shape, dtype, value, site, key);
+}
+
+/* Node(op, inputs, (), shape, dtype, None, site) wrapped in an Array. Steals `inputs`. */
+static PyObject *
+bind(PyObject *op, PyObject *inputs, PyObject *shape, PyObject *dtype, PyObject *site)
+{
+    if (inputs == NULL)
+        return NULL;
+    PyObject *node = NODE->build(op, inputs, EMPTY, shape, dtype, Py_None, site);
+    Py_DECREF(inputs);
+    return node == NULL ? NULL : make_array(node);
+}
+
+/* op(x, y) on the fast path: a new Array, Py_None (borrowed, not increfed) when the Python path
+ * must run, NULL on error. */
+static PyObject *
+try_binary(PyObject *op, PyObject *x, PyObject *y)
+{
+    if (!ENABLED)
+        return Py_None;
+    NodeObject *nx = array_node(x), *ny = array_node(y);
+    if ((nx == NULL && !is_weak_scalar(x)) || (ny == NULL && !is_weak_scalar(y)) ||
+        (nx == NULL && ny == NULL))
+        return Py_None;
+    PyObject *kx = nx ? nx->dtype : (PyObject *)Py_TYPE(x);
+    PyObject *ky = ny ? ny->dtype : (PyObject *)Py_TYPE(y);
+    PyObject *loop, *shape, *key_x = NULL, *key_y = NULL;
+    if (lookup(LOOPS, PyTuple_Pack(3, op, kx, ky), &loop) < 0)
+        return NULL;
+    if (loop == NULL || !PyTuple_CheckExact(loop) || PyTuple_GET_SIZE(loop) != 3)
+        return Py_None;
+    if (nx != NULL && ny != NULL) {
+        int same = nx->shape == ny->shape
+                       ? 1 : PyObject_RichCompareBool(nx->shape, ny->shape, Py_EQ);
+        if (same <= 0)
+            return same < 0 ? NULL : Py_None; /* broadcasting: Python */
+    }
+    shape = nx ? nx->shape : ny->shape;
+    if (nx ? nx->dtype != PyTuple_GET_ITEM(loop, 0)
+           : scalar_key(PyTuple_GET_ITEM(loop, 0), shape, &key_x) <= 0)
+        return PyErr_Occurred() ? NULL : Py_None; /* a cast, or a leaf built the long way */
+    if (ny ? ny->dtype != PyTuple_GET_ITEM(loop, 1)
+           : scalar_key(PyTuple_GET_ITEM(loop, 1), shape, &key_y) <= 0)
+        return PyErr_Occurred() ? NULL : Py_None;
+    /* Every check passed: build. user_site may run Python (a file seen for the first time), and
+     * so may the cut hook inside NODE->build: hold everything borrowed so far. */
+    PyObject *held[] = {loop, shape, (PyObject *)nx, (PyObject *)ny, key_x, key_y};
+    for (int i = 0; i < 6; i++)
+        Py_XINCREF(held[i]);
+    PyObject *out = NULL, *a = NULL, *b = NULL;
+    PyObject *site = NODE->user_site();
+    if (site == NULL)
+        goto done;
+    a = nx ? (Py_INCREF(nx), (PyObject *)nx)
+           : scalar_leaf(x, PyTuple_GET_ITEM(loop, 0), shape, site, key_x);
+    if (a == NULL)
+        goto done;
+    b = ny ? (Py_INCREF(ny), (PyObject *)ny)
+           : scalar_leaf(y, PyTuple_GET_ITEM(loop, 1), shape, site, key_y);
+    if (b != NULL)
+        out = bind(op, PyTuple_Pack(2, a, b), shape, PyTuple_GET_ITEM(loop, 2), site);
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(site);
+    for (int i = 0; i < 6; i++)
+        Py_XDECREF(held[i]);
+    return out;
+}
+
+/* op(x) on the fast path; as try_binary. */
+static PyObject *
+try_unary(PyObject *op, PyObject *x)
+{
+    NodeObject *nx = array_node(x);
+    PyObject *loop;
+    if (nx == NULL || !ENABLED)
+        return Py_None;
+    if (lookup(LOOPS, PyTuple_Pack(2, op, nx->dtype), &loop) < 0)
+        return NULL;
+    if (loop == NULL || !PyTuple_CheckExact(loop) || PyTuple_GET_SIZE(loop) != 2 ||
+        PyTuple_GET_ITEM(loop, 0) != nx->dtype)
+        return Py_None;
+    Py_INCREF(loop); /* held across user_site, which may run Python */
+    Py_INCREF(nx);
+    PyObject *out = NULL, *site = NODE->user_site();
+    if (site != NULL)
+        out = bind(op, PyTuple_Pack(1, (PyObject *)nx), nx->shape, PyTuple_GET_ITEM(loop, 1), site);
+    Py_XDECREF(site);
+    Py_DECREF(nx);
+    Py_DECREF(loop);
+    return out;
+}
+
+static int
+installed(void)
+{
+    if (ARRAY == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "lazyarray._trace: install() was not called");
+        return 0;
+    }
+    return 1;
+}
+
+/* --- the operator methods (method descriptors on Array: no Python frame per operator) --------- */
+
+static PyObject *
+operator(int which, int reflected, PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "expected 1 argument");
+        return NULL;
+    }
+    if (!installed())
+        return NULL;
+    PyObject *other = args[0];
+    PyObject *out = reflected ? try_binary(OPERATOR_OP[which], other, self)
+                              : try_binary(OPERATOR_OP[which], self, other);
+    if (out != Py_None)
+        return out;
+    PyObject *call[2] = {self, other};
+    return PyObject_Vectorcall(FALLBACK[which][reflected], call, 2, NULL);
+}
+
+#define OPERATOR_METHODS(NAME, WHICH)                                                  \
+    static PyObject *NAME##_forward(PyObject *self, PyObject *const *args, Py_ssize_t n) \
+    {                                                                                  \
+        return operator(WHICH, 0, self, args, n);                                      \
+    }                                                                                  \
+    static PyObject *NAME##_reflected(PyObject *self, PyObject *const *args, Py_ssize_t n) \
+    {                                                                                  \
+        return operator(WHICH, 1, self, args, n);                                      \
+    }
+OPERATOR_METHODS(add, ADD)
+OPERATOR_METHODS(sub, SUB)
+OPERATOR_METHODS(mul, MUL)
+OPERATOR_METHODS(div, DIV)
+
+#define METHOD(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+static PyMethodDef operator_methods[N_OPERATORS][2] = {
+    {METHOD("__add__", add_forward, "self + other"),
+     METHOD("__radd__", add_reflected, "other + self")},
+    {METHOD("__sub__", sub_forward, "self - other"),
+     METHOD("__rsub__", sub_reflected, "other - self")},
+    {METHOD("__mul__", mul_forward, "self * other"),
+     METHOD("__rmul__", mul_reflected, "other * self")},
+    {METHOD("__truediv__", div_forward, "self / other"),
+     METHOD("__rtruediv__", div_reflected, "other / self")},
+};
+
+/* --- module functions ------------------------------------------------------------------------- */
+
+/* unary(op, x): Array or None (run `_bind.unary`). */
+static PyObject *
+py_unary(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "unary(op, x)");
+        return NULL;
+    }
+    if (!installed())
+        return NULL;
+    PyObject *out = try_unary(args[0], args[1]);
+    if (out == Py_None)
+        Py_INCREF(out);
+    return out;
+}
+
+/* binary(op, x, y): Array or None (run `_bind.binary`). */
+static PyObject *
+py_binary(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "binary(op, x, y)");
+        return NULL;
+    }
+    if (!installed())
+        return NULL;
+    PyObject *out = try_binary(args[0], args[1], args[2]);
+    if (out == Py_None)
+        Py_INCREF(out);
+    return out;
+}
+
+static int
+take(PyObject **slot, PyObject *value)
+{
+    Py_INCREF(value);
+    Py_XSETREF(*slot, value);
+    return 0;
+}
+
+/* install(Array, tables, operators): bind lazyarray's tables and set the operator methods.
+ * tables = (live, live_limit, prune, loops, scalar_keys, budget, scalar_op, scalar_dtypes);
+ * operators = ((op, forward fallback, reflected fallback) for add, subtract, multiply, divide). */
+static PyObject *
+py_install(PyObject *module, PyObject *args)
+{
+    PyObject *array_type, *tables, *operators;
+    PyObject *live, *live_limit, *prune, *loops, *scalar_keys, *budget, *scalar_op, *dtypes;
+    if (!PyArg_ParseTuple(args, "O!O!O!:install", &PyType_Type, &array_type, &PyTuple_Type,
+                          &tables, &PyTuple_Type, &operators))
+        return NULL;
+    if (!PyArg_ParseTuple(tables, "O!O!OO!O!O!OO!:install tables", &PyList_Type, &live,
+                          &PyList_Type, &live_limit, &prune, &PyDict_Type, &loops, &PyDict_Type,
+                          &scalar_keys, &PyList_Type, &budget, &scalar_op, &PyTuple_Type, &dtypes))
+        return NULL;
+    if (PyTuple_GET_SIZE(operators) != N_OPERATORS || PyList_GET_SIZE(live_limit) != 1 ||
+        PyList_GET_SIZE(budget) != 2) {
+        PyErr_SetString(PyExc_ValueError, "install: 4 operators, _LIMIT of 1, _BUDGET of 2");
+        return NULL;
+    }
+    PyObject *descr = PyDict_GetItemString(((PyTypeObject *)array_type)->tp_dict, "_node");
+    if (descr == NULL || Py_TYPE(descr) != &PyMemberDescr_Type ||
+        ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX) {
+        PyErr_SetString(PyExc_TypeError, "install: Array needs a `_node` slot");
+        return NULL;
+    }
+    NODE_OFFSET = ((PyMemberDescrObject *)descr)->d_member->offset;
+    for (int i = 0; i < N_OPERATORS; i++) {
+        PyObject *entry = PyTuple_GET_ITEM(operators, i);
+        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 3) {
+            PyErr_SetString(PyExc_ValueError, "install: (op, forward, reflected) per operator");
+            return NULL;
+        }
+        take(&OPERATOR_OP[i], PyTuple_GET_ITEM(entry, 0));
+        take(&FALLBACK[i][0], PyTuple_GET_ITEM(entry, 1));
+        take(&FALLBACK[i][1], PyTuple_GET_ITEM(entry, 2));
+    }
+    take(&LIVE, live), take(&LIVE_LIMIT, live_limit), take(&PRUNE, prune), take(&LOOPS, loops);
+    take(&SCALAR_KEYS, scalar_keys), take(&BUDGET, budget), take(&SCALAR_OP, scalar_op);
+    take(&SCALAR_DTYPES, dtypes);
+    for (int i = 0; i < N_OPERATORS; i++) {
+        for (int r = 0; r < 2; r++) {
+            PyMethodDef *def = &operator_methods[i][r];
+            PyObject *method = PyDescr_NewMethod((PyTypeObject *)array_type, def);
+            if (method == NULL || PyObject_SetAttrString(array_type, def->ml_name, method) < 0) {
+                Py_XDECREF(method);
+                return NULL;
+            }
+            Py_DECREF(method);
+        }
+    }
+    Py_INCREF(array_type);
+    Py_XSETREF(ARRAY, (PyTypeObject *)array_type);
+    Py_RETURN_NONE;
+}
+
+/* set_enabled(flag): whether the fast path runs; returns the previous setting. With False, every
+ * call goes the Python way on the same lines: tests compare the graphs both paths build. */
+static PyObject *
+py_set_enabled(PyObject *module, PyObject *flag)
+{
+    int on = PyObject_IsTrue(flag);
+    if (on < 0)
+        return NULL;
+    PyObject *was = PyBool_FromLong(ENABLED);
+    ENABLED = on;
+    return was;
+}
+
+static PyMethodDef module_methods[] = {
+    {"set_enabled", py_set_enabled, METH_O, "set_enabled(flag) -> previous: the fast path on/off."},
+    {"install", py_install, METH_VARARGS,
+     "install(Array, tables, operators): bind lazyarray's tables, set Array's +, -, *, /."},
+    METHOD("unary", py_unary, "unary(op, x): the Array op(x) on the fast path, or None."),
+    METHOD("binary", py_binary, "binary(op, x, y): the Array op(x, y) on the fast path, or None."),
+    {NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "_trace",
+    "The operators' common case, compiled (see lazyarray/_trace.c).", -1, module_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__trace(void)
+{
+    NODE = (NodeCAPI *)PyCapsule_Import(NODE_CAPI_NAME, 0);
+    if (NODE == NULL)
+        return NULL;
+    if (EMPTY == NULL && (EMPTY = PyTuple_New(0)) == NULL)
+        return NULL;
+    return PyModule_Create(&module_def);
+}

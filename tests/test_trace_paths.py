@@ -1,0 +1,287 @@
+"""The compiled tracing path (graph/_node.c, lazyarray/_trace.c) builds the graphs the Python path
+builds: the same nodes, keys, shapes, dtypes, sites, pending counts and cuts, and the same errors.
+
+In one process, `_trace.set_enabled(False)` sends every operator and unary/binary function through
+`_bind` on the same source lines, so the two graphs can be compared key for key. The pure-Python
+`Node` class (LAZYARRAY_PURE_PYTHON=1) is compared in a subprocess: the same program from a fresh
+interpreter gives the same keys and counts on both paths. Timings are in benchmarks, not here.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import operator
+import os
+import subprocess
+import sys
+import threading
+import weakref
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazyarray as la
+from lazyarray import _bind
+from lazyarray.cuts import _prune
+from lazyarray.graph import node as graph_node
+from lazyarray.graph import topological_order
+
+FAST = _bind.FAST
+needs_compiled = pytest.mark.skipif(
+    FAST is None and not os.environ.get("CI"),  # CI builds it: there it must be there
+    reason="lazyarray/_trace.c not built (no C compiler at install)")
+
+
+@contextmanager
+def python_path():
+    was = FAST.set_enabled(False)
+    try:
+        yield
+    finally:
+        FAST.set_enabled(was)
+
+
+def dump(outputs: list) -> list:
+    """Every node reachable from `outputs`, in order, with what defines it."""
+    order = topological_order([a._node for a in outputs])
+    index = {id(n): i for i, n in enumerate(order)}
+    return [(n.op.name, n.attrs, n.shape, str(n.dtype), n.key, n.pending, n.site, _data(n),
+             tuple(index[id(i)] for i in n.inputs)) for n in order]
+
+
+def _data(n):
+    if isinstance(n.data, np.ndarray):
+        return n.data.tobytes()
+    return None if n.data is None else (type(n.data).__name__, n.data)
+
+
+# --- random programs: dtypes x broadcasting x Python scalars x unary/binary ops -------------------
+DTYPES = ("float32", "float64", "int32", "int64", "uint8", "bool", "complex64")
+SHAPES = ((3,), (2, 3), (1, 3), ())
+SCALARS = (0.5, 2, -1, True, 3.0, 300, -2.5)
+OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+BINARY = ("add", "subtract", "multiply", "divide", "maximum", "less", "equal")
+UNARY = ("exp", "tanh", "negative", "abs", "sqrt", "square", "logical_not")
+
+
+@st.composite
+def programs(draw):
+    leaves = [(draw(st.sampled_from(DTYPES)), draw(st.sampled_from(SHAPES)))
+              for _ in range(draw(st.integers(1, 3)))]
+    steps = []
+    for i in range(draw(st.integers(1, 12))):
+        n = len(leaves) + i  # values so far
+        kind = draw(st.sampled_from(["operator", "binary", "unary"]))
+        x = draw(st.integers(0, n - 1))
+        if kind == "unary":
+            steps.append(("unary", draw(st.sampled_from(UNARY)), x))
+            continue
+        name = draw(st.sampled_from(sorted(OPERATORS) if kind == "operator" else BINARY))
+        y = draw(st.one_of(st.tuples(st.just("value"), st.integers(0, n - 1)),
+                           st.tuples(st.just("scalar"), st.sampled_from(SCALARS))))
+        steps.append((kind, name, x, y, draw(st.booleans())))  # last: swap the operands
+    return leaves, steps
+
+
+def run(program, ns) -> tuple[list, list]:
+    """Run a program on namespace `ns` (lazyarray or numpy); returns (values, errors per step)."""
+    leaves, steps = program
+    rng = np.random.default_rng(0)
+    values = [ns.asarray((rng.integers(-3, 4, shape) * 0.75).astype(dt)) for dt, shape in leaves]
+    errors = []
+    for kind, name, x, *rest in steps:
+        args = (values[x],)
+        if kind != "unary":
+            (what, y), swap = rest
+            other = values[y] if what == "value" else y
+            args = (other, values[x]) if swap else (values[x], other)
+        fn = OPERATORS[name] if kind == "operator" else getattr(ns, name)
+        try:
+            with np.errstate(all="ignore"):
+                out = fn(*args)
+        except (TypeError, ValueError, OverflowError) as exc:
+            errors.append((type(exc).__name__, str(exc)))
+            out = values[x]
+        else:
+            errors.append(None)
+        if getattr(out, "dtype", None) == np.float16:  # lazyarray computes float16 as float32
+            with np.errstate(all="ignore"):
+                out = fn(*[a.astype(np.float32) if isinstance(a, (np.ndarray, np.generic)) else a
+                         for a in args])
+        values.append(out)
+    return values, errors
+
+
+@needs_compiled
+@settings(max_examples=60, deadline=None)
+@given(programs())
+def test_both_paths_build_the_same_graphs(program):
+    compiled, compiled_errors = run(program, la)
+    with python_path():
+        python, python_errors = run(program, la)
+    assert compiled_errors == python_errors
+    assert dump(compiled) == dump(python)
+    want, numpy_errors = run(program, np)
+    n = len(program[0])
+    with la.config(backend="numpy"):
+        for i, (err, np_err) in enumerate(zip(compiled_errors, numpy_errors)):
+            if (err is None) != (np_err is None):
+                break  # lazyarray refuses what NumPy does (complex maximum): values part here
+            if err is None:
+                np.testing.assert_allclose(np.asarray(compiled[n + i]), want[n + i], rtol=2e-6,
+                                           atol=1e-6, equal_nan=True)
+
+
+@needs_compiled
+def test_the_compiled_path_is_in_use():
+    assert graph_node.COMPILED and la.cache_info().tracing == "compiled"
+    a = la.ones(4, dtype=la.float32)
+    assert type(a.__add__) is not type(lambda: 0)  # a C method: no Python frame per operator
+    assert (a + a)._node.site == (__file__, sys._getframe().f_lineno)
+
+
+# --- the Python Node class against the compiled one, from fresh interpreters ----------------------
+PROGRAM = """
+import json, numpy as np, lazyarray as la
+with la.config(backend="numpy", max_graph_nodes=12):
+    w, v = la.asarray(np.linspace(-1, 1, 8, dtype=np.float32)), la.zeros(8, dtype=la.float32)
+    for i in range(40):  # momentum, never evaluated: cuts at the loop's point
+        g = w * 0.5
+        v = v * 0.9 + g
+        w = w - la.tanh(v) * 0.01
+    x = la.asarray(np.arange(6, dtype=np.int32).reshape(2, 3))
+    y = (x + 1) * 2.5 - la.exp(x / 3) + la.maximum(x, la.asarray(np.ones(3, np.float64)))
+    nodes = [(n.op.name, n.shape, str(n.dtype), n.key, n.pending, n.site[1] if n.site else None)
+             for n in la.graph.topological_order([w._node, y._node])]
+    print(json.dumps({"nodes": nodes, "cuts": la.cache_info().graph_cuts,
+                      "tracing": la.cache_info().tracing,
+                      "values": [np.asarray(w).tolist(), np.asarray(y).tolist()]}))
+"""
+
+
+def _run_fresh(pure: bool) -> dict:
+    env = dict(os.environ, LAZYARRAY_PURE_PYTHON="1" if pure else "0")
+    out = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True,
+                         check=True)
+    return json.loads(out.stdout)
+
+
+@needs_compiled
+def test_pure_python_node_class_builds_the_same_keys_counts_and_cuts():
+    compiled, python = _run_fresh(pure=False), _run_fresh(pure=True)
+    assert (compiled.pop("tracing"), python.pop("tracing")) == ("compiled", "python")
+    assert compiled["cuts"] > 0
+    assert compiled == python
+
+
+# --- references, errors, threads ------------------------------------------------------------------
+@needs_compiled
+def test_no_references_leak_from_the_fast_path():
+    a, b = la.ones(16, dtype=la.float32), la.ones(16, dtype=la.float32)
+    scale = 0.5
+    watched = [a, b, a._node, b._node, a.dtype, a.shape, scale, _bind._LOOPS, la.exp]
+    for _ in range(100):  # caches warm (loops, scalar keys, interned keys)
+        a + b, a * scale, scale * a, la.exp(a), la.maximum(a, b)
+    gc.collect()
+    _prune()
+    before = [sys.getrefcount(o) for o in watched]
+    for _ in range(5000):
+        a + b, a * scale, scale * a, la.exp(a), la.maximum(a, b)
+    gc.collect()
+    _prune()
+    assert [sys.getrefcount(o) for o in watched] == before
+    c = a + b
+    refs = (weakref.ref(c), weakref.ref(c._node))
+    del c
+    gc.collect()
+    assert [r() for r in refs] == [None, None]
+
+
+@needs_compiled
+def test_memory_stays_flat_over_many_nodes():
+    import tracemalloc
+
+    a = la.ones(8, dtype=la.float32)
+    for _ in range(2000):
+        a * 0.5 + a
+    tracemalloc.start()
+    gc.collect()
+    start = tracemalloc.get_traced_memory()[0]
+    for _ in range(100_000):  # 300,000 nodes
+        la.exp(a * 0.5 + a)
+    gc.collect()
+    _prune()
+    grown = tracemalloc.get_traced_memory()[0] - start
+    tracemalloc.stop()
+    assert grown < 256 * 1024, grown
+
+
+@needs_compiled
+@pytest.mark.parametrize("error", [KeyboardInterrupt, RuntimeError])
+def test_an_exception_in_the_cut_hook_propagates(error):
+    a = la.ones(4, dtype=la.float32)
+
+    def hook(inputs, op):
+        raise error("from the hook")
+
+    saved = list(graph_node._BUDGET)
+    graph_node.set_node_budget(-1, hook)
+    try:
+        for build in (lambda: a + a, lambda: a * 2.0, lambda: la.exp(a), lambda: 1.0 - a):
+            with pytest.raises(error, match="from the hook"):
+                build()
+    finally:
+        graph_node._BUDGET[:] = saved
+    assert np.asarray(a + a).tolist() == [2.0] * 4
+
+
+@needs_compiled
+def test_bad_operands_take_the_python_path_and_its_errors():
+    a = la.ones(3, dtype=la.float32)
+    with pytest.raises(TypeError):
+        a + "text"
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        a + la.ones(4, dtype=la.float32)
+    with pytest.raises(OverflowError):
+        la.ones(3, dtype=la.uint8) + 300
+    assert (a + [1, 2, 3]).tolist() == [2, 3, 4]
+    assert (a + np.float32(1)).dtype == la.float32
+
+
+@needs_compiled
+def test_threads_building_nodes_at_once():
+    a = la.ones(8, dtype=la.float32)
+    results, failures = [], []
+
+    def work():
+        try:
+            for _ in range(3000):
+                out = la.exp(a * 0.5 - a) + 1.0
+            results.append(out._node.key)
+        except BaseException as exc:  # noqa: BLE001  (reported below)
+            failures.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+    assert len(results) == 4 and len(set(results)) == 1
+
+
+@pytest.mark.exhaustive
+def test_loop_cut_site_and_error_tests_pass_on_the_python_path():
+    """The suites about cuts, budgets, sites and error messages, run again with
+    LAZYARRAY_PURE_PYTHON=1 (the fast tier runs them on the compiled path)."""
+    files = ["tests/test_loops.py", "tests/test_bounded_graphs.py", "tests/test_errors.py",
+             "tests/test_operator_scalars.py", "tests/test_jit.py", "tests/test_trace_paths.py"]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, LAZYARRAY_PURE_PYTHON="1")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", *files],
+                          cwd=root, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-3000:]

@@ -477,6 +477,209 @@ static PyTypeObject NodeBaseType = {
     .tp_weaklistoffset = offsetof(NodeObject, weakrefs),
 };
 
+/* --- graph.signature.graph_signature, compiled ---------------------------------------------- */
+
+/* The walk's stack: strong references (nothing the walk calls runs Python code, but a GC pass
+ * inside an allocation could run a finalizer that rebinds some node's inputs). */
+typedef struct {
+    PyObject **items;
+    Py_ssize_t n, cap;
+} Stack;
+
+static int
+stack_push(Stack *st, PyObject *x)
+{
+    if (st->n == st->cap) {
+        Py_ssize_t cap = st->cap ? 2 * st->cap : 64;
+        PyObject **items = PyMem_Realloc(st->items, cap * sizeof(PyObject *));
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        st->items = items, st->cap = cap;
+    }
+    Py_INCREF(x);
+    st->items[st->n++] = x;
+    return 0;
+}
+
+static void
+stack_free(Stack *st)
+{
+    while (st->n)
+        Py_DECREF(st->items[--st->n]);
+    PyMem_Free(st->items);
+}
+
+static PyObject *SIG_LEAF_KIND, *SIG_INPUT_OP; /* OpKind.LEAF and the `input` OpDef */
+
+static int
+append_pair(PyObject *list, long long a, PyObject *b_obj, long long b)
+{
+    PyObject *x = PyLong_FromLongLong(a), *y = b_obj ? (Py_INCREF(b_obj), b_obj)
+                                                     : PyLong_FromLongLong(b);
+    int err = x == NULL || y == NULL || PyList_Append(list, x) < 0 || PyList_Append(list, y) < 0;
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    return err ? -1 : 0;
+}
+
+/* One visit of a leaf: its slot, and the aliasing record if its buffer was seen already. */
+static int
+visit_leaf(NodeObject *node, long long count, PyObject *sig, PyObject *leaves, PyObject *buffers)
+{
+    static PyObject *kind_name;
+    if (kind_name == NULL && (kind_name = PyUnicode_InternFromString("kind")) == NULL)
+        return -1;
+    PyObject *kind = PyObject_GetAttr(node->op, kind_name);
+    if (kind == NULL)
+        return -1;
+    int is_leaf = kind == SIG_LEAF_KIND;
+    Py_DECREF(kind);
+    if (!is_leaf)
+        return 0;
+    if (node->op == SIG_INPUT_OP && node->data != NULL && node->data != Py_None) {
+        PyObject *id = PyLong_FromVoidPtr(node->data);
+        if (id == NULL)
+            return -1;
+        PyObject *first = PyDict_GetItemWithError(buffers, id); /* borrowed */
+        int err;
+        if (first != NULL)
+            err = append_pair(sig, -count, first, 0);
+        else if (PyErr_Occurred())
+            err = -1;
+        else {
+            PyObject *slot = PyLong_FromSsize_t(PyList_GET_SIZE(leaves));
+            err = slot == NULL || PyDict_SetItem(buffers, id, slot) < 0;
+            Py_XDECREF(slot);
+        }
+        Py_DECREF(id);
+        if (err)
+            return -1;
+    }
+    return PyList_Append(leaves, (PyObject *)node);
+}
+
+/* graph_signature(outputs) -> (signature tuple, leaves list): graph/signature.py's walk, line for
+ * line (depth-first, inputs left to right, back-references as (visits so far, visit number),
+ * same-buffer leaves as (-visits so far, first leaf), then the output keys). */
+static PyObject *
+py_graph_signature(PyObject *module, PyObject *outputs_arg)
+{
+    if (SIG_LEAF_KIND == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "graph_signature: bind_signature() was not called");
+        return NULL;
+    }
+    PyObject *outputs = PySequence_Fast(outputs_arg, "graph_signature: a sequence of nodes");
+    if (outputs == NULL)
+        return NULL;
+    Py_ssize_t n_out = PySequence_Fast_GET_SIZE(outputs);
+    PyObject *seen = PyDict_New(), *buffers = PyDict_New(), *leaves = PyList_New(0);
+    PyObject *sig = PyList_New(0), *result = NULL, *node = NULL;
+    Stack st = {NULL, 0, 0};
+    long long count = 0;
+    if (seen == NULL || buffers == NULL || leaves == NULL || sig == NULL)
+        goto done;
+    PyObject *n_obj = PyLong_FromSsize_t(n_out);
+    if (n_obj == NULL || PyList_Append(sig, n_obj) < 0) {
+        Py_XDECREF(n_obj);
+        goto done;
+    }
+    Py_DECREF(n_obj);
+    for (Py_ssize_t i = n_out - 1; i >= 0; i--) {
+        PyObject *o = PySequence_Fast_GET_ITEM(outputs, i);
+        if (!PyObject_TypeCheck(o, &NodeBaseType)) {
+            PyErr_SetString(PyExc_TypeError, "graph_signature: outputs must be Nodes");
+            goto done;
+        }
+        if (stack_push(&st, o) < 0)
+            goto done;
+    }
+    while (st.n) {
+        node = st.items[--st.n]; /* owned */
+        for (;;) {
+            PyObject *visit = PyDict_GetItemWithError(seen, node); /* borrowed */
+            if (visit != NULL) {
+                if (append_pair(sig, count, visit, 0) < 0)
+                    goto done;
+                break;
+            }
+            if (PyErr_Occurred())
+                goto done;
+            PyObject *number = PyLong_FromLongLong(count++);
+            if (number == NULL || PyDict_SetItem(seen, node, number) < 0) {
+                Py_XDECREF(number);
+                goto done;
+            }
+            Py_DECREF(number);
+            PyObject *inputs = ((NodeObject *)node)->inputs;
+            if (inputs == NULL || !PyTuple_Check(inputs)) {
+                PyErr_SetString(PyExc_TypeError, "graph_signature: a node's inputs must be a tuple");
+                goto done;
+            }
+            Py_ssize_t n = PyTuple_GET_SIZE(inputs);
+            if (n) {
+                for (Py_ssize_t i = n - 1; i >= 1; i--) {
+                    PyObject *child = PyTuple_GET_ITEM(inputs, i);
+                    if (!PyObject_TypeCheck(child, &NodeBaseType)) {
+                        PyErr_SetString(PyExc_TypeError, "graph_signature: inputs must be Nodes");
+                        goto done;
+                    }
+                    if (stack_push(&st, child) < 0)
+                        goto done;
+                }
+                PyObject *first = PyTuple_GET_ITEM(inputs, 0);
+                if (!PyObject_TypeCheck(first, &NodeBaseType)) {
+                    PyErr_SetString(PyExc_TypeError, "graph_signature: inputs must be Nodes");
+                    goto done;
+                }
+                Py_INCREF(first);
+                Py_SETREF(node, first);
+                continue;
+            }
+            if (visit_leaf((NodeObject *)node, count, sig, leaves, buffers) < 0)
+                goto done;
+            break;
+        }
+        Py_CLEAR(node);
+    }
+    for (Py_ssize_t i = 0; i < n_out; i++) {
+        PyObject *key = ((NodeObject *)PySequence_Fast_GET_ITEM(outputs, i))->key;
+        if (key == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "graph_signature: an output has no key");
+            goto done;
+        }
+        if (PyList_Append(sig, key) < 0)
+            goto done;
+    }
+    PyObject *sig_tuple = PyList_AsTuple(sig);
+    if (sig_tuple != NULL)
+        result = PyTuple_Pack(2, sig_tuple, leaves);
+    Py_XDECREF(sig_tuple);
+done:
+    Py_XDECREF(node);
+    stack_free(&st);
+    Py_XDECREF(seen);
+    Py_XDECREF(buffers);
+    Py_XDECREF(leaves);
+    Py_XDECREF(sig);
+    Py_DECREF(outputs);
+    return result;
+}
+
+static PyObject *
+py_bind_signature(PyObject *module, PyObject *args)
+{
+    PyObject *leaf_kind, *input_op;
+    if (!PyArg_ParseTuple(args, "OO:bind_signature", &leaf_kind, &input_op))
+        return NULL;
+    Py_INCREF(leaf_kind);
+    Py_INCREF(input_op);
+    Py_XSETREF(SIG_LEAF_KIND, leaf_kind);
+    Py_XSETREF(SIG_INPUT_OP, input_op);
+    Py_RETURN_NONE;
+}
+
 /* --- module functions ------------------------------------------------------------------------- */
 
 static PyObject *
@@ -539,6 +742,10 @@ py_forget_sites(PyObject *module, PyObject *unused)
 }
 
 static PyMethodDef module_methods[] = {
+    {"graph_signature", py_graph_signature, METH_O,
+     "graph_signature(outputs) -> (signature, leaves): graph.signature's walk, compiled."},
+    {"bind_signature", py_bind_signature, METH_VARARGS,
+     "bind_signature(OpKind.LEAF, the input OpDef): what graph_signature compares against."},
     {"forget_sites", py_forget_sites, METH_NOARGS,
      "Empty the per-instruction site cache (the library-file rules changed)."},
     {"bind", py_bind, METH_VARARGS,

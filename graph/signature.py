@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .node import Node
+from .node import Node, _compiled
 from .registry import OpKind, get_op
 
 _LEAF, _INPUT = OpKind.LEAF, get_op("input")
@@ -71,3 +71,9 @@ def graph_signature(outputs: Sequence[Node]) -> tuple[tuple, list[Node]]:
             break
     sig.extend([o.key for o in outputs])
     return tuple(sig), leaves
+
+
+python_graph_signature = graph_signature  # the reference (tests compare the compiled walk with it)
+if _compiled is not None:  # graph/_node.c: the same walk in C (~10x faster per node)
+    _compiled.bind_signature(_LEAF, _INPUT)
+    graph_signature = _compiled.graph_signature  # noqa: F811

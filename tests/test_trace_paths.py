@@ -29,6 +29,7 @@ from lazyarray import _bind
 from lazyarray.cuts import _prune
 from lazyarray.graph import node as graph_node
 from lazyarray.graph import topological_order
+from lazyarray.graph.signature import graph_signature, python_graph_signature
 
 FAST = _bind.FAST
 needs_compiled = pytest.mark.skipif(
@@ -125,6 +126,8 @@ def test_both_paths_build_the_same_graphs(program):
         python, python_errors = run(program, la)
     assert compiled_errors == python_errors
     assert dump(compiled) == dump(python)
+    for outputs in ([a._node for a in compiled], [compiled[-1]._node]):
+        assert graph_signature(outputs) == python_graph_signature(outputs)
     want, numpy_errors = run(program, np)
     n = len(program[0])
     with la.config(backend="numpy"):
@@ -142,6 +145,23 @@ def test_the_compiled_path_is_in_use():
     a = la.ones(4, dtype=la.float32)
     assert type(a.__add__) is not type(lambda: 0)  # a C method: no Python frame per operator
     assert (a + a)._node.site == (__file__, sys._getframe().f_lineno)
+
+
+@needs_compiled
+def test_compiled_signature_walk_matches_the_python_one():
+    assert graph_signature is not python_graph_signature
+    buf = np.arange(4, dtype=np.float32)
+    a, b = la.Array(_bind.leaf(buf)), la.Array(_bind.leaf(buf))  # two leaves, one buffer
+    c = la.ones(4, dtype=la.float32)
+    x = a
+    for _ in range(30):
+        x = x * 0.5 + b
+    cases = [[(a * b)._node], [(a * a)._node], [(a * c + b)._node, c._node, (a * c)._node],
+             [x._node], [a._node], [], [x._node, x._node]]
+    for outputs in cases:
+        assert graph_signature(outputs) == python_graph_signature(outputs)
+    with pytest.raises(TypeError):
+        graph_signature([a])  # an Array, not a Node
 
 
 # --- the Python Node class against the compiled one, from fresh interpreters ----------------------

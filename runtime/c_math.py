@@ -8,10 +8,10 @@ only), with no calls, so gcc vectorizes them under `omp simd` and the vector bod
 every stage and the CUDA dialect (same text, NVRTC `--fmad=false`) compute identical bits.
 
 Formulas (no FMA anywhere: the C flags carry -ffp-contract=off):
-- exp: n = round(x / ln2) by the 1.5*2^52 shifter, r = x - n*ln2 (Cody-Waite split for float64),
-  exp(r) by its Taylor polynomial on |r| <= ln2/2, times 2^n built from bits (float64: in two
-  factors, so subnormal results round once). float32 runs the float64 steps (degree 8) and rounds
-  once at the end.
+- exp: n = round(x / ln2) by the 1.5*2^52 (float32: 1.5*2^23) shifter, r = x - n*ln2 (Cody-Waite
+  split), exp(r) by a polynomial on |r| <= ln2/2 (float64: Taylor, degree 13; float32: minimax,
+  degree 6, in float32 with fmaf), times 2^n built from bits in two factors, so subnormal results
+  round once.
 - tanh: float32 |x| < 0.75 by an odd polynomial, else 1 - 2/(exp(2|x|) + 1) with an inline exp
   for that range (one normal 2^n factor); float64 t/(t + 2) with t = expm1(2|x|), the division refined by one exact (Dekker) residual.
 - expm1: |x| <= 1 Taylor directly, else 2^n p + (2^n - 1) with r = x - n ln2 as a double-double.
@@ -78,14 +78,22 @@ def _expcore(dt: np.dtype, t: str):
     return "x", _exp_core_f64(), ()
 
 
+# exp(r) = 1 + r + r^2 Q(r) on |r| <= ln2/2: minimax relative error (Lawson-weighted least squares
+# on 20001 points against long-double exp, the coefficients rounded to float32 from the highest
+# degree down, each rounding followed by a refit of the lower ones): 4.8e-9 (0.08 ulp), one degree
+# below the Taylor polynomial (5.5e-9) and 3-5% off the LSTM kernel (docs/c_backend.md).
+_EXP_F32_Q6 = [0.4999999403953552, 0.16666515171527863, 0.04166845604777336,
+               0.00836941134184599, 0.0013813064433634281]
+
+
 def _exp_f32(dt: np.dtype, t: str):
     """In float32 (16 lanes of 512 bits, not 8): Cody-Waite with a 9-bit ln2 head (n * head exact),
-    a degree-7 Taylor polynomial, 2^n in two normal factors: p * 2^(n + 64) * 2^-64 for n < 0,
+    a degree-6 minimax polynomial, 2^n in two normal factors: p * 2^(n + 64) * 2^-64 for n < 0,
     p * 2^(n - 1) * 2 otherwise. The first product is exact (normal), the second rounds once, so
     subnormal results round once and exp(88.7) overflows only where it should. (The factors came
     from n >> 1 and n - (n >> 1) before: the same bits over every float32, 9 → 7 vector
     instructions, measured in docs/c_backend.md.)"""
-    q = _horner_fma("r", [float(np.float32(c)) for c in _taylor_exp(7)])
+    q = _horner_fma("r", _EXP_F32_Q6)
     body = (
         "{\n"
         "    float x = a < -104.0f ? -104.0f : (a > 89.0f ? 89.0f : a);   /* NaN passes */\n"
@@ -140,14 +148,6 @@ def _tanh_series(n_terms: int) -> list[float]:
 # long-double tanh (relative error 2.9e-9 with the coefficients rounded to float32).
 _TANH_F32_P = [-0.3333331346511841, 0.13332660496234894, -0.05389011651277542,
                0.021443037316203117, -0.007643021177500486, 0.0017285066423937678]
-# exp(r) = 1 + r + r^2 Q(r) on |r| <= ln2/2: minimax relative error (Lawson-weighted least squares
-# on 20001 points against long-double exp, the coefficients rounded to float32 from the highest
-# degree down, each rounding followed by a refit of the lower ones): 4.8e-9 (0.08 ulp), one degree
-# below the Taylor polynomial of `la_exp_f32` (5.5e-9).
-_EXP_F32_Q6 = [0.4999999403953552, 0.16666515171527863, 0.04166845604777336,
-               0.00836941134184599, 0.0013813064433634281]
-
-
 def _tanh(dt: np.dtype, t: str):
     """float32 in float32: |x| < 0.75 x + x z P(z); else 1 - 2/(E + 1), E = exp(2|x|) with 2|x|
     clamped to 18.04 (tanh is 1 in float32 beyond 9.02); the sign copied.

@@ -6,7 +6,8 @@
  * constructor (reached through its capsule; graph/ never imports lazyarray/).
  *
  * Only the common case is here, and it decides before it builds anything:
- *   Array op Array      same shape, and `_bind._LOOPS` already knows the loop with no cast needed;
+ *   Array op Array      `_bind._LOOPS` already knows the loop with no cast needed, and the shapes
+ *                       are equal or their broadcast is in `_bind._BROADCASTS`;
  *   Array op scalar     a Python float/int/bool whose side of the loop is float32/float64 (no int
  *                       range check, no complex leaf) and whose scalar-leaf key is cached
  *                       (`_bind._SCALAR_KEYS`);
@@ -34,6 +35,8 @@ static PyObject *SCALAR_KEYS;    /* _bind._SCALAR_KEYS: (dtype, shape) -> key of
 static PyObject *BUDGET;         /* graph.node._BUDGET: [limit, cut hook] */
 static PyObject *SCALAR_OP;      /* the `scalar` OpDef */
 static PyObject *SCALAR_DTYPES;  /* tuple: loop dtypes a weak scalar may take here (float32/64) */
+static PyObject *BROADCASTS;     /* _bind._BROADCASTS: (shape, shape) -> their broadcast shape */
+static PyObject *BROADCAST_OP;   /* the `broadcast_to` OpDef */
 static PyObject *EMPTY;          /* () */
 static int ENABLED = 1;          /* set_enabled(False): every call takes the Python path (tests) */
 
@@ -141,6 +144,26 @@ scalar_leaf(PyObject *value, PyObject *dtype, PyObject *shape, PyObject *site, P
     return NODE->leaf_with_key(SCALAR_OP, shape, dtype, value, site, key);
 }
 
+/* `_bind.broadcast_to`: the node itself if it has the shape, else broadcast_to(node) (new ref). */
+static PyObject *
+widen(NodeObject *node, PyObject *shape, PyObject *site)
+{
+    int same = node->shape == shape ? 1 : PyObject_RichCompareBool(node->shape, shape, Py_EQ);
+    if (same < 0)
+        return NULL;
+    if (same) {
+        Py_INCREF(node);
+        return (PyObject *)node;
+    }
+    PyObject *inputs = PyTuple_Pack(1, (PyObject *)node), *attrs = PyTuple_Pack(1, shape);
+    PyObject *out = inputs && attrs ? NODE->build(BROADCAST_OP, inputs, attrs, shape, node->dtype,
+                                                  Py_None, site)
+                                    : NULL;
+    Py_XDECREF(inputs);
+    Py_XDECREF(attrs);
+    return out;
+}
+
 /* Node(op, inputs, (), shape, dtype, None, site) wrapped in an Array. Steals `inputs`. */
 static PyObject *
 bind(PyObject *op, PyObject *inputs, PyObject *shape, PyObject *dtype, PyObject *site)
@@ -170,13 +193,19 @@ try_binary(PyObject *op, PyObject *x, PyObject *y)
         return NULL;
     if (loop == NULL || !PyTuple_CheckExact(loop) || PyTuple_GET_SIZE(loop) != 3)
         return Py_None;
+    shape = nx ? nx->shape : ny->shape;
     if (nx != NULL && ny != NULL) {
         int same = nx->shape == ny->shape
                        ? 1 : PyObject_RichCompareBool(nx->shape, ny->shape, Py_EQ);
-        if (same <= 0)
-            return same < 0 ? NULL : Py_None; /* broadcasting: Python */
+        if (same < 0)
+            return NULL;
+        if (!same) { /* the broadcast shape, if `_bind.broadcast_shapes` has met the pair */
+            if (lookup(BROADCASTS, PyTuple_Pack(2, nx->shape, ny->shape), &shape) < 0)
+                return NULL;
+            if (shape == NULL)
+                return Py_None;
+        }
     }
-    shape = nx ? nx->shape : ny->shape;
     if (nx ? nx->dtype != PyTuple_GET_ITEM(loop, 0)
            : scalar_key(PyTuple_GET_ITEM(loop, 0), shape, &key_x) <= 0)
         return PyErr_Occurred() ? NULL : Py_None; /* a cast, or a leaf built the long way */
@@ -192,12 +221,10 @@ try_binary(PyObject *op, PyObject *x, PyObject *y)
     PyObject *site = NODE->user_site();
     if (site == NULL)
         goto done;
-    a = nx ? (Py_INCREF(nx), (PyObject *)nx)
-           : scalar_leaf(x, PyTuple_GET_ITEM(loop, 0), shape, site, key_x);
+    a = nx ? widen(nx, shape, site) : scalar_leaf(x, PyTuple_GET_ITEM(loop, 0), shape, site, key_x);
     if (a == NULL)
         goto done;
-    b = ny ? (Py_INCREF(ny), (PyObject *)ny)
-           : scalar_leaf(y, PyTuple_GET_ITEM(loop, 1), shape, site, key_y);
+    b = ny ? widen(ny, shape, site) : scalar_leaf(y, PyTuple_GET_ITEM(loop, 1), shape, site, key_y);
     if (b != NULL)
         out = bind(op, PyTuple_Pack(2, a, b), shape, PyTuple_GET_ITEM(loop, 2), site);
 done:
@@ -332,19 +359,22 @@ take(PyObject **slot, PyObject *value)
 }
 
 /* install(Array, tables, operators): bind lazyarray's tables and set the operator methods.
- * tables = (live, live_limit, prune, loops, scalar_keys, budget, scalar_op, scalar_dtypes);
+ * tables = (live, live_limit, prune, loops, scalar_keys, budget, scalar_op, scalar_dtypes,
+ *           broadcasts, broadcast_op);
  * operators = ((op, forward fallback, reflected fallback) for add, subtract, multiply, divide). */
 static PyObject *
 py_install(PyObject *module, PyObject *args)
 {
     PyObject *array_type, *tables, *operators;
     PyObject *live, *live_limit, *prune, *loops, *scalar_keys, *budget, *scalar_op, *dtypes;
+    PyObject *broadcasts, *broadcast_op;
     if (!PyArg_ParseTuple(args, "O!O!O!:install", &PyType_Type, &array_type, &PyTuple_Type,
                           &tables, &PyTuple_Type, &operators))
         return NULL;
-    if (!PyArg_ParseTuple(tables, "O!O!OO!O!O!OO!:install tables", &PyList_Type, &live,
+    if (!PyArg_ParseTuple(tables, "O!O!OO!O!O!OO!O!O:install tables", &PyList_Type, &live,
                           &PyList_Type, &live_limit, &prune, &PyDict_Type, &loops, &PyDict_Type,
-                          &scalar_keys, &PyList_Type, &budget, &scalar_op, &PyTuple_Type, &dtypes))
+                          &scalar_keys, &PyList_Type, &budget, &scalar_op, &PyTuple_Type, &dtypes,
+                          &PyDict_Type, &broadcasts, &broadcast_op))
         return NULL;
     if (PyTuple_GET_SIZE(operators) != N_OPERATORS || PyList_GET_SIZE(live_limit) != 1 ||
         PyList_GET_SIZE(budget) != 2) {
@@ -370,7 +400,7 @@ py_install(PyObject *module, PyObject *args)
     }
     take(&LIVE, live), take(&LIVE_LIMIT, live_limit), take(&PRUNE, prune), take(&LOOPS, loops);
     take(&SCALAR_KEYS, scalar_keys), take(&BUDGET, budget), take(&SCALAR_OP, scalar_op);
-    take(&SCALAR_DTYPES, dtypes);
+    take(&SCALAR_DTYPES, dtypes), take(&BROADCASTS, broadcasts), take(&BROADCAST_OP, broadcast_op);
     for (int i = 0; i < N_OPERATORS; i++) {
         for (int r = 0; r < 2; r++) {
             PyMethodDef *def = &operator_methods[i][r];

@@ -348,7 +348,7 @@ def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:
     from .graph.node import _BUDGET
 
     tables = (_LIVE, _LIVE_LIMIT, _prune, _bind._LOOPS, _bind._SCALAR_KEYS, _BUDGET, _bind.SCALAR,
-              (float32, float64))
+              (float32, float64), _bind._BROADCASTS, _bind.BROADCAST)
     operators = tuple((get_op(op_name), getattr(Array, f"__{name}__"),
                        getattr(Array, f"__r{name}__")) for name, op_name in direct.items())
     _bind.FAST.install(Array, tables, operators)

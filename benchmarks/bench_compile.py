@@ -1,11 +1,17 @@
-"""Compile time of the C backend per plan: compiler CPU for chains of heavy math and small kernels.
+"""Compile time of the C backend per plan: compiler CPU for chains of heavy math, small kernels,
+and random graphs mixing many math functions.
 
-Run: python benchmarks/bench_compile.py [--budget N]
+Run: python benchmarks/bench_compile.py [--budget N] [--no-helper-library] [--seeds N]
 
-One evaluation per case on 4,096 elements, in one fresh kernel-cache directory, after a warm-up
-compile (which probes the toolchain); the figure is the compiler's CPU time
-(`getrusage(RUSAGE_CHILDREN)` around the evaluation). `--budget N` overrides the inlining budget
-(runtime/c_inline_budget.py; 0: every heavy call out of line). docs/caching.md has the results.
+Each case evaluates once on 4,096 elements, in one fresh kernel-cache directory, after a warm-up
+compile (which probes the toolchain) and, unless `--no-helper-library`, after building the shared
+helper library (runtime/c_helper_library.py; its build time is printed). A case may compile
+several translation units (the node budget cuts long graphs); the figures are the compiler's CPU
+time (`getrusage(RUSAGE_CHILDREN)`) of the case and of its slowest unit, with that unit's wall
+time. `--budget N` overrides the inlining budget (runtime/c_inline_budget.py; 0: every heavy call
+out of line). Random graphs: `--seeds` graphs of 300 math ops per float type (25 functions: our own
+exp/tanh/log/sin/..., libm's tan/arcsin/cbrt/pow/hypot/...) at the default node budget, and one of
+60 ops in one unit (`max_graph_nodes` raised). docs/caching.md has the results.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import resource
 import shutil
 import sys
 import tempfile
+import time
 
 import numpy as np
 
@@ -24,6 +31,7 @@ os.environ["LAZYARRAY_CACHE_DIR"] = ROOT
 from lazyarray.runtime import c_inline_budget
 
 import lazyarray as la
+from lazyarray.settings import get_settings
 
 
 def compiler_cpu() -> float:
@@ -56,21 +64,97 @@ def softmax(x):
     return la.nn.softmax(x.reshape(64, 64), axis=-1)
 
 
+HEAVY = ("exp", "expm1", "tanh", "log", "log1p", "sin", "cos")
+UNARY = ("sin", "cos", "tan", "arcsin", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arctanh",
+         "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt")
+BINARY = ("power", "arctan2", "hypot", "logaddexp", "add", "multiply")
+
+
+def all_heavy(x):
+    return sum(getattr(la, f)(x * 0.5) for f in HEAVY)
+
+
+def random_graph(seed: int, n_ops: int):
+    """n_ops random math ops over recent values, arguments kept in range."""
+    def build(x):
+        rng = np.random.default_rng(seed)
+        values = [x]
+        for _ in range(n_ops):
+            pick = lambda: values[rng.integers(max(0, len(values) - 4), len(values))]  # noqa: E731
+            if rng.random() < 0.6:
+                f = getattr(la, UNARY[rng.integers(len(UNARY))])
+                values.append(f(la.abs(pick()) * 0.5 + 0.1))
+            else:
+                f = getattr(la, BINARY[rng.integers(len(BINARY))])
+                values.append(f(la.abs(pick()) * 0.5 + 0.1, la.abs(pick()) * 0.25 + 0.1) * 0.5)
+        return values[-1]
+    return build
+
+
+class Units:
+    """Compiler CPU and wall time of each translation unit compiled (c_compiler._compile)."""
+
+    def __init__(self) -> None:
+        from lazyarray.runtime import c_compiler
+
+        self.seen: list[tuple[float, float]] = []
+        compile_unit = c_compiler._compile
+
+        def timed(*args):
+            cpu, wall = compiler_cpu(), time.perf_counter()
+            compile_unit(*args)
+            self.seen.append((compiler_cpu() - cpu, time.perf_counter() - wall))
+        c_compiler._compile = timed
+
+
+def build_helper_library() -> None:
+    from lazyarray.runtime import c_compiler, c_helper_library
+
+    tc = c_compiler.toolchain()
+    directory = c_compiler.cache_root() / "c-v1" / tc.config_hash
+    directory.mkdir(parents=True, exist_ok=True)
+    cpu, wall = compiler_cpu(), time.perf_counter()
+    built = c_helper_library.build(directory, tc)
+    print(f"shared helper library: {'built' if built else 'FAILED'} in "
+          f"{1000 * (compiler_cpu() - cpu):.0f} ms compiler CPU, "
+          f"{1000 * (time.perf_counter() - wall):.0f} ms wall")
+
+
 def main() -> None:
     if "--budget" in sys.argv:
         c_inline_budget.INLINE_BUDGET = int(sys.argv[sys.argv.index("--budget") + 1])
-    la.config(backend="c")
+    seeds = int(sys.argv[sys.argv.index("--seeds") + 1]) if "--seeds" in sys.argv else 3
+    la.config(backend="c", background_compiles=False)
     la.eval(la.asarray(np.ones(8, np.float32)) + 1)  # toolchain probe
-    print(f"inlining budget {c_inline_budget.INLINE_BUDGET}; compiler CPU per plan")
+    if "--no-helper-library" in sys.argv:  # as before it existed: none is built, not even later
+        from lazyarray.runtime import c_helper_library
+
+        c_helper_library.start_build = lambda *args: None
+    else:
+        build_helper_library()
+    units = Units()
+    print(f"inlining budget {c_inline_budget.INLINE_BUDGET} "
+          f"({c_inline_budget.LIBRARY_BUDGET} with the helper library); compiler CPU per case "
+          "(units), slowest unit CPU / wall")
+    worst = (0.0, 0.0, "")
     for dt in ("float32", "float64"):
-        cases = [(f"{n} chained {fn.__name__}", chain(fn, n)) for fn in (la.tanh, la.exp)
-                 for n in (20, 60)] + [("gelu", gelu), ("LSTM nonlinearity", lstm),
-                                       ("softmax (64,64)", softmax)]
-        for label, build in cases:
+        cases = [(f"{n} chained {fn.__name__}", chain(fn, n), 500) for fn in (la.tanh, la.exp)
+                 for n in (20, 60)] + [("gelu", gelu, None), ("LSTM nonlinearity", lstm, None),
+                                       ("softmax (64,64)", softmax, None),
+                                       ("7 functions, one unit", all_heavy, None)]
+        cases += [(f"random 300 ops #{k}", random_graph(k, 300), None) for k in range(seeds)]
+        cases += [("random 60 ops, one unit", random_graph(99, 60), 10**6)]
+        for label, build, budget in cases:
             x = la.asarray(np.random.default_rng(0).standard_normal(4096).astype(dt))
-            before = compiler_cpu()
-            la.eval(build(x))
-            print(f"  {label:22s} {dt:8s} {1000 * (compiler_cpu() - before):7.0f} ms")
+            before, units.seen = compiler_cpu(), []
+            with la.config(max_graph_nodes=budget or get_settings().max_graph_nodes):
+                la.eval(build(x))
+            slow = max(units.seen, default=(0.0, 0.0))
+            worst = max(worst, (*slow, f"{label} {dt}"))
+            print(f"  {label:26s} {dt:8s} {1000 * (compiler_cpu() - before):7.0f} ms "
+                  f"({len(units.seen):2d}), slowest {1000 * slow[0]:4.0f} / {1000 * slow[1]:4.0f} ms")
+    print(f"slowest unit: {1000 * worst[0]:.0f} ms compiler CPU, {1000 * worst[1]:.0f} ms wall "
+          f"({worst[2]})")
     shutil.rmtree(ROOT, ignore_errors=True)
 
 

@@ -6,6 +6,7 @@ gcc run alone costs ~50 ms). The cache lives under `cache_root()`:
     c-v1/<config>/lib-<tu>.so, lib-<tu>.c      one shared library per translation unit (+ its source)
     c-v1/<config>/k-<symbol>.idx               "lib-<tu>.so <sha256 of the library>": kernel → library
     c-v1/<config>/s-<key>.idx                  "<symbol> <sha256(key, symbol)>": key → kernel
+    c-v1/<config>/helpers-<hash>.so            the heavy math wrappers, shared (c_helper_library.py)
 
 `<config>` hashes the compiler path and version, the flags, the CPU's features and the codegen
 version, so a change in any of them can never load a stale library. Every file is written to a
@@ -38,13 +39,13 @@ from pathlib import Path
 
 import cffi
 
-from . import compile_stats
+from . import c_helper_library, compile_stats
 from .compile_stats import CompileForbidden
 
 # Bump when generated code or the calling convention changes. A kernel's cache key is its own text, not
 # the helpers around it, so the helpers' generators (the files below) are hashed in too.
 _HELPER_SOURCES = ("c_prelude.py", "c_math.py", "c_trig.py", "c_philox.py", "c_complex.py",
-                   "c_inline_budget.py")
+                   "c_inline_budget.py", "c_helper_library.py")
 CODEGEN_VERSION = "4-" + hashlib.sha256(b"".join(
     (Path(__file__).parent / f).read_bytes() for f in _HELPER_SOURCES)).hexdigest()[:12]
 # -ffp-contract=off: gcc's default fuses a*b+c into an FMA differently per loop shape, so one value
@@ -450,6 +451,7 @@ def _open_library(path: Path) -> ctypes.CDLL:
     # Sleeping (not spinning) OpenMP workers: on 2 shared cores a spinning worker steals the
     # main thread's core between kernels. Must be set before libgomp loads.
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    c_helper_library.load(path.parent)  # first: a unit past the inlining budget may call it
     return ctypes.CDLL(str(path))
 
 
@@ -463,7 +465,10 @@ def _compile(tc: Toolchain, directory: Path, missing, header_source) -> None:
         names = ", ".join(s for s, _ in missing)
         raise CompileForbidden(f"compiles are forbidden (forbid_compiles) but kernels {names} "
                                "are not cached")
-    source = header_source([src for _, src in missing])
+    directory.mkdir(parents=True, exist_ok=True)
+    # Heavy math past the budget calls the directory's shared helper library once it is built.
+    source = c_helper_library.render_unit(header_source, [src for _, src in missing],
+                                          directory, tc)
     if SERIAL_REGION_FLAG in tc.flags:
         source += SERIAL_REGION
     directory.mkdir(parents=True, exist_ok=True)

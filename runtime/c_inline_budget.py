@@ -11,14 +11,23 @@ formula lane by lane (-ffp-contract=off; an explicit fmaf is exact) — so value
 to the inlined helpers in every loop shape (issue 9; tests/test_inline_budget.py). The wrapper,
 not the helper, is out of line: a helper calling another out-of-line helper (tanh calls exp)
 would leave its clone a scalar loop over the lanes (measured 5x slower).
+Once the cache directory's shared helper library is built (c_helper_library.py), a unit past
+`LIBRARY_BUDGET` calls declares the wrappers instead and calls the library's: no wrapper compiled.
 Measurements and the rule: docs/caching.md, "what bounds compile time".
 """
 
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 INLINE_BUDGET = 8  # heavy-helper calls in a unit's kernels that are still inlined
+# ... when the directory's shared helper library is built (c_helper_library.py): past this many,
+# the unit declares the library's wrappers instead of compiling its own (7 inlined calls of 7
+# functions: 355 -> 196 ms of compiler CPU). 5 keeps the LSTM nonlinearity's 5 calls inlined.
+LIBRARY_BUDGET = 5
 _CALL = re.compile(r"\bla_((?:exp|expm1|tanh|log|log1p|sin|cos)_f(32|64))\(")
 # Two clone widths: the loop's natural one (16 floats / 8 doubles on AVX-512) and 8, the width of
 # the printer's 8-lane reduction loops; a static function keeps only the clones its loops call.
@@ -32,15 +41,40 @@ def heavy_calls(code: str) -> int:
     return len(_CALL.findall(code))
 
 
+_linking = threading.local()  # .library: the unit being rendered may call the helper library
+
+
+@contextmanager
+def helper_library(available: bool) -> Iterator[None]:
+    """Units rendered inside (this thread) call the shared helper library's wrappers."""
+    was = getattr(_linking, "library", False)
+    _linking.library = available
+    try:
+        yield
+    finally:
+        _linking.library = was
+
+
 def wrappers(code: str, budget: int | None = None) -> str:
     """C text that goes after the helpers and before the kernels in `code`: empty within the
-    budget (default INLINE_BUDGET), else the out-of-line wrappers and the macros naming them."""
+    budget (default INLINE_BUDGET, or LIBRARY_BUDGET inside `helper_library(True)`), else the
+    out-of-line wrappers (declarations of the library's, inside `helper_library(True)`) and the
+    macros naming them."""
     calls = _CALL.findall(code)
-    if len(calls) <= (INLINE_BUDGET if budget is None else budget):
+    library = getattr(_linking, "library", False)
+    if budget is None:
+        budget = LIBRARY_BUDGET if library else INLINE_BUDGET
+    if len(calls) <= budget:
         return ""
     out = []
     for name, bits in sorted(set(calls)):
         t = "float" if bits == "32" else "double"
-        out.append(f"{OUT_OF_LINE} {t} la_{name}_ool({t} a) {{ return la_{name}(a); }}\n"
+        body = ";" if library else f" {{ return la_{name}(a); }}"
+        out.append(f"{exported() if library else OUT_OF_LINE} {t} la_{name}_ool({t} a){body}\n"
                    f"#define la_{name}(a) la_{name}_ool(a)")
     return "\n".join(out)
+
+
+def exported() -> str:
+    """The wrappers' qualifiers in the shared helper library (and declarations of them)."""
+    return OUT_OF_LINE.replace("static ", "")

@@ -85,3 +85,41 @@ def test_out_of_line_math_is_bit_identical(dtype, monkeypatch, fresh_caches, tmp
         assert inlined.dtype == out_of_line.dtype == dtype
         np.testing.assert_array_equal(inlined.view(f"u{inlined.itemsize}"),
                                       out_of_line.view(f"u{inlined.itemsize}"), err_msg=f)
+
+
+@pytest.mark.skipif("c" not in available_backends(), reason="no C compiler")
+def test_the_shared_helper_library_gives_the_same_bits(monkeypatch, fresh_caches, tmp_path):
+    """Past LIBRARY_BUDGET, a unit declares the wrappers of the directory's helper library
+    (runtime/c_helper_library.py) instead of compiling its own: same values bit for bit as the
+    inlined helpers, in elementwise loops and 8-lane reductions, float32 and float64."""
+    from lazyarray.runtime import c_compiler, c_helper_library
+
+    x32, s32 = _inputs(np.float32)
+    x64, s64 = _inputs(np.float64)
+    results = []
+    for library in (False, True):
+        with la.config(backend="c", cache_dir=str(tmp_path / str(library))), \
+                np.errstate(all="ignore"):
+            if library:  # the same kernels again: not from memory, not from disk
+                la.clear_caches()
+                for table in ("_functions", "_libraries", "_symbol_of_key"):
+                    monkeypatch.setattr(c_compiler, table, {})
+                directory = c_compiler.cache_root() / "c-v1" / c_compiler.toolchain().config_hash
+                directory.mkdir(parents=True, exist_ok=True)
+                assert c_helper_library.build(directory, c_compiler.toolchain())
+                monkeypatch.setattr(c_inline_budget, "LIBRARY_BUDGET", 0)
+            outs = []
+            for x, s in ((x32, s32), (x64, s64)):
+                a, b = la.array(x), la.array(s)
+                outs += [f(a) for f in HEAVY] + [la.nn.softmax(b, axis=1),
+                                                 la.sum(la.exp(b), axis=1)]
+            la.eval(outs)
+            results.append([np.asarray(o) for o in outs])
+    units = [p.read_text() for p in directory.glob("lib-*.c")]
+    declared = "la_exp_f32_ool(float a);"  # a declaration: the library defines it
+    assert units and all(declared in u for u in units)
+    assert all("la_exp_f32_ool(float a) {" not in u for u in units)
+    for inlined, shared in zip(*results):
+        assert inlined.dtype == shared.dtype
+        np.testing.assert_array_equal(inlined.view(f"u{inlined.itemsize}"),
+                                      shared.view(f"u{inlined.itemsize}"))

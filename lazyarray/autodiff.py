@@ -18,7 +18,7 @@ which are made of the same primitives.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from . import _bind, cache
@@ -36,35 +36,38 @@ Site = _bind.Site
 def tree_flatten(tree: Any) -> tuple[list[Any], Any]:
     """(leaves, structure) of nested tuples, lists and dicts (keys sorted, as la.jit)."""
     leaves: list[Any] = []
+    return leaves, _walk(tree, leaves)
 
-    def walk(x: Any) -> Any:  # argument trees are shallow: recursion is fine here
-        t = type(x)
-        if t is tuple or t is list:
-            return (t, [walk(v) for v in x])
-        if t is dict:
-            keys = sorted(x)
-            return (dict, keys, [walk(x[k]) for k in keys])
-        if x is None:
-            return None
-        leaves.append(x)
-        return ...
 
-    return leaves, walk(tree)
+# Module-level, not nested: a nested function that calls itself is a reference cycle (function ->
+# closure cell -> function) holding the leaves, so every la.grad call left its Arrays alive until
+# the garbage collector ran, and the node budget's cuts evaluated them with the loop state: the
+# cut graphs, hence the plans, varied with the collector's timing (gradient descent: 5 plans).
+def _walk(x: Any, leaves: list[Any]) -> Any:  # argument trees are shallow: recursion is fine
+    t = type(x)
+    if t is tuple or t is list:
+        return (t, [_walk(v, leaves) for v in x])
+    if t is dict:
+        keys = sorted(x)
+        return (dict, keys, [_walk(x[k], leaves) for k in keys])
+    if x is None:
+        return None
+    leaves.append(x)
+    return ...
 
 
 def tree_unflatten(structure: Any, leaves: Sequence[Any]) -> Any:
-    it = iter(leaves)
+    return _build(structure, iter(leaves))
 
-    def build(s: Any) -> Any:
-        if s is ...:
-            return next(it)
-        if s is None:
-            return None
-        if s[0] is dict:
-            return {k: build(v) for k, v in zip(s[1], s[2])}
-        return s[0](build(v) for v in s[1])
 
-    return build(structure)
+def _build(s: Any, it: Iterator[Any]) -> Any:
+    if s is ...:
+        return next(it)
+    if s is None:
+        return None
+    if s[0] is dict:
+        return {k: _build(v, it) for k, v in zip(s[1], s[2])}
+    return s[0](_build(v, it) for v in s[1])
 
 
 def _as_float_array(x: Any, what: str, site: Site) -> Array:

@@ -237,3 +237,28 @@ def test_adam_cuts_near_the_budget(budget, backend, fresh_caches):
     built, cuts = run_loop("adam", steps, budget)
     assert 1 <= cuts <= steps * per_step / budget * 1.5 + 2, (cuts, per_step)
     assert built <= 3, (built, cuts)
+
+
+def test_gradient_descent_with_la_grad_reaches_one_plan(backend, fresh_caches):
+    """`x = x - 0.01 * grad(x)`: la.grad's argument trees were flattened by nested recursive
+    functions (a reference cycle each call), so each call's Arrays stayed alive until the garbage
+    collector ran and the cuts evaluated them with `x`: the plans varied (5 built). Now <= 3, and a
+    second descent builds none."""
+    a0 = np.random.default_rng(1).standard_normal((16, 16)).astype(np.float32) / 4
+    b0 = np.ones(16, np.float32)
+    want = np.zeros(16, np.float32)
+    for _ in range(60):
+        want = want - np.float32(0.01) * (2 * a0.T @ (a0 @ want - b0))
+    a, b = la.array(a0), la.array(b0)
+    grad = la.grad(lambda x: la.sum((a @ x - b) ** 2))
+    built = []
+    with la.config(max_graph_nodes=100):
+        for _ in range(2):
+            before = la.cache_info().plans_built
+            x = la.zeros(16, dtype=la.float32)
+            for _ in range(60):
+                x = x - 0.01 * grad(x)
+            np.testing.assert_allclose(np.asarray(x), want, rtol=1e-4, atol=1e-6)
+            built.append(la.cache_info().plans_built - before)
+    assert la.cache_info().graph_cuts >= 4
+    assert built[0] <= 3 and built[1] == 0, built

@@ -105,7 +105,10 @@ def build(directory: Path, tc) -> bool:
     (the units then keep their static wrappers)."""
     path = library_path(directory)
     if not path.is_file():
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-helpers-", suffix=".c")
+        try:
+            fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-helpers-", suffix=".c")
+        except OSError:  # an unwritable cache: the units keep their own wrappers
+            return False
         os.close(fd)
         src = Path(tmp)
         out = src.with_suffix(".so")
@@ -114,11 +117,11 @@ def build(directory: Path, tc) -> bool:
             flags = [f for f in tc.flags if not f.startswith("-Wl,")]
             result = subprocess.run([*tc.command, *flags, "-o", str(out), str(src), "-lm"],
                                     capture_output=True, text=True, check=False,
-                                    env=dict(os.environ))
+                                    env=dict(os.environ), timeout=300)
             if result.returncode != 0:
                 return False
             os.replace(out, path)
-        except OSError:
+        except (OSError, subprocess.SubprocessError):
             return False
         finally:
             for leftover in (src, out):

@@ -30,6 +30,7 @@ import sys
 import weakref
 from typing import Any
 
+from . import cache
 from .graph.node import (
     _IS_LIBRARY,
     Node,
@@ -95,9 +96,8 @@ def reset() -> None:
 
 
 def _evaluations() -> int:
-    from .cache import plan_cache
-
-    return plan_cache.plans_built + plan_cache.plan_hits
+    plans = cache.plan_cache
+    return plans.plans_built + plans.plan_hits
 
 
 def _count_pending(nodes: list[Node]) -> int:
@@ -149,8 +149,6 @@ def _substitute(inputs: tuple[Node, ...]) -> tuple[Node, ...]:
 def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
     """Node-budget hook (graph.node): called past the budget, and for every node while waiting
     for the cut point or just after a cut (library code may still hold pre-cut operands)."""
-    from . import cache
-
     if cache.is_busy():
         return inputs
     st = _STATE
@@ -187,7 +185,6 @@ def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
 
 
 def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
-    from . import cache
     from .evaluation import evaluate_nodes
 
     arrays = _prune()

@@ -36,6 +36,7 @@ import threading
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 import cffi
 
@@ -232,14 +233,23 @@ def _probe(command: tuple[str, ...]) -> dict:
     flags = list(BASE_FLAGS)
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "probe.c"
-        src.write_text("#include <math.h>\nint la_probe(void) { return 0; }\n")
+        parallel = ("#include <math.h>\nint la_probe(int n) {\n  int s = 0;\n  #pragma omp parallel "
+                    "for num_threads(n) if (n > 1) reduction(+:s)\n  for (int i = 0; i < 8; i++) "
+                    "s += i;\n  return s;\n}\n" + SERIAL_REGION)
 
         def works(extra: list[str]) -> bool:
             cmd = [*command, *flags, *extra, "-o", str(Path(tmp) / "probe.so"), str(src), "-lm"]
             return subprocess.run(cmd, capture_output=True, timeout=120, check=False).returncode == 0
 
         # One compiler run where everything works (the usual case: each run costs 50-150 ms,
-        # and a fresh cache pays the probe before its first kernel); else flag by flag.
+        # and a fresh cache pays the probe in the foreground, before its first kernel); else
+        # flag by flag.
+        src.write_text(parallel)
+        everything = ["-march=native", "-fopenmp", SERIAL_REGION_FLAG]
+        if works(everything):
+            flags += everything
+            return _facts(out, version, flags, True)
+        src.write_text("#include <math.h>\nint la_probe(void) { return 0; }\n")
         if works(["-march=native", "-fopenmp"]):
             flags += ["-march=native", "-fopenmp"]
             openmp = True
@@ -254,11 +264,13 @@ def _probe(command: tuple[str, ...]) -> dict:
             elif works(["-fopenmp-simd"]):  # no OpenMP runtime: still honour `omp simd`
                 flags.append("-fopenmp-simd")
         if openmp:
-            src.write_text("int la_probe(int n) {\n  int s = 0;\n  #pragma omp parallel for "
-                           "num_threads(n) if (n > 1) reduction(+:s)\n  for (int i = 0; i < 8; "
-                           "i++) s += i;\n  return s;\n}\n" + SERIAL_REGION)
+            src.write_text(parallel)
             if works([SERIAL_REGION_FLAG]):
                 flags.append(SERIAL_REGION_FLAG)
+    return _facts(out, version, flags, openmp)
+
+
+def _facts(out: Any, version: str, flags: list[str], openmp: bool) -> dict:
     is_gcc = "gcc" in version.lower() or "free software foundation" in out.stdout.lower()
     return {"version": version, "flags": flags, "openmp": openmp,
             "vector_math": bool(is_gcc and _glibc_has_libmvec())}

@@ -123,3 +123,36 @@ def test_eviction_scans_once_per_process_then_per_written_eighth(tmp_path, monke
     step = c_compiler.EVICT_EVERY_BYTES // 4
     ran = [c_compiler.maybe_evict(tmp_path, step) for _ in range(5)]
     assert ran == [True, False, False, False, True] and len(scans) == 2
+
+
+def test_the_probe_is_one_compile_where_every_flag_works(monkeypatch):
+    """A fresh cache directory probes the compiler in the foreground: `--version` and one
+    compile with every optional flag; flag by flag (the old sequence) only when that fails."""
+    command = c_compiler.find_compiler()
+    if command is None:
+        pytest.skip("no C compiler")
+    real = c_compiler.subprocess.run
+    runs = []
+
+    def counted(cmd, *args, **kwargs):
+        runs.append(list(cmd))
+        return real(cmd, *args, **kwargs)
+
+    monkeypatch.setattr(c_compiler.subprocess, "run", counted)
+    facts = c_compiler._probe(command)
+    if c_compiler.SERIAL_REGION_FLAG not in facts["flags"]:
+        pytest.skip("this linker cannot --wrap: the flag-by-flag path")
+    assert len(runs) == 2 and facts["openmp"]
+    assert facts["flags"][-3:] == ["-march=native", "-fopenmp", c_compiler.SERIAL_REGION_FLAG]
+
+    def no_wrap(cmd, *args, **kwargs):  # a linker without --wrap: the flags found one by one
+        runs.append(list(cmd))
+        if c_compiler.SERIAL_REGION_FLAG in cmd:
+            return real(["false"], *args, **kwargs)
+        return real(cmd, *args, **kwargs)
+
+    monkeypatch.setattr(c_compiler.subprocess, "run", no_wrap)
+    runs.clear()
+    facts = c_compiler._probe(command)
+    assert facts["flags"][-2:] == ["-march=native", "-fopenmp"] and facts["openmp"]
+    assert len(runs) == 4  # --version, everything, the two flags, --wrap alone

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import _bind
 from .array import Array
 from .graph import dtypes, get_op
@@ -53,7 +55,7 @@ def from_parts(re: Array, im: Array) -> Array:
 
 
 def angle(z: Any, deg: bool = False) -> Array:
-    """The argument of each complex number in (-pi, pi] (NumPy `angle`); float64 for integers."""
+    """The argument of each complex number in (-pi, pi] (NumPy `angle`), in NumPy's dtype."""
     from .elementwise import arctan2
 
     site = user_site(1)
@@ -61,7 +63,9 @@ def angle(z: Any, deg: bool = False) -> Array:
     if not isinstance(node, _bind.Node):
         node = _bind.scalar_leaf(node[1], dtypes.result_type(node[0]), site)
     x = Array(node)
-    if node.dtype.kind in "iub":
-        x = x.astype(dtypes.float64)
+    if node.dtype.kind in "iub":  # NumPy's arctan2(0, x) loop: float64 for bool, int32, int64;
+        from .numpy_math import _loop_dtype  # float16 (here float32) for int8/uint8 ...
+
+        x = x.astype(_loop_dtype(np.arctan2, 0, x))
     out = arctan2(imag(x), real(x))
     return out * (180.0 / 3.141592653589793) if deg else out

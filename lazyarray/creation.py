@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _bind, _device
 from .array import Array
-from .graph import Node, dtypes
+from .graph import Node, dtypes, semantics
 from .graph.node import user_site
 
 
@@ -115,8 +115,8 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
             node = Node(_bind.CAST, (node,), (), (), dt, None, site)
         return Array(_bind.broadcast_to(node, _shape(shape, dt, site), site))
     value = fill_value.item() if isinstance(fill_value, np.generic) else fill_value
-    if dt.kind in "iu" and isinstance(value, float):
-        value = int(value)
+    if dt.kind in "iu" and isinstance(value, float):  # astype's rule: trunc, saturate, NaN -> 0
+        value = semantics.cast(np.array(value), dt).item()  # (NumPy: platform garbage + warning)
     node = _bind.scalar_leaf(dt.type(value).item() if dt.kind != "b" else bool(value), dt, site)
     return Array(_bind.broadcast_to(node, _shape(shape, dt, site), site))
 

@@ -169,7 +169,7 @@ def _python_scalar_as(value: bool | int | float, dtype: np.dtype, site: _bind.Si
 
 def _value_node(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
     """The values of an `.at[]` update; a Python scalar is stored by NumPy's assignment rules."""
-    if type(values) in (bool, int, float):
+    if type(values) in (bool, int, float, complex):  # 1j into a float array: TypeError, as NumPy
         return _bind.scalar_leaf(_python_scalar_as(values, dtype, site), dtype, site)
     return _as_node(values, site)
 

@@ -91,9 +91,12 @@ def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
 
     site = user_site(1)
     a, b = _as_node(x1, site), _as_node(x2, site)
+    if not a.ndim or not b.ndim:  # NumPy's gufunc core (n),(n)->() needs an axis in each
+        raise _bind.fail(ValueError, f"vecdot: input operand {0 if not a.ndim else 1} has 0 "
+                         "dimensions; the contracted axis needs at least 1", site)
     shape = _bind.broadcast_shapes([a.shape, b.shape], site)
     ax = axis if axis < 0 else axis - len(shape)
-    if a.ndim and b.ndim and a.shape[ax] != b.shape[ax]:
+    if a.shape[ax] != b.shape[ax]:
         raise _bind.fail(ValueError, "vecdot: the contracted axis differs in size", site)
     first = Array(a)
     if first.dtype.kind == "c":  # the standard's vecdot conjugates x1 (as NumPy's does)

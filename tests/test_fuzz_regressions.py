@@ -20,3 +20,57 @@ def test_values_named_like_libm_functions_do_not_shadow_them(backend, chain):
     with np.errstate(all="ignore"):
         want = chain(np, x)
     assert_matches(chain(la, la.asarray(x)), want)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "uint16", "int32", "int64",
+                                   "float32", "complex64", "complex128"])
+def test_angle_has_numpys_dtype(backend, dtype):
+    """angle(int8) is NumPy's arctan2(0, x) loop: float16 there, float32 here (it was float64)."""
+    z = np.array([1, 0, 1, 0], dtype)
+    if dtype.startswith("complex"):
+        z = z * (1 - 2j)
+    want = np.angle(z, deg=True)
+    assert_matches(la.angle(la.asarray(z), deg=True),
+                   want.astype(np.float32) if want.dtype == np.float16 else want)
+
+
+@pytest.mark.parametrize("value", [1j, 2 - 0.5j])
+@pytest.mark.parametrize("dtype", ["float64", "int8", "uint16"])
+def test_storing_a_python_complex_into_a_real_array_raises_as_numpy(value, dtype):
+    """NumPy: `x[0] = 1j` into a real array is TypeError (it took the real part silently)."""
+    with pytest.raises(TypeError):
+        np.zeros(3, dtype)[0] = value
+    x = la.zeros(3, dtype=dtype)
+    with pytest.raises(TypeError, match="test_fuzz_regressions.py"):
+        x[0] = value
+    with pytest.raises(TypeError, match="test_fuzz_regressions.py"):
+        x.at[1:].set(value)
+
+
+def test_storing_a_python_complex_into_a_complex_array(backend):
+    x = la.zeros(3, dtype=la.complex64)
+    x[1] = 2 - 0.5j
+    want = np.zeros(3, np.complex64)
+    want[1] = 2 - 0.5j
+    assert_matches(x, want)
+
+
+@pytest.mark.parametrize("value", [1e300, -1e300, float("nan"), float("inf"), -2.7, 2.7])
+@pytest.mark.parametrize("dtype", ["int16", "uint8", "int64", "uint64"])
+def test_full_of_a_float_into_an_integer_dtype_is_astypes_rule(backend, value, dtype):
+    """la.full(n, 1e300, dtype=int16) raised OverflowError from inside NumPy (NaN: ValueError),
+    naming no line; NumPy leaves these to the platform. It is astype's rule now: truncate,
+    saturate, NaN -> 0 (docs/semantics.md), the same value as la.full(n, value).astype(dtype)."""
+    want = np.asarray(la.full(3, value).astype(dtype))
+    assert_matches(la.full(3, value, dtype=dtype), want)
+    assert_matches(la.full_like(la.zeros(3, dtype=dtype), value), want)
+    if np.isfinite(value) and abs(value) < 100 and (value >= 0 or dtype[0] != "u"):
+        assert_matches(la.full(3, value, dtype=dtype), np.full(3, value, dtype))
+
+
+def test_vecdot_of_a_0d_operand_raises_as_numpy():
+    for a, b in [((), (3,)), ((3,), ())]:
+        with pytest.raises(ValueError):
+            np.vecdot(np.ones(a), np.ones(b))
+        with pytest.raises(ValueError, match="test_fuzz_regressions.py"):
+            la.vecdot(la.ones(a), la.ones(b))

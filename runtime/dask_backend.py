@@ -137,6 +137,8 @@ def row_chunks(shape: tuple[int, ...], dtype: Any, first: tuple[int, ...] | None
 
     if not shape:
         return ()
+    if 0 in shape:  # empty: one chunk (Dask's "auto" divides by the zero-sized block)
+        return tuple((n,) for n in shape)
     if first is None:
         setting = chunks_setting
         if isinstance(setting, (tuple, list)):

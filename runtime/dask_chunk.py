@@ -68,11 +68,21 @@ def concrete_kernel(ck: ChunkKernel, space: tuple[int, ...],
     out_strides = _c_strides(space[:ck.n_outer]) + (0,) * (len(space) - ck.n_outer)
     stages = []
     for st in ck.stages:
-        exprs = tuple(replace(e, strides=load_strides[e.slot], offset=0)
-                      if isinstance(e, Load) else e for e in st.exprs)
+        exprs = tuple(replace(e, strides=_block_strides(e.strides, load_strides[e.slot]),
+                              offset=0) if isinstance(e, Load) else e for e in st.exprs)
         stores = tuple(Store(ck.n_blocks + s.slot, out_strides, 0, s.value) for s in st.stores)
         stages.append(Stage(st.inner, exprs, st.reduces, stores))
     return Kernel(ck.name, space, ck.n_outer, tuple(stages), ck.fused, ck.sites)
+
+
+def _block_strides(kernel_strides: tuple[int, ...], block: tuple[int, ...]) -> tuple[int, ...]:
+    """A dim the Load broadcasts over (stride 0 in the kernel) stays stride 0 whatever the block's
+    memory: Dask may hand a broadcast block as a copy (a rechunk), and a Load after a reduction
+    must not index its reduced dims (it printed `b1[i0 * s + i1]` outside i1's loop). Loads
+    without kernel strides (the tree reduction's placeholders) take the block's."""
+    if len(kernel_strides) != len(block):
+        return block
+    return tuple(0 if k == 0 else s for k, s in zip(kernel_strides, block))
 
 
 def compiled(kernel: Kernel):

@@ -74,3 +74,31 @@ def test_vecdot_of_a_0d_operand_raises_as_numpy():
             np.vecdot(np.ones(a), np.ones(b))
         with pytest.raises(ValueError, match="test_fuzz_regressions.py"):
             la.vecdot(la.ones(a), la.ones(b))
+
+
+@pytest.fixture
+def dask_backend():
+    pytest.importorskip("dask")
+    with la.config(backend="dask"):
+        yield "dask"
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_dask_a_reduction_then_an_array_operand(dask_backend, dtype, axis):
+    """sum(x, axis) / y on the dask backend: y's block came as a copy with a stride over the
+    reduced dim, and the epilogue read it there (CompileError: 'i1' undeclared). Complex mean
+    divides by a 0-d complex buffer: the same."""
+    x = np.arange(12.0).reshape(3, 4).astype(dtype)
+    y = np.arange(1.0, 1 + x.shape[1 - axis]).astype(dtype)
+    assert_matches(la.sum(la.asarray(x), axis=axis) / la.asarray(y), np.sum(x, axis=axis) / y)
+    assert_matches(la.mean(la.asarray(x), axis=axis), np.mean(x, axis=axis))
+
+
+@pytest.mark.parametrize("shape", [(5, 0), (0, 5), (0,), (2, 0, 3)])
+def test_dask_empty_leaves(dask_backend, shape):
+    """An empty NumPy leaf on the dask backend: Dask's 'auto' chunks divided by zero."""
+    x = np.ones(shape, np.complex128)
+    assert_matches(la.asarray(x) / 2.0, x / 2.0)
+    assert_matches(la.sum(la.asarray(x), axis=-1), np.sum(x, axis=-1))
+    assert_matches(la.sum(la.asarray(x).real), np.sum(x.real))

@@ -269,6 +269,21 @@ class Node(_compiled.NodeBase if _compiled is not None else _PyNode):  # type: i
         attrs = f" {self.attrs}" if self.attrs else ""
         return f"<{self.op.name}{attrs} {self.dtype}{list(self.shape)}>"
 
+    def __reduce__(self) -> tuple:
+        """copy, deepcopy and pickle restore the fields as they were (the key is kept, as for a
+        slots object); the compiled NodeBase has no slots for copyreg to find."""
+        return _rebuilt, (type(self), *[getattr(self, name) for name in _FIELDS])
+
+
+_FIELDS = ("op", "inputs", "attrs", "shape", "dtype", "key", "pending", "data", "site")
+
+
+def _rebuilt(cls: type, *values: Any) -> Node:
+    node = _new_node(cls)
+    for name, value in zip(_FIELDS, values):
+        setattr(node, name, value)
+    return node
+
 
 if _compiled is not None:
     _compiled.set_node_class(Node)  # what the compiled fast paths build

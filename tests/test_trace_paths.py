@@ -9,9 +9,11 @@ interpreter gives the same keys and counts on both paths. Timings are in benchma
 
 from __future__ import annotations
 
+import copy
 import gc
 import json
 import operator
+import pickle
 import os
 import subprocess
 import sys
@@ -162,6 +164,15 @@ def test_compiled_signature_walk_matches_the_python_one():
         assert graph_signature(outputs) == python_graph_signature(outputs)
     with pytest.raises(TypeError):
         graph_signature([a])  # an Array, not a Node
+
+
+def test_nodes_copy_and_pickle_with_their_fields():
+    node = (la.ones(3, dtype=la.float32) * 2.0 + 1.0)._node
+    fields = ("op", "attrs", "shape", "dtype", "key", "pending", "site")
+    for twin in (copy.copy(node), copy.deepcopy(node), pickle.loads(pickle.dumps(node))):
+        assert type(twin) is type(node)
+        assert [getattr(twin, f) for f in fields] == [getattr(node, f) for f in fields]
+        assert [i.key for i in twin.inputs] == [i.key for i in node.inputs]
 
 
 # --- the Python Node class against the compiled one, from fresh interpreters ----------------------

@@ -13,7 +13,8 @@ Formulas (no FMA anywhere: the C flags carry -ffp-contract=off):
   degree 6, in float32 with fmaf), times 2^n built from bits in two factors, so subnormal results
   round once.
 - tanh: float32 |x| < 0.75 by an odd polynomial, else 1 - 2/(exp(2|x|) + 1) with an inline exp
-  for that range (one normal 2^n factor); float64 t/(t + 2) with t = expm1(2|x|), the division refined by one exact (Dekker) residual.
+  for that range (one normal 2^n factor); float64 t/(t + 2) with t = expm1(2|x|), the division
+  refined by one exact (Dekker) residual.
 - expm1: |x| <= 1 Taylor directly, else 2^n p + (2^n - 1) with r = x - n ln2 as a double-double.
 - log1p: near 1, 2 atanh(x/(2+x)) written as x - (s x - ...) so the rounding of s barely matters;
   elsewhere log(1 + x) plus the exact rounding error of 1 + x over (1 + x).
@@ -101,11 +102,11 @@ def _exp_f32(dt: np.dtype, t: str):
         "    float n = t - 12582912.0f;\n"
         "    float r = fmaf(n, 2.12194440e-4f, fmaf(n, -0.693359375f, x));\n"
         f"    float p = 1.0f + fmaf(r * r, {q}, r);\n"
-        "    uint32_t tb; memcpy(&tb, &t, sizeof tb);         /* n in its low bits, n in -150..128 */\n"
+        "    uint32_t tb; memcpy(&tb, &t, sizeof tb);     /* n in the low bits, -150..128 */\n"
         "    int neg = n < 0.0f;\n"
-        "    uint32_t sb = (tb << 23) + (neg ? 191u << 23 : 126u << 23);  /* 2^(n + 64) or 2^(n - 1) */\n"
+        "    uint32_t sb = (tb << 23) + (neg ? 191u << 23 : 126u << 23);  /* 2^(n+64), 2^(n-1) */\n"
         "    float s; memcpy(&s, &sb, sizeof s);\n"
-        "    return p * s * (neg ? 5.421010862427522e-20f : 2.0f);  /* exact; then 2^-64 or 2: one rounding */\n"
+        "    return p * s * (neg ? 5.421010862427522e-20f : 2.0f);  /* exact, then one rounding */\n"
         "}"
     )
     return "a", body, ()
@@ -166,8 +167,8 @@ def _tanh(dt: np.dtype, t: str):
         "    float z = a * a;\n"
         f"    float poly = fmaf(ax, z * {_horner_fma('z', _TANH_F32_P)}, ax);\n"
         "    float y = ax > 9.02f ? 18.04f : ax + ax;       /* NaN passes */\n"
-        f"    float t = fmaf(y, {float(np.float32(1 / math.log(2)))!r}f, 12582912.0f);  /* 1.5*2^23 */\n"
-        "    float n = t - 12582912.0f;\n"
+        f"    float t = fmaf(y, {float(np.float32(1 / math.log(2)))!r}f, 12582912.0f);\n"
+        "    float n = t - 12582912.0f;                      /* t: the 1.5*2^23 shifter */\n"
         "    float r = fmaf(n, 2.12194440e-4f, fmaf(n, -0.693359375f, y));\n"
         f"    float p = 1.0f + fmaf(r * r, {_horner_fma('r', _EXP_F32_Q6)}, r);\n"
         "    uint32_t tb, pb; memcpy(&tb, &t, sizeof tb); memcpy(&pb, &p, sizeof pb);\n"

@@ -183,11 +183,25 @@ def clip(x: Any, min: Any = None, max: Any = None, *, a_min: Any = None,  # noqa
             min = None  # noqa: A001
         if type(max) is int and max > info.max:
             max = None  # noqa: A001
+    bounds = [b for b in (min, max) if b is not None]
+    if bounds:  # NumPy promotes x and both bounds at once: clip(bool, 5, float32) is float32
+        target = dtypes.result_type(out.dtype, *map(_promotion_type, bounds))
+        if target != out.dtype:
+            out = astype(out, target)
     if min is not None:
         out = globals()["maximum"](out, min)
     if max is not None:
         out = globals()["minimum"](out, max)
     return out
+
+
+def _promotion_type(v: Any) -> Any:
+    """What NEP 50 promotes `v` as: its dtype, or the Python type of a weak scalar."""
+    weak = dtypes.weak_type_of(v)
+    if weak is not None:
+        return weak
+    dtype = getattr(v, "dtype", None)
+    return dtype if dtype is not None else np.asarray(v).dtype
 
 
 def astype(x: Any, dtype: Any, copy: bool = True, device: Any = None) -> Array:

@@ -102,3 +102,19 @@ def test_dask_empty_leaves(dask_backend, shape):
     assert_matches(la.asarray(x) / 2.0, x / 2.0)
     assert_matches(la.sum(la.asarray(x), axis=-1), np.sum(x, axis=-1))
     assert_matches(la.sum(la.asarray(x).real), np.sum(x.real))
+
+
+@pytest.mark.parametrize("x_dtype, lo, hi", [
+    ("bool", 5, "float32"), ("bool", 2147483648, "float32"), ("bool", True, "int8"),
+    ("int8", 5, "float32"), ("uint8", 2.5, None), ("bool", None, "uint8"), ("int8", "float64", 50),
+])
+def test_clip_promotes_x_and_both_bounds_at_once(backend, x_dtype, lo, hi):
+    """np.clip(bool, 5, float32) is float32: NumPy promotes the three together. lazyarray applied
+    maximum then minimum, each promoting on its own (bool with 5 is int64, then float64)."""
+    x = np.array([0, 1, 1, 0], x_dtype) if x_dtype == "bool" else np.array([0, 1, 7, 100], x_dtype)
+
+    def bound(b, m):
+        return m.asarray(np.array([3], b)) if isinstance(b, str) else b
+
+    assert_matches(la.clip(la.asarray(x), bound(lo, la), bound(hi, la)),
+                   np.clip(x, bound(lo, np), bound(hi, np)))

@@ -16,7 +16,7 @@ from . import cache  # plan cache, node budget (the caching issue)
 from . import cuts
 from .array import Array
 from .graph import Graph, get_op
-from .graph.node import _IS_LIBRARY, Node, _is_library_file, set_node_budget
+from .graph.node import _IS_LIBRARY, Node, _compiled, _is_library_file, set_node_budget
 from .generic_plan import GenericPlan
 from .graph.generic import GenericGraph, probe_graph
 from .passes import optimize
@@ -125,6 +125,10 @@ _USER_FRAMES = 3  # how many of the caller's own (non-library) frames are looked
 # from the real locals whenever it is read again); 3.13's is a view of the locals themselves.
 _SNAPSHOT = sys.version_info < (3, 13)
 _CO_OPTIMIZED = inspect.CO_OPTIMIZED
+# graph/_node.c's refcount test: False proves no Array can hold an intermediate of the graph, so
+# the frame scan below (~1.5 us, most of it building `f_locals` snapshots) is skipped. The
+# pure-Python path always scans: the answer is the same, only slower.
+_shared_intermediates = getattr(_compiled, "shared_intermediates", None)
 
 
 def _held_intermediates(nodes: list[Node]) -> list[Array]:
@@ -137,6 +141,8 @@ def _held_intermediates(nodes: list[Node]) -> list[Array]:
     time, builds a new plan per iteration. Local variables rather than every live Array (the
     weak references `cuts` keeps): library temporaries in reference cycles stay alive until the
     garbage collector runs, which would make the graph, hence the plan, vary from run to run."""
+    if _shared_intermediates is not None and not _shared_intermediates(nodes):
+        return []  # every intermediate is referenced only by the graph's own nodes
     frame = sys._getframe(2)
     known = _IS_LIBRARY.get
     held: list[Array] = []

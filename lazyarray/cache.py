@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from .graph import Graph, Node, get_op
-from .graph.node import format_site, user_site
+from .graph.node import _compiled, format_site, user_site
 from .graph.generic import generic_signature
 from .graph.signature import graph_signature
 from .runtime.plan_cache import PlanCache
@@ -252,6 +252,11 @@ def bind_leaves(leaves: list[Node]) -> tuple[list[Any], list[Any]]:
     for n in leaves:
         (arrays if n.op is _INPUT else scalars).append(n.data)
     return arrays, scalars
+
+
+python_bind_leaves = bind_leaves  # the reference (tests compare graph/_node.c's loop with it)
+if getattr(_compiled, "bind_leaves", None) is not None:  # ~0.01 instead of ~0.1 us per leaf
+    bind_leaves = _compiled.bind_leaves  # noqa: F811
 
 
 def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan) -> list[Any]:

@@ -34,6 +34,7 @@ from . import cache
 from .graph.node import (
     _IS_LIBRARY,
     Node,
+    _compiled,
     _is_library_file,
     built_in_segment,
     set_cut_threshold,
@@ -141,6 +142,11 @@ def _user_point(op: Any) -> Any:
     return None
 
 
+# graph/_node.c's walk (~0.05 us instead of ~0.4 us: the hook asks on every node while a cut waits
+# for its point); `_user_point` is its reference and the pure-Python path.
+_c_user_point = getattr(_compiled, "user_point", None)
+
+
 def _substitute(inputs: tuple[Node, ...]) -> tuple[Node, ...]:
     replaced = _STATE.replaced
     return tuple([replaced[id(n)][1] if id(n) in replaced else n for n in inputs])
@@ -152,7 +158,7 @@ def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
     if cache.is_busy():
         return inputs
     st = _STATE
-    point = _user_point(op)
+    point = _user_point(op) if _c_user_point is None else _c_user_point(2, op)
     if st.replaced:
         st.after -= 1
         if point[:2] == st.cut_point[:2] and st.after > 0:

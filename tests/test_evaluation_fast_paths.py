@@ -109,3 +109,36 @@ def test_loop_with_nothing_held_reuses_one_plan(fresh_caches):
     x = np.tanh(an * np.float32(0.3) + bn) * bn - an
     np.testing.assert_allclose(out, np.maximum(x, an) - 0.5, rtol=1e-6)
     assert la.cache_info().plans_built == 1
+
+
+def _hook_like(op):
+    from lazyarray import cuts
+
+    return cuts._user_point(op), graph_node._compiled.user_point(2, op)
+
+
+@pytest.mark.skipif(getattr(graph_node._compiled, "user_point", None) is None,
+                    reason="graph/_node.c not built or not in use")
+def test_compiled_user_point_matches_the_python_walk():
+    """lazyarray.cuts' program point (code, instruction, op) from C equals the Python walk's."""
+    for op in ("add", None):
+        python_point, compiled_point = _hook_like(op)
+        assert python_point == compiled_point
+        assert python_point[0] is sys._getframe().f_code and python_point[2] == op
+
+
+@pytest.mark.skipif(getattr(graph_node._compiled, "bind_leaves", None) is None,
+                    reason="graph/_node.c not built or not in use")
+def test_compiled_bind_leaves_matches_the_python_loop():
+    from lazyarray import cache
+
+    assert cache.bind_leaves is not cache.python_bind_leaves
+    a, b = _leaf(), _leaf()
+    y = (a * 0.5 + b) * 2 - a * True
+    _, leaves = cache.graph_signature([y._node])
+    got, want = cache.bind_leaves(leaves), cache.python_bind_leaves(leaves)
+    assert len(got[0]) == 2 and len(got[1]) >= 2
+    assert [id(x) for x in got[0]] == [id(x) for x in want[0]] and got[1] == want[1]
+    assert cache.bind_leaves([]) == ([], [])
+    with pytest.raises(TypeError):
+        cache.bind_leaves([a])

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
@@ -130,10 +132,38 @@ def _intern(structure: tuple) -> int:
 CutHook = Callable[[tuple["Node", ...], "OpDef"], tuple["Node", ...]]
 
 
+_PAUSED: list = [0, None]  # [depth of `cuts_paused`, the hook it took away]
+_PAUSE_LOCK = threading.Lock()
+
+
 def set_node_budget(limit: int, cut: CutHook | None) -> None:
     """Past `limit` pending nodes, a new node's inputs and op go through `cut` (which may
     evaluate them and return leaves) before the node is built; `cut=None` turns the budget off."""
-    _BUDGET[0], _BUDGET[1] = limit, cut
+    with _PAUSE_LOCK:
+        if _PAUSED[0]:
+            _BUDGET[0], _PAUSED[1] = limit, cut  # takes effect when the pause ends
+        else:
+            _BUDGET[0], _BUDGET[1] = limit, cut
+
+
+@contextmanager
+def cuts_paused() -> Iterator[None]:
+    """No cut while graph passes build nodes: a cut evaluates every live pending Array and hands
+    back leaves, which in the middle of a rewrite would splice evaluated leaves into the graph
+    being rewritten (the memory planner then met slots no step writes). Evaluation already
+    refuses cuts while the plan cache is busy; this covers `la.explain`, `to_dask` and direct
+    `optimize` calls. Nestable and thread-safe: the hook comes back when the last pause ends."""
+    with _PAUSE_LOCK:
+        if _PAUSED[0] == 0:
+            _PAUSED[1], _BUDGET[1] = _BUDGET[1], None
+        _PAUSED[0] += 1
+    try:
+        yield
+    finally:
+        with _PAUSE_LOCK:
+            _PAUSED[0] -= 1
+            if _PAUSED[0] == 0:
+                _BUDGET[1], _PAUSED[1] = _PAUSED[1], None
 
 
 def start_segment(pending: int = 0) -> None:

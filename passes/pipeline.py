@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..graph import Graph, get_op
+from ..graph.node import cuts_paused
 from ..graph.kernel_ir import Program
 from .cse import eliminate_common_subexpressions
 from .dce import eliminate_dead_code
@@ -42,6 +43,11 @@ def optimize_until(graph: Graph, stage: str) -> Result:
     `fuse` and `plan_memory` (whose program then has its memory plan)."""
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES)}")
+    with cuts_paused():  # passes build nodes: the node budget must not cut in the middle
+        return _run_until(graph, stage)
+
+
+def _run_until(graph: Graph, stage: str) -> Result:
     graph = current = expand_scalars(graph)  # before any pass: they see 0-d scalars broadcast
     for name, run in GRAPH_PASSES:
         current = run(current)

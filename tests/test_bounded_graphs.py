@@ -120,3 +120,48 @@ def test_python_heap_stays_flat():
         tracemalloc.stop()
     np.testing.assert_array_equal(np.asarray(acc), np.full(8, 20_000, np.float32))
     assert max(samples[2:]) < samples[1] + 200_000, samples
+
+
+@pytest.mark.parametrize("backend", ["numpy", "c"])
+def test_graph_passes_never_cut(backend):
+    """Passes build nodes (reshape sinking rebuilds a chain at the reshape's shape); past the
+    node budget the cut hook used to fire inside the pass, splicing evaluated leaves into the
+    graph being rewritten: `optimize` raised KeyError in the memory planner (found by the
+    random-graph test when the process's segment count was high)."""
+    from lazyarray.graph import Graph
+    from lazyarray.passes import optimize
+
+    xs = np.random.default_rng(0).random((4, 6))
+    want = xs
+    for _ in range(12):
+        want = np.sin(want) + 0.5
+    with la.config(max_graph_nodes=6, backend=backend):
+        x = la.array(xs)
+        y = x
+        for _ in range(12):
+            y = la.sin(y) + 0.5
+        z = y.reshape(24) * 2.0
+        cuts = la.cache_info().graph_cuts
+        optimize(Graph([z._node]))  # must not raise, must not cut
+        la.explain(z)
+        assert la.cache_info().graph_cuts == cuts
+        np.testing.assert_allclose(np.asarray(z), want.reshape(24) * 2.0, rtol=1e-12)
+        # the budget is back after the passes: a long chain is cut again
+        w = x
+        for _ in range(40):
+            w = w * 1.0001
+        assert la.cache_info().graph_cuts > cuts
+
+
+def test_cuts_paused_nests_and_keeps_a_budget_set_meanwhile():
+    from lazyarray.graph import node as graph_node
+
+    hook = graph_node._BUDGET[1]
+    assert hook is not None
+    with graph_node.cuts_paused():
+        with graph_node.cuts_paused():
+            assert graph_node._BUDGET[1] is None
+        assert graph_node._BUDGET[1] is None
+        with la.config(max_graph_nodes=50):  # set and undone during the pause
+            assert graph_node._BUDGET[1] is None
+    assert graph_node._BUDGET[1] is hook

@@ -222,11 +222,6 @@ class Array:
         self._node = AtIndexer(self)[key]._apply("set", value, user_site(1))._node
         track(self)
 
-    def __getitem__(self, key: Any) -> Array:
-        from .indexing import getitem
-
-        return getitem(self, key)
-
     def __copy__(self) -> Array:
         return Array(self._node)  # a new handle on the same value: `x[i] = v` rebinds only it
 
@@ -341,6 +336,12 @@ def _operators() -> None:
     for name, fn in {"neg": ew.negative, "pos": ew.positive, "abs": ew.abs,
                      "invert": ew.bitwise_invert}.items():
         setattr(Array, f"__{name}__", fn)
+    from .indexing import getitem
+
+    def __getitem__(self: Array, key: Any) -> Array:  # bound here: indexing imports this module
+        return getitem(self, key)
+
+    Array.__getitem__ = __getitem__  # type: ignore[method-assign]
 
 
 def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:

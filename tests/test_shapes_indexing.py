@@ -278,3 +278,42 @@ def test_array_properties_and_small_methods(backend):
     assert_matches(a.dot(la.array(x.T)), x.dot(x.T))
     assert_matches(a.astype("float32").round(), x.astype(np.float32).round())
     assert_matches(a.clip(1, 4), x.clip(1, 4))
+
+
+@given(shape=array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5), data=st.data())
+def test_the_basic_key_fast_path_builds_the_general_paths_nodes(shape, data):
+    """`x[ints and slices]` skips the general indexer (indexing._basic_getitem); both must build
+    the same graph (same structural keys), and the fast path must give way on every other key."""
+    from lazyarray.graph import topological_order
+    from lazyarray.graph.node import user_site
+    from lazyarray.indexing import _basic_getitem, general_getitem
+
+    key = data.draw(basic_indices(shape, allow_newaxis=False, allow_ellipsis=False))
+    x = la.array(np.arange(math.prod(shape), dtype=np.float32).reshape(shape))
+    site = user_site(1)
+    fast = _basic_getitem(x._node, key, site)
+    want = general_getitem(x._node, key, site)
+    if fast is not None:
+        def structure(n):
+            return [(m.op.name, m.attrs, m.shape, m.key) for m in topological_order([n])]
+        assert structure(fast) == structure(want)
+    np.testing.assert_array_equal(np.asarray(x[key]), np.arange(math.prod(shape),
+                                  dtype=np.float32).reshape(shape)[key])
+
+
+def test_the_basic_key_fast_path_gives_way():
+    from lazyarray.graph.node import user_site
+    from lazyarray.indexing import _basic_getitem
+
+    x = la.ones((3, 4))
+    site = user_site(1)
+    for key in [(0, 0, 0), 3, -4, True, np.int64(1), (slice(None), None), Ellipsis,
+                (slice(0, 2, 0),), [0, 1], slice(np.int64(0), 2), (0.5,)]:
+        try:
+            assert _basic_getitem(x._node, key, site) is None, key
+        except ValueError:  # a zero step: getitem then lets the general path raise NumPy's error
+            assert isinstance(key, tuple) and key[0].step == 0
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[3]
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        x[::0]

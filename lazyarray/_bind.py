@@ -379,6 +379,16 @@ def primitive(op: OpDef, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[in
     return Node(op, inputs, attrs, shape, dtype, None, site)
 
 
+def normalize_axis(axis: Any, ndim: int, site: Site) -> int:
+    """One non-negative axis for functions that take a single one (stack, split, cumsum, argmax,
+    take...): None or a tuple is NumPy's TypeError, not a failed unpacking."""
+    if axis is None or isinstance(axis, (tuple, list)):
+        raise fail(TypeError, f"'{type(axis).__name__}' object cannot be interpreted as an "
+                   "integer (this function takes a single axis)", site)
+    (ax,) = normalize_axes(axis, ndim, site)
+    return ax
+
+
 def normalize_axes(axis: Any, ndim: int, site: Site) -> tuple[int, ...]:
     """Sorted, non-negative axes; NumPy's AxisError (a ValueError and IndexError) when out of range."""
     if axis is None:

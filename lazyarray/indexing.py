@@ -191,7 +191,7 @@ def take(x: Any, indices: Any, axis: int | None = None) -> Array:
     if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x is 1 element
         node = reshape_node(node, (node.size,), site)
         axis = 0
-    (ax,) = _bind.normalize_axes(axis, node.ndim, site)
+    ax = _bind.normalize_axis(axis, node.ndim, site)
     if isinstance(indices, list) and np.asarray(indices).size == 0:  # `[]`: no indices
         indices = np.zeros(np.asarray(indices).shape, np.int64)
     index = _as_node(indices, site)

@@ -219,7 +219,7 @@ def concat(arrays: Sequence[Any], axis: int | None = 0) -> Array:
     if len({n.ndim for n in nodes}) != 1:
         raise _bind.fail(ValueError, "all the input arrays must have the same number of dimensions",
                          site)
-    (ax,) = _bind.normalize_axes(axis, nodes[0].ndim, site)
+    ax = _bind.normalize_axis(axis, nodes[0].ndim, site)
     for n in nodes[1:]:
         for d in range(n.ndim):
             if d != ax and n.shape[d] != nodes[0].shape[d]:
@@ -246,7 +246,7 @@ def stack(arrays: Sequence[Any], axis: int = 0) -> Array:
         raise _bind.fail(ValueError, "need at least one array to stack", site)
     if len({n.shape for n in nodes}) != 1:
         raise _bind.fail(ValueError, "all input arrays must have the same shape", site)
-    (ax,) = _bind.normalize_axes(axis, nodes[0].ndim + 1, site)
+    ax = _bind.normalize_axis(axis, nodes[0].ndim + 1, site)
     shape = list(nodes[0].shape)
     shape.insert(ax, 1)
     return concat([Array(reshape_node(n, shape, site)) for n in nodes], axis=ax)
@@ -256,7 +256,7 @@ def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
     """numpy.split: equal sections or split points along `axis`, as slice views (a list)."""
     site = user_site(1)
     node = _as_node(x, site)
-    (ax,) = _bind.normalize_axes(axis, node.ndim, site)
+    ax = _bind.normalize_axis(axis, node.ndim, site)
     n = node.shape[ax]
     if isinstance(indices_or_sections, int):
         k = indices_or_sections

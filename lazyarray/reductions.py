@@ -204,7 +204,7 @@ def _numpy_scan(name: str, x: Any, axis: int | None, dtype: Any, site: _bind.Sit
                                node.dtype, site) if node.ndim != 1 else node
         axis = 0
     scan_axis = node.ndim or axis is not None  # a 0-d array's other axes: AxisError
-    (ax,) = _bind.normalize_axes(axis, node.ndim, site) if scan_axis else (None,)
+    ax = _bind.normalize_axis(axis, node.ndim, site) if scan_axis else None
     if ax is None:
         raise _bind.fail(ValueError, f"{name} of a 0-d array needs axis=None", site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
@@ -222,7 +222,7 @@ def _cumulative(name: str, x: Any, axis: int | None, dtype: Any, include_initial
         _bind.normalize_axes(axis, 0, site)  # AxisError, as NumPy
     if node.ndim == 0 or (axis is None and node.ndim > 1):
         raise _bind.fail(ValueError, f"{name} needs an axis for a {node.ndim}-d array", site)
-    (ax,) = _bind.normalize_axes(0 if axis is None else axis, node.ndim, site)
+    ax = _bind.normalize_axis(0 if axis is None else axis, node.ndim, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
     node = _bind.cast(node, want, site)
     op = get_op("cumsum" if name == "cumulative_sum" else "cumprod")

@@ -40,7 +40,7 @@ def argsort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
     node = _as_node(x, site)
     if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x gives [0]
         node, axis = _flat(node, site), 0
-    (ax,) = _bind.normalize_axes(axis, node.ndim, site)
+    ax = _bind.normalize_axis(axis, node.ndim, site)
     return Array(_bind.primitive(_ARGSORT, (node,), (ax, bool(descending)), node.shape,
                                  dtypes.int64, site))
 

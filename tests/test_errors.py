@@ -130,3 +130,21 @@ def test_config_rejects_unknown_settings_and_values():
         la.config(backend="fortran")
     with la.config(backend="numpy") as s:
         assert s.backend == "numpy"
+
+
+@pytest.mark.parametrize("call", [
+    lambda x, axis: la.stack([x, x], axis=axis),
+    lambda x, axis: la.concat([x, x], axis=axis) if axis is not None else la.stack([x], axis=axis),
+    lambda x, axis: la.split(x, 1, axis=axis),
+    lambda x, axis: la.cumsum(x, axis=axis) if axis is not None else la.stack([x], axis=axis),
+    lambda x, axis: la.take(x, la.asarray([0]), axis=axis) if axis is not None else la.split(
+        x, 1, axis=axis),
+])
+@pytest.mark.parametrize("axis", [None, (0,), [1]])
+def test_a_single_axis_function_given_none_or_a_tuple_raises_typeerror_naming_the_line(call,
+                                                                                         axis):
+    """NumPy raises TypeError ("'tuple' object cannot be interpreted as an integer"); the
+    library's unpacking of the normalized axes used to fail with 'too many values to unpack'."""
+    x = la.ones((2, 3))
+    with pytest.raises(TypeError, match=r"cannot be interpreted as an integer .*test_errors\.py"):
+        call(x, axis)

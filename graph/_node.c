@@ -561,6 +561,46 @@ stack_free(Stack *st)
     PyMem_Free(st->items);
 }
 
+/* The graph walks' shared steps (graph_signature, shared_intermediates): type checks that name
+ * the walk, pushing nodes so that they pop first to last, numbering a newly seen node. */
+static int
+check_node(PyObject *x, const char *who, const char *what)
+{
+    if (PyObject_TypeCheck(x, &NodeBaseType))
+        return 0;
+    PyErr_Format(PyExc_TypeError, "%s: %s must be Nodes", who, what);
+    return -1;
+}
+
+static int
+push_nodes(Stack *st, PyObject *const *items, Py_ssize_t n, const char *who, const char *what)
+{
+    for (Py_ssize_t i = n - 1; i >= 0; i--)
+        if (check_node(items[i], who, what) < 0 || stack_push(st, items[i]) < 0)
+            return -1;
+    return 0;
+}
+
+/* The node's inputs tuple (borrowed), or NULL with TypeError. */
+static PyObject *
+inputs_of(PyObject *node, const char *who)
+{
+    PyObject *inputs = ((NodeObject *)node)->inputs;
+    if (inputs != NULL && PyTuple_Check(inputs))
+        return inputs;
+    PyErr_Format(PyExc_TypeError, "%s: a node's inputs must be a tuple", who);
+    return NULL;
+}
+
+static int
+number_node(PyObject *seen, PyObject *node, long long number)
+{
+    PyObject *k = PyLong_FromLongLong(number);
+    int err = k == NULL || PyDict_SetItem(seen, node, k) < 0;
+    Py_XDECREF(k);
+    return err ? -1 : 0;
+}
+
 static PyObject *SIG_LEAF_KIND, *SIG_INPUT_OP; /* OpKind.LEAF and the `input` OpDef */
 
 static int
@@ -636,15 +676,8 @@ py_graph_signature(PyObject *module, PyObject *outputs_arg)
         goto done;
     }
     Py_DECREF(n_obj);
-    for (Py_ssize_t i = n_out - 1; i >= 0; i--) {
-        PyObject *o = PySequence_Fast_GET_ITEM(outputs, i);
-        if (!PyObject_TypeCheck(o, &NodeBaseType)) {
-            PyErr_SetString(PyExc_TypeError, "graph_signature: outputs must be Nodes");
-            goto done;
-        }
-        if (stack_push(&st, o) < 0)
-            goto done;
-    }
+    if (push_nodes(&st, PySequence_Fast_ITEMS(outputs), n_out, "graph_signature", "outputs") < 0)
+        goto done;
     while (st.n) {
         node = st.items[--st.n]; /* owned */
         for (;;) {
@@ -656,33 +689,18 @@ py_graph_signature(PyObject *module, PyObject *outputs_arg)
             }
             if (PyErr_Occurred())
                 goto done;
-            PyObject *number = PyLong_FromLongLong(count++);
-            if (number == NULL || PyDict_SetItem(seen, node, number) < 0) {
-                Py_XDECREF(number);
+            if (number_node(seen, node, count++) < 0)
                 goto done;
-            }
-            Py_DECREF(number);
-            PyObject *inputs = ((NodeObject *)node)->inputs;
-            if (inputs == NULL || !PyTuple_Check(inputs)) {
-                PyErr_SetString(PyExc_TypeError, "graph_signature: a node's inputs must be a tuple");
+            PyObject *inputs = inputs_of(node, "graph_signature");
+            if (inputs == NULL)
                 goto done;
-            }
             Py_ssize_t n = PyTuple_GET_SIZE(inputs);
-            if (n) {
-                for (Py_ssize_t i = n - 1; i >= 1; i--) {
-                    PyObject *child = PyTuple_GET_ITEM(inputs, i);
-                    if (!PyObject_TypeCheck(child, &NodeBaseType)) {
-                        PyErr_SetString(PyExc_TypeError, "graph_signature: inputs must be Nodes");
-                        goto done;
-                    }
-                    if (stack_push(&st, child) < 0)
-                        goto done;
-                }
-                PyObject *first = PyTuple_GET_ITEM(inputs, 0);
-                if (!PyObject_TypeCheck(first, &NodeBaseType)) {
-                    PyErr_SetString(PyExc_TypeError, "graph_signature: inputs must be Nodes");
+            if (n) { /* the later inputs wait on the stack; the walk goes on with the first */
+                PyObject *const *items = PySequence_Fast_ITEMS(inputs);
+                if (push_nodes(&st, items + 1, n - 1, "graph_signature", "inputs") < 0
+                    || check_node(items[0], "graph_signature", "inputs") < 0)
                     goto done;
-                }
+                PyObject *first = items[0];
                 Py_INCREF(first);
                 Py_SETREF(node, first);
                 continue;
@@ -737,15 +755,9 @@ py_shared_intermediates(PyObject *module, PyObject *outputs_arg)
     char *is_output = NULL;
     if (seen == NULL)
         goto done;
-    for (Py_ssize_t i = 0; i < n_out; i++) {
-        PyObject *o = PySequence_Fast_GET_ITEM(outputs, i);
-        if (!PyObject_TypeCheck(o, &NodeBaseType)) {
-            PyErr_SetString(PyExc_TypeError, "shared_intermediates: outputs must be Nodes");
-            goto done;
-        }
-        if (stack_push(&st, o) < 0)
-            goto done;
-    }
+    if (push_nodes(&st, PySequence_Fast_ITEMS(outputs), n_out, "shared_intermediates",
+                   "outputs") < 0)
+        goto done;
     while (st.n) {
         node = st.items[--st.n]; /* owned */
         PyObject *index = PyDict_GetItemWithError(seen, node); /* borrowed */
@@ -771,28 +783,14 @@ py_shared_intermediates(PyObject *module, PyObject *outputs_arg)
                 counts = nc, cap = new_cap;
             }
             k = n_nodes;
-            PyObject *number = PyLong_FromSsize_t(k);
-            if (number == NULL || PyDict_SetItem(seen, node, number) < 0) {
-                Py_XDECREF(number);
+            if (number_node(seen, node, k) < 0)
                 goto done;
-            }
-            Py_DECREF(number);
             nodes[n_nodes] = node, counts[n_nodes] = 0, n_nodes++;
-            PyObject *inputs = ((NodeObject *)node)->inputs;
-            if (inputs == NULL || !PyTuple_Check(inputs)) {
-                PyErr_SetString(PyExc_TypeError,
-                                "shared_intermediates: a node's inputs must be a tuple");
+            PyObject *inputs = inputs_of(node, "shared_intermediates");
+            if (inputs == NULL || push_nodes(&st, PySequence_Fast_ITEMS(inputs),
+                                             PyTuple_GET_SIZE(inputs), "shared_intermediates",
+                                             "inputs") < 0)
                 goto done;
-            }
-            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(inputs); i++) {
-                PyObject *child = PyTuple_GET_ITEM(inputs, i);
-                if (!PyObject_TypeCheck(child, &NodeBaseType)) {
-                    PyErr_SetString(PyExc_TypeError, "shared_intermediates: inputs must be Nodes");
-                    goto done;
-                }
-                if (stack_push(&st, child) < 0)
-                    goto done;
-            }
         }
         counts[k]++; /* one more inputs-tuple slot (or the outputs list) refers to it */
         Py_CLEAR(node);
@@ -846,10 +844,8 @@ py_bind_leaves(PyObject *module, PyObject *leaves_arg)
         goto done;
     for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(leaves); i++) {
         PyObject *n = PySequence_Fast_GET_ITEM(leaves, i);
-        if (!PyObject_TypeCheck(n, &NodeBaseType)) {
-            PyErr_SetString(PyExc_TypeError, "bind_leaves: leaves must be Nodes");
+        if (check_node(n, "bind_leaves", "leaves") < 0)
             goto done;
-        }
         NodeObject *node = (NodeObject *)n;
         PyObject *data = node->data ? node->data : Py_None;
         if (PyList_Append(node->op == SIG_INPUT_OP ? arrays : scalars, data) < 0)

@@ -49,11 +49,6 @@ from .c_complex import render_const as render_complex_const
 from .c_prelude import c_type, libm_suffix, render_helpers, suffix
 
 _CALL = re.compile(r"[A-Za-z_][\w{}]*\(")  # a template that calls a function: `la_exp_{S}(`
-# A value is named after its op and position (`exp2` is exp's value at position 2); these names
-# would shadow the libm function of that name for the rest of the kernel (`log2(...)` then calls a
-# double: a compile error), so they get a trailing underscore.
-_LIBM_NAMES_WITH_DIGITS = frozenset({"exp2", "exp10", "log2", "log10", "log1p", "expm1", "atan2",
-                                     "pow10", "j0", "j1", "y0", "y1"})
 
 LANES = 8
 # Lanes of reductions whose result does not depend on the fold order (max, min, any, all) over
@@ -242,9 +237,9 @@ class KernelPrinter:
         elif isinstance(e, RowValue):
             name, value = f"row{pos}", f"ws{e.stage}_{e.pos}[{self.row_position()}]"
         else:
-            name, value = f"{e.op.name}{pos}", self.render_apply(e, names, stage)
-            if name in _LIBM_NAMES_WITH_DIGITS:
-                name += "_"
+            # op_position: `log2` (log's value at position 2) would shadow libm's log2 for the
+            # rest of the kernel; no C library name has an underscore before a digit.
+            name, value = f"{e.op.name}_{pos}", self.render_apply(e, names, stage)
         self.emit(f"const {t} {name} = {value};")
         if (n, pos) in self.kept:
             self.emit(f"ws{n}_{pos}[{self.row_position()}] = {name};")

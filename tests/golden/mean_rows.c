@@ -1,5 +1,5 @@
 /* sum_divide: sum, divide */
-void la_sum_divide_807adfb7cf(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_sum_divide_4f642efa32(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -36,8 +36,8 @@ void la_sum_divide_807adfb7cf(char *const *p, const int64_t *d, const char *s, i
         const float acc0_0 = (float)acc0_0_t;
         {
             const float c1 = 8.0f;
-            const float divide2 = (acc0_0 / c1);
-            b1[i0] = divide2;
+            const float divide_2 = (acc0_0 / c1);
+            b1[i0] = divide_2;
         }
     }
 }

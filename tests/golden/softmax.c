@@ -1,5 +1,5 @@
 /* max_subtract_exp_sum_divide: max, subtract, exp, sum, divide */
-void la_max_subtract_exp_sum_divide_5bc76bb969(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_max_subtract_exp_sum_divide_0f51289a60(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -48,9 +48,9 @@ void la_max_subtract_exp_sum_divide_5bc76bb969(char *const *p, const int64_t *d,
                 #pragma omp simd
                 for (int64_t i1 = i1_b; i1 < i1_e; i1++) {
                     const float ld0 = b0[i0 * s1_0 + i1];
-                    const float subtract2 = (ld0 - acc0_0);
-                    const float exp3 = la_exp_f32(subtract2);
-                    blk3[i1 - i1_b] = exp3;
+                    const float subtract_2 = (ld0 - acc0_0);
+                    const float exp_3 = la_exp_f32(subtract_2);
+                    blk3[i1 - i1_b] = exp_3;
                 }
                 int64_t i1_c = i1_b;
                 for (; i1_c + 8 <= i1_e; i1_c += 8) {
@@ -76,10 +76,10 @@ void la_max_subtract_exp_sum_divide_5bc76bb969(char *const *p, const int64_t *d,
             #pragma omp simd
             for (int64_t i1 = 0; i1 < n1; i1++) {
                 const float ld0 = b0[i0 * s2_0 + i1];
-                const float subtract2 = (ld0 - acc0_0);
-                const float exp3 = la_exp_f32(subtract2);
-                const float divide5 = (exp3 / acc1_0);
-                b1[i0 * s3_0 + i1] = divide5;
+                const float subtract_2 = (ld0 - acc0_0);
+                const float exp_3 = la_exp_f32(subtract_2);
+                const float divide_5 = (exp_3 / acc1_0);
+                b1[i0 * s3_0 + i1] = divide_5;
             }
         }
     }

@@ -31,7 +31,6 @@ from pathlib import Path
 from . import c_inline_budget, compile_stats
 from .c_prelude import render_helpers
 
-HEAVY = ("exp", "expm1", "tanh", "log", "log1p", "sin", "cos")
 EXIT_WAIT_S = 30.0
 
 _lock = threading.Lock()
@@ -41,9 +40,11 @@ _building: dict[str, threading.Thread] = {}
 
 def source() -> str:
     """The library's C: the helpers, then every wrapper exported."""
-    calls = " ".join(f"la_{name}_f{bits}(x)" for name in HEAVY for bits in ("32", "64"))
-    wrappers = [f"{c_inline_budget.exported()} {t} la_{name}_f{bits}_ool({t} a) {{ return la_{name}_f{bits}(a); }}"
-                for bits, t in (("32", "float"), ("64", "double")) for name in HEAVY]
+    heavy = c_inline_budget.HEAVY
+    calls = " ".join(f"la_{name}_f{bits}(x)" for name in heavy for bits in ("32", "64"))
+    wrappers = [f"{c_inline_budget.exported()} {t} la_{name}_f{bits}_ool({t} a) "
+                f"{{ return la_{name}_f{bits}(a); }}"
+                for bits, t in (("32", "float"), ("64", "double")) for name in heavy]
     return "\n\n".join(["#include <stdint.h>\n#include <string.h>\n#include <math.h>",
                         render_helpers(calls, "static inline", "_Bool"), *wrappers]) + "\n"
 

@@ -80,7 +80,9 @@ def scalar_leaf(value: Any, dtype: np.dtype, site: Site, shape: tuple[int, ...] 
     passes see `broadcast_to(scalar)`: passes/scalars.py). A complex scalar is a 0-d input
     buffer instead (scalar arguments travel in 8-byte slots; it is 16 bytes)."""
     if dtype.kind == "c":
-        if isinstance(value, (int, float)):  # la.jit traces these: no 0-d buffer of its value
+        if (isinstance(value, (int, float))
+                or getattr(value, "_lazyarray_weak_type", None) is not None):
+            # la.jit traces ints and floats: no 0-d buffer of its value
             real = scalar_leaf(value, _COMPLEX_PART[dtype], site, shape)
             return Node(CAST, (real,), (), shape, dtype, None, site)
         return broadcast_to(_complex_leaf(value, dtype, site), shape, site)

@@ -85,7 +85,7 @@ def _place(x: Array, device: Any) -> Array:
 
 
 def _shape(shape: Any, dtype: np.dtype, site: Any) -> tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)):
+    if isinstance(shape, (int, np.integer)) or _traced(shape):  # la.jit's raises, naming itself
         shape = (int(shape),)
     shape = tuple(int(s) for s in shape)
     if any(s < 0 for s in shape):

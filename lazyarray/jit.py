@@ -44,7 +44,7 @@ class TracerEvaluationError(TypeError):
 
 # --- traced Python scalars ---------------------------------------------------------------------------
 def _refuse(name: str) -> Callable:
-    def method(self: Any, *other: Any) -> Any:
+    def method(self: Any, *other: Any, **_: Any) -> Any:  # **: __array__(dtype, copy=)
         if other and isinstance(other[0], Array):
             return NotImplemented
         raise TracerEvaluationError(
@@ -54,24 +54,47 @@ def _refuse(name: str) -> Callable:
     return method
 
 
+class TracedScalar:
+    """A Python int/float argument while `f` is traced: a run-time scalar, not a number.
+
+    Not an int/float subclass: CPython takes an int subclass as it is wherever it needs an index
+    (`range(n)`, `[0] * n`, `seq[n]`, NumPy shapes) without asking it, so its trace-time value
+    would be baked into the trace silently. As its own type every such use calls `__index__`,
+    which raises and names the argument; lazyarray's functions read `_lazyarray_weak_type`."""
+
+    __slots__ = ("slot", "_value")
+    _lazyarray_weak_type: type = int
+
+    def __init__(self, value: Any, slot: int) -> None:
+        self._value = value  # for repr only; nothing computes with it
+        self.slot = slot
+
+    def __repr__(self) -> str:
+        kind = self._lazyarray_weak_type.__name__
+        return f"<la.jit traced {kind} argument {self.slot}>"
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
 def _traced_type(base: type) -> type:
     names = ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv",
-             "rfloordiv", "mod", "rmod", "pow", "rpow", "neg", "pos", "abs", "lt", "le", "gt",
-             "ge", "eq", "ne", "bool", "int", "float", "index", "round", "trunc", "floor",
-             "ceil")
-    body = {f"__{n}__": _refuse(n) for n in names if hasattr(base, f"__{n}__")}
-    body["__hash__"] = base.__hash__  # defining __eq__ would drop it
+             "rfloordiv", "mod", "rmod", "pow", "rpow", "neg", "pos", "abs", "invert", "lt",
+             "le", "gt", "ge", "eq", "ne", "bool", "int", "float", "complex", "index", "round",
+             "trunc", "floor", "ceil", "and", "rand", "or", "ror", "xor", "rxor", "lshift",
+             "rlshift", "rshift", "rrshift", "divmod", "rdivmod", "format", "str", "array")
+    body = {f"__{n}__": _refuse(n) for n in names}
+    body["__hash__"] = TracedScalar.__hash__  # defining __eq__ would drop it
     body["_lazyarray_weak_type"] = base  # graph.dtypes.weak_type_of: still a weak scalar
-    return type(f"Traced{base.__name__.title()}", (base,), body)
+    body["__slots__"] = ()
+    return type(f"Traced{base.__name__.title()}", (TracedScalar,), body)
 
 
 _TRACED = {int: _traced_type(int), float: _traced_type(float)}
 
 
 def _tracer(value: Any, slot: int) -> Any:
-    t = _TRACED[type(value)].__new__(_TRACED[type(value)], value)
-    t.slot = slot
-    return t
+    return _TRACED[type(value)](value, slot)
 
 
 # --- argument trees ----------------------------------------------------------------------------------

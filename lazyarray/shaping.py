@@ -149,6 +149,7 @@ def roll(x: Any, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | 
     if axis is None:
         return reshape(roll(reshape(x, (x.size,)), shift, axis=0), x.shape)
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    _bind.refuse_traced(shift)  # la.jit's traced int: a slice bound, baked into the trace
     shifts = (shift,) * len(axes) if isinstance(shift, int) else tuple(shift)
     if len(shifts) != len(axes):
         raise _bind.fail(ValueError, "shift and axis must have the same length", site)

@@ -1,5 +1,8 @@
 """la.jit: one trace per input signature; later calls skip the Python body and run the plan."""
 
+import math
+import operator
+
 import numpy as np
 import pytest
 
@@ -322,3 +325,30 @@ def test_numpy_functions_keep_a_traced_scalar_weak(backend):
         got, eager = f(la.array(n), s), la.ldexp(s, la.array(n))
         assert got.dtype == eager.dtype == np.float32
         np.testing.assert_array_equal(np.asarray(got), np.ldexp(s, n).astype(np.float32))
+
+
+@pytest.mark.parametrize("use", [
+    lambda x, s: [x + 1 for _ in range(s)][-1],           # a loop count
+    lambda x, s: la.stack([x] * s),                          # list repetition
+    lambda x, s: [x, x * 2, x * 3][s],                       # a Python sequence index
+    lambda x, s: x * operator.index(s),
+    lambda x, s: x + la.zeros(s).sum(),                      # a size
+    lambda x, s: la.roll(x, s),
+    lambda x, s: x * math.sqrt(s),
+    lambda x, s: x * float(f"{s}"),
+    lambda x, s: x * np.float64(s),
+    lambda x, s: x * len(range(s)),
+])
+def test_a_traced_int_never_bakes_into_the_trace(use):
+    """CPython takes an int subclass as it is where it needs an index (range, `[v] * s`, `seq[s]`,
+    operator.index, NumPy sizes) without calling `__index__`: la.jit's traced int was one, so
+    `range(s)` silently kept the first call's value on every later call. Every such use raises."""
+    f = la.jit(use)
+    with pytest.raises(TracerEvaluationError, match="traced scalar argument 0"):
+        f(la.array(np.arange(3.0)), 2)
+    with pytest.raises(TypeError):  # NumPy's own TypeError: it never asks the object
+        la.jit(lambda x, s: x + np.zeros(s))(la.array(np.arange(3.0)), 2)
+    g = la.jit(use, static_argnums=1)  # the way out the error names gives each value its answer
+    for s in (1, 2):
+        np.testing.assert_array_equal(np.asarray(g(la.array(np.arange(3.0)), s)),
+                                      np.asarray(use(la.array(np.arange(3.0)), s)))

@@ -4,6 +4,13 @@ all backends, flashlight's lesson), with the passes on (the default) unless a te
 import os
 
 import pytest
+from hypothesis import settings
+
+# No per-example deadline: an example's first evaluation may compile a C kernel (hundreds of ms on
+# a loaded 2-core machine), which says nothing about correctness; hypothesis then reported a
+# "flaky" failure now and then. Speed is the benchmarks' business.
+settings.register_profile("lazyarray", deadline=None)
+settings.load_profile("lazyarray")
 
 # Tests evaluate most graphs once: with background compiles on, that one run would go through the
 # NumPy executor and the C kernels would never be tested. tests/test_c_tiered.py turns them on.

@@ -650,9 +650,119 @@ visit_leaf(NodeObject *node, long long count, PyObject *sig, PyObject *leaves, P
     return PyList_Append(leaves, (PyObject *)node);
 }
 
-/* graph_signature(outputs) -> (signature tuple, leaves list): graph/signature.py's walk, line for
- * line (depth-first, inputs left to right, back-references as (visits so far, visit number),
- * same-buffer leaves as (-visits so far, first leaf), then the output keys). */
+/* One signature walk's state. With `edges`, it also counts, per node by visit number, the
+ * references the graph itself holds to it (inputs-tuple slots, the outputs), for evaluation_walk's
+ * refcount test; `nodes` then maps visit numbers to nodes (borrowed: `seen` holds them). */
+typedef struct {
+    PyObject *seen, *buffers, *leaves, *sig;
+    PyObject **nodes;
+    Py_ssize_t *edges, cap;
+    long long count;
+} Walk;
+
+static void
+walk_free(Walk *w)
+{
+    Py_XDECREF(w->seen);
+    Py_XDECREF(w->buffers);
+    Py_XDECREF(w->leaves);
+    Py_XDECREF(w->sig);
+    PyMem_Free(w->nodes);
+    PyMem_Free(w->edges);
+}
+
+/* Number a newly seen node; when counting edges, remember it with its first edge. */
+static int
+walk_number(Walk *w, PyObject *node)
+{
+    if (w->edges != NULL) {
+        if (w->count == w->cap) {
+            Py_ssize_t cap = 2 * w->cap;
+            PyObject **nn = PyMem_Realloc(w->nodes, cap * sizeof(PyObject *));
+            if (nn == NULL)
+                return PyErr_NoMemory(), -1;
+            w->nodes = nn;
+            Py_ssize_t *ne = PyMem_Realloc(w->edges, cap * sizeof(Py_ssize_t));
+            if (ne == NULL)
+                return PyErr_NoMemory(), -1;
+            w->edges = ne, w->cap = cap;
+        }
+        w->nodes[w->count] = node, w->edges[w->count] = 1;
+    }
+    return number_node(w->seen, node, w->count++);
+}
+
+/* graph/signature.py's walk, line for line (depth-first, inputs left to right, back-references as
+ * (visits so far, visit number), same-buffer leaves as (-visits so far, first leaf), then the
+ * output keys) over `outputs` (checked Nodes). Fills w->sig and w->leaves. */
+static int
+walk_signature(Walk *w, PyObject *const *outputs, Py_ssize_t n_out, const char *who)
+{
+    Stack st = {NULL, 0, 0};
+    PyObject *node = NULL;
+    int err = -1;
+    w->seen = PyDict_New(), w->buffers = PyDict_New();
+    w->leaves = PyList_New(0), w->sig = PyList_New(0);
+    if (w->seen == NULL || w->buffers == NULL || w->leaves == NULL || w->sig == NULL)
+        goto done;
+    PyObject *n_obj = PyLong_FromSsize_t(n_out);
+    if (n_obj == NULL || PyList_Append(w->sig, n_obj) < 0) {
+        Py_XDECREF(n_obj);
+        goto done;
+    }
+    Py_DECREF(n_obj);
+    if (push_nodes(&st, outputs, n_out, who, "outputs") < 0)
+        goto done;
+    while (st.n) {
+        node = st.items[--st.n]; /* owned */
+        for (;;) {
+            PyObject *visit = PyDict_GetItemWithError(w->seen, node); /* borrowed */
+            if (visit != NULL) {
+                if (w->edges != NULL)
+                    w->edges[PyLong_AsSsize_t(visit)]++;
+                if (append_pair(w->sig, w->count, visit, 0) < 0)
+                    goto done;
+                break;
+            }
+            if (PyErr_Occurred() || walk_number(w, node) < 0)
+                goto done;
+            PyObject *inputs = inputs_of(node, who);
+            if (inputs == NULL)
+                goto done;
+            Py_ssize_t n = PyTuple_GET_SIZE(inputs);
+            if (n) { /* the later inputs wait on the stack; the walk goes on with the first */
+                PyObject *const *items = PySequence_Fast_ITEMS(inputs);
+                if (push_nodes(&st, items + 1, n - 1, who, "inputs") < 0
+                    || check_node(items[0], who, "inputs") < 0)
+                    goto done;
+                PyObject *first = items[0];
+                Py_INCREF(first);
+                Py_SETREF(node, first);
+                continue;
+            }
+            if (visit_leaf((NodeObject *)node, w->count, w->sig, w->leaves, w->buffers) < 0)
+                goto done;
+            break;
+        }
+        Py_CLEAR(node);
+    }
+    for (Py_ssize_t i = 0; i < n_out; i++) {
+        PyObject *key = ((NodeObject *)outputs[i])->key;
+        if (key == NULL) {
+            PyErr_Format(PyExc_AttributeError, "%s: an output has no key", who);
+            goto done;
+        }
+        if (PyList_Append(w->sig, key) < 0)
+            goto done;
+    }
+    err = 0;
+done:
+    Py_XDECREF(node);
+    stack_free(&st);
+    return err;
+}
+
+/* graph_signature(outputs) -> (signature tuple, leaves list). */
 static PyObject *
 py_graph_signature(PyObject *module, PyObject *outputs_arg)
 {
@@ -663,75 +773,64 @@ py_graph_signature(PyObject *module, PyObject *outputs_arg)
     PyObject *outputs = PySequence_Fast(outputs_arg, "graph_signature: a sequence of nodes");
     if (outputs == NULL)
         return NULL;
-    Py_ssize_t n_out = PySequence_Fast_GET_SIZE(outputs);
-    PyObject *seen = PyDict_New(), *buffers = PyDict_New(), *leaves = PyList_New(0);
-    PyObject *sig = PyList_New(0), *result = NULL, *node = NULL;
-    Stack st = {NULL, 0, 0};
-    long long count = 0;
-    if (seen == NULL || buffers == NULL || leaves == NULL || sig == NULL)
-        goto done;
-    PyObject *n_obj = PyLong_FromSsize_t(n_out);
-    if (n_obj == NULL || PyList_Append(sig, n_obj) < 0) {
-        Py_XDECREF(n_obj);
+    Walk w = {0};
+    PyObject *result = NULL;
+    if (walk_signature(&w, PySequence_Fast_ITEMS(outputs), PySequence_Fast_GET_SIZE(outputs),
+                       "graph_signature") == 0) {
+        PyObject *sig_tuple = PyList_AsTuple(w.sig);
+        if (sig_tuple != NULL)
+            result = PyTuple_Pack(2, sig_tuple, w.leaves);
+        Py_XDECREF(sig_tuple);
+    }
+    walk_free(&w);
+    Py_DECREF(outputs);
+    return result;
+}
+
+static PyObject *bind_data(PyObject *leaves);
+
+/* evaluation_walk(node) -> (signature, leaves, arrays, scalars), or None when some intermediate
+ * of the graph (a node with inputs other than `node`) is referenced from outside the graph.
+ *
+ * One walk for what evaluating one Array needs: graph_signature([node]), the refcount test of
+ * shared_intermediates([node]) and bind_leaves(leaves), which were three walks (~1 us of the
+ * implicit path). The refcount test counts the references the graph's own inputs tuples hold,
+ * as the signature walk arrives at each node once per edge; `seen` holds one more per node. */
+static PyObject *
+py_evaluation_walk(PyObject *module, PyObject *node)
+{
+    if (SIG_LEAF_KIND == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "evaluation_walk: bind_signature() was not called");
+        return NULL;
+    }
+    if (check_node(node, "evaluation_walk", "outputs") < 0)
+        return NULL;
+    Walk w = {0};
+    PyObject *result = NULL;
+    w.cap = 32;
+    w.nodes = PyMem_Malloc(w.cap * sizeof(PyObject *));
+    w.edges = PyMem_Malloc(w.cap * sizeof(Py_ssize_t));
+    if (w.nodes == NULL || w.edges == NULL) {
+        PyErr_NoMemory();
         goto done;
     }
-    Py_DECREF(n_obj);
-    if (push_nodes(&st, PySequence_Fast_ITEMS(outputs), n_out, "graph_signature", "outputs") < 0)
+    if (walk_signature(&w, &node, 1, "evaluation_walk") < 0)
         goto done;
-    while (st.n) {
-        node = st.items[--st.n]; /* owned */
-        for (;;) {
-            PyObject *visit = PyDict_GetItemWithError(seen, node); /* borrowed */
-            if (visit != NULL) {
-                if (append_pair(sig, count, visit, 0) < 0)
-                    goto done;
-                break;
-            }
-            if (PyErr_Occurred())
-                goto done;
-            if (number_node(seen, node, count++) < 0)
-                goto done;
-            PyObject *inputs = inputs_of(node, "graph_signature");
-            if (inputs == NULL)
-                goto done;
-            Py_ssize_t n = PyTuple_GET_SIZE(inputs);
-            if (n) { /* the later inputs wait on the stack; the walk goes on with the first */
-                PyObject *const *items = PySequence_Fast_ITEMS(inputs);
-                if (push_nodes(&st, items + 1, n - 1, "graph_signature", "inputs") < 0
-                    || check_node(items[0], "graph_signature", "inputs") < 0)
-                    goto done;
-                PyObject *first = items[0];
-                Py_INCREF(first);
-                Py_SETREF(node, first);
-                continue;
-            }
-            if (visit_leaf((NodeObject *)node, count, sig, leaves, buffers) < 0)
-                goto done;
-            break;
-        }
-        Py_CLEAR(node);
-    }
-    for (Py_ssize_t i = 0; i < n_out; i++) {
-        PyObject *key = ((NodeObject *)PySequence_Fast_GET_ITEM(outputs, i))->key;
-        if (key == NULL) {
-            PyErr_SetString(PyExc_AttributeError, "graph_signature: an output has no key");
+    for (Py_ssize_t k = 1; k < w.count; k++) { /* visit 0 is the output: evaluated anyway */
+        PyObject *x = w.nodes[k];
+        if (PyTuple_GET_SIZE(((NodeObject *)x)->inputs) && Py_REFCNT(x) > w.edges[k] + 1) {
+            result = Py_NewRef(Py_None); /* held from outside: the general path looks */
             goto done;
         }
-        if (PyList_Append(sig, key) < 0)
-            goto done;
     }
-    PyObject *sig_tuple = PyList_AsTuple(sig);
-    if (sig_tuple != NULL)
-        result = PyTuple_Pack(2, sig_tuple, leaves);
+    PyObject *bound = bind_data(w.leaves), *sig_tuple = PyList_AsTuple(w.sig);
+    if (bound != NULL && sig_tuple != NULL)
+        result = PyTuple_Pack(4, sig_tuple, w.leaves, PyTuple_GET_ITEM(bound, 0),
+                              PyTuple_GET_ITEM(bound, 1));
+    Py_XDECREF(bound);
     Py_XDECREF(sig_tuple);
 done:
-    Py_XDECREF(node);
-    stack_free(&st);
-    Py_XDECREF(seen);
-    Py_XDECREF(buffers);
-    Py_XDECREF(leaves);
-    Py_XDECREF(sig);
-    Py_DECREF(outputs);
+    walk_free(&w);
     return result;
 }
 
@@ -825,6 +924,26 @@ done:
     return result;
 }
 
+/* (arrays, scalars) of a list of checked leaves. */
+static PyObject *
+bind_data(PyObject *leaves)
+{
+    PyObject *arrays = PyList_New(0), *scalars = PyList_New(0), *result = NULL;
+    if (arrays == NULL || scalars == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(leaves); i++) {
+        NodeObject *node = (NodeObject *)PySequence_Fast_GET_ITEM(leaves, i);
+        PyObject *data = node->data ? node->data : Py_None;
+        if (PyList_Append(node->op == SIG_INPUT_OP ? arrays : scalars, data) < 0)
+            goto done;
+    }
+    result = PyTuple_Pack(2, arrays, scalars);
+done:
+    Py_XDECREF(arrays);
+    Py_XDECREF(scalars);
+    return result;
+}
+
 /* bind_leaves(leaves) -> (arrays, scalars): each leaf's data, array leaves (the `input` op) and
  * scalar leaves apart, in leaf order: lazyarray.cache.bind_leaves, which every evaluation and every
  * cut runs over the leaves graph_signature found (a cut of a loop with weak-scalar operands has a
@@ -839,22 +958,12 @@ py_bind_leaves(PyObject *module, PyObject *leaves_arg)
     PyObject *leaves = PySequence_Fast(leaves_arg, "bind_leaves: a sequence of nodes");
     if (leaves == NULL)
         return NULL;
-    PyObject *arrays = PyList_New(0), *scalars = PyList_New(0), *result = NULL;
-    if (arrays == NULL || scalars == NULL)
-        goto done;
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(leaves); i++) {
-        PyObject *n = PySequence_Fast_GET_ITEM(leaves, i);
-        if (check_node(n, "bind_leaves", "leaves") < 0)
+    PyObject *result = NULL;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(leaves); i++)
+        if (check_node(PySequence_Fast_GET_ITEM(leaves, i), "bind_leaves", "leaves") < 0)
             goto done;
-        NodeObject *node = (NodeObject *)n;
-        PyObject *data = node->data ? node->data : Py_None;
-        if (PyList_Append(node->op == SIG_INPUT_OP ? arrays : scalars, data) < 0)
-            goto done;
-    }
-    result = PyTuple_Pack(2, arrays, scalars);
+    result = bind_data(leaves);
 done:
-    Py_XDECREF(arrays);
-    Py_XDECREF(scalars);
     Py_DECREF(leaves);
     return result;
 }
@@ -939,6 +1048,9 @@ static PyMethodDef module_methods[] = {
     {"shared_intermediates", py_shared_intermediates, METH_O,
      "shared_intermediates(outputs) -> bool: whether a non-output node of the graph is referenced "
      "from outside it (an Array may hold it)."},
+    {"evaluation_walk", py_evaluation_walk, METH_O,
+     "evaluation_walk(node) -> (signature, leaves, arrays, scalars), or None when an intermediate "
+     "is referenced from outside the graph: the three walks of evaluating one Array in one."},
     {"bind_leaves", py_bind_leaves, METH_O,
      "bind_leaves(leaves) -> (arrays, scalars): lazyarray.cache.bind_leaves, compiled."},
     {"bind_signature", py_bind_signature, METH_VARARGS,

@@ -125,7 +125,7 @@ class Array:
         node = self._node
         out = node.data
         if node.op is not _INPUT or type(out) is not np.ndarray:  # pending, or on a GPU
-            out = self._host()
+            out = _to_host(self)
         if dtype is None and not copy:  # np.asarray(x): the commonest export, kept short
             view = out.view()
             view.flags.writeable = False

@@ -45,7 +45,16 @@ class _Counters:
 
 
 counters = _Counters()
-_state = threading.local()  # .busy: this thread is evaluating or tracing (no budget cuts inside)
+class _ThreadState(threading.local):
+    """Per thread: `busy` (evaluating or tracing: no budget cuts inside) and `stand_ins` (la.jit is
+    tracing). Class-level defaults: `getattr(local, name, default)` on a name never set raises and
+    catches an AttributeError inside (~0.3 us on every evaluation)."""
+
+    busy: bool = False
+    stand_ins: dict[int, int] | None = None
+
+
+_state = _ThreadState()
 
 
 class CacheInfo(BaseModel):
@@ -141,7 +150,7 @@ class busy:
     from inside one."""
 
     def __enter__(self) -> None:
-        self._was = getattr(_state, "busy", False)
+        self._was = _state.busy
         _state.busy = True
 
     def __exit__(self, *exc: object) -> None:
@@ -156,7 +165,7 @@ class tracing:
         self.stand_ins = stand_ins
 
     def __enter__(self) -> None:
-        self._was = getattr(_state, "stand_ins", None)
+        self._was = _state.stand_ins
         _state.stand_ins = self.stand_ins
 
     def __exit__(self, *exc: object) -> None:
@@ -164,7 +173,7 @@ class tracing:
 
 
 def _check_not_traced(leaves: list[Node]) -> None:
-    stand_ins = getattr(_state, "stand_ins", None)
+    stand_ins = _state.stand_ins
     if stand_ins and any(id(n) in stand_ins or hasattr(n.data, "slot") for n in leaves):
         from .jit import TracerEvaluationError
 
@@ -175,7 +184,7 @@ def _check_not_traced(leaves: list[Node]) -> None:
 
 
 def is_busy() -> bool:
-    return getattr(_state, "busy", False)
+    return _state.busy
 
 
 BuildPlan = Callable[[Graph, Any], Any]
@@ -185,11 +194,32 @@ def lookup_plan(outputs: Sequence[Node], options: Any, build_plan: BuildPlan
                 ) -> tuple[Any, list[Node]]:
     """(plan, leaves in slot order) for `outputs`: cached, or built and cached now."""
     signature, leaves = graph_signature(outputs)
+    return plan_for(signature, outputs, options, build_plan), leaves
+
+
+def plan_for(signature: tuple, outputs: Sequence[Node], options: Any, build_plan: BuildPlan
+             ) -> Any:
+    """The plan for the graph of `outputs`, whose signature is `signature`."""
+    global _last_hit
     key = (options_token(options), signature)
+    last = _last_hit
+    if last[0] == key and last[2] == plan_cache.generation:  # as the last lookup (a loop)
+        plan_cache.count_hit()
+        return last[1]
+    generation = plan_cache.generation  # read first: a plan dropped meanwhile moves it on
     plan = plan_cache.lookup(_ALIASES.get(key, key))  # a size-generic plan, or an exact one
     if plan is None:
-        plan = _miss(outputs, key, options, build_plan)
-    return plan, leaves
+        return _miss(outputs, key, options, build_plan)  # maybe not kept (plan_cache_size=0)
+    _last_hit = (key, plan, generation)
+    return plan
+
+
+# The last lookup's (exact key, plan, plan_cache.generation): a loop evaluates one graph structure
+# again and again, and comparing its key with the last one costs less than the alias and LRU
+# lookups (each hashes the whole signature; ~0.3 us). The generation moves whenever the cache
+# drops or replaces a plan, so a remembered plan is always the one the cache holds for the key
+# (and, being the last one looked up, its most recently used: the LRU order needs no update).
+_last_hit: tuple = (None, None, -1)
 
 
 # Exact signature -> generic key, for graphs whose plan is size-generic (graph/generic.py): a size
@@ -259,16 +289,22 @@ if getattr(_compiled, "bind_leaves", None) is not None:  # ~0.01 instead of ~0.1
     bind_leaves = _compiled.bind_leaves  # noqa: F811
 
 
-def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan) -> list[Any]:
-    """Evaluate `outputs` through the plan cache; returns their buffers."""
+def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
+               walked: tuple | None = None) -> list[Any]:
+    """Evaluate `outputs` through the plan cache; returns their buffers. `walked`: graph/_node.c's
+    `evaluation_walk` of the one output, (signature, leaves, arrays, scalars), taken already."""
     state = _state
-    was = getattr(state, "busy", False)
+    was = state.busy
     state.busy = True  # as `with busy()`, without its object on the hot path
     try:
-        plan, leaves = lookup_plan(outputs, options, build_plan)
-        if getattr(state, "stand_ins", None):
+        if walked is None:
+            plan, leaves = lookup_plan(outputs, options, build_plan)
+            arrays, scalars = bind_leaves(leaves)
+        else:
+            signature, leaves, arrays, scalars = walked
+            plan = plan_for(signature, outputs, options, build_plan)
+        if state.stand_ins:
             _check_not_traced(leaves)
-        arrays, scalars = bind_leaves(leaves)
         return plan.run(arrays, scalars)
     finally:
         state.busy = was

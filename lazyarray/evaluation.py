@@ -65,10 +65,12 @@ def build_plan(graph: Graph, opts: EvaluateOptions, generic: GenericGraph | None
     return plan
 
 
-def evaluate(outputs: list[Node], opts: EvaluateOptions) -> list[Any]:
+def evaluate(outputs: list[Node], opts: EvaluateOptions, walked: tuple | None = None
+             ) -> list[Any]:
     """Run the graph of these output nodes; the one place where graphs run (tests count calls).
-    The plan comes from the plan cache: a hit runs no pass and no compiler."""
-    return cache.run_cached(outputs, opts, build_plan)
+    The plan comes from the plan cache: a hit runs no pass and no compiler. `walked`: the
+    compiled `evaluation_walk` of a single output, when the caller has it already."""
+    return cache.run_cached(outputs, opts, build_plan, walked)
 
 
 def _collect(tree: Any, out: list[Array]) -> None:
@@ -86,15 +88,23 @@ def _collect(tree: Any, out: list[Array]) -> None:
 
 def evaluate_arrays(arrays: list[Array]) -> None:
     """Evaluate the pending Arrays among `arrays` as one graph; each then holds its buffer."""
-    leaf_op = _input_op()
+    leaf_op = _INPUT_OP
     held = None
     if len(arrays) == 1:  # np.asarray(y), float(loss): one Array, usually nothing else held
-        node = arrays[0]._node
+        array = arrays[0]
+        node = array._node
         if node.op is leaf_op:
             return
-        held = _held_intermediates([node])
+        if _evaluation_walk is not None:
+            walked = _evaluation_walk(node)  # None: some intermediate is referenced from outside
+            if walked is not None:
+                array._node = _evaluate_walked(node, walked)
+                return
+            held = _held_in_frames([node])
+        else:
+            held = _held_intermediates([node])
         if not held:
-            arrays[0]._node = evaluate_nodes([node])[0]
+            array._node = evaluate_nodes([node])[0]
             return
     arrays = list(arrays)
     pending: list[Array] = []
@@ -127,8 +137,10 @@ _SNAPSHOT = sys.version_info < (3, 13)
 _CO_OPTIMIZED = inspect.CO_OPTIMIZED
 # graph/_node.c's refcount test: False proves no Array can hold an intermediate of the graph, so
 # the frame scan below (~1.5 us, most of it building `f_locals` snapshots) is skipped. The
-# pure-Python path always scans: the answer is the same, only slower.
+# pure-Python path always scans: the answer is the same, only slower. `evaluation_walk` makes the
+# same test in the walk that also takes the signature and binds the leaves (one Array evaluated).
 _shared_intermediates = getattr(_compiled, "shared_intermediates", None)
+_evaluation_walk = getattr(_compiled, "evaluation_walk", None)
 
 
 def _held_intermediates(nodes: list[Node]) -> list[Array]:
@@ -143,6 +155,11 @@ def _held_intermediates(nodes: list[Node]) -> list[Array]:
     garbage collector runs, which would make the graph, hence the plan, vary from run to run."""
     if _shared_intermediates is not None and not _shared_intermediates(nodes):
         return []  # every intermediate is referenced only by the graph's own nodes
+    return _held_in_frames(nodes)
+
+
+def _held_in_frames(nodes: list[Node]) -> list[Array]:
+    """`_held_intermediates` without the refcount test (its caller made it)."""
     frame = sys._getframe(2)
     known = _IS_LIBRARY.get
     held: list[Array] = []
@@ -173,13 +190,22 @@ def _held_intermediates(nodes: list[Node]) -> list[Array]:
     return [a for a in held if id(a._node) in reached]
 
 
-def evaluate_nodes(nodes: list[Node]) -> list[Node]:
+def evaluate_nodes(nodes: list[Node], walked: tuple | None = None) -> list[Node]:
     """Evaluate pending nodes as one graph; their results as leaves."""
     try:
-        buffers = evaluate(nodes, options())
+        buffers = evaluate(nodes, options(), walked)
     except MemoryError as exc:
         raise _out_of_memory(nodes, exc) from None
     return [Node(_INPUT_OP, (), (), n.shape, n.dtype, b, n.site) for n, b in zip(nodes, buffers)]
+
+
+def _evaluate_walked(node: Node, walked: tuple) -> Node:
+    """`evaluate_nodes([node], walked)[0]` for one node (the implicit path's common case)."""
+    try:
+        (buffer,) = evaluate([node], options(), walked)
+    except MemoryError as exc:
+        raise _out_of_memory([node], exc) from None
+    return Node(_INPUT_OP, (), (), node.shape, node.dtype, buffer, node.site)
 
 
 def _out_of_memory(nodes: list[Node], exc: MemoryError) -> MemoryError:

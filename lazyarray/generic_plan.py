@@ -35,6 +35,7 @@ class GenericPlan:
         self.instances = self.evictions = 0
         self._plans: OrderedDict[tuple[int, ...], Any] = OrderedDict()
         self._last: tuple[Any, Any] = (None, None)  # (sizes, plan) of the last run: the hit path
+        self.sizes_of = _sizes_reader(self.size_sources)
         self._lock = threading.Lock()
 
     @property
@@ -75,15 +76,23 @@ class GenericPlan:
     def concrete(self, arrays: Sequence[Any]) -> Any:
         """The plan for these arguments' sizes: `la.jit` keys calls by exact shapes, so a trace
         runs it directly (and keeps it, as it keeps an exact plan)."""
-        return self.plan_for(tuple([arrays[k].shape[axis] for k, axis in self.size_sources]))
+        return self.plan_for(self.sizes_of(arrays))
 
     def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[Any]:
         """Every cached evaluation of a size-generic graph passes here: a repeated size costs
         reading the sizes and one tuple comparison."""
-        sizes = tuple([arrays[k].shape[axis] for k, axis in self.size_sources])
+        sizes = self.sizes_of(arrays)
         last = self._last
         if last[0] == sizes:
             return last[1].run(arrays, scalars)
         plan = self.plan_for(sizes)
         self._last = (sizes, plan)
         return plan.run(arrays, scalars)
+
+
+def _sizes_reader(size_sources: tuple[tuple[int, int], ...]
+                  ) -> Callable[[Sequence[Any]], tuple]:
+    """`lambda arrays: (arrays[k].shape[axis], ...)` for these sources, as one expression: a
+    comprehension is a function call of its own on every run (Python < 3.12)."""
+    items = "".join(f"arrays[{int(k)}].shape[{int(axis)}], " for k, axis in size_sources)
+    return eval(f"lambda arrays: ({items})")  # ints only: no other text reaches eval

@@ -51,6 +51,7 @@ class PlanCache:
         self._by_skeleton: dict[tuple[str, ...], list[Hashable]] = {}
         self._lock = threading.Lock()
         self.plans_built = self.plan_hits = self.plan_evictions = 0
+        self.generation = 0  # moves whenever a plan leaves the cache or is replaced
 
     def lookup(self, signature: Hashable) -> Any | None:
         """The cached plan for `signature` (counted as a hit), or None."""
@@ -61,6 +62,11 @@ class PlanCache:
             self._entries.move_to_end(signature)
             self.plan_hits += 1
             return entry.plan
+
+    def count_hit(self) -> None:
+        """A hit found without `lookup` (the caller remembered the plan of this generation)."""
+        with self._lock:
+            self.plan_hits += 1
 
     def insert(self, signature: Hashable, plan: Any, graph: Graph) -> None:
         """Store a freshly built plan (counted as built), evicting the least recently used."""
@@ -74,6 +80,7 @@ class PlanCache:
                 self._by_skeleton.setdefault(skeleton, []).append(signature)
             else:
                 self.nbytes -= previous.nbytes
+                self.generation += 1
             entry = PlanEntry(plan, int(getattr(plan, "workspace_bytes", 0)), skeleton, nodes)
             self._entries[signature] = entry
             self.nbytes += entry.nbytes
@@ -96,6 +103,7 @@ class PlanCache:
         while self._entries and (len(self._entries) > max(self.max_size, 0)
                                  or self.nbytes > self.max_bytes):
             old_sig, old = self._entries.popitem(last=False)
+            self.generation += 1
             self._forget(old_sig, old.skeleton)
             self.nbytes -= old.nbytes
             self.plan_evictions += 1
@@ -142,6 +150,7 @@ class PlanCache:
             self._entries.clear()
             self._by_skeleton.clear()
             self.nbytes = 0
+            self.generation += 1
             self.plans_built = self.plan_hits = self.plan_evictions = 0
 
 

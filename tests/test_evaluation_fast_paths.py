@@ -14,6 +14,7 @@ import pytest
 import lazyarray as la
 from lazyarray import evaluation
 from lazyarray.graph import node as graph_node
+from lazyarray.graph.signature import python_graph_signature
 
 shared_intermediates = getattr(graph_node._compiled, "shared_intermediates", None)
 needs_compiled = pytest.mark.skipif(shared_intermediates is None,
@@ -142,3 +143,137 @@ def test_compiled_bind_leaves_matches_the_python_loop():
     assert cache.bind_leaves([]) == ([], [])
     with pytest.raises(TypeError):
         cache.bind_leaves([a])
+
+
+evaluation_walk = getattr(graph_node._compiled, "evaluation_walk", None)
+
+
+def _held_by_local():
+    buf = np.arange(6, dtype=np.float32)
+    a, b = la.Array(_bind_leaf(buf)), la.Array(_bind_leaf(buf))  # two leaves, one buffer
+    t = a * 2.0
+    return (t + b)._node, t
+
+
+def _held_by_list():
+    c = _leaf(6)
+    box = [la.exp(c)]
+    return (box[0] * c)._node, box
+
+
+def _twice_in_one_tuple():
+    w = _leaf(6) * 3.0
+    return (w * w)._node, None
+
+
+def _chain():
+    a, x = _leaf(6), _leaf(6)
+    for _ in range(12):
+        x = x * 0.5 + a
+    return x._node, None
+
+
+def _mixed_leaves():
+    buf = np.arange(6, dtype=np.float32)
+    a, b, c = la.Array(_bind_leaf(buf)), la.Array(_bind_leaf(buf)), _leaf(6)
+    return (a * b - c * True + 1)._node, None
+
+
+def _reduction():
+    c = _leaf(6)
+    return (la.sum(c * c) / 3)._node, None
+
+
+_WALK_CASES = (_held_by_local, _held_by_list, _twice_in_one_tuple, _chain, _mixed_leaves,
+               _reduction)
+
+
+def _bind_leaf(buf):
+    from lazyarray import _bind
+
+    return _bind.leaf(buf)
+
+
+@pytest.mark.skipif(evaluation_walk is None, reason="graph/_node.c not built or not in use")
+def test_evaluation_walk_is_the_three_walks_in_one():
+    """graph_signature, shared_intermediates and bind_leaves of one output, from one walk."""
+    from lazyarray import cache
+
+    for case in _WALK_CASES:
+        node, holder = case()
+        walked = evaluation_walk(node)
+        assert (walked is None) == shared_intermediates([node]) == (holder is not None)
+        del holder  # now nothing outside the graph refers to an intermediate
+        walked = evaluation_walk(node)
+        assert walked is not None and not shared_intermediates([node])
+        sig, leaves, arrays, scalars = walked
+        assert (sig, leaves) == python_graph_signature([node])
+        want_arrays, want_scalars = cache.python_bind_leaves(leaves)
+        assert [id(x) for x in arrays] == [id(x) for x in want_arrays] and scalars == want_scalars
+    with pytest.raises(TypeError):
+        evaluation_walk(_leaf())  # an Array, not a Node
+
+
+@pytest.mark.skipif(evaluation_walk is None, reason="graph/_node.c not built or not in use")
+def test_evaluating_one_array_walks_its_graph_once(monkeypatch, fresh_caches):
+    """np.asarray(y) takes the signature, the refcount test and the leaves from one walk: the
+    separate walks are never called (they still serve several Arrays, and held intermediates)."""
+    from lazyarray import cache
+
+    def refuse(*args):
+        raise AssertionError("walked twice")
+
+    monkeypatch.setattr(cache, "graph_signature", refuse)
+    monkeypatch.setattr(cache, "bind_leaves", refuse)
+    monkeypatch.setattr(evaluation, "_shared_intermediates", refuse)
+    an = np.linspace(-1, 1, 16, dtype=np.float32)
+    a = la.array(an)
+    for s in (0.5, 0.25, 2.0):
+        got = np.asarray(la.exp(a * s) - a)
+        np.testing.assert_allclose(got, np.exp(an * np.float32(s)) - an, rtol=1e-6)
+        total = float(la.sum(a * s))  # outside `assert`: pytest's rewriting holds its parts
+        assert total == pytest.approx(float(np.sum(an * np.float32(s))))
+
+
+def test_a_repeated_evaluation_reuses_the_last_plan_looked_up(monkeypatch, fresh_caches):
+    """A loop's evaluations after the first hit skip the plan cache's tables (cache._last_hit) but
+    still count as hits; a plan the cache drops is never run from the memo."""
+    from lazyarray import cache
+
+    lookups = []
+    real = cache.plan_cache.lookup
+    monkeypatch.setattr(cache.plan_cache, "lookup", lambda key: lookups.append(1) or real(key))
+    a = _leaf(16)
+    for k in range(6):
+        np.testing.assert_array_equal(np.asarray(a * 2.0 + k), np.arange(16) * 2.0 + k)
+        if k == 1:  # built, then found by lookup: from now on the memo answers
+            first_two = len(lookups)
+    info = la.cache_info()
+    assert (info.plans_built, info.plan_hits, len(lookups)) == (1, 5, first_two)
+    la.clear_caches()
+    np.asarray(a * 2.0 + 1)
+    assert la.cache_info().plans_built == 1  # cleared: built again, not run from the memo
+    with la.config(plan_cache_size=1):
+        for k in range(3):  # two structures alternating in a cache of one: each one evicts
+            np.asarray(a * 2.0 + k)
+            np.asarray(la.exp(a) + k)
+    assert la.cache_info().plans_built == 1 + 5  # the first one found the plan cached above
+    with la.config(plan_cache_size=0):
+        for _ in range(3):
+            np.asarray(a * 2.0 + 1)
+    assert la.cache_info().plans_built == 6 + 3  # nothing kept: every evaluation builds
+
+
+def test_thread_state_has_its_defaults_in_every_thread():
+    """cache._state answers `busy` and `stand_ins` in a fresh thread without raising inside (a
+    getattr default on a thread-local costs an exception per evaluation)."""
+    import threading
+
+    from lazyarray import cache
+
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append((cache._state.busy,
+                                                          cache._state.stand_ins)))
+    worker.start()
+    worker.join()
+    assert seen == [(False, None)]

@@ -34,6 +34,9 @@ GRAPH_PASSES: tuple[tuple[str, Callable[[Graph], Graph]], ...] = (
     ("cse_again", eliminate_common_subexpressions),  # rewrites can make new twins
 )
 STAGES: tuple[str, ...] = tuple(name for name, _ in GRAPH_PASSES) + ("fuse", "plan_memory")
+# Passes that change nothing when run on their own result: skipped when no pass changed the graph
+# since they last ran (a pass that changes nothing returns the Graph it was given, rewrite.py).
+IDEMPOTENT = (eliminate_common_subexpressions,)
 
 Result = Graph | FusionPlan
 
@@ -49,8 +52,12 @@ def optimize_until(graph: Graph, stage: str) -> Result:
 
 def _run_until(graph: Graph, stage: str) -> Result:
     graph = current = expand_scalars(graph)  # before any pass: they see 0-d scalars broadcast
+    produced: dict[Callable, Graph] = {}
     for name, run in GRAPH_PASSES:
-        current = run(current)
+        if produced.get(run) is not current:
+            current = run(current)
+            if run in IDEMPOTENT:
+                produced[run] = current
         if name == stage:
             return current
     arrays = [n for n in graph.nodes if n.op is _INPUT]

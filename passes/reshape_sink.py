@@ -21,7 +21,10 @@ _RESHAPE, _BROADCAST, _INPUT = get_op("reshape"), get_op("broadcast_to"), get_op
 
 
 def sink_reshapes(graph: Graph) -> Graph:
-    """`graph` with every movable reshape of an elementwise value moved to its leaves."""
+    """`graph` with every movable reshape of an elementwise value moved to its leaves (`graph`
+    itself when none moved)."""
+    if not any(n.op is _RESHAPE for n in graph.nodes):
+        return graph
     uses: dict[int, int] = {}
     for n in graph.nodes:
         for i in n.inputs:

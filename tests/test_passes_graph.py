@@ -8,7 +8,9 @@ from lazyarray.graph import Graph
 from lazyarray.passes import STAGES, optimize, optimize_until
 from lazyarray.passes.cse import eliminate_common_subexpressions
 from lazyarray.passes.dce import eliminate_dead_code
+from lazyarray.passes import pipeline
 from lazyarray.passes.fold import fold_constants
+from lazyarray.passes.reshape_sink import sink_reshapes
 from lazyarray.passes.views import compose_slices, simplify_views
 from lazyarray.runtime import ReferencePlan, get_backend, split_leaves
 
@@ -96,6 +98,28 @@ def test_optimize_until_stops_at_named_stages():
     assert STAGES[-2:] == ("fuse", "plan_memory")
     with pytest.raises(ValueError, match="unknown stage"):
         optimize_until(g, "nope")
+
+
+def test_a_pass_that_changes_nothing_returns_its_graph(monkeypatch):
+    """The unchanged case is the cheap one (passes/rewrite.py): no new Graph, and the second CSE
+    runs only when a pass between the two changed something."""
+    x, s = la.array(np.ones(4)), la.array(np.ones(4))
+    g = _graph(la.exp(x) * s + x)  # no twins, views, constants or reshapes
+    for run in (eliminate_common_subexpressions, fold_constants, simplify_views, sink_reshapes):
+        assert run(g) is g
+    calls = []
+    counted = lambda graph: calls.append(graph) or eliminate_common_subexpressions(graph)
+    monkeypatch.setattr(pipeline, "GRAPH_PASSES", tuple(
+        (name, counted if run is eliminate_common_subexpressions else run)
+        for name, run in pipeline.GRAPH_PASSES))
+    monkeypatch.setattr(pipeline, "IDEMPOTENT", (counted,))
+    optimize(g)
+    assert len(calls) == 1  # cse_again skipped: nothing changed after the first
+    calls.clear()
+    m = la.array(np.ones((2, 3)))
+    optimize(_graph(la.exp(m.T.T) * m))  # views change the graph: CSE runs again
+    assert len(calls) == 2
+    assert [run for _, run in pipeline.GRAPH_PASSES].count(counted) == 2
 
 
 def test_passes_are_cheap_on_a_10000_node_graph():

@@ -36,12 +36,17 @@ does the same work with nothing left to decide: for `y = f(a, b)` in one kernel 
 
 Same semantics as `CPlan.run_steps` (the reference, and the path for plans whose outputs alias an
 input or repeat); tests/test_c_programs.py compares the two on every hand-built program.
+
+The text names every constant (dtypes, shapes, kernels, blocks) through the plan's own globals, so
+plans of one structure have one text: its compiled code is cached (`compile` cost ~0.15-0.8 ms a
+plan, most of a size-generic plan's work for a new batch size) and each plan only `exec`s it.
 """
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from types import CodeType
 from typing import Any
 
 import numpy as np
@@ -52,6 +57,19 @@ from . import spare_outputs
 def conform(value: Any, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
     """A leaf that is not a C-contiguous array of the planned dtype and shape, made one."""
     return np.ascontiguousarray(value, dtype=dtype).reshape(shape)
+
+
+_CODE: dict[str, CodeType] = {}  # launcher text -> its compiled module (bounded: MAX_CODES)
+MAX_CODES = 512
+
+
+def _code(source: str) -> CodeType:
+    code = _CODE.get(source)
+    if code is None:
+        if len(_CODE) >= MAX_CODES:
+            _CODE.clear()
+        code = _CODE[source] = compile(source, "<lazyarray launcher>", "exec")
+    return code
 
 
 def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
@@ -144,5 +162,5 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
               "        raise"]
     lines += [f"    give(ws.key, {slot}, {names[slot]})" for slot in reused]
     lines += ["    return [" + ", ".join(names[s] for s in plan.program.outputs) + "]"]
-    exec(compile("\n".join(lines) + "\n", f"<lazyarray launcher {id(plan):x}>", "exec"), env)
+    exec(_code("\n".join(lines) + "\n"), env)
     return env["run"]

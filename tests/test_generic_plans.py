@@ -53,6 +53,23 @@ def test_new_size_runs_no_pass(monkeypatch, fresh_caches):
     assert calls == [] and la.cache_info().plans_built == 1
 
 
+def test_new_size_compiles_no_launcher_code(monkeypatch, fresh_caches):
+    """A C plan's launcher text names its sizes through the plan's own globals
+    (runtime/c_launch.py): every size of a size-generic plan shares one compiled launcher."""
+    from lazyarray.runtime import c_launch
+
+    compiled = []
+    monkeypatch.setattr(c_launch, "compile", lambda *a: compiled.append(a) or compile(*a),
+                        raising=False)
+    monkeypatch.setattr(c_launch, "_CODE", {}, raising=False)
+    with la.config(backend="c"):
+        for n in (7, 9, 11, 13):
+            x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
+            np.testing.assert_allclose(np.asarray(la.exp(la.array(x)) * 2.0), np.exp(x) * 2,
+                                       rtol=1e-6)
+    assert la.cache_info().plans_built == 1 and len(compiled) == 1
+
+
 def test_broadcast_pattern_is_part_of_the_key(fresh_caches):
     """A dim of 1 broadcasts: it is a different plan (and a right one)."""
     for n in (4, 5, 1, 6, 1):

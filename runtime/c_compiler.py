@@ -7,6 +7,7 @@ gcc run alone costs ~50 ms). The cache lives under `cache_root()`:
     c-v1/<config>/k-<symbol>.idx               "lib-<tu>.so <sha256 of the library>": kernel → library
     c-v1/<config>/s-<key>.idx                  "<symbol> <sha256(key, symbol)>": key → kernel
     c-v1/<config>/helpers-<hash>.so            the heavy math wrappers, shared (c_helper_library.py)
+    c-v1/<config>/team-<hash>.so               the thread team parallel regions run on (c_team.py)
 
 `<config>` hashes the compiler path and version, the flags, the CPU's features and the codegen
 version, so a change in any of them can never load a stale library. Every file is written to a
@@ -40,7 +41,7 @@ from typing import Any
 
 import cffi
 
-from . import c_helper_library, compile_stats
+from . import c_helper_library, c_team, compile_stats
 from .compile_stats import CompileForbidden
 
 # Bump when generated code or the calling convention changes. A kernel's cache key is its own text, not
@@ -61,11 +62,15 @@ MAX_CACHE_BYTES = 512 * 2**20
 # team of one. The linker sends the library's calls to the wrapper (`--wrap`); the compiler probe
 # keeps the flag only where it links (GNU ld, lld), and then every translation unit carries it.
 SERIAL_REGION_FLAG = "-Wl,--wrap=GOMP_parallel"
+# Regions of more threads go to the process's thread team where it is loaded (runtime/c_team.py:
+# it never waits for a thread that did not start), else to libgomp.
 SERIAL_REGION = """
 void __real_GOMP_parallel(void (*)(void *), void *, unsigned, unsigned);
+extern void la_team_run(void (*)(void *), void *, unsigned) __attribute__((weak));
 __attribute__((visibility("hidden"))) void __wrap_GOMP_parallel(void (*fn)(void *), void *data,
                                                                unsigned n, unsigned flags) {
     if (n == 1) { fn(data); return; }
+    if (la_team_run) { la_team_run(fn, data, n); return; }
     __real_GOMP_parallel(fn, data, n, flags);
 }
 """
@@ -464,6 +469,7 @@ def _open_library(path: Path) -> ctypes.CDLL:
     # main thread's core between kernels. Must be set before libgomp loads.
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     c_helper_library.load(path.parent)  # first: a unit past the inlining budget may call it
+    c_team.load(path.parent, toolchain().command)  # first: its regions bind to the team on load
     return ctypes.CDLL(str(path))
 
 

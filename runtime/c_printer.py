@@ -308,11 +308,27 @@ class CKernelPrinter(KernelPrinter):
         super().__init__(*args)
         self.simd = not self.shared  # aliasing buffers: leave dependence analysis to the compiler
 
-    def parallel_loop(self, var: str, extent: str, simd: bool = False) -> list[str]:
-        """Header of the outermost (independent) loop; `simd`: it is also the innermost loop."""
-        what = "parallel for simd" if simd else "parallel for"
-        return [f"#pragma omp {what} num_threads(nt) if (parallel: nt > 1) schedule(static)",
-                f"for (int64_t {var} = 0; {var} < {extent}; {var}++) {{"]
+    def parallel_loop(self, var: str, extent: str, simd: bool = False) -> None:
+        """Open the outermost (independent) loop inside the kernel's parallel region, as chunks
+        each thread claims from a shared counter until none is left (`simd`: it is also the
+        innermost loop). Chunks, not OpenMP's static halves: the region then never needs a
+        given thread, and the thread team (runtime/c_team.py) takes back the share of a thread
+        that did not start in time. One chunk per thread-count x 16 (whole 64-element blocks
+        for a vectorized loop); with nt == 1 one chunk: the loop as it was. Two closes."""
+        self.open([f"for (int64_t {var}_lo; ({var}_lo = __atomic_fetch_add(&la_next, la_step, "
+                   f"__ATOMIC_RELAXED)) < {extent}; ) {{"])
+        self.emit(f"const int64_t {var}_hi = {extent} - {var}_lo < la_step ? {extent} : "
+                  f"{var}_lo + la_step;")
+        self.open(self.serial_loop(var, f"{var}_hi", simd, start=f"{var}_lo"))
+
+    def open_region(self, extent: str, simd: bool) -> None:
+        """The chunk size and counter the region's threads share, then the region (one close)."""
+        chunk = f"({extent} + 16 * nt - 1) / (16 * nt)"
+        if simd:
+            chunk = f"({chunk} + 63) / 64 * 64"
+        self.emit(f"const int64_t la_step = nt > 1 ? {chunk} : {extent};")
+        self.emit("int64_t la_next = 0;")
+        self.open(["#pragma omp parallel num_threads(nt) if (nt > 1)", "{"])
 
     def serial_loop(self, var: str, extent: str, simd: bool = False, start: str = "0") -> list[str]:
         """`simd`: iterations are independent; vectorize it, vector math included (gcc cannot
@@ -334,8 +350,9 @@ class CKernelPrinter(KernelPrinter):
         self.emit_access_sizes()
         n_out = self.lay.n_outer
         simd_outer = self.simd and not any(st.inner or st.reduces for st in self.k.stages)
-        if self.kept:  # a team whose threads each own their row workspaces
-            self.open(["#pragma omp parallel num_threads(nt) if (nt > 1)", "{"])
+        if n_out:
+            self.open_region("n0", simd_outer and n_out == 1)
+        if self.kept:  # the region's threads each own their row workspaces
             row = " * ".join(f"(size_t)n{j}" for j in range(n_out, self.rank)) or "1"
             for (s, p), dt in self.kept.items():
                 t = self.ctype(dt)
@@ -346,20 +363,16 @@ class CKernelPrinter(KernelPrinter):
             self.emit('fputs("lazyarray: out of memory for a row workspace\\n", stderr);')
             self.emit("abort();")
             self.close()
-            self.lines.append("    " * self.depth + "#pragma omp for schedule(static)")
-            self.open([f"for (int64_t i0 = 0; i0 < n0; i0++) {{"])
-            for j in range(1, n_out):
-                self.open(self.serial_loop(f"i{j}", f"n{j}"))
-        elif n_out:
-            self.open(self.parallel_loop("i0", "n0", simd_outer and n_out == 1))
+        if n_out:
+            self.parallel_loop("i0", "n0", simd_outer and n_out == 1)
             for j in range(1, n_out):
                 self.open(self.serial_loop(f"i{j}", f"n{j}", simd_outer and j == n_out - 1))
         self.emit_stages()
-        for _ in range(n_out):
+        for _ in range(n_out + bool(n_out)):  # the loops and the chunk loop
             self.close()
-        if self.kept:
-            for s, p in self.kept:
-                self.emit(f"free(ws{s}_{p});")
+        for s, p in self.kept:
+            self.emit(f"free(ws{s}_{p});")
+        if n_out:
             self.close()
         self.lines.append("}")
 

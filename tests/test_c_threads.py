@@ -1,5 +1,7 @@
 """When the c backend uses threads: by work (elements weighted by ops per element), not size alone."""
 
+import os
+
 import numpy as np
 import pytest
 from lazyarray.graph import Graph
@@ -34,7 +36,8 @@ def test_compute_heavy_kernels_go_parallel_on_fewer_elements():
 def test_a_team_of_one_runs_the_region_directly_with_the_same_bits():
     """With nt == 1 a kernel's parallel region runs its body directly (c_compiler.SERIAL_REGION,
     linked with --wrap where the linker has it): elementwise and reduction kernels, on one thread
-    and on two, give the bits of the same kernel's ordinary team (nt == 2 goes through libgomp)."""
+    and on two or three, give the same bits (more threads go through the thread team,
+    runtime/c_team.py, where it is loaded: chunks claimed in whatever order the threads run)."""
     import sys
 
     from lazyarray.runtime import c_compiler
@@ -48,9 +51,107 @@ def test_a_team_of_one_runs_the_region_directly_with_the_same_bits():
                  lambda: la.max(x * x, axis=0), lambda: la.nn.softmax(x, axis=-1)):
         compiled = c_backend.CBackend().compile(optimize(Graph([make()._node])))
         got = {}
-        for threads in (1, 2):
+        for threads in (1, 2, 3):
             for call in compiled.calls:
                 call.nt = threads
             plan = c_backend.CPlan(compiled.program, compiled.calls)
             got[threads] = plan.run([x._node.data], [2.0] * len(plan.program.scalars))[0]
         np.testing.assert_array_equal(got[1], got[2])
+        np.testing.assert_array_equal(got[1], got[3])
+
+
+def _plan_with_threads(make, threads: int):
+    compiled = c_backend.CBackend().compile(optimize(Graph([make()._node])))
+    for call in compiled.calls:
+        call.nt = threads
+    return c_backend.CPlan(compiled.program, compiled.calls)
+
+
+def test_parallel_kernels_claim_chunks_instead_of_omp_worksharing():
+    """The outer loop is chunks claimed from a shared counter inside a plain parallel region: no
+    `omp for` (static halves that one late thread holds up) and no barrier to wait at."""
+    x = la.array(np.ones((64, 300), np.float32))
+    for make in (lambda: la.tanh(x) + x, lambda: la.nn.softmax(x, axis=-1),
+                 lambda: la.exp(la.array(np.ones(5000, np.float32)))):
+        (kernel,) = optimize(Graph([make()._node])).kernels
+        source = c_backend.CBackend().kernel_source(kernel)
+        assert "#pragma omp parallel num_threads(nt) if (nt > 1)" in source
+        assert "__atomic_fetch_add(&la_next, la_step" in source
+        assert "omp for" not in source and "schedule(" not in source
+
+
+def _team_runs_here() -> bool:
+    from lazyarray.runtime import c_compiler, c_team
+
+    tc = c_compiler.toolchain()
+    return c_team.supported() and tc.openmp and c_compiler.SERIAL_REGION_FLAG in tc.flags
+
+
+@pytest.mark.skipif(not _team_runs_here(), reason="no thread team on this platform")
+def test_regions_of_several_threads_run_on_the_team():
+    """Kernel libraries load after the team, so their regions of nt > 1 bind to it (its counter
+    moves); nt == 1 never reaches it."""
+    from lazyarray.runtime import c_team
+
+    x = la.array(np.random.default_rng(0).standard_normal((128, 200)).astype(np.float32))
+    plan = _plan_with_threads(lambda: la.tanh(x) * x, 2)
+    before = c_team.counts()
+    assert before is not None
+    want = np.tanh(x._node.data) * x._node.data
+    for _ in range(5):
+        np.testing.assert_allclose(plan.run([x._node.data], [])[0], want, rtol=2e-6, atol=1e-6)
+    assert c_team.counts()[0] == before[0] + 5
+    serial = _plan_with_threads(lambda: la.tanh(x) * x, 1)
+    serial.run([x._node.data], [])
+    assert c_team.counts()[0] == before[0] + 5
+
+
+def test_kernels_of_several_python_threads_at_once():
+    """A region that finds the team busy runs alone: four Python threads calling parallel
+    kernels at once all get their bits."""
+    import threading
+
+    rng = np.random.default_rng(1)
+    data = [rng.standard_normal((64, 513)).astype(np.float32) for _ in range(4)]
+    x = la.array(data[0])
+    plan = _plan_with_threads(lambda: la.nn.softmax(la.tanh(x), axis=-1), 2)
+    want = [plan.run([d], [])[0].copy() for d in data]
+    errors = []
+
+    def work(k: int) -> None:
+        for _ in range(30):
+            got = plan.run([data[k]], [])[0]
+            if not np.array_equal(got, want[k]):
+                errors.append(k)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_a_forked_child_runs_parallel_kernels():
+    """The team's helpers stay in the parent: a child forked after the team ran starts without
+    them (pthread_atfork) and still runs nt > 1 kernels instead of waiting for them forever."""
+    import time
+
+    x = la.array(np.arange(4096, dtype=np.float32).reshape(64, 64))
+    plan = _plan_with_threads(lambda: x * 2.0 + 1.0, 2)
+    want = plan.run([x._node.data], [2.0, 1.0])[0].copy()
+    pid = os.fork()
+    if pid == 0:  # the child: exit status says whether the kernel gave the bits
+        ok = np.array_equal(plan.run([x._node.data], [2.0, 1.0])[0], want)
+        os._exit(0 if ok else 1)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    raise AssertionError("the forked child hung in a parallel kernel")

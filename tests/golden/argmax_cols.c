@@ -1,5 +1,5 @@
 /* argmax: argmax */
-void la_argmax_4861dafdad(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_argmax_216e9ce8f9(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -8,46 +8,53 @@ void la_argmax_4861dafdad(char *const *p, const int64_t *d, const char *s, int64
     const float *restrict b0 = (const float *)p[0];
     int64_t *restrict b1 = (int64_t *)p[1];
     const int64_t s0_1 = d[2];
-    #pragma omp parallel for num_threads(nt) if (parallel: nt > 1) schedule(static)
-    for (int64_t i0 = 0; i0 < n0; i0++) {
-        float acc0_0_l[8];
-        int64_t acc0_0_i[8];
-        for (int l = 0; l < 8; l++) {
-            acc0_0_l[l] = (float)(-INFINITY);
-            acc0_0_i[l] = 0;
-        }
-        {
-            int64_t i1_c = 0;
-            for (; i1_c + 8 <= n1; i1_c += 8) {
-                #pragma omp simd
+    const int64_t la_step = nt > 1 ? (n0 + 16 * nt - 1) / (16 * nt) : n0;
+    int64_t la_next = 0;
+    #pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        for (int64_t i0_lo; (i0_lo = __atomic_fetch_add(&la_next, la_step, __ATOMIC_RELAXED)) < n0; ) {
+            const int64_t i0_hi = n0 - i0_lo < la_step ? n0 : i0_lo + la_step;
+            for (int64_t i0 = i0_lo; i0 < i0_hi; i0++) {
+                float acc0_0_l[8];
+                int64_t acc0_0_i[8];
                 for (int l = 0; l < 8; l++) {
-                    const int64_t i1 = i1_c + l;
-                    const float ld0 = b0[i0 + i1 * s0_1];
-                    if ((ld0 > acc0_0_l[l] || (ld0 != ld0 && acc0_0_l[l] == acc0_0_l[l]))) {
-                        acc0_0_l[l] = ld0;
-                        acc0_0_i[l] = i1;
+                    acc0_0_l[l] = (float)(-INFINITY);
+                    acc0_0_i[l] = 0;
+                }
+                {
+                    int64_t i1_c = 0;
+                    for (; i1_c + 8 <= n1; i1_c += 8) {
+                        #pragma omp simd
+                        for (int l = 0; l < 8; l++) {
+                            const int64_t i1 = i1_c + l;
+                            const float ld0 = b0[i0 + i1 * s0_1];
+                            if ((ld0 > acc0_0_l[l] || (ld0 != ld0 && acc0_0_l[l] == acc0_0_l[l]))) {
+                                acc0_0_l[l] = ld0;
+                                acc0_0_i[l] = i1;
+                            }
+                        }
+                    }
+                    for (int64_t i1 = i1_c; i1 < n1; i1++) {
+                        const float ld0 = b0[i0 + i1 * s0_1];
+                        if ((ld0 > acc0_0_l[0] || (ld0 != ld0 && acc0_0_l[0] == acc0_0_l[0]))) {
+                            acc0_0_l[0] = ld0;
+                            acc0_0_i[0] = i1;
+                        }
                     }
                 }
-            }
-            for (int64_t i1 = i1_c; i1 < n1; i1++) {
-                const float ld0 = b0[i0 + i1 * s0_1];
-                if ((ld0 > acc0_0_l[0] || (ld0 != ld0 && acc0_0_l[0] == acc0_0_l[0]))) {
-                    acc0_0_l[0] = ld0;
-                    acc0_0_i[0] = i1;
+                float acc0_0_b = acc0_0_l[0];
+                int64_t acc0_0_x = acc0_0_i[0];
+                for (int l = 1; l < 8; l++) {
+                    if ((acc0_0_l[l] > acc0_0_b || (acc0_0_l[l] != acc0_0_l[l] && acc0_0_b == acc0_0_b)) || ((acc0_0_l[l] == acc0_0_b || (acc0_0_l[l] != acc0_0_l[l] && acc0_0_b != acc0_0_b)) && acc0_0_i[l] < acc0_0_x)) {
+                        acc0_0_b = acc0_0_l[l];
+                        acc0_0_x = acc0_0_i[l];
+                    }
+                }
+                const int64_t acc0_0 = (int64_t)acc0_0_x;
+                {
+                    b1[i0] = acc0_0;
                 }
             }
-        }
-        float acc0_0_b = acc0_0_l[0];
-        int64_t acc0_0_x = acc0_0_i[0];
-        for (int l = 1; l < 8; l++) {
-            if ((acc0_0_l[l] > acc0_0_b || (acc0_0_l[l] != acc0_0_l[l] && acc0_0_b == acc0_0_b)) || ((acc0_0_l[l] == acc0_0_b || (acc0_0_l[l] != acc0_0_l[l] && acc0_0_b != acc0_0_b)) && acc0_0_i[l] < acc0_0_x)) {
-                acc0_0_b = acc0_0_l[l];
-                acc0_0_x = acc0_0_i[l];
-            }
-        }
-        const int64_t acc0_0 = (int64_t)acc0_0_x;
-        {
-            b1[i0] = acc0_0;
         }
     }
 }

@@ -11,7 +11,8 @@ time (`getrusage(RUSAGE_CHILDREN)`) of the case and of its slowest unit, with th
 time. `--budget N` overrides the inlining budget (runtime/c_inline_budget.py; 0: every heavy call
 out of line). Random graphs: `--seeds` graphs of 300 math ops per float type (25 functions: our own
 exp/tanh/log/sin/..., libm's tan/arcsin/cbrt/pow/hypot/...) at the default node budget, and one of
-60 ops in one unit (`max_graph_nodes` raised). docs/caching.md has the results.
+60 ops in one unit (`max_graph_nodes` raised); 64 row sums and 40 reductions read by one root, in one
+graph (many reduction loop nests). docs/caching.md has the results.
 """
 
 from __future__ import annotations
@@ -68,6 +69,20 @@ HEAVY = ("exp", "expm1", "tanh", "log", "log1p", "sin", "cos")
 UNARY = ("sin", "cos", "tan", "arcsin", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arctanh",
          "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt")
 BINARY = ("power", "arctan2", "hypot", "logaddexp", "add", "multiply")
+
+
+def row_sums(x):
+    """Loops as NumPy users write them: 64 row sums one by one (64 reduction loop nests)."""
+    rows = x.reshape(64, 64)
+    return la.stack([rows[i].sum() for i in range(64)])
+
+
+def summed_reductions(x):
+    """One root reading 40 reductions (`s = s + la.sum(x * k)` in a loop)."""
+    s = la.asarray(np.zeros((), x.dtype))
+    for k in range(40):
+        s = s + la.sum(x * k)
+    return s
 
 
 def all_heavy(x):
@@ -141,7 +156,9 @@ def main() -> None:
         cases = [(f"{n} chained {fn.__name__}", chain(fn, n), 500) for fn in (la.tanh, la.exp)
                  for n in (20, 60)] + [("gelu", gelu, None), ("LSTM nonlinearity", lstm, None),
                                        ("softmax (64,64)", softmax, None),
-                                       ("7 functions, one unit", all_heavy, None)]
+                                       ("7 functions, one unit", all_heavy, None),
+                                       ("64 row sums", row_sums, 10**6),
+                                       ("40 sums into one root", summed_reductions, 10**6)]
         cases += [(f"random 300 ops #{k}", random_graph(k, 300), None) for k in range(seeds)]
         cases += [("random 60 ops, one unit", random_graph(99, 60), 10**6)]
         for label, build, budget in cases:

@@ -38,6 +38,11 @@ _LIBRARY = (OpKind.MATMUL, OpKind.OPAQUE)
 _LOOKBACK = 8  # groups of one space a root tries to join (bounds planning cost on huge graphs)
 
 RECOMPUTE_MAX_OPS = 16
+# Reductions one kernel computes: each is a loop nest of its own, and gcc's time on a function grows
+# faster than its loop count (100 row sums in one kernel: 6.7 s to compile). Kernels of at most 8
+# have the same structure, so the printer's per-kernel numbering (runtime/c_canonical.py) lets
+# them share one compiled function.
+MAX_REDUCTIONS_PER_KERNEL = 8
 RECOMPUTE_MAX_LOADS = 2
 
 
@@ -80,6 +85,7 @@ class _Group:
     index: int
     roots: list[Node] = field(default_factory=list)
     solo: bool = False
+    reductions: int = 0
 
 
 def _space_key(space: Space) -> tuple:
@@ -98,21 +104,29 @@ class _Attempt:
     def is_buffer(self, n: Node) -> bool:
         return n.op is _INPUT or id(n) in self.owned
 
-    def scan(self, root: Node) -> tuple[Node | None, list[Node]]:
-        """(first reduction computed inline, buffers read) for a root, by DFS over inline nodes."""
+    def scan(self, root: Node) -> tuple[Node | None, list[Node], int]:
+        """(first reduction computed inline, buffers read, reductions computed inline) for a
+        root, by DFS over inline nodes. Past MAX_REDUCTIONS_PER_KERNEL inline reductions the
+        rest must own buffers (one NeedsBuffer for all of them: one more planning attempt)."""
         first, frontier, seen, stack = None, [], {id(root)}, [root]
+        reductions: list[Node] = []
         while stack:
             n = stack.pop()
             if n is not root and self.is_buffer(n):
                 frontier.append(n)
                 continue
-            if n.op.kind is OpKind.REDUCTION and first is None:
-                first = n
+            if n.op.kind is OpKind.REDUCTION:
+                first = first or n
+                reductions.append(n)
             for i in n.inputs:
                 if id(i) not in seen:
                     seen.add(id(i))
                     stack.append(i)
-        return first, frontier
+        extra = [r for r in reductions[MAX_REDUCTIONS_PER_KERNEL:] if r is not root]
+        if extra:
+            raise NeedsBuffer(extra[0], f"more than {MAX_REDUCTIONS_PER_KERNEL} reductions in one "
+                              "kernel (compile time)", also=extra[1:])
+        return first, frontier, len(reductions)
 
     def schedule(self) -> None:
         for n in self.graph.nodes:
@@ -122,15 +136,16 @@ class _Attempt:
                 self.step_of[id(n)] = len(self.steps)
                 self.steps.append(n)
                 continue
-            first, frontier = self.scan(n)
+            first, frontier, reductions = self.scan(n)
             space = reduction_space(first) if first is not None else Space(n.shape, n.ndim)
             if root_placement(n.shape, space) is None:
                 raise NeedsBuffer(first, f"different index space: {n.op.name} at "
                                   f"{format_site(n.site)} is not over {first.op.name}'s loop")
             if space.full is not None:
                 self._absorb_elementwise(space, frontier)
-            group = self._join(n, space, frontier)
+            group = self._join(n, space, frontier, reductions)
             group.roots.append(n)
+            group.reductions += reductions
             self.step_of[id(n)] = group.index
 
     def _absorb_elementwise(self, space: Space, frontier: list[Node]) -> None:
@@ -149,12 +164,13 @@ class _Attempt:
         g.space = space
         self.groups.setdefault(_space_key(space), []).append(g)
 
-    def _join(self, n: Node, space: Space, frontier: list[Node]) -> _Group:
+    def _join(self, n: Node, space: Space, frontier: list[Node], reductions: int) -> _Group:
         key = _space_key(space)
         candidates = self.groups.setdefault(key, [])
         if id(n) not in self.solo:
             for g in reversed(candidates[-_LOOKBACK:]):
-                if not g.solo and self._ready_before(frontier, g):
+                if (not g.solo and self._ready_before(frontier, g)
+                        and g.reductions + reductions <= MAX_REDUCTIONS_PER_KERNEL):
                     return g
         g = _Group(space, len(self.steps), solo=id(n) in self.solo)
         self.steps.append(g)
@@ -207,7 +223,8 @@ class _Planner:
             except NeedsBuffer as e:
                 if id(e.node) in self.owned:
                     raise
-                self._own(e.node, e.reason)
+                for n in (e.node, *e.also):
+                    self._own(n, e.reason)
                 continue
             except NeedsOwnKernel as e:
                 if id(e.root) in self.solo:

@@ -39,9 +39,9 @@ MAX_MAPS_PER_NODE = 16
 
 
 class NeedsBuffer(Exception):
-    def __init__(self, node: Node, reason: str) -> None:
+    def __init__(self, node: Node, reason: str, also: tuple | list = ()) -> None:
         super().__init__(reason)
-        self.node, self.reason = node, reason
+        self.node, self.reason, self.also = node, reason, tuple(also)
 
 
 class NeedsOwnKernel(Exception):

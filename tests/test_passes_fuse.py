@@ -145,3 +145,20 @@ def test_output_that_is_an_input_is_copied():
     y = -(-x)  # noqa: B002  (folds to x itself)
     p = _check(y)
     assert len(p.kernels) == 1 and p.outputs[0] not in p.inputs
+
+
+@pytest.mark.parametrize("build", [
+    lambda a: la.stack([a[i].sum() for i in range(a.shape[0])]),  # row sums one by one
+    lambda a: sum((la.sum(a[0] * k) for k in range(a.shape[0])), la.asarray(0.0)),  # one root
+])
+def test_a_kernel_computes_at_most_eight_reductions(build):
+    """gcc's compile time grows faster than a function's loop nests: 100 row sums fused into one
+    kernel took 6.7 s to compile. Past MAX_REDUCTIONS_PER_KERNEL the reductions own buffers and
+    form kernels of their own, whose same structure lets them share one compiled function."""
+    from lazyarray.passes.fuse import MAX_REDUCTIONS_PER_KERNEL
+
+    a = la.array(rng.standard_normal((30, 7)))
+    with la.config(max_graph_nodes=10_000):  # no cut while building: one graph
+        p = _check(build(a))
+    per_kernel = [sum(len(st.reduces) for st in k.stages) for k in p.kernels]
+    assert max(per_kernel) <= MAX_REDUCTIONS_PER_KERNEL and sum(per_kernel) >= 30, per_kernel

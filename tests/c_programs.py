@@ -181,9 +181,10 @@ def multi_output(n: int):
     return prog, [x, y], [], [np.exp(x), np.exp(x) * y]
 
 
-def matmul_relu(m: int, k_: int, n: int):
+def matmul_relu(m: int, k_: int, n: int, transposed: bool = False):
     """relu(x @ w + b): a LibraryCall into an intermediate, then the epilogue kernel; then a
-    second kernel (tanh) whose input storage is reused for its output (an in-place update)."""
+    second kernel (tanh) whose input storage is reused for its output (an in-place update).
+    `transposed`: w is stored (n, k) and read through the call's transpose flag (x @ w.T)."""
     space = (m, n)
     epi = Kernel("add_maximum", space, 2, (Stage(False, (
         Load(2, row_major(space), 0, F32), Load(1, (0, 1), 0, F32), Apply(op("add"), (0, 1), F32),
@@ -192,12 +193,15 @@ def matmul_relu(m: int, k_: int, n: int):
     th = Kernel("tanh", space, 2, (Stage(False, (Load(4, row_major(space), 0, F32),
                                                 Apply(op("tanh"), (0,), F32)), (),
                                          (Store(5, row_major(space), 0, 1),)),))
-    bufs = buffers(((m, k_), F32), ((n,), F32), (space, F32, 2), ((k_, n), F32),
+    w_shape = (n, k_) if transposed else (k_, n)
+    bufs = buffers(((m, k_), F32), ((n,), F32), (space, F32, 2), (w_shape, F32),
                    (space, F32, 2), (space, F32, 5))
     prog = Program(bufs, (0, 1, 3), (), (5,),
-                   (LibraryCall(op("matmul"), (0, 3), 2), epi, th))
+                   (LibraryCall(op("matmul"), (0, 3), 2, transposed=(1,) if transposed else ()),
+                    epi, th))
     rng = np.random.default_rng(6)
     x = rng.standard_normal((m, k_)).astype(F32)
     b = rng.standard_normal(n).astype(F32)
-    w = rng.standard_normal((k_, n)).astype(F32)
-    return prog, [x, b, w], [], [np.tanh(np.maximum(x @ w + b, 0))]
+    w = rng.standard_normal(w_shape).astype(F32)
+    product = x @ w.T if transposed else x @ w
+    return prog, [x, b, w], [], [np.tanh(np.maximum(product + b, 0))]

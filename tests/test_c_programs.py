@@ -35,6 +35,7 @@ CASES = {
     "argmax_cols": lambda: P.argmax_cols(29, 13),
     "multi_output": lambda: P.multi_output(77),
     "matmul_relu": lambda: P.matmul_relu(17, 9, 23),
+    "matmul_transposed_relu": lambda: P.matmul_relu(17, 9, 23, transposed=True),
     "scattered_scalars": lambda: P.scattered_scalars(41),
 }
 
@@ -173,6 +174,16 @@ def test_launcher_runs_the_steps_exactly(plans, name):
     for got, want in zip(launched, looped):
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["matmul_relu", "matmul_transposed_relu"])
+def test_launcher_calls_matmul_itself(plans, name):
+    """A matmul step is NumPy's call in the launcher's own line (its operands by slot, the
+    transpose flag as swapaxes), not a call through `run_library_call`."""
+    plan = plans[name][0]
+    names = plan._launch.__code__.co_names
+    assert "matmul" in names and "run_library_call" not in names
+    assert ("swapaxes" in names) == (name == "matmul_transposed_relu")
 
 
 def test_launcher_conforms_inputs_and_is_shared_by_the_common_cases(plans):

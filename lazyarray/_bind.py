@@ -25,6 +25,7 @@ BROADCAST, RESHAPE, PERMUTE, SLICE = (get_op(n) for n in ("broadcast_to", "resha
 CAST = get_op("cast")
 
 Site = tuple[str, int] | None
+SUPPORTED = frozenset(dtypes.SUPPORTED)  # hashed: `in` the tuple compares up to 13 dtypes (~0.2 us)
 Operand = Node | tuple[type, Any]  # a node, or (weak Python type, value)
 
 
@@ -49,7 +50,7 @@ def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True
         raise fail(type(exc), f"cannot make an array from {type(obj).__name__}: {exc}", site) from None
     if arr.dtype == np.float16:
         arr = arr.astype(np.float32)
-    if arr.dtype not in dtypes.SUPPORTED:
+    if arr.dtype not in SUPPORTED:
         raise fail(TypeError, f"unsupported dtype {arr.dtype} (from {type(obj).__name__}); "
                    "lazyarray supports bool, int8-64, uint8-64, float32, float64, complex64 and "
                    "complex128", site)

@@ -172,9 +172,9 @@ class Array:
 
     def _scalar(self) -> Any:
         """As NumPy 2: only 0-d arrays convert (float(ones((1, 1))) is a TypeError there too)."""
-        if self.ndim != 0:
+        if self._node.shape:  # not `self.ndim`, `self.item()`: `float(loss)` ends many a loop
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
-        return self.item()
+        return _to_host(self).item()  # (0-d: size 1)
 
     def __index__(self) -> int:
         if self.dtype.kind not in "iu" or self.ndim != 0:

@@ -19,6 +19,8 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None) ->
     input data) puts it on a GPU."""
     site = user_site(1)
     if type(obj) is np.ndarray and device is None:  # a loop's fresh batch: the common case
+        if dtype is None and obj.dtype in _bind.SUPPORTED:  # host_array's answer, ~0.6 us sooner
+            return Array(_bind.leaf(obj.copy(), site))  # (a C-contiguous copy)
         return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
     if isinstance(obj, Array):
         return _from_array(obj, dtype, device, copy, site)

@@ -65,9 +65,17 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
     return Array(_bind.primitive(op, (node,), (axes, bool(keepdims)), shape, out_dtype, site))
 
 
+_SUM = get_op("sum")
+
+
 def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
     """numpy.sum / Array API `sum`: a fused reduction; small integers accumulate as NumPy's."""
     site = user_site(1)
+    if axis is None and dtype is None and keepdims is False and type(x) is Array:
+        node = x._node  # a float array's total (`loss`): `_reduce`'s node without its checks
+        if node.dtype.kind == "f":
+            axes = tuple(range(len(node.shape)))
+            return Array(_bind.primitive(_SUM, (node,), (axes, False), (), node.dtype, site))
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
     return _reduce("sum", node, axis, keepdims, want, site)

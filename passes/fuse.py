@@ -110,9 +110,10 @@ class _Attempt:
         rest must own buffers (one NeedsBuffer for all of them: one more planning attempt)."""
         first, frontier, seen, stack = None, [], {id(root)}, [root]
         reductions: list[Node] = []
+        owned, add = self.owned, seen.add
         while stack:
             n = stack.pop()
-            if n is not root and self.is_buffer(n):
+            if n is not root and (n.op is _INPUT or id(n) in owned):  # a buffer: not inlined
                 frontier.append(n)
                 continue
             if n.op.kind is OpKind.REDUCTION:
@@ -120,7 +121,7 @@ class _Attempt:
                 reductions.append(n)
             for i in n.inputs:
                 if id(i) not in seen:
-                    seen.add(id(i))
+                    add(id(i))
                     stack.append(i)
         extra = [r for r in reductions[MAX_REDUCTIONS_PER_KERNEL:] if r is not root]
         if extra:

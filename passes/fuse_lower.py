@@ -160,29 +160,34 @@ class KernelBuilder:
 
     # --- the walk --------------------------------------------------------------------------------
     def lower(self, node: Node, m: im.IndexMap, st: int) -> int:
-        """Position of `node` at map `m` in stage `st`, lowering its producers first."""
-        stack = [(node, m, st)]
+        """Position of `node` at map `m` in stage `st`, lowering its producers first. A stack
+        entry keeps its operands from its first visit: when the walk comes back to it, every
+        operand is lowered (they were above it on the stack), so it is emitted at once."""
+        stages = self.stages
+        stack: list = [(node, m, st, None)]
         while stack:
-            n, mm, s = stack[-1]
-            key = (id(n), mm)
-            memo = self.stages[s].memo
-            if key in memo:
-                stack.pop()
-                continue
-            pending = self._pending(n, mm, s)
-            if pending:
-                stack.extend(pending)
-                continue
+            n, mm, s, ops = stack[-1]
+            if ops is None:
+                if (id(n), mm) in stages[s].memo:
+                    stack.pop()
+                    continue
+                ops = self._operands(n, mm, s)
+                pending = [(c, cm, cs, None) for c, cm, cs in ops
+                           if (id(c), cm) not in stages[cs].memo]
+                if pending:
+                    stack[-1] = (n, mm, s, ops)
+                    stack.extend(pending)
+                    continue
             stack.pop()
-            memo[key] = self._emit(n, mm, s)
-        return self.stages[st].memo[(id(node), m)]
+            stages[s].memo[(id(n), mm)] = self._emit(n, mm, s, ops)
+        return stages[st].memo[(id(node), m)]
 
     def _is_loaded(self, n: Node) -> bool:
         return id(n) not in self.members and self.slot_of(n) is not None
 
     def _operands(self, n: Node, m: im.IndexMap, s: int) -> list[tuple[Node, im.IndexMap, int]]:
         """What `n` at (m, s) needs first; empty for loads, scalars and accumulators."""
-        if self._is_loaded(n) or not n.inputs:
+        if not n.inputs or self._is_loaded(n):
             return []
         kind = n.op.kind
         if kind is OpKind.ELEMENTWISE or kind is OpKind.SOURCE:
@@ -195,14 +200,6 @@ class KernelBuilder:
         if kind is OpKind.REDUCTION:
             return self._reduction_operands(n, m, s)
         raise NeedsBuffer(n, f"{n.op.name} is a library call: its result must be materialized")
-
-    def _pending(self, n: Node, m: im.IndexMap, s: int) -> list:
-        ops = self._operands(n, m, s)
-        out = []
-        for child, cm, cs in ops:
-            if (id(child), cm) not in self.stages[cs].memo:
-                out.append((child, cm, cs))
-        return out
 
     def _view_map(self, n: Node, m: im.IndexMap) -> im.IndexMap:
         src = n.inputs[0]
@@ -243,7 +240,8 @@ class KernelBuilder:
         raise NeedsBuffer(r, reason)
 
     # --- emitting expressions --------------------------------------------------------------------
-    def _emit(self, n: Node, m: im.IndexMap, s: int) -> int:
+    def _emit(self, n: Node, m: im.IndexMap, s: int, ops: list) -> int:
+        """`n`'s expression at (m, s); `ops` are its operands as `_operands` gave them."""
         stage = self.stages[s]
         if self._is_loaded(n):
             strides, offset = im.flat_address(m, n.shape, len(self.space.sizes))
@@ -257,10 +255,10 @@ class KernelBuilder:
             return self._push(stage, Apply(n.op, args, n.dtype))
         if kind is OpKind.VIEW:
             src = n.inputs[0]
-            if n.op is _RESHAPE and self._is_loaded(src):
+            if not ops:  # a reshape of a loaded buffer: a load at the reshape's flat address
                 coeffs, offset = im.flat_address(m, n.shape, len(self.space.sizes))
                 return self._push(stage, Load(self.slot_of(src), coeffs, offset, n.dtype))
-            return stage.memo[(id(src), self._view_map(n, m))]
+            return stage.memo[(id(src), ops[0][1])]
         if kind is OpKind.REDUCTION:
             return self._emit_accumulator(n, s)
         if kind is OpKind.SOURCE:

@@ -260,7 +260,6 @@ class _Planner:
 
     def _lower(self, attempt: _Attempt) -> tuple[list, dict[int, int]]:
         self.slot, self.buffer_nodes = self._slots()
-        slot_of = lambda n: self.slot.get(id(n))
         scalar_index = lambda n: self.scalar_index[id(n)]
         built, readers = [], {}
         for k, step in enumerate(attempt.steps):
@@ -271,7 +270,7 @@ class _Planner:
                                           self.slot[id(step)], step.attrs, format_site(step.site),
                                           tuple(sorted(flipped))), [step]))
                 continue
-            kb = KernelBuilder(step.space, slot_of, scalar_index, {id(r) for r in step.roots})
+            kb = KernelBuilder(step.space, self.slot, scalar_index, {id(r) for r in step.roots})
             for r in step.roots:
                 kb.store_root(r, self.slot[id(r)])
             lowered = kb.finish(_kernel_name(k, kb))
@@ -282,6 +281,8 @@ class _Planner:
         return built, readers
 
     def _apply_cost_rule(self, readers: dict[int, int]) -> bool:
+        if all(count < 2 for count in readers.values()):
+            return False  # no value is computed by two kernels: nothing to weigh
         ops, loads, reduces = self._recompute_stats()
         added = False
         for n in self.graph.nodes:
@@ -319,7 +320,7 @@ class _Planner:
             if o.op is _INPUT:  # an output must be a fresh array: copy the input
                 out = len(self.buffer_nodes)
                 self.buffer_nodes.append(o)
-                kb = KernelBuilder(Space(o.shape, o.ndim), lambda n: self.slot.get(id(n)),
+                kb = KernelBuilder(Space(o.shape, o.ndim), self.slot,
                                    lambda n: 0, set())
                 kb.store_root(o, out)
                 steps.append(kb.finish(f"k{len(steps)}_copy").kernel)

@@ -122,13 +122,13 @@ class LoweredKernel:
 
 
 class KernelBuilder:
-    """Lowers roots into one kernel over `space`. `slot_of(node)` gives the buffer slot of a node
-    read from memory (None: compute it here); `scalar_index(node)` its run-time argument index."""
+    """Lowers roots into one kernel over `space`. `slots[id(node)]` is the buffer slot of a node
+    read from memory (absent: compute it here); `scalar_index(node)` its run-time argument index."""
 
-    def __init__(self, space: Space, slot_of: Callable[[Node], int | None],
+    def __init__(self, space: Space, slots: dict[int, int],
                  scalar_index: Callable[[Node], int], members: set[int]) -> None:
         self.space = space
-        self.slot_of = slot_of
+        self.slots = slots
         self.scalar_index = scalar_index
         self.members = members  # roots stored by this kernel: computed inline, never loaded
         self.stages: list[_StageBuilder] = []
@@ -182,19 +182,20 @@ class KernelBuilder:
             stages[s].memo[(id(n), mm)] = self._emit(n, mm, s, ops)
         return stages[st].memo[(id(node), m)]
 
-    def _is_loaded(self, n: Node) -> bool:
-        return id(n) not in self.members and self.slot_of(n) is not None
+    def _slot(self, n: Node) -> int | None:
+        """The buffer slot `n` is loaded from, or None when this kernel computes it."""
+        return None if id(n) in self.members else self.slots.get(id(n))
 
     def _operands(self, n: Node, m: im.IndexMap, s: int) -> list[tuple[Node, im.IndexMap, int]]:
         """What `n` at (m, s) needs first; empty for loads, scalars and accumulators."""
-        if not n.inputs or self._is_loaded(n):
+        if not n.inputs or self._slot(n) is not None:
             return []
         kind = n.op.kind
         if kind is OpKind.ELEMENTWISE or kind is OpKind.SOURCE:
             return [(i, m, s) for i in n.inputs]
         if kind is OpKind.VIEW:
             src = n.inputs[0]
-            if n.op is _RESHAPE and self._is_loaded(src):
+            if n.op is _RESHAPE and self._slot(src) is not None:
                 return []
             return [(src, self._view_map(n, m), s)]
         if kind is OpKind.REDUCTION:
@@ -243,21 +244,23 @@ class KernelBuilder:
     def _emit(self, n: Node, m: im.IndexMap, s: int, ops: list) -> int:
         """`n`'s expression at (m, s); `ops` are its operands as `_operands` gave them."""
         stage = self.stages[s]
-        if self._is_loaded(n):
+        slot = self._slot(n)
+        if slot is not None:
             strides, offset = im.flat_address(m, n.shape, len(self.space.sizes))
-            return self._push(stage, Load(self.slot_of(n), strides, offset, n.dtype))
+            return self._push(stage, Load(slot, strides, offset, n.dtype))
         if n.op is _SCALAR:
             return self._push(stage, ScalarArg(self.scalar_index(n), n.dtype))
         self._note_node(n, m)
         kind = n.op.kind
         if kind is OpKind.ELEMENTWISE:
-            args = tuple(stage.memo[(id(i), m)] for i in n.inputs)
+            memo = stage.memo
+            args = tuple([memo[(id(i), m)] for i in n.inputs])
             return self._push(stage, Apply(n.op, args, n.dtype))
         if kind is OpKind.VIEW:
             src = n.inputs[0]
             if not ops:  # a reshape of a loaded buffer: a load at the reshape's flat address
                 coeffs, offset = im.flat_address(m, n.shape, len(self.space.sizes))
-                return self._push(stage, Load(self.slot_of(src), coeffs, offset, n.dtype))
+                return self._push(stage, Load(self._slot(src), coeffs, offset, n.dtype))
             return stage.memo[(id(src), ops[0][1])]
         if kind is OpKind.REDUCTION:
             return self._emit_accumulator(n, s)
@@ -306,7 +309,10 @@ class KernelBuilder:
         self.nodes.setdefault(id(n), n)
         if n.op.kind is OpKind.VIEW:
             return  # free: index arithmetic; its source is what gets recomputed
-        seen = self.maps_seen.setdefault(id(n), set())
+        seen = self.maps_seen.get(id(n))
+        if seen is None:  # the usual case: one map per node
+            self.maps_seen[id(n)] = {m}
+            return
         seen.add(m)
         if len(seen) > MAX_MAPS_PER_NODE and id(n) not in self.members:
             raise NeedsBuffer(n, f"recomputed at more than {MAX_MAPS_PER_NODE} index maps in one "

@@ -328,17 +328,3 @@ def leaf_like(template: Node, data: Any) -> Node:
     node.dtype, node.data, node.site, node.pending = template.dtype, data, template.site, 0
     node.key = template.key
     return node
-
-
-def uncut_node(op: OpDef, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, ...],
-               dtype: np.dtype, data: Any = None, site: tuple[str, int] | None = None) -> Node:
-    """`Node(...)` that never calls the node budget's cut hook: for rewrites of a whole graph
-    outside an evaluation (`passes.scalars` rebuilds every node above a weak scalar; a cut in
-    the middle would evaluate part of the graph being rewritten). Same key as `Node(...)`."""
-    node = _new_node(Node)
-    node.op, node.inputs, node.attrs, node.shape, node.dtype = op, inputs, attrs, shape, dtype
-    node.data, node.site = data, site
-    _SERIAL()  # counted in the segment like any node built
-    node.pending = 1 + sum([i.pending for i in inputs])
-    node.key = _intern((op, attrs, dtype, shape, *[i.key for i in inputs]))
-    return node

@@ -16,7 +16,6 @@ shaped one was), so plans bind the traced graph's leaves to the same slots.
 from __future__ import annotations
 
 from ..graph import Graph, Node, get_op
-from ..graph.node import uncut_node
 from .rewrite import rebuild, same_inputs
 
 _SCALAR, _BROADCAST = get_op("scalar"), get_op("broadcast_to")
@@ -24,17 +23,18 @@ _SCALAR, _BROADCAST = get_op("scalar"), get_op("broadcast_to")
 
 def expand_scalars(graph: Graph) -> Graph:
     """`graph` with every shaped `scalar` leaf replaced by the broadcast of a 0-d one (the same
-    graph object when there is none)."""
+    graph object when there is none). Runs inside the pipeline's `cuts_paused()`, so building
+    nodes here never starts a node-budget cut."""
     if not any(n.op is _SCALAR and n.shape for n in graph.nodes):
         return graph
 
     def rule(node: Node, inputs: tuple[Node, ...]) -> Node:
         if node.op is _SCALAR and node.shape:
-            value = uncut_node(_SCALAR, (), node.attrs, (), node.dtype, node.data, node.site)
-            return uncut_node(_BROADCAST, (value,), (node.shape,), node.shape, node.dtype,
-                              None, node.site)
+            value = Node(_SCALAR, (), node.attrs, (), node.dtype, data=node.data, site=node.site)
+            return Node(_BROADCAST, (value,), (node.shape,), node.shape, node.dtype,
+                        site=node.site)
         if not inputs or same_inputs(node, inputs):
             return node
-        return uncut_node(node.op, inputs, node.attrs, node.shape, node.dtype, None, node.site)
+        return Node(node.op, inputs, node.attrs, node.shape, node.dtype, site=node.site)
 
     return rebuild(graph, rule)

@@ -101,9 +101,6 @@ class _Attempt:
         self.step_of: dict[int, int] = {}
         self.groups: dict[tuple, list[_Group]] = {}
 
-    def is_buffer(self, n: Node) -> bool:
-        return n.op is _INPUT or id(n) in self.owned
-
     def scan(self, root: Node) -> tuple[Node | None, list[Node], int]:
         """(first reduction computed inline, buffers read, reductions computed inline) for a
         root, by DFS over inline nodes. Past MAX_REDUCTIONS_PER_KERNEL inline reductions the

@@ -305,9 +305,29 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
             plan = plan_for(signature, outputs, options, build_plan)
         if state.stand_ins:
             _check_not_traced(leaves)
-        return plan.run(arrays, scalars)
+        try:
+            return plan.run(arrays, scalars)
+        except IndexError as exc:
+            raise _at_these_sites(outputs, exc) from None
     finally:
         state.busy = was
+
+
+def _at_these_sites(outputs: Sequence[Node], exc: IndexError) -> IndexError:
+    """A data-dependent error (an index out of bounds) names the line that built the failing
+    node, but a cached plan holds the lines of the graph it was first built for: the same
+    structure built on another line named the old one. The reference interpreter re-runs this
+    graph to name its own lines; the error path only, so its cost does not matter."""
+    from .runtime.evaluate import ReferencePlan, split_leaves
+
+    graph = Graph(list(outputs))
+    try:
+        ReferencePlan(graph).run(*split_leaves(graph))
+    except IndexError as here:
+        return here
+    except Exception:  # e.g. device buffers the interpreter cannot read: keep the plan's error
+        return exc
+    return exc
 
 
 def _build(graph: Graph, key: Any, options: Any, build_plan: BuildPlan) -> Any:

@@ -148,3 +148,30 @@ def test_a_single_axis_function_given_none_or_a_tuple_raises_typeerror_naming_th
     x = la.ones((2, 3))
     with pytest.raises(TypeError, match=r"cannot be interpreted as an integer .*test_errors\.py"):
         call(x, axis)
+
+
+def test_an_index_error_names_the_line_of_this_graph_not_the_cached_plans(backend):
+    """A data-dependent IndexError names the line that built the failing node. The plan cache
+    reuses a plan built for the same structure on another line, whose nodes carried that line:
+    the second gather below was reported at the first one's line."""
+    import inspect
+
+    x = la.asarray(np.arange(6.0))
+    i = la.asarray(np.array([1, 7]))
+    lines = []
+    for _ in range(2):  # two statements, one structure: the second evaluation hits the plan
+        try:
+            lines.append(inspect.currentframe().f_lineno + 1)
+            np.asarray(x[i] * 2.0)
+        except IndexError as exc:
+            assert f"test_errors.py:{lines[-1]})" in str(exc), (str(exc), lines)
+        else:
+            raise AssertionError("no IndexError")
+        try:
+            lines.append(inspect.currentframe().f_lineno + 1)
+            np.asarray(x[i] * 2.0)
+        except IndexError as exc:
+            assert f"test_errors.py:{lines[-1]})" in str(exc), (str(exc), lines)
+        else:
+            raise AssertionError("no IndexError")
+    assert la.cache_info().plan_hits >= 1

@@ -23,6 +23,7 @@ from .graph import Graph, Node, get_op
 from .graph.node import _compiled, format_site, user_site
 from .graph.generic import generic_signature
 from .graph.signature import graph_signature
+from .runtime.backend import DATA_ERRORS
 from .runtime.plan_cache import PlanCache
 from .settings import get_settings
 
@@ -307,14 +308,14 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
             _check_not_traced(leaves)
         try:
             return plan.run(arrays, scalars)
-        except IndexError as exc:
+        except DATA_ERRORS as exc:
             raise _at_these_sites(outputs, exc) from None
     finally:
         state.busy = was
 
 
-def _at_these_sites(outputs: Sequence[Node], exc: IndexError) -> IndexError:
-    """A data-dependent error (an index out of bounds) names the line that built the failing
+def _at_these_sites(outputs: Sequence[Node], exc: Exception) -> Exception:
+    """A data-dependent error (an index out of bounds, a singular matrix) names the line that built the failing
     node, but a cached plan holds the lines of the graph it was first built for: the same
     structure built on another line named the old one. The reference interpreter re-runs this
     graph to name its own lines; the error path only, so its cost does not matter."""
@@ -323,7 +324,7 @@ def _at_these_sites(outputs: Sequence[Node], exc: IndexError) -> IndexError:
     graph = Graph(list(outputs))
     try:
         ReferencePlan(graph).run(*split_leaves(graph))
-    except IndexError as here:
+    except DATA_ERRORS as here:
         return here
     except Exception:  # e.g. device buffers the interpreter cannot read: keep the plan's error
         return exc

@@ -11,6 +11,16 @@ from typing import Any
 import numpy as np
 
 
+# NumPy's errors about the data a step reads (an index out of bounds, a singular matrix): raised
+# only when the plan runs, so they keep their type and gain the op and the user's line.
+DATA_ERRORS = (IndexError, np.linalg.LinAlgError)
+
+
+def at_site(exc: Exception, op_name: str, site: str) -> Exception:
+    """`exc` (one of DATA_ERRORS) naming the op that raised it and the line that built that op."""
+    return type(exc)(f"{exc} (in {op_name} built at {site})")
+
+
 class BackendUnavailable(RuntimeError):
     """The requested backend cannot run here; the message says why and how to fix it."""
 

@@ -24,7 +24,7 @@ import numpy as np
 from ..graph.kernel_ir import Apply, Kernel, LibraryCall, Load, Program
 from ..graph.registry import OpKind
 from . import c_background, c_compiler, compile_stats, spare_outputs
-from .backend import Backend, fresh_outputs, register_backend
+from .backend import DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend
 from .c_canonical import canonical_kernel
 from .c_compiler import ffi
 from .c_launch import make_launcher
@@ -344,8 +344,8 @@ def run_library_call(step: LibraryCall, bufs: list) -> None:
     try:
         with np.errstate(all="ignore"):
             result = step.op.reference(args, step.attrs, out.dtype)
-    except IndexError as exc:
-        raise IndexError(f"{exc} (in {step.op.name} built at {step.site})") from None
+    except DATA_ERRORS as exc:
+        raise at_site(exc, step.op.name, step.site) from None
     np.copyto(out, np.asarray(result).reshape(out.shape), casting="unsafe")
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..graph import OpKind
 from ..graph.kernel_ir import BufferSpec, Kernel, LibraryCall, Program
-from .backend import Backend, fresh_outputs, register_backend
+from .backend import DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend
 from .cuda_launch import partials_shape as partials_size
 from .cuda_printer import CudaKernelSpec, CudaModule, render_cuda_kernel_source, render_cuda_program
 
@@ -209,8 +209,8 @@ class CupyPlan:
         try:
             with np.errstate(all="ignore"):
                 result = call.op.reference(host, call.attrs, out.dtype)
-        except IndexError as exc:
-            raise IndexError(f"{exc} (in {call.op.name} built at {call.site})") from None
+        except DATA_ERRORS as exc:
+            raise at_site(exc, call.op.name, call.site) from None
         host_out = np.empty(out.shape, out.dtype)
         np.copyto(host_out, np.asarray(result).reshape(out.shape), casting="unsafe")
         out.set(host_out, stream=self.backend.stream)

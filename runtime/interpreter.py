@@ -12,6 +12,7 @@ import numpy as np
 
 from ..graph import Graph, Node
 from ..graph.node import format_site
+from .backend import DATA_ERRORS, at_site
 
 
 class EvaluationError(RuntimeError):
@@ -51,8 +52,8 @@ def run_reference(graph: Graph, leaf_values: Sequence[object] | None = None) -> 
 def _apply(node: Node, args: tuple[np.ndarray, ...]) -> np.ndarray:
     try:
         out = np.asarray(node.op.reference(args, node.attrs, node.dtype))
-    except IndexError as exc:
-        raise IndexError(f"{exc} (in {node.op.name} built at {format_site(node.site)})") from None
+    except DATA_ERRORS as exc:
+        raise at_site(exc, node.op.name, format_site(node.site)) from None
     except Exception as exc:
         raise EvaluationError(
             f"{node.op.name} built at {format_site(node.site)} failed: {exc}"

@@ -30,6 +30,7 @@ from ..graph.kernel_ir import (
     Program,
     ScalarArg,
 )
+from .backend import DATA_ERRORS, at_site
 
 
 def _strided(buf: np.ndarray, strides: tuple[int, ...], offset: int,
@@ -140,8 +141,8 @@ def run_library_call(call: LibraryCall, frame: _Frame) -> None:
     args = call.arguments(frame.buffer)
     try:
         result = call.op.reference(args, call.attrs, out.dtype)
-    except IndexError as exc:
-        raise IndexError(f"{exc} (in {call.op.name} built at {call.site})") from None
+    except DATA_ERRORS as exc:
+        raise at_site(exc, call.op.name, call.site) from None
     out[...] = result
 
 

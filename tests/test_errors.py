@@ -150,28 +150,24 @@ def test_a_single_axis_function_given_none_or_a_tuple_raises_typeerror_naming_th
         call(x, axis)
 
 
-def test_an_index_error_names_the_line_of_this_graph_not_the_cached_plans(backend):
-    """A data-dependent IndexError names the line that built the failing node. The plan cache
-    reuses a plan built for the same structure on another line, whose nodes carried that line:
-    the second gather below was reported at the first one's line."""
-    import inspect
-
-    x = la.asarray(np.arange(6.0))
-    i = la.asarray(np.array([1, 7]))
-    lines = []
-    for _ in range(2):  # two statements, one structure: the second evaluation hits the plan
-        try:
-            lines.append(inspect.currentframe().f_lineno + 1)
-            np.asarray(x[i] * 2.0)
-        except IndexError as exc:
-            assert f"test_errors.py:{lines[-1]})" in str(exc), (str(exc), lines)
-        else:
-            raise AssertionError("no IndexError")
-        try:
-            lines.append(inspect.currentframe().f_lineno + 1)
-            np.asarray(x[i] * 2.0)
-        except IndexError as exc:
-            assert f"test_errors.py:{lines[-1]})" in str(exc), (str(exc), lines)
-        else:
-            raise AssertionError("no IndexError")
+@pytest.mark.parametrize("case", ["gather", "inverse"])
+def test_a_data_error_names_the_line_of_this_graph_not_the_cached_plans(backend, case):
+    """A data-dependent error (an index out of bounds, a singular matrix) names the line that
+    built the failing node, with NumPy's type. The plan cache reuses a plan built for the same
+    structure on another line, whose steps carried that line: the second statement was reported
+    at the first one's line (and LinAlgError named no line at all)."""
+    x, i = la.asarray(np.arange(6.0)), la.asarray(np.array([1, 7]))
+    a = la.asarray(np.array([[1.0, 2.0], [2.0, 4.0]]))
+    if case == "gather":
+        first = lambda: x[i] * 2.0  # noqa: E731
+        second = lambda: x[i] * 2.0  # noqa: E731
+        error = IndexError
+    else:
+        first = lambda: la.linalg.inv(a) * 2.0  # noqa: E731
+        second = lambda: la.linalg.inv(a) * 2.0  # noqa: E731
+        error = np.linalg.LinAlgError
+    for build in (first, second, first, second):  # one structure: later runs hit the plan
+        with pytest.raises(error) as info:
+            np.asarray(build())
+        assert f"test_errors.py:{build.__code__.co_firstlineno})" in str(info.value)
     assert la.cache_info().plan_hits >= 1

@@ -4,8 +4,10 @@
    lazyarray implicit (trace + signature + lookup + run), la.jit, NumPy eager, JAX jit (if installed).
 2. 100 iterations of `relu(X @ w + b)` with a fresh X each time (the issue's loop), end to end.
 
-Run: python benchmarks/bench_overhead.py [--backend auto|numpy|c] [--repeat 7]
+Run: python benchmarks/bench_overhead.py [--backend auto|numpy|c] [--repeat 7] [--timer wall|cpu]
 Prints a table with each time and its ratio to NumPy; the figures are medians of `--repeat` runs.
+`--timer cpu` times the process's CPU (time.process_time, every thread of it) instead of the wall
+clock: on a shared, busy machine the wall clock also counts the time other processes ran.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ def expr(np_like, a, b, s):
     return np_like.maximum(x, a) - 0.5
 
 
+TIMER = time.perf_counter
+
+
 def per_call(fn, calls: int, repeat: int) -> float:
     """Median seconds per call over `repeat` timed batches of `calls` calls (after a warm-up;
     kernels compiling in the background are waited for: this measures the steady state)."""
@@ -37,10 +42,10 @@ def per_call(fn, calls: int, repeat: int) -> float:
         fn()
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = TIMER()
         for _ in range(calls):
             fn()
-        times.append((time.perf_counter() - start) / calls)
+        times.append((TIMER() - start) / calls)
     return statistics.median(times)
 
 
@@ -114,11 +119,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="auto")
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--timer", choices=("wall", "cpu"), default="wall")
     args = parser.parse_args()
+    global TIMER
+    TIMER = time.process_time if args.timer == "cpu" else time.perf_counter
     with la.config(backend=args.backend):
         from lazyarray.evaluation import options
 
-        print(f"backend: {options().backend}")
+        print(f"backend: {options().backend}, timer: {args.timer}")
         la.clear_caches()
         print(table("10-op elementwise expression, 16 float32 elements, per call",
                     bench_expression(args.repeat), 1e-6, "us/call"))

@@ -650,46 +650,108 @@ visit_leaf(NodeObject *node, long long count, PyObject *sig, PyObject *leaves, P
     return PyList_Append(leaves, (PyObject *)node);
 }
 
-/* One signature walk's state. With `edges`, it also counts, per node by visit number, the
- * references the graph itself holds to it (inputs-tuple slots, the outputs), for evaluation_walk's
- * refcount test; `nodes` then maps visit numbers to nodes (borrowed: `seen` holds them). */
+/* One signature walk's state. Nodes are numbered in visit order: `nodes[k]` holds a strong
+ * reference to visit k's node, and an open-addressing table of pointers finds a node's number
+ * (a dict from node to int cost ~30-50 ns a node more: the walk runs on every evaluation).
+ * `edges[k]` counts the references the graph itself holds to node k (inputs-tuple slots, the
+ * outputs), for evaluation_walk's refcount test. Small graphs live in `local_*`. */
+#define WALK_LOCAL 32
 typedef struct {
-    PyObject *seen, *buffers, *leaves, *sig;
+    PyObject *buffers, *leaves, *sig;
     PyObject **nodes;
-    Py_ssize_t *edges, cap;
+    Py_ssize_t *edges, *table; /* table entries: visit number + 1, 0 for an empty slot */
+    Py_ssize_t cap, mask;      /* nodes' capacity; the table has 2 * cap slots */
     long long count;
+    PyObject *local_nodes[WALK_LOCAL];
+    Py_ssize_t local_edges[WALK_LOCAL], local_table[2 * WALK_LOCAL];
 } Walk;
+
+static void
+walk_init(Walk *w)
+{
+    memset(w->local_table, 0, sizeof(w->local_table));
+    w->buffers = w->leaves = w->sig = NULL;
+    w->nodes = w->local_nodes, w->edges = w->local_edges, w->table = w->local_table;
+    w->cap = WALK_LOCAL, w->mask = 2 * WALK_LOCAL - 1;
+    w->count = 0;
+}
 
 static void
 walk_free(Walk *w)
 {
-    Py_XDECREF(w->seen);
     Py_XDECREF(w->buffers);
     Py_XDECREF(w->leaves);
     Py_XDECREF(w->sig);
-    PyMem_Free(w->nodes);
-    PyMem_Free(w->edges);
+    for (long long k = 0; k < w->count; k++)
+        Py_DECREF(w->nodes[k]);
+    if (w->nodes != w->local_nodes) {
+        PyMem_Free(w->nodes);
+        PyMem_Free(w->edges);
+        PyMem_Free(w->table);
+    }
 }
 
-/* Number a newly seen node; when counting edges, remember it with its first edge. */
+static inline size_t
+walk_slot(Walk *w, PyObject *node)
+{
+    size_t h = ((size_t)node >> 4) * (size_t)0x9E3779B97F4A7C15ull;
+    return (h ^ (h >> 29)) & (size_t)w->mask;
+}
+
+/* The visit number of `node`, or -1 if the walk has not seen it. */
+static Py_ssize_t
+walk_find(Walk *w, PyObject *node)
+{
+    for (size_t i = walk_slot(w, node);; i = (i + 1) & (size_t)w->mask) {
+        Py_ssize_t entry = w->table[i];
+        if (entry == 0)
+            return -1;
+        if (w->nodes[entry - 1] == node)
+            return entry - 1;
+    }
+}
+
+static int
+walk_grow(Walk *w)
+{
+    Py_ssize_t cap = 2 * w->cap;
+    PyObject **nodes = PyMem_Malloc(cap * sizeof(PyObject *));
+    Py_ssize_t *edges = PyMem_Malloc(cap * sizeof(Py_ssize_t));
+    Py_ssize_t *table = PyMem_Calloc(2 * cap, sizeof(Py_ssize_t));
+    if (nodes == NULL || edges == NULL || table == NULL) {
+        PyMem_Free(nodes), PyMem_Free(edges), PyMem_Free(table);
+        return PyErr_NoMemory(), -1;
+    }
+    memcpy(nodes, w->nodes, w->count * sizeof(PyObject *));
+    memcpy(edges, w->edges, w->count * sizeof(Py_ssize_t));
+    if (w->nodes != w->local_nodes) {
+        PyMem_Free(w->nodes), PyMem_Free(w->edges), PyMem_Free(w->table);
+    }
+    w->nodes = nodes, w->edges = edges, w->table = table;
+    w->cap = cap, w->mask = 2 * cap - 1;
+    for (long long k = 0; k < w->count; k++) {
+        size_t i = walk_slot(w, nodes[k]);
+        while (table[i])
+            i = (i + 1) & (size_t)w->mask;
+        table[i] = k + 1;
+    }
+    return 0;
+}
+
+/* Number a newly seen node (a strong reference) with its first edge. */
 static int
 walk_number(Walk *w, PyObject *node)
 {
-    if (w->edges != NULL) {
-        if (w->count == w->cap) {
-            Py_ssize_t cap = 2 * w->cap;
-            PyObject **nn = PyMem_Realloc(w->nodes, cap * sizeof(PyObject *));
-            if (nn == NULL)
-                return PyErr_NoMemory(), -1;
-            w->nodes = nn;
-            Py_ssize_t *ne = PyMem_Realloc(w->edges, cap * sizeof(Py_ssize_t));
-            if (ne == NULL)
-                return PyErr_NoMemory(), -1;
-            w->edges = ne, w->cap = cap;
-        }
-        w->nodes[w->count] = node, w->edges[w->count] = 1;
-    }
-    return number_node(w->seen, node, w->count++);
+    if (w->count == w->cap && walk_grow(w) < 0)
+        return -1;
+    Py_ssize_t k = w->count++;
+    Py_INCREF(node);
+    w->nodes[k] = node, w->edges[k] = 1;
+    size_t i = walk_slot(w, node);
+    while (w->table[i])
+        i = (i + 1) & (size_t)w->mask;
+    w->table[i] = k + 1;
+    return 0;
 }
 
 /* graph/signature.py's walk, line for line (depth-first, inputs left to right, back-references as
@@ -701,9 +763,8 @@ walk_signature(Walk *w, PyObject *const *outputs, Py_ssize_t n_out, const char *
     Stack st = {NULL, 0, 0};
     PyObject *node = NULL;
     int err = -1;
-    w->seen = PyDict_New(), w->buffers = PyDict_New();
-    w->leaves = PyList_New(0), w->sig = PyList_New(0);
-    if (w->seen == NULL || w->buffers == NULL || w->leaves == NULL || w->sig == NULL)
+    w->buffers = PyDict_New(), w->leaves = PyList_New(0), w->sig = PyList_New(0);
+    if (w->buffers == NULL || w->leaves == NULL || w->sig == NULL)
         goto done;
     PyObject *n_obj = PyLong_FromSsize_t(n_out);
     if (n_obj == NULL || PyList_Append(w->sig, n_obj) < 0) {
@@ -716,15 +777,14 @@ walk_signature(Walk *w, PyObject *const *outputs, Py_ssize_t n_out, const char *
     while (st.n) {
         node = st.items[--st.n]; /* owned */
         for (;;) {
-            PyObject *visit = PyDict_GetItemWithError(w->seen, node); /* borrowed */
-            if (visit != NULL) {
-                if (w->edges != NULL)
-                    w->edges[PyLong_AsSsize_t(visit)]++;
-                if (append_pair(w->sig, w->count, visit, 0) < 0)
+            Py_ssize_t visit = walk_find(w, node);
+            if (visit >= 0) {
+                w->edges[visit]++;
+                if (append_pair(w->sig, w->count, NULL, visit) < 0)
                     goto done;
                 break;
             }
-            if (PyErr_Occurred() || walk_number(w, node) < 0)
+            if (walk_number(w, node) < 0)
                 goto done;
             PyObject *inputs = inputs_of(node, who);
             if (inputs == NULL)
@@ -773,7 +833,8 @@ py_graph_signature(PyObject *module, PyObject *outputs_arg)
     PyObject *outputs = PySequence_Fast(outputs_arg, "graph_signature: a sequence of nodes");
     if (outputs == NULL)
         return NULL;
-    Walk w = {0};
+    Walk w;
+    walk_init(&w);
     PyObject *result = NULL;
     if (walk_signature(&w, PySequence_Fast_ITEMS(outputs), PySequence_Fast_GET_SIZE(outputs),
                        "graph_signature") == 0) {
@@ -795,7 +856,7 @@ static PyObject *bind_data(PyObject *leaves);
  * One walk for what evaluating one Array needs: graph_signature([node]), the refcount test of
  * shared_intermediates([node]) and bind_leaves(leaves), which were three walks (~1 us of the
  * implicit path). The refcount test counts the references the graph's own inputs tuples hold,
- * as the signature walk arrives at each node once per edge; `seen` holds one more per node. */
+ * as the signature walk arrives at each node once per edge; the walk holds one more per node. */
 static PyObject *
 py_evaluation_walk(PyObject *module, PyObject *node)
 {
@@ -805,15 +866,9 @@ py_evaluation_walk(PyObject *module, PyObject *node)
     }
     if (check_node(node, "evaluation_walk", "outputs") < 0)
         return NULL;
-    Walk w = {0};
+    Walk w;
+    walk_init(&w);
     PyObject *result = NULL;
-    w.cap = 32;
-    w.nodes = PyMem_Malloc(w.cap * sizeof(PyObject *));
-    w.edges = PyMem_Malloc(w.cap * sizeof(Py_ssize_t));
-    if (w.nodes == NULL || w.edges == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
     if (walk_signature(&w, &node, 1, "evaluation_walk") < 0)
         goto done;
     for (Py_ssize_t k = 1; k < w.count; k++) { /* visit 0 is the output: evaluated anyway */

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import FunctionType
 from typing import Any
 
 from . import (complex_functions, elementwise, indexing, linalg, manipulation, reductions, searching,
@@ -10,6 +11,9 @@ from .array import Array, _operators
 
 
 def _method(fn: Any) -> Any:
+    if isinstance(fn, FunctionType):  # binds as a method itself: no wrapper frame (`loss.sum()`)
+        return fn
+
     def method(self: Array, *args: Any, **kwargs: Any) -> Any:
         return fn(self, *args, **kwargs)
 

@@ -246,8 +246,12 @@ def device_of(node: Node) -> str:
 def to_host(a: Array) -> np.ndarray:
     node = a._node
     if node.op is not _INPUT_OP:
-        evaluate_arrays([a])
-        node = a._node
+        walked = _evaluation_walk(node) if _evaluation_walk is not None else None
+        if walked is not None:  # evaluate_arrays([a])'s common case, a frame and a list sooner
+            node = a._node = _evaluate_walked(node, walked)
+        else:
+            evaluate_arrays([a])
+            node = a._node
     data = node.data
     if isinstance(data, np.ndarray):
         return data

@@ -58,10 +58,9 @@ def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True
 
 
 def refuse_traced(*values: Any) -> None:
-    """An index or a size is baked into the trace: la.jit's traced scalar argument there would
-    keep its first value on every later call (operator.index and slice.indices take an int
-    subclass as it is, without asking it). `int()` makes the tracer raise its own error, which
-    names the argument and the user's line and says to mark it static."""
+    """An index or a size is baked into the trace: la.jit's traced scalar there must raise its own
+    error (naming the argument and the user's line, saying to mark it static) before a check
+    that does not ask it (`isinstance(v, int)`) gives a less helpful TypeError."""
     for v in values:
         if getattr(v, "_lazyarray_weak_type", None) is not None:
             int(v)
@@ -79,7 +78,13 @@ def scalar_leaf(value: Any, dtype: np.dtype, site: Site, shape: tuple[int, ...] 
     """A run-time scalar argument: its value never enters the structural key. With a `shape`,
     the value broadcast to it, still one node (a weak scalar operand of an elementwise op; the
     passes see `broadcast_to(scalar)`: passes/scalars.py). A complex scalar is a 0-d input
-    buffer instead (scalar arguments travel in 8-byte slots; it is 16 bytes)."""
+    buffer instead (scalar arguments travel in 8-byte slots; it is 16 bytes). Python arithmetic
+    on la.jit's traced scalars becomes nodes here, in this dtype (lazyarray/traced_scalar.py)."""
+    t = type(value)
+    if t is not int and t is not float and t is not bool:
+        build = getattr(value, "_lazyarray_build", None)
+        if build is not None:
+            return build(dtype, site, shape)
     if dtype.kind == "c":
         if (isinstance(value, (int, float))
                 or getattr(value, "_lazyarray_weak_type", None) is not None):

@@ -23,9 +23,10 @@ import numpy as np
 from . import cache
 from .array import Array
 from .evaluation import options
-from .graph import Node, get_op
-from .graph.node import format_site, leaf_like, user_site
+from .graph import Node, dtypes, get_op
+from .graph.node import leaf_like
 from .settings import _applied as _settings_applied
+from .traced_scalar import TracedScalar, TracerEvaluationError, tracer
 from .settings import get_settings
 
 _counters = cache.counters
@@ -36,65 +37,6 @@ _live: weakref.WeakSet = weakref.WeakSet()  # jit functions, for la.clear_caches
 # > 0 while la.grad & co. trace a function: a jit function then runs its Python body inline, so
 # the graph it builds can be differentiated (a plan's results have no graph behind them).
 inline_depth = [0]
-
-
-class TracerEvaluationError(TypeError):
-    """A jitted function looked at a value computed from its arguments while being traced."""
-
-
-# --- traced Python scalars ---------------------------------------------------------------------------
-def _refuse(name: str) -> Callable:
-    def method(self: Any, *other: Any, **_: Any) -> Any:  # **: __array__(dtype, copy=)
-        if other and isinstance(other[0], Array):
-            return NotImplemented
-        raise TracerEvaluationError(
-            f"la.jit: Python `{name}` on traced scalar argument {self.slot} at "
-            f"{format_site(user_site(1))}; its value changes between calls. Use lazyarray ops, or "
-            "mark the argument static (static_argnums / static_argnames)")
-    return method
-
-
-class TracedScalar:
-    """A Python int/float argument while `f` is traced: a run-time scalar, not a number.
-
-    Not an int/float subclass: CPython takes an int subclass as it is wherever it needs an index
-    (`range(n)`, `[0] * n`, `seq[n]`, NumPy shapes) without asking it, so its trace-time value
-    would be baked into the trace silently. As its own type every such use calls `__index__`,
-    which raises and names the argument; lazyarray's functions read `_lazyarray_weak_type`."""
-
-    __slots__ = ("slot", "_value")
-    _lazyarray_weak_type: type = int
-
-    def __init__(self, value: Any, slot: int) -> None:
-        self._value = value  # for repr only; nothing computes with it
-        self.slot = slot
-
-    def __repr__(self) -> str:
-        kind = self._lazyarray_weak_type.__name__
-        return f"<la.jit traced {kind} argument {self.slot}>"
-
-    def __hash__(self) -> int:
-        return id(self)
-
-
-def _traced_type(base: type) -> type:
-    names = ("add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv",
-             "rfloordiv", "mod", "rmod", "pow", "rpow", "neg", "pos", "abs", "invert", "lt",
-             "le", "gt", "ge", "eq", "ne", "bool", "int", "float", "complex", "index", "round",
-             "trunc", "floor", "ceil", "and", "rand", "or", "ror", "xor", "rxor", "lshift",
-             "rlshift", "rshift", "rrshift", "divmod", "rdivmod", "format", "str", "array")
-    body = {f"__{n}__": _refuse(n) for n in names}
-    body["__hash__"] = TracedScalar.__hash__  # defining __eq__ would drop it
-    body["_lazyarray_weak_type"] = base  # graph.dtypes.weak_type_of: still a weak scalar
-    body["__slots__"] = ()
-    return type(f"Traced{base.__name__.title()}", (TracedScalar,), body)
-
-
-_TRACED = {int: _traced_type(int), float: _traced_type(float)}
-
-
-def _tracer(value: Any, slot: int) -> Any:
-    return _TRACED[type(value)](value, slot)
 
 
 # --- argument trees ----------------------------------------------------------------------------------
@@ -164,6 +106,21 @@ def _output_arrays(tree: Any) -> list[Array]:
         elif type(x) is dict:
             stack.extend(x[k] for k in reversed(list(x)))
     return found
+
+
+def _scalars_as_arrays(tree: Any) -> Any:
+    """A traced scalar returned by the body (`return x, lr * 2`) as a 0-d Array of its default
+    dtype: the trace itself must not be handed back by later calls."""
+    if isinstance(tree, TracedScalar):
+        from .creation import full
+
+        return full((), tree, dtypes.result_type(tree._lazyarray_weak_type))
+    t = type(tree)
+    if t is tuple or t is list:
+        return t(_scalars_as_arrays(v) for v in tree)
+    if t is dict:
+        return {k: _scalars_as_arrays(v) for k, v in tree.items()}
+    return tree
 
 
 def _replace_arrays(tree: Any, arrays: Any) -> Any:
@@ -315,13 +272,13 @@ class JitFunction:
         stand_ins = [Array(Node(_INPUT, (), (), a.shape, a.dtype, data=a._node.data.view()))
                      for a in arrays]
         slot_of = {id(a._node): k for k, a in enumerate(stand_ins)}
-        a_it, s_it = iter(stand_ins), iter([_tracer(v, k) for k, v in enumerate(scalars)])
+        a_it, s_it = iter(stand_ins), iter([tracer(v, k) for k, v in enumerate(scalars)])
         targs = tuple(x if self._is_static(i, None) else _substitute(x, a_it, s_it)
                       for i, x in enumerate(args))
         tkwargs = {k: kwargs[k] if self._is_static(None, k) else _substitute(kwargs[k], a_it, s_it)
                    for k in sorted(kwargs)}
         with cache.busy(), cache.tracing(slot_of):
-            out = self.fn(*targs, **tkwargs)
+            out = _scalars_as_arrays(self.fn(*targs, **tkwargs))
         out_arrays = _output_arrays(out)
         trace = _Trace()
         trace.out_tree = out if not isinstance(out, Array) else None

@@ -117,12 +117,13 @@ def test_evaluating_a_traced_value_is_an_error():
         f(la.array(f32(3)))
 
 
-def test_python_arithmetic_on_a_traced_scalar_is_an_error():
-    f = la.jit(lambda x, s: x * (s * 2))
+def test_python_control_flow_on_a_traced_scalar_is_an_error():
+    """Arithmetic on a traced scalar is an expression (below); deciding on its value is not."""
+    f = la.jit(lambda x, s: x * 2 if s * 2 > 1 else x)
     with pytest.raises(TracerEvaluationError, match="static"):
         f(la.array(f32(3)), 1.5)
-    g = la.jit(lambda x, s: x * (s * 2), static_argnums=1)
-    np.testing.assert_allclose(np.asarray(g(la.array(f32(3)), 1.5)), f32(3) * 3)
+    g = la.jit(lambda x, s: x * 2 if s * 2 > 1 else x, static_argnums=1)
+    np.testing.assert_allclose(np.asarray(g(la.array(f32(3)), 1.5)), f32(3) * 2)
 
 
 def test_unhashable_argument_is_rejected_clearly():
@@ -307,10 +308,10 @@ def test_equality_on_a_traced_scalar_is_an_error():
     """`if s == 0:` in a jitted body took the first call's branch on every later call (int/float
     __eq__ answered); it raises as `<` does. Traced scalars stay hashable."""
     f = la.jit(lambda x, s: x if s == 0 else x * 2)
-    with pytest.raises(TracerEvaluationError, match="eq"):
+    with pytest.raises(TracerEvaluationError, match="bool"):
         f(la.array(np.arange(3.0)), 0)
     g = la.jit(lambda x, s: x if s != 0 else x * 2)
-    with pytest.raises(TracerEvaluationError, match="ne"):
+    with pytest.raises(TracerEvaluationError, match="bool"):
         g(la.array(np.arange(3.0)), 0)
     h = la.jit(lambda x, s: x * s + hash(s) * 0)
     np.testing.assert_array_equal(np.asarray(h(la.array(np.arange(3.0)), 2)), [0.0, 2, 4])
@@ -352,3 +353,54 @@ def test_a_traced_int_never_bakes_into_the_trace(use):
     for s in (1, 2):
         np.testing.assert_array_equal(np.asarray(g(la.array(np.arange(3.0)), s)),
                                       np.asarray(use(la.array(np.arange(3.0)), s)))
+
+
+EXPRESSIONS = [
+    lambda x, t, lr: x * (t + 1),
+    lambda x, t, lr: x + t / 2,
+    lambda x, t, lr: x * (t // 3) - (t % 4),
+    lambda x, t, lr: la.where(t > 2, x, -x),
+    lambda x, t, lr: x + (t & 1) + (t << 1),
+    lambda x, t, lr: x * -t + abs(t - 5),
+    lambda x, t, lr: x * t ** 2,
+    lambda x, t, lr: x * (lr * 2.0) - 1.0 / (1 + t),
+    lambda x, t, lr: x + (t == 3) + (lr < 0.5),
+    lambda x, t, lr: la.full(x.shape, lr / (t + 1)) + x,
+]
+
+
+@pytest.mark.parametrize("expression", range(len(EXPRESSIONS)))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8])
+def test_python_arithmetic_on_traced_scalars_matches_eager(backend, expression, dtype):
+    """`lr / (1 + t)` in a jitted step: Python arithmetic on traced scalars is a weak scalar
+    expression (it raised TracerEvaluationError, and static_argnums retraced every step). Each
+    call's values and dtypes match the eager result with the Python numbers; one trace."""
+    if dtype == np.uint8 and expression == 5:
+        pytest.skip("eager uint8 * -t raises OverflowError (NumPy 2); a trace computes in uint8")
+    fn = EXPRESSIONS[expression]
+    x_np = np.array([1, 2, 5, 9], dtype)
+    f = la.jit(fn)
+    for t, lr in ((0, 0.25), (1, 0.5), (3, 0.125), (7, 1.5)):
+        with np.errstate(all="ignore"):
+            want = np.asarray(fn(la.array(x_np), t, lr))
+            got = np.asarray(f(la.array(x_np), t, lr))
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert la.cache_info().jit_traces == 1
+
+
+def test_a_deep_traced_expression_and_a_returned_one():
+    """An expression grown in a Python loop is built without recursion; a traced scalar the
+    body returns comes back as a 0-d Array of its value on every call (not the tracer)."""
+    def body(x, t):
+        acc = 0
+        for _ in range(3000):
+            acc = acc + t
+        return x * acc, t * 2, acc > 10
+    f = la.jit(body)
+    for t in (1, 2):
+        y, doubled, big = f(la.array(np.ones(3)), t)
+        np.testing.assert_array_equal(np.asarray(y), np.full(3, 3000.0 * t))
+        assert int(doubled) == 2 * t and bool(big) and np.asarray(doubled).dtype == np.int64
+    with pytest.raises(TracerEvaluationError, match="computed from argument 0"):
+        la.jit(lambda x, t: x[: t + 1])(la.array(np.ones(3)), 1)

@@ -1,0 +1,203 @@
+"""la.jit's Python int/float arguments while the body is traced, and Python arithmetic on them.
+
+A traced scalar is a run-time value, not a number: every conversion to a Python value (`int()`,
+`range(s)`, `[v] * s`, `if s > 0:`) raises `TracerEvaluationError`, naming the argument and the
+line, since the trace would otherwise keep the first call's value. It is deliberately *not* an
+int/float subclass: CPython takes an int subclass as it is wherever it needs an index, without
+asking it. Python arithmetic on traced scalars (`lr / (1 + t)`, `t % 2 == 0`) builds a
+`TracedExpression`, still a weak scalar (NEP 50: it takes the dtype of the array it meets, as the
+Python number it stands for would); where it meets an array, `_lazyarray_build` turns it into
+nodes computed in that operation's dtype (integer bit operations in int64, comparisons in their
+operands' default dtype). lazyarray's functions recognise both by `_lazyarray_weak_type`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .graph import dtypes
+from .graph.node import Node, format_site, user_site
+
+
+class TracerEvaluationError(TypeError):
+    """A jitted function looked at a value computed from its arguments while being traced."""
+
+
+_NUMBER = (bool, int, float)
+# Python operator -> (lazyarray function name, its weak result type given the operands' types).
+_FLOAT_IF_ANY = "float if any"
+_BINARY = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow",
+    "lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
+    "eq": "equal", "ne": "not_equal",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+    "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
+}
+_COMPARE = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
+_BITS = frozenset({"and", "or", "xor", "lshift", "rshift", "invert"})
+_UNARY = {"neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise_invert"}
+# Conversions to Python values: each would bake the trace-time value.
+_REFUSED = ("bool", "int", "float", "complex", "index", "round", "trunc", "floor", "ceil",
+            "divmod", "rdivmod", "format", "str", "array")
+
+
+def _weak_type(value: Any) -> type:
+    t = type(value)
+    return t if t in _NUMBER else value._lazyarray_weak_type
+
+
+def _result_weak_type(name: str, types: tuple[type, ...]) -> type:
+    """The type Python gives `a <op> b` for these operand types (bool counts as int)."""
+    if name in _COMPARE:
+        return bool
+    if name in _BITS:
+        if float in types:
+            raise TypeError(f"unsupported operand type(s) for {name}: {types}")
+        return bool if all(t is bool for t in types) else int
+    if name == "truediv" or float in types:
+        return float
+    return int
+
+
+def _refuse(name: str) -> Callable:
+    def method(self: Any, *other: Any, **_: Any) -> Any:  # **: __array__(dtype, copy=)
+        raise TracerEvaluationError(
+            f"la.jit: Python `{name}` on {self.describe()} at {format_site(user_site(1))}; its "
+            "value changes between calls. Use lazyarray ops, or mark the argument static "
+            "(static_argnums / static_argnames)")
+    return method
+
+
+def _binary(name: str, reflected: bool) -> Callable:
+    def method(self: Any, other: Any) -> Any:
+        if type(other) not in _NUMBER and not isinstance(other, TracedScalar):
+            return NotImplemented  # an Array's reflected operator takes it from here
+        args = (other, self) if reflected else (self, other)
+        return TracedExpression(name, args)
+    return method
+
+
+def _unary(name: str) -> Callable:
+    def method(self: Any) -> Any:
+        return TracedExpression(name, (self,))
+    return method
+
+
+class TracedScalar:
+    """Base of la.jit's traced scalars (argument stand-ins and expressions over them)."""
+
+    __slots__ = ()
+    _lazyarray_weak_type: type = int
+
+    def __hash__(self) -> int:  # `__eq__` builds an expression; identity keeps them hashable
+        return id(self)
+
+    def describe(self) -> str:
+        return "a traced scalar"
+
+
+for _name in _BINARY:
+    setattr(TracedScalar, f"__{_name}__", _binary(_name, False))
+    if _name not in _COMPARE:
+        setattr(TracedScalar, f"__r{_name}__", _binary(_name, True))
+for _name in _UNARY:
+    setattr(TracedScalar, f"__{_name}__", _unary(_name))
+for _name in _REFUSED:
+    setattr(TracedScalar, f"__{_name}__", _refuse(_name))
+
+
+class TracedArgument(TracedScalar):
+    """Argument `slot`'s Python int or float: a scalar leaf's value, bound at every call."""
+
+    __slots__ = ("slot", "_value", "_lazyarray_weak_type")
+
+    def __init__(self, value: int | float, slot: int) -> None:
+        self._value = value  # for repr only; nothing computes with it
+        self.slot = slot
+        self._lazyarray_weak_type = type(value)
+
+    def __repr__(self) -> str:
+        return f"<la.jit traced {self._lazyarray_weak_type.__name__} argument {self.slot}>"
+
+    def describe(self) -> str:
+        return f"traced scalar argument {self.slot}"
+
+
+class TracedExpression(TracedScalar):
+    """Python arithmetic over traced scalars and numbers, kept as an expression until it meets an
+    array (then `_lazyarray_build` makes nodes of it)."""
+
+    __slots__ = ("op", "args", "_lazyarray_weak_type")
+
+    def __init__(self, op: str, args: tuple) -> None:
+        self.op, self.args = op, args
+        self._lazyarray_weak_type = _result_weak_type(op, tuple(_weak_type(a) for a in args))
+
+    def __repr__(self) -> str:
+        return f"<la.jit traced {self._lazyarray_weak_type.__name__} expression {self.op}>"
+
+    def describe(self) -> str:
+        slots = sorted({a.slot for a in _leaves(self)})
+        return f"a traced scalar computed from argument{'s' * (len(slots) > 1)} " + \
+            ", ".join(map(str, slots))
+
+    def _lazyarray_build(self, dtype: np.dtype, site: Any, shape: tuple[int, ...]) -> Node:
+        """This expression's nodes, computed in `dtype` (the operation it meets resolved it),
+        broadcast to `shape`. Iterative: an expression grown in a Python loop may be deep."""
+        import lazyarray
+
+        from . import _bind, creation
+
+        built: dict[tuple[int, np.dtype], Any] = {}  # (id, dtype) -> Array
+        stack: list[tuple[Any, np.dtype]] = [(self, dtype)]
+        while stack:
+            e, dt = stack[-1]
+            if (id(e), dt) in built:
+                stack.pop()
+                continue
+            if not isinstance(e, TracedExpression):
+                stack.pop()
+                built[(id(e), dt)] = creation.full((), e, dt)  # a scalar leaf, cast
+                continue
+            arg_dt = _operand_dtype(e, dt)
+            missing = [(a, arg_dt) for a in e.args if (id(a), arg_dt) not in built]
+            if missing:
+                stack.extend(missing)
+                continue
+            stack.pop()
+            fn = getattr(lazyarray, _BINARY.get(e.op) or _UNARY[e.op])
+            value = fn(*(built[(id(a), arg_dt)] for a in e.args))
+            if value.dtype != dt:
+                value = value.astype(dt)
+            built[(id(e), dt)] = value
+        return _bind.broadcast_to(built[(id(self), dtype)]._node, shape, site)
+
+
+def _operand_dtype(e: TracedExpression, dtype: np.dtype) -> np.dtype:
+    """The dtype `e`'s operands are computed in: the consumer's, except for comparisons (their
+    operands' own default dtype: `t > 0.5` is not decided in bool) and bit operations (int64 when
+    the consumer is not an integer type)."""
+    if e.op in _COMPARE:
+        return dtypes.result_type(*(_weak_type(a) for a in e.args))
+    if e.op in _BITS and dtype.kind not in "iub":
+        return np.dtype(np.int64)
+    return dtype
+
+
+def _leaves(e: TracedScalar) -> list[TracedArgument]:
+    found, stack = [], [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, TracedArgument):
+            found.append(x)
+        elif isinstance(x, TracedExpression):
+            stack.extend(x.args)
+    return found
+
+
+def tracer(value: int | float, slot: int) -> TracedArgument:
+    return TracedArgument(value, slot)

@@ -5,8 +5,10 @@ Run: python benchmarks/bench_cpu.py [--quick]
 One process; for each workload the peers run interleaved (round-robin), and the table shows median
 times and ratios to NumPy. The lazyarray column is the public API on the c backend, as a loop uses
 it: inputs are Arrays made once; each call builds the expression, finds the cached plan, runs it and
-returns a fresh NumPy result. Then fresh processes measure compiling the planner's Program for each
-workload (one translation unit per plan, empty cache) and loading it from the disk cache.
+returns a fresh NumPy result. "helped": of the row's parallel kernel calls, how many a second
+thread joined (runtime/c_team.py; the others found the other vCPUs busy). Then fresh processes
+measure compiling the planner's Program for each workload (one translation unit per plan, empty
+cache) and loading it from the disk cache.
 """
 
 from __future__ import annotations
@@ -180,14 +182,23 @@ def time_interleaved(fns: dict, rounds: int, inner: int) -> dict:
     return {k: statistics.median(v) for k, v in samples.items()}
 
 
+def _helped(before, after) -> str:
+    """Of the row's parallel regions on the thread team, how many a helper thread joined (the
+    rest ran on the calling thread alone: the other vCPUs were busy); "-" without regions."""
+    if before is None or after is None or after[0] == before[0]:
+        return "-"
+    return f"{after[1] - before[1]}/{after[0] - before[0]}"
+
+
 def main() -> None:
     import lazyarray as la
+    from lazyarray.runtime import c_team
 
     quick = "--quick" in sys.argv
     la.config(backend="c")
     rows, n, jx = workloads(quick)
     print(f"{'workload':24s} {'kernels':>7s} {'numpy':>10s} {'lazyarray':>10s} {'la/np':>6s} "
-          f"{'numexpr':>10s} {'jax':>10s} {'la/jax':>6s}")
+          f"{'numexpr':>10s} {'jax':>10s} {'la/jax':>6s} {'helped':>7s}")
     with np.errstate(all="ignore"):
         for name, build, np_fn, ne_fn, jax_fn in rows:
             got = evaluated(build)
@@ -201,6 +212,7 @@ def main() -> None:
             if jax is not None and jax_fn is not None:
                 fns["jax"] = _jit(jax_fn, jx)
             small = "16 elements" in name
+            before = c_team.counts()
             t = time_interleaved(fns, rounds=7 if not small else 15, inner=1 if not small else 2000)
             unit, scale = ("us", 1e6) if small else ("ms", 1e3)
 
@@ -209,7 +221,8 @@ def main() -> None:
 
             la_jax = f"{t['la'] / t['jax']:6.2f}" if "jax" in t else f"{'-':>6s}"
             print(f"{name:24s} {kernel_count(build):7d} {fmt('numpy')} {fmt('la')} "
-                  f"{t['la'] / t['numpy']:6.2f} {fmt('numexpr')} {fmt('jax')} {la_jax}")
+                  f"{t['la'] / t['numpy']:6.2f} {fmt('numexpr')} {fmt('jax')} {la_jax} "
+                  f"{_helped(before, c_team.counts()):>7s}")
     src = np.ones(16 * 2**20 // 4 * 4, np.float32) if not quick else np.ones(2**20, np.float32)
     dst = np.empty_like(src)
     t = time_interleaved({"copy": lambda: np.copyto(dst, src)}, rounds=9, inner=1)

@@ -33,9 +33,11 @@ def _index_node(idx: Any, site: _bind.Site) -> Node:
 
 def _expand(key: Any, ndim: int, site: _bind.Site) -> list[Any]:
     key = list(key) if isinstance(key, tuple) else [key]
-    for k in key:
+    for i, k in enumerate(key):
         if isinstance(k, slice):
-            _bind.refuse_traced(k.start, k.stop, k.step)
+            _bind.refuse_traced(k.start, k.stop, k.step)  # a traced bound would change the shape
+        elif getattr(k, "_lazyarray_weak_type", None) is int:
+            key[i] = _traced_index(k, site)
         else:
             _bind.refuse_traced(k)
     ellipses = [i for i, k in enumerate(key) if k is Ellipsis]
@@ -60,6 +62,15 @@ class _EmptyEllipsis:
 
 
 EMPTY_ELLIPSIS = _EmptyEllipsis()
+
+
+def _traced_index(k: Any, site: _bind.Site) -> Array:
+    """la.jit's traced int as an index (`x[t]`, `x.at[t].set(v)`): a 0-d integer index array, so
+    the position is read at run time (a gather or scatter; out of bounds raises IndexError then),
+    where a Python int would be baked into the trace."""
+    from .creation import full
+
+    return full((), k, dtypes.int64)
 
 
 def _is_int(k: Any) -> bool:

@@ -267,13 +267,13 @@ def test_asarray_and_array_of_a_traced_scalar_argument(backend):
             np.testing.assert_array_equal(np.asarray(got), want)
 
 
-def test_a_traced_scalar_as_an_index_or_a_size_is_refused():
-    """x[i], x[i:], x.at[i] and reshape(x, (i, -1)) bake i into the trace: with la.jit's traced
-    scalar argument they kept the first call's value silently (x[i] was x[2] for every i);
-    they raise, and a static argument indexes as NumPy."""
+def test_a_traced_scalar_as_a_slice_bound_or_a_size_is_refused():
+    """x[i:], x[::i] and reshape(x, (i, -1)) bake i into the trace's shapes: with la.jit's traced
+    scalar argument they kept the first call's value silently; they raise, and a static argument
+    indexes as NumPy. (A traced int as an index is read at run time: test below.)"""
     a = la.array(np.arange(5.0) * 10)
-    for body in (lambda x, i: x[i], lambda x, i: x[i:], lambda x, i: x[::i],
-                 lambda x, i: x.at[i].set(0.0), lambda x, i: la.reshape(x, (i, -1))):
+    for body in (lambda x, i: x[i:], lambda x, i: x[::i], lambda x, i: x[1.0 * i],
+                 lambda x, i: la.reshape(x, (i, -1))):
         with pytest.raises(TracerEvaluationError, match="static"):
             la.jit(body)(a, 2)
     f = la.jit(lambda x, i: x[i:], static_argnums=1)
@@ -404,3 +404,28 @@ def test_a_deep_traced_expression_and_a_returned_one():
         assert int(doubled) == 2 * t and bool(big) and np.asarray(doubled).dtype == np.int64
     with pytest.raises(TracerEvaluationError, match="computed from argument 0"):
         la.jit(lambda x, t: x[: t + 1])(la.array(np.ones(3)), 1)
+
+
+def test_a_traced_int_indexes_at_run_time(backend):
+    """`x[t]`, `x[t, 1:]`, `x.at[t].set(v)`, `x[t] = v` with la.jit's traced int: a 0-d index
+    array read at run time (a gather/scatter), one trace for every t (they raised); out of bounds
+    raises IndexError when the plan runs, as NumPy's indexing does."""
+    def body(x, t):
+        y = x * 1.0
+        y[t - 1] = 7.0
+        return x[t], x[t, 1:], x[1:, t] * 2, x.at[t].set(-1.0), x.at[1, t].add(5.0), y
+    f = la.jit(body)
+    x_np = np.arange(12.0).reshape(3, 4)
+    for t in (0, 2, -1, -2):
+        a, b, c = x_np.copy(), x_np.copy(), x_np.copy()
+        a[t] = -1.0
+        b[1, t] += 5.0
+        c[t - 1] = 7.0
+        want = (x_np[t], x_np[t, 1:], x_np[1:, t] * 2, a, b, c)
+        for got, w in zip(f(la.array(x_np), t), want):
+            np.testing.assert_array_equal(np.asarray(got), w)
+    assert la.cache_info().jit_traces == 1
+    with pytest.raises(IndexError, match="out of bounds"):
+        np.asarray(f(la.array(x_np), 3)[0])
+    with pytest.raises(TracerEvaluationError):  # a traced slice bound changes the shape
+        la.jit(lambda x, t: x[:t])(la.array(x_np), 1)

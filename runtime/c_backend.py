@@ -377,7 +377,19 @@ def _layout_and_key(kernel: Kernel, shared: frozenset[int]) -> tuple[KernelLayou
                     tuple((t.slot, t.value) for t in st.stores)) for st in kernel.stages)
     structure = (version, source_name(kernel), kernel.fused, kernel.sites, kernel.n_outer,
                  len(kernel.space), stages, layout.pattern, tuple(sorted(shared)))
-    return layout, hashlib.sha256(repr(structure).encode()).hexdigest()[:24]
+    key = _KEYS.get(structure)
+    if key is None:
+        if len(_KEYS) >= 4096:
+            _KEYS.clear()
+        key = _KEYS[structure] = hashlib.sha256(repr(structure).encode()).hexdigest()[:24]
+    return layout, key
+
+
+# Size-free structure -> its key. The cache above is keyed by the kernel, sizes and strides
+# included, so every new size of a size-generic plan misses it; its structure (and key) is one
+# the plan's first size already had, and the repr (Python-level, dtype reprs included) is most
+# of the work.
+_KEYS: dict[tuple, str] = {}
 
 
 @lru_cache(maxsize=1)

@@ -70,6 +70,23 @@ def test_new_size_compiles_no_launcher_code(monkeypatch, fresh_caches):
     assert la.cache_info().plans_built == 1 and len(compiled) == 1
 
 
+def test_new_size_reuses_the_structural_key(monkeypatch, fresh_caches):
+    """The C backend's key of a kernel is size-free (runtime/c_backend.py `_layout_and_key`):
+    a new size finds it by the kernel's structure instead of printing that structure again."""
+    from lazyarray.runtime import c_backend
+
+    monkeypatch.setattr(c_backend, "_KEYS", {}, raising=False)
+    c_backend._layout_and_key.cache_clear()
+    with la.config(backend="c"):
+        for n in (7, 9, 11, 13):
+            x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
+            np.testing.assert_allclose(np.asarray(la.exp(la.array(x)) * 3.0), np.exp(x) * 3,
+                                       rtol=1e-6)
+    assert la.cache_info().plans_built == 1
+    assert c_backend._layout_and_key.cache_info().misses == 4  # one kernel per size
+    assert len(c_backend._KEYS) == 1  # ... with one structure
+
+
 def test_broadcast_pattern_is_part_of_the_key(fresh_caches):
     """A dim of 1 broadcasts: it is a different plan (and a right one)."""
     for n in (4, 5, 1, 6, 1):

@@ -13,7 +13,11 @@ the evaluations the NumPy executor ran meanwhile. `--blocking` turns background 
 "2nd call" runs the loop again from fresh starts (a training function called per epoch), with
 the plans of the first call cached.
 
-Run: python benchmarks/bench_loops.py [--backend auto|numpy|c] [--cold] [--blocking]
+`--repeat N` (for a shared, loaded machine): the NumPy, lazyarray and 2nd-call times are the
+minimum of N runs, each lazyarray run from empty plan caches again; the counts and "then
+compiling" are the first run's (later runs find the kernels compiled). JAX runs once.
+
+Run: python benchmarks/bench_loops.py [--backend auto|numpy|c] [--cold] [--blocking] [--repeat N]
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ def main() -> None:
     parser.add_argument("--backend", default="auto")
     parser.add_argument("--cold", action="store_true", help="fresh kernel cache directory")
     parser.add_argument("--blocking", action="store_true", help="background_compiles=False")
+    parser.add_argument("--repeat", type=int, default=1, help="min of N runs per time")
     args = parser.parse_args()
     if args.cold:
         os.environ["LAZYARRAY_CACHE_DIR"] = tempfile.mkdtemp(prefix="la_bench_loops_")
@@ -59,29 +64,35 @@ def main() -> None:
             np.errstate(over="ignore"):
         for label, fn, k, size, steps in rows:
             start = [np.linspace(0.5, 1.0, size, dtype=np.float32) + i for i in range(k)]
-            t = time.perf_counter()
-            want = fn(np, *start, steps)
-            t_np = time.perf_counter() - t
-            la.clear_caches()
-            t = time.perf_counter()
-            got = [np.asarray(g) for g in la.eval(*fn(la, *[la.array(x) for x in start], steps))]
-            t_la = time.perf_counter() - t
-            info = la.cache_info()
-            t_wait = _finish_compiles(la)
-            for g, w in zip(got, want):
-                np.testing.assert_allclose(g, w, rtol=1e-4)
-            # the same function called again (an epoch): its cuts line up with the first call's
-            built = la.cache_info().plans_built
-            t = time.perf_counter()
-            la.eval(*fn(la, *[la.array(x) for x in start], steps))
-            t_again = time.perf_counter() - t
-            again = f"{t_again * 1e3:.1f} ms ({la.cache_info().plans_built - built})"
+            t_np = t_la = t_again = float("inf")
+            for rep in range(max(args.repeat, 1)):
+                t = time.perf_counter()
+                want = fn(np, *start, steps)
+                t_np = min(t_np, time.perf_counter() - t)
+                la.clear_caches()
+                t = time.perf_counter()
+                got = [np.asarray(g)
+                       for g in la.eval(*fn(la, *[la.array(x) for x in start], steps))]
+                t_la = min(t_la, time.perf_counter() - t)
+                if rep == 0:
+                    info = la.cache_info()
+                    t_wait = _finish_compiles(la)
+                for g, w in zip(got, want):
+                    np.testing.assert_allclose(g, w, rtol=1e-4)
+                # the same function called again (an epoch): its cuts line up with the first's
+                built = la.cache_info().plans_built
+                t = time.perf_counter()
+                la.eval(*fn(la, *[la.array(x) for x in start], steps))
+                t_again = min(t_again, time.perf_counter() - t)
+                if rep == 0:
+                    built_again = la.cache_info().plans_built - built
+            again = f"{t_again * 1e3:.1f} ms ({built_again})"
             t_jax = _jax_total(jax, fn, start, steps) if jax else None
             jax_cell = f"{t_jax * 1e3:.1f} ms" if t_jax is not None else "not installed"
             print(f"| {label} | {t_np * 1e3:.1f} ms | {t_la * 1e3:.1f} ms | {t_la / t_np:.0f}x | "
                   f"{info.plans_built} | {info.graph_cuts} | {info.kernels_compiled} | "
                   f"{t_wait * 1e3:.0f} ms | {info.interpreted_runs} | {again} | {jax_cell} |")
-        _varying_batch(la, jax)
+        _varying_batch(la, jax, max(args.repeat, 1))
 
 
 def _finish_compiles(la) -> float:
@@ -103,23 +114,26 @@ def _jax_total(jax, fn, start, steps):
     return time.perf_counter() - t
 
 
-def _varying_batch(la, jax) -> None:
+def _varying_batch(la, jax, repeat: int) -> None:
     """Plans are size-generic (docs/caching.md): one plan for every batch size but 1 (a
     broadcast) and 16/8 (sizes tied to w's dims). JAX jit compiles once per new shape."""
     rng = np.random.default_rng(0)
     w = rng.random((16, 8), dtype=np.float32)
     batches = [rng.random((int(n), 16), dtype=np.float32) for n in rng.integers(1, 501, 200)]
-    t = time.perf_counter()
-    want = [float(np.maximum(x @ w + 0.5, 0).sum()) for x in batches]
-    t_np = time.perf_counter() - t
-    la.clear_caches()
-    wl = la.array(w)
-    t = time.perf_counter()
-    got = [float(la.maximum(la.array(x) @ wl + 0.5, 0).sum()) for x in batches]
-    t_la = time.perf_counter() - t
-    info = la.cache_info()
-    t_wait = _finish_compiles(la)
-    np.testing.assert_allclose(got, want, rtol=1e-4)
+    t_np = t_la = float("inf")
+    for rep in range(repeat):
+        t = time.perf_counter()
+        want = [float(np.maximum(x @ w + 0.5, 0).sum()) for x in batches]
+        t_np = min(t_np, time.perf_counter() - t)
+        la.clear_caches()
+        wl = la.array(w)
+        t = time.perf_counter()
+        got = [float(la.maximum(la.array(x) @ wl + 0.5, 0).sum()) for x in batches]
+        t_la = min(t_la, time.perf_counter() - t)
+        if rep == 0:
+            info = la.cache_info()
+            t_wait = _finish_compiles(la)
+        np.testing.assert_allclose(got, want, rtol=1e-4)
     jax_cell = "not installed"
     if jax is not None:
         import jax.numpy as jnp

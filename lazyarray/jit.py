@@ -134,6 +134,23 @@ def _replace_arrays(tree: Any, arrays: Any) -> Any:
     return tree
 
 
+class _Tracers:
+    """The traced scalars in `flatten` order, each named after the argument it stands in for
+    (errors say `lr`, not the scalar's slot number)."""
+
+    def __init__(self, values: list[Any]) -> None:
+        self.values, self.slot, self.name = values, 0, ""
+
+    def named(self, name: str) -> _Tracers:
+        self.name = name
+        return self
+
+    def __next__(self) -> Any:
+        t = tracer(self.values[self.slot], self.slot, self.name)
+        self.slot += 1
+        return t
+
+
 class _Trace:
     """One traced signature: the plan, how to bind its leaves, and the output tree.
 
@@ -272,11 +289,13 @@ class JitFunction:
         stand_ins = [Array(Node(_INPUT, (), (), a.shape, a.dtype, data=a._node.data.view()))
                      for a in arrays]
         slot_of = {id(a._node): k for k, a in enumerate(stand_ins)}
-        a_it, s_it = iter(stand_ins), iter([tracer(v, k) for k, v in enumerate(scalars)])
-        targs = tuple(x if self._is_static(i, None) else _substitute(x, a_it, s_it)
+        a_it, s_it = iter(stand_ins), _Tracers(scalars)
+        names = {i: name for name, i in self._positions.items()}
+        targs = tuple(x if self._is_static(i, None)
+                      else _substitute(x, a_it, s_it.named(names.get(i, f"#{i}")))
                       for i, x in enumerate(args))
-        tkwargs = {k: kwargs[k] if self._is_static(None, k) else _substitute(kwargs[k], a_it, s_it)
-                   for k in sorted(kwargs)}
+        tkwargs = {k: kwargs[k] if self._is_static(None, k)
+                   else _substitute(kwargs[k], a_it, s_it.named(k)) for k in sorted(kwargs)}
         with cache.busy(), cache.tracing(slot_of):
             out = _scalars_as_arrays(self.fn(*targs, **tkwargs))
         out_arrays = _output_arrays(out)

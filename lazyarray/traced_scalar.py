@@ -113,18 +113,18 @@ for _name in _REFUSED:
 class TracedArgument(TracedScalar):
     """Argument `slot`'s Python int or float: a scalar leaf's value, bound at every call."""
 
-    __slots__ = ("slot", "_value", "_lazyarray_weak_type")
+    __slots__ = ("slot", "name", "_value", "_lazyarray_weak_type")
 
-    def __init__(self, value: int | float, slot: int) -> None:
+    def __init__(self, value: int | float, slot: int, name: str = "") -> None:
         self._value = value  # for repr only; nothing computes with it
-        self.slot = slot
+        self.slot, self.name = slot, name or f"#{slot}"
         self._lazyarray_weak_type = type(value)
 
     def __repr__(self) -> str:
-        return f"<la.jit traced {self._lazyarray_weak_type.__name__} argument {self.slot}>"
+        return f"<la.jit traced {self._lazyarray_weak_type.__name__} argument `{self.name}`>"
 
     def describe(self) -> str:
-        return f"traced scalar argument {self.slot}"
+        return f"traced scalar argument `{self.name}`"
 
 
 class TracedExpression(TracedScalar):
@@ -141,9 +141,8 @@ class TracedExpression(TracedScalar):
         return f"<la.jit traced {self._lazyarray_weak_type.__name__} expression {self.op}>"
 
     def describe(self) -> str:
-        slots = sorted({a.slot for a in _leaves(self)})
-        return f"a traced scalar computed from argument{'s' * (len(slots) > 1)} " + \
-            ", ".join(map(str, slots))
+        names = sorted({f"`{a.name}`" for a in _leaves(self)})
+        return f"a traced scalar computed from argument{'s' * (len(names) > 1)} " + ", ".join(names)
 
     def _lazyarray_build(self, dtype: np.dtype, site: Any, shape: tuple[int, ...]) -> Node:
         """This expression's nodes, computed in `dtype` (the operation it meets resolved it),
@@ -199,5 +198,5 @@ def _leaves(e: TracedScalar) -> list[TracedArgument]:
     return found
 
 
-def tracer(value: int | float, slot: int) -> TracedArgument:
-    return TracedArgument(value, slot)
+def tracer(value: int | float, slot: int, name: str = "") -> TracedArgument:
+    return TracedArgument(value, slot, name)

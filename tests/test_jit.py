@@ -345,7 +345,7 @@ def test_a_traced_int_never_bakes_into_the_trace(use):
     operator.index, NumPy sizes) without calling `__index__`: la.jit's traced int was one, so
     `range(s)` silently kept the first call's value on every later call. Every such use raises."""
     f = la.jit(use)
-    with pytest.raises(TracerEvaluationError, match="traced scalar argument 0"):
+    with pytest.raises(TracerEvaluationError, match="traced scalar argument `s`"):
         f(la.array(np.arange(3.0)), 2)
     with pytest.raises(TypeError):  # NumPy's own TypeError: it never asks the object
         la.jit(lambda x, s: x + np.zeros(s))(la.array(np.arange(3.0)), 2)
@@ -402,7 +402,7 @@ def test_a_deep_traced_expression_and_a_returned_one():
         y, doubled, big = f(la.array(np.ones(3)), t)
         np.testing.assert_array_equal(np.asarray(y), np.full(3, 3000.0 * t))
         assert int(doubled) == 2 * t and bool(big) and np.asarray(doubled).dtype == np.int64
-    with pytest.raises(TracerEvaluationError, match="computed from argument 0"):
+    with pytest.raises(TracerEvaluationError, match="computed from argument `t`"):
         la.jit(lambda x, t: x[: t + 1])(la.array(np.ones(3)), 1)
 
 

@@ -318,3 +318,14 @@ def test_the_basic_key_fast_path_gives_way():
         x[3]
     with pytest.raises(ValueError, match="slice step cannot be zero"):
         x[::0]
+
+
+def test_a_slice_of_every_whole_dimension_is_the_value_itself():
+    """manipulation.slice_node builds no slice node for a spec that keeps every dimension whole
+    (`x[:]`, `x[:, 0:4]`, an int index into a dimension of size 1 then only reshapes)."""
+    x = la.array(np.arange(12, dtype=np.float32).reshape(3, 4))
+    assert x[:]._node is x._node and x[:, 0:4]._node is x._node and x[0:3, :]._node is x._node
+    assert x[:, 1:]._node.op.name == "slice" and x[::-1]._node.op.name == "slice"
+    y = la.array(np.arange(3, dtype=np.float32).reshape(1, 3))
+    assert y[0]._node.op.name == "reshape" and y[0]._node.inputs[0] is y._node
+    np.testing.assert_array_equal(np.asarray(y[0]), np.arange(3, dtype=np.float32))

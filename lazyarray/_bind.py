@@ -12,7 +12,8 @@ import numpy as np
 
 from .graph import dtypes, get_op
 from .graph.complex_ops import supports_complex
-from .graph.node import _BUDGET, Node, format_site, register_library_dir, user_site
+from .graph.node import (_BUDGET, Node, build_node, format_site, register_library_dir,
+                         user_site)
 from .graph.registry import OpDef
 
 register_library_dir(__file__)
@@ -35,7 +36,7 @@ def fail(exc_type: type[Exception], message: str, site: Site) -> Exception:
 
 
 def leaf(data: np.ndarray, site: Site = None) -> Node:
-    return Node(INPUT, (), (), data.shape, data.dtype, data, site)
+    return build_node(INPUT, (), (), data.shape, data.dtype, data, site)
 
 
 def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True) -> np.ndarray:
@@ -384,7 +385,7 @@ def _scalar_operand(value: Any, dtype: np.dtype, shape: tuple[int, ...], site: S
 
 def primitive(op: OpDef, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, ...],
               dtype: np.dtype, site: Site) -> Node:
-    return Node(op, inputs, attrs, shape, dtype, None, site)
+    return build_node(op, inputs, attrs, shape, dtype, None, site)
 
 
 def normalize_axis(axis: Any, ndim: int, site: Site) -> int:

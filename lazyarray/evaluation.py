@@ -16,7 +16,8 @@ from . import cache  # plan cache, node budget (the caching issue)
 from . import cuts
 from .array import Array
 from .graph import Graph, get_op
-from .graph.node import _IS_LIBRARY, Node, _compiled, _is_library_file, set_node_budget
+from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
+                         set_node_budget)
 from .generic_plan import GenericPlan
 from .graph.generic import GenericGraph, probe_graph
 from .passes import optimize
@@ -205,7 +206,7 @@ def _evaluate_walked(node: Node, walked: tuple) -> Node:
         (buffer,) = evaluate([node], options(), walked)
     except MemoryError as exc:
         raise _out_of_memory([node], exc) from None
-    return Node(_INPUT_OP, (), (), node.shape, node.dtype, buffer, node.site)
+    return build_node(_INPUT_OP, (), (), node.shape, node.dtype, buffer, node.site)
 
 
 def _out_of_memory(nodes: list[Node], exc: MemoryError) -> MemoryError:

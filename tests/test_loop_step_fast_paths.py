@@ -129,3 +129,28 @@ def test_forwarded_methods_are_the_namespace_functions():
     np.testing.assert_array_equal(np.asarray(a.sum(axis=1, keepdims=True)),
                                   x.sum(axis=1, keepdims=True))
     np.testing.assert_array_equal(np.asarray(a.clip(1, 3)), x.clip(1, 3))
+
+
+def test_build_node_is_the_node_constructor():
+    """graph.node.build_node (graph/_node.c's `build`: no keyword parsing) builds what `Node(...)`
+    builds: same class, key, pending count, fields, for a leaf and an op."""
+    from lazyarray.graph import node as graph_node
+
+    build, Node = graph_node.build_node, graph_node.Node
+    if graph_node.COMPILED:
+        assert build is not Node
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    site = ("here.py", 1)
+    leaf_args = (_bind.INPUT, (), (), x.shape, x.dtype, x, site)
+    a, b = build(*leaf_args), Node(*leaf_args)
+    op = _bind.get_op("add")
+    op_args = (op, (a, b), (), x.shape, x.dtype, None, site)
+    for got, want in ((a, b), (build(*op_args), Node(*op_args))):
+        assert type(got) is type(want) is Node
+        for field in ("op", "attrs", "shape", "dtype", "key", "pending", "site"):
+            assert getattr(got, field) == getattr(want, field)
+        assert got.data is want.data
+        assert [i.key for i in got.inputs] == [i.key for i in want.inputs]
+    if graph_node.COMPILED:
+        with pytest.raises(TypeError):  # all seven, always (Node's data and site have defaults)
+            build(*leaf_args[:6])

@@ -52,6 +52,14 @@ def track(array: Any) -> None:
         _prune()
 
 
+def forget(nodes: list[Node]) -> None:
+    """Stop tracking the Arrays on these nodes: their evaluation failed (an index out of bounds,
+    an interrupt), so a cut must not evaluate them again with unrelated work; they stay pending
+    and raise again when looked at. The error path only."""
+    failed = {id(n) for n in nodes}
+    _LIVE[:] = [r for r in _LIVE if (a := r()) is not None and id(a._node) not in failed]
+
+
 def _prune() -> list[Any]:
     alive = []
     refs = []
@@ -190,12 +198,36 @@ def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
     return _cut(inputs, point)
 
 
+def _evaluate_separately(nodes: list[Node], inputs: tuple[Node, ...]
+                         ) -> tuple[list[Node], list[Node]]:
+    """A cut evaluates every live pending Array, also ones unrelated to the op being built: one
+    whose evaluation fails (an index out of bounds the user caught, still referenced from the
+    traceback) must not fail this op, nor every later cut. Each node alone, then: a failing one
+    stays pending (and untracked: it raises when it is looked at), unless this op reads it."""
+    from .evaluation import evaluate_nodes
+
+    done, results = [], []
+    for n in nodes:
+        try:
+            (r,) = evaluate_nodes([n])
+        except Exception:
+            if any(n is i for i in inputs):
+                raise
+            continue
+        done.append(n)
+        results.append(r)
+    return done, results
+
+
 def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
     from .evaluation import evaluate_nodes
 
     arrays = _prune()
     nodes = list(dict.fromkeys([a._node for a in arrays] + [n for n in inputs if n.inputs]))
-    results = evaluate_nodes(nodes) if nodes else []
+    try:
+        results = evaluate_nodes(nodes) if nodes else []
+    except Exception:
+        nodes, results = _evaluate_separately(nodes, inputs)
     st = _STATE
     st.replaced = {id(n): (n, r) for n, r in zip(nodes, results)}
     for a in arrays:  # an Array listed twice (`x[i] = v` tracks it again) is replaced once

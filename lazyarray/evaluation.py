@@ -196,7 +196,11 @@ def evaluate_nodes(nodes: list[Node], walked: tuple | None = None) -> list[Node]
     try:
         buffers = evaluate(nodes, options(), walked)
     except MemoryError as exc:
+        cuts.forget(nodes)
         raise _out_of_memory(nodes, exc) from None
+    except BaseException:
+        cuts.forget(nodes)
+        raise
     return [Node(_INPUT_OP, (), (), n.shape, n.dtype, b, n.site) for n, b in zip(nodes, buffers)]
 
 
@@ -205,7 +209,11 @@ def _evaluate_walked(node: Node, walked: tuple) -> Node:
     try:
         (buffer,) = evaluate([node], options(), walked)
     except MemoryError as exc:
+        cuts.forget([node])
         raise _out_of_memory([node], exc) from None
+    except BaseException:
+        cuts.forget([node])
+        raise
     return build_node(_INPUT_OP, (), (), node.shape, node.dtype, buffer, node.site)
 
 

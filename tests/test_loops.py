@@ -262,3 +262,21 @@ def test_gradient_descent_with_la_grad_reaches_one_plan(backend, fresh_caches):
             built.append(la.cache_info().plans_built - before)
     assert la.cache_info().graph_cuts >= 4
     assert built[0] <= 3 and built[1] == 0, built
+
+
+def test_a_failing_pending_array_does_not_fail_later_cuts(backend):
+    """A cut evaluates every live pending Array together. One whose evaluation failed (an index
+    out of bounds the user caught; the traceback keeps it alive) made every later cut raise its
+    IndexError inside unrelated code. It stays pending and raises only when looked at."""
+    x = la.asarray(np.arange(6.0))
+    bad = x[la.asarray(np.array([1, 7]))] * 2.0
+    with pytest.raises(IndexError):
+        np.asarray(bad)
+    with la.config(max_graph_nodes=8):
+        acc = la.zeros(3)
+        for _ in range(50):
+            acc = acc + 1.0
+        np.testing.assert_array_equal(np.asarray(acc), np.full(3, 50.0))
+    assert la.cache_info().graph_cuts > 0
+    with pytest.raises(IndexError, match="out of bounds"):
+        np.asarray(bad)

@@ -27,8 +27,7 @@ class TracerEvaluationError(TypeError):
 
 
 _NUMBER = (bool, int, float)
-# Python operator -> (lazyarray function name, its weak result type given the operands' types).
-_FLOAT_IF_ANY = "float if any"
+# Python operator -> the lazyarray function that computes it on arrays.
 _BINARY = {
     "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
     "floordiv": "floor_divide", "mod": "remainder", "pow": "pow",
@@ -40,9 +39,10 @@ _BINARY = {
 _COMPARE = frozenset({"lt", "le", "gt", "ge", "eq", "ne"})
 _BITS = frozenset({"and", "or", "xor", "lshift", "rshift", "invert"})
 _UNARY = {"neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise_invert"}
-# Conversions to Python values: each would bake the trace-time value.
+# Conversions to Python values: each would bake the trace-time value. (`str`/`format` give the
+# repr: printing a traced scalar while debugging a jitted body is fine, as JAX's tracers print.)
 _REFUSED = ("bool", "int", "float", "complex", "index", "round", "trunc", "floor", "ceil",
-            "divmod", "rdivmod", "format", "str", "array")
+            "divmod", "rdivmod", "array")
 
 
 def _weak_type(value: Any) -> type:
@@ -95,6 +95,12 @@ class TracedScalar:
 
     def __hash__(self) -> int:  # `__eq__` builds an expression; identity keeps them hashable
         return id(self)
+
+    def __str__(self) -> str:
+        return repr(self)
+
+    def __format__(self, spec: str) -> str:
+        return repr(self)
 
     def describe(self) -> str:
         return "a traced scalar"

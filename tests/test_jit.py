@@ -336,7 +336,7 @@ def test_numpy_functions_keep_a_traced_scalar_weak(backend):
     lambda x, s: x + la.zeros(s).sum(),                      # a size
     lambda x, s: la.roll(x, s),
     lambda x, s: x * math.sqrt(s),
-    lambda x, s: x * float(f"{s}"),
+    lambda x, s: x * complex(s).real,
     lambda x, s: x * np.float64(s),
     lambda x, s: x * len(range(s)),
 ])
@@ -387,6 +387,15 @@ def test_python_arithmetic_on_traced_scalars_matches_eager(backend, expression, 
         assert got.dtype == want.dtype
         np.testing.assert_allclose(got, want, rtol=1e-6)
     assert la.cache_info().jit_traces == 1
+
+
+def test_a_traced_scalar_prints_as_what_it_is():
+    """print(f"step {t}") while debugging a jitted body shows the tracer, as JAX's do."""
+    seen = []
+    f = la.jit(lambda x, t, lr: seen.append(f"{t} {lr * 2:.3f} {str(t + 1)}") or x * lr)
+    f(la.array(np.ones(2)), 3, 0.5)
+    assert seen == ["<la.jit traced int argument `t`> <la.jit traced float expression mul> "
+                    "<la.jit traced int expression add>"]
 
 
 def test_a_deep_traced_expression_and_a_returned_one():

@@ -67,12 +67,34 @@ def refuse_traced(*values: Any) -> None:
             int(v)
 
 
+_HUGE = 1 << 1023  # smaller ints convert to a float without overflow
 _INT_RANGE = {dt: (int(np.iinfo(dt).min), int(np.iinfo(dt).max)) for dt in dtypes.INTEGER}
 
 
 class WeakIntOverflow(OverflowError):
     """A Python int outside the loop's integer dtype (NumPy 2 raises OverflowError too); a
     comparison catches it and compares exactly instead, as NumPy 2 does."""
+
+
+def check_weak_int(value: int, dtype: np.dtype, site: Site) -> None:
+    """NumPy 2's rule for a Python int entering a loop or a fill of `dtype`: an integer dtype
+    must hold it (WeakIntOverflow); a bool slot (logical_and/or/xor, full(..., dtype=bool))
+    takes it through a C long first, so it must fit int64 (`logical_and(x, 2**64-1)` raises).
+    Float and complex slots convert it to a float (OverflowError beyond the float range)."""
+    if dtype.kind in "fc":
+        try:
+            float(value)
+        except OverflowError:
+            raise fail(OverflowError, "int too large to convert to float", site) from None
+        return
+    if dtype.kind == "b":
+        lo, hi = _INT_RANGE[dtypes.int64]
+        if not lo <= value <= hi:
+            raise fail(OverflowError, f"Python int {value} too large to convert to C long", site)
+        return
+    lo, hi = _INT_RANGE[dtype]
+    if not lo <= value <= hi:
+        raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
 
 
 def scalar_leaf(value: Any, dtype: np.dtype, site: Site, shape: tuple[int, ...] = ()) -> Node:
@@ -93,10 +115,8 @@ def scalar_leaf(value: Any, dtype: np.dtype, site: Site, shape: tuple[int, ...] 
             real = scalar_leaf(value, _COMPLEX_PART[dtype], site, shape)
             return Node(CAST, (real,), (), shape, dtype, None, site)
         return broadcast_to(_complex_leaf(value, dtype, site), shape, site)
-    if type(value) is int and dtype.kind in "iu":
-        lo, hi = _INT_RANGE[dtype]
-        if not lo <= value <= hi:
-            raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
+    if type(value) is int and (dtype.kind in "iub" or not -_HUGE < value < _HUGE):
+        check_weak_int(value, dtype, site)
     return Node(SCALAR, (), (), shape, dtype, value, site)
 
 
@@ -114,6 +134,8 @@ def _compare_out_of_range(op: OpDef, args: tuple, site: Site) -> Node:
     """A comparison of an integer array with a Python int outside its dtype (`uint8 == 300`,
     `uint8 < -1`) has one answer for every element, NumPy 2's: the one for the dtype's bound on
     the int's side (every element lies between the bounds). NumPy computes it exactly."""
+    if all(type(a) is int for a in args):  # two Python ints: NumPy's object loop, exact
+        return scalar_leaf(bool(op.ufunc(*args)), dtypes.bool_, site)
     array = next(a for a in args if type(a) is not int)
     value = next(a for a in args if type(a) is int)
     if array.dtype not in _INT_RANGE:  # bool: NumPy converts the int to a C long, which overflows
@@ -161,6 +183,17 @@ def operand(x: Any, site: Site) -> Operand:
     if weak is not None:
         return (weak, x)
     return leaf(host_array(x, site=site), site)
+
+
+def standalone(op: Operand, site: Site) -> Node:
+    """An operand as an array of its own: a Python scalar takes np.asarray's dtype (int64, but
+    uint64 for an int in [2**63, 2**64), TypeError beyond: NumPy's object dtype)."""
+    if type(op) is Node:
+        return op
+    if type(op[1]) is int and not _INT_RANGE[dtypes.int64][0] <= op[1] <= _INT_RANGE[
+            dtypes.int64][1]:
+        return leaf(host_array(op[1], site=site), site)
+    return scalar_leaf(op[1], dtypes.result_type(op[0]), site)
 
 
 def operand_dtype(op: Operand) -> np.dtype | type:
@@ -240,6 +273,7 @@ def materialize(op: Operand, dtype: np.dtype, shape: tuple[int, ...], site: Site
 
 
 _LOOPS: dict[tuple, tuple[np.dtype, ...]] = {}
+_OBJECT = np.dtype(object)
 _WIDE_COMPARE = (dtypes.int64, dtypes.int64, dtypes.bool_)
 
 
@@ -262,6 +296,8 @@ def resolve(op: OpDef, operands: tuple[Operand, ...], site: Site) -> tuple[np.dt
         loop = dtypes.resolve_ufunc(op.ufunc, key[1:])
     except TypeError:
         raise fail(TypeError, f"{op.name} is not supported for input types ({shown})", site) from None
+    if loop[0] == _OBJECT:  # a comparison of two Python ints: in int64, or exactly at once
+        loop = (dtypes.int64,) * (len(loop) - 1) + (loop[-1],)  # if one is beyond int64
     if loop[0].kind == "c" and not supports_complex(op):
         raise fail(TypeError, f"{op.name} is not defined for complex inputs ({shown}); the Array "
                    "API standard defines it for real numbers only", site)
@@ -282,6 +318,8 @@ def elementwise(op: OpDef, *args: Any, site: Site = None) -> Node:
                 node = cast(node, loop[0], site)
             return Node(op, (node,), (), node.shape, loop[1], None, site)
     operands = tuple([operand(a, site) for a in args])
+    if len(operands) == 1 and type(operands[0]) is tuple and type(args[0]) is int:
+        operands = (standalone(operands[0], site),)  # np.negative(2**63) is uint64
     loop = resolve(op, operands, site)
     if loop[-1] is dtypes.bool_ and _traced_int_compare(loop, operands):
         loop = _WIDE_COMPARE
@@ -295,7 +333,8 @@ def elementwise(op: OpDef, *args: Any, site: Site = None) -> Node:
     try:
         inputs = tuple([materialize(o, dt, shape, site) for o, dt in zip(operands, loop)])
     except WeakIntOverflow:
-        if not _is_integer_compare(loop) or {type(a) for a in args} != {int, Array}:
+        if not _is_integer_compare(loop) or {type(a) for a in args} - {int, Array} or all(
+                type(a) is Array for a in args):
             raise
         return _compare_out_of_range(op, args, site)
     return Node(op, inputs, (), shape, loop[-1], None, site)
@@ -365,10 +404,8 @@ def _scalar_operand(value: Any, dtype: np.dtype, shape: tuple[int, ...], site: S
     key is set directly instead of interned again (keys are never reused, so a key kept here can
     only cause a miss). While the node budget watches every node (a cut pending), the leaf is
     built the ordinary way so that the cut hook sees it."""
-    if type(value) is int and dtype.kind in "iu":
-        lo, hi = _INT_RANGE[dtype]
-        if not lo <= value <= hi:
-            raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
+    if type(value) is int and (dtype.kind in "iub" or not -_HUGE < value < _HUGE):
+        check_weak_int(value, dtype, site)
     key = _SCALAR_KEYS.get((dtype, shape))
     if key is None or _BUDGET[0] < 2:
         if dtype.kind == "c":  # a complex scalar is a 0-d input buffer (see scalar_leaf)

@@ -99,7 +99,12 @@ array_node(PyObject *x)
 static int
 is_weak_scalar(PyObject *x)
 {
-    return PyFloat_CheckExact(x) || PyLong_CheckExact(x) || PyBool_Check(x);
+    if (PyLong_CheckExact(x)) { /* beyond int64: the Python path applies NumPy's range rules */
+        int overflow;
+        PyLong_AsLongLongAndOverflow(x, &overflow);
+        return overflow == 0;
+    }
+    return PyFloat_CheckExact(x) || PyBool_Check(x);
 }
 
 /* _LOOPS[key] (borrowed) or NULL; -1 on error. */

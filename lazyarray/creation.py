@@ -106,7 +106,9 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
                                         _shape(shape, dt, site), site))
     if dtype is None:
         weak = dtypes.weak_type_of(fill_value)
-        dt = dtypes.result_type(weak) if weak else _bind.host_array(fill_value).dtype
+        if weak is int and type(fill_value) is int and not -(1 << 63) <= fill_value < 1 << 63:
+            weak = None  # NumPy's np.array(2**63) is uint64; beyond uint64, object (TypeError)
+        dt = dtypes.result_type(weak) if weak else _bind.host_array(fill_value, site=site).dtype
     else:
         dt = dtypes.to_dtype(dtype)
     traced = getattr(fill_value, "_lazyarray_weak_type", None)  # la.jit's scalar argument
@@ -119,6 +121,8 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
     value = fill_value.item() if isinstance(fill_value, np.generic) else fill_value
     if dt.kind in "iu" and isinstance(value, float):  # astype's rule: trunc, saturate, NaN -> 0
         value = semantics.cast(np.array(value), dt).item()  # (NumPy: platform garbage + warning)
+    if type(value) is int and dt.kind in "iub":
+        _bind.check_weak_int(value, dt, site)  # bool: through a C long, as NumPy
     node = _bind.scalar_leaf(dt.type(value).item() if dt.kind != "b" else bool(value), dt, site)
     return Array(_bind.broadcast_to(node, _shape(shape, dt, site), site))
 

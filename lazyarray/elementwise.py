@@ -6,6 +6,7 @@ strict primitive of the same name. Aliases follow the Array API standard (acos, 
 
 from __future__ import annotations
 
+import operator
 import warnings
 from typing import Any
 
@@ -152,7 +153,8 @@ def where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
 
 
 def _wrap_weak_int(op: Any, dtype: np.dtype, site: Any) -> Any:
-    """NumPy 2's `where` casts a Python int outside an integer dtype unsafely: -4 as uint8 is 252.
+    """NumPy 2's `where` casts a Python int outside an integer dtype unsafely: -4 as uint8 is 252
+    (an int beyond int64 and uint64, e.g. 2**64, raises OverflowError there).
     la.jit's traced int is an int64 argument cast at run time (the same wrap; its value is not
     known here)."""
     if isinstance(op, tuple) and op[0] is int and dtype.kind in "iu" and type(op[1]) is not int:
@@ -160,6 +162,9 @@ def _wrap_weak_int(op: Any, dtype: np.dtype, site: Any) -> Any:
         return scalar if dtype == dtypes.int64 else _bind.primitive(_CAST, (scalar,), (), (),
                                                                       dtype, site)
     if isinstance(op, tuple) and op[0] is int and dtype.kind in "iu":
+        if not -(1 << 63) <= op[1] < 1 << 64:  # NumPy reads it as a C long long or unsigned
+            raise _bind.fail(OverflowError, f"Python int {op[1]} too large to convert to C long",
+                             site)
         bits = dtype.itemsize * 8
         value = op[1] % (1 << bits)
         if dtype.kind == "i" and value >= 1 << (bits - 1):
@@ -225,6 +230,9 @@ def astype(x: Any, dtype: Any, copy: bool = True, device: Any = None) -> Array:
 def round(x: Any, decimals: int = 0) -> Array:  # noqa: A001
     """numpy.round / Array API `round`: half to even; `decimals` scales by 10**decimals first."""
     x = x if isinstance(x, Array) else asarray_operand(x)
+    decimals = operator.index(decimals)
+    if not -(1 << 31) <= decimals < 1 << 31:  # NumPy takes a C int
+        raise _bind.fail(OverflowError, f"decimals={decimals} does not fit a C int", user_site(1))
     if x.dtype.kind == "b" and decimals != 0:  # NumPy cannot cast x * 10**d back to bool
         raise _bind.fail(TypeError, "round of a bool array takes only decimals=0", user_site(1))
     if x.dtype.kind in "iu" and decimals >= 0:
@@ -259,7 +267,4 @@ def _power_of_ten(n: int) -> float:
 
 def asarray_operand(x: Any) -> Array:
     site = user_site(2)
-    op = _bind.operand(x, site)
-    if isinstance(op, _bind.Node):
-        return Array(op)
-    return Array(_bind.scalar_leaf(op[1], dtypes.result_type(op[0]), site))
+    return Array(_bind.standalone(_bind.operand(x, site), site))

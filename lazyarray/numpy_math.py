@@ -8,18 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from . import elementwise as ew
+from . import _bind, elementwise as ew
 from .array import Array
 from .elementwise import asarray_operand
 from .graph import dtypes
+from .graph.node import user_site
 
 
 def _array(x: Any) -> Array:
-    if type(x) is int:  # alone, NumPy converts it as np.asarray does (2**63 is uint64)
-        from .creation import asarray
-
-        return asarray(x)
-    return x if isinstance(x, Array) else asarray_operand(x)
+    return x if isinstance(x, Array) else asarray_operand(x)  # 2**63 alone is uint64, as NumPy
 
 
 def _loop_dtype(ufunc: np.ufunc, *operands: Any) -> np.dtype:
@@ -97,6 +94,8 @@ def divmod(x1: Any, x2: Any) -> tuple[Array, Array]:  # noqa: A001
 def ldexp(x1: Any, x2: Any) -> Array:
     """numpy.ldexp: x1 * 2**x2 for an integer x2, as two power-of-two factors so that a large
     exponent does not overflow a factor before the product; 0, inf and NaN pass through."""
+    if type(x2) is int:  # weak: it must fit the exponent type of NumPy's loop (int32 mostly)
+        _check_exponent(x1, x2, user_site(1))
     n = _array(x2)
     if n.dtype.kind not in "iub":
         raise TypeError("ldexp: the exponent must be an integer array")
@@ -106,6 +105,17 @@ def ldexp(x1: Any, x2: Any) -> Array:
     low, high = (ew.power(2.0, ew.astype(k, x.dtype)) for k in (half, n - half))
     scaled = x * low * high
     return ew.where((x == 0) | ~ew.isfinite(x), x, scaled)
+
+
+def _check_exponent(x1: Any, x2: int, site: _bind.Site) -> None:
+    x_type = dtypes.weak_type_of(x1) or _array(x1).dtype
+    try:
+        slot = np.ldexp.resolve_dtypes((x_type, int, None))[1]
+    except TypeError:
+        return  # no loop for x1: the TypeError comes below
+    info = np.iinfo(slot)
+    if not info.min <= x2 <= info.max:
+        raise _bind.fail(OverflowError, f"Python integer {x2} out of bounds for {slot}", site)
 
 
 def sinc(x: Any) -> Array:
@@ -187,12 +197,16 @@ def _as_any_array(v: Any) -> Array:
 
 def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Array:
-    """numpy.isclose: |a - b| <= atol + rtol * |b|, infinities equal only to themselves."""
-    x, y = (v if isinstance(v, Array) else _as_any_array(v) for v in (a, b))
-    dt = np.result_type(x.dtype, y.dtype, 1.0)
-    x, y = ew.astype(x, dt), ew.astype(y, dt)
-    finite = ew.isfinite(x) & ew.isfinite(y)
-    close = ew.where(finite, ew.abs(x - y) <= atol + rtol * ew.abs(y), x == y)
+    """numpy.isclose: |a - b| <= atol + rtol * |b|, infinities equal only to themselves.
+    NumPy's own formula and conversions: a Python scalar `a` stays weak (`isclose(1, f32)`
+    computes in float32), a Python int `b` becomes a float (2**64 too; 2**1100 overflows)."""
+    x, y = (v if type(v) in (bool, int, float, complex) else _as_any_array(v) for v in (a, b))
+    if isinstance(y, Array):
+        y = ew.astype(y, np.result_type(y.dtype, 1.0))
+    elif type(y) in (bool, int):
+        y = float(y)
+    close = (ew.abs(ew.subtract(x, y)) <= atol + rtol * ew.abs(y)) & ew.isfinite(y) | (
+        ew.equal(x, y))
     if equal_nan:
         close = close | (ew.isnan(x) & ew.isnan(y))
     return close

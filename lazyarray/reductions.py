@@ -16,10 +16,7 @@ from .graph.node import Node, user_site
 
 
 def _as_node(x: Any, site: _bind.Site) -> Node:
-    op = _bind.operand(x, site)
-    if isinstance(op, Node):
-        return op
-    return _bind.scalar_leaf(op[1], dtypes.result_type(op[0]), site)
+    return _bind.standalone(_bind.operand(x, site), site)
 
 
 def _reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool) -> tuple[int, ...]:

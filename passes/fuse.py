@@ -219,8 +219,11 @@ class _Planner:
                 attempt.schedule()
                 built = self._lower(attempt)
             except NeedsBuffer as e:
-                if id(e.node) in self.owned:
-                    raise
+                if id(e.node) in self.owned:  # stored, but by the kernel that reads it (a
+                    if id(e.node) in self.solo:  # reduction absorbed its group): its own kernel
+                        raise
+                    self.solo.add(id(e.node))
+                    continue
                 for n in (e.node, *e.also):
                     self._own(n, e.reason)
                 continue

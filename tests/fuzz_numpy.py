@@ -92,6 +92,13 @@ class NumpyHelpers:
         return np.argsort(x, axis=axis, kind="stable")  # lazyarray's sort is always stable
 
     @staticmethod
+    def full_like(x, value):
+        x = np.asarray(x)
+        if isinstance(value, float) and x.dtype.kind in "iu":  # the astype rule (semantics.md)
+            return NumpyHelpers.astype(np.full(x.shape, value), x.dtype)
+        return np.full_like(x, value)
+
+    @staticmethod
     def arr(x):
         return np.asarray(x)
 
@@ -104,6 +111,10 @@ class LazyHelpers:
     @staticmethod
     def argsort(x, axis=-1):
         return la.argsort(x, axis=axis)
+
+    @staticmethod
+    def full_like(x, value):
+        return la.full_like(x, value)
 
     @staticmethod
     def astype(x, dtype):
@@ -693,7 +704,7 @@ class Generator:
         if r == "ones_like":
             return self.attempt(f"np_.ones_like({x})", "exact")
         if r == "full_like":
-            return self.attempt(f"np_.full_like({x}, {self.scalar()!r})", "exact")
+            return self.attempt(f"H.full_like({x}, {self.scalar()!r})", "exact")
         if r == "zeros":
             return self.attempt(f"np_.zeros({a.shape}, dtype='{self.choice(DTYPES)}')", "exact")
         if r == "arange":

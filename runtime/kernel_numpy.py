@@ -31,6 +31,7 @@ from ..graph.kernel_ir import (
     ScalarArg,
 )
 from .backend import DATA_ERRORS, at_site
+from .interpreter import forward
 
 
 def _strided(buf: np.ndarray, strides: tuple[int, ...], offset: int,
@@ -76,7 +77,7 @@ def _expr(e, vals: list, acc: dict, frame: _Frame, scalars: Sequence[Any], kerne
     if isinstance(e, Load):
         return _strided(frame.buffer(e.slot), e.strides, e.offset, shape)
     if isinstance(e, Apply):
-        out = np.asarray(e.op.reference(tuple(vals[a] for a in e.args), (), e.dtype))
+        out = np.asarray(e.op.reference(tuple(forward(vals[a]) for a in e.args), (), e.dtype))
         return out if out.dtype == e.dtype else out.astype(e.dtype)
     if isinstance(e, ScalarArg):
         return np.asarray(scalars[e.index], dtype=e.dtype)

@@ -27,6 +27,7 @@ from .graph.dtypes import (bool_, float32, float64, int8, int16, int32, int64, u
 from .graph.dtypes import complex64, complex128
 from .indexing import take
 from .linalg import matmul, tensordot, vecdot
+from .contraction import einsum
 from .manipulation import (broadcast_arrays, broadcast_to, concat, concatenate, expand_dims,
                            flatten, flip, matrix_transpose, moveaxis, permute_dims, ravel, reshape,
                            split, squeeze, stack, swapaxes, transpose)
@@ -70,7 +71,7 @@ _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", 
                       "cache", "settings", "autodiff", "explain", "indexing", "manipulation",
                       "reductions", "array", "cuts", "jit", "generic_plan", "dask", "array_api",
                       "shaping", "searching", "complex_functions", "warnings", "numpy_math",
-                      "numpy_reductions", "numpy_shapes", "advanced_index"})
+                      "numpy_reductions", "numpy_shapes", "advanced_index", "contraction"})
 __all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
     "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
 

@@ -505,7 +505,10 @@ class Generator:
             ax = int(self.rng.integers(-nd, nd))
             if self.rng.random() < 0.5:
                 desc = bool(self.rng.random() < 0.5)
-                return self.attempt(f"xa.{r}({x}, axis={ax}, descending={desc})", "exact")
+                # array_api_compat's descending sort flips a sort, which is not stable: -0.0
+                # and 0.0 (equal) come out in either order there; its argsort is stable
+                kind = "exact_zero" if r == "sort" and desc else "exact"
+                return self.attempt(f"xa.{r}({x}, axis={ax}, descending={desc})", kind)
             return self.attempt(f"{'np_.sort' if r == 'sort' else 'H.argsort'}({x}, axis={ax})",
                                 "exact")
         if r == "searchsorted":
@@ -722,7 +725,36 @@ class Generator:
         if r == "outer":
             y = self.pick() or x
             return self.attempt(f"np_.outer({x}, {y})", "ulp")
+        if r == "einsum":
+            return self.make_einsum(x, a)
         return None
+
+    def make_einsum(self, x, a):
+        """One or two operands; labels shared, repeated (diagonals), summed or kept; explicit,
+        implicit or with an ellipsis; the second operand broadcasts or takes labels of its own."""
+        letters = list("abcdefg"[:a.ndim])
+        if a.ndim >= 2 and a.shape[0] == a.shape[1] and self.rng.random() < 0.3:
+            letters[1] = letters[0]  # a diagonal
+        terms, ops = ["".join(letters)], [x]
+        if self.rng.random() < 0.6:
+            y = self.pick(lambda b: b.ndim <= 3)
+            b = self.np_env[y]
+            mine = []
+            for k in range(b.ndim):
+                shared = [c for c, n in zip(letters, a.shape) if n == b.shape[k] or b.shape[k] == 1]
+                mine.append(self.choice(shared) if shared and self.rng.random() < 0.7 else "xyz"[k])
+            terms.append("".join(mine))
+            ops.append(y)
+        used = sorted(set("".join(terms)))
+        if self.rng.random() < 0.2 and a.ndim:  # an ellipsis over x's leading axes
+            terms[0] = "..." + terms[0][1:]
+            used = [c for c in used if c in "".join(terms)]
+        if self.rng.random() < 0.3:
+            subs = ",".join(terms)
+        else:
+            keep = [c for c in self.rng.permutation(used) if self.rng.random() < 0.6]
+            subs = ",".join(terms) + "->" + ("..." if "..." in terms[0] else "") + "".join(keep)
+        return self.attempt(f"np_.einsum({subs!r}, {', '.join(ops)})", "matmul")
 
     def build(self) -> Program:
         for _ in range(int(self.rng.integers(1, 4))):

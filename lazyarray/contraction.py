@@ -1,0 +1,256 @@
+"""numpy.einsum as a composition of existing ops, so that it stays lazy and fuses.
+
+The subscripts are parsed into one label per axis (a letter, or an int for each axis an ellipsis
+covers, numbered from the right so that ellipses broadcast as NumPy's do). Then:
+1. a label repeated within one operand takes that operand's diagonal (`ii->i`);
+2. a label found in one operand only, and not in the output, is summed there at once;
+3. operands are contracted left to right: labels both share and that are still needed later are
+   batch axes, shared labels needed nowhere else are contracted. A contraction with something to
+   contract and an axis of its own on each side is a matmul (a BLAS call on (batch, m, k) @
+   (batch, k, n)); the rest are a broadcast multiply followed by a sum, which fuse into one kernel;
+4. what is left is summed and permuted into the output's order.
+The result dtype is NumPy's: the operands' promotion (or `dtype=`), with integer and bool sums
+wrapping and or-ing as NumPy's einsum does (the sum runs wider, then is cast back: the same
+value modulo 2**bits). `optimize` is accepted and changes nothing: the order above is fixed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import _bind
+from .array import Array
+from .graph import dtypes
+from .graph.node import user_site
+
+Label = str | int  # a letter, or the position of an ellipsis axis counted from the right
+
+
+def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: str = "safe",
+           order: str = "K", out: Any = None) -> Array:
+    """numpy.einsum: explicit (`ij,jk->ik`), implicit (`ij,jk`) and ellipsis (`...ij->...ji`)
+    subscripts, or NumPy's sublist form (`einsum(a, [0, 1], b, [1, 2], [0, 2])`)."""
+    site = user_site(1)
+    if out is not None:
+        raise _bind.fail(TypeError, "einsum: out= is not supported (Arrays are immutable); use "
+                         "the returned Array", site)
+    subscripts, arrays = _split_operands(operands, site)
+    inputs, output = _parse(subscripts, [a.ndim for a in arrays], site)
+    if len(arrays) == 1 and set(inputs[0]) <= set(output):
+        dtype = None  # NumPy returns a view of the operand here, and ignores dtype=
+    dt = _result_dtype(arrays, dtype, casting, site)
+    arrays = [a.astype(dt) if a.dtype != dt else a for a in arrays]
+    sizes = _label_sizes(arrays, inputs, site)
+    terms = [_diagonals(a, labels) for a, labels in zip(arrays, inputs)]
+    for i, (a, labels) in enumerate(terms):
+        elsewhere = set(output).union(*(t[1] for j, t in enumerate(terms) if j != i))
+        terms[i] = _sum_labels(a, labels, [lb for lb in labels if lb not in elsewhere])
+    acc, labels = terms[0]
+    for k in range(1, len(terms)):
+        needed = set(output).union(*(t[1] for t in terms[k + 1:]))
+        acc, labels = _contract(acc, labels, *terms[k], needed, sizes)
+    acc, labels = _sum_labels(acc, labels, [lb for lb in labels if lb not in output])
+    acc = _broadcast_labels(acc, labels, {lb: sizes[lb] for lb in labels})
+    result = acc if labels == output else acc.transpose([labels.index(lb) for lb in output])
+    return result.astype(dt) if result.dtype != dt else result
+
+
+# --- parsing -------------------------------------------------------------------------------------
+def _split_operands(operands: tuple, site: _bind.Site) -> tuple[str, list[Array]]:
+    from .creation import asarray
+
+    if not operands:
+        raise _bind.fail(TypeError, "einsum needs subscripts and at least one operand", site)
+    if isinstance(operands[0], str):
+        return operands[0], [asarray(a) for a in operands[1:]]
+    arrays, terms = [], []  # the sublist form: operand, sublist, operand, sublist, ..., [output]
+    pairs = list(operands)
+    out_list = pairs.pop() if len(pairs) % 2 == 1 else None
+    for a, sub in zip(pairs[::2], pairs[1::2]):
+        arrays.append(asarray(a))
+        terms.append(_sublist_term(sub, site))
+    text = ",".join(terms)
+    return (text if out_list is None else f"{text}->{_sublist_term(out_list, site)}"), arrays
+
+
+def _sublist_term(sub: Any, site: _bind.Site) -> str:
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    parts = []
+    for s in sub:
+        if s is Ellipsis:
+            parts.append("...")
+        elif isinstance(s, (int, np.integer)) and 0 <= s < 52:
+            parts.append(letters[int(s)])
+        else:
+            raise _bind.fail(ValueError, f"einsum: subscript {s!r} is not an int in [0, 52) or "
+                             "Ellipsis", site)
+    return "".join(parts)
+
+
+def _parse(subscripts: str, ndims: list[int], site: _bind.Site) -> tuple[list[list[Label]],
+                                                                          list[Label]]:
+    text = subscripts.replace(" ", "")
+    lhs, arrow, rhs = text.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ndims):
+        raise _bind.fail(ValueError, f"einsum: {len(terms)} operand subscripts for "
+                         f"{len(ndims)} operands", site)
+    inputs = [_term_labels(t, n, site) for t, n in zip(terms, ndims)]
+    ellipsis = max((-min((lb for lb in labels if isinstance(lb, int)), default=0)
+                    for labels in inputs), default=0)
+    if arrow:
+        output = _output_labels(rhs, ellipsis, inputs, site)
+    else:  # implicit: the ellipsis axes, then the letters seen once, in ASCII order
+        counts: dict[str, int] = {}
+        for labels in inputs:
+            for lb in labels:
+                if isinstance(lb, str):
+                    counts[lb] = counts.get(lb, 0) + 1
+        output = [*range(-ellipsis, 0), *sorted(lb for lb, c in counts.items() if c == 1)]
+    return inputs, output
+
+
+def _term_labels(term: str, ndim: int, site: _bind.Site) -> list[Label]:
+    head, dots, tail = term.partition("...")
+    for part in (head, tail):
+        if not all(c.isascii() and c.isalpha() for c in part):
+            raise _bind.fail(ValueError, f"einsum: invalid subscript in {term!r} (letters and "
+                             "one '...' only)", site)
+    letters = len(head) + len(tail)
+    if letters > ndim or (not dots and letters != ndim):
+        raise _bind.fail(ValueError, f"einsum: subscripts {term!r} do not match an operand of "
+                         f"{ndim} dimensions", site)
+    covered = ndim - letters if dots else 0
+    return [*head, *range(-covered, 0), *tail]
+
+
+def _output_labels(rhs: str, ellipsis: int, inputs: list[list[Label]],
+                   site: _bind.Site) -> list[Label]:
+    head, dots, tail = rhs.partition("...")
+    if not dots and ellipsis:
+        raise _bind.fail(ValueError, "einsum: the operands have '...' axes but the output "
+                         "subscripts have no '...'", site)
+    output: list[Label] = [*head, *range(-ellipsis, 0), *tail]
+    seen = {lb for labels in inputs for lb in labels}
+    for lb in output:
+        if isinstance(lb, str) and not (lb.isascii() and lb.isalpha()):
+            raise _bind.fail(ValueError, f"einsum: invalid output subscript {lb!r}", site)
+        if lb not in seen:
+            raise _bind.fail(ValueError, f"einsum: output subscript {lb!r} is in no operand",
+                             site)
+    if len(set(output)) != len(output):
+        raise _bind.fail(ValueError, f"einsum: output subscripts {rhs!r} repeat a label", site)
+    return output
+
+
+def _result_dtype(arrays: list[Array], dtype: Any, casting: str, site: _bind.Site) -> np.dtype:
+    dt = dtypes.result_type(*[a.dtype for a in arrays])
+    if dtype is None:
+        return dt
+    want = dtypes.to_dtype(dtype)
+    for a in arrays:
+        if not np.can_cast(a.dtype, want, casting=casting):
+            raise _bind.fail(TypeError, f"einsum: cannot cast {a.dtype} to {want} under "
+                             f"casting={casting!r}", site)
+    return want
+
+
+def _label_sizes(arrays: list[Array], inputs: list[list[Label]],
+                 site: _bind.Site) -> dict[Label, int]:
+    """Each label's size: equal wherever it appears, or 1 (which broadcasts), as NumPy's."""
+    sizes: dict[Label, int] = {}
+    for a, labels in zip(arrays, inputs):
+        for lb in labels:
+            axes = {n for x, n in zip(labels, a.shape) if x == lb}
+            if len(axes) > 1:  # a diagonal: no broadcasting within one operand
+                raise _bind.fail(ValueError, f"einsum: the axes labelled {lb!r} in one operand "
+                                 f"have different sizes {sorted(axes)}", site)
+        for lb, n in zip(labels, a.shape):
+            have = sizes.get(lb)
+            if have is None or have == 1:
+                sizes[lb] = n
+            elif n not in (have, 1):
+                raise _bind.fail(ValueError, f"einsum: operands could not be broadcast together: "
+                                 f"label {lb!r} has sizes {have} and {n}", site)
+    return sizes
+
+
+# --- the steps -----------------------------------------------------------------------------------
+def _diagonals(a: Array, labels: list[Label]) -> tuple[Array, list[Label]]:
+    """A label repeated within one operand: its diagonal (appended last, as numpy.diagonal)."""
+    from .numpy_shapes import diagonal
+
+    labels = list(labels)
+    while len(set(labels)) != len(labels):
+        lb = next(x for x in labels if labels.count(x) > 1)
+        i = labels.index(lb)
+        j = labels.index(lb, i + 1)
+        a = diagonal(a, 0, i, j)
+        labels = [x for k, x in enumerate(labels) if k not in (i, j)] + [lb]
+    return a, labels
+
+
+def _sum_labels(a: Array, labels: list[Label], drop: list[Label]) -> tuple[Array, list[Label]]:
+    from .reductions import sum as sum_
+
+    if not drop:
+        return a, labels
+    axes = tuple(labels.index(lb) for lb in drop)
+    total = sum_(a, axis=axes)
+    return (total.astype(a.dtype) if total.dtype != a.dtype else total,
+            [lb for lb in labels if lb not in drop])
+
+
+def _broadcast_labels(a: Array, labels: list[Label], sizes: dict[Label, int]) -> Array:
+    shape = tuple(sizes[lb] for lb in labels)
+    if a.shape == shape:
+        return a
+    from .manipulation import broadcast_to
+
+    return broadcast_to(a, shape)
+
+
+def _arrange(a: Array, labels: list[Label], order: list[Label]) -> Array:
+    """`a` with its axes in `order` (labels it lacks become axes of size 1)."""
+    from .manipulation import expand_dims
+
+    present = [lb for lb in order if lb in labels]
+    if present != labels:
+        a = a.transpose([labels.index(lb) for lb in present])
+    missing = tuple(i for i, lb in enumerate(order) if lb not in labels)
+    return expand_dims(a, axis=missing) if missing else a
+
+
+def _contract(a: Array, la_: list[Label], b: Array, lb_: list[Label], needed: set[Label],
+              sizes: dict[Label, int]) -> tuple[Array, list[Label]]:
+    batch = [x for x in la_ if x in lb_ and x in needed]
+    summed = [x for x in la_ if x in lb_ and x not in needed]
+    a_only = [x for x in la_ if x not in lb_]
+    b_only = [x for x in lb_ if x not in la_]
+    out = batch + a_only + b_only
+    if summed and a_only and b_only:
+        return _matmul_contract(a, la_, b, lb_, (batch, a_only, summed, b_only), sizes), out
+    order = out + summed
+    product = _arrange(a, la_, order) * _arrange(b, lb_, order)
+    return _sum_labels(product, order, summed)
+
+
+def _matmul_contract(a: Array, la_: list[Label], b: Array, lb_: list[Label], groups: tuple,
+                     sizes: dict[Label, int]) -> Array:
+    from .linalg import matmul
+
+    batch, a_only, summed, b_only = groups
+    full = {x: sizes[x] for x in (*batch, *summed)}
+    a = _broadcast_labels(_arrange(a, la_, batch + a_only + summed), batch + a_only + summed,
+                          {**full, **{x: a.shape[la_.index(x)] for x in a_only}})
+    b = _broadcast_labels(_arrange(b, lb_, batch + summed + b_only), batch + summed + b_only,
+                          {**full, **{x: b.shape[lb_.index(x)] for x in b_only}})
+    nb = len(batch)
+    m, k = math.prod(a.shape[nb:nb + len(a_only)]), math.prod(a.shape[nb + len(a_only):])
+    n = math.prod(b.shape[nb + len(summed):])
+    lead = a.shape[:nb]
+    c = matmul(a.reshape(lead + (m, k)), b.reshape(lead + (k, n)))
+    return c.reshape(lead + a.shape[nb:nb + len(a_only)] + b.shape[nb + len(summed):])

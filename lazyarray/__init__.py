@@ -45,6 +45,14 @@ from .numpy_reductions import (amax, amin, average, median, nanmax, nanmean, nan
 from .numpy_shapes import (append, argwhere, atleast_1d, atleast_2d, atleast_3d, column_stack,
                            diag, diagonal, dot, dstack, flatnonzero, fliplr, flipud, hstack, inner,
                            kron, outer, rot90, trace, unique, vdot, vstack)
+from .numpy_arrange import (array_split, copy, cross, convolve, correlate, delete,  # noqa: E402
+                            diag_indices, diag_indices_from, diagflat, dsplit, ediff1d, geomspace,
+                            hsplit, identity, indices, iscomplex, iscomplexobj, isreal, isrealobj,
+                            isscalar, ix_, logspace, ndim, pad, ravel_multi_index, rollaxis,
+                            select, shape, size, trapezoid, tri, tril_indices, tril_indices_from,
+                            triu_indices, triu_indices_from, unravel_index, vsplit)
+from .numpy_statistics import (corrcoef, cov, digitize, nancumprod, nancumsum,  # noqa: E402
+                               nanmedian, nanpercentile, nanquantile, percentile, quantile)
 from . import nn  # noqa: E402
 from . import fft, random  # noqa: E402  (la.fft, la.random; la.linalg is lazyarray/linalg.py)
 from . import _methods  # noqa: F401,E402  (attaches ndarray-style methods and operators)
@@ -71,7 +79,8 @@ _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", 
                       "cache", "settings", "autodiff", "explain", "indexing", "manipulation",
                       "reductions", "array", "cuts", "jit", "generic_plan", "dask", "array_api",
                       "shaping", "searching", "complex_functions", "warnings", "numpy_math",
-                      "numpy_reductions", "numpy_shapes", "advanced_index", "contraction"})
+                      "numpy_reductions", "numpy_shapes", "advanced_index", "contraction",
+                      "numpy_arrange", "numpy_statistics"})
 __all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
     "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
 

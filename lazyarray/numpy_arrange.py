@@ -1,0 +1,437 @@
+"""NumPy's index builders and rearrangements that were missing: `identity`, `tri`, `indices`,
+`tril_indices`/`triu_indices`(`_from`), `diag_indices`(`_from`), `geomspace`/`logspace`,
+`unravel_index`/`ravel_multi_index`, `array_split`/`hsplit`/`vsplit`/`dsplit`, `pad`, `delete`,
+`diagflat`, `ediff1d`, `rollaxis`, `cross`, `convolve`/`correlate`, `trapezoid`, `select`, `ix_`,
+`copy` and the inspection helpers `ndim`/`shape`/`size`/`isscalar`/`iscomplexobj`/`isrealobj`.
+
+Index patterns that depend only on shapes (pad, delete, convolve's windows) are computed on the
+host with NumPy itself and applied as one lazy gather, so they are NumPy's by construction and fuse.
+Functions whose result is a set of indices or values known only from arguments (`tri`, `indices`,
+`tril_indices`, `logspace`) are computed eagerly, as `eye` and `linspace` are; `unravel_index` and
+`ravel_multi_index` evaluate their indices (NumPy raises for an out-of-bounds one).
+"""
+
+from __future__ import annotations
+
+import builtins
+import operator
+from typing import Any
+
+import numpy as np
+
+from . import elementwise as ew
+from .array import Array
+from .complex_functions import conj, imag
+from .creation import asarray, zeros_like
+from .elementwise import asarray_operand
+
+
+def _array(x: Any) -> Array:
+    return x if isinstance(x, Array) else asarray_operand(x)
+
+
+def _eager(values: Any) -> Array:
+    return asarray(np.asarray(values))
+
+
+# --- builders computed on the host -----------------------------------------------------------------
+def identity(n: int, dtype: Any = None, *, like: Any = None) -> Array:
+    """numpy.identity: `eye(n)` (float64 unless `dtype`)."""
+    from .creation import eye
+
+    return eye(n, dtype=dtype if dtype is not None else np.float64)
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = float, *,  # noqa: N803
+        like: Any = None) -> Array:
+    """numpy.tri: ones at and below the k-th diagonal."""
+    return _eager(np.tri(N, M, k, dtype=dtype))
+
+
+def indices(dimensions: Any, dtype: Any = int, sparse: bool = False) -> Any:
+    """numpy.indices: a grid of indices (a tuple of broadcastable Arrays when `sparse`)."""
+    out = np.indices(dimensions, dtype=dtype, sparse=sparse)
+    return tuple(_eager(o) for o in out) if sparse else _eager(out)
+
+
+def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Array, ...]:
+    """numpy.tril_indices."""
+    return tuple(_eager(i) for i in np.tril_indices(n, k, m))
+
+
+def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Array, ...]:
+    """numpy.triu_indices."""
+    return tuple(_eager(i) for i in np.triu_indices(n, k, m))
+
+
+def tril_indices_from(arr: Any, k: int = 0) -> tuple[Array, ...]:
+    """numpy.tril_indices_from: of a 2-D array's shape."""
+    return tuple(_eager(i) for i in np.tril_indices_from(np.empty(_array(arr).shape, bool), k))
+
+
+def triu_indices_from(arr: Any, k: int = 0) -> tuple[Array, ...]:
+    """numpy.triu_indices_from: of a 2-D array's shape."""
+    return tuple(_eager(i) for i in np.triu_indices_from(np.empty(_array(arr).shape, bool), k))
+
+
+def diag_indices(n: int, ndim: int = 2) -> tuple[Array, ...]:
+    """numpy.diag_indices."""
+    return tuple(_eager(i) for i in np.diag_indices(n, ndim))
+
+
+def diag_indices_from(arr: Any) -> tuple[Array, ...]:
+    """numpy.diag_indices_from: of an array whose axes all have one length."""
+    return tuple(_eager(i) for i in np.diag_indices_from(np.empty(_array(arr).shape, bool)))
+
+
+def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: Any = 10.0,
+             dtype: Any = None, axis: int = 0) -> Array:
+    """numpy.logspace (computed on the host, as linspace)."""
+    return _eager(np.logspace(start, stop, num, endpoint, base, dtype, axis))
+
+
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
+              axis: int = 0) -> Array:
+    """numpy.geomspace (computed on the host, as linspace)."""
+    return _eager(np.geomspace(start, stop, num, endpoint, dtype, axis))
+
+
+def unravel_index(indices: Any, shape: Any, order: str = "C") -> tuple[Array, ...]:
+    """numpy.unravel_index; evaluates `indices` (an out-of-bounds index raises, as NumPy)."""
+    return tuple(_eager(i) for i in np.unravel_index(np.asarray(indices), shape, order))
+
+
+def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise", order: str = "C") -> Array:
+    """numpy.ravel_multi_index; evaluates the indices (mode='raise' checks them, as NumPy)."""
+    return _eager(np.ravel_multi_index(tuple(np.asarray(i) for i in multi_index), dims, mode,
+                                       order))
+
+
+def ix_(*args: Any) -> tuple[Array, ...]:
+    """numpy.ix_: 1-D index arrays reshaped to broadcast against each other (a bool one is its
+    nonzero indices, which evaluates it)."""
+    out = []
+    for k, a in enumerate(args):
+        v = _array(a)
+        if v.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if v.dtype.kind == "b":
+            v = _eager(np.nonzero(np.asarray(v))[0])
+        shape = [1] * len(args)
+        shape[k] = v.shape[0]
+        out.append(v.reshape(tuple(shape)))
+    return tuple(out)
+
+
+# --- rearrangements: host index patterns, one lazy gather ------------------------------------------
+def _gather(v: Array, idx: np.ndarray, axis: int) -> Array:
+    from .indexing import take
+
+    if idx.size == v.shape[axis] and np.array_equal(idx, np.arange(v.shape[axis])):
+        return v
+    return take(v, asarray(idx.astype(np.int64)), axis=axis)
+
+
+def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
+    """numpy.array_split: like split, but the sections may differ in length by one."""
+    v = _array(ary)
+    ax = operator.index(axis) % builtins.max(v.ndim, 1)
+    n = v.shape[ax]
+    try:
+        sections = operator.index(indices_or_sections)
+    except TypeError:
+        cuts = [0, *[operator.index(i) for i in indices_or_sections], n]
+    else:
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        each, extra = divmod(n, sections)
+        sizes = [0] + extra * [each + 1] + (sections - extra) * [each]
+        cuts = list(np.cumsum(sizes))
+    out = []
+    for lo, hi in zip(cuts[:-1], cuts[1:]):
+        index = [slice(None)] * v.ndim
+        index[ax] = slice(int(lo), int(hi))
+        out.append(v[tuple(index)])
+    return out
+
+
+def _split_along(ary: Any, indices_or_sections: Any, axis: int, least: int, name: str) -> list:
+    from .manipulation import split
+
+    v = _array(ary)
+    if v.ndim < least:
+        raise ValueError(f"{name} only works on arrays of {least} or more dimensions")
+    return split(v, indices_or_sections, axis=axis)
+
+
+def hsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
+    """numpy.hsplit: split along axis 1 (axis 0 of a 1-D array)."""
+    v = _array(ary)
+    if v.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return _split_along(v, indices_or_sections, 1 if v.ndim > 1 else 0, 1, "hsplit")
+
+
+def vsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
+    """numpy.vsplit: split along axis 0 of an array of 2 or more dimensions."""
+    return _split_along(ary, indices_or_sections, 0, 2, "vsplit")
+
+
+def dsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
+    """numpy.dsplit: split along axis 2 of an array of 3 or more dimensions."""
+    return _split_along(ary, indices_or_sections, 2, 3, "dsplit")
+
+
+_PAD_GATHERS = ("edge", "reflect", "symmetric", "wrap")
+
+
+def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Array:
+    """numpy.pad. 'constant' (with `constant_values`, cast to the array's dtype) concatenates
+    constant blocks; 'edge', 'reflect', 'symmetric' and 'wrap' gather with the index pattern
+    NumPy's own pad gives for `arange(n)` along each axis (reflect_type 'even'); 'empty' pads with
+    zeros. Other modes run NumPy's pad on the evaluated array."""
+    v = _array(array)
+    widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (v.ndim, 2))
+    if (widths < 0).any():
+        raise ValueError("index can't contain negative values")
+    if mode == "constant" or mode == "empty":
+        values = kwargs.pop("constant_values", 0) if mode == "constant" else 0
+        if kwargs:
+            raise ValueError(f"unsupported keyword arguments for mode '{mode}': {set(kwargs)}")
+        return _pad_constant(v, widths, values)
+    if mode in _PAD_GATHERS and kwargs.get("reflect_type", "even") == "even":
+        kwargs.pop("reflect_type", None)
+        if kwargs:
+            raise ValueError(f"unsupported keyword arguments for mode '{mode}': {set(kwargs)}")
+        for ax, (before, after) in enumerate(widths):
+            if before or after:
+                if v.shape[ax] == 0:
+                    raise ValueError(f"can't extend empty axis {ax} using modes other than "
+                                     "'constant' or 'empty'")
+                v = _gather(v, np.pad(np.arange(v.shape[ax]), (before, after), mode=mode), ax)
+        return v
+    return _eager(np.pad(np.asarray(v), pad_width, mode, **kwargs))
+
+
+def _pad_constant(v: Array, widths: np.ndarray, values: Any) -> Array:
+    from .creation import full
+    from .manipulation import concat
+
+    sides = np.broadcast_to(np.asarray(values, dtype=object), (v.ndim, 2))
+    for ax, (before, after) in enumerate(widths):
+        parts = []
+        for width, value in ((before, sides[ax][0]), (after, sides[ax][1])):
+            shape = v.shape[:ax] + (int(width),) + v.shape[ax + 1:]
+            parts.append(full(shape, _scalar(value), dtype=v.dtype) if width else None)
+        if parts[0] is not None or parts[1] is not None:
+            v = concat([p for p in (parts[0], v, parts[1]) if p is not None], axis=ax)
+    return v
+
+
+def _scalar(value: Any) -> Any:
+    return value.item() if isinstance(value, (np.generic, np.ndarray)) else value
+
+
+def delete(arr: Any, obj: Any, axis: int | None = None) -> Array:
+    """numpy.delete: the entries NumPy's delete keeps of `arange(n)`, gathered (`obj` is indices,
+    a slice or a bool mask; axis=None works on the flattened array)."""
+    v = _array(arr)
+    if axis is None:
+        v, axis = v.reshape((-1,)), 0
+    ax = operator.index(axis) % builtins.max(v.ndim, 1)
+    if isinstance(obj, Array):
+        obj = np.asarray(obj)
+    return _gather(v, np.delete(np.arange(v.shape[ax]), obj), ax)
+
+
+def diagflat(v: Any, k: int = 0) -> Array:
+    """numpy.diagflat: the flattened input on the k-th diagonal of a 2-D array."""
+    from .numpy_shapes import diag
+
+    return diag(_array(v).reshape((-1,)), k)
+
+
+def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Array:
+    """numpy.ediff1d: differences of the flattened array, with optional ends (cast to its dtype,
+    which must hold them safely, as NumPy)."""
+    from .manipulation import concat
+
+    v = _array(ary).reshape((-1,))
+    parts = [v[1:] - v[:-1]]
+    for end, at_start in ((to_begin, True), (to_end, False)):
+        if end is None:
+            continue
+        e = _array(end)
+        if not np.can_cast(e.dtype, v.dtype, casting="same_kind"):
+            raise TypeError(f"dtype of `{'to_begin' if at_start else 'to_end'}` must be "
+                            f"compatible with input `ary` under the `same_kind` rule.")
+        e = e.astype(v.dtype).reshape((-1,))
+        parts = [e, *parts] if at_start else [*parts, e]
+    return concat(parts) if len(parts) > 1 else parts[0]
+
+
+def rollaxis(a: Any, axis: int, start: int = 0) -> Array:
+    """numpy.rollaxis: move `axis` to before position `start`."""
+    from .manipulation import moveaxis
+
+    v = _array(a)
+    n = v.ndim
+    axis = np.lib.array_utils.normalize_axis_index(axis, n)
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        raise np.exceptions.AxisError(f"'start' arg requires {-n} <= start < {n + 1}, "
+                                      f"but {start} was passed in")
+    if axis < start:
+        start -= 1
+    return v if axis == start else moveaxis(v, axis, start)
+
+
+def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
+          axis: int | None = None) -> Array:
+    """numpy.cross of 3-vectors (NumPy 2 deprecates 2-vectors; those raise here)."""
+    from .linalg import cross as cross_
+    from .manipulation import moveaxis
+
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    x, y = moveaxis(_array(a), axisa, -1), moveaxis(_array(b), axisb, -1)
+    if x.shape[-1] != 3 or y.shape[-1] != 3:
+        raise ValueError("incompatible dimensions for cross product (lazyarray takes 3-vectors; "
+                         "NumPy 2 deprecates 2-vectors)")
+    out = cross_(x, y, axis=-1)
+    return moveaxis(out, -1, axisc) if out.ndim > 1 else out
+
+
+def _windows(a: Array, m: int, lead: int, trail: int) -> Array:
+    """Rows of m consecutive entries of `a` padded with `lead` zeros before, `trail` after."""
+    n = a.shape[0]
+    padded = _pad_constant(a, np.array([[lead, trail]]), 0)
+    count = n + lead + trail - m + 1
+    starts = np.arange(count)[:, None] + np.arange(m)[None, :]
+    return _gather(padded, starts.reshape(-1), 0).reshape((count, m))
+
+
+def correlate(a: Any, v: Any, mode: str = "valid") -> Array:
+    """numpy.correlate of 1-D arrays: sum_k a[n + k] * conj(v[k]), 'valid'/'same'/'full'; each
+    output is one row of a window matrix times v (a matmul)."""
+    x, y = _array(a), _array(v)
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    if x.shape[0] == 0 or y.shape[0] == 0:
+        raise ValueError(f"{'a' if x.shape[0] == 0 else 'v'} cannot be empty")
+    swap = y.shape[0] > x.shape[0]
+    if swap:  # NumPy: correlate(a, v) = reversed conj correlate(v, a)
+        x, y = y, x
+    n, m = x.shape[0], y.shape[0]
+    lead, trail = {"valid": (0, 0), "same": (m // 2, m - 1 - m // 2),
+                   "full": (m - 1, m - 1)}.get(mode, (None, None))
+    if lead is None:
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    dt = np.result_type(x.dtype, y.dtype)
+    x, y = x.astype(dt), y.astype(dt)
+    if swap:
+        y = conj(y) if dt.kind == "c" else y
+        out = _windows(x, m, lead, trail) @ y
+        out = out[::-1]
+        return conj(out) if dt.kind == "c" else out
+    return _windows(x, m, lead, trail) @ (conj(y) if dt.kind == "c" else y)
+
+
+def convolve(a: Any, v: Any, mode: str = "full") -> Array:
+    """numpy.convolve of 1-D arrays: correlate with v reversed (NumPy's own definition)."""
+    x, y = _array(a), _array(v)
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    if y.shape[0] > x.shape[0]:
+        x, y = y, x
+    if y.shape[0] == 0:
+        raise ValueError("v cannot be empty")
+    y = y[::-1]
+    return correlate(x, conj(y) if y.dtype.kind == "c" else y, mode)
+
+
+def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Array:
+    """numpy.trapezoid, NumPy's formula: sum(d * (y[1:] + y[:-1]) / 2.0) along `axis`."""
+    from .reductions import sum as sum_
+
+    v = _array(y)
+    ax = np.lib.array_utils.normalize_axis_index(axis, v.ndim)
+    hi = tuple(slice(1, None) if d == ax else slice(None) for d in range(v.ndim))
+    lo = tuple(slice(None, -1) if d == ax else slice(None) for d in range(v.ndim))
+    if x is None:
+        d = dx
+    else:
+        xs = _array(x)
+        d = xs[1:] - xs[:-1] if xs.ndim == 1 else xs[hi] - xs[lo]
+        if xs.ndim == 1:
+            shape = [1] * v.ndim
+            shape[ax] = d.shape[0]
+            d = d.reshape(tuple(shape))
+    return sum_(d * (v[hi] + v[lo]) / 2.0, axis=ax)
+
+
+def select(condlist: Any, choicelist: Any, default: Any = 0) -> Array:
+    """numpy.select: the choice of the first true condition, else `default`."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(choicelist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    conds = [_array(c) for c in condlist]
+    for k, c in enumerate(conds):
+        if c.dtype.kind != "b":
+            raise TypeError(f"invalid entry {k} in condlist: should be boolean ndarray")
+    choices = [c if isinstance(c, Array) else asarray(c) for c in choicelist]
+    dtype = np.result_type(*[c.dtype for c in choices], default)
+    result = _array(default).astype(dtype)
+    for c, choice in zip(reversed(conds), reversed(choices)):
+        result = ew.where(c, choice.astype(dtype), result)
+    return result
+
+
+def copy(a: Any, order: str = "K", subok: bool = False) -> Array:
+    """numpy.copy: Arrays are immutable values, so a copy is the same value (a new Array)."""
+    return asarray(a, copy=True)
+
+
+def ndim(a: Any) -> int:
+    """numpy.ndim."""
+    return a.ndim if isinstance(a, Array) else np.ndim(a)
+
+
+def shape(a: Any) -> tuple[int, ...]:
+    """numpy.shape."""
+    return a.shape if isinstance(a, Array) else np.shape(a)
+
+
+def size(a: Any, axis: int | None = None) -> int:
+    """numpy.size."""
+    if not isinstance(a, Array):
+        return np.size(a, axis)
+    return a.size if axis is None else a.shape[axis]
+
+
+def isscalar(element: Any) -> bool:
+    """numpy.isscalar: an Array is not a scalar (not even a 0-d one, as NumPy's 0-d arrays)."""
+    return np.isscalar(element)
+
+
+def iscomplexobj(x: Any) -> bool:
+    """numpy.iscomplexobj: whether the dtype is complex."""
+    return (x.dtype if isinstance(x, Array) else np.asarray(x).dtype).kind == "c"
+
+
+def isrealobj(x: Any) -> bool:
+    """numpy.isrealobj: whether the dtype is not complex."""
+    return not iscomplexobj(x)
+
+
+def iscomplex(x: Any) -> Array:
+    """numpy.iscomplex: a nonzero imaginary part, elementwise."""
+    v = _array(x)
+    return imag(v) != 0 if v.dtype.kind == "c" else zeros_like(v, dtype=bool)
+
+
+def isreal(x: Any) -> Array:
+    """numpy.isreal: a zero imaginary part, elementwise."""
+    return ~iscomplex(x)

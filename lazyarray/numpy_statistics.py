@@ -1,0 +1,331 @@
+"""NumPy's statistics that were missing: `quantile`/`percentile` (method 'linear', NumPy's default),
+`nanquantile`/`nanpercentile`/`nanmedian`, `cov`/`corrcoef`, `nancumsum`/`nancumprod`, `digitize`.
+
+They follow NumPy's own formulas step for step, so that results agree to the last bit where the
+backend's arithmetic does: quantile's virtual index `(n - 1) * q`, its floor and the weight
+`gamma` are computed on the host from `q` (a few numbers), then the sorted values are gathered and
+blended by NumPy's `_lerp` (`a + (b-a)*t`, or `b - (b-a)*(1-t)` where t >= 0.5), lazily; cov
+multiplies by `1/fact` as NumPy does. Other quantile methods and weights run NumPy on the
+evaluated array.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from . import elementwise as ew
+from . import reductions as red
+from .array import Array
+from .complex_functions import conj
+from .creation import asarray
+from .elementwise import asarray_operand
+
+
+def _array(x: Any) -> Array:
+    return x if isinstance(x, Array) else asarray_operand(x)
+
+
+# --- quantiles ---------------------------------------------------------------------------------------
+def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+             method: str = "linear", keepdims: bool = False, *, weights: Any = None,
+             interpolation: Any = None) -> Array:
+    """numpy.quantile (method 'linear'; NaN in a slice gives NaN, as NumPy)."""
+    return _quantile(a, q, axis, method, keepdims, weights, interpolation, out, "quantile")
+
+
+def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+               method: str = "linear", keepdims: bool = False, *, weights: Any = None,
+               interpolation: Any = None) -> Array:
+    """numpy.percentile: quantile of q / 100."""
+    qs = np.true_divide(q, 100) if type(q) not in (int, float) else q / 100
+    return _quantile(a, qs, axis, method, keepdims, weights, interpolation, out, "percentile",
+                     weak=type(q) in (int, float))
+
+
+def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+                method: str = "linear", keepdims: bool = False, *, weights: Any = None,
+                interpolation: Any = None) -> Array:
+    """numpy.nanquantile (method 'linear'): NaNs ignored; an all-NaN slice gives NaN."""
+    return _quantile(a, q, axis, method, keepdims, weights, interpolation, out, "nanquantile",
+                     skip_nan=True)
+
+
+def nanpercentile(a: Any, q: Any, axis: Any = None, out: Any = None,
+                  overwrite_input: bool = False, method: str = "linear", keepdims: bool = False,
+                  *, weights: Any = None, interpolation: Any = None) -> Array:
+    """numpy.nanpercentile: nanquantile of q / 100."""
+    qs = np.true_divide(q, 100) if type(q) not in (int, float) else q / 100
+    return _quantile(a, qs, axis, method, keepdims, weights, interpolation, out, "nanpercentile",
+                     skip_nan=True, weak=type(q) in (int, float))
+
+
+def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+              keepdims: bool = False) -> Array:
+    """numpy.nanmedian: the mean of the middle non-NaN values of each slice (they sort first);
+    an all-NaN slice gives NaN."""
+    from .searching import sort
+    from .shaping import take_along_axis
+
+    v = _array(a)
+    if v.dtype.kind not in "f" or out is not None:
+        from .numpy_reductions import median
+
+        return median(v, axis=axis, keepdims=keepdims)
+    moved, kept_shape = _quantile_axis_first(v, axis)
+    s = sort(moved, axis=0)
+    count = red.sum(~ew.isnan(moved), axis=0)
+    top = ew.maximum(count - 1, 0)
+    lo = _take_rows(s, top // 2, moved.shape[1:], take_along_axis)
+    hi = _take_rows(s, count // 2, moved.shape[1:], take_along_axis)
+    result = ew.where(count == 0, np.nan, (lo + hi) / 2)
+    return result.reshape(kept_shape) if keepdims else result
+
+
+def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: Any,
+              interpolation: Any, out: Any, name: str, skip_nan: bool = False,
+              weak: bool | None = None) -> Array:
+    v = _array(a)
+    weak = type(q) in (int, float) if weak is None else weak
+    if method != "linear" or weights is not None or interpolation is not None or out is not None:
+        return asarray(getattr(np, name)(np.asarray(v), q, axis=axis, method=method,
+                                         keepdims=keepdims, weights=weights))
+    if v.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    qs = np.asanyarray(q)
+    if qs.ndim > 2 or not (np.all(qs >= 0) and np.all(qs <= 1)):
+        raise ValueError("Quantiles must be in the range [0, 1]" if qs.ndim <= 2 else
+                         "q must be a scalar or 1d")
+    moved, kept_shape = _quantile_axis_first(v, axis)
+    if skip_nan and v.dtype.kind == "f":
+        result = _nan_lerp(moved, qs, weak)
+    else:
+        result = _sorted_lerp(moved, qs, weak)
+    if keepdims:
+        result = result.reshape(qs.shape + kept_shape)
+    return result
+
+
+def _quantile_axis_first(v: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
+    """The sampled axes merged into axis 0 (NumPy's _ureduce), and the keepdims shape."""
+    from .manipulation import moveaxis
+
+    if axis is None:
+        return v.reshape((-1,)), (1,) * v.ndim
+    axes = np.lib.array_utils.normalize_axis_tuple(axis, v.ndim)
+    rest = [d for d in range(v.ndim) if d not in axes]
+    moved = moveaxis(v, list(axes), list(range(len(axes))))
+    moved = moved.reshape((-1,) + tuple(v.shape[d] for d in rest))
+    return moved, tuple(1 if d in axes else s for d, s in enumerate(v.shape))
+
+
+def _lerp_host(n: int, qs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """NumPy's virtual index, neighbour rows and gamma for n values (host arrays): beyond the
+    last row both neighbours are the last (NumPy's -1, which gamma is computed from)."""
+    virtual = np.asanyarray((n - 1) * qs)  # NumPy's 'linear' get_virtual_index
+    above, below, whole = virtual >= n - 1, virtual < 0, np.floor(virtual)
+    prev = np.where(above, -1, np.where(below, 0, whole)).astype(np.int64)
+    nxt = np.where(above, -1, np.where(below, 0, whole + 1)).astype(np.int64)
+    gamma = np.asanyarray(virtual - prev, dtype=virtual.dtype)
+    return prev % n, nxt % n, gamma
+
+
+def _lerp(a: Array, b: Array, t: Any, weak_dtype: Any = None) -> Array:
+    """NumPy's _lerp. `weak_dtype`: NumPy's t (and 1 - t) was a Python float there, computed in
+    float64 and then taken in the data's dtype."""
+    diff = b - a
+    t1 = 1 - t
+    ta, t1a = (t, t1) if weak_dtype is None else (t.astype(weak_dtype), t1.astype(weak_dtype))
+    return ew.where(t >= 0.5, b - diff * t1a, a + diff * ta)
+
+
+def _gamma_operand(gamma: np.ndarray, weak: bool, ndim: int) -> Any:
+    if weak:
+        return float(gamma)
+    return asarray(gamma.reshape(gamma.shape + (1,) * (ndim - 1)))
+
+
+def _sorted_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
+    from .indexing import take
+    from .searching import sort
+
+    n = x.shape[0]
+    if n == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    s = sort(x, axis=0)
+    prev, nxt, gamma = _lerp_host(n, qs)
+    lo, hi = take(s, asarray(prev.reshape(-1)), axis=0), take(s, asarray(nxt.reshape(-1)), axis=0)
+    lo, hi = lo.reshape(qs.shape + x.shape[1:]), hi.reshape(qs.shape + x.shape[1:])
+    out = _lerp(lo, hi, _gamma_operand(gamma, weak, x.ndim))
+    if x.dtype.kind == "f":
+        last = s[-1]
+        out = ew.where(ew.isnan(last), last, out)
+    return out
+
+
+def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
+    """Per slice, the quantile of its `count` non-NaN values (they sort first): NumPy's virtual
+    index, neighbours and gamma computed lazily from the count, with NumPy's arithmetic."""
+    from .searching import sort
+    from .shaping import take_along_axis
+
+    s = sort(x, axis=0)
+    count = red.sum(~ew.isnan(x), axis=0)
+    qa = asarray(qs.reshape(qs.shape + (1,) * (x.ndim - 1)))
+    top = count - 1
+    virtual = top * qa
+    above, below = virtual >= top, virtual < 0
+    whole = ew.floor(virtual)
+    gamma = virtual - ew.where(above, -1.0, ew.where(below, 0.0, whole))
+    last = ew.maximum(top, 0)
+    first = ew.astype(ew.where(above | below, 0.0, whole), np.int64)
+    prev = ew.where(above, last, first)
+    nxt = ew.where(above, last, ew.where(below, 0, first + 1))
+    shape = qs.shape + x.shape[1:]
+    lo = _take_rows(s, prev, shape, take_along_axis)
+    hi = _take_rows(s, nxt, shape, take_along_axis)
+    out = _lerp(lo, hi, gamma, x.dtype if weak else None)
+    return ew.where(count == 0, np.nan, out)
+
+
+def _take_rows(s: Array, rows: Array, shape: tuple[int, ...], take_along_axis: Any) -> Array:
+    """s[rows[j, ...], ...] for each quantile j: rows broadcast over s's other axes."""
+    from .manipulation import broadcast_to
+
+    nq = int(np.prod(shape[:len(shape) - (s.ndim - 1)], dtype=np.int64))
+    idx = broadcast_to(rows, shape).reshape((nq,) + s.shape[1:])
+    return take_along_axis(s, idx, axis=0).reshape(shape)
+
+
+# --- covariance ---------------------------------------------------------------------------------------
+def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: Any = None,
+        fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> Array:
+    """numpy.cov, NumPy's formula (with fweights/aweights): X - mean, X @ X.T.conj() * (1/fact)."""
+    from .linalg import matmul
+    from .manipulation import concat
+    from .numpy_shapes import atleast_2d
+
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
+    x = _array(m)
+    if x.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    dtype = np.result_type(x.dtype, np.float64) if dtype is None else np.dtype(dtype)
+    X = atleast_2d(x).astype(dtype)  # noqa: N806
+    if not rowvar and X.shape[0] != 1:
+        X = X.T  # noqa: N806
+    if X.shape[0] == 0:
+        return asarray(np.array([], dtype=dtype).reshape(0, 0))
+    if y is not None:
+        yy = atleast_2d(_array(y)).astype(dtype)
+        if not rowvar and yy.shape[0] != 1:
+            yy = yy.T
+        X = concat([X, yy], axis=0)  # noqa: N806
+    if ddof is None:
+        ddof = 0 if bias else 1
+    w = _cov_weights(fweights, aweights, X.shape[1])
+    if w is None:
+        avg = red.mean(X, axis=1)
+        w_sum = float(X.shape[1])
+        fact = X.shape[1] - ddof
+    else:
+        w_sum = float(w.sum())
+        avg = red.sum(X * asarray(w.astype(dtype)), axis=1) / w_sum
+        if ddof == 0:
+            fact = w_sum
+        elif aweights is None:
+            fact = w_sum - ddof
+        else:
+            aw = np.asarray(aweights, dtype=np.float64)
+            fact = w_sum - ddof * float((w * aw).sum()) / w_sum
+    if fact <= 0:
+        fact = 0.0
+    Xc = X - avg[:, None]  # noqa: N806
+    X_T = Xc.T if w is None else (Xc * asarray(w.astype(dtype))).T  # noqa: N806
+    c = matmul(Xc, conj(X_T) if dtype.kind == "c" else X_T)
+    with np.errstate(divide="ignore"):
+        c = c * float(np.true_divide(1, fact))
+    return _squeeze(c)
+
+
+def _squeeze(c: Array) -> Array:
+    from .manipulation import squeeze
+
+    axes = tuple(d for d, s in enumerate(c.shape) if s == 1)
+    return squeeze(c, axis=axes) if axes else c
+
+
+def _cov_weights(fweights: Any, aweights: Any, n: int) -> np.ndarray | None:
+    w = None
+    if fweights is not None:
+        f = np.asarray(fweights, dtype=float)
+        if not np.all(f == np.around(f)):
+            raise TypeError("fweights must be integer")
+        if f.ndim > 1 or f.shape[0] != n:
+            raise RuntimeError("incompatible numbers of samples and fweights")
+        if np.any(f < 0):
+            raise ValueError("fweights cannot be negative")
+        w = f
+    if aweights is not None:
+        aw = np.asarray(aweights, dtype=float)
+        if aw.ndim > 1 or aw.shape[0] != n:
+            raise RuntimeError("incompatible numbers of samples and aweights")
+        if np.any(aw < 0):
+            raise ValueError("aweights cannot be negative")
+        w = aw if w is None else w * aw
+    return w
+
+
+def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -> Array:
+    """numpy.corrcoef: cov scaled by the standard deviations, real parts clipped to [-1, 1]."""
+    from .complex_functions import from_parts, imag, real
+    from .numpy_shapes import diag
+
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return c / c
+    d = diag(c)
+    stddev = ew.sqrt(real(d) if d.dtype.kind == "c" else d)
+    c = c / stddev[:, None]
+    c = c / stddev[None, :]
+    if c.dtype.kind == "c":
+        return from_parts(ew.clip(real(c), -1, 1), ew.clip(imag(c), -1, 1))
+    return ew.clip(c, -1, 1)
+
+
+# --- NaN-skipping scans and binning -------------------------------------------------------------------
+def nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Array:
+    """numpy.nancumsum: cumsum with NaNs as zeros."""
+    v = _array(a)
+    if v.dtype.kind in "fc":
+        v = ew.where(ew.isnan(v), 0, v)
+    return red.cumsum(v, axis=axis, dtype=dtype)
+
+
+def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Array:
+    """numpy.nancumprod: cumprod with NaNs as ones."""
+    v = _array(a)
+    if v.dtype.kind in "fc":
+        v = ew.where(ew.isnan(v), 1, v)
+    return red.cumprod(v, axis=axis, dtype=dtype)
+
+
+def digitize(x: Any, bins: Any, right: bool = False) -> Array:
+    """numpy.digitize: searchsorted in `bins` (evaluated: NumPy checks they are monotonic, and a
+    decreasing `bins` searches its reverse)."""
+    from .searching import searchsorted
+
+    b = np.asarray(bins)
+    v = _array(x)
+    if v.dtype.kind == "c" or b.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    if b.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    if b.size > 1 and not (np.all(b[1:] >= b[:-1]) or np.all(b[1:] <= b[:-1])):
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    side = "left" if right else "right"
+    if b.size > 1 and b[-1] < b[0]:
+        return operator.sub(len(b), searchsorted(asarray(b[::-1]), v, side=side))
+    return searchsorted(asarray(b), v, side=side)

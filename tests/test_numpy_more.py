@@ -1,0 +1,160 @@
+"""The NumPy functions of lazyarray/numpy_arrange.py and lazyarray/numpy_statistics.py against
+NumPy, on every backend: dtypes and shapes exactly, values to the last bits (C contracts a*b+c
+into FMA where NumPy may not); quantiles exactly on the numpy backend, over random shapes."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+rng = np.random.default_rng(0)
+F = rng.standard_normal((4, 5))
+F32 = F.astype(np.float32)
+I = rng.integers(0, 9, (4, 5))  # noqa: E741
+FN = F.copy()
+FN[1, 2] = np.nan
+FN[3, :] = np.nan
+
+CASES = {
+    "quantile": lambda m: m.quantile(F, 0.3),
+    "quantile_axis": lambda m: m.quantile(F, [0.1, 0.5, 1.0], axis=1),
+    "quantile_keepdims": lambda m: m.quantile(F32, 0.75, axis=0, keepdims=True),
+    "quantile_f32_q_array": lambda m: m.quantile(F32, np.array([0.25, 0.5])),
+    "quantile_int_axes": lambda m: m.quantile(I, 0.5, axis=(0, 1)),
+    "quantile_nan": lambda m: m.quantile(FN, 0.5, axis=1),
+    "percentile": lambda m: m.percentile(F, [10, 90], axis=0),
+    "percentile_f32": lambda m: m.percentile(F32, 33),
+    "nanquantile": lambda m: m.nanquantile(FN, [0.2, 0.9], axis=1),
+    "nanpercentile": lambda m: m.nanpercentile(FN, 50),
+    "nanmedian": lambda m: m.nanmedian(FN, axis=1),
+    "nanmedian_f32": lambda m: m.nanmedian(FN.astype(np.float32), axis=0, keepdims=True),
+    "cov": lambda m: m.cov(F),
+    "cov_columns": lambda m: m.cov(F, rowvar=False),
+    "cov_xy": lambda m: m.cov(F[0], F[1]),
+    "cov_bias": lambda m: m.cov(F, bias=True),
+    "cov_weights": lambda m: m.cov(F, fweights=[1, 2, 1, 3, 1], aweights=[0.5, 1, 2, 1, 1]),
+    "cov_1d": lambda m: m.cov(F[0]),
+    "cov_complex": lambda m: m.cov(F + 1j * F32),
+    "corrcoef": lambda m: m.corrcoef(F),
+    "corrcoef_complex": lambda m: m.corrcoef(F + 1j * F[::-1]),
+    "nancumsum": lambda m: m.nancumsum(FN, axis=1),
+    "nancumprod": lambda m: m.nancumprod(FN),
+    "digitize": lambda m: m.digitize(F, [-1, 0, 0.5, 2]),
+    "digitize_right": lambda m: m.digitize(F, [-1, 0, 0.5, 2], right=True),
+    "digitize_decreasing": lambda m: m.digitize(F, [2, 0.5, 0, -1]),
+    "identity": lambda m: m.identity(3, dtype=np.int8),
+    "tri": lambda m: m.tri(3, 4, 1),
+    "indices": lambda m: m.indices((2, 3)),
+    "tril_indices": lambda m: m.stack(m.tril_indices(4, 1)),
+    "triu_indices_from": lambda m: m.stack(m.triu_indices_from(m.asarray(F), 1)),
+    "diag_indices": lambda m: m.stack(m.diag_indices(3)),
+    "logspace": lambda m: m.logspace(0, 2, 5),
+    "geomspace": lambda m: m.geomspace(1, 1000, 4),
+    "unravel_index": lambda m: m.stack(m.unravel_index([3, 7, 11], (3, 4))),
+    "ravel_multi_index": lambda m: m.ravel_multi_index(([0, 2], [1, 3]), (3, 4)),
+    "array_split": lambda m: m.array_split(m.asarray(F), 3, axis=1)[2],
+    "array_split_indices": lambda m: m.array_split(m.asarray(F), [1, 3])[1],
+    "hsplit": lambda m: m.hsplit(m.asarray(F[:, :4]), 2)[1],
+    "vsplit": lambda m: m.vsplit(m.asarray(F), [1])[1],
+    "pad_constant": lambda m: m.pad(m.asarray(F), ((1, 2), (0, 1)),
+                                    constant_values=((7, 8), (9, 10))),
+    "pad_int_float_value": lambda m: m.pad(m.asarray(I), 1, constant_values=2.7),
+    "pad_edge": lambda m: m.pad(m.asarray(F), 2, mode="edge"),
+    "pad_reflect": lambda m: m.pad(m.asarray(F), (3, 6), mode="reflect"),
+    "pad_symmetric": lambda m: m.pad(m.asarray(F), ((0, 5), (7, 1)), mode="symmetric"),
+    "pad_wrap": lambda m: m.pad(m.asarray(F), 6, mode="wrap"),
+    "pad_mean": lambda m: m.pad(m.asarray(F), 1, mode="mean"),
+    "delete": lambda m: m.delete(m.asarray(F), [0, 2], axis=1),
+    "delete_flat_slice": lambda m: m.delete(m.asarray(F), slice(2, 9, 3)),
+    "delete_mask": lambda m: m.delete(m.asarray(F), np.array([True, False, True, False]), axis=0),
+    "diagflat": lambda m: m.diagflat(m.asarray(F[:2, :2]), -1),
+    "ediff1d": lambda m: m.ediff1d(m.asarray(F), to_begin=[1, 2], to_end=-1),
+    "rollaxis": lambda m: m.rollaxis(m.asarray(F[None]), 2, 1),
+    "cross": lambda m: m.cross(m.asarray(F[:, :3]), m.asarray(F[::-1, 1:4])),
+    "cross_axis": lambda m: m.cross(m.asarray(F[:3, :]), m.asarray(F[1:, :]), axis=0),
+    "convolve": lambda m: m.convolve(m.asarray(F[0]), m.asarray(F[1, :3])),
+    "convolve_same_swapped": lambda m: m.convolve(m.asarray(F[0, :2]), m.asarray(F[1]), "same"),
+    "convolve_int_valid": lambda m: m.convolve(m.asarray(I[0]), m.asarray(I[1, :2]), "valid"),
+    "correlate": lambda m: m.correlate(m.asarray(F[0]), m.asarray(F[1, :3]), "full"),
+    "correlate_swapped": lambda m: m.correlate(m.asarray(F[0, :2]), m.asarray(F[1]), "full"),
+    "correlate_complex": lambda m: m.correlate(m.asarray(F[0] + 1j), m.asarray(F[1, :3] - 2j),
+                                               "same"),
+    "correlate_complex_swapped": lambda m: m.correlate(m.asarray(F[0, :2] + 1j),
+                                                       m.asarray(F[1] - 2j), "full"),
+    "trapezoid": lambda m: m.trapezoid(m.asarray(F)),
+    "trapezoid_x": lambda m: m.trapezoid(m.asarray(F), m.asarray(np.arange(4.0) ** 2), axis=0),
+    "trapezoid_dx": lambda m: m.trapezoid(m.asarray(I), dx=0.5, axis=1),
+    "select": lambda m: m.select([m.asarray(F) > 0.5, m.asarray(F) < -0.5],
+                                 [m.asarray(F), m.asarray(I)], default=-3),
+    "iscomplex": lambda m: m.iscomplex(m.asarray(F + 1j * (F > 0))),
+    "isreal": lambda m: m.isreal(m.asarray(F)),
+    "ix_": lambda m: m.asarray(F)[m.ix_(m.asarray([0, 2]),
+                                        m.asarray([True, False, True, False, True]))],
+}
+
+
+def test_functions_match_numpy(backend):
+    with np.errstate(all="ignore"):
+        wants = {k: np.asarray(f(np)) for k, f in CASES.items()}
+        lazy = {k: f(la) for k, f in CASES.items()}
+    la.eval(*lazy.values())
+    for k, want in wants.items():
+        got = np.asarray(lazy[k])
+        assert got.dtype == want.dtype and got.shape == want.shape, (k, got.dtype, got.shape)
+        tight = 1e-5 if want.dtype in (np.float32, np.complex64) else 1e-12
+        np.testing.assert_allclose(got, want, rtol=tight, atol=tight, err_msg=k)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_quantiles_are_numpys_to_the_bit(reference_backend, seed):
+    """NumPy's own steps (virtual index (n-1)*q, _lerp's two branches, weak q blending in the
+    data's dtype, NaN slices): equal bit for bit on the numpy backend over random shapes."""
+    r = np.random.default_rng(seed)
+    for t in range(40):
+        shape = tuple(int(s) for s in r.integers(1, 6, r.integers(1, 4)))
+        x = r.standard_normal(shape)
+        x = x.astype(np.float32) if t % 3 == 0 else (x * 4).astype(np.int16) if t % 7 == 0 else x
+        if t % 4 == 0 and x.dtype.kind == "f":
+            x[r.random(shape) < 0.3] = np.nan
+        axis = None if t % 5 == 0 else int(r.integers(-len(shape), len(shape)))
+        q = [0.0, 0.13, 0.5, 0.77, 1.0] if t % 2 else float(r.random())
+        for name in ("quantile", "nanquantile", "nanmedian"):
+            args = (x,) if name == "nanmedian" else (x, q)
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # all-NaN slices
+                want = getattr(np, name)(*args, axis=axis, keepdims=bool(t % 2))
+            got = np.asarray(getattr(la, name)(*args, axis=axis, keepdims=bool(t % 2)))
+            assert got.dtype == want.dtype and got.shape == want.shape, (name, shape, axis)
+            np.testing.assert_array_equal(got, want, err_msg=f"{name} {shape} {axis} {q}")
+
+
+@pytest.mark.parametrize("call, exc", [
+    (lambda m: m.digitize([1.0], [1, 3, 2]), ValueError),
+    (lambda m: m.select([m.asarray([1, 0])], [m.asarray([1, 2])]), TypeError),
+    (lambda m: m.pad(m.asarray([1, 2]), -1), ValueError),
+    (lambda m: m.quantile(m.asarray([1.0, 2.0]), 1.5), ValueError),
+    (lambda m: m.quantile(m.asarray([1j]), 0.5), TypeError),
+    (lambda m: m.array_split(m.asarray([1, 2]), 0), ValueError),
+    (lambda m: m.vsplit(m.asarray([1, 2]), 2), ValueError),
+    (lambda m: m.ediff1d(m.asarray([1, 2]), to_end=0.5), TypeError),
+    (lambda m: m.unravel_index(12, (3, 4)), ValueError),
+    (lambda m: m.pad(m.zeros((0,)), 1, mode="edge"), ValueError),
+])
+def test_errors_match_numpy(reference_backend, call, exc):
+    with pytest.raises(exc):
+        call(np)
+    with pytest.raises(exc):
+        call(la)
+
+
+def test_numpy_calls_stay_lazy(reference_backend):
+    """np.pad / np.quantile / np.cov on an Array dispatch here (NEP 18) instead of falling back."""
+    x = la.asarray(F) * 2  # pending
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a fallback would warn
+        got = [np.pad(x, 1, mode="reflect"), np.quantile(x, 0.5, axis=0), np.cov(x),
+               np.trapezoid(x), np.delete(x, 1, axis=0)]
+    assert all(isinstance(g, la.Array) for g in got)
+    np.testing.assert_allclose(np.asarray(got[2]), np.cov(F * 2), rtol=1e-12)

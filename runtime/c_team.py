@@ -34,6 +34,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import platform
 import subprocess
 import sys
 import tempfile
@@ -199,8 +200,6 @@ _loaded: ctypes.CDLL | None = None  # one team per process, whichever directory 
 
 def supported() -> bool:
     """Linux (futex, sched_getcpu) on x86-64 (the spin's `pause`)."""
-    import platform
-
     return sys.platform.startswith("linux") and platform.machine() in ("x86_64", "AMD64")
 
 

@@ -155,3 +155,33 @@ def test_a_forked_child_runs_parallel_kernels():
     os.kill(pid, 9)
     os.waitpid(pid, 0)
     raise AssertionError("the forked child hung in a parallel kernel")
+
+
+def test_without_the_team_libgomp_runs_the_chunk_loops():
+    """Where the team is not loaded (another platform, forbidden compiles) the regions of
+    nt > 1 go to libgomp, whose threads run the same chunk loop: same bits as one thread."""
+    import subprocess
+    import sys
+
+    code = """
+import numpy as np
+import lazyarray as la
+from lazyarray.graph import Graph
+from lazyarray.passes import optimize
+from lazyarray.runtime import c_backend, c_team
+c_team.supported = lambda: False  # before any kernel library loads
+x = la.array(np.random.default_rng(2).standard_normal((96, 130)).astype(np.float32))
+got = []
+for threads in (1, 2):
+    compiled = c_backend.CBackend().compile(optimize(Graph([la.nn.softmax(la.tanh(x), axis=-1)._node])))
+    for call in compiled.calls:
+        call.nt = threads
+    plan = c_backend.CPlan(compiled.program, compiled.calls)
+    got.append(plan.run([x._node.data], [])[0])
+assert c_team.counts() is None
+assert np.array_equal(got[0], got[1])
+print("ok")
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                            text=True, timeout=300, check=False)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-2000:]

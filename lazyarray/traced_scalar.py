@@ -7,8 +7,9 @@ int/float subclass: CPython takes an int subclass as it is wherever it needs an 
 asking it. Python arithmetic on traced scalars (`lr / (1 + t)`, `t % 2 == 0`) builds a
 `TracedExpression`, still a weak scalar (NEP 50: it takes the dtype of the array it meets, as the
 Python number it stands for would); where it meets an array, `_lazyarray_build` turns it into
-nodes computed in that operation's dtype (integer bit operations in int64, comparisons in their
-operands' default dtype). lazyarray's functions recognise both by `_lazyarray_weak_type`.
+nodes computed in its Python type's default dtype (int64, float64, bool) and cast to that
+operation's dtype, as NEP 50 converts the number. lazyarray's functions recognise both by
+`_lazyarray_weak_type`.
 """
 
 from __future__ import annotations
@@ -168,7 +169,7 @@ class TracedExpression(TracedScalar):
                 stack.pop()
                 built[(id(e), dt)] = creation.full((), e, dt)  # a scalar leaf, cast
                 continue
-            arg_dt = _operand_dtype(e, dt)
+            arg_dt = _operand_dtype(e)
             missing = [(a, arg_dt) for a in e.args if (id(a), arg_dt) not in built]
             if missing:
                 stack.extend(missing)
@@ -182,15 +183,15 @@ class TracedExpression(TracedScalar):
         return _bind.broadcast_to(built[(id(self), dtype)]._node, shape, site)
 
 
-def _operand_dtype(e: TracedExpression, dtype: np.dtype) -> np.dtype:
-    """The dtype `e`'s operands are computed in: the consumer's, except for comparisons (their
-    operands' own default dtype: `t > 0.5` is not decided in bool) and bit operations (int64 when
-    the consumer is not an integer type)."""
+def _operand_dtype(e: TracedExpression) -> np.dtype:
+    """The dtype `e`'s operands are computed in: its Python type's default (int64, float64,
+    bool), cast to the consumer's dtype afterwards, as eager Python computes the number exactly
+    (in double for floats) and NEP 50 then converts it: `x_f32 * (1.0 / (1 + t))` has eager's
+    bits, and `where(t % 3, ...)` is not computed in bool. Comparisons compare in their operands'
+    common default dtype."""
     if e.op in _COMPARE:
         return dtypes.result_type(*(_weak_type(a) for a in e.args))
-    if e.op in _BITS and dtype.kind not in "iub":
-        return np.dtype(np.int64)
-    return dtype
+    return dtypes.result_type(e._lazyarray_weak_type)
 
 
 def _leaves(e: TracedScalar) -> list[TracedArgument]:

@@ -366,6 +366,7 @@ EXPRESSIONS = [
     lambda x, t, lr: x * (lr * 2.0) - 1.0 / (1 + t),
     lambda x, t, lr: x + (t == 3) + (lr < 0.5),
     lambda x, t, lr: la.full(x.shape, lr / (t + 1)) + x,
+    lambda x, t, lr: la.where(t % 3, x, x * 2) + x * (3 | (t & -2)),  # not computed in bool/uint8
 ]
 
 

@@ -439,3 +439,45 @@ def test_a_traced_int_indexes_at_run_time(backend):
         np.asarray(f(la.array(x_np), 3)[0])
     with pytest.raises(TracerEvaluationError):  # a traced slice bound changes the shape
         la.jit(lambda x, t: x[:t])(la.array(x_np), 1)
+
+
+def _random_scalar_expression(r, depth: int = 0) -> str:
+    if depth > 2 or r.random() < 0.3:
+        return r.choice(["t", "s", "1", "2", "0.5", "3", "-2"])
+    op = r.choice(["+", "-", "*", "/", "//", "%", "<", ">", "==", "&", "|", "neg", "abs"])
+    a, b = _random_scalar_expression(r, depth + 1), _random_scalar_expression(r, depth + 1)
+    return f"(-{a})" if op == "neg" else f"abs({a})" if op == "abs" else f"({a} {op} {b})"
+
+
+def test_random_traced_scalar_expressions_match_eager():
+    """Random Python expressions over a traced int `t` and float `s` (no `**`: its result type
+    depends on the values), used as a factor, a condition and a fill value with 7 dtypes: the
+    jitted function matches the eager one in values and dtype for three (t, s) pairs."""
+    dts = [np.float32, np.float64, np.int32, np.int64, np.uint8, np.int8, np.bool_]
+    with la.config(backend="numpy"):  # the front end is under test: no compiles
+        _check_random_expressions(dts)
+
+
+def _check_random_expressions(dts) -> None:
+    import random
+
+    checked = 0
+    for seed in range(120):
+        r = random.Random(seed)
+        e = _random_scalar_expression(r)
+        form = r.choice(["x * E", "x + E", "la.where(E, x, x * 2)", "la.full(x.shape, E) + x"])
+        fn = eval(f"lambda x, t, s: {form.replace('E', f'({e})')}", {"la": la, "abs": abs})
+        x_np = (np.arange(5) % 3 + 1).astype(r.choice(dts))
+        f = la.jit(fn)
+        for t, s in ((1, 0.25), (3, 2.5), (2, -1.5)):
+            with np.errstate(all="ignore"):
+                try:
+                    want = np.asarray(fn(la.asarray(x_np), t, s))
+                except (ArithmeticError, TypeError):  # ZeroDivisionError, NumPy 2's OverflowError
+                    continue
+                got = np.asarray(f(la.asarray(x_np), t, s))
+            assert got.dtype == want.dtype, (seed, form, e)
+            np.testing.assert_allclose(got.astype(float), want.astype(float), rtol=1e-6,
+                                       err_msg=f"seed {seed}: {form} with E = {e}, t={t}, s={s}")
+            checked += 1
+    assert checked > 200

@@ -99,7 +99,7 @@ def power(x1: Any, x2: Any) -> Array:
     if getattr(x2, "_lazyarray_weak_type", None) is not None:
         return Array(result)  # la.jit's traced exponent: its value is not known here
     if (result.dtype.kind in "iu" and isinstance(x2, (int, np.integer)) and not isinstance(x2, bool)
-            and x2 < 0):
+            and x2 < 0 and 0 not in result.shape):  # NumPy raises in the loop: not when empty
         raise _bind.fail(ValueError, "Integers to negative integer powers are not allowed.", site)
     if (isinstance(x1, Array) and isinstance(x2, (float, np.floating)) and x2 == 0.5
             and x1.dtype.kind in "biuf" and result.dtype.kind == "f"):

@@ -143,3 +143,14 @@ def test_an_op_over_a_flipped_read_equals_the_op_then_flipped(backend, fn):
     flipped = la.flip(y)
     la.eval(y, flipped)
     np.testing.assert_array_equal(np.asarray(flipped), np.asarray(y)[::-1])
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int64"])
+def test_integer_power_of_a_negative_int_raises_only_for_elements(reference_backend, dtype):
+    """NumPy raises 'Integers to negative integer powers' from the loop, so an empty integer
+    array ** -1 is an empty array there (it raised here; fuzzer seed 932936)."""
+    empty = np.zeros((0, 3), dtype)
+    np.testing.assert_array_equal(np.asarray(la.asarray(empty) ** -2), empty ** -2)
+    assert (la.asarray(empty) ** -2).dtype == dtype
+    with pytest.raises(ValueError, match="negative integer powers"):
+        la.asarray(np.ones(2, dtype)) ** -2

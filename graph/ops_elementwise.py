@@ -209,6 +209,9 @@ _elementwise("hypot", np.hypot, {"f": "hypot{F}({0}, {1})"}, properties=("commut
 _elementwise("logaddexp", np.logaddexp, {"f": "la_logaddexp_{S}({0}, {1})"},
              properties=("commutative",),
              vjp=lambda g, y, xs, a: tuple(d.mul(g, d.ew("exp", d.sub(x, y))) for x in xs))
+_elementwise("logaddexp2", np.logaddexp2, {"f": "la_logaddexp2_{S}({0}, {1})"},
+             properties=("commutative",),
+             vjp=lambda g, y, xs, a: tuple(d.mul(g, d.ew("exp2", d.sub(x, y))) for x in xs))
 def _signbit(x):
     return d.node("signbit", (x,), (), x.shape, np.dtype(np.bool_))
 

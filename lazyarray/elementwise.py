@@ -65,7 +65,7 @@ _UNARY = ("abs", "negative", "positive", "exp", "expm1", "log", "log1p", "log2",
           "isinf", "isfinite", "logical_not", "bitwise_invert", "signbit", "cbrt", "exp2")
 _BINARY = ("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "gcd",
            "lcm", "maximum", "minimum",
-           "arctan2", "hypot", "logaddexp", "copysign", "nextafter", "equal", "not_equal", "less", "less_equal", "greater",
+           "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign", "nextafter", "equal", "not_equal", "less", "less_equal", "greater",
            "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
            "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift")
 _ALIASES = {

@@ -69,15 +69,6 @@ def float_power(x1: Any, x2: Any) -> Array:
     return ew.power(_as(x1, wide), _as(x2, wide))
 
 
-def logaddexp2(x1: Any, x2: Any) -> Array:
-    """numpy.logaddexp2: log2(2**x1 + 2**x2) without overflow, NumPy's npy_logaddexp2."""
-    dt = _loop_dtype(np.logaddexp2, x1, x2)
-    a, b = _as(x1, dt), _as(x2, dt)
-    d = a - b
-    out = ew.maximum(a, b) + ew.log1p(ew.exp2(-ew.abs(d))) * float(1.0 / np.log(2.0))
-    return ew.where(a == b, a + 1.0, out)
-
-
 def modf(x: Any) -> tuple[Array, Array]:
     """numpy.modf: (fractional part, integral part), both with x's sign; inf -> (+-0, inf)."""
     v = _as(x, _loop_dtype(np.modf, x))

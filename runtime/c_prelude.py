@@ -202,11 +202,22 @@ def _logaddexp(dt: np.dtype, t: str):
     return "a, b", body, ()
 
 
+def _logaddexp2(dt: np.dtype, t: str):
+    """NumPy's npy_logaddexp2 step for step (a composition of exp2/log1p ops differed from it
+    by up to 32 ulps near cancellation: fuzzer seed 931744)."""
+    s = libm_suffix(dt)
+    log2e = f"({t})1.442695040888963407359924681001892137"
+    body = (f"{{\n    if (a == b) return a + 1;\n    {t} d = a - b;\n"
+            f"    if (d > 0) return a + {log2e} * log1p{s}(exp2{s}(-d));\n"
+            f"    if (d <= 0) return b + {log2e} * log1p{s}(exp2{s}(d));\n    return d;\n}}")
+    return "a, b", body, ()
+
+
 _GENERATORS: dict[str, Gen] = {
     "add": _wrap("+"), "sub": _wrap("-"), "mul": _wrap("*"), "neg": _neg, "abs": _abs,
     "recip": _recip, "sign": _sign, "floordiv": _floordiv, "rem": _rem, "pow": _pow,
     "shl": _shift(True), "shr": _shift(False), "max": _extreme(True), "min": _extreme(False),
-    "logaddexp": _logaddexp, "fmod": _fmod, "gcd": _gcd, "lcm": _lcm,
+    "logaddexp": _logaddexp, "logaddexp2": _logaddexp2, "fmod": _fmod, "gcd": _gcd, "lcm": _lcm,
 }
 _GENERATORS.update(c_math.GENERATORS)  # exp, expm1, tanh, log, log1p: one implementation
 _GENERATORS.update(c_trig.GENERATORS)  # sin, cos                       for every loop shape

@@ -154,3 +154,17 @@ def test_integer_power_of_a_negative_int_raises_only_for_elements(reference_back
     assert (la.asarray(empty) ** -2).dtype == dtype
     with pytest.raises(ValueError, match="negative integer powers"):
         la.asarray(np.ones(2, dtype)) ** -2
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_logaddexp2_is_numpys_to_the_bit(backend, dtype):
+    """logaddexp2 was a composition of exp2/log1p ops: on the numpy backend NumPy's SIMD exp2 and
+    log1p differ from the libm ones of npy_logaddexp2, 32 ulps near cancellation
+    (logaddexp2(x, expm1(x)), fuzzer seed 931744). It is an op with NumPy's algorithm now."""
+    a = np.random.default_rng(3).standard_normal(500) * 5
+    a = np.concatenate([a, [np.inf, -np.inf, np.nan, 0.0, -0.0, 3.0]]).astype(dtype)
+    b = np.concatenate([np.expm1(a[:500]), [np.inf, 1.0, 0.0, 0.0, 0.0, 3.0]]).astype(dtype)
+    got = np.asarray(la.logaddexp2(la.asarray(a), la.asarray(b)))
+    want = np.logaddexp2(a, b)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)

@@ -86,7 +86,10 @@ def register_user_file(path: str) -> None:
 
 
 def _is_library_file(filename: str) -> bool:
-    lib = filename.startswith(_LIBRARY_DIRS) and filename not in _USER_FILES
+    """Once per file name. Normalized first: `.../lazyarray/../tests/x.py` is not inside the
+    package, though its text starts with the package's directory ("<stdin>" stays as it is)."""
+    path = filename if filename.startswith("<") else os.path.normpath(filename)
+    lib = path.startswith(_LIBRARY_DIRS) and filename not in _USER_FILES
     _IS_LIBRARY[filename] = lib
     return lib
 

@@ -171,3 +171,20 @@ def test_a_data_error_names_the_line_of_this_graph_not_the_cached_plans(backend,
             np.asarray(build())
         assert f"test_errors.py:{build.__code__.co_firstlineno})" in str(info.value)
     assert la.cache_info().plan_hits >= 1
+
+
+def test_a_user_file_reached_through_the_package_directory_is_user_code(tmp_path):
+    """Library frames are recognised by directory prefix, on the file name as Python has it: a
+    script run as `python .../lazyarray/../x.py` starts with the package's directory, so its
+    lines counted as library code (errors pointed further out, cuts went to the wrong place)."""
+    import os
+    import subprocess
+    import sys
+
+    package = os.path.dirname(la.__file__)
+    script = tmp_path / "user_script.py"
+    script.write_text("import lazyarray as la\nx = la.ones(3)\ny = x + la.ones(4)\n")
+    through = os.path.join(package, os.path.relpath(script, package))
+    assert through.startswith(package)
+    run = subprocess.run([sys.executable, through], capture_output=True, text=True, timeout=120)
+    assert "ValueError" in run.stderr and f"user_script.py:3" in run.stderr, run.stderr[-600:]

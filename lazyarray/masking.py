@@ -62,6 +62,14 @@ def _check_shape(mshape: tuple[int, ...], shape: tuple[int, ...], p: int,
                          f"shape {tuple(shape)} (from dimension {p})", site)
 
 
+def _empty_mismatch(mshape: tuple[int, ...], shape: tuple[int, ...], p: int) -> bool:
+    """An empty boolean index whose shape differs from the dimensions it covers: NumPy takes its
+    nonzero() (empty integer arrays) without the shape check (`x[:, np.array([], bool)]` on
+    x of shape (2, 3) is (2, 0))."""
+    return len(mshape) > 0 and math.prod(mshape) == 0 and tuple(
+        shape[p:p + len(mshape)]) != tuple(mshape)
+
+
 def rewrite_getitem(node: Node, key: Any, site: _bind.Site) -> tuple[Node, Any]:
     """(node, key) with a boolean mask rewritten into a merged-dims integer-array index (or, for
     a 0-d mask, a new axis sliced to length 1 or 0); unchanged when the key holds no mask."""
@@ -76,6 +84,9 @@ def rewrite_getitem(node: Node, key: Any, site: _bind.Site) -> tuple[Node, Any]:
     mask = _mask_node(keys[j], site)
     m = mask.ndim
     p = _where_dims(keys, j, m, node.ndim, site)
+    if _empty_mismatch(mask.shape, node.shape, p):  # NumPy: m empty integer index arrays
+        keys[j:j + 1] = [np.zeros(0, np.int64)] * m
+        return node, tuple(keys)
     _check_shape(mask.shape, node.shape, p, site)
     merged = node.shape[:p] + (math.prod(mask.shape),) + node.shape[p + m:]
     node = reshape_node(node, merged, site)
@@ -103,7 +114,9 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
         return None
     while len(keys) > 1 and keys[-1] is Ellipsis:
         keys.pop()
-    if len(keys) != 1:  # beside other indices: read the mask, scatter at its true positions
+    only = _mask_node(keys[0], site) if len(keys) == 1 else None
+    if len(keys) != 1 or _empty_mismatch(only.shape, x.shape, 0):
+        # beside other indices (or empty, NumPy's integer index): scatter at the true positions
         node, flat_key = rewrite_getitem(x._node, key, site)
         out = getattr(Array(node).at[flat_key], mode)(values)
         return Array(reshape_node(out._node, x.shape, site))

@@ -168,3 +168,20 @@ def test_logaddexp2_is_numpys_to_the_bit(backend, dtype):
     want = np.logaddexp2(a, b)
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+def test_an_empty_boolean_index_is_an_empty_integer_index(reference_backend):
+    """NumPy takes an empty boolean index's nonzero() without checking its shape against the
+    dimensions it covers: x[:, np.array([], bool)] on (2, 3) is (2, 0), and a set through it
+    changes nothing (IndexError here; fuzzer seed 962090)."""
+    x = np.arange(6.0).reshape(2, 3)
+    for key in [(slice(None), np.array([], bool)), (np.zeros((0, 0), bool),),
+                (Ellipsis, np.array([], bool))]:
+        assert np.asarray(la.asarray(x)[key]).shape == x[key].shape
+        y, z = la.asarray(x), x.copy()
+        y[key], z[key] = 5.0, 5.0
+        np.testing.assert_array_equal(np.asarray(y), z)
+    np.testing.assert_array_equal(np.asarray(la.asarray(x[0]).at[np.array([], bool)].add(1.0)),
+                                  x[0])
+    with pytest.raises(IndexError):
+        la.asarray(x)[:, np.zeros(1, bool)]

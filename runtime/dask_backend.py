@@ -233,7 +233,9 @@ def _blockwise(prog: Program, k: Kernel, ck: ChunkKernel, slots: dict[int, Any],
                            meta=np.empty((0,) * k.n_outer, meta_dtype), concatenate=True)
     else:  # no array input (an arange-like kernel): one task
         res = da.from_delayed(_delayed(partial(fn, space=k.space))(), k.outer, dtype=meta_dtype)
-        res = res.rechunk(chunks_setting) if res.ndim else res
+        if res.ndim:  # several outputs travel as an object tuple: size the chunks by the widest
+            widest = max(ck.outputs, key=lambda dt: dt.itemsize)  # (auto cannot size objects)
+            res = res.rechunk(da.core.normalize_chunks(chunks_setting, res.shape, dtype=widest))
     out_slots = [s.slot for st in k.stages for s in st.stores]
     for q, (slot, target) in enumerate(zip(out_slots, targets)):
         spec = prog.buffers[slot]

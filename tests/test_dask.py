@@ -218,3 +218,15 @@ def test_kernels_that_read_no_chunk_fill_their_whole_shape(on_dask):
         want = x.copy()
         want[:, 2] = 7
         np.testing.assert_array_equal(np.asarray(y), want)
+
+
+def test_a_kernel_of_scalars_only_with_two_outputs():
+    """A kernel that reads no array (a broadcast scalar) and stores two outputs travels as one
+    object-dtype task, which dask's auto rechunking cannot size: NotImplementedError (fuzzer
+    seed 950119). Its chunks are now sized by the widest output."""
+    with la.config(backend="dask"):
+        x = la.ones((4, 3), dtype=la.int64)
+        y, z = la.flip(x, axis=1) * 3, x == 2**64 - 1
+        la.eval(y, z)
+        np.testing.assert_array_equal(np.asarray(y), np.full((4, 3), 3))
+        np.testing.assert_array_equal(np.asarray(z), np.zeros((4, 3), bool))

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, basic_indices, mutually_broadcastable_shapes
 from numpy_oracle import FAST, SUPPORTED, assert_matches, draw
@@ -280,7 +280,6 @@ def test_array_properties_and_small_methods(backend):
     assert_matches(a.clip(1, 4), x.clip(1, 4))
 
 
-@settings(deadline=None)  # a busy 2-core machine: 253 ms for an example that takes ~5
 @given(shape=array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5), data=st.data())
 def test_the_basic_key_fast_path_builds_the_general_paths_nodes(shape, data):
     """`x[ints and slices]` skips the general indexer (indexing._basic_getitem); both must build

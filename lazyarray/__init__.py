@@ -51,7 +51,7 @@ from .numpy_arrange import (array_split, copy, cross, convolve, correlate, delet
                             isscalar, ix_, logspace, ndim, pad, ravel_multi_index, rollaxis,
                             select, shape, size, trapezoid, tri, tril_indices, tril_indices_from,
                             triu_indices, triu_indices_from, unravel_index, vsplit)
-from .numpy_statistics import (corrcoef, cov, digitize, nancumprod, nancumsum,  # noqa: E402
+from .numpy_statistics import (bincount, corrcoef, cov, digitize, nancumprod, nancumsum,  # noqa: E402
                                nanmedian, nanpercentile, nanquantile, percentile, quantile)
 from . import nn  # noqa: E402
 from . import fft, random  # noqa: E402  (la.fft, la.random; la.linalg is lazyarray/linalg.py)

@@ -1,5 +1,6 @@
 """NumPy's statistics that were missing: `quantile`/`percentile` (method 'linear', NumPy's default),
-`nanquantile`/`nanpercentile`/`nanmedian`, `cov`/`corrcoef`, `nancumsum`/`nancumprod`, `digitize`.
+`nanquantile`/`nanpercentile`/`nanmedian`, `cov`/`corrcoef`, `nancumsum`/`nancumprod`, `digitize`,
+`bincount`.
 
 They follow NumPy's own formulas step for step, so that results agree to the last bit where the
 backend's arithmetic does: quantile's virtual index `(n - 1) * q`, its floor and the weight
@@ -329,3 +330,35 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
     if b.size > 1 and b[-1] < b[0]:
         return operator.sub(len(b), searchsorted(asarray(b[::-1]), v, side=side))
     return searchsorted(asarray(b), v, side=side)
+
+
+def bincount(x: Any, weights: Any = None, minlength: int = 0) -> Array:
+    """numpy.bincount. Its length, max(x) + 1, is known only from the data, so `x` is evaluated
+    here (as a boolean mask is when indexing); the counts are a lazy scatter-add, which adds
+    repeated positions in order (NumPy's sums, bit for bit)."""
+    from .creation import zeros
+
+    v = _array(x)
+    if v.ndim != 1:
+        raise ValueError("object of too small depth for desired array" if v.ndim == 0
+                         else "object too deep for desired array")
+    if v.dtype.kind not in "biu":
+        raise TypeError(f"Cannot cast array data from dtype('{v.dtype}') to dtype('int64') "
+                        "according to the rule 'safe'")
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    values = np.asarray(v)
+    if values.size and values.min() < 0:
+        raise ValueError("'list' argument must have no negative elements")
+    length = max(int(values.max()) + 1 if values.size else 0, minlength)
+    index = v.astype(np.int64)
+    if weights is None:
+        return zeros(length, dtype=np.int64).at[index].add(1)
+    w = _array(weights)
+    if w.shape != v.shape:
+        raise ValueError("The weights and list don't have the same length.")
+    if w.dtype.kind == "c":
+        raise TypeError("Cannot cast array data from dtype('complex128') to dtype('float64') "
+                        "according to the rule 'safe'")
+    return zeros(length, dtype=np.float64).at[index].add(w.astype(np.float64))

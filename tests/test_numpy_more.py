@@ -44,6 +44,12 @@ CASES = {
     "digitize": lambda m: m.digitize(F, [-1, 0, 0.5, 2]),
     "digitize_right": lambda m: m.digitize(F, [-1, 0, 0.5, 2], right=True),
     "digitize_decreasing": lambda m: m.digitize(F, [2, 0.5, 0, -1]),
+    "bincount": lambda m: m.bincount(m.asarray(I.ravel())),
+    "bincount_minlength": lambda m: m.bincount(m.asarray(np.array([1, 1, 0], np.uint8)), minlength=5),
+    "bincount_weights": lambda m: m.bincount(m.asarray(I.ravel()), weights=m.asarray(F.ravel())),
+    "bincount_f32_weights": lambda m: m.bincount(m.asarray([0, 2, 2]), weights=m.asarray(F32[0, :3])),
+    "bincount_bool": lambda m: m.bincount(m.asarray(np.array([True, False, True]))),
+    "bincount_empty": lambda m: m.bincount(m.asarray(np.zeros(0, np.int64)), minlength=2),
     "identity": lambda m: m.identity(3, dtype=np.int8),
     "tri": lambda m: m.tri(3, 4, 1),
     "indices": lambda m: m.indices((2, 3)),
@@ -141,6 +147,11 @@ def test_quantiles_are_numpys_to_the_bit(reference_backend, seed):
     (lambda m: m.ediff1d(m.asarray([1, 2]), to_end=0.5), TypeError),
     (lambda m: m.unravel_index(12, (3, 4)), ValueError),
     (lambda m: m.pad(m.zeros((0,)), 1, mode="edge"), ValueError),
+    (lambda m: m.bincount(m.asarray([1, -1])), ValueError),
+    (lambda m: m.bincount(m.asarray([1.0, 2.0])), TypeError),
+    (lambda m: m.bincount(m.asarray(np.zeros((2, 2), np.int64))), ValueError),
+    (lambda m: m.bincount(m.asarray([1, 2]), minlength=-1), ValueError),
+    (lambda m: m.bincount(m.asarray([1, 2]), weights=m.asarray([1.0])), ValueError),
 ])
 def test_errors_match_numpy(reference_backend, call, exc):
     with pytest.raises(exc):
@@ -155,6 +166,6 @@ def test_numpy_calls_stay_lazy(reference_backend):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a fallback would warn
         got = [np.pad(x, 1, mode="reflect"), np.quantile(x, 0.5, axis=0), np.cov(x),
-               np.trapezoid(x), np.delete(x, 1, axis=0)]
+               np.trapezoid(x), np.delete(x, 1, axis=0), np.bincount(la.asarray(I.ravel()))]
     assert all(isinstance(g, la.Array) for g in got)
     np.testing.assert_allclose(np.asarray(got[2]), np.cov(F * 2), rtol=1e-12)

@@ -1,7 +1,9 @@
 """Tracing cost: one user-level op, and the loops of benchmarks/bench_loops.py in their steady state.
 
 1. Per op, on 16-element float32 Arrays, nothing evaluated: `a + b`, `a * 0.5`, `0.5 * a`,
-   `la.exp(a)`, `la.maximum(a, b)`, and `relu(x @ w + b)`'s broadcasting add (the Python path).
+   `la.exp(a)`, `la.maximum(a, b)`, and `relu(x @ w + b)`'s broadcasting add; basic indexing:
+   an LSTM gate slice `g[:, h:2h]` of a (256, 4096) matrix, `x[3]`, `x[1:-1]`, `x[..., 0]` and
+   `x[None]` of an (8, 16) one.
 2. The loops never evaluated inside (momentum, Fibonacci, Adam-style, accumulator), each run
    `--rounds` times in one process so that plans and kernels are warm: µs per step against NumPy
    eager, the min over the rounds after the first.
@@ -9,7 +11,9 @@
 Which tracing path runs is `la.cache_info().tracing`; `LAZYARRAY_PURE_PYTHON=1` forces the Python
 one, so before/after is two runs of this script (alternate them: the machine is shared).
 
-Run: python benchmarks/bench_tracing.py [--backend c] [--rounds 6]
+Run: python benchmarks/bench_tracing.py [--backend c] [--rounds 6] [--timer cpu]
+(`--timer cpu`: the per-op rows in this thread's CPU time, `time.thread_time`, which the other
+processes on a shared machine do not inflate; the loops stay in wall time.)
 """
 
 from __future__ import annotations
@@ -27,15 +31,18 @@ import lazyarray as la
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 
-def per_op() -> dict[str, float]:
+def per_op(timer=time.perf_counter) -> dict[str, float]:
     a, b = la.ones(16, dtype=la.float32), la.ones(16, dtype=la.float32)
     x, w, bias = la.ones((4, 8), dtype=la.float32), la.ones((8, 16), dtype=la.float32), b
     xw = x @ w
+    g, m, h = la.ones((256, 4096), dtype=la.float32), la.ones((8, 16), dtype=la.float32), 1024
     cases = {"a + b": lambda: a + b, "a * 0.5": lambda: a * 0.5, "0.5 * a": lambda: 0.5 * a,
              "la.exp(a)": lambda: la.exp(a), "la.maximum(a, b)": lambda: la.maximum(a, b),
-             "xw + bias (broadcast)": lambda: xw + bias}
-    empty = min(timeit.repeat(lambda: None, number=20000, repeat=7)) / 20000
-    return {name: min(timeit.repeat(fn, number=20000, repeat=7)) / 20000 - empty
+             "xw + bias (broadcast)": lambda: xw + bias,
+             "g[:, h:2h] (LSTM gate)": lambda: g[:, h:2 * h], "x[3]": lambda: m[3],
+             "x[1:-1]": lambda: m[1:-1], "x[..., 0]": lambda: m[..., 0], "x[None]": lambda: m[None]}
+    empty = min(timeit.repeat(lambda: None, number=20000, repeat=7, timer=timer)) / 20000
+    return {name: min(timeit.repeat(fn, number=20000, repeat=7, timer=timer)) / 20000 - empty
             for name, fn in cases.items()}
 
 
@@ -69,11 +76,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="c")
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--timer", choices=("wall", "cpu"), default="wall")
     args = parser.parse_args()
+    timer = time.thread_time if args.timer == "cpu" else time.perf_counter
     with la.config(backend=args.backend):
         print(f"tracing: {la.cache_info().tracing}, backend: {args.backend}")
-        print("| op (16 f32, unevaluated) | µs |\n|---|---|")
-        for name, t in per_op().items():
+        print(f"| op (16 f32, unevaluated; {args.timer} time) | µs |\n|---|---|")
+        for name, t in per_op(timer).items():
             print(f"| `{name}` | {t * 1e6:.2f} |")
         print("\n| loop, warm (plans built) | lazyarray µs/step | NumPy µs/step | ratio |")
         print("|---|---|---|---|")

@@ -1,4 +1,4 @@
-/* lazyarray._trace: the operators' and unary functions' common case, compiled.
+/* lazyarray._trace: the operators', unary functions' and basic indexing's common case, compiled.
  *
  * Why C: `a + b` on two small Arrays took ~1.2 us in Python: the operator method, `user_site`,
  * `_bind.binary` (loop cache, shape check, weak-scalar leaf), `Node(...)` and `Array(...)` (its
@@ -11,7 +11,9 @@
  *   Array op scalar     a Python float/int/bool whose side of the loop is float32/float64 (no int
  *                       range check, no complex leaf) and whose scalar-leaf key is cached
  *                       (`_bind._SCALAR_KEYS`);
- *   unary(Array)        `_LOOPS` knows the loop and the input needs no cast.
+ *   unary(Array)        `_LOOPS` knows the loop and the input needs no cast;
+ *   Array[key]          a key of Python ints in range, slices of Python ints or None, None and
+ *                       one Ellipsis (below, "basic indexing").
  * Anything else returns to the Python path (the operator's Python method, or None from
  * `unary`/`binary` so the caller runs `_bind`), which does the same thing with every rule; so the
  * two paths build identical graphs: the same nodes, keys, sites and pending counts
@@ -321,6 +323,297 @@ static PyMethodDef operator_methods[N_OPERATORS][2] = {
      METHOD("__rtruediv__", div_reflected, "other / self")},
 };
 
+/* --- basic indexing: x[ints, slices, None, ...] (issues 9 and 11) ------------------------------
+ *
+ * `g[:, k*H:(k+1)*H]` cost ~3 us through indexing.py (getitem, _basic_getitem, slice_node,
+ * _bind.primitive, Array) against ~0.3 us for an add here; an LSTM cell traces four of them per
+ * step. This builds what indexing.general_getitem builds for a key of Python ints, slices of
+ * Python ints or None, None and at most one Ellipsis: one `slice` node with attrs
+ * (((start, step, length), ...),) unless every dimension stays whole, then one `reshape` node with
+ * attrs (shape,) unless the shape is already right. Anything else (NumPy integers, bools, arrays,
+ * masks, traced ints, an int out of range, a zero step, bounds beyond int64, too many indices or
+ * ellipses) returns to the Python `__getitem__`, which keeps every rule and raises every error. */
+
+#define MAX_DIMS 64 /* NumPy's limit; more goes the Python way */
+
+static PyObject *SLICE_OP, *RESHAPE_OP; /* the `slice` and `reshape` OpDefs */
+static PyObject *GETITEM_FALLBACK;      /* Array's Python __getitem__ */
+
+/* A basic key resolved against a shape: the slice spec per input dimension and the result shape. */
+typedef struct {
+    Py_ssize_t ndim, nout;
+    Py_ssize_t in[MAX_DIMS];                                      /* the input's shape */
+    Py_ssize_t start[MAX_DIMS], step[MAX_DIMS], length[MAX_DIMS]; /* per input dimension */
+    Py_ssize_t out[MAX_DIMS];                                     /* None adds a 1 */
+} Basic;
+
+/* The node's shape into b->in: 1, or 0 if it is not a tuple of small Python ints. */
+static int
+read_shape(PyObject *shape, Basic *b)
+{
+    if (!PyTuple_CheckExact(shape) || PyTuple_GET_SIZE(shape) > MAX_DIMS)
+        return 0;
+    b->ndim = PyTuple_GET_SIZE(shape);
+    for (Py_ssize_t i = 0; i < b->ndim; i++) {
+        PyObject *s = PyTuple_GET_ITEM(shape, i);
+        int overflow = 0;
+        long long v = PyLong_CheckExact(s) ? PyLong_AsLongLongAndOverflow(s, &overflow) : -1;
+        if (overflow || v < 0 || v > PY_SSIZE_T_MAX)
+            return 0;
+        b->in[i] = (Py_ssize_t)v;
+    }
+    return 1;
+}
+
+/* A slice bound: 1 with *out set (*present 0 for None), 0 for anything but None or a Python int
+ * within int64's range minus its minimum (PySlice_Unpack would clamp it: a different step). */
+static int
+slice_bound(PyObject *v, Py_ssize_t *out, int *present)
+{
+    *present = v != Py_None;
+    if (!*present)
+        return 1;
+    if (!PyLong_CheckExact(v))
+        return 0;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || x <= -PY_SSIZE_T_MAX - 1 || x > PY_SSIZE_T_MAX)
+        return 0;
+    *out = (Py_ssize_t)x;
+    return 1;
+}
+
+/* One input dimension's spec from a slice (Python's slice.indices): 1, or 0 to fall back. */
+static int
+put_slice(PyObject *k, Basic *b, Py_ssize_t dim)
+{
+    PySliceObject *s = (PySliceObject *)k;
+    Py_ssize_t start = 0, stop = 0, step = 1;
+    int has_start, has_stop, has_step;
+    if (!slice_bound(s->start, &start, &has_start) || !slice_bound(s->stop, &stop, &has_stop) ||
+        !slice_bound(s->step, &step, &has_step) || step == 0) /* zero: NumPy's ValueError */
+        return 0;
+    if (!has_start) /* PySlice_Unpack's defaults */
+        start = step < 0 ? PY_SSIZE_T_MAX : 0;
+    if (!has_stop)
+        stop = step < 0 ? PY_SSIZE_T_MIN : PY_SSIZE_T_MAX;
+    b->length[dim] = PySlice_AdjustIndices(b->in[dim], &start, &stop, step);
+    b->start[dim] = start;
+    b->step[dim] = step;
+    b->out[b->nout++] = b->length[dim];
+    return 1;
+}
+
+/* One input dimension's spec from a Python int in range: 1, or 0 to fall back (out of range is
+ * the Python path's IndexError). */
+static int
+put_int(PyObject *k, Basic *b, Py_ssize_t dim)
+{
+    int overflow = 0;
+    long long i = PyLong_AsLongLongAndOverflow(k, &overflow);
+    Py_ssize_t n = b->in[dim];
+    if (overflow || i < -(long long)n || i >= (long long)n)
+        return 0;
+    b->start[dim] = (Py_ssize_t)(i < 0 ? i + n : i);
+    b->step[dim] = 1;
+    b->length[dim] = 1;
+    return 1;
+}
+
+/* Whole dimensions [dim, dim + count): `:` for each. */
+static void
+put_whole(Basic *b, Py_ssize_t dim, Py_ssize_t count)
+{
+    for (Py_ssize_t d = dim; d < dim + count; d++) {
+        b->start[d] = 0, b->step[d] = 1, b->length[d] = b->in[d];
+        b->out[b->nout++] = b->in[d];
+    }
+}
+
+/* How many dimensions the key's items index; -1 if an item is not a basic one (exact int, slice,
+ * None, Ellipsis) or there are two ellipses. */
+static Py_ssize_t
+consumed_dims(PyObject *const *items, Py_ssize_t n, int *has_ellipsis)
+{
+    Py_ssize_t consumed = 0;
+    *has_ellipsis = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        PyObject *k = items[j];
+        if (k == Py_Ellipsis) {
+            if ((*has_ellipsis)++)
+                return -1;
+        }
+        else if (PyLong_CheckExact(k) || PySlice_Check(k))
+            consumed++;
+        else if (k != Py_None)
+            return -1;
+    }
+    return consumed;
+}
+
+/* The key against the shape in b->in: 1 with b filled, or 0 to fall back. */
+static int
+resolve_basic(PyObject *const *items, Py_ssize_t n, Basic *b)
+{
+    int has_ellipsis;
+    Py_ssize_t consumed = consumed_dims(items, n, &has_ellipsis);
+    if (consumed < 0 || consumed > b->ndim || n + b->ndim > MAX_DIMS) /* bounds b->out too */
+        return 0;
+    Py_ssize_t dim = 0;
+    b->nout = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        PyObject *k = items[j];
+        if (k == Py_None)
+            b->out[b->nout++] = 1;
+        else if (k == Py_Ellipsis) {
+            put_whole(b, dim, b->ndim - consumed);
+            dim += b->ndim - consumed;
+        }
+        else if (!(PyLong_CheckExact(k) ? put_int(k, b, dim) : put_slice(k, b, dim)))
+            return 0;
+        else
+            dim++;
+    }
+    put_whole(b, dim, b->ndim - dim);
+    return 1;
+}
+
+/* (v[0], ..., v[n-1]) as Python ints (new ref). */
+static PyObject *
+ssize_tuple(const Py_ssize_t *v, Py_ssize_t n)
+{
+    PyObject *t = PyTuple_New(n);
+    for (Py_ssize_t i = 0; t != NULL && i < n; i++) {
+        PyObject *x = PyLong_FromSsize_t(v[i]);
+        if (x == NULL)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, i, x);
+    }
+    return t;
+}
+
+/* slice_node's attribute: ((start, step, length), ...) per input dimension (new ref). */
+static PyObject *
+spec_tuple(const Basic *b)
+{
+    PyObject *spec = PyTuple_New(b->ndim);
+    for (Py_ssize_t d = 0; spec != NULL && d < b->ndim; d++) {
+        Py_ssize_t triple[3] = {b->start[d], b->step[d], b->length[d]};
+        PyObject *t = ssize_tuple(triple, 3);
+        if (t == NULL)
+            Py_CLEAR(spec);
+        else
+            PyTuple_SET_ITEM(spec, d, t);
+    }
+    return spec;
+}
+
+/* Whether the spec keeps every dimension whole: slice_node then returns the node itself. */
+static int
+keeps_whole(const Basic *b)
+{
+    for (Py_ssize_t d = 0; d < b->ndim; d++)
+        if (b->start[d] != 0 || b->step[d] != 1 || b->length[d] != b->in[d])
+            return 0;
+    return 1;
+}
+
+/* Node(op, (input,), (attr,), shape, dtype, None, site) (new ref; steals `attr` and `shape`). */
+static PyObject *
+build_view(PyObject *op, PyObject *input, PyObject *attr, PyObject *shape, PyObject *dtype,
+           PyObject *site)
+{
+    PyObject *inputs = PyTuple_Pack(1, input), *attrs = attr ? PyTuple_Pack(1, attr) : NULL;
+    PyObject *out = inputs && attrs && shape
+                        ? NODE->build(op, inputs, attrs, shape, dtype, Py_None, site)
+                        : NULL;
+    Py_XDECREF(inputs);
+    Py_XDECREF(attrs);
+    Py_XDECREF(attr);
+    Py_XDECREF(shape);
+    return out;
+}
+
+/* general_getitem's nodes for a resolved basic key: slice_node, then reshape_node (new ref). The
+ * reshape's attribute is its shape, one tuple, as `_bind.primitive(_RESHAPE, ..., (target,),
+ * target, ...)` passes it. */
+static PyObject *
+build_basic(NodeObject *node, const Basic *b, PyObject *site)
+{
+    PyObject *sliced;
+    if (keeps_whole(b)) {
+        sliced = (PyObject *)node;
+        Py_INCREF(sliced);
+    }
+    else
+        sliced = build_view(SLICE_OP, (PyObject *)node, spec_tuple(b),
+                            ssize_tuple(b->length, b->ndim), node->dtype, site);
+    int same = b->nout == b->ndim;
+    for (Py_ssize_t d = 0; same && d < b->ndim; d++)
+        same = b->out[d] == b->length[d];
+    if (sliced == NULL || same)
+        return sliced;
+    PyObject *target = ssize_tuple(b->out, b->nout);
+    if (target == NULL) {
+        Py_DECREF(sliced);
+        return NULL;
+    }
+    Py_INCREF(target); /* the attribute and the shape: one tuple, as in Python */
+    PyObject *out = build_view(RESHAPE_OP, sliced, target, target, node->dtype, site);
+    Py_DECREF(sliced);
+    return out;
+}
+
+/* self[key] on the fast path: a new Array, Py_None (borrowed) for the Python path, NULL on error. */
+static PyObject *
+try_getitem(PyObject *self, PyObject *key)
+{
+    NodeObject *nx = array_node(self);
+    if (nx == NULL || !ENABLED || SLICE_OP == NULL)
+        return Py_None;
+    int is_tuple = PyTuple_CheckExact(key);
+    PyObject *const *items = is_tuple ? ((PyTupleObject *)key)->ob_item : &key;
+    Py_ssize_t n = is_tuple ? PyTuple_GET_SIZE(key) : 1;
+    Basic b;
+    if (!read_shape(nx->shape, &b) || !resolve_basic(items, n, &b))
+        return Py_None;
+    /* Every check passed: build. user_site and the cut hook inside NODE->build may run Python
+     * (a cut may even give self another node): hold the node and its dtype. */
+    PyObject *dtype = nx->dtype;
+    Py_INCREF(nx);
+    Py_INCREF(dtype);
+    PyObject *out = NULL, *site = NODE->user_site();
+    if (site != NULL) {
+        PyObject *node = build_basic(nx, &b, site);
+        out = node == NULL ? NULL : make_array(node);
+    }
+    Py_XDECREF(site);
+    Py_DECREF(dtype);
+    Py_DECREF(nx);
+    return out;
+}
+
+/* Array.__getitem__ (a method descriptor: no Python frame for a basic key). The fallback is the
+ * Python method, so indexing.getitem's user_site(2) still lands on the user's frame. */
+static PyObject *
+getitem_method(PyObject *self, PyObject *key)
+{
+    if (!installed())
+        return NULL;
+    PyObject *out = try_getitem(self, key);
+    if (out != Py_None)
+        return out;
+    if (GETITEM_FALLBACK == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "lazyarray._trace: install_getitem() was not called");
+        return NULL;
+    }
+    PyObject *call[2] = {self, key};
+    return PyObject_Vectorcall(GETITEM_FALLBACK, call, 2, NULL);
+}
+
+static PyMethodDef getitem_def = {"__getitem__", getitem_method, METH_O, "self[key]"};
+
 /* --- module functions ------------------------------------------------------------------------- */
 
 /* unary(op, x): Array or None (run `_bind.unary`). */
@@ -422,6 +715,31 @@ py_install(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* install_getitem(fallback, slice_op, reshape_op): Array.__getitem__ becomes the C method, with
+ * the Python method `fallback` for every key it does not take. After install(). */
+static PyObject *
+py_install_getitem(PyObject *module, PyObject *args)
+{
+    PyObject *fallback, *slice_op, *reshape_op;
+    if (!PyArg_ParseTuple(args, "OOO:install_getitem", &fallback, &slice_op, &reshape_op))
+        return NULL;
+    if (!installed())
+        return NULL;
+    if (!PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "install_getitem: the fallback must be callable");
+        return NULL;
+    }
+    PyObject *method = PyDescr_NewMethod(ARRAY, &getitem_def);
+    if (method == NULL)
+        return NULL;
+    take(&GETITEM_FALLBACK, fallback), take(&SLICE_OP, slice_op), take(&RESHAPE_OP, reshape_op);
+    int failed = PyObject_SetAttrString((PyObject *)ARRAY, "__getitem__", method);
+    Py_DECREF(method);
+    if (failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* set_enabled(flag): whether the fast path runs; returns the previous setting. With False, every
  * call goes the Python way on the same lines: tests compare the graphs both paths build. */
 static PyObject *
@@ -439,6 +757,8 @@ static PyMethodDef module_methods[] = {
     {"set_enabled", py_set_enabled, METH_O, "set_enabled(flag) -> previous: the fast path on/off."},
     {"install", py_install, METH_VARARGS,
      "install(Array, tables, operators): bind lazyarray's tables, set Array's +, -, *, /."},
+    {"install_getitem", py_install_getitem, METH_VARARGS,
+     "install_getitem(fallback, slice_op, reshape_op): set Array's __getitem__ (basic keys in C)."},
     METHOD("unary", py_unary, "unary(op, x): the Array op(x) on the fast path, or None."),
     METHOD("binary", py_binary, "binary(op, x, y): the Array op(x, y) on the fast path, or None."),
     {NULL},
@@ -446,7 +766,8 @@ static PyMethodDef module_methods[] = {
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_trace",
-    "The operators' common case, compiled (see lazyarray/_trace.c).", -1, module_methods,
+    "The operators' and basic indexing's common case, compiled (see lazyarray/_trace.c).", -1,
+    module_methods,
 };
 
 PyMODINIT_FUNC

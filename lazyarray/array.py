@@ -342,6 +342,9 @@ def _operators() -> None:
         return getitem(self, key)
 
     Array.__getitem__ = __getitem__  # type: ignore[method-assign]
+    if _bind.FAST is not None and hasattr(_bind.FAST, "install_getitem"):
+        # A C method for basic keys (ints, slices, None, ...); the Python one above for the rest.
+        _bind.FAST.install_getitem(__getitem__, get_op("slice"), get_op("reshape"))
 
 
 def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:

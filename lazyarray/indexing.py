@@ -99,17 +99,33 @@ def _is_int_index(k: Any) -> bool:
 
 
 def _basic_getitem(node: Node, key: Any, site: _bind.Site) -> Node | None:
-    """`getitem` for the common key: Python ints in range and slices of ints/None, at most one
-    per dimension (`g[:, h:2*h]`, `x[i]`). Builds the same nodes as the general path below, in
-    a fraction of its time (an LSTM cell's four gate slices cost ~8 us each through it); None
-    for anything else, which the general path handles or reports."""
+    """`getitem` for the common key: Python ints in range, slices of ints/None, None and one
+    Ellipsis (`g[:, h:2*h]`, `x[i]`, `x[..., 0]`, `x[None]`). Builds the same nodes as the
+    general path below, in a fraction of its time (an LSTM cell's four gate slices cost ~8 us
+    each through it); None for anything else, which the general path handles or reports.
+    lazyarray/_trace.c's `try_getitem` is this function in C (the compiled path)."""
     items = key if type(key) is tuple else (key,)
     shape = node.shape
-    if len(items) > len(shape):
-        return None
-    spec, out = [], []
-    for k, n in zip(items, shape):
+    spec, out, dim, seen_ellipsis = [], [], 0, False
+    for j, k in enumerate(items):
         t = type(k)
+        if k is None:
+            out.append(1)
+            continue
+        if k is Ellipsis:
+            rest = sum([1 for r in items[j + 1:] if r is not None and r is not Ellipsis])
+            fill = len(shape) - dim - rest
+            if seen_ellipsis or fill < 0:
+                return None
+            seen_ellipsis = True
+            for n in shape[dim:dim + fill]:
+                spec.append((0, 1, n))
+                out.append(n)
+            dim += fill
+            continue
+        if dim >= len(shape):
+            return None
+        n = shape[dim]
         if t is slice:
             if not ((k.start is None or type(k.start) is int)
                     and (k.stop is None or type(k.stop) is int)
@@ -123,7 +139,8 @@ def _basic_getitem(node: Node, key: Any, site: _bind.Site) -> Node | None:
             spec.append((k % n, 1, 1))
         else:
             return None
-    for n in shape[len(items):]:
+        dim += 1
+    for n in shape[dim:]:
         spec.append((0, 1, n))
         out.append(n)
     sliced = slice_node(node, tuple(spec), site)
@@ -134,8 +151,11 @@ def _basic_getitem(node: Node, key: Any, site: _bind.Site) -> Node | None:
 
 
 def getitem(x: Array, key: Any) -> Array:
+    """Array.__getitem__'s Python path (the compiled one, lazyarray/_trace.c, takes basic keys
+    first and comes here for the rest)."""
     site = user_site(2)
-    if type(key) is tuple or type(key) is slice or type(key) is int:
+    t = type(key)
+    if t is tuple or t is slice or t is int or key is None or key is Ellipsis:
         try:
             basic = _basic_getitem(x._node, key, site)
         except ValueError:

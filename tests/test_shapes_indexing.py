@@ -282,13 +282,14 @@ def test_array_properties_and_small_methods(backend):
 
 @given(shape=array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=5), data=st.data())
 def test_the_basic_key_fast_path_builds_the_general_paths_nodes(shape, data):
-    """`x[ints and slices]` skips the general indexer (indexing._basic_getitem); both must build
-    the same graph (same structural keys), and the fast path must give way on every other key."""
+    """`x[ints, slices, None, ...]` skips the general indexer (indexing._basic_getitem and its C
+    twin, tests/test_getitem_paths.py); both must build the same graph (same structural keys),
+    and the fast path must give way on every other key."""
     from lazyarray.graph import topological_order
     from lazyarray.graph.node import user_site
     from lazyarray.indexing import _basic_getitem, general_getitem
 
-    key = data.draw(basic_indices(shape, allow_newaxis=False, allow_ellipsis=False))
+    key = data.draw(basic_indices(shape, allow_newaxis=True, allow_ellipsis=True))
     x = la.array(np.arange(math.prod(shape), dtype=np.float32).reshape(shape))
     site = user_site(1)
     fast = _basic_getitem(x._node, key, site)
@@ -307,7 +308,7 @@ def test_the_basic_key_fast_path_gives_way():
 
     x = la.ones((3, 4))
     site = user_site(1)
-    for key in [(0, 0, 0), 3, -4, True, np.int64(1), (slice(None), None), Ellipsis,
+    for key in [(0, 0, 0), 3, -4, True, np.int64(1), (Ellipsis, Ellipsis), (0, Ellipsis, 0, 0),
                 (slice(0, 2, 0),), [0, 1], slice(np.int64(0), 2), (0.5,)]:
         try:
             assert _basic_getitem(x._node, key, site) is None, key

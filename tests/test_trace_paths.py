@@ -314,7 +314,8 @@ def test_loop_cut_site_and_error_tests_pass_on_the_python_path():
     LAZYARRAY_PURE_PYTHON=1 (the fast tier runs them on the compiled path)."""
     files = ["tests/test_loops.py", "tests/test_bounded_graphs.py", "tests/test_errors.py",
              "tests/test_operator_scalars.py", "tests/test_jit.py", "tests/test_trace_paths.py",
-             "tests/test_evaluation_fast_paths.py", "tests/test_loop_step_fast_paths.py"]
+             "tests/test_evaluation_fast_paths.py", "tests/test_loop_step_fast_paths.py",
+             "tests/test_getitem_paths.py"]
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, LAZYARRAY_PURE_PYTHON="1")
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", *files],

@@ -1049,6 +1049,377 @@ py_bind_signature(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* --- the evaluation hit path ------------------------------------------------------------------ */
+
+/* to_host(array): lazyarray.evaluation.to_host for the commonest evaluation there is, one pending
+ * Array whose graph has the structure of the last one evaluated (a loop, `np.asarray(f(x))`,
+ * `float(loss)`), in one C call: the walk, the checks that the Python path's memo of its last
+ * plan (cache._last_hit) would answer with the same plan, the hit counted, the C plan's generated
+ * launcher called, the result leaf built. The Python path costs ~10 frames more (to_host,
+ * _evaluate_walked, evaluate, options, apply_if_changed, get_settings, run_cached, plan_for,
+ * count_hit, GenericPlan.run, CPlan.run).
+ *
+ * The record (cache.remember_hit builds it after the Python path hit that memo) names every
+ * object the Python path would consult, and the hit path checks each is still the one it names:
+ *   0 cache._last_hit         (key (options token, signature), plan, plan_cache.generation)
+ *                             (cache.plan_cache is read each time: tests may replace it)
+ *   1 evaluation._OPTIONS[0]  (settings, backend, optimize) the options were resolved for
+ *   2 evaluation._OPTIONS[1]  the options (their token is the key's first half)
+ *   3, 4  the size-generic plan and its `_last` (sizes, concrete plan), or None, None
+ *   5     the TieredPlan whose `_compiled` is the C plan, or None
+ *   6, 7  the C plan and its launcher
+ *   8     plan_cache.fast_hits, the one-cell list this path counts its hits in
+ *   9     whether the launcher runs an op's Python reference (a library call): the thread is
+ *         marked busy around it then, as run_cached does (a reference must not start a cut)
+ * Anything else (no record, a check failing, a held intermediate, la.jit tracing, a patched
+ * `evaluation.evaluate`) goes to the bound Python fallback, which evaluates the general way;
+ * an error inside the launcher goes to the bound failure handler, which raises what the general
+ * path raises (the user's line for data errors; cuts.forget). */
+enum { R_LAST, R_SEEN, R_OPTIONS, R_GENERIC, R_GENERIC_LAST, R_TIERED, R_CPLAN, R_LAUNCH,
+       R_HITS, R_BUSY, R_SIZE };
+static struct {
+    PyObject *holder;        /* cache._HIT: [record or None] */
+    PyObject *cache_dict;    /* lazyarray.cache's globals (_last_hit) */
+    PyObject *eval_dict;     /* lazyarray.evaluation's globals (evaluate) */
+    PyObject *evaluate;      /* the original evaluation.evaluate: tests wrap it to count runs */
+    PyObject *options;       /* evaluation._OPTIONS */
+    PyObject *scope;         /* settings._scope, the ContextVar of active `with` blocks */
+    PyObject *settings_dict; /* lazyarray.settings' globals (_default: rebound on changes) */
+    PyObject *applied;       /* settings._applied: [settings the listeners last saw] */
+    PyObject *state;         /* cache._state (threading.local: stand_ins) */
+    PyObject *ndarray;       /* numpy.ndarray */
+    PyObject *fallback;      /* evaluation._host_fallback(array, walked) */
+    PyObject *failed;        /* evaluation._hit_failed(node, exception): raises */
+} HIT;
+static PyObject *S_node, *S_plan_cache, *S_last_hit, *S_generation, *S_evaluate, *S_default, *S_backend,
+    *S_optimize, *S_stand_ins, *S_last, *S_compiled, *S_busy, *EMPTY_TUPLE;
+
+/* The settings in effect (borrowed), as settings.get_settings finds them, or NULL where that
+ * needs Python (a `with` block made under another default). No exception is left set. */
+static PyObject *
+current_settings(void)
+{
+    PyObject *scope, *s = NULL;
+    if (PyContextVar_Get(HIT.scope, NULL, &scope) < 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *deflt = PyDict_GetItemWithError(HIT.settings_dict, S_default); /* borrowed */
+    if (deflt == NULL)
+        PyErr_Clear();
+    else if (scope == NULL || scope == Py_None)
+        s = deflt;
+    else if (PyTuple_CheckExact(scope) && PyTuple_GET_SIZE(scope) == 3
+             && PyTuple_GET_ITEM(scope, 2) == deflt)
+        s = PyTuple_GET_ITEM(scope, 1); /* the context holds the tuple: stays alive below */
+    Py_XDECREF(scope);
+    return s;
+}
+
+/* Whether attribute `name` of `obj` equals `want` (1), not (0); errors count as not. */
+static int
+attr_equals(PyObject *obj, PyObject *name, PyObject *want, int identity)
+{
+    PyObject *v = PyObject_GetAttr(obj, name);
+    if (v == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int same = identity ? v == want : PyObject_RichCompareBool(v, want, Py_EQ);
+    Py_DECREF(v);
+    if (same < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    return same;
+}
+
+/* Whether the Python path would now run `record`'s C plan for a graph of its signature: the
+ * same memo, generation, settings, options, size-generic and tiered plan states. */
+static int
+record_valid(PyObject *rec)
+{
+    if (!PyTuple_CheckExact(rec) || PyTuple_GET_SIZE(rec) != R_SIZE)
+        return 0;
+    PyObject *last = PyDict_GetItemWithError(HIT.cache_dict, S_last_hit);
+    if (last == NULL || last != PyTuple_GET_ITEM(rec, R_LAST) || !PyTuple_CheckExact(last)
+        || PyTuple_GET_SIZE(last) != 3) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *plans = PyDict_GetItemWithError(HIT.cache_dict, S_plan_cache); /* borrowed */
+    if (plans == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (!attr_equals(plans, S_generation, PyTuple_GET_ITEM(last, 2), 0))
+        return 0;
+    PyObject *s = current_settings(), *seen = PyTuple_GET_ITEM(rec, R_SEEN);
+    if (s == NULL || !PyList_CheckExact(HIT.applied) || PyList_GET_SIZE(HIT.applied) < 1
+        || PyList_GET_ITEM(HIT.applied, 0) != s)
+        return 0; /* another thread's or task's settings: the listeners must see them first */
+    if (!PyList_CheckExact(HIT.options) || PyList_GET_SIZE(HIT.options) != 2
+        || PyList_GET_ITEM(HIT.options, 0) != seen
+        || PyList_GET_ITEM(HIT.options, 1) != PyTuple_GET_ITEM(rec, R_OPTIONS)
+        || !PyTuple_CheckExact(seen) || PyTuple_GET_SIZE(seen) != 3
+        || PyTuple_GET_ITEM(seen, 0) != s
+        || !attr_equals(s, S_backend, PyTuple_GET_ITEM(seen, 1), 0)
+        || !attr_equals(s, S_optimize, PyTuple_GET_ITEM(seen, 2), 0))
+        return 0;
+    PyObject *evaluate = PyDict_GetItemWithError(HIT.eval_dict, S_evaluate);
+    if (evaluate != HIT.evaluate) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *stand_ins = PyObject_GetAttr(HIT.state, S_stand_ins);
+    if (stand_ins == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int tracing = stand_ins != Py_None && PyObject_IsTrue(stand_ins);
+    Py_DECREF(stand_ins);
+    if (tracing) { /* la.jit is tracing (or IsTrue failed): _check_not_traced must look */
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *generic = PyTuple_GET_ITEM(rec, R_GENERIC), *tiered = PyTuple_GET_ITEM(rec, R_TIERED);
+    if (generic != Py_None && !attr_equals(generic, S_last, PyTuple_GET_ITEM(rec, R_GENERIC_LAST), 1))
+        return 0;
+    if (tiered != Py_None && !attr_equals(tiered, S_compiled, PyTuple_GET_ITEM(rec, R_CPLAN), 1))
+        return 0;
+    return PyList_CheckExact(PyTuple_GET_ITEM(rec, R_HITS))
+           && PyList_GET_SIZE(PyTuple_GET_ITEM(rec, R_HITS)) == 1;
+}
+
+/* Whether the walk's signature list equals the memo key's signature tuple. */
+static int
+same_signature(PyObject *sig_list, PyObject *last)
+{
+    PyObject *key = PyTuple_GET_ITEM(last, 0);
+    if (!PyTuple_CheckExact(key) || PyTuple_GET_SIZE(key) != 2)
+        return 0;
+    PyObject *sig = PyTuple_GET_ITEM(key, 1);
+    Py_ssize_t n = PyList_GET_SIZE(sig_list);
+    if (!PyTuple_CheckExact(sig) || PyTuple_GET_SIZE(sig) != n)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(sig_list, i), *y = PyTuple_GET_ITEM(sig, i);
+        if (x == y)
+            continue;
+        int eq = PyObject_RichCompareBool(x, y, Py_EQ);
+        if (eq <= 0) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Add one to the one-cell list `cell` (a C step under the GIL: no increment is lost). */
+static int
+count_in(PyObject *cell)
+{
+    PyObject *old = PyList_GET_ITEM(cell, 0);
+    PyObject *one = PyLong_FromLong(1);
+    PyObject *new = one == NULL ? NULL : PyNumber_Add(old, one);
+    Py_XDECREF(one);
+    if (new == NULL)
+        return -1;
+    PyList_SET_ITEM(cell, 0, new);
+    Py_DECREF(old);
+    return 0;
+}
+
+/* Run the record's launcher on the walked leaves; the result leaf replaces the Array's node.
+ * Returns the buffer (new reference), or NULL with the general path's exception. */
+static PyObject *
+launch_hit(PyObject *array, PyObject *node, PyObject *rec, PyObject *bound)
+{
+    if (count_in(PyTuple_GET_ITEM(rec, R_HITS)) < 0)
+        return NULL;
+    PyObject *args[3] = {PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
+                         PyTuple_GET_ITEM(bound, 1)};
+    PyObject *launch = PyTuple_GET_ITEM(rec, R_LAUNCH), *was_busy = NULL, *outs = NULL;
+    int mark = PyTuple_GET_ITEM(rec, R_BUSY) == Py_True;
+    if (mark) { /* as `run_cached`: state.busy = True around the run, restored after */
+        was_busy = PyObject_GetAttr(HIT.state, S_busy);
+        if (was_busy == NULL || PyObject_SetAttr(HIT.state, S_busy, Py_True) < 0) {
+            Py_XDECREF(was_busy);
+            return NULL;
+        }
+    }
+    Py_INCREF(launch), Py_INCREF(args[0]); /* the record may be replaced while Python runs */
+    outs = PyObject_Vectorcall(launch, args, 3, NULL);
+    Py_DECREF(launch), Py_DECREF(args[0]);
+    if (mark) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb); /* a failed run's exception survives the restore */
+        int err = PyObject_SetAttr(HIT.state, S_busy, was_busy);
+        Py_DECREF(was_busy);
+        if (err < 0) {
+            Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
+            Py_XDECREF(outs);
+            return NULL;
+        }
+        PyErr_Restore(type, value, tb);
+    }
+    PyObject *buffer = NULL;
+    if (outs != NULL) {
+        if (PyList_CheckExact(outs) && PyList_GET_SIZE(outs) == 1)
+            buffer = Py_NewRef(PyList_GET_ITEM(outs, 0));
+        else
+            PyErr_SetString(PyExc_SystemError, "lazyarray: a one-output plan returned another count");
+        Py_DECREF(outs);
+    }
+    if (buffer == NULL) { /* what the general path raises for this failure */
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        if (tb != NULL && value != NULL)
+            PyException_SetTraceback(value, tb);
+        PyObject *r = value == NULL ? NULL
+                      : PyObject_CallFunctionObjArgs(HIT.failed, node, value, NULL);
+        Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
+        Py_XDECREF(r);
+        if (r != NULL) /* the handler always raises */
+            PyErr_SetString(PyExc_SystemError, "lazyarray: _hit_failed returned");
+        return NULL;
+    }
+    NodeObject *n = (NodeObject *)node;
+    PyObject *leaf = node_build(SIG_INPUT_OP, EMPTY_TUPLE, EMPTY_TUPLE, n->shape, n->dtype, buffer,
+                                n->site);
+    if (leaf == NULL || PyObject_SetAttr(array, S_node, leaf) < 0) {
+        Py_XDECREF(leaf);
+        Py_DECREF(buffer);
+        return NULL;
+    }
+    Py_DECREF(leaf);
+    return buffer;
+}
+
+/* 1: evaluated on the hit path (*out = buffer); 0: not taken (*walked = what the fallback may
+ * reuse: the walk as evaluation_walk returns it, Py_False for a held intermediate, or NULL);
+ * -1: an error the general path would raise too. */
+static int
+try_hit(PyObject *array, PyObject *node, PyObject **out, PyObject **walked)
+{
+    PyObject *rec = PyList_GET_ITEM(HIT.holder, 0);
+    *walked = NULL;
+    if (!record_valid(rec))
+        return 0;
+    Py_INCREF(rec);
+    Walk w;
+    walk_init(&w);
+    int result = 0;
+    PyObject *bound = NULL;
+    if (walk_signature(&w, &node, 1, "to_host") < 0) {
+        PyErr_Clear(); /* the general path meets (and reports) the same problem */
+        goto done;
+    }
+    for (Py_ssize_t k = 1; k < w.count; k++) {
+        PyObject *x = w.nodes[k];
+        if (PyTuple_GET_SIZE(((NodeObject *)x)->inputs) && Py_REFCNT(x) > w.edges[k] + 1) {
+            *walked = Py_NewRef(Py_False); /* held from outside: the general path looks */
+            goto done;
+        }
+    }
+    bound = bind_data(w.leaves);
+    if (bound == NULL) {
+        PyErr_Clear();
+        goto done;
+    }
+    if (!same_signature(w.sig, PyTuple_GET_ITEM(rec, R_LAST))) {
+        PyObject *sig_tuple = PyList_AsTuple(w.sig);
+        if (sig_tuple != NULL)
+            *walked = PyTuple_Pack(4, sig_tuple, w.leaves, PyTuple_GET_ITEM(bound, 0),
+                                   PyTuple_GET_ITEM(bound, 1));
+        Py_XDECREF(sig_tuple);
+        PyErr_Clear();
+        goto done;
+    }
+    walk_free(&w); /* the graph's nodes are the Array's alone again before the launch */
+    walk_init(&w);
+    *out = launch_hit(array, node, rec, bound);
+    result = *out == NULL ? -1 : 1;
+done:
+    walk_free(&w);
+    Py_XDECREF(bound);
+    Py_DECREF(rec);
+    return result;
+}
+
+static PyObject *
+py_to_host(PyObject *module, PyObject *array)
+{
+    if (HIT.holder == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "to_host: bind_hit() was not called");
+        return NULL;
+    }
+    PyObject *node = PyObject_GetAttr(array, S_node);
+    if (node == NULL)
+        return NULL;
+    PyObject *walked = NULL, *out = NULL;
+    if (PyObject_TypeCheck(node, &NodeBaseType)) {
+        NodeObject *n = (NodeObject *)node;
+        if (n->op == SIG_INPUT_OP && n->data != NULL && Py_IS_TYPE(n->data, (PyTypeObject *)HIT.ndarray)) {
+            out = Py_NewRef(n->data); /* evaluated already */
+            Py_DECREF(node);
+            return out;
+        }
+        if (n->inputs != NULL && PyTuple_Check(n->inputs) && PyTuple_GET_SIZE(n->inputs)
+            && PyList_CheckExact(HIT.holder) && PyList_GET_SIZE(HIT.holder) == 1) {
+            int r = try_hit(array, node, &out, &walked);
+            if (r != 0) {
+                Py_DECREF(node);
+                if (r < 0)
+                    return NULL;
+                if (Py_IS_TYPE(out, (PyTypeObject *)HIT.ndarray))
+                    return out;
+                Py_DECREF(out); /* not a host array: the Python path converts it */
+                return PyObject_CallFunctionObjArgs(HIT.fallback, array, Py_None, NULL);
+            }
+        }
+    }
+    Py_DECREF(node);
+    out = PyObject_CallFunctionObjArgs(HIT.fallback, array, walked ? walked : Py_None, NULL);
+    Py_XDECREF(walked);
+    return out;
+}
+
+static PyObject *
+py_bind_hit(PyObject *module, PyObject *args)
+{
+    PyObject *objs[12];
+    if (!PyArg_ParseTuple(args, "O!O!O!OO!OO!O!OOOO:bind_hit", &PyList_Type, &objs[0],
+                          &PyDict_Type, &objs[1], &PyDict_Type, &objs[2], &objs[3],
+                          &PyList_Type, &objs[4], &objs[5], &PyDict_Type, &objs[6], &PyList_Type,
+                          &objs[7], &objs[8], &objs[9], &objs[10], &objs[11]))
+        return NULL;
+    if (!PyContextVar_CheckExact(objs[5]) || !PyType_Check(objs[9])) {
+        PyErr_SetString(PyExc_TypeError, "bind_hit: settings._scope is a ContextVar, ndarray a type");
+        return NULL;
+    }
+    if (S_node == NULL) {
+        const char *names[] = {"_node", "plan_cache", "_last_hit", "generation", "evaluate", "_default",
+                               "backend", "optimize", "stand_ins", "_last", "_compiled", "busy"};
+        PyObject **slots[] = {&S_node, &S_plan_cache, &S_last_hit, &S_generation, &S_evaluate, &S_default,
+                              &S_backend, &S_optimize, &S_stand_ins, &S_last, &S_compiled, &S_busy};
+        for (int i = 0; i < 12; i++)
+            if ((*slots[i] = PyUnicode_InternFromString(names[i])) == NULL)
+                return NULL;
+        if ((EMPTY_TUPLE = PyTuple_New(0)) == NULL)
+            return NULL;
+    }
+    PyObject **fields[] = {&HIT.holder, &HIT.cache_dict, &HIT.eval_dict, &HIT.evaluate,
+                           &HIT.options, &HIT.scope, &HIT.settings_dict, &HIT.applied,
+                           &HIT.state, &HIT.ndarray, &HIT.fallback, &HIT.failed};
+    for (int i = 0; i < 12; i++) {
+        Py_INCREF(objs[i]);
+        Py_XSETREF(*fields[i], objs[i]);
+    }
+    Py_RETURN_NONE;
+}
+
 /* --- module functions ------------------------------------------------------------------------- */
 
 static PyObject *
@@ -1119,6 +1490,12 @@ static PyMethodDef module_methods[] = {
     {"evaluation_walk", py_evaluation_walk, METH_O,
      "evaluation_walk(node) -> (signature, leaves, arrays, scalars), or None when an intermediate "
      "is referenced from outside the graph: the three walks of evaluating one Array in one."},
+    {"to_host", py_to_host, METH_O,
+     "to_host(array) -> ndarray: lazyarray.evaluation.to_host, with the last plan's hit path in C."},
+    {"bind_hit", py_bind_hit, METH_VARARGS,
+     "bind_hit(holder, cache globals, evaluation globals, evaluate, _OPTIONS, "
+     "settings._scope, settings globals, settings._applied, cache._state, ndarray, fallback, "
+     "failed): what to_host's hit path checks."},
     {"bind_leaves", py_bind_leaves, METH_O,
      "bind_leaves(leaves) -> (arrays, scalars): lazyarray.cache.bind_leaves, compiled."},
     {"bind_signature", py_bind_signature, METH_VARARGS,

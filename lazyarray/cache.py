@@ -23,6 +23,7 @@ from .graph import Graph, Node, get_op
 from .graph.node import _compiled, format_site, user_site
 from .graph.generic import generic_signature
 from .graph.signature import graph_signature
+from .generic_plan import GenericPlan
 from .runtime.backend import DATA_ERRORS
 from .runtime.plan_cache import PlanCache
 from .settings import get_settings
@@ -35,6 +36,10 @@ try:
     from .runtime import c_background as _c_background
 except ImportError:  # pragma: no cover
     _c_background = None
+try:
+    from .runtime.c_tiered import TieredPlan as _TieredPlan
+except ImportError:  # pragma: no cover
+    _TieredPlan = None
 
 logger = logging.getLogger("lazyarray")
 _INPUT = get_op("input")
@@ -130,6 +135,7 @@ def clear_caches() -> None:
     wait_for_compiles(CLEAR_WAIT_S)
     plan_cache.clear()
     _ALIASES.clear()
+    _HIT[0] = None  # (its generation check fails anyway: this frees the plan it names)
     for hook in _clear_hooks:
         hook()
     counters.jit_traces = counters.jit_hits = counters.graph_cuts = 0
@@ -221,6 +227,39 @@ def plan_for(signature: tuple, outputs: Sequence[Node], options: Any, build_plan
 # drops or replaces a plan, so a remembered plan is always the one the cache holds for the key
 # (and, being the last one looked up, its most recently used: the LRU order needs no update).
 _last_hit: tuple = (None, None, -1)
+
+
+# graph/_node.c's `to_host` hit path: [record] (see remember_hit), replaced as one object.
+_HIT: list = [None]
+
+
+def remember_hit(signature: tuple, arrays: list[Any], seen: Any, options: Any) -> None:
+    """After an evaluation of one Array that the memo of the last plan served (`_last_hit`, as a
+    loop's second and later evaluations are), record what graph/_node.c's hit path must find
+    unchanged to run the same C plan for the next graph of this signature without Python
+    frames: `_last_hit` itself (key, plan, generation), the options and the settings they were
+    resolved for (`seen`: evaluation._OPTIONS[0]), a size-generic plan's last concrete plan, a
+    tiered plan's compiled plan, the C plan and its launcher, and whether the launcher runs an
+    op's Python reference (then the hit path marks the thread busy around it, as run_cached
+    does). Plans of other kinds (the numpy backend, a reference plan, a C plan whose outputs
+    need copies: no launcher) get no record."""
+    last = _last_hit
+    if last[0] != (options_token(options), signature) or last[2] != plan_cache.generation:
+        return  # the memo does not hold this graph's plan (a miss, another thread)
+    plan = last[1]
+    generic = generic_last = tiered = None
+    if type(plan) is GenericPlan:
+        generic, generic_last = plan, plan._last
+        if generic_last[0] is None or generic_last[0] != plan.sizes_of(arrays):
+            return
+        plan = generic_last[1]
+    if _TieredPlan is not None and type(plan) is _TieredPlan:
+        tiered, plan = plan, plan._compiled
+    launch = getattr(plan, "_launch", None)
+    if launch is None or not hasattr(launch, "calls_library"):
+        return
+    _HIT[0] = (last, seen, options, generic, generic_last, tiered, plan, launch,
+               plan_cache.fast_hits, bool(launch.calls_library))
 
 
 # Exact signature -> generic key, for graphs whose plan is size-generic (graph/generic.py): a size

@@ -23,6 +23,7 @@ from .graph.generic import GenericGraph, probe_graph
 from .passes import optimize
 from .passes.pipeline import optimize_until
 from .runtime import EvaluateOptions, get_backend
+from .runtime.backend import DATA_ERRORS
 from .runtime.c_backend import configure as configure_c_backend
 from .runtime.dask_backend import configure as configure_dask_backend
 from .runtime.plan_cache import build_reference_plan
@@ -252,12 +253,24 @@ def device_of(node: Node) -> str:
     return "cpu"
 
 
-def to_host(a: Array) -> np.ndarray:
+def _python_to_host(a: Array) -> np.ndarray:
+    """The Array's buffer on the host, evaluating it first if pending (`to_host`)."""
+    return _host_fallback(a, None)
+
+
+def _host_fallback(a: Array, walked: tuple | bool | None) -> np.ndarray:
+    """`to_host` the general way. `walked`: what graph/_node.c's `to_host` learned before it
+    declined its hit path: the `evaluation_walk` tuple (the signature was not the last plan's),
+    False (an intermediate is held), or None (nothing: not walked)."""
     node = a._node
     if node.op is not _INPUT_OP:
-        walked = _evaluation_walk(node) if _evaluation_walk is not None else None
-        if walked is not None:  # evaluate_arrays([a])'s common case, a frame and a list sooner
+        if walked is None and _evaluation_walk is not None:
+            walked = _evaluation_walk(node)
+        if walked:  # evaluate_arrays([a])'s common case, a frame and a list sooner
+            last = cache._last_hit
             node = a._node = _evaluate_walked(node, walked)
+            if cache._last_hit is last and _hit_path:  # the memo served it: so may C next time
+                cache.remember_hit(walked[0], walked[2], *_OPTIONS)
         else:
             evaluate_arrays([a])
             node = a._node
@@ -265,6 +278,37 @@ def to_host(a: Array) -> np.ndarray:
     if isinstance(data, np.ndarray):
         return data
     return get_backend("cupy").to_host(data)
+
+
+def _hit_failed(node: Node, exc: BaseException) -> None:
+    """Raise what the general path (`_evaluate_walked` around `run_cached`) raises when the plan
+    it ran raised `exc`: graph/_node.c's hit path calls this when its launch failed."""
+    try:
+        try:
+            raise exc
+        except DATA_ERRORS as data_error:
+            raise cache._at_these_sites([node], data_error) from None
+    except MemoryError as memory_error:
+        cuts.forget([node])
+        raise _out_of_memory([node], memory_error) from None
+    except BaseException:
+        cuts.forget([node])
+        raise
+
+
+# to_host(a): graph/_node.c's, which evaluates a pending Array whose graph has the structure of
+# the last one evaluated without the ~10 Python frames between `np.asarray(y)` and the plan's
+# launcher (lazyarray.cache.remember_hit lists what it checks), and calls `_host_fallback`
+# otherwise; without the compiled module, `_python_to_host`.
+_hit_path = getattr(_compiled, "to_host", None)
+to_host = _python_to_host
+if _hit_path is not None:
+    from . import settings as _settings
+
+    _compiled.bind_hit(cache._HIT, vars(cache), globals(), evaluate, _OPTIONS, _settings._scope,
+                       vars(_settings), _settings._applied, cache._state, np.ndarray,
+                       _host_fallback, _hit_failed)
+    to_host = _hit_path  # noqa: F811
 
 
 def _apply_settings(s: Settings) -> None:

@@ -179,4 +179,9 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
     lines += [f"    give(ws.key, {slot}, {names[slot]})" for slot in reused]
     lines += ["    return [" + ", ".join(names[s] for s in plan.program.outputs) + "]"]
     exec(_code("\n".join(lines) + "\n"), env)
-    return env["run"]
+    run = env["run"]
+    # Whether a step runs an op's Python reference (run_library_call): graph/_node.c's hit path
+    # marks the thread busy around such a launcher only (run_cached marks every run; nothing but
+    # kernels and NumPy's matmul cannot tell).
+    run.calls_library = any(f"L{i}" in env for i in range(len(plan._steps)))
+    return run

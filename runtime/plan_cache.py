@@ -52,8 +52,15 @@ class PlanCache:
         self._entries: OrderedDict[Hashable, PlanEntry] = OrderedDict()
         self._by_skeleton: dict[tuple[str, ...], list[Hashable]] = {}
         self._lock = threading.Lock()
-        self.plans_built = self.plan_hits = self.plan_evictions = 0
+        self.plans_built = self._hits = self.plan_evictions = 0
+        # Hits graph/_node.c's evaluation hit path counts (lazyarray.cache.remember_hit): one C
+        # step under the GIL, so none is lost beside the ones counted here under the lock.
+        self.fast_hits = [0]
         self.generation = 0  # moves whenever a plan leaves the cache or is replaced
+
+    @property
+    def plan_hits(self) -> int:
+        return self._hits + self.fast_hits[0]
 
     def lookup(self, signature: Hashable) -> Any | None:
         """The cached plan for `signature` (counted as a hit), or None."""
@@ -62,13 +69,13 @@ class PlanCache:
             if entry is None:
                 return None
             self._entries.move_to_end(signature)
-            self.plan_hits += 1
+            self._hits += 1
             return entry.plan
 
     def count_hit(self) -> None:
         """A hit found without `lookup` (the caller remembered the plan of this generation)."""
         with self._lock:
-            self.plan_hits += 1
+            self._hits += 1
 
     def insert(self, signature: Hashable, plan: Any, graph: Graph) -> None:
         """Store a freshly built plan (counted as built), evicting the least recently used."""
@@ -153,7 +160,8 @@ class PlanCache:
             self._by_skeleton.clear()
             self.nbytes = 0
             self.generation += 1
-            self.plans_built = self.plan_hits = self.plan_evictions = 0
+            self.plans_built = self._hits = self.plan_evictions = 0
+            self.fast_hits[0] = 0
 
 
 def describe_differences(old: tuple, new: tuple) -> list[str]:

@@ -1,0 +1,256 @@
+"""graph/_node.c's `to_host` hit path (lazyarray/evaluation.py, cache.remember_hit): one pending
+Array whose graph has the structure of the last one evaluated runs the same C plan without the
+Python frames between `np.asarray(y)` and the plan's launcher. Every test here compares it with
+the general path (`evaluation._python_to_host`, what runs without the compiled module): values,
+result leaves, cache counters, held intermediates, errors naming the user's line, settings and
+la.jit tracing. The general-path halves also run under LAZYARRAY_PURE_PYTHON=1 (the compiled
+halves skip there)."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+from lazyarray import cache, evaluation
+
+ARRAY_MODULE = sys.modules["lazyarray.array"]  # `lazyarray.array` the attribute is la.array
+HIT_PATH = evaluation._hit_path
+needs_hit_path = pytest.mark.skipif(HIT_PATH is None, reason="graph/_node.c not built or not in use")
+
+
+@pytest.fixture(params=["general", "hit"])
+def path(request, monkeypatch, fresh_caches):
+    """Run the test body with `np.asarray`/`float` going through the general path or the hit
+    path (array.py caches evaluation.to_host in `_to_host`)."""
+    if request.param == "hit" and HIT_PATH is None:
+        pytest.skip("graph/_node.c not built or not in use")
+    chosen = HIT_PATH if request.param == "hit" else evaluation._python_to_host
+    monkeypatch.setattr(ARRAY_MODULE, "_to_host", chosen)
+    with la.config(backend="c", background_compiles=False):
+        yield request.param
+
+
+def fast_hits() -> int:
+    return cache.plan_cache.fast_hits[0]
+
+
+def f32(n, seed=0):
+    return np.random.default_rng(seed).random(n, dtype=np.float32)
+
+
+def _loop(steps=8, both=False):
+    """Evaluate-inside loop of one structure (`both`: two, alternating): results, their leaves'
+    fields, the counters."""
+    a, b = la.array(f32(16)), la.array(f32(16, seed=1))
+    out, leaves = [], []
+    for k in range(steps):
+        y = la.exp(a * (0.1 * k) + b) / (b + 2.0) - 0.5
+        out.append(np.asarray(y).copy())
+        n = y._node
+        leaves.append((n.op.name, n.inputs, n.attrs, n.shape, n.dtype, n.key, n.pending, n.site))
+        if both:
+            out.append(float((la.tanh(y * a) + k).sum()))
+    info = la.cache_info().model_dump()
+    return out, leaves, info
+
+
+@pytest.mark.parametrize("both", [False, True])
+def test_loop_results_leaves_and_counters_match_the_general_path(path, both):
+    out, leaves, info = _loop(both=both)
+    want_a, want_b = f32(16), f32(16, seed=1)
+    for k in range(8):
+        want = np.exp(want_a * np.float32(0.1 * k) + want_b) / (want_b + np.float32(2.0)) - 0.5
+        np.testing.assert_allclose(out[(1 + both) * k], want, rtol=1e-5)
+    assert (info["plans_built"], info["plan_hits"]) == ((2, 14) if both else (1, 7))
+    assert [leaf[0] for leaf in leaves] == ["input"] * 8 and len({leaf[5] for leaf in leaves}) == 1
+    # two structures alternating: the memo never serves them, nor does the hit path
+    assert fast_hits() == (5 if path == "hit" and not both else 0)
+
+
+@needs_hit_path
+def test_hit_path_and_general_path_give_identical_bits_leaves_and_state(monkeypatch, fresh_caches):
+    results = {}
+    with la.config(backend="c", background_compiles=False):
+        for name, chosen in (("general", evaluation._python_to_host), ("hit", HIT_PATH)):
+            la.clear_caches()
+            monkeypatch.setattr(ARRAY_MODULE, "_to_host", chosen)
+            results[name] = _loop()
+            results[name + " fast"] = fast_hits()
+    (out0, leaves0, info0), (out1, leaves1, info1) = results["general"], results["hit"]
+    for x, y in zip(out0, out1):
+        np.testing.assert_array_equal(x, y)  # the same plan: the same bits
+    assert leaves0 == leaves1 and info0 == info1
+    assert results["general fast"] == 0 and results["hit fast"] == 5
+
+
+@needs_hit_path
+def test_one_structure_runs_the_hit_path_after_the_memo_served_it(fresh_caches):
+    a = la.array(f32(16))
+    with la.config(backend="c", background_compiles=False):
+        for k in range(6):
+            np.testing.assert_allclose(np.asarray(a * 2.0 + k), f32(16) * 2 + k, rtol=1e-6)
+        info = la.cache_info()
+        # built, found by lookup, served by the memo (recorded), then three hits in C
+        assert (info.plans_built, info.plan_hits, fast_hits()) == (1, 5, 3)
+        la.clear_caches()
+        assert cache._HIT[0] is None
+        np.asarray(a * 2.0 + 1)
+        assert la.cache_info().plans_built == 1 and fast_hits() == 0
+
+
+@needs_hit_path
+def test_size_generic_plan_changes_size_under_the_hit_path(fresh_caches):
+    with la.config(backend="c", background_compiles=False):
+        for n in (9, 9, 9, 9, 11, 11, 11, 9, 9, 9, 13):
+            x = la.array(np.arange(n, dtype=np.float32))
+            np.testing.assert_allclose(np.asarray(la.exp(x * 0.5) + 1.0),
+                                       np.exp(np.arange(n, dtype=np.float32) * 0.5) + 1.0,
+                                       rtol=1e-6)
+        assert la.cache_info().plans_built == 1 and fast_hits() > 0
+
+
+@needs_hit_path
+def test_settings_blocks_and_other_backends_leave_the_hit_path(fresh_caches):
+    a = la.array(f32(16))
+    with la.config(backend="c", background_compiles=False):
+        for _ in range(4):
+            np.asarray(a * 3.0)
+        hits = fast_hits()
+        assert hits == 1
+        with la.config(backend="numpy"):  # the same signature, other options: not this plan
+            for _ in range(3):
+                np.testing.assert_allclose(np.asarray(a * 3.0), f32(16) * 3, rtol=1e-6)
+        assert fast_hits() == hits
+        with la.config(max_graph_nodes=1000):  # new settings object, same options: Python
+            np.asarray(a * 3.0)  # re-resolves the options, then the memo serves it again
+            np.asarray(a * 3.0)
+            np.asarray(a * 3.0)
+        assert fast_hits() == hits + 1
+        info = la.cache_info()
+        assert info.plans_built == 2 and info.plan_hits == 8
+
+
+@needs_hit_path
+def test_held_intermediates_are_kept_on_the_hit_path(fresh_caches):
+    a = la.array(f32(16))
+    with la.config(backend="c", background_compiles=False):
+        for _ in range(4):
+            np.asarray(la.exp(a * 0.5) + 1.0)
+        before = fast_hits()
+        t = a * 0.5
+        y = la.exp(t) + 1.0
+        np.testing.assert_allclose(np.asarray(y), np.exp(f32(16) * 0.5) + 1.0, rtol=1e-6)
+        assert t._node.op.name == "input" and fast_hits() == before
+
+
+@needs_hit_path
+def test_a_counting_wrapper_of_evaluate_sees_every_run(monkeypatch, fresh_caches):
+    """tests/test_triggers.py counts runs by wrapping evaluation.evaluate: the hit path, which
+    does not call it, steps aside while it is wrapped."""
+    a = la.array(f32(16))
+    with la.config(backend="c", background_compiles=False):
+        for _ in range(4):
+            np.asarray(a - 1.0)
+        calls = []
+        real = evaluation.evaluate
+        monkeypatch.setattr(evaluation, "evaluate",
+                            lambda *args, **kw: calls.append(1) or real(*args, **kw))
+        hits = fast_hits()
+        for _ in range(3):
+            np.asarray(a - 1.0)
+        assert len(calls) == 3 and fast_hits() == hits
+
+
+@pytest.mark.parametrize("how", ["asarray", "float"])
+def test_a_data_error_on_the_hit_path_names_this_line(path, how):
+    """A gather whose indices go out of bounds after the plan was recorded: the launcher raises
+    inside the hit path, which raises what the general path does (the user's line, NumPy's
+    type) and forgets the graph's cut bookkeeping."""
+    x = la.asarray(np.arange(6.0))
+    for k in range(4):
+        i = la.asarray(np.array([1, k]))
+        np.asarray(x[i] * 2.0) if how == "asarray" else float(x[i].sum())
+    before = fast_hits()
+    i = la.asarray(np.array([1, 7]))
+    with pytest.raises(IndexError) as info:
+        np.asarray(x[i] * 2.0) if how == "asarray" else float(x[i].sum())
+    line = sys._getframe().f_lineno - 1
+    assert f"test_evaluation_hit_path.py:{line})" in str(info.value)
+    if path == "hit":
+        assert fast_hits() == before + 1  # counted as a hit, as the general path counts it
+    i = la.asarray(np.array([0, 2]))
+    np.testing.assert_array_equal(np.asarray(x[i] * 2.0), [0.0, 4.0])  # and carries on
+
+
+@needs_hit_path
+def test_keyboard_interrupt_from_the_launcher_propagates(monkeypatch, fresh_caches):
+    a = la.array(f32(16))
+    with la.config(backend="c", background_compiles=False):
+        for _ in range(4):
+            np.asarray(a + 2.0)
+        record = cache._HIT[0]
+        assert record is not None
+
+        def interrupted(plan, arrays, scalars):
+            raise KeyboardInterrupt
+
+        forgotten = []
+        real_forget = evaluation.cuts.forget
+        monkeypatch.setattr(evaluation.cuts, "forget",
+                            lambda nodes: forgotten.append(len(nodes)) or real_forget(nodes))
+        cache._HIT[0] = record[:7] + (interrupted,) + record[8:]
+        y = a + 2.0
+        with pytest.raises(KeyboardInterrupt):
+            np.asarray(y)
+        assert forgotten == [1] and y._node.op.name == "add"  # still pending
+        cache._HIT[0] = record
+        np.testing.assert_allclose(np.asarray(y), f32(16) + 2, rtol=1e-6)
+
+
+@needs_hit_path
+def test_jit_tracing_is_not_served_by_the_hit_path(fresh_caches):
+    """Evaluating a traced value inside la.jit is an error (cache._check_not_traced), even for a
+    graph whose structure is the last one evaluated."""
+    from lazyarray.jit import TracerEvaluationError
+
+    a = la.array(f32(16))
+    with la.config(backend="c", background_compiles=False):
+        for _ in range(4):
+            np.asarray(a * 2.0)
+        hits = fast_hits()
+
+        @la.jit
+        def f(x):
+            return la.asarray(np.asarray(x * 2.0))
+
+        with pytest.raises(TracerEvaluationError):
+            f(a)
+        assert fast_hits() == hits
+
+
+@needs_hit_path
+def test_threads_evaluating_at_once_count_every_hit(fresh_caches):
+    a = la.array(f32(16))
+    errors = []
+
+    def work():
+        try:
+            with la.config(backend="c", background_compiles=False):
+                for k in range(300):
+                    got = np.asarray(a * 2.0 + 1.0)
+                    np.testing.assert_allclose(got, f32(16) * 2 + 1, rtol=1e-6)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    info = la.cache_info()
+    assert info.plans_built + info.plan_hits == 1200

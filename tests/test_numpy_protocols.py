@@ -99,3 +99,24 @@ def test_foreign_array_types_are_left_to_their_owners():
 def test_errors_through_numpy_name_the_users_line(reference_backend):
     with pytest.raises(ValueError, match="test_numpy_protocols.py"):
         np.add(la.ones(2), la.ones(3))
+
+
+@pytest.mark.parametrize("kind", [None, "stable", "quicksort", "mergesort", "heapsort"])
+def test_sort_kind_stays_lazy_and_ascending(backend, kind):
+    # np.sort(a, kind="stable") bound NumPy's `kind` by position to lazyarray's keyword-only
+    # `descending`: the result came back sorted in descending order.
+    x = np.array([[2, 1, 2, 1, 0], [3, 3, 1, 0, 1]])
+    a = la.asarray(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", _protocols.LazyArrayFallbackWarning)
+        got_sort, got_args = np.sort(a, kind=kind), np.argsort(a, axis=0, kind=kind)
+    assert isinstance(got_sort, la.Array) and isinstance(got_args, la.Array)
+    np.testing.assert_array_equal(np.asarray(got_sort), np.sort(x, kind=kind))
+    np.testing.assert_array_equal(np.asarray(got_args), np.argsort(x, axis=0, kind="stable"))
+
+
+def test_sort_bad_kind_raises_numpys_error(reference_backend):
+    _protocols._WARNED.discard("sort")
+    with pytest.raises(ValueError, match="sort kind"), \
+            pytest.warns(_protocols.LazyArrayFallbackWarning):  # NumPy raises it, evaluating
+        np.sort(la.asarray(X), kind="bogus")

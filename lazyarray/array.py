@@ -117,6 +117,8 @@ class Array:
 
     # --- evaluation triggers ---------------------------------------------------------------------------
     def _host(self) -> np.ndarray:
+        if self._node.op is _INPUT and _trace_state.stand_ins:
+            _refuse_stand_in(self._node)
         return _to_host(self)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
@@ -126,6 +128,8 @@ class Array:
         out = node.data
         if node.op is not _INPUT or type(out) is not np.ndarray:  # pending, or on a GPU
             out = _to_host(self)
+        elif _trace_state.stand_ins:
+            _refuse_stand_in(node)
         if dtype is None and not copy:  # np.asarray(x): the commonest export, kept short
             view = out.view()
             view.setflags(write=False)  # (~0.1 us sooner than through .flags)
@@ -172,8 +176,11 @@ class Array:
 
     def _scalar(self) -> Any:
         """As NumPy 2: only 0-d arrays convert (float(ones((1, 1))) is a TypeError there too)."""
-        if self._node.shape:  # not `self.ndim`, `self.item()`: `float(loss)` ends many a loop
+        node = self._node
+        if node.shape:  # not `self.ndim`, `self.item()`: `float(loss)` ends many a loop
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        if node.op is _INPUT and _trace_state.stand_ins:
+            _refuse_stand_in(node)
         return _to_host(self).item()  # (0-d: size 1)
 
     def __index__(self) -> int:
@@ -237,6 +244,8 @@ class Array:
     def _data(self) -> Any:
         from .evaluation import evaluate_arrays
 
+        if self._node.op is _INPUT and _trace_state.stand_ins:
+            _refuse_stand_in(self._node)
         evaluate_arrays([self])
         return self._node.data
 
@@ -286,6 +295,16 @@ class Array:
 
 _bind.Array = Array
 _INPUT = _bind.INPUT
+from .cache import _check_not_traced  # noqa: E402  (cache does not import this module)
+from .cache import _state as _trace_state  # noqa: E402
+
+
+def _refuse_stand_in(node: Node) -> None:
+    """la.jit traces on stand-ins, a leaf per array argument holding the first call's buffer:
+    reading one on the host while tracing (`float(a)`, `np.asarray(a)`, `x[a]`, `a.tolist()`)
+    would fix that value for every later call. TracerEvaluationError, as for reading a value
+    computed from the arguments."""
+    _check_not_traced([node])
 
 
 def _to_host(a: Array) -> np.ndarray:
@@ -333,9 +352,15 @@ def _operators() -> None:
         setattr(Array, f"__r{name}__", _direct(get_op(op_name), reflected=True))
     if _bind.FAST is not None:  # C methods for these four; the Python ones above as fallback
         _install_fast_path(direct, get_op)
-    for name, fn in {"neg": ew.negative, "pos": ew.positive, "abs": ew.abs,
-                     "invert": ew.bitwise_invert}.items():
+    unary = {"neg": ew.negative, "pos": ew.positive, "abs": ew.abs, "invert": ew.bitwise_invert}
+    for name, fn in unary.items():
         setattr(Array, f"__{name}__", fn)
+    if _bind.FAST is not None and hasattr(_bind.FAST, "install_methods"):
+        # C methods for comparisons and unary operators: the namespace function's fast path
+        # without its Python frame (two for a comparison); the Python methods above as fallback.
+        _bind.FAST.install_methods(tuple(
+            (f"__{name}__", get_op(fn.__name__), getattr(Array, f"__{name}__"))
+            for name, fn in {**compare, **unary}.items()))
     from .indexing import getitem
 
     def __getitem__(self: Array, key: Any) -> Array:  # bound here: indexing imports this module

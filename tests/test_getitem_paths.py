@@ -229,8 +229,9 @@ with la.config(backend="numpy", max_graph_nodes=12):
         h = la.nn.sigmoid(o) * la.tanh(c)
         g = g * 0.5 + la.concat([h, h[::-1], h[..., ::2].repeat(2, axis=1), h[None][0]], axis=1)
     z = c[1] + c[-1, None] + c[..., 0][:, None] + c[::-1, 1:3].sum()
+    order = la.graph.topological_order([c._node, z._node])
     nodes = [(n.op.name, n.attrs, n.shape, str(n.dtype), n.key, n.pending,
-              n.site[1] if n.site else None) for n in la.graph.topological_order([c._node, z._node])]
+              n.site[1] if n.site else None) for n in order]
     print(json.dumps({"nodes": nodes, "cuts": la.cache_info().graph_cuts,
                       "tracing": la.cache_info().tracing,
                       "values": [np.asarray(c).tolist(), np.asarray(z).tolist()]}))

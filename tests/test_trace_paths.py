@@ -69,7 +69,10 @@ def _data(n):
 DTYPES = ("float32", "float64", "int32", "int64", "uint8", "bool", "complex64")
 SHAPES = ((3,), (2, 3), (1, 3), ())
 SCALARS = (0.5, 2, -1, True, 3.0, 300, -2.5)
-OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+             "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+             "==": operator.eq, "!=": operator.ne}
+UNARY_OPERATORS = {"-": operator.neg, "+": operator.pos, "abs": operator.abs, "~": operator.invert}
 BINARY = ("add", "subtract", "multiply", "divide", "maximum", "less", "equal")
 UNARY = ("exp", "tanh", "negative", "abs", "sqrt", "square", "logical_not")
 
@@ -81,10 +84,11 @@ def programs(draw):
     steps = []
     for i in range(draw(st.integers(1, 12))):
         n = len(leaves) + i  # values so far
-        kind = draw(st.sampled_from(["operator", "binary", "unary"]))
+        kind = draw(st.sampled_from(["operator", "binary", "unary", "unary operator"]))
         x = draw(st.integers(0, n - 1))
-        if kind == "unary":
-            steps.append(("unary", draw(st.sampled_from(UNARY)), x))
+        if kind.startswith("unary"):
+            names = UNARY if kind == "unary" else sorted(UNARY_OPERATORS)
+            steps.append((kind, draw(st.sampled_from(names)), x))
             continue
         name = draw(st.sampled_from(sorted(OPERATORS) if kind == "operator" else BINARY))
         y = draw(st.one_of(st.tuples(st.just("value"), st.integers(0, n - 1)),
@@ -101,11 +105,12 @@ def run(program, ns) -> tuple[list, list]:
     errors = []
     for kind, name, x, *rest in steps:
         args = (values[x],)
-        if kind != "unary":
+        if not kind.startswith("unary"):
             (what, y), swap = rest
             other = values[y] if what == "value" else y
             args = (other, values[x]) if swap else (values[x], other)
-        fn = OPERATORS[name] if kind == "operator" else getattr(ns, name)
+        fn = {"operator": OPERATORS, "unary operator": UNARY_OPERATORS}.get(kind, {}).get(name)
+        fn = fn or getattr(ns, name)
         try:
             with np.errstate(all="ignore"):
                 out = fn(*args)
@@ -148,7 +153,8 @@ def test_both_paths_build_the_same_graphs(program):
 def test_the_compiled_path_is_in_use():
     assert graph_node.COMPILED and la.cache_info().tracing == "compiled"
     a = la.ones(4, dtype=la.float32)
-    assert type(a.__add__) is not type(lambda: 0)  # a C method: no Python frame per operator
+    for method in (a.__add__, a.__rtruediv__, a.__gt__, a.__eq__, a.__neg__, a.__abs__):
+        assert type(method).__name__ == "builtin_function_or_method"  # no Python frame per op
     assert (a + a)._node.site == (__file__, sys._getframe().f_lineno)
 
 
@@ -219,12 +225,12 @@ def test_no_references_leak_from_the_fast_path():
     scale = 0.5
     watched = [a, b, a._node, b._node, a.dtype, a.shape, scale, _bind._LOOPS, la.exp]
     for _ in range(100):  # caches warm (loops, scalar keys, interned keys)
-        a + b, a * scale, scale * a, la.exp(a), la.maximum(a, b)
+        a + b, a * scale, scale * a, la.exp(a), la.maximum(a, b), a > b, a <= scale, -a, abs(a)
     gc.collect()
     _prune()
     before = [sys.getrefcount(o) for o in watched]
     for _ in range(5000):
-        a + b, a * scale, scale * a, la.exp(a), la.maximum(a, b)
+        a + b, a * scale, scale * a, la.exp(a), la.maximum(a, b), a > b, a <= scale, -a, abs(a)
     gc.collect()
     _prune()
     assert [sys.getrefcount(o) for o in watched] == before
@@ -265,7 +271,8 @@ def test_an_exception_in_the_cut_hook_propagates(error):
     saved = list(graph_node._BUDGET)
     graph_node.set_node_budget(-1, hook)
     try:
-        for build in (lambda: a + a, lambda: a * 2.0, lambda: la.exp(a), lambda: 1.0 - a):
+        for build in (lambda: a + a, lambda: a * 2.0, lambda: la.exp(a), lambda: 1.0 - a,
+                      lambda: a > 0.5, lambda: 1 == a, lambda: -a, lambda: +a):
             with pytest.raises(error, match="from the hook"):
                 build()
     finally:
@@ -284,6 +291,12 @@ def test_bad_operands_take_the_python_path_and_its_errors():
         la.ones(3, dtype=la.uint8) + 300
     assert (a + [1, 2, 3]).tolist() == [2, 3, 4]
     assert (a + np.float32(1)).dtype == la.float32
+    assert (a == None) is False and (a != "text") is True  # noqa: E711  (NotImplemented, as before)
+    with pytest.raises(TypeError):
+        a < "text"
+    with pytest.raises(TypeError):
+        -la.ones(3, dtype=la.bool)
+    assert (~la.ones(3, dtype=la.bool)).tolist() == [False] * 3
 
 
 @needs_compiled

@@ -4,6 +4,7 @@ zeros/ones/full/empty are a broadcast scalar: they cost no memory until somethin
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -87,12 +88,37 @@ def _place(x: Array, device: Any) -> Array:
 
 
 def _shape(shape: Any, dtype: np.dtype, site: Any) -> tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)) or _traced(shape):  # la.jit's raises, naming itself
-        shape = (int(shape),)
-    shape = tuple(int(s) for s in shape)
+    """NumPy's shape argument: one integer (a 0-d integer array too) or a sequence of them;
+    floats, bools and strings raise TypeError, as NumPy (they were truncated or parsed here)."""
+    if ((isinstance(shape, (int, np.integer)) and not isinstance(shape, (bool, np.bool_)))
+            or _traced(shape) or isinstance(shape, (str, bytes))):
+        shape = (_dim(shape, site),)  # la.jit's traced scalar raises, naming itself
+    elif not hasattr(shape, "__iter__") or getattr(shape, "ndim", None) == 0:
+        try:
+            if isinstance(shape, (bool, np.bool_)):
+                raise TypeError
+            shape = (operator.index(shape),)  # a 0-d integer array
+        except TypeError:
+            raise _bind.fail(TypeError, "expected a sequence of integers or a single integer, "
+                             f"got '{shape!r}'", site) from None
+    shape = tuple(_dim(s, site) for s in shape)
     if any(s < 0 for s in shape):
         raise _bind.fail(ValueError, f"negative dimensions are not allowed: {shape}", site)
     return _bind.check_size(shape, dtype.itemsize, site)
+
+
+def _dim(s: Any, site: Any) -> int:
+    if type(s) is int:
+        return s
+    if _traced(s):
+        return int(s)  # la.jit's traced scalar raises, naming itself
+    if isinstance(s, (bool, np.bool_)):
+        raise _bind.fail(TypeError, "an integer is required", site)
+    try:
+        return operator.index(s)
+    except TypeError:
+        raise _bind.fail(TypeError, f"'{type(s).__name__}' object cannot be interpreted as an "
+                         "integer", site) from None
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
@@ -188,9 +214,16 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
     """numpy.linspace / Array API `linspace` (computed on the host)."""
     site = user_site(1)
     _bind.refuse_traced(start, stop, num)  # computed now: a traced value would stay baked in
+    start, stop, num = host_values(start, stop, num)
     values = np.linspace(start, stop, num, endpoint=endpoint,
                          dtype=dtypes.to_dtype(dtype) if dtype else None)
     return _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)), device)
+
+
+def host_values(*values: Any) -> tuple[Any, ...]:
+    """Array arguments of a function computed on the host, evaluated to NumPy: handed to NumPy
+    as Arrays they would dispatch back here through `__array_function__` (RecursionError)."""
+    return tuple(np.asarray(v) if isinstance(v, Array) else v for v in values)
 
 
 def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None, *,

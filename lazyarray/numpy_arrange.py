@@ -22,7 +22,7 @@ import numpy as np
 from . import elementwise as ew
 from .array import Array
 from .complex_functions import conj, imag
-from .creation import asarray, zeros_like
+from .creation import asarray, host_values, zeros_like
 from .elementwise import asarray_operand
 
 
@@ -87,12 +87,14 @@ def diag_indices_from(arr: Any) -> tuple[Array, ...]:
 def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: Any = 10.0,
              dtype: Any = None, axis: int = 0) -> Array:
     """numpy.logspace (computed on the host, as linspace)."""
+    start, stop, num, base = host_values(start, stop, num, base)
     return _eager(np.logspace(start, stop, num, endpoint, base, dtype, axis))
 
 
 def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
               axis: int = 0) -> Array:
     """numpy.geomspace (computed on the host, as linspace)."""
+    start, stop, num = host_values(start, stop, num)
     return _eager(np.geomspace(start, stop, num, endpoint, dtype, axis))
 
 

@@ -51,6 +51,36 @@ def test_linspace(backend, kw):
     assert_matches(la.linspace(-1.0, 2.0, **kw), np.linspace(-1.0, 2.0, **kw))
 
 
+def test_spaced_ranges_take_array_endpoints(backend):
+    # la.linspace(a[0], a[1], 5) handed the Arrays to np.linspace, which dispatched back to
+    # la.linspace through __array_function__: RecursionError (logspace, geomspace too).
+    ends = np.array([1.5, 4.0], np.float32)
+    a = la.asarray(ends)
+    assert_matches(la.linspace(a[0], a[1], 5), np.linspace(ends[0], ends[1], 5))
+    assert_matches(np.linspace(a[0], 4, 4, endpoint=False), np.linspace(ends[0], 4, 4,
+                                                                         endpoint=False))
+    assert_matches(la.linspace(a, 8.0, 3), np.linspace(ends, 8.0, 3))
+    assert_matches(la.linspace(0, 1, la.asarray(np.int64(3))), np.linspace(0, 1, 3))
+    assert_matches(la.logspace(a[0], a[1], 3), np.logspace(ends[0], ends[1], 3))
+    assert_matches(la.geomspace(a[0], a[1], 3), np.geomspace(ends[0], ends[1], 3))
+
+
+def test_shape_arguments_follow_numpy(backend):
+    # A 0-d integer Array is a shape (TypeError here before); floats, bools and strings are not
+    # (they were truncated, taken as 1, or parsed: la.zeros((2.5, 3)) had shape (2, 3)).
+    n = la.asarray(np.int64(3))
+    assert_matches(la.zeros(n), np.zeros(3))
+    assert_matches(la.full(n, 2, dtype=la.int8), np.full(3, 2, dtype=np.int8))
+    assert_matches(la.ones((n, np.uint8(2))), np.ones((3, 2)))
+    assert_matches(la.zeros(np.array(2)), np.zeros(np.array(2)))
+    for bad in ((2.5, 3), 2.5, np.float64(2), (2, True), True, "3", la.asarray(2.0)):
+        with pytest.raises(TypeError) as want:
+            np.zeros(bad)
+        with pytest.raises(TypeError) as got:
+            la.zeros(bad)
+        assert str(want.value) in str(got.value)
+
+
 @pytest.mark.parametrize("args", [(3,), (2, 4), (4, 3, 1), (3, 3, -2), (0,)], ids=str)
 @pytest.mark.parametrize("dtype", [None, "int8", "bool", "float32"])
 def test_eye(backend, args, dtype):

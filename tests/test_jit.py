@@ -117,6 +117,22 @@ def test_evaluating_a_traced_value_is_an_error():
         f(la.array(f32(3)))
 
 
+@pytest.mark.parametrize("read", [
+    lambda a: a * 0 + float(a), lambda a: a * 0 + int(a), lambda a: a * 0 + a.item(),
+    lambda a: a * 0 + a.tolist(), lambda a: la.asarray(np.asarray(a)) + 1,
+    lambda a: la.asarray(np.array(a)) + 1, lambda a: la.asarray(np.from_dlpack(a)) + 1,
+    lambda a: la.linspace(a, 10.0, 3)], ids=["float", "int", "item", "tolist", "np.asarray",
+                                              "np.array", "from_dlpack", "linspace"])
+def test_reading_an_argument_on_the_host_is_an_error(backend, read):
+    """The stand-in for an array argument holds the first call's buffer: reading it on the host
+    (not only a value computed from it) baked that value into every later call (f(5) gave f(3)'s
+    answer) instead of raising."""
+    f = la.jit(read)
+    with pytest.raises(TracerEvaluationError, match="static"):
+        f(la.asarray(np.float64(3)))
+    assert float(read(la.asarray(np.float64(5))).sum()) == float(read(np.asarray(5.0)).sum())
+
+
 def test_python_control_flow_on_a_traced_scalar_is_an_error():
     """Arithmetic on a traced scalar is an expression (below); deciding on its value is not."""
     f = la.jit(lambda x, s: x * 2 if s * 2 > 1 else x)

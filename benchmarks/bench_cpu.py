@@ -94,8 +94,10 @@ def workloads(quick: bool):
     R, C = (1024, 1024) if quick else (4096, 1024)
     s = rng.standard_normal((R, C)).astype(f32)
     a16, b16 = rng.standard_normal(16).astype(f32), rng.standard_normal(16).astype(f32)
+    T = 1024 if quick else 4096
+    ta, tb = rng.standard_normal((T, T)).astype(f32), rng.standard_normal((T, T)).astype(f32)
     named = dict(x=x, y=y, gates=gates, c=c, xl=xl, hl=hl, wx=wx, wh=wh, bias=bias, xm=xm, wm=wm,
-                 bm=bm, s=s, a16=a16, b16=b16)
+                 bm=bm, s=s, a16=a16, b16=b16, ta=ta, tb=tb)
     L = {k: la.array(v) for k, v in named.items()}  # made once, outside the timed calls
 
     def la_lstm(g, cc):
@@ -131,6 +133,9 @@ def workloads(quick: bool):
          lambda: (lambda e: e / e.sum(axis=1, keepdims=True))(np.exp(s - s.max(axis=1,
                                                                               keepdims=True))),
          None, (lambda v: jax.nn.softmax(v, axis=-1), "s")),
+        (f"a.T + b ({T},{T})", lambda: L["ta"].T + L["tb"], lambda: ta.T + tb,
+         lambda: ne.evaluate("a + b", local_dict={"a": ta.T, "b": tb}),
+         (lambda a, b_: a.T + b_, "ta", "tb")),
         ("10-op on 16 elements", lambda: _ten(L["a16"], L["b16"], la), lambda: _ten(a16, b16),
          lambda: ne.evaluate(
              "tanh(where(a / (exp(-((a + b) * a - b)) + 1) > b, a / (exp(-((a + b) * a - b)) + 1),"

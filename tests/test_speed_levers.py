@@ -113,3 +113,51 @@ def test_an_output_stored_by_a_full_reduction_compiles_for_cuda():
     assert "b1[" in partial.split("_partial(", 1)[1]  # e is written by the partial kernel
     module = nvrtc.compile_cuda(render_translation_unit([source], CUDA_DIALECT), name="levers.cu")
     assert "warning" not in module.log
+
+
+def _c_sources(*outs) -> list[str]:
+    return [k.source for k in la.explain(*outs, backend="c").kernels]
+
+
+def test_a_transposed_read_runs_in_tiles(reference_backend):
+    """Elementwise kernels whose access has unit stride in the second-innermost loop dim loop in
+    tiles (runtime/c_printer.py `tiles_transposed_access`); contiguous ones and reductions over
+    the same read do not (their order is the fold order)."""
+    from lazyarray.runtime.c_printer import TILE_INNER
+
+    a, b = la.array(X), la.array(X.T.copy())
+    tiled = f"t1 += {TILE_INNER})"
+    assert tiled in _c_sources(a.T + b)[0]
+    assert tiled in _c_sources(la.exp(la.permute_dims(la.array(np.ones((2, 3, 4))), (0, 2, 1))))[0]
+    assert tiled not in _c_sources(a * 2 + la.array(X))[0]
+    assert "t0 +=" not in _c_sources(la.sum(a.T + b, axis=1))[0]
+
+
+@pytest.mark.parametrize("shape, axes", [
+    ((1, 1), (1, 0)), ((31, 33), (1, 0)), ((64, 32), (1, 0)), ((100, 37), (1, 0)),
+    ((3, 45, 70), (0, 2, 1)), ((33, 5, 40), (2, 1, 0)), ((2, 3, 35, 34), (0, 1, 3, 2)),
+])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.bool_, np.complex64])
+def test_tiled_kernels_match_numpy(backend, shape, axes, dtype, monkeypatch):
+    """Every element once, at its place, whatever the tile edges (sizes off the tile size, a
+    parallel dim split in chunks across threads)."""
+    from lazyarray.runtime import c_backend
+
+    monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 256)
+    src = (rng.standard_normal(shape) * 50).astype(dtype)
+    other = (rng.standard_normal(tuple(shape[i] for i in axes)) * 50).astype(dtype)
+    a, b = la.array(src), la.array(other)
+    y = la.permute_dims(a, axes) + b
+    z = la.permute_dims(a, axes) * 3
+    la.eval(y, z)
+    np.testing.assert_array_equal(np.asarray(y), np.transpose(src, axes) + other)
+    np.testing.assert_array_equal(np.asarray(z), np.transpose(src, axes) * 3)
+
+
+def test_a_tiled_function_gives_the_bits_of_the_untiled_one(backend):
+    """exp over a transposed read (tiled, vector body and scalar tails at tile edges) has the bits
+    of exp over the contiguous copy (one implementation per function, issue 9)."""
+    x = rng.standard_normal((67, 45)).astype(np.float32) * 10
+    tiled = np.asarray(la.tanh(la.exp(la.array(x).T)))
+    straight = np.asarray(la.tanh(la.exp(la.array(np.ascontiguousarray(x.T)))))
+    np.testing.assert_array_equal(tiled, straight)

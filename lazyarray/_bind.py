@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .graph import dtypes, get_op
+from .graph import dtypes, get_op, semantics
 from .graph.complex_ops import supports_complex
 from .graph.node import (_BUDGET, Node, build_node, format_site, register_library_dir,
                          user_site)
@@ -253,7 +253,12 @@ def cast(node: Node, dtype: np.dtype, site: Site) -> Node:
     if node.op is SCALAR:
         if dtype.kind == "c":
             return broadcast_to(scalar_leaf(node.data, dtype, node.site), node.shape, site)
-        return Node(SCALAR, (), (), node.shape, dtype, data=node.data, site=node.site)
+        value = node.data
+        if type(value) in (int, float, bool):  # (la.jit's traced scalars are cast at run time)
+            # the cast's value, by astype's rule: a scalar argument must fit its dtype's slot
+            # (x_uint16.at[0].set(la.full((), -1, dtype=int8)) bound -1 to a uint16 slot)
+            value = semantics.cast(np.asarray(value, node.dtype), dtype).item()
+        return Node(SCALAR, (), (), node.shape, dtype, data=value, site=node.site)
     return Node(CAST, (node,), (), node.shape, dtype, None, site)
 
 

@@ -185,3 +185,22 @@ def test_an_empty_boolean_index_is_an_empty_integer_index(reference_backend):
                                   x[0])
     with pytest.raises(IndexError):
         la.asarray(x)[:, np.zeros(1, bool)]
+
+
+@pytest.mark.parametrize("how", ["set", "add"])
+@pytest.mark.parametrize("target,fill,fill_dtype", [
+    ("uint16", -1, "int8"), ("uint8", 300, "int64"), ("int32", 2.7, "float64"),
+    ("int32", 3e10, "float64"), ("int16", np.nan, "float32"), ("bool", 7, "int64")])
+def test_a_filled_0d_value_stored_into_another_dtype_is_cast(backend, how, target, fill,
+                                                             fill_dtype):
+    """Seed 1200247: `x_uint16[()] = full_like(int8_0d, -1)` retyped the scalar leaf without
+    converting its value: -1 went to a uint16 kernel slot (OverflowError on every backend)."""
+    x = np.array([1, 0, 2], target)
+    v = np.full((), fill, fill_dtype)
+    got = getattr(la.asarray(x).at[1], how)(la.full((), fill, dtype=fill_dtype))
+    want = x.copy()
+    cast = la.asarray(v).astype(target)  # astype's rule (docs/semantics.md: float -> int saturates)
+    want[1] = np.asarray(cast) if how == "set" else (x[1] + np.asarray(cast)).astype(target)
+    if target == "bool" and how == "add":
+        want[1] = x[1] or np.asarray(cast)
+    assert_matches(got, want)

@@ -16,6 +16,9 @@
 #include <Python.h>
 #include <frameobject.h>
 #include <structmember.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "_node.h"
 
@@ -1049,6 +1052,292 @@ py_bind_signature(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* --- a C plan's launch without its Python launcher -------------------------------------------- */
+
+/* The commonest C plan on the hit path, one or more kernels over the plan's inputs and outputs
+ * only (no intermediates, no library step, small outputs, scalars of float64/float32/int64/bool
+ * read in place), run straight from C: what runtime/c_launch.py's generated launcher does for
+ * it, with nothing left to decide (~1 us of interpreter work on a 16-element call). The plan's
+ * description comes from c_launch.direct_spec; anything it does not cover returns "declined"
+ * before any effect, and the Python launcher runs as before.
+ *
+ * An ndarray's data pointer, shape, dtype and flags are read from NumPy's public object layout
+ * (PyArrayObject_fields: unchanged since NumPy 1.7, the same in 2.x), checked at bind time
+ * against a probe array whose facts Python supplies: a mismatch turns this path off. */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions, *strides;
+    PyObject *base, *descr;
+    int flags;
+} ArrayFields;
+#define ARRAY_C_CONTIGUOUS 0x0001
+static int ARRAY_LAYOUT_OK = 0;
+
+#define D_MAX_ARRAYS 16
+#define D_MAX_ND 8
+#define D_MAX_SCALARS 32
+#define D_MAX_KERNELS 8
+#define D_MAX_SLOTS 24
+typedef void (*KernelFn)(char **, int64_t *, char *, int64_t);
+typedef struct {
+    int n_in, n_scalars, n_kernels;
+    PyObject *keep;                 /* a tuple holding every object referenced below */
+    PyObject *in_dtype[D_MAX_ARRAYS];
+    int in_nd[D_MAX_ARRAYS];
+    Py_ssize_t in_dims[D_MAX_ARRAYS][D_MAX_ND];
+    PyObject *out_dtype, *out_shape; /* the one output: np.empty(out_shape, out_dtype) */
+    PyObject *empty;
+    char codes[D_MAX_SCALARS];      /* struct codes: 'd', 'f', 'q', '?' */
+    struct {
+        KernelFn fn;
+        int64_t *block;
+        int64_t nt;
+        int n_slots, scalar_offset;
+        int slot[D_MAX_SLOTS];      /* an input's position, or -1 for the output */
+    } kernel[D_MAX_KERNELS];
+    int release_gil;                /* large work or several threads: as cffi, without the GIL */
+} DirectSpec;
+
+static void
+direct_spec_free(PyObject *capsule)
+{
+    DirectSpec *d = PyCapsule_GetPointer(capsule, "lazyarray.direct_spec");
+    if (d != NULL) {
+        Py_XDECREF(d->keep);
+        PyMem_Free(d);
+    }
+}
+
+/* direct_spec(inputs, output, codes, kernels, empty, release_gil, keep) -> capsule or None:
+ *   inputs  ((dtype, shape), ...) in `arrays` order;  output (dtype, shape)
+ *   codes   str of struct codes, one per scalar in order
+ *   kernels ((fn address, block address, nt, (input position or -1, ...), scalar offset), ...)
+ * None where the plan is outside the limits above (the Python launcher serves it). */
+static PyObject *
+py_direct_spec(PyObject *module, PyObject *args)
+{
+    PyObject *inputs, *output, *codes, *kernels, *empty, *keep;
+    int release_gil;
+    if (!PyArg_ParseTuple(args, "O!O!UO!OpO:direct_spec", &PyTuple_Type, &inputs, &PyTuple_Type,
+                          &output, &codes, &PyTuple_Type, &kernels, &empty, &release_gil, &keep))
+        return NULL;
+    if (!ARRAY_LAYOUT_OK || PyTuple_GET_SIZE(inputs) > D_MAX_ARRAYS
+        || PyUnicode_GET_LENGTH(codes) > D_MAX_SCALARS || PyTuple_GET_SIZE(kernels) > D_MAX_KERNELS
+        || PyTuple_GET_SIZE(kernels) == 0 || PyTuple_GET_SIZE(output) != 2)
+        Py_RETURN_NONE;
+    DirectSpec *d = PyMem_Calloc(1, sizeof(DirectSpec));
+    if (d == NULL)
+        return PyErr_NoMemory();
+    d->n_in = (int)PyTuple_GET_SIZE(inputs);
+    for (int i = 0; i < d->n_in; i++) {
+        PyObject *item = PyTuple_GET_ITEM(inputs, i), *shape;
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2
+            || !PyTuple_Check(shape = PyTuple_GET_ITEM(item, 1))
+            || PyTuple_GET_SIZE(shape) > D_MAX_ND)
+            goto decline;
+        d->in_dtype[i] = PyTuple_GET_ITEM(item, 0);
+        d->in_nd[i] = (int)PyTuple_GET_SIZE(shape);
+        for (int k = 0; k < d->in_nd[i]; k++) {
+            d->in_dims[i][k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, k));
+            if (d->in_dims[i][k] == -1 && PyErr_Occurred())
+                goto fail;
+        }
+    }
+    d->out_dtype = PyTuple_GET_ITEM(output, 0);
+    d->out_shape = PyTuple_GET_ITEM(output, 1);
+    if (!PyTuple_Check(d->out_shape))
+        goto decline;
+    d->empty = empty;
+    d->n_scalars = (int)PyUnicode_GET_LENGTH(codes);
+    for (int i = 0; i < d->n_scalars; i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(codes, i);
+        if (c != 'd' && c != 'f' && c != 'q' && c != '?')
+            goto decline;
+        d->codes[i] = (char)c;
+    }
+    d->n_kernels = (int)PyTuple_GET_SIZE(kernels);
+    for (int n = 0; n < d->n_kernels; n++) {
+        PyObject *k = PyTuple_GET_ITEM(kernels, n), *slots;
+        if (!PyTuple_Check(k) || PyTuple_GET_SIZE(k) != 5
+            || !PyTuple_Check(slots = PyTuple_GET_ITEM(k, 3))
+            || PyTuple_GET_SIZE(slots) > D_MAX_SLOTS)
+            goto decline;
+        void *fn = PyLong_AsVoidPtr(PyTuple_GET_ITEM(k, 0));
+        void *block = PyLong_AsVoidPtr(PyTuple_GET_ITEM(k, 1));
+        long long nt = PyLong_AsLongLong(PyTuple_GET_ITEM(k, 2));
+        long offset = PyLong_AsLong(PyTuple_GET_ITEM(k, 4));
+        if (PyErr_Occurred())
+            goto fail;
+        if (fn == NULL || block == NULL || offset < 0 || offset > d->n_scalars)
+            goto decline;
+        d->kernel[n].fn = (KernelFn)fn;
+        d->kernel[n].block = block;
+        d->kernel[n].nt = nt;
+        d->kernel[n].scalar_offset = (int)offset;
+        d->kernel[n].n_slots = (int)PyTuple_GET_SIZE(slots);
+        for (int j = 0; j < d->kernel[n].n_slots; j++) {
+            long at = PyLong_AsLong(PyTuple_GET_ITEM(slots, j));
+            if (at == -1 && PyErr_Occurred())
+                goto fail;
+            if (at < -1 || at >= d->n_in)
+                goto decline;
+            d->kernel[n].slot[j] = (int)at;
+        }
+    }
+    d->release_gil = release_gil;
+    d->keep = PyTuple_Pack(5, inputs, output, kernels, empty, keep);
+    if (d->keep == NULL)
+        goto fail;
+    PyObject *capsule = PyCapsule_New(d, "lazyarray.direct_spec", direct_spec_free);
+    if (capsule == NULL) {
+        Py_DECREF(d->keep);
+        PyMem_Free(d);
+    }
+    return capsule;
+decline:
+    PyMem_Free(d);
+    Py_RETURN_NONE;
+fail:
+    PyMem_Free(d);
+    return NULL;
+}
+
+/* One scalar into its 8-byte slot, as struct.pack_into's code would; 0 where struct would
+ * refuse it (the Python launcher then takes NumPy's assignment) or the value is not the plain
+ * Python type the path expects. */
+static int
+pack_scalar(char code, PyObject *v, uint64_t *slot)
+{
+    *slot = 0;
+    if (code == '?') {
+        if (!PyBool_Check(v))
+            return 0;
+        *(unsigned char *)slot = v == Py_True;
+        return 1;
+    }
+    if (code == 'q') {
+        if (!PyLong_CheckExact(v))
+            return 0;
+        int overflow;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow || (x == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 0;
+        }
+        memcpy(slot, &x, sizeof x);
+        return 1;
+    }
+    if (!PyFloat_CheckExact(v) && !PyLong_CheckExact(v))
+        return 0;
+    double x = PyFloat_AsDouble(v); /* an int too large for a double: OverflowError, refused */
+    if (x == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (code == 'd') {
+        memcpy(slot, &x, sizeof x);
+        return 1;
+    }
+    float y = (float)x; /* PyFloat_Pack4: a finite double that rounds to inf is refused */
+    if (isinf(y) && !isinf(x))
+        return 0;
+    memcpy(slot, &y, sizeof y);
+    return 1;
+}
+
+/* Whether `a` is an ndarray the Python launcher would take as it is (exact type, the planned
+ * dtype object, shape, C-contiguous); its data pointer in *data. */
+static int
+take_input(DirectSpec *d, int i, PyObject *a, PyTypeObject *ndarray, char **data)
+{
+    if (Py_TYPE(a) != ndarray)
+        return 0;
+    ArrayFields *f = (ArrayFields *)a;
+    if (f->descr != d->in_dtype[i] || f->nd != d->in_nd[i] || !(f->flags & ARRAY_C_CONTIGUOUS))
+        return 0;
+    for (int k = 0; k < f->nd; k++)
+        if (f->dimensions[k] != d->in_dims[i][k])
+            return 0;
+    *data = f->data;
+    return 1;
+}
+
+/* Run the spec'd plan: 1 with *out the output (new reference), 0 declined (nothing done), -1
+ * with an exception (the output's allocation failed). */
+static int
+direct_launch(PyObject *capsule, PyObject *arrays, PyObject *scalars, PyTypeObject *ndarray,
+              PyObject **out)
+{
+    DirectSpec *d = PyCapsule_GetPointer(capsule, "lazyarray.direct_spec");
+    if (d == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (!PyList_CheckExact(arrays) || !PyList_CheckExact(scalars)
+        || PyList_GET_SIZE(arrays) != d->n_in || PyList_GET_SIZE(scalars) != d->n_scalars)
+        return 0;
+    char *in_data[D_MAX_ARRAYS];
+    for (int i = 0; i < d->n_in; i++)
+        if (!take_input(d, i, PyList_GET_ITEM(arrays, i), ndarray, &in_data[i]))
+            return 0;
+    uint64_t sblock[D_MAX_SCALARS + 1];
+    for (int i = 0; i < d->n_scalars; i++)
+        if (!pack_scalar(d->codes[i], PyList_GET_ITEM(scalars, i), &sblock[i]))
+            return 0;
+    PyObject *args[2] = {d->out_shape, d->out_dtype};
+    PyObject *o = PyObject_Vectorcall(d->empty, args, 2, NULL);
+    if (o == NULL)
+        return -1;
+    if (Py_TYPE(o) != ndarray || ((ArrayFields *)o)->descr != d->out_dtype) {
+        Py_DECREF(o); /* not what the plan writes into: let the Python launcher see to it */
+        return 0;
+    }
+    char *out_data = ((ArrayFields *)o)->data;
+    char *ptrs[D_MAX_KERNELS][D_MAX_SLOTS + 1];
+    for (int n = 0; n < d->n_kernels; n++)
+        for (int j = 0; j < d->kernel[n].n_slots; j++) {
+            int at = d->kernel[n].slot[j];
+            ptrs[n][j] = at < 0 ? out_data : in_data[at];
+        }
+    /* The inputs stay alive: `arrays` holds them, and the caller holds `arrays`. */
+    if (d->release_gil) {
+        Py_BEGIN_ALLOW_THREADS
+        for (int n = 0; n < d->n_kernels; n++)
+            d->kernel[n].fn(ptrs[n], d->kernel[n].block,
+                            (char *)(sblock + d->kernel[n].scalar_offset), d->kernel[n].nt);
+        Py_END_ALLOW_THREADS
+    } else {
+        for (int n = 0; n < d->n_kernels; n++)
+            d->kernel[n].fn(ptrs[n], d->kernel[n].block,
+                            (char *)(sblock + d->kernel[n].scalar_offset), d->kernel[n].nt);
+    }
+    *out = o;
+    return 1;
+}
+
+/* check_array_layout(probe, data address, strided view) -> bool: whether ArrayFields reads
+ * NumPy's arrays right (probe: a C-contiguous float32 (3, 5) array; view: probe[:, ::2]).
+ * Turns the direct launch on when it does. */
+static PyObject *
+py_check_array_layout(PyObject *module, PyObject *args)
+{
+    PyObject *probe, *addr, *view, *dtype;
+    if (!PyArg_ParseTuple(args, "OOOO:check_array_layout", &probe, &addr, &view, &dtype))
+        return NULL;
+    void *want = PyLong_AsVoidPtr(addr);
+    if (want == NULL && PyErr_Occurred())
+        return NULL;
+    ArrayFields *f = (ArrayFields *)probe, *g = (ArrayFields *)view;
+    ARRAY_LAYOUT_OK = Py_TYPE(probe) == Py_TYPE(view) && f->data == want && f->nd == 2
+                      && f->dimensions[0] == 3 && f->dimensions[1] == 5 && f->strides[1] == 4
+                      && f->descr == dtype && (f->flags & ARRAY_C_CONTIGUOUS)
+                      && g->nd == 2 && g->dimensions[1] == 3 && g->data == want
+                      && !(g->flags & ARRAY_C_CONTIGUOUS) && g->base == probe;
+    return PyBool_FromLong(ARRAY_LAYOUT_OK);
+}
+
 /* --- the evaluation hit path ------------------------------------------------------------------ */
 
 /* to_host(array): lazyarray.evaluation.to_host for the commonest evaluation there is, one pending
@@ -1071,12 +1360,13 @@ py_bind_signature(PyObject *module, PyObject *args)
  *   8     plan_cache.fast_hits, the one-cell list this path counts its hits in
  *   9     whether the launcher runs an op's Python reference (a library call): the thread is
  *         marked busy around it then, as run_cached does (a reference must not start a cut)
+ *   10    the plan's direct_spec capsule (below: run from C, no launcher), or None
  * Anything else (no record, a check failing, a held intermediate, la.jit tracing, a patched
  * `evaluation.evaluate`) goes to the bound Python fallback, which evaluates the general way;
  * an error inside the launcher goes to the bound failure handler, which raises what the general
  * path raises (the user's line for data errors; cuts.forget). */
 enum { R_LAST, R_SEEN, R_OPTIONS, R_GENERIC, R_GENERIC_LAST, R_TIERED, R_CPLAN, R_LAUNCH,
-       R_HITS, R_BUSY, R_SIZE };
+       R_HITS, R_BUSY, R_DIRECT, R_SIZE };
 static struct {
     PyObject *holder;        /* cache._HIT: [record or None] */
     PyObject *cache_dict;    /* lazyarray.cache's globals (_last_hit) */
@@ -1230,6 +1520,26 @@ count_in(PyObject *cell)
     return 0;
 }
 
+/* The run failed: raise what the general path raises for this failure (NULL). */
+static PyObject *
+hit_failed(PyObject *node)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (tb != NULL && value != NULL)
+        PyException_SetTraceback(value, tb);
+    PyObject *r = value == NULL ? NULL
+                  : PyObject_CallFunctionObjArgs(HIT.failed, node, value, NULL);
+    Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
+    Py_XDECREF(r);
+    if (r != NULL) /* the handler always raises */
+        PyErr_SetString(PyExc_SystemError, "lazyarray: _hit_failed returned");
+    return NULL;
+}
+
+static PyObject *result_leaf(PyObject *array, PyObject *node, PyObject *buffer);
+
 /* Run the record's launcher on the walked leaves; the result leaf replaces the Array's node.
  * Returns the buffer (new reference), or NULL with the general path's exception. */
 static PyObject *
@@ -1237,6 +1547,15 @@ launch_hit(PyObject *array, PyObject *node, PyObject *rec, PyObject *bound)
 {
     if (count_in(PyTuple_GET_ITEM(rec, R_HITS)) < 0)
         return NULL;
+    PyObject *buffer = NULL, *direct = PyTuple_GET_ITEM(rec, R_DIRECT);
+    if (direct != Py_None) {
+        int r = direct_launch(direct, PyTuple_GET_ITEM(bound, 0), PyTuple_GET_ITEM(bound, 1),
+                              (PyTypeObject *)HIT.ndarray, &buffer);
+        if (r > 0)
+            return result_leaf(array, node, buffer);
+        if (r < 0)
+            return hit_failed(node);
+    }
     PyObject *args[3] = {PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
                          PyTuple_GET_ITEM(bound, 1)};
     PyObject *launch = PyTuple_GET_ITEM(rec, R_LAUNCH), *was_busy = NULL, *outs = NULL;
@@ -1263,7 +1582,6 @@ launch_hit(PyObject *array, PyObject *node, PyObject *rec, PyObject *bound)
         }
         PyErr_Restore(type, value, tb);
     }
-    PyObject *buffer = NULL;
     if (outs != NULL) {
         if (PyList_CheckExact(outs) && PyList_GET_SIZE(outs) == 1)
             buffer = Py_NewRef(PyList_GET_ITEM(outs, 0));
@@ -1271,20 +1589,15 @@ launch_hit(PyObject *array, PyObject *node, PyObject *rec, PyObject *bound)
             PyErr_SetString(PyExc_SystemError, "lazyarray: a one-output plan returned another count");
         Py_DECREF(outs);
     }
-    if (buffer == NULL) { /* what the general path raises for this failure */
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyErr_NormalizeException(&type, &value, &tb);
-        if (tb != NULL && value != NULL)
-            PyException_SetTraceback(value, tb);
-        PyObject *r = value == NULL ? NULL
-                      : PyObject_CallFunctionObjArgs(HIT.failed, node, value, NULL);
-        Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
-        Py_XDECREF(r);
-        if (r != NULL) /* the handler always raises */
-            PyErr_SetString(PyExc_SystemError, "lazyarray: _hit_failed returned");
-        return NULL;
-    }
+    if (buffer == NULL)
+        return hit_failed(node);
+    return result_leaf(array, node, buffer);
+}
+
+/* The result leaf replaces the Array's node (steals `buffer`; returns it, or NULL). */
+static PyObject *
+result_leaf(PyObject *array, PyObject *node, PyObject *buffer)
+{
     NodeObject *n = (NodeObject *)node;
     PyObject *leaf = node_build(SIG_INPUT_OP, EMPTY_TUPLE, EMPTY_TUPLE, n->shape, n->dtype, buffer,
                                 n->site);
@@ -1492,6 +1805,12 @@ static PyMethodDef module_methods[] = {
      "is referenced from outside the graph: the three walks of evaluating one Array in one."},
     {"to_host", py_to_host, METH_O,
      "to_host(array) -> ndarray: lazyarray.evaluation.to_host, with the last plan's hit path in C."},
+    {"direct_spec", py_direct_spec, METH_VARARGS,
+     "direct_spec(inputs, output, codes, kernels, empty, release_gil, keep) -> capsule or None: "
+     "a C plan the hit path runs without its Python launcher (runtime/c_launch.direct_spec)."},
+    {"check_array_layout", py_check_array_layout, METH_VARARGS,
+     "check_array_layout(probe, data address, probe[:, ::2], float32) -> bool: NumPy's array "
+     "fields as the direct launch reads them (turns it on)."},
     {"bind_hit", py_bind_hit, METH_VARARGS,
      "bind_hit(holder, cache globals, evaluation globals, evaluate, _OPTIONS, "
      "settings._scope, settings globals, settings._applied, cache._state, ndarray, fallback, "

@@ -40,6 +40,11 @@ try:
     from .runtime.c_tiered import TieredPlan as _TieredPlan
 except ImportError:  # pragma: no cover
     _TieredPlan = None
+try:  # a C plan that graph/_node.c can launch itself
+    from .runtime.c_launch import direct_spec as _direct_spec
+except ImportError:  # pragma: no cover
+    def _direct_spec(plan: Any) -> Any:
+        return None
 
 logger = logging.getLogger("lazyarray")
 _INPUT = get_op("input")
@@ -239,9 +244,10 @@ def remember_hit(signature: tuple, arrays: list[Any], seen: Any, options: Any) -
     unchanged to run the same C plan for the next graph of this signature without Python
     frames: `_last_hit` itself (key, plan, generation), the options and the settings they were
     resolved for (`seen`: evaluation._OPTIONS[0]), a size-generic plan's last concrete plan, a
-    tiered plan's compiled plan, the C plan and its launcher, and whether the launcher runs an
+    tiered plan's compiled plan, the C plan and its launcher, whether the launcher runs an
     op's Python reference (then the hit path marks the thread busy around it, as run_cached
-    does). Plans of other kinds (the numpy backend, a reference plan, a C plan whose outputs
+    does), and the plan's direct launch (runtime/c_launch.direct_spec: graph/_node.c runs the
+    kernels itself), if it has one. Plans of other kinds (the numpy backend, a reference plan, a C plan whose outputs
     need copies: no launcher) get no record."""
     last = _last_hit
     if last[0] != (options_token(options), signature) or last[2] != plan_cache.generation:
@@ -259,7 +265,7 @@ def remember_hit(signature: tuple, arrays: list[Any], seen: Any, options: Any) -
     if launch is None or not hasattr(launch, "calls_library"):
         return
     _HIT[0] = (last, seen, options, generic, generic_last, tiered, plan, launch,
-               plan_cache.fast_hits, bool(launch.calls_library))
+               plan_cache.fast_hits, bool(launch.calls_library), _direct_spec(plan))
 
 
 # Exact signature -> generic key, for graphs whose plan is size-generic (graph/generic.py): a size

@@ -185,3 +185,69 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
     # kernels and NumPy's matmul cannot tell).
     run.calls_library = any(f"L{i}" in env for i in range(len(plan._steps)))
     return run
+
+
+# --- the hit path's direct launch (graph/_node.c) ----------------------------------------------
+# graph/_node.c can run the commonest C plan itself, without the launcher above: kernels over the
+# plan's inputs and one small output only. `direct_spec` describes such a plan to it; the
+# evaluation hit path (lazyarray/cache.py, remember_hit) uses it, and the launcher stays the
+# reference and the path for every other plan and call (an input to conform, a scalar struct
+# refuses: the C side declines before doing anything).
+try:
+    from ..graph.node import _compiled as _node
+except ImportError:  # pragma: no cover - graph/ always imports
+    _node = None
+if _node is not None and not hasattr(_node, "direct_spec"):
+    _node = None
+if _node is not None:  # NumPy's array fields as the C side reads them: checked, or the path is off
+    _probe = np.empty((3, 5), np.float32)
+    if not _node.check_array_layout(_probe, _probe.ctypes.data, _probe[:, ::2], _probe.dtype):
+        _node = None
+    del _probe
+
+_DIRECT_CODES = {np.dtype(np.float64): "d", np.dtype(np.float32): "f",
+                 np.dtype(np.int64): "q", np.dtype(np.bool_): "?"}
+DIRECT_RELEASE_GIL = 2**15  # output elements from which the kernels run without the GIL (cffi
+# releases it for every call; a 16-element kernel takes less time than releasing it)
+
+
+def direct_spec(plan: Any) -> Any:
+    """graph/_node.c's description of this C plan for its direct launch, or None where the plan
+    needs the launcher (intermediates, library steps, spare-pool outputs, several outputs,
+    scalars read in another order or of other dtypes, watched kernels). Made once per plan."""
+    spec = getattr(plan, "_direct", False)
+    if spec is False:
+        spec = plan._direct = _make_direct_spec(plan) if _node is not None else None
+    return spec
+
+
+def _make_direct_spec(plan: Any) -> Any:
+    from .c_compiler import ffi
+
+    if (plan._launch is None or plan.scalar_order is not None or len(plan.program.outputs) != 1
+            or len(plan._outputs) != 1 or plan._outputs[0][3]):
+        return None
+    out_slot, out_dtype, out_shape, _ = plan._outputs[0]
+    position = {slot: k for k, (slot, _, _) in enumerate(plan._inputs)}
+    codes = [_DIRECT_CODES.get(np.dtype(dt)) for dt in plan.scalar_dtypes]
+    if None in codes:
+        return None
+    kernels = []
+    threads = 1
+    for n, fn, block, nt, bound in plan._steps:
+        if n < 0 or not isinstance(fn, ffi.CData) or len(bound) != len(plan.calls[n].slots):
+            return None  # a library step, a watched kernel, an intermediate's pointer
+        at = []
+        for k, (entry, slot) in enumerate(bound):
+            if entry != k or (slot != out_slot and slot not in position):
+                return None
+            at.append(-1 if slot == out_slot else position[slot])
+        kernels.append((int(ffi.cast("uintptr_t", fn)), int(ffi.cast("uintptr_t", block)),
+                        int(nt), tuple(at), int(plan.scalar_offsets[n])))
+        threads = max(threads, int(nt))
+    if not kernels:
+        return None
+    release = threads > 1 or int(np.prod(out_shape)) >= DIRECT_RELEASE_GIL
+    inputs = tuple((dt, tuple(shape)) for _, dt, shape in plan._inputs)
+    return _node.direct_spec(inputs, (out_dtype, tuple(out_shape)), "".join(codes),
+                             tuple(kernels), np.empty, release, (plan.calls, plan._steps))

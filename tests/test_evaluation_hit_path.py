@@ -202,7 +202,7 @@ def test_keyboard_interrupt_from_the_launcher_propagates(monkeypatch, fresh_cach
         real_forget = evaluation.cuts.forget
         monkeypatch.setattr(evaluation.cuts, "forget",
                             lambda nodes: forgotten.append(len(nodes)) or real_forget(nodes))
-        cache._HIT[0] = record[:7] + (interrupted,) + record[8:]
+        cache._HIT[0] = record[:7] + (interrupted,) + record[8:10] + (None,)  # no direct launch
         y = a + 2.0
         with pytest.raises(KeyboardInterrupt):
             np.asarray(y)
@@ -254,3 +254,86 @@ def test_threads_evaluating_at_once_count_every_hit(fresh_caches):
     assert not errors
     info = la.cache_info()
     assert info.plans_built + info.plan_hits == 1200
+
+
+# --- the direct launch (graph/_node.c runs a C plan without its Python launcher) ----------------
+
+def _i64(n, seed=0):
+    return np.random.default_rng(seed).integers(-50, 50, n)
+
+
+DIRECT_CASES = {
+    "f32 scalars": lambda a, b, k: la.exp(a * (0.25 + k) + b) / (b + 2.0) - 0.5,
+    "f64": lambda a, b, k: la.tanh(a.astype(la.float64) * (1.5 - k)) + b.astype(la.float64),
+    "int64 scalars": lambda a, b, k: la.asarray(_i64(16, k)) * (3 + k) - 7,
+    "bool where": lambda a, b, k: la.where(a > 0.25 * k, a, b * 2.0),
+    "sum": lambda a, b, k: (a * (2.0 + k) - b).sum(),
+    "axis sum": lambda a, b, k: (la.reshape(a, (4, 4)) * (k + 1.0)).sum(axis=1),
+    "broadcast": lambda a, b, k: la.reshape(a, (4, 4)) + la.reshape(b, (4, 4))[0] * (k + 0.5),
+    "float32 overflow": lambda a, b, k: a * (3.0 if k < 3 else 1e300),  # struct refuses 1e300
+    "bool scalar": lambda a, b, k: la.logical_and(a > 0.5, k % 2 == 0),
+    "mean of a wide sum": lambda a, b, k: la.mean(la.exp(la.reshape(a, (2, 8)) * (k + 1.0))),
+}
+
+
+@needs_hit_path
+@pytest.mark.parametrize("case", sorted(DIRECT_CASES))
+def test_direct_launch_gives_the_launchers_bits(case, fresh_caches):
+    """The same graphs through the direct launch and through the Python launcher (the record's
+    direct spec removed): identical bits, dtypes and shapes, on every call of a loop."""
+    build = DIRECT_CASES[case]
+    a, b = la.array(f32(16)), la.array(f32(16, seed=1))
+    with la.config(backend="c", background_compiles=False), np.errstate(all="ignore"):
+        for k in range(3):
+            np.asarray(build(a, b, k))
+        record = cache._HIT[0]
+        assert record is not None
+        for k in range(3, 6):
+            results = []
+            for direct in (record[10], None):
+                cache._HIT[0] = record[:10] + (direct,)
+                hits = fast_hits()
+                results.append(np.asarray(build(a, b, k)).copy())
+                assert fast_hits() == hits + 1
+            got, want = results
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(np.atleast_1d(got).view(np.uint8),
+                                          np.atleast_1d(want).view(np.uint8))
+        cache._HIT[0] = record
+
+
+@needs_hit_path
+def test_direct_launch_covers_the_common_plans_and_declines_the_rest(fresh_caches):
+    from lazyarray.runtime import c_launch
+
+    a, b = la.array(f32(16)), la.array(f32(16, seed=1))
+    w = la.array(np.ones((16, 4), np.float32))
+    with la.config(backend="c", background_compiles=False):
+        for k in range(3):
+            np.asarray(la.exp(a * (k + 0.5)) + b)
+        assert cache._HIT[0][10] is not None  # one elementwise kernel
+        for k in range(3):
+            float((la.reshape(a, (1, 16)) @ w + k).sum())
+        assert cache._HIT[0][10] is None  # a matmul step: the launcher runs it
+        assert c_launch.direct_spec(cache._HIT[0][6]) is None
+
+
+@needs_hit_path
+def test_direct_launch_declines_an_input_that_needs_conforming(fresh_caches):
+    """A leaf whose buffer is not C-contiguous (an evaluated Array's transposed data): the
+    launcher makes it contiguous; the direct launch must leave it to the launcher."""
+    from lazyarray.graph import get_op
+    from lazyarray.graph.node import build_node
+
+    base = np.arange(16, dtype=np.float32).reshape(4, 4)
+    with la.config(backend="c", background_compiles=False):
+        def leaf(data):
+            return la.Array(build_node(get_op("input"), (), (), data.shape, data.dtype, data, None))
+
+        for k in range(3):
+            np.asarray(leaf(base + k) * 2.0 + 1.0)
+        assert cache._HIT[0][10] is not None
+        hits = fast_hits()
+        got = np.asarray(leaf(base.T) * 2.0 + 1.0)  # same signature, strided data
+        np.testing.assert_array_equal(got, base.T * 2.0 + 1.0)
+        assert fast_hits() == hits + 1

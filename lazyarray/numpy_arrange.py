@@ -334,10 +334,36 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> Array:
     x, y = x.astype(dt), y.astype(dt)
     if swap:
         y = conj(y) if dt.kind == "c" else y
-        out = _windows(x, m, lead, trail) @ y
+        out = _window_dot(x, y, lead, trail)
         out = out[::-1]
         return conj(out) if dt.kind == "c" else out
-    return _windows(x, m, lead, trail) @ (conj(y) if dt.kind == "c" else y)
+    return _window_dot(x, conj(y) if dt.kind == "c" else y, lead, trail)
+
+
+def _window_dot(x: Array, y: Array, lead: int, trail: int) -> Array:
+    """Each window of x (padded with lead/trail zeros) dotted with y. NumPy's edge outputs
+    sum only the overlapping terms: a padding zero times an inf or NaN in y would be NaN there
+    (convolve([1, 2, 3], [1, nan], 'same')[0] is 1.0), so float edge rows sum their overlap alone
+    and the interior rows (full overlap) stay one matmul."""
+    from .elementwise import where
+    from .manipulation import concat
+    from .reductions import sum as sum_
+
+    windows = _windows(x, y.shape[0], lead, trail)
+    if not (lead or trail) or x.dtype.kind not in "fc":
+        return windows @ y  # integers and bools: no inf/NaN, zero padding is exact
+    n, m, count = x.shape[0], y.shape[0], windows.shape[0]
+    inside = np.arange(count)[:, None] + np.arange(m)[None, :] - lead
+    inside = (inside >= 0) & (inside < n)
+
+    def edge(rows: slice) -> Array:
+        return sum_(where(asarray(inside[rows]), windows[rows] * y, 0), axis=-1, dtype=x.dtype)
+
+    parts = [edge(slice(0, lead))] if lead else []
+    parts.append(windows[lead:count - trail] @ y)
+    if trail:
+        parts.append(edge(slice(count - trail, count)))
+    return concat(parts)
 
 
 def convolve(a: Any, v: Any, mode: str = "full") -> Array:

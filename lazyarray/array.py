@@ -223,11 +223,10 @@ class Array:
         """`x[idx] = v` rebinds this handle to `x.at[idx].set(v)`, as Dask does: no buffer is
         written, so every other Array, view and export keeps its value. Array-API consumers
         (array-api-extra's `at`, `pad`, `create_diagonal`) take every non-JAX array for writable."""
-        from .cuts import track
-        from .indexing import AtIndexer
-
-        self._node = AtIndexer(self)[key]._apply("set", value, user_site(1))._node
-        track(self)
+        self._node = _set_node(self, key, value, user_site(1))
+        _LIVE.append(_weakref(self))  # cuts.track, inlined (no import per call)
+        if len(_LIVE) > _LIVE_LIMIT[0]:
+            _prune()
 
     def __copy__(self) -> Array:
         return Array(self._node)  # a new handle on the same value: `x[i] = v` rebinds only it
@@ -314,6 +313,15 @@ def _to_host(a: Array) -> np.ndarray:
 
     _to_host = to_host
     return to_host(a)
+
+
+def _set_node(a: Array, key: Any, value: Any, site: Any) -> Node:
+    """indexing.set_node, imported on first use (indexing imports this module)."""
+    global _set_node
+    from .indexing import set_node
+
+    _set_node = set_node
+    return set_node(a, key, value, site)
 
 
 def _read_only(data: np.ndarray) -> np.ndarray:

@@ -98,14 +98,11 @@ def _is_int_index(k: Any) -> bool:
                           and k._node.holds_buffer)
 
 
-def _basic_getitem(node: Node, key: Any, site: _bind.Site) -> Node | None:
-    """`getitem` for the common key: Python ints in range, slices of ints/None, None and one
-    Ellipsis (`g[:, h:2*h]`, `x[i]`, `x[..., 0]`, `x[None]`). Builds the same nodes as the
-    general path below, in a fraction of its time (an LSTM cell's four gate slices cost ~8 us
-    each through it); None for anything else, which the general path handles or reports.
-    lazyarray/_trace.c's `try_getitem` is this function in C (the compiled path)."""
+def _resolve_basic(shape: tuple[int, ...], key: Any) -> tuple[tuple, tuple[int, ...]] | None:
+    """A basic key against `shape`: (slice spec, result shape), or None when the key is not one
+    (Python ints in range, slices of ints/None, None, one Ellipsis, no more indices than
+    dimensions). ValueError for a zero step (the caller lets the general path raise NumPy's)."""
     items = key if type(key) is tuple else (key,)
-    shape = node.shape
     spec, out, dim, seen_ellipsis = [], [], 0, False
     for j, k in enumerate(items):
         t = type(k)
@@ -131,7 +128,7 @@ def _basic_getitem(node: Node, key: Any, site: _bind.Site) -> Node | None:
                     and (k.stop is None or type(k.stop) is int)
                     and (k.step is None or type(k.step) is int)):
                 return None
-            start, stop, step = k.indices(n)  # ValueError for a zero step: the general path
+            start, stop, step = k.indices(n)  # ValueError for a zero step
             length = len(range(start, stop, step))
             spec.append((start, step, length))
             out.append(length)
@@ -143,8 +140,20 @@ def _basic_getitem(node: Node, key: Any, site: _bind.Site) -> Node | None:
     for n in shape[dim:]:
         spec.append((0, 1, n))
         out.append(n)
-    sliced = slice_node(node, tuple(spec), site)
-    target = tuple(out)
+    return tuple(spec), tuple(out)
+
+
+def _basic_getitem(node: Node, key: Any, site: _bind.Site) -> Node | None:
+    """`getitem` for the common key: Python ints in range, slices of ints/None, None and one
+    Ellipsis (`g[:, h:2*h]`, `x[i]`, `x[..., 0]`, `x[None]`). Builds the same nodes as the
+    general path below, in a fraction of its time (an LSTM cell's four gate slices cost ~8 us
+    each through it); None for anything else, which the general path handles or reports.
+    lazyarray/_trace.c's `try_getitem` is this function in C (the compiled path)."""
+    resolved = _resolve_basic(node.shape, key)
+    if resolved is None:
+        return None
+    spec, target = resolved
+    sliced = slice_node(node, spec, site)
     if target == sliced.shape:  # what reshape_node returns for a valid shape, without its checks
         return sliced
     return _bind.primitive(_RESHAPE, (sliced,), (target,), target, node.dtype, site)
@@ -252,6 +261,11 @@ def _value_node(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
     return _as_node(values, site)
 
 
+def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
+    """`x[key] = values`: the node of `x.at[key].set(values)` (Array.__setitem__ rebinds x)."""
+    return _AtUpdate(x, key)._apply("set", values, site)._node
+
+
 class AtIndexer:
     """`x.at[idx]` → an update builder, as in JAX: `.set/.add/.multiply/.min/.max(values)`."""
 
@@ -286,10 +300,33 @@ class _AtUpdate:
         return self._apply("max", values, user_site(1))
 
     def _apply(self, mode: str, values: Any, site: _bind.Site) -> Array:
-        masked = masking.at_update(self._array, self._key, mode, values, site)
-        if masked is not None:
-            return masked
         node = self._array._node
+        basic = _basic_scatter_key(node.shape, self._key)
+        if basic is not None:
+            spec, index_nodes, target_shape = basic
+        else:
+            masked = masking.at_update(self._array, self._key, mode, values, site)
+            if masked is not None:
+                return masked
+            spec, index_nodes, target_shape = self._scatter_key(node, site)
+        value_node = _value_node(values, node.dtype, site)
+        if value_node.shape and value_node.shape != target_shape:  # () and equal shapes broadcast
+            try:
+                np.broadcast_shapes(value_node.shape, target_shape)
+            except ValueError:
+                raise _bind.fail(ValueError, f"cannot broadcast values of shape "
+                                 f"{value_node.shape} to the indexed shape {target_shape}",
+                                 site) from None
+        value_node = _bind.cast(value_node, node.dtype, site)
+        if value_node.shape != target_shape and len(value_node.shape) <= len(target_shape):
+            value_node = _bind.broadcast_to(value_node, target_shape, site)
+        inputs = (node, value_node, *index_nodes)
+        return Array(_bind.primitive(_SCATTER, inputs, (mode, spec), node.shape, node.dtype,
+                                     site))
+
+    def _scatter_key(self, node: Node, site: _bind.Site) -> tuple[tuple, list[Node], tuple]:
+        """The scatter's key for any index: (spec, index nodes, indexed shape); the indexed shape
+        is NumPy's, from a probe array of the same shape."""
         items = _expand(self._key, node.ndim, site)
         spec, index_nodes, probe = [], [], []
         dim = 0
@@ -321,15 +358,39 @@ class _AtUpdate:
                 raise _bind.fail(IndexError, f"invalid index {k!r} in .at[]", site)
             dim += 1
         target_shape = np.broadcast_to(np.empty((), bool), node.shape)[tuple(probe)].shape
-        value_node = _value_node(values, node.dtype, site)
-        try:
-            np.broadcast_shapes(value_node.shape, target_shape)
-        except ValueError:
-            raise _bind.fail(ValueError, f"cannot broadcast values of shape {value_node.shape} to the "
-                             f"indexed shape {target_shape}", site) from None
-        value_node = _bind.cast(value_node, node.dtype, site)
-        if value_node.shape != target_shape and len(value_node.shape) <= len(target_shape):
-            value_node = _bind.broadcast_to(value_node, target_shape, site)
-        inputs = (node, value_node, *index_nodes)
-        return Array(_bind.primitive(_SCATTER, inputs, (mode, tuple(spec)), node.shape, node.dtype,
-                                     site))
+        return tuple(spec), index_nodes, target_shape
+
+
+_WHOLE = ("slice", None, None, None)
+
+
+def _basic_scatter_key(shape: tuple[int, ...], key: Any) -> tuple[tuple, list, tuple] | None:
+    """`_scatter_key` for a basic key (as `_basic_getitem` takes), without the mask check,
+    `_expand` and NumPy's probe: the same spec (`_expand`'s items: an Ellipsis becomes whole
+    slices, or ("ellipsis",) where it covers no dimension; whole slices fill the rest), no index
+    nodes, and the indexed shape from `_resolve_basic`. None for any other key."""
+    t = type(key)
+    if not (t is tuple or t is slice or t is int or key is None or key is Ellipsis):
+        return None
+    try:
+        resolved = _resolve_basic(shape, key)
+    except ValueError:  # a zero step: NumPy's error from the general path
+        return None
+    if resolved is None:
+        return None
+    items = key if t is tuple else (key,)
+    fill = len(shape) - sum([1 for k in items if k is not None and k is not Ellipsis])
+    spec, ellipsis = [], False
+    for k in items:
+        if k is None:
+            spec.append(("none",))
+        elif k is Ellipsis:
+            ellipsis = True
+            spec.extend([_WHOLE] * fill if fill else [("ellipsis",)])
+        elif type(k) is int:
+            spec.append(("int", k))
+        else:
+            spec.append(("slice", k.start, k.stop, k.step))
+    if not ellipsis:
+        spec.extend([_WHOLE] * fill)
+    return tuple(spec), [], resolved[1]

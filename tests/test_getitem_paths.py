@@ -1,6 +1,7 @@
 """Basic indexing's three paths build one graph: the compiled `Array.__getitem__`
 (lazyarray/_trace.c `try_getitem`), the Python fast path (`indexing._basic_getitem`) and the
-general indexer (`indexing.general_getitem`).
+general indexer (`indexing.general_getitem`); `.at[key].op(v)` and `x[key] = v` build the same
+scatter through `indexing._basic_scatter_key` as through the general key path.
 
 Keys are random ints (negative, out of range), slices (negative, out-of-range and huge bounds,
 steps of either sign, zero steps), None and Ellipsis over random shapes, including empty and 0-d
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import json
+from contextlib import contextmanager, nullcontext
 import math
 import os
 import subprocess
@@ -27,7 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lazyarray as la
-from lazyarray import _bind
+from lazyarray import _bind, indexing
 from lazyarray.cuts import _prune
 from lazyarray.graph import node as graph_node
 from lazyarray.graph import topological_order
@@ -115,6 +117,66 @@ def test_every_path_builds_the_general_paths_nodes(shape_key, dtype, pending):
         assert got.shape == want_np.shape and got.dtype == want_np.dtype
         with la.config(backend="numpy"):
             np.testing.assert_array_equal(np.asarray(got), want_np)
+
+
+def update(x, key, mode, value):
+    """x.at[key].<mode>(value) on one source line, with the error as a value."""
+    try:
+        return getattr(x.at[key], mode)(value), None
+    except (IndexError, ValueError, TypeError, OverflowError) as exc:
+        return None, (type(exc).__name__, str(exc))
+
+
+def assign(x, key, value):
+    """y[key] = value on a new handle y of x, on one source line."""
+    y = x.copy()
+    try:
+        y[key] = value
+    except (IndexError, ValueError, TypeError, OverflowError) as exc:
+        return None, (type(exc).__name__, str(exc))
+    return y, None
+
+
+@contextmanager
+def general_scatter_keys():
+    """`.at[]` and `x[key] = v` through the general key path (the mask check, `_expand`, NumPy's
+    probe of the indexed shape) instead of `_basic_scatter_key`."""
+    saved = indexing._basic_scatter_key
+    indexing._basic_scatter_key = lambda shape, key: None
+    try:
+        yield
+    finally:
+        indexing._basic_scatter_key = saved
+
+
+@settings(max_examples=300)
+@given(shapes_and_keys(), st.sampled_from(["float32", "int8", "bool"]),
+       st.sampled_from(["scalar", "float", "indexed", "row", "mismatch"]),
+       st.sampled_from(["set", "add", "max", "assign"]))
+def test_basic_scatter_keys_build_the_general_paths_nodes(shape_key, dtype, value_kind, mode):
+    shape, key = shape_key
+    data = (np.arange(math.prod(shape)) % 3).astype(dtype).reshape(shape)
+    x = la.asarray(data) * la.asarray(np.ones((), dtype))  # pending
+    try:
+        indexed = np.broadcast_to(np.empty((), bool), shape)[key].shape
+    except (IndexError, ValueError, TypeError):
+        indexed = (2,)
+    value = {"scalar": 2, "float": 1.5, "indexed": la.ones(indexed, dtype=dtype),
+             "row": la.ones(indexed[-1:], dtype=dtype), "mismatch": la.ones((7,), dtype=dtype)
+             }[value_kind]
+    runs = []
+    for general in (False, True):
+        with general_scatter_keys() if general else nullcontext():
+            runs.append(assign(x, key, value) if mode == "assign" else update(x, key, mode, value))
+    (fast, fast_error), (want, want_error) = runs
+    assert fast_error == want_error
+    if fast is not None:
+        assert dump(fast._node) == dump(want._node)
+        if mode == "assign" and value_kind in ("scalar", "indexed"):
+            expected = data.copy()
+            expected[key] = 2 if value_kind == "scalar" else 1
+            with la.config(backend="numpy"):
+                np.testing.assert_array_equal(np.asarray(fast), expected)
 
 
 def test_hand_picked_keys():

@@ -1054,9 +1054,9 @@ py_bind_signature(PyObject *module, PyObject *args)
 
 /* --- a C plan's launch without its Python launcher -------------------------------------------- */
 
-/* The commonest C plan on the hit path, one or more kernels over the plan's inputs and outputs
- * only (no intermediates, no library step, small outputs, scalars of float64/float32/int64/bool
- * read in place), run straight from C: what runtime/c_launch.py's generated launcher does for
+/* The commonest C plans on the hit path, kernels and NumPy matmuls over the plan's inputs, one
+ * small output and the intermediates of this thread's workspace (no other library step, scalars
+ * of float64/float32/int64/bool read in place), run straight from C: what runtime/c_launch.py's generated launcher does for
  * it, with nothing left to decide (~1 us of interpreter work on a 16-element call). The plan's
  * description comes from c_launch.direct_spec; anything it does not cover returns "declined"
  * before any effect, and the Python launcher runs as before.
@@ -1080,23 +1080,29 @@ static int ARRAY_LAYOUT_OK = 0;
 #define D_MAX_SCALARS 32
 #define D_MAX_KERNELS 8
 #define D_MAX_SLOTS 24
+#define D_MAX_INTER 8
 typedef void (*KernelFn)(char **, int64_t *, char *, int64_t);
+/* A step's buffer: an input's position (>= 0), the output (-1), or intermediate j (-2 - j: the
+ * array `ws.buffers[inter_slot[j]]` of this thread's workspace of the plan, as the launcher's). */
+#define D_OUTPUT (-1)
+#define D_INTER(j) (-2 - (j))
 typedef struct {
-    int n_in, n_scalars, n_kernels;
+    int n_in, n_scalars, n_steps, n_inter;
     PyObject *keep;                 /* a tuple holding every object referenced below */
     PyObject *in_dtype[D_MAX_ARRAYS];
     int in_nd[D_MAX_ARRAYS];
     Py_ssize_t in_dims[D_MAX_ARRAYS][D_MAX_ND];
     PyObject *out_dtype, *out_shape; /* the one output: np.empty(out_shape, out_dtype) */
-    PyObject *empty;
+    PyObject *empty, *matmul;
+    Py_ssize_t inter_slot[D_MAX_INTER];
     char codes[D_MAX_SCALARS];      /* struct codes: 'd', 'f', 'q', '?' */
     struct {
-        KernelFn fn;
+        KernelFn fn;                /* NULL: np.matmul(buf[0], buf[1], out=buf[2]) */
         int64_t *block;
         int64_t nt;
         int n_slots, scalar_offset;
-        int slot[D_MAX_SLOTS];      /* an input's position, or -1 for the output */
-    } kernel[D_MAX_KERNELS];
+        int slot[D_MAX_SLOTS];
+    } step[D_MAX_KERNELS];
     int release_gil;                /* large work or several threads: as cffi, without the GIL */
 } DirectSpec;
 
@@ -1110,22 +1116,28 @@ direct_spec_free(PyObject *capsule)
     }
 }
 
-/* direct_spec(inputs, output, codes, kernels, empty, release_gil, keep) -> capsule or None:
+/* direct_spec(inputs, output, codes, steps, intermediates, empty, matmul, release_gil, keep)
+ * -> capsule or None:
  *   inputs  ((dtype, shape), ...) in `arrays` order;  output (dtype, shape)
  *   codes   str of struct codes, one per scalar in order
- *   kernels ((fn address, block address, nt, (input position or -1, ...), scalar offset), ...)
+ *   steps   ((fn address, block address, nt, buffers, scalar offset), ...) for kernels (buffers
+ *           as D_OUTPUT/D_INTER above, in pointer-entry order); (0, 0, -1, (a, b, out), 0) for
+ *           a matmul
+ *   intermediates  the workspace slots of the intermediates the steps name
  * None where the plan is outside the limits above (the Python launcher serves it). */
 static PyObject *
 py_direct_spec(PyObject *module, PyObject *args)
 {
-    PyObject *inputs, *output, *codes, *kernels, *empty, *keep;
+    PyObject *inputs, *output, *codes, *steps, *inter, *empty, *matmul, *keep;
     int release_gil;
-    if (!PyArg_ParseTuple(args, "O!O!UO!OpO:direct_spec", &PyTuple_Type, &inputs, &PyTuple_Type,
-                          &output, &codes, &PyTuple_Type, &kernels, &empty, &release_gil, &keep))
+    if (!PyArg_ParseTuple(args, "O!O!UO!O!OOpO:direct_spec", &PyTuple_Type, &inputs,
+                          &PyTuple_Type, &output, &codes, &PyTuple_Type, &steps, &PyTuple_Type,
+                          &inter, &empty, &matmul, &release_gil, &keep))
         return NULL;
     if (!ARRAY_LAYOUT_OK || PyTuple_GET_SIZE(inputs) > D_MAX_ARRAYS
-        || PyUnicode_GET_LENGTH(codes) > D_MAX_SCALARS || PyTuple_GET_SIZE(kernels) > D_MAX_KERNELS
-        || PyTuple_GET_SIZE(kernels) == 0 || PyTuple_GET_SIZE(output) != 2)
+        || PyUnicode_GET_LENGTH(codes) > D_MAX_SCALARS || PyTuple_GET_SIZE(steps) > D_MAX_KERNELS
+        || PyTuple_GET_SIZE(steps) == 0 || PyTuple_GET_SIZE(output) != 2
+        || PyTuple_GET_SIZE(inter) > D_MAX_INTER)
         Py_RETURN_NONE;
     DirectSpec *d = PyMem_Calloc(1, sizeof(DirectSpec));
     if (d == NULL)
@@ -1145,11 +1157,20 @@ py_direct_spec(PyObject *module, PyObject *args)
                 goto fail;
         }
     }
+    d->n_inter = (int)PyTuple_GET_SIZE(inter);
+    for (int j = 0; j < d->n_inter; j++) {
+        d->inter_slot[j] = PyLong_AsSsize_t(PyTuple_GET_ITEM(inter, j));
+        if (d->inter_slot[j] == -1 && PyErr_Occurred())
+            goto fail;
+        if (d->inter_slot[j] < 0)
+            goto decline;
+    }
     d->out_dtype = PyTuple_GET_ITEM(output, 0);
     d->out_shape = PyTuple_GET_ITEM(output, 1);
     if (!PyTuple_Check(d->out_shape))
         goto decline;
     d->empty = empty;
+    d->matmul = matmul;
     d->n_scalars = (int)PyUnicode_GET_LENGTH(codes);
     for (int i = 0; i < d->n_scalars; i++) {
         Py_UCS4 c = PyUnicode_READ_CHAR(codes, i);
@@ -1157,9 +1178,9 @@ py_direct_spec(PyObject *module, PyObject *args)
             goto decline;
         d->codes[i] = (char)c;
     }
-    d->n_kernels = (int)PyTuple_GET_SIZE(kernels);
-    for (int n = 0; n < d->n_kernels; n++) {
-        PyObject *k = PyTuple_GET_ITEM(kernels, n), *slots;
+    d->n_steps = (int)PyTuple_GET_SIZE(steps);
+    for (int n = 0; n < d->n_steps; n++) {
+        PyObject *k = PyTuple_GET_ITEM(steps, n), *slots;
         if (!PyTuple_Check(k) || PyTuple_GET_SIZE(k) != 5
             || !PyTuple_Check(slots = PyTuple_GET_ITEM(k, 3))
             || PyTuple_GET_SIZE(slots) > D_MAX_SLOTS)
@@ -1170,24 +1191,26 @@ py_direct_spec(PyObject *module, PyObject *args)
         long offset = PyLong_AsLong(PyTuple_GET_ITEM(k, 4));
         if (PyErr_Occurred())
             goto fail;
-        if (fn == NULL || block == NULL || offset < 0 || offset > d->n_scalars)
+        int is_matmul = fn == NULL && nt == -1;
+        if ((!is_matmul && (fn == NULL || block == NULL)) || offset < 0 || offset > d->n_scalars
+            || (is_matmul && PyTuple_GET_SIZE(slots) != 3))
             goto decline;
-        d->kernel[n].fn = (KernelFn)fn;
-        d->kernel[n].block = block;
-        d->kernel[n].nt = nt;
-        d->kernel[n].scalar_offset = (int)offset;
-        d->kernel[n].n_slots = (int)PyTuple_GET_SIZE(slots);
-        for (int j = 0; j < d->kernel[n].n_slots; j++) {
+        d->step[n].fn = (KernelFn)fn;
+        d->step[n].block = block;
+        d->step[n].nt = nt;
+        d->step[n].scalar_offset = (int)offset;
+        d->step[n].n_slots = (int)PyTuple_GET_SIZE(slots);
+        for (int j = 0; j < d->step[n].n_slots; j++) {
             long at = PyLong_AsLong(PyTuple_GET_ITEM(slots, j));
             if (at == -1 && PyErr_Occurred())
                 goto fail;
-            if (at < -1 || at >= d->n_in)
+            if (at >= d->n_in || at < D_INTER(d->n_inter - 1)) /* n_inter 0: at >= D_OUTPUT */
                 goto decline;
-            d->kernel[n].slot[j] = (int)at;
+            d->step[n].slot[j] = (int)at;
         }
     }
     d->release_gil = release_gil;
-    d->keep = PyTuple_Pack(5, inputs, output, kernels, empty, keep);
+    d->keep = PyTuple_Pack(7, inputs, output, steps, inter, empty, matmul, keep);
     if (d->keep == NULL)
         goto fail;
     PyObject *capsule = PyCapsule_New(d, "lazyarray.direct_spec", direct_spec_free);
@@ -1264,11 +1287,48 @@ take_input(DirectSpec *d, int i, PyObject *a, PyTypeObject *ndarray, char **data
     return 1;
 }
 
-/* Run the spec'd plan: 1 with *out the output (new reference), 0 declined (nothing done), -1
- * with an exception (the output's allocation failed). */
+/* This thread's workspace buffers of `plan` (plan._local.ws.buffers, a new reference), or NULL
+ * (no exception) where the launcher must make the workspace first. */
+static PyObject *
+workspace_buffers(PyObject *plan)
+{
+    static PyObject *s_local, *s_ws, *s_buffers;
+    if (s_local == NULL && ((s_local = PyUnicode_InternFromString("_local")) == NULL
+                            || (s_ws = PyUnicode_InternFromString("ws")) == NULL
+                            || (s_buffers = PyUnicode_InternFromString("buffers")) == NULL)) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *local = PyObject_GetAttr(plan, s_local), *ws = NULL, *buffers = NULL;
+    if (local != NULL)
+        ws = PyObject_GetAttr(local, s_ws);
+    if (ws != NULL && ws != Py_None)
+        buffers = PyObject_GetAttr(ws, s_buffers);
+    PyErr_Clear();
+    Py_XDECREF(local);
+    Py_XDECREF(ws);
+    if (buffers != NULL && !PyList_CheckExact(buffers))
+        Py_CLEAR(buffers);
+    return buffers;
+}
+
 static int
-direct_launch(PyObject *capsule, PyObject *arrays, PyObject *scalars, PyTypeObject *ndarray,
-              PyObject **out)
+run_matmul(DirectSpec *d, int n, PyObject *const *objs)
+{
+    static PyObject *kwnames;
+    if (kwnames == NULL && (kwnames = Py_BuildValue("(s)", "out")) == NULL)
+        return -1;
+    PyObject *args[3] = {objs[0], objs[1], objs[2]};
+    PyObject *r = PyObject_Vectorcall(d->matmul, args, 2, kwnames);
+    Py_XDECREF(r);
+    return r == NULL ? -1 : 0;
+}
+
+/* Run the spec'd plan: 1 with *out the output (new reference), 0 declined (nothing done), -1
+ * with an exception (the output's allocation or a matmul failed). */
+static int
+direct_launch(PyObject *capsule, PyObject *plan, PyObject *arrays, PyObject *scalars,
+              PyTypeObject *ndarray, PyObject **out)
 {
     DirectSpec *d = PyCapsule_GetPointer(capsule, "lazyarray.direct_spec");
     if (d == NULL) {
@@ -1278,7 +1338,8 @@ direct_launch(PyObject *capsule, PyObject *arrays, PyObject *scalars, PyTypeObje
     if (!PyList_CheckExact(arrays) || !PyList_CheckExact(scalars)
         || PyList_GET_SIZE(arrays) != d->n_in || PyList_GET_SIZE(scalars) != d->n_scalars)
         return 0;
-    char *in_data[D_MAX_ARRAYS];
+    char *in_data[D_MAX_ARRAYS], *inter_data[D_MAX_INTER];
+    PyObject *inter_obj[D_MAX_INTER];
     for (int i = 0; i < d->n_in; i++)
         if (!take_input(d, i, PyList_GET_ITEM(arrays, i), ndarray, &in_data[i]))
             return 0;
@@ -1286,33 +1347,60 @@ direct_launch(PyObject *capsule, PyObject *arrays, PyObject *scalars, PyTypeObje
     for (int i = 0; i < d->n_scalars; i++)
         if (!pack_scalar(d->codes[i], PyList_GET_ITEM(scalars, i), &sblock[i]))
             return 0;
+    PyObject *buffers = NULL; /* holds the intermediates while the steps run */
+    if (d->n_inter) {
+        if ((buffers = workspace_buffers(plan)) == NULL)
+            return 0;
+        for (int j = 0; j < d->n_inter; j++) {
+            PyObject *b = d->inter_slot[j] < PyList_GET_SIZE(buffers)
+                          ? PyList_GET_ITEM(buffers, d->inter_slot[j]) : NULL;
+            if (b == NULL || Py_TYPE(b) != ndarray) {
+                Py_DECREF(buffers);
+                return 0;
+            }
+            inter_obj[j] = b, inter_data[j] = ((ArrayFields *)b)->data;
+        }
+    }
     PyObject *args[2] = {d->out_shape, d->out_dtype};
     PyObject *o = PyObject_Vectorcall(d->empty, args, 2, NULL);
-    if (o == NULL)
-        return -1;
-    if (Py_TYPE(o) != ndarray || ((ArrayFields *)o)->descr != d->out_dtype) {
+    if (o == NULL || Py_TYPE(o) != ndarray || ((ArrayFields *)o)->descr != d->out_dtype) {
+        Py_XDECREF(buffers);
+        if (o == NULL)
+            return -1;
         Py_DECREF(o); /* not what the plan writes into: let the Python launcher see to it */
         return 0;
     }
     char *out_data = ((ArrayFields *)o)->data;
-    char *ptrs[D_MAX_KERNELS][D_MAX_SLOTS + 1];
-    for (int n = 0; n < d->n_kernels; n++)
-        for (int j = 0; j < d->kernel[n].n_slots; j++) {
-            int at = d->kernel[n].slot[j];
-            ptrs[n][j] = at < 0 ? out_data : in_data[at];
-        }
     /* The inputs stay alive: `arrays` holds them, and the caller holds `arrays`. */
-    if (d->release_gil) {
-        Py_BEGIN_ALLOW_THREADS
-        for (int n = 0; n < d->n_kernels; n++)
-            d->kernel[n].fn(ptrs[n], d->kernel[n].block,
-                            (char *)(sblock + d->kernel[n].scalar_offset), d->kernel[n].nt);
-        Py_END_ALLOW_THREADS
-    } else {
-        for (int n = 0; n < d->n_kernels; n++)
-            d->kernel[n].fn(ptrs[n], d->kernel[n].block,
-                            (char *)(sblock + d->kernel[n].scalar_offset), d->kernel[n].nt);
+    for (int n = 0; n < d->n_steps; n++) {
+        char *ptrs[D_MAX_SLOTS + 1];
+        PyObject *objs[3];
+        for (int j = 0; j < d->step[n].n_slots; j++) {
+            int at = d->step[n].slot[j];
+            if (at >= 0)
+                ptrs[j] = in_data[at], objs[j % 3] = PyList_GET_ITEM(arrays, at);
+            else if (at == D_OUTPUT)
+                ptrs[j] = out_data, objs[j % 3] = o;
+            else
+                ptrs[j] = inter_data[-2 - at], objs[j % 3] = inter_obj[-2 - at];
+        }
+        if (d->step[n].fn == NULL) {
+            if (run_matmul(d, n, objs) < 0) {
+                Py_XDECREF(buffers);
+                Py_DECREF(o);
+                return -1;
+            }
+            continue;
+        }
+        char *sptr = (char *)(sblock + d->step[n].scalar_offset);
+        if (d->release_gil) {
+            Py_BEGIN_ALLOW_THREADS
+            d->step[n].fn(ptrs, d->step[n].block, sptr, d->step[n].nt);
+            Py_END_ALLOW_THREADS
+        } else
+            d->step[n].fn(ptrs, d->step[n].block, sptr, d->step[n].nt);
     }
+    Py_XDECREF(buffers);
     *out = o;
     return 1;
 }
@@ -1549,7 +1637,8 @@ launch_hit(PyObject *array, PyObject *node, PyObject *rec, PyObject *bound)
         return NULL;
     PyObject *buffer = NULL, *direct = PyTuple_GET_ITEM(rec, R_DIRECT);
     if (direct != Py_None) {
-        int r = direct_launch(direct, PyTuple_GET_ITEM(bound, 0), PyTuple_GET_ITEM(bound, 1),
+        int r = direct_launch(direct, PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
+                              PyTuple_GET_ITEM(bound, 1),
                               (PyTypeObject *)HIT.ndarray, &buffer);
         if (r > 0)
             return result_leaf(array, node, buffer);
@@ -1806,7 +1895,8 @@ static PyMethodDef module_methods[] = {
     {"to_host", py_to_host, METH_O,
      "to_host(array) -> ndarray: lazyarray.evaluation.to_host, with the last plan's hit path in C."},
     {"direct_spec", py_direct_spec, METH_VARARGS,
-     "direct_spec(inputs, output, codes, kernels, empty, release_gil, keep) -> capsule or None: "
+     "direct_spec(inputs, output, codes, steps, intermediates, empty, matmul, release_gil, keep) "
+     "-> capsule or None: "
      "a C plan the hit path runs without its Python launcher (runtime/c_launch.direct_spec)."},
     {"check_array_layout", py_check_array_layout, METH_VARARGS,
      "check_array_layout(probe, data address, probe[:, ::2], float32) -> bool: NumPy's array "

@@ -213,8 +213,9 @@ DIRECT_RELEASE_GIL = 2**15  # output elements from which the kernels run without
 
 def direct_spec(plan: Any) -> Any:
     """graph/_node.c's description of this C plan for its direct launch, or None where the plan
-    needs the launcher (intermediates, library steps, spare-pool outputs, several outputs,
-    scalars read in another order or of other dtypes, watched kernels). Made once per plan."""
+    needs the launcher (library steps other than a plain matmul, spare-pool outputs, several
+    outputs, scalars read in another order or of other dtypes, watched kernels). Made once per
+    plan."""
     spec = getattr(plan, "_direct", False)
     if spec is False:
         spec = plan._direct = _make_direct_spec(plan) if _node is not None else None
@@ -229,25 +230,41 @@ def _make_direct_spec(plan: Any) -> Any:
         return None
     out_slot, out_dtype, out_shape, _ = plan._outputs[0]
     position = {slot: k for k, (slot, _, _) in enumerate(plan._inputs)}
+    intermediates: dict[int, int] = {}  # workspace slot -> its number in the spec
+
+    def buffer(slot: int) -> int:  # graph/_node.c's D_OUTPUT / D_INTER(j) / input position
+        if slot == out_slot:
+            return -1
+        if slot in position:
+            return position[slot]
+        if slot not in plan.intermediates:
+            raise LookupError(slot)
+        return -2 - intermediates.setdefault(slot, len(intermediates))
+
     codes = [_DIRECT_CODES.get(np.dtype(dt)) for dt in plan.scalar_dtypes]
     if None in codes:
         return None
-    kernels = []
+    steps = []
     threads = 1
-    for n, fn, block, nt, bound in plan._steps:
-        if n < 0 or not isinstance(fn, ffi.CData) or len(bound) != len(plan.calls[n].slots):
-            return None  # a library step, a watched kernel, an intermediate's pointer
-        at = []
-        for k, (entry, slot) in enumerate(bound):
-            if entry != k or (slot != out_slot and slot not in position):
-                return None
-            at.append(-1 if slot == out_slot else position[slot])
-        kernels.append((int(ffi.cast("uintptr_t", fn)), int(ffi.cast("uintptr_t", block)),
-                        int(nt), tuple(at), int(plan.scalar_offsets[n])))
-        threads = max(threads, int(nt))
-    if not kernels:
+    try:
+        for n, fn, block, nt, bound in plan._steps:
+            if n < 0:  # a library step: only the launcher's plain `matmul(a, b, out=c)`
+                if (fn.op.kind is not OpKind.MATMUL or len(fn.inputs) != 2 or fn.transposed):
+                    return None
+                steps.append((0, 0, -1, tuple(buffer(s) for s in (*fn.inputs, fn.output)), 0))
+                continue
+            if not isinstance(fn, ffi.CData):
+                return None  # a watched kernel (a Python wrapper)
+            slots = plan.calls[n].slots
+            steps.append((int(ffi.cast("uintptr_t", fn)), int(ffi.cast("uintptr_t", block)),
+                          int(nt), tuple(buffer(s) for s in slots), int(plan.scalar_offsets[n])))
+            threads = max(threads, int(nt))
+    except LookupError:
+        return None
+    if not steps:
         return None
     release = threads > 1 or int(np.prod(out_shape)) >= DIRECT_RELEASE_GIL
     inputs = tuple((dt, tuple(shape)) for _, dt, shape in plan._inputs)
-    return _node.direct_spec(inputs, (out_dtype, tuple(out_shape)), "".join(codes),
-                             tuple(kernels), np.empty, release, (plan.calls, plan._steps))
+    return _node.direct_spec(inputs, (out_dtype, tuple(out_shape)), "".join(codes), tuple(steps),
+                             tuple(intermediates), np.empty, np.matmul, release,
+                             (plan.calls, plan._steps))

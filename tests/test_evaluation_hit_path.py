@@ -273,6 +273,11 @@ DIRECT_CASES = {
     "float32 overflow": lambda a, b, k: a * (3.0 if k < 3 else 1e300),  # struct refuses 1e300
     "bool scalar": lambda a, b, k: la.logical_and(a > 0.5, k % 2 == 0),
     "mean of a wide sum": lambda a, b, k: la.mean(la.exp(la.reshape(a, (2, 8)) * (k + 1.0))),
+    "matmul epilogue": lambda a, b, k: la.nn.relu(la.reshape(a, (4, 4)) @ la.reshape(b, (4, 4))
+                                                  + (0.5 - k)).sum(),
+    "two matmuls": lambda a, b, k: (la.tanh(la.reshape(a, (4, 4)) @ la.reshape(b, (4, 4)) * k)
+                                    @ la.reshape(a, (4, 4))),
+    "matvec": lambda a, b, k: la.reshape(a, (4, 4)) @ (la.reshape(b, (4, 4))[0] + k),
 }
 
 
@@ -308,13 +313,17 @@ def test_direct_launch_covers_the_common_plans_and_declines_the_rest(fresh_cache
 
     a, b = la.array(f32(16)), la.array(f32(16, seed=1))
     w = la.array(np.ones((16, 4), np.float32))
+    x, i = la.asarray(np.arange(6.0)), la.asarray(np.array([1, 2]))
     with la.config(backend="c", background_compiles=False):
         for k in range(3):
             np.asarray(la.exp(a * (k + 0.5)) + b)
         assert cache._HIT[0][10] is not None  # one elementwise kernel
         for k in range(3):
             float((la.reshape(a, (1, 16)) @ w + k).sum())
-        assert cache._HIT[0][10] is None  # a matmul step: the launcher runs it
+        assert cache._HIT[0][10] is not None  # a matmul into an intermediate, then a kernel
+        for k in range(3):
+            np.asarray(x[i] * (2.0 + k))
+        assert cache._HIT[0][10] is None  # a gather (an op's reference): the launcher runs it
         assert c_launch.direct_spec(cache._HIT[0][6]) is None
 
 

@@ -346,3 +346,39 @@ def test_direct_launch_declines_an_input_that_needs_conforming(fresh_caches):
         got = np.asarray(leaf(base.T) * 2.0 + 1.0)  # same signature, strided data
         np.testing.assert_array_equal(got, base.T * 2.0 + 1.0)
         assert fast_hits() == hits + 1
+
+
+@needs_hit_path
+def test_nodes_free_through_the_compiled_dealloc():
+    """graph/_node.c frees graph.node.Node without CPython's generic subclass dealloc: weak
+    references die, a long chain frees without deep C recursion, a further subclass (with a
+    __del__) still runs its own, and no reference to the type is lost or leaked."""
+    import gc
+    import weakref
+
+    from lazyarray.graph.node import Node
+
+    a = la.array(f32(4))
+    type_refs = sys.getrefcount(Node)
+    node = (a + 1.0)._node
+    ref = weakref.ref(node)
+    del node
+    assert ref() is None
+    x = a
+    with la.config(max_graph_nodes=10**9):
+        for _ in range(100_000):
+            x = x + 1.0
+    del x
+    gc.collect()
+    assert sys.getrefcount(Node) == type_refs
+    seen = []
+
+    class Traced(Node):
+        __slots__ = ()
+
+        def __del__(self):
+            seen.append(1)
+
+    t = Traced.__new__(Traced)
+    del t
+    assert seen == [1]

@@ -1,0 +1,118 @@
+"""`x.T`, `permute_dims` and `reshape` take short paths in a loop body (lazyarray/array.py `T`,
+manipulation.py `permute_node`, `_plain_shape`); they must build the nodes the general code
+builds: the same op, attrs, shape, dtype, key, pending count, site and edges, and the same errors.
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazyarray as la
+from lazyarray import _bind, manipulation
+from lazyarray.graph import topological_order
+
+
+def dump(node) -> list:
+    order = topological_order([node])
+    index = {id(n): i for i, n in enumerate(order)}
+    return [(n.op.name, n.attrs, n.shape, str(n.dtype), n.key, n.pending, n.site,
+             tuple(index[id(i)] for i in n.inputs)) for n in order]
+
+
+def reference_permute_node(node, axes, site):
+    """permute_node as it was (generator expressions), the reference for the one-loop version."""
+    axes = tuple(int(a) for a in axes)
+    norm = tuple(a + node.ndim if a < 0 else a for a in axes)
+    if sorted(norm) != list(range(node.ndim)):
+        raise _bind.fail(ValueError, f"axes {axes} don't match array of {node.ndim} dimensions",
+                         site)
+    if norm == tuple(range(node.ndim)):
+        return node
+    shape = tuple(node.shape[a] for a in norm)
+    return _bind.primitive(manipulation._PERMUTE, (node,), (norm,), shape, node.dtype, site)
+
+
+@contextmanager
+def general_reshape():
+    saved = manipulation._plain_shape
+    manipulation._plain_shape = lambda shape, size: None
+    try:
+        yield
+    finally:
+        manipulation._plain_shape = saved
+
+
+def attempt(fn, *args):
+    try:
+        return fn(*args), None
+    except (ValueError, TypeError, IndexError) as exc:
+        return None, (type(exc).__name__, str(exc))
+
+
+shapes = st.lists(st.integers(0, 4), max_size=4).map(tuple)
+
+
+@settings(max_examples=300)
+@given(shapes, st.data())
+def test_transpose_and_permute_build_the_reference_nodes(shape, data):
+    x = la.asarray(np.arange(math.prod(shape), dtype=np.float32).reshape(shape)) * 2.0
+    site = ("here", 1)
+    axes = data.draw(st.one_of(st.permutations(range(len(shape))),
+                               st.lists(st.integers(-5, 5), max_size=5),
+                               st.permutations([a - len(shape) for a in range(len(shape))])))
+    got, error = attempt(manipulation.permute_node, x._node, axes, site)
+    want, want_error = attempt(reference_permute_node, x._node, axes, site)
+    assert error == want_error
+    if got is not None:
+        assert dump(got) == dump(want)
+    t = x.T
+    reference = reference_permute_node(x._node, range(len(shape) - 1, -1, -1), t._node.site)
+    assert dump(t._node) == dump(reference)
+    with la.config(backend="numpy"):
+        np.testing.assert_array_equal(np.asarray(t), np.asarray(x).T)
+
+
+@settings(max_examples=300)
+@given(shapes, st.data())
+def test_reshape_builds_the_general_paths_nodes(shape, data):
+    size = math.prod(shape)
+    x = la.asarray(np.arange(size, dtype=np.int16).reshape(shape)) + 1
+    item = st.one_of(st.integers(-2, 7), st.sampled_from([size, -1, True, np.int64(2), 2.0]))
+    target = data.draw(st.one_of(st.lists(item, max_size=4).map(tuple), st.lists(item, max_size=4),
+                                 item))
+    site = ("here", 2)
+    got, error = attempt(manipulation.reshape_node, x._node, target, site)
+    with general_reshape():
+        want, want_error = attempt(manipulation.reshape_node, x._node, target, site)
+    assert error == want_error
+    if got is not None:
+        assert dump(got) == dump(want)
+        try:
+            expected = np.arange(size, dtype=np.int16).reshape(shape).reshape(target) + 1
+        except (ValueError, TypeError):
+            return
+        with la.config(backend="numpy"):
+            np.testing.assert_array_equal(np.asarray(la.Array(got)), expected)
+
+
+def test_methods_and_errors():
+    x = la.ones((2, 3, 4), dtype=la.float32) * 3.0
+    assert x.T.shape == (4, 3, 2) and x.T._node.attrs == ((2, 1, 0),)
+    v = la.ones(3, dtype=la.float32)
+    assert v.T._node is v._node and la.ones((), dtype=la.float32).T.shape == ()
+    assert x.reshape(-1).shape == (24,) and x.reshape(4, -1).shape == (4, 6)
+    assert x.reshape((2, 3, 4))._node is x._node
+    with pytest.raises(ValueError, match="cannot reshape array of size 24 into shape"):
+        x.reshape(5, -1)
+    with pytest.raises(ValueError, match="can only specify one unknown dimension"):
+        x.reshape(-1, -1)
+    with pytest.raises(TypeError, match="invalid shape"):
+        x.reshape(2.0, 12)
+    with pytest.raises(ValueError, match=r"axes \(0, 0, 1\) don't match"):
+        la.permute_dims(x, (0, 0, 1))

@@ -382,3 +382,35 @@ def test_nodes_free_through_the_compiled_dealloc():
     t = Traced.__new__(Traced)
     del t
     assert seen == [1]
+
+
+@needs_hit_path
+def test_threads_running_a_matmul_plan_use_their_own_workspaces(fresh_caches):
+    """The direct launch reads a matmul's intermediate from this thread's workspace: four threads
+    running the MLP step at once each get NumPy's answer."""
+    rng = np.random.default_rng(3)
+    w = rng.standard_normal((64, 32)).astype(np.float32)
+    b = rng.standard_normal(32).astype(np.float32)
+    lw, lb = la.array(w), la.array(b)
+    errors = []
+
+    def work(seed):
+        try:
+            xs = [np.random.default_rng(seed + k).standard_normal((16, 64)).astype(np.float32)
+                  for k in range(40)]
+            with la.config(backend="c", background_compiles=False):
+                for _ in range(5):
+                    for x in xs:
+                        got = float(la.nn.relu(la.array(x) @ lw + lb).sum())
+                        want = float(np.maximum(x @ w + b, 0).sum())
+                        assert abs(got - want) <= 1e-4 * max(1.0, abs(want)), (got, want)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(100 * k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[:1]
+    assert fast_hits() > 0

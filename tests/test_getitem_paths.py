@@ -279,6 +279,30 @@ def test_an_exception_in_the_cut_hook_propagates_from_getitem(error):
     assert x[1:, None].shape == (2, 1, 4)
 
 
+def test_threads_indexing_at_once():
+    import threading
+
+    g = la.ones((4, 32), dtype=la.float32) * 2.0
+    results, failures = [], []
+
+    def work():
+        try:
+            for _ in range(2000):
+                parts = [g[:, k * 8:(k + 1) * 8] for k in range(4)]
+                out = parts[0][1] + parts[3][..., 0][None, :1] - g[1:-1][0, ::4][None]
+            results.append(out._node.key)
+        except BaseException as exc:  # noqa: BLE001  (reported below)
+            failures.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+    assert len(results) == 4 and len(set(results)) == 1
+
+
 # --- the pure-Python Node class against the compiled one, from fresh interpreters -----------------
 PROGRAM = """
 import json, numpy as np, lazyarray as la

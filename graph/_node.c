@@ -52,6 +52,10 @@ list_int(PyObject *list, Py_ssize_t i, long long *out)
     return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
 }
 
+static void forget_keys(void);
+static Py_ssize_t KEY_CACHE_SEEN;
+static void remember_key(PyObject *structure, PyObject *key);
+
 /* The key of `structure`: equal structures get equal keys, keys are never reused. */
 static PyObject *
 intern_structure(PyObject *structure)
@@ -63,14 +67,132 @@ intern_structure(PyObject *structure)
     }
     if (PyErr_Occurred())
         return NULL;
-    if (PyDict_GET_SIZE(KEYS) >= MAX_KEYS)
+    if (PyDict_GET_SIZE(KEYS) >= MAX_KEYS) {
         PyDict_Clear(KEYS); /* later equal structures get new keys: a miss, never a false hit */
+        forget_keys();      /* (structures remembered without the dict: the same) */
+        KEY_CACHE_SEEN = 0;
+    }
     key = PyLong_FromLongLong(++NEXT_KEY);
     if (key == NULL || PyDict_SetItem(KEYS, structure, key) < 0) {
         Py_XDECREF(key);
         return NULL;
     }
+    if (PyTuple_CheckExact(structure)) /* (node_setup's and intern()'s alike) */
+        remember_key(structure, key);
     return key;
+}
+
+/* Structure -> key without building the structure tuple: a direct-mapped table of the
+ * structures interned lately, by the identity of their op, attrs, dtype and shape objects and the
+ * values of their input keys. Building (op, attrs, dtype, shape, *keys), hashing it (nested
+ * tuples, the dtype) and the dict probe cost ~0.1 us of every node; a loop's ops bind the same
+ * objects again, so this probe answers most of them. Identity implies the equality the dict
+ * tests (the dict compares by identity first). An entry is made when a structure is first
+ * interned and holds that structure tuple, the dict's own key: so the objects compared by
+ * identity stay alive (no address is reused while cached) without the table holding references
+ * to them (tests count the references to dtypes and shapes), and a structure found in the dict
+ * instead (a fresh but equal shape tuple) leaves the table alone. The table is emptied when KEYS
+ * is cleared (intern_structure; a smaller KEYS than last seen: someone else cleared it); a key
+ * it gave after such a clear would only be an older key for the structure, never another
+ * structure's (keys are never reused). Inputs: NodeBase objects with int keys, at most 3. */
+#define KEY_SLOTS 1024
+#define KEY_MAX_INPUTS 3
+static struct {
+    PyObject *structure, *key; /* strong references */
+    int n;
+    long long in_key[KEY_MAX_INPUTS];
+} KEY_CACHE[KEY_SLOTS];
+static Py_ssize_t KEY_CACHE_SEEN = 0; /* PyDict_GET_SIZE(KEYS) when last stored */
+
+static void
+forget_keys(void)
+{
+    for (int i = 0; i < KEY_SLOTS; i++) {
+        Py_CLEAR(KEY_CACHE[i].structure);
+        Py_CLEAR(KEY_CACHE[i].key);
+    }
+}
+
+/* Int keys as C integers (0: the table cannot hold this structure). `items`: input nodes
+ * (`nodes`) or the structure's key objects. */
+static int
+c_keys(PyObject *const *items, Py_ssize_t n, int nodes, long long *out)
+{
+    if (n > KEY_MAX_INPUTS)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *k = items[i];
+        if (nodes) {
+            if (!PyObject_TypeCheck(k, &NodeBaseType))
+                return 0;
+            k = ((NodeObject *)k)->key;
+        }
+        if (k == NULL || !PyLong_CheckExact(k))
+            return 0;
+        int overflow;
+        out[i] = PyLong_AsLongLongAndOverflow(k, &overflow);
+        if (overflow || (out[i] == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static size_t
+key_slot(PyObject *op, PyObject *attrs, PyObject *dtype, PyObject *shape, const long long *keys,
+         Py_ssize_t n)
+{
+    size_t h = (size_t)op * 31u ^ (size_t)attrs * 17u ^ (size_t)dtype * 13u ^ (size_t)shape;
+    for (Py_ssize_t i = 0; i < n; i++)
+        h = h * 1000003u ^ (size_t)keys[i];
+    h *= (size_t)0x9E3779B97F4A7C15ull;
+    return (h ^ (h >> 29)) & (KEY_SLOTS - 1);
+}
+
+/* The cached key (new reference) or NULL (no exception) on a miss. */
+static PyObject *
+remembered_key(PyObject *op, PyObject *attrs, PyObject *dtype, PyObject *shape, PyObject *inputs)
+{
+    long long keys[KEY_MAX_INPUTS];
+    Py_ssize_t n = PyTuple_GET_SIZE(inputs);
+    if (PyDict_GET_SIZE(KEYS) < KEY_CACHE_SEEN) { /* cleared behind intern_structure's back */
+        forget_keys();
+        KEY_CACHE_SEEN = 0;
+        return NULL;
+    }
+    if (!c_keys(PySequence_Fast_ITEMS(inputs), n, 1, keys))
+        return NULL;
+    size_t i = key_slot(op, attrs, dtype, shape, keys, n);
+    PyObject *st = KEY_CACHE[i].structure;
+    if (st == NULL || KEY_CACHE[i].n != n || PyTuple_GET_ITEM(st, 0) != op
+        || PyTuple_GET_ITEM(st, 1) != attrs || PyTuple_GET_ITEM(st, 2) != dtype
+        || PyTuple_GET_ITEM(st, 3) != shape)
+        return NULL;
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (KEY_CACHE[i].in_key[j] != keys[j])
+            return NULL;
+    return Py_NewRef(KEY_CACHE[i].key);
+}
+
+/* A structure just interned (the dict's key now) and its key. */
+static void
+remember_key(PyObject *structure, PyObject *key)
+{
+    long long keys[KEY_MAX_INPUTS];
+    Py_ssize_t n = PyTuple_GET_SIZE(structure) - 4;
+    if (n < 0 || !c_keys(PySequence_Fast_ITEMS(structure) + 4, n, 0, keys))
+        return;
+    size_t i = key_slot(PyTuple_GET_ITEM(structure, 0), PyTuple_GET_ITEM(structure, 1),
+                        PyTuple_GET_ITEM(structure, 2), PyTuple_GET_ITEM(structure, 3), keys, n);
+    PyObject *old_structure = KEY_CACHE[i].structure, *old_key = KEY_CACHE[i].key;
+    KEY_CACHE[i].structure = Py_NewRef(structure);
+    KEY_CACHE[i].key = Py_NewRef(key);
+    KEY_CACHE[i].n = (int)n;
+    memcpy(KEY_CACHE[i].in_key, keys, sizeof(long long) * (size_t)n);
+    KEY_CACHE_SEEN = PyDict_GET_SIZE(KEYS);
+    Py_XDECREF(old_structure); /* last: the slot is whole before anything is freed */
+    Py_XDECREF(old_key);
 }
 
 /* An input's `pending` or `key` (a NodeObject's field, else the attribute). New reference. */
@@ -194,13 +316,18 @@ node_setup(NodeObject *self, PyObject *op, PyObject *inputs, PyObject *attrs, Py
     if (count == NULL)
         goto fail;
     Py_XSETREF(self->pending, count);
-    structure = structure_of(op, attrs, dtype, shape, inputs);
-    if (structure == NULL)
-        goto fail;
-    key = intern_structure(structure);
-    Py_DECREF(structure);
-    if (key == NULL)
-        goto fail;
+    key = remembered_key(op, attrs, dtype, shape, inputs); /* a loop's structures come back */
+    if (key == NULL) {
+        if (PyErr_Occurred())
+            goto fail;
+        structure = structure_of(op, attrs, dtype, shape, inputs);
+        if (structure == NULL)
+            goto fail;
+        key = intern_structure(structure);
+        Py_DECREF(structure);
+        if (key == NULL)
+            goto fail;
+    }
     Py_XSETREF(self->key, key);
     Py_XSETREF(self->inputs, inputs); /* steals our reference */
     return 0;
@@ -1840,6 +1967,8 @@ py_bind(PyObject *module, PyObject *args)
     Py_INCREF(keys), Py_INCREF(budget), Py_INCREF(segment_start), Py_INCREF(is_library);
     Py_INCREF(is_library_file);
     Py_XSETREF(KEYS, keys);
+    forget_keys(); /* keys of another table */
+    KEY_CACHE_SEEN = 0;
     Py_XSETREF(BUDGET, budget);
     Py_XSETREF(SEGMENT_START, segment_start);
     Py_XSETREF(IS_LIBRARY, is_library);

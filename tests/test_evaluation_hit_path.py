@@ -414,3 +414,28 @@ def test_threads_running_a_matmul_plan_use_their_own_workspaces(fresh_caches):
         t.join()
     assert not errors, errors[:1]
     assert fast_hits() > 0
+
+
+@needs_hit_path
+@pytest.mark.parametrize("max_keys", [500_000, 40])
+def test_remembered_keys_are_the_key_tables_answer(max_keys):
+    """graph/_node.c answers a structure seen lately without building its tuple (by identity of
+    op, attrs, dtype and shape, and the input keys); every node's key must be what the interning
+    dict maps its structure to, also across clears of that dict (a small max_keys)."""
+    from lazyarray.graph import node as graph_node
+
+    compiled = graph_node._compiled
+    tables = (graph_node._KEYS, graph_node._BUDGET, graph_node._SEGMENT_START,
+              graph_node._IS_LIBRARY, graph_node._is_library_file)
+    compiled.bind(*tables, max_keys)
+    try:
+        a, b = la.array(f32(16)), la.array(f32(16, seed=1))
+        m = la.array(np.ones((4, 4), np.float32))
+        for k in range(60):
+            for y in (a * 0.5 + b, la.exp(a) - k, la.maximum(a, b) * b, m @ m + 1.0,
+                      la.reshape(a, (4, 4))[1:3] * 2.0, (a > 0.5) & (b < 0.5)):
+                n = y._node
+                structure = (n.op, n.attrs, n.dtype, n.shape, *[i.key for i in n.inputs])
+                assert graph_node._KEYS.get(structure) == n.key
+    finally:
+        compiled.bind(*tables, graph_node._MAX_KEYS)

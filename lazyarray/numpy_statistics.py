@@ -71,7 +71,7 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
     from .shaping import take_along_axis
 
     v = _array(a)
-    if v.dtype.kind not in "f" or out is not None:
+    if v.dtype.kind not in "fc" or out is not None:  # (complex: NaN in either part is skipped)
         from .numpy_reductions import median
 
         return median(v, axis=axis, keepdims=keepdims)

@@ -30,6 +30,10 @@ CASES = {
     "nanpercentile": lambda m: m.nanpercentile(FN, 50),
     "nanmedian": lambda m: m.nanmedian(FN, axis=1),
     "nanmedian_f32": lambda m: m.nanmedian(FN.astype(np.float32), axis=0, keepdims=True),
+    # complex: a NaN in either part is skipped, as NumPy (it propagated here)
+    "nanmedian_complex": lambda m: m.nanmedian(m.asarray(FN + 1j * F), axis=1),
+    "nanmedian_complex64": lambda m: m.nanmedian(m.asarray((F + 1j * FN).astype(np.complex64)),
+                                                 axis=0, keepdims=True),
     "cov": lambda m: m.cov(F),
     "cov_columns": lambda m: m.cov(F, rowvar=False),
     "cov_xy": lambda m: m.cov(F[0], F[1]),

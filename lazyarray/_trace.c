@@ -597,49 +597,122 @@ keeps_whole(const Basic *b)
     return 1;
 }
 
-/* Node(op, (input,), (attr,), shape, dtype, None, site) (new ref; steals `attr` and `shape`). */
+/* The objects a basic key's nodes hold: the slice's shape and attrs ((spec,)), the reshape's
+ * shape (target) and attrs ((target,): one tuple for both, as `_bind.primitive(_RESHAPE, ...,
+ * (target,), target, ...)` passes it). A loop body indexes with the same few keys every step, so
+ * the last ones seen are kept in a small direct-mapped cache and shared between nodes (tuples are
+ * immutable): no tuples or ints to allocate and free per node, and graph/_node.c's key cache,
+ * which compares attrs and shapes by identity, can then hit. */
+enum { SLICE_SHAPE, SLICE_ATTRS, TARGET, RESHAPE_ATTRS, N_PARTS };
+#define SPEC_SLOTS 64
+#define SPEC_DIMS 8 /* keys of more dimensions are not cached */
+typedef struct {
+    Py_ssize_t ndim, nout; /* all zero at first: the 0-d key, its parts not made yet */
+    Py_ssize_t v[4 * SPEC_DIMS];
+    PyObject *part[N_PARTS]; /* made when first needed */
+} SpecEntry;
+static SpecEntry SPEC_CACHE[SPEC_SLOTS];
+
+/* The cache entry for b's spec and result shape (emptied and taken over if it held another), or
+ * NULL if b has too many dimensions. */
+static SpecEntry *
+spec_entry(const Basic *b)
+{
+    Py_ssize_t v[4 * SPEC_DIMS], n = 0;
+    if (b->ndim > SPEC_DIMS || b->nout > SPEC_DIMS)
+        return NULL;
+    for (Py_ssize_t d = 0; d < b->ndim; d++)
+        v[n++] = b->start[d], v[n++] = b->step[d], v[n++] = b->length[d];
+    for (Py_ssize_t o = 0; o < b->nout; o++)
+        v[n++] = b->out[o];
+    uint64_t h = 1469598103934665603ULL ^ (uint64_t)(b->ndim * 64 + b->nout);
+    for (Py_ssize_t i = 0; i < n; i++)
+        h = (h ^ (uint64_t)v[i]) * 1099511628211ULL;
+    SpecEntry *e = &SPEC_CACHE[h % SPEC_SLOTS];
+    if (e->ndim == b->ndim && e->nout == b->nout && memcmp(e->v, v, n * sizeof v[0]) == 0)
+        return e;
+    for (int p = 0; p < N_PARTS; p++) /* tuples of ints: freeing them runs no Python code */
+        Py_CLEAR(e->part[p]);
+    e->ndim = b->ndim, e->nout = b->nout;
+    memcpy(e->v, v, n * sizeof v[0]);
+    return e;
+}
+
+/* One part, made from b (new ref); `target` is TARGET, for RESHAPE_ATTRS. */
 static PyObject *
-build_view(PyObject *op, PyObject *input, PyObject *attr, PyObject *shape, PyObject *dtype,
+make_part(const Basic *b, int part, PyObject *target)
+{
+    PyObject *spec, *out;
+    switch (part) {
+    case SLICE_SHAPE:
+        return ssize_tuple(b->length, b->ndim);
+    case SLICE_ATTRS:
+        if ((spec = spec_tuple(b)) == NULL)
+            return NULL;
+        out = PyTuple_Pack(1, spec);
+        Py_DECREF(spec);
+        return out;
+    case TARGET:
+        return ssize_tuple(b->out, b->nout);
+    default:
+        return PyTuple_Pack(1, target);
+    }
+}
+
+/* New references to the parts the nodes need (the others NULL): the slice's when `slice`, the
+ * reshape's when `reshape`. Taken before any node is built, as building may run Python (the cut
+ * hook) and so another thread may reuse the cache slot. 0, or -1 with every part NULL. */
+static int
+basic_parts(const Basic *b, int slice, int reshape, PyObject *parts[N_PARTS])
+{
+    int want[N_PARTS] = {slice, slice, reshape, reshape};
+    SpecEntry *e = spec_entry(b);
+    for (int p = 0; p < N_PARTS; p++) {
+        parts[p] = NULL;
+        if (!want[p])
+            continue;
+        if (e != NULL && e->part[p] != NULL)
+            parts[p] = Py_NewRef(e->part[p]);
+        else if ((parts[p] = make_part(b, p, parts[TARGET])) != NULL && e != NULL)
+            e->part[p] = Py_NewRef(parts[p]);
+        if (parts[p] == NULL) {
+            for (int q = 0; q < p; q++)
+                Py_CLEAR(parts[q]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Node(op, (input,), attrs, shape, dtype, None, site) (new ref). */
+static PyObject *
+build_view(PyObject *op, PyObject *input, PyObject *attrs, PyObject *shape, PyObject *dtype,
            PyObject *site)
 {
-    PyObject *inputs = PyTuple_Pack(1, input), *attrs = attr ? PyTuple_Pack(1, attr) : NULL;
-    PyObject *out = inputs && attrs && shape
-                        ? NODE->build(op, inputs, attrs, shape, dtype, Py_None, site)
-                        : NULL;
+    PyObject *inputs = PyTuple_Pack(1, input);
+    PyObject *out = inputs ? NODE->build(op, inputs, attrs, shape, dtype, Py_None, site) : NULL;
     Py_XDECREF(inputs);
-    Py_XDECREF(attrs);
-    Py_XDECREF(attr);
-    Py_XDECREF(shape);
     return out;
 }
 
-/* general_getitem's nodes for a resolved basic key: slice_node, then reshape_node (new ref). The
- * reshape's attribute is its shape, one tuple, as `_bind.primitive(_RESHAPE, ..., (target,),
- * target, ...)` passes it. */
+/* general_getitem's nodes for a resolved basic key: slice_node, then reshape_node (new ref). */
 static PyObject *
 build_basic(NodeObject *node, const Basic *b, PyObject *site)
 {
-    PyObject *sliced;
-    if (keeps_whole(b)) {
-        sliced = (PyObject *)node;
-        Py_INCREF(sliced);
-    }
-    else
-        sliced = build_view(SLICE_OP, (PyObject *)node, spec_tuple(b),
-                            ssize_tuple(b->length, b->ndim), node->dtype, site);
-    int same = b->nout == b->ndim;
-    for (Py_ssize_t d = 0; same && d < b->ndim; d++)
-        same = b->out[d] == b->length[d];
-    if (sliced == NULL || same)
-        return sliced;
-    PyObject *target = ssize_tuple(b->out, b->nout);
-    if (target == NULL) {
-        Py_DECREF(sliced);
+    int slice = !keeps_whole(b), reshape = b->nout != b->ndim;
+    for (Py_ssize_t d = 0; !reshape && d < b->ndim; d++)
+        reshape = b->out[d] != b->length[d];
+    PyObject *parts[N_PARTS], *out;
+    if (basic_parts(b, slice, reshape, parts) < 0)
         return NULL;
-    }
-    Py_INCREF(target); /* the attribute and the shape: one tuple, as in Python */
-    PyObject *out = build_view(RESHAPE_OP, sliced, target, target, node->dtype, site);
-    Py_DECREF(sliced);
+    out = slice ? build_view(SLICE_OP, (PyObject *)node, parts[SLICE_ATTRS], parts[SLICE_SHAPE],
+                             node->dtype, site)
+                : Py_NewRef((PyObject *)node);
+    if (out != NULL && reshape)
+        Py_SETREF(out, build_view(RESHAPE_OP, out, parts[RESHAPE_ATTRS], parts[TARGET],
+                                  node->dtype, site));
+    for (int p = 0; p < N_PARTS; p++)
+        Py_XDECREF(parts[p]);
     return out;
 }
 

@@ -200,6 +200,29 @@ def test_hand_picked_keys():
         assert got is None and error[0] == kind, (key, error)
 
 
+@needs_compiled
+def test_the_spec_cache_shares_tuples_and_survives_eviction():
+    """try_getitem keeps the last tuples made per spec (64 slots, up to 8 dimensions) and shares
+    them between nodes; many distinct keys evict one another, keys of more dimensions are not
+    cached, and every node still matches the general path's."""
+    x = la.ones((6, 40), dtype=la.float32) * 1.0
+    a, b = x[:, 1:5], x[:, 1:5]
+    assert a._node.attrs is b._node.attrs and a._node.shape is b._node.shape
+    c, d = x[2], x[2]
+    assert c._node.attrs is d._node.attrs and c._node.attrs[0] is c._node.shape
+    keys = [(slice(None), slice(i, j)) for i in range(-20, 20, 3) for j in range(-20, 40, 7)]
+    keys += [(k, slice(i, None, s)) for k in range(-6, 6) for i in (0, 3) for s in (1, 2, -1)]
+    for _ in range(2):
+        for key in keys:
+            got, error = index(x, key)
+            assert error is None
+            assert dump(got._node) == dump(general_getitem(x._node, key, got._node.site)), key
+    y = la.ones((2,) * 10, dtype=la.float32) * 1.0
+    for key in [(0,) * 10, (slice(1, None),) * 9, (None, Ellipsis, 1)]:
+        got, _ = index(y, key)
+        assert dump(got._node) == dump(general_getitem(y._node, key, got._node.site)), key
+
+
 def test_whole_dimensions_build_no_node_and_an_int_into_size_one_only_reshapes():
     x = la.asarray(np.ones((1, 3), np.float32)) * 2.0
     assert x[:]._node is x._node and x[...]._node is x._node and x[()]._node is x._node

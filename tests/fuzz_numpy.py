@@ -509,8 +509,10 @@ class Generator:
                 # and 0.0 (equal) come out in either order there; its argsort is stable
                 kind = "exact_zero" if r == "sort" and desc else "exact"
                 return self.attempt(f"xa.{r}({x}, axis={ax}, descending={desc})", kind)
+            # NumPy's default sort is not stable: equal -0.0 and 0.0 come out in either order
+            # (seed 1505924); lazyarray's is stable (docs/semantics.md)
             return self.attempt(f"{'np_.sort' if r == 'sort' else 'H.argsort'}({x}, axis={ax})",
-                                "exact")
+                                "exact_zero" if r == "sort" else "exact")
         if r == "searchsorted":
             if nd != 1:
                 return None

@@ -63,7 +63,7 @@ SLICE = register(OpDef("slice", OpKind.VIEW,
 # --- reductions ----------------------------------------------------------------------------------------
 
 
-def _reduction(name, fn, identity, c_combine, properties=(), vjp=None):
+def _reduction(name, fn, identity, c_combine, properties=(), vjp=None, fold=None):
     def reference(xs, attrs, dtype):
         axes, keepdims = attrs
         with np.errstate(all="ignore"):
@@ -71,7 +71,7 @@ def _reduction(name, fn, identity, c_combine, properties=(), vjp=None):
 
     return register(OpDef(name, OpKind.REDUCTION, reference, attr_names=("axes", "keepdims"),
                           c=c_combine, reduce_identity=identity,
-                          properties=frozenset(properties), vjp=vjp,
+                          properties=frozenset(properties), vjp=vjp, fold=fold,
                           differentiable=vjp is not None))
 
 
@@ -122,10 +122,12 @@ def _untyped(fn):
 # Integer sums and products wrap like NumPy's (through the prelude's unsigned helpers: no C overflow UB).
 SUM = _reduction("sum", np.sum, lambda dt: 0,
                  {"f": "{acc} = {acc} + {0}", "b": "{acc} = {acc} | {0}",
-                  "*": "{acc} = la_add_{S}({acc}, {0})"}, ("linear", "accumulates"), _sum_vjp)
+                  "*": "{acc} = la_add_{S}({acc}, {0})"}, ("linear", "accumulates"), _sum_vjp,
+                 fold=np.add)
 PROD = _reduction("prod", np.prod, lambda dt: 1,
                   {"f": "{acc} = {acc} * {0}", "b": "{acc} = {acc} & {0}",
-                   "*": "{acc} = la_mul_{S}({acc}, {0})"}, ("accumulates",), _prod_vjp)
+                   "*": "{acc} = la_mul_{S}({acc}, {0})"}, ("accumulates",), _prod_vjp,
+                  fold=np.multiply)
 # "order_free": the fold order can change at most which of equal extremes (+0 or -0) or which NaN
 # payload is the result (a backend may fold in any order it likes, e.g. in more lanes).
 MAX = _reduction("max", _untyped(np.max), _max_identity, {"*": "{acc} = la_max_{S}({acc}, {0})"},

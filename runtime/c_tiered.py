@@ -11,10 +11,12 @@ One value, one bit pattern (issue 9): a loop may switch executors between two it
 only programs whose every result is bit-identical in both executors are tiered
 (`runs_same_bits`): elementwise ops the registry marks "numpy_bits" (correctly rounded or exact,
 with the same edge cases), "numpy_bits_integer" ops on integer inputs, loads, stores,
-indices, scalars and library calls (run by the same NumPy code in both). Transcendental functions
-(our own C formulas differ from NumPy's by an ulp), reductions (the C loop folds 8 lanes, NumPy
-pairwise) and complex values compile first, as before. So does a program too large for NumPy to
-run faster than the compiler would build it (INTERPRET_MAX_WORK).
+indices, scalars and library calls (run by the same NumPy code in both), and reductions whose C
+fold order `c_fold` replays (float sums and products in the C kernel's lanes; integer, bool and
+arg reductions, which no order changes). Transcendental functions (our own C formulas differ
+from NumPy's by an ulp), float max/min (a lane may keep the other zero) and complex values
+compile first, as before. So does a program too large for NumPy to run faster than the compiler
+would build it (INTERPRET_MAX_WORK).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import numpy as np
 from ..graph.kernel_ir import Apply, Const, Index, Kernel, Load, Program, ScalarArg
 from . import compile_stats
 from .backend import fresh_outputs
+from .c_fold import fold_rows, replays
 from .kernel_numpy import _Frame, _strided, run_kernel
 
 # Element-ops above which a program waits for its compile: NumPy runs ~1e8-1e9 element-ops a
@@ -41,7 +44,7 @@ def runs_same_bits(program: Program) -> bool:
         if not isinstance(step, Kernel):
             continue  # library calls run through the same NumPy code in both executors
         for stage in step.stages:
-            if stage.reduces:
+            if not all(replays(r, stage) for r in stage.reduces):
                 return False
             for e in stage.exprs:
                 if getattr(e, "dtype", None) is not None and e.dtype.kind == "c":
@@ -87,7 +90,7 @@ def run_interpreted(program: Program, arrays: Sequence[Any],
     with np.errstate(all="ignore"):
         for step in program.steps:
             if isinstance(step, Kernel):
-                run_kernel(step, frame, scalars)
+                run_kernel(step, frame, scalars, fold_rows)
             else:
                 run_library_call(step, slots)
     return fresh_outputs(program, slots)
@@ -211,7 +214,7 @@ class _GenericKernel(_FlatKernel):
     def run(self, bufs: list[Any], scalars: Sequence[Any]) -> None:
         frame = _Frame.__new__(_Frame)
         frame.bufs = bufs
-        run_kernel(self.kernel, frame, scalars)
+        run_kernel(self.kernel, frame, scalars, fold_rows)
 
 
 def _viewer(buffer_shape: tuple[int, ...], strides: tuple[int, ...], offset: int,

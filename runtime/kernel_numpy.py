@@ -12,7 +12,7 @@ Stages evaluate on the full loop shape (inner stages) or on outer + (1,) * n_inn
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -109,7 +109,10 @@ def _frees(stage: Any, si: int, pinned: set[tuple[int, int]]) -> list[tuple[int,
     return [tuple(f) for f in frees]
 
 
-def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any]) -> None:
+def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any],
+               fold_rows: Callable[..., np.ndarray] | None = None) -> None:
+    """`fold_rows(kernel, stage, reduce, rows)`: how a reduction folds its rows (outer..., inner
+    elements); by default the op's NumPy reference (the tiered C plan passes C's fold order)."""
     outer, n_inner = kernel.outer, len(kernel.inner)
     acc_shape = outer + (1,) * n_inner
     acc: dict[tuple[int, int], np.ndarray] = {}
@@ -128,7 +131,10 @@ def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any]) -> None:
         for k, red in enumerate(stage.reduces):
             rows = np.broadcast_to(vals[red.value], kernel.space).reshape(
                 outer + (math.prod(kernel.inner),))
-            out = np.asarray(red.op.reference((rows,), ((len(outer),), False), red.dtype))
+            if fold_rows is None:
+                out = np.asarray(red.op.reference((rows,), ((len(outer),), False), red.dtype))
+            else:
+                out = fold_rows(kernel, stage, red, rows)
             acc[(si, k)] = out.astype(red.dtype, copy=False).reshape(acc_shape)
         # Snapshot loaded values first: an in-place store may overwrite what another store reads.
         values = [np.array(vals[st.value]) if isinstance(stage.exprs[st.value], Load)

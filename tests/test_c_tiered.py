@@ -129,16 +129,20 @@ def test_every_numpy_bits_op_gives_the_same_bits_in_both_executors(kernel_dir, d
     assert not bad, bad
 
 
-def test_transcendentals_reductions_and_complex_wait_for_the_compiler():
+def test_transcendentals_float_extremes_and_complex_wait_for_the_compiler():
     x = la.array(np.linspace(-1, 1, 8, dtype=np.float32))
     z = la.array(np.ones(4, np.complex64))
     i = la.array(np.arange(8, dtype=np.int32))
-    for y in (la.exp(x) + 1, la.tanh(x), la.sum(x * 2), la.max(x + 1), z * z, x ** 1.5,
-              la.maximum(x, 0.0)):
+    h = la.array(np.ones(8, np.float16))
+    for y in (la.exp(x) + 1, la.tanh(x), la.max(x + 1), la.min(x, axis=0), z * z, x ** 1.5,
+              la.maximum(x, 0.0), la.sum(z), la.max(h)):
         assert not runs_same_bits(optimize(_graph(y)))
     for y in (x * 2 + 1, la.where(x > 0, x, -x), la.sqrt(la.abs(x)) / 3, la.maximum(i, 3) // 3,
               i.astype(np.float32) * x, x.astype(np.int32),
-              x.astype(np.int16).astype(np.float32)):
+              x.astype(np.int16).astype(np.float32),
+              # reductions whose C fold order runtime/c_fold.py replays, or no order changes
+              la.sum(x * 2), la.mean(x), la.prod(x), la.var(x), la.sum(i), la.max(i),
+              la.argmax(x), la.any(x > 0), la.sum(x > 0)):
         assert runs_same_bits(optimize(_graph(y)))
 
 
@@ -320,7 +324,7 @@ def test_a_failed_compile_reaches_the_plan(background, monkeypatch):
 def test_tiered_plan_reports_workspace_and_state(kernel_dir, monkeypatch):
     monkeypatch.setattr(c_backend, "background_compiles", True)
     x = la.array(np.ones((8, 8), np.float32))
-    program = optimize(_graph(la.sum(x * 2.0, axis=1)[:, None] * (x + 1.0)))
+    program = optimize(_graph(la.max(x * 2.0, axis=1)[:, None] * (x + 1.0)))
     with hold_the_compiler():
         plan = CBackend().compile_without_waiting(optimize(_graph(x * 2.0 + 1.0)))
         assert isinstance(plan, TieredPlan) and not plan.compiled
@@ -369,3 +373,56 @@ def test_a_blocking_compile_waits_for_the_same_kernel_queued(background, monkeyp
     info = la.cache_info()
     assert (info.kernels_queued, info.kernels_compiled, info.interpreted_runs) == (1, 1, 1)
     assert (small == 3).all() and (large == 3).all()
+
+
+def _reduction_cases(seed: int) -> list:
+    """Reductions runtime/c_fold.py replays, over lengths around the lane count, strided and
+    transposed rows (no collapse), partial axes of 3-d arrays, a split full reduction."""
+    from graph_strategies import adversarial
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for dt in (np.float32, np.float64, np.int8, np.uint16, np.int64, np.bool_):
+        for n in (1, 7, 8, 9, 19, 70):
+            if dt == np.bool_:
+                a = la.array(rng.random(n) > 0.5)
+            elif np.dtype(dt).kind == "f":
+                a = la.array(adversarial(rng, dt, (n,)) if seed % 2 else
+                             rng.standard_normal(n).astype(dt) * 1e3)
+            else:
+                a = la.array(rng.integers(-100, 100, n).astype(dt))
+            out += [la.sum(a), la.prod(a[:6]), la.argmax(a), la.sum(a * 3)]
+        for shape, axis in (((5, 19), 1), ((5, 19), 0), ((19, 5), None), ((3, 4, 11), (0, 2)),
+                            ((3, 4, 11), (1, 2)), ((6, 9), -1)):
+            x = rng.standard_normal(shape) * 100
+            a = la.array(x > 0 if dt == np.bool_ else x.astype(dt))
+            t = la.permute_dims(a, tuple(reversed(range(a.ndim))))
+            out += [la.sum(a, axis=axis), la.sum(t, axis=axis), la.sum(a[..., ::2], axis=axis)]
+            if np.dtype(dt).kind == "f":
+                out += [la.mean(a * 2 + 1, axis=axis), la.var(a, axis=axis),
+                        a / la.sum(a, axis=-1, keepdims=True) - 1]  # a kept row
+    big = la.array(rng.standard_normal(3000).astype(np.float32))
+    out += [la.sum(big), la.mean((big - 1) ** 2)]  # split in chunks (threshold patched below)
+    return out
+
+
+def test_replayed_reductions_keep_their_bits_when_the_compiled_kernels_arrive(background,
+                                                                            monkeypatch):
+    """Float sums and products (mean, var, a row over its sum) run interpreted in C's lane
+    order, then compiled: the same bits, for the same seed; and not NumPy's pairwise bits
+    everywhere (what the numpy backend gives), so the replay is not the reference."""
+    monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 1024)
+    for seed in (0, 1):
+        with hold_the_compiler():
+            with np.errstate(all="ignore"):
+                first = [np.asarray(y) for y in la.eval(*_reduction_cases(seed))]
+            assert la.cache_info().interpreted_runs >= 1
+        runs = la.cache_info().interpreted_runs
+        with np.errstate(all="ignore"):
+            second = [np.asarray(y) for y in la.eval(*_reduction_cases(seed))]
+        assert la.cache_info().interpreted_runs == runs  # the second ran compiled
+        bad = [k for k, (a, b) in enumerate(zip(first, second)) if not same_bits(a, b)]
+        assert not bad, (seed, bad)
+        with la.config(backend="numpy"), np.errstate(all="ignore"):
+            pairwise = [np.asarray(y) for y in la.eval(*_reduction_cases(seed))]
+        assert any(not same_bits(a, b) for a, b in zip(first, pairwise))

@@ -443,19 +443,55 @@ read_shape(PyObject *shape, Basic *b)
     return 1;
 }
 
-/* A slice bound: 1 with *out set (*present 0 for None), 0 for anything but None or a Python int
+/* NumPy's integer scalar types (np.int64, np.intp, ...: set_index_types()): indices as common as
+ * Python ints in loops over np.arange or NumPy results. Exact types only: their __index__ is C. */
+#define MAX_INDEX_TYPES 32
+static PyTypeObject *INDEX_TYPES[MAX_INDEX_TYPES];
+static int N_INDEX_TYPES;
+
+/* Whether k is a Python int (not a bool) or one of NumPy's integer scalars. */
+static int
+is_index(PyObject *k)
+{
+    if (PyLong_CheckExact(k))
+        return 1;
+    for (int i = 0; i < N_INDEX_TYPES; i++)
+        if (Py_TYPE(k) == INDEX_TYPES[i])
+            return 1;
+    return 0;
+}
+
+/* An index's value: 1 with *out set, 0 if k is not one (is_index) or does not fit a long long. */
+static int
+index_value(PyObject *k, long long *out)
+{
+    int overflow = 0;
+    if (PyLong_CheckExact(k)) {
+        *out = PyLong_AsLongLongAndOverflow(k, &overflow);
+        return !overflow;
+    }
+    if (!is_index(k))
+        return 0;
+    PyObject *value = PyNumber_Index(k);
+    if (value == NULL) {
+        PyErr_Clear(); /* the Python path reports it */
+        return 0;
+    }
+    *out = PyLong_AsLongLongAndOverflow(value, &overflow);
+    Py_DECREF(value);
+    return !overflow;
+}
+
+/* A slice bound: 1 with *out set (*present 0 for None), 0 for anything but None or an index
  * within int64's range minus its minimum (PySlice_Unpack would clamp it: a different step). */
 static int
 slice_bound(PyObject *v, Py_ssize_t *out, int *present)
 {
+    long long x;
     *present = v != Py_None;
     if (!*present)
         return 1;
-    if (!PyLong_CheckExact(v))
-        return 0;
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow || x <= -PY_SSIZE_T_MAX - 1 || x > PY_SSIZE_T_MAX)
+    if (!index_value(v, &x) || x <= -PY_SSIZE_T_MAX - 1 || x > PY_SSIZE_T_MAX)
         return 0;
     *out = (Py_ssize_t)x;
     return 1;
@@ -482,15 +518,14 @@ put_slice(PyObject *k, Basic *b, Py_ssize_t dim)
     return 1;
 }
 
-/* One input dimension's spec from a Python int in range: 1, or 0 to fall back (out of range is
- * the Python path's IndexError). */
+/* One input dimension's spec from an index in range: 1, or 0 to fall back (out of range is the
+ * Python path's IndexError). */
 static int
 put_int(PyObject *k, Basic *b, Py_ssize_t dim)
 {
-    int overflow = 0;
-    long long i = PyLong_AsLongLongAndOverflow(k, &overflow);
+    long long i;
     Py_ssize_t n = b->in[dim];
-    if (overflow || i < -(long long)n || i >= (long long)n)
+    if (!index_value(k, &i) || i < -(long long)n || i >= (long long)n)
         return 0;
     b->start[dim] = (Py_ssize_t)(i < 0 ? i + n : i);
     b->step[dim] = 1;
@@ -508,8 +543,8 @@ put_whole(Basic *b, Py_ssize_t dim, Py_ssize_t count)
     }
 }
 
-/* How many dimensions the key's items index; -1 if an item is not a basic one (exact int, slice,
- * None, Ellipsis) or there are two ellipses. */
+/* How many dimensions the key's items index; -1 if an item is not a basic one (an index, a
+ * slice, None, Ellipsis) or there are two ellipses. */
 static Py_ssize_t
 consumed_dims(PyObject *const *items, Py_ssize_t n, int *has_ellipsis)
 {
@@ -521,7 +556,7 @@ consumed_dims(PyObject *const *items, Py_ssize_t n, int *has_ellipsis)
             if ((*has_ellipsis)++)
                 return -1;
         }
-        else if (PyLong_CheckExact(k) || PySlice_Check(k))
+        else if (PySlice_Check(k) || is_index(k))
             consumed++;
         else if (k != Py_None)
             return -1;
@@ -547,7 +582,7 @@ resolve_basic(PyObject *const *items, Py_ssize_t n, Basic *b)
             put_whole(b, dim, b->ndim - consumed);
             dim += b->ndim - consumed;
         }
-        else if (!(PyLong_CheckExact(k) ? put_int(k, b, dim) : put_slice(k, b, dim)))
+        else if (!(PySlice_Check(k) ? put_slice(k, b, dim) : put_int(k, b, dim)))
             return 0;
         else
             dim++;
@@ -929,6 +964,32 @@ py_install_methods(PyObject *module, PyObject *entries)
     Py_RETURN_NONE;
 }
 
+/* set_index_types(types): the exact types besides int that basic indexing takes as integers
+ * (NumPy's integer scalars); at most 32. */
+static PyObject *
+py_set_index_types(PyObject *module, PyObject *types)
+{
+    if (!PyTuple_Check(types) || PyTuple_GET_SIZE(types) > MAX_INDEX_TYPES) {
+        PyErr_SetString(PyExc_TypeError, "set_index_types: a tuple of at most 32 types");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(types); i++) {
+        PyObject *t = PyTuple_GET_ITEM(types, i);
+        if (!PyType_Check(t) || ((PyTypeObject *)t)->tp_as_number == NULL ||
+            ((PyTypeObject *)t)->tp_as_number->nb_index == NULL ||
+            PyType_IsSubtype((PyTypeObject *)t, &PyBool_Type)) {
+            PyErr_SetString(PyExc_TypeError, "set_index_types: integer types with __index__");
+            return NULL;
+        }
+    }
+    for (int i = 0; i < N_INDEX_TYPES; i++)
+        Py_CLEAR(INDEX_TYPES[i]);
+    N_INDEX_TYPES = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(types); i++)
+        INDEX_TYPES[N_INDEX_TYPES++] = (PyTypeObject *)Py_NewRef(PyTuple_GET_ITEM(types, i));
+    Py_RETURN_NONE;
+}
+
 /* set_enabled(flag): whether the fast path runs; returns the previous setting. With False, every
  * call goes the Python way on the same lines: tests compare the graphs both paths build. */
 static PyObject *
@@ -948,6 +1009,8 @@ static PyMethodDef module_methods[] = {
      "install(Array, tables, operators): bind lazyarray's tables, set Array's +, -, *, /."},
     {"install_getitem", py_install_getitem, METH_VARARGS,
      "install_getitem(fallback, slice_op, reshape_op): set Array's __getitem__ (basic keys in C)."},
+    {"set_index_types", py_set_index_types, METH_O,
+     "set_index_types(types): NumPy's integer scalar types, taken by basic indexing as ints."},
     {"install_methods", py_install_methods, METH_O,
      "install_methods(((name, op, fallback), ...)): Array's comparisons and unary operators in C."},
     METHOD("unary", py_unary, "unary(op, x): the Array op(x) on the fast path, or None."),

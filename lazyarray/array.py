@@ -383,6 +383,10 @@ def _operators() -> None:
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_getitem"):
         # A C method for basic keys (ints, slices, None, ...); the Python one above for the rest.
         _bind.FAST.install_getitem(__getitem__, get_op("slice"), get_op("reshape"))
+        if hasattr(_bind.FAST, "set_index_types"):  # np.int64 & co. as indices, as Python ints
+            from .indexing import NUMPY_INTS
+
+            _bind.FAST.set_index_types(tuple(NUMPY_INTS))
 
 
 def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:

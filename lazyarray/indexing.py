@@ -98,10 +98,21 @@ def _is_int_index(k: Any) -> bool:
                           and k._node.holds_buffer)
 
 
+# NumPy's integer scalar types (np.int64, np.intp, ...): basic indices like Python ints (a loop over
+# np.arange, a NumPy result); lazyarray/_trace.c gets the same set (set_index_types).
+NUMPY_INTS = frozenset(np.dtype(c).type for c in "bBhHiIlLqQnNpP")
+
+
+def _is_index(k: Any) -> bool:
+    t = type(k)
+    return t is int or t in NUMPY_INTS
+
+
 def _resolve_basic(shape: tuple[int, ...], key: Any) -> tuple[tuple, tuple[int, ...]] | None:
     """A basic key against `shape`: (slice spec, result shape), or None when the key is not one
-    (Python ints in range, slices of ints/None, None, one Ellipsis, no more indices than
-    dimensions). ValueError for a zero step (the caller lets the general path raise NumPy's)."""
+    (Python or NumPy ints in range, slices of those or None, None, one Ellipsis, no more indices
+    than dimensions). ValueError for a zero step (the caller lets the general path raise
+    NumPy's)."""
     items = key if type(key) is tuple else (key,)
     spec, out, dim, seen_ellipsis = [], [], 0, False
     for j, k in enumerate(items):
@@ -124,16 +135,16 @@ def _resolve_basic(shape: tuple[int, ...], key: Any) -> tuple[tuple, tuple[int, 
             return None
         n = shape[dim]
         if t is slice:
-            if not ((k.start is None or type(k.start) is int)
-                    and (k.stop is None or type(k.stop) is int)
-                    and (k.step is None or type(k.step) is int)):
+            if not ((k.start is None or _is_index(k.start))
+                    and (k.stop is None or _is_index(k.stop))
+                    and (k.step is None or _is_index(k.step))):
                 return None
             start, stop, step = k.indices(n)  # ValueError for a zero step
             length = len(range(start, stop, step))
             spec.append((start, step, length))
             out.append(length)
-        elif t is int and -n <= k < n:
-            spec.append((k % n, 1, 1))
+        elif (t is int or t in NUMPY_INTS) and -n <= k < n:
+            spec.append((int(k) % n, 1, 1))
         else:
             return None
         dim += 1
@@ -164,7 +175,8 @@ def getitem(x: Array, key: Any) -> Array:
     first and comes here for the rest)."""
     site = user_site(2)
     t = type(key)
-    if t is tuple or t is slice or t is int or key is None or key is Ellipsis:
+    if (t is tuple or t is slice or t is int or key is None or key is Ellipsis
+            or t in NUMPY_INTS):
         try:
             basic = _basic_getitem(x._node, key, site)
         except ValueError:
@@ -370,7 +382,8 @@ def _basic_scatter_key(shape: tuple[int, ...], key: Any) -> tuple[tuple, list, t
     slices, or ("ellipsis",) where it covers no dimension; whole slices fill the rest), no index
     nodes, and the indexed shape from `_resolve_basic`. None for any other key."""
     t = type(key)
-    if not (t is tuple or t is slice or t is int or key is None or key is Ellipsis):
+    if not (t is tuple or t is slice or t is int or key is None or key is Ellipsis
+            or t in NUMPY_INTS):
         return None
     try:
         resolved = _resolve_basic(shape, key)
@@ -387,8 +400,8 @@ def _basic_scatter_key(shape: tuple[int, ...], key: Any) -> tuple[tuple, list, t
         elif k is Ellipsis:
             ellipsis = True
             spec.extend([_WHOLE] * fill if fill else [("ellipsis",)])
-        elif type(k) is int:
-            spec.append(("int", k))
+        elif type(k) is not slice:  # an index: as `_scatter_key`, int(k)
+            spec.append(("int", int(k)))
         else:
             spec.append(("slice", k.start, k.stop, k.step))
     if not ellipsis:

@@ -33,7 +33,7 @@ from lazyarray import _bind, indexing
 from lazyarray.cuts import _prune
 from lazyarray.graph import node as graph_node
 from lazyarray.graph import topological_order
-from lazyarray.indexing import general_getitem
+from lazyarray.indexing import NUMPY_INTS, general_getitem
 
 FAST = _bind.FAST
 COMPILED = FAST is not None and hasattr(FAST, "install_getitem")
@@ -55,16 +55,25 @@ def dump(node) -> list:
 @st.composite
 def shapes_and_keys(draw):
     shape = tuple(draw(st.lists(st.integers(0, 5), max_size=4)))
-    bound = st.one_of(st.none(), st.integers(-7, 7), st.sampled_from([HUGE, -HUGE]))
-    step = st.one_of(st.none(), st.integers(-3, 3), st.sampled_from([HUGE, -HUGE, 2**62]))
+    numpy_int = st.builds(lambda t, v: t(v), st.sampled_from([np.int64, np.intp, np.int32,
+                                                              np.int8]), st.integers(-6, 6))
+    unsigned = st.builds(lambda t, v: t(v), st.sampled_from([np.uint8, np.uint64]),
+                         st.integers(0, 6))
+    bound = st.one_of(st.none(), st.integers(-7, 7), st.sampled_from([HUGE, -HUGE]), numpy_int,
+                      st.just(np.uint64(2**64 - 1)))
+    step = st.one_of(st.none(), st.integers(-3, 3), st.sampled_from([HUGE, -HUGE, 2**62]),
+                     st.sampled_from([np.int64(-1), np.uint8(2), np.int8(0)]))
     item = st.one_of(
         st.integers(-6, 6),
+        numpy_int,
+        unsigned,
         st.builds(slice, bound, bound, step),
         st.builds(slice, bound),
         st.just(slice(None)),
         st.none(),
         st.just(Ellipsis),
-        st.sampled_from([np.int64(1), True, 1.0, [0], HUGE, -HUGE]),  # not basic: Python path
+        st.sampled_from([np.bool_(True), True, 1.0, [0], HUGE, -HUGE, np.uint64(2**64 - 1),
+                         slice(np.float64(1), None)]),  # not basic: Python path
     )
     items = draw(st.lists(item, max_size=len(shape) + 2))
     key = tuple(items) if draw(st.booleans()) or len(items) != 1 else items[0]
@@ -75,7 +84,7 @@ def index(x, key):
     """x[key] on one source line (the nodes' site), with the error as a value."""
     try:
         return x[key], None
-    except (IndexError, ValueError, TypeError) as exc:
+    except (IndexError, ValueError, TypeError, OverflowError) as exc:
         return None, (type(exc).__name__, str(exc))
 
 
@@ -101,7 +110,7 @@ def test_every_path_builds_the_general_paths_nodes(shape_key, dtype, pending):
             assert dump(got._node) == dump(python._node)
     try:
         want_np = data[key]
-    except (IndexError, ValueError, TypeError):
+    except (IndexError, ValueError, TypeError, OverflowError):
         want_np = None
     if error is not None:
         if error[0] == "IndexError" and "out of bounds" in error[1]:  # names the user's line
@@ -110,7 +119,7 @@ def test_every_path_builds_the_general_paths_nodes(shape_key, dtype, pending):
         return
     site = (__file__, index.__code__.co_firstlineno + 3)
     assert got._node is x._node or got._node.site == site
-    if all(type(k) in (int, slice, type(None), type(Ellipsis))
+    if all(type(k) in (int, slice, type(None), type(Ellipsis)) or type(k) in NUMPY_INTS
            for k in (key if type(key) is tuple else (key,))):  # a basic key, whichever path
         assert dump(got._node) == dump(general_getitem(x._node, key, site))
     if want_np is not None and not isinstance(key, list):
@@ -159,7 +168,7 @@ def test_basic_scatter_keys_build_the_general_paths_nodes(shape_key, dtype, valu
     x = la.asarray(data) * la.asarray(np.ones((), dtype))  # pending
     try:
         indexed = np.broadcast_to(np.empty((), bool), shape)[key].shape
-    except (IndexError, ValueError, TypeError):
+    except (IndexError, ValueError, TypeError, OverflowError):
         indexed = (2,)
     value = {"scalar": 2, "float": 1.5, "indexed": la.ones(indexed, dtype=dtype),
              "row": la.ones(indexed[-1:], dtype=dtype), "mismatch": la.ones((7,), dtype=dtype)
@@ -230,6 +239,7 @@ def test_whole_dimensions_build_no_node_and_an_int_into_size_one_only_reshapes()
     assert x[0]._node.op.name == "reshape" and x[0]._node.inputs[0] is x._node
     assert x[None]._node.op.name == "reshape" and x[None]._node.inputs[0] is x._node
     assert x[:, 1:]._node.op.name == "slice"
+    assert x[np.int64(0)]._node.op.name == "reshape"
     y = x[:, 1]
     assert [n.op.name for n in topological_order([y._node])][-2:] == ["slice", "reshape"]
 
@@ -253,7 +263,13 @@ def test_other_keys_and_subclasses_take_the_python_path():
     x = la.ones((3, 4), dtype=la.float32)
     s = Sub(x._node)
     assert type(s[1]) is la.Array and s[1]._node.key == x[1]._node.key
-    assert x[np.int64(1)]._node.key == x[1]._node.key
+    assert x[np.int64(1)]._node.key == x[1]._node.key  # a basic index now, as an int
+    assert x[:, np.uint8(1):np.int32(3)]._node.key == x[:, 1:3]._node.key
+    assert x[np.uint64(2**64 - 1) - np.uint64(2**64 - 2)].shape == (4,)
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[np.uint64(2**64 - 1)]
+    with pytest.raises(IndexError):
+        x[np.bool_(True), np.bool_(True), np.bool_(True)]
     assert x[[0, 2]].shape == (2, 4) and x[la.asarray([1])].shape == (1, 4)
     assert x[x > 0].shape == (12,)  # a mask: the Python path (evaluates the mask)
     with pytest.raises(IndexError):

@@ -308,8 +308,8 @@ def test_the_basic_key_fast_path_gives_way():
 
     x = la.ones((3, 4))
     site = user_site(1)
-    for key in [(0, 0, 0), 3, -4, True, np.int64(1), (Ellipsis, Ellipsis), (0, Ellipsis, 0, 0),
-                (slice(0, 2, 0),), [0, 1], slice(np.int64(0), 2), (0.5,)]:
+    for key in [(0, 0, 0), 3, -4, True, np.bool_(True), np.int64(3), (Ellipsis, Ellipsis),
+                (0, Ellipsis, 0, 0), (slice(0, 2, 0),), [0, 1], slice(np.float64(0), 2), (0.5,)]:
         try:
             assert _basic_getitem(x._node, key, site) is None, key
         except ValueError:  # a zero step: getitem then lets the general path raise NumPy's error

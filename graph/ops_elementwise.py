@@ -28,8 +28,7 @@ def _ufunc_reference(ufunc: np.ufunc):
 # Ops whose C template gives the NumPy reference's bits on every real input (correctly rounded or
 # exact, with the same NaN/inf/-0.0/overflow/division-by-zero/shift-width edges; docs/semantics.md;
 # any NaN counts as one value): property "numpy_bits"; "numpy_bits_integer" where that holds for
-# integer inputs only (float floor_divide, remainder and power follow other formulas; float
-# maximum(-0.0, 0.0) is -0.0 in C and 0.0 in NumPy).
+# integer inputs only (float floor_divide, remainder and power follow other formulas).
 # The C backend may run a plan of such ops through the NumPy kernel-IR executor while its kernels
 # compile (runtime/c_tiered.py); tests/test_c_tiered.py checks every entry bit for bit.
 _NUMPY_BITS = frozenset({
@@ -37,9 +36,9 @@ _NUMPY_BITS = frozenset({
     "rint", "isnan", "isinf", "isfinite", "signbit", "copysign", "logical_not", "bitwise_invert",
     "add", "subtract", "multiply", "divide", "equal", "not_equal", "less",
     "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "logical_xor",
-    "bitwise_and", "bitwise_or", "bitwise_xor"})
-_NUMPY_BITS_INTEGER = frozenset({"floor_divide", "remainder", "power", "maximum", "minimum",
-                                 "bitwise_left_shift", "bitwise_right_shift"})
+    "bitwise_and", "bitwise_or", "bitwise_xor", "maximum", "minimum"})
+_NUMPY_BITS_INTEGER = frozenset({"floor_divide", "remainder", "power", "bitwise_left_shift",
+                                 "bitwise_right_shift"})
 
 
 def _bits_property(name: str) -> tuple[str, ...]:

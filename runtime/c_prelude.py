@@ -183,10 +183,13 @@ def _shift(left: bool) -> Gen:
 
 
 def _extreme(maximum: bool) -> Gen:
+    """NumPy's float maximum/minimum: NaN if either is, else the second operand unless the first
+    is strictly beyond it, so np.maximum(-0.0, 0.0) is 0.0 and np.maximum(0.0, -0.0) is -0.0."""
+
     def gen(dt: np.dtype, t: str):
         cmp = ">=" if maximum else "<="
         if dt.kind == "f":
-            return "a, b", f"(a {cmp} b || a != a) ? a : b", ()
+            return "a, b", f"(a {cmp[0]} b || a != a) ? a : b", ()
         if dt.kind == "b":
             return "a, b", "a | b" if maximum else "a & b", ()
         return "a, b", f"a {cmp[0]} b ? a : b", ()

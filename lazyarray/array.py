@@ -213,13 +213,23 @@ class Array:
     def __repr__(self) -> str:
         """NumPy's repr (`shape=` for empty arrays, 0-d as a scalar) named Array, always with
         the dtype."""
+        if self._is_stand_in():
+            return f"Array(<la.jit traced argument>, shape={self.shape}, dtype={self.dtype})"
         text = "A" + np.array_repr(self._host())[1:]
         return text if "dtype=" in text else f"{text[:-1]}, dtype={self.dtype})"
 
     def __str__(self) -> str:
+        if self._is_stand_in():  # print() while tracing: the tracer, as JAX's (not its values)
+            return repr(self)
         return str(self._host())
 
+    def _is_stand_in(self) -> bool:
+        stand_ins = _trace_state.stand_ins
+        return builtins.bool(stand_ins) and id(self._node) in stand_ins
+
     def __format__(self, spec: str) -> str:
+        if not spec and self._is_stand_in():
+            return repr(self)
         if self.ndim == 0:
             return format(self.item(), spec)
         return format(str(self), spec)

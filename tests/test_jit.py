@@ -133,6 +133,18 @@ def test_reading_an_argument_on_the_host_is_an_error(backend, read):
     assert float(read(la.asarray(np.float64(5))).sum()) == float(read(np.asarray(5.0)).sum())
 
 
+def test_printing_an_argument_while_tracing_shows_the_tracer(capsys):
+    def f(a):
+        print(a, repr(a), f"{a}")
+        return a * 2
+
+    g = la.jit(f)
+    np.testing.assert_array_equal(np.asarray(g(la.asarray(np.arange(3.0)))), [0.0, 2.0, 4.0])
+    np.testing.assert_array_equal(np.asarray(g(la.asarray(np.ones(3)))), [2.0, 2.0, 2.0])
+    assert capsys.readouterr().out.count("<la.jit traced argument>") == 3
+    assert repr(la.asarray(np.arange(2.0))) == "Array([0., 1.], dtype=float64)"
+
+
 def test_python_control_flow_on_a_traced_scalar_is_an_error():
     """Arithmetic on a traced scalar is an expression (below); deciding on its value is not."""
     f = la.jit(lambda x, s: x * 2 if s * 2 > 1 else x)

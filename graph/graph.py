@@ -1,16 +1,19 @@
 """A Graph: the nodes reachable from some outputs, in a deterministic topological order.
 
 Walks are iterative (a 100,000-op chain must not hit Python's recursion limit). networkx is used for
-plan-time algorithms and export only, never per op: building its graphs costs ~10x a slots node.
+plan-time algorithms and export only, never per op: building its graphs costs ~10x a slots node;
+it is imported on first use (~0.2 s of `import lazyarray` otherwise).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .node import Node, format_site
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 def topological_order(outputs: Iterable[Node]) -> list[Node]:
@@ -68,6 +71,8 @@ class Graph:
         return len(self.nodes)
 
     def to_networkx(self) -> nx.MultiDiGraph:
+        import networkx as nx
+
         g = nx.MultiDiGraph()
         idx = self.index
         for i, n in enumerate(self.nodes):

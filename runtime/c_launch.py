@@ -207,8 +207,8 @@ if _node is not None:  # NumPy's array fields as the C side reads them: checked,
 
 _DIRECT_CODES = {np.dtype(np.float64): "d", np.dtype(np.float32): "f",
                  np.dtype(np.int64): "q", np.dtype(np.bool_): "?"}
-DIRECT_RELEASE_GIL = 2**15  # output elements from which the kernels run without the GIL (cffi
-# releases it for every call; a 16-element kernel takes less time than releasing it)
+DIRECT_RELEASE_GIL = 2**15  # elements of the largest buffer from which the kernels run without
+# the GIL (cffi releases it for every call; a 16-element kernel takes less time than that)
 
 
 def direct_spec(plan: Any) -> Any:
@@ -263,7 +263,9 @@ def _make_direct_spec(plan: Any) -> Any:
         return None
     if not steps:
         return None
-    release = threads > 1 or int(np.prod(out_shape)) >= DIRECT_RELEASE_GIL
+    largest = max(int(np.prod(plan.program.buffers[s].shape))
+                  for s in (out_slot, *position, *intermediates))
+    release = threads > 1 or largest >= DIRECT_RELEASE_GIL
     inputs = tuple((dt, tuple(shape)) for _, dt, shape in plan._inputs)
     return _node.direct_spec(inputs, (out_dtype, tuple(out_shape)), "".join(codes), tuple(steps),
                              tuple(intermediates), np.empty, np.matmul, release,

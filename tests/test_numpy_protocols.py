@@ -120,3 +120,23 @@ def test_sort_bad_kind_raises_numpys_error(reference_backend):
     with pytest.raises(ValueError, match="sort kind"), \
             pytest.warns(_protocols.LazyArrayFallbackWarning):  # NumPy raises it, evaluating
         np.sort(la.asarray(X), kind="bogus")
+
+
+def test_ufunc_at_never_writes_into_an_array(backend):
+    """np.add.at(a, [0], 1) wrote into the Array's buffer: NumPy's ufunc.at ignores the read-only
+    flag of the view the fallback hands it, so an immutable Array (and every pending expression
+    reading it) changed. It raises NumPy's read-only ValueError now, naming x.at[...]."""
+    a = la.asarray(X)
+    pending = a * 2
+    for ufunc in (np.add, np.subtract, np.maximum):
+        with pytest.raises(ValueError, match="read-only"):
+            ufunc.at(a, [0], 1.0)
+    np.testing.assert_array_equal(np.asarray(a), X)
+    np.testing.assert_array_equal(np.asarray(pending), X * 2)
+    y = X[0].copy()  # an ndarray destination with Array indices and values: NumPy's, in place
+    _protocols._WARNED.discard("add.at")
+    with pytest.warns(_protocols.LazyArrayFallbackWarning):
+        np.add.at(y, la.asarray(np.array([0, 0])), la.asarray(np.array([1.0, 2.0])))
+    want = X[0].copy()
+    np.add.at(want, [0, 0], [1.0, 2.0])
+    np.testing.assert_array_equal(y, want)

@@ -248,9 +248,40 @@ def flip(x: Any, axis: Any = None) -> Array:
     return Array(slice_node(node, spec, site))
 
 
+def _plain_concat(arrays: Sequence[Any], axis: Any, site: _bind.Site) -> Node | None:
+    """concat's node for the common call (an LSTM cell's `concat([x, h], axis=1)` every step):
+    Arrays of one dtype and rank, an int axis in range, equal sizes off the axis. The general
+    path's checks and promotion find nothing to do there; None for anything else, which it
+    converts, promotes or reports."""
+    if type(axis) is not int or type(arrays) not in (list, tuple) or not arrays:
+        return None
+    nodes = []
+    for a in arrays:
+        if type(a) is not Array:
+            return None
+        nodes.append(a._node)
+    first = nodes[0]
+    shape, dtype, ndim = first.shape, first.dtype, len(first.shape)
+    if not -ndim <= axis < ndim:  # (a 0-d first input: ndim 0, never in range)
+        return None
+    ax = axis + ndim if axis < 0 else axis
+    before, after, total = shape[:ax], shape[ax + 1:], 0
+    for n in nodes:
+        s = n.shape
+        if n.dtype != dtype or len(s) != ndim or s[:ax] != before or s[ax + 1:] != after:
+            return None
+        total += s[ax]
+    if len(nodes) == 1:
+        return first
+    return _bind.primitive(_CONCAT, tuple(nodes), (ax,), before + (total,) + after, dtype, site)
+
+
 def concat(arrays: Sequence[Any], axis: int | None = 0) -> Array:
     """Array API `concat` (numpy.concatenate): a library call; inputs promote together."""
     site = user_site(1)
+    plain = _plain_concat(arrays, axis, site)
+    if plain is not None:
+        return Array(plain)
     nodes = [_as_node(a, site) for a in arrays]
     if not nodes:
         raise _bind.fail(ValueError, "need at least one array to concatenate", site)
@@ -281,6 +312,14 @@ def concat(arrays: Sequence[Any], axis: int | None = 0) -> Array:
 concatenate = concat
 
 
+def _axis(axis: Any, ndim: int, site: _bind.Site) -> int:
+    """_bind.normalize_axis, without NumPy's normalize_axis_tuple (~2 us) for a Python int in
+    range."""
+    if type(axis) is int and -ndim <= axis < ndim:
+        return axis + ndim if axis < 0 else axis
+    return _bind.normalize_axis(axis, ndim, site)
+
+
 def stack(arrays: Sequence[Any], axis: int = 0) -> Array:
     """numpy.stack / Array API `stack`: reshapes then one concat."""
     site = user_site(1)
@@ -289,7 +328,7 @@ def stack(arrays: Sequence[Any], axis: int = 0) -> Array:
         raise _bind.fail(ValueError, "need at least one array to stack", site)
     if len({n.shape for n in nodes}) != 1:
         raise _bind.fail(ValueError, "all input arrays must have the same shape", site)
-    ax = _bind.normalize_axis(axis, nodes[0].ndim + 1, site)
+    ax = _axis(axis, nodes[0].ndim + 1, site)
     shape = list(nodes[0].shape)
     shape.insert(ax, 1)
     return concat([Array(reshape_node(n, shape, site)) for n in nodes], axis=ax)
@@ -299,7 +338,7 @@ def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
     """numpy.split: equal sections or split points along `axis`, as slice views (a list)."""
     site = user_site(1)
     node = _as_node(x, site)
-    ax = _bind.normalize_axis(axis, node.ndim, site)
+    ax = _axis(axis, node.ndim, site)
     n = node.shape[ax]
     if isinstance(indices_or_sections, int):
         k = indices_or_sections
@@ -312,6 +351,7 @@ def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
     parts = []
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         hi = max(hi, lo)
-        spec = tuple((lo, 1, hi - lo) if d == ax else (0, 1, s) for d, s in enumerate(node.shape))
+        spec = tuple([(lo, 1, hi - lo) if d == ax else (0, 1, s)
+                      for d, s in enumerate(node.shape)])
         parts.append(Array(slice_node(node, spec, site)))
     return parts

@@ -1,6 +1,7 @@
-"""`x.T`, `permute_dims` and `reshape` take short paths in a loop body (lazyarray/array.py `T`,
-manipulation.py `permute_node`, `_plain_shape`); they must build the nodes the general code
-builds: the same op, attrs, shape, dtype, key, pending count, site and edges, and the same errors.
+"""`x.T`, `permute_dims`, `reshape` and `concat` take short paths in a loop body
+(lazyarray/array.py `T`, manipulation.py `permute_node`, `_plain_shape`, `_plain_concat`); they
+must build the nodes the general code builds: the same op, attrs, shape, dtype, key, pending
+count, site and edges, and the same errors.
 """
 
 from __future__ import annotations
@@ -116,3 +117,83 @@ def test_methods_and_errors():
         x.reshape(2.0, 12)
     with pytest.raises(ValueError, match=r"axes \(0, 0, 1\) don't match"):
         la.permute_dims(x, (0, 0, 1))
+
+
+@contextmanager
+def general_concat():
+    saved = manipulation._plain_concat
+    manipulation._plain_concat = lambda arrays, axis, site: None
+    try:
+        yield
+    finally:
+        manipulation._plain_concat = saved
+
+
+def concat_here(arrays, axis):
+    """la.concat on one source line, with the error as a value."""
+    try:
+        return la.concat(arrays, axis=axis), None
+    except (ValueError, TypeError, IndexError) as exc:
+        return None, (type(exc).__name__, str(exc))
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_concat_builds_the_general_paths_nodes(data):
+    ndim = data.draw(st.integers(0, 3))
+    base = data.draw(st.lists(st.integers(0, 3), min_size=ndim, max_size=ndim))
+    along = data.draw(st.integers(0, max(ndim - 1, 0)))
+    arrays, parts = [], []
+    for _ in range(data.draw(st.integers(1, 4))):
+        shape = list(base)
+        if ndim and data.draw(st.booleans()):  # another size, mostly along one axis
+            where = along if data.draw(st.integers(0, 3)) else data.draw(st.integers(0, ndim - 1))
+            shape[where] = data.draw(st.integers(0, 3))
+        if data.draw(st.integers(0, 9)) == 0:  # another rank now and then
+            shape = shape[:-1]
+        dtype = data.draw(st.sampled_from(["float32", "float32", "float32", "int16", "float64"]))
+        part = np.arange(math.prod(shape)).astype(dtype).reshape(shape)
+        parts.append(part)
+        kind = data.draw(st.sampled_from(["pending", "pending", "leaf", "leaf", "numpy"]))
+        arrays.append(part if kind == "numpy" else
+                      la.asarray(part) if kind == "leaf" else la.asarray(part) + 1)
+    axis = data.draw(st.one_of(st.just(along), st.just(along - ndim), st.integers(-4, 3),
+                               st.none(), st.just(np.int64(0))))
+    if data.draw(st.booleans()):
+        arrays = tuple(arrays)
+    got, error = concat_here(arrays, axis)
+    with general_concat():
+        want, want_error = concat_here(arrays, axis)
+    assert error == want_error
+    if got is not None:
+        assert dump(got._node) == dump(want._node)
+        assert got.dtype == np.result_type(*parts)
+
+
+@settings(max_examples=200)
+@given(shapes, st.integers(-5, 4), st.integers(1, 3), st.data())
+def test_stack_and_split_axes_build_the_general_paths_nodes(shape, axis, k, data):
+    """manipulation._axis (an int axis in range without NumPy's normalize_axis_tuple) against
+    _bind.normalize_axis, through stack and split."""
+    x = la.asarray(np.arange(math.prod(shape), dtype=np.float32).reshape(shape)) * 2.0
+    sections = data.draw(st.one_of(st.integers(1, 3), st.lists(st.integers(-4, 4), max_size=3)))
+
+    def build():
+        out = []
+        for fn, args in ((la.stack, ([x] * k, axis)), (la.split, (x, sections, axis))):
+            try:
+                result = fn(*args)
+                out.append([dump(a._node) for a in (result if isinstance(result, list)
+                                                     else [result])])
+            except (ValueError, TypeError, IndexError) as exc:
+                out.append((type(exc).__name__, str(exc)))
+        return out
+
+    got = build()
+    saved = manipulation._axis
+    manipulation._axis = lambda a, ndim, site: _bind.normalize_axis(a, ndim, site)
+    try:
+        want = build()
+    finally:
+        manipulation._axis = saved
+    assert got == want

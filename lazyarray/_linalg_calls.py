@@ -187,17 +187,20 @@ def eigh(x: Any, /, UPLO: str = "L") -> EighResult:
     return EighResult(_real_part(Array(values)), Array(vectors))
 
 
-def qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
+def qr(x: Any, /, *, mode: str = "reduced") -> QRResult | Array:
+    """The Array API's modes, and NumPy's mode='r' (R alone: np.linalg.qr(a, mode='r') on an
+    Array dispatches here)."""
     site = user_site(1)
-    if mode not in ("reduced", "complete"):
-        raise _bind.fail(ValueError, f"qr: mode must be 'reduced' or 'complete', not {mode!r}",
-                         site)
+    if mode not in ("reduced", "complete", "r"):
+        raise _bind.fail(ValueError, f"qr: mode must be 'reduced', 'complete' or 'r', not "
+                         f"{mode!r}", site)
     a = _matrix(x, "qr", site)
     batch, (m, n) = a.shape[:-2], a.shape[-2:]
-    k = min(m, n) if mode == "reduced" else m
-    packed = _call("qr", (a,), (mode,), batch + (m * k + k * n,), a.dtype, site)
-    return QRResult(_part(packed, 0, batch + (m, k), site),
-                    _part(packed, m * k, batch + (k, n), site))
+    k = m if mode == "complete" else min(m, n)
+    call_mode = "complete" if mode == "complete" else "reduced"
+    packed = _call("qr", (a,), (call_mode,), batch + (m * k + k * n,), a.dtype, site)
+    r = _part(packed, m * k, batch + (k, n), site)
+    return r if mode == "r" else QRResult(_part(packed, 0, batch + (m, k), site), r)
 
 
 def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:

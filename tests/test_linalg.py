@@ -163,13 +163,24 @@ def test_library_calls_and_fused_compositions(reference_backend):
     assert fused.num_library_calls == 0
 
 
+def test_qr_mode_r_is_numpys(backend):
+    # np.linalg.qr(a, mode="r") on an Array dispatches to la.linalg.qr, which raised ValueError
+    rect = np.random.default_rng(3).standard_normal((2, 5, 3))
+    for x in (rect, rect[0], rect[0].T.astype(np.float32)):
+        want = np.linalg.qr(x, mode="r")
+        for got in (np.linalg.qr(la.asarray(x), mode="r"), la.linalg.qr(la.asarray(x), mode="r")):
+            assert isinstance(got, la.Array) and got.shape == want.shape
+            assert got.dtype == want.dtype
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-6)
+
+
 def test_errors_name_the_problem(reference_backend):
     with pytest.raises(np.linalg.LinAlgError, match="square"):
         la.linalg.inv(la.zeros((2, 3)))
     with pytest.raises(np.linalg.LinAlgError, match="two dimensions"):
         la.linalg.det(la.zeros(3))
     with pytest.raises(ValueError, match="mode"):
-        la.linalg.qr(la.zeros((2, 2)), mode="r")
+        la.linalg.qr(la.zeros((2, 2)), mode="raw")
     with pytest.raises(np.linalg.LinAlgError):  # raised by LAPACK at evaluation, as in NumPy
         np.asarray(la.linalg.inv(la.zeros((2, 2))))
     with pytest.raises(ValueError, match="invalid ord"):

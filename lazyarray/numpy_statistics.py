@@ -353,7 +353,7 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> Array:
         raise ValueError("'list' argument must have no negative elements")
     length = max(int(values.max()) + 1 if values.size else 0, minlength)
     index = v.astype(np.int64)
-    if weights is None:
+    if weights is None or not values.size:  # NumPy: an empty x gives int zeros, weights unread
         return zeros(length, dtype=np.int64).at[index].add(1)
     w = _array(weights)
     if w.shape != v.shape:

@@ -53,6 +53,9 @@ CASES = {
     "bincount_weights": lambda m: m.bincount(m.asarray(I.ravel()), weights=m.asarray(F.ravel())),
     "bincount_f32_weights": lambda m: m.bincount(m.asarray([0, 2, 2]), weights=m.asarray(F32[0, :3])),
     "bincount_bool": lambda m: m.bincount(m.asarray(np.array([True, False, True]))),
+    # an empty x: NumPy's int64 zeros, the weights not read (float64 here before)
+    "bincount_empty_weights": lambda m: m.bincount(m.asarray(np.zeros(0, np.int64)),
+                                                   weights=m.asarray(np.zeros(0)), minlength=3),
     "bincount_empty": lambda m: m.bincount(m.asarray(np.zeros(0, np.int64)), minlength=2),
     "identity": lambda m: m.identity(3, dtype=np.int8),
     "tri": lambda m: m.tri(3, 4, 1),

@@ -827,6 +827,7 @@ def _check(program: Program, modes) -> None:
     la.eval(*[lazy[t] for t in targets])
     evaluated = {t: np.asarray(lazy[t]) for t in targets}
     evaluated.update(program.inputs)
+    scales: dict[str, np.ndarray] = {}  # a reduction's or product's sum over |inputs|: its error scale
     if "steps" in modes:
         for target, expr, kind in program.lines:
             env = environment(False)
@@ -846,13 +847,16 @@ def _check(program: Program, modes) -> None:
                                 not np.isfinite(env[n]).all() for n in _tokens(expr)):
                             scale = np.full(np.shape(want), np.inf)  # inf/nan: BLAS-dependent
             check_value(lazy[target], want, kind, f"`{target} = {expr}`", scale)
+            if scale is not None:
+                scales[target] = scale
     finals = _final_targets(program)
     if "final" in modes:
         again = run(program, lazy=True)
         outs = [again[t] for t in finals]
         la.eval(*outs)
         for t, o in zip(finals, outs):
-            check_value(o, evaluated[t], again_kind(program, t), f"{t} evaluated alone")
+            check_value(o, evaluated[t], again_kind(program, t), f"{t} evaluated alone",
+                        scales.get(t))
     dynamic = any(f in expr for _, expr, _ in program.lines for f in ("unique", "nonzero"))
     if "jit" in modes and not dynamic:
         names = list(program.inputs)
@@ -865,13 +869,14 @@ def _check(program: Program, modes) -> None:
         for _ in range(2):  # the trace, then the stored plan
             outs = fn(*[la.asarray(program.inputs[n]) for n in names])
             for t, o in zip(finals, outs):
-                check_value(o, evaluated[t], again_kind(program, t), f"{t} through la.jit")
+                check_value(o, evaluated[t], again_kind(program, t), f"{t} through la.jit",
+                            scales.get(t))
     if "cut" in modes:
         with la.config(max_graph_nodes=2):
             again = run(program, lazy=True)
             for t in finals:
                 check_value(again[t], evaluated[t], again_kind(program, t),
-                            f"{t} with max_graph_nodes=2")
+                            f"{t} with max_graph_nodes=2", scales.get(t))
 
 
 def fuzz_one(seed: int, max_lines: int = 12, modes=("steps", "final", "jit", "cut")):

@@ -1,7 +1,8 @@
 """Loops as people write them, never evaluated inside the loop: total time including compiles.
 
 Rows: momentum SGD (2 state arrays), Fibonacci `a, b = b, a + b`, an Adam-style 4-state update, a
-10,000-step accumulator, and a loop whose batch size changes every step (1..500). Peers in the same
+10,000-step accumulator, k-means (reductions, a comprehension per step), and a loop whose batch
+size changes every step (1..500). Peers in the same
 process: NumPy eager, and JAX jit with the loop body jitted (if jax is installed). lazyarray starts
 from empty plan caches (`la.clear_caches()`), so its column includes every plan build; kernels may
 come from the on-disk kernel cache (`--cold` points it at a fresh directory first).
@@ -54,7 +55,8 @@ def main() -> None:
     rows = [("momentum SGD, 8 f32, 200 steps", momentum, 2, 8, 200),
             ("Fibonacci a, b = b, a + b, 8 f32, 300 steps", fibonacci, 2, 8, 300),
             ("Adam-style 4-state, 8 f32, 1,000 steps", adam, 4, 8, 1000),
-            ("acc = acc + v*0.5, 100 f32, 10,000 steps", accumulate, 2, 100, 10_000)]
+            ("acc = acc + v*0.5, 100 f32, 10,000 steps", accumulate, 2, 100, 10_000),
+            ("k-means, 4 centres, 512 f32 points, 20 steps", kmeans, 2, 512, 20)]
     print(f"backend={args.backend}, background_compiles={not args.blocking}; totals include every "
           "plan build (lazyarray starts with empty plan caches)\n")
     print("| loop | NumPy eager | lazyarray | ratio | plans built | cuts | kernels compiled "
@@ -93,6 +95,17 @@ def main() -> None:
                   f"{info.plans_built} | {info.graph_cuts} | {info.kernels_compiled} | "
                   f"{t_wait * 1e3:.0f} ms | {info.interpreted_runs} | {again} | {jax_cell} |")
         _varying_batch(la, jax, max(args.repeat, 1))
+
+
+def kmeans(xp, points, centres, steps):
+    """Lloyd's iterations in one dimension, as a NumPy user writes them: argmin over distances,
+    then each centre the mean of its points (a comprehension of masked sums)."""
+    c = centres[:4]
+    for _ in range(steps):
+        label = xp.argmin((points[:, None] - c[None, :]) ** 2, axis=1)
+        c = xp.stack([xp.sum(points * (label == k)) / xp.maximum(xp.sum(label == k), 1)
+                      for k in range(4)])
+    return points, c
 
 
 def _finish_compiles(la) -> float:

@@ -902,6 +902,18 @@ py_install(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* Array.<name> becomes the C method `def` (a method descriptor: no Python frame). */
+static int
+set_array_method(PyMethodDef *def, const char *name)
+{
+    PyObject *method = PyDescr_NewMethod(ARRAY, def);
+    if (method == NULL)
+        return -1;
+    int failed = PyObject_SetAttrString((PyObject *)ARRAY, name, method);
+    Py_DECREF(method);
+    return failed;
+}
+
 /* install_getitem(fallback, slice_op, reshape_op): Array.__getitem__ becomes the C method, with
  * the Python method `fallback` for every key it does not take. After install(). */
 static PyObject *
@@ -916,13 +928,8 @@ py_install_getitem(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "install_getitem: the fallback must be callable");
         return NULL;
     }
-    PyObject *method = PyDescr_NewMethod(ARRAY, &getitem_def);
-    if (method == NULL)
-        return NULL;
     take(&GETITEM_FALLBACK, fallback), take(&SLICE_OP, slice_op), take(&RESHAPE_OP, reshape_op);
-    int failed = PyObject_SetAttrString((PyObject *)ARRAY, "__getitem__", method);
-    Py_DECREF(method);
-    if (failed)
+    if (set_array_method(&getitem_def, "__getitem__") < 0)
         return NULL;
     Py_RETURN_NONE;
 }
@@ -952,13 +959,8 @@ py_install_methods(PyObject *module, PyObject *entries)
             PyErr_Format(PyExc_ValueError, "install_methods: no C method %s, or no fallback", name);
             return NULL;
         }
-        PyObject *method = PyDescr_NewMethod(ARRAY, &extra_methods[which]);
-        if (method == NULL)
-            return NULL;
         take(&METHOD_OP[which], op), take(&METHOD_FALLBACK[which], fallback);
-        int failed = PyObject_SetAttrString((PyObject *)ARRAY, name, method);
-        Py_DECREF(method);
-        if (failed)
+        if (set_array_method(&extra_methods[which], name) < 0)
             return NULL;
     }
     Py_RETURN_NONE;

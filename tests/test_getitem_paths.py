@@ -15,15 +15,14 @@ Python fast path with the general one (the exhaustive tier reruns this file that
 from __future__ import annotations
 
 import gc
-import json
 from contextlib import contextmanager, nullcontext
 import math
 import os
-import subprocess
 import sys
 import weakref
 
 import numpy as np
+from fresh_process import run_both_paths
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -363,16 +362,8 @@ with la.config(backend="numpy", max_graph_nodes=12):
 """
 
 
-def _run_fresh(pure: bool) -> dict:
-    env = dict(os.environ, LAZYARRAY_PURE_PYTHON="1" if pure else "0")
-    out = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True,
-                         check=True)
-    return json.loads(out.stdout)
-
-
 @needs_compiled
 def test_pure_python_builds_the_same_indexing_graphs_and_cuts():
-    compiled, python = _run_fresh(pure=False), _run_fresh(pure=True)
-    assert (compiled.pop("tracing"), python.pop("tracing")) == ("compiled", "python")
+    compiled, python = run_both_paths(PROGRAM)
     assert compiled["cuts"] > 0
     assert compiled == python

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import gc
-import json
 import operator
 import pickle
 import os
@@ -22,6 +21,7 @@ import weakref
 from contextlib import contextmanager
 
 import numpy as np
+from fresh_process import run_both_paths
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -203,17 +203,9 @@ with la.config(backend="numpy", max_graph_nodes=12):
 """
 
 
-def _run_fresh(pure: bool) -> dict:
-    env = dict(os.environ, LAZYARRAY_PURE_PYTHON="1" if pure else "0")
-    out = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True, text=True,
-                         check=True)
-    return json.loads(out.stdout)
-
-
 @needs_compiled
 def test_pure_python_node_class_builds_the_same_keys_counts_and_cuts():
-    compiled, python = _run_fresh(pure=False), _run_fresh(pure=True)
-    assert (compiled.pop("tracing"), python.pop("tracing")) == ("compiled", "python")
+    compiled, python = run_both_paths(PROGRAM)
     assert compiled["cuts"] > 0
     assert compiled == python
 

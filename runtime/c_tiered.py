@@ -172,8 +172,11 @@ class _FlatKernel:
                 append(a)
             else:  # _SCALAR
                 append(np.asarray(scalars[a], dtype=b))
-        # Snapshot loaded values first: an in-place store may overwrite what another store reads.
-        values = [np.array(vals[v]) if copy else vals[v] for _, _, v, copy in self.stores]
+        # Snapshot loads and views of a buffer (np.real of a complex load) before any store: an
+        # in-place store may overwrite what another store reads (as kernel_numpy.run_kernel).
+        values = [np.array(vals[v]) if copy or (isinstance(vals[v], np.ndarray)
+                                                and vals[v].base is not None) else vals[v]
+                  for _, _, v, copy in self.stores]
         for (slot, view, _, _), value in zip(self.stores, values):
             view(bufs[slot])[...] = value
 

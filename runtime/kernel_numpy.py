@@ -136,9 +136,12 @@ def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any],
             else:
                 out = fold_rows(kernel, stage, red, rows)
             acc[(si, k)] = out.astype(red.dtype, copy=False).reshape(acc_shape)
-        # Snapshot loaded values first: an in-place store may overwrite what another store reads.
-        values = [np.array(vals[st.value]) if isinstance(stage.exprs[st.value], Load)
-                  else vals[st.value] for st in stage.stores]
+        # Snapshot values that are views of buffers first (loads, and an op whose NumPy result is
+        # a view of its input: np.real/np.imag of a complex load): an in-place store may
+        # overwrite what another store reads (C stores element by element, after reading it).
+        values = [np.array(v) if isinstance(stage.exprs[st.value], Load) or (
+            isinstance(v, np.ndarray) and v.base is not None) else v
+            for st in stage.stores for v in (vals[st.value],)]
         for st, value in zip(stage.stores, values):
             _strided(frame.buffer(st.slot), st.strides, st.offset, shape)[...] = value
 

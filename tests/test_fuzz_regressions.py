@@ -204,3 +204,36 @@ def test_a_filled_0d_value_stored_into_another_dtype_is_cast(backend, how, targe
     if target == "bool" and how == "add":
         want[1] = x[1] or np.asarray(cast)
     assert_matches(got, want)
+
+
+
+def test_a_view_computed_from_a_buffer_is_read_before_an_in_place_store(backend):
+    """Seed 1703041: a kernel storing reshape(b) and real(a), with the first store placed in a's
+    storage, wrote it before real(a) (np.real: a view of a's buffer) was stored, on the numpy
+    backend (and the C backend's interpreted tier): real(a) with x[.., -1] = 7 gave [-1, -1, 7]."""
+    z = np.array([[-106.7673434 - 1.47998568j, 34.52385823 - 3.62411109j,
+                   21.00624841 + 1.67311379j]])
+
+    def build(m, x1, at):
+        v3 = m.where(x1 != 0, x1, 7)
+        v4 = m.repeat(x1, 1, axis=None)
+        v8 = v3 != m.cumulative_prod(v4, axis=-1) if m is la else v3 != np.cumprod(v4)
+        v21 = m.concat([v8], axis=-1) / m.angle(m.prod(v8, axis=-2)) if m is la else \
+            v8 / np.angle(np.prod(v8, axis=-2))
+        v23 = at(m.arcsin(m.sort(v4, axis=0)), (), -1)
+        v33 = at(m.real(v3), (np.array([0, 0, 0]), -1), 7)
+        return v21, m.dot(v23, v23), v33
+
+    def np_at(x, key, v):
+        y = np.array(x, copy=True)
+        y[key] = v
+        return y
+
+    with np.errstate(all="ignore"):
+        want = build(np, z, np_at)
+    lazy = (lambda: build(la, la.asarray(z), lambda x, key, v: x.at[key].set(v)))
+    np.asarray(lazy()[2])  # the same structure evaluated before, alone
+    got = lazy()
+    la.eval(*got)
+    for g, w in zip(got, want):
+        assert_matches(g, w)

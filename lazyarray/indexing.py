@@ -362,6 +362,7 @@ class _AtUpdate:
                 spec.append(("slice", k.start, k.stop, k.step))
                 probe.append(k)
             elif _is_array_index(k):
+                _check_bounds(k, n, dim, site)  # a concrete index: at the user's line (NumPy)
                 idx = _index_node(k, site)
                 spec.append(("array", len(index_nodes)))
                 index_nodes.append(idx)

@@ -148,18 +148,31 @@ def roll(x: Any, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | 
     x = _array(x, site)
     if axis is None:
         return reshape(roll(reshape(x, (x.size,)), shift, axis=0), x.shape)
-    axes = (axis,) if isinstance(axis, int) else tuple(axis)
     _bind.refuse_traced(shift)  # la.jit's traced int: a slice bound, baked into the trace
-    shifts = (shift,) * len(axes) if isinstance(shift, int) else tuple(shift)
-    if len(shifts) != len(axes):
-        raise _bind.fail(ValueError, "shift and axis must have the same length", site)
-    for s, a in zip(shifts, axes):
-        ax = _axis(a, x.ndim, site)
+    for ax, s in _roll_shifts(shift, axis, x.ndim, site).items():
         m = x.shape[ax]
-        s = int(s) % m if m else 0
+        s = s % m if m else 0
         if s:
             x = concat([_slice(x, ax, m - s, s, site), _slice(x, ax, 0, m - s, site)], axis=ax)
     return x
+
+
+def _roll_shifts(shift: Any, axis: Any, ndim: int, site: _bind.Site) -> dict[int, int]:
+    """NumPy's rule: shift and axis broadcast against each other (scalars or 1-d), and shifts of
+    one axis add up. A shift may be any integer NumPy takes (np.int64, a 0-d or 1-d Array, read
+    on the host as np.roll reads it)."""
+    raw = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    axes = np.array([_axis(a, ndim, site) for a in raw], dtype=np.intp)
+    try:
+        pairs = np.broadcast(np.asarray(shift), axes)
+    except ValueError:
+        raise _bind.fail(ValueError, "shift and axis must have the same length", site) from None
+    if pairs.ndim > 1:
+        raise _bind.fail(ValueError, "'shift' and 'axis' should be scalars or 1D sequences", site)
+    total: dict[int, int] = {}
+    for s, a in pairs:
+        total[int(a)] = total.get(int(a), 0) + int(s)
+    return total
 
 
 def tile(x: Any, repetitions: Sequence[int], /) -> Array:

@@ -237,3 +237,35 @@ def test_a_view_computed_from_a_buffer_is_read_before_an_in_place_store(backend)
     la.eval(*got)
     for g, w in zip(got, want):
         assert_matches(g, w)
+
+
+@pytest.mark.parametrize("shift, axis", [
+    (la.asarray(1), None), (np.int64(2), 1), ((1, 2), 0), ((1, -1), (0, 1)), (1, (0, 1)),
+    (-5, -1), ([1, 2], [1, 1]), (la.asarray([1, 2]), (0, 1)), (np.array([3]), 0)])
+def test_roll_takes_numpys_shifts(backend, shift, axis):
+    """np.roll's rule: shift and axis broadcast, shifts of one axis add up, and any integer NumPy
+    takes is a shift (la.roll(x, la.asarray(1)) raised 'iteration over a 0-d array', np.int64
+    'object is not iterable'; a helper's report)."""
+    a = np.arange(12.0).reshape(3, 4)
+    want = np.roll(a, np.asarray(shift) if isinstance(shift, la.Array) else shift, axis)
+    np.testing.assert_array_equal(np.asarray(la.roll(la.asarray(a), shift, axis=axis)), want)
+
+
+def test_roll_refuses_shifts_that_do_not_broadcast(reference_backend):
+    x = la.asarray(np.arange(12.0).reshape(3, 4))
+    with pytest.raises(ValueError, match="same length"):
+        la.roll(x, (1, 2, 3), axis=(0, 1))
+    with pytest.raises(ValueError, match="1D sequences"):
+        la.roll(x, [[1]], axis=0)
+
+
+@pytest.mark.parametrize("key", [np.array([7]), [0, -6], (np.array([1]), np.array([4]))])
+def test_an_out_of_bounds_index_array_in_at_raises_at_the_users_line(backend, key):
+    """Seed 1501485: x.at[idx].set(v) (and x[idx] = v) with a concrete index array out of
+    bounds raised only when the result was evaluated; NumPy raises at the line."""
+    x = la.asarray(np.arange(10.0).reshape(5, 2) if isinstance(key, tuple) else np.arange(5.0))
+    with pytest.raises(IndexError, match="out of bounds") as info:
+        x.at[key].set(1.0)
+    assert "test_fuzz_regressions.py" in str(info.value)
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[key] = 1.0

@@ -72,6 +72,7 @@ def _compile_in_child(cache: str) -> dict:
     return run_fresh_process(Path(cache), n=500)
 
 
+@pytest.mark.exhaustive  # ~5 s of processes compiling at once (the fast tier's budget)
 def test_concurrent_compiles_of_one_kernel(tmp_path):
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(4) as pool:

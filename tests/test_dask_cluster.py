@@ -20,6 +20,9 @@ if "dask" not in available_backends():
 
 import distributed
 
+# Processes and a local cluster: ~12 s, in the exhaustive tier (the fast tier's budget, stop 22).
+pytestmark = pytest.mark.exhaustive
+
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):

@@ -87,6 +87,7 @@ def test_out_of_line_math_is_bit_identical(dtype, monkeypatch, fresh_caches, tmp
                                       out_of_line.view(f"u{inlined.itemsize}"), err_msg=f)
 
 
+@pytest.mark.exhaustive  # compiles the whole helper library (~5 s; the fast tier's budget)
 @pytest.mark.skipif("c" not in available_backends(), reason="no C compiler")
 def test_the_shared_helper_library_gives_the_same_bits(monkeypatch, fresh_caches, tmp_path):
     """Past LIBRARY_BUDGET, a unit declares the wrappers of the directory's helper library

@@ -46,7 +46,8 @@ def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = Non
     if type(parent) is not _bind.Array:
         return child
     link = parent._view
-    if link is False:  # an element, NumPy's scalar: what is taken from it is a copy
+    if link is False:  # an element, NumPy's scalar: a 0-d result of it is a scalar too, others
+        child._view = False if not child.shape else None  # a new array
         return child
     if type(link) is tuple:
         root, base_node, root_node, parent_writable = link

@@ -227,6 +227,19 @@ def test_views_write_through_as_numpy(backend, program):
     _check(program, _matrix)
 
 
+def test_sort_method_sorts_in_place(backend):
+    def program(xp, A):
+        row = A[1]
+        A[::-1].sort(axis=0)
+        row.sort()
+        return row + 0
+
+    _check(program, lambda: [np.array([[3.0, 1, 2], [9, -1, 4], [0, 5, 5], [2, 2, 1]])])
+    x = la.asarray(np.array([3, 1, 2]))
+    assert x.sort() is None
+    assert_matches(x, np.array([1, 2, 3]))
+
+
 def test_complex_parts_write_through(backend):
     def program(xp, z):
         z.real[0] = 5.0

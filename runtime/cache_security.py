@@ -172,3 +172,44 @@ def verified(path: Path, digest: str) -> bool:
               "index recorded when it was written (damaged or changed on disk); it is not loaded "
               "and is rebuilt", stacklevel=3)
     return False
+
+
+# --- CuPy's kernel cache ------------------------------------------------------------------------------
+# The cupy backend compiles through cupy.RawModule, whose cubins CuPy caches on disk itself
+# (CUPY_CACHE_DIR, default ~/.cupy/kernel_cache; each file carries an MD5 of its cubin, which CuPy
+# checks: a damaged file is recompiled). lazyarray holds that directory to the same rule as its own.
+_cupy_checked = False
+
+
+def cupy_cache_dir() -> Path:
+    """The directory CuPy reads cached cubins from (its `get_cache_dir()`: read at every compile)."""
+    return Path(os.environ.get("CUPY_CACHE_DIR") or os.path.expanduser("~/.cupy/kernel_cache"))
+
+
+def check_cupy_cache() -> None:
+    """Once per process, before CuPy's first compile for lazyarray: CuPy's cache directory must be
+    private (created `0o700` when missing). One that is not moves CuPy, for this process, to a
+    private temporary directory (`CUPY_CACHE_DIR`, which CuPy reads at each compile), with one
+    warning; set once, before any compile, never toggled (other threads may read the environment)."""
+    global _cupy_checked
+    if _cupy_checked:
+        return
+    with _lock:
+        if _cupy_checked:
+            return
+        _cupy_checked = True
+        if os.environ.get("CUPY_CACHE_IN_MEMORY") == "1":  # CuPy writes and reads no files
+            return
+        configured = cupy_cache_dir()
+        try:
+            problem = private_dir(configured)
+        except OSError as exc:
+            problem = f"cannot be created ({exc.strerror or exc})"
+        if problem is None:
+            return
+        private = tempfile.mkdtemp(prefix="lazyarray-cupy-")
+        os.environ["CUPY_CACHE_DIR"] = private
+    warnings.warn(f"lazyarray: CuPy's kernel cache {configured} cannot be used ({configured} "
+                  f"{problem}; it must be a directory of this user that no one else can write); "
+                  f"CuPy compiles into a private temporary cache {private} for this process",
+                  RuntimeWarning, stacklevel=3)

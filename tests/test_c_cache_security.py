@@ -210,3 +210,55 @@ def test_the_dask_path_checks_its_cache_root(tmp_path, monkeypatch):
     assert f"{shared} is writable by group and others" in warning
     assert not (shared / "c-v2").exists() or not any((shared / "c-v2").iterdir())
     la.clear_caches()
+
+
+# --- CuPy's kernel cache (no GPU needed: the check runs before CuPy compiles) ----------------------
+
+class _FakeCupy:
+    """Stands in for cupy in CupyBackend.module: records where CuPy would cache each compile."""
+
+    def __init__(self) -> None:
+        self.cache_dirs: list[str] = []
+        fake = self
+
+        class RawModule:
+            def __init__(self, code, options):
+                self.code = code
+
+            def compile(self):
+                fake.cache_dirs.append(str(cache_security.cupy_cache_dir()))
+
+        self.RawModule = RawModule
+        self.cuda = type("cuda", (), {"runtime": type("rt", (), {"getDevice": lambda: 0})})
+
+
+@pytest.mark.parametrize("state", ["private", "world_writable", "missing"])
+def test_cupy_compiles_only_into_a_private_cache(tmp_path, monkeypatch, state):
+    from lazyarray.runtime import cupy_backend
+    from lazyarray.runtime.cuda_printer import CudaModule
+
+    configured = tmp_path / "cupy" / "kernel_cache"
+    if state != "missing":
+        configured.mkdir(parents=True, mode=0o700)
+        configured.chmod(0o777 if state == "world_writable" else 0o700)
+    monkeypatch.setenv("CUPY_CACHE_DIR", str(configured))
+    monkeypatch.delenv("CUPY_CACHE_IN_MEMORY", raising=False)
+    monkeypatch.setattr(cache_security, "_cupy_checked", False)
+    fake = _FakeCupy()
+    monkeypatch.setattr(cupy_backend, "cupy", lambda: fake)
+    backend = cupy_backend.CupyBackend()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for source in ("extern \"C\" __global__ void a() {}", "extern \"C\" __global__ void b() {}"):
+            backend.module(CudaModule(source, ()))
+    messages = [str(w.message) for w in caught if str(w.message).startswith("lazyarray:")]
+    if state == "world_writable":
+        (warning,) = messages
+        assert f"{configured} is writable by group and others" in warning
+        assert fake.cache_dirs[0] != str(configured) and len(set(fake.cache_dirs)) == 1
+        assert cache_security.dir_problem(Path(fake.cache_dirs[0])) is None
+    else:  # a missing one is created 0o700, parents included
+        assert messages == [] and fake.cache_dirs == [str(configured)] * 2
+        assert configured.stat().st_mode & 0o777 == 0o700
+        if state == "missing":
+            assert configured.parent.stat().st_mode & 0o777 == 0o700

@@ -262,3 +262,40 @@ def test_cupy_compiles_only_into_a_private_cache(tmp_path, monkeypatch, state):
         assert configured.stat().st_mode & 0o777 == 0o700
         if state == "missing":
             assert configured.parent.stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.exhaustive  # builds the helper library: ~1.5 s of compiler CPU
+def test_a_tampered_helper_library_is_rebuilt_not_loaded(tmp_path, monkeypatch):
+    from lazyarray.runtime import c_helper_library, c_inline_budget
+
+    for table in ("_functions", "_libraries", "_symbol_of_key", "_usable"):
+        monkeypatch.setattr(c_compiler, table, {})
+    monkeypatch.setattr(c_compiler, "_private_dirs", set())
+    monkeypatch.setattr(c_compiler, "cache_dir_override", str(tmp_path))
+    monkeypatch.setattr(cache_security, "_warned", set())
+    directory, tc = c_compiler.kernel_dir(), c_compiler.toolchain()
+    assert c_helper_library.build(directory, tc)
+    (lib,) = directory.glob("helpers-*.so")
+    data = bytearray(lib.read_bytes())
+    data[len(data) // 2:len(data) // 2 + 16] = b"\xff" * 16
+    # A new file renamed over it: this process has the library mapped, and writing its pages in
+    # place would change the mapped code too (a fresh process, which these checks are for, has
+    # nothing mapped).
+    (tmp_path / "tampered").write_bytes(bytes(data))
+    os.replace(tmp_path / "tampered", lib)
+    monkeypatch.setattr(c_helper_library, "_loaded", {})  # a fresh process's view
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert not c_helper_library.load(directory)
+        assert c_helper_library.build(directory, tc)  # rebuilt in place, then loaded
+    (warning,) = [str(w.message) for w in caught if str(w.message).startswith("lazyarray:")]
+    assert str(lib) in warning and "does not match the sha256" in warning
+    monkeypatch.setattr(c_inline_budget, "LIBRARY_BUDGET", 0)  # every heavy call: the library
+    la.clear_caches()
+    x = np.linspace(0.1, 3, 97).astype(np.float64)
+    with la.config(backend="c", cache_dir=str(tmp_path)):
+        got = np.asarray(la.exp(la.array(x)) + la.log(la.array(x)) * la.sin(la.array(x)))
+    np.testing.assert_allclose(got, np.exp(x) + np.log(x) * np.sin(x), rtol=1e-13)
+    units = [p.read_text() for p in directory.glob("lib-*.c")]
+    assert units and all("_ool(double a);" in u for u in units)  # it called the library
+    la.clear_caches()

@@ -49,6 +49,8 @@ def dir_problem(path: Path) -> str | None:
         return "is a symbolic link"
     if not stat.S_ISDIR(st.st_mode):
         return "is not a directory"
+    if not hasattr(os, "geteuid"):  # Windows: no uids or mode bits to judge (ACLs are not read)
+        return None
     uid = os.geteuid()
     if st.st_uid != uid:
         return f"is owned by uid {st.st_uid}, not by this user (uid {uid})"

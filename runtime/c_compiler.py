@@ -164,7 +164,7 @@ def _checked(root: Path) -> Path:
 def _private_root(root: Path, reason: str) -> Path:
     import warnings
 
-    private = Path(tempfile.mkdtemp(prefix="lazyarray-kernels-"))  # 0o700, this user's
+    private = cache_security.temporary_cache("lazyarray-kernels-")  # 0o700, removed at exit
     (private / VERSION_DIR).mkdir(mode=0o700)
     warnings.warn(f"lazyarray: the kernel cache {root} cannot be used ({reason}); compiling into a "
                   f"private temporary cache {private} for this process", RuntimeWarning,

@@ -23,9 +23,11 @@ library per process: a library is loaded once per process and its kernels bound 
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import os
 import re
+import shutil
 import stat
 import tempfile
 import threading
@@ -75,6 +77,20 @@ def private_dir(path: Path) -> str | None:
         except FileExistsError:  # another process made it meanwhile: checked below
             pass
     return dir_problem(path)
+
+
+def temporary_cache(prefix: str) -> Path:
+    """A fresh private directory (mkdtemp: `0o700`, this user's) for this process's kernels,
+    removed when the process that made it exits (not by a forked child, which may still use it
+    from the parent's side)."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(_remove_if_mine, path, os.getpid())
+    return path
+
+
+def _remove_if_mine(path: Path, pid: int) -> None:
+    if os.getpid() == pid:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def warn_once(key: str, message: str, stacklevel: int = 2) -> None:
@@ -209,7 +225,7 @@ def check_cupy_cache() -> None:
             problem = f"cannot be created ({exc.strerror or exc})"
         if problem is None:
             return
-        private = tempfile.mkdtemp(prefix="lazyarray-cupy-")
+        private = str(temporary_cache("lazyarray-cupy-"))
         os.environ["CUPY_CACHE_DIR"] = private
     warnings.warn(f"lazyarray: CuPy's kernel cache {configured} cannot be used ({configured} "
                   f"{problem}; it must be a directory of this user that no one else can write); "

@@ -3,10 +3,10 @@
 Kernels of one plan that are not cached yet are compiled together as ONE translation unit (an empty
 gcc run alone costs ~50 ms). The cache lives under `cache_root()`:
 
-    c-v2/probe-<hash>.json                     the compiler's facts (flags checked against FLAG_CHOICES)
-    c-v2/<config>/lib-<tu>-<d>.so, lib-<tu>.c  one shared library per translation unit (+ its source);
+    c-v2/probe-<hash>.json                     the compiler's facts (flags: FLAG_CHOICES only)
+    c-v2/<config>/lib-<tu>-<d>.so, lib-<tu>.c  one shared library per translation unit (+ source);
                                                <d>: the first 16 hex digits of the library's sha256
-    c-v2/<config>/k-<symbol>.idx               "lib-<tu>-<d>.so <sha256 of the library>": kernel → library
+    c-v2/<config>/k-<symbol>.idx               "lib-<tu>-<d>.so <sha256 of the library>"
     c-v2/<config>/s-<key>.idx                  "<symbol> <sha256(key, symbol)>": key → kernel
     c-v2/<config>/helpers-<hash>-<d>.so, .idx  the heavy math wrappers, shared (c_helper_library.py)
     c-v2/<config>/team-<hash>-<d>.so, .idx     the thread team parallel regions run on (c_team.py)
@@ -63,7 +63,7 @@ BASE_FLAGS = ("-O3", "-std=gnu11", "-fPIC", "-shared", "-fno-math-errno", "-fno-
               "-ffp-contract=off")
 MAX_CACHE_BYTES = 512 * 2**20
 # The on-disk layout's version: c-v2 added content-addressed library names, index entries for the
-# helper and team libraries, and the private-directory rules (issue 30). An older layout is never read.
+# helper and team libraries, and the private-directory rules (issue 30). Older layouts are not read.
 VERSION_DIR = "c-v2"
 # A parallel region whose `if` clause is false (nt == 1: most kernel calls) runs its body directly:
 # libgomp would set up and tear down a team of one for it, ~0.5 us of a 16-element kernel call
@@ -130,9 +130,9 @@ def configured_root() -> Path:
 
 
 # The kernel cache may degrade but never fails a computation: a directory that cannot be written
-# (read-only, a file, no permission), that fills up, or that is not private (another user's, writable
-# by group or others, a symlink: runtime/cache_security.py) is replaced, for this process, by a
-# private temporary cache, with one warning naming the path and the reason.
+# (read-only, a file, no permission), that fills up, or that is not private (another user's,
+# writable by group or others, a symlink: runtime/cache_security.py) is replaced, for this process,
+# by a private temporary cache, with one warning naming the path and the reason.
 _usable: dict[Path, Path] = {}  # configured root -> the root this process uses for it
 _private_dirs: set[Path] = set()  # <config> directories checked private in this process
 
@@ -280,7 +280,8 @@ def _valid_facts(facts: Any) -> bool:
     return (isinstance(facts, dict) and isinstance(facts.get("version"), str)
             and isinstance(facts.get("flags"), list)
             and all(isinstance(f, str) and f in FLAG_CHOICES for f in facts["flags"])
-            and isinstance(facts.get("openmp"), bool) and isinstance(facts.get("vector_math"), bool))
+            and isinstance(facts.get("openmp"), bool)
+            and isinstance(facts.get("vector_math"), bool))
 
 
 def toolchain() -> Toolchain:
@@ -439,7 +440,8 @@ def load_by_key(key: str):
             return _functions[symbol]
         directory = kernel_dir()
         try:
-            symbol, check = cache_security.read_private(directory / f"s-{key}.idx").decode().split()
+            entry = cache_security.read_private(directory / f"s-{key}.idx")
+            symbol, check = entry.decode().split()
         except (OSError, ValueError):
             return None
         if not _SYMBOL.fullmatch(symbol) or check != _key_check(key, symbol):

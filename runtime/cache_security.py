@@ -1,8 +1,9 @@
 """Only code this user compiled is loaded from an on-disk kernel cache (issue 30).
 
-The C backend `dlopen`s shared objects from its cache and CuPy loads cubins from its own: anyone who
-can write a cache directory can put code into the user's process, and a shared object damaged on
-disk crashes it (a 16-byte overwrite of a cached library: SIGILL/SIGSEGV, no Python error). Two rules:
+The C backend `dlopen`s shared objects from its cache and CuPy loads cubins from its own: anyone
+who can write a cache directory can put code into the user's process, and a shared object damaged
+on disk crashes it (16 bytes overwritten in a cached library: SIGILL/SIGSEGV, no Python error).
+Two rules:
 
 - **Private directories.** A cache root and every directory under it that lazyarray reads must be a
   real directory (`lstat`: a symlink is refused, never followed), owned by this user (effective
@@ -192,7 +193,7 @@ def verified(path: Path, digest: str) -> bool:
     return False
 
 
-# --- CuPy's kernel cache ------------------------------------------------------------------------------
+# --- CuPy's kernel cache -----------------------------------------------------------------------
 # The cupy backend compiles through cupy.RawModule, whose cubins CuPy caches on disk itself
 # (CUPY_CACHE_DIR, default ~/.cupy/kernel_cache; each file carries an MD5 of its cubin, which CuPy
 # checks: a damaged file is recompiled). lazyarray holds that directory to the same rule as its own.
@@ -200,7 +201,7 @@ _cupy_checked = False
 
 
 def cupy_cache_dir() -> Path:
-    """The directory CuPy reads cached cubins from (its `get_cache_dir()`: read at every compile)."""
+    """The directory CuPy reads cached cubins from (its `get_cache_dir()`, read at each compile)."""
     return Path(os.environ.get("CUPY_CACHE_DIR") or os.path.expanduser("~/.cupy/kernel_cache"))
 
 
@@ -208,7 +209,7 @@ def check_cupy_cache() -> None:
     """Once per process, before CuPy's first compile for lazyarray: CuPy's cache directory must be
     private (created `0o700` when missing). One that is not moves CuPy, for this process, to a
     private temporary directory (`CUPY_CACHE_DIR`, which CuPy reads at each compile), with one
-    warning; set once, before any compile, never toggled (other threads may read the environment)."""
+    warning; set once, before any compile, never toggled (other threads read the environment)."""
     global _cupy_checked
     if _cupy_checked:
         return

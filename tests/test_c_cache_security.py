@@ -212,7 +212,7 @@ def test_the_dask_path_checks_its_cache_root(tmp_path, monkeypatch):
     la.clear_caches()
 
 
-# --- CuPy's kernel cache (no GPU needed: the check runs before CuPy compiles) ----------------------
+# --- CuPy's kernel cache (no GPU needed: the check runs before CuPy compiles) ------------------
 
 class _FakeCupy:
     """Stands in for cupy in CupyBackend.module: records where CuPy would cache each compile."""
@@ -249,7 +249,7 @@ def test_cupy_compiles_only_into_a_private_cache(tmp_path, monkeypatch, state):
     backend = cupy_backend.CupyBackend()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for source in ("extern \"C\" __global__ void a() {}", "extern \"C\" __global__ void b() {}"):
+        for source in ('extern "C" __global__ void a() {}', 'extern "C" __global__ void b() {}'):
             backend.module(CudaModule(source, ()))
     messages = [str(w.message) for w in caught if str(w.message).startswith("lazyarray:")]
     if state == "world_writable":

@@ -299,3 +299,36 @@ def test_a_tampered_helper_library_is_rebuilt_not_loaded(tmp_path, monkeypatch):
     units = [p.read_text() for p in directory.glob("lib-*.c")]
     assert units and all("_ool(double a);" in u for u in units)  # it called the library
     la.clear_caches()
+
+
+DASK_PROCESSES = """
+import numpy as np, dask, lazyarray as la
+if __name__ == "__main__":
+    x = np.linspace(-2, 2, 4096).astype(np.float32)
+    with dask.config.set(scheduler="processes", num_workers=2):
+        with la.config(backend="dask", chunks=512):
+            got = np.asarray(la.exp(la.array(x)) * 2 + 1)
+    np.testing.assert_allclose(got, np.exp(x) * 2 + 1, rtol=2e-6)
+    print("values ok")
+"""
+
+
+@pytest.mark.exhaustive  # a process pool: ~3 s idle
+def test_dask_worker_processes_check_their_own_root(tmp_path):
+    """Worker processes (Dask's process pool; a cluster's workers alike) resolve the root from
+    their environment and check it: each warns at most once (stderr is inherited), and the
+    chunks' kernels compile into each worker's private cache, never into the shared root."""
+    pytest.importorskip("dask")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    script = tmp_path / "main.py"  # spawned workers re-import the main module: a file
+    script.write_text(DASK_PROCESSES)
+    env = dict(os.environ, LAZYARRAY_CACHE_DIR=str(shared), PYTHONWARNINGS="always")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env,
+                         timeout=300, check=False)
+    assert out.returncode == 0 and "values ok" in out.stdout, out.stderr
+    lines = [ln for ln in out.stderr.splitlines() if "lazyarray: the kernel cache" in ln]
+    assert 1 <= len(lines) <= 3, out.stderr  # the client and 2 workers, once each at most
+    assert all(f"{shared} is writable by group and others" in ln for ln in lines)
+    assert list(shared.iterdir()) == []

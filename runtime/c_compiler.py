@@ -162,13 +162,10 @@ def _checked(root: Path) -> Path:
 
 
 def _private_root(root: Path, reason: str) -> Path:
-    import warnings
-
     private = cache_security.temporary_cache("lazyarray-kernels-")  # 0o700, removed at exit
     (private / VERSION_DIR).mkdir(mode=0o700)
-    warnings.warn(f"lazyarray: the kernel cache {root} cannot be used ({reason}); compiling into a "
-                  f"private temporary cache {private} for this process", RuntimeWarning,
-                  stacklevel=3)
+    cache_security.warn(f"lazyarray: the kernel cache {root} cannot be used ({reason}); compiling "
+                        f"into a private temporary cache {private} for this process")
     return private
 
 
@@ -256,7 +253,7 @@ def _toolchain_for(command: tuple[str, ...], root: str) -> Toolchain:
         if not _valid_facts(facts):
             cache_security.warn_once(str(probe_file), f"lazyarray: the compiler probe file "
                                      f"{probe_file} holds flags or facts lazyarray never writes; "
-                                     "it is ignored and the compiler probed again", stacklevel=4)
+                                     "it is ignored and the compiler probed again")
             raise ValueError(probe_file)
     except (OSError, ValueError):
         facts = _probe(command)

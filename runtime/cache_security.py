@@ -31,6 +31,7 @@ import os
 import re
 import shutil
 import stat
+import sys
 import tempfile
 import threading
 import warnings
@@ -95,13 +96,30 @@ def _remove_if_mine(path: Path, pid: int) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def warn_once(key: str, message: str, stacklevel: int = 2) -> None:
+def _own_dirs() -> tuple[str, ...]:
+    """lazyarray's source directories (in a source checkout its subpackages live beside it)."""
+    names = ("lazyarray", "lazyarray.runtime", "lazyarray.graph", "lazyarray.passes")
+    files = [getattr(sys.modules.get(n), "__file__", None) for n in names]
+    return tuple(os.path.dirname(f) + os.sep for f in files if f)
+
+
+def warn(message: str) -> None:
+    """A RuntimeWarning attributed to the first frame outside lazyarray (the user's line that
+    evaluated), not to the cache code that noticed."""
+    own = _own_dirs() or (os.path.dirname(__file__) + os.sep,)
+    level, frame = 2, sys._getframe(1)  # stacklevel 2: the caller of warn()
+    while frame is not None and frame.f_code.co_filename.startswith(own):
+        level, frame = level + 1, frame.f_back
+    warnings.warn(message, RuntimeWarning, stacklevel=level)
+
+
+def warn_once(key: str, message: str) -> None:
     """One RuntimeWarning per `key` per process (a damaged file is reported once, not per load)."""
     with _lock:
         if key in _warned:
             return
         _warned.add(key)
-    warnings.warn(message, RuntimeWarning, stacklevel=stacklevel + 1)
+    warn(message)
 
 
 def object_name(stem: str, digest: str) -> str:
@@ -158,8 +176,7 @@ def read_record(index: Path, pattern: re.Pattern[str]) -> tuple[Path, str] | Non
             or not re.fullmatch(r"[0-9a-f]{64}", parts[1])
             or not parts[0].endswith(f"-{parts[1][:DIGEST_CHARS]}.so")):
         warn_once(str(index), f"lazyarray: the kernel cache index {index} names {text.strip()!r}, "
-                  "not a library of its directory; it is ignored and the kernels are rebuilt",
-                  stacklevel=3)
+                  "not a library of its directory; it is ignored and the kernels are rebuilt")
         return None
     return index.parent / parts[0], parts[1]
 
@@ -190,7 +207,7 @@ def verified(path: Path, digest: str) -> bool:
         return True
     warn_once(str(path), f"lazyarray: the cached library {path} does not match the sha256 its "
               "index recorded when it was written (damaged or changed on disk); it is not loaded "
-              "and is rebuilt", stacklevel=3)
+              "and is rebuilt")
     return False
 
 
@@ -229,7 +246,6 @@ def check_cupy_cache() -> None:
             return
         private = str(temporary_cache("lazyarray-cupy-"))
         os.environ["CUPY_CACHE_DIR"] = private
-    warnings.warn(f"lazyarray: CuPy's kernel cache {configured} cannot be used ({configured} "
-                  f"{problem}; it must be a directory of this user that no one else can write); "
-                  f"CuPy compiles into a private temporary cache {private} for this process",
-                  RuntimeWarning, stacklevel=3)
+    warn(f"lazyarray: CuPy's kernel cache {configured} cannot be used ({configured} {problem}; "
+         "it must be a directory of this user that no one else can write); CuPy compiles into a "
+         f"private temporary cache {private} for this process")

@@ -77,6 +77,9 @@ from .numpy_sets import (argpartition, in1d, intersect1d, lexsort, partition,  #
                          setdiff1d, setxor1d, union1d)
 from .numpy_histograms import (histogram, histogram2d, histogram_bin_edges,  # noqa: E402
                                histogramdd, interp)
+from .numpy_gradient import gradient  # noqa: E402
+from .numpy_floats import (around, frexp, nanargmax, nanargmin, packbits, spacing,  # noqa: E402
+                           unpackbits)
 
 
 
@@ -98,7 +101,8 @@ _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", 
                       "shaping", "searching", "complex_functions", "warnings", "numpy_math",
                       "numpy_reductions", "numpy_shapes", "advanced_index", "contraction",
                       "numpy_arrange", "numpy_statistics", "numpy_types",
-                      "numpy_index_tricks", "numpy_sets", "numpy_histograms"})
+                      "numpy_index_tricks", "numpy_sets", "numpy_histograms",
+                      "numpy_gradient", "numpy_floats"})
 __all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
     "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
 

@@ -80,6 +80,7 @@ from .numpy_histograms import (histogram, histogram2d, histogram_bin_edges,  # n
 from .numpy_gradient import gradient  # noqa: E402
 from .numpy_floats import (around, frexp, nanargmax, nanargmin, packbits, spacing,  # noqa: E402
                            unpackbits)
+from .numpy_polynomial import poly1d, polyfit, polyval, vander  # noqa: E402
 
 
 
@@ -102,7 +103,8 @@ _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", 
                       "numpy_reductions", "numpy_shapes", "advanced_index", "contraction",
                       "numpy_arrange", "numpy_statistics", "numpy_types",
                       "numpy_index_tricks", "numpy_sets", "numpy_histograms",
-                      "numpy_gradient", "numpy_floats"})
+                      "numpy_gradient", "numpy_floats",
+                      "numpy_polynomial"})
 __all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
     "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
 

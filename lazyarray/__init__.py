@@ -81,6 +81,7 @@ from .numpy_gradient import gradient  # noqa: E402
 from .numpy_floats import (around, frexp, nanargmax, nanargmin, packbits, spacing,  # noqa: E402
                            unpackbits)
 from .numpy_polynomial import poly1d, polyfit, polyval, vander  # noqa: E402
+from . import emath, lib  # noqa: E402  (la.emath, la.lib.stride_tricks)
 
 
 

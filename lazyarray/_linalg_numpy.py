@@ -19,7 +19,8 @@ LinAlgError = np.linalg.LinAlgError
 
 def cond(x: Any, p: Any = None) -> Array:
     """numpy.linalg.cond: s[0]/s[-1] of the singular values (p None/2/-2), else
-    norm(x, p) * norm(inv(x), p); NaN from a singular matrix becomes inf unless x has NaNs."""
+    norm(x, p) * norm(inv(x), p); NaN from a singular matrix becomes inf unless x has NaNs.
+    An exactly singular x with such a p raises inv's LinAlgError (NumPy returns inf)."""
     from ._linalg_calls import inv, svdvals
     from ._linalg_compose import norm
 

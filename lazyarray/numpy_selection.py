@@ -22,6 +22,7 @@ from . import elementwise as ew
 from . import manipulation as mp
 from . import reductions as red
 from .array import Array
+from .complex_functions import imag, real
 from .creation import asarray, zeros
 from .indexing import take
 from .searching import sort
@@ -64,7 +65,7 @@ def real_if_close(a: Any, tol: float = 100) -> Array:
         return x
     if tol > 1:
         tol = np.finfo(x.dtype).eps * tol
-    return ew.real(x) if bool(red.all(ew.abs(ew.imag(x)) < tol)) else x
+    return real(x) if bool(red.all(ew.abs(imag(x)) < tol)) else x
 
 
 def sort_complex(a: Any) -> Array:
@@ -165,9 +166,13 @@ def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> Array:
         x, axis = mp.ravel(x), 0
     axis = np.lib.array_utils.normalize_axis_index(operator.index(axis), x.ndim)
     n = x.shape[axis]
-    indices = np.arange(*obj.indices(n)) if isinstance(obj, slice) else np.asarray(obj)
-    if indices.dtype == bool or (indices.size and indices.dtype.kind not in "iu"):
-        raise IndexError("index array argument obj to insert must be one dimensional or scalar")
+    indices = np.arange(*obj.indices(n)) if isinstance(obj, slice) else np.array(obj)
+    if indices.dtype == bool:
+        if indices.ndim != 1:
+            raise ValueError("boolean array argument obj to insert must be one dimensional")
+        indices = np.flatnonzero(indices)
+    elif indices.size and indices.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
     if indices.ndim > 1:
         raise ValueError("index array argument obj to insert must be one dimensional or scalar")
     v = asarray(values).astype(x.dtype)
@@ -191,8 +196,8 @@ def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> Array:
         bad = indices[(indices < -n) | (indices > n)][0]
         raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
     numnew = indices.size
-    order = indices.argsort(kind="mergesort")
     indices = np.where(indices < 0, indices + n, indices)
+    order = indices.argsort(kind="mergesort")
     indices[order] += np.arange(numnew)
     old = np.ones(n + numnew, bool)
     old[indices] = False
@@ -242,7 +247,7 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
     """numpy.piecewise: where(cond_k, f_k(x)) in order (later conditions win, as NumPy's
     successive writes), zeros elsewhere; one extra function is the "otherwise" case."""
     v = asarray(x)
-    if np.isscalar(condlist) or isinstance(condlist, Array) and condlist.ndim == v.ndim or (
+    if np.isscalar(condlist) or (  # NumPy's rule for a single condition
             not isinstance(condlist[0], (list, np.ndarray, Array)) and v.ndim != 0):
         condlist = [condlist]
     conds = [mp.broadcast_to(asarray(c).astype(bool), v.shape) for c in condlist]

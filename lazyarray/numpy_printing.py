@@ -9,11 +9,41 @@ from typing import Any
 
 import numpy as np
 
-set_printoptions, get_printoptions, printoptions = (np.set_printoptions, np.get_printoptions,
-                                                    np.printoptions)
-base_repr, binary_repr = np.base_repr, np.binary_repr
-format_float_positional, format_float_scientific = (np.format_float_positional,
-                                                    np.format_float_scientific)
+
+
+def set_printoptions(*args: Any, **kwargs: Any) -> None:
+    """numpy.set_printoptions (the same options: Arrays print through NumPy)."""
+    np.set_printoptions(*args, **kwargs)
+
+
+def get_printoptions() -> dict[str, Any]:
+    """numpy.get_printoptions."""
+    return np.get_printoptions()
+
+
+def printoptions(*args: Any, **kwargs: Any) -> Any:
+    """numpy.printoptions: the context manager."""
+    return np.printoptions(*args, **kwargs)
+
+
+def base_repr(number: int, base: int = 2, padding: int = 0) -> str:
+    """numpy.base_repr."""
+    return np.base_repr(number, base, padding)
+
+
+def binary_repr(num: int, width: int | None = None) -> str:
+    """numpy.binary_repr."""
+    return np.binary_repr(num, width)
+
+
+def format_float_positional(x: Any, *args: Any, **kwargs: Any) -> str:
+    """numpy.format_float_positional."""
+    return np.format_float_positional(x, *args, **kwargs)
+
+
+def format_float_scientific(x: Any, *args: Any, **kwargs: Any) -> str:
+    """numpy.format_float_scientific."""
+    return np.format_float_scientific(x, *args, **kwargs)
 
 
 def array2string(a: Any, *args: Any, **kwargs: Any) -> str:

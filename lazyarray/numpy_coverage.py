@@ -71,7 +71,7 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
     "polynomial": (NOT_YET, "the numpy.polynomial package (Polynomial, Chebyshev, ... classes): "
                             "use la.polyfit / la.polyval / la.poly1d, or numpy.polynomial on "
                             "np.asarray(x)"),
-    # --- la.random.Generator ------------------------------------------------------------------------
+    # --- la.random.Generator -----------------------------------------------------------------
     **{"random.Generator." + n: (UFUNCRAND, _RNG) for n in (
         "beta", "binomial", "bit_generator", "bytes", "chisquare", "dirichlet", "exponential",
         "f", "gamma", "geometric", "gumbel", "hypergeometric", "laplace", "logistic",

@@ -592,3 +592,28 @@ def test_frexp_spacing_bit_exact(backend, x):
         np.testing.assert_array_equal(np.asarray(lm), m)
         np.testing.assert_array_equal(np.asarray(le), e)
         np.testing.assert_array_equal(np.asarray(la.spacing(x)), np.spacing(x))
+
+
+def test_host_helpers_are_numpys(reference_backend):
+    """vectorize, einsum_path, the dtype and printing helpers give NumPy's answers."""
+    f = la.vectorize(lambda a, b: a - b if a > b else a + b)
+    np.testing.assert_array_equal(np.asarray(f(la.asarray(I), 2)),
+                                  np.vectorize(lambda a, b: a - b if a > b else a + b)(I, 2))
+
+    @la.vectorize(otypes=[float])
+    def g(a):
+        return a * 2
+
+    assert np.asarray(g(la.asarray([1, 2]))).dtype == np.float64
+    want = np.einsum_path("ij,jk,kl->il", F, F.T, F, optimize="greedy")
+    assert la.einsum_path("ij,jk,kl->il", la.asarray(F), F.T, la.asarray(F)) == want
+    assert la.common_type(la.asarray(F32), la.asarray(I)) is np.common_type(F32, I)
+    assert la.min_scalar_type(300) == np.min_scalar_type(300)
+    assert la.promote_types("f4", "i8") == np.promote_types("f4", "i8")
+    assert la.base_repr(10, 3) == np.base_repr(10, 3) and la.binary_repr(-3, 5) == "11101"
+    assert la.array2string(la.asarray(F32[0])) == np.array2string(F32[0])
+    assert la.array_repr(la.asarray(I[0])) == np.array_repr(I[0])
+    with la.printoptions(precision=2):
+        assert str(la.asarray([1.23456])) == "[1.23]"
+    assert la.exceptions.AxisError is np.exceptions.AxisError
+    assert la.linalg.LinAlgError is np.linalg.LinAlgError

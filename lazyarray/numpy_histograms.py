@@ -48,8 +48,9 @@ def _outer_edges(a: Array, range: Any) -> tuple[Any, Any]:  # noqa: A002  (NumPy
 def _unsigned_subtract(a: Any, b: Any) -> Any:
     """NumPy's: integer differences in the unsigned type of the same width (no overflow)."""
     dt = np.result_type(a, b)
-    if dt.kind == "i":
-        return np.subtract(a, b, casting="unsafe", dtype=np.dtype(dt.str.replace("i", "u")))
+    if dt.kind == "i":  # as NumPy: the operands in dt first (a negative Python int included)
+        return np.subtract(np.asarray(a, dtype=dt), np.asarray(b, dtype=dt), casting="unsafe",
+                           dtype=np.dtype(dt.str.replace("i", "u")))
     return np.subtract(a, b, dtype=dt)
 
 

@@ -100,6 +100,9 @@ CASES = {
     "histogram": lambda m: m.histogram(V, 7)[0],
     "histogram_edges": lambda m: m.histogram(V, 7)[1],
     "histogram_range": lambda m: m.histogram(V, 5, range=(-1, 1.5))[0],
+    "histogram_int_range": lambda m: m.histogram(V, 6, range=(-3, 3))[0],
+    "histogram_int_data_range": lambda m: m.histogram(I, 4, range=(-4, 8))[0],
+    "histogram_int8_data": lambda m: m.histogram(I.astype(np.int8) * 16, 5)[0],
     "histogram_f32": lambda m: m.histogram(V.astype(np.float32), 4)[1],
     "histogram_int": lambda m: m.histogram(I, 3)[0],
     "histogram_int_edges": lambda m: m.histogram(I, 3)[1],
@@ -478,10 +481,12 @@ floats = hnp.arrays(
 
 
 @settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=floats, bins=st.integers(1, 9), use_range=st.booleans(), weighted=st.booleans())
+@given(data=floats, bins=st.integers(1, 9), use_range=st.sampled_from([None, float, int]),
+       weighted=st.booleans())
 def test_histogram_equals_numpy(backend, data, bins, use_range, weighted):
     lo, hi = float(np.min(data)), float(np.max(data))
-    rng_ = (lo - 1.0, lo + (hi - lo) * 0.6 + 0.5) if use_range else None  # cuts off the top
+    rng_ = None if use_range is None else (  # cuts off the top; Python ints or floats
+        use_range(np.floor(lo - 1.0)), use_range(np.ceil(lo + (hi - lo) * 0.6 + 0.5)))
     w = np.linspace(0.5, 2.0, data.size) if weighted else None
     want_n, want_e = np.histogram(data, bins, range=rng_, weights=w)
     got_n, got_e = la.histogram(data, bins, range=rng_, weights=w)

@@ -43,6 +43,8 @@ CASES = {
     "mgrid_float": lambda m: m.mgrid[-1:1:0.5, 0:3],
     "mgrid_complex_step": lambda m: m.mgrid[0:1:5j, 2:3:3j],
     "mgrid_1d": lambda m: m.mgrid[1:10:2],
+    "mgrid_negative_step": lambda m: m.mgrid[5:0:-2, 0:1:0.25],
+    "ogrid_complex_float": lambda m: m.ogrid[-1:1:5j][2:],
     "ogrid": lambda m: m.ogrid[0:2, 0:1:4j][1],
     "ogrid_first": lambda m: m.ogrid[0:5, 0:2][0],
     "r_": lambda m: m.r_[1:4, 0, np.array([7, 8]), 2.5],
@@ -92,6 +94,9 @@ CASES = {
     "setxor1d": lambda m: m.setxor1d(I[0], I[2]),
     "isin": lambda m: m.isin(I, I[0]),
     "isin_invert": lambda m: m.isin(I, [1, 2, 3], invert=True),
+    "in1d": lambda m: (m.in1d(I, I[0]) if m is la else np.isin(I.ravel(), I[0])),
+    "in1d_invert": lambda m: (m.in1d(I[:2], [1, 2], invert=True) if m is la
+                              else np.isin(I[:2].ravel(), [1, 2], invert=True)),
     "lexsort": lambda m: m.lexsort((I[0], I[1])),
     "lexsort_2d_keys": lambda m: m.lexsort(np.array([[1, 5, 1, 4, 3], [4, 4, 1, 9, 9]])),
     "lexsort_axis0": lambda m: m.lexsort((I, -I), axis=0),
@@ -122,6 +127,10 @@ CASES = {
         V[:25], V[25:], bins=4, range=[[-1, 1], [0, 2]], density=True
     )[0],
     "histogramdd": lambda m: m.histogramdd(V.reshape(-1, 2), bins=(2, [-1, 0, 1]))[0],
+    "histogramdd_range": lambda m: m.histogramdd(
+        (V[:25], V[25:]), bins=3, range=[(-1, 1), (-2, 0.5)], density=True
+    )[0],
+    "histogramdd_edges": lambda m: m.histogramdd(V.reshape(-1, 2), bins=(2, 5))[1][1],
     "histogramdd_weights": lambda m: m.histogramdd(
         V.reshape(-1, 5), bins=2, weights=np.arange(10.0)
     )[0],

@@ -365,6 +365,25 @@ def test_names_match_numpy(backend):
         np.testing.assert_allclose(got, want, rtol=tight, atol=tight, err_msg=k, equal_nan=True)
 
 
+def test_names_take_pending_arrays(reference_backend, monkeypatch):
+    """The same cases with every input a pending Array (as in a program), evaluated together."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.RankWarning)
+        wants = {k: np.asarray(f(np)) for k, f in CASES.items()}
+        for name in ("F", "F32", "I", "V", "FN", "X", "B"):
+            value = globals()[name]
+            monkeypatch.setitem(globals(), name, la.asarray(value) & True if value.dtype == bool
+                                else la.asarray(value) + 0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", la.LazyArrayFallbackWarning)
+            lazy = {k: f(la) for k, f in CASES.items()}
+    la.eval(*[v for v in lazy.values() if isinstance(v, la.Array)])
+    for k, want in wants.items():
+        got = np.asarray(lazy[k])
+        assert got.dtype == want.dtype and got.shape == want.shape, k
+        np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5, err_msg=k, equal_nan=True)
+
+
 def test_types_and_constructor(reference_backend):
     for name in (
         "ubyte",

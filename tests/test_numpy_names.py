@@ -80,6 +80,10 @@ CASES = {
     "flat_write_cycle": lambda m: _mutated(
         m, lambda m: m.array(F), lambda m, a: a.flat.__setitem__(slice(2, 9), [1, 2, 3])
     ),
+    "flat_assign_all": lambda m: _mutated(
+        m, lambda m: m.array(F), lambda m, a: setattr(a, "flat", [1, 2])
+    ),
+    "flat_0d": lambda m: m.asarray(F[0, 0]).flat[0],
     "apply_along_axis": lambda m: m.apply_along_axis(lambda r: r[::-1] * 2, 0, I),
     "apply_along_axis_scalar": lambda m: m.apply_along_axis(lambda r: (r**2).sum(), 1, F),
     "apply_along_axis_2d": lambda m: m.apply_along_axis(lambda r: m.outer(r, r), 1, F[:, :3]),
@@ -94,9 +98,12 @@ CASES = {
     "setxor1d": lambda m: m.setxor1d(I[0], I[2]),
     "isin": lambda m: m.isin(I, I[0]),
     "isin_invert": lambda m: m.isin(I, [1, 2, 3], invert=True),
-    "in1d": lambda m: (m.in1d(I, I[0]) if m is la else np.isin(I.ravel(), I[0])),
-    "in1d_invert": lambda m: (m.in1d(I[:2], [1, 2], invert=True) if m is la
-                              else np.isin(I[:2].ravel(), [1, 2], invert=True)),
+    "in1d": lambda m: m.in1d(I, I[0]) if m is la else np.isin(I.ravel(), I[0]),
+    "in1d_invert": lambda m: (
+        m.in1d(I[:2], [1, 2], invert=True)
+        if m is la
+        else np.isin(I[:2].ravel(), [1, 2], invert=True)
+    ),
     "lexsort": lambda m: m.lexsort((I[0], I[1])),
     "lexsort_2d_keys": lambda m: m.lexsort(np.array([[1, 5, 1, 4, 3], [4, 4, 1, 9, 9]])),
     "lexsort_axis0": lambda m: m.lexsort((I, -I), axis=0),
@@ -372,8 +379,11 @@ def test_names_take_pending_arrays(reference_backend, monkeypatch):
         wants = {k: np.asarray(f(np)) for k, f in CASES.items()}
         for name in ("F", "F32", "I", "V", "FN", "X", "B"):
             value = globals()[name]
-            monkeypatch.setitem(globals(), name, la.asarray(value) & True if value.dtype == bool
-                                else la.asarray(value) + 0)
+            monkeypatch.setitem(
+                globals(),
+                name,
+                la.asarray(value) & True if value.dtype == bool else la.asarray(value) + 0,
+            )
         with warnings.catch_warnings():
             warnings.simplefilter("error", la.LazyArrayFallbackWarning)
             lazy = {k: f(la) for k, f in CASES.items()}
@@ -509,12 +519,22 @@ floats = hnp.arrays(
 
 
 @settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=floats, bins=st.integers(1, 9), use_range=st.sampled_from([None, float, int]),
-       weighted=st.booleans())
+@given(
+    data=floats,
+    bins=st.integers(1, 9),
+    use_range=st.sampled_from([None, float, int]),
+    weighted=st.booleans(),
+)
 def test_histogram_equals_numpy(backend, data, bins, use_range, weighted):
     lo, hi = float(np.min(data)), float(np.max(data))
-    rng_ = None if use_range is None else (  # cuts off the top; Python ints or floats
-        use_range(np.floor(lo - 1.0)), use_range(np.ceil(lo + (hi - lo) * 0.6 + 0.5)))
+    rng_ = (
+        None
+        if use_range is None
+        else (  # cuts off the top; Python ints or floats
+            use_range(np.floor(lo - 1.0)),
+            use_range(np.ceil(lo + (hi - lo) * 0.6 + 0.5)),
+        )
+    )
     w = np.linspace(0.5, 2.0, data.size) if weighted else None
     want_n, want_e = np.histogram(data, bins, range=rng_, weights=w)
     got_n, got_e = la.histogram(data, bins, range=rng_, weights=w)
@@ -630,8 +650,9 @@ def test_frexp_spacing_bit_exact(backend, x):
 def test_host_helpers_are_numpys(reference_backend):
     """vectorize, einsum_path, the dtype and printing helpers give NumPy's answers."""
     f = la.vectorize(lambda a, b: a - b if a > b else a + b)
-    np.testing.assert_array_equal(np.asarray(f(la.asarray(I), 2)),
-                                  np.vectorize(lambda a, b: a - b if a > b else a + b)(I, 2))
+    np.testing.assert_array_equal(
+        np.asarray(f(la.asarray(I), 2)), np.vectorize(lambda a, b: a - b if a > b else a + b)(I, 2)
+    )
 
     @la.vectorize(otypes=[float])
     def g(a):

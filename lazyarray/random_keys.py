@@ -1,4 +1,4 @@
-"""la.random: JAX-style explicit keys, numbers generated inside the fused kernels.
+"""la.random's key API: JAX-style explicit keys, numbers generated inside the fused kernels.
 
 A key is a uint32 Array of shape (2,), always a leaf (data bound at run time): a new key in a loop
 is a new kernel argument, never a new plan or a compile. `split` and `fold_in` derive keys on the
@@ -10,7 +10,8 @@ host (a few Philox blocks in NumPy: microseconds). The draws are lazy: `uniform(
 Element i of a draw depends only on (key, i, stream), never on the backend, the shape of the loop
 or the fusion around it: C, CUDA and NumPy yield the same bits, hence the same uniforms; draws that
 go through libm (normal, truncated_normal) agree to the backends' last-ulp math.
-`default_rng(seed)` is NumPy's Generator interface over a key that it splits per call.
+NumPy's API (`rand`, `randint`, `default_rng`, ...) draws with these functions
+(lazyarray/random_numpy.py); lazyarray/random.py is the namespace over both.
 """
 
 from __future__ import annotations
@@ -240,10 +241,20 @@ def permutation(k: Any, x: Any, axis: int = 0) -> Array:
     return take(Array(node), _order(k, node.shape[axis], site), axis=axis)
 
 
+def _weighted_order(k: Any, p: Any, n: int, site: _bind.Site) -> Array:
+    """range(n) in the order of -log(u_i) / p_i (Efraimidis-Spirakis): its head is a sample
+    without replacement, each pick proportional to p among those left, as NumPy's."""
+    from .searching import argsort
+
+    weights = ew.astype(Array(_as_node(p, site)), dtypes.float64)
+    return argsort(-ew.log1p(-_unit(_bits(k, (n,), 0, site), dtypes.float64)) / weights)
+
+
 def choice(k: Any, a: Any, shape: Any = (), replace: bool = True, p: Any = None,
            axis: int = 0) -> Array:
     """Samples of range(a) (a an int) or of a along axis; without replacement the head of a
-    permutation, with p by inverting its CDF (cumulative_sum, searchsorted). All lazy."""
+    permutation (weighted by p: `_weighted_order`), with replacement and p by inverting its CDF
+    (cumulative_sum, searchsorted). All lazy."""
     from .indexing import take
     from .searching import searchsorted
 
@@ -255,8 +266,8 @@ def choice(k: Any, a: Any, shape: Any = (), replace: bool = True, p: Any = None,
         if count > n:
             raise _bind.fail(ValueError, "choice: cannot take a larger sample than the population "
                              "when replace=False", site)
-        idx = Array(reshape_node(slice_node(_order(k, n, site)._node, ((0, 1, count),), site),
-                                 shp, site))
+        order = _order(k, n, site) if p is None else _weighted_order(k, p, n, site)
+        idx = Array(reshape_node(slice_node(order._node, ((0, 1, count),), site), shp, site))
     elif p is not None:
         from .reductions import cumulative_sum
 
@@ -269,48 +280,5 @@ def choice(k: Any, a: Any, shape: Any = (), replace: bool = True, p: Any = None,
     return idx if isinstance(a, (int, np.integer)) else take(a, idx, axis=axis)
 
 
-# --- NumPy's Generator, over keys ------------------------------------------------------------------
-class Generator:
-    """NumPy-style draws (`rng.random`, `normal`, `integers`, ...) returning lazy Arrays; each
-    call splits the generator's key, so a seed reproduces the whole sequence."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self._key = key(seed)
-
-    def _next(self) -> Array:
-        pair = np.asarray(split(self._key))
-        self._key = Array(_bind.leaf(pair[0].copy()))
-        return Array(_bind.leaf(pair[1].copy()))
-
-    def random(self, size: Any = None, dtype: Any = None) -> Array:
-        return uniform(self._next(), size, dtype)
-
-    def uniform(self, low: float = 0.0, high: float = 1.0, size: Any = None) -> Array:
-        return uniform(self._next(), size, None, low, high)
-
-    def standard_normal(self, size: Any = None, dtype: Any = None) -> Array:
-        return normal(self._next(), size, dtype)
-
-    def normal(self, loc: float = 0.0, scale: float = 1.0, size: Any = None) -> Array:
-        return normal(self._next(), size) * scale + loc
-
-    def integers(self, low: int, high: int | None = None, size: Any = None,
-                 dtype: Any = None) -> Array:
-        if high is None:
-            low, high = 0, low
-        return randint(self._next(), size, low, high, dtype)
-
-    def permutation(self, x: Any, axis: int = 0) -> Array:
-        return permutation(self._next(), x, axis)
-
-    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,
-               axis: int = 0) -> Array:
-        return choice(self._next(), a, size, replace, p, axis)
-
-
-def default_rng(seed: int = 0) -> Generator:
-    return Generator(seed)
-
-
-__all__ = ["Generator", "PRNGKey", "bernoulli", "choice", "default_rng", "fold_in", "key", "normal",
-           "permutation", "randint", "split", "truncated_normal", "uniform"]
+__all__ = ["PRNGKey", "bernoulli", "choice", "fold_in", "key", "normal", "permutation", "randint",
+           "split", "truncated_normal", "uniform"]

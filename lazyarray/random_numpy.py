@@ -164,7 +164,7 @@ def _permuted_rows(k: Array, x: Any, site: Any) -> Array:
         return keys.permutation(k, int(x))
     arr = x if isinstance(x, Array) else np.asarray(x)
     if arr.ndim == 0:
-        raise _bind.fail(ValueError, "x must be an integer or at least 1-dimensional", site)
+        raise _bind.fail(IndexError, "x must be an integer or at least 1-dimensional", site)
     return keys.permutation(k, arr if isinstance(arr, Array) else np.ascontiguousarray(arr))
 
 
@@ -243,7 +243,7 @@ def randint(low: Any, high: Any = None, size: Any = None, dtype: Any = int) -> A
     lo, hi = (0, low) if high is None else (low, high)
     shape = _size(size, (lo, hi), site)
     out = draw_integers(_GLOBAL.next_key(), lo, hi, shape, dtype)
-    return _result(out, size, (lo, hi), python=dtype is int)
+    return _result(out, size, (lo, hi), python=dtype in (int, bool))
 
 
 def choice(a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
@@ -335,8 +335,9 @@ class Generator:
         if isinstance(x, (int, np.integer)):
             return keys.permutation(self._key(), int(x))
         arr = x if isinstance(x, Array) else np.asarray(x)
-        if arr.ndim == 0:
-            raise _bind.fail(ValueError, "x must be an integer or at least 1-dimensional", site)
+        if arr.ndim == 0:  # NumPy's Generator: the AxisError of axis 0
+            raise np.exceptions.AxisError(f"axis 0 is out of bounds for array of dimension 0 "
+                                          f"(at {_bind.format_site(site)})")
         return keys.permutation(self._key(), arr, axis)
 
     def shuffle(self, x: Any, axis: int = 0) -> None:

@@ -261,3 +261,47 @@ def test_unary_and_two_output_ufuncs_refuse_reduce():
         la.exp.reduce(la.ones(3))
     with pytest.raises(ValueError, match="binary"):
         la.divmod.outer(la.ones(3), la.ones(3))
+
+
+_OUT_CALLS = [("sum", {"axis": 0}, (5,)), ("sum", {}, ()), ("prod", {"axis": 1}, (4,)),
+              ("mean", {"axis": 1}, (4,)), ("max", {"axis": 0}, (5,)), ("min", {}, ()),
+              ("any", {"axis": 0}, (5,)), ("all", {"axis": 1}, (4,)),
+              ("std", {"axis": 0, "ddof": 1}, (5,)), ("var", {"axis": 1}, (4,)),
+              ("argmax", {"axis": 0}, (5,)), ("argmin", {"axis": 1}, (4,)),
+              ("cumsum", {"axis": 1}, (4, 5)), ("cumprod", {}, (20,)),
+              ("sum", {"axis": 0, "keepdims": True}, (1, 5)), ("sum", {"axis": 0}, (4,)),
+              ("sum", {"axis": 0}, (1, 5))]
+
+
+@pytest.mark.parametrize("name,kwargs,shape", _OUT_CALLS,
+                         ids=[f"{n}-{k}-{s}" for n, k, s in _OUT_CALLS])
+@pytest.mark.parametrize("out_dtype", [np.float64, np.int64, np.int32, np.bool_])
+def test_reductions_take_numpys_out(backend, name, kwargs, shape, out_dtype):
+    """np.<reduction>(x, out=o) and la.<reduction>(x, out=o): `o` holds NumPy's value, the call
+    returns `o`; NumPy's casting rule per function (sum unsafe, argmax safe, std same_kind)."""
+    data = F if name not in ("any", "all") else F > 0
+
+    def run(module, operand, make_out):
+        out = make_out(shape, dtype=out_dtype)
+        with np.errstate(all="ignore"):
+            result = getattr(module, name)(operand, out=out, **kwargs)
+        assert result is out
+        return out
+
+    x = la.asarray(data)
+    _same(lambda: run(la, x, la.zeros), lambda: run(np, data, np.zeros))
+    _same(lambda: run(np, x, la.zeros), lambda: run(np, data, np.zeros))  # NEP 18
+
+
+@pytest.mark.parametrize("fn", ["matmul", "dot"])
+@pytest.mark.parametrize("out_dtype", [np.float64, np.float32, np.int64])
+def test_matmul_and_dot_take_numpys_out(backend, fn, out_dtype):
+    def run(module, a, b, make):
+        out = make((4, 4), dtype=out_dtype)
+        assert getattr(module, fn)(a, b, out=out) is out
+        return out
+
+    _same(lambda: run(la, la.asarray(F), la.asarray(F.T), la.zeros),
+          lambda: run(np, F, F.T, np.zeros))
+    _same(lambda: run(np, la.asarray(F), la.asarray(F.T), la.zeros),
+          lambda: run(np, F, F.T, np.zeros))

@@ -55,7 +55,7 @@ class _Stream:
 _GLOBAL = _Stream(None)
 
 
-# --- arguments -------------------------------------------------------------------------------------
+# --- arguments ------------------------------------------------------------------------------------
 def _host(v: Any) -> Any:
     return np.asarray(v) if isinstance(v, Array) else v
 
@@ -107,7 +107,7 @@ def _result(x: Array, size: Any, params: tuple, python: bool = True) -> Any:
     return x
 
 
-# --- draws over a key ------------------------------------------------------------------------------
+# --- draws over a key -----------------------------------------------------------------------------
 def unit(k: Array, shape: tuple, dtype: Any = None) -> Array:
     return keys.uniform(k, shape, dtype)
 
@@ -184,7 +184,7 @@ def shuffle_in_place(x: Any, shuffled: Callable[[Any], Any], site: Any) -> None:
                          f"{type(x).__name__}", site)
 
 
-# --- the module-level functions (np.random.*) -------------------------------------------------------
+# --- the module-level functions (np.random.*) -----------------------------------------------------
 def seed(seed: Any = None) -> None:
     """Reseed the module-level stream (NumPy's checks on the seed; None: the OS's entropy)."""
     _check(np.random.RandomState, user_site(1), seed)
@@ -265,7 +265,7 @@ def shuffle(x: Any) -> None:
     shuffle_in_place(x, lambda v: _permuted_rows(k, v, site), site)
 
 
-# --- NumPy's Generator -----------------------------------------------------------------------------
+# --- NumPy's Generator ----------------------------------------------------------------------------
 class Generator:
     """NumPy's `Generator` methods over a stream of keys of its own (`default_rng(seed)`): lazy
     Arrays, or NumPy's scalars for size=None; NumPy's errors (its own Generator checks the

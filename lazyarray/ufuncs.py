@@ -37,7 +37,8 @@ _SCATTER = {"add": "add", "multiply": "multiply", "maximum": "max", "minimum": "
 
 class ufunc:  # noqa: N801  (NumPy's name)
     """A NumPy ufunc over a lazyarray function: call it, or use `.outer`, `.reduce`,
-    `.accumulate`, `.reduceat`, `.at`; `nin`, `nout`, `nargs`, `identity`, `signature` as NumPy's."""
+    `.accumulate`, `.reduceat`, `.at`; `nin`, `nout`, `nargs`, `identity`, `signature` as
+    NumPy's."""
 
     __slots__ = ("_np", "_fn")
     signature = None
@@ -89,7 +90,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
         stored = tuple(_store(r, o, site) for r, o in zip(results, outs))
         return stored if self._np.nout > 1 else stored[0]
 
-    # --- methods -----------------------------------------------------------------------------------
+    # --- methods ----------------------------------------------------------------------------------
     def outer(self, A: Any, B: Any, /, **kwargs: Any) -> Any:  # noqa: N803  (NumPy's names)
         """ufunc(A[..., None, ...], B): every pair, result shape A.shape + B.shape."""
         self._binary("outer", user_site(1))
@@ -412,7 +413,7 @@ def _store(result: Array, out: Any, site: Any) -> Any:
     return out
 
 
-# --- the namespace's ufuncs ------------------------------------------------------------------------
+# --- the namespace's ufuncs -----------------------------------------------------------------------
 _BY_NAME: dict[str, ufunc] = {}
 # NumPy ufuncs that are generalized (signature) or not elementwise in lazyarray's sense.
 _SKIP = frozenset({"matmul", "vecdot", "matvec", "vecmat"})

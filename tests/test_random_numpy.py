@@ -45,10 +45,12 @@ RNG_SIZED_CALLS = [
     "permuted(np.arange(6).reshape(2, 3), axis=1)",
 ]
 BAD_CALLS = [
-    "randint(5, 3)", "randint(0)", "randint(0, 300, dtype=np.uint8)", "randint(-1, 5, dtype=np.uint8)",
+    "randint(5, 3)", "randint(0)", "randint(0, 300, dtype=np.uint8)",
+    "randint(-1, 5, dtype=np.uint8)",
     "normal(0, -1)", "normal(0, -1, size=3)", "exponential(-1)", "uniform(0, np.inf)",
     "choice(5, 6, replace=False)", "choice(5, p=[0.1] * 5)", "choice(0)",
-    "choice(5, p=[-0.1, 0.3, 0.3, 0.3, 0.2])", "choice(5, p=[0.5, 0.5])", "choice([[1, 2], [3, 4]])",
+    "choice(5, p=[-0.1, 0.3, 0.3, 0.3, 0.2])", "choice(5, p=[0.5, 0.5])",
+    "choice([[1, 2], [3, 4]])",
     "choice(4, 3, replace=False, p=[0.5, 0.5, 0.0, 0.0])", "rand(2.5)", "rand(-1)", "seed(-1)",
     "permutation(np.float64(2.5))", "uniform(0, 1, size=(3,), low=[0, 1])",
 ]

@@ -14,7 +14,7 @@ import lazyarray as la
 
 RNG = np.random.default_rng(7)
 F = RNG.normal(size=(4, 5))
-I = RNG.integers(-20, 20, size=(4, 5))
+I = RNG.integers(-20, 20, size=(4, 5))  # noqa: E741
 U = RNG.integers(1, 40, size=(4, 5)).astype(np.uint16)
 
 
@@ -88,7 +88,8 @@ def test_reduce(backend, name, data, axis):
 def test_reduce_initial_where_dtype_and_empty(backend, name):
     ours, theirs = getattr(la, name), getattr(np, name)
     x, mask = la.asarray(F), F > 0
-    _same(lambda: ours.reduce(x, axis=1, initial=2.5), lambda: theirs.reduce(F, axis=1, initial=2.5))
+    _same(lambda: ours.reduce(x, axis=1, initial=2.5),
+          lambda: theirs.reduce(F, axis=1, initial=2.5))
     _same(lambda: ours.reduce(x, axis=0, where=la.asarray(mask), initial=-1.0),
           lambda: theirs.reduce(F, axis=0, where=mask, initial=-1.0))
     _same(lambda: ours.reduce(x, axis=0, where=la.asarray(mask)),  # no identity: NumPy's error

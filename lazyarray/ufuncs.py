@@ -116,7 +116,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
             result = result.reshape(tuple(1 if i in axes else s for i, s in enumerate(x.shape)))
         if result.dtype != want:
             result = ew.astype(result, want)
-        return _store(result, outs[0], site)
+        return _store(result, outs[0], site, exact=True)
 
     def _reduce(self, x: Array, axes: tuple, initial: Any, where: Any, site: Any) -> Array:
         from . import creation, manipulation, reductions
@@ -183,7 +183,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
             result = manipulation.moveaxis(self._scan(rows), 0, ax)
         if result.dtype != want:
             result = ew.astype(result, want)
-        return _store(result, outs[0], site)
+        return _store(result, outs[0], site, exact=True)
 
     def _scan(self, rows: Array) -> Array:
         n = rows.shape[0]
@@ -228,7 +228,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
         pieces = [self._fold(rows[i:j]) if i < j else rows[i]
                   for i, j in zip(bounds[:-1], bounds[1:]) if i < n]
         result = moveaxis(stack(pieces), 0, ax)
-        return _store(result if result.dtype == want else ew.astype(result, want), outs[0], site)
+        return _store(result if result.dtype == want else ew.astype(result, want), outs[0],
+                      site, exact=True)
 
     def at(self, a: Any, indices: Any, b: Any = None, /) -> None:
         """ufunc.at: unbuffered in place; repeated indices apply once per occurrence, as NumPy.
@@ -399,10 +400,14 @@ def _masked(result: Array, where: Any, out: Any) -> Array:
     return ew.where(where, result, keep)
 
 
-def _store(result: Array, out: Any, site: Any) -> Any:
-    """`out[...] = result` after NumPy's shape rule for out; returns `out` (or the result)."""
+def _store(result: Array, out: Any, site: Any, exact: bool = False) -> Any:
+    """`out[...] = result` after NumPy's shape rule for out (a call's result broadcasts to it, a
+    reduction's must `exact`ly match); returns `out` (or the result)."""
     if out is None:
         return result
+    if exact and tuple(out.shape) != result.shape:
+        raise _bind.fail(ValueError, f"output parameter for reduction operation has the wrong "
+                         f"shape {tuple(out.shape)}: the result's is {result.shape}", site)
     if np.broadcast_shapes(result.shape, out.shape) != tuple(out.shape):
         raise _bind.fail(ValueError, f"non-broadcastable output operand with shape {out.shape} "
                          f"doesn't match the broadcast shape {result.shape}", site)

@@ -306,3 +306,20 @@ def test_matmul_and_dot_take_numpys_out(backend, fn, out_dtype):
           lambda: run(np, F, F.T, np.zeros))
     _same(lambda: run(np, la.asarray(F), la.asarray(F.T), la.zeros),
           lambda: run(np, F, F.T, np.zeros))
+
+
+@given(n=st.integers(1, 6), data=st.data(),
+       name=st.sampled_from(["add", "subtract", "multiply", "maximum", "divide", "fmin",
+                             "bitwise_or"]))
+def test_at_with_random_repeated_indices(n, data, name):
+    """Any index list (repeats, negative indices) and per-index values: NumPy's result."""
+    idx = data.draw(st.lists(st.integers(-n, n - 1), min_size=0, max_size=8))
+    integer = name == "bitwise_or"
+    values = np.arange(1, len(idx) + 1) * (1 if integer else 0.75)
+    start = np.arange(n) + (0 if integer else 0.5)
+    want = start.copy()
+    getattr(np, name).at(want, idx, values)
+    with la.config(backend="numpy"):
+        a = la.asarray(start)
+        getattr(la, name).at(a, idx, la.asarray(values))
+        np.testing.assert_allclose(np.asarray(a), want, rtol=1e-13)

@@ -28,7 +28,7 @@ random = sample = ranf = random_sample  # noqa: A001  (NumPy's aliases)
 
 
 def _keyed(args: tuple, kwargs: dict) -> bool:
-    first = args[0] if args else kwargs.get("k", kwargs.get("key"))
+    first = args[0] if args else kwargs.get("k")  # the key API's name for its key
     if not isinstance(first, (Array, np.ndarray)):
         return False
     return first.dtype == np.uint32 and first.shape[-1:] == (2,)

@@ -47,9 +47,9 @@ class _Stream:
 
     def next_key(self) -> Array:
         with self._lock:
-            count = self._count
+            root, count = self._root, self._count
             self._count += 1
-        return keys.fold_in(self._root, count)
+        return keys.fold_in(root, count)
 
 
 _GLOBAL = _Stream(None)

@@ -471,11 +471,12 @@ _ARRAY_API_ALIASES = {"bitwise_invert": "invert", "bitwise_left_shift": "left_sh
 
 
 def _with_keywords(fn: Callable[..., Any], np_ufunc: np.ufunc) -> Callable[..., Any]:
-    """`fn` itself when it takes out=/**kwargs (elementwise.py's functions hand them to
-    `call_general`), else a wrapper that does (numpy_math's fmax, heaviside, ...)."""
-    params = inspect.signature(fn).parameters
-    if "out" in params:
-        return fn
+    """elementwise.py's twin of `fn` that takes out=/**kwargs (it hands them to `call_general`),
+    else a wrapper that does (numpy_math's fmax, heaviside, ...)."""
+    keyword_fn = ew.KEYWORD_FUNCTIONS.get(fn.__name__)
+    if keyword_fn is not None and ew.__dict__.get(fn.__name__) is fn:
+        keyword_fn.__doc__ = fn.__doc__
+        return keyword_fn
     nin, key = np_ufunc.nin, np_ufunc.__name__
 
     def call(*args: Any, out: Any = None, **kwargs: Any) -> Any:

@@ -22,8 +22,10 @@ from . import _bind
 from . import elementwise as ew
 from . import random_keys as keys
 from .array import Array
+from .cache import _state as _trace_state
 from .graph import dtypes
 from .graph.node import user_site
+from .traced_scalar import TracerEvaluationError
 
 _LEGACY = np.random.RandomState(0)  # validates arguments only: its numbers are never used
 _MODERN = np.random.Generator(np.random.PCG64(0))
@@ -46,6 +48,13 @@ class _Stream:
             self._count = 0
 
     def next_key(self) -> Array:
+        if _trace_state.stand_ins:  # la.jit would replay this call's key: the same numbers
+            raise TracerEvaluationError(
+                f"la.jit: NumPy-style random draws (la.random.rand, randint, default_rng(...)."
+                f"normal, ...) at {_bind.format_site(user_site(1))} take the next key of a stream "
+                "when called; the jitted function would replay that key, the same numbers on every "
+                "call. Draw outside the jit and pass the Array in, or pass a key "
+                "(la.random.key/split) and use the key API (la.random.uniform(key, shape))")
         with self._lock:
             root, count = self._root, self._count
             self._count += 1

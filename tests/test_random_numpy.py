@@ -11,6 +11,7 @@ import pytest
 
 import lazyarray as la
 from lazyarray import random_numpy
+from lazyarray.traced_scalar import TracerEvaluationError
 from tests.conftest import BACKENDS
 
 R = la.random
@@ -243,3 +244,15 @@ def test_numpys_other_distributions_say_what_to_do():
         R.poisson(1.0)
     with pytest.raises(AttributeError, match="no attribute 'bogus'"):
         R.bogus
+
+
+def test_numpy_style_draws_inside_jit_raise_instead_of_repeating(reference_backend):
+    """la.jit replays its trace: a draw that took the stream's next key when traced would give
+    the same numbers on every call. It raises; the key API inside a jit draws afresh per key."""
+    x = la.zeros(3)
+    for draw in (lambda: R.rand(3), lambda: R.default_rng(0).normal(size=3)):
+        with pytest.raises(TracerEvaluationError, match="key API"):
+            la.jit(lambda v, draw=draw: v + draw())(x)
+    f = la.jit(lambda v, k: v + R.uniform(k, (3,)))
+    a, b = np.asarray(f(x, R.key(0))), np.asarray(f(x, R.key(1)))
+    assert not np.array_equal(a, b)

@@ -79,7 +79,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
                              f"{next(iter(kwargs))!r}", site)
         outs = _out_tuple(out, self._np.nout, site)
         options = {"casting": casting, "dtype": dtype, "signature": signature}
-        loop = _probe(lambda *a, **k: self._np(*a, **k), inputs, options, where, outs, site)
+        loop = _probe(self._np, inputs, options, where, outs, site)
         if dtype is not None or signature is not None:
             inputs = _cast_inputs(self._np, inputs, options, site)
         results = self._fn(*inputs)
@@ -330,11 +330,46 @@ def _probe_operand(x: Any) -> Any:
     return np.zeros(0, dtype)
 
 
+_PROBED: dict[tuple, tuple] = {}  # what `_probe` found, by everything it depends on
+
+
+def _probe_key(x: Any) -> Any:
+    t = type(x)
+    if t is int:
+        return (t, x)  # NumPy refuses an int beyond the other operand's dtype: the value counts
+    if t in (float, complex, bool):
+        return t
+    dtype = getattr(x, "dtype", None)
+    return None if dtype is None else (dtype, getattr(x, "ndim", 0) if not x.shape else 1)
+
+
 def _probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any, outs: tuple,
            site: Any, shrink: bool = False) -> tuple:
     """NumPy's result dtypes for these operands and options, and NumPy's errors (at the user's
     line): `fn` runs on zero-size stand-ins (`shrink`: a reduction's stand-in keeps the rank,
-    every size at most 1, so axes and empty reductions are checked)."""
+    every size at most 1, so axes and empty reductions are checked). Remembered per ufunc,
+    operand dtypes and options: a loop's `np.add(a, b, out=c)` probes once."""
+    try:
+        key = (fn, shrink, tuple(map(_probe_key, inputs)), tuple(options.items()), where is True,
+               tuple(None if o is None else o.dtype for o in outs),
+               tuple(min(s, 1) for s in inputs[0].shape) if shrink else None)
+        hit = _PROBED.get(key)
+    except TypeError:  # an unhashable option (a list axis, an array initial): probe each time
+        key, hit = None, None
+    if hit is not None:
+        return hit
+    if None in (key[2] if key else ()):
+        key = None  # an operand of no known dtype (a list): probe each time
+    wanted = _run_probe(fn, inputs, options, where, outs, site, shrink)
+    if key is not None:
+        if len(_PROBED) > 4096:
+            _PROBED.clear()
+        _PROBED[key] = wanted
+    return wanted
+
+
+def _run_probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any, outs: tuple,
+               site: Any, shrink: bool) -> tuple:
     if shrink:
         x = inputs[0]
         stand_ins = (np.ones(tuple(min(s, 1) for s in x.shape), x.dtype),)

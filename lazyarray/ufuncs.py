@@ -380,8 +380,8 @@ def _run_probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any,
     options = {k: v for k, v in options.items() if v is not None or k == "axis"}
     try:
         with np.errstate(all="ignore"), warnings.catch_warnings():
-            if any(o is not None for o in outs):  # NumPy's where-without-out warning: not so
-                warnings.simplefilter("ignore")
+            # NumPy's where-without-out warning (uninitialized memory) is not so here: zeros
+            warnings.simplefilter("ignore")
             results = fn(*stand_ins, **options, **extra)
             results = results if isinstance(results, tuple) else (results,)
             wanted = tuple(np.asarray(r).dtype for r in results)

@@ -61,9 +61,6 @@ class _Stream:
         return keys.fold_in(root, count)
 
 
-_GLOBAL = _Stream(None)
-
-
 # --- arguments ------------------------------------------------------------------------------------
 def _host(v: Any) -> Any:
     return np.asarray(v) if isinstance(v, Array) else v
@@ -193,85 +190,100 @@ def shuffle_in_place(x: Any, shuffled: Callable[[Any], Any], site: Any) -> None:
                          f"{type(x).__name__}", site)
 
 
-# --- the module-level functions (np.random.*) -----------------------------------------------------
-def seed(seed: Any = None) -> None:
-    """Reseed the module-level stream (NumPy's checks on the seed; None: the OS's entropy)."""
-    _check(np.random.RandomState, user_site(1), seed)
-    _GLOBAL.reseed(seed)
+# --- NumPy's legacy RandomState, and the module-level functions (np.random.*) over one ----------
+class RandomState:
+    """NumPy's legacy `RandomState` methods over a stream of keys of its own; the module-level
+    functions (`la.random.rand`, ...) are the methods of one global instance, as in NumPy."""
+
+    def __init__(self, seed: Any = None) -> None:
+        _check(np.random.RandomState, user_site(1), seed)
+        self._stream = _Stream(seed)
+
+    def __repr__(self) -> str:
+        return "RandomState(lazyarray Philox keys)"
+
+    def seed(self, seed: Any = None) -> None:
+        """Reseed this stream (NumPy's checks on the seed; None: the OS's entropy)."""
+        _check(np.random.RandomState, user_site(1), seed)
+        self._stream.reseed(seed)
+
+    def rand(self, *dims: int) -> Any:
+        """Uniform [0, 1) of shape dims (a Python float with no dims)."""
+        site = user_site(1)
+        _check(_LEGACY.rand, site, *(0 if isinstance(d, (int, np.integer)) else d for d in dims))
+        return _result(unit(self._stream.next_key(), _size(dims, (), site)), dims or None, ())
+
+    def randn(self, *dims: int) -> Any:
+        """Standard normal of shape dims (a Python float with no dims)."""
+        site = user_site(1)
+        _check(_LEGACY.randn, site, *(0 if isinstance(d, (int, np.integer)) else d for d in dims))
+        z = keys.normal(self._stream.next_key(), _size(dims, (), site))
+        return _result(z, dims or None, ())
+
+    def random_sample(self, size: Any = None) -> Any:
+        """Uniform [0, 1) (`random`, `sample`, `ranf` are this function, as in NumPy)."""
+        return _result(unit(self._stream.next_key(), _size(size, (), user_site(1))), size, ())
+
+    random = sample = ranf = random_sample  # NumPy's aliases
+
+    def standard_normal(self, size: Any = None) -> Any:
+        z = keys.normal(self._stream.next_key(), _size(size, (), user_site(1)))
+        return _result(z, size, ())
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
+        """Uniform on [low, high): low + (high - low) * u, as NumPy (high < low is allowed)."""
+        site = user_site(1)
+        _check(_LEGACY.uniform, site, low, high)
+        shape = _size(size, (low, high), site)
+        x = draw_uniform(self._stream.next_key(), low, high, shape)
+        return _result(x, size, (low, high))
+
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        site = user_site(1)
+        _check(_LEGACY.normal, site, loc, scale)
+        shape = _size(size, (loc, scale), site)
+        x = draw_normal(self._stream.next_key(), loc, scale, shape)
+        return _result(x, size, (loc, scale))
+
+    def exponential(self, scale: Any = 1.0, size: Any = None) -> Any:
+        site = user_site(1)
+        _check(_LEGACY.exponential, site, scale)
+        shape = _size(size, (scale,), site)
+        return _result(draw_exponential(self._stream.next_key(), scale, shape), size, (scale,))
+
+    def randint(self, low: Any, high: Any = None, size: Any = None, dtype: Any = int) -> Any:
+        """Integers in [low, high) ([0, low) without high); int64 (NumPy's `int`) by default."""
+        site = user_site(1)
+        _check(_LEGACY.randint, site, low, high, dtype=dtype)
+        lo, hi = (0, low) if high is None else (low, high)
+        shape = _size(size, (lo, hi), site)
+        out = draw_integers(self._stream.next_key(), lo, hi, shape, dtype)
+        return _result(out, size, (lo, hi), python=dtype in (int, bool))
+
+    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
+        site = user_site(1)
+        _check_choice(a, size, replace, p, False, site)
+        out = draw_choice(self._stream.next_key(), a, keys._shape(size), replace, p)
+        return _result(out, size, (), python=_is_scalar(a))
+
+    def permutation(self, x: Any) -> Array:
+        """A permuted range(x) (x an int) or a shuffled copy of x along axis 0, lazy."""
+        return _permuted_rows(self._stream.next_key(), x, user_site(1))
+
+    def shuffle(self, x: Any) -> None:
+        """In place along axis 0: an Array is rebound (`x[...] = ...`), a NumPy array written."""
+        site = user_site(1)
+        k = self._stream.next_key()
+        shuffle_in_place(x, lambda v: _permuted_rows(k, v, site), site)
 
 
-def rand(*dims: int) -> Any:
-    """Uniform [0, 1) of shape dims (a Python float with no dims)."""
-    site = user_site(1)
-    _check(_LEGACY.rand, site, *(0 if isinstance(d, (int, np.integer)) else d for d in dims))
-    return _result(unit(_GLOBAL.next_key(), _size(dims, (), site)), dims or None, ())
-
-
-def randn(*dims: int) -> Any:
-    """Standard normal of shape dims (a Python float with no dims)."""
-    site = user_site(1)
-    _check(_LEGACY.randn, site, *(0 if isinstance(d, (int, np.integer)) else d for d in dims))
-    return _result(keys.normal(_GLOBAL.next_key(), _size(dims, (), site)), dims or None, ())
-
-
-def random_sample(size: Any = None) -> Any:
-    """Uniform [0, 1) (`random`, `sample`, `ranf` are this function, as in NumPy)."""
-    return _result(unit(_GLOBAL.next_key(), _size(size, (), user_site(1))), size, ())
-
-
-def standard_normal(size: Any = None) -> Any:
-    return _result(keys.normal(_GLOBAL.next_key(), _size(size, (), user_site(1))), size, ())
-
-
-def uniform(low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
-    """Uniform on [low, high): low + (high - low) * u, as NumPy (high < low is allowed)."""
-    site = user_site(1)
-    _check(_LEGACY.uniform, site, low, high)
-    shape = _size(size, (low, high), site)
-    return _result(draw_uniform(_GLOBAL.next_key(), low, high, shape), size, (low, high))
-
-
-def normal(loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
-    site = user_site(1)
-    _check(_LEGACY.normal, site, loc, scale)
-    shape = _size(size, (loc, scale), site)
-    return _result(draw_normal(_GLOBAL.next_key(), loc, scale, shape), size, (loc, scale))
-
-
-def exponential(scale: Any = 1.0, size: Any = None) -> Any:
-    site = user_site(1)
-    _check(_LEGACY.exponential, site, scale)
-    shape = _size(size, (scale,), site)
-    return _result(draw_exponential(_GLOBAL.next_key(), scale, shape), size, (scale,))
-
-
-def randint(low: Any, high: Any = None, size: Any = None, dtype: Any = int) -> Any:
-    """Integers in [low, high) ([0, low) without high); int64 (NumPy's `int`) by default."""
-    site = user_site(1)
-    _check(_LEGACY.randint, site, low, high, dtype=dtype)
-    lo, hi = (0, low) if high is None else (low, high)
-    shape = _size(size, (lo, hi), site)
-    out = draw_integers(_GLOBAL.next_key(), lo, hi, shape, dtype)
-    return _result(out, size, (lo, hi), python=dtype in (int, bool))
-
-
-def choice(a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
-    site = user_site(1)
-    _check_choice(a, size, replace, p, False, site)
-    out = draw_choice(_GLOBAL.next_key(), a, keys._shape(size), replace, p)
-    return _result(out, size, (), python=_is_scalar(a))
-
-
-def permutation(x: Any) -> Array:
-    """A permuted range(x) (x an int) or a shuffled copy of x along axis 0, lazy."""
-    return _permuted_rows(_GLOBAL.next_key(), x, user_site(1))
-
-
-def shuffle(x: Any) -> None:
-    """In place along axis 0: an Array is rebound (`x[...] = ...`), a NumPy array written."""
-    site = user_site(1)
-    k = _GLOBAL.next_key()
-    shuffle_in_place(x, lambda v: _permuted_rows(k, v, site), site)
+_GLOBAL_STATE = RandomState()
+seed, rand, randn = _GLOBAL_STATE.seed, _GLOBAL_STATE.rand, _GLOBAL_STATE.randn
+random_sample, standard_normal = _GLOBAL_STATE.random_sample, _GLOBAL_STATE.standard_normal
+uniform, normal = _GLOBAL_STATE.uniform, _GLOBAL_STATE.normal
+exponential = _GLOBAL_STATE.exponential
+randint, choice = _GLOBAL_STATE.randint, _GLOBAL_STATE.choice
+permutation, shuffle = _GLOBAL_STATE.permutation, _GLOBAL_STATE.shuffle
 
 
 # --- NumPy's Generator ----------------------------------------------------------------------------

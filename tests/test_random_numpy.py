@@ -215,19 +215,19 @@ def test_shuffle_rebinds_arrays_and_writes_numpy_arrays_in_place(backend):
 
 
 def test_the_global_stream_is_thread_safe(reference_backend):
-    start = random_numpy._GLOBAL._count
+    start = random_numpy._GLOBAL_STATE._stream._count
     keys: list = []
 
     def draw():
         for _ in range(50):
-            keys.append(tuple(np.asarray(random_numpy._GLOBAL.next_key())))
+            keys.append(tuple(np.asarray(random_numpy._GLOBAL_STATE._stream.next_key())))
 
     threads = [threading.Thread(target=draw) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert random_numpy._GLOBAL._count == start + 200 and len(set(keys)) == 200
+    assert random_numpy._GLOBAL_STATE._stream._count == start + 200 and len(set(keys)) == 200
 
 
 def test_a_key_first_selects_the_key_api(reference_backend):
@@ -256,3 +256,17 @@ def test_numpy_style_draws_inside_jit_raise_instead_of_repeating(reference_backe
     f = la.jit(lambda v, k: v + R.uniform(k, (3,)))
     a, b = np.asarray(f(x, R.key(0))), np.asarray(f(x, R.key(1)))
     assert not np.array_equal(a, b)
+
+
+def test_random_state_is_a_stream_of_its_own(reference_backend):
+    """np.random.RandomState(seed): the legacy methods, reproducible per seed, NumPy's seed rule."""
+    a, b = R.RandomState(3), R.RandomState(3)
+    np.testing.assert_array_equal(np.asarray(a.rand(4, 2)), np.asarray(b.rand(4, 2)))
+    np.testing.assert_array_equal(np.asarray(a.randint(0, 9, 6)), np.asarray(b.randint(0, 9, 6)))
+    assert type(a.random()) is float and type(a.randint(4)) is int
+    assert not np.array_equal(np.asarray(a.rand(8)), np.asarray(R.RandomState(4).rand(8)))
+    with pytest.raises(ValueError):
+        R.RandomState(-1)
+    m = np.arange(10)
+    a.shuffle(m)
+    assert sorted(m) == list(range(10))

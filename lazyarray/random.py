@@ -55,9 +55,9 @@ choice = _dispatch("choice", "choice(key, a, shape, replace, p, axis) or "
 permutation = _dispatch("permutation", "permutation(key, x, axis) or permutation(x)")
 
 __all__ = ["Generator", "PRNGKey", "RandomState", "bernoulli", "choice", "default_rng",
-           "exponential", "fold_in", "key", "normal", "permutation", "rand", "randint", "randn", "random", "random_sample",
-           "ranf", "sample", "seed", "shuffle", "split", "standard_normal", "truncated_normal",
-           "uniform"]
+           "exponential", "fold_in", "key", "normal", "permutation", "rand", "randint",
+           "randn", "random", "random_sample", "ranf", "sample", "seed", "shuffle",
+           "split", "standard_normal", "truncated_normal", "uniform"]
 
 
 def __getattr__(name: str) -> Any:

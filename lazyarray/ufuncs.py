@@ -31,8 +31,13 @@ _SCANS = {"add": "cumsum", "multiply": "cumprod"}
 # (log n ops); the others fold left to right, in NumPy's order.
 _ASSOCIATIVE = frozenset({"maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
                           "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm"})
-# ufunc.at spelled as the scatter op x.at[i].<method>(v): it accumulates repeated indices.
-_SCATTER = {"add": "add", "multiply": "multiply", "maximum": "max", "minimum": "min"}
+# ufunc.at spelled as the scatter op x.at[i].<method>(v): it accumulates repeated indices
+# (subtract adds -v: x - v is x + (-v) exactly, in floats and in wrapping integers).
+_SCATTER = {"add": "add", "multiply": "multiply", "maximum": "max", "minimum": "min",
+            "subtract": "add"}
+# Past these, a left-to-right fold (ops per element of the axis) or `.at`'s rounds (one per
+# repeat of a position) would build too large a graph: NumPy runs on the evaluated input.
+_FOLD_LIMIT, _ROUND_LIMIT = 256, 64
 
 
 class ufunc:  # noqa: N801  (NumPy's name)
@@ -139,6 +144,10 @@ class ufunc:  # noqa: N801  (NumPy's name)
             return moved.reshape((-1,) + shape)
 
         rows = rows_of(x)
+        if rows.shape[0] > _FOLD_LIMIT and (where is not True
+                                            or self._np.__name__ not in _ASSOCIATIVE):
+            return _host_result(self._np.reduce(np.asarray(x), axis=axes or None, initial=initial,
+                                                where=_host(where)) if axes else np.asarray(x))
         if where is True:
             return self._fold(rows, initial)
         mask = rows_of(manipulation.broadcast_to(_as_array(where), x.shape))
@@ -156,6 +165,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
                 paired = self._fn(rows[0:n - 1:2], rows[1:n:2])
                 rows = paired if n % 2 == 0 else _concat([paired, rows[n - 1:]])
             return rows[0] if initial is _NO_VALUE else self._fn(initial, rows[0])
+        if rows.shape[0] > _FOLD_LIMIT:  # (reduceat's pieces)
+            return _host_result(self._np.reduce(np.asarray(rows), axis=0, initial=initial))
         acc = rows[0] if initial is _NO_VALUE else self._fn(initial, rows[0])
         for i in range(1, rows.shape[0]):
             acc = self._fn(acc, rows[i])
@@ -195,6 +206,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
                 rows = _concat([rows[:step], self._fn(rows[:n - step], rows[step:])])
                 step *= 2
             return rows
+        if n > _FOLD_LIMIT:
+            return _host_result(self._np.accumulate(np.asarray(rows), axis=0))
         acc = [rows[0]]
         for i in range(1, n):
             acc.append(self._fn(acc[-1], rows[i]))
@@ -257,6 +270,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
 
         method = _SCATTER.get(self._np.__name__)
         if method is not None and loop == a.dtype:  # else NumPy computes in `loop`, then casts
+            if self._np.__name__ == "subtract":
+                b = ew.negative(ew.astype(_as_array(b), a.dtype))
             return getattr(a.at[indices], method)(b)
         # Any other ufunc: occurrence k of each position is applied in round k (NumPy's order
         # for a repeated position; distinct positions are independent).
@@ -264,6 +279,10 @@ class ufunc:  # noqa: N801  (NumPy's name)
         flat_pos = positions.reshape(-1)
         operand = None if b is None else broadcast_to(_as_array(b), positions.shape).reshape(-1)
         rank = _occurrence(flat_pos)
+        if rank.size and rank.max() >= _ROUND_LIMIT:
+            host = np.array(a)
+            self._np.at(host, _host_key(indices), *(() if b is None else (_host(b),)))
+            return _host_result(host)
         flat = a.reshape(-1)
         for k in range(int(rank.max()) + 1 if rank.size else 0):
             sel = np.nonzero(rank == k)[0]
@@ -294,6 +313,11 @@ def _host(v: Any) -> Any:
     if isinstance(v, tuple):
         return tuple(_host(i) for i in v)
     return v
+
+
+def _host_result(value: Any) -> Array:
+    """NumPy's result on the host as an Array (a leaf: the work is done)."""
+    return Array(_bind.leaf(np.ascontiguousarray(value)))
 
 
 def _host_key(key: Any) -> Any:

@@ -325,3 +325,20 @@ def test_at_with_random_repeated_indices(n, data, name):
         a = la.asarray(start)
         getattr(la, name).at(a, idx, la.asarray(values))
         np.testing.assert_allclose(np.asarray(a), want, rtol=1e-13)
+
+
+@pytest.mark.parametrize("name", ["subtract", "divide", "hypot", "arctan2"])
+def test_long_folds_and_many_repeats_are_numpys(backend, name):
+    """Past 256 steps a non-associative fold runs NumPy's on the evaluated input, as past 64
+    repeats of one position does `.at`: NumPy's values either way."""
+    data = np.random.default_rng(3).uniform(0.5, 2.0, size=(300, 2))
+    _same(lambda: getattr(la, name).reduce(la.asarray(data), axis=0),
+          lambda: getattr(np, name).reduce(data, axis=0))
+    _same(lambda: getattr(la, name).accumulate(la.asarray(data), axis=0),
+          lambda: getattr(np, name).accumulate(data, axis=0))
+    idx = [0] * 70 + [1, 1]
+    want = data[:3, 0].copy()
+    getattr(np, name).at(want, idx, 1.01)
+    a = la.asarray(data[:3, 0])
+    getattr(la, name).at(a, idx, 1.01)
+    np.testing.assert_allclose(np.asarray(a), want, rtol=1e-13)

@@ -2,11 +2,13 @@
 
 `la.add(x, y)` calls elementwise.py's twin of `add` that takes NumPy's keywords (its class's
 `__call__` is that function, so no Python frame is added); the twin hands `out=`, `where=`,
-`dtype=`, `casting=` to `ufunc.call_general`. The methods `outer`, `reduce`, `accumulate`, `reduceat` and `at` are lazy
-compositions of the same function. NumPy's own ufunc runs on zero-size stand-ins of the operands
-(`_probe`): it raises NumPy's errors (casting, bad axis, a reduction without identity) and names
-NumPy's result dtype, without touching data. `out=` and `at` rebind the Array they are given, as
-`out[...] = result` does (docs/semantics.md): an Array is a value, its handle is what changes.
+`dtype=`, `casting=` to `ufunc.call_general`. The methods `outer`, `reduce`, `accumulate`,
+`reduceat` and `at` are lazy compositions of the same function (past a size, a non-associative
+fold runs NumPy's method on the evaluated input). NumPy's own ufunc runs on zero-size stand-ins of
+the operands (`_probe`): it raises NumPy's errors (casting, bad axis, a reduction without
+identity) and names NumPy's result dtype, without touching data. `out=` and `at` rebind the Array
+they are given, as `out[...] = result` does (docs/semantics.md): an Array is a value, its handle
+is what changes.
 """
 
 from __future__ import annotations

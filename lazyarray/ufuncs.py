@@ -22,6 +22,7 @@ import numpy as np
 from . import _bind
 from . import elementwise as ew
 from .array import Array
+from .creation import asarray
 from .graph.node import user_site
 
 _NO_VALUE = np._NoValue  # NumPy's "not given" for initial=
@@ -300,7 +301,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
 
 # --- helpers -------------------------------------------------------------------------------------
 def _as_array(x: Any) -> Array:
-    return x if isinstance(x, Array) else __import__("lazyarray").asarray(x)
+    return x if isinstance(x, Array) else asarray(x)
 
 
 def _concat(parts: list) -> Array:
@@ -457,7 +458,7 @@ def _masked(result: Array, where: Any, out: Any) -> Array:
     leaves the memory uninitialized)."""
     if out is None:
         return ew.where(where, result, ew.astype(_as_array(0), result.dtype))
-    keep = out if isinstance(out, Array) else __import__("lazyarray").asarray(out)
+    keep = out if isinstance(out, Array) else asarray(out)
     return ew.where(where, result, keep)
 
 

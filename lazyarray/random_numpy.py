@@ -25,6 +25,8 @@ from .array import Array
 from .cache import _state as _trace_state
 from .graph import dtypes
 from .graph.node import user_site
+from .searching import argsort
+from .shaping import take_along_axis
 from .traced_scalar import TracerEvaluationError
 
 _LEGACY = np.random.RandomState(0)  # validates arguments only: its numbers are never used
@@ -373,9 +375,6 @@ class Generator:
 
     def permuted(self, x: Any, axis: int | None = None, out: Any = None) -> Any:
         """Each slice along axis shuffled on its own (axis=None: the flattened array)."""
-        from .searching import argsort
-        from .shaping import take_along_axis
-
         site = user_site(1)
         arr = x if isinstance(x, Array) else Array(_bind.leaf(np.array(x)))
         flat = arr.reshape(-1) if axis is None else arr

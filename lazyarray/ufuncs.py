@@ -19,10 +19,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _bind
+from . import _bind, creation, manipulation, reductions
 from . import elementwise as ew
 from .array import Array
 from .creation import asarray
+from .manipulation import broadcast_to, concat, moveaxis, stack
 from .graph.node import user_site
 
 _NO_VALUE = np._NoValue  # NumPy's "not given" for initial=
@@ -127,8 +128,6 @@ class ufunc:  # noqa: N801  (NumPy's name)
         return _store(result, outs[0], site, exact=True)
 
     def _reduce(self, x: Array, axes: tuple, initial: Any, where: Any, site: Any) -> Array:
-        from . import creation, manipulation, reductions
-
         shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
         identity = self._np.identity
         start = initial if initial is not _NO_VALUE else identity
@@ -178,8 +177,6 @@ class ufunc:  # noqa: N801  (NumPy's name)
     def accumulate(self, array: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Any:
         """ufunc.accumulate: cumsum/cumprod for add/multiply; a log-step scan (Hillis-Steele) for
         the exactly associative ufuncs; else a left-to-right fold, in NumPy's order."""
-        from . import manipulation, reductions
-
         site = user_site(1)
         self._binary("accumulate", site)
         x = _as_array(array)
@@ -214,16 +211,12 @@ class ufunc:  # noqa: N801  (NumPy's name)
         acc = [rows[0]]
         for i in range(1, n):
             acc.append(self._fn(acc[-1], rows[i]))
-        from .manipulation import stack
-
         return stack(acc)
 
     def reduceat(self, array: Any, indices: Any, axis: int = 0, dtype: Any = None,
                  out: Any = None) -> Any:
         """ufunc.reduceat: reduce(array[i:j]) for consecutive indices i < j, array[i] where
         j <= i, the last to the end. The indices are read on the host (they set the pieces)."""
-        from .manipulation import moveaxis, stack
-
         site = user_site(1)
         self._binary("reduceat", site)
         x = _as_array(array)
@@ -269,8 +262,6 @@ class ufunc:  # noqa: N801  (NumPy's name)
         return None
 
     def _at_value(self, a: Array, indices: Any, b: Any, loop: np.dtype) -> Array:
-        from .manipulation import broadcast_to
-
         method = _SCATTER.get(self._np.__name__)
         if method is not None and loop == a.dtype:  # else NumPy computes in `loop`, then casts
             if self._np.__name__ == "subtract":
@@ -305,8 +296,6 @@ def _as_array(x: Any) -> Array:
 
 
 def _concat(parts: list) -> Array:
-    from .manipulation import concat
-
     return concat(parts, axis=0)
 
 

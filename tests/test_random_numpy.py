@@ -40,7 +40,8 @@ SIZED_CALLS = [
 RNG_SIZED_CALLS = [
     "random(3)", "random((2, 2), dtype=np.float32)", "standard_normal(4, dtype=np.float32)",
     "uniform(0, 1, (2, 3))", "normal(5, 2, 6)", "exponential(1.0, (3,))", "integers(0, 10, 20)",
-    "integers(3, size=5, dtype=np.int8)", "integers([0, 5], 10)", "choice(6, 6, replace=False)",
+    "integers(3, size=5, dtype=np.int8)", "integers([0, 5], 10)",
+    "integers(0, 2**64, size=3, dtype=np.uint64)", "integers(-2**63, 2**63, size=3)", "choice(6, 6, replace=False)",
     "choice(np.arange(12).reshape(4, 3), 2, axis=1)", "permutation(5)",
     "permutation(np.arange(6).reshape(2, 3), axis=1)", "permuted(np.arange(6).reshape(2, 3))",
     "permuted(np.arange(6).reshape(2, 3), axis=1)",

@@ -25,7 +25,7 @@ from .array import Array
 from .cache import _state as _trace_state
 from .graph import dtypes
 from .graph.node import user_site
-from .searching import argsort
+from .searching import argsort, searchsorted
 from .shaping import take_along_axis
 from .traced_scalar import TracerEvaluationError
 
@@ -151,6 +151,54 @@ def draw_choice(k: Array, a: Any, shape: tuple, replace: bool, p: Any, axis: int
     return keys.choice(k, int(x) if _is_scalar(x) else x, shape, replace, p, axis)
 
 
+_TABLE_LIMIT = 10_000_000  # entries of a poisson/binomial CDF table (80 MB)
+
+
+def draw_from_table(k: Array, log_pmf: np.ndarray, shape: tuple, site: Any) -> Array:
+    """An integer distribution by inversion: the first k with u < CDF(k) (a searchsorted of
+    fused uniforms in a host-built float64 CDF table; the table's tail beyond it < 1e-30)."""
+    if log_pmf.size > _TABLE_LIMIT:
+        raise _bind.fail(NotImplementedError, f"a distribution over {log_pmf.size} values is "
+                         "too large for lazyarray's table: draw it with NumPy and la.asarray", site)
+    cdf = np.cumsum(np.exp(log_pmf - log_pmf.max()))
+    cdf = Array(_bind.leaf(cdf / cdf[-1]))
+    u = keys.uniform(k, shape)
+    idx = searchsorted(cdf, u, side="right")
+    return ew.astype(ew.minimum(idx, log_pmf.size - 1), dtypes.int64)
+
+
+def _log_factorials(n: int) -> np.ndarray:
+    return np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, n + 1, dtype=np.float64)))])
+
+
+def poisson_log_pmf(lam: Any, site: Any) -> np.ndarray:
+    """log P(X = k) for k below lam + 12 sqrt(lam) + 30 (scalar lam)."""
+    if not _is_scalar(lam):
+        raise _bind.fail(NotImplementedError, "poisson with an array lam: draw it with NumPy and "
+                         "la.asarray (lazyarray draws a scalar lam)", site)
+    lam = float(lam)
+    n = int(lam + 12.0 * np.sqrt(lam) + 30)
+    if lam == 0.0:
+        return np.array([0.0])
+    kk = np.arange(n, dtype=np.float64)
+    return kk * np.log(lam) - lam - _log_factorials(n - 1)
+
+
+def binomial_log_pmf(n: Any, p: Any, site: Any) -> np.ndarray:
+    """log P(X = k), k = 0..n (scalar n and p)."""
+    if not (_is_scalar(n) and _is_scalar(p)):
+        raise _bind.fail(NotImplementedError, "binomial with array n or p: draw it with NumPy and "
+                         "la.asarray (lazyarray draws scalar n and p)", site)
+    n, p = int(n), float(p)
+    if p in (0.0, 1.0) or n == 0:
+        log_pmf = np.full(n + 1, -np.inf)
+        log_pmf[n if p == 1.0 else 0] = 0.0
+        return log_pmf
+    kk = np.arange(n + 1, dtype=np.float64)
+    fact = _log_factorials(n)
+    return fact[n] - fact - fact[::-1] + kk * np.log(p) + (n - kk) * np.log1p(-p)
+
+
 def _check_choice(a: Any, size: Any, replace: bool, p: Any, modern: bool, site: Any) -> None:
     """NumPy's checks on a and p (its own), then the ones that depend on the sample's size."""
     method = _MODERN.choice if modern else _LEGACY.choice
@@ -253,6 +301,22 @@ class RandomState:
         shape = _size(size, (scale,), site)
         return _result(draw_exponential(self._stream.next_key(), scale, shape), size, (scale,))
 
+    def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
+        """Poisson by inversion of its CDF (scalar lam), lazy; int64."""
+        site = user_site(1)
+        _check(_LEGACY.poisson, site, lam)
+        x = draw_from_table(self._stream.next_key(), poisson_log_pmf(lam, site),
+                            _size(size, (lam,), site), site)
+        return _result(x, size, (lam,))
+
+    def binomial(self, n: Any, p: Any, size: Any = None) -> Any:
+        """Binomial by inversion of its CDF (scalar n and p), lazy; int64."""
+        site = user_site(1)
+        _check(_LEGACY.binomial, site, n, p)
+        x = draw_from_table(self._stream.next_key(), binomial_log_pmf(n, p, site),
+                            _size(size, (n, p), site), site)
+        return _result(x, size, (n, p))
+
     def randint(self, low: Any, high: Any = None, size: Any = None, dtype: Any = int) -> Any:
         """Integers in [low, high) ([0, low) without high); int64 (NumPy's `int`) by default."""
         site = user_site(1)
@@ -286,6 +350,7 @@ uniform, normal = _GLOBAL_STATE.uniform, _GLOBAL_STATE.normal
 exponential = _GLOBAL_STATE.exponential
 randint, choice = _GLOBAL_STATE.randint, _GLOBAL_STATE.choice
 permutation, shuffle = _GLOBAL_STATE.permutation, _GLOBAL_STATE.shuffle
+poisson, binomial = _GLOBAL_STATE.poisson, _GLOBAL_STATE.binomial
 
 
 # --- NumPy's Generator ----------------------------------------------------------------------------
@@ -333,6 +398,20 @@ class Generator:
         _check(_MODERN.exponential, site, scale)
         shape = _size(size, (scale,), site)
         return _result(draw_exponential(self._key(), scale, shape), size, (scale,))
+
+    def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
+        site = user_site(1)
+        _check(_MODERN.poisson, site, lam)
+        x = draw_from_table(self._key(), poisson_log_pmf(lam, site), _size(size, (lam,), site),
+                            site)
+        return _result(x, size, (lam,))
+
+    def binomial(self, n: Any, p: Any, size: Any = None) -> Any:
+        site = user_site(1)
+        _check(_MODERN.binomial, site, n, p)
+        x = draw_from_table(self._key(), binomial_log_pmf(n, p, site), _size(size, (n, p), site),
+                            site)
+        return _result(x, size, (n, p))
 
     def integers(self, low: Any, high: Any = None, size: Any = None, dtype: Any = np.int64,
                  endpoint: bool = False) -> Any:

@@ -34,6 +34,8 @@ from lazyarray.runtime.cuda_printer import (
 
 import lazyarray as la
 
+pytestmark = pytest.mark.gpu  # generated CUDA: benchmarks/gpu_suite.sh runs `-m gpu` first
+
 _REASON = nvrtc.unavailable_reason()
 _IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 ORDINARY_OUTPUTS = 4  # kernels with more outputs are the all-dtype test graphs

@@ -14,7 +14,8 @@
 #      unavailable (the tests would only skip), unless GPU_SUITE_REHEARSE=1 (a rehearsal here);
 #   3. `-m "gpu and not exhaustive"`: the GPU-specific tests (tests/conftest.py says which), xdist;
 #   4. the rest of the differential suite's cupy instances (`-k cupy`), xdist;
-#   5. benchmarks/bench_gpu.py.
+#   5. benchmarks/bench_gpu.py (GPU_SUITE_BENCH=0: not).
+# GPU_SUITE_TESTS="pytest args" replaces steps 3 and 4 by one pass (a short rerun after a fix).
 # Test passes stop starting tests at their cap (LAZYARRAY_TEST_DEADLINE: the rest skip with the
 # reason, so the junit file is still written); a `timeout` behind each is the backstop.
 # OUTDIR gets at most 7 files: env.txt, gpu_tests.{log,xml}, rest_tests.{log,xml}, bench_gpu.{log,md}.
@@ -108,15 +109,22 @@ run_tests() {  # name, deadline %, backstop %, pytest selection...
     log "$name: exit $rc, $(tail -n 1 "$out/$name.log")"
     [ $rc -ne 0 ] && [ $status -eq 0 ] && status=$rc
 }
-run_tests gpu_tests 45 52 -m "gpu and not exhaustive"
-run_tests rest_tests 78 84 -m "not gpu and not exhaustive" -k cupy
+if [ -n "${GPU_SUITE_TESTS:-}" ]; then  # a rerun of chosen tests: one pass, word-split on purpose
+    # shellcheck disable=SC2086
+    run_tests gpu_tests 70 78 $GPU_SUITE_TESTS
+else
+    run_tests gpu_tests 45 52 -m "gpu and not exhaustive"
+    run_tests rest_tests 78 84 -m "not gpu and not exhaustive" -k "cupy and not test_gpu_suite"
+fi
 
 # --- 5. benchmarks ----------------------------------------------------------------------------
-log "bench_gpu.py (cap +$budget s)"
-timeout -k 5 "$(left "$(at 100)")" "$py" benchmarks/bench_gpu.py --markdown "$out/bench_gpu.md" \
-    >"$out/bench_gpu.log" 2>&1
-rc=$?
-log "bench_gpu.py: exit $rc"
-[ $rc -ne 0 ] && [ $status -eq 0 ] && status=$rc
+if [ "${GPU_SUITE_BENCH:-1}" != 0 ]; then
+    log "bench_gpu.py (cap +$budget s)"
+    timeout -k 5 "$(left "$(at 100)")" "$py" benchmarks/bench_gpu.py \
+        --markdown "$out/bench_gpu.md" >"$out/bench_gpu.log" 2>&1
+    rc=$?
+    log "bench_gpu.py: exit $rc"
+    [ $rc -ne 0 ] && [ $status -eq 0 ] && status=$rc
+fi
 log "done: status $status, $(($(date +%s) - t0)) s; files: $(ls "$out" | tr '\n' ' ')"
 exit $status

@@ -103,7 +103,7 @@ run_tests() {  # name, deadline %, backstop %, pytest selection...
     shift 3
     log "$name: pytest $* (cap +$((budget * stop / 100)) s)"
     LAZYARRAY_TEST_DEADLINE=$(at "$stop") timeout -k 10 "$(left "$(at "$kill")")" \
-        "$py" -m pytest tests -p no:cacheprovider -n "$workers" -rfEs --durations=15 \
+        "$py" -m pytest tests -p no:cacheprovider -n "$workers" --dist loadgroup -rfEs --durations=15 \
         "${timeout_opt[@]}" --junitxml="$out/$name.xml" "$@" >"$out/$name.log" 2>&1
     local rc=$?
     log "$name: exit $rc, $(tail -n 1 "$out/$name.log")"

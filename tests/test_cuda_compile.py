@@ -34,7 +34,9 @@ from lazyarray.runtime.cuda_printer import (
 
 import lazyarray as la
 
-pytestmark = pytest.mark.gpu  # generated CUDA: benchmarks/gpu_suite.sh runs `-m gpu` first
+# gpu: generated CUDA (benchmarks/gpu_suite.sh runs `-m gpu` first); one worker runs this module
+# (`--dist loadgroup`): its module fixture compiles the whole corpus once.
+pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("test_cuda_compile")]
 
 _REASON = nvrtc.unavailable_reason()
 _IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")

@@ -6,9 +6,9 @@
 #   bash benchmarks/gpu_suite.sh [OUTDIR]  # THERE: OUTDIR defaults to $OUT, else a new temp dir
 #
 # Steps, each capped by a share of GPU_SUITE_SECONDS (default 450 s, inside 8 minutes):
-#   1. install the carried wheels (.whl/) with `pip install --no-index --no-deps --target`, then this
-#      package (non-editable, same target, no build isolation: the carried setuptools builds the
-#      optional C tracing extension when a compiler and Python's headers exist, else pure Python);
+#   1. install the carried wheels (.whl/) with `pip install --no-index --no-deps --target`, then
+#      this package (non-editable, same target, no build isolation: the carried setuptools builds
+#      the optional C tracing extension when a compiler and Python's headers exist, else pure Python);
 #      GPU_SUITE_INSTALL=0 skips this and uses the current environment (a GPU box with a venv);
 #   2. env.txt: the device, versions, backends, the tracing path; stops if the cupy backend is
 #      unavailable (the tests would only skip), unless GPU_SUITE_REHEARSE=1 (a rehearsal here);
@@ -18,7 +18,8 @@
 # GPU_SUITE_TESTS="pytest args" replaces steps 3 and 4 by one pass (a short rerun after a fix).
 # Test passes stop starting tests at their cap (LAZYARRAY_TEST_DEADLINE: the rest skip with the
 # reason, so the junit file is still written); a `timeout` behind each is the backstop.
-# OUTDIR gets at most 7 files: env.txt, gpu_tests.{log,xml}, rest_tests.{log,xml}, bench_gpu.{log,md}.
+# OUTDIR gets at most 7 files: env.txt, gpu_tests.{log,xml}, rest_tests.{log,xml},
+# bench_gpu.{log,md}.
 # Exit status: the first failing step's.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -82,10 +83,14 @@ print("backends", available_backends(), "nvrtc:", nvrtc.unavailable_reason() or 
 reason = CupyBackend.unavailable_reason()
 print("cupy backend:", reason or "ok")
 if reason is None:
-    import cupy as cp
-    p = cp.cuda.runtime.getDeviceProperties(0)
-    print("device", p["name"].decode(), "cc", f"{p['major']}.{p['minor']}", "SMs",
-          p["multiProcessorCount"], "CUDA runtime", cp.cuda.runtime.runtimeGetVersion())
+    try:
+        import cupy as cp
+        p = cp.cuda.runtime.getDeviceProperties(0)
+        name = p["name"].decode() if isinstance(p["name"], bytes) else p["name"]
+        print("device", name, "cc", f"{p['major']}.{p['minor']}", "SMs", p["multiProcessorCount"],
+              "CUDA runtime", cp.cuda.runtime.runtimeGetVersion(), "CuPy", cp.__version__)
+    except Exception as e:  # a summary line, not a reason to stop
+        print("device properties:", repr(e))
 sys.exit(0 if reason is None else 3)
 PY
 } >>"$env_txt" 2>&1 || {
@@ -103,8 +108,8 @@ run_tests() {  # name, deadline %, backstop %, pytest selection...
     shift 3
     log "$name: pytest $* (cap +$((budget * stop / 100)) s)"
     LAZYARRAY_TEST_DEADLINE=$(at "$stop") timeout -k 10 "$(left "$(at "$kill")")" \
-        "$py" -m pytest tests -p no:cacheprovider -n "$workers" --dist loadgroup -rfEs --durations=15 \
-        "${timeout_opt[@]}" --junitxml="$out/$name.xml" "$@" >"$out/$name.log" 2>&1
+        "$py" -m pytest -p no:cacheprovider -n "$workers" --dist loadgroup -rfEs \
+        --durations=15 "${timeout_opt[@]}" --junitxml="$out/$name.xml" "$@" >"$out/$name.log" 2>&1
     local rc=$?
     log "$name: exit $rc, $(tail -n 1 "$out/$name.log")"
     [ $rc -ne 0 ] && [ $status -eq 0 ] && status=$rc
@@ -113,8 +118,8 @@ if [ -n "${GPU_SUITE_TESTS:-}" ]; then  # a rerun of chosen tests: one pass, wor
     # shellcheck disable=SC2086
     run_tests gpu_tests 70 78 $GPU_SUITE_TESTS
 else
-    run_tests gpu_tests 45 52 -m "gpu and not exhaustive"
-    run_tests rest_tests 78 84 -m "not gpu and not exhaustive" -k "cupy and not test_gpu_suite"
+    run_tests gpu_tests 45 52 tests -m "gpu and not exhaustive"
+    run_tests rest_tests 78 84 tests -m "not gpu and not exhaustive" -k "cupy and not test_gpu_suite"
 fi
 
 # --- 5. benchmarks ----------------------------------------------------------------------------

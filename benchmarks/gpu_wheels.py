@@ -7,8 +7,8 @@ The lent machine (docs/cuda_backend.md, "Running on a lent GPU") reaches no pack
 has CPython 3.12 with NumPy, CuPy for CUDA 13, NVRTC, pytest, hypothesis, pytest-xdist, networkx,
 JAX and PyTorch (IMAGE below); the rest of what pyproject.toml asks for travels as wheels in `.whl/`
 (CARRY), installed there by `benchmarks/gpu_suite.sh` with `pip install --no-index --no-deps
---target`. SKIPPED names what the GPU run does without: the dask extra (its tests skip with the reason;
-the dask backend runs the C kernels, nothing of the GPU's) and the bench extra's numexpr.
+--target`. SKIPPED names what the GPU run does without: the dask extra (its tests skip with the
+reason; the dask backend runs the C kernels, nothing of the GPU's) and the bench extra's numexpr.
 
 The check is what the lent machine will do, rehearsed for CPython 3.12 x86-64 from this host:
 every wheel's tags fit, `pip install --no-index --no-deps --target` into a scratch folder succeeds,
@@ -66,8 +66,9 @@ def requirement_name(requirement: str) -> str:
 
 
 def download(folder: Path) -> None:
-    """Download CARRY and what it needs (for CPython 3.12 manylinux x86-64) into an emptied `folder`,
-    then delete what the image already has (NumPy comes along as array-api-strict's requirement)."""
+    """Download CARRY and what it needs (for CPython 3.12 manylinux x86-64) into an emptied
+    `folder`, then delete what the image already has (NumPy comes along: array-api-strict needs
+    it)."""
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     subprocess.run([sys.executable, "-m", "pip", "download", "-q", *TARGET_FLAGS, "-d", str(folder),
@@ -100,7 +101,8 @@ def check(folder: Path) -> list[str]:
             problems.append(f"two versions of {name}: pip --no-deps would install both")
         versions[str(name)] = version
     carried = {requirement_name(r) for r in CARRY}
-    problems += [f"{n} is in CARRY but no wheel of it is in {folder}" for n in carried - set(versions)]
+    problems += [f"{n} is in CARRY but no wheel of it is in {folder}"
+                 for n in sorted(carried - set(versions))]
     env = {"python_version": PYTHON, "python_full_version": PYTHON + ".3", "sys_platform": "linux",
            "platform_system": "Linux", "platform_machine": "x86_64", "os_name": "posix",
            "implementation_name": "cpython", "platform_python_implementation": "CPython",
@@ -122,8 +124,8 @@ def check(folder: Path) -> list[str]:
     if size > BUDGET:
         problems.append(f"{size / 2**20:.1f} MiB of wheels: over the {BUDGET >> 20} MiB budget")
     with tempfile.TemporaryDirectory() as scratch:  # what gpu_suite.sh runs there, for 3.12
-        done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps",
-                               "--no-compile", *TARGET_FLAGS, "--target", scratch,
+        done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index",
+                               "--no-deps", "--no-compile", *TARGET_FLAGS, "--target", scratch,
                                *map(str, wheels)], capture_output=True, text=True)
         if done.returncode:
             problems.append(f"pip install --no-index --target failed: {done.stderr.strip()}")

@@ -38,8 +38,8 @@ EXHAUSTIVE_ON_C = frozenset({
 
 
 # The GPU-specific tests (`-m gpu`), which benchmarks/gpu_suite.sh runs first on a lent GPU: the
-# modules marked `pytestmark = pytest.mark.gpu` (the cupy backend, generated CUDA, launch shapes), the
-# tests marked one by one (the CuPy paths of linalg/fft/random), and the cupy instances of the
+# modules marked `pytestmark = pytest.mark.gpu` (the cupy backend, generated CUDA, launch shapes),
+# the tests marked one by one (the CuPy paths of linalg/fft/random), and the cupy instances of the
 # differential tests of these modules: every op x dtype, reductions, scalar operands, autodiff,
 # linalg/fft/random, the Array API (to_device, DLPack). Without CuPy or a device the `backend`
 # fixture has no cupy parameter, and the marked tests that need a device skip with the reason.
@@ -51,6 +51,9 @@ GPU_DIFFERENTIAL_MODULES = frozenset({
 # A wall-clock cap for a whole run (gpu_suite.sh: the lent machine is lent for minutes): after this
 # Unix time every test not yet started skips with the reason, so the run ends with its report.
 _DEADLINE = float(os.environ.get("LAZYARRAY_TEST_DEADLINE") or "inf")
+# Modules whose tests go first (comma-separated names; gpu_suite.sh: the cupy backend's own tests
+# before the long op x dtype sweeps, so that a time cap cuts the sweeps, not them).
+_FIRST = frozenset(filter(None, os.environ.get("LAZYARRAY_TEST_FIRST", "").split(",")))
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m 'not exhaustive'` / `-m gpu` deselect
@@ -62,6 +65,9 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.exhaustive)
         if backend == "cupy" and item.module.__name__ in GPU_DIFFERENTIAL_MODULES:
             item.add_marker(pytest.mark.gpu)
+    if _FIRST:  # a stable sort: the same order in every xdist worker
+        items.sort(key=lambda item: getattr(item.module, "__name__", "") not in _FIRST
+                   if hasattr(item, "module") else True)
 
 
 def pytest_runtest_setup(item):

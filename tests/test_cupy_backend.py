@@ -20,7 +20,8 @@ import lazyarray as la
 pytestmark = pytest.mark.gpu  # benchmarks/gpu_suite.sh runs `-m gpu` first
 
 _REASON = CupyBackend.unavailable_reason()
-needs_device = pytest.mark.skipif(_REASON is not None, reason=f"cupy backend unavailable: {_REASON}")
+needs_device = pytest.mark.skipif(_REASON is not None,
+                                  reason=f"cupy backend unavailable: {_REASON}")
 
 
 def test_import_lazyarray_never_imports_cupy():
@@ -110,7 +111,7 @@ def test_torch_cuda_tensors_in_and_out_through_dlpack_and_the_cuda_array_interfa
     t = torch.arange(12, dtype=torch.float32, device="cuda").reshape(3, 4)
     want = np.arange(12, dtype=np.float32).reshape(3, 4) * 2 + 1
     with la.config(backend="cupy"):
-        shared = la.asarray(t, copy=False)  # imported through __dlpack_device__/__cuda_array_interface__
+        shared = la.asarray(t, copy=False)  # through __dlpack_device__, __cuda_array_interface__
         y = la.block_until_ready(la.from_dlpack(t) * 2 + 1)
         back = torch.from_dlpack(y)  # the evaluated GPU Array's __dlpack__
         read = torch.as_tensor(y, device="cuda")  # its __cuda_array_interface__

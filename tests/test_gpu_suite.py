@@ -1,7 +1,8 @@
-"""The lent-GPU run rehearsed without a GPU (benchmarks/gpu_suite.sh, docs/cuda_backend.md "Running on
-a lent GPU"): every requirement of pyproject.toml is in the machine's image, carried as a wheel, or
-knowingly done without; `-m gpu` collects with CuPy absent and its tests skip with the reason; the
-suite's time cap skips what has not started; the carried wheels resolve offline for CPython 3.12
+"""The lent-GPU run rehearsed without a GPU (benchmarks/gpu_suite.sh, docs/cuda_backend.md
+"Running on a lent GPU"): every requirement of pyproject.toml is in the machine's image, carried
+as a wheel, or knowingly done without; `-m gpu` collects with CuPy absent and its tests skip with
+the reason; the suite's time cap skips what has not started; the carried wheels resolve offline for
+CPython 3.12
 (exhaustive tier: it downloads)."""
 
 from __future__ import annotations
@@ -48,18 +49,24 @@ def test_gpu_tests_collect_and_skip_with_the_reason_without_cupy(tmp_path):
     env.pop("LAZYARRAY_TEST_DEADLINE", None)
     # The whole tree collects under `-m gpu`; two of its modules run: the device tests skip, the
     # launch-shape tests (no device needed) pass.
-    done = _pytest(["tests", "-m", "gpu", "-k", "test_cupy_backend or test_cuda_launch"], env, tmp_path)
+    done = _pytest(["tests", "-m", "gpu", "-k", "test_cupy_backend or test_cuda_launch"], env,
+                   tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "cupy backend unavailable: CuPy" in done.stdout, done.stdout
     assert " passed" in done.stdout and " skipped" in done.stdout, done.stdout
     assert "error" not in done.stdout.lower().split("short test summary")[0], done.stdout
 
 
-def test_the_suite_time_cap_skips_what_has_not_started(tmp_path):
-    env = dict(os.environ, LAZYARRAY_TEST_DEADLINE=str(time.time() - 1))
-    done = _pytest(["tests/test_cuda_launch.py"], env, tmp_path)
+def test_the_suite_time_cap_skips_what_has_not_started_and_chosen_modules_go_first(tmp_path):
+    env = dict(os.environ, LAZYARRAY_TEST_DEADLINE=str(time.time() - 1),
+               LAZYARRAY_TEST_FIRST="test_cuda_launch")
+    # -vv: one line per test (pyproject adds -q)
+    done = _pytest(["-vv", "tests/test_cupy_backend.py", "tests/test_cuda_launch.py"], env,
+                   tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "time cap reached" in done.stdout and " passed" not in done.stdout, done.stdout
+    assert "time cap reached" in done.stdout and " PASSED" not in done.stdout, done.stdout
+    ran = [line.split("::")[0] for line in done.stdout.splitlines() if " SKIPPED" in line]
+    assert ran[0] == "tests/test_cuda_launch.py" and ran[-1] == "tests/test_cupy_backend.py", ran
 
 
 @pytest.mark.exhaustive

@@ -2,8 +2,7 @@
 "Running on a lent GPU"): every requirement of pyproject.toml is in the machine's image, carried
 as a wheel, or knowingly done without; `-m gpu` collects with CuPy absent and its tests skip with
 the reason; the suite's time cap skips what has not started; the carried wheels resolve offline for
-CPython 3.12
-(exhaustive tier: it downloads)."""
+CPython 3.12 (exhaustive tier: it downloads)."""
 
 from __future__ import annotations
 

@@ -2,6 +2,7 @@
 all backends, flashlight's lesson), with the passes on (the default) unless a test says otherwise."""
 
 import os
+import time
 
 import pytest
 from hypothesis import settings
@@ -36,13 +37,42 @@ EXHAUSTIVE_ON_C = frozenset({
 })
 
 
-@pytest.hookimpl(tryfirst=True)  # before `-m 'not exhaustive'` deselects
+# The GPU-specific tests (`-m gpu`), which benchmarks/gpu_suite.sh runs first on a lent GPU: the
+# modules marked `pytestmark = pytest.mark.gpu` (the cupy backend, generated CUDA, launch shapes),
+# the tests marked one by one (the CuPy paths of linalg/fft/random), and the cupy instances of the
+# differential tests of these modules: every op x dtype, reductions, scalar operands, autodiff,
+# linalg/fft/random, the Array API (to_device, DLPack). Without CuPy or a device the `backend`
+# fixture has no cupy parameter, and the marked tests that need a device skip with the reason.
+GPU_DIFFERENTIAL_MODULES = frozenset({
+    "test_ops_elementwise", "test_ops_reductions", "test_operator_scalars", "test_autodiff",
+    "test_autodiff_ops", "test_linalg", "test_fft", "test_random", "test_array_api",
+})
+
+# A wall-clock cap for a whole run (gpu_suite.sh: the lent machine is lent for minutes): after this
+# Unix time every test not yet started skips with the reason, so the run ends with its report.
+_DEADLINE = float(os.environ.get("LAZYARRAY_TEST_DEADLINE") or "inf")
+# Modules whose tests go first (comma-separated names; gpu_suite.sh: the cupy backend's own tests
+# before the long op x dtype sweeps, so that a time cap cuts the sweeps, not them).
+_FIRST = frozenset(filter(None, os.environ.get("LAZYARRAY_TEST_FIRST", "").split(",")))
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m 'not exhaustive'` / `-m gpu` deselect
 def pytest_collection_modifyitems(config, items):
     for item in items:
         spec = getattr(item, "callspec", None)
-        if (spec is not None and spec.params.get("backend") == "c"
-                and getattr(item, "originalname", None) in EXHAUSTIVE_ON_C):
+        backend = spec.params.get("backend") if spec is not None else None
+        if backend == "c" and getattr(item, "originalname", None) in EXHAUSTIVE_ON_C:
             item.add_marker(pytest.mark.exhaustive)
+        if backend == "cupy" and item.module.__name__ in GPU_DIFFERENTIAL_MODULES:
+            item.add_marker(pytest.mark.gpu)
+    if _FIRST:  # a stable sort: the same order in every xdist worker
+        items.sort(key=lambda item: getattr(item.module, "__name__", "") not in _FIRST
+                   if hasattr(item, "module") else True)
+
+
+def pytest_runtest_setup(item):
+    if time.time() > _DEADLINE:
+        pytest.skip("time cap reached (LAZYARRAY_TEST_DEADLINE, set by benchmarks/gpu_suite.sh)")
 
 
 @pytest.fixture(params=BACKENDS)

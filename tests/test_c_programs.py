@@ -14,8 +14,10 @@ from lazyarray.runtime.c_backend import CBackend
 from lazyarray.runtime.c_layout import plan_layout
 from lazyarray.runtime.c_printer import render_kernel
 
-pytestmark = pytest.mark.skipif(CBackend.unavailable_reason() is not None,
-                                reason="no working C compiler")
+# One worker runs this module (`--dist loadgroup`): its module fixture compiles every case once.
+pytestmark = [pytest.mark.skipif(CBackend.unavailable_reason() is not None,
+                                 reason="no working C compiler"),
+              pytest.mark.xdist_group("test_c_programs")]
 GOLDEN = Path(__file__).parent / "golden"
 
 

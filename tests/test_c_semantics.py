@@ -9,8 +9,10 @@ from lazyarray.graph.kernel_ir import BufferSpec, Kernel, Load, Program, Reduce,
 from lazyarray.runtime import c_compiler
 from lazyarray.runtime.c_backend import CBackend
 
-pytestmark = pytest.mark.skipif(CBackend.unavailable_reason() is not None,
-                                reason="no working C compiler")
+# One worker runs this module (`--dist loadgroup`): its module fixture compiles every case once.
+pytestmark = [pytest.mark.skipif(CBackend.unavailable_reason() is not None,
+                                 reason="no working C compiler"),
+              pytest.mark.xdist_group("test_c_semantics")]
 
 SIGNED = ["int8", "int16", "int32", "int64"]
 UNSIGNED = ["uint8", "uint16", "uint32", "uint64"]

@@ -14,6 +14,17 @@ pytestmark = pytest.mark.skipif(c_backend.CBackend.unavailable_reason() is not N
                                 reason="no C compiler")
 
 
+@pytest.fixture(autouse=True)
+def _team_idle():
+    """A kernel abandoned by Ctrl-C (tests/test_interrupt.py, when it ran earlier in this process,
+    as pytest-xdist may order it) finishes on the team in the background, and regions that find
+    the team busy run alone, uncounted: wait for it, so these tests see the team as a fresh process
+    does."""
+    for threads, _ in list(c_backend._abandoned):
+        for thread in threads:
+            thread.join()
+
+
 def _kernel(*arrays):
     (kernel,) = optimize(Graph([a._node for a in arrays])).kernels
     return kernel

@@ -14,7 +14,9 @@ import pytest
 from lazyarray.runtime import available_backends, c_complex
 from lazyarray.runtime.c_compiler import find_compiler
 
-pytestmark = pytest.mark.skipif("c" not in available_backends(), reason="no C compiler")
+# One worker runs this module (`--dist loadgroup`): its module fixture compiles every case once.
+pytestmark = [pytest.mark.skipif("c" not in available_backends(), reason="no C compiler"),
+              pytest.mark.xdist_group("test_complex_formulas")]
 
 FUNCTIONS = {"exp": np.exp, "log": np.log, "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos,
              "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,

@@ -34,6 +34,10 @@ from lazyarray.runtime.cuda_printer import (
 
 import lazyarray as la
 
+# gpu: generated CUDA (benchmarks/gpu_suite.sh runs `-m gpu` first); one worker runs this module
+# (`--dist loadgroup`): its module fixture compiles the whole corpus once.
+pytestmark = [pytest.mark.gpu, pytest.mark.xdist_group("test_cuda_compile")]
+
 _REASON = nvrtc.unavailable_reason()
 _IN_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 ORDINARY_OUTPUTS = 4  # kernels with more outputs are the all-dtype test graphs

@@ -107,6 +107,7 @@ class _NumpyAsDevice:
         return getattr(np, name)
 
 
+@pytest.mark.gpu
 def test_cupy_paths_agree_with_the_references(monkeypatch):
     from lazyarray.graph import get_op, ops_fft
 

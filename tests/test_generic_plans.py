@@ -167,6 +167,7 @@ def test_substituted_program_equals_the_program_planned_for_that_size():
         assert instance == direct
 
 
+@pytest.mark.gpu
 def test_cuda_source_of_every_size_is_one_module():
     """The instances' CUDA is one translation unit (sizes are arguments) and NVRTC compiles it."""
     from lazyarray.runtime import nvrtc

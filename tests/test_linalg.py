@@ -241,6 +241,7 @@ class _NumpyAsDevice:
         return getattr(np, name)
 
 
+@pytest.mark.gpu
 def test_cupy_paths_agree_with_the_references(monkeypatch):
     from lazyarray.graph import ops_linalg
 

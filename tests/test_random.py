@@ -236,6 +236,7 @@ def test_bad_keys_and_arguments_are_named(reference_backend):
 
 
 @pytest.mark.skipif(nvrtc.unavailable_reason() is not None, reason="NVRTC unavailable")
+@pytest.mark.gpu
 def test_random_kernels_compile_for_cuda():
     from lazyarray.graph import Graph
     from lazyarray.passes import optimize

@@ -94,6 +94,7 @@ def test_a_reshape_of_a_value_used_twice_is_not_moved(reference_backend):
                                rtol=1e-5)
 
 
+@pytest.mark.gpu
 def test_an_output_stored_by_a_full_reduction_compiles_for_cuda():
     """The two-stage CUDA frame stores `e` from its partial kernel (no GPU here: NVRTC only)."""
     from lazyarray.runtime import nvrtc

@@ -8,6 +8,7 @@ elementwise parts of matrix_norm, matrix_rank and lstsq's residuals are fused ke
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 from . import _bind
@@ -53,12 +54,28 @@ def matmul_general(x1: Any, x2: Any, site: _bind.Site) -> Array:
         raise _bind.fail(ValueError, f"matmul: contracted dimensions differ: {a.shape} @ {b.shape} "
                          f"({a2.shape[-1]} != {b2.shape[-2]})", site)
     batch = _bind.broadcast_shapes([a2.shape[:-2], b2.shape[:-2]], site)
+    final = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
+    if len(batch) and all(n == 1 for n in b2.shape[:-2]):
+        return Array(reshape_node(_folded_matmul(a2, b2, batch, dtype, site), final, site))
     a2 = _bind.broadcast_to(_bind.cast(a2, dtype, site), batch + a2.shape[-2:], site)
     b2 = _bind.broadcast_to(_bind.cast(b2, dtype, site), batch + b2.shape[-2:], site)
     shape = batch + (a2.shape[-2], b2.shape[-1])
     out = _bind.primitive(_MATMUL, (a2, b2), (), shape, dtype, site)
-    final = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
     return Array(reshape_node(out, final, site))
+
+
+def _folded_matmul(a2: Any, b2: Any, batch: tuple[int, ...], dtype: Any, site: _bind.Site) -> Any:
+    """A stack of matrices times one matrix (`x @ W` with x of (..., m, k)) as one (batch*m, k)
+    @ (k, n) matmul, the batch folded into the rows. Broadcasting W over the batch instead made
+    the C backend materialize it: batch * k * n elements (4.3 GB for doitgen's (150, 140, 1,
+    160) @ (160, 160)), a workspace past the plan cache's byte bound, so the plan was rebuilt on
+    every call. Folding keeps every intermediate the size of an operand or of the result."""
+    m, k, n = a2.shape[-2], a2.shape[-1], b2.shape[-1]
+    rows = math.prod(batch) * m
+    a2 = _bind.broadcast_to(_bind.cast(a2, dtype, site), batch + (m, k), site)
+    a_flat = reshape_node(a2, (rows, k), site)
+    b_flat = reshape_node(_bind.cast(b2, dtype, site), (k, n), site)
+    return _bind.primitive(_MATMUL, (a_flat, b_flat), (), (rows, n), dtype, site)
 
 
 def _matmul_ufunc() -> Any:

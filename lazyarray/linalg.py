@@ -19,6 +19,7 @@ from .manipulation import permute_node, reshape_node
 from .reductions import _as_node
 
 _MATMUL = get_op("matmul")
+_RESHAPE = get_op("reshape")
 
 
 def matmul(x1: Any, x2: Any) -> Array:
@@ -27,10 +28,22 @@ def matmul(x1: Any, x2: Any) -> Array:
     if type(x1) is Array and type(x2) is Array:  # two matrices of one float dtype: the node
         a, b = x1._node, x2._node  # `matmul_general` builds, without its ~1.5 us of checks
         sa, sb, dtype = a.shape, b.shape, a.dtype
-        if (len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0] and b.dtype is dtype
-                and dtype in _SAME_DTYPE_LOOPS):
-            return Array(_bind.primitive(_MATMUL, (a, b), (), (sa[0], sb[1]), dtype, site))
+        if b.dtype is dtype and dtype in _SAME_DTYPE_LOOPS:
+            if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0]:
+                return Array(_bind.primitive(_MATMUL, (a, b), (), (sa[0], sb[1]), dtype, site))
+            if len(sa) == 1 and len(sb) == 1 and sa == sb and sa[0]:
+                return Array(_vector_dot(a, b, site))
     return matmul_general(x1, x2, site)
+
+
+def _vector_dot(a: Any, b: Any, site: _bind.Site) -> Any:
+    """`matmul_general`'s nodes for two vectors of one float dtype and size k > 0 (an index
+    loop's `np.dot(A[i, :j], A[j, :j])`), built without its checks: (1, k) @ (k, 1) -> ()."""
+    k, dtype = a.shape[0], a.dtype
+    row = _bind.primitive(_RESHAPE, (a,), ((1, k),), (1, k), dtype, site)
+    col = _bind.primitive(_RESHAPE, (b,), ((k, 1),), (k, 1), dtype, site)
+    out = _bind.primitive(_MATMUL, (row, col), (), (1, 1), dtype, site)
+    return _bind.primitive(_RESHAPE, (out,), ((),), (), dtype, site)
 
 
 _SAME_DTYPE_LOOPS = frozenset(dtypes.FLOATING + dtypes.COMPLEX)  # NumPy's matmul loop is theirs

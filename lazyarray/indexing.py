@@ -281,10 +281,17 @@ def _value_node(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
 def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
     """`x[key] = values`: the node of `x.at[key].set(values)` (Array.__setitem__ rebinds x)."""
     node = x._node
-    if type(key) is tuple and type(values) is float and node.dtype is _FLOAT64:
-        element = _element_write(node, key, values, site)
-        if element is not None:
-            return element
+    if type(key) is tuple:
+        tv = type(values)
+        if tv is float and node.dtype is _FLOAT64:
+            element = _element_write(node, key, values, site)
+            if element is not None:
+                return element
+        elif tv is Array and values._node.shape == () and values._node.dtype is node.dtype:
+            # `A[i, j] -= dot(...)`, `A[i, j] = A[i, j] / A[j, j]`: a 0-d Array of A's dtype
+            element = _element_write(node, key, values._node, site)
+            if element is not None:
+                return element
     out = _AtUpdate(x, key)._apply_node("set", values, site)
     return out._node if type(out) is Array else out  # a masked update comes as an Array
 
@@ -292,10 +299,12 @@ def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
 _FLOAT64 = np.dtype(np.float64)
 
 
-def _element_write(node: Node, key: tuple, value: float, site: _bind.Site) -> Node | None:
-    """An index loop's `A[i, j] = v` (Python ints in range, one per dim, a Python float into
-    float64): the node `_AtUpdate._apply` builds, without its general steps (the key's
-    resolution, NumPy's assignment of the value: a float is a float64 as it is). None for
+def _element_write(node: Node, key: tuple, value: float | Node, site: _bind.Site
+                   ) -> Node | None:
+    """An index loop's `A[i, j] = v` (Python ints in range, one per dim; v a Python float into
+    float64, or the node of a 0-d Array of A's dtype): the node `_AtUpdate._apply` builds,
+    without its general steps (the key's resolution, NumPy's assignment of the value: a float
+    is a float64 as it is; no cast or broadcast of a 0-d value of the same dtype). None for
     anything else, out-of-range indices included (the general path raises NumPy's error)."""
     shape = node.shape
     if len(key) != len(shape):
@@ -310,8 +319,8 @@ def _element_write(node: Node, key: tuple, value: float, site: _bind.Site) -> No
             if type(k) is not int or not -n <= k < n:
                 return None
         spec = tuple([("int", k) for k in key])
-    value_node = _bind.scalar_leaf(value, _FLOAT64, site)
-    return _bind.primitive(_SCATTER, (node, value_node), ("set", spec), shape, _FLOAT64, site)
+    value_node = value if type(value) is Node else _bind.scalar_leaf(value, _FLOAT64, site)
+    return _bind.primitive(_SCATTER, (node, value_node), ("set", spec), shape, node.dtype, site)
 
 
 def set_through_view(x: Array, key: Any, values: Any, site: _bind.Site) -> None:

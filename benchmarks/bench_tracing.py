@@ -4,6 +4,8 @@
    `la.exp(a)`, `la.maximum(a, b)`, and `relu(x @ w + b)`'s broadcasting add; basic indexing:
    an LSTM gate slice `g[:, h:2h]` of a (256, 4096) matrix, `x[3]`, `x[1:-1]`, `x[..., 0]` and
    `x[None]` of an (8, 16) one.
+   The ops index loops are made of, (60, 60) float64 (issue 25): `A[i, :j]`, `A[i, j]`,
+   `A[i, j] / A[j, j]`, `la.dot(A[i, :j], A[j, :j])`, `A[i, j] = 1.0` in a loop, beside NumPy.
 2. The loops never evaluated inside (momentum, Fibonacci, Adam-style, accumulator), each run
    `--rounds` times in one process so that plans and kernels are warm: µs per step against NumPy
    eager, the min over the rounds after the first.
@@ -46,6 +48,45 @@ def per_op(timer=time.perf_counter) -> dict[str, float]:
             for name, fn in cases.items()}
 
 
+def index_loop_ops(timer=time.perf_counter) -> list[tuple[str, float, float]]:
+    """The ops index loops are made of (issue 25), per call on a (60, 60) float64 matrix, warm,
+    beside NumPy's: reads, `la.dot` of two row slices, and `A[i, j] = 1.0` in a loop of 60
+    writes, traced only (a fresh A each round, its creation subtracted) and in the steady state
+    (the same A written on: node-budget cuts evaluate it every so often)."""
+    rng = np.random.default_rng(0)
+    a_np = rng.random((60, 60))
+    a_la = la.asarray(a_np)
+    i, j = 40, 30
+
+    def best(fn, number=20000) -> float:
+        return min(timeit.repeat(fn, number=number, repeat=7, timer=timer)) / number
+
+    def writes(make, xp_a=None):
+        def run():
+            a = make() if xp_a is None else xp_a
+            for k in range(60):
+                a[k, k] = 1.0
+        return run
+
+    empty = best(lambda: None)
+    rows = []
+    for name, fn_la, fn_np in (
+            ("A[i, :j]", lambda: a_la[i, :j], lambda: a_np[i, :j]),
+            ("A[i, j]", lambda: a_la[i, j], lambda: a_np[i, j]),
+            ("A[i, j] / A[j, j]", lambda: a_la[i, j] / a_la[j, j], lambda: a_np[i, j] / a_np[j, j]),
+            ("la.dot(A[i, :j], A[j, :j])", lambda: la.dot(a_la[i, :j], a_la[j, :j]),
+             lambda: np.dot(a_np[i, :j], a_np[j, :j]))):
+        rows.append((name, best(fn_la) - empty, best(fn_np) - empty))
+    fresh = best(lambda: la.asarray(a_np), 300)
+    traced = (best(writes(lambda: la.asarray(a_np)), 300) - fresh) / 60
+    steady_a = la.asarray(a_np.copy())
+    steady = best(writes(None, steady_a), 300) / 60
+    numpy_w = best(writes(None, a_np.copy()), 300) / 60
+    rows.append(("A[i, j] = 1.0 in a loop, traced only", traced, numpy_w))
+    rows.append(("A[i, j] = 1.0 in a loop, with its cuts' evaluations", steady, numpy_w))
+    return rows
+
+
 def warm_loops(rounds: int) -> list[tuple[str, float, float]]:
     from test_loops import accumulate, adam, fibonacci, momentum
 
@@ -84,6 +125,10 @@ def main() -> None:
         print(f"| op (16 f32, unevaluated; {args.timer} time) | µs |\n|---|---|")
         for name, t in per_op(timer).items():
             print(f"| `{name}` | {t * 1e6:.2f} |")
+        print(f"\n| index-loop op ((60, 60) f64, warm; {args.timer} time) | lazyarray µs | "
+              "NumPy µs |\n|---|---|---|")
+        for name, t_la, t_np in index_loop_ops(timer):
+            print(f"| `{name}` | {t_la * 1e6:.2f} | {t_np * 1e6:.2f} |")
         print("\n| loop, warm (plans built) | lazyarray µs/step | NumPy µs/step | ratio |")
         print("|---|---|---|---|")
         for label, t_la, t_np in warm_loops(args.rounds):

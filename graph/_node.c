@@ -1872,6 +1872,13 @@ try_hit(PyObject *array, PyObject *node, PyObject **out, PyObject **walked)
         PyErr_Clear(); /* the general path meets (and reports) the same problem */
         goto done;
     }
+    /* The output itself read by another pending graph (`c, h = cell(x)`: h reads c): the
+     * general path evaluates those siblings too (evaluation._siblings). References it has
+     * here: the Array's, `node` (to_host's), the walk's. */
+    if (Py_REFCNT(node) > 3) {
+        *walked = Py_NewRef(Py_False);
+        goto done;
+    }
     for (Py_ssize_t k = 1; k < w.count; k++) {
         PyObject *x = w.nodes[k];
         if (PyTuple_GET_SIZE(((NodeObject *)x)->inputs) && Py_REFCNT(x) > w.edges[k] + 1) {

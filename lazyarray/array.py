@@ -145,6 +145,7 @@ class Array:
         node = self._node
         out = node.data
         if node.op is not _INPUT or type(out) is not np.ndarray:  # pending, or on a GPU
+            node = None  # to_host counts the node's references: a sibling's graph may read it
             out = _to_host(self)
         elif _trace_state.stand_ins:
             _refuse_stand_in(node)
@@ -199,6 +200,7 @@ class Array:
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
         if node.op is _INPUT and _trace_state.stand_ins:
             _refuse_stand_in(node)
+        del node  # to_host counts the node's references: a sibling's graph may read it
         return _to_host(self).item()  # (0-d: size 1)
 
     def __index__(self) -> int:

@@ -98,7 +98,10 @@ def evaluate_arrays(arrays: list[Array]) -> None:
         if node.op is leaf_op:
             return
         if _evaluation_walk is not None:
-            walked = _evaluation_walk(node)  # None: some intermediate is referenced from outside
+            # None: some intermediate is referenced from outside. References to `node` beyond
+            # the Array's, this local and getrefcount's argument: another pending graph reads
+            # it (a sibling, `_siblings`), so the general path looks for it.
+            walked = _evaluation_walk(node) if _getrefcount(node) <= 3 else None
             if walked is not None:
                 array._node = _evaluate_walked(node, walked)
                 return
@@ -119,19 +122,30 @@ def evaluate_arrays(arrays: list[Array]) -> None:
         return
     if held is None:
         held = _held_intermediates([a._node for a in pending])
+    requested = [a._node for a in pending]
     for a in held:
         if id(a._node) not in seen:
             seen.add(id(a._node))
             pending.append(a)
         arrays.append(a)
     nodes = [a._node for a in pending]
-    done = dict(zip(map(id, nodes), evaluate_nodes(nodes)))
+    try:
+        results = evaluate_nodes(nodes)
+    except Exception:
+        # A sibling (`_siblings`) whose own ops fail (an index out of bounds) must not fail
+        # this evaluation: without the held Arrays it raises only if it fails by itself.
+        if len(nodes) == len(requested):
+            raise
+        nodes = requested
+        results = evaluate_nodes(nodes)
+    done = dict(zip(map(id, nodes), results))
     for a in arrays:  # duplicates of one node share the result
         replacement = done.get(id(a._node))
         if replacement is not None:
             a._node = replacement
 
 
+_getrefcount = sys.getrefcount
 _USER_FRAMES = 3  # how many of the caller's own (non-library) frames are looked at
 # Before Python 3.13 a function frame's `f_locals` is a snapshot dict the frame keeps (and refreshes
 # from the real locals whenever it is read again); 3.13's is a view of the locals themselves.
@@ -189,7 +203,44 @@ def _held_in_frames(nodes: list[Node]) -> list[Array]:
         if id(n) not in reached:
             reached.add(id(n))
             stack.extend([i for i in n.inputs if i.inputs and id(i) not in reached])
-    return [a for a in held if id(a._node) in reached]
+    inside = [a for a in held if id(a._node) in reached]
+    return inside + _siblings([a for a in held if id(a._node) not in reached], reached | outputs)
+
+
+def _siblings(candidates: list[Array], computed: set[int]) -> list[Array]:
+    """The candidates whose graphs read a node this evaluation computes (`computed`: ids of its
+    outputs and intermediates): `c, h = cell(x); np.asarray(c); np.asarray(h)`. h's graph holds
+    c's pending nodes, not the leaf c becomes, so evaluating h alone later ran the shared matmuls
+    again; evaluated now, in the same graph, h costs only its own ops (issue 25). One walk over
+    the candidates' pending graphs, each node once: a node that reaches `computed` marks every
+    candidate that reaches it."""
+    if not candidates:
+        return []
+    shares: dict[int, bool] = {}  # id(node) -> whether it reads a computed node (memo)
+    found = []
+    for a in candidates:
+        if _reads_computed(a._node, computed, shares):
+            found.append(a)
+    return found
+
+
+def _reads_computed(root: Node, computed: set[int], shares: dict[int, bool]) -> bool:
+    """Whether `root`'s graph reaches a node of `computed` (iterative; memo in `shares`)."""
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        key = id(node)
+        if key in shares:
+            continue
+        if expanded:
+            shares[key] = any(shares.get(id(i), False) for i in node.inputs)
+            continue
+        if key in computed and node is not root:
+            shares[key] = True
+            continue
+        stack.append((node, True))
+        stack.extend([(i, False) for i in node.inputs if i.inputs and id(i) not in shares])
+    return shares[id(root)]
 
 
 def evaluate_nodes(nodes: list[Node], walked: tuple | None = None) -> list[Node]:
@@ -264,8 +315,8 @@ def _host_fallback(a: Array, walked: tuple | bool | None) -> np.ndarray:
     False (an intermediate is held), or None (nothing: not walked)."""
     node = a._node
     if node.op is not _INPUT_OP:
-        if walked is None and _evaluation_walk is not None:
-            walked = _evaluation_walk(node)
+        if walked is None and _evaluation_walk is not None and _getrefcount(node) <= 3:
+            walked = _evaluation_walk(node)  # (more references: a sibling reads it, as above)
         if walked:  # evaluate_arrays([a])'s common case, a frame and a list sooner
             last = cache._last_hit
             node = a._node = _evaluate_walked(node, walked)

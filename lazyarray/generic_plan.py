@@ -43,6 +43,16 @@ class GenericPlan:
         with self._lock:
             return self._bytes()
 
+    def keep_no_workspace(self) -> None:
+        """The plan cache found us past its byte bound: each concrete plan whose workspace alone
+        exceeds it frees that workspace after its runs (CPlan.keep_no_workspace); later sizes'
+        plans are checked as they are built (`plan_for`)."""
+        with self._lock:
+            for plan in self._plans.values():
+                if (hasattr(plan, "keep_no_workspace") and self.max_bytes is not None
+                        and int(getattr(plan, "workspace_bytes", 0)) > self.max_bytes):
+                    plan.keep_no_workspace()
+
     def plan_for(self, sizes: tuple[int, ...]) -> Any:
         with self._lock:
             plan = self._plans.get(sizes)
@@ -50,6 +60,9 @@ class GenericPlan:
                 self._plans.move_to_end(sizes)
                 return plan
         plan = self.compile_program(plan_memory(substitute_program(self.template, sizes)))
+        if (self.max_bytes is not None and hasattr(plan, "keep_no_workspace")
+                and int(getattr(plan, "workspace_bytes", 0)) > self.max_bytes):
+            plan.keep_no_workspace()  # as the plan cache does for an exact plan (plan_cache.py)
         with self._lock:
             self.instances += 1
             self._plans[sizes] = plan

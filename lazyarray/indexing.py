@@ -287,7 +287,46 @@ def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
         value_node = _update_values(node, values, node.shape, site)
         if value_node.shape == node.shape:
             return value_node
-    return _AtUpdate(x, key)._apply("set", values, site)._node
+    if type(key) is tuple:
+        tv = type(values)
+        if tv is float and node.dtype is _FLOAT64:
+            element = _element_write(node, key, values, site)
+            if element is not None:
+                return element
+        elif tv is Array and values._node.shape == () and values._node.dtype is node.dtype:
+            # `A[i, j] -= dot(...)`, `A[i, j] = A[i, j] / A[j, j]`: a 0-d Array of A's dtype
+            element = _element_write(node, key, values._node, site)
+            if element is not None:
+                return element
+    out = _AtUpdate(x, key)._apply_node("set", values, site)
+    return out._node if type(out) is Array else out  # a masked update comes as an Array
+
+
+_FLOAT64 = np.dtype(np.float64)
+
+
+def _element_write(node: Node, key: tuple, value: float | Node, site: _bind.Site
+                   ) -> Node | None:
+    """An index loop's `A[i, j] = v` (Python ints in range, one per dim; v a Python float into
+    float64, or the node of a 0-d Array of A's dtype): the node `_AtUpdate._apply` builds,
+    without its general steps (the key's resolution, NumPy's assignment of the value: a float
+    is a float64 as it is; no cast or broadcast of a 0-d value of the same dtype). None for
+    anything else, out-of-range indices included (the general path raises NumPy's error)."""
+    shape = node.shape
+    if len(key) != len(shape):
+        return None
+    if len(key) == 2:  # a matrix element, the index loops' case: no loop, no list
+        (i, j), (m, n) = key, shape
+        if type(i) is not int or type(j) is not int or not (-m <= i < m and -n <= j < n):
+            return None
+        spec: tuple = (("int", i), ("int", j))
+    else:
+        for k, n in zip(key, shape):
+            if type(k) is not int or not -n <= k < n:
+                return None
+        spec = tuple([("int", k) for k in key])
+    value_node = value if type(value) is Node else _bind.scalar_leaf(value, _FLOAT64, site)
+    return _bind.primitive(_SCATTER, (node, value_node), ("set", spec), shape, node.dtype, site)
 
 
 def _selects_all(key: Any, ndim: int) -> bool:
@@ -376,6 +415,11 @@ class _AtUpdate:
         return self._apply("max", values, user_site(1))
 
     def _apply(self, mode: str, values: Any, site: _bind.Site) -> Array:
+        node = self._apply_node(mode, values, site)
+        return node if type(node) is Array else Array(node)
+
+    def _apply_node(self, mode: str, values: Any, site: _bind.Site) -> Any:
+        """`_apply`'s node (a masked update's Array as it is): `x[key] = v` needs no Array."""
         node = self._array._node
         basic = _basic_scatter_key(node.shape, self._key)
         if basic is not None:
@@ -387,8 +431,7 @@ class _AtUpdate:
             spec, index_nodes, target_shape = self._scatter_key(node, site)
         value_node = _update_values(node, values, target_shape, site)
         inputs = (node, value_node, *index_nodes)
-        return Array(_bind.primitive(_SCATTER, inputs, (mode, spec), node.shape, node.dtype,
-                                     site))
+        return _bind.primitive(_SCATTER, inputs, (mode, spec), node.shape, node.dtype, site)
 
     def _scatter_key(self, node: Node, site: _bind.Site) -> tuple[tuple, list[Node], tuple]:
         """The scatter's key for any index: (spec, index nodes, indexed shape); the indexed shape

@@ -187,6 +187,30 @@ class CPlan:
         # The hit path: `run`'s loop unrolled into one generated function (runtime/c_launch.py).
         self._launch = make_launcher(self, _bind_scalars, _char_buffer, run_library_call, _abandon)
 
+    def keep_no_workspace(self) -> None:
+        """Free the intermediates' arenas after each run instead of keeping them for the next.
+        The plan cache asks this of a plan whose workspace alone exceeds `plan_cache_bytes`:
+        evicting it instead made every call rebuild it (passes, memory plan, kernel lookups)
+        only to allocate the same arenas again. The plan is kept; its memory lives as long as
+        a run, as NumPy's temporaries do."""
+        launch, local = self._launch, self._local
+        if getattr(launch, "releases_workspace", False):
+            return
+        run = launch if launch is not None else CPlan.run_steps
+
+        def run_and_release(plan: CPlan, arrays: Sequence[Any], scalars: Sequence[Any]) -> list:
+            try:
+                return run(plan, arrays, scalars)
+            finally:
+                local.ws = None
+
+        run_and_release.releases_workspace = True  # type: ignore[attr-defined]
+        # graph/_node.c's hit path reads this of a launcher (whether to mark the thread busy)
+        run_and_release.calls_library = getattr(launch, "calls_library", True)  # type: ignore
+        self._launch = run_and_release
+        self.workspace_bytes = 0
+        local.ws = None
+
     def _workspace(self) -> _Workspace:
         ws = getattr(self._local, "ws", None)
         if ws is None:

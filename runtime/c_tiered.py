@@ -251,6 +251,15 @@ class TieredPlan:
         self._finish = finish
         self._compiled: Any = None
         self._flat: FlatProgram | None = None
+        self._keep_workspace = True
+
+    def keep_no_workspace(self) -> None:
+        """CPlan.keep_no_workspace, for the compiled plan this one becomes (the interpreted runs
+        keep no workspace)."""
+        self._keep_workspace = False
+        self.workspace_bytes = 0
+        if self._compiled is not None:
+            self._compiled.keep_no_workspace()
 
     @property
     def compiled(self) -> bool:
@@ -261,7 +270,10 @@ class TieredPlan:
         compiled = self._compiled
         if compiled is None and all(f.done() for f in self._futures):
             # result() raises the compile's error (a CompileError is a lazyarray bug)
-            compiled = self._compiled = self._finish([f.result() for f in self._futures])
+            compiled = self._finish([f.result() for f in self._futures])
+            if not self._keep_workspace:
+                compiled.keep_no_workspace()
+            self._compiled = compiled
             self._futures = ()
         return compiled
 

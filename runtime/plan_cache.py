@@ -90,7 +90,7 @@ class PlanCache:
             else:
                 self.nbytes -= previous.nbytes
                 self.generation += 1
-            entry = PlanEntry(plan, int(getattr(plan, "workspace_bytes", 0)), skeleton, nodes)
+            entry = PlanEntry(plan, _kept_bytes(plan, self.max_bytes), skeleton, nodes)
             self._entries[signature] = entry
             self.nbytes += entry.nbytes
             self._entries.move_to_end(signature)
@@ -162,6 +162,17 @@ class PlanCache:
             self.generation += 1
             self.plans_built = self._hits = self.plan_evictions = 0
             self.fast_hits[0] = 0
+
+
+def _kept_bytes(plan: Any, max_bytes: int) -> int:
+    """The workspace bytes `plan` keeps between runs. A plan whose workspace alone exceeds the
+    bound would be evicted by its own insert and rebuilt on every call (doitgen, issue 25): it is
+    kept instead, asked to free its workspace after each run (`keep_no_workspace`), and counts 0."""
+    nbytes = int(getattr(plan, "workspace_bytes", 0))
+    if nbytes > max_bytes and hasattr(plan, "keep_no_workspace"):
+        plan.keep_no_workspace()
+        nbytes = int(getattr(plan, "workspace_bytes", 0))
+    return nbytes
 
 
 def describe_differences(old: tuple, new: tuple) -> list[str]:

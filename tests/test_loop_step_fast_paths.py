@@ -47,7 +47,8 @@ def test_array_of_an_ndarray_is_the_general_paths_leaf(dtype, layout):
 @pytest.mark.parametrize("dtype_a", DTYPES)
 @pytest.mark.parametrize("dtype_b", ["float32", "int64"])
 @pytest.mark.parametrize("shapes", [((3, 4), (4, 5)), ((0, 4), (4, 1)), ((3, 4), (5, 2)),
-                                    ((4,), (4, 3)), ((2, 3, 4), (4, 5)), ((), (4, 2))])
+                                    ((4,), (4, 3)), ((2, 3, 4), (4, 5)), ((), (4, 2)),
+                                    ((5,), (5,)), ((0,), (0,)), ((3,), (4,))])
 def test_matmul_of_two_matrices_is_the_general_paths_node(dtype_a, dtype_b, shapes):
     rng = np.random.default_rng(0)
     xa, xb = ((rng.standard_normal(s) * 3).astype(d) for s, d in zip(shapes, (dtype_a, dtype_b)))
@@ -154,3 +155,37 @@ def test_build_node_is_the_node_constructor():
     if graph_node.COMPILED:
         with pytest.raises(TypeError):  # all seven, always (Node's data and site have defaults)
             build(*leaf_args[:6])
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
+@pytest.mark.parametrize("key", [(1, 2), (-1, -4), (0, 0), (2, 3), (3, 0), (0, -5), (1,), (1, 2, 3),
+                                 (np.int64(1), 2), (True, 1)], ids=str)
+@pytest.mark.parametrize("value", [1.5, -0.0, float("nan"), 2, 1e308, "0-d float64",
+                                   "0-d float32", "0-d int64", "0-d pending"])
+def test_element_write_is_the_general_paths_node(dtype, key, value):
+    """`A[i, j] = v` (issue 25's index loops): the element fast path (indexing._element_write)
+    builds the node `x.at[key].set(v)` builds, or leaves the key to it; errors as NumPy's."""
+    from lazyarray import indexing
+
+    base = np.arange(12.0).reshape(3, 4).astype(dtype)
+    site = user_site(0)
+    if isinstance(value, str):  # an Array value: 0-d of some dtype, pending or not
+        dt = value.split()[1]
+        if dt == "pending":
+            value = la.asarray(np.arange(12.0).reshape(3, 4).astype(dtype))[1, 1] * 2
+        else:
+            value = la.asarray(np.full((), 7.25).astype(dt))
+    want = base.copy()
+    try:
+        want[key] = np.asarray(value) if isinstance(value, la.Array) else value
+    except Exception as exc:  # noqa: BLE001  (the same error type from lazyarray)
+        with pytest.raises(type(exc)):
+            indexing.set_node(la.asarray(base), key, value, site)
+        return
+    a = la.asarray(base)
+    fast = la.Array(indexing.set_node(a, key, value, site))
+    general = indexing._AtUpdate(a, key)._apply("set", value, site)
+    _same_node(fast, general)
+    b = la.asarray(base)
+    b[key] = value
+    np.testing.assert_array_equal(np.asarray(b), want)

@@ -42,3 +42,52 @@ def test_an_evicted_plans_workspace_is_freed(fresh_caches):
         _matmul_of_scaled(601)
         gc.collect()
         assert alive() is None
+
+
+def _scaled_then_reshaped(x):
+    """An intermediate (x * 2.0, the matmul's operand) and a reshape: an exact-size plan."""
+    return np.asarray(((la.asarray(x) * 2.0) @ la.asarray(np.ones((x.shape[1], 4))))
+                      .reshape(-1, 2))
+
+
+@pytest.mark.parametrize("generic", [False, True], ids=["exact", "size-generic"])
+def test_a_plan_whose_workspace_exceeds_the_bound_is_built_once(backend, fresh_caches, generic):
+    """Issue 25: a plan whose own workspace is past `plan_cache_bytes` was evicted by its own
+    insert and rebuilt on every call. It is kept and frees its workspace after each run."""
+    x = np.random.default_rng(0).standard_normal((600, 300))  # x * 2.0: 1.4 MB
+    run = _matmul_of_scaled if generic else _scaled_then_reshaped
+    arg = 600 if generic else x
+    want = (2.0 * x @ np.ones((300, 4))).reshape(-1, 2) if not generic else 2.0 * 600
+    with la.config(plan_cache_bytes=2**20):
+        for call in range(3):
+            before = la.cache_info()
+            np.testing.assert_allclose(run(arg), want, rtol=1e-12)
+            after = la.cache_info()
+            if call:
+                assert after.plans_built == before.plans_built
+                assert after.plan_hits == before.plan_hits + 1
+        assert cache.plan_cache.nbytes <= 2**20
+        if backend == "c":
+            (plan,) = [e.plan for e in cache.plan_cache._entries.values()]
+            plan = next(iter(getattr(plan, "_plans", {0: plan}).values()))  # the concrete plan
+            assert plan.workspace_bytes == 0 and getattr(plan._local, "ws", None) is None
+
+
+def test_doitgen_builds_its_plan_once_and_keeps_no_broadcast_operand(backend, fresh_caches):
+    """doitgen's `A[:] = (A.reshape(r, q, 1, p) @ C4).reshape(r, q, p)`: the stack times one
+    matrix is one matmul (lazyarray/linalg.py `_folded_matmul`), not C4 broadcast over the
+    r * q batch (which was r * q * p * p elements of workspace, past the bound at ~3.5e6)."""
+    r, q, p = 12, 10, 16
+    rng = np.random.default_rng(0)
+    a0, c4 = rng.standard_normal((r, q, p)), rng.standard_normal((p, p))
+    a, want = la.asarray(a0.copy()), a0.copy()
+    for call in range(3):
+        before = la.cache_info()
+        a[:] = (a.reshape(r, q, 1, p) @ la.asarray(c4)).reshape(r, q, p)
+        want[:] = (want.reshape(r, q, 1, p) @ c4).reshape(r, q, p)
+        np.testing.assert_allclose(np.asarray(a), want, rtol=1e-10)
+        if call:
+            assert la.cache_info().plans_built == before.plans_built
+    if backend == "c":
+        (plan,) = [e.plan for e in cache.plan_cache._entries.values()]
+        assert plan.workspace_bytes <= 2 * a0.nbytes  # no (r, q, p, p) intermediate

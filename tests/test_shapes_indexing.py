@@ -226,7 +226,10 @@ def test_at_update_leaves_the_source_unchanged(backend):
 
 def _matmul_cases():
     return [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)), ((5, 2, 3), (3, 4)),
-            ((1, 2, 3), (4, 3, 2)), ((2, 1, 2, 3), (5, 3, 1)), ((0, 3), (3, 2)), ((2, 0), (0, 3))]
+            ((1, 2, 3), (4, 3, 2)), ((2, 1, 2, 3), (5, 3, 1)), ((0, 3), (3, 2)), ((2, 0), (0, 3)),
+            # a stack times one matrix: folded into one matmul (lazyarray/linalg.py)
+            ((2, 3, 1, 4), (4, 5)), ((4, 2, 3), (1, 3, 2)), ((2, 3, 4), (4,)), ((0, 2, 3), (3, 4)),
+            ((3, 2, 0), (0, 2))]
 
 
 @pytest.mark.parametrize("shapes", _matmul_cases(), ids=str)

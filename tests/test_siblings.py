@@ -1,0 +1,104 @@
+"""Siblings share their work (issue 25): an implicit evaluation (`np.asarray(c)`) also computes
+the pending Arrays held in the user's frames whose graphs read a node it computes
+(lazyarray/evaluation.py `_siblings`), so `np.asarray(h)` afterwards runs nothing again."""
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+
+def _sigmoid(xp, x):
+    return 1.0 / (1.0 + xp.exp(-x))
+
+
+def _cell(xp, x, h0, c0, w, u, b):
+    """An LSTM cell: one pair of matmuls feeds both results."""
+    n = h0.shape[1]
+    g = x @ w + h0 @ u + b
+    i, f, o, gg = (g[:, k * n:(k + 1) * n] for k in range(4))
+    c = _sigmoid(xp, f) * c0 + _sigmoid(xp, i) * xp.tanh(gg)
+    h = _sigmoid(xp, o) * xp.tanh(c)
+    return c, h
+
+
+def _runs() -> int:
+    info = la.cache_info()
+    return info.plans_built + info.plan_hits
+
+
+def _args(batch=4, n=8, dtype=np.float32):
+    rng = np.random.default_rng(0)
+    shapes = ((batch, n), (batch, n), (batch, n), (n, 4 * n), (n, 4 * n), (4 * n,))
+    return [(rng.standard_normal(s) * 0.5).astype(dtype) for s in shapes]
+
+
+@pytest.mark.parametrize("first", ["c", "h"])
+def test_the_second_asarray_of_an_lstm_cell_runs_nothing(backend, first):
+    args = _args()
+    want_c, want_h = _cell(np, *args)
+    for _ in range(3):  # the first round builds the plans; later rounds take the hit paths
+        c, h = _cell(la, *[la.asarray(a) for a in args])
+        a, b = (c, h) if first == "c" else (h, c)
+        runs = _runs()
+        np.asarray(a)
+        assert _runs() == runs + 1  # one graph for both
+        got_b = np.asarray(b)
+        assert _runs() == runs + 1  # no matmul and no kernel again
+        np.testing.assert_allclose(np.asarray(c), want_c, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got_b if first == "c" else np.asarray(h), want_h, rtol=1e-5,
+                                   atol=1e-6)
+
+
+def test_a_sibling_reading_only_the_output_is_computed_with_it(backend):
+    """h reads c itself (no intermediate shared): the hit path's reference count of c sees it."""
+    x0 = np.random.default_rng(1).standard_normal((6, 6))
+    x = la.asarray(x0)
+    for _ in range(3):
+        c = (x @ x) * 2.0
+        h = la.tanh(c) + 1.0
+        runs = _runs()
+        np.testing.assert_allclose(np.asarray(c), (x0 @ x0) * 2.0, rtol=1e-12)
+        np.testing.assert_allclose(np.asarray(h), np.tanh((x0 @ x0) * 2.0) + 1.0, rtol=1e-12,
+                                   atol=1e-12)
+        assert _runs() == runs + 1
+        assert float(h.sum()) == pytest.approx(float(np.sum(np.tanh((x0 @ x0) * 2.0) + 1.0)))
+
+
+def test_a_pending_array_alone_still_takes_the_hit_path(backend):
+    """Nothing else reads it: one evaluation each, and on C the compiled hit path serves."""
+    from lazyarray import cache
+
+    x = la.asarray(np.arange(8.0))
+    before = cache.plan_cache.fast_hits[0]
+    for k in range(5):
+        y = x * 3.0 + float(k)
+        runs = _runs()
+        np.testing.assert_array_equal(np.asarray(y), np.arange(8.0) * 3.0 + k)
+        assert _runs() == runs + 1
+    if backend == "c" and la.cache_info().tracing == "compiled":
+        assert cache.plan_cache.fast_hits[0] > before
+
+
+def test_a_failing_sibling_does_not_fail_the_evaluation(backend):
+    """A sibling whose own op fails (an index out of bounds) is left pending: the Array asked
+    for is computed, and the sibling raises when it is looked at, as NumPy would have."""
+    x0 = np.arange(6.0)
+    x = la.asarray(x0)
+    c = x * 2.0
+    bad = c[la.asarray(np.array([1, 7]))] + 1.0  # reads c: a sibling
+    np.testing.assert_array_equal(np.asarray(c), x0 * 2.0)
+    with pytest.raises(IndexError, match="out of bounds"):
+        np.asarray(bad)
+
+
+def test_siblings_keep_their_values_when_the_source_is_written(backend):
+    """Evaluating h early must not change what it means: a later write to x leaves h alone."""
+    x0 = np.arange(6.0)
+    x = la.asarray(x0.copy())
+    c = x * 2.0
+    h = c + x
+    np.asarray(c)
+    x += 100.0
+    np.testing.assert_array_equal(np.asarray(h), x0 * 3.0)
+    np.testing.assert_array_equal(np.asarray(x), x0 + 100.0)

@@ -298,6 +298,9 @@ def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
             element = _element_write(node, key, values._node, site)
             if element is not None:
                 return element
+    if type(values) not in (int, float, bool, complex) and _is_element_key(key, node.ndim) \
+            and np.ndim(values):
+        raise _bind.fail(ValueError, "setting an array element with a sequence.", site)
     out = _AtUpdate(x, key)._apply_node("set", values, site)
     return out._node if type(out) is Array else out  # a masked update comes as an Array
 
@@ -327,6 +330,12 @@ def _element_write(node: Node, key: tuple, value: float | Node, site: _bind.Site
         spec = tuple([("int", k) for k in key])
     value_node = value if type(value) is Node else _bind.scalar_leaf(value, _FLOAT64, site)
     return _bind.primitive(_SCATTER, (node, value_node), ("set", spec), shape, node.dtype, site)
+
+
+def _is_element_key(key: Any, ndim: int) -> bool:
+    """An integer per dimension (NumPy's element: values must be 0-d there)."""
+    items = key if type(key) is tuple else (key,)
+    return len(items) == ndim and all(_is_int(k) for k in items)
 
 
 def _selects_all(key: Any, ndim: int) -> bool:

@@ -429,3 +429,19 @@ def test_random_view_programs_match_numpy(backend_name, budget, steps):
         got = _play(steps, la.asarray(base))
         for w, g in zip(want, got):
             assert_matches(g, w)
+
+
+@pytest.mark.parametrize("value", [np.array([7.25]), np.array([[7.25]]), [7.25]], ids=str)
+def test_a_sequence_into_an_element_raises_as_numpy(reference_backend, value):
+    want = np.zeros((3, 3))
+    with pytest.raises(ValueError, match="sequence") as np_err:
+        want[1, 2] = value
+    x = la.asarray(np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="sequence"):
+        x[1, 2] = la.asarray(value) if isinstance(value, np.ndarray) else value
+    assert_matches(x, np.zeros((3, 3)))
+    assert np_err.value is not None
+    x[1, 2, ...] = la.asarray([7.25])  # a 0-d view, not an element: NumPy broadcasts there too
+    want = np.zeros((3, 3))
+    want[1, 2, ...] = np.array([7.25])
+    assert_matches(x, want)

@@ -10,6 +10,7 @@ from . import graph, passes, runtime  # noqa: F401  (lower layers first)
 from . import _bind  # noqa: F401  (registers library frames for error sites)
 from .array import Array, LazyExpr
 from .settings import Settings, config, get_settings
+from .fp_errors import errstate, geterr, geterrcall, seterr, seterrcall
 from .creation import (arange, array, asarray, empty, empty_like, eye, full, full_like, linspace,
                        ones, ones_like, zeros, zeros_like)
 from .elementwise import *  # noqa: F401,F403

@@ -26,6 +26,8 @@ from .graph.signature import graph_signature
 from .generic_plan import GenericPlan
 from .runtime.backend import DATA_ERRORS
 from .runtime.plan_cache import PlanCache
+from . import fp_errors
+from .runtime.fp_status import clear as fp_clear, test as fp_test
 from .settings import get_settings
 
 try:  # the C backend's compile counters and forbid switch (absent until that backend lands)
@@ -351,10 +353,15 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
             plan = plan_for(signature, outputs, options, build_plan)
         if state.stand_ins:
             _check_not_traced(leaves)
+        fp_clear()
         try:
-            return plan.run(arrays, scalars)
+            out = plan.run(arrays, scalars)
         except DATA_ERRORS as exc:
             raise _at_these_sites(outputs, exc) from None
+        bits = fp_test()
+        if bits:
+            fp_errors.fired(outputs, bits)
+        return out
     finally:
         state.busy = was
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from . import cache  # plan cache, node budget (the caching issue)
-from . import cuts
+from . import cuts, fp_errors
 from .array import Array
 from .graph import Graph, get_op
 from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
@@ -309,6 +309,7 @@ if _hit_path is not None:
                        vars(_settings), _settings._applied, cache._state, np.ndarray,
                        _host_fallback, _hit_failed)
     to_host = _hit_path  # noqa: F811
+    _compiled.bind_fp(fp_errors.fired)
 
 
 def _apply_settings(s: Settings) -> None:

@@ -1,0 +1,173 @@
+"""Floating-point errors as NumPy reports them: `la.errstate`, `la.seterr`, `la.geterr`,
+`la.seterrcall`, `la.geterrcall`, and the report an evaluation makes.
+
+An evaluation reads its kernels' floating-point exception flags once (runtime/fp_status.py: a
+clear before the plan runs and a test after, in C on the hit path). Nothing fired, nothing more
+happens: that is the cost of the feature on every evaluation. When a flag fired whose mode is not
+'ignore', the graph is re-run node by node through the ops' NumPy references under NumPy's 'log'
+mode, which names the ufunc that raised each error: the report is then NumPy's own text
+("divide by zero encountered in log") for NumPy's own cases, handled as the mode says: a
+RuntimeWarning at the user's line that triggered the evaluation, FloatingPointError, the 'call'
+function, 'print' or the 'log' object. A flag NumPy's re-run does not confirm (a fused kernel's
+branch-free select computing a lane it then discards, a comparison with NaN) reports nothing: the
+re-run is NumPy's semantics. Only evaluations that fired pay for the re-run.
+
+The settings are fields of `la.config` (fp_divide, fp_over, fp_under, fp_invalid, fp_call):
+`la.errstate(...)` is a `with la.config(...)` block (this thread or task), `la.seterr(...)` a
+statement (the process default, as `la.config(...)`), so LAZYARRAY_FP_DIVIDE=raise works too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from .graph import Graph
+from .graph.node import _IS_LIBRARY, _is_library_file
+from .runtime import fp_status
+from .settings import config, get_settings
+
+CATEGORIES = ("divide", "over", "under", "invalid")  # NumPy's bits 1, 2, 4, 8 in this order
+_TYPES = ("divide by zero", "overflow", "underflow", "invalid value")  # its message prefixes
+_MODES = ("ignore", "warn", "raise", "call", "print", "log")
+
+
+def geterr() -> dict[str, str]:
+    """The modes in effect, as np.geterr."""
+    s = get_settings()
+    return {name: getattr(s, "fp_" + name) for name in CATEGORIES}
+
+
+def _changes(all: str | None, modes: dict[str, str | None]) -> dict[str, str]:
+    out = {}
+    for name in CATEGORIES:
+        mode = modes.get(name) or all
+        if mode is not None:
+            if mode not in _MODES:
+                raise ValueError(f"invalid floating-point error mode {mode!r}; one of {_MODES}")
+            out["fp_" + name] = mode
+    return out
+
+
+def seterr(all: str | None = None, divide: str | None = None, over: str | None = None,
+           under: str | None = None, invalid: str | None = None) -> dict[str, str]:
+    """Set the modes (the process default, as `la.config(...)`); returns the old ones."""
+    old = geterr()
+    changes = _changes(all, {"divide": divide, "over": over, "under": under, "invalid": invalid})
+    if changes:
+        config(**changes)
+    return old
+
+
+def geterrcall() -> Any:
+    """The 'call' mode's function (or the 'log' mode's object), as np.geterrcall."""
+    return get_settings().fp_call
+
+
+def _check_call(func: Any) -> None:
+    if func is not None and not callable(func) and not callable(getattr(func, "write", None)):
+        raise ValueError("the error callback must be callable or have a callable .write")
+
+
+def seterrcall(func: Any) -> Any:
+    """Set the 'call' function / 'log' object (the process default); returns the old one."""
+    _check_call(func)
+    old = geterrcall()
+    config(fp_call=func)
+    return old
+
+
+_UNSET = object()
+
+
+class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
+    """`with la.errstate(divide='ignore'): ...` or `@la.errstate(all='raise')`: the modes (and
+    `call=`) for this thread or task until the block exits, as np.errstate."""
+
+    def __init__(self, *, call: Any = _UNSET, all: str | None = None, divide: str | None = None,
+                 over: str | None = None, under: str | None = None,
+                 invalid: str | None = None) -> None:
+        self._changes: dict[str, Any] = _changes(
+            all, {"divide": divide, "over": over, "under": under, "invalid": invalid})
+        if call is not _UNSET:
+            _check_call(call)
+            self._changes["fp_call"] = call
+        self._blocks: list[config] = []
+
+    def __enter__(self) -> "errstate":
+        block = config.block(**self._changes)
+        block.__enter__()
+        self._blocks.append(block)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._blocks.pop().__exit__(*exc)
+
+
+def fired(outputs: Any, bits: int) -> None:
+    """An evaluation of `outputs` (nodes, or one node) raised the floating-point flags `bits`:
+    report them as the settings say (graph/_node.c's hit path and cache.run_cached call this)."""
+    s = get_settings()
+    modes = (s.fp_divide, s.fp_over, s.fp_under, s.fp_invalid)
+    active = {k for k in range(4) if bits >> k & 1 and modes[k] != "ignore"}
+    if not active:
+        return
+    nodes = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+    for text in numpy_messages(nodes):
+        k = next((k for k, t in enumerate(_TYPES) if text.startswith(t)), None)
+        if k in active:
+            _dispatch(modes[k], k, text, s.fp_call)
+
+
+def numpy_messages(nodes: Sequence[Any]) -> list[str]:
+    """NumPy's error messages for the graph of `nodes`, run node by node through the references
+    (the error path only). Data the interpreter cannot read (device buffers): none."""
+    from .runtime.evaluate import ReferencePlan, split_leaves
+
+    graph = Graph(list(nodes))
+    with fp_status.collecting() as found:
+        try:
+            ReferencePlan(graph).run(*split_leaves(graph))
+        except Exception:
+            pass
+    return found.messages
+
+
+def _dispatch(mode: str, k: int, text: str, call: Any) -> None:
+    if mode == "warn":
+        warnings.warn(text, RuntimeWarning, stacklevel=user_stacklevel())
+    elif mode == "raise":
+        raise FloatingPointError(text)
+    elif mode == "print":
+        print("Warning: " + text)
+    elif mode == "call":
+        if call is None or not callable(call):
+            raise ValueError(f"floating-point error mode 'call' ({text}) has no function: "
+                             "la.seterrcall(f) or la.errstate(call=f)")
+        call(_TYPES[k], 1 << k)
+    elif mode == "log":
+        write = getattr(call, "write", None)
+        if write is None:
+            raise ValueError(f"floating-point error mode 'log' ({text}) has no object with "
+                             ".write: la.seterrcall(obj) or la.errstate(call=obj)")
+        write(f"Warning: {text}\n")
+
+
+def user_stacklevel() -> int:
+    """warnings.warn's stacklevel for the innermost frame outside lazyarray (the user's line
+    that triggered the evaluation), counted from warn's caller."""
+    frame = sys._getframe(2)  # _dispatch's caller's caller: warn's caller is _dispatch (level 1)
+    level = 2
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        lib = _IS_LIBRARY.get(filename)
+        if lib is None:
+            lib = _is_library_file(filename)
+        if not lib:
+            return level
+        frame = frame.f_back
+        level += 1
+    return 1

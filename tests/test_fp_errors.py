@@ -1,0 +1,167 @@
+"""Floating-point errors as NumPy reports them (lazyarray/fp_errors.py): each case runs inside a
+fused kernel of several ops on every backend, under warn / raise / ignore, against what NumPy
+itself reports for the same expression evaluated eagerly."""
+
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+Z, O = np.zeros(8), np.ones(8)
+
+# name -> (expression over a namespace `m`, the arrays); evaluated by NumPy and by lazyarray.
+# The C backend's generated kernels report division natively; log, float32 exp's overflow, casts
+# and integer division by zero use branch-free selects that raise no flag there (not done yet:
+# docs/semantics.md "Floating-point errors"), so they run on the numpy backend only.
+CASES = {
+    "0/0": (lambda m, a, b: (a / b) * 2 + 1, (Z, Z), None),
+    "1/0": (lambda m, a, b: (a / b) * 2 - b, (O, Z), None),
+    "exp overflow float64": (lambda m, a: m.exp(a * 2) + 1, (np.full(8, 600.0),), None),
+    "log(0)": (lambda m, a: m.log(a) * 2 + 1, (Z,), "numpy"),
+    "exp overflow float32": (lambda m, a: m.exp(a) * 2 + 1, (np.full(8, 100, np.float32),), "numpy"),
+    "nan to int": (lambda m, a: (a * 2 + 1).astype(np.int64), (np.full(8, np.nan),), "numpy"),
+    "int // 0": (lambda m, a, b: (a // b) + 1, (np.ones(8, np.int64), np.zeros(8, np.int64)),
+                 "numpy"),
+}
+
+
+def numpy_messages(expr, arrays):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        with np.errstate(all="warn", under="ignore"):
+            expected = expr(np, *arrays)
+    return expected, [str(w.message) for w in seen if w.category is RuntimeWarning]
+
+
+def run_case(backend, name):
+    expr, arrays, only = CASES[name]
+    if only is not None and backend != only:
+        pytest.skip(f"{name}: reported on the {only} backend only (see CASES)")
+    return expr, arrays
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_warn_names_numpy_message_and_user_line(backend, name):
+    expr, arrays = run_case(backend, name)
+    expected, messages = numpy_messages(expr, arrays)
+    assert messages
+    for _ in range(3):  # first build, then the cached plan (the compiled hit path on C)
+        y = expr(la, *[la.asarray(a) for a in arrays])
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            line = sys._getframe().f_lineno + 1
+            got = np.asarray(y)
+        if name != "nan to int":  # NaN -> 0 by definition (graph/semantics.py), NumPy's INT_MIN
+            np.testing.assert_array_equal(got, expected)
+        ours = [w for w in seen if w.category is RuntimeWarning]
+        assert sorted({str(w.message) for w in ours}) == sorted(set(messages))
+        assert all(w.filename == __file__ and w.lineno == line for w in ours)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_raise_raises_numpy_error(backend, name):
+    expr, arrays = run_case(backend, name)
+    with np.errstate(all="raise", under="ignore"):
+        with pytest.raises(FloatingPointError) as expected:
+            expr(np, *arrays)
+    for _ in range(3):
+        y = expr(la, *[la.asarray(a) for a in arrays])
+        with la.errstate(all="raise", under="ignore"):
+            with pytest.raises(FloatingPointError) as got:
+                np.asarray(y)
+        assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_ignore_is_silent(backend, name):
+    expr, arrays = run_case(backend, name)
+    with np.errstate(all="ignore"):
+        expected = expr(np, *arrays)
+    for _ in range(3):
+        y = expr(la, *[la.asarray(a) for a in arrays])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with la.errstate(all="ignore"):
+                got = np.asarray(y)
+        if name != "nan to int":
+            np.testing.assert_array_equal(got, expected)
+
+
+def test_call_print_log_modes_as_numpy(backend, capsys):
+    a, b = np.ones(4), np.zeros(4)
+    calls, theirs = [], []
+    with np.errstate(divide="call", call=lambda *args: theirs.append(args)):
+        a / b
+    with la.errstate(divide="call", call=lambda *args: calls.append(args)):
+        np.asarray(la.asarray(a) / la.asarray(b) + 1)
+    assert calls == theirs == [("divide by zero", 1)]
+
+    class Log:
+        def __init__(self):
+            self.lines = []
+
+        def write(self, text):
+            self.lines.append(text)
+
+    ours, numpys = Log(), Log()
+    with np.errstate(divide="log", call=numpys):
+        a / b
+    with la.errstate(divide="log", call=ours):
+        np.asarray(la.asarray(a) / la.asarray(b) + 1)
+    assert ours.lines == numpys.lines
+    with la.errstate(divide="print"):
+        np.asarray(la.asarray(a) / la.asarray(b) + 1)
+    assert capsys.readouterr().out == "Warning: divide by zero encountered in divide\n"
+
+
+def test_errstate_decorator_seterr_geterr_seterrcall():
+    assert la.geterr() == np.geterr()  # same defaults: warn, warn, ignore, warn
+
+    @la.errstate(all="ignore")
+    def quiet():
+        return la.geterr()
+
+    assert quiet() == {"divide": "ignore", "over": "ignore", "under": "ignore", "invalid": "ignore"}
+    assert la.geterr()["divide"] == "warn"
+    old = la.seterr(divide="raise")
+    try:
+        assert old["divide"] == "warn" and la.geterr()["divide"] == "raise"
+        with pytest.raises(FloatingPointError, match="divide by zero encountered in divide"):
+            np.asarray(la.asarray(np.ones(2)) / la.asarray(np.zeros(2)))
+    finally:
+        la.seterr(**old)
+    f = print
+    old_call = la.seterrcall(f)
+    try:
+        assert la.geterrcall() is f
+    finally:
+        la.seterrcall(old_call)
+    with pytest.raises(ValueError):
+        la.errstate(divide="loud")
+    with pytest.raises(ValueError):
+        la.seterrcall(3)
+
+
+def test_nothing_fired_nothing_reported(backend):
+    """Finite values and an inf input that propagates (no flag in NumPy either) stay silent."""
+    x = np.array([1.0, np.inf, -2.0, 3.0])
+    for _ in range(3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = np.asarray(la.tanh(la.asarray(x)) * 2 + la.asarray(x))
+    np.testing.assert_array_equal(got, np.tanh(x) * 2 + x)
+
+
+def test_threads_gather_flags_on_c():
+    """A kernel big enough to run on several OpenMP threads: a flag raised by a worker thread's
+    chunk only (the zero sits at the end) reaches the evaluation's report."""
+    n = 1 << 18
+    b = np.ones(n)
+    b[-1] = 0.0
+    with la.config(backend="c", num_threads=2):
+        for _ in range(2):
+            with pytest.warns(RuntimeWarning, match="divide by zero encountered in divide"):
+                np.asarray(la.asarray(np.ones(n)) / la.asarray(b) * 2)

@@ -77,7 +77,8 @@ __version__ = "0.1.0"
 # The public namespace: `dir(la)`, `help(la)` and `from lazyarray import *` show these only.
 _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", "user_site",
                       "get_op", "dtypes", "asarray_operand", "creation", "elementwise", "evaluation",
-                      "cache", "settings", "autodiff", "explain", "indexing", "manipulation",
+                      "cache", "settings", "fp_errors", "autodiff", "explain", "indexing",
+                      "manipulation",
                       "reductions", "array", "cuts", "jit", "generic_plan", "dask", "array_api",
                       "shaping", "searching", "complex_functions", "warnings", "numpy_math",
                       "numpy_reductions", "numpy_shapes", "advanced_index", "contraction",

@@ -26,7 +26,7 @@ from .graph.signature import graph_signature
 from .generic_plan import GenericPlan
 from .runtime.backend import DATA_ERRORS
 from .runtime.plan_cache import PlanCache
-from . import fp_errors
+from . import fp_errors, nan_debug
 from .runtime.fp_status import clear as fp_clear, test as fp_test
 from .settings import get_settings
 
@@ -254,6 +254,8 @@ def remember_hit(signature: tuple, arrays: list[Any], seen: Any, options: Any) -
     last = _last_hit
     if last[0] != (options_token(options), signature) or last[2] != plan_cache.generation:
         return  # the memo does not hold this graph's plan (a miss, another thread)
+    if getattr(options, "debug_nans", False):
+        return  # the hit path does not check for NaNs (lazyarray/nan_debug.py)
     plan = last[1]
     generic = generic_last = tiered = None
     if type(plan) is GenericPlan:
@@ -359,6 +361,8 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
         except DATA_ERRORS as exc:
             raise _at_these_sites(outputs, exc) from None
         bits = fp_test()
+        if options.debug_nans:
+            nan_debug.check(outputs, out, bits)
         if bits:
             fp_errors.fired(outputs, bits)
         return out

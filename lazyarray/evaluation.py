@@ -44,7 +44,8 @@ def options() -> EvaluateOptions:
     s = apply_if_changed()  # another thread's or task's settings: re-mirror them below first
     seen = _OPTIONS[0]
     if seen is None or seen[0] is not s or seen[1] != s.backend or seen[2] != s.optimize:
-        _OPTIONS[1] = EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize)
+        _OPTIONS[1] = EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize,
+                                      debug_nans=s.debug_nans)
         _OPTIONS[0] = (s, s.backend, s.optimize)
     return _OPTIONS[1]
 

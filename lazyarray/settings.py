@@ -58,6 +58,9 @@ class Settings(BaseModel):
     fp_invalid: FPMode = Field("warn", description="invalid value: np.seterr(invalid=)")
     fp_call: Any = Field(None, description="the 'call' mode's function or the 'log' mode's "
                          "object with .write (np.seterrcall)")
+    debug_nans: bool = Field(False, description="an evaluation that made a NaN/inf from finite "
+                             "inputs re-runs its graph op by op and raises FloatingPointError "
+                             "naming the op and its line (lazyarray/nan_debug.py)")
 
 
 def _from_environment() -> Settings:

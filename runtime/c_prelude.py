@@ -111,8 +111,9 @@ def _floordiv(dt: np.dtype, t: str):
                 f"    return d - f > ({t})0.5 ? f + 1 : f;\n}}")
         return "a, b", body, ()
     if dt.kind == "u":
-        return "a, b", f"b == 0 ? ({t})0 : ({t})(a / b)", ()
-    body = (f"{{\n    if (b == 0) return 0;\n    if (b == -1) return la_neg_{suffix(dt)}(a);\n"
+        return "a, b", f"b == 0 ? ({t}){fpe_divide_zero('b == 0')} : ({t})(a / b)", ()
+    body = (f"{{\n    if (b == 0) return ({t}){fpe_divide_zero('b == 0')};\n"
+            f"    if (b == -1) return la_neg_{suffix(dt)}(a);\n"
             f"    {t} q = ({t})(a / b);\n    return ({t})((a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q);\n}}")
     return "a, b", body, (f"la_neg_{suffix(dt)}",)
 
@@ -125,8 +126,9 @@ def _rem(dt: np.dtype, t: str):
                 f"    return copysign{s}(({t})0, b);\n}}")
         return "a, b", body, ()
     if dt.kind == "u":
-        return "a, b", f"b == 0 ? ({t})0 : ({t})(a % b)", ()
-    body = (f"{{\n    if (b == 0 || b == -1) return 0;\n    {t} r = ({t})(a % b);\n"
+        return "a, b", f"b == 0 ? ({t}){fpe_divide_zero('b == 0')} : ({t})(a % b)", ()
+    body = (f"{{\n    if (b == 0) return ({t}){fpe_divide_zero('b == 0')};\n"
+            f"    if (b == -1) return 0;\n    {t} r = ({t})(a % b);\n"
             f"    return ({t})((r != 0 && ((r < 0) != (b < 0))) ? r + b : r);\n}}")
     return "a, b", body, ()
 
@@ -228,6 +230,31 @@ _TABLES = {"twobypi_table": c_trig.table_text}  # constant tables the helpers in
 _GENERATORS.update(c_philox.GENERATORS)  # the random bits of la.random
 
 
+# Zeros and maxima the compiler cannot see through (weak, writable: another definition may win):
+# a select that defines a special case (`log(0)` is -inf) divides or multiplies by them in the lanes
+# that take it, so the case raises NumPy's flag (divide by zero, overflow, invalid) although the
+# kernels compile with -fno-trapping-math, under which gcc folds constant divisions by zero and
+# products that overflow. lazyarray/fp_errors.py reads the flags once per evaluation.
+FPE_VALUES = ("__attribute__((weak)) float la_fpe_zero_f32 = 0.0f;\n"
+              "__attribute__((weak)) double la_fpe_zero_f64 = 0.0;\n"
+              "__attribute__((weak)) float la_fpe_huge_f32 = 3.40282347e38f;\n"
+              "__attribute__((weak)) double la_fpe_huge_f64 = 1.7976931348623157e308;")
+FPE_VALUES_CUDA = ("#define la_fpe_zero_f32 0.0f\n#define la_fpe_zero_f64 0.0\n"
+                   "#define la_fpe_huge_f32 3.40282347e38f\n"
+                   "#define la_fpe_huge_f64 1.7976931348623157e308")
+
+
+def fpe_invalid_zero(cond: str, float_suffix: str) -> str:
+    """0, raising `invalid` in the lanes where `cond` holds (0/0 there, 0/1 elsewhere)."""
+    z = f"la_fpe_zero_{float_suffix}"
+    return f"({z} / ({cond} ? {z} : 1) == 1)"
+
+
+def fpe_divide_zero(cond: str) -> str:
+    """0, raising `divide by zero` in the lanes where `cond` holds (1/0 there)."""
+    return "(1.0 / (" + cond + " ? la_fpe_zero_f64 : 1.0) == 0.0)"
+
+
 def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:
     """Body of la_cast_<src>_<dst>: NumPy's astype, with graph/semantics.py for float→int."""
     if dst.kind == "b":
@@ -239,7 +266,11 @@ def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:
         hi = f"{float(2 ** (bits - (dst.kind == 'i'))):.1f}"
         lo_test = f"a <= ({ts})-1" if dst.kind == "u" else f"a < ({ts})-{hi}"
         lo, mx = _int_limits(dst)
-        return f"a != a ? ({td})0 : (a >= ({ts}){hi} ? ({td}){mx} : ({lo_test} ? ({td}){lo} : ({td})a))"
+        # NaN and out-of-range values: NumPy's 'invalid value encountered in cast'
+        bad = fpe_invalid_zero(f"(a != a || a >= ({ts}){hi} || {lo_test})",
+                               "f32" if src == np.float32 else "f64")
+        return (f"a != a ? ({td}){bad} : (a >= ({ts}){hi} ? ({td})({mx} + {bad}) : "
+                f"({lo_test} ? ({td})({lo} + {bad}) : ({td})a))")
     return f"({td})a"
 
 

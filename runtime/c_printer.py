@@ -46,7 +46,7 @@ from ..graph.kernel_ir import (
 from . import c_inline_budget
 from .c_layout import KernelLayout, kernel_accesses, stride_class
 from .c_complex import render_const as render_complex_const
-from .c_prelude import c_type, libm_suffix, render_helpers, suffix
+from .c_prelude import FPE_VALUES, c_type, libm_suffix, render_helpers, suffix
 
 _CALL = re.compile(r"[A-Za-z_][\w{}]*\(")  # a template that calls a function: `la_exp_{S}(`
 
@@ -640,7 +640,7 @@ class Dialect:
 
     def prelude(self, code: str) -> list[str]:
         parts = ["#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
-                 "#include <math.h>\n#include <fenv.h>", FPE_GATHER]
+                 "#include <math.h>\n#include <fenv.h>", FPE_VALUES, FPE_GATHER]
         helpers = render_helpers(code, self.helper_qualifier, self.bool_type)
         out_of_line = c_inline_budget.wrappers(code)  # bounds compile time (issue 11)
         return parts + [h for h in (helpers, out_of_line) if h]

@@ -21,6 +21,7 @@ _INPUT, _SCALAR = get_op("input"), get_op("scalar")
 class EvaluateOptions:
     backend: str = "numpy"
     optimize: bool = True
+    debug_nans: bool = False  # lazyarray/nan_debug.py: checked after the plan runs
 
 
 def split_leaves(graph: Graph) -> tuple[list[Any], list[Any]]:

@@ -20,14 +20,16 @@ statement (the process default, as `la.config(...)`), so LAZYARRAY_FP_DIVIDE=rai
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any
 
 from .graph import Graph
 from .graph.node import _IS_LIBRARY, _is_library_file
 from .runtime import fp_status
+from .runtime.evaluate import ReferencePlan, split_leaves
 from .settings import config, get_settings
 
 CATEGORIES = ("divide", "over", "under", "invalid")  # NumPy's bits 1, 2, 4, 8 in this order
@@ -107,30 +109,35 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
         self._blocks.pop().__exit__(*exc)
 
 
-def fired(outputs: Any, bits: int) -> None:
+def fired(outputs: Any, bits: int, rerun: Callable[[], Any] | None = None) -> None:
     """An evaluation of `outputs` (nodes, or one node) raised the floating-point flags `bits`:
-    report them as the settings say (graph/_node.c's hit path and cache.run_cached call this)."""
+    report them as the settings say (graph/_node.c's hit path, cache.run_cached and la.jit call
+    this). `rerun`: runs the graph through the references instead (la.jit keeps a data-free
+    copy of its traced graph, re-run on the call's values)."""
     s = get_settings()
     modes = (s.fp_divide, s.fp_over, s.fp_under, s.fp_invalid)
     active = {k for k in range(4) if bits >> k & 1 and modes[k] != "ignore"}
     if not active:
         return
-    nodes = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
-    for text in numpy_messages(nodes):
+    if rerun is None:
+        nodes = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+        rerun = functools.partial(_rerun, Graph(nodes))
+    for text in numpy_messages(rerun):
         k = next((k for k, t in enumerate(_TYPES) if text.startswith(t)), None)
         if k in active:
             _dispatch(modes[k], k, text, s.fp_call)
 
 
-def numpy_messages(nodes: Sequence[Any]) -> list[str]:
-    """NumPy's error messages for the graph of `nodes`, run node by node through the references
-    (the error path only). Data the interpreter cannot read (device buffers): none."""
-    from .runtime.evaluate import ReferencePlan, split_leaves
+def _rerun(graph: Graph) -> Any:
+    return ReferencePlan(graph).run(*split_leaves(graph))
 
-    graph = Graph(list(nodes))
+
+def numpy_messages(rerun: Callable[[], Any]) -> list[str]:
+    """NumPy's error messages, in op order, for a node-by-node run through the references (the
+    error path only). Data the interpreter cannot read (device buffers): none."""
     with fp_status.collecting() as found:
         try:
-            ReferencePlan(graph).run(*split_leaves(graph))
+            rerun()
         except Exception:
             pass
     return found.messages

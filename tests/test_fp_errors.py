@@ -159,3 +159,31 @@ def test_threads_gather_flags_on_c():
         for _ in range(2):
             with pytest.warns(RuntimeWarning, match="divide by zero encountered in divide"):
                 np.asarray(la.asarray(np.ones(n)) / la.asarray(b) * 2)
+
+
+def test_jit_reports_as_numpy(backend):
+    """la.jit's traced plan reports with the call's own values and line."""
+    @la.jit
+    def f(a, b, s):
+        return la.log(a * s) + a / b
+
+    def g(m, a, b, s):
+        return m.log(a * s) + a / b
+
+    a, b = np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 0.0])
+    expected, messages = numpy_messages(g, (a, b, 2.0))
+    assert len(messages) == 3  # log: divide by zero; divide: divide by zero, invalid
+    for _ in range(3):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            line = sys._getframe().f_lineno + 1
+            got = f(la.asarray(a), la.asarray(b), 2.0)
+        np.testing.assert_array_equal(np.asarray(got), expected)
+        assert sorted(str(w.message) for w in seen) == sorted(messages)
+        assert all((w.filename, w.lineno) == (__file__, line) for w in seen)
+    with la.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f(la.asarray(a), la.asarray(b), 2.0)
+    with la.errstate(invalid="raise", divide="ignore"):
+        with pytest.raises(FloatingPointError, match="invalid value encountered in divide"):
+            f(la.asarray(a), la.asarray(b), 2.0)

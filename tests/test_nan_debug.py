@@ -103,13 +103,14 @@ def test_off_checks_nothing_and_keeps_the_hit_path(monkeypatch):
         if la.cache_info().tracing == "compiled":
             assert cache.plan_cache.fast_hits[0] == hits + 3
         kernels = la.explain((x - x) / z * 2 + 1).num_kernels
-        compiled = la.cache_info().kernels_compiled
+        compiled, built = la.cache_info().kernels_compiled, la.cache_info().plans_built
         monkeypatch.undo()
         with la.config(debug_nans=True):
             with pytest.raises(FloatingPointError):
                 np.asarray((x - x) / z * 2 + 1)
             assert la.explain((x - x) / z * 2 + 1).num_kernels == kernels
-        assert la.cache_info().kernels_compiled == compiled
+        assert la.cache_info().kernels_compiled == compiled  # no kernel added
+        assert la.cache_info().plans_built == built  # the same plan: no pass, no kernel added
 
 
 def test_environment_variable(monkeypatch):

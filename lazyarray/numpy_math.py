@@ -196,8 +196,11 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
         y = ew.astype(y, np.result_type(y.dtype, 1.0))
     elif type(y) in (bool, int):
         y = float(y)
-    close = (ew.abs(ew.subtract(x, y)) <= atol + rtol * ew.abs(y)) & ew.isfinite(y) | (
-        ew.equal(x, y))
+    # NumPy computes this under errstate(invalid='ignore'): `inf - inf` of its infinities never
+    # warns. Here the difference of non-finite pairs is never taken (0 - 0 in their place).
+    finite = ew.isfinite(x) & ew.isfinite(y)
+    diff = ew.subtract(ew.where(finite, x, 0), ew.where(finite, y, 0))
+    close = (ew.abs(diff) <= atol + rtol * ew.abs(y)) & finite | ew.equal(x, y)
     if equal_nan:
         close = close | (ew.isnan(x) & ew.isnan(y))
     return close

@@ -69,9 +69,7 @@ def _exp_core_f64() -> str:
 
 def _exp_f64(dt: np.dtype, t: str):
     body = ("{\n    double c = a < -746.0 ? -746.0 : (a > 710.0 ? 710.0 : a);\n"
-            "    double e = la_expcore_f64(c);\n"
-            "    int big = e == INFINITY && a != INFINITY;  /* overflow: raise its flag */\n"
-            "    return big ? la_fpe_huge_f64 * (big ? la_fpe_huge_f64 : 1.0) : e;\n}")
+            "    return la_expcore_f64(c);\n}")
     return "a", body, ("la_expcore_f64",)
 
 
@@ -108,9 +106,8 @@ def _exp_f32(dt: np.dtype, t: str):
         "    int neg = n < 0.0f;\n"
         "    uint32_t sb = (tb << 23) + (neg ? 191u << 23 : 126u << 23);  /* 2^(n+64), 2^(n-1) */\n"
         "    float s; memcpy(&s, &sb, sizeof s);\n"
-        "    float e = p * s * (neg ? 5.421010862427522e-20f : 2.0f);  /* exact, then one rounding */\n"
-        "    int big = e == INFINITY && a != INFINITY;  /* overflow: raise its flag (gcc folds it) */\n"
-        "    return big ? la_fpe_huge_f32 * (big ? la_fpe_huge_f32 : 1.0f) : e;\n"
+        "    /* exact, then one rounding; 2 + zero: gcc's folded 2.0f lost the overflow's flag */\n"
+        "    return p * s * (neg ? 5.421010862427522e-20f : 2.0f + la_fpe_zero_f32);\n"
         "}"
     )
     return "a", body, ()
@@ -209,8 +206,8 @@ def _log(dt: np.dtype, t: str):
             "    double w = s * s;\n"
             f"    double r = (double)e * {math.log(2)!r} + 2.0 * (s + s * w * ({q}));\n"
             "    float res = (float)r;\n"
-            "    res = a == 0.0f ? -1.0f / (a == 0.0f ? la_fpe_zero_f32 : 1.0f) : res;  /* -inf, divide by zero */\n"
-            "    res = a < 0.0f ? fabsf(la_fpe_zero_f32 / (a < 0.0f ? la_fpe_zero_f32 : 1.0f)) : res;  /* NAN, invalid */\n"
+            "    res = a == 0.0f ? -1.0f / (a + la_fpe_zero_f32) : res;  /* -inf, divide by zero */\n"
+            "    res = a < 0.0f ? fabsf(sqrtf(a + la_fpe_zero_f32)) : res;  /* NAN, invalid */\n"
             "    res = a == INFINITY ? a : res;\n"
             "    return a != a ? a : res;\n"
             "}"
@@ -232,8 +229,8 @@ def _log(dt: np.dtype, t: str):
         "    double w = s * s;\n"
         "    double de = (double)e;\n"
         f"    double r = de * {LN2_HI!r} + (2.0 * s + (de * {LN2_LO!r} + 2.0 * s * w * ({q})));\n"
-        "    r = a == 0.0 ? -1.0 / (a == 0.0 ? la_fpe_zero_f64 : 1.0) : r;  /* -inf, divide by zero */\n"
-        "    r = a < 0.0 ? fabs(la_fpe_zero_f64 / (a < 0.0 ? la_fpe_zero_f64 : 1.0)) : r;  /* NAN, invalid */\n"
+        "    r = a == 0.0 ? -1.0 / (a + la_fpe_zero_f64) : r;  /* -inf, divide by zero */\n"
+        "    r = a < 0.0 ? fabs(sqrt(a + la_fpe_zero_f64)) : r;  /* NAN, invalid */\n"
         "    r = a == INFINITY ? a : r;\n"
         "    return a != a ? a : r;\n"
         "}"

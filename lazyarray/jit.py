@@ -25,7 +25,7 @@ from .array import Array
 from .evaluation import options
 from .graph import Graph, Node, dtypes, get_op
 from .graph.node import leaf_like
-from .runtime.fp_status import clear as fp_clear, test as fp_test
+from .runtime.fp_status import call as fp_call
 from .runtime.plan_cache import build_reference_plan
 from .settings import _applied as _settings_applied
 from .traced_scalar import TracedScalar, TracerEvaluationError, tracer
@@ -153,6 +153,16 @@ class _Tracers:
         return t
 
 
+def _run_plan(plan: Any, data: list[Any], values: list[Any]) -> list[Any]:
+    return plan.run(data, values)
+
+
+def _fp_fired(bits: int, trace: "_Trace", data: list[Any], values: list[Any]) -> None:
+    """A call raised floating-point flags: report them (the trace's data-free graph re-run on
+    this call's values names the ops)."""
+    fp_errors.fired(None, bits, lambda: trace.reference.run(data, values))
+
+
 class _Trace:
     """One traced signature: the plan, how to bind its leaves, and the output tree.
 
@@ -185,12 +195,8 @@ class _Trace:
             for i, k in self._scalar_places:
                 values[i] = scalars[k]
         launch = self._launch
-        fp_clear()
-        buffers = (launch(self.plan, data, values) if launch is not None
-                   else self.plan.run(data, values))
-        bits = fp_test()
-        if bits:  # the trace's data-free graph, re-run on this call's values
-            fp_errors.fired(None, bits, lambda: self.reference.run(data, values))
+        buffers = fp_call(launch if launch is not None else _run_plan, self.plan, data, values,
+                          _fp_fired, self)  # floating-point flags: read once (fp_errors.py)
         if self._single:
             return Array(leaf_like(self.out_nodes[0], buffers[0]))
         results = [Array(leaf_like(n, b)) for n, b in zip(self.out_nodes, buffers)]

@@ -20,6 +20,7 @@ import ctypes
 import platform
 import threading
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -75,6 +76,20 @@ else:
     clear = _libm.clear
     test = _libm.test
     note = _note_python
+
+
+def _python_call(fn: Callable, a: Any, b: Any, c: Any, hook: Callable, context: Any) -> Any:
+    clear()
+    result = fn(a, b, c)
+    bits = test()
+    if bits:
+        hook(bits, context, b, c)
+    return result
+
+
+# call(fn, a, b, c, hook, context): fn(a, b, c) between clear and test; hook(bits, context, b, c)
+# when a flag fired (la.jit's call; compiled: one C call instead of two).
+call: Callable[..., Any] = getattr(_compiled, "fp_call", None) or _python_call
 
 
 class _Collector:

@@ -7,8 +7,11 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lazyarray as la
+from lazyarray.runtime import available_backends
 
 Z, O = np.zeros(8), np.ones(8)
 
@@ -187,3 +190,42 @@ def test_jit_reports_as_numpy(backend):
     with la.errstate(invalid="raise", divide="ignore"):
         with pytest.raises(FloatingPointError, match="invalid value encountered in divide"):
             f(la.asarray(a), la.asarray(b), 2.0)
+
+
+SPECIALS = [0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 1e-310, 1e308, -1e308, np.inf, -np.inf, np.nan]
+UNARY = [("log", lambda m, x: m.log(x)), ("exp", lambda m, x: m.exp(x)),
+         ("sqrt", lambda m, x: m.sqrt(x)), ("tanh", lambda m, x: m.tanh(x)),
+         ("square", lambda m, x: x * x), ("recip", lambda m, x: 1.0 / x),
+         ("arcsin", lambda m, x: m.arcsin(x)), ("log1p", lambda m, x: m.log1p(x))]
+BINARY = [("add", lambda m, x, y: x + y), ("sub", lambda m, x, y: x - y),
+          ("mul", lambda m, x, y: x * y), ("div", lambda m, x, y: x / y),
+          ("floordiv", lambda m, x, y: x // y), ("mod", lambda m, x, y: x % y)]
+
+
+@settings(max_examples=20)
+@given(values=st.lists(st.sampled_from(SPECIALS), min_size=2, max_size=12),
+       steps=st.lists(st.tuples(st.integers(0, len(UNARY) - 1), st.integers(0, len(BINARY) - 1)),
+                      min_size=2, max_size=4),
+       dtype=st.sampled_from([np.float32, np.float64]))
+def test_random_fused_chains_warn_as_numpy(values, steps, dtype):
+    """A chain of unary and binary ops over special values, fused into one kernel: the set of
+    NumPy's messages, and the values, on every backend (the `backend` fixture cannot be used with
+    hypothesis: the backends are looped here)."""
+    with np.errstate(over="ignore"):  # 1e308 as float32 is inf
+        x = np.array(values, dtype)
+    y = np.roll(x, 1)
+
+    def chain(m, a, b):
+        for u, v in steps:
+            a = BINARY[v][1](m, UNARY[u][1](m, a), b)
+        return a
+
+    expected, messages = numpy_messages(chain, (x, y))
+    for name in [b for b in available_backends() if b != "dask"]:  # as conftest.BACKENDS
+        with la.config(backend=name), warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            got = np.asarray(chain(la, la.asarray(x), la.asarray(y)))
+        ours = sorted({str(w.message) for w in seen if w.category is RuntimeWarning})
+        assert ours == sorted(set(messages)), (name, ours, messages)
+        np.testing.assert_allclose(got, expected, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                                   equal_nan=True)

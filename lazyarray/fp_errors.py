@@ -99,6 +99,12 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
             self._changes["fp_call"] = call
         self._blocks: list[config] = []
 
+    def _recreate_cm(self) -> "errstate":
+        """As a decorator: a fresh block per call (calls from several threads, recursion)."""
+        fresh = object.__new__(errstate)
+        fresh._changes, fresh._blocks = self._changes, []
+        return fresh
+
     def __enter__(self) -> "errstate":
         block = config.block(**self._changes)
         block.__enter__()

@@ -3,6 +3,7 @@ fused kernel of several ops on every backend, under warn / raise / ignore, again
 itself reports for the same expression evaluated eagerly."""
 
 import sys
+import threading
 import warnings
 
 import numpy as np
@@ -122,6 +123,14 @@ def test_errstate_decorator_seterr_geterr_seterrcall():
         return la.geterr()
 
     assert quiet() == {"divide": "ignore", "over": "ignore", "under": "ignore", "invalid": "ignore"}
+
+    @la.errstate(divide="raise")
+    def recursive(n):  # each call its own block: the outer one is still in effect after
+        inner = recursive(n - 1) if n else None
+        return la.geterr()["divide"], inner
+
+    assert recursive(2) == ("raise", ("raise", ("raise", None)))
+    assert la.geterr()["divide"] == "warn"
     assert la.geterr()["divide"] == "warn"
     old = la.seterr(divide="raise")
     try:
@@ -229,3 +238,24 @@ def test_random_fused_chains_warn_as_numpy(values, steps, dtype):
         assert ours == sorted(set(messages)), (name, ours, messages)
         np.testing.assert_allclose(got, expected, rtol=1e-5 if dtype == np.float32 else 1e-12,
                                    equal_nan=True)
+
+
+def test_errstate_is_per_thread_and_warns_in_its_thread():
+    """A block changes this thread only (as `with la.config`); another thread evaluating at the
+    same time keeps the defaults and gets its own warning."""
+    seen = {}
+
+    def other():
+        seen["other mode"] = la.geterr()["divide"]
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            np.asarray(la.asarray(np.ones(2)) / la.asarray(np.zeros(2)) + 1)
+        seen["other warned"] = [str(w.message) for w in got]
+
+    with la.errstate(divide="ignore"):
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        seen["here"] = la.geterr()["divide"]
+    assert seen == {"other mode": "warn", "here": "ignore",
+                    "other warned": ["divide by zero encountered in divide"]}

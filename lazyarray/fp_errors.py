@@ -155,7 +155,7 @@ def _dispatch(mode: str, k: int, text: str, call: Any) -> None:
     elif mode == "raise":
         raise FloatingPointError(text)
     elif mode == "print":
-        print("Warning: " + text)
+        print("Warning: " + text, file=sys.stderr)  # where NumPy prints it
     elif mode == "call":
         if call is None or not callable(call):
             raise ValueError(f"floating-point error mode 'call' ({text}) has no function: "

@@ -264,3 +264,18 @@ def test_errstate_is_per_thread_and_warns_in_its_thread():
         seen["here"] = la.geterr()["divide"]
     assert seen == {"other mode": "warn", "here": "ignore",
                     "other warned": ["divide by zero encountered in divide"]}
+
+
+def test_isclose_of_infinities_is_silent_as_numpy(backend):
+    """np.isclose computes |x - y| under errstate(invalid='ignore'); la.isclose never takes
+    inf - inf: same values, no warning, also with weak scalar operands."""
+    v = np.array([0.0, 1.0, np.inf, -np.inf, np.nan, 1e-9], np.float32)
+    x, y = np.repeat(v, v.size), np.tile(v, v.size)
+    cases = [(x, y), (x, np.inf), (np.inf, y), (x, 1.0), (2.0, y)]
+    for a, b in cases:
+        want = np.isclose(a, b)
+        wrap = [la.asarray(o) if isinstance(o, np.ndarray) else o for o in (a, b)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = np.asarray(la.isclose(*wrap))
+        np.testing.assert_array_equal(got, want)

@@ -62,7 +62,7 @@ def _exp_core_f64() -> str:
         "    uint64_t k1 = k >> 1, k2 = k - k1;             /* n = (k1 - 1024) + (k2 - 1024) */\n"
         "    uint64_t b1 = (k1 - 1024u + 1023u) << 52, b2 = (k2 - 1024u + 1023u) << 52;\n"
         "    double s1, s2; memcpy(&s1, &b1, sizeof s1); memcpy(&s2, &b2, sizeof s2);\n"
-        "    return p * s1 * (s2 + la_fpe_zero_f64);  /* + zero: gcc's folding lost the overflow flag */\n"
+        "    return p * s1 * (s2 + la_fpe_zero_f64);  /* + zero: keeps the overflow's flag */\n"
         "}"
     )
 
@@ -206,7 +206,7 @@ def _log(dt: np.dtype, t: str):
             "    double w = s * s;\n"
             f"    double r = (double)e * {math.log(2)!r} + 2.0 * (s + s * w * ({q}));\n"
             "    float res = (float)r;\n"
-            "    res = a == 0.0f ? -1.0f / (a + la_fpe_zero_f32) : res;  /* -inf, divide by zero */\n"
+            "    res = a == 0.0f ? -1.0f / (a + la_fpe_zero_f32) : res;  /* -inf, divide by 0 */\n"
             "    res = a < 0.0f ? fabsf(sqrtf(a + la_fpe_zero_f32)) : res;  /* NAN, invalid */\n"
             "    res = a == INFINITY ? a : res;\n"
             "    return a != a ? a : res;\n"

@@ -145,10 +145,12 @@ def fired(outputs: Any, bits: int, rerun: Callable[[], Any] | None = None,
         graph = Graph(nodes)
         rerun = functools.partial(_rerun, graph)
         inputs = split_leaves(graph)[0]
-        key = graph_signature(nodes)[0]
     nan_inputs = active == {_INVALID} and _hold_nan(inputs or ())
-    if nan_inputs and (key, bits) in _UNCONFIRMED:
-        return
+    if nan_inputs:
+        if key is None:
+            key = graph_signature(nodes)[0]
+        if (key, bits) in _UNCONFIRMED:
+            return
     reported = False
     for text in numpy_messages(rerun):
         k = next((k for k, t in enumerate(_TYPES) if text.startswith(t)), None)

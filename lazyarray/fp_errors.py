@@ -41,7 +41,7 @@ _MODES = ("ignore", "warn", "raise", "call", "print", "log")
 
 
 def geterr() -> dict[str, str]:
-    """The modes in effect, as np.geterr."""
+    """numpy.geterr: the floating-point error modes in effect (lazyarray's evaluations)."""
     s = get_settings()
     return {name: getattr(s, "fp_" + name) for name in CATEGORIES}
 
@@ -59,7 +59,7 @@ def _changes(all: str | None, modes: dict[str, str | None]) -> dict[str, str]:
 
 def seterr(all: str | None = None, divide: str | None = None, over: str | None = None,
            under: str | None = None, invalid: str | None = None) -> dict[str, str]:
-    """Set the modes (the process default, as `la.config(...)`); returns the old ones."""
+    """numpy.seterr: set the modes (the process default, as `la.config(...)`); returns the old."""
     old = geterr()
     changes = _changes(all, {"divide": divide, "over": over, "under": under, "invalid": invalid})
     if changes:
@@ -68,7 +68,7 @@ def seterr(all: str | None = None, divide: str | None = None, over: str | None =
 
 
 def geterrcall() -> Any:
-    """The 'call' mode's function (or the 'log' mode's object), as np.geterrcall."""
+    """numpy.geterrcall: the 'call' mode's function (or the 'log' mode's object)."""
     return get_settings().fp_call
 
 
@@ -78,7 +78,7 @@ def _check_call(func: Any) -> None:
 
 
 def seterrcall(func: Any) -> Any:
-    """Set the 'call' function / 'log' object (the process default); returns the old one."""
+    """numpy.seterrcall: the 'call' function / 'log' object (process default); returns the old."""
     _check_call(func)
     old = geterrcall()
     config(fp_call=func)
@@ -89,8 +89,8 @@ _UNSET = object()
 
 
 class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
-    """`with la.errstate(divide='ignore'): ...` or `@la.errstate(all='raise')`: the modes (and
-    `call=`) for this thread or task until the block exits, as np.errstate."""
+    """numpy.errstate: `with la.errstate(divide='ignore'): ...` or `@la.errstate(all='raise')`:
+    the modes (and `call=`) for this thread or task until the block exits."""
 
     def __init__(self, *, call: Any = _UNSET, all: str | None = None, divide: str | None = None,
                  over: str | None = None, under: str | None = None,

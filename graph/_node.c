@@ -16,11 +16,14 @@
 #include <Python.h>
 #include <frameobject.h>
 #include <structmember.h>
+#include <fenv.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "_node.h"
+
+#define LA_FE_TESTED (FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
 
 /* --- state shared with graph/node.py (strong references, set once by bind()) ------------------ */
 static PyObject *KEYS;            /* dict: structure tuple -> key (int) */
@@ -1473,7 +1476,10 @@ run_matmul(DirectSpec *d, int n, PyObject *const *objs)
     if (kwnames == NULL && (kwnames = Py_BuildValue("(s)", "out")) == NULL)
         return -1;
     PyObject *args[3] = {objs[0], objs[1], objs[2]};
+    int kept = fetestexcept(LA_FE_TESTED); /* NumPy's ufunc clears the flags the kernels raised */
     PyObject *r = PyObject_Vectorcall(d->matmul, args, 2, kwnames);
+    if (kept)
+        feraiseexcept(kept);
     Py_XDECREF(r);
     return r == NULL ? -1 : 0;
 }
@@ -1780,6 +1786,113 @@ hit_failed(PyObject *node)
     return NULL;
 }
 
+/* --- floating-point status (lazyarray/fp_errors.py) ---------------------------------------------
+ * An evaluation reads the floating-point exceptions its kernels raised once: cleared before the
+ * plan runs, tested after, in the calling thread (the generated kernels OR their OpenMP threads'
+ * flags into it at the end of each parallel region). NumPy's ufuncs clear the hardware flags
+ * around each call, so a step run by NumPy reports through NumPy's `call` mode into FP_NOTED
+ * (fp_note) instead. Bits as NumPy's: 1 divide, 2 over, 4 under, 8 invalid. */
+static _Thread_local int FP_NOTED;
+static PyObject *FP_FIRED; /* fp_errors.fired(node, bits): reports, or raises; None: unbound */
+
+static inline void
+fp_clear(void)
+{
+    FP_NOTED = 0;
+    if (fetestexcept(LA_FE_TESTED))
+        feclearexcept(LA_FE_TESTED);
+}
+
+static inline int
+fp_test(void)
+{
+    int f = fetestexcept(LA_FE_TESTED), bits = FP_NOTED;
+    if (f) {
+        bits |= (f & FE_DIVBYZERO ? 1 : 0) | (f & FE_OVERFLOW ? 2 : 0) | (f & FE_UNDERFLOW ? 4 : 0)
+                | (f & FE_INVALID ? 8 : 0);
+    }
+    return bits;
+}
+
+static PyObject *
+py_fp_clear(PyObject *module, PyObject *unused)
+{
+    fp_clear();
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_fp_test(PyObject *module, PyObject *unused)
+{
+    return PyLong_FromLong(fp_test());
+}
+
+static PyObject *
+py_fp_note(PyObject *module, PyObject *bits)
+{
+    long b = PyLong_AsLong(bits);
+    if (b == -1 && PyErr_Occurred())
+        return NULL;
+    FP_NOTED |= (int)(b & 15);
+    Py_RETURN_NONE;
+}
+
+/* fp_call(fn, a, b, c, hook, context): fn(a, b, c) between fp_clear and fp_test; a flag raised
+ * calls hook(bits, context, b, c) before the result is returned (la.jit's call: one C call where
+ * fp_clear() and fp_test() from Python cost ~0.2 us). */
+static PyObject *
+py_fp_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "fp_call(fn, a, b, c, hook, context)");
+        return NULL;
+    }
+    fp_clear();
+    PyObject *r = PyObject_Vectorcall(args[0], args + 1, 3, NULL);
+    if (r == NULL)
+        return NULL;
+    int bits = fp_test();
+    if (bits) {
+        PyObject *b = PyLong_FromLong(bits);
+        PyObject *h = b == NULL ? NULL
+                      : PyObject_CallFunctionObjArgs(args[4], b, args[5], args[2], args[3], NULL);
+        Py_XDECREF(b);
+        if (h == NULL) {
+            Py_DECREF(r);
+            return NULL;
+        }
+        Py_DECREF(h);
+    }
+    return r;
+}
+
+static PyObject *
+py_bind_fp(PyObject *module, PyObject *fired)
+{
+    Py_INCREF(fired);
+    Py_XSETREF(FP_FIRED, fired);
+    Py_RETURN_NONE;
+}
+
+/* After a hit-path run: report what fired (the Python side decides by the settings); -1 if that
+ * raised (FloatingPointError under 'raise', or the user's callback's error). */
+static int
+fp_report(PyObject *node)
+{
+    int bits = fp_test();
+    if (bits == 0 || FP_FIRED == NULL || FP_FIRED == Py_None)
+        return 0;
+    PyObject *b = PyLong_FromLong(bits);
+    if (b == NULL)
+        return -1;
+    PyObject *r = PyObject_CallFunctionObjArgs(FP_FIRED, node, b, NULL);
+    Py_DECREF(b);
+    if (r == NULL)
+        return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
 static PyObject *result_leaf(PyObject *array, PyObject *node, PyObject *buffer);
 
 /* Run the record's launcher on the walked leaves; the result leaf replaces the Array's node.
@@ -1790,12 +1903,18 @@ launch_hit(PyObject *array, PyObject *node, PyObject *rec, PyObject *bound)
     if (count_in(PyTuple_GET_ITEM(rec, R_HITS)) < 0)
         return NULL;
     PyObject *buffer = NULL, *direct = PyTuple_GET_ITEM(rec, R_DIRECT);
+    fp_clear();
     if (direct != Py_None) {
         int r = direct_launch(direct, PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
                               PyTuple_GET_ITEM(bound, 1),
                               (PyTypeObject *)HIT.ndarray, &buffer);
-        if (r > 0)
+        if (r > 0) {
+            if (fp_report(node) < 0) {
+                Py_DECREF(buffer);
+                return hit_failed(node);
+            }
             return result_leaf(array, node, buffer);
+        }
         if (r < 0)
             return hit_failed(node);
     }
@@ -1832,6 +1951,8 @@ launch_hit(PyObject *array, PyObject *node, PyObject *rec, PyObject *bound)
             PyErr_SetString(PyExc_SystemError, "lazyarray: a one-output plan returned another count");
         Py_DECREF(outs);
     }
+    if (buffer != NULL && fp_report(node) < 0)
+        Py_CLEAR(buffer);
     if (buffer == NULL)
         return hit_failed(node);
     return result_leaf(array, node, buffer);
@@ -2098,6 +2219,13 @@ static PyMethodDef module_methods[] = {
     {"check_array_layout", py_check_array_layout, METH_VARARGS,
      "check_array_layout(probe, data address, probe[:, ::2], float32) -> bool: NumPy's array "
      "fields as the direct launch reads them (turns it on)."},
+    {"fp_clear", py_fp_clear, METH_NOARGS, "Clear the thread's floating-point exception flags."},
+    {"fp_test", py_fp_test, METH_NOARGS,
+     "The flags raised since fp_clear, NumPy's bits (1 divide, 2 over, 4 under, 8 invalid)."},
+    {"fp_note", py_fp_note, METH_O, "OR NumPy's error bits (its `call` mode) into fp_test's."},
+    {"bind_fp", py_bind_fp, METH_O, "The hit path's report: fired(node, bits)."},
+    {"fp_call", (PyCFunction)(void (*)(void))py_fp_call, METH_FASTCALL,
+     "fn(a, b, c) between fp_clear and fp_test; hook(bits, context, b, c) if a flag fired."},
     {"bind_hit", py_bind_hit, METH_VARARGS,
      "bind_hit(holder, cache globals, evaluation globals, evaluate, _OPTIONS, "
      "settings._scope, settings globals, settings._applied, cache._state, ndarray, fallback, "

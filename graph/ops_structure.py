@@ -73,9 +73,8 @@ SLICE = register(OpDef("slice", OpKind.VIEW,
 
 def _reduction(name, fn, identity, c_combine, properties=(), vjp=None, fold=None):
     def reference(xs, attrs, dtype):
-        axes, keepdims = attrs
-        with np.errstate(all="ignore"):
-            return np.asarray(fn(xs[0], axis=axes, keepdims=keepdims, dtype=dtype))
+        axes, keepdims = attrs  # NumPy's own floating-point reports (lazyarray/fp_errors.py)
+        return np.asarray(fn(xs[0], axis=axes, keepdims=keepdims, dtype=dtype))
 
     return register(OpDef(name, OpKind.REDUCTION, reference, attr_names=("axes", "keepdims"),
                           c=c_combine, reduce_identity=identity,

@@ -23,6 +23,9 @@ def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
         x = np.real(x)
     if x.dtype.kind == "f" and dtype.kind in "iu":
         info = np.iinfo(dtype)
+        out_of_range = x.size and (x.min() < info.min or x.max() >= float(info.max) + 1)
+        if out_of_range or not np.isfinite(x).all():  # NumPy's 'invalid value encountered in cast'
+            np.asarray(np.inf, x.dtype).astype(dtype)
         with np.errstate(invalid="ignore"):
             t = np.trunc(x)
             t = np.where(np.isnan(t), 0, t)

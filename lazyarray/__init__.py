@@ -14,6 +14,7 @@ from . import graph, passes, runtime  # noqa: F401  (lower layers first)
 from . import _bind  # noqa: F401  (registers library frames for error sites)
 from .array import Array, LazyExpr
 from .settings import Settings, config, get_settings
+from .fp_errors import errstate, geterr, geterrcall, seterr, seterrcall
 from .creation import (arange, array, asarray, empty, empty_like, eye, full, full_like, linspace,
                        ones, ones_like, zeros, zeros_like)
 from .elementwise import *  # noqa: F401,F403
@@ -118,7 +119,8 @@ _ufuncs.wrap_namespace(globals())  # noqa: E402
 # The public namespace: `dir(la)`, `help(la)` and `from lazyarray import *` show these only.
 _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", "user_site",
                       "get_op", "dtypes", "asarray_operand", "creation", "elementwise", "evaluation",
-                      "cache", "settings", "autodiff", "explain", "indexing", "manipulation",
+                      "cache", "settings", "fp_errors", "autodiff", "explain", "indexing",
+                      "manipulation",
                       "reductions", "array", "cuts", "jit", "generic_plan", "dask", "array_api",
                       "shaping", "searching", "complex_functions", "warnings", "numpy_math",
                       "numpy_reductions", "numpy_shapes", "advanced_index", "contraction",

@@ -26,6 +26,8 @@ from .graph.signature import graph_signature
 from .generic_plan import GenericPlan
 from .runtime.backend import DATA_ERRORS
 from .runtime.plan_cache import PlanCache
+from . import fp_errors, nan_debug
+from .runtime.fp_status import clear as fp_clear, test as fp_test
 from .settings import get_settings
 
 try:  # the C backend's compile counters and forbid switch (absent until that backend lands)
@@ -252,6 +254,8 @@ def remember_hit(signature: tuple, arrays: list[Any], seen: Any, options: Any) -
     last = _last_hit
     if last[0] != (options_token(options), signature) or last[2] != plan_cache.generation:
         return  # the memo does not hold this graph's plan (a miss, another thread)
+    if getattr(options, "debug_nans", False):
+        return  # the hit path does not check for NaNs (lazyarray/nan_debug.py)
     plan = last[1]
     generic = generic_last = tiered = None
     if type(plan) is GenericPlan:
@@ -351,10 +355,17 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
             plan = plan_for(signature, outputs, options, build_plan)
         if state.stand_ins:
             _check_not_traced(leaves)
+        fp_clear()
         try:
-            return plan.run(arrays, scalars)
+            out = plan.run(arrays, scalars)
         except DATA_ERRORS as exc:
             raise _at_these_sites(outputs, exc) from None
+        bits = fp_test()
+        if options.debug_nans:
+            nan_debug.check(outputs, out, bits)
+        if bits:
+            fp_errors.fired(outputs, bits)
+        return out
     finally:
         state.busy = was
 

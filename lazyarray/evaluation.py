@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from . import cache  # plan cache, node budget (the caching issue)
-from . import cuts
+from . import cuts, fp_errors
 from .array import Array
 from .graph import Graph, get_op
 from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
@@ -44,7 +44,8 @@ def options() -> EvaluateOptions:
     s = apply_if_changed()  # another thread's or task's settings: re-mirror them below first
     seen = _OPTIONS[0]
     if seen is None or seen[0] is not s or seen[1] != s.backend or seen[2] != s.optimize:
-        _OPTIONS[1] = EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize)
+        _OPTIONS[1] = EvaluateOptions(backend=resolve_backend(s.backend), optimize=s.optimize,
+                                      debug_nans=s.debug_nans)
         _OPTIONS[0] = (s, s.backend, s.optimize)
     return _OPTIONS[1]
 
@@ -360,6 +361,7 @@ if _hit_path is not None:
                        vars(_settings), _settings._applied, cache._state, np.ndarray,
                        _host_fallback, _hit_failed)
     to_host = _hit_path  # noqa: F811
+    _compiled.bind_fp(fp_errors.fired)
 
 
 def _apply_settings(s: Settings) -> None:

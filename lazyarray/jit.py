@@ -20,11 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from . import cache
+from . import cache, fp_errors
 from .array import Array
 from .evaluation import options
-from .graph import Node, dtypes, get_op
+from .graph import Graph, Node, dtypes, get_op
 from .graph.node import leaf_like
+from .runtime.fp_status import call as fp_call
+from .runtime.plan_cache import build_reference_plan
 from .settings import _applied as _settings_applied
 from .traced_scalar import TracedScalar, TracerEvaluationError, tracer
 from .settings import get_settings
@@ -151,6 +153,16 @@ class _Tracers:
         return t
 
 
+def _run_plan(plan: Any, data: list[Any], values: list[Any]) -> list[Any]:
+    return plan.run(data, values)
+
+
+def _fp_fired(bits: int, trace: "_Trace", data: list[Any], values: list[Any]) -> None:
+    """A call raised floating-point flags: report them (the trace's data-free graph re-run on
+    this call's values names the ops)."""
+    fp_errors.fired(None, bits, lambda: trace.reference.run(data, values), trace, data)
+
+
 class _Trace:
     """One traced signature: the plan, how to bind its leaves, and the output tree.
 
@@ -158,9 +170,9 @@ class _Trace:
     whether the plan's slots are the arguments in order (then the argument lists are passed as
     they are), and the constant scalars' places."""
 
-    __slots__ = ("array_slots", "out_nodes", "out_tree", "outputs", "plan", "scalar_slots",
-                 "_arrays_in_order", "_scalars_in_order", "_scalar_template", "_scalar_places",
-                 "_single", "_launch")
+    __slots__ = ("array_slots", "out_nodes", "out_tree", "outputs", "plan", "reference",
+                 "scalar_slots", "_arrays_in_order", "_scalars_in_order", "_scalar_template",
+                 "_scalar_places", "_single", "_launch")
 
     def _prepare(self, n_arrays: int, n_scalars: int) -> None:
         self._arrays_in_order = self.array_slots == list(range(n_arrays))
@@ -183,8 +195,8 @@ class _Trace:
             for i, k in self._scalar_places:
                 values[i] = scalars[k]
         launch = self._launch
-        buffers = (launch(self.plan, data, values) if launch is not None
-                   else self.plan.run(data, values))
+        buffers = fp_call(launch if launch is not None else _run_plan, self.plan, data, values,
+                          _fp_fired, self)  # floating-point flags: read once (fp_errors.py)
         if self._single:
             return Array(leaf_like(self.out_nodes[0], buffers[0]))
         results = [Array(leaf_like(n, b)) for n, b in zip(self.out_nodes, buffers)]
@@ -308,6 +320,9 @@ class JitFunction:
                               if n.op is not _INPUT]
         if hasattr(trace.plan, "concrete"):  # size-generic: this trace's sizes never change
             trace.plan = trace.plan.concrete([n.data for n in leaves if n.op is _INPUT])
+        # the floating-point report's re-run (lazyarray/fp_errors.py): a data-free copy
+        with cache.busy():  # the copy's nodes must not trigger a node-budget cut
+            trace.reference = build_reference_plan(Graph(trace.out_nodes))
         trace.out_nodes = [Node(_INPUT, (), (), n.shape, n.dtype, site=n.site)
                            for n in trace.out_nodes]  # keep shapes only, not the trace's graph
         trace._prepare(len(arrays), len(scalars))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import builtins
+import cmath
 from typing import Any
 
 import numpy as np
@@ -196,8 +197,22 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
         y = ew.astype(y, np.result_type(y.dtype, 1.0))
     elif type(y) in (bool, int):
         y = float(y)
-    close = (ew.abs(ew.subtract(x, y)) <= atol + rtol * ew.abs(y)) & ew.isfinite(y) | (
-        ew.equal(x, y))
+    # NumPy computes this under errstate(invalid='ignore'): `inf - inf` of its infinities never
+    # warns. Here the difference of a non-finite pair is never taken (0 in an Array operand's
+    # place; a non-finite scalar is close only to itself). Scalars stay weak.
+    scalars = [v for v in (x, y) if not isinstance(v, Array)]
+    arrays = [v for v in (x, y) if isinstance(v, Array)]
+    if any(type(v) in (float, complex) and not cmath.isfinite(v) for v in scalars):
+        close = ew.equal(x, y)
+    elif arrays:
+        finite = ew.isfinite(arrays[0]) if len(arrays) == 1 else (
+            ew.isfinite(arrays[0]) & ew.isfinite(arrays[1]))
+        xs, ys = (ew.where(finite, v, 0) if isinstance(v, Array) else v for v in (x, y))
+        close = (ew.abs(ew.subtract(xs, ys)) <= atol + rtol * ew.abs(y)) & finite | (
+            ew.equal(x, y))
+    else:
+        close = (ew.abs(ew.subtract(x, y)) <= atol + rtol * ew.abs(y)) & ew.isfinite(y) | (
+            ew.equal(x, y))
     if equal_nan:
         close = close | (ew.isnan(x) & ew.isnan(y))
     return close

@@ -30,6 +30,7 @@ from typing import Any, Callable, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field
 
 BackendName = Literal["auto", "numpy", "c", "cupy", "dask"]
+FPMode = Literal["ignore", "warn", "raise", "call", "print", "log"]  # np.seterr's modes
 
 
 class Settings(BaseModel):
@@ -50,6 +51,16 @@ class Settings(BaseModel):
     num_threads: int | None = Field(None, ge=1, description="OpenMP threads; default: all cores")
     chunks: Union[int, str, tuple] = Field(
         "auto", description="backend='dask': chunks of NumPy leaves (dask.array's chunks= rule)")
+    # Floating-point errors (lazyarray/fp_errors.py; la.errstate / la.seterr set these).
+    fp_divide: FPMode = Field("warn", description="division by zero: np.seterr(divide=)")
+    fp_over: FPMode = Field("warn", description="overflow: np.seterr(over=)")
+    fp_under: FPMode = Field("ignore", description="underflow: np.seterr(under=)")
+    fp_invalid: FPMode = Field("warn", description="invalid value: np.seterr(invalid=)")
+    fp_call: Any = Field(None, description="the 'call' mode's function or the 'log' mode's "
+                         "object with .write (np.seterrcall)")
+    debug_nans: bool = Field(False, description="an evaluation that made a NaN/inf from finite "
+                             "inputs re-runs its graph op by op and raises FloatingPointError "
+                             "naming the op and its line (lazyarray/nan_debug.py)")
 
 
 def _from_environment() -> Settings:
@@ -153,6 +164,22 @@ class config:  # noqa: N801  (a function-like context manager, as users call it)
         if scope is not None:  # inside blocks: this change must also win over them, here
             self._push(scope[0])
         _notify(get_settings())
+
+    @classmethod
+    def block(cls, **changes: object) -> "config":
+        """A `with` block's config made by library code (la.errstate), where the caller's
+        bytecode says nothing: nothing changes until `__enter__`."""
+        self = cls.__new__(cls)
+        for name in changes:
+            if name not in Settings.model_fields:
+                raise TypeError(f"unknown setting {name!r}; known: {sorted(Settings.model_fields)}")
+        checked = _default.model_copy()
+        for name, value in changes.items():
+            setattr(checked, name, value)  # validates
+        self._changes = {name: getattr(checked, name) for name in changes}
+        self._layered = False
+        self._block = True
+        return self
 
     def _push(self, layers: _Layers) -> None:
         self._layered = True

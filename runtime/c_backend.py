@@ -23,7 +23,7 @@ import numpy as np
 
 from ..graph.kernel_ir import Apply, Kernel, LibraryCall, Load, Program
 from ..graph.registry import OpKind
-from . import c_background, c_compiler, compile_stats, spare_outputs
+from . import c_background, c_compiler, compile_stats, fp_status, spare_outputs
 from .backend import DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend
 from .c_canonical import canonical_kernel
 from .c_compiler import ffi
@@ -362,14 +362,19 @@ def run_library_call(step: LibraryCall, bufs: list) -> None:
     """matmul through NumPy's BLAS into the planned buffer; opaque ops through their reference."""
     args = step.arguments(bufs.__getitem__)
     out = bufs[step.output]
+    kept = fp_status.test()  # NumPy clears the flags the kernels before raised: keep them
     if step.op.kind is OpKind.MATMUL:
         np.matmul(*args, out=out)
+        if kept:
+            fp_status.note("", kept)
         return
     try:
-        with np.errstate(all="ignore"):
+        with fp_status.numpy_errstate():
             result = step.op.reference(args, step.attrs, out.dtype)
     except DATA_ERRORS as exc:
         raise at_site(exc, step.op.name, step.site) from None
+    if kept:
+        fp_status.note("", kept)
     np.copyto(out, np.asarray(result).reshape(out.shape), casting="unsafe")
 
 

@@ -35,7 +35,7 @@ import threading
 from pathlib import Path
 
 from . import c_inline_budget, cache_security, compile_stats
-from .c_prelude import render_helpers
+from .c_prelude import FPE_VALUES, render_helpers
 
 EXIT_WAIT_S = 30.0
 
@@ -51,7 +51,7 @@ def source() -> str:
     wrappers = [f"{c_inline_budget.exported()} {t} la_{name}_f{bits}_ool({t} a) "
                 f"{{ return la_{name}_f{bits}(a); }}"
                 for bits, t in (("32", "float"), ("64", "double")) for name in heavy]
-    return "\n\n".join(["#include <stdint.h>\n#include <string.h>\n#include <math.h>",
+    return "\n\n".join(["#include <stdint.h>\n#include <string.h>\n#include <math.h>", FPE_VALUES,
                         render_helpers(calls, "static inline", "_Bool"), *wrappers]) + "\n"
 
 

@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 
 from ..graph.registry import OpKind
-from . import spare_outputs
+from . import fp_status, spare_outputs
 
 
 def conform(value: Any, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
@@ -84,7 +84,10 @@ def _library_call(step: Any, i: int, env: dict[str, Any]) -> str:
         env["matmul"] = np.matmul
         a, b = (f"bufs[{s}]" + (".swapaxes(-1, -2)" if k in step.transposed else "")
                 for k, s in enumerate(step.inputs))
-        return f"matmul({a}, {b}, out=bufs[{step.output}])"
+        # NumPy's matmul clears the flags the kernels before it raised: fp_status keeps them
+        env["fp_test"], env["fp_note"] = fp_status.test, fp_status.note
+        return (f"kept = fp_test(); matmul({a}, {b}, out=bufs[{step.output}])\n"
+                f"        if kept: fp_note('', kept)")
     env[f"L{i}"] = step
     return f"run_library_call(L{i}, bufs)"
 

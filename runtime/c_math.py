@@ -62,7 +62,7 @@ def _exp_core_f64() -> str:
         "    uint64_t k1 = k >> 1, k2 = k - k1;             /* n = (k1 - 1024) + (k2 - 1024) */\n"
         "    uint64_t b1 = (k1 - 1024u + 1023u) << 52, b2 = (k2 - 1024u + 1023u) << 52;\n"
         "    double s1, s2; memcpy(&s1, &b1, sizeof s1); memcpy(&s2, &b2, sizeof s2);\n"
-        "    return p * s1 * s2;\n"
+        "    return p * s1 * (s2 + la_fpe_zero_f64);  /* + zero: keeps the overflow's flag */\n"
         "}"
     )
 
@@ -106,7 +106,8 @@ def _exp_f32(dt: np.dtype, t: str):
         "    int neg = n < 0.0f;\n"
         "    uint32_t sb = (tb << 23) + (neg ? 191u << 23 : 126u << 23);  /* 2^(n+64), 2^(n-1) */\n"
         "    float s; memcpy(&s, &sb, sizeof s);\n"
-        "    return p * s * (neg ? 5.421010862427522e-20f : 2.0f);  /* exact, then one rounding */\n"
+        "    /* exact, then one rounding; 2 + zero: gcc's folded 2.0f lost the overflow's flag */\n"
+        "    return p * s * (neg ? 5.421010862427522e-20f : 2.0f + la_fpe_zero_f32);\n"
         "}"
     )
     return "a", body, ()
@@ -205,8 +206,8 @@ def _log(dt: np.dtype, t: str):
             "    double w = s * s;\n"
             f"    double r = (double)e * {math.log(2)!r} + 2.0 * (s + s * w * ({q}));\n"
             "    float res = (float)r;\n"
-            "    res = a == 0.0f ? -INFINITY : res;\n"
-            "    res = a < 0.0f ? NAN : res;\n"
+            "    res = a == 0.0f ? -1.0f / (a + la_fpe_zero_f32) : res;  /* -inf, divide by 0 */\n"
+            "    res = a < 0.0f ? fabsf(sqrtf(a + la_fpe_zero_f32)) : res;  /* NAN, invalid */\n"
             "    res = a == INFINITY ? a : res;\n"
             "    return a != a ? a : res;\n"
             "}"
@@ -228,8 +229,8 @@ def _log(dt: np.dtype, t: str):
         "    double w = s * s;\n"
         "    double de = (double)e;\n"
         f"    double r = de * {LN2_HI!r} + (2.0 * s + (de * {LN2_LO!r} + 2.0 * s * w * ({q})));\n"
-        "    r = a == 0.0 ? -INFINITY : r;\n"
-        "    r = a < 0.0 ? NAN : r;\n"
+        "    r = a == 0.0 ? -1.0 / (a + la_fpe_zero_f64) : r;  /* -inf, divide by zero */\n"
+        "    r = a < 0.0 ? fabs(sqrt(a + la_fpe_zero_f64)) : r;  /* NAN, invalid */\n"
         "    r = a == INFINITY ? a : r;\n"
         "    return a != a ? a : r;\n"
         "}"

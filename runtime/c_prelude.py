@@ -111,8 +111,9 @@ def _floordiv(dt: np.dtype, t: str):
                 f"    return d - f > ({t})0.5 ? f + 1 : f;\n}}")
         return "a, b", body, ()
     if dt.kind == "u":
-        return "a, b", f"b == 0 ? ({t})0 : ({t})(a / b)", ()
-    body = (f"{{\n    if (b == 0) return 0;\n    if (b == -1) return la_neg_{suffix(dt)}(a);\n"
+        return "a, b", f"b == 0 ? ({t}){fpe_divide_zero()} : ({t})(a / b)", ()
+    body = (f"{{\n    if (b == 0) return ({t}){fpe_divide_zero()};\n"
+            f"    if (b == -1) return la_neg_{suffix(dt)}(a);\n"
             f"    {t} q = ({t})(a / b);\n    return ({t})((a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q);\n}}")
     return "a, b", body, (f"la_neg_{suffix(dt)}",)
 
@@ -125,8 +126,9 @@ def _rem(dt: np.dtype, t: str):
                 f"    return copysign{s}(({t})0, b);\n}}")
         return "a, b", body, ()
     if dt.kind == "u":
-        return "a, b", f"b == 0 ? ({t})0 : ({t})(a % b)", ()
-    body = (f"{{\n    if (b == 0 || b == -1) return 0;\n    {t} r = ({t})(a % b);\n"
+        return "a, b", f"b == 0 ? ({t}){fpe_divide_zero()} : ({t})(a % b)", ()
+    body = (f"{{\n    if (b == 0) return ({t}){fpe_divide_zero()};\n"
+            f"    if (b == -1) return 0;\n    {t} r = ({t})(a % b);\n"
             f"    return ({t})((r != 0 && ((r < 0) != (b < 0))) ? r + b : r);\n}}")
     return "a, b", body, ()
 
@@ -228,6 +230,44 @@ _TABLES = {"twobypi_table": c_trig.table_text}  # constant tables the helpers in
 _GENERATORS.update(c_philox.GENERATORS)  # the random bits of la.random
 
 
+# Zeros the compiler cannot see through. A special case that a helper defines by a select
+# (`log(0)` is -inf, NaN casts to 0, `x // 0` is 0) must still raise NumPy's flag, although the
+# kernels compile with -fno-trapping-math, under which gcc folds a constant division by zero. The
+# flag comes from the lane's own value (`-1 / (a + zero)` divides by zero only where a is 0), never
+# from a constant: gcc computes both arms of a select in vector code (and may hoist an arm that
+# the select's condition made constant), so an arm must raise nothing where it is not taken.
+# Common symbols (zero, never written): gcc cannot assume their value, may load them
+# speculatively (a weak symbol's address may be null: that stopped vectorization), and several
+# translation units may define them. lazyarray/fp_errors.py reads the flags.
+FPE_VALUES = ("__attribute__((common)) float la_fpe_zero_f32;\n"
+              "__attribute__((common)) double la_fpe_zero_f64;\n"
+              "#define LA_FPE_VOLATILE_ZERO (*(volatile double *)&la_fpe_zero_f64)")
+FPE_VALUES_CUDA = ("#define la_fpe_zero_f32 0.0f\n#define la_fpe_zero_f64 0.0\n"
+                   "#define LA_FPE_VOLATILE_ZERO 0.0")
+
+
+def fpe_divide_zero() -> str:
+    """0, raising `divide by zero`, for an integer division's `b == 0` branch: a volatile read,
+    which gcc cannot speculate, keeps the division in the branch (if-converted, a double division
+    in every iteration tripled `i // j`'s time)."""
+    return "(1.0 / LA_FPE_VOLATILE_ZERO == 0.0)"
+
+
+def _cast_flag(src: np.dtype, dst: np.dtype, ts: str) -> str:
+    """0, raising `invalid` where a float→int cast leaves the target's range or sees an inf: the
+    square root of a product that is negative exactly there. (NaN raises `invalid` through the
+    cast's first comparison, an ordered one.)"""
+    bits = dst.itemsize * 8
+    f = np.dtype(src).type
+    if dst.kind == "i":
+        lo, hi = f(-(2.0 ** (bits - 1))), np.nextafter(f(2.0 ** (bits - 1)), f(0))
+    else:
+        lo, hi = np.nextafter(f(-1), f(0)), np.nextafter(f(2.0 ** bits), f(0))
+    z = "la_fpe_zero_f32" if src == np.float32 else "la_fpe_zero_f64"
+    sqrt = f"sqrt{libm_suffix(np.dtype(src))}"
+    return (f"({sqrt}((a - ({ts}){float(lo)!r}) * (({ts}){float(hi)!r} - a)) == {z} - 1)")
+
+
 def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:
     """Body of la_cast_<src>_<dst>: NumPy's astype, with graph/semantics.py for float→int."""
     if dst.kind == "b":
@@ -239,7 +279,10 @@ def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:
         hi = f"{float(2 ** (bits - (dst.kind == 'i'))):.1f}"
         lo_test = f"a <= ({ts})-1" if dst.kind == "u" else f"a < ({ts})-{hi}"
         lo, mx = _int_limits(dst)
-        return f"a != a ? ({td})0 : (a >= ({ts}){hi} ? ({td}){mx} : ({lo_test} ? ({td}){lo} : ({td})a))"
+        # the ordered comparison first: NaN raises NumPy's 'invalid value encountered in cast'
+        value = (f"a >= ({ts}){hi} ? ({td}){mx} : ({lo_test} ? ({td}){lo} : "
+                 f"(a != a ? ({td})0 : ({td})a))")
+        return f"({td})(({value}) + {_cast_flag(src, dst, ts)})"
     return f"({td})a"
 
 

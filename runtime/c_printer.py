@@ -46,7 +46,7 @@ from ..graph.kernel_ir import (
 from . import c_inline_budget
 from .c_layout import KernelLayout, kernel_accesses, stride_class
 from .c_complex import render_const as render_complex_const
-from .c_prelude import c_type, libm_suffix, render_helpers, suffix
+from .c_prelude import FPE_VALUES, c_type, libm_suffix, render_helpers, suffix
 
 _CALL = re.compile(r"[A-Za-z_][\w{}]*\(")  # a template that calls a function: `la_exp_{S}(`
 
@@ -374,7 +374,16 @@ class CKernelPrinter(KernelPrinter):
             chunk = f"({chunk} + 63) / 64 * 64"
         self.emit(f"const int64_t la_step = nt > 1 ? {chunk} : {extent};")
         self.emit("int64_t la_next = 0;")
+        self.emit("int la_fpe = 0;  /* the region's threads' floating-point flags */")
         self.open(["#pragma omp parallel num_threads(nt) if (nt > 1)", "{"])
+
+    def close_region(self) -> None:
+        """Each thread has its own floating-point environment: the region's threads OR their
+        exception flags (cleared for their next region) into the calling thread's, which the
+        evaluation tests once (runtime/fp_status.py). ~10 ns a thread; nothing when none fired."""
+        self.emit("la_fpe_gather(&la_fpe);")
+        self.close()
+        self.emit("if (la_fpe) feraiseexcept(la_fpe);")
 
     def serial_loop(self, var: str, extent: str, simd: bool = False, start: str = "0") -> list[str]:
         """`simd`: iterations are independent; vectorize it, vector math included (gcc cannot
@@ -416,7 +425,7 @@ class CKernelPrinter(KernelPrinter):
         for s, p in self.kept:
             self.emit(f"free(ws{s}_{p});")
         if n_out:
-            self.close()
+            self.close_region()
         self.lines.append("}")
 
     def row_position(self) -> str:
@@ -631,11 +640,21 @@ class Dialect:
 
     def prelude(self, code: str) -> list[str]:
         parts = ["#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
-                 "#include <math.h>"]
+                 "#include <math.h>\n#include <fenv.h>", FPE_VALUES, FPE_GATHER]
         helpers = render_helpers(code, self.helper_qualifier, self.bool_type)
         out_of_line = c_inline_budget.wrappers(code)  # bounds compile time (issue 11)
         return parts + [h for h in (helpers, out_of_line) if h]
 
+
+# A thread's exception flags into the region's word (tested ones only: inexact fires always).
+FPE_GATHER = """static inline void la_fpe_gather(int *acc)
+{
+    int f = fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+    if (f) {
+        __atomic_fetch_or(acc, f, __ATOMIC_RELAXED);
+        feclearexcept(f);
+    }
+}"""
 
 C_DIALECT = Dialect()
 

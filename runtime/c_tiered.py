@@ -30,6 +30,7 @@ import numpy as np
 from ..graph.kernel_ir import Apply, Const, Index, Kernel, Load, Program, ScalarArg
 from . import compile_stats
 from .backend import fresh_outputs
+from .fp_status import numpy_errstate
 from .c_fold import fold_rows, replays
 from .kernel_numpy import _Frame, _strided, run_kernel
 
@@ -87,7 +88,7 @@ def run_interpreted(program: Program, arrays: Sequence[Any],
 
     frame = _Frame(program, arrays)
     slots = _Slots(frame)
-    with np.errstate(all="ignore"):
+    with numpy_errstate():
         for step in program.steps:
             if isinstance(step, Kernel):
                 run_kernel(step, frame, scalars, fold_rows)
@@ -139,7 +140,7 @@ class FlatProgram:
             if arena is None:
                 arena = arenas[storage] = np.empty(max(capacity, 1), np.uint8)
             bufs[slot] = arena[:nbytes].view(dtype).reshape(shape)
-        with np.errstate(all="ignore"):
+        with numpy_errstate():
             for step in self.steps:
                 if isinstance(step, _FlatKernel):
                     step.run(bufs, scalars)

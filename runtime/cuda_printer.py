@@ -33,7 +33,7 @@ import numpy as np
 
 from ..graph.kernel_ir import recompute_row_values, Kernel, Program, ScalarArg, Stage
 from .c_layout import KernelLayout, plan_layout
-from .c_prelude import render_helpers
+from .c_prelude import FPE_VALUES_CUDA, render_helpers
 from .c_printer import (
     Dialect,
     KernelPrinter,
@@ -280,7 +280,7 @@ class CudaDialect(Dialect):
     def prelude(self, code: str) -> list[str]:
         """NVRTC has no standard headers: the types and macros, the helpers used, the reductions."""
         helpers = render_helpers(code, self.helper_qualifier, self.bool_type)
-        return [TYPES.strip(), *([helpers] if helpers else []), REDUCE.strip()]
+        return [TYPES.strip(), FPE_VALUES_CUDA, *([helpers] if helpers else []), REDUCE.strip()]
 
 
 CUDA_DIALECT = CudaDialect()

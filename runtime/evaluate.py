@@ -8,7 +8,7 @@ passes produced. The user layer (lazyarray/evaluation.py) decides which, and own
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..graph import Graph, get_op
@@ -21,6 +21,8 @@ _INPUT, _SCALAR = get_op("input"), get_op("scalar")
 class EvaluateOptions:
     backend: str = "numpy"
     optimize: bool = True
+    # lazyarray/nan_debug.py: a check after the plan runs, not part of the plan (nor of its key)
+    debug_nans: bool = field(default=False, compare=False, repr=False)
 
 
 def split_leaves(graph: Graph) -> tuple[list[Any], list[Any]]:

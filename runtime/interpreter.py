@@ -13,6 +13,7 @@ import numpy as np
 from ..graph import Graph, Node
 from ..graph.node import format_site
 from .backend import DATA_ERRORS, at_site
+from .fp_status import numpy_errstate
 
 
 class EvaluationError(RuntimeError):
@@ -31,7 +32,7 @@ def run_reference(graph: Graph, leaf_values: Sequence[object] | None = None) -> 
         remaining[index[id(o)]] += 1
     values: list[np.ndarray | None] = [None] * len(nodes)
     bound = iter(leaf_values) if leaf_values is not None else None
-    with np.errstate(all="ignore"):
+    with numpy_errstate():
         for k, n in enumerate(nodes):
             if n.is_leaf:
                 data = next(bound) if bound is not None else n.data

@@ -31,6 +31,7 @@ from ..graph.kernel_ir import (
     ScalarArg,
 )
 from .backend import DATA_ERRORS, at_site
+from .fp_status import numpy_errstate
 from .interpreter import forward
 
 
@@ -160,7 +161,7 @@ def run_program(program: Program, arrays: Sequence[Any],
                 scalars: Sequence[Any]) -> list[np.ndarray]:
     """Outputs as fresh arrays the caller owns (a repeated output slot is copied)."""
     frame = _Frame(program, arrays)
-    with np.errstate(all="ignore"):
+    with numpy_errstate():
         for step in program.steps:
             if isinstance(step, Kernel):
                 run_kernel(step, frame, scalars)

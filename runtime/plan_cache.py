@@ -20,6 +20,7 @@ import numpy as np
 
 from ..graph import Graph, Node, get_op
 from .interpreter import _apply
+from .fp_status import numpy_errstate
 
 _INPUT = get_op("input")
 
@@ -247,7 +248,7 @@ class ReferenceStepPlan:
         for (k, dtype, shape), s in zip(self.scalar_slots, scalars):
             # a weak scalar operand has its op's shape: a broadcast view
             values[k] = np.broadcast_to(np.asarray(s, dtype), shape) if shape else np.asarray(s, dtype)
-        with np.errstate(all="ignore"):
+        with numpy_errstate():
             for k, reference, inputs, attrs, dtype, node, free in self.steps:
                 args = tuple([values[i] for i in inputs])
                 try:

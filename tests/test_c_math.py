@@ -53,7 +53,8 @@ def test_own_math_ulp(dtype):
     x = _inputs(dtype, 20000)
     with la.config(backend="c"):
         a = la.array(x)
-        got = dict(zip(FUNCTIONS, la.eval(*(getattr(la, f)(a) for f in FUNCTIONS))))
+        with la.errstate(all="ignore"):  # the inputs reach every special value on purpose
+            got = dict(zip(FUNCTIONS, la.eval(*(getattr(la, f)(a) for f in FUNCTIONS))))
     with np.errstate(all="ignore"):
         xl = x.astype(np.longdouble)
         want = {f: getattr(np, f)(xl) for f in FUNCTIONS}

@@ -76,7 +76,8 @@ def test_out_of_line_math_is_bit_identical(dtype, monkeypatch, fresh_caches, tmp
                 outs += [a + 1, la.max(b, axis=1) + 1]
             _, unit = _unit(*outs)
             assert (c_inline_budget.OUT_OF_LINE in unit) == (budget == 0)
-            la.eval(outs)
+            with la.errstate(all="ignore"):  # special values on purpose
+                la.eval(outs)
             results.append([np.asarray(o) for o in outs[:len(HEAVY) + 2]])
         info = la.cache_info()
     assert info.kernels_compiled == 4 and info.kernel_memory_hits == 0

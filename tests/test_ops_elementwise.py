@@ -59,7 +59,8 @@ def test_every_accepted_dtype_combination(backend, op):
     assert combos, f"{op.name}: NumPy accepts none of lazyarray's dtypes"
     shapes = [(2, 1, 5), (3, 1)][: op.arity] if op.arity == 2 else [(2, 3, 5)]
     cases = [_inputs(op, dts, shapes, seed) for seed, dts in enumerate(combos)]
-    results = la.eval(*[_api(op)(*(la.array(a) for a in arrays)) for arrays in cases])
+    with la.errstate(all="ignore"):  # as numpy_result: the drawn specials overflow etc.
+        results = la.eval(*[_api(op)(*(la.array(a) for a in arrays)) for arrays in cases])
     for arrays, got in zip(cases, results if len(cases) > 1 else [results]):
         assert_matches(got, numpy_result(op.ufunc, arrays))
 

@@ -1,5 +1,5 @@
 /* argmax: argmax */
-void la_argmax_216e9ce8f9(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_argmax_ea8bc682e4(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -10,6 +10,7 @@ void la_argmax_216e9ce8f9(char *const *p, const int64_t *d, const char *s, int64
     const int64_t s0_1 = d[2];
     const int64_t la_step = nt > 1 ? (n0 + 16 * nt - 1) / (16 * nt) : n0;
     int64_t la_next = 0;
+    int la_fpe = 0;  /* the region's threads' floating-point flags */
     #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         for (int64_t i0_lo; (i0_lo = __atomic_fetch_add(&la_next, la_step, __ATOMIC_RELAXED)) < n0; ) {
@@ -56,5 +57,7 @@ void la_argmax_216e9ce8f9(char *const *p, const int64_t *d, const char *s, int64
                 }
             }
         }
+        la_fpe_gather(&la_fpe);
     }
+    if (la_fpe) feraiseexcept(la_fpe);
 }

@@ -1,6 +1,6 @@
 /* sigmoid: negative, exp, add, reciprocal */
 /* from model.py:3 */
-void la_sigmoid_3376ffe8ec(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_sigmoid_372e009317(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -9,6 +9,7 @@ void la_sigmoid_3376ffe8ec(char *const *p, const int64_t *d, const char *s, int6
     float *restrict b1 = (float *)p[1];
     const int64_t la_step = nt > 1 ? ((n0 + 16 * nt - 1) / (16 * nt) + 63) / 64 * 64 : n0;
     int64_t la_next = 0;
+    int la_fpe = 0;  /* the region's threads' floating-point flags */
     #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         for (int64_t i0_lo; (i0_lo = __atomic_fetch_add(&la_next, la_step, __ATOMIC_RELAXED)) < n0; ) {
@@ -24,5 +25,7 @@ void la_sigmoid_3376ffe8ec(char *const *p, const int64_t *d, const char *s, int6
                 b1[i0] = reciprocal_5;
             }
         }
+        la_fpe_gather(&la_fpe);
     }
+    if (la_fpe) feraiseexcept(la_fpe);
 }

@@ -1,5 +1,5 @@
 /* max_subtract_exp_sum_divide: max, subtract, exp, sum, divide */
-void la_max_subtract_exp_sum_divide_b25b56f6fd(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_max_subtract_exp_sum_divide_599cfd5237(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -13,6 +13,7 @@ void la_max_subtract_exp_sum_divide_b25b56f6fd(char *const *p, const int64_t *d,
     const int64_t s3_0 = d[5];
     const int64_t la_step = nt > 1 ? (n0 + 16 * nt - 1) / (16 * nt) : n0;
     int64_t la_next = 0;
+    int la_fpe = 0;  /* the region's threads' floating-point flags */
     #pragma omp parallel num_threads(nt) if (nt > 1)
     {
         for (int64_t i0_lo; (i0_lo = __atomic_fetch_add(&la_next, la_step, __ATOMIC_RELAXED)) < n0; ) {
@@ -89,5 +90,7 @@ void la_max_subtract_exp_sum_divide_b25b56f6fd(char *const *p, const int64_t *d,
                 }
             }
         }
+        la_fpe_gather(&la_fpe);
     }
+    if (la_fpe) feraiseexcept(la_fpe);
 }

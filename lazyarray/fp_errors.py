@@ -1,0 +1,226 @@
+"""Floating-point errors as NumPy reports them: `la.errstate`, `la.seterr`, `la.geterr`,
+`la.seterrcall`, `la.geterrcall`, and the report an evaluation makes.
+
+An evaluation reads its kernels' floating-point exception flags once (runtime/fp_status.py: a
+clear before the plan runs and a test after, in C on the hit path). Nothing fired, nothing more
+happens: that is the cost of the feature on every evaluation. When a flag fired whose mode is not
+'ignore', the graph is re-run node by node through the ops' NumPy references under NumPy's 'log'
+mode, which names the ufunc that raised each error: the report is then NumPy's own text
+("divide by zero encountered in log") for NumPy's own cases, handled as the mode says: a
+RuntimeWarning at the user's line that triggered the evaluation, FloatingPointError, the 'call'
+function, 'print' or the 'log' object. A flag NumPy's re-run does not confirm (a fused kernel's
+branch-free select computing a lane it then discards, a comparison with NaN) reports nothing: the
+re-run is NumPy's semantics. Only evaluations that fired pay for the re-run.
+
+The settings are fields of `la.config` (fp_divide, fp_over, fp_under, fp_invalid, fp_call):
+`la.errstate(...)` is a `with la.config(...)` block (this thread or task), `la.seterr(...)` a
+statement (the process default, as `la.config(...)`), so LAZYARRAY_FP_DIVIDE=raise works too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .graph import Graph
+from .graph.signature import graph_signature
+from .graph.node import _IS_LIBRARY, _is_library_file
+from .runtime import fp_status
+from .runtime.evaluate import ReferencePlan, split_leaves
+from .settings import config, get_settings
+
+CATEGORIES = ("divide", "over", "under", "invalid")  # NumPy's bits 1, 2, 4, 8 in this order
+_TYPES = ("divide by zero", "overflow", "underflow", "invalid value")  # its message prefixes
+_MODES = ("ignore", "warn", "raise", "call", "print", "log")
+
+
+def geterr() -> dict[str, str]:
+    """numpy.geterr: the floating-point error modes in effect (lazyarray's evaluations)."""
+    s = get_settings()
+    return {name: getattr(s, "fp_" + name) for name in CATEGORIES}
+
+
+def _changes(all: str | None, modes: dict[str, str | None]) -> dict[str, str]:
+    out = {}
+    for name in CATEGORIES:
+        mode = modes.get(name) or all
+        if mode is not None:
+            if mode not in _MODES:
+                raise ValueError(f"invalid floating-point error mode {mode!r}; one of {_MODES}")
+            out["fp_" + name] = mode
+    return out
+
+
+def seterr(all: str | None = None, divide: str | None = None, over: str | None = None,
+           under: str | None = None, invalid: str | None = None) -> dict[str, str]:
+    """numpy.seterr: set the modes (the process default, as `la.config(...)`); returns the old."""
+    old = geterr()
+    changes = _changes(all, {"divide": divide, "over": over, "under": under, "invalid": invalid})
+    if changes:
+        config(**changes)
+    return old
+
+
+def geterrcall() -> Any:
+    """numpy.geterrcall: the 'call' mode's function (or the 'log' mode's object)."""
+    return get_settings().fp_call
+
+
+def _check_call(func: Any) -> None:
+    if func is not None and not callable(func) and not callable(getattr(func, "write", None)):
+        raise ValueError("the error callback must be callable or have a callable .write")
+
+
+def seterrcall(func: Any) -> Any:
+    """numpy.seterrcall: the 'call' function / 'log' object (process default); returns the old."""
+    _check_call(func)
+    old = geterrcall()
+    config(fp_call=func)
+    return old
+
+
+_UNSET = object()
+
+
+class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
+    """numpy.errstate: `with la.errstate(divide='ignore'): ...` or `@la.errstate(all='raise')`:
+    the modes (and `call=`) for this thread or task until the block exits."""
+
+    def __init__(self, *, call: Any = _UNSET, all: str | None = None, divide: str | None = None,
+                 over: str | None = None, under: str | None = None,
+                 invalid: str | None = None) -> None:
+        self._changes: dict[str, Any] = _changes(
+            all, {"divide": divide, "over": over, "under": under, "invalid": invalid})
+        if call is not _UNSET:
+            _check_call(call)
+            self._changes["fp_call"] = call
+        self._blocks: list[config] = []
+
+    def _recreate_cm(self) -> "errstate":
+        """As a decorator: a fresh block per call (calls from several threads, recursion)."""
+        fresh = object.__new__(errstate)
+        fresh._changes, fresh._blocks = self._changes, []
+        return fresh
+
+    def __enter__(self) -> "errstate":
+        block = config.block(**self._changes)
+        block.__enter__()
+        self._blocks.append(block)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._blocks.pop().__exit__(*exc)
+
+
+_INVALID = 3
+# Plans whose `invalid` flag a re-run did not confirm while their inputs held NaN (keys: graph
+# signature, or la.jit's trace). The C kernels' comparisons raise `invalid` on a NaN operand
+# (gcc emits signaling compares), where NumPy's comparisons do not: a loop over NaN-holding data
+# re-ran every evaluation through NumPy (`maximum(x, 0)` 0.29 -> 9 ms on 2^20 with 10% NaN). Such
+# an evaluation of a remembered plan skips the re-run; one whose inputs hold no NaN re-runs.
+_UNCONFIRMED: set[Any] = set()
+_MAX_UNCONFIRMED = 1024
+
+
+def fired(outputs: Any, bits: int, rerun: Callable[[], Any] | None = None,
+          key: Any = None, inputs: Sequence[Any] | None = None) -> None:
+    """An evaluation of `outputs` (nodes, or one node) raised the floating-point flags `bits`:
+    report them as the settings say (graph/_node.c's hit path, cache.run_cached and la.jit call
+    this). `rerun`: runs the graph through the references instead (la.jit keeps a data-free
+    copy of its traced graph, re-run on the call's values), `key` names its plan and `inputs`
+    are its input arrays."""
+    s = get_settings()
+    modes = (s.fp_divide, s.fp_over, s.fp_under, s.fp_invalid)
+    active = {k for k in range(4) if bits >> k & 1 and modes[k] != "ignore"}
+    if not active:
+        return
+    if rerun is None:
+        nodes = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+        graph = Graph(nodes)
+        rerun = functools.partial(_rerun, graph)
+        inputs = split_leaves(graph)[0]
+    nan_inputs = active == {_INVALID} and _hold_nan(inputs or ())
+    if nan_inputs:
+        if key is None:
+            key = graph_signature(nodes)[0]
+        if (key, bits) in _UNCONFIRMED:
+            return
+    reported = False
+    for text in numpy_messages(rerun):
+        k = next((k for k, t in enumerate(_TYPES) if text.startswith(t)), None)
+        if k in active:
+            reported = True
+            _dispatch(modes[k], k, text, s.fp_call)
+    if nan_inputs and not reported:
+        if len(_UNCONFIRMED) >= _MAX_UNCONFIRMED:
+            _UNCONFIRMED.clear()
+        _UNCONFIRMED.add((key, bits))
+
+
+def _hold_nan(arrays: Sequence[Any]) -> bool:
+    """Whether a float or complex input holds a NaN (min propagates it: no temporary array)."""
+    with np.errstate(all="ignore"):
+        for a in arrays:
+            if isinstance(a, np.ndarray) and a.dtype.kind in "fc" and a.size:
+                m = a.min() if a.dtype.kind == "f" else a.real.min() + a.imag.min()
+                if m != m:
+                    return True
+    return False
+
+
+def _rerun(graph: Graph) -> Any:
+    return ReferencePlan(graph).run(*split_leaves(graph))
+
+
+def numpy_messages(rerun: Callable[[], Any]) -> list[str]:
+    """NumPy's error messages, in op order, for a node-by-node run through the references (the
+    error path only). Data the interpreter cannot read (device buffers): none."""
+    with fp_status.collecting() as found:
+        try:
+            rerun()
+        except Exception:
+            pass
+    return found.messages
+
+
+def _dispatch(mode: str, k: int, text: str, call: Any) -> None:
+    if mode == "warn":
+        warnings.warn(text, RuntimeWarning, stacklevel=user_stacklevel())
+    elif mode == "raise":
+        raise FloatingPointError(text)
+    elif mode == "print":
+        print("Warning: " + text, file=sys.stderr)  # where NumPy prints it
+    elif mode == "call":
+        if call is None or not callable(call):
+            raise ValueError(f"floating-point error mode 'call' ({text}) has no function: "
+                             "la.seterrcall(f) or la.errstate(call=f)")
+        call(_TYPES[k], 1 << k)
+    elif mode == "log":
+        write = getattr(call, "write", None)
+        if write is None:
+            raise ValueError(f"floating-point error mode 'log' ({text}) has no object with "
+                             ".write: la.seterrcall(obj) or la.errstate(call=obj)")
+        write(f"Warning: {text}\n")
+
+
+def user_stacklevel() -> int:
+    """warnings.warn's stacklevel for the innermost frame outside lazyarray (the user's line
+    that triggered the evaluation), counted from warn's caller."""
+    frame = sys._getframe(2)  # _dispatch's caller's caller: warn's caller is _dispatch (level 1)
+    level = 2
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        lib = _IS_LIBRARY.get(filename)
+        if lib is None:
+            lib = _is_library_file(filename)
+        if not lib:
+            return level
+        frame = frame.f_back
+        level += 1
+    return 1

@@ -1,0 +1,128 @@
+"""The floating-point exceptions an evaluation raised, read once per evaluation.
+
+Bits as NumPy's error callback passes them: 1 divide by zero, 2 overflow, 4 underflow, 8 invalid.
+Two sources, ORed: the calling thread's hardware flags (the generated C kernels raise them, and OR
+their OpenMP threads' flags into the caller's at the end of each parallel region), and NumPy's
+error callback (`numpy_errstate`) for steps NumPy runs (the numpy backend, the C backend's
+interpreted tier, op references): NumPy clears the hardware flags around every ufunc, so its own
+report is the only one that survives. graph/_node.c holds both (a thread-local word for NumPy's);
+without the compiled module, libm through ctypes (x86-64 and aarch64 flag values) and a
+thread-local here.
+
+In `collecting` mode (lazyarray/fp_errors.py re-running a graph through NumPy to name the ops),
+NumPy's messages themselves are gathered instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import platform
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ..graph.node import _compiled
+
+_local = threading.local()
+
+
+def _note_python(kind: str, bits: int) -> None:
+    _local.noted = getattr(_local, "noted", 0) | bits
+
+
+class _Libm:
+    """fenv through ctypes: the pure-Python path (no compiled graph._node)."""
+
+    # (divide, over, under, invalid) per machine, as <fenv.h> defines them
+    FLAGS = {"x86_64": (4, 8, 16, 1), "AMD64": (4, 8, 16, 1), "aarch64": (2, 4, 8, 1),
+             "arm64": (2, 4, 8, 1)}
+
+    def __init__(self) -> None:
+        self.flags = self.FLAGS.get(platform.machine())
+        self.lib = None
+        if self.flags is not None:
+            try:
+                self.lib = ctypes.CDLL("libm.so.6")
+            except OSError:
+                self.lib = None
+        self.mask = sum(self.flags) if self.flags else 0
+
+    def clear(self) -> None:
+        _local.noted = 0
+        if self.lib is not None:
+            self.lib.feclearexcept(self.mask)
+
+    def test(self) -> int:
+        bits = getattr(_local, "noted", 0)
+        if self.lib is not None:
+            f = self.lib.fetestexcept(self.mask)
+            bits |= sum(1 << k for k, flag in enumerate(self.flags) if f & flag)
+        return bits
+
+
+if _compiled is not None and hasattr(_compiled, "fp_test"):
+    clear: Callable[[], None] = _compiled.fp_clear
+    test: Callable[[], int] = _compiled.fp_test
+    _note_bits = _compiled.fp_note
+
+    def note(kind: str, bits: int) -> None:
+        """NumPy's `call`-mode callback: remember the bits for `test`."""
+        _note_bits(bits)
+else:
+    _libm = _Libm()
+    clear = _libm.clear
+    test = _libm.test
+    note = _note_python
+
+
+def _python_call(fn: Callable, a: Any, b: Any, c: Any, hook: Callable, context: Any) -> Any:
+    clear()
+    result = fn(a, b, c)
+    bits = test()
+    if bits:
+        hook(bits, context, b, c)
+    return result
+
+
+# call(fn, a, b, c, hook, context): fn(a, b, c) between clear and test; hook(bits, context, b, c)
+# when a flag fired (la.jit's call; compiled: one C call instead of two).
+call: Callable[..., Any] = getattr(_compiled, "fp_call", None) or _python_call
+
+
+class _Collector:
+    """NumPy's `log`-mode target: its messages ("divide by zero encountered in log"), in order."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+
+    def write(self, text: str) -> None:
+        text = text.strip()
+        if text.startswith("Warning: "):
+            text = text[len("Warning: "):]
+        if text not in self.messages:
+            self.messages.append(text)
+
+
+def numpy_errstate() -> contextlib.AbstractContextManager:
+    """The NumPy error state the backends run NumPy steps under (instead of all='ignore'): the
+    bits go to `test`, or the messages to the collector of a `collecting` block."""
+    collector = getattr(_local, "collector", None)
+    if collector is not None:
+        return np.errstate(all="log", call=collector)
+    return np.errstate(all="call", call=note)
+
+
+@contextlib.contextmanager
+def collecting() -> Iterator[_Collector]:
+    """NumPy's messages for the NumPy steps run inside the block (this thread)."""
+    collector = _Collector()
+    was = getattr(_local, "collector", None)
+    _local.collector = collector
+    try:
+        with np.errstate(all="log", call=collector):
+            yield collector
+    finally:
+        _local.collector = was

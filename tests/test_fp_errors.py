@@ -1,0 +1,305 @@
+"""Floating-point errors as NumPy reports them (lazyarray/fp_errors.py): each case runs inside a
+fused kernel of several ops on every backend, under warn / raise / ignore, against what NumPy
+itself reports for the same expression evaluated eagerly."""
+
+import sys
+import threading
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazyarray as la
+from lazyarray.runtime import available_backends
+
+Z, O = np.zeros(8), np.ones(8)
+
+# name -> (expression over a namespace `m`, the arrays); evaluated by NumPy and by lazyarray.
+CASES = {
+    "0/0": (lambda m, a, b: (a / b) * 2 + 1, (Z, Z)),
+    "1/0": (lambda m, a, b: (a / b) * 2 - b, (O, Z)),
+    "exp overflow float64": (lambda m, a: m.exp(a * 2) + 1, (np.full(8, 600.0),)),
+    "exp overflow float32": (lambda m, a: m.exp(a) * 2 + 1, (np.full(8, 100, np.float32),)),
+    "log(0)": (lambda m, a: m.log(a) * 2 + 1, (Z,)),
+    "log(-1)": (lambda m, a: m.log(a - 2) * 2 + 1, (O,)),
+    "log(0) float32": (lambda m, a: m.log(a) * 2 + 1, (Z.astype(np.float32),)),
+    "nan to int": (lambda m, a: (a * 2 + 1).astype(np.int64), (np.full(8, np.nan),)),
+    "inf to int32": (lambda m, a: (a * 2 + 1).astype(np.int32), (np.full(8, np.inf),)),
+    "int // 0": (lambda m, a, b: (a // b) + 1, (np.ones(8, np.int64), np.zeros(8, np.int64))),
+    "int % 0": (lambda m, a, b: (a % b) * 3, (np.ones(8, np.int32), np.zeros(8, np.int32))),
+    "two errors, two ops": (lambda m, a, b: m.log(a) + a / b, (Z, Z)),
+}
+
+
+def numpy_messages(expr, arrays):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        with np.errstate(all="warn", under="ignore"):
+            expected = expr(np, *arrays)
+    return expected, [str(w.message) for w in seen if w.category is RuntimeWarning]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_warn_names_numpy_message_and_user_line(backend, name):
+    expr, arrays = CASES[name]
+    expected, messages = numpy_messages(expr, arrays)
+    assert messages
+    for _ in range(3):  # first build, then the cached plan (the compiled hit path on C)
+        y = expr(la, *[la.asarray(a) for a in arrays])
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            line = sys._getframe().f_lineno + 1
+            got = np.asarray(y)
+        if "to int" not in name:  # NaN -> 0, saturation by definition (graph/semantics.py)
+            np.testing.assert_array_equal(got, expected)
+        ours = [w for w in seen if w.category is RuntimeWarning]
+        assert sorted({str(w.message) for w in ours}) == sorted(set(messages))
+        assert all(w.filename == __file__ and w.lineno == line for w in ours)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_raise_raises_numpy_error(backend, name):
+    expr, arrays = CASES[name]
+    with np.errstate(all="raise", under="ignore"):
+        with pytest.raises(FloatingPointError) as expected:
+            expr(np, *arrays)
+    for _ in range(3):
+        y = expr(la, *[la.asarray(a) for a in arrays])
+        with la.errstate(all="raise", under="ignore"):
+            with pytest.raises(FloatingPointError) as got:
+                np.asarray(y)
+        assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_ignore_is_silent(backend, name):
+    expr, arrays = CASES[name]
+    with np.errstate(all="ignore"):
+        expected = expr(np, *arrays)
+    for _ in range(3):
+        y = expr(la, *[la.asarray(a) for a in arrays])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with la.errstate(all="ignore"):
+                got = np.asarray(y)
+        if "to int" not in name:
+            np.testing.assert_array_equal(got, expected)
+
+
+def test_call_print_log_modes_as_numpy(backend, capfd):
+    a, b = np.ones(4), np.zeros(4)
+    calls, theirs = [], []
+    with np.errstate(divide="call", call=lambda *args: theirs.append(args)):
+        a / b
+    with la.errstate(divide="call", call=lambda *args: calls.append(args)):
+        np.asarray(la.asarray(a) / la.asarray(b) + 1)
+    assert calls == theirs == [("divide by zero", 1)]
+
+    class Log:
+        def __init__(self):
+            self.lines = []
+
+        def write(self, text):
+            self.lines.append(text)
+
+    ours, numpys = Log(), Log()
+    with np.errstate(divide="log", call=numpys):
+        a / b
+    with la.errstate(divide="log", call=ours):
+        np.asarray(la.asarray(a) / la.asarray(b) + 1)
+    assert ours.lines == numpys.lines
+    capfd.readouterr()
+    with np.errstate(divide="print"):  # NumPy prints from C: captured at the file descriptor
+        a / b
+    theirs = capfd.readouterr()
+    with la.errstate(divide="print"):
+        np.asarray(la.asarray(a) / la.asarray(b) + 1)
+    sys.stderr.flush()
+    assert capfd.readouterr() == theirs and theirs.err != ""
+
+
+def test_errstate_decorator_seterr_geterr_seterrcall():
+    assert la.geterr() == np.geterr()  # same defaults: warn, warn, ignore, warn
+
+    @la.errstate(all="ignore")
+    def quiet():
+        return la.geterr()
+
+    assert quiet() == {"divide": "ignore", "over": "ignore", "under": "ignore", "invalid": "ignore"}
+
+    @la.errstate(divide="raise")
+    def recursive(n):  # each call its own block: the outer one is still in effect after
+        inner = recursive(n - 1) if n else None
+        return la.geterr()["divide"], inner
+
+    assert recursive(2) == ("raise", ("raise", ("raise", None)))
+    assert la.geterr()["divide"] == "warn"
+    assert la.geterr()["divide"] == "warn"
+    old = la.seterr(divide="raise")
+    try:
+        assert old["divide"] == "warn" and la.geterr()["divide"] == "raise"
+        with pytest.raises(FloatingPointError, match="divide by zero encountered in divide"):
+            np.asarray(la.asarray(np.ones(2)) / la.asarray(np.zeros(2)))
+    finally:
+        la.seterr(**old)
+    f = print
+    old_call = la.seterrcall(f)
+    try:
+        assert la.geterrcall() is f
+    finally:
+        la.seterrcall(old_call)
+    with pytest.raises(ValueError):
+        la.errstate(divide="loud")
+    with pytest.raises(ValueError):
+        la.seterrcall(3)
+
+
+def test_nothing_fired_nothing_reported(backend):
+    """Finite values and an inf input that propagates (no flag in NumPy either) stay silent."""
+    x = np.array([1.0, np.inf, -2.0, 3.0])
+    for _ in range(3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = np.asarray(la.tanh(la.asarray(x)) * 2 + la.asarray(x))
+    np.testing.assert_array_equal(got, np.tanh(x) * 2 + x)
+
+
+def test_threads_gather_flags_on_c():
+    """A kernel big enough to run on several OpenMP threads: a flag raised by a worker thread's
+    chunk only (the zero sits at the end) reaches the evaluation's report."""
+    n = 1 << 18
+    b = np.ones(n)
+    b[-1] = 0.0
+    with la.config(backend="c", num_threads=2):
+        for _ in range(2):
+            with pytest.warns(RuntimeWarning, match="divide by zero encountered in divide"):
+                np.asarray(la.asarray(np.ones(n)) / la.asarray(b) * 2)
+
+
+def test_jit_reports_as_numpy(backend):
+    """la.jit's traced plan reports with the call's own values and line."""
+    @la.jit
+    def f(a, b, s):
+        return la.log(a * s) + a / b
+
+    def g(m, a, b, s):
+        return m.log(a * s) + a / b
+
+    a, b = np.array([0.0, 1.0, 2.0]), np.array([0.0, 1.0, 0.0])
+    expected, messages = numpy_messages(g, (a, b, 2.0))
+    assert len(messages) == 3  # log: divide by zero; divide: divide by zero, invalid
+    for _ in range(3):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            line = sys._getframe().f_lineno + 1
+            got = f(la.asarray(a), la.asarray(b), 2.0)
+        np.testing.assert_array_equal(np.asarray(got), expected)
+        assert sorted(str(w.message) for w in seen) == sorted(messages)
+        assert all((w.filename, w.lineno) == (__file__, line) for w in seen)
+    with la.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        f(la.asarray(a), la.asarray(b), 2.0)
+    with la.errstate(invalid="raise", divide="ignore"):
+        with pytest.raises(FloatingPointError, match="invalid value encountered in divide"):
+            f(la.asarray(a), la.asarray(b), 2.0)
+
+
+SPECIALS = [0.0, -0.0, 1.0, -1.0, 2.5, -3.0, 1e-310, 1e308, -1e308, np.inf, -np.inf, np.nan]
+UNARY = [("log", lambda m, x: m.log(x)), ("exp", lambda m, x: m.exp(x)),
+         ("sqrt", lambda m, x: m.sqrt(x)), ("tanh", lambda m, x: m.tanh(x)),
+         ("square", lambda m, x: x * x), ("recip", lambda m, x: 1.0 / x),
+         ("arcsin", lambda m, x: m.arcsin(x)), ("log1p", lambda m, x: m.log1p(x))]
+BINARY = [("add", lambda m, x, y: x + y), ("sub", lambda m, x, y: x - y),
+          ("mul", lambda m, x, y: x * y), ("div", lambda m, x, y: x / y),
+          ("floordiv", lambda m, x, y: x // y), ("mod", lambda m, x, y: x % y)]
+
+
+@settings(max_examples=20)
+@given(values=st.lists(st.sampled_from(SPECIALS), min_size=2, max_size=12),
+       steps=st.lists(st.tuples(st.integers(0, len(UNARY) - 1), st.integers(0, len(BINARY) - 1)),
+                      min_size=2, max_size=4),
+       dtype=st.sampled_from([np.float32, np.float64]))
+def test_random_fused_chains_warn_as_numpy(values, steps, dtype):
+    """A chain of unary and binary ops over special values, fused into one kernel: the set of
+    NumPy's messages, and the values, on every backend (the `backend` fixture cannot be used with
+    hypothesis: the backends are looped here)."""
+    with np.errstate(over="ignore"):  # 1e308 as float32 is inf
+        x = np.array(values, dtype)
+    y = np.roll(x, 1)
+
+    def chain(m, a, b):
+        for u, v in steps:
+            a = BINARY[v][1](m, UNARY[u][1](m, a), b)
+        return a
+
+    expected, messages = numpy_messages(chain, (x, y))
+    for name in [b for b in available_backends() if b != "dask"]:  # as conftest.BACKENDS
+        with la.config(backend=name), warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            got = np.asarray(chain(la, la.asarray(x), la.asarray(y)))
+        ours = sorted({str(w.message) for w in seen if w.category is RuntimeWarning})
+        assert ours == sorted(set(messages)), (name, ours, messages)
+        np.testing.assert_allclose(got, expected, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                                   equal_nan=True)
+
+
+def test_errstate_is_per_thread_and_warns_in_its_thread():
+    """A block changes this thread only (as `with la.config`); another thread evaluating at the
+    same time keeps the defaults and gets its own warning."""
+    seen = {}
+
+    def other():
+        seen["other mode"] = la.geterr()["divide"]
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            np.asarray(la.asarray(np.ones(2)) / la.asarray(np.zeros(2)) + 1)
+        seen["other warned"] = [str(w.message) for w in got]
+
+    with la.errstate(divide="ignore"):
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        seen["here"] = la.geterr()["divide"]
+    assert seen == {"other mode": "warn", "here": "ignore",
+                    "other warned": ["divide by zero encountered in divide"]}
+
+
+def test_isclose_of_infinities_is_silent_as_numpy(backend):
+    """np.isclose computes |x - y| under errstate(invalid='ignore'); la.isclose never takes
+    inf - inf: same values, no warning, also with weak scalar operands."""
+    v = np.array([0.0, 1.0, np.inf, -np.inf, np.nan, 1e-9], np.float32)
+    x, y = np.repeat(v, v.size), np.tile(v, v.size)
+    cases = [(x, y), (x, np.inf), (np.inf, y), (x, 1.0), (2.0, y)]
+    for a, b in cases:
+        want = np.isclose(a, b)
+        wrap = [la.asarray(o) if isinstance(o, np.ndarray) else o for o in (a, b)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            got = np.asarray(la.isclose(*wrap))
+        np.testing.assert_array_equal(got, want)
+
+
+def test_nan_inputs_compared_in_c_do_not_rerun_every_evaluation(backend, monkeypatch):
+    """C comparisons raise `invalid` on a NaN operand where NumPy's do not: the first evaluation
+    re-runs and finds nothing to report, later ones of the same plan with NaN inputs skip the
+    re-run; a genuine invalid value beside NaN inputs still warns every time, as NumPy."""
+    from lazyarray import fp_errors
+
+    runs = []
+    real = fp_errors.numpy_messages
+    monkeypatch.setattr(fp_errors, "numpy_messages", lambda rerun: runs.append(1) or real(rerun))
+    x = np.array([np.nan, -1.0, 2.0, 0.5] * 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(5):
+            got = np.asarray(la.maximum(la.asarray(x), 0.25) * 2)
+    np.testing.assert_array_equal(got, np.maximum(x, 0.25) * 2)
+    assert len(runs) <= 1
+    _, messages = numpy_messages(lambda m, a: m.sqrt(a) + m.maximum(a, 0.25), (x,))
+    for _ in range(3):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            np.asarray(la.sqrt(la.asarray(x)) + la.maximum(la.asarray(x), 0.25))
+        assert sorted(str(w.message) for w in seen) == sorted(messages)

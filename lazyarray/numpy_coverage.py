@@ -21,7 +21,6 @@ TOOLING = "NumPy's build, test and C tooling"
 MEMORY = "raw memory, strides and buffers (lazyarray values have no user-visible memory)"
 DEPRECATED = "deprecated by NumPy"
 NOT_YET = "not implemented yet"
-FPWARN = "in progress (fpwarn)"
 
 _ASARRAY = "use np.<name>(...) on NumPy data, then la.asarray"
 _RNG = "this distribution: draw with numpy.random.default_rng(seed), then la.asarray"
@@ -61,11 +60,8 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
     "broadcast": (MEMORY, "use la.broadcast_shapes / la.broadcast_arrays"),
     # --- deprecated -------------------------------------------------------------------------------
     "row_stack": (DEPRECATED, "use la.vstack"),
-    # --- other helpers' work in progress (the lead reconciles at merge) ---------------------------
     "frompyfunc": (NOT_YET, "a Python function is not a kernel: use la.vectorize (evaluates) or "
                             "write it with la's ufuncs"),
-    **{n: (FPWARN, "floating-point error control: wrap the evaluation in np.errstate") for n in (
-        "errstate", "seterr", "geterr", "seterrcall", "geterrcall")},
     # --- not implemented yet ----------------------------------------------------------------------
     "polynomial": (NOT_YET, "the numpy.polynomial package (Polynomial, Chebyshev, ... classes): "
                             "use la.polyfit / la.polyval / la.poly1d, or numpy.polynomial on "

@@ -130,6 +130,29 @@ for _name, _c, _dom, _dfdx in (
          lambda x, y: d.div(1.0, d.ew("sqrt", d.sub(d.mul(x, x), 1.0)))),
         ("arctanh", "atanh", "unit", lambda x, y: d.div(1.0, d.sub(1.0, d.mul(x, x))))):
     _elementwise(_name, getattr(np, _name), _libm(_c), domain=_dom, vjp=_chain(_dfdx))
+
+
+def _erf_reference(complement: bool):
+    """NumPy has no erf: math.erf/erfc per element (libm's, within an ulp; scipy.special's erfc
+    was hundreds of ulps off near its underflow, x > 25), in float64, rounded to the loop dtype."""
+    import math
+
+    fn = np.frompyfunc(math.erfc if complement else math.erf, 1, 1)
+
+    def reference(xs, attrs, dtype):
+        return np.asarray(fn(np.asarray(xs[0], np.float64)), np.float64).astype(dtype)
+
+    return reference
+
+
+# erf/erfc (runtime/c_erf.py): no NumPy ufunc, np.sin's dtype rule (real floats only).
+_TWO_OVER_SQRT_PI = 1.1283791670955126
+for _name, _sign in (("erf", 1.0), ("erfc", -1.0)):
+    register(OpDef(
+        name=_name, kind=OpKind.ELEMENTWISE, arity=1, reference=_erf_reference(_sign < 0),
+        loop_rule=np.sin, c={"f": "la_" + _name + "_{S}({0})"},
+        vjp=_chain(lambda x, y, _k=_sign * _TWO_OVER_SQRT_PI: d.mul(
+            d.ew("exp", d.neg(d.mul(x, x))), _k))))
 _elementwise("square", np.square, {"f": "({0} * {0})", "*": "la_mul_{S}({0}, {0})"},
              vjp=_chain(lambda x, y: d.mul(x, 2.0)))
 _elementwise("reciprocal", np.reciprocal, {"f": "(({T})1 / {0})", "*": "la_recip_{S}({0})"},

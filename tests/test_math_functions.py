@@ -1,0 +1,146 @@
+"""The project's own math functions added for issue 29 / 26 (erf, erfc, ...): ulp bounds against an
+mpmath reference over the whole domain, special values exactly NumPy's (scipy.special's for erf),
+the numpy backend within the same bound, and one bit pattern per value in every loop shape (the
+vector body and the scalar tail of the C kernel). Bounds: docs/semantics.md."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+from lazyarray.runtime import available_backends
+
+mp = pytest.importorskip("mpmath")
+
+# name -> (mpmath function, bound in ulp for float32, for float64)
+FUNCTIONS = {
+    "erf": (mp.erf, 1.0, 2.0),
+    # (mpmath's erfc overflows for huge x; beyond 40 it is 0 or 2 in every float format)
+    "erfc": (lambda v: mp.erfc(v) if abs(v) < 40 else mp.mpf(0 if v > 0 else 2), 1.0, 4.0),
+}
+# the exact value of each function at its special inputs (NumPy / scipy.special's)
+SPECIAL = {  # (input, value) pairs: 0.0 and -0.0 are one dict key
+    "erf": [(0.0, 0.0), (-0.0, -0.0), (np.inf, 1.0), (-np.inf, -1.0)],
+    "erfc": [(0.0, 1.0), (-0.0, 1.0), (np.inf, 0.0), (-np.inf, 2.0)],
+}
+
+
+def _inputs(dtype, n: int) -> np.ndarray:
+    """Random bit patterns (every exponent, subnormals), a dense sweep of [-30, 30], small values,
+    the interval boundaries of the formulas (c_erf.py) and their neighbours."""
+    rng = np.random.default_rng(29)
+    uint = np.uint32 if dtype == np.float32 else np.uint64
+    info = np.finfo(dtype)
+    bits = rng.integers(0, np.iinfo(uint).max, n, dtype=uint, endpoint=True).view(dtype)
+    dense = rng.uniform(-30, 30, n).astype(dtype)
+    small = (rng.uniform(-1, 1, n // 4) * 10.0 ** rng.uniform(-40, 0, n // 4)).astype(dtype)
+    edges = np.array([0.5, 6.0, 8.0, 27.3, 26.55, 5.9, 0.75, 1.0, 1.5, 2.0, 4.0]
+                     + [k / 2 for k in range(1, 17)], dtype)
+    edges = np.concatenate([edges, np.nextafter(edges, np.inf), np.nextafter(edges, -np.inf)])
+    special = np.array([info.tiny, info.smallest_subnormal, info.max], dtype)
+    x = np.concatenate([bits, dense, small, edges, -edges, special, -special])
+    return x[np.isfinite(x)]
+
+
+def _ulp_error(got: np.ndarray, x: np.ndarray, fn, dtype) -> tuple[float, float]:
+    """Max distance from the exact value in ulp of the (rounded) exact value; its input."""
+    mp.mp.dps = 40
+    worst, where = 0.0, 0.0
+    tiny = float(np.finfo(dtype).smallest_subnormal)
+    for xi, gi in zip(x.tolist(), got.tolist()):
+        exact = fn(mp.mpf(xi))
+        want = float(dtype(float(exact)))
+        if gi == want:
+            continue
+        ulp = float(np.spacing(dtype(abs(want)))) if want != 0 else tiny
+        err = float(abs(mp.mpf(gi) - exact)) / ulp
+        if err > worst:
+            worst, where = err, xi
+    return worst, where
+
+
+BACKENDS = [b for b in ("c", "numpy") if b in available_backends()]
+
+
+@pytest.mark.parametrize("backend_name", BACKENDS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", list(FUNCTIONS))
+def test_ulp_bound_and_special_values(name, dtype, backend_name):
+    fn, bound32, bound64 = FUNCTIONS[name]
+    bound = bound32 if dtype == np.float32 else bound64
+    if backend_name == "numpy":
+        bound += 1.0  # math.erf (libm's): its own bound, rounded to float32 once more
+    x = _inputs(dtype, 3000)
+    specials = np.array([v for v, _ in SPECIAL[name]] + [np.nan], dtype)
+    with la.config(backend=backend_name):
+        got, got_special = (np.asarray(v) for v in la.eval(getattr(la, name)(la.array(x)),
+                                                           getattr(la, name)(la.array(specials))))
+    assert got.dtype == dtype and got_special.dtype == dtype
+    worst, where = _ulp_error(got, x, fn, dtype)
+    assert worst <= bound, f"{name}({where!r}): {worst:.2f} ulp"
+    want = np.array([w for _, w in SPECIAL[name]] + [np.nan], dtype)
+    np.testing.assert_array_equal(got_special, want)
+    np.testing.assert_array_equal(np.signbit(got_special[:-1]), np.signbit(want[:-1]))
+
+
+@pytest.mark.skipif("c" not in available_backends(), reason="no C compiler")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_vector_body_and_scalar_tail_agree(dtype):
+    """Every prefix length 1..40 of one input splits it differently between the vectorized body
+    and the scalar tail: each element has the bits it has in the full-length kernel."""
+    rng = np.random.default_rng(3)
+    x = np.concatenate([rng.uniform(-7, 7, 30), rng.uniform(-30, 30, 10)]).astype(dtype)
+    with la.config(backend="c"):
+        a = la.array(x)
+        for name in FUNCTIONS:
+            f = getattr(la, name)
+            outs = [np.asarray(o) for o in la.eval(*(f(a[:n]) for n in range(1, 41)))]
+            for n, out in enumerate(outs, start=1):
+                assert out.tobytes() == outs[-1][:n].tobytes(), f"{name}, length {n}"
+
+
+@pytest.mark.parametrize("backend_name", BACKENDS)
+def test_erf_against_math_erf(backend_name):
+    x = np.linspace(-7, 7, 2001)
+    with la.config(backend=backend_name):
+        got = np.asarray(la.erf(la.array(x)))
+        got_c = np.asarray(la.erfc(la.array(x)))
+    want = np.array([math.erf(v) for v in x])
+    want_c = np.array([math.erfc(v) for v in x])
+    np.testing.assert_allclose(got, want, rtol=4e-16, atol=0)
+    np.testing.assert_allclose(got_c, want_c, rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("backend_name", BACKENDS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_exact_gelu(backend_name, dtype):
+    """gelu(approximate=False) = x/2 (1 + erf(x/sqrt 2)), the dtype kept (jax.nn.gelu)."""
+    x = np.concatenate([np.linspace(-12, 12, 501), [0.0, -0.0, np.inf, -np.inf]]).astype(dtype)
+    with la.config(backend=backend_name):
+        got = np.asarray(la.nn.gelu(la.array(x), approximate=False))
+    arg = x * dtype(-math.sqrt(0.5))  # rounded in the dtype, as the C kernel does: erfc's
+    # relative sensitivity 2 arg^2 makes the float32 rounding of arg show at large |x|
+    want = np.array([0.5 * v * math.erfc(w) for v, w in zip(x[:-2].tolist(), arg[:-2].tolist())])
+    assert got.dtype == dtype
+    tol = 4e-7 if dtype == np.float32 else 2e-15
+    np.testing.assert_allclose(got[:-2], want, rtol=tol, atol=1e-300)
+    assert got[-2] == np.inf and np.isnan(got[-1])  # -inf * 0 is NaN, as in JAX and NumPy
+
+
+def test_erf_dtypes_and_errors():
+    assert la.erf(la.array(np.arange(3, dtype=np.int32))).dtype == np.float64
+    assert la.erfc(la.array(np.ones(3, np.float32))).dtype == np.float32
+    with pytest.raises(TypeError, match="complex"):
+        la.erf(la.array(np.ones(2, np.complex64)))
+
+
+def test_erf_derivative():
+    x = np.linspace(-3, 3, 13)
+    g = la.grad(lambda v: la.sum(la.erf(v)))(la.array(x))
+    gc = la.grad(lambda v: la.sum(la.erfc(v)))(la.array(x))
+    want = 2 / np.sqrt(np.pi) * np.exp(-x * x)
+    np.testing.assert_allclose(np.asarray(g), want, rtol=1e-14)
+    np.testing.assert_allclose(np.asarray(gc), -want, rtol=1e-14)

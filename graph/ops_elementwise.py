@@ -86,7 +86,8 @@ _NONDIFF = {"vjp": None, "differentiable": False}  # results are bool or bits: n
 # Own exp, expm1, tanh, log, log1p (runtime/c_math.py), sin, cos (c_trig.py): one implementation
 # for the vector body and the scalar tail of every loop: a recomputed value has one bit pattern
 # (issue 9).
-_OWN_MATH = frozenset({"exp", "expm1", "tanh", "log", "log1p", "sin", "cos"})
+_OWN_MATH = frozenset({"exp", "expm1", "tanh", "log", "log1p", "sin", "cos",
+                       "atan", "asin", "acos"})  # runtime/c_inverse.py
 
 
 def _libm(name: str) -> dict[str, str]:
@@ -225,7 +226,7 @@ def _arctan2_vjp(g, y, xs, a):
     return d.mul(scale, xs[1]), d.neg(d.mul(scale, xs[0]))
 
 
-_elementwise("arctan2", np.arctan2, {"f": "atan2{F}({0}, {1})"}, vjp=_arctan2_vjp)
+_elementwise("arctan2", np.arctan2, {"f": "la_atantwo_{S}({0}, {1})"}, vjp=_arctan2_vjp)
 _elementwise("hypot", np.hypot, {"f": "hypot{F}({0}, {1})"}, properties=("commutative",),
              vjp=lambda g, y, xs, a: (d.mul(g, d.div(xs[0], y)), d.mul(g, d.div(xs[1], y))))
 _elementwise("logaddexp", np.logaddexp, {"f": "la_logaddexp_{S}({0}, {1})"},

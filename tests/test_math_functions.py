@@ -15,29 +15,46 @@ from lazyarray.runtime import available_backends
 
 mp = pytest.importorskip("mpmath")
 
-# name -> (mpmath function, bound in ulp for float32, for float64)
+def _real(fn):
+    """mpmath's function, NaN where its value is complex (outside the real domain)."""
+    def ref(v):
+        r = fn(v)
+        return r if isinstance(r, mp.mpf) else mp.nan
+    return ref
+
+
+# name -> (mpmath reference, bound in ulp for float32, for float64, the dense sweep's range)
 FUNCTIONS = {
-    "erf": (mp.erf, 1.0, 2.0),
+    "erf": (mp.erf, 1.0, 2.0, 30.0),
     # (mpmath's erfc overflows for huge x; beyond 40 it is 0 or 2 in every float format)
-    "erfc": (lambda v: mp.erfc(v) if abs(v) < 40 else mp.mpf(0 if v > 0 else 2), 1.0, 4.0),
+    "erfc": (lambda v: mp.erfc(v) if abs(v) < 40 else mp.mpf(0 if v > 0 else 2), 1.0, 4.0, 30.0),
+    "arctan": (mp.atan, 1.0, 2.0, 30.0),
+    "arcsin": (_real(mp.asin), 1.0, 3.0, 1.0),
+    "arccos": (_real(mp.acos), 1.0, 3.0, 1.0),
 }
 # the exact value of each function at its special inputs (NumPy / scipy.special's)
 SPECIAL = {  # (input, value) pairs: 0.0 and -0.0 are one dict key
     "erf": [(0.0, 0.0), (-0.0, -0.0), (np.inf, 1.0), (-np.inf, -1.0)],
     "erfc": [(0.0, 1.0), (-0.0, 1.0), (np.inf, 0.0), (-np.inf, 2.0)],
+    "arctan": [(0.0, 0.0), (-0.0, -0.0), (np.inf, np.pi / 2), (-np.inf, -np.pi / 2)],
+    "arcsin": [(0.0, 0.0), (-0.0, -0.0), (1.0, np.pi / 2), (-1.0, -np.pi / 2), (np.inf, np.nan),
+               (1.5, np.nan), (-1.0000001, np.nan)],
+    "arccos": [(0.0, np.pi / 2), (-0.0, np.pi / 2), (1.0, 0.0), (-1.0, np.pi), (np.inf, np.nan),
+               (1.5, np.nan), (-1.0000001, np.nan)],
 }
 
 
-def _inputs(dtype, n: int) -> np.ndarray:
-    """Random bit patterns (every exponent, subnormals), a dense sweep of [-30, 30], small values,
+def _inputs(dtype, n: int, span: float = 30.0) -> np.ndarray:
+    """Random bit patterns (every exponent, subnormals), a dense sweep of [-span, span], small values,
     the interval boundaries of the formulas (c_erf.py) and their neighbours."""
     rng = np.random.default_rng(29)
     uint = np.uint32 if dtype == np.float32 else np.uint64
     info = np.finfo(dtype)
     bits = rng.integers(0, np.iinfo(uint).max, n, dtype=uint, endpoint=True).view(dtype)
-    dense = rng.uniform(-30, 30, n).astype(dtype)
+    dense = rng.uniform(-span, span, n).astype(dtype)
     small = (rng.uniform(-1, 1, n // 4) * 10.0 ** rng.uniform(-40, 0, n // 4)).astype(dtype)
-    edges = np.array([0.5, 6.0, 8.0, 27.3, 26.55, 5.9, 0.75, 1.0, 1.5, 2.0, 4.0]
+    edges = np.array([0.5, 6.0, 8.0, 27.3, 26.55, 5.9, 0.75, 1.0, 1.5, 2.0, 4.0, 0.9999999,
+                      0.41421356237309503, 2.414213562373095, 1e-20, 1e20]
                      + [k / 2 for k in range(1, 17)], dtype)
     edges = np.concatenate([edges, np.nextafter(edges, np.inf), np.nextafter(edges, -np.inf)])
     special = np.array([info.tiny, info.smallest_subnormal, info.max], dtype)
@@ -53,8 +70,10 @@ def _ulp_error(got: np.ndarray, x: np.ndarray, fn, dtype) -> tuple[float, float]
     for xi, gi in zip(x.tolist(), got.tolist()):
         exact = fn(mp.mpf(xi))
         want = float(dtype(float(exact)))
-        if gi == want:
+        if gi == want or (math.isnan(want) and math.isnan(gi)):
             continue
+        if math.isnan(want) or math.isnan(gi):
+            return math.inf, xi
         ulp = float(np.spacing(dtype(abs(want)))) if want != 0 else tiny
         err = float(abs(mp.mpf(gi) - exact)) / ulp
         if err > worst:
@@ -69,11 +88,11 @@ BACKENDS = [b for b in ("c", "numpy") if b in available_backends()]
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("name", list(FUNCTIONS))
 def test_ulp_bound_and_special_values(name, dtype, backend_name):
-    fn, bound32, bound64 = FUNCTIONS[name]
+    fn, bound32, bound64, span = FUNCTIONS[name]
     bound = bound32 if dtype == np.float32 else bound64
     if backend_name == "numpy":
-        bound += 1.0  # math.erf (libm's): its own bound, rounded to float32 once more
-    x = _inputs(dtype, 3000)
+        bound = 4.0  # NumPy's own SIMD loops (2.35 ulp for float32 arcsin), libm's math.erf
+    x = _inputs(dtype, 3000, span)
     specials = np.array([v for v, _ in SPECIAL[name]] + [np.nan], dtype)
     with la.config(backend=backend_name):
         got, got_special = (np.asarray(v) for v in la.eval(getattr(la, name)(la.array(x)),
@@ -82,8 +101,12 @@ def test_ulp_bound_and_special_values(name, dtype, backend_name):
     worst, where = _ulp_error(got, x, fn, dtype)
     assert worst <= bound, f"{name}({where!r}): {worst:.2f} ulp"
     want = np.array([w for _, w in SPECIAL[name]] + [np.nan], dtype)
+    if hasattr(np, name):  # NumPy's own values where it has the function
+        with np.errstate(all="ignore"):
+            want = getattr(np, name)(specials)
     np.testing.assert_array_equal(got_special, want)
-    np.testing.assert_array_equal(np.signbit(got_special[:-1]), np.signbit(want[:-1]))
+    numbers = ~np.isnan(want)  # a NaN's sign bit is not part of its meaning
+    np.testing.assert_array_equal(np.signbit(got_special[numbers]), np.signbit(want[numbers]))
 
 
 @pytest.mark.skipif("c" not in available_backends(), reason="no C compiler")
@@ -144,3 +167,54 @@ def test_erf_derivative():
     want = 2 / np.sqrt(np.pi) * np.exp(-x * x)
     np.testing.assert_allclose(np.asarray(g), want, rtol=1e-14)
     np.testing.assert_allclose(np.asarray(gc), -want, rtol=1e-14)
+
+
+@pytest.mark.parametrize("backend_name", BACKENDS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_arctan2(backend_name, dtype):
+    """Within the bound of arctan (+1 ulp for the division y/x) against mpmath on random pairs
+    over every exponent and a dense box; every zero/infinity/NaN pair exactly np.arctan2's."""
+    rng = np.random.default_rng(7)
+    uint = np.uint32 if dtype == np.float32 else np.uint64
+    n = 2000
+    y = np.concatenate([rng.integers(0, np.iinfo(uint).max, n, dtype=uint).view(dtype),
+                        rng.uniform(-10, 10, n).astype(dtype)])
+    x = np.concatenate([rng.integers(0, np.iinfo(uint).max, n, dtype=uint).view(dtype),
+                        rng.uniform(-10, 10, n).astype(dtype)])
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y = x[ok], y[ok]
+    grid = np.array([0.0, -0.0, np.inf, -np.inf, 1.0, -1.0, np.nan, 2.5, -1e-30], dtype)
+    gy, gx = (v.ravel() for v in np.meshgrid(grid, grid))
+    with la.config(backend=backend_name):
+        got, got_grid = (np.asarray(v) for v in la.eval(la.arctan2(la.array(y), la.array(x)),
+                                                        la.arctan2(la.array(gy), la.array(gx))))
+    with np.errstate(all="ignore"):
+        want_grid = np.arctan2(gy, gx)
+    edge = ~(np.isfinite(gy) & np.isfinite(gx) & (gy != 0) & (gx != 0))  # zeros, infs, NaN
+    got_grid, want_grid = got_grid[edge], want_grid[edge]  # (finite pairs: the ulp check)
+    np.testing.assert_array_equal(got_grid, want_grid)
+    numbers = ~np.isnan(want_grid)
+    np.testing.assert_array_equal(np.signbit(got_grid[numbers]), np.signbit(want_grid[numbers]))
+    mp.mp.dps = 40
+    bound = {np.float32: 1.0, np.float64: 3.0}[dtype] if backend_name == "c" else 4.0
+    tiny = float(np.finfo(dtype).smallest_subnormal)
+    for yi, xi, gi in zip(y.tolist(), x.tolist(), got.tolist()):
+        exact = mp.atan2(mp.mpf(yi), mp.mpf(xi))
+        want = float(dtype(float(exact)))
+        if gi != want:
+            ulp = float(np.spacing(dtype(abs(want)))) if want != 0 else tiny
+            err = float(abs(mp.mpf(gi) - exact)) / ulp
+            assert err <= bound, f"arctan2({yi!r}, {xi!r}): {err:.2f} ulp"
+
+
+@pytest.mark.skipif("c" not in available_backends(), reason="no C compiler")
+def test_arctan2_vector_body_and_scalar_tail_agree():
+    rng = np.random.default_rng(4)
+    for dtype in (np.float32, np.float64):
+        y, x = (rng.uniform(-5, 5, 40).astype(dtype) for _ in range(2))
+        with la.config(backend="c"):
+            a, b = la.array(y), la.array(x)
+            outs = [np.asarray(o) for o in la.eval(*(la.arctan2(a[:n], b[:n])
+                                                     for n in range(1, 41)))]
+        for n, out in enumerate(outs, start=1):
+            assert out.tobytes() == outs[-1][:n].tobytes(), f"arctan2 {dtype}, length {n}"

@@ -87,7 +87,8 @@ _NONDIFF = {"vjp": None, "differentiable": False}  # results are bool or bits: n
 # for the vector body and the scalar tail of every loop: a recomputed value has one bit pattern
 # (issue 9).
 _OWN_MATH = frozenset({"exp", "expm1", "tanh", "log", "log1p", "sin", "cos",
-                       "atan", "asin", "acos"})  # runtime/c_inverse.py
+                       "atan", "asin", "acos",  # runtime/c_inverse.py
+                       "sinh", "cosh", "asinh", "acosh", "atanh"})  # runtime/c_hyper.py
 
 
 def _libm(name: str) -> dict[str, str]:

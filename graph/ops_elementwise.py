@@ -88,7 +88,8 @@ _NONDIFF = {"vjp": None, "differentiable": False}  # results are bool or bits: n
 # (issue 9).
 _OWN_MATH = frozenset({"exp", "expm1", "tanh", "log", "log1p", "sin", "cos",
                        "atan", "asin", "acos",  # runtime/c_inverse.py
-                       "sinh", "cosh", "asinh", "acosh", "atanh"})  # runtime/c_hyper.py
+                       "sinh", "cosh", "asinh", "acosh", "atanh",  # runtime/c_hyper.py
+                       "cbrt"})  # runtime/c_cbrt.py
 
 
 def _libm(name: str) -> dict[str, str]:

@@ -92,7 +92,13 @@ _OWN_MATH = frozenset({"exp", "expm1", "tanh", "log", "log1p", "sin", "cos",
                        "cbrt"})  # runtime/c_cbrt.py
 
 
+# runtime/c_log.py: helper names are letters before the dtype suffix
+_OWN_NAMES = {"exp2": "exptwo", "log2": "logtwo", "log10": "logten"}
+
+
 def _libm(name: str) -> dict[str, str]:
+    if name in _OWN_NAMES:
+        return {"f": "la_" + _OWN_NAMES[name] + "_{S}({0})"}
     if name in _OWN_MATH:
         return {"f": "la_" + name + "_{S}({0})"}
     return {"f": name + "{F}({0})"}

@@ -235,7 +235,7 @@ def _arctan2_vjp(g, y, xs, a):
 
 
 _elementwise("arctan2", np.arctan2, {"f": "la_atantwo_{S}({0}, {1})"}, vjp=_arctan2_vjp)
-_elementwise("hypot", np.hypot, {"f": "hypot{F}({0}, {1})"}, properties=("commutative",),
+_elementwise("hypot", np.hypot, {"f": "la_hypot_{S}({0}, {1})"}, properties=("commutative",),
              vjp=lambda g, y, xs, a: (d.mul(g, d.div(xs[0], y)), d.mul(g, d.div(xs[1], y))))
 _elementwise("logaddexp", np.logaddexp, {"f": "la_logaddexp_{S}({0}, {1})"},
              properties=("commutative",),

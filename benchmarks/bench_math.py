@@ -1,4 +1,4 @@
-"""Every elementwise math function x dtype: the C backend against NumPy (and JAX jit when installed).
+"""Every elementwise math function x dtype: the C backend against NumPy (and JAX jit if installed).
 
 Run: python benchmarks/bench_math.py [--n-log2 21] [--repeat 7] [--only tanh,sin]
 

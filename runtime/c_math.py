@@ -13,8 +13,8 @@ Formulas (no FMA anywhere: the C flags carry -ffp-contract=off):
   degree 6, in float32 with fmaf), times 2^n built from bits in two factors, so subnormal results
   round once.
 - tanh: float32 |x| < 0.75 by an odd polynomial, else 1 - 2/(exp(2|x|) + 1) with an inline exp
-  for that range (one normal 2^n factor); float64 t/(t + 2) with t = expm1(2|x|), the division
-  refined by one exact (Dekker) residual.
+  for that range (one normal 2^n factor); float64 the same shape: |x| < atanh(1/2) an odd
+  polynomial (mpmath Chebyshev fit, fma Horner), else 1 - 2/(exp(2|x|) + 1) by the exp kernel.
 - expm1: |x| <= 1 Taylor directly, else 2^n p + (2^n - 1) with r = x - n ln2 as a double-double.
 - log1p: near 1, 2 atanh(x/(2+x)) written as x - (s x - ...) so the rounding of s barely matters;
   elsewhere log(1 + x) plus the exact rounding error of 1 + x over (1 + x).
@@ -289,28 +289,39 @@ def _log1p(dt: np.dtype, t: str):
     return "a", body, ("la_log_f64",)
 
 
+# (tanh(x)/x - 1)/x^2 as a polynomial in z = x^2 on [0, atanh(1/2)^2]: Chebyshev fit (mpmath,
+# 40 digits; relative error of tanh from the fit 7e-20).
+_TANH_F64_P = [-0.3333333333333333, 0.13333333333333314, -0.05396825396822116, 0.02186948853411724, -0.008863235464372357, 0.0035921267901011518, -0.0014558193026988886, 0.0005899066398936489, -0.0002384783447510405, 9.456589574230639e-05, -3.374208289010631e-05, 7.887673410333495e-06]
+
+
 def _tanh_f64(dt: np.dtype, t: str):
-    """t / (t + 2) with t = expm1(2|x|) >= 0 (its error shrinks by 2/(t + 2)), 1 beyond |x| = 22,
-    x below 2^-28; the sign copied. expm1's argument is not clamped (beyond 22 the result is
-    selected away): gcc 12 gave up vectorizing the loop ("no vectype") with a select on that
-    argument, and tanh ran scalar, 11x NumPy's time (issue 29)."""
+    """|x| < atanh(1/2): x + x z P(z) (fma Horner); above: 1 - 2/(E + 1), E = exp(2|x|) by the own
+    exp kernel (1 selected beyond |x| = 22), where tanh >= 1/2 so E's error reaches
+    the result at most halved; the sign copied. Both computed, one selected (branch-free): the
+    earlier t/(t + 2), t = expm1(2|x|), with a Dekker-refined division, cost ~15x exp's time
+    (three polynomials and two divisions per element; issue 29)."""
+    small = _fma_horner64("z", _TANH_F64_P)
     body = (
         "{\n"
-        "    double ax = fabs(a);\n"
-        "    double t = la_expm1_f64(2.0 * ax);   /* no clamp: a select here stops gcc vectorizing */\n"
-        "    double d = t + 2.0, de = (2.0 - d) + t;          /* t + 2 = d + de exactly */\n"
-        "    double qt = t / d;\n"
-        f"    double ca = {SPLIT27!r} * qt, qh = ca - (ca - qt), ql = qt - qh;\n"
-        f"    double cb = {SPLIT27!r} * d, dh = cb - (cb - d), dl = d - dh;\n"
-        "    double p = qt * d, pe = ((qh * dh - p) + qh * dl + ql * dh) + ql * dl;  /* Dekker */\n"
-        "    double res = qt + (((t - p) - pe) - qt * de) / (d + de);  /* one Newton step */\n"
-        "    res = ax > 22.0 ? 1.0 : res;\n"
-        "    res = ax < 3.7252902984e-09 ? ax : res;        /* 2^-28: tanh x = x */\n"
-        "    res = copysign(res, a);\n"
-        "    return a != a ? a : res;\n"
+        "    double ax = fabs(a), z = a * a;\n"
+        f"    double small = a + a * (z * ({small}));\n"
+        "    double e = la_expcore_f64(2.0 * ax);   /* beyond 710 garbage, selected away: a clamp */\n"
+        "    double big = ax > 22.0 ? 1.0 : 1.0 - 2.0 / (e + 1.0);   /* here stops gcc 12 */\n"
+        "    big = copysign(big, a);\n"
+        "    double res = ax < 0.5493061443340549 ? small : big;\n"
+        "    return (a != a || a == 0.0) ? a : res;            /* NaN; -0.0 kept */\n"
         "}"
     )
-    return "a", body, ("la_expm1_f64",)
+    return "a", body, ("la_expcore_f64",)
+
+
+def _fma_horner64(var: str, coefs: list[float]) -> str:
+    """c0 + var*(c1 + ...) in double with explicit `fma` (exact by definition: the same bits in
+    every loop shape and on CUDA)."""
+    text = repr(coefs[-1])
+    for c in reversed(coefs[:-1]):
+        text = f"fma({text}, {var}, {c!r})"
+    return text
 
 
 GENERATORS = {"exp": _exp, "expcore": _expcore, "tanh": _tanh, "log": _log, "expm1": _expm1,

@@ -66,8 +66,8 @@ SPECIAL = {  # (input, value) pairs: 0.0 and -0.0 are one dict key
 
 
 def _inputs(dtype, n: int, span: float = 30.0) -> np.ndarray:
-    """Random bit patterns (every exponent, subnormals), a dense sweep of [-span, span], small values,
-    the interval boundaries of the formulas (c_erf.py) and their neighbours."""
+    """Random bit patterns (every exponent, subnormals), a dense sweep of [-span, span], small
+    values, the interval boundaries of the formulas (c_erf.py, ...) and their neighbours."""
     rng = np.random.default_rng(29)
     uint = np.uint32 if dtype == np.float32 else np.uint64
     info = np.finfo(dtype)

@@ -89,7 +89,7 @@ _NONDIFF = {"vjp": None, "differentiable": False}  # results are bool or bits: n
 _OWN_MATH = frozenset({"exp", "expm1", "tanh", "log", "log1p", "sin", "cos",
                        "atan", "asin", "acos",  # runtime/c_inverse.py
                        "sinh", "cosh", "asinh", "acosh", "atanh",  # runtime/c_hyper.py
-                       "cbrt"})  # runtime/c_cbrt.py
+                       "cbrt", "tan"})  # runtime/c_cbrt.py, c_trig.py
 
 
 # runtime/c_log.py: helper names are letters before the dtype suffix

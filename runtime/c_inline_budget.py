@@ -32,7 +32,8 @@ LIBRARY_BUDGET = 5
 # c_hyper.py, c_cbrt.py, c_log.py): each costs ~20-30 ms of compiler CPU. (Unary ones: the
 # wrappers take one argument; arctan2's `la_atantwo` stays inline.)
 HEAVY = ("exp", "expm1", "tanh", "log", "log1p", "sin", "cos", "erf", "erfc", "atan", "asin",
-         "acos", "sinh", "cosh", "asinh", "acosh", "atanh", "cbrt", "logtwo", "logten", "exptwo")
+         "acos", "sinh", "cosh", "asinh", "acosh", "atanh", "cbrt", "logtwo", "logten", "exptwo",
+         "tan")
 _CALL = re.compile(r"\bla_((?:" + "|".join(HEAVY) + r")_f(32|64))\(")
 # Two clone widths: the loop's natural one (16 floats / 8 doubles on AVX-512) and 8, the width of
 # the printer's 8-lane reduction loops; a static function keeps only the clones its loops call.

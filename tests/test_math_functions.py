@@ -40,6 +40,7 @@ FUNCTIONS = {
     "log2": (_real(lambda v: mp.log(v) / mp.log(2)), 1.0, 2.0, 1000.0),
     "log10": (_real(lambda v: mp.log10(v)), 1.0, 2.0, 1000.0),
     "exp2": (lambda v: mp.power(2, v), 1.0, 2.0, 1100.0),
+    "tan": (mp.tan, 1.0, 3.0, 100.0),
 }
 # the exact value of each function at its special inputs (NumPy / scipy.special's)
 SPECIAL = {  # (input, value) pairs: 0.0 and -0.0 are one dict key
@@ -60,6 +61,8 @@ SPECIAL = {  # (input, value) pairs: 0.0 and -0.0 are one dict key
     "log2": [(0.0, 0), (-0.0, 0), (np.inf, 0), (-np.inf, 0), (-1.0, 0), (1.0, 0), (1024.0, 0),
              (2.0 ** -1074, 0), (0.125, 0)],
     "log10": [(0.0, 0), (-0.0, 0), (np.inf, 0), (-np.inf, 0), (-1.0, 0), (1.0, 0), (1e-300, 0)],
+    "tan": [(0.0, 0), (-0.0, 0), (np.inf, 0), (-np.inf, 0), (1e22, 0), (1.5707963267948966, 0),
+            (-1.5707963267948966, 0), (3.141592653589793, 0)],
     "exp2": [(0.0, 0), (-0.0, 0), (np.inf, 0), (-np.inf, 0), (1024.0, 0), (1023.0, 0),
              (-1074.0, 0), (-1075.0, 0), (-1076.0, 0), (-149.0, 0), (-150.0, 0), (128.0, 0)],
 }

@@ -86,10 +86,19 @@ _NONDIFF = {"vjp": None, "differentiable": False}  # results are bool or bits: n
 # Own exp, expm1, tanh, log, log1p (runtime/c_math.py), sin, cos (c_trig.py): one implementation
 # for the vector body and the scalar tail of every loop: a recomputed value has one bit pattern
 # (issue 9).
-_OWN_MATH = frozenset({"exp", "expm1", "tanh", "log", "log1p", "sin", "cos"})
+_OWN_MATH = frozenset({"exp", "expm1", "tanh", "log", "log1p", "sin", "cos",
+                       "atan", "asin", "acos",  # runtime/c_inverse.py
+                       "sinh", "cosh", "asinh", "acosh", "atanh",  # runtime/c_hyper.py
+                       "cbrt", "tan"})  # runtime/c_cbrt.py, c_trig.py
+
+
+# runtime/c_log.py: helper names are letters before the dtype suffix
+_OWN_NAMES = {"exp2": "exptwo", "log2": "logtwo", "log10": "logten"}
 
 
 def _libm(name: str) -> dict[str, str]:
+    if name in _OWN_NAMES:
+        return {"f": "la_" + _OWN_NAMES[name] + "_{S}({0})"}
     if name in _OWN_MATH:
         return {"f": "la_" + name + "_{S}({0})"}
     return {"f": name + "{F}({0})"}
@@ -130,6 +139,29 @@ for _name, _c, _dom, _dfdx in (
          lambda x, y: d.div(1.0, d.ew("sqrt", d.sub(d.mul(x, x), 1.0)))),
         ("arctanh", "atanh", "unit", lambda x, y: d.div(1.0, d.sub(1.0, d.mul(x, x))))):
     _elementwise(_name, getattr(np, _name), _libm(_c), domain=_dom, vjp=_chain(_dfdx))
+
+
+def _erf_reference(complement: bool):
+    """NumPy has no erf: math.erf/erfc per element (libm's, within an ulp; scipy.special's erfc
+    was hundreds of ulps off near its underflow, x > 25), in float64, rounded to the loop dtype."""
+    import math
+
+    fn = np.frompyfunc(math.erfc if complement else math.erf, 1, 1)
+
+    def reference(xs, attrs, dtype):
+        return np.asarray(fn(np.asarray(xs[0], np.float64)), np.float64).astype(dtype)
+
+    return reference
+
+
+# erf/erfc (runtime/c_erf.py): no NumPy ufunc, np.sin's dtype rule (real floats only).
+_TWO_OVER_SQRT_PI = 1.1283791670955126
+for _name, _sign in (("erf", 1.0), ("erfc", -1.0)):
+    register(OpDef(
+        name=_name, kind=OpKind.ELEMENTWISE, arity=1, reference=_erf_reference(_sign < 0),
+        loop_rule=np.sin, c={"f": "la_" + _name + "_{S}({0})"},
+        vjp=_chain(lambda x, y, _k=_sign * _TWO_OVER_SQRT_PI: d.mul(
+            d.ew("exp", d.neg(d.mul(x, x))), _k))))
 _elementwise("square", np.square, {"f": "({0} * {0})", "*": "la_mul_{S}({0}, {0})"},
              vjp=_chain(lambda x, y: d.mul(x, 2.0)))
 _elementwise("reciprocal", np.reciprocal, {"f": "(({T})1 / {0})", "*": "la_recip_{S}({0})"},
@@ -202,8 +234,8 @@ def _arctan2_vjp(g, y, xs, a):
     return d.mul(scale, xs[1]), d.neg(d.mul(scale, xs[0]))
 
 
-_elementwise("arctan2", np.arctan2, {"f": "atan2{F}({0}, {1})"}, vjp=_arctan2_vjp)
-_elementwise("hypot", np.hypot, {"f": "hypot{F}({0}, {1})"}, properties=("commutative",),
+_elementwise("arctan2", np.arctan2, {"f": "la_atantwo_{S}({0}, {1})"}, vjp=_arctan2_vjp)
+_elementwise("hypot", np.hypot, {"f": "la_hypot_{S}({0}, {1})"}, properties=("commutative",),
              vjp=lambda g, y, xs, a: (d.mul(g, d.div(xs[0], y)), d.mul(g, d.div(xs[1], y))))
 _elementwise("logaddexp", np.logaddexp, {"f": "la_logaddexp_{S}({0}, {1})"},
              properties=("commutative",),

@@ -46,6 +46,8 @@ class OpDef:
     arity: int = 1  # -1: variadic
     attr_names: tuple[str, ...] = ()
     ufunc: np.ufunc | None = None  # elementwise dtype rule: NumPy's loop resolution for this ufunc
+    # elementwise ops NumPy has no ufunc for (erf): the ufunc whose loop resolution they take
+    loop_rule: np.ufunc | None = None
     c: str | Mapping[str, str] | None = None  # C template; a mapping is keyed by dtype kind 'f','i','u','b'
     cuda: str | Mapping[str, str] | None = None  # CUDA override of `c`, where the math differs
     # Test input domain (tests/numpy_oracle.py draws from it): any, positive, unit ([-1, 1]), ge1,

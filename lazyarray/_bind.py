@@ -298,7 +298,7 @@ def resolve(op: OpDef, operands: tuple[Operand, ...], site: Site) -> tuple[np.dt
         return loop
     shown = ", ".join(str(getattr(d, "__name__", d)) for d in map(operand_dtype, operands))
     try:
-        loop = dtypes.resolve_ufunc(op.ufunc, key[1:])
+        loop = dtypes.resolve_ufunc(op.ufunc if op.ufunc is not None else op.loop_rule, key[1:])
     except TypeError:
         raise fail(TypeError, f"{op.name} is not supported for input types ({shown})", site) from None
     if loop[0] == _OBJECT:  # a comparison of two Python ints: in int64, or exactly at once

@@ -56,10 +56,13 @@ def _make(op_name: str, public_name: str) -> Any:
             return Array(_bind.binary(op, x1, x2, user_site(1)))
     KEYWORD_FUNCTIONS[public_name] = _make_keyword(op, public_name)
     fn.__name__ = fn.__qualname__ = public_name
-    ufunc = op.ufunc.__name__ if op.ufunc is not None else op_name
     standard = f" / Array API `{public_name}`" if public_name in _STANDARD else ""
-    fn.__doc__ = (f"numpy.{ufunc}{standard}: elementwise, with NumPy's dtype promotion and "
-                  "broadcasting.")
+    if op.ufunc is None:  # erf, erfc: NumPy has none; scipy.special's, np.sin's dtype rule
+        fn.__doc__ = (f"scipy.special.{op_name}: elementwise on real numbers (the result dtype as "
+                      "numpy.sin's), within the ulp bound of docs/semantics.md.")
+        return fn
+    fn.__doc__ = (f"numpy.{op.ufunc.__name__}{standard}: elementwise, with NumPy's dtype promotion "
+                  "and broadcasting.")
     return fn
 
 
@@ -92,7 +95,8 @@ def _make_keyword(op: Any, public_name: str) -> Any:
 _UNARY = ("abs", "negative", "positive", "exp", "expm1", "log", "log1p", "log2", "log10", "sqrt",
           "square", "reciprocal", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh",
           "tanh", "arcsinh", "arccosh", "arctanh", "sign", "floor", "ceil", "trunc", "rint", "isnan",
-          "isinf", "isfinite", "logical_not", "bitwise_invert", "signbit", "cbrt", "exp2")
+          "isinf", "isfinite", "logical_not", "bitwise_invert", "signbit", "cbrt", "exp2", "erf",
+          "erfc")
 _BINARY = ("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "fmod", "gcd",
            "lcm", "maximum", "minimum",
            "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign", "nextafter", "equal", "not_equal", "less", "less_equal", "greater",

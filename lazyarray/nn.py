@@ -19,9 +19,10 @@ def sigmoid(x: Any) -> Array:
 
 
 def gelu(x: Any, approximate: bool = True) -> Array:
-    """The tanh form (jax.nn.gelu's default). The exact erf form needs an erf op, not built yet."""
+    """jax.nn.gelu: the tanh form by default, x/2 (1 + erf(x/sqrt 2)) with approximate=False
+    (written as x/2 erfc(-x/sqrt 2), as JAX does: no cancellation where erf(x/sqrt 2) ~ -1)."""
     if not approximate:
-        raise NotImplementedError("gelu(approximate=False) needs erf, which lazyarray lacks yet")
+        return 0.5 * x * ew.erfc(x * -math.sqrt(0.5))
     return 0.5 * x * (1 + ew.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
 
 

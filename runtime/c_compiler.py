@@ -54,7 +54,8 @@ from .compile_stats import CompileForbidden
 # Bump when generated code or the calling convention changes. A kernel's cache key is its own text, not
 # the helpers around it, so the helpers' generators (the files below) are hashed in too.
 _HELPER_SOURCES = ("c_prelude.py", "c_math.py", "c_trig.py", "c_philox.py", "c_complex.py",
-                   "c_inline_budget.py", "c_helper_library.py")
+                   "c_inline_budget.py", "c_helper_library.py", "c_erf.py", "c_inverse.py",
+                   "c_hyper.py", "c_cbrt.py", "c_log.py")
 CODEGEN_VERSION = "4-" + hashlib.sha256(b"".join(
     (Path(__file__).parent / f).read_bytes() for f in _HELPER_SOURCES)).hexdigest()[:12]
 # -ffp-contract=off: gcc's default fuses a*b+c into an FMA differently per loop shape, so one value

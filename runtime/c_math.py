@@ -13,11 +13,10 @@ Formulas (no FMA anywhere: the C flags carry -ffp-contract=off):
   degree 6, in float32 with fmaf), times 2^n built from bits in two factors, so subnormal results
   round once.
 - tanh: float32 |x| < 0.75 by an odd polynomial, else 1 - 2/(exp(2|x|) + 1) with an inline exp
-  for that range (one normal 2^n factor); float64 t/(t + 2) with t = expm1(2|x|), the division
-  refined by one exact (Dekker) residual.
-- expm1: |x| <= 1 Taylor directly, else 2^n p + (2^n - 1) with r = x - n ln2 as a double-double.
-- log1p: near 1, 2 atanh(x/(2+x)) written as x - (s x - ...) so the rounding of s barely matters;
-  elsewhere log(1 + x) plus the exact rounding error of 1 + x over (1 + x).
+  for that range (one normal 2^n factor); float64 the same shape: |x| < atanh(1/2) an odd
+  polynomial (mpmath Chebyshev fit, fma Horner), else 1 - 2/(exp(2|x|) + 1) by the exp kernel.
+- expm1: 2 (2^(n-1) p + (2^(n-1) - 1/2)), p = expm1(r), r = x - n ln2 as a double-double.
+- log1p: log(1 + x) plus the exact rounding error of 1 + x over (1 + x).
 - float32 expm1/log1p/sin/cos call the float64 function and round once.
 - log: x = 2^e * m with m in [sqrt(1/2), sqrt(2)), s = (m-1)/(m+1), log m = 2 atanh(s) by its odd
   series, plus e*ln2 (split for float64); subnormal inputs are scaled by 2^54 first.
@@ -239,16 +238,17 @@ def _log(dt: np.dtype, t: str):
 
 
 def _expm1(dt: np.dtype, t: str):
-    """|x| <= 1: Taylor directly (no cancellation at 0, -0.0 kept); else 2^n (1 + p) - 1 as
-    2^n p + (2^n - 1) with r = x - n ln2 as a double-double; x > 709: exp; x < -40: -1."""
+    """2^n (1 + p) - 1 as 2 (2^(n-1) p + (2^(n-1) - 1/2)) with r = x - n ln2 as a double-double and
+    p = expm1(r) (for |x| < ln2/2, n = 0 and r = x: no cancellation, -0.0 kept); the halved
+    power of two overflows only with the result (x up to 710); x < -40: -1. (A separate Taylor
+    series for |x| <= 1 and a second exp for x > 709, both computed for every element, made it
+    1.3-4.6x NumPy's time: issue 29.)"""
     if dt == np.float32:
         return "a", "(float)la_expm1_f64((double)a)", ("la_expm1_f64",)
-    direct = _horner("a", _taylor_exp(19))
     q = _horner("r", _taylor_exp(13))
     body = (
         "{\n"
-        f"    double d = a + a * a * ({direct});\n"
-        "    double x = a < -40.0 ? -40.0 : (a > 709.0 ? 709.0 : a);\n"
+        "    double x = a < -40.0 ? -40.0 : (a > 710.0 ? 710.0 : a);\n"
         f"    double t = x * {1 / math.log(2)!r} + {SHIFTER!r};\n"
         f"    double n = t - {SHIFTER!r};\n"
         f"    double hi = x - n * {LN2_HI!r}, lo = n * {LN2_LO!r};\n"
@@ -256,32 +256,28 @@ def _expm1(dt: np.dtype, t: str):
         f"    double p = r + r * r * ({q});\n"
         "    p = p + (c + c * p);                           /* expm1(r + c) */\n"
         "    uint64_t tb; memcpy(&tb, &t, sizeof tb);\n"
-        "    uint64_t b = (tb + 1023u) << 52;               /* 2^n, n in -58..1023 */\n"
+        "    uint64_t b = (tb + 1022u) << 52;               /* 2^(n-1), n in -58..1024 */\n"
         "    double s; memcpy(&s, &b, sizeof s);\n"
-        "    double res = s * p + (s - 1.0);\n"
-        "    res = (a <= 1.0 && a >= -1.0) ? d : res;\n"
-        "    res = a > 709.0 ? la_expcore_f64(a > 710.0 ? 710.0 : a) : res;\n"
+        "    double res = 2.0 * (s * p + (s - 0.5));\n"
         "    res = a < -40.0 ? -1.0 : res;\n"
         "    return (a != a || a == 0.0) ? a : res;\n"
         "}"
     )
-    return "a", body, ("la_expcore_f64",)
+    return "a", body, ()
 
 
 def _log1p(dt: np.dtype, t: str):
-    """u = 1 + x; near 1 (u in [sqrt 1/2, sqrt 2)) 2 atanh(x / (2 + x)) from x itself, else
-    log(u) plus the rounding error of u to first order."""
+    """u = 1 + x; log(u) plus the rounding error of u to first order (exact where it matters: for
+    u near 1 the own log's mantissa m - 1 is exact). A second formula near 1, 2 atanh(x/(2 + x)),
+    computed for every element, kept the error at 1.41 ulp (now 2.28) but cost 1.4x NumPy's
+    time (issue 29)."""
     if dt == np.float32:
         return "a", "(float)la_log1p_f64((double)a)", ("la_log1p_f64",)
-    q = _horner("w", _log_series(10))
     body = (
         "{\n"
         "    double u = 1.0 + a;\n"
         "    double c = a > 1.0 ? 1.0 - (u - a) : a - (u - 1.0);   /* (1 + a) - u, exactly */\n"
-        "    double far = la_log_f64(u) + c / u;\n"
-        "    double s = a / (2.0 + a), w = s * s;\n"
-        f"    double near = a - (s * a - 2.0 * s * w * ({q}));   /* 2s = a - s a */\n"
-        "    double res = (u >= 0.7071067811865476 && u < 1.4142135623730951) ? near : far;\n"
+        "    double res = la_log_f64(u) + c / u;\n"
         "    res = a == -1.0 ? -INFINITY : res;\n"
         "    res = a == INFINITY ? a : res;\n"
         "    return (a != a || a == 0.0) ? a : res;\n"
@@ -290,26 +286,39 @@ def _log1p(dt: np.dtype, t: str):
     return "a", body, ("la_log_f64",)
 
 
+# (tanh(x)/x - 1)/x^2 as a polynomial in z = x^2 on [0, atanh(1/2)^2]: Chebyshev fit (mpmath,
+# 40 digits; relative error of tanh from the fit 7e-20).
+_TANH_F64_P = [-0.3333333333333333, 0.13333333333333314, -0.05396825396822116, 0.02186948853411724, -0.008863235464372357, 0.0035921267901011518, -0.0014558193026988886, 0.0005899066398936489, -0.0002384783447510405, 9.456589574230639e-05, -3.374208289010631e-05, 7.887673410333495e-06]
+
+
 def _tanh_f64(dt: np.dtype, t: str):
-    """t / (t + 2) with t = expm1(2|x|) >= 0 (its error shrinks by 2/(t + 2)), 1 beyond |x| = 22,
-    x below 2^-28; the sign copied."""
+    """|x| < atanh(1/2): x + x z P(z) (fma Horner); above: 1 - 2/(E + 1), E = exp(2|x|) by the own
+    exp kernel (1 selected beyond |x| = 22), where tanh >= 1/2 so E's error reaches
+    the result at most halved; the sign copied. Both computed, one selected (branch-free): the
+    earlier t/(t + 2), t = expm1(2|x|), with a Dekker-refined division, cost ~15x exp's time
+    (three polynomials and two divisions per element; issue 29)."""
+    small = _fma_horner64("z", _TANH_F64_P)
     body = (
         "{\n"
-        "    double ax = fabs(a);\n"
-        "    double t = la_expm1_f64(ax > 22.0 ? 44.0 : 2.0 * ax);\n"
-        "    double d = t + 2.0, de = (2.0 - d) + t;          /* t + 2 = d + de exactly */\n"
-        "    double qt = t / d;\n"
-        f"    double ca = {SPLIT27!r} * qt, qh = ca - (ca - qt), ql = qt - qh;\n"
-        f"    double cb = {SPLIT27!r} * d, dh = cb - (cb - d), dl = d - dh;\n"
-        "    double p = qt * d, pe = ((qh * dh - p) + qh * dl + ql * dh) + ql * dl;  /* Dekker */\n"
-        "    double res = qt + (((t - p) - pe) - qt * de) / (d + de);  /* one Newton step */\n"
-        "    res = ax > 22.0 ? 1.0 : res;\n"
-        "    res = ax < 3.7252902984e-09 ? ax : res;        /* 2^-28: tanh x = x */\n"
-        "    res = copysign(res, a);\n"
-        "    return a != a ? a : res;\n"
+        "    double ax = fabs(a), z = a * a;\n"
+        f"    double small = a + a * (z * ({small}));\n"
+        "    double e = la_expcore_f64(2.0 * ax);   /* beyond 710 garbage, selected away: a clamp */\n"
+        "    double big = ax > 22.0 ? 1.0 : 1.0 - 2.0 / (e + 1.0);   /* here stops gcc 12 */\n"
+        "    big = copysign(big, a);\n"
+        "    double res = ax < 0.5493061443340549 ? small : big;\n"
+        "    return (a != a || a == 0.0) ? a : res;            /* NaN; -0.0 kept */\n"
         "}"
     )
-    return "a", body, ("la_expm1_f64",)
+    return "a", body, ("la_expcore_f64",)
+
+
+def _fma_horner64(var: str, coefs: list[float]) -> str:
+    """c0 + var*(c1 + ...) in double with explicit `fma` (exact by definition: the same bits in
+    every loop shape and on CUDA)."""
+    text = repr(coefs[-1])
+    for c in reversed(coefs[:-1]):
+        text = f"fma({text}, {var}, {c!r})"
+    return text
 
 
 GENERATORS = {"exp": _exp, "expcore": _expcore, "tanh": _tanh, "log": _log, "expm1": _expm1,

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import c_complex, c_math, c_philox, c_trig
+from . import c_cbrt, c_complex, c_erf, c_hyper, c_inverse, c_log, c_math, c_philox, c_trig
 
 SUFFIX = {
     "b": np.dtype("bool"), "i8": np.dtype("int8"), "i16": np.dtype("int16"),
@@ -200,10 +200,47 @@ def _extreme(maximum: bool) -> Gen:
 
 
 def _logaddexp(dt: np.dtype, t: str):
-    s = libm_suffix(dt)
-    body = (f"{{\n    if (a == b) return a + ({t})0.693147180559945309417232121458176568;\n"
-            f"    {t} d = a - b;\n    if (d > 0) return a + log1p{s}(exp{s}(-d));\n"
-            f"    if (d <= 0) return b + log1p{s}(exp{s}(d));\n    return d;\n}}")
+    """NumPy's npy_logaddexp (equal operands: x + ln 2, so inf + inf stays inf; else
+    max + log1p(exp(-|x - y|)); NaN propagates), branch-free on the own exp and log so that gcc
+    vectorizes it (issue 29: JAX was 4x faster than libm's scalar calls behind branches).
+    log1p(e) for e in [0, 1] as log(1 + e) plus the rounding error of 1 + e over 1 + e (the own
+    log1p's selects, fed by exp's, made gcc 12 give up vectorizing). float32 runs the float64
+    function and rounds once."""
+    if dt == np.float32:
+        return "a, b", "(float)la_logaddexp_f64((double)a, (double)b)", ("la_logaddexp_f64",)
+    body = ("{\n    double d = a - b;\n    double m = d > 0 ? a : b;\n"
+            "    double e = la_exp_f64(-fabs(d));\n"
+            "    double u = 1.0 + e, c = e - (u - 1.0);           /* 1 + e = u + c exactly */\n"
+            "    double r = m + (la_log_f64(u) + c / u);\n"
+            "    r = d != d ? d : r;\n"
+            "    return a == b ? a + 0.6931471805599453 : r;\n}")
+    return "a, b", body, ("la_exp_f64", "la_log_f64")
+
+
+def _hypot(dt: np.dtype, t: str):
+    """float32: sqrt of the sum of squares in double (exact squares, no overflow), rounded once.
+    float64: both scaled by 2^-e (e: the larger one's exponent, clamped so both factors are
+    normal), sqrt(fma(M, M, m*m)), scaled back (overflow to inf where hypot overflows); inf if
+    either is inf, even with a NaN (C99, NumPy). Branch-free: gcc vectorizes it."""
+    if dt == np.float32:
+        return "a, b", ("{\n    double x = (double)a, y = (double)b;\n"
+                        "    float r = (float)sqrt(x * x + y * y);\n"
+                        "    return (fabsf(a) == INFINITY || fabsf(b) == INFINITY) ? INFINITY : r;"
+                        "\n}"), ()
+    body = (
+        "{\n"
+        "    double ax = fabs(a), ay = fabs(b);\n"
+        "    double mx = ax > ay ? ax : ay, mn = ax > ay ? ay : ax;   /* NaN: ends in r */\n"
+        "    uint64_t u; memcpy(&u, &mx, sizeof u);\n"
+        "    int64_t e = (int64_t)((u >> 52) & 0x7ff) - 1023;\n"
+        "    e = e < -1021 ? -1021 : (e > 1022 ? 1022 : e);\n"
+        "    uint64_t down = (uint64_t)(1023 - e) << 52, up = (uint64_t)(1023 + e) << 52;\n"
+        "    double sd, su; memcpy(&sd, &down, sizeof sd); memcpy(&su, &up, sizeof su);\n"
+        "    double M = mx * sd, m = mn * sd;                  /* exact: powers of two */\n"
+        "    double r = sqrt(fma(M, M, m * m)) * su;\n"
+        "    return (ax == INFINITY || ay == INFINITY) ? INFINITY : r;\n"
+        "}"
+    )
     return "a, b", body, ()
 
 
@@ -223,10 +260,17 @@ _GENERATORS: dict[str, Gen] = {
     "recip": _recip, "sign": _sign, "floordiv": _floordiv, "rem": _rem, "pow": _pow,
     "shl": _shift(True), "shr": _shift(False), "max": _extreme(True), "min": _extreme(False),
     "logaddexp": _logaddexp, "logaddexp2": _logaddexp2, "fmod": _fmod, "gcd": _gcd, "lcm": _lcm,
+    "hypot": _hypot,
 }
 _GENERATORS.update(c_math.GENERATORS)  # exp, expm1, tanh, log, log1p: one implementation
 _GENERATORS.update(c_trig.GENERATORS)  # sin, cos                       for every loop shape
-_TABLES = {"twobypi_table": c_trig.table_text}  # constant tables the helpers index
+_GENERATORS.update(c_erf.GENERATORS)  # erf, erfc
+_GENERATORS.update(c_inverse.GENERATORS)  # arctan, arcsin, arccos, arctan2
+_GENERATORS.update(c_hyper.GENERATORS)  # sinh, cosh, arcsinh, arccosh, arctanh
+_GENERATORS.update(c_cbrt.GENERATORS)  # cbrt
+_GENERATORS.update(c_log.GENERATORS)  # log2, log10, float32 exp2
+_TABLES = {"twobypi_table": c_trig.table_text,  # constant tables the helpers index
+           "erfc_table": c_erf.table_text}
 _GENERATORS.update(c_philox.GENERATORS)  # the random bits of la.random
 
 

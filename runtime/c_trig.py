@@ -131,12 +131,11 @@ def _split_hi(x: float) -> float:
     return c - (c - x)
 
 
-def _sinq(dt, t: str):
-    if str(dt) != "float64":
-        raise KeyError("la_sinq is float64 only")
+def _kernel_lines() -> list[str]:
+    """C statements: sin and cos of the reduced |a| (`sn`, `cs`) and the quadrant `quad`."""
     lines = ["double ax = fabs(a);", "int64_t quad = 0;", "double rh = ax, rl = 0.0;", "{"]
     lines += ["    " + ln for ln in _reduction_lines()]
-    lines += [
+    return lines + [
         "}",
         f"int64_t small = ax < {PIO4!r};",
         "rh = small ? ax : rh; rl = small ? 0.0 : rl; quad = small ? 0 : quad;",
@@ -144,6 +143,13 @@ def _sinq(dt, t: str):
         f"double sn = rh + (v * ({_horner('z', _sin_coefs())}) + rl * (1.0 - 0.5 * z));",
         "double hz = 0.5 * z, w = 1.0 - hz;",
         f"double cs = w + (((1.0 - w) - hz) + (z * z * ({_horner('z', _cos_coefs())}) - rh * rl));",
+    ]
+
+
+def _sinq(dt, t: str):
+    if str(dt) != "float64":
+        raise KeyError("la_sinq is float64 only")
+    lines = _kernel_lines() + [
         "int64_t k = (quad + (int64_t)q) & 3;",
         "double res = (k & 1) ? cs : sn;",
         "res = (k & 2) ? -res : res;",
@@ -153,6 +159,23 @@ def _sinq(dt, t: str):
     ]
     body = "{\n" + "\n".join("    " + ln for ln in lines) + "\n}"
     return "a, q", body, ("la_twobypi_table",)
+
+
+def _tan(dt, t: str):
+    """tan = sin/cos of the reduced argument (one exact reduction, both polynomials, one
+    division): -cos/sin in odd quadrants; the sign of `a` restored, tan(-0.0) = -0.0, inf -> NaN.
+    float32 runs the float64 function and rounds once."""
+    if str(dt) == "float32":
+        return "a", "(float)la_tan_f64((double)a)", ("la_tan_f64",)
+    lines = _kernel_lines() + [
+        "int64_t odd = quad & 1;",
+        "double res = odd ? -cs / sn : sn / cs;",
+        "res = a < 0.0 ? -res : res;",
+        "res = a == 0.0 ? a : res;",
+        "return ax <= 1.7976931348623157e308 ? res : a - a;   /* inf: NaN; NaN stays NaN */",
+    ]
+    body = "{\n" + "\n".join("    " + ln for ln in lines) + "\n}"
+    return "a", body, ("la_twobypi_table",)
 
 
 def _sin(dt, t: str):
@@ -167,4 +190,4 @@ def _cos(dt, t: str):
     return "a", "la_sinq_f64(a, 1.0)", ("la_sinq_f64",)
 
 
-GENERATORS = {"sinq": _sinq, "sin": _sin, "cos": _cos}
+GENERATORS = {"sinq": _sinq, "sin": _sin, "cos": _cos, "tan": _tan}

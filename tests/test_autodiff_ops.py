@@ -111,7 +111,7 @@ def _cases(rng) -> dict:
             continue
         if op.name in structural:
             cases[op.name] = structural[op.name]
-        elif op.kind is OpKind.ELEMENTWISE and op.ufunc is not None:
+        elif op.kind is OpKind.ELEMENTWISE and (op.ufunc or op.loop_rule) is not None:
             xs = [_smooth(rng, op.domain, i, SHAPE) for i in range(op.arity)]
             cases[op.name] = (_primitive(op.name), xs)
     return cases

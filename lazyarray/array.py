@@ -17,6 +17,7 @@ import numpy as np
 from . import _bind
 from .cuts import _LIMIT as _LIVE_LIMIT
 from .cuts import _LIVE, _prune
+from .graph.dtypes import bool_
 from .graph.node import Node, user_site
 
 
@@ -365,6 +366,8 @@ def _operators() -> None:
                "gt": ew.greater, "ge": ew.greater_equal}
     for name, fn in compare.items():
         setattr(Array, f"__{name}__", _forward(fn))
+    Array.__eq__ = _with_none(Array.__eq__, False)  # type: ignore[method-assign]
+    Array.__ne__ = _with_none(Array.__ne__, True)  # type: ignore[method-assign]
     Array.__divmod__ = _forward(_divmod)  # type: ignore[attr-defined]
     Array.__rdivmod__ = _reflected(_divmod)  # type: ignore[attr-defined]
     Array.__round__ = lambda self, ndigits=None: ew.round(self, ndigits or 0)  # type: ignore
@@ -436,6 +439,19 @@ def _direct(op: Any, reflected: bool) -> Any:
             return Array(elementwise(op, self, other, user_site(2)))  # 2: skip this frame
     method.__name__ = ("__r" if reflected else "__") + op.name + "__"
     return method
+
+
+def _with_none(method: Any, value: bool) -> Any:
+    """`x == None` / `x != None` compare elementwise, as NumPy's (an object comparison: all False /
+    all True), where Python's fallback for NotImplemented would answer one bool. A broadcast
+    scalar: no memory until used. The C comparison methods fall back to this one for None."""
+    def compare(self: Array, other: Any) -> Any:
+        if other is None:
+            return Array(_bind.scalar_leaf(value, bool_, user_site(2), self.shape))
+        return method(self, other)
+
+    compare.__name__ = method.__name__
+    return compare
 
 
 def _forward(fn: Any) -> Any:

@@ -255,3 +255,44 @@ def test_floor_divide_with_infinities_keeps_numpy_values(backend):
         np.testing.assert_array_equal(got, want)
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
     np.testing.assert_array_equal(want, fwant)
+
+
+# --- x == None, round of integers with negative decimals (the gaps issue 26 lists) ---------------------
+def test_comparison_with_none_is_elementwise_as_numpy(backend):
+    for x in (np.arange(3.0), np.zeros((2, 0), np.int8), np.array(True), np.ones((2, 3), "c8")):
+        a = la.asarray(x)
+        for got, want in ((a == None, x == None), (a != None, x != None),  # noqa: E711
+                          (None == a, None == x), (None != a, None != x)):  # noqa: E711
+            assert isinstance(got, la.Array) and got.shape == np.shape(want)
+            assert got.dtype == np.asarray(want).dtype
+            np.testing.assert_array_equal(np.asarray(got), want)
+
+
+_INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+@settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), decimals=st.integers(-20, 2))
+def test_round_integers_with_negative_decimals_is_numpys(backend, data, decimals):
+    """NumPy divides by 10**-decimals in float64, rounds half to even and casts back: every
+    integer dtype, values whose rounded result fits the dtype (beyond it NumPy's cast is the
+    platform's; lazyarray's saturates, as astype: docs/semantics.md)."""
+    name = data.draw(st.sampled_from(_INTS))
+    info = np.iinfo(name)
+    drawn = data.draw(st.lists(st.integers(int(info.min), int(info.max)), min_size=1, max_size=6))
+    extra = [0, 5, 15, 25, 35, 45, 50, 150, 250] + ([-15, -25, -35] if info.min else [])
+    x = np.concatenate([np.array(drawn, name), np.array(extra, np.int64).astype(name)])
+    with np.errstate(all="ignore"):
+        rounded = np.round(x.astype(np.float64), decimals)  # NumPy's float64 step
+    x = x[(rounded >= float(info.min)) & (rounded <= float(info.max)) & (rounded < 2.0**63)]
+    want = np.round(x, decimals)
+    got = la.round(la.asarray(x), decimals)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_round_issue_example_every_int_dtype(backend):
+    for name in _INTS:
+        x = np.array([15, 25, -35] if name[0] == "i" else [15, 25, 35], name)
+        for d in (-1, -2):
+            np.testing.assert_array_equal(np.asarray(la.round(la.asarray(x), d)), np.round(x, d))

@@ -9,6 +9,7 @@ built from it later read the buffer instead of recomputing.
 from __future__ import annotations
 
 import builtins
+import sys
 from typing import Any, Iterator
 from weakref import ref as _weakref
 
@@ -268,7 +269,9 @@ class Array:
                    dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
         """Host data goes out read-only when the consumer speaks DLPack >= 1.0 (it carries the
         read-only flag), else as a copy (`copy=False` then shares it writable: the caller must not
-        write); GPU buffers (no read-only flag in CuPy) as a copy. `dl_device=(1, 0)` asks for the
+        write); a copy also to torch, which speaks 1.0 but ignores the flag (torch.from_dlpack(x)
+        then wrote into x with `add_`; `copy=False` raises BufferError there); GPU buffers (no
+        read-only flag in CuPy) as a copy. `dl_device=(1, 0)` asks for the
         CPU: a GPU Array is copied to the host (BufferError with `copy=False`)."""
         data = self._data()
         to_host = dl_device is not None and tuple(dl_device)[0] == 1
@@ -287,9 +290,13 @@ class Array:
                 data = data.copy()
             backend.synchronize()
             return data.__dlpack__(stream=stream, **kwargs)
+        ignores_flag = _ignores_read_only(sys._getframe(1))
         if copy is False:
+            if ignores_flag:
+                raise BufferError("torch ignores DLPack's read-only flag: sharing this immutable "
+                                  "Array's buffer would let it write there; leave copy=None")
             return data.__dlpack__(**kwargs)
-        if copy or max_version is None or tuple(max_version) < (1, 0):
+        if copy or ignores_flag or max_version is None or tuple(max_version) < (1, 0):
             return data.copy().__dlpack__(**kwargs)
         return _read_only(data).__dlpack__(**kwargs)
     def __dlpack_device__(self) -> tuple[int, int]:
@@ -441,6 +448,16 @@ def _direct(op: Any, reflected: bool) -> Any:
     return method
 
 
+# Consumers that take a DLPack >= 1.0 capsule but ignore its read-only flag (torch 2.x's
+# `from_dlpack` shares the buffer writable, even a read-only NumPy array's): they get a copy.
+_IGNORE_READ_ONLY = frozenset({"torch"})
+
+
+def _ignores_read_only(caller: Any) -> bool:
+    """Whether `__dlpack__` was called from such a consumer (the frame that called it)."""
+    return caller.f_globals.get("__name__", "").partition(".")[0] in _IGNORE_READ_ONLY
+
+
 def _with_none(method: Any, value: bool) -> Any:
     """`x == None` / `x != None` compare elementwise, as NumPy's (an object comparison: all False /
     all True), where Python's fallback for NotImplemented would answer one bool. A broadcast
@@ -476,12 +493,13 @@ def _reflected(fn: Any) -> Any:
 
 def _is_operand(x: Any) -> bool:
     """What NumPy's ndarray would take: scalars, sequences, and foreign arrays (`__array__`,
-    `__dlpack__`), except those that ask NumPy to defer to them (`__array_ufunc__ = None` or an
-    `__array_priority__`, as torch tensors do): their reflected operator runs instead."""
+    `__dlpack__`), except those that opt out of NumPy's operators (`__array_ufunc__ = None`,
+    NEP 13): their reflected operator runs instead. An `__array_priority__` alone (torch sets
+    one) does not defer: torch's reflected operators decline Arrays (`a + tensor` was a TypeError
+    both ways round) or compute at torch's line in its own dtype (`a / tensor` as
+    `tensor.reciprocal() * a`, in float32); the tensor is an operand instead, copied as an ndarray."""
     if isinstance(x, (Array, int, float, complex, bool, np.ndarray, np.generic, list, tuple)):
         return True
     if not (hasattr(x, "__array__") or hasattr(x, "__dlpack__")):
         return False
-    cls = type(x)
-    defers = getattr(cls, "__array_ufunc__", 0) is None or getattr(cls, "__array_priority__", 0) > 0
-    return not defers
+    return getattr(type(x), "__array_ufunc__", 0) is not None

@@ -296,3 +296,17 @@ def test_round_issue_example_every_int_dtype(backend):
         x = np.array([15, 25, -35] if name[0] == "i" else [15, 25, 35], name)
         for d in (-1, -2):
             np.testing.assert_array_equal(np.asarray(la.round(la.asarray(x), d)), np.round(x, d))
+
+
+def test_complex_expm1_cuda_kernel_compiles_under_nvrtc():
+    """The same text as a whole CUDA kernel, as the cupy backend would launch it (no GPU here)."""
+    from lazyarray.runtime import nvrtc
+
+    if nvrtc.unavailable_reason() is not None:
+        pytest.skip("NVRTC unavailable")
+    for dtype in ("complex64", "complex128"):
+        report = la.explain(la.expm1(la.asarray(np.ones(4, dtype))) * 2, backend="cupy")
+        (kernel,) = report.kernels
+        assert f"la_expmone_c{64 if dtype == 'complex64' else 128}(" in kernel.source
+        assert "isinf(a.re) && !isfinite(a.im)" in kernel.source
+        assert nvrtc.compile_cuda(kernel.source).resources

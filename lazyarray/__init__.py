@@ -76,7 +76,7 @@ def from_dask(darr):  # noqa: E302  (lazyarray/dask.py imports Dask only when ca
 
 from . import _einops  # noqa: E402
 
-_einops.register()  # einops.rearrange(x, ...) on Arrays, once einops is imported (lazyarray/_einops.py)
+_einops.register()  # einops.rearrange(x, ...) on Arrays, once einops is imported
 
 bool = bool_  # noqa: A001  (la.bool, as in the Array API)
 __version__ = "0.1.0"

@@ -497,7 +497,8 @@ def _is_operand(x: Any) -> bool:
     NEP 13): their reflected operator runs instead. An `__array_priority__` alone (torch sets
     one) does not defer: torch's reflected operators decline Arrays (`a + tensor` was a TypeError
     both ways round) or compute at torch's line in its own dtype (`a / tensor` as
-    `tensor.reciprocal() * a`, in float32); the tensor is an operand instead, copied as an ndarray."""
+    `tensor.reciprocal() * a`, in float32); the tensor is an operand instead, copied as an
+    ndarray."""
     if isinstance(x, (Array, int, float, complex, bool, np.ndarray, np.generic, list, tuple)):
         return True
     if not (hasattr(x, "__array__") or hasattr(x, "__dlpack__")):

@@ -273,7 +273,8 @@ def _value_node(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
     return _as_node(values, site)
 
 
-def update_values(dtype: np.dtype, values: Any, mode: str, site: _bind.Site) -> tuple[Node, np.dtype]:
+def update_values(dtype: np.dtype, values: Any, mode: str,
+                  site: _bind.Site) -> tuple[Node, np.dtype]:
     """The values of an `.at[]` update and the dtype the update computes in, by JAX's rule:
     `set` stores the values cast to x's dtype (a Python scalar by NumPy's assignment rules);
     `add`/`multiply`/`min`/`max` compute in the promoted dtype of x and the values (NEP 50: a

@@ -24,7 +24,7 @@ NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
          "float32", "float64", "complex64", "complex128")
 
 
-# --- dtype objects, result_type, can_cast ------------------------------------------------------------
+# --- dtype objects, result_type, can_cast
 class _EqualityMapping:
     """The suite's lookup (array_api_tests/dtype_helpers.py): a linear scan with ==, no hashing."""
 
@@ -97,7 +97,7 @@ def test_result_type_and_can_cast_every_pair():
                 assert cast, (a, b)
 
 
-# --- meshgrid / broadcast_arrays -----------------------------------------------------------------------
+# --- meshgrid / broadcast_arrays
 def test_meshgrid_and_broadcast_arrays_return_lists_numpy_tuples(backend):
     a, b = la.arange(3), la.arange(2.0)
     for ours, theirs in ((la.meshgrid(a, b), np.meshgrid(np.arange(3), np.arange(2.0))),
@@ -115,7 +115,7 @@ def test_meshgrid_and_broadcast_arrays_return_lists_numpy_tuples(backend):
     assert la.meshgrid() == [] and type(la.broadcast_arrays(a)) is list
 
 
-# --- linalg ------------------------------------------------------------------------------------------
+# --- linalg
 def _stack(shape, seed, scale=1.0, dtype=np.float64):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(shape) * scale
@@ -186,7 +186,7 @@ def test_svd_and_qr_empty_stacks(backend, shape):
             assert np.asarray(g).shape == w.shape
 
 
-# --- complex expm1: the standard's special values --------------------------------------------------
+# --- complex expm1: the standard's special values
 _INF, _NAN = math.inf, math.nan
 # (a, b) -> expm1(a + bj) from the standard's table (2024.12); "0", "inf": a part whose sign it
 # leaves open
@@ -257,7 +257,7 @@ def test_floor_divide_with_infinities_keeps_numpy_values(backend):
     np.testing.assert_array_equal(want, fwant)
 
 
-# --- x == None, round of integers with negative decimals (the gaps issue 26 lists) ---------------------
+# --- x == None, round of integers with negative decimals (the gaps issue 26 lists)
 def test_comparison_with_none_is_elementwise_as_numpy(backend):
     for x in (np.arange(3.0), np.zeros((2, 0), np.int8), np.array(True), np.ones((2, 3), "c8")):
         a = la.asarray(x)

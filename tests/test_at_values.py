@@ -35,7 +35,7 @@ def test_valid_scalars_store_as_numpy_does(backend):
         assert got.dtype == want.dtype
 
 
-# --- JAX's rule for .at[].add/multiply/min/max: compute in the promoted dtype, cast back (issue 26) ---
+# --- JAX's rule for .at[].add/multiply/min/max: compute in the promoted dtype, cast back (issue 26)
 _DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float32", "float64", "complex64", "complex128")
 _UFUNCS = {"add": np.add, "multiply": np.multiply, "min": np.minimum, "max": np.maximum}

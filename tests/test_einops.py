@@ -24,7 +24,8 @@ REDUCE = [("b c h w -> b c", "mean"), ("b c h w -> c", "sum"), ("b c h w -> b h 
           ("b c h w -> b () h w", "min"), ("b c h w -> b c h", "prod"),
           ("b c (h h2) (w w2) -> b c h w", "mean")]
 REPEAT = [("b c h w -> b c h w r", {"r": 3}), ("b c h w -> b (c r) h w", {"r": 2}),
-          ("b c h w -> (r b) c h w", {"r": 2}), ("b c h w -> b c (h h2) (w w2)", {"h2": 2, "w2": 2})]
+          ("b c h w -> (r b) c h w", {"r": 2}),
+          ("b c h w -> b c (h h2) (w w2)", {"h2": 2, "w2": 2})]
 
 
 def _same(got, want) -> None:

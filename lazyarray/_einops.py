@@ -16,7 +16,6 @@ the lazy lazyarray function, so `rearrange(x, ...) + 1` is one fused kernel.
 from __future__ import annotations
 
 import importlib.abc
-import importlib.machinery
 import sys
 from types import ModuleType
 from typing import Any
@@ -46,7 +45,9 @@ class _EinopsHook(importlib.abc.MetaPathFinder):
         if name != _TARGET:
             return None
         sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        spec = next((found for finder in sys.meta_path  # the finders after this one, in order
+                     if (found := getattr(finder, "find_spec", lambda *a: None)(name, path, target))
+                     is not None), None)
         if spec is None or spec.loader is None:
             return spec
         run = spec.loader.exec_module

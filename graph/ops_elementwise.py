@@ -127,7 +127,8 @@ for _name, _c, _dfdx in (
         ("arcsinh", "asinh", lambda x, y: d.div(1.0, d.ew("sqrt", d.add(d.mul(x, x), 1.0)))),
         ("cbrt", "cbrt", lambda x, y: d.div(1.0 / 3.0, d.mul(y, y))),
         ("exp2", "exp2", lambda x, y: d.mul(y, float(np.log(2.0))))):
-    _elementwise(_name, getattr(np, _name), _libm(_c), vjp=_chain(_dfdx))
+    _elementwise(_name, getattr(np, _name), _libm(_c), vjp=_chain(_dfdx),
+                 reference=(lambda xs, a, d: semantics.expm1(xs[0])) if _name == "expm1" else None)
 for _name, _c, _dom, _dfdx in (
         ("log", "log", "positive", lambda x, y: d.div(1.0, x)),
         ("log2", "log2", "positive", lambda x, y: d.div(1.0 / np.log(2.0), x)),

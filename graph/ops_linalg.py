@@ -37,7 +37,16 @@ def _both(fn):
 
 
 def _flat(xp, parts, batch):
-    return xp.concatenate([p.reshape(batch + (-1,)) for p in parts], axis=-1)
+    # each part's own size, not -1: NumPy cannot infer -1 beside a zero-length batch dim
+    return xp.concatenate([p.reshape(batch + (_size(p.shape[len(batch):]),)) for p in parts],
+                          axis=-1)
+
+
+def _size(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
 
 
 def _eigh(xp, xs, a):

@@ -8,6 +8,10 @@ lazyarray defines them, identically on every backend:
 - complex → real casts take the real part (NumPy, which warns; lazyarray warns at the `astype` line);
   complex → integer casts apply the float rule above to the real part.
 - integer `reciprocal(0)` is 0; integer `x ** negative` is 0 except for bases 1 (→ 1) and -1 (→ ±1).
+- complex `expm1` takes the Array API standard's special values where NumPy's formula multiplies an
+  infinity by zero (NumPy gives NaN): a zero imaginary part gives `expm1(re) + im*j` (so
+  `expm1(inf + 0j)` is `inf + 0j`, `expm1(nan + 0j)` is `nan + 0j`), and an infinite real part with
+  an infinite or NaN imaginary part gives `-1 + 0j` (re = -inf) or `inf + nan*j` (re = +inf).
 - integer division and remainder by zero give 0, `INT_MIN // -1` wraps to INT_MIN, shifts by a negative
   amount or by the width or more give 0 (or -1 for a right shift of a negative value): NumPy already
   defines these, and its results are the oracle.
@@ -62,3 +66,19 @@ def power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             out = np.where(neg, at_neg, out).astype(out.dtype)
         return out
     return np.power(a, b)
+
+
+def expm1(x: np.ndarray) -> np.ndarray:
+    """np.expm1, with the standard's special values for complex input (the module docstring);
+    runtime/c_complex.py's `la_expmone_*` is the same rule in C and CUDA."""
+    out = np.expm1(x)
+    if x.dtype.kind != "c":
+        return out
+    out, re, im = np.array(out), x.real, x.imag  # np.array: a 0-d input gave a NumPy scalar
+    flat = im == 0
+    with np.errstate(all="ignore"):
+        out.real[flat], out.imag[flat] = np.expm1(re[flat]), im[flat]
+    edge = np.isinf(re) & ~np.isfinite(im)
+    out.real[edge] = np.where(re[edge] > 0, np.inf, -1.0)
+    out.imag[edge] = np.where(re[edge] > 0, np.nan, 0.0)
+    return out

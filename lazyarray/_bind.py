@@ -39,9 +39,21 @@ def leaf(data: np.ndarray, site: Site = None) -> Node:
     return build_node(INPUT, (), (), data.shape, data.dtype, data, site)
 
 
+def check_foreign_dtype(obj: Any, site: Site) -> None:
+    """A foreign array of bfloat16 (torch, JAX): NumPy's own error names a C scalar type
+    ("Got unsupported ScalarType BFloat16") or, through DLPack, none ("Unsupported dtype in
+    DLTensor"); say which dtype and what to do, at the user's line."""
+    name = str(getattr(obj, "dtype", ""))
+    if not isinstance(obj, np.ndarray) and "bfloat16" in name:
+        raise fail(TypeError, f"cannot make an array from a {type(obj).__name__} of dtype {name}: "
+                   "lazyarray (like NumPy) has no bfloat16; convert it first, e.g. "
+                   "tensor.float() for float32", site)
+
+
 def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True) -> np.ndarray:
     """A C-contiguous NumPy array of a supported dtype, or TypeError/ValueError naming the problem."""
     want = dtypes.to_dtype(dtype) if dtype is not None else None
+    check_foreign_dtype(obj, site)
     if hasattr(obj, "__dlpack__") and not hasattr(obj, "__array__"):  # a DLPack-only producer
         obj = np.from_dlpack(obj)
     try:

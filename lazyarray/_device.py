@@ -82,6 +82,7 @@ def from_dlpack(x: Any, *, device: Any = None, copy: bool | None = None) -> Any:
 
     site = user_site(1)
     share = copy is False
+    _bind.check_foreign_dtype(x, site)
     if is_device_array(x) or wants_device(device):
         return Array(_bind.leaf(device_buffer(x, None, not share, device, site), site))
     host = np.from_dlpack(x)

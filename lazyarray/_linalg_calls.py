@@ -131,16 +131,37 @@ def _default_rtol(a: Node) -> float:
     return max(a.shape[-2:]) * float(np.finfo(a.dtype).eps)
 
 
-def pinv(x: Any, /, *, rtol: float | None = None) -> Array:
+def pinv(x: Any, /, *, rtol: float | Any | None = None) -> Array:
     """Moore-Penrose pseudo-inverse; singular values below rtol * largest are dropped (default
-    max(M, N) * eps, as the Array API says)."""
+    max(M, N) * eps, as the Array API says). A float rtol is one library call; an array rtol
+    (broadcast against the stack, as the standard allows) is NumPy's own steps over `svd`."""
+    from ._linalg_compose import array_rtol
+
     site = user_site(1)
     a = _matrix(x, "pinv", site)
-    if rtol is not None and not isinstance(rtol, (int, float)):
-        raise _bind.fail(TypeError, "pinv: rtol must be a Python float here", site)
-    tol = float(rtol) if rtol is not None else _default_rtol(a)
+    tol = array_rtol(rtol, "pinv", site) if rtol is not None else _default_rtol(a)
     shape = a.shape[:-2] + (a.shape[-1], a.shape[-2])
+    if isinstance(tol, Array) and math.prod(a.shape):
+        return _pinv_steps(a, tol, site)
+    tol = tol if isinstance(tol, float) else 0.0  # an empty matrix: nothing to cut
     return Array(_call("pinv", (a,), (tol,), shape, a.dtype, site))
+
+
+def _pinv_steps(a: Node, rtol: Array, site: _bind.Site) -> Array:
+    """numpy.linalg.pinv's computation: 1/s above the cut-off, 0 below, V diag(1/s) U^H."""
+    import lazyarray as la
+
+    from ._linalg_compose import cutoff
+
+    u, s, vh = svd(Array(a), full_matrices=False)
+    cut = cutoff(s, rtol)
+    if _bind.broadcast_shapes([s.shape, cut.shape], site) != s.shape:
+        raise _bind.fail(ValueError, f"pinv: rtol of shape {rtol.shape} does not broadcast to "
+                         f"the stack's shape {s.shape[:-1]}", site)  # NumPy: ValueError too
+    large = s > cut
+    inv_s = la.where(large, 1 / la.where(large, s, 1), 0)
+    return la.matmul(la.conj(la.matrix_transpose(vh)),
+                     la.expand_dims(inv_s, axis=-1) * la.conj(la.matrix_transpose(u)))
 
 
 def solve(x1: Any, x2: Any, /) -> Array:

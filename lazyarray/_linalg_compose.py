@@ -17,7 +17,7 @@ from . import elementwise as ew
 from .array import Array
 from .graph import dtypes
 from .graph.node import user_site
-from .manipulation import concat, reshape_node, slice_node
+from .manipulation import concat, expand_dims, reshape_node, slice_node
 from .reductions import _as_node
 from .writes import view_of
 from .reductions import max as _max
@@ -158,20 +158,40 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     return out
 
 
-def _rank_of(s: Array, tol: float | None) -> Array:
+def _rank_of(s: Array, tol: float | Array | None) -> Array:
     """Number of singular values above tol * the largest (per matrix)."""
-    cut = _max(s, axis=-1, keepdims=True) * tol
-    return _sum(s > cut, axis=-1)
+    return _sum(s > cutoff(s, tol), axis=-1)
 
 
-def matrix_rank(x: Any, /, *, rtol: float | None = None) -> Array:
+def cutoff(s: Array, rtol: float | Array) -> Array:
+    """rtol * the largest singular value, shaped (..., 1) against s (..., k). An array rtol
+    broadcasts against the stack (the standard: compatible with shape(x)[:-2]), as NumPy's
+    `asarray(rtol)[..., newaxis]`; a Python float stays weak (s's dtype)."""
+    if isinstance(rtol, Array):
+        rtol = expand_dims(rtol, axis=-1) if rtol.ndim else rtol
+    return _max(s, axis=-1, keepdims=True) * rtol
+
+
+def array_rtol(rtol: Any, name: str, site: _bind.Site) -> float | Array:
+    """A Python number as a float; an Array, NumPy array or scalar as a real Array (an array rtol
+    is broadcast against the stack, so it must stay one)."""
+    if isinstance(rtol, (int, float)) and not isinstance(rtol, bool):
+        return float(rtol)
+    r = Array(_as_node(rtol, site))
+    if r.dtype.kind not in "iuf":
+        raise _bind.fail(TypeError, f"{name}: rtol must be a real number or a real-valued "
+                         f"array, not {r.dtype}", site)
+    return r
+
+
+def matrix_rank(x: Any, /, *, rtol: float | Any | None = None) -> Array:
     """Singular values above rtol * the largest (default max(M, N) * eps), counted in a fused
-    reduction over svdvals."""
+    reduction over svdvals. An array rtol broadcasts against the stack of matrices."""
     from ._linalg_calls import _default_rtol, _matrix, svdvals
 
     site = user_site(1)
     a = _matrix(x, "matrix_rank", site)
-    tol = float(rtol) if rtol is not None else _default_rtol(a)
+    tol = array_rtol(rtol, "matrix_rank", site) if rtol is not None else _default_rtol(a)
     return _rank_of(svdvals(Array(a)), tol)
 
 

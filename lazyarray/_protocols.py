@@ -41,6 +41,8 @@ _KEYWORDS = {"a_min": "min", "a_max": "max", "newshape": "shape", "reps": "repet
 # NumPy's sort algorithms: lazyarray's sorts are stable, a valid answer for each of them (NumPy
 # raises ValueError for any other name; such a call falls back to NumPy, which raises it).
 _SORT_KINDS = {"quicksort", "mergesort", "heapsort", "stable"}
+# NumPy functions whose result is a tuple where the Array API's (and so lazyarray's) is a list.
+_TUPLE_RESULTS = frozenset({"meshgrid", "broadcast_arrays"})
 # NumPy functions with a lazyarray counterpart of another name, or none in the namespace.
 _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "shape": lambda a: a.shape, "ndim": lambda a: a.ndim,
@@ -205,11 +207,16 @@ def array_function(self: Array, func: Callable[..., Any], types: tuple, args: tu
         return NotImplemented
     target = _function_target(func)
     if target is not None and len(args) == 1 and not kwargs and _binds(target, args, kwargs):
-        return target(args[0])  # np.sum(a), np.concatenate([a, b]): the data argument alone
+        return _as_numpy_result(func, target(args[0]))  # np.sum(a): the data argument alone
     call = _translate(func, target, args, kwargs) if target is not None else None
     if call is None:
         return _fallback(func.__name__, func, args, kwargs)
-    return target(*call[0], **call[1])
+    return _as_numpy_result(func, target(*call[0], **call[1]))
+
+
+def _as_numpy_result(func: Callable[..., Any], result: Any) -> Any:
+    """NumPy's container where it differs from the standard's: np.meshgrid gives a tuple."""
+    return tuple(result) if func.__name__ in _TUPLE_RESULTS else result
 
 
 Array.__array_ufunc__ = array_ufunc  # type: ignore[assignment]

@@ -9,6 +9,7 @@ built from it later read the buffer instead of recomputing.
 from __future__ import annotations
 
 import builtins
+import sys
 from typing import Any, Iterator
 from weakref import ref as _weakref
 
@@ -18,6 +19,7 @@ from . import _bind
 from . import writes as _writes
 from .cuts import _LIMIT as _LIVE_LIMIT
 from .cuts import _LIVE, _prune
+from .graph.dtypes import bool_
 from .graph.node import Node, user_site
 
 
@@ -286,7 +288,9 @@ class Array:
                    dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
         """Host data goes out read-only when the consumer speaks DLPack >= 1.0 (it carries the
         read-only flag), else as a copy (`copy=False` then shares it writable: the caller must not
-        write); GPU buffers (no read-only flag in CuPy) as a copy. `dl_device=(1, 0)` asks for the
+        write); a copy also to torch, which speaks 1.0 but ignores the flag (torch.from_dlpack(x)
+        then wrote into x with `add_`; `copy=False` raises BufferError there); GPU buffers (no
+        read-only flag in CuPy) as a copy. `dl_device=(1, 0)` asks for the
         CPU: a GPU Array is copied to the host (BufferError with `copy=False`)."""
         data = self._data()
         to_host = dl_device is not None and tuple(dl_device)[0] == 1
@@ -305,9 +309,13 @@ class Array:
                 data = data.copy()
             backend.synchronize()
             return data.__dlpack__(stream=stream, **kwargs)
+        ignores_flag = _ignores_read_only(sys._getframe(1))
         if copy is False:
+            if ignores_flag:
+                raise BufferError("torch ignores DLPack's read-only flag: sharing this immutable "
+                                  "Array's buffer would let it write there; leave copy=None")
             return data.__dlpack__(**kwargs)
-        if copy or max_version is None or tuple(max_version) < (1, 0):
+        if copy or ignores_flag or max_version is None or tuple(max_version) < (1, 0):
             return data.copy().__dlpack__(**kwargs)
         return _read_only(data).__dlpack__(**kwargs)
     def __dlpack_device__(self) -> tuple[int, int]:
@@ -400,6 +408,8 @@ def _operators() -> None:
     for name, ufunc in inplace.items():  # x op= y writes x (and through a view, its base)
         setattr(Array, f"__i{name}__", _writes.inplace_method(getattr(Array, f"__{name}__"),
                                                                 ufunc))
+    Array.__eq__ = _with_none(Array.__eq__, False)  # type: ignore[method-assign]
+    Array.__ne__ = _with_none(Array.__ne__, True)  # type: ignore[method-assign]
     Array.__divmod__ = _forward(_divmod)  # type: ignore[attr-defined]
     Array.__rdivmod__ = _reflected(_divmod)  # type: ignore[attr-defined]
     Array.__round__ = lambda self, ndigits=None: ew.round(self, ndigits or 0)  # type: ignore
@@ -474,6 +484,29 @@ def _direct(op: Any, reflected: bool) -> Any:
     return method
 
 
+# Consumers that take a DLPack >= 1.0 capsule but ignore its read-only flag (torch 2.x's
+# `from_dlpack` shares the buffer writable, even a read-only NumPy array's): they get a copy.
+_IGNORE_READ_ONLY = frozenset({"torch"})
+
+
+def _ignores_read_only(caller: Any) -> bool:
+    """Whether `__dlpack__` was called from such a consumer (the frame that called it)."""
+    return caller.f_globals.get("__name__", "").partition(".")[0] in _IGNORE_READ_ONLY
+
+
+def _with_none(method: Any, value: bool) -> Any:
+    """`x == None` / `x != None` compare elementwise, as NumPy's (an object comparison: all False /
+    all True), where Python's fallback for NotImplemented would answer one bool. A broadcast
+    scalar: no memory until used. The C comparison methods fall back to this one for None."""
+    def compare(self: Array, other: Any) -> Any:
+        if other is None:
+            return Array(_bind.scalar_leaf(value, bool_, user_site(2), self.shape))
+        return method(self, other)
+
+    compare.__name__ = method.__name__
+    return compare
+
+
 def _forward(fn: Any) -> Any:
     def method(self: Array, other: Any) -> Any:
         if type(other) is not Array and not _is_operand(other):
@@ -496,12 +529,14 @@ def _reflected(fn: Any) -> Any:
 
 def _is_operand(x: Any) -> bool:
     """What NumPy's ndarray would take: scalars, sequences, and foreign arrays (`__array__`,
-    `__dlpack__`), except those that ask NumPy to defer to them (`__array_ufunc__ = None` or an
-    `__array_priority__`, as torch tensors do): their reflected operator runs instead."""
+    `__dlpack__`), except those that opt out of NumPy's operators (`__array_ufunc__ = None`,
+    NEP 13): their reflected operator runs instead. An `__array_priority__` alone (torch sets
+    one) does not defer: torch's reflected operators decline Arrays (`a + tensor` was a TypeError
+    both ways round) or compute at torch's line in its own dtype (`a / tensor` as
+    `tensor.reciprocal() * a`, in float32); the tensor is an operand instead, copied as an
+    ndarray."""
     if isinstance(x, (Array, int, float, complex, bool, np.ndarray, np.generic, list, tuple)):
         return True
     if not (hasattr(x, "__array__") or hasattr(x, "__dlpack__")):
         return False
-    cls = type(x)
-    defers = getattr(cls, "__array_ufunc__", 0) is None or getattr(cls, "__array_priority__", 0) > 0
-    return not defers
+    return getattr(type(x), "__array_ufunc__", 0) is not None

@@ -153,15 +153,16 @@ class Info:
         return ["cpu", *_cuda_devices()]
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
+        # the namespace's dtype objects (NumPy's scalar types: la.float64 is np.float64)
         complex_ = _complex_dtypes()
-        return {"real floating": dtypes.float64,
-                "complex floating": complex_[-1] if complex_ else None,
-                "integral": dtypes.int64, "indexing": dtypes.int64}
+        return {"real floating": np.float64,
+                "complex floating": complex_[-1].type if complex_ else None,
+                "integral": np.int64, "indexing": np.int64}
 
-    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, np.dtype]:
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, type]:
         every = (*dtypes.SUPPORTED, *(c for c in _complex_dtypes() if c not in dtypes.SUPPORTED))
         names = {"bool_": "bool"}
-        return {names.get(dt.name, dt.name): dt for dt in every
+        return {names.get(dt.name, dt.name): dt.type for dt in every
                 if kind is None or isdtype(dt, kind)}
 
 

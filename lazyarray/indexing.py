@@ -278,6 +278,38 @@ def _value_node(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
     return _as_node(values, site)
 
 
+def update_values(dtype: np.dtype, values: Any, mode: str,
+                  site: _bind.Site) -> tuple[Node, np.dtype]:
+    """The values of an `.at[]` update and the dtype the update computes in, by JAX's rule:
+    `set` stores the values cast to x's dtype (a Python scalar by NumPy's assignment rules);
+    `add`/`multiply`/`min`/`max` compute in the promoted dtype of x and the values (NEP 50: a
+    Python scalar is weak), and the caller casts the result back to x's dtype, so
+    `int8.at[0].multiply(2.5)` of 11 is int8(27.5) = 27, not 11 * int8(2.5) = 22. Complex values
+    into a real array raise TypeError (casting back would drop the imaginary part silently)."""
+    if mode == "set":
+        return _value_node(values, dtype, site), dtype
+    weak = dtypes.weak_type_of(values) if type(values) in (bool, int, float, complex) else None
+    if weak is not None:
+        promoted = dtypes.result_type(dtype, weak)
+        node = _bind.scalar_leaf(_python_scalar_as(values, promoted, site), promoted, site)
+    else:
+        node = _as_node(values, site)
+        promoted = dtypes.result_type(dtype, node.dtype)
+    if promoted.kind == "c" and mode in ("min", "max"):  # as la.minimum: complex is unordered
+        raise _bind.fail(TypeError, f".at[].{mode} is not defined for complex values (the Array "
+                         "API orders real numbers only)", site)
+    if promoted.kind == "c" and dtype.kind != "c":
+        raise _bind.fail(TypeError, f".at[].{mode}: complex values cannot update a {dtype} array "
+                         "(the result is cast back to its dtype); pass their .real", site)
+    return node, promoted
+
+
+def _exact_in(dtype: np.dtype, promoted: np.dtype) -> bool:
+    """Whether every value of `dtype` survives the round trip through `promoted`: not so for
+    64-bit integers through float64 (or complex128), beyond 2**53."""
+    return dtype == promoted or dtype.kind in "fc" or dtype.itemsize <= 4
+
+
 def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
     """`x[key] = values`: the node of `x.at[key].set(values)` (Array.__setitem__ rebinds x).
     A key that selects everything (`x[...] = v`, `x[:] = v`, `out=`) is the values themselves,
@@ -354,10 +386,15 @@ _ALL = slice(None)
 
 
 def _update_values(node: Node, values: Any, target_shape: tuple, site: _bind.Site) -> Node:
-    """The values of an update into `node` at positions of `target_shape`: NumPy's assignment
-    rules for a Python scalar, broadcast to the target (NumPy's error if they cannot be), cast
-    to node's dtype."""
-    value_node = _value_node(values, node.dtype, site)
+    """The values of `x[key] = values` into `node` at positions of `target_shape`: NumPy's
+    assignment rules for a Python scalar, broadcast to the target, cast to node's dtype."""
+    return _fit_values(_value_node(values, node.dtype, site), node.dtype, target_shape, site)
+
+
+def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
+                site: _bind.Site) -> Node:
+    """Update values broadcast to the target (NumPy's error if they cannot be), cast to the
+    dtype the update computes in."""
     if value_node.shape and value_node.shape != target_shape:  # () and equal shapes broadcast
         try:
             np.broadcast_shapes(value_node.shape, target_shape)
@@ -365,7 +402,7 @@ def _update_values(node: Node, values: Any, target_shape: tuple, site: _bind.Sit
             raise _bind.fail(ValueError, f"cannot broadcast values of shape "
                              f"{value_node.shape} to the indexed shape {target_shape}",
                              site) from None
-    value_node = _bind.cast(value_node, node.dtype, site)
+    value_node = _bind.cast(value_node, dtype, site)
     if value_node.shape != target_shape and len(value_node.shape) <= len(target_shape):
         value_node = _bind.broadcast_to(value_node, target_shape, site)
     return value_node
@@ -438,9 +475,25 @@ class _AtUpdate:
             if masked is not None:
                 return masked
             spec, index_nodes, target_shape = self._scatter_key(node, site)
-        value_node = _update_values(node, values, target_shape, site)
-        inputs = (node, value_node, *index_nodes)
-        return _bind.primitive(_SCATTER, inputs, (mode, spec), node.shape, node.dtype, site)
+        value_node, promoted = update_values(node.dtype, values, mode, site)
+        value_node = _fit_values(value_node, promoted, target_shape, site)
+
+        def scatter(base: Node, values: Node, how: str) -> Node:
+            return _bind.primitive(_SCATTER, (base, values, *index_nodes), (how, spec),
+                                   base.shape, base.dtype, site)
+
+        if promoted == node.dtype:
+            return scatter(node, value_node, mode)
+        wide = _bind.cast(scatter(_bind.cast(node, promoted, site), value_node, mode),
+                          node.dtype, site)
+        if _exact_in(node.dtype, promoted):
+            return wide
+        # int64 through float64: only the updated elements take the round trip (JAX's values)
+        from . import elementwise as ew
+
+        hit = scatter(_bind.scalar_leaf(False, dtypes.bool_, site, node.shape),
+                      _bind.scalar_leaf(True, dtypes.bool_, site, target_shape), "set")
+        return ew.where(Array(hit), Array(wide), self._array)
 
     def _scatter_key(self, node: Node, site: _bind.Site) -> tuple[tuple, list[Node], tuple]:
         """The scatter's key for any index: (spec, index nodes, indexed shape); the indexed shape

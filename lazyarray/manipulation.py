@@ -235,12 +235,13 @@ def broadcast_to(x: Any, shape: Any) -> Array:
                    lambda n: _bind.broadcast_to(n, target, site), writable=False)  # NumPy's too
 
 
-def broadcast_arrays(*arrays: Any) -> tuple[Array, ...]:
-    """numpy.broadcast_arrays / Array API `broadcast_arrays`: a tuple of broadcast views."""
+def broadcast_arrays(*arrays: Any) -> list[Array]:
+    """Array API `broadcast_arrays`: a list of broadcast views, as the standard (2024.12) says;
+    `np.broadcast_arrays` on Arrays returns NumPy's tuple (lazyarray/_protocols.py)."""
     site = user_site(1)
     nodes = [_as_node(a, site) for a in arrays]
     shape = _bind.broadcast_shapes([n.shape for n in nodes], site)
-    return tuple(Array(_bind.broadcast_to(n, shape, site)) for n in nodes)
+    return [Array(_bind.broadcast_to(n, shape, site)) for n in nodes]
 
 
 def slice_node(node: Node, spec: tuple[tuple[int, int, int], ...], site: _bind.Site) -> Node:

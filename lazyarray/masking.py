@@ -121,7 +121,7 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
         out = getattr(Array(node).at[flat_key], mode)(values)
         return Array(reshape_node(out._node, x.shape, site))
     from . import elementwise as ew
-    from .indexing import _value_node
+    from .indexing import update_values
 
     node = x._node
     mask = _mask_node(keys[0], site)
@@ -130,7 +130,8 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
         raise _bind.fail(IndexError, f"too many indices for array: array is {node.ndim}-"
                          f"dimensional, but {m} were indexed", site)
     _check_shape(mask.shape, node.shape, 0, site)
-    value = _bind.cast(_value_node(values, node.dtype, site), node.dtype, site)
+    value, promoted = update_values(node.dtype, values, mode, site)
+    value = _bind.cast(value, promoted, site)
     rest = node.shape[m:]
     if value.ndim == len(rest) + 1 and value.shape[0] == 1:
         value = reshape_node(value, value.shape[1:], site)
@@ -144,7 +145,7 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
     v = Array(value)
     new = {"set": lambda: v, "add": lambda: x + v, "multiply": lambda: x * v,
            "min": lambda: ew.minimum(x, v), "max": lambda: ew.maximum(x, v)}[mode]()
-    return ew.where(cond, new, x)
+    return ew.where(cond, ew.astype(new, node.dtype), x)  # computed in `promoted`, as JAX
 
 
 def _broadcasts(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:

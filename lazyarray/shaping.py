@@ -72,8 +72,9 @@ def _edge(value: Any, x: Array, axis: int, site: _bind.Site) -> Array:
     return v
 
 
-def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Array, ...]:
-    """numpy.meshgrid / Array API `meshgrid` (1-D inputs; broadcast views, no copies)."""
+def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Array]:
+    """Array API `meshgrid` (1-D inputs; broadcast views, no copies): a list, as the standard
+    (2024.12) says; `np.meshgrid` on Arrays returns NumPy's tuple (lazyarray/_protocols.py)."""
     site = user_site(1)
     if indexing not in ("xy", "ij"):
         raise _bind.fail(ValueError, "indexing must be 'xy' or 'ij'", site)
@@ -89,7 +90,7 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> tuple[Array, ...]:
         view = [1] * len(xs)
         view[pos] = a.shape[0]
         out.append(broadcast_to(reshape(a, tuple(view)), tuple(shape)))
-    return tuple(out)
+    return out
 
 
 def _triangle(x: Any, k: int, lower: bool, site: _bind.Site) -> Array:

@@ -71,7 +71,12 @@ def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
                  "    }\n"
                  f"    if (m == 0) return {mk}((R)0, (R)0);\n"
                  f"    return {mk}(a.re / m, a.im / m);", (mk,)),
-        "expmone": ("const R h = sinF(a.im / 2);\n"
+        # NumPy's formula, with the Array API's special values where it multiplies inf by 0
+        # (graph/semantics.py expm1, the numpy backend's reference, is the same rule)
+        "expmone": (f"if (a.im == 0) return {mk}(expm1F(a.re), a.im);\n"
+                    "    if (isinf(a.re) && !isfinite(a.im))\n"
+                    f"        return a.re > 0 ? {mk}(a.re, (R)NAN) : {mk}((R)-1, (R)0);\n"
+                    "    const R h = sinF(a.im / 2);\n"
                     f"    return {mk}(expm1F(a.re) * cosF(a.im) - 2 * h * h, "
                     "expF(a.re) * sinF(a.im));", (mk,)),
         "logonep": (f"return {mk}(logF(hypotF(a.re + 1, a.im)), atan2F(a.im, a.re + 1));", (mk,)),

@@ -179,8 +179,10 @@ def test_special_cases_float32(backend):
     _special_cases("float32", backend)
 
 
+# expm1: the standard's table, which NumPy (and so the oracle) misses in 6 cases, is checked in
+# tests/test_array_api_rows.py
 _COMPLEX_UNARY = ("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp",
-                  "expm1", "log", "log1p", "log2", "log10", "sin", "sinh", "sqrt", "square",
+                  "log", "log1p", "log2", "log10", "sin", "sinh", "sqrt", "square",
                   "tan", "tanh", "conj", "real", "imag", "isfinite", "isinf", "isnan", "negative",
                   "positive", "reciprocal")  # sign: lazyarray follows NumPy (docs/semantics.md)
 _COMPLEX_BINARY = ("add", "subtract", "multiply", "divide", "equal", "not_equal", "pow")
@@ -248,7 +250,7 @@ def test_device_keywords_and_to_device():
         la.zeros(2, device="tpu")
 
 
-def test_dlpack_keywords_complex_and_broadcast_arrays_tuple():
+def test_dlpack_keywords_complex_and_broadcast_arrays_list():
     x = la.arange(4.0) * 2.0
     np.testing.assert_array_equal(np.from_dlpack(x), [0.0, 2.0, 4.0, 6.0])
     capsule = x.__dlpack__(stream=None, max_version=(1, 0), dl_device=(1, 0), copy=True)
@@ -257,7 +259,7 @@ def test_dlpack_keywords_complex_and_broadcast_arrays_tuple():
         x.__dlpack__(dl_device=(2, 0))
     assert complex(la.asarray(2.5)) == 2.5 + 0j
     out = la.broadcast_arrays(la.ones((2, 1)), la.ones(3))
-    assert isinstance(out, tuple) and [a.shape for a in out] == [(2, 3), (2, 3)]
+    assert isinstance(out, list) and [a.shape for a in out] == [(2, 3), (2, 3)]  # 2024.12
 
 
 # --- a library that only knows the standard -------------------------------------------------------------

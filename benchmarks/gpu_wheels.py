@@ -38,7 +38,7 @@ IMAGE = frozenset({
     "numpy", "networkx", "pytest", "hypothesis", "pytest-xdist", "execnet", "pluggy", "iniconfig",
     "packaging", "attrs", "sortedcontainers", "cupy-cuda13x", "cuda-pathfinder",
     "nvidia-cuda-nvrtc", "jax", "jaxlib", "jax-cuda13-plugin", "jax-cuda13-pjrt", "ml-dtypes",
-    "opt-einsum", "scipy", "torch", "pytest-timeout",
+    "opt-einsum", "scipy", "torch", "pytest-timeout", "einops",
 })
 # What travels: pyproject's dependencies and test extra that the image lacks. setuptools builds the
 # tracing extension there (pyproject's `license = "MIT"` needs >= 77; the image's version is not

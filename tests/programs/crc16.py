@@ -2,7 +2,7 @@
 
 import numpy
 
-SIZES = {"small": dict(N=16), "bench": dict(N=1500)}
+SIZES = {"small": dict(N=16), "bench": dict(N=12000)}
 
 
 def inputs(rng, N):

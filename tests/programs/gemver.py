@@ -2,7 +2,7 @@
 argument."""
 
 NEEDS = ('core',)  # removed when the branch is merged
-SIZES = {"small": dict(N=10), "bench": dict(N=1500)}
+SIZES = {"small": dict(N=10), "bench": dict(N=1000)}
 
 
 def inputs(rng, N):

@@ -1,6 +1,6 @@
 """Modified Gram-Schmidt QR: A's columns are orthogonalized in place, Q and R returned."""
 
-SIZES = {"small": dict(M=10, N=6), "bench": dict(M=160, N=140)}
+SIZES = {"small": dict(M=10, N=6), "bench": dict(M=120, N=100)}
 
 
 def inputs(rng, M, N):

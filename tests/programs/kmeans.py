@@ -1,7 +1,7 @@
 """k-means (Lloyd): distances by broadcasting, argmin labels, centres as masked means, until
 stable."""
 
-SIZES = {"small": dict(N=60, D=2, K=3, T=5), "bench": dict(N=8000, D=4, K=8, T=10)}
+SIZES = {"small": dict(N=60, D=2, K=3, T=5), "bench": dict(N=4000, D=4, K=8, T=10)}
 
 
 def inputs(rng, N, D, K, T):

@@ -3,7 +3,7 @@
 import numpy
 
 SIZES = {"small": dict(N=8, C_in=6, S0=16, S1=12, S2=4),
-         "bench": dict(N=64, C_in=3, S0=30000, S1=256, S2=256)}
+         "bench": dict(N=64, C_in=3, S0=3000, S1=256, S2=256)}
 
 
 def inputs(rng, N, C_in, S0, S1, S2):

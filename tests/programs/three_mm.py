@@ -1,6 +1,6 @@
 """3mm: (A@B)@(C@D), returned."""
 
-SIZES = {"small": dict(N=6), "bench": dict(N=500)}
+SIZES = {"small": dict(N=6), "bench": dict(N=400)}
 
 
 def inputs(rng, N):

@@ -1,6 +1,6 @@
 """2mm: D = alpha*A@B@C + beta*D, written into D."""
 
-SIZES = {"small": dict(NI=5, NJ=6, NK=7, NL=8), "bench": dict(NI=300, NJ=310, NK=320, NL=330)}
+SIZES = {"small": dict(NI=5, NJ=6, NK=7, NL=8), "bench": dict(NI=250, NJ=260, NK=270, NL=280)}
 
 
 def inputs(rng, NI, NJ, NK, NL):

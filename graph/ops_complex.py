@@ -18,6 +18,23 @@ from . import derivatives as d
 from .complex_ops import COMPLEX_TEMPLATES
 from .registry import OpDef, OpKind, register
 
+def _real_write_back(parent, value, attrs):
+    """`z.real[...] = v`: v with z's imaginary part; a real parent is its real part."""
+    if parent.dtype.kind != "c":
+        return value
+    return d.node("complex", (value, d.node("imag", (parent,), (), parent.shape, value.dtype)), (),
+                  parent.shape, parent.dtype)
+
+
+def _imag_write_back(parent, value, attrs):
+    """`z.imag[...] = v`: z's real part with v; NumPy's imag of a real array is read-only."""
+    if parent.dtype.kind != "c":
+        raise ValueError("assignment destination is read-only (the imaginary part of a real "
+                         "array)")
+    return d.node("complex", (d.node("real", (parent,), (), parent.shape, value.dtype), value), (),
+                  parent.shape, parent.dtype)
+
+
 CONJ = register(OpDef(
     name="conj", kind=OpKind.ELEMENTWISE, arity=1, ufunc=np.conjugate,
     reference=lambda xs, a, dt: np.conjugate(xs[0]),
@@ -28,13 +45,13 @@ REAL = register(OpDef(
     name="real", kind=OpKind.ELEMENTWISE, arity=1,
     reference=lambda xs, a, dt: np.real(xs[0]),
     c={"c": COMPLEX_TEMPLATES["real"], "*": "{0}"},
-    vjp=lambda g, y, xs, a: (g,),
+    vjp=lambda g, y, xs, a: (g,), write_back=_real_write_back,
     doc="real part: complex64 -> float32, complex128 -> float64; the identity on real inputs"))
 IMAG = register(OpDef(
     name="imag", kind=OpKind.ELEMENTWISE, arity=1,
     reference=lambda xs, a, dt: np.imag(xs[0]),
     c={"c": COMPLEX_TEMPLATES["imag"], "*": "(({T})0)"},
-    vjp=lambda g, y, xs, a: (None,),
+    vjp=lambda g, y, xs, a: (None,), write_back=_imag_write_back,
     doc="imaginary part: complex64 -> float32, complex128 -> float64; zeros for real inputs"))
 
 

@@ -44,21 +44,29 @@ def _slice_vjp(g, y, xs, attrs):
     return (d.scatter(d.zeros(xs[0].shape, g.dtype), g, (), "set", spec),)
 
 
+def _slice_write_back(parent, value, attrs):
+    """The parent with `value` written at the sliced positions."""
+    spec = tuple(("slice", s.start, s.stop, s.step) for s in slice_index(attrs[0]))
+    return d.scatter(parent, d.cast(value, parent.dtype), (), "set", spec)
+
+
 BROADCAST = register(OpDef("broadcast_to", OpKind.VIEW,
                            lambda xs, a, d: np.broadcast_to(xs[0], a[0]), attr_names=("shape",),
                            properties=frozenset({"output_shape_attr"}),  # graph/generic.py
                            vjp=lambda g, y, xs, a: (d.sum_to(g, xs[0].shape),)))
 RESHAPE = register(OpDef("reshape", OpKind.VIEW,
                          lambda xs, a, d: np.reshape(xs[0], a[0]), attr_names=("shape",),
-                         vjp=lambda g, y, xs, a: (d.reshape(g, xs[0].shape),)))
+                         vjp=lambda g, y, xs, a: (d.reshape(g, xs[0].shape),),
+                         write_back=lambda p, v, a: d.reshape(v, p.shape)))
 PERMUTE = register(OpDef("permute", OpKind.VIEW,
                          lambda xs, a, d: np.transpose(xs[0], a[0]), attr_names=("axes",),
                          properties=frozenset({"composable"}),
-                         vjp=lambda g, y, xs, a: (d.permute(g, d.inverse_permutation(a[0])),)))
+                         vjp=lambda g, y, xs, a: (d.permute(g, d.inverse_permutation(a[0])),),
+                         write_back=lambda p, v, a: d.permute(v, d.inverse_permutation(a[0]))))
 SLICE = register(OpDef("slice", OpKind.VIEW,
                        lambda xs, a, d: xs[0][slice_index(a[0])], attr_names=("spec",),
                        doc="spec: (start, step, length) per dim; negative steps flip",
-                       vjp=_slice_vjp))
+                       vjp=_slice_vjp, write_back=_slice_write_back))
 
 # --- reductions ----------------------------------------------------------------------------------------
 

@@ -32,6 +32,10 @@ Reference = Callable[[tuple[np.ndarray, ...], tuple, np.dtype], np.ndarray]
 # input, or None where it is zero. Rules build nodes with graph/derivatives.py and are linear in g
 # (lazyarray/autodiff.py gets JVPs by transposing them, and higher orders by differentiating them).
 VJPRule = Callable[[Any, Any, tuple, tuple], Sequence[Any]]
+# Write-back rule of a view op: (parent's value, the view's new value, attrs) -> the parent's new value,
+# built with graph/derivatives.py. NumPy code writes through views (`row = A[1]; row[:] = 0`); the
+# view ops that NumPy would give as writable views carry it (lazyarray/writes.py).
+WriteBack = Callable[[Any, Any, tuple], Any]
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +62,7 @@ class OpDef:
     # False for ops whose results carry no derivative (comparisons, bit ops, argmax): they have no
     # rule, and gradients stop there. Every other non-leaf op must have a `vjp` (a test enforces it).
     differentiable: bool = True
+    write_back: WriteBack | None = None  # views NumPy writes through; None: no write reaches the input
     doc: str = ""
 
     @property

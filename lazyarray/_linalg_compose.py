@@ -19,6 +19,7 @@ from .graph import dtypes
 from .graph.node import user_site
 from .manipulation import concat, reshape_node, slice_node
 from .reductions import _as_node
+from .writes import view_of
 from .reductions import max as _max
 from .reductions import min as _min
 from .reductions import sum as _sum
@@ -33,9 +34,13 @@ def diagonal(x: Any, /, *, offset: int = 0) -> Array:
     batch, (m, n) = a.shape[:-2], a.shape[-2:]
     length = max(0, min(m, n - offset) if offset >= 0 else min(m + offset, n))
     start = offset if offset >= 0 else -offset * n
-    flat = reshape_node(a, batch + (m * n,), site)
     spec = tuple((0, 1, s) for s in batch) + ((start if length else 0, n + 1, length),)
-    return Array(slice_node(flat, spec, site))
+
+    def build(node: Any) -> Any:
+        return slice_node(reshape_node(node, batch + (m * n,), site), spec, site)
+
+    # NumPy's diagonal is a read-only view: it follows writes to x and refuses its own
+    return view_of(x, Array(build(a)), build, writable=False)
 
 
 def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Array:

@@ -64,7 +64,7 @@ _FORWARDED = {
     "min": reductions.min, "any": reductions.any, "all": reductions.all, "std": reductions.std,
     "var": reductions.var, "argmax": reductions.argmax, "argmin": reductions.argmin,
     "cumsum": reductions.cumsum, "cumprod": reductions.cumprod, "astype": elementwise.astype,
-    "clip": elementwise.clip, "round": elementwise.round, "flatten": manipulation.ravel,
+    "clip": elementwise.clip, "round": elementwise.round, "flatten": manipulation.flatten,
     "ravel": manipulation.ravel,
     "squeeze": manipulation.squeeze, "swapaxes": manipulation.swapaxes, "take": indexing.take,
 }

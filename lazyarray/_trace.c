@@ -29,6 +29,7 @@ static NodeCAPI *NODE; /* graph/_node.c */
 /* --- lazyarray's tables, bound once by install() (strong references) -------------------------- */
 static PyTypeObject *ARRAY;      /* lazyarray.array.Array */
 static Py_ssize_t NODE_OFFSET;   /* where its `_node` slot lives in the object */
+static Py_ssize_t VIEW_OFFSET;   /* and its `_view` slot (lazyarray/writes.py: write links) */
 static PyObject *LIVE;           /* cuts._LIVE: weak references to pending Arrays */
 static PyObject *LIVE_LIMIT;     /* cuts._LIMIT: [length past which LIVE is pruned] */
 static PyObject *PRUNE;          /* cuts._prune */
@@ -48,6 +49,7 @@ static PyObject *OPERATOR_OP[N_OPERATORS];
 static PyObject *FALLBACK[N_OPERATORS][2]; /* [forward, reflected] */
 
 #define NODE_OF(array) (*(PyObject **)((char *)(array) + NODE_OFFSET))
+#define VIEW_OF(array) (*(PyObject **)((char *)(array) + VIEW_OFFSET))
 
 /* Array(node), with `Array.__init__`'s bookkeeping: a pending Array is tracked (weakly) for the
  * cuts. Steals `node`. */
@@ -60,6 +62,7 @@ make_array(PyObject *node)
         return NULL;
     }
     NODE_OF(array) = node;
+    VIEW_OF(array) = Py_NewRef(Py_None); /* Array.__init__'s `self._view = None` */
     PyObject *inputs = ((NodeObject *)node)->inputs;
     if (inputs != NULL && PyTuple_GET_SIZE(inputs) > 0) {
         PyObject *ref = PyWeakref_NewRef(array, NULL);
@@ -416,6 +419,49 @@ static PyMethodDef extra_methods[N_METHODS] = {
 
 static PyObject *SLICE_OP, *RESHAPE_OP; /* the `slice` and `reshape` OpDefs */
 static PyObject *GETITEM_FALLBACK;      /* Array's Python __getitem__ */
+static PyObject *PRUNE_VIEWS;           /* writes.prune_views(list): drops dead view references */
+#define PRUNE_VIEWS_AT 32                /* writes._PRUNE_AT */
+
+/* NumPy gives a basic index as a view of its base: link `out` = self[key] to self's root, as
+ * writes.view_of does (link = (root, view node, root node, writable); the root's `_view` lists weak
+ * references to its views). 0, or -1 with an exception set. */
+static int
+link_view(PyObject *self, PyObject *out)
+{
+    PyObject *link = VIEW_OF(self), *root, *root_node, *writable;
+    if (PyTuple_CheckExact(link)) {
+        root = PyTuple_GET_ITEM(link, 0);
+        root_node = PyTuple_GET_ITEM(link, 2);
+        writable = PyTuple_GET_ITEM(link, 3);
+    }
+    else {
+        root = self, root_node = NODE_OF(self), writable = Py_True;
+    }
+    PyObject *new_link = PyTuple_Pack(4, root, NODE_OF(out), root_node, writable);
+    if (new_link == NULL)
+        return -1;
+    Py_SETREF(VIEW_OF(out), new_link);
+    PyObject *views = VIEW_OF(root);
+    if (!PyList_CheckExact(views)) {
+        views = PyList_New(0);
+        if (views == NULL)
+            return -1;
+        Py_SETREF(VIEW_OF(root), views);
+    }
+    PyObject *ref = PyWeakref_NewRef(out, NULL);
+    if (ref == NULL || PyList_Append(views, ref) < 0) {
+        Py_XDECREF(ref);
+        return -1;
+    }
+    Py_DECREF(ref);
+    if (PyList_GET_SIZE(views) > PRUNE_VIEWS_AT && PRUNE_VIEWS != NULL) {
+        PyObject *res = PyObject_CallOneArg(PRUNE_VIEWS, views);
+        if (res == NULL)
+            return -1;
+        Py_DECREF(res);
+    }
+    return 0;
+}
 
 /* A basic key resolved against a shape: the slice spec per input dimension and the result shape. */
 typedef struct {
@@ -759,6 +805,9 @@ try_getitem(PyObject *self, PyObject *key)
     NodeObject *nx = array_node(self);
     if (nx == NULL || !ENABLED || SLICE_OP == NULL)
         return Py_None;
+    PyObject *link = VIEW_OF(self);
+    if (PyTuple_CheckExact(link) && PyTuple_GET_ITEM(link, 1) != (PyObject *)nx)
+        return Py_None; /* an evaluated view: the Python path builds its link's chain too */
     int is_tuple = PyTuple_CheckExact(key);
     PyObject *const *items = is_tuple ? ((PyTupleObject *)key)->ob_item : &key;
     Py_ssize_t n = is_tuple ? PyTuple_GET_SIZE(key) : 1;
@@ -774,6 +823,8 @@ try_getitem(PyObject *self, PyObject *key)
     if (site != NULL) {
         PyObject *node = build_basic(nx, &b, site);
         out = node == NULL ? NULL : make_array(node);
+        if (out != NULL && link_view(self, out) < 0)
+            Py_CLEAR(out);
     }
     Py_XDECREF(site);
     Py_DECREF(dtype);
@@ -873,6 +924,13 @@ py_install(PyObject *module, PyObject *args)
         return NULL;
     }
     NODE_OFFSET = ((PyMemberDescrObject *)descr)->d_member->offset;
+    descr = PyDict_GetItemString(((PyTypeObject *)array_type)->tp_dict, "_view");
+    if (descr == NULL || Py_TYPE(descr) != &PyMemberDescr_Type ||
+        ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX) {
+        PyErr_SetString(PyExc_TypeError, "install: Array needs a `_view` slot");
+        return NULL;
+    }
+    VIEW_OFFSET = ((PyMemberDescrObject *)descr)->d_member->offset;
     for (int i = 0; i < N_OPERATORS; i++) {
         PyObject *entry = PyTuple_GET_ITEM(operators, i);
         if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 3) {
@@ -914,14 +972,22 @@ set_array_method(PyMethodDef *def, const char *name)
     return failed;
 }
 
-/* install_getitem(fallback, slice_op, reshape_op): Array.__getitem__ becomes the C method, with
+/* install_getitem(fallback, slice_op, reshape_op, prune_views): Array.__getitem__ becomes the C
+ * method, linking each result as a view (link_view), with
  * the Python method `fallback` for every key it does not take. After install(). */
 static PyObject *
 py_install_getitem(PyObject *module, PyObject *args)
 {
-    PyObject *fallback, *slice_op, *reshape_op;
-    if (!PyArg_ParseTuple(args, "OOO:install_getitem", &fallback, &slice_op, &reshape_op))
+    PyObject *fallback, *slice_op, *reshape_op, *prune_views = NULL;
+    if (!PyArg_ParseTuple(args, "OOO|O:install_getitem", &fallback, &slice_op, &reshape_op,
+                          &prune_views))
         return NULL;
+    if (prune_views == NULL) {
+        PyErr_SetString(PyExc_TypeError, "install_getitem: writes.prune_views is needed (rebuild "
+                        "lazyarray._trace)");
+        return NULL;
+    }
+    take(&PRUNE_VIEWS, prune_views);
     if (!installed())
         return NULL;
     if (!PyCallable_Check(fallback)) {
@@ -1010,7 +1076,8 @@ static PyMethodDef module_methods[] = {
     {"install", py_install, METH_VARARGS,
      "install(Array, tables, operators): bind lazyarray's tables, set Array's +, -, *, /."},
     {"install_getitem", py_install_getitem, METH_VARARGS,
-     "install_getitem(fallback, slice_op, reshape_op): set Array's __getitem__ (basic keys in C)."},
+     "install_getitem(fallback, slice_op, reshape_op, prune_views): set Array's __getitem__ (basic "
+     "keys in C, results linked as views)."},
     {"set_index_types", py_set_index_types, METH_O,
      "set_index_types(types): NumPy's integer scalar types, taken by basic indexing as ints."},
     {"install_methods", py_install_methods, METH_O,

@@ -15,6 +15,7 @@ from weakref import ref as _weakref
 import numpy as np
 
 from . import _bind
+from . import writes as _writes
 from .cuts import _LIMIT as _LIVE_LIMIT
 from .cuts import _LIVE, _prune
 from .graph.node import Node, user_site
@@ -45,12 +46,15 @@ class LazyExpr:
 
 
 class Array:
-    __slots__ = ("_node", "__weakref__")
+    # `_view`: None, or the write links of lazyarray/writes.py (a root: its views' weak references;
+    # a view: (root, view node, root node, writable)).
+    __slots__ = ("_node", "_view", "__weakref__")
     __array_ufunc__ = None  # NumPy defers to our reflected operators: np_array + Array -> Array
     __hash__ = None  # type: ignore[assignment]  (== is elementwise, as in NumPy)
 
     def __init__(self, node: Node) -> None:
         self._node = node
+        self._view = None
         if node.inputs:  # pending: the node budget may evaluate it at a cut (lazyarray.cuts)
             _LIVE.append(_weakref(self))  # cuts.track, inlined: this runs once per traced op
             if len(_LIVE) > _LIVE_LIMIT[0]:
@@ -60,6 +64,12 @@ class Array:
     @property
     def shape(self) -> tuple[int, ...]:
         return self._node.shape
+
+    @shape.setter
+    def shape(self, shape: Any) -> None:
+        """`x.shape = s` reshapes the handle, as NumPy's (any shape of the same size works here,
+        also for views NumPy would refuse to reshape in place)."""
+        _writes.set_shape(self, shape)
 
     @property
     def dtype(self) -> np.dtype:
@@ -103,10 +113,13 @@ class Array:
         paid ~5 us for the import, operand handling and axis checks of the general function."""
         node = self._node
         n = len(node.shape)
-        if n < 2:
-            return Array(node)  # permute_node's identity
-        return Array(_bind.primitive(_bind.PERMUTE, (node,), (tuple(range(n - 1, -1, -1)),),
-                                     node.shape[::-1], node.dtype, user_site(1)))
+        if n < 2:  # permute_node's identity: still a view (`v.T[0] = 1` writes v)
+            return _writes.view_of(self, Array(node), lambda base: base)
+        axes, site = tuple(range(n - 1, -1, -1)), user_site(1)
+        return _writes.view_of(self, Array(_bind.primitive(
+            _bind.PERMUTE, (node,), (axes,), node.shape[::-1], node.dtype, site)),
+            lambda base: _bind.primitive(_bind.PERMUTE, (base,), (axes,), base.shape[::-1],
+                                         base.dtype, site))
 
     @property
     def mT(self) -> Array:  # noqa: N802
@@ -238,10 +251,14 @@ class Array:
         """`x[idx] = v` rebinds this handle to `x.at[idx].set(v)`, as Dask does: no buffer is
         written, so every other Array, view and export keeps its value. Array-API consumers
         (array-api-extra's `at`, `pad`, `create_diagonal`) take every non-JAX array for writable."""
-        self._node = _set_node(self, key, value, user_site(1))
-        _LIVE.append(_weakref(self))  # cuts.track, inlined (no import per call)
-        if len(_LIVE) > _LIVE_LIMIT[0]:
-            _prune()
+        site = user_site(1)
+        if self._view is None:  # a root without views: the common case, kept short
+            self._node = _set_node(self, key, value, site)
+            _LIVE.append(_weakref(self))  # cuts.track, inlined (no import per call)
+            if len(_LIVE) > _LIVE_LIMIT[0]:
+                _prune()
+            return
+        _set_through_view(self, key, value, site)
 
     def __copy__(self) -> Array:
         return Array(self._node)  # a new handle on the same value: `x[i] = v` rebinds only it
@@ -339,6 +356,15 @@ def _set_node(a: Array, key: Any, value: Any, site: Any) -> Node:
     return set_node(a, key, value, site)
 
 
+def _set_through_view(a: Array, key: Any, value: Any, site: Any) -> None:
+    """indexing.set_through_view, imported on first use (indexing imports this module)."""
+    global _set_through_view
+    from .indexing import set_through_view
+
+    _set_through_view = set_through_view
+    set_through_view(a, key, value, site)
+
+
 def _read_only(data: np.ndarray) -> np.ndarray:
     view = data.view()
     view.setflags(write=False)
@@ -365,6 +391,13 @@ def _operators() -> None:
                "gt": ew.greater, "ge": ew.greater_equal}
     for name, fn in compare.items():
         setattr(Array, f"__{name}__", _forward(fn))
+    inplace = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide,
+               "floordiv": np.floor_divide, "mod": np.remainder, "pow": np.power,
+               "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
+               "lshift": np.left_shift, "rshift": np.right_shift, "matmul": np.matmul}
+    for name, ufunc in inplace.items():  # x op= y writes x (and through a view, its base)
+        setattr(Array, f"__i{name}__", _writes.inplace_method(getattr(Array, f"__{name}__"),
+                                                                ufunc))
     Array.__divmod__ = _forward(_divmod)  # type: ignore[attr-defined]
     Array.__rdivmod__ = _reflected(_divmod)  # type: ignore[attr-defined]
     Array.__round__ = lambda self, ndigits=None: ew.round(self, ndigits or 0)  # type: ignore
@@ -392,7 +425,8 @@ def _operators() -> None:
     Array.__getitem__ = __getitem__  # type: ignore[method-assign]
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_getitem"):
         # A C method for basic keys (ints, slices, None, ...); the Python one above for the rest.
-        _bind.FAST.install_getitem(__getitem__, get_op("slice"), get_op("reshape"))
+        _bind.FAST.install_getitem(__getitem__, get_op("slice"), get_op("reshape"),
+                                   _writes.prune_views)
         if hasattr(_bind.FAST, "set_index_types"):  # np.int64 & co. as indices, as Python ints
             from .indexing import NUMPY_INTS
 

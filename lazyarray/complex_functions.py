@@ -13,6 +13,7 @@ import numpy as np
 
 from . import _bind
 from .array import Array
+from .writes import view_of
 from .graph import dtypes, get_op
 from .graph.node import user_site
 
@@ -29,13 +30,18 @@ def _part(op: Any, x: Any, site: _bind.Site) -> Array:
 
 
 def real(x: Any) -> Array:
-    """The real part (NumPy `real`, Array API `real`)."""
-    return _part(_REAL, x, user_site(1))
+    """The real part (NumPy `real`, Array API `real`): a view NumPy code writes through."""
+    site = user_site(1)
+    return view_of(x, _part(_REAL, x, site), lambda n: _part(_REAL, Array(n), site)._node)
 
 
 def imag(x: Any) -> Array:
-    """The imaginary part (NumPy `imag`, Array API `imag`); zeros for a real input."""
-    return _part(_IMAG, x, user_site(1))
+    """The imaginary part (NumPy `imag`, Array API `imag`); zeros for a real input (read-only,
+    as NumPy's)."""
+    site = user_site(1)
+    out = _part(_IMAG, x, site)
+    return view_of(x, out, lambda n: _part(_IMAG, Array(n), site)._node,
+                   writable=out.dtype != getattr(x, "dtype", None))
 
 
 def conj(x: Any) -> Array:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from . import _bind, advanced_index, masking
+from .writes import rebind, same_view, view_of
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
@@ -182,7 +183,7 @@ def getitem(x: Array, key: Any) -> Array:
         except ValueError:
             basic = None
         if basic is not None:
-            return Array(basic)
+            return view_of(x, Array(basic), lambda n: _basic_getitem(n, key, site))
     return Array(general_getitem(x._node, key, site))
 
 
@@ -276,6 +277,25 @@ def _value_node(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
 def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
     """`x[key] = values`: the node of `x.at[key].set(values)` (Array.__setitem__ rebinds x)."""
     return _AtUpdate(x, key)._apply("set", values, site)._node
+
+
+def set_through_view(x: Array, key: Any, values: Any, site: _bind.Site) -> None:
+    """`x[key] = values` where x is a view or has views: the write reaches x's root and every
+    live view of it (lazyarray/writes.py). `A[i, j] -= v` writes twice, as in NumPy (the view
+    `A[i, j]` in place, then `A[i, j] = view`): the second write is skipped when `values` is that
+    very view, in sync."""
+    link = values._view if type(values) is Array else None
+    if type(link) is tuple:
+        own = x._view
+        root, over = (own[0], own[1]) if type(own) is tuple else (x, x._node)
+        if link[0] is root:
+            try:
+                target = _basic_getitem(over, key, site)
+            except ValueError:
+                target = None
+            if target is not None and same_view(target, link[1]):
+                return
+    rebind(x, set_node(x, key, values, site), site)
 
 
 class AtIndexer:

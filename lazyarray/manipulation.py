@@ -14,6 +14,7 @@ from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .reductions import _as_node
+from .writes import reshapes_in_place, view_of
 
 _RESHAPE, _PERMUTE, _SLICE, _CONCAT = (get_op(n) for n in ("reshape", "permute", "slice", "concat"))
 
@@ -87,7 +88,10 @@ def reshape_node(node: Node, shape: Sequence[int], site: _bind.Site) -> Node:
 def reshape(x: Any, shape: Any, copy: bool | None = None) -> Array:
     """numpy.reshape / Array API `reshape`: a view; `copy` is accepted and ignored (immutable)."""
     site = user_site(1)
-    return Array(reshape_node(x._node if type(x) is Array else _as_node(x, site), shape, site))
+    out = Array(reshape_node(x._node if type(x) is Array else _as_node(x, site), shape, site))
+    if type(x) is Array and reshapes_in_place(x, out.shape):  # NumPy's view, else its copy
+        return view_of(x, out, lambda n: reshape_node(n, out.shape, site))
+    return out
 
 
 def permute_node(node: Node, axes: Sequence[int], site: _bind.Site) -> Node:
@@ -114,14 +118,16 @@ def permute_node(node: Node, axes: Sequence[int], site: _bind.Site) -> Node:
 def permute_dims(x: Any, axes: Sequence[int]) -> Array:
     """Array API `permute_dims` (numpy.permute_dims): a view."""
     site = user_site(1)
-    return Array(permute_node(_as_node(x, site), axes, site))
+    return view_of(x, Array(permute_node(_as_node(x, site), axes, site)),
+                   lambda n: permute_node(n, axes, site))
 
 
 def transpose(x: Any, axes: Sequence[int] | None = None) -> Array:
     """numpy.transpose: reverses (or permutes by `axes`) the dimensions, as a view."""
     site = user_site(1)
     node = _as_node(x, site)
-    return Array(permute_node(node, axes if axes is not None else range(node.ndim - 1, -1, -1), site))
+    axes = tuple(axes) if axes is not None else tuple(range(node.ndim - 1, -1, -1))
+    return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
 
 
 def matrix_transpose(x: Any) -> Array:
@@ -132,7 +138,7 @@ def matrix_transpose(x: Any) -> Array:
         raise _bind.fail(ValueError, "matrix_transpose needs an array of at least 2 dimensions", site)
     axes = list(range(node.ndim))
     axes[-1], axes[-2] = axes[-2], axes[-1]
-    return Array(permute_node(node, axes, site))
+    return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
 
 
 def swapaxes(x: Any, axis1: int, axis2: int) -> Array:
@@ -143,7 +149,7 @@ def swapaxes(x: Any, axis1: int, axis2: int) -> Array:
                                                                                   site)[0]
     axes = list(range(node.ndim))
     axes[a], axes[b] = axes[b], axes[a]
-    return Array(permute_node(node, axes, site))
+    return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
 
 
 def moveaxis(x: Any, source: Any, destination: Any) -> Array:
@@ -158,7 +164,7 @@ def moveaxis(x: Any, source: Any, destination: Any) -> Array:
     axes = [a for a in range(node.ndim) if a not in src]
     for d, s in sorted(zip(dst, src)):
         axes.insert(d, s)
-    return Array(permute_node(node, axes, site))
+    return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
 
 
 def _axis_list(axis: Any, ndim: int, site: _bind.Site) -> list[int]:
@@ -178,7 +184,7 @@ def expand_dims(x: Any, axis: Any = 0) -> Array:
     shape = list(node.shape)
     for a in axes:
         shape.insert(a, 1)
-    return Array(reshape_node(node, shape, site))
+    return view_of(x, Array(reshape_node(node, shape, site)), lambda n: reshape_node(n, shape, site))
 
 
 def squeeze(x: Any, axis: Any = None) -> Array:
@@ -193,17 +199,25 @@ def squeeze(x: Any, axis: Any = None) -> Array:
             if node.shape[a] != 1:
                 raise _bind.fail(ValueError, "cannot select an axis to squeeze out which has size "
                                  "not equal to one", site)
-    return Array(reshape_node(node, [s for i, s in enumerate(node.shape) if i not in axes], site))
+    shape = [s for i, s in enumerate(node.shape) if i not in axes]
+    return view_of(x, Array(reshape_node(node, shape, site)), lambda n: reshape_node(n, shape, site))
 
 
 def ravel(x: Any) -> Array:
-    """numpy.ravel: the flattened array (a reshape view)."""
+    """numpy.ravel: the flattened array (a view where NumPy's is one, else a copy)."""
+    site = user_site(1)
+    node = _as_node(x, site)
+    out = Array(reshape_node(node, (node.size,), site))
+    if type(x) is Array and reshapes_in_place(x, out.shape):
+        return view_of(x, out, lambda n: reshape_node(n, (node.size,), site))
+    return out
+
+
+def flatten(x: Any) -> Array:
+    """ndarray.flatten: the flattened array, always a copy (writes to it reach nothing else)."""
     site = user_site(1)
     node = _as_node(x, site)
     return Array(reshape_node(node, (node.size,), site))
-
-
-flatten = ravel
 
 
 def broadcast_to(x: Any, shape: Any) -> Array:
@@ -217,7 +231,8 @@ def broadcast_to(x: Any, shape: Any) -> Array:
         raise _bind.fail(ValueError, f"cannot broadcast an array of shape {node.shape} to shape "
                          f"{target}", site)
     _bind.check_size(target, node.dtype.itemsize, site)
-    return Array(_bind.broadcast_to(node, target, site))
+    return view_of(x, Array(_bind.broadcast_to(node, target, site)),
+                   lambda n: _bind.broadcast_to(n, target, site), writable=False)  # NumPy's too
 
 
 def broadcast_arrays(*arrays: Any) -> tuple[Array, ...]:
@@ -245,7 +260,7 @@ def flip(x: Any, axis: Any = None) -> Array:
     axes = _bind.normalize_axes(axis, node.ndim, site)
     spec = tuple((n - 1, -1, n) if i in axes and n > 0 else (0, 1, n)
                  for i, n in enumerate(node.shape))
-    return Array(slice_node(node, spec, site))
+    return view_of(x, Array(slice_node(node, spec, site)), lambda n: slice_node(n, spec, site))
 
 
 def _plain_concat(arrays: Sequence[Any], axis: Any, site: _bind.Site) -> Node | None:

@@ -1,0 +1,319 @@
+"""Writes as NumPy code makes them: `x[i] = v`, `x += y`, and writes through views.
+
+Values stay immutable; what NumPy code writes is a *handle* (an Array object). A write rebinds the
+handle to the updated value (`x[i] = v` names `x.at[i].set(v)`), so a function that writes into its
+argument changes the caller's object, as NumPy's would. NumPy also has aliases: a view (`row = A[1]`,
+`A.T`, `A[:, 0]`, `x.reshape(...)` where NumPy does not copy) shares its base's memory. Here a view
+is an Array with a *link* to its root handle:
+
+    view._view == (root, view_node, root_node, writable)
+
+`view_node` is the view's value as a chain of view ops over `root_node` (the root's value when the
+link was made). Writing the view writes its new value back down the chain, op by op
+(`OpDef.write_back`: a slice becomes a scatter, a permute its inverse, a reshape the reverse
+reshape), and rebinds the root; then every live view of the root is re-derived from the root's new
+value (the root's `_view` holds weak references to them), so `row` sees `A[1, 2] = 5` too. A root
+handle's `_view` is None or that list; a view's is its link tuple. Views of views link to the same
+root. Read-only views (`diagonal`, `broadcast_to`, as NumPy's) follow their root but refuse writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+from weakref import ref as _weakref
+
+import numpy as np
+
+from . import _bind
+from .cuts import _LIMIT as _LIVE_LIMIT
+from .cuts import _LIVE, _prune
+from .graph import get_op
+from .graph.node import Node, user_site
+from .passes.rewrite import with_inputs
+
+_RESHAPE = get_op("reshape")
+_PRUNE_AT = 32  # a root's view list is pruned of dead views past this length (then 2x the live)
+
+
+def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = None,
+            writable: bool = True) -> Any:
+    """Make `child` (computed from `parent` by a view function) a view of `parent`'s root.
+
+    `derive(node)` builds the child's node from another node of the parent's value: needed when
+    the parent is a view whose own node was evaluated (a leaf), so the link's chain still reaches
+    the root's node."""
+    if type(parent) is not _bind.Array:
+        return child
+    link = parent._view
+    if type(link) is tuple:
+        root, base_node, root_node, parent_writable = link
+        writable = writable and parent_writable
+        view_node = child._node if base_node is parent._node else _derive(derive, base_node)
+    else:
+        root, root_node, view_node = parent, parent._node, child._node
+    if view_node is None:  # no way to follow the root: a copy (never a silent alias)
+        return child
+    child._view = (root, view_node, root_node, writable)
+    _register(root, child)
+    return child
+
+
+def _derive(derive: Callable[[Node], Node] | None, node: Node) -> Node | None:
+    return None if derive is None else derive(node)
+
+
+def _register(root: Any, view: Any) -> None:
+    views = root._view
+    if views is None:
+        views = root._view = []
+    views.append(_weakref(view))
+    if len(views) > _PRUNE_AT:
+        prune_views(views)
+
+
+def prune_views(views: list) -> None:
+    """Drop the dead views of a root's list (a loop taking `A[i, :j]` makes one per step)."""
+    views[:] = [r for r in views if r() is not None]
+
+
+def reshapes_in_place(a: Any, shape: tuple[int, ...]) -> bool:
+    """Whether NumPy's `a.reshape(shape)` is a view of a's memory (else a copy). A root is
+    C-contiguous; a view's strides are NumPy's for its chain, replayed on a stand-in of the root
+    that no operation here reads (basic slicing, transpose, reshape with copy=False)."""
+    link = a._view
+    if type(link) is not tuple:
+        return True
+    layout = _numpy_layout(link[1], link[2])
+    if layout is None:
+        return False
+    try:
+        np.reshape(layout, shape, copy=False)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
+    """A stand-in ndarray with the shape and strides NumPy would give this view (no memory behind
+    it is ever read), or None where the chain has an op NumPy would not give as a view."""
+    try:
+        chain = _chain(view_node, root_node)
+    except ValueError:  # a read-only view that is no chain of views (diagonal, broadcast_to)
+        return None
+    itemsize = root_node.dtype.itemsize
+    strides, step = [], itemsize
+    for n in reversed(root_node.shape):
+        strides.append(step)
+        step *= max(n, 1)
+    layout = np.lib.stride_tricks.as_strided(np.zeros(1, root_node.dtype), root_node.shape,
+                                             tuple(reversed(strides)), writeable=False)
+    for node in reversed(chain):
+        try:
+            if node.op is _RESHAPE:  # its reference may copy, and a copy would read the stand-in
+                layout = np.reshape(layout, node.attrs[0], copy=False)
+            else:
+                layout = node.op.reference((layout,), node.attrs, node.dtype)
+        except (ValueError, TypeError):
+            return None
+    return layout
+
+
+def is_view(a: Any) -> bool:
+    return type(a._view) is tuple
+
+
+def rebind(a: Any, node: Node, site: Any = None) -> None:
+    """Give the handle `a` the value `node`, as NumPy's write into `a`'s memory would: through
+    a view to its root, then every live view of the root follows."""
+    link = a._view
+    if type(link) is tuple:
+        root, view_node, root_node, writable = link
+        if not writable:
+            raise ValueError("assignment destination is read-only"
+                             + (f" (at {_site_text(site)})" if site is not None else ""))
+        node = _write_back(view_node, root_node, root._node, node)
+        a = root
+    a._node = node
+    _track(a)
+    views = a._view
+    if views:
+        _refresh(a, views)
+
+
+def _site_text(site: Any) -> str:
+    return _bind.format_site(site)
+
+
+def _track(a: Any) -> None:
+    """cuts.track: a pending handle counts toward the node budget."""
+    if a._node.inputs:
+        _LIVE.append(_weakref(a))
+        if len(_LIVE) > _LIVE_LIMIT[0]:
+            _prune()
+
+
+def _chain(view_node: Node, root_node: Node) -> list[Node]:
+    """The view ops from `view_node` down to `root_node`, outermost first."""
+    chain = []
+    node = view_node
+    while node is not root_node:
+        if node.op.write_back is None or not node.inputs:
+            raise ValueError("this view cannot be written back to its base")  # not reached: links
+        chain.append(node)                                                  # hold view chains
+        node = node.inputs[0]
+    return chain
+
+
+def _write_back(view_node: Node, root_node: Node, current: Node, value: Node) -> Node:
+    """The root's new value when the view `view_node` (over `root_node`) takes `value`. The chain
+    is re-derived over the root's `current` node first: the same value, but `root_node` may be a
+    pending node that the root's evaluation has since replaced by its buffer."""
+    if current is not root_node:
+        view_node = _substitute(view_node, root_node, current)
+        root_node = current
+    for node in _chain(view_node, root_node):
+        value = node.op.write_back(node.inputs[0], _cast(value, node), node.attrs)
+    return value
+
+
+def _cast(value: Node, like: Node) -> Node:
+    return value if value.dtype == like.dtype else _d().cast(value, like.dtype)
+
+
+def _d() -> Any:
+    from .graph import derivatives
+
+    return derivatives
+
+
+def _substitute(top: Node, old: Node, new: Node) -> Node:
+    """`top` rebuilt with `old` replaced by `new` (an iterative post-order walk that stops at
+    `old` and at leaves)."""
+    if top is old:
+        return new
+    done: dict[int, Node] = {id(old): new}
+    stack = [(top, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if id(node) in done:
+            continue
+        if not node.inputs:
+            done[id(node)] = node
+            continue
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((i, False) for i in node.inputs if id(i) not in done)
+            continue
+        done[id(node)] = with_inputs(node, tuple([done[id(i)] for i in node.inputs]))
+    return done[id(top)]
+
+
+def _refresh(root: Any, views: list) -> None:
+    """Re-derive every live view of `root` from its new value."""
+    current = root._node
+    alive = []
+    for r in views:
+        v = r()
+        if v is None:
+            continue
+        _, view_node, root_node, writable = v._view
+        new_node = _substitute(view_node, root_node, current)
+        v._view = (root, new_node, current, writable)
+        v._node = new_node
+        _track(v)
+        alive.append(r)
+    views[:] = alive
+
+
+def set_shape(a: Any, shape: Any) -> None:
+    """`a.shape = s`: `a` names its value reshaped (any shape of the same size, also for views
+    NumPy would refuse to reshape in place: their memory is not strided here). Other handles of
+    the same memory keep their shapes, as NumPy's."""
+    from .manipulation import reshape_node
+
+    new = reshape_node(a._node, shape, user_site(2))
+    d = _d()
+    link = a._view
+    if type(link) is tuple:
+        root, view_node, root_node, writable = link
+        a._view = (root, d.reshape(view_node, new.shape), root_node, writable)
+        a._node = new
+        return
+    a._node = new
+    for r in a._view or ():
+        v = r()
+        if v is not None:
+            root, view_node, root_node, writable = v._view
+            v._view = (root, _substitute(view_node, root_node, d.reshape(new, root_node.shape)),
+                       new, writable)
+
+
+def same_view(a: Node, b: Node) -> bool:
+    """Whether two view chains are one value: the same ops and attrs down to one node (nodes
+    are not hash-consed, so `x[k]` built twice is two objects)."""
+    while a is not b:
+        if (a.op is not b.op or a.attrs != b.attrs or a.shape != b.shape or a.dtype != b.dtype
+                or len(a.inputs) != 1 or len(b.inputs) != 1):
+            return False
+        a, b = a.inputs[0], b.inputs[0]
+    return True
+
+
+# --- in-place operators -------------------------------------------------------------------------
+
+
+def inplace_result(target: Any, result: Any, ufunc: np.ufunc, other: Any, site: Any) -> Node:
+    """`target op= other`'s new value: NumPy's in-place rules (the result keeps target's shape;
+    it is cast to target's dtype under casting='same_kind', else NumPy's UFuncTypeError)."""
+    if result.shape != target.shape:
+        if ufunc is np.matmul:
+            raise _fail(ValueError, f"matmul: in-place matrix multiplication would change the "
+                        f"shape {target.shape} to {result.shape}", site)
+        raise _fail(ValueError, f"non-broadcastable output operand with shape {target.shape} "
+                    f"doesn't match the broadcast shape {result.shape}", site)
+    node = result._node
+    if node.dtype == target.dtype:
+        return node
+    if not np.can_cast(node.dtype, target.dtype, "same_kind"):
+        raise _numpy_casting_error(ufunc, target.dtype, other, site)
+    return _bind.cast(node, target.dtype, site)
+
+
+def _fail(exc_type: type[Exception], message: str, site: Any) -> Exception:
+    return _bind.fail(exc_type, message, site)
+
+
+def _numpy_casting_error(ufunc: np.ufunc, dtype: np.dtype, other: Any, site: Any) -> Exception:
+    """NumPy's own exception for this in-place op (its type and text), from 0-d stand-ins."""
+    if isinstance(other, _bind.Array):
+        other = np.zeros((), other.dtype)
+    elif not isinstance(other, (bool, int, float, complex, np.generic)):
+        other = np.zeros((), np.asarray(other).dtype)
+    out = np.zeros((1,) if ufunc is np.matmul else (), dtype)
+    stand_in = np.zeros((1,) if ufunc is np.matmul else (), dtype)
+    if ufunc is np.matmul:
+        other = np.zeros((1,), np.asarray(other).dtype)
+    try:
+        with np.errstate(all="ignore"):
+            ufunc(stand_in, other, out=out)
+    except TypeError as exc:
+        exc.add_note(f"(at {_site_text(site)})")
+        return exc
+    return _fail(TypeError, f"Cannot cast ufunc '{ufunc.__name__}' output to {dtype} with "
+                 "casting rule 'same_kind'", site)
+
+
+def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[..., Any]:
+    """`Array.__iadd__` and friends: compute `fn(self, other)`, then rebind `self` (and, through
+    a view, its root) to it with NumPy's in-place casting rule."""
+
+    def method(self: Any, other: Any) -> Any:
+        result = fn(self, other)
+        if result is NotImplemented:
+            return NotImplemented
+        site = user_site(1)
+        rebind(self, inplace_result(self, result, ufunc, other, site), site)
+        return self
+
+    method.__name__ = f"__i{ufunc.__name__}__"
+    return method

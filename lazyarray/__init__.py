@@ -58,6 +58,8 @@ from . import fft, random  # noqa: E402  (la.fft, la.random; la.linalg is lazyar
 from . import _methods  # noqa: F401,E402  (attaches ndarray-style methods and operators)
 from . import _protocols  # noqa: F401,E402  (NumPy's __array_ufunc__ / __array_function__)
 from ._protocols import LazyArrayFallbackWarning  # noqa: E402
+from . import ufuncs as _ufuncs  # noqa: E402
+from .ufuncs import ufunc  # noqa: E402
 from .array_api import (__array_api_version__, __array_namespace_info__, can_cast, e,  # noqa: E402
                         finfo, iinfo, inf, isdtype, nan, newaxis, pi, result_type)
 
@@ -73,6 +75,9 @@ def from_dask(darr):  # noqa: E302  (lazyarray/dask.py imports Dask only when ca
 bool = bool_  # noqa: A001  (la.bool, as in the Array API)
 __version__ = "0.1.0"
 
+# la.add & co. become ufunc objects over the functions above (.outer, .reduce, .at, out=, ...)
+_ufuncs.wrap_namespace(globals())  # noqa: E402
+
 # The public namespace: `dir(la)`, `help(la)` and `from lazyarray import *` show these only.
 _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", "user_site",
                       "get_op", "dtypes", "asarray_operand", "creation", "elementwise", "evaluation",
@@ -80,7 +85,7 @@ _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", 
                       "reductions", "array", "cuts", "jit", "generic_plan", "dask", "array_api",
                       "shaping", "searching", "complex_functions", "warnings", "numpy_math",
                       "numpy_reductions", "numpy_shapes", "advanced_index", "contraction",
-                      "numpy_arrange", "numpy_statistics"})
+                      "numpy_arrange", "numpy_statistics", "ufuncs"})
 __all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
     "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
 

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from . import ufuncs
 from .array import Array
 from .graph.node import register_library_dir
 
@@ -34,8 +35,6 @@ _UFUNC_NAMES = {"absolute": "abs", "invert": "bitwise_invert", "left_shift": "bi
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
            "logical_and": "all", "logical_or": "any"}
 _ACCUMULATE = {"add": "cumulative_sum", "multiply": "cumulative_prod"}
-# ufunc.at spelled as the functional update x.at[i].<method>(v)
-_AT_METHODS = {"add": "add", "multiply": "multiply", "maximum": "max", "minimum": "min"}
 # NumPy keyword names that lazyarray spells the Array API way.
 _KEYWORDS = {"a_min": "min", "a_max": "max", "newshape": "shape", "reps": "repetitions",
              "ddof": "correction"}
@@ -92,20 +91,26 @@ def _ufunc_target(ufunc: np.ufunc, method: str) -> Callable[..., Any] | None:
 
 
 def array_ufunc(self: Array, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
-    """NEP 13: a ufunc call or reduction on Arrays binds the lazyarray op; else NumPy, eagerly."""
-    if method == "at" and inputs and isinstance(inputs[0], Array):
-        # NumPy's ufunc.at ignores the read-only flag of the buffer view the fallback hands it:
-        # it wrote into this (immutable) Array and every pending expression reading it
-        how = _AT_METHODS.get(ufunc.__name__)
-        hint = f": use x = x.at[indices].{how}(values)" if how else ""
-        raise ValueError(f"np.{ufunc.__name__}.at writes into its first argument, and an Array "
-                         f"is read-only (immutable){hint}")
-    target = _ufunc_target(ufunc, method)
-    name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
+    """NEP 13: a ufunc call or method on Arrays runs lazyarray's ufunc of the same name (lazy,
+    `out=` and `.at` rebind the Array given); a ufunc lazyarray lacks runs NumPy, eagerly."""
+    ours = ufuncs.by_numpy(ufunc)
     if "out" in kwargs and kwargs["out"] is None:
         del kwargs["out"]
+    if ours is not None:
+        if method == "__call__":
+            if not kwargs and len(inputs) == ufunc.nin:
+                return ours(*inputs)  # ndarray + Array lands here: the hot path
+            return ours.call_general(inputs, kwargs.pop("out", None), kwargs)
+        return getattr(ours, method)(*inputs, **kwargs)
+    if method == "at" and inputs and isinstance(inputs[0], Array):
+        # NumPy's ufunc.at ignores the read-only flag of the buffer view the fallback hands it:
+        # it would write into this (immutable) Array and every pending expression reading it
+        raise ValueError(f"np.{ufunc.__name__}.at writes into its first argument, and an Array "
+                         "is read-only (immutable); lazyarray has no such ufunc")
+    target = _ufunc_target(ufunc, method)
+    name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
     if target is not None and not kwargs and method == "__call__" and len(inputs) == ufunc.nin:
-        return target(*inputs)  # ndarray + Array lands here: no signature check on the hot path
+        return target(*inputs)
     if target is not None and _binds(target, inputs, kwargs):
         return target(*inputs, **kwargs)
     return _fallback(name, getattr(ufunc, method), inputs, kwargs)

@@ -1,0 +1,481 @@
+"""NumPy's ufunc objects over lazyarray's elementwise functions: `la.add` is a `la.ufunc`.
+
+`la.add(x, y)` calls the elementwise function itself (its class's `__call__` is that function, so
+no Python frame is added); the function hands `out=`, `where=`, `dtype=`, `casting=` to
+`ufunc.call_general`. The methods `outer`, `reduce`, `accumulate`, `reduceat` and `at` are lazy
+compositions of the same function. NumPy's own ufunc runs on zero-size stand-ins of the operands
+(`_probe`): it raises NumPy's errors (casting, bad axis, a reduction without identity) and names
+NumPy's result dtype, without touching data. `out=` and `at` rebind the Array they are given, as
+`out[...] = result` does (docs/semantics.md): an Array is a value, its handle is what changes.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _bind
+from . import elementwise as ew
+from .array import Array
+from .graph.node import user_site
+
+_NO_VALUE = np._NoValue  # NumPy's "not given" for initial=
+# la reductions and scans that compute a ufunc's reduce / accumulate in one fused op.
+_REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
+               "logical_and": "all", "logical_or": "any"}
+_SCANS = {"add": "cumsum", "multiply": "cumprod"}
+# Exactly associative (integers, max/min, logic): reduce and accumulate combine in a tree
+# (log n ops); the others fold left to right, in NumPy's order.
+_ASSOCIATIVE = frozenset({"maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
+                          "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm"})
+# ufunc.at spelled as the scatter op x.at[i].<method>(v): it accumulates repeated indices.
+_SCATTER = {"add": "add", "multiply": "multiply", "maximum": "max", "minimum": "min"}
+
+
+class ufunc:  # noqa: N801  (NumPy's name)
+    """A NumPy ufunc over a lazyarray function: call it, or use `.outer`, `.reduce`,
+    `.accumulate`, `.reduceat`, `.at`; `nin`, `nout`, `nargs`, `identity`, `signature` as NumPy's."""
+
+    __slots__ = ("_np", "_fn")
+    signature = None
+
+    def __init__(self, np_ufunc: np.ufunc, fn: Callable[..., Any]) -> None:
+        self._np, self._fn = np_ufunc, fn
+
+    __name__ = property(lambda self: self._np.__name__)  # type: ignore[assignment]
+    nin = property(lambda self: self._np.nin)
+    nout = property(lambda self: self._np.nout)
+    nargs = property(lambda self: self._np.nargs)
+    ntypes = property(lambda self: self._np.ntypes)
+    types = property(lambda self: self._np.types)
+    identity = property(lambda self: self._np.identity)
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        return inspect.signature(self._fn)
+
+    def __repr__(self) -> str:
+        return f"<ufunc '{self._np.__name__}'>"
+
+    def __reduce__(self) -> Any:
+        return (_by_name, (self._np.__name__,))
+
+    # --- __call__ with NumPy's keywords ----------------------------------------------------------
+    def call_general(self, inputs: tuple, out: Any, kwargs: dict) -> Any:
+        """A call with out=, where=, dtype=, casting=, signature= (order= and subok= change nothing
+        for a value): NumPy checks the dtypes on zero-size stand-ins, the function computes, the
+        results take NumPy's dtype, then land in `out`."""
+        site = user_site(2)
+        where = kwargs.pop("where", True)
+        casting = kwargs.pop("casting", "same_kind")
+        dtype, signature = kwargs.pop("dtype", None), kwargs.pop("signature", None)
+        kwargs.pop("order", None), kwargs.pop("subok", None)
+        if kwargs:
+            raise _bind.fail(TypeError, f"{self._np.__name__}() got an unexpected keyword argument "
+                             f"{next(iter(kwargs))!r}", site)
+        outs = _out_tuple(out, self._np.nout, site)
+        options = {"casting": casting, "dtype": dtype, "signature": signature}
+        loop = _probe(lambda *a, **k: self._np(*a, **k), inputs, options, where, outs, site)
+        if dtype is not None or signature is not None:
+            inputs = _cast_inputs(self._np, inputs, options, site)
+        results = self._fn(*inputs)
+        results = results if isinstance(results, tuple) else (results,)
+        results = tuple(r if r.dtype == d else ew.astype(r, d) for r, d in zip(results, loop))
+        if where is not True:
+            results = tuple(_masked(r, where, o) for r, o in zip(results, outs))
+        stored = tuple(_store(r, o, site) for r, o in zip(results, outs))
+        return stored if self._np.nout > 1 else stored[0]
+
+    # --- methods -----------------------------------------------------------------------------------
+    def outer(self, A: Any, B: Any, /, **kwargs: Any) -> Any:  # noqa: N803  (NumPy's names)
+        """ufunc(A[..., None, ...], B): every pair, result shape A.shape + B.shape."""
+        self._binary("outer", user_site(1))
+        a, b = _as_array(A), _as_array(B)
+        a = a.reshape(a.shape + (1,) * b.ndim)
+        return self(a, b, **kwargs)
+
+    def reduce(self, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None,
+               keepdims: bool = False, initial: Any = _NO_VALUE, where: Any = True) -> Any:
+        """ufunc.reduce: la's fused reduction where there is one (add: sum, maximum: max, ...),
+        else the ufunc folded along the axis (a tree where the ufunc is exactly associative)."""
+        site = user_site(1)
+        self._binary("reduce", site)
+        x = _as_array(array)
+        outs = _out_tuple(out, 1, site)
+        options = {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial}
+        want = _probe(self._np.reduce, (x,), options, where, outs, site, shrink=True)[0]
+        axes = _bind.normalize_axes(axis, x.ndim, site) if x.ndim else ()
+        if dtype is not None:
+            x = ew.astype(x, dtype)
+        result = self._reduce(x, axes, initial, where, site)
+        if keepdims:
+            result = result.reshape(tuple(1 if i in axes else s for i, s in enumerate(x.shape)))
+        if result.dtype != want:
+            result = ew.astype(result, want)
+        return _store(result, outs[0], site)
+
+    def _reduce(self, x: Array, axes: tuple, initial: Any, where: Any, site: Any) -> Array:
+        from . import creation, manipulation
+
+        shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
+        start = initial if initial is not _NO_VALUE else self._np.identity
+        if where is not True:  # masked elements count as the start value (NumPy asks for one)
+            x = ew.where(where, x, start)
+        if any(x.shape[a] == 0 for a in axes):
+            return creation.full(shape, start, x.dtype)
+        name = _REDUCTIONS.get(self._np.__name__)
+        if name is not None and len(axes) > 0:
+            from . import reductions
+
+            result = getattr(reductions, name)(x, axis=axes)
+        else:
+            rows = manipulation.moveaxis(x, axes, tuple(range(len(axes)))) if axes else x
+            rows = rows.reshape((-1,) + shape) if axes else rows.reshape((1,) + shape)
+            result = self._fold(rows)
+        return result if initial is _NO_VALUE else self._fn(initial, result)
+
+    def _fold(self, rows: Array) -> Array:
+        """The ufunc over rows[0], rows[1], ... (axis 0): pairwise for the exactly associative,
+        else left to right as NumPy."""
+        if self._np.__name__ in _ASSOCIATIVE:
+            while rows.shape[0] > 1:
+                n = rows.shape[0]
+                paired = self._fn(rows[0:n - 1:2], rows[1:n:2])
+                rows = paired if n % 2 == 0 else _concat([paired, rows[n - 1:]])
+            return rows[0]
+        acc = rows[0]
+        for i in range(1, rows.shape[0]):
+            acc = self._fn(acc, rows[i])
+        return acc
+
+    def accumulate(self, array: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Any:
+        """ufunc.accumulate: cumsum/cumprod for add/multiply; a log-step scan (Hillis-Steele) for
+        the exactly associative ufuncs; else a left-to-right fold, in NumPy's order."""
+        from . import manipulation, reductions
+
+        site = user_site(1)
+        self._binary("accumulate", site)
+        x = _as_array(array)
+        outs = _out_tuple(out, 1, site)
+        options = {"axis": axis, "dtype": dtype}
+        want = _probe(self._np.accumulate, (x,), options, True, outs, site, shrink=True)[0]
+        ax = _bind.normalize_axis(axis, x.ndim, site)
+        if dtype is not None:
+            x = ew.astype(x, dtype)
+        name = _SCANS.get(self._np.__name__)
+        if name is not None:
+            result = getattr(reductions, name)(x, axis=ax, dtype=want)
+        else:
+            rows = manipulation.moveaxis(x, ax, 0)
+            result = manipulation.moveaxis(self._scan(rows), 0, ax)
+        if result.dtype != want:
+            result = ew.astype(result, want)
+        return _store(result, outs[0], site)
+
+    def _scan(self, rows: Array) -> Array:
+        n = rows.shape[0]
+        if n == 0:
+            return rows
+        if self._np.__name__ in _ASSOCIATIVE:
+            step = 1
+            while step < n:
+                rows = _concat([rows[:step], self._fn(rows[:n - step], rows[step:])])
+                step *= 2
+            return rows
+        acc = [rows[0]]
+        for i in range(1, n):
+            acc.append(self._fn(acc[-1], rows[i]))
+        from .manipulation import stack
+
+        return stack(acc)
+
+    def reduceat(self, array: Any, indices: Any, axis: int = 0, dtype: Any = None,
+                 out: Any = None) -> Any:
+        """ufunc.reduceat: reduce(array[i:j]) for consecutive indices i < j, array[i] where
+        j <= i, the last to the end. The indices are read on the host (they set the pieces)."""
+        from .manipulation import moveaxis, stack
+
+        site = user_site(1)
+        self._binary("reduceat", site)
+        x = _as_array(array)
+        idx = np.asarray(indices)
+        outs = _out_tuple(out, 1, site)
+        ax = _bind.normalize_axis(axis, x.ndim, site)
+        shrunk = tuple(s if d == ax else min(s, 1) for d, s in enumerate(x.shape))
+        try:
+            with np.errstate(all="ignore"):
+                want = self._np.reduceat(np.ones(shrunk, x.dtype), idx, axis=axis,
+                                         dtype=dtype).dtype
+        except Exception as exc:
+            raise _noted(exc, site) from None
+        rows = moveaxis(x, ax, 0)
+        if dtype is not None:
+            rows = ew.astype(rows, dtype)
+        n, bounds = rows.shape[0], [int(i) for i in idx.reshape(-1)] + [rows.shape[0]]
+        pieces = [self._fold(rows[i:j]) if i < j else rows[i]
+                  for i, j in zip(bounds[:-1], bounds[1:]) if i < n]
+        result = moveaxis(stack(pieces), 0, ax)
+        return _store(result if result.dtype == want else ew.astype(result, want), outs[0], site)
+
+    def at(self, a: Any, indices: Any, b: Any = None, /) -> None:
+        """ufunc.at: unbuffered in place; repeated indices apply once per occurrence, as NumPy.
+        An Array `a` is rebound to the new value (`a[...] = new`); a NumPy array is written."""
+        site = user_site(1)
+        if not isinstance(a, Array):  # a NumPy destination: NumPy's own, in place
+            args = (indices,) if b is None else (indices, b)
+            self._np.at(a, *(_host(v) for v in args))
+            return None
+        if (b is None) != (self._np.nin == 1):
+            raise _bind.fail(ValueError, f"{self._np.__name__}.at takes {self._np.nin - 1} "
+                             "operand(s) after the indices", site)
+        stand_ins = (np.zeros(0, a.dtype),) + (() if b is None else (_probe_operand(b),))
+        try:
+            with np.errstate(all="ignore"):
+                self._np.at(np.ones(1, a.dtype), np.zeros(0, np.intp), *stand_ins[1:])
+                loop = self._np(*stand_ins).dtype  # the dtype NumPy computes in, then casts
+        except Exception as exc:
+            raise _noted(exc, site) from None
+        a[...] = self._at_value(a, indices, b, loop)
+        return None
+
+    def _at_value(self, a: Array, indices: Any, b: Any, loop: np.dtype) -> Array:
+        from .manipulation import broadcast_to
+
+        method = _SCATTER.get(self._np.__name__)
+        if method is not None and loop == a.dtype:  # else NumPy computes in `loop`, then casts
+            return getattr(a.at[indices], method)(b)
+        # Any other ufunc: occurrence k of each position is applied in round k (NumPy's order
+        # for a repeated position; distinct positions are independent).
+        positions = np.arange(a.size).reshape(a.shape)[_host_key(indices)]
+        flat_pos = positions.reshape(-1)
+        operand = None if b is None else broadcast_to(_as_array(b), positions.shape).reshape(-1)
+        rank = _occurrence(flat_pos)
+        flat = a.reshape(-1)
+        for k in range(int(rank.max()) + 1 if rank.size else 0):
+            sel = np.nonzero(rank == k)[0]
+            pos = flat_pos[sel]
+            args = (flat[pos],) if operand is None else (flat[pos], operand[sel])
+            flat = flat.at[pos].set(self._fn(*args))
+        return flat.reshape(a.shape)
+
+    def _binary(self, method: str, site: Any) -> None:
+        if self._np.nin != 2 or self._np.nout != 1:
+            raise _bind.fail(ValueError, f"{method} only supported for binary functions", site)
+
+
+# --- helpers -------------------------------------------------------------------------------------
+def _as_array(x: Any) -> Array:
+    return x if isinstance(x, Array) else __import__("lazyarray").asarray(x)
+
+
+def _concat(parts: list) -> Array:
+    from .manipulation import concat
+
+    return concat(parts, axis=0)
+
+
+def _host(v: Any) -> Any:
+    if isinstance(v, Array):
+        return np.asarray(v)
+    if isinstance(v, tuple):
+        return tuple(_host(i) for i in v)
+    return v
+
+
+def _host_key(key: Any) -> Any:
+    return tuple(_host(k) for k in key) if isinstance(key, tuple) else _host(key)
+
+
+def _occurrence(flat: np.ndarray) -> np.ndarray:
+    """For each entry, how many equal entries come before it (0 for the first)."""
+    order = np.argsort(flat, kind="stable")
+    sorted_ = flat[order]
+    starts = np.r_[0, np.nonzero(np.diff(sorted_))[0] + 1] if flat.size else np.zeros(0, int)
+    run_start = np.repeat(starts, np.diff(np.r_[starts, flat.size]))
+    rank = np.empty_like(order)
+    rank[order] = np.arange(flat.size) - run_start
+    return rank
+
+
+def _noted(exc: Exception, site: Any) -> Exception:
+    """NumPy's own exception (type and text), with the user's line added as a note."""
+    exc.add_note(f"(at {_bind.format_site(site)})")
+    return exc
+
+
+def _probe_operand(x: Any) -> Any:
+    """A stand-in NumPy's ufunc resolves as it would `x`: Python scalars stay (NEP 50 weak)."""
+    if type(x) in (int, float, complex, bool):
+        return x
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        weak = getattr(x, "_lazyarray_weak_type", None)  # la.jit's traced Python scalar
+        if weak is not None:
+            return weak(0)
+        dtype = np.asarray(x).dtype
+    return np.zeros(0, dtype)
+
+
+def _probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any, outs: tuple,
+           site: Any, shrink: bool = False) -> tuple:
+    """NumPy's result dtypes for these operands and options, and NumPy's errors (at the user's
+    line): `fn` runs on zero-size stand-ins (`shrink`: a reduction's stand-in keeps the rank,
+    every size at most 1, so axes and empty reductions are checked)."""
+    if shrink:
+        x = inputs[0]
+        stand_ins = (np.ones(tuple(min(s, 1) for s in x.shape), x.dtype),)
+        extra = {} if where is True else {"where": np.ones(stand_ins[0].shape, bool)}
+    else:
+        stand_ins = tuple(_probe_operand(x) for x in inputs)
+        extra = {} if where is True else {"where": np.zeros(0, bool)}
+    options = {k: v for k, v in options.items() if v is not None or k == "axis"}
+    try:
+        with np.errstate(all="ignore"):
+            results = fn(*stand_ins, **options, **extra)
+            results = results if isinstance(results, tuple) else (results,)
+            wanted = tuple(np.asarray(r).dtype for r in results)
+            if any(o is not None for o in outs):  # NumPy's casting rule for out
+                out_stand_ins = tuple(None if o is None else np.zeros(
+                    np.asarray(r).shape if shrink else 0, o.dtype) for o, r in zip(outs, results))
+                fn(*stand_ins, **options, **extra, out=out_stand_ins)
+    except Exception as exc:
+        raise _noted(exc, site) from None
+    return wanted
+
+
+def _cast_inputs(np_ufunc: np.ufunc, inputs: tuple, options: dict, site: Any) -> tuple:
+    """dtype= / signature=: the operands cast to the loop NumPy resolves."""
+    given = tuple(type(x) if type(x) in (int, float, complex) else
+                  _probe_operand(x).dtype for x in inputs)
+    signature = options["signature"]
+    if signature is None:
+        signature = (None,) * np_ufunc.nin + (np.dtype(options["dtype"]),) * np_ufunc.nout
+    elif isinstance(signature, str) or not isinstance(signature, tuple):
+        signature = tuple(np.dtype(c) for c in str(signature).replace("->", ""))
+    try:
+        loop = np_ufunc.resolve_dtypes(given + (None,) * np_ufunc.nout,
+                                       signature=tuple(None if s is None else np.dtype(s)
+                                                       for s in signature),
+                                       casting=options["casting"])
+    except Exception as exc:
+        raise _noted(exc, site) from None
+    return tuple(ew.astype(_as_array(x), d) for x, d in zip(inputs, loop))
+
+
+def _out_tuple(out: Any, nout: int, site: Any) -> tuple:
+    if out is None:
+        return (None,) * nout
+    outs = out if isinstance(out, tuple) else (out,)
+    if len(outs) != nout:
+        raise _bind.fail(ValueError, f"The 'out' tuple must have exactly {nout} entries: one "
+                         "per ufunc output", site)
+    for o in outs:
+        if o is not None and not isinstance(o, (Array, np.ndarray)):
+            raise _bind.fail(TypeError, "return arrays must be of ArrayType", site)
+    return outs
+
+
+def _masked(result: Array, where: Any, out: Any) -> Array:
+    """where=: the result where True; `out`'s values elsewhere (zeros without out, where NumPy
+    leaves the memory uninitialized)."""
+    if out is None:
+        return ew.where(where, result, ew.astype(_as_array(0), result.dtype))
+    keep = out if isinstance(out, Array) else __import__("lazyarray").asarray(out)
+    return ew.where(where, result, keep)
+
+
+def _store(result: Array, out: Any, site: Any) -> Any:
+    """`out[...] = result` after NumPy's shape rule for out; returns `out` (or the result)."""
+    if out is None:
+        return result
+    if np.broadcast_shapes(result.shape, out.shape) != tuple(out.shape):
+        raise _bind.fail(ValueError, f"non-broadcastable output operand with shape {out.shape} "
+                         f"doesn't match the broadcast shape {result.shape}", site)
+    if isinstance(out, np.ndarray):
+        out[...] = np.asarray(result)
+    else:
+        out[...] = result
+    return out
+
+
+# --- the namespace's ufuncs ------------------------------------------------------------------------
+_BY_NAME: dict[str, ufunc] = {}
+# NumPy ufuncs that are generalized (signature) or not elementwise in lazyarray's sense.
+_SKIP = frozenset({"matmul", "vecdot", "matvec", "vecmat"})
+# lazyarray names of NumPy ufuncs spelled the Array API way.
+_LA_NAMES = {"absolute": "abs", "invert": "bitwise_invert", "left_shift": "bitwise_left_shift",
+             "right_shift": "bitwise_right_shift", "conjugate": "conj", "true_divide": "divide"}
+
+
+def _by_name(name: str) -> ufunc:
+    return _BY_NAME[name]
+
+
+def by_numpy(np_ufunc: np.ufunc) -> ufunc | None:
+    """lazyarray's ufunc for NumPy's (`__array_ufunc__`), None where lazyarray has none."""
+    return _BY_NAME.get(np_ufunc.__name__)
+
+
+def _make_ufunc(np_ufunc: np.ufunc, fn: Callable[..., Any]) -> ufunc:
+    """A ufunc whose class calls `fn` directly (the class per ufunc holds it as `__call__`)."""
+    cls = type(np_ufunc.__name__, (ufunc,), {"__slots__": (), "__call__": staticmethod(fn),
+                                             "__doc__": fn.__doc__, "__module__": "lazyarray"})
+    return cls(np_ufunc, fn)
+
+
+def wrap_namespace(namespace: dict) -> None:
+    """Replace each function of `namespace` named like a NumPy ufunc by a `ufunc` over it (and
+    register the ufunc for `__array_ufunc__` and the functions' keyword path)."""
+    for name in dir(np):
+        np_ufunc = getattr(np, name)
+        if not isinstance(np_ufunc, np.ufunc) or np_ufunc.__name__ in _SKIP:
+            continue
+        key = np_ufunc.__name__
+        made = _BY_NAME.get(key)
+        if made is None:
+            fn = namespace.get(key) or namespace.get(_LA_NAMES.get(key, ""))
+            if fn is None or isinstance(fn, ufunc) or not callable(fn):
+                continue
+            made = _BY_NAME[key] = _make_ufunc(np_ufunc, _with_keywords(fn, np_ufunc))
+        if name in namespace or key == name:
+            namespace[name] = made
+    for alias, target in _ARRAY_API_ALIASES.items():
+        if target in _BY_NAME and alias in namespace:
+            namespace[alias] = _BY_NAME[target]
+
+
+# Array API spellings that are the same NumPy ufunc under another name (NumPy 2 has most as
+# attributes already; these are la's own).
+_ARRAY_API_ALIASES = {"bitwise_invert": "invert", "bitwise_left_shift": "left_shift",
+                      "bitwise_right_shift": "right_shift", "conj": "conjugate"}
+
+
+def _with_keywords(fn: Callable[..., Any], np_ufunc: np.ufunc) -> Callable[..., Any]:
+    """`fn` itself when it takes out=/**kwargs (elementwise.py's functions hand them to
+    `call_general`), else a wrapper that does (numpy_math's fmax, heaviside, ...)."""
+    params = inspect.signature(fn).parameters
+    if "out" in params:
+        return fn
+    nin, key = np_ufunc.nin, np_ufunc.__name__
+
+    def call(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if out is None and not kwargs and len(args) == nin:
+            return fn(*args)
+        if len(args) > nin:  # out given by position, as NumPy allows
+            args, out = args[:nin], args[nin:] if len(args) > nin + 1 else args[nin]
+        return _BY_NAME[key].call_general(args, out, kwargs)
+
+    call.__name__ = call.__qualname__ = fn.__name__
+    call.__doc__ = fn.__doc__
+    call.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
+    return call
+
+
+def _keyword_call(name: str, inputs: tuple, out: Any, kwargs: dict) -> Any:
+    """elementwise.py's functions with NumPy's ufunc keywords (out=, where=, dtype=, ...)."""
+    return _BY_NAME[getattr(np, name).__name__].call_general(inputs, out, kwargs)
+
+
+ew.KEYWORD_CALL[0] = _keyword_call

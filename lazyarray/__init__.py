@@ -64,6 +64,28 @@ from .array_api import (__array_api_version__, __array_namespace_info__, can_cas
                         finfo, iinfo, inf, isdtype, nan, newaxis, pi, result_type)
 
 
+# NumPy names beyond the Array API (issue 24): index tricks, histograms, sets, types, ...
+from .numpy_types import (ScalarType, byte, cdouble, common_type, complexfloating,  # noqa: E402
+                          csingle, double, dtype, euler_gamma, False_, floating, generic, inexact,
+                          int_, intc, integer, intp, issubdtype, iterable, little_endian, long,
+                          longlong, min_scalar_type, mintypecode, ndarray, number,
+                          promote_types, sctypeDict, short, signedinteger, single, True_,
+                          typecodes, typename, ubyte, uint, uintc, uintp, ulong, ulonglong,
+                          unsignedinteger, ushort)
+from .numpy_index_tricks import (apply_along_axis, apply_over_axes, c_, flatiter,  # noqa: E402
+                                 fromfunction, fromiter, index_exp, mgrid, ndenumerate, ndindex,
+                                 ogrid, put, r_, s_)
+from .numpy_sets import (argpartition, in1d, intersect1d, lexsort, partition,  # noqa: E402
+                         setdiff1d, setxor1d, union1d)
+from .numpy_histograms import (histogram, histogram2d, histogram_bin_edges,  # noqa: E402
+                               histogramdd, interp)
+from .numpy_gradient import gradient  # noqa: E402
+from .numpy_floats import (around, frexp, nanargmax, nanargmin, packbits, spacing,  # noqa: E402
+                           unpackbits)
+from .numpy_polynomial import poly1d, polyfit, polyval, vander  # noqa: E402
+from . import emath, lib  # noqa: E402  (la.emath, la.lib.stride_tricks)
+
+
 
 def from_dask(darr):  # noqa: E302  (lazyarray/dask.py imports Dask only when called)
     """An Array over a dask array, computed chunk by chunk on backend="dask" (docs/dask.md)."""
@@ -85,7 +107,10 @@ _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", 
                       "reductions", "array", "cuts", "jit", "generic_plan", "dask", "array_api",
                       "shaping", "searching", "complex_functions", "warnings", "numpy_math",
                       "numpy_reductions", "numpy_shapes", "advanced_index", "contraction",
-                      "numpy_arrange", "numpy_statistics", "ufuncs"})
+                      "numpy_arrange", "numpy_statistics", "ufuncs", "numpy_types",
+                      "numpy_index_tricks", "numpy_sets", "numpy_histograms",
+                      "numpy_gradient", "numpy_floats",
+                      "numpy_polynomial"})
 __all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
     "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
 

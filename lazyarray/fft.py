@@ -5,6 +5,10 @@ through CuPy), and the elementwise work around them fuses. They need complex dty
 without them raises NotImplementedError naming that). fftfreq and rfftfreq
 are fused kernels over the element index (no data read), fftshift and ifftshift are views of two
 halves joined by one concat.
+
+Arguments after the input may be passed by position as well, in NumPy's order (`fft(x, n)`,
+`fftn(x, s, axes)`, `fftfreq(n, d)`), and `norm=None` is NumPy's "backward": NumPy programs call
+them so. `fft2`/`ifft2`/`rfft2`/`irfft2` are the n-dimensional transforms over axes (-2, -1).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ def _axes_and_sizes(node: Node, s: Sequence[int] | None, axes: Sequence[int] | N
 
 
 def _call(name: str, node: Node, s, axes, norm: str, shape, dtype, site) -> Array:
+    norm = "backward" if norm is None else norm  # NumPy's default spelled None
     if norm not in _NORMS:
         raise _bind.fail(ValueError, f"fft: norm must be one of {_NORMS}, not {norm!r}", site)
     return Array(_bind.primitive(get_op(name), (node,), (s, axes, norm), shape, dtype, site))
@@ -72,20 +77,20 @@ def _complex_transform(name: str, x, s, axes, norm, site) -> Array:
     return _call(name, node, s, axes, norm, _resized(node, s, axes), ct, site)
 
 
-def fft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+def fft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     return _complex_transform("fftn", x, None if n is None else (n,), (axis,), norm, user_site(1))
 
 
-def ifft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+def ifft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     return _complex_transform("ifftn", x, None if n is None else (n,), (axis,), norm,
                               user_site(1))
 
 
-def fftn(x: Any, /, *, s=None, axes=None, norm: str = "backward") -> Array:
+def fftn(x: Any, /, s=None, axes=None, norm: str = "backward") -> Array:
     return _complex_transform("fftn", x, s, axes, norm, user_site(1))
 
 
-def ifftn(x: Any, /, *, s=None, axes=None, norm: str = "backward") -> Array:
+def ifftn(x: Any, /, s=None, axes=None, norm: str = "backward") -> Array:
     return _complex_transform("ifftn", x, s, axes, norm, user_site(1))
 
 
@@ -109,23 +114,23 @@ def _irfftn(x, s, axes, norm, site, name="irfftn") -> Array:
     return _call("irfftn", node, s, axes, norm, _resized(node, s, axes), real, site)
 
 
-def rfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+def rfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     return _rfftn(x, None if n is None else (n,), (axis,), norm, user_site(1))
 
 
-def irfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+def irfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     return _irfftn(x, None if n is None else (n,), (axis,), norm, user_site(1), "irfft")
 
 
-def rfftn(x: Any, /, *, s=None, axes=None, norm: str = "backward") -> Array:
+def rfftn(x: Any, /, s=None, axes=None, norm: str = "backward") -> Array:
     return _rfftn(x, s, axes, norm, user_site(1))
 
 
-def irfftn(x: Any, /, *, s=None, axes=None, norm: str = "backward") -> Array:
+def irfftn(x: Any, /, s=None, axes=None, norm: str = "backward") -> Array:
     return _irfftn(x, s, axes, norm, user_site(1))
 
 
-def hfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+def hfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     site = user_site(1)
     node, ct = _prepare(x, "hfft", site, real_input=False)
     ax = axis % node.ndim
@@ -134,7 +139,7 @@ def hfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backwa
                  np.dtype(ct.char.lower()), site)
 
 
-def ihfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+def ihfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     site = user_site(1)
     node, ct = _prepare(x, "ihfft", site, real_input=True)
     ax = axis % node.ndim
@@ -148,7 +153,7 @@ def _freq_dtype(dtype: Any) -> np.dtype:
     return dtypes.float64 if dtype is None else dtypes.to_dtype(dtype)
 
 
-def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Array:
+def fftfreq(n: int, /, d: float = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
     """[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n), computed in the kernel
     from the element index: k - n * (k >= (n + 1) // 2)."""
     site = user_site(1)
@@ -158,7 +163,7 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None)
     return signed.astype(_freq_dtype(dtype)) * (1.0 / (d * n))
 
 
-def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Array:
+def rfftfreq(n: int, /, d: float = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
     """[0, 1, ..., n//2] / (d * n), computed in the kernel from the element index."""
     site = user_site(1)
     m = int(n) // 2 + 1
@@ -197,3 +202,20 @@ def ifftshift(x: Any, /, *, axes: Any = None) -> Array:
 
 __all__ = ["fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft",
            "irfft", "irfftn", "rfft", "rfftfreq", "rfftn"]
+
+
+# NumPy's two-dimensional names: the n-dimensional transforms over axes (-2, -1)
+def fft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None) -> Array:
+    return _complex_transform("fftn", a, s, axes, norm, user_site(1))
+
+
+def ifft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None) -> Array:
+    return _complex_transform("ifftn", a, s, axes, norm, user_site(1))
+
+
+def rfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None) -> Array:
+    return _rfftn(a, s, axes, norm, user_site(1))
+
+
+def irfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None) -> Array:
+    return _irfftn(a, s, axes, norm, user_site(1))

@@ -1,0 +1,147 @@
+"""NumPy's float-anatomy and bit-packing functions as lazy compositions: `frexp`, `spacing`,
+`around`, `nanargmax`/`nanargmin`, `packbits`/`unpackbits`.
+
+`frexp` takes the exponent from log2 and then corrects it by one either way on the exactly
+rescaled mantissa (ldexp scales by powers of two, which is exact), so the result is NumPy's bit for
+bit. `nanargmax`/`nanargmin` must raise NumPy's "All-NaN slice encountered" ValueError, which
+depends on the values: they evaluate the result together with that check (one plan) and raise
+at the user's line; a result therefore comes back evaluated.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from . import elementwise as ew
+from . import manipulation as mp
+from . import reductions as red
+from .array import Array
+from .creation import asarray
+from .evaluation import eval as evaluate
+from .numpy_math import ldexp
+
+
+def _float_loop(ufunc: np.ufunc, x: Array) -> np.dtype:
+    """The dtype of NumPy's loop's first output (float32 where NumPy picks float16)."""
+    out = np.dtype(ufunc.resolve_dtypes((x.dtype,) + (None,) * ufunc.nout)[1])
+    return np.dtype(np.float32) if out == np.float16 else out
+
+
+def frexp(x: Any) -> tuple[Array, Array]:
+    """numpy.frexp: (mantissa in [0.5, 1) with x's sign, int32 exponent); 0, inf, NaN give
+    (x, 0)."""
+    v = asarray(x)
+    if v.dtype.kind == "c":
+        raise TypeError("ufunc 'frexp' not supported for the input types")
+    v = v.astype(_float_loop(np.frexp, v))
+    special = (v == 0) | ~ew.isfinite(v)
+    mag = ew.where(special, 1, ew.abs(v))
+    e = ew.floor(ew.log2(mag)).astype(np.int32) + 1
+    m = ldexp(ew.where(special, 1, v), -e)
+    up, down = ew.abs(m) >= 1, ew.abs(m) < 0.5
+    e = e + up.astype(np.int32) - down.astype(np.int32)
+    m = ew.where(up, m * 0.5, ew.where(down, m * 2, m))
+    return ew.where(special, v, m), ew.where(special, 0, e).astype(np.int32)
+
+
+def spacing(x: Any) -> Array:
+    """numpy.spacing: the step to the next float away from zero (up for -0.0, as NumPy); NaN
+    for inf and NaN."""
+    v = asarray(x)
+    v = v.astype(_float_loop(np.spacing, v))
+    away = ew.where(v < 0, -np.inf, np.inf).astype(v.dtype)  # -0.0 steps up, as NumPy
+    step = ew.nextafter(v, away) - v
+    return ew.where(ew.isinf(v), np.nan, step)
+
+
+def around(a: Any, decimals: int = 0, out: Any = None) -> Array:
+    """numpy.around (numpy.round): half to even, as NumPy."""
+    if out is not None:
+        raise TypeError("around: out= is not supported here; assign the result instead")
+    return ew.round(asarray(a), decimals=decimals)
+
+
+def _nanarg(a: Any, axis: Any, keepdims: bool, worst: float, pick: Any) -> Array:
+    v = asarray(a)
+    if v.dtype.kind not in "fc":
+        return pick(v, axis=axis, keepdims=keepdims)
+    nan = ew.isnan(v)
+    result = pick(ew.where(nan, worst, v), axis=axis, keepdims=keepdims)
+    all_nan = red.any(red.all(nan, axis=axis))
+    evaluate(result, all_nan)
+    if bool(all_nan):
+        raise ValueError("All-NaN slice encountered")
+    return result
+
+
+def nanargmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Array:
+    """numpy.nanargmax: argmax with NaNs ignored; ValueError for an all-NaN slice (evaluates)."""
+    return _nanarg(a, axis, keepdims, -np.inf, red.argmax)
+
+
+def nanargmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Array:
+    """numpy.nanargmin: argmin with NaNs ignored; ValueError for an all-NaN slice (evaluates)."""
+    return _nanarg(a, axis, keepdims, np.inf, red.argmin)
+
+
+def _bit_weights(bitorder: str, dtype: Any) -> np.ndarray:
+    if bitorder not in ("big", "little"):
+        raise ValueError("'order' must be either 'little' or 'big'")
+    w = 1 << np.arange(8, dtype=np.int64)
+    return (w[::-1] if bitorder == "big" else w).astype(dtype)
+
+
+def packbits(a: Any, axis: Any = None, bitorder: str = "big") -> Array:
+    """numpy.packbits: each run of 8 truth values along `axis` (zero-padded at the end) to one
+    uint8, most significant bit first ('big') or last ('little')."""
+    v = asarray(a)
+    if v.dtype.kind not in "biu":
+        raise TypeError("Expected an input array of integer or boolean data type")
+    weights = _bit_weights(bitorder, np.int64)
+    if axis is None:
+        v, axis = mp.ravel(v), 0
+    axis = operator.index(axis)
+    if not -v.ndim <= axis < v.ndim:
+        raise np.exceptions.AxisError(axis, v.ndim)
+    x = mp.moveaxis((v != 0).astype(np.int64), axis, -1)
+    n = x.shape[-1]
+    pad = -n % 8
+    if pad:
+        x = mp.concat([x, mp.broadcast_to(asarray(np.zeros(1, np.int64)), x.shape[:-1] + (pad,))],
+                      axis=-1)
+    x = mp.reshape(x, x.shape[:-1] + ((n + pad) // 8, 8))
+    packed = red.sum(x * asarray(weights), axis=-1).astype(np.uint8)
+    return mp.moveaxis(packed, -1, axis)
+
+
+def unpackbits(a: Any, axis: Any = None, count: Any = None, bitorder: str = "big") -> Array:
+    """numpy.unpackbits: each uint8 along `axis` to 8 bits (uint8 0/1); `count` keeps that many
+    (negative: drops from the end; past the end: zero-pads)."""
+    v = asarray(a)
+    if v.dtype != np.uint8:
+        raise TypeError("Expected an input array of unsigned byte data type")
+    shifts = np.log2(_bit_weights(bitorder, np.float64)).astype(np.uint8)
+    if axis is None:
+        v, axis = mp.ravel(v), 0
+    axis = operator.index(axis)
+    if not -v.ndim <= axis < v.ndim:
+        raise np.exceptions.AxisError(axis, v.ndim)
+    x = mp.moveaxis(v, axis, -1)
+    bits = ew.bitwise_and(ew.right_shift(x[..., None], asarray(shifts)), np.uint8(1))
+    bits = mp.reshape(bits, x.shape[:-1] + (x.shape[-1] * 8,))
+    total = bits.shape[-1]
+    if count is not None:
+        count = operator.index(count)
+        keep = total + count if count < 0 else count
+        if keep < 0:
+            raise ValueError(f"-count larger than number of elements ({-count} > {total})")
+        if keep <= total:
+            bits = bits[..., :keep]
+        else:
+            zeros = mp.broadcast_to(asarray(np.zeros(1, np.uint8)), bits.shape[:-1] + (
+                keep - total,))
+            bits = mp.concat([bits, zeros], axis=-1)
+    return mp.moveaxis(bits.astype(np.uint8), -1, axis)

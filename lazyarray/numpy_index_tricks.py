@@ -1,0 +1,237 @@
+"""NumPy's index helpers and element-wise builders: `mgrid`/`ogrid`/`r_`/`c_`/`s_`/`index_exp`,
+`fromfunction`, `fromiter`, `ndenumerate`/`ndindex`, `put`, `apply_along_axis`/`apply_over_axes`.
+
+The grids' 1-D axes are NumPy's own (`np.ogrid` computes `arange(n) * step + start` in NumPy's
+dtype, a few numbers each); the dense grid is those axes broadcast lazily, so `mgrid[0:n, 0:m]`
+costs no n*m host array. `s_`/`index_exp`/`ndindex` build Python index objects and are NumPy's.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from . import manipulation as mp
+from .array import Array
+from .creation import arange, asarray
+
+s_, index_exp, ndindex = np.s_, np.index_exp, np.ndindex
+
+
+def _grid(key: Any, sparse: bool) -> Any:
+    axes = np.ogrid[key]  # NumPy's axis values and dtype (a tuple for a tuple key)
+    if not isinstance(axes, tuple):  # one slice: the 1-D array itself, in mgrid and ogrid alike
+        return asarray(axes)
+    vectors = [asarray(v) for v in axes]
+    if sparse:
+        return tuple(vectors)
+    shape = tuple(max(v.shape[k] for v in axes) for k in range(len(axes)))
+    return mp.stack([mp.broadcast_to(v, shape) for v in vectors])
+
+
+class _Grid:
+    def __init__(self, sparse: bool) -> None:
+        self.sparse = sparse
+
+    def __getitem__(self, key: Any) -> Any:
+        return _grid(key, self.sparse)
+
+
+mgrid = _Grid(sparse=False)
+mgrid.__doc__ = "numpy.mgrid: a dense grid (one lazy broadcast of NumPy's 1-D axes per axis)."
+ogrid = _Grid(sparse=True)
+ogrid.__doc__ = "numpy.ogrid: the open grid, NumPy's 1-D axes as broadcastable Arrays."
+
+
+class _Concatenator:
+    """numpy.r_ / numpy.c_: slices become aranges (linspace for a complex step), a leading
+    string sets 'axis[,ndmin[,trans1d]]', items are promoted together and concatenated lazily."""
+
+    def __init__(self, axis: int, ndmin: int, trans1d: int) -> None:
+        self.axis, self.ndmin, self.trans1d = axis, ndmin, trans1d
+
+    def __getitem__(self, key: Any) -> Array:
+        axis, ndmin, trans1d = self.axis, self.ndmin, self.trans1d
+        objs, kinds = [], []
+        for k, item in enumerate(key if isinstance(key, tuple) else (key,)):
+            if isinstance(item, str):
+                axis, ndmin, trans1d = _directive(item, k, axis, ndmin, trans1d)
+                continue
+            if isinstance(item, slice):
+                obj = asarray(np.r_[item])
+                if ndmin > 1:
+                    obj = _ndmin(obj, ndmin)
+                    obj = obj if trans1d == -1 else mp.swapaxes(obj, -1, trans1d)
+                kinds.append(obj.dtype)
+            elif type(item) in np.ScalarType:
+                obj = asarray(item)
+                kinds.append(item)
+            else:
+                obj = asarray(item)
+                nd = obj.ndim
+                obj = _ndmin(obj, ndmin)
+                if trans1d != -1 and nd < ndmin:
+                    k2, k1 = ndmin - nd, trans1d + (ndmin - nd + 1 if trans1d < 0 else 0)
+                    order = list(range(ndmin))
+                    obj = mp.permute_dims(obj, order[:k1] + order[k2:] + order[k1:k2])
+                kinds.append(obj.dtype)
+            objs.append(obj)
+        if not objs:
+            return asarray(np.r_[()])
+        final = np.result_type(*kinds)
+        return mp.concat([_ndmin(o.astype(final), ndmin) for o in objs], axis=axis)
+
+    def __len__(self) -> int:
+        return 0
+
+
+def _directive(item: str, k: int, axis: int, ndmin: int, trans1d: int) -> tuple[int, int, int]:
+    if k != 0:
+        raise ValueError("special directives must be the first entry.")
+    if item in ("r", "c"):
+        raise NotImplementedError("r_['r'] / r_['c'] make numpy.matrix, which lazyarray does "
+                                  "not have (docs/numpy_coverage.md)")
+    try:
+        parts = [int(p) for p in item.split(",")]
+    except ValueError as exc:
+        raise ValueError(f"unknown special directive {item!r}") from exc
+    return (parts[0], parts[1] if len(parts) > 1 else ndmin,
+            parts[2] if len(parts) > 2 else trans1d)
+
+
+def _ndmin(x: Array, ndmin: int) -> Array:
+    return x if x.ndim >= ndmin else mp.reshape(x, (1,) * (ndmin - x.ndim) + x.shape)
+
+
+r_ = _Concatenator(0, 1, -1)
+c_ = _Concatenator(-1, 2, 0)
+
+
+def fromfunction(function: Callable[..., Any], shape: Any, *, dtype: Any = float,
+                 like: Any = None, **kwargs: Any) -> Any:
+    """numpy.fromfunction: `function(*index_grids)` with each grid a lazy broadcast of an arange
+    (NumPy passes dense index arrays; the values are the same)."""
+    shape = tuple(operator.index(s) for s in (shape if np.iterable(shape) else (shape,)))
+    grids = [mp.broadcast_to(mp.reshape(arange(n, dtype=dtype), (n,) + (1,) * (len(shape) - k - 1)),
+                             shape) for k, n in enumerate(shape)]
+    return function(*grids, **kwargs)
+
+
+def fromiter(iter: Any, dtype: Any, count: int = -1, *, like: Any = None) -> Array:  # noqa: A002
+    """numpy.fromiter: the iterable is host data, read by NumPy once."""
+    return asarray(np.fromiter(iter, dtype, count))
+
+
+def ndenumerate(arr: Any) -> Iterator[tuple[tuple[int, ...], Any]]:
+    """numpy.ndenumerate: (index, value) pairs; evaluates `arr` (iteration reads values)."""
+    return np.ndenumerate(np.asarray(arr))
+
+
+def put(a: Array, ind: Any, v: Any, mode: str = "raise") -> None:
+    """numpy.put: `a.flat[ind] = v` with v repeated to ind's length; rebinds the handle `a` as
+    `a[...] = ...` does. The indices are read on the host (NumPy's bounds check and its
+    last-write-wins order for repeated indices need their values)."""
+    if not isinstance(a, Array):
+        raise TypeError(f"argument 1 must be an Array, not {type(a).__name__}")
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    idx = np.asarray(ind).ravel()
+    if idx.dtype.kind not in "iub":
+        raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') "
+                        "according to the rule 'safe'")
+    idx = idx.astype(np.int64)
+    n = a.size
+    if mode == "raise" and idx.size and (idx.min() < -n or idx.max() >= n):
+        bad = idx[(idx < -n) | (idx >= n)][0]
+        raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+    idx = np.clip(idx, 0, n - 1) if mode == "clip" else idx % n if n else idx
+    if not idx.size:
+        return
+    vals = mp.ravel(asarray(v))
+    if vals.size == 0:
+        return  # NumPy: an empty v writes nothing
+    take = np.arange(idx.size) % vals.size
+    last = {int(i): k for k, i in enumerate(idx)}  # repeated indices: NumPy's last write wins
+    keep = np.fromiter(last.values(), np.int64, len(last))
+    flat = mp.ravel(a)
+    flat[asarray(idx[keep])] = vals[asarray(take[keep])].astype(a.dtype)
+    a[...] = mp.reshape(flat, a.shape)
+
+
+def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any, *args: Any,
+                     **kwargs: Any) -> Array:
+    """numpy.apply_along_axis: func1d on every 1-D slice along `axis` (a Python loop, as NumPy's;
+    each call is lazy), the results stacked in the first result's dtype, as NumPy's buffer."""
+    x = asarray(arr)
+    axis = operator.index(axis)
+    if not -x.ndim <= axis < x.ndim:
+        raise np.exceptions.AxisError(axis, x.ndim)
+    axis %= x.ndim
+    moved = mp.moveaxis(x, axis, -1)
+    outer = moved.shape[:-1]
+    results = [asarray(func1d(moved[ix], *args, **kwargs)) for ix in np.ndindex(outer)]
+    if not results:
+        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
+    first = results[0]
+    out = mp.reshape(mp.stack([r.astype(first.dtype) for r in results]), outer + first.shape)
+    k = first.ndim
+    order = list(range(axis)) + list(range(len(outer), len(outer) + k)) + list(
+        range(axis, len(outer)))
+    return mp.permute_dims(out, order)
+
+
+def apply_over_axes(func: Callable[[Array, int], Any], a: Any, axes: Any) -> Array:
+    """numpy.apply_over_axes: func(a, axis) for each axis in turn, the reduced axis kept."""
+    val = asarray(a)
+    n = val.ndim
+    for axis in (axes,) if np.ndim(axes) == 0 else axes:
+        axis = axis + n if axis < 0 else axis
+        res = asarray(func(val, axis))
+        if res.ndim != val.ndim:
+            res = mp.expand_dims(res, axis)
+            if res.ndim != val.ndim:
+                raise ValueError("function is not returning an array of the correct shape")
+        val = res
+    return val
+
+
+class flatiter:  # noqa: N801  (NumPy's name)
+    """`x.flat`, as numpy.flatiter: indexing reads the ravelled Array lazily; iterating evaluates
+    and yields NumPy scalars; `x.flat[i] = v` rebinds the handle `x` (NumPy writes x's memory),
+    with v repeated to the selection's length as NumPy does."""
+
+    def __init__(self, base: Array) -> None:
+        self.base = base
+
+    def __getitem__(self, key: Any) -> Array:
+        return mp.ravel(self.base)[key]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        flat = mp.ravel(self.base)
+        want = flat[key].shape
+        vals = asarray(value)
+        size = int(np.prod(want))
+        if vals.shape != want and vals.size not in (1, size) and vals.size:
+            vals = mp.ravel(vals)[asarray(np.arange(size) % vals.size)]
+        if vals.size == size and vals.shape != want:
+            vals = mp.reshape(vals, want)
+        flat[key] = vals.astype(self.base.dtype)
+        self.base[...] = mp.reshape(flat, self.base.shape)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(np.asarray(self.base).ravel())
+
+    def __len__(self) -> int:
+        return self.base.size
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        out = np.asarray(mp.ravel(self.base))
+        return out if dtype is None else out.astype(dtype)
+
+    def copy(self) -> Array:
+        return mp.ravel(self.base)
+
+
+Array.flat = property(flatiter, doc=flatiter.__doc__)  # type: ignore[attr-defined]

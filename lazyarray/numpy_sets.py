@@ -1,0 +1,110 @@
+"""NumPy's set routines and partial sorts: `union1d`/`intersect1d`/`setdiff1d`/`setxor1d`/`in1d`,
+`partition`/`argpartition`, `lexsort`.
+
+The set routines' result lengths are data (as `unique`'s): they evaluate their inputs and run
+NumPy's own routine on the host, returning Arrays. `in1d` is `isin` of the ravelled input, lazy.
+`partition`/`argpartition` are a full stable sort along the axis, lazy: a sorted row satisfies
+every partition property NumPy promises (the k-th element in place, no larger one before it, no
+smaller one after), but the order *within* the two parts may differ from NumPy's introselect,
+whose order is unspecified. `lexsort` is a chain of stable argsorts, lazy, NumPy's order exactly.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from . import manipulation as mp
+from .array import Array
+from .creation import asarray
+from .searching import argsort, isin, sort
+from .shaping import take_along_axis
+
+
+def _host(x: Any) -> np.ndarray:
+    return np.asarray(x)
+
+
+def union1d(ar1: Any, ar2: Any) -> Array:
+    """numpy.union1d (evaluates: the length is data)."""
+    return asarray(np.union1d(_host(ar1), _host(ar2)))
+
+
+def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False,
+                return_indices: bool = False) -> Any:
+    """numpy.intersect1d (evaluates: the length is data)."""
+    out = np.intersect1d(_host(ar1), _host(ar2), assume_unique, return_indices)
+    return tuple(asarray(o) for o in out) if return_indices else asarray(out)
+
+
+def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Array:
+    """numpy.setdiff1d (evaluates: the length is data)."""
+    return asarray(np.setdiff1d(_host(ar1), _host(ar2), assume_unique))
+
+
+def setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Array:
+    """numpy.setxor1d (evaluates: the length is data)."""
+    return asarray(np.setxor1d(_host(ar1), _host(ar2), assume_unique))
+
+
+def in1d(ar1: Any, ar2: Any, assume_unique: bool = False, invert: bool = False, *,
+         kind: Any = None) -> Array:
+    """numpy.in1d (removed in NumPy 2.4; `isin` of the ravelled input), lazy."""
+    return isin(mp.ravel(asarray(ar1)), asarray(ar2), invert=invert)
+
+
+def _check_kth(x: Array, kth: Any, axis: Any) -> tuple[Array, int]:
+    if axis is None:
+        x, axis = mp.ravel(x), 0
+    if x.ndim == 0:
+        raise np.exceptions.AxisError(axis, 0)
+    axis = operator.index(axis)
+    if not -x.ndim <= axis < x.ndim:
+        raise np.exceptions.AxisError(axis, x.ndim)
+    n = x.shape[axis]
+    ks = np.asarray(kth)
+    if ks.dtype.kind not in "iu":
+        raise TypeError("Partition index must be integer")
+    for k in ks.ravel():
+        if not -n <= k < n:
+            raise ValueError(f"kth(={k}) out of bounds ({n})")
+    return x, axis
+
+
+def partition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
+              order: Any = None) -> Array:
+    """numpy.partition as a full sort (see the module docstring: the order within parts may
+    differ from NumPy's; the partition property holds)."""
+    x, axis = _check_kth(asarray(a), kth, axis)
+    return sort(x, axis=axis)
+
+
+def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
+                 order: Any = None) -> Array:
+    """numpy.argpartition as a stable argsort (the order within parts may differ from NumPy's)."""
+    x, axis = _check_kth(asarray(a), kth, axis)
+    return argsort(x, axis=axis)
+
+
+def lexsort(keys: Any, axis: int = -1) -> Array:
+    """numpy.lexsort: indices sorting by the last key, ties broken by the one before, and so on
+    (stable argsorts from the first key to the last)."""
+    if isinstance(keys, Array) or isinstance(keys, np.ndarray):
+        keys = asarray(keys)
+        if keys.ndim == 0:
+            raise TypeError("need sequence of keys with len > 0 in lexsort")
+        keys = [keys] if keys.ndim == 1 else [keys[i] for i in range(keys.shape[0])]
+    keys = [asarray(k) for k in keys]
+    if not keys:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    if len({k.shape for k in keys}) != 1:
+        raise ValueError("all keys need to be the same shape")
+    if keys[0].ndim == 0:
+        raise np.exceptions.AxisError(axis, 0)
+    idx = argsort(keys[0], axis=axis)
+    for k in keys[1:]:
+        idx = take_along_axis(idx, argsort(take_along_axis(k, idx, axis=axis), axis=axis),
+                              axis=axis)
+    return idx

@@ -1,0 +1,74 @@
+"""NumPy's scalar-type names, its abstract type hierarchy and `ndarray` as a constructor.
+
+lazyarray's dtypes are NumPy dtype objects (graph/dtypes.py), so NumPy's C-named aliases are those
+same objects (`la.ubyte is la.uint8`), and the abstract types (`la.floating`, ...) are NumPy's own
+classes: `np.issubdtype(x.dtype, la.floating)` needs nothing more. `la.ndarray` is a small class
+whose instances are Arrays: `la.ndarray(shape, dtype)` gives zeros (NumPy leaves the buffer
+uninitialized; zeros are one of its possible contents), and `isinstance(x, la.ndarray)` is true for
+every Array. The Array class itself is left alone: its constructor takes a node, and the C tracing
+fast paths build Arrays directly.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from .array import Array
+from .graph import dtypes
+
+# C-named aliases, as NumPy 2 on an LP64 platform (NumPy 2: `long` and `int_` are int64 on Linux)
+byte, ubyte = dtypes.int8, dtypes.uint8
+short, ushort = dtypes.int16, dtypes.uint16
+intc, uintc = dtypes.int32, dtypes.uint32
+long, ulong = np.dtype(np.long), np.dtype(np.ulong)  # noqa: A001
+longlong, ulonglong = dtypes.int64, dtypes.uint64
+int_, uint = np.dtype(np.int_), np.dtype(np.uint)
+intp, uintp = np.dtype(np.intp), np.dtype(np.uintp)
+single, double = dtypes.float32, dtypes.float64
+csingle, cdouble = dtypes.complex64, dtypes.complex128
+
+# NumPy's abstract scalar types: classes for issubdtype / isinstance on NumPy scalars
+generic, number, integer = np.generic, np.number, np.integer
+signedinteger, unsignedinteger = np.signedinteger, np.unsignedinteger
+inexact, floating, complexfloating = np.inexact, np.floating, np.complexfloating
+False_, True_ = np.False_, np.True_  # noqa: N816  (NumPy's names)
+
+# dtype utilities: they read dtypes only, never data
+dtype = np.dtype
+issubdtype, promote_types, min_scalar_type = np.issubdtype, np.promote_types, np.min_scalar_type
+mintypecode, typename, common_type = np.mintypecode, np.typename, np.common_type
+typecodes, sctypeDict, ScalarType = np.typecodes, np.sctypeDict, np.ScalarType  # noqa: N816
+iterable = np.iterable
+euler_gamma = np.euler_gamma
+little_endian = sys.byteorder == "little"
+
+
+class _ArrayType(type):
+    """`isinstance(x, la.ndarray)` is `isinstance(x, la.Array)` (and likewise for subclasses)."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, Array)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, Array)
+
+
+class ndarray(metaclass=_ArrayType):  # noqa: N801  (NumPy's name)
+    """numpy.ndarray as NumPy programs call it: `ndarray(shape, dtype=float)` is a new Array of
+    zeros (NumPy's memory is uninitialized, so any content is NumPy's; zeros are deterministic).
+    `buffer=`/`offset=`/`strides=` views of foreign memory are refused: lazyarray copies inputs
+    (use `la.asarray(np.ndarray(...))`)."""
+
+    def __new__(cls, shape: Any, dtype: Any = float, buffer: Any = None, offset: int = 0,
+                strides: Any = None, order: Any = None) -> Array:  # type: ignore[misc]
+        if buffer is not None or strides is not None or offset:
+            raise TypeError("la.ndarray(shape, dtype) makes zeros; views of a buffer (buffer=, "
+                            "offset=, strides=) are not supported: use la.asarray(numpy array)")
+        if order not in (None, "C", "F"):
+            raise ValueError("order must be one of 'C', 'F'")
+        from .creation import zeros
+
+        return zeros(shape, dtype=dtype)

@@ -30,7 +30,8 @@ BACKENDS = tuple(b for b in available_backends() if b != "dask")
 
 # The C backend in the fast tier: one of each kind (an index loop, a stencil loop, in-place BLAS on
 # arguments, a fused one-shot computation, a loop that evaluates inside).
-FAST_ON_C = frozenset({"cholesky", "jacobi_2d", "gemver", "softmax", "kmeans", "doitgen"})
+FAST_ON_C = frozenset({"cholesky", "trisolv", "jacobi_2d", "gemver", "row_update", "softmax",
+                       "kmeans", "doitgen"})
 
 # NumPy-appropriate tolerances by result dtype: the same formulas in another grouping or with
 # fused multiply-adds differ in the last bits, more so after many steps.

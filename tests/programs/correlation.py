@@ -1,7 +1,6 @@
 """Correlation matrix; the data argument is centred and scaled in place (PolyBench's
 correlation)."""
 
-NEEDS = ('core',)  # removed when the branch is merged
 SIZES = {"small": dict(M=6, N=10), "bench": dict(M=400, N=500)}
 
 

@@ -1,7 +1,6 @@
 """Covariance matrix; the data argument is centred in place, the upper triangle mirrored by a
 loop."""
 
-NEEDS = ('core',)  # removed when the branch is merged
 SIZES = {"small": dict(M=6, N=10), "bench": dict(M=400, N=500)}
 
 

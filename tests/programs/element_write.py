@@ -1,6 +1,5 @@
 """Element-by-element updates written as A[i][j] = v (chained indexing), as beginners write them."""
 
-NEEDS = ('core',)  # removed when the branch is merged
 SIZES = {"small": dict(N=6), "bench": dict(N=100)}
 
 

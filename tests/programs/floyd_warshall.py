@@ -2,7 +2,6 @@
 
 import numpy
 
-NEEDS = ('ufuncrand',)  # removed when the branch is merged
 SIZES = {"small": dict(N=8), "bench": dict(N=300)}
 
 

@@ -4,7 +4,6 @@ written through a view (`Z[1:-1, 1:-1][birth | survive] = 1`)."""
 
 import numpy
 
-NEEDS = ('core',)  # removed when the branch is merged
 SIZES = {"small": dict(N=12, T=4), "bench": dict(N=250, T=40)}
 
 

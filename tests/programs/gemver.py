@@ -1,7 +1,6 @@
 """gemver: rank-2 update of A, then two matrix-vector products, every result written into an
 argument."""
 
-NEEDS = ('core',)  # removed when the branch is merged
 SIZES = {"small": dict(N=10), "bench": dict(N=1000)}
 
 

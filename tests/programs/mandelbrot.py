@@ -1,6 +1,5 @@
 """Mandelbrot set escape counts on an mgrid, iterating only the points still inside (masks)."""
 
-NEEDS = ('core', 'names', 'ufuncrand')  # removed when the branch is merged
 SIZES = {"small": dict(xn=16, yn=12, maxiter=10), "bench": dict(xn=400, yn=300, maxiter=60)}
 
 

@@ -1,6 +1,5 @@
 """mvt: two matrix-vector products accumulated into their arguments (x1 += A @ y1, x2 += y2 @ A)."""
 
-NEEDS = ('core',)  # removed when the branch is merged
 SIZES = {"small": dict(N=10), "bench": dict(N=2500)}
 
 

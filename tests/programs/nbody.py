@@ -3,7 +3,6 @@ arguments."""
 
 import numpy
 
-NEEDS = ('core', 'names')  # removed when the branch is merged
 SIZES = {"small": dict(N=8, Nt=4), "bench": dict(N=100, Nt=30)}
 
 

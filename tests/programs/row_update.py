@@ -1,7 +1,6 @@
 """Row-wise updates through views: `row = A[i]; row[:] = ...`, `row += ...`, then a column via
 A.T."""
 
-NEEDS = ('core',)  # removed when the branch is merged
 SIZES = {"small": dict(N=6, M=5), "bench": dict(N=1500, M=300)}
 
 

@@ -1,7 +1,6 @@
 """symm: C = alpha*A*B + beta*C with A symmetric, only its lower triangle read (PolyBench's
 symm)."""
 
-NEEDS = ('core',)  # removed when the branch is merged
 SIZES = {"small": dict(M=6, N=8), "bench": dict(M=60, N=80)}
 
 

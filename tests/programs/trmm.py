@@ -1,6 +1,5 @@
 """trmm: B = alpha * A^T B with A unit lower-triangular, row by row in place (PolyBench's trmm)."""
 
-NEEDS = ('core',)  # removed when the branch is merged
 SIZES = {"small": dict(M=6, N=8), "bench": dict(M=100, N=120)}
 
 

@@ -16,6 +16,7 @@ Plans built per call are not asserted here (issue 25's requirement):
 from __future__ import annotations
 
 import copy
+import types
 import warnings
 from typing import Any
 
@@ -23,6 +24,8 @@ import lazyarray as la
 import numpy as np
 import programs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lazyarray import _protocols
 from lazyarray.runtime import available_backends
 
@@ -107,9 +110,13 @@ def run_lazy(module, args: tuple, backend: str) -> tuple[Any, list[Any], list[st
     return got, after, fallbacks
 
 
-def check_program(name: str, backend: str) -> None:
-    module = programs.load(name)
-    args = programs.make_inputs(name, "small")
+def check_program(name: str, backend: str, size: str | dict[str, int] = "small",
+                  module=None) -> None:
+    """Run `name` (or `module`, a program module given directly) on NumPy and twice on lazyarray
+    on `backend`; assert lazyarray's results and arguments afterwards are NumPy's."""
+    module = module or programs.load(name)
+    args = programs.make_inputs(name, size) if isinstance(size, str) or module is None \
+        else tuple(module.inputs(np.random.default_rng(0), **size))
     pristine = copy.deepcopy(args)
     np_args = copy.deepcopy(args)
     with np.errstate(all="ignore"):
@@ -139,3 +146,48 @@ def test_corpus_has_the_programs_issue_24_lists():
         first, again = programs.make_inputs(name), programs.make_inputs(name)
         for a, b in zip(first, again):
             np.testing.assert_array_equal(a, b, err_msg=name)
+
+
+# Programs whose sizes are free (no size must divide or exceed another): drawn sizes for them.
+FREE_SIZES = ("cholesky", "lu", "ludcmp", "trisolv", "durbin", "jacobi_1d", "jacobi_2d", "heat_3d",
+              "seidel_2d", "fdtd_2d", "gemver", "mvt", "atax", "bicg", "syrk", "syr2k", "symm",
+              "trmm", "covariance", "correlation", "hdiff", "spmv", "nussinov", "crc16",
+              "floyd_warshall", "game_of_life", "row_update", "element_write", "softmax", "gemm",
+              "doitgen", "adi", "vadv", "lax_wendroff", "go_fast")
+
+
+@st.composite
+def program_at_size(draw):
+    name = draw(st.sampled_from([n for n in FREE_SIZES if not programs.needs(n)]))
+    small = programs.load(name).SIZES["small"]
+    return name, {k: draw(st.integers(max(3, v // 2), v + 3)) for k, v in small.items()}
+
+
+@pytest.mark.parametrize("backend", [pytest.param(b, marks=[pytest.mark.exhaustive] if b != "numpy"
+                                                    else []) for b in BACKENDS])
+@settings(max_examples=30)
+@given(case=program_at_size())
+def test_program_at_drawn_sizes_matches_numpy(backend, case):
+    """Sizes vary: the loops' index ranges and slice lengths change with them (new plans)."""
+    name, size = case
+    check_program(name, backend, size)
+
+
+def _lost_mutation(np, A, x):
+    if np is not la:  # lazyarray "forgets" the argument's update
+        x += A @ x
+    return A.sum()
+
+
+def _other_result(np, A, x):
+    x += A @ x
+    return A.sum() * (2.0 if np is la else 1.0)
+
+
+@pytest.mark.parametrize("kernel", [_lost_mutation, _other_result])
+def test_harness_fails_a_program_that_differs_from_numpy(kernel):
+    """The checks can fail: a lost argument mutation, a different result."""
+    module = types.SimpleNamespace(kernel=kernel, inputs=lambda rng, N: (rng.random((N, N)),
+                                                                         rng.random(N)))
+    with pytest.raises(AssertionError):
+        check_program("differs", "numpy", {"N": 4}, module=module)

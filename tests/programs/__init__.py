@@ -34,12 +34,12 @@ def load(name: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{name}")
 
 
-def make_inputs(name: str, size: str = "small") -> tuple[Any, ...]:
-    """The program's arguments at `size`, from a generator seeded by the program's name (the same
-    inputs in every process and every run)."""
+def make_inputs(name: str, size: str | dict[str, int] = "small") -> tuple[Any, ...]:
+    """The program's arguments at `size` (a SIZES key, or the keyword sizes themselves), from a
+    generator seeded by the program's name (the same inputs in every process and every run)."""
     module = load(name)
     rng = numpy.random.default_rng(zlib.crc32(name.encode()))
-    return tuple(module.inputs(rng, **module.SIZES[size]))
+    return tuple(module.inputs(rng, **(module.SIZES[size] if isinstance(size, str) else size)))
 
 
 def needs(name: str) -> tuple[str, ...]:

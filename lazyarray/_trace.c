@@ -797,6 +797,19 @@ build_basic(NodeObject *node, const Basic *b, PyObject *site)
     return out;
 }
 
+/* NumPy gives an element (every dimension indexed by an integer, no Ellipsis) as a scalar, a
+ * copy; anything else of a basic key is a view of its base. */
+static int
+scalar_result(const Basic *b, PyObject *const *items, Py_ssize_t n)
+{
+    if (b->nout != 0)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (items[i] == Py_Ellipsis)
+            return 0;
+    return 1;
+}
+
 /* self[key] on the fast path: a new Array, Py_None (borrowed) for the Python path, NULL on
  * error. */
 static PyObject *
@@ -823,8 +836,12 @@ try_getitem(PyObject *self, PyObject *key)
     if (site != NULL) {
         PyObject *node = build_basic(nx, &b, site);
         out = node == NULL ? NULL : make_array(node);
-        if (out != NULL && link_view(self, out) < 0)
-            Py_CLEAR(out);
+        if (out != NULL) {
+            if (scalar_result(&b, items, n)) /* NumPy's scalar: its own views are copies */
+                Py_SETREF(VIEW_OF(out), Py_NewRef(Py_False));
+            else if (VIEW_OF(self) != Py_False && link_view(self, out) < 0)
+                Py_CLEAR(out);
+        }
     }
     Py_XDECREF(site);
     Py_DECREF(dtype);

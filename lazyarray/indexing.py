@@ -183,6 +183,10 @@ def getitem(x: Array, key: Any) -> Array:
         except ValueError:
             basic = None
         if basic is not None:
+            if basic.shape == () and not (key is Ellipsis or t is tuple and Ellipsis in key):
+                out = Array(basic)  # an element: NumPy's scalar, a copy (and so are its views)
+                out._view = False
+                return out
             return view_of(x, Array(basic), lambda n: _basic_getitem(n, key, site))
     return Array(general_getitem(x._node, key, site))
 

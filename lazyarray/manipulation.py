@@ -14,7 +14,7 @@ from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .reductions import _as_node
-from .writes import reshapes_in_place, view_of
+from .writes import ravels_in_place, reshapes_in_place, view_of
 
 _RESHAPE, _PERMUTE, _SLICE, _CONCAT = (get_op(n) for n in ("reshape", "permute", "slice", "concat"))
 
@@ -208,7 +208,7 @@ def ravel(x: Any) -> Array:
     site = user_site(1)
     node = _as_node(x, site)
     out = Array(reshape_node(node, (node.size,), site))
-    if type(x) is Array and reshapes_in_place(x, out.shape):
+    if type(x) is Array and ravels_in_place(x):
         return view_of(x, out, lambda n: reshape_node(n, (node.size,), site))
     return out
 

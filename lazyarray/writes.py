@@ -13,7 +13,8 @@ link was made). Writing the view writes its new value back down the chain, op by
 (`OpDef.write_back`: a slice becomes a scatter, a permute its inverse, a reshape the reverse
 reshape), and rebinds the root; then every live view of the root is re-derived from the root's new
 value (the root's `_view` holds weak references to them), so `row` sees `A[1, 2] = 5` too. A root
-handle's `_view` is None or that list; a view's is its link tuple. Views of views link to the same
+handle's `_view` is None or that list; a view's is its link tuple; an element (`A[i, j]`, NumPy's
+scalar, a copy) has False: its own views are copies too. Views of views link to the same
 root. Read-only views (`diagonal`, `broadcast_to`, as NumPy's) follow their root but refuse writes.
 """
 
@@ -45,6 +46,8 @@ def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = Non
     if type(parent) is not _bind.Array:
         return child
     link = parent._view
+    if link is False:  # an element, NumPy's scalar: what is taken from it is a copy
+        return child
     if type(link) is tuple:
         root, base_node, root_node, parent_writable = link
         writable = writable and parent_writable
@@ -91,6 +94,16 @@ def reshapes_in_place(a: Any, shape: tuple[int, ...]) -> bool:
     except (ValueError, TypeError):
         return False
     return True
+
+
+def ravels_in_place(a: Any) -> bool:
+    """Whether NumPy's `a.ravel()` is a view: only of C-contiguous memory (where `reshape(-1)`
+    also takes uniformly strided memory)."""
+    link = a._view
+    if type(link) is not tuple:
+        return True
+    layout = _numpy_layout(link[1], link[2])
+    return layout is not None and layout.flags.c_contiguous
 
 
 def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:

@@ -1,5 +1,6 @@
-"""`x[idx] = v` rebinds the handle to `x.at[idx].set(v)` (as Dask does): NumPy's values for the
-array written, no change to any other Array, and array-api-extra's writers (`at`, `pad`,
+"""`x[idx] = v` rebinds the handle to `x.at[idx].set(v)`: NumPy's values for the array written
+and for its views (lazyarray/writes.py; tests/test_writes.py has the write rules in full), no
+change to values computed from it before, and array-api-extra's writers (`at`, `pad`,
 `create_diagonal`), which take every non-JAX array for writable, work on lazyarray."""
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ def test_setitem_matches_numpy(backend, key):
     before, view, total = x, x[0], x + 1
     value = -np.ones(want[key].shape[-1:] if want[key].ndim else ())
     want = want.copy()
+    want_view = want[0]
     want[key] = value
     x[key] = value
     assert before is x
     assert_matches(x, want)
-    assert_matches(view, np.arange(8.0).reshape(4, 2))  # taken before the write: the old value
+    assert_matches(view, want_view)  # a view taken before the write sees it, as NumPy's
     assert_matches(total, np.arange(24.0).reshape(3, 4, 2) + 1)
 
 

@@ -1,0 +1,396 @@
+"""Writes as NumPy code makes them (lazyarray/writes.py): `x op= y` writes the handle, views write
+through to their base and see its writes, `x.shape = s`, read-only views. Every case runs the same
+code on NumPy and on lazyarray (each backend) and compares every handle afterwards."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from numpy_oracle import assert_matches
+
+import lazyarray as la
+
+
+def _run_both(program, make):
+    """`program(xp, *args)` on NumPy arrays and on Arrays of the same values; returns both results
+    and both argument lists (NumPy's, lazyarray's)."""
+    np_args = [a.copy() for a in make()]
+    la_args = [la.asarray(a) for a in make()]
+    want = program(np, *np_args)
+    got = program(la, *la_args)
+    return want, got, np_args, la_args
+
+
+def _check(program, make):
+    want, got, np_args, la_args = _run_both(program, make)
+    for w, g in zip(np_args, la_args):
+        assert_matches(g, w)
+    if want is not None:
+        for w, g in zip(want if isinstance(want, tuple) else (want,),
+                        got if isinstance(got, tuple) else (got,)):
+            assert_matches(g, np.asarray(w))
+
+
+def _matrix():
+    return [np.arange(24.0).reshape(4, 6)]
+
+
+# --- augmented assignment ------------------------------------------------------------------------
+
+
+def _kernel(xp, alpha, A, x, w):
+    """A BLAS-style update of its arguments (gemver's shape): the caller's arrays change."""
+    u = xp.arange(A.shape[0], dtype=A.dtype)
+    A += xp.outer(u, u)
+    x += 0.5 * (A @ x)
+    w *= alpha
+    return None
+
+
+def test_function_updates_its_arguments(backend):
+    def make():
+        return [np.arange(16.0).reshape(4, 4), np.linspace(0, 1, 4), np.ones(4)]
+
+    want, got, np_args, la_args = _run_both(lambda xp, *a: _kernel(xp, 1.5, *a), make)
+    for w, g in zip(np_args, la_args):
+        assert_matches(g, w)
+
+
+_OPS = ["+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>="]
+_DTYPES = [np.bool_, np.int8, np.int64, np.uint8, np.float32, np.float64, np.complex64]
+_OTHERS = [2, 1.5, True, np.float64(2.0), "int64", "float64", "float32"]
+
+
+def _operand(other, shape):
+    if isinstance(other, str):
+        return (np.arange(int(np.prod(shape))).reshape(shape) % 3 + 1).astype(other)
+    return other
+
+
+@pytest.mark.parametrize("dtype", _DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("op", _OPS)
+def test_inplace_operator_matches_numpy(reference_backend, op, dtype):
+    """Each augmented operator x dtype x operand: NumPy's value and dtype, the same object, or
+    NumPy's own exception (its casting rule 'same_kind' for in-place results)."""
+    for other in _OTHERS:
+        base = (np.arange(6).reshape(2, 3) % 4 + 1).astype(dtype)
+        operand = _operand(other, base.shape)
+        want, err = base.copy(), None
+        try:
+            with np.errstate(all="ignore"):
+                exec(f"want {op} operand", {}, {"want": want, "operand": operand})
+        except Exception as exc:  # noqa: BLE001 - NumPy's verdict is the oracle
+            err = exc
+        x = la.asarray(base)
+        handle = x
+        env = {"x": x, "operand": la.asarray(operand) if isinstance(operand, np.ndarray)
+               else operand}
+        if err is not None:
+            with pytest.raises(type(err)):
+                exec(f"x {op} operand", {}, env)
+            assert_matches(x, base)  # nothing written
+            continue
+        exec(f"x {op} operand", {}, env)
+        assert env["x"] is handle
+        assert_matches(handle, want)
+
+
+def test_inplace_keeps_dtype_and_shape_rules(backend):
+    x = la.asarray(np.ones(3, np.float32))
+    x += np.ones(3)  # float64 operand: the result is cast back, as NumPy's
+    assert x.dtype == np.float32
+    i = la.asarray(np.arange(3))
+    with pytest.raises(TypeError, match="same_kind"):
+        i += 1.5
+    assert_matches(i, np.arange(3))
+    with pytest.raises(ValueError, match="non-broadcastable output operand"):
+        x += np.ones((2, 3))
+    m = la.asarray(np.eye(2))
+    m @= np.full((2, 2), 2.0)
+    assert_matches(m, np.full((2, 2), 2.0))
+    with pytest.raises(ValueError):
+        m @= np.ones((2, 3))
+
+
+def test_inplace_error_names_the_line(reference_backend):
+    i = la.asarray(np.arange(3))
+    with pytest.raises(TypeError) as info:
+        i += 0.5
+    assert "test_writes.py" in "".join(getattr(info.value, "__notes__", [])) + str(info.value)
+
+
+# --- views write through, and see their base's writes ------------------------------------------
+
+
+def _row_zero(xp, A):
+    row = A[1]
+    row[:] = 0
+
+
+def _chained_index(xp, A):
+    A[2][3] = -7.0
+    A[0][1:3] = 5.0
+
+
+def _transpose_write(xp, A):
+    A.T[0] = 1.0
+    xp.transpose(A)[1, 1:] += 2.0
+    A.swapaxes(0, 1)[2] *= -1.0
+
+
+def _column_tail(xp, A):
+    A[:, 0][2:] += 1.0
+
+
+def _reshape_view(xp, A):
+    A.reshape(2, 12)[0] = 5.0
+    A.ravel()[-1] = 9.0
+
+
+def _reshape_copy(xp, A):
+    v = A.T.reshape(-1)  # NumPy copies here: A must not change
+    v[0] = 100.0
+    w = A[:, ::2].ravel()  # and here
+    w += 1.0
+    return v, w
+
+
+def _flatten_copy(xp, A):
+    f = A.flatten()
+    f[0] = -1.0
+    return f
+
+
+def _mask_through_view(xp, A):
+    """Game of Life's write: Z[1:-1, 1:-1][birth | survive] = 1."""
+    inner = A[1:-1, 1:-1]
+    A[1:-1, 1:-1][(inner % 3 == 0) | (inner > 15)] = 1.0
+
+
+def _view_sees_base_write(xp, A):
+    row = A[1]
+    col = A[:, 2]
+    A[1, 2] = 77.0
+    A += 1.0
+    return row + 0, col * 1
+
+
+def _view_of_view(xp, A):
+    v = A[1:, ::2]
+    w = v[1]
+    w[0] = -5.0
+    v[0, 1] += 10.0
+    return w + 0, v + 0
+
+
+def _index_loop(xp, A):
+    """Cholesky-style updates: `A[i, j] -= dot(...)` is a view in place, then a setitem."""
+    for i in range(A.shape[0]):
+        for j in range(1, A.shape[1]):
+            A[i, j] -= xp.dot(A[i, :j], A[i, :j]) * 0.001
+            A[i, j] /= 2.0
+
+
+def _moveaxis_expand_squeeze(xp, A):
+    B = A.reshape(2, 2, 6)
+    xp.moveaxis(B, 0, -1)[0, 0] = 3.0
+    xp.expand_dims(A, 0)[0, 3] = 4.0
+    xp.squeeze(A[None, :, None, :])[2, 5] = -4.0
+    xp.flip(A, axis=0)[0] = 8.0
+
+
+def _shape_setter(xp, A):
+    v = A[::2]
+    A.shape = (6, 4)
+    A[0] = 3.0
+    v[1, 1] = -9.0
+    return v + 0
+
+
+def _view_shape_setter(xp, A):
+    v = A[1:3]
+    v.shape = (3, 4)
+    v[0] = -1.0
+    return v + 0
+
+
+_PROGRAMS = [_row_zero, _chained_index, _transpose_write, _column_tail, _reshape_view,
+             _reshape_copy, _flatten_copy, _mask_through_view, _view_sees_base_write,
+             _view_of_view, _index_loop, _moveaxis_expand_squeeze, _shape_setter,
+             _view_shape_setter]
+
+
+@pytest.mark.parametrize("program", _PROGRAMS, ids=lambda f: f.__name__.strip("_"))
+def test_views_write_through_as_numpy(backend, program):
+    _check(program, _matrix)
+
+
+def test_complex_parts_write_through(backend):
+    def program(xp, z):
+        z.real[0] = 5.0
+        z.imag[1] += 2.0
+        r = z.real
+        z[2] = 7 - 1j
+        return r + 0
+
+    _check(program, lambda: [np.array([1 + 1j, 2 - 2j, 3 + 0.5j, np.inf + 1j])])
+
+
+def test_real_of_real_array_is_a_view(backend):
+    def program(xp, x):
+        x.real[1] = -1.0
+
+    _check(program, lambda: [np.arange(3.0)])
+
+
+@pytest.mark.parametrize("make_view", [
+    lambda xp, A: A.diagonal(),
+    lambda xp, A: xp.diagonal(A, 1),
+    lambda xp, A: xp.broadcast_to(A[0], (3, 6)),
+    lambda xp, A: A.imag,
+], ids=["diagonal", "np.diagonal", "broadcast_to", "imag-of-real"])
+def test_read_only_views_refuse_writes_and_follow_the_base(backend, make_view):
+    A = np.arange(24.0).reshape(4, 6)
+    with pytest.raises(ValueError, match="read-only"):
+        make_view(np, A)[0] = 1.0
+    x = la.asarray(A)
+    view = make_view(la, x)
+    with pytest.raises(ValueError, match="read-only"):
+        view[0] = 1.0
+    assert_matches(x, A)  # the refused write wrote nothing
+    A2 = A.copy()
+    want_view = make_view(np, A2)
+    A2[0, 0] = A2[1, 2] = -3.0
+    x[0, 0] = x[1, 2] = -3.0
+    assert_matches(view, want_view)
+
+
+def test_computed_values_stay_independent(backend):
+    x = la.asarray(np.arange(4.0))
+    y = x + 1
+    z = y[1:]
+    x[0] = 50.0
+    z[0] = -1.0  # writes y (z's base), never x
+    assert_matches(x, np.array([50.0, 1, 2, 3]))
+    assert_matches(y, np.array([1.0, -1, 3, 4]))
+
+
+def test_copies_are_not_views(backend):
+    x = la.asarray(np.arange(4.0))
+    for c in (x.copy(), la.asarray(x, copy=True), x[[0, 1, 2, 3]], x.flatten()):
+        c[0] = 9.0
+    assert_matches(x, np.arange(4.0))
+
+
+def test_an_element_is_a_copy_as_numpys_scalar(backend):
+    """`A[i, j]` (every dim an integer) is NumPy's scalar, not a view; `A[i, j, ...]` is a view."""
+    def program(xp, A):
+        e = A[1, 2]
+        e += 100.0
+        v = A[1, 2, ...]
+        v += 1.0
+        return e + 0
+
+    _check(program, _matrix)
+
+
+def test_index_write_through_a_view_builds_one_scatter(reference_backend):
+    """`A[i, j] -= v` writes the view `A[i, j]` (a scatter into A) and then calls
+    `A[i, j] = view`: that second write is skipped, it would store the same values."""
+    A = la.asarray(np.ones((4, 4)))
+    A[1, 2] -= 5.0
+    ops = [n.op.name for n in la.graph.topological_order([A._node])]
+    assert ops.count("scatter") == 1
+    assert_matches(A, np.where(np.arange(16).reshape(4, 4) == 6, -4.0, 1.0))
+
+
+def test_jit_body_gets_its_own_handles(backend):
+    """la.jit's documented argument rule holds for `x += y` too: the caller's Array keeps its value
+    (return the updated array instead)."""
+
+    @la.jit
+    def f(x):
+        x += 1.0
+        return x * 2
+
+    x = la.asarray(np.arange(3.0))
+    assert_matches(f(x), (np.arange(3.0) + 1) * 2)
+    assert_matches(x, np.arange(3.0))
+
+
+# --- random programs of views and writes, against NumPy ---------------------------------------
+
+
+def _basic_key(draw, shape):
+    key = []
+    for n in shape:
+        kind = draw(st.sampled_from(["int", "slice", "all"]) if n else st.just("all"))
+        if kind == "int":
+            key.append(draw(st.integers(-n, n - 1)))
+        elif kind == "slice":
+            start = draw(st.one_of(st.none(), st.integers(-n, n)))
+            stop = draw(st.one_of(st.none(), st.integers(-n, n)))
+            step = draw(st.sampled_from([None, 1, 2, -1, -2]))
+            key.append(slice(start, stop, step))
+        else:
+            key.append(slice(None))
+    return tuple(key)
+
+
+@st.composite
+def _programs(draw):
+    """Steps over a list of handles (the root first): take a view of a handle, write a handle
+    (setitem with a basic key, or an augmented assignment), or read one."""
+    steps, shapes = [], [(4, 3, 2)]
+    for _ in range(draw(st.integers(1, 12))):
+        h = draw(st.integers(0, len(shapes) - 1))
+        shape = shapes[h]
+        kind = draw(st.sampled_from(["view", "view", "set", "iadd", "imul", "T", "reshape"]))
+        if kind == "view":
+            key = _basic_key(draw, shape)
+            steps.append(("view", h, key))
+            shapes.append(np.empty(shape)[key].shape)
+        elif kind == "T":
+            steps.append(("T", h, None))
+            shapes.append(shape[::-1])
+        elif kind == "reshape":
+            steps.append(("reshape", h, None))
+            shapes.append((int(np.prod(shape)),))
+        elif shape:  # (an element is NumPy's scalar: a copy, with nothing to write)
+            key = _basic_key(draw, shape)
+            value = draw(st.integers(-9, 9))
+            steps.append((kind, h, (key, value)))
+    return steps
+
+
+def _play(steps, root):
+    handles = [root]
+    for kind, h, arg in steps:
+        x = handles[h]
+        if kind == "view":
+            handles.append(x[arg])
+        elif kind == "T":
+            handles.append(x.T)
+        elif kind == "reshape":
+            handles.append(x.reshape(-1))  # a view or a copy, by NumPy's rule
+        elif kind == "set":
+            x[arg[0]] = arg[1]
+        elif kind == "iadd":
+            x[arg[0]] += arg[1]
+        else:
+            x[arg[0]] *= arg[1]
+    return handles
+
+
+@pytest.mark.parametrize("backend_name", ["numpy", "c"])
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(steps=_programs())
+def test_random_view_programs_match_numpy(backend_name, steps):
+    base = np.arange(24.0).reshape(4, 3, 2)
+    want = _play(steps, base.copy())
+    with la.config(backend=backend_name):
+        got = _play(steps, la.asarray(base))
+        for w, g in zip(want, got):
+            assert_matches(g, w)

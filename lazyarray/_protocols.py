@@ -109,6 +109,8 @@ def array_ufunc(self: Array, ufunc: np.ufunc, method: str, *inputs: Any, **kwarg
                          "is read-only (immutable); lazyarray has no such ufunc")
     target = _ufunc_target(ufunc, method)
     name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
+    if isinstance(kwargs.get("out"), tuple) and len(kwargs["out"]) == 1:
+        kwargs["out"] = kwargs["out"][0]  # NumPy's tuple form; la.matmul takes the array
     if target is not None and not kwargs and method == "__call__" and len(inputs) == ufunc.nin:
         return target(*inputs)
     if target is not None and _binds(target, inputs, kwargs):

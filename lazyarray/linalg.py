@@ -10,19 +10,24 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import numpy as np
+
 from . import _bind
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .manipulation import permute_node, reshape_node
+from .outputs import into
 from .reductions import _as_node
 
 _MATMUL = get_op("matmul")
 
 
-def matmul(x1: Any, x2: Any) -> Array:
+def matmul(x1: Any, x2: Any, out: Any = None) -> Array:
     """numpy.matmul / Array API `matmul`: 1-D operands gain and then lose a unit dim; batch dims broadcast."""
     site = user_site(1)
+    if out is not None:  # NumPy's rules for out (lazyarray/outputs.py), then out[...] = result
+        return into(out, matmul(x1, x2), np.matmul, (x1, x2), {}, site)
     if type(x1) is Array and type(x2) is Array:  # two matrices of one float dtype: the node
         a, b = x1._node, x2._node  # `matmul_general` builds, without its ~1.5 us of checks
         sa, sb, dtype = a.shape, b.shape, a.dtype

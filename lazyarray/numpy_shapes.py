@@ -12,6 +12,8 @@ from . import elementwise as ew
 from . import manipulation as mp
 from .array import Array
 from .elementwise import asarray_operand
+from .graph.node import user_site
+from .outputs import into
 
 
 def _array(x: Any) -> Array:
@@ -149,11 +151,13 @@ def inner(a: Any, b: Any) -> Array:
     return tensordot(x, y, axes=([-1], [-1]))
 
 
-def dot(a: Any, b: Any) -> Array:
+def dot(a: Any, b: Any, out: Any = None) -> Array:
     """numpy.dot: matmul for 1-D/2-D, a product for 0-d, the last axis of a with the second
-    to last of b otherwise."""
+    to last of b otherwise. `out` takes NumPy's rules (lazyarray/outputs.py)."""
     from .linalg import matmul, tensordot
 
+    if out is not None:
+        return into(out, dot(a, b), np.dot, (a, b), {}, user_site(1))
     x, y = _array(a), _array(b)
     if x.ndim == 0 or y.ndim == 0:
         return x * y

@@ -13,6 +13,7 @@ from .array import Array
 from .graph import dtypes, get_op
 from .graph.complex_ops import supports_complex
 from .graph.node import Node, user_site
+from .outputs import into
 
 
 def _as_node(x: Any, site: _bind.Site) -> Node:
@@ -65,9 +66,13 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
 _SUM = get_op("sum")
 
 
-def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,  # noqa: A001
+        out: Any = None) -> Array:
     """numpy.sum / Array API `sum`: a fused reduction; small integers accumulate as NumPy's."""
     site = user_site(1)
+    if out is not None:
+        return into(out, sum(x, axis, dtype, keepdims), np.sum, (x,),
+                    {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
     if axis is None and dtype is None and keepdims is False and type(x) is Array:
         node = x._node  # a float array's total (`loss`): `_reduce`'s node without its checks
         if node.dtype.kind == "f":
@@ -78,34 +83,50 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> 
     return _reduce("sum", node, axis, keepdims, want, site)
 
 
-def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
+         out: Any = None) -> Array:
     """numpy.prod / Array API `prod`: small integers accumulate in int64/uint64, as NumPy."""
     site = user_site(1)
+    if out is not None:
+        return into(out, prod(x, axis, dtype, keepdims), np.prod, (x,),
+                    {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
     return _reduce("prod", node, axis, keepdims, want, site)
 
 
-def max(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+def max(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> Array:  # noqa: A001
     """numpy.max / Array API `max`: a fused reduction; NaN propagates."""
+    if out is not None:
+        return into(out, max(x, axis, keepdims), np.max, (x,),
+                    {"axis": axis, "keepdims": keepdims}, user_site(1))
     return _reduce("max", x, axis, keepdims, None, user_site(1))
 
 
-def min(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+def min(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> Array:  # noqa: A001
     """numpy.min / Array API `min`: a fused reduction; NaN propagates."""
+    if out is not None:
+        return into(out, min(x, axis, keepdims), np.min, (x,),
+                    {"axis": axis, "keepdims": keepdims}, user_site(1))
     return _reduce("min", x, axis, keepdims, None, user_site(1))
 
 
-def any(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+def any(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> Array:  # noqa: A001
     """numpy.any / Array API `any`: a fused logical-or reduction."""
     site = user_site(1)
+    if out is not None:
+        return into(out, any(x, axis, keepdims), np.any, (x,),
+                    {"axis": axis, "keepdims": keepdims}, site)
     node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
     return _reduce("any", node, axis, keepdims, dtypes.bool_, site)
 
 
-def all(x: Any, axis: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+def all(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> Array:  # noqa: A001
     """numpy.all / Array API `all`: a fused logical-and reduction."""
     site = user_site(1)
+    if out is not None:
+        return into(out, all(x, axis, keepdims), np.all, (x,),
+                    {"axis": axis, "keepdims": keepdims}, site)
     node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
     return _reduce("all", node, axis, keepdims, dtypes.bool_, site)
 
@@ -126,13 +147,19 @@ def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) 
     return _reduce(name, Array(node), int(axis), keepdims, dtypes.int64, site)
 
 
-def argmax(x: Any, axis: int | None = None, keepdims: bool = False) -> Array:
+def argmax(x: Any, axis: int | None = None, keepdims: bool = False, out: Any = None) -> Array:
     """numpy.argmax / Array API `argmax`: int64 indices; the first maximum (NaN counts as it)."""
+    if out is not None:
+        return into(out, argmax(x, axis, keepdims), np.argmax, (x,),
+                    {"axis": axis, "keepdims": keepdims}, user_site(1))
     return _arg("argmax", x, axis, keepdims, user_site(1))
 
 
-def argmin(x: Any, axis: int | None = None, keepdims: bool = False) -> Array:
+def argmin(x: Any, axis: int | None = None, keepdims: bool = False, out: Any = None) -> Array:
     """numpy.argmin / Array API `argmin`: int64 indices; the first minimum (NaN counts as it)."""
+    if out is not None:
+        return into(out, argmin(x, axis, keepdims), np.argmin, (x,),
+                    {"axis": axis, "keepdims": keepdims}, user_site(1))
     return _arg("argmin", x, axis, keepdims, user_site(1))
 
 
@@ -147,9 +174,13 @@ def _float_operand(x: Any, dtype: Any, site: _bind.Site) -> Node:
     return _bind.cast(node, want, site)
 
 
-def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
+         out: Any = None) -> Array:
     """numpy.mean / Array API `mean`: sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN."""
     site = user_site(1)
+    if out is not None:
+        return into(out, mean(x, axis, dtype, keepdims), np.mean, (x,),
+                    {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
     node = _float_operand(x, dtype, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
     total = _reduce("sum", Array(node), axes, keepdims, node.dtype, site)
@@ -163,8 +194,12 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) ->
 
 
 def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keepdims: bool = False,
-        ddof: float | None = None) -> Array:
+        ddof: float | None = None, out: Any = None) -> Array:
     """numpy.var / Array API `var`: mean(|x - mean(x)|**2) scaled by n / (n - correction); `ddof` is NumPy's name for it."""
+    if out is not None:
+        return into(out, var(x, axis, dtype, correction, keepdims, ddof), np.var, (x,),
+                    {"axis": axis, "dtype": dtype, "ddof": correction if ddof is None else ddof,
+                     "keepdims": keepdims}, user_site(1))
     site = user_site(1)
     if ddof is not None:
         correction = ddof
@@ -184,20 +219,30 @@ def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keep
 
 
 def std(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keepdims: bool = False,
-        ddof: float | None = None) -> Array:
+        ddof: float | None = None, out: Any = None) -> Array:
     """numpy.std / Array API `std`: sqrt(var); `correction` (Array API) or `ddof` (NumPy)."""
+    if out is not None:
+        return into(out, std(x, axis, dtype, correction, keepdims, ddof), np.std, (x,),
+                    {"axis": axis, "dtype": dtype, "ddof": correction if ddof is None else ddof,
+                     "keepdims": keepdims}, user_site(1))
     from .elementwise import sqrt
 
     return sqrt(var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof))
 
 
-def cumsum(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
+def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
     """numpy.cumsum: running sum; axis=None runs over the flattened array (a library call, not fused)."""
+    if out is not None:
+        return into(out, cumsum(x, axis, dtype), np.cumsum, (x,), {"axis": axis, "dtype": dtype},
+                    user_site(1))
     return _numpy_scan("cumsum", x, axis, dtype, user_site(1))
 
 
-def cumprod(x: Any, axis: int | None = None, dtype: Any = None) -> Array:
+def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
     """numpy.cumprod: running product; axis=None runs over the flattened array (a library call)."""
+    if out is not None:
+        return into(out, cumprod(x, axis, dtype), np.cumprod, (x,), {"axis": axis, "dtype": dtype},
+                    user_site(1))
     return _numpy_scan("cumprod", x, axis, dtype, user_site(1))
 
 

@@ -12,6 +12,7 @@ NumPy's result dtype, without touching data. `out=` and `at` rebind the Array th
 from __future__ import annotations
 
 import inspect
+import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -36,7 +37,8 @@ _SCATTER = {"add": "add", "multiply": "multiply", "maximum": "max", "minimum": "
 
 class ufunc:  # noqa: N801  (NumPy's name)
     """A NumPy ufunc over a lazyarray function: call it, or use `.outer`, `.reduce`,
-    `.accumulate`, `.reduceat`, `.at`; `nin`, `nout`, `nargs`, `identity`, `signature` as NumPy's."""
+    `.accumulate`, `.reduceat`, `.at`; `nin`, `nout`, `nargs`, `identity`, `signature` as
+    NumPy's."""
 
     __slots__ = ("_np", "_fn")
     signature = None
@@ -88,7 +90,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
         stored = tuple(_store(r, o, site) for r, o in zip(results, outs))
         return stored if self._np.nout > 1 else stored[0]
 
-    # --- methods -----------------------------------------------------------------------------------
+    # --- methods ----------------------------------------------------------------------------------
     def outer(self, A: Any, B: Any, /, **kwargs: Any) -> Any:  # noqa: N803  (NumPy's names)
         """ufunc(A[..., None, ...], B): every pair, result shape A.shape + B.shape."""
         self._binary("outer", user_site(1))
@@ -114,38 +116,47 @@ class ufunc:  # noqa: N801  (NumPy's name)
             result = result.reshape(tuple(1 if i in axes else s for i, s in enumerate(x.shape)))
         if result.dtype != want:
             result = ew.astype(result, want)
-        return _store(result, outs[0], site)
+        return _store(result, outs[0], site, exact=True)
 
     def _reduce(self, x: Array, axes: tuple, initial: Any, where: Any, site: Any) -> Array:
-        from . import creation, manipulation
+        from . import creation, manipulation, reductions
 
         shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
-        start = initial if initial is not _NO_VALUE else self._np.identity
-        if where is not True:  # masked elements count as the start value (NumPy asks for one)
-            x = ew.where(where, x, start)
+        identity = self._np.identity
+        start = initial if initial is not _NO_VALUE else identity
         if any(x.shape[a] == 0 for a in axes):
             return creation.full(shape, start, x.dtype)
         name = _REDUCTIONS.get(self._np.__name__)
-        if name is not None and len(axes) > 0:
-            from . import reductions
-
+        if name is not None and axes and (where is True or identity is not None
+                                          or name in ("max", "min")):
+            if where is not True:  # a masked element counts as the identity (max/min: initial)
+                x = ew.where(where, x, start if identity is None else identity)
             result = getattr(reductions, name)(x, axis=axes)
-        else:
-            rows = manipulation.moveaxis(x, axes, tuple(range(len(axes)))) if axes else x
-            rows = rows.reshape((-1,) + shape) if axes else rows.reshape((1,) + shape)
-            result = self._fold(rows)
-        return result if initial is _NO_VALUE else self._fn(initial, result)
+            return result if initial is _NO_VALUE else self._fn(initial, result)
 
-    def _fold(self, rows: Array) -> Array:
-        """The ufunc over rows[0], rows[1], ... (axis 0): pairwise for the exactly associative,
-        else left to right as NumPy."""
+        def rows_of(a: Array) -> Array:
+            moved = manipulation.moveaxis(a, axes, tuple(range(len(axes)))) if axes else a
+            return moved.reshape((-1,) + shape)
+
+        rows = rows_of(x)
+        if where is True:
+            return self._fold(rows, initial)
+        mask = rows_of(manipulation.broadcast_to(_as_array(where), x.shape))
+        acc = creation.full(shape, start, x.dtype)
+        for i in range(rows.shape[0]):  # NumPy skips a masked element: the start stays
+            acc = ew.where(mask[i], self._fn(acc, rows[i]), acc)
+        return acc
+
+    def _fold(self, rows: Array, initial: Any = _NO_VALUE) -> Array:
+        """The ufunc over [initial,] rows[0], rows[1], ... (axis 0): pairwise for the exactly
+        associative, else left to right as NumPy."""
         if self._np.__name__ in _ASSOCIATIVE:
             while rows.shape[0] > 1:
                 n = rows.shape[0]
                 paired = self._fn(rows[0:n - 1:2], rows[1:n:2])
                 rows = paired if n % 2 == 0 else _concat([paired, rows[n - 1:]])
-            return rows[0]
-        acc = rows[0]
+            return rows[0] if initial is _NO_VALUE else self._fn(initial, rows[0])
+        acc = rows[0] if initial is _NO_VALUE else self._fn(initial, rows[0])
         for i in range(1, rows.shape[0]):
             acc = self._fn(acc, rows[i])
         return acc
@@ -172,7 +183,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
             result = manipulation.moveaxis(self._scan(rows), 0, ax)
         if result.dtype != want:
             result = ew.astype(result, want)
-        return _store(result, outs[0], site)
+        return _store(result, outs[0], site, exact=True)
 
     def _scan(self, rows: Array) -> Array:
         n = rows.shape[0]
@@ -217,7 +228,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
         pieces = [self._fold(rows[i:j]) if i < j else rows[i]
                   for i, j in zip(bounds[:-1], bounds[1:]) if i < n]
         result = moveaxis(stack(pieces), 0, ax)
-        return _store(result if result.dtype == want else ew.astype(result, want), outs[0], site)
+        return _store(result if result.dtype == want else ew.astype(result, want), outs[0],
+                      site, exact=True)
 
     def at(self, a: Any, indices: Any, b: Any = None, /) -> None:
         """ufunc.at: unbuffered in place; repeated indices apply once per occurrence, as NumPy.
@@ -332,7 +344,9 @@ def _probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any, out
         extra = {} if where is True else {"where": np.zeros(0, bool)}
     options = {k: v for k, v in options.items() if v is not None or k == "axis"}
     try:
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            if any(o is not None for o in outs):  # NumPy's where-without-out warning: not so
+                warnings.simplefilter("ignore")
             results = fn(*stand_ins, **options, **extra)
             results = results if isinstance(results, tuple) else (results,)
             wanted = tuple(np.asarray(r).dtype for r in results)
@@ -386,10 +400,14 @@ def _masked(result: Array, where: Any, out: Any) -> Array:
     return ew.where(where, result, keep)
 
 
-def _store(result: Array, out: Any, site: Any) -> Any:
-    """`out[...] = result` after NumPy's shape rule for out; returns `out` (or the result)."""
+def _store(result: Array, out: Any, site: Any, exact: bool = False) -> Any:
+    """`out[...] = result` after NumPy's shape rule for out (a call's result broadcasts to it, a
+    reduction's must `exact`ly match); returns `out` (or the result)."""
     if out is None:
         return result
+    if exact and tuple(out.shape) != result.shape:
+        raise _bind.fail(ValueError, f"output parameter for reduction operation has the wrong "
+                         f"shape {tuple(out.shape)}: the result's is {result.shape}", site)
     if np.broadcast_shapes(result.shape, out.shape) != tuple(out.shape):
         raise _bind.fail(ValueError, f"non-broadcastable output operand with shape {out.shape} "
                          f"doesn't match the broadcast shape {result.shape}", site)
@@ -400,7 +418,7 @@ def _store(result: Array, out: Any, site: Any) -> Any:
     return out
 
 
-# --- the namespace's ufuncs ------------------------------------------------------------------------
+# --- the namespace's ufuncs -----------------------------------------------------------------------
 _BY_NAME: dict[str, ufunc] = {}
 # NumPy ufuncs that are generalized (signature) or not elementwise in lazyarray's sense.
 _SKIP = frozenset({"matmul", "vecdot", "matvec", "vecmat"})

@@ -177,7 +177,7 @@ def test_ks_agrees_with_scipy(reference_backend):
 def test_quantile_function(reference_backend):
     """truncated_normal's in-kernel inverse normal CDF against known quantiles (scipy.special.ndtri
     values): Acklam's approximation is good to 1.15e-9 relative."""
-    from lazyarray.random import _ndtri
+    from lazyarray.random_keys import _ndtri
 
     known = {0.975: 1.959963984540054, 0.001: -3.090232306167813, 1e-10: -6.361340902404056,
              0.3: -0.5244005127080409, 0.9: 1.2815515655446004, 0.501: 0.0025066308995717666,
@@ -224,7 +224,9 @@ def test_default_rng_is_reproducible(reference_backend):
 
 def test_bad_keys_and_arguments_are_named(reference_backend):
     with pytest.raises(TypeError, match="uint32 array of shape"):
-        la.random.uniform(np.zeros(2, np.int64), (3,))
+        la.random.split(np.zeros(2, np.int64))
+    # not a key: NumPy's uniform(low, high) (np.random.uniform([0, 0], (3,)) draws two numbers)
+    assert la.random.uniform(np.zeros(2, np.int64), (3,)).shape == (2,)
     with pytest.raises(ValueError, match="one key expected"):
         la.random.uniform(la.random.split(la.random.key(0), 3), (3,))
     with pytest.raises(TypeError, match="floating dtype"):

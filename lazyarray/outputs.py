@@ -1,0 +1,51 @@
+"""`out=` of NumPy's reductions, scans, matmul and dot: NumPy's rules for the output array, then
+`out[...] = result` (which rebinds an Array `out`, docs/semantics.md), returning `out`.
+
+NumPy's rules for `out` differ per function (sum casts unsafely, argmax safely, std and matmul
+'same_kind', dot wants the exact dtype), so NumPy's own function checks them on stand-ins of at
+most one element per axis (`_stand_in`): its errors are NumPy's, nothing of size is computed.
+The shape must be the result's, as NumPy's reductions require.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Callable
+
+import numpy as np
+
+from . import _bind
+from .array import Array
+
+
+def _stand_in(x: Any) -> Any:
+    """One element per axis (zero stays zero), the dtype kept; Python scalars as they are."""
+    if type(x) in (int, float, complex, bool) or x is None:
+        return x
+    shape = x.shape if isinstance(x, (Array, np.ndarray)) else np.shape(x)
+    dtype = x.dtype if isinstance(x, (Array, np.ndarray, np.generic)) else np.asarray(x).dtype
+    return np.ones(tuple(min(s, 1) for s in shape), dtype)
+
+
+def into(out: Any, result: Array, numpy_fn: Callable[..., Any], args: tuple, kwargs: dict,
+         site: _bind.Site) -> Any:
+    """`numpy_fn(*args, **kwargs, out=out)`'s checks, then out[...] = result; returns out."""
+    if not isinstance(out, (Array, np.ndarray)):
+        raise _bind.fail(TypeError, f"out must be an array, not {type(out).__name__}", site)
+    if tuple(out.shape) != result.shape:
+        raise _bind.fail(ValueError, f"output parameter has the wrong shape: {tuple(out.shape)}, "
+                         f"the result's is {result.shape}", site)
+    stand_ins = tuple(_stand_in(a) for a in args)
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a one-element stand-in's, not the user's
+            shape = np.shape(numpy_fn(*stand_ins, **kwargs))
+            numpy_fn(*stand_ins, **kwargs, out=np.zeros(shape, out.dtype))
+    except Exception as exc:
+        exc.add_note(f"(at {_bind.format_site(site)})")
+        raise exc from None
+    if isinstance(out, np.ndarray):
+        out[...] = np.asarray(result)
+    else:
+        out[...] = result
+    return out

@@ -6,6 +6,10 @@ iteration, la.eval, la.block_until_ready). See README.md and docs/architecture.m
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from . import graph, passes, runtime  # noqa: F401  (lower layers first)
 from . import _bind  # noqa: F401  (registers library frames for error sites)
 from .array import Array, LazyExpr
@@ -83,7 +87,22 @@ from .numpy_gradient import gradient  # noqa: E402
 from .numpy_floats import (around, frexp, nanargmax, nanargmin, packbits, spacing,  # noqa: E402
                            unpackbits)
 from .numpy_polynomial import poly1d, polyfit, polyval, vander  # noqa: E402
+from .numpy_polynomial import (poly, polyadd, polyder, polydiv, polyint, polymul,  # noqa: E402
+                               polysub, roots)
+from .numpy_index_tricks import mask_indices, vectorize  # noqa: E402
+from .numpy_writes import copyto, fill_diagonal, place, put_along_axis, putmask  # noqa: E402
+from .numpy_selection import (asanyarray, asarray_chkfinite, ascontiguousarray,  # noqa: E402
+                              asfortranarray, block, choose, compress, extract, insert,
+                              piecewise, real_if_close, require, resize, sort_complex,
+                              trim_zeros)
+from .numpy_windows import bartlett, blackman, hamming, hanning, i0, kaiser, unwrap  # noqa: E402
+from .numpy_products import einsum_path, matvec, vecmat  # noqa: E402
+from .numpy_floats import bitwise_count  # noqa: E402
+from .numpy_printing import (array2string, array_repr, array_str, base_repr,  # noqa: E402
+                             binary_repr, format_float_positional, format_float_scientific,
+                             get_printoptions, printoptions, set_printoptions)
 from . import emath, lib  # noqa: E402  (la.emath, la.lib.stride_tricks)
+exceptions = np.exceptions  # AxisError, ... : the classes lazyarray raises are NumPy's
 
 
 
@@ -110,10 +129,19 @@ _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", 
                       "numpy_arrange", "numpy_statistics", "ufuncs", "numpy_types",
                       "numpy_index_tricks", "numpy_sets", "numpy_histograms",
                       "numpy_gradient", "numpy_floats",
-                      "numpy_polynomial"})
+                      "numpy_polynomial", "numpy_coverage", "numpy_writes",
+                      "numpy_selection", "numpy_windows", "numpy_products", "numpy_printing"})
 __all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
     "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
 
 
 def __dir__() -> list[str]:
     return list(__all__)
+
+
+def __getattr__(name: str) -> Any:
+    """A NumPy name lazyarray lacks: an AttributeError with the reason and what to use instead
+    (lazyarray/numpy_coverage.py, the table of docs/numpy_coverage.md)."""
+    from .numpy_coverage import missing
+
+    raise missing(__name__, name)

@@ -219,3 +219,10 @@ def rfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | Non
 
 def irfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None) -> Array:
     return _irfftn(a, s, axes, norm, user_site(1))
+
+
+def __getattr__(name: str) -> Any:
+    """A NumPy fft name lazyarray lacks: the reason, from lazyarray/numpy_coverage.py."""
+    from .numpy_coverage import missing
+
+    raise missing(__name__, name)

@@ -134,10 +134,19 @@ from ._linalg_compose import (  # noqa: E402
     cross, diagonal, matrix_norm, matrix_power, matrix_rank, norm, outer, trace, vector_norm,
 )
 from .manipulation import matrix_transpose  # noqa: E402
+from ._linalg_numpy import LinAlgError, cond, multi_dot, tensorinv, tensorsolve  # noqa: E402
 
 __all__ = [
     "EigResult", "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cross", "det",
     "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm",
     "matrix_power", "matrix_rank", "matrix_transpose", "norm", "outer", "pinv", "qr", "slogdet",
     "solve", "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+    "LinAlgError", "cond", "multi_dot", "tensorinv", "tensorsolve",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A NumPy linalg name lazyarray lacks: the reason, from lazyarray/numpy_coverage.py."""
+    from .numpy_coverage import missing
+
+    raise missing(__name__, name)

@@ -145,3 +145,17 @@ def unpackbits(a: Any, axis: Any = None, count: Any = None, bitorder: str = "big
                 keep - total,))
             bits = mp.concat([bits, zeros], axis=-1)
     return mp.moveaxis(bits.astype(np.uint8), -1, axis)
+
+
+def bitwise_count(x: Any) -> Array:
+    """numpy.bitwise_count: the number of 1 bits of |x| (uint8), a 64-bit SWAR popcount."""
+    v = asarray(x)
+    if v.dtype.kind not in "biu":
+        raise TypeError("ufunc 'bitwise_count' not supported for the input types")
+    u = v.astype(np.uint64) if v.dtype.kind in "ub" else ew.abs(v.astype(np.int64)).astype(
+        np.uint64)
+    u = u - ew.bitwise_and(ew.right_shift(u, 1), 0x5555555555555555)
+    u = ew.bitwise_and(u, 0x3333333333333333) + ew.bitwise_and(ew.right_shift(u, 2),
+                                                                0x3333333333333333)
+    u = ew.bitwise_and(u + ew.right_shift(u, 4), 0x0F0F0F0F0F0F0F0F)
+    return ew.right_shift(u * 0x0101010101010101, 56).astype(np.uint8)

@@ -20,6 +20,7 @@ from . import elementwise as ew
 from . import manipulation as mp
 from . import reductions as red
 from .array import Array
+from .complex_functions import imag, real
 from .creation import asarray, zeros
 from .searching import argsort, searchsorted, sort
 
@@ -265,8 +266,8 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
         xpa = mp.concat([xpa[-1:] - period, xpa, xpa[:1] + period])
         fpa = mp.concat([fpa[-1:], fpa, fpa[:1]])
     if kind == np.complex128:
-        re = _interp_real(xv, xpa, ew.real(fpa), _part(left, "real"), _part(right, "real"))
-        im = _interp_real(xv, xpa, ew.imag(fpa), _part(left, "imag"), _part(right, "imag"))
+        re = _interp_real(xv, xpa, real(fpa), _part(left, "real"), _part(right, "real"))
+        im = _interp_real(xv, xpa, imag(fpa), _part(left, "imag"), _part(right, "imag"))
         return re + 1j * im
     return _interp_real(xv, xpa, fpa, left, right)
 

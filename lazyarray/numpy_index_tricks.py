@@ -235,3 +235,32 @@ class flatiter:  # noqa: N801  (NumPy's name)
 
 
 Array.flat = property(flatiter, doc=flatiter.__doc__)  # type: ignore[attr-defined]
+
+
+def mask_indices(n: int, mask_func: Callable[[Array, int], Any], k: int = 0) -> tuple[Array, ...]:
+    """numpy.mask_indices: the indices where mask_func(ones((n, n)), k) is non-zero (a function
+    of n and k: evaluated)."""
+    from .creation import ones
+    from .searching import nonzero
+
+    return nonzero(asarray(mask_func(ones((n, n), dtype=np.int64), k)) != 0)
+
+
+class vectorize:  # noqa: N801  (NumPy's name)
+    """numpy.vectorize: NumPy's per-element Python loop (as in NumPy) on the evaluated inputs;
+    the results come back as Arrays. For speed, write pyfunc with la operations instead: it is
+    then lazy and fused as it stands."""
+
+    def __init__(self, pyfunc: Any = np._NoValue, otypes: Any = None, doc: Any = None,
+                 excluded: Any = None, cache: bool = False, signature: Any = None) -> None:
+        self._options = dict(otypes=otypes, doc=doc, excluded=excluded, cache=cache,
+                             signature=signature)
+        self._np = None if pyfunc is np._NoValue else np.vectorize(pyfunc, **self._options)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._np is None:  # @la.vectorize(otypes=...) used as a decorator factory
+            return vectorize(args[0], **self._options)
+        host = [np.asarray(a) if isinstance(a, Array) else a for a in args]
+        out = self._np(*host, **{k: np.asarray(v) if isinstance(v, Array) else v
+                                 for k, v in kwargs.items()})
+        return tuple(asarray(o) for o in out) if isinstance(out, tuple) else asarray(out)

@@ -110,3 +110,52 @@ class poly1d(np.poly1d):  # noqa: N801  (NumPy's name)
         if isinstance(val, np.poly1d):
             return super().__call__(val)
         return polyval(self.coeffs, val)
+
+
+def _host_poly(fn: Any, *args: Any) -> Any:
+    """NumPy's coefficient arithmetic on a few host numbers (Array coefficients are evaluated);
+    arrays come back as Arrays, poly1d stays poly1d."""
+    out = fn(*(np.asarray(a) if isinstance(a, Array) else a for a in args))
+    if isinstance(out, tuple):
+        return tuple(o if isinstance(o, np.poly1d) else asarray(o) for o in out)
+    return out if isinstance(out, np.poly1d) else asarray(out)
+
+
+def poly(seq_of_zeros: Any) -> Any:
+    """numpy.poly: coefficients from roots (or a matrix's characteristic polynomial)."""
+    return _host_poly(np.poly, seq_of_zeros)
+
+
+def roots(p: Any) -> Array:
+    """numpy.roots: the companion matrix's eigenvalues (NumPy's, on the host)."""
+    return _host_poly(np.roots, p)
+
+
+def polyadd(a1: Any, a2: Any) -> Any:
+    """numpy.polyadd."""
+    return _host_poly(np.polyadd, a1, a2)
+
+
+def polysub(a1: Any, a2: Any) -> Any:
+    """numpy.polysub."""
+    return _host_poly(np.polysub, a1, a2)
+
+
+def polymul(a1: Any, a2: Any) -> Any:
+    """numpy.polymul."""
+    return _host_poly(np.polymul, a1, a2)
+
+
+def polydiv(u: Any, v: Any) -> Any:
+    """numpy.polydiv: (quotient, remainder)."""
+    return _host_poly(np.polydiv, u, v)
+
+
+def polyder(p: Any, m: int = 1) -> Any:
+    """numpy.polyder."""
+    return _host_poly(np.polyder, p, m)
+
+
+def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
+    """numpy.polyint."""
+    return _host_poly(np.polyint, p, m, k)

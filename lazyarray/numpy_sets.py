@@ -95,14 +95,14 @@ def lexsort(keys: Any, axis: int = -1) -> Array:
         keys = asarray(keys)
         if keys.ndim == 0:
             raise TypeError("need sequence of keys with len > 0 in lexsort")
-        keys = [keys] if keys.ndim == 1 else [keys[i] for i in range(keys.shape[0])]
+        keys = [keys[i] for i in range(keys.shape[0])]  # rows are keys (a 1-D x: 0-d keys)
     keys = [asarray(k) for k in keys]
     if not keys:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     if len({k.shape for k in keys}) != 1:
         raise ValueError("all keys need to be the same shape")
-    if keys[0].ndim == 0:
-        raise np.exceptions.AxisError(axis, 0)
+    if keys[0].ndim == 0:  # NumPy: scalar keys sort one element
+        return asarray(np.zeros((), np.int64))
     idx = argsort(keys[0], axis=axis)
     for k in keys[1:]:
         idx = take_along_axis(idx, argsort(take_along_axis(k, idx, axis=axis), axis=axis),

@@ -36,12 +36,45 @@ signedinteger, unsignedinteger = np.signedinteger, np.unsignedinteger
 inexact, floating, complexfloating = np.inexact, np.floating, np.complexfloating
 False_, True_ = np.False_, np.True_  # noqa: N816  (NumPy's names)
 
-# dtype utilities: they read dtypes only, never data
+# dtype utilities: they read dtypes only, never data (NumPy's own functions)
 dtype = np.dtype
-issubdtype, promote_types, min_scalar_type = np.issubdtype, np.promote_types, np.min_scalar_type
-mintypecode, typename, common_type = np.mintypecode, np.typename, np.common_type
 typecodes, sctypeDict, ScalarType = np.typecodes, np.sctypeDict, np.ScalarType  # noqa: N816
-iterable = np.iterable
+
+
+def issubdtype(arg1: Any, arg2: Any) -> bool:
+    """numpy.issubdtype (lazyarray's dtypes are NumPy dtypes)."""
+    return np.issubdtype(arg1, arg2)
+
+
+def promote_types(type1: Any, type2: Any) -> np.dtype:
+    """numpy.promote_types."""
+    return np.promote_types(type1, type2)
+
+
+def min_scalar_type(a: Any) -> np.dtype:
+    """numpy.min_scalar_type (of a value; an Array is evaluated)."""
+    return np.min_scalar_type(np.asarray(a) if isinstance(a, Array) else a)
+
+
+def mintypecode(typechars: Any, typeset: str = "GDFgdf", default: str = "d") -> str:
+    """numpy.mintypecode."""
+    return np.mintypecode(typechars, typeset, default)
+
+
+def typename(char: str) -> str:
+    """numpy.typename."""
+    return np.typename(char)
+
+
+def common_type(*arrays: Any) -> type:
+    """numpy.common_type: the inexact scalar type common to the arrays' dtypes."""
+    return np.common_type(*(np.empty(0, a.dtype) if isinstance(a, Array) else a for a in arrays))
+
+
+def iterable(y: Any) -> bool:
+    """numpy.iterable."""
+    return np.iterable(y)
+
 euler_gamma = np.euler_gamma
 little_endian = sys.byteorder == "little"
 

@@ -1,0 +1,108 @@
+"""The NumPy names lazyarray does not provide, each with its reason and what to use instead.
+
+One source of truth for three things: docs/numpy_coverage.md (its table is generated from
+`NOT_PROVIDED`: `python -m lazyarray.numpy_coverage` prints it), the AttributeError that
+`la.<name>` (and `la.linalg.<name>`, `la.fft.<name>`) raises for such a name, and
+tests/test_numpy_coverage.py, which checks that every public NumPy name is either implemented or
+listed here (and that nothing listed here exists).
+
+Keys are NumPy's names; sub-namespaces are dotted ("linalg.cond", "random.Generator.zipf").
+"""
+
+from __future__ import annotations
+
+IO = "file and buffer I/O"
+DTYPE = "dtype lazyarray does not have"
+DATETIME = "datetime/timedelta dtypes"
+STRINGS = "string, bytes, object and structured dtypes"
+MATRIX = "numpy.matrix (deprecated by NumPy in favour of 2-D arrays)"
+MASKED = "masked arrays"
+TOOLING = "NumPy's build, test and C tooling"
+MEMORY = "raw memory, strides and buffers (lazyarray values have no user-visible memory)"
+DEPRECATED = "deprecated by NumPy"
+NOT_YET = "not implemented yet"
+UFUNCRAND = "in progress (ufuncrand)"
+FPWARN = "in progress (fpwarn)"
+
+_ASARRAY = "use np.<name>(...) on NumPy data, then la.asarray"
+_RNG = "random API: draw with numpy.random.default_rng(seed) and la.asarray meanwhile"
+
+NOT_PROVIDED: dict[str, tuple[str, str]] = {
+    # --- I/O: lazyarray reads and writes through NumPy -------------------------------------------
+    **{n: (IO, "read with NumPy (np.%s), then la.asarray" % n) for n in (
+        "load", "loadtxt", "genfromtxt", "fromfile", "fromregex", "frombuffer", "fromstring",
+        "memmap")},
+    **{n: (IO, "write np.asarray(x) with np.%s" % n) for n in (
+        "save", "savetxt", "savez", "savez_compressed")},
+    # --- dtypes -----------------------------------------------------------------------------------
+    **{n: (DTYPE, "float16 is computed in float32 everywhere in lazyarray (graph/dtypes.py)")
+       for n in ("float16", "half")},
+    **{n: (DTYPE, "extended precision: use float64/complex128") for n in (
+        "float128", "longdouble", "complex256", "clongdouble")},
+    **{n: (DATETIME, "keep dates in NumPy; pass integer offsets to lazyarray") for n in (
+        "datetime64", "timedelta64", "datetime_as_string", "datetime_data", "busday_count",
+        "busday_offset", "busdaycalendar", "is_busday", "isnat")},
+    **{n: (STRINGS, "keep such data in NumPy; lazyarray arrays are numeric") for n in (
+        "bytes_", "str_", "char", "strings", "character", "flexible", "void", "object_",
+        "record", "rec", "recarray")},
+    **{n: (MATRIX, "use 2-D Arrays and @") for n in ("matrix", "asmatrix", "bmat")},
+    "ma": (MASKED, "use la.where(mask, x, fill) or the nan* reductions"),
+    # --- tooling ----------------------------------------------------------------------------------
+    **{n: (TOOLING, "use numpy.%s" % n) for n in (
+        "core", "ctypeslib", "f2py", "testing", "typing", "test", "show_config", "show_runtime",
+        "get_include", "info")},
+    # --- memory and iteration protocols -----------------------------------------------------------
+    **{n: (MEMORY, "Arrays are values; see docs/semantics.md for what a write reaches") for n in (
+        "may_share_memory", "shares_memory", "isfortran")},
+    **{n: (MEMORY, "lazyarray has no ufunc buffers; nothing to set") for n in (
+        "getbufsize", "setbufsize")},
+    "nditer": (MEMORY, "iterate with la.ndindex / la.ndenumerate, or write the loop as array "
+                       "operations"),
+    "nested_iters": (MEMORY, "use la.ndindex"),
+    "broadcast": (MEMORY, "use la.broadcast_shapes / la.broadcast_arrays"),
+    # --- deprecated -------------------------------------------------------------------------------
+    "row_stack": (DEPRECATED, "use la.vstack"),
+    # --- other helpers' work in progress (the lead reconciles at merge) ---------------------------
+    **{n: (UFUNCRAND, "ufunc objects: call la.<name> functions; np.<ufunc>.outer/.reduce on "
+                      "Arrays dispatch to lazyarray (NEP 13)") for n in ("ufunc", "frompyfunc")},
+    **{n: (FPWARN, "floating-point error control: wrap the evaluation in np.errstate") for n in (
+        "errstate", "seterr", "geterr", "seterrcall", "geterrcall")},
+    # --- not implemented yet ----------------------------------------------------------------------
+    "polynomial": (NOT_YET, "the numpy.polynomial package (Polynomial, Chebyshev, ... classes): "
+                            "use la.polyfit / la.polyval / la.poly1d, or numpy.polynomial on "
+                            "np.asarray(x)"),
+    # --- la.random.Generator ------------------------------------------------------------------------
+    **{"random.Generator." + n: (UFUNCRAND, _RNG) for n in (
+        "beta", "binomial", "bit_generator", "bytes", "chisquare", "dirichlet", "exponential",
+        "f", "gamma", "geometric", "gumbel", "hypergeometric", "laplace", "logistic",
+        "lognormal", "logseries", "multinomial", "multivariate_hypergeometric",
+        "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f",
+        "pareto", "permuted", "poisson", "power", "rayleigh", "shuffle", "spawn",
+        "standard_cauchy", "standard_exponential", "standard_gamma", "standard_t",
+        "triangular", "vonmises", "wald", "weibull", "zipf")},
+}
+
+
+def missing(namespace: str, name: str) -> AttributeError:
+    """The AttributeError for `namespace.name` ("lazyarray", "lazyarray.linalg", ...): NumPy's
+    name with its reason and what to use instead, or Python's plain message for any other name."""
+    key = name if namespace == "lazyarray" else namespace.split(".", 1)[1] + "." + name
+    entry = NOT_PROVIDED.get(key)
+    if entry is None:
+        return AttributeError(f"module {namespace!r} has no attribute {name!r}")
+    reason, instead = entry
+    return AttributeError(f"{namespace}.{name} (numpy.{key}) is not implemented in lazyarray: "
+                          f"{reason}; {instead.replace('<name>', name)} "
+                          "(docs/numpy_coverage.md)")
+
+
+def render_table() -> str:
+    """docs/numpy_coverage.md's table, one row per name, sorted by reason then name."""
+    rows = ["| NumPy name | why not here | use instead |", "|---|---|---|"]
+    for key, (reason, instead) in sorted(NOT_PROVIDED.items(), key=lambda kv: (kv[1][0], kv[0])):
+        rows.append(f"| `{key}` | {reason} | {instead.replace('<name>', key)} |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    print(render_table(), end="")

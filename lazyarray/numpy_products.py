@@ -1,0 +1,41 @@
+"""NumPy 2's `matvec`/`vecmat` (matmul with a vector operand, batched) and `einsum_path`.
+
+`vecmat` conjugates its vector, as NumPy's (a vector-conjugate product); `matvec` does not.
+`einsum_path` is NumPy's planner: it reads shapes only, so it runs on zero-strided stand-ins.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .array import Array
+from .complex_functions import conj
+from .creation import asarray
+from .linalg import matmul
+
+
+def matvec(x1: Any, x2: Any, /) -> Array:
+    """numpy.matvec: (..., m, n) times (..., n) -> (..., m)."""
+    a, v = asarray(x1), asarray(x2)
+    if a.ndim < 2 or v.ndim < 1:
+        raise ValueError("matvec: x1 needs 2 and x2 1 core dimensions")
+    return matmul(a, v[..., None])[..., 0]
+
+
+def vecmat(x1: Any, x2: Any, /) -> Array:
+    """numpy.vecmat: conj((..., n)) times (..., n, m) -> (..., m)."""
+    v, a = asarray(x1), asarray(x2)
+    if a.ndim < 2 or v.ndim < 1:
+        raise ValueError("vecmat: x1 needs 1 and x2 2 core dimensions")
+    v = conj(v) if v.dtype.kind == "c" else v
+    return matmul(v[..., None, :], a)[..., 0, :]
+
+
+def einsum_path(subscripts: Any, *operands: Any, optimize: Any = "greedy",
+                einsum_call: bool = False) -> Any:
+    """numpy.einsum_path on the operands' shapes and dtypes (their values are not read)."""
+    stand_ins = [np.broadcast_to(np.zeros((), asarray(o).dtype), asarray(o).shape)
+                 if not isinstance(o, (str, list)) else o for o in operands]
+    return np.einsum_path(subscripts, *stand_ins, optimize=optimize, einsum_call=einsum_call)

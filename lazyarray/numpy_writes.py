@@ -1,0 +1,129 @@
+"""NumPy's functions that write into an argument: `copyto`, `place`, `putmask`,
+`put_along_axis`, `fill_diagonal` (`put` is in numpy_index_tricks.py).
+
+Each rebinds the handle it is given, as `a[...] = new` does (docs/semantics.md): the caller's
+name sees NumPy's values. The casting rules are NumPy's own, checked on empty stand-ins of the
+operands' dtypes, so a refused cast raises NumPy's error at the user's line.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from . import elementwise as ew
+from . import manipulation as mp
+from .array import Array
+from .creation import asarray
+
+
+def _target(a: Any, name: str) -> Array:
+    if not isinstance(a, Array):
+        raise TypeError(f"{name}: the array written to must be a lazyarray Array (it is "
+                        f"rebound), not {type(a).__name__}")
+    return a
+
+
+def _stand_in(x: Any) -> Any:
+    """An empty array of x's dtype, or x itself when it is a Python scalar (weak, as NumPy's)."""
+    if type(x) in (bool, int, float, complex):
+        return x
+    return np.empty(0, asarray(x).dtype)
+
+
+def copyto(dst: Array, src: Any, casting: str = "same_kind", where: Any = True) -> None:
+    """numpy.copyto: dst takes src (broadcast) where `where` holds; NumPy's casting rule."""
+    _target(dst, "copyto")
+    np.copyto(np.empty(0, dst.dtype), _stand_in(src), casting=casting)  # NumPy's cast check
+    s = asarray(src)
+    if np.broadcast_shapes(s.shape, dst.shape) != dst.shape:
+        raise ValueError(f"could not broadcast input array from shape {s.shape} into shape "
+                         f"{dst.shape}")
+    new = mp.broadcast_to(s.astype(dst.dtype), dst.shape)
+    dst[...] = new if where is True else ew.where(asarray(where), new, dst)
+
+
+def _cycled(values: Any, n: int) -> Array:
+    v = mp.ravel(asarray(values))
+    if v.size == n:
+        return v
+    return v[asarray(np.arange(n) % v.size)]
+
+
+def putmask(a: Array, mask: Any, values: Any) -> None:
+    """numpy.putmask: a.flat[i] = values.flat[i % len(values)] where mask.flat[i]."""
+    _target(a, "putmask")
+    m = asarray(mask)
+    if m.shape != a.shape:
+        raise ValueError("putmask: mask and data must be the same size")
+    np.putmask(np.empty(0, a.dtype), np.empty(0, bool), _stand_in(values))  # NumPy's cast check
+    if asarray(values).size == 0:
+        return
+    v = mp.reshape(_cycled(values, a.size), a.shape).astype(a.dtype)
+    a[...] = ew.where(m.astype(bool), v, a)
+
+
+def place(arr: Array, mask: Any, vals: Any) -> None:
+    """numpy.place: the masked positions, in order, take vals cycled. The mask is read (its
+    count of true values sets how many of vals are used)."""
+    _target(arr, "place")
+    m = np.asarray(mask).astype(bool).ravel()
+    if m.size != arr.size:
+        raise ValueError("place: mask and data must be the same size")
+    where = np.flatnonzero(m)
+    v = mp.ravel(asarray(vals))
+    if not where.size:
+        return
+    if v.size == 0:
+        raise ValueError("Cannot insert from an empty array!")
+    flat = mp.ravel(arr)
+    flat[asarray(where)] = v[asarray(np.arange(where.size) % v.size)].astype(arr.dtype)
+    arr[...] = mp.reshape(flat, arr.shape)
+
+
+def put_along_axis(arr: Array, indices: Any, values: Any, axis: Any) -> None:
+    """numpy.put_along_axis: arr[i..., indices, k...] = values, broadcast as NumPy's."""
+    _target(arr, "put_along_axis")
+    idx = asarray(indices)
+    if idx.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if axis is None:
+        if idx.ndim != 1:
+            raise ValueError("`indices` and `arr` must have the same number of dimensions")
+        flat = mp.ravel(arr)
+        flat[idx] = mp.broadcast_to(asarray(values).astype(arr.dtype), idx.shape)
+        arr[...] = mp.reshape(flat, arr.shape)
+        return
+    axis = np.lib.array_utils.normalize_axis_index(operator.index(axis), arr.ndim)
+    if idx.ndim != arr.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    key = []
+    for d in range(arr.ndim):
+        if d == axis:
+            key.append(idx)
+        else:
+            shape = [1] * arr.ndim
+            shape[d] = arr.shape[d]
+            key.append(asarray(np.arange(arr.shape[d]).reshape(shape)))
+    shape = np.broadcast_shapes(*(k.shape for k in key))
+    arr[tuple(key)] = mp.broadcast_to(asarray(values).astype(arr.dtype), shape)
+
+
+def fill_diagonal(a: Array, val: Any, wrap: bool = False) -> None:
+    """numpy.fill_diagonal: a.flat[:end:step] = val, NumPy's step and end (tall 2-D arrays
+    wrap after N columns only with wrap=True)."""
+    _target(a, "fill_diagonal")
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    end = None
+    if a.ndim == 2:
+        step = a.shape[1] + 1
+        if not wrap:
+            end = a.shape[1] * a.shape[1]
+    else:
+        if len(set(a.shape)) != 1:
+            raise ValueError("All dimensions of input must be of equal length")
+        step = 1 + int(np.cumprod(a.shape[:-1]).sum())
+    a.flat[:end:step] = val

@@ -2,7 +2,6 @@
 
 import numpy
 
-NEEDS = ("core",)  # ValueError writing through A[i, i] (/work/notes/corpus_findings.md 1)
 SIZES = {"small": dict(N=8), "bench": dict(N=70)}
 
 

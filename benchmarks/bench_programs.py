@@ -188,7 +188,7 @@ def main() -> None:
     print("| program | NumPy | lazyarray cold | then compiling | lazyarray warm | cold/NumPy "
           "| warm/NumPy | plans cold / warm | kernels | JAX jit |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    warm_ratios, cold_ratios = [], []
+    warm_ratios, cold_ratios, missing = [], [], []
     for name in names:
         waits = programs.needs(name)
         if waits:
@@ -196,6 +196,7 @@ def main() -> None:
             continue
         row = _run_worker(name, args)
         if isinstance(row, str):
+            missing.append(name)
             print(f"| {name} | {row} |" + " |" * 8, flush=True)
             continue
         cold, warm = row["cold_s"] / row["numpy_s"], row["warm_s"] / row["numpy_s"]
@@ -211,6 +212,8 @@ def main() -> None:
         print(f"\ngeometric mean over {len(warm_ratios)} programs: warm/NumPy {gm(warm_ratios):.2f}, "
               f"cold/NumPy {gm(cold_ratios):.2f}; programs above 3x NumPy warm: "
               f"{sum(r > 3 for r in warm_ratios)}; load {os.getloadavg()[0]:.1f}")
+    if missing:  # over the timeout (or failed): the means above would only grow with them
+        print(f"not in the means: {', '.join(missing)}")
 
 
 if __name__ == "__main__":

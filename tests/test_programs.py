@@ -114,9 +114,10 @@ def check_program(name: str, backend: str, size: str | dict[str, int] = "small",
                   module=None) -> None:
     """Run `name` (or `module`, a program module given directly) on NumPy and twice on lazyarray
     on `backend`; assert lazyarray's results and arguments afterwards are NumPy's."""
-    module = module or programs.load(name)
-    args = programs.make_inputs(name, size) if isinstance(size, str) or module is None \
-        else tuple(module.inputs(np.random.default_rng(0), **size))
+    if module is None:
+        module, args = programs.load(name), programs.make_inputs(name, size)
+    else:
+        args = tuple(module.inputs(np.random.default_rng(0), **size))
     pristine = copy.deepcopy(args)
     np_args = copy.deepcopy(args)
     with np.errstate(all="ignore"):

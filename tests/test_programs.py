@@ -154,7 +154,7 @@ FREE_SIZES = ("cholesky", "lu", "ludcmp", "trisolv", "durbin", "jacobi_1d", "jac
               "seidel_2d", "fdtd_2d", "gemver", "mvt", "atax", "bicg", "syrk", "syr2k", "symm",
               "trmm", "covariance", "correlation", "hdiff", "spmv", "nussinov", "crc16",
               "floyd_warshall", "game_of_life", "row_update", "element_write", "softmax", "gemm",
-              "doitgen", "adi", "vadv", "lax_wendroff", "go_fast")
+              "doitgen", "adi", "vadv", "lax_wendroff", "go_fast", "gauss_pivot", "power_iteration")
 
 
 @st.composite

@@ -209,7 +209,8 @@ def main() -> None:
               f"| {row['jax']} |", flush=True)
     if warm_ratios:
         gm = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))  # noqa: E731
-        print(f"\ngeometric mean over {len(warm_ratios)} programs: warm/NumPy {gm(warm_ratios):.2f}, "
+        print(f"\ngeometric mean over {len(warm_ratios)} programs: "
+              f"warm/NumPy {gm(warm_ratios):.2f}, "
               f"cold/NumPy {gm(cold_ratios):.2f}; programs above 3x NumPy warm: "
               f"{sum(r > 3 for r in warm_ratios)}; load {os.getloadavg()[0]:.1f}")
     if missing:  # over the timeout (or failed): the means above would only grow with them

@@ -1,5 +1,5 @@
-"""Plans each corpus program (tests/programs/) builds per call: issue 24's closing note and issue 25's
-"≤ 10 plans per call, 0 on a second call with the same sizes" target, measured.
+"""Plans each corpus program (tests/programs/) builds per call: issue 24's closing note and
+issue 25's "≤ 10 plans per call, 0 on a second call with the same sizes" target, measured.
 
 For each program and backend: empty plan caches (`la.clear_caches()`), a first call, then a second
 call on fresh copies of the same inputs; `la.cache_info()` before and after each gives plans built,
@@ -17,7 +17,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-os.environ.setdefault("LAZYARRAY_BACKGROUND_COMPILES", "0")  # count compiled plans, not interim runs
+# count the compiled plans, not the interim NumPy-executor runs of background compiles
+os.environ.setdefault("LAZYARRAY_BACKGROUND_COMPILES", "0")
 
 import lazyarray as la  # noqa: E402
 import programs  # noqa: E402

@@ -7,9 +7,9 @@ lazyarray: the program is `kernel(np, *args)`, the array module its first argume
 - `SIZES`: {"small": {...}, "bench": {...}} keyword sizes for `inputs` (small: the test suite;
   bench: NumPy takes ~5-50 ms, for benchmarks/bench_programs.py),
 - `inputs(rng, **size)`: the arguments, made by NumPy from a generator seeded per program,
-- optionally `NEEDS`: the branches whose features or fixes the program waits for (the harness skips it with
-  "needs <branch>" until they are merged), and `RTOL`/`ATOL` where NumPy's own rounding calls for
-  another tolerance than the harness's default for the dtype.
+- optionally `NEEDS`: the branches whose features or fixes the program waits for (the harness
+  skips it with "needs <branch>" until they are merged), and `RTOL`/`ATOL` where NumPy's own
+  rounding calls for another tolerance than the harness's default for the dtype.
 
 Arguments are mutated as NumPy code mutates them (`A += ...`, `A[i, j] = ...`, `row = A[i];
 row[:] = ...`): the harness checks every argument afterwards against NumPy's.

@@ -126,8 +126,7 @@ def build_helper_library() -> None:
     from lazyarray.runtime import c_compiler, c_helper_library
 
     tc = c_compiler.toolchain()
-    directory = c_compiler.cache_root() / "c-v1" / tc.config_hash
-    directory.mkdir(parents=True, exist_ok=True)
+    directory = c_compiler.kernel_dir(tc)
     cpu, wall = compiler_cpu(), time.perf_counter()
     built = c_helper_library.build(directory, tc)
     print(f"shared helper library: {'built' if built else 'FAILED'} in "

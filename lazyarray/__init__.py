@@ -77,19 +77,17 @@ from .numpy_types import (ScalarType, byte, cdouble, common_type, complexfloatin
                           typecodes, typename, ubyte, uint, uintc, uintp, ulong, ulonglong,
                           unsignedinteger, ushort)
 from .numpy_index_tricks import (apply_along_axis, apply_over_axes, c_, flatiter,  # noqa: E402
-                                 fromfunction, fromiter, index_exp, mgrid, ndenumerate, ndindex,
-                                 ogrid, put, r_, s_)
+                                 fromfunction, fromiter, index_exp, mask_indices, mgrid,
+                                 ndenumerate, ndindex, ogrid, put, r_, s_, vectorize)
 from .numpy_sets import (argpartition, in1d, intersect1d, lexsort, partition,  # noqa: E402
                          setdiff1d, setxor1d, union1d)
 from .numpy_histograms import (histogram, histogram2d, histogram_bin_edges,  # noqa: E402
                                histogramdd, interp)
 from .numpy_gradient import gradient  # noqa: E402
-from .numpy_floats import (around, frexp, nanargmax, nanargmin, packbits, spacing,  # noqa: E402
-                           unpackbits)
-from .numpy_polynomial import poly1d, polyfit, polyval, vander  # noqa: E402
-from .numpy_polynomial import (poly, polyadd, polyder, polydiv, polyint, polymul,  # noqa: E402
-                               polysub, roots)
-from .numpy_index_tricks import mask_indices, vectorize  # noqa: E402
+from .numpy_floats import (around, bitwise_count, frexp, nanargmax, nanargmin,  # noqa: E402
+                           packbits, spacing, unpackbits)
+from .numpy_polynomial import (poly, poly1d, polyadd, polyder, polydiv, polyfit,  # noqa: E402
+                               polyint, polymul, polysub, polyval, roots, vander)
 from .numpy_writes import copyto, fill_diagonal, place, put_along_axis, putmask  # noqa: E402
 from .numpy_selection import (asanyarray, asarray_chkfinite, ascontiguousarray,  # noqa: E402
                               asfortranarray, block, choose, compress, extract, insert,
@@ -97,13 +95,11 @@ from .numpy_selection import (asanyarray, asarray_chkfinite, ascontiguousarray, 
                               trim_zeros)
 from .numpy_windows import bartlett, blackman, hamming, hanning, i0, kaiser, unwrap  # noqa: E402
 from .numpy_products import einsum_path, matvec, vecmat  # noqa: E402
-from .numpy_floats import bitwise_count  # noqa: E402
 from .numpy_printing import (array2string, array_repr, array_str, base_repr,  # noqa: E402
                              binary_repr, format_float_positional, format_float_scientific,
                              get_printoptions, printoptions, set_printoptions)
 from . import emath, lib  # noqa: E402  (la.emath, la.lib.stride_tricks)
 exceptions = np.exceptions  # AxisError, ... : the classes lazyarray raises are NumPy's
-
 
 
 def from_dask(darr):  # noqa: E302  (lazyarray/dask.py imports Dask only when called)
@@ -126,11 +122,11 @@ _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", 
                       "reductions", "array", "cuts", "jit", "generic_plan", "dask", "array_api",
                       "shaping", "searching", "complex_functions", "warnings", "numpy_math",
                       "numpy_reductions", "numpy_shapes", "advanced_index", "contraction",
-                      "numpy_arrange", "numpy_statistics", "ufuncs", "numpy_types",
+                      "numpy_arrange", "numpy_statistics", "numpy_types",
                       "numpy_index_tricks", "numpy_sets", "numpy_histograms",
-                      "numpy_gradient", "numpy_floats",
-                      "numpy_polynomial", "numpy_coverage", "numpy_writes",
-                      "numpy_selection", "numpy_windows", "numpy_products", "numpy_printing"})
+                      "numpy_gradient", "numpy_floats", "numpy_polynomial", "numpy_coverage",
+                      "numpy_writes", "numpy_selection", "numpy_windows", "numpy_products",
+                      "numpy_printing", "ufuncs"})
 __all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
     "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
 

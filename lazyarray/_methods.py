@@ -8,6 +8,8 @@ from typing import Any
 from . import (complex_functions, elementwise, indexing, linalg, manipulation, reductions, searching,
                shaping)
 from .array import Array, _operators
+from .graph.node import user_site
+from .writes import rebind
 
 
 def _method(fn: Any) -> Any:
@@ -40,6 +42,18 @@ def _argsort(self: Array, axis: int | None = -1, kind: Any = None, order: Any = 
     if order is not None:
         raise ValueError("order is only for structured arrays")
     return searching.argsort(self, axis=axis)
+
+
+def _sort(self: Array, axis: int = -1, kind: Any = None, order: Any = None, *,
+          stable: Any = None) -> None:
+    """ndarray.sort: sorts in place, as NumPy (the handle, and through a view its base); returns
+    None. Always stable."""
+    if order is not None:
+        raise ValueError("order is only for structured arrays")
+    if axis is None:  # NumPy's ndarray.sort takes no None
+        raise TypeError("'NoneType' object cannot be interpreted as an integer")
+    site = user_site(1)
+    rebind(self, searching.sort(self, axis=axis)._node, site)
 
 
 def _axes_last(self: Array, axis1: int, axis2: int) -> Array:
@@ -77,6 +91,7 @@ Array.itemsize = property(lambda self: self.dtype.itemsize)  # type: ignore[attr
 Array.nbytes = property(lambda self: self.size * self.dtype.itemsize)  # type: ignore[attr-defined]
 Array.transpose = _transpose  # type: ignore[attr-defined]
 Array.argsort = _argsort  # type: ignore[attr-defined]
+Array.sort = _sort  # type: ignore[attr-defined]
 Array.nonzero = _method(searching.nonzero)  # type: ignore[attr-defined]
 Array.diagonal = _diagonal  # type: ignore[attr-defined]
 Array.trace = _trace  # type: ignore[attr-defined]

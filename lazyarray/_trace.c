@@ -424,19 +424,38 @@ static PyObject *PRUNE_VIEWS;           /* writes.prune_views(list): drops dead 
 
 /* NumPy gives a basic index as a view of its base: link `out` = self[key] to self's root, as
  * writes.view_of does (link = (root, view node, root node, writable); the root's `_view` lists weak
- * references to its views). 0, or -1 with an exception set. */
+ * references to its views); `built_from` is the node `out` was built over. 0, or -1 with an
+ * exception set, or 1 where only the Python path can link it (nothing done). */
 static int
-link_view(PyObject *self, PyObject *out)
+link_view(PyObject *self, PyObject *out, PyObject *built_from)
 {
-    PyObject *link = VIEW_OF(self), *root, *root_node, *writable;
+    PyObject *link = VIEW_OF(self), *root, *root_node = NULL, *writable;
     if (PyTuple_CheckExact(link)) {
         root = PyTuple_GET_ITEM(link, 0);
         root_node = PyTuple_GET_ITEM(link, 2);
         writable = PyTuple_GET_ITEM(link, 3);
     }
     else {
-        root = self, root_node = NODE_OF(self), writable = Py_True;
+        root = self, writable = Py_True;
     }
+    /* What `out` rests on: the node it was built over, or, where a cut inside that build
+     * evaluated self, self's new node (the cut hands the build its leaves). */
+    PyObject *base = PyTuple_CheckExact(link) ? PyTuple_GET_ITEM(link, 1) : NULL;
+    PyObject *node = NODE_OF(out), *now = NODE_OF(self);
+    for (int step = 0; step < 3; step++) {
+        if (node == now || node == built_from)
+            break;
+        PyObject *inputs = ((NodeObject *)node)->inputs;
+        if (inputs == NULL || PyTuple_GET_SIZE(inputs) != 1)
+            return 1;
+        node = PyTuple_GET_ITEM(inputs, 0);
+    }
+    if (node != now && node != built_from)
+        return 1;
+    if (base == NULL)
+        root_node = node;
+    else if (node != base)
+        return 1; /* a view whose node a cut replaced: the Python path builds its chain */
     PyObject *new_link = PyTuple_Pack(4, root, NODE_OF(out), root_node, writable);
     if (new_link == NULL)
         return -1;
@@ -839,8 +858,14 @@ try_getitem(PyObject *self, PyObject *key)
         if (out != NULL) {
             if (scalar_result(&b, items, n)) /* NumPy's scalar: its own views are copies */
                 Py_SETREF(VIEW_OF(out), Py_NewRef(Py_False));
-            else if (VIEW_OF(self) != Py_False && link_view(self, out) < 0)
-                Py_CLEAR(out);
+            else if (VIEW_OF(self) != Py_False) {
+                int linked = link_view(self, out, (PyObject *)nx);
+                if (linked != 0) { /* -1: an error; 1: the Python path links it */
+                    Py_CLEAR(out);
+                    if (linked == 1)
+                        out = Py_None;
+                }
+            }
         }
     }
     Py_XDECREF(site);

@@ -20,6 +20,7 @@ from .graph.node import user_site
 _CAST = get_op("cast")
 # (name, inputs, out, keywords) -> result: a call with NumPy's ufunc keywords (lazyarray/ufuncs.py)
 KEYWORD_CALL: list[Any] = [None]
+KEYWORD_FUNCTIONS: dict[str, Any] = {}  # public name -> the function taking those keywords
 
 
 # The Array API's elementwise names (the others here are NumPy's spellings and aliases).
@@ -35,40 +36,56 @@ _STANDARD = frozenset(
 def _make(op_name: str, public_name: str) -> Any:
     op = get_op(op_name)
     fast = _bind.FAST  # lazyarray/_trace.c: the common case in C, None when Python must run
-    # out=/where=/dtype=/casting= (NumPy's ufunc keywords) go to KEYWORD_CALL, set by
-    # lazyarray/ufuncs.py: a `**kwargs` costs ~10 ns here, another wrapper frame ~120 ns.
     if op.arity == 1 and fast is not None:
         fast_unary = fast.unary
 
-        def fn(x: Any, out: Any = None, **kwargs: Any) -> Any:
-            if out is None and not kwargs:
-                result = fast_unary(op, x)
-                return result if result is not None else Array(_bind.unary(op, x, user_site(1)))
-            return KEYWORD_CALL[0](public_name, (x,), out, kwargs)
+        def fn(x: Any) -> Array:
+            out = fast_unary(op, x)
+            return out if out is not None else Array(_bind.unary(op, x, user_site(1)))
     elif op.arity == 1:
-        def fn(x: Any, out: Any = None, **kwargs: Any) -> Any:
-            if out is None and not kwargs:
-                return Array(_bind.unary(op, x, user_site(1)))
-            return KEYWORD_CALL[0](public_name, (x,), out, kwargs)
+        def fn(x: Any) -> Array:
+            return Array(_bind.unary(op, x, user_site(1)))
     elif fast is not None:
         fast_binary = fast.binary
 
-        def fn(x1: Any, x2: Any, out: Any = None, **kwargs: Any) -> Any:
-            if out is None and not kwargs:
-                result = fast_binary(op, x1, x2)
-                return result if result is not None else Array(_bind.binary(op, x1, x2,
-                                                                            user_site(1)))
-            return KEYWORD_CALL[0](public_name, (x1, x2), out, kwargs)
+        def fn(x1: Any, x2: Any) -> Array:
+            out = fast_binary(op, x1, x2)
+            return out if out is not None else Array(_bind.binary(op, x1, x2, user_site(1)))
     else:
-        def fn(x1: Any, x2: Any, out: Any = None, **kwargs: Any) -> Any:
-            if out is None and not kwargs:
-                return Array(_bind.binary(op, x1, x2, user_site(1)))
-            return KEYWORD_CALL[0](public_name, (x1, x2), out, kwargs)
+        def fn(x1: Any, x2: Any) -> Array:
+            return Array(_bind.binary(op, x1, x2, user_site(1)))
+    KEYWORD_FUNCTIONS[public_name] = _make_keyword(op, public_name)
     fn.__name__ = fn.__qualname__ = public_name
     ufunc = op.ufunc.__name__ if op.ufunc is not None else op_name
     standard = f" / Array API `{public_name}`" if public_name in _STANDARD else ""
     fn.__doc__ = (f"numpy.{ufunc}{standard}: elementwise, with NumPy's dtype promotion and "
                   "broadcasting.")
+    return fn
+
+
+def _make_keyword(op: Any, public_name: str) -> Any:
+    """The same function taking NumPy's ufunc keywords (out=, where=, dtype=, casting=), which it
+    hands to KEYWORD_CALL (lazyarray/ufuncs.py): the `la.add` ufunc calls it. A separate function,
+    so that `elementwise.add` (Python's operators, the library) pays nothing for `**kwargs`."""
+    fast = _bind.FAST
+    if op.arity == 1:
+        unary = fast.unary if fast is not None else (lambda op, x: None)
+
+        def fn(x: Any, out: Any = None, **kwargs: Any) -> Any:
+            if out is None and not kwargs:
+                result = unary(op, x)
+                return result if result is not None else Array(_bind.unary(op, x, user_site(1)))
+            return KEYWORD_CALL[0](public_name, (x,), out, kwargs)
+    else:
+        binary = fast.binary if fast is not None else (lambda op, x1, x2: None)
+
+        def fn(x1: Any, x2: Any, out: Any = None, **kwargs: Any) -> Any:
+            if out is None and not kwargs:
+                result = binary(op, x1, x2)
+                return result if result is not None else Array(_bind.binary(op, x1, x2,
+                                                                            user_site(1)))
+            return KEYWORD_CALL[0](public_name, (x1, x2), out, kwargs)
+    fn.__name__ = fn.__qualname__ = public_name
     return fn
 
 

@@ -3,8 +3,8 @@ return complex results where the real function has none.
 
 NumPy decides the output dtype from the *values*: `emath.sqrt(x)` is complex only if some real
 element of x is negative (`arccos`/`arcsin`/`arctanh`: if some |x| > 1). A lazy Array's values are
-not known when the call is made, so these functions evaluate that one boolean (`any(x < 0)`, a
-fused reduction) before building the result; the result itself stays lazy. The promotion is
+not known when the call is made, so these functions evaluate x with that one boolean
+(`any(x < 0)`, a fused reduction, in one plan) before building the result, which stays lazy. The promotion is
 NumPy's `_tocomplex`: float32, int8, int16, uint8 and uint16 become complex64, every other real
 dtype complex128; complex inputs are used as they are.
 """
@@ -19,6 +19,7 @@ from . import elementwise as ew
 from . import reductions as red
 from .array import Array
 from .creation import asarray
+from .evaluation import eval as evaluate
 
 _TO_COMPLEX64 = {np.dtype(t) for t in (np.float32, np.int8, np.int16, np.uint8, np.uint16)}
 
@@ -28,8 +29,13 @@ def _tocomplex(x: Array) -> Array:
 
 
 def _real_and(x: Array, test: Any) -> bool:
-    """NumPy's `any(isreal(x) & test(x))` for a real x (complex x: nothing to convert)."""
-    return x.dtype.kind != "c" and x.size > 0 and bool(red.any(test(x)))
+    """NumPy's `any(isreal(x) & test(x))` for a real x (complex x: nothing to convert). A
+    pending x is evaluated in the same plan as the test, so its producers run once."""
+    if x.dtype.kind == "c" or x.size == 0:
+        return False
+    flag = red.any(test(x))
+    evaluate(x, flag)
+    return bool(flag)
 
 
 def _fix_real_lt_zero(x: Any) -> Array:

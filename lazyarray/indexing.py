@@ -279,8 +279,48 @@ def _value_node(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
 
 
 def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
-    """`x[key] = values`: the node of `x.at[key].set(values)` (Array.__setitem__ rebinds x)."""
+    """`x[key] = values`: the node of `x.at[key].set(values)` (Array.__setitem__ rebinds x).
+    A key that selects everything (`x[...] = v`, `x[:] = v`, `out=`) is the values themselves,
+    cast and broadcast: no scatter over x's old value, which nothing reads any more."""
+    node = x._node
+    if _selects_all(key, node.ndim):
+        value_node = _update_values(node, values, node.shape, site)
+        if value_node.shape == node.shape:
+            return value_node
     return _AtUpdate(x, key)._apply("set", values, site)._node
+
+
+def _selects_all(key: Any, ndim: int) -> bool:
+    """`...`, `()`, `:` (on each of up to ndim dims, with at most one Ellipsis)."""
+    items = key if type(key) is tuple else (key,)
+    ellipses = 0
+    for k in items:
+        if k is Ellipsis:
+            ellipses += 1
+        elif type(k) is not slice or k != _ALL:
+            return False
+    return ellipses <= 1 and len(items) - ellipses <= ndim
+
+
+_ALL = slice(None)
+
+
+def _update_values(node: Node, values: Any, target_shape: tuple, site: _bind.Site) -> Node:
+    """The values of an update into `node` at positions of `target_shape`: NumPy's assignment
+    rules for a Python scalar, broadcast to the target (NumPy's error if they cannot be), cast
+    to node's dtype."""
+    value_node = _value_node(values, node.dtype, site)
+    if value_node.shape and value_node.shape != target_shape:  # () and equal shapes broadcast
+        try:
+            np.broadcast_shapes(value_node.shape, target_shape)
+        except ValueError:
+            raise _bind.fail(ValueError, f"cannot broadcast values of shape "
+                             f"{value_node.shape} to the indexed shape {target_shape}",
+                             site) from None
+    value_node = _bind.cast(value_node, node.dtype, site)
+    if value_node.shape != target_shape and len(value_node.shape) <= len(target_shape):
+        value_node = _bind.broadcast_to(value_node, target_shape, site)
+    return value_node
 
 
 def set_through_view(x: Array, key: Any, values: Any, site: _bind.Site) -> None:
@@ -345,17 +385,7 @@ class _AtUpdate:
             if masked is not None:
                 return masked
             spec, index_nodes, target_shape = self._scatter_key(node, site)
-        value_node = _value_node(values, node.dtype, site)
-        if value_node.shape and value_node.shape != target_shape:  # () and equal shapes broadcast
-            try:
-                np.broadcast_shapes(value_node.shape, target_shape)
-            except ValueError:
-                raise _bind.fail(ValueError, f"cannot broadcast values of shape "
-                                 f"{value_node.shape} to the indexed shape {target_shape}",
-                                 site) from None
-        value_node = _bind.cast(value_node, node.dtype, site)
-        if value_node.shape != target_shape and len(value_node.shape) <= len(target_shape):
-            value_node = _bind.broadcast_to(value_node, target_shape, site)
+        value_node = _update_values(node, values, target_shape, site)
         inputs = (node, value_node, *index_nodes)
         return Array(_bind.primitive(_SCATTER, inputs, (mode, spec), node.shape, node.dtype,
                                      site))

@@ -21,11 +21,10 @@ TOOLING = "NumPy's build, test and C tooling"
 MEMORY = "raw memory, strides and buffers (lazyarray values have no user-visible memory)"
 DEPRECATED = "deprecated by NumPy"
 NOT_YET = "not implemented yet"
-UFUNCRAND = "in progress (ufuncrand)"
 FPWARN = "in progress (fpwarn)"
 
 _ASARRAY = "use np.<name>(...) on NumPy data, then la.asarray"
-_RNG = "random API: draw with numpy.random.default_rng(seed) and la.asarray meanwhile"
+_RNG = "this distribution: draw with numpy.random.default_rng(seed), then la.asarray"
 
 NOT_PROVIDED: dict[str, tuple[str, str]] = {
     # --- I/O: lazyarray reads and writes through NumPy -------------------------------------------
@@ -63,21 +62,21 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
     # --- deprecated -------------------------------------------------------------------------------
     "row_stack": (DEPRECATED, "use la.vstack"),
     # --- other helpers' work in progress (the lead reconciles at merge) ---------------------------
-    **{n: (UFUNCRAND, "ufunc objects: call la.<name> functions; np.<ufunc>.outer/.reduce on "
-                      "Arrays dispatch to lazyarray (NEP 13)") for n in ("ufunc", "frompyfunc")},
+    "frompyfunc": (NOT_YET, "a Python function is not a kernel: use la.vectorize (evaluates) or "
+                            "write it with la's ufuncs"),
     **{n: (FPWARN, "floating-point error control: wrap the evaluation in np.errstate") for n in (
         "errstate", "seterr", "geterr", "seterrcall", "geterrcall")},
     # --- not implemented yet ----------------------------------------------------------------------
     "polynomial": (NOT_YET, "the numpy.polynomial package (Polynomial, Chebyshev, ... classes): "
                             "use la.polyfit / la.polyval / la.poly1d, or numpy.polynomial on "
                             "np.asarray(x)"),
-    # --- la.random.Generator ------------------------------------------------------------------------
-    **{"random.Generator." + n: (UFUNCRAND, _RNG) for n in (
-        "beta", "binomial", "bit_generator", "bytes", "chisquare", "dirichlet", "exponential",
+    # --- la.random.Generator -----------------------------------------------------------------
+    **{"random.Generator." + n: (NOT_YET, _RNG) for n in (
+        "beta", "bit_generator", "bytes", "chisquare", "dirichlet",
         "f", "gamma", "geometric", "gumbel", "hypergeometric", "laplace", "logistic",
         "lognormal", "logseries", "multinomial", "multivariate_hypergeometric",
         "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f",
-        "pareto", "permuted", "poisson", "power", "rayleigh", "shuffle", "spawn",
+        "pareto", "power", "rayleigh", "spawn",
         "standard_cauchy", "standard_exponential", "standard_gamma", "standard_t",
         "triangular", "vonmises", "wald", "weibull", "zipf")},
 }

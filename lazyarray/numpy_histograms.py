@@ -11,6 +11,7 @@ edges go through a sort and a searchsorted, as NumPy's cumulative path.
 
 from __future__ import annotations
 
+import builtins
 import operator
 from typing import Any
 
@@ -48,8 +49,9 @@ def _outer_edges(a: Array, range: Any) -> tuple[Any, Any]:  # noqa: A002  (NumPy
 def _unsigned_subtract(a: Any, b: Any) -> Any:
     """NumPy's: integer differences in the unsigned type of the same width (no overflow)."""
     dt = np.result_type(a, b)
-    if dt.kind == "i":
-        return np.subtract(a, b, casting="unsafe", dtype=np.dtype(dt.str.replace("i", "u")))
+    if dt.kind == "i":  # as NumPy: the operands in dt first (a negative Python int included)
+        return np.subtract(np.asarray(a, dtype=dt), np.asarray(b, dtype=dt), casting="unsafe",
+                           dtype=np.dtype(dt.str.replace("i", "u")))
     return np.subtract(a, b, dtype=dt)
 
 
@@ -159,7 +161,7 @@ def _edge_counts(x: Array, w: Array | None, edges: np.ndarray, ntype: np.dtype) 
 def _sample_columns(sample: Any) -> list[Array]:
     if isinstance(sample, (Array, np.ndarray)) and np.ndim(sample) == 2:
         s = asarray(sample)
-        return [s[:, i] for i in builtins_range(s.shape[1])]
+        return [s[:, i] for i in builtins.range(s.shape[1])]  # (`range` is NumPy's argument)
     if isinstance(sample, (Array, np.ndarray)) and np.ndim(sample) == 1:
         return [asarray(sample)]
     cols = [mp.ravel(asarray(c)) if np.ndim(c) == 0 else asarray(c) for c in sample]
@@ -167,8 +169,6 @@ def _sample_columns(sample: Any) -> list[Array]:
         raise ValueError("the sample columns must be 1-D and of one length")
     return cols
 
-
-builtins_range = range
 
 
 def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = None,  # noqa: A002

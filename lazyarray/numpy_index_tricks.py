@@ -234,7 +234,12 @@ class flatiter:  # noqa: N801  (NumPy's name)
         return mp.ravel(self.base)
 
 
-Array.flat = property(flatiter, doc=flatiter.__doc__)  # type: ignore[attr-defined]
+def _set_flat(x: Array, value: Any) -> None:
+    """`x.flat = v`: every element, v repeated as NumPy does (rebinds x)."""
+    flatiter(x)[:] = value
+
+
+Array.flat = property(flatiter, _set_flat, doc=flatiter.__doc__)  # type: ignore[attr-defined]
 
 
 def mask_indices(n: int, mask_func: Callable[[Array, int], Any], k: int = 0) -> tuple[Array, ...]:

@@ -247,8 +247,10 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
     """numpy.piecewise: where(cond_k, f_k(x)) in order (later conditions win, as NumPy's
     successive writes), zeros elsewhere; one extra function is the "otherwise" case."""
     v = asarray(x)
-    if np.isscalar(condlist) or (  # NumPy's rule for a single condition
-            not isinstance(condlist[0], (list, np.ndarray, Array)) and v.ndim != 0):
+    first = condlist if np.isscalar(condlist) else condlist[0]
+    if np.isscalar(condlist) or (  # NumPy's rule for a single condition (a 0-d Array: scalar)
+            not (isinstance(first, (list, np.ndarray)) or
+                 isinstance(first, Array) and first.ndim > 0) and v.ndim != 0):
         condlist = [condlist]
     conds = [mp.broadcast_to(asarray(c).astype(bool), v.shape) for c in condlist]
     if len(conds) == len(funclist) - 1:

@@ -21,8 +21,8 @@ from . import random_keys as _keys
 from . import random_numpy as _numpy
 from .array import Array
 from .random_keys import PRNGKey, bernoulli, fold_in, key, split, truncated_normal
-from .random_numpy import (Generator, default_rng, exponential, rand, randn, random_sample, seed,
-                           shuffle, standard_normal)
+from .random_numpy import (Generator, RandomState, binomial, default_rng, exponential, poisson,
+                           rand, randn, random_sample, seed, shuffle, standard_normal)
 
 random = sample = ranf = random_sample  # noqa: A001  (NumPy's aliases)
 
@@ -54,10 +54,10 @@ choice = _dispatch("choice", "choice(key, a, shape, replace, p, axis) or "
                    "choice(a, size=None, replace=True, p=None)")
 permutation = _dispatch("permutation", "permutation(key, x, axis) or permutation(x)")
 
-__all__ = ["Generator", "PRNGKey", "bernoulli", "choice", "default_rng", "exponential", "fold_in",
-           "key", "normal", "permutation", "rand", "randint", "randn", "random", "random_sample",
-           "ranf", "sample", "seed", "shuffle", "split", "standard_normal", "truncated_normal",
-           "uniform"]
+__all__ = ["Generator", "PRNGKey", "RandomState", "bernoulli", "binomial", "choice", "default_rng",
+           "exponential", "fold_in", "key", "normal", "permutation", "poisson", "rand",
+           "randint", "randn", "random", "random_sample", "ranf", "sample", "seed",
+           "shuffle", "split", "standard_normal", "truncated_normal", "uniform"]
 
 
 def __getattr__(name: str) -> Any:

@@ -167,7 +167,8 @@ def randint(k: Any, shape: Any, minval: int, maxval: int, dtype: Any = None) -> 
     lo, hi = int(minval), int(maxval)
     if hi <= lo:
         raise _bind.fail(ValueError, f"randint: maxval {hi} must exceed minval {lo}", site)
-    offset = _bits(k, _shape(shape), 0, site) % (hi - lo)
+    bits = _bits(k, _shape(shape), 0, site)
+    offset = bits if hi - lo == 1 << 64 else bits % (hi - lo)  # 2**64: every word is a draw
     if lo >= 0:
         return ew.astype(offset + lo, dt)
     return ew.astype(ew.astype(offset, dtypes.int64) + lo, dt)

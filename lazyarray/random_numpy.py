@@ -22,8 +22,12 @@ from . import _bind
 from . import elementwise as ew
 from . import random_keys as keys
 from .array import Array
+from .cache import _state as _trace_state
 from .graph import dtypes
 from .graph.node import user_site
+from .searching import argsort, searchsorted
+from .shaping import take_along_axis
+from .traced_scalar import TracerEvaluationError
 
 _LEGACY = np.random.RandomState(0)  # validates arguments only: its numbers are never used
 _MODERN = np.random.Generator(np.random.PCG64(0))
@@ -46,13 +50,17 @@ class _Stream:
             self._count = 0
 
     def next_key(self) -> Array:
+        if _trace_state.stand_ins:  # la.jit would replay this call's key: the same numbers
+            raise TracerEvaluationError(
+                f"la.jit: NumPy-style random draws (la.random.rand, randint, default_rng(...)."
+                f"normal, ...) at {_bind.format_site(user_site(1))} take the next key of a stream "
+                "when called; the jitted function would replay that key, the same numbers on every "
+                "call. Draw outside the jit and pass the Array in, or pass a key "
+                "(la.random.key/split) and use the key API (la.random.uniform(key, shape))")
         with self._lock:
             root, count = self._root, self._count
             self._count += 1
         return keys.fold_in(root, count)
-
-
-_GLOBAL = _Stream(None)
 
 
 # --- arguments ------------------------------------------------------------------------------------
@@ -143,6 +151,54 @@ def draw_choice(k: Array, a: Any, shape: tuple, replace: bool, p: Any, axis: int
     return keys.choice(k, int(x) if _is_scalar(x) else x, shape, replace, p, axis)
 
 
+_TABLE_LIMIT = 10_000_000  # entries of a poisson/binomial CDF table (80 MB)
+
+
+def draw_from_table(k: Array, log_pmf: np.ndarray, shape: tuple, site: Any) -> Array:
+    """An integer distribution by inversion: the first k with u < CDF(k) (a searchsorted of
+    fused uniforms in a host-built float64 CDF table; the table's tail beyond it < 1e-30)."""
+    if log_pmf.size > _TABLE_LIMIT:
+        raise _bind.fail(NotImplementedError, f"a distribution over {log_pmf.size} values is "
+                         "too large for lazyarray's table: draw it with NumPy and la.asarray", site)
+    cdf = np.cumsum(np.exp(log_pmf - log_pmf.max()))
+    cdf = Array(_bind.leaf(cdf / cdf[-1]))
+    u = keys.uniform(k, shape)
+    idx = searchsorted(cdf, u, side="right")
+    return ew.astype(ew.minimum(idx, log_pmf.size - 1), dtypes.int64)
+
+
+def _log_factorials(n: int) -> np.ndarray:
+    return np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, n + 1, dtype=np.float64)))])
+
+
+def poisson_log_pmf(lam: Any, site: Any) -> np.ndarray:
+    """log P(X = k) for k below lam + 12 sqrt(lam) + 30 (scalar lam)."""
+    if not _is_scalar(lam):
+        raise _bind.fail(NotImplementedError, "poisson with an array lam: draw it with NumPy and "
+                         "la.asarray (lazyarray draws a scalar lam)", site)
+    lam = float(lam)
+    n = int(lam + 12.0 * np.sqrt(lam) + 30)
+    if lam == 0.0:
+        return np.array([0.0])
+    kk = np.arange(n, dtype=np.float64)
+    return kk * np.log(lam) - lam - _log_factorials(n - 1)
+
+
+def binomial_log_pmf(n: Any, p: Any, site: Any) -> np.ndarray:
+    """log P(X = k), k = 0..n (scalar n and p)."""
+    if not (_is_scalar(n) and _is_scalar(p)):
+        raise _bind.fail(NotImplementedError, "binomial with array n or p: draw it with NumPy and "
+                         "la.asarray (lazyarray draws scalar n and p)", site)
+    n, p = int(n), float(p)
+    if p in (0.0, 1.0) or n == 0:
+        log_pmf = np.full(n + 1, -np.inf)
+        log_pmf[n if p == 1.0 else 0] = 0.0
+        return log_pmf
+    kk = np.arange(n + 1, dtype=np.float64)
+    fact = _log_factorials(n)
+    return fact[n] - fact - fact[::-1] + kk * np.log(p) + (n - kk) * np.log1p(-p)
+
+
 def _check_choice(a: Any, size: Any, replace: bool, p: Any, modern: bool, site: Any) -> None:
     """NumPy's checks on a and p (its own), then the ones that depend on the sample's size."""
     method = _MODERN.choice if modern else _LEGACY.choice
@@ -184,85 +240,117 @@ def shuffle_in_place(x: Any, shuffled: Callable[[Any], Any], site: Any) -> None:
                          f"{type(x).__name__}", site)
 
 
-# --- the module-level functions (np.random.*) -----------------------------------------------------
-def seed(seed: Any = None) -> None:
-    """Reseed the module-level stream (NumPy's checks on the seed; None: the OS's entropy)."""
-    _check(np.random.RandomState, user_site(1), seed)
-    _GLOBAL.reseed(seed)
+# --- NumPy's legacy RandomState, and the module-level functions (np.random.*) over one ----------
+class RandomState:
+    """NumPy's legacy `RandomState` methods over a stream of keys of its own; the module-level
+    functions (`la.random.rand`, ...) are the methods of one global instance, as in NumPy."""
+
+    def __init__(self, seed: Any = None) -> None:
+        _check(np.random.RandomState, user_site(1), seed)
+        self._stream = _Stream(seed)
+
+    def __repr__(self) -> str:
+        return "RandomState(lazyarray Philox keys)"
+
+    def seed(self, seed: Any = None) -> None:
+        """Reseed this stream (NumPy's checks on the seed; None: the OS's entropy)."""
+        _check(np.random.RandomState, user_site(1), seed)
+        self._stream.reseed(seed)
+
+    def rand(self, *dims: int) -> Any:
+        """Uniform [0, 1) of shape dims (a Python float with no dims)."""
+        site = user_site(1)
+        _check(_LEGACY.rand, site, *(0 if isinstance(d, (int, np.integer)) else d for d in dims))
+        return _result(unit(self._stream.next_key(), _size(dims, (), site)), dims or None, ())
+
+    def randn(self, *dims: int) -> Any:
+        """Standard normal of shape dims (a Python float with no dims)."""
+        site = user_site(1)
+        _check(_LEGACY.randn, site, *(0 if isinstance(d, (int, np.integer)) else d for d in dims))
+        z = keys.normal(self._stream.next_key(), _size(dims, (), site))
+        return _result(z, dims or None, ())
+
+    def random_sample(self, size: Any = None) -> Any:
+        """Uniform [0, 1) (`random`, `sample`, `ranf` are this function, as in NumPy)."""
+        return _result(unit(self._stream.next_key(), _size(size, (), user_site(1))), size, ())
+
+    random = sample = ranf = random_sample  # NumPy's aliases
+
+    def standard_normal(self, size: Any = None) -> Any:
+        z = keys.normal(self._stream.next_key(), _size(size, (), user_site(1)))
+        return _result(z, size, ())
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
+        """Uniform on [low, high): low + (high - low) * u, as NumPy (high < low is allowed)."""
+        site = user_site(1)
+        _check(_LEGACY.uniform, site, low, high)
+        shape = _size(size, (low, high), site)
+        x = draw_uniform(self._stream.next_key(), low, high, shape)
+        return _result(x, size, (low, high))
+
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        site = user_site(1)
+        _check(_LEGACY.normal, site, loc, scale)
+        shape = _size(size, (loc, scale), site)
+        x = draw_normal(self._stream.next_key(), loc, scale, shape)
+        return _result(x, size, (loc, scale))
+
+    def exponential(self, scale: Any = 1.0, size: Any = None) -> Any:
+        site = user_site(1)
+        _check(_LEGACY.exponential, site, scale)
+        shape = _size(size, (scale,), site)
+        return _result(draw_exponential(self._stream.next_key(), scale, shape), size, (scale,))
+
+    def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
+        """Poisson by inversion of its CDF (scalar lam), lazy; int64."""
+        site = user_site(1)
+        _check(_LEGACY.poisson, site, lam)
+        x = draw_from_table(self._stream.next_key(), poisson_log_pmf(lam, site),
+                            _size(size, (lam,), site), site)
+        return _result(x, size, (lam,))
+
+    def binomial(self, n: Any, p: Any, size: Any = None) -> Any:
+        """Binomial by inversion of its CDF (scalar n and p), lazy; int64."""
+        site = user_site(1)
+        _check(_LEGACY.binomial, site, n, p)
+        x = draw_from_table(self._stream.next_key(), binomial_log_pmf(n, p, site),
+                            _size(size, (n, p), site), site)
+        return _result(x, size, (n, p))
+
+    def randint(self, low: Any, high: Any = None, size: Any = None, dtype: Any = int) -> Any:
+        """Integers in [low, high) ([0, low) without high); int64 (NumPy's `int`) by default."""
+        site = user_site(1)
+        _check(_LEGACY.randint, site, low, high, dtype=dtype)
+        lo, hi = (0, low) if high is None else (low, high)
+        shape = _size(size, (lo, hi), site)
+        out = draw_integers(self._stream.next_key(), lo, hi, shape, dtype)
+        return _result(out, size, (lo, hi), python=dtype in (int, bool))
+
+    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
+        site = user_site(1)
+        _check_choice(a, size, replace, p, False, site)
+        out = draw_choice(self._stream.next_key(), a, keys._shape(size), replace, p)
+        return _result(out, size, (), python=_is_scalar(a))
+
+    def permutation(self, x: Any) -> Array:
+        """A permuted range(x) (x an int) or a shuffled copy of x along axis 0, lazy."""
+        return _permuted_rows(self._stream.next_key(), x, user_site(1))
+
+    def shuffle(self, x: Any) -> None:
+        """In place along axis 0: an Array is rebound (`x[...] = ...`), a NumPy array written."""
+        site = user_site(1)
+        k = self._stream.next_key()
+        shuffle_in_place(x, lambda v: _permuted_rows(k, v, site), site)
 
 
-def rand(*dims: int) -> Any:
-    """Uniform [0, 1) of shape dims (a Python float with no dims)."""
-    site = user_site(1)
-    _check(_LEGACY.rand, site, *(0 if isinstance(d, (int, np.integer)) else d for d in dims))
-    return _result(unit(_GLOBAL.next_key(), _size(dims, (), site)), dims or None, ())
-
-
-def randn(*dims: int) -> Any:
-    """Standard normal of shape dims (a Python float with no dims)."""
-    site = user_site(1)
-    _check(_LEGACY.randn, site, *(0 if isinstance(d, (int, np.integer)) else d for d in dims))
-    return _result(keys.normal(_GLOBAL.next_key(), _size(dims, (), site)), dims or None, ())
-
-
-def random_sample(size: Any = None) -> Any:
-    """Uniform [0, 1) (`random`, `sample`, `ranf` are this function, as in NumPy)."""
-    return _result(unit(_GLOBAL.next_key(), _size(size, (), user_site(1))), size, ())
-
-
-def standard_normal(size: Any = None) -> Any:
-    return _result(keys.normal(_GLOBAL.next_key(), _size(size, (), user_site(1))), size, ())
-
-
-def uniform(low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
-    """Uniform on [low, high): low + (high - low) * u, as NumPy (high < low is allowed)."""
-    site = user_site(1)
-    _check(_LEGACY.uniform, site, low, high)
-    shape = _size(size, (low, high), site)
-    return _result(draw_uniform(_GLOBAL.next_key(), low, high, shape), size, (low, high))
-
-
-def normal(loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
-    site = user_site(1)
-    _check(_LEGACY.normal, site, loc, scale)
-    shape = _size(size, (loc, scale), site)
-    return _result(draw_normal(_GLOBAL.next_key(), loc, scale, shape), size, (loc, scale))
-
-
-def exponential(scale: Any = 1.0, size: Any = None) -> Any:
-    site = user_site(1)
-    _check(_LEGACY.exponential, site, scale)
-    shape = _size(size, (scale,), site)
-    return _result(draw_exponential(_GLOBAL.next_key(), scale, shape), size, (scale,))
-
-
-def randint(low: Any, high: Any = None, size: Any = None, dtype: Any = int) -> Any:
-    """Integers in [low, high) ([0, low) without high); int64 (NumPy's `int`) by default."""
-    site = user_site(1)
-    _check(_LEGACY.randint, site, low, high, dtype=dtype)
-    lo, hi = (0, low) if high is None else (low, high)
-    shape = _size(size, (lo, hi), site)
-    out = draw_integers(_GLOBAL.next_key(), lo, hi, shape, dtype)
-    return _result(out, size, (lo, hi), python=dtype in (int, bool))
-
-
-def choice(a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
-    site = user_site(1)
-    _check_choice(a, size, replace, p, False, site)
-    out = draw_choice(_GLOBAL.next_key(), a, keys._shape(size), replace, p)
-    return _result(out, size, (), python=_is_scalar(a))
-
-
-def permutation(x: Any) -> Array:
-    """A permuted range(x) (x an int) or a shuffled copy of x along axis 0, lazy."""
-    return _permuted_rows(_GLOBAL.next_key(), x, user_site(1))
-
-
-def shuffle(x: Any) -> None:
-    """In place along axis 0: an Array is rebound (`x[...] = ...`), a NumPy array written."""
-    site = user_site(1)
-    k = _GLOBAL.next_key()
-    shuffle_in_place(x, lambda v: _permuted_rows(k, v, site), site)
+_GLOBAL_STATE = RandomState()
+seed, rand, randn = _GLOBAL_STATE.seed, _GLOBAL_STATE.rand, _GLOBAL_STATE.randn
+random_sample, standard_normal = _GLOBAL_STATE.random_sample, _GLOBAL_STATE.standard_normal
+uniform, normal = _GLOBAL_STATE.uniform, _GLOBAL_STATE.normal
+exponential = _GLOBAL_STATE.exponential
+randint, choice = _GLOBAL_STATE.randint, _GLOBAL_STATE.choice
+permutation, shuffle = _GLOBAL_STATE.permutation, _GLOBAL_STATE.shuffle
+poisson, binomial = _GLOBAL_STATE.poisson, _GLOBAL_STATE.binomial
 
 
 # --- NumPy's Generator ----------------------------------------------------------------------------
@@ -311,6 +399,20 @@ class Generator:
         shape = _size(size, (scale,), site)
         return _result(draw_exponential(self._key(), scale, shape), size, (scale,))
 
+    def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
+        site = user_site(1)
+        _check(_MODERN.poisson, site, lam)
+        x = draw_from_table(self._key(), poisson_log_pmf(lam, site), _size(size, (lam,), site),
+                            site)
+        return _result(x, size, (lam,))
+
+    def binomial(self, n: Any, p: Any, size: Any = None) -> Any:
+        site = user_site(1)
+        _check(_MODERN.binomial, site, n, p)
+        x = draw_from_table(self._key(), binomial_log_pmf(n, p, site), _size(size, (n, p), site),
+                            site)
+        return _result(x, size, (n, p))
+
     def integers(self, low: Any, high: Any = None, size: Any = None, dtype: Any = np.int64,
                  endpoint: bool = False) -> Any:
         """Integers in [low, high) ([low, high] with endpoint); a NumPy scalar for size=None."""
@@ -352,9 +454,6 @@ class Generator:
 
     def permuted(self, x: Any, axis: int | None = None, out: Any = None) -> Any:
         """Each slice along axis shuffled on its own (axis=None: the flattened array)."""
-        from .searching import argsort
-        from .shaping import take_along_axis
-
         site = user_site(1)
         arr = x if isinstance(x, Array) else Array(_bind.leaf(np.array(x)))
         flat = arr.reshape(-1) if axis is None else arr

@@ -1,12 +1,14 @@
 """NumPy's ufunc objects over lazyarray's elementwise functions: `la.add` is a `la.ufunc`.
 
-`la.add(x, y)` calls the elementwise function itself (its class's `__call__` is that function, so
-no Python frame is added); the function hands `out=`, `where=`, `dtype=`, `casting=` to
-`ufunc.call_general`. The methods `outer`, `reduce`, `accumulate`, `reduceat` and `at` are lazy
-compositions of the same function. NumPy's own ufunc runs on zero-size stand-ins of the operands
-(`_probe`): it raises NumPy's errors (casting, bad axis, a reduction without identity) and names
-NumPy's result dtype, without touching data. `out=` and `at` rebind the Array they are given, as
-`out[...] = result` does (docs/semantics.md): an Array is a value, its handle is what changes.
+`la.add(x, y)` calls elementwise.py's twin of `add` that takes NumPy's keywords (its class's
+`__call__` is that function, so no Python frame is added); the twin hands `out=`, `where=`,
+`dtype=`, `casting=` to `ufunc.call_general`. The methods `outer`, `reduce`, `accumulate`,
+`reduceat` and `at` are lazy compositions of the same function (past a size, a non-associative
+fold runs NumPy's method on the evaluated input). NumPy's own ufunc runs on zero-size stand-ins of
+the operands (`_probe`): it raises NumPy's errors (casting, bad axis, a reduction without
+identity) and names NumPy's result dtype, without touching data. `out=` and `at` rebind the Array
+they are given, as `out[...] = result` does (docs/semantics.md): an Array is a value, its handle
+is what changes.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _bind
+from . import _bind, creation, manipulation, reductions
 from . import elementwise as ew
 from .array import Array
+from .creation import asarray
+from .manipulation import broadcast_to, concat, moveaxis, stack
 from .graph.node import user_site
 
 _NO_VALUE = np._NoValue  # NumPy's "not given" for initial=
@@ -31,8 +35,13 @@ _SCANS = {"add": "cumsum", "multiply": "cumprod"}
 # (log n ops); the others fold left to right, in NumPy's order.
 _ASSOCIATIVE = frozenset({"maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
                           "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm"})
-# ufunc.at spelled as the scatter op x.at[i].<method>(v): it accumulates repeated indices.
-_SCATTER = {"add": "add", "multiply": "multiply", "maximum": "max", "minimum": "min"}
+# ufunc.at spelled as the scatter op x.at[i].<method>(v): it accumulates repeated indices
+# (subtract adds -v: x - v is x + (-v) exactly, in floats and in wrapping integers).
+_SCATTER = {"add": "add", "multiply": "multiply", "maximum": "max", "minimum": "min",
+            "subtract": "add"}
+# Past these, a left-to-right fold (ops per element of the axis) or `.at`'s rounds (one per
+# repeat of a position) would build too large a graph: NumPy runs on the evaluated input.
+_FOLD_LIMIT, _ROUND_LIMIT = 256, 64
 
 
 class ufunc:  # noqa: N801  (NumPy's name)
@@ -79,7 +88,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
                              f"{next(iter(kwargs))!r}", site)
         outs = _out_tuple(out, self._np.nout, site)
         options = {"casting": casting, "dtype": dtype, "signature": signature}
-        loop = _probe(lambda *a, **k: self._np(*a, **k), inputs, options, where, outs, site)
+        loop = _probe(self._np, inputs, options, where, outs, site)
         if dtype is not None or signature is not None:
             inputs = _cast_inputs(self._np, inputs, options, site)
         results = self._fn(*inputs)
@@ -119,8 +128,6 @@ class ufunc:  # noqa: N801  (NumPy's name)
         return _store(result, outs[0], site, exact=True)
 
     def _reduce(self, x: Array, axes: tuple, initial: Any, where: Any, site: Any) -> Array:
-        from . import creation, manipulation, reductions
-
         shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
         identity = self._np.identity
         start = initial if initial is not _NO_VALUE else identity
@@ -139,6 +146,10 @@ class ufunc:  # noqa: N801  (NumPy's name)
             return moved.reshape((-1,) + shape)
 
         rows = rows_of(x)
+        if rows.shape[0] > _FOLD_LIMIT and (where is not True
+                                            or self._np.__name__ not in _ASSOCIATIVE):
+            return _host_result(self._np.reduce(np.asarray(x), axis=axes or None, initial=initial,
+                                                where=_host(where)) if axes else np.asarray(x))
         if where is True:
             return self._fold(rows, initial)
         mask = rows_of(manipulation.broadcast_to(_as_array(where), x.shape))
@@ -156,6 +167,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
                 paired = self._fn(rows[0:n - 1:2], rows[1:n:2])
                 rows = paired if n % 2 == 0 else _concat([paired, rows[n - 1:]])
             return rows[0] if initial is _NO_VALUE else self._fn(initial, rows[0])
+        if rows.shape[0] > _FOLD_LIMIT:  # (reduceat's pieces)
+            return _host_result(self._np.reduce(np.asarray(rows), axis=0, initial=initial))
         acc = rows[0] if initial is _NO_VALUE else self._fn(initial, rows[0])
         for i in range(1, rows.shape[0]):
             acc = self._fn(acc, rows[i])
@@ -164,8 +177,6 @@ class ufunc:  # noqa: N801  (NumPy's name)
     def accumulate(self, array: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Any:
         """ufunc.accumulate: cumsum/cumprod for add/multiply; a log-step scan (Hillis-Steele) for
         the exactly associative ufuncs; else a left-to-right fold, in NumPy's order."""
-        from . import manipulation, reductions
-
         site = user_site(1)
         self._binary("accumulate", site)
         x = _as_array(array)
@@ -195,19 +206,17 @@ class ufunc:  # noqa: N801  (NumPy's name)
                 rows = _concat([rows[:step], self._fn(rows[:n - step], rows[step:])])
                 step *= 2
             return rows
+        if n > _FOLD_LIMIT:
+            return _host_result(self._np.accumulate(np.asarray(rows), axis=0))
         acc = [rows[0]]
         for i in range(1, n):
             acc.append(self._fn(acc[-1], rows[i]))
-        from .manipulation import stack
-
         return stack(acc)
 
     def reduceat(self, array: Any, indices: Any, axis: int = 0, dtype: Any = None,
                  out: Any = None) -> Any:
         """ufunc.reduceat: reduce(array[i:j]) for consecutive indices i < j, array[i] where
         j <= i, the last to the end. The indices are read on the host (they set the pieces)."""
-        from .manipulation import moveaxis, stack
-
         site = user_site(1)
         self._binary("reduceat", site)
         x = _as_array(array)
@@ -253,10 +262,10 @@ class ufunc:  # noqa: N801  (NumPy's name)
         return None
 
     def _at_value(self, a: Array, indices: Any, b: Any, loop: np.dtype) -> Array:
-        from .manipulation import broadcast_to
-
         method = _SCATTER.get(self._np.__name__)
         if method is not None and loop == a.dtype:  # else NumPy computes in `loop`, then casts
+            if self._np.__name__ == "subtract":
+                b = ew.negative(ew.astype(_as_array(b), a.dtype))
             return getattr(a.at[indices], method)(b)
         # Any other ufunc: occurrence k of each position is applied in round k (NumPy's order
         # for a repeated position; distinct positions are independent).
@@ -264,6 +273,10 @@ class ufunc:  # noqa: N801  (NumPy's name)
         flat_pos = positions.reshape(-1)
         operand = None if b is None else broadcast_to(_as_array(b), positions.shape).reshape(-1)
         rank = _occurrence(flat_pos)
+        if rank.size and rank.max() >= _ROUND_LIMIT:
+            host = np.array(a)
+            self._np.at(host, _host_key(indices), *(() if b is None else (_host(b),)))
+            return _host_result(host)
         flat = a.reshape(-1)
         for k in range(int(rank.max()) + 1 if rank.size else 0):
             sel = np.nonzero(rank == k)[0]
@@ -279,12 +292,10 @@ class ufunc:  # noqa: N801  (NumPy's name)
 
 # --- helpers -------------------------------------------------------------------------------------
 def _as_array(x: Any) -> Array:
-    return x if isinstance(x, Array) else __import__("lazyarray").asarray(x)
+    return x if isinstance(x, Array) else asarray(x)
 
 
 def _concat(parts: list) -> Array:
-    from .manipulation import concat
-
     return concat(parts, axis=0)
 
 
@@ -294,6 +305,11 @@ def _host(v: Any) -> Any:
     if isinstance(v, tuple):
         return tuple(_host(i) for i in v)
     return v
+
+
+def _host_result(value: Any) -> Array:
+    """NumPy's result on the host as an Array (a leaf: the work is done)."""
+    return Array(_bind.leaf(np.ascontiguousarray(value)))
 
 
 def _host_key(key: Any) -> Any:
@@ -330,11 +346,46 @@ def _probe_operand(x: Any) -> Any:
     return np.zeros(0, dtype)
 
 
+_PROBED: dict[tuple, tuple] = {}  # what `_probe` found, by everything it depends on
+
+
+def _probe_key(x: Any) -> Any:
+    t = type(x)
+    if t is int:
+        return (t, x)  # NumPy refuses an int beyond the other operand's dtype: the value counts
+    if t in (float, complex, bool):
+        return t
+    dtype = getattr(x, "dtype", None)
+    return None if dtype is None else (dtype, getattr(x, "ndim", 0) if not x.shape else 1)
+
+
 def _probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any, outs: tuple,
            site: Any, shrink: bool = False) -> tuple:
     """NumPy's result dtypes for these operands and options, and NumPy's errors (at the user's
     line): `fn` runs on zero-size stand-ins (`shrink`: a reduction's stand-in keeps the rank,
-    every size at most 1, so axes and empty reductions are checked)."""
+    every size at most 1, so axes and empty reductions are checked). Remembered per ufunc,
+    operand dtypes and options: a loop's `np.add(a, b, out=c)` probes once."""
+    try:
+        key = (fn, shrink, tuple(map(_probe_key, inputs)), tuple(options.items()), where is True,
+               tuple(None if o is None else o.dtype for o in outs),
+               tuple(min(s, 1) for s in inputs[0].shape) if shrink else None)
+        hit = _PROBED.get(key)
+    except TypeError:  # an unhashable option (a list axis, an array initial): probe each time
+        key, hit = None, None
+    if hit is not None:
+        return hit
+    if None in (key[2] if key else ()):
+        key = None  # an operand of no known dtype (a list): probe each time
+    wanted = _run_probe(fn, inputs, options, where, outs, site, shrink)
+    if key is not None:
+        if len(_PROBED) > 4096:
+            _PROBED.clear()
+        _PROBED[key] = wanted
+    return wanted
+
+
+def _run_probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any, outs: tuple,
+               site: Any, shrink: bool) -> tuple:
     if shrink:
         x = inputs[0]
         stand_ins = (np.ones(tuple(min(s, 1) for s in x.shape), x.dtype),)
@@ -345,8 +396,8 @@ def _probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any, out
     options = {k: v for k, v in options.items() if v is not None or k == "axis"}
     try:
         with np.errstate(all="ignore"), warnings.catch_warnings():
-            if any(o is not None for o in outs):  # NumPy's where-without-out warning: not so
-                warnings.simplefilter("ignore")
+            # NumPy's where-without-out warning (uninitialized memory) is not so here: zeros
+            warnings.simplefilter("ignore")
             results = fn(*stand_ins, **options, **extra)
             results = results if isinstance(results, tuple) else (results,)
             wanted = tuple(np.asarray(r).dtype for r in results)
@@ -396,7 +447,7 @@ def _masked(result: Array, where: Any, out: Any) -> Array:
     leaves the memory uninitialized)."""
     if out is None:
         return ew.where(where, result, ew.astype(_as_array(0), result.dtype))
-    keep = out if isinstance(out, Array) else __import__("lazyarray").asarray(out)
+    keep = out if isinstance(out, Array) else asarray(out)
     return ew.where(where, result, keep)
 
 
@@ -471,11 +522,12 @@ _ARRAY_API_ALIASES = {"bitwise_invert": "invert", "bitwise_left_shift": "left_sh
 
 
 def _with_keywords(fn: Callable[..., Any], np_ufunc: np.ufunc) -> Callable[..., Any]:
-    """`fn` itself when it takes out=/**kwargs (elementwise.py's functions hand them to
-    `call_general`), else a wrapper that does (numpy_math's fmax, heaviside, ...)."""
-    params = inspect.signature(fn).parameters
-    if "out" in params:
-        return fn
+    """elementwise.py's twin of `fn` that takes out=/**kwargs (it hands them to `call_general`),
+    else a wrapper that does (numpy_math's fmax, heaviside, ...)."""
+    keyword_fn = ew.KEYWORD_FUNCTIONS.get(fn.__name__)
+    if keyword_fn is not None and ew.__dict__.get(fn.__name__) is fn:
+        keyword_fn.__doc__ = fn.__doc__
+        return keyword_fn
     nin, key = np_ufunc.nin, np_ufunc.__name__
 
     def call(*args: Any, out: Any = None, **kwargs: Any) -> Any:

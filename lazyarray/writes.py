@@ -29,7 +29,7 @@ from . import _bind
 from .cuts import _LIMIT as _LIVE_LIMIT
 from .cuts import _LIVE, _prune
 from .graph import get_op
-from .graph.node import Node, user_site
+from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
 
 _RESHAPE = get_op("reshape")
@@ -46,19 +46,36 @@ def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = Non
     if type(parent) is not _bind.Array:
         return child
     link = parent._view
-    if link is False:  # an element, NumPy's scalar: what is taken from it is a copy
+    if link is False:  # an element, NumPy's scalar: a 0-d result of it is a scalar too, others
+        child._view = False if not child.shape else None  # a new array
         return child
     if type(link) is tuple:
         root, base_node, root_node, parent_writable = link
         writable = writable and parent_writable
-        view_node = child._node if base_node is parent._node else _derive(derive, base_node)
     else:
-        root, root_node, view_node = parent, parent._node, child._node
+        root = parent
+        root_node = base_node = parent._node
+    # The child was built over the parent's node; a cut inside that build (the node budget) may
+    # have replaced the parent's node by its buffer since: then build the chain again.
+    if _rests_on(child._node, base_node):
+        view_node = child._node
+    else:
+        with cuts_paused():
+            view_node = _derive(derive, base_node)
     if view_node is None:  # no way to follow the root: a copy (never a silent alias)
         return child
     child._view = (root, view_node, root_node, writable)
     _register(root, child)
     return child
+
+
+def _rests_on(node: Node, base: Node) -> bool:
+    """Whether `node` is a chain of view ops over `base`."""
+    while node is not base:
+        if node.op.write_back is None or not node.inputs:
+            return False
+        node = node.inputs[0]
+    return True
 
 
 def _derive(derive: Callable[[Node], Node] | None, node: Node) -> Node | None:
@@ -144,13 +161,15 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
         if not writable:
             raise ValueError("assignment destination is read-only"
                              + (f" (at {_site_text(site)})" if site is not None else ""))
-        node = _write_back(view_node, root_node, root._node, node)
+        with cuts_paused():  # a cut would splice leaves into the chain being walked
+            node = _write_back(view_node, root_node, root._node, node)
         a = root
     a._node = node
     _track(a)
     views = a._view
     if views:
-        _refresh(a, views)
+        with cuts_paused():
+            _refresh(a, views)
 
 
 def _site_text(site: Any) -> str:
@@ -244,7 +263,11 @@ def set_shape(a: Any, shape: Any) -> None:
     the same memory keep their shapes, as NumPy's."""
     from .manipulation import reshape_node
 
-    new = reshape_node(a._node, shape, user_site(2))
+    with cuts_paused():
+        _set_shape(a, reshape_node(a._node, shape, user_site(2)))
+
+
+def _set_shape(a: Any, new: Node) -> None:
     d = _d()
     link = a._view
     if type(link) is tuple:

@@ -3,11 +3,18 @@
 Kernels of one plan that are not cached yet are compiled together as ONE translation unit (an empty
 gcc run alone costs ~50 ms). The cache lives under `cache_root()`:
 
-    c-v1/<config>/lib-<tu>.so, lib-<tu>.c      one shared library per translation unit (+ its source)
-    c-v1/<config>/k-<symbol>.idx               "lib-<tu>.so <sha256 of the library>": kernel → library
-    c-v1/<config>/s-<key>.idx                  "<symbol> <sha256(key, symbol)>": key → kernel
-    c-v1/<config>/helpers-<hash>.so            the heavy math wrappers, shared (c_helper_library.py)
-    c-v1/<config>/team-<hash>.so               the thread team parallel regions run on (c_team.py)
+    c-v2/probe-<hash>.json                     the compiler's facts (flags: FLAG_CHOICES only)
+    c-v2/<config>/lib-<tu>-<d>.so, lib-<tu>.c  one shared library per translation unit (+ source);
+                                               <d>: the first 16 hex digits of the library's sha256
+    c-v2/<config>/k-<symbol>.idx               "lib-<tu>-<d>.so <sha256 of the library>"
+    c-v2/<config>/s-<key>.idx                  "<symbol> <sha256(key, symbol)>": key → kernel
+    c-v2/<config>/helpers-<hash>-<d>.so, .idx  the heavy math wrappers, shared (c_helper_library.py)
+    c-v2/<config>/team-<hash>-<d>.so, .idx     the thread team parallel regions run on (c_team.py)
+
+Only a private cache is used and only what was written is loaded (runtime/cache_security.py): the
+root, `c-v2` and `<config>` must be this user's, not writable by group or others, and no symlinks
+(else one warning and a private temporary cache); every library is loaded only after its bytes
+match the sha256 its index entry recorded when it was written (else one warning and a rebuild).
 
 `<config>` hashes the compiler path and version, the flags, the CPU's features and the codegen
 version, so a change in any of them can never load a stale library. Every file is written to a
@@ -41,7 +48,7 @@ from typing import Any
 
 import cffi
 
-from . import c_helper_library, c_team, compile_stats
+from . import c_helper_library, c_team, cache_security, compile_stats
 from .compile_stats import CompileForbidden
 
 # Bump when generated code or the calling convention changes. A kernel's cache key is its own text, not
@@ -55,6 +62,9 @@ CODEGEN_VERSION = "4-" + hashlib.sha256(b"".join(
 BASE_FLAGS = ("-O3", "-std=gnu11", "-fPIC", "-shared", "-fno-math-errno", "-fno-trapping-math",
               "-ffp-contract=off")
 MAX_CACHE_BYTES = 512 * 2**20
+# The on-disk layout's version: c-v2 added content-addressed library names, index entries for the
+# helper and team libraries, and the private-directory rules (issue 30). Older layouts are not read.
+VERSION_DIR = "c-v2"
 # A parallel region whose `if` clause is false (nt == 1: most kernel calls) runs its body directly:
 # libgomp would set up and tear down a team of one for it, ~0.5 us of a 16-element kernel call
 # (0.73 -> 0.24 us with this wrapper, the same as the loop without any pragma). The body's
@@ -120,9 +130,11 @@ def configured_root() -> Path:
 
 
 # The kernel cache may degrade but never fails a computation: a directory that cannot be written
-# (read-only, a file, no permission) or that fills up is replaced, for this process, by a private
-# temporary cache, with one warning naming the reason.
+# (read-only, a file, no permission), that fills up, or that is not private (another user's,
+# writable by group or others, a symlink: runtime/cache_security.py) is replaced, for this process,
+# by a private temporary cache, with one warning naming the path and the reason.
 _usable: dict[Path, Path] = {}  # configured root -> the root this process uses for it
+_private_dirs: set[Path] = set()  # <config> directories checked private in this process
 
 
 def cache_root() -> Path:
@@ -134,23 +146,26 @@ def cache_root() -> Path:
 
 
 def _checked(root: Path) -> Path:
+    versioned = root / VERSION_DIR
     try:
-        root.joinpath("c-v1").mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=root / "c-v1", prefix=".tmp-probe-")
+        for directory in (root, versioned):
+            problem = cache_security.private_dir(directory)
+            if problem is not None:
+                return _private_root(root, f"{directory} {problem}; it must be a directory of "
+                                     "this user that no one else can write")
+        fd, probe = tempfile.mkstemp(dir=versioned, prefix=".tmp-probe-")
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        return _private_root(root, exc)
+        return _private_root(root, f"{exc.strerror or exc}: {exc.filename or root}")
     return root
 
 
-def _private_root(root: Path, exc: OSError) -> Path:
-    import warnings
-
-    private = Path(tempfile.mkdtemp(prefix="lazyarray-kernels-"))
-    warnings.warn(f"lazyarray: the kernel cache {root} cannot be used ({exc.strerror or exc}: "
-                  f"{exc.filename or root}); compiling into a private temporary cache {private} "
-                  "for this process", RuntimeWarning, stacklevel=3)
+def _private_root(root: Path, reason: str) -> Path:
+    private = cache_security.temporary_cache("lazyarray-kernels-")  # 0o700, removed at exit
+    (private / VERSION_DIR).mkdir(mode=0o700)
+    cache_security.warn(f"lazyarray: the kernel cache {root} cannot be used ({reason}); compiling "
+                        f"into a private temporary cache {private} for this process")
     return private
 
 
@@ -160,7 +175,30 @@ def degrade(exc: OSError) -> None:
     root = configured_root()
     if _usable.get(root, root) != root:  # already private: nothing left to fall back to
         raise exc
-    _usable[root] = _private_root(root, exc)
+    _usable[root] = _private_root(root, f"{exc.strerror or exc}: {exc.filename or root}")
+
+
+def kernel_dir(tc: Toolchain | None = None) -> Path:
+    """`<root>/c-v2/<config>`, created `0o700` and checked private once per process; one that is
+    not (another user's, writable by others, a symlink) moves the process to a private
+    temporary cache, as an unusable root does."""
+    tc = tc or toolchain()
+    directory = cache_root() / VERSION_DIR / tc.config_hash
+    if directory in _private_dirs:
+        return directory
+    try:
+        problem = cache_security.private_dir(directory)
+    except OSError as exc:
+        problem = f"cannot be created ({exc.strerror or exc})"
+    if problem is not None:
+        root = configured_root()
+        if _usable.get(root, root) == root:
+            _usable[root] = _private_root(root, f"{directory} {problem}; it must be a directory "
+                                          "of this user that no one else can write")
+        directory = cache_root() / VERSION_DIR / tc.config_hash
+        directory.mkdir(mode=0o700, exist_ok=True)
+    _private_dirs.add(directory)
+    return directory
 
 
 def unavailable_reason() -> str | None:
@@ -184,7 +222,7 @@ def _probe_file(command: tuple[str, ...], root: str) -> Path:
     stat = os.stat(shutil.which(command[0]) or command[0])
     probe_key = hashlib.sha256(repr((command, stat.st_mtime_ns, stat.st_size, CODEGEN_VERSION,
                                      SERIAL_REGION)).encode()).hexdigest()[:16]
-    return Path(root) / "c-v1" / f"probe-{probe_key}.json"
+    return Path(root) / VERSION_DIR / f"probe-{probe_key}.json"
 
 
 def toolchain_known() -> bool:
@@ -211,7 +249,12 @@ def _toolchain_for(command: tuple[str, ...], root: str) -> Toolchain:
     probe_file = _probe_file(command, root)
     _probed.add((command, root))
     try:
-        facts = json.loads(probe_file.read_text())
+        facts = json.loads(cache_security.read_private(probe_file))
+        if not _valid_facts(facts):
+            cache_security.warn_once(str(probe_file), f"lazyarray: the compiler probe file "
+                                     f"{probe_file} holds flags or facts lazyarray never writes; "
+                                     "it is ignored and the compiler probed again")
+            raise ValueError(probe_file)
     except (OSError, ValueError):
         facts = _probe(command)
         try:
@@ -222,6 +265,20 @@ def _toolchain_for(command: tuple[str, ...], root: str) -> Toolchain:
     config = repr((command, facts["version"], flags, _cpu_features(), CODEGEN_VERSION))
     return Toolchain(command, facts["version"], flags, facts["openmp"], facts["vector_math"],
                      hashlib.sha256(config.encode()).hexdigest()[:16])
+
+
+# Every flag a probe can choose: flags read back from a probe file must be among them (a compiler
+# flag such as -fplugin= or -B runs code of the flag's choosing).
+FLAG_CHOICES = frozenset((*BASE_FLAGS, "-march=native", "-fopenmp", "-fopenmp-simd",
+                          SERIAL_REGION_FLAG))
+
+
+def _valid_facts(facts: Any) -> bool:
+    return (isinstance(facts, dict) and isinstance(facts.get("version"), str)
+            and isinstance(facts.get("flags"), list)
+            and all(isinstance(f, str) and f in FLAG_CHOICES for f in facts["flags"])
+            and isinstance(facts.get("openmp"), bool)
+            and isinstance(facts.get("vector_math"), bool))
 
 
 def toolchain() -> Toolchain:
@@ -310,15 +367,9 @@ def _cpu_features() -> str:
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        _unlink(Path(tmp))
-        raise
+    """Write `path` as a new `0o600` file (mkstemp's mode) renamed over the old one."""
+    cache_security.private_dir(path.parent)
+    cache_security.write_atomic(path, data)
 
 
 def _unlink(path: Path) -> None:
@@ -377,16 +428,17 @@ _symbol_of_key: dict[str, str] = {}  # structural key -> symbol, for kernels loa
 
 def load_by_key(key: str):
     """The C function of the kernel with this structural key, from memory or from the disk cache
-    without rendering its source (rendering costs ~0.5 ms; `c-v1/<config>/s-<key>.idx` names the
+    without rendering its source (rendering costs ~0.5 ms; `c-v2/<config>/s-<key>.idx` names the
     kernel's symbol), or None: then render it and call `load_kernels` with `keys`."""
     with _lock:
         symbol = _symbol_of_key.get(key)
         if symbol is not None and symbol in _functions:
             compile_stats.count("kernel_memory_hits")
             return _functions[symbol]
-        directory = cache_root() / "c-v1" / toolchain().config_hash
+        directory = kernel_dir()
         try:
-            symbol, check = (directory / f"s-{key}.idx").read_text().split()
+            entry = cache_security.read_private(directory / f"s-{key}.idx")
+            symbol, check = entry.decode().split()
         except (OSError, ValueError):
             return None
         if not _SYMBOL.fullmatch(symbol) or check != _key_check(key, symbol):
@@ -415,7 +467,7 @@ def load_kernels(kernels: list[tuple[str, str]], header_source,
     fns = _load_kernels(kernels, header_source)
     with _lock:
         if keys is not None:
-            directory = cache_root() / "c-v1" / toolchain().config_hash
+            directory = kernel_dir()
             for key, (symbol, _) in zip(keys, kernels):
                 if key and _symbol_of_key.get(key) != symbol:
                     _symbol_of_key[key] = symbol
@@ -430,7 +482,7 @@ def load_kernels(kernels: list[tuple[str, str]], header_source,
 def _load_kernels(kernels: list[tuple[str, str]], header_source) -> list:
     tc = toolchain()
     with _lock:
-        directory = cache_root() / "c-v1" / tc.config_hash
+        directory = kernel_dir(tc)
         missing: list[tuple[str, str]] = []
         for symbol, source in dict(kernels).items():
             if symbol in _functions:
@@ -445,25 +497,41 @@ def _load_kernels(kernels: list[tuple[str, str]], header_source) -> list:
         except OSError as exc:  # disk full, or the directory went away or read-only
             with _lock:
                 degrade(exc)
-                directory = cache_root() / "c-v1" / tc.config_hash
+                directory = kernel_dir(tc)
             _compile(tc, directory, missing, header_source)
     with _lock:
         return [_functions[symbol] for symbol, _ in kernels]
 
 
+_LIBRARY_NAME = re.compile(r"lib-[0-9a-f]{20}-[0-9a-f]{16}\.so")
+
+
 def _load_from_disk(directory: Path, symbol: str) -> bool:
+    """Bind `symbol` from the library its index entry names, loading that library (once per
+    process) only after its bytes match the entry's sha256 (cache_security.verified)."""
     index = directory / f"k-{symbol}.idx"
+    record = cache_security.read_record(index, _LIBRARY_NAME)
+    if record is None:
+        return False
+    lib_path, digest = record
     try:
-        lib_name, digest = index.read_text().split()
-        lib_path = directory / lib_name
         if str(lib_path) not in _libraries:
-            if hashlib.sha256(lib_path.read_bytes()).hexdigest() != digest:
+            if not cache_security.verified(lib_path, digest):
                 return False
             _libraries[str(lib_path)] = _open_library(lib_path)
-        _functions[symbol] = _bind(_libraries[str(lib_path)], symbol)
-        os.utime(lib_path)
-    except (OSError, ValueError, AttributeError):
+        lib = _libraries[str(lib_path)]
+    except OSError:  # e.g. it calls the helper library, which is missing or was not loaded
         return False
+    try:
+        _functions[symbol] = _bind(lib, symbol)
+    except AttributeError:
+        cache_security.warn_once(str(index), f"lazyarray: the kernel cache index {index} names "
+                                 f"{lib_path.name}, which has no kernel {symbol}; it is rebuilt")
+        return False
+    try:
+        os.utime(lib_path)
+    except OSError:
+        pass
     return True
 
 
@@ -486,15 +554,15 @@ def _compile(tc: Toolchain, directory: Path, missing, header_source) -> None:
         names = ", ".join(s for s, _ in missing)
         raise CompileForbidden(f"compiles are forbidden (forbid_compiles) but kernels {names} "
                                "are not cached")
-    directory.mkdir(parents=True, exist_ok=True)
+    cache_security.private_dir(directory)
     # Heavy math past the budget calls the directory's shared helper library once it is built.
     source = c_helper_library.render_unit(header_source, [src for _, src in missing],
                                           directory, tc)
     if SERIAL_REGION_FLAG in tc.flags:
         source += SERIAL_REGION
-    directory.mkdir(parents=True, exist_ok=True)
+    cache_security.private_dir(directory)
     tu = hashlib.sha256((tc.config_hash + source).encode()).hexdigest()[:20]
-    src_path, lib_path = directory / f"lib-{tu}.c", directory / f"lib-{tu}.so"
+    src_path = directory / f"lib-{tu}.c"
     _atomic_write(src_path, source.encode())
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".so")
     os.close(fd)
@@ -508,18 +576,17 @@ def _compile(tc: Toolchain, directory: Path, missing, header_source) -> None:
         if result.returncode != 0:
             raise CompileError(f"compiling generated kernels failed (a lazyarray bug; source: "
                                f"{src_path}):\n{result.stderr[-4000:]}")
-        data = Path(tmp).read_bytes()
-        os.replace(tmp, lib_path)
+        lib_path, digest = cache_security.store_object(Path(tmp), directory, f"lib-{tu}")
     finally:
         _unlink(Path(tmp))
-    digest = hashlib.sha256(data).hexdigest()
     compile_stats.count("translation_units")
     compile_stats.count("kernels_compiled", len(missing))
     with _lock:
         lib = _libraries[str(lib_path)] = _open_library(lib_path)
         for symbol, _ in missing:
             _functions[symbol] = _bind(lib, symbol)
-            _atomic_write(directory / f"k-{symbol}.idx", f"{lib_path.name} {digest}\n".encode())
+            _atomic_write(directory / f"k-{symbol}.idx",
+                          cache_security.record_text(lib_path, digest))
         maybe_evict(directory.parent, lib_path.stat().st_size)
 
 
@@ -557,6 +624,6 @@ def evict(root: Path, max_bytes: int | None = None) -> int:
         if total - freed <= limit:
             break
         _unlink(lib)
-        _unlink(lib.with_suffix(".c"))
+        _unlink(lib.with_name(lib.name.rsplit("-", 1)[0] + ".c"))  # lib-<tu>-<d>.so's source
         freed += size
     return freed

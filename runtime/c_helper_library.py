@@ -15,6 +15,11 @@ vector clones included (`_ZGVeN16v_la_exp_f32_ool`), to the library.
 Same formula, same flags: the clones compute what the static wrappers compute, bit for bit
 (tests/test_inline_budget.py). A kernel library that needs the helpers fails to load without
 them (the directory's helper library deleted by hand): that is a disk-cache miss, compiled again.
+
+On disk: `helpers-<source hash>-<sha256[:16]>.so` and its index entry `helpers-<source hash>.idx`
+(name and sha256); the library is loaded only when its bytes match the entry
+(runtime/cache_security.py), else one warning, the units keep their static wrappers, and the
+library is built again.
 """
 
 from __future__ import annotations
@@ -23,12 +28,13 @@ import atexit
 import ctypes
 import hashlib
 import os
+import re
 import subprocess
 import tempfile
 import threading
 from pathlib import Path
 
-from . import c_inline_budget, compile_stats
+from . import c_inline_budget, cache_security, compile_stats
 from .c_prelude import render_helpers
 
 EXIT_WAIT_S = 30.0
@@ -49,23 +55,31 @@ def source() -> str:
                         render_helpers(calls, "static inline", "_Bool"), *wrappers]) + "\n"
 
 
-def library_path(directory: Path) -> Path:
-    digest = hashlib.sha256(source().encode()).hexdigest()[:16]
-    return directory / f"helpers-{digest}.so"
+def stem() -> str:
+    """`helpers-<hash of the source>`: the library's index entry is `<stem>.idx`."""
+    return f"helpers-{hashlib.sha256(source().encode()).hexdigest()[:16]}"
+
+
+def index_path(directory: Path) -> Path:
+    return directory / f"{stem()}.idx"
 
 
 def load(directory: Path) -> bool:
-    """Load the directory's helper library if it was built (once per process); True if loaded."""
+    """Load the directory's helper library if it was built and its bytes match its index entry
+    (once per process); True if loaded."""
     key = str(directory)
     if key in _loaded:
         return True
-    path = library_path(directory)
-    if not path.is_file():
+    record = cache_security.read_record(index_path(directory),
+                                        re.compile(re.escape(stem()) + r"-[0-9a-f]{16}\.so"))
+    if record is None:
         return False
     with _lock:
         if key not in _loaded:
             try:
-                _loaded[key] = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
+                if not cache_security.verified(*record):
+                    return False
+                _loaded[key] = ctypes.CDLL(str(record[0]), mode=ctypes.RTLD_GLOBAL)
             except OSError:
                 return False
     return True
@@ -104,8 +118,7 @@ def _build(directory: Path, tc) -> None:
 def build(directory: Path, tc) -> bool:
     """Compile the library into `directory` (atomically) and load it; False if that failed
     (the units then keep their static wrappers)."""
-    path = library_path(directory)
-    if not path.is_file():
+    if not load(directory):
         try:
             fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-helpers-", suffix=".c")
         except OSError:  # an unwritable cache: the units keep their own wrappers
@@ -121,7 +134,8 @@ def build(directory: Path, tc) -> bool:
                                     env=dict(os.environ), timeout=300)
             if result.returncode != 0:
                 return False
-            os.replace(out, path)
+            path, digest = cache_security.store_object(out, directory, stem())
+            cache_security.write_record(index_path(directory), path, digest)
         except (OSError, subprocess.SubprocessError):
             return False
         finally:

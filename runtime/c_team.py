@@ -27,6 +27,10 @@ not) and twice as fast when the other vCPU is free. A second Python thread calli
 the team is busy runs its region alone (same chunks, same bits). A forked child starts with no
 helpers. Not Linux, no compiler flag for the wrapper, or the library not built (forbidden
 compiles): the regions run on libgomp's team, correct as before (the chunk loop is plain OpenMP).
+
+On disk: `team-<source hash>-<sha256[:16]>.so` and its index entry `team-<source hash>.idx`; the
+library is loaded only when its bytes match the entry (runtime/cache_security.py), else one warning
+and it is built again.
 """
 
 from __future__ import annotations
@@ -35,13 +39,14 @@ import ctypes
 import hashlib
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
 import threading
 from pathlib import Path
 
-from . import compile_stats
+from . import cache_security, compile_stats
 
 SOURCE = r"""
 #define _GNU_SOURCE
@@ -203,9 +208,18 @@ def supported() -> bool:
     return sys.platform.startswith("linux") and platform.machine() in ("x86_64", "AMD64")
 
 
-def library_path(directory: Path) -> Path:
-    digest = hashlib.sha256((SOURCE + repr(FLAGS)).encode()).hexdigest()[:16]
-    return directory / f"team-{digest}.so"
+def stem() -> str:
+    """`team-<hash of source and flags>`: the library's index entry is `<stem>.idx`."""
+    return f"team-{hashlib.sha256((SOURCE + repr(FLAGS)).encode()).hexdigest()[:16]}"
+
+
+def _verified_path(directory: Path) -> Path | None:
+    """The directory's team library when its bytes match its index entry, else None."""
+    record = cache_security.read_record(directory / f"{stem()}.idx",
+                                        re.compile(re.escape(stem()) + r"-[0-9a-f]{16}\.so"))
+    if record is None or not cache_security.verified(*record):
+        return None
+    return record[0]
 
 
 def load(directory: Path, compiler: tuple[str, ...]) -> bool:
@@ -219,8 +233,8 @@ def load(directory: Path, compiler: tuple[str, ...]) -> bool:
         return False
     with _lock:
         if _loaded is None:
-            path = library_path(directory)
-            if path.is_file() or _build(path, compiler):
+            path = _verified_path(directory) or _build(directory, compiler)
+            if path is not None:
                 try:
                     _loaded = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
                 except OSError:
@@ -238,15 +252,15 @@ def counts() -> tuple[int, int] | None:
     return out[0], out[1]
 
 
-def _build(path: Path, compiler: tuple[str, ...]) -> bool:
-    """Compile the team into `path` (temporary file, then `os.replace`); False if that failed:
-    the kernels then run their regions on libgomp's team."""
+def _build(directory: Path, compiler: tuple[str, ...]) -> Path | None:
+    """Compile the team into `directory` (temporary file, then `os.replace` and its index entry);
+    its path, or None if that failed: the kernels then run their regions on libgomp's team."""
     if compile_stats.forbid_compiles:
-        return False
+        return None
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-team-", suffix=".c")
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-team-", suffix=".c")
     except OSError:
-        return False
+        return None
     os.close(fd)
     src = Path(tmp)
     out = src.with_suffix(".so")
@@ -256,11 +270,12 @@ def _build(path: Path, compiler: tuple[str, ...]) -> bool:
                                 capture_output=True, text=True, check=False,
                                 env=dict(os.environ), timeout=120)
         if result.returncode != 0:
-            return False
-        os.replace(out, path)
-        return True
+            return None
+        path, digest = cache_security.store_object(out, directory, stem())
+        cache_security.write_record(directory / f"{stem()}.idx", path, digest)
+        return path
     except (OSError, subprocess.SubprocessError):
-        return False
+        return None
     finally:
         for leftover in (src, out):
             try:

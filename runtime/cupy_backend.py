@@ -26,6 +26,7 @@ import numpy as np
 
 from ..graph import OpKind
 from ..graph.kernel_ir import BufferSpec, Kernel, LibraryCall, Program
+from . import cache_security
 from .backend import DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend
 from .cuda_launch import partials_shape as partials_size
 from .cuda_printer import CudaKernelSpec, CudaModule, render_cuda_kernel_source, render_cuda_program
@@ -81,11 +82,13 @@ class CupyBackend(Backend):
 
     def module(self, module: CudaModule) -> Any:
         """The loaded RawModule for this source on the current device (compiled once per device;
-        CuPy's disk cache keys on source, options, arch and NVRTC version)."""
+        CuPy's disk cache keys on source, options, arch and NVRTC version, and is used only where
+        it is private: runtime/cache_security.check_cupy_cache)."""
         cp = cupy()
         key = (cp.cuda.runtime.getDevice(), module.key)
         raw = self._modules.get(key)
         if raw is None:
+            cache_security.check_cupy_cache()  # CuPy's disk cache: private, or a temporary one
             raw = cp.RawModule(code=module.source, options=module.options)
             raw.compile()
             self._modules[key] = raw

@@ -53,8 +53,8 @@ def test_second_process_hits_disk_cache(tmp_path):
     pytest.param("truncate_index", marks=pytest.mark.exhaustive)])
 def test_corrupted_entry_is_rebuilt(tmp_path, damage):
     run_fresh_process(tmp_path)
-    (lib,) = tmp_path.glob("c-v1/*/lib-*.so")
-    (index,) = tmp_path.glob("c-v1/*/k-*.idx")
+    (lib,) = tmp_path.glob("c-v2/*/lib-*.so")
+    (index,) = tmp_path.glob("c-v2/*/k-*.idx")
     if damage == "truncate_library":
         lib.write_bytes(lib.read_bytes()[:100])
     elif damage == "garble_library":
@@ -78,18 +78,18 @@ def test_concurrent_compiles_of_one_kernel(tmp_path):
     with ctx.Pool(4) as pool:
         stats = pool.map(_compile_in_child, [str(tmp_path)] * 4)
     assert all(s["kernels_compiled"] + s["kernel_disk_hits"] == 1 for s in stats)
-    assert not list(tmp_path.glob("c-v1/*/.tmp-*"))  # no temporary files left behind
+    assert not list(tmp_path.glob("c-v2/*/.tmp-*"))  # no temporary files left behind
     assert run_fresh_process(tmp_path)["kernel_disk_hits"] == 1
 
 
 def test_lru_eviction(tmp_path):
-    d = tmp_path / "c-v1" / "cfg"
+    d = tmp_path / "c-v2" / "cfg"
     d.mkdir(parents=True)
     for k, age in enumerate((300, 100, 200)):
         lib = d / f"lib-{k}.so"
         lib.write_bytes(b"x" * 1000)
         os.utime(lib, (1e9 + age, 1e9 + age))
-    freed = c_compiler.evict(tmp_path / "c-v1", max_bytes=1500)
+    freed = c_compiler.evict(tmp_path / "c-v2", max_bytes=1500)
     assert freed == 2000
     assert [p.name for p in d.glob("lib-*.so")] == ["lib-0.so"]  # the most recently used
 
@@ -112,7 +112,7 @@ def test_compile_error_names_the_source(tmp_path, monkeypatch):
 
 def test_probe_is_cached_on_disk(tmp_path):
     run_fresh_process(tmp_path)
-    (probe,) = tmp_path.glob("c-v1/probe-*.json")
+    (probe,) = tmp_path.glob("c-v2/probe-*.json")
     facts = json.loads(probe.read_text())
     assert "-fno-math-errno" in facts["flags"] and "-ffast-math" not in facts["flags"]
 

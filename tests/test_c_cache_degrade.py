@@ -83,10 +83,10 @@ def test_a_full_disk_compiles_in_a_private_cache_with_one_warning(tmp_path):
 
 def test_an_index_entry_naming_another_kernel_is_a_miss_and_is_rewritten(tmp_path):
     _run(tmp_path, "softmax")
-    entries = set(tmp_path.glob("c-v1/*/s-*.idx"))
+    entries = set(tmp_path.glob("c-v2/*/s-*.idx"))
     _run(tmp_path, "sigmoid")
     softmax_entry = sorted(entries)[0]
-    other = next(e for e in tmp_path.glob("c-v1/*/s-*.idx") if e not in entries)
+    other = next(e for e in tmp_path.glob("c-v2/*/s-*.idx") if e not in entries)
     softmax_entry.write_text(other.read_text())  # an existing, wrong kernel: must not be trusted
     stats = _run(tmp_path, "softmax")  # the script asserts the result
     assert stats["kernels_compiled"] == 0 and stats["kernel_disk_hits"] >= 1

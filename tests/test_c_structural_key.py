@@ -81,7 +81,7 @@ def test_disk_hit_renders_nothing(tmp_path):
     pytest.param("path", marks=pytest.mark.exhaustive)])
 def test_damaged_structural_index_falls_back_to_rendering(tmp_path, damage):
     _run(tmp_path, 4, "render")
-    (index,) = tmp_path.glob("c-v1/*/s-*.idx")
+    (index,) = tmp_path.glob("c-v2/*/s-*.idx")
     index.write_text({"garbage": "\x00\x01", "path": "la_x/../../etc",
                       "unknown_symbol": "la_no_such_kernel"}[damage])
     stats = _run(tmp_path, 4, "render")

@@ -105,8 +105,7 @@ def test_the_shared_helper_library_gives_the_same_bits(monkeypatch, fresh_caches
                 la.clear_caches()
                 for table in ("_functions", "_libraries", "_symbol_of_key"):
                     monkeypatch.setattr(c_compiler, table, {})
-                directory = c_compiler.cache_root() / "c-v1" / c_compiler.toolchain().config_hash
-                directory.mkdir(parents=True, exist_ok=True)
+                directory = c_compiler.kernel_dir()
                 assert c_helper_library.build(directory, c_compiler.toolchain())
                 monkeypatch.setattr(c_inline_budget, "LIBRARY_BUDGET", 0)
             outs = []

@@ -43,6 +43,8 @@ CASES = {
     "mgrid_float": lambda m: m.mgrid[-1:1:0.5, 0:3],
     "mgrid_complex_step": lambda m: m.mgrid[0:1:5j, 2:3:3j],
     "mgrid_1d": lambda m: m.mgrid[1:10:2],
+    "mgrid_negative_step": lambda m: m.mgrid[5:0:-2, 0:1:0.25],
+    "ogrid_complex_float": lambda m: m.ogrid[-1:1:5j][2:],
     "ogrid": lambda m: m.ogrid[0:2, 0:1:4j][1],
     "ogrid_first": lambda m: m.ogrid[0:5, 0:2][0],
     "r_": lambda m: m.r_[1:4, 0, np.array([7, 8]), 2.5],
@@ -58,17 +60,32 @@ CASES = {
     "fromiter_count": lambda m: m.fromiter(iter(range(10)), np.int64, count=4),
     "ndarray": lambda m: m.ndarray((2, 3), dtype=np.float32) * 0,
     "ndarray_int": lambda m: m.ndarray(4, dtype=m.int32) * 0,
-    "put": lambda m: _mutated(m, lambda m: m.arange(10.0), lambda m, a: m.put(a, [1, 3, 1], [7, 8, 9])),
-    "put_cycle": lambda m: _mutated(m, lambda m: m.zeros((2, 3), dtype=np.int64),
-                                    lambda m, a: m.put(a, [0, 2, 4, 5], [5, 6])),
-    "put_wrap": lambda m: _mutated(m, lambda m: m.arange(5), lambda m, a: m.put(a, [7, -9], 0, mode="wrap")),
-    "put_clip": lambda m: _mutated(m, lambda m: m.arange(5), lambda m, a: m.put(a, [7, -9], -1, mode="clip")),
+    "put": lambda m: _mutated(
+        m, lambda m: m.arange(10.0), lambda m, a: m.put(a, [1, 3, 1], [7, 8, 9])
+    ),
+    "put_cycle": lambda m: _mutated(
+        m, lambda m: m.zeros((2, 3), dtype=np.int64), lambda m, a: m.put(a, [0, 2, 4, 5], [5, 6])
+    ),
+    "put_wrap": lambda m: _mutated(
+        m, lambda m: m.arange(5), lambda m, a: m.put(a, [7, -9], 0, mode="wrap")
+    ),
+    "put_clip": lambda m: _mutated(
+        m, lambda m: m.arange(5), lambda m, a: m.put(a, [7, -9], -1, mode="clip")
+    ),
     "flat_read": lambda m: m.asarray(F).flat[[1, 7, 20]],
     "flat_slice": lambda m: m.asarray(F).T.flat[3:9],
-    "flat_write": lambda m: _mutated(m, lambda m: m.array(I), lambda m, a: a.flat.__setitem__([0, 5], 100)),
-    "flat_write_cycle": lambda m: _mutated(m, lambda m: m.array(F), lambda m, a: a.flat.__setitem__(slice(2, 9), [1, 2, 3])),
+    "flat_write": lambda m: _mutated(
+        m, lambda m: m.array(I), lambda m, a: a.flat.__setitem__([0, 5], 100)
+    ),
+    "flat_write_cycle": lambda m: _mutated(
+        m, lambda m: m.array(F), lambda m, a: a.flat.__setitem__(slice(2, 9), [1, 2, 3])
+    ),
+    "flat_assign_all": lambda m: _mutated(
+        m, lambda m: m.array(F), lambda m, a: setattr(a, "flat", [1, 2])
+    ),
+    "flat_0d": lambda m: m.asarray(F[0, 0]).flat[0],
     "apply_along_axis": lambda m: m.apply_along_axis(lambda r: r[::-1] * 2, 0, I),
-    "apply_along_axis_scalar": lambda m: m.apply_along_axis(lambda r: (r ** 2).sum(), 1, F),
+    "apply_along_axis_scalar": lambda m: m.apply_along_axis(lambda r: (r**2).sum(), 1, F),
     "apply_along_axis_2d": lambda m: m.apply_along_axis(lambda r: m.outer(r, r), 1, F[:, :3]),
     "apply_over_axes": lambda m: m.apply_over_axes(m.sum, np.arange(24).reshape(2, 3, 4), [0, 2]),
     "apply_over_axes_neg": lambda m: m.apply_over_axes(m.mean, F, -1),
@@ -81,6 +98,12 @@ CASES = {
     "setxor1d": lambda m: m.setxor1d(I[0], I[2]),
     "isin": lambda m: m.isin(I, I[0]),
     "isin_invert": lambda m: m.isin(I, [1, 2, 3], invert=True),
+    "in1d": lambda m: m.in1d(I, I[0]) if m is la else np.isin(I.ravel(), I[0]),
+    "in1d_invert": lambda m: (
+        m.in1d(I[:2], [1, 2], invert=True)
+        if m is la
+        else np.isin(I[:2].ravel(), [1, 2], invert=True)
+    ),
     "lexsort": lambda m: m.lexsort((I[0], I[1])),
     "lexsort_2d_keys": lambda m: m.lexsort(np.array([[1, 5, 1, 4, 3], [4, 4, 1, 9, 9]])),
     "lexsort_axis0": lambda m: m.lexsort((I, -I), axis=0),
@@ -89,10 +112,13 @@ CASES = {
     "histogram": lambda m: m.histogram(V, 7)[0],
     "histogram_edges": lambda m: m.histogram(V, 7)[1],
     "histogram_range": lambda m: m.histogram(V, 5, range=(-1, 1.5))[0],
+    "histogram_int_range": lambda m: m.histogram(V, 6, range=(-3, 3))[0],
+    "histogram_int_data_range": lambda m: m.histogram(I, 4, range=(-4, 8))[0],
+    "histogram_int8_data": lambda m: m.histogram(I.astype(np.int8) * 16, 5)[0],
     "histogram_f32": lambda m: m.histogram(V.astype(np.float32), 4)[1],
     "histogram_int": lambda m: m.histogram(I, 3)[0],
     "histogram_int_edges": lambda m: m.histogram(I, 3)[1],
-    "histogram_weights": lambda m: m.histogram(V, 6, weights=V ** 2)[0],
+    "histogram_weights": lambda m: m.histogram(V, 6, weights=V**2)[0],
     "histogram_int_weights": lambda m: m.histogram(V, 6, weights=np.arange(50))[0],
     "histogram_density": lambda m: m.histogram(V, 6, density=True)[0],
     "histogram_edges_given": lambda m: m.histogram(V, [-2, -0.5, 0, 0.5, 3])[0],
@@ -104,13 +130,22 @@ CASES = {
     "histogram_bin_edges_sturges": lambda m: m.histogram_bin_edges(V, "sturges"),
     "histogram2d": lambda m: m.histogram2d(V[:25], V[25:], bins=(3, 4))[0],
     "histogram2d_edges": lambda m: m.histogram2d(V[:25], V[25:], bins=3)[2],
-    "histogram2d_range": lambda m: m.histogram2d(V[:25], V[25:], bins=4, range=[[-1, 1], [0, 2]],
-                                                  density=True)[0],
+    "histogram2d_range": lambda m: m.histogram2d(
+        V[:25], V[25:], bins=4, range=[[-1, 1], [0, 2]], density=True
+    )[0],
     "histogramdd": lambda m: m.histogramdd(V.reshape(-1, 2), bins=(2, [-1, 0, 1]))[0],
-    "histogramdd_weights": lambda m: m.histogramdd(V.reshape(-1, 5), bins=2, weights=np.arange(10.0))[0],
+    "histogramdd_range": lambda m: m.histogramdd(
+        (V[:25], V[25:]), bins=3, range=[(-1, 1), (-2, 0.5)], density=True
+    )[0],
+    "histogramdd_edges": lambda m: m.histogramdd(V.reshape(-1, 2), bins=(2, 5))[1][1],
+    "histogramdd_weights": lambda m: m.histogramdd(
+        V.reshape(-1, 5), bins=2, weights=np.arange(10.0)
+    )[0],
     "interp": lambda m: m.interp([0.5, 1, 2.5, -1, 9, np.nan], [0, 1, 2, 3], [1, 3, 2, 0]),
-    "interp_left_right": lambda m: m.interp(V, X, X ** 2, left=-7, right=7.5),
-    "interp_period": lambda m: m.interp([-180, 0.5, 370, 725], [0, 90, 180, 270], [1, 3, 2, 0], period=360),
+    "interp_left_right": lambda m: m.interp(V, X, X**2, left=-7, right=7.5),
+    "interp_period": lambda m: m.interp(
+        [-180, 0.5, 370, 725], [0, 90, 180, 270], [1, 3, 2, 0], period=360
+    ),
     "interp_complex": lambda m: m.interp(V[:5], X, X + 1j * X[::-1]),
     "interp_f32": lambda m: m.interp(F32[0], X, X[::-1]),
     "interp_one_point": lambda m: m.interp([-1.0, 2.0, 3.0], [2.0], [5.0]),
@@ -139,10 +174,11 @@ CASES = {
     "packbits_int": lambda m: m.packbits(I, axis=0),
     "unpackbits": lambda m: m.unpackbits(np.packbits(B, axis=1), axis=1),
     "unpackbits_count": lambda m: m.unpackbits(np.arange(6, dtype=np.uint8) * 40, count=-3),
-    "unpackbits_count_pad": lambda m: m.unpackbits(np.arange(6, dtype=np.uint8).reshape(2, 3) * 40,
-                                                   axis=0, count=20, bitorder="little"),
+    "unpackbits_count_pad": lambda m: m.unpackbits(
+        np.arange(6, dtype=np.uint8).reshape(2, 3) * 40, axis=0, count=20, bitorder="little"
+    ),
     "bitwise_count": lambda m: m.bitwise_count(I.astype(np.int8) * 13),
-    "bitwise_count_u64": lambda m: m.bitwise_count(np.array([0, 1, 2 ** 64 - 1, 12345], np.uint64)),
+    "bitwise_count_u64": lambda m: m.bitwise_count(np.array([0, 1, 2**64 - 1, 12345], np.uint64)),
     "bitwise_count_min": lambda m: m.bitwise_count(np.array([np.iinfo(np.int64).min, -1, 7])),
     # polynomials
     "polyval": lambda m: m.polyval([3, 0, 1], F),
@@ -165,23 +201,45 @@ CASES = {
     "polyint": lambda m: m.polyint([1, 2, 3], k=2),
     # writes (rebind the handle)
     "copyto": lambda m: _mutated(m, lambda m: m.zeros((2, 3)), lambda m, a: m.copyto(a, F[0, :3])),
-    "copyto_where": lambda m: _mutated(m, lambda m: m.array(F), lambda m, a: m.copyto(a, 7, where=F > 0)),
+    "copyto_where": lambda m: _mutated(
+        m, lambda m: m.array(F), lambda m, a: m.copyto(a, 7, where=F > 0)
+    ),
     "copyto_cast": lambda m: _mutated(m, lambda m: m.array(F32), lambda m, a: m.copyto(a, F)),
-    "putmask": lambda m: _mutated(m, lambda m: m.array(I), lambda m, a: m.putmask(a, I > 2, [-1, -2, -3])),
+    "putmask": lambda m: _mutated(
+        m, lambda m: m.array(I), lambda m, a: m.putmask(a, I > 2, [-1, -2, -3])
+    ),
     "place": lambda m: _mutated(m, lambda m: m.array(F), lambda m, a: m.place(a, F < 0, [10, 20])),
-    "put_along_axis": lambda m: _mutated(m, lambda m: m.array(F), lambda m, a: m.put_along_axis(
-        a, np.argmax(F, axis=1)[:, None], -1.0, axis=1)),
-    "put_along_axis_0": lambda m: _mutated(m, lambda m: m.array(I), lambda m, a: m.put_along_axis(
-        a, np.array([[0, 1, 2, 3, 0, 1]]), np.arange(6), axis=0)),
-    "put_along_axis_none": lambda m: _mutated(m, lambda m: m.array(I), lambda m, a: m.put_along_axis(
-        a, np.array([0, 23]), 99, axis=None)),
-    "fill_diagonal": lambda m: _mutated(m, lambda m: m.zeros((4, 4)), lambda m, a: m.fill_diagonal(a, 5)),
-    "fill_diagonal_tall_wrap": lambda m: _mutated(m, lambda m: m.zeros((7, 3), dtype=np.int64),
-                                                  lambda m, a: m.fill_diagonal(a, [1, 2], wrap=True)),
-    "fill_diagonal_tall": lambda m: _mutated(m, lambda m: m.zeros((7, 3)), lambda m, a: m.fill_diagonal(a, 4)),
-    "fill_diagonal_3d": lambda m: _mutated(m, lambda m: m.zeros((3, 3, 3)), lambda m, a: m.fill_diagonal(a, 2)),
+    "put_along_axis": lambda m: _mutated(
+        m,
+        lambda m: m.array(F),
+        lambda m, a: m.put_along_axis(a, np.argmax(F, axis=1)[:, None], -1.0, axis=1),
+    ),
+    "put_along_axis_0": lambda m: _mutated(
+        m,
+        lambda m: m.array(I),
+        lambda m, a: m.put_along_axis(a, np.array([[0, 1, 2, 3, 0, 1]]), np.arange(6), axis=0),
+    ),
+    "put_along_axis_none": lambda m: _mutated(
+        m, lambda m: m.array(I), lambda m, a: m.put_along_axis(a, np.array([0, 23]), 99, axis=None)
+    ),
+    "fill_diagonal": lambda m: _mutated(
+        m, lambda m: m.zeros((4, 4)), lambda m, a: m.fill_diagonal(a, 5)
+    ),
+    "fill_diagonal_tall_wrap": lambda m: _mutated(
+        m,
+        lambda m: m.zeros((7, 3), dtype=np.int64),
+        lambda m, a: m.fill_diagonal(a, [1, 2], wrap=True),
+    ),
+    "fill_diagonal_tall": lambda m: _mutated(
+        m, lambda m: m.zeros((7, 3)), lambda m, a: m.fill_diagonal(a, 4)
+    ),
+    "fill_diagonal_3d": lambda m: _mutated(
+        m, lambda m: m.zeros((3, 3, 3)), lambda m, a: m.fill_diagonal(a, 2)
+    ),
     # selection, assembly
-    "choose": lambda m: m.choose(np.array([[0, 1, 2], [2, 1, 0]]), [F[0, :3], F32[1, :3], np.full(3, 9)]),
+    "choose": lambda m: m.choose(
+        np.array([[0, 1, 2], [2, 1, 0]]), [F[0, :3], F32[1, :3], np.full(3, 9)]
+    ),
     "choose_wrap": lambda m: m.choose(I[0], [1, 2, 3], mode="wrap"),
     "choose_clip": lambda m: m.choose(I[0], [F[0], F[1], F[2]], mode="clip"),
     "compress": lambda m: m.compress([True, False, True], F, axis=0),
@@ -203,7 +261,7 @@ CASES = {
     "block_3d": lambda m: m.block([[[F[0]]], [[F[1]]]]),
     "piecewise": lambda m: m.piecewise(F, [F < 0, F > 1], [lambda x: -x, lambda x: x * 10, 0.5]),
     "piecewise_scalars": lambda m: m.piecewise(I, [I < 0, I >= 3], [-1, 1]),
-    "piecewise_one": lambda m: m.piecewise(F[0], F[0] > 0, [lambda x: x ** 2]),
+    "piecewise_one": lambda m: m.piecewise(F[0], F[0] > 0, [lambda x: x**2]),
     "trim_zeros": lambda m: m.trim_zeros(np.array([0, 0, 1, 0, 2, 0])),
     "trim_zeros_f": lambda m: m.trim_zeros(np.array([0, 0, 1, 0, 2, 0]), "f"),
     "trim_zeros_b": lambda m: m.trim_zeros(np.array([0.0, 3, 0]), trim="b"),
@@ -255,7 +313,9 @@ CASES = {
     "cond_singular_svd": lambda m: m.linalg.cond(np.ones((3, 3))),
     "multi_dot": lambda m: m.linalg.multi_dot([F, F.T, F, F[0]]),
     "multi_dot_3": lambda m: m.linalg.multi_dot([F[0, :4], F, F.T]),
-    "tensorinv": lambda m: m.linalg.tensorinv(np.eye(12).reshape(4, 3, 4, 3) + 0.1 * rng.standard_normal((4, 3, 4, 3)) * 0 + 0.1),
+    "tensorinv": lambda m: m.linalg.tensorinv(
+        np.eye(12).reshape(4, 3, 4, 3) + 0.1 * rng.standard_normal((4, 3, 4, 3)) * 0 + 0.1
+    ),
     "tensorsolve": lambda m: m.linalg.tensorsolve(np.eye(6).reshape(2, 3, 6) + 0.1, F[:2, :3]),
     # emath
     "emath_sqrt_neg": lambda m: m.emath.sqrt(F),
@@ -272,13 +332,17 @@ CASES = {
     "emath_arctanh": lambda m: m.emath.arctanh(F32 * 2),
     "emath_complex": lambda m: m.emath.sqrt(F + 0j),
     # stride tricks
-    "sliding_window_view": lambda m: (sliding_window_view if m is la else
-                                      np.lib.stride_tricks.sliding_window_view)(F, (2, 3)),
-    "sliding_window_view_axis": lambda m: (sliding_window_view if m is la else
-                                           np.lib.stride_tricks.sliding_window_view)(V, 5, axis=0).sum(-1),
-    "sliding_window_view_same_axis": lambda m: (la.lib.stride_tricks.sliding_window_view if m is la
-                                                else np.lib.stride_tricks.sliding_window_view)(
-        F, (2, 2), axis=(1, 1)),
+    "sliding_window_view": lambda m: (
+        sliding_window_view if m is la else np.lib.stride_tricks.sliding_window_view
+    )(F, (2, 3)),
+    "sliding_window_view_axis": lambda m: (
+        sliding_window_view if m is la else np.lib.stride_tricks.sliding_window_view
+    )(V, 5, axis=0).sum(-1),
+    "sliding_window_view_same_axis": lambda m: (
+        la.lib.stride_tricks.sliding_window_view
+        if m is la
+        else np.lib.stride_tricks.sliding_window_view
+    )(F, (2, 2), axis=(1, 1)),
 }
 
 
@@ -297,19 +361,65 @@ def test_names_match_numpy(backend):
     la.eval(*arrays)
     for k, want in wants.items():
         got = np.asarray(lazy[k])
-        assert got.dtype == want.dtype and got.shape == want.shape, (k, got.dtype, want.dtype,
-                                                                     got.shape, want.shape)
+        assert got.dtype == want.dtype and got.shape == want.shape, (
+            k,
+            got.dtype,
+            want.dtype,
+            got.shape,
+            want.shape,
+        )
         tight = 2e-5 if want.dtype in (np.float32, np.complex64) else 1e-11
         np.testing.assert_allclose(got, want, rtol=tight, atol=tight, err_msg=k, equal_nan=True)
 
 
+def test_names_take_pending_arrays(reference_backend, monkeypatch):
+    """The same cases with every input a pending Array (as in a program), evaluated together."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.RankWarning)
+        wants = {k: np.asarray(f(np)) for k, f in CASES.items()}
+        for name in ("F", "F32", "I", "V", "FN", "X", "B"):
+            value = globals()[name]
+            monkeypatch.setitem(
+                globals(),
+                name,
+                la.asarray(value) & True if value.dtype == bool else la.asarray(value) + 0,
+            )
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", la.LazyArrayFallbackWarning)
+            lazy = {k: f(la) for k, f in CASES.items()}
+    la.eval(*[v for v in lazy.values() if isinstance(v, la.Array)])
+    for k, want in wants.items():
+        got = np.asarray(lazy[k])
+        assert got.dtype == want.dtype and got.shape == want.shape, k
+        np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5, err_msg=k, equal_nan=True)
+
+
 def test_types_and_constructor(reference_backend):
-    for name in ("ubyte", "byte", "short", "ushort", "intc", "uintc", "long", "ulong", "longlong",
-                 "ulonglong", "int_", "uint", "intp", "uintp", "single", "double", "csingle",
-                 "cdouble"):
+    for name in (
+        "ubyte",
+        "byte",
+        "short",
+        "ushort",
+        "intc",
+        "uintc",
+        "long",
+        "ulong",
+        "longlong",
+        "ulonglong",
+        "int_",
+        "uint",
+        "intp",
+        "uintp",
+        "single",
+        "double",
+        "csingle",
+        "cdouble",
+    ):
         assert getattr(la, name) == np.dtype(getattr(np, name)), name
     x = la.ndarray((2, 3), dtype=la.ubyte)
-    assert isinstance(x, la.Array) and isinstance(x, la.ndarray) and issubclass(la.Array, la.ndarray)
+    assert (
+        isinstance(x, la.Array) and isinstance(x, la.ndarray) and issubclass(la.Array, la.ndarray)
+    )
     assert x.dtype == np.uint8 and x.shape == (2, 3) and not np.asarray(x).any()
     assert isinstance(la.ones(3) + 1, la.ndarray) and not isinstance(np.ones(3), la.ndarray)
     assert la.ndarray(5).dtype == np.float64  # NumPy's default dtype
@@ -326,6 +436,7 @@ def test_types_and_constructor(reference_backend):
 
 def test_mutating_functions_rebind_the_callers_handle(backend):
     """NumPy's writers change the array the caller holds: so do lazyarray's (the handle)."""
+
     def kernel(xp, a):
         xp.put(a, [0], 100)
         xp.copyto(a, a * 2, where=a > 50)
@@ -337,39 +448,42 @@ def test_mutating_functions_rebind_the_callers_handle(backend):
     np.testing.assert_array_equal(np.asarray(ours), theirs)
 
 
-@pytest.mark.parametrize("call, exc", [
-    (lambda m: m.put(m.arange(3), [5], 1), IndexError),
-    (lambda m: m.copyto(m.arange(3), 1.5), TypeError),
-    (lambda m: m.copyto(m.zeros(3), m.ones(4)), ValueError),
-    (lambda m: m.histogram(np.array([1.0, np.nan]), 3), ValueError),
-    (lambda m: m.histogram(V, 3, range=(2, 1)), ValueError),
-    (lambda m: m.histogram(V, [3, 2, 1]), ValueError),
-    (lambda m: m.histogram(V, -2), ValueError),
-    (lambda m: m.nanargmax(np.array([np.nan, np.nan])), ValueError),
-    (lambda m: m.nanargmin(np.array([[1.0, np.nan], [np.nan, np.nan]]), axis=1), ValueError),
-    (lambda m: m.partition(np.arange(5), 5), ValueError),
-    (lambda m: m.argpartition(np.arange(5), -6), ValueError),
-    (lambda m: m.gradient(np.arange(2.0), edge_order=2), ValueError),
-    (lambda m: m.gradient(F, [1, 2], axis=0), ValueError),
-    (lambda m: m.gradient(F, 1, 2, 3), TypeError),
-    (lambda m: m.interp([1.0], [1, 2], [1, 2, 3]), ValueError),
-    (lambda m: m.interp([1.0], [1, 2], [1, 2], period=0), ValueError),
-    (lambda m: m.unpackbits(np.arange(3)), TypeError),
-    (lambda m: m.packbits(np.ones(3)), TypeError),
-    (lambda m: m.choose(np.array([0, 3]), [1, 2]), ValueError),
-    (lambda m: m.asarray_chkfinite(np.array([1.0, np.inf])), ValueError),
-    (lambda m: m.block([(1, 2)]), TypeError),
-    (lambda m: m.block([[1], 2]), ValueError),
-    (lambda m: m.insert(np.arange(3), 5, 0), IndexError),
-    (lambda m: m.fill_diagonal(m.zeros(3), 1), ValueError),
-    (lambda m: m.resize(np.arange(3), (-1, 2)), ValueError),
-    (lambda m: m.frexp(np.ones(2, complex)), TypeError),
-    (lambda m: m.polyfit([1.0, 2.0], [1.0, 2.0], -1), ValueError),
-    (lambda m: m.linalg.multi_dot([F]), ValueError),
-    (lambda m: m.apply_along_axis(np.sum, 2, F), np.exceptions.AxisError),
-    (lambda m: m.lexsort(()), TypeError),
-    (lambda m: m.r_["x", 1], ValueError),
-])
+@pytest.mark.parametrize(
+    "call, exc",
+    [
+        (lambda m: m.put(m.arange(3), [5], 1), IndexError),
+        (lambda m: m.copyto(m.arange(3), 1.5), TypeError),
+        (lambda m: m.copyto(m.zeros(3), m.ones(4)), ValueError),
+        (lambda m: m.histogram(np.array([1.0, np.nan]), 3), ValueError),
+        (lambda m: m.histogram(V, 3, range=(2, 1)), ValueError),
+        (lambda m: m.histogram(V, [3, 2, 1]), ValueError),
+        (lambda m: m.histogram(V, -2), ValueError),
+        (lambda m: m.nanargmax(np.array([np.nan, np.nan])), ValueError),
+        (lambda m: m.nanargmin(np.array([[1.0, np.nan], [np.nan, np.nan]]), axis=1), ValueError),
+        (lambda m: m.partition(np.arange(5), 5), ValueError),
+        (lambda m: m.argpartition(np.arange(5), -6), ValueError),
+        (lambda m: m.gradient(np.arange(2.0), edge_order=2), ValueError),
+        (lambda m: m.gradient(F, [1, 2], axis=0), ValueError),
+        (lambda m: m.gradient(F, 1, 2, 3), TypeError),
+        (lambda m: m.interp([1.0], [1, 2], [1, 2, 3]), ValueError),
+        (lambda m: m.interp([1.0], [1, 2], [1, 2], period=0), ValueError),
+        (lambda m: m.unpackbits(np.arange(3)), TypeError),
+        (lambda m: m.packbits(np.ones(3)), TypeError),
+        (lambda m: m.choose(np.array([0, 3]), [1, 2]), ValueError),
+        (lambda m: m.asarray_chkfinite(np.array([1.0, np.inf])), ValueError),
+        (lambda m: m.block([(1, 2)]), TypeError),
+        (lambda m: m.block([[1], 2]), ValueError),
+        (lambda m: m.insert(np.arange(3), 5, 0), IndexError),
+        (lambda m: m.fill_diagonal(m.zeros(3), 1), ValueError),
+        (lambda m: m.resize(np.arange(3), (-1, 2)), ValueError),
+        (lambda m: m.frexp(np.ones(2, complex)), TypeError),
+        (lambda m: m.polyfit([1.0, 2.0], [1.0, 2.0], -1), ValueError),
+        (lambda m: m.linalg.multi_dot([F]), ValueError),
+        (lambda m: m.apply_along_axis(np.sum, 2, F), np.exceptions.AxisError),
+        (lambda m: m.lexsort(()), TypeError),
+        (lambda m: m.r_["x", 1], ValueError),
+    ],
+)
 def test_errors_match_numpy(reference_backend, call, exc):
     with pytest.raises(exc), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -383,22 +497,44 @@ def test_numpy_calls_stay_lazy(reference_backend):
     x = la.asarray(V) * 2  # pending
     with warnings.catch_warnings():
         warnings.simplefilter("error", la.LazyArrayFallbackWarning)
-        got = [np.histogram(x, 5)[0], np.interp(x, X, X), np.gradient(x), np.around(x, 1),
-               np.partition(x, 3), np.lexsort((x, -x)), np.fft.fft2(x.reshape(5, 10)),
-               np.polyval([1.0, 2.0], x)]
+        got = [
+            np.histogram(x, 5)[0],
+            np.interp(x, X, X),
+            np.gradient(x),
+            np.around(x, 1),
+            np.partition(x, 3),
+            np.lexsort((x, -x)),
+            np.fft.fft2(x.reshape(5, 10)),
+            np.polyval([1.0, 2.0], x),
+        ]
     assert all(isinstance(g, la.Array) for g in got)
     np.testing.assert_allclose(np.asarray(got[1]), np.interp(V * 2, X, X))
 
 
-floats = hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=1, min_side=1, max_side=40),
-                    elements=st.floats(-1e6, 1e6, allow_subnormal=False))
+floats = hnp.arrays(
+    np.float64,
+    hnp.array_shapes(min_dims=1, max_dims=1, min_side=1, max_side=40),
+    elements=st.floats(-1e6, 1e6, allow_subnormal=False),
+)
 
 
 @settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=floats, bins=st.integers(1, 9), use_range=st.booleans(), weighted=st.booleans())
+@given(
+    data=floats,
+    bins=st.integers(1, 9),
+    use_range=st.sampled_from([None, float, int]),
+    weighted=st.booleans(),
+)
 def test_histogram_equals_numpy(backend, data, bins, use_range, weighted):
     lo, hi = float(np.min(data)), float(np.max(data))
-    rng_ = (lo - 1.0, lo + (hi - lo) * 0.6 + 0.5) if use_range else None  # cuts off the top
+    rng_ = (
+        None
+        if use_range is None
+        else (  # cuts off the top; Python ints or floats
+            use_range(np.floor(lo - 1.0)),
+            use_range(np.ceil(lo + (hi - lo) * 0.6 + 0.5)),
+        )
+    )
     w = np.linspace(0.5, 2.0, data.size) if weighted else None
     want_n, want_e = np.histogram(data, bins, range=rng_, weights=w)
     got_n, got_e = la.histogram(data, bins, range=rng_, weights=w)
@@ -408,19 +544,32 @@ def test_histogram_equals_numpy(backend, data, bins, use_range, weighted):
 
 
 @settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(x=floats, xp=hnp.arrays(np.float64, st.integers(1, 8),
-                               elements=st.floats(-1e3, 1e3, allow_subnormal=False),
-                               unique=True))
+@given(
+    x=floats,
+    xp=hnp.arrays(
+        np.float64,
+        st.integers(1, 8),
+        elements=st.floats(-1e3, 1e3, allow_subnormal=False),
+        unique=True,
+    ),
+)
 def test_interp_equals_numpy(backend, x, xp):
     xp = np.sort(xp)
     fp = np.cos(xp)
-    np.testing.assert_allclose(np.asarray(la.interp(x, xp, fp)), np.interp(x, xp, fp),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        np.asarray(la.interp(x, xp, fp)), np.interp(x, xp, fp), rtol=1e-12, atol=1e-12
+    )
 
 
 @settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(x=hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=6),
-                    elements=st.floats(-100, 100) | st.just(np.nan)), data=st.data())
+@given(
+    x=hnp.arrays(
+        np.float64,
+        hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=6),
+        elements=st.floats(-100, 100) | st.just(np.nan),
+    ),
+    data=st.data(),
+)
 def test_partition_property(backend, x, data):
     axis = data.draw(st.integers(-x.ndim, x.ndim - 1))
     n = x.shape[axis]
@@ -439,39 +588,56 @@ def test_partition_property(backend, x, data):
 
 
 @settings(max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(keys=hnp.arrays(np.int64, st.tuples(st.integers(1, 3), st.integers(1, 12)),
-                       elements=st.integers(-3, 3)))
+@given(
+    keys=hnp.arrays(
+        np.int64, st.tuples(st.integers(1, 3), st.integers(1, 12)), elements=st.integers(-3, 3)
+    )
+)
 def test_lexsort_equals_numpy(backend, keys):
     np.testing.assert_array_equal(np.asarray(la.lexsort(keys)), np.lexsort(keys))
 
 
 @settings(max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(x=hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, min_side=3, max_side=6),
-                    elements=st.floats(-1e3, 1e3)), edge=st.sampled_from([1, 2]),
-       spacing=st.floats(0.1, 10))
+@given(
+    x=hnp.arrays(
+        np.float64,
+        hnp.array_shapes(min_dims=1, max_dims=3, min_side=3, max_side=6),
+        elements=st.floats(-1e3, 1e3),
+    ),
+    edge=st.sampled_from([1, 2]),
+    spacing=st.floats(0.1, 10),
+)
 def test_gradient_equals_numpy(backend, x, edge, spacing):
     want = np.gradient(x, spacing, edge_order=edge)
     got = la.gradient(x, spacing, edge_order=edge)
-    for w, g in zip(want if isinstance(want, tuple) else (want,),
-                    got if isinstance(got, tuple) else (got,)):
+    for w, g in zip(
+        want if isinstance(want, tuple) else (want,), got if isinstance(got, tuple) else (got,)
+    ):
         np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, atol=1e-9)
 
 
 @settings(max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(x=hnp.arrays(np.uint8, hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=5)),
-       data=st.data())
+@given(
+    x=hnp.arrays(np.uint8, hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=5)),
+    data=st.data(),
+)
 def test_bits_round_trip_equal_numpy(backend, x, data):
     axis = data.draw(st.none() | st.integers(0, x.ndim - 1))
     order = data.draw(st.sampled_from(["big", "little"]))
     bits = np.unpackbits(x, axis=axis, bitorder=order)
     np.testing.assert_array_equal(np.asarray(la.unpackbits(x, axis=axis, bitorder=order)), bits)
-    np.testing.assert_array_equal(np.asarray(la.packbits(bits, axis=axis, bitorder=order)),
-                                  np.packbits(bits, axis=axis, bitorder=order))
+    np.testing.assert_array_equal(
+        np.asarray(la.packbits(bits, axis=axis, bitorder=order)),
+        np.packbits(bits, axis=axis, bitorder=order),
+    )
 
 
 @settings(max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(x=hnp.arrays(np.float64, st.integers(1, 30),
-                    elements=st.floats(allow_nan=True, allow_infinity=True)))
+@given(
+    x=hnp.arrays(
+        np.float64, st.integers(1, 30), elements=st.floats(allow_nan=True, allow_infinity=True)
+    )
+)
 def test_frexp_spacing_bit_exact(backend, x):
     with np.errstate(all="ignore"):
         m, e = np.frexp(x)
@@ -479,3 +645,29 @@ def test_frexp_spacing_bit_exact(backend, x):
         np.testing.assert_array_equal(np.asarray(lm), m)
         np.testing.assert_array_equal(np.asarray(le), e)
         np.testing.assert_array_equal(np.asarray(la.spacing(x)), np.spacing(x))
+
+
+def test_host_helpers_are_numpys(reference_backend):
+    """vectorize, einsum_path, the dtype and printing helpers give NumPy's answers."""
+    f = la.vectorize(lambda a, b: a - b if a > b else a + b)
+    np.testing.assert_array_equal(
+        np.asarray(f(la.asarray(I), 2)), np.vectorize(lambda a, b: a - b if a > b else a + b)(I, 2)
+    )
+
+    @la.vectorize(otypes=[float])
+    def g(a):
+        return a * 2
+
+    assert np.asarray(g(la.asarray([1, 2]))).dtype == np.float64
+    want = np.einsum_path("ij,jk,kl->il", F, F.T, F, optimize="greedy")
+    assert la.einsum_path("ij,jk,kl->il", la.asarray(F), F.T, la.asarray(F)) == want
+    assert la.common_type(la.asarray(F32), la.asarray(I)) is np.common_type(F32, I)
+    assert la.min_scalar_type(300) == np.min_scalar_type(300)
+    assert la.promote_types("f4", "i8") == np.promote_types("f4", "i8")
+    assert la.base_repr(10, 3) == np.base_repr(10, 3) and la.binary_repr(-3, 5) == "11101"
+    assert la.array2string(la.asarray(F32[0])) == np.array2string(F32[0])
+    assert la.array_repr(la.asarray(I[0])) == np.array_repr(I[0])
+    with la.printoptions(precision=2):
+        assert str(la.asarray([1.23456])) == "[1.23]"
+    assert la.exceptions.AxisError is np.exceptions.AxisError
+    assert la.linalg.LinAlgError is np.linalg.LinAlgError

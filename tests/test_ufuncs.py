@@ -49,6 +49,29 @@ def test_every_numpy_ufunc_la_has_is_a_ufunc_with_numpys_attributes():
     assert la.abs is la.absolute and la.mod is la.remainder and la.true_divide is la.divide
 
 
+# The sweeps below run on the numpy backend (the same front end); a sample of each runs on
+# every backend here, so that the C tier compiles tens of kernels, not hundreds.
+def test_a_sample_of_each_sweep_on_every_backend(backend):
+    for name, data, axis in [("add", F, 1), ("subtract", F, 0), ("bitwise_or", U, None),
+                             ("maximum", F, (0, 1)), ("logical_xor", I, 0), ("gcd", I, 1)]:
+        test_reduce(backend, name, data, axis)
+    for name in ("maximum", "subtract"):
+        test_reduce_initial_where_dtype_and_empty(backend, name)
+    for name, data, axis in [("maximum", F, 1), ("subtract", F, 0), ("add", I.astype(np.int8), 0)]:
+        test_accumulate(backend, name, data, axis)
+    test_reduceat(backend, "add", [0, 2, 1, 3])
+    test_reduceat(backend, "maximum", [1, 1, 3])
+    for name, data, b, key in [("add", F, 1.5, [0, 0, 3, 0]), ("add", I, 1.5, [0, 0, 3, 0]),
+                               ("divide", F, 3.0, (np.array([1, 1]), np.array([0, 0]))),
+                               ("negative", F, None, 1), ("subtract", I, 2, [2, 2])]:
+        test_at_matches_numpys_unbuffered_update(backend, name, data, b, key)
+    for name, kwargs, shape, dt in [("sum", {"axis": 0}, (5,), np.float64),
+                                    ("argmax", {"axis": 1}, (4,), np.int32),
+                                    ("std", {"axis": 0}, (5,), np.int64),
+                                    ("cumsum", {"axis": 1}, (4, 5), np.float64)]:
+        test_reductions_take_numpys_out(backend, name, kwargs, shape, dt)
+
+
 def test_plain_calls_and_operators_are_unchanged(backend):
     x = la.asarray(F)
     assert isinstance(la.add(x, 1.0), la.Array)
@@ -76,7 +99,7 @@ _REDUCE = [("add", F), ("multiply", F), ("maximum", F), ("minimum", F), ("subtra
 
 @pytest.mark.parametrize("name,data", _REDUCE, ids=[f"{n}-{d.dtype}" for n, d in _REDUCE])
 @pytest.mark.parametrize("axis", [0, 1, -1, None, (0, 1)])
-def test_reduce(backend, name, data, axis):
+def test_reduce(reference_backend, name, data, axis):
     ours, theirs = getattr(la, name), getattr(np, name)
     x = la.asarray(data)
     _same(lambda: ours.reduce(x, axis=axis), lambda: theirs.reduce(data, axis=axis))
@@ -85,7 +108,7 @@ def test_reduce(backend, name, data, axis):
 
 
 @pytest.mark.parametrize("name", ["add", "maximum", "multiply", "subtract"])
-def test_reduce_initial_where_dtype_and_empty(backend, name):
+def test_reduce_initial_where_dtype_and_empty(reference_backend, name):
     ours, theirs = getattr(la, name), getattr(np, name)
     x, mask = la.asarray(F), F > 0
     _same(lambda: ours.reduce(x, axis=1, initial=2.5),
@@ -121,14 +144,14 @@ def test_reduce_random_shapes(shape, name, data):
                                        ("minimum", I), ("subtract", F), ("bitwise_or", U),
                                        ("add", I.astype(np.int8)), ("divide", F)])
 @pytest.mark.parametrize("axis", [0, 1])
-def test_accumulate(backend, name, data, axis):
+def test_accumulate(reference_backend, name, data, axis):
     _same(lambda: getattr(la, name).accumulate(la.asarray(data), axis=axis),
           lambda: getattr(np, name).accumulate(data, axis=axis))
 
 
 @pytest.mark.parametrize("name", ["add", "maximum", "multiply", "subtract"])
 @pytest.mark.parametrize("indices", [[0, 2, 1, 3], [0], [4, 1], [1, 1, 3], [0, 5]])
-def test_reduceat(backend, name, indices):
+def test_reduceat(reference_backend, name, indices):
     data = RNG.normal(size=(5, 3))
     for axis in (0, 1):
         idx = [i for i in indices if i < data.shape[axis]] if axis else indices
@@ -145,7 +168,7 @@ _AT = [("add", F, 1.5), ("subtract", F, [1.0, 2.0, 3.0, 4.0]), ("multiply", F, 2
 @pytest.mark.parametrize("name,data,b", _AT, ids=[f"{n}-{d.dtype}-{b}" for n, d, b in _AT])
 @pytest.mark.parametrize("key", [[0, 0, 3, 0], (np.array([1, 1, 2, 1]), np.array([0, 0, 4, 0])),
                                  (slice(None), [2, 2, 0, 2]), 1])
-def test_at_matches_numpys_unbuffered_update(backend, name, data, b, key):
+def test_at_matches_numpys_unbuffered_update(reference_backend, name, data, b, key):
     """Repeated indices apply once per occurrence (unbuffered), the Array handle holds NumPy's
     result afterwards; the old value is unchanged."""
     ours, theirs = getattr(la, name), getattr(np, name)
@@ -234,6 +257,8 @@ def test_where_and_dtype(backend):
     want = np.full((4, 5), 7.0)
     np.sqrt(F, out=want, where=mask)
     np.testing.assert_allclose(np.asarray(out), want)
+    masked = np.asarray(la.sqrt(x, where=la.asarray(mask)))
+    np.testing.assert_allclose(masked, np.where(mask, np.sqrt(np.abs(F)), 0.0))  # 0: documented
     _same(lambda: la.add(la.asarray(I), la.asarray(I), dtype=np.float32),
           lambda: np.add(I, I, dtype=np.float32))
     _same(lambda: la.divide(la.asarray(I), 3, dtype=np.float32),
@@ -277,7 +302,7 @@ _OUT_CALLS = [("sum", {"axis": 0}, (5,)), ("sum", {}, ()), ("prod", {"axis": 1},
 @pytest.mark.parametrize("name,kwargs,shape", _OUT_CALLS,
                          ids=[f"{n}-{k}-{s}" for n, k, s in _OUT_CALLS])
 @pytest.mark.parametrize("out_dtype", [np.float64, np.int64, np.int32, np.bool_])
-def test_reductions_take_numpys_out(backend, name, kwargs, shape, out_dtype):
+def test_reductions_take_numpys_out(reference_backend, name, kwargs, shape, out_dtype):
     """np.<reduction>(x, out=o) and la.<reduction>(x, out=o): `o` holds NumPy's value, the call
     returns `o`; NumPy's casting rule per function (sum unsafe, argmax safe, std same_kind)."""
     data = F if name not in ("any", "all") else F > 0
@@ -323,3 +348,20 @@ def test_at_with_random_repeated_indices(n, data, name):
         a = la.asarray(start)
         getattr(la, name).at(a, idx, la.asarray(values))
         np.testing.assert_allclose(np.asarray(a), want, rtol=1e-13)
+
+
+@pytest.mark.parametrize("name", ["subtract", "divide", "hypot", "arctan2"])
+def test_long_folds_and_many_repeats_are_numpys(backend, name):
+    """Past 256 steps a non-associative fold runs NumPy's on the evaluated input, as past 64
+    repeats of one position does `.at`: NumPy's values either way."""
+    data = np.random.default_rng(3).uniform(0.5, 2.0, size=(300, 2))
+    _same(lambda: getattr(la, name).reduce(la.asarray(data), axis=0),
+          lambda: getattr(np, name).reduce(data, axis=0))
+    _same(lambda: getattr(la, name).accumulate(la.asarray(data), axis=0),
+          lambda: getattr(np, name).accumulate(data, axis=0))
+    idx = [0] * 70 + [1, 1]
+    want = data[:3, 0].copy()
+    getattr(np, name).at(want, idx, 1.01)
+    a = la.asarray(data[:3, 0])
+    getattr(la, name).at(a, idx, 1.01)
+    np.testing.assert_allclose(np.asarray(a), want, rtol=1e-13)

@@ -227,6 +227,19 @@ def test_views_write_through_as_numpy(backend, program):
     _check(program, _matrix)
 
 
+def test_sort_method_sorts_in_place(backend):
+    def program(xp, A):
+        row = A[1]
+        A[::-1].sort(axis=0)
+        row.sort()
+        return row + 0
+
+    _check(program, lambda: [np.array([[3.0, 1, 2], [9, -1, 4], [0, 5, 5], [2, 2, 1]])])
+    x = la.asarray(np.array([3, 1, 2]))
+    assert x.sort() is None
+    assert_matches(x, np.array([1, 2, 3]))
+
+
 def test_complex_parts_write_through(backend):
     def program(xp, z):
         z.real[0] = 5.0
@@ -304,6 +317,26 @@ def test_index_write_through_a_view_builds_one_scatter(reference_backend):
     ops = [n.op.name for n in la.graph.topological_order([A._node])]
     assert ops.count("scatter") == 1
     assert_matches(A, np.where(np.arange(16).reshape(4, 4) == 6, -4.0, 1.0))
+
+
+@pytest.mark.parametrize("budget", [3, 7, 100])
+def test_index_loop_with_views_under_graph_cuts(backend, budget):
+    """Cholesky-like writes through rows, columns and elements while the node budget cuts the
+    graph (evaluating the root between a view's creation and its write)."""
+    def program(xp, A):
+        for i in range(1, 6):
+            r, c = A[i], A.T[:, i]
+            for j in range(i):
+                A[i, j] = A[i, j] / A[j, j]
+                v = A[i, :j + 1]
+                v *= 1.01
+                c[j:] += 0.5
+            A[i, i:] -= xp.dot(A[i, :i], A[i, :i])
+            r[0] += 1
+        return r + 0, c + 0
+
+    with la.config(max_graph_nodes=budget):
+        _check(program, lambda: [np.eye(6) * 5 + 1.0])
 
 
 def test_jit_body_gets_its_own_handles(backend):
@@ -384,13 +417,15 @@ def _play(steps, root):
     return handles
 
 
-@pytest.mark.parametrize("backend_name", ["numpy", "c"])
+@pytest.mark.parametrize("backend_name,budget", [("numpy", 100), ("c", 100), ("numpy", 4)])
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(steps=_programs())
-def test_random_view_programs_match_numpy(backend_name, steps):
+def test_random_view_programs_match_numpy(backend_name, budget, steps):
+    """Budget 4: graph cuts evaluate the handles while views are taken and written (a cut inside
+    a view's build hands it the root's new leaf)."""
     base = np.arange(24.0).reshape(4, 3, 2)
     want = _play(steps, base.copy())
-    with la.config(backend=backend_name):
+    with la.config(backend=backend_name, max_graph_nodes=budget):
         got = _play(steps, la.asarray(base))
         for w, g in zip(want, got):
             assert_matches(g, w)

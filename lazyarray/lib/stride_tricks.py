@@ -51,3 +51,11 @@ def sliding_window_view(x: Any, window_shape: Any, axis: Any = None, *, subok: b
         out = out[(slice(None),) * ax + (asarray(starts),)]
         out = mp.moveaxis(out, ax + 1, -1)
     return out
+
+
+def __getattr__(name: str) -> Any:
+    if name == "as_strided":
+        raise AttributeError("lazyarray.lib.stride_tricks.as_strided is not implemented: "
+                             "arbitrary strides over memory have no meaning for a lazy value; "
+                             "use sliding_window_view, broadcast_to or indexing")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

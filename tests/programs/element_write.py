@@ -1,6 +1,6 @@
 """Element-by-element updates written as A[i][j] = v (chained indexing), as beginners write them."""
 
-SIZES = {"small": dict(N=6), "bench": dict(N=100)}
+SIZES = {"small": dict(N=6), "bench": dict(N=150)}
 
 
 def inputs(rng, N):

@@ -1,6 +1,6 @@
 """Numba's go_fast example: a trace of tanh over the diagonal accumulated in a loop, added to a."""
 
-SIZES = {"small": dict(N=8), "bench": dict(N=2000)}
+SIZES = {"small": dict(N=8), "bench": dict(N=3000)}
 
 
 def inputs(rng, N):

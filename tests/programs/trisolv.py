@@ -2,7 +2,7 @@
 
 import numpy
 
-SIZES = {"small": dict(N=10), "bench": dict(N=2000)}
+SIZES = {"small": dict(N=10), "bench": dict(N=2500)}
 
 
 def inputs(rng, N):

@@ -56,6 +56,11 @@ def _sort(self: Array, axis: int = -1, kind: Any = None, order: Any = None, *,
     rebind(self, searching.sort(self, axis=axis)._node, site)
 
 
+def _fill(self: Array, value: Any) -> None:
+    """ndarray.fill: every element becomes `value` (NumPy's assignment rules), in place."""
+    self[...] = value
+
+
 def _axes_last(self: Array, axis1: int, axis2: int) -> Array:
     """The array with axis1, axis2 moved last (ndarray.diagonal/trace work on any two axes)."""
     return manipulation.moveaxis(self, (axis1, axis2), (-2, -1))
@@ -92,6 +97,7 @@ Array.nbytes = property(lambda self: self.size * self.dtype.itemsize)  # type: i
 Array.transpose = _transpose  # type: ignore[attr-defined]
 Array.argsort = _argsort  # type: ignore[attr-defined]
 Array.sort = _sort  # type: ignore[attr-defined]
+Array.fill = _fill  # type: ignore[attr-defined]
 Array.nonzero = _method(searching.nonzero)  # type: ignore[attr-defined]
 Array.diagonal = _diagonal  # type: ignore[attr-defined]
 Array.trace = _trace  # type: ignore[attr-defined]

@@ -28,8 +28,8 @@ def _complex_dtypes() -> tuple[np.dtype, ...]:
 
 
 def _dtype_of(x: Any) -> np.dtype:
-    if isinstance(x, Array):
-        return x.dtype
+    if isinstance(x, (Array, np.ndarray, np.generic)):  # NumPy's result_type takes its arrays too
+        return dtypes.to_dtype(x.dtype)
     return dtypes.to_dtype(x)
 
 

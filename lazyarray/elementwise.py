@@ -16,6 +16,7 @@ from . import _bind
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import user_site
+from .outputs import into
 
 _CAST = get_op("cast")
 # (name, inputs, out, keywords) -> result: a call with NumPy's ufunc keywords (lazyarray/ufuncs.py)
@@ -208,13 +209,20 @@ def _wrap_weak_int(op: Any, dtype: np.dtype, site: Any) -> Any:
 
 
 def clip(x: Any, min: Any = None, max: Any = None, *, a_min: Any = None,  # noqa: A002
-         a_max: Any = None) -> Array:
+         a_max: Any = None, out: Any = None) -> Array:
     """numpy.clip / Array API `clip`: clamp to [min, max] (NumPy's `a_min`/`a_max` too); NaN propagates (as NumPy's clip). As NumPy 2, a Python int bound beyond
     the integer dtype on its own side (`clip(int8, 0, 1000)`) binds nothing and is dropped."""
     if (a_min is not None and min is not None) or (a_max is not None and max is not None):
         raise _bind.fail(ValueError, "clip: pass min/max or a_min/a_max, not both", user_site(1))
     min = a_min if a_min is not None else min  # noqa: A001
     max = a_max if a_max is not None else max  # noqa: A001
+    result, target = _clip(x, min, max), out
+    if target is None:
+        return result
+    return into(target, result, np.clip, (x, min, max), {}, user_site(1))
+
+
+def _clip(x: Any, min: Any, max: Any) -> Array:  # noqa: A002
     out = x if isinstance(x, Array) else asarray_operand(x)
     if out.dtype.kind in "iu":
         info = np.iinfo(out.dtype)

@@ -136,9 +136,12 @@ def diag(v: Any, k: int = 0) -> Array:
     return zeros((n, n), dtype=x.dtype).at[rows + max(-k, 0), rows + max(k, 0)].set(x)
 
 
-def outer(a: Any, b: Any) -> Array:
-    """numpy.outer: inputs flattened."""
-    return lc.outer(mp.ravel(_array(a)), mp.ravel(_array(b)))
+def outer(a: Any, b: Any, out: Any = None) -> Array:
+    """numpy.outer: inputs flattened; `out` takes NumPy's rules (lazyarray/outputs.py)."""
+    result = lc.outer(mp.ravel(_array(a)), mp.ravel(_array(b)))
+    if out is None:
+        return result
+    return into(out, result, np.outer, (a, b), {}, user_site(1))
 
 
 def inner(a: Any, b: Any) -> Array:

@@ -310,3 +310,12 @@ def test_complex_expm1_cuda_kernel_compiles_under_nvrtc():
         assert f"la_expmone_c{64 if dtype == 'complex64' else 128}(" in kernel.source
         assert "isinf(a.re) && !isfinite(a.im)" in kernel.source
         assert nvrtc.compile_cuda(kernel.source).resources
+
+
+@pytest.mark.parametrize("other", [np.empty(0), np.empty(0, np.float32), np.float32(1.0),
+                                   np.int8(3), np.empty((2, 2), np.int16)], ids=repr)
+def test_result_type_takes_numpy_arrays_and_scalars_as_numpy(other):
+    """numpy.result_type takes arrays and NumPy scalars; la.histogram's bin edges ask it with a
+    lazy 0-d bound beside a NumPy array (the corpus's azimuthal integration)."""
+    for x in (la.asarray(np.ones(3, np.float32)), la.asarray(np.ones(3, np.int32))):
+        assert la.result_type(x, other) == np.result_type(np.asarray(x), other)

@@ -445,3 +445,18 @@ def test_a_sequence_into_an_element_raises_as_numpy(reference_backend, value):
     want = np.zeros((3, 3))
     want[1, 2, ...] = np.array([7.25])
     assert_matches(x, want)
+
+
+def test_fill_clip_out_outer_out_write_as_numpy(backend):
+    """ndarray.fill, clip(out=), outer(out=): the corpus helper's probe of NumPy's write idioms."""
+    def program(xp, A, B):
+        A[1].fill(0.5)
+        xp.clip(A[2:], 2.0, 5.0, out=A[2:])
+        xp.outer(B[0], B[1], out=B[2:].reshape(2, 2))
+        row = B[0]
+        xp.outer(row, row, out=B.T[:2, :2])
+
+    _check(program, lambda: [np.arange(12.0).reshape(4, 3), np.arange(8.0).reshape(4, 2)])
+    i = la.asarray(np.arange(3))
+    i.fill(2.7)  # NumPy's assignment cast
+    assert_matches(i, np.full(3, 2))

@@ -1,7 +1,6 @@
 """Azimuthal integration: mean intensity per radial bin, two np.histogram calls (weighted /
 counts)."""
 
-NEEDS = ("names",)  # histogram(range=(0.0, lazy 0-d)) TypeError (corpus_findings.md 2)
 SIZES = {"small": dict(N=1000, npt=10), "bench": dict(N=400000, npt=100)}
 
 

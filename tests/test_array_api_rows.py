@@ -312,8 +312,9 @@ def test_complex_expm1_cuda_kernel_compiles_under_nvrtc():
         assert nvrtc.compile_cuda(kernel.source).resources
 
 
-@pytest.mark.parametrize("other", [np.empty(0), np.empty(0, np.float32), np.float32(1.0),
-                                   np.int8(3), np.empty((2, 2), np.int16)], ids=repr)
+@pytest.mark.parametrize("other", [np.zeros(0), np.zeros(0, np.float32), np.float32(1.0),
+                                   np.int8(3), np.zeros((2, 2), np.int16)],
+                         ids=["f64[0]", "f32[0]", "f32-scalar", "i8-scalar", "i16[2,2]"])
 def test_result_type_takes_numpy_arrays_and_scalars_as_numpy(other):
     """numpy.result_type takes arrays and NumPy scalars; la.histogram's bin edges ask it with a
     lazy 0-d bound beside a NumPy array (the corpus's azimuthal integration)."""

@@ -119,14 +119,14 @@ def test_float32_ulp_over_every_input(name, tmp_path):
     import subprocess
 
     from lazyarray.runtime import c_compiler
-    from lazyarray.runtime.c_prelude import render_helpers
+    from lazyarray.runtime.c_prelude import FPE_VALUES, render_helpers
 
     tc = c_compiler.toolchain()
     if not tc.openmp:
         pytest.skip("the sweep needs OpenMP to finish in minutes")
     helpers = render_helpers(f"la_{name}_f32(x)")
     src = ("#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n#include <math.h>\n"
-           f"{helpers}\n#define FUNC_F32 la_{name}_f32\n#define FUNC {name}\n{_SWEEP}")
+           f"{FPE_VALUES}\n{helpers}\n#define FUNC_F32 la_{name}_f32\n#define FUNC {name}\n{_SWEEP}")
     (tmp_path / "sweep.c").write_text(src)
     flags = [f for f in tc.flags if f not in ("-shared", "-fPIC", c_compiler.SERIAL_REGION_FLAG)]
     exe = tmp_path / "sweep"

@@ -47,9 +47,34 @@ def _inputs(op, dtypes, shapes, seed):
                  for k, (dt, shape) in enumerate(zip(dtypes, shapes)))
 
 
+# Ops whose result cancels: logaddexp(a, b) = max(a, b) + log1p(exp(-|a - b|)) near 0 carries a few
+# ulps of its inputs, not of its result (NumPy's own error there is thousands of result ulps, against
+# the exact value; the C backend's own exp/log1p round differently from libm's). Their results are
+# compared at ULPS of max(|a|, |b|, |result|) instead.
+_INPUT_SCALED = {"logaddexp", "logaddexp2"}
+
+
+def _assert_op_matches(op, got, arrays):
+    want = numpy_result(op.ufunc, arrays)
+    if op.name not in _INPUT_SCALED or np.asarray(want).dtype.kind != "f":
+        assert_matches(got, want)
+        return
+    got_np, want = np.asarray(got), np.asarray(want)
+    assert got_np.dtype == want.dtype and got_np.shape == want.shape
+    scale = np.abs(want)
+    for a in arrays:
+        scale = np.maximum(scale, np.abs(np.asarray(a, want.dtype)))
+    finite = np.isfinite(want)
+    np.testing.assert_array_equal(np.isnan(got_np), np.isnan(want))
+    np.testing.assert_array_equal(got_np[~finite & ~np.isnan(want)], want[~finite & ~np.isnan(want)])
+    err = np.abs(got_np[finite] - want[finite])
+    bound = 4 * np.finfo(want.dtype).eps * scale[finite] + np.finfo(want.dtype).tiny
+    assert (err <= bound).all(), f"{op.name}: error {err.max()} over {bound[err.argmax()]}"
+
+
 def _check(op, arrays):
     got = _api(op)(*(la.array(a) for a in arrays))
-    assert_matches(got, numpy_result(op.ufunc, arrays))
+    _assert_op_matches(op, got, arrays)
 
 
 @pytest.mark.parametrize("op", UFUNC_OPS, ids=ids)
@@ -62,7 +87,7 @@ def test_every_accepted_dtype_combination(backend, op):
     with la.errstate(all="ignore"):  # as numpy_result: the drawn specials overflow etc.
         results = la.eval(*[_api(op)(*(la.array(a) for a in arrays)) for arrays in cases])
     for arrays, got in zip(cases, results if len(cases) > 1 else [results]):
-        assert_matches(got, numpy_result(op.ufunc, arrays))
+        _assert_op_matches(op, got, arrays)
 
 
 @pytest.mark.parametrize("op", UFUNC_OPS, ids=ids)
@@ -136,7 +161,7 @@ def test_python_scalar_operands_are_weak(backend, op, kind):
                     _api(op)(*lazy)
                 checked += 1
                 continue
-            assert_matches(_api(op)(*lazy), numpy_result(op.ufunc, tuple(operands)))
+            _assert_op_matches(op, _api(op)(*lazy), tuple(operands))
             checked += 1
     assert checked > 0
 

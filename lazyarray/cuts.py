@@ -97,7 +97,8 @@ class _State:
     after = 0
     evaluations = -1  # plan-cache lookups when the count was last exact (a cut, a recount)
     replaced: dict[int, tuple[Node, Node]] = {}  # id(pending node) -> (node, its result leaf)
-    cut_leaves: weakref.WeakSet = weakref.WeakSet()  # the leaves the last cut made
+    cut_leaves: dict[int, weakref.ref] = {}  # id -> weak reference: the leaves the last cut made
+    over = False  # the last exact count of everything pending was over the budget
 
 
 _STATE = _State()
@@ -108,7 +109,7 @@ def configure(budget: int) -> None:
     """A new node budget: forget any wait (settings listener)."""
     st = _STATE
     st.budget, st.waiting, st.replaced, st.point = budget, False, {}, None
-    st.cut_leaves = weakref.WeakSet()
+    st.cut_leaves = {}
     st.evaluations = -1
     set_cut_threshold(budget)
     if not _prune():  # nothing pending: count the next segment from here (exact, not per use)
@@ -134,18 +135,18 @@ def _count_pending(nodes: list[Node]) -> int:
 def _walk(nodes: list[Node]) -> tuple[int, bool]:
     """Distinct operation nodes of these nodes' graphs, and whether they read a leaf that the
     last cut made."""
-    seen: set[int] = set()
+    seen: set[Node] = set()  # nodes hash by identity
     stack = [n for n in nodes if n.inputs]
     cut_leaves = _STATE.cut_leaves
     reads_cut = False
     while stack:
         node = stack.pop()
-        if id(node) not in seen:
-            seen.add(id(node))
+        if node not in seen:
+            seen.add(node)
             for i in node.inputs:
                 if i.inputs:
                     stack.append(i)
-                elif not reads_cut and i in cut_leaves:
+                elif not reads_cut and id(i) in cut_leaves and cut_leaves[id(i)]() is i:
                     reads_cut = True
     return len(seen), reads_cut
 
@@ -184,9 +185,13 @@ def _crosses(inputs: tuple[Node, ...]) -> bool:
             # the previous call left the point decides where this call cuts first.
             st.point = None
         return True
-    st.evaluations = _evaluations()
+    done = _evaluations()
+    if st.over and done == st.evaluations:
+        return False  # all that is pending was over the budget at the last check: still is, mostly
+    st.evaluations = done
     pending = _count_pending([a._node for a in _prune()] + list(inputs))
-    if pending < st.budget:
+    st.over = pending >= st.budget
+    if not st.over:
         start_segment(pending)
     return False
 
@@ -290,7 +295,8 @@ def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
         nodes, results = _evaluate_separately(nodes, inputs)
     st = _STATE
     st.replaced = {id(n): (n, r) for n, r in zip(nodes, results)}
-    st.cut_leaves = weakref.WeakSet(results)
+    st.cut_leaves = {id(r): weakref.ref(r) for r in results}
+    st.over = False
     for a in arrays:  # an Array listed twice (`x[i] = v` tracks it again) is replaced once
         a._node = st.replaced.get(id(a._node), (None, a._node))[1]
     _LIVE.clear()

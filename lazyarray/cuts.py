@@ -13,15 +13,22 @@ pending, so every segment has a different structure and every cut builds a new p
 Each segment then starts from leaves at the same point of the loop body, so it has the same
 structure as the one before and hits the plan built for it: a steady state of one plan for any
 number of state variables. If the point does not recur within `budget` nodes (straight-line code,
-a different loop), the cut happens where it is, and that becomes the point.
+a different loop), the cut happens where it is and the point is forgotten: the next crossing
+picks a new one. A crossing whose graph reads none of the leaves the last cut made (a new call
+of the function, on new inputs) also starts with no point, as the first call did.
 
-The count that decides a crossing is an over-estimate (`graph.node`: nodes built since the last
-cut). After an evaluation that was not a cut (the end of a training function's call: `la.eval(w)`)
-the nodes built before it are no longer pending, so the first crossing recounts what live Arrays
-really hold and, when that is within the budget, counts the segment from there; a wait for the
-point that an evaluation interrupted is recounted the same way (and forgotten when within the
-budget). A function called again (an epoch) then crosses at the same step as its previous call
-and cuts at the same points: every segment of the second call hits a plan of the first.
+A crossing is decided on the exact size of the new node's pending graph (`_crosses`), not on the
+over-estimates that call the hook: those depend on the history (a previous call's tail, dead
+nodes), so the same program would cross, and cut, at other nodes in its second call than in its
+first. Decided exactly, and with no point carried over, a second call with the same sizes cuts
+where the first did and builds no plan (tests/test_program_plans.py, over the corpus).
+
+The count that calls the hook is an over-estimate (`graph.node`: nodes built since the last cut).
+After an evaluation that was not a cut (the end of a training function's call: `la.eval(w)`) the
+nodes built before it are no longer pending, so a check that finds no crossing recounts what live
+Arrays really hold and, when that is within the budget, counts the segment from there (the next
+check comes when a crossing is possible again); a wait for the point that an evaluation
+interrupted is recounted the same way (and forgotten when within the budget).
 """
 
 from __future__ import annotations
@@ -90,6 +97,8 @@ class _State:
     after = 0
     evaluations = -1  # plan-cache lookups when the count was last exact (a cut, a recount)
     replaced: dict[int, tuple[Node, Node]] = {}  # id(pending node) -> (node, its result leaf)
+    cut_leaves: dict[int, weakref.ref] = {}  # id -> weak reference: the leaves the last cut made
+    over = False  # the last exact count of everything pending was over the budget
 
 
 _STATE = _State()
@@ -100,6 +109,7 @@ def configure(budget: int) -> None:
     """A new node budget: forget any wait (settings listener)."""
     st = _STATE
     st.budget, st.waiting, st.replaced, st.point = budget, False, {}, None
+    st.cut_leaves = {}
     st.evaluations = -1
     set_cut_threshold(budget)
     if not _prune():  # nothing pending: count the next segment from here (exact, not per use)
@@ -119,14 +129,26 @@ def _evaluations() -> int:
 
 def _count_pending(nodes: list[Node]) -> int:
     """Distinct operation nodes (leaves not counted) of these nodes' graphs."""
-    seen: set[int] = set()
+    return _walk(nodes)[0]
+
+
+def _walk(nodes: list[Node]) -> tuple[int, bool]:
+    """Distinct operation nodes of these nodes' graphs, and whether they read a leaf that the
+    last cut made."""
+    seen: set[Node] = set()  # nodes hash by identity
     stack = [n for n in nodes if n.inputs]
+    cut_leaves = _STATE.cut_leaves
+    reads_cut = False
     while stack:
         node = stack.pop()
-        if id(node) not in seen:
-            seen.add(id(node))
-            stack.extend([i for i in node.inputs if i.inputs])
-    return len(seen)
+        if node not in seen:
+            seen.add(node)
+            for i in node.inputs:
+                if i.inputs:
+                    stack.append(i)
+                elif not reads_cut and id(i) in cut_leaves and cut_leaves[id(i)]() is i:
+                    reads_cut = True
+    return len(seen), reads_cut
 
 
 def _recounted_within_budget(inputs: tuple[Node, ...]) -> bool:
@@ -142,6 +164,36 @@ def _recounted_within_budget(inputs: tuple[Node, ...]) -> bool:
         return False
     start_segment(pending)
     return True
+
+
+def _crosses(inputs: tuple[Node, ...]) -> bool:
+    """Whether the node about to be built on `inputs` makes a pending graph of more than `budget`
+    operations, counted exactly (distinct nodes): the cheap counts that call the hook
+    (`Node.pending` sums a shared sub-graph once per use; `built_in_segment` counts dead nodes and
+    the tail of a previous call) over-estimate it by amounts that depend on the history, so a
+    crossing decided on them lands at a different node in a second call than in the first, and
+    every later segment then differs too. Decided exactly, the crossing is a function of what the
+    program holds, so calls with the same sizes cross, and cut, at the same nodes. Not crossing:
+    the segment restarts from the exact count of everything pending, which keeps
+    `built_in_segment` an upper bound (the next check comes no sooner than it could cross)."""
+    st = _STATE
+    size, reads_cut = _walk(list(inputs))
+    if size + 1 > st.budget:
+        if not reads_cut:
+            # A graph that does not continue from the last cut (a new call of the function, on
+            # new inputs): start as the first call did, with no point to wait for. Else where
+            # the previous call left the point decides where this call cuts first.
+            st.point = None
+        return True
+    done = _evaluations()
+    if st.over and done == st.evaluations:
+        return False  # all that is pending was over the budget at the last check: still is, mostly
+    st.evaluations = done
+    pending = _count_pending([a._node for a in _prune()] + list(inputs))
+    st.over = pending >= st.budget
+    if not st.over:
+        start_segment(pending)
+    return False
 
 
 def _user_point(op: Any) -> Any:
@@ -191,7 +243,7 @@ def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
     else:
         if min(1 + sum([n.pending for n in inputs]), built_in_segment()) <= st.budget:
             return inputs
-        if _recounted_within_budget(inputs):
+        if not _crosses(inputs):
             return inputs
         if st.point is None:
             st.point = point
@@ -202,7 +254,12 @@ def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
         return _cut(inputs, point)
     if st.waited <= st.budget:
         return inputs
-    st.point = point  # the point did not recur (another loop?): cut here, and next time here
+    # The point did not recur (another loop, or code the loop has left): cut here and forget the
+    # point, so that the next crossing picks one where it happens (in the loop running then).
+    # Adopting this node as the point instead makes the point a call's first crossing waits for
+    # depend on where the previous call timed out: the second call then cuts elsewhere than the
+    # first, and builds new plans (finding 5 of the corpus: adi, ludcmp).
+    st.point = None
     return _cut(inputs, point)
 
 
@@ -238,6 +295,8 @@ def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
         nodes, results = _evaluate_separately(nodes, inputs)
     st = _STATE
     st.replaced = {id(n): (n, r) for n, r in zip(nodes, results)}
+    st.cut_leaves = {id(r): weakref.ref(r) for r in results}
+    st.over = False
     for a in arrays:  # an Array listed twice (`x[i] = v` tracks it again) is replaced once
         a._node = st.replaced.get(id(a._node), (None, a._node))[1]
     _LIVE.clear()

@@ -139,19 +139,24 @@ def _opens_with(code: types.CodeType, lasti: int) -> bool:
     return False
 
 
+def _validated(changes: dict[str, object]) -> dict[str, object]:
+    """The changes as the Settings model stores them (pydantic validates each assignment)."""
+    for name in changes:
+        if name not in Settings.model_fields:
+            raise TypeError(f"unknown setting {name!r}; known: {sorted(Settings.model_fields)}")
+    checked = _default.model_copy()
+    for name, value in changes.items():
+        setattr(checked, name, value)  # validates
+    return {name: getattr(checked, name) for name in changes}
+
+
 class config:  # noqa: N801  (a function-like context manager, as users call it)
     """Change settings: `la.config(backend="c")` (the process default), or
     `with la.config(backend="numpy"): ...` (this thread or task, until the block exits)."""
 
     def __init__(self, **changes: object) -> None:
         global _default
-        for name in changes:
-            if name not in Settings.model_fields:
-                raise TypeError(f"unknown setting {name!r}; known: {sorted(Settings.model_fields)}")
-        checked = _default.model_copy()
-        for name, value in changes.items():
-            setattr(checked, name, value)  # validates
-        self._changes = {name: getattr(checked, name) for name in changes}
+        self._changes = _validated(changes)
         self._layered = False
         frame = sys._getframe(1)
         self._block = _opens_with(frame.f_code, frame.f_lasti)
@@ -170,13 +175,7 @@ class config:  # noqa: N801  (a function-like context manager, as users call it)
         """A `with` block's config made by library code (la.errstate), where the caller's
         bytecode says nothing: nothing changes until `__enter__`."""
         self = cls.__new__(cls)
-        for name in changes:
-            if name not in Settings.model_fields:
-                raise TypeError(f"unknown setting {name!r}; known: {sorted(Settings.model_fields)}")
-        checked = _default.model_copy()
-        for name, value in changes.items():
-            setattr(checked, name, value)  # validates
-        self._changes = {name: getattr(checked, name) for name in changes}
+        self._changes = _validated(changes)
         self._layered = False
         self._block = True
         return self

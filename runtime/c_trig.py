@@ -19,7 +19,9 @@ multiples of 4. M times that 256-bit window is formed exactly in 32-bit columns 
 cut out of it, centred to [-1/2, 1/2), turned into a double-double and multiplied by pi/2 (Dekker
 products: the generated code has no FMA). |x| < pi/4 skips the reduction. The kernels are Taylor
 polynomials on |r| <= pi/4 with the double-double's low part as first-order correction.
-float32 runs the float64 function and rounds once.
+float32 sin/cos run the same reduction in float64 with 6-term polynomials and no low part
+(`la_sinqs`: error < 2^-45 relative, below a float32 rounding's reach but for near-ties) and
+round once; float32 tan runs the float64 function.
 """
 
 from __future__ import annotations
@@ -162,7 +164,7 @@ def _split_hi(x: float) -> float:
     return c - (c - x)
 
 
-def _kernel_lines(near_only: bool) -> list[str]:
+def _kernel_lines(near_only: bool, short: bool = False) -> list[str]:
     """C statements: sin and cos of the reduced |a| (`sn`, `cs`) and the quadrant `quad`.
     |a| < NEAR: the Cody-Waite reduction; beyond, the exact one (selected per element, so a value
     has one bit pattern). `near_only`: the Cody-Waite reduction alone (garbage beyond NEAR), for
@@ -179,6 +181,12 @@ def _kernel_lines(near_only: bool) -> list[str]:
             f"int64_t isnear = ax < {NEAR!r};",
             "rh = isnear ? nrh : rh; rl = isnear ? nrl : rl; quad = isnear ? nquad : quad;",
         ]
+    if short:  # float32: 6 terms each (truncation < 2^-45 of the result), rl dropped
+        return lines + [
+            "double z = rh * rh;",
+            f"double sn = rh + rh * z * ({_horner('z', _sin_coefs()[:6])});",
+            f"double cs = 1.0 - 0.5 * z + z * z * ({_horner('z', _cos_coefs()[:6])});",
+        ]
     return lines + [
         "double z = rh * rh, v = z * rh;",
         f"double sn = rh + (v * ({_horner('z', _sin_coefs())}) + rl * (1.0 - 0.5 * z));",
@@ -187,16 +195,16 @@ def _kernel_lines(near_only: bool) -> list[str]:
     ]
 
 
-def _sinq_gen(near_only: bool):
+def _sinq_gen(near_only: bool, short: bool = False):
     def gen(dt, t: str):
-        return _sinq(dt, t, near_only)
+        return _sinq(dt, t, near_only, short)
     return gen
 
 
-def _sinq(dt, t: str, near_only: bool = False):
+def _sinq(dt, t: str, near_only: bool = False, short: bool = False):
     if str(dt) != "float64":
         raise KeyError("la_sinq is float64 only")
-    lines = _kernel_lines(near_only) + [
+    lines = _kernel_lines(near_only, short) + [
         "int64_t k = (quad + (int64_t)q) & 3;",
         "double res = (k & 1) ? cs : sn;",
         "res = (k & 2) ? -res : res;",
@@ -234,8 +242,9 @@ def _tan(dt, t: str, near_only: bool = False):
 
 def _sincos(q: str, helper: str):
     def gen(dt, t: str):
-        if str(dt) == "float32":
-            return "a", f"(float)la_{helper}_f64((double)a, {q})", (f"la_{helper}_f64",)
+        if str(dt) == "float32":  # the short polynomials: la_sinqs / la_sinqsnear
+            h = helper.replace("sinq", "sinqs")
+            return "a", f"(float)la_{h}_f64((double)a, {q})", (f"la_{h}_f64",)
         return "a", f"la_{helper}_f64(a, {q})", (f"la_{helper}_f64",)
     return gen
 
@@ -249,6 +258,7 @@ def _far(dt, t: str):
 # The `...near` variants: the Cody-Waite path alone; the C printer's vector loop uses them and
 # reruns a chunk with the full functions when `la_trigfar` flags an element (c_printer.py).
 GENERATORS = {"sinq": _sinq_gen(False), "sinqnear": _sinq_gen(True),
+              "sinqs": _sinq_gen(False, True), "sinqsnear": _sinq_gen(True, True),
               "sin": _sincos("0.0", "sinq"), "cos": _sincos("1.0", "sinq"),
               "sinnear": _sincos("0.0", "sinqnear"), "cosnear": _sincos("1.0", "sinqnear"),
               "tan": _tan_gen(False), "tannear": _tan_gen(True), "trigfar": _far}

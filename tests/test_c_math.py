@@ -181,3 +181,21 @@ def test_trig_cheap_reduction_agrees_with_exact_chunks(name, dtype):
             worst = int(np.argmax(err))
             assert err[worst] <= bound, f"{name}({xs[worst]!r}): {err[worst]:.2f} ulp"
     assert np.isnan(mixed[-2:]).all()
+
+
+def test_trig_far_chunk_reruns_alone_with_threads():
+    """With threads each chunk decides alone: one far element reruns its own chunk only, and
+    every element keeps the bits it has in an all-near array (2^20 elements: parallel)."""
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-1e4, 1e4, 2**20)
+    far = x.copy()
+    far[[17, 2**19 + 5]] = [3e5, -1e20]
+    with la.config(backend="c", num_threads=2):
+        # two evaluations: one fused kernel would rerun both outputs' chunks together
+        near_out, far_out = np.asarray(la.sin(la.array(x))), np.asarray(la.sin(la.array(far)))
+    keep = np.ones(x.size, bool)
+    keep[[17, 2**19 + 5]] = False
+    np.testing.assert_array_equal(near_out[keep].view(np.uint64), far_out[keep].view(np.uint64))
+    with np.errstate(all="ignore"):
+        want = np.sin(far[~keep].astype(np.longdouble))
+    assert (_ulp_error(far_out[~keep], want, np.float64) <= BOUND_ULP[8]).all()

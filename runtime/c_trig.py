@@ -21,7 +21,7 @@ products: the generated code has no FMA). |x| < pi/4 skips the reduction. The ke
 polynomials on |r| <= pi/4 with the double-double's low part as first-order correction.
 float32 sin/cos run the same reduction in float64 with 6-term polynomials and no low part
 (`la_sinqs`: error < 2^-45 relative, below a float32 rounding's reach but for near-ties) and
-round once; float32 tan runs the float64 function.
+round once; float32 tan the same (`la_tans`).
 """
 
 from __future__ import annotations
@@ -216,20 +216,20 @@ def _sinq(dt, t: str, near_only: bool = False, short: bool = False):
     return "a, q", body, () if near_only else ("la_twobypi_table",)
 
 
-def _tan_gen(near_only: bool):
+def _tan_gen(near_only: bool, short: bool = False):
     def gen(dt, t: str):
-        return _tan(dt, t, near_only)
+        return _tan(dt, t, near_only, short)
     return gen
 
 
-def _tan(dt, t: str, near_only: bool = False):
+def _tan(dt, t: str, near_only: bool = False, short: bool = False):
     """tan = sin/cos of the reduced argument (one exact reduction, both polynomials, one
     division): -cos/sin in odd quadrants; the sign of `a` restored, tan(-0.0) = -0.0, inf -> NaN.
-    float32 runs the float64 function and rounds once."""
-    name = "tannear" if near_only else "tan"
+    float32 runs it in float64 with the short polynomials (`la_tans`) and rounds once."""
     if str(dt) == "float32":
+        name = "tansnear" if near_only else "tans"
         return "a", f"(float)la_{name}_f64((double)a)", (f"la_{name}_f64",)
-    lines = _kernel_lines(near_only) + [
+    lines = _kernel_lines(near_only, short) + [
         "int64_t odd = quad & 1;",
         "double res = odd ? -cs / sn : sn / cs;",
         "res = a < 0.0 ? -res : res;",
@@ -261,5 +261,6 @@ GENERATORS = {"sinq": _sinq_gen(False), "sinqnear": _sinq_gen(True),
               "sinqs": _sinq_gen(False, True), "sinqsnear": _sinq_gen(True, True),
               "sin": _sincos("0.0", "sinq"), "cos": _sincos("1.0", "sinq"),
               "sinnear": _sincos("0.0", "sinqnear"), "cosnear": _sincos("1.0", "sinqnear"),
-              "tan": _tan_gen(False), "tannear": _tan_gen(True), "trigfar": _far}
+              "tan": _tan_gen(False), "tannear": _tan_gen(True),
+              "tans": _tan_gen(False, True), "tansnear": _tan_gen(True, True), "trigfar": _far}
 NEAR_NAMES = ("sin", "cos", "tan")  # ops whose helpers have a `near` variant

@@ -80,11 +80,19 @@ def _jax_fn(name):
 
 
 def timed_min(fns: dict, rounds: int) -> dict:
-    """Min seconds per peer over `rounds`, peers interleaved round by round (first call warms)."""
+    """Min seconds per peer over `rounds`, peers interleaved round by round (first call warms).
+    The warm-up waits for lazyarray's background compiles: an op whose C kernel gives NumPy's bits
+    (sqrt) runs through the tiered NumPy executor plus a copy until its kernel arrives
+    (runtime/c_tiered.py), which a few fast rounds may never see on a loaded machine; a loop's
+    steady state is the compiled kernel."""
     best = {}
     for k, f in fns.items():
         f()
         best[k] = float("inf")
+    if "la" in fns:
+        import lazyarray as la
+
+        la.wait_for_compiles()
     for _ in range(rounds):
         for k, f in fns.items():
             t = time.perf_counter()

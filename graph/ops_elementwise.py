@@ -222,7 +222,7 @@ def _select_vjp(compare):
     return vjp
 
 
-_elementwise("power", np.power, {"f": "pow{F}({0}, {1})", "*": "la_pow_{S}({0}, {1})"},
+_elementwise("power", np.power, {"f": "la_fpow_{S}({0}, {1})", "*": "la_pow_{S}({0}, {1})"},
              reference=lambda xs, a, d: semantics.power(*xs), domain="power", vjp=_power_vjp)
 _elementwise("maximum", np.maximum, {"f": "la_max_{S}({0}, {1})", "*": "(({0}) > ({1}) ? ({0}) : ({1}))"},
              properties=_COMM_ASSOC + ("idempotent",), vjp=_select_vjp("greater"))

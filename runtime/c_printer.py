@@ -43,7 +43,7 @@ from ..graph.kernel_ir import (
     ScalarArg,
     Stage,
 )
-from . import c_inline_budget
+from . import c_inline_budget, c_trig
 from .c_layout import KernelLayout, kernel_accesses, stride_class
 from .c_complex import render_const as render_complex_const
 from .c_prelude import FPE_VALUES, c_type, libm_suffix, render_helpers, suffix
@@ -306,6 +306,9 @@ class KernelPrinter:
             self.emit(self.combine(spec, acc, value))
 
 
+_TRIG_CALL = re.compile(r"\bla_(" + "|".join(c_trig.NEAR_NAMES) + r")_f(32|64)\(")
+
+
 class CKernelPrinter(KernelPrinter):
     """The C dialect's hooks: pointer-array signature, OpenMP outer loop, serial inner loops,
     reductions in lanes."""
@@ -418,8 +421,17 @@ class CKernelPrinter(KernelPrinter):
             self.emit('fputs("lazyarray: out of memory for a row workspace\\n", stderr);')
             self.emit("abort();")
             self.close()
-        closes = self.open_outer_loops(simd_outer) if n_out else 0
-        self.emit_stages()
+        if n_out == 1 and simd_outer and not self.kept and self.reruns_safely():
+            self.open_chunks("i0", "n0")
+            start = len(self.lines)
+            self.open(self.serial_loop("i0", "i0_hi", True, start="i0_lo"))
+            self.emit_stages()
+            self.close()
+            self.split_far_trig(start)
+            closes = 1
+        else:
+            closes = self.open_outer_loops(simd_outer) if n_out else 0
+            self.emit_stages()
         for _ in range(closes):  # the loops and the chunk loop
             self.close()
         for s, p in self.kept:
@@ -430,6 +442,44 @@ class CKernelPrinter(KernelPrinter):
 
     def row_position(self) -> str:
         return self.flat_inner()
+
+    def reruns_safely(self) -> bool:
+        """Whether running the loop over a chunk twice writes what running it once does: no
+        buffer is both read and written (nor aliased), stages are elementwise (no folds)."""
+        loaded = {e.slot for st in self.k.stages for e in st.exprs if isinstance(e, Load)}
+        return (not self.shared and not (loaded & self.written)
+                and not any(st.inner or st.reduces for st in self.k.stages))
+
+    def split_far_trig(self, start: int) -> None:
+        """The chunk's vector loop (lines from `start`) with sin/cos/tan's cheap Cody-Waite
+        reduction (`la_sinnear_...`, c_trig.py) while every element is below c_trig.NEAR; a chunk
+        with a larger finite element runs the loop again with the full functions, which select
+        the same Cody-Waite result below NEAR and the exact reduction beyond: each value keeps
+        one bit pattern, and only such chunks pay for the exact reduction. A macro sends the
+        loop's calls to the near variants (the body text is the same in both loops)."""
+        loop = self.lines[start:]
+        found = sorted(set(_TRIG_CALL.findall("\n".join(loop))))
+        if not found:
+            return
+        del self.lines[start:]
+        pad = "    " * self.depth
+        self.emit("int la_far = 0;")
+        for fn, bits in found:
+            t = "float" if bits == "32" else "double"
+            name = f"la_{fn}_f{bits}"
+            self.lines.append(f'#pragma push_macro("{name}")')
+            self.lines.append(f"#undef {name}")
+            self.lines.append(f"#define {name}(x) __extension__ ({{ const {t} la_x_ = (x); "
+                              f"la_far |= (int)la_trigfar_f{bits}(la_x_); "
+                              f"la_{fn}near_f{bits}(la_x_); }})")
+        assert loop[0].strip() == "#pragma omp simd"
+        self.lines.append(f"{pad}#pragma omp simd reduction(|:la_far)")
+        self.lines.extend(loop[1:])
+        for fn, bits in found:
+            self.lines.append(f'#pragma pop_macro("la_{fn}_f{bits}")')
+        self.open(["if (la_far) {  /* an element beyond the cheap reduction: rerun, full */"])
+        self.lines.extend("    " + ln for ln in loop)
+        self.close()
 
     def emit_stages(self) -> None:
         for n, stage in enumerate(self.k.stages):

@@ -112,7 +112,7 @@ int main(void) {
 
 
 @pytest.mark.exhaustive
-@pytest.mark.parametrize("name", ["exp", "tanh"])
+@pytest.mark.parametrize("name", ["exp", "tanh", "sin", "cos", "tan"])
 def test_float32_ulp_over_every_input(name, tmp_path):
     """The bound of docs/semantics.md over all 2^32 float32 bit patterns (subnormals, ±inf, NaN,
     ±0 included): NaN/±inf exactly where libm has them, signed zeros kept."""
@@ -137,3 +137,65 @@ def test_float32_ulp_over_every_input(name, tmp_path):
     x = np.array([int(bits)], np.uint32).view(np.float32)[0]
     assert edges_wrong == "0"
     assert float(worst) <= BOUND_ULP[4], f"{name}({x!r}): {float(worst):.3f} ulp"
+
+
+def _near_inputs(dtype) -> np.ndarray:
+    """Below c_trig.NEAR (the Cody-Waite range): the doubles (floats) nearest to k*pi/2 for every
+    k there (the hardest cancellations), their neighbours, a log-uniform spread and tiny values."""
+    from lazyarray.runtime.c_trig import NEAR
+
+    rng = np.random.default_rng(29)
+    k = np.arange(1, int(NEAR * 2 / np.pi), dtype=np.longdouble)
+    # pi/2 in long double from its two double parts (64 bits: enough to find the nearest double)
+    half_pi = np.longdouble(1.5707963267948966) + np.longdouble(6.123233995736766e-17)
+    multiples = (k * half_pi).astype(dtype)
+    multiples = multiples[np.abs(multiples) < NEAR]
+    spread = (rng.choice([-1.0, 1.0], 50000) * 10.0 ** rng.uniform(-8, np.log10(NEAR), 50000))
+    x = np.concatenate([multiples, np.nextafter(multiples, np.inf).astype(dtype),
+                        np.nextafter(multiples, -np.inf).astype(dtype), spread.astype(dtype),
+                        np.array([0.0, -0.0, 0.7853981633974483, -1e-300, 5e-324], dtype)])
+    return x[np.abs(x) < NEAR]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", ["sin", "cos", "tan"])
+def test_trig_cheap_reduction_agrees_with_exact_chunks(name, dtype):
+    """An array whose elements are all below c_trig.NEAR runs the vector loop's Cody-Waite
+    reduction alone; one large element makes the chunk rerun with the full function (which
+    selects the same reduction below NEAR and the exact one beyond). Both give the same bits for
+    every element below NEAR, within the ulp bound of the exact value (long-double NumPy); the
+    large elements are right too."""
+    x = _near_inputs(dtype)
+    far = np.array([1e6, -3e5, 1e22, 131072.0, -131072.0, 6381956970095103.0 * 2.0**797
+                    if dtype == np.float64 else 1.6263033e+35, np.inf, np.nan], dtype)
+    with la.config(backend="c"), la.errstate(invalid="ignore"):
+        near_only, mixed = la.eval(getattr(la, name)(la.array(x)),
+                                   getattr(la, name)(la.array(np.concatenate([x, far]))))
+    near_only, mixed = np.asarray(near_only), np.asarray(mixed)
+    np.testing.assert_array_equal(near_only.view(np.uint8), mixed[:x.size].view(np.uint8))
+    size = np.dtype(dtype).itemsize
+    bound = 3.0 if name == "tan" else BOUND_ULP[size]  # tan: docs/semantics.md
+    with np.errstate(all="ignore"):
+        for xs, got in ((x, near_only), (far[:-2], mixed[x.size:-2])):
+            err = _ulp_error(got, getattr(np, name)(xs.astype(np.longdouble)), dtype)
+            worst = int(np.argmax(err))
+            assert err[worst] <= bound, f"{name}({xs[worst]!r}): {err[worst]:.2f} ulp"
+    assert np.isnan(mixed[-2:]).all()
+
+
+def test_trig_far_chunk_reruns_alone_with_threads():
+    """With threads each chunk decides alone: one far element reruns its own chunk only, and
+    every element keeps the bits it has in an all-near array (2^20 elements: parallel)."""
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-1e4, 1e4, 2**20)
+    far = x.copy()
+    far[[17, 2**19 + 5]] = [3e5, -1e20]
+    with la.config(backend="c", num_threads=2):
+        # two evaluations: one fused kernel would rerun both outputs' chunks together
+        near_out, far_out = np.asarray(la.sin(la.array(x))), np.asarray(la.sin(la.array(far)))
+    keep = np.ones(x.size, bool)
+    keep[[17, 2**19 + 5]] = False
+    np.testing.assert_array_equal(near_out[keep].view(np.uint64), far_out[keep].view(np.uint64))
+    with np.errstate(all="ignore"):
+        want = np.sin(far[~keep].astype(np.longdouble))
+    assert (_ulp_error(far_out[~keep], want, np.float64) <= BOUND_ULP[8]).all()

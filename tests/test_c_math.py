@@ -2,6 +2,8 @@
 against long-double NumPy: the ulp bounds docs/semantics.md states, over the whole domain
 (subnormals, overflow, ±inf, NaN, ±0, and for sin/cos the double closest to a multiple of pi/2)."""
 
+import os
+
 import numpy as np
 import pytest
 
@@ -111,8 +113,13 @@ int main(void) {
 """
 
 
+# sin/cos/tan sweep ~4 min each on 2 cores: CI's exhaustive pass keeps to ~25 min without them;
+# LAZYARRAY_SWEEP_TRIG=1 adds them (they passed when the trig reduction landed, issue 29).
+_SWEPT = ["exp", "tanh"] + (["sin", "cos", "tan"] if os.environ.get("LAZYARRAY_SWEEP_TRIG") else [])
+
+
 @pytest.mark.exhaustive
-@pytest.mark.parametrize("name", ["exp", "tanh", "sin", "cos", "tan"])
+@pytest.mark.parametrize("name", _SWEPT)
 def test_float32_ulp_over_every_input(name, tmp_path):
     """The bound of docs/semantics.md over all 2^32 float32 bit patterns (subnormals, ±inf, NaN,
     ±0 included): NaN/±inf exactly where libm has them, signed zeros kept."""

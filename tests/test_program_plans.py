@@ -24,24 +24,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lazyarray.runtime import available_backends
-from test_programs import FREE_SIZES, to_lazy, to_numpy
+from test_programs import FREE_SIZES, program_cases, to_lazy, to_numpy
 
 # Programs with cuts whose second call built plans before (finding 5), and one without cuts.
 FAST_ON_C = frozenset({"syrk", "adi", "ludcmp", "cavity_flow", "row_update"})
 
 
 def _cases():
-    for name in programs.NAMES:
-        for backend in ("numpy", "c"):
-            if backend not in available_backends():
-                continue
-            marks = []
-            if backend == "c" and name not in FAST_ON_C:
-                marks.append(pytest.mark.exhaustive)
-            waits = programs.needs(name)
-            if waits:
-                marks.append(pytest.mark.skip(reason="needs " + ", ".join(waits)))
-            yield pytest.param(name, backend, marks=marks, id=f"{name}-{backend}")
+    return program_cases([b for b in ("numpy", "c") if b in available_backends()], FAST_ON_C)
 
 
 def _call(module, inputs: tuple) -> tuple[tuple[int, int, int], object]:

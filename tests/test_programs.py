@@ -43,10 +43,16 @@ TOLERANCES = {np.dtype("float64"): (1e-9, 1e-12), np.dtype("complex128"): (1e-9,
 
 
 def _cases():
+    return program_cases(BACKENDS, FAST_ON_C)
+
+
+def program_cases(backends: Any, fast_on_c: frozenset[str]) -> Any:
+    """(program, backend) params: C runs outside `fast_on_c` in the exhaustive tier, programs
+    that wait for a branch skipped with the reason (tests/test_program_plans.py shares it)."""
     for name in programs.NAMES:
-        for backend in BACKENDS:
+        for backend in backends:
             marks = []
-            if backend == "c" and name not in FAST_ON_C:
+            if backend == "c" and name not in fast_on_c:
                 marks.append(pytest.mark.exhaustive)
             waits = programs.needs(name)
             if waits:

@@ -42,6 +42,9 @@ static PyObject *BROADCASTS;     /* _bind._BROADCASTS: (shape, shape) -> their b
 static PyObject *BROADCAST_OP;   /* the `broadcast_to` OpDef */
 static PyObject *EMPTY;          /* () */
 static int ENABLED = 1;          /* set_enabled(False): every call takes the Python path (tests) */
+/* lazyarray/eager.py, bound by install_eager(): small values read out of computed arrays run at
+ * once. EAGER_LIMIT is eager.LIMIT ([elements]; 0: off), EAGER_HOOK eager.run_now. */
+static PyObject *EAGER_LIMIT, *EAGER_HOOK, *EAGER_MARK, *EAGER_VIEW_OPS, *CAST_OP;
 
 /* The four operators with a C method each: the OpDef and the Python methods to fall back on. */
 enum { ADD, SUB, MUL, DIV, N_OPERATORS };
@@ -50,6 +53,52 @@ static PyObject *FALLBACK[N_OPERATORS][2]; /* [forward, reflected] */
 
 #define NODE_OF(array) (*(PyObject **)((char *)(array) + NODE_OFFSET))
 #define VIEW_OF(array) (*(PyObject **)((char *)(array) + VIEW_OFFSET))
+
+static int
+is_view_op(PyObject *op)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(EAGER_VIEW_OPS);
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (PyTuple_GET_ITEM(EAGER_VIEW_OPS, k) == op)
+            return 1;
+    return 0;
+}
+
+/* eager.run_now's cheap tests in C (1: call it; 0: stay lazy; -1: error): the rule is on, the
+ * node is small and no view, and an input is an indexed read (a view op over something) or an
+ * eager result, through casts and broadcasts. */
+static int
+eager_candidate(NodeObject *node)
+{
+    if (EAGER_HOOK == NULL || node->op == BROADCAST_OP)
+        return 0;
+    NodeObject *below = node; /* a view of a computed array stays a view; of a result, not */
+    while (is_view_op(below->op) && PyTuple_GET_SIZE(below->inputs) == 1)
+        below = (NodeObject *)PyTuple_GET_ITEM(below->inputs, 0);
+    if (PyTuple_GET_SIZE(below->inputs) == 0 || below->op == BROADCAST_OP)
+        return 0;
+    Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
+    if (limit <= 0)
+        return limit == -1 && PyErr_Occurred() ? -1 : 0;
+    Py_ssize_t size = 1, nd = PyTuple_GET_SIZE(node->shape);
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(node->shape, k));
+        if (s == -1 && PyErr_Occurred())
+            return -1;
+        size *= s;
+        if (size > limit)
+            return 0;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(below->inputs);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        NodeObject *i = (NodeObject *)PyTuple_GET_ITEM(below->inputs, k);
+        while ((i->op == CAST_OP || i->op == BROADCAST_OP) && PyTuple_GET_SIZE(i->inputs) == 1)
+            i = (NodeObject *)PyTuple_GET_ITEM(i->inputs, 0);
+        if (i->attrs == EAGER_MARK || (PyTuple_GET_SIZE(i->inputs) > 0 && is_view_op(i->op)))
+            return 1;
+    }
+    return 0;
+}
 
 /* Array(node), with `Array.__init__`'s bookkeeping: a pending Array is tracked (weakly) for the
  * cuts. Steals `node`. */
@@ -65,6 +114,23 @@ make_array(PyObject *node)
     VIEW_OF(array) = Py_NewRef(Py_None); /* Array.__init__'s `self._view = None` */
     PyObject *inputs = ((NodeObject *)node)->inputs;
     if (inputs != NULL && PyTuple_GET_SIZE(inputs) > 0) {
+        int now = eager_candidate((NodeObject *)node);
+        if (now < 0) {
+            Py_DECREF(array);
+            return NULL;
+        }
+        if (now) {
+            PyObject *done = PyObject_CallOneArg(EAGER_HOOK, node);
+            if (done == NULL) {
+                Py_DECREF(array);
+                return NULL;
+            }
+            if (done != Py_None) {
+                Py_SETREF(NODE_OF(array), done);
+                return array;
+            }
+            Py_DECREF(done);
+        }
         PyObject *ref = PyWeakref_NewRef(array, NULL);
         if (ref == NULL || PyList_Append(LIVE, ref) < 0) {
             Py_XDECREF(ref);
@@ -1002,6 +1068,23 @@ py_install(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* install_eager(limit, hook, mark, view_ops, cast_op): bind lazyarray/eager.py's rule. */
+static PyObject *
+py_install_eager(PyObject *module, PyObject *args)
+{
+    PyObject *limit, *hook, *mark, *view_ops, *cast_op;
+    if (!PyArg_ParseTuple(args, "O!OO!O!O:install_eager", &PyList_Type, &limit, &hook,
+                          &PyTuple_Type, &mark, &PyTuple_Type, &view_ops, &cast_op))
+        return NULL;
+    if (PyList_GET_SIZE(limit) != 1) {
+        PyErr_SetString(PyExc_ValueError, "install_eager: a limit list of one");
+        return NULL;
+    }
+    take(&EAGER_LIMIT, limit), take(&EAGER_MARK, mark), take(&EAGER_VIEW_OPS, view_ops);
+    take(&CAST_OP, cast_op), take(&EAGER_HOOK, hook);
+    Py_RETURN_NONE;
+}
+
 /* Array.<name> becomes the C method `def` (a method descriptor: no Python frame). */
 static int
 set_array_method(PyMethodDef *def, const char *name)
@@ -1124,6 +1207,8 @@ static PyMethodDef module_methods[] = {
      "set_index_types(types): NumPy's integer scalar types, taken by basic indexing as ints."},
     {"install_methods", py_install_methods, METH_O,
      "install_methods(((name, op, fallback), ...)): Array's comparisons and unary operators in C."},
+    {"install_eager", py_install_eager, METH_VARARGS,
+     "install_eager(limit, hook, mark, view_ops, cast_op): bind lazyarray/eager.py's rule."},
     METHOD("unary", py_unary, "unary(op, x): the Array op(x) on the fast path, or None."),
     METHOD("binary", py_binary, "binary(op, x, y): the Array op(x, y) on the fast path, or None."),
     {NULL},

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from . import cache  # plan cache, node budget (the caching issue)
-from . import cuts, fp_errors
+from . import cuts, eager, fp_errors
 from .array import Array
 from .graph import Graph, get_op
 from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
@@ -366,6 +366,9 @@ if _hit_path is not None:
 
 def _apply_settings(s: Settings) -> None:
     set_node_budget(s.max_graph_nodes, cuts.cut_hook)
+    # the rule needs the numpy semantics on the host: off for GPU and dask backends, debug_nans
+    eager.LIMIT[0] = s.eager_size if (s.backend in ("auto", "c", "numpy") and not s.debug_nans
+                                      and resolve_backend(s.backend) in ("c", "numpy")) else 0
     cuts.configure(s.max_graph_nodes)
     cache.apply_settings(s)
     configure_c_backend(s.cache_dir, s.num_threads, s.background_compiles)

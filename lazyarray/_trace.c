@@ -45,6 +45,7 @@ static int ENABLED = 1;          /* set_enabled(False): every call takes the Pyt
 /* lazyarray/eager.py, bound by install_eager(): small values read out of computed arrays run at
  * once. EAGER_LIMIT is eager.LIMIT ([elements]; 0: off), EAGER_HOOK eager.run_now. */
 static PyObject *EAGER_LIMIT, *EAGER_HOOK, *EAGER_MARK, *EAGER_VIEW_OPS, *CAST_OP;
+static PyObject *EAGER_SEED_OPS, *EAGER_ELEMENT; /* ops whose result is an indexed read (take); eager.element */
 
 /* The four operators with a C method each: the OpDef and the Python methods to fall back on. */
 enum { ADD, SUB, MUL, DIV, N_OPERATORS };
@@ -96,6 +97,9 @@ eager_candidate(NodeObject *node)
             i = (NodeObject *)PyTuple_GET_ITEM(i->inputs, 0);
         if (i->attrs == EAGER_MARK || (PyTuple_GET_SIZE(i->inputs) > 0 && is_view_op(i->op)))
             return 1;
+        for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(EAGER_SEED_OPS); s++)
+            if (PyTuple_GET_ITEM(EAGER_SEED_OPS, s) == i->op)
+                return 1;
     }
     return 0;
 }
@@ -922,8 +926,19 @@ try_getitem(PyObject *self, PyObject *key)
         PyObject *node = build_basic(nx, &b, site);
         out = node == NULL ? NULL : make_array(node);
         if (out != NULL) {
-            if (scalar_result(&b, items, n)) /* NumPy's scalar: its own views are copies */
+            if (scalar_result(&b, items, n)) { /* NumPy's scalar: its own views are copies */
                 Py_SETREF(VIEW_OF(out), Py_NewRef(Py_False));
+                if (EAGER_ELEMENT != NULL) {
+                    /* an element of a computed array: read now (lazyarray/eager.py) */
+                    PyObject *done = PyObject_CallOneArg(EAGER_ELEMENT, NODE_OF(out));
+                    if (done == NULL)
+                        Py_CLEAR(out);
+                    else if (done != Py_None)
+                        Py_SETREF(NODE_OF(out), done);
+                    else
+                        Py_DECREF(done);
+                }
+            }
             else if (VIEW_OF(self) != Py_False) {
                 int linked = link_view(self, out, (PyObject *)nx);
                 if (linked != 0) { /* -1: an error; 1: the Python path links it */
@@ -1068,20 +1083,23 @@ py_install(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* install_eager(limit, hook, mark, view_ops, cast_op): bind lazyarray/eager.py's rule. */
+/* install_eager(limit, hook, mark, view_ops, seed_ops, cast_op, element): bind lazyarray/eager.py's
+ * rule; `element(node)` computes an element read of a computed array (a leaf) or gives None. */
 static PyObject *
 py_install_eager(PyObject *module, PyObject *args)
 {
-    PyObject *limit, *hook, *mark, *view_ops, *cast_op;
-    if (!PyArg_ParseTuple(args, "O!OO!O!O:install_eager", &PyList_Type, &limit, &hook,
-                          &PyTuple_Type, &mark, &PyTuple_Type, &view_ops, &cast_op))
+    PyObject *limit, *hook, *mark, *view_ops, *seed_ops, *cast_op, *element;
+    if (!PyArg_ParseTuple(args, "O!OO!O!O!OO:install_eager", &PyList_Type, &limit, &hook,
+                          &PyTuple_Type, &mark, &PyTuple_Type, &view_ops, &PyTuple_Type,
+                          &seed_ops, &cast_op, &element))
         return NULL;
     if (PyList_GET_SIZE(limit) != 1) {
         PyErr_SetString(PyExc_ValueError, "install_eager: a limit list of one");
         return NULL;
     }
     take(&EAGER_LIMIT, limit), take(&EAGER_MARK, mark), take(&EAGER_VIEW_OPS, view_ops);
-    take(&CAST_OP, cast_op), take(&EAGER_HOOK, hook);
+    take(&CAST_OP, cast_op), take(&EAGER_SEED_OPS, seed_ops), take(&EAGER_ELEMENT, element);
+    take(&EAGER_HOOK, hook);
     Py_RETURN_NONE;
 }
 
@@ -1208,7 +1226,7 @@ static PyMethodDef module_methods[] = {
     {"install_methods", py_install_methods, METH_O,
      "install_methods(((name, op, fallback), ...)): Array's comparisons and unary operators in C."},
     {"install_eager", py_install_eager, METH_VARARGS,
-     "install_eager(limit, hook, mark, view_ops, cast_op): bind lazyarray/eager.py's rule."},
+     "install_eager(limit, hook, mark, view_ops, seed_ops, cast_op, element): bind lazyarray/eager.py's rule."},
     METHOD("unary", py_unary, "unary(op, x): the Array op(x) on the fast path, or None."),
     METHOD("binary", py_binary, "binary(op, x, y): the Array op(x, y) on the fast path, or None."),
     {NULL},

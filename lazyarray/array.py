@@ -20,6 +20,8 @@ from . import writes as _writes
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import run_now as _run_now
 from .eager import seeded as _eager_seeded
+from .eager import computed_values as _computed_values
+from .eager import is_settled_base as _settled_base
 from .eager import settle as _settle
 from .cuts import _LIMIT as _LIVE_LIMIT
 from .cuts import _LIVE, _prune
@@ -270,8 +272,10 @@ class Array:
             # a root without (live) views: the common case, kept short
             old = self._node
             new = _set_node(self, key, value, site)
-            if _EAGER_LIMIT[0] and not old.inputs and _settle(self, old, new):
-                return  # written in place, or computed at once (lazyarray/eager.py)
+            if _EAGER_LIMIT[0] and _settled_base(old):
+                new = _computed_values(new)
+                if _settle(self, old, new):
+                    return  # written in place, or computed at once (lazyarray/eager.py)
             self._node = new
             _LIVE.append(_weakref(self))  # cuts.track, inlined (no import per call)
             if len(_LIVE) > _LIVE_LIMIT[0]:
@@ -485,7 +489,7 @@ def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:
 
         view_ops = tuple(op for op in all_ops() if op.write_back is not None)
         _bind.FAST.install_eager(eager.LIMIT, eager.run_now, eager.EAGER_MARK, view_ops,
-                                 _bind.CAST)
+                                 eager.SEED_OPS, _bind.CAST, eager.element)
 
 
 def _divmod(x1: Any, x2: Any) -> tuple[Array, Array]:

@@ -30,6 +30,7 @@ import numpy as np
 from .cache import _state
 from .graph import get_op
 from .graph.node import Node
+from .passes.rewrite import with_inputs
 from .runtime import fp_status
 from .graph.ops_structure import scatter_into
 from .runtime.interpreter import _apply
@@ -37,6 +38,7 @@ from .runtime.interpreter import _apply
 _INPUT, _SCALAR = get_op("input"), get_op("scalar")
 _CAST, _BROADCAST = get_op("cast"), get_op("broadcast_to")
 _SCATTER = get_op("scatter")
+SEED_OPS = (get_op("take"),)  # advanced indexing's gathers read out of a computed array too
 # The attrs of a leaf this rule made: an identity mark (leaves have no attrs of their own), so the
 # next op finds its operand was an indexed read without a table. The structural key includes it:
 # a lazy graph over such a leaf has its own plan, as it must have for any new leaf structure.
@@ -48,6 +50,7 @@ _getrefcount = sys.getrefcount
 # sys.getrefcount(old) in write_in_place when only the written handle holds `old`: its `_node`,
 # `new`'s inputs, the names `old` in __setitem__, settle and write_in_place, getrefcount's argument
 _OLD_REFS = 6
+WRITE_LIMIT = 1 << 22  # a zeros/empty/full base up to this many elements becomes a buffer at a write
 
 
 def _is_view_op(op: Any) -> bool:
@@ -70,7 +73,8 @@ def seeded(node: Node) -> bool:
     for i in node.inputs:
         while i.op is _CAST or i.op is _BROADCAST:
             i = i.inputs[0]
-        if i.attrs is EAGER_MARK or (i.inputs and i.op.write_back is not None):
+        if i.attrs is EAGER_MARK or (i.inputs and i.op.write_back is not None) or (
+                i.op in SEED_OPS):
             return True
     return False
 
@@ -91,6 +95,33 @@ def run_now_any(node: Node) -> Node | None:
         return None
     order = _walk(node, limit)
     return None if order is None else _leaf(node, _run(node, order))
+
+
+def element(node: Node) -> Node | None:
+    """An element `A[i, j]` of a computed array, read now (NumPy's scalar is a copy): the
+    program then holds no node over A's buffer, which a later write can take in place."""
+    if not LIMIT[0] or _state.busy or _state.stand_ins:
+        return None
+    order = _walk(node, LIMIT[0])
+    return None if order is None else _leaf(node, _run(node, order))
+
+
+def computed_values(new: Node) -> Node:
+    """A write's node with its values (and indices) computed now where they are small: the
+    caller drops the old node, so their graphs (`A[i] = A[i] * 2` reads A's buffer) stop
+    counting as readers of the base. `new` itself where nothing is to compute."""
+    if new.op is not _SCATTER or not LIMIT[0] or _state.busy or _state.stand_ins:
+        return new
+    inputs = list(new.inputs)
+    changed = False
+    for k in range(1, len(inputs)):
+        v = inputs[k]
+        if v.inputs and v.size <= LIMIT[0]:
+            done = run_now_any(v)
+            if done is not None:
+                inputs[k] = done
+                changed = True
+    return with_inputs(new, tuple(inputs)) if changed else new
 
 
 def _walk(node: Node, limit: int) -> list[Node] | None:
@@ -174,13 +205,25 @@ def _leaf(node: Node, value: np.ndarray) -> Node:
 
 
 def settle(handle: Any, old: Node, new: Node, holders: int = 0) -> bool:
-    """A write into the computed value `old` of `handle` made `new`: write `old`'s buffer in
-    place where nothing else reads it, else compute `new` now if it is small; True if either
-    (the handle then holds the value), False to leave `new` lazy. `holders`: references to
-    `old` the caller knows of beyond the handle's and the call's (a view's link)."""
+    """A write into the value `old` of `handle` made `new`: write `old`'s buffer in place where
+    nothing else reads it (a zeros/empty/full base is made a buffer first), else compute `new`
+    now if it is small; True if either (the handle then holds the value), False to leave `new`
+    lazy. `holders`: references to `old` the caller knows of beyond the handle's and the
+    call's (live views' links and chains)."""
+    if not new.inputs or _state.busy or _state.stand_ins:
+        return False
+    if old.op is _BROADCAST and _is_fill(old):
+        if old.size > WRITE_LIMIT or new.op is not _SCATTER or new.inputs[0] is not old:
+            return False
+        fresh = _fill_buffer(old)
+        new = with_inputs(new, (fresh,) + new.inputs[1:])
+        if not _scatter_now(fresh, new):
+            return False
+        handle._node = fresh
+        return True
     if write_in_place(old, new, holders):
         return True
-    if new.size > LIMIT[0] or _state.busy or _state.stand_ins:
+    if new.size > LIMIT[0]:
         return False
     done = run_now_any(new)
     if done is None:
@@ -189,22 +232,73 @@ def settle(handle: Any, old: Node, new: Node, holders: int = 0) -> bool:
     return True
 
 
+def _is_fill(node: Node) -> bool:
+    """zeros / empty / full / *_like: a Python scalar broadcast to a shape."""
+    src = node.inputs[0]
+    return src.op is _SCALAR and not src.inputs and type(src.data) in _SCALAR_TYPES
+
+
+def _fill_buffer(node: Node) -> Node:
+    data = np.full(node.shape, node.inputs[0].data, dtype=node.dtype)
+    return Node(_INPUT, (), (), node.shape, node.dtype, data, node.site)
+
+
+def is_settled_base(node: Node) -> bool:
+    """Whether a write into `node` may settle: a computed buffer or a fill."""
+    return not node.inputs or (node.op is _BROADCAST and _is_fill(node))
+
+
+def view_holders(old: Node, views: list) -> int | None:
+    """References to `old` that the live `views` of its root hold (their links and view chains),
+    or None when some node of those chains is read by anything else (a pending expression over
+    `row * 2` would see a write into the buffer): only views may share a buffer written in
+    place, as views share NumPy's memory."""
+    expected: dict[int, int] = {}
+    chain: list[Node] = []
+    seen: set[int] = set()
+    for v in views:
+        link = v._view
+        if type(link) is not tuple or link[2] is not old:
+            return None
+        for held in (v._node, link[1], old):
+            expected[id(held)] = expected.get(id(held), 0) + 1
+        n = link[1]
+        while n is not old:
+            if id(n) in seen:
+                break
+            seen.add(id(n))
+            chain.append(n)
+            if len(n.inputs) != 1 or n.op.write_back is None:
+                return None
+            n = n.inputs[0]
+            expected[id(n)] = expected.get(id(n), 0) + 1
+    for n in chain:  # references here: `chain`, the loop's name, getrefcount's argument
+        if _getrefcount(n) - 3 != expected[id(n)]:
+            return None
+    return expected.get(id(old), 0)
+
+
 def write_in_place(old: Node, new: Node, holders: int = 0) -> bool:
     """Apply the scatter `new` (over the leaf `old`) to `old`'s buffer itself, when nothing else
     can read that buffer: the handle being written holds the only reference to `old` (besides
-    `new` and this call), `old`'s buffer is its own (not the user's array, not a view, not
-    exported by np.asarray / DLPack: Python holds no other reference to it) and the written
-    values are computed and small. Then the handle keeps `old`. Returns whether it did."""
+    `new`, this call and the `holders` its views account for), `old`'s buffer is its own (not
+    the user's array, not a view, not exported by np.asarray / DLPack: Python holds no other
+    reference to it) and the written values are computed and small. Then the handle keeps
+    `old`. Returns whether it did."""
     if (new.op is not _SCATTER or old.op is not _INPUT or new.inputs[0] is not old
-            or new.dtype != old.dtype or LIMIT[0] == 0 or _state.busy or _state.stand_ins):
+            or new.dtype != old.dtype or LIMIT[0] == 0):
         return False
     data = old.data
     if type(data) is not np.ndarray or not data.flags.owndata:
         return False
-    # references: the handle's _node, new.inputs, the caller's and this frame's names, the
-    # argument (the caller passes `old` from its own local)
     if _getrefcount(old) > _OLD_REFS + holders or _getrefcount(data) > 3:
         return False
+    return _scatter_now(old, new)
+
+
+def _scatter_now(old: Node, new: Node) -> bool:
+    """The scatter `new` written into `old`'s buffer, its values computed now if small."""
+    data = old.data
     values = []
     for v in new.inputs[1:]:
         if v.inputs:
@@ -221,10 +315,17 @@ def write_in_place(old: Node, new: Node, holders: int = 0) -> bool:
     was_writeable = data.flags.writeable
     if not was_writeable:
         data.flags.writeable = True
+    token = fp_status.enter_numpy_errstate()
     try:
-        with fp_status.numpy_errstate():
-            scatter_into(data, values[0], tuple(values[1:]), mode, spec)
+        fp_status.clear()
+        scatter_into(data, values[0], tuple(values[1:]), mode, spec)
+        bits = fp_status.test()
     finally:
+        fp_status.leave_numpy_errstate(token)
         if not was_writeable:
             data.flags.writeable = False
+    if bits:
+        from .fp_errors import fired
+
+        fired([new], bits)
     return True

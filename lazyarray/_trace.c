@@ -90,6 +90,9 @@ eager_candidate(NodeObject *node)
         if (size > limit)
             return 0;
     }
+    for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(EAGER_SEED_OPS); s++)
+        if (PyTuple_GET_ITEM(EAGER_SEED_OPS, s) == below->op)
+            return 1; /* a gather out of an array: an indexed read (a copy) itself */
     Py_ssize_t n = PyTuple_GET_SIZE(below->inputs);
     for (Py_ssize_t k = 0; k < n; k++) {
         NodeObject *i = (NodeObject *)PyTuple_GET_ITEM(below->inputs, k);

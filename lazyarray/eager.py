@@ -70,6 +70,8 @@ def seeded(node: Node) -> bool:
     the cheap test made for every small Array before `run_now` walks its graph."""
     while node.op.write_back is not None and len(node.inputs) == 1:  # la.dot's final reshape
         node = node.inputs[0]
+    if node.op in SEED_OPS:  # a gather out of an array (a copy, as NumPy's advanced indexing)
+        return True
     for i in node.inputs:
         while i.op is _CAST or i.op is _BROADCAST:
             i = i.inputs[0]

@@ -21,6 +21,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <string.h>
 
 #include "_node.h"
 
@@ -45,7 +46,8 @@ static int ENABLED = 1;          /* set_enabled(False): every call takes the Pyt
 /* lazyarray/eager.py, bound by install_eager(): small values read out of computed arrays run at
  * once. EAGER_LIMIT is eager.LIMIT ([elements]; 0: off), EAGER_HOOK eager.run_now. */
 static PyObject *EAGER_LIMIT, *EAGER_HOOK, *EAGER_MARK, *EAGER_VIEW_OPS, *CAST_OP;
-static PyObject *EAGER_SEED_OPS, *EAGER_ELEMENT; /* ops whose result is an indexed read (take); eager.element */
+static PyObject *EAGER_SEED_OPS, *EAGER_ELEMENT;
+static PyObject *EAGER_PAUSED, *INPUT_OP, *NP_ASARRAY, *EMPTY_SHAPE; /* cache.PAUSED; for element reads */ /* ops whose result is an indexed read (take); eager.element */
 
 /* The four operators with a C method each: the OpDef and the Python methods to fall back on. */
 enum { ADD, SUB, MUL, DIV, N_OPERATORS };
@@ -902,6 +904,45 @@ scalar_result(const Basic *b, PyObject *const *items, Py_ssize_t n)
     return 1;
 }
 
+/* An element of the computed buffer of `nx` (a new 0-d leaf holding a copy, in an Array that is
+ * NumPy's scalar: `_view` False), or Py_None (borrowed) where lazyarray/eager.py is off or
+ * paused, or the buffer is no ndarray; NULL on error. */
+static PyObject *
+element_now(NodeObject *nx, const Basic *b, PyObject *site)
+{
+    if (EAGER_ELEMENT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0 || nx->data == Py_None ||
+        strcmp(Py_TYPE(nx->data)->tp_name, "numpy.ndarray") != 0)
+        return PyErr_Occurred() ? NULL : Py_None;
+    PyObject *index = PyTuple_New(b->ndim);
+    if (index == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < b->ndim; k++) {
+        PyObject *i = PyLong_FromSsize_t(b->start[k]);
+        if (i == NULL) {
+            Py_DECREF(index);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(index, k, i);
+    }
+    PyObject *item = PyObject_GetItem(nx->data, index);
+    Py_DECREF(index);
+    if (item == NULL)
+        return NULL;
+    PyObject *value = PyObject_CallOneArg(NP_ASARRAY, item);
+    Py_DECREF(item);
+    if (value == NULL)
+        return NULL;
+    PyObject *node = NODE->build(INPUT_OP, EMPTY, EAGER_MARK, EMPTY_SHAPE, nx->dtype, value, site);
+    Py_DECREF(value);
+    if (node == NULL)
+        return NULL;
+    PyObject *out = make_array(node);
+    if (out != NULL)
+        Py_SETREF(VIEW_OF(out), Py_NewRef(Py_False));
+    return out;
+}
+
 /* self[key] on the fast path: a new Array, Py_None (borrowed) for the Python path, NULL on
  * error. */
 static PyObject *
@@ -925,6 +966,16 @@ try_getitem(PyObject *self, PyObject *key)
     Py_INCREF(nx);
     Py_INCREF(dtype);
     PyObject *out = NULL, *site = NODE->user_site();
+    if (site != NULL && nx->op == INPUT_OP && scalar_result(&b, items, n)) {
+        out = element_now(nx, &b, site); /* an element of a computed array: a copy, now */
+        if (out != Py_None) {
+            Py_XDECREF(site);
+            Py_DECREF(dtype);
+            Py_DECREF(nx);
+            return out;
+        }
+        out = NULL;
+    }
     if (site != NULL) {
         PyObject *node = build_basic(nx, &b, site);
         out = node == NULL ? NULL : make_array(node);
@@ -1091,10 +1142,19 @@ py_install(PyObject *module, PyObject *args)
 static PyObject *
 py_install_eager(PyObject *module, PyObject *args)
 {
-    PyObject *limit, *hook, *mark, *view_ops, *seed_ops, *cast_op, *element;
-    if (!PyArg_ParseTuple(args, "O!OO!O!O!OO:install_eager", &PyList_Type, &limit, &hook,
+    PyObject *limit, *hook, *mark, *view_ops, *seed_ops, *cast_op, *element, *paused, *input_op;
+    PyObject *asarray;
+    if (!PyArg_ParseTuple(args, "O!OO!O!O!OOO!OO:install_eager", &PyList_Type, &limit, &hook,
                           &PyTuple_Type, &mark, &PyTuple_Type, &view_ops, &PyTuple_Type,
-                          &seed_ops, &cast_op, &element))
+                          &seed_ops, &cast_op, &element, &PyList_Type, &paused, &input_op,
+                          &asarray))
+        return NULL;
+    if (PyList_GET_SIZE(paused) != 1) {
+        PyErr_SetString(PyExc_ValueError, "install_eager: a paused list of one");
+        return NULL;
+    }
+    take(&EAGER_PAUSED, paused), take(&INPUT_OP, input_op), take(&NP_ASARRAY, asarray);
+    if (EMPTY_SHAPE == NULL && (EMPTY_SHAPE = PyTuple_New(0)) == NULL)
         return NULL;
     if (PyList_GET_SIZE(limit) != 1) {
         PyErr_SetString(PyExc_ValueError, "install_eager: a limit list of one");
@@ -1229,7 +1289,7 @@ static PyMethodDef module_methods[] = {
     {"install_methods", py_install_methods, METH_O,
      "install_methods(((name, op, fallback), ...)): Array's comparisons and unary operators in C."},
     {"install_eager", py_install_eager, METH_VARARGS,
-     "install_eager(limit, hook, mark, view_ops, seed_ops, cast_op, element): bind lazyarray/eager.py's rule."},
+     "install_eager(limit, hook, mark, view_ops, seed_ops, cast_op, element, paused, input_op, asarray): bind lazyarray/eager.py's rule."},
     METHOD("unary", py_unary, "unary(op, x): the Array op(x) on the fast path, or None."),
     METHOD("binary", py_binary, "binary(op, x, y): the Array op(x, y) on the fast path, or None."),
     {NULL},

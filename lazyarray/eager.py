@@ -86,8 +86,30 @@ def run_now(node: Node) -> Node | None:
     if _is_view_op(node.op) and _views_a_buffer(node) or (
             not seeded(node) or _state.busy or _state.stand_ins):
         return None
+    args = _leaf_values(node.inputs)
+    if args is not None:  # one op over computed values: the common case, no walk
+        return _leaf(node, _run(node, (node,), {id(i): v for i, v in zip(node.inputs, args)}))
     order = _walk(node, LIMIT[0])
     return None if order is None else _leaf(node, _run(node, order))
+
+
+def _leaf_values(inputs: tuple) -> list | None:
+    """The values of `inputs` if every one is a computed leaf, else None."""
+    out = []
+    for i in inputs:
+        if i.inputs:
+            return None
+        data = i.data
+        if i.op is _INPUT:
+            if type(data) is not np.ndarray:
+                return None
+            out.append(data)
+        elif i.op is _SCALAR and type(data) in _SCALAR_TYPES:
+            v = np.asarray(data, dtype=i.dtype)
+            out.append(np.broadcast_to(v, i.shape) if i.shape else v)
+        else:
+            return None
+    return out
 
 
 def run_now_any(node: Node) -> Node | None:
@@ -159,10 +181,11 @@ def _walk(node: Node, limit: int) -> list[Node] | None:
     return order
 
 
-def _run(node: Node, order: list[Node]) -> np.ndarray:
+def _run(node: Node, order: Any, values: dict[int, Any] | None = None) -> np.ndarray:
     """The nodes through their references, under NumPy's error state that records the
     floating-point flags; fired flags are reported as any evaluation's (la.errstate)."""
-    values: dict[int, Any] = {}
+    if values is None:
+        values = {}
     get = values.get
     token = fp_status.enter_numpy_errstate()
     try:

@@ -70,6 +70,8 @@ is_view_op(PyObject *op)
 /* eager.run_now's cheap tests in C (1: call it; 0: stay lazy; -1: error): the rule is on, the
  * node is small and no view, and an input is an indexed read (a view op over something) or an
  * eager result, through casts and broadcasts. */
+static int reads_indexed(NodeObject *node, int depth);
+
 static int
 eager_candidate(NodeObject *node)
 {
@@ -95,9 +97,17 @@ eager_candidate(NodeObject *node)
     for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(EAGER_SEED_OPS); s++)
         if (PyTuple_GET_ITEM(EAGER_SEED_OPS, s) == below->op)
             return 1; /* a gather out of an array: an indexed read (a copy) itself */
-    Py_ssize_t n = PyTuple_GET_SIZE(below->inputs);
+    return reads_indexed(below, 1);
+}
+
+/* Whether an input of `node` (through casts and broadcasts), or with `depth` left an input of
+ * such an input, is an indexed read: a view op over something, an eager result, a gather. */
+static int
+reads_indexed(NodeObject *node, int depth)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(node->inputs);
     for (Py_ssize_t k = 0; k < n; k++) {
-        NodeObject *i = (NodeObject *)PyTuple_GET_ITEM(below->inputs, k);
+        NodeObject *i = (NodeObject *)PyTuple_GET_ITEM(node->inputs, k);
         while ((i->op == CAST_OP || i->op == BROADCAST_OP) && PyTuple_GET_SIZE(i->inputs) == 1)
             i = (NodeObject *)PyTuple_GET_ITEM(i->inputs, 0);
         if (i->attrs == EAGER_MARK || (PyTuple_GET_SIZE(i->inputs) > 0 && is_view_op(i->op)))
@@ -105,6 +115,8 @@ eager_candidate(NodeObject *node)
         for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(EAGER_SEED_OPS); s++)
             if (PyTuple_GET_ITEM(EAGER_SEED_OPS, s) == i->op)
                 return 1;
+        if (depth > 0 && PyTuple_GET_SIZE(i->inputs) > 0 && reads_indexed(i, depth - 1))
+            return 1;
     }
     return 0;
 }

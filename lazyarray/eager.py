@@ -44,6 +44,7 @@ SEED_OPS = (get_op("take"),)  # advanced indexing's gathers read out of a comput
 # a lazy graph over such a leaf has its own plan, as it must have for any new leaf structure.
 EAGER_MARK: tuple = ("eager",)
 _MAX_NODES = 24
+_WORK = 64  # an intermediate of a small result may have this many times eager_size elements
 LIMIT = [4096]  # la.config.eager_size, mirrored by lazyarray.evaluation's settings hook
 _SCALAR_TYPES = (int, float, bool, complex)
 _getrefcount = sys.getrefcount
@@ -72,11 +73,19 @@ def seeded(node: Node) -> bool:
         node = node.inputs[0]
     if node.op in SEED_OPS:  # a gather out of an array (a copy, as NumPy's advanced indexing)
         return True
+    return _reads_indexed(node, 1)
+
+
+def _reads_indexed(node: Node, depth: int) -> bool:
+    """An input (through casts and broadcasts), or with `depth` left an input's input, is an
+    indexed read: `np.sum(x[:, i:i+k] * w, axis=...)` reads one through the product."""
     for i in node.inputs:
         while i.op is _CAST or i.op is _BROADCAST:
             i = i.inputs[0]
         if i.attrs is EAGER_MARK or (i.inputs and i.op.write_back is not None) or (
                 i.op in SEED_OPS):
+            return True
+        if depth and i.inputs and _reads_indexed(i, depth - 1):
             return True
     return False
 
@@ -85,6 +94,8 @@ def run_now(node: Node) -> Node | None:
     """`node`'s value as a leaf, computed now, or None where the rule above says lazy."""
     if _is_view_op(node.op) and _views_a_buffer(node) or (
             not seeded(node) or _state.busy or _state.stand_ins):
+        return None
+    if node.size > LIMIT[0]:
         return None
     args = _leaf_values(node.inputs)
     if args is not None:  # one op over computed values: the common case, no walk
@@ -115,7 +126,7 @@ def _leaf_values(inputs: tuple) -> list | None:
 def run_now_any(node: Node) -> Node | None:
     """`run_now` without the indexed-read condition (a write's values are small and computed)."""
     limit = LIMIT[0]
-    if node.size > limit:
+    if not node.inputs or node.size > limit:
         return None
     order = _walk(node, limit)
     return None if order is None else _leaf(node, _run(node, order))
@@ -124,8 +135,8 @@ def run_now_any(node: Node) -> Node | None:
 def element(node: Node) -> Node | None:
     """An element `A[i, j]` of a computed array, read now (NumPy's scalar is a copy): the
     program then holds no node over A's buffer, which a later write can take in place."""
-    if not LIMIT[0] or _state.busy or _state.stand_ins:
-        return None
+    if not node.inputs or not LIMIT[0] or _state.busy or _state.stand_ins:
+        return None  # (no inputs: computed already, by the rule for the op that made it)
     order = _walk(node, LIMIT[0])
     return None if order is None else _leaf(node, _run(node, order))
 
@@ -172,7 +183,7 @@ def _walk(node: Node, limit: int) -> list[Node] | None:
             continue
         op = n.op
         if op.reference is None or (op.write_back is None and op is not _BROADCAST
-                                    and n.size > limit):
+                                    and n.size > limit * _WORK):
             return None  # a view op may read a large buffer: it only picks elements
         if len(seen) > _MAX_NODES:
             return None

@@ -44,10 +44,12 @@ static PyObject *BROADCAST_OP;   /* the `broadcast_to` OpDef */
 static PyObject *EMPTY;          /* () */
 static int ENABLED = 1;          /* set_enabled(False): every call takes the Python path (tests) */
 /* lazyarray/eager.py, bound by install_eager(): small values read out of computed arrays run at
- * once. EAGER_LIMIT is eager.LIMIT ([elements]; 0: off), EAGER_HOOK eager.run_now. */
+ * once. EAGER_LIMIT is eager.LIMIT ([elements]; 0: off), EAGER_HOOK eager.run_candidate. */
 static PyObject *EAGER_LIMIT, *EAGER_HOOK, *EAGER_MARK, *EAGER_VIEW_OPS, *CAST_OP;
-static PyObject *EAGER_SEED_OPS, *EAGER_ELEMENT;
-static PyObject *EAGER_PAUSED, *INPUT_OP, *NP_ASARRAY, *EMPTY_SHAPE; /* cache.PAUSED; for element reads */ /* ops whose result is an indexed read (take); eager.element */
+static PyObject *EAGER_SEED_OPS; /* ops whose result is an indexed read (take) */
+static PyObject *EAGER_ELEMENT;  /* eager.element: an element read computed now, or None */
+static PyObject *EAGER_PAUSED;   /* cache.PAUSED: [open busy/tracing blocks] */
+static PyObject *INPUT_OP, *NP_ASARRAY, *EMPTY_SHAPE; /* element_now's leaf */
 
 /* The four operators with a C method each: the OpDef and the Python methods to fall back on. */
 enum { ADD, SUB, MUL, DIV, N_OPERATORS };
@@ -85,6 +87,9 @@ eager_candidate(NodeObject *node)
     Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
     if (limit <= 0)
         return limit == -1 && PyErr_Occurred() ? -1 : 0;
+    Py_ssize_t paused = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0));
+    if (paused != 0)
+        return paused == -1 && PyErr_Occurred() ? -1 : 0;
     Py_ssize_t size = 1, nd = PyTuple_GET_SIZE(node->shape);
     for (Py_ssize_t k = 0; k < nd; k++) {
         Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(node->shape, k));

@@ -490,7 +490,7 @@ def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:
         view_ops = tuple(op for op in all_ops() if op.write_back is not None)
         from .cache import PAUSED
 
-        _bind.FAST.install_eager(eager.LIMIT, eager.run_now, eager.EAGER_MARK, view_ops,
+        _bind.FAST.install_eager(eager.LIMIT, eager.run_candidate, eager.EAGER_MARK, view_ops,
                                  eager.SEED_OPS, _bind.CAST, eager.element, PAUSED, _bind.INPUT,
                                  np.asarray)
 

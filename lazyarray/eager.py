@@ -48,6 +48,8 @@ _WORK = 64  # an intermediate of a small result may have this many times eager_s
 LIMIT = [4096]  # la.config.eager_size, mirrored by lazyarray.evaluation's settings hook
 _SCALAR_TYPES = (int, float, bool, complex)
 _getrefcount = sys.getrefcount
+_enter, _leave = fp_status.enter_numpy_errstate, fp_status.leave_numpy_errstate
+_clear, _test = fp_status.clear, fp_status.test
 # sys.getrefcount(old) in write_in_place when only the written handle holds `old`: its `_node`,
 # `new`'s inputs, the names `old` in __setitem__, settle and write_in_place, getrefcount's argument
 _OLD_REFS = 6
@@ -97,11 +99,40 @@ def run_now(node: Node) -> Node | None:
         return None
     if node.size > LIMIT[0]:
         return None
+    return run_candidate(node)
+
+
+def run_candidate(node: Node) -> Node | None:
+    """`run_now` once its tests passed (lazyarray/_trace.c makes them in C: size, view, marks,
+    `cache.PAUSED`)."""
     args = _leaf_values(node.inputs)
     if args is not None:  # one op over computed values: the common case, no walk
-        return _leaf(node, _run(node, (node,), {id(i): v for i, v in zip(node.inputs, args)}))
+        return _leaf(node, _run_one(node, args))
     order = _walk(node, LIMIT[0])
     return None if order is None else _leaf(node, _run(node, order))
+
+
+def _run_one(node: Node, args: list) -> np.ndarray:
+    """`_run` for one node whose inputs are computed."""
+    token = _enter()
+    try:
+        _clear()
+        try:
+            out = node.op.reference(args, node.attrs, node.dtype)
+        except Exception:  # again, for the error that names the op and the user's line
+            out = _apply(node, tuple(args))
+        bits = _test()
+    finally:
+        _leave(token)
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    if out.dtype != node.dtype:
+        out = out.astype(node.dtype)
+    if bits:
+        from .fp_errors import fired
+
+        fired([node], bits)
+    return out
 
 
 def _leaf_values(inputs: tuple) -> list | None:

@@ -263,21 +263,28 @@ _SCATTER_UFUNC = {"add": np.add, "multiply": np.multiply, "min": np.minimum, "ma
 
 def _scatter(xs, attrs, dtype):
     x, values, *index_arrays = xs
-    mode, spec = attrs
+    out = np.array(x, dtype=dtype, copy=True)
+    scatter_into(out, values, tuple(index_arrays), *attrs)
+    return out
+
+
+def scatter_into(out: np.ndarray, values: np.ndarray, index_arrays: tuple, mode: str,
+                 spec: tuple) -> None:
+    """The scatter written into `out` itself (the reference copies first; lazyarray/eager.py
+    writes a buffer nothing else reads in place). Indices are checked before anything is
+    written, so a failed write leaves `out` as it was."""
     for k, arr in enumerate(index_arrays):
         axis_items = [i for i, item in enumerate(spec) if item[0] == "array" and item[1] == k]
         dim = sum(1 for item in spec[: axis_items[0]] if item[0] not in ("none", "ellipsis"))
-        n = x.shape[dim]
+        n = out.shape[dim]
         if arr.size and ((arr < -n) | (arr >= n)).any():
             bad = arr[(arr < -n) | (arr >= n)].flat[0]
             raise IndexError(f"index {int(bad)} is out of bounds for axis {dim} with size {n}")
-    out = np.array(x, dtype=dtype, copy=True)
-    index = scatter_index(spec, tuple(index_arrays))
+    index = scatter_index(spec, index_arrays)
     if mode == "set":
         out[index] = values
     else:
         _SCATTER_UFUNC[mode].at(out, index, values)
-    return out
 
 
 SCATTER = register(OpDef("scatter", OpKind.OPAQUE, _scatter, arity=-1, attr_names=("mode", "spec"),

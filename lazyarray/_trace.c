@@ -21,6 +21,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <string.h>
 
 #include "_node.h"
 
@@ -42,6 +43,13 @@ static PyObject *BROADCASTS;     /* _bind._BROADCASTS: (shape, shape) -> their b
 static PyObject *BROADCAST_OP;   /* the `broadcast_to` OpDef */
 static PyObject *EMPTY;          /* () */
 static int ENABLED = 1;          /* set_enabled(False): every call takes the Python path (tests) */
+/* lazyarray/eager.py, bound by install_eager(): small values read out of computed arrays run at
+ * once. EAGER_LIMIT is eager.LIMIT ([elements]; 0: off), EAGER_HOOK eager.run_candidate. */
+static PyObject *EAGER_LIMIT, *EAGER_HOOK, *EAGER_MARK, *EAGER_VIEW_OPS, *CAST_OP;
+static PyObject *EAGER_SEED_OPS; /* ops whose result is an indexed read (take) */
+static PyObject *EAGER_ELEMENT;  /* eager.element: an element read computed now, or None */
+static PyObject *EAGER_PAUSED;   /* cache.PAUSED: [open busy/tracing blocks] */
+static PyObject *INPUT_OP, *NP_ASARRAY, *EMPTY_SHAPE; /* element_now's leaf */
 
 /* The four operators with a C method each: the OpDef and the Python methods to fall back on. */
 enum { ADD, SUB, MUL, DIV, N_OPERATORS };
@@ -50,6 +58,73 @@ static PyObject *FALLBACK[N_OPERATORS][2]; /* [forward, reflected] */
 
 #define NODE_OF(array) (*(PyObject **)((char *)(array) + NODE_OFFSET))
 #define VIEW_OF(array) (*(PyObject **)((char *)(array) + VIEW_OFFSET))
+
+static int
+is_view_op(PyObject *op)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(EAGER_VIEW_OPS);
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (PyTuple_GET_ITEM(EAGER_VIEW_OPS, k) == op)
+            return 1;
+    return 0;
+}
+
+/* eager.run_now's cheap tests in C (1: call it; 0: stay lazy; -1: error): the rule is on, the
+ * node is small and no view, and an input is an indexed read (a view op over something) or an
+ * eager result, through casts and broadcasts. */
+static int reads_indexed(NodeObject *node, int depth);
+
+static int
+eager_candidate(NodeObject *node)
+{
+    if (EAGER_HOOK == NULL || node->op == BROADCAST_OP)
+        return 0;
+    NodeObject *below = node; /* a view of a computed array stays a view; of a result, not */
+    while (is_view_op(below->op) && PyTuple_GET_SIZE(below->inputs) == 1)
+        below = (NodeObject *)PyTuple_GET_ITEM(below->inputs, 0);
+    if (PyTuple_GET_SIZE(below->inputs) == 0 || below->op == BROADCAST_OP)
+        return 0;
+    Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
+    if (limit <= 0)
+        return limit == -1 && PyErr_Occurred() ? -1 : 0;
+    Py_ssize_t paused = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0));
+    if (paused != 0)
+        return paused == -1 && PyErr_Occurred() ? -1 : 0;
+    Py_ssize_t size = 1, nd = PyTuple_GET_SIZE(node->shape);
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(node->shape, k));
+        if (s == -1 && PyErr_Occurred())
+            return -1;
+        size *= s;
+        if (size > limit)
+            return 0;
+    }
+    for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(EAGER_SEED_OPS); s++)
+        if (PyTuple_GET_ITEM(EAGER_SEED_OPS, s) == below->op)
+            return 1; /* a gather out of an array: an indexed read (a copy) itself */
+    return reads_indexed(below, 1);
+}
+
+/* Whether an input of `node` (through casts and broadcasts), or with `depth` left an input of
+ * such an input, is an indexed read: a view op over something, an eager result, a gather. */
+static int
+reads_indexed(NodeObject *node, int depth)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(node->inputs);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        NodeObject *i = (NodeObject *)PyTuple_GET_ITEM(node->inputs, k);
+        while ((i->op == CAST_OP || i->op == BROADCAST_OP) && PyTuple_GET_SIZE(i->inputs) == 1)
+            i = (NodeObject *)PyTuple_GET_ITEM(i->inputs, 0);
+        if (i->attrs == EAGER_MARK || (PyTuple_GET_SIZE(i->inputs) > 0 && is_view_op(i->op)))
+            return 1;
+        for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(EAGER_SEED_OPS); s++)
+            if (PyTuple_GET_ITEM(EAGER_SEED_OPS, s) == i->op)
+                return 1;
+        if (depth > 0 && PyTuple_GET_SIZE(i->inputs) > 0 && reads_indexed(i, depth - 1))
+            return 1;
+    }
+    return 0;
+}
 
 /* Array(node), with `Array.__init__`'s bookkeeping: a pending Array is tracked (weakly) for the
  * cuts. Steals `node`. */
@@ -65,6 +140,23 @@ make_array(PyObject *node)
     VIEW_OF(array) = Py_NewRef(Py_None); /* Array.__init__'s `self._view = None` */
     PyObject *inputs = ((NodeObject *)node)->inputs;
     if (inputs != NULL && PyTuple_GET_SIZE(inputs) > 0) {
+        int now = eager_candidate((NodeObject *)node);
+        if (now < 0) {
+            Py_DECREF(array);
+            return NULL;
+        }
+        if (now) {
+            PyObject *done = PyObject_CallOneArg(EAGER_HOOK, node);
+            if (done == NULL) {
+                Py_DECREF(array);
+                return NULL;
+            }
+            if (done != Py_None) {
+                Py_SETREF(NODE_OF(array), done);
+                return array;
+            }
+            Py_DECREF(done);
+        }
         PyObject *ref = PyWeakref_NewRef(array, NULL);
         if (ref == NULL || PyList_Append(LIVE, ref) < 0) {
             Py_XDECREF(ref);
@@ -829,6 +921,45 @@ scalar_result(const Basic *b, PyObject *const *items, Py_ssize_t n)
     return 1;
 }
 
+/* An element of the computed buffer of `nx` (a new 0-d leaf holding a copy, in an Array that is
+ * NumPy's scalar: `_view` False), or Py_None (borrowed) where lazyarray/eager.py is off or
+ * paused, or the buffer is no ndarray; NULL on error. */
+static PyObject *
+element_now(NodeObject *nx, const Basic *b, PyObject *site)
+{
+    if (EAGER_ELEMENT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0 || nx->data == Py_None ||
+        strcmp(Py_TYPE(nx->data)->tp_name, "numpy.ndarray") != 0)
+        return PyErr_Occurred() ? NULL : Py_None;
+    PyObject *index = PyTuple_New(b->ndim);
+    if (index == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < b->ndim; k++) {
+        PyObject *i = PyLong_FromSsize_t(b->start[k]);
+        if (i == NULL) {
+            Py_DECREF(index);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(index, k, i);
+    }
+    PyObject *item = PyObject_GetItem(nx->data, index);
+    Py_DECREF(index);
+    if (item == NULL)
+        return NULL;
+    PyObject *value = PyObject_CallOneArg(NP_ASARRAY, item);
+    Py_DECREF(item);
+    if (value == NULL)
+        return NULL;
+    PyObject *node = NODE->build(INPUT_OP, EMPTY, EAGER_MARK, EMPTY_SHAPE, nx->dtype, value, site);
+    Py_DECREF(value);
+    if (node == NULL)
+        return NULL;
+    PyObject *out = make_array(node);
+    if (out != NULL)
+        Py_SETREF(VIEW_OF(out), Py_NewRef(Py_False));
+    return out;
+}
+
 /* self[key] on the fast path: a new Array, Py_None (borrowed) for the Python path, NULL on
  * error. */
 static PyObject *
@@ -852,12 +983,33 @@ try_getitem(PyObject *self, PyObject *key)
     Py_INCREF(nx);
     Py_INCREF(dtype);
     PyObject *out = NULL, *site = NODE->user_site();
+    if (site != NULL && nx->op == INPUT_OP && scalar_result(&b, items, n)) {
+        out = element_now(nx, &b, site); /* an element of a computed array: a copy, now */
+        if (out != Py_None) {
+            Py_XDECREF(site);
+            Py_DECREF(dtype);
+            Py_DECREF(nx);
+            return out;
+        }
+        out = NULL;
+    }
     if (site != NULL) {
         PyObject *node = build_basic(nx, &b, site);
         out = node == NULL ? NULL : make_array(node);
         if (out != NULL) {
-            if (scalar_result(&b, items, n)) /* NumPy's scalar: its own views are copies */
+            if (scalar_result(&b, items, n)) { /* NumPy's scalar: its own views are copies */
                 Py_SETREF(VIEW_OF(out), Py_NewRef(Py_False));
+                if (EAGER_ELEMENT != NULL) {
+                    /* an element of a computed array: read now (lazyarray/eager.py) */
+                    PyObject *done = PyObject_CallOneArg(EAGER_ELEMENT, NODE_OF(out));
+                    if (done == NULL)
+                        Py_CLEAR(out);
+                    else if (done != Py_None)
+                        Py_SETREF(NODE_OF(out), done);
+                    else
+                        Py_DECREF(done);
+                }
+            }
             else if (VIEW_OF(self) != Py_False) {
                 int linked = link_view(self, out, (PyObject *)nx);
                 if (linked != 0) { /* -1: an error; 1: the Python path links it */
@@ -1002,6 +1154,35 @@ py_install(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* install_eager(limit, hook, mark, view_ops, seed_ops, cast_op, element): bind lazyarray/eager.py's
+ * rule; `element(node)` computes an element read of a computed array (a leaf) or gives None. */
+static PyObject *
+py_install_eager(PyObject *module, PyObject *args)
+{
+    PyObject *limit, *hook, *mark, *view_ops, *seed_ops, *cast_op, *element, *paused, *input_op;
+    PyObject *asarray;
+    if (!PyArg_ParseTuple(args, "O!OO!O!O!OOO!OO:install_eager", &PyList_Type, &limit, &hook,
+                          &PyTuple_Type, &mark, &PyTuple_Type, &view_ops, &PyTuple_Type,
+                          &seed_ops, &cast_op, &element, &PyList_Type, &paused, &input_op,
+                          &asarray))
+        return NULL;
+    if (PyList_GET_SIZE(paused) != 1) {
+        PyErr_SetString(PyExc_ValueError, "install_eager: a paused list of one");
+        return NULL;
+    }
+    take(&EAGER_PAUSED, paused), take(&INPUT_OP, input_op), take(&NP_ASARRAY, asarray);
+    if (EMPTY_SHAPE == NULL && (EMPTY_SHAPE = PyTuple_New(0)) == NULL)
+        return NULL;
+    if (PyList_GET_SIZE(limit) != 1) {
+        PyErr_SetString(PyExc_ValueError, "install_eager: a limit list of one");
+        return NULL;
+    }
+    take(&EAGER_LIMIT, limit), take(&EAGER_MARK, mark), take(&EAGER_VIEW_OPS, view_ops);
+    take(&CAST_OP, cast_op), take(&EAGER_SEED_OPS, seed_ops), take(&EAGER_ELEMENT, element);
+    take(&EAGER_HOOK, hook);
+    Py_RETURN_NONE;
+}
+
 /* Array.<name> becomes the C method `def` (a method descriptor: no Python frame). */
 static int
 set_array_method(PyMethodDef *def, const char *name)
@@ -1124,6 +1305,8 @@ static PyMethodDef module_methods[] = {
      "set_index_types(types): NumPy's integer scalar types, taken by basic indexing as ints."},
     {"install_methods", py_install_methods, METH_O,
      "install_methods(((name, op, fallback), ...)): Array's comparisons and unary operators in C."},
+    {"install_eager", py_install_eager, METH_VARARGS,
+     "install_eager(limit, hook, mark, view_ops, seed_ops, cast_op, element, paused, input_op, asarray): bind lazyarray/eager.py's rule."},
     METHOD("unary", py_unary, "unary(op, x): the Array op(x) on the fast path, or None."),
     METHOD("binary", py_binary, "binary(op, x, y): the Array op(x, y) on the fast path, or None."),
     {NULL},

@@ -17,6 +17,12 @@ import numpy as np
 
 from . import _bind
 from . import writes as _writes
+from .eager import LIMIT as _EAGER_LIMIT
+from .eager import run_now as _run_now
+from .eager import seeded as _eager_seeded
+from .eager import computed_values as _computed_values
+from .eager import is_settled_base as _settled_base
+from .eager import settle as _settle
 from .cuts import _LIMIT as _LIVE_LIMIT
 from .cuts import _LIVE, _prune
 from .graph.dtypes import bool_
@@ -58,6 +64,11 @@ class Array:
         self._node = node
         self._view = None
         if node.inputs:  # pending: the node budget may evaluate it at a cut (lazyarray.cuts)
+            if _EAGER_LIMIT[0] and _eager_seeded(node):  # an index loop's value: now
+                done = _run_now(node)
+                if done is not None:
+                    self._node = done
+                    return
             _LIVE.append(_weakref(self))  # cuts.track, inlined: this runs once per traced op
             if len(_LIVE) > _LIVE_LIMIT[0]:
                 _prune()
@@ -256,8 +267,16 @@ class Array:
         written, so every other Array, view and export keeps its value. Array-API consumers
         (array-api-extra's `at`, `pad`, `create_diagonal`) take every non-JAX array for writable."""
         site = user_site(1)
-        if self._view is None:  # a root without views: the common case, kept short
-            self._node = _set_node(self, key, value, site)
+        views = self._view
+        if views is None or (type(views) is list and _none_alive(views)):
+            # a root without (live) views: the common case, kept short
+            old = self._node
+            new = _set_node(self, key, value, site)
+            if _EAGER_LIMIT[0] and _settled_base(old):
+                new = _computed_values(new)
+                if _settle(self, old, new):
+                    return  # written in place, or computed at once (lazyarray/eager.py)
+            self._node = new
             _LIVE.append(_weakref(self))  # cuts.track, inlined (no import per call)
             if len(_LIVE) > _LIVE_LIMIT[0]:
                 _prune()
@@ -375,6 +394,16 @@ def _set_through_view(a: Array, key: Any, value: Any, site: Any) -> None:
     set_through_view(a, key, value, site)
 
 
+def _none_alive(views: list) -> bool:
+    """Whether every view in a root's list is gone (a loop's `A[i, :j]` temporaries): the list
+    is emptied then, and the root writes as one without views."""
+    for r in views:
+        if r() is not None:
+            return False
+    views.clear()
+    return True
+
+
 def _read_only(data: np.ndarray) -> np.ndarray:
     view = data.view()
     view.setflags(write=False)
@@ -454,6 +483,16 @@ def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:
     operators = tuple((get_op(op_name), getattr(Array, f"__{name}__"),
                        getattr(Array, f"__r{name}__")) for name, op_name in direct.items())
     _bind.FAST.install(Array, tables, operators)
+    if hasattr(_bind.FAST, "install_eager"):
+        from . import eager
+        from .graph.registry import all_ops
+
+        view_ops = tuple(op for op in all_ops() if op.write_back is not None)
+        from .cache import PAUSED
+
+        _bind.FAST.install_eager(eager.LIMIT, eager.run_candidate, eager.EAGER_MARK, view_ops,
+                                 eager.SEED_OPS, _bind.CAST, eager.element, PAUSED, _bind.INPUT,
+                                 np.asarray)
 
 
 def _divmod(x1: Any, x2: Any) -> tuple[Array, Array]:

@@ -215,7 +215,12 @@ class _Tracing:
 def _trace(f: Callable, args: tuple, argnums: tuple[int, ...], has_aux: bool, site: Site
            ) -> tuple[Any, Any, list[Array], list[Any]]:
     """Run f with args[argnums] wrapped: (output, aux, wrappers, structure of each argnum)."""
-    args = list(args)
+    with _Tracing():  # (also while wrapping: an eager argument's wrapper must stay a node)
+        return _trace_inside(f, list(args), argnums, has_aux, site)
+
+
+def _trace_inside(f: Callable, args: list, argnums: tuple[int, ...], has_aux: bool, site: Site
+                  ) -> tuple[Any, Any, list[Array], list[Any]]:
     wrappers: list[Array] = []
     structures = []
     for i in argnums:
@@ -229,8 +234,7 @@ def _trace(f: Callable, args: tuple, argnums: tuple[int, ...], has_aux: bool, si
         # f gets handles of its own: `x[i] = v` inside f rebinds its handle, and the gradient is
         # still the one w.r.t. the wrapped argument, not w.r.t. the value f stored into it.
         args[i] = tree_unflatten(structure, [Array(w._node) for w in wrapped])
-    with _Tracing():
-        out = f(*args)
+    out = f(*args)
     aux = None
     if has_aux:
         if not (isinstance(out, (tuple, list)) and len(out) == 2):

@@ -159,6 +159,11 @@ def apply_settings(settings: Any) -> None:
         _compile_stats.set_forbid_compiles(settings.forbid_compiles)
 
 
+# How many busy/tracing blocks are open, in any thread: lazyarray/_trace.c's element reads
+# computed at once (lazyarray/eager.py) check this one word, not the thread-local state.
+PAUSED = [0]
+
+
 class busy:
     """Marks this thread as evaluating or tracing: node-budget cuts must not start evaluations
     from inside one."""
@@ -166,9 +171,11 @@ class busy:
     def __enter__(self) -> None:
         self._was = _state.busy
         _state.busy = True
+        PAUSED[0] += 1
 
     def __exit__(self, *exc: object) -> None:
         _state.busy = self._was
+        PAUSED[0] -= 1
 
 
 class tracing:
@@ -181,9 +188,11 @@ class tracing:
     def __enter__(self) -> None:
         self._was = _state.stand_ins
         _state.stand_ins = self.stand_ins
+        PAUSED[0] += 1
 
     def __exit__(self, *exc: object) -> None:
         _state.stand_ins = self._was
+        PAUSED[0] -= 1
 
 
 def _check_not_traced(leaves: list[Node]) -> None:

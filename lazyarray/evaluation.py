@@ -6,6 +6,7 @@ sub-expressions run once and fusion can write several outputs from one kernel.
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import sys
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import cache  # plan cache, node budget (the caching issue)
-from . import cuts, fp_errors
+from . import cuts, eager, fp_errors
 from .array import Array
 from .graph import Graph, get_op
 from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
@@ -366,6 +367,23 @@ if _hit_path is not None:
 
 def _apply_settings(s: Settings) -> None:
     set_node_budget(s.max_graph_nodes, cuts.cut_hook)
+    eager.LIMIT[0] = s.eager_size if _eager_applies(s) else 0
+
+
+def _eager_applies(s: Settings) -> bool:
+    """lazyarray/eager.py computes on the host with the numpy semantics: off on the cupy and
+    dask backends and with debug_nans. 'auto' without CuPy installed is C or numpy (asking
+    resolve_backend would probe the C compiler and its cache at import)."""
+    if s.debug_nans or s.backend not in ("auto", "c", "numpy"):
+        return False
+    if s.backend != "auto":
+        return True
+    if _CUPY[0] is None:
+        _CUPY[0] = importlib.util.find_spec("cupy") is not None
+    return not _CUPY[0] or resolve_backend(s.backend) in ("c", "numpy")
+
+
+_CUPY: list[bool | None] = [None]  # whether CuPy is installed (looked up once)
     cuts.configure(s.max_graph_nodes)
     cache.apply_settings(s)
     configure_c_backend(s.cache_dir, s.num_threads, s.background_compiles)

@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from .eager import LIMIT as _EAGER_LIMIT
+from .eager import element as _eager_element
 from . import _bind, advanced_index, masking
 from .writes import rebind, same_view, view_of
 from .array import Array
@@ -186,6 +188,10 @@ def getitem(x: Array, key: Any) -> Array:
             if basic.shape == () and not (key is Ellipsis or t is tuple and Ellipsis in key):
                 out = Array(basic)  # an element: NumPy's scalar, a copy (and so are its views)
                 out._view = False
+                if _EAGER_LIMIT[0]:  # of a computed array: read now (lazyarray/eager.py)
+                    done = _eager_element(basic)
+                    if done is not None:
+                        out._node = done
                 return out
             return view_of(x, Array(basic), lambda n: _basic_getitem(n, key, site))
     return Array(general_getitem(x._node, key, site))

@@ -39,6 +39,9 @@ class Settings(BaseModel):
     backend: BackendName = Field("auto", description="auto: cupy with a GPU, else c, else numpy")
     optimize: bool = Field(True, description="run the graph passes and fusion (off: node by node)")
     max_graph_nodes: int = Field(100, ge=2, description="pending graphs larger are evaluated")
+    eager_size: int = Field(4096, ge=0, description="an op of at most this many elements that "
+                            "reads values indexed out of computed arrays runs at once (index "
+                            "loops; lazyarray/eager.py); 0: always lazy")
     plan_cache_size: int = Field(256, ge=0, description="plans kept in the LRU plan cache")
     plan_cache_bytes: int = Field(256 * 2**20, ge=0, description="bytes the cached plans may keep "
                                   "(their intermediate workspaces); the LRU plans beyond go")

@@ -25,7 +25,8 @@ from weakref import ref as _weakref
 
 import numpy as np
 
-from . import _bind
+from . import _bind, eager
+from .eager import LIMIT as _EAGER_LIMIT
 from .cuts import _LIMIT as _LIVE_LIMIT
 from .cuts import _LIVE, _prune
 from .graph import get_op
@@ -163,13 +164,47 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
                              + (f" (at {_site_text(site)})" if site is not None else ""))
         with cuts_paused():  # a cut would splice leaves into the chain being walked
             node = _write_back(view_node, root_node, root._node, node)
+        del view_node, root_node  # (their references would count as readers of the buffer)
         a = root
+    if _EAGER_LIMIT[0] and eager.is_settled_base(a._node):
+        node = eager.computed_values(node)
+        if _settle_root(a, node):
+            return
     a._node = node
     _track(a)
     views = a._view
     if views:
         with cuts_paused():
             _refresh(a, views)
+
+
+def _settle_root(root: Any, new: Node) -> bool:
+    """lazyarray/eager.py's settle for a root that may have views: the write goes into its
+    buffer when only the views read it (they see it, as NumPy's views do), else the small
+    result is computed now. The views follow either way."""
+    views = root._view
+    live = []
+    if views:
+        for r in views:
+            v = r()
+            if v is not None:
+                live.append(v)
+    old = root._node
+    holders = eager.view_holders(old, live) if live else 0
+    if holders is None:
+        holders = -_BIG  # an outside reader: not in place (a small result is still computed)
+    if not eager.settle(root, old, new, holders):
+        return False
+    if root._node is old:  # written in place: views read the buffer again (evaluated ones too)
+        for v in live:
+            v._node = v._view[1]
+    elif views:
+        with cuts_paused():
+            _refresh(root, views)
+    return True
+
+
+_BIG = 1 << 30
 
 
 def _site_text(site: Any) -> str:

@@ -76,6 +76,32 @@ def pytest_runtest_setup(item):
         pytest.skip("time cap reached (LAZYARRAY_TEST_DEADLINE, set by benchmarks/gpu_suite.sh)")
 
 
+# Modules that test the lazy path itself on small index expressions: the kernels, plans, cuts,
+# passes and structures a graph lowers to (lazyarray/eager.py would compute their small indexed
+# values at once, with no graph to look at). They run with `eager_size=0`; so does a test marked
+# `lazy_only`. Everything else (the NumPy comparisons, the corpus, the Array API rows) runs with
+# the default, as users do; tests/test_eager.py tests the rule itself.
+LAZY_ONLY_MODULES = frozenset({
+    "test_program_plans", "test_triggers", "test_evaluation_hit_path", "test_siblings",
+    "test_speed_levers", "test_passes_fuse", "test_passes_graph", "test_math_functions",
+    "test_loops", "test_c_kernel_dedupe", "test_random_numpy", "test_random",
+    "test_plan_workspace_bytes", "test_plan_cache", "test_getitem_paths", "test_generic_plans",
+    "test_fusion_targets", "test_explain", "test_c_tiered", "test_c_cache_security",
+    "test_c_cache_degrade",
+})
+
+
+@pytest.fixture(autouse=True)
+def _lazy_only(request):
+    module = getattr(request.node, "module", None)
+    if (module is not None and module.__name__ in LAZY_ONLY_MODULES) or (
+            request.node.get_closest_marker("lazy_only") is not None):
+        with la.config(eager_size=0):
+            yield
+    else:
+        yield
+
+
 @pytest.fixture(params=BACKENDS)
 def backend(request):
     """Run the test body with this backend selected; yields its name."""

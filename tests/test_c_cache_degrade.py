@@ -44,7 +44,7 @@ print(json.dumps(stats))
 
 
 def _run(cache: Path, program: str = "sigmoid", fault: str = "none") -> dict:
-    env = dict(os.environ, LAZYARRAY_CACHE_DIR=str(cache))
+    env = dict(os.environ, LAZYARRAY_CACHE_DIR=str(cache), LAZYARRAY_EAGER_SIZE="0")
     out = subprocess.run([sys.executable, "-c", SCRIPT.format(tests=str(TESTS)), program, fault],
                          capture_output=True, text=True, env=env, timeout=120, check=False)
     assert out.returncode == 0, out.stderr

@@ -344,7 +344,7 @@ def test_threads_indexing_at_once():
 # --- the pure-Python Node class against the compiled one, from fresh interpreters -----------------
 PROGRAM = """
 import json, numpy as np, lazyarray as la
-with la.config(backend="numpy", max_graph_nodes=12):
+with la.config(backend="numpy", max_graph_nodes=12, eager_size=0):
     g = la.asarray(np.linspace(-1, 1, 32, dtype=np.float32).reshape(2, 16))
     c = la.zeros((2, 4), dtype=la.float32)
     for step in range(12):  # an LSTM-style loop, never evaluated: cuts at the loop's point

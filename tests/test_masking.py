@@ -72,6 +72,7 @@ def test_at_mask_matches_numpy(backend, dtype):
         assert_matches(g, w)
 
 
+@pytest.mark.lazy_only  # the graph of a small indexed value (tests/conftest.py)
 def test_at_mask_does_not_evaluate_the_mask(reference_backend):
     """A shape-static update stays one lazy graph: nothing runs until the result is read."""
     x = la.asarray(np.arange(6.0)) * 2

@@ -43,6 +43,7 @@ def test_copies_are_new_handles(reference_backend):
     assert la.asarray(x) is x
 
 
+@pytest.mark.lazy_only  # the graph of a small indexed value (tests/conftest.py)
 def test_setitem_in_a_loop_is_cut_and_correct(reference_backend):
     """The rebound handle is tracked, so the node budget cuts the loop's graph (twice listed after
     an evaluation: it must be replaced once)."""

@@ -161,6 +161,7 @@ def test_integer_array_indexing_and_take(backend, shape, seed, data):
     assert_matches(la.take(la.array(x), flat), np.take(x, flat))
 
 
+@pytest.mark.lazy_only  # the graph of a small indexed value (tests/conftest.py)
 def test_take_out_of_bounds_raises_at_evaluation_naming_the_line(backend):
     y = la.take(la.array(np.arange(4.0)), la.array(np.array([0, 9])))  # built here
     with pytest.raises(IndexError, match="out of bounds") as info:

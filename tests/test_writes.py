@@ -309,6 +309,7 @@ def test_an_element_is_a_copy_as_numpys_scalar(backend):
     _check(program, _matrix)
 
 
+@pytest.mark.lazy_only  # the graph of a small indexed value (tests/conftest.py)
 def test_index_write_through_a_view_builds_one_scatter(reference_backend):
     """`A[i, j] -= v` writes the view `A[i, j]` (a scatter into A) and then calls
     `A[i, j] = view`: that second write is skipped, it would store the same values."""

@@ -1,0 +1,398 @@
+"""Index loops run at once: small values read out of computed arrays are computed at the line.
+
+NumPy code that loops over indices (`A[i, j] -= np.dot(A[i, :j], A[j, :j])`) builds a graph of a
+few tiny nodes per iteration whose structure changes with `i` and `j`: kept lazy, every cut is a
+new plan (Cholesky 900x NumPy). Such values gain nothing from fusion, so they are computed as soon
+as the op that reads them is built, node by node through the ops' NumPy references (the numpy
+backend's semantics, errors and floating-point warnings), and the Array holds the result as a
+leaf. The rule, checked where an Array is made (`Array.__init__`, `_trace.c`'s `make_array`):
+
+- the result has at most `la.config.eager_size` elements (0 turns this off);
+- it is not itself a view (a view of a computed array stays a view op: it costs nothing and
+  follows writes to its base, lazyarray/writes.py);
+- it reads, directly or through casts/broadcasts, an *indexed read*: a chain of view ops (slice,
+  reshape, permute...) over a computed buffer, or an earlier result of this rule;
+- its whole graph down to computed buffers is at most `_MAX_NODES` small nodes (a view op may
+  read a large buffer: it only picks elements).
+
+Everything else stays lazy as before: `la.tanh(x @ w + b)` on small user arrays still fuses into
+one cached plan. Element writes into a computed buffer nothing else can read happen in place
+(`write_in_place`): O(1) for `A[i, j] = v` instead of a copy of A.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from .cache import _state
+from .graph import get_op
+from .graph.node import Node
+from .passes.rewrite import with_inputs
+from .runtime import fp_status
+from .graph.ops_structure import scatter_into
+from .runtime.interpreter import _apply
+
+_INPUT, _SCALAR = get_op("input"), get_op("scalar")
+_CAST, _BROADCAST = get_op("cast"), get_op("broadcast_to")
+_SCATTER = get_op("scatter")
+SEED_OPS = (get_op("take"),)  # advanced indexing's gathers read out of a computed array too
+# The attrs of a leaf this rule made: an identity mark (leaves have no attrs of their own), so the
+# next op finds its operand was an indexed read without a table. The structural key includes it:
+# a lazy graph over such a leaf has its own plan, as it must have for any new leaf structure.
+EAGER_MARK: tuple = ("eager",)
+_MAX_NODES = 24
+_WORK = 64  # an intermediate of a small result may have this many times eager_size elements
+LIMIT = [4096]  # la.config.eager_size, mirrored by lazyarray.evaluation's settings hook
+_SCALAR_TYPES = (int, float, bool, complex)
+_getrefcount = sys.getrefcount
+_enter, _leave = fp_status.enter_numpy_errstate, fp_status.leave_numpy_errstate
+_clear, _test = fp_status.clear, fp_status.test
+# sys.getrefcount(old) in write_in_place when only the written handle holds `old`: its `_node`,
+# `new`'s inputs, the names `old` in __setitem__, settle and write_in_place, getrefcount's argument
+_OLD_REFS = 6
+WRITE_LIMIT = 1 << 22  # a zeros/empty/full base up to this many elements becomes a buffer at a write
+
+
+def _is_view_op(op: Any) -> bool:
+    return op.write_back is not None or op is _BROADCAST
+
+
+def _views_a_buffer(node: Node) -> bool:
+    """Whether `node` is a chain of view ops over a leaf (a view of a computed array, which
+    stays a view), rather than a view of a result computed here (`la.dot`'s final reshape)."""
+    while _is_view_op(node.op) and len(node.inputs) == 1:
+        node = node.inputs[0]
+    return not node.inputs or node.op is _BROADCAST
+
+
+def seeded(node: Node) -> bool:
+    """Whether `node` reads an indexed read or an eager result (through casts and broadcasts):
+    the cheap test made for every small Array before `run_now` walks its graph."""
+    while node.op.write_back is not None and len(node.inputs) == 1:  # la.dot's final reshape
+        node = node.inputs[0]
+    if node.op in SEED_OPS:  # a gather out of an array (a copy, as NumPy's advanced indexing)
+        return True
+    return _reads_indexed(node, 1)
+
+
+def _reads_indexed(node: Node, depth: int) -> bool:
+    """An input (through casts and broadcasts), or with `depth` left an input's input, is an
+    indexed read: `np.sum(x[:, i:i+k] * w, axis=...)` reads one through the product."""
+    for i in node.inputs:
+        while i.op is _CAST or i.op is _BROADCAST:
+            i = i.inputs[0]
+        if i.attrs is EAGER_MARK or (i.inputs and i.op.write_back is not None) or (
+                i.op in SEED_OPS):
+            return True
+        if depth and i.inputs and _reads_indexed(i, depth - 1):
+            return True
+    return False
+
+
+def run_now(node: Node) -> Node | None:
+    """`node`'s value as a leaf, computed now, or None where the rule above says lazy."""
+    if _is_view_op(node.op) and _views_a_buffer(node) or (
+            not seeded(node) or _state.busy or _state.stand_ins):
+        return None
+    if node.size > LIMIT[0]:
+        return None
+    return run_candidate(node)
+
+
+def run_candidate(node: Node) -> Node | None:
+    """`run_now` once its tests passed (lazyarray/_trace.c makes them in C: size, view, marks,
+    `cache.PAUSED`)."""
+    args = _leaf_values(node.inputs)
+    if args is not None:  # one op over computed values: the common case, no walk
+        return _leaf(node, _run_one(node, args))
+    order = _walk(node, LIMIT[0])
+    return None if order is None else _leaf(node, _run(node, order))
+
+
+def _run_one(node: Node, args: list) -> np.ndarray:
+    """`_run` for one node whose inputs are computed."""
+    token = _enter()
+    try:
+        _clear()
+        try:
+            out = node.op.reference(args, node.attrs, node.dtype)
+        except Exception:  # again, for the error that names the op and the user's line
+            out = _apply(node, tuple(args))
+        bits = _test()
+    finally:
+        _leave(token)
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    if out.dtype != node.dtype:
+        out = out.astype(node.dtype)
+    if bits:
+        from .fp_errors import fired
+
+        fired([node], bits)
+    return out
+
+
+def _leaf_values(inputs: tuple) -> list | None:
+    """The values of `inputs` if every one is a computed leaf, else None."""
+    out = []
+    for i in inputs:
+        if i.inputs:
+            return None
+        data = i.data
+        if i.op is _INPUT:
+            if type(data) is not np.ndarray:
+                return None
+            out.append(data)
+        elif i.op is _SCALAR and type(data) in _SCALAR_TYPES:
+            v = np.asarray(data, dtype=i.dtype)
+            out.append(np.broadcast_to(v, i.shape) if i.shape else v)
+        else:
+            return None
+    return out
+
+
+def run_now_any(node: Node) -> Node | None:
+    """`run_now` without the indexed-read condition (a write's values are small and computed)."""
+    limit = LIMIT[0]
+    if not node.inputs or node.size > limit:
+        return None
+    order = _walk(node, limit)
+    return None if order is None else _leaf(node, _run(node, order))
+
+
+def element(node: Node) -> Node | None:
+    """An element `A[i, j]` of a computed array, read now (NumPy's scalar is a copy): the
+    program then holds no node over A's buffer, which a later write can take in place."""
+    if not node.inputs or not LIMIT[0] or _state.busy or _state.stand_ins:
+        return None  # (no inputs: computed already, by the rule for the op that made it)
+    order = _walk(node, LIMIT[0])
+    return None if order is None else _leaf(node, _run(node, order))
+
+
+def computed_values(new: Node) -> Node:
+    """A write's node with its values (and indices) computed now where they are small: the
+    caller drops the old node, so their graphs (`A[i] = A[i] * 2` reads A's buffer) stop
+    counting as readers of the base. `new` itself where nothing is to compute."""
+    if new.op is not _SCATTER or not LIMIT[0] or _state.busy or _state.stand_ins:
+        return new
+    inputs = list(new.inputs)
+    changed = False
+    for k in range(1, len(inputs)):
+        v = inputs[k]
+        if v.inputs and v.size <= LIMIT[0]:
+            done = run_now_any(v)
+            if done is not None:
+                inputs[k] = done
+                changed = True
+    return with_inputs(new, tuple(inputs)) if changed else new
+
+
+def _walk(node: Node, limit: int) -> list[Node] | None:
+    """The non-leaf nodes of `node`'s graph, inputs before readers (an iterative post-order), or
+    None where it is no small graph over computed values."""
+    order: list[Node] = []
+    seen: set[int] = set()
+    stack: list = [node]
+    while stack:
+        n = stack.pop()
+        if type(n) is tuple:  # (node,): its inputs are all placed
+            order.append(n[0])
+            continue
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        inputs = n.inputs
+        if not inputs:
+            if n.op is _INPUT:
+                if type(n.data) is not np.ndarray:  # a device buffer, a stand-in
+                    return None
+            elif n.op is not _SCALAR or type(n.data) not in _SCALAR_TYPES:  # la.jit's tracer
+                return None
+            continue
+        op = n.op
+        if op.reference is None or (op.write_back is None and op is not _BROADCAST
+                                    and n.size > limit * _WORK):
+            return None  # a view op may read a large buffer: it only picks elements
+        if len(seen) > _MAX_NODES:
+            return None
+        stack.append((n,))
+        stack.extend(inputs)
+    return order
+
+
+def _run(node: Node, order: Any, values: dict[int, Any] | None = None) -> np.ndarray:
+    """The nodes through their references, under NumPy's error state that records the
+    floating-point flags; fired flags are reported as any evaluation's (la.errstate)."""
+    if values is None:
+        values = {}
+    get = values.get
+    token = fp_status.enter_numpy_errstate()
+    try:
+        fp_status.clear()
+        for n in order:
+            args = []
+            for i in n.inputs:
+                v = get(id(i))
+                if v is None:
+                    if i.op is _INPUT:
+                        v = i.data
+                    else:  # a scalar leaf, maybe of an op's shape
+                        v = np.asarray(i.data, dtype=i.dtype)
+                        if i.shape:
+                            v = np.broadcast_to(v, i.shape)
+                args.append(v)
+            try:
+                out = n.op.reference(args, n.attrs, n.dtype)
+            except Exception:  # again, for the error that names the op and the user's line
+                out = _apply(n, tuple(args))
+            if type(out) is not np.ndarray:
+                out = np.asarray(out)
+            if out.dtype != n.dtype:
+                out = out.astype(n.dtype)
+            values[id(n)] = out
+        bits = fp_status.test()
+    finally:
+        fp_status.leave_numpy_errstate(token)
+    if bits:
+        from .fp_errors import fired
+
+        fired([node], bits)
+    return values[id(node)]
+
+
+def _leaf(node: Node, value: np.ndarray) -> Node:
+    """A leaf holding its own C-contiguous copy (never a view of another buffer: that buffer may
+    be written in place later)."""
+    if value.base is not None or not value.flags.c_contiguous or not value.flags.writeable:
+        value = np.array(value, order="C")
+    return Node(_INPUT, (), EAGER_MARK, node.shape, node.dtype, value, node.site)
+
+
+def settle(handle: Any, old: Node, new: Node, holders: int = 0) -> bool:
+    """A write into the value `old` of `handle` made `new`: write `old`'s buffer in place where
+    nothing else reads it (a zeros/empty/full base is made a buffer first), else compute `new`
+    now if it is small; True if either (the handle then holds the value), False to leave `new`
+    lazy. `holders`: references to `old` the caller knows of beyond the handle's and the
+    call's (live views' links and chains)."""
+    if not new.inputs or _state.busy or _state.stand_ins:
+        return False
+    if old.op is _BROADCAST and _is_fill(old):
+        if old.size > WRITE_LIMIT or new.op is not _SCATTER or new.inputs[0] is not old:
+            return False
+        fresh = _fill_buffer(old)
+        new = with_inputs(new, (fresh,) + new.inputs[1:])
+        if not _scatter_now(fresh, new):
+            return False
+        handle._node = fresh
+        return True
+    if write_in_place(old, new, holders):
+        return True
+    if new.size > LIMIT[0]:
+        return False
+    done = run_now_any(new)
+    if done is None:
+        return False
+    handle._node = done
+    return True
+
+
+def _is_fill(node: Node) -> bool:
+    """zeros / empty / full / *_like: a Python scalar broadcast to a shape."""
+    src = node.inputs[0]
+    return src.op is _SCALAR and not src.inputs and type(src.data) in _SCALAR_TYPES
+
+
+def _fill_buffer(node: Node) -> Node:
+    data = np.full(node.shape, node.inputs[0].data, dtype=node.dtype)
+    return Node(_INPUT, (), (), node.shape, node.dtype, data, node.site)
+
+
+def is_settled_base(node: Node) -> bool:
+    """Whether a write into `node` may settle: a computed buffer or a fill."""
+    return not node.inputs or (node.op is _BROADCAST and _is_fill(node))
+
+
+def view_holders(old: Node, views: list) -> int | None:
+    """References to `old` that the live `views` of its root hold (their links and view chains),
+    or None when some node of those chains is read by anything else (a pending expression over
+    `row * 2` would see a write into the buffer): only views may share a buffer written in
+    place, as views share NumPy's memory."""
+    expected: dict[int, int] = {}
+    chain: list[Node] = []
+    seen: set[int] = set()
+    for v in views:
+        link = v._view
+        if type(link) is not tuple or link[2] is not old:
+            return None
+        for held in (v._node, link[1], old):
+            expected[id(held)] = expected.get(id(held), 0) + 1
+        n = link[1]
+        while n is not old:
+            if id(n) in seen:
+                break
+            seen.add(id(n))
+            chain.append(n)
+            if len(n.inputs) != 1 or n.op.write_back is None:
+                return None
+            n = n.inputs[0]
+            expected[id(n)] = expected.get(id(n), 0) + 1
+    for n in chain:  # references here: `chain`, the loop's name, getrefcount's argument
+        if _getrefcount(n) - 3 != expected[id(n)]:
+            return None
+    return expected.get(id(old), 0)
+
+
+def write_in_place(old: Node, new: Node, holders: int = 0) -> bool:
+    """Apply the scatter `new` (over the leaf `old`) to `old`'s buffer itself, when nothing else
+    can read that buffer: the handle being written holds the only reference to `old` (besides
+    `new`, this call and the `holders` its views account for), `old`'s buffer is its own (not
+    the user's array, not a view, not exported by np.asarray / DLPack: Python holds no other
+    reference to it) and the written values are computed and small. Then the handle keeps
+    `old`. Returns whether it did."""
+    if (new.op is not _SCATTER or old.op is not _INPUT or new.inputs[0] is not old
+            or new.dtype != old.dtype or LIMIT[0] == 0):
+        return False
+    data = old.data
+    if type(data) is not np.ndarray or not data.flags.owndata:
+        return False
+    if _getrefcount(old) > _OLD_REFS + holders or _getrefcount(data) > 3:
+        return False
+    return _scatter_now(old, new)
+
+
+def _scatter_now(old: Node, new: Node) -> bool:
+    """The scatter `new` written into `old`'s buffer, its values computed now if small."""
+    data = old.data
+    values = []
+    for v in new.inputs[1:]:
+        if v.inputs:
+            done = run_now_any(v)
+            if done is None:
+                return False
+            v = done
+        elif v.op is _SCALAR and type(v.data) not in _SCALAR_TYPES:
+            return False
+        elif v.op is _INPUT and type(v.data) is not np.ndarray:
+            return False
+        values.append(v.data if v.op is _INPUT else np.asarray(v.data, v.dtype))
+    mode, spec = new.attrs
+    was_writeable = data.flags.writeable
+    if not was_writeable:
+        data.flags.writeable = True
+    token = fp_status.enter_numpy_errstate()
+    try:
+        fp_status.clear()
+        scatter_into(data, values[0], tuple(values[1:]), mode, spec)
+        bits = fp_status.test()
+    finally:
+        fp_status.leave_numpy_errstate(token)
+        if not was_writeable:
+            data.flags.writeable = False
+    if bits:
+        from .fp_errors import fired
+
+        fired([new], bits)
+    return True

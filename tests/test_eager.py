@@ -1,0 +1,328 @@
+"""Index loops run at once (lazyarray/eager.py): values indexed out of computed arrays are computed
+at the line, and writes into a buffer nothing else reads go in place. Every test checks NumPy's
+values, including the values the program kept from before a write."""
+
+import importlib
+import sys
+import warnings
+import weakref
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lazyarray as la
+
+sys.path.insert(0, str(Path(__file__).parent))
+from programs import make_inputs  # noqa: E402
+
+
+def _is_leaf(a):
+    return not a._node.inputs
+
+
+def _same_value(a):
+    """A test for "still the same buffer" that holds no reference to it (a held reference is a
+    reader, and rightly forbids writing in place)."""
+    ref = weakref.ref(a._node)
+    return lambda: a._node is ref()
+
+
+# --- what runs at once, and what stays lazy ---------------------------------------------------------
+
+
+def test_an_op_on_an_indexed_read_runs_at_once(backend):
+    A = la.asarray(np.arange(12.0).reshape(3, 4))
+    d = A[1, 2] * 2.0 - A[0, 1]
+    assert _is_leaf(d)
+    assert float(d) == 11.0
+    s = la.dot(A[1, :2], A[2, :2])
+    assert _is_leaf(s) and float(s) == np.dot(np.arange(4.0, 6.0), np.arange(8.0, 10.0))
+
+
+def test_ops_on_whole_user_arrays_stay_lazy(backend):
+    x = la.asarray(np.ones((4, 4)))
+    y = la.tanh(x @ x + 1.0)
+    assert not _is_leaf(y)  # one fused plan, as before
+    np.testing.assert_allclose(np.asarray(y), np.tanh(np.ones((4, 4)) @ np.ones((4, 4)) + 1.0))
+
+
+def test_a_view_of_a_computed_array_stays_a_view(backend):
+    A = la.asarray(np.zeros((3, 3)))
+    row = A[1]
+    assert not _is_leaf(row)
+    A[1, 2] = 5.0
+    np.testing.assert_array_equal(np.asarray(row), [0.0, 0.0, 5.0])
+
+
+def test_eager_size_zero_keeps_everything_lazy(backend):
+    A = la.asarray(np.arange(6.0).reshape(2, 3))
+    with la.config(eager_size=0):
+        d = A[1, 2] * 2.0
+        assert not _is_leaf(d)
+        A[0, 0] = 1.0
+        assert not _is_leaf(A)
+    assert float(d) == 10.0 and np.asarray(A)[0, 0] == 1.0
+
+
+def test_results_above_the_size_limit_stay_lazy(backend):
+    A = la.asarray(np.ones((8, 8)))
+    with la.config(eager_size=4):
+        r = A[1] * 2.0  # 8 elements > 4
+        assert not _is_leaf(r)
+        e = A[1, 1] * 2.0
+        assert _is_leaf(e)
+
+
+# --- writes in place, and the values that must not change --------------------------------------------
+
+
+def test_element_writes_go_into_the_buffer_itself(backend):
+    A = la.asarray(np.zeros((5, 5)))
+    A[0, 0] = 1.0  # the first write may copy the user's buffer
+    same = _same_value(A)
+    for i in range(5):
+        for j in range(5):
+            A[i, j] = float(i * 5 + j)
+    assert same()  # no copy of A per write
+    np.testing.assert_array_equal(np.asarray(A), np.arange(25.0).reshape(5, 5))
+
+
+def test_augmented_element_writes_match_numpy(backend):
+    a = np.arange(1.0, 17.0).reshape(4, 4)
+    A = la.asarray(a.copy())
+    for i in range(4):
+        for j in range(i):
+            A[i, j] -= la.dot(A[i, :j], A[j, :j])
+            a[i, j] -= np.dot(a[i, :j], a[j, :j])
+            A[i, j] /= A[j, j]
+            a[i, j] /= a[j, j]
+    np.testing.assert_array_equal(np.asarray(A), a)
+
+
+def test_an_element_read_before_a_write_keeps_its_value(backend):
+    A = la.asarray(np.arange(4.0).reshape(2, 2))
+    e = A[1, 1]
+    A[1, 1] = 10.0
+    assert float(e) == 3.0 and np.asarray(A)[1, 1] == 10.0
+
+
+def test_copies_keep_the_old_value_and_asarray_aliases_as_numpys(backend):
+    import copy
+
+    A = la.asarray(np.zeros((3, 3)))
+    B = la.asarray(A)  # NumPy's asarray of an array is that array
+    copies = [copy.copy(A), copy.deepcopy(A), la.array(A), la.asarray(A, copy=True)]
+    A[0, 0] = 7.0
+    assert B is A and np.asarray(B)[0, 0] == 7.0
+    for c in copies:
+        assert np.asarray(c)[0, 0] == 0.0
+
+
+def test_a_pending_expression_over_the_old_value_keeps_it(backend):
+    A = la.asarray(np.ones((3, 3)))
+    pending = A * 3.0  # not an indexed read: lazy, reads A's buffer when evaluated
+    assert not _is_leaf(pending)
+    A[0, 0] = 9.0
+    assert np.asarray(pending)[0, 0] == 3.0 and np.asarray(A)[0, 0] == 9.0
+
+
+def test_a_pending_reader_of_a_view_keeps_the_old_value(backend):
+    A = la.asarray(np.ones((60, 80)))
+    row = A[0]
+    big = row[None, :] * la.asarray(np.ones((100, 1)))  # 8000 elements: lazy, reads row's chain
+    assert not _is_leaf(big)
+    A[0, 0] = 5.0
+    np.testing.assert_array_equal(np.asarray(big), np.ones((100, 80)))
+    assert np.asarray(row)[0] == 5.0  # the view follows, as NumPy's
+
+
+def test_an_exported_buffer_keeps_its_value(backend):
+    A = la.asarray(np.zeros((2, 2)))
+    A[0, 1] = 1.0
+    host = np.asarray(A)
+    A[0, 0] = 4.0
+    assert host[0, 0] == 0.0 and np.asarray(A)[0, 0] == 4.0
+
+
+def test_the_users_numpy_array_is_never_written(backend):
+    x = np.zeros((3, 3))
+    A = la.asarray(x)
+    A[1, 1] = 2.0
+    A[2, 2] += 1.0
+    assert not x.any()
+    np.testing.assert_array_equal(np.asarray(A), np.diag([0.0, 2.0, 1.0]))
+
+
+def test_a_fill_becomes_a_buffer_at_its_first_write(backend):
+    z = la.zeros((4, 4))
+    kept = z + 0.0  # lazy, over the fill
+    z[1, 2] = 3.0
+    assert _is_leaf(z)
+    same = _same_value(z)
+    z[2, 1] = 4.0
+    assert same()
+    expected = np.zeros((4, 4))
+    expected[1, 2], expected[2, 1] = 3.0, 4.0
+    np.testing.assert_array_equal(np.asarray(z), expected)
+    assert not np.asarray(kept).any()
+
+
+def test_writes_through_views_reach_the_root_and_its_views(backend):
+    a = np.arange(20.0).reshape(4, 5)
+    A = la.asarray(a.copy())
+    row, col = A[2], A[:, 3]
+    A[2][1] = -1.0
+    a[2][1] = -1.0
+    row[4] += 100.0
+    a[2, 4] += 100.0
+    col[0] = 0.5
+    a[0, 3] = 0.5
+    A[1] /= A[1, 1]
+    a[1] /= a[1, 1]
+    np.testing.assert_array_equal(np.asarray(A), a)
+    np.testing.assert_array_equal(np.asarray(row), a[2])
+    np.testing.assert_array_equal(np.asarray(col), a[:, 3])
+
+
+def test_row_swaps_with_advanced_indexing(backend):
+    a = np.arange(12.0).reshape(4, 3)
+    A = la.asarray(a.copy())
+    A[[0, 3]] = A[[3, 0]]
+    a[[0, 3]] = a[[3, 0]]
+    np.testing.assert_array_equal(np.asarray(A), a)
+
+
+# --- errors and warnings as NumPy gives them ---------------------------------------------------------
+
+
+def test_a_division_by_zero_warns_at_the_users_line(backend):
+    A = la.asarray(np.ones((2, 2)))
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        r = A[0, 0] / 0.0
+    assert float(r) == np.inf
+
+
+def test_errstate_raise_applies(backend):
+    A = la.asarray(np.ones((2, 2)))
+    with la.errstate(divide="raise"), pytest.raises(FloatingPointError):
+        A[0, 0] / 0.0
+
+
+def test_an_out_of_bounds_gather_raises_index_error(backend):
+    A = la.asarray(np.ones((3, 3)))
+    with pytest.raises(IndexError):
+        r = A[[0, 5]]
+        np.asarray(r)
+
+
+def test_integer_division_by_zero_is_numpys(backend):
+    A = la.asarray(np.arange(4).reshape(2, 2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = A[1, 1] // 0
+        expected = np.arange(4).reshape(2, 2)[1, 1] // np.int64(0)
+    assert int(r) == expected
+
+
+# --- transformations see no eager values ---------------------------------------------------------------
+
+
+def test_jit_does_not_bake_in_its_stand_ins(backend):
+    f = la.jit(lambda x: x[0, 1] * 2.0 + x[1, 0])
+    a = np.arange(4.0).reshape(2, 2)
+    assert float(f(la.asarray(a))) == 4.0
+    assert float(f(la.asarray(a + 10))) == 34.0
+
+
+def test_grad_through_indexed_reads(backend):
+    v = la.asarray(np.array([1.0, 2.0, 3.0]))
+    w = v[1:] * 1.0  # an eager result as the argument
+    g = la.grad(lambda x: x[0] * x[1] + x[1] * 3.0)(w)
+    np.testing.assert_allclose(np.asarray(g), [3.0, 2.0 + 3.0])
+
+
+# --- index-loop programs: NumPy's values, no plan per iteration ------------------------------------------
+
+
+INDEX_LOOPS = ["cholesky", "lu", "trisolv", "durbin", "gramschmidt", "syrk", "gauss_pivot",
+               "element_write", "ludcmp", "crc16", "nussinov", "floyd_warshall"]
+
+
+@pytest.mark.parametrize("name", INDEX_LOOPS)
+def test_index_loops_build_no_plan_per_iteration(name, backend):
+    module = importlib.import_module(f"programs.{name}")
+    args_np = [a.copy() if isinstance(a, np.ndarray) else a for a in make_inputs(name, "small")]
+    args = [la.asarray(a.copy()) if isinstance(a, np.ndarray) else a for a in args_np]
+    want = module.kernel(np, *args_np)  # mutates args_np as the program does
+    la.clear_caches()
+    got = module.kernel(la, *args)
+    la.eval(*[a for a in args if isinstance(a, la.Array)])
+    built = la.cache_info().plans_built
+    assert built <= 3, f"{name}: {built} plans for one call"
+    for g, w in zip(args, args_np):
+        if isinstance(w, np.ndarray):
+            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, atol=1e-12)
+    if want is not None:
+        for g, w in zip(got if isinstance(got, tuple) else (got,),
+                        want if isinstance(want, tuple) else (want,)):
+            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("N", [12, 40])
+def test_cholesky_plans_do_not_grow_with_size(N, backend):
+    module = importlib.import_module("programs.cholesky")
+    (a,) = make_inputs("cholesky", dict(N=N))
+    A = la.asarray(a.copy())
+    la.clear_caches()
+    module.kernel(la, A)
+    np.asarray(A)
+    assert la.cache_info().plans_built == 0
+    module.kernel(np, a)
+    np.testing.assert_allclose(np.asarray(A), a, rtol=1e-12)
+
+
+# --- random write sequences against NumPy ---------------------------------------------------------------
+
+
+_op = st.tuples(st.sampled_from(["set", "iadd", "row", "rowview", "keep", "swap", "dot"]),
+                st.integers(0, 4), st.integers(0, 4), st.floats(-4, 4, allow_nan=False))
+
+
+@settings(max_examples=40, derandomize=True)
+@given(ops=st.lists(_op, min_size=1, max_size=25), eager_size=st.sampled_from([0, 3, 4096]))
+def test_random_write_sequences_match_numpy(ops, eager_size):
+    a = np.arange(25.0).reshape(5, 5) / 7.0
+    with la.config(eager_size=eager_size):
+        A = la.asarray(a.copy())
+        kept_la, kept_np = [], []
+        for kind, i, j, v in ops:
+            if kind == "set":
+                A[i, j] = v
+                a[i, j] = v
+            elif kind == "iadd":
+                A[i, j] += A[j, i] * v
+                a[i, j] += a[j, i] * v
+            elif kind == "row":
+                A[i] = A[j] * v
+                a[i] = a[j] * v
+            elif kind == "rowview":
+                r, rn = A[i], a[i]
+                r[j] -= v
+                rn[j] -= v
+                kept_la.append(r)
+                kept_np.append(rn)
+            elif kind == "keep":  # old values the program holds on to: copies, elements, views
+                kept_la += [A[i, j], A[i] * 1.0, A * 1.0, A[:, j]]
+                kept_np += [a[i, j].copy(), a[i] * 1.0, a * 1.0, a[:, j]]
+            elif kind == "swap":
+                A[[i, j]] = A[[j, i]]
+                a[[i, j]] = a[[j, i]]
+            else:
+                A[i, i] -= la.dot(A[i, :j], A[j, :j])
+                a[i, i] -= np.dot(a[i, :j], a[j, :j])
+        np.testing.assert_allclose(np.asarray(A), a, rtol=1e-12, atol=1e-12)
+        for got, want in zip(kept_la, kept_np):
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, atol=1e-12)

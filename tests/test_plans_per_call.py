@@ -1,0 +1,49 @@
+"""Plans per call do not grow with the problem size (issue 25): every corpus program builds at most
+`MAX_PLANS` plans on its first call, at its small size and (where its sizes are free) at sizes
+three times larger, and none on
+a second call with the same sizes. Index loops compute their small indexed values at once
+(lazyarray/eager.py) instead of building one plan per iteration; whole-array programs build the
+same few plans at any size. Counted by `la.cache_info()` on the numpy backend (the graph's count,
+the same on every backend); the bench sizes, where NumPy takes 5-50 ms, in the exhaustive tier.
+"""
+
+from __future__ import annotations
+
+import lazyarray as la
+import programs
+import pytest
+from test_programs import FREE_SIZES, to_lazy, to_numpy
+
+MAX_PLANS = 10
+
+
+def _scaled(name: str, factor: int) -> dict[str, int]:
+    return {k: v * factor for k, v in programs.load(name).SIZES["small"].items()}
+
+
+def _plans(module, inputs: tuple) -> int:
+    before = la.cache_info().plans_built
+    args = [to_lazy(a) for a in inputs]
+    to_numpy((module.kernel(la, *args), args))
+    return la.cache_info().plans_built - before
+
+
+def _cases():
+    for name in programs.NAMES:
+        if programs.needs(name):
+            continue
+        sizes = ("small", "x3", "bench") if name in FREE_SIZES else ("small", "bench")
+        for size in sizes:
+            marks = [pytest.mark.exhaustive] if size == "bench" else []
+            yield pytest.param(name, size, marks=marks, id=f"{name}-{size}")
+
+
+@pytest.mark.parametrize(("name", "size"), list(_cases()))
+def test_plans_per_call_stay_bounded(name, size, fresh_caches):
+    module = programs.load(name)
+    inputs = programs.make_inputs(name, _scaled(name, 3) if size == "x3" else size)
+    with la.config(backend="numpy"):
+        first = _plans(module, inputs)
+        second = _plans(module, inputs)
+    assert first <= MAX_PLANS, f"{name} at {size}: {first} plans on the first call"
+    assert second == 0, f"{name} at {size}: {second} plans on the second call"

@@ -18,6 +18,7 @@ from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
 
 _TAKE, _SCATTER, _RESHAPE = get_op("take"), get_op("scatter"), get_op("reshape")
+_SLICE, _SCALAR = get_op("slice"), get_op("scalar")
 
 
 def _index_node(idx: Any, site: _bind.Site) -> Node:
@@ -155,6 +156,28 @@ def _resolve_basic(shape: tuple[int, ...], key: Any) -> tuple[tuple, tuple[int, 
     return tuple(spec), tuple(out)
 
 
+_INT64 = np.dtype(np.int64)
+
+
+def index_slice_node(node: Node, spec: tuple[tuple[int, int, int], ...],
+                     site: _bind.Site) -> Node:
+    """`slice_node` for an indexing key: every start of a dim not kept whole becomes a run-time
+    int64 scalar leaf (spec start None), so `x[k:k+m]`, `A[i]`, `A[:, j]` in a loop over k, i, j
+    are one structure, one plan and one compile (docs/caching.md, "Indices and slice bounds as
+    arguments"). The starts were checked against the dims (NumPy's IndexError) and normalized
+    non-negative before this; lazyarray/_trace.c's `build_basic` builds the same nodes."""
+    shape = tuple([length for _, _, length in spec])
+    starts = []
+    for (start, step, length), n in zip(spec, node.shape):
+        if start != 0 or step != 1 or length != n:
+            starts.append(Node(_SCALAR, (), (), (), _INT64, start, site))
+    if not starts:
+        return node
+    dynamic = tuple([(0, 1, n) if start == 0 and step == 1 and length == n else (None, step, length)
+                     for (start, step, length), n in zip(spec, node.shape)])
+    return _bind.primitive(_SLICE, (node, *starts), (dynamic,), shape, node.dtype, site)
+
+
 def _basic_getitem(node: Node, key: Any, site: _bind.Site) -> Node | None:
     """`getitem` for the common key: Python ints in range, slices of ints/None, None and one
     Ellipsis (`g[:, h:2*h]`, `x[i]`, `x[..., 0]`, `x[None]`). Builds the same nodes as the
@@ -165,7 +188,7 @@ def _basic_getitem(node: Node, key: Any, site: _bind.Site) -> Node | None:
     if resolved is None:
         return None
     spec, target = resolved
-    sliced = slice_node(node, spec, site)
+    sliced = index_slice_node(node, spec, site)
     if target == sliced.shape:  # what reshape_node returns for a valid shape, without its checks
         return sliced
     return _bind.primitive(_RESHAPE, (sliced,), (target,), target, node.dtype, site)
@@ -225,7 +248,7 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
             raise _bind.fail(IndexError, "only integers, slices (`:`), ellipsis (`...`), None and "
                              f"integer arrays are valid indices, not {type(k).__name__}", site)
         dim += 1
-    result = reshape_node(slice_node(node, tuple(spec), site), out_shape, site)
+    result = reshape_node(index_slice_node(node, tuple(spec), site), out_shape, site)
     if indices:
         adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
         result = advanced_index.gather(result, positions, indices, adjacent,

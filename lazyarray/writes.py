@@ -204,7 +204,8 @@ def _write_back(view_node: Node, root_node: Node, current: Node, value: Node) ->
         view_node = _substitute(view_node, root_node, current)
         root_node = current
     for node in _chain(view_node, root_node):
-        value = node.op.write_back(node.inputs[0], _cast(value, node), node.attrs)
+        value = node.op.write_back(node.inputs[0], _cast(value, node), node.attrs,
+                                   *node.inputs[1:])  # a slice's run-time starts
     return value
 
 

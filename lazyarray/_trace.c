@@ -411,13 +411,16 @@ static PyMethodDef extra_methods[N_METHODS] = {
  * step. This builds what indexing.general_getitem builds for a key of Python ints, slices of
  * Python ints or None, None and at most one Ellipsis: one `slice` node with attrs
  * (((start, step, length), ...),) unless every dimension stays whole, then one `reshape` node with
- * attrs (shape,) unless the shape is already right. Anything else (NumPy integers, bools, arrays,
+ * attrs (shape,) unless the shape is already right. A dimension not kept whole has start None in
+ * the attrs and its start as an int64 `scalar` leaf input (indexing.index_slice_node): the
+ * structure of `x[k:k+m]` does not change with k, so a loop over k finds one plan. Anything else (NumPy integers, bools, arrays,
  * masks, traced ints, an int out of range, a zero step, bounds beyond int64, too many indices or
  * ellipses) returns to the Python `__getitem__`, which keeps every rule and raises every error. */
 
 #define MAX_DIMS 64 /* NumPy's limit; more goes the Python way */
 
 static PyObject *SLICE_OP, *RESHAPE_OP; /* the `slice` and `reshape` OpDefs */
+static PyObject *INT64_DTYPE;           /* np.dtype("int64"): a run-time slice start's leaf */
 static PyObject *GETITEM_FALLBACK;      /* Array's Python __getitem__ */
 static PyObject *PRUNE_VIEWS;           /* writes.prune_views(list): drops dead view references */
 #define PRUNE_VIEWS_AT 32                /* writes._PRUNE_AT */
@@ -445,8 +448,8 @@ link_view(PyObject *self, PyObject *out, PyObject *built_from)
     for (int step = 0; step < 3; step++) {
         if (node == now || node == built_from)
             break;
-        PyObject *inputs = ((NodeObject *)node)->inputs;
-        if (inputs == NULL || PyTuple_GET_SIZE(inputs) != 1)
+        PyObject *inputs = ((NodeObject *)node)->inputs; /* a slice's starts follow its input */
+        if (inputs == NULL || PyTuple_GET_SIZE(inputs) < 1)
             return 1;
         node = PyTuple_GET_ITEM(inputs, 0);
     }
@@ -671,7 +674,15 @@ ssize_tuple(const Py_ssize_t *v, Py_ssize_t n)
     return t;
 }
 
-/* slice_node's attribute: ((start, step, length), ...) per input dimension (new ref). */
+/* Whether dimension d stays whole (start 0, step 1, every element): no run-time start. */
+static int
+dim_whole(const Basic *b, Py_ssize_t d)
+{
+    return b->start[d] == 0 && b->step[d] == 1 && b->length[d] == b->in[d];
+}
+
+/* index_slice_node's attribute: ((0, 1, n) for a whole dimension, else (None, step, length)) per
+ * input dimension (new ref). */
 static PyObject *
 spec_tuple(const Basic *b)
 {
@@ -679,6 +690,11 @@ spec_tuple(const Basic *b)
     for (Py_ssize_t d = 0; spec != NULL && d < b->ndim; d++) {
         Py_ssize_t triple[3] = {b->start[d], b->step[d], b->length[d]};
         PyObject *t = ssize_tuple(triple, 3);
+        if (t != NULL && !dim_whole(b, d)) { /* the start is an input: None here */
+            PyObject *start = PyTuple_GET_ITEM(t, 0);
+            PyTuple_SET_ITEM(t, 0, Py_NewRef(Py_None));
+            Py_DECREF(start);
+        }
         if (t == NULL)
             Py_CLEAR(spec);
         else
@@ -692,7 +708,7 @@ static int
 keeps_whole(const Basic *b)
 {
     for (Py_ssize_t d = 0; d < b->ndim; d++)
-        if (b->start[d] != 0 || b->step[d] != 1 || b->length[d] != b->in[d])
+        if (!dim_whole(b, d))
             return 0;
     return 1;
 }
@@ -721,8 +737,8 @@ spec_entry(const Basic *b)
     Py_ssize_t v[4 * SPEC_DIMS], n = 0;
     if (b->ndim > SPEC_DIMS || b->nout > SPEC_DIMS)
         return NULL;
-    for (Py_ssize_t d = 0; d < b->ndim; d++)
-        v[n++] = b->start[d], v[n++] = b->step[d], v[n++] = b->length[d];
+    for (Py_ssize_t d = 0; d < b->ndim; d++) /* a start that is an input is not in the attrs */
+        v[n++] = dim_whole(b, d) ? 0 : PY_SSIZE_T_MIN, v[n++] = b->step[d], v[n++] = b->length[d];
     for (Py_ssize_t o = 0; o < b->nout; o++)
         v[n++] = b->out[o];
     uint64_t h = 1469598103934665603ULL ^ (uint64_t)(b->ndim * 64 + b->nout);
@@ -795,6 +811,36 @@ build_view(PyObject *op, PyObject *input, PyObject *attrs, PyObject *shape, PyOb
     return out;
 }
 
+/* The slice node over `input` with each non-whole dimension's start as an int64 scalar leaf
+ * input, in dimension order (indexing.index_slice_node) (new ref). */
+static PyObject *
+build_slice(PyObject *input, const Basic *b, PyObject *attrs, PyObject *shape, PyObject *dtype,
+            PyObject *site)
+{
+    Py_ssize_t n = 1;
+    for (Py_ssize_t d = 0; d < b->ndim; d++)
+        n += !dim_whole(b, d);
+    PyObject *inputs = PyTuple_New(n), *out = NULL;
+    if (inputs == NULL)
+        return NULL;
+    PyTuple_SET_ITEM(inputs, 0, Py_NewRef(input));
+    for (Py_ssize_t d = 0, k = 1; d < b->ndim; d++) {
+        if (dim_whole(b, d))
+            continue;
+        PyObject *start = PyLong_FromSsize_t(b->start[d]);
+        PyObject *leaf = start ? NODE->build(SCALAR_OP, EMPTY, EMPTY, EMPTY, INT64_DTYPE, start,
+                                             site) : NULL;
+        Py_XDECREF(start);
+        if (leaf == NULL)
+            goto done;
+        PyTuple_SET_ITEM(inputs, k++, leaf);
+    }
+    out = NODE->build(SLICE_OP, inputs, attrs, shape, dtype, Py_None, site);
+done:
+    Py_DECREF(inputs);
+    return out;
+}
+
 /* general_getitem's nodes for a resolved basic key: slice_node, then reshape_node (new ref). */
 static PyObject *
 build_basic(NodeObject *node, const Basic *b, PyObject *site)
@@ -805,8 +851,8 @@ build_basic(NodeObject *node, const Basic *b, PyObject *site)
     PyObject *parts[N_PARTS], *out;
     if (basic_parts(b, slice, reshape, parts) < 0)
         return NULL;
-    out = slice ? build_view(SLICE_OP, (PyObject *)node, parts[SLICE_ATTRS], parts[SLICE_SHAPE],
-                             node->dtype, site)
+    out = slice ? build_slice((PyObject *)node, b, parts[SLICE_ATTRS], parts[SLICE_SHAPE],
+                              node->dtype, site)
                 : Py_NewRef((PyObject *)node);
     if (out != NULL && reshape)
         Py_SETREF(out, build_view(RESHAPE_OP, out, parts[RESHAPE_ATTRS], parts[TARGET],
@@ -1014,21 +1060,22 @@ set_array_method(PyMethodDef *def, const char *name)
     return failed;
 }
 
-/* install_getitem(fallback, slice_op, reshape_op, prune_views): Array.__getitem__ becomes the C
+/* install_getitem(fallback, slice_op, reshape_op, prune_views, int64): Array.__getitem__ becomes the C
  * method, linking each result as a view (link_view), with
  * the Python method `fallback` for every key it does not take. After install(). */
 static PyObject *
 py_install_getitem(PyObject *module, PyObject *args)
 {
-    PyObject *fallback, *slice_op, *reshape_op, *prune_views = NULL;
-    if (!PyArg_ParseTuple(args, "OOO|O:install_getitem", &fallback, &slice_op, &reshape_op,
-                          &prune_views))
+    PyObject *fallback, *slice_op, *reshape_op, *prune_views = NULL, *int64 = NULL;
+    if (!PyArg_ParseTuple(args, "OOO|OO:install_getitem", &fallback, &slice_op, &reshape_op,
+                          &prune_views, &int64))
         return NULL;
-    if (prune_views == NULL) {
-        PyErr_SetString(PyExc_TypeError, "install_getitem: writes.prune_views is needed (rebuild "
-                        "lazyarray._trace)");
+    if (prune_views == NULL || int64 == NULL) {
+        PyErr_SetString(PyExc_TypeError, "install_getitem: writes.prune_views and the int64 dtype "
+                        "are needed (rebuild lazyarray._trace)");
         return NULL;
     }
+    take(&INT64_DTYPE, int64);
     take(&PRUNE_VIEWS, prune_views);
     if (!installed())
         return NULL;
@@ -1118,7 +1165,7 @@ static PyMethodDef module_methods[] = {
     {"install", py_install, METH_VARARGS,
      "install(Array, tables, operators): bind lazyarray's tables, set Array's +, -, *, /."},
     {"install_getitem", py_install_getitem, METH_VARARGS,
-     "install_getitem(fallback, slice_op, reshape_op, prune_views): set Array's __getitem__ (basic "
+     "install_getitem(fallback, slice_op, reshape_op, prune_views, int64): set Array's __getitem__ (basic "
      "keys in C, results linked as views)."},
     {"set_index_types", py_set_index_types, METH_O,
      "set_index_types(types): NumPy's integer scalar types, taken by basic indexing as ints."},

@@ -142,7 +142,8 @@ def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
             if node.op is _RESHAPE:  # its reference may copy, and a copy would read the stand-in
                 layout = np.reshape(layout, node.attrs[0], copy=False)
             else:
-                layout = node.op.reference((layout,), node.attrs, node.dtype)
+                starts = tuple([i.data for i in node.inputs[1:]])  # a slice's run-time starts
+                layout = node.op.reference((layout, *starts), node.attrs, node.dtype)
         except (ValueError, TypeError):
             return None
     return layout

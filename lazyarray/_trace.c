@@ -411,9 +411,10 @@ static PyMethodDef extra_methods[N_METHODS] = {
  * step. This builds what indexing.general_getitem builds for a key of Python ints, slices of
  * Python ints or None, None and at most one Ellipsis: one `slice` node with attrs
  * (((start, step, length), ...),) unless every dimension stays whole, then one `reshape` node with
- * attrs (shape,) unless the shape is already right. A dimension not kept whole has start None in
- * the attrs and its start as an int64 `scalar` leaf input (indexing.index_slice_node): the
- * structure of `x[k:k+m]` does not change with k, so a loop over k finds one plan. Anything else (NumPy integers, bools, arrays,
+ * attrs (shape,) unless the shape is already right. A start the key gives (an index, a slice's
+ * start) in a dimension not kept whole has None in the attrs and is an int64 `scalar` leaf input
+ * (indexing.index_slice_node): the structure of `x[k:k+m]` does not change with k, so a loop over
+ * k finds one plan. Anything else (NumPy integers, bools, arrays,
  * masks, traced ints, an int out of range, a zero step, bounds beyond int64, too many indices or
  * ellipses) returns to the Python `__getitem__`, which keeps every rule and raises every error. */
 
@@ -490,6 +491,7 @@ typedef struct {
     Py_ssize_t ndim, nout;
     Py_ssize_t in[MAX_DIMS];                                      /* the input's shape */
     Py_ssize_t start[MAX_DIMS], step[MAX_DIMS], length[MAX_DIMS]; /* per input dimension */
+    char given[MAX_DIMS]; /* the key gave the start (an index, a slice's start): run time */
     Py_ssize_t out[MAX_DIMS];                                     /* None adds a 1 */
 } Basic;
 
@@ -581,6 +583,7 @@ put_slice(PyObject *k, Basic *b, Py_ssize_t dim)
         stop = step < 0 ? PY_SSIZE_T_MIN : PY_SSIZE_T_MAX;
     b->length[dim] = PySlice_AdjustIndices(b->in[dim], &start, &stop, step);
     b->start[dim] = start;
+    b->given[dim] = (char)has_start;
     b->step[dim] = step;
     b->out[b->nout++] = b->length[dim];
     return 1;
@@ -596,6 +599,7 @@ put_int(PyObject *k, Basic *b, Py_ssize_t dim)
     if (!index_value(k, &i) || i < -(long long)n || i >= (long long)n)
         return 0;
     b->start[dim] = (Py_ssize_t)(i < 0 ? i + n : i);
+    b->given[dim] = 1;
     b->step[dim] = 1;
     b->length[dim] = 1;
     return 1;
@@ -606,7 +610,7 @@ static void
 put_whole(Basic *b, Py_ssize_t dim, Py_ssize_t count)
 {
     for (Py_ssize_t d = dim; d < dim + count; d++) {
-        b->start[d] = 0, b->step[d] = 1, b->length[d] = b->in[d];
+        b->start[d] = 0, b->step[d] = 1, b->length[d] = b->in[d], b->given[d] = 0;
         b->out[b->nout++] = b->in[d];
     }
 }
@@ -681,8 +685,16 @@ dim_whole(const Basic *b, Py_ssize_t d)
     return b->start[d] == 0 && b->step[d] == 1 && b->length[d] == b->in[d];
 }
 
-/* index_slice_node's attribute: ((0, 1, n) for a whole dimension, else (None, step, length)) per
- * input dimension (new ref). */
+/* Whether dimension d's start is a run-time input: the key gave it and the dimension is not kept
+ * whole (a start the key left out is a function of the step and the size: structure). */
+static int
+dim_runtime(const Basic *b, Py_ssize_t d)
+{
+    return b->given[d] && !dim_whole(b, d);
+}
+
+/* index_slice_node's attribute: (start, step, length) per input dimension, start None where it is
+ * a run-time input (new ref). */
 static PyObject *
 spec_tuple(const Basic *b)
 {
@@ -690,7 +702,7 @@ spec_tuple(const Basic *b)
     for (Py_ssize_t d = 0; spec != NULL && d < b->ndim; d++) {
         Py_ssize_t triple[3] = {b->start[d], b->step[d], b->length[d]};
         PyObject *t = ssize_tuple(triple, 3);
-        if (t != NULL && !dim_whole(b, d)) { /* the start is an input: None here */
+        if (t != NULL && dim_runtime(b, d)) { /* the start is an input: None here */
             PyObject *start = PyTuple_GET_ITEM(t, 0);
             PyTuple_SET_ITEM(t, 0, Py_NewRef(Py_None));
             Py_DECREF(start);
@@ -738,7 +750,8 @@ spec_entry(const Basic *b)
     if (b->ndim > SPEC_DIMS || b->nout > SPEC_DIMS)
         return NULL;
     for (Py_ssize_t d = 0; d < b->ndim; d++) /* a start that is an input is not in the attrs */
-        v[n++] = dim_whole(b, d) ? 0 : PY_SSIZE_T_MIN, v[n++] = b->step[d], v[n++] = b->length[d];
+        v[n++] = dim_runtime(b, d) ? PY_SSIZE_T_MIN : b->start[d], v[n++] = b->step[d],
+        v[n++] = b->length[d];
     for (Py_ssize_t o = 0; o < b->nout; o++)
         v[n++] = b->out[o];
     uint64_t h = 1469598103934665603ULL ^ (uint64_t)(b->ndim * 64 + b->nout);
@@ -811,7 +824,31 @@ build_view(PyObject *op, PyObject *input, PyObject *attrs, PyObject *shape, PyOb
     return out;
 }
 
-/* The slice node over `input` with each non-whole dimension's start as an int64 scalar leaf
+/* A run-time slice start: the 0-d int64 `scalar` leaf `_bind._scalar_operand` builds, its key
+ * set directly once _bind._SCALAR_KEYS knows it (new ref). */
+static PyObject *
+start_leaf(PyObject *start, PyObject *site)
+{
+    static PyObject *table_key, *known; /* (int64, ()), and the key found there */
+    if (known != NULL)
+        return scalar_leaf(start, INT64_DTYPE, EMPTY, site, known);
+    if (table_key == NULL && (table_key = PyTuple_Pack(2, INT64_DTYPE, EMPTY)) == NULL)
+        return NULL;
+    PyObject *key = PyDict_GetItemWithError(SCALAR_KEYS, table_key);
+    if (key != NULL) {
+        known = Py_NewRef(key); /* keys are never reused: a kept one can only cause a miss */
+        return scalar_leaf(start, INT64_DTYPE, EMPTY, site, key);
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    PyObject *leaf = NODE->build(SCALAR_OP, EMPTY, EMPTY, EMPTY, INT64_DTYPE, start, site);
+    if (leaf != NULL && PyDict_GET_SIZE(SCALAR_KEYS) < 4096 &&
+        PyDict_SetItem(SCALAR_KEYS, table_key, ((NodeObject *)leaf)->key) < 0)
+        Py_CLEAR(leaf);
+    return leaf;
+}
+
+/* The slice node over `input` with each run-time start (dim_runtime) as an int64 scalar leaf
  * input, in dimension order (indexing.index_slice_node) (new ref). */
 static PyObject *
 build_slice(PyObject *input, const Basic *b, PyObject *attrs, PyObject *shape, PyObject *dtype,
@@ -819,17 +856,16 @@ build_slice(PyObject *input, const Basic *b, PyObject *attrs, PyObject *shape, P
 {
     Py_ssize_t n = 1;
     for (Py_ssize_t d = 0; d < b->ndim; d++)
-        n += !dim_whole(b, d);
+        n += dim_runtime(b, d);
     PyObject *inputs = PyTuple_New(n), *out = NULL;
     if (inputs == NULL)
         return NULL;
     PyTuple_SET_ITEM(inputs, 0, Py_NewRef(input));
     for (Py_ssize_t d = 0, k = 1; d < b->ndim; d++) {
-        if (dim_whole(b, d))
+        if (!dim_runtime(b, d))
             continue;
         PyObject *start = PyLong_FromSsize_t(b->start[d]);
-        PyObject *leaf = start ? NODE->build(SCALAR_OP, EMPTY, EMPTY, EMPTY, INT64_DTYPE, start,
-                                             site) : NULL;
+        PyObject *leaf = start ? start_leaf(start, site) : NULL;
         Py_XDECREF(start);
         if (leaf == NULL)
             goto done;

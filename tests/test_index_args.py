@@ -173,3 +173,25 @@ def test_dask_resolves_the_starts_per_run():
         for i in (0, 5, 399):
             np.testing.assert_array_equal(np.asarray(x[i, 1:] - x[i, :-1]),
                                           _A[i, 1:] - _A[i, :-1])
+
+
+def test_generated_cuda_with_run_time_starts_compiles():
+    """The CUDA dialect reads a start as an int64 kernel parameter (NVRTC, no device needed)."""
+    from lazyarray.runtime import nvrtc
+    from lazyarray.runtime.c_printer import render_translation_unit, shared_slots
+    from lazyarray.runtime.cuda_printer import CUDA_DIALECT, render_cuda_kernel
+
+    reason = nvrtc.unavailable_reason()
+    if reason is not None:
+        pytest.skip(f"NVRTC unavailable: {reason}")
+    x = la.array(_A)
+    cases = [x[7, 2:200:3] + 1, la.sum(x[5:90, 250::-2], axis=1), x[3:203, 17] * x[:200, 5]]
+    sources = []
+    for y in cases:
+        program = optimize(Graph([y._node]))
+        for kernel in program.kernels:
+            _, _, source = render_cuda_kernel(kernel, shared_slots(program, kernel))
+            assert "const long long a0" in source or "const int64_t a0" in source
+            sources.append(source)
+    module = nvrtc.compile_cuda(render_translation_unit(sources, CUDA_DIALECT), name="starts.cu")
+    assert module.kind == "cubin" and "warning" not in module.log

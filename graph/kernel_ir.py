@@ -16,8 +16,8 @@ kernel runs its `stages` in order:
 Memory is addressed only by `Load`/`Store`: element offset + sum(index[d] * strides[d]) over all
 space dims, in elements; a Load's offset may also have a run-time part, sum(scalar[k] * c) over
 its `dynamic` pairs (k, c): a slice start given as a scalar argument (`x[i:i+m]`, `A[i]`), so
-one plan and one compile serve every start. Broadcast dims have stride 0; transposes permute strides; slices change the
-offset and strides (negative for flips). So views never copy. Sizes and strides are concrete here;
+one plan and one compile serve every start. Broadcast dims have stride 0; transposes permute
+strides; slices change the offset and strides (negative for flips). So views never copy. Sizes and strides are concrete here;
 backends pass them as run-time arguments so that compiled code depends only on their *pattern*.
 
 Expressions are SSA lists local to a stage: an operand is the position of an earlier expression.

@@ -1096,8 +1096,8 @@ set_array_method(PyMethodDef *def, const char *name)
     return failed;
 }
 
-/* install_getitem(fallback, slice_op, reshape_op, prune_views, int64): Array.__getitem__ becomes the C
- * method, linking each result as a view (link_view), with
+/* install_getitem(fallback, slice_op, reshape_op, prune_views, int64): Array.__getitem__ becomes
+ * the C method, linking each result as a view (link_view), with
  * the Python method `fallback` for every key it does not take. After install(). */
 static PyObject *
 py_install_getitem(PyObject *module, PyObject *args)
@@ -1201,8 +1201,8 @@ static PyMethodDef module_methods[] = {
     {"install", py_install, METH_VARARGS,
      "install(Array, tables, operators): bind lazyarray's tables, set Array's +, -, *, /."},
     {"install_getitem", py_install_getitem, METH_VARARGS,
-     "install_getitem(fallback, slice_op, reshape_op, prune_views, int64): set Array's __getitem__ (basic "
-     "keys in C, results linked as views)."},
+     "install_getitem(fallback, slice_op, reshape_op, prune_views, int64): set Array's "
+     "__getitem__ (basic keys in C, results linked as views)."},
     {"set_index_types", py_set_index_types, METH_O,
      "set_index_types(types): NumPy's integer scalar types, taken by basic indexing as ints."},
     {"install_methods", py_install_methods, METH_O,

@@ -2,8 +2,8 @@
 
 Generated code depends only on a kernel's *pattern*: ops and dtypes, the rank after collapsing, and
 for every memory access whether each stride is 0, 1 or "some value", whether its offset is 0, and
-which scalar arguments add to its offset at run time (a slice start; its coefficient is a stride). The
-concrete extents, strides and offsets travel at run time in one int64 block (one block beats many
+which scalar arguments add to its offset at run time (a slice start; its coefficient is a
+stride). The concrete extents, strides and offsets travel at run time in one int64 block (one block beats many
 scalar arguments; GUIDE.md). So a new batch size re-uses the compiled kernel.
 
 - Loop order follows strides: the outer (parallel) dims are sorted so the first store's smallest

@@ -220,13 +220,13 @@ class KernelPrinter:
                 self.read_size(f"o{a}", pos)
                 pos += 1
                 terms.insert(0, f"o{a}")
-            for q, (k, c) in enumerate(dynamic):  # a run-time slice start x its element stride
-                start = f"({self.dia.index_type}){self.dia.scalar_arg(k, _INT64)}"
-                if stride_class(c) == "s":
-                    self.read_size(f"c{a}_{q}", pos)
+            for q, (k, c) in enumerate(dynamic):  # a run-time slice start x its element stride,
+                start = f"(int64_t){self.dia.scalar_arg(k, _INT64)}"  # in 64 bits: where it lands
+                if stride_class(c) == "s":  # is known only at launch (CUDA may index in 32)
+                    self.emit(f"const int64_t c{a}_{q} = d[{pos}];")
                     pos += 1
                     start = f"{start} * c{a}_{q}"
-                self.emit(f"const {self.dia.index_type} do{a}_{q} = {start};")
+                self.emit(f"const int64_t do{a}_{q} = {start};")
                 terms.insert(q, f"do{a}_{q}")
             self.addr.append(" + ".join(terms) or "0")
 

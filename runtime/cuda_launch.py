@@ -45,8 +45,6 @@ def index_type(kernel: Kernel) -> str:
     for stage in kernel.stages:
         for e in stage.exprs:
             if isinstance(e, Load):
-                if e.dynamic:  # a run-time start: where it lands is known only at launch
-                    return "long long"
                 biggest = max(biggest, _extent(e.strides, e.offset, kernel.space))
         for s in stage.stores:
             biggest = max(biggest, _extent(s.strides, s.offset, kernel.space))

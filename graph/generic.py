@@ -162,8 +162,10 @@ def substitute_program(program: Program, sizes: tuple[int, ...]) -> Program:
         return tuple([sub(v) for v in values])
 
     def expr(e: Any) -> Any:
-        return replace(e, strides=subs(e.strides), offset=sub(e.offset)) if isinstance(
-            e, Load) else e
+        if not isinstance(e, Load):
+            return e
+        dynamic = tuple([(k, sub(c)) for k, c in e.dynamic])  # run-time starts' strides
+        return replace(e, strides=subs(e.strides), offset=sub(e.offset), dynamic=dynamic)
 
     steps: list = []
     for step in program.steps:

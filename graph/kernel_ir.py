@@ -14,8 +14,10 @@ kernel runs its `stages` in order:
      or stage 2 (store, outer):   out[o] = expr(o, acc0)                    # mean's sum / n
 
 Memory is addressed only by `Load`/`Store`: element offset + sum(index[d] * strides[d]) over all
-space dims, in elements. Broadcast dims have stride 0; transposes permute strides; slices change the
-offset and strides (negative for flips). So views never copy. Sizes and strides are concrete here;
+space dims, in elements; a Load's offset may also have a run-time part, sum(scalar[k] * c) over
+its `dynamic` pairs (k, c): a slice start given as a scalar argument (`x[i:i+m]`, `A[i]`), so
+one plan and one compile serve every start. Broadcast dims have stride 0; transposes permute
+strides; slices change the offset and strides (negative for flips). So views never copy. Sizes and strides are concrete here;
 backends pass them as run-time arguments so that compiled code depends only on their *pattern*.
 
 Expressions are SSA lists local to a stage: an operand is the position of an earlier expression.
@@ -35,12 +37,15 @@ from .registry import OpDef
 # --- expressions -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Load:
-    """buffer[slot][offset + sum(index[d] * strides[d])]; len(strides) == len(kernel.space)."""
+    """buffer[slot][offset + sum(scalar[k] * c for k, c in dynamic) + sum(index[d] * strides[d])];
+    len(strides) == len(kernel.space). `dynamic` names scalar arguments (int64 slice starts), never
+    their values: the kernel's structure holds which argument and its element stride."""
 
     slot: int
     strides: tuple[int, ...]
     offset: int
     dtype: np.dtype
+    dynamic: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -148,6 +153,27 @@ def _tree(exprs, root: int) -> set[int]:
             if isinstance(exprs[p], Apply):
                 todo.extend(exprs[p].args)
     return seen
+
+
+def dynamic_offset(load: Load, scalars) -> int:
+    """The element offset of `load` for these scalar arguments (the run-time value)."""
+    return load.offset + sum(int(scalars[k]) * c for k, c in load.dynamic)
+
+
+def has_dynamic_offsets(kernel: "Kernel") -> bool:
+    return any(isinstance(e, Load) and e.dynamic for st in kernel.stages for e in st.exprs)
+
+
+def resolve_dynamic_offsets(kernel: "Kernel", scalars) -> "Kernel":
+    """`kernel` with every dynamic Load offset made concrete for these scalar arguments: for
+    executors that read `offset` alone (Dask's chunked loads, the tiered flat kernels)."""
+    if not has_dynamic_offsets(kernel):
+        return kernel
+    stages = tuple(Stage(st.inner, tuple(
+        Load(e.slot, e.strides, dynamic_offset(e, scalars), e.dtype)
+        if isinstance(e, Load) and e.dynamic else e for e in st.exprs), st.reduces, st.stores)
+        for st in kernel.stages)
+    return Kernel(kernel.name, kernel.space, kernel.n_outer, stages, kernel.fused, kernel.sites)
 
 
 # --- stages ------------------------------------------------------------------------------------------
@@ -273,3 +299,13 @@ class Program:
     @property
     def library_calls(self) -> tuple[LibraryCall, ...]:
         return tuple(s for s in self.steps if isinstance(s, LibraryCall))
+
+
+def resolve_program_offsets(program: Program, scalars) -> Program:
+    """`program` with every kernel's dynamic offsets concrete (`resolve_dynamic_offsets`)."""
+    if not any(isinstance(s, Kernel) and has_dynamic_offsets(s) for s in program.steps):
+        return program
+    steps = tuple(resolve_dynamic_offsets(s, scalars) if isinstance(s, Kernel) else s
+                  for s in program.steps)
+    return Program(program.buffers, program.inputs, program.scalars, program.outputs, steps,
+                   program.peak_bytes, program.notes)

@@ -26,10 +26,14 @@ SCALAR = register(OpDef("scalar", OpKind.LEAF, _no_reference, arity=0, attr_name
 # --- views: index arithmetic, never copies -------------------------------------------------------------
 
 
-def slice_index(spec: tuple[tuple[int, int, int], ...]) -> tuple[slice, ...]:
-    """Python slices for a normalized (start, step, length) per dimension."""
-    out = []
+def slice_index(spec: tuple[tuple[int | None, int, int], ...],
+                starts: tuple = ()) -> tuple[slice, ...]:
+    """Python slices for a normalized (start, step, length) per dimension. A start of None is
+    given at run time: the next of `starts` (the slice node's scalar inputs, in dim order)."""
+    out, given = [], iter(starts)
     for start, step, length in spec:
+        if start is None:
+            start = int(next(given))
         if length == 0:
             out.append(slice(0, 0, 1))
             continue
@@ -38,16 +42,24 @@ def slice_index(spec: tuple[tuple[int, int, int], ...]) -> tuple[slice, ...]:
     return tuple(out)
 
 
+def _scatter_spec(attrs: tuple, starts: tuple) -> tuple:
+    """The scatter spec writing the sliced positions. Run-time starts are read from their
+    scalar leaves, which hold the checked Python ints the indexing line gave."""
+    values = tuple(s.data for s in starts)
+    return tuple(("slice", s.start, s.stop, s.step) for s in slice_index(attrs[0], values))
+
+
 def _slice_vjp(g, y, xs, attrs):
-    """The cotangent of a slice is g written into zeros at the sliced positions."""
-    spec = tuple(("slice", s.start, s.stop, s.step) for s in slice_index(attrs[0]))
-    return (d.scatter(d.zeros(xs[0].shape, g.dtype), g, (), "set", spec),)
+    """The cotangent of a slice is g written into zeros at the sliced positions (none reaches a
+    run-time start: an index has no derivative)."""
+    spec = _scatter_spec(attrs, xs[1:])
+    return (d.scatter(d.zeros(xs[0].shape, g.dtype), g, (), "set", spec),) + (None,) * (
+        len(xs) - 1)
 
 
-def _slice_write_back(parent, value, attrs):
+def _slice_write_back(parent, value, attrs, *starts):
     """The parent with `value` written at the sliced positions."""
-    spec = tuple(("slice", s.start, s.stop, s.step) for s in slice_index(attrs[0]))
-    return d.scatter(parent, d.cast(value, parent.dtype), (), "set", spec)
+    return d.scatter(parent, d.cast(value, parent.dtype), (), "set", _scatter_spec(attrs, starts))
 
 
 BROADCAST = register(OpDef("broadcast_to", OpKind.VIEW,
@@ -64,8 +76,11 @@ PERMUTE = register(OpDef("permute", OpKind.VIEW,
                          vjp=lambda g, y, xs, a: (d.permute(g, d.inverse_permutation(a[0])),),
                          write_back=lambda p, v, a: d.permute(v, d.inverse_permutation(a[0]))))
 SLICE = register(OpDef("slice", OpKind.VIEW,
-                       lambda xs, a, d: xs[0][slice_index(a[0])], attr_names=("spec",),
-                       doc="spec: (start, step, length) per dim; negative steps flip",
+                       lambda xs, a, d: xs[0][slice_index(a[0], xs[1:])], arity=-1,
+                       attr_names=("spec",),
+                       doc="spec: (start, step, length) per dim; negative steps flip. A start of "
+                           "None is a run-time int64 scalar input (inputs[1:], in dim order): "
+                           "the key holds steps and lengths only (docs/caching.md)",
                        vjp=_slice_vjp, write_back=_slice_write_back))
 
 # --- reductions ----------------------------------------------------------------------------------------

@@ -32,9 +32,10 @@ Reference = Callable[[tuple[np.ndarray, ...], tuple, np.dtype], np.ndarray]
 # input, or None where it is zero. Rules build nodes with graph/derivatives.py and are linear in g
 # (lazyarray/autodiff.py gets JVPs by transposing them, and higher orders by differentiating them).
 VJPRule = Callable[[Any, Any, tuple, tuple], Sequence[Any]]
-# Write-back rule of a view op: (parent's value, the view's new value, attrs) -> the parent's new value,
-# built with graph/derivatives.py. NumPy code writes through views (`row = A[1]; row[:] = 0`); the
-# view ops that NumPy would give as writable views carry it (lazyarray/writes.py).
+# Write-back rule of a view op: (parent's value, the view's new value, attrs, *the view's other
+# inputs: a slice's run-time starts) -> the parent's new value, built with graph/derivatives.py.
+# NumPy code writes through views (`row = A[1]; row[:] = 0`); the view ops that NumPy would give
+# as writable views carry it (lazyarray/writes.py).
 WriteBack = Callable[[Any, Any, tuple], Any]
 
 

@@ -80,7 +80,7 @@ eager_candidate(NodeObject *node)
     if (EAGER_HOOK == NULL || node->op == BROADCAST_OP)
         return 0;
     NodeObject *below = node; /* a view of a computed array stays a view; of a result, not */
-    while (is_view_op(below->op) && PyTuple_GET_SIZE(below->inputs) == 1)
+    while (is_view_op(below->op) && PyTuple_GET_SIZE(below->inputs) >= 1) /* (+ a slice's starts) */
         below = (NodeObject *)PyTuple_GET_ITEM(below->inputs, 0);
     if (PyTuple_GET_SIZE(below->inputs) == 0 || below->op == BROADCAST_OP)
         return 0;
@@ -503,13 +503,17 @@ static PyMethodDef extra_methods[N_METHODS] = {
  * step. This builds what indexing.general_getitem builds for a key of Python ints, slices of
  * Python ints or None, None and at most one Ellipsis: one `slice` node with attrs
  * (((start, step, length), ...),) unless every dimension stays whole, then one `reshape` node with
- * attrs (shape,) unless the shape is already right. Anything else (NumPy integers, bools, arrays,
+ * attrs (shape,) unless the shape is already right. A start the key gives (an index, a slice's
+ * start) in a dimension not kept whole has None in the attrs and is an int64 `scalar` leaf input
+ * (indexing.index_slice_node): the structure of `x[k:k+m]` does not change with k, so a loop over
+ * k finds one plan. Anything else (NumPy integers, bools, arrays,
  * masks, traced ints, an int out of range, a zero step, bounds beyond int64, too many indices or
  * ellipses) returns to the Python `__getitem__`, which keeps every rule and raises every error. */
 
 #define MAX_DIMS 64 /* NumPy's limit; more goes the Python way */
 
 static PyObject *SLICE_OP, *RESHAPE_OP; /* the `slice` and `reshape` OpDefs */
+static PyObject *INT64_DTYPE;           /* np.dtype("int64"): a run-time slice start's leaf */
 static PyObject *GETITEM_FALLBACK;      /* Array's Python __getitem__ */
 static PyObject *PRUNE_VIEWS;           /* writes.prune_views(list): drops dead view references */
 #define PRUNE_VIEWS_AT 32                /* writes._PRUNE_AT */
@@ -537,8 +541,8 @@ link_view(PyObject *self, PyObject *out, PyObject *built_from)
     for (int step = 0; step < 3; step++) {
         if (node == now || node == built_from)
             break;
-        PyObject *inputs = ((NodeObject *)node)->inputs;
-        if (inputs == NULL || PyTuple_GET_SIZE(inputs) != 1)
+        PyObject *inputs = ((NodeObject *)node)->inputs; /* a slice's starts follow its input */
+        if (inputs == NULL || PyTuple_GET_SIZE(inputs) < 1)
             return 1;
         node = PyTuple_GET_ITEM(inputs, 0);
     }
@@ -579,6 +583,7 @@ typedef struct {
     Py_ssize_t ndim, nout;
     Py_ssize_t in[MAX_DIMS];                                      /* the input's shape */
     Py_ssize_t start[MAX_DIMS], step[MAX_DIMS], length[MAX_DIMS]; /* per input dimension */
+    char given[MAX_DIMS]; /* the key gave the start (an index, a slice's start): run time */
     Py_ssize_t out[MAX_DIMS];                                     /* None adds a 1 */
 } Basic;
 
@@ -670,6 +675,7 @@ put_slice(PyObject *k, Basic *b, Py_ssize_t dim)
         stop = step < 0 ? PY_SSIZE_T_MIN : PY_SSIZE_T_MAX;
     b->length[dim] = PySlice_AdjustIndices(b->in[dim], &start, &stop, step);
     b->start[dim] = start;
+    b->given[dim] = (char)has_start;
     b->step[dim] = step;
     b->out[b->nout++] = b->length[dim];
     return 1;
@@ -685,6 +691,7 @@ put_int(PyObject *k, Basic *b, Py_ssize_t dim)
     if (!index_value(k, &i) || i < -(long long)n || i >= (long long)n)
         return 0;
     b->start[dim] = (Py_ssize_t)(i < 0 ? i + n : i);
+    b->given[dim] = 1;
     b->step[dim] = 1;
     b->length[dim] = 1;
     return 1;
@@ -695,7 +702,7 @@ static void
 put_whole(Basic *b, Py_ssize_t dim, Py_ssize_t count)
 {
     for (Py_ssize_t d = dim; d < dim + count; d++) {
-        b->start[d] = 0, b->step[d] = 1, b->length[d] = b->in[d];
+        b->start[d] = 0, b->step[d] = 1, b->length[d] = b->in[d], b->given[d] = 0;
         b->out[b->nout++] = b->in[d];
     }
 }
@@ -763,7 +770,23 @@ ssize_tuple(const Py_ssize_t *v, Py_ssize_t n)
     return t;
 }
 
-/* slice_node's attribute: ((start, step, length), ...) per input dimension (new ref). */
+/* Whether dimension d stays whole (start 0, step 1, every element): no run-time start. */
+static int
+dim_whole(const Basic *b, Py_ssize_t d)
+{
+    return b->start[d] == 0 && b->step[d] == 1 && b->length[d] == b->in[d];
+}
+
+/* Whether dimension d's start is a run-time input: the key gave it and the dimension is not kept
+ * whole (a start the key left out is a function of the step and the size: structure). */
+static int
+dim_runtime(const Basic *b, Py_ssize_t d)
+{
+    return b->given[d] && !dim_whole(b, d);
+}
+
+/* index_slice_node's attribute: (start, step, length) per input dimension, start None where it is
+ * a run-time input (new ref). */
 static PyObject *
 spec_tuple(const Basic *b)
 {
@@ -771,6 +794,11 @@ spec_tuple(const Basic *b)
     for (Py_ssize_t d = 0; spec != NULL && d < b->ndim; d++) {
         Py_ssize_t triple[3] = {b->start[d], b->step[d], b->length[d]};
         PyObject *t = ssize_tuple(triple, 3);
+        if (t != NULL && dim_runtime(b, d)) { /* the start is an input: None here */
+            PyObject *start = PyTuple_GET_ITEM(t, 0);
+            PyTuple_SET_ITEM(t, 0, Py_NewRef(Py_None));
+            Py_DECREF(start);
+        }
         if (t == NULL)
             Py_CLEAR(spec);
         else
@@ -784,7 +812,7 @@ static int
 keeps_whole(const Basic *b)
 {
     for (Py_ssize_t d = 0; d < b->ndim; d++)
-        if (b->start[d] != 0 || b->step[d] != 1 || b->length[d] != b->in[d])
+        if (!dim_whole(b, d))
             return 0;
     return 1;
 }
@@ -813,8 +841,9 @@ spec_entry(const Basic *b)
     Py_ssize_t v[4 * SPEC_DIMS], n = 0;
     if (b->ndim > SPEC_DIMS || b->nout > SPEC_DIMS)
         return NULL;
-    for (Py_ssize_t d = 0; d < b->ndim; d++)
-        v[n++] = b->start[d], v[n++] = b->step[d], v[n++] = b->length[d];
+    for (Py_ssize_t d = 0; d < b->ndim; d++) /* a start that is an input is not in the attrs */
+        v[n++] = dim_runtime(b, d) ? PY_SSIZE_T_MIN : b->start[d], v[n++] = b->step[d],
+        v[n++] = b->length[d];
     for (Py_ssize_t o = 0; o < b->nout; o++)
         v[n++] = b->out[o];
     uint64_t h = 1469598103934665603ULL ^ (uint64_t)(b->ndim * 64 + b->nout);
@@ -887,6 +916,59 @@ build_view(PyObject *op, PyObject *input, PyObject *attrs, PyObject *shape, PyOb
     return out;
 }
 
+/* A run-time slice start: the 0-d int64 `scalar` leaf `_bind._scalar_operand` builds, its key
+ * set directly once _bind._SCALAR_KEYS knows it (new ref). */
+static PyObject *
+start_leaf(PyObject *start, PyObject *site)
+{
+    static PyObject *table_key, *known; /* (int64, ()), and the key found there */
+    if (known != NULL)
+        return scalar_leaf(start, INT64_DTYPE, EMPTY, site, known);
+    if (table_key == NULL && (table_key = PyTuple_Pack(2, INT64_DTYPE, EMPTY)) == NULL)
+        return NULL;
+    PyObject *key = PyDict_GetItemWithError(SCALAR_KEYS, table_key);
+    if (key != NULL) {
+        known = Py_NewRef(key); /* keys are never reused: a kept one can only cause a miss */
+        return scalar_leaf(start, INT64_DTYPE, EMPTY, site, key);
+    }
+    if (PyErr_Occurred())
+        return NULL;
+    PyObject *leaf = NODE->build(SCALAR_OP, EMPTY, EMPTY, EMPTY, INT64_DTYPE, start, site);
+    if (leaf != NULL && PyDict_GET_SIZE(SCALAR_KEYS) < 4096 &&
+        PyDict_SetItem(SCALAR_KEYS, table_key, ((NodeObject *)leaf)->key) < 0)
+        Py_CLEAR(leaf);
+    return leaf;
+}
+
+/* The slice node over `input` with each run-time start (dim_runtime) as an int64 scalar leaf
+ * input, in dimension order (indexing.index_slice_node) (new ref). */
+static PyObject *
+build_slice(PyObject *input, const Basic *b, PyObject *attrs, PyObject *shape, PyObject *dtype,
+            PyObject *site)
+{
+    Py_ssize_t n = 1;
+    for (Py_ssize_t d = 0; d < b->ndim; d++)
+        n += dim_runtime(b, d);
+    PyObject *inputs = PyTuple_New(n), *out = NULL;
+    if (inputs == NULL)
+        return NULL;
+    PyTuple_SET_ITEM(inputs, 0, Py_NewRef(input));
+    for (Py_ssize_t d = 0, k = 1; d < b->ndim; d++) {
+        if (!dim_runtime(b, d))
+            continue;
+        PyObject *start = PyLong_FromSsize_t(b->start[d]);
+        PyObject *leaf = start ? start_leaf(start, site) : NULL;
+        Py_XDECREF(start);
+        if (leaf == NULL)
+            goto done;
+        PyTuple_SET_ITEM(inputs, k++, leaf);
+    }
+    out = NODE->build(SLICE_OP, inputs, attrs, shape, dtype, Py_None, site);
+done:
+    Py_DECREF(inputs);
+    return out;
+}
+
 /* general_getitem's nodes for a resolved basic key: slice_node, then reshape_node (new ref). */
 static PyObject *
 build_basic(NodeObject *node, const Basic *b, PyObject *site)
@@ -897,8 +979,8 @@ build_basic(NodeObject *node, const Basic *b, PyObject *site)
     PyObject *parts[N_PARTS], *out;
     if (basic_parts(b, slice, reshape, parts) < 0)
         return NULL;
-    out = slice ? build_view(SLICE_OP, (PyObject *)node, parts[SLICE_ATTRS], parts[SLICE_SHAPE],
-                             node->dtype, site)
+    out = slice ? build_slice((PyObject *)node, b, parts[SLICE_ATTRS], parts[SLICE_SHAPE],
+                              node->dtype, site)
                 : Py_NewRef((PyObject *)node);
     if (out != NULL && reshape)
         Py_SETREF(out, build_view(RESHAPE_OP, out, parts[RESHAPE_ATTRS], parts[TARGET],
@@ -1195,21 +1277,22 @@ set_array_method(PyMethodDef *def, const char *name)
     return failed;
 }
 
-/* install_getitem(fallback, slice_op, reshape_op, prune_views): Array.__getitem__ becomes the C
- * method, linking each result as a view (link_view), with
+/* install_getitem(fallback, slice_op, reshape_op, prune_views, int64): Array.__getitem__ becomes
+ * the C method, linking each result as a view (link_view), with
  * the Python method `fallback` for every key it does not take. After install(). */
 static PyObject *
 py_install_getitem(PyObject *module, PyObject *args)
 {
-    PyObject *fallback, *slice_op, *reshape_op, *prune_views = NULL;
-    if (!PyArg_ParseTuple(args, "OOO|O:install_getitem", &fallback, &slice_op, &reshape_op,
-                          &prune_views))
+    PyObject *fallback, *slice_op, *reshape_op, *prune_views = NULL, *int64 = NULL;
+    if (!PyArg_ParseTuple(args, "OOO|OO:install_getitem", &fallback, &slice_op, &reshape_op,
+                          &prune_views, &int64))
         return NULL;
-    if (prune_views == NULL) {
-        PyErr_SetString(PyExc_TypeError, "install_getitem: writes.prune_views is needed (rebuild "
-                        "lazyarray._trace)");
+    if (prune_views == NULL || int64 == NULL) {
+        PyErr_SetString(PyExc_TypeError, "install_getitem: writes.prune_views and the int64 dtype "
+                        "are needed (rebuild lazyarray._trace)");
         return NULL;
     }
+    take(&INT64_DTYPE, int64);
     take(&PRUNE_VIEWS, prune_views);
     if (!installed())
         return NULL;
@@ -1299,8 +1382,8 @@ static PyMethodDef module_methods[] = {
     {"install", py_install, METH_VARARGS,
      "install(Array, tables, operators): bind lazyarray's tables, set Array's +, -, *, /."},
     {"install_getitem", py_install_getitem, METH_VARARGS,
-     "install_getitem(fallback, slice_op, reshape_op, prune_views): set Array's __getitem__ (basic "
-     "keys in C, results linked as views)."},
+     "install_getitem(fallback, slice_op, reshape_op, prune_views, int64): set Array's "
+     "__getitem__ (basic keys in C, results linked as views)."},
     {"set_index_types", py_set_index_types, METH_O,
      "set_index_types(types): NumPy's integer scalar types, taken by basic indexing as ints."},
     {"install_methods", py_install_methods, METH_O,

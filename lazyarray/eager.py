@@ -63,7 +63,7 @@ def _is_view_op(op: Any) -> bool:
 def _views_a_buffer(node: Node) -> bool:
     """Whether `node` is a chain of view ops over a leaf (a view of a computed array, which
     stays a view), rather than a view of a result computed here (`la.dot`'s final reshape)."""
-    while _is_view_op(node.op) and len(node.inputs) == 1:
+    while _is_view_op(node.op) and node.inputs:  # (a slice's other inputs are its starts)
         node = node.inputs[0]
     return not node.inputs or node.op is _BROADCAST
 
@@ -71,7 +71,7 @@ def _views_a_buffer(node: Node) -> bool:
 def seeded(node: Node) -> bool:
     """Whether `node` reads an indexed read or an eager result (through casts and broadcasts):
     the cheap test made for every small Array before `run_now` walks its graph."""
-    while node.op.write_back is not None and len(node.inputs) == 1:  # la.dot's final reshape
+    while node.op.write_back is not None and node.inputs:  # la.dot's final reshape
         node = node.inputs[0]
     if node.op in SEED_OPS:  # a gather out of an array (a copy, as NumPy's advanced indexing)
         return True
@@ -335,7 +335,8 @@ def view_holders(old: Node, views: list) -> int | None:
                 break
             seen.add(id(n))
             chain.append(n)
-            if len(n.inputs) != 1 or n.op.write_back is None:
+            if not n.inputs or n.op.write_back is None or any(
+                    i.inputs or i is old for i in n.inputs[1:]):  # (a slice's start leaves)
                 return None
             n = n.inputs[0]
             expected[id(n)] = expected.get(id(n), 0) + 1

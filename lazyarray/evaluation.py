@@ -368,6 +368,10 @@ if _hit_path is not None:
 def _apply_settings(s: Settings) -> None:
     set_node_budget(s.max_graph_nodes, cuts.cut_hook)
     eager.LIMIT[0] = s.eager_size if _eager_applies(s) else 0
+    cuts.configure(s.max_graph_nodes)
+    cache.apply_settings(s)
+    configure_c_backend(s.cache_dir, s.num_threads, s.background_compiles)
+    configure_dask_backend(s.chunks)
 
 
 def _eager_applies(s: Settings) -> bool:
@@ -384,10 +388,6 @@ def _eager_applies(s: Settings) -> bool:
 
 
 _CUPY: list[bool | None] = [None]  # whether CuPy is installed (looked up once)
-    cuts.configure(s.max_graph_nodes)
-    cache.apply_settings(s)
-    configure_c_backend(s.cache_dir, s.num_threads, s.background_compiles)
-    configure_dask_backend(s.chunks)
 
 
 on_change(_apply_settings)

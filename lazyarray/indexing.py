@@ -20,6 +20,7 @@ from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
 
 _TAKE, _SCATTER, _RESHAPE = get_op("take"), get_op("scatter"), get_op("reshape")
+_SLICE = get_op("slice")
 
 
 def _index_node(idx: Any, site: _bind.Site) -> Node:
@@ -111,13 +112,15 @@ def _is_index(k: Any) -> bool:
     return t is int or t in NUMPY_INTS
 
 
-def _resolve_basic(shape: tuple[int, ...], key: Any) -> tuple[tuple, tuple[int, ...]] | None:
-    """A basic key against `shape`: (slice spec, result shape), or None when the key is not one
+def _resolve_basic(shape: tuple[int, ...], key: Any
+                   ) -> tuple[tuple, tuple[int, ...], tuple[bool, ...]] | None:
+    """A basic key against `shape`: (slice spec, result shape, which starts the key gave), or
+    None when the key is not one
     (Python or NumPy ints in range, slices of those or None, None, one Ellipsis, no more indices
     than dimensions). ValueError for a zero step (the caller lets the general path raise
     NumPy's)."""
     items = key if type(key) is tuple else (key,)
-    spec, out, dim, seen_ellipsis = [], [], 0, False
+    spec, out, given, dim, seen_ellipsis = [], [], [], 0, False
     for j, k in enumerate(items):
         t = type(k)
         if k is None:
@@ -132,6 +135,7 @@ def _resolve_basic(shape: tuple[int, ...], key: Any) -> tuple[tuple, tuple[int, 
             for n in shape[dim:dim + fill]:
                 spec.append((0, 1, n))
                 out.append(n)
+                given.append(False)
             dim += fill
             continue
         if dim >= len(shape):
@@ -146,15 +150,45 @@ def _resolve_basic(shape: tuple[int, ...], key: Any) -> tuple[tuple, tuple[int, 
             length = len(range(start, stop, step))
             spec.append((start, step, length))
             out.append(length)
+            given.append(k.start is not None)
         elif (t is int or t in NUMPY_INTS) and -n <= k < n:
             spec.append((int(k) % n, 1, 1))
+            given.append(True)
         else:
             return None
         dim += 1
     for n in shape[dim:]:
         spec.append((0, 1, n))
         out.append(n)
-    return tuple(spec), tuple(out)
+        given.append(False)
+    return tuple(spec), tuple(out), tuple(given)
+
+
+_INT64 = np.dtype(np.int64)
+
+
+def index_slice_node(node: Node, spec: tuple[tuple[int, int, int], ...],
+                     given: tuple[bool, ...], site: _bind.Site) -> Node:
+    """`slice_node` for an indexing key: a start the key gave (`given`: an index, a slice's
+    start) in a dim not kept whole becomes a run-time int64 scalar leaf (spec start None), so
+    `x[k:k+m]`, `A[i]`, `A[:, j]` in a loop over k, i, j are one structure, one plan and one
+    compile (docs/caching.md, "Indices and slice bounds as arguments"). A start the key left out
+    (`x[:m]`, `x[::-1]`) follows from the step and the size, so it stays in the attrs. The
+    starts were checked against the dims (NumPy's IndexError) and normalized non-negative
+    before this; lazyarray/_trace.c's `build_basic` builds the same nodes."""
+    shape = tuple([length for _, _, length in spec])
+    out, starts = [], []
+    for (start, step, length), n, g in zip(spec, node.shape, given):
+        if start == 0 and step == 1 and length == n:
+            out.append((0, 1, n))
+        elif g:
+            out.append((None, step, length))
+            starts.append(_bind._scalar_operand(start, _INT64, (), site))
+        else:
+            out.append((start, step, length))
+    if shape == node.shape and not starts and all([s[0] == 0 and s[1] == 1 for s in out]):
+        return node
+    return _bind.primitive(_SLICE, (node, *starts), (tuple(out),), shape, node.dtype, site)
 
 
 def _basic_getitem(node: Node, key: Any, site: _bind.Site) -> Node | None:
@@ -166,8 +200,8 @@ def _basic_getitem(node: Node, key: Any, site: _bind.Site) -> Node | None:
     resolved = _resolve_basic(node.shape, key)
     if resolved is None:
         return None
-    spec, target = resolved
-    sliced = slice_node(node, spec, site)
+    spec, target, given = resolved
+    sliced = index_slice_node(node, spec, given, site)
     if target == sliced.shape:  # what reshape_node returns for a valid shape, without its checks
         return sliced
     return _bind.primitive(_RESHAPE, (sliced,), (target,), target, node.dtype, site)
@@ -202,6 +236,7 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
     node, key = masking.rewrite_getitem(node, key, site)
     items = _expand(key, node.ndim, site)
     spec, out_shape, positions, indices, advanced, dim = [], [], [], [], [], 0
+    given = []  # the key gave the start: a run-time scalar (index_slice_node)
     for pos, k in enumerate(items):
         if k is EMPTY_ELLIPSIS:
             continue
@@ -215,14 +250,17 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
                 raise _bind.fail(IndexError, f"index {i} is out of bounds for axis {dim} with "
                                  f"size {n}", site)
             spec.append((i % n, 1, 1))
+            given.append(True)
             advanced.append(pos)
         elif isinstance(k, slice):
             start, stop, step = k.indices(n)
             spec.append((start, step, len(range(start, stop, step))))
+            given.append(k.start is not None)
             out_shape.append(spec[-1][2])
         elif _is_array_index(k):
             _check_bounds(k, n, dim, site)
             spec.append((0, 1, n))
+            given.append(False)
             positions.append(len(out_shape))
             indices.append(_index_node(k, site))
             advanced.append(pos)
@@ -231,7 +269,8 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
             raise _bind.fail(IndexError, "only integers, slices (`:`), ellipsis (`...`), None and "
                              f"integer arrays are valid indices, not {type(k).__name__}", site)
         dim += 1
-    result = reshape_node(slice_node(node, tuple(spec), site), out_shape, site)
+    result = reshape_node(index_slice_node(node, tuple(spec), tuple(given), site), out_shape,
+                          site)
     if indices:
         adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
         result = advanced_index.gather(result, positions, indices, adjacent,

@@ -143,7 +143,8 @@ def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
             if node.op is _RESHAPE:  # its reference may copy, and a copy would read the stand-in
                 layout = np.reshape(layout, node.attrs[0], copy=False)
             else:
-                layout = node.op.reference((layout,), node.attrs, node.dtype)
+                starts = tuple([i.data for i in node.inputs[1:]])  # a slice's run-time starts
+                layout = node.op.reference((layout, *starts), node.attrs, node.dtype)
         except (ValueError, TypeError):
             return None
     return layout
@@ -239,7 +240,8 @@ def _write_back(view_node: Node, root_node: Node, current: Node, value: Node) ->
         view_node = _substitute(view_node, root_node, current)
         root_node = current
     for node in _chain(view_node, root_node):
-        value = node.op.write_back(node.inputs[0], _cast(value, node), node.attrs)
+        value = node.op.write_back(node.inputs[0], _cast(value, node), node.attrs,
+                                   *node.inputs[1:])  # a slice's run-time starts
     return value
 
 

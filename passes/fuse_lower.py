@@ -7,7 +7,9 @@ writes the kernel. Starting from each root with its index map, it walks producer
     input / buffer-backed node  -> Load with the map's strides (views are already in the map)
     scalar leaf                 -> ScalarArg
     elementwise op              -> Apply over its operands, at the same map
-    view                        -> nothing: the map changes on the way down (index_map.py)
+    view                        -> nothing: the map changes on the way down (index_map.py); a
+                                   slice's run-time starts become the map's dynamic part, read
+                                   by the Load as scalar argument x element stride
     reduction                   -> a reduce stage of its own over the inner loop, read as AccRef
     source (flat_index)         -> the element's row-major position: offset + sum(Index * coeff)
 
@@ -21,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from ..graph import Node, OpKind, get_op
 from .row_reuse import keep_rows
 from ..graph.kernel_ir import (AccRef, Apply, Const, Index, Kernel, Load, Reduce, ScalarArg, Stage,
@@ -32,6 +36,7 @@ _BROADCAST, _RESHAPE, _PERMUTE, _SLICE = (
     get_op(n) for n in ("broadcast_to", "reshape", "permute", "slice"))
 _SCALAR = get_op("scalar")
 _ADD, _MUL, _CAST = (get_op(n) for n in ("add", "multiply", "cast"))
+_INT64 = np.dtype(np.int64)  # run-time slice starts
 
 # Recomputing one node at more index maps than this inside one kernel means a chain of shifted
 # views is re-expanding it (x[1:] + x[:-1], repeated): give it a buffer instead.
@@ -209,7 +214,12 @@ class KernelBuilder:
         if n.op is _PERMUTE:
             return im.through_permute(m, n.attrs[0])
         if n.op is _SLICE:
-            return im.through_slice(m, n.attrs[0])
+            if len(n.inputs) == 1:
+                return im.through_slice(m, n.attrs[0])
+            given = iter(n.inputs[1:])
+            starts = tuple(self.scalar_index(next(given)) if start is None else None
+                           for start, _, _ in n.attrs[0])
+            return im.through_slice(m, n.attrs[0], starts)
         out = im.through_reshape(m, n.shape, src.shape, self.space.sizes)
         if out is None:
             raise NeedsBuffer(src, "reshape is not expressible as strides of its input "
@@ -231,7 +241,8 @@ class KernelBuilder:
     def _check_accumulator_map(self, r: Node, m: im.IndexMap) -> None:
         sizes = self.space.sizes
         for d, p in enumerate(reduced_positions(r)):
-            if r.shape[d] != 1 and (m.offs[d] != 0 or m.rows[d] != im.unit(p, sizes)):
+            if r.shape[d] != 1 and (m.offs[d] != 0 or m.rows[d] != im.unit(p, sizes)
+                                    or (m.dyn and m.dyn[d])):
                 self._cannot(r, f"different index space: {r.op.name} result read at another "
                                 f"index map at {format_site(r.site)}")
 
@@ -247,7 +258,8 @@ class KernelBuilder:
         slot = self._slot(n)
         if slot is not None:
             strides, offset = im.flat_address(m, n.shape, len(self.space.sizes))
-            return self._push(stage, Load(slot, strides, offset, n.dtype))
+            return self._push(stage, Load(slot, strides, offset, n.dtype,
+                                          im.flat_dynamic(m, n.shape)))
         if n.op is _SCALAR:
             return self._push(stage, ScalarArg(self.scalar_index(n), n.dtype))
         self._note_node(n, m)
@@ -260,7 +272,8 @@ class KernelBuilder:
             src = n.inputs[0]
             if not ops:  # a reshape of a loaded buffer: a load at the reshape's flat address
                 coeffs, offset = im.flat_address(m, n.shape, len(self.space.sizes))
-                return self._push(stage, Load(self._slot(src), coeffs, offset, n.dtype))
+                return self._push(stage, Load(self._slot(src), coeffs, offset, n.dtype,
+                                              im.flat_dynamic(m, n.shape)))
             return stage.memo[(id(src), ops[0][1])]
         if kind is OpKind.REDUCTION:
             return self._emit_accumulator(n, s)
@@ -282,6 +295,11 @@ class KernelBuilder:
         pos = None
         for d, (row, off) in enumerate(zip(m.rows, m.offs)):
             e = const(off) if off else None
+            for k, c in m.dyn[d] if m.dyn else ():  # a run-time slice start: argument k
+                term = push(stage, Apply(_CAST, (push(stage, ScalarArg(k, _INT64)),), dt))
+                if c != 1:
+                    term = push(stage, Apply(_MUL, (term, const(c)), dt))
+                e = term if e is None else push(stage, Apply(_ADD, (e, term), dt))
             for k, c in enumerate(row):
                 if c:
                     term = push(stage, Apply(_CAST, (push(stage, Index(k)),), dt))

@@ -34,7 +34,7 @@ def compose_slices(inner: tuple, outer: tuple) -> tuple:
 def _is_identity(node: Node, src: Node) -> bool:
     if node.op is _PERMUTE:
         return node.attrs[0] == tuple(range(node.ndim))
-    if node.op is _SLICE:
+    if node.op is _SLICE:  # a run-time start (None) is never the identity
         return all(st == 0 and k == 1 and n == s for (st, k, n), s in zip(node.attrs[0], src.shape))
     return node.shape == src.shape  # broadcast_to, reshape
 
@@ -42,8 +42,8 @@ def _is_identity(node: Node, src: Node) -> bool:
 def _simplify(node: Node, src: Node) -> Node:
     if _is_identity(node, src):
         return src
-    if src.op is not node.op:
-        return with_inputs(node, (src,))
+    if src.op is not node.op or len(node.inputs) > 1 or len(src.inputs) > 1:
+        return with_inputs(node, (src, *node.inputs[1:]))  # run-time starts: composed as maps
     base = src.inputs[0]
     if node.op is _PERMUTE:
         axes = tuple(src.attrs[0][a] for a in node.attrs[0])
@@ -60,7 +60,7 @@ def simplify_views(graph: Graph) -> Graph:
 
     def rule(node: Node, inputs: tuple[Node, ...]) -> Node:
         if node.op in views:
-            return _simplify(node, inputs[0])
+            return _simplify(node, inputs[0]) if len(inputs) == 1 else with_inputs(node, inputs)
         return with_inputs(node, inputs)
 
     return rebuild(graph, rule)

@@ -38,7 +38,8 @@ def canonical_kernel(kernel: Kernel, shared: frozenset[int]) -> tuple[Kernel, fr
 
 def _renumber(e, slot: dict[int, int], scalar: dict[int, int]):
     if isinstance(e, Load):
-        return replace(e, slot=slot[e.slot])
+        return replace(e, slot=slot[e.slot],
+                       dynamic=tuple((scalar[k], c) for k, c in e.dynamic))
     if isinstance(e, ScalarArg):
         return replace(e, index=scalar[e.index])
     return e

@@ -1,8 +1,9 @@
 """From a concrete Kernel to its size-generic shape: loop order, collapsed dims, the int64 arguments.
 
 Generated code depends only on a kernel's *pattern*: ops and dtypes, the rank after collapsing, and
-for every memory access whether each stride is 0, 1 or "some value" and whether its offset is 0. The
-concrete extents, strides and offsets travel at run time in one int64 block (one block beats many
+for every memory access whether each stride is 0, 1 or "some value", whether its offset is 0, and
+which scalar arguments add to its offset at run time (a slice start; its coefficient is a
+stride). The concrete extents, strides and offsets travel at run time in one int64 block (one block beats many
 scalar arguments; GUIDE.md). So a new batch size re-uses the compiled kernel.
 
 - Loop order follows strides: the outer (parallel) dims are sorted so the first store's smallest
@@ -25,23 +26,27 @@ from ..graph.kernel_ir import Index, Kernel, Load, Store
 class KernelLayout:
     extents: tuple[int, ...]  # collapsed loop dims, outermost first: outer dims, then inner dims
     n_outer: int
-    accesses: tuple[tuple[tuple[int, ...], int], ...]  # (strides per loop dim, offset), print order
+    # (strides per loop dim, offset, dynamic), print order; dynamic: the Load's (scalar argument,
+    # element coefficient) pairs, a run-time slice start times its stride
+    accesses: tuple[tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]], ...]
     index_dims: tuple[tuple[int, int], ...]  # (kernel space dim, loop dim) for Index expressions
 
     @property
     def pattern(self) -> tuple:
         """What the generated source depends on (never a concrete size)."""
         return (len(self.extents), self.n_outer, tuple(
-            (tuple(stride_class(s) for s in strides), offset != 0)
-            for strides, offset in self.accesses), self.index_dims)
+            (tuple(stride_class(s) for s in strides), offset != 0,
+             tuple((k, stride_class(c)) for k, c in dynamic))
+            for strides, offset, dynamic in self.accesses), self.index_dims)
 
     def block(self) -> np.ndarray:
         """The run-time int64 argument block in the order the printer reads it."""
         values = list(self.extents)
-        for strides, offset in self.accesses:
+        for strides, offset, dynamic in self.accesses:
             values.extend(s for s in strides if stride_class(s) == "s")
             if offset:
                 values.append(offset)
+            values.extend(c for _, c in dynamic if stride_class(c) == "s")
         return np.array(values or [0], dtype=np.int64)
 
     @property
@@ -75,7 +80,8 @@ def plan_layout(kernel: Kernel) -> KernelLayout:
     return KernelLayout(
         extents=extents,
         n_outer=len(groups_outer),
-        accesses=tuple((tuple(a.strides[g[-1]] for g in groups), a.offset) for a in accesses),
+        accesses=tuple((tuple(a.strides[g[-1]] for g in groups), a.offset,
+                        getattr(a, "dynamic", ())) for a in accesses),
         index_dims=tuple((d, loop_of[d]) for d in index_dims),
     )
 

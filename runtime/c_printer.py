@@ -48,6 +48,7 @@ from .c_layout import KernelLayout, kernel_accesses, stride_class
 from .c_complex import render_const as render_complex_const
 from .c_prelude import FPE_VALUES, c_type, libm_suffix, render_helpers, suffix
 
+_INT64 = np.dtype(np.int64)  # run-time slice starts (Load.dynamic)
 _CALL = re.compile(r"[A-Za-z_][\w{}]*\(")  # a template that calls a function: `la_exp_{S}(`
 
 LANES = 8
@@ -72,9 +73,12 @@ def kernel_slots(kernel: Kernel) -> tuple[int, ...]:
 
 
 def kernel_scalars(kernel: Kernel) -> tuple[int, ...]:
-    """Indices of the program's scalar arguments this kernel reads, ascending."""
-    return tuple(sorted({e.index for st in kernel.stages for e in st.exprs
-                         if isinstance(e, ScalarArg)}))
+    """Indices of the program's scalar arguments this kernel reads (values and run-time offsets
+    of its loads), ascending."""
+    read = {e.index for st in kernel.stages for e in st.exprs if isinstance(e, ScalarArg)}
+    read.update(k for st in kernel.stages for e in st.exprs if isinstance(e, Load)
+                for k, _ in e.dynamic)
+    return tuple(sorted(read))
 
 
 def shared_slots(program: Program, kernel: Kernel) -> frozenset[int]:
@@ -202,7 +206,7 @@ class KernelPrinter:
         each access's address expression in `self.addr`."""
         self.addr: list[str] = []
         pos = self.rank
-        for a, (strides, offset) in enumerate(self.lay.accesses):
+        for a, (strides, offset, dynamic) in enumerate(self.lay.accesses):
             terms = []
             for j, stv in enumerate(strides):
                 cls = stride_class(stv)
@@ -216,6 +220,14 @@ class KernelPrinter:
                 self.read_size(f"o{a}", pos)
                 pos += 1
                 terms.insert(0, f"o{a}")
+            for q, (k, c) in enumerate(dynamic):  # a run-time slice start x its element stride,
+                start = f"(int64_t){self.dia.scalar_arg(k, _INT64)}"  # in 64 bits: where it lands
+                if stride_class(c) == "s":  # is known only at launch (CUDA may index in 32)
+                    self.emit(f"const int64_t c{a}_{q} = d[{pos}];")
+                    pos += 1
+                    start = f"{start} * c{a}_{q}"
+                self.emit(f"const int64_t do{a}_{q} = {start};")
+                terms.insert(q, f"do{a}_{q}")
             self.addr.append(" + ".join(terms) or "0")
 
     # --- stage bodies -----------------------------------------------------------------------------
@@ -358,7 +370,7 @@ class CKernelPrinter(KernelPrinter):
             return False
         a, b = n_out - 2, n_out - 1
         return any(stride_class(strides[b]) == "s" and stride_class(strides[a]) == "1"
-                   for strides, _ in self.lay.accesses)
+                   for strides, *_ in self.lay.accesses)
 
     def open_tiles(self, a: int, b: int) -> None:
         """Loops over dims a (outer) and b (innermost, vectorized) in TILE_OUTER x TILE_INNER

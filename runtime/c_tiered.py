@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.kernel_ir import Apply, Const, Index, Kernel, Load, Program, ScalarArg
+from ..graph.kernel_ir import (Apply, Const, Index, Kernel, Load, Program, ScalarArg,
+                               has_dynamic_offsets)
 from . import compile_stats
 from .backend import fresh_outputs
 from .fp_status import numpy_errstate
@@ -183,7 +184,7 @@ class _FlatKernel:
 
 
 def _flat_kernel(kernel: Kernel, program: Program) -> Any:
-    if len(kernel.stages) != 1 or kernel.stages[0].reduces:
+    if len(kernel.stages) != 1 or kernel.stages[0].reduces or has_dynamic_offsets(kernel):
         return _GenericKernel(kernel)
     stage = kernel.stages[0]
     shape = kernel.space if stage.inner else kernel.outer + (1,) * len(kernel.inner)

@@ -79,6 +79,10 @@ class CudaKernelPrinter(KernelPrinter):
     def scalars(self):
         dtypes = {e.index: e.dtype for st in self.k.stages for e in st.exprs
                   if isinstance(e, ScalarArg)}
+        for st in self.k.stages:  # run-time slice starts (Load.dynamic) are int64 arguments
+            for e in st.exprs:
+                for k, _ in getattr(e, "dynamic", ()):
+                    dtypes.setdefault(k, np.dtype(np.int64))
         return [(k, dtypes[k]) for k in kernel_scalars(self.k)]
 
     def specs(self, n: int) -> list[ReduceSpec]:

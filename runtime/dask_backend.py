@@ -41,6 +41,7 @@ from ..graph.kernel_ir import (
     Kernel,
     LibraryCall,
     Load,
+    resolve_program_offsets,
     Program,
     Reduce,
     Stage,
@@ -85,7 +86,7 @@ class DaskPlan:
     def build(self, arrays: Sequence[Any], scalars: Sequence[Any],
               reports: list[StepReport] | None = None) -> list[Any]:
         """The outputs as dask arrays (nothing computed)."""
-        prog = self.program
+        prog = resolve_program_offsets(self.program, scalars)  # run-time starts: this run's
         slots: dict[int, Any] = {}
         for slot, value in zip(prog.inputs, arrays):
             slots[slot] = as_dask(value, prog.buffers[slot].shape, prog.buffers[slot].dtype)

@@ -1,7 +1,8 @@
 """Run a kernel-IR Program with NumPy: the executable definition of the kernel IR.
 
 Every fusion decision is tested through this executor on any machine, no compiler needed:
-- a Load is an `as_strided` view over the flat buffer (stride 0 broadcasts, negative steps flip);
+- a Load is an `as_strided` view over the flat buffer (stride 0 broadcasts, negative steps flip),
+  at its offset plus the run-time part its scalar arguments give (`Load.dynamic`);
 - an Apply is the op's registry `reference` (the same oracle the node-by-node interpreter uses);
 - a reduce stage folds its value over the inner axes with the reduction's `reference`;
 - a Store assigns through a strided view of the output buffer;
@@ -29,6 +30,7 @@ from ..graph.kernel_ir import (
     Load,
     Program,
     ScalarArg,
+    dynamic_offset,
 )
 from .backend import DATA_ERRORS, at_site
 from .fp_status import numpy_errstate
@@ -76,7 +78,8 @@ def _expr(e, vals: list, acc: dict, frame: _Frame, scalars: Sequence[Any], kerne
     if isinstance(e, RowValue):
         return stage_vals[e.stage][e.pos]
     if isinstance(e, Load):
-        return _strided(frame.buffer(e.slot), e.strides, e.offset, shape)
+        offset = dynamic_offset(e, scalars) if e.dynamic else e.offset
+        return _strided(frame.buffer(e.slot), e.strides, offset, shape)
     if isinstance(e, Apply):
         out = np.asarray(e.op.reference(tuple(forward(vals[a]) for a in e.args), (), e.dtype))
         return out if out.dtype == e.dtype else out.astype(e.dtype)

@@ -332,6 +332,8 @@ def _rebuilt(cls: type, *values: Any) -> Node:
     node = _new_node(cls)
     for name, value in zip(_FIELDS, values):
         setattr(node, name, value)
+    if not hasattr(node, "order"):  # the Python path's slot (the compiled field starts at 0)
+        node.order = 0  # a copy is not built in the program's order: no tail splits at it
     return node
 
 

@@ -48,7 +48,7 @@ from .graph.node import (
     set_cut_threshold,
     start_segment,
 )
-from .tails import TAIL, forget_tail
+from .tails import TAIL, forget_tail, forget_whole
 
 _LIVE: list[weakref.ref] = []  # weak references to Arrays made on pending nodes, creation order
 # Prune the list past this length (amortized O(1) per Array: the limit is at least twice the
@@ -104,6 +104,7 @@ class _State:
     survey: Any = None  # the point whose next visit measures one iteration (after a cut there)
     surveyed = 0  # nodes seen while surveying
     tail_start = 0  # `order` of the node the last cut's point built (the tail's first)
+    first_visit: Any = None  # `order` of the node the point built next after the cut
 
 
 _STATE = _State()
@@ -126,6 +127,7 @@ def configure(budget: int) -> None:
 def reset() -> None:
     """Forget the cut point and any wait (`la.clear_caches()`): the next crossing picks a new
     point, as in a fresh process."""
+    forget_whole()
     configure(_STATE.budget)
 
 
@@ -275,14 +277,23 @@ def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
 
 
 def _survey(point: Any) -> None:
-    """While surveying (after a cut at a point that recurs): the program is at `point` again, so
-    one iteration built `built_count() + 1 - tail_start` nodes; from now on an evaluation of
-    the tail may split it at iteration boundaries (lazyarray/tails.py). A point that does not
-    come back within `budget` nodes measures nothing (no split)."""
+    """While surveying (after a cut at a point that recurs): at each of the point's next two
+    visits, the iteration that ended built `built_count() + 1 - (its start)` nodes. The first
+    iteration after a cut may build other nodes than the rest (a cut inside `x[a:b] += v`), so
+    the second one gives the period; from the first visit on an evaluation of the tail may split
+    it at iteration boundaries (lazyarray/tails.py). A point that does not come back within
+    `budget` nodes measures nothing more."""
     st = _STATE
     if point == st.survey:
-        TAIL[0] = (st.tail_start, built_count() + 1 - st.tail_start, st.cut_leaves)
-        st.survey = None
+        now = built_count() + 1
+        if st.first_visit is None:
+            st.first_visit = now
+            TAIL[0] = (st.tail_start, now, now - st.tail_start, st.cut_leaves, point)
+            st.surveyed = 0
+        else:
+            TAIL[0] = (st.tail_start, st.first_visit, now - st.first_visit, st.cut_leaves,
+                       point)
+            st.survey = None
     else:
         st.surveyed += 1
         if st.surveyed > st.budget:
@@ -337,6 +348,7 @@ def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
     st.survey = point if point == st.point else None
     st.surveyed = 0
     st.tail_start = built_count() + 1
+    st.first_visit = None
     cache.counters.graph_cuts += 1
     start_segment()  # nothing built before is pending now (but `inputs`: substituted below)
     return _substitute(inputs)

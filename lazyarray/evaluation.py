@@ -77,7 +77,8 @@ def evaluate(outputs: list[Node], opts: EvaluateOptions, walked: tuple | None = 
     not one per remainder."""
     if tails.TAIL[0] is not None and not cache.is_busy():
         buffers = tails.evaluate_tail(
-            outputs, lambda nodes: cache.run_cached(nodes, opts, build_plan))
+            outputs, lambda nodes: cache.run_cached(nodes, opts, build_plan),
+            lambda: cache.has_plan(outputs, opts))
         if buffers is not None:
             return buffers
     return cache.run_cached(outputs, opts, build_plan, walked)

@@ -15,10 +15,11 @@ produced (the state crossing the boundary: nodes read after it, and requested ou
 rest (`final`: the last, partial iteration and what follows the loop) with the requested outputs.
 Chunk lengths follow the base-4 digits of `r` (largest first), so the tails of every remainder
 below k share at most `log4(k) + 1` chunk plans plus the final piece's one, and one evaluation
-costs at most `3 log4(k) + 4` runs. The iterations are checked to repeat first (each whole
-iteration's nodes, relative to its boundary: op, attributes, shape, dtype, which inputs are
-inside it); a loop whose iterations differ (an index loop: `A[i, :j]`) is evaluated whole, as
-before. The split only reorders where buffers materialize: every node runs once, on the same
+costs at most `3 log4(k) + 4` runs. The iterations are checked to repeat first (equal node
+counts, and the same nodes in the first and last iteration relative to their boundaries: op,
+attributes, shape, dtype, which inputs are inside it). The first one or two iterations after a
+cut may differ (a cut inside `x[a:b] += v`): they run as a chunk of their own (`_lead`). A loop
+whose iterations differ (an index loop: `A[i, :j]`) is evaluated whole, as before. The split only reorders where buffers materialize: every node runs once, on the same
 inputs, so the values are those of the whole graph.
 """
 
@@ -31,10 +32,15 @@ from typing import Any
 from .graph import get_op
 from .graph.node import Node, build_node, cuts_paused
 
-# (start, period, cut leaves) of the last cut at a recurring point, or None: `start` is the order
-# of the node built at the point by the cut, `period` the nodes one iteration builds, and the cut
-# leaves {id: weak reference} tell a graph that continues from that cut.
+# (start, first, period, cut leaves, point) of the last cut at a recurring point, or None: `start`
+# is the order of the node built at the point by the cut, `first` that of the point's next node
+# (the end of the first iteration after the cut), `period` the nodes one later iteration builds,
+# the cut leaves {id: weak reference} tell a graph that continues from that cut, and `point` is
+# the cut point (code, offset, op).
 TAIL: list = [None]
+# Cut points whose tail was evaluated whole once (see `evaluate_tail`); emptied by
+# `la.clear_caches()` with the plans, so a fresh process and a cleared one behave alike.
+_WHOLE: set = set()
 _INPUT = get_op("input")
 
 
@@ -42,50 +48,56 @@ def forget_tail() -> None:
     TAIL[0] = None
 
 
-def evaluate_tail(outputs: list[Node], run: Callable[[list[Node]], list[Any]]
-                  ) -> list[Any] | None:
+def forget_whole() -> None:
+    _WHOLE.clear()
+
+
+def evaluate_tail(outputs: list[Node], run: Callable[[list[Node]], list[Any]],
+                  cached: Callable[[], bool]) -> list[Any] | None:
     """The buffers of `outputs` evaluated in repeating chunks (`run` evaluates a list of nodes),
-    or None where this graph is not a tail of whole, repeating iterations (then the caller
-    evaluates it whole)."""
-    start, period, cut_leaves = TAIL[0]
+    or None where the caller evaluates the graph whole: it is not a tail of whole, repeating
+    iterations; or its own plan is cached (`cached()`: a step count seen before, one run); or it
+    is the first tail of its cut point (a program called once, or again with the same steps,
+    builds one plan for it as before; only another step count starts the chunks)."""
+    start, first, period, cut_leaves, point = TAIL[0]
     last = 0
     for n in outputs:
         if not n.inputs:
             return None
         if n.order > last:
             last = n.order
-    whole = (last - start) // period
-    if whole < 1:
+    if last < first or period < 1:
         return None
+    whole = (last - first) // period + 1  # the first iteration after the cut, then the rest
     if not any(r() is not None for r in cut_leaves.values()):
         forget_tail()  # the tail was evaluated and dropped: nothing can read that cut any more
         return None
     nodes = _graph(outputs, cut_leaves)
     if nodes is None:
         return None
-    lengths = _chunks(whole)
+    by_piece: list[list[Node]] = [[] for _ in range(whole + 1)]
+    for n in nodes:  # in build order
+        p = 0 if n.order < first else (n.order - first) // period + 1
+        by_piece[whole if p > whole else p].append(n)
+    bases = [start] + [first + p * period for p in range(whole)]
+    lead = _lead(by_piece, bases, whole)
+    if lead is None or cached():
+        return None
+    if point not in _WHOLE:
+        if len(_WHOLE) > 1000:
+            _WHOLE.clear()
+        _WHOLE.add(point)
+        return None
+    lengths = ([lead] if lead else []) + _chunks(whole - lead)
     chunk_of_piece = [c for c, length in enumerate(lengths) for _ in range(length)]
     chunk_of_piece.append(len(lengths))  # the final piece
     chunk: dict[Node, int] = {}
     members: list[list[Node]] = [[] for _ in range(len(lengths) + 1)]
-    counts = [0] * (whole + 1)
-    ends: list[list[tuple]] = [[], []]  # the first and the last whole iteration, described
-    for n in nodes:  # in build order
-        p = (n.order - start) // period
-        p = 0 if p < 0 else whole if p > whole else p
+    for p, group in enumerate(by_piece):
         c = chunk_of_piece[p]
-        chunk[n] = c
-        members[c].append(n)
-        if n.order >= start:
-            counts[p] += 1
-            if p == 0 or p == whole - 1:
-                base = start + p * period
-                (ends[0] if p == 0 else ends[1]).append((
-                    n.order - base, n.op, n.attrs, n.shape, n.dtype,
-                    tuple([i.order - base if i.inputs and i.order >= base else None
-                           for i in n.inputs])))
-    if whole > 1 and not (counts[1:whole] == counts[:whole - 1] and _same(*ends)):
-        return None
+        members[c].extend(group)
+        for n in group:
+            chunk[n] = c
     return _run_chunks(outputs, chunk, members, run)
 
 
@@ -114,11 +126,40 @@ def _order(node: Node) -> int:
     return node.order
 
 
-def _same(first: list[tuple], last: list[tuple]) -> bool:
-    """Whether the last whole iteration holds the same nodes as the first, relative to its start
-    (inputs from before the iteration count alike: the cut's leaves or the last iteration's).
-    With equal node counts in every iteration, the two ends stand for the rest: a wrong guess
-    costs plans, never values."""
+_LEAD = 2  # whole iterations after a cut that may differ from the rest (see `_lead`)
+
+
+def _lead(by_piece: list[list[Node]], bases: list[int], whole: int) -> int | None:
+    """How many whole iterations after the cut run as their own first chunk: 0 where every
+    iteration holds the same nodes. A cut inside an instruction that builds several nodes (`x[a:b]
+    += v`) makes the first one or two iterations after it differ (other attributes, other node
+    counts); from there on the loop repeats. None: no repeating run of iterations up to the last
+    whole one (an index loop), so the tail is evaluated whole. Repeats are judged on equal node
+    counts in every iteration of the run and the same nodes in its first and last iteration,
+    relative to their starts (`bases`): a wrong guess costs plans, never values."""
+    counts = [len(g) for g in by_piece[:whole]]
+    for lead in range(min(_LEAD, whole - 1) + 1):
+        if any(c != counts[lead] for c in counts[lead:]):
+            continue
+        if lead == whole - 1 or _same(_described(by_piece[lead], bases[lead]),
+                                      _described(by_piece[whole - 1], bases[whole - 1])):
+            return lead
+    return None
+
+
+def _described(group: list[Node], base: int) -> list[tuple] | None:
+    """One iteration's nodes relative to its start `base` (inputs from before it count alike: the
+    cut's leaves or the previous iteration's nodes); None if it holds nodes from before the cut."""
+    if group and group[0].order < base:
+        return None
+    return [(n.order - base, n.op, n.attrs, n.shape, n.dtype,
+             tuple([i.order - base if i.inputs and i.order >= base else None for i in n.inputs]))
+            for n in group]
+
+
+def _same(first: list[tuple] | None, last: list[tuple] | None) -> bool:
+    if first is None or last is None:
+        return False
     try:
         return first == last
     except (TypeError, ValueError):  # attributes that do not compare (arrays): assume not

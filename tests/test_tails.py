@@ -3,9 +3,11 @@ that amortize"; lazyarray/tails.py).
 
 A loop never evaluated inside is cut every k-th time around; what the program evaluates at the
 end holds the `steps mod k` iterations since the last cut. Evaluated whole, each remainder was a
-new plan (`acc = acc + v * 0.5` over 200..239 steps: 42 plans in 40 calls). Now the tail runs as
-chunks of 1, 4, 16, ... whole iterations (base-4 digits of the remainder) and a final piece, so
-every remainder shares a bounded set of plans. Values are compared with NumPy on every backend;
+new plan (`acc = acc + v * 0.5` over 200..239 steps: 42 plans in 40 calls). Now a cut point's
+first tail is evaluated whole (one plan, as before: a program called once or always with the same
+steps pays nothing more), and a tail whose own plan is not cached runs as chunks of 1, 4, 16, ...
+whole iterations (base-4 digits of the remainder) and a final piece, so every remainder shares a
+bounded set of plans. Values are compared with NumPy on every backend;
 counts come from `la.cache_info()`.
 
 Arrays have 20,000 elements: well above the size at which small operations run at once (the
@@ -55,40 +57,41 @@ SWEEPS = [("accumulate", 40, range(100, 140)), ("momentum", 60, range(60, 100)),
 @pytest.mark.parametrize(("name", "budget", "steps"), SWEEPS, ids=[s[0] for s in SWEEPS])
 def test_tails_of_every_remainder_share_a_bounded_set_of_plans(name, budget, steps, backend,
                                                               fresh_caches):
-    """The first sweep builds the first segment's plan, the steady one's, one per chunk length
-    (1, 4, 16 below k ~ 20-30) and the final piece's: <= 6, where evaluating each tail whole
-    built one per remainder (22-31 here). A second sweep builds none."""
+    """The first sweep builds the first segment's plan, the steady one's, the first tail's, one
+    per chunk length (1, 4, 16 below k ~ 20-30) and the final piece's: <= 7, where evaluating
+    each tail whole built one per remainder (22-31 here). A second sweep builds none."""
     with la.config(max_graph_nodes=budget):
         first = [_call(name, s)[0] for s in steps]
         again = [_call(name, s)[0] for s in steps]
-    assert sum(first) <= 6, first
+    assert sum(first) <= 7, first
     assert sum(again) == 0, again
 
 
 def test_the_issues_accumulator_builds_a_bounded_set_of_plans(fresh_caches):
     """The issue's figure: `acc = acc + v * 0.5` (default budget, k ~ 50) over 200..239 steps
-    built 42 plans in 40 calls. Now the first segment, the steady one, chunks of 1, 4 and 16
-    iterations (k < 64) and the final piece: <= 6."""
+    built 42 plans in 40 calls. Now the first segment, the steady one, the first tail, chunks of
+    1, 4 and 16 iterations (k < 64) and the final piece: <= 7."""
     with la.config(backend="numpy"):
         built = [_call("accumulate", s)[0] for s in range(200, 240)]
-    assert sum(built) <= 6, built
+    assert sum(built) <= 7, built
 
 
 @pytest.mark.parametrize("name", sorted(LOOPS))
 def test_a_tail_runs_one_evaluation_per_chunk_and_the_values_are_numpys(name, backend,
                                                                        fresh_caches):
-    """White-box: the final evaluation of a tail of `r` whole iterations runs one chunk per
-    base-4 digit unit of `r` and the final piece, and gives NumPy's values."""
+    """White-box: after a first call (its tail evaluated whole), the final evaluation of a tail of
+    `r` whole iterations runs one chunk per base-4 digit unit of `r` and the final piece, and
+    gives NumPy's values."""
     fn, k = LOOPS[name]
     with la.config(max_graph_nodes=150):
-        for steps in (300, 389):  # a first call cuts and measures; the second is checked
+        for steps in (300, 350, 389):  # a cut point's first tail runs whole; the last is checked
             start = _start(k)
             out = fn(la, *[la.array(x) for x in start], steps)
             if tails.TAIL[0] is None:
                 la.eval(*out)
                 continue
-            begin, period, _ = tails.TAIL[0]
-            whole = (max(a._node.order for a in out if a._node.inputs) - begin) // period
+            _, first, period, _, _ = tails.TAIL[0]
+            whole = (max(a._node.order for a in out if a._node.inputs) - first) // period + 1
             before = la.cache_info()
             got = la.eval(*out)
             after = la.cache_info()
@@ -192,3 +195,30 @@ def test_tails_at_drawn_loops_budgets_and_steps(case):
     finally:
         la.clear_caches()
     assert built == 0 and again == (0, runs), (case, built, runs, again)
+
+
+def _writes(xp, x, v, steps):
+    """Writes through an index and a slice every step (scatter nodes in the tail)."""
+    for _ in range(steps):
+        x[3] = x[3] * 0.5 + 1.0
+        x[2:10] += v[2:10] * 0.25
+    return x
+
+
+def test_a_tail_of_element_and_slice_writes_is_numpys(backend, fresh_caches):
+    """Writes through an index and a slice every step: NumPy's values, the tail split (cut inside
+    the `+=` instruction, the first iterations after a cut differ from the rest and run as a chunk
+    of their own: `tails._lead`), and a call with steps seen before builds no plan."""
+    start = _start(2)
+    with la.config(max_graph_nodes=150):
+        for steps in (97, 103, 103):  # the first tail is evaluated whole, the next split
+            before = la.cache_info()
+            x = _writes(la, la.array(start[0]), la.array(start[1]), steps)
+            traced = la.cache_info()
+            got = np.asarray(x)
+            after = la.cache_info()
+            np.testing.assert_allclose(got, _writes(np, start[0].copy(), start[1], steps),
+                                       rtol=2e-6)
+    assert after.plans_built == before.plans_built
+    assert after.graph_cuts > before.graph_cuts
+    assert after.plans_built + after.plan_hits - traced.plans_built - traced.plan_hits > 1

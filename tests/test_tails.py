@@ -174,27 +174,77 @@ def test_iterations_that_differ_are_evaluated_whole(fresh_caches):
                 assert after.plans_built == before.plans_built
 
 
+def _select(xp, a, b, steps):
+    for _ in range(steps):
+        a = xp.where(a > 1.5, a * 0.5, a + 0.1)
+    return a, b
+
+
+def _running_sum(xp, a, b, steps):  # a reduction into a 0-d state each step
+    s = xp.sum(a) * 0.0
+    for _ in range(steps):
+        s = s + xp.sum(a) * 1e-6
+        a = a * 0.999
+    return a, s
+
+
+def _rotate(xp, a, b, steps):
+    for _ in range(steps):
+        a = xp.concatenate([a[1:], a[:1]]) * 1.0001
+    return a, b
+
+
+def _running_max(xp, a, b, steps):
+    m = a
+    for _ in range(steps):
+        m = xp.maximum(m, a)
+        a = a * 1.001 - b * 0.0005
+    return a, m
+
+
+def _in_place(xp, a, b, steps):
+    a = a.copy() if xp is np else a
+    for _ in range(steps):
+        a[1:5] = a[1:5] * 0.5 + 0.1
+        a[7] = a[7] + b[7]
+    return a, b
+
+
+BODIES = {**{name: fn for name, (fn, _) in LOOPS.items()}, "select": _select,
+          "running_sum": _running_sum, "rotate": _rotate, "running_max": _running_max,
+          "in_place": _in_place}
+
+
 @st.composite
-def loop_budget_steps(draw):
-    name = draw(st.sampled_from(sorted(LOOPS)))
-    return name, draw(st.integers(20, 150)), draw(st.integers(0, 260))
+def body_budget_steps(draw):
+    name = draw(st.sampled_from(sorted(BODIES)))
+    return name, draw(st.integers(15, 200)), draw(st.lists(st.integers(0, 300), min_size=2,
+                                                           max_size=2))
 
 
-@settings(max_examples=20, deadline=None)
-@given(case=loop_budget_steps())
-def test_tails_at_drawn_loops_budgets_and_steps(case):
-    """Any loop, budget and step count: NumPy's values, and a second call with the same steps
-    builds no plan and repeats the first's evaluations."""
-    name, budget, steps = case
+@settings(max_examples=25, deadline=None)
+@given(case=body_budget_steps())
+def test_tails_at_drawn_bodies_budgets_and_steps(case):
+    """Any body (state updates, selects, reductions, rotations, writes), budget and two step
+    counts: NumPy's values on every call (float64: the split reorders nothing, so to 1e-12), and
+    calling again with the second count builds no plan."""
+    name, budget, (s1, s2) = case
+    fn = BODIES[name]
+    k = LOOPS[name][1] if name in LOOPS else 2
+    start = [np.linspace(0.5, 2.0, N) + i * 0.1 for i in range(k)]
     la.clear_caches()
     try:
-        with la.config(backend="numpy", max_graph_nodes=budget):
-            _call(name, steps)
-            built, runs = _call(name, steps)
-            again = _call(name, steps)
+        with la.config(backend="numpy", max_graph_nodes=budget), np.errstate(all="ignore"):
+            for call, steps in enumerate((s1, s2, s2)):
+                before = la.cache_info().plans_built
+                got = la.eval(*fn(la, *[la.array(x) for x in start], steps))
+                built = la.cache_info().plans_built - before
+                want = fn(np, *[x.copy() for x in start], steps)
+                for g, w in zip(got, want):
+                    np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, err_msg=str(case))
     finally:
         la.clear_caches()
-    assert built == 0 and again == (0, runs), (case, built, runs, again)
+    assert built == 0, (case, built)
 
 
 def _writes(xp, x, v, steps):

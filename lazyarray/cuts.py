@@ -29,6 +29,11 @@ nodes built before it are no longer pending, so a check that finds no crossing r
 Arrays really hold and, when that is within the budget, counts the segment from there (the next
 check comes when a crossing is possible again); a wait for the point that an evaluation
 interrupted is recounted the same way (and forgotten when within the budget).
+
+After a cut at a recurring point the hook stays on for two more visits of the point, which give
+the iterations' lengths in build order: the tail after the last cut (what the program evaluates
+at the end, `steps mod k` iterations) then runs in chunks of whole iterations whose plans repeat
+(lazyarray/tails.py), instead of one plan per remainder.
 """
 
 from __future__ import annotations
@@ -101,7 +106,7 @@ class _State:
     replaced: dict[int, tuple[Node, Node]] = {}  # id(pending node) -> (node, its result leaf)
     cut_leaves: dict[int, weakref.ref] = {}  # id -> weak reference: the leaves the last cut made
     over = False  # the last exact count of everything pending was over the budget
-    survey: Any = None  # the point whose next visit measures one iteration (after a cut there)
+    survey: Any = None  # the point whose next visits measure the iterations (after a cut there)
     surveyed = 0  # nodes seen while surveying
     tail_start = 0  # `order` of the node the last cut's point built (the tail's first)
     first_visit: Any = None  # `order` of the node the point built next after the cut
@@ -343,8 +348,8 @@ def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
     st.waiting, st.cut_point, st.after = False, point, _AFTER
     st.evaluations = _evaluations()
     set_cut_threshold(-1)  # until the program leaves this point: substitute pre-cut operands
-    # At a point that recurs (not a timed-out wait): watch for its next visit, which measures
-    # one iteration; the node being built now at `point` is the tail's first.
+    # At a point that recurs (not a timed-out wait): watch for its next two visits, which measure
+    # the iterations (`_survey`); the node being built now at `point` is the tail's first.
     st.survey = point if point == st.point else None
     st.surveyed = 0
     st.tail_start = built_count() + 1

@@ -18,8 +18,8 @@ number of whole iterations (largest first), so the tails of every remainder belo
 `log4(k) + 1` chunk plans plus the final piece's, and one evaluation runs at most three chunks
 per base-4 digit, and the final piece. The iterations are checked to repeat first (equal node
 counts, and the same nodes in the first and last iteration relative to their boundaries: op,
-attributes, shape, dtype, which inputs are inside it); the first one or two iterations after a cut may differ (a cut
-inside `x[a:b] += v`) and then run as a chunk of their own (`_lead`). A loop whose iterations
+attributes, shape, dtype, which inputs are inside it); the first one or two iterations after a
+cut may differ (a cut inside `x[a:b] += v`) and then run as a chunk of their own (`_lead`). A loop whose iterations
 differ (an index loop: `A[i, :j]`) is evaluated whole, as before. So is a cut point's first tail
 and any tail whose own plan is cached: a program called once, or always with the same steps,
 builds and hits the one plan it did before; only tails of other lengths run in chunks.

@@ -6,23 +6,23 @@ since the last cut plus whatever follows the loop, and `r` is `steps mod k`: eva
 graph, every remainder was a new structure and a new plan (`acc = acc + v * 0.5` over 200..239
 steps: 42 plans in 40 calls).
 
-Nodes are numbered in build order (`Node.order`, moved only by building a node). After a cut at
-a point that recurs, the cut hook watches for the point's next two visits (`cuts._survey`): the
-first iteration after the cut ends at `first`, and the next one built `period` nodes, so later
-iteration boundaries fall at `first + j * period`. An evaluation whose graph reads the last cut's
-leaves and spans whole iterations that repeat is run in chunks of whole iterations, each chunk's
-graph rebuilt on the leaves the previous chunk produced (the state crossing the boundary: nodes
-read after it, and requested outputs), then the final piece (the last, partial iteration and what
-follows the loop) with the requested outputs. Chunk lengths follow the base-4 digits of the
-number of whole iterations (largest first), so the tails of every remainder below k share at most
-`log4(k) + 1` chunk plans plus the final piece's, and one evaluation runs at most three chunks
-per base-4 digit, and the final piece. The iterations are checked to repeat first (equal node
-counts, and the same nodes in the first and last iteration relative to their boundaries: op,
-attributes, shape, dtype, which inputs are inside it); the first one or two iterations after a
-cut may differ (a cut inside `x[a:b] += v`) and then run as a chunk of their own (`_lead`). A loop whose iterations
-differ (an index loop: `A[i, :j]`) is evaluated whole, as before. So is a cut point's first tail
-and any tail whose own plan is cached: a program called once, or always with the same steps,
-builds and hits the one plan it did before; only tails of other lengths run in chunks.
+Nodes are numbered in build order (`Node.order`, moved only by building a node). After a cut at a
+point that recurs, the cut hook watches for the point's next two visits (`cuts._survey`): the first
+iteration after the cut ends at `first`, and the next one built `period` nodes, so later iteration
+boundaries fall at `first + j * period`. An evaluation whose graph reads the last cut's leaves and
+spans whole iterations that repeat is run in chunks of whole iterations, each chunk's graph rebuilt
+on the leaves the previous chunk produced (the state crossing the boundary: nodes read after it,
+and requested outputs), then the final piece (the last, partial iteration and what follows the
+loop) with the requested outputs. Chunk lengths follow the base-4 digits of the number of whole
+iterations (largest first), so the tails of every remainder below k share at most `log4(k) + 1`
+chunk plans plus the final piece's, and one evaluation runs at most three chunks per base-4 digit,
+and the final piece. The iterations are checked to repeat first (equal node counts, and the same
+nodes in the first and last iteration relative to their boundaries: op, attributes, shape, dtype,
+which inputs are inside it); the first one or two iterations after a cut may differ (a cut inside
+`x[a:b] += v`) and then run as a chunk of their own (`_lead`). A loop whose iterations differ (an
+index loop: `A[i, :j]`) is evaluated whole, as before. So is a cut point's first tail and any tail
+whose own plan is cached: a program called once, or always with the same steps, builds and hits the
+one plan it did before; only tails of other lengths run in chunks.
 
 The split only reorders where buffers materialize: every node runs once, on the same inputs, so
 the values are those of the whole graph.

@@ -146,8 +146,12 @@ def _lead(by_piece: list[list[Node]], bases: list[int], whole: int) -> int | Non
     for lead in range(min(_LEAD, whole - 1) + 1):
         if any(c != counts[lead] for c in counts[lead:]):
             continue
-        if lead == whole - 1 or _same(_described(by_piece[lead], bases[lead]),
-                                      _described(by_piece[whole - 1], bases[whole - 1])):
+        if whole - lead == 1:  # one iteration left to repeat: nothing to compare it with
+            if lead == 0:
+                return 0  # a single whole iteration: one chunk, as in any repeating loop
+            continue  # a lead needs two repeating iterations after it (an index loop has none)
+        if _same(_described(by_piece[lead], bases[lead]),
+                 _described(by_piece[whole - 1], bases[whole - 1])):
             return lead
     return None
 

@@ -315,7 +315,7 @@ def has_plan(outputs: Sequence[Node], options: Any) -> bool:
     a size-generic plan), without counting a lookup or moving the LRU order (lazyarray/tails.py
     asks before splitting a loop's tail it has evaluated whole before)."""
     key = (options_token(options), graph_signature(outputs)[0])
-    return key in _ALIASES or key in plan_cache._entries
+    return key in _ALIASES or plan_cache.holds(key)
 
 
 _TOKEN: tuple = (None, "")  # (the last options object, its token), replaced as one (threads)

@@ -18,7 +18,13 @@ the plans of the first call cached.
 minimum of N runs, each lazyarray run from empty plan caches again; the counts and "then
 compiling" are the first run's (later runs find the kernels compiled). JAX runs once.
 
+A last table calls two loops with every step count in 200..239 (issue 25, "cuts that amortize"):
+the tail after the last cut has another length each call; plans built over the 40 calls, ms per
+call for that first sweep and for a second one (plans cached), beside NumPy. 100,000 float32
+elements, so that no operation is small enough to run at once.
+
 Run: python benchmarks/bench_loops.py [--backend auto|numpy|c] [--cold] [--blocking] [--repeat N]
+         [--only-sweep]
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true", help="fresh kernel cache directory")
     parser.add_argument("--blocking", action="store_true", help="background_compiles=False")
     parser.add_argument("--repeat", type=int, default=1, help="min of N runs per time")
+    parser.add_argument("--only-sweep", action="store_true", help="only the 200..239-step table")
     args = parser.parse_args()
     if args.cold:
         os.environ["LAZYARRAY_CACHE_DIR"] = tempfile.mkdtemp(prefix="la_bench_loops_")
@@ -57,6 +64,10 @@ def main() -> None:
             ("Adam-style 4-state, 8 f32, 1,000 steps", adam, 4, 8, 1000),
             ("acc = acc + v*0.5, 100 f32, 10,000 steps", accumulate, 2, 100, 10_000),
             ("k-means, 4 centres, 512 f32 points, 20 steps", kmeans, 2, 512, 20)]
+    if args.only_sweep:
+        with la.config(backend=args.backend, background_compiles=not args.blocking):
+            _step_sweep(la, max(args.repeat, 1))
+        return
     print(f"backend={args.backend}, background_compiles={not args.blocking}; totals include every "
           "plan build (lazyarray starts with empty plan caches)\n")
     print("| loop | NumPy eager | lazyarray | ratio | plans built | cuts | kernels compiled "
@@ -95,6 +106,48 @@ def main() -> None:
                   f"{info.plans_built} | {info.graph_cuts} | {info.kernels_compiled} | "
                   f"{t_wait * 1e3:.0f} ms | {info.interpreted_runs} | {again} | {jax_cell} |")
         _varying_batch(la, jax, max(args.repeat, 1))
+        _step_sweep(la, max(args.repeat, 1))
+
+
+def _step_sweep(la, repeat: int) -> None:
+    """Every step count in 200..239, one call each: the tail after the last cut differs per call.
+    Evaluated whole, each tail length was a plan; run in chunks of whole iterations
+    (lazyarray/tails.py), every length shares a few."""
+    from test_loops import accumulate, momentum
+
+    print("\n| loop, 100,000 f32, steps 200..239 (40 calls) | NumPy eager | lazyarray 1st sweep "
+          "| plans built | lazyarray 2nd sweep (plans built) | cuts per sweep |")
+    print("|---|---|---|---|---|---|")
+    for label, fn, k in (("acc = acc + v*0.5", accumulate, 2), ("momentum SGD", momentum, 2)):
+        start = [np.linspace(0.5, 1.0, 100_000, dtype=np.float32) + i for i in range(k)]
+        steps = range(200, 240)
+        t_np = t_first = t_again = float("inf")
+        for rep in range(repeat):
+            t = time.perf_counter()
+            for n in steps:
+                want = fn(np, *start, n)
+            t_np = min(t_np, time.perf_counter() - t)
+            la.clear_caches()
+            before = la.cache_info()
+            t = time.perf_counter()
+            for n in steps:
+                got = la.eval(*fn(la, *[la.array(x) for x in start], n))
+            t_first = min(t_first, time.perf_counter() - t)
+            middle = la.cache_info()
+            t = time.perf_counter()
+            for n in steps:
+                la.eval(*fn(la, *[la.array(x) for x in start], n))
+            t_again = min(t_again, time.perf_counter() - t)
+            after = la.cache_info()
+            if rep == 0:
+                built = middle.plans_built - before.plans_built
+                built_again = after.plans_built - middle.plans_built
+                cuts = middle.graph_cuts - before.graph_cuts
+            for g, w in zip(got, want):
+                np.testing.assert_allclose(np.asarray(g), w, rtol=1e-4)
+        n = len(steps)
+        print(f"| {label} | {t_np / n * 1e3:.2f} ms | {t_first / n * 1e3:.2f} ms | {built} | "
+              f"{t_again / n * 1e3:.2f} ms ({built_again}) | {cuts} |", flush=True)
 
 
 def kmeans(xp, points, centres, steps):

@@ -3,6 +3,9 @@
 1. A 10-op elementwise expression on 16-element float32 arrays, per call:
    lazyarray implicit (trace + signature + lookup + run), la.jit, NumPy eager, JAX jit (if installed).
 2. 100 iterations of `relu(X @ w + b)` with a fresh X each time (the issue's loop), end to end.
+3. Evaluations a loop forces inside (issue 25: `float(x)`, `if err < tol`, `A[j, j]` read as a
+   Python number), 16 float64 elements: per iteration, and the forced evaluation alone (timed
+   around the conversion), with how many of them graph/_node.c's hit path served.
 
 Run: python benchmarks/bench_overhead.py [--backend auto|numpy|c] [--repeat 7] [--timer wall|cpu]
 Prints a table with each time and its ratio to NumPy; the figures are medians of `--repeat` runs.
@@ -107,6 +110,89 @@ def bench_mlp_loop(repeat: int) -> dict[str, float]:
     return results
 
 
+def _forced_loops():
+    """(name, loop) pairs: `loop(xp, data, steps, clock)` runs `steps` iterations that each
+    force one evaluation, timing the conversion alone with `clock` (adds seconds to clock[0])."""
+    def state_float(xp, a, steps, clock):  # the loop's own 0-d state read as a float
+        t = xp.sum(a) * 0.0
+        for _ in range(steps):
+            t = t * 0.5 + 1.0
+            start = TIMER()
+            float(t)
+            clock[0] += TIMER() - start
+        return t
+
+    def loss_float(xp, a, steps, clock):  # float(loss) of a held, updated state (a sibling)
+        w = a
+        for _ in range(steps):
+            w = w * 0.99 + a * 0.01
+            loss = xp.sum(w * w)
+            start = TIMER()
+            float(loss)
+            clock[0] += TIMER() - start
+        return w
+
+    def newton(xp, a, steps, clock):  # `if err < tol` in a fixed-point iteration
+        x = a
+        for _ in range(steps):
+            x_new = 0.5 * (x + a / x)
+            err = xp.max(xp.abs(x_new - x))
+            start = TIMER()
+            stop = bool(err < -1.0)  # what `if err < tol:` does; never true: every step runs
+            clock[0] += TIMER() - start
+            if stop:
+                break
+            x = x_new
+        return x
+
+    def element_read(xp, a, steps, clock):  # A[j, j] read as a Python number (a computed A)
+        m = xp.reshape(a, (4, 4))
+        total = 0.0
+        for i in range(steps):
+            j = i % 4
+            start = TIMER()
+            total += float(m[j, j])
+            clock[0] += TIMER() - start
+        return total
+
+    return [("float(t), t = t * 0.5 + 1.0 (0-d state)", state_float),
+            ("float(sum(w * w)), w updated (held)", loss_float),
+            ("if max(abs(x_new - x)) < tol (Newton)", newton),
+            ("float(A[j, j]), A computed (4x4)", element_read)]
+
+
+def bench_forced(repeat: int, steps: int = 200) -> list[tuple[str, float, float, float, float,
+                                                              float]]:
+    """Per loop: lazyarray us/iteration, us per forced evaluation, NumPy us/iteration and us per
+    conversion, and the share of evaluations graph/_node.c's hit path served."""
+    from lazyarray import cache
+
+    an = np.linspace(1.0, 2.0, 16)
+    rows = []
+    for name, loop in _forced_loops():
+        def run(xp, data):
+            clock = [0.0]
+            start = TIMER()
+            loop(xp, data, steps, clock)
+            return TIMER() - start, clock[0]
+
+        run(la, la.array(an))
+        la.wait_for_compiles()
+        best_la = best_np = (float("inf"), float("inf"))
+        fast = cache.plan_cache.fast_hits[0]
+        before = la.cache_info()
+        for _ in range(repeat):
+            best_la = min(best_la, run(la, la.array(an)))
+            best_np = min(best_np, run(np, an))
+        after = la.cache_info()
+        evaluations = (after.plan_hits + after.plans_built - before.plan_hits
+                       - before.plans_built)
+        served = (cache.plan_cache.fast_hits[0] - fast) / max(evaluations, 1)
+        rows.append((name, best_la[0] / steps, best_la[1] / steps, best_np[0] / steps,
+                     best_np[1] / steps, served))
+    return rows
+
+
 def table(title: str, results: dict[str, float], unit: float, unit_name: str) -> str:
     base = results["numpy eager"]
     lines = [title, f"  {'':22}{unit_name:>12}{'vs numpy':>12}"]
@@ -132,6 +218,12 @@ def main() -> None:
                     bench_expression(args.repeat), 1e-6, "us/call"))
         print(table("100 iterations of relu(X @ w + b), X 16x64, w 64x32, end to end",
                     bench_mlp_loop(args.repeat), 1e-3, "ms/loop"))
+        print("Evaluations forced inside a loop, 16 float64 elements, 200 iterations "
+              "(us; min of --repeat)")
+        print(f"  {'':42}{'la/iter':>9}{'la eval':>9}{'np/iter':>9}{'np conv':>9}{'hit path':>10}")
+        for name, la_it, la_ev, np_it, np_ev, served in bench_forced(args.repeat):
+            print(f"  {name:42}{la_it * 1e6:9.2f}{la_ev * 1e6:9.2f}{np_it * 1e6:9.2f}"
+                  f"{np_ev * 1e6:9.2f}{served:9.0%}")
         print(la.cache_info())
 
 

@@ -34,6 +34,7 @@ static PyObject *IS_LIBRARY_FILE; /* graph.node._is_library_file: fills IS_LIBRA
 static Py_ssize_t MAX_KEYS = 500000;
 static long long SERIAL = 0;   /* numbers the nodes with inputs (graph.node._SERIAL) */
 static long long NEXT_KEY = 0; /* the last key handed out */
+static long long ORDER = 0;    /* nodes with inputs completed (graph.node.built_count) */
 static PyTypeObject NodeBaseType;
 static PyTypeObject *NODE_CLASS = &NodeBaseType; /* what build() allocates: graph.node.Node */
 
@@ -332,6 +333,8 @@ node_setup(NodeObject *self, PyObject *op, PyObject *inputs, PyObject *attrs, Py
             goto fail;
     }
     Py_XSETREF(self->key, key);
+    if (PyTuple_GET_SIZE(inputs) > 0)
+        self->order = ++ORDER; /* after the hook: nodes a cut builds come first */
     Py_XSETREF(self->inputs, inputs); /* steals our reference */
     return 0;
 fail:
@@ -655,6 +658,8 @@ node_dealloc(NodeObject *self)
 static PyMemberDef node_members[] = {
     FIELD(op), FIELD(inputs), FIELD(attrs), FIELD(shape), FIELD(dtype),
     FIELD(key), FIELD(pending), FIELD(data), FIELD(site),
+    {"order", T_LONGLONG, offsetof(NodeObject, order), READONLY,
+     "Build order among nodes with inputs (graph.node.built_count); 0 for a leaf."},
     {NULL},
 };
 
@@ -2187,6 +2192,12 @@ py_next_serial(PyObject *module, PyObject *unused)
 }
 
 static PyObject *
+py_built_count(PyObject *module, PyObject *unused)
+{
+    return PyLong_FromLongLong(ORDER);
+}
+
+static PyObject *
 py_intern(PyObject *module, PyObject *structure)
 {
     if (!bound())
@@ -2243,6 +2254,8 @@ static PyMethodDef module_methods[] = {
     {"build", (PyCFunction)(void (*)(void))py_build, METH_FASTCALL,
      "build(op, inputs, attrs, shape, dtype, data, site): Node(...) without keyword parsing."},
     {"next_serial", py_next_serial, METH_NOARGS, "The next node serial (graph.node._SERIAL)."},
+    {"built_count", py_built_count, METH_NOARGS,
+     "Nodes with inputs completed so far: the last one's `order` (graph.node.built_count)."},
     {"intern", py_intern, METH_O, "The key of a structure tuple (graph.node._intern)."},
     {"user_point", (PyCFunction)(void (*)(void))py_user_point, METH_FASTCALL,
      "user_point(depth, op) -> (code, lasti, op) or None: lazyarray.cuts' program point, compiled."},

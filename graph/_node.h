@@ -12,6 +12,7 @@ typedef struct {
     PyObject_HEAD
     PyObject *op, *inputs, *attrs, *shape, *dtype, *key, *pending, *data, *site;
     PyObject *weakrefs;
+    long long order; /* build order of a node with inputs, set when it is complete; 0: a leaf */
 } NodeObject;
 
 typedef struct {

@@ -121,6 +121,7 @@ _MAX_KEYS = 500_000  # cleared past this: later equal structures get new keys (a
 _BUDGET: list = [10_000, None]  # [max pending nodes, cut(inputs) -> inputs] set by the user layer
 _SERIAL = count(1).__next__  # numbers the nodes with inputs as they are built
 _SEGMENT_START = [0]  # the serial when the last cut made every live pending graph a leaf
+_ORDER = [0]  # nodes with inputs completed (each node's `order`; graph/_node.c keeps its own)
 
 
 def _intern(structure: tuple) -> int:
@@ -181,6 +182,14 @@ def built_in_segment() -> int:
     return _SERIAL() - _SEGMENT_START[0]
 
 
+def built_count() -> int:
+    """Nodes with inputs completed so far: the `order` of the last one. Unlike the serial, only
+    building a node moves it (after its cut hook returns), so a loop body that builds the same
+    nodes each time around advances it by the same amount per iteration (lazyarray/cuts.py
+    splits an evaluated tail at those boundaries)."""
+    return _ORDER[0]
+
+
 def set_cut_threshold(limit: int) -> None:
     """Call the cut hook for every node past `limit` pending (-1: every node with inputs, while
     the user layer waits for the program point where it cuts)."""
@@ -199,6 +208,7 @@ class _PyNode:
         "inputs",
         "key",
         "op",
+        "order",
         "pending",
         "shape",
         "site",
@@ -253,6 +263,11 @@ class _PyNode:
             structure = (op, attrs, dtype, shape)
         key = _KEYS.get(structure)
         self.key = key if key is not None else _intern(structure)
+        if n:
+            _ORDER[0] += 1  # after the hook: nodes a cut builds come first
+            self.order = _ORDER[0]
+        else:
+            self.order = 0
         self.inputs = inputs
 
 
@@ -260,6 +275,7 @@ if _compiled is not None:
     _compiled.bind(_KEYS, _BUDGET, _SEGMENT_START, _IS_LIBRARY, _is_library_file, _MAX_KEYS)
     _SERIAL = _compiled.next_serial  # one counter and one key table for both paths
     _intern = _compiled.intern  # noqa: F811
+    built_count = _compiled.built_count  # noqa: F811
     user_site = _compiled.user_site  # noqa: F811  (same rules, same depth meaning)
 
 
@@ -275,6 +291,7 @@ class Node(_compiled.NodeBase if _compiled is not None else _PyNode):  # type: i
     dtype: np.dtype
     key: int
     pending: int
+    order: int
     data: Any
     site: tuple[str, int] | None
 
@@ -315,6 +332,8 @@ def _rebuilt(cls: type, *values: Any) -> Node:
     node = _new_node(cls)
     for name, value in zip(_FIELDS, values):
         setattr(node, name, value)
+    if not hasattr(node, "order"):  # the Python path's slot (the compiled field starts at 0)
+        node.order = 0  # a copy is not built in the program's order: no tail splits at it
     return node
 
 

@@ -319,6 +319,14 @@ def _miss(outputs: Sequence[Node], key: Any, options: Any, build_plan: BuildPlan
     return plan
 
 
+def has_plan(outputs: Sequence[Node], options: Any) -> bool:
+    """Whether the plan cache holds a plan for this graph's exact signature (or an alias of it to
+    a size-generic plan), without counting a lookup or moving the LRU order (lazyarray/tails.py
+    asks before splitting a loop's tail it has evaluated whole before)."""
+    key = (options_token(options), graph_signature(outputs)[0])
+    return key in _ALIASES or plan_cache.holds(key)
+
+
 _TOKEN: tuple = (None, "")  # (the last options object, its token), replaced as one (threads)
 
 

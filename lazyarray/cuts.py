@@ -29,6 +29,11 @@ nodes built before it are no longer pending, so a check that finds no crossing r
 Arrays really hold and, when that is within the budget, counts the segment from there (the next
 check comes when a crossing is possible again); a wait for the point that an evaluation
 interrupted is recounted the same way (and forgotten when within the budget).
+
+After a cut at a recurring point the hook stays on for two more visits of the point, which give
+the iterations' lengths in build order: the tail after the last cut (what the program evaluates
+at the end, `steps mod k` iterations) then runs in chunks of whole iterations whose plans repeat
+(lazyarray/tails.py), instead of one plan per remainder.
 """
 
 from __future__ import annotations
@@ -43,10 +48,12 @@ from .graph.node import (
     Node,
     _compiled,
     _is_library_file,
+    built_count,
     built_in_segment,
     set_cut_threshold,
     start_segment,
 )
+from .tails import TAIL, forget_tail, forget_whole
 
 _LIVE: list[weakref.ref] = []  # weak references to Arrays made on pending nodes, creation order
 # Prune the list past this length (amortized O(1) per Array: the limit is at least twice the
@@ -99,6 +106,10 @@ class _State:
     replaced: dict[int, tuple[Node, Node]] = {}  # id(pending node) -> (node, its result leaf)
     cut_leaves: dict[int, weakref.ref] = {}  # id -> weak reference: the leaves the last cut made
     over = False  # the last exact count of everything pending was over the budget
+    survey: Any = None  # the point whose next visits measure the iterations (after a cut there)
+    surveyed = 0  # nodes seen while surveying
+    tail_start = 0  # `order` of the node the last cut's point built (the tail's first)
+    first_visit: Any = None  # `order` of the node the point built next after the cut
 
 
 _STATE = _State()
@@ -110,6 +121,8 @@ def configure(budget: int) -> None:
     st = _STATE
     st.budget, st.waiting, st.replaced, st.point = budget, False, {}, None
     st.cut_leaves = {}
+    st.survey = None
+    forget_tail()
     st.evaluations = -1
     set_cut_threshold(budget)
     if not _prune():  # nothing pending: count the next segment from here (exact, not per use)
@@ -119,6 +132,7 @@ def configure(budget: int) -> None:
 def reset() -> None:
     """Forget the cut point and any wait (`la.clear_caches()`): the next crossing picks a new
     point, as in a fresh process."""
+    forget_whole()
     configure(_STATE.budget)
 
 
@@ -227,13 +241,15 @@ def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
         return inputs
     st = _STATE
     point = _user_point(op) if _c_user_point is None else _c_user_point(2, op)
+    if st.survey is not None:
+        _survey(point)
     if st.replaced:
         st.after -= 1
         if point[:2] == st.cut_point[:2] and st.after > 0:
             inputs = _substitute(inputs)
         else:
             st.replaced = {}
-            if not st.waiting:
+            if not st.waiting and st.survey is None:
                 set_cut_threshold(st.budget)
     if st.waiting:
         if _recounted_within_budget(inputs):  # evaluated while waiting (a call's `la.eval`)
@@ -241,6 +257,8 @@ def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
             set_cut_threshold(st.budget)
             return inputs
     else:
+        if st.survey is not None and 1 + sum([n.pending for n in inputs]) <= st.budget:
+            return inputs  # called only to find the point again: no serial taken
         if min(1 + sum([n.pending for n in inputs]), built_in_segment()) <= st.budget:
             return inputs
         if not _crosses(inputs):
@@ -261,6 +279,32 @@ def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
     # first, and builds new plans (finding 5 of the corpus: adi, ludcmp).
     st.point = None
     return _cut(inputs, point)
+
+
+def _survey(point: Any) -> None:
+    """While surveying (after a cut at a point that recurs): at each of the point's next two
+    visits, the iteration that ended built `built_count() + 1 - (its start)` nodes. The first
+    iteration after a cut may build other nodes than the rest (a cut inside `x[a:b] += v`), so
+    the second one gives the period; from the first visit on an evaluation of the tail may split
+    it at iteration boundaries (lazyarray/tails.py). A point that does not come back within
+    `budget` nodes measures nothing more."""
+    st = _STATE
+    if point == st.survey:
+        now = built_count() + 1
+        if st.first_visit is None:
+            st.first_visit = now
+            TAIL[0] = (st.tail_start, now, now - st.tail_start, st.cut_leaves, point)
+            st.surveyed = 0
+        else:
+            TAIL[0] = (st.tail_start, st.first_visit, now - st.first_visit, st.cut_leaves,
+                       point)
+            st.survey = None
+    else:
+        st.surveyed += 1
+        if st.surveyed > st.budget:
+            st.survey = None
+    if st.survey is None and not st.replaced and not st.waiting:
+        set_cut_threshold(st.budget)
 
 
 def _evaluate_separately(nodes: list[Node], inputs: tuple[Node, ...]
@@ -287,6 +331,7 @@ def _evaluate_separately(nodes: list[Node], inputs: tuple[Node, ...]
 def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
     from .evaluation import evaluate_nodes
 
+    forget_tail()  # this cut's own evaluation is not the last cut's tail
     arrays = _prune()
     nodes = list(dict.fromkeys([a._node for a in arrays] + [n for n in inputs if n.inputs]))
     try:
@@ -303,6 +348,12 @@ def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
     st.waiting, st.cut_point, st.after = False, point, _AFTER
     st.evaluations = _evaluations()
     set_cut_threshold(-1)  # until the program leaves this point: substitute pre-cut operands
+    # At a point that recurs (not a timed-out wait): watch for its next two visits, which measure
+    # the iterations (`_survey`); the node being built now at `point` is the tail's first.
+    st.survey = point if point == st.point else None
+    st.surveyed = 0
+    st.tail_start = built_count() + 1
+    st.first_visit = None
     cache.counters.graph_cuts += 1
     start_segment()  # nothing built before is pending now (but `inputs`: substituted below)
     return _substitute(inputs)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import cache  # plan cache, node budget (the caching issue)
-from . import cuts, eager, fp_errors
+from . import cuts, eager, fp_errors, tails
 from .array import Array
 from .graph import Graph, get_op
 from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
@@ -73,7 +73,15 @@ def evaluate(outputs: list[Node], opts: EvaluateOptions, walked: tuple | None = 
              ) -> list[Any]:
     """Run the graph of these output nodes; the one place where graphs run (tests count calls).
     The plan comes from the plan cache: a hit runs no pass and no compiler. `walked`: the
-    compiled `evaluation_walk` of a single output, when the caller has it already."""
+    compiled `evaluation_walk` of a single output, when the caller has it already. The tail of a
+    cut loop runs in chunks of whole iterations (lazyarray/tails.py): one plan per chunk length,
+    not one per remainder."""
+    if tails.TAIL[0] is not None and not cache.is_busy():
+        buffers = tails.evaluate_tail(
+            outputs, lambda nodes: cache.run_cached(nodes, opts, build_plan),
+            lambda: cache.has_plan(outputs, opts))
+        if buffers is not None:
+            return buffers
     return cache.run_cached(outputs, opts, build_plan, walked)
 
 

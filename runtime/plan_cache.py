@@ -73,6 +73,10 @@ class PlanCache:
             self._hits += 1
             return entry.plan
 
+    def holds(self, signature: Hashable) -> bool:
+        """Whether a plan for `signature` is cached, without counting a hit or moving it."""
+        return signature in self._entries
+
     def count_hit(self) -> None:
         """A hit found without `lookup` (the caller remembered the plan of this generation)."""
         with self._lock:

@@ -50,6 +50,9 @@ static PyObject *EAGER_SEED_OPS; /* ops whose result is an indexed read (take) *
 static PyObject *EAGER_ELEMENT;  /* eager.element: an element read computed now, or None */
 static PyObject *EAGER_PAUSED;   /* cache.PAUSED: [open busy/tracing blocks] */
 static PyObject *INPUT_OP, *NP_ASARRAY, *EMPTY_SHAPE; /* element_now's leaf */
+/* one_op_now: NumPy's error-state context variable and its 'call' mode value (fp_status), the
+ * flags' clear and test, and eager.finish_one for results that need more than a leaf */
+static PyObject *EXTOBJ_VAR, *CALL_MODE, *FP_CLEAR, *FP_TEST, *EAGER_FINISH;
 
 /* The four operators with a C method each: the OpDef and the Python methods to fall back on. */
 enum { ADD, SUB, MUL, DIV, N_OPERATORS };
@@ -72,6 +75,103 @@ is_view_op(PyObject *op)
 /* eager.run_now's cheap tests in C (1: call it; 0: stay lazy; -1: error): the rule is on, the
  * node is small and no view, and an input is an indexed read (a view op over something) or an
  * eager result, through casts and broadcasts. */
+static int
+is_ndarray(PyObject *x)
+{
+    return x != NULL && strcmp(Py_TYPE(x)->tp_name, "numpy.ndarray") == 0;
+}
+
+/* eager.run_candidate's common case in C: one op whose inputs are all computed buffers, run
+ * through its reference under NumPy's 'call' error state between the flags' clear and test.
+ * A new leaf node; Py_None (borrowed) to let Python do it (other inputs, an exception, which
+ * Python's run reports with the op and the line); NULL on error. */
+static PyObject *
+one_op_now(NodeObject *node)
+{
+    if (EXTOBJ_VAR == NULL)
+        return Py_None;
+    Py_ssize_t n = PyTuple_GET_SIZE(node->inputs);
+    PyObject *args = PyTuple_New(n);
+    if (args == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        NodeObject *i = (NodeObject *)PyTuple_GET_ITEM(node->inputs, k);
+        if (i->op != INPUT_OP || PyTuple_GET_SIZE(i->inputs) != 0 || !is_ndarray(i->data)) {
+            Py_DECREF(args);
+            return Py_None;
+        }
+        PyTuple_SET_ITEM(args, k, Py_NewRef(i->data));
+    }
+    PyObject *reference = PyObject_GetAttrString(node->op, "reference");
+    if (reference == NULL || reference == Py_None) {
+        Py_XDECREF(reference);
+        Py_DECREF(args);
+        PyErr_Clear();
+        return Py_None;
+    }
+    PyObject *token = PyContextVar_Set(EXTOBJ_VAR, CALL_MODE);
+    if (token == NULL) {
+        Py_DECREF(reference);
+        Py_DECREF(args);
+        return NULL;
+    }
+    PyObject *cleared = PyObject_CallNoArgs(FP_CLEAR);
+    PyObject *out = cleared == NULL ? NULL
+                    : PyObject_CallFunctionObjArgs(reference, args, node->attrs, node->dtype, NULL);
+    PyObject *bits = out == NULL ? NULL : PyObject_CallNoArgs(FP_TEST);
+    Py_XDECREF(cleared);
+    Py_DECREF(reference);
+    Py_DECREF(args);
+    if (PyContextVar_Reset(EXTOBJ_VAR, token) < 0) {
+        Py_DECREF(token);
+        Py_XDECREF(out);
+        Py_XDECREF(bits);
+        return NULL;
+    }
+    Py_DECREF(token);
+    if (out == NULL || bits == NULL) { /* Python runs it again and raises naming the line */
+        Py_XDECREF(out);
+        PyErr_Clear();
+        return Py_None;
+    }
+    if (!is_ndarray(out) && PyLong_AsLong(bits) == 0) { /* a 0-d op's NumPy scalar */
+        PyObject *array = PyObject_CallOneArg(NP_ASARRAY, out);
+        if (array == NULL) {
+            Py_DECREF(out);
+            Py_DECREF(bits);
+            return NULL;
+        }
+        Py_SETREF(out, array);
+    }
+    int plain = is_ndarray(out) && PyLong_AsLong(bits) == 0;
+    if (plain) { /* a fresh C-contiguous array of the node's dtype: the leaf holds it as it is */
+        PyObject *dtype = PyObject_GetAttrString(out, "dtype");
+        PyObject *base = PyObject_GetAttrString(out, "base");
+        PyObject *flags = PyObject_GetAttrString(out, "flags");
+        PyObject *contiguous = flags ? PyObject_GetAttrString(flags, "c_contiguous") : NULL;
+        plain = dtype != NULL && base == Py_None && contiguous == Py_True &&
+                PyObject_RichCompareBool(dtype, node->dtype, Py_EQ) == 1;
+        Py_XDECREF(dtype);
+        Py_XDECREF(base);
+        Py_XDECREF(flags);
+        Py_XDECREF(contiguous);
+        if (PyErr_Occurred()) {
+            Py_DECREF(out);
+            Py_DECREF(bits);
+            return NULL;
+        }
+    }
+    PyObject *leaf;
+    if (plain)
+        leaf = NODE->build(INPUT_OP, EMPTY, EAGER_MARK, node->shape, node->dtype, out,
+                           node->site);
+    else
+        leaf = PyObject_CallFunctionObjArgs(EAGER_FINISH, (PyObject *)node, out, bits, NULL);
+    Py_DECREF(out);
+    Py_DECREF(bits);
+    return leaf;
+}
+
 static int reads_indexed(NodeObject *node, int depth);
 
 static int
@@ -146,7 +246,13 @@ make_array(PyObject *node)
             return NULL;
         }
         if (now) {
-            PyObject *done = PyObject_CallOneArg(EAGER_HOOK, node);
+            PyObject *done = one_op_now((NodeObject *)node);
+            if (done == Py_None)
+                done = PyObject_CallOneArg(EAGER_HOOK, node);
+            else if (done != NULL && done != Py_None) {
+                Py_SETREF(NODE_OF(array), done);
+                return array;
+            }
             if (done == NULL) {
                 Py_DECREF(array);
                 return NULL;
@@ -1242,12 +1348,20 @@ static PyObject *
 py_install_eager(PyObject *module, PyObject *args)
 {
     PyObject *limit, *hook, *mark, *view_ops, *seed_ops, *cast_op, *element, *paused, *input_op;
-    PyObject *asarray;
-    if (!PyArg_ParseTuple(args, "O!OO!O!O!OOO!OO:install_eager", &PyList_Type, &limit, &hook,
-                          &PyTuple_Type, &mark, &PyTuple_Type, &view_ops, &PyTuple_Type,
+    PyObject *asarray, *extobj_var, *call_mode, *fp_clear, *fp_test, *finish;
+    if (!PyArg_ParseTuple(args, "O!OO!O!O!OOO!OOOOOOO:install_eager", &PyList_Type, &limit,
+                          &hook, &PyTuple_Type, &mark, &PyTuple_Type, &view_ops, &PyTuple_Type,
                           &seed_ops, &cast_op, &element, &PyList_Type, &paused, &input_op,
-                          &asarray))
+                          &asarray, &extobj_var, &call_mode, &fp_clear, &fp_test, &finish))
         return NULL;
+    if (extobj_var != Py_None && !PyContextVar_CheckExact(extobj_var)) {
+        PyErr_SetString(PyExc_TypeError, "install_eager: NumPy's error state is a ContextVar");
+        return NULL;
+    }
+    if (extobj_var != Py_None) {
+        take(&EXTOBJ_VAR, extobj_var), take(&CALL_MODE, call_mode);
+        take(&FP_CLEAR, fp_clear), take(&FP_TEST, fp_test), take(&EAGER_FINISH, finish);
+    }
     if (PyList_GET_SIZE(paused) != 1) {
         PyErr_SetString(PyExc_ValueError, "install_eager: a paused list of one");
         return NULL;

@@ -492,7 +492,7 @@ def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:
 
         _bind.FAST.install_eager(eager.LIMIT, eager.run_candidate, eager.EAGER_MARK, view_ops,
                                  eager.SEED_OPS, _bind.CAST, eager.element, PAUSED, _bind.INPUT,
-                                 np.asarray)
+                                 np.asarray, *eager.c_run_parts())
 
 
 def _divmod(x1: Any, x2: Any) -> tuple[Array, Array]:

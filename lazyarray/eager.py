@@ -112,6 +112,69 @@ def run_candidate(node: Node) -> Node | None:
     return None if order is None else _leaf(node, _run(node, order))
 
 
+def view_value(node: Node) -> np.ndarray | None:
+    """The value of a chain of view ops over a computed buffer (a NumPy view of it), or None."""
+    chain = []
+    while node.inputs:
+        if node.op.write_back is None:
+            return None
+        chain.append(node)
+        node = node.inputs[0]
+    if node.op is not _INPUT or type(node.data) is not np.ndarray:
+        return None
+    value = node.data
+    for n in reversed(chain):
+        extra = n.inputs[1:]  # a slice's run-time starts
+        if extra and any(e.inputs or e.op is not _SCALAR for e in extra):
+            return None
+        value = n.op.reference((value, *[e.data for e in extra]), n.attrs, n.dtype)
+    return value
+
+
+def vector_dot(a: Node, b: Node, site: Any) -> Node | None:
+    """`np.dot(A[i, :j], A[j, :j])` at once: NumPy's dot of the two vectors (its bits), as a
+    leaf; None where either is no view of a computed buffer or the rule is off."""
+    if not LIMIT[0] or a.size > LIMIT[0] * _WORK or _state.busy or _state.stand_ins:
+        return None
+    va = view_value(a)
+    vb = view_value(b) if va is not None else None
+    if vb is None:
+        return None
+    token = _enter()
+    try:
+        _clear()
+        out = np.asarray(np.matmul(va, vb))
+        bits = _test()
+    finally:
+        _leave(token)
+    if bits:
+        return None  # the general path reports the flags with the op and the line
+    return Node(_INPUT, (), EAGER_MARK, (), out.dtype, out, site)
+
+
+def c_run_parts() -> tuple:
+    """What lazyarray/_trace.c's one_op_now needs to run one op as `_run_one` does: NumPy's error
+    state variable and 'call' value (None where this NumPy has none: then C leaves it to Python),
+    the flags' clear and test, and `finish_one`."""
+    if fp_status._CALL_MODE is None:
+        return None, None, None, None, None
+    return fp_status._extobj_contextvar, fp_status._CALL_MODE, _clear, _test, finish_one
+
+
+def finish_one(node: Node, out: Any, bits: int) -> Node:
+    """The leaf of a result C computed (lazyarray/_trace.c one_op_now) that is not a fresh array
+    of the node's dtype, or that raised floating-point flags (reported here)."""
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    if out.dtype != node.dtype:
+        out = out.astype(node.dtype)
+    if bits:
+        from .fp_errors import fired
+
+        fired([node], bits)
+    return _leaf(node, out)
+
+
 def _run_one(node: Node, args: list) -> np.ndarray:
     """`_run` for one node whose inputs are computed."""
     token = _enter()

@@ -13,6 +13,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .eager import LIMIT as _EAGER_LIMIT
+from .eager import vector_dot as _eager_dot
 from . import _bind
 from .array import Array
 from .graph import dtypes, get_op
@@ -45,6 +47,10 @@ def _vector_dot(a: Any, b: Any, site: _bind.Site) -> Any:
     """`matmul_general`'s nodes for two vectors of one float dtype and size k > 0 (an index
     loop's `np.dot(A[i, :j], A[j, :j])`), built without its checks: (1, k) @ (k, 1) -> ()."""
     k, dtype = a.shape[0], a.dtype
+    if _EAGER_LIMIT[0]:  # an index loop's dot of two computed slices: at once (lazyarray/eager.py)
+        done = _eager_dot(a, b, site)
+        if done is not None:
+            return done
     row = _bind.primitive(_RESHAPE, (a,), ((1, k),), (1, k), dtype, site)
     col = _bind.primitive(_RESHAPE, (b,), ((k, 1),), (k, 1), dtype, site)
     out = _bind.primitive(_MATMUL, (row, col), (), (1, 1), dtype, site)

@@ -326,8 +326,11 @@ def same_view(a: Node, b: Node) -> bool:
     are not hash-consed, so `x[k]` built twice is two objects)."""
     while a is not b:
         if (a.op is not b.op or a.attrs != b.attrs or a.shape != b.shape or a.dtype != b.dtype
-                or len(a.inputs) != 1 or len(b.inputs) != 1):
+                or not a.inputs or len(a.inputs) != len(b.inputs)):
             return False
+        for x, y in zip(a.inputs[1:], b.inputs[1:]):  # a slice's run-time starts: equal values
+            if x.inputs or y.inputs or x.op is not y.op or x.data != y.data:
+                return False
         a, b = a.inputs[0], b.inputs[0]
     return True
 

@@ -326,3 +326,21 @@ def test_random_write_sequences_match_numpy(ops, eager_size):
         np.testing.assert_allclose(np.asarray(A), a, rtol=1e-12, atol=1e-12)
         for got, want in zip(kept_la, kept_np):
             np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, atol=1e-12)
+
+
+def test_augmented_writes_through_views_go_in_place_once(backend):
+    """`A[:, j] -= v` writes through the view `A[:, j]` and then assigns it back: the second
+    write is the same view (its run-time starts equal) and is skipped; the first goes into A's
+    buffer (the view is A's only other reader)."""
+    a = np.arange(24.0).reshape(6, 4)
+    A = la.asarray(a.copy())
+    A[0, 0] = 0.0  # the first write may copy the user's buffer
+    same = _same_value(A)
+    v = la.asarray(np.linspace(0, 1, 6))
+    for j in range(4):
+        A[:, j] -= v * float(j)
+        a[:, j] -= np.linspace(0, 1, 6) * float(j)
+        A[j] /= A[j, j] + 1.0
+        a[j] /= a[j, j] + 1.0
+    assert same()
+    np.testing.assert_allclose(np.asarray(A), a, rtol=1e-15)

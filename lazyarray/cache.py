@@ -24,7 +24,7 @@ from .graph.node import _compiled, format_site, user_site
 from .graph.generic import generic_signature
 from .graph.signature import graph_signature
 from .generic_plan import GenericPlan
-from .runtime.backend import DATA_ERRORS
+from .runtime.backend import DATA_ERRORS, CopyStats
 from .runtime.plan_cache import PlanCache
 from . import fp_errors, nan_debug
 from .runtime.fp_status import clear as fp_clear, test as fp_test
@@ -88,6 +88,12 @@ class CacheInfo(BaseModel):
     jit_traces: int = Field(description="times a la.jit function ran its Python body")
     jit_hits: int = Field(description="la.jit calls that skipped the Python body")
     graph_cuts: int = Field(description="pending graphs evaluated early for the node budget")
+    base_copies: int = Field(0, description="updates (x[i] = v as a scatter) that copied their "
+                             "base into the result first (docs/caching.md, Donation)")
+    base_copy_bytes: int = Field(0, description="bytes those copies moved")
+    in_place_updates: int = Field(0, description="updates written into their base's own buffer")
+    inputs_donated: int = Field(0, description="dead input buffers a plan wrote its results into")
+    donated_bytes: int = Field(0, description="bytes of those buffers")
     tracing: str = Field("python", exclude=True,  # not a counter: shown, not dumped
                          description="how ops are traced: 'compiled' (graph/_node.c and "
                          "lazyarray/_trace.c), 'compiled nodes' (_node.c only) or 'python' "
@@ -107,6 +113,9 @@ def cache_info() -> CacheInfo:
         kernels_compiling=_c_background.compiling() if _c_background is not None else 0,
         interpreted_runs=kernels.get("interpreted_runs", 0),
         jit_traces=counters.jit_traces, jit_hits=counters.jit_hits, graph_cuts=counters.graph_cuts,
+        base_copies=CopyStats.base_copies, base_copy_bytes=CopyStats.base_copy_bytes,
+        in_place_updates=CopyStats.in_place_updates, inputs_donated=CopyStats.inputs_donated,
+        donated_bytes=CopyStats.donated_bytes,
         tracing=_tracing_path(),
     )
 
@@ -146,6 +155,7 @@ def clear_caches() -> None:
     for hook in _clear_hooks:
         hook()
     counters.jit_traces = counters.jit_hits = counters.graph_cuts = 0
+    CopyStats.reset()
     if _compile_stats is not None:
         _compile_stats.reset()
 

@@ -123,8 +123,11 @@ class FlatProgram:
         for b in program.buffers:
             capacity[b.storage] = max(capacity.get(b.storage, 0), b.nbytes)
         inputs = set(program.inputs)
+        # results planned in a donated input's buffer are that buffer (passes/plan_memory.py)
+        self.in_inputs = [(s, o) for s, o in program.aliases().items() if o in inputs]
         self.allocated = [(slot, b.storage, capacity[b.storage], b.nbytes, b.dtype, b.shape)
-                          for slot, b in enumerate(program.buffers) if slot not in inputs]
+                          for slot, b in enumerate(program.buffers)
+                          if slot not in inputs and slot not in dict(self.in_inputs)]
         self.steps = [_flat_kernel(step, program) if isinstance(step, Kernel) else step
                       for step in program.steps]
 
@@ -140,6 +143,8 @@ class FlatProgram:
             if arena is None:
                 arena = arenas[storage] = np.empty(max(capacity, 1), np.uint8)
             bufs[slot] = arena[:nbytes].view(dtype).reshape(shape)
+        for slot, owner in self.in_inputs:
+            bufs[slot] = bufs[owner]
         with numpy_errstate():
             for step in self.steps:
                 if isinstance(step, _FlatKernel):

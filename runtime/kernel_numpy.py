@@ -30,7 +30,7 @@ from ..graph.kernel_ir import (
     Program,
     ScalarArg,
 )
-from .backend import DATA_ERRORS, at_site
+from .backend import DATA_ERRORS, at_site, run_in_place
 from .fp_status import numpy_errstate
 from .interpreter import forward
 
@@ -58,6 +58,9 @@ class _Frame:
         for k, slot in enumerate(program.inputs):
             spec = program.buffers[slot]
             self.bufs[slot] = np.ascontiguousarray(arrays[k], dtype=spec.dtype).reshape(spec.shape)
+        for slot, owner in program.aliases().items():  # results planned in a donated input
+            if owner in program.inputs:
+                self.bufs[slot] = self.bufs[owner]
 
     def buffer(self, slot: int) -> np.ndarray:
         b = self.bufs[slot]
@@ -151,6 +154,9 @@ def run_library_call(call: LibraryCall, frame: _Frame) -> None:
     out = frame.buffer(call.output)
     args = call.arguments(frame.buffer)
     try:
+        if call.op.in_place is not None:  # scatter: into `out`, in place where planned
+            run_in_place(call.op, args, call.attrs, out)
+            return
         result = call.op.reference(args, call.attrs, out.dtype)
     except DATA_ERRORS as exc:
         raise at_site(exc, call.op.name, call.site) from None

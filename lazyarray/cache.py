@@ -14,6 +14,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from dataclasses import replace
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,7 +27,7 @@ from .graph.signature import graph_signature
 from .generic_plan import GenericPlan
 from .runtime.backend import DATA_ERRORS, CopyStats
 from .runtime.plan_cache import PlanCache
-from . import fp_errors, nan_debug
+from . import donation, fp_errors, nan_debug
 from .runtime.fp_status import clear as fp_clear, test as fp_test
 from .settings import get_settings
 
@@ -356,13 +357,18 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
     state = _state
     was = state.busy
     state.busy = True  # as `with busy()`, without its object on the hot path
+    donate: tuple[int, ...] = ()
     try:
         if walked is None:
-            plan, leaves = lookup_plan(outputs, options, build_plan)
+            signature, leaves = graph_signature(outputs)
             arrays, scalars = bind_leaves(leaves)
         else:
             signature, leaves, arrays, scalars = walked
-            plan = plan_for(signature, outputs, options, build_plan)
+        if donation._state.allowed:  # dead input buffers the plan may write over
+            donate = donation.dead_inputs(outputs, leaves, arrays, options)
+            if donate:
+                options = replace(options, donate=donate)
+        plan = plan_for(signature, outputs, options, build_plan)
         if state.stand_ins:
             _check_not_traced(leaves)
         fp_clear()
@@ -371,13 +377,29 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
         except DATA_ERRORS as exc:
             raise _at_these_sites(outputs, exc) from None
         bits = fp_test()
+        if donate:
+            _count_donated(arrays, donate, out)
         if options.debug_nans:
             nan_debug.check(outputs, out, bits)
         if bits:
-            fp_errors.fired(outputs, bits)
+            if donate:  # the inputs the NumPy re-run would read are overwritten
+                fp_errors.fired(outputs, bits, donation.flag_rerun(bits), inputs=())
+            else:
+                fp_errors.fired(outputs, bits)
         return out
+    except BaseException as exc:
+        if donate and not isinstance(exc, DATA_ERRORS):  # (a donating plan raises none)
+            donation.mark_lost(leaves, donate)
+        raise
     finally:
         state.busy = was
+
+
+def _count_donated(arrays: list[Any], donate: tuple[int, ...], out: list[Any]) -> None:
+    for k in donate:
+        if any(o is arrays[k] for o in out):
+            CopyStats.inputs_donated += 1
+            CopyStats.donated_bytes += arrays[k].nbytes
 
 
 def _at_these_sites(outputs: Sequence[Node], exc: Exception) -> Exception:

@@ -32,7 +32,7 @@ from . import compile_stats
 from .backend import fresh_outputs
 from .fp_status import numpy_errstate
 from .c_fold import fold_rows, replays
-from .kernel_numpy import _Frame, _strided, run_kernel
+from .kernel_numpy import _Frame, _strided, as_input, run_kernel
 
 # Element-ops above which a program waits for its compile: NumPy runs ~1e8-1e9 element-ops a
 # second on these machines, so 2**22 is a few ms to ~40 ms per run, about a compile's cost.
@@ -136,7 +136,7 @@ class FlatProgram:
 
         bufs: list[Any] = [None] * len(self.program.buffers)
         for (slot, dtype, shape), value in zip(self.inputs, arrays):
-            bufs[slot] = np.ascontiguousarray(value, dtype=dtype).reshape(shape)
+            bufs[slot] = as_input(value, dtype, shape)
         arenas: dict[int, np.ndarray] = {}
         for slot, storage, capacity, nbytes, dtype, shape in self.allocated:
             arena = arenas.get(storage)

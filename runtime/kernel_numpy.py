@@ -44,6 +44,15 @@ def _strided(buf: np.ndarray, strides: tuple[int, ...], offset: int,
     return as_strided(flat[offset:], shape, tuple(s * size for s in strides))
 
 
+def as_input(value: Any, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
+    """A leaf as the C-contiguous array of the planned dtype and shape: the array itself when it
+    is one (a result written in a donated input is then that very array, not a view of it)."""
+    if (type(value) is np.ndarray and value.dtype == dtype and value.shape == shape
+            and value.flags.c_contiguous):
+        return value
+    return np.ascontiguousarray(value, dtype=dtype).reshape(shape)
+
+
 class _Frame:
     """Buffers of one run: views of per-storage byte arenas."""
 
@@ -57,7 +66,7 @@ class _Frame:
         self.bufs: list[np.ndarray | None] = [None] * len(program.buffers)
         for k, slot in enumerate(program.inputs):
             spec = program.buffers[slot]
-            self.bufs[slot] = np.ascontiguousarray(arrays[k], dtype=spec.dtype).reshape(spec.shape)
+            self.bufs[slot] = as_input(arrays[k], spec.dtype, spec.shape)
         for slot, owner in program.aliases().items():  # results planned in a donated input
             if owner in program.inputs:
                 self.bufs[slot] = self.bufs[owner]

@@ -10,9 +10,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from numpy_oracle import assert_matches
+from hypothesis import given
+from hypothesis import strategies as st
+from numpy_oracle import FAST, assert_matches
 
 import lazyarray as la
+from lazyarray import donation
 from lazyarray.graph import Graph
 from lazyarray.passes import optimize
 from lazyarray.passes.plan_memory import plan_memory
@@ -110,3 +113,234 @@ def test_an_update_whose_index_is_out_of_bounds_raises_and_writes_nothing(backen
     with pytest.raises(IndexError):
         la.eval(y)
     assert_matches(x, base)
+
+
+# --- (b) dead inputs ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def donating(monkeypatch):
+    """Donation for every buffer size (its threshold keeps small copies, which cost less than
+    the test), a fresh cache, and graphs cut every few nodes so that writes span plans."""
+    monkeypatch.setattr(donation, "MIN_BYTES", 0)
+    la.clear_caches()
+    yield
+    la.clear_caches()
+
+
+def _evaluated(values):
+    """An Array holding an evaluation's result (lazyarray's own buffer: the kind donated)."""
+    a = la.array(values) * 1.0
+    la.eval(a)
+    return a
+
+
+def test_a_chain_of_writes_on_a_dead_leaf_copies_nothing(backend, donating):
+    base = np.random.default_rng(1).random((6, 5))
+    A = _evaluated(base)
+    want = base.copy()
+    for i in range(6):
+        A[i] = A[i] * 2 + i
+        want[i] = want[i] * 2 + i
+    before = la.cache_info()
+    la.eval(A)
+    info = la.cache_info()
+    assert info.inputs_donated - before.inputs_donated == 1
+    assert info.base_copies == before.base_copies  # the chain ran in the old buffer
+    assert_matches(A, want)
+
+
+def test_an_elementwise_update_loop_writes_over_its_input(backend, donating):
+    x0 = np.linspace(-1, 1, 50)
+    x, want = _evaluated(x0), x0.copy()
+    address = x._node.data.__array_interface__["data"][0]  # (holding the buffer would keep it)
+    for _ in range(4):
+        x = x * 2 + 1
+        want = want * 2 + 1
+        la.eval(x)
+    assert la.cache_info().inputs_donated == 4
+    assert x._node.data.__array_interface__["data"][0] == address  # nothing allocated
+    assert_matches(x, want)
+
+
+def test_a_node_budget_cut_donates_the_written_array(backend, donating):
+    base = np.random.default_rng(2).random((8, 8))
+    A, want = _evaluated(base), base.copy()
+    with la.config(max_graph_nodes=12):
+        for i in range(40):
+            A[i % 8, (3 * i) % 8] = A[i % 8, (3 * i) % 8] + i
+            want[i % 8, (3 * i) % 8] += i
+        info = la.cache_info()
+        assert info.graph_cuts >= 2 and info.inputs_donated >= info.graph_cuts
+    assert_matches(A, want)
+
+
+# --- the old value is still read: it is kept --------------------------------------------------------
+
+
+def _write_all(A):
+    for i in range(A.shape[0]):
+        A[i] = A[i] * 3 - 1
+
+
+def test_another_handle_on_the_old_value_keeps_it(backend, donating):
+    base = np.arange(12.0).reshape(4, 3)
+    A = _evaluated(base)
+    B = la.array(A)  # a second handle on the same value (NumPy: a copy)
+    _write_all(A)
+    la.eval(A)
+    assert la.cache_info().inputs_donated == 0
+    assert_matches(B, base)
+    assert_matches(A, base * 3 - 1)
+
+
+def test_a_pending_expression_over_the_old_value_keeps_it(backend, donating):
+    base = np.arange(12.0).reshape(4, 3)
+    A = _evaluated(base)
+    C = A * 2.0
+    _write_all(A)
+    la.eval(A)
+    assert_matches(C, base * 2.0)
+    assert_matches(A, base * 3 - 1)
+
+
+def test_a_pending_expression_in_the_same_cut_reads_the_old_value(backend, donating):
+    """A cut evaluates both: the write chain may take the buffer only after C has read it."""
+    base = np.arange(12.0).reshape(4, 3)
+    A = _evaluated(base)
+    C = A.sum(axis=0) + A[0]
+    with la.config(max_graph_nodes=10):
+        for i in range(20):
+            A[i % 4, i % 3] += 1.0
+    want = base.copy()
+    for i in range(20):
+        want[i % 4, i % 3] += 1.0
+    assert_matches(C, base.sum(axis=0) + base[0])
+    assert_matches(A, want)
+
+
+def test_a_numpy_export_keeps_the_buffer(backend, donating):
+    base = np.arange(12.0).reshape(4, 3)
+    A = _evaluated(base)
+    exported = np.asarray(A)
+    _write_all(A)
+    la.eval(A)
+    np.testing.assert_array_equal(exported, base)
+    x = _evaluated(base)
+    view = memoryview(np.asarray(x))  # the export itself is dropped; its memoryview is not
+    x = x + 1.0
+    la.eval(x)
+    np.testing.assert_array_equal(np.asarray(view), base)
+
+
+def test_a_view_of_the_old_value_follows_numpy(backend, donating):
+    base = np.arange(12.0).reshape(4, 3)
+    A, want = _evaluated(base), base.copy()
+    row, want_row = A[1], want[1]
+    _write_all(A)
+    _write_all(want)
+    la.eval(A)
+    assert_matches(row, want_row)
+    assert_matches(A, want)
+
+
+def test_the_users_shared_array_is_never_written(backend, donating):
+    user = np.arange(12.0).reshape(4, 3)
+    A = la.asarray(user, copy=False)
+    _write_all(A)
+    la.eval(A)
+    x = la.asarray(user, copy=False)
+    x = x * 2.0
+    la.eval(x)
+    np.testing.assert_array_equal(user, np.arange(12.0).reshape(4, 3))
+    assert la.cache_info().inputs_donated == 0
+
+
+def test_donation_is_part_of_the_plan_key(backend, donating):
+    """The same graph with a live and with a dead input: two plans; the live one never
+    writes over its input, also after the donating plan was cached."""
+    for keep in (False, True, False, True):
+        x = _evaluated(np.arange(5.0))
+        held = la.array(x) if keep else None
+        x = x * 2.0 + 1.0
+        la.eval(x)
+        assert_matches(x, np.arange(5.0) * 2.0 + 1.0)
+        if keep:
+            assert_matches(held, np.arange(5.0))
+    assert la.cache_info().inputs_donated == 2
+
+
+def test_an_evaluation_that_raises_after_writing_marks_the_value_lost(backend, donating):
+    x = _evaluated(np.array([1.0, 1e300]))
+    x = x * 1e10
+    with la.errstate(over="raise"):
+        with pytest.raises(FloatingPointError):
+            la.eval(x)
+    with pytest.raises(donation.DonatedBufferError):
+        la.eval(x)
+
+
+def test_a_plan_that_can_raise_a_data_error_does_not_donate(backend, donating):
+    x = _evaluated(np.arange(5.0))
+    x = x.at[la.asarray(np.array([9]))].set(1.0)
+    with pytest.raises(IndexError):
+        la.eval(x)
+    with pytest.raises(IndexError):  # the same error again, from the intact input
+        la.eval(x)
+
+
+# --- random write sequences against NumPy ------------------------------------------------------------
+
+_STEP = st.one_of(
+    st.tuples(st.just("element"), st.integers(-4, 3), st.integers(-3, 2), st.floats(-9, 9)),
+    st.tuples(st.just("row"), st.integers(0, 3), st.floats(-9, 9)),
+    st.tuples(st.just("column_add"), st.integers(0, 2), st.floats(-9, 9)),
+    st.tuples(st.just("at_add"), st.lists(st.integers(0, 3), min_size=1, max_size=3)),
+    st.tuples(st.just("update_all"), st.floats(-2, 2)),
+    st.tuples(st.sampled_from(["keep_handle", "keep_export", "keep_pending", "keep_view",
+                               "evaluate"])),
+)
+
+
+@FAST
+@given(steps=st.lists(_STEP, min_size=1, max_size=30), budget=st.sampled_from([8, 15, 10_000]))
+def test_random_writes_with_old_values_kept_or_not_match_numpy(backend, donating, steps, budget):
+    """Random keys, values and updates; now and then an old value is kept (another handle, a
+    NumPy export, a pending expression, a view) or the Array is evaluated; cuts every few nodes.
+    Every kept value and the final one equal NumPy's."""
+    start = np.arange(12.0).reshape(4, 3)
+    A, W = _evaluated(start), start.copy()
+    kept: list[tuple[object, np.ndarray]] = []
+    with la.config(max_graph_nodes=budget):
+        for step in steps:
+            kind = step[0]
+            if kind == "element":
+                _, i, j, v = step
+                A[i, j] = A[i, j] * 0.5 + v
+                W[i, j] = W[i, j] * 0.5 + v
+            elif kind == "row":
+                A[step[1]] = step[2]
+                W[step[1]] = step[2]
+            elif kind == "column_add":
+                A[:, step[1]] += step[2]
+                W[:, step[1]] += step[2]
+            elif kind == "at_add":
+                A = A.at[np.array(step[1])].add(1.0)  # a new value: views keep the old one
+                W = W.copy()
+                np.add.at(W, np.array(step[1]), 1.0)
+            elif kind == "update_all":
+                A = A * step[1] + 1.0
+                W = W * step[1] + 1.0
+            elif kind == "keep_handle":
+                kept.append((la.array(A), W.copy()))
+            elif kind == "keep_export":
+                kept.append((np.asarray(A), W.copy()))
+            elif kind == "keep_pending":
+                kept.append((A * 1.5, W * 1.5))
+            elif kind == "keep_view":
+                kept.append((A[1], W[1]))  # a view: it follows later writes, as NumPy's
+            else:
+                la.eval(A)
+    for got, want in kept:
+        assert_matches(got, want)
+    assert_matches(A, W)

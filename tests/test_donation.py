@@ -344,3 +344,12 @@ def test_random_writes_with_old_values_kept_or_not_match_numpy(backend, donating
     for got, want in kept:
         assert_matches(got, want)
     assert_matches(A, W)
+
+
+def test_a_donating_run_still_reports_its_floating_point_flags(backend, donating):
+    x = _evaluated(np.array([1.0, 1e300]))
+    x = x * 1e10
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        la.eval(x)
+    assert la.cache_info().inputs_donated == 1
+    assert_matches(x, np.array([1e10, np.inf]))

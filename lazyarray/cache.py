@@ -364,7 +364,7 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
             arrays, scalars = bind_leaves(leaves)
         else:
             signature, leaves, arrays, scalars = walked
-        if donation._state.allowed:  # dead input buffers the plan may write over
+        if _donating.allowed:  # dead input buffers the plan may write over
             donate = donation.dead_inputs(outputs, leaves, arrays, options)
             if donate:
                 options = replace(options, donate=donate)
@@ -393,6 +393,9 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
         raise
     finally:
         state.busy = was
+
+
+_donating = donation._state  # (thread-local: a cut, or a single Array only it holds)
 
 
 def _count_donated(arrays: list[Any], donate: tuple[int, ...], out: list[Any]) -> None:

@@ -182,6 +182,8 @@ def safe_to_donate(program: Program) -> bool:
 class _Lost:
     """A donated leaf's data after its evaluation failed: converting it raises."""
 
+    nbytes = 0
+
     def __init__(self, shape: tuple[int, ...], dtype: np.dtype) -> None:
         self.shape, self.dtype = shape, dtype
 

@@ -358,6 +358,7 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
     was = state.busy
     state.busy = True  # as `with busy()`, without its object on the hot path
     donate: tuple[int, ...] = ()
+    plan = None
     try:
         if walked is None:
             signature, leaves = graph_signature(outputs)
@@ -387,8 +388,8 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
             else:
                 fp_errors.fired(outputs, bits)
         return out
-    except BaseException as exc:
-        if donate and not isinstance(exc, DATA_ERRORS):  # (a donating plan raises none)
+    except BaseException:
+        if donate and getattr(plan, "donates", False):  # it may have written part way
             donation.mark_lost(leaves, donate)
         raise
     finally:

@@ -179,6 +179,14 @@ def safe_to_donate(program: Program) -> bool:
     return True
 
 
+def marked(plan: Any, program: Program) -> Any:
+    """`plan`, marked when its program writes over donated inputs (`donates`): a failed run of
+    it marks those inputs lost, whatever the error."""
+    if program.donated:
+        plan.donates = True
+    return plan
+
+
 class _Lost:
     """A donated leaf's data after its evaluation failed: converting it raises."""
 

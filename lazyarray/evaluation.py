@@ -65,13 +65,13 @@ def build_plan(graph: Graph, opts: EvaluateOptions, generic: GenericGraph | None
         program = optimize(graph)
         if opts.donate and donation.safe_to_donate(program):  # write over dead inputs
             program = plan_memory(replace(program, donated=opts.donate))
-        return backend.compile_without_waiting(program)
+        return donation.marked(backend.compile_without_waiting(program), program)
     template = optimize_until(probe_graph(graph, generic), "fuse").program
     if opts.donate and donation.safe_to_donate(template):  # planned per size with it
         template = replace(template, donated=opts.donate)
     plan = GenericPlan(template, generic.size_sources, backend.compile_without_waiting)
     plan.plan_for(generic.sizes)
-    return plan
+    return donation.marked(plan, template)
 
 
 def evaluate(outputs: list[Node], opts: EvaluateOptions, walked: tuple | None = None

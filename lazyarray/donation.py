@@ -136,10 +136,12 @@ def dead_inputs(outputs: Sequence[Node], leaves: Sequence[Node], arrays: Sequenc
     found = candidates(arrays)
     if not found:
         return ()
-    if _shared_intermediates is None or _shared_intermediates(outputs):
+    if _shared_intermediates is not None and _shared_intermediates(outputs):
         return ()  # an intermediate is held from outside: it could be computed again later
+    edges, order = _edges(outputs)  # (after: its list holds a reference to every node)
+    if _shared_intermediates is None and _held_intermediate(outputs, edges, order):
+        return ()
     inputs = [n for n in leaves if n.op is _INPUT]
-    edges, order = _edges(outputs)
     dead = []
     for k in found:
         leaf = inputs[k]
@@ -167,6 +169,21 @@ def _edges(outputs: Sequence[Node]) -> tuple[dict[int, int], list[Node]]:
             if id(i) not in seen:
                 stack.append(i)
     return edges, order
+
+
+# References to an intermediate only the graph holds, besides its inputs tuples: `_edges`' order
+# list, the loop variable below and getrefcount's argument.
+_NODE_REFS = 3
+
+
+def _held_intermediate(outputs: Sequence[Node], edges: dict[int, int], order: list[Node]) -> bool:
+    """Whether a node the graph computes on the way is referenced from outside its nodes: graph/
+    _node.c's `shared_intermediates` where it is not built (LAZYARRAY_PURE_PYTHON=1)."""
+    out = {id(o) for o in outputs}
+    for node in order:
+        if node.inputs and id(node) not in out and _refcount(node) != edges[id(node)] + _NODE_REFS:
+            return True
+    return False
 
 
 def safe_to_donate(program: Program) -> bool:

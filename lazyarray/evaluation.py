@@ -116,6 +116,10 @@ def evaluate_arrays(arrays: list[Array]) -> None:
         else:
             held = _held_intermediates([node])
         if not held:
+            if _getrefcount(node) <= 3:  # only `array` holds it (the pure-Python path's case)
+                with donation.allowed():
+                    array._node = evaluate_nodes([node])[0]
+                return
             array._node = evaluate_nodes([node])[0]
             return
     arrays = list(arrays)

@@ -362,3 +362,20 @@ def test_la_arrays_copy_is_lazyarrays_own(backend, donating):
     la.eval(x)
     assert la.cache_info().inputs_donated == 1
     assert_matches(x, np.arange(6.0) + 1.0)
+
+
+def test_a_pending_expression_over_an_intermediate_keeps_the_input(backend, donating):
+    """`keep[0]` reads the value after the first write (an intermediate of A's graph), from a
+    list the evaluation's frame scan does not look into: A's input must stay intact for it."""
+    base = np.arange(12.0).reshape(4, 3)
+    A, W = _evaluated(base), base.copy()
+    A[0] = 1.0
+    W[0] = 1.0
+    keep = [A.at[3].add(10.0)]
+    want = W.copy()
+    want[3] += 10.0
+    A[1] = A[1] + 2.0
+    W[1] = W[1] + 2.0
+    la.eval(A)
+    assert_matches(keep[0], want)
+    assert_matches(A, W)

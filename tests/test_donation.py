@@ -44,7 +44,7 @@ def _program(A):
     return optimize(Graph([A._node]))
 
 
-# --- (a) inside a plan ------------------------------------------------------------------------------
+# --- (a) inside a plan ----------------------------------------------------------------------------
 
 
 def test_a_chain_of_scatters_lives_in_the_output_buffer():
@@ -115,7 +115,7 @@ def test_an_update_whose_index_is_out_of_bounds_raises_and_writes_nothing(backen
     assert_matches(x, base)
 
 
-# --- (b) dead inputs ---------------------------------------------------------------------------------
+# --- (b) dead inputs ------------------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -176,7 +176,7 @@ def test_a_node_budget_cut_donates_the_written_array(backend, donating):
     assert_matches(A, want)
 
 
-# --- the old value is still read: it is kept --------------------------------------------------------
+# --- the old value is still read: it is kept ------------------------------------------------------
 
 
 def _write_all(A):
@@ -290,7 +290,7 @@ def test_a_plan_that_can_raise_a_data_error_does_not_donate(backend, donating):
         la.eval(x)
 
 
-# --- random write sequences against NumPy ------------------------------------------------------------
+# --- random write sequences against NumPy ---------------------------------------------------------
 
 _STEP = st.one_of(
     st.tuples(st.just("element"), st.integers(-4, 3), st.integers(-3, 2), st.floats(-9, 9)),

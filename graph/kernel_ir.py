@@ -291,6 +291,9 @@ class Program:
     steps: tuple[Step, ...]
     peak_bytes: int = 0  # intermediate bytes alive at once under the memory plan
     notes: tuple[str, ...] = field(default=())  # why fusion stopped where it did, for la.explain
+    # Positions k of inputs whose buffers the plan may write over (lazyarray/donation.py found
+    # them dead): the memory plan may put results in them (passes/plan_memory.py).
+    donated: tuple[int, ...] = ()
 
     @property
     def kernels(self) -> tuple[Kernel, ...]:
@@ -300,6 +303,21 @@ class Program:
     def library_calls(self) -> tuple[LibraryCall, ...]:
         return tuple(s for s in self.steps if isinstance(s, LibraryCall))
 
+    def aliases(self) -> dict[int, int]:
+        """Slots planned in a program input's or output's own buffer (passes/plan_memory.py: a
+        chain of in-place steps ending at an output, or starting at a donated input), each mapped
+        to that input or output slot (same shape and dtype). Executors bind them to that array on
+        every run instead of allocating; an output in a donated input's buffer *is* that buffer."""
+        owners: dict[int, int] = {}
+        for s in (*self.outputs, *self.inputs):  # an input owns a storage it shares
+            owners[self.buffers[s].storage] = s
+        inputs = set(self.inputs)
+        found = {}
+        for s, b in enumerate(self.buffers):
+            o = owners.get(b.storage)
+            if o is not None and o != s and s not in inputs:
+                found[s] = o
+        return found
 
 def resolve_program_offsets(program: Program, scalars) -> Program:
     """`program` with every kernel's dynamic offsets concrete (`resolve_dynamic_offsets`)."""

@@ -276,18 +276,11 @@ def scatter_index(spec: tuple, arrays: tuple[np.ndarray, ...]) -> tuple:
 _SCATTER_UFUNC = {"add": np.add, "multiply": np.multiply, "min": np.minimum, "max": np.maximum}
 
 
-def _scatter(xs, attrs, dtype):
-    x, values, *index_arrays = xs
-    out = np.array(x, dtype=dtype, copy=True)
-    scatter_into(out, values, tuple(index_arrays), *attrs)
-    return out
-
-
-def scatter_into(out: np.ndarray, values: np.ndarray, index_arrays: tuple, mode: str,
-                 spec: tuple) -> None:
-    """The scatter written into `out` itself (the reference copies first; lazyarray/eager.py
-    writes a buffer nothing else reads in place). Indices are checked before anything is
-    written, so a failed write leaves `out` as it was."""
+def _scatter_into(out, xs, attrs):
+    """`x.at[index].<mode>(values)` written into `out`, which holds x's value (x's own buffer when
+    the plan donated it): bounds are checked first, so an error writes nothing."""
+    _, values, *index_arrays = xs
+    mode, spec = attrs
     for k, arr in enumerate(index_arrays):
         axis_items = [i for i, item in enumerate(spec) if item[0] == "array" and item[1] == k]
         dim = sum(1 for item in spec[: axis_items[0]] if item[0] not in ("none", "ellipsis"))
@@ -295,15 +288,27 @@ def scatter_into(out: np.ndarray, values: np.ndarray, index_arrays: tuple, mode:
         if arr.size and ((arr < -n) | (arr >= n)).any():
             bad = arr[(arr < -n) | (arr >= n)].flat[0]
             raise IndexError(f"index {int(bad)} is out of bounds for axis {dim} with size {n}")
-    index = scatter_index(spec, index_arrays)
+    index = scatter_index(spec, tuple(index_arrays))
     if mode == "set":
         out[index] = values
     else:
         _SCATTER_UFUNC[mode].at(out, index, values)
 
 
+def _scatter(xs, attrs, dtype):
+    out = np.array(xs[0], dtype=dtype, copy=True)
+    _scatter_into(out, xs, attrs)
+    return out
+
+
+def scatter_into(out: np.ndarray, values: np.ndarray, index_arrays: tuple, mode: str,
+                 spec: tuple) -> None:
+    """`_scatter_into` from its parts (lazyarray/eager.py writes a buffer nothing else reads)."""
+    _scatter_into(out, (None, values, *index_arrays), (mode, spec))
+
+
 SCATTER = register(OpDef("scatter", OpKind.OPAQUE, _scatter, arity=-1, attr_names=("mode", "spec"),
                          doc="x.at[index].set/add/multiply/min/max(values): a functional update",
-                         vjp=_scatter_vjp))
+                         vjp=_scatter_vjp, in_place=_scatter_into))
 
 __all__ = ["semantics"]

@@ -37,6 +37,8 @@ VJPRule = Callable[[Any, Any, tuple, tuple], Sequence[Any]]
 # NumPy code writes through views (`row = A[1]; row[:] = 0`); the view ops that NumPy would give
 # as writable views carry it (lazyarray/writes.py).
 WriteBack = Callable[[Any, Any, tuple], Any]
+# In-place form of an opaque op: (out, input arrays, attrs) -> None (see OpDef.in_place).
+InPlace = Callable[[np.ndarray, tuple[np.ndarray, ...], tuple], None]
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,6 +68,10 @@ class OpDef:
     # rule, and gradients stop there. Every other non-leaf op must have a `vjp` (a test enforces it).
     differentiable: bool = True
     write_back: WriteBack | None = None  # views NumPy writes through; None: no write reaches the input
+    # Opaque ops that update their first input (scatter): the same result written into `out`,
+    # which already holds xs[0]'s value (it may be xs[0]'s own buffer: the memory planner gives
+    # the result a dying base's storage, passes/plan_memory.py). Raises before writing anything.
+    in_place: InPlace | None = None
     doc: str = ""
 
     @property

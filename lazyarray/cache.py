@@ -14,6 +14,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from dataclasses import replace
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,9 +25,9 @@ from .graph.node import _compiled, format_site, user_site
 from .graph.generic import generic_signature
 from .graph.signature import graph_signature
 from .generic_plan import GenericPlan
-from .runtime.backend import DATA_ERRORS
+from .runtime.backend import DATA_ERRORS, CopyStats
 from .runtime.plan_cache import PlanCache
-from . import fp_errors, nan_debug
+from . import donation, fp_errors, nan_debug
 from .runtime.fp_status import clear as fp_clear, test as fp_test
 from .settings import get_settings
 
@@ -88,6 +89,12 @@ class CacheInfo(BaseModel):
     jit_traces: int = Field(description="times a la.jit function ran its Python body")
     jit_hits: int = Field(description="la.jit calls that skipped the Python body")
     graph_cuts: int = Field(description="pending graphs evaluated early for the node budget")
+    base_copies: int = Field(0, description="updates (x[i] = v as a scatter) that copied their "
+                             "base into the result first (docs/caching.md, Donation)")
+    base_copy_bytes: int = Field(0, description="bytes those copies moved")
+    in_place_updates: int = Field(0, description="updates written into their base's own buffer")
+    inputs_donated: int = Field(0, description="dead input buffers a plan wrote its results into")
+    donated_bytes: int = Field(0, description="bytes of those buffers")
     tracing: str = Field("python", exclude=True,  # not a counter: shown, not dumped
                          description="how ops are traced: 'compiled' (graph/_node.c and "
                          "lazyarray/_trace.c), 'compiled nodes' (_node.c only) or 'python' "
@@ -107,6 +114,9 @@ def cache_info() -> CacheInfo:
         kernels_compiling=_c_background.compiling() if _c_background is not None else 0,
         interpreted_runs=kernels.get("interpreted_runs", 0),
         jit_traces=counters.jit_traces, jit_hits=counters.jit_hits, graph_cuts=counters.graph_cuts,
+        base_copies=CopyStats.base_copies, base_copy_bytes=CopyStats.base_copy_bytes,
+        in_place_updates=CopyStats.in_place_updates, inputs_donated=CopyStats.inputs_donated,
+        donated_bytes=CopyStats.donated_bytes,
         tracing=_tracing_path(),
     )
 
@@ -146,6 +156,7 @@ def clear_caches() -> None:
     for hook in _clear_hooks:
         hook()
     counters.jit_traces = counters.jit_hits = counters.graph_cuts = 0
+    CopyStats.reset()
     if _compile_stats is not None:
         _compile_stats.reset()
 
@@ -363,13 +374,19 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
     state = _state
     was = state.busy
     state.busy = True  # as `with busy()`, without its object on the hot path
+    donate: tuple[int, ...] = ()
+    plan = None
     try:
         if walked is None:
-            plan, leaves = lookup_plan(outputs, options, build_plan)
+            signature, leaves = graph_signature(outputs)
             arrays, scalars = bind_leaves(leaves)
         else:
             signature, leaves, arrays, scalars = walked
-            plan = plan_for(signature, outputs, options, build_plan)
+        if _donating.allowed:  # dead input buffers the plan may write over
+            donate = donation.dead_inputs(outputs, leaves, arrays, options)
+            if donate:
+                options = replace(options, donate=donate)
+        plan = plan_for(signature, outputs, options, build_plan)
         if state.stand_ins:
             _check_not_traced(leaves)
         fp_clear()
@@ -378,13 +395,32 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
         except DATA_ERRORS as exc:
             raise _at_these_sites(outputs, exc) from None
         bits = fp_test()
+        if donate:
+            _count_donated(arrays, donate, out)
         if options.debug_nans:
             nan_debug.check(outputs, out, bits)
         if bits:
-            fp_errors.fired(outputs, bits)
+            if donate:  # the inputs the NumPy re-run would read are overwritten
+                fp_errors.fired(outputs, bits, donation.flag_rerun(bits), inputs=())
+            else:
+                fp_errors.fired(outputs, bits)
         return out
+    except BaseException:
+        if donate and getattr(plan, "donates", False):  # it may have written part way
+            donation.mark_lost(leaves, donate)
+        raise
     finally:
         state.busy = was
+
+
+_donating = donation._state  # (thread-local: a cut, or a single Array only it holds)
+
+
+def _count_donated(arrays: list[Any], donate: tuple[int, ...], out: list[Any]) -> None:
+    for k in donate:
+        if any(o is arrays[k] for o in out):
+            CopyStats.inputs_donated += 1
+            CopyStats.donated_bytes += arrays[k].nbytes
 
 
 def _at_these_sites(outputs: Sequence[Node], exc: Exception) -> Exception:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from . import _bind, _device
+from .donation import own
 from .array import Array
 from .graph import Node, dtypes, semantics
 from .graph.node import user_site
@@ -21,8 +22,12 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None) ->
     site = user_site(1)
     if type(obj) is np.ndarray and device is None:  # a loop's fresh batch: the common case
         if dtype is None and obj.dtype in _bind.SUPPORTED:  # host_array's answer, ~0.6 us sooner
-            return Array(_bind.leaf(obj.copy(), site))  # (a C-contiguous copy)
-        return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+            data = obj.copy()  # (a C-contiguous copy: lazyarray's own, a plan may write over
+            own(data)          # it once nothing reads it, lazyarray/donation.py)
+            return Array(_bind.leaf(data, site))
+        data = _bind.host_array(obj, dtype, site)
+        own(data)
+        return Array(_bind.leaf(data, site))
     if isinstance(obj, Array):
         return _from_array(obj, dtype, device, copy, site)
     if _traced(obj) and device is None:

@@ -42,7 +42,7 @@ import sys
 import weakref
 from typing import Any
 
-from . import cache
+from . import cache, donation
 from .graph.node import (
     _IS_LIBRARY,
     Node,
@@ -335,7 +335,8 @@ def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
     arrays = _prune()
     nodes = list(dict.fromkeys([a._node for a in arrays] + [n for n in inputs if n.inputs]))
     try:
-        results = evaluate_nodes(nodes) if nodes else []
+        with donation.allowed():  # every pending Array is evaluated and rebound: dead inputs
+            results = evaluate_nodes(nodes) if nodes else []  # may be written over
     except Exception:
         nodes, results = _evaluate_separately(nodes, inputs)
     st = _STATE

@@ -9,19 +9,20 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import sys
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from . import cache  # plan cache, node budget (the caching issue)
-from . import cuts, eager, fp_errors, tails
+from . import cuts, donation, eager, fp_errors, tails
 from .array import Array
 from .graph import Graph, get_op
 from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
                          set_node_budget)
 from .generic_plan import GenericPlan
 from .graph.generic import GenericGraph, probe_graph
-from .passes import optimize
+from .passes import optimize, plan_memory
 from .passes.pipeline import optimize_until
 from .runtime import EvaluateOptions, get_backend
 from .runtime.backend import DATA_ERRORS
@@ -62,11 +63,16 @@ def build_plan(graph: Graph, opts: EvaluateOptions, generic: GenericGraph | None
         return build_reference_plan(graph, opts)
     backend = get_backend(opts.backend)
     if generic is None:
-        return backend.compile_without_waiting(optimize(graph))
+        program = optimize(graph)
+        if opts.donate and donation.safe_to_donate(program):  # write over dead inputs
+            program = plan_memory(replace(program, donated=opts.donate))
+        return donation.marked(backend.compile_without_waiting(program), program)
     template = optimize_until(probe_graph(graph, generic), "fuse").program
+    if opts.donate and donation.safe_to_donate(template):  # planned per size with it
+        template = replace(template, donated=opts.donate)
     plan = GenericPlan(template, generic.size_sources, backend.compile_without_waiting)
     plan.plan_for(generic.sizes)
-    return plan
+    return donation.marked(plan, template)
 
 
 def evaluate(outputs: list[Node], opts: EvaluateOptions, walked: tuple | None = None
@@ -112,13 +118,17 @@ def evaluate_arrays(arrays: list[Array]) -> None:
             # the Array's, this local and getrefcount's argument: another pending graph reads
             # it (a sibling, `_siblings`), so the general path looks for it.
             walked = _evaluation_walk(node) if _getrefcount(node) <= 3 else None
-            if walked is not None:
-                array._node = _evaluate_walked(node, walked)
+            if walked is not None:  # (only `array` holds the output: it may donate)
+                array._node = _evaluate_walked(node, walked, True)
                 return
             held = _held_in_frames([node])
         else:
             held = _held_intermediates([node])
         if not held:
+            if _getrefcount(node) <= 3:  # only `array` holds it (the pure-Python path's case)
+                with donation.allowed():
+                    array._node = evaluate_nodes([node])[0]
+                return
             array._node = evaluate_nodes([node])[0]
             return
     arrays = list(arrays)
@@ -263,11 +273,21 @@ def evaluate_nodes(nodes: list[Node], walked: tuple | None = None) -> list[Node]
     except BaseException:
         cuts.forget(nodes)
         raise
+    for b in buffers:
+        own(b)  # a later plan may write over it once nothing reads it (lazyarray/donation.py)
     return [Node(_INPUT_OP, (), (), n.shape, n.dtype, b, n.site) for n, b in zip(nodes, buffers)]
 
 
-def _evaluate_walked(node: Node, walked: tuple) -> Node:
-    """`evaluate_nodes([node], walked)[0]` for one node (the implicit path's common case)."""
+def _evaluate_walked(node: Node, walked: tuple, exclusive: bool = False) -> Node:
+    """`evaluate_nodes([node], walked)[0]` for one node (the implicit path's common case).
+    `exclusive`: the caller checked that only the Array it rebinds holds `node`, so the plan may
+    write over dead inputs when one is large enough to matter (lazyarray/donation.py)."""
+    if exclusive:
+        for a in walked[2]:  # (the test itself costs ~0.7 us: only for large inputs)
+            if getattr(a, "nbytes", 0) >= donation.MIN_BYTES:
+                del a  # (a reference to the buffer would keep it from being donated)
+                with donation.allowed():
+                    return _evaluate_walked(node, walked)
     try:
         (buffer,) = evaluate([node], options(), walked)
     except MemoryError as exc:
@@ -276,7 +296,12 @@ def _evaluate_walked(node: Node, walked: tuple) -> Node:
     except BaseException:
         cuts.forget([node])
         raise
+    if buffer.nbytes >= donation.MIN_BYTES:
+        own(buffer)  # a later plan may write over it once nothing reads it
     return build_node(_INPUT_OP, (), (), node.shape, node.dtype, buffer, node.site)
+
+
+own = donation.own
 
 
 def _out_of_memory(nodes: list[Node], exc: MemoryError) -> MemoryError:
@@ -325,11 +350,12 @@ def _host_fallback(a: Array, walked: tuple | bool | None) -> np.ndarray:
     False (an intermediate is held), or None (nothing: not walked)."""
     node = a._node
     if node.op is not _INPUT_OP:
-        if walked is None and _evaluation_walk is not None and _getrefcount(node) <= 3:
+        exclusive = _getrefcount(node) <= 3  # only `a` holds it (as below): it may donate
+        if walked is None and _evaluation_walk is not None and exclusive:
             walked = _evaluation_walk(node)  # (more references: a sibling reads it, as above)
         if walked:  # evaluate_arrays([a])'s common case, a frame and a list sooner
             last = cache._last_hit
-            node = a._node = _evaluate_walked(node, walked)
+            node = a._node = _evaluate_walked(node, walked, exclusive)
             if cache._last_hit is last and _hit_path:  # the memo served it: so may C next time
                 cache.remember_hit(walked[0], walked[2], *_OPTIONS)
         else:

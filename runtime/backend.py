@@ -21,6 +21,39 @@ def at_site(exc: Exception, op_name: str, site: str) -> Exception:
     return type(exc)(f"{exc} (in {op_name} built at {site})")
 
 
+class CopyStats:
+    """What in-place updates (an opaque op with `OpDef.in_place`: scatter) copied and what
+    donation saved, read by `la.cache_info()`: `base_copies`/`base_copy_bytes` count bases copied
+    into a result's buffer before the update (0 when the update ran in the base's own buffer),
+    `in_place_updates` the updates that did not copy, `inputs_donated`/`donated_bytes` the input
+    buffers plans wrote over (lazyarray/donation.py)."""
+
+    base_copies = base_copy_bytes = in_place_updates = inputs_donated = donated_bytes = 0
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.base_copies = cls.base_copy_bytes = cls.in_place_updates = 0
+        cls.inputs_donated = cls.donated_bytes = 0
+
+
+def _address(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def run_in_place(op: Any, args: tuple, attrs: tuple, out: np.ndarray) -> None:
+    """`out = op(*args)` through the op's in-place form: `out` is the base's own buffer when the
+    memory plan gave the result the base's storage (no copy), else it gets a copy of the base
+    first (one copy, where the reference's own result plus its copy into `out` made two)."""
+    base = args[0]
+    if _address(out) == _address(base) and out.shape == base.shape:
+        CopyStats.in_place_updates += 1
+    else:
+        np.copyto(out, np.asarray(base).reshape(out.shape), casting="unsafe")
+        CopyStats.base_copies += 1
+        CopyStats.base_copy_bytes += out.nbytes
+    op.in_place(out, args, attrs)
+
+
 class BackendUnavailable(RuntimeError):
     """The requested backend cannot run here; the message says why and how to fix it."""
 

@@ -24,7 +24,8 @@ import numpy as np
 from ..graph.kernel_ir import Apply, Kernel, LibraryCall, Load, Program
 from ..graph.registry import OpKind
 from . import c_background, c_compiler, compile_stats, fp_status, spare_outputs
-from .backend import DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend
+from .backend import (DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend,
+                      run_in_place)
 from .c_canonical import canonical_kernel
 from .c_compiler import ffi
 from .c_launch import make_launcher
@@ -125,9 +126,9 @@ class _Workspace:
 
 
 def _intermediates(program: Program) -> frozenset[int]:
-    inputs, outputs = set(program.inputs), set(program.outputs)
-    return frozenset(s for s in range(len(program.buffers))
-                     if s not in inputs and s not in outputs)
+    """Slots in the workspace: neither inputs nor outputs, nor planned in their buffers."""
+    bound = set(program.inputs) | set(program.outputs) | set(program.aliases())
+    return frozenset(s for s in range(len(program.buffers)) if s not in bound)
 
 
 def _storage_slots(program: Program) -> dict[int, list[int]]:
@@ -161,10 +162,14 @@ class CPlan:
         # ones are given to the spare pool after the run and taken back by the next one.
         self._plain_outputs = (len(set(program.outputs)) == len(program.outputs)
                                and not inputs & outputs)
+        # Slots planned in an input's or output's buffer, bound to it on each run: results of
+        # in-place chains, and outputs written in a donated input (allocated for no run).
+        self._aliases = tuple(program.aliases().items())
         self._outputs = [(s, program.buffers[s].dtype, program.buffers[s].shape,
                           self._plain_outputs
                           and program.buffers[s].nbytes >= spare_outputs.MIN_BYTES)
-                         for s in dict.fromkeys(program.outputs) if s not in inputs]
+                         for s in dict.fromkeys(program.outputs)
+                         if s not in inputs and s not in dict(self._aliases)]
         order, self.scalar_offsets = scalar_blocks(len(program.scalars),
                                                    [c.scalars for c in calls])
         # values -> the block's order (>= 2 entries when not None: itemgetter gives a tuple)
@@ -246,6 +251,8 @@ class CPlan:
             buf = spare_outputs.take(ws.key, slot) if reused else None
             bufs[slot] = np.empty(shape, dtype) if buf is None else buf
             buf = None
+        for slot, owner in self._aliases:
+            bufs[slot] = bufs[owner]
         sptrs, pointers = ws.kernel_scalars, ws.pointers
         try:
             for n, fn, block, nt, bound in self._steps:
@@ -370,12 +377,17 @@ def run_library_call(step: LibraryCall, bufs: list) -> None:
         return
     try:
         with fp_status.numpy_errstate():
-            result = step.op.reference(args, step.attrs, out.dtype)
+            if step.op.in_place is not None:  # scatter: into `out`, in place where planned
+                run_in_place(step.op, args, step.attrs, out)
+                result = None
+            else:
+                result = step.op.reference(args, step.attrs, out.dtype)
     except DATA_ERRORS as exc:
         raise at_site(exc, step.op.name, step.site) from None
     if kept:
         fp_status.note("", kept)
-    np.copyto(out, np.asarray(result).reshape(out.shape), casting="unsafe")
+    if result is not None:
+        np.copyto(out, np.asarray(result).reshape(out.shape), casting="unsafe")
 
 
 def render_program(program: Program) -> list[tuple[Kernel, KernelLayout, str, str]]:

@@ -141,6 +141,8 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
                       f"        {v} = empty(S{slot}, D{slot})"]
         else:
             lines.append(f"    {v} = empty(S{slot}, D{slot})")
+    for slot, owner in plan._aliases:  # planned in an input's or output's buffer
+        names[slot] = names[owner]
     uses_library = any(n < 0 for n, *_ in plan._steps)
     if uses_library:  # library calls read buffers by slot, intermediates included
         lines.append("    bufs = ws.buffers.copy()")
@@ -235,7 +237,10 @@ def _make_direct_spec(plan: Any) -> Any:
     position = {slot: k for k, (slot, _, _) in enumerate(plan._inputs)}
     intermediates: dict[int, int] = {}  # workspace slot -> its number in the spec
 
+    aliases = dict(plan._aliases)
+
     def buffer(slot: int) -> int:  # graph/_node.c's D_OUTPUT / D_INTER(j) / input position
+        slot = aliases.get(slot, slot)  # planned in the output's (or an input's) buffer
         if slot == out_slot:
             return -1
         if slot in position:

@@ -33,7 +33,7 @@ from . import compile_stats
 from .backend import fresh_outputs
 from .fp_status import numpy_errstate
 from .c_fold import fold_rows, replays
-from .kernel_numpy import _Frame, _strided, run_kernel
+from .kernel_numpy import _Frame, _strided, as_input, run_kernel
 
 # Element-ops above which a program waits for its compile: NumPy runs ~1e8-1e9 element-ops a
 # second on these machines, so 2**22 is a few ms to ~40 ms per run, about a compile's cost.
@@ -124,8 +124,11 @@ class FlatProgram:
         for b in program.buffers:
             capacity[b.storage] = max(capacity.get(b.storage, 0), b.nbytes)
         inputs = set(program.inputs)
+        # results planned in a donated input's buffer are that buffer (passes/plan_memory.py)
+        self.in_inputs = [(s, o) for s, o in program.aliases().items() if o in inputs]
         self.allocated = [(slot, b.storage, capacity[b.storage], b.nbytes, b.dtype, b.shape)
-                          for slot, b in enumerate(program.buffers) if slot not in inputs]
+                          for slot, b in enumerate(program.buffers)
+                          if slot not in inputs and slot not in dict(self.in_inputs)]
         self.steps = [_flat_kernel(step, program) if isinstance(step, Kernel) else step
                       for step in program.steps]
 
@@ -134,13 +137,15 @@ class FlatProgram:
 
         bufs: list[Any] = [None] * len(self.program.buffers)
         for (slot, dtype, shape), value in zip(self.inputs, arrays):
-            bufs[slot] = np.ascontiguousarray(value, dtype=dtype).reshape(shape)
+            bufs[slot] = as_input(value, dtype, shape)
         arenas: dict[int, np.ndarray] = {}
         for slot, storage, capacity, nbytes, dtype, shape in self.allocated:
             arena = arenas.get(storage)
             if arena is None:
                 arena = arenas[storage] = np.empty(max(capacity, 1), np.uint8)
             bufs[slot] = arena[:nbytes].view(dtype).reshape(shape)
+        for slot, owner in self.in_inputs:
+            bufs[slot] = bufs[owner]
         with numpy_errstate():
             for step in self.steps:
                 if isinstance(step, _FlatKernel):

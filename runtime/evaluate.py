@@ -23,6 +23,9 @@ class EvaluateOptions:
     optimize: bool = True
     # lazyarray/nan_debug.py: a check after the plan runs, not part of the plan (nor of its key)
     debug_nans: bool = field(default=False, compare=False, repr=False)
+    # Positions of the array leaves whose buffers the plan may write over (lazyarray/donation.py):
+    # part of the repr, hence of the plan cache's key
+    donate: tuple[int, ...] = ()
 
 
 def split_leaves(graph: Graph) -> tuple[list[Any], list[Any]]:

@@ -32,7 +32,7 @@ from ..graph.kernel_ir import (
     ScalarArg,
     dynamic_offset,
 )
-from .backend import DATA_ERRORS, at_site
+from .backend import DATA_ERRORS, at_site, run_in_place
 from .fp_status import numpy_errstate
 from .interpreter import forward
 
@@ -44,6 +44,15 @@ def _strided(buf: np.ndarray, strides: tuple[int, ...], offset: int,
     flat = buf.reshape(-1)
     size = buf.dtype.itemsize
     return as_strided(flat[offset:], shape, tuple(s * size for s in strides))
+
+
+def as_input(value: Any, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
+    """A leaf as the C-contiguous array of the planned dtype and shape: the array itself when it
+    is one (a result written in a donated input is then that very array, not a view of it)."""
+    if (type(value) is np.ndarray and value.dtype == dtype and value.shape == shape
+            and value.flags.c_contiguous):
+        return value
+    return np.ascontiguousarray(value, dtype=dtype).reshape(shape)
 
 
 class _Frame:
@@ -59,7 +68,10 @@ class _Frame:
         self.bufs: list[np.ndarray | None] = [None] * len(program.buffers)
         for k, slot in enumerate(program.inputs):
             spec = program.buffers[slot]
-            self.bufs[slot] = np.ascontiguousarray(arrays[k], dtype=spec.dtype).reshape(spec.shape)
+            self.bufs[slot] = as_input(arrays[k], spec.dtype, spec.shape)
+        for slot, owner in program.aliases().items():  # results planned in a donated input
+            if owner in program.inputs:
+                self.bufs[slot] = self.bufs[owner]
 
     def buffer(self, slot: int) -> np.ndarray:
         b = self.bufs[slot]
@@ -154,6 +166,9 @@ def run_library_call(call: LibraryCall, frame: _Frame) -> None:
     out = frame.buffer(call.output)
     args = call.arguments(frame.buffer)
     try:
+        if call.op.in_place is not None:  # scatter: into `out`, in place where planned
+            run_in_place(call.op, args, call.attrs, out)
+            return
         result = call.op.reference(args, call.attrs, out.dtype)
     except DATA_ERRORS as exc:
         raise at_site(exc, call.op.name, call.site) from None

@@ -29,6 +29,22 @@ _lock = threading.Lock()
 _pool: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()  # (owner id, slot) -> buffer
 _nbytes = 0
 _refcount = sys.getrefcount
+_held: dict[int, int] = {}  # id(buffer) -> entries holding it (lazyarray/donation.py asks)
+
+
+def holds(buf: np.ndarray) -> int:
+    """How many references the pool holds to `buf` (0 or 1): a result the pool keeps for its
+    plan's next run may still be donated (the pool takes only what nobody else references)."""
+    return _held.get(id(buf), 0)
+
+
+def _hold(buf: np.ndarray, n: int) -> None:
+    k = id(buf)
+    count = _held.get(k, 0) + n
+    if count:
+        _held[k] = count
+    else:
+        _held.pop(k, None)
 
 
 def take(owner: int, slot: int) -> np.ndarray | None:
@@ -39,6 +55,7 @@ def take(owner: int, slot: int) -> np.ndarray | None:
         if buf is None:
             return None
         _nbytes -= buf.nbytes
+        _hold(buf, -1)
     # 2: `buf` and getrefcount's argument. A result, a view of it or a memoryview holds more.
     return buf if _refcount(buf) == 2 else None
 
@@ -49,11 +66,14 @@ def give(owner: int, slot: int, buf: np.ndarray) -> None:
         old = _pool.pop((owner, slot), None)
         if old is not None:
             _nbytes -= old.nbytes
+            _hold(old, -1)
         _pool[owner, slot] = buf
         _nbytes += buf.nbytes
+        _hold(buf, 1)
         while _nbytes > max_bytes and _pool:
             _, gone = _pool.popitem(last=False)
             _nbytes -= gone.nbytes
+            _hold(gone, -1)
 
 
 def forget(owner: int) -> None:
@@ -61,7 +81,9 @@ def forget(owner: int) -> None:
     global _nbytes
     with _lock:
         for key in [k for k in _pool if k[0] == owner]:
-            _nbytes -= _pool.pop(key).nbytes
+            gone = _pool.pop(key)
+            _nbytes -= gone.nbytes
+            _hold(gone, -1)
 
 
 def register(owner: object) -> int:
@@ -74,4 +96,5 @@ def clear() -> None:
     global _nbytes
     with _lock:
         _pool.clear()
+        _held.clear()
         _nbytes = 0

@@ -17,7 +17,8 @@ N = 2**17  # float32: 512 KiB, above spare_outputs.MIN_BYTES
 
 def _sigmoid(values: np.ndarray) -> np.ndarray:
     with la.config(backend="c"):
-        return np.asarray(la.nn.sigmoid(la.array(values)))
+        x = la.array(values)  # held: the plan may not write its result over it (donation,
+        return np.asarray(la.nn.sigmoid(x))  # lazyarray/donation.py), so the pool serves it
 
 
 def _base(view: np.ndarray) -> np.ndarray:

@@ -334,8 +334,16 @@ def has_plan(outputs: Sequence[Node], options: Any) -> bool:
     """Whether the plan cache holds a plan for this graph's exact signature (or an alias of it to
     a size-generic plan), without counting a lookup or moving the LRU order (lazyarray/tails.py
     asks before splitting a loop's tail it has evaluated whole before)."""
-    key = (options_token(options), graph_signature(outputs)[0])
-    return key in _ALIASES or plan_cache.holds(key)
+    signature = graph_signature(outputs)[0]
+    for donate in ((), *_DONATED):  # a plan built to donate dead inputs serves that graph too
+        variant = replace(options, donate=donate) if donate else options
+        key = (options_token(variant), signature)
+        if key in _ALIASES or plan_cache.holds(key):
+            return True
+    return False
+
+
+_DONATED: set[tuple[int, ...]] = set()  # the donated input positions plans were keyed with
 
 
 _TOKEN: tuple = (None, "")  # (the last options object, its token), replaced as one (threads)
@@ -386,6 +394,8 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
             donate = donation.dead_inputs(outputs, leaves, arrays, options)
             if donate:
                 options = replace(options, donate=donate)
+                if donate not in _DONATED and len(_DONATED) < 64:
+                    _DONATED.add(donate)
         plan = plan_for(signature, outputs, options, build_plan)
         if state.stand_ins:
             _check_not_traced(leaves)

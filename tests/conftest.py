@@ -87,7 +87,7 @@ LAZY_ONLY_MODULES = frozenset({
     "test_loops", "test_c_kernel_dedupe", "test_random_numpy", "test_random",
     "test_plan_workspace_bytes", "test_plan_cache", "test_getitem_paths", "test_generic_plans",
     "test_fusion_targets", "test_explain", "test_c_tiered", "test_c_cache_security",
-    "test_c_cache_degrade", "test_index_args", "test_tails",
+    "test_c_cache_degrade", "test_index_args", "test_tails", "test_donation",
 })
 
 

@@ -29,7 +29,7 @@ import numpy as np
 ROOT = tempfile.mkdtemp(prefix="lazyarray-bench-compile-")
 os.environ["LAZYARRAY_CACHE_DIR"] = ROOT
 
-from lazyarray.runtime import c_inline_budget
+from lazyarray.runtime.c import inline_budget as c_inline_budget
 
 import lazyarray as la
 from lazyarray.settings import get_settings
@@ -110,7 +110,7 @@ class Units:
     """Compiler CPU and wall time of each translation unit compiled (c_compiler._compile)."""
 
     def __init__(self) -> None:
-        from lazyarray.runtime import c_compiler
+        from lazyarray.runtime.c import compiler as c_compiler
 
         self.seen: list[tuple[float, float]] = []
         compile_unit = c_compiler._compile
@@ -123,7 +123,7 @@ class Units:
 
 
 def build_helper_library() -> None:
-    from lazyarray.runtime import c_compiler, c_helper_library
+    from lazyarray.runtime.c import compiler as c_compiler, helper_library as c_helper_library
 
     tc = c_compiler.toolchain()
     directory = c_compiler.kernel_dir(tc)
@@ -141,7 +141,7 @@ def main() -> None:
     la.config(backend="c", background_compiles=False)
     la.eval(la.asarray(np.ones(8, np.float32)) + 1)  # toolchain probe
     if "--no-helper-library" in sys.argv:  # as before it existed: none is built, not even later
-        from lazyarray.runtime import c_helper_library
+        from lazyarray.runtime.c import helper_library as c_helper_library
 
         c_helper_library.start_build = lambda *args: None
     else:

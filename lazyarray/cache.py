@@ -35,15 +35,15 @@ try:  # the C backend's compile counters and forbid switch (absent until that ba
 except ImportError:  # pragma: no cover - depends on which branches have landed
     _compile_stats = None
 try:
-    from .runtime import c_background as _c_background
+    from .runtime.c import background as _c_background
 except ImportError:  # pragma: no cover
     _c_background = None
 try:
-    from .runtime.c_tiered import TieredPlan as _TieredPlan
+    from .runtime.c.tiered import TieredPlan as _TieredPlan
 except ImportError:  # pragma: no cover
     _TieredPlan = None
 try:  # a C plan that graph/_node.c can launch itself
-    from .runtime.c_launch import direct_spec as _direct_spec
+    from .runtime.c.launch import direct_spec as _direct_spec
 except ImportError:  # pragma: no cover
     def _direct_spec(plan: Any) -> Any:
         return None

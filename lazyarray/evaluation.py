@@ -24,8 +24,8 @@ from .passes import optimize
 from .passes.pipeline import optimize_until
 from .runtime import EvaluateOptions, get_backend
 from .runtime.backend import DATA_ERRORS
-from .runtime.c_backend import configure as configure_c_backend
-from .runtime.dask_backend import configure as configure_dask_backend
+from .runtime.c.backend import configure as configure_c_backend
+from .runtime.dask.backend import configure as configure_dask_backend
 from .runtime.plan_cache import build_reference_plan
 from .runtime.select import resolve_backend
 from .settings import Settings, apply_if_changed, on_change

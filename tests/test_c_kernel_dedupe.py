@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import lazyarray as la
-from lazyarray.runtime import c_backend
-from lazyarray.runtime.c_backend import CBackend, scalar_blocks
-from lazyarray.runtime.c_canonical import canonical_kernel
+from lazyarray.runtime.c import backend as c_backend
+from lazyarray.runtime.c.backend import CBackend, scalar_blocks
+from lazyarray.runtime.c.canonical import canonical_kernel
 
 needs_c = pytest.mark.skipif(CBackend.unavailable_reason() is not None,
                              reason="no working C compiler")

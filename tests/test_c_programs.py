@@ -8,11 +8,12 @@ from pathlib import Path
 import c_programs as P
 import numpy as np
 import pytest
-from lazyarray.runtime import c_compiler, compile_stats
+from lazyarray.runtime.c import compiler as c_compiler
+from lazyarray.runtime import compile_stats
 from lazyarray.runtime.backend import BackendUnavailable, get_backend
-from lazyarray.runtime.c_backend import CBackend
-from lazyarray.runtime.c_layout import plan_layout
-from lazyarray.runtime.c_printer import render_kernel
+from lazyarray.runtime.c.backend import CBackend
+from lazyarray.runtime.c.layout import plan_layout
+from lazyarray.runtime.c.printer import render_kernel
 
 # One worker runs this module (`--dist loadgroup`): its module fixture compiles every case once.
 pytestmark = [pytest.mark.skipif(CBackend.unavailable_reason() is not None,
@@ -102,7 +103,7 @@ def test_contiguous_dims_collapse():
 
 
 def test_reductions_are_deterministic_across_thread_counts(backend, monkeypatch):
-    from lazyarray.runtime import c_backend
+    from lazyarray.runtime.c import backend as c_backend
     prog, arrays, scalars, _ = P.mean_rows(3, 300_001)
     monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 1)
     results = []

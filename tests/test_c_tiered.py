@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from lazyarray.graph import all_ops
 from lazyarray.passes import optimize
-from lazyarray.runtime import c_background, c_compiler, c_tiered
-from lazyarray.runtime import c_backend
-from lazyarray.runtime.c_backend import CBackend
-from lazyarray.runtime.c_tiered import FlatProgram, TieredPlan, run_interpreted, runs_same_bits
+from lazyarray.runtime.c import background as c_background, compiler as c_compiler
+from lazyarray.runtime.c import backend as c_backend, tiered as c_tiered
+from lazyarray.runtime.c.backend import CBackend
+from lazyarray.runtime.c.tiered import FlatProgram, TieredPlan, run_interpreted, runs_same_bits
 from lazyarray.runtime.compile_stats import CompileForbidden
 from test_loops import LOOPS
 

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 from lazyarray.runtime import BackendUnavailable, get_backend
-from lazyarray.runtime.cupy_backend import CupyBackend
+from lazyarray.runtime.cuda.backend import CupyBackend
 
 import lazyarray as la
 

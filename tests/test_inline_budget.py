@@ -3,8 +3,9 @@ of heavy math calls its helpers out of line (compile time bounded), bits identic
 
 import numpy as np
 import pytest
-from lazyarray.runtime import available_backends, c_inline_budget
-from lazyarray.runtime.c_printer import render_translation_unit
+from lazyarray.runtime import available_backends
+from lazyarray.runtime.c import inline_budget as c_inline_budget
+from lazyarray.runtime.c.printer import render_translation_unit
 
 import lazyarray as la
 
@@ -96,7 +97,7 @@ def test_the_shared_helper_library_gives_the_same_bits(monkeypatch, fresh_caches
     """Past LIBRARY_BUDGET, a unit declares the wrappers of the directory's helper library
     (runtime/c_helper_library.py) instead of compiling its own: same values bit for bit as the
     inlined helpers, in elementwise loops and 8-lane reductions, float32 and float64."""
-    from lazyarray.runtime import c_compiler, c_helper_library
+    from lazyarray.runtime.c import compiler as c_compiler, helper_library as c_helper_library
 
     x32, s32 = _inputs(np.float32)
     x64, s64 = _inputs(np.float64)

@@ -21,15 +21,15 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.kernel_ir import Apply, Kernel, LibraryCall, Load, Program
-from ..graph.registry import OpKind
-from . import c_background, c_compiler, compile_stats, fp_status, spare_outputs
-from .backend import DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend
-from .c_canonical import canonical_kernel
-from .c_compiler import ffi
-from .c_launch import make_launcher
-from .c_layout import KernelLayout, plan_layout
-from .c_printer import (
+from ...graph.kernel_ir import Apply, Kernel, Load, Program
+from . import background as c_background, compiler as c_compiler
+from .. import compile_stats, spare_outputs
+from ..backend import Backend, fresh_outputs, register_backend
+from .canonical import canonical_kernel
+from .compiler import ffi
+from .launch import make_launcher
+from .layout import KernelLayout, plan_layout
+from .printer import (
     C_DIALECT,
     kernel_scalars,
     kernel_slots,
@@ -38,8 +38,9 @@ from .c_printer import (
     shared_slots,
     source_name,
 )
-from .c_split import split_full_reductions
-from .c_tiered import TieredPlan, worth_interpreting
+from .split import split_full_reductions
+from .library_call import run_library_call
+from .tiered import TieredPlan, worth_interpreting
 
 # Below this much work a kernel runs on one thread. Work is loop iterations, weighted by ops per
 # element (`parallel_work`). Measured here (sigmoid, PASSIVE wait): 2 threads lose below 2**18
@@ -358,26 +359,6 @@ def _bind_scalars(packer: struct.Struct | None, ws: _Workspace, scalars: Sequenc
             view[0] = value
 
 
-def run_library_call(step: LibraryCall, bufs: list) -> None:
-    """matmul through NumPy's BLAS into the planned buffer; opaque ops through their reference."""
-    args = step.arguments(bufs.__getitem__)
-    out = bufs[step.output]
-    kept = fp_status.test()  # NumPy clears the flags the kernels before raised: keep them
-    if step.op.kind is OpKind.MATMUL:
-        np.matmul(*args, out=out)
-        if kept:
-            fp_status.note("", kept)
-        return
-    try:
-        with fp_status.numpy_errstate():
-            result = step.op.reference(args, step.attrs, out.dtype)
-    except DATA_ERRORS as exc:
-        raise at_site(exc, step.op.name, step.site) from None
-    if kept:
-        fp_status.note("", kept)
-    np.copyto(out, np.asarray(result).reshape(out.shape), casting="unsafe")
-
-
 def render_program(program: Program) -> list[tuple[Kernel, KernelLayout, str, str]]:
     return [(kernel, *_render_cached(kernel, shared_slots(program, kernel)))
             for kernel in program.kernels]
@@ -427,10 +408,11 @@ def _generator_fingerprint() -> str:
     templates, semantics) and `runtime/` (printer, prelude, layout, ...). Any edit there changes
     every structural key, so the disk index never names a library built by other generator code
     (at worst an unrelated edit costs one re-render per kernel). ~1 ms, once per process."""
-    from .. import graph
+    from ... import graph
 
     digest = hashlib.sha256(c_compiler.CODEGEN_VERSION.encode())
-    for package_dir in (os.path.dirname(graph.__file__), os.path.dirname(__file__)):
+    here = os.path.dirname(__file__)  # runtime/c/, and runtime/'s shared modules above it
+    for package_dir in (os.path.dirname(graph.__file__), os.path.dirname(here), here):
         try:
             names = sorted(n for n in os.listdir(package_dir) if n.endswith(".py"))
             for name in names:

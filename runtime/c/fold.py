@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.kernel_ir import Kernel, Reduce, Stage
-from .c_layout import plan_layout
-from .c_printer import lane_count
+from ...graph.kernel_ir import Kernel, Reduce, Stage
+from .layout import plan_layout
+from .printer import lane_count
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 

@@ -55,8 +55,8 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.registry import OpKind
-from . import fp_status, spare_outputs
+from ...graph.registry import OpKind
+from .. import fp_status, spare_outputs
 
 
 def conform(value: Any, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
@@ -197,7 +197,7 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
 # reference and the path for every other plan and call (an input to conform, a scalar struct
 # refuses: the C side declines before doing anything).
 try:
-    from ..graph.node import _compiled as _node
+    from ...graph.node import _compiled as _node
 except ImportError:  # pragma: no cover - graph/ always imports
     _node = None
 if _node is not None and not hasattr(_node, "direct_spec"):
@@ -226,7 +226,7 @@ def direct_spec(plan: Any) -> Any:
 
 
 def _make_direct_spec(plan: Any) -> Any:
-    from .c_compiler import ffi
+    from .compiler import ffi
 
     if (plan._launch is None or plan.scalar_order is not None or len(plan.program.outputs) != 1
             or len(plan._outputs) != 1 or plan._outputs[0][3]):

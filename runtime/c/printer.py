@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..graph.kernel_ir import (
+from ...graph.kernel_ir import (
     AccRef,
     RowValue,
     Apply,
@@ -43,10 +43,10 @@ from ..graph.kernel_ir import (
     ScalarArg,
     Stage,
 )
-from . import c_inline_budget, c_trig
-from .c_layout import KernelLayout, kernel_accesses, stride_class
-from .c_complex import render_const as render_complex_const
-from .c_prelude import FPE_VALUES, c_type, libm_suffix, render_helpers, suffix
+from . import inline_budget as c_inline_budget, trig as c_trig
+from .layout import KernelLayout, kernel_accesses, stride_class
+from .complex import render_const as render_complex_const
+from .prelude import FPE_VALUES, c_type, libm_suffix, render_helpers, suffix
 
 _CALL = re.compile(r"[A-Za-z_][\w{}]*\(")  # a template that calls a function: `la_exp_{S}(`
 

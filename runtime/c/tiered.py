@@ -27,12 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.kernel_ir import Apply, Const, Index, Kernel, Load, Program, ScalarArg
-from . import compile_stats
-from .backend import fresh_outputs
-from .fp_status import numpy_errstate
-from .c_fold import fold_rows, replays
-from .kernel_numpy import _Frame, _strided, run_kernel
+from ...graph.kernel_ir import Apply, Const, Index, Kernel, Load, Program, ScalarArg
+from .. import compile_stats
+from ..backend import fresh_outputs
+from ..fp_status import numpy_errstate
+from .fold import fold_rows, replays
+from .library_call import run_library_call
+from ..kernel_numpy import _Frame, _strided, run_kernel
 
 # Element-ops above which a program waits for its compile: NumPy runs ~1e8-1e9 element-ops a
 # second on these machines, so 2**22 is a few ms to ~40 ms per run, about a compile's cost.
@@ -84,8 +85,6 @@ def run_interpreted(program: Program, arrays: Sequence[Any],
                     scalars: Sequence[Any]) -> list[np.ndarray]:
     """The program through the NumPy kernel-IR executor (`kernel_numpy`, step by step); library
     calls as `CPlan` runs them. The reference `FlatProgram` is tested against."""
-    from .c_backend import run_library_call  # c_backend imports this module
-
     frame = _Frame(program, arrays)
     slots = _Slots(frame)
     with numpy_errstate():
@@ -129,8 +128,6 @@ class FlatProgram:
                       for step in program.steps]
 
     def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[np.ndarray]:
-        from .c_backend import run_library_call  # c_backend imports this module
-
         bufs: list[Any] = [None] * len(self.program.buffers)
         for (slot, dtype, shape), value in zip(self.inputs, arrays):
             bufs[slot] = np.ascontiguousarray(value, dtype=dtype).reshape(shape)

@@ -24,12 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import OpKind
-from ..graph.kernel_ir import BufferSpec, Kernel, LibraryCall, Program
-from . import cache_security
-from .backend import DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend
-from .cuda_launch import partials_shape as partials_size
-from .cuda_printer import CudaKernelSpec, CudaModule, render_cuda_kernel_source, render_cuda_program
+from ...graph import OpKind
+from ...graph.kernel_ir import BufferSpec, Kernel, LibraryCall, Program
+from .. import cache_security
+from ..backend import DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend
+from .launch import partials_shape as partials_size
+from .printer import CudaKernelSpec, CudaModule, render_cuda_kernel_source, render_cuda_program
 
 INSTALL_HINT = ("install CuPy for your CUDA version: `pip install 'lazyarray-fusion[cuda12]'` or "
                 "`pip install 'lazyarray-fusion[cuda13]'`")

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.kernel_ir import (
+from ...graph.kernel_ir import (
     AccRef,
     Index,
     Kernel,
@@ -46,13 +46,15 @@ from ..graph.kernel_ir import (
     Stage,
     Store,
 )
-from ..graph.registry import OpKind
-from . import c_compiler
-from .backend import Backend, register_backend
-from .c_layout import plan_layout
-from .c_printer import render_kernel
-from .dask_chunk import ChunkKernel, run_chunk
-from .dask_views import load_view, reshape, store_target
+from ...graph.registry import OpKind
+from ..c import compiler as c_compiler
+from ..backend import Backend, register_backend
+from ..c.compiler import ffi
+from ..c.layout import plan_layout
+from ..c.library_call import run_library_call
+from ..c.printer import kernel_slots, render_kernel
+from .chunk import ChunkKernel, compiled, pack_scalars, run_chunk
+from .views import load_view, reshape, store_target
 
 chunks_setting: Any = "auto"  # lazyarray sets it from settings.chunks
 
@@ -377,10 +379,6 @@ def _whole(prog: Program, k: Kernel, slots: dict[int, Any], scalars: tuple,
 
 def _run_whole(k: Kernel, ins: list[int], outs: list[int], specs: list, scalar_dtypes: tuple,
                scalars: tuple, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
-    from .c_compiler import ffi
-    from .c_printer import kernel_slots
-    from .dask_chunk import compiled, pack_scalars
-
     bufs = {s: np.ascontiguousarray(a) for s, a in zip(ins, arrays)}
     results = tuple(np.empty(shape, dtype) for shape, dtype in specs)
     bufs.update(zip(outs, results))
@@ -445,8 +443,6 @@ def _dask_own(step: LibraryCall, args: list, spec: Any) -> Any:
 
 def _run_reference(step: LibraryCall, shape: tuple[int, ...], dtype: np.dtype,
                    *args: np.ndarray) -> np.ndarray:
-    from .c_backend import run_library_call
-
     bufs: list[Any] = [np.asarray(a) for a in args] + [np.empty(shape, dtype)]
     run_library_call(replace(step, inputs=tuple(range(len(args))), output=len(args)), bufs)
     return bufs[-1]

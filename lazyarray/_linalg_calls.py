@@ -14,9 +14,11 @@ import numpy as np
 
 from . import _bind
 from .array import Array
+from .complex_functions import conj, real
+from .elementwise import where
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
-from .manipulation import reshape_node, slice_node
+from .manipulation import expand_dims, matrix_transpose, reshape_node, slice_node
 from .reductions import _as_node
 
 
@@ -89,9 +91,7 @@ def _real_part(x: Array) -> Array:
     """A packed complex buffer's real-valued piece (eigenvalues, singular values, log|det|)."""
     if x.dtype.kind != "c":
         return x
-    import lazyarray
-
-    return lazyarray.real(x)
+    return real(x)
 
 
 # --- single results -------------------------------------------------------------------------------
@@ -149,9 +149,8 @@ def pinv(x: Any, /, *, rtol: float | Any | None = None) -> Array:
 
 def _pinv_steps(a: Node, rtol: Array, site: _bind.Site) -> Array:
     """numpy.linalg.pinv's computation: 1/s above the cut-off, 0 below, V diag(1/s) U^H."""
-    import lazyarray as la
-
     from ._linalg_compose import cutoff
+    from .linalg import matmul
 
     u, s, vh = svd(Array(a), full_matrices=False)
     cut = cutoff(s, rtol)
@@ -159,9 +158,9 @@ def _pinv_steps(a: Node, rtol: Array, site: _bind.Site) -> Array:
         raise _bind.fail(ValueError, f"pinv: rtol of shape {rtol.shape} does not broadcast to "
                          f"the stack's shape {s.shape[:-1]}", site)  # NumPy: ValueError too
     large = s > cut
-    inv_s = la.where(large, 1 / la.where(large, s, 1), 0)
-    return la.matmul(la.conj(la.matrix_transpose(vh)),
-                     la.expand_dims(inv_s, axis=-1) * la.conj(la.matrix_transpose(u)))
+    inv_s = where(large, 1 / where(large, s, 1), 0)
+    return matmul(conj(matrix_transpose(vh)),
+                  expand_dims(inv_s, axis=-1) * conj(matrix_transpose(u)))
 
 
 def solve(x1: Any, x2: Any, /) -> Array:

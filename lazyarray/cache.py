@@ -186,11 +186,14 @@ class tracing:
         _state.stand_ins = self._was
 
 
+class TracerEvaluationError(TypeError):
+    """A jitted function looked at a value computed from its arguments while being traced
+    (raised here and by lazyarray/traced_scalar.py; lazyarray.jit re-exports it)."""
+
+
 def _check_not_traced(leaves: list[Node]) -> None:
     stand_ins = _state.stand_ins
     if stand_ins and any(id(n) in stand_ins or hasattr(n.data, "slot") for n in leaves):
-        from .jit import TracerEvaluationError
-
         raise TracerEvaluationError(
             f"la.jit: the traced function evaluates a value computed from its arguments at "
             f"{format_site(user_site(1))}; that value would be fixed for every later call. Mark "

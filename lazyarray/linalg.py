@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _bind
 from .array import Array
+from .complex_functions import conj
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .manipulation import permute_node, reshape_node
@@ -149,9 +150,7 @@ def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
         raise _bind.fail(ValueError, "vecdot: the contracted axis differs in size", site)
     first = Array(a)
     if first.dtype.kind == "c":  # the standard's vecdot conjugates x1 (as NumPy's does)
-        import lazyarray
-
-        first = lazyarray.conj(first)
+        first = conj(first)
     product = first * Array(b)
     return _sum(product, axis=axis, dtype=product.dtype)  # NumPy's vecdot keeps the dtype
 

@@ -26,6 +26,7 @@ from weakref import ref as _weakref
 import numpy as np
 
 from . import _bind
+from ._reshape import reshape_node
 from .cuts import _LIMIT as _LIVE_LIMIT
 from .cuts import _LIVE, _prune
 from .graph import get_op
@@ -261,8 +262,6 @@ def set_shape(a: Any, shape: Any) -> None:
     """`a.shape = s`: `a` names its value reshaped (any shape of the same size, also for views
     NumPy would refuse to reshape in place: their memory is not strided here). Other handles of
     the same memory keep their shapes, as NumPy's."""
-    from .manipulation import reshape_node
-
     with cuts_paused():
         _set_shape(a, reshape_node(a._node, shape, user_site(2)))
 

@@ -19,7 +19,8 @@ from .elementwise import where
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .manipulation import expand_dims, matrix_transpose, reshape_node, slice_node
-from .reductions import _as_node
+from .reductions import _as_node, sum as _sum
+from ._linalg_compose import _rank_of, array_rtol, cutoff
 
 
 class EighResult(NamedTuple):
@@ -135,8 +136,6 @@ def pinv(x: Any, /, *, rtol: float | Any | None = None) -> Array:
     """Moore-Penrose pseudo-inverse; singular values below rtol * largest are dropped (default
     max(M, N) * eps, as the Array API says). A float rtol is one library call; an array rtol
     (broadcast against the stack, as the standard allows) is NumPy's own steps over `svd`."""
-    from ._linalg_compose import array_rtol
-
     site = user_site(1)
     a = _matrix(x, "pinv", site)
     tol = array_rtol(rtol, "pinv", site) if rtol is not None else _default_rtol(a)
@@ -149,7 +148,6 @@ def pinv(x: Any, /, *, rtol: float | Any | None = None) -> Array:
 
 def _pinv_steps(a: Node, rtol: Array, site: _bind.Site) -> Array:
     """numpy.linalg.pinv's computation: 1/s above the cut-off, 0 below, V diag(1/s) U^H."""
-    from ._linalg_compose import cutoff
     from .linalg import matmul
 
     u, s, vh = svd(Array(a), full_matrices=False)
@@ -270,9 +268,6 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Arr
     from svdvals and residuals are fused from a @ x. One difference: residuals are computed
     whenever M > N (NumPy returns an empty array when a is rank-deficient, a data-dependent shape
     a lazy array cannot have)."""
-    from ._linalg_compose import _rank_of
-    from .reductions import sum as _sum
-
     site = user_site(1)
     an = _matrix(a, "lstsq", site)
     if an.ndim != 2:

@@ -18,8 +18,7 @@ import numpy as np
 
 from . import _bind
 from . import writes as _writes
-from .cuts import _LIMIT as _LIVE_LIMIT
-from .cuts import _LIVE, _prune
+from .cuts import _LIMIT as _LIVE_LIMIT, _LIVE, _prune
 from .graph.node import Node, user_site
 
 
@@ -33,8 +32,6 @@ class LazyExpr:
 
     @property
     def leaves(self) -> dict[Node, Any]:
-        from .graph import topological_order
-
         return {n: n.data for n in topological_order([self.node]) if n.is_leaf}
 
     @property
@@ -42,8 +39,6 @@ class LazyExpr:
         return self.node.holds_buffer
 
     def __repr__(self) -> str:
-        from .graph import Graph
-
         return "LazyExpr:\n" + Graph([self.node]).to_text()
 
 
@@ -252,7 +247,6 @@ class Array:
             raise BufferError(f"cannot export to DLPack device {tuple(dl_device)}")
         kwargs: dict[str, Any] = {} if max_version is None else {"max_version": max_version}
         if not isinstance(data, np.ndarray):  # a GPU buffer: finish the work that writes it first
-            from .runtime import get_backend
 
             backend = get_backend("cupy")
             with backend.stream:
@@ -278,7 +272,6 @@ class Array:
         data = self._data()
         if isinstance(data, np.ndarray):
             raise AttributeError("this Array lives on the CPU; it has no __cuda_array_interface__")
-        from .runtime import get_backend
 
         get_backend("cupy").synchronize()
         return data.__cuda_array_interface__
@@ -288,6 +281,8 @@ _bind.Array = Array
 _INPUT = _bind.INPUT
 from .cache import _check_not_traced  # noqa: E402  (cache does not import this module)
 from .cache import _state as _trace_state  # noqa: E402
+from .graph import Graph, topological_order
+from .runtime import get_backend
 
 
 def _refuse_stand_in(node: Node) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .graph import Graph, Node, get_op
+from .graph import get_op, Graph, Node, node
 from .graph.node import _compiled, format_site, user_site
 from .graph.generic import generic_signature
 from .graph.signature import graph_signature
@@ -29,6 +29,8 @@ from .runtime.plan_cache import PlanCache
 from . import fp_errors, nan_debug
 from .runtime.fp_status import clear as fp_clear, test as fp_test
 from .settings import get_settings
+from . import _bind
+from .runtime.evaluate import ReferencePlan, split_leaves
 
 try:  # the C backend's compile counters and forbid switch (absent until that backend lands)
     from .runtime import compile_stats as _compile_stats
@@ -112,9 +114,6 @@ def cache_info() -> CacheInfo:
 
 
 def _tracing_path() -> str:
-    from . import _bind
-    from .graph import node
-
     if _bind.FAST is not None:
         return "compiled"
     return "compiled nodes" if node.COMPILED else "python"
@@ -378,8 +377,6 @@ def _at_these_sites(outputs: Sequence[Node], exc: Exception) -> Exception:
     node, but a cached plan holds the lines of the graph it was first built for: the same
     structure built on another line named the old one. The reference interpreter re-runs this
     graph to name its own lines; the error path only, so its cost does not matter."""
-    from .runtime.evaluate import ReferencePlan, split_leaves
-
     graph = Graph(list(outputs))
     try:
         ReferencePlan(graph).run(*split_leaves(graph))

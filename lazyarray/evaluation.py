@@ -29,6 +29,7 @@ from .runtime.dask.backend import configure as configure_dask_backend
 from .runtime.plan_cache import build_reference_plan
 from .runtime.select import resolve_backend
 from .settings import Settings, apply_if_changed, on_change
+from .graph.node import format_site
 
 _INPUT_OP = get_op("input")
 
@@ -271,8 +272,6 @@ def _evaluate_walked(node: Node, walked: tuple) -> Node:
 
 
 def _out_of_memory(nodes: list[Node], exc: MemoryError) -> MemoryError:
-    from .graph.node import format_site
-
     shown = "; ".join(f"{n.dtype} array of shape {n.shape} (at {format_site(n.site)})"
                       for n in nodes[:3])
     return MemoryError(f"out of memory evaluating {shown}: {exc}")

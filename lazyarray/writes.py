@@ -27,9 +27,8 @@ import numpy as np
 
 from . import _bind
 from ._reshape import reshape_node
-from .cuts import _LIMIT as _LIVE_LIMIT
-from .cuts import _LIVE, _prune
-from .graph import get_op
+from .cuts import _LIMIT as _LIVE_LIMIT, _LIVE, _prune
+from .graph import derivatives, get_op
 from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
 
@@ -214,8 +213,6 @@ def _cast(value: Node, like: Node) -> Node:
 
 
 def _d() -> Any:
-    from .graph import derivatives
-
     return derivatives
 
 

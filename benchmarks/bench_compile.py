@@ -5,10 +5,10 @@ Run: python benchmarks/bench_compile.py [--budget N] [--no-helper-library] [--se
 
 Each case evaluates once on 4,096 elements, in one fresh kernel-cache directory, after a warm-up
 compile (which probes the toolchain) and, unless `--no-helper-library`, after building the shared
-helper library (runtime/c_helper_library.py; its build time is printed). A case may compile
+helper library (runtime/c/helper_library.py; its build time is printed). A case may compile
 several translation units (the node budget cuts long graphs); the figures are the compiler's CPU
 time (`getrusage(RUSAGE_CHILDREN)`) of the case and of its slowest unit, with that unit's wall
-time. `--budget N` overrides the inlining budget (runtime/c_inline_budget.py; 0: every heavy call
+time. `--budget N` overrides the inlining budget (runtime/c/inline_budget.py; 0: every heavy call
 out of line). Random graphs: `--seeds` graphs of 300 math ops per float type (25 functions: our own
 exp/tanh/log/sin/..., libm's tan/arcsin/cbrt/pow/hypot/...) at the default node budget, and one of
 60 ops in one unit (`max_graph_nodes` raised); 64 row sums and 40 reductions read by one root, in one

@@ -6,7 +6,7 @@ One process; for each workload the peers run interleaved (round-robin), and the 
 times and ratios to NumPy. The lazyarray column is the public API on the c backend, as a loop uses
 it: inputs are Arrays made once; each call builds the expression, finds the cached plan, runs it and
 returns a fresh NumPy result. "helped": of the row's parallel kernel calls, how many a second
-thread joined (runtime/c_team.py; the others found the other vCPUs busy). Then fresh processes
+thread joined (runtime/c/team.py; the others found the other vCPUs busy). Then fresh processes
 measure compiling the planner's Program for each workload (one translation unit per plan, empty
 cache) and loading it from the disk cache.
 """

@@ -192,7 +192,7 @@ def test_a_probe_file_with_foreign_flags_is_probed_again(tmp_path, monkeypatch):
 
 
 def test_the_dask_path_checks_its_cache_root(tmp_path, monkeypatch):
-    """A Dask task loads kernels through the same cache_root (runtime/dask_chunk.py): a worker
+    """A Dask task loads kernels through the same cache_root (runtime/dask/chunk.py): a worker
     whose root is not private warns once and computes in a private cache."""
     pytest.importorskip("dask")
     import dask

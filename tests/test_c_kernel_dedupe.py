@@ -1,6 +1,6 @@
 """The same kernel at another position of a program, or in another plan, compiles once: the C
 backend prints and keys each kernel in its own numbering of buffers and scalars
-(runtime/c_canonical.py), and the plan hands each kernel a pointer to its own scalars."""
+(runtime/c/canonical.py), and the plan hands each kernel a pointer to its own scalars."""
 
 import c_programs as P
 import numpy as np

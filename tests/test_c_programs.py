@@ -168,7 +168,7 @@ def test_missing_compiler_is_reported(monkeypatch):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_launcher_runs_the_steps_exactly(plans, name):
-    """`CPlan.run` goes through the plan's generated launcher (runtime/c_launch.py): its results
+    """`CPlan.run` goes through the plan's generated launcher (runtime/c/launch.py): its results
     are the step loop's, bit for bit, for every case (library calls, reductions, intermediates,
     several outputs)."""
     plan, arrays, scalars, _ = plans[name]

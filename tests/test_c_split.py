@@ -1,4 +1,4 @@
-"""Full reductions split into a parallel partial kernel and a fixed-order combine (runtime/c_split.py):
+"""Full reductions split into a parallel partial kernel and a fixed-order combine (runtime/c/split.py):
 which kernels split, results against NumPy, and the same bits for any thread count."""
 
 import numpy as np

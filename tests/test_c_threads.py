@@ -48,7 +48,7 @@ def test_a_team_of_one_runs_the_region_directly_with_the_same_bits():
     """With nt == 1 a kernel's parallel region runs its body directly (c_compiler.SERIAL_REGION,
     linked with --wrap where the linker has it): elementwise and reduction kernels, on one thread
     and on two or three, give the same bits (more threads go through the thread team,
-    runtime/c_team.py, where it is loaded: chunks claimed in whatever order the threads run)."""
+    runtime/c/team.py, where it is loaded: chunks claimed in whatever order the threads run)."""
     import sys
 
     from lazyarray.runtime.c import compiler as c_compiler

@@ -1,4 +1,4 @@
-"""The CUDA dialect's complex functions (runtime/c_complex.py's formulas on real libm functions; NVRTC
+"""The CUDA dialect's complex functions (runtime/c/complex.py's formulas on real libm functions; NVRTC
 has no <complex.h>) compiled as C and compared with NumPy on the CPU: no GPU here runs them, so
 this is where their accuracy is measured. Finite inputs in |re|, |im| <= 6 plus small values; the
 special values (inf/nan components) are C99's only in the C dialect (docs/semantics.md)."""

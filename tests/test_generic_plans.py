@@ -55,7 +55,7 @@ def test_new_size_runs_no_pass(monkeypatch, fresh_caches):
 
 def test_new_size_compiles_no_launcher_code(monkeypatch, fresh_caches):
     """A C plan's launcher text names its sizes through the plan's own globals
-    (runtime/c_launch.py): every size of a size-generic plan shares one compiled launcher."""
+    (runtime/c/launch.py): every size of a size-generic plan shares one compiled launcher."""
     from lazyarray.runtime.c import launch as c_launch
 
     compiled = []
@@ -71,7 +71,7 @@ def test_new_size_compiles_no_launcher_code(monkeypatch, fresh_caches):
 
 
 def test_new_size_reuses_the_structural_key(monkeypatch, fresh_caches):
-    """The C backend's key of a kernel is size-free (runtime/c_backend.py `_layout_and_key`):
+    """The C backend's key of a kernel is size-free (runtime/c/backend.py `_layout_and_key`):
     a new size finds it by the kernel's structure instead of printing that structure again."""
     from lazyarray.runtime.c import backend as c_backend
 

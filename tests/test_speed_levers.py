@@ -122,7 +122,7 @@ def _c_sources(*outs) -> list[str]:
 
 def test_a_transposed_read_runs_in_tiles(reference_backend):
     """Elementwise kernels whose access has unit stride in the second-innermost loop dim loop in
-    tiles (runtime/c_printer.py `tiles_transposed_access`); contiguous ones and reductions over
+    tiles (runtime/c/printer.py `tiles_transposed_access`); contiguous ones and reductions over
     the same read do not (their order is the fold order)."""
     from lazyarray.runtime.c.printer import TILE_INNER
 

@@ -119,7 +119,7 @@ class _Workspace:
                                for at in plan.scalar_offsets]
         self.scalar_bytes = memoryview(self.scalars).cast("B")  # struct packs into it ~2x faster
         # Per input pointer entry, a weak reference to the array it points into (the launcher
-        # skips re-binding the same array: runtime/c_launch.py). Weak: plans hold no user data.
+        # skips re-binding the same array: runtime/c/launch.py). Weak: plans hold no user data.
         self.input_refs: list = []
         self.scalar_views = [self.scalars[k:k + 1].view(np.uint8)[: dt.itemsize].view(dt)
                              for k, dt in enumerate(dtypes)]
@@ -185,7 +185,7 @@ class CPlan:
                                         call.nt, bound))
             else:
                 self._steps.append((-1, step, None, 0, ()))
-        # The hit path: `run`'s loop unrolled into one generated function (runtime/c_launch.py).
+        # The hit path: `run`'s loop unrolled into one generated function (runtime/c/launch.py).
         self._launch = make_launcher(self, _bind_scalars, _char_buffer, run_library_call, _abandon)
 
     def keep_no_workspace(self) -> None:
@@ -458,7 +458,7 @@ class CBackend(Backend):
 
     def compile_without_waiting(self, program: Program) -> CPlan | TieredPlan:
         """As `compile`, but kernels no cache has compile in the background while the plan runs
-        through the NumPy executor, where that gives the same bits (runtime/c_tiered.py)."""
+        through the NumPy executor, where that gives the same bits (runtime/c/tiered.py)."""
         if not background_compiles or compile_stats.forbid_compiles:
             return self.compile(program)
         split = split_full_reductions(program, PARALLEL_THRESHOLD)

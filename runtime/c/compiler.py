@@ -74,7 +74,7 @@ VERSION_DIR = "c-v2"
 # team of one. The linker sends the library's calls to the wrapper (`--wrap`); the compiler probe
 # keeps the flag only where it links (GNU ld, lld), and then every translation unit carries it.
 SERIAL_REGION_FLAG = "-Wl,--wrap=GOMP_parallel"
-# Regions of more threads go to the process's thread team where it is loaded (runtime/c_team.py:
+# Regions of more threads go to the process's thread team where it is loaded (runtime/c/team.py:
 # it never waits for a thread that did not start), else to libgomp.
 SERIAL_REGION = """
 void __real_GOMP_parallel(void (*)(void *), void *, unsigned, unsigned);

@@ -28,7 +28,7 @@ does the same work with nothing left to decide: for `y = f(a, b)` in one kernel 
             ...                             # a1 alike
             p[2] = cbuf(o2)
             F0(p, B0, sptr, T0)     # sptr = ws.scalars_ptr (a kernel whose scalars start
-                                    # further on: ws.kernel_scalars[n], runtime/c_canonical.py)
+                                    # further on: ws.kernel_scalars[n], runtime/c/canonical.py)
         except BaseException:
             abandon(plan, [a0, a1, o2], ws)
             raise

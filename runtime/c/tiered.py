@@ -3,7 +3,7 @@
 A cold compile costs 60-500 ms (the compiler's start dominates a small kernel); a loop never
 evaluated inside builds 2-3 plans and runs each segment in well under a millisecond. So the C
 backend need not wait: `CBackend.compile_without_waiting` queues the missing kernels on the
-background compiler (runtime/c_background.py) and returns a `TieredPlan`, which runs the same
+background compiler (runtime/c/background.py) and returns a `TieredPlan`, which runs the same
 Program through `kernel_numpy` (the executable definition of the kernel IR) until every kernel
 has arrived, then the compiled plan.
 

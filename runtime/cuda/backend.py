@@ -126,7 +126,7 @@ class CupyBackend(Backend):
 
 
 class CupyPlan:
-    """Steps of one Program on the GPU, with the C plan's semantics (runtime/c_backend.py): inputs
+    """Steps of one Program on the GPU, with the C plan's semantics (runtime/c/backend.py): inputs
     bound per run, outputs fresh per run, intermediates in a workspace per plan (allocated on the
     first run, reused: later runs queue behind earlier ones on the one stream), scalars passed as
     kernel arguments, library calls in step order."""

@@ -1,9 +1,9 @@
-"""The CUDA dialect of the C-family printer (runtime/c_printer.py): kernel IR -> CUDA for NVRTC.
+"""The CUDA dialect of the C-family printer (runtime/c/printer.py): kernel IR -> CUDA for NVRTC.
 
 Only the structure differs from C; expressions, loads/stores, helpers and folds are the shared
 printer's. Buffers and scalars are kernel parameters (`const float *__restrict__ b0`, `const float
 a1`), the int64 size/stride block `d` is a device array uploaded once per plan. Each kernel is
-printed in the frame runtime/cuda_launch.py picks from its sizes:
+printed in the frame runtime/cuda/launch.py picks from its sizes:
 
 - **elementwise** (no inner space): a grid-stride loop over the flat outer index, decoded into the
   layout's outer dims; consecutive threads take consecutive (contiguous, coalesced) elements.

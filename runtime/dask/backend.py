@@ -3,7 +3,7 @@
 Each step of the Program becomes dask.array work over the slots' chunked arrays:
 
 - an elementwise kernel: one `blockwise` task per chunk, running the kernel compiled by the C
-  backend on that chunk's blocks (runtime/dask_chunk.py); a kernel that writes several outputs
+  backend on that chunk's blocks (runtime/dask/chunk.py); a kernel that writes several outputs
   runs once per chunk and each output takes its part;
 - a kernel that reduces inner dims and keeps outer ones: the inner dims in one chunk, one task
   per chunk of the outer dims;
@@ -14,7 +14,7 @@ Each step of the Program becomes dask.array work over the slots' chunked arrays:
 - matmul: `dask.array.matmul`; other library calls (concat, take, cumsum, ...): their NumPy
   reference in one task on whole inputs;
 - Loads that slice, flip, transpose, reshape or broadcast become dask.array's own views
-  (runtime/dask_views.py); addressing they cannot express runs the kernel in one task.
+  (runtime/dask/views.py); addressing they cannot express runs the kernel in one task.
 
 Leaves that are NumPy arrays become `dask.array.from_array` with the configured chunks; leaves
 that are dask arrays (`la.from_dask`) keep theirs. `DaskPlan.build` returns dask arrays (lazy,
@@ -272,7 +272,7 @@ def _partial_dtype(r: Reduce) -> np.dtype:
 
 
 def _tree_reducible(k: Kernel) -> bool:
-    """The conditions of runtime/c_split.py (the C backend's own partial/combine split), with one
+    """The conditions of runtime/c/split.py (the C backend's own partial/combine split), with one
     reduction and one stored result."""
     first, *rest = k.stages
     if not first.inner or len(first.reduces) != 1 or first.stores:

@@ -28,8 +28,9 @@ CHILD = """
 import json, sys, time
 sys.path.insert(0, {tests!r})
 import c_programs as P
-from lazyarray.runtime import c_compiler, cache_security, compile_stats
-from lazyarray.runtime.c_backend import CBackend
+from lazyarray.runtime.c import compiler as c_compiler
+from lazyarray.runtime import cache_security, compile_stats
+from lazyarray.runtime.c.backend import CBackend
 mode = sys.argv[1]
 if mode == "stub":
     cache_security.verified = lambda path, digest: True

@@ -13,8 +13,8 @@ import time
 import numpy as np
 from lazyarray.graph import get_op
 from lazyarray.graph.kernel_ir import Apply, BufferSpec, Const, Kernel, Load, Program, Stage, Store
-from lazyarray.runtime import c_compiler
-from lazyarray.runtime.c_backend import CBackend
+from lazyarray.runtime.c import compiler as c_compiler
+from lazyarray.runtime.c.backend import CBackend
 
 
 def sigmoid_program(n: int) -> Program:

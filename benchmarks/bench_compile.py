@@ -5,10 +5,10 @@ Run: python benchmarks/bench_compile.py [--budget N] [--no-helper-library] [--se
 
 Each case evaluates once on 4,096 elements, in one fresh kernel-cache directory, after a warm-up
 compile (which probes the toolchain) and, unless `--no-helper-library`, after building the shared
-helper library (runtime/c_helper_library.py; its build time is printed). A case may compile
+helper library (runtime/c/helper_library.py; its build time is printed). A case may compile
 several translation units (the node budget cuts long graphs); the figures are the compiler's CPU
 time (`getrusage(RUSAGE_CHILDREN)`) of the case and of its slowest unit, with that unit's wall
-time. `--budget N` overrides the inlining budget (runtime/c_inline_budget.py; 0: every heavy call
+time. `--budget N` overrides the inlining budget (runtime/c/inline_budget.py; 0: every heavy call
 out of line). Random graphs: `--seeds` graphs of 300 math ops per float type (25 functions: our own
 exp/tanh/log/sin/..., libm's tan/arcsin/cbrt/pow/hypot/...) at the default node budget, and one of
 60 ops in one unit (`max_graph_nodes` raised); 64 row sums and 40 reductions read by one root, in one
@@ -29,7 +29,7 @@ import numpy as np
 ROOT = tempfile.mkdtemp(prefix="lazyarray-bench-compile-")
 os.environ["LAZYARRAY_CACHE_DIR"] = ROOT
 
-from lazyarray.runtime import c_inline_budget
+from lazyarray.runtime.c import inline_budget as c_inline_budget
 
 import lazyarray as la
 from lazyarray.settings import get_settings
@@ -110,7 +110,7 @@ class Units:
     """Compiler CPU and wall time of each translation unit compiled (c_compiler._compile)."""
 
     def __init__(self) -> None:
-        from lazyarray.runtime import c_compiler
+        from lazyarray.runtime.c import compiler as c_compiler
 
         self.seen: list[tuple[float, float]] = []
         compile_unit = c_compiler._compile
@@ -123,7 +123,7 @@ class Units:
 
 
 def build_helper_library() -> None:
-    from lazyarray.runtime import c_compiler, c_helper_library
+    from lazyarray.runtime.c import compiler as c_compiler, helper_library as c_helper_library
 
     tc = c_compiler.toolchain()
     directory = c_compiler.kernel_dir(tc)
@@ -141,7 +141,7 @@ def main() -> None:
     la.config(backend="c", background_compiles=False)
     la.eval(la.asarray(np.ones(8, np.float32)) + 1)  # toolchain probe
     if "--no-helper-library" in sys.argv:  # as before it existed: none is built, not even later
-        from lazyarray.runtime import c_helper_library
+        from lazyarray.runtime.c import helper_library as c_helper_library
 
         c_helper_library.start_build = lambda *args: None
     else:

@@ -6,7 +6,7 @@ One process; for each workload the peers run interleaved (round-robin), and the 
 times and ratios to NumPy. The lazyarray column is the public API on the c backend, as a loop uses
 it: inputs are Arrays made once; each call builds the expression, finds the cached plan, runs it and
 returns a fresh NumPy result. "helped": of the row's parallel kernel calls, how many a second
-thread joined (runtime/c_team.py; the others found the other vCPUs busy). Then fresh processes
+thread joined (runtime/c/team.py; the others found the other vCPUs busy). Then fresh processes
 measure compiling the planner's Program for each workload (one translation unit per plan, empty
 cache) and loading it from the disk cache.
 """
@@ -197,7 +197,7 @@ def _helped(before, after) -> str:
 
 def main() -> None:
     import lazyarray as la
-    from lazyarray.runtime import c_team
+    from lazyarray.runtime.c import team as c_team
 
     quick = "--quick" in sys.argv
     la.config(backend="c")
@@ -241,8 +241,9 @@ import json, sys, time
 sys.path.insert(0, {bench!r})
 t0 = time.perf_counter()
 import bench_cpu
-from lazyarray.runtime import c_compiler, compile_stats
-from lazyarray.runtime.c_backend import CBackend
+from lazyarray.runtime.c import compiler as c_compiler
+from lazyarray.runtime import compile_stats
+from lazyarray.runtime.c.backend import CBackend
 t_import = time.perf_counter() - t0
 t = time.perf_counter(); c_compiler.toolchain(); t_probe = time.perf_counter() - t
 from lazyarray.graph import Graph

@@ -76,8 +76,9 @@ for name in ("numpy", "cupy-cuda13x", "nvidia-cuda-nvrtc", "jax", "jaxlib", "tor
     except md.PackageNotFoundError:
         print(f"  {name} -")
 import lazyarray as la
-from lazyarray.runtime import available_backends, nvrtc
-from lazyarray.runtime.cupy_backend import CupyBackend
+from lazyarray.runtime import available_backends
+from lazyarray.runtime.cuda import nvrtc
+from lazyarray.runtime.cuda.backend import CupyBackend
 print("lazyarray", la.__file__, "tracing", la.cache_info().tracing)
 print("backends", available_backends(), "nvrtc:", nvrtc.unavailable_reason() or "ok")
 reason = CupyBackend.unavailable_reason()

@@ -45,7 +45,7 @@ IMAGE = frozenset({
 # known); typing-extensions because pydantic needs a recent one and the image's version is not known
 # (the carried one shadows it on PYTHONPATH, a superset).
 CARRY = ("pydantic>=2.0", "cffi>=1.15", "array-api-strict>=2.3", "array-api-extra>=0.7",
-         "setuptools>=77", "typing-extensions>=4.14", "mpmath>=1.3")
+         "setuptools>=77", "typing-extensions>=4.14", "mpmath>=1.3", "import-linter>=2.17")
 # pyproject requirements the GPU run does without (see the module docstring).
 SKIPPED = frozenset({"dask", "distributed", "zarr", "numexpr", "cupy-cuda12x"})
 

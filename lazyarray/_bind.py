@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .graph import dtypes, get_op, semantics
+from .graph import dtypes, get_op, node, semantics
 from .graph.complex_ops import supports_complex
 from .graph.node import (_BUDGET, Node, build_node, format_site, register_library_dir,
                          user_site)
@@ -169,8 +169,6 @@ Array: type = type(None)
 def _load_fast_path() -> Any:
     """lazyarray/_trace.c's module (the operators' and unary functions' common case in C), or
     None: graph/_node.c not in use (not built, or LAZYARRAY_PURE_PYTHON=1), or _trace not built."""
-    from .graph import node
-
     if not node.COMPILED:
         return None
     try:

@@ -15,6 +15,9 @@ from typing import Any
 
 from . import _bind
 from .graph import dtypes
+from .runtime import get_backend
+from .array import Array
+from .graph.node import user_site
 
 _KDL_CUDA = 2  # DLPack device type of CUDA memory
 
@@ -53,8 +56,6 @@ def _device_index(device: Any) -> int:
 
 def device_buffer(obj: Any, dtype: Any, copy: bool, device: Any, site: Any) -> Any:
     """A C-contiguous CuPy array for `obj` (device data, or host data asked onto a device)."""
-    from .runtime import get_backend
-
     backend = get_backend("cupy")  # raises BackendUnavailable with the install hint
     cp = backend.cupy_module()
     with cp.cuda.Device(_device_index(device) if device is not None else cp.cuda.Device().id):
@@ -77,8 +78,6 @@ def from_dlpack(x: Any, *, device: Any = None, copy: bool | None = None) -> Any:
     CPU): a copy, or with `copy=False` the producer's memory itself (the caller must not write)."""
     import numpy as np
 
-    from .array import Array
-    from .graph.node import user_site
 
     site = user_site(1)
     share = copy is False

@@ -14,10 +14,13 @@ import numpy as np
 
 from . import _bind
 from .array import Array
+from .complex_functions import conj, real
+from .elementwise import where
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
-from .manipulation import reshape_node, slice_node
-from .reductions import _as_node
+from .manipulation import expand_dims, matrix_transpose, reshape_node, slice_node
+from .reductions import _as_node, sum as _sum
+from ._linalg_compose import _rank_of, array_rtol, cutoff
 
 
 class EighResult(NamedTuple):
@@ -89,9 +92,7 @@ def _real_part(x: Array) -> Array:
     """A packed complex buffer's real-valued piece (eigenvalues, singular values, log|det|)."""
     if x.dtype.kind != "c":
         return x
-    import lazyarray
-
-    return lazyarray.real(x)
+    return real(x)
 
 
 # --- single results -------------------------------------------------------------------------------
@@ -135,8 +136,6 @@ def pinv(x: Any, /, *, rtol: float | Any | None = None) -> Array:
     """Moore-Penrose pseudo-inverse; singular values below rtol * largest are dropped (default
     max(M, N) * eps, as the Array API says). A float rtol is one library call; an array rtol
     (broadcast against the stack, as the standard allows) is NumPy's own steps over `svd`."""
-    from ._linalg_compose import array_rtol
-
     site = user_site(1)
     a = _matrix(x, "pinv", site)
     tol = array_rtol(rtol, "pinv", site) if rtol is not None else _default_rtol(a)
@@ -149,9 +148,7 @@ def pinv(x: Any, /, *, rtol: float | Any | None = None) -> Array:
 
 def _pinv_steps(a: Node, rtol: Array, site: _bind.Site) -> Array:
     """numpy.linalg.pinv's computation: 1/s above the cut-off, 0 below, V diag(1/s) U^H."""
-    import lazyarray as la
-
-    from ._linalg_compose import cutoff
+    from .linalg import matmul
 
     u, s, vh = svd(Array(a), full_matrices=False)
     cut = cutoff(s, rtol)
@@ -159,9 +156,9 @@ def _pinv_steps(a: Node, rtol: Array, site: _bind.Site) -> Array:
         raise _bind.fail(ValueError, f"pinv: rtol of shape {rtol.shape} does not broadcast to "
                          f"the stack's shape {s.shape[:-1]}", site)  # NumPy: ValueError too
     large = s > cut
-    inv_s = la.where(large, 1 / la.where(large, s, 1), 0)
-    return la.matmul(la.conj(la.matrix_transpose(vh)),
-                     la.expand_dims(inv_s, axis=-1) * la.conj(la.matrix_transpose(u)))
+    inv_s = where(large, 1 / where(large, s, 1), 0)
+    return matmul(conj(matrix_transpose(vh)),
+                  expand_dims(inv_s, axis=-1) * conj(matrix_transpose(u)))
 
 
 def solve(x1: Any, x2: Any, /) -> Array:
@@ -271,9 +268,6 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Arr
     from svdvals and residuals are fused from a @ x. One difference: residuals are computed
     whenever M > N (NumPy returns an empty array when a is rank-deficient, a data-dependent shape
     a lazy array cannot have)."""
-    from ._linalg_compose import _rank_of
-    from .reductions import sum as _sum
-
     site = user_site(1)
     an = _matrix(a, "lstsq", site)
     if an.ndim != 2:

@@ -17,12 +17,9 @@ from . import elementwise as ew
 from .array import Array
 from .graph import dtypes
 from .graph.node import user_site
-from .manipulation import concat, expand_dims, reshape_node, slice_node
-from .reductions import _as_node
+from .manipulation import concat, expand_dims, moveaxis, reshape_node, slice_node
+from .reductions import _as_node, max as _max, min as _min, sum as _sum
 from .writes import view_of
-from .reductions import max as _max
-from .reductions import min as _min
-from .reductions import sum as _sum
 
 
 def diagonal(x: Any, /, *, offset: int = 0) -> Array:
@@ -148,7 +145,6 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     if len(axes) != 2:
         raise _bind.fail(ValueError, "norm: improper number of dimensions to norm", site)
     r, c = (ax % v.ndim for ax in axes)
-    from .manipulation import moveaxis
 
     moved = moveaxis(v, (r, c), (-2, -1))
     out = matrix_norm(moved, ord="fro" if ord is None else ord)

@@ -13,6 +13,8 @@ from . import manipulation as mp
 from . import reductions as red
 from .array import Array
 from .creation import asarray
+from ._linalg_calls import inv, solve, svdvals
+from ._linalg_compose import norm
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -21,9 +23,6 @@ def cond(x: Any, p: Any = None) -> Array:
     """numpy.linalg.cond: s[0]/s[-1] of the singular values (p None/2/-2), else
     norm(x, p) * norm(inv(x), p); NaN from a singular matrix becomes inf unless x has NaNs.
     An exactly singular x with such a p raises inv's LinAlgError (NumPy returns inf)."""
-    from ._linalg_calls import inv, svdvals
-    from ._linalg_compose import norm
-
     a = asarray(x)
     if a.ndim >= 2 and a.shape[-1] * a.shape[-2] == 0:
         raise LinAlgError("cond is not defined on empty arrays")
@@ -96,8 +95,6 @@ def multi_dot(arrays: Sequence[Any], *, out: Any = None) -> Array:
 
 def tensorinv(a: Any, ind: int = 2) -> Array:
     """numpy.linalg.tensorinv: inv of the (prod(shape[ind:]), -1) matrix, reshaped."""
-    from ._linalg_calls import inv
-
     x = asarray(a)
     if ind <= 0:
         raise ValueError("Invalid ind argument.")
@@ -108,8 +105,6 @@ def tensorinv(a: Any, ind: int = 2) -> Array:
 
 def tensorsolve(a: Any, b: Any, axes: Any = None) -> Array:
     """numpy.linalg.tensorsolve: solve of the square matrix a reshapes to, reshaped."""
-    from ._linalg_calls import solve
-
     x, y = asarray(a), asarray(b)
     an = x.ndim
     if axes is not None:

@@ -1,17 +1,101 @@
-"""ndarray-style methods on Array: each forwards to the namespace function of the same name."""
+"""Array's NumPy-API methods and operators, attached after the API modules exist.
+
+As JAX's `jax/_src/numpy/array_methods.py`: the Array type (array.py, the core layer) imports no
+API module; this module imports both sides and binds each operator (`__add__`, `__getitem__`,
+`__setitem__`, ...) and ndarray-style method (`.sum`, `.reshape`, `.mT`, `.at`, ...) to the
+namespace function of the same meaning. lazyarray/__init__.py imports it after the namespace."""
 
 from __future__ import annotations
 
 from types import FunctionType
 from typing import Any
+from weakref import ref as _weakref
 
-from . import (complex_functions, elementwise, indexing, linalg, manipulation, reductions, searching,
-               shaping)
-from .array import Array, _operators
-from .graph.node import user_site
+import numpy as np
+
+import lazyarray  # what `__array_namespace__` returns (still initializing when this module runs)
+
+from . import (_bind, array_api, complex_functions, creation, dask, elementwise, indexing, linalg,
+               manipulation, reductions, searching, shaping)
+from . import elementwise as ew  # the operator tables' short name
+from . import eager
+from . import writes as _writes
+from .array import Array
+from .cache import PAUSED
+from .cuts import _LIMIT as _LIVE_LIMIT
+from .cuts import _LIVE, _prune
+from .eager import LIMIT as _EAGER_LIMIT
+from .graph import get_op
+from .graph.registry import all_ops
+from .graph.dtypes import bool_, float32, float64
+from .graph.node import _BUDGET, user_site
+from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
 from .writes import rebind
 
 
+# --- methods the core Array type leaves to the API -------------------------------------------------
+def __array_namespace__(self: Array, *, api_version: str | None = None) -> Any:
+    """The Array API namespace of this Array: `lazyarray` itself (2024.12; 2023.12 also served)."""
+    if api_version not in (None, "2023.12", "2024.12"):
+        raise ValueError(f"lazyarray implements the Array API 2024.12, not {api_version!r}")
+    return lazyarray
+
+
+def to_device(self: Array, device: Any, /, *, stream: Any = None) -> Array:
+    """The same value on `device` ('cpu', 'cuda', 'cuda:N'); evaluates this Array first."""
+    return array_api.to_device(self, device, stream=stream)
+
+
+def mT(self: Array) -> Array:  # noqa: N802
+    return manipulation.matrix_transpose(self)
+
+
+def at(self: Array) -> Any:
+    return indexing.AtIndexer(self)
+
+
+def to_dask(self: Array) -> Any:
+    """This Array's plan as a lazy dask array: fused kernels as tasks per chunk (docs/dask.md)."""
+    return dask.to_dask(self)
+
+
+def __setitem__(self: Array, key: Any, value: Any) -> None:
+    """`x[idx] = v` rebinds this handle to `x.at[idx].set(v)`, as Dask does: no buffer is
+    written, so every other Array, view and export keeps its value. Array-API consumers
+    (array-api-extra's `at`, `pad`, `create_diagonal`) take every non-JAX array for writable."""
+    site = user_site(1)
+    views = self._view
+    if views is None or (type(views) is list and _none_alive(views)):
+        # a root without (live) views: the common case, kept short
+        old = self._node
+        new = set_node(self, key, value, site)
+        if _EAGER_LIMIT[0] and eager.is_settled_base(old):
+            new = eager.computed_values(new)
+            if eager.settle(self, old, new):
+                return  # written in place, or computed at once (lazyarray/eager.py)
+        self._node = new
+        _LIVE.append(_weakref(self))  # cuts.track, inlined (no import per call)
+        if len(_LIVE) > _LIVE_LIMIT[0]:
+            _prune()
+        return
+    set_through_view(self, key, value, site)
+
+
+def _none_alive(views: list) -> bool:
+    """Whether every view in a root's list is gone (a loop's `A[i, :j]` temporaries): the list
+    is emptied then, and the root writes as one without views."""
+    for r in views:
+        if r() is not None:
+            return False
+    views.clear()
+    return True
+
+
+def __reduce__(self: Array) -> Any:
+    return (creation.array, (self._host(),))
+
+
+# --- ndarray-style methods: each forwards to the namespace function of the same name --------------
 def _method(fn: Any) -> Any:
     if isinstance(fn, FunctionType):  # binds as a method itself: no wrapper frame (`loss.sum()`)
         return fn
@@ -106,4 +190,157 @@ Array.repeat = _repeat  # type: ignore[attr-defined]
 Array.real = property(complex_functions.real)  # type: ignore[attr-defined]
 Array.imag = property(complex_functions.imag)  # type: ignore[attr-defined]
 Array.conj = Array.conjugate = _method(complex_functions.conj)  # type: ignore[attr-defined]
+
+
+for _fn in (__array_namespace__, to_device, to_dask, __setitem__, __reduce__):
+    setattr(Array, _fn.__name__, _fn)
+Array.mT = property(mT)  # type: ignore[attr-defined]
+Array.at = property(at)  # type: ignore[attr-defined]
+
+
+# --- operators --------------------------------------------------------------------------------------
+def _operators() -> None:
+    """Attach Python operators; each is the namespace function of the same meaning."""
+    binary = {
+        "add": ew.add, "sub": ew.subtract, "mul": ew.multiply, "truediv": ew.divide,
+        "floordiv": ew.floor_divide, "mod": ew.remainder, "pow": ew.power,
+        "and": ew.bitwise_and, "or": ew.bitwise_or, "xor": ew.bitwise_xor,
+        "lshift": ew.bitwise_left_shift, "rshift": ew.bitwise_right_shift, "matmul": linalg.matmul,
+    }
+    for name, fn in binary.items():
+        setattr(Array, f"__{name}__", _forward(fn))
+        setattr(Array, f"__r{name}__", _reflected(fn))
+    Array.__pow__ = _forward(ew.power_operator)  # type: ignore[method-assign]  (bool ** 2: int8)
+    compare = {"eq": ew.equal, "ne": ew.not_equal, "lt": ew.less, "le": ew.less_equal,
+               "gt": ew.greater, "ge": ew.greater_equal}
+    for name, fn in compare.items():
+        setattr(Array, f"__{name}__", _forward(fn))
+    inplace = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide,
+               "floordiv": np.floor_divide, "mod": np.remainder, "pow": np.power,
+               "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
+               "lshift": np.left_shift, "rshift": np.right_shift, "matmul": np.matmul}
+    for name, ufunc in inplace.items():  # x op= y writes x (and through a view, its base)
+        setattr(Array, f"__i{name}__", _writes.inplace_method(getattr(Array, f"__{name}__"),
+                                                                ufunc))
+    Array.__eq__ = _with_none(Array.__eq__, False)  # type: ignore[method-assign]
+    Array.__ne__ = _with_none(Array.__ne__, True)  # type: ignore[method-assign]
+    Array.__divmod__ = _forward(_divmod)  # type: ignore[attr-defined]
+    Array.__rdivmod__ = _reflected(_divmod)  # type: ignore[attr-defined]
+    Array.__round__ = lambda self, ndigits=None: ew.round(self, ndigits or 0)  # type: ignore
+    # The commonest operators bind their primitive directly: one Python frame less per op.
+    direct = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide"}
+    for name, op_name in direct.items():
+        setattr(Array, f"__{name}__", _direct(get_op(op_name), reflected=False))
+        setattr(Array, f"__r{name}__", _direct(get_op(op_name), reflected=True))
+    if _bind.FAST is not None:  # C methods for these four; the Python ones above as fallback
+        _install_fast_path(direct, get_op)
+    unary = {"neg": ew.negative, "pos": ew.positive, "abs": ew.abs, "invert": ew.bitwise_invert}
+    for name, fn in unary.items():
+        setattr(Array, f"__{name}__", fn)
+    if _bind.FAST is not None and hasattr(_bind.FAST, "install_methods"):
+        # C methods for comparisons and unary operators: the namespace function's fast path
+        # without its Python frame (two for a comparison); the Python methods above as fallback.
+        _bind.FAST.install_methods(tuple(
+            (f"__{name}__", get_op(fn.__name__), getattr(Array, f"__{name}__"))
+            for name, fn in {**compare, **unary}.items()))
+    def __getitem__(self: Array, key: Any) -> Array:
+        return getitem(self, key)
+
+    Array.__getitem__ = __getitem__  # type: ignore[method-assign]
+    if _bind.FAST is not None and hasattr(_bind.FAST, "install_getitem"):
+        # A C method for basic keys (ints, slices, None, ...); the Python one above for the rest.
+        _bind.FAST.install_getitem(__getitem__, get_op("slice"), get_op("reshape"),
+                                   _writes.prune_views)
+        if hasattr(_bind.FAST, "set_index_types"):  # np.int64 & co. as indices, as Python ints
+            _bind.FAST.set_index_types(tuple(NUMPY_INTS))
+
+
+def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:
+    tables = (_LIVE, _LIVE_LIMIT, _prune, _bind._LOOPS, _bind._SCALAR_KEYS, _BUDGET, _bind.SCALAR,
+              (float32, float64), _bind._BROADCASTS, _bind.BROADCAST)
+    operators = tuple((get_op(op_name), getattr(Array, f"__{name}__"),
+                       getattr(Array, f"__r{name}__")) for name, op_name in direct.items())
+    _bind.FAST.install(Array, tables, operators)
+    if hasattr(_bind.FAST, "install_eager"):
+        view_ops = tuple(op for op in all_ops() if op.write_back is not None)
+        _bind.FAST.install_eager(eager.LIMIT, eager.run_candidate, eager.EAGER_MARK, view_ops,
+                                 eager.SEED_OPS, _bind.CAST, eager.element, PAUSED, _bind.INPUT,
+                                 np.asarray, *eager.c_run_parts())
+
+
+def _divmod(x1: Any, x2: Any) -> tuple[Array, Array]:
+    return ew.floor_divide(x1, x2), ew.remainder(x1, x2)
+
+
+_OPERAND_TYPES = frozenset({int, float, complex, bool, np.ndarray})
+
+
+def _direct(op: Any, reflected: bool) -> Any:
+    elementwise = _bind.binary
+
+    if reflected:
+        def method(self: Array, other: Any) -> Any:
+            t = type(other)
+            if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
+                return NotImplemented
+            return Array(elementwise(op, other, self, user_site(2)))  # 2: skip this frame
+    else:
+        def method(self: Array, other: Any) -> Any:
+            t = type(other)
+            if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
+                return NotImplemented
+            return Array(elementwise(op, self, other, user_site(2)))  # 2: skip this frame
+    method.__name__ = ("__r" if reflected else "__") + op.name + "__"
+    return method
+
+
+
+def _with_none(method: Any, value: bool) -> Any:
+    """`x == None` / `x != None` compare elementwise, as NumPy's (an object comparison: all False /
+    all True), where Python's fallback for NotImplemented would answer one bool. A broadcast
+    scalar: no memory until used. The C comparison methods fall back to this one for None."""
+    def compare(self: Array, other: Any) -> Any:
+        if other is None:
+            return Array(_bind.scalar_leaf(value, bool_, user_site(2), self.shape))
+        return method(self, other)
+
+    compare.__name__ = method.__name__
+    return compare
+
+
+def _forward(fn: Any) -> Any:
+    def method(self: Array, other: Any) -> Any:
+        if type(other) is not Array and not _is_operand(other):
+            return NotImplemented
+        return fn(self, other)
+
+    method.__name__ = fn.__name__
+    return method
+
+
+def _reflected(fn: Any) -> Any:
+    def method(self: Array, other: Any) -> Any:
+        if type(other) is not Array and not _is_operand(other):
+            return NotImplemented
+        return fn(other, self)
+
+    method.__name__ = "r" + fn.__name__
+    return method
+
+
+def _is_operand(x: Any) -> bool:
+    """What NumPy's ndarray would take: scalars, sequences, and foreign arrays (`__array__`,
+    `__dlpack__`), except those that opt out of NumPy's operators (`__array_ufunc__ = None`,
+    NEP 13): their reflected operator runs instead. An `__array_priority__` alone (torch sets
+    one) does not defer: torch's reflected operators decline Arrays (`a + tensor` was a TypeError
+    both ways round) or compute at torch's line in its own dtype (`a / tensor` as
+    `tensor.reciprocal() * a`, in float32); the tensor is an operand instead, copied as an
+    ndarray."""
+    if isinstance(x, (Array, int, float, complex, bool, np.ndarray, np.generic, list, tuple)):
+        return True
+    if not (hasattr(x, "__array__") or hasattr(x, "__dlpack__")):
+        return False
+    return getattr(type(x), "__array_ufunc__", 0) is not None
+
+
 _operators()

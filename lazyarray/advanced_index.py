@@ -21,6 +21,7 @@ from .array import Array
 from .graph import dtypes
 from .graph.node import Node
 from .manipulation import permute_node, reshape_node
+from . import elementwise as ew
 
 
 def broadcast_index_shape(indices: list[Node], site: _bind.Site) -> tuple[int, ...]:
@@ -38,8 +39,6 @@ def _flat_index(indices: list[Node], sizes: list[int], shape: tuple[int, ...],
     """One index into the merged dimensions; an out-of-bounds entry in any array maps to the
     merged size itself, so the take raises IndexError at evaluation instead of reading a
     neighbour."""
-    from . import elementwise as ew
-
     total = math.prod(sizes)
     flat, valid = None, None
     stride = total

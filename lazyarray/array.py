@@ -1,4 +1,5 @@
-"""`Array`: an immutable value that owns a lazy expression, and its NumPy-like methods and operators.
+"""`Array`: an immutable value that owns a lazy expression. The core layer: this module imports no
+API module; the NumPy-like methods and operators are attached by lazyarray/_methods.py.
 
 An Array holds the output node of its expression. Binding an op makes a new node over the (immutable,
 shared) input nodes, so any Array can be evaluated on its own and sub-graphs are shared for free.
@@ -17,15 +18,10 @@ import numpy as np
 
 from . import _bind
 from . import writes as _writes
+from .cuts import _LIMIT as _LIVE_LIMIT, _LIVE, _prune
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import run_now as _run_now
 from .eager import seeded as _eager_seeded
-from .eager import computed_values as _computed_values
-from .eager import is_settled_base as _settled_base
-from .eager import settle as _settle
-from .cuts import _LIMIT as _LIVE_LIMIT
-from .cuts import _LIVE, _prune
-from .graph.dtypes import bool_
 from .graph.node import Node, user_site
 
 
@@ -39,8 +35,6 @@ class LazyExpr:
 
     @property
     def leaves(self) -> dict[Node, Any]:
-        from .graph import topological_order
-
         return {n: n.data for n in topological_order([self.node]) if n.is_leaf}
 
     @property
@@ -48,8 +42,6 @@ class LazyExpr:
         return self.node.holds_buffer
 
     def __repr__(self) -> str:
-        from .graph import Graph
-
         return "LazyExpr:\n" + Graph([self.node]).to_text()
 
 
@@ -102,20 +94,6 @@ class Array:
 
         return device_of(self._node)
 
-    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
-        """The Array API namespace of this Array: `lazyarray` itself (2024.12; 2023.12 also served)."""
-        if api_version not in (None, "2023.12", "2024.12"):
-            raise ValueError(f"lazyarray implements the Array API 2024.12, not {api_version!r}")
-        import lazyarray
-
-        return lazyarray
-
-    def to_device(self, device: Any, /, *, stream: Any = None) -> Array:
-        """The same value on `device` ('cpu', 'cuda', 'cuda:N'); evaluates this Array first."""
-        from .array_api import to_device
-
-        return to_device(self, device, stream=stream)
-
     @property
     def expr(self) -> LazyExpr:
         return LazyExpr(self._node)
@@ -133,18 +111,6 @@ class Array:
             _bind.PERMUTE, (node,), (axes,), node.shape[::-1], node.dtype, site)),
             lambda base: _bind.primitive(_bind.PERMUTE, (base,), (axes,), base.shape[::-1],
                                          base.dtype, site))
-
-    @property
-    def mT(self) -> Array:  # noqa: N802
-        from . import manipulation
-
-        return manipulation.matrix_transpose(self)
-
-    @property
-    def at(self) -> Any:
-        from .indexing import AtIndexer
-
-        return AtIndexer(self)
 
     # --- evaluation triggers ---------------------------------------------------------------------------
     def _host(self) -> np.ndarray:
@@ -169,12 +135,6 @@ class Array:
         if dtype is not None and np.dtype(dtype) != out.dtype:
             return out.astype(dtype)
         return out.copy() if copy else _read_only(out)
-
-    def to_dask(self) -> Any:
-        """This Array's plan as a lazy dask array: fused kernels as tasks per chunk (docs/dask.md)."""
-        from .dask import to_dask
-
-        return to_dask(self)
 
     def block_until_ready(self) -> Array:
         from .evaluation import block_until_ready
@@ -262,37 +222,11 @@ class Array:
             return format(self.item(), spec)
         return format(str(self), spec)
 
-    def __setitem__(self, key: Any, value: Any) -> None:
-        """`x[idx] = v` rebinds this handle to `x.at[idx].set(v)`, as Dask does: no buffer is
-        written, so every other Array, view and export keeps its value. Array-API consumers
-        (array-api-extra's `at`, `pad`, `create_diagonal`) take every non-JAX array for writable."""
-        site = user_site(1)
-        views = self._view
-        if views is None or (type(views) is list and _none_alive(views)):
-            # a root without (live) views: the common case, kept short
-            old = self._node
-            new = _set_node(self, key, value, site)
-            if _EAGER_LIMIT[0] and _settled_base(old):
-                new = _computed_values(new)
-                if _settle(self, old, new):
-                    return  # written in place, or computed at once (lazyarray/eager.py)
-            self._node = new
-            _LIVE.append(_weakref(self))  # cuts.track, inlined (no import per call)
-            if len(_LIVE) > _LIVE_LIMIT[0]:
-                _prune()
-            return
-        _set_through_view(self, key, value, site)
-
     def __copy__(self) -> Array:
         return Array(self._node)  # a new handle on the same value: `x[i] = v` rebinds only it
 
     def __deepcopy__(self, memo: Any) -> Array:
         return Array(self._node)
-
-    def __reduce__(self) -> Any:
-        from .creation import array
-
-        return (array, (self._host(),))
 
     # --- DLPack / interop: evaluated data, shared where it lives (host or GPU) ---------------------------
     def _data(self) -> Any:
@@ -321,7 +255,6 @@ class Array:
             raise BufferError(f"cannot export to DLPack device {tuple(dl_device)}")
         kwargs: dict[str, Any] = {} if max_version is None else {"max_version": max_version}
         if not isinstance(data, np.ndarray):  # a GPU buffer: finish the work that writes it first
-            from .runtime import get_backend
 
             backend = get_backend("cupy")
             with backend.stream:
@@ -347,7 +280,6 @@ class Array:
         data = self._data()
         if isinstance(data, np.ndarray):
             raise AttributeError("this Array lives on the CPU; it has no __cuda_array_interface__")
-        from .runtime import get_backend
 
         get_backend("cupy").synchronize()
         return data.__cuda_array_interface__
@@ -357,6 +289,8 @@ _bind.Array = Array
 _INPUT = _bind.INPUT
 from .cache import _check_not_traced  # noqa: E402  (cache does not import this module)
 from .cache import _state as _trace_state  # noqa: E402
+from .graph import Graph, topological_order
+from .runtime import get_backend
 
 
 def _refuse_stand_in(node: Node) -> None:
@@ -376,151 +310,10 @@ def _to_host(a: Array) -> np.ndarray:
     return to_host(a)
 
 
-def _set_node(a: Array, key: Any, value: Any, site: Any) -> Node:
-    """indexing.set_node, imported on first use (indexing imports this module)."""
-    global _set_node
-    from .indexing import set_node
-
-    _set_node = set_node
-    return set_node(a, key, value, site)
-
-
-def _set_through_view(a: Array, key: Any, value: Any, site: Any) -> None:
-    """indexing.set_through_view, imported on first use (indexing imports this module)."""
-    global _set_through_view
-    from .indexing import set_through_view
-
-    _set_through_view = set_through_view
-    set_through_view(a, key, value, site)
-
-
-def _none_alive(views: list) -> bool:
-    """Whether every view in a root's list is gone (a loop's `A[i, :j]` temporaries): the list
-    is emptied then, and the root writes as one without views."""
-    for r in views:
-        if r() is not None:
-            return False
-    views.clear()
-    return True
-
-
 def _read_only(data: np.ndarray) -> np.ndarray:
     view = data.view()
     view.setflags(write=False)
     return view
-
-
-def _operators() -> None:
-    """Attach Python operators; each is the namespace function of the same meaning."""
-    from . import elementwise as ew
-    from . import linalg
-    from .graph import get_op
-
-    binary = {
-        "add": ew.add, "sub": ew.subtract, "mul": ew.multiply, "truediv": ew.divide,
-        "floordiv": ew.floor_divide, "mod": ew.remainder, "pow": ew.power,
-        "and": ew.bitwise_and, "or": ew.bitwise_or, "xor": ew.bitwise_xor,
-        "lshift": ew.bitwise_left_shift, "rshift": ew.bitwise_right_shift, "matmul": linalg.matmul,
-    }
-    for name, fn in binary.items():
-        setattr(Array, f"__{name}__", _forward(fn))
-        setattr(Array, f"__r{name}__", _reflected(fn))
-    Array.__pow__ = _forward(ew.power_operator)  # type: ignore[method-assign]  (bool ** 2: int8)
-    compare = {"eq": ew.equal, "ne": ew.not_equal, "lt": ew.less, "le": ew.less_equal,
-               "gt": ew.greater, "ge": ew.greater_equal}
-    for name, fn in compare.items():
-        setattr(Array, f"__{name}__", _forward(fn))
-    inplace = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide,
-               "floordiv": np.floor_divide, "mod": np.remainder, "pow": np.power,
-               "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
-               "lshift": np.left_shift, "rshift": np.right_shift, "matmul": np.matmul}
-    for name, ufunc in inplace.items():  # x op= y writes x (and through a view, its base)
-        setattr(Array, f"__i{name}__", _writes.inplace_method(getattr(Array, f"__{name}__"),
-                                                                ufunc))
-    Array.__eq__ = _with_none(Array.__eq__, False)  # type: ignore[method-assign]
-    Array.__ne__ = _with_none(Array.__ne__, True)  # type: ignore[method-assign]
-    Array.__divmod__ = _forward(_divmod)  # type: ignore[attr-defined]
-    Array.__rdivmod__ = _reflected(_divmod)  # type: ignore[attr-defined]
-    Array.__round__ = lambda self, ndigits=None: ew.round(self, ndigits or 0)  # type: ignore
-    # The commonest operators bind their primitive directly: one Python frame less per op.
-    direct = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide"}
-    for name, op_name in direct.items():
-        setattr(Array, f"__{name}__", _direct(get_op(op_name), reflected=False))
-        setattr(Array, f"__r{name}__", _direct(get_op(op_name), reflected=True))
-    if _bind.FAST is not None:  # C methods for these four; the Python ones above as fallback
-        _install_fast_path(direct, get_op)
-    unary = {"neg": ew.negative, "pos": ew.positive, "abs": ew.abs, "invert": ew.bitwise_invert}
-    for name, fn in unary.items():
-        setattr(Array, f"__{name}__", fn)
-    if _bind.FAST is not None and hasattr(_bind.FAST, "install_methods"):
-        # C methods for comparisons and unary operators: the namespace function's fast path
-        # without its Python frame (two for a comparison); the Python methods above as fallback.
-        _bind.FAST.install_methods(tuple(
-            (f"__{name}__", get_op(fn.__name__), getattr(Array, f"__{name}__"))
-            for name, fn in {**compare, **unary}.items()))
-    from .indexing import getitem
-
-    def __getitem__(self: Array, key: Any) -> Array:  # bound here: indexing imports this module
-        return getitem(self, key)
-
-    Array.__getitem__ = __getitem__  # type: ignore[method-assign]
-    if _bind.FAST is not None and hasattr(_bind.FAST, "install_getitem"):
-        # A C method for basic keys (ints, slices, None, ...); the Python one above for the rest.
-        _bind.FAST.install_getitem(__getitem__, get_op("slice"), get_op("reshape"),
-                                   _writes.prune_views, np.dtype(np.int64))
-        if hasattr(_bind.FAST, "set_index_types"):  # np.int64 & co. as indices, as Python ints
-            from .indexing import NUMPY_INTS
-
-            _bind.FAST.set_index_types(tuple(NUMPY_INTS))
-
-
-def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:
-    from .graph.dtypes import float32, float64
-    from .graph.node import _BUDGET
-
-    tables = (_LIVE, _LIVE_LIMIT, _prune, _bind._LOOPS, _bind._SCALAR_KEYS, _BUDGET, _bind.SCALAR,
-              (float32, float64), _bind._BROADCASTS, _bind.BROADCAST)
-    operators = tuple((get_op(op_name), getattr(Array, f"__{name}__"),
-                       getattr(Array, f"__r{name}__")) for name, op_name in direct.items())
-    _bind.FAST.install(Array, tables, operators)
-    if hasattr(_bind.FAST, "install_eager"):
-        from . import eager
-        from .graph.registry import all_ops
-
-        view_ops = tuple(op for op in all_ops() if op.write_back is not None)
-        from .cache import PAUSED
-
-        _bind.FAST.install_eager(eager.LIMIT, eager.run_candidate, eager.EAGER_MARK, view_ops,
-                                 eager.SEED_OPS, _bind.CAST, eager.element, PAUSED, _bind.INPUT,
-                                 np.asarray, *eager.c_run_parts())
-
-
-def _divmod(x1: Any, x2: Any) -> tuple[Array, Array]:
-    from . import elementwise as ew
-
-    return ew.floor_divide(x1, x2), ew.remainder(x1, x2)
-
-
-_OPERAND_TYPES = frozenset({int, float, complex, bool, np.ndarray})
-
-
-def _direct(op: Any, reflected: bool) -> Any:
-    elementwise = _bind.binary
-
-    if reflected:
-        def method(self: Array, other: Any) -> Any:
-            t = type(other)
-            if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
-                return NotImplemented
-            return Array(elementwise(op, other, self, user_site(2)))  # 2: skip this frame
-    else:
-        def method(self: Array, other: Any) -> Any:
-            t = type(other)
-            if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
-                return NotImplemented
-            return Array(elementwise(op, self, other, user_site(2)))  # 2: skip this frame
-    method.__name__ = ("__r" if reflected else "__") + op.name + "__"
-    return method
 
 
 # Consumers that take a DLPack >= 1.0 capsule but ignore its read-only flag (torch 2.x's
@@ -531,51 +324,3 @@ _IGNORE_READ_ONLY = frozenset({"torch"})
 def _ignores_read_only(caller: Any) -> bool:
     """Whether `__dlpack__` was called from such a consumer (the frame that called it)."""
     return caller.f_globals.get("__name__", "").partition(".")[0] in _IGNORE_READ_ONLY
-
-
-def _with_none(method: Any, value: bool) -> Any:
-    """`x == None` / `x != None` compare elementwise, as NumPy's (an object comparison: all False /
-    all True), where Python's fallback for NotImplemented would answer one bool. A broadcast
-    scalar: no memory until used. The C comparison methods fall back to this one for None."""
-    def compare(self: Array, other: Any) -> Any:
-        if other is None:
-            return Array(_bind.scalar_leaf(value, bool_, user_site(2), self.shape))
-        return method(self, other)
-
-    compare.__name__ = method.__name__
-    return compare
-
-
-def _forward(fn: Any) -> Any:
-    def method(self: Array, other: Any) -> Any:
-        if type(other) is not Array and not _is_operand(other):
-            return NotImplemented
-        return fn(self, other)
-
-    method.__name__ = fn.__name__
-    return method
-
-
-def _reflected(fn: Any) -> Any:
-    def method(self: Array, other: Any) -> Any:
-        if type(other) is not Array and not _is_operand(other):
-            return NotImplemented
-        return fn(other, self)
-
-    method.__name__ = "r" + fn.__name__
-    return method
-
-
-def _is_operand(x: Any) -> bool:
-    """What NumPy's ndarray would take: scalars, sequences, and foreign arrays (`__array__`,
-    `__dlpack__`), except those that opt out of NumPy's operators (`__array_ufunc__ = None`,
-    NEP 13): their reflected operator runs instead. An `__array_priority__` alone (torch sets
-    one) does not defer: torch's reflected operators decline Arrays (`a + tensor` was a TypeError
-    both ways round) or compute at torch's line in its own dtype (`a / tensor` as
-    `tensor.reciprocal() * a`, in float32); the tensor is an operand instead, copied as an
-    ndarray."""
-    if isinstance(x, (Array, int, float, complex, bool, np.ndarray, np.generic, list, tuple)):
-        return True
-    if not (hasattr(x, "__array__") or hasattr(x, "__dlpack__")):
-        return False
-    return getattr(type(x), "__array_ufunc__", 0) is not None

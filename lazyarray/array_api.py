@@ -16,6 +16,9 @@ import numpy as np
 from . import _device
 from .array import Array
 from .graph import dtypes
+from .runtime import available_backends, get_backend
+from . import _bind
+from .graph.node import user_site
 
 __array_api_version__ = "2024.12"
 
@@ -112,11 +115,8 @@ def can_cast(from_: Any, to: Any) -> bool:
 
 # --- devices -----------------------------------------------------------------------------------------
 def _cuda_devices() -> list[str]:
-    from .runtime import available_backends
-
     if "cupy" not in available_backends():
         return []
-    from .runtime import get_backend
 
     cp = get_backend("cupy").cupy_module()
     return [f"cuda:{i}" for i in range(cp.cuda.runtime.getDeviceCount())]
@@ -126,8 +126,6 @@ def to_device(x: Array, device: Any, /, *, stream: Any = None) -> Array:
     """Array API `to_device`: the same value on `device` ('cpu', 'cuda', 'cuda:N'); evaluates `x`."""
     if device is None or device == x.device or (device == "cuda" and x.device.startswith("cuda")):
         return x
-    from . import _bind
-    from .graph.node import user_site
 
     site = user_site(1)
     if _device.wants_device(device):

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .graph import Graph, Node, get_op
+from .graph import get_op, Graph, Node, node
 from .graph.node import _compiled, format_site, user_site
 from .graph.generic import generic_signature
 from .graph.signature import graph_signature
@@ -30,21 +30,23 @@ from .runtime.plan_cache import PlanCache
 from . import donation, fp_errors, nan_debug
 from .runtime.fp_status import clear as fp_clear, test as fp_test
 from .settings import get_settings
+from . import _bind
+from .runtime.evaluate import ReferencePlan, split_leaves
 
 try:  # the C backend's compile counters and forbid switch (absent until that backend lands)
     from .runtime import compile_stats as _compile_stats
 except ImportError:  # pragma: no cover - depends on which branches have landed
     _compile_stats = None
 try:
-    from .runtime import c_background as _c_background
+    from .runtime.c import background as _c_background
 except ImportError:  # pragma: no cover
     _c_background = None
 try:
-    from .runtime.c_tiered import TieredPlan as _TieredPlan
+    from .runtime.c.tiered import TieredPlan as _TieredPlan
 except ImportError:  # pragma: no cover
     _TieredPlan = None
 try:  # a C plan that graph/_node.c can launch itself
-    from .runtime.c_launch import direct_spec as _direct_spec
+    from .runtime.c.launch import direct_spec as _direct_spec
 except ImportError:  # pragma: no cover
     def _direct_spec(plan: Any) -> Any:
         return None
@@ -122,9 +124,6 @@ def cache_info() -> CacheInfo:
 
 
 def _tracing_path() -> str:
-    from . import _bind
-    from .graph import node
-
     if _bind.FAST is not None:
         return "compiled"
     return "compiled nodes" if node.COMPILED else "python"
@@ -206,11 +205,14 @@ class tracing:
         PAUSED[0] -= 1
 
 
+class TracerEvaluationError(TypeError):
+    """A jitted function looked at a value computed from its arguments while being traced
+    (raised here and by lazyarray/traced_scalar.py; lazyarray.jit re-exports it)."""
+
+
 def _check_not_traced(leaves: list[Node]) -> None:
     stand_ins = _state.stand_ins
     if stand_ins and any(id(n) in stand_ins or hasattr(n.data, "slot") for n in leaves):
-        from .jit import TracerEvaluationError
-
         raise TracerEvaluationError(
             f"la.jit: the traced function evaluates a value computed from its arguments at "
             f"{format_site(user_site(1))}; that value would be fixed for every later call. Mark "
@@ -438,8 +440,6 @@ def _at_these_sites(outputs: Sequence[Node], exc: Exception) -> Exception:
     node, but a cached plan holds the lines of the graph it was first built for: the same
     structure built on another line named the old one. The reference interpreter re-runs this
     graph to name its own lines; the error path only, so its cost does not matter."""
-    from .runtime.evaluate import ReferencePlan, split_leaves
-
     graph = Graph(list(outputs))
     try:
         ReferencePlan(graph).run(*split_leaves(graph))

@@ -16,6 +16,7 @@ from .array import Array
 from .writes import view_of
 from .graph import dtypes, get_op
 from .graph.node import user_site
+from .elementwise import arctan2
 
 _REAL, _IMAG, _CONJ = get_op("real"), get_op("imag"), get_op("conj")
 _COMPLEX = get_op("complex")
@@ -62,8 +63,6 @@ def from_parts(re: Array, im: Array) -> Array:
 
 def angle(z: Any, deg: bool = False) -> Array:
     """The argument of each complex number in (-pi, pi] (NumPy `angle`), in NumPy's dtype."""
-    from .elementwise import arctan2
-
     site = user_site(1)
     node = _bind.operand(z, site)
     if not isinstance(node, _bind.Node):

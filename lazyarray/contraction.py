@@ -25,6 +25,11 @@ from . import _bind
 from .array import Array
 from .graph import dtypes
 from .graph.node import user_site
+from .creation import asarray
+from .numpy_shapes import diagonal
+from .reductions import sum as sum_
+from .manipulation import broadcast_to, expand_dims
+from .linalg import matmul
 
 Label = str | int  # a letter, or the position of an ellipsis axis counted from the right
 
@@ -60,8 +65,6 @@ def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: st
 
 # --- parsing -------------------------------------------------------------------------------------
 def _split_operands(operands: tuple, site: _bind.Site) -> tuple[str, list[Array]]:
-    from .creation import asarray
-
     if not operands:
         raise _bind.fail(TypeError, "einsum needs subscripts and at least one operand", site)
     if isinstance(operands[0], str):
@@ -181,8 +184,6 @@ def _label_sizes(arrays: list[Array], inputs: list[list[Label]],
 # --- the steps -----------------------------------------------------------------------------------
 def _diagonals(a: Array, labels: list[Label]) -> tuple[Array, list[Label]]:
     """A label repeated within one operand: its diagonal (appended last, as numpy.diagonal)."""
-    from .numpy_shapes import diagonal
-
     labels = list(labels)
     while len(set(labels)) != len(labels):
         lb = next(x for x in labels if labels.count(x) > 1)
@@ -194,8 +195,6 @@ def _diagonals(a: Array, labels: list[Label]) -> tuple[Array, list[Label]]:
 
 
 def _sum_labels(a: Array, labels: list[Label], drop: list[Label]) -> tuple[Array, list[Label]]:
-    from .reductions import sum as sum_
-
     if not drop:
         return a, labels
     axes = tuple(labels.index(lb) for lb in drop)
@@ -208,15 +207,12 @@ def _broadcast_labels(a: Array, labels: list[Label], sizes: dict[Label, int]) ->
     shape = tuple(sizes[lb] for lb in labels)
     if a.shape == shape:
         return a
-    from .manipulation import broadcast_to
 
     return broadcast_to(a, shape)
 
 
 def _arrange(a: Array, labels: list[Label], order: list[Label]) -> Array:
     """`a` with its axes in `order` (labels it lacks become axes of size 1)."""
-    from .manipulation import expand_dims
-
     present = [lb for lb in order if lb in labels]
     if present != labels:
         a = a.transpose([labels.index(lb) for lb in present])
@@ -240,8 +236,6 @@ def _contract(a: Array, la_: list[Label], b: Array, lb_: list[Label], needed: se
 
 def _matmul_contract(a: Array, la_: list[Label], b: Array, lb_: list[Label], groups: tuple,
                      sizes: dict[Label, int]) -> Array:
-    from .linalg import matmul
-
     batch, a_only, summed, b_only = groups
     full = {x: sizes[x] for x in (*batch, *summed)}
     a = _broadcast_labels(_arrange(a, la_, batch + a_only + summed), batch + a_only + summed,

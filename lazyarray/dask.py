@@ -19,7 +19,7 @@ from .array import Array
 from .graph import Graph, dtypes
 from .graph.node import user_site
 from .passes import optimize
-from .runtime.dask_backend import DaskPlan, describe
+from .runtime.dask.backend import DaskPlan, describe
 from .runtime.evaluate import split_leaves
 
 

@@ -17,6 +17,7 @@ from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .outputs import into
+from .searching import nonzero
 
 _CAST = get_op("cast")
 # (name, inputs, out, keywords) -> result: a call with NumPy's ufunc keywords (lazyarray/ufuncs.py)
@@ -170,7 +171,6 @@ def where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
     if x1 is _NO_VALUE or x2 is _NO_VALUE:
         if x1 is not x2:
             raise _bind.fail(ValueError, "either both or neither of x and y should be given", site)
-        from .searching import nonzero
 
         return nonzero(condition)
     cond = _bind.operand(condition, site)

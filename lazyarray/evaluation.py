@@ -26,11 +26,12 @@ from .passes import optimize, plan_memory
 from .passes.pipeline import optimize_until
 from .runtime import EvaluateOptions, get_backend
 from .runtime.backend import DATA_ERRORS
-from .runtime.c_backend import configure as configure_c_backend
-from .runtime.dask_backend import configure as configure_dask_backend
+from .runtime.c.backend import configure as configure_c_backend
+from .runtime.dask.backend import configure as configure_dask_backend
 from .runtime.plan_cache import build_reference_plan
 from .runtime.select import resolve_backend
 from .settings import Settings, apply_if_changed, on_change
+from .graph.node import format_site
 
 _INPUT_OP = get_op("input")
 
@@ -305,8 +306,6 @@ own = donation.own
 
 
 def _out_of_memory(nodes: list[Node], exc: MemoryError) -> MemoryError:
-    from .graph.node import format_site
-
     shown = "; ".join(f"{n.dtype} array of shape {n.shape} (at {format_site(n.site)})"
                       for n in nodes[:3])
     return MemoryError(f"out of memory evaluating {shown}: {exc}")

@@ -24,6 +24,7 @@ from .graph.node import Node, user_site
 from .graph.ops_random import flat_index
 from .manipulation import concat, slice_node
 from .reductions import _as_node
+from .numpy_coverage import missing as _missing
 
 _NORMS = ("backward", "ortho", "forward")
 
@@ -223,6 +224,4 @@ def irfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | No
 
 def __getattr__(name: str) -> Any:
     """A NumPy fft name lazyarray lacks: the reason, from lazyarray/numpy_coverage.py."""
-    from .numpy_coverage import missing
-
-    raise missing(__name__, name)
+    raise _missing(__name__, name)

@@ -18,6 +18,8 @@ from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
+from .creation import full
+from . import elementwise as ew
 
 _TAKE, _SCATTER, _RESHAPE = get_op("take"), get_op("scatter"), get_op("reshape")
 _SLICE = get_op("slice")
@@ -72,8 +74,6 @@ def _traced_index(k: Any, site: _bind.Site) -> Array:
     """la.jit's traced int as an index (`x[t]`, `x.at[t].set(v)`): a 0-d integer index array, so
     the position is read at run time (a gather or scatter; out of bounds raises IndexError then),
     where a Python int would be baked into the trace."""
-    from .creation import full
-
     return full((), k, dtypes.int64)
 
 
@@ -534,7 +534,6 @@ class _AtUpdate:
         if _exact_in(node.dtype, promoted):
             return wide
         # int64 through float64: only the updated elements take the round trip (JAX's values)
-        from . import elementwise as ew
 
         hit = scatter(_bind.scalar_leaf(False, dtypes.bool_, site, node.shape),
                       _bind.scalar_leaf(True, dtypes.bool_, site, target_shape), "set")

@@ -22,14 +22,14 @@ import numpy as np
 
 from . import cache, fp_errors
 from .array import Array
-from .evaluation import options
+from .evaluation import build_plan, evaluate_arrays, options
 from .graph import Graph, Node, dtypes, get_op
 from .graph.node import leaf_like
 from .runtime.fp_status import call as fp_call
 from .runtime.plan_cache import build_reference_plan
-from .settings import _applied as _settings_applied
+from .settings import _applied as _settings_applied, get_settings
 from .traced_scalar import TracedScalar, TracerEvaluationError, tracer
-from .settings import get_settings
+from .creation import asarray, full
 
 _counters = cache.counters
 
@@ -66,8 +66,6 @@ def flatten(tree: Any, arrays: list, scalars: list, spec: list) -> None:
             spec.append((x.shape, x.dtype))
             arrays.append(x)
         elif isinstance(x, np.ndarray):
-            from .creation import asarray
-
             x = asarray(x)
             spec.append((x.shape, x.dtype))
             arrays.append(x)
@@ -114,8 +112,6 @@ def _scalars_as_arrays(tree: Any) -> Any:
     """A traced scalar returned by the body (`return x, lr * 2`) as a 0-d Array of its default
     dtype: the trace itself must not be handed back by later calls."""
     if isinstance(tree, TracedScalar):
-        from .creation import full
-
         return full((), tree, dtypes.result_type(tree._lazyarray_weak_type))
     t = type(tree)
     if t is tuple or t is list:
@@ -281,8 +277,6 @@ class JitFunction:
         key = tuple(spec)
         pending = [a for a in arrays if a._node.inputs]
         if pending:
-            from .evaluation import evaluate_arrays
-
             evaluate_arrays(pending)
         trace = self._traces.get(key)
         if trace is None:
@@ -293,8 +287,6 @@ class JitFunction:
 
     def _trace(self, args: tuple, kwargs: dict, arrays: list[Array], scalars: list[Any],
                key: tuple) -> _Trace:
-        from .evaluation import build_plan
-
         cache.counters.jit_traces += 1
         # A view per position: distinct buffers, so the passes never merge two arguments' leaves
         # (the call key says nothing about which arguments alias).

@@ -17,11 +17,12 @@ from .eager import LIMIT as _EAGER_LIMIT
 from .eager import vector_dot as _eager_dot
 from . import _bind
 from .array import Array
+from .complex_functions import conj
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .manipulation import permute_node, reshape_node
 from .outputs import into
-from .reductions import _as_node
+from .reductions import _as_node, sum as _sum
 
 _MATMUL = get_op("matmul")
 _RESHAPE = get_op("reshape")
@@ -142,8 +143,6 @@ def tensordot(x1: Any, x2: Any, axes: int | tuple[Sequence[int], Sequence[int]] 
 def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
     """Array API `vecdot` (numpy.vecdot): sum(x1 * x2, axis), a multiply fused into the
     reduction, no library call."""
-    from .reductions import sum as _sum
-
     site = user_site(1)
     a, b = _as_node(x1, site), _as_node(x2, site)
     if not a.ndim or not b.ndim:  # NumPy's gufunc core (n),(n)->() needs an axis in each
@@ -155,9 +154,7 @@ def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
         raise _bind.fail(ValueError, "vecdot: the contracted axis differs in size", site)
     first = Array(a)
     if first.dtype.kind == "c":  # the standard's vecdot conjugates x1 (as NumPy's does)
-        import lazyarray
-
-        first = lazyarray.conj(first)
+        first = conj(first)
     product = first * Array(b)
     return _sum(product, axis=axis, dtype=product.dtype)  # NumPy's vecdot keeps the dtype
 
@@ -171,6 +168,7 @@ from ._linalg_compose import (  # noqa: E402
 )
 from .manipulation import matrix_transpose  # noqa: E402
 from ._linalg_numpy import LinAlgError, cond, multi_dot, tensorinv, tensorsolve  # noqa: E402
+from .numpy_coverage import missing as _missing
 
 __all__ = [
     "EigResult", "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cross", "det",
@@ -183,6 +181,4 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """A NumPy linalg name lazyarray lacks: the reason, from lazyarray/numpy_coverage.py."""
-    from .numpy_coverage import missing
-
-    raise missing(__name__, name)
+    raise _missing(__name__, name)

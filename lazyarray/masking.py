@@ -20,6 +20,8 @@ from .array import Array
 from .graph.node import Node
 from .manipulation import reshape_node
 from .reductions import _as_node
+from .searching import nonzero
+from . import elementwise as ew
 
 
 def is_mask(k: Any) -> bool:
@@ -37,8 +39,6 @@ def _mask_node(mask: Any, site: _bind.Site) -> Node:
 
 def _flat_true(mask: Node, device: str, site: _bind.Site) -> Array:
     """The flat positions of the mask's true elements: evaluates the mask (its count is data)."""
-    from .searching import nonzero
-
     (flat,) = nonzero(Array(reshape_node(mask, (mask.size,), site)))
     return flat if flat.device == device else flat.to_device(device)
 
@@ -120,7 +120,6 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
         node, flat_key = rewrite_getitem(x._node, key, site)
         out = getattr(Array(node).at[flat_key], mode)(values)
         return Array(reshape_node(out._node, x.shape, site))
-    from . import elementwise as ew
     from .indexing import update_values
 
     node = x._node

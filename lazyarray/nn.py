@@ -8,6 +8,9 @@ from typing import Any
 from . import elementwise as ew
 from . import reductions as red
 from .array import Array
+from .autodiff import stop_gradient as _stop_gradient
+from .creation import arange as _arange
+from .manipulation import expand_dims as _expand_dims, moveaxis as _moveaxis, squeeze as _squeeze
 
 
 def relu(x: Any) -> Array:
@@ -30,10 +33,8 @@ def _stable_max(x: Any, axis: Any) -> Array:
     """max over axis, with non-finite maxima replaced by 0 so that x - max stays finite-safe.
     The shift cancels in every result, so derivatives skip it (stop_gradient, as JAX): the
     gradient of log_softmax-based cross-entropy is then the simplified softmax - onehot."""
-    from .autodiff import stop_gradient
-
     m = red.max(x, axis=axis, keepdims=True)
-    return stop_gradient(ew.where(ew.isfinite(m), m, 0))
+    return _stop_gradient(ew.where(ew.isfinite(m), m, 0))
 
 
 def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
@@ -41,10 +42,8 @@ def logsumexp(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
     s = red.sum(ew.exp(x - m), axis=axis, keepdims=True)
     out = ew.log(s) + m
     if not keepdims:
-        from .manipulation import squeeze
-
         axes = axis if axis is not None else tuple(range(out.ndim))
-        out = squeeze(out, axis=axes)
+        out = _squeeze(out, axis=axes)
     return out
 
 
@@ -63,10 +62,7 @@ def cross_entropy(logits: Any, labels: Any, axis: int = -1) -> Array:
 
     Computed from log_softmax, so it is finite for any finite logits; its gradient is
     (softmax(logits) - onehot(labels)) / rows, with no exp of an unshifted logit."""
-    from .creation import arange
-    from .manipulation import expand_dims, moveaxis
-
-    z = moveaxis(logits, axis, -1) if axis not in (-1, logits.ndim - 1) else logits
-    onehot = ew.equal(expand_dims(labels, -1), arange(z.shape[-1]))
+    z = _moveaxis(logits, axis, -1) if axis not in (-1, logits.ndim - 1) else logits
+    onehot = ew.equal(_expand_dims(labels, -1), _arange(z.shape[-1]))
     picked = red.sum(ew.where(onehot, log_softmax(z, axis=-1), 0.0), axis=-1)
     return -red.mean(picked)

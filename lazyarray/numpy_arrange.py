@@ -22,8 +22,13 @@ import numpy as np
 from . import elementwise as ew
 from .array import Array
 from .complex_functions import conj, imag
-from .creation import asarray, host_values, zeros_like
-from .elementwise import asarray_operand
+from .creation import asarray, eye, full, host_values, zeros_like
+from .elementwise import asarray_operand, where
+from .indexing import take
+from .manipulation import concat, moveaxis, split
+from .numpy_shapes import diag
+from .linalg import cross as cross_
+from .reductions import sum as sum_
 
 
 def _array(x: Any) -> Array:
@@ -37,8 +42,6 @@ def _eager(values: Any) -> Array:
 # --- builders computed on the host -----------------------------------------------------------------
 def identity(n: int, dtype: Any = None, *, like: Any = None) -> Array:
     """numpy.identity: `eye(n)` (float64 unless `dtype`)."""
-    from .creation import eye
-
     return eye(n, dtype=dtype if dtype is not None else np.float64)
 
 
@@ -127,8 +130,6 @@ def ix_(*args: Any) -> tuple[Array, ...]:
 
 # --- rearrangements: host index patterns, one lazy gather ------------------------------------------
 def _gather(v: Array, idx: np.ndarray, axis: int) -> Array:
-    from .indexing import take
-
     if idx.size == v.shape[axis] and np.array_equal(idx, np.arange(v.shape[axis])):
         return v
     return take(v, asarray(idx.astype(np.int64)), axis=axis)
@@ -158,8 +159,6 @@ def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Array
 
 
 def _split_along(ary: Any, indices_or_sections: Any, axis: int, least: int, name: str) -> list:
-    from .manipulation import split
-
     v = _array(ary)
     if v.ndim < least:
         raise ValueError(f"{name} only works on arrays of {least} or more dimensions")
@@ -216,9 +215,6 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Ar
 
 
 def _pad_constant(v: Array, widths: np.ndarray, values: Any) -> Array:
-    from .creation import full
-    from .manipulation import concat
-
     sides = np.broadcast_to(np.asarray(values, dtype=object), (v.ndim, 2))
     for ax, (before, after) in enumerate(widths):
         parts = []
@@ -248,16 +244,12 @@ def delete(arr: Any, obj: Any, axis: int | None = None) -> Array:
 
 def diagflat(v: Any, k: int = 0) -> Array:
     """numpy.diagflat: the flattened input on the k-th diagonal of a 2-D array."""
-    from .numpy_shapes import diag
-
     return diag(_array(v).reshape((-1,)), k)
 
 
 def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Array:
     """numpy.ediff1d: differences of the flattened array, with optional ends (cast to its dtype,
     which must hold them safely, as NumPy)."""
-    from .manipulation import concat
-
     v = _array(ary).reshape((-1,))
     parts = [v[1:] - v[:-1]]
     for end, at_start in ((to_begin, True), (to_end, False)):
@@ -274,8 +266,6 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Array:
 
 def rollaxis(a: Any, axis: int, start: int = 0) -> Array:
     """numpy.rollaxis: move `axis` to before position `start`."""
-    from .manipulation import moveaxis
-
     v = _array(a)
     n = v.ndim
     axis = np.lib.array_utils.normalize_axis_index(axis, n)
@@ -292,9 +282,6 @@ def rollaxis(a: Any, axis: int, start: int = 0) -> Array:
 def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
           axis: int | None = None) -> Array:
     """numpy.cross of 3-vectors (NumPy 2 deprecates 2-vectors; those raise here)."""
-    from .linalg import cross as cross_
-    from .manipulation import moveaxis
-
     if axis is not None:
         axisa = axisb = axisc = axis
     x, y = moveaxis(_array(a), axisa, -1), moveaxis(_array(b), axisb, -1)
@@ -345,10 +332,6 @@ def _window_dot(x: Array, y: Array, lead: int, trail: int) -> Array:
     sum only the overlapping terms: a padding zero times an inf or NaN in y would be NaN there
     (convolve([1, 2, 3], [1, nan], 'same')[0] is 1.0), so float edge rows sum their overlap alone
     and the interior rows (full overlap) stay one matmul."""
-    from .elementwise import where
-    from .manipulation import concat
-    from .reductions import sum as sum_
-
     windows = _windows(x, y.shape[0], lead, trail)
     if not (lead or trail) or x.dtype.kind not in "fc":
         return windows @ y  # integers and bools: no inf/NaN, zero padding is exact
@@ -381,8 +364,6 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Array:
 
 def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Array:
     """numpy.trapezoid, NumPy's formula: sum(d * (y[1:] + y[:-1]) / 2.0) along `axis`."""
-    from .reductions import sum as sum_
-
     v = _array(y)
     ax = np.lib.array_utils.normalize_axis_index(axis, v.ndim)
     hi = tuple(slice(1, None) if d == ax else slice(None) for d in range(v.ndim))

@@ -15,7 +15,8 @@ import numpy as np
 
 from . import manipulation as mp
 from .array import Array
-from .creation import arange, asarray
+from .creation import arange, asarray, ones
+from .searching import nonzero
 
 s_, index_exp, ndindex = np.s_, np.index_exp, np.ndindex
 
@@ -245,9 +246,6 @@ Array.flat = property(flatiter, _set_flat, doc=flatiter.__doc__)  # type: ignore
 def mask_indices(n: int, mask_func: Callable[[Array, int], Any], k: int = 0) -> tuple[Array, ...]:
     """numpy.mask_indices: the indices where mask_func(ones((n, n)), k) is non-zero (a function
     of n and k: evaluated)."""
-    from .creation import ones
-    from .searching import nonzero
-
     return nonzero(asarray(mask_func(ones((n, n), dtype=np.int64), k)) != 0)
 
 

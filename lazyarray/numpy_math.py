@@ -14,6 +14,9 @@ from .array import Array
 from .elementwise import asarray_operand
 from .graph import dtypes
 from .graph.node import user_site
+from .creation import asarray, full
+from .complex_functions import imag, real
+from .reductions import all as all_
 
 
 def _array(x: Any) -> Array:
@@ -36,7 +39,6 @@ def _loop_dtype(ufunc: np.ufunc, *operands: Any) -> np.dtype:
 
 def _as(x: Any, dtype: np.dtype) -> Array:
     if type(x) in (bool, int, float):  # a Python scalar straight into the dtype (2**63 too)
-        from .creation import full
 
         return full((), x, dtype)
     return ew.astype(_array(x), dtype)
@@ -124,8 +126,6 @@ def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None
     if v.dtype.kind not in "fc":
         return v
     if v.dtype.kind == "c":
-        from .complex_functions import imag, real
-
         parts = (nan_to_num(p, nan=nan, posinf=posinf, neginf=neginf) for p in (real(v), imag(v)))
         re, im = parts
         return ew.astype(re, v.dtype) + ew.astype(im, v.dtype) * 1j
@@ -179,8 +179,6 @@ def fmin(x1: Any, x2: Any) -> Array:
 def _as_any_array(v: Any) -> Array:
     """np.asanyarray(v): a Python scalar gets its default dtype (int64, float64), la.jit's traced
     scalar argument too (a 0-d run-time scalar; converting it now would raise)."""
-    from .creation import asarray, full
-
     traced = getattr(v, "_lazyarray_weak_type", None)
     if traced is not None:
         return full((), v, dtype=dtypes.result_type(traced))
@@ -221,15 +219,11 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
 def allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
     """numpy.allclose: evaluates, returns a Python bool."""
-    from .reductions import all as all_
-
     return builtins.bool(all_(isclose(a, b, rtol, atol, equal_nan)))
 
 
 def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> bool:
     """numpy.array_equal: same shape and elements; evaluates, returns a Python bool."""
-    from .reductions import all as all_
-
     x, y = _array(a1), _array(a2)
     if x.shape != y.shape:
         return False
@@ -241,8 +235,6 @@ def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> bool:
 
 def array_equiv(a1: Any, a2: Any) -> bool:
     """numpy.array_equiv: equal after broadcasting; False when the shapes do not broadcast."""
-    from .reductions import all as all_
-
     x, y = _array(a1), _array(a2)
     try:
         np.broadcast_shapes(x.shape, y.shape)

@@ -21,6 +21,7 @@ from . import reductions as red
 from .array import Array
 from .creation import asarray, ones, zeros_like
 from .evaluation import eval as evaluate
+from .linalg import lstsq
 
 
 def polyval(p: Any, x: Any) -> Any:
@@ -84,7 +85,6 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
         rhs = rhs * (wv if rhs.ndim == 1 else wv[:, None])
     scale = ew.sqrt(red.sum(lhs * lhs, axis=0))
     lhs = lhs / scale
-    from .linalg import lstsq
 
     c, resids, rank, s = lstsq(lhs, rhs, rcond)
     c = c / (scale if c.ndim == 1 else scale[:, None])  # NumPy's (c.T / scale).T

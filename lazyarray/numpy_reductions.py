@@ -11,6 +11,10 @@ from . import elementwise as ew
 from . import reductions as red
 from .array import Array
 from .elementwise import asarray_operand
+from .complex_functions import imag, real
+from .creation import full_like
+from .manipulation import broadcast_to, moveaxis, reshape
+from .searching import sort
 
 
 def _array(x: Any) -> Array:
@@ -78,8 +82,6 @@ def nanvar(x: Any, axis: Any = None, dtype: Any = None, ddof: float = 0,
         return red.var(v, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     centered = v - nanmean(v, axis=axis, dtype=dtype, keepdims=True)
     if v.dtype.kind == "c":
-        from .complex_functions import imag, real
-
         sq = real(centered) * real(centered) + imag(centered) * imag(centered)
     else:
         sq = centered * centered
@@ -105,8 +107,6 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     """numpy.average: sum(a * w) / sum(w) along axis (the mean without weights)."""
     v = _array(a)
     if weights is None:
-        from .creation import full_like
-
         avg = red.mean(v, axis=axis, keepdims=keepdims)
         return (avg, full_like(avg, v.size // max(avg.size, 1))) if returned else avg
     w = _array(weights)
@@ -117,7 +117,6 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         if w.shape[0] != v.shape[ax]:
             raise ValueError("Length of weights not compatible with specified axis.")
         w = w.reshape((-1,) + (1,) * (v.ndim - ax - 1))
-    from .manipulation import broadcast_to
 
     dt = np.result_type(v.dtype, w.dtype, np.float64 if v.dtype.kind in "biu" else v.dtype)
     wsum = red.sum(broadcast_to(ew.astype(w, dt), v.shape), axis=axis, keepdims=keepdims)
@@ -127,12 +126,8 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
 
 def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
     """numpy.median: the middle of the sorted values (mean of the two middles); NaN propagates."""
-    from .manipulation import reshape
-    from .searching import sort
-
     v = _array(a)
     if isinstance(axis, tuple):  # several axes: moved last and merged into one
-        from .manipulation import moveaxis
 
         axes = sorted(d + v.ndim if d < 0 else d for d in axis)
         kept = tuple(s for d, s in enumerate(v.shape) if d not in axes)

@@ -10,10 +10,16 @@ import numpy as np
 from . import _linalg_compose as lc
 from . import elementwise as ew
 from . import manipulation as mp
-from .array import Array
+from .array import Array, Array as _A
 from .elementwise import asarray_operand
 from .graph.node import user_site
 from .outputs import into
+from .reductions import sum as sum_
+from .creation import asarray, zeros
+from .linalg import matmul, tensordot
+from . import linalg
+from .complex_functions import conj
+from .searching import nonzero
 
 
 def _array(x: Any) -> Array:
@@ -118,8 +124,6 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
 
 def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Array:
     """numpy.trace: the sum of numpy.diagonal."""
-    from .reductions import sum as sum_
-
     return sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 
@@ -130,7 +134,6 @@ def diag(v: Any, k: int = 0) -> Array:
         return lc.diagonal(x, offset=k)
     if x.ndim != 1:
         raise ValueError("Input must be 1- or 2-d.")
-    from .creation import zeros
 
     n, rows = x.shape[0] + abs(k), np.arange(x.shape[0])
     return zeros((n, n), dtype=x.dtype).at[rows + max(-k, 0), rows + max(k, 0)].set(x)
@@ -149,7 +152,6 @@ def inner(a: Any, b: Any) -> Array:
     x, y = _array(a), _array(b)
     if x.ndim == 0 or y.ndim == 0:
         return x * y
-    from .linalg import tensordot
 
     return tensordot(x, y, axes=([-1], [-1]))
 
@@ -160,8 +162,6 @@ _LINALG: list[Any] = []
 def _linalg() -> Any:
     """lazyarray.linalg (which imports this module's neighbours: imported on first use)."""
     if not _LINALG:
-        from . import linalg
-
         _LINALG.append(linalg)
     return _LINALG[0]
 
@@ -174,7 +174,6 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
         # an index loop's `dot(A[i, :j], A[j, :j])`: matmul, with nothing more to decide (and
         # no import statement: ~0.5 us a call)
         return _linalg().matmul(a, b)
-    from .linalg import matmul, tensordot
 
     if out is not None:
         return into(out, dot(a, b), np.dot, (a, b), {}, user_site(1))
@@ -188,14 +187,10 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
 
 def vdot(a: Any, b: Any) -> Array:
     """numpy.vdot: flattened dot product, the first argument conjugated."""
-    from .reductions import sum as sum_
-
     x, y = mp.ravel(_array(a)), mp.ravel(_array(b))
     if x.shape != y.shape:
         raise ValueError("cannot reshape: vdot needs inputs of the same size")
     if x.dtype.kind == "c":
-        from .complex_functions import conj
-
         x = conj(x)
     prod = x * y
     return sum_(prod, dtype=prod.dtype)
@@ -224,9 +219,6 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
            return_counts: bool = False, axis: int | None = None, *,
            equal_nan: bool = True) -> Any:
     """numpy.unique: evaluates `ar` (the result's length is data) and returns Arrays."""
-    from .array import Array as _A
-    from .creation import asarray
-
     host = np.asarray(_array(ar))
     out = np.unique(host, return_index=return_index, return_inverse=return_inverse,
                     return_counts=return_counts, axis=axis, equal_nan=equal_nan)
@@ -237,8 +229,6 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
 
 def argwhere(a: Any) -> Array:
     """numpy.argwhere: evaluates `a`; the indices of its non-zero elements, one row each."""
-    from .searching import nonzero
-
     v = _array(a)
     if v.ndim == 0:  # NumPy: one row per true element, with no columns
         return nonzero(mp.reshape(v, (1,)))[0][:, None][:, :0]
@@ -247,6 +237,4 @@ def argwhere(a: Any) -> Array:
 
 def flatnonzero(a: Any) -> Array:
     """numpy.flatnonzero: evaluates `a`; the flat indices of its non-zero elements."""
-    from .searching import nonzero
-
     return nonzero(mp.ravel(_array(a)))[0]

@@ -20,9 +20,16 @@ import numpy as np
 from . import elementwise as ew
 from . import reductions as red
 from .array import Array
-from .complex_functions import conj
-from .creation import asarray
+from .complex_functions import conj, from_parts, imag, real
+from .creation import asarray, zeros
 from .elementwise import asarray_operand
+from .searching import searchsorted, sort
+from .shaping import take_along_axis
+from .numpy_reductions import median
+from .manipulation import broadcast_to, concat, moveaxis, squeeze
+from .indexing import take
+from .linalg import matmul
+from .numpy_shapes import atleast_2d, diag
 
 
 def _array(x: Any) -> Array:
@@ -67,12 +74,8 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
               keepdims: bool = False) -> Array:
     """numpy.nanmedian: the mean of the middle non-NaN values of each slice (they sort first);
     an all-NaN slice gives NaN."""
-    from .searching import sort
-    from .shaping import take_along_axis
-
     v = _array(a)
     if v.dtype.kind not in "fc" or out is not None:  # (complex: NaN in either part is skipped)
-        from .numpy_reductions import median
 
         return median(v, axis=axis, keepdims=keepdims)
     moved, kept_shape = _quantile_axis_first(v, axis)
@@ -111,8 +114,6 @@ def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: A
 
 def _quantile_axis_first(v: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
     """The sampled axes merged into axis 0 (NumPy's _ureduce), and the keepdims shape."""
-    from .manipulation import moveaxis
-
     if axis is None:
         return v.reshape((-1,)), (1,) * v.ndim
     axes = np.lib.array_utils.normalize_axis_tuple(axis, v.ndim)
@@ -149,9 +150,6 @@ def _gamma_operand(gamma: np.ndarray, weak: bool, ndim: int) -> Any:
 
 
 def _sorted_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
-    from .indexing import take
-    from .searching import sort
-
     n = x.shape[0]
     if n == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
@@ -169,9 +167,6 @@ def _sorted_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
 def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
     """Per slice, the quantile of its `count` non-NaN values (they sort first): NumPy's virtual
     index, neighbours and gamma computed lazily from the count, with NumPy's arithmetic."""
-    from .searching import sort
-    from .shaping import take_along_axis
-
     s = sort(x, axis=0)
     count = red.sum(~ew.isnan(x), axis=0)
     qa = asarray(qs.reshape(qs.shape + (1,) * (x.ndim - 1)))
@@ -193,8 +188,6 @@ def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
 
 def _take_rows(s: Array, rows: Array, shape: tuple[int, ...], take_along_axis: Any) -> Array:
     """s[rows[j, ...], ...] for each quantile j: rows broadcast over s's other axes."""
-    from .manipulation import broadcast_to
-
     nq = int(np.prod(shape[:len(shape) - (s.ndim - 1)], dtype=np.int64))
     idx = broadcast_to(rows, shape).reshape((nq,) + s.shape[1:])
     return take_along_axis(s, idx, axis=0).reshape(shape)
@@ -204,10 +197,6 @@ def _take_rows(s: Array, rows: Array, shape: tuple[int, ...], take_along_axis: A
 def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: Any = None,
         fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> Array:
     """numpy.cov, NumPy's formula (with fweights/aweights): X - mean, X @ X.T.conj() * (1/fact)."""
-    from .linalg import matmul
-    from .manipulation import concat
-    from .numpy_shapes import atleast_2d
-
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     x = _array(m)
@@ -252,8 +241,6 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: An
 
 
 def _squeeze(c: Array) -> Array:
-    from .manipulation import squeeze
-
     axes = tuple(d for d, s in enumerate(c.shape) if s == 1)
     return squeeze(c, axis=axes) if axes else c
 
@@ -281,9 +268,6 @@ def _cov_weights(fweights: Any, aweights: Any, n: int) -> np.ndarray | None:
 
 def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -> Array:
     """numpy.corrcoef: cov scaled by the standard deviations, real parts clipped to [-1, 1]."""
-    from .complex_functions import from_parts, imag, real
-    from .numpy_shapes import diag
-
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim == 0:
         return c / c
@@ -316,8 +300,6 @@ def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> 
 def digitize(x: Any, bins: Any, right: bool = False) -> Array:
     """numpy.digitize: searchsorted in `bins` (evaluated: NumPy checks they are monotonic, and a
     decreasing `bins` searches its reverse)."""
-    from .searching import searchsorted
-
     b = np.asarray(bins)
     v = _array(x)
     if v.dtype.kind == "c" or b.dtype.kind == "c":
@@ -336,8 +318,6 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> Array:
     """numpy.bincount. Its length, max(x) + 1, is known only from the data, so `x` is evaluated
     here (as a boolean mask is when indexing); the counts are a lazy scatter-add, which adds
     repeated positions in order (NumPy's sums, bit for bit)."""
-    from .creation import zeros
-
     v = _array(x)
     if v.ndim != 1:
         raise ValueError("object of too small depth for desired array" if v.ndim == 0

@@ -18,6 +18,7 @@ import numpy as np
 
 from .array import Array
 from .graph import dtypes
+from .creation import zeros
 
 # C-named aliases, as NumPy 2 on an LP64 platform (NumPy 2: `long` and `int_` are int64 on Linux)
 byte, ubyte = dtypes.int8, dtypes.uint8
@@ -102,6 +103,5 @@ class ndarray(metaclass=_ArrayType):  # noqa: N801  (NumPy's name)
                             "offset=, strides=) are not supported: use la.asarray(numpy array)")
         if order not in (None, "C", "F"):
             raise ValueError("order must be one of 'C', 'F'")
-        from .creation import zeros
 
         return zeros(shape, dtype=dtype)

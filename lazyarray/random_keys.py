@@ -28,7 +28,9 @@ from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .graph.ops_random import flat_index, philox_bits
 from .manipulation import reshape_node, slice_node
-from .reductions import _as_node
+from .reductions import _as_node, cumulative_sum
+from .searching import argsort, searchsorted
+from .indexing import take
 
 _PHILOX, _INPUT = get_op("philox"), get_op("input")
 _U32, _U64 = dtypes.uint32, dtypes.uint64
@@ -225,16 +227,12 @@ def _ndtri(p: Array) -> Array:
 # --- permutations and choices: a sort of Philox bits (argsort, a library call) ---------------
 def _order(k: Any, n: int, site: _bind.Site) -> Array:
     """A random permutation of range(n): the stable argsort of the Philox bits of 0..n-1."""
-    from .searching import argsort
-
     return argsort(_bits(k, (n,), 0, site))
 
 
 def permutation(k: Any, x: Any, axis: int = 0) -> Array:
     """A random permutation of range(x) (x an int) or of x along axis: the order of the Philox
     bits of 0..n-1 (argsort) and, for an array, a gather. All lazy."""
-    from .indexing import take
-
     site = user_site(1)
     if isinstance(x, (int, np.integer)):
         return _order(k, int(x), site)
@@ -245,8 +243,6 @@ def permutation(k: Any, x: Any, axis: int = 0) -> Array:
 def _weighted_order(k: Any, p: Any, n: int, site: _bind.Site) -> Array:
     """range(n) in the order of -log(u_i) / p_i (Efraimidis-Spirakis): its head is a sample
     without replacement, each pick proportional to p among those left, as NumPy's."""
-    from .searching import argsort
-
     weights = ew.astype(Array(_as_node(p, site)), dtypes.float64)
     return argsort(-ew.log1p(-_unit(_bits(k, (n,), 0, site), dtypes.float64)) / weights)
 
@@ -256,9 +252,6 @@ def choice(k: Any, a: Any, shape: Any = (), replace: bool = True, p: Any = None,
     """Samples of range(a) (a an int) or of a along axis; without replacement the head of a
     permutation (weighted by p: `_weighted_order`), with replacement and p by inverting its CDF
     (cumulative_sum, searchsorted). All lazy."""
-    from .indexing import take
-    from .searching import searchsorted
-
     site = user_site(1)
     shp = _shape(shape)
     count = math.prod(shp)
@@ -270,8 +263,6 @@ def choice(k: Any, a: Any, shape: Any = (), replace: bool = True, p: Any = None,
         order = _order(k, n, site) if p is None else _weighted_order(k, p, n, site)
         idx = Array(reshape_node(slice_node(order._node, ((0, 1, count),), site), shp, site))
     elif p is not None:
-        from .reductions import cumulative_sum
-
         weights = ew.astype(Array(_as_node(p, site)), dtypes.float64)
         cdf = cumulative_sum(weights)
         u = _unit(_bits(k, shp, 0, site), dtypes.float64) * cdf[n - 1]

@@ -14,6 +14,7 @@ from .graph import dtypes, get_op
 from .graph.complex_ops import supports_complex
 from .graph.node import Node, user_site
 from .outputs import into
+from .creation import full
 
 
 def _as_node(x: Any, site: _bind.Site) -> Node:
@@ -279,7 +280,6 @@ def _cumulative(name: str, x: Any, axis: int | None, dtype: Any, include_initial
     out = Array(_bind.primitive(op, (node,), (ax,), node.shape, want, site))
     if not include_initial:
         return out
-    from .creation import full
     from .manipulation import concat
 
     first = full(tuple(1 if d == ax else s for d, s in enumerate(node.shape)),

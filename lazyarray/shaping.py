@@ -96,7 +96,6 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Array]:
 def _triangle(x: Any, k: int, lower: bool, site: _bind.Site) -> Array:
     x = _array(x, site)
     if x.ndim == 1:  # NumPy: the row repeated into a square
-        from .manipulation import broadcast_to
 
         x = broadcast_to(x, x.shape * 2)
     if x.ndim < 2:  # TypeError as NumPy's (its tri() lacks N)

@@ -19,12 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from . import _bind, creation, elementwise
+from .cache import TracerEvaluationError
 from .graph import dtypes
 from .graph.node import Node, format_site, user_site
-
-
-class TracerEvaluationError(TypeError):
-    """A jitted function looked at a value computed from its arguments while being traced."""
 
 
 _NUMBER = (bool, int, float)
@@ -154,10 +152,6 @@ class TracedExpression(TracedScalar):
     def _lazyarray_build(self, dtype: np.dtype, site: Any, shape: tuple[int, ...]) -> Node:
         """This expression's nodes, computed in `dtype` (the operation it meets resolved it),
         broadcast to `shape`. Iterative: an expression grown in a Python loop may be deep."""
-        import lazyarray
-
-        from . import _bind, creation
-
         built: dict[tuple[int, np.dtype], Any] = {}  # (id, dtype) -> Array
         stack: list[tuple[Any, np.dtype]] = [(self, dtype)]
         while stack:
@@ -175,7 +169,7 @@ class TracedExpression(TracedScalar):
                 stack.extend(missing)
                 continue
             stack.pop()
-            fn = getattr(lazyarray, _BINARY.get(e.op) or _UNARY[e.op])
+            fn = getattr(elementwise, _BINARY.get(e.op) or _UNARY[e.op])
             value = fn(*(built[(id(a), arg_dt)] for a in e.args))
             if value.dtype != dt:
                 value = value.astype(dt)

@@ -26,10 +26,10 @@ from weakref import ref as _weakref
 import numpy as np
 
 from . import _bind, eager
+from ._reshape import reshape_node
+from .cuts import _LIMIT as _LIVE_LIMIT, _LIVE, _prune
 from .eager import LIMIT as _EAGER_LIMIT
-from .cuts import _LIMIT as _LIVE_LIMIT
-from .cuts import _LIVE, _prune
-from .graph import get_op
+from .graph import derivatives, get_op
 from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
 
@@ -250,8 +250,6 @@ def _cast(value: Node, like: Node) -> Node:
 
 
 def _d() -> Any:
-    from .graph import derivatives
-
     return derivatives
 
 
@@ -298,8 +296,6 @@ def set_shape(a: Any, shape: Any) -> None:
     """`a.shape = s`: `a` names its value reshaped (any shape of the same size, also for views
     NumPy would refuse to reshape in place: their memory is not strided here). Other handles of
     the same memory keep their shapes, as NumPy's."""
-    from .manipulation import reshape_node
-
     with cuts_paused():
         _set_shape(a, reshape_node(a._node, shape, user_site(2)))
 

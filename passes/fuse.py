@@ -40,7 +40,7 @@ _LOOKBACK = 8  # groups of one space a root tries to join (bounds planning cost 
 RECOMPUTE_MAX_OPS = 16
 # Reductions one kernel computes: each is a loop nest of its own, and gcc's time on a function grows
 # faster than its loop count (100 row sums in one kernel: 6.7 s to compile). Kernels of at most 8
-# have the same structure, so the printer's per-kernel numbering (runtime/c_canonical.py) lets
+# have the same structure, so the printer's per-kernel numbering (runtime/c/canonical.py) lets
 # them share one compiled function.
 MAX_REDUCTIONS_PER_KERNEL = 8
 RECOMPUTE_MAX_LOADS = 2

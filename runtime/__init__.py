@@ -1,9 +1,11 @@
 """Plans, caches and backends. Imports graph/ and passes/, never lazyarray's user API."""
 
-from . import numpy_backend  # noqa: F401  (registers the backend)
-from . import c_backend  # noqa: F401  (registers the backend; `auto` prefers it where a compiler works)
-from . import dask_backend  # noqa: F401  (registers the backend; imports Dask only when used)
-from . import cupy_backend  # noqa: F401  (registers the backend; imports CuPy only when used)
+# Importing a backend's module registers it: `auto` prefers c where a compiler works; the dask and
+# cupy backends import Dask and CuPy only when used.
+from . import numpy_backend  # noqa: F401
+from .c import backend as _c_backend  # noqa: F401
+from .dask import backend as _dask_backend  # noqa: F401
+from .cuda import backend as _cuda_backend  # noqa: F401
 from .backend import (Backend, BackendUnavailable, available_backends, backend_names, get_backend,
                       source_backend)
 from .evaluate import EvaluateOptions, ReferencePlan, evaluate, split_leaves

@@ -82,7 +82,7 @@ class Backend(ABC):
 
     def compile_without_waiting(self, program: Any) -> Any:
         """The plan evaluation uses: `compile(program)`, unless the backend can run the program
-        the same bit for bit while its kernels compile (the C backend: runtime/c_tiered.py)."""
+        the same bit for bit while its kernels compile (the C backend: runtime/c/tiered.py)."""
         return self.compile(program)  # type: ignore[attr-defined]
 
     @abstractmethod

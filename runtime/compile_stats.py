@@ -20,7 +20,7 @@ class CompileStats:
     kernel_disk_hits: int = 0  # kernels found in the on-disk cache and loaded
     kernel_memory_hits: int = 0  # kernels whose library was already loaded in this process
     translation_units: int = 0  # compiler invocations
-    kernels_queued: int = 0  # kernels handed to the background compiler (runtime/c_background.py)
+    kernels_queued: int = 0  # kernels handed to the background compiler (runtime/c/background.py)
     interpreted_runs: int = 0  # C plan runs through the NumPy executor while compiling (c_tiered)
 
     def snapshot(self) -> dict[str, int]:

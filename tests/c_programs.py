@@ -113,7 +113,7 @@ def broadcast_transpose_flip(rows: int, cols: int):
 
 def scattered_scalars(n: int):
     """t = x * s1; out = s2 + t * s0: the second kernel reads scalars 0 and 2, not 1 (the plan
-    hands it a copy of them: each kernel reads its own scalars from 0, runtime/c_canonical.py)."""
+    hands it a copy of them: each kernel reads its own scalars from 0, runtime/c/canonical.py)."""
     first = Kernel("k0_multiply", (n,), 1, (Stage(False, (
         Load(0, (1,), 0, F64), ScalarArg(1, F64), Apply(op("multiply"), (0, 1), F64)), (),
         (Store(1, (1,), 0, 2),)),))

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lazyarray as la
-from lazyarray.runtime import available_backends, c_complex
+from lazyarray.runtime import available_backends
+from lazyarray.runtime.c import prelude as c_prelude
 
 xp = pytest.importorskip("array_api_strict")
 xp.set_array_api_strict_flags(api_version="2024.12")
@@ -223,9 +224,9 @@ def test_complex_expm1_special_values(backend, dtype):
 @pytest.mark.skipif("c" not in available_backends(), reason="no C compiler")
 def test_complex_expm1_special_values_in_the_cuda_text(tmp_path):
     """The CUDA dialect's `la_expmone_*` (formulas=True, the text NVRTC gets) compiled as C."""
-    from lazyarray.runtime.c_compiler import find_compiler
+    from lazyarray.runtime.c.compiler import find_compiler
 
-    source = [c_complex.definitions(["expmone_c64", "expmone_c128"], "static inline",
+    source = [c_prelude.complex_definitions(["expmone_c64", "expmone_c128"], "static inline",
                                     formulas=True)]
     for s in ("c64", "c128"):
         source.append(f"void run_{s}(const la_{s} *x, la_{s} *y, long n) "
@@ -300,7 +301,7 @@ def test_round_issue_example_every_int_dtype(backend):
 
 def test_complex_expm1_cuda_kernel_compiles_under_nvrtc():
     """The same text as a whole CUDA kernel, as the cupy backend would launch it (no GPU here)."""
-    from lazyarray.runtime import nvrtc
+    from lazyarray.runtime.cuda import nvrtc
 
     if nvrtc.unavailable_reason() is not None:
         pytest.skip("NVRTC unavailable")

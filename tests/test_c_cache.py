@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from lazyarray.runtime import c_compiler, compile_stats
-from lazyarray.runtime.c_backend import CBackend
+from lazyarray.runtime.c import compiler as c_compiler
+from lazyarray.runtime import compile_stats
+from lazyarray.runtime.c.backend import CBackend
 from lazyarray.runtime.compile_stats import CompileForbidden
 
 pytestmark = pytest.mark.skipif(CBackend.unavailable_reason() is not None,
@@ -24,7 +25,7 @@ import json, sys
 sys.path.insert(0, {tests!r})
 import numpy as np, c_programs as P
 from lazyarray.runtime import compile_stats
-from lazyarray.runtime.c_backend import CBackend
+from lazyarray.runtime.c.backend import CBackend
 prog, arrays, scalars, expected = P.sigmoid(int(sys.argv[1]))
 got = CBackend().compile(prog).run(arrays, scalars)[0]
 assert np.allclose(got, expected[0], rtol=2e-6), "wrong result"

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from lazyarray.runtime.c_backend import CBackend
+from lazyarray.runtime.c.backend import CBackend
 
 pytestmark = pytest.mark.skipif(CBackend.unavailable_reason() is not None,
                                 reason="no working C compiler")
@@ -22,7 +22,8 @@ SCRIPT = """
 import errno, json, os, sys, warnings
 sys.path.insert(0, {tests!r})
 import numpy as np, c_programs as P
-from lazyarray.runtime import compile_stats, c_backend
+from lazyarray.runtime import compile_stats
+from lazyarray.runtime.c import backend as c_backend
 program, fault = sys.argv[1], sys.argv[2]
 if fault == "enospc":
     real, root = os.replace, os.environ["LAZYARRAY_CACHE_DIR"]
@@ -61,7 +62,7 @@ def test_a_file_as_cache_dir_falls_back_to_a_private_cache_with_one_warning(tmp_
 
 
 def test_a_read_only_cache_dir_falls_back(tmp_path, monkeypatch):
-    from lazyarray.runtime import c_compiler
+    from lazyarray.runtime.c import compiler as c_compiler
 
     def read_only(*args, **kwargs):
         raise OSError(errno.EROFS, "Read-only file system", str(tmp_path))

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from lazyarray.runtime import c_compiler, cache_security
-from lazyarray.runtime.c_backend import CBackend
+from lazyarray.runtime.c import compiler as c_compiler
+from lazyarray.runtime import cache_security
+from lazyarray.runtime.c.backend import CBackend
 
 import lazyarray as la
 
@@ -116,7 +117,7 @@ def test_a_symlinked_version_dir_is_not_followed(cache, tmp_path):
 
 @pytest.mark.parametrize("library", [pytest.param("lib", marks=pytest.mark.exhaustive), "team"])
 def test_a_tampered_library_is_rebuilt_not_loaded(cache, library):
-    from lazyarray.runtime import c_team
+    from lazyarray.runtime.c import team as c_team
 
     if library == "team" and not c_team.supported():
         pytest.skip("no thread team on this platform (runtime/c_team.supported)")
@@ -192,7 +193,7 @@ def test_a_probe_file_with_foreign_flags_is_probed_again(tmp_path, monkeypatch):
 
 
 def test_the_dask_path_checks_its_cache_root(tmp_path, monkeypatch):
-    """A Dask task loads kernels through the same cache_root (runtime/dask_chunk.py): a worker
+    """A Dask task loads kernels through the same cache_root (runtime/dask/chunk.py): a worker
     whose root is not private warns once and computes in a private cache."""
     pytest.importorskip("dask")
     import dask
@@ -239,8 +240,8 @@ class _FakeCupy:
 
 @pytest.mark.parametrize("state", ["private", "world_writable", "missing"])
 def test_cupy_compiles_only_into_a_private_cache(tmp_path, monkeypatch, state):
-    from lazyarray.runtime import cupy_backend
-    from lazyarray.runtime.cuda_printer import CudaModule
+    from lazyarray.runtime.cuda import backend as cupy_backend
+    from lazyarray.runtime.cuda.printer import CudaModule
 
     configured = tmp_path / "cupy" / "kernel_cache"
     if state != "missing":
@@ -271,7 +272,8 @@ def test_cupy_compiles_only_into_a_private_cache(tmp_path, monkeypatch, state):
 
 @pytest.mark.exhaustive  # builds the helper library: ~1.5 s of compiler CPU
 def test_a_tampered_helper_library_is_rebuilt_not_loaded(tmp_path, monkeypatch):
-    from lazyarray.runtime import c_helper_library, c_inline_budget
+    from lazyarray.runtime.c import helper_library as c_helper_library
+    from lazyarray.runtime.c import inline_budget as c_inline_budget
 
     for table in ("_functions", "_libraries", "_symbol_of_key", "_usable"):
         monkeypatch.setattr(c_compiler, table, {})

@@ -1,15 +1,15 @@
 """The same kernel at another position of a program, or in another plan, compiles once: the C
 backend prints and keys each kernel in its own numbering of buffers and scalars
-(runtime/c_canonical.py), and the plan hands each kernel a pointer to its own scalars."""
+(runtime/c/canonical.py), and the plan hands each kernel a pointer to its own scalars."""
 
 import c_programs as P
 import numpy as np
 import pytest
 
 import lazyarray as la
-from lazyarray.runtime import c_backend
-from lazyarray.runtime.c_backend import CBackend, scalar_blocks
-from lazyarray.runtime.c_canonical import canonical_kernel
+from lazyarray.runtime.c import backend as c_backend
+from lazyarray.runtime.c.backend import CBackend, scalar_blocks
+from lazyarray.runtime.c.canonical import canonical_kernel
 
 needs_c = pytest.mark.skipif(CBackend.unavailable_reason() is not None,
                              reason="no working C compiler")

@@ -125,8 +125,8 @@ def test_float32_ulp_over_every_input(name, tmp_path):
     ±0 included): NaN/±inf exactly where libm has them, signed zeros kept."""
     import subprocess
 
-    from lazyarray.runtime import c_compiler
-    from lazyarray.runtime.c_prelude import FPE_VALUES, render_helpers
+    from lazyarray.runtime.c import compiler as c_compiler
+    from lazyarray.runtime.c.prelude import FPE_VALUES, render_helpers
 
     tc = c_compiler.toolchain()
     if not tc.openmp:
@@ -149,7 +149,7 @@ def test_float32_ulp_over_every_input(name, tmp_path):
 def _near_inputs(dtype) -> np.ndarray:
     """Below c_trig.NEAR (the Cody-Waite range): the doubles (floats) nearest to k*pi/2 for every
     k there (the hardest cancellations), their neighbours, a log-uniform spread and tiny values."""
-    from lazyarray.runtime.c_trig import NEAR
+    from lazyarray.runtime.c.trig import NEAR
 
     rng = np.random.default_rng(29)
     k = np.arange(1, int(NEAR * 2 / np.pi), dtype=np.longdouble)

@@ -8,11 +8,12 @@ from pathlib import Path
 import c_programs as P
 import numpy as np
 import pytest
-from lazyarray.runtime import c_compiler, compile_stats
+from lazyarray.runtime.c import compiler as c_compiler
+from lazyarray.runtime import compile_stats
 from lazyarray.runtime.backend import BackendUnavailable, get_backend
-from lazyarray.runtime.c_backend import CBackend
-from lazyarray.runtime.c_layout import plan_layout
-from lazyarray.runtime.c_printer import render_kernel
+from lazyarray.runtime.c.backend import CBackend
+from lazyarray.runtime.c.layout import plan_layout
+from lazyarray.runtime.c.printer import render_kernel
 
 # One worker runs this module (`--dist loadgroup`): its module fixture compiles every case once.
 pytestmark = [pytest.mark.skipif(CBackend.unavailable_reason() is not None,
@@ -102,7 +103,7 @@ def test_contiguous_dims_collapse():
 
 
 def test_reductions_are_deterministic_across_thread_counts(backend, monkeypatch):
-    from lazyarray.runtime import c_backend
+    from lazyarray.runtime.c import backend as c_backend
     prog, arrays, scalars, _ = P.mean_rows(3, 300_001)
     monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 1)
     results = []
@@ -167,7 +168,7 @@ def test_missing_compiler_is_reported(monkeypatch):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_launcher_runs_the_steps_exactly(plans, name):
-    """`CPlan.run` goes through the plan's generated launcher (runtime/c_launch.py): its results
+    """`CPlan.run` goes through the plan's generated launcher (runtime/c/launch.py): its results
     are the step loop's, bit for bit, for every case (library calls, reductions, intermediates,
     several outputs)."""
     plan, arrays, scalars, _ = plans[name]

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from lazyarray.graph import get_op
 from lazyarray.graph.kernel_ir import BufferSpec, Kernel, Load, Program, Reduce, Stage, Store
-from lazyarray.runtime import c_compiler
-from lazyarray.runtime.c_backend import CBackend
+from lazyarray.runtime.c import compiler as c_compiler
+from lazyarray.runtime.c.backend import CBackend
 
 # One worker runs this module (`--dist loadgroup`): its module fixture compiles every case once.
 pytestmark = [pytest.mark.skipif(CBackend.unavailable_reason() is not None,

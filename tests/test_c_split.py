@@ -1,12 +1,12 @@
-"""Full reductions split into a parallel partial kernel and a fixed-order combine (runtime/c_split.py):
+"""Full reductions split into a parallel partial kernel and a fixed-order combine (runtime/c/split.py):
 which kernels split, results against NumPy, and the same bits for any thread count."""
 
 import numpy as np
 import pytest
 from lazyarray.graph import Graph
 from lazyarray.passes import optimize
-from lazyarray.runtime.c_backend import CBackend
-from lazyarray.runtime.c_split import split_full_reductions
+from lazyarray.runtime.c.backend import CBackend
+from lazyarray.runtime.c.split import split_full_reductions
 
 import lazyarray as la
 
@@ -55,7 +55,7 @@ CASES = {
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_split_reductions_match_numpy(name, monkeypatch):
-    from lazyarray.runtime import c_backend
+    from lazyarray.runtime.c import backend as c_backend
 
     monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 1024)
     lazy, want = CASES[name]
@@ -66,7 +66,7 @@ def test_split_reductions_match_numpy(name, monkeypatch):
 
 
 def test_same_bits_for_any_thread_count(monkeypatch):
-    from lazyarray.runtime import c_backend
+    from lazyarray.runtime.c import backend as c_backend
 
     monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 1024)
     prog = _program(lambda x, y: la.mean((x - y) ** 2))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import c_programs as P
 import pytest
-from lazyarray.runtime.c_backend import CBackend, _layout_and_key
-from lazyarray.runtime.c_layout import plan_layout
-from lazyarray.runtime.c_printer import render_kernel, shared_slots
+from lazyarray.runtime.c.backend import CBackend, _layout_and_key
+from lazyarray.runtime.c.layout import plan_layout
+from lazyarray.runtime.c.printer import render_kernel, shared_slots
 
 pytestmark = pytest.mark.skipif(CBackend.unavailable_reason() is not None,
                                 reason="no working C compiler")
@@ -49,7 +49,8 @@ SCRIPT = """
 import json, sys
 sys.path.insert(0, {tests!r})
 import numpy as np, c_programs as P
-from lazyarray.runtime import compile_stats, c_backend
+from lazyarray.runtime import compile_stats
+from lazyarray.runtime.c import backend as c_backend
 if sys.argv[2] == "no-render":
     def refuse(*args, **kwargs):
         raise AssertionError("rendered on a disk-cache hit")

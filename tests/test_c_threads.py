@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from lazyarray.graph import Graph
 from lazyarray.passes import optimize
-from lazyarray.runtime import c_backend
+from lazyarray.runtime.c import backend as c_backend
 
 import lazyarray as la
 
@@ -48,10 +48,10 @@ def test_a_team_of_one_runs_the_region_directly_with_the_same_bits():
     """With nt == 1 a kernel's parallel region runs its body directly (c_compiler.SERIAL_REGION,
     linked with --wrap where the linker has it): elementwise and reduction kernels, on one thread
     and on two or three, give the same bits (more threads go through the thread team,
-    runtime/c_team.py, where it is loaded: chunks claimed in whatever order the threads run)."""
+    runtime/c/team.py, where it is loaded: chunks claimed in whatever order the threads run)."""
     import sys
 
-    from lazyarray.runtime import c_compiler
+    from lazyarray.runtime.c import compiler as c_compiler
 
     tc = c_compiler.toolchain()
     if tc.openmp and sys.platform.startswith("linux"):
@@ -92,7 +92,7 @@ def test_parallel_kernels_claim_chunks_instead_of_omp_worksharing():
 
 
 def _team_runs_here() -> bool:
-    from lazyarray.runtime import c_compiler, c_team
+    from lazyarray.runtime.c import compiler as c_compiler, team as c_team
 
     tc = c_compiler.toolchain()
     return c_team.supported() and tc.openmp and c_compiler.SERIAL_REGION_FLAG in tc.flags
@@ -102,7 +102,7 @@ def _team_runs_here() -> bool:
 def test_regions_of_several_threads_run_on_the_team():
     """Kernel libraries load after the team, so their regions of nt > 1 bind to it (its counter
     moves); nt == 1 never reaches it."""
-    from lazyarray.runtime import c_team
+    from lazyarray.runtime.c import team as c_team
 
     x = la.array(np.random.default_rng(0).standard_normal((128, 200)).astype(np.float32))
     plan = _plan_with_threads(lambda: la.tanh(x) * x, 2)
@@ -179,7 +179,7 @@ import numpy as np
 import lazyarray as la
 from lazyarray.graph import Graph
 from lazyarray.passes import optimize
-from lazyarray.runtime import c_backend, c_team
+from lazyarray.runtime.c import backend as c_backend, team as c_team
 c_team.supported = lambda: False  # before any kernel library loads
 x = la.array(np.random.default_rng(2).standard_normal((96, 130)).astype(np.float32))
 got = []

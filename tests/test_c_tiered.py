@@ -1,4 +1,4 @@
-"""Background compiles (runtime/c_tiered.py, c_background.py): a C plan runs through the NumPy
+"""Background compiles (runtime/c/tiered.py, c_background.py): a C plan runs through the NumPy
 executor until its kernels arrive, and both executors give the same bits, so a loop may switch
 between them at any iteration (issue 9: one value, one bit pattern)."""
 
@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from lazyarray.graph import all_ops
 from lazyarray.passes import optimize
-from lazyarray.runtime import c_background, c_compiler, c_tiered
-from lazyarray.runtime import c_backend
-from lazyarray.runtime.c_backend import CBackend
-from lazyarray.runtime.c_tiered import FlatProgram, TieredPlan, run_interpreted, runs_same_bits
+from lazyarray.runtime.c import background as c_background, compiler as c_compiler
+from lazyarray.runtime.c import backend as c_backend, tiered as c_tiered
+from lazyarray.runtime.c.backend import CBackend
+from lazyarray.runtime.c.tiered import FlatProgram, TieredPlan, run_interpreted, runs_same_bits
 from lazyarray.runtime.compile_stats import CompileForbidden
 from test_loops import LOOPS
 
@@ -140,7 +140,7 @@ def test_transcendentals_float_extremes_and_complex_wait_for_the_compiler():
     for y in (x * 2 + 1, la.where(x > 0, x, -x), la.sqrt(la.abs(x)) / 3, la.maximum(i, 3) // 3,
               i.astype(np.float32) * x, x.astype(np.int32),
               x.astype(np.int16).astype(np.float32),
-              # reductions whose C fold order runtime/c_fold.py replays, or no order changes
+              # reductions whose C fold order runtime/c/fold.py replays, or no order changes
               la.sum(x * 2), la.mean(x), la.prod(x), la.var(x), la.sum(i), la.max(i),
               la.argmax(x), la.any(x > 0), la.sum(x > 0),
               la.maximum(x, 0.0), la.minimum(-0.0, x), la.nn.relu(x) * 2):
@@ -377,7 +377,7 @@ def test_a_blocking_compile_waits_for_the_same_kernel_queued(background, monkeyp
 
 
 def _reduction_cases(seed: int) -> list:
-    """Reductions runtime/c_fold.py replays, over lengths around the lane count, strided and
+    """Reductions runtime/c/fold.py replays, over lengths around the lane count, strided and
     transposed rows (no collapse), partial axes of 3-d arrays, a split full reduction."""
     from graph_strategies import adversarial
 

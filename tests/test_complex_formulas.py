@@ -1,4 +1,4 @@
-"""The CUDA dialect's complex functions (runtime/c_complex.py's formulas on real libm functions; NVRTC
+"""The CUDA dialect's complex functions (runtime/c/complex.py's formulas on real libm functions; NVRTC
 has no <complex.h>) compiled as C and compared with NumPy on the CPU: no GPU here runs them, so
 this is where their accuracy is measured. Finite inputs in |re|, |im| <= 6 plus small values; the
 special values (inf/nan components) are C99's only in the C dialect (docs/semantics.md)."""
@@ -11,8 +11,9 @@ import subprocess
 import numpy as np
 import pytest
 
-from lazyarray.runtime import available_backends, c_complex
-from lazyarray.runtime.c_compiler import find_compiler
+from lazyarray.runtime import available_backends
+from lazyarray.runtime.c import prelude as c_prelude
+from lazyarray.runtime.c.compiler import find_compiler
 
 # One worker runs this module (`--dist loadgroup`): its module fixture compiles every case once.
 pytestmark = [pytest.mark.skipif("c" not in available_backends(), reason="no C compiler"),
@@ -30,7 +31,7 @@ BOUND = {"c64": 2e-6, "c128": 4e-15}
 @pytest.fixture(scope="module")
 def library(tmp_path_factory):
     names = [f"{f}_{s}" for s in ("c64", "c128") for f in FUNCTIONS]
-    source = [c_complex.definitions(names, "static inline", formulas=True)]
+    source = [c_prelude.complex_definitions(names, "static inline", formulas=True)]
     for s in ("c64", "c128"):
         for f in FUNCTIONS:
             source.append(f"void run_{f}_{s}(const la_{s} *x, la_{s} *y, long n) "

@@ -20,12 +20,12 @@ import numpy as np
 import pytest
 from cuda_corpus import corpus, program_of
 from lazyarray.graph.kernel_ir import Kernel
-from lazyarray.runtime import nvrtc
-from lazyarray.runtime.c_backend import render_program
-from lazyarray.runtime.c_printer import render_translation_unit, shared_slots
-from lazyarray.runtime.cuda_launch import choose_frame, index_type
-from lazyarray.runtime.cuda_prelude import cuda_prelude
-from lazyarray.runtime.cuda_printer import (
+from lazyarray.runtime.cuda import nvrtc
+from lazyarray.runtime.c.backend import render_program
+from lazyarray.runtime.c.printer import render_translation_unit, shared_slots
+from lazyarray.runtime.cuda.launch import choose_frame, index_type
+from lazyarray.runtime.cuda.prelude import cuda_prelude
+from lazyarray.runtime.cuda.printer import (
     CUDA_DIALECT,
     render_cuda_kernel,
     render_cuda_kernel_source,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from lazyarray.graph import get_op
 from lazyarray.graph.kernel_ir import AccRef, Kernel, Load, Reduce, Stage, Store
-from lazyarray.runtime.cuda_launch import choose_frame, index_type, launch_shapes, row_block
+from lazyarray.runtime.cuda.launch import choose_frame, index_type, launch_shapes, row_block
 
 pytestmark = pytest.mark.gpu  # benchmarks/gpu_suite.sh runs `-m gpu` first
 

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 from lazyarray.runtime import BackendUnavailable, get_backend
-from lazyarray.runtime.cupy_backend import CupyBackend
+from lazyarray.runtime.cuda.backend import CupyBackend
 
 import lazyarray as la
 
@@ -137,7 +137,7 @@ def test_to_device_moves_between_host_and_gpu_and_keeps_values():
 @needs_device
 @pytest.mark.parametrize("reduce", ["sum", "mean", "max"])
 def test_two_stage_reductions_reuse_their_workspace_across_runs(reduce):
-    """Two rows of 2^17 float32: the two-stage frame (runtime/cuda_launch.py), partials in a plan
+    """Two rows of 2^17 float32: the two-stage frame (runtime/cuda/launch.py), partials in a plan
     workspace made on the first run and reused by the second, with other data."""
     rng = np.random.default_rng(4)
     with la.config(backend="cupy"):

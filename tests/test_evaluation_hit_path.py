@@ -310,7 +310,7 @@ def test_direct_launch_gives_the_launchers_bits(case, fresh_caches):
 
 @needs_hit_path
 def test_direct_launch_covers_the_common_plans_and_declines_the_rest(fresh_caches):
-    from lazyarray.runtime import c_launch
+    from lazyarray.runtime.c import launch as c_launch
 
     a, b = la.array(f32(16)), la.array(f32(16, seed=1))
     w = la.array(np.ones((16, 4), np.float32))

@@ -55,8 +55,8 @@ def test_new_size_runs_no_pass(monkeypatch, fresh_caches):
 
 def test_new_size_compiles_no_launcher_code(monkeypatch, fresh_caches):
     """A C plan's launcher text names its sizes through the plan's own globals
-    (runtime/c_launch.py): every size of a size-generic plan shares one compiled launcher."""
-    from lazyarray.runtime import c_launch
+    (runtime/c/launch.py): every size of a size-generic plan shares one compiled launcher."""
+    from lazyarray.runtime.c import launch as c_launch
 
     compiled = []
     monkeypatch.setattr(c_launch, "compile", lambda *a: compiled.append(a) or compile(*a),
@@ -71,9 +71,9 @@ def test_new_size_compiles_no_launcher_code(monkeypatch, fresh_caches):
 
 
 def test_new_size_reuses_the_structural_key(monkeypatch, fresh_caches):
-    """The C backend's key of a kernel is size-free (runtime/c_backend.py `_layout_and_key`):
+    """The C backend's key of a kernel is size-free (runtime/c/backend.py `_layout_and_key`):
     a new size finds it by the kernel's structure instead of printing that structure again."""
-    from lazyarray.runtime import c_backend
+    from lazyarray.runtime.c import backend as c_backend
 
     monkeypatch.setattr(c_backend, "_KEYS", {}, raising=False)
     c_backend._layout_and_key.cache_clear()
@@ -170,8 +170,8 @@ def test_substituted_program_equals_the_program_planned_for_that_size():
 @pytest.mark.gpu
 def test_cuda_source_of_every_size_is_one_module():
     """The instances' CUDA is one translation unit (sizes are arguments) and NVRTC compiles it."""
-    from lazyarray.runtime import nvrtc
-    from lazyarray.runtime.cuda_printer import render_cuda_program
+    from lazyarray.runtime.cuda import nvrtc
+    from lazyarray.runtime.cuda.printer import render_cuda_program
 
     sources = {render_cuda_program(instance).source for instance, _ in _programs([5, 300, 77])}
     assert len(sources) == 1

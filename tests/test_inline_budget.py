@@ -1,10 +1,11 @@
-"""The inlining budget per translation unit (runtime/c_inline_budget.py, issue 11): a long chain
+"""The inlining budget per translation unit (runtime/c/inline_budget.py, issue 11): a long chain
 of heavy math calls its helpers out of line (compile time bounded), bits identical to inlined."""
 
 import numpy as np
 import pytest
-from lazyarray.runtime import available_backends, c_inline_budget
-from lazyarray.runtime.c_printer import render_translation_unit
+from lazyarray.runtime import available_backends
+from lazyarray.runtime.c import inline_budget as c_inline_budget
+from lazyarray.runtime.c.printer import render_translation_unit
 
 import lazyarray as la
 
@@ -94,9 +95,9 @@ def test_out_of_line_math_is_bit_identical(dtype, monkeypatch, fresh_caches, tmp
 @pytest.mark.skipif("c" not in available_backends(), reason="no C compiler")
 def test_the_shared_helper_library_gives_the_same_bits(monkeypatch, fresh_caches, tmp_path):
     """Past LIBRARY_BUDGET, a unit declares the wrappers of the directory's helper library
-    (runtime/c_helper_library.py) instead of compiling its own: same values bit for bit as the
+    (runtime/c/helper_library.py) instead of compiling its own: same values bit for bit as the
     inlined helpers, in elementwise loops and 8-lane reductions, float32 and float64."""
-    from lazyarray.runtime import c_compiler, c_helper_library
+    from lazyarray.runtime.c import compiler as c_compiler, helper_library as c_helper_library
 
     x32, s32 = _inputs(np.float32)
     x64, s64 = _inputs(np.float64)

@@ -199,7 +199,7 @@ def test_methods_forward_to_reductions(backend):
 
 
 def test_extremes_at_every_position_of_rows_around_the_lane_widths(backend):
-    """C folds max/min/any/all in 16 lanes and sums in 8 (runtime/c_printer.py `lane_count`):
+    """C folds max/min/any/all in 16 lanes and sums in 8 (runtime/c/printer.py `lane_count`):
     the extreme (or NaN, or the one True) in every position of rows 1..40 long, vector chunks and
     tail alike."""
     for n in (1, 7, 15, 16, 17, 31, 33, 40):

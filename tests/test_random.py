@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
 from lazyarray.graph import Node, get_op
 from lazyarray.graph.ops_random import philox4x32, philox_bits
-from lazyarray.runtime import nvrtc
+from lazyarray.runtime.cuda import nvrtc
 
 import lazyarray as la
 
@@ -240,7 +240,7 @@ def test_bad_keys_and_arguments_are_named(reference_backend):
 def test_random_kernels_compile_for_cuda():
     from lazyarray.graph import Graph
     from lazyarray.passes import optimize
-    from lazyarray.runtime.cuda_printer import render_cuda_program
+    from lazyarray.runtime.cuda.printer import render_cuda_program
 
     k = la.random.key(0)
     x = la.array(np.ones((8, 8), np.float32))

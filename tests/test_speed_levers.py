@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from lazyarray.graph import Graph
 from lazyarray.passes import optimize
-from lazyarray.runtime.c_backend import CBackend
-from lazyarray.runtime.c_split import split_full_reductions
+from lazyarray.runtime.c.backend import CBackend
+from lazyarray.runtime.c.split import split_full_reductions
 
 import lazyarray as la
 
@@ -55,7 +55,7 @@ def test_an_output_and_its_reduction_are_one_kernel(backend, axis):
 def test_a_full_reduction_with_an_output_still_splits_over_threads(monkeypatch):
     if CBackend.unavailable_reason() is not None:
         pytest.skip("no C compiler")
-    from lazyarray.runtime import c_backend
+    from lazyarray.runtime.c import backend as c_backend
 
     monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 1024)
     x = rng.standard_normal(2**14).astype(np.float32)
@@ -97,10 +97,10 @@ def test_a_reshape_of_a_value_used_twice_is_not_moved(reference_backend):
 @pytest.mark.gpu
 def test_an_output_stored_by_a_full_reduction_compiles_for_cuda():
     """The two-stage CUDA frame stores `e` from its partial kernel (no GPU here: NVRTC only)."""
-    from lazyarray.runtime import nvrtc
-    from lazyarray.runtime.c_printer import render_translation_unit, shared_slots
-    from lazyarray.runtime.cuda_launch import choose_frame
-    from lazyarray.runtime.cuda_printer import CUDA_DIALECT, render_cuda_kernel
+    from lazyarray.runtime.cuda import nvrtc
+    from lazyarray.runtime.c.printer import render_translation_unit, shared_slots
+    from lazyarray.runtime.cuda.launch import choose_frame
+    from lazyarray.runtime.cuda.printer import CUDA_DIALECT, render_cuda_kernel
 
     if nvrtc.unavailable_reason() is not None:
         pytest.skip(nvrtc.unavailable_reason())
@@ -122,9 +122,9 @@ def _c_sources(*outs) -> list[str]:
 
 def test_a_transposed_read_runs_in_tiles(reference_backend):
     """Elementwise kernels whose access has unit stride in the second-innermost loop dim loop in
-    tiles (runtime/c_printer.py `tiles_transposed_access`); contiguous ones and reductions over
+    tiles (runtime/c/printer.py `tiles_transposed_access`); contiguous ones and reductions over
     the same read do not (their order is the fold order)."""
-    from lazyarray.runtime.c_printer import TILE_INNER
+    from lazyarray.runtime.c.printer import TILE_INNER
 
     a, b = la.array(X), la.array(X.T.copy())
     tiled = f"t1 += {TILE_INNER})"
@@ -142,7 +142,7 @@ def test_a_transposed_read_runs_in_tiles(reference_backend):
 def test_tiled_kernels_match_numpy(backend, shape, axes, dtype, monkeypatch):
     """Every element once, at its place, whatever the tile edges (sizes off the tile size, a
     parallel dim split in chunks across threads)."""
-    from lazyarray.runtime import c_backend
+    from lazyarray.runtime.c import backend as c_backend
 
     monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 256)
     src = (rng.standard_normal(shape) * 50).astype(dtype)

@@ -1,7 +1,7 @@
 """`x.T`, `permute_dims`, `reshape` and `concat` take short paths in a loop body
-(lazyarray/array.py `T`, manipulation.py `permute_node`, `_plain_shape`, `_plain_concat`); they
-must build the nodes the general code builds: the same op, attrs, shape, dtype, key, pending
-count, site and edges, and the same errors.
+(lazyarray/array.py `T`, manipulation.py `permute_node`, `_plain_concat`, _reshape.py
+`_plain_shape`); they must build the nodes the general code builds: the same op, attrs, shape,
+dtype, key, pending count, site and edges, and the same errors.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lazyarray as la
-from lazyarray import _bind, manipulation
+from lazyarray import _bind, _reshape, manipulation
 from lazyarray.graph import topological_order
 
 
@@ -41,12 +41,12 @@ def reference_permute_node(node, axes, site):
 
 @contextmanager
 def general_reshape():
-    saved = manipulation._plain_shape
-    manipulation._plain_shape = lambda shape, size: None
+    saved = _reshape._plain_shape
+    _reshape._plain_shape = lambda shape, size: None
     try:
         yield
     finally:
-        manipulation._plain_shape = saved
+        _reshape._plain_shape = saved
 
 
 def attempt(fn, *args):

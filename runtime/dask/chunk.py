@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.kernel_ir import Kernel, Load, Stage, Store
-from ..graph.registry import OpDef, get_op
-from . import c_compiler
-from .c_backend import _layout_and_key, _render_cached, translation_unit
-from .c_compiler import ffi
-from .c_printer import kernel_slots
+from ...graph.kernel_ir import Kernel, Load, Stage, Store
+from ...graph.registry import OpDef, get_op
+from ..c import compiler as c_compiler
+from ..c.backend import _layout_and_key, _render_cached, translation_unit
+from ..c.compiler import ffi
+from ..c.printer import kernel_slots
 
 copyreg.pickle(OpDef, lambda op: (get_op, (op.name,)))
 

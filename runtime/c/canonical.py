@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from ..graph.kernel_ir import Kernel, Load, ScalarArg, Stage
-from .c_printer import kernel_scalars, kernel_slots
+from ...graph.kernel_ir import Kernel, Load, ScalarArg, Stage
+from .printer import kernel_scalars, kernel_slots
 
 
 @lru_cache(maxsize=4096)

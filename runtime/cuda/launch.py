@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..graph.kernel_ir import Kernel, Load, Stage
+from ...graph.kernel_ir import Kernel, Load, Stage
 
 BLOCK = 256  # threads per block for every frame; __launch_bounds__ lets ptxas budget registers
 # __launch_bounds__(BLOCK, 2): at most 128 registers per thread. Plain __launch_bounds__(256) made

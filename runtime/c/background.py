@@ -24,10 +24,10 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 
-from . import c_compiler
+from . import compiler as c_compiler
+from .priority import lower_priority as _lower_priority
 
 EXIT_WAIT_S = 120.0
-COMPILER_NICENESS = 10
 
 _lock = threading.Lock()
 _wake = threading.Condition(_lock)
@@ -92,15 +92,6 @@ def _compile(batch: list[tuple[str, str, str | None]], header) -> None:
             future.set_result(fn)
         else:
             future.set_exception(exc)
-
-
-def _lower_priority() -> None:
-    """Nice this thread, hence the compilers it starts (Linux: niceness is per thread and
-    inherited): on 2 shared cores a compiler at equal priority slowed the caller's loop ~3x."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), COMPILER_NICENESS)
-    except (AttributeError, OSError):  # not Linux, or not permitted: equal priority
-        pass
 
 
 def queued(symbols: Sequence[str]) -> dict[str, Future]:

@@ -9,7 +9,7 @@ qualifiers, and adds the reductions every reduction kernel calls:
 
 The reduction order is fixed (each thread folds its strided elements in order, then a warp-shuffle
 tree, then warp 0 folds the per-warp partials), so results are deterministic for a given launch shape.
-Launch shapes depend only on sizes (runtime/cuda_launch.py), so equal inputs give equal bits.
+Launch shapes depend only on sizes (runtime/cuda/launch.py), so equal inputs give equal bits.
 """
 
 from __future__ import annotations

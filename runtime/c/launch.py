@@ -28,7 +28,7 @@ does the same work with nothing left to decide: for `y = f(a, b)` in one kernel 
             ...                             # a1 alike
             p[2] = cbuf(o2)
             F0(p, B0, sptr, T0)     # sptr = ws.scalars_ptr (a kernel whose scalars start
-                                    # further on: ws.kernel_scalars[n], runtime/c_canonical.py)
+                                    # further on: ws.kernel_scalars[n], runtime/c/canonical.py)
         except BaseException:
             abandon(plan, [a0, a1, o2], ws)
             raise
@@ -55,8 +55,8 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.registry import OpKind
-from . import fp_status, spare_outputs
+from ...graph.registry import OpKind
+from .. import fp_status, spare_outputs
 
 
 def conform(value: Any, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
@@ -199,7 +199,7 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
 # reference and the path for every other plan and call (an input to conform, a scalar struct
 # refuses: the C side declines before doing anything).
 try:
-    from ..graph.node import _compiled as _node
+    from ...graph.node import _compiled as _node
 except ImportError:  # pragma: no cover - graph/ always imports
     _node = None
 if _node is not None and not hasattr(_node, "direct_spec"):
@@ -228,7 +228,7 @@ def direct_spec(plan: Any) -> Any:
 
 
 def _make_direct_spec(plan: Any) -> Any:
-    from .c_compiler import ffi
+    from .compiler import ffi
 
     if (plan._launch is None or plan.scalar_order is not None or len(plan.program.outputs) != 1
             or len(plan._outputs) != 1 or plan._outputs[0][3]):

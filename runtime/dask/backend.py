@@ -3,7 +3,7 @@
 Each step of the Program becomes dask.array work over the slots' chunked arrays:
 
 - an elementwise kernel: one `blockwise` task per chunk, running the kernel compiled by the C
-  backend on that chunk's blocks (runtime/dask_chunk.py); a kernel that writes several outputs
+  backend on that chunk's blocks (runtime/dask/chunk.py); a kernel that writes several outputs
   runs once per chunk and each output takes its part;
 - a kernel that reduces inner dims and keeps outer ones: the inner dims in one chunk, one task
   per chunk of the outer dims;
@@ -14,7 +14,7 @@ Each step of the Program becomes dask.array work over the slots' chunked arrays:
 - matmul: `dask.array.matmul`; other library calls (concat, take, cumsum, ...): their NumPy
   reference in one task on whole inputs;
 - Loads that slice, flip, transpose, reshape or broadcast become dask.array's own views
-  (runtime/dask_views.py); addressing they cannot express runs the kernel in one task.
+  (runtime/dask/views.py); addressing they cannot express runs the kernel in one task.
 
 Leaves that are NumPy arrays become `dask.array.from_array` with the configured chunks; leaves
 that are dask arrays (`la.from_dask`) keep theirs. `DaskPlan.build` returns dask arrays (lazy,
@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.kernel_ir import (
+from ...graph.kernel_ir import (
     AccRef,
     Index,
     Kernel,
@@ -47,13 +47,15 @@ from ..graph.kernel_ir import (
     Stage,
     Store,
 )
-from ..graph.registry import OpKind
-from . import c_compiler
-from .backend import Backend, register_backend
-from .c_layout import plan_layout
-from .c_printer import render_kernel
-from .dask_chunk import ChunkKernel, run_chunk
-from .dask_views import load_view, reshape, store_target
+from ...graph.registry import OpKind
+from ..c import compiler as c_compiler
+from ..backend import Backend, register_backend
+from ..c.compiler import ffi
+from ..c.layout import plan_layout
+from ..c.library_call import run_library_call
+from ..c.printer import kernel_slots, render_kernel
+from .chunk import ChunkKernel, compiled, pack_scalars, run_chunk
+from .views import load_view, reshape, store_target
 
 chunks_setting: Any = "auto"  # lazyarray sets it from settings.chunks
 
@@ -271,7 +273,7 @@ def _partial_dtype(r: Reduce) -> np.dtype:
 
 
 def _tree_reducible(k: Kernel) -> bool:
-    """The conditions of runtime/c_split.py (the C backend's own partial/combine split), with one
+    """The conditions of runtime/c/split.py (the C backend's own partial/combine split), with one
     reduction and one stored result."""
     first, *rest = k.stages
     if not first.inner or len(first.reduces) != 1 or first.stores:
@@ -378,10 +380,6 @@ def _whole(prog: Program, k: Kernel, slots: dict[int, Any], scalars: tuple,
 
 def _run_whole(k: Kernel, ins: list[int], outs: list[int], specs: list, scalar_dtypes: tuple,
                scalars: tuple, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
-    from .c_compiler import ffi
-    from .c_printer import kernel_slots
-    from .dask_chunk import compiled, pack_scalars
-
     bufs = {s: np.ascontiguousarray(a) for s, a in zip(ins, arrays)}
     results = tuple(np.empty(shape, dtype) for shape, dtype in specs)
     bufs.update(zip(outs, results))
@@ -446,8 +444,6 @@ def _dask_own(step: LibraryCall, args: list, spec: Any) -> Any:
 
 def _run_reference(step: LibraryCall, shape: tuple[int, ...], dtype: np.dtype,
                    *args: np.ndarray) -> np.ndarray:
-    from .c_backend import run_library_call
-
     bufs: list[Any] = [np.asarray(a) for a in args] + [np.empty(shape, dtype)]
     run_library_call(replace(step, inputs=tuple(range(len(args))), output=len(args)), bufs)
     return bufs[-1]

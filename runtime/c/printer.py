@@ -6,7 +6,7 @@ int64 block of the size-generic `KernelLayout`, each stage's SSA expressions (re
 addresses, and the per-element fold of a reduction with the registry's combine template. A dialect
 is a `Dialect` (qualifiers, `restrict`, the bool and index types, the prelude) plus a printer
 subclass with the structural hooks: `emit_signature`, `emit_frame` (outer loops and the stages),
-and the reduce stage. The C dialect is here; the CUDA dialect is runtime/cuda_printer.py.
+and the reduce stage. The C dialect is here; the CUDA dialect is runtime/cuda/printer.py.
 
 C functions have the signature
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..graph.kernel_ir import (
+from ...graph.kernel_ir import (
     AccRef,
     RowValue,
     Apply,
@@ -43,10 +43,10 @@ from ..graph.kernel_ir import (
     ScalarArg,
     Stage,
 )
-from . import c_inline_budget, c_trig
-from .c_layout import KernelLayout, kernel_accesses, stride_class
-from .c_complex import render_const as render_complex_const
-from .c_prelude import FPE_VALUES, c_type, libm_suffix, render_helpers, suffix
+from . import inline_budget as c_inline_budget, trig as c_trig
+from .layout import KernelLayout, kernel_accesses, stride_class
+from .complex import render_const as render_complex_const
+from .prelude import FPE_VALUES, c_type, libm_suffix, render_helpers, suffix
 
 _INT64 = np.dtype(np.int64)  # run-time slice starts (Load.dynamic)
 _CALL = re.compile(r"[A-Za-z_][\w{}]*\(")  # a template that calls a function: `la_exp_{S}(`
@@ -333,7 +333,7 @@ class CKernelPrinter(KernelPrinter):
         """Open the chunk loop of the outermost (independent) dim inside the kernel's parallel
         region: each thread claims chunks [var_lo, var_hi) from a shared counter until none is
         left. Chunks, not OpenMP's static halves: the region then never needs a given thread,
-        and the thread team (runtime/c_team.py) takes back the share of a thread that did not
+        and the thread team (runtime/c/team.py) takes back the share of a thread that did not
         start in time. One chunk per thread-count x 16 (whole 64-element blocks for a
         vectorized loop); with nt == 1 one chunk: the loop as it was. One close."""
         self.open([f"for (int64_t {var}_lo; ({var}_lo = __atomic_fetch_add(&la_next, la_step, "

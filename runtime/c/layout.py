@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..graph.kernel_ir import Index, Kernel, Load, Store
+from ...graph.kernel_ir import Index, Kernel, Load, Store
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 A cold compile costs 60-500 ms (the compiler's start dominates a small kernel); a loop never
 evaluated inside builds 2-3 plans and runs each segment in well under a millisecond. So the C
 backend need not wait: `CBackend.compile_without_waiting` queues the missing kernels on the
-background compiler (runtime/c_background.py) and returns a `TieredPlan`, which runs the same
+background compiler (runtime/c/background.py) and returns a `TieredPlan`, which runs the same
 Program through `kernel_numpy` (the executable definition of the kernel IR) until every kernel
 has arrived, then the compiled plan.
 
@@ -27,13 +27,14 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.kernel_ir import (Apply, Const, Index, Kernel, Load, Program, ScalarArg,
-                               has_dynamic_offsets)
-from . import compile_stats
-from .backend import fresh_outputs
-from .fp_status import numpy_errstate
-from .c_fold import fold_rows, replays
-from .kernel_numpy import _Frame, _strided, as_input, run_kernel
+from ...graph.kernel_ir import (Apply, Const, Index, Kernel, Load, Program, ScalarArg,
+                                has_dynamic_offsets)
+from .. import compile_stats
+from ..backend import fresh_outputs
+from ..fp_status import numpy_errstate
+from .fold import fold_rows, replays
+from .library_call import run_library_call
+from ..kernel_numpy import _Frame, _strided, as_input, run_kernel
 
 # Element-ops above which a program waits for its compile: NumPy runs ~1e8-1e9 element-ops a
 # second on these machines, so 2**22 is a few ms to ~40 ms per run, about a compile's cost.
@@ -85,8 +86,6 @@ def run_interpreted(program: Program, arrays: Sequence[Any],
                     scalars: Sequence[Any]) -> list[np.ndarray]:
     """The program through the NumPy kernel-IR executor (`kernel_numpy`, step by step); library
     calls as `CPlan` runs them. The reference `FlatProgram` is tested against."""
-    from .c_backend import run_library_call  # c_backend imports this module
-
     frame = _Frame(program, arrays)
     slots = _Slots(frame)
     with numpy_errstate():
@@ -133,8 +132,6 @@ class FlatProgram:
                       for step in program.steps]
 
     def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[np.ndarray]:
-        from .c_backend import run_library_call  # c_backend imports this module
-
         bufs: list[Any] = [None] * len(self.program.buffers)
         for (slot, dtype, shape), value in zip(self.inputs, arrays):
             bufs[slot] = as_input(value, dtype, shape)

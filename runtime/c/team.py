@@ -46,7 +46,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from . import cache_security, compile_stats
+from .. import cache_security, compile_stats
 
 SOURCE = r"""
 #define _GNU_SOURCE

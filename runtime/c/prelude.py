@@ -15,7 +15,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import c_cbrt, c_complex, c_erf, c_hyper, c_inverse, c_log, c_math, c_philox, c_pow, c_trig
+from . import cbrt as c_cbrt, complex as c_complex, erf as c_erf, hyper as c_hyper
+from . import inverse as c_inverse, log as c_log, math as c_math, philox as c_philox, pow as c_pow
+from . import trig as c_trig
 
 SUFFIX = {
     "b": np.dtype("bool"), "i8": np.dtype("int8"), "i16": np.dtype("int16"),
@@ -388,3 +390,22 @@ def _known(name: str) -> bool:
     if parts[0] == "cast":
         return len(parts) == 3 and parts[1] in SUFFIX and parts[2] in SUFFIX
     return "_".join(parts[:-1]) in _GENERATORS and parts[-1] in SUFFIX
+
+
+def complex_definitions(names: list[str], qualifier: str, formulas: bool | None = None) -> str:
+    """The definitions of these complex helpers (`exp_c128`, ...) and of everything they call,
+    dependencies first: a stand-alone C prelude (for tests of the formulas)."""
+    done: dict[str, str] = {}
+    stack = [(n, False) for n in reversed(names)]
+    while stack:
+        name, expanded = stack.pop()
+        if name in done:
+            continue
+        text, deps = c_complex.helper(name, qualifier, "_Bool", lambda s, b: c_type(SUFFIX[s], b),
+                                      formulas)
+        if expanded:
+            done[name] = text
+            continue
+        stack.append((name, True))
+        stack.extend((d[3:], False) for d in reversed(deps) if d[3:] not in done)
+    return "\n".join(done.values())

@@ -48,14 +48,15 @@ from typing import Any
 
 import cffi
 
-from . import c_helper_library, c_team, cache_security, compile_stats
-from .compile_stats import CompileForbidden
+from . import helper_library as c_helper_library, team as c_team
+from .. import cache_security, compile_stats
+from ..compile_stats import CompileForbidden
 
 # Bump when generated code or the calling convention changes. A kernel's cache key is its own text, not
 # the helpers around it, so the helpers' generators (the files below) are hashed in too.
-_HELPER_SOURCES = ("c_prelude.py", "c_math.py", "c_trig.py", "c_philox.py", "c_complex.py",
-                   "c_inline_budget.py", "c_helper_library.py", "c_erf.py", "c_inverse.py",
-                   "c_hyper.py", "c_cbrt.py", "c_log.py", "c_pow.py")
+_HELPER_SOURCES = ("prelude.py", "math.py", "trig.py", "philox.py", "complex.py",
+                   "inline_budget.py", "helper_library.py", "erf.py", "inverse.py",
+                   "hyper.py", "cbrt.py", "log.py", "pow.py")
 CODEGEN_VERSION = "4-" + hashlib.sha256(b"".join(
     (Path(__file__).parent / f).read_bytes() for f in _HELPER_SOURCES)).hexdigest()[:12]
 # -ffp-contract=off: gcc's default fuses a*b+c into an FMA differently per loop shape, so one value
@@ -73,7 +74,7 @@ VERSION_DIR = "c-v2"
 # team of one. The linker sends the library's calls to the wrapper (`--wrap`); the compiler probe
 # keeps the flag only where it links (GNU ld, lld), and then every translation unit carries it.
 SERIAL_REGION_FLAG = "-Wl,--wrap=GOMP_parallel"
-# Regions of more threads go to the process's thread team where it is loaded (runtime/c_team.py:
+# Regions of more threads go to the process's thread team where it is loaded (runtime/c/team.py:
 # it never waits for a thread that did not start), else to libgomp.
 SERIAL_REGION = """
 void __real_GOMP_parallel(void (*)(void *), void *, unsigned, unsigned);

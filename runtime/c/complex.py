@@ -198,26 +198,6 @@ _CUDA_DEPS = {
 }
 
 
-def definitions(names: list[str], qualifier: str, formulas: bool | None = None) -> str:
-    """The definitions of these complex helpers (`exp_c128`, ...) and of everything they call,
-    dependencies first: a stand-alone C prelude (for tests of the formulas)."""
-    from .c_prelude import SUFFIX, c_type
-
-    done: dict[str, str] = {}
-    stack = [(n, False) for n in reversed(names)]
-    while stack:
-        name, expanded = stack.pop()
-        if name in done:
-            continue
-        text, deps = helper(name, qualifier, "_Bool", lambda s, b: c_type(SUFFIX[s], b), formulas)
-        if expanded:
-            done[name] = text
-            continue
-        stack.append((name, True))
-        stack.extend((d[3:], False) for d in reversed(deps) if d[3:] not in done)
-    return "\n".join(done.values())
-
-
 def _type_text(s: str, cuda: bool, qualifier: str) -> str:
     r, _ = _REAL[s]
     align = "__align__(%d) " % (2 * (4 if s == "c64" else 8)) if cuda else ""

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..graph.kernel_ir import AccRef, BufferSpec, Index, Kernel, Load, Program, Reduce, Stage, Store
+from ...graph.kernel_ir import AccRef, BufferSpec, Index, Kernel, Load, Program, Reduce, Stage, Store
 
 CHUNKS = (64, 48, 32, 16, 8)  # the first that divides the reduced dim
 _F32, _F64 = np.dtype("float32"), np.dtype("float64")

@@ -9,7 +9,7 @@ the float64 function and rounds once. Measured bounds: docs/semantics.md.
 
 from __future__ import annotations
 
-from .c_math import SHIFTER, _horner, _log_series
+from .math import SHIFTER, _horner, _log_series
 
 LN2, LN2_LO2 = 0.6931471805599453, 2.3190468138462996e-17  # ln 2 = LN2 + LN2_LO2 to ~107 bits
 

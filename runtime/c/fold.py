@@ -1,10 +1,10 @@
 """The C backend's reduction fold order, replayed with NumPy: reductions can run tiered.
 
 A C reduction stage folds each output's values into `lane_count(stage)` partial results
-(runtime/c_printer.py `emit_reduce_stage`): along the last collapsed inner dim in chunks of L
+(runtime/c/printer.py `emit_reduce_stage`): along the last collapsed inner dim in chunks of L
 lanes (lane l takes element c*L + l), the rest of each row into lane 0, row after row; then the
 lanes in order, lane 0 first, and a cast to the result dtype. NumPy's own sum is pairwise, so its
-bits differ, and a plan with a float sum used to wait for its compile (runtime/c_tiered.py).
+bits differ, and a plan with a float sum used to wait for its compile (runtime/c/tiered.py).
 `fold_rows` does the same additions in the same order: each lane's sequence through
 `ufunc.accumulate` (sequential by definition), starting from the identity as C's accumulators
 do, in the accumulator's dtype (float32 sums and products in float64).
@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.kernel_ir import Kernel, Reduce, Stage
-from .c_layout import plan_layout
-from .c_printer import lane_count
+from ...graph.kernel_ir import Kernel, Reduce, Stage
+from .layout import plan_layout
+from .printer import lane_count
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 

@@ -24,12 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import OpKind
-from ..graph.kernel_ir import BufferSpec, Kernel, LibraryCall, Program
-from . import cache_security
-from .backend import DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend
-from .cuda_launch import partials_shape as partials_size
-from .cuda_printer import CudaKernelSpec, CudaModule, render_cuda_kernel_source, render_cuda_program
+from ...graph import OpKind
+from ...graph.kernel_ir import BufferSpec, Kernel, LibraryCall, Program
+from .. import cache_security
+from ..backend import DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend
+from .launch import partials_shape as partials_size
+from .printer import CudaKernelSpec, CudaModule, render_cuda_kernel_source, render_cuda_program
 
 INSTALL_HINT = ("install CuPy for your CUDA version: `pip install 'lazyarray-fusion[cuda12]'` or "
                 "`pip install 'lazyarray-fusion[cuda13]'`")
@@ -126,7 +126,7 @@ class CupyBackend(Backend):
 
 
 class CupyPlan:
-    """Steps of one Program on the GPU, with the C plan's semantics (runtime/c_backend.py): inputs
+    """Steps of one Program on the GPU, with the C plan's semantics (runtime/c/backend.py): inputs
     bound per run, outputs fresh per run, intermediates in a workspace per plan (allocated on the
     first run, reused: later runs queue behind earlier ones on the one stream), scalars passed as
     kernel arguments, library calls in step order."""

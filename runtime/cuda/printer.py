@@ -1,9 +1,9 @@
-"""The CUDA dialect of the C-family printer (runtime/c_printer.py): kernel IR -> CUDA for NVRTC.
+"""The CUDA dialect of the C-family printer (runtime/c/printer.py): kernel IR -> CUDA for NVRTC.
 
 Only the structure differs from C; expressions, loads/stores, helpers and folds are the shared
 printer's. Buffers and scalars are kernel parameters (`const float *__restrict__ b0`, `const float
 a1`), the int64 size/stride block `d` is a device array uploaded once per plan. Each kernel is
-printed in the frame runtime/cuda_launch.py picks from its sizes:
+printed in the frame runtime/cuda/launch.py picks from its sizes:
 
 - **elementwise** (no inner space): a grid-stride loop over the flat outer index, decoded into the
   layout's outer dims; consecutive threads take consecutive (contiguous, coalesced) elements.
@@ -31,10 +31,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..graph.kernel_ir import recompute_row_values, Kernel, Program, ScalarArg, Stage
-from .c_layout import KernelLayout, plan_layout
-from .c_prelude import FPE_VALUES_CUDA, render_helpers
-from .c_printer import (
+from ...graph.kernel_ir import recompute_row_values, Kernel, Program, ScalarArg, Stage
+from ..c.layout import KernelLayout, plan_layout
+from ..c.prelude import FPE_VALUES_CUDA, render_helpers
+from ..c.printer import (
     Dialect,
     KernelPrinter,
     ReduceSpec,
@@ -44,7 +44,7 @@ from .c_printer import (
     render_translation_unit,
     shared_slots,
 )
-from .cuda_launch import (
+from .launch import (
     BLOCK,
     MIN_BLOCKS_PER_SM,
     PARTIAL_BLOCKS,
@@ -53,7 +53,7 @@ from .cuda_launch import (
     index_type,
     launch_shapes,
 )
-from .cuda_prelude import REDUCE, TYPES
+from .prelude import REDUCE, TYPES
 
 # -arch comes from CuPy (the current device's). --fmad=false: no a*b+c contraction, so a value
 # recomputed in two kernels or stages has one bit pattern (issue 9), as in the C flags.

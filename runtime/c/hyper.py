@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from .c_math import LN2_HI, LN2_LO, SHIFTER, _horner
+from .math import LN2_HI, LN2_LO, SHIFTER, _horner
 
 _BIG = 3.273390607896142e150  # 2^500: x^2 still finite below
 

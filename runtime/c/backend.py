@@ -21,16 +21,15 @@ from typing import Any
 
 import numpy as np
 
-from ..graph.kernel_ir import Apply, Kernel, LibraryCall, Load, Program
-from ..graph.registry import OpKind
-from . import c_background, c_compiler, compile_stats, fp_status, spare_outputs
-from .backend import (DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend,
-                      run_in_place)
-from .c_canonical import canonical_kernel
-from .c_compiler import ffi
-from .c_launch import make_launcher
-from .c_layout import KernelLayout, plan_layout
-from .c_printer import (
+from ...graph.kernel_ir import Apply, Kernel, Load, Program
+from . import background as c_background, compiler as c_compiler
+from .. import compile_stats, spare_outputs
+from ..backend import Backend, fresh_outputs, register_backend
+from .canonical import canonical_kernel
+from .compiler import ffi
+from .launch import make_launcher
+from .layout import KernelLayout, plan_layout
+from .printer import (
     C_DIALECT,
     kernel_scalars,
     kernel_slots,
@@ -39,8 +38,9 @@ from .c_printer import (
     shared_slots,
     source_name,
 )
-from .c_split import split_full_reductions
-from .c_tiered import TieredPlan, worth_interpreting
+from .split import split_full_reductions
+from .library_call import run_library_call
+from .tiered import TieredPlan, worth_interpreting
 
 # Below this much work a kernel runs on one thread. Work is loop iterations, weighted by ops per
 # element (`parallel_work`). Measured here (sigmoid, PASSIVE wait): 2 threads lose below 2**18
@@ -119,7 +119,7 @@ class _Workspace:
                                for at in plan.scalar_offsets]
         self.scalar_bytes = memoryview(self.scalars).cast("B")  # struct packs into it ~2x faster
         # Per input pointer entry, a weak reference to the array it points into (the launcher
-        # skips re-binding the same array: runtime/c_launch.py). Weak: plans hold no user data.
+        # skips re-binding the same array: runtime/c/launch.py). Weak: plans hold no user data.
         self.input_refs: list = []
         self.scalar_views = [self.scalars[k:k + 1].view(np.uint8)[: dt.itemsize].view(dt)
                              for k, dt in enumerate(dtypes)]
@@ -189,7 +189,7 @@ class CPlan:
                                         call.nt, bound))
             else:
                 self._steps.append((-1, step, None, 0, ()))
-        # The hit path: `run`'s loop unrolled into one generated function (runtime/c_launch.py).
+        # The hit path: `run`'s loop unrolled into one generated function (runtime/c/launch.py).
         self._launch = make_launcher(self, _bind_scalars, _char_buffer, run_library_call, _abandon)
 
     def keep_no_workspace(self) -> None:
@@ -365,31 +365,6 @@ def _bind_scalars(packer: struct.Struct | None, ws: _Workspace, scalars: Sequenc
             view[0] = value
 
 
-def run_library_call(step: LibraryCall, bufs: list) -> None:
-    """matmul through NumPy's BLAS into the planned buffer; opaque ops through their reference."""
-    args = step.arguments(bufs.__getitem__)
-    out = bufs[step.output]
-    kept = fp_status.test()  # NumPy clears the flags the kernels before raised: keep them
-    if step.op.kind is OpKind.MATMUL:
-        np.matmul(*args, out=out)
-        if kept:
-            fp_status.note("", kept)
-        return
-    try:
-        with fp_status.numpy_errstate():
-            if step.op.in_place is not None:  # scatter: into `out`, in place where planned
-                run_in_place(step.op, args, step.attrs, out)
-                result = None
-            else:
-                result = step.op.reference(args, step.attrs, out.dtype)
-    except DATA_ERRORS as exc:
-        raise at_site(exc, step.op.name, step.site) from None
-    if kept:
-        fp_status.note("", kept)
-    if result is not None:
-        np.copyto(out, np.asarray(result).reshape(out.shape), casting="unsafe")
-
-
 def render_program(program: Program) -> list[tuple[Kernel, KernelLayout, str, str]]:
     return [(kernel, *_render_cached(kernel, shared_slots(program, kernel)))
             for kernel in program.kernels]
@@ -439,10 +414,11 @@ def _generator_fingerprint() -> str:
     templates, semantics) and `runtime/` (printer, prelude, layout, ...). Any edit there changes
     every structural key, so the disk index never names a library built by other generator code
     (at worst an unrelated edit costs one re-render per kernel). ~1 ms, once per process."""
-    from .. import graph
+    from ... import graph
 
     digest = hashlib.sha256(c_compiler.CODEGEN_VERSION.encode())
-    for package_dir in (os.path.dirname(graph.__file__), os.path.dirname(__file__)):
+    here = os.path.dirname(__file__)  # runtime/c/, and runtime/'s shared modules above it
+    for package_dir in (os.path.dirname(graph.__file__), os.path.dirname(here), here):
         try:
             names = sorted(n for n in os.listdir(package_dir) if n.endswith(".py"))
             for name in names:
@@ -488,7 +464,7 @@ class CBackend(Backend):
 
     def compile_without_waiting(self, program: Program) -> CPlan | TieredPlan:
         """As `compile`, but kernels no cache has compile in the background while the plan runs
-        through the NumPy executor, where that gives the same bits (runtime/c_tiered.py)."""
+        through the NumPy executor, where that gives the same bits (runtime/c/tiered.py)."""
         if not background_compiles or compile_stats.forbid_compiles:
             return self.compile(program)
         split = split_full_reductions(program, PARALLEL_THRESHOLD)

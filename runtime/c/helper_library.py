@@ -34,8 +34,10 @@ import tempfile
 import threading
 from pathlib import Path
 
-from . import c_inline_budget, cache_security, compile_stats
-from .c_prelude import FPE_VALUES, render_helpers
+from . import inline_budget as c_inline_budget
+from .. import cache_security, compile_stats
+from .prelude import FPE_VALUES, render_helpers
+from .priority import lower_priority as _lower_priority
 
 EXIT_WAIT_S = 30.0
 
@@ -109,8 +111,6 @@ def start_build(directory: Path, tc) -> None:
 
 
 def _build(directory: Path, tc) -> None:
-    from .c_background import _lower_priority
-
     _lower_priority()
     build(directory, tc)
 

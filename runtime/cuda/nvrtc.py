@@ -5,7 +5,7 @@ fail without a driver. NVRTC itself needs no device, so CI (no GPU) checks every
 the very compiler the GPU path uses. The library comes from the `nvidia-cuda-nvrtc` wheel
 (`pip install 'lazyarray-fusion[nvrtc]'`), a CUDA toolkit, or `LAZYARRAY_NVRTC=/path/libnvrtc.so`.
 
-NVRTC has no standard headers: the source must define everything it uses (runtime/cuda_prelude.py).
+NVRTC has no standard headers: the source must define everything it uses (runtime/cuda/prelude.py).
 """
 
 from __future__ import annotations

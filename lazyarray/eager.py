@@ -378,12 +378,12 @@ def is_settled_base(node: Node) -> bool:
     return not node.inputs or (node.op is _BROADCAST and _is_fill(node))
 
 
-def view_holders(old: Node, views: list) -> int | None:
+def view_holders(old: Node, views: list, extra: dict[int, int] | None = None) -> int | None:
     """References to `old` that the live `views` of its root hold (their links and view chains),
     or None when some node of those chains is read by anything else (a pending expression over
     `row * 2` would see a write into the buffer): only views may share a buffer written in
     place, as views share NumPy's memory."""
-    expected: dict[int, int] = {}
+    expected: dict[int, int] = dict(extra) if extra else {}
     chain: list[Node] = []
     seen: set[int] = set()
     for v in views:
@@ -407,6 +407,71 @@ def view_holders(old: Node, views: list) -> int | None:
         if _getrefcount(n) - 3 != expected[id(n)]:
             return None
     return expected.get(id(old), 0)
+
+
+def write_through_view(root: Any, view: Any, new: Node, live: list) -> bool:
+    """The view's new value `new` written into the root's buffer through NumPy's view of it
+    (the view's chain of slices, reshapes and permutes replayed on the buffer): `new` is a
+    computed value of the view's shape, or a scatter into the view's value. Only when nothing
+    but the root and its live views reads the buffer (`view_holders`, Python's counts)."""
+    old = root._node
+    data = old.data
+    if (old.op is not _INPUT or type(data) is not np.ndarray or not data.flags.owndata
+            or _state.busy or _state.stand_ins):
+        return False
+    view_node = view._view[1]
+    if new.op is _SCATTER and new.inputs[0] is view_node:
+        target = view_value(view_node)
+        values = []
+        for v in new.inputs[1:]:
+            if v.inputs:
+                v = run_now_any(v)
+                if v is None:
+                    return False
+            elif v.op is _SCALAR and type(v.data) not in _SCALAR_TYPES:
+                return False
+            values.append(v.data if v.op is _INPUT else np.asarray(v.data, v.dtype))
+        apply = (new.attrs, values)
+    else:
+        if new.inputs:
+            new = run_now_any(new)
+            if new is None:
+                return False
+        if new.op is not _INPUT or type(new.data) is not np.ndarray:
+            return False
+        target = view_value(view_node)
+        apply = None
+    if (target is None or target.shape != view_node.shape or target.dtype != data.dtype
+            or not np.may_share_memory(target, data)):
+        return False  # a reshape NumPy would copy: the general path writes it back
+    # the view's scatter holds the view's node too (its input): a known reader, as the views
+    extra = {id(view_node): 1} if apply is not None else None
+    del view_node  # (this frame's reference is no reader)
+    holders = view_holders(old, live, extra)
+    # references to `old`: the root's _node, this frame's `old`, getrefcount's argument
+    if holders is None or _getrefcount(old) > 3 + holders or _getrefcount(data) > 4:
+        return False
+    was_writeable = data.flags.writeable
+    if not was_writeable:
+        data.flags.writeable = True
+    token = _enter()
+    try:
+        _clear()
+        if apply is None:
+            target[...] = new.data
+        else:
+            (mode, spec), values = apply
+            scatter_into(target, values[0], tuple(values[1:]), mode, spec)
+        bits = _test()
+    finally:
+        _leave(token)
+        if not was_writeable:
+            data.flags.writeable = False
+    if bits and apply is not None:
+        from .fp_errors import fired
+
+        fired([new], bits)
+    return True
 
 
 def write_in_place(old: Node, new: Node, holders: int = 0) -> bool:

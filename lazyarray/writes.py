@@ -159,6 +159,8 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
     a view to its root, then every live view of the root follows."""
     link = a._view
     if type(link) is tuple:
+        if link[3] and _EAGER_LIMIT[0] and _write_view_now(a, node):
+            return  # written into the root's buffer through the view (lazyarray/eager.py)
         root, view_node, root_node, writable = link
         if not writable:
             raise ValueError("assignment destination is read-only"
@@ -177,6 +179,25 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
     if views:
         with cuts_paused():
             _refresh(a, views)
+
+
+def _write_view_now(view: Any, new: Node) -> bool:
+    """`row[j] = v`, `row -= x` through a view of a computed root: the view's new value goes
+    into the root's buffer through NumPy's view of it, when only the root's views read that
+    buffer (eager.write_through_view). The views read it again, evaluated ones included."""
+    root = view._view[0]
+    if not eager.is_settled_base(root._node) or root._node.inputs:
+        return False
+    live = []
+    for r in root._view or ():
+        v = r()
+        if v is not None:
+            live.append(v)
+    if not eager.write_through_view(root, view, new, live):
+        return False
+    for v in live:
+        v._node = v._view[1]
+    return True
 
 
 def _settle_root(root: Any, new: Node) -> bool:

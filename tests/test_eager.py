@@ -344,3 +344,58 @@ def test_augmented_writes_through_views_go_in_place_once(backend):
         a[j] /= a[j, j] + 1.0
     assert same()
     np.testing.assert_allclose(np.asarray(A), a, rtol=1e-15)
+
+
+def test_writes_through_a_view_keep_values_other_readers_hold(backend):
+    A = la.asarray(np.ones((60, 80)))
+    row = A[0]
+    big = row[None, :] * la.asarray(np.ones((100, 1)))  # lazy, reads the view's chain
+    e = A[0, 1]
+    host = np.asarray(A[0, 2:5])
+    row[1] = 7.0
+    row[3:5] -= 1.0
+    np.testing.assert_array_equal(np.asarray(big), np.ones((100, 80)))
+    assert float(e) == 1.0 and host.tolist() == [1.0, 1.0, 1.0]
+    want = np.ones(80)
+    want[1], want[3:5] = 7.0, 0.0
+    np.testing.assert_array_equal(np.asarray(row), want)
+    np.testing.assert_array_equal(np.asarray(A)[0], want)
+
+
+def test_writes_through_views_go_into_the_buffer(backend):
+    a = np.arange(30.0).reshape(5, 6)
+    A = la.asarray(a.copy())
+    A[0, 0] = 0.0
+    a[0, 0] = 0.0
+    same = _same_value(A)
+    T = A.T
+    for k in range(5):
+        A[k][k] = -1.0  # an element through a row view
+        a[k][k] = -1.0
+        T[k, 1:4] *= 2.0  # a slice through a transposed view
+        a.T[k, 1:4] *= 2.0
+        col = A[:, k]
+        col += 0.5
+        a[:, k] += 0.5
+    assert same()
+    np.testing.assert_array_equal(np.asarray(A), a)
+    np.testing.assert_array_equal(np.asarray(T), a.T)
+
+
+@pytest.mark.parametrize("write", ["element", "slice", "augmented"])
+def test_a_write_through_a_view_keeps_pending_readers_of_the_root(write, backend):
+    A = la.asarray(np.arange(12.0).reshape(3, 4))
+    A[0, 0] = 0.0
+    pending = A * 2.0  # lazy (no indexed read), reads A's buffer
+    also = A.T  # another view, whose chain a pending expression reads
+    pending_t = also * 1.0
+    row = A[1]
+    if write == "element":
+        row[2] = -5.0
+    elif write == "slice":
+        row[1:3] = -5.0
+    else:
+        row -= 100.0
+    np.testing.assert_array_equal(np.asarray(pending), np.arange(12.0).reshape(3, 4) * 2.0)
+    np.testing.assert_array_equal(np.asarray(pending_t), np.arange(12.0).reshape(3, 4).T)
+    assert np.asarray(A)[1].tolist() == np.asarray(row).tolist()

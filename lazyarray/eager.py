@@ -231,6 +231,9 @@ def element(node: Node) -> Node | None:
     program then holds no node over A's buffer, which a later write can take in place."""
     if not node.inputs or not LIMIT[0] or _state.busy or _state.stand_ins:
         return None  # (no inputs: computed already, by the rule for the op that made it)
+    value = view_value(node)  # `A[i][j]`: views all the way down to a computed buffer
+    if value is not None:
+        return _leaf(node, value)
     order = _walk(node, LIMIT[0])
     return None if order is None else _leaf(node, _run(node, order))
 

@@ -131,9 +131,9 @@ def test_the_load_reads_the_start_times_a_stride():
 
 @pytest.mark.skipif("c" not in la.runtime.available_backends(), reason="no C compiler")
 def test_the_c_source_reads_the_start_argument():
-    from lazyarray.runtime.c_backend import _render_cached
-    from lazyarray.runtime.c_canonical import canonical_kernel
-    from lazyarray.runtime.c_printer import shared_slots
+    from lazyarray.runtime.c.backend import _render_cached
+    from lazyarray.runtime.c.canonical import canonical_kernel
+    from lazyarray.runtime.c.printer import shared_slots
 
     y = la.array(_A)[11, 250::-2] * 2
     program = optimize(Graph([y._node]))
@@ -177,9 +177,9 @@ def test_dask_resolves_the_starts_per_run():
 
 def test_generated_cuda_with_run_time_starts_compiles():
     """The CUDA dialect reads a start as an int64 kernel parameter (NVRTC, no device needed)."""
-    from lazyarray.runtime import nvrtc
-    from lazyarray.runtime.c_printer import render_translation_unit, shared_slots
-    from lazyarray.runtime.cuda_printer import CUDA_DIALECT, render_cuda_kernel
+    from lazyarray.runtime.cuda import nvrtc
+    from lazyarray.runtime.c.printer import render_translation_unit, shared_slots
+    from lazyarray.runtime.cuda.printer import CUDA_DIALECT, render_cuda_kernel
 
     reason = nvrtc.unavailable_reason()
     if reason is not None:

@@ -55,7 +55,7 @@ from .compile_stats import CompileForbidden
 # the helpers around it, so the helpers' generators (the files below) are hashed in too.
 _HELPER_SOURCES = ("c_prelude.py", "c_math.py", "c_trig.py", "c_philox.py", "c_complex.py",
                    "c_inline_budget.py", "c_helper_library.py", "c_erf.py", "c_inverse.py",
-                   "c_hyper.py", "c_cbrt.py", "c_log.py", "c_pow.py")
+                   "c_hyper.py", "c_cbrt.py", "c_log.py", "c_pow.py", "c_float32.py")
 CODEGEN_VERSION = "4-" + hashlib.sha256(b"".join(
     (Path(__file__).parent / f).read_bytes() for f in _HELPER_SOURCES)).hexdigest()[:12]
 # -ffp-contract=off: gcc's default fuses a*b+c into an FMA differently per loop shape, so one value

@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import c_cbrt, c_complex, c_erf, c_hyper, c_inverse, c_log, c_math, c_philox, c_pow, c_trig
+from . import (c_cbrt, c_complex, c_erf, c_float32, c_hyper, c_inverse, c_log, c_math, c_philox,
+               c_pow, c_trig)
 
 SUFFIX = {
     "b": np.dtype("bool"), "i8": np.dtype("int8"), "i16": np.dtype("int16"),
@@ -270,6 +271,7 @@ _GENERATORS.update(c_hyper.GENERATORS)  # sinh, cosh, arcsinh, arccosh, arctanh
 _GENERATORS.update(c_cbrt.GENERATORS)  # cbrt
 _GENERATORS.update(c_log.GENERATORS)  # log2, log10, float32 exp2
 _GENERATORS.update(c_pow.GENERATORS)  # float power (float32 own, float64 libm)
+_GENERATORS.update(c_float32.over(_GENERATORS))  # float32 in float32 arithmetic (16 lanes)
 _TABLES = {"twobypi_table": c_trig.table_text,  # constant tables the helpers index
            "erfc_table": c_erf.table_text}
 _GENERATORS.update(c_philox.GENERATORS)  # the random bits of la.random

@@ -292,8 +292,8 @@ def arctan2() -> str:
              "int neg = copysignf(1.0f, b) < 0.0f;     /* x < 0 or -0 (signbit stops gcc 12) */",
              *_atan_parts("ax", "neg"),
              "float r = bh_ + (bl_ + p_);",
-             "r = (fabsf(b) == INFINITY && fabsf(a) == INFINITY) ? "
-             f"(neg ? {_f(PI3O4[0])} : {_f(PIO4[0])}) : r;",
+             ("r = (fabsf(b) == INFINITY && fabsf(a) == INFINITY) ? "
+              f"(neg ? {_f(PI3O4[0])} : {_f(PIO4[0])}) : r;"),
              f"r = a == 0.0f ? (neg ? {_f(PI[0])} : 0.0f) : r;       /* 0/0 */",
              "r = copysignf(r, a);",
              "r = (a != a || b != b) ? a + b : r;"]

@@ -15,8 +15,19 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import (c_cbrt, c_complex, c_erf, c_float32, c_hyper, c_inverse, c_log, c_math, c_philox,
-               c_pow, c_trig)
+from . import (
+    c_cbrt,
+    c_complex,
+    c_erf,
+    c_float32,
+    c_hyper,
+    c_inverse,
+    c_log,
+    c_math,
+    c_philox,
+    c_pow,
+    c_trig,
+)
 
 SUFFIX = {
     "b": np.dtype("bool"), "i8": np.dtype("int8"), "i16": np.dtype("int16"),

@@ -46,6 +46,18 @@ _SINH_P = [0.1666666716337204, 0.008333315141499043, 0.00019841665925923735,
 # atan(w) = w + w z G(z), z = w^2 in [0, tan^2(pi/8)]: fit error 7.7e-10
 _ATAN_G = [-0.3333331346511841, 0.1999838650226593, -0.14242158830165863, 0.10584811866283417,
            -0.060575682669878006]
+# erf(x) = x + x Q(x^2), x^2 <= 1/4: fit error 8.6e-10
+_ERF_Q = [0.12837916612625122, -0.37612631916999817, 0.11283636093139648, -0.026851054280996323,
+          0.005153403151780367, -0.0007024447550065815]
+# erfc(s) exp(s^2) on [0.5, 2) in t = s - 1.25: fit error 5.8e-9
+_ERFC_A = [0.36782291531562805, -0.20882189273834229, 0.10679560899734497, -0.05021777004003525,
+           0.02201095037162304, -0.00908625964075327, 0.003555386094376445,
+           -0.0013079518685117364, 0.0004672460781875998, -0.00019297310791444033,
+           6.397482502507046e-05]
+# s erfc(s) exp(s^2) on [2, 10.5] in u = 1/s: fit error 4.0e-9
+_ERFC_B = [0.5641949772834778, -0.0002218246372649446, -0.27825504541397095, -0.036424633115530014,
+           0.6278699636459351, -0.6692628860473633, -0.03975118696689606, 0.5528711080551147,
+           -0.3075774312019348]
 # cbrt(M) on [1, 8]: the float64 formula's start (c_cbrt.py), relative error 3.5e-3
 _CBRT_INIT = [0.6443281502877718, 0.42476134594656045, -0.07306069872525119,
               0.0077885241545703554, -0.0003310166445405638]
@@ -327,10 +339,51 @@ def cbrt() -> str:
     return _block(lines, "r")
 
 
+def _erfc_big(s: str) -> list[str]:
+    """C lines: float `ec_` = erfc(s) for s >= 1/2 (s clamped to [1/2, 10.5], so that the lanes
+    selected away raise no flag: a flag makes the evaluation re-run through NumPy; NaN passes):
+    exp(-s^2) F(s), F by two fits selected per lane (both computed: branch-free), s^2 =
+    h + l exactly (fmaf), exp(-s^2) = exp(-h)(1 - l); beyond 10.5 (erfc < 2^-150) 0. The
+    exponential may be subnormal: F <= 0.62 only shrinks its rounding error."""
+    return [f"float sc_ = {s} < 0.5f ? 0.5f : ({s} > 10.5f ? 10.5f : {s});   /* no flags */",
+            f"float fa_ = {_horner_fma('(sc_ - 1.25f)', _ERFC_A)};",
+            "float ub_ = 1.0f / sc_;",
+            f"float fb_ = ({_horner_fma('ub_', _ERFC_B)}) / sc_;   /* u G(u): u's rounding out */",
+            "float f_ = sc_ < 2.0f ? fa_ : fb_;",
+            "float h_ = sc_ * sc_, l_ = fmaf(sc_, sc_, -h_);",
+            "float ec_ = la_exp_f32(-h_) * fmaf(-l_, f_, f_);",
+            f"ec_ = {s} > 10.5f ? 0.0f : ec_;"]
+
+
+def erf() -> str:
+    """|x| < 1/2: x + x Q(x^2); beyond 1 - erfc(|x|) (erfc <= 0.48: its error halves), the sign
+    copied."""
+    lines = ["float s = fabsf(a), z = a * a;",
+             f"float small = fmaf(a, {_horner_fma('z', _ERF_Q)}, a);",
+             *_erfc_big("s"),
+             "float big = copysignf(1.0f - ec_, a);",
+             "float r = s < 0.5f ? small : big;",
+             "r = a != a ? a : r;"]
+    return _block(lines, "r")
+
+
+def erfc() -> str:
+    """|x| < 1/2: (1 - x) - x Q(x^2); beyond erfc(|x|), 2 - erfc(|x|) for x < 0."""
+    lines = ["float s = fabsf(a), z = a * a;",
+             f"float small = (1.0f - a) - a * ({_horner_fma('z', _ERF_Q)});",
+             *_erfc_big("s"),
+             "float big = a < 0.0f ? 2.0f - ec_ : ec_;",
+             "float r = s < 0.5f ? small : big;",
+             "r = a != a ? a : r;"]
+    return _block(lines, "r")
+
+
 BODIES = {"log": lambda: log("log"), "logtwo": lambda: log("log2"),
           "logten": lambda: log("log10"), "log1p": log1p, "expm1": expm1, "exptwo": exp2,
           "sinh": sinh, "cosh": cosh, "asinh": asinh, "acosh": acosh, "atanh": atanh,
-          "atan": arctan, "asin": arcsin, "acos": arccos, "atantwo": arctan2, "cbrt": cbrt}
+          "atan": arctan, "asin": arcsin, "acos": arccos, "atantwo": arctan2, "cbrt": cbrt,
+          "erf": erf, "erfc": erfc}
+DEPS = {"erf": ("la_exp_f32",), "erfc": ("la_exp_f32",)}
 
 
 def over(generators: dict) -> dict:
@@ -341,6 +394,6 @@ def over(generators: dict) -> dict:
         def gen(dt, t: str):
             if str(dt) != "float32":
                 return other(dt, t)
-            return ("a, b" if name == "atantwo" else "a"), BODIES[name](), ()
+            return ("a, b" if name == "atantwo" else "a"), BODIES[name](), DEPS.get(name, ())
         return gen
     return {name: split(name) for name in BODIES}

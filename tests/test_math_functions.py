@@ -149,7 +149,7 @@ def test_vector_body_and_scalar_tail_agree(dtype):
     x = np.concatenate([rng.uniform(-7, 7, 30), rng.uniform(-30, 30, 10)]).astype(dtype)
     with la.config(backend="c"):
         a = la.array(x)
-        for name in FUNCTIONS:
+        for name in [*FUNCTIONS, "log", "log1p", "expm1"]:  # (these three: test_c_math.py)
             f = getattr(la, name)
             outs = [np.asarray(o) for o in la.eval(*(f(a[:n]) for n in range(1, 41)))]
             for n, out in enumerate(outs, start=1):

@@ -58,6 +58,14 @@ _ERFC_A = [0.36782291531562805, -0.20882189273834229, 0.10679560899734497, -0.05
 _ERFC_B = [0.5641949772834778, -0.0002218246372649446, -0.27825504541397095, -0.036424633115530014,
            0.6278699636459351, -0.6692628860473633, -0.03975118696689606, 0.5528711080551147,
            -0.3075774312019348]
+# erf only: x + x Q1(x^2) for x^2 <= 1: fit error 1.5e-9
+_ERF_Q1 = [0.12837916612625122, -0.3761262595653534, 0.1128358244895935, -0.026853643357753754,
+           0.005187962669879198, -0.0008006793214008212, 7.842288323445246e-05]
+# erf only: erfc(s) exp(s^2) on [1, 3.92] in t = s - 2.5, weighted for the absolute error of
+# erf = 1 - exp(-s^2) F (which is all erf needs): 2.9e-9
+_ERF_F = [0.21080754697322845, -0.07434060424566269, 0.024924203753471375, -0.008119052276015282,
+          0.002288749208673835, -0.0007148224976845086, 0.00048742149374447763,
+          0.00019935100863222033, 0.00010234311776002869]
 # cbrt(M) on [1, 8]: the float64 formula's start (c_cbrt.py), relative error 3.5e-3
 _CBRT_INIT = [0.6443281502877718, 0.42476134594656045, -0.07306069872525119,
               0.0077885241545703554, -0.0003310166445405638]
@@ -356,13 +364,19 @@ def _erfc_big(s: str) -> list[str]:
 
 
 def erf() -> str:
-    """|x| < 1/2: x + x Q(x^2); beyond 1 - erfc(|x|) (erfc <= 0.48: its error halves), the sign
-    copied."""
+    """|x| < 1: x + x Q1(x^2); beyond 1 - exp(-s^2) F(s), s = |x| clamped to 3.92 (erf is 1 in
+    float32 there), F one fit for the absolute error erf needs (erfc <= 0.16 there: exp's error
+    reaches erf at most 0.2x; no division, no second fit as erfc's relative error needs); the
+    sign copied."""
     lines = ["float s = fabsf(a), z = a * a;",
-             f"float small = fmaf(a, {_horner_fma('z', _ERF_Q)}, a);",
-             *_erfc_big("s"),
-             "float big = copysignf(1.0f - ec_, a);",
-             "float r = s < 0.5f ? small : big;",
+             f"float small = fmaf(a, {_horner_fma('z', _ERF_Q1)}, a);",
+             "float sc = s < 1.0f ? 1.0f : (s > 3.92f ? 3.92f : s);   /* NaN passes */",
+             "float t = sc - 2.5f;",
+             f"float f = {_horner_fma('t', _ERF_F)};",
+             "float h = sc * sc, l = fmaf(sc, sc, -h);             /* s^2 = h + l exactly */",
+             "float ec = la_exp_f32(-h) * fmaf(-l, f, f);",
+             "float big = copysignf(1.0f - ec, a);",
+             "float r = s < 1.0f ? small : big;",
              "r = a != a ? a : r;"]
     return _block(lines, "r")
 

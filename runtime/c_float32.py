@@ -375,7 +375,7 @@ def erf() -> str:
              f"float f = {_horner_fma('t', _ERF_F)};",
              "float h = sc * sc, l = fmaf(sc, sc, -h);             /* s^2 = h + l exactly */",
              "float ec = la_exp_f32(-h) * fmaf(-l, f, f);",
-             "float big = copysignf(1.0f - ec, a);",
+             "float big = copysignf(s >= 3.92f ? 1.0f : 1.0f - ec, a);   /* erfc < 2^-25 */",
              "float r = s < 1.0f ? small : big;",
              "r = a != a ? a : r;"]
     return _block(lines, "r")

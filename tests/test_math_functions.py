@@ -34,7 +34,7 @@ FUNCTIONS = {
     "sinh": (mp.sinh, 2.0, 3.0, 100.0),
     "cosh": (mp.cosh, 2.0, 3.0, 100.0),
     "arcsinh": (mp.asinh, 2.0, 3.0, 100.0),
-    "arccosh": (_real(mp.acosh), 2.0, 3.0, 100.0),
+    "arccosh": (_real(mp.acosh), 2.5, 3.0, 100.0),
     "arctanh": (_real(mp.atanh), 2.5, 3.0, 1.0),
     "cbrt": (lambda v: mp.sign(v) * mp.cbrt(abs(v)), 1.0, 2.0, 1000.0),
     "log2": (_real(lambda v: mp.log(v) / mp.log(2)), 2.0, 2.0, 1000.0),

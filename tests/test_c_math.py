@@ -123,7 +123,7 @@ _SWEPT_FLOAT32 = {
     "log1p": ("log1p", 1.5), "expm1": ("expm1", 1.5), "exptwo": ("exp2", 1.0),
     "sinh": ("sinh", 2.0), "cosh": ("cosh", 2.0), "asinh": ("asinh", 2.0), "acosh": ("acosh", 2.5),
     "atanh": ("atanh", 2.5), "atan": ("atan", 2.5), "asin": ("asin", 3.5), "acos": ("acos", 3.5),
-    "cbrt": ("cbrt", 1.0), "erf": ("erf", 2.0), "erfc": ("erfc", 4.0)}
+    "cbrt": ("cbrt", 1.0), "erf": ("erf", 1.5), "erfc": ("erfc", 4.0)}
 if os.environ.get("LAZYARRAY_SWEEP_FLOAT32"):
     _SWEPT += [n for n in _SWEPT_FLOAT32 if n not in _SWEPT]
 

@@ -1,5 +1,6 @@
 """float32 formulas in float32 arithmetic (issue 29, third round): log, log2, log10, log1p, expm1,
-exp2, sinh, cosh, arcsinh, arccosh, arctanh, arctan, arcsin, arccos, arctan2, cbrt.
+exp2, sinh, cosh, arcsinh, arccosh, arctanh, arctan, arcsin, arccos, arctan2, cbrt, erf, erfc.
+`over` puts them in front of the float64 generators (c_prelude.py), which keep other dtypes.
 
 Why: these ran their float64 formula and rounded once (correctly rounded, but 1.4-3.4x NumPy's
 time): a float64 lane is half as many per vector, and the conversions cost on top. Here every

@@ -83,7 +83,7 @@ def timed_min(fns: dict, rounds: int) -> dict:
     """Min seconds per peer over `rounds`, peers interleaved round by round (first call warms).
     The warm-up waits for lazyarray's background compiles: an op whose C kernel gives NumPy's bits
     (sqrt) runs through the tiered NumPy executor plus a copy until its kernel arrives
-    (runtime/c_tiered.py), which a few fast rounds may never see on a loaded machine; a loop's
+    (runtime/c/tiered.py), which a few fast rounds may never see on a loaded machine; a loop's
     steady state is the compiled kernel."""
     best = {}
     for k, f in fns.items():

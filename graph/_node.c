@@ -1218,7 +1218,7 @@ py_bind_signature(PyObject *module, PyObject *args)
 
 /* The commonest C plans on the hit path, kernels and NumPy matmuls over the plan's inputs, one
  * small output and the intermediates of this thread's workspace (no other library step, scalars
- * of float64/float32/int64/bool read in place), run straight from C: what runtime/c_launch.py's generated launcher does for
+ * of float64/float32/int64/bool read in place), run straight from C: what runtime/c/launch.py's generated launcher does for
  * it, with nothing left to decide (~1 us of interpreter work on a 16-element call). The plan's
  * description comes from c_launch.direct_spec; anything it does not cover returns "declined"
  * before any effect, and the Python launcher runs as before.

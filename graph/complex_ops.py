@@ -9,7 +9,7 @@ trigonometric and hyperbolic functions and their inverses, `isnan`/`isinf`/`isfi
 raises TypeError at the user's line, as the standard asks (NumPy orders complex numbers
 lexicographically; lazyarray does not).
 
-Helpers (`la_exp_c64`, ...) are rendered by runtime/c_complex.py. Their names are letters only
+Helpers (`la_exp_c64`, ...) are rendered by runtime/c/complex.py. Their names are letters only
 before the dtype suffix (`la_expmone_c64` for expm1), as the prelude's helper-name scanner expects.
 """
 

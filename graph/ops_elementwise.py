@@ -30,7 +30,7 @@ def _ufunc_reference(ufunc: np.ufunc):
 # any NaN counts as one value): property "numpy_bits"; "numpy_bits_integer" where that holds for
 # integer inputs only (float floor_divide, remainder and power follow other formulas).
 # The C backend may run a plan of such ops through the NumPy kernel-IR executor while its kernels
-# compile (runtime/c_tiered.py); tests/test_c_tiered.py checks every entry bit for bit.
+# compile (runtime/c/tiered.py); tests/test_c_tiered.py checks every entry bit for bit.
 _NUMPY_BITS = frozenset({
     "abs", "negative", "positive", "square", "sqrt", "reciprocal", "floor", "ceil", "trunc",
     "rint", "isnan", "isinf", "isfinite", "signbit", "copysign", "logical_not", "bitwise_invert",
@@ -83,16 +83,16 @@ def _rsqrt_1m(x):  # 1 / sqrt(1 - x*x)
 _NONDIFF = {"vjp": None, "differentiable": False}  # results are bool or bits: no derivative
 
 
-# Own exp, expm1, tanh, log, log1p (runtime/c_math.py), sin, cos (c_trig.py): one implementation
+# Own exp, expm1, tanh, log, log1p (runtime/c/math.py), sin, cos (c_trig.py): one implementation
 # for the vector body and the scalar tail of every loop: a recomputed value has one bit pattern
 # (issue 9).
 _OWN_MATH = frozenset({"exp", "expm1", "tanh", "log", "log1p", "sin", "cos",
-                       "atan", "asin", "acos",  # runtime/c_inverse.py
-                       "sinh", "cosh", "asinh", "acosh", "atanh",  # runtime/c_hyper.py
-                       "cbrt", "tan"})  # runtime/c_cbrt.py, c_trig.py
+                       "atan", "asin", "acos",  # runtime/c/inverse.py
+                       "sinh", "cosh", "asinh", "acosh", "atanh",  # runtime/c/hyper.py
+                       "cbrt", "tan"})  # runtime/c/cbrt.py, c_trig.py
 
 
-# runtime/c_log.py: helper names are letters before the dtype suffix
+# runtime/c/log.py: helper names are letters before the dtype suffix
 _OWN_NAMES = {"exp2": "exptwo", "log2": "logtwo", "log10": "logten"}
 
 
@@ -155,7 +155,7 @@ def _erf_reference(complement: bool):
     return reference
 
 
-# erf/erfc (runtime/c_erf.py): no NumPy ufunc, np.sin's dtype rule (real floats only).
+# erf/erfc (runtime/c/erf.py): no NumPy ufunc, np.sin's dtype rule (real floats only).
 _TWO_OVER_SQRT_PI = 1.1283791670955126
 for _name, _sign in (("erf", 1.0), ("erfc", -1.0)):
     register(OpDef(
@@ -296,7 +296,7 @@ register(OpDef(
     name="cast", kind=OpKind.ELEMENTWISE, arity=1,
     reference=lambda xs, a, d: semantics.cast(xs[0], d),
     c={"*": "la_cast_{S}_{D}({0})"},
-    # "conversion": a float->int->float pair is rendered with a +0.0 select (runtime/c_printer.py
+    # "conversion": a float->int->float pair is rendered with a +0.0 select (runtime/c/printer.py
     # `_float_int_float`): gcc's (float)(int)x -> trunc(x) fold would give -0.0 for x in (-1, 0)
     properties=frozenset({"numpy_bits", "conversion"}),
     doc="astype: float→int truncates, saturates, NaN→0 (graph/semantics.py)",

@@ -9,7 +9,7 @@ So `uniform(key, shape)` is `philox(flat_index, stream, k0, k1)` followed by a f
 ops, all fused into whatever kernel consumes it, and the key is a kernel argument (a loaded buffer),
 never part of the code.
 
-The C and CUDA code is runtime/c_philox.py; the reference below is the same integer arithmetic in
+The C and CUDA code is runtime/c/philox.py; the reference below is the same integer arithmetic in
 NumPy uint64, so every backend yields the same bits.
 """
 

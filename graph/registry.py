@@ -60,7 +60,7 @@ class OpDef:
     properties: frozenset[str] = field(default_factory=frozenset)  # commutative, associative, ...
     reduce_identity: Any = None  # reductions: the identity of the combine (per dtype via callable)
     # Reductions whose C combine is exactly this NumPy ufunc on floats (sum: np.add): the tiered
-    # executor replays the C kernel's fold order with it (runtime/c_fold.py).
+    # executor replays the C kernel's fold order with it (runtime/c/fold.py).
     fold: np.ufunc | None = None
     cupy: Reference | None = None  # opaque ops: the same on CuPy arrays (None: host round trip)
     vjp: VJPRule | None = None  # the derivative rule (reverse mode); see VJPRule

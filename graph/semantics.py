@@ -70,7 +70,7 @@ def power(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def expm1(x: np.ndarray) -> np.ndarray:
     """np.expm1, with the standard's special values for complex input (the module docstring);
-    runtime/c_complex.py's `la_expmone_*` is the same rule in C and CUDA."""
+    runtime/c/complex.py's `la_expmone_*` is the same rule in C and CUDA."""
     out = np.expm1(x)
     if x.dtype.kind != "c":
         return out

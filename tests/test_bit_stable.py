@@ -145,7 +145,7 @@ def _lane_order_sum(v: np.ndarray) -> np.float32:
 
 def test_folds_in_blocks_keep_the_lane_order():
     """A reduction of values that call a function computes them in blocks of 1024 at full vector
-    width before folding (runtime/c_printer.py `emit_block_loops`): exp printed once, and the sum
+    width before folding (runtime/c/printer.py `emit_block_loops`): exp printed once, and the sum
     has the bits of the plain lane order across block boundaries."""
     if "c" not in la.runtime.available_backends():
         pytest.skip("no C compiler")

@@ -9,9 +9,17 @@ from lazyarray.runtime.c.printer import render_translation_unit
 
 import lazyarray as la
 
+def power(a):  # the binary heavy helpers (wrappers of two arguments): fpow, atantwo
+    return la.power(la.abs(a), a * 0.125)
+
+
+def arctan2(a):
+    return la.arctan2(a, a * a - 2.0)
+
+
 HEAVY = (la.exp, la.expm1, la.tanh, la.log, la.log1p, la.sin, la.cos, la.erf, la.erfc,
          la.arctan, la.arcsin, la.arccos, la.sinh, la.cosh, la.arcsinh, la.arccosh, la.arctanh,
-         la.cbrt, la.log2, la.log10, la.exp2)
+         la.cbrt, la.log2, la.log10, la.exp2, power, arctan2)
 
 
 def _unit(*outs) -> tuple[str, str]:

@@ -25,20 +25,20 @@ def _real(fn):
 
 # name -> (mpmath reference, bound in ulp for float32, for float64, the dense sweep's range)
 FUNCTIONS = {
-    "erf": (mp.erf, 1.0, 2.0, 30.0),
+    "erf": (mp.erf, 1.5, 2.0, 30.0),
     # (mpmath's erfc overflows for huge x; beyond 40 it is 0 or 2 in every float format)
-    "erfc": (lambda v: mp.erfc(v) if abs(v) < 40 else mp.mpf(0 if v > 0 else 2), 1.0, 4.0, 30.0),
-    "arctan": (mp.atan, 1.0, 2.0, 30.0),
-    "arcsin": (_real(mp.asin), 1.0, 3.0, 1.0),
-    "arccos": (_real(mp.acos), 1.0, 3.0, 1.0),
-    "sinh": (mp.sinh, 1.0, 3.0, 100.0),
-    "cosh": (mp.cosh, 1.0, 3.0, 100.0),
-    "arcsinh": (mp.asinh, 1.0, 3.0, 100.0),
-    "arccosh": (_real(mp.acosh), 1.0, 3.0, 100.0),
-    "arctanh": (_real(mp.atanh), 1.0, 3.0, 1.0),
+    "erfc": (lambda v: mp.erfc(v) if abs(v) < 40 else mp.mpf(0 if v > 0 else 2), 4.0, 4.0, 30.0),
+    "arctan": (mp.atan, 2.5, 2.0, 30.0),
+    "arcsin": (_real(mp.asin), 3.5, 3.0, 1.0),
+    "arccos": (_real(mp.acos), 3.5, 3.0, 1.0),
+    "sinh": (mp.sinh, 2.0, 3.0, 100.0),
+    "cosh": (mp.cosh, 2.0, 3.0, 100.0),
+    "arcsinh": (mp.asinh, 2.0, 3.0, 100.0),
+    "arccosh": (_real(mp.acosh), 2.5, 3.0, 100.0),
+    "arctanh": (_real(mp.atanh), 2.5, 3.0, 1.0),
     "cbrt": (lambda v: mp.sign(v) * mp.cbrt(abs(v)), 1.0, 2.0, 1000.0),
-    "log2": (_real(lambda v: mp.log(v) / mp.log(2)), 1.0, 2.0, 1000.0),
-    "log10": (_real(lambda v: mp.log10(v)), 1.0, 2.0, 1000.0),
+    "log2": (_real(lambda v: mp.log(v) / mp.log(2)), 2.0, 2.0, 1000.0),
+    "log10": (_real(lambda v: mp.log10(v)), 2.0, 2.0, 1000.0),
     "exp2": (lambda v: mp.power(2, v), 1.0, 2.0, 1100.0),
     "tan": (mp.tan, 1.0, 3.0, 100.0),
 }
@@ -149,7 +149,7 @@ def test_vector_body_and_scalar_tail_agree(dtype):
     x = np.concatenate([rng.uniform(-7, 7, 30), rng.uniform(-30, 30, 10)]).astype(dtype)
     with la.config(backend="c"):
         a = la.array(x)
-        for name in FUNCTIONS:
+        for name in [*FUNCTIONS, "log", "log1p", "expm1"]:  # (these three: test_c_math.py)
             f = getattr(la, name)
             outs = [np.asarray(o) for o in la.eval(*(f(a[:n]) for n in range(1, 41)))]
             for n, out in enumerate(outs, start=1):
@@ -227,7 +227,7 @@ def test_arctan2(backend_name, dtype):
     numbers = ~np.isnan(want_grid)
     np.testing.assert_array_equal(np.signbit(got_grid[numbers]), np.signbit(want_grid[numbers]))
     mp.mp.dps = 40
-    bound = {np.float32: 1.0, np.float64: 3.0}[dtype] if backend_name == "c" else 4.0
+    bound = {np.float32: 3.0, np.float64: 3.0}[dtype] if backend_name == "c" else 4.0
     tiny = float(np.finfo(dtype).smallest_subnormal)
     for yi, xi, gi in zip(y.tolist(), x.tolist(), got.tolist()):
         exact = mp.atan2(mp.mpf(yi), mp.mpf(xi))
@@ -322,7 +322,7 @@ def _pow_inputs(dtype, rng, n: int):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_power_float(dtype, backend_name):
     """float power (libm's powf/pow plus NumPy's divide-by-zero flag at 0 ** -inf,
-    runtime/c_pow.py): within the bound of mpmath on random pairs over every exponent (negative
+    runtime/c/pow.py): within the bound of mpmath on random pairs over every exponent (negative
     bases with integer exponents), NumPy's value, sign and warnings at every pair of the special
     grid (C99 Annex F), and the same bits in the vector body and the scalar tail."""
     import warnings

@@ -7,7 +7,7 @@ issue 29).
 floor that cannot misround: floor((e + 0.5)/3)), M = m 2^r in [1, 8); cbrt M from a degree-4
 polynomial (relative error 3.5e-3), two Halley steps y (y^3 + 2M)/(2y^3 + M) (cubic: 1e-24), one
 Newton correction y - (y^3 - M)/(3y^2) with y^3 - M from an fma (the last rounding only), times
-2^q from the bits; the sign copied. float32 runs the float64 function and rounds once.
+2^q from the bits; the sign copied. float32: runtime/c/float32.py (one Halley step).
 Measured bound: docs/semantics.md.
 """
 
@@ -19,8 +19,6 @@ _INIT = [0.6443281502877718, 0.42476134594656045, -0.07306069872525119, 0.007788
 
 
 def _cbrt(dt, t: str):
-    if str(dt) == "float32":
-        return "a", "(float)la_cbrt_f64((double)a)", ("la_cbrt_f64",)
     init = repr(_INIT[-1])
     for c in reversed(_INIT[:-1]):
         init = f"fma({init}, M, {c!r})"

@@ -50,9 +50,12 @@ def source() -> str:
     """The library's C: the helpers, then every wrapper exported."""
     heavy = c_inline_budget.HEAVY
     calls = " ".join(f"la_{name}_f{bits}(x)" for name in heavy for bits in ("32", "64"))
-    wrappers = [f"{c_inline_budget.exported()} {t} la_{name}_f{bits}_ool({t} a) "
-                f"{{ return la_{name}_f{bits}(a); }}"
-                for bits, t in (("32", "float"), ("64", "double")) for name in heavy]
+    wrappers = []
+    for bits, t in (("32", "float"), ("64", "double")):
+        for name in heavy:
+            params, args = c_inline_budget.signature(f"{name}_f{bits}", t)
+            wrappers.append(f"{c_inline_budget.exported()} {t} la_{name}_f{bits}_ool({params}) "
+                            f"{{ return la_{name}_f{bits}({args}); }}")
     return "\n\n".join(["#include <stdint.h>\n#include <string.h>\n#include <math.h>", FPE_VALUES,
                         render_helpers(calls, "static inline", "_Bool"), *wrappers]) + "\n"
 

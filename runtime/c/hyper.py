@@ -11,7 +11,8 @@ scalar sinhf etc. cost 4-30x NumPy's SIMD loops: issue 29).
   cancellation near 0); beyond 2^500, where x^2 overflows, log1p(|x|) + ln 2.
 - arccosh: log1p(t + sqrt(t^2 + 2t)), t = x - 1; beyond 2^500 log1p(x) + ln 2; NaN below 1.
 - arctanh: log1p(2|x|/(1 - |x|))/2 (for |x| < 1/2 as 2|x| + 2x^2/(1 - |x|)); the sign copied.
-- float32 runs the float64 function and rounds once.
+- float32: the same formulas in float32 arithmetic, runtime/c/float32.py (which overrides these
+  generators for float32).
 Measured bounds: docs/semantics.md.
 """
 
@@ -22,10 +23,6 @@ import math
 from .math import LN2_HI, LN2_LO, SHIFTER, _horner
 
 _BIG = 3.273390607896142e150  # 2^500: x^2 still finite below
-
-
-def _f32(name: str):
-    return "a", f"(float)la_{name}_f64((double)a)", (f"la_{name}_f64",)
 
 
 def _exphalf(dt, t: str):
@@ -52,8 +49,6 @@ def _exphalf(dt, t: str):
 
 
 def _sinh(dt, t: str):
-    if str(dt) == "float32":
-        return _f32("sinh")
     q = _horner("z", [1.0 / math.factorial(2 * k + 1) for k in range(1, 10)])
     body = (
         "{\n"
@@ -69,16 +64,12 @@ def _sinh(dt, t: str):
 
 
 def _cosh(dt, t: str):
-    if str(dt) == "float32":
-        return _f32("cosh")
     body = ("{\n    double h = la_exphalf_f64(fabs(a));\n    double res = h + 0.25 / h;\n"
             "    return a != a ? a : res;\n}")
     return "a", body, ("la_exphalf_f64",)
 
 
 def _asinh(dt, t: str):
-    if str(dt) == "float32":
-        return _f32("asinh")
     body = (
         "{\n"
         "    double ax = fabs(a), z = ax * ax;\n"
@@ -93,8 +84,6 @@ def _asinh(dt, t: str):
 
 
 def _acosh(dt, t: str):
-    if str(dt) == "float32":
-        return _f32("acosh")
     body = (
         "{\n"
         "    double x = a, tt = x - 1.0;\n"
@@ -109,8 +98,6 @@ def _acosh(dt, t: str):
 
 
 def _atanh(dt, t: str):
-    if str(dt) == "float32":
-        return _f32("atanh")
     body = (
         "{\n"
         "    double ax = fabs(a), d = 1.0 - ax, ax2 = ax + ax;\n"

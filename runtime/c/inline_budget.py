@@ -29,12 +29,20 @@ INLINE_BUDGET = 8  # heavy-helper calls in a unit's kernels that are still inlin
 # functions: 355 -> 196 ms of compiler CPU). 5 keeps the LSTM nonlinearity's 5 calls inlined.
 LIBRARY_BUDGET = 5
 # The project's heavy math helpers (c_math.py, c_trig.py, and issue 29's c_erf.py, c_inverse.py,
-# c_hyper.py, c_cbrt.py, c_log.py): each costs ~20-30 ms of compiler CPU. (Unary ones: the
-# wrappers take one argument; arctan2's `la_atantwo` stays inline.)
+# c_hyper.py, c_cbrt.py, c_log.py): each costs ~20-30 ms of compiler CPU; and two binary ones,
+# float power and arctan2 (c_pow.py's float32 power: ~90 ms; 10 inlined calls cost 1 s).
 HEAVY = ("exp", "expm1", "tanh", "log", "log1p", "sin", "cos", "erf", "erfc", "atan", "asin",
          "acos", "sinh", "cosh", "asinh", "acosh", "atanh", "cbrt", "logtwo", "logten", "exptwo",
-         "tan")
+         "tan", "fpow", "atantwo")
+BINARY = frozenset({"fpow", "atantwo"})  # their wrappers take (a, b)
 _CALL = re.compile(r"\bla_((?:" + "|".join(HEAVY) + r")_f(32|64))\(")
+
+
+def signature(name: str, t: str) -> tuple[str, str]:
+    """The wrapper of heavy helper `name` (`exp_f32`): its C parameters and call arguments."""
+    if name.rsplit("_", 1)[0] in BINARY:
+        return f"{t} a, {t} b", "a, b"
+    return f"{t} a", "a"
 # Two clone widths: the loop's natural one (16 floats / 8 doubles on AVX-512) and 8, the width of
 # the printer's 8-lane reduction loops; a static function keeps only the clones its loops call.
 OUT_OF_LINE = ("#pragma omp declare simd notinbranch\n"
@@ -75,9 +83,10 @@ def wrappers(code: str, budget: int | None = None) -> str:
     out = []
     for name, bits in sorted(set(calls)):
         t = "float" if bits == "32" else "double"
-        body = ";" if library else f" {{ return la_{name}(a); }}"
-        out.append(f"{exported() if library else OUT_OF_LINE} {t} la_{name}_ool({t} a){body}\n"
-                   f"#define la_{name}(a) la_{name}_ool(a)")
+        params, args = signature(name, t)
+        body = ";" if library else f" {{ return la_{name}({args}); }}"
+        out.append(f"{exported() if library else OUT_OF_LINE} {t} la_{name}_ool({params}){body}\n"
+                   f"#define la_{name}({args}) la_{name}_ool({args})")
     return "\n".join(out)
 
 

@@ -8,8 +8,8 @@ atan |x| in three ranges (the classic reduction): [0, tan pi/8] directly, up to 
 pi/4 + atan((x - 1)/(x + 1)), beyond as pi/2 + atan(-1/x): one division of a selected numerator
 and denominator, then w + w z G(z), z = w^2 <= tan^2(pi/8), with pi/4 and pi/2 as double-double.
 G is a Chebyshev fit (mpmath, 40 digits) of (atan(sqrt z)/sqrt z - 1)/z: degree 11 for float64
-(relative error of the fit 2e-19), degree 6 for float32, which runs the same formula in double
-and rounds once at the end (fit error 3e-12: correctly rounded but for rare near-halfway cases).
+(relative error of the fit 2e-19); float32 runs the same formulas in float32 arithmetic with a
+degree-4 G (runtime/c/float32.py, which overrides these generators for float32).
 arcsin x = atan(x / sqrt((1 - x)(1 + x))), arccos x = 2 atan(sqrt((1 - x)/(1 + x))) (both exact
 at ±1 and NaN beyond), arctan2(y, x) = atan(|y|/|x|) moved to the quadrant, with C99's values for
 every zero and infinity (atan2(±0, -0) = ±pi, atan2(±inf, -inf) = ±3pi/4, ...).
@@ -26,8 +26,6 @@ PI_HI, PI_LO = 3.141592653589793, 1.2246467991473532e-16
 _G64 = [-0.3333333333333333, 0.19999999999999804, -0.14285714285659828, 0.11111111105155447,
         -0.09090908753500877, 0.07692296375032143, -0.06666424885738255, 0.05878928997834775,
         -0.05230454270650244, 0.04551593220626549, -0.034570561981427744, 0.016285756855221028]
-_G32 = [-0.3333333333144073, 0.1999999891728858, -0.14285612511387016, 0.11107495135714474,
-        -0.09028983500350463, 0.07135325122330678, -0.04043224825887161]
 
 
 def _fma_horner(var: str, coefs: list[float]) -> str:
@@ -57,16 +55,11 @@ def _atan_parts(ax: str, coefs: list[float]) -> list[str]:
 
 
 def _body(dt, lines: list[str], result: str) -> str:
-    ret = f"(float){result}" if str(dt) == "float32" else result
-    return "{\n" + "\n".join("    " + ln for ln in lines + [f"return {ret};"]) + "\n}"
-
-
-def _coefs(dt) -> list[float]:
-    return _G32 if str(dt) == "float32" else _G64
+    return "{\n" + "\n".join("    " + ln for ln in lines + [f"return {result};"]) + "\n}"
 
 
 def _arctan(dt, t: str):
-    lines = ["double x = (double)a, ax = fabs(x);", *_atan_lines("ax", "r", _coefs(dt)),
+    lines = ["double x = (double)a, ax = fabs(x);", *_atan_lines("ax", "r", _G64),
              "r = copysign(r, x);", "r = x != x ? x : r;"]
     return "a", _body(dt, lines, "r"), ()
 
@@ -74,7 +67,7 @@ def _arctan(dt, t: str):
 def _arcsin(dt, t: str):
     lines = ["double x = (double)a;",
              "double ax = fabs(x) / sqrt((1.0 - x) * (1.0 + x));   /* inf at 1, NaN beyond */",
-             *_atan_lines("ax", "r", _coefs(dt)),
+             *_atan_lines("ax", "r", _G64),
              "r = copysign(r, x);", "r = ax != ax ? ax + x : r;"]
     return "a", _body(dt, lines, "r"), ()
 
@@ -82,7 +75,7 @@ def _arcsin(dt, t: str):
 def _arccos(dt, t: str):
     lines = ["double x = (double)a;",
              "double ax = sqrt((1.0 - x) / (1.0 + x));            /* inf at -1, NaN beyond */",
-             *_atan_lines("ax", "r", _coefs(dt)),
+             *_atan_lines("ax", "r", _G64),
              "r = r + r;", "r = ax != ax ? ax + x : r;"]
     return "a", _body(dt, lines, "r"), ()
 
@@ -90,7 +83,7 @@ def _arccos(dt, t: str):
 def _arctan2(dt, t: str):
     lines = ["double y = (double)a, x = (double)b;",
              "double ax = fabs(y) / fabs(x);",
-             *_atan_parts("ax", _coefs(dt)),
+             *_atan_parts("ax", _G64),
              "int neg = copysign(1.0, x) < 0.0;     /* x < 0 or -0 (signbit stops gcc 12) */",
              f"double hi = neg ? {PI_HI!r} - bh_ : bh_;           /* exact */",
              f"double lo = neg ? ({PI_LO!r} - bl_) - p_ : bl_ + p_;",

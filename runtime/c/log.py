@@ -3,8 +3,8 @@ the same exponent/mantissa split (subnormals scaled by 2^54) and atanh series fo
 log2 x = e + log m / ln 2 and log10 x = e log10(2) + log m / ln 10 with the constants as
 double-double (e log10(2)'s head has 32 bits: exact for every exponent), so log2(2^k) = k exactly.
 Branch-free (selects), no calls: gcc vectorizes them under `omp simd`, every loop shape and CUDA
-compute the same bits (libm's scalar log10f cost 10x NumPy's SIMD loop: issue 29). float32 runs
-the float64 function and rounds once. Measured bounds: docs/semantics.md.
+compute the same bits (libm's scalar log10f cost 10x NumPy's SIMD loop: issue 29). float32:
+runtime/c/float32.py. Measured bounds: docs/semantics.md.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ LOG10_2 = (0.3010299956658855, -1.9043128467164274e-12)  # head: 32 significant 
 
 
 def _variant(name: str, dt, t: str):
-    if str(dt) == "float32":
-        return "a", f"(float)la_{name}_f64((double)a)", (f"la_{name}_f64",)
     q = _horner("w", _log_series(10))
     kh, kl = INVLN2 if name == "logtwo" else INVLN10
     if name == "logtwo":
@@ -64,9 +62,7 @@ def _log10(dt, t: str):
 def _exp2(dt, t: str):
     """2^x = 2^n exp(r ln 2), n = round(x), r = x - n exact; r ln 2 as a double-double (fma),
     exp(rh) (1 + rl) by the own exp kernel, 2^n in two factors (the first product exact, the
-    second rounds once: subnormal results round once). float32 runs it and rounds once."""
-    if str(dt) == "float32":
-        return "a", "(float)la_exptwo_f64((double)a)", ("la_exptwo_f64",)
+    second rounds once: subnormal results round once)."""
     body = (
         "{\n"
         "    double x = a < -1100.0 ? -1100.0 : (a > 1100.0 ? 1100.0 : a);   /* NaN passes */\n"

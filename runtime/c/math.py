@@ -17,9 +17,10 @@ Formulas (no FMA anywhere: the C flags carry -ffp-contract=off):
   polynomial (mpmath Chebyshev fit, fma Horner), else 1 - 2/(exp(2|x|) + 1) by the exp kernel.
 - expm1: 2 (2^(n-1) p + (2^(n-1) - 1/2)), p = expm1(r), r = x - n ln2 as a double-double.
 - log1p: log(1 + x) plus the exact rounding error of 1 + x over (1 + x).
-- float32 expm1/log1p/sin/cos call the float64 function and round once.
-- log: x = 2^e * m with m in [sqrt(1/2), sqrt(2)), s = (m-1)/(m+1), log m = 2 atanh(s) by its odd
-  series, plus e*ln2 (split for float64); subnormal inputs are scaled by 2^54 first.
+- float32 sin/cos use float64 arithmetic (c_trig.py); float32 log, expm1, log1p are in float32
+  arithmetic in runtime/c/float32.py (issue 29, third round), which overrides them here.
+- log (float64): x = 2^e * m with m in [sqrt(1/2), sqrt(2)), s = (m-1)/(m+1), log m = 2 atanh(s)
+  by its odd series, plus e*ln2 (split); subnormal inputs are scaled by 2^54 first.
 Measured bounds (tests/test_c_math.py, against float64/longdouble NumPy): docs/semantics.md.
 """
 
@@ -188,30 +189,8 @@ def _log_series(n_terms: int) -> list[float]:
 
 
 def _log(dt: np.dtype, t: str):
-    """Exponent and mantissa from the bits (ints only), the series in float64."""
-    if dt == np.float32:
-        q = _horner("w", _log_series(6))
-        body = (
-            "{\n"
-            "    float v = a < 1.17549435e-38f ? a * 16777216.0f : a;  /* subnormals: times 2^24 */\n"
-            "    int32_t ebias = a < 1.17549435e-38f ? 24 : 0;\n"
-            "    uint32_t u; memcpy(&u, &v, sizeof u);\n"
-            "    uint32_t hi = (u & 0x007fffffu) >= 0x003504f3u;  /* mantissa >= sqrt 2 */\n"
-            "    int32_t e = (int32_t)((u >> 23) & 0xffu) - 127 + (int32_t)hi - ebias;\n"
-            "    uint32_t mb = (u & 0x007fffffu) | (hi ? 0x3f000000u : 0x3f800000u);\n"
-            "    float mf; memcpy(&mf, &mb, sizeof mf);\n"
-            "    double m = (double)mf;\n"
-            "    double s = (m - 1.0) / (m + 1.0);\n"
-            "    double w = s * s;\n"
-            f"    double r = (double)e * {math.log(2)!r} + 2.0 * (s + s * w * ({q}));\n"
-            "    float res = (float)r;\n"
-            "    res = a == 0.0f ? -1.0f / (a + la_fpe_zero_f32) : res;  /* -inf, divide by 0 */\n"
-            "    res = a < 0.0f ? fabsf(sqrtf(a + la_fpe_zero_f32)) : res;  /* NAN, invalid */\n"
-            "    res = a == INFINITY ? a : res;\n"
-            "    return a != a ? a : res;\n"
-            "}"
-        )
-        return "a", body, ()
+    """Exponent and mantissa from the bits (ints only), the series in float64 (float32:
+    runtime/c/float32.py)."""
     q = _horner("w", _log_series(10))
     body = (
         "{\n"
@@ -243,8 +222,6 @@ def _expm1(dt: np.dtype, t: str):
     power of two overflows only with the result (x up to 710); x < -40: -1. (A separate Taylor
     series for |x| <= 1 and a second exp for x > 709, both computed for every element, made it
     1.3-4.6x NumPy's time: issue 29.)"""
-    if dt == np.float32:
-        return "a", "(float)la_expm1_f64((double)a)", ("la_expm1_f64",)
     q = _horner("r", _taylor_exp(13))
     body = (
         "{\n"
@@ -271,8 +248,6 @@ def _log1p(dt: np.dtype, t: str):
     u near 1 the own log's mantissa m - 1 is exact). A second formula near 1, 2 atanh(x/(2 + x)),
     computed for every element, kept the error at 1.41 ulp (now 2.28) but cost 1.4x NumPy's
     time (issue 29)."""
-    if dt == np.float32:
-        return "a", "(float)la_log1p_f64((double)a)", ("la_log1p_f64",)
     body = (
         "{\n"
         "    double u = 1.0 + a;\n"

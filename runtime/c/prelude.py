@@ -15,16 +15,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import cbrt as c_cbrt, complex as c_complex, erf as c_erf, hyper as c_hyper
-from . import inverse as c_inverse, log as c_log, math as c_math, philox as c_philox, pow as c_pow
-from . import trig as c_trig
+from . import cbrt as c_cbrt, complex as c_complex, erf as c_erf, float32 as c_float32
+from . import hyper as c_hyper, inverse as c_inverse, log as c_log, math as c_math
+from . import philox as c_philox, pow as c_pow, trig as c_trig
 
 SUFFIX = {
     "b": np.dtype("bool"), "i8": np.dtype("int8"), "i16": np.dtype("int16"),
     "i32": np.dtype("int32"), "i64": np.dtype("int64"), "u8": np.dtype("uint8"),
     "u16": np.dtype("uint16"), "u32": np.dtype("uint32"), "u64": np.dtype("uint64"),
     "f32": np.dtype("float32"), "f64": np.dtype("float64"),
-    **c_complex.COMPLEX_SUFFIX,  # c64, c128: structs (runtime/c_complex.py)
+    **c_complex.COMPLEX_SUFFIX,  # c64, c128: structs (runtime/c/complex.py)
 }
 _SUFFIX_OF = {dt: s for s, dt in SUFFIX.items()}
 
@@ -272,6 +272,7 @@ _GENERATORS.update(c_hyper.GENERATORS)  # sinh, cosh, arcsinh, arccosh, arctanh
 _GENERATORS.update(c_cbrt.GENERATORS)  # cbrt
 _GENERATORS.update(c_log.GENERATORS)  # log2, log10, float32 exp2
 _GENERATORS.update(c_pow.GENERATORS)  # float power (float32 own, float64 libm)
+_GENERATORS.update(c_float32.over(_GENERATORS))  # float32 in float32 arithmetic (16 lanes)
 _TABLES = {"twobypi_table": c_trig.table_text,  # constant tables the helpers index
            "erfc_table": c_erf.table_text}
 _GENERATORS.update(c_philox.GENERATORS)  # the random bits of la.random

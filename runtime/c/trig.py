@@ -141,15 +141,22 @@ def _reduction_lines() -> list[str]:
     return out
 
 
-def _near_lines() -> list[str]:
+def _near_lines(short: bool = False) -> list[str]:
     """C statements: Cody-Waite reduction of ax' = (ax < NEAR ? ax : 0) into `quad` and
-    r = rh + rl (the clamp keeps far, infinite and NaN lanes from raising flags here)."""
-    return [
+    r = rh + rl (the clamp keeps far, infinite and NaN lanes from raising flags here).
+    `short` (float32 inputs, whose result drops rl): r = (x - n P1) - n P23 with P23 = pi/2 - P1
+    rounded to double: the first difference exact, the error of n P23 below 2^-69 for
+    n < 2^17, far below a float32 rounding of r (the all-float32 sweep checks it)."""
+    head = [
         f"double cx = ax < {NEAR!r} ? ax : 0.0;",
         f"double ct = cx * {2 / math.pi!r} + {SHIFTER!r};",
         f"double cn = ct - {SHIFTER!r};",
         "uint64_t ctb; memcpy(&ctb, &ct, sizeof ctb);",
         "quad = (int64_t)(ctb & 3u);",
+    ]
+    if short:
+        return head + [f"rh = (cx - cn * {P1!r}) - cn * {P2 + P3!r}; rl = 0.0;"]
+    return head + [
         f"double a1 = cx - cn * {P1!r};                 /* exact */",
         f"double a2 = cn * {P2!r}, a3 = cn * {P3!r};    /* exact */",
         "double sh = a1 - a2, sv = sh - a1, sl = (a1 - (sh - sv)) + (-a2 - sv);   /* two-sum */",
@@ -170,7 +177,7 @@ def _kernel_lines(near_only: bool, short: bool = False) -> list[str]:
     has one bit pattern). `near_only`: the Cody-Waite reduction alone (garbage beyond NEAR), for
     the vector loop that reruns its chunk with the full function when an element is far."""
     lines = ["double ax = fabs(a);", "int64_t quad = 0;", "double rh = ax, rl = 0.0;"]
-    lines += _near_lines()
+    lines += _near_lines(short)
     if not near_only:
         lines += ["int64_t nquad = quad;", "double nrh = rh, nrl = rl;", "{"]
         lines += ["    " + ln for ln in _reduction_lines()]

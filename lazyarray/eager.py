@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from .cache import _state
+from .cuts import _LIVE
 from .graph import get_op
 from .graph.node import Node
 from .passes.rewrite import with_inputs
@@ -108,8 +109,9 @@ def run_candidate(node: Node) -> Node | None:
     args = _leaf_values(node.inputs)
     if args is not None:  # one op over computed values: the common case, no walk
         return _leaf(node, _run_one(node, args))
-    order = _walk(node, LIMIT[0])
-    return None if order is None else _leaf(node, _run(node, order))
+    known: dict[int, Any] = {}
+    order = _walk(node, LIMIT[0], known)
+    return None if order is None else _leaf(node, _run(node, order, known))
 
 
 def view_value(node: Node) -> np.ndarray | None:
@@ -222,8 +224,9 @@ def run_now_any(node: Node) -> Node | None:
     limit = LIMIT[0]
     if not node.inputs or node.size > limit:
         return None
-    order = _walk(node, limit)
-    return None if order is None else _leaf(node, _run(node, order))
+    known: dict[int, Any] = {}
+    order = _walk(node, limit, known)
+    return None if order is None else _leaf(node, _run(node, order, known))
 
 
 def element(node: Node) -> Node | None:
@@ -234,8 +237,9 @@ def element(node: Node) -> Node | None:
     value = view_value(node)  # `A[i][j]`: views all the way down to a computed buffer
     if value is not None:
         return _leaf(node, value)
-    order = _walk(node, LIMIT[0])
-    return None if order is None else _leaf(node, _run(node, order))
+    known: dict[int, Any] = {}
+    order = _walk(node, LIMIT[0], known)
+    return None if order is None else _leaf(node, _run(node, order, known))
 
 
 def computed_values(new: Node) -> Node:
@@ -256,9 +260,12 @@ def computed_values(new: Node) -> Node:
     return with_inputs(new, tuple(inputs)) if changed else new
 
 
-def _walk(node: Node, limit: int) -> list[Node] | None:
+def _walk(node: Node, limit: int, known: dict[int, Any] | None = None) -> list[Node] | None:
     """The non-leaf nodes of `node`'s graph, inputs before readers (an iterative post-order), or
-    None where it is no small graph over computed values."""
+    None where it is no small graph over computed values. A large intermediate that a pending
+    Array holds (`data -= mean`, then `data[:, i] @ data[:, i:]` in a loop) is that Array's
+    value: the Array is evaluated once, as any evaluation would, and its buffer goes in `known`
+    (else every later op would compute it again)."""
     order: list[Node] = []
     seen: set[int] = set()
     stack: list = [node]
@@ -279,14 +286,34 @@ def _walk(node: Node, limit: int) -> list[Node] | None:
                 return None
             continue
         op = n.op
-        if op.reference is None or (op.write_back is None and op is not _BROADCAST
-                                    and n.size > limit * _WORK):
-            return None  # a view op may read a large buffer: it only picks elements
+        if op.reference is None:
+            return None
+        if op.write_back is None and op is not _BROADCAST and n.size > limit:
+            held = _held_value(n) if known is not None else None
+            if held is not None:
+                known[id(n)] = held
+                continue
+            if n.size > limit * _WORK:
+                return None  # a view op may read a large buffer: it only picks elements
         if len(seen) > _MAX_NODES:
             return None
         stack.append((n,))
         stack.extend(inputs)
     return order
+
+
+def _held_value(n: Node) -> np.ndarray | None:
+    """The buffer of the pending Array whose value `n` is, evaluated now; None if none is held
+    (a temporary of this op: computed with it)."""
+    from . import evaluation
+
+    for r in _LIVE:
+        a = r()
+        if a is not None and a._node is n:
+            evaluation.evaluate_arrays([a])
+            data = a._node.data
+            return data if not a._node.inputs and type(data) is np.ndarray else None
+    return None
 
 
 def _run(node: Node, order: Any, values: dict[int, Any] | None = None) -> np.ndarray:

@@ -399,3 +399,24 @@ def test_a_write_through_a_view_keeps_pending_readers_of_the_root(write, backend
     np.testing.assert_array_equal(np.asarray(pending), np.arange(12.0).reshape(3, 4) * 2.0)
     np.testing.assert_array_equal(np.asarray(pending_t), np.arange(12.0).reshape(3, 4).T)
     assert np.asarray(A)[1].tolist() == np.asarray(row).tolist()
+
+
+def test_a_large_pending_array_read_by_an_index_loop_is_evaluated_once(backend):
+    """covariance: `data -= mean` leaves data pending (large: lazy); the loop's small products
+    of its columns compute it once (the Array's own evaluation), not once per iteration."""
+    d = np.random.default_rng(4).random((300, 40))
+    data = la.asarray(d.copy())
+    data -= la.mean(data, axis=0)
+    assert data._node.inputs  # pending
+    la.clear_caches()
+    cov = np.zeros((40, 40))
+    out = la.zeros((40, 40))
+    for i in range(40):
+        out[i, i:] = data[:, i] @ data[:, i:] / 299.0
+        if i == 0:
+            assert not data._node.inputs  # evaluated at the first product, as an Array
+    assert la.cache_info().plans_built <= 2
+    dn = d - d.mean(axis=0)
+    for i in range(40):
+        cov[i, i:] = dn[:, i] @ dn[:, i:] / 299.0
+    np.testing.assert_allclose(np.asarray(out), cov, rtol=1e-12, atol=1e-14)

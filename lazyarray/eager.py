@@ -29,6 +29,7 @@ import numpy as np
 
 from .cache import _state
 from .cuts import _LIVE
+from .fp_errors import fired
 from .graph import get_op
 from .graph.node import Node
 from .passes.rewrite import with_inputs
@@ -45,6 +46,8 @@ SEED_OPS = (get_op("take"),)  # advanced indexing's gathers read out of a comput
 # a lazy graph over such a leaf has its own plan, as it must have for any new leaf structure.
 EAGER_MARK: tuple = ("eager",)
 _MAX_NODES = 24
+# evaluation.evaluate_arrays, set by lazyarray.evaluation (which imports this module)
+EVALUATE_ARRAYS: list = [None]
 _WORK = 64  # an intermediate of a small result may have this many times eager_size elements
 LIMIT = [4096]  # la.config.eager_size, mirrored by lazyarray.evaluation's settings hook
 _SCALAR_TYPES = (int, float, bool, complex)
@@ -171,8 +174,6 @@ def finish_one(node: Node, out: Any, bits: int) -> Node:
     if out.dtype != node.dtype:
         out = out.astype(node.dtype)
     if bits:
-        from .fp_errors import fired
-
         fired([node], bits)
     return _leaf(node, out)
 
@@ -194,8 +195,6 @@ def _run_one(node: Node, args: list) -> np.ndarray:
     if out.dtype != node.dtype:
         out = out.astype(node.dtype)
     if bits:
-        from .fp_errors import fired
-
         fired([node], bits)
     return out
 
@@ -305,12 +304,10 @@ def _walk(node: Node, limit: int, known: dict[int, Any] | None = None) -> list[N
 def _held_value(n: Node) -> np.ndarray | None:
     """The buffer of the pending Array whose value `n` is, evaluated now; None if none is held
     (a temporary of this op: computed with it)."""
-    from . import evaluation
-
     for r in _LIVE:
         a = r()
         if a is not None and a._node is n:
-            evaluation.evaluate_arrays([a])
+            EVALUATE_ARRAYS[0]([a])
             data = a._node.data
             return data if not a._node.inputs and type(data) is np.ndarray else None
     return None
@@ -350,8 +347,6 @@ def _run(node: Node, order: Any, values: dict[int, Any] | None = None) -> np.nda
     finally:
         fp_status.leave_numpy_errstate(token)
     if bits:
-        from .fp_errors import fired
-
         fired([node], bits)
     return values[id(node)]
 
@@ -498,8 +493,6 @@ def write_through_view(root: Any, view: Any, new: Node, live: list) -> bool:
         if not was_writeable:
             data.flags.writeable = False
     if bits and apply is not None:
-        from .fp_errors import fired
-
         fired([new], bits)
     return True
 
@@ -551,7 +544,5 @@ def _scatter_now(old: Node, new: Node) -> bool:
         if not was_writeable:
             data.flags.writeable = False
     if bits:
-        from .fp_errors import fired
-
         fired([new], bits)
     return True

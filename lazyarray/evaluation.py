@@ -424,4 +424,5 @@ _CUPY: list[bool | None] = [None]  # whether CuPy is installed (looked up once)
 
 
 on_change(_apply_settings)
+eager.EVALUATE_ARRAYS[0] = evaluate_arrays  # (eager.py evaluates a held Array it reads)
 cache._clear_hooks.append(cuts.reset)  # la.clear_caches() also forgets the cut point

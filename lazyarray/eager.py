@@ -377,6 +377,16 @@ def settle(handle: Any, old: Node, new: Node, holders: int = 0) -> bool:
         return True
     if write_in_place(old, new, holders):
         return True
+    if (new.op is _SCATTER and new.inputs[0] is old and old.op is _INPUT
+            and type(old.data) is np.ndarray and new.dtype == old.dtype
+            and old.size <= WRITE_LIMIT):
+        # the buffer is not ours to write (a backend's result view, an export, another reader):
+        # one copy the handle owns, written now; the next writes go into it in place
+        fresh = Node(_INPUT, (), (), old.shape, old.dtype, np.array(old.data, order="C"),
+                     old.site)
+        if _scatter_now(fresh, with_inputs(new, (fresh,) + new.inputs[1:])):
+            handle._node = fresh
+            return True
     if new.size > LIMIT[0]:
         return False
     done = run_now_any(new)

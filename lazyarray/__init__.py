@@ -46,9 +46,9 @@ from .shaping import (broadcast_shapes, diff, meshgrid, repeat, roll, take_along
                       triu, unstack)
 from .searching import (argsort, count_nonzero, isin, nonzero, searchsorted, sort, unique_all,
                         unique_counts, unique_inverse, unique_values)
-from .numpy_math import (allclose, angle, array_equal, array_equiv, deg2rad, degrees, divmod, fabs, fix,
-                         float_power, fmax, fmin, heaviside, isclose, isneginf, isposinf, ldexp,
-                         modf, nan_to_num, rad2deg, radians, sinc)
+from .numpy_math import (allclose, angle, array_equal, array_equiv, deg2rad, degrees, divmod,
+                         fabs, fix, float_power, fmax, fmin, heaviside, isclose, isneginf,
+                         isposinf, ldexp, modf, nan_to_num, rad2deg, radians, sinc)
 from .numpy_reductions import (amax, amin, average, median, nanmax, nanmean, nanmin, nanprod,
                                nanstd, nansum, nanvar, ptp)
 from .numpy_shapes import (append, argwhere, atleast_1d, atleast_2d, atleast_3d, column_stack,

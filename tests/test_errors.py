@@ -151,6 +151,7 @@ def test_a_single_axis_function_given_none_or_a_tuple_raises_typeerror_naming_th
         call(x, axis)
 
 
+@pytest.mark.lazy_only  # the plan cache's steps (a small gather would run at once: tests/conftest.py)
 @pytest.mark.parametrize("case", ["gather", "inverse"])
 def test_a_data_error_names_the_line_of_this_graph_not_the_cached_plans(backend, case):
     """A data-dependent error (an index out of bounds, a singular matrix) names the line that

@@ -286,16 +286,13 @@ def _walk(node: Node, limit: int, known: dict[int, Any] | None = None) -> list[N
         op = n.op
         if op.reference is None:
             return None
-        if (op.write_back is None and op is not _BROADCAST and known is not None
-                and n is not node and (n.size > limit or _getrefcount(n) > 3)):
-            # referenced beyond its reader here and this walk: perhaps an Array's pending value,
-            # which is then evaluated as that Array (its plan's bits, once), not recomputed here
-            held = _held_value(n)
+        if op.write_back is None and op is not _BROADCAST and n.size > limit:
+            held = _held_value(n) if known is not None else None
             if held is not None:
                 known[id(n)] = held
                 continue
-        if op.write_back is None and op is not _BROADCAST and n.size > limit * _WORK:
-            return None  # a view op may read a large buffer: it only picks elements
+            if n.size > limit * _WORK:
+                return None  # a view op may read a large buffer: it only picks elements
         if len(seen) > _MAX_NODES:
             return None
         stack.append((n,))

@@ -1027,16 +1027,14 @@ build_view(PyObject *op, PyObject *input, PyObject *attrs, PyObject *shape, PyOb
 static PyObject *
 start_leaf(PyObject *start, PyObject *site)
 {
-    static PyObject *table_key, *known; /* (int64, ()), and the key found there */
-    if (known != NULL)
-        return scalar_leaf(start, INT64_DTYPE, EMPTY, site, known);
+    static PyObject *table_key; /* (int64, ()) */
     if (table_key == NULL && (table_key = PyTuple_Pack(2, INT64_DTYPE, EMPTY)) == NULL)
         return NULL;
+    /* looked up each time, never kept here: _bind._SCALAR_KEYS is emptied when the key table is
+     * cleared, and a key kept past that made equal structures miss their plans */
     PyObject *key = PyDict_GetItemWithError(SCALAR_KEYS, table_key);
-    if (key != NULL) {
-        known = Py_NewRef(key); /* keys are never reused: a kept one can only cause a miss */
+    if (key != NULL)
         return scalar_leaf(start, INT64_DTYPE, EMPTY, site, key);
-    }
     if (PyErr_Occurred())
         return NULL;
     PyObject *leaf = NODE->build(SCALAR_OP, EMPTY, EMPTY, EMPTY, INT64_DTYPE, start, site);

@@ -58,6 +58,7 @@ list_int(PyObject *list, Py_ssize_t i, long long *out)
 
 static void forget_keys(void);
 static Py_ssize_t KEY_CACHE_SEEN;
+static PyObject *KEYS_CLEARED; /* on_keys_cleared(fn): called when KEYS is cleared */
 static void remember_key(PyObject *structure, PyObject *key);
 
 /* The key of `structure`: equal structures get equal keys, keys are never reused. */
@@ -75,6 +76,12 @@ intern_structure(PyObject *structure)
         PyDict_Clear(KEYS); /* later equal structures get new keys: a miss, never a false hit */
         forget_keys();      /* (structures remembered without the dict: the same) */
         KEY_CACHE_SEEN = 0;
+        if (KEYS_CLEARED != NULL) { /* keys cached outside (_bind._SCALAR_KEYS) go too */
+            PyObject *r = PyObject_CallNoArgs(KEYS_CLEARED);
+            if (r == NULL)
+                return NULL;
+            Py_DECREF(r);
+        }
     }
     key = PyLong_FromLongLong(++NEXT_KEY);
     if (key == NULL || PyDict_SetItem(KEYS, structure, key) < 0) {
@@ -2212,7 +2219,17 @@ py_forget_sites(PyObject *module, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+static PyObject *
+py_on_keys_cleared(PyObject *module, PyObject *fn)
+{
+    Py_XSETREF(KEYS_CLEARED, Py_NewRef(fn));
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+    {"on_keys_cleared", py_on_keys_cleared, METH_O,
+     "on_keys_cleared(fn): fn() runs when the structure-key table is cleared (keys cached "
+     "outside it, such as _bind._SCALAR_KEYS, must go: a stale key makes a plan miss)."},
     {"graph_signature", py_graph_signature, METH_O,
      "graph_signature(outputs) -> (signature, leaves): graph.signature's walk, compiled."},
     {"shared_intermediates", py_shared_intermediates, METH_O,

@@ -129,8 +129,22 @@ def _intern(structure: tuple) -> int:
     if key is None:
         if len(_KEYS) >= _MAX_KEYS:
             _KEYS.clear()
+            for fn in _KEYS_CLEARED:
+                fn()
         key = _KEYS[structure] = _NEXT_KEY()
     return key
+
+
+_KEYS_CLEARED: list[Callable[[], None]] = []
+
+
+def on_keys_cleared(fn: Callable[[], None]) -> None:
+    """`fn()` runs whenever the structure-key table is cleared, here or in graph/_node.c: keys
+    cached outside it (lazyarray/_bind.py's scalar-leaf keys) must go, or a stale key would make
+    a later equal structure miss its plan."""
+    _KEYS_CLEARED.append(fn)
+    if _compiled is not None and hasattr(_compiled, "on_keys_cleared"):
+        _compiled.on_keys_cleared(lambda: [f() for f in _KEYS_CLEARED] and None)
 
 
 CutHook = Callable[[tuple["Node", ...], "OpDef"], tuple["Node", ...]]

@@ -12,8 +12,8 @@ import numpy as np
 
 from .graph import dtypes, get_op, node, semantics
 from .graph.complex_ops import supports_complex
-from .graph.node import (_BUDGET, Node, build_node, format_site, register_library_dir,
-                         user_site)
+from .graph.node import (_BUDGET, Node, build_node, format_site, on_keys_cleared,
+                         register_library_dir, user_site)
 from .graph.registry import OpDef
 
 register_library_dir(__file__)
@@ -410,6 +410,7 @@ def binary(op: OpDef, x: Any, y: Any, site: Site) -> Node:
 
 
 _SCALAR_KEYS: dict[tuple, int] = {}  # (dtype, shape) -> key of the weak scalar leaf
+on_keys_cleared(_SCALAR_KEYS.clear)  # a key kept past the key table's clear: a plan miss
 _new_node = Node.__new__
 
 

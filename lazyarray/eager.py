@@ -168,14 +168,19 @@ def c_run_parts() -> tuple:
 
 def finish_one(node: Node, out: Any, bits: int) -> Node:
     """The leaf of a result C computed (lazyarray/_trace.c one_op_now) that is not a fresh array
-    of the node's dtype, or that raised floating-point flags (reported here)."""
+    of the node's dtype, or that raised floating-point flags."""
+    return _leaf(node, _result(node, out, bits))
+
+
+def _result(node: Node, out: Any, bits: int) -> np.ndarray:
+    """A reference's result as an array of the node's dtype; its floating-point flags reported."""
     if type(out) is not np.ndarray:
         out = np.asarray(out)
     if out.dtype != node.dtype:
         out = out.astype(node.dtype)
     if bits:
         fired([node], bits)
-    return _leaf(node, out)
+    return out
 
 
 def _run_one(node: Node, args: list) -> np.ndarray:
@@ -190,13 +195,7 @@ def _run_one(node: Node, args: list) -> np.ndarray:
         bits = _test()
     finally:
         _leave(token)
-    if type(out) is not np.ndarray:
-        out = np.asarray(out)
-    if out.dtype != node.dtype:
-        out = out.astype(node.dtype)
-    if bits:
-        fired([node], bits)
-    return out
+    return _result(node, out, bits)
 
 
 def _leaf_values(inputs: tuple) -> list | None:
@@ -378,6 +377,16 @@ def settle(handle: Any, old: Node, new: Node, holders: int = 0) -> bool:
         return True
     if write_in_place(old, new, holders):
         return True
+    if (new.op is _SCATTER and new.inputs[0] is old and old.op is _INPUT
+            and type(old.data) is np.ndarray and new.dtype == old.dtype
+            and old.size <= WRITE_LIMIT):
+        # the buffer is not ours to write (a backend's result view, an export, another reader):
+        # one copy the handle owns, written now; the next writes go into it in place
+        fresh = Node(_INPUT, (), (), old.shape, old.dtype, np.array(old.data, order="C"),
+                     old.site)
+        if _scatter_now(fresh, with_inputs(new, (fresh,) + new.inputs[1:])):
+            handle._node = fresh
+            return True
     if new.size > LIMIT[0]:
         return False
     done = run_now_any(new)

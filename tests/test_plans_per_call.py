@@ -30,12 +30,10 @@ def _plans(module, inputs: tuple) -> int:
 
 # Programs above the bound at bench size (first-call plans on the numpy backend, this stop): issue 25
 # is open for them. Loops that evaluate inside on data-dependent masks build a plan per distinct
-# mask (mandelbrot 239, kmeans 13), nbody's cut segments differ per step (37), symm's writes into a
-# result the numpy backend does not own go lazy (4861), floyd_warshall's
+# mask (mandelbrot 239, kmeans 13), nbody's cut segments differ per step (37), floyd_warshall's
 # cut loop builds its steady plan, tail chunks and final piece (12). A strict xfail: the test
 # fails when one of them meets the bound, so that the entry goes.
-OVER_THE_BOUND_AT_BENCH = {"mandelbrot": 239, "kmeans": 13, "nbody": 37, "floyd_warshall": 12,
-                           "symm": 4861}
+OVER_THE_BOUND_AT_BENCH = {"mandelbrot": 239, "kmeans": 13, "nbody": 37, "floyd_warshall": 12}
 
 
 def _cases():

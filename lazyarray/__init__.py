@@ -19,7 +19,7 @@ from .creation import (arange, array, asarray, empty, empty_like, eye, full, ful
                        ones, ones_like, zeros, zeros_like)
 from .elementwise import *  # noqa: F401,F403
 from .elementwise import astype, clip, power, round, where
-from .complex_functions import angle, conj, conjugate, imag, real
+from .complex_functions import conj, conjugate, imag, real
 from .evaluation import block_until_ready, eval
 from .cache import (CacheInfo, cache_info, clear_caches,  # plan cache observability
                     wait_for_compiles)
@@ -46,9 +46,9 @@ from .shaping import (broadcast_shapes, diff, meshgrid, repeat, roll, take_along
                       triu, unstack)
 from .searching import (argsort, count_nonzero, isin, nonzero, searchsorted, sort, unique_all,
                         unique_counts, unique_inverse, unique_values)
-from .numpy_math import (allclose, array_equal, array_equiv, deg2rad, degrees, divmod, fabs, fix,
-                         float_power, fmax, fmin, heaviside, isclose, isneginf, isposinf, ldexp,
-                         modf, nan_to_num, rad2deg, radians, sinc)
+from .numpy_math import (allclose, angle, array_equal, array_equiv, deg2rad, degrees, divmod,
+                         fabs, fix, float_power, fmax, fmin, heaviside, isclose, isneginf,
+                         isposinf, ldexp, modf, nan_to_num, rad2deg, radians, sinc)
 from .numpy_reductions import (amax, amin, average, median, nanmax, nanmean, nanmin, nanprod,
                                nanstd, nansum, nanvar, ptp)
 from .numpy_shapes import (append, argwhere, atleast_1d, atleast_2d, atleast_3d, column_stack,
@@ -104,13 +104,13 @@ from .numpy_printing import (array2string, array_repr, array_str, base_repr,  # 
                              binary_repr, format_float_positional, format_float_scientific,
                              get_printoptions, printoptions, set_printoptions)
 from . import emath, lib  # noqa: E402  (la.emath, la.lib.stride_tricks)
+from .dask import from_dask as _from_dask  # noqa: E402  (imports no Dask itself)
+from .numpy_coverage import missing as _missing  # noqa: E402  (linalg.py's too)
 exceptions = np.exceptions  # AxisError, ... : the classes lazyarray raises are NumPy's
 
 
 def from_dask(darr):  # noqa: E302  (lazyarray/dask.py imports Dask only when called)
     """An Array over a dask array, computed chunk by chunk on backend="dask" (docs/dask.md)."""
-    from .dask import from_dask as _from_dask
-
     return _from_dask(darr)
 
 
@@ -148,6 +148,4 @@ def __dir__() -> list[str]:
 def __getattr__(name: str) -> Any:
     """A NumPy name lazyarray lacks: an AttributeError with the reason and what to use instead
     (lazyarray/numpy_coverage.py, the table of docs/numpy_coverage.md)."""
-    from .numpy_coverage import missing
-
-    raise missing(__name__, name)
+    raise _missing(__name__, name)

@@ -172,7 +172,7 @@ def _load_fast_path() -> Any:
     if not node.COMPILED:
         return None
     try:
-        from . import _trace
+        from . import _trace  # the optional C extension (lazyarray/_trace.c): may be unbuilt
     except ImportError:
         return None
     return _trace
@@ -204,6 +204,13 @@ def standalone(op: Operand, site: Site) -> Node:
             dtypes.int64][1]:
         return leaf(host_array(op[1], site=site), site)
     return scalar_leaf(op[1], dtypes.result_type(op[0]), site)
+
+
+def as_node(x: Any, site: Site) -> Node:
+    """Any operand as a node of its own (a Python scalar by np.asarray's dtype). Here, below
+    every API module, so manipulation.py and reductions.py both use it (la.reductions re-exports
+    it as `_as_node`, the name the API modules import)."""
+    return standalone(operand(x, site), site)
 
 
 def operand_dtype(op: Operand) -> np.dtype | type:

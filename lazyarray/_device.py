@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import _bind
 from .graph import dtypes
 from .runtime import get_backend
@@ -37,8 +39,6 @@ def is_device_array(obj: Any) -> bool:
 
 
 def _host_types() -> tuple[type, ...]:
-    import numpy as np
-
     return (np.ndarray, np.generic)
 
 
@@ -76,9 +76,6 @@ def device_buffer(obj: Any, dtype: Any, copy: bool, device: Any, site: Any) -> A
 def from_dlpack(x: Any, *, device: Any = None, copy: bool | None = None) -> Any:
     """numpy.from_dlpack / Array API `from_dlpack`: an Array of a DLPack producer's data (GPU or
     CPU): a copy, or with `copy=False` the producer's memory itself (the caller must not write)."""
-    import numpy as np
-
-
     site = user_site(1)
     share = copy is False
     _bind.check_foreign_dtype(x, site)

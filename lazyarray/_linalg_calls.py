@@ -19,8 +19,8 @@ from .elementwise import where
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .manipulation import expand_dims, matrix_transpose, reshape_node, slice_node
-from .reductions import _as_node, sum as _sum
-from ._linalg_compose import _rank_of, array_rtol, cutoff
+from .reductions import _as_node, max as _max, sum as _sum
+from ._matmul import matmul
 
 
 class EighResult(NamedTuple):
@@ -132,6 +132,32 @@ def _default_rtol(a: Node) -> float:
     return max(a.shape[-2:]) * float(np.finfo(a.dtype).eps)
 
 
+def _rank_of(s: Array, tol: float | Array | None) -> Array:
+    """Number of singular values above tol * the largest (per matrix)."""
+    return _sum(s > cutoff(s, tol), axis=-1)
+
+
+def cutoff(s: Array, rtol: float | Array) -> Array:
+    """rtol * the largest singular value, shaped (..., 1) against s (..., k). An array rtol
+    broadcasts against the stack (the standard: compatible with shape(x)[:-2]), as NumPy's
+    `asarray(rtol)[..., newaxis]`; a Python float stays weak (s's dtype)."""
+    if isinstance(rtol, Array):
+        rtol = expand_dims(rtol, axis=-1) if rtol.ndim else rtol
+    return _max(s, axis=-1, keepdims=True) * rtol
+
+
+def array_rtol(rtol: Any, name: str, site: _bind.Site) -> float | Array:
+    """A Python number as a float; an Array, NumPy array or scalar as a real Array (an array rtol
+    is broadcast against the stack, so it must stay one)."""
+    if isinstance(rtol, (int, float)) and not isinstance(rtol, bool):
+        return float(rtol)
+    r = Array(_as_node(rtol, site))
+    if r.dtype.kind not in "iuf":
+        raise _bind.fail(TypeError, f"{name}: rtol must be a real number or a real-valued "
+                         f"array, not {r.dtype}", site)
+    return r
+
+
 def pinv(x: Any, /, *, rtol: float | Any | None = None) -> Array:
     """Moore-Penrose pseudo-inverse; singular values below rtol * largest are dropped (default
     max(M, N) * eps, as the Array API says). A float rtol is one library call; an array rtol
@@ -148,8 +174,6 @@ def pinv(x: Any, /, *, rtol: float | Any | None = None) -> Array:
 
 def _pinv_steps(a: Node, rtol: Array, site: _bind.Site) -> Array:
     """numpy.linalg.pinv's computation: 1/s above the cut-off, 0 below, V diag(1/s) U^H."""
-    from .linalg import matmul
-
     u, s, vh = svd(Array(a), full_matrices=False)
     cut = cutoff(s, rtol)
     if _bind.broadcast_shapes([s.shape, cut.shape], site) != s.shape:
@@ -284,14 +308,9 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Arr
     s = svdvals(Array(an))
     rank = _rank_of(s, tol)
     if m > n:
-        r = Array(bn) - matmul_(Array(an), x)
+        r = Array(bn) - matmul(Array(an), x)
         residuals = _sum(r * r, axis=0).reshape(bn.shape[1:] if bn.ndim == 2 else (1,))
     else:
         residuals = Array(_bind.leaf(np.empty((0,), _real(dtype)), site))
     return x, residuals, rank, s
 
-
-def matmul_(x1: Array, x2: Array) -> Array:
-    from .linalg import matmul
-
-    return matmul(x1, x2)

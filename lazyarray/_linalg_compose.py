@@ -17,7 +17,9 @@ from . import elementwise as ew
 from .array import Array
 from .graph import dtypes
 from .graph.node import user_site
-from .manipulation import concat, expand_dims, moveaxis, reshape_node, slice_node
+from ._linalg_calls import _default_rtol, _matrix, _rank_of, array_rtol, inv, svdvals
+from ._matmul import matmul
+from .manipulation import concat, moveaxis, reshape_node, slice_node
 from .reductions import _as_node, max as _max, min as _min, sum as _sum
 from .writes import view_of
 
@@ -104,8 +106,6 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
 def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Array:
     """Norms of the matrices in the last two dims: 'fro', 1, -1, inf, -inf fused; 2, -2, 'nuc'
     from svdvals."""
-    from ._linalg_calls import svdvals
-
     site = user_site(1)
     v = _float(Array(_as_node(x, site)))
     if v.ndim < 2:
@@ -154,37 +154,9 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     return out
 
 
-def _rank_of(s: Array, tol: float | Array | None) -> Array:
-    """Number of singular values above tol * the largest (per matrix)."""
-    return _sum(s > cutoff(s, tol), axis=-1)
-
-
-def cutoff(s: Array, rtol: float | Array) -> Array:
-    """rtol * the largest singular value, shaped (..., 1) against s (..., k). An array rtol
-    broadcasts against the stack (the standard: compatible with shape(x)[:-2]), as NumPy's
-    `asarray(rtol)[..., newaxis]`; a Python float stays weak (s's dtype)."""
-    if isinstance(rtol, Array):
-        rtol = expand_dims(rtol, axis=-1) if rtol.ndim else rtol
-    return _max(s, axis=-1, keepdims=True) * rtol
-
-
-def array_rtol(rtol: Any, name: str, site: _bind.Site) -> float | Array:
-    """A Python number as a float; an Array, NumPy array or scalar as a real Array (an array rtol
-    is broadcast against the stack, so it must stay one)."""
-    if isinstance(rtol, (int, float)) and not isinstance(rtol, bool):
-        return float(rtol)
-    r = Array(_as_node(rtol, site))
-    if r.dtype.kind not in "iuf":
-        raise _bind.fail(TypeError, f"{name}: rtol must be a real number or a real-valued "
-                         f"array, not {r.dtype}", site)
-    return r
-
-
 def matrix_rank(x: Any, /, *, rtol: float | Any | None = None) -> Array:
     """Singular values above rtol * the largest (default max(M, N) * eps), counted in a fused
     reduction over svdvals. An array rtol broadcasts against the stack of matrices."""
-    from ._linalg_calls import _default_rtol, _matrix, svdvals
-
     site = user_site(1)
     a = _matrix(x, "matrix_rank", site)
     tol = array_rtol(rtol, "matrix_rank", site) if rtol is not None else _default_rtol(a)
@@ -193,9 +165,6 @@ def matrix_rank(x: Any, /, *, rtol: float | Any | None = None) -> Array:
 
 def matrix_power(x: Any, n: int, /) -> Array:
     """x**n by repeated squaring (matmuls); n < 0 inverts first, n == 0 gives identities."""
-    from ._linalg_calls import _matrix, inv
-    from .linalg import matmul
-
     site = user_site(1)
     if not isinstance(n, (int, np.integer)):
         raise _bind.fail(TypeError, "matrix_power: exponent must be an integer", site)

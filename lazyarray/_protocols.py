@@ -54,7 +54,7 @@ _FUNCTIONS: dict[str, Callable[..., Any]] = {
 
 
 def _namespace() -> Any:
-    import lazyarray
+    import lazyarray  # the namespace: still executing its imports when this module is imported
 
     return lazyarray
 

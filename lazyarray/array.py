@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import builtins
 import sys
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 from weakref import ref as _weakref
 
 import numpy as np
@@ -90,9 +90,7 @@ class Array:
 
     @property
     def device(self) -> str:
-        from .evaluation import device_of
-
-        return device_of(self._node)
+        return _device_of(self._node)
 
     @property
     def expr(self) -> LazyExpr:
@@ -137,9 +135,7 @@ class Array:
         return out.copy() if copy else _read_only(out)
 
     def block_until_ready(self) -> Array:
-        from .evaluation import block_until_ready
-
-        return block_until_ready(self)
+        return _block_until_ready(self)
 
     def tolist(self) -> Any:
         return self._host().tolist()
@@ -193,9 +189,7 @@ class Array:
     def __iter__(self) -> Iterator[Array]:
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
-        from .evaluation import eval as evaluate
-
-        evaluate(self)
+        _evaluate(self)
         return (self[i] for i in range(self.shape[0]))
 
     def __repr__(self) -> str:
@@ -230,11 +224,9 @@ class Array:
 
     # --- DLPack / interop: evaluated data, shared where it lives (host or GPU) ---------------------------
     def _data(self) -> Any:
-        from .evaluation import evaluate_arrays
-
         if self._node.op is _INPUT and _trace_state.stand_ins:
             _refuse_stand_in(self._node)
-        evaluate_arrays([self])
+        _evaluate_arrays([self])
         return self._node.data
 
     def __dlpack__(self, *, stream: Any = None, max_version: tuple[int, int] | None = None,
@@ -301,13 +293,26 @@ def _refuse_stand_in(node: Node) -> None:
     _check_not_traced([node])
 
 
-def _to_host(a: Array) -> np.ndarray:
-    """evaluation.to_host, imported on first use (evaluation imports this module)."""
-    global _to_host
-    from .evaluation import to_host
+# What the evaluation triggers call, bound by lazyarray/evaluation.py at its import
+# (`bind_evaluation`): evaluation imports this module, so this module cannot import it. Module
+# globals, called directly: `np.asarray(x)` and `float(x)` reach `_to_host` in one lookup.
+_to_host: Callable[[Array], np.ndarray]
+_evaluate_arrays: Callable[[list[Array]], None]
+_evaluate: Callable[..., Any]
+_block_until_ready: Callable[[Any], Any]
+_device_of: Callable[[Node], str]
 
-    _to_host = to_host
-    return to_host(a)
+
+def bind_evaluation(to_host: Callable[[Array], np.ndarray],
+                    evaluate_arrays: Callable[[list[Array]], None], evaluate: Callable[..., Any],
+                    block_until_ready: Callable[[Any], Any], device_of: Callable[[Node], str]
+                    ) -> None:
+    """Give Array's triggers lazyarray/evaluation.py's functions (as eager.EVALUATE_ARRAYS):
+    the core's imports run one way, evaluation -> array, and evaluation is imported with the
+    package, before any Array can be looked at."""
+    global _to_host, _evaluate_arrays, _evaluate, _block_until_ready, _device_of
+    _to_host, _evaluate_arrays, _evaluate = to_host, evaluate_arrays, evaluate
+    _block_until_ready, _device_of = block_until_ready, device_of
 
 
 def _read_only(data: np.ndarray) -> np.ndarray:

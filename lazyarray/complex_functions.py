@@ -1,22 +1,20 @@
-"""real, imag, conj and angle: the Array API's complex functions (NumPy's real/imag/conj/angle).
+"""real, imag and conj: the Array API's complex functions (NumPy's real/imag/conj); from_parts.
 
 `real`/`imag` map complex64 -> float32 and complex128 -> float64; on real inputs `real` is the
 input and `imag` zeros of its dtype, and `conj` is the identity (as NumPy; the standard asks for
-complex inputs only). `angle(z)` is `atan2(imag(z), real(z))`, as NumPy computes it.
+complex inputs only). Primitives and views only, below elementwise.py (whose `round` takes complex
+numbers apart); `angle`, a composition over `arctan2`, is in numpy_math.py.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from . import _bind
 from .array import Array
 from .writes import view_of
 from .graph import dtypes, get_op
 from .graph.node import user_site
-from .elementwise import arctan2
 
 _REAL, _IMAG, _CONJ = get_op("real"), get_op("imag"), get_op("conj")
 _COMPLEX = get_op("complex")
@@ -59,18 +57,3 @@ def from_parts(re: Array, im: Array) -> Array:
     site = user_site(1)
     return Array(_bind.primitive(_COMPLEX, (re._node, im._node), (), re.shape,
                                  dtypes.complex_dtype(re.dtype), site))
-
-
-def angle(z: Any, deg: bool = False) -> Array:
-    """The argument of each complex number in (-pi, pi] (NumPy `angle`), in NumPy's dtype."""
-    site = user_site(1)
-    node = _bind.operand(z, site)
-    if not isinstance(node, _bind.Node):
-        node = _bind.scalar_leaf(node[1], dtypes.result_type(node[0]), site)
-    x = Array(node)
-    if node.dtype.kind in "iub":  # NumPy's arctan2(0, x) loop: float64 for bool, int32, int64;
-        from .numpy_math import _loop_dtype  # float16 (here float32) for int8/uint8 ...
-
-        x = x.astype(_loop_dtype(np.arctan2, 0, x))
-    out = arctan2(imag(x), real(x))
-    return out * (180.0 / 3.141592653589793) if deg else out

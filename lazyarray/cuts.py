@@ -65,6 +65,8 @@ _LIVE: list[weakref.ref] = []  # weak references to Arrays made on pending nodes
 # live objects stays below its threshold and no collection runs at all in such a loop.
 _MIN_LIMIT = 256
 _LIMIT = [_MIN_LIMIT]
+# evaluation.evaluate_nodes, set by lazyarray.evaluation (which imports this module)
+EVALUATE_NODES: list = [None]
 
 
 def track(array: Any) -> None:
@@ -313,12 +315,10 @@ def _evaluate_separately(nodes: list[Node], inputs: tuple[Node, ...]
     whose evaluation fails (an index out of bounds the user caught, still referenced from the
     traceback) must not fail this op, nor every later cut. Each node alone, then: a failing one
     stays pending (and untracked: it raises when it is looked at), unless this op reads it."""
-    from .evaluation import evaluate_nodes
-
     done, results = [], []
     for n in nodes:
         try:
-            (r,) = evaluate_nodes([n])
+            (r,) = EVALUATE_NODES[0]([n])
         except Exception:
             if any(n is i for i in inputs):
                 raise
@@ -329,14 +329,12 @@ def _evaluate_separately(nodes: list[Node], inputs: tuple[Node, ...]
 
 
 def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
-    from .evaluation import evaluate_nodes
-
     forget_tail()  # this cut's own evaluation is not the last cut's tail
     arrays = _prune()
     nodes = list(dict.fromkeys([a._node for a in arrays] + [n for n in inputs if n.inputs]))
     try:
         with donation.allowed():  # every pending Array is evaluated and rebound: dead inputs
-            results = evaluate_nodes(nodes) if nodes else []  # may be written over
+            results = EVALUATE_NODES[0](nodes) if nodes else []  # may be written over
     except Exception:
         nodes, results = _evaluate_separately(nodes, inputs)
     st = _STATE

@@ -25,7 +25,7 @@ from .runtime.evaluate import split_leaves
 
 def from_dask(darr: Any) -> Array:
     """An Array over a dask array, without computing it."""
-    import dask.array as da
+    import dask.array as da  # Dask is optional (the dask extra): imported when used
 
     site = user_site(1)
     if not isinstance(darr, da.Array):

@@ -17,7 +17,8 @@ from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .outputs import into
-from .searching import nonzero
+from ._host_results import nonzero
+from .complex_functions import from_parts, imag, real
 
 _CAST = get_op("cast")
 # (name, inputs, out, keywords) -> result: a call with NumPy's ufunc keywords (lazyarray/ufuncs.py)
@@ -282,8 +283,6 @@ def round(x: Any, decimals: int = 0) -> Array:  # noqa: A001
     if decimals == 0:
         return globals()["rint"](x)
     if x.dtype.kind == "c":  # NumPy rounds each part on its own (a complex multiply mixes them)
-        from .complex_functions import from_parts, imag, real
-
         return from_parts(round(real(x), decimals), round(imag(x), decimals))
     scale = _power_of_ten(decimals if decimals > 0 else -decimals)  # (`abs` here is la.abs)
     rint = globals()["rint"]

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import cache  # plan cache, node budget (the caching issue)
 from . import cuts, donation, eager, fp_errors, tails
-from .array import Array
+from .array import Array, bind_evaluation
 from .graph import Graph, get_op
 from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
                          set_node_budget)
@@ -425,4 +425,6 @@ _CUPY: list[bool | None] = [None]  # whether CuPy is installed (looked up once)
 
 on_change(_apply_settings)
 eager.EVALUATE_ARRAYS[0] = evaluate_arrays  # (eager.py evaluates a held Array it reads)
+cuts.EVALUATE_NODES[0] = evaluate_nodes  # (a cut evaluates the live pending Arrays)
+bind_evaluation(to_host, evaluate_arrays, eval, block_until_ready, device_of)  # Array's triggers
 cache._clear_hooks.append(cuts.reset)  # la.clear_caches() also forgets the cut point

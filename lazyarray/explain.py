@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from . import cache
 from .array import Array
+from .dask import dask_report
 from .graph import Graph
 from .graph.kernel_ir import Kernel, LibraryCall, Program
 from .passes import FusionPlan, optimize_until
@@ -123,8 +124,6 @@ def explain(*arrays: Array, backend: str | None = None) -> Explanation:
 
 
 def _dask_report(arrays: tuple[Array, ...]) -> str:
-    from .dask import dask_report  # imports Dask: only for backend="dask"
-
     return dask_report(*arrays)
 
 

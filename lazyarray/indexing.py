@@ -18,6 +18,7 @@ from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
+from ._index_values import _is_array_index, _is_int, _is_int_index, _value_node, update_values
 from .creation import full
 from . import elementwise as ew
 
@@ -77,14 +78,6 @@ def _traced_index(k: Any, site: _bind.Site) -> Array:
     return full((), k, dtypes.int64)
 
 
-def _is_int(k: Any) -> bool:
-    return isinstance(k, (int, np.integer)) and not isinstance(k, bool)
-
-
-def _is_array_index(k: Any) -> bool:
-    return isinstance(k, (Array, np.ndarray, list)) or isinstance(k, bool)
-
-
 def _check_bounds(k: Any, n: int, dim: int, site: _bind.Site) -> None:
     """A concrete index array (list, ndarray) out of bounds raises now, as NumPy does."""
     if isinstance(k, Array):
@@ -95,11 +88,6 @@ def _check_bounds(k: Any, n: int, dim: int, site: _bind.Site) -> None:
         if bad.any():
             raise _bind.fail(IndexError, f"index {int(arr[bad].flat[0])} is out of bounds for "
                              f"axis {dim} with size {n}", site)
-
-
-def _is_int_index(k: Any) -> bool:
-    return _is_int(k) or (isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu"
-                          and k._node.holds_buffer)
 
 
 # NumPy's integer scalar types (np.int64, np.intp, ...): basic indices like Python ints (a loop over
@@ -301,52 +289,6 @@ def take(x: Any, indices: Any, axis: int | None = None) -> Array:
         raise _bind.fail(TypeError, f"Cannot cast array data from dtype('{index.dtype}') to "
                          "dtype('int64') according to the rule 'same_kind'", site)
     return Array(_take_node(node, _bind.cast(index, dtypes.int64, site), ax, site))
-
-
-def _python_scalar_as(value: bool | int | float, dtype: np.dtype, site: _bind.Site) -> Any:
-    """A Python scalar stored into `dtype` by NumPy's own assignment rules (`a[0] = value`):
-    NaN into an integer is ValueError, an int out of range or infinity OverflowError, 1.5 becomes
-    1 — raised here, at the user's line, instead of inside a backend at evaluation."""
-    cell = np.empty((), dtype)
-    try:
-        cell[()] = value
-    except (OverflowError, ValueError, TypeError) as exc:
-        raise _bind.fail(type(exc), f"cannot store {value!r} in a {dtype} array: {exc}",
-                         site) from None
-    return cell.item()
-
-
-def _value_node(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
-    """The values of an `.at[]` update; a Python scalar is stored by NumPy's assignment rules."""
-    if type(values) in (bool, int, float, complex):  # 1j into a float array: TypeError, as NumPy
-        return _bind.scalar_leaf(_python_scalar_as(values, dtype, site), dtype, site)
-    return _as_node(values, site)
-
-
-def update_values(dtype: np.dtype, values: Any, mode: str,
-                  site: _bind.Site) -> tuple[Node, np.dtype]:
-    """The values of an `.at[]` update and the dtype the update computes in, by JAX's rule:
-    `set` stores the values cast to x's dtype (a Python scalar by NumPy's assignment rules);
-    `add`/`multiply`/`min`/`max` compute in the promoted dtype of x and the values (NEP 50: a
-    Python scalar is weak), and the caller casts the result back to x's dtype, so
-    `int8.at[0].multiply(2.5)` of 11 is int8(27.5) = 27, not 11 * int8(2.5) = 22. Complex values
-    into a real array raise TypeError (casting back would drop the imaginary part silently)."""
-    if mode == "set":
-        return _value_node(values, dtype, site), dtype
-    weak = dtypes.weak_type_of(values) if type(values) in (bool, int, float, complex) else None
-    if weak is not None:
-        promoted = dtypes.result_type(dtype, weak)
-        node = _bind.scalar_leaf(_python_scalar_as(values, promoted, site), promoted, site)
-    else:
-        node = _as_node(values, site)
-        promoted = dtypes.result_type(dtype, node.dtype)
-    if promoted.kind == "c" and mode in ("min", "max"):  # as la.minimum: complex is unordered
-        raise _bind.fail(TypeError, f".at[].{mode} is not defined for complex values (the Array "
-                         "API orders real numbers only)", site)
-    if promoted.kind == "c" and dtype.kind != "c":
-        raise _bind.fail(TypeError, f".at[].{mode}: complex values cannot update a {dtype} array "
-                         "(the result is cast back to its dtype); pass their .real", site)
-    return node, promoted
 
 
 def _exact_in(dtype: np.dtype, promoted: np.dtype) -> bool:

@@ -10,7 +10,7 @@ from ._reshape import _shape_arg, reshape_node  # noqa: F401  (reshape_node: als
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
-from .reductions import _as_node
+from ._bind import as_node as _as_node
 from .writes import ravels_in_place, reshapes_in_place, view_of
 
 _RESHAPE, _PERMUTE, _SLICE, _CONCAT = (get_op(n) for n in ("reshape", "permute", "slice", "concat"))

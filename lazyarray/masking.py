@@ -20,7 +20,8 @@ from .array import Array
 from .graph.node import Node
 from .manipulation import reshape_node
 from .reductions import _as_node
-from .searching import nonzero
+from ._host_results import nonzero
+from ._index_values import _is_array_index, _is_int_index, update_values
 from . import elementwise as ew
 
 
@@ -101,8 +102,6 @@ def rewrite_getitem(node: Node, key: Any, site: _bind.Site) -> tuple[Node, Any]:
 
 def _has_advanced_companion(keys: list[Any], j: int) -> bool:
     """Whether an integer or integer-array index stands beside the mask at keys[j]."""
-    from .indexing import _is_array_index, _is_int_index
-
     return any(_is_array_index(k) or isinstance(k, Array) or _is_int_index(k)
                for i, k in enumerate(keys) if i != j)
 
@@ -120,8 +119,6 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
         node, flat_key = rewrite_getitem(x._node, key, site)
         out = getattr(Array(node).at[flat_key], mode)(values)
         return Array(reshape_node(out._node, x.shape, site))
-    from .indexing import update_values
-
     node = x._node
     mask = _mask_node(keys[0], site)
     m = mask.ndim

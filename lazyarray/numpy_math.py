@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _bind, elementwise as ew
 from .array import Array
-from .elementwise import asarray_operand
+from .elementwise import arctan2, asarray_operand
 from .graph import dtypes
 from .graph.node import user_site
 from .creation import asarray, full
@@ -241,3 +241,17 @@ def array_equiv(a1: Any, a2: Any) -> bool:
     except ValueError:
         return False
     return builtins.bool(all_(x == y))
+
+
+def angle(z: Any, deg: bool = False) -> Array:
+    """The argument of each complex number in (-pi, pi] (NumPy `angle`), in NumPy's dtype."""
+    site = user_site(1)
+    node = _bind.operand(z, site)
+    if not isinstance(node, _bind.Node):
+        node = _bind.scalar_leaf(node[1], dtypes.result_type(node[0]), site)
+    x = Array(node)
+    if node.dtype.kind in "iub":  # NumPy's arctan2(0, x) loop: float64 for bool, int32, int64;
+        # float16 (here float32) for int8/uint8 ...
+        x = x.astype(_loop_dtype(np.arctan2, 0, x))
+    out = arctan2(imag(x), real(x))
+    return out * (180.0 / 3.141592653589793) if deg else out

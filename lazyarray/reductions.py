@@ -15,10 +15,10 @@ from .graph.complex_ops import supports_complex
 from .graph.node import Node, user_site
 from .outputs import into
 from .creation import full
-
-
-def _as_node(x: Any, site: _bind.Site) -> Node:
-    return _bind.standalone(_bind.operand(x, site), site)
+from ._bind import as_node as _as_node  # (the name the API modules import from here)
+from .complex_functions import imag, real
+from .elementwise import astype, sqrt
+from .manipulation import concat, reshape
 
 
 def _reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool) -> tuple[int, ...]:
@@ -139,8 +139,6 @@ def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) 
                                node.dtype, site) if node.ndim != 1 else node
         out = _reduce(name, Array(flat), 0, False, dtypes.int64, site)
         if keepdims:
-            from .manipulation import reshape
-
             return reshape(out, (1,) * node.ndim)
         return out
     if not isinstance(axis, (int, np.integer)):
@@ -188,8 +186,6 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
     n = _count(node.shape, axes)
     out = total / n if n else total * float("nan")
     if out.dtype != node.dtype:  # an integer `dtype=`: NumPy divides, then casts back
-        from .elementwise import astype
-
         out = astype(out, node.dtype)
     return out
 
@@ -209,8 +205,6 @@ def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keep
     xs = Array(node)
     centered = xs - mean(xs, axis=axes, keepdims=True)
     if node.dtype.kind == "c":  # NumPy: the mean of |x - mean(x)|**2, a real number
-        from .complex_functions import imag, real
-
         re, im = real(centered), imag(centered)
         sq = _reduce("sum", re * re + im * im, axes, keepdims, re.dtype, site)
     else:
@@ -226,8 +220,6 @@ def std(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keep
         return into(out, std(x, axis, dtype, correction, keepdims, ddof), np.std, (x,),
                     {"axis": axis, "dtype": dtype, "ddof": correction if ddof is None else ddof,
                      "keepdims": keepdims}, user_site(1))
-    from .elementwise import sqrt
-
     return sqrt(var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof))
 
 
@@ -280,8 +272,6 @@ def _cumulative(name: str, x: Any, axis: int | None, dtype: Any, include_initial
     out = Array(_bind.primitive(op, (node,), (ax,), node.shape, want, site))
     if not include_initial:
         return out
-    from .manipulation import concat
-
     first = full(tuple(1 if d == ax else s for d, s in enumerate(node.shape)),
                  0 if op.name == "cumsum" else 1, want)
     return concat([first, out], axis=ax)

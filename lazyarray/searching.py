@@ -4,7 +4,8 @@
 `argsort` followed by a fused gather, so it has a derivative. `count_nonzero` is a fused reduction.
 `nonzero` and the `unique_*` functions have data-dependent output shapes: they EVALUATE their input
 when called (a lazy graph cannot know their shapes) and return Arrays over the results, computed by
-NumPy on the host and put on the input's device.
+NumPy on the host and put on the input's device (`nonzero` itself is in _host_results.py, below
+elementwise.py and masking.py, which use it).
 """
 
 from __future__ import annotations
@@ -18,18 +19,11 @@ from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .reductions import _as_node, sum as _sum
+from ._host_results import _array, _leaf, nonzero  # noqa: F401  (la.nonzero)
+from .indexing import take
+from .shaping import take_along_axis
 
 _ARGSORT, _SEARCHSORTED, _ISIN = (get_op(n) for n in ("argsort", "searchsorted", "isin"))
-
-
-def _array(x: Any, site: _bind.Site) -> Array:
-    return x if isinstance(x, Array) else Array(_as_node(x, site))
-
-
-def _leaf(values: np.ndarray, site: _bind.Site, device: str = "cpu") -> Array:
-    """A result computed on the host, put back on the input's device."""
-    out = Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site))
-    return out if device == "cpu" else out.to_device(device)
 
 
 def argsort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
@@ -49,8 +43,6 @@ def sort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
          stable: bool = True) -> Array:
     """Array API `sort` (numpy.sort with kind='stable'): argsort, then a gather (differentiable).
     axis=None sorts the flattened array, as NumPy."""
-    from .shaping import take_along_axis
-
     site = user_site(1)
     x = _array(x, site)
     if axis is None:
@@ -77,8 +69,6 @@ def searchsorted(x1: Any, x2: Any, /, side: str = "left", sorter: Any = None) ->
     if a.ndim != 1:
         raise _bind.fail(ValueError, "searchsorted needs a one-dimensional x1", site)
     if sorter is not None:
-        from .indexing import take
-
         a = take(a, sorter)
     v = _as_node(x2, site)
     return Array(_bind.primitive(_SEARCHSORTED, (a._node, v), (side,), v.shape, dtypes.int64,
@@ -97,15 +87,6 @@ def count_nonzero(x: Any, /, axis: Any = None, *, keepdims: bool = False) -> Arr
     x = _array(x, user_site(1))
     return _sum(x != 0 if x.dtype.kind != "b" else x, axis=axis, dtype=dtypes.int64,
                 keepdims=keepdims)
-
-
-def nonzero(x: Any, /) -> tuple[Array, ...]:
-    """Array API `nonzero` (numpy.nonzero). Evaluates `x` when called: the count is data."""
-    site = user_site(1)
-    x = _array(x, site)
-    if x.ndim == 0:
-        raise _bind.fail(ValueError, "nonzero of a 0-d array is not defined; use atleast_1d", site)
-    return tuple(_leaf(i.astype(np.int64), site, x.device) for i in np.nonzero(np.asarray(x)))
 
 
 class UniqueAllResult(NamedTuple):

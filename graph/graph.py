@@ -71,7 +71,7 @@ class Graph:
         return len(self.nodes)
 
     def to_networkx(self) -> nx.MultiDiGraph:
-        import networkx as nx
+        import networkx as nx  # optional: networkx, for graph export only
 
         g = nx.MultiDiGraph()
         idx = self.index

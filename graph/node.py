@@ -42,7 +42,7 @@ def _load_compiled() -> Any:
     if os.environ.get("LAZYARRAY_PURE_PYTHON", "") not in ("", "0"):
         return None
     try:
-        from . import _node
+        from . import _node  # the optional C extension: absent where no compiler built it
     except ImportError:
         return None
     return _node

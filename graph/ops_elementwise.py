@@ -8,6 +8,8 @@ Primitives are strict: the API layer casts operands to the loop dtypes NumPy pic
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import derivatives as d
@@ -145,8 +147,6 @@ for _name, _c, _dom, _dfdx in (
 def _erf_reference(complement: bool):
     """NumPy has no erf: math.erf/erfc per element (libm's, within an ulp; scipy.special's erfc
     was hundreds of ulps off near its underflow, x > 25), in float64, rounded to the loop dtype."""
-    import math
-
     fn = np.frompyfunc(math.erfc if complement else math.erf, 1, 1)
 
     def reference(xs, attrs, dtype):

@@ -25,7 +25,7 @@ from .registry import OpDef, OpKind, register
 
 
 def _cupy():
-    import cupy
+    import cupy  # optional: CuPy, present with a GPU
 
     return cupy
 

@@ -88,10 +88,10 @@ def test_imports_inside_functions_that_cross_a_layer_break_the_contracts(tmp_pat
             result.stdout
 
 
-# Imports inside functions (issue 28): only of optional or costly dependencies, each with a comment
+# Imports inside functions (issue 28), in every package: only of optional or costly dependencies, each with a comment
 # saying why. One that dodges an import circle hides a layering bug the contracts above cannot see
 # (both ends sit in one layer): cut the circle instead (docs/architecture.md, "Layers").
-OPTIONAL_PACKAGES = frozenset({"dask", "networkx", "cupy", "einops", "torch", "jax"})
+OPTIONAL_PACKAGES = frozenset({"dask", "networkx", "cupy", "einops", "torch", "jax", "mpmath"})
 ALLOWED_MODULES = frozenset({
     "lazyarray._trace", "lazyarray.graph._node",  # the optional C extensions (may be unbuilt)
     "lazyarray",  # the namespace, still executing its own imports when _protocols.py is imported
@@ -131,12 +131,16 @@ def _allowed(name: str) -> bool:
 
 
 def _lazyarray_local_imports() -> list[tuple[str, int, str, bool]]:
-    package = ROOT / "lazyarray"
+    """Every package as installed: lazyarray/, and graph/, passes/, runtime/ as lazyarray.*."""
     rows = []
-    for path in sorted(package.rglob("*.py")):
-        module = ".".join(("lazyarray",) + path.relative_to(package).with_suffix("").parts)
-        rows += [(str(path.relative_to(ROOT)), line, name, commented)
-                 for line, name, commented in function_local_imports(path.read_text(), module)]
+    for folder, prefix in (("lazyarray", ("lazyarray",)), ("graph", ("lazyarray", "graph")),
+                           ("passes", ("lazyarray", "passes")),
+                           ("runtime", ("lazyarray", "runtime"))):
+        package = ROOT / folder
+        for path in sorted(package.rglob("*.py")):
+            module = ".".join(prefix + path.relative_to(package).with_suffix("").parts)
+            rows += [(str(path.relative_to(ROOT)), line, name, commented) for line, name, commented
+                     in function_local_imports(path.read_text(), module)]
     return rows
 
 

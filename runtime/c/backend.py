@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ... import graph
 from ...graph.kernel_ir import Apply, Kernel, Load, Program
 from . import background as c_background, compiler as c_compiler
 from .. import compile_stats, spare_outputs
@@ -414,8 +415,6 @@ def _generator_fingerprint() -> str:
     templates, semantics) and `runtime/` (printer, prelude, layout, ...). Any edit there changes
     every structural key, so the disk index never names a library built by other generator code
     (at worst an unrelated edit costs one re-render per kernel). ~1 ms, once per process."""
-    from ... import graph
-
     digest = hashlib.sha256(c_compiler.CODEGEN_VERSION.encode())
     here = os.path.dirname(__file__)  # runtime/c/, and runtime/'s shared modules above it
     for package_dir in (os.path.dirname(graph.__file__), os.path.dirname(here), here):

@@ -110,7 +110,7 @@ _SMALL0M1 = 0.1283791670955126
 
 def fit_coefficients() -> dict:
     """Recompute the tables above (mpmath; ~3 s): rows of F (then G) coefficients, c0 first."""
-    import mpmath as mp
+    import mpmath as mp  # a test-extra dependency, for this maintenance function only
 
     mp.mp.dps = 50
     f = lambda x: mp.erfc(x) * mp.exp(x * x)  # noqa: E731

@@ -57,6 +57,7 @@ import numpy as np
 
 from ...graph.registry import OpKind
 from .. import fp_status, spare_outputs
+from .compiler import ffi
 
 
 def conform(value: Any, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
@@ -228,8 +229,6 @@ def direct_spec(plan: Any) -> Any:
 
 
 def _make_direct_spec(plan: Any) -> Any:
-    from .compiler import ffi
-
     if (plan._launch is None or plan.scalar_order is not None or len(plan.program.outputs) != 1
             or len(plan._outputs) != 1 or plan._outputs[0][3]):
         return None

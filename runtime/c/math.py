@@ -27,6 +27,7 @@ Measured bounds (tests/test_c_math.py, against float64/longdouble NumPy): docs/s
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -125,8 +126,6 @@ def _horner_fma(var: str, coefs: list[float]) -> str:
 
 def _f32_literals(text: str) -> str:
     """Mark the decimal literals of a generated expression as float (`0.5` → `0.5f`)."""
-    import re
-
     return re.sub(r"(?<![\w.])(\d+\.\d*(?:e-?\d+)?)", r"\1f", text)
 
 

@@ -106,7 +106,7 @@ class DaskPlan:
         return [slots[s] for s in prog.outputs]
 
     def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[np.ndarray]:
-        import dask
+        import dask  # optional: the dask extra
 
         outs = dask.compute(*self.build(arrays, scalars))
         return [np.array(o, copy=True) if o.base is not None or not o.flags.writeable
@@ -114,7 +114,7 @@ class DaskPlan:
 
 
 def as_dask(value: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    import dask.array as da
+    import dask.array as da  # optional: the dask extra
 
     if isinstance(value, da.Array):
         x = value
@@ -136,7 +136,7 @@ ALIGN = 1024
 def row_chunks(shape: tuple[int, ...], dtype: Any, first: tuple[int, ...] | None = None) -> tuple:
     """Chunks for elementwise work: whole trailing dims, the first dim cut at aligned rows.
     `first`: the first dim's chunks to start from (else the `chunks` setting's)."""
-    from dask.array.core import normalize_chunks
+    from dask.array.core import normalize_chunks  # optional: the dask extra
 
     if not shape:
         return ()
@@ -215,7 +215,7 @@ def _chunk_kernel(k: Kernel, loads: dict[tuple, int], prog: Program,
 
 def _blockwise(prog: Program, k: Kernel, ck: ChunkKernel, slots: dict[int, Any], scalars: tuple,
                views: list, targets: list) -> StepReport:
-    import dask.array as da
+    import dask.array as da  # optional: the dask extra
 
     ndim = len(k.space)
     if views and ndim:  # aligned rows of the outer dims; reduced dims whole in each chunk
@@ -262,7 +262,7 @@ def _place(block_array: Any, target: tuple[str, Any], shape: tuple[int, ...]) ->
 
 
 def _delayed(fn):
-    import dask
+    import dask  # optional: the dask extra
 
     return dask.delayed(fn, pure=False)
 
@@ -290,7 +290,7 @@ def _tree_reducible(k: Kernel) -> bool:
 
 def _tree(prog: Program, k: Kernel, slots: dict[int, Any], scalars: tuple,
           loads: dict[tuple, int], views: list) -> StepReport:
-    import dask.array as da
+    import dask.array as da  # optional: the dask extra
 
     first, *rest = k.stages
     red = first.reduces[0]
@@ -366,7 +366,7 @@ def _aggregate(ck: ChunkKernel, scalars: tuple, x: np.ndarray, axis: Any = None,
 def _whole(prog: Program, k: Kernel, slots: dict[int, Any], scalars: tuple,
            why: str) -> StepReport:
     """The kernel as the C backend runs it, on whole buffers in one task."""
-    import dask.array as da
+    import dask.array as da  # optional: the dask extra
 
     ins = list(k.input_slots)
     outs = list(k.output_slots)
@@ -394,7 +394,7 @@ def _run_whole(k: Kernel, ins: list[int], outs: list[int], specs: list, scalar_d
 
 
 def _library(prog: Program, step: LibraryCall, slots: dict[int, Any]) -> StepReport:
-    import dask.array as da
+    import dask.array as da  # optional: the dask extra
 
     spec = prog.buffers[step.output]
     args = list(step.arguments(slots.__getitem__))
@@ -428,8 +428,8 @@ def _dask_own(step: LibraryCall, args: list, spec: Any) -> Any:
     `np.concatenate`, `np.cumsum`, ... to dask.array's own (NEP 18), so the result stays chunked
     and lazy. None when the reference would compute something (a bounds check) or fails: then
     the caller runs it on whole inputs in one task."""
-    import dask
-    import dask.array as da
+    import dask  # optional: the dask extra
+    import dask.array as da  # optional: the dask extra
 
     try:
         with dask.config.set(scheduler=_refuse), np.errstate(all="ignore"):
@@ -474,7 +474,7 @@ class DaskBackend(Backend):
 def describe(plan: DaskPlan, arrays: Sequence[Any], scalars: Sequence[Any]) -> str:
     """The chunk grid and the tasks of each step, and the totals before and after Dask's graph
     optimization (which fuses each leaf's chunk getter into the kernel task that reads it)."""
-    import dask
+    import dask  # optional: the dask extra
 
     reports: list[StepReport] = []
     outs = plan.build(arrays, scalars, reports)
@@ -490,7 +490,7 @@ def describe(plan: DaskPlan, arrays: Sequence[Any], scalars: Sequence[Any]) -> s
 
 
 def _merged(outs: Sequence[Any]) -> Any:
-    from dask.highlevelgraph import HighLevelGraph
+    from dask.highlevelgraph import HighLevelGraph  # optional: the dask extra
 
     graphs = [o.__dask_graph__() for o in outs]
     return HighLevelGraph.merge(*graphs) if graphs else {}

@@ -59,7 +59,7 @@ def decompose(shape: tuple[int, ...], strides: tuple[int, ...], offset: int,
 def load_view(x: Any, shape: tuple[int, ...], strides: tuple[int, ...], offset: int,
               space: tuple[int, ...]) -> Any:
     """The dask array of shape `space` that a Load of `x` (a dask array of `shape`) reads, or None."""
-    import dask.array as da
+    import dask.array as da  # optional: the dask extra
 
     if (offset == 0 and int(np.prod(space)) == int(np.prod(shape))
             and _norm(strides, space) == _norm(c_strides(space), space)):

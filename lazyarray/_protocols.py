@@ -43,6 +43,8 @@ _KEYWORDS = {"a_min": "min", "a_max": "max", "newshape": "shape", "reps": "repet
 _SORT_KINDS = {"quicksort", "mergesort", "heapsort", "stable"}
 # NumPy functions whose result is a tuple where the Array API's (and so lazyarray's) is a list.
 _TUPLE_RESULTS = frozenset({"meshgrid", "broadcast_arrays"})
+_TUPLE_FUNCTIONS = frozenset({np.meshgrid, np.broadcast_arrays})  # the same, as functions
+_KNOWN = (Array, np.ndarray, np.generic)  # the types NEP 18 calls may carry
 # NumPy functions with a lazyarray counterpart of another name, or none in the namespace.
 _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "shape": lambda a: a.shape, "ndim": lambda a: a.ndim,
@@ -203,13 +205,20 @@ def _translate(func: Callable[..., Any], target: Callable[..., Any], args: tuple
 def array_function(self: Array, func: Callable[..., Any], types: tuple, args: tuple,
                    kwargs: dict) -> Any:
     """NEP 18: a NumPy function on Arrays calls the lazyarray function of the same name."""
-    if not all(issubclass(t, (Array, np.ndarray, np.generic)) for t in types):
-        return NotImplemented
-    arrays_only = not kwargs and all(type(a) is Array or type(a) is np.ndarray for a in args)
+    for t in types:
+        if not issubclass(t, _KNOWN):
+            return NotImplemented
+    arrays_only = not kwargs
+    if arrays_only:
+        for a in args:
+            if type(a) is not Array and type(a) is not np.ndarray:
+                arrays_only = False
+                break
     if arrays_only:  # np.dot(a, b) in an index loop: signatures bound once per (func, count)
         target = _PASS_THROUGH.get((func, len(args)))
         if target is not None:
-            return _as_numpy_result(func, target(*args))
+            result = target(*args)
+            return tuple(result) if func in _TUPLE_FUNCTIONS else result
     target = _function_target(func)
     if target is not None and len(args) == 1 and not kwargs and _binds(target, args, kwargs):
         if arrays_only:

@@ -96,11 +96,25 @@ one_op_now(NodeObject *node)
         return NULL;
     for (Py_ssize_t k = 0; k < n; k++) {
         NodeObject *i = (NodeObject *)PyTuple_GET_ITEM(node->inputs, k);
-        if (i->op != INPUT_OP || PyTuple_GET_SIZE(i->inputs) != 0 || !is_ndarray(i->data)) {
+        PyObject *value = NULL;
+        if (PyTuple_GET_SIZE(i->inputs) == 0) {
+            if (i->op == INPUT_OP && is_ndarray(i->data))
+                value = Py_NewRef(i->data);
+            else if (i->op == SCALAR_OP && PyTuple_GET_SIZE(i->shape) == 0 &&
+                     (PyFloat_CheckExact(i->data) || PyLong_CheckExact(i->data) ||
+                      PyBool_Check(i->data) || PyComplex_CheckExact(i->data))) {
+                /* `t - 1.0`: the Python scalar as a 0-d array of its leaf's dtype, as
+                 * eager._leaf_values makes it */
+                value = PyObject_CallFunctionObjArgs(NP_ASARRAY, i->data, i->dtype, NULL);
+                if (value == NULL)
+                    PyErr_Clear();
+            }
+        }
+        if (value == NULL) {
             Py_DECREF(args);
             return Py_None;
         }
-        PyTuple_SET_ITEM(args, k, Py_NewRef(i->data));
+        PyTuple_SET_ITEM(args, k, value);
     }
     PyObject *reference = PyObject_GetAttrString(node->op, "reference");
     if (reference == NULL || reference == Py_None) {

@@ -54,6 +54,7 @@ _SCALAR_TYPES = (int, float, bool, complex)
 _getrefcount = sys.getrefcount
 _enter, _leave = fp_status.enter_numpy_errstate, fp_status.leave_numpy_errstate
 _clear, _test = fp_status.clear, fp_status.test
+_matmul, _asarray = np.matmul, np.asarray
 # sys.getrefcount(old) in write_in_place when only the written handle holds `old`: its `_node`,
 # `new`'s inputs, the names `old` in __setitem__, settle and write_in_place, getrefcount's argument
 _OLD_REFS = 6
@@ -129,10 +130,16 @@ def view_value(node: Node) -> np.ndarray | None:
         return None
     value = node.data
     for n in reversed(chain):
-        extra = n.inputs[1:]  # a slice's run-time starts
-        if extra and any(e.inputs or e.op is not _SCALAR for e in extra):
-            return None
-        value = n.op.reference((value, *[e.data for e in extra]), n.attrs, n.dtype)
+        inputs = n.inputs
+        if len(inputs) == 1:
+            value = n.op.reference((value,), n.attrs, n.dtype)
+            continue
+        args = [value]  # and a slice's run-time starts
+        for e in inputs[1:]:
+            if e.inputs or e.op is not _SCALAR:
+                return None
+            args.append(e.data)
+        value = n.op.reference(args, n.attrs, n.dtype)
     return value
 
 
@@ -148,12 +155,13 @@ def vector_dot(a: Node, b: Node, site: Any) -> Node | None:
     token = _enter()
     try:
         _clear()
-        out = np.asarray(np.matmul(va, vb))
+        out = _matmul(va, vb)
         bits = _test()
     finally:
         _leave(token)
     if bits:
         return None  # the general path reports the flags with the op and the line
+    out = _asarray(out)
     return Node(_INPUT, (), EAGER_MARK, (), out.dtype, out, site)
 
 
@@ -199,11 +207,18 @@ def _run_one(node: Node, args: list) -> np.ndarray:
 
 
 def _leaf_values(inputs: tuple) -> list | None:
-    """The values of `inputs` if every one is a computed leaf, else None."""
+    """The values of `inputs` if every one is a computed leaf or a view of one (`A[i, :j] *
+    A[j, :j]`: NumPy's views of the buffer, no walk), else None."""
     out = []
     for i in inputs:
         if i.inputs:
-            return None
+            if i.op.write_back is None:
+                return None
+            v = view_value(i)
+            if v is None:
+                return None
+            out.append(v)
+            continue
         data = i.data
         if i.op is _INPUT:
             if type(data) is not np.ndarray:
@@ -503,6 +518,53 @@ def write_through_view(root: Any, view: Any, new: Node, live: list) -> bool:
             data.flags.writeable = False
     if bits and apply is not None:
         fired([new], bits)
+    return True
+
+
+_FLOAT64, _INT64, _NP_FLOAT64, _I63 = np.dtype(np.float64), np.dtype(np.int64), np.float64, 1 << 63
+
+
+def write_element(handle: Any, key: tuple, value: Any) -> bool:
+    """An index loop's `A[i, j] = v` written straight into A's buffer, before any node is built:
+    Python ints in range, one per dimension; v a Python float (or NumPy float64) into float64, a
+    Python int into float64 or int64 (in range), or the node of a computed 0-d value of A's
+    dtype (`A[i, j] -= d` reads, computes and writes one element). Only where `write_in_place` would
+    write: A's value is a buffer of its own that nothing but the handle holds (the caller
+    checked that no view of it is alive). False leaves it to the general path, which raises
+    NumPy's errors (an index out of range, a sequence into an element)."""
+    old = handle._node
+    data = old.data
+    if old.op is not _INPUT or type(data) is not np.ndarray or _state.busy or _state.stand_ins:
+        return False
+    shape = data.shape
+    if len(key) != len(shape):
+        return False
+    for k, n in zip(key, shape):
+        if type(k) is not int or not -n <= k < n:
+            return False
+    tv = type(value)
+    if tv is float or tv is _NP_FLOAT64:
+        if data.dtype != _FLOAT64:
+            return False
+    elif tv is int:  # NumPy's conversion, where it cannot raise
+        if data.dtype != _FLOAT64 and not (data.dtype == _INT64 and -_I63 <= value < _I63):
+            return False
+    elif tv is Node:  # a 0-d Array's node
+        if value.op is not _INPUT or value.shape != () or value.dtype != data.dtype:
+            return False
+        value = value.data
+        if type(value) is not np.ndarray:
+            return False
+    else:
+        return False
+    # references: the handle's _node, this frame's `old`, getrefcount's argument; the buffer's:
+    # the node's data, this frame's `data`, the argument
+    if _getrefcount(old) != 3 or _getrefcount(data) != 3:
+        return False
+    flags = data.flags
+    if not flags.owndata or not flags.writeable:
+        return False
+    data[key] = value
     return True
 
 

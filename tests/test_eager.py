@@ -102,6 +102,46 @@ def test_augmented_element_writes_match_numpy(backend):
     np.testing.assert_array_equal(np.asarray(A), a)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "int64", "float32", "bool"])
+def test_element_writes_of_every_value_kind_match_numpy(dtype, backend):
+    """Python floats, ints (negative indices too), NumPy float64 scalars and 0-d Arrays written
+    into an element: NumPy's conversion in every case; into a buffer only the handle holds the
+    write goes into that buffer (float64/int64 values of the array's own kind), else through
+    the general path."""
+    a = np.arange(12).reshape(3, 4).astype(dtype)
+    A = la.asarray(a.copy())
+    A[0, 0] = A[0, 0]  # the first write copies the user's buffer
+    a[0, 0] = a[0, 0]
+    same = _same_value(A)
+    values = [2.5, -3, np.float64(7.25), True, 0]
+    for k, v in enumerate(values):
+        with np.errstate(all="ignore"):
+            a[k % 3, -1 - k % 4] = v
+            A[k % 3, -1 - k % 4] = v
+    A[2, 1] = A[1, 2]
+    a[2, 1] = a[1, 2]
+    A[1, 1] += A[2, 2]
+    a[1, 1] += a[2, 2]
+    np.testing.assert_array_equal(np.asarray(A), a)
+    assert np.asarray(A).dtype == a.dtype
+    if dtype in ("float64", "int64"):
+        assert same()
+
+
+def test_an_element_write_numpy_refuses_raises_its_error(backend):
+    A = la.asarray(np.zeros((2, 2), dtype=np.int64))
+    A[0, 0] = 1
+    with pytest.raises(OverflowError):
+        np.zeros((2, 2), dtype=np.int64)[0, 0] = 1 << 64
+    with pytest.raises(OverflowError):
+        A[0, 1] = 1 << 64
+    with pytest.raises(IndexError):
+        A[2, 0] = 1
+    with pytest.raises(IndexError):
+        A[0, -3] = 1.0
+    np.testing.assert_array_equal(np.asarray(A), [[1, 0], [0, 0]])
+
+
 def test_an_element_read_before_a_write_keeps_its_value(backend):
     A = la.asarray(np.arange(4.0).reshape(2, 2))
     e = A[1, 1]

@@ -27,6 +27,16 @@ def _ufunc_reference(ufunc: np.ufunc):
     return reference
 
 
+_UFUNC_REFERENCE = _ufunc_reference(np.add).__code__
+
+
+def reference_broadcasts(op: OpDef) -> bool:
+    """Whether `op`'s reference is its ufunc called on the inputs as they are, so that NumPy
+    broadcasts them itself (lazyarray/eager.py then skips the graph's broadcast_to nodes,
+    ~4 us of np.broadcast_to each)."""
+    return getattr(op.reference, "__code__", None) is _UFUNC_REFERENCE
+
+
 # Ops whose C template gives the NumPy reference's bits on every real input (correctly rounded or
 # exact, with the same NaN/inf/-0.0/overflow/division-by-zero/shift-width edges; docs/semantics.md;
 # any NaN counts as one value): property "numpy_bits"; "numpy_bits_integer" where that holds for

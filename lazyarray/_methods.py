@@ -67,9 +67,10 @@ def __setitem__(self: Array, key: Any, value: Any) -> None:
     views = self._view
     if views is None or (type(views) is list and _none_alive(views)):
         # a root without (live) views: the common case, kept short
-        if type(key) is tuple and _EAGER_LIMIT[0] and eager.write_element(
+        tk = type(key)
+        if (tk is tuple or tk is int or tk is slice) and _EAGER_LIMIT[0] and eager.write_basic(
                 self, key, value._node if type(value) is Array else value):
-            return  # an element written into a buffer only this handle holds
+            return  # written into a buffer only this handle holds
         old = self._node
         new = set_node(self, key, value, site)
         if _EAGER_LIMIT[0] and eager.is_settled_base(old):

@@ -208,17 +208,23 @@ def array_function(self: Array, func: Callable[..., Any], types: tuple, args: tu
     for t in types:
         if not issubclass(t, _KNOWN):
             return NotImplemented
-    arrays_only = not kwargs
-    if arrays_only:
-        for a in args:
-            if type(a) is not Array and type(a) is not np.ndarray:
-                arrays_only = False
-                break
+    arrays_only = True  # every positional argument an array
+    for a in args:
+        if type(a) is not Array and type(a) is not np.ndarray:
+            arrays_only = False
+            break
     if arrays_only:  # np.dot(a, b) in an index loop: signatures bound once per (func, count)
-        target = _PASS_THROUGH.get((func, len(args)))
-        if target is not None:
-            result = target(*args)
-            return tuple(result) if func in _TUPLE_FUNCTIONS else result
+        if not kwargs:
+            target = _PASS_THROUGH.get((func, len(args)))
+            if target is not None:
+                result = target(*args)
+                return tuple(result) if func in _TUPLE_FUNCTIONS else result
+        else:  # np.sum(p, axis=(1, 2, 3)) in a loop: once per (func, count, keywords)
+            known = _PASS_KEYWORDS.get((func, len(args), tuple(kwargs)))
+            if known is not None and not any(
+                    v is d for v, d in zip(kwargs.values(), known[1])):
+                result = known[0](*args, **kwargs)
+                return tuple(result) if func in _TUPLE_FUNCTIONS else result
     target = _function_target(func)
     if target is not None and len(args) == 1 and not kwargs and _binds(target, args, kwargs):
         if arrays_only:
@@ -227,10 +233,28 @@ def array_function(self: Array, func: Callable[..., Any], types: tuple, args: tu
     call = _translate(func, target, args, kwargs) if target is not None else None
     if call is None:
         return _fallback(func.__name__, func, args, kwargs)
-    if arrays_only and _same_positions(target, call, args):
+    if arrays_only and not kwargs and _same_positions(target, call, args):
         # Arrays bind by position only (no array is a parameter's default): the same call
         _PASS_THROUGH[(func, len(args))] = target
+    elif arrays_only and kwargs and _same_call(target, call, args, kwargs):
+        # the keywords pass as they are, unless a later value is NumPy's default (dropped then)
+        params = _signature(func).parameters
+        _PASS_KEYWORDS[(func, len(args), tuple(kwargs))] = (
+            target, tuple(params[k].default if k in params else _NO_DEFAULT for k in kwargs))
     return _as_numpy_result(func, target(*call[0], **call[1]))
+
+
+def _same_call(target: Callable[..., Any], call: tuple[tuple, dict], args: tuple,
+               kwargs: dict) -> bool:
+    """Whether the translated call is `target(*args, **kwargs)`: the arrays in order (as
+    positions or as target's first parameters: NumPy's `a` is our `x`), then the same keywords
+    with the same objects, in the same order."""
+    rest = dict(call[1])
+    if len(call[0]) > len(args) or len(rest) < len(args) - len(call[0]):
+        return False
+    first = {k: rest.pop(k) for k in list(rest)[:len(args) - len(call[0])]}
+    return (_same_positions(target, (call[0], first), args) and list(rest) == list(kwargs)
+            and all(rest[k] is v for k, v in kwargs.items()))
 
 
 def _same_positions(target: Callable[..., Any], call: tuple[tuple, dict], args: tuple) -> bool:
@@ -247,6 +271,10 @@ def _same_positions(target: Callable[..., Any], call: tuple[tuple, dict], args: 
 # (NumPy function, number of positional array arguments) -> the lazyarray function they pass to
 # unchanged: the signature binding above costs ~10 us per call
 _PASS_THROUGH: dict[tuple, Callable[..., Any]] = {}
+# (NumPy function, positional array count, keyword names) -> (lazyarray function, NumPy's defaults
+# of those keywords): calls whose keywords also pass unchanged
+_PASS_KEYWORDS: dict[tuple, tuple[Callable[..., Any], tuple]] = {}
+_NO_DEFAULT = object()
 
 
 def _as_numpy_result(func: Callable[..., Any], result: Any) -> Any:

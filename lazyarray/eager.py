@@ -32,6 +32,7 @@ from .cuts import _LIVE
 from .fp_errors import fired
 from .graph import get_op
 from .graph.node import Node
+from .graph.ops_elementwise import reference_broadcasts
 from .passes.rewrite import with_inputs
 from .runtime import fp_status
 from .graph.ops_structure import scatter_into
@@ -110,9 +111,12 @@ def run_now(node: Node) -> Node | None:
 def run_candidate(node: Node) -> Node | None:
     """`run_now` once its tests passed (lazyarray/_trace.c makes them in C: size, view, marks,
     `cache.PAUSED`)."""
-    args = _leaf_values(node.inputs)
+    args = _leaf_values(node.inputs, reference_broadcasts(node.op))
     if args is not None:  # one op over computed values: the common case, no walk
-        return _leaf(node, _run_one(node, args))
+        out = _run_one(node, args)
+        if out.shape != node.shape:  # every input was broadcast further than NumPy would
+            out = np.broadcast_to(out, node.shape)
+        return _leaf(node, out)
     known: dict[int, Any] = {}
     order = _walk(node, LIMIT[0], known)
     return None if order is None else _leaf(node, _run(node, order, known))
@@ -206,11 +210,14 @@ def _run_one(node: Node, args: list) -> np.ndarray:
     return _result(node, out, bits)
 
 
-def _leaf_values(inputs: tuple) -> list | None:
+def _leaf_values(inputs: tuple, broadcasts: bool = False) -> list | None:
     """The values of `inputs` if every one is a computed leaf or a view of one (`A[i, :j] *
-    A[j, :j]`: NumPy's views of the buffer, no walk), else None."""
+    A[j, :j]`: NumPy's views of the buffer, no walk), else None. `broadcasts`: the op's
+    reference broadcasts its inputs itself, so a broadcast_to input is its input's value."""
     out = []
     for i in inputs:
+        if broadcasts and i.op is _BROADCAST:
+            i = i.inputs[0]
         if i.inputs:
             if i.op.write_back is None:
                 return None
@@ -524,23 +531,33 @@ def write_through_view(root: Any, view: Any, new: Node, live: list) -> bool:
 _FLOAT64, _INT64, _NP_FLOAT64, _I63 = np.dtype(np.float64), np.dtype(np.int64), np.float64, 1 << 63
 
 
-def write_element(handle: Any, key: tuple, value: Any) -> bool:
-    """An index loop's `A[i, j] = v` written straight into A's buffer, before any node is built:
-    Python ints in range, one per dimension; v a Python float (or NumPy float64) into float64, a
-    Python int into float64 or int64 (in range), or the node of a computed 0-d value of A's
-    dtype (`A[i, j] -= d` reads, computes and writes one element). Only where `write_in_place` would
-    write: A's value is a buffer of its own that nothing but the handle holds (the caller
-    checked that no view of it is alive). False leaves it to the general path, which raises
-    NumPy's errors (an index out of range, a sequence into an element)."""
+def write_basic(handle: Any, key: Any, value: Any) -> bool:
+    """An index loop's `A[i, j] = v`, `out[:, i, j, :] = s`, `A[i] = row` written straight into
+    A's buffer, before any node is built. The key: Python ints in range and slices. The value:
+    a Python float (or NumPy float64) into float64, a Python int into float64 or int64 (in
+    range), or the node of a computed value of A's dtype (a buffer or a view of one) that
+    NumPy broadcasts to the selection without dropping dims (0-d for an element). Only where
+    `write_in_place` would write: A's value is a buffer of its own that nothing but the handle
+    holds (the caller checked that no view of it is alive). False leaves it to the general path,
+    which raises NumPy's errors (an index out of range, a sequence into an element, shapes that
+    do not broadcast)."""
     old = handle._node
     data = old.data
     if old.op is not _INPUT or type(data) is not np.ndarray or _state.busy or _state.stand_ins:
         return False
+    if type(key) is not tuple:
+        key = (key,)
     shape = data.shape
-    if len(key) != len(shape):
+    if len(key) > len(shape):
         return False
+    element = len(key) == len(shape)
     for k, n in zip(key, shape):
-        if type(k) is not int or not -n <= k < n:
+        if type(k) is int:
+            if not -n <= k < n:
+                return False
+        elif type(k) is slice:
+            element = False
+        else:
             return False
     tv = type(value)
     if tv is float or tv is _NP_FLOAT64:
@@ -549,22 +566,31 @@ def write_element(handle: Any, key: tuple, value: Any) -> bool:
     elif tv is int:  # NumPy's conversion, where it cannot raise
         if data.dtype != _FLOAT64 and not (data.dtype == _INT64 and -_I63 <= value < _I63):
             return False
-    elif tv is Node:  # a 0-d Array's node
-        if value.op is not _INPUT or value.shape != () or value.dtype != data.dtype:
+    elif tv is Node:  # an Array's node: computed, of A's dtype
+        if value.dtype != data.dtype or (element and value.shape != ()):
             return False
-        value = value.data
+        value = value.data if not value.inputs and value.op is _INPUT else view_value(value)
         if type(value) is not np.ndarray:
             return False
     else:
         return False
     # references: the handle's _node, this frame's `old`, getrefcount's argument; the buffer's:
-    # the node's data, this frame's `data`, the argument
+    # the node's data, this frame's `data`, the argument (a value viewing A's buffer adds its own)
     if _getrefcount(old) != 3 or _getrefcount(data) != 3:
         return False
     flags = data.flags
     if not flags.owndata or not flags.writeable:
         return False
-    data[key] = value
+    if element:
+        data[key] = value
+        return True
+    target = data[key]
+    if type(value) is np.ndarray and value.ndim > target.ndim:
+        return False  # NumPy drops leading unit dims here; the general path says what it does
+    try:
+        target[...] = value
+    except ValueError:  # shapes that do not broadcast: nothing written
+        return False
     return True
 
 

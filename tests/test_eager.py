@@ -142,6 +142,35 @@ def test_an_element_write_numpy_refuses_raises_its_error(backend):
     np.testing.assert_array_equal(np.asarray(A), [[1, 0], [0, 0]])
 
 
+def test_basic_writes_go_into_the_buffer_and_match_numpy(backend):
+    """`out[:, i, j, :] = s`, `A[i] = row`, `A[i, j:] = 0.0` into a buffer only the handle holds:
+    NumPy's values, the same buffer; a value of another dtype, with extra leading dims or of a
+    shape that does not broadcast takes the general path (NumPy's cast, or its error)."""
+    out_np = np.zeros((2, 3, 4, 5))
+    out = la.asarray(out_np.copy())
+    out[0, 0, 0, 0] = 0.0
+    same = _same_value(out)
+    rng = np.random.default_rng(0)
+    for i in range(3):
+        for j in range(4):
+            s_np = rng.random((2, 5))
+            s = la.asarray(s_np) * 1.0
+            out[:, i, j, :] = s
+            out_np[:, i, j, :] = s_np
+    out[0, 2, 1:] = 7
+    out_np[0, 2, 1:] = 7
+    assert same()
+    out[1] = out[0, 0]  # a view of its own buffer: the general path (refcounts)
+    out_np[1] = out_np[0, 0]
+    np.testing.assert_array_equal(np.asarray(out), out_np)
+    out[0, 0] = la.asarray(np.ones((4, 5), np.int64))  # int64 into float64: NumPy's cast
+    out_np[0, 0] = np.ones((4, 5), np.int64)
+    np.testing.assert_array_equal(np.asarray(out), out_np)
+    with pytest.raises(ValueError):
+        out[0, 0] = la.asarray(np.ones((3, 5)))
+    np.testing.assert_array_equal(np.asarray(out), out_np)
+
+
 def test_an_element_read_before_a_write_keeps_its_value(backend):
     A = la.asarray(np.arange(4.0).reshape(2, 2))
     e = A[1, 1]
@@ -327,7 +356,8 @@ def test_cholesky_plans_do_not_grow_with_size(N, backend):
 # --- random write sequences against NumPy ---------------------------------------------------------------
 
 
-_op = st.tuples(st.sampled_from(["set", "iadd", "row", "rowview", "keep", "swap", "dot"]),
+_op = st.tuples(st.sampled_from(["set", "iadd", "row", "rowview", "keep", "swap", "dot",
+                                 "slice", "shift", "other", "scalar_slice"]),
                 st.integers(0, 4), st.integers(0, 4), st.floats(-4, 4, allow_nan=False))
 
 
@@ -335,8 +365,11 @@ _op = st.tuples(st.sampled_from(["set", "iadd", "row", "rowview", "keep", "swap"
 @given(ops=st.lists(_op, min_size=1, max_size=25), eager_size=st.sampled_from([0, 3, 4096]))
 def test_random_write_sequences_match_numpy(ops, eager_size):
     a = np.arange(25.0).reshape(5, 5) / 7.0
+    b = np.linspace(-1.0, 1.0, 25).reshape(5, 5)
     with la.config(eager_size=eager_size):
         A = la.asarray(a.copy())
+        B = la.asarray(b.copy())
+        B[0, 0] = b[0, 0]  # B's own buffer
         kept_la, kept_np = [], []
         for kind, i, j, v in ops:
             if kind == "set":
@@ -360,6 +393,18 @@ def test_random_write_sequences_match_numpy(ops, eager_size):
             elif kind == "swap":
                 A[[i, j]] = A[[j, i]]
                 a[[i, j]] = a[[j, i]]
+            elif kind == "slice":  # a block from another row, broadcast down the rows
+                A[i:, j:] = A[j, j:] * v
+                a[i:, j:] = a[j, j:] * v
+            elif kind == "shift":  # source and target overlap in A's own buffer
+                A[i, 1:] = A[i, :-1]
+                a[i, 1:] = a[i, :-1]
+            elif kind == "other":  # a view of another array's buffer
+                A[:, j] = B[i]
+                a[:, j] = b[i]
+            elif kind == "scalar_slice":
+                A[i, j:] = v
+                a[i, j:] = v
             else:
                 A[i, i] -= la.dot(A[i, :j], A[j, :j])
                 a[i, i] -= np.dot(a[i, :j], a[j, :j])

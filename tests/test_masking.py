@@ -85,6 +85,26 @@ def test_at_mask_does_not_evaluate_the_mask(reference_backend):
     np.testing.assert_array_equal(np.asarray(picked), [6, 8, 10])
 
 
+def test_a_mask_is_evaluated_once_with_the_value_it_reads(backend, fresh_caches):
+    """Indexing several arrays by one pending mask evaluates the mask Array itself (it keeps its
+    buffer: one plan, run once), and the indexed value the mask's graph computes anyway comes
+    back with it as a leaf, so the gathers read buffers instead of computing z again."""
+    a = np.linspace(-3.0, 3.0, 20000)  # above eager_size: the gathers stay lazy
+    b = np.cos(a)
+    x, y = la.asarray(a), la.asarray(b)
+    z = x * x - 1.0
+    keep = abs(z) < 2.0
+    picked = (z[keep], x[keep], y[keep])
+    assert keep._node.holds_buffer and z._node.holds_buffer
+    info = la.cache_info()
+    assert (info.plans_built, info.plan_hits) == (1, 0), info  # keep (and z) once
+    zz = a * a - 1.0
+    for got, want in zip(picked, (zz[abs(zz) < 2.0], a[abs(zz) < 2.0], b[abs(zz) < 2.0])):
+        assert_matches(got, want)
+    other = la.asarray(b) * 3.0  # not read by the mask: stays lazy, the gather fuses with it
+    assert not other[keep]._node.holds_buffer and not other._node.holds_buffer
+
+
 def test_mask_errors(reference_backend):
     x = la.zeros((2, 3))
     with pytest.raises(IndexError, match=r"shape \(3,\).*\(2,\).*\(2, 3\)") as info:

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _bind
 from .cache import _state
 from .cuts import _LIVE
 from .fp_errors import fired
@@ -252,10 +253,23 @@ def computed_values(new: Node) -> Node:
         v = inputs[k]
         if v.inputs and v.size <= LIMIT[0]:
             done = run_now_any(v)
+            if done is None:
+                done = _evaluated(v)
             if done is not None:
                 inputs[k] = done
                 changed = True
     return with_inputs(new, tuple(inputs)) if changed else new
+
+
+def _evaluated(v: Node) -> Node | None:
+    """A small value whose graph is too large to run node by node (`KE[i] = energy(pos, vel)`),
+    evaluated as any evaluation is (one cached plan, the same each step; pending Arrays its
+    graph computes are kept, lazyarray/evaluation.py): left pending, the write's index would
+    enter the key of whatever plan computes it later, a new plan per index."""
+    held = _bind.Array(v)
+    EVALUATE_ARRAYS[0]([held])
+    done = held._node
+    return None if done.inputs or type(done.data) is not np.ndarray else done
 
 
 def _walk(node: Node, limit: int, known: dict[int, Any] | None = None) -> list[Node] | None:

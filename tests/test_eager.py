@@ -420,3 +420,23 @@ def test_a_large_pending_array_read_by_an_index_loop_is_evaluated_once(backend):
     for i in range(40):
         cov[i, i:] = dn[:, i] @ dn[:, i:] / 299.0
     np.testing.assert_allclose(np.asarray(out), cov, rtol=1e-12, atol=1e-14)
+
+
+def test_a_small_value_of_a_large_graph_is_evaluated_at_its_write(backend):
+    """`out[i] = (A * x).sum()`: the value is one element but its graph reads a (600, 600)
+    intermediate, too large to run node by node. Left pending, the scatter's index `i` entered
+    the key of whichever plan computed it later (a plan per index: nbody's energies); evaluated
+    at the write it is the same plan each step, and the write goes into the buffer."""
+    rng = np.random.default_rng(5)
+    a, v = rng.random((600, 600)), rng.random(600)
+    A, x = la.asarray(a), la.asarray(v)
+    out, want = la.zeros(24), np.zeros(24)
+    la.clear_caches()
+    for i in range(24):
+        x = x * 0.9 + 0.1
+        v = v * 0.9 + 0.1
+        out[i] = (A * x).sum()
+        want[i] = (a * v).sum()
+    assert _is_leaf(out)
+    np.testing.assert_allclose(np.asarray(out), want, rtol=1e-12)
+    assert la.cache_info().plans_built <= 3, la.cache_info()

@@ -315,15 +315,22 @@ def _walk(node: Node, limit: int, known: dict[int, Any] | None = None) -> list[N
 
 
 def _held_value(n: Node) -> np.ndarray | None:
-    """The buffer of the pending Array whose value `n` is, evaluated now; None if none is held
-    (a temporary of this op: computed with it)."""
+    """The buffer of the pending Arrays whose value `n` is, evaluated now; None if none is held
+    (a temporary of this op: computed with it). Every such Array gets the buffer: the first one
+    alone was often a view (`path[:]`, whose node is its root's) while the root kept `n`, so
+    Floyd-Warshall's `path[:] = minimum(path[:], add.outer(path[:, k], ...))` evaluated a graph
+    one step longer each iteration (up to the node budget's cut: 11 steps, each run per step)."""
+    found = []
     for r in _LIVE:
         a = r()
         if a is not None and a._node is n:
-            EVALUATE_ARRAYS[0]([a])
-            data = a._node.data
-            return data if not a._node.inputs and type(data) is np.ndarray else None
-    return None
+            found.append(a)
+    if not found:
+        return None
+    EVALUATE_ARRAYS[0](found)
+    a = found[0]
+    data = a._node.data
+    return data if not a._node.inputs and type(data) is np.ndarray else None
 
 
 def _run(node: Node, order: Any, values: dict[int, Any] | None = None) -> np.ndarray:

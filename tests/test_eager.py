@@ -440,3 +440,22 @@ def test_a_small_value_of_a_large_graph_is_evaluated_at_its_write(backend):
     assert _is_leaf(out)
     np.testing.assert_allclose(np.asarray(out), want, rtol=1e-12)
     assert la.cache_info().plans_built <= 3, la.cache_info()
+
+
+def test_a_held_value_is_evaluated_for_every_array_that_holds_it(backend):
+    """Floyd-Warshall's `path[:] = minimum(path[:], add.outer(path[:, k], path[k, :]))`: the
+    column read finds path's large pending value held by a live Array and evaluates it. The view
+    `path[:]` holds the same node as its root: evaluating only the first Array found left `path`
+    pending, so each step's graph was one step longer (and ran again) until the node budget cut
+    it: a plan per length. Every Array on that node now gets the buffer: one step a plan."""
+    p = np.random.default_rng(6).integers(1, 100, size=(120, 120)).astype(np.int32)
+    want = p.copy()
+    path = la.asarray(p)
+    la.clear_caches()
+    for k in range(40):
+        path[:] = la.minimum(path[:], la.add.outer(path[:, k], path[k, :]))
+        want[:] = np.minimum(want[:], np.add.outer(want[:, k], want[k, :]))
+        if k:
+            assert not path._node.inputs or path._node.inputs[0].inputs == (), k  # one step
+    np.testing.assert_array_equal(np.asarray(path), want)
+    assert la.cache_info().plans_built <= 3, la.cache_info()

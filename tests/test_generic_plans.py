@@ -204,3 +204,27 @@ def test_a_shrinking_masked_gather_is_one_plan(backend, fresh_caches):
     assert la.cache_info().plans_built <= 3  # the first step's graph, the steady one, the mask's
     sizes = {len(w) for w in [escape_loop(np, z, c, k)[0] for k in range(2, 12)]}
     assert len(sizes) >= 6  # the test passes through many sizes
+
+
+def test_a_call_that_passes_through_many_sizes_keeps_their_concrete_plans(monkeypatch,
+                                                                         fresh_caches):
+    """k-means' `X[labels == k]` for 8 clusters over its iterations, mandelbrot's shrinking
+    mask: one call passes through dozens of sizes of one generic plan. A second call with the
+    same sizes reuses their concrete plans (an exact plan per size did, before `take` became
+    size-generic); an LRU of 8 made every call substitute, plan memory and launch them again."""
+    from lazyarray import generic_plan
+
+    made = []
+    real = generic_plan.substitute_program
+    monkeypatch.setattr(generic_plan, "substitute_program",
+                        lambda p, s: made.append(s) or real(p, s))
+    x = np.arange(40 * 3, dtype=np.float64).reshape(40, 3)
+    sizes = [5 + k for k in range(30)]
+    for round_ in range(2):
+        for n in sizes:
+            got = la.exp(la.asarray(x[:n])) * 2.0
+            np.testing.assert_allclose(np.asarray(got), np.exp(x[:n]) * 2.0, rtol=1e-12)
+        if round_ == 0:
+            first = len(made)
+    assert first == len(sizes) and len(made) == first  # none again in the second round
+    assert la.cache_info().plans_built == 1

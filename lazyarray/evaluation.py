@@ -199,7 +199,11 @@ def _held_intermediates(nodes: list[Node]) -> list[Array]:
 
 
 def _held_in_frames(nodes: list[Node]) -> list[Array]:
-    """`_held_intermediates` without the refcount test (its caller made it)."""
+    """`_held_intermediates` without the refcount test (its caller made it). None while
+    `la.grad` traces (`cache.busy`): a held intermediate made a leaf would cut the gradient
+    through it (`z = sin(x); z[abs(z) < 2]` lost dz/dx)."""
+    if cache.is_busy():
+        return []
     frame = sys._getframe(2)
     known = _IS_LIBRARY.get
     held: list[Array] = []

@@ -22,6 +22,7 @@ from .graph.node import Node
 from .manipulation import reshape_node
 from .reductions import _as_node
 from ._host_results import nonzero
+from .cache import is_busy
 from .evaluation import evaluate_arrays
 from ._index_values import _is_array_index, _is_int_index, update_values
 from . import elementwise as ew
@@ -49,8 +50,8 @@ def _computed_mask(mask: Any, site: _bind.Site, base: Node | None = None) -> tup
     is evaluated with it and comes back as a leaf: the gather would otherwise compute it again,
     and a loop `z = z[keep]` would carry every earlier step's graph (a new plan per step)."""
     if isinstance(mask, Array) and mask._node.inputs:
-        held = Array(base) if base is not None and base.inputs and _reaches(
-            mask._node, base) else None
+        held = Array(base) if base is not None and base.inputs and not is_busy() and _reaches(
+            mask._node, base) else None  # (busy: la.grad traces, a leaf would cut its gradient)
         evaluate_arrays([mask], () if held is None else (held,))
         if held is not None:
             base = held._node

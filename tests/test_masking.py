@@ -135,6 +135,27 @@ def test_mask_autodiff(reference_backend):
     np.testing.assert_allclose(np.asarray(g_rows), 2.0 * m[:, :1] * np.ones((3, 4)))
 
 
+def test_mask_autodiff_through_the_indexed_value(reference_backend):
+    """A mask computed from the indexed value (`z[abs(z) < 2.5]`, z held in a local or not):
+    indexing evaluates the mask, but while la.grad traces neither z nor a held intermediate may
+    become a leaf (the gradient through it was lost: zeros, or only x[keep]'s part)."""
+    a = np.array([-1.0, 2.0, 3.0, -4.0, 0.5])
+
+    def held(t):
+        z = la.sin(t) * 3.0
+        keep = abs(z) < 2.5
+        return la.sum(z[keep] * t[keep])
+
+    def unnamed(t):
+        return la.sum((t * 2.0)[(t * 2.0) > 0] ** 2)
+
+    z, keep = np.sin(a) * 3.0, abs(np.sin(a) * 3.0) < 2.5
+    np.testing.assert_allclose(np.asarray(la.grad(held)(la.asarray(a))),
+                               np.where(keep, 3.0 * np.cos(a) * a + z, 0.0), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(la.grad(unnamed)(la.asarray(a))),
+                               np.where(a > 0, 8.0 * a, 0.0), rtol=1e-12)
+
+
 def test_capability_and_array_api_extra(reference_backend):
     """The flag stays False: True would send array-api-extra to `x[mask] = v` (immutable here)."""
     assert la.__array_namespace_info__().capabilities()["boolean indexing"] is False

@@ -2,8 +2,9 @@
 
 The exact signature (`graph.signature`) holds every size, so a loop whose batch size changes each
 step would build a plan per size. For graphs whose ops never hold a size in their attributes
-(elementwise, reductions, matmul, broadcasts to the output shape, permutes), sizes only flow in from
-the leaves. There the *generic* signature replaces every size by its class: 1 stays 1 (the
+(elementwise, reductions, matmul, broadcasts to the output shape, permutes, library calls whose
+result's dims are their inputs' dims: `take`, the gather of boolean-mask indexing), sizes only flow
+in from the leaves. There the *generic* signature replaces every size by its class: 1 stays 1 (the
 broadcast pattern), and each other distinct size value is numbered in order of first appearance.
 So `relu(x @ w + b)` for x of shape (37, 16) and (412, 16) has one generic signature, (c0, c1) @
 (c1, c2), while x of shape (16, 16) ties two classes and gets another.
@@ -68,6 +69,8 @@ def _attrs_code(node: Node) -> object:
         return None
     if kind is OpKind.LEAF and (op is _INPUT or op is _SCALAR):
         return node.attrs
+    if kind is OpKind.OPAQUE and "dims_from_inputs" in op.properties:
+        return node.attrs  # a library call whose sizes come from its arrays at run time (take)
     return None
 
 

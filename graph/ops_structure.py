@@ -252,7 +252,9 @@ def _take(xs, attrs, dtype):
 
 TAKE = register(OpDef("take", OpKind.OPAQUE, _take, arity=2, attr_names=("axis",),
                       doc="integer-array gather; out-of-bounds indices raise IndexError at evaluation",
-                      vjp=_take_vjp))
+                      # its result's dims are its inputs' dims and its reference reads sizes off
+                      # the arrays: a size-generic plan may hold it (graph/generic.py)
+                      properties=frozenset({"dims_from_inputs"}), vjp=_take_vjp))
 
 
 def scatter_index(spec: tuple, arrays: tuple[np.ndarray, ...]) -> tuple:

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _bind
 from .cache import _state
 from .cuts import _LIVE
 from .fp_errors import fired
@@ -274,10 +275,23 @@ def computed_values(new: Node) -> Node:
         v = inputs[k]
         if v.inputs and v.size <= LIMIT[0]:
             done = run_now_any(v)
+            if done is None:
+                done = _evaluated(v)
             if done is not None:
                 inputs[k] = done
                 changed = True
     return with_inputs(new, tuple(inputs)) if changed else new
+
+
+def _evaluated(v: Node) -> Node | None:
+    """A small value whose graph is too large to run node by node (`KE[i] = energy(pos, vel)`),
+    evaluated as any evaluation is (one cached plan, the same each step; pending Arrays its
+    graph computes are kept, lazyarray/evaluation.py): left pending, the write's index would
+    enter the key of whatever plan computes it later, a new plan per index."""
+    held = _bind.Array(v)
+    EVALUATE_ARRAYS[0]([held])
+    done = held._node
+    return None if done.inputs or type(done.data) is not np.ndarray else done
 
 
 def _walk(node: Node, limit: int, known: dict[int, Any] | None = None) -> list[Node] | None:
@@ -323,15 +337,22 @@ def _walk(node: Node, limit: int, known: dict[int, Any] | None = None) -> list[N
 
 
 def _held_value(n: Node) -> np.ndarray | None:
-    """The buffer of the pending Array whose value `n` is, evaluated now; None if none is held
-    (a temporary of this op: computed with it)."""
+    """The buffer of the pending Arrays whose value `n` is, evaluated now; None if none is held
+    (a temporary of this op: computed with it). Every such Array gets the buffer: the first one
+    alone was often a view (`path[:]`, whose node is its root's) while the root kept `n`, so
+    Floyd-Warshall's `path[:] = minimum(path[:], add.outer(path[:, k], ...))` evaluated a graph
+    one step longer each iteration (up to the node budget's cut: 11 steps, each run per step)."""
+    found = []
     for r in _LIVE:
         a = r()
         if a is not None and a._node is n:
-            EVALUATE_ARRAYS[0]([a])
-            data = a._node.data
-            return data if not a._node.inputs and type(data) is np.ndarray else None
-    return None
+            found.append(a)
+    if not found:
+        return None
+    EVALUATE_ARRAYS[0](found)
+    a = found[0]
+    data = a._node.data
+    return data if not a._node.inputs and type(data) is np.ndarray else None
 
 
 def _run(node: Node, order: Any, values: dict[int, Any] | None = None) -> np.ndarray:

@@ -105,11 +105,13 @@ def _collect(tree: Any, out: list[Array]) -> None:
             stack.extend(reversed(list(item.values())))
 
 
-def evaluate_arrays(arrays: list[Array]) -> None:
-    """Evaluate the pending Arrays among `arrays` as one graph; each then holds its buffer."""
+def evaluate_arrays(arrays: list[Array], extra: tuple[Array, ...] = ()) -> None:
+    """Evaluate the pending Arrays among `arrays` as one graph; each then holds its buffer.
+    `extra`: Arrays the graph computes anyway, evaluated with it as held intermediates are (a
+    user's Array on the same node is then found in the frames and shares the result)."""
     leaf_op = _INPUT_OP
     held = None
-    if len(arrays) == 1:  # np.asarray(y), float(loss): one Array, usually nothing else held
+    if len(arrays) == 1 and not extra:  # np.asarray(y), float(loss): usually nothing else held
         array = arrays[0]
         node = array._node
         if node.op is leaf_op:
@@ -143,6 +145,7 @@ def evaluate_arrays(arrays: list[Array]) -> None:
         return
     if held is None:
         held = _held_intermediates([a._node for a in pending])
+    held = held + [a for a in extra if a._node.op is not leaf_op]
     requested = [a._node for a in pending]
     for a in held:
         if id(a._node) not in seen:
@@ -196,7 +199,11 @@ def _held_intermediates(nodes: list[Node]) -> list[Array]:
 
 
 def _held_in_frames(nodes: list[Node]) -> list[Array]:
-    """`_held_intermediates` without the refcount test (its caller made it)."""
+    """`_held_intermediates` without the refcount test (its caller made it). None while
+    `la.grad` traces (`cache.busy`): a held intermediate made a leaf would cut the gradient
+    through it (`z = sin(x); z[abs(z) < 2]` lost dz/dx)."""
+    if cache.is_busy():
+        return []
     frame = sys._getframe(2)
     known = _IS_LIBRARY.get
     held: list[Array] = []

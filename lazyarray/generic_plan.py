@@ -18,7 +18,7 @@ from .graph.generic import substitute_program
 from .graph.kernel_ir import Program
 from .passes.plan_memory import plan_memory
 
-MAX_SIZES = 8  # concrete plans kept per generic plan (each keeps its workspace; bytes bounded too)
+MAX_SIZES = 64  # concrete plans kept per generic plan (each keeps its workspace; bytes bounded too)
 
 
 class GenericPlan:

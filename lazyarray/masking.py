@@ -2,7 +2,8 @@
 
 `x[mask]` has a data-dependent shape, so it EVALUATES the mask when indexing (through `nonzero`,
 as `nonzero` and `unique_*` do) and rewrites the index into an integer-array gather over `x` with
-the mask's dimensions merged into one: `x` itself stays lazy and the gather fuses.
+the mask's dimensions merged into one: `x` itself stays lazy and the gather fuses, unless the
+mask's graph computes `x` anyway (`z[abs(z) < 2]`): then `x` is evaluated with the mask.
 `x.at[mask].op(v)` has a static shape and is built without evaluating anything, as
 `where(mask, op(x, v), x)`; only values with one row per true element (`x.at[mask].set(rows)`)
 read the mask, and become an integer-array scatter.
@@ -21,6 +22,8 @@ from .graph.node import Node
 from .manipulation import reshape_node
 from .reductions import _as_node
 from ._host_results import nonzero
+from .cache import is_busy
+from .evaluation import evaluate_arrays
 from ._index_values import _is_array_index, _is_int_index, update_values
 from . import elementwise as ew
 
@@ -36,6 +39,38 @@ def is_mask(k: Any) -> bool:
 
 def _mask_node(mask: Any, site: _bind.Site) -> Node:
     return mask._node if isinstance(mask, Array) else _as_node(np.asarray(mask, bool), site)
+
+
+def _computed_mask(mask: Any, site: _bind.Site, base: Node | None = None) -> tuple[Node, Node]:
+    """(mask node, base node) after evaluating the mask Array *itself*: it then holds its buffer,
+    so `x[m]; y[m]; z[m]` compute m once (a fresh Array around its node left m pending, and each
+    index evaluated its graph again: mandelbrot's loop built and ran it three times a step).
+
+    A pending `base` (the indexed value) that the mask's graph computes anyway (`z[abs(z) < 2]`)
+    is evaluated with it and comes back as a leaf: the gather would otherwise compute it again,
+    and a loop `z = z[keep]` would carry every earlier step's graph (a new plan per step)."""
+    if isinstance(mask, Array) and mask._node.inputs:
+        held = Array(base) if base is not None and base.inputs and not is_busy() and _reaches(
+            mask._node, base) else None  # (busy: la.grad traces, a leaf would cut its gradient)
+        evaluate_arrays([mask], () if held is None else (held,))
+        if held is not None:
+            base = held._node
+    return _mask_node(mask, site), base
+
+
+def _reaches(root: Node, target: Node) -> bool:
+    """Whether `target` is in `root`'s pending graph (leaves are not walked)."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n is target:
+            return True
+        for i in n.inputs:
+            if i.inputs and id(i) not in seen:
+                seen.add(id(i))
+                stack.append(i)
+    return False
 
 
 def _flat_true(mask: Node, device: str, site: _bind.Site) -> Array:
@@ -89,6 +124,8 @@ def rewrite_getitem(node: Node, key: Any, site: _bind.Site) -> tuple[Node, Any]:
         keys[j:j + 1] = [np.zeros(0, np.int64)] * m
         return node, tuple(keys)
     _check_shape(mask.shape, node.shape, p, site)
+    if m > 0:  # its count is data: evaluate it (and the value it indexes, where computed anyway)
+        mask, node = _computed_mask(keys[j], site, node)
     merged = node.shape[:p] + (math.prod(mask.shape),) + node.shape[p + m:]
     node = reshape_node(node, merged, site)
     if m == 0 and not _has_advanced_companion(keys, j):
@@ -134,7 +171,7 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
     if value.ndim > len(rest) or not _broadcasts(value.shape, rest):
         # one row per true element: the count is data, so read the mask and scatter by position
         rows = reshape_node(node, (math.prod(mask.shape),) + rest, site)
-        flat = _flat_true(mask, x.device, site)
+        flat = _flat_true(_computed_mask(keys[0], site)[0], x.device, site)
         out = getattr(Array(rows).at[flat], mode)(Array(value))
         return Array(reshape_node(out._node, node.shape, site))
     cond = Array(reshape_node(mask, mask.shape + (1,) * len(rest), site))

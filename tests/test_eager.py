@@ -505,3 +505,42 @@ def test_a_large_pending_array_read_by_an_index_loop_is_evaluated_once(backend):
     for i in range(40):
         cov[i, i:] = dn[:, i] @ dn[:, i:] / 299.0
     np.testing.assert_allclose(np.asarray(out), cov, rtol=1e-12, atol=1e-14)
+
+
+def test_a_small_value_of_a_large_graph_is_evaluated_at_its_write(backend):
+    """`out[i] = (A * x).sum()`: the value is one element but its graph reads a (600, 600)
+    intermediate, too large to run node by node. Left pending, the scatter's index `i` entered
+    the key of whichever plan computed it later (a plan per index: nbody's energies); evaluated
+    at the write it is the same plan each step, and the write goes into the buffer."""
+    rng = np.random.default_rng(5)
+    a, v = rng.random((600, 600)), rng.random(600)
+    A, x = la.asarray(a), la.asarray(v)
+    out, want = la.zeros(24), np.zeros(24)
+    la.clear_caches()
+    for i in range(24):
+        x = x * 0.9 + 0.1
+        v = v * 0.9 + 0.1
+        out[i] = (A * x).sum()
+        want[i] = (a * v).sum()
+    assert _is_leaf(out)
+    np.testing.assert_allclose(np.asarray(out), want, rtol=1e-12)
+    assert la.cache_info().plans_built <= 3, la.cache_info()
+
+
+def test_a_held_value_is_evaluated_for_every_array_that_holds_it(backend):
+    """Floyd-Warshall's `path[:] = minimum(path[:], add.outer(path[:, k], path[k, :]))`: the
+    column read finds path's large pending value held by a live Array and evaluates it. The view
+    `path[:]` holds the same node as its root: evaluating only the first Array found left `path`
+    pending, so each step's graph was one step longer (and ran again) until the node budget cut
+    it: a plan per length. Every Array on that node now gets the buffer: one step a plan."""
+    p = np.random.default_rng(6).integers(1, 100, size=(120, 120)).astype(np.int32)
+    want = p.copy()
+    path = la.asarray(p)
+    la.clear_caches()
+    for k in range(40):
+        path[:] = la.minimum(path[:], la.add.outer(path[:, k], path[k, :]))
+        want[:] = np.minimum(want[:], np.add.outer(want[:, k], want[k, :]))
+        if k:
+            assert not path._node.inputs or path._node.inputs[0].inputs == (), k  # one step
+    np.testing.assert_array_equal(np.asarray(path), want)
+    assert la.cache_info().plans_built <= 3, la.cache_info()

@@ -177,3 +177,54 @@ def test_cuda_source_of_every_size_is_one_module():
     assert len(sources) == 1
     if nvrtc.unavailable_reason() is None:  # the `nvrtc` extra: CI has it
         assert nvrtc.compile_cuda(sources.pop(), name="generic.cu") is not None
+
+
+def escape_loop(xp, z, c, steps):
+    """Mandelbrot's shape (tests/programs/mandelbrot.py): the points still inside are gathered
+    by a boolean mask each step, so every step has another size."""
+    for _ in range(steps):
+        z = z * z + c
+        keep = abs(z) <= 2.0
+        z, c = z[keep], c[keep]
+    return z, c
+
+
+def test_a_shrinking_masked_gather_is_one_plan(backend, fresh_caches):
+    """`take` (the gather that `x[mask]` becomes) holds no size: its result's dims are its
+    inputs' dims, so a loop whose mask keeps fewer points each step builds one plan for the
+    step's graph and one for the mask's, however many sizes it passes through."""
+    rng = np.random.default_rng(3)
+    c = rng.uniform(-2.0, 1.0, 3000) + 1j * rng.uniform(-1.2, 1.2, 3000)
+    z = np.zeros_like(c)
+    want = escape_loop(np, z, c, 12)
+    got = escape_loop(la, la.array(z), la.array(c), 12)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12)
+    assert la.cache_info().plans_built <= 3  # the first step's graph, the steady one, the mask's
+    sizes = {len(w) for w in [escape_loop(np, z, c, k)[0] for k in range(2, 12)]}
+    assert len(sizes) >= 6  # the test passes through many sizes
+
+
+def test_a_call_that_passes_through_many_sizes_keeps_their_concrete_plans(monkeypatch,
+                                                                         fresh_caches):
+    """k-means' `X[labels == k]` for 8 clusters over its iterations, mandelbrot's shrinking
+    mask: one call passes through dozens of sizes of one generic plan. A second call with the
+    same sizes reuses their concrete plans (an exact plan per size did, before `take` became
+    size-generic); an LRU of 8 made every call substitute, plan memory and launch them again."""
+    from lazyarray import generic_plan
+
+    made = []
+    real = generic_plan.substitute_program
+    monkeypatch.setattr(generic_plan, "substitute_program",
+                        lambda p, s: made.append(s) or real(p, s))
+    x = np.arange(40 * 3, dtype=np.float64).reshape(40, 3)
+    sizes = [5 + k for k in range(30)]
+    for round_ in range(2):
+        for n in sizes:
+            got = la.exp(la.asarray(x[:n])) * 2.0
+            np.testing.assert_allclose(np.asarray(got), np.exp(x[:n]) * 2.0, rtol=1e-12)
+        if round_ == 0:
+            first = len(made)
+    assert first == len(sizes) and len(made) == first  # none again in the second round
+    assert la.cache_info().plans_built == 1

@@ -85,6 +85,26 @@ def test_at_mask_does_not_evaluate_the_mask(reference_backend):
     np.testing.assert_array_equal(np.asarray(picked), [6, 8, 10])
 
 
+def test_a_mask_is_evaluated_once_with_the_value_it_reads(backend, fresh_caches):
+    """Indexing several arrays by one pending mask evaluates the mask Array itself (it keeps its
+    buffer: one plan, run once), and the indexed value the mask's graph computes anyway comes
+    back with it as a leaf, so the gathers read buffers instead of computing z again."""
+    a = np.linspace(-3.0, 3.0, 20000)  # above eager_size: the gathers stay lazy
+    b = np.cos(a)
+    x, y = la.asarray(a), la.asarray(b)
+    z = x * x - 1.0
+    keep = abs(z) < 2.0
+    picked = (z[keep], x[keep], y[keep])
+    assert keep._node.holds_buffer and z._node.holds_buffer
+    info = la.cache_info()
+    assert (info.plans_built, info.plan_hits) == (1, 0), info  # keep (and z) once
+    zz = a * a - 1.0
+    for got, want in zip(picked, (zz[abs(zz) < 2.0], a[abs(zz) < 2.0], b[abs(zz) < 2.0])):
+        assert_matches(got, want)
+    other = la.asarray(b) * 3.0  # not read by the mask: stays lazy, the gather fuses with it
+    assert not other[keep]._node.holds_buffer and not other._node.holds_buffer
+
+
 def test_mask_errors(reference_backend):
     x = la.zeros((2, 3))
     with pytest.raises(IndexError, match=r"shape \(3,\).*\(2,\).*\(2, 3\)") as info:
@@ -113,6 +133,27 @@ def test_mask_autodiff(reference_backend):
     np.testing.assert_allclose(np.asarray(g_take), 2 * a * m)
     np.testing.assert_allclose(np.asarray(g_set), 3.0 * ~m)
     np.testing.assert_allclose(np.asarray(g_rows), 2.0 * m[:, :1] * np.ones((3, 4)))
+
+
+def test_mask_autodiff_through_the_indexed_value(reference_backend):
+    """A mask computed from the indexed value (`z[abs(z) < 2.5]`, z held in a local or not):
+    indexing evaluates the mask, but while la.grad traces neither z nor a held intermediate may
+    become a leaf (the gradient through it was lost: zeros, or only x[keep]'s part)."""
+    a = np.array([-1.0, 2.0, 3.0, -4.0, 0.5])
+
+    def held(t):
+        z = la.sin(t) * 3.0
+        keep = abs(z) < 2.5
+        return la.sum(z[keep] * t[keep])
+
+    def unnamed(t):
+        return la.sum((t * 2.0)[(t * 2.0) > 0] ** 2)
+
+    z, keep = np.sin(a) * 3.0, abs(np.sin(a) * 3.0) < 2.5
+    np.testing.assert_allclose(np.asarray(la.grad(held)(la.asarray(a))),
+                               np.where(keep, 3.0 * np.cos(a) * a + z, 0.0), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(la.grad(unnamed)(la.asarray(a))),
+                               np.where(a > 0, 8.0 * a, 0.0), rtol=1e-12)
 
 
 def test_capability_and_array_api_extra(reference_backend):

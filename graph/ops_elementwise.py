@@ -27,14 +27,14 @@ def _ufunc_reference(ufunc: np.ufunc):
     return reference
 
 
-_UFUNC_REFERENCE = _ufunc_reference(np.add).__code__
+UFUNC_REFERENCE_CODE = _ufunc_reference(np.add).__code__  # shared by every plain ufunc reference
 
 
 def reference_broadcasts(op: OpDef) -> bool:
     """Whether `op`'s reference is its ufunc called on the inputs as they are, so that NumPy
     broadcasts them itself (lazyarray/eager.py then skips the graph's broadcast_to nodes,
     ~4 us of np.broadcast_to each)."""
-    return getattr(op.reference, "__code__", None) is _UFUNC_REFERENCE
+    return getattr(op.reference, "__code__", None) is UFUNC_REFERENCE_CODE
 
 
 # Ops whose C template gives the NumPy reference's bits on every real input (correctly rounded or

@@ -85,43 +85,67 @@ is_ndarray(PyObject *x)
  * through its reference under NumPy's 'call' error state between the flags' clear and test.
  * A new leaf node; Py_None (borrowed) to let Python do it (other inputs, an exception, which
  * Python's run reports with the op and the line); NULL on error. */
+static PyObject *view_value_c(NodeObject *node);
+static PyObject *UFUNC_CODE; /* the code object of graph.ops_elementwise's plain ufunc reference */
+
+/* An input's value for one_op_now (a new reference), or NULL with no error set where C does not
+ * take it: a computed buffer, a Python scalar leaf (a 0-d array of its dtype, as
+ * eager._leaf_values makes it), a chain of slices and reshapes over a computed buffer (NumPy's
+ * view), and, where the op's reference broadcasts itself (`broadcasts`), a broadcast_to of one of
+ * those (NumPy broadcasts). */
+static PyObject *
+input_value(NodeObject *i, int broadcasts)
+{
+    if (broadcasts && i->op == BROADCAST_OP && PyTuple_GET_SIZE(i->inputs) == 1)
+        i = (NodeObject *)PyTuple_GET_ITEM(i->inputs, 0);
+    if (PyTuple_GET_SIZE(i->inputs) != 0) {
+        PyObject *view = view_value_c(i);
+        if (view == NULL)
+            PyErr_Clear();
+        else if (view == Py_None)
+            Py_CLEAR(view);
+        return view;
+    }
+    if (i->op == INPUT_OP && is_ndarray(i->data))
+        return Py_NewRef(i->data);
+    if (i->op == SCALAR_OP && PyTuple_GET_SIZE(i->shape) == 0 &&
+        (PyFloat_CheckExact(i->data) || PyLong_CheckExact(i->data) || PyBool_Check(i->data) ||
+         PyComplex_CheckExact(i->data))) {
+        PyObject *value = PyObject_CallFunctionObjArgs(NP_ASARRAY, i->data, i->dtype, NULL);
+        if (value == NULL)
+            PyErr_Clear();
+        return value;
+    }
+    return NULL;
+}
+
 static PyObject *
 one_op_now(NodeObject *node)
 {
     if (EXTOBJ_VAR == NULL)
         return Py_None;
     Py_ssize_t n = PyTuple_GET_SIZE(node->inputs);
-    PyObject *args = PyTuple_New(n);
-    if (args == NULL)
-        return NULL;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        NodeObject *i = (NodeObject *)PyTuple_GET_ITEM(node->inputs, k);
-        PyObject *value = NULL;
-        if (PyTuple_GET_SIZE(i->inputs) == 0) {
-            if (i->op == INPUT_OP && is_ndarray(i->data))
-                value = Py_NewRef(i->data);
-            else if (i->op == SCALAR_OP && PyTuple_GET_SIZE(i->shape) == 0 &&
-                     (PyFloat_CheckExact(i->data) || PyLong_CheckExact(i->data) ||
-                      PyBool_Check(i->data) || PyComplex_CheckExact(i->data))) {
-                /* `t - 1.0`: the Python scalar as a 0-d array of its leaf's dtype, as
-                 * eager._leaf_values makes it */
-                value = PyObject_CallFunctionObjArgs(NP_ASARRAY, i->data, i->dtype, NULL);
-                if (value == NULL)
-                    PyErr_Clear();
-            }
-        }
-        if (value == NULL) {
-            Py_DECREF(args);
-            return Py_None;
-        }
-        PyTuple_SET_ITEM(args, k, value);
-    }
     PyObject *reference = PyObject_GetAttrString(node->op, "reference");
     if (reference == NULL || reference == Py_None) {
         Py_XDECREF(reference);
-        Py_DECREF(args);
         PyErr_Clear();
         return Py_None;
+    }
+    int broadcasts = UFUNC_CODE != NULL && PyFunction_Check(reference) &&
+                     PyFunction_GET_CODE(reference) == UFUNC_CODE;
+    PyObject *args = PyTuple_New(n);
+    if (args == NULL) {
+        Py_DECREF(reference);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *value = input_value((NodeObject *)PyTuple_GET_ITEM(node->inputs, k), broadcasts);
+        if (value == NULL) {
+            Py_DECREF(args);
+            Py_DECREF(reference);
+            return Py_None;
+        }
+        PyTuple_SET_ITEM(args, k, value);
     }
     PyObject *token = PyContextVar_Set(EXTOBJ_VAR, CALL_MODE);
     if (token == NULL) {
@@ -163,12 +187,15 @@ one_op_now(NodeObject *node)
         PyObject *base = PyObject_GetAttrString(out, "base");
         PyObject *flags = PyObject_GetAttrString(out, "flags");
         PyObject *contiguous = flags ? PyObject_GetAttrString(flags, "c_contiguous") : NULL;
-        plain = dtype != NULL && base == Py_None && contiguous == Py_True &&
-                PyObject_RichCompareBool(dtype, node->dtype, Py_EQ) == 1;
+        PyObject *shape = PyObject_GetAttrString(out, "shape"); /* broadcast less than the node */
+        plain = dtype != NULL && base == Py_None && contiguous == Py_True && shape != NULL &&
+                PyObject_RichCompareBool(dtype, node->dtype, Py_EQ) == 1 &&
+                PyObject_RichCompareBool(shape, node->shape, Py_EQ) == 1;
         Py_XDECREF(dtype);
         Py_XDECREF(base);
         Py_XDECREF(flags);
         Py_XDECREF(contiguous);
+        Py_XDECREF(shape);
         if (PyErr_Occurred()) {
             Py_DECREF(out);
             Py_DECREF(bits);
@@ -634,6 +661,118 @@ static PyMethodDef extra_methods[N_METHODS] = {
 
 static PyObject *SLICE_OP, *RESHAPE_OP; /* the `slice` and `reshape` OpDefs */
 static PyObject *INT64_DTYPE;           /* np.dtype("int64"): a run-time slice start's leaf */
+
+/* NumPy's view of a chain of slices and reshapes over a computed buffer (eager.view_value's
+ * common case, ~4x faster): a new reference, Py_None (new) where the chain holds another op or
+ * does not end at a computed buffer (Python's view_value then decides), NULL on error. A slice's
+ * spec is (start, step, length) per dim, a start of None read from its run-time scalar leaves in
+ * order (graph/ops_structure.py slice_index). */
+static PyObject *
+view_value_c(NodeObject *node)
+{
+    NodeObject *chain[32];
+    int depth = 0;
+    NodeObject *n = node;
+    if (SLICE_OP == NULL || RESHAPE_OP == NULL)
+        return Py_NewRef(Py_None);
+    while (PyTuple_GET_SIZE(n->inputs) != 0) {
+        if (depth == 32 || (n->op != SLICE_OP && n->op != RESHAPE_OP))
+            return Py_NewRef(Py_None);
+        chain[depth++] = n;
+        n = (NodeObject *)PyTuple_GET_ITEM(n->inputs, 0);
+    }
+    if (n->op != INPUT_OP || !is_ndarray(n->data))
+        return Py_NewRef(Py_None);
+    PyObject *value = Py_NewRef(n->data);
+    while (depth > 0) {
+        NodeObject *m = chain[--depth];
+        PyObject *next;
+        if (m->op == RESHAPE_OP) {
+            next = PyObject_CallMethod(value, "reshape", "(O)", m->shape);
+        }
+        else {
+            PyObject *spec = PyTuple_GET_ITEM(m->attrs, 0);
+            Py_ssize_t dims = PyTuple_GET_SIZE(spec), given = 1;
+            PyObject *key = PyTuple_New(dims);
+            if (key == NULL) {
+                Py_DECREF(value);
+                return NULL;
+            }
+            for (Py_ssize_t d = 0; d < dims; d++) {
+                PyObject *item = PyTuple_GET_ITEM(spec, d);
+                PyObject *start_obj = PyTuple_GET_ITEM(item, 0);
+                long long start, step = PyLong_AsLongLong(PyTuple_GET_ITEM(item, 1));
+                long long length = PyLong_AsLongLong(PyTuple_GET_ITEM(item, 2));
+                if (start_obj == Py_None) {
+                    NodeObject *leaf = given < PyTuple_GET_SIZE(m->inputs)
+                        ? (NodeObject *)PyTuple_GET_ITEM(m->inputs, given++) : NULL;
+                    if (leaf == NULL || leaf->op != SCALAR_OP ||
+                        PyTuple_GET_SIZE(leaf->inputs) != 0 || !PyLong_Check(leaf->data)) {
+                        Py_DECREF(key);
+                        Py_DECREF(value);
+                        return Py_NewRef(Py_None);
+                    }
+                    start = PyLong_AsLongLong(leaf->data);
+                }
+                else
+                    start = PyLong_AsLongLong(start_obj);
+                if (PyErr_Occurred()) {
+                    Py_DECREF(key);
+                    Py_DECREF(value);
+                    return NULL;
+                }
+                PyObject *sl;
+                if (length == 0) {
+                    PyObject *zero = PyLong_FromLong(0), *one = PyLong_FromLong(1);
+                    sl = zero && one ? PySlice_New(zero, zero, one) : NULL;
+                    Py_XDECREF(zero);
+                    Py_XDECREF(one);
+                }
+                else {
+                    long long stop = start + step * length;
+                    PyObject *a = PyLong_FromLongLong(start), *c = PyLong_FromLongLong(step);
+                    PyObject *b = stop >= 0 ? PyLong_FromLongLong(stop) : Py_NewRef(Py_None);
+                    sl = a && b && c ? PySlice_New(a, b, c) : NULL;
+                    Py_XDECREF(a);
+                    Py_XDECREF(b);
+                    Py_XDECREF(c);
+                }
+                if (sl == NULL) {
+                    Py_DECREF(key);
+                    Py_DECREF(value);
+                    return NULL;
+                }
+                PyTuple_SET_ITEM(key, d, sl);
+            }
+            next = PyObject_GetItem(value, key);
+            Py_DECREF(key);
+        }
+        Py_DECREF(value);
+        if (next == NULL)
+            return NULL;
+        value = next;
+    }
+    return value;
+}
+
+static PyObject *
+py_view_value(PyObject *module, PyObject *node)
+{
+    if (NODE == NULL || !PyObject_TypeCheck(node, NODE->base)) {
+        PyErr_SetString(PyExc_TypeError, "view_value: a graph Node is needed");
+        return NULL;
+    }
+    return view_value_c((NodeObject *)node);
+}
+
+/* set_ufunc_reference(code): the code object of graph.ops_elementwise's plain ufunc reference
+ * (one_op_now lets NumPy broadcast the inputs of an op whose reference it is). */
+static PyObject *
+py_set_ufunc_reference(PyObject *module, PyObject *code)
+{
+    Py_XSETREF(UFUNC_CODE, Py_NewRef(code));
+    Py_RETURN_NONE;
+}
 static PyObject *GETITEM_FALLBACK;      /* Array's Python __getitem__ */
 static PyObject *PRUNE_VIEWS;           /* writes.prune_views(list): drops dead view references */
 #define PRUNE_VIEWS_AT 32                /* writes._PRUNE_AT */
@@ -1516,6 +1655,10 @@ static PyMethodDef module_methods[] = {
      "install_methods(((name, op, fallback), ...)): Array's comparisons and unary operators in C."},
     {"install_eager", py_install_eager, METH_VARARGS,
      "install_eager(limit, hook, mark, view_ops, seed_ops, cast_op, element, paused, input_op, asarray): bind lazyarray/eager.py's rule."},
+    {"view_value", py_view_value, METH_O,
+     "view_value(node): NumPy's view of a slice/reshape chain over a computed buffer, or None."},
+    {"set_ufunc_reference", py_set_ufunc_reference, METH_O,
+     "set_ufunc_reference(code): the plain ufunc reference's code object (NumPy broadcasts)."},
     METHOD("unary", py_unary, "unary(op, x): the Array op(x) on the fast path, or None."),
     METHOD("binary", py_binary, "binary(op, x, y): the Array op(x, y) on the fast path, or None."),
     {NULL},

@@ -33,7 +33,8 @@ from .cuts import _LIVE
 from .fp_errors import fired
 from .graph import get_op
 from .graph.node import Node
-from .graph.ops_elementwise import reference_broadcasts
+from .graph.ops_elementwise import UFUNC_REFERENCE_CODE, reference_broadcasts
+from ._bind import FAST as _FAST
 from .passes.rewrite import with_inputs
 from .runtime import fp_status
 from .graph.ops_structure import scatter_into
@@ -57,6 +58,9 @@ _getrefcount = sys.getrefcount
 _enter, _leave = fp_status.enter_numpy_errstate, fp_status.leave_numpy_errstate
 _clear, _test = fp_status.clear, fp_status.test
 _matmul, _asarray = np.matmul, np.asarray
+_C_VIEW_VALUE = getattr(_FAST, "view_value", None)  # None: pure Python, or an older build
+if _FAST is not None and hasattr(_FAST, "set_ufunc_reference"):
+    _FAST.set_ufunc_reference(UFUNC_REFERENCE_CODE)
 # sys.getrefcount(old) in write_in_place when only the written handle holds `old`: its `_node`,
 # `new`'s inputs, the names `old` in __setitem__, settle and write_in_place, getrefcount's argument
 _OLD_REFS = 6
@@ -124,7 +128,12 @@ def run_candidate(node: Node) -> Node | None:
 
 
 def view_value(node: Node) -> np.ndarray | None:
-    """The value of a chain of view ops over a computed buffer (a NumPy view of it), or None."""
+    """The value of a chain of view ops over a computed buffer (a NumPy view of it), or None.
+    Chains of slices and reshapes are replayed in C (lazyarray/_trace.c view_value)."""
+    if _C_VIEW_VALUE is not None:
+        value = _C_VIEW_VALUE(node)
+        if value is not None:
+            return value
     chain = []
     while node.inputs:
         if node.op.write_back is None:
@@ -181,8 +190,12 @@ def c_run_parts() -> tuple:
 
 def finish_one(node: Node, out: Any, bits: int) -> Node:
     """The leaf of a result C computed (lazyarray/_trace.c one_op_now) that is not a fresh array
-    of the node's dtype, or that raised floating-point flags."""
-    return _leaf(node, _result(node, out, bits))
+    of the node's dtype and shape (NumPy broadcast the inputs less far than the graph), or that
+    raised floating-point flags."""
+    out = _result(node, out, bits)
+    if out.shape != node.shape:
+        out = np.broadcast_to(out, node.shape)
+    return _leaf(node, out)
 
 
 def _result(node: Node, out: Any, bits: int) -> np.ndarray:

@@ -544,3 +544,65 @@ def test_a_held_value_is_evaluated_for_every_array_that_holds_it(backend):
             assert not path._node.inputs or path._node.inputs[0].inputs == (), k  # one step
     np.testing.assert_array_equal(np.asarray(path), want)
     assert la.cache_info().plans_built <= 3, la.cache_info()
+
+
+# --- views replayed on a buffer: C and Python agree with NumPy -----------------------------------------
+
+_index = st.one_of(
+    st.integers(-4, 3),
+    st.builds(slice, st.one_of(st.none(), st.integers(-6, 6)), st.one_of(st.none(), st.integers(-6, 6)),
+              st.one_of(st.none(), st.sampled_from([1, 2, -1, -3]))))
+
+
+@settings(max_examples=60, derandomize=True)
+@given(keys=st.lists(st.tuples(_index, _index), min_size=1, max_size=3),
+       reshape=st.booleans())
+def test_view_values_match_numpys_views(keys, reshape):
+    """eager.view_value replays a chain of slices (run-time starts, negative steps, empty) and
+    reshapes on a computed buffer: NumPy's view, from C (lazyarray/_trace.c) and from Python."""
+    from lazyarray import eager
+
+    a = np.arange(48.0).reshape(4, 12)
+    A = la.asarray(a.copy())
+    A[0, 0] = 0.0  # its own computed buffer
+    view, want = A, a
+    for key in keys:
+        key = key[:want.ndim]
+        if not key:
+            break
+        try:
+            want = want[key]
+        except IndexError:
+            return
+        view = view[key]
+    if reshape and want.ndim >= 1 and want.size:
+        want, view = want.reshape(-1), view.reshape(-1)
+    node = view._node
+    got = eager.view_value(node)
+    c_view, eager._C_VIEW_VALUE = eager._C_VIEW_VALUE, None
+    try:
+        python = eager.view_value(node)
+    finally:
+        eager._C_VIEW_VALUE = c_view
+    if not node.inputs:  # no view op left (a whole-array key): the buffer itself
+        return
+    assert python is not None and got is not None
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(python, want)
+    if not reshape:  # (a reshape of a strided view is NumPy's copy)
+        assert np.shares_memory(got, A._node.data) or got.size == 0
+
+
+def test_ops_on_views_broadcast_as_numpy(backend):
+    """One ufunc over views and scalars computed at once lets NumPy broadcast (the graph's
+    broadcast_to nodes skipped), the result of the graph's shape and dtype."""
+    a = np.arange(24.0).reshape(4, 6)
+    A = la.asarray(a.copy())
+    A[0, 0] = 0.0
+    cases = [(lambda m: m[:, 1:2] * m[1], (4, 6)), (lambda m: m[2, 3] + m[:, :1], (4, 1)),
+             (lambda m: m[1:3, None, 2] - m[0, :3], (2, 3)), (lambda m: m[0, 1] * 2.0, ())]
+    for fn, shape in cases:
+        got, want = fn(A), fn(a)
+        assert not got._node.inputs  # computed at once
+        assert got.shape == shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)

@@ -82,6 +82,10 @@ def __setitem__(self: Array, key: Any, value: Any) -> None:
         if len(_LIVE) > _LIVE_LIMIT[0]:
             _prune()
         return
+    if (type(views) is tuple and _EAGER_LIMIT[0] and type(key) in (tuple, int, slice)
+            and eager.write_basic_through_view(
+                self, key, value._node if type(value) is Array else value)):
+        return  # `A[i][j] = v`: into the root's buffer through the view (lazyarray/eager.py)
     set_through_view(self, key, value, site)
 
 

@@ -567,10 +567,7 @@ _FLOAT64, _INT64, _NP_FLOAT64, _I63 = np.dtype(np.float64), np.dtype(np.int64), 
 
 def write_basic(handle: Any, key: Any, value: Any) -> bool:
     """An index loop's `A[i, j] = v`, `out[:, i, j, :] = s`, `A[i] = row` written straight into
-    A's buffer, before any node is built. The key: Python ints in range and slices. The value:
-    a Python float (or NumPy float64) into float64, a Python int into float64 or int64 (in
-    range), or the node of a computed value of A's dtype (a buffer or a view of one) that
-    NumPy broadcasts to the selection without dropping dims (0-d for an element). Only where
+    A's buffer, before any node is built (`_basic_write` says which keys and values). Only where
     `write_in_place` would write: A's value is a buffer of its own that nothing but the handle
     holds (the caller checked that no view of it is alive). False leaves it to the general path,
     which raises NumPy's errors (an index out of range, a sequence into an element, shapes that
@@ -579,34 +576,8 @@ def write_basic(handle: Any, key: Any, value: Any) -> bool:
     data = old.data
     if old.op is not _INPUT or type(data) is not np.ndarray or _state.busy or _state.stand_ins:
         return False
-    if type(key) is not tuple:
-        key = (key,)
-    shape = data.shape
-    if len(key) > len(shape):
-        return False
-    element = len(key) == len(shape)
-    for k, n in zip(key, shape):
-        if type(k) is int:
-            if not -n <= k < n:
-                return False
-        elif type(k) is slice:
-            element = False
-        else:
-            return False
-    tv = type(value)
-    if tv is float or tv is _NP_FLOAT64:
-        if data.dtype != _FLOAT64:
-            return False
-    elif tv is int:  # NumPy's conversion, where it cannot raise
-        if data.dtype != _FLOAT64 and not (data.dtype == _INT64 and -_I63 <= value < _I63):
-            return False
-    elif tv is Node:  # an Array's node: computed, of A's dtype
-        if value.dtype != data.dtype or (element and value.shape != ()):
-            return False
-        value = value.data if not value.inputs and value.op is _INPUT else view_value(value)
-        if type(value) is not np.ndarray:
-            return False
-    else:
+    write = _basic_write(key, value, data.shape, data.dtype)
+    if write is None:
         return False
     # references: the handle's _node, this frame's `old`, getrefcount's argument; the buffer's:
     # the node's data, this frame's `data`, the argument (a value viewing A's buffer adds its own)
@@ -615,6 +586,90 @@ def write_basic(handle: Any, key: Any, value: Any) -> bool:
     flags = data.flags
     if not flags.owndata or not flags.writeable:
         return False
+    return _write(data, *write)
+
+
+def write_basic_through_view(view: Any, key: Any, value: Any) -> bool:
+    """`row[j] = v` (`A[i][j] = v`) for a view in sync with its root: `write_basic` into NumPy's
+    view of the root's buffer, under `write_through_view`'s proof (only the root and its live
+    views read the buffer: `view_holders`, Python's counts). False leaves it to the general
+    path (lazyarray/writes.py)."""
+    link = view._view
+    root, view_node, old = link[0], link[1], link[2]
+    if not link[3] or view._node is not view_node or root._node is not old:
+        return False
+    data = old.data
+    if (old.op is not _INPUT or type(data) is not np.ndarray or type(root._view) is not list
+            or _state.busy or _state.stand_ins):
+        return False
+    target = view_value(view_node)
+    if target is None or target.base is not data:  # (a reshape NumPy would copy)
+        return False
+    write = _basic_write(key, value, target.shape, target.dtype)
+    if write is None:
+        return False
+    live = []
+    v = None
+    for r in root._view:
+        v = r()
+        if v is not None:
+            live.append(v)
+    del link, view_node, root, v
+    holders = view_holders(old, live)
+    # references to `old`: the root's _node, this frame's `old`, getrefcount's argument, and the
+    # views' links and chains; to the buffer: the node's data, `data`, the argument, `target`
+    if holders is None or _getrefcount(old) > 3 + holders or _getrefcount(data) > 4:
+        return False
+    flags = data.flags
+    if not flags.owndata or not flags.writeable:
+        return False
+    if not _write(target, *write):
+        return False
+    for v in live:  # the views read the buffer again, evaluated ones included
+        v._node = v._view[1]
+    return True
+
+
+def _basic_write(key: Any, value: Any, shape: tuple, dtype: np.dtype) -> tuple | None:
+    """(key as a tuple, whether it selects one element, the value to assign) for a write NumPy's
+    `data[key] = value` does as the general path would, else None. The key: Python ints in range
+    and slices. The value: a Python float (or NumPy float64) into float64, a Python int into
+    float64 or int64 (in range), or the node of a computed value of the array's dtype (a buffer
+    or a view of one; 0-d for an element)."""
+    if type(key) is not tuple:
+        key = (key,)
+    if len(key) > len(shape):
+        return None
+    element = len(key) == len(shape)
+    for k, n in zip(key, shape):
+        if type(k) is int:
+            if not -n <= k < n:
+                return None
+        elif type(k) is slice:
+            element = False
+        else:
+            return None
+    tv = type(value)
+    if tv is float or tv is _NP_FLOAT64:
+        if dtype != _FLOAT64:
+            return None
+    elif tv is int:  # NumPy's conversion, where it cannot raise
+        if dtype != _FLOAT64 and not (dtype == _INT64 and -_I63 <= value < _I63):
+            return None
+    elif tv is Node:  # an Array's node: computed, of the array's dtype
+        if value.dtype != dtype or (element and value.shape != ()):
+            return None
+        value = value.data if not value.inputs and value.op is _INPUT else view_value(value)
+        if type(value) is not np.ndarray:
+            return None
+    else:
+        return None
+    return key, element, value
+
+
+def _write(data: np.ndarray, key: tuple, element: bool, value: Any) -> bool:
+    """`data[key] = value`, or False (nothing written) where NumPy would broadcast differently
+    from the general path: extra leading dims, shapes that do not broadcast."""
     if element:
         data[key] = value
         return True

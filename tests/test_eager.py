@@ -171,6 +171,37 @@ def test_basic_writes_go_into_the_buffer_and_match_numpy(backend):
     np.testing.assert_array_equal(np.asarray(out), out_np)
 
 
+def test_chained_element_writes_reach_the_root_and_keep_other_readers(backend):
+    """`A[i][j] = v` writes through the row view into A's buffer; a pending reader of the root
+    and an evaluated copy keep their values, an evaluated live view sees the write (NumPy's
+    view), and a view of a reshape NumPy would copy takes the general path."""
+    a = np.arange(12.0).reshape(3, 4)
+    A = la.asarray(a.copy())
+    A[0, 0] = 0.0
+    same = _same_value(A)
+    row = A[2]
+    np.asarray(row)  # evaluated: its node is a copy until the write resets it
+    for i in range(3):
+        for j in range(4):
+            A[i][j] = A[i][j] * 2.0 + 1.0
+            a[i][j] = a[i][j] * 2.0 + 1.0
+    assert same()
+    np.testing.assert_array_equal(np.asarray(A), a)
+    np.testing.assert_array_equal(np.asarray(row), a[2])
+    pending = A * 1.0  # a reader of A's buffer (lazy, or computed at once)
+    copy = la.array(A)
+    A[1][2] = -5.0
+    expect = a.copy()
+    a[1][2] = -5.0
+    np.testing.assert_array_equal(np.asarray(pending), expect)
+    np.testing.assert_array_equal(np.asarray(copy), expect)
+    np.testing.assert_array_equal(np.asarray(A), a)
+    T = A.T[1:3]  # a permuted view: the general path
+    T[0][1] = 9.0
+    a.T[1:3][0][1] = 9.0
+    np.testing.assert_array_equal(np.asarray(A), a)
+
+
 def test_an_element_read_before_a_write_keeps_its_value(backend):
     A = la.asarray(np.arange(4.0).reshape(2, 2))
     e = A[1, 1]

@@ -903,6 +903,29 @@ index_value(PyObject *k, long long *out)
     return !overflow;
 }
 
+/* A computed 0-d integer Array's value (`A_col[A_row[i]:A_row[i + 1]]`: the bounds were read out
+ * of an array, so they are computed buffers): 1 with *out set, as its __index__ would give it
+ * (the Python path calls that); 0 for anything else, a pending Array included. */
+static int
+computed_index(PyObject *v, long long *out)
+{
+    if (ARRAY == NULL || Py_TYPE(v) != ARRAY)
+        return 0;
+    NodeObject *n = (NodeObject *)NODE_OF(v);
+    if (n->op != INPUT_OP || PyTuple_GET_SIZE(n->inputs) != 0 || PyTuple_GET_SIZE(n->shape) != 0 ||
+        !is_ndarray(n->data))
+        return 0;
+    PyObject *value = PyNumber_Index(n->data); /* TypeError for a float or bool: fall back */
+    if (value == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int overflow = 0;
+    *out = PyLong_AsLongLongAndOverflow(value, &overflow);
+    Py_DECREF(value);
+    return !overflow;
+}
+
 /* A slice bound: 1 with *out set (*present 0 for None), 0 for anything but None or an index
  * within int64's range minus its minimum (PySlice_Unpack would clamp it: a different step). */
 static int
@@ -912,7 +935,9 @@ slice_bound(PyObject *v, Py_ssize_t *out, int *present)
     *present = v != Py_None;
     if (!*present)
         return 1;
-    if (!index_value(v, &x) || x <= -PY_SSIZE_T_MAX - 1 || x > PY_SSIZE_T_MAX)
+    if (!index_value(v, &x) && !computed_index(v, &x))
+        return 0;
+    if (x <= -PY_SSIZE_T_MAX - 1 || x > PY_SSIZE_T_MAX)
         return 0;
     *out = (Py_ssize_t)x;
     return 1;

@@ -637,3 +637,25 @@ def test_ops_on_views_broadcast_as_numpy(backend):
         assert not got._node.inputs  # computed at once
         assert got.shape == shape == want.shape and got.dtype == want.dtype
         np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_slices_bounded_by_computed_elements_match_numpy(backend):
+    """`A_col[A_row[i]:A_row[i + 1]]` (CSR rows): bounds that are computed 0-d integer Arrays
+    are read as their __index__ gives them, in C; a pending bound evaluates first; a float or
+    bool bound is NumPy's TypeError."""
+    rows_np = np.array([0, 2, 2, 5, 9], np.int64)
+    vals_np = np.arange(10.0) * 3
+    rows = la.asarray(rows_np.copy())
+    rows[0] = 0
+    vals = la.asarray(vals_np.copy())
+    vals[0] = 0.0
+    for i in range(4):
+        got = vals[rows[i]:rows[i + 1]]
+        np.testing.assert_array_equal(np.asarray(got), vals_np[rows_np[i]:rows_np[i + 1]])
+        np.testing.assert_array_equal(np.asarray(vals[rows[i + 1]:rows[i]:-1]),
+                                      vals_np[rows_np[i + 1]:rows_np[i]:-1])
+    pending = la.cumsum(la.asarray(np.array([1, 2, 3])))  # 1, 3, 6: lazy
+    np.testing.assert_array_equal(np.asarray(vals[pending[0]:pending[2]]), vals_np[1:6])
+    for bad in (vals[1], la.asarray(np.array(True))):
+        with pytest.raises(TypeError):
+            vals[bad:3]

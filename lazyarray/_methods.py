@@ -242,6 +242,9 @@ def _operators() -> None:
         setattr(Array, f"__r{name}__", _direct(get_op(op_name), reflected=True))
     if _bind.FAST is not None:  # C methods for these four; the Python ones above as fallback
         _install_fast_path(direct, get_op)
+    for name in direct:  # `x += y` computes as `x + y` does now (C, or one frame less)
+        setattr(Array, f"__i{name}__", _writes.inplace_method(getattr(Array, f"__{name}__"),
+                                                                inplace[name]))
     unary = {"neg": ew.negative, "pos": ew.positive, "abs": ew.abs, "invert": ew.bitwise_invert}
     for name, fn in unary.items():
         setattr(Array, f"__{name}__", fn)

@@ -9,7 +9,6 @@ line caused it, how long it took, what it compiled, and what differs from the ne
 
 from __future__ import annotations
 
-import gc
 import itertools
 import logging
 import threading
@@ -148,11 +147,7 @@ _clear_hooks: list[Callable[[], None]] = []  # la.jit registers its trace caches
 
 def clear_caches() -> None:
     """Drop every cached plan and jit trace and zero the counters (kernels on disk stay). Waits
-    for background compiles first (bounded), so no counter moves after they were zeroed. Collects
-    garbage first: a reference cycle still holding a pending Array counts as live for the node
-    budget and the cuts' sibling search, so the next evaluations would build other plans than
-    in a fresh process (plan-count tests failed by test order)."""
-    gc.collect()
+    for background compiles first (bounded), so no counter moves after they were zeroed."""
     wait_for_compiles(CLEAR_WAIT_S)
     plan_cache.clear()
     _ALIASES.clear()

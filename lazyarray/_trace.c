@@ -765,6 +765,34 @@ py_view_value(PyObject *module, PyObject *node)
     return view_value_c((NodeObject *)node);
 }
 
+/* same_view(a, b): whether two NumPy arrays are the same view of memory (start address, shape,
+ * strides, item size), through the buffer protocol: the address costs ~1 us through
+ * `__array_interface__` in Python. False where either exports no strided buffer. */
+static PyObject *
+py_same_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "same_view(a, b)");
+        return NULL;
+    }
+    Py_buffer x, y;
+    if (PyObject_GetBuffer(args[0], &x, PyBUF_STRIDES) < 0) {
+        PyErr_Clear();
+        Py_RETURN_FALSE;
+    }
+    if (PyObject_GetBuffer(args[1], &y, PyBUF_STRIDES) < 0) {
+        PyErr_Clear();
+        PyBuffer_Release(&x);
+        Py_RETURN_FALSE;
+    }
+    int same = x.buf == y.buf && x.ndim == y.ndim && x.itemsize == y.itemsize;
+    for (int d = 0; same && d < x.ndim; d++)
+        same = x.shape[d] == y.shape[d] && (x.shape[d] <= 1 || x.strides[d] == y.strides[d]);
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&y);
+    return PyBool_FromLong(same);
+}
+
 /* set_ufunc_reference(code): the code object of graph.ops_elementwise's plain ufunc reference
  * (one_op_now lets NumPy broadcast the inputs of an op whose reference it is). */
 static PyObject *
@@ -1682,6 +1710,8 @@ static PyMethodDef module_methods[] = {
      "install_eager(limit, hook, mark, view_ops, seed_ops, cast_op, element, paused, input_op, asarray): bind lazyarray/eager.py's rule."},
     {"view_value", py_view_value, METH_O,
      "view_value(node): NumPy's view of a slice/reshape chain over a computed buffer, or None."},
+    {"same_view", (PyCFunction)(void (*)(void))py_same_view, METH_FASTCALL,
+     "same_view(a, b): whether two NumPy arrays view the same memory the same way."},
     {"set_ufunc_reference", py_set_ufunc_reference, METH_O,
      "set_ufunc_reference(code): the plain ufunc reference's code object (NumPy broadcasts)."},
     METHOD("unary", py_unary, "unary(op, x): the Array op(x) on the fast path, or None."),

@@ -59,6 +59,7 @@ _enter, _leave = fp_status.enter_numpy_errstate, fp_status.leave_numpy_errstate
 _clear, _test = fp_status.clear, fp_status.test
 _matmul, _asarray = np.matmul, np.asarray
 _C_VIEW_VALUE = getattr(_FAST, "view_value", None)  # None: pure Python, or an older build
+_C_SAME_VIEW = getattr(_FAST, "same_view", None)
 if _FAST is not None and hasattr(_FAST, "set_ufunc_reference"):
     _FAST.set_ufunc_reference(UFUNC_REFERENCE_CODE)
 # sys.getrefcount(old) in write_in_place when only the written handle holds `old`: its `_node`,
@@ -628,6 +629,39 @@ def write_basic_through_view(view: Any, key: Any, value: Any) -> bool:
     for v in live:  # the views read the buffer again, evaluated ones included
         v._node = v._view[1]
     return True
+
+
+def is_same_view(root_node: Node, key: Any, link: tuple) -> bool:
+    """Whether the view `link` (writes.py's (root, view node, root node, writable)), in sync with
+    `root_node`, is NumPy's `data[key]` of that node's computed buffer: the same memory, shape
+    and strides. `A[:, j] -= x` assigns the view back after writing it (`A[:, j] = view`), a
+    no-op then; this answers without building `A[:, j]`'s nodes (writes.same_view's way)."""
+    data = root_node.data
+    if (link[2] is not root_node or root_node.op is not _INPUT or type(data) is not np.ndarray):
+        return False
+    if type(key) is not tuple:
+        key = (key,)
+    if len(key) > data.ndim:
+        return False
+    element = len(key) == data.ndim
+    for k in key:
+        if type(k) is slice:
+            element = False
+        elif type(k) is not int:
+            return False
+    if element:
+        return False  # NumPy's scalar, not a view: writes.same_view decides
+    try:
+        target = data[key]
+    except IndexError:
+        return False
+    value = view_value(link[1])
+    if value is None or value.shape != target.shape:
+        return False
+    if _C_SAME_VIEW is not None:
+        return _C_SAME_VIEW(value, target)
+    return (value.strides == target.strides
+            and value.__array_interface__["data"][0] == target.__array_interface__["data"][0])
 
 
 def _basic_write(key: Any, value: Any, shape: tuple, dtype: np.dtype) -> tuple | None:

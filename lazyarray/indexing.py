@@ -11,6 +11,7 @@ import numpy as np
 
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import element as _eager_element
+from .eager import is_same_view as _is_same_view
 from . import _bind, advanced_index, masking
 from .writes import rebind, same_view, view_of
 from .array import Array
@@ -405,6 +406,8 @@ def set_through_view(x: Array, key: Any, values: Any, site: _bind.Site) -> None:
         own = x._view
         root, over = (own[0], own[1]) if type(own) is tuple else (x, x._node)
         if link[0] is root:
+            if type(own) is not tuple and _is_same_view(over, key, link):
+                return  # the view's buffer is this very selection of the root's
             try:
                 target = _basic_getitem(over, key, site)
             except ValueError:

@@ -659,3 +659,22 @@ def test_slices_bounded_by_computed_elements_match_numpy(backend):
     for bad in (vals[1], la.asarray(np.array(True))):
         with pytest.raises(TypeError):
             vals[bad:3]
+
+
+def test_assigning_a_view_to_its_own_selection_is_skipped_and_others_are_written(backend):
+    """`A[:, j] = view` where the view is that very selection of A's buffer changes nothing
+    (NumPy's second write of `A[:, j] -= x`); a view of another selection (another column,
+    rows shifted by one, a reversed row) is written as NumPy writes it."""
+    a = np.arange(20.0).reshape(4, 5)
+    A = la.asarray(a.copy())
+    A[0, 0] = 0.0
+    same = _same_value(A)
+    col = A[:, 2]
+    A[:, 2] = col
+    assert same()
+    for key, src in [((slice(None), 1), (slice(None), 3)), (slice(1, 3), slice(0, 2)),
+                     (0, (1, slice(None, None, -1))), ((slice(None), 0), (slice(None), 0))]:
+        A[key] = A[src]
+        a[key] = a[src]
+        np.testing.assert_array_equal(np.asarray(A), a)
+    np.testing.assert_array_equal(np.asarray(col), a[:, 2])

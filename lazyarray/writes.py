@@ -405,13 +405,16 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
         if result is NotImplemented:
             return NotImplemented
         node = result._node
-        if (not self._view and not node.inputs and node.dtype == self._node.dtype
-                and node.shape == self._node.shape):
-            # a value computed at once (an index loop's `t -= d` on an element): the handle
-            # takes it; no view to write through or live view to follow (`_view` None, False
-            # for a NumPy scalar, or an empty list), no cast, nothing pending to track
-            self._node = node
-            return self
+        if not node.inputs and node.dtype == self._node.dtype and node.shape == self._node.shape:
+            if not self._view:
+                # a value computed at once (an index loop's `t -= d` on an element): the handle
+                # takes it; no view to write through or live view to follow (`_view` None,
+                # False for a NumPy scalar, or an empty list), no cast, nothing pending to track
+                self._node = node
+                return self
+            if (type(self._view) is tuple and _EAGER_LIMIT[0]
+                    and eager.write_basic_through_view(self, (), node)):
+                return self  # `A[:, j] -= x`: into the root's buffer through NumPy's view
         del node  # (a reference held here would count as a reader of the buffer in rebind)
         site = user_site(1)
         rebind(self, inplace_result(self, result, ufunc, other, site), site)

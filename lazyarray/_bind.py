@@ -464,6 +464,17 @@ def normalize_axes(axis: Any, ndim: int, site: Site) -> tuple[int, ...]:
     """Sorted, non-negative axes; NumPy's AxisError (a ValueError and IndexError) when out of range."""
     if axis is None:
         return tuple(range(ndim))
+    if type(axis) is int and -ndim <= axis < ndim:  # the common cases, without NumPy's helper
+        return (axis + ndim if axis < 0 else axis,)
+    if type(axis) is tuple:
+        out = []
+        for a in axis:
+            if type(a) is not int or not -ndim <= a < ndim:
+                break
+            out.append(a + ndim if a < 0 else a)
+        else:
+            if len(set(out)) == len(out):
+                return tuple(sorted(out))
     refuse_traced(*(axis if isinstance(axis, (tuple, list)) else (axis,)))
     try:
         axes = np.lib.array_utils.normalize_axis_tuple(axis, ndim)

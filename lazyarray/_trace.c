@@ -172,6 +172,7 @@ one_op_now(NodeObject *node)
         PyErr_Clear();
         return Py_None;
     }
+    int scalar = 0;
     if (!is_ndarray(out) && PyLong_AsLong(bits) == 0) { /* a 0-d op's NumPy scalar */
         PyObject *array = PyObject_CallOneArg(NP_ASARRAY, out);
         if (array == NULL) {
@@ -180,9 +181,21 @@ one_op_now(NodeObject *node)
             return NULL;
         }
         Py_SETREF(out, array);
+        scalar = 1;
     }
     int plain = is_ndarray(out) && PyLong_AsLong(bits) == 0;
-    if (plain) { /* a fresh C-contiguous array of the node's dtype: the leaf holds it as it is */
+    if (plain && scalar) { /* a fresh 0-d array: only its dtype and the node's shape to check */
+        PyObject *dtype = PyObject_GetAttrString(out, "dtype");
+        plain = dtype != NULL && PyTuple_GET_SIZE(node->shape) == 0 &&
+                PyObject_RichCompareBool(dtype, node->dtype, Py_EQ) == 1;
+        Py_XDECREF(dtype);
+        if (PyErr_Occurred()) {
+            Py_DECREF(out);
+            Py_DECREF(bits);
+            return NULL;
+        }
+    }
+    else if (plain) { /* a fresh C-contiguous array of the node's dtype: the leaf holds it as is */
         PyObject *dtype = PyObject_GetAttrString(out, "dtype");
         PyObject *base = PyObject_GetAttrString(out, "base");
         PyObject *flags = PyObject_GetAttrString(out, "flags");

@@ -60,6 +60,7 @@ _clear, _test = fp_status.clear, fp_status.test
 _matmul, _asarray = np.matmul, np.asarray
 _C_VIEW_VALUE = getattr(_FAST, "view_value", None)  # None: pure Python, or an older build
 _C_SAME_VIEW = getattr(_FAST, "same_view", None)
+_NUMPY_INTS = frozenset(np.dtype(c).type for c in "bBhHiIlLqQnNpP")  # indexing.NUMPY_INTS
 if _FAST is not None and hasattr(_FAST, "set_ufunc_reference"):
     _FAST.set_ufunc_reference(UFUNC_REFERENCE_CODE)
 # sys.getrefcount(old) in write_in_place when only the written handle holds `old`: its `_node`,
@@ -647,7 +648,7 @@ def is_same_view(root_node: Node, key: Any, link: tuple) -> bool:
     for k in key:
         if type(k) is slice:
             element = False
-        elif type(k) is not int:
+        elif type(k) is not int and type(k) not in _NUMPY_INTS:
             return False
     if element:
         return False  # NumPy's scalar, not a view: writes.same_view decides
@@ -666,8 +667,8 @@ def is_same_view(root_node: Node, key: Any, link: tuple) -> bool:
 
 def _basic_write(key: Any, value: Any, shape: tuple, dtype: np.dtype) -> tuple | None:
     """(key as a tuple, whether it selects one element, the value to assign) for a write NumPy's
-    `data[key] = value` does as the general path would, else None. The key: Python ints in range
-    and slices. The value: a Python float (or NumPy float64) into float64, a Python int into
+    `data[key] = value` does as the general path would, else None. The key: Python or NumPy ints
+    in range and slices. The value: a Python float (or NumPy float64) into float64, a Python int into
     float64 or int64 (in range), or the node of a computed value of the array's dtype (a buffer
     or a view of one; 0-d for an element)."""
     if type(key) is not tuple:
@@ -676,7 +677,7 @@ def _basic_write(key: Any, value: Any, shape: tuple, dtype: np.dtype) -> tuple |
         return None
     element = len(key) == len(shape)
     for k, n in zip(key, shape):
-        if type(k) is int:
+        if type(k) is int or type(k) in _NUMPY_INTS:  # (`for i in np.arange(n)`)
             if not -n <= k < n:
                 return None
         elif type(k) is slice:

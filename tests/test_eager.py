@@ -202,6 +202,25 @@ def test_chained_element_writes_reach_the_root_and_keep_other_readers(backend):
     np.testing.assert_array_equal(np.asarray(A), a)
 
 
+def test_writes_keyed_by_numpy_integers_go_into_the_buffer(backend):
+    """`for i in np.arange(n)`: NumPy integer keys write as Python ints do (in place, NumPy's
+    values); out of range is NumPy's IndexError."""
+    a, b = np.zeros((4, 5)), np.arange(20.0).reshape(4, 5)
+    A, B = la.asarray(a.copy()), la.asarray(b)
+    A[0, 0] = 0.0
+    same = _same_value(A)
+    for i in np.arange(4):
+        for j in np.arange(5, dtype=np.int32):
+            A[i, j] = float(i * 5 + j)
+            a[i, j] = float(i * 5 + j)
+        A[np.uint8(i), 1:3] = B[i, 3:5]
+        a[np.uint8(i), 1:3] = b[i, 3:5]
+    assert same()
+    np.testing.assert_array_equal(np.asarray(A), a)
+    with pytest.raises(IndexError):
+        A[np.int64(4), 0] = 1.0
+
+
 def test_an_element_read_before_a_write_keeps_its_value(backend):
     A = la.asarray(np.arange(4.0).reshape(2, 2))
     e = A[1, 1]

@@ -59,6 +59,8 @@ list_int(PyObject *list, Py_ssize_t i, long long *out)
 static void forget_keys(void);
 static Py_ssize_t KEY_CACHE_SEEN;
 static PyObject *KEYS_CLEARED; /* on_keys_cleared(fn): called when KEYS is cleared */
+static PyObject *UNKEYED_ATTRS; /* set_unkeyed_leaf_attrs(attrs): a leaf's mark left out of keys */
+static PyObject *EMPTY_ATTRS;   /* () */
 static void remember_key(PyObject *structure, PyObject *key);
 
 /* The key of `structure`: equal structures get equal keys, keys are never reused. */
@@ -327,11 +329,14 @@ node_setup(NodeObject *self, PyObject *op, PyObject *inputs, PyObject *attrs, Py
     if (count == NULL)
         goto fail;
     Py_XSETREF(self->pending, count);
-    key = remembered_key(op, attrs, dtype, shape, inputs); /* a loop's structures come back */
+    PyObject *key_attrs = attrs; /* a leaf's mark is no structure (set_unkeyed_leaf_attrs) */
+    if (attrs == UNKEYED_ATTRS && PyTuple_GET_SIZE(inputs) == 0)
+        key_attrs = EMPTY_ATTRS;
+    key = remembered_key(op, key_attrs, dtype, shape, inputs); /* a loop's structures come back */
     if (key == NULL) {
         if (PyErr_Occurred())
             goto fail;
-        structure = structure_of(op, attrs, dtype, shape, inputs);
+        structure = structure_of(op, key_attrs, dtype, shape, inputs);
         if (structure == NULL)
             goto fail;
         key = intern_structure(structure);
@@ -2219,6 +2224,17 @@ py_forget_sites(PyObject *module, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+/* set_unkeyed_leaf_attrs(attrs): a leaf whose attrs are this very object keys as one with ()
+ * (graph.node.set_unkeyed_leaf_attrs). */
+static PyObject *
+py_set_unkeyed_leaf_attrs(PyObject *module, PyObject *attrs)
+{
+    if (EMPTY_ATTRS == NULL && (EMPTY_ATTRS = PyTuple_New(0)) == NULL)
+        return NULL;
+    Py_XSETREF(UNKEYED_ATTRS, Py_NewRef(attrs));
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 py_on_keys_cleared(PyObject *module, PyObject *fn)
 {
@@ -2227,6 +2243,8 @@ py_on_keys_cleared(PyObject *module, PyObject *fn)
 }
 
 static PyMethodDef module_methods[] = {
+    {"set_unkeyed_leaf_attrs", py_set_unkeyed_leaf_attrs, METH_O,
+     "set_unkeyed_leaf_attrs(attrs): leaves with these very attrs key as leaves with ()."},
     {"on_keys_cleared", py_on_keys_cleared, METH_O,
      "on_keys_cleared(fn): fn() runs when the structure-key table is cleared (keys cached "
      "outside it, such as _bind._SCALAR_KEYS, must go: a stale key makes a plan miss)."},

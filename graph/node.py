@@ -138,6 +138,18 @@ def _intern(structure: tuple) -> int:
 _KEYS_CLEARED: list[Callable[[], None]] = []
 
 
+_UNKEYED: list = [object()]  # [the attrs object a leaf's key leaves out]
+
+
+def set_unkeyed_leaf_attrs(attrs: tuple) -> None:
+    """A leaf whose attrs are this very object keys as a leaf with `()`: a mark the layers
+    above read (lazyarray/eager.py's "computed at once"), not a different structure, so graphs
+    over marked and unmarked buffers share their plans."""
+    _UNKEYED[0] = attrs
+    if _compiled is not None and hasattr(_compiled, "set_unkeyed_leaf_attrs"):
+        _compiled.set_unkeyed_leaf_attrs(attrs)
+
+
 def on_keys_cleared(fn: Callable[[], None]) -> None:
     """`fn()` runs whenever the structure-key table is cleared, here or in graph/_node.c: keys
     cached outside it (lazyarray/_bind.py's scalar-leaf keys) must go, or a stale key would make
@@ -274,7 +286,7 @@ class _PyNode:
                 structure = (op, attrs, dtype, shape, *[i.key for i in inputs])
         else:
             self.pending = 0  # the budget counts operations: leaves are a plan's inputs
-            structure = (op, attrs, dtype, shape)
+            structure = (op, () if attrs is _UNKEYED[0] else attrs, dtype, shape)
         key = _KEYS.get(structure)
         self.key = key if key is not None else _intern(structure)
         if n:

@@ -32,7 +32,7 @@ from .cache import _state
 from .cuts import _LIVE
 from .fp_errors import fired
 from .graph import get_op
-from .graph.node import Node
+from .graph.node import Node, set_unkeyed_leaf_attrs
 from .graph.ops_elementwise import UFUNC_REFERENCE_CODE, reference_broadcasts
 from ._bind import FAST as _FAST
 from .passes.rewrite import with_inputs
@@ -45,9 +45,11 @@ _CAST, _BROADCAST = get_op("cast"), get_op("broadcast_to")
 _SCATTER = get_op("scatter")
 SEED_OPS = (get_op("take"),)  # advanced indexing's gathers read out of a computed array too
 # The attrs of a leaf this rule made: an identity mark (leaves have no attrs of their own), so the
-# next op finds its operand was an indexed read without a table. The structural key includes it:
-# a lazy graph over such a leaf has its own plan, as it must have for any new leaf structure.
+# next op finds its operand was an indexed read without a table. The structural key leaves it out
+# (graph.node.set_unkeyed_leaf_attrs): a lazy graph over such a leaf is the graph over any buffer,
+# and shares its plan (nbody built 3 plans apart by marks alone).
 EAGER_MARK: tuple = ("eager",)
+set_unkeyed_leaf_attrs(EAGER_MARK)
 _MAX_NODES = 24
 # evaluation.evaluate_arrays, set by lazyarray.evaluation (which imports this module)
 EVALUATE_ARRAYS: list = [None]

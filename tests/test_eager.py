@@ -697,3 +697,20 @@ def test_assigning_a_view_to_its_own_selection_is_skipped_and_others_are_written
         a[key] = a[src]
         np.testing.assert_array_equal(np.asarray(A), a)
     np.testing.assert_array_equal(np.asarray(col), a[:, 2])
+
+
+def test_graphs_over_at_once_values_share_plans_with_graphs_over_buffers(backend, fresh_caches):
+    """A value computed at once carries a mark its key leaves out: the same lazy graph over it
+    and over any other buffer of its shape and dtype is one plan (nbody built 3 plans apart by
+    marks alone)."""
+    A = la.asarray(np.arange(12.0).reshape(3, 4))
+    A[0, 0] = 0.0
+    e = A[1, 2]  # computed at once, marked
+    assert e._node.attrs == ("eager",) and not e._node.inputs
+    big = la.asarray(np.ones(6000))
+    first = np.asarray(big * e + 1.0)
+    second = np.asarray(big * la.asarray(np.array(3.0)) + 1.0)
+    info = la.cache_info()
+    assert (info.plans_built, info.plan_hits) == (1, 1)
+    np.testing.assert_array_equal(first, np.full(6000, 7.0))
+    np.testing.assert_array_equal(second, np.full(6000, 4.0))

@@ -180,6 +180,9 @@ def _load_fast_path() -> Any:
     return _trace
 
 
+# NumPy's integer scalar types: indices as Python ints are (`for i in np.arange(n)`)
+NUMPY_INTS = frozenset(np.dtype(c).type for c in "bBhHiIlLqQnNpP")
+
 FAST = _load_fast_path()  # `install`ed by lazyarray.array once Array exists
 
 

@@ -43,7 +43,6 @@ _KEYWORDS = {"a_min": "min", "a_max": "max", "newshape": "shape", "reps": "repet
 _SORT_KINDS = {"quicksort", "mergesort", "heapsort", "stable"}
 # NumPy functions whose result is a tuple where the Array API's (and so lazyarray's) is a list.
 _TUPLE_RESULTS = frozenset({"meshgrid", "broadcast_arrays"})
-_TUPLE_FUNCTIONS = frozenset({np.meshgrid, np.broadcast_arrays})  # the same, as functions
 _KNOWN = (Array, np.ndarray, np.generic)  # the types NEP 18 calls may carry
 # NumPy functions with a lazyarray counterpart of another name, or none in the namespace.
 _FUNCTIONS: dict[str, Callable[..., Any]] = {
@@ -217,14 +216,12 @@ def array_function(self: Array, func: Callable[..., Any], types: tuple, args: tu
         if not kwargs:
             target = _PASS_THROUGH.get((func, len(args)))
             if target is not None:
-                result = target(*args)
-                return tuple(result) if func in _TUPLE_FUNCTIONS else result
+                return _as_numpy_result(func, target(*args))
         else:  # np.sum(p, axis=(1, 2, 3)) in a loop: once per (func, count, keywords)
             known = _PASS_KEYWORDS.get((func, len(args), tuple(kwargs)))
             if known is not None and not any(
                     v is d for v, d in zip(kwargs.values(), known[1])):
-                result = known[0](*args, **kwargs)
-                return tuple(result) if func in _TUPLE_FUNCTIONS else result
+                return _as_numpy_result(func, known[0](*args, **kwargs))
     target = _function_target(func)
     if target is not None and len(args) == 1 and not kwargs and _binds(target, args, kwargs):
         if arrays_only:

@@ -54,7 +54,7 @@ from .graph.node import (
     set_cut_threshold,
     start_segment,
 )
-from .tails import TAIL, forget_tail, forget_whole
+from .tails import TAIL, forget_tail, forget_whole, operations_reading
 
 _LIVE: list[weakref.ref] = []  # weak references to Arrays made on pending nodes, creation order
 # Prune the list past this length (amortized O(1) per Array: the limit is at least twice the
@@ -160,19 +160,7 @@ def _count_pending(nodes: list[Node]) -> int:
 def _walk(nodes: list[Node]) -> tuple[int, bool]:
     """Distinct operation nodes of these nodes' graphs, and whether they read a leaf that the
     last cut made."""
-    seen: set[Node] = set()  # nodes hash by identity
-    stack = [n for n in nodes if n.inputs]
-    cut_leaves = _STATE.cut_leaves
-    reads_cut = False
-    while stack:
-        node = stack.pop()
-        if node not in seen:
-            seen.add(node)
-            for i in node.inputs:
-                if i.inputs:
-                    stack.append(i)
-                elif not reads_cut and id(i) in cut_leaves and cut_leaves[id(i)]() is i:
-                    reads_cut = True
+    seen, reads_cut = operations_reading([n for n in nodes if n.inputs], _STATE.cut_leaves)
     return len(seen), reads_cut
 
 

@@ -62,7 +62,7 @@ _clear, _test = fp_status.clear, fp_status.test
 _matmul, _asarray = np.matmul, np.asarray
 _C_VIEW_VALUE = getattr(_FAST, "view_value", None)  # None: pure Python, or an older build
 _C_SAME_VIEW = getattr(_FAST, "same_view", None)
-_NUMPY_INTS = frozenset(np.dtype(c).type for c in "bBhHiIlLqQnNpP")  # indexing.NUMPY_INTS
+_NUMPY_INTS = _bind.NUMPY_INTS
 if _FAST is not None and hasattr(_FAST, "set_ufunc_reference"):
     _FAST.set_ufunc_reference(UFUNC_REFERENCE_CODE)
 # sys.getrefcount(old) in write_in_place when only the written handle holds `old`: its `_node`,
@@ -516,15 +516,9 @@ def write_through_view(root: Any, view: Any, new: Node, live: list) -> bool:
     view_node = view._view[1]
     if new.op is _SCATTER and new.inputs[0] is view_node:
         target = view_value(view_node)
-        values = []
-        for v in new.inputs[1:]:
-            if v.inputs:
-                v = run_now_any(v)
-                if v is None:
-                    return False
-            elif v.op is _SCALAR and type(v.data) not in _SCALAR_TYPES:
-                return False
-            values.append(v.data if v.op is _INPUT else np.asarray(v.data, v.dtype))
+        values = _scatter_values(new)
+        if values is None:
+            return False
         apply = (new.attrs, values)
     else:
         if new.inputs:
@@ -738,21 +732,29 @@ def write_in_place(old: Node, new: Node, holders: int = 0) -> bool:
     return _scatter_now(old, new)
 
 
-def _scatter_now(old: Node, new: Node) -> bool:
-    """The scatter `new` written into `old`'s buffer, its values computed now if small."""
-    data = old.data
+def _scatter_values(new: Node) -> list | None:
+    """The scatter `new`'s values and indices as NumPy arrays, computed now where small; None
+    where one is not computable here (too large, a device buffer, la.jit's tracer)."""
     values = []
     for v in new.inputs[1:]:
         if v.inputs:
-            done = run_now_any(v)
-            if done is None:
-                return False
-            v = done
+            v = run_now_any(v)
+            if v is None:
+                return None
         elif v.op is _SCALAR and type(v.data) not in _SCALAR_TYPES:
-            return False
+            return None
         elif v.op is _INPUT and type(v.data) is not np.ndarray:
-            return False
+            return None
         values.append(v.data if v.op is _INPUT else np.asarray(v.data, v.dtype))
+    return values
+
+
+def _scatter_now(old: Node, new: Node) -> bool:
+    """The scatter `new` written into `old`'s buffer, its values computed now if small."""
+    data = old.data
+    values = _scatter_values(new)
+    if values is None:
+        return False
     mode, spec = new.attrs
     was_writeable = data.flags.writeable
     if not was_writeable:

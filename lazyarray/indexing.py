@@ -93,7 +93,7 @@ def _check_bounds(k: Any, n: int, dim: int, site: _bind.Site) -> None:
 
 # NumPy's integer scalar types (np.int64, np.intp, ...): basic indices like Python ints (a loop over
 # np.arange, a NumPy result); lazyarray/_trace.c gets the same set (set_index_types).
-NUMPY_INTS = frozenset(np.dtype(c).type for c in "bBhHiIlLqQnNpP")
+NUMPY_INTS = _bind.NUMPY_INTS
 
 
 def _is_index(k: Any) -> bool:

@@ -109,8 +109,19 @@ def evaluate_tail(outputs: list[Node], run: Callable[[list[Node]], list[Any]],
 def _graph(outputs: list[Node], cut_leaves: dict[int, weakref.ref]) -> list[Node] | None:
     """The operation nodes of the outputs' graph in build order, or None when it reads none of
     the last cut's leaves (another computation, built after the loop)."""
+    seen, reads_cut = operations_reading(outputs, cut_leaves)
+    if not reads_cut:
+        return None
+    return sorted(seen, key=_order)
+
+
+def operations_reading(nodes: list[Node], cut_leaves: dict[int, weakref.ref]
+                       ) -> tuple[set[Node], bool]:
+    """The distinct nodes of `nodes`' graphs (leaves not counted), and whether they read a leaf
+    that the last cut made (`cut_leaves`: id -> weak reference). Iterative: loop graphs are
+    deep."""
     seen: set[Node] = set()  # nodes hash by identity
-    stack = list(outputs)
+    stack = list(nodes)
     reads_cut = False
     while stack:
         node = stack.pop()
@@ -122,9 +133,7 @@ def _graph(outputs: list[Node], cut_leaves: dict[int, weakref.ref]) -> list[Node
                 stack.append(i)
             elif not reads_cut and id(i) in cut_leaves and cut_leaves[id(i)]() is i:
                 reads_cut = True
-    if not reads_cut:
-        return None
-    return sorted(seen, key=_order)
+    return seen, reads_cut
 
 
 def _order(node: Node) -> int:

@@ -79,6 +79,14 @@ def reduction_programs() -> list[Program]:
         x = _arr(dt, (3, 4, 5))
         out.append(program_of(*(f(x, axis=a) for f in (la.nn.softmax, la.nn.logsumexp,
                                                        la.nn.log_softmax) for a in (0, 1, -1))))
+    # an empty inner space (a 0-d operand, or only size-one axes reduced): the elementwise frame
+    # folds the single element (a GPU run found its accumulator undeclared: NVRTC had not seen it)
+    for dt in ("float64", "int32", "bool"):
+        s, col = _arr(dt, ()), _arr(dt, (5, 1))
+        outs = [fn(s) for fn in REDUCTIONS if not (fn is la.var and dt == "bool")]
+        outs += [la.sum(s * 2 + 1 if dt != "bool" else s), la.argmax(s), la.argmin(col, axis=1)]
+        outs += [fn(col, axis=1) for fn in (la.sum, la.max, la.prod)]
+        out.append(program_of(*outs))
     return out
 
 

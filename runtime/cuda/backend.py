@@ -181,10 +181,10 @@ class CupyPlan:
                 if n < 0:
                     self._library_call(cp, step, slots)
                 elif not step.skip:
-                    self._launch(n, step, slots, typed)
+                    self._launch_kernel(n, step, slots, typed)
             return fresh_outputs(self.program, slots)
 
-    def _launch(self, n: int, spec: CudaKernelSpec, slots: dict[int, Any], scalars: list) -> None:
+    def _launch_kernel(self, n: int, spec: CudaKernelSpec, slots: dict[int, Any], scalars: list) -> None:
         args = []
         for kind, k in spec.args:
             if kind == "slot":

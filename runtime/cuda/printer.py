@@ -139,7 +139,7 @@ class CudaKernelPrinter(KernelPrinter):
         scoped = len(self.k.stages) > 1
         for n, stage in enumerate(self.k.stages):
             if stage.reduces:  # an empty inner space: each reduction folds a single element
-                self.emit_thread_fold(n, stage, "0", "1", "0")
+                self.emit_thread_fold(n, stage, "0", "1", "1")
                 continue
             if scoped:
                 self.open(["{"])

@@ -29,8 +29,8 @@ from .runtime.backend import DATA_ERRORS
 from .runtime.c.backend import configure as configure_c_backend
 from .runtime.dask.backend import configure as configure_dask_backend
 from .runtime.plan_cache import build_reference_plan
-from .runtime.select import resolve_backend
-from .settings import Settings, apply_if_changed, on_change
+from .runtime.select import ON_RESOLVED, resolve_backend, resolved_auto
+from .settings import Settings, apply_if_changed, get_settings, on_change
 from .graph.node import format_site
 
 _INPUT_OP = get_op("input")
@@ -417,20 +417,27 @@ def _apply_settings(s: Settings) -> None:
 def _eager_applies(s: Settings) -> bool:
     """lazyarray/eager.py computes on the host with the numpy semantics: off on the cupy and
     dask backends and with debug_nans. 'auto' without CuPy installed is C or numpy (asking
-    resolve_backend would probe the C compiler and its cache at import)."""
+    resolve_backend would probe the C compiler and its cache at import). With CuPy installed,
+    'auto' stays lazy until the first evaluation works it out (probing imports CuPy, ~1 s: never
+    at import); `_on_auto_resolved` then applies the settings again."""
     if s.debug_nans or s.backend not in ("auto", "c", "numpy"):
         return False
     if s.backend != "auto":
         return True
     if _CUPY[0] is None:
         _CUPY[0] = importlib.util.find_spec("cupy") is not None
-    return not _CUPY[0] or resolve_backend(s.backend) in ("c", "numpy")
+    return not _CUPY[0] or resolved_auto() in ("c", "numpy")
+
+
+def _on_auto_resolved() -> None:
+    eager.LIMIT[0] = get_settings().eager_size if _eager_applies(get_settings()) else 0
 
 
 _CUPY: list[bool | None] = [None]  # whether CuPy is installed (looked up once)
 
 
 on_change(_apply_settings)
+ON_RESOLVED.append(_on_auto_resolved)
 eager.EVALUATE_ARRAYS[0] = evaluate_arrays  # (eager.py evaluates a held Array it reads)
 cuts.EVALUATE_NODES[0] = evaluate_nodes  # (a cut evaluates the live pending Arrays)
 bind_evaluation(to_host, evaluate_arrays, eval, block_until_ready, device_of)  # Array's triggers

@@ -13,6 +13,9 @@ from .backend import _FACTORIES
 
 _PREFERENCE = ("cupy", "c", "numpy")
 _auto: str | None = None
+# Called once `auto` is worked out: settings that depend on the backend (lazyarray's at-once path)
+# wait for it rather than probe CuPy at import (importing CuPy costs ~1 s).
+ON_RESOLVED: list = []
 
 
 class SlowBackendWarning(RuntimeWarning):
@@ -33,6 +36,13 @@ def resolve_backend(name: str) -> str:
             warnings.warn(
                 f"lazyarray falls back to its slow numpy reference backend because the C backend "
                 f"cannot run here: {reason}", SlowBackendWarning, stacklevel=3)
+        for hook in ON_RESOLVED:
+            hook()
+    return _auto
+
+
+def resolved_auto() -> str | None:
+    """What `auto` means, if it has been worked out already (never probes)."""
     return _auto
 
 

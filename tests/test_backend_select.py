@@ -33,3 +33,23 @@ def test_auto_prefers_c_when_it_can_run(fresh_auto, monkeypatch):
 
 def test_explicit_names_pass_through():
     assert select.resolve_backend("numpy") == "numpy"
+
+
+def test_with_cupy_installed_auto_is_worked_out_at_the_first_evaluation_not_at_import(
+        fresh_auto, monkeypatch):
+    """With CuPy installed, knowing whether `auto` is cupy needs CuPy imported (~1 s): the at-once
+    path waits, lazy, until the first evaluation works `auto` out (a GPU run found `import
+    lazyarray` importing CuPy), then is on for C and numpy."""
+    import numpy as np
+    import lazyarray as la
+    from lazyarray import eager, evaluation
+    from lazyarray.settings import get_settings
+
+    monkeypatch.setattr(evaluation, "_CUPY", [True])  # as if CuPy were installed
+    monkeypatch.setattr(_FACTORIES["cupy"], "unavailable_reason", classmethod(lambda cls: "no GPU"))
+    with la.config(backend="auto"):
+        assert eager.LIMIT[0] == 0  # not worked out yet: lazy
+        A = la.asarray(np.arange(16.0).reshape(4, 4))
+        assert float(A[1, 2] * 2) == 12.0  # the first evaluation works `auto` out: C here
+        assert select.resolved_auto() == "c"
+        assert eager.LIMIT[0] == get_settings().eager_size > 0

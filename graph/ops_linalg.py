@@ -30,10 +30,47 @@ def _cupy():
     return cupy
 
 
-def _both(fn):
+def _cupyx():
+    import cupyx  # optional: CuPy's extensions (errstate), installed with CuPy
+
+    return cupyx
+
+
+def _both(fn, name):
     """(NumPy reference, CuPy implementation) from one function of the array module."""
     return (lambda xs, a, dt: np.asarray(fn(np, xs, a), dtype=dt),
-            lambda xs, a, dt: fn(_cupy(), xs, a).astype(dt, copy=False))
+            lambda xs, a, dt: _on_device(fn, name, xs, a).astype(dt, copy=False))
+
+
+# NumPy's LinAlgError messages for the inputs a factorization cannot take. cuSOLVER reports them
+# only in a status word that CuPy reads under `cupyx.errstate(linalg="raise")`: unread, `inv` of a
+# singular matrix gave inf/NaN where NumPy raises (a GPU run found it). det/slogdet take singular
+# matrices (a zero determinant), so they are not checked.
+_NUMPY_ERRORS = {"inv": "Singular matrix", "solve": "Singular matrix",
+                 "cholesky": "Matrix is not positive definite"}
+
+
+def _on_device(fn, name, xs, attrs):
+    """`fn` through CuPy, raising NumPy's LinAlgError where NumPy does. Empty operands take
+    NumPy's path on the host (no data to move): CuPy's batching cannot infer a zero-length batch."""
+    cupy = _cupy()
+    if any(x.size == 0 for x in xs):
+        return cupy.asarray(fn(np, [np.empty(x.shape, x.dtype) for x in xs], attrs))
+    message = _NUMPY_ERRORS.get(name)
+    if message is None:
+        return fn(cupy, xs, attrs)
+    try:
+        with _cupyx().errstate(linalg="raise"):
+            try:
+                return fn(cupy, xs, attrs)
+            except AssertionError:  # a CuPy whose check takes one status word, not a batch's
+                if xs[0].ndim <= 2:
+                    raise
+                return _batched(cupy, lambda *m: (fn(cupy, m, attrs),), *xs)[0]
+    except Exception as exc:  # CuPy's LinAlgError (NumPy's class, or its own of that name)
+        if not isinstance(exc, np.linalg.LinAlgError) and type(exc).__name__ != "LinAlgError":
+            raise
+        raise np.linalg.LinAlgError(message) from None
 
 
 def _flat(xp, parts, batch):
@@ -74,14 +111,16 @@ def _slogdet(xp, xs, a):
     return xp.stack([sign, logdet.astype(sign.dtype)], axis=-1)  # complex: sign is complex
 
 
-def _batched(xp, fn, x):
-    """fn over the matrices of a batch, for library functions that take 2-D input only."""
+def _batched(xp, fn, x, *more):
+    """fn over the matrices of a batch (and of `more` operands with the same batch), for library
+    functions that take 2-D input only."""
     if x.ndim == 2:
-        return fn(x)
-    flat = x.reshape((-1,) + x.shape[-2:])
-    parts = [fn(m) for m in flat] if flat.shape[0] else [fn(xp.zeros(x.shape[-2:], x.dtype))]
+        return fn(x, *more)
+    batch = x.shape[:-2]
+    flats = [y.reshape((_size(batch),) + y.shape[len(batch):]) for y in (x, *more)]
+    parts = [fn(*ms) for ms in zip(*flats)]
     outs = tuple(xp.stack([p[i] for p in parts]) for i in range(len(parts[0])))
-    return tuple(o[: flat.shape[0]].reshape(x.shape[:-2] + o.shape[1:]) for o in outs)
+    return tuple(o.reshape(batch + o.shape[1:]) for o in outs)
 
 
 def _pinv(xp, xs, a):
@@ -268,7 +307,7 @@ _DOCS = {
 
 
 def _register(name: str) -> OpDef:
-    reference, cupy_impl = _both(_IMPLS[name])
+    reference, cupy_impl = _both(_IMPLS[name], name)
     vjp = _VJPS.get(name)
     # No rule yet (svd, qr, pinv, lstsq, eig, eigvals): differentiating through one raises
     # NotImplementedError naming it (lazyarray/autodiff.py), never a silent zero.

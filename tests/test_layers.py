@@ -91,7 +91,7 @@ def test_imports_inside_functions_that_cross_a_layer_break_the_contracts(tmp_pat
 # Imports inside functions (issue 28), in every package: only of optional or costly dependencies, each with a comment
 # saying why. One that dodges an import circle hides a layering bug the contracts above cannot see
 # (both ends sit in one layer): cut the circle instead (docs/architecture.md, "Layers").
-OPTIONAL_PACKAGES = frozenset({"dask", "networkx", "cupy", "einops", "torch", "jax", "mpmath"})
+OPTIONAL_PACKAGES = frozenset({"dask", "networkx", "cupy", "cupyx", "einops", "torch", "jax", "mpmath"})
 ALLOWED_MODULES = frozenset({
     "lazyarray._trace", "lazyarray.graph._node",  # the optional C extensions (may be unbuilt)
     "lazyarray",  # the namespace, still executing its own imports when _protocols.py is imported

@@ -7,6 +7,7 @@ against NumPy's values, so a device library whose sign conventions differ would 
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import numpy as np
@@ -241,11 +242,66 @@ class _NumpyAsDevice:
         return getattr(np, name)
 
 
+class _CupyxLike:
+    """cupyx.errstate as CuPy has it: inside `linalg="raise"` the factorizations check cuSOLVER's
+    status word; outside, a singular matrix gives a result of inf/NaN with no error."""
+
+    checking = False
+
+    @classmethod
+    @contextlib.contextmanager
+    def errstate(cls, linalg=None):
+        cls.checking = linalg == "raise"
+        try:
+            yield
+        finally:
+            cls.checking = False
+
+
+class _DeviceLinalgLike:
+    def __getattr__(self, name):
+        return getattr(np.linalg, name)
+
+    def inv(self, a):
+        if _CupyxLike.checking:
+            return np.linalg.inv(a)
+        with np.errstate(all="ignore"):
+            return np.full(a.shape, np.inf)  # what cuSOLVER's unchecked getrs leaves
+
+
+class _CupyLike(_NumpyAsDevice):
+    linalg = _DeviceLinalgLike()
+
+
+def test_the_cupy_path_raises_numpys_errors_and_takes_empty_operands(monkeypatch):
+    """A GPU run found `la.linalg.inv` of a singular matrix giving inf/NaN on cupy (CuPy reads
+    cuSOLVER's status only under cupyx.errstate(linalg="raise")), and qr/svd of an empty stack
+    failing in CuPy's batching reshape."""
+    from lazyarray.graph import ops_linalg
+
+    monkeypatch.setattr(ops_linalg, "_cupy", _CupyLike)
+    monkeypatch.setattr(ops_linalg, "_cupyx", lambda: _CupyxLike)
+    f8 = np.dtype(np.float64)
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        ops_linalg.LINALG_OPS["inv"].cupy((np.array([[1.0, 2.0], [2.0, 4.0]]),), (), f8)
+    np.testing.assert_array_equal(
+        ops_linalg.LINALG_OPS["inv"].cupy((np.array([[2.0, 0.0], [0.0, 4.0]]),), (), f8),
+        [[0.5, 0.0], [0.0, 0.25]])
+    for shape in [(0, 3, 2), (2, 0, 3), (4, 0)]:
+        x = np.zeros(shape)
+        for name, attrs in (("qr", ("reduced",)), ("svd", (False,))):
+            op = ops_linalg.LINALG_OPS[name]
+            want = op.reference((x,), attrs, f8)
+            got = op.cupy((x,), attrs, f8)
+            assert got.shape == want.shape, (name, shape)
+
+
 @pytest.mark.gpu
 def test_cupy_paths_agree_with_the_references(monkeypatch):
     from lazyarray.graph import ops_linalg
 
     monkeypatch.setattr(ops_linalg, "_cupy", _NumpyAsDevice)
+    monkeypatch.setattr(ops_linalg, "_cupyx", lambda: _CupyxLike)
     rng = np.random.default_rng(3)
     a, spd, rect, b = _inputs(rng, np.float64, (2,))
     inputs = {"solve": (a, b), "lstsq": (rect[0], b[0, :, :1]), "cholesky": (spd,),

@@ -206,7 +206,11 @@ class CupyPlan:
             cp.matmul(*inputs, out=out)
             return
         if call.op.cupy is not None:  # the op's own device path (cupy.linalg, cupy.fft)
-            out[...] = call.op.cupy(tuple(inputs), call.attrs, out.dtype).reshape(out.shape)
+            try:
+                result = call.op.cupy(tuple(inputs), call.attrs, out.dtype)
+            except DATA_ERRORS as exc:  # a singular matrix: NumPy's error at the user's line
+                raise at_site(exc, call.op.name, call.site) from None
+            out[...] = result.reshape(out.shape)
             return
         host = tuple(self.backend.to_host(x) for x in inputs)  # the documented round trip
         try:

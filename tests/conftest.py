@@ -68,9 +68,11 @@ NEEDS: dict[str, tuple] = {
     # lazyarray/eager.py computes on the host with the numpy backend's semantics
     "eager": (lambda b: _eager_applies(Settings(backend=b)),
               "the at-once path is off on {b} (lazyarray/evaluation.py `_eager_applies`)"),
-    # in-place updates of dead inputs (docs/caching.md, "Donation")
+    # plans writing over dead inputs, updates written into their base's buffer (docs/caching.md,
+    # "Donation"); on cupy a scatter runs through NumPy on the host (docs/cuda_backend.md)
     "donation": (lambda b: b in donation.BACKENDS,
-                 "buffer donation is off on {b} (lazyarray/donation.py `BACKENDS`)"),
+                 "buffer donation and in-place updates are off on {b} "
+                 "(lazyarray/donation.py `BACKENDS`)"),
     # CPU flags and NumPy's reports (lazyarray/fp_errors.py); CUDA kernels have no such flags
     "fp_errors": (lambda b: b != "cupy",
                   "the {b} backend does not report floating-point errors, as CuPy and JAX do "

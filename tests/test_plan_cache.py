@@ -21,6 +21,7 @@ from lazyarray.graph.signature import graph_signature
 from lazyarray.runtime import available_backends
 
 import lazyarray as la
+from fake_device import DeviceArray, FakeDevice
 from numpy_oracle import f32
 from lazyarray import cache
 
@@ -376,29 +377,6 @@ def test_leaf_outputs_of_a_graph_built_directly(backend):
     assert len({id(o) for o in outs}) == len(outs)
 
 
-class _DeviceArray:
-    """Stands for a CuPy array: NumPy may not read it (CuPy's `__array__` raises), its backend's
-    `to_host` may."""
-
-    __cuda_array_interface__ = property(lambda self: {"shape": self.host.shape})
-
-    def __init__(self, host: np.ndarray) -> None:
-        self.host = host
-
-    def __array__(self, *args, **kwargs):
-        raise TypeError("Implicit conversion to a NumPy array is not allowed")
-
-
-class _FakeDevice:
-    device = "cuda:0"
-
-    def to_host(self, buffer: _DeviceArray) -> np.ndarray:
-        return buffer.host
-
-    def from_host(self, array: np.ndarray) -> _DeviceArray:
-        return _DeviceArray(np.array(array))
-
-
 def test_reference_plans_read_device_leaves_on_the_host(monkeypatch):
     """The node-by-node plans over a device backend's leaves (the cupy backend's: CuPy arrays,
     which `np.asarray` refuses): the oracle (ReferencePlan: the tests', the error path's re-run)
@@ -411,14 +389,14 @@ def test_reference_plans_read_device_leaves_on_the_host(monkeypatch):
 
     # (the package's `evaluate` is the function of that name)
     evaluate = importlib.import_module("lazyarray.runtime.evaluate")
-    device = _FakeDevice()
+    device = FakeDevice()
     monkeypatch.setattr(evaluate, "get_backend", lambda name: device)
     monkeypatch.setattr(plan_cache, "get_backend", lambda name: device)
     x = la.asarray(f32(3, 4))
     y = la.exp(x) * 2.0 + x.sum(axis=0)
     graph = Graph([y._node, x._node])
     arrays, scalars = split_leaves(graph)
-    on_device = [_DeviceArray(np.asarray(a)) for a in arrays]
+    on_device = [DeviceArray(np.asarray(a)) for a in arrays]
     want = ReferencePlan(graph).run(arrays, scalars)
     got = ReferencePlan(graph).run(on_device, scalars)
     for g, w in zip(got, want):
@@ -427,5 +405,5 @@ def test_reference_plans_read_device_leaves_on_the_host(monkeypatch):
     plan = plan_cache.build_reference_plan(graph, EvaluateOptions(backend="cupy", optimize=False))
     got = plan.run(on_device, scalars)
     for g, w in zip(got, want):
-        assert type(g) is _DeviceArray
+        assert type(g) is DeviceArray
         np.testing.assert_array_equal(g.host, w)

@@ -68,6 +68,7 @@ class _ThreadState(threading.local):
 
     busy: bool = False
     stand_ins: dict[int, int] | None = None
+    run_checks: list | None = None  # la.jit is tracing: what each call checks (require_fits)
 
 
 _state = _ThreadState()
@@ -194,15 +195,26 @@ class tracing:
 
     def __init__(self, stand_ins: dict[int, int]) -> None:
         self.stand_ins = stand_ins
+        self.checks: list[tuple[Any, Any, Any]] = []  # require_fits: (traced int, dtype, site)
 
-    def __enter__(self) -> None:
-        self._was = _state.stand_ins
-        _state.stand_ins = self.stand_ins
+    def __enter__(self) -> tracing:
+        self._was = _state.stand_ins, _state.run_checks
+        _state.stand_ins, _state.run_checks = self.stand_ins, self.checks
         PAUSED[0] += 1
+        return self
 
     def __exit__(self, *exc: object) -> None:
-        _state.stand_ins = self._was
+        _state.stand_ins, _state.run_checks = self._was
         PAUSED[0] -= 1
+
+
+def require_fits(value: Any, dtype: Any, site: Any) -> None:
+    """la.jit's traced int `value` meets `dtype` where NumPy raises for a Python int the dtype
+    cannot hold (`where(c, s, uint8)` on NumPy 2.5): its value is known only at a call, so the
+    trace keeps the check and every call makes it (lazyarray/jit.py, before its plan runs)."""
+    checks = _state.run_checks
+    if checks is not None:
+        checks.append((value, dtype, site))
 
 
 class TracerEvaluationError(TypeError):

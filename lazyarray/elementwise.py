@@ -6,13 +6,14 @@ strict primitive of the same name. Aliases follow the Array API standard (acos, 
 
 from __future__ import annotations
 
+import functools
 import operator
 import warnings
 from typing import Any
 
 import numpy as np
 
-from . import _bind
+from . import _bind, cache
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import user_site
@@ -188,16 +189,35 @@ def where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
     return Array(_bind.primitive(get_op("where"), inputs, (), shape, dtype, site))
 
 
+@functools.cache
+def numpy_where_checks_ints() -> bool:
+    """Whether the installed NumPy's `where` raises OverflowError for a Python int its result's
+    integer dtype cannot hold (`where(c, -4, uint8)`: NumPy 2.5), rather than casting it unsafely
+    (252: NumPy 2.0-2.4). Asked of NumPy once, not read from its version."""
+    try:
+        np.where(np.array([True]), -4, np.zeros(1, np.uint8))
+    except OverflowError:
+        return True
+    return False
+
+
 def _wrap_weak_int(op: Any, dtype: np.dtype, site: Any) -> Any:
-    """NumPy 2's `where` casts a Python int outside an integer dtype unsafely: -4 as uint8 is 252
-    (an int beyond int64 and uint64, e.g. 2**64, raises OverflowError there).
-    la.jit's traced int is an int64 argument cast at run time (the same wrap; its value is not
-    known here)."""
+    """A Python int beside an integer dtype in `where`, as the installed NumPy takes it: an
+    OverflowError at the user's line where it raises (numpy_where_checks_ints), else the
+    unsafe cast NumPy 2.0-2.4 make: -4 as uint8 is 252 (an int beyond int64 and uint64, e.g.
+    2**64, raises OverflowError there). la.jit's traced int is an int64 argument cast at run
+    time (the same wrap; its value is not known here); where NumPy raises, each call checks its
+    value (cache.require_fits)."""
     if isinstance(op, tuple) and op[0] is int and dtype.kind in "iu" and type(op[1]) is not int:
+        if numpy_where_checks_ints():
+            cache.require_fits(op[1], dtype, site)
         scalar = _bind.scalar_leaf(op[1], dtypes.int64, site)
         return scalar if dtype == dtypes.int64 else _bind.primitive(_CAST, (scalar,), (), (),
                                                                       dtype, site)
     if isinstance(op, tuple) and op[0] is int and dtype.kind in "iu":
+        if numpy_where_checks_ints():
+            _bind.check_weak_int(op[1], dtype, site)  # "Python integer -4 out of bounds for uint8"
+            return op
         if not -(1 << 63) <= op[1] < 1 << 64:  # NumPy reads it as a C long long or unsigned
             raise _bind.fail(OverflowError, f"Python int {op[1]} too large to convert to C long",
                              site)

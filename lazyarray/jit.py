@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cache, fp_errors
+from . import _bind, cache, fp_errors
 from .array import Array
 from .evaluation import build_plan, evaluate_arrays, options
 from .graph import Graph, Node, dtypes, get_op
@@ -28,7 +28,7 @@ from .graph.node import leaf_like
 from .runtime.fp_status import call as fp_call
 from .runtime.plan_cache import build_reference_plan
 from .settings import _applied as _settings_applied, get_settings
-from .traced_scalar import TracedScalar, TracerEvaluationError, tracer
+from .traced_scalar import TracedScalar, TracerEvaluationError, python_value, tracer
 from .creation import asarray, full
 
 _counters = cache.counters
@@ -149,6 +149,13 @@ class _Tracers:
         return t
 
 
+def _check_fits(checks: list[tuple[Any, Any, Any]], scalars: list[Any]) -> None:
+    """This call's traced ints where the trace met a dtype NumPy checks them against
+    (cache.require_fits): NumPy's OverflowError, naming the line in the function, at the call."""
+    for value, dtype, site in checks:
+        _bind.check_weak_int(python_value(value, scalars), dtype, site)
+
+
 def _run_plan(plan: Any, data: list[Any], values: list[Any]) -> list[Any]:
     return plan.run(data, values)
 
@@ -166,7 +173,7 @@ class _Trace:
     whether the plan's slots are the arguments in order (then the argument lists are passed as
     they are), and the constant scalars' places."""
 
-    __slots__ = ("array_slots", "out_nodes", "out_tree", "outputs", "plan", "reference",
+    __slots__ = ("array_slots", "checks", "out_nodes", "out_tree", "outputs", "plan", "reference",
                  "scalar_slots", "_arrays_in_order", "_scalars_in_order", "_scalar_template",
                  "_scalar_places", "_single", "_launch")
 
@@ -180,6 +187,8 @@ class _Trace:
 
     def run(self, arguments: list[Any], scalars: list[Any]) -> Any:
         """Run the plan on the arguments' buffers and scalars (in `flatten` order)."""
+        if self.checks:
+            _check_fits(self.checks, scalars)
         if self._arrays_in_order:
             data = arguments
         else:
@@ -300,10 +309,11 @@ class JitFunction:
                       for i, x in enumerate(args))
         tkwargs = {k: kwargs[k] if self._is_static(None, k)
                    else _substitute(kwargs[k], a_it, s_it.named(k)) for k in sorted(kwargs)}
-        with cache.busy(), cache.tracing(slot_of):
+        with cache.busy(), cache.tracing(slot_of) as traced:
             out = _scalars_as_arrays(self.fn(*targs, **tkwargs))
         out_arrays = _output_arrays(out)
         trace = _Trace()
+        trace.checks = traced.checks
         trace.out_tree = out if not isinstance(out, Array) else None
         trace.out_nodes = [a._node for a in out_arrays]
         trace.plan, leaves = cache.lookup_plan(trace.out_nodes, options(), build_plan)

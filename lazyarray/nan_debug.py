@@ -29,6 +29,7 @@ from .graph.kernel_ir import Kernel
 from .graph.registry import OpKind
 from .passes.pipeline import optimize_until
 from .runtime import fp_status
+from .runtime.evaluate import host_value
 from .runtime.interpreter import _apply
 
 _FLAGGED = 1 | 2 | 8  # divide, over, invalid (underflow makes no NaN or inf)
@@ -41,16 +42,19 @@ def check(outputs: Sequence[Node], buffers: Sequence[Any], bits: int) -> None:
         return
     try:
         found = first_nonfinite(outputs)
-    except Exception:  # data the references cannot read (device buffers): the evaluation stands
+    except Exception:  # data the references cannot read: the evaluation stands
         return
     if found is not None:
         raise FloatingPointError(_message(outputs, *found))
 
 
 def _finite(value: Any) -> bool:
-    a = np.asarray(value) if isinstance(value, (np.ndarray, np.generic)) else None
-    if a is None or a.dtype.kind not in "fc":
-        return True  # integers and bools are finite; device buffers are not read here
+    """Whether a result holds no NaN or infinity; a device (CuPy) buffer is read on the host
+    (a copy per evaluation, paid only while debug_nans is on: the cupy backend has no
+    floating-point flags, so its values are all the check has)."""
+    a = host_value(value)
+    if not isinstance(a, (np.ndarray, np.generic)) or a.dtype.kind not in "fc":
+        return True  # integers and bools are finite
     return bool(np.isfinite(a).all())
 
 
@@ -62,7 +66,8 @@ def first_nonfinite(outputs: Sequence[Node]) -> tuple[Node, np.ndarray, np.ndarr
     with fp_status.collecting():  # NumPy's own reports are not wanted here
         for n in graph.nodes:
             if n.is_leaf:
-                values[id(n)] = np.broadcast_to(np.asarray(n.data, dtype=n.dtype), n.shape)
+                data = np.asarray(host_value(n.data), dtype=n.dtype)
+                values[id(n)] = np.broadcast_to(data, n.shape)
                 continue
             args = tuple(values[id(i)] for i in n.inputs)
             out = values[id(n)] = _apply(n, args)

@@ -14,7 +14,8 @@ operation's dtype, as NEP 50 converts the number. lazyarray's functions recognis
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -197,6 +198,35 @@ def _leaves(e: TracedScalar) -> list[TracedArgument]:
         elif isinstance(x, TracedExpression):
             stack.extend(x.args)
     return found
+
+
+# Python operator -> its function (`python_value`).
+_PYTHON = {name: getattr(operator, f"{name}_" if name in ("and", "or") else name)
+           for name in (*_BINARY, *_UNARY)}
+
+
+def python_value(e: Any, scalars: Sequence[Any]) -> Any:
+    """The Python number the traced scalar `e` stands for at a call with these scalar arguments
+    (in `flatten` order), computed exactly as the eager program computes it. Iterative, as
+    `_lazyarray_build`."""
+    values: dict[int, Any] = {}
+    stack = [e]
+    while stack:
+        x = stack[-1]
+        if id(x) in values:
+            stack.pop()
+        elif isinstance(x, TracedArgument):
+            values[id(stack.pop())] = scalars[x.slot]
+        elif not isinstance(x, TracedExpression):
+            values[id(stack.pop())] = x
+        else:
+            missing = [a for a in x.args if id(a) not in values]
+            if missing:
+                stack.extend(missing)
+                continue
+            stack.pop()
+            values[id(x)] = _PYTHON[x.op](*(values[id(a)] for a in x.args))
+    return values[id(e)]
 
 
 def tracer(value: int | float, slot: int, name: str = "") -> TracedArgument:

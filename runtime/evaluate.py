@@ -11,7 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..graph import Graph, get_op
+from .backend import get_backend
 from .interpreter import run_reference
 
 _INPUT, _SCALAR = get_op("input"), get_op("scalar")
@@ -39,15 +42,29 @@ def split_leaves(graph: Graph) -> tuple[list[Any], list[Any]]:
     return arrays, scalars
 
 
+def host_value(value: Any) -> Any:
+    """`value` as NumPy can read it: device data (a leaf of the cupy backend; CuPy refuses
+    `np.asarray`: "Implicit conversion to a NumPy array is not allowed") copied to the host by
+    that backend; host arrays and Python scalars as they are."""
+    if isinstance(value, (np.ndarray, np.generic)) or not hasattr(
+            type(value), "__cuda_array_interface__"):
+        return value
+    return get_backend("cupy").to_host(value)
+
+
 class ReferencePlan:
-    """Runs a graph node by node. Holds the graph, so it is not meant for the plan cache."""
+    """Runs a graph node by node. Holds the graph, so it is not meant for the plan cache.
+    The oracle: its leaves are read on the host (device leaves copied there) and its results are
+    NumPy arrays on every backend; its callers (the error path's re-run naming this graph's
+    lines, the floating-point report's re-run, the tests) compare or report, never keep them."""
 
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
 
     def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[Any]:
         a, s = iter(arrays), iter(scalars)
-        values = [next(a) if n.op is _INPUT else next(s) for n in self.graph.nodes if n.is_leaf]
+        values = [host_value(next(a)) if n.op is _INPUT else next(s)
+                  for n in self.graph.nodes if n.is_leaf]
         return run_reference(self.graph, values)
 
 

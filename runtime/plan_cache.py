@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 
 from ..graph import Graph, Node, get_op
+from .backend import Backend, get_backend
+from .evaluate import host_value
 from .interpreter import _apply
 from .fp_status import numpy_errstate
 
@@ -268,6 +270,25 @@ class ReferenceStepPlan:
         return [values[k] for k in self.outputs]
 
 
-def build_reference_plan(graph: Graph, options: Any = None) -> ReferenceStepPlan:
-    """The node-by-node NumPy plan, made data-free so the plan cache may keep it."""
-    return ReferenceStepPlan(data_free_graph(graph))
+class DeviceReferencePlan:
+    """The node-by-node plan on a device backend (`optimize=False` on cupy): its array leaves are
+    read on the host and its outputs put back on the device, so that the caller gets the
+    backend's buffers, as from the backend's compiled plans."""
+
+    def __init__(self, plan: ReferenceStepPlan, backend: Backend) -> None:
+        self.plan, self.backend = plan, backend
+
+    def run(self, arrays: list[Any], scalars: list[Any]) -> list[Any]:
+        outputs = self.plan.run([host_value(a) for a in arrays], scalars)
+        return [self.backend.from_host(np.ascontiguousarray(o)) for o in outputs]
+
+
+def build_reference_plan(graph: Graph, options: Any = None
+                         ) -> ReferenceStepPlan | DeviceReferencePlan:
+    """The node-by-node NumPy plan, made data-free so the plan cache may keep it; on a device
+    backend, wrapped to read its leaves on the host and return device buffers."""
+    plan = ReferenceStepPlan(data_free_graph(graph))
+    backend = get_backend(options.backend) if options is not None else None
+    if backend is None or backend.device == "cpu":
+        return plan
+    return DeviceReferencePlan(plan, backend)

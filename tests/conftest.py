@@ -18,7 +18,10 @@ settings.load_profile("lazyarray")
 os.environ.setdefault("LAZYARRAY_BACKGROUND_COMPILES", "0")
 
 import lazyarray as la  # noqa: E402
+from lazyarray import donation  # noqa: E402
+from lazyarray.evaluation import _eager_applies  # noqa: E402
 from lazyarray.runtime import available_backends  # noqa: E402
+from lazyarray.settings import Settings  # noqa: E402
 
 # The dask backend runs the C kernels chunk by chunk; it has its own suite (tests/test_dask*.py)
 # instead of multiplying every differential test by a Dask graph's overhead.
@@ -57,11 +60,45 @@ _DEADLINE = float(os.environ.get("LAZYARRAY_TEST_DEADLINE") or "inf")
 _FIRST = frozenset(filter(None, os.environ.get("LAZYARRAY_TEST_FIRST", "").split(",")))
 
 
+# What a backend does not do, by design: a test of such a fact is marked `needs("eager")` (its
+# backend instances that lack it skip with the reason) or, where it checks values too, asks the
+# fixture `backend_does("eager")` around its structural asserts, so that the values are checked on
+# every backend. Each entry: (does the backend do it, why not).
+NEEDS: dict[str, tuple] = {
+    # lazyarray/eager.py computes on the host with the numpy backend's semantics
+    "eager": (lambda b: _eager_applies(Settings(backend=b)),
+              "the at-once path is off on {b} (lazyarray/evaluation.py `_eager_applies`)"),
+    # plans writing over dead inputs, updates written into their base's buffer (docs/caching.md,
+    # "Donation"); on cupy a scatter runs through NumPy on the host (docs/cuda_backend.md)
+    "donation": (lambda b: b in donation.BACKENDS,
+                 "buffer donation and in-place updates are off on {b} "
+                 "(lazyarray/donation.py `BACKENDS`)"),
+    # CPU flags and NumPy's reports (lazyarray/fp_errors.py); CUDA kernels have no such flags
+    "fp_errors": (lambda b: b != "cupy",
+                  "the {b} backend does not report floating-point errors, as CuPy and JAX do "
+                  "not: CUDA has no floating-point flags (docs/semantics.md)"),
+}
+
+
+def does(feature: str, backend: str) -> bool:
+    return NEEDS[feature][0](backend)
+
+
+@pytest.fixture
+def backend_does(backend):
+    """`backend_does("eager")`: whether this test's backend does that (NEEDS)."""
+    return lambda feature: does(feature, backend)
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m 'not exhaustive'` / `-m gpu` deselect
 def pytest_collection_modifyitems(config, items):
     for item in items:
         spec = getattr(item, "callspec", None)
         backend = spec.params.get("backend") if spec is not None else None
+        for mark in item.iter_markers("needs") if backend is not None else ():
+            feature = mark.args[0]
+            if not does(feature, backend):
+                item.add_marker(pytest.mark.skip(reason=NEEDS[feature][1].format(b=backend)))
         if backend == "c" and getattr(item, "originalname", None) in EXHAUSTIVE_ON_C:
             item.add_marker(pytest.mark.exhaustive)
         if backend == "cupy" and item.module.__name__ in GPU_DIFFERENTIAL_MODULES:

@@ -14,6 +14,8 @@ import numpy as np
 from hypothesis import HealthCheck, settings
 
 import lazyarray as la
+from lazyarray.runtime.select import resolve_backend
+from lazyarray.settings import get_settings
 
 ULPS = 4
 
@@ -188,6 +190,59 @@ def assert_complex_matches(got: np.ndarray, want: np.ndarray, ulps: float = ULPS
         bad = err > np.maximum(bound[ok], ulps * tiny)
         assert not bad.any(), (f"{int(bad.sum())} components differ, e.g. got {g[ok][bad][:3]}, "
                                f"want {w[ok][bad][:3]}")
+
+
+# NumPy results that the CPU backends reproduce bit for bit (or within a few ulps) because they
+# make the same library calls (OpenBLAS, LAPACK, glibc's libm) or take NumPy's steps: on a GPU,
+# cuBLAS and cuSOLVER sum a dot product or matmul in another order and CUDA's libm differs from
+# glibc's by 1-2 ulp per call, compounded over a test's few ops. Such comparisons allow
+# DEVICE_ULPS there (backend_ulps, assert_as_numpy); the CPU backends keep their own bound.
+DEVICE_ULPS = {"cupy": 16}
+
+
+def on_device() -> bool:
+    """Whether the active backend runs on a GPU (its results round as described above)."""
+    return resolve_backend(get_settings().backend) in DEVICE_ULPS
+
+
+def backend_ulps(ulps: float = 0) -> float:
+    """The ulps a comparison with NumPy allows on the active backend: `ulps` on the CPU
+    backends, at least DEVICE_ULPS on a GPU one."""
+    return max(ulps, DEVICE_ULPS.get(resolve_backend(get_settings().backend), 0))
+
+
+def assert_as_numpy(got: object, want: np.ndarray, ulps: float = 0,
+                    scale: np.ndarray | float = 0.0) -> None:
+    """`got` equals NumPy's `want`: bit for bit on the CPU backends (within `ulps` if given), on
+    a GPU within DEVICE_ULPS of max(|want|, `scale`). `scale`: the operands' magnitude, for a
+    result that cancels (`logaddexp2` near 0 is a difference of two terms of its operands'
+    size: their 1-2 ulp move it by as much, however small it is). NaN and infinities in NumPy's
+    places; a NaN's sign is not compared (CUDA's NaN is positive, x86's default NaN negative)."""
+    want = np.asarray(want)
+    got_np = np.asarray(got)
+    ulps = backend_ulps(ulps)
+    if ulps == 0 or want.dtype.kind not in "fc":
+        np.testing.assert_array_equal(got_np, want)
+        assert got_np.dtype == want.dtype, (got_np.dtype, want.dtype)
+        return
+    if want.dtype.kind == "c" or not np.any(scale):
+        return assert_matches(got, want, ulps)
+    assert got_np.dtype == want.dtype and got_np.shape == want.shape, (got_np.dtype, want.dtype)
+    info = np.finfo(want.dtype)
+    with np.errstate(all="ignore"):
+        scale = np.where(np.isfinite(scale), scale, 0.0)  # (an infinite operand: exact results)
+        bound = ulps * float(info.eps) * np.maximum(np.abs(want), scale) + ulps * float(info.tiny)
+        close = np.isfinite(want) & (np.abs(got_np - want) <= bound)
+    same = (got_np == want) | (np.isnan(got_np) & np.isnan(want))
+    bad = ~(same | close)
+    assert not bad.any(), (f"{int(bad.sum())} of {bad.size} differ by more than {ulps} ulps of "
+                           f"their scale: got {got_np[bad][:4]}, NumPy's {want[bad][:4]}")
+
+
+def assert_signbits(got: np.ndarray, want: np.ndarray) -> None:
+    """NumPy's sign bits (-0.0, the sign of a NaN NumPy's loop made); on a GPU not a NaN's."""
+    keep = ~np.isnan(want) if on_device() else np.ones(want.shape, bool)
+    np.testing.assert_array_equal(np.signbit(got)[keep], np.signbit(want)[keep])
 
 
 def f32(*shape, seed=0):

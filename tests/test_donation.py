@@ -59,7 +59,7 @@ def test_a_chain_of_scatters_lives_in_the_output_buffer():
     assert all(p.aliases()[s.output] == out for s in scatters if s.output != out)
 
 
-def test_a_chain_copies_its_base_once(backend, roomy):
+def test_a_chain_copies_its_base_once(backend, backend_does, roomy):
     base = np.random.default_rng(0).random((4, 4))
     want = _writes(np, base.copy())
     keep = la.array(base)
@@ -67,7 +67,9 @@ def test_a_chain_copies_its_base_once(backend, roomy):
     _writes(la, A)
     la.eval(A)
     info = la.cache_info()
-    assert (info.base_copies, info.base_copy_bytes, info.in_place_updates) == (1, base.nbytes, 5)
+    if backend_does("donation"):
+        counts = (info.base_copies, info.base_copy_bytes, info.in_place_updates)
+        assert counts == (1, base.nbytes, 5)
     assert_matches(A, want)
     assert_matches(keep, base)
 
@@ -91,7 +93,7 @@ def test_an_intermediate_still_read_later_is_copied_not_overwritten(backend, roo
         assert_matches(g, w)
 
 
-def test_an_at_update_of_an_intermediate_runs_in_place(backend, roomy):
+def test_an_at_update_of_an_intermediate_runs_in_place(backend, backend_does, roomy):
     x = la.array(np.arange(6.0))
     y = (x * 2).at[1].add(10.0).at[2].multiply(3.0).at[0].set(-1.0)
     want = (np.arange(6.0) * 2)
@@ -100,7 +102,8 @@ def test_an_at_update_of_an_intermediate_runs_in_place(backend, roomy):
     want[0] = -1.0
     la.eval(y)
     info = la.cache_info()
-    assert info.in_place_updates == 3 and info.base_copies == 0  # `x * 2` written in the output
+    if backend_does("donation"):  # `x * 2` written in the output
+        assert info.in_place_updates == 3 and info.base_copies == 0
     assert_matches(y, want)
     assert_matches(x, np.arange(6.0))
 
@@ -136,7 +139,7 @@ def _evaluated(values):
     return a
 
 
-def test_a_chain_of_writes_on_a_dead_leaf_copies_nothing(backend, donating):
+def test_a_chain_of_writes_on_a_dead_leaf_copies_nothing(backend, backend_does, donating):
     base = np.random.default_rng(1).random((6, 5))
     A = _evaluated(base)
     want = base.copy()
@@ -146,25 +149,33 @@ def test_a_chain_of_writes_on_a_dead_leaf_copies_nothing(backend, donating):
     before = la.cache_info()
     la.eval(A)
     info = la.cache_info()
-    assert info.inputs_donated - before.inputs_donated == 1
-    assert info.base_copies == before.base_copies  # the chain ran in the old buffer
+    if backend_does("donation"):
+        assert info.inputs_donated - before.inputs_donated == 1
+        assert info.base_copies == before.base_copies  # the chain ran in the old buffer
     assert_matches(A, want)
 
 
-def test_an_elementwise_update_loop_writes_over_its_input(backend, donating):
+def _address(buffer) -> int:
+    """Where a host or device (CuPy) buffer's data starts."""
+    interface = getattr(buffer, "__cuda_array_interface__", None) or buffer.__array_interface__
+    return interface["data"][0]
+
+
+def test_an_elementwise_update_loop_writes_over_its_input(backend, backend_does, donating):
     x0 = np.linspace(-1, 1, 50)
     x, want = _evaluated(x0), x0.copy()
-    address = x._node.data.__array_interface__["data"][0]  # (holding the buffer would keep it)
+    address = _address(x._node.data)  # (holding the buffer would keep it)
     for _ in range(4):
         x = x * 2 + 1
         want = want * 2 + 1
         la.eval(x)
-    assert la.cache_info().inputs_donated == 4
-    assert x._node.data.__array_interface__["data"][0] == address  # nothing allocated
+    if backend_does("donation"):
+        assert la.cache_info().inputs_donated == 4
+        assert _address(x._node.data) == address  # nothing allocated
     assert_matches(x, want)
 
 
-def test_a_node_budget_cut_donates_the_written_array(backend, donating):
+def test_a_node_budget_cut_donates_the_written_array(backend, backend_does, donating):
     base = np.random.default_rng(2).random((8, 8))
     A, want = _evaluated(base), base.copy()
     with la.config(max_graph_nodes=12):
@@ -172,7 +183,8 @@ def test_a_node_budget_cut_donates_the_written_array(backend, donating):
             A[i % 8, (3 * i) % 8] = A[i % 8, (3 * i) % 8] + i
             want[i % 8, (3 * i) % 8] += i
         info = la.cache_info()
-        assert info.graph_cuts >= 2 and info.inputs_donated >= info.graph_cuts
+        assert info.graph_cuts >= 2
+        assert info.inputs_donated >= info.graph_cuts or not backend_does("donation")
     assert_matches(A, want)
 
 
@@ -257,7 +269,7 @@ def test_the_users_shared_array_is_never_written(backend, donating):
     assert la.cache_info().inputs_donated == 0
 
 
-def test_donation_is_part_of_the_plan_key(backend, donating):
+def test_donation_is_part_of_the_plan_key(backend, backend_does, donating):
     """The same graph with a live and with a dead input: two plans; the live one never
     writes over its input, also after the donating plan was cached."""
     for keep in (False, True, False, True):
@@ -268,9 +280,11 @@ def test_donation_is_part_of_the_plan_key(backend, donating):
         assert_matches(x, np.arange(5.0) * 2.0 + 1.0)
         if keep:
             assert_matches(held, np.arange(5.0))
-    assert la.cache_info().inputs_donated == 2
+    assert la.cache_info().inputs_donated == 2 or not backend_does("donation")
 
 
+@pytest.mark.needs("donation")
+@pytest.mark.needs("fp_errors")
 def test_an_evaluation_that_raises_after_writing_marks_the_value_lost(backend, donating):
     x = _evaluated(np.array([1.0, 1e300]))
     x = x * 1e10
@@ -347,6 +361,8 @@ def test_random_writes_with_old_values_kept_or_not_match_numpy(backend, donating
     assert_matches(A, W)
 
 
+@pytest.mark.needs("donation")
+@pytest.mark.needs("fp_errors")
 def test_a_donating_run_still_reports_its_floating_point_flags(backend, donating):
     x = _evaluated(np.array([1.0, 1e300]))
     x = x * 1e10
@@ -356,11 +372,11 @@ def test_a_donating_run_still_reports_its_floating_point_flags(backend, donating
     assert_matches(x, np.array([1e10, np.inf]))
 
 
-def test_la_arrays_copy_is_lazyarrays_own(backend, donating):
+def test_la_arrays_copy_is_lazyarrays_own(backend, backend_does, donating):
     x = la.array(np.arange(6.0))
     x = x + 1.0
     la.eval(x)
-    assert la.cache_info().inputs_donated == 1
+    assert la.cache_info().inputs_donated == 1 or not backend_does("donation")
     assert_matches(x, np.arange(6.0) + 1.0)
 
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import lazyarray as la
 
 sys.path.insert(0, str(Path(__file__).parent))
+from numpy_oracle import assert_as_numpy  # noqa: E402
 from programs import make_inputs  # noqa: E402
 
 
@@ -33,13 +34,14 @@ def _same_value(a):
 # --- what runs at once, and what stays lazy ---------------------------------------------------------
 
 
-def test_an_op_on_an_indexed_read_runs_at_once(backend):
+def test_an_op_on_an_indexed_read_runs_at_once(backend, backend_does):
     A = la.asarray(np.arange(12.0).reshape(3, 4))
     d = A[1, 2] * 2.0 - A[0, 1]
-    assert _is_leaf(d)
+    assert _is_leaf(d) or not backend_does("eager")
     assert float(d) == 11.0
     s = la.dot(A[1, :2], A[2, :2])
-    assert _is_leaf(s) and float(s) == np.dot(np.arange(4.0, 6.0), np.arange(8.0, 10.0))
+    assert _is_leaf(s) or not backend_does("eager")
+    assert float(s) == np.dot(np.arange(4.0, 6.0), np.arange(8.0, 10.0))
 
 
 def test_ops_on_whole_user_arrays_stay_lazy(backend):
@@ -67,6 +69,7 @@ def test_eager_size_zero_keeps_everything_lazy(backend):
     assert float(d) == 10.0 and np.asarray(A)[0, 0] == 1.0
 
 
+@pytest.mark.needs("eager")
 def test_results_above_the_size_limit_stay_lazy(backend):
     A = la.asarray(np.ones((8, 8)))
     with la.config(eager_size=4):
@@ -79,14 +82,14 @@ def test_results_above_the_size_limit_stay_lazy(backend):
 # --- writes in place, and the values that must not change --------------------------------------------
 
 
-def test_element_writes_go_into_the_buffer_itself(backend):
+def test_element_writes_go_into_the_buffer_itself(backend, backend_does):
     A = la.asarray(np.zeros((5, 5)))
     A[0, 0] = 1.0  # the first write may copy the user's buffer
     same = _same_value(A)
     for i in range(5):
         for j in range(5):
             A[i, j] = float(i * 5 + j)
-    assert same()  # no copy of A per write
+    assert same() or not backend_does("eager")  # no copy of A per write
     np.testing.assert_array_equal(np.asarray(A), np.arange(25.0).reshape(5, 5))
 
 
@@ -99,11 +102,11 @@ def test_augmented_element_writes_match_numpy(backend):
             a[i, j] -= np.dot(a[i, :j], a[j, :j])
             A[i, j] /= A[j, j]
             a[i, j] /= a[j, j]
-    np.testing.assert_array_equal(np.asarray(A), a)
+    assert_as_numpy(A, a)  # (la.dot is cuBLAS's on a GPU)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "int64", "float32", "bool"])
-def test_element_writes_of_every_value_kind_match_numpy(dtype, backend):
+def test_element_writes_of_every_value_kind_match_numpy(dtype, backend, backend_does):
     """Python floats, ints (negative indices too), NumPy float64 scalars and 0-d Arrays written
     into an element: NumPy's conversion in every case; into a buffer only the handle holds the
     write goes into that buffer (float64/int64 values of the array's own kind), else through
@@ -124,7 +127,7 @@ def test_element_writes_of_every_value_kind_match_numpy(dtype, backend):
     a[1, 1] += a[2, 2]
     np.testing.assert_array_equal(np.asarray(A), a)
     assert np.asarray(A).dtype == a.dtype
-    if dtype in ("float64", "int64"):
+    if dtype in ("float64", "int64") and backend_does("eager"):
         assert same()
 
 
@@ -142,7 +145,7 @@ def test_an_element_write_numpy_refuses_raises_its_error(backend):
     np.testing.assert_array_equal(np.asarray(A), [[1, 0], [0, 0]])
 
 
-def test_basic_writes_go_into_the_buffer_and_match_numpy(backend):
+def test_basic_writes_go_into_the_buffer_and_match_numpy(backend, backend_does):
     """`out[:, i, j, :] = s`, `A[i] = row`, `A[i, j:] = 0.0` into a buffer only the handle holds:
     NumPy's values, the same buffer; a value of another dtype, with extra leading dims or of a
     shape that does not broadcast takes the general path (NumPy's cast, or its error)."""
@@ -159,7 +162,7 @@ def test_basic_writes_go_into_the_buffer_and_match_numpy(backend):
             out_np[:, i, j, :] = s_np
     out[0, 2, 1:] = 7
     out_np[0, 2, 1:] = 7
-    assert same()
+    assert same() or not backend_does("eager")
     out[1] = out[0, 0]  # a view of its own buffer: the general path (refcounts)
     out_np[1] = out_np[0, 0]
     np.testing.assert_array_equal(np.asarray(out), out_np)
@@ -171,7 +174,7 @@ def test_basic_writes_go_into_the_buffer_and_match_numpy(backend):
     np.testing.assert_array_equal(np.asarray(out), out_np)
 
 
-def test_chained_element_writes_reach_the_root_and_keep_other_readers(backend):
+def test_chained_element_writes_reach_the_root_and_keep_other_readers(backend, backend_does):
     """`A[i][j] = v` writes through the row view into A's buffer; a pending reader of the root
     and an evaluated copy keep their values, an evaluated live view sees the write (NumPy's
     view), and a view of a reshape NumPy would copy takes the general path."""
@@ -185,7 +188,7 @@ def test_chained_element_writes_reach_the_root_and_keep_other_readers(backend):
         for j in range(4):
             A[i][j] = A[i][j] * 2.0 + 1.0
             a[i][j] = a[i][j] * 2.0 + 1.0
-    assert same()
+    assert same() or not backend_does("eager")
     np.testing.assert_array_equal(np.asarray(A), a)
     np.testing.assert_array_equal(np.asarray(row), a[2])
     pending = A * 1.0  # a reader of A's buffer (lazy, or computed at once)
@@ -202,7 +205,7 @@ def test_chained_element_writes_reach_the_root_and_keep_other_readers(backend):
     np.testing.assert_array_equal(np.asarray(A), a)
 
 
-def test_writes_keyed_by_numpy_integers_go_into_the_buffer(backend):
+def test_writes_keyed_by_numpy_integers_go_into_the_buffer(backend, backend_does):
     """`for i in np.arange(n)`: NumPy integer keys write as Python ints do (in place, NumPy's
     values); out of range is NumPy's IndexError."""
     a, b = np.zeros((4, 5)), np.arange(20.0).reshape(4, 5)
@@ -215,7 +218,7 @@ def test_writes_keyed_by_numpy_integers_go_into_the_buffer(backend):
             a[i, j] = float(i * 5 + j)
         A[np.uint8(i), 1:3] = B[i, 3:5]
         a[np.uint8(i), 1:3] = b[i, 3:5]
-    assert same()
+    assert same() or not backend_does("eager")
     np.testing.assert_array_equal(np.asarray(A), a)
     with pytest.raises(IndexError):
         A[np.int64(4), 0] = 1.0
@@ -275,14 +278,14 @@ def test_the_users_numpy_array_is_never_written(backend):
     np.testing.assert_array_equal(np.asarray(A), np.diag([0.0, 2.0, 1.0]))
 
 
-def test_a_fill_becomes_a_buffer_at_its_first_write(backend):
+def test_a_fill_becomes_a_buffer_at_its_first_write(backend, backend_does):
     z = la.zeros((4, 4))
     kept = z + 0.0  # lazy, over the fill
     z[1, 2] = 3.0
-    assert _is_leaf(z)
+    assert _is_leaf(z) or not backend_does("eager")
     same = _same_value(z)
     z[2, 1] = 4.0
-    assert same()
+    assert same() or not backend_does("eager")
     expected = np.zeros((4, 4))
     expected[1, 2], expected[2, 1] = 3.0, 4.0
     np.testing.assert_array_equal(np.asarray(z), expected)
@@ -317,6 +320,7 @@ def test_row_swaps_with_advanced_indexing(backend):
 # --- errors and warnings as NumPy gives them ---------------------------------------------------------
 
 
+@pytest.mark.needs("fp_errors")
 def test_a_division_by_zero_warns_at_the_users_line(backend):
     A = la.asarray(np.ones((2, 2)))
     with pytest.warns(RuntimeWarning, match="divide by zero"):
@@ -324,6 +328,7 @@ def test_a_division_by_zero_warns_at_the_users_line(backend):
     assert float(r) == np.inf
 
 
+@pytest.mark.needs("fp_errors")
 def test_errstate_raise_applies(backend):
     A = la.asarray(np.ones((2, 2)))
     with la.errstate(divide="raise"), pytest.raises(FloatingPointError):
@@ -371,7 +376,7 @@ INDEX_LOOPS = ["cholesky", "lu", "trisolv", "durbin", "gramschmidt", "syrk", "ga
 
 
 @pytest.mark.parametrize("name", INDEX_LOOPS)
-def test_index_loops_build_no_plan_per_iteration(name, backend):
+def test_index_loops_build_no_plan_per_iteration(name, backend, backend_does):
     module = importlib.import_module(f"programs.{name}")
     args_np = [a.copy() if isinstance(a, np.ndarray) else a for a in make_inputs(name, "small")]
     args = [la.asarray(a.copy()) if isinstance(a, np.ndarray) else a for a in args_np]
@@ -380,7 +385,7 @@ def test_index_loops_build_no_plan_per_iteration(name, backend):
     got = module.kernel(la, *args)
     la.eval(*[a for a in args if isinstance(a, la.Array)])
     built = la.cache_info().plans_built
-    assert built <= 3, f"{name}: {built} plans for one call"
+    assert built <= 3 or not backend_does("eager"), f"{name}: {built} plans for one call"
     for g, w in zip(args, args_np):
         if isinstance(w, np.ndarray):
             np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, atol=1e-12)
@@ -391,14 +396,14 @@ def test_index_loops_build_no_plan_per_iteration(name, backend):
 
 
 @pytest.mark.parametrize("N", [12, 40])
-def test_cholesky_plans_do_not_grow_with_size(N, backend):
+def test_cholesky_plans_do_not_grow_with_size(N, backend, backend_does):
     module = importlib.import_module("programs.cholesky")
     (a,) = make_inputs("cholesky", dict(N=N))
     A = la.asarray(a.copy())
     la.clear_caches()
     module.kernel(la, A)
     np.asarray(A)
-    assert la.cache_info().plans_built == 0
+    assert la.cache_info().plans_built == 0 or not backend_does("eager")
     module.kernel(np, a)
     np.testing.assert_allclose(np.asarray(A), a, rtol=1e-12)
 
@@ -463,7 +468,7 @@ def test_random_write_sequences_match_numpy(ops, eager_size):
             np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, atol=1e-12)
 
 
-def test_augmented_writes_through_views_go_in_place_once(backend):
+def test_augmented_writes_through_views_go_in_place_once(backend, backend_does):
     """`A[:, j] -= v` writes through the view `A[:, j]` and then assigns it back: the second
     write is the same view (its run-time starts equal) and is skipped; the first goes into A's
     buffer (the view is A's only other reader)."""
@@ -477,7 +482,7 @@ def test_augmented_writes_through_views_go_in_place_once(backend):
         a[:, j] -= np.linspace(0, 1, 6) * float(j)
         A[j] /= A[j, j] + 1.0
         a[j] /= a[j, j] + 1.0
-    assert same()
+    assert same() or not backend_does("eager")
     np.testing.assert_allclose(np.asarray(A), a, rtol=1e-15)
 
 
@@ -497,7 +502,7 @@ def test_writes_through_a_view_keep_values_other_readers_hold(backend):
     np.testing.assert_array_equal(np.asarray(A)[0], want)
 
 
-def test_writes_through_views_go_into_the_buffer(backend):
+def test_writes_through_views_go_into_the_buffer(backend, backend_does):
     a = np.arange(30.0).reshape(5, 6)
     A = la.asarray(a.copy())
     A[0, 0] = 0.0
@@ -512,7 +517,7 @@ def test_writes_through_views_go_into_the_buffer(backend):
         col = A[:, k]
         col += 0.5
         a[:, k] += 0.5
-    assert same()
+    assert same() or not backend_does("eager")
     np.testing.assert_array_equal(np.asarray(A), a)
     np.testing.assert_array_equal(np.asarray(T), a.T)
 
@@ -536,7 +541,7 @@ def test_a_write_through_a_view_keeps_pending_readers_of_the_root(write, backend
     assert np.asarray(A)[1].tolist() == np.asarray(row).tolist()
 
 
-def test_a_large_pending_array_read_by_an_index_loop_is_evaluated_once(backend):
+def test_a_large_pending_array_read_by_an_index_loop_is_evaluated_once(backend, backend_does):
     """covariance: `data -= mean` leaves data pending (large: lazy); the loop's small products
     of its columns compute it once (the Array's own evaluation), not once per iteration."""
     d = np.random.default_rng(4).random((300, 40))
@@ -548,16 +553,16 @@ def test_a_large_pending_array_read_by_an_index_loop_is_evaluated_once(backend):
     out = la.zeros((40, 40))
     for i in range(40):
         out[i, i:] = data[:, i] @ data[:, i:] / 299.0
-        if i == 0:
+        if i == 0 and backend_does("eager"):
             assert not data._node.inputs  # evaluated at the first product, as an Array
-    assert la.cache_info().plans_built <= 2
+    assert la.cache_info().plans_built <= 2 or not backend_does("eager")
     dn = d - d.mean(axis=0)
     for i in range(40):
         cov[i, i:] = dn[:, i] @ dn[:, i:] / 299.0
     np.testing.assert_allclose(np.asarray(out), cov, rtol=1e-12, atol=1e-14)
 
 
-def test_a_small_value_of_a_large_graph_is_evaluated_at_its_write(backend):
+def test_a_small_value_of_a_large_graph_is_evaluated_at_its_write(backend, backend_does):
     """`out[i] = (A * x).sum()`: the value is one element but its graph reads a (600, 600)
     intermediate, too large to run node by node. Left pending, the scatter's index `i` entered
     the key of whichever plan computed it later (a plan per index: nbody's energies); evaluated
@@ -572,12 +577,12 @@ def test_a_small_value_of_a_large_graph_is_evaluated_at_its_write(backend):
         v = v * 0.9 + 0.1
         out[i] = (A * x).sum()
         want[i] = (a * v).sum()
-    assert _is_leaf(out)
+    assert _is_leaf(out) or not backend_does("eager")
     np.testing.assert_allclose(np.asarray(out), want, rtol=1e-12)
-    assert la.cache_info().plans_built <= 3, la.cache_info()
+    assert la.cache_info().plans_built <= 3 or not backend_does("eager"), la.cache_info()
 
 
-def test_a_held_value_is_evaluated_for_every_array_that_holds_it(backend):
+def test_a_held_value_is_evaluated_for_every_array_that_holds_it(backend, backend_does):
     """Floyd-Warshall's `path[:] = minimum(path[:], add.outer(path[:, k], path[k, :]))`: the
     column read finds path's large pending value held by a live Array and evaluates it. The view
     `path[:]` holds the same node as its root: evaluating only the first Array found left `path`
@@ -590,10 +595,10 @@ def test_a_held_value_is_evaluated_for_every_array_that_holds_it(backend):
     for k in range(40):
         path[:] = la.minimum(path[:], la.add.outer(path[:, k], path[k, :]))
         want[:] = np.minimum(want[:], np.add.outer(want[:, k], want[k, :]))
-        if k:
+        if k and backend_does("eager"):
             assert not path._node.inputs or path._node.inputs[0].inputs == (), k  # one step
     np.testing.assert_array_equal(np.asarray(path), want)
-    assert la.cache_info().plans_built <= 3, la.cache_info()
+    assert la.cache_info().plans_built <= 3 or not backend_does("eager"), la.cache_info()
 
 
 # --- views replayed on a buffer: C and Python agree with NumPy -----------------------------------------
@@ -643,7 +648,7 @@ def test_view_values_match_numpys_views(keys, reshape):
         assert np.shares_memory(got, A._node.data) or got.size == 0
 
 
-def test_ops_on_views_broadcast_as_numpy(backend):
+def test_ops_on_views_broadcast_as_numpy(backend, backend_does):
     """One ufunc over views and scalars computed at once lets NumPy broadcast (the graph's
     broadcast_to nodes skipped), the result of the graph's shape and dtype."""
     a = np.arange(24.0).reshape(4, 6)
@@ -653,7 +658,7 @@ def test_ops_on_views_broadcast_as_numpy(backend):
              (lambda m: m[1:3, None, 2] - m[0, :3], (2, 3)), (lambda m: m[0, 1] * 2.0, ())]
     for fn, shape in cases:
         got, want = fn(A), fn(a)
-        assert not got._node.inputs  # computed at once
+        assert not got._node.inputs or not backend_does("eager")  # computed at once
         assert got.shape == shape == want.shape and got.dtype == want.dtype
         np.testing.assert_array_equal(np.asarray(got), want)
 
@@ -699,6 +704,7 @@ def test_assigning_a_view_to_its_own_selection_is_skipped_and_others_are_written
     np.testing.assert_array_equal(np.asarray(col), a[:, 2])
 
 
+@pytest.mark.needs("eager")
 def test_graphs_over_at_once_values_share_plans_with_graphs_over_buffers(backend, fresh_caches):
     """A value computed at once carries a mark its key leaves out: the same lazy graph over it
     and over any other buffer of its shape and dtype is one plan (nbody built 3 plans apart by

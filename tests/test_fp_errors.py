@@ -41,6 +41,7 @@ def numpy_messages(expr, arrays):
     return expected, [str(w.message) for w in seen if w.category is RuntimeWarning]
 
 
+@pytest.mark.needs("fp_errors")
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_warn_names_numpy_message_and_user_line(backend, name):
     expr, arrays = CASES[name]
@@ -60,6 +61,7 @@ def test_warn_names_numpy_message_and_user_line(backend, name):
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.needs("fp_errors")
 def test_raise_raises_numpy_error(backend, name):
     expr, arrays = CASES[name]
     with np.errstate(all="raise", under="ignore"):
@@ -88,6 +90,7 @@ def test_ignore_is_silent(backend, name):
             np.testing.assert_array_equal(got, expected)
 
 
+@pytest.mark.needs("fp_errors")
 def test_call_print_log_modes_as_numpy(backend, capfd):
     a, b = np.ones(4), np.zeros(4)
     calls, theirs = [], []
@@ -178,6 +181,7 @@ def test_threads_gather_flags_on_c():
                 np.asarray(la.asarray(np.ones(n)) / la.asarray(b) * 2)
 
 
+@pytest.mark.needs("fp_errors")
 def test_jit_reports_as_numpy(backend):
     """la.jit's traced plan reports with the call's own values and line."""
     @la.jit
@@ -282,6 +286,7 @@ def test_isclose_of_infinities_is_silent_as_numpy(backend):
         np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.needs("fp_errors")
 def test_nan_inputs_compared_in_c_do_not_rerun_every_evaluation(backend, monkeypatch):
     """C comparisons raise `invalid` on a NaN operand where NumPy's do not: the first evaluation
     re-runs and finds nothing to report, later ones of the same plan with NaN inputs skip the

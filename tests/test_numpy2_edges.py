@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from numpy_oracle import assert_signbits
 
 U8 = np.array([0, 1, 2, 255], np.uint8)
 I8 = np.array([-128, -5, 3, 127], np.int8)
@@ -29,9 +30,22 @@ CASES = [
 ]
 
 
+def _numpy(fn, *args):
+    """NumPy's result, or the exception it raised (NumPy 2.5's where raises OverflowError for a
+    Python int its dtype cannot hold, where 2.0-2.4 cast it unsafely)."""
+    try:
+        return fn(np, *args)
+    except OverflowError as exc:
+        return exc
+
+
 @pytest.mark.parametrize("name, fn, data", CASES, ids=[c[0] for c in CASES])
 def test_matches_numpy(backend, name, fn, data):
-    want = fn(np, data)
+    want = _numpy(fn, data)
+    if isinstance(want, Exception):
+        with pytest.raises(type(want), match="out of bounds.*test_numpy2_edges.py"):
+            fn(la, la.asarray(data))
+        return
     got = np.asarray(fn(la, la.asarray(data)))
     assert got.dtype == want.dtype, name
     np.testing.assert_array_equal(got, want)
@@ -60,14 +74,44 @@ def test_jit_comparison_with_a_traced_int_is_exact_for_every_value(backend, name
 
 @pytest.mark.parametrize("data", [U8, I8, U64], ids=["uint8", "int8", "uint64"])
 def test_jit_where_casts_a_traced_int_as_numpy_for_every_value(backend, data):
-    """`where(c, -4, u8)` casts the int unsafely (252), as NumPy's where; with la.jit's traced int
-    the cast ran `s % 256` at trace time (TracerEvaluationError). It is now a run-time cast."""
+    """`where(c, -4, u8)` as the installed NumPy's where: an unsafe cast (252, NumPy 2.0-2.4) or
+    OverflowError (2.5); with la.jit's traced int the cast ran `s % 256` at trace time
+    (TracerEvaluationError). It is now a run-time cast, or a check at each call."""
     f = la.jit(lambda x, s: (la.where(x > 1, s, x), la.where(x > 1, x, s)))
     x = la.asarray(data)
     for s in (2, 300, -4, 2**40, -2**40):
-        for got, want in zip(f(x, s), (np.where(data > 1, s, data), np.where(data > 1, data, s))):
-            assert got.dtype == want.dtype
-            np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"s={s}")
+        want = _numpy(lambda m: (m.where(data > 1, s, data), m.where(data > 1, data, s)))
+        if isinstance(want, Exception):
+            with pytest.raises(type(want), match="out of bounds"):
+                f(x, s)
+            continue
+        for got, w in zip(f(x, s), want):
+            assert got.dtype == w.dtype
+            np.testing.assert_array_equal(np.asarray(got), w, err_msg=f"s={s}")
+
+
+def test_where_raises_for_an_int_its_dtype_cannot_hold_where_numpy_does(monkeypatch):
+    """The branch NumPy 2.5 takes (probed: lazyarray/elementwise.py numpy_where_checks_ints),
+    on whichever NumPy runs here: OverflowError at the user's line, eagerly and lazily; under
+    la.jit at the call whose traced int does not fit, one trace for every value."""
+    from lazyarray import elementwise
+
+    monkeypatch.setattr(elementwise, "numpy_where_checks_ints", lambda: True)
+    x = la.asarray(U8)
+    for bad in (-4, 256, 2**64):
+        with pytest.raises(OverflowError, match=f"Python integer {bad} out of bounds for uint8 "
+                                                r"\(at .*test_numpy2_edges.py"):
+            la.where(x > 1, bad, x)
+    np.testing.assert_array_equal(np.asarray(la.where(x > 1, 7, x * 1)), np.where(U8 > 1, 7, U8))
+    f = la.jit(lambda x, s: la.where(x > 1, x, s * 2))
+    la.clear_caches()
+    for s in (0, 127, 128, -1, 100):
+        if 0 <= 2 * s <= 255:
+            np.testing.assert_array_equal(np.asarray(f(x, s)), np.where(U8 > 1, U8, 2 * s))
+        else:
+            with pytest.raises(OverflowError, match=f"Python integer {2 * s} out of bounds"):
+                f(x, s)
+    assert la.cache_info().jit_traces == 1
 
 
 @pytest.mark.parametrize("shape", [(3,), (1, 1), (1,)])
@@ -103,7 +147,7 @@ def test_scalar_half_power_is_numpys_sqrt_and_cumprod_is_numpys(backend):
         want, g = fn(x), np.asarray(g)
         assert g.dtype == want.dtype
         np.testing.assert_array_equal(g, want)
-        np.testing.assert_array_equal(np.signbit(g), np.signbit(want))
+        assert_signbits(g, want)
     assert np.asarray(la.cumprod(la.asarray(m))).tolist() == np.cumprod(m).tolist()
 
 

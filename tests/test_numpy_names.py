@@ -15,6 +15,7 @@ from hypothesis.extra import numpy as hnp
 
 import lazyarray as la
 from lazyarray.lib.stride_tricks import sliding_window_view
+from numpy_oracle import on_device
 
 rng = np.random.default_rng(24)
 F = rng.standard_normal((4, 6))
@@ -350,6 +351,11 @@ def _as_list(out):
     return list(out) if isinstance(out, (tuple, list)) else [out]
 
 
+# Cases whose value is rounding noise, equal to NumPy's only through the same LAPACK call: the
+# condition number of a singular matrix is 1 / (a singular value that is a rounding residue).
+ROUNDING_NOISE = frozenset({"cond_singular_svd"})
+
+
 def test_names_match_numpy(backend):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", np.exceptions.RankWarning)
@@ -368,6 +374,9 @@ def test_names_match_numpy(backend):
             got.shape,
             want.shape,
         )
+        if k in ROUNDING_NOISE and on_device():  # LAPACK's noise is not cuSOLVER's
+            assert got > 1 / np.finfo(want.dtype).eps, (k, got)
+            continue
         tight = 2e-5 if want.dtype in (np.float32, np.complex64) else 1e-11
         np.testing.assert_allclose(got, want, rtol=tight, atol=tight, err_msg=k, equal_nan=True)
 

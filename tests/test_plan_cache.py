@@ -21,6 +21,7 @@ from lazyarray.graph.signature import graph_signature
 from lazyarray.runtime import available_backends
 
 import lazyarray as la
+from fake_device import DeviceArray, FakeDevice
 from numpy_oracle import f32
 from lazyarray import cache
 
@@ -369,7 +370,40 @@ def test_leaf_outputs_of_a_graph_built_directly(backend):
     s = Node(get_op("scalar"), (), (), (), f, data=2.0)
     y = Node(get_op("exp"), (x,), (), (4,), f)
     program = optimize(Graph([x, y, x, s, x2]))
-    outs = get_backend(backend).compile(program).run([data, data], [2.0])  # x, x2
+    runner = get_backend(backend)
+    outs = runner.compile(program).run([data, data], [2.0])  # x, x2 (device buffers on cupy)
     for got, want in zip(outs, [data, np.exp(data), data, np.float32(2.0), data]):
-        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+        np.testing.assert_allclose(runner.to_host(got), want, rtol=1e-6)
     assert len({id(o) for o in outs}) == len(outs)
+
+
+def test_reference_plans_read_device_leaves_on_the_host(monkeypatch):
+    """The node-by-node plans over a device backend's leaves (the cupy backend's: CuPy arrays,
+    which `np.asarray` refuses): the oracle (ReferencePlan: the tests', the error path's re-run)
+    reads them on the host and gives NumPy arrays; the `optimize=False` plan gives the backend's
+    device buffers, as its compiled plans do."""
+    import importlib
+
+    from lazyarray.runtime import ReferencePlan, plan_cache, split_leaves
+    from lazyarray.runtime.evaluate import EvaluateOptions
+
+    # (the package's `evaluate` is the function of that name)
+    evaluate = importlib.import_module("lazyarray.runtime.evaluate")
+    device = FakeDevice()
+    monkeypatch.setattr(evaluate, "get_backend", lambda name: device)
+    monkeypatch.setattr(plan_cache, "get_backend", lambda name: device)
+    x = la.asarray(f32(3, 4))
+    y = la.exp(x) * 2.0 + x.sum(axis=0)
+    graph = Graph([y._node, x._node])
+    arrays, scalars = split_leaves(graph)
+    on_device = [DeviceArray(np.asarray(a)) for a in arrays]
+    want = ReferencePlan(graph).run(arrays, scalars)
+    got = ReferencePlan(graph).run(on_device, scalars)
+    for g, w in zip(got, want):
+        assert type(g) is np.ndarray
+        np.testing.assert_array_equal(g, w)
+    plan = plan_cache.build_reference_plan(graph, EvaluateOptions(backend="cupy", optimize=False))
+    got = plan.run(on_device, scalars)
+    for g, w in zip(got, want):
+        assert type(g) is DeviceArray
+        np.testing.assert_array_equal(g.host, w)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from numpy_oracle import on_device
 
 torch = pytest.importorskip("torch")
 
@@ -48,18 +49,28 @@ def test_bfloat16_and_grad_tensors_fail_clearly():
 
 
 def test_from_dlpack_of_an_array_and_torch_cannot_write_into_it(backend):
+    """On a GPU backend the capsule is device memory: torch makes a CUDA tensor (read here with
+    `.cpu()`), NumPy refuses it (BufferError, as for a CuPy array), and the export is a copy
+    whatever `copy` says (CuPy's DLPack has no read-only flag: lazyarray/array.py __dlpack__)."""
     x = la.asarray(np.arange(6.0).reshape(2, 3))
     y = x * 2.0 + 1.0  # pending: DLPack evaluates it
     for a, want in ((x, np.arange(6.0).reshape(2, 3)), (y, np.arange(6.0).reshape(2, 3) * 2 + 1)):
         t = torch.from_dlpack(a)
         assert t.dtype == torch.float64 and tuple(t.shape) == (2, 3)
-        np.testing.assert_array_equal(t.numpy(), want)
+        assert t.is_cuda == on_device()
+        np.testing.assert_array_equal(t.cpu().numpy(), want)
         t.add_(100.0)  # torch ignores DLPack's read-only flag: it got a copy
         np.testing.assert_array_equal(np.asarray(a), want)
     np.testing.assert_array_equal(np.asarray(x + 1), np.arange(6.0).reshape(2, 3) + 1)
-    with pytest.raises(BufferError, match="read-only"):
-        torch.from_dlpack(x, copy=False)
-    assert not np.from_dlpack(x).flags.writeable  # NumPy keeps the flag: no copy there
+    if on_device():
+        torch.from_dlpack(x, copy=False).add_(100.0)  # a copy too
+        np.testing.assert_array_equal(np.asarray(x), np.arange(6.0).reshape(2, 3))
+        with pytest.raises(BufferError):
+            np.from_dlpack(x)
+    else:
+        with pytest.raises(BufferError, match="read-only"):
+            torch.from_dlpack(x, copy=False)
+        assert not np.from_dlpack(x).flags.writeable  # NumPy keeps the flag: no copy there
     for dtype, name in DTYPES.items():
         if dtype in (torch.uint16, torch.uint32, torch.uint64):
             continue  # torch's DLPack import has no unsigned types beyond uint8

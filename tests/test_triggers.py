@@ -8,6 +8,7 @@ every trigger runs a graph.
 from __future__ import annotations
 
 import copy
+import importlib
 import pickle
 
 import numpy as np
@@ -15,6 +16,7 @@ import pytest
 
 import lazyarray as la
 from lazyarray import evaluation
+from numpy_oracle import on_device
 
 
 @pytest.fixture
@@ -56,8 +58,16 @@ TRIGGERS = {
     "bool": lambda y: bool(y[0, 0] > 0), "la.eval": la.eval,
     "la.block_until_ready": la.block_until_ready, "method": lambda y: y.block_until_ready(),
     "format": lambda y: f"{y.sum():.3f}", "pickle": lambda y: pickle.dumps(y),
-    "dlpack": lambda y: np.from_dlpack(y),
+    "dlpack": lambda y: _from_dlpack(y),
 }
+
+
+def _from_dlpack(y):
+    """DLPack read by the library of the Array's device: NumPy, or CuPy on a GPU backend, where
+    the capsule is device memory (np.from_dlpack raises BufferError, as for a CuPy array)."""
+    if on_device():
+        return importlib.import_module("cupy").from_dlpack(y)
+    return np.from_dlpack(y)
 
 
 @pytest.mark.parametrize("trigger", list(TRIGGERS))

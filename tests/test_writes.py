@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from numpy_oracle import assert_matches
+from numpy_oracle import ULPS, assert_matches, backend_ulps
 
 import lazyarray as la
 
@@ -24,13 +24,16 @@ def _run_both(program, make):
 
 
 def _check(program, make):
+    """The programs' values and mutated arguments as NumPy's (their `xp.dot` is cuBLAS's on a
+    GPU: numpy_oracle.DEVICE_ULPS)."""
     want, got, np_args, la_args = _run_both(program, make)
+    ulps = backend_ulps(ULPS)
     for w, g in zip(np_args, la_args):
-        assert_matches(g, w)
+        assert_matches(g, w, ulps)
     if want is not None:
         for w, g in zip(want if isinstance(want, tuple) else (want,),
                         got if isinstance(got, tuple) else (got,)):
-            assert_matches(g, np.asarray(w))
+            assert_matches(g, np.asarray(w), ulps)
 
 
 def _matrix():

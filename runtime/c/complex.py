@@ -10,8 +10,11 @@ transcendental functions (exp, log, sqrt, the trigonometric and hyperbolic funct
 inverses) call C99 <complex.h> (`cexp`, `clog`, `csqrt`, `casin`, ...) in C: NumPy's npy_math
 calls the same libm functions where the platform has them, so the special values (inf, nan, signed
 zeros) are C99 Annex G's, as NumPy's, and results agree within a few ulp. NVRTC has no <complex.h>:
-the CUDA dialect uses short textbook formulas on the real libm functions instead (compile-checked
-only; no GPU here to compare them with NumPy, see docs/semantics.md).
+the CUDA dialect renders runtime/c/complex_cuda.py's versions on the real libm functions instead
+(msun's and Hull et al.'s algorithms, Annex G's special values, scaled against overflow), and
+power's general path multiplies with Annex G's rule as glibc's cpow does. `formulas=True` prints
+those in C: tests/test_complex_formulas.py compiles them on the CPU and compares them with NumPy
+(special-value grids, power grids, hypothesis values of every magnitude).
 
 No -ffast-math anywhere: it would drop the inf/nan handling.
 """

@@ -1,4 +1,4 @@
-"""The CUDA dialect's complex functions (runtime/c/complex.py's formulas on real libm functions; NVRTC
+"""The CUDA dialect's complex functions (runtime/c/complex_cuda.py, on real libm functions: NVRTC
 has no <complex.h>) compiled as C and compared with NumPy on the CPU: no GPU here runs them, so
 this is where their special values and accuracy are checked.
 
@@ -24,7 +24,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from lazyarray.runtime import available_backends
 from lazyarray.runtime.c import prelude as c_prelude
 from lazyarray.runtime.c.compiler import find_compiler
@@ -99,7 +98,7 @@ def _grid(dtype) -> np.ndarray:
 
 
 def _special_mismatches(got: np.ndarray, want: np.ndarray, componentwise: bool,
-                        truth: np.ndarray | None = None, ulps=4) -> list[str]:
+                        truth: np.ndarray | None = None, ulps=4) -> list[int]:
     """Where `got` breaks the rule of the module docstring (nan/inf/zero exact, finite within
     `ulps`: of each component when `componentwise`, else of |truth|)."""
     eps = float(np.finfo(want.real.dtype).eps)
@@ -175,25 +174,67 @@ def test_cuda_power_special_values(library, suffix):
     """power on every pair of grid values: NumPy's zero-base, integer and general paths."""
     g = _grid(SUFFIXES[suffix])
     a, b = (v.ravel() for v in np.meshgrid(g, g))
+    got, want, where = _power_mismatches(library, suffix, a, b)
+    assert not where, f"{len(where)} of {a.size} differ:\n{_describe(a, got, want, where, b)}"
+
+
+def _power_mismatches(library, suffix: str, a: np.ndarray, b: np.ndarray):
+    """(got, NumPy's, [indices]) where a ** b breaks the rule of `_special_mismatches`, with the
+    error that exp(b log a) carries (|b log a| ulps of its exponent, in NumPy's and in ours)."""
     got, want = _run(library, "cpow", suffix, a, b), _reference("cpow", a, b)
-    truth = _reference("cpow", a.astype(np.complex128), b.astype(np.complex128))
-    truth = np.where(np.isfinite(want.real) & np.isfinite(want.imag), truth, want)
-    # the general path (exp(b log a)) carries |b log a| ulps of its exponent into the result,
-    # in NumPy's and in ours
-    with np.errstate(all="ignore"):
-        ulps = 4 + 4 * np.abs(b.astype(np.complex128)) * np.abs(np.log(a.astype(np.complex128)))
-    ulps = np.nan_to_num(ulps, nan=4, posinf=np.inf)
+    with np.errstate(all="ignore"):  # (a signaling nan's cast is "invalid")
+        a2, b2 = a.astype(np.complex128), b.astype(np.complex128)
+        truth, w = _reference("cpow", a2, b2), b2 * np.log(a2)
+        ulps = np.nan_to_num(4 + 4 * np.abs(b2) * np.abs(np.log(a2)), nan=4, posinf=np.inf)
+        finite = np.isfinite(want.real) & np.isfinite(want.imag)
+        # one component overflowed: |result| is out of range, the other is checked as finite
+        over = np.isinf(want.real) ^ np.isinf(want.imag)
+        truth = np.where(finite, truth, np.where(over, got, want).astype(np.complex128))
+    truth.real[over & np.isinf(want.real)] = want.real[over & np.isinf(want.real)]
+    truth.imag[over & np.isinf(want.imag)] = want.imag[over & np.isinf(want.imag)]
     where = _special_mismatches(got, want, False, truth, ulps)
-    # where the angle of b log a is lost to rounding (|b log a| eps > 1/2), the result's phase
-    # is noise: only its nan, inf and zero places are compared (glibc's signs are no better)
-    noise = ulps * np.finfo(want.real.dtype).eps > 0.5
-    # ... and where b log a has a subnormal component: that has a few digits only
+    # where the angle of b log a is uncertain by more than its distance to an axis (|b log a|
+    # eps against |cos| or |sin| of it) or b log a has a subnormal component (a few digits), the
+    # signs of the result's components are noise: only its nan, inf and zero places are
+    # compared (glibc's signs are no better)
+    delta = ulps * np.finfo(want.real.dtype).eps
     with np.errstate(all="ignore"):
-        w = b.astype(np.complex128) * np.log(a.astype(np.complex128))
+        noise = (delta > 0.5) | (np.abs(np.cos(w.imag)) < delta) | (np.abs(np.sin(w.imag)) < delta)
     for part in (w.real, w.imag):
         noise |= (part != 0) & (np.abs(part) < np.finfo(want.real.dtype).tiny)
-    where = [i for i in where if not (noise[i] and _same_kind(got[i], want[i]))]
-    assert not where, f"{len(where)} of {a.size} differ:\n{_describe(a, got, want, where, b)}"
+    return got, want, [i for i in where if not (noise[i] and _same_kind(got[i], want[i]))]
+
+
+def _random_bits(rng: np.random.Generator, dtype, n: int) -> np.ndarray:
+    """Complex values whose components are random bit patterns (every magnitude, subnormals,
+    inf, nan), moderate values of random scale or small integers (power's integer path)."""
+    real = np.float32 if dtype == np.complex64 else np.float64
+    uint = np.uint32 if real == np.float32 else np.uint64
+    bits = rng.integers(0, np.iinfo(uint).max, (2, n), uint, endpoint=True).view(real)
+    scaled = (rng.standard_normal((2, n)) * np.exp(rng.uniform(-30, 30, (2, n)))).astype(real)
+    ints = rng.integers(-5, 5, (2, n)).astype(real)
+    pick = rng.random((2, n))
+    parts = np.where(pick < 0.4, bits, np.where(pick < 0.8, scaled, ints))
+    z = np.empty(n, dtype)
+    z.real, z.imag = parts
+    return z
+
+
+@pytest.mark.parametrize("suffix", SUFFIXES)
+def test_cuda_formulas_on_random_bits(library, suffix):
+    """50,000 values of every magnitude per function and for power (~1 s)."""
+    rng = np.random.default_rng(29)
+    x = _random_bits(rng, SUFFIXES[suffix], 50_000)
+    for name in FUNCTIONS:
+        got, want = _run(library, name, suffix, x), _reference(name, x)
+        with np.errstate(all="ignore"):
+            truth = _reference(name, x.astype(np.complex128))
+        truth = np.where(np.isfinite(want.real) & np.isfinite(want.imag), truth, want)
+        where = _special_mismatches(got, want, False, truth, ULPS)
+        assert not where, f"{name}: {len(where)} differ\n{_describe(x, got, want, where)}"
+    a, b = x, _random_bits(rng, SUFFIXES[suffix], x.size)
+    got, want, where = _power_mismatches(library, suffix, a, b)
+    assert not where, f"power: {len(where)} differ\n{_describe(a, got, want, where, b)}"
 
 
 def _same_kind(g: complex, w: complex) -> bool:
@@ -202,8 +243,8 @@ def _same_kind(g: complex, w: complex) -> bool:
                for p, q in ((g.real, w.real), (g.imag, w.imag)))
 
 
-_FLOAT = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
-                   st.floats(-8, 8), st.floats(-1e-3, 1e-3), st.sampled_from([0.0, -0.0, 1.0, -1.0]))
+_FLOAT = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.floats(-8, 8),
+                   st.floats(-1e-3, 1e-3), st.sampled_from([0.0, -0.0, 1.0, -1.0]))
 
 
 @pytest.mark.parametrize("suffix", SUFFIXES)

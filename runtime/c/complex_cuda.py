@@ -32,19 +32,21 @@ def _constants(real) -> dict[str, str]:
     eps, f = float(info.eps), "f" if real == np.float32 else ""
     values = {
         "EPS": eps, "RECIP_EPS": 1 / eps, "EPS2_128": eps * eps / 128, "EPS_128": eps / 128,
-        "TWO_EPS": 2 / eps, "FOUR_EPS2": 4 / eps / eps,
+        "TWO_RECIP_EPS": 2 / eps, "FOUR_RECIP_EPS2": 4 / eps / eps,
         "SQRT6EPS4": float(np.sqrt(6 * eps)) / 4, "SQRT3EPS2": float(np.sqrt(3 * eps)) / 2,
         # 4 sqrt(min normal) and sqrt(min normal), rounded up/down to powers of two (msun's)
         "FOUR_SQRT_MIN": 2.0 ** -509 if f == "" else 2.0 ** -61,
         "SQRT_MIN": 2.0 ** -511 if f == "" else 2.0 ** -63,
         # exp(x) overflows past EXP_BIG; sinh/cosh/tanh are e^|x|/2 (to an ulp) past HYP_CUT
-        "EXP_BIG": 709.0 if f == "" else 88.0, "EXP_CLAMP": 1500.0 if f == "" else 200.0,
+        "EXP_BIG": 709.0 if f == "" else 88.0, "HYP_CUT": 22.0 if f == "" else 9.0,
+        # e^x overflows past EXP_CLAMP even times the smallest subnormal sin(y)
+        "EXP_CLAMP": 1500.0 if f == "" else 200.0,
         "INV_LN2": 1.4426950408889634,
         # ln 2 = LN2_HI + LN2_LO, LN2_HI with trailing zero bits (k LN2_HI is exact; fdlibm's)
         "LN2_HI": 6.93147180369123816490e-01 if f == "" else 6.9314575195e-01,
-        "LN2_LO": 1.90821492927058770002e-10 if f == "" else 1.4286067653e-06, "HYP_CUT": 22.0 if f == "" else 9.0,
+        "LN2_LO": 1.90821492927058770002e-10 if f == "" else 1.4286067653e-06,
         "MAX_4": float(info.max) / 4, "MAX_2": float(info.max) / 2,
-        # sqrt's small-input scaling: 2^(2k) up, 2^-k down
+        # sqrt's and log's small-input scaling: 2^(2k) up, 2^-k down
         "TINY": 2.0 ** -1020 if f == "" else 2.0 ** -124,
         "UP": 2.0 ** 108 if f == "" else 2.0 ** 48, "DOWN": 2.0 ** -54 if f == "" else 2.0 ** -24,
     }
@@ -163,14 +165,17 @@ _FORMULAS = {
         else re = log1pF(d + sqrtF(d * (y + 1)));
     }
     else re = logF(A + sqrtF(A * A - 1));
-    if (y < @FOUR_SQRT_MIN) { num = y * @TWO_EPS; den = A * @TWO_EPS; }
+    if (y < @FOUR_SQRT_MIN) { num = y * @TWO_RECIP_EPS; den = A * @TWO_RECIP_EPS; }
     else if (y / A <= (R)0.6417) { num = y / A; den = sqrtF((1 - num) * (1 + num)); }
     else if (y == 1 && x < @EPS_128) den = sqrtF(x) * sqrtF((A + y) / 2);
     else if (x >= @EPS * fabsF(d)) {  /* A - y = fp + (|z - i| - (y - 1)) / 2 */
         const R fm = d < 0 ? (rm - d) / 2 : d == 0 ? x / 2 : x * x / (rm + d) / 2;
         den = sqrtF((fp + fm) * (A + y));
     }
-    else if (y > 1) { den = x * @FOUR_EPS2 * y / sqrtF((y + 1) * d); num = y * @FOUR_EPS2; }
+    else if (y > 1) {  /* scaled up: den would underflow */
+        den = x * @FOUR_RECIP_EPS2 * y / sqrtF((y + 1) * d);
+        num = y * @FOUR_RECIP_EPS2;
+    }
     else den = sqrtF((1 - y) * (1 + y));
     return la_make_@S(re, b.re == 0 ? atan2F(num, den) : atan2F(den, copysignF(num, b.im)));""",
     "asinh": """const R x = a.re, y = a.im, ax = fabsF(x), ay = fabsF(y);

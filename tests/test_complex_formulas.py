@@ -7,8 +7,9 @@ this is where their special values and accuracy are checked.
   (numpy_oracle's specials: 1e30, -745, 88.5, ...), plus overflow/underflow edges: nan in the
   same places as NumPy, infinities and zeros with NumPy's signs, finite components within
   4 ulp of NumPy's component (the Array API test's rule);
-- random values of every magnitude (hypothesis): the same nan/inf/zero rule, finite components
-  within a few ulp of |NumPy's complex128 result| (a component can be a cancellation residue);
+- random values of every magnitude (hypothesis, and random bit patterns): the same nan/inf/zero
+  rule, finite components within a few ulp of |NumPy's complex128 result| (a component can be a
+  cancellation residue);
 - power on the same grids (NumPy's integer, zero-base and general paths).
 
 The CUDA libm differs from glibc by <= 2 ulp on the real functions; the bounds leave room for it.

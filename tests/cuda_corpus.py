@@ -153,6 +153,10 @@ def gradient_programs() -> list[Program]:
     return [program_of(mlp[0], *mlp[1]), program_of(*lstm)]
 
 
+_COMPLEX_TRANSCENDENTAL = ("exp", "log", "sqrt", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
+                           "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh")
+
+
 def complex_programs() -> list[Program]:
     """complex64/complex128: every op that takes complex (tests/test_complex.py's lists), with
     broadcasting and weak Python scalars, casts to and from every dtype, sum/prod/mean/var."""
@@ -171,6 +175,10 @@ def complex_programs() -> list[Program]:
         out.append(program_of(*casts))
         out.append(program_of(la.sum(x, axis=1), la.prod(x, axis=(0, 2)), la.mean(x),
                               la.var(x, axis=-1), la.sum(la.exp(x) * y, axis=0)))
+        # one kernel per transcendental function and power: optimized, so the spill and register
+        # checks see the Annex G helpers (runtime/c/complex_cuda.py) on their own
+        out += [program_of(getattr(la, n)(x)) for n in _COMPLEX_TRANSCENDENTAL]
+        out.append(program_of(la.power(x, y)))
     return out
 
 

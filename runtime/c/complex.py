@@ -10,15 +10,22 @@ transcendental functions (exp, log, sqrt, the trigonometric and hyperbolic funct
 inverses) call C99 <complex.h> (`cexp`, `clog`, `csqrt`, `casin`, ...) in C: NumPy's npy_math
 calls the same libm functions where the platform has them, so the special values (inf, nan, signed
 zeros) are C99 Annex G's, as NumPy's, and results agree within a few ulp. NVRTC has no <complex.h>:
-the CUDA dialect uses short textbook formulas on the real libm functions instead (compile-checked
-only; no GPU here to compare them with NumPy, see docs/semantics.md).
+the CUDA dialect renders runtime/c/complex_cuda.py's versions on the real libm functions instead
+(msun's and Hull et al.'s algorithms, Annex G's special values, scaled against overflow), and
+power's general path multiplies with Annex G's rule as glibc's cpow does. `formulas=True` prints
+those in C: tests/test_complex_formulas.py compiles them on the CPU and compares them with NumPy
+(special-value grids, power grids, hypothesis values of every magnitude).
 
 No -ffast-math anywhere: it would drop the inf/nan handling.
 """
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
+
+from . import complex_cuda
 
 COMPLEX_SUFFIX = {"c64": np.dtype("complex64"), "c128": np.dtype("complex128")}
 _REAL = {"c64": ("float", "f"), "c128": ("double", "")}  # component C type, libm suffix
@@ -27,7 +34,7 @@ _REAL = {"c64": ("float", "f"), "c128": ("double", "")}  # component C type, lib
 _UNARY_C99 = ("exp", "log", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
               "tanh", "asinh", "acosh", "atanh")
 _RESULT = {"abs": "r", "eq": "b", "isnan": "b", "isinf": "b", "isfinite": "b"}
-_BINARY = frozenset({"add", "sub", "mul", "div", "cpow", "eq"})
+_BINARY = frozenset({"add", "sub", "mul", "div", "cpow", "eq"}) | complex_cuda.BINARY
 
 
 def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
@@ -90,9 +97,9 @@ def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
     }
     if fn in bodies:
         return bodies[fn]
-    if fn in _UNARY_C99 or (cuda and fn in _CUDA_FORMULAS):
+    if fn in _UNARY_C99 or (cuda and fn in complex_cuda.NAMES):
         if cuda:
-            return _CUDA_FORMULAS[fn].replace("@S", s), (mk, *_CUDA_DEPS.get(fn, ()))
+            return complex_cuda.render(fn, s)
         cfn = "c" + fn  # cexp, casin, ...
         return (f"return la_fromz_{s}({cfn}F(la_toz_{s}(a)));", (f"la_toz_{s}", f"la_fromz_{s}"))
     raise KeyError(fn)
@@ -103,9 +110,10 @@ def _pow(s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
     for a zero base, repeated squaring
     for integer exponents below 100 in magnitude, else the library's cpow."""
     mk, mul, div = f"la_make_{s}", f"la_mul_{s}", f"la_div_{s}"
-    general = (f"la_exp_{s}({mul}(b, la_log_{s}(a)))" if cuda
+    # glibc's cpow is cexp(b * clog(a)) with C99's multiplication (Annex G), as `mulg`
+    general = (f"la_exp_{s}(la_mulg_{s}(b, la_log_{s}(a)))" if cuda
                else f"la_fromz_{s}(cpowF(la_toz_{s}(a), la_toz_{s}(b)))")
-    deps = (mk, mul, div) + ((f"la_exp_{s}", f"la_log_{s}") if cuda
+    deps = (mk, mul, div) + ((f"la_exp_{s}", f"la_log_{s}", f"la_mulg_{s}") if cuda
                              else (f"la_toz_{s}", f"la_fromz_{s}"))
     body = (f"if (b.re == 0 && b.im == 0) return {mk}((R)1, (R)0);\n"
             "    if (a.re == 0 && a.im == 0) {\n"
@@ -128,74 +136,6 @@ def _pow(s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
             "    }\n"
             f"    return {general};")
     return body, deps
-
-
-# CUDA: formulas on the real functions (no <complex.h> in NVRTC). exp keeps a real argument's
-# zero imaginary part; sqrt is the usual cancellation-free form; tanh avoids overflow for large
-# |re|; the inverse functions go through log and sqrt (and their symmetries for the sign of re).
-_CUDA_FORMULAS = {
-    "exp": ("if (a.im == 0) return la_make_@S(expF(a.re), a.im);\n"
-            "    const R e = expF(a.re);\n"
-            "    return la_make_@S(e * cosF(a.im), e * sinF(a.im));"),
-    "log": "return la_make_@S(logF(hypotF(a.re, a.im)), atan2F(a.im, a.re));",
-    "sqrt": ("if (a.re == 0 && a.im == 0) return la_make_@S((R)0, a.im);\n"
-             "    if (isinf(a.im)) return la_make_@S((R)INFINITY, a.im);\n"
-             "    const R t = sqrtF((fabsF(a.re) + hypotF(a.re, a.im)) * (R)0.5);\n"
-             "    if (a.re >= 0) return la_make_@S(t, a.im / (2 * t));\n"
-             "    return la_make_@S(fabsF(a.im) / (2 * t), copysignF(t, a.im));"),
-    "sin": "return la_make_@S(sinF(a.re) * coshF(a.im), cosF(a.re) * sinhF(a.im));",
-    "cos": "return la_make_@S(cosF(a.re) * coshF(a.im), -sinF(a.re) * sinhF(a.im));",
-    "sinh": "return la_make_@S(sinhF(a.re) * cosF(a.im), coshF(a.re) * sinF(a.im));",
-    "cosh": "return la_make_@S(coshF(a.re) * cosF(a.im), sinhF(a.re) * sinF(a.im));",
-    "tanh": ("if (fabsF(a.re) > (R)20) return la_make_@S(copysignF((R)1, a.re), "
-             "copysignF((R)0, sinF(2 * a.im)));\n"
-             "    const R t = tanF(a.im), s = sinhF(a.re), beta = 1 + t * t;\n"
-             "    const R rho = sqrtF(1 + s * s), den = 1 + beta * s * s;\n"
-             "    return la_make_@S(beta * rho * s / den, t / den);"),
-    "tan": ("const T w = la_tanh_@S(la_make_@S(-a.im, a.re));\n"
-            "    return la_make_@S(w.im, -w.re);"),
-    # asinh and atanh are odd and conjugate-symmetric: computed on (|re|, |im|), where the
-    # formula has no cancellation and no branch cut, then given the signs of re and im (so a
-    # signed zero picks the side of a branch cut, as in C99)
-    # log(1 + w) without cancellation for small w (re >= 0 here)
-    "logonepq": ("if (fabsF(a.re) > (R)1e4 || fabsF(a.im) > (R)1e4)\n"
-                 "        return la_log_@S(la_make_@S(1 + a.re, a.im));\n"
-                 "    return la_make_@S(log1pF(2 * a.re + a.re * a.re + a.im * a.im) / 2, "
-                 "atan2F(a.im, 1 + a.re));"),
-    # asinh z = log1p(z + z^2 / (1 + sqrt(1 + z^2))); atanh z = log1p(2z / (1 - z)) / 2
-    "asinhq": ("const T one = la_make_@S((R)1, (R)0), z2 = la_mul_@S(a, a);\n"
-               "    const T s = la_add_@S(one, la_sqrt_@S(la_add_@S(z2, one)));\n"
-               "    return la_logonepq_@S(la_add_@S(a, la_div_@S(z2, s)));"),
-    "atanhq": ("if (a.re == 1 && a.im == 0) return la_make_@S((R)INFINITY, (R)0);\n"
-               "    const T one = la_make_@S((R)1, (R)0);\n"
-               "    const T w = la_logonepq_@S(la_div_@S(la_add_@S(a, a), la_sub_@S(one, a)));\n"
-               "    return la_make_@S(w.re / 2, w.im / 2);"),
-    "asinh": ("const T w = la_asinhq_@S(la_make_@S(fabsF(a.re), fabsF(a.im)));\n"
-              "    return la_make_@S(copysignF(w.re, a.re), copysignF(w.im, a.im));"),
-    "atanh": ("const T w = la_atanhq_@S(la_make_@S(fabsF(a.re), fabsF(a.im)));\n"
-              "    return la_make_@S(copysignF(w.re, a.re), copysignF(w.im, a.im));"),
-    "asin": ("const T w = la_asinh_@S(la_make_@S(-a.im, a.re));\n"
-             "    return la_make_@S(w.im, -w.re);"),
-    "acos": ("const T w = la_asin_@S(a);\n"
-             "    return la_make_@S((R)1.570796326794896619231321691639751442 - w.re, -w.im);"),
-    # acosh is conjugate-symmetric: computed for im >= 0, given the sign of im
-    "acosh": ("const T one = la_make_@S((R)1, (R)0), z = la_make_@S(a.re, fabsF(a.im));\n"
-              "    const T w = la_log_@S(la_add_@S(z, la_mul_@S(la_sqrt_@S(la_add_@S(z, one)), "
-              "la_sqrt_@S(la_sub_@S(z, one)))));\n"
-              "    return la_make_@S(w.re, copysignF(w.im, a.im));"),
-    "atan": ("const T w = la_atanh_@S(la_make_@S(-a.im, a.re));\n"
-             "    return la_make_@S(w.im, -w.re);"),
-}
-_CUDA_DEPS = {
-    "tan": ("la_tanh_@S",),
-    "logonepq": ("la_log_@S",),
-    "asinhq": ("la_logonepq_@S", "la_add_@S", "la_sqrt_@S", "la_mul_@S", "la_div_@S"),
-    "asinh": ("la_asinhq_@S",), "atanh": ("la_atanhq_@S",),
-    "asin": ("la_asinh_@S",), "acos": ("la_asin_@S",),
-    "acosh": ("la_log_@S", "la_add_@S", "la_mul_@S", "la_sqrt_@S", "la_sub_@S"),
-    "atanhq": ("la_logonepq_@S", "la_div_@S", "la_add_@S", "la_sub_@S"),
-    "atan": ("la_atanh_@S",),
-}
 
 
 def _type_text(s: str, cuda: bool, qualifier: str) -> str:
@@ -221,7 +161,7 @@ def handles(name: str) -> bool:
 
 
 def _known_fn(fn: str) -> bool:
-    return fn in _CUDA_FORMULAS or fn in _UNARY_C99 or fn in _RESULT or fn in _BINARY or fn in (
+    return fn in complex_cuda.NAMES or fn in _UNARY_C99 or fn in _RESULT or fn in _BINARY or fn in (
         "neg", "conj", "rint", "recip", "sign", "expmone", "logonep", "logtwo", "logten")
 
 
@@ -260,11 +200,7 @@ def helper(name: str, qualifier: str, bool_type: str, real_type, formulas: bool 
     ret = {"r": r, "b": bool_type}.get(_RESULT.get(fn, "c"), t)
     params = f"{t} a, {t} b" if fn in _BINARY else f"{t} a"
     text = body.replace("@S", s)
-    for real_fn in ("fabs", "hypot", "nearbyint", "sin", "cos", "tan", "exp", "expm1", "log",
-                    "atan2", "sqrt", "copysign", "sinh", "cosh", "cpow", "log1p"):
-        text = text.replace(real_fn + "F(", real_fn + f + "(")
-    for c99 in _UNARY_C99:
-        text = text.replace(f"c{c99}F(", f"c{c99}{f}(")
+    text = re.sub(r"\b([a-z][a-z0-9]*)F\(", lambda m: m.group(1) + f + "(", text)  # libm suffix
     text = text.replace("(R)", f"({r})").replace("const R ", f"const {r} ")
     text = text.replace("const T ", f"const {t} ").replace("    T ", f"    {t} ")
     full = f"{qualifier} {ret} la_{name}({params})\n{{\n    {text}\n}}"

@@ -235,7 +235,8 @@ class Array:
         read-only flag), else as a copy (`copy=False` then shares it writable: the caller must not
         write); a copy also to torch, which speaks 1.0 but ignores the flag (torch.from_dlpack(x)
         then wrote into x with `add_`; `copy=False` raises BufferError there); GPU buffers (no
-        read-only flag in CuPy) as a copy. `dl_device=(1, 0)` asks for the
+        read-only flag in CuPy) as a copy, shared only with `copy=False` (never a copy then, as
+        the standard says; torch: BufferError). `dl_device=(1, 0)` asks for the
         CPU: a GPU Array is copied to the host (BufferError with `copy=False`)."""
         data = self._data()
         to_host = dl_device is not None and tuple(dl_device)[0] == 1
@@ -246,22 +247,23 @@ class Array:
         elif dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
             raise BufferError(f"cannot export to DLPack device {tuple(dl_device)}")
         kwargs: dict[str, Any] = {} if max_version is None else {"max_version": max_version}
+        ignores_flag = _ignores_read_only(sys._getframe(1))
+        if copy is False and ignores_flag:
+            raise BufferError("torch ignores DLPack's read-only flag: sharing this immutable "
+                              "Array's buffer would let it write there; leave copy=None")
         if not isinstance(data, np.ndarray):  # a GPU buffer: finish the work that writes it first
-
             backend = get_backend("cupy")
-            with backend.stream:
-                data = data.copy()
+            if copy is not False:
+                with backend.stream:
+                    data = data.copy()
             backend.synchronize()
             return data.__dlpack__(stream=stream, **kwargs)
-        ignores_flag = _ignores_read_only(sys._getframe(1))
         if copy is False:
-            if ignores_flag:
-                raise BufferError("torch ignores DLPack's read-only flag: sharing this immutable "
-                                  "Array's buffer would let it write there; leave copy=None")
             return data.__dlpack__(**kwargs)
         if copy or ignores_flag or max_version is None or tuple(max_version) < (1, 0):
             return data.copy().__dlpack__(**kwargs)
         return _read_only(data).__dlpack__(**kwargs)
+
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._data().__dlpack_device__()
 

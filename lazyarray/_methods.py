@@ -264,6 +264,11 @@ def _operators() -> None:
                                    _writes.prune_views, np.dtype(np.int64))
         if hasattr(_bind.FAST, "set_index_types"):  # np.int64 & co. as indices, as Python ints
             _bind.FAST.set_index_types(tuple(NUMPY_INTS))
+    if (_bind.FAST is not None and hasattr(_bind.FAST, "install_setitem")
+            and hasattr(_bind.FAST, "install_eager")):
+        # A C method for an index loop's element writes into a buffer only the handle holds
+        # (eager.write_basic's element case); the Python method for everything else.
+        _bind.FAST.install_setitem(__setitem__, np.dtype(np.float64))
 
 
 def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:

@@ -384,7 +384,8 @@ def _programs(draw):
     for _ in range(draw(st.integers(1, 12))):
         h = draw(st.integers(0, len(shapes) - 1))
         shape = shapes[h]
-        kind = draw(st.sampled_from(["view", "view", "set", "iadd", "imul", "T", "reshape"]))
+        kind = draw(st.sampled_from(["view", "view", "set", "iadd", "imul", "T", "reshape",
+                                     "element", "element", "pending"]))
         if kind == "view":
             key = _basic_key(draw, shape)
             steps.append(("view", h, key))
@@ -395,10 +396,19 @@ def _programs(draw):
         elif kind == "reshape":
             steps.append(("reshape", h, None))
             shapes.append((int(np.prod(shape)),))
+        elif kind == "pending":  # a value computed from the handle, read at the end
+            steps.append(("pending", h, None))
+            shapes.append(shape)
+        elif kind == "element" and shape and all(shape):
+            # `x[i, j] = 2.5` or `x[i, j] = x[k, l]`: the element writes _trace.c does in C
+            dst = tuple(draw(st.integers(-n, n - 1)) for n in shape)
+            src = draw(st.one_of(st.floats(-9, 9, width=16),
+                                 st.tuples(*(st.integers(-n, n - 1) for n in shape))))
+            steps.append(("element", h, (dst, src)))
         elif shape:  # (an element is NumPy's scalar: a copy, with nothing to write)
             key = _basic_key(draw, shape)
-            value = draw(st.integers(-9, 9))
-            steps.append((kind, h, (key, value)))
+            value = draw(st.one_of(st.integers(-9, 9), st.floats(-9, 9, width=16)))
+            steps.append((kind if kind != "element" else "set", h, (key, value)))
     return steps
 
 
@@ -412,6 +422,11 @@ def _play(steps, root):
             handles.append(x.T)
         elif kind == "reshape":
             handles.append(x.reshape(-1))  # a view or a copy, by NumPy's rule
+        elif kind == "pending":
+            handles.append(x * 1.0)
+        elif kind == "element":
+            dst, src = arg
+            x[dst] = x[src] if type(src) is tuple else src
         elif kind == "set":
             x[arg[0]] = arg[1]
         elif kind == "iadd":

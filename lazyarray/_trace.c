@@ -24,6 +24,8 @@
 #include <string.h>
 
 #include "_node.h"
+#include <float.h>
+#include <math.h>
 
 static NodeCAPI *NODE; /* graph/_node.c */
 
@@ -50,6 +52,7 @@ static PyObject *EAGER_SEED_OPS; /* ops whose result is an indexed read (take) *
 static PyObject *EAGER_ELEMENT;  /* eager.element: an element read computed now, or None */
 static PyObject *EAGER_PAUSED;   /* cache.PAUSED: [open busy/tracing blocks] */
 static PyObject *INPUT_OP, *NP_ASARRAY, *EMPTY_SHAPE; /* element_now's leaf */
+static PyObject *FLOAT64_DTYPE; /* np.dtype("float64"): install_setitem() */
 /* one_op_now: NumPy's error-state context variable and its 'call' mode value (fp_status), the
  * flags' clear and test, and eager.finish_one for results that need more than a leaf */
 static PyObject *EXTOBJ_VAR, *CALL_MODE, *FP_CLEAR, *FP_TEST, *EAGER_FINISH;
@@ -437,6 +440,85 @@ bind(PyObject *op, PyObject *inputs, PyObject *shape, PyObject *dtype, PyObject 
     return node == NULL ? NULL : make_array(node);
 }
 
+/* --- float64 element arithmetic: `A[i, j] / A[j, j]` -----------------------------------------
+ * An index loop's arithmetic on elements it read (0-d float64 results of the at-once path) and
+ * Python numbers, in C doubles: +, -, *, / of IEEE doubles are NumPy's float64 loops' bits. Only
+ * where NumPy raises no floating-point flag: finite operands and a finite result that is normal
+ * or an exact zero (a division by zero, an overflow, an underflow, a NaN go the general way,
+ * which reports them as NumPy does). ~0.5 us instead of ~1.6 through one_op_now. */
+
+/* An operand's double: 1 for a computed 0-d float64 leaf (*eager set when it is a result of the
+ * at-once path) or a Python float or int of at most 53 bits; 0 otherwise. */
+static int
+f64_operand(PyObject *x, double *out, int *eager)
+{
+    if (PyFloat_CheckExact(x)) {
+        *out = PyFloat_AS_DOUBLE(x);
+        return 1;
+    }
+    if (PyLong_CheckExact(x)) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(x, &overflow);
+        if (overflow || v > (1LL << 53) || v < -(1LL << 53))
+            return 0;
+        *out = (double)v;
+        return 1;
+    }
+    NodeObject *n = array_node(x);
+    if (n == NULL || n->op != INPUT_OP || n->dtype != FLOAT64_DTYPE ||
+        PyTuple_GET_SIZE(n->inputs) != 0 || PyTuple_GET_SIZE(n->shape) != 0 || !is_ndarray(n->data))
+        return 0;
+    double v = PyFloat_AsDouble(n->data); /* a 0-d ndarray's __float__ */
+    if (v == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    *out = v;
+    *eager |= n->attrs == EAGER_MARK;
+    return 1;
+}
+
+/* which(x, y) as a 0-d float64 leaf's Array, or Py_None (borrowed) for the general path. */
+static PyObject *
+element_arithmetic(int which, PyObject *x, PyObject *y)
+{
+    if (FLOAT64_DTYPE == NULL || EAGER_LIMIT == NULL ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return Py_None;
+    double a, b, r;
+    int eager = 0;
+    if (!f64_operand(x, &a, &eager) || !f64_operand(y, &b, &eager) || !eager)
+        return Py_None; /* (no result of the at-once path among them: the lazy rules) */
+    int exact_zero;
+    switch (which) {
+    case ADD: r = a + b; exact_zero = 1; break;
+    case SUB: r = a - b; exact_zero = 1; break;
+    case MUL: r = a * b; exact_zero = a == 0.0 || b == 0.0; break;
+    default:  r = a / b; exact_zero = a == 0.0; break;
+    }
+    if (!isfinite(a) || !isfinite(b) || !isfinite(r) ||
+        (r == 0.0 ? !exact_zero : fabs(r) < DBL_MIN))
+        return Py_None;
+    PyObject *value = PyFloat_FromDouble(r);
+    if (value == NULL)
+        return NULL;
+    PyObject *data = PyObject_CallFunctionObjArgs(NP_ASARRAY, value, FLOAT64_DTYPE, NULL);
+    Py_DECREF(value);
+    if (data == NULL)
+        return NULL;
+    PyObject *site = NODE->user_site();
+    if (site == NULL) {
+        Py_DECREF(data);
+        return NULL;
+    }
+    PyObject *node = NODE->build(INPUT_OP, EMPTY, EAGER_MARK, EMPTY_SHAPE, FLOAT64_DTYPE, data,
+                                 site);
+    Py_DECREF(data);
+    Py_DECREF(site);
+    return node == NULL ? NULL : make_array(node);
+}
+
 /* op(x, y) on the fast path: a new Array, Py_None (borrowed, not increfed) when the Python path
  * must run, NULL on error. */
 static PyObject *
@@ -544,8 +626,12 @@ operator(int which, int reflected, PyObject *self, PyObject *const *args, Py_ssi
     if (!installed())
         return NULL;
     PyObject *other = args[0];
-    PyObject *out = reflected ? try_binary(OPERATOR_OP[which], other, self)
-                              : try_binary(OPERATOR_OP[which], self, other);
+    PyObject *out = reflected ? element_arithmetic(which, other, self)
+                              : element_arithmetic(which, self, other);
+    if (out != Py_None)
+        return out;
+    out = reflected ? try_binary(OPERATOR_OP[which], other, self)
+                    : try_binary(OPERATOR_OP[which], self, other);
     if (out != Py_None)
         return out;
     PyObject *call[2] = {self, other};
@@ -1459,7 +1545,6 @@ static PyMethodDef getitem_def = {"__getitem__", getitem_method, METH_O, "self[k
  * its node only the handle; the key is ints in range, one per dimension; the value a Python float
  * into float64 or a computed 0-d Array of A's dtype. Anything else goes to SETITEM_FALLBACK. */
 static PyObject *SETITEM_FALLBACK; /* Array's Python __setitem__ */
-static PyObject *FLOAT64_DTYPE;    /* np.dtype("float64") */
 
 /* Whether `views` (a root's `_view`: None, or a list of weak references) holds no live view; a
  * list of dead ones is emptied, as _methods._none_alive does. -1 on error. */

@@ -720,3 +720,53 @@ def test_graphs_over_at_once_values_share_plans_with_graphs_over_buffers(backend
     assert (info.plans_built, info.plan_hits) == (1, 1)
     np.testing.assert_array_equal(first, np.full(6000, 7.0))
     np.testing.assert_array_equal(second, np.full(6000, 4.0))
+
+
+_ELEMENT_VALUES = [0.0, -0.0, 1.0, -2.5, 3.0, 1e308, -1e308, 1e-308, 5e-324, 1e-200, 1e200,
+                   np.inf, -np.inf, np.nan, 2.0**-1022]
+_ELEMENT_SCALARS = [0.0, -0.0, 2, -3, 0.1, 1e-300, 1e300, 2**53, 2**60, True]
+
+
+@pytest.mark.parametrize("op", ["+", "-", "*", "/"])
+def test_element_arithmetic_is_numpys_bits_and_flags(backend, op):
+    """`A[i] / A[j]`, `A[i] * 2`, `1 / A[i]`: _trace.c computes element arithmetic in C doubles
+    where NumPy raises no flag (finite operands, a finite normal or exactly zero result) and
+    leaves the rest (overflow, division by zero, underflow, NaN, ints past 53 bits) to the
+    general path. Bits, signed zeros, warnings and errstate('raise') as NumPy's scalars give."""
+    values = np.array(_ELEMENT_VALUES)
+    A = la.asarray(values.copy())
+    fn = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
+          "/": lambda x, y: x / y}[op]
+    pairs = [(i, j) for i in range(len(values)) for j in range(len(values))]
+    pairs += [(i, s) for i in range(len(values)) for s in _ELEMENT_SCALARS]
+    for i, j in pairs:
+        reflected = type(j) is not int or j >= len(values)  # (a Python scalar on the right)
+        for flip in (False, True) if type(j) is not int or reflected else (False,):
+            want_args = (values[i], j if reflected else values[j])
+            got_args = (A[i], j if reflected else A[j])
+            if flip:
+                want_args, got_args = want_args[::-1], got_args[::-1]
+            for mode in ("warn", "raise"):
+                with warnings.catch_warnings(record=True) as wanted, np.errstate(all=mode):
+                    warnings.simplefilter("always")
+                    try:
+                        want = fn(*(np.asarray(a) if isinstance(a, np.floating) else a
+                                    for a in want_args))
+                    except FloatingPointError as exc:
+                        want = exc
+                with warnings.catch_warnings(record=True) as got_w, la.errstate(all=mode):
+                    warnings.simplefilter("always")
+                    try:
+                        got = np.asarray(fn(*got_args))
+                    except FloatingPointError as exc:
+                        got = exc
+                case = (op, want_args, mode)
+                if isinstance(want, Exception):
+                    assert isinstance(got, FloatingPointError), case
+                    continue
+                assert not isinstance(got, Exception), case
+                assert got.dtype == np.asarray(want).dtype, case
+                np.testing.assert_array_equal(got, want, err_msg=str(case))
+                assert np.signbit(got) == np.signbit(want) or np.isnan(want), case
+                assert ({str(w.message).split(" encountered")[0] for w in got_w}
+                        == {str(w.message).split(" encountered")[0] for w in wanted}), case

@@ -89,6 +89,7 @@ is_ndarray(PyObject *x)
  * A new leaf node; Py_None (borrowed) to let Python do it (other inputs, an exception, which
  * Python's run reports with the op and the line); NULL on error. */
 static PyObject *view_value_c(NodeObject *node);
+static int drops_unit_dims(PyObject *spec, PyObject *shape);
 static PyObject *UFUNC_CODE; /* the code object of graph.ops_elementwise's plain ufunc reference */
 
 /* An input's value for one_op_now (a new reference), or NULL with no error set where C does not
@@ -787,11 +788,23 @@ view_value_c(NodeObject *node)
         NodeObject *m = chain[--depth];
         PyObject *next;
         if (m->op == RESHAPE_OP) {
-            next = PyObject_CallMethod(value, "reshape", "(O)", m->shape);
+            static PyObject *reshape_name;
+            if (reshape_name == NULL && (reshape_name = PyUnicode_InternFromString("reshape")) == NULL) {
+                Py_DECREF(value);
+                return NULL;
+            }
+            PyObject *call[2] = {value, m->shape};
+            next = PyObject_VectorcallMethod(reshape_name, call, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                             NULL);
         }
         else {
             PyObject *spec = PyTuple_GET_ITEM(m->attrs, 0);
             Py_ssize_t dims = PyTuple_GET_SIZE(spec), given = 1;
+            /* `A[i, :j]` is a slice to (1, j) and a reshape to (j,): with the reshape dropping
+             * exactly the slice's length-1 dims, index those by their start (NumPy's view of
+             * the same memory) and skip the reshape: one NumPy call instead of two */
+            int drop = depth > 0 && chain[depth - 1]->op == RESHAPE_OP &&
+                       drops_unit_dims(spec, chain[depth - 1]->shape);
             PyObject *key = PyTuple_New(dims);
             if (key == NULL) {
                 Py_DECREF(value);
@@ -821,7 +834,10 @@ view_value_c(NodeObject *node)
                     return NULL;
                 }
                 PyObject *sl;
-                if (length == 0) {
+                if (drop && length == 1) {
+                    sl = PyLong_FromLongLong(start);
+                }
+                else if (length == 0) {
                     PyObject *zero = PyLong_FromLong(0), *one = PyLong_FromLong(1);
                     sl = zero && one ? PySlice_New(zero, zero, one) : NULL;
                     Py_XDECREF(zero);
@@ -845,6 +861,8 @@ view_value_c(NodeObject *node)
             }
             next = PyObject_GetItem(value, key);
             Py_DECREF(key);
+            if (drop)
+                depth--; /* the reshape is done */
         }
         Py_DECREF(value);
         if (next == NULL)
@@ -852,6 +870,32 @@ view_value_c(NodeObject *node)
         value = next;
     }
     return value;
+}
+
+/* Whether `shape` (a reshape's) is the slice `spec`'s lengths without its length-1 dims, and
+ * the slice has at least one of those. */
+static int
+drops_unit_dims(PyObject *spec, PyObject *shape)
+{
+    Py_ssize_t dims = PyTuple_GET_SIZE(spec), kept = 0, k = 0;
+    if (!PyTuple_CheckExact(shape))
+        return 0;
+    for (Py_ssize_t d = 0; d < dims; d++) {
+        long long length = PyLong_AsLongLong(PyTuple_GET_ITEM(PyTuple_GET_ITEM(spec, d), 2));
+        if (length == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (length == 1)
+            continue;
+        if (k >= PyTuple_GET_SIZE(shape) ||
+            PyLong_AsLongLong(PyTuple_GET_ITEM(shape, k)) != length) {
+            PyErr_Clear();
+            return 0;
+        }
+        k++, kept++;
+    }
+    return k == PyTuple_GET_SIZE(shape) && kept < dims;
 }
 
 static PyObject *
@@ -1648,6 +1692,93 @@ setitem_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef setitem_def = {"__setitem__", (PyCFunction)(void (*)(void))setitem_method,
                                   METH_FASTCALL, "self[key] = value"};
 
+/* --- dot_now: `np.dot(A[i, :j], A[j, :j])` at once ------------------------------------------
+ * eager.vector_dot in one C call: both vectors' NumPy views (view_value_c), NumPy's dot under
+ * the 'call' error state between the flags' clear and test, the 0-d result as a leaf. ~4.5 ->
+ * ~1.5 us. Py_None (borrowed) where C does not take it: Python's vector_dot then decides. */
+static PyObject *MATMUL_FN; /* np.dot (for vectors, NumPy's matmul's DOUBLE_dot: the same bits) */
+static int take(PyObject **slot, PyObject *value);
+#define DOT_WORK 64         /* eager._WORK: a vector may have this many times eager_size elements */
+
+static PyObject *
+dot_now(NodeObject *a, NodeObject *b, PyObject *site)
+{
+    if (EXTOBJ_VAR == NULL || MATMUL_FN == NULL || EAGER_LIMIT == NULL ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0 ||
+        PyTuple_GET_SIZE(a->shape) != 1)
+        return Py_None;
+    Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
+    Py_ssize_t size = PyLong_AsSsize_t(PyTuple_GET_ITEM(a->shape, 0));
+    if (limit <= 0 || size < 0 || size > limit * DOT_WORK) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    PyObject *va = input_value(a, 0);
+    if (va == NULL)
+        return Py_None;
+    PyObject *vb = input_value(b, 0);
+    if (vb == NULL) {
+        Py_DECREF(va);
+        return Py_None;
+    }
+    PyObject *token = PyContextVar_Set(EXTOBJ_VAR, CALL_MODE);
+    if (token == NULL) {
+        Py_DECREF(va);
+        Py_DECREF(vb);
+        return NULL;
+    }
+    PyObject *cleared = PyObject_CallNoArgs(FP_CLEAR);
+    PyObject *call[2] = {va, vb};
+    PyObject *out = cleared == NULL ? NULL : PyObject_Vectorcall(MATMUL_FN, call, 2, NULL);
+    PyObject *bits = out == NULL ? NULL : PyObject_CallNoArgs(FP_TEST);
+    Py_XDECREF(cleared);
+    Py_DECREF(va);
+    Py_DECREF(vb);
+    if (PyContextVar_Reset(EXTOBJ_VAR, token) < 0) {
+        Py_DECREF(token);
+        Py_XDECREF(out);
+        Py_XDECREF(bits);
+        return NULL;
+    }
+    Py_DECREF(token);
+    long fired = bits == NULL ? -1 : PyLong_AsLong(bits);
+    Py_XDECREF(bits);
+    if (out == NULL || fired != 0) { /* an error or a flag: Python's path reports it */
+        Py_XDECREF(out);
+        PyErr_Clear();
+        return Py_None;
+    }
+    if (!is_ndarray(out)) { /* NumPy's scalar: a 0-d array, as eager's np.asarray */
+        PyObject *array = PyObject_CallOneArg(NP_ASARRAY, out);
+        Py_SETREF(out, array);
+        if (out == NULL)
+            return NULL;
+    }
+    PyObject *dtype = PyObject_GetAttrString(out, "dtype");
+    PyObject *node = dtype == NULL ? NULL
+                     : NODE->build(INPUT_OP, EMPTY, EAGER_MARK, EMPTY_SHAPE, dtype, out, site);
+    Py_XDECREF(dtype);
+    Py_DECREF(out);
+    return node;
+}
+
+/* dot_now(a, b, site, matmul): eager.vector_dot's node, or None for Python's vector_dot. */
+static PyObject *
+py_dot_now(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyObject_TypeCheck(args[0], NODE->base) ||
+        !PyObject_TypeCheck(args[1], NODE->base)) {
+        PyErr_SetString(PyExc_TypeError, "dot_now(a: Node, b: Node, site, matmul)");
+        return NULL;
+    }
+    if (MATMUL_FN == NULL)
+        take(&MATMUL_FN, args[3]);
+    PyObject *out = dot_now((NodeObject *)args[0], (NodeObject *)args[1], args[2]);
+    if (out == Py_None)
+        Py_INCREF(out);
+    return out;
+}
+
 /* --- module functions ------------------------------------------------------------------------- */
 
 /* unary(op, x): Array or None (run `_bind.unary`). */
@@ -1932,6 +2063,8 @@ static PyMethodDef module_methods[] = {
      "install(Array, tables, operators): bind lazyarray's tables, set Array's +, -, *, /."},
     {"install_setitem", py_install_setitem, METH_VARARGS,
      "install_setitem(fallback, float64): set Array's __setitem__ (element writes in C)"},
+    {"dot_now", (PyCFunction)(void (*)(void))py_dot_now, METH_FASTCALL,
+     "dot_now(a, b, site, matmul): np.dot of two computed vectors as a leaf node, or None"},
     {"install_getitem", py_install_getitem, METH_VARARGS,
      "install_getitem(fallback, slice_op, reshape_op, prune_views, int64): set Array's "
      "__getitem__ (basic keys in C, results linked as views)."},

@@ -62,6 +62,7 @@ _clear, _test = fp_status.clear, fp_status.test
 _matmul, _asarray = np.matmul, np.asarray
 _C_VIEW_VALUE = getattr(_FAST, "view_value", None)  # None: pure Python, or an older build
 _C_SAME_VIEW = getattr(_FAST, "same_view", None)
+_C_DOT_NOW = getattr(_FAST, "dot_now", None)
 _NUMPY_INTS = _bind.NUMPY_INTS
 if _FAST is not None and hasattr(_FAST, "set_ufunc_reference"):
     _FAST.set_ufunc_reference(UFUNC_REFERENCE_CODE)
@@ -164,6 +165,10 @@ def view_value(node: Node) -> np.ndarray | None:
 def vector_dot(a: Node, b: Node, site: Any) -> Node | None:
     """`np.dot(A[i, :j], A[j, :j])` at once: NumPy's dot of the two vectors (its bits), as a
     leaf; None where either is no view of a computed buffer or the rule is off."""
+    if _C_DOT_NOW is not None:  # the common case in one C call (lazyarray/_trace.c dot_now)
+        done = _C_DOT_NOW(a, b, site, np.dot)  # (np.dot: matmul's bits for vectors, 0.2 us less)
+        if done is not None:
+            return done
     if not LIMIT[0] or a.size > LIMIT[0] * _WORK or _state.busy or _state.stand_ins:
         return None
     va = view_value(a)

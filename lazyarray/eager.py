@@ -63,6 +63,7 @@ _matmul, _asarray = np.matmul, np.asarray
 _C_VIEW_VALUE = getattr(_FAST, "view_value", None)  # None: pure Python, or an older build
 _C_SAME_VIEW = getattr(_FAST, "same_view", None)
 _C_DOT_NOW = getattr(_FAST, "dot_now", None)
+_C_VIEW_HOLDERS = getattr(_FAST, "view_holders", None)
 _NUMPY_INTS = _bind.NUMPY_INTS
 if _FAST is not None and hasattr(_FAST, "set_ufunc_reference"):
     _FAST.set_ufunc_reference(UFUNC_REFERENCE_CODE)
@@ -482,6 +483,8 @@ def view_holders(old: Node, views: list, extra: dict[int, int] | None = None) ->
     or None when some node of those chains is read by anything else (a pending expression over
     `row * 2` would see a write into the buffer): only views may share a buffer written in
     place, as views share NumPy's memory."""
+    if extra is None and _C_VIEW_HOLDERS is not None:  # the same counts in C (_trace.c)
+        return _C_VIEW_HOLDERS(old, views, None)
     expected: dict[int, int] = dict(extra) if extra else {}
     chain: list[Node] = []
     seen: set[int] = set()

@@ -479,3 +479,28 @@ def test_fill_clip_out_outer_out_write_as_numpy(backend):
     i = la.asarray(np.arange(3))
     i.fill(2.7)  # NumPy's assignment cast
     assert_matches(i, np.full(3, 2))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(steps=_programs(), keep=st.lists(st.integers(0, 12), max_size=4))
+def test_view_holders_in_c_counts_as_python(steps, keep):
+    """eager.view_holders runs in C (_trace.c view_holders_c) for writes through views: the same
+    count of the root node's references its live views hold, and the same refusal (None) where
+    a node of their chains has another reader (a pending `row * 1.0`, a kept view node)."""
+    from lazyarray import eager
+
+    if eager._C_VIEW_HOLDERS is None:
+        pytest.skip("no compiled lazyarray._trace")
+    root = la.asarray(np.arange(24.0).reshape(4, 3, 2))
+    root[0, 0, 0] = 1.0  # a buffer of its own
+    handles = _play(steps, root)
+    extra_readers = [handles[k]._node for k in keep if k < len(handles)]  # noqa: F841 (readers)
+    live = [v for r in (root._view if type(root._view) is list else []) if (v := r()) is not None]
+    old = root._node
+    got = eager._C_VIEW_HOLDERS(old, live, None)
+    c_fn, eager._C_VIEW_HOLDERS = eager._C_VIEW_HOLDERS, None
+    try:
+        want = eager.view_holders(old, live)
+    finally:
+        eager._C_VIEW_HOLDERS = c_fn
+    assert got == want

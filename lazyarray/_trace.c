@@ -1504,21 +1504,38 @@ static PyObject *
 element_now(NodeObject *nx, const Basic *b, PyObject *site)
 {
     if (EAGER_ELEMENT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
-        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0 || nx->data == Py_None ||
-        strcmp(Py_TYPE(nx->data)->tp_name, "numpy.ndarray") != 0)
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
         return PyErr_Occurred() ? NULL : Py_None;
+    PyObject *source; /* the computed buffer, or NumPy's view of one (`A[i][j]`: a row view) */
+    if (PyTuple_GET_SIZE(nx->inputs) == 0) {
+        if (!is_ndarray(nx->data))
+            return Py_None;
+        source = Py_NewRef(nx->data);
+    }
+    else {
+        source = view_value_c(nx);
+        if (source == NULL || !is_ndarray(source)) {
+            Py_XDECREF(source);
+            PyErr_Clear();
+            return Py_None;
+        }
+    }
     PyObject *index = PyTuple_New(b->ndim);
-    if (index == NULL)
+    if (index == NULL) {
+        Py_DECREF(source);
         return NULL;
+    }
     for (Py_ssize_t k = 0; k < b->ndim; k++) {
         PyObject *i = PyLong_FromSsize_t(b->start[k]);
         if (i == NULL) {
             Py_DECREF(index);
+            Py_DECREF(source);
             return NULL;
         }
         PyTuple_SET_ITEM(index, k, i);
     }
-    PyObject *item = PyObject_GetItem(nx->data, index);
+    PyObject *item = PyObject_GetItem(source, index);
+    Py_DECREF(source);
     Py_DECREF(index);
     if (item == NULL)
         return NULL;
@@ -1559,8 +1576,10 @@ try_getitem(PyObject *self, PyObject *key)
     Py_INCREF(nx);
     Py_INCREF(dtype);
     PyObject *out = NULL, *site = NODE->user_site();
-    if (site != NULL && nx->op == INPUT_OP && scalar_result(&b, items, n)) {
-        out = element_now(nx, &b, site); /* an element of a computed array: a copy, now */
+    if (site != NULL && (nx->op == INPUT_OP || (EAGER_VIEW_OPS != NULL && is_view_op(nx->op))) &&
+        scalar_result(&b, items, n)) {
+        out = element_now(nx, &b, site); /* an element of a computed array (or of NumPy's view
+                                            of one): a copy, now */
         if (out != Py_None) {
             Py_XDECREF(site);
             Py_DECREF(dtype);
@@ -1710,6 +1729,128 @@ try_write_element(PyObject *self, PyObject *key, PyObject *value)
     return PyObject_SetItem(old->data, key, v) < 0 ? -1 : 1;
 }
 
+static Py_ssize_t view_holders_c(PyObject *old, PyObject *views, PyObject *extra);
+
+/* Whether `key` is one in-range int per dimension of `shape`. */
+static int
+element_key(PyObject *key, PyObject *shape)
+{
+    Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
+    int one = !PyTuple_CheckExact(key);
+    if ((one ? 1 : PyTuple_GET_SIZE(key)) != ndim || ndim == 0)
+        return 0;
+    for (Py_ssize_t d = 0; d < ndim; d++) {
+        long long k, n = PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
+        if (!index_value(one ? key : PyTuple_GET_ITEM(key, d), &k) || k < -n || k >= n)
+            return 0;
+    }
+    return 1;
+}
+
+/* The value to store for an element write into an array of `dtype` (borrowed), or NULL. */
+static PyObject *
+element_value(PyObject *value, PyObject *dtype)
+{
+    if (PyFloat_CheckExact(value))
+        return dtype == FLOAT64_DTYPE ? value : NULL;
+    NodeObject *nv = array_node(value);
+    if (nv == NULL || nv->op != INPUT_OP || PyTuple_GET_SIZE(nv->inputs) != 0 ||
+        PyTuple_GET_SIZE(nv->shape) != 0 || nv->dtype != dtype || !is_ndarray(nv->data))
+        return NULL;
+    return nv->data;
+}
+
+/* Whether the ndarray owns its memory and may be written. -1 on error. */
+static int
+owned_writeable(PyObject *data)
+{
+    PyObject *flags = PyObject_GetAttrString(data, "flags");
+    if (flags == NULL)
+        return -1;
+    PyObject *own = PyObject_GetAttrString(flags, "owndata");
+    PyObject *writeable = own == NULL ? NULL : PyObject_GetAttrString(flags, "writeable");
+    Py_DECREF(flags);
+    int ok = writeable != NULL && own == Py_True && writeable == Py_True;
+    Py_XDECREF(own);
+    if (writeable == NULL)
+        return -1;
+    Py_DECREF(writeable);
+    return ok;
+}
+
+/* eager.write_basic_through_view's element case: `row[j] = v` (`A[i][j] = v`) for a view in
+ * sync with its root, into NumPy's view of the root's buffer, when only the root and its live
+ * views read that buffer (view_holders_c). 1 done, 0 fall back, -1 error. */
+static int
+try_write_through_view(PyObject *self, PyObject *key, PyObject *value)
+{
+    PyObject *link = VIEW_OF(self);
+    if (!PyTuple_CheckExact(link) || PyTuple_GET_SIZE(link) < 4 || FLOAT64_DTYPE == NULL ||
+        EAGER_LIMIT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return 0;
+    PyObject *root = PyTuple_GET_ITEM(link, 0), *view_node = PyTuple_GET_ITEM(link, 1);
+    NodeObject *old = (NodeObject *)PyTuple_GET_ITEM(link, 2);
+    if (PyTuple_GET_ITEM(link, 3) != Py_True || NODE_OF(self) != view_node ||
+        Py_TYPE(root) != ARRAY || NODE_OF(root) != (PyObject *)old ||
+        !PyObject_TypeCheck(view_node, NODE->base) || old->op != INPUT_OP ||
+        PyTuple_GET_SIZE(old->inputs) != 0 || !is_ndarray(old->data) ||
+        !PyList_CheckExact(VIEW_OF(root)))
+        return 0;
+    NodeObject *vn = (NodeObject *)view_node;
+    PyObject *v = element_value(value, vn->dtype);
+    if (v == NULL || !element_key(key, vn->shape))
+        return 0;
+    PyObject *target = view_value_c(vn);
+    if (target == NULL || !is_ndarray(target)) {
+        Py_XDECREF(target);
+        PyErr_Clear();
+        return 0;
+    }
+    int result = 0;
+    PyObject *base = PyObject_GetAttrString(target, "base");
+    int same_base = base == old->data; /* (not: a reshape NumPy would copy) */
+    Py_XDECREF(base); /* (its reference would count as a reader below) */
+    PyObject *views = VIEW_OF(root), *live = base == NULL ? NULL : PyList_New(0);
+    if (live == NULL)
+        goto error;
+    if (!same_base)
+        goto done;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(views); k++) {
+        PyObject *ref = PyList_GET_ITEM(views, k);
+        PyObject *alive = PyWeakref_CheckRef(ref) ? PyWeakref_GetObject(ref) : NULL;
+        if (alive == NULL)
+            goto done;
+        if (alive != Py_None && PyList_Append(live, alive) < 0)
+            goto error;
+    }
+    Py_ssize_t holders = view_holders_c((PyObject *)old, live, Py_None);
+    /* references to old: the root's node and the views' links and chains (holders); to the
+     * buffer: the node's data and target's base */
+    if (holders < 0 || Py_REFCNT(old) > 1 + holders || Py_REFCNT(old->data) > 2)
+        goto done;
+    int ok = owned_writeable(old->data);
+    if (ok < 0)
+        goto error;
+    if (!ok)
+        goto done;
+    if (PyObject_SetItem(target, key, v) < 0)
+        goto error;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(live); k++) { /* the views read the buffer again */
+        PyObject *w = PyList_GET_ITEM(live, k), *wl = VIEW_OF(w);
+        if (PyTuple_CheckExact(wl) && PyTuple_GET_SIZE(wl) >= 2)
+            Py_SETREF(NODE_OF(w), Py_NewRef(PyTuple_GET_ITEM(wl, 1)));
+    }
+    result = 1;
+    goto done;
+error:
+    result = -1;
+done:
+    Py_XDECREF(live);
+    Py_DECREF(target);
+    return result;
+}
+
 static PyObject *
 setitem_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1717,7 +1858,8 @@ setitem_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "__setitem__(key, value)");
         return NULL;
     }
-    int done = try_write_element(self, args[0], args[1]);
+    int done = PyTuple_CheckExact(VIEW_OF(self)) ? try_write_through_view(self, args[0], args[1])
+                                                : try_write_element(self, args[0], args[1]);
     if (done < 0)
         return NULL;
     if (done)

@@ -1710,7 +1710,7 @@ try_write_element(PyObject *self, PyObject *key, PyObject *value)
     /* only the handle holds the node, only the node the buffer (write_basic's counts) */
     if (Py_REFCNT(old) != 1 || Py_REFCNT(old->data) != 1 || v == old->data)
         return 0;
-    int none = no_live_views(VIEW_OF(self));
+    int none = VIEW_OF(self) == NULL ? 0 : no_live_views(VIEW_OF(self));
     if (none <= 0)
         return none;
     PyObject *flags = PyObject_GetAttrString(old->data, "flags");
@@ -1792,7 +1792,7 @@ try_write_through_view(PyObject *self, PyObject *key, PyObject *value)
     PyObject *root = PyTuple_GET_ITEM(link, 0), *view_node = PyTuple_GET_ITEM(link, 1);
     NodeObject *old = (NodeObject *)PyTuple_GET_ITEM(link, 2);
     if (PyTuple_GET_ITEM(link, 3) != Py_True || NODE_OF(self) != view_node ||
-        Py_TYPE(root) != ARRAY || NODE_OF(root) != (PyObject *)old ||
+        Py_TYPE(root) != ARRAY || NODE_OF(root) != (PyObject *)old || VIEW_OF(root) == NULL ||
         !PyObject_TypeCheck(view_node, NODE->base) || old->op != INPUT_OP ||
         PyTuple_GET_SIZE(old->inputs) != 0 || !is_ndarray(old->data) ||
         !PyList_CheckExact(VIEW_OF(root)))
@@ -1837,8 +1837,8 @@ try_write_through_view(PyObject *self, PyObject *key, PyObject *value)
     if (PyObject_SetItem(target, key, v) < 0)
         goto error;
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(live); k++) { /* the views read the buffer again */
-        PyObject *w = PyList_GET_ITEM(live, k), *wl = VIEW_OF(w);
-        if (PyTuple_CheckExact(wl) && PyTuple_GET_SIZE(wl) >= 2)
+        PyObject *w = PyList_GET_ITEM(live, k), *wl = Py_TYPE(w) == ARRAY ? VIEW_OF(w) : NULL;
+        if (wl != NULL && PyTuple_CheckExact(wl) && PyTuple_GET_SIZE(wl) >= 2)
             Py_SETREF(NODE_OF(w), Py_NewRef(PyTuple_GET_ITEM(wl, 1)));
     }
     result = 1;
@@ -1858,8 +1858,10 @@ setitem_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "__setitem__(key, value)");
         return NULL;
     }
-    int done = PyTuple_CheckExact(VIEW_OF(self)) ? try_write_through_view(self, args[0], args[1])
-                                                : try_write_element(self, args[0], args[1]);
+    PyObject *link = ARRAY != NULL && Py_TYPE(self) == ARRAY ? VIEW_OF(self) : NULL;
+    int done = link == NULL ? 0 /* (a subclass, or an Array never initialised) */
+               : PyTuple_CheckExact(link) ? try_write_through_view(self, args[0], args[1])
+                                          : try_write_element(self, args[0], args[1]);
     if (done < 0)
         return NULL;
     if (done)
@@ -2014,7 +2016,7 @@ view_holders_c(PyObject *old, PyObject *views, PyObject *extra)
         if (Py_TYPE(view) != ARRAY)
             return -1;
         PyObject *link = VIEW_OF(view);
-        if (!PyTuple_CheckExact(link) || PyTuple_GET_SIZE(link) < 3 ||
+        if (link == NULL || !PyTuple_CheckExact(link) || PyTuple_GET_SIZE(link) < 3 ||
             PyTuple_GET_ITEM(link, 2) != old)
             return -1;
         PyObject *n = PyTuple_GET_ITEM(link, 1);

@@ -1730,6 +1730,7 @@ try_write_element(PyObject *self, PyObject *key, PyObject *value)
 }
 
 static Py_ssize_t view_holders_c(PyObject *old, PyObject *views, PyObject *extra);
+static int write_through_view_c(PyObject *self, PyObject *key, PyObject *value, int whole);
 
 /* Whether `key` is one in-range int per dimension of `shape`. */
 static int
@@ -1784,6 +1785,15 @@ owned_writeable(PyObject *data)
 static int
 try_write_through_view(PyObject *self, PyObject *key, PyObject *value)
 {
+    return write_through_view_c(self, key, value, 0);
+}
+
+/* The core of the writes through a view: `whole` 0 for an element write (key and value as
+ * element_key and element_value take them), 1 for the whole view written with `value`, a
+ * computed Node of the view's shape and dtype (`row -= x` after its result was computed). */
+static int
+write_through_view_c(PyObject *self, PyObject *key, PyObject *value, int whole)
+{
     PyObject *link = VIEW_OF(self);
     if (!PyTuple_CheckExact(link) || PyTuple_GET_SIZE(link) < 4 || FLOAT64_DTYPE == NULL ||
         EAGER_LIMIT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
@@ -1798,9 +1808,23 @@ try_write_through_view(PyObject *self, PyObject *key, PyObject *value)
         !PyList_CheckExact(VIEW_OF(root)))
         return 0;
     NodeObject *vn = (NodeObject *)view_node;
-    PyObject *v = element_value(value, vn->dtype);
-    if (v == NULL || !element_key(key, vn->shape))
-        return 0;
+    PyObject *v;
+    if (whole) {
+        NodeObject *nv = PyObject_TypeCheck(value, NODE->base) ? (NodeObject *)value : NULL;
+        int same_shape = nv == NULL ? 0 : nv->shape == vn->shape ? 1
+                         : PyObject_RichCompareBool(nv->shape, vn->shape, Py_EQ);
+        if (same_shape < 0)
+            return -1;
+        if (!same_shape || nv->op != INPUT_OP || PyTuple_GET_SIZE(nv->inputs) != 0 ||
+            nv->dtype != vn->dtype || !is_ndarray(nv->data))
+            return 0;
+        v = nv->data, key = Py_Ellipsis;
+    }
+    else {
+        v = element_value(value, vn->dtype);
+        if (v == NULL || !element_key(key, vn->shape))
+            return 0;
+    }
     PyObject *target = view_value_c(vn);
     if (target == NULL || !is_ndarray(target)) {
         Py_XDECREF(target);
@@ -1851,6 +1875,58 @@ done:
     return result;
 }
 
+/* NumPy's second write of `A[j] -= x` (`A[j] = view` after the view was written in place): 1
+ * when `value` is a view of the root `self`, in sync, whose memory is `self`'s buffer at `key`
+ * (address, shape, strides: indexing.set_through_view's is_same_view), a no-op then; else 0. */
+static int
+try_same_view_write(PyObject *self, PyObject *key, PyObject *value)
+{
+    if (Py_TYPE(value) != ARRAY)
+        return 0;
+    PyObject *vlink = VIEW_OF(value);
+    NodeObject *old = array_node(self);
+    if (vlink == NULL || !PyTuple_CheckExact(vlink) || PyTuple_GET_SIZE(vlink) < 3 ||
+        PyTuple_GET_ITEM(vlink, 0) != self || old == NULL ||
+        PyTuple_GET_ITEM(vlink, 2) != (PyObject *)old || old->op != INPUT_OP ||
+        !is_ndarray(old->data) || NODE_OF(value) != PyTuple_GET_ITEM(vlink, 1) ||
+        ((NodeObject *)PyTuple_GET_ITEM(vlink, 1))->dtype != old->dtype)
+        return 0; /* (another dtype would be a cast, not a no-op) */
+    int is_tuple = PyTuple_CheckExact(key);
+    Py_ssize_t n = is_tuple ? PyTuple_GET_SIZE(key) : 1, ints = 0;
+    if (n > PyTuple_GET_SIZE(old->shape))
+        return 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *item = is_tuple ? PyTuple_GET_ITEM(key, k) : key;
+        if (is_index(item))
+            ints++;
+        else if (!PySlice_Check(item))
+            return 0;
+    }
+    if (ints == PyTuple_GET_SIZE(old->shape))
+        return 0; /* an element: NumPy's scalar, no view */
+    PyObject *target = PyObject_GetItem(old->data, key);
+    if (target == NULL) {
+        PyErr_Clear(); /* (an index out of range: the Python path raises it) */
+        return 0;
+    }
+    PyObject *view = view_value_c((NodeObject *)PyTuple_GET_ITEM(vlink, 1));
+    int same = 0;
+    Py_buffer x, y;
+    if (view != NULL && view != Py_None && PyObject_GetBuffer(target, &x, PyBUF_STRIDES) == 0) {
+        if (PyObject_GetBuffer(view, &y, PyBUF_STRIDES) == 0) {
+            same = x.buf == y.buf && x.ndim == y.ndim && x.itemsize == y.itemsize;
+            for (int d = 0; same && d < x.ndim; d++)
+                same = x.shape[d] == y.shape[d] && (x.shape[d] <= 1 || x.strides[d] == y.strides[d]);
+            PyBuffer_Release(&y);
+        }
+        PyBuffer_Release(&x);
+    }
+    PyErr_Clear();
+    Py_XDECREF(view);
+    Py_DECREF(target);
+    return same;
+}
+
 static PyObject *
 setitem_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1862,6 +1938,9 @@ setitem_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     int done = link == NULL ? 0 /* (a subclass, or an Array never initialised) */
                : PyTuple_CheckExact(link) ? try_write_through_view(self, args[0], args[1])
                                           : try_write_element(self, args[0], args[1]);
+    if (done == 0 && link != NULL && !PyTuple_CheckExact(link) && EAGER_LIMIT != NULL &&
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) > 0)
+        done = try_same_view_write(self, args[0], args[1]);
     if (done < 0)
         return NULL;
     if (done)
@@ -2253,6 +2332,24 @@ py_install_getitem(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* write_view_value(view, node): an in-place operator's computed result `node` written into the
+ * root's buffer through the view `view` (writes.inplace_method's `A[:, j] -= x`), under
+ * write_basic_through_view's proof: True, or False for the Python path. */
+static PyObject *
+py_write_view_value(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || ARRAY == NULL || Py_TYPE(args[0]) != ARRAY) {
+        PyErr_SetString(PyExc_TypeError, "write_view_value(view: Array, node)");
+        return NULL;
+    }
+    if (VIEW_OF(args[0]) == NULL || !PyTuple_CheckExact(VIEW_OF(args[0])))
+        Py_RETURN_FALSE;
+    int done = write_through_view_c(args[0], NULL, args[1], 1);
+    if (done < 0)
+        return NULL;
+    return PyBool_FromLong(done);
+}
+
 /* install_setitem(fallback, float64): Array.__setitem__ becomes setitem_method (element writes
  * into a buffer only the handle holds), with the Python method `fallback` for the rest. After
  * install() and install_eager(). */
@@ -2355,6 +2452,8 @@ static PyMethodDef module_methods[] = {
      "dot_now(a, b, site, matmul): np.dot of two computed vectors as a leaf node, or None"},
     {"view_holders", (PyCFunction)(void (*)(void))py_view_holders, METH_FASTCALL,
      "view_holders(old, views, extra): eager.view_holders in C"},
+    {"write_view_value", (PyCFunction)(void (*)(void))py_write_view_value, METH_FASTCALL,
+     "write_view_value(view, node): an in-place result written through the view, or False"},
     {"install_getitem", py_install_getitem, METH_VARARGS,
      "install_getitem(fallback, slice_op, reshape_op, prune_views, int64): set Array's "
      "__getitem__ (basic keys in C, results linked as views)."},

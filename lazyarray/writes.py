@@ -33,6 +33,9 @@ from .graph import derivatives, get_op
 from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
 
+# `A[:, j] -= x`'s write through the view in C (lazyarray/_trace.c write_view_value), else Python's
+_C_WRITE_VIEW = getattr(_bind.FAST, "write_view_value", None)
+
 _RESHAPE = get_op("reshape")
 _PRUNE_AT = 32  # a root's view list is pruned of dead views past this length (then 2x the live)
 
@@ -412,8 +415,9 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
                 # False for a NumPy scalar, or an empty list), no cast, nothing pending to track
                 self._node = node
                 return self
-            if (type(self._view) is tuple and _EAGER_LIMIT[0]
-                    and eager.write_basic_through_view(self, (), node)):
+            if type(self._view) is tuple and _EAGER_LIMIT[0] and (
+                    (_C_WRITE_VIEW is not None and _C_WRITE_VIEW(self, node))
+                    or eager.write_basic_through_view(self, (), node)):
                 return self  # `A[:, j] -= x`: into the root's buffer through NumPy's view
         del node  # (a reference held here would count as a reader of the buffer in rebind)
         site = user_site(1)

@@ -84,6 +84,21 @@ is_ndarray(PyObject *x)
     return x != NULL && strcmp(Py_TYPE(x)->tp_name, "numpy.ndarray") == 0;
 }
 
+/* Attribute lookups on the hot paths by interned name: PyObject_GetAttrString makes and hashes a
+ * new string per call (~40 ns each, several per op). */
+static PyObject *ATTR_NAMES[8];
+enum { A_BASE, A_C_CONTIGUOUS, A_DTYPE, A_FLAGS, A_OWNDATA, A_REFERENCE, A_SHAPE, A_WRITEABLE };
+static const char *ATTR_TEXT[] = {"base", "c_contiguous", "dtype", "flags", "owndata", "reference", "shape", "writeable"};
+
+static PyObject *
+getattr_named(PyObject *o, int which)
+{
+    if (ATTR_NAMES[which] == NULL &&
+        (ATTR_NAMES[which] = PyUnicode_InternFromString(ATTR_TEXT[which])) == NULL)
+        return NULL;
+    return PyObject_GetAttr(o, ATTR_NAMES[which]);
+}
+
 /* eager.run_candidate's common case in C: one op whose inputs are all computed buffers, run
  * through its reference under NumPy's 'call' error state between the flags' clear and test.
  * A new leaf node; Py_None (borrowed) to let Python do it (other inputs, an exception, which
@@ -115,7 +130,7 @@ inner_value(NodeObject *i)
         PyErr_Clear();
         return NULL;
     }
-    PyObject *reference = PyObject_GetAttrString(i->op, "reference");
+    PyObject *reference = getattr_named(i->op, A_REFERENCE);
     int plain = reference != NULL && PyFunction_Check(reference) &&
                 PyFunction_GET_CODE(reference) == UFUNC_CODE;
     Py_XDECREF(reference);
@@ -170,7 +185,7 @@ one_op_now(NodeObject *node)
     if (EXTOBJ_VAR == NULL)
         return Py_None;
     Py_ssize_t n = PyTuple_GET_SIZE(node->inputs);
-    PyObject *reference = PyObject_GetAttrString(node->op, "reference");
+    PyObject *reference = getattr_named(node->op, A_REFERENCE);
     if (reference == NULL || reference == Py_None) {
         Py_XDECREF(reference);
         PyErr_Clear();
@@ -198,8 +213,15 @@ one_op_now(NodeObject *node)
         Py_DECREF(args);
         return NULL;
     }
+    /* a plain ufunc reference (`ufunc(*xs)`) is called as its ufunc, without its Python frame */
+    PyObject *ufunc = NULL;
+    if (broadcasts && PyFunction_GET_CLOSURE(reference) != NULL &&
+        PyTuple_GET_SIZE(PyFunction_GET_CLOSURE(reference)) == 1)
+        ufunc = PyCell_GET(PyTuple_GET_ITEM(PyFunction_GET_CLOSURE(reference), 0));
     PyObject *cleared = PyObject_CallNoArgs(FP_CLEAR);
     PyObject *out = cleared == NULL ? NULL
+                    : ufunc != NULL ? PyObject_Vectorcall(ufunc, ((PyTupleObject *)args)->ob_item,
+                                                          n, NULL)
                     : PyObject_CallFunctionObjArgs(reference, args, node->attrs, node->dtype, NULL);
     PyObject *bits = out == NULL ? NULL : PyObject_CallNoArgs(FP_TEST);
     Py_XDECREF(cleared);
@@ -230,7 +252,7 @@ one_op_now(NodeObject *node)
     }
     int plain = is_ndarray(out) && PyLong_AsLong(bits) == 0;
     if (plain && scalar) { /* a fresh 0-d array: only its dtype and the node's shape to check */
-        PyObject *dtype = PyObject_GetAttrString(out, "dtype");
+        PyObject *dtype = getattr_named(out, A_DTYPE);
         plain = dtype != NULL && PyTuple_GET_SIZE(node->shape) == 0 &&
                 PyObject_RichCompareBool(dtype, node->dtype, Py_EQ) == 1;
         Py_XDECREF(dtype);
@@ -241,11 +263,11 @@ one_op_now(NodeObject *node)
         }
     }
     else if (plain) { /* a fresh C-contiguous array of the node's dtype: the leaf holds it as is */
-        PyObject *dtype = PyObject_GetAttrString(out, "dtype");
-        PyObject *base = PyObject_GetAttrString(out, "base");
-        PyObject *flags = PyObject_GetAttrString(out, "flags");
-        PyObject *contiguous = flags ? PyObject_GetAttrString(flags, "c_contiguous") : NULL;
-        PyObject *shape = PyObject_GetAttrString(out, "shape"); /* broadcast less than the node */
+        PyObject *dtype = getattr_named(out, A_DTYPE);
+        PyObject *base = getattr_named(out, A_BASE);
+        PyObject *flags = getattr_named(out, A_FLAGS);
+        PyObject *contiguous = flags ? getattr_named(flags, A_C_CONTIGUOUS) : NULL;
+        PyObject *shape = getattr_named(out, A_SHAPE); /* broadcast less than the node */
         plain = dtype != NULL && base == Py_None && contiguous == Py_True && shape != NULL &&
                 PyObject_RichCompareBool(dtype, node->dtype, Py_EQ) == 1 &&
                 PyObject_RichCompareBool(shape, node->shape, Py_EQ) == 1;
@@ -1713,11 +1735,11 @@ try_write_element(PyObject *self, PyObject *key, PyObject *value)
     int none = VIEW_OF(self) == NULL ? 0 : no_live_views(VIEW_OF(self));
     if (none <= 0)
         return none;
-    PyObject *flags = PyObject_GetAttrString(old->data, "flags");
+    PyObject *flags = getattr_named(old->data, A_FLAGS);
     if (flags == NULL)
         return -1;
-    PyObject *own = PyObject_GetAttrString(flags, "owndata");
-    PyObject *writeable = own == NULL ? NULL : PyObject_GetAttrString(flags, "writeable");
+    PyObject *own = getattr_named(flags, A_OWNDATA);
+    PyObject *writeable = own == NULL ? NULL : getattr_named(flags, A_WRITEABLE);
     Py_DECREF(flags);
     int ok = writeable != NULL && own == Py_True && writeable == Py_True;
     Py_XDECREF(own);
@@ -1765,11 +1787,11 @@ element_value(PyObject *value, PyObject *dtype)
 static int
 owned_writeable(PyObject *data)
 {
-    PyObject *flags = PyObject_GetAttrString(data, "flags");
+    PyObject *flags = getattr_named(data, A_FLAGS);
     if (flags == NULL)
         return -1;
-    PyObject *own = PyObject_GetAttrString(flags, "owndata");
-    PyObject *writeable = own == NULL ? NULL : PyObject_GetAttrString(flags, "writeable");
+    PyObject *own = getattr_named(flags, A_OWNDATA);
+    PyObject *writeable = own == NULL ? NULL : getattr_named(flags, A_WRITEABLE);
     Py_DECREF(flags);
     int ok = writeable != NULL && own == Py_True && writeable == Py_True;
     Py_XDECREF(own);
@@ -1832,7 +1854,7 @@ write_through_view_c(PyObject *self, PyObject *key, PyObject *value, int whole)
         return 0;
     }
     int result = 0;
-    PyObject *base = PyObject_GetAttrString(target, "base");
+    PyObject *base = getattr_named(target, A_BASE);
     int same_base = base == old->data; /* (not: a reshape NumPy would copy) */
     Py_XDECREF(base); /* (its reference would count as a reader below) */
     PyObject *views = VIEW_OF(root), *live = base == NULL ? NULL : PyList_New(0);
@@ -2018,7 +2040,7 @@ dot_now(NodeObject *a, NodeObject *b, PyObject *site)
         if (out == NULL)
             return NULL;
     }
-    PyObject *dtype = PyObject_GetAttrString(out, "dtype");
+    PyObject *dtype = getattr_named(out, A_DTYPE);
     PyObject *node = dtype == NULL ? NULL
                      : NODE->build(INPUT_OP, EMPTY, EAGER_MARK, EMPTY_SHAPE, dtype, out, site);
     Py_XDECREF(dtype);

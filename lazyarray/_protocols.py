@@ -15,7 +15,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import ufuncs
+from . import _bind, ufuncs
+from ._matmul import _SAME_DTYPE_LOOPS
 from .array import Array
 from .graph.node import register_library_dir
 
@@ -281,3 +282,8 @@ def _as_numpy_result(func: Callable[..., Any], result: Any) -> Any:
 
 Array.__array_ufunc__ = array_ufunc  # type: ignore[assignment]
 Array.__array_function__ = array_function  # type: ignore[attr-defined]
+if (_bind.FAST is not None and hasattr(_bind.FAST, "install_array_function")
+        and hasattr(_bind.FAST, "install_eager")):  # (lazyarray/_methods.py installed it)
+    # np.dot of two computed vectors (an index loop's `np.dot(A[i, :j], A[j, :j])`) in C, past
+    # the Python layers; array_function above for every other call
+    _bind.FAST.install_array_function(array_function, np.dot, _SAME_DTYPE_LOOPS, np.dot)

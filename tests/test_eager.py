@@ -770,3 +770,38 @@ def test_element_arithmetic_is_numpys_bits_and_flags(backend, op):
                 assert np.signbit(got) == np.signbit(want) or np.isnan(want), case
                 assert ({str(w.message).split(" encountered")[0] for w in got_w}
                         == {str(w.message).split(" encountered")[0] for w in wanted}), case
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_np_dot_of_two_slices_is_numpys_bits_at_once(backend, backend_does, dtype):
+    """`np.dot(A[i, :j], A[j, :j])` reaches _trace.c's __array_function__, which dots two
+    computed vectors at once (dot_now): NumPy's bits and dtype, a 0-d result already computed;
+    an overflow still warns as NumPy's; other np.dot calls (matrices, a pending vector, keywords)
+    take the Python dispatch."""
+    rng = np.random.default_rng(7)
+    a = (rng.standard_normal((9, 9)) + (1j * rng.standard_normal((9, 9)) if dtype[0] == "c"
+                                          else 0)).astype(dtype)
+    A = la.asarray(a.copy())
+    A[0, 0] = a[0, 0]  # a buffer of its own: a computed array
+    for i, j in [(3, 5), (8, 1), (2, 9), (4, 0)]:
+        got = np.dot(A[i, :j], A[j % 9, :j])
+        want = np.dot(a[i, :j], a[j % 9, :j])
+        assert isinstance(got, la.Array) and got.dtype == want.dtype and got.shape == ()
+        assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+        if backend_does("eager") and j:
+            assert not got._node.inputs  # computed at once
+    m = np.asarray(np.dot(A[:3, :3], A[:3, 3]))  # a matrix: the general path
+    np.testing.assert_allclose(m, np.dot(a[:3, :3], a[:3, 3]), rtol=1e-5)
+    pending = A[1, :4] * 2
+    np.testing.assert_allclose(np.asarray(np.dot(pending, A[2, :4])),
+                               np.dot(a[1, :4] * 2, a[2, :4]), rtol=1e-5)
+    big = la.asarray(np.full((2, 3), 1e308 if dtype != "float32" else 3e38, dtype))
+    big[0, 0] = big[0, 1]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with np.errstate(over="warn"):
+            want_inf = np.dot(np.asarray(big)[0], np.asarray(big)[1])
+        got_inf = np.asarray(np.dot(big[0], big[1]))
+    np.testing.assert_array_equal(got_inf, want_inf)
+    if backend_does("fp_errors"):
+        assert sum("overflow" in str(w.message) for w in caught) == 2, [str(w.message) for w in caught]

@@ -286,6 +286,25 @@ def element(node: Node) -> Node | None:
     return None if order is None else _leaf(node, _run(node, order, known))
 
 
+def gather(x: Node, index: Node, site: Any) -> Node | None:
+    """`x[cols]` in an index loop (spmv's `x[A_col[lo:hi]]`): NumPy's `data[idx]` now, for a
+    computed x (a buffer or a view of one) and a computed integer index array of at least one
+    dim, the result small; None for the general path (~16 us of index normalization), which
+    also raises NumPy's IndexError at the line."""
+    if (not LIMIT[0] or _state.busy or _state.stand_ins or index.dtype.kind not in "iu"
+            or not index.shape or not x.shape):
+        return None
+    values = view_value(x)
+    positions = view_value(index) if values is not None else None
+    if positions is None or positions.size * (values.size // max(values.shape[0], 1)) > LIMIT[0]:
+        return None
+    try:
+        out = values[positions]
+    except IndexError:
+        return None
+    return Node(_INPUT, (), EAGER_MARK, out.shape, out.dtype, out, site)
+
+
 def computed_values(new: Node) -> Node:
     """A write's node with its values (and indices) computed now where they are small: the
     caller drops the old node, so their graphs (`A[i] = A[i] * 2` reads A's buffer) stop

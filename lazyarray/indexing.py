@@ -11,6 +11,7 @@ import numpy as np
 
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import element as _eager_element
+from .eager import gather as _eager_gather
 from .eager import is_same_view as _is_same_view
 from . import _bind, advanced_index, masking
 from .writes import rebind, same_view, view_of
@@ -217,6 +218,10 @@ def getitem(x: Array, key: Any) -> Array:
                         out._node = done
                 return out
             return view_of(x, Array(basic), lambda n: _basic_getitem(n, key, site))
+    if t is Array and _EAGER_LIMIT[0]:  # `x[cols]` in an index loop: a gather computed now
+        done = _eager_gather(x._node, key._node, site)
+        if done is not None:
+            return Array(done)
     return Array(general_getitem(x._node, key, site))
 
 

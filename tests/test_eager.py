@@ -805,3 +805,34 @@ def test_np_dot_of_two_slices_is_numpys_bits_at_once(backend, backend_does, dtyp
     np.testing.assert_array_equal(got_inf, want_inf)
     if backend_does("fp_errors"):
         assert sum("overflow" in str(w.message) for w in caught) == 2, [str(w.message) for w in caught]
+
+
+def test_a_gather_by_a_computed_index_array_is_numpys_copy_at_once(backend, backend_does):
+    """spmv's `x[A_col[lo:hi]]`: a computed array indexed by a computed integer array is read at
+    once (eager.gather): NumPy's values, negative indices and rows included, a copy that later
+    writes on either side do not reach, and NumPy's IndexError at the line when out of range."""
+    x0 = np.arange(10.0) * 1.5
+    m0 = np.arange(12.0).reshape(4, 3)
+    x, m = la.asarray(x0.copy()), la.asarray(m0.copy())
+    x[0], m[0, 0] = -1.0, -2.0  # computed buffers of their own
+    x0[0], m0[0, 0] = -1.0, -2.0
+    cols = la.asarray(np.array([3, -1, 0, 9, 3, 2]))
+    cols[0] = 4  # a computed index array
+    c0 = np.array([4, -1, 0, 9, 3, 2])
+    g = x[cols[1:5]]
+    r = m[cols[2:4] % 4]
+    np.testing.assert_array_equal(np.asarray(g), x0[c0[1:5]])
+    np.testing.assert_array_equal(np.asarray(r), m0[c0[2:4] % 4])
+    if backend_does("eager"):
+        assert not g._node.inputs  # read at once
+    x[1] = 100.0  # the gather was a copy
+    g[0] = -7.0
+    np.testing.assert_array_equal(np.asarray(g), np.r_[-7.0, x0[c0[2:5]]])
+    assert float(x[9]) == x0[9] and float(x[1]) == 100.0
+    bad = la.asarray(np.array([1, 10]))
+    bad[0] = 2
+    with pytest.raises(IndexError, match="out of bounds") as info:
+        np.asarray(x[bad])
+    assert "test_eager.py" in str(info.value)
+    mask = la.asarray(x0 > 3)  # a mask: the general path
+    np.testing.assert_array_equal(np.asarray(x[mask]), np.where(True, np.asarray(x), 0)[x0 > 3])

@@ -385,7 +385,7 @@ def _programs(draw):
         h = draw(st.integers(0, len(shapes) - 1))
         shape = shapes[h]
         kind = draw(st.sampled_from(["view", "view", "set", "iadd", "imul", "T", "reshape",
-                                     "element", "element", "pending"]))
+                                     "element", "element", "pending", "assign"]))
         if kind == "view":
             key = _basic_key(draw, shape)
             steps.append(("view", h, key))
@@ -399,6 +399,9 @@ def _programs(draw):
         elif kind == "pending":  # a value computed from the handle, read at the end
             steps.append(("pending", h, None))
             shapes.append(shape)
+        elif kind == "assign" and shape:  # `x[:, :] = y`: another handle of that shape, views too
+            same = [k for k, s in enumerate(shapes) if s == shape]
+            steps.append(("assign", h, draw(st.sampled_from(same))))
         elif kind == "element" and shape and all(shape):
             # `x[i, j] = 2.5` or `x[i, j] = x[k, l]`: the element writes _trace.c does in C
             dst = tuple(draw(st.integers(-n, n - 1)) for n in shape)
@@ -424,6 +427,8 @@ def _play(steps, root):
             handles.append(x.reshape(-1))  # a view or a copy, by NumPy's rule
         elif kind == "pending":
             handles.append(x * 1.0)
+        elif kind == "assign":
+            x[(slice(None),) * x.ndim] = handles[arg]
         elif kind == "element":
             dst, src = arg
             x[dst] = x[src] if type(src) is tuple else src

@@ -245,6 +245,9 @@ def _operators() -> None:
     for name in direct:  # `x += y` computes as `x + y` does now (C, or one frame less)
         setattr(Array, f"__i{name}__", _writes.inplace_method(getattr(Array, f"__{name}__"),
                                                                 inplace[name]))
+    if _bind.FAST is not None and hasattr(_bind.FAST, "install_inplace"):
+        # and in C: an index loop's `t -= d` rebinds the handle without a Python frame
+        _bind.FAST.install_inplace(_writes.inplace_rest, tuple(inplace[n] for n in direct))
     unary = {"neg": ew.negative, "pos": ew.positive, "abs": ew.abs, "invert": ew.bitwise_invert}
     for name, fn in unary.items():
         setattr(Array, f"__{name}__", fn)

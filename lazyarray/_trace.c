@@ -78,10 +78,19 @@ is_view_op(PyObject *op)
 /* eager.run_now's cheap tests in C (1: call it; 0: stay lazy; -1: error): the rule is on, the
  * node is small and no view, and an input is an indexed read (a view op over something) or an
  * eager result, through casts and broadcasts. */
+static PyTypeObject *NDARRAY_TYPE; /* numpy.ndarray, recorded the first time one is seen */
+
 static int
 is_ndarray(PyObject *x)
 {
-    return x != NULL && strcmp(Py_TYPE(x)->tp_name, "numpy.ndarray") == 0;
+    if (x == NULL)
+        return 0;
+    if (NDARRAY_TYPE != NULL)
+        return Py_TYPE(x) == NDARRAY_TYPE;
+    if (strcmp(Py_TYPE(x)->tp_name, "numpy.ndarray") != 0)
+        return 0;
+    NDARRAY_TYPE = Py_TYPE(x); /* (a static type of NumPy's: it lives as long as the process) */
+    return 1;
 }
 
 /* Attribute lookups on the hot paths by interned name: PyObject_GetAttrString makes and hashes a
@@ -716,6 +725,54 @@ OPERATOR_METHODS(sub, SUB)
 OPERATOR_METHODS(mul, MUL)
 OPERATOR_METHODS(div, DIV)
 
+/* `x op= y` for the four operators: `x op y` as the operator method computes it, then, where x
+ * has no view to write through or follow (`_view` None, False or an empty list) and the result
+ * is a computed value of x's dtype and shape (an index loop's `t -= d`), the handle takes it;
+ * else writes.inplace_rest, given the result (no second computation). Set by install_inplace(). */
+static PyObject *INPLACE_REST, *INPLACE_UFUNC[N_OPERATORS];
+
+static PyObject *
+inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "expected 1 argument");
+        return NULL;
+    }
+    PyObject *result = operator(which, 0, self, args, 1);
+    if (result == NULL || result == Py_NotImplemented)
+        return result;
+    NodeObject *sn = array_node(self), *rn = array_node(result);
+    PyObject *link = sn == NULL ? NULL : VIEW_OF(self);
+    if (rn != NULL && link != NULL && PyTuple_GET_SIZE(rn->inputs) == 0 && rn->dtype == sn->dtype &&
+        (link == Py_None || link == Py_False ||
+         (PyList_CheckExact(link) && PyList_GET_SIZE(link) == 0))) {
+        int same = rn->shape == sn->shape ? 1 : PyObject_RichCompareBool(rn->shape, sn->shape, Py_EQ);
+        if (same < 0) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        if (same) {
+            Py_SETREF(NODE_OF(self), Py_NewRef((PyObject *)rn));
+            Py_DECREF(result);
+            return Py_NewRef(self);
+        }
+    }
+    PyObject *call[4] = {self, result, args[0], INPLACE_UFUNC[which]};
+    PyObject *out = PyObject_Vectorcall(INPLACE_REST, call, 4, NULL);
+    Py_DECREF(result);
+    return out;
+}
+
+#define INPLACE_METHOD(NAME, WHICH)                                                        \
+    static PyObject *NAME##_inplace(PyObject *self, PyObject *const *args, Py_ssize_t n)    \
+    {                                                                                      \
+        return inplace_operator(WHICH, self, args, n);                                     \
+    }
+INPLACE_METHOD(add, ADD)
+INPLACE_METHOD(sub, SUB)
+INPLACE_METHOD(mul, MUL)
+INPLACE_METHOD(div, DIV)
+
 #define METHOD(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 static PyMethodDef operator_methods[N_OPERATORS][2] = {
     {METHOD("__add__", add_forward, "self + other"),
@@ -726,6 +783,13 @@ static PyMethodDef operator_methods[N_OPERATORS][2] = {
      METHOD("__rmul__", mul_reflected, "other * self")},
     {METHOD("__truediv__", div_forward, "self / other"),
      METHOD("__rtruediv__", div_reflected, "other / self")},
+};
+
+static PyMethodDef inplace_methods[N_OPERATORS] = {
+    METHOD("__iadd__", add_inplace, "self += other"),
+    METHOD("__isub__", sub_inplace, "self -= other"),
+    METHOD("__imul__", mul_inplace, "self *= other"),
+    METHOD("__itruediv__", div_inplace, "self /= other"),
 };
 
 /* --- comparisons and unary operators ---------------------------------------------------------
@@ -2570,6 +2634,30 @@ py_install_array_function(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* install_inplace(rest, ufuncs): Array's __iadd__, __isub__, __imul__, __itruediv__ become the C
+ * methods above, with writes.inplace_rest for what they do not finish; `ufuncs` NumPy's four
+ * (add, subtract, multiply, true_divide: its casting rule's names). After install(). */
+static PyObject *
+py_install_inplace(PyObject *module, PyObject *args)
+{
+    PyObject *rest, *ufuncs;
+    if (!PyArg_ParseTuple(args, "OO:install_inplace", &rest, &ufuncs))
+        return NULL;
+    if (!installed())
+        return NULL;
+    if (!PyCallable_Check(rest) || !PyTuple_Check(ufuncs) || PyTuple_GET_SIZE(ufuncs) != N_OPERATORS) {
+        PyErr_SetString(PyExc_TypeError, "install_inplace(rest, (add, subtract, multiply, divide))");
+        return NULL;
+    }
+    take(&INPLACE_REST, rest);
+    for (int k = 0; k < N_OPERATORS; k++)
+        take(&INPLACE_UFUNC[k], PyTuple_GET_ITEM(ufuncs, k));
+    for (int k = 0; k < N_OPERATORS; k++)
+        if (set_array_method(&inplace_methods[k], inplace_methods[k].ml_name) < 0)
+            return NULL;
+    Py_RETURN_NONE;
+}
+
 /* install_setitem(fallback, float64): Array.__setitem__ becomes setitem_method (element writes
  * into a buffer only the handle holds), with the Python method `fallback` for the rest. After
  * install() and install_eager(). */
@@ -2676,6 +2764,8 @@ static PyMethodDef module_methods[] = {
      "write_view_value(view, node): an in-place result written through the view, or False"},
     {"install_array_function", py_install_array_function, METH_VARARGS,
      "install_array_function(fallback, np_dot, dtypes, dot): Array's __array_function__ in C"},
+    {"install_inplace", py_install_inplace, METH_VARARGS,
+     "install_inplace(rest, ufuncs): Array's four in-place operators in C"},
     {"install_getitem", py_install_getitem, METH_VARARGS,
      "install_getitem(fallback, slice_op, reshape_op, prune_views, int64): set Array's "
      "__getitem__ (basic keys in C, results linked as views)."},

@@ -404,25 +404,30 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
     a view, its root) to it with NumPy's in-place casting rule."""
 
     def method(self: Any, other: Any) -> Any:
-        result = fn(self, other)
-        if result is NotImplemented:
-            return NotImplemented
-        node = result._node
-        if not node.inputs and node.dtype == self._node.dtype and node.shape == self._node.shape:
-            if not self._view:
-                # a value computed at once (an index loop's `t -= d` on an element): the handle
-                # takes it; no view to write through or live view to follow (`_view` None,
-                # False for a NumPy scalar, or an empty list), no cast, nothing pending to track
-                self._node = node
-                return self
-            if type(self._view) is tuple and _EAGER_LIMIT[0] and (
-                    (_C_WRITE_VIEW is not None and _C_WRITE_VIEW(self, node))
-                    or eager.write_basic_through_view(self, (), node)):
-                return self  # `A[:, j] -= x`: into the root's buffer through NumPy's view
-        del node  # (a reference held here would count as a reader of the buffer in rebind)
-        site = user_site(1)
-        rebind(self, inplace_result(self, result, ufunc, other, site), site)
-        return self
+        return inplace_rest(self, fn(self, other), other, ufunc)
 
     method.__name__ = f"__i{ufunc.__name__}__"
     return method
+
+
+def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
+    """`x op= y` once `x op y` is `result`: rebind x (and, through a view, its root). Also the
+    tail of lazyarray/_trace.c's in-place operators, past their common case."""
+    if result is NotImplemented:
+        return NotImplemented
+    node = result._node
+    if not node.inputs and node.dtype == self._node.dtype and node.shape == self._node.shape:
+        if not self._view:
+            # a value computed at once (an index loop's `t -= d` on an element): the handle
+            # takes it; no view to write through or live view to follow (`_view` None,
+            # False for a NumPy scalar, or an empty list), no cast, nothing pending to track
+            self._node = node
+            return self
+        if type(self._view) is tuple and _EAGER_LIMIT[0] and (
+                (_C_WRITE_VIEW is not None and _C_WRITE_VIEW(self, node))
+                or eager.write_basic_through_view(self, (), node)):
+            return self  # `A[:, j] -= x`: into the root's buffer through NumPy's view
+    del node  # (a reference held here would count as a reader of the buffer in rebind)
+    site = user_site(1)
+    rebind(self, inplace_result(self, result, ufunc, other, site), site)
+    return self

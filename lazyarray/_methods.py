@@ -245,6 +245,11 @@ def _operators() -> None:
     for name in direct:  # `x += y` computes as `x + y` does now (C, or one frame less)
         setattr(Array, f"__i{name}__", _writes.inplace_method(getattr(Array, f"__{name}__"),
                                                                 inplace[name]))
+    if _bind.FAST is not None and hasattr(_bind.FAST, "set_int_ranges"):
+        # a Python int beside an integer Array (`s == 3`, `t + 1`) on the C path where it fits
+        _bind.FAST.set_int_ranges({np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
+                                   for t in (np.int8, np.int16, np.int32, np.int64, np.uint8,
+                                             np.uint16, np.uint32, np.uint64)})
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_inplace"):
         # and in C: an index loop's `t -= d` rebinds the handle without a Python frame
         _bind.FAST.install_inplace(_writes.inplace_rest, tuple(inplace[n] for n in direct))

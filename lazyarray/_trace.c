@@ -455,12 +455,26 @@ lookup(PyObject *table, PyObject *key, PyObject **out)
 
 /* Whether a weak scalar of this loop dtype takes the fast path: 1 with its leaf's cached key
  * (borrowed) in *key, 0 if not, -1 on error. Only decides; builds nothing. */
+static PyObject *INT_RANGES; /* integer dtype -> (min, max): set_int_ranges() */
+
 static int
-scalar_key(PyObject *dtype, PyObject *shape, PyObject **key)
+scalar_key(PyObject *dtype, PyObject *shape, PyObject *value, PyObject **key)
 {
     int fits = 0;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(SCALAR_DTYPES); i++)
         fits |= PyTuple_GET_ITEM(SCALAR_DTYPES, i) == dtype;
+    if (!fits && INT_RANGES != NULL && PyLong_CheckExact(value)) {
+        /* a Python int in an integer loop: here only where the dtype holds it (NumPy 2's
+         * OverflowError, and its exact comparisons past the range, are the Python path's) */
+        PyObject *range = PyDict_GetItemWithError(INT_RANGES, dtype);
+        if (range == NULL)
+            return PyErr_Occurred() ? -1 : 0;
+        int low = PyObject_RichCompareBool(value, PyTuple_GET_ITEM(range, 0), Py_GE);
+        int high = low == 1 ? PyObject_RichCompareBool(value, PyTuple_GET_ITEM(range, 1), Py_LE) : 0;
+        if (low < 0 || high < 0)
+            return -1;
+        fits = low && high;
+    }
     if (!fits)
         return 0;
     if (lookup(SCALAR_KEYS, PyTuple_Pack(2, dtype, shape), key) < 0)
@@ -624,10 +638,10 @@ try_binary(PyObject *op, PyObject *x, PyObject *y)
         }
     }
     if (nx ? nx->dtype != PyTuple_GET_ITEM(loop, 0)
-           : scalar_key(PyTuple_GET_ITEM(loop, 0), shape, &key_x) <= 0)
+           : scalar_key(PyTuple_GET_ITEM(loop, 0), shape, x, &key_x) <= 0)
         return PyErr_Occurred() ? NULL : Py_None; /* a cast, or a leaf built the long way */
     if (ny ? ny->dtype != PyTuple_GET_ITEM(loop, 1)
-           : scalar_key(PyTuple_GET_ITEM(loop, 1), shape, &key_y) <= 0)
+           : scalar_key(PyTuple_GET_ITEM(loop, 1), shape, y, &key_y) <= 0)
         return PyErr_Occurred() ? NULL : Py_None;
     /* Every check passed: build. user_site may run Python (a file seen for the first time), and
      * so may the cut hook inside NODE->build: hold everything borrowed so far. */
@@ -2658,6 +2672,19 @@ py_install_inplace(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* set_int_ranges({dtype: (min, max)}): the integer dtypes whose loops take a Python int on the
+ * fast path, where it fits. */
+static PyObject *
+py_set_int_ranges(PyObject *module, PyObject *ranges)
+{
+    if (!PyDict_CheckExact(ranges)) {
+        PyErr_SetString(PyExc_TypeError, "set_int_ranges({dtype: (min, max)})");
+        return NULL;
+    }
+    take(&INT_RANGES, ranges);
+    Py_RETURN_NONE;
+}
+
 /* install_setitem(fallback, float64): Array.__setitem__ becomes setitem_method (element writes
  * into a buffer only the handle holds), with the Python method `fallback` for the rest. After
  * install() and install_eager(). */
@@ -2766,6 +2793,8 @@ static PyMethodDef module_methods[] = {
      "install_array_function(fallback, np_dot, dtypes, dot): Array's __array_function__ in C"},
     {"install_inplace", py_install_inplace, METH_VARARGS,
      "install_inplace(rest, ufuncs): Array's four in-place operators in C"},
+    {"set_int_ranges", py_set_int_ranges, METH_O,
+     "set_int_ranges({dtype: (min, max)}): Python ints in integer loops on the fast path"},
     {"install_getitem", py_install_getitem, METH_VARARGS,
      "install_getitem(fallback, slice_op, reshape_op, prune_views, int64): set Array's "
      "__getitem__ (basic keys in C, results linked as views)."},

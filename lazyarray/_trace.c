@@ -26,6 +26,8 @@
 #include "_node.h"
 #include <float.h>
 #include <math.h>
+#include <limits.h>
+#include <stdint.h>
 
 static NodeCAPI *NODE; /* graph/_node.c */
 
@@ -606,6 +608,86 @@ element_arithmetic(int which, PyObject *x, PyObject *y)
     return node == NULL ? NULL : make_array(node);
 }
 
+/* The integer side of element arithmetic: int32 and int64 elements (nussinov's table) and
+ * Python ints the dtype holds, wrapping as NumPy's integer loops do (no flag for integers);
+ * `/` is NumPy's true division of the two as float64 (a division by zero: the general path). */
+static PyObject *INT32_DTYPE_C, *INT64_DTYPE_C; /* set_int_ranges() */
+
+/* 1: a computed 0-d int32/int64 leaf (its dtype in *dtype), 2: a Python int in int64, 0: no */
+static int
+int_operand(PyObject *x, long long *out, PyObject **dtype, int *eager)
+{
+    int overflow = 0;
+    if (PyLong_CheckExact(x)) {
+        *out = PyLong_AsLongLongAndOverflow(x, &overflow);
+        return overflow ? 0 : 2;
+    }
+    NodeObject *n = array_node(x);
+    if (n == NULL || n->op != INPUT_OP || (n->dtype != INT32_DTYPE_C && n->dtype != INT64_DTYPE_C) ||
+        PyTuple_GET_SIZE(n->inputs) != 0 || PyTuple_GET_SIZE(n->shape) != 0 || !is_ndarray(n->data))
+        return 0;
+    PyObject *v = PyNumber_Index(n->data);
+    if (v == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    *out = PyLong_AsLongLongAndOverflow(v, &overflow);
+    Py_DECREF(v);
+    if (overflow || (*out == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    *dtype = n->dtype;
+    *eager |= n->attrs == EAGER_MARK;
+    return 1;
+}
+
+static PyObject *
+leaf_array(PyObject *value, PyObject *dtype)
+{
+    if (value == NULL)
+        return NULL;
+    PyObject *data = PyObject_CallFunctionObjArgs(NP_ASARRAY, value, dtype, NULL);
+    Py_DECREF(value);
+    if (data == NULL)
+        return NULL;
+    PyObject *site = NODE->user_site();
+    if (site == NULL) {
+        Py_DECREF(data);
+        return NULL;
+    }
+    PyObject *node = NODE->build(INPUT_OP, EMPTY, EAGER_MARK, EMPTY_SHAPE, dtype, data, site);
+    Py_DECREF(data);
+    Py_DECREF(site);
+    return node == NULL ? NULL : make_array(node);
+}
+
+static PyObject *
+int_element_arithmetic(int which, PyObject *x, PyObject *y)
+{
+    if (INT32_DTYPE_C == NULL || INT64_DTYPE_C == NULL)
+        return Py_None;
+    long long a, b;
+    PyObject *da = NULL, *db = NULL;
+    int eager = 0;
+    int ka = int_operand(x, &a, &da, &eager), kb = ka ? int_operand(y, &b, &db, &eager) : 0;
+    if (!ka || !kb || !eager || (da != NULL && db != NULL && da != db))
+        return Py_None; /* (int32 with int64 promotes: the general path) */
+    PyObject *dtype = da != NULL ? da : db;
+    if (dtype == INT32_DTYPE_C && ((ka == 2 && (a < INT32_MIN || a > INT32_MAX)) ||
+                                   (kb == 2 && (b < INT32_MIN || b > INT32_MAX))))
+        return Py_None; /* NumPy 2's OverflowError for the Python int: the general path */
+    if (which == DIV) {
+        if (b == 0)
+            return Py_None;
+        return leaf_array(PyFloat_FromDouble((double)a / (double)b), FLOAT64_DTYPE);
+    }
+    unsigned long long ua = (unsigned long long)a, ub = (unsigned long long)b;
+    unsigned long long r = which == ADD ? ua + ub : which == SUB ? ua - ub : ua * ub;
+    long long value = dtype == INT32_DTYPE_C ? (long long)(int32_t)(uint32_t)r : (long long)r;
+    return leaf_array(PyLong_FromLongLong(value), dtype);
+}
+
 /* op(x, y) on the fast path: a new Array, Py_None (borrowed, not increfed) when the Python path
  * must run, NULL on error. */
 static PyObject *
@@ -715,6 +797,11 @@ operator(int which, int reflected, PyObject *self, PyObject *const *args, Py_ssi
     PyObject *other = args[0];
     PyObject *out = reflected ? element_arithmetic(which, other, self)
                               : element_arithmetic(which, self, other);
+    if (out == Py_None && FLOAT64_DTYPE != NULL && EAGER_LIMIT != NULL &&
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) > 0 &&
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) == 0)
+        out = reflected ? int_element_arithmetic(which, other, self)
+                        : int_element_arithmetic(which, self, other);
     if (out != Py_None)
         return out;
     out = reflected ? try_binary(OPERATOR_OP[which], other, self)
@@ -2682,6 +2769,21 @@ py_set_int_ranges(PyObject *module, PyObject *ranges)
         return NULL;
     }
     take(&INT_RANGES, ranges);
+    PyObject *dtype, *range;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(ranges, &pos, &dtype, &range)) { /* int32 and int64 by their ranges */
+        if (!PyTuple_Check(range) || PyTuple_GET_SIZE(range) != 2)
+            continue;
+        long long low = PyLong_AsLongLong(PyTuple_GET_ITEM(range, 0));
+        if (low == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            continue;
+        }
+        if (low == INT32_MIN)
+            take(&INT32_DTYPE_C, dtype);
+        else if (low == LLONG_MIN)
+            take(&INT64_DTYPE_C, dtype);
+    }
     Py_RETURN_NONE;
 }
 

@@ -836,3 +836,46 @@ def test_a_gather_by_a_computed_index_array_is_numpys_copy_at_once(backend, back
     assert "test_eager.py" in str(info.value)
     mask = la.asarray(x0 > 3)  # a mask: the general path
     np.testing.assert_array_equal(np.asarray(x[mask]), np.where(True, np.asarray(x), 0)[x0 > 3])
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+@pytest.mark.parametrize("op", ["+", "-", "*", "/"])
+def test_integer_element_arithmetic_is_numpys(backend, dtype, op):
+    """`table[i, k] + table[k + 1, j]` on int32/int64 elements (nussinov): _trace.c computes it in
+    C where NumPy's integer loops would (wrapping as they wrap, `/` as float64 true division);
+    division by zero, an int past the dtype, and int32 with int64 take the general path."""
+    info = np.iinfo(dtype)
+    values = np.array([0, 1, -1, 7, -13, info.max, info.min, info.max // 3, 2], dtype)
+    A = la.asarray(values.copy())
+    A[0] = values[0]  # a computed buffer
+    other = la.asarray(np.array([5, -6], "int64" if dtype == "int32" else "int32"))
+    other[0] = 5
+    fn = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
+          "/": lambda x, y: x / y}[op]
+    cases = [(A[i], A[j], values[i], values[j]) for i in range(len(values))
+             for j in range(len(values))]
+    cases += [(A[i], s, values[i], s) for i in range(len(values)) for s in (3, -2, 0, 2**40)]
+    cases += [(s, A[i], s, values[i]) for i in range(len(values)) for s in (3, -2)]
+    cases += [(A[i], other[0], values[i], np.asarray(other)[0]) for i in range(3)]
+    for x, y, wx, wy in cases:
+        with warnings.catch_warnings(record=True) as wanted, np.errstate(all="warn"):
+            warnings.simplefilter("always")
+            try:
+                want = fn(np.asarray(wx) if isinstance(wx, np.generic) else wx,
+                          np.asarray(wy) if isinstance(wy, np.generic) else wy)
+            except OverflowError as exc:
+                want = exc
+        with warnings.catch_warnings(record=True) as got_w, la.errstate(all="warn"):
+            warnings.simplefilter("always")
+            try:
+                got = np.asarray(fn(x, y))
+            except OverflowError as exc:
+                got = exc
+        case = (op, wx, wy)
+        if isinstance(want, Exception):
+            assert isinstance(got, OverflowError), case
+            continue
+        want = np.asarray(want)
+        assert got.dtype == want.dtype, case
+        np.testing.assert_array_equal(got, want, err_msg=str(case))
+        assert len(got_w) == len(wanted), case

@@ -123,6 +123,7 @@ __version__ = "0.1.0"
 
 # la.add & co. become ufunc objects over the functions above (.outer, .reduce, .at, out=, ...)
 _ufuncs.wrap_namespace(globals())  # noqa: E402
+_protocols.install_fast_array_ufunc()  # (np.maximum(t, u) on the C path: the ufuncs exist now)
 
 # The public namespace: `dir(la)`, `help(la)` and `from lazyarray import *` show these only.
 _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", "user_site",

@@ -15,9 +15,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _bind, ufuncs
+from . import _bind, elementwise, ufuncs
 from ._matmul import _SAME_DTYPE_LOOPS
 from .array import Array
+from .graph import get_op
 from .graph.node import register_library_dir
 
 register_library_dir(np.__file__)  # errors raised through np.* point at the user's line
@@ -281,6 +282,23 @@ def _as_numpy_result(func: Callable[..., Any], result: Any) -> Any:
 
 
 Array.__array_ufunc__ = array_ufunc  # type: ignore[assignment]
+
+
+def install_fast_array_ufunc() -> None:
+    """`np.maximum(t, u)` on Arrays: the C path of the ops whose lazyarray ufunc calls exactly the
+    plain op (elementwise._make's keyword twin), without this module's Python dispatch. Run
+    after ufuncs.wrap_namespace has made the ufuncs (lazyarray/__init__.py)."""
+    if _bind.FAST is None or not hasattr(_bind.FAST, "install_array_ufunc"):
+        return
+    ops = {}
+    for name in elementwise.PLAIN_OPS:
+        op = get_op(name)
+        ours = ufuncs.by_numpy(op.ufunc) if op.ufunc is not None else None
+        call = type(ours).__dict__.get("__call__") if ours is not None else None
+        if (isinstance(call, staticmethod)
+                and call.__func__ is elementwise.KEYWORD_FUNCTIONS.get(name)):
+            ops[op.ufunc] = op
+    _bind.FAST.install_array_ufunc(array_ufunc, ops)
 Array.__array_function__ = array_function  # type: ignore[attr-defined]
 if (_bind.FAST is not None and hasattr(_bind.FAST, "install_array_function")
         and hasattr(_bind.FAST, "install_eager")):  # (lazyarray/_methods.py installed it)

@@ -2388,6 +2388,50 @@ static PyMethodDef array_function_def = {
     "__array_function__", (PyCFunction)(void (*)(void))array_function_method, METH_FASTCALL,
     "NEP 18 dispatch (np.dot of two computed vectors in C)"};
 
+/* Array.__array_ufunc__ for `np.maximum(t, u)`: a ufunc whose lazyarray function is the plain
+ * op (ufunc -> OpDef in UFUNC_OPS), called with its inputs only, takes try_binary / try_unary,
+ * as `la.maximum` does (~0.65 us of Python layers less); anything else calls the Python method.
+ * Set by install_array_ufunc(). */
+static PyObject *ARRAY_UFUNC_FALLBACK, *UFUNC_OPS, *CALL_NAME;
+
+static PyObject *
+array_ufunc_method(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs >= 3 && (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0) && UFUNC_OPS != NULL &&
+        PyUnicode_Check(args[1]) && PyUnicode_Compare(args[1], CALL_NAME) == 0) {
+        PyObject *op = PyDict_GetItemWithError(UFUNC_OPS, args[0]);
+        if (op == NULL && PyErr_Occurred())
+            return NULL;
+        PyObject *out = Py_None;
+        if (op != NULL && nargs == 4)
+            out = try_binary(op, args[2], args[3]);
+        else if (op != NULL && nargs == 3)
+            out = try_unary(op, args[2]);
+        if (out != Py_None)
+            return out; /* (NULL: the error) */
+    }
+    if (ARRAY_UFUNC_FALLBACK == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "lazyarray._trace: install_array_ufunc() was not called");
+        return NULL;
+    }
+    PyObject *small[8], **call = small;
+    Py_ssize_t total = nargs + 1 + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    if (total > 8 && (call = PyMem_Malloc(total * sizeof(PyObject *))) == NULL)
+        return PyErr_NoMemory();
+    call[0] = self;
+    for (Py_ssize_t k = 0; k < total - 1; k++)
+        call[k + 1] = args[k];
+    PyObject *result = PyObject_Vectorcall(ARRAY_UFUNC_FALLBACK, call, nargs + 1, kwnames);
+    if (call != small)
+        PyMem_Free(call);
+    return result;
+}
+
+static PyMethodDef array_ufunc_def = {
+    "__array_ufunc__", (PyCFunction)(void (*)(void))array_ufunc_method,
+    METH_FASTCALL | METH_KEYWORDS, "NEP 13 dispatch (a plain ufunc call on the C path)"};
+
 /* dot_now(a, b, site, matmul): eager.vector_dot's node, or None for Python's vector_dot. */
 static PyObject *
 py_dot_now(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -2787,6 +2831,25 @@ py_set_int_ranges(PyObject *module, PyObject *ranges)
     Py_RETURN_NONE;
 }
 
+/* install_array_ufunc(fallback, ops): Array.__array_ufunc__ becomes array_ufunc_method, with
+ * the Python method `fallback`; `ops` maps NumPy's ufuncs to the OpDefs whose lazyarray function
+ * is the plain op. After install(). */
+static PyObject *
+py_install_array_ufunc(PyObject *module, PyObject *args)
+{
+    PyObject *fallback, *ops;
+    if (!PyArg_ParseTuple(args, "OO!:install_array_ufunc", &fallback, &PyDict_Type, &ops))
+        return NULL;
+    if (!installed())
+        return NULL;
+    if (CALL_NAME == NULL && (CALL_NAME = PyUnicode_InternFromString("__call__")) == NULL)
+        return NULL;
+    take(&ARRAY_UFUNC_FALLBACK, fallback), take(&UFUNC_OPS, ops);
+    if (set_array_method(&array_ufunc_def, "__array_ufunc__") < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* install_setitem(fallback, float64): Array.__setitem__ becomes setitem_method (element writes
  * into a buffer only the handle holds), with the Python method `fallback` for the rest. After
  * install() and install_eager(). */
@@ -2897,6 +2960,8 @@ static PyMethodDef module_methods[] = {
      "install_inplace(rest, ufuncs): Array's four in-place operators in C"},
     {"set_int_ranges", py_set_int_ranges, METH_O,
      "set_int_ranges({dtype: (min, max)}): Python ints in integer loops on the fast path"},
+    {"install_array_ufunc", py_install_array_ufunc, METH_VARARGS,
+     "install_array_ufunc(fallback, ops): Array's __array_ufunc__ in C"},
     {"install_getitem", py_install_getitem, METH_VARARGS,
      "install_getitem(fallback, slice_op, reshape_op, prune_views, int64): set Array's "
      "__getitem__ (basic keys in C, results linked as views)."},

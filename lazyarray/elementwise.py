@@ -113,7 +113,8 @@ _ALIASES = {
     "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift",
 }
 
-for _name in _UNARY + _BINARY:
+PLAIN_OPS = _UNARY + _BINARY  # functions that are their op and nothing more (lazyarray/_trace.c)
+for _name in PLAIN_OPS:
     globals()[_name] = _make(_name, _name)
 for _alias, _target in _ALIASES.items():
     globals()[_alias] = _make(_target, _alias)

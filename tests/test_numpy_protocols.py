@@ -144,3 +144,40 @@ def test_ufunc_at_rebinds_the_array_and_never_writes_its_buffer(backend):
     want = X[0].copy()
     np.add.at(want, [0, 0], [1.0, 2.0])
     np.testing.assert_array_equal(y, want)
+
+
+def test_ufunc_calls_on_arrays_take_the_plain_ops_c_path_with_the_same_results():
+    """`np.maximum(t, u)` on Arrays reaches _trace.c's __array_ufunc__, which builds the plain op
+    (the ops whose lazyarray ufunc is exactly elementwise's function) as `la.maximum` does; other
+    calls (keywords, NumPy operands, methods) take the Python dispatch. Same values, dtypes
+    and errors as NumPy either way."""
+    from lazyarray import _protocols, elementwise
+    from lazyarray.graph import get_op
+
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal((3, 4)) * 3).astype(np.float32)
+    b = rng.integers(-4, 5, (1, 4)).astype(np.int32)
+    A, B = la.asarray(a), la.asarray(b)
+    A[0, 0] = a[0, 0]  # computed (the at-once path), and B a user's leaf
+    names = [n for n in elementwise.PLAIN_OPS if get_op(n).ufunc is not None]
+    assert len(names) > 50
+    for name in names:
+        u = get_op(name).ufunc
+        cases = [((A[1, 2], A[0, 1]), (a[1, 2], a[0, 1])), ((A[2, 3], 2), (a[2, 3], 2))]
+        if name in ("maximum", "less", "arctan2"):  # lazy graphs (a kernel each: a few only)
+            cases += [((A, B), (a, b)), ((A, 2), (a, 2))]
+        for args, want_args in cases:
+            if u.nin == 1:
+                args, want_args = args[:1], want_args[:1]
+            with np.errstate(all="ignore"), la.errstate(all="ignore"):
+                try:
+                    want = u(*want_args)
+                except TypeError:
+                    with pytest.raises(TypeError):
+                        u(*args)
+                    continue
+                got = np.asarray(u(*args))
+            assert got.dtype == np.asarray(want).dtype, (name, args)
+            np.testing.assert_allclose(got, want, rtol=1e-6, equal_nan=True, err_msg=name)
+    assert np.maximum(A, B, out=None).shape == (3, 4)  # (the Python dispatch for keywords)
+    assert _protocols.install_fast_array_ufunc is not None

@@ -304,4 +304,5 @@ if (_bind.FAST is not None and hasattr(_bind.FAST, "install_array_function")
         and hasattr(_bind.FAST, "install_eager")):  # (lazyarray/_methods.py installed it)
     # np.dot of two computed vectors (an index loop's `np.dot(A[i, :j], A[j, :j])`) in C, past
     # the Python layers; array_function above for every other call
-    _bind.FAST.install_array_function(array_function, np.dot, _SAME_DTYPE_LOOPS, np.dot)
+    # (and np.flip(x) as x[::-1, ...]: the view la.flip builds, through the C getitem)
+    _bind.FAST.install_array_function(array_function, np.dot, _SAME_DTYPE_LOOPS, np.dot, np.flip)

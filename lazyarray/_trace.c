@@ -2345,11 +2345,38 @@ dot_now(NodeObject *a, NodeObject *b, PyObject *site)
  * method, which runs dot_now for two computed vectors of one float dtype (~1.9 us of Python
  * layers less: _protocols.array_function, la.dot, matmul); anything else calls the Python
  * method. Set by install_array_function(). */
-static PyObject *ARRAY_FUNCTION_FALLBACK, *NP_DOT, *DOT_DTYPES;
+static PyObject *ARRAY_FUNCTION_FALLBACK, *NP_DOT, *DOT_DTYPES, *NP_FLIP, *REVERSED;
+static PyObject *try_getitem(PyObject *self, PyObject *key);
+
+/* `np.flip(x)` (axis None) of an Array of at least one dim: `x[::-1, ::-1, ...]`, the view
+ * la.flip builds (the same slices), through the C getitem; Py_None for the Python path. */
+static PyObject *
+flip_now(PyObject *x)
+{
+    NodeObject *n = array_node(x);
+    Py_ssize_t ndim = n == NULL ? 0 : PyTuple_GET_SIZE(n->shape);
+    if (ndim == 0 || REVERSED == NULL)
+        return Py_None;
+    PyObject *key = PyTuple_New(ndim);
+    if (key == NULL)
+        return NULL;
+    for (Py_ssize_t d = 0; d < ndim; d++)
+        PyTuple_SET_ITEM(key, d, Py_NewRef(REVERSED));
+    PyObject *out = try_getitem(x, key);
+    Py_DECREF(key);
+    return out;
+}
 
 static PyObject *
 array_function_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
+    if (nargs == 4 && args[0] == NP_FLIP && NP_FLIP != NULL && PyTuple_CheckExact(args[2]) &&
+        PyTuple_GET_SIZE(args[2]) == 1 && PyDict_CheckExact(args[3]) &&
+        PyDict_GET_SIZE(args[3]) == 0) {
+        PyObject *out = flip_now(PyTuple_GET_ITEM(args[2], 0));
+        if (out != Py_None)
+            return out; /* (NULL: the error) */
+    }
     if (nargs == 4 && args[0] == NP_DOT && NP_DOT != NULL && PyTuple_CheckExact(args[2]) &&
         PyTuple_GET_SIZE(args[2]) == 2 && PyDict_CheckExact(args[3]) &&
         PyDict_GET_SIZE(args[3]) == 0 && MATMUL_FN != NULL) {
@@ -2762,9 +2789,20 @@ py_write_view_value(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 py_install_array_function(PyObject *module, PyObject *args)
 {
-    PyObject *fallback, *np_dot, *dtypes, *dot;
-    if (!PyArg_ParseTuple(args, "OOOO:install_array_function", &fallback, &np_dot, &dtypes, &dot))
+    PyObject *fallback, *np_dot, *dtypes, *dot, *np_flip = NULL;
+    if (!PyArg_ParseTuple(args, "OOOO|O:install_array_function", &fallback, &np_dot, &dtypes,
+                          &dot, &np_flip))
         return NULL;
+    if (np_flip != NULL) {
+        take(&NP_FLIP, np_flip);
+        if (REVERSED == NULL) {
+            PyObject *minus = PyLong_FromLong(-1);
+            REVERSED = minus == NULL ? NULL : PySlice_New(Py_None, Py_None, minus);
+            Py_XDECREF(minus);
+            if (REVERSED == NULL)
+                return NULL;
+        }
+    }
     if (!installed())
         return NULL;
     if (!PyCallable_Check(fallback) || !PyFrozenSet_Check(dtypes) || EAGER_LIMIT == NULL) {

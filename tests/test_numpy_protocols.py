@@ -181,3 +181,21 @@ def test_ufunc_calls_on_arrays_take_the_plain_ops_c_path_with_the_same_results()
             np.testing.assert_allclose(got, want, rtol=1e-6, equal_nan=True, err_msg=name)
     assert np.maximum(A, B, out=None).shape == (3, 4)  # (the Python dispatch for keywords)
     assert _protocols.install_fast_array_ufunc is not None
+
+
+def test_np_flip_of_an_array_is_numpys_view():
+    """np.flip(x) reaches _trace.c's __array_function__, which takes it as x[::-1, ...] through
+    the C getitem (the view la.flip builds): NumPy's values for every rank, a view that writes
+    reach the base through, as NumPy's flip is; keywords take the Python dispatch."""
+    for shape in [(5,), (3, 4), (2, 3, 2), (0, 3)]:
+        a = np.arange(float(np.prod(shape))).reshape(shape)
+        A = la.asarray(a.copy())
+        np.testing.assert_array_equal(np.asarray(np.flip(A)), np.flip(a))
+        np.testing.assert_array_equal(np.asarray(np.flip(A, axis=0)), np.flip(a, axis=0))
+        if a.size:
+            f, g = np.flip(A), np.flip(a)
+            f[(0,) * a.ndim] = -1.0
+            g[(0,) * a.ndim] = -1.0
+            np.testing.assert_array_equal(np.asarray(A), a)
+    s = la.asarray(np.float64(3.0))
+    assert float(np.flip(s)) == 3.0  # 0-d: the Python path, as NumPy (no axes)

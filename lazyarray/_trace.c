@@ -831,6 +831,7 @@ OPERATOR_METHODS(div, DIV)
  * is a computed value of x's dtype and shape (an index loop's `t -= d`), the handle takes it;
  * else writes.inplace_rest, given the result (no second computation). Set by install_inplace(). */
 static PyObject *INPLACE_REST, *INPLACE_UFUNC[N_OPERATORS];
+static int write_through_view_c(PyObject *self, PyObject *key, PyObject *value, int whole);
 
 static PyObject *
 inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -856,6 +857,17 @@ inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t na
             Py_SETREF(NODE_OF(self), Py_NewRef((PyObject *)rn));
             Py_DECREF(result);
             return Py_NewRef(self);
+        }
+    }
+    else if (rn != NULL && link != NULL && PyTuple_CheckExact(link) &&
+             PyTuple_GET_SIZE(rn->inputs) == 0 && rn->dtype == sn->dtype && EAGER_LIMIT != NULL &&
+             PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) > 0) {
+        /* `A[:, j] -= x` on the view: into the root's buffer through NumPy's view (the shape
+         * is checked there), as inplace_rest would */
+        int done = write_through_view_c(self, NULL, (PyObject *)rn, 1);
+        if (done != 0) {
+            Py_DECREF(result);
+            return done < 0 ? NULL : Py_NewRef(self);
         }
     }
     PyObject *call[4] = {self, result, args[0], INPLACE_UFUNC[which]};

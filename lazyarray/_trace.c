@@ -116,6 +116,7 @@ getattr_named(PyObject *o, int which)
  * Python's run reports with the op and the line); NULL on error. */
 static PyObject *view_value_c(NodeObject *node);
 static int drops_unit_dims(PyObject *spec, PyObject *shape);
+static int same_memory(PyObject *a, PyObject *b);
 static PyObject *UFUNC_CODE; /* the code object of graph.ops_elementwise's plain ufunc reference */
 
 /* An input's value for one_op_now (a new reference), or NULL with no error set where C does not
@@ -567,6 +568,27 @@ f64_operand(PyObject *x, double *out, int *eager)
     return 1;
 }
 
+/* A 0-d leaf of the at-once path holding `value` (a Python number, stolen) as `dtype`. */
+static PyObject *
+leaf_array(PyObject *value, PyObject *dtype)
+{
+    if (value == NULL)
+        return NULL;
+    PyObject *data = PyObject_CallFunctionObjArgs(NP_ASARRAY, value, dtype, NULL);
+    Py_DECREF(value);
+    if (data == NULL)
+        return NULL;
+    PyObject *site = NODE->user_site();
+    if (site == NULL) {
+        Py_DECREF(data);
+        return NULL;
+    }
+    PyObject *node = NODE->build(INPUT_OP, EMPTY, EAGER_MARK, EMPTY_SHAPE, dtype, data, site);
+    Py_DECREF(data);
+    Py_DECREF(site);
+    return node == NULL ? NULL : make_array(node);
+}
+
 /* which(x, y) as a 0-d float64 leaf's Array, or Py_None (borrowed) for the general path. */
 static PyObject *
 element_arithmetic(int which, PyObject *x, PyObject *y)
@@ -589,23 +611,7 @@ element_arithmetic(int which, PyObject *x, PyObject *y)
     if (!isfinite(a) || !isfinite(b) || !isfinite(r) ||
         (r == 0.0 ? !exact_zero : fabs(r) < DBL_MIN))
         return Py_None;
-    PyObject *value = PyFloat_FromDouble(r);
-    if (value == NULL)
-        return NULL;
-    PyObject *data = PyObject_CallFunctionObjArgs(NP_ASARRAY, value, FLOAT64_DTYPE, NULL);
-    Py_DECREF(value);
-    if (data == NULL)
-        return NULL;
-    PyObject *site = NODE->user_site();
-    if (site == NULL) {
-        Py_DECREF(data);
-        return NULL;
-    }
-    PyObject *node = NODE->build(INPUT_OP, EMPTY, EAGER_MARK, EMPTY_SHAPE, FLOAT64_DTYPE, data,
-                                 site);
-    Py_DECREF(data);
-    Py_DECREF(site);
-    return node == NULL ? NULL : make_array(node);
+    return leaf_array(PyFloat_FromDouble(r), FLOAT64_DTYPE);
 }
 
 /* The integer side of element arithmetic: int32 and int64 elements (nussinov's table) and
@@ -640,26 +646,6 @@ int_operand(PyObject *x, long long *out, PyObject **dtype, int *eager)
     *dtype = n->dtype;
     *eager |= n->attrs == EAGER_MARK;
     return 1;
-}
-
-static PyObject *
-leaf_array(PyObject *value, PyObject *dtype)
-{
-    if (value == NULL)
-        return NULL;
-    PyObject *data = PyObject_CallFunctionObjArgs(NP_ASARRAY, value, dtype, NULL);
-    Py_DECREF(value);
-    if (data == NULL)
-        return NULL;
-    PyObject *site = NODE->user_site();
-    if (site == NULL) {
-        Py_DECREF(data);
-        return NULL;
-    }
-    PyObject *node = NODE->build(INPUT_OP, EMPTY, EAGER_MARK, EMPTY_SHAPE, dtype, data, site);
-    Py_DECREF(data);
-    Py_DECREF(site);
-    return node == NULL ? NULL : make_array(node);
 }
 
 static PyObject *
@@ -1151,6 +1137,29 @@ py_view_value(PyObject *module, PyObject *node)
 /* same_view(a, b): whether two NumPy arrays are the same view of memory (start address, shape,
  * strides, item size), through the buffer protocol: the address costs ~1 us through
  * `__array_interface__` in Python. False where either exports no strided buffer. */
+/* Whether two objects export the same strided memory: start address, shape, strides (where a
+ * dim has more than one element), item size. 0 where either exports no strided buffer. */
+static int
+same_memory(PyObject *a, PyObject *b)
+{
+    Py_buffer x, y;
+    if (PyObject_GetBuffer(a, &x, PyBUF_STRIDES) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (PyObject_GetBuffer(b, &y, PyBUF_STRIDES) < 0) {
+        PyErr_Clear();
+        PyBuffer_Release(&x);
+        return 0;
+    }
+    int same = x.buf == y.buf && x.ndim == y.ndim && x.itemsize == y.itemsize;
+    for (int d = 0; same && d < x.ndim; d++)
+        same = x.shape[d] == y.shape[d] && (x.shape[d] <= 1 || x.strides[d] == y.strides[d]);
+    PyBuffer_Release(&x);
+    PyBuffer_Release(&y);
+    return same;
+}
+
 static PyObject *
 py_same_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1158,22 +1167,7 @@ py_same_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "same_view(a, b)");
         return NULL;
     }
-    Py_buffer x, y;
-    if (PyObject_GetBuffer(args[0], &x, PyBUF_STRIDES) < 0) {
-        PyErr_Clear();
-        Py_RETURN_FALSE;
-    }
-    if (PyObject_GetBuffer(args[1], &y, PyBUF_STRIDES) < 0) {
-        PyErr_Clear();
-        PyBuffer_Release(&x);
-        Py_RETURN_FALSE;
-    }
-    int same = x.buf == y.buf && x.ndim == y.ndim && x.itemsize == y.itemsize;
-    for (int d = 0; same && d < x.ndim; d++)
-        same = x.shape[d] == y.shape[d] && (x.shape[d] <= 1 || x.strides[d] == y.strides[d]);
-    PyBuffer_Release(&x);
-    PyBuffer_Release(&y);
-    return PyBool_FromLong(same);
+    return PyBool_FromLong(same_memory(args[0], args[1]));
 }
 
 /* set_ufunc_reference(code): the code object of graph.ops_elementwise's plain ufunc reference
@@ -1872,65 +1866,6 @@ no_live_views(PyObject *views)
     return n ? PyList_SetSlice(views, 0, n, NULL) == 0 ? 1 : -1 : 1;
 }
 
-/* 1 when the element write was done, 0 to fall back, -1 on error. */
-static int
-try_write_element(PyObject *self, PyObject *key, PyObject *value)
-{
-    if (ARRAY == NULL || Py_TYPE(self) != ARRAY || EAGER_LIMIT == NULL || FLOAT64_DTYPE == NULL ||
-        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
-        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
-        return 0;
-    NodeObject *old = array_node(self);
-    if (old == NULL || old->op != INPUT_OP || PyTuple_GET_SIZE(old->inputs) != 0 ||
-        !is_ndarray(old->data))
-        return 0;
-    PyObject *shape = old->shape;
-    Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
-    int one = !PyTuple_CheckExact(key);
-    if ((one ? 1 : PyTuple_GET_SIZE(key)) != ndim || ndim == 0)
-        return 0;
-    for (Py_ssize_t d = 0; d < ndim; d++) {
-        long long k, n = PyLong_AsLongLong(PyTuple_GET_ITEM(shape, d));
-        if (!index_value(one ? key : PyTuple_GET_ITEM(key, d), &k) || k < -n || k >= n)
-            return 0; /* (IndexError and other keys: the Python path) */
-    }
-    PyObject *v;
-    if (PyFloat_CheckExact(value)) {
-        if (old->dtype != FLOAT64_DTYPE)
-            return 0;
-        v = value;
-    } else {
-        NodeObject *nv = array_node(value);
-        if (nv == NULL || nv->op != INPUT_OP || PyTuple_GET_SIZE(nv->inputs) != 0 ||
-            PyTuple_GET_SIZE(nv->shape) != 0 || nv->dtype != old->dtype || !is_ndarray(nv->data))
-            return 0;
-        v = nv->data;
-    }
-    /* only the handle holds the node, only the node the buffer (write_basic's counts) */
-    if (Py_REFCNT(old) != 1 || Py_REFCNT(old->data) != 1 || v == old->data)
-        return 0;
-    int none = VIEW_OF(self) == NULL ? 0 : no_live_views(VIEW_OF(self));
-    if (none <= 0)
-        return none;
-    PyObject *flags = getattr_named(old->data, A_FLAGS);
-    if (flags == NULL)
-        return -1;
-    PyObject *own = getattr_named(flags, A_OWNDATA);
-    PyObject *writeable = own == NULL ? NULL : getattr_named(flags, A_WRITEABLE);
-    Py_DECREF(flags);
-    int ok = writeable != NULL && own == Py_True && writeable == Py_True;
-    Py_XDECREF(own);
-    if (writeable == NULL)
-        return -1;
-    Py_DECREF(writeable);
-    if (!ok)
-        return 0;
-    return PyObject_SetItem(old->data, key, v) < 0 ? -1 : 1;
-}
-
-static Py_ssize_t view_holders_c(PyObject *old, PyObject *views, PyObject *extra);
-static int write_through_view_c(PyObject *self, PyObject *key, PyObject *value, int whole);
-
 /* Whether `key` is one in-range int per dimension of `shape`. */
 static int
 element_key(PyObject *key, PyObject *shape)
@@ -1976,6 +1911,63 @@ owned_writeable(PyObject *data)
         return -1;
     Py_DECREF(writeable);
     return ok;
+}
+
+/* 1 when the element write was done, 0 to fall back, -1 on error. */
+static int
+try_write_element(PyObject *self, PyObject *key, PyObject *value)
+{
+    if (ARRAY == NULL || Py_TYPE(self) != ARRAY || EAGER_LIMIT == NULL || FLOAT64_DTYPE == NULL ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return 0;
+    NodeObject *old = array_node(self);
+    if (old == NULL || old->op != INPUT_OP || PyTuple_GET_SIZE(old->inputs) != 0 ||
+        !is_ndarray(old->data))
+        return 0;
+    PyObject *v = element_value(value, old->dtype);
+    if (v == NULL || !element_key(key, old->shape))
+        return 0; /* (IndexError and other keys or values: the Python path) */
+    /* only the handle holds the node, only the node the buffer (write_basic's counts) */
+    if (Py_REFCNT(old) != 1 || Py_REFCNT(old->data) != 1 || v == old->data)
+        return 0;
+    int none = VIEW_OF(self) == NULL ? 0 : no_live_views(VIEW_OF(self));
+    if (none <= 0)
+        return none;
+    int ok = owned_writeable(old->data);
+    if (ok <= 0)
+        return ok;
+    return PyObject_SetItem(old->data, key, v) < 0 ? -1 : 1;
+}
+
+static Py_ssize_t view_holders_c(PyObject *old, PyObject *views, PyObject *extra);
+static int write_through_view_c(PyObject *self, PyObject *key, PyObject *value, int whole);
+
+/* The live views of a root's `_view` list appended to `live`: 1, 0 where an entry is no weak
+ * reference (the Python path then decides), -1 on error. */
+static int
+live_views(PyObject *views, PyObject *live)
+{
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(views); k++) {
+        PyObject *ref = PyList_GET_ITEM(views, k);
+        PyObject *alive = PyWeakref_CheckRef(ref) ? PyWeakref_GetObject(ref) : NULL;
+        if (alive == NULL)
+            return 0;
+        if (alive != Py_None && PyList_Append(live, alive) < 0)
+            return -1;
+    }
+    return 1;
+}
+
+/* After a write into the root's buffer, each live view reads it again (its node: its chain). */
+static void
+reread_views(PyObject *live)
+{
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(live); k++) {
+        PyObject *w = PyList_GET_ITEM(live, k), *wl = Py_TYPE(w) == ARRAY ? VIEW_OF(w) : NULL;
+        if (wl != NULL && PyTuple_CheckExact(wl) && PyTuple_GET_SIZE(wl) >= 2)
+            Py_SETREF(NODE_OF(w), Py_NewRef(PyTuple_GET_ITEM(wl, 1)));
+    }
 }
 
 /* eager.write_basic_through_view's element case: `row[j] = v` (`A[i][j] = v`) for a view in
@@ -2039,13 +2031,11 @@ write_through_view_c(PyObject *self, PyObject *key, PyObject *value, int whole)
         goto error;
     if (!same_base)
         goto done;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(views); k++) {
-        PyObject *ref = PyList_GET_ITEM(views, k);
-        PyObject *alive = PyWeakref_CheckRef(ref) ? PyWeakref_GetObject(ref) : NULL;
-        if (alive == NULL)
-            goto done;
-        if (alive != Py_None && PyList_Append(live, alive) < 0)
+    int listed = live_views(views, live);
+    if (listed <= 0) {
+        if (listed < 0)
             goto error;
+        goto done;
     }
     Py_ssize_t holders = view_holders_c((PyObject *)old, live, Py_None);
     /* references to old: the root's node and the views' links and chains (holders); to the
@@ -2059,11 +2049,7 @@ write_through_view_c(PyObject *self, PyObject *key, PyObject *value, int whole)
         goto done;
     if (PyObject_SetItem(target, key, v) < 0)
         goto error;
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(live); k++) { /* the views read the buffer again */
-        PyObject *w = PyList_GET_ITEM(live, k), *wl = Py_TYPE(w) == ARRAY ? VIEW_OF(w) : NULL;
-        if (wl != NULL && PyTuple_CheckExact(wl) && PyTuple_GET_SIZE(wl) >= 2)
-            Py_SETREF(NODE_OF(w), Py_NewRef(PyTuple_GET_ITEM(wl, 1)));
-    }
+    reread_views(live); /* the views read the buffer again */
     result = 1;
     goto done;
 error:
@@ -2109,17 +2095,7 @@ try_same_view_write(PyObject *self, PyObject *key, PyObject *value)
         return 0;
     }
     PyObject *view = view_value_c((NodeObject *)PyTuple_GET_ITEM(vlink, 1));
-    int same = 0;
-    Py_buffer x, y;
-    if (view != NULL && view != Py_None && PyObject_GetBuffer(target, &x, PyBUF_STRIDES) == 0) {
-        if (PyObject_GetBuffer(view, &y, PyBUF_STRIDES) == 0) {
-            same = x.buf == y.buf && x.ndim == y.ndim && x.itemsize == y.itemsize;
-            for (int d = 0; same && d < x.ndim; d++)
-                same = x.shape[d] == y.shape[d] && (x.shape[d] <= 1 || x.strides[d] == y.strides[d]);
-            PyBuffer_Release(&y);
-        }
-        PyBuffer_Release(&x);
-    }
+    int same = view != NULL && view != Py_None && same_memory(target, view);
     PyErr_Clear();
     Py_XDECREF(view);
     Py_DECREF(target);
@@ -2181,13 +2157,11 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
     if (live == NULL)
         goto error;
     if (PyList_CheckExact(views)) {
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(views); k++) {
-            PyObject *ref = PyList_GET_ITEM(views, k);
-            PyObject *alive = PyWeakref_CheckRef(ref) ? PyWeakref_GetObject(ref) : NULL;
-            if (alive == NULL)
-                goto done;
-            if (alive != Py_None && PyList_Append(live, alive) < 0)
+        int listed = live_views(views, live);
+        if (listed <= 0) {
+            if (listed < 0)
                 goto error;
+            goto done;
         }
     }
     else if (views != Py_None)
@@ -2235,11 +2209,7 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
         PyErr_Clear(); /* shapes that do not broadcast: nothing written, the Python path raises */
         goto done;
     }
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(live); k++) { /* the views read the buffer again */
-        PyObject *w = PyList_GET_ITEM(live, k), *wl = VIEW_OF(w);
-        if (wl != NULL && PyTuple_CheckExact(wl) && PyTuple_GET_SIZE(wl) >= 2)
-            Py_SETREF(NODE_OF(w), Py_NewRef(PyTuple_GET_ITEM(wl, 1)));
-    }
+    reread_views(live); /* the views read the buffer again */
     result = 1;
     goto done;
 error:

@@ -290,6 +290,9 @@ def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:
         _bind.FAST.install_eager(eager.LIMIT, eager.run_candidate, eager.EAGER_MARK, view_ops,
                                  eager.SEED_OPS, _bind.CAST, eager.element, PAUSED, _bind.INPUT,
                                  np.asarray, *eager.c_run_parts())
+    if hasattr(_bind.FAST, "check_array_fields"):  # NumPy's array fields read directly, if right
+        probe = np.empty((2, 3))
+        _bind.FAST.check_array_fields(probe, probe[:, ::2])
 
 
 def _divmod(x1: Any, x2: Any) -> tuple[Array, Array]:

@@ -95,6 +95,79 @@ is_ndarray(PyObject *x)
     return 1;
 }
 
+/* NumPy's array object: its leading fields as numpy/ndarraytypes.h's `PyArrayObject_fields` lays
+ * them out (NumPy's ABI keeps this layout: extensions built against NumPy 1.x run on 2.x). Read
+ * directly, they spare the at-once path its attribute lookups (`a.flags` makes an object per read;
+ * ~0.25 us an op for dtype, base, flags and shape). `check_array_fields` tests the layout on probe
+ * arrays at install; where it does not match, ARRAY_FIELDS stays 0 and the attribute path runs. */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions;
+    Py_ssize_t *strides;
+    PyObject *base;
+    PyObject *descr;
+    int flags;
+} NumpyArrayFields;
+enum { NPY_FLAG_C_CONTIGUOUS = 0x0001, NPY_FLAG_OWNDATA = 0x0004, NPY_FLAG_WRITEABLE = 0x0400 };
+static int ARRAY_FIELDS; /* the probes matched the layout */
+#define FIELDS(a) ((NumpyArrayFields *)(a))
+
+/* Whether ndarray `a` has exactly the shape `shape` (a tuple of ints): 1, 0, or -1 (error). */
+static int
+fields_shape_is(PyObject *a, PyObject *shape)
+{
+    Py_ssize_t nd = PyTuple_GET_SIZE(shape);
+    if (FIELDS(a)->nd != nd)
+        return 0;
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, k));
+        if (n == -1 && PyErr_Occurred())
+            return -1;
+        if (FIELDS(a)->dimensions[k] != n)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether ndarray `a`'s dtype is `dtype`: the same descriptor object (NumPy's builtin dtypes are
+ * singletons), else compared. 1, 0 or -1. */
+static int
+fields_dtype_is(PyObject *a, PyObject *dtype)
+{
+    PyObject *descr = FIELDS(a)->descr;
+    return descr == dtype ? 1 : PyObject_RichCompareBool(descr, dtype, Py_EQ);
+}
+
+/* check_array_fields(a, b): a = np.empty((2, 3)), b = a[:, ::2]. Sets ARRAY_FIELDS where the
+ * layout above reads them right; returns whether it does. */
+static PyObject *
+py_check_array_fields(PyObject *module, PyObject *args)
+{
+    PyObject *a, *b;
+    if (!PyArg_ParseTuple(args, "OO:check_array_fields", &a, &b))
+        return NULL;
+    ARRAY_FIELDS = 0;
+    if (!is_ndarray(a) || !is_ndarray(b))
+        Py_RETURN_FALSE;
+    PyObject *dtype = PyObject_GetAttrString(a, "dtype");
+    if (dtype == NULL)
+        return NULL;
+    NumpyArrayFields *fa = FIELDS(a), *fb = FIELDS(b);
+    int ok = fa->nd == 2 && fb->nd == 2 && fa->dimensions[0] == 2 && fa->dimensions[1] == 3 &&
+             fb->dimensions[0] == 2 && fb->dimensions[1] == 2 && fa->strides[0] == 24 &&
+             fa->strides[1] == 8 && fb->strides[1] == 16 && fa->base == NULL && fb->base == a &&
+             fb->data == fa->data && fa->descr == dtype && fb->descr == dtype &&
+             (fa->flags & (NPY_FLAG_C_CONTIGUOUS | NPY_FLAG_OWNDATA | NPY_FLAG_WRITEABLE)) ==
+                 (NPY_FLAG_C_CONTIGUOUS | NPY_FLAG_OWNDATA | NPY_FLAG_WRITEABLE) &&
+             (fb->flags & (NPY_FLAG_C_CONTIGUOUS | NPY_FLAG_OWNDATA)) == 0 &&
+             (fb->flags & NPY_FLAG_WRITEABLE) != 0;
+    Py_DECREF(dtype);
+    ARRAY_FIELDS = ok;
+    return PyBool_FromLong(ok);
+}
+
 /* Attribute lookups on the hot paths by interned name: PyObject_GetAttrString makes and hashes a
  * new string per call (~40 ns each, several per op). */
 static PyObject *ATTR_NAMES[8];
@@ -161,6 +234,54 @@ inner_value(NodeObject *i)
     return value;
 }
 
+/* A Python float's or int's 0-d array of `dtype` (np.asarray(value, dtype)), read-only, from a
+ * small cache: a loop's constants (`0.5 * row`, `alpha * x`) come back every iteration, and the
+ * conversion (~0.14 us) would be paid each time. (Passing the Python number to the ufunc as it is
+ * costs more: NumPy's weak-scalar promotion.) A new reference, NULL on error. */
+#define SCALAR_SLOTS 32
+static struct { PyObject *number, *dtype, *array; } SCALAR_ARRAYS[SCALAR_SLOTS];
+
+static PyObject *
+scalar_array(PyObject *number, PyObject *dtype)
+{
+    size_t slot;
+    if (PyFloat_CheckExact(number)) {
+        double v = PyFloat_AS_DOUBLE(number);
+        uint64_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        slot = (size_t)((bits ^ (bits >> 29) ^ (uintptr_t)dtype) % SCALAR_SLOTS);
+        if (SCALAR_ARRAYS[slot].number != NULL && SCALAR_ARRAYS[slot].dtype == dtype &&
+            PyFloat_CheckExact(SCALAR_ARRAYS[slot].number)) {
+            double w = PyFloat_AS_DOUBLE(SCALAR_ARRAYS[slot].number);
+            if (memcmp(&v, &w, sizeof v) == 0) /* the same bits: -0.0 and NaNs apart */
+                return Py_NewRef(SCALAR_ARRAYS[slot].array);
+        }
+    }
+    else if (PyLong_CheckExact(number)) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(number, &overflow);
+        if (overflow || (v == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return PyObject_CallFunctionObjArgs(NP_ASARRAY, number, dtype, NULL);
+        }
+        slot = (size_t)(((uint64_t)v * 0x9E3779B97F4A7C15ull ^ (uintptr_t)dtype) % SCALAR_SLOTS);
+        if (SCALAR_ARRAYS[slot].number != NULL && SCALAR_ARRAYS[slot].dtype == dtype &&
+            PyLong_CheckExact(SCALAR_ARRAYS[slot].number) &&
+            PyLong_AsLongLong(SCALAR_ARRAYS[slot].number) == v)
+            return Py_NewRef(SCALAR_ARRAYS[slot].array);
+    }
+    else
+        return PyObject_CallFunctionObjArgs(NP_ASARRAY, number, dtype, NULL);
+    PyObject *array = PyObject_CallFunctionObjArgs(NP_ASARRAY, number, dtype, NULL);
+    if (array == NULL || !ARRAY_FIELDS || !is_ndarray(array))
+        return array; /* (read-only needs the fields: uncached without them) */
+    FIELDS(array)->flags &= ~NPY_FLAG_WRITEABLE; /* shared: no one may write into it */
+    Py_XSETREF(SCALAR_ARRAYS[slot].number, Py_NewRef(number));
+    Py_XSETREF(SCALAR_ARRAYS[slot].dtype, Py_NewRef(dtype));
+    Py_XSETREF(SCALAR_ARRAYS[slot].array, Py_NewRef(array));
+    return array;
+}
+
 static PyObject *
 input_value(NodeObject *i, int broadcasts)
 {
@@ -183,12 +304,117 @@ input_value(NodeObject *i, int broadcasts)
     if (i->op == SCALAR_OP && (PyTuple_GET_SIZE(i->shape) == 0 || broadcasts) &&
         (PyFloat_CheckExact(i->data) || PyLong_CheckExact(i->data) || PyBool_Check(i->data) ||
          PyComplex_CheckExact(i->data))) {
-        PyObject *value = PyObject_CallFunctionObjArgs(NP_ASARRAY, i->data, i->dtype, NULL);
+        PyObject *value = scalar_array(i->data, i->dtype);
         if (value == NULL)
             PyErr_Clear();
         return value;
     }
     return NULL;
+}
+
+/* Whether ndarray `out`'s dtype is `dtype` (1, 0, -1 on error). */
+static int
+dtype_is(PyObject *out, PyObject *dtype)
+{
+    if (ARRAY_FIELDS)
+        return fields_dtype_is(out, dtype);
+    PyObject *own = getattr_named(out, A_DTYPE);
+    int same = own == NULL ? -1 : PyObject_RichCompareBool(own, dtype, Py_EQ);
+    Py_XDECREF(own);
+    return same;
+}
+
+/* Whether a reference's result `out` (an ndarray) is a fresh C-contiguous array of the node's
+ * dtype and shape (NumPy may broadcast less than the node): the leaf then holds it as it is.
+ * 1, 0, -1 on error. */
+static int
+fresh_result_of(PyObject *out, PyObject *node_shape, PyObject *node_dtype)
+{
+    if (ARRAY_FIELDS) {
+        if (FIELDS(out)->base != NULL || !(FIELDS(out)->flags & NPY_FLAG_C_CONTIGUOUS))
+            return 0;
+        int same = fields_shape_is(out, node_shape);
+        return same <= 0 ? same : fields_dtype_is(out, node_dtype);
+    }
+    PyObject *dtype = getattr_named(out, A_DTYPE);
+    PyObject *base = getattr_named(out, A_BASE);
+    PyObject *flags = getattr_named(out, A_FLAGS);
+    PyObject *contiguous = flags ? getattr_named(flags, A_C_CONTIGUOUS) : NULL;
+    PyObject *shape = getattr_named(out, A_SHAPE);
+    int plain = dtype != NULL && base == Py_None && contiguous == Py_True && shape != NULL &&
+                PyObject_RichCompareBool(dtype, node_dtype, Py_EQ) == 1 &&
+                PyObject_RichCompareBool(shape, node_shape, Py_EQ) == 1;
+    Py_XDECREF(dtype);
+    Py_XDECREF(base);
+    Py_XDECREF(flags);
+    Py_XDECREF(contiguous);
+    Py_XDECREF(shape);
+    return PyErr_Occurred() ? -1 : plain;
+}
+
+/* The ufunc a plain ufunc reference (graph.ops_elementwise's `ufunc(*xs)`) calls (borrowed), or
+ * NULL. */
+static PyObject *
+plain_ufunc(PyObject *reference)
+{
+    PyObject *closure = PyFunction_GET_CLOSURE(reference);
+    if (closure == NULL || PyTuple_GET_SIZE(closure) != 1)
+        return NULL;
+    return PyCell_GET(PyTuple_GET_ITEM(closure, 0));
+}
+
+/* `ufunc(*args)` (or, without a ufunc, `reference(args, attrs, dtype)`) under NumPy's 'call'
+ * error state, between the flags' clear and test: 0 with *out and *bits new references, or both
+ * NULL and no error set where the call raised (Python runs it again and raises naming the line);
+ * -1 on error. */
+static int
+call_checked(PyObject *ufunc, PyObject *reference, PyObject *args, PyObject *attrs,
+             PyObject *dtype, PyObject **out, PyObject **bits)
+{
+    *out = *bits = NULL;
+    PyObject *token = PyContextVar_Set(EXTOBJ_VAR, CALL_MODE);
+    if (token == NULL)
+        return -1;
+    PyObject *cleared = PyObject_CallNoArgs(FP_CLEAR);
+    *out = cleared == NULL ? NULL
+           : ufunc != NULL ? PyObject_Vectorcall(ufunc, ((PyTupleObject *)args)->ob_item,
+                                                 PyTuple_GET_SIZE(args), NULL)
+           : PyObject_CallFunctionObjArgs(reference, args, attrs, dtype, NULL);
+    *bits = *out == NULL ? NULL : PyObject_CallNoArgs(FP_TEST);
+    Py_XDECREF(cleared);
+    if (PyContextVar_Reset(EXTOBJ_VAR, token) < 0) {
+        Py_DECREF(token);
+        Py_CLEAR(*out);
+        Py_CLEAR(*bits);
+        return -1;
+    }
+    Py_DECREF(token);
+    if (*out == NULL || *bits == NULL) {
+        Py_CLEAR(*out);
+        Py_CLEAR(*bits);
+        PyErr_Clear();
+    }
+    return 0;
+}
+
+/* Whether a reference's result *out, no flag raised (`bits` 0), is a leaf's data as it is: a fresh
+ * C-contiguous array of `shape` and `dtype` (a 0-d op's NumPy scalar becomes a 0-d array first,
+ * replacing *out). 1, 0, or -1 on error (*out may then be NULL). */
+static int
+plain_result(PyObject **out, PyObject *bits, PyObject *shape, PyObject *dtype)
+{
+    long raised = PyLong_AsLong(bits);
+    if (raised == -1 && PyErr_Occurred())
+        return -1;
+    if (raised != 0)
+        return 0;
+    if (is_ndarray(*out))
+        return fresh_result_of(*out, shape, dtype);
+    PyObject *array = PyObject_CallOneArg(NP_ASARRAY, *out); /* a 0-d op's NumPy scalar */
+    Py_SETREF(*out, array);
+    if (array == NULL)
+        return -1;
+    return is_ndarray(array) && PyTuple_GET_SIZE(shape) == 0 ? dtype_is(array, dtype) : 0;
 }
 
 static PyObject *
@@ -219,80 +445,20 @@ one_op_now(NodeObject *node)
         }
         PyTuple_SET_ITEM(args, k, value);
     }
-    PyObject *token = PyContextVar_Set(EXTOBJ_VAR, CALL_MODE);
-    if (token == NULL) {
-        Py_DECREF(reference);
-        Py_DECREF(args);
-        return NULL;
-    }
     /* a plain ufunc reference (`ufunc(*xs)`) is called as its ufunc, without its Python frame */
-    PyObject *ufunc = NULL;
-    if (broadcasts && PyFunction_GET_CLOSURE(reference) != NULL &&
-        PyTuple_GET_SIZE(PyFunction_GET_CLOSURE(reference)) == 1)
-        ufunc = PyCell_GET(PyTuple_GET_ITEM(PyFunction_GET_CLOSURE(reference), 0));
-    PyObject *cleared = PyObject_CallNoArgs(FP_CLEAR);
-    PyObject *out = cleared == NULL ? NULL
-                    : ufunc != NULL ? PyObject_Vectorcall(ufunc, ((PyTupleObject *)args)->ob_item,
-                                                          n, NULL)
-                    : PyObject_CallFunctionObjArgs(reference, args, node->attrs, node->dtype, NULL);
-    PyObject *bits = out == NULL ? NULL : PyObject_CallNoArgs(FP_TEST);
-    Py_XDECREF(cleared);
+    PyObject *ufunc = broadcasts ? plain_ufunc(reference) : NULL, *out, *bits;
+    int failed = call_checked(ufunc, reference, args, node->attrs, node->dtype, &out, &bits);
     Py_DECREF(reference);
     Py_DECREF(args);
-    if (PyContextVar_Reset(EXTOBJ_VAR, token) < 0) {
-        Py_DECREF(token);
-        Py_XDECREF(out);
-        Py_XDECREF(bits);
+    if (failed)
         return NULL;
-    }
-    Py_DECREF(token);
-    if (out == NULL || bits == NULL) { /* Python runs it again and raises naming the line */
-        Py_XDECREF(out);
-        PyErr_Clear();
+    if (out == NULL) /* Python runs it again and raises naming the line */
         return Py_None;
-    }
-    int scalar = 0;
-    if (!is_ndarray(out) && PyLong_AsLong(bits) == 0) { /* a 0-d op's NumPy scalar */
-        PyObject *array = PyObject_CallOneArg(NP_ASARRAY, out);
-        if (array == NULL) {
-            Py_DECREF(out);
-            Py_DECREF(bits);
-            return NULL;
-        }
-        Py_SETREF(out, array);
-        scalar = 1;
-    }
-    int plain = is_ndarray(out) && PyLong_AsLong(bits) == 0;
-    if (plain && scalar) { /* a fresh 0-d array: only its dtype and the node's shape to check */
-        PyObject *dtype = getattr_named(out, A_DTYPE);
-        plain = dtype != NULL && PyTuple_GET_SIZE(node->shape) == 0 &&
-                PyObject_RichCompareBool(dtype, node->dtype, Py_EQ) == 1;
-        Py_XDECREF(dtype);
-        if (PyErr_Occurred()) {
-            Py_DECREF(out);
-            Py_DECREF(bits);
-            return NULL;
-        }
-    }
-    else if (plain) { /* a fresh C-contiguous array of the node's dtype: the leaf holds it as is */
-        PyObject *dtype = getattr_named(out, A_DTYPE);
-        PyObject *base = getattr_named(out, A_BASE);
-        PyObject *flags = getattr_named(out, A_FLAGS);
-        PyObject *contiguous = flags ? getattr_named(flags, A_C_CONTIGUOUS) : NULL;
-        PyObject *shape = getattr_named(out, A_SHAPE); /* broadcast less than the node */
-        plain = dtype != NULL && base == Py_None && contiguous == Py_True && shape != NULL &&
-                PyObject_RichCompareBool(dtype, node->dtype, Py_EQ) == 1 &&
-                PyObject_RichCompareBool(shape, node->shape, Py_EQ) == 1;
-        Py_XDECREF(dtype);
-        Py_XDECREF(base);
-        Py_XDECREF(flags);
-        Py_XDECREF(contiguous);
-        Py_XDECREF(shape);
-        if (PyErr_Occurred()) {
-            Py_DECREF(out);
-            Py_DECREF(bits);
-            return NULL;
-        }
+    int plain = plain_result(&out, bits, node->shape, node->dtype);
+    if (plain < 0) {
+        Py_XDECREF(out);
+        Py_DECREF(bits);
+        return NULL;
     }
     PyObject *leaf;
     if (plain)
@@ -305,7 +471,39 @@ one_op_now(NodeObject *node)
     return leaf;
 }
 
-static int reads_indexed(NodeObject *node, int depth);
+static int reads_indexed(PyObject *const *inputs, Py_ssize_t n, int depth);
+
+/* eager_candidate's tests of the rule's state and the result's size: 1 when a result of `shape`
+ * may be computed now, 0 when not, -1 on error. */
+static int
+eager_allowed(PyObject *shape)
+{
+    Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
+    if (limit <= 0)
+        return limit == -1 && PyErr_Occurred() ? -1 : 0;
+    Py_ssize_t paused = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0));
+    if (paused != 0)
+        return paused == -1 && PyErr_Occurred() ? -1 : 0;
+    Py_ssize_t size = 1, nd = PyTuple_GET_SIZE(shape);
+    for (Py_ssize_t k = 0; k < nd; k++) {
+        Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, k));
+        if (s == -1 && PyErr_Occurred())
+            return -1;
+        size *= s;
+        if (size > limit)
+            return 0;
+    }
+    return 1;
+}
+
+static int
+is_seed_op(PyObject *op)
+{
+    for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(EAGER_SEED_OPS); s++)
+        if (PyTuple_GET_ITEM(EAGER_SEED_OPS, s) == op)
+            return 1;
+    return 0;
+}
 
 static int
 eager_candidate(NodeObject *node)
@@ -317,43 +515,31 @@ eager_candidate(NodeObject *node)
         below = (NodeObject *)PyTuple_GET_ITEM(below->inputs, 0);
     if (PyTuple_GET_SIZE(below->inputs) == 0 || below->op == BROADCAST_OP)
         return 0;
-    Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
-    if (limit <= 0)
-        return limit == -1 && PyErr_Occurred() ? -1 : 0;
-    Py_ssize_t paused = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0));
-    if (paused != 0)
-        return paused == -1 && PyErr_Occurred() ? -1 : 0;
-    Py_ssize_t size = 1, nd = PyTuple_GET_SIZE(node->shape);
-    for (Py_ssize_t k = 0; k < nd; k++) {
-        Py_ssize_t s = PyLong_AsSsize_t(PyTuple_GET_ITEM(node->shape, k));
-        if (s == -1 && PyErr_Occurred())
-            return -1;
-        size *= s;
-        if (size > limit)
-            return 0;
-    }
-    for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(EAGER_SEED_OPS); s++)
-        if (PyTuple_GET_ITEM(EAGER_SEED_OPS, s) == below->op)
-            return 1; /* a gather out of an array: an indexed read (a copy) itself */
-    return reads_indexed(below, 1);
+    int allowed = eager_allowed(node->shape);
+    if (allowed <= 0)
+        return allowed;
+    if (is_seed_op(below->op))
+        return 1; /* a gather out of an array: an indexed read (a copy) itself */
+    return reads_indexed(((PyTupleObject *)below->inputs)->ob_item,
+                         PyTuple_GET_SIZE(below->inputs), 1);
 }
 
-/* Whether an input of `node` (through casts and broadcasts), or with `depth` left an input of
- * such an input, is an indexed read: a view op over something, an eager result, a gather. */
+/* Whether one of these `n` inputs (through casts and broadcasts), or with `depth` left an input
+ * of such an input, is an indexed read: a view op over something, an eager result, a gather. */
 static int
-reads_indexed(NodeObject *node, int depth)
+reads_indexed(PyObject *const *inputs, Py_ssize_t n, int depth)
 {
-    Py_ssize_t n = PyTuple_GET_SIZE(node->inputs);
     for (Py_ssize_t k = 0; k < n; k++) {
-        NodeObject *i = (NodeObject *)PyTuple_GET_ITEM(node->inputs, k);
+        NodeObject *i = (NodeObject *)inputs[k];
         while ((i->op == CAST_OP || i->op == BROADCAST_OP) && PyTuple_GET_SIZE(i->inputs) == 1)
             i = (NodeObject *)PyTuple_GET_ITEM(i->inputs, 0);
         if (i->attrs == EAGER_MARK || (PyTuple_GET_SIZE(i->inputs) > 0 && is_view_op(i->op)))
             return 1;
-        for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(EAGER_SEED_OPS); s++)
-            if (PyTuple_GET_ITEM(EAGER_SEED_OPS, s) == i->op)
-                return 1;
-        if (depth > 0 && PyTuple_GET_SIZE(i->inputs) > 0 && reads_indexed(i, depth - 1))
+        if (is_seed_op(i->op))
+            return 1;
+        if (depth > 0 && PyTuple_GET_SIZE(i->inputs) > 0 &&
+            reads_indexed(((PyTupleObject *)i->inputs)->ob_item, PyTuple_GET_SIZE(i->inputs),
+                          depth - 1))
             return 1;
     }
     return 0;
@@ -674,6 +860,81 @@ int_element_arithmetic(int which, PyObject *x, PyObject *y)
     return leaf_array(PyLong_FromLongLong(value), dtype);
 }
 
+/* The at-once path's common case before any node is built: `x op y` whose node one_op_now would
+ * compute (make_array's eager_candidate test, made on the operands) with a plain ufunc into a
+ * fresh array, no flag raised. Its leaf's Array, without the op node, the scalar's leaf and the
+ * broadcast that the node would have needed and dropped (~0.3 us). Py_None (borrowed) where it
+ * does not apply: the general path then builds the node (and computes it, reporting flags); NULL
+ * on error. `loop`: (x's, y's, the result's dtype); `shape`: the broadcast shape. */
+static PyObject *
+binary_now(PyObject *op, PyObject *x, PyObject *y, NodeObject *nx, NodeObject *ny,
+           PyObject *loop, PyObject *shape)
+{
+    if (EAGER_HOOK == NULL || EXTOBJ_VAR == NULL || UFUNC_CODE == NULL || op == BROADCAST_OP)
+        return Py_None;
+    PyObject *operands[2];
+    Py_ssize_t n = 0;
+    if (nx != NULL)
+        operands[n++] = (PyObject *)nx;
+    if (ny != NULL)
+        operands[n++] = (PyObject *)ny;
+    int allowed = eager_allowed(shape);
+    if (allowed <= 0)
+        return allowed < 0 ? NULL : Py_None;
+    if (!is_seed_op(op) && !reads_indexed(operands, n, 1))
+        return Py_None;
+    PyObject *reference = getattr_named(op, A_REFERENCE);
+    if (reference == NULL) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    PyObject *ufunc = PyFunction_Check(reference) && PyFunction_GET_CODE(reference) == UFUNC_CODE
+                          ? plain_ufunc(reference) : NULL;
+    Py_DECREF(reference);
+    if (ufunc == NULL)
+        return Py_None;
+    PyObject *result_dtype = PyTuple_GET_ITEM(loop, 2);
+    Py_INCREF(ufunc); /* held: the values below may run Python */
+    Py_INCREF(loop);
+    Py_INCREF(shape);
+    PyObject *a = nx ? input_value(nx, 1) : scalar_array(x, PyTuple_GET_ITEM(loop, 0));
+    PyObject *b = a == NULL ? NULL
+                  : ny ? input_value(ny, 1) : scalar_array(y, PyTuple_GET_ITEM(loop, 1));
+    PyObject *args = b == NULL ? NULL : PyTuple_Pack(2, a, b), *out = NULL, *bits = NULL;
+    PyObject *result = Py_None;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    if (args == NULL) {
+        PyErr_Clear(); /* (an input C does not take: the general path) */
+        goto done;
+    }
+    int failed = call_checked(ufunc, NULL, args, NULL, NULL, &out, &bits);
+    Py_DECREF(args);
+    if (failed) {
+        result = NULL;
+        goto done;
+    }
+    if (out == NULL)
+        goto done;
+    int plain = plain_result(&out, bits, shape, result_dtype);
+    if (plain < 0)
+        result = NULL;
+    if (plain <= 0)
+        goto done;
+    PyObject *site = NODE->user_site();
+    PyObject *leaf = site == NULL ? NULL
+                     : NODE->build(INPUT_OP, EMPTY, EAGER_MARK, shape, result_dtype, out, site);
+    Py_XDECREF(site);
+    result = leaf == NULL ? NULL : make_array(leaf);
+done:
+    Py_XDECREF(out);
+    Py_XDECREF(bits);
+    Py_DECREF(ufunc);
+    Py_DECREF(loop);
+    Py_DECREF(shape);
+    return result;
+}
+
 /* op(x, y) on the fast path: a new Array, Py_None (borrowed, not increfed) when the Python path
  * must run, NULL on error. */
 static PyObject *
@@ -711,6 +972,9 @@ try_binary(PyObject *op, PyObject *x, PyObject *y)
     if (ny ? ny->dtype != PyTuple_GET_ITEM(loop, 1)
            : scalar_key(PyTuple_GET_ITEM(loop, 1), shape, y, &key_y) <= 0)
         return PyErr_Occurred() ? NULL : Py_None;
+    PyObject *now = binary_now(op, x, y, nx, ny, loop, shape);
+    if (now != Py_None)
+        return now;
     /* Every check passed: build. user_site may run Python (a file seen for the first time), and
      * so may the cut hook inside NODE->build: hold everything borrowed so far. */
     PyObject *held[] = {loop, shape, (PyObject *)nx, (PyObject *)ny, key_x, key_y};
@@ -2991,6 +3255,9 @@ static PyMethodDef module_methods[] = {
      "install_methods(((name, op, fallback), ...)): Array's comparisons and unary operators in C."},
     {"install_eager", py_install_eager, METH_VARARGS,
      "install_eager(limit, hook, mark, view_ops, seed_ops, cast_op, element, paused, input_op, asarray): bind lazyarray/eager.py's rule."},
+    {"check_array_fields", py_check_array_fields, METH_VARARGS,
+     "check_array_fields(a, b): whether NumPy's array fields read right (a = np.empty((2, 3)), "
+     "b = a[:, ::2]); the at-once path reads them directly where they do."},
     {"view_value", py_view_value, METH_O,
      "view_value(node): NumPy's view of a slice/reshape chain over a computed buffer, or None."},
     {"same_view", (PyCFunction)(void (*)(void))py_same_view, METH_FASTCALL,

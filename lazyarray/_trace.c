@@ -247,6 +247,14 @@ scalar_array(PyObject *number, PyObject *dtype)
     size_t slot;
     if (PyFloat_CheckExact(number)) {
         double v = PyFloat_AS_DOUBLE(number);
+        if (dtype != FLOAT64_DTYPE) { /* float32 (the other weak-scalar dtype) or uncached */
+            int float32 = SCALAR_DTYPES != NULL && PyTuple_GET_SIZE(SCALAR_DTYPES) == 2 &&
+                          PyTuple_GET_ITEM(SCALAR_DTYPES, 0) == dtype;
+            if (!float32)
+                return PyObject_CallFunctionObjArgs(NP_ASARRAY, number, dtype, NULL);
+            if (isfinite(v) && isinf((float)v))
+                return NULL; /* `x32 + 1e300`: the general path reports the cast's overflow */
+        }
         uint64_t bits;
         memcpy(&bits, &v, sizeof bits);
         slot = (size_t)((bits ^ (bits >> 29) ^ (uintptr_t)dtype) % SCALAR_SLOTS);
@@ -2237,9 +2245,24 @@ reread_views(PyObject *live)
 /* eager.write_basic_through_view's element case: `row[j] = v` (`A[i][j] = v`) for a view in
  * sync with its root, into NumPy's view of the root's buffer, when only the root and its live
  * views read that buffer (view_holders_c). 1 done, 0 fall back, -1 error. */
+/* Whether `key` is `:` (a slice of Nones). */
+static int
+is_whole_slice(PyObject *key)
+{
+    if (!PySlice_Check(key))
+        return 0;
+    PySliceObject *sl = (PySliceObject *)key;
+    return sl->start == Py_None && sl->stop == Py_None && sl->step == Py_None;
+}
+
 static int
 try_write_through_view(PyObject *self, PyObject *key, PyObject *value)
 {
+    if (Py_TYPE(value) == ARRAY && (key == Py_Ellipsis || is_whole_slice(key))) {
+        /* `row[:] = 0.5 * row + 0.25 * prev`: a computed value of the view's shape and dtype */
+        NodeObject *nv = array_node(value);
+        return nv == NULL ? 0 : write_through_view_c(self, key, (PyObject *)nv, 1);
+    }
     return write_through_view_c(self, key, value, 0);
 }
 

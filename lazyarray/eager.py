@@ -22,6 +22,7 @@ one cached plan. Element writes into a computed buffer nothing else can read hap
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any
 
@@ -256,7 +257,10 @@ def _leaf_values(inputs: tuple, broadcasts: bool = False) -> list | None:
                 return None
             out.append(data)
         elif i.op is _SCALAR and type(data) in _SCALAR_TYPES:
-            v = np.asarray(data, dtype=i.dtype)
+            with np.errstate(over="ignore"):
+                v = np.asarray(data, dtype=i.dtype)
+            if type(data) is float and i.dtype.kind == "f" and np.isinf(v) and math.isfinite(data):
+                return None  # `x32 + 1e300`: the lazy path reports the cast's overflow (errstate)
             out.append(np.broadcast_to(v, i.shape) if i.shape else v)
         else:
             return None

@@ -156,11 +156,15 @@ pow = power  # noqa: A001  (Array API name)
 
 def power_operator(x1: Any, x2: Any) -> Array:
     """`x1 ** x2`: NumPy's operator computes `bool_array ** 2` as `np.square` (int8), where
-    `np.power` gives int64."""
+    `np.power` gives int64; and `complex_array ** 0.5` as `np.sqrt` (its exact zeros: cpow gives
+    `(-2.5+0j) ** 0.5` a real part of 1e-16), where `np.power` takes cpow."""
     if type(x2) is int and x2 == 2 and isinstance(x1, Array) and x1.dtype.kind == "b":
         site = user_site(1)
         node = _bind.cast(x1._node, dtypes.int8, site)
         return Array(_bind.primitive(_MULTIPLY, (node, node), (), node.shape, node.dtype, site))
+    if (isinstance(x1, Array) and x1.dtype.kind == "c" and isinstance(x2, (float, np.floating))
+            and x2 == 0.5):
+        return Array(_bind.elementwise(get_op("sqrt"), x1, site=user_site(1)))
     return power(x1, x2)
 
 

@@ -774,6 +774,27 @@ def test_element_arithmetic_is_numpys_bits_and_flags(backend, op):
                         == {w.split(" encountered")[0] for w in wanted}), case
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "uint16", "int64",
+                                   "bool", "complex64", "complex128"])
+def test_element_reads_are_copies_of_numpys_elements(backend, dtype):
+    """`A[i, j]`, `A[i][j]`, `A.T[j, i]`, `for x in v`: _trace.c copies the element's bytes into a
+    copy of a 0-d template of the dtype (after the first read made it the general way). Every
+    element of every layout as NumPy's, of the array's dtype, and a copy: later writes to A do
+    not reach it."""
+    a = (np.arange(-6, 6).reshape(3, 4) * 1.25).astype(dtype)
+    A = la.asarray(a.copy())
+    reads = [(A[i, j], a[i, j]) for i in range(3) for j in range(4)]
+    reads += [(A[i][j], a[i][j]) for i in range(3) for j in range(-4, 4)]
+    reads += [(A.T[j, i], a.T[j, i]) for i in range(3) for j in range(4)]
+    reads += [(A[1:, ::-2][i, j], a[1:, ::-2][i, j]) for i in range(2) for j in range(2)]
+    reads += list(zip(A[2], a[2]))
+    A[...] = la.zeros_like(A)  # (the reads are copies: no write reaches them)
+    for got, want in reads:
+        assert got.shape == () and got.dtype == a.dtype
+        assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (got, want)
+    assert not np.asarray(A).any()
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "int64", "bool", "complex128"])
 @pytest.mark.parametrize("op", ["+", "-", "*", "/", "**", "<", "&"])
 def test_ops_on_rows_at_once_are_numpys_bits_dtypes_and_flags(backend, backend_does, dtype, op):

@@ -1461,6 +1461,27 @@ static PyObject *PRUNE_VIEWS;           /* writes.prune_views(list): drops dead 
  * writes.view_of does (link = (root, view node, root node, writable); the root's `_view` lists weak
  * references to its views); `built_from` is the node `out` was built over. 0, or -1 with an
  * exception set, or 1 where only the Python path can link it (nothing done). */
+/* writes.prune_views in C: the dead weak references of a root's view list dropped, in place (a
+ * loop taking `A[i, :j]` makes one per step). 0, or -1 on error. */
+static int
+prune_dead_views(PyObject *views)
+{
+    Py_ssize_t n = PyList_GET_SIZE(views), kept = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *ref = PyList_GET_ITEM(views, k);
+        if (PyWeakref_Check(ref) && PyWeakref_GET_OBJECT(ref) == Py_None)
+            continue;
+        if (kept != k) { /* move the reference down: the list's count of it is unchanged */
+            PyObject *old = PyList_GET_ITEM(views, kept);
+            Py_INCREF(ref);
+            PyList_SET_ITEM(views, kept, ref);
+            Py_DECREF(old);
+        }
+        kept++;
+    }
+    return kept == n ? 0 : PyList_SetSlice(views, kept, n, NULL);
+}
+
 static int
 link_view(PyObject *self, PyObject *out, PyObject *built_from)
 {
@@ -1508,12 +1529,9 @@ link_view(PyObject *self, PyObject *out, PyObject *built_from)
         return -1;
     }
     Py_DECREF(ref);
-    if (PyList_GET_SIZE(views) > PRUNE_VIEWS_AT && PRUNE_VIEWS != NULL) {
-        PyObject *res = PyObject_CallOneArg(PRUNE_VIEWS, views);
-        if (res == NULL)
-            return -1;
-        Py_DECREF(res);
-    }
+    Py_ssize_t n = PyList_GET_SIZE(views);
+    if (n >= PRUNE_VIEWS_AT && (n & (n - 1)) == 0) /* writes.prune_due */
+        return prune_dead_views(views);
     return 0;
 }
 

@@ -37,7 +37,13 @@ from .passes.rewrite import with_inputs
 _C_WRITE_VIEW = getattr(_bind.FAST, "write_view_value", None)
 
 _RESHAPE = get_op("reshape")
-_PRUNE_AT = 32  # a root's view list is pruned of dead views past this length (then 2x the live)
+_PRUNE_AT = 32  # a root's view list is pruned of dead views at this length and each power of 2
+
+
+def prune_due(n: int) -> bool:
+    """Whether a view list of length n is pruned now: at _PRUNE_AT and each power of two past it,
+    so that many live views (a list of 40 rows held) cost no prune per new view (amortized)."""
+    return n >= _PRUNE_AT and n & (n - 1) == 0
 
 
 def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = None,
@@ -91,7 +97,7 @@ def _register(root: Any, view: Any) -> None:
     if views is None:
         views = root._view = []
     views.append(_weakref(view))
-    if len(views) > _PRUNE_AT:
+    if prune_due(len(views)):
         prune_views(views)
 
 

@@ -509,3 +509,20 @@ def test_view_holders_in_c_counts_as_python(steps, keep):
     finally:
         eager._C_VIEW_HOLDERS = c_fn
     assert got == want
+
+
+def test_a_roots_view_list_keeps_its_live_views_and_stays_short():
+    """A loop that takes a view per step while it holds many (`rows = [A[i] for i in ...]`): the
+    root's weak list of views is pruned of the dead ones at 32 and each power of two past it,
+    so it stays within twice the live views, and never drops a live one (a write through a held
+    view must still reach its siblings)."""
+    A = la.asarray(np.arange(200.0).reshape(50, 4))
+    rows = [A[i] for i in range(40)]
+    longest = 0
+    for step in range(1000):
+        A[step % 50, 1:3]  # a view per step, dead at once
+        longest = max(longest, len(A._view))
+    assert longest <= 128
+    assert {id(r()) for r in A._view if r() is not None} >= {id(r) for r in rows}
+    rows[3][0] = -1.0
+    assert float(A[3, 0]) == -1.0 and float(rows[3][0]) == -1.0

@@ -765,13 +765,31 @@ f64_operand(PyObject *x, double *out, int *eager)
     return 1;
 }
 
+static PyObject *template_copy(PyObject *descr, const void *bytes, size_t size);
+static PyObject *INT32_DTYPE_C, *INT64_DTYPE_C; /* set_int_ranges() */
+
 /* A 0-d leaf of the at-once path holding `value` (a Python number, stolen) as `dtype`. */
 static PyObject *
 leaf_array(PyObject *value, PyObject *dtype)
 {
     if (value == NULL)
         return NULL;
-    PyObject *data = PyObject_CallFunctionObjArgs(NP_ASARRAY, value, dtype, NULL);
+    /* the number's bytes into a copy of the dtype's 0-d template (element_copy's way), else
+     * NumPy's conversion */
+    PyObject *data = Py_None;
+    if (PyFloat_CheckExact(value) && dtype == FLOAT64_DTYPE) {
+        double v = PyFloat_AS_DOUBLE(value);
+        data = template_copy(dtype, &v, sizeof v);
+    }
+    else if (PyLong_CheckExact(value) && (dtype == INT64_DTYPE_C || dtype == INT32_DTYPE_C)) {
+        long long v = PyLong_AsLongLong(value); /* (in range: the callers wrapped it) */
+        int32_t v32 = (int32_t)v;
+        data = v == -1 && PyErr_Occurred() ? NULL
+               : dtype == INT64_DTYPE_C ? template_copy(dtype, &v, sizeof v)
+                                        : template_copy(dtype, &v32, sizeof v32);
+    }
+    if (data == Py_None)
+        data = PyObject_CallFunctionObjArgs(NP_ASARRAY, value, dtype, NULL);
     Py_DECREF(value);
     if (data == NULL)
         return NULL;
@@ -814,8 +832,6 @@ element_arithmetic(int which, PyObject *x, PyObject *y)
 /* The integer side of element arithmetic: int32 and int64 elements (nussinov's table) and
  * Python ints the dtype holds, wrapping as NumPy's integer loops do (no flag for integers);
  * `/` is NumPy's true division of the two as float64 (a division by zero: the general path). */
-static PyObject *INT32_DTYPE_C, *INT64_DTYPE_C; /* set_int_ranges() */
-
 /* 1: a computed 0-d int32/int64 leaf (its dtype in *dtype), 2: a Python int in int64, 0: no */
 static int
 int_operand(PyObject *x, long long *out, PyObject **dtype, int *eager)
@@ -2034,6 +2050,18 @@ element_copy(PyObject *source, const Basic *b)
     const char *at = FIELDS(source)->data;
     for (Py_ssize_t k = 0; k < b->ndim; k++)
         at += b->start[k] * FIELDS(source)->strides[k];
+    return template_copy(descr, at, (size_t)ELEMENT_TEMPLATE[slot].itemsize);
+}
+
+/* A new 0-d array of dtype `descr` holding these `size` bytes (a copy of the dtype's template),
+ * or Py_None (borrowed) where there is no template of that size; NULL on error. */
+static PyObject *
+template_copy(PyObject *descr, const void *bytes, size_t size)
+{
+    size_t slot = ((uintptr_t)descr >> 4) % ELEMENT_TEMPLATES;
+    if (!ARRAY_FIELDS || COPY_NAME == NULL || ELEMENT_TEMPLATE[slot].descr != descr ||
+        (size_t)ELEMENT_TEMPLATE[slot].itemsize != size)
+        return Py_None;
     PyObject *out = PyObject_CallMethodNoArgs(ELEMENT_TEMPLATE[slot].array, COPY_NAME);
     if (out == NULL)
         return NULL;
@@ -2041,7 +2069,7 @@ element_copy(PyObject *source, const Basic *b)
         Py_DECREF(out);
         return Py_None;
     }
-    memcpy(FIELDS(out)->data, at, (size_t)ELEMENT_TEMPLATE[slot].itemsize);
+    memcpy(FIELDS(out)->data, bytes, size);
     return out;
 }
 

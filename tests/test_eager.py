@@ -774,6 +774,54 @@ def test_element_arithmetic_is_numpys_bits_and_flags(backend, op):
                         == {w.split(" encountered")[0] for w in wanted}), case
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "int64", "complex128"])
+@pytest.mark.parametrize("op", ["+=", "-=", "*=", "/="])
+def test_augmented_writes_of_views_at_once_are_numpys(backend, dtype, op):
+    """`C[i, :j] += v`, `row *= s`, `A[1:3, 0] -= A[0, 1:3]` (other views of the same buffer),
+    `A.T[0] /= 0.0`: _trace.c computes `view op other` and writes it through the view in one
+    step (inplace_now) where the general path would; anything else (a cast, a raised flag, a
+    shape NumPy refuses) goes the general way. NumPy's values in the root and every view, its
+    warnings and errors, and values held from before the write kept."""
+    def run(xp, errstate):
+        a = (xp.arange(24.0).reshape(4, 6) - 7.5).astype(dtype)
+        held = a[1] * 1  # a value from before the writes
+        row = a[1]
+        col = a[:, 2]
+        steps = [lambda: a[1:3, 0:2], lambda: row, lambda: a.T[3], lambda: col[1:],
+                 lambda: a[0, ::-2], lambda: a[2:, 1:5]]
+        others = [lambda s: 2, lambda s: 0.5, lambda s: -0.0, lambda s: a[0, :s.shape[-1]],
+                  lambda s: s * 1, lambda s: a[3, :1], lambda s: 0]
+        with warnings.catch_warnings(record=True) as caught, errstate:
+            warnings.simplefilter("always")
+            for take in steps:
+                for other in others:
+                    view = take()
+                    try:
+                        value = other(view)
+                        if op == "+=":
+                            view += value
+                        elif op == "-=":
+                            view -= value
+                        elif op == "*=":
+                            view *= value
+                        else:
+                            view /= value
+                    except (TypeError, ValueError, FloatingPointError) as exc:
+                        return type(exc), None, None, None
+        messages = {str(w.message).split(" encountered")[0] for w in caught}
+        return np.asarray(a), np.asarray(row), np.asarray(held), messages
+    for mode in ("warn", "raise"):
+        want = run(np, np.errstate(all=mode))
+        got = run(la, la.errstate(all=mode))
+        if isinstance(want[0], type):
+            assert got[0] is want[0], (mode, got[0])
+            continue
+        for g, w in zip(got[:3], want[:3]):
+            assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g, w)
+        assert got[3] == want[3]
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "uint16", "int64",
                                    "bool", "complex64", "complex128"])
 def test_element_reads_are_copies_of_numpys_elements(backend, dtype):

@@ -653,6 +653,37 @@ lookup(PyObject *table, PyObject *key, PyObject **out)
     return 0;
 }
 
+/* table[(a, b)] or table[(a, b, c)] (c NULL: a pair), through a small cache keyed by the parts'
+ * identities: _bind's _LOOPS ((op, dtype, dtype) -> loop dtypes) and _BROADCASTS ((shape, shape)
+ * -> shape) are functions of their keys, and the same dtype, op and shape objects come back
+ * every op of a loop, where hashing a fresh tuple of them costs ~0.1 us. The entries hold their
+ * parts (identity stays meaningful) and value. Borrowed result or NULL; -1 on error. */
+#define MEMO_SLOTS 128
+typedef struct { PyObject *a, *b, *c, *value; } MemoEntry;
+static MemoEntry LOOP_MEMO[MEMO_SLOTS], BROADCAST_MEMO[MEMO_SLOTS];
+
+static int
+memo_lookup(MemoEntry *memo, PyObject *table, PyObject *a, PyObject *b, PyObject *c,
+            PyObject **out)
+{
+    size_t h = ((size_t)a >> 4) * 31u ^ ((size_t)b >> 4) * 17u ^ ((size_t)c >> 4);
+    MemoEntry *e = &memo[(h ^ (h >> 7)) % MEMO_SLOTS];
+    if (e->value != NULL && e->a == a && e->b == b && e->c == c) {
+        *out = e->value;
+        return 0;
+    }
+    if (lookup(table, c != NULL ? PyTuple_Pack(3, a, b, c) : PyTuple_Pack(2, a, b), out) < 0)
+        return -1;
+    if (*out != NULL) {
+        PyObject *old[4] = {e->a, e->b, e->c, e->value};
+        e->a = Py_NewRef(a), e->b = Py_NewRef(b), e->c = Py_XNewRef(c);
+        e->value = Py_NewRef(*out);
+        for (int k = 0; k < 4; k++) /* last: the entry is whole before anything is freed */
+            Py_XDECREF(old[k]);
+    }
+    return 0;
+}
+
 /* Whether a weak scalar of this loop dtype takes the fast path: 1 with its leaf's cached key
  * (borrowed) in *key, 0 if not, -1 on error. Only decides; builds nothing. */
 static PyObject *INT_RANGES; /* integer dtype -> (min, max): set_int_ranges() */
@@ -976,7 +1007,7 @@ try_binary(PyObject *op, PyObject *x, PyObject *y)
     PyObject *kx = nx ? nx->dtype : (PyObject *)Py_TYPE(x);
     PyObject *ky = ny ? ny->dtype : (PyObject *)Py_TYPE(y);
     PyObject *loop, *shape, *key_x = NULL, *key_y = NULL;
-    if (lookup(LOOPS, PyTuple_Pack(3, op, kx, ky), &loop) < 0)
+    if (memo_lookup(LOOP_MEMO, LOOPS, op, kx, ky, &loop) < 0)
         return NULL;
     if (loop == NULL || !PyTuple_CheckExact(loop) || PyTuple_GET_SIZE(loop) != 3)
         return Py_None;
@@ -987,7 +1018,7 @@ try_binary(PyObject *op, PyObject *x, PyObject *y)
         if (same < 0)
             return NULL;
         if (!same) { /* the broadcast shape, if `_bind.broadcast_shapes` has met the pair */
-            if (lookup(BROADCASTS, PyTuple_Pack(2, nx->shape, ny->shape), &shape) < 0)
+            if (memo_lookup(BROADCAST_MEMO, BROADCASTS, nx->shape, ny->shape, NULL, &shape) < 0)
                 return NULL;
             if (shape == NULL)
                 return Py_None;
@@ -1034,7 +1065,7 @@ try_unary(PyObject *op, PyObject *x)
     PyObject *loop;
     if (nx == NULL || !ENABLED)
         return Py_None;
-    if (lookup(LOOPS, PyTuple_Pack(2, op, nx->dtype), &loop) < 0)
+    if (memo_lookup(LOOP_MEMO, LOOPS, op, nx->dtype, NULL, &loop) < 0)
         return NULL;
     if (loop == NULL || !PyTuple_CheckExact(loop) || PyTuple_GET_SIZE(loop) != 2 ||
         PyTuple_GET_ITEM(loop, 0) != nx->dtype)
@@ -1131,7 +1162,7 @@ inplace_now(int which, PyObject *self, PyObject *other)
         return 0;
     PyObject *op = OPERATOR_OP[which], *loop, *key = NULL;
     PyObject *ko = no ? no->dtype : (PyObject *)Py_TYPE(other);
-    if (lookup(LOOPS, PyTuple_Pack(3, op, sn->dtype, ko), &loop) < 0)
+    if (memo_lookup(LOOP_MEMO, LOOPS, op, sn->dtype, ko, &loop) < 0)
         return -1;
     if (loop == NULL || !PyTuple_CheckExact(loop) || PyTuple_GET_SIZE(loop) != 3 ||
         PyTuple_GET_ITEM(loop, 0) != sn->dtype || PyTuple_GET_ITEM(loop, 2) != sn->dtype)

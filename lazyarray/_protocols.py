@@ -306,3 +306,5 @@ if (_bind.FAST is not None and hasattr(_bind.FAST, "install_array_function")
     # the Python layers; array_function above for every other call
     # (and np.flip(x) as x[::-1, ...]: the view la.flip builds, through the C getitem)
     _bind.FAST.install_array_function(array_function, np.dot, _SAME_DTYPE_LOOPS, np.dot, np.flip)
+    if hasattr(_bind.FAST, "install_matmul"):  # `L[i, :i] @ x[:i]`: the same dot, from `@`
+        _bind.FAST.install_matmul(Array.__matmul__)

@@ -2895,6 +2895,70 @@ dot_now(NodeObject *a, NodeObject *b, PyObject *site)
 static PyObject *ARRAY_FUNCTION_FALLBACK, *NP_DOT, *DOT_DTYPES, *NP_FLIP, *REVERSED;
 static PyObject *try_getitem(PyObject *self, PyObject *key);
 
+static int set_array_method(PyMethodDef *def, const char *name);
+
+/* `np.dot(x, y)` or `x @ y` of two computed vectors of one float or complex dtype and length
+ * (for vectors, NumPy's matmul is its dot: the same bits), at once (dot_now): a new Array,
+ * Py_None (borrowed) for the general path, NULL on error. */
+static PyObject *
+vector_dot_c(PyObject *x, PyObject *y)
+{
+    NodeObject *a = array_node(x), *b = array_node(y);
+    if (a == NULL || b == NULL || MATMUL_FN == NULL || DOT_DTYPES == NULL || a->dtype != b->dtype ||
+        PyTuple_GET_SIZE(a->shape) != 1 || PyTuple_GET_SIZE(b->shape) != 1)
+        return Py_None;
+    int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(a->shape, 0),
+                                        PyTuple_GET_ITEM(b->shape, 0), Py_EQ);
+    int dots = same == 1 ? PySet_Contains(DOT_DTYPES, a->dtype) : same;
+    if (dots <= 0) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    Py_INCREF(a);
+    Py_INCREF(b);
+    PyObject *site = NODE->user_site();
+    PyObject *node = site == NULL ? NULL : dot_now(a, b, site);
+    Py_XDECREF(site);
+    Py_DECREF(a);
+    Py_DECREF(b);
+    if (node == NULL || node == Py_None)
+        return node;
+    return make_array(node);
+}
+
+/* Array.__matmul__: `L[i, :i] @ x[:i]` of two computed vectors in C (vector_dot_c), past the
+ * Python layers (~1 us); anything else calls the Python method. Set by install_matmul(). */
+static PyObject *MATMUL_FALLBACK;
+
+static PyObject *
+matmul_method(PyObject *self, PyObject *other)
+{
+    PyObject *out = vector_dot_c(self, other);
+    if (out != Py_None)
+        return out;
+    PyObject *call[2] = {self, other};
+    return PyObject_Vectorcall(MATMUL_FALLBACK, call, 2, NULL);
+}
+
+static PyMethodDef matmul_def = {"__matmul__", matmul_method, METH_O, "self @ other"};
+
+/* install_matmul(fallback): Array.__matmul__ becomes matmul_method, with the Python method
+ * `fallback`. After install_array_function(). */
+static PyObject *
+py_install_matmul(PyObject *module, PyObject *fallback)
+{
+    if (!installed())
+        return NULL;
+    if (!PyCallable_Check(fallback) || DOT_DTYPES == NULL) {
+        PyErr_SetString(PyExc_TypeError, "install_matmul(fallback): after install_array_function");
+        return NULL;
+    }
+    take(&MATMUL_FALLBACK, fallback);
+    if (set_array_method(&matmul_def, "__matmul__") < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* `np.flip(x)` (axis None) of an Array of at least one dim: `x[::-1, ::-1, ...]`, the view
  * la.flip builds (the same slices), through the C getitem; Py_None for the Python path. */
 static PyObject *
@@ -2926,27 +2990,10 @@ array_function_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (nargs == 4 && args[0] == NP_DOT && NP_DOT != NULL && PyTuple_CheckExact(args[2]) &&
         PyTuple_GET_SIZE(args[2]) == 2 && PyDict_CheckExact(args[3]) &&
-        PyDict_GET_SIZE(args[3]) == 0 && MATMUL_FN != NULL) {
-        NodeObject *a = array_node(PyTuple_GET_ITEM(args[2], 0));
-        NodeObject *b = array_node(PyTuple_GET_ITEM(args[2], 1));
-        if (a != NULL && b != NULL && a->dtype == b->dtype && PyTuple_GET_SIZE(a->shape) == 1 &&
-            PyTuple_GET_SIZE(b->shape) == 1 &&
-            PyObject_RichCompareBool(PyTuple_GET_ITEM(a->shape, 0),
-                                     PyTuple_GET_ITEM(b->shape, 0), Py_EQ) == 1 &&
-            PySet_Contains(DOT_DTYPES, a->dtype) == 1) {
-            Py_INCREF(a);
-            Py_INCREF(b);
-            PyObject *site = NODE->user_site();
-            PyObject *node = site == NULL ? NULL : dot_now(a, b, site);
-            Py_XDECREF(site);
-            Py_DECREF(a);
-            Py_DECREF(b);
-            if (node == NULL)
-                return NULL;
-            if (node != Py_None)
-                return make_array(node);
-        }
-        PyErr_Clear();
+        PyDict_GET_SIZE(args[3]) == 0) {
+        PyObject *out = vector_dot_c(PyTuple_GET_ITEM(args[2], 0), PyTuple_GET_ITEM(args[2], 1));
+        if (out != Py_None)
+            return out; /* (NULL: the error) */
     }
     if (ARRAY_FUNCTION_FALLBACK == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "lazyarray._trace: install_array_function() was not called");
@@ -3559,6 +3606,8 @@ static PyMethodDef module_methods[] = {
     {"check_array_fields", py_check_array_fields, METH_VARARGS,
      "check_array_fields(a, b): whether NumPy's array fields read right (a = np.empty((2, 3)), "
      "b = a[:, ::2]); the at-once path reads them directly where they do."},
+    {"install_matmul", py_install_matmul, METH_O,
+     "install_matmul(fallback): Array's __matmul__ in C for two computed vectors."},
     {"view_value", py_view_value, METH_O,
      "view_value(node): NumPy's view of a slice/reshape chain over a computed buffer, or None."},
     {"same_view", (PyCFunction)(void (*)(void))py_same_view, METH_FASTCALL,

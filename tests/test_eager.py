@@ -902,7 +902,8 @@ def test_ops_on_rows_at_once_are_numpys_bits_dtypes_and_flags(backend, backend_d
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
 def test_np_dot_of_two_slices_is_numpys_bits_at_once(backend, backend_does, dtype):
-    """`np.dot(A[i, :j], A[j, :j])` reaches _trace.c's __array_function__, which dots two
+    """`np.dot(A[i, :j], A[j, :j])` reaches _trace.c's __array_function__ (and `L[i, :i] @
+    x[:i]` Array's C __matmul__), which dots two
     computed vectors at once (dot_now): NumPy's bits and dtype, a 0-d result already computed;
     an overflow still warns as NumPy's; other np.dot calls (matrices, a pending vector, keywords)
     take the Python dispatch."""
@@ -912,12 +913,15 @@ def test_np_dot_of_two_slices_is_numpys_bits_at_once(backend, backend_does, dtyp
     A = la.asarray(a.copy())
     A[0, 0] = a[0, 0]  # a buffer of its own: a computed array
     for i, j in [(3, 5), (8, 1), (2, 9), (4, 0)]:
-        got = np.dot(A[i, :j], A[j % 9, :j])
-        want = np.dot(a[i, :j], a[j % 9, :j])
-        assert isinstance(got, la.Array) and got.dtype == want.dtype and got.shape == ()
-        assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
-        if backend_does("eager") and j:
-            assert not got._node.inputs  # computed at once
+        for got, want in [(np.dot(A[i, :j], A[j % 9, :j]), np.dot(a[i, :j], a[j % 9, :j])),
+                          (A[i, :j] @ A[j % 9, :j], a[i, :j] @ a[j % 9, :j])]:  # (`@`: the same)
+            assert isinstance(got, la.Array) and got.dtype == want.dtype and got.shape == ()
+            assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+            if backend_does("eager") and j:
+                assert not got._node.inputs  # computed at once
+    np.testing.assert_allclose(np.asarray(A[:3, :3] @ A[3, :3]), a[:3, :3] @ a[3, :3], rtol=1e-5)
+    with pytest.raises(ValueError):
+        A[1, :3] @ A[2, :4]  # lengths that differ: the general path's error
     m = np.asarray(np.dot(A[:3, :3], A[:3, 3]))  # a matrix: the general path
     np.testing.assert_allclose(m, np.dot(a[:3, :3], a[:3, 3]), rtol=1e-5)
     pending = A[1, :4] * 2

@@ -993,6 +993,54 @@ done:
     return result;
 }
 
+/* np.maximum / np.minimum of elements (nussinov's `np.maximum(table[i, j], table[i, k] + ...)`)
+ * in C, as element_arithmetic: int32/int64 elements and Python ints the dtype holds, float64
+ * elements and Python numbers; NumPy's `a >= b ? a : b` (`<=` for the minimum). Floats only
+ * where that cannot differ from NumPy's loop: no NaN, not two zeros (their signs). Py_None
+ * (borrowed) for the general path. Set by set_extrema_ops(). */
+static PyObject *MAXIMUM_OP, *MINIMUM_OP;
+
+static PyObject *
+element_extremum(PyObject *op, PyObject *x, PyObject *y)
+{
+    if (EAGER_LIMIT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0 || INT32_DTYPE_C == NULL ||
+        FLOAT64_DTYPE == NULL)
+        return PyErr_Occurred() ? NULL : Py_None;
+    int is_max = op == MAXIMUM_OP, eager = 0;
+    long long a, b;
+    PyObject *da = NULL, *db = NULL;
+    int ka = int_operand(x, &a, &da, &eager), kb = ka ? int_operand(y, &b, &db, &eager) : 0;
+    if (ka && kb && eager && (da == NULL || db == NULL || da == db) && (da != NULL || db != NULL)) {
+        PyObject *dtype = da != NULL ? da : db;
+        if (dtype == INT32_DTYPE_C && ((ka == 2 && (a < INT32_MIN || a > INT32_MAX)) ||
+                                       (kb == 2 && (b < INT32_MIN || b > INT32_MAX))))
+            return Py_None; /* NumPy 2's OverflowError for the Python int: the general path */
+        long long r = is_max ? (a >= b ? a : b) : (a <= b ? a : b);
+        return leaf_array(PyLong_FromLongLong(r), dtype);
+    }
+    double fa, fb;
+    eager = 0;
+    int floats = array_node(x) != NULL || array_node(y) != NULL; /* (not two Python numbers) */
+    if (!floats || !f64_operand(x, &fa, &eager) || !f64_operand(y, &fb, &eager) || !eager ||
+        isnan(fa) || isnan(fb) || (fa == 0.0 && fb == 0.0))
+        return Py_None;
+    return leaf_array(PyFloat_FromDouble(is_max ? (fa >= fb ? fa : fb) : (fa <= fb ? fa : fb)),
+                      FLOAT64_DTYPE);
+}
+
+/* set_extrema_ops(maximum, minimum): the OpDefs element_extremum serves. */
+static PyObject *
+py_set_extrema_ops(PyObject *module, PyObject *args)
+{
+    PyObject *maximum, *minimum;
+    if (!PyArg_ParseTuple(args, "OO:set_extrema_ops", &maximum, &minimum))
+        return NULL;
+    Py_XSETREF(MAXIMUM_OP, Py_NewRef(maximum));
+    Py_XSETREF(MINIMUM_OP, Py_NewRef(minimum));
+    Py_RETURN_NONE;
+}
+
 /* op(x, y) on the fast path: a new Array, Py_None (borrowed, not increfed) when the Python path
  * must run, NULL on error. */
 static PyObject *
@@ -1000,6 +1048,11 @@ try_binary(PyObject *op, PyObject *x, PyObject *y)
 {
     if (!ENABLED)
         return Py_None;
+    if (op != NULL && (op == MAXIMUM_OP || op == MINIMUM_OP)) {
+        PyObject *out = element_extremum(op, x, y);
+        if (out != Py_None)
+            return out;
+    }
     NodeObject *nx = array_node(x), *ny = array_node(y);
     if ((nx == NULL && !is_weak_scalar(x)) || (ny == NULL && !is_weak_scalar(y)) ||
         (nx == NULL && ny == NULL))
@@ -3608,6 +3661,8 @@ static PyMethodDef module_methods[] = {
      "b = a[:, ::2]); the at-once path reads them directly where they do."},
     {"install_matmul", py_install_matmul, METH_O,
      "install_matmul(fallback): Array's __matmul__ in C for two computed vectors."},
+    {"set_extrema_ops", py_set_extrema_ops, METH_VARARGS,
+     "set_extrema_ops(maximum, minimum): np.maximum/np.minimum of elements in C."},
     {"view_value", py_view_value, METH_O,
      "view_value(node): NumPy's view of a slice/reshape chain over a computed buffer, or None."},
     {"same_view", (PyCFunction)(void (*)(void))py_same_view, METH_FASTCALL,

@@ -970,6 +970,39 @@ def test_a_gather_by_a_computed_index_array_is_numpys_copy_at_once(backend, back
     np.testing.assert_array_equal(np.asarray(x[mask]), np.where(True, np.asarray(x), 0)[x0 > 3])
 
 
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float64"])
+@pytest.mark.parametrize("fn", [np.maximum, np.minimum])
+def test_extrema_of_elements_are_numpys(backend, dtype, fn):
+    """`np.maximum(table[i, j], table[i, k] + 1)`: _trace.c takes the extremum of two elements
+    (or an element and a Python number) in C where NumPy's loop cannot differ (no NaN, not two
+    zeros); the rest the general way. NumPy's values, signed zeros, NaNs and dtypes."""
+    if dtype == "float64":
+        values = [0.0, -0.0, 1.5, -2.5, np.inf, -np.inf, np.nan, 1e308]
+        scalars = [0.0, -0.0, 2, -3, 1.5, np.nan]
+    else:
+        info = np.iinfo(dtype)
+        values = [0, 1, -1, 7, info.min, info.max]
+        scalars = [0, 5, -5, int(info.max), 2**40, 2**70]
+    a = np.array(values, dtype)
+    A = la.asarray(a.copy())
+    pairs = [(A[i], A[j], a[i], a[j]) for i in range(len(a)) for j in range(len(a))]
+    pairs += [(A[i], s, a[i], s) for i in range(len(a)) for s in scalars]
+    pairs += [(s, A[i], s, a[i]) for i in range(len(a)) for s in scalars]
+    for gx, gy, wx, wy in pairs:
+        try:
+            want = fn(np.asarray(wx) if isinstance(wx, np.generic) else wx,
+                      np.asarray(wy) if isinstance(wy, np.generic) else wy)
+        except OverflowError:
+            with pytest.raises(OverflowError):
+                fn(gx, gy)
+            continue
+        got = fn(gx, gy)
+        case = (fn.__name__, wx, wy)
+        assert isinstance(got, la.Array) and got.dtype == np.asarray(want).dtype, case
+        assert np.asarray(got).tobytes() == np.asarray(want).tobytes() or (
+            np.isnan(want) and np.isnan(np.asarray(got))), case
+
+
 @pytest.mark.parametrize("dtype", ["int32", "int64"])
 @pytest.mark.parametrize("op", ["+", "-", "*", "/"])
 def test_integer_element_arithmetic_is_numpys(backend, dtype, op):

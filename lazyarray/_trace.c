@@ -2385,6 +2385,62 @@ try_getitem(PyObject *self, PyObject *key)
     return out;
 }
 
+/* `x[cols]` in an index loop (spmv's `x[A_col[lo:hi]]`): eager.gather in C, NumPy's
+ * `values[positions]` at once for a computed x (a buffer or a view of one) and a computed
+ * integer index array of at least one dim, the result within the at-once size; Py_None
+ * (borrowed) for the Python path, which also raises NumPy's IndexError naming the line. */
+static PyObject *
+gather_now(PyObject *self, PyObject *key)
+{
+    NodeObject *nx = array_node(self), *ni = array_node(key);
+    if (nx == NULL || ni == NULL || !ENABLED || !ARRAY_FIELDS || INT_RANGES == NULL ||
+        EAGER_LIMIT == NULL || PyTuple_GET_SIZE(nx->shape) == 0 ||
+        PyTuple_GET_SIZE(ni->shape) == 0)
+        return Py_None;
+    Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
+    Py_ssize_t paused = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0));
+    int integer = PyDict_Contains(INT_RANGES, ni->dtype);
+    if (limit <= 0 || paused != 0 || integer <= 0) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    PyObject *values = PyTuple_GET_SIZE(nx->inputs) == 0
+                           ? (is_ndarray(nx->data) ? Py_NewRef(nx->data) : NULL)
+                           : view_value_c(nx);
+    PyObject *positions = values == NULL || values == Py_None ? NULL
+                          : PyTuple_GET_SIZE(ni->inputs) == 0
+                              ? (is_ndarray(ni->data) ? Py_NewRef(ni->data) : NULL)
+                              : view_value_c(ni);
+    PyObject *out = NULL, *result = Py_None;
+    if (positions == NULL || positions == Py_None || !is_ndarray(values) ||
+        !is_ndarray(positions) || FIELDS(values)->nd == 0)
+        goto done;
+    Py_ssize_t count = 1, row = 1;
+    for (int k = 0; k < FIELDS(positions)->nd; k++)
+        count *= FIELDS(positions)->dimensions[k];
+    for (int k = 1; k < FIELDS(values)->nd; k++)
+        row *= FIELDS(values)->dimensions[k];
+    if (count * row > limit)
+        goto done;
+    out = PyObject_GetItem(values, positions);
+    if (out == NULL || !is_ndarray(out) || FIELDS(out)->descr != nx->dtype)
+        goto done; /* (an index out of range: the Python path raises it at the line) */
+    PyObject *shape = ssize_tuple(FIELDS(out)->dimensions, FIELDS(out)->nd);
+    PyObject *site = shape == NULL ? NULL : NODE->user_site();
+    PyObject *leaf = site == NULL ? NULL
+                     : NODE->build(INPUT_OP, EMPTY, EAGER_MARK, shape, nx->dtype, out, site);
+    Py_XDECREF(shape);
+    Py_XDECREF(site);
+    result = leaf == NULL ? NULL : make_array(leaf);
+done:
+    if (result == Py_None)
+        PyErr_Clear();
+    Py_XDECREF(out);
+    Py_XDECREF(values); /* (view_value_c's None is a new reference too) */
+    Py_XDECREF(positions);
+    return result;
+}
+
 /* Array.__getitem__ (a method descriptor: no Python frame for a basic key). The fallback is the
  * Python method, so indexing.getitem's user_site(2) still lands on the user's frame. */
 static PyObject *
@@ -2392,7 +2448,7 @@ getitem_method(PyObject *self, PyObject *key)
 {
     if (!installed())
         return NULL;
-    PyObject *out = try_getitem(self, key);
+    PyObject *out = Py_TYPE(key) == ARRAY ? gather_now(self, key) : try_getitem(self, key);
     if (out != Py_None)
         return out;
     if (GETITEM_FALLBACK == NULL) {

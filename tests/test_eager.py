@@ -941,7 +941,7 @@ def test_np_dot_of_two_slices_is_numpys_bits_at_once(backend, backend_does, dtyp
 
 def test_a_gather_by_a_computed_index_array_is_numpys_copy_at_once(backend, backend_does):
     """spmv's `x[A_col[lo:hi]]`: a computed array indexed by a computed integer array is read at
-    once (eager.gather): NumPy's values, negative indices and rows included, a copy that later
+    once (eager.gather; _trace.c gather_now in C): NumPy's values, negative indices and rows included, a copy that later
     writes on either side do not reach, and NumPy's IndexError at the line when out of range."""
     x0 = np.arange(10.0) * 1.5
     m0 = np.arange(12.0).reshape(4, 3)
@@ -966,6 +966,10 @@ def test_a_gather_by_a_computed_index_array_is_numpys_copy_at_once(backend, back
     with pytest.raises(IndexError, match="out of bounds") as info:
         np.asarray(x[bad])
     assert "test_eager.py" in str(info.value)
+    for dtype in ("int32", "uint8", "int16"):  # every integer index dtype takes it
+        idx = la.asarray(np.array([9, 0, 2], dtype))
+        idx[0] = 8
+        np.testing.assert_array_equal(np.asarray(x[idx]), np.asarray(x)[[8, 0, 2]])
     mask = la.asarray(x0 > 3)  # a mask: the general path
     np.testing.assert_array_equal(np.asarray(x[mask]), np.where(True, np.asarray(x), 0)[x0 > 3])
 

@@ -941,7 +941,8 @@ def test_np_dot_of_two_slices_is_numpys_bits_at_once(backend, backend_does, dtyp
 
 def test_a_gather_by_a_computed_index_array_is_numpys_copy_at_once(backend, backend_does):
     """spmv's `x[A_col[lo:hi]]`: a computed array indexed by a computed integer array is read at
-    once (eager.gather; _trace.c gather_now in C): NumPy's values, negative indices and rows included, a copy that later
+    once (eager.gather; in C _trace.c's gather_now): NumPy's values, negative indices and rows
+    included, a copy that later
     writes on either side do not reach, and NumPy's IndexError at the line when out of range."""
     x0 = np.arange(10.0) * 1.5
     m0 = np.arange(12.0).reshape(4, 3)

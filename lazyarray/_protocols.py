@@ -299,8 +299,8 @@ def install_fast_array_ufunc() -> None:
                 and call.__func__ is elementwise.KEYWORD_FUNCTIONS.get(name)):
             ops[op.ufunc] = op
     _bind.FAST.install_array_ufunc(array_ufunc, ops)
-    if hasattr(_bind.FAST, "set_extrema_ops"):  # np.maximum(t, u) of elements: in C doubles/ints
-        _bind.FAST.set_extrema_ops(get_op("maximum"), get_op("minimum"))
+    if hasattr(_bind.FAST, "set_element_ops"):  # np.maximum(t, u), -t of elements: in C
+        _bind.FAST.set_element_ops(get_op("maximum"), get_op("minimum"), get_op("negative"))
 Array.__array_function__ = array_function  # type: ignore[attr-defined]
 if (_bind.FAST is not None and hasattr(_bind.FAST, "install_array_function")
         and hasattr(_bind.FAST, "install_eager")):  # (lazyarray/_methods.py installed it)

@@ -998,7 +998,7 @@ done:
  * elements and Python numbers; NumPy's `a >= b ? a : b` (`<=` for the minimum). Floats only
  * where that cannot differ from NumPy's loop: no NaN, not two zeros (their signs). Py_None
  * (borrowed) for the general path. Set by set_extrema_ops(). */
-static PyObject *MAXIMUM_OP, *MINIMUM_OP;
+static PyObject *MAXIMUM_OP, *MINIMUM_OP, *NEGATIVE_OP;
 
 static PyObject *
 element_extremum(PyObject *op, PyObject *x, PyObject *y)
@@ -1029,15 +1029,47 @@ element_extremum(PyObject *op, PyObject *x, PyObject *y)
                       FLOAT64_DTYPE);
 }
 
-/* set_extrema_ops(maximum, minimum): the OpDefs element_extremum serves. */
+/* `-alpha` of an element (durbin's `alpha = -(r[k] + ...) / beta`): a float64 element's negation
+ * (no flag: the sign bit flips, NaN included), or an int32/int64 element's, wrapping as NumPy's
+ * integer loop does; Py_None (borrowed) for the general path. */
 static PyObject *
-py_set_extrema_ops(PyObject *module, PyObject *args)
+element_negative(PyObject *x)
 {
-    PyObject *maximum, *minimum;
-    if (!PyArg_ParseTuple(args, "OO:set_extrema_ops", &maximum, &minimum))
+    NodeObject *n = array_node(x);
+    if (n == NULL || n->attrs != EAGER_MARK || PyTuple_GET_SIZE(n->shape) != 0 ||
+        PyTuple_GET_SIZE(n->inputs) != 0 || !is_ndarray(n->data) || EAGER_LIMIT == NULL ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return PyErr_Occurred() ? NULL : Py_None;
+    if (n->dtype == FLOAT64_DTYPE) {
+        double v = PyFloat_AsDouble(n->data);
+        if (v == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return Py_None;
+        }
+        return leaf_array(PyFloat_FromDouble(-v), FLOAT64_DTYPE);
+    }
+    long long v;
+    PyObject *dtype = NULL;
+    int eager = 0;
+    if (int_operand(x, &v, &dtype, &eager) != 1)
+        return Py_None;
+    unsigned long long r = 0ull - (unsigned long long)v;
+    long long value = dtype == INT32_DTYPE_C ? (long long)(int32_t)(uint32_t)r : (long long)r;
+    return leaf_array(PyLong_FromLongLong(value), dtype);
+}
+
+/* set_element_ops(maximum, minimum, negative): the OpDefs element_extremum and element_negative
+ * serve. */
+static PyObject *
+py_set_element_ops(PyObject *module, PyObject *args)
+{
+    PyObject *maximum, *minimum, *negative;
+    if (!PyArg_ParseTuple(args, "OOO:set_element_ops", &maximum, &minimum, &negative))
         return NULL;
     Py_XSETREF(MAXIMUM_OP, Py_NewRef(maximum));
     Py_XSETREF(MINIMUM_OP, Py_NewRef(minimum));
+    Py_XSETREF(NEGATIVE_OP, Py_NewRef(negative));
     Py_RETURN_NONE;
 }
 
@@ -1118,6 +1150,11 @@ try_unary(PyObject *op, PyObject *x)
     PyObject *loop;
     if (nx == NULL || !ENABLED)
         return Py_None;
+    if (op == NEGATIVE_OP && op != NULL) {
+        PyObject *out = element_negative(x);
+        if (out != Py_None)
+            return out;
+    }
     if (memo_lookup(LOOP_MEMO, LOOPS, op, nx->dtype, NULL, &loop) < 0)
         return NULL;
     if (loop == NULL || !PyTuple_CheckExact(loop) || PyTuple_GET_SIZE(loop) != 2 ||
@@ -3717,8 +3754,8 @@ static PyMethodDef module_methods[] = {
      "b = a[:, ::2]); the at-once path reads them directly where they do."},
     {"install_matmul", py_install_matmul, METH_O,
      "install_matmul(fallback): Array's __matmul__ in C for two computed vectors."},
-    {"set_extrema_ops", py_set_extrema_ops, METH_VARARGS,
-     "set_extrema_ops(maximum, minimum): np.maximum/np.minimum of elements in C."},
+    {"set_element_ops", py_set_element_ops, METH_VARARGS,
+     "set_element_ops(maximum, minimum, negative): np.maximum/np.minimum/- of elements in C."},
     {"view_value", py_view_value, METH_O,
      "view_value(node): NumPy's view of a slice/reshape chain over a computed buffer, or None."},
     {"same_view", (PyCFunction)(void (*)(void))py_same_view, METH_FASTCALL,

@@ -567,7 +567,13 @@ make_array(PyObject *node)
         return NULL;
     }
     NODE_OF(array) = node;
-    VIEW_OF(array) = Py_NewRef(Py_None); /* Array.__init__'s `self._view = None` */
+    /* Array.__init__'s `self._view`: False for a 0-d result of an op (NumPy's scalar, whose views
+     * are copies), else None */
+    NodeObject *n = (NodeObject *)node;
+    int scalar = n->shape != NULL && PyTuple_GET_SIZE(n->shape) == 0 &&
+                 (PyTuple_GET_SIZE(n->inputs) == 0 ? n->attrs == EAGER_MARK && EAGER_MARK != NULL
+                  : EAGER_VIEW_OPS != NULL && !is_view_op(n->op));
+    VIEW_OF(array) = Py_NewRef(scalar ? Py_False : Py_None);
     PyObject *inputs = ((NodeObject *)node)->inputs;
     if (inputs != NULL && PyTuple_GET_SIZE(inputs) > 0) {
         int now = eager_candidate((NodeObject *)node);
@@ -1681,6 +1687,7 @@ py_set_ufunc_reference(PyObject *module, PyObject *code)
 static PyObject *GETITEM_FALLBACK;      /* Array's Python __getitem__ */
 static PyObject *PRUNE_VIEWS;           /* writes.prune_views(list): drops dead view references */
 #define PRUNE_VIEWS_AT 32                /* writes._PRUNE_AT */
+#define WRITE_LIMIT_C (1 << 22)          /* eager.WRITE_LIMIT */
 
 /* NumPy gives a basic index as a view of its base: link `out` = self[key] to self's root, as
  * writes.view_of does (link = (root, view node, root node, writable); the root's `_view` lists weak
@@ -2896,13 +2903,29 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
         allowed += base == old->data;
         Py_DECREF(base);
     }
-    if (holders < 0 || Py_REFCNT(old) > 1 + holders || Py_REFCNT(old->data) > allowed)
-        goto done;
-    int ok = owned_writeable(old->data);
+    int ok = holders >= 0 && Py_REFCNT(old) <= 1 + holders && Py_REFCNT(old->data) <= allowed
+                 ? owned_writeable(old->data) : 0;
     if (ok < 0)
         goto error;
-    if (!ok)
-        goto done;
+    PyObject *copy = NULL; /* another reader of the buffer: the handle's own copy, written */
+    if (!ok) {
+        if (holders != 0 || PyList_GET_SIZE(live) != 0 || COPY_NAME == NULL)
+            goto done; /* (live views see the root's buffer: the Python path re-points them) */
+        Py_ssize_t size = 1;
+        for (Py_ssize_t d = 0; d < PyTuple_GET_SIZE(old->shape); d++)
+            size *= PyLong_AsSsize_t(PyTuple_GET_ITEM(old->shape, d));
+        if (PyErr_Occurred())
+            goto error;
+        if (size > WRITE_LIMIT_C)
+            goto done;
+        copy = PyObject_CallMethodNoArgs(old->data, COPY_NAME); /* C order, its own */
+        PyObject *into = copy == NULL ? NULL : PyObject_GetItem(copy, key);
+        if (into == NULL) {
+            Py_XDECREF(copy);
+            goto error;
+        }
+        Py_SETREF(target, into);
+    }
     if (is_ndarray(source)) { /* NumPy drops leading unit dims here: the general path decides */
         PyObject *nd_t = PyObject_GetAttrString(target, "ndim");
         PyObject *nd_s = nd_t == NULL ? NULL : PyObject_GetAttrString(source, "ndim");
@@ -2911,13 +2934,29 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
         Py_XDECREF(nd_s);
         if (PyErr_Occurred())
             goto error;
-        if (deeper)
+        if (deeper) {
+            Py_XDECREF(copy);
             goto done;
+        }
     }
     if (PyObject_SetItem(target, Py_Ellipsis, source) < 0) {
+        Py_XDECREF(copy);
         if (!PyErr_ExceptionMatches(PyExc_ValueError))
             goto error;
         PyErr_Clear(); /* shapes that do not broadcast: nothing written, the Python path raises */
+        goto done;
+    }
+    if (copy != NULL) { /* eager.settle's copy: a plain leaf of the handle's own buffer */
+        PyObject *leaf = NODE->build(INPUT_OP, EMPTY, EMPTY, old->shape, old->dtype, copy,
+                                     old->site);
+        Py_DECREF(copy);
+        if (leaf == NULL)
+            goto error;
+        Py_SETREF(NODE_OF(self), leaf);
+        if (PyList_CheckExact(views) && PyList_GET_SIZE(views) != 0 &&
+            PyList_SetSlice(views, 0, PyList_GET_SIZE(views), NULL) < 0)
+            goto error; /* (_none_alive: a list of dead views emptied) */
+        result = 1;
         goto done;
     }
     reread_views(live); /* the views read the buffer again */

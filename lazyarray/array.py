@@ -19,6 +19,7 @@ import numpy as np
 from . import _bind
 from . import writes as _writes
 from .cuts import _LIMIT as _LIVE_LIMIT, _LIVE, _prune
+from .eager import EAGER_MARK as _AT_ONCE
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import run_now as _run_now
 from .eager import seeded as _eager_seeded
@@ -55,6 +56,9 @@ class Array:
     def __init__(self, node: Node) -> None:
         self._node = node
         self._view = None
+        if not node.shape and (node.attrs == _AT_ONCE if not node.inputs
+                               else node.op.write_back is None):
+            self._view = False  # a 0-d result of an op: NumPy's scalar, whose views are copies
         if node.inputs:  # pending: the node budget may evaluate it at a cut (lazyarray.cuts)
             if _EAGER_LIMIT[0] and _eager_seeded(node):  # an index loop's value: now
                 done = _run_now(node)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from numpy_oracle import ULPS, assert_matches, backend_ulps
 
@@ -441,12 +441,28 @@ def _play(steps, root):
     return handles
 
 
+def _reshapes_a_transposed_result(steps) -> bool:
+    """Whether a step reshapes the result of an op over a transposed view (`(A.T * 1.0).reshape(
+    -1)`): NumPy lays that result out in the transposed order ('K') and its reshape copies, where
+    lazyarray's results are C-ordered and the reshape is a view (docs/semantics.md, "Immutability,
+    copies and memory", difference (2): a known one, left out here)."""
+    transposed, odd = [False], [False]  # odd: NumPy's memory of it is not C-ordered, ours is
+    for kind, h, _ in steps:
+        if kind in ("view", "T", "reshape", "pending"):
+            if kind == "reshape" and odd[h]:
+                return True
+            transposed.append(kind == "T" or (transposed[h] and kind != "pending"))
+            odd.append(odd[h] or (kind == "pending" and transposed[h]))
+    return False
+
+
 @pytest.mark.parametrize("backend_name,budget", [("numpy", 100), ("c", 100), ("numpy", 4)])
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(steps=_programs())
 def test_random_view_programs_match_numpy(backend_name, budget, steps):
     """Budget 4: graph cuts evaluate the handles while views are taken and written (a cut inside
     a view's build hands it the root's new leaf)."""
+    assume(not _reshapes_a_transposed_result(steps))
     base = np.arange(24.0).reshape(4, 3, 2)
     want = _play(steps, base.copy())
     with la.config(backend=backend_name, max_graph_nodes=budget):
@@ -526,3 +542,21 @@ def test_a_roots_view_list_keeps_its_live_views_and_stays_short():
     assert {id(r()) for r in A._view if r() is not None} >= {id(r) for r in rows}
     rows[3][0] = -1.0
     assert float(A[3, 0]) == -1.0 and float(rows[3][0]) == -1.0
+
+
+def test_views_of_a_zero_d_result_are_copies_as_numpys_scalars():
+    """`t = A[0, 0] * 1.0` is NumPy's scalar: `t.reshape(-1)` is a copy there, so a write to it
+    leaves t as it was; a 0-d array (asarray of one, zeros(())) keeps its views."""
+    A = la.asarray(np.arange(6.0).reshape(2, 3))
+    A[0, 0] = 2.0
+    for t in (A[0, 0] * 1.0, A[1, 2] + A[0, 1], A.sum(), -A[0, 0]):
+        before = float(t)
+        r = t.reshape(-1)
+        r[0] = 99.0
+        assert float(t) == before and float(r[0]) == 99.0
+    z = la.asarray(np.array(5.0))
+    v = z.reshape(-1)
+    v[0] = 7.0
+    want = np.array(5.0)
+    want.reshape(-1)[0] = 7.0
+    assert float(z) == float(want) == 7.0

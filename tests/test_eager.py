@@ -1044,3 +1044,36 @@ def test_integer_element_arithmetic_is_numpys(backend, dtype, op):
         assert got.dtype == want.dtype, case
         np.testing.assert_array_equal(got, want, err_msg=str(case))
         assert len(got_w) == len(wanted), case
+
+
+def test_a_region_write_into_a_root_another_handle_reads_copies_it(backend, backend_does):
+    """cavity_flow's `pn = p.copy(); p[1:-1, 1:-1] = f(pn)`: `p.copy()` is a new handle on the
+    same value, so the write may not go into the shared buffer; the handle takes its own copy,
+    written (in C: try_write_region), and the copy's next writes go in place. Every handle keeps
+    NumPy's value; a root with live views takes the general path (the views follow it)."""
+    rng = np.random.default_rng(3)
+    p0, b0 = rng.random((9, 9)), rng.random((9, 9))
+    p, b = la.asarray(p0.copy()), la.asarray(b0)
+    p[0, 0] = p0[0, 0]  # a buffer of its own
+    olds, want_olds, want = [], [], p0.copy()
+    for q in range(4):
+        pn, wn = p.copy(), want.copy()
+        p[1:-1, 1:-1] = (pn[1:-1, 2:] + pn[1:-1, :-2]) * 0.5 - b[1:-1, 1:-1]
+        want[1:-1, 1:-1] = (wn[1:-1, 2:] + wn[1:-1, :-2]) * 0.5 - b0[1:-1, 1:-1]
+        p[:, -1] = p[:, -2]
+        want[:, -1] = want[:, -2]
+        p[0, :] = 1.5
+        want[0, :] = 1.5
+        olds.append(pn)
+        want_olds.append(wn)
+    np.testing.assert_array_equal(np.asarray(p), want)
+    for got, w in zip(olds, want_olds):
+        np.testing.assert_array_equal(np.asarray(got), w)
+    row = p[2]  # a live view: the write reaches it
+    keep = p.copy()
+    p[2:4, 1:3] = 0.25
+    want_keep = want.copy()
+    want[2:4, 1:3] = 0.25
+    np.testing.assert_array_equal(np.asarray(row), want[2])
+    np.testing.assert_array_equal(np.asarray(keep), want_keep)
+    np.testing.assert_array_equal(np.asarray(p), want)

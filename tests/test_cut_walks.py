@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lazyarray as la
-from lazyarray import donation, tails
+from lazyarray import cuts, donation, tails
 from lazyarray.graph import node as graph_node
 
 _compiled = graph_node._compiled
@@ -98,3 +98,31 @@ def test_outside_references_counts_what_holds_a_leaf():
         donation.outside_references([1], [])
     with pytest.raises(TypeError):
         tails.operations_reading([y], [])
+
+
+@needs_compiled
+def test_a_cut_loop_walks_its_graphs_in_c(monkeypatch):
+    """A stencil loop cut by the node budget, donating at its cuts: no Python walk of the cut
+    graphs (the crossing test, the pending count and donation's counts are graph/_node.c's)."""
+
+    def refuse(*args):
+        raise AssertionError("a Python walk of a cut graph")
+
+    monkeypatch.setattr(donation, "_edges", refuse)
+    monkeypatch.setattr(donation, "MIN_BYTES", 0)
+    la.clear_caches()
+    x0 = np.linspace(0.0, 1.0, 5000)
+    want = x0.copy()
+    before = la.cache_info()
+    with la.config(backend="c", max_graph_nodes=12):
+        x = la.asarray(x0.copy())
+        for _ in range(30):
+            x[1:-1] = (x[:-2] + x[2:]) * 0.5
+            want[1:-1] = (want[:-2] + want[2:]) * 0.5
+        got = np.asarray(x)
+    info = la.cache_info()
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    assert info.graph_cuts - before.graph_cuts >= 2
+    assert info.inputs_donated > before.inputs_donated
+    assert cuts.operations_reading is _compiled.operations_reading
+    la.clear_caches()

@@ -2242,6 +2242,184 @@ py_on_keys_cleared(PyObject *module, PyObject *fn)
     Py_RETURN_NONE;
 }
 
+/* --- the per-cut walks: lazyarray/tails.py's operations_reading, lazyarray/donation.py's
+ * outside_references, compiled ------------------------------------------------------------------
+ *
+ * A loop cut by the node budget walks each cut's graph several times in Python (the crossing
+ * test, the pending count, buffer donation's reference counts): ~0.1-0.3 ms a walk on a cut of a
+ * few hundred nodes, most of a stencil loop's time. Both walks keep the Walk table's strong
+ * references (a visit number per node), so a node freed meanwhile cannot alias another. */
+
+/* Whether the leaf `node` is one the last cut made: `cut_leaves[id(node)]() is node`. */
+static int
+is_cut_leaf(PyObject *node, PyObject *cut_leaves)
+{
+    PyObject *id = PyLong_FromVoidPtr(node);
+    if (id == NULL)
+        return -1;
+    PyObject *ref = PyDict_GetItemWithError(cut_leaves, id); /* borrowed */
+    Py_DECREF(id);
+    if (ref == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    Py_INCREF(ref); /* calling it may run code that drops the dict's entry */
+    PyObject *target = PyObject_CallNoArgs(ref);
+    Py_DECREF(ref);
+    if (target == NULL)
+        return -1;
+    int found = target == node;
+    Py_DECREF(target);
+    return found;
+}
+
+/* operations_reading(nodes, cut_leaves) -> (nodes list, reads_cut): tails.operations_reading's
+ * walk, in its visit order (a stack, inputs pushed left to right; leaves not listed). */
+static PyObject *
+py_operations_reading(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char *who = "operations_reading";
+    if (nargs != 2 || !PyDict_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "operations_reading(nodes, cut_leaves: dict)");
+        return NULL;
+    }
+    PyObject *nodes = PySequence_Fast(args[0], "operations_reading: a sequence of nodes");
+    if (nodes == NULL)
+        return NULL;
+    PyObject *cut_leaves = args[1], *node = NULL, *result = NULL, *list = NULL;
+    Stack st = {NULL, 0, 0};
+    Walk w;
+    walk_init(&w);
+    int reads_cut = 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(nodes);
+    PyObject *const *items = PySequence_Fast_ITEMS(nodes);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (check_node(items[i], who, "nodes") < 0 || stack_push(&st, items[i]) < 0)
+            goto done;
+    while (st.n) {
+        node = st.items[--st.n]; /* owned */
+        if (walk_find(&w, node) < 0) {
+            if (walk_number(&w, node) < 0)
+                goto done;
+            PyObject *inputs = inputs_of(node, who);
+            if (inputs == NULL)
+                goto done;
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(inputs); i++) {
+                PyObject *x = PyTuple_GET_ITEM(inputs, i);
+                if (check_node(x, who, "inputs") < 0)
+                    goto done;
+                PyObject *x_inputs = inputs_of(x, who);
+                if (x_inputs == NULL)
+                    goto done;
+                if (PyTuple_GET_SIZE(x_inputs)) {
+                    if (stack_push(&st, x) < 0)
+                        goto done;
+                }
+                else if (!reads_cut && (reads_cut = is_cut_leaf(x, cut_leaves)) < 0)
+                    goto done;
+            }
+        }
+        Py_CLEAR(node);
+    }
+    list = PyList_New(w.count);
+    if (list == NULL)
+        goto done;
+    for (long long k = 0; k < w.count; k++)
+        PyList_SET_ITEM(list, k, Py_NewRef(w.nodes[k]));
+    result = Py_BuildValue("(OO)", list, reads_cut ? Py_True : Py_False);
+done:
+    Py_XDECREF(node);
+    Py_XDECREF(list);
+    stack_free(&st);
+    walk_free(&w);
+    Py_DECREF(nodes);
+    return result;
+}
+
+/* outside_references(outputs, nodes) -> list of ints, or None: None when a node the graph of
+ * `outputs` computes on the way (with inputs, not an output) is referenced from outside the
+ * graph (shared_intermediates); else, per node of `nodes`, its references other than the slots
+ * of the graph's inputs tuples (each graph node counted once): donation.dead_inputs' test of a
+ * dead leaf, from one walk instead of shared_intermediates' and a Python one. */
+static PyObject *
+py_outside_references(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    static const char *who = "outside_references";
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "outside_references(outputs, nodes)");
+        return NULL;
+    }
+    PyObject *outputs = PySequence_Fast(args[0], "outside_references: a sequence of nodes");
+    if (outputs == NULL)
+        return NULL;
+    PyObject *nodes = PySequence_Fast(args[1], "outside_references: a sequence of nodes");
+    if (nodes == NULL) {
+        Py_DECREF(outputs);
+        return NULL;
+    }
+    PyObject *node = NULL, *result = NULL;
+    Stack st = {NULL, 0, 0};
+    Walk w;
+    walk_init(&w);
+    char *is_output = NULL;
+    Py_ssize_t n_out = PySequence_Fast_GET_SIZE(outputs);
+    if (push_nodes(&st, PySequence_Fast_ITEMS(outputs), n_out, who, "outputs") < 0)
+        goto done;
+    while (st.n) { /* edges[k]: arrivals at node k (inputs-tuple slots, outputs listings) */
+        node = st.items[--st.n]; /* owned */
+        Py_ssize_t k = walk_find(&w, node);
+        if (k >= 0)
+            w.edges[k]++;
+        else {
+            if (walk_number(&w, node) < 0)
+                goto done;
+            PyObject *inputs = inputs_of(node, who);
+            if (inputs == NULL || push_nodes(&st, PySequence_Fast_ITEMS(inputs),
+                                             PyTuple_GET_SIZE(inputs), who, "inputs") < 0)
+                goto done;
+        }
+        Py_CLEAR(node);
+    }
+    is_output = PyMem_Calloc(w.count ? w.count : 1, 1);
+    if (is_output == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n_out; i++) { /* a listing is no inputs-tuple slot */
+        Py_ssize_t k = walk_find(&w, PySequence_Fast_GET_ITEM(outputs, i));
+        is_output[k] = 1, w.edges[k]--;
+    }
+    for (long long k = 0; k < w.count; k++) { /* + 1: the walk's own reference */
+        PyObject *x = w.nodes[k];
+        if (!is_output[k] && PyTuple_GET_SIZE(((NodeObject *)x)->inputs)
+            && Py_REFCNT(x) > w.edges[k] + 1) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(nodes);
+    PyObject *list = PyList_New(n);
+    if (list == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(nodes, i);
+        Py_ssize_t k = walk_find(&w, x);
+        PyObject *refs = PyLong_FromSsize_t(Py_REFCNT(x) - (k >= 0 ? w.edges[k] + 1 : 0));
+        if (refs == NULL) {
+            Py_DECREF(list);
+            goto done;
+        }
+        PyList_SET_ITEM(list, i, refs);
+    }
+    result = list;
+done:
+    Py_XDECREF(node);
+    stack_free(&st);
+    walk_free(&w);
+    PyMem_Free(is_output);
+    Py_DECREF(nodes);
+    Py_DECREF(outputs);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"set_unkeyed_leaf_attrs", py_set_unkeyed_leaf_attrs, METH_O,
      "set_unkeyed_leaf_attrs(attrs): leaves with these very attrs key as leaves with ()."},
@@ -2296,6 +2474,10 @@ static PyMethodDef module_methods[] = {
      "user_point(depth, op) -> (code, lasti, op) or None: lazyarray.cuts' program point, compiled."},
     {"user_site", (PyCFunction)(void (*)(void))py_user_site, METH_FASTCALL,
      "user_site(depth=1): graph.node.user_site, compiled."},
+    {"operations_reading", (PyCFunction)(void (*)(void))py_operations_reading, METH_FASTCALL,
+     "operations_reading(nodes, cut_leaves) -> (nodes, reads_cut): lazyarray.tails', compiled."},
+    {"outside_references", (PyCFunction)(void (*)(void))py_outside_references, METH_FASTCALL,
+     "outside_references(outputs, nodes) -> references per node, or None: lazyarray.donation's."},
     {NULL},
 };
 

@@ -253,6 +253,8 @@ class LibraryCall:
 
     def arguments(self, buffer: Callable[[int], Any]) -> tuple:
         """The call's operands from `buffer(slot)` (NumPy, CuPy, Dask arrays), transposes applied."""
+        if not self.transposed:  # (most calls: no generator per step)
+            return tuple([buffer(s) for s in self.inputs])
         return tuple(buffer(s).swapaxes(-1, -2) if k in self.transposed else buffer(s)
                      for k, s in enumerate(self.inputs))
 

@@ -45,7 +45,7 @@ def run_in_place(op: Any, args: tuple, attrs: tuple, out: np.ndarray) -> None:
     memory plan gave the result the base's storage (no copy), else it gets a copy of the base
     first (one copy, where the reference's own result plus its copy into `out` made two)."""
     base = args[0]
-    if _address(out) == _address(base) and out.shape == base.shape:
+    if out is base or (_address(out) == _address(base) and out.shape == base.shape):
         CopyStats.in_place_updates += 1
     else:
         np.copyto(out, np.asarray(base).reshape(out.shape), casting="unsafe")

@@ -1991,6 +1991,8 @@ result_leaf(PyObject *array, PyObject *node, PyObject *buffer)
     return buffer;
 }
 
+static int held_hit(PyObject *array, PyObject *node, PyObject *rec, Walk *w, PyObject **out);
+
 /* 1: evaluated on the hit path (*out = buffer); 0: not taken (*walked = what the fallback may
  * reuse: the walk as evaluation_walk returns it, Py_False for a held intermediate, or NULL);
  * -1: an error the general path would raise too. */
@@ -2020,7 +2022,9 @@ try_hit(PyObject *array, PyObject *node, PyObject **out, PyObject **walked)
     for (Py_ssize_t k = 1; k < w.count; k++) {
         PyObject *x = w.nodes[k];
         if (PyTuple_GET_SIZE(((NodeObject *)x)->inputs) && Py_REFCNT(x) > w.edges[k] + 1) {
-            *walked = Py_NewRef(Py_False); /* held from outside: the general path looks */
+            result = held_hit(array, node, rec, &w, out); /* held from outside: a local? */
+            if (result == 0)
+                *walked = Py_NewRef(Py_False); /* the general path looks */
             goto done;
         }
     }
@@ -2242,6 +2246,344 @@ py_on_keys_cleared(PyObject *module, PyObject *fn)
     Py_RETURN_NONE;
 }
 
+/* --- held intermediates: the user's locals read in place; their evaluation on the hit path ----
+ *
+ * An evaluation forced inside a loop (`float(sum(w * w))` after `w = w * 0.99 + a * 0.01`) also
+ * evaluates the pending Arrays the caller's three innermost user frames hold whose nodes its graph
+ * computes anyway (lazyarray/evaluation.py `_held_in_frames`: the next iteration starts from
+ * leaves). Python reads them from `frame.f_locals`, which before 3.13 builds a snapshot dict of
+ * every local (~1.5-3 us). `frame_arrays` reads the same values where the frame keeps them (3.11's
+ * fast-locals array; a module frame's dict), in f_locals' order, and `held_hit` uses it to run the
+ * multi-output plan of the last such evaluation without Python frames. Other Python versions, and
+ * frames it does not read (a class body with fast locals, a locals mapping other than a dict),
+ * answer None: the Python scan runs. */
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#define Py_BUILD_CORE
+#include "internal/pycore_code.h"
+#include "internal/pycore_frame.h"
+#undef Py_BUILD_CORE
+#define HELD_LOCALS 1
+#endif
+
+static struct {
+    PyTypeObject *array; /* lazyarray.array.Array: only its exact instances count, as in Python */
+    PyObject *own;       /* donation.own(buffer): results a later plan may write over */
+    PyObject *failed;    /* evaluation._held_failed(array, outputs, exception) -> ndarray */
+    Py_ssize_t min_bytes; /* donation.MIN_BYTES: smaller results are never owned */
+    int frames;          /* evaluation._USER_FRAMES: how many user frames are read */
+} HELD;
+
+/* Append `v` to `out` if it is an Array on a pending node (a node with inputs): 0, or -1. */
+static int
+held_candidate(PyObject *v, PyObject *out)
+{
+    if (v == NULL || Py_TYPE(v) != HELD.array)
+        return 0;
+    PyObject *node = PyObject_GetAttr(v, S_node);
+    if (node == NULL)
+        return -1;
+    int pending = PyObject_TypeCheck(node, &NodeBaseType)
+                  && PyTuple_GET_SIZE(((NodeObject *)node)->inputs) > 0;
+    Py_DECREF(node);
+    return pending ? PyList_Append(out, v) : 0;
+}
+
+#ifdef HELD_LOCALS
+/* One frame's values as f_locals lists them: 1, 0 (not read here: the Python scan decides), -1. */
+static int
+frame_values_into(PyFrameObject *f, PyObject *out)
+{
+    _PyInterpreterFrame *frame = f->f_frame;
+    PyCodeObject *co = frame->f_code;
+    if (!(co->co_flags & CO_OPTIMIZED)) { /* a module's code: f_locals is its dict */
+        PyObject *locals = frame->f_locals, *key, *value;
+        if (co->co_nlocalsplus != 0 || locals == NULL || !PyDict_CheckExact(locals))
+            return 0;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(locals, &pos, &key, &value)) /* (a slot read runs no code) */
+            if (held_candidate(value, out) < 0)
+                return -1;
+        return 1;
+    }
+    PyObject **fast = _PyFrame_GetLocalsArray(frame);
+    for (int i = 0; i < co->co_nlocalsplus; i++) {
+        PyObject *value = fast[i];
+        _PyLocals_Kind kind = _PyLocals_GetKind(co->co_localspluskinds, i);
+        if (value != NULL && (kind & (CO_FAST_CELL | CO_FAST_FREE)) && PyCell_Check(value))
+            value = PyCell_GET(value); /* f_locals shows a cell's contents */
+        if (held_candidate(value, out) < 0)
+            return -1;
+    }
+    return 1;
+}
+#endif
+
+/* The pending Arrays of the `frames` innermost user (non-library) frames: 1 with `out` filled,
+ * 0 where a frame is not read here, -1 on an error. */
+static int
+frame_arrays_into(PyObject *out, int frames)
+{
+#ifdef HELD_LOCALS
+    PyFrameObject *frame = PyThreadState_GetFrame(PyThreadState_Get());
+    int r = 1;
+    while (frame != NULL && frames > 0 && r > 0) {
+        PyCodeObject *code = PyFrame_GetCode(frame);
+        int is_lib = is_library_file(code->co_filename);
+        Py_DECREF(code);
+        if (is_lib < 0)
+            r = -1;
+        else if (!is_lib) {
+            frames--;
+            r = frame_values_into(frame, out);
+        }
+        PyFrameObject *back = PyFrame_GetBack(frame);
+        Py_DECREF(frame);
+        frame = back;
+    }
+    Py_XDECREF(frame);
+    return r;
+#else
+    return 0;
+#endif
+}
+
+/* frame_arrays(frames) -> list or None: evaluation._held_in_frames' candidates read in place. */
+static PyObject *
+py_frame_arrays(PyObject *module, PyObject *frames_arg)
+{
+    long frames = PyLong_AsLong(frames_arg);
+    if (frames == -1 && PyErr_Occurred())
+        return NULL;
+    if (HELD.array == NULL || !bound())
+        Py_RETURN_NONE;
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    int r = frame_arrays_into(out, (int)frames);
+    if (r > 0)
+        return out;
+    Py_DECREF(out);
+    if (r < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* bind_held(Array, own, failed, min_bytes, frames): what frame_arrays and held_hit need. */
+static PyObject *
+py_bind_held(PyObject *module, PyObject *args)
+{
+    PyObject *array, *own, *failed;
+    Py_ssize_t min_bytes;
+    int frames;
+    if (!PyArg_ParseTuple(args, "O!OOni:bind_held", &PyType_Type, &array, &own, &failed,
+                          &min_bytes, &frames))
+        return NULL;
+    HELD.frames = frames;
+    Py_XSETREF(HELD.array, (PyTypeObject *)Py_NewRef(array));
+    Py_XSETREF(HELD.own, Py_NewRef(own));
+    Py_XSETREF(HELD.failed, Py_NewRef(failed));
+    HELD.min_bytes = min_bytes;
+    Py_RETURN_NONE;
+}
+
+/* Whether a result may reach donation.MIN_BYTES (then donation.own sees it, as evaluate_nodes
+ * does): its elements times the widest itemsize (32 bytes, complex long double); not an ndarray
+ * or an unread layout: asked. */
+static int
+maybe_owned(PyObject *buffer)
+{
+    if (!ARRAY_LAYOUT_OK || !Py_IS_TYPE(buffer, (PyTypeObject *)HIT.ndarray))
+        return 1;
+    ArrayFields *a = (ArrayFields *)buffer;
+    Py_ssize_t n = 32;
+    for (int d = 0; d < a->nd; d++)
+        n *= a->dimensions[d];
+    return n >= HELD.min_bytes;
+}
+
+/* The outputs of the held evaluation: `node`, then each found Array's node once, in the order
+ * found (evaluation.evaluate_arrays' `pending`). NULL without an error where Python decides: a
+ * found Array is not inside this graph (maybe a sibling, evaluation._siblings), or none is. */
+static PyObject *
+held_outputs(PyObject *node, PyObject *found, Walk *w)
+{
+    PyObject *outputs = PyList_New(1);
+    if (outputs == NULL)
+        return NULL;
+    PyList_SET_ITEM(outputs, 0, Py_NewRef(node));
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(found); i++) {
+        PyObject *n = PyObject_GetAttr(PyList_GET_ITEM(found, i), S_node);
+        if (n == NULL || (n != node && walk_find(w, n) <= 0)) {
+            Py_XDECREF(n);
+            Py_DECREF(outputs);
+            return NULL;
+        }
+        int seen = 0;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(outputs) && !seen; j++)
+            seen = PyList_GET_ITEM(outputs, j) == n;
+        int err = seen ? 0 : PyList_Append(outputs, n);
+        Py_DECREF(n);
+        if (err < 0) {
+            Py_DECREF(outputs);
+            return NULL;
+        }
+    }
+    if (PyList_GET_SIZE(outputs) == 1)
+        Py_CLEAR(outputs); /* nothing held in the frames (a list holds it): Python's case */
+    return outputs;
+}
+
+/* The record's launcher on the bound leaves (launch_hit's call, for several outputs): the list
+ * of their buffers, or NULL with the launcher's (or the floating-point report's) exception. */
+static PyObject *
+held_launch(PyObject *rec, PyObject *bound, PyObject *outputs)
+{
+    if (count_in(PyTuple_GET_ITEM(rec, R_HITS)) < 0)
+        return NULL;
+    fp_clear();
+    PyObject *args[3] = {PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
+                         PyTuple_GET_ITEM(bound, 1)};
+    PyObject *launch = PyTuple_GET_ITEM(rec, R_LAUNCH), *was_busy = NULL;
+    int mark = PyTuple_GET_ITEM(rec, R_BUSY) == Py_True;
+    if (mark) { /* as `run_cached`: state.busy = True around the run, restored after */
+        was_busy = PyObject_GetAttr(HIT.state, S_busy);
+        if (was_busy == NULL || PyObject_SetAttr(HIT.state, S_busy, Py_True) < 0) {
+            Py_XDECREF(was_busy);
+            return NULL;
+        }
+    }
+    Py_INCREF(launch), Py_INCREF(args[0]); /* the record may be replaced while Python runs */
+    PyObject *outs = PyObject_Vectorcall(launch, args, 3, NULL);
+    Py_DECREF(launch), Py_DECREF(args[0]);
+    if (mark) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb); /* a failed run's exception survives the restore */
+        int err = PyObject_SetAttr(HIT.state, S_busy, was_busy);
+        Py_DECREF(was_busy);
+        if (err < 0) {
+            Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
+            Py_XDECREF(outs);
+            return NULL;
+        }
+        PyErr_Restore(type, value, tb);
+    }
+    if (outs != NULL && (!PyList_CheckExact(outs)
+                         || PyList_GET_SIZE(outs) != PyList_GET_SIZE(outputs))) {
+        PyErr_SetString(PyExc_SystemError, "lazyarray: a plan returned another output count");
+        Py_CLEAR(outs);
+    }
+    if (outs != NULL && fp_report(outputs) < 0)
+        Py_CLEAR(outs);
+    return outs;
+}
+
+/* The run failed: evaluation._held_failed does what evaluate_arrays does then (the retry without
+ * the held Arrays, or the raise). Its answer (the Array's host buffer), or NULL. */
+static PyObject *
+held_failed(PyObject *array, PyObject *outputs)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (tb != NULL && value != NULL)
+        PyException_SetTraceback(value, tb);
+    PyObject *r = value == NULL ? NULL
+                  : PyObject_CallFunctionObjArgs(HELD.failed, array, outputs, value, NULL);
+    Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
+    return r;
+}
+
+/* Each output's result leaf, bound to the Array evaluated and to every found Array on that
+ * output (duplicates share one leaf, as evaluate_arrays' `done`): the first buffer, or NULL. */
+static PyObject *
+held_bind(PyObject *array, PyObject *found, PyObject *outputs, PyObject *buffers)
+{
+    Py_ssize_t n = PyList_GET_SIZE(outputs);
+    PyObject *leaves = PyList_New(n), *result = NULL;
+    if (leaves == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        NodeObject *o = (NodeObject *)PyList_GET_ITEM(outputs, i);
+        PyObject *buffer = PyList_GET_ITEM(buffers, i);
+        if (maybe_owned(buffer)) {
+            PyObject *r = PyObject_CallOneArg(HELD.own, buffer);
+            if (r == NULL)
+                goto done;
+            Py_DECREF(r);
+        }
+        PyObject *leaf = node_build(SIG_INPUT_OP, EMPTY_TUPLE, EMPTY_TUPLE, o->shape, o->dtype,
+                                    buffer, o->site);
+        if (leaf == NULL)
+            goto done;
+        PyList_SET_ITEM(leaves, i, leaf);
+    }
+    if (PyObject_SetAttr(array, S_node, PyList_GET_ITEM(leaves, 0)) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(found); i++) {
+        PyObject *a = PyList_GET_ITEM(found, i), *node = PyObject_GetAttr(a, S_node);
+        if (node == NULL)
+            goto done;
+        Py_ssize_t k = 0;
+        while (k < n && PyList_GET_ITEM(outputs, k) != node)
+            k++;
+        Py_DECREF(node);
+        if (k < n && PyObject_SetAttr(a, S_node, PyList_GET_ITEM(leaves, k)) < 0)
+            goto done;
+    }
+    result = Py_NewRef(PyList_GET_ITEM(buffers, 0));
+done:
+    Py_DECREF(leaves);
+    return result;
+}
+
+/* try_hit found an intermediate held from outside the graph. 1: evaluated here with the held
+ * Arrays of the user's frames, as evaluate_arrays would (*out = the Array's buffer); 0: Python
+ * decides (no such Array, one outside the graph, another signature than the record's, la.grad
+ * tracing); -1: an error the general path would raise too. `w` is try_hit's walk of `node`. */
+static int
+held_hit(PyObject *array, PyObject *node, PyObject *rec, Walk *w, PyObject **out)
+{
+    if (HELD.array == NULL)
+        return 0;
+    PyObject *busy = PyObject_GetAttr(HIT.state, S_busy);
+    if (busy == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    Py_DECREF(busy);
+    if (busy != Py_False) /* la.grad traces (cache.busy): evaluation._held_in_frames keeps none */
+        return 0;
+    PyObject *found = PyList_New(0), *outputs = NULL, *bound = NULL, *buffers = NULL;
+    int result = 0;
+    Walk held;
+    walk_init(&held);
+    if (found == NULL || frame_arrays_into(found, HELD.frames) <= 0
+        || (outputs = held_outputs(node, found, w)) == NULL)
+        goto done;
+    if (walk_signature(&held, PySequence_Fast_ITEMS(outputs), PyList_GET_SIZE(outputs),
+                       "to_host") < 0
+        || !same_signature(held.sig, PyTuple_GET_ITEM(rec, R_LAST))
+        || (bound = bind_data(held.leaves)) == NULL)
+        goto done;
+    walk_free(&held); /* the graph's nodes are its holders' alone again before the launch */
+    walk_init(&held);
+    walk_free(w);
+    walk_init(w);
+    buffers = held_launch(rec, bound, outputs);
+    *out = buffers == NULL ? held_failed(array, outputs)
+                           : held_bind(array, found, outputs, buffers);
+    result = *out == NULL ? -1 : 1;
+done:
+    if (result == 0)
+        PyErr_Clear(); /* whatever declined here, the general path meets it again */
+    walk_free(&held);
+    Py_XDECREF(found);
+    Py_XDECREF(outputs);
+    Py_XDECREF(bound);
+    Py_XDECREF(buffers);
+    return result;
+}
+
 static PyMethodDef module_methods[] = {
     {"set_unkeyed_leaf_attrs", py_set_unkeyed_leaf_attrs, METH_O,
      "set_unkeyed_leaf_attrs(attrs): leaves with these very attrs key as leaves with ()."},
@@ -2296,6 +2638,10 @@ static PyMethodDef module_methods[] = {
      "user_point(depth, op) -> (code, lasti, op) or None: lazyarray.cuts' program point, compiled."},
     {"user_site", (PyCFunction)(void (*)(void))py_user_site, METH_FASTCALL,
      "user_site(depth=1): graph.node.user_site, compiled."},
+    {"frame_arrays", py_frame_arrays, METH_O,
+     "frame_arrays(frames) -> list or None: the pending Arrays in the user frames' locals."},
+    {"bind_held", py_bind_held, METH_VARARGS,
+     "bind_held(Array, own, failed, min_bytes, frames): what to_host's held hit path needs."},
     {NULL},
 };
 

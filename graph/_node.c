@@ -1255,18 +1255,18 @@ static int ARRAY_LAYOUT_OK = 0;
 #define D_MAX_KERNELS 8
 #define D_MAX_SLOTS 24
 #define D_MAX_INTER 8
+#define D_MAX_OUT 4
 typedef void (*KernelFn)(char **, int64_t *, char *, int64_t);
-/* A step's buffer: an input's position (>= 0), the output (-1), or intermediate j (-2 - j: the
- * array `ws.buffers[inter_slot[j]]` of this thread's workspace of the plan, as the launcher's). */
-#define D_OUTPUT (-1)
-#define D_INTER(j) (-2 - (j))
+/* A step's buffer: an input's position (>= 0), output m (-1 - m), or intermediate j (-1 - n_out
+ * - j: the array `ws.buffers[inter_slot[j]]` of this thread's workspace of the plan, as the
+ * launcher's). One output (the hit path's case): the output -1, intermediate j -2 - j. */
 typedef struct {
-    int n_in, n_scalars, n_steps, n_inter;
+    int n_in, n_scalars, n_steps, n_inter, n_out;
     PyObject *keep;                 /* a tuple holding every object referenced below */
     PyObject *in_dtype[D_MAX_ARRAYS];
     int in_nd[D_MAX_ARRAYS];
     Py_ssize_t in_dims[D_MAX_ARRAYS][D_MAX_ND];
-    PyObject *out_dtype, *out_shape; /* the one output: np.empty(out_shape, out_dtype) */
+    PyObject *out_dtype[D_MAX_OUT], *out_shape[D_MAX_OUT]; /* np.empty(out_shape, out_dtype) */
     PyObject *empty, *matmul;
     Py_ssize_t inter_slot[D_MAX_INTER];
     char codes[D_MAX_SCALARS];      /* struct codes: 'd', 'f', 'q', '?' */
@@ -1290,12 +1290,12 @@ direct_spec_free(PyObject *capsule)
     }
 }
 
-/* direct_spec(inputs, output, codes, steps, intermediates, empty, matmul, release_gil, keep)
+/* direct_spec(inputs, outputs, codes, steps, intermediates, empty, matmul, release_gil, keep)
  * -> capsule or None:
- *   inputs  ((dtype, shape), ...) in `arrays` order;  output (dtype, shape)
+ *   inputs  ((dtype, shape), ...) in `arrays` order;  outputs ((dtype, shape), ...) likewise
  *   codes   str of struct codes, one per scalar in order
  *   steps   ((fn address, block address, nt, buffers, scalar offset), ...) for kernels (buffers
- *           as D_OUTPUT/D_INTER above, in pointer-entry order); (0, 0, -1, (a, b, out), 0) for
+ *           numbered as above, in pointer-entry order); (0, 0, -1, (a, b, out), 0) for
  *           a matmul
  *   intermediates  the workspace slots of the intermediates the steps name
  * None where the plan is outside the limits above (the Python launcher serves it). */
@@ -1310,8 +1310,8 @@ py_direct_spec(PyObject *module, PyObject *args)
         return NULL;
     if (!ARRAY_LAYOUT_OK || PyTuple_GET_SIZE(inputs) > D_MAX_ARRAYS
         || PyUnicode_GET_LENGTH(codes) > D_MAX_SCALARS || PyTuple_GET_SIZE(steps) > D_MAX_KERNELS
-        || PyTuple_GET_SIZE(steps) == 0 || PyTuple_GET_SIZE(output) != 2
-        || PyTuple_GET_SIZE(inter) > D_MAX_INTER)
+        || PyTuple_GET_SIZE(steps) == 0 || PyTuple_GET_SIZE(output) == 0
+        || PyTuple_GET_SIZE(output) > D_MAX_OUT || PyTuple_GET_SIZE(inter) > D_MAX_INTER)
         Py_RETURN_NONE;
     DirectSpec *d = PyMem_Calloc(1, sizeof(DirectSpec));
     if (d == NULL)
@@ -1339,10 +1339,15 @@ py_direct_spec(PyObject *module, PyObject *args)
         if (d->inter_slot[j] < 0)
             goto decline;
     }
-    d->out_dtype = PyTuple_GET_ITEM(output, 0);
-    d->out_shape = PyTuple_GET_ITEM(output, 1);
-    if (!PyTuple_Check(d->out_shape))
-        goto decline;
+    d->n_out = (int)PyTuple_GET_SIZE(output);
+    for (int m = 0; m < d->n_out; m++) {
+        PyObject *item = PyTuple_GET_ITEM(output, m);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2
+            || !PyTuple_Check(PyTuple_GET_ITEM(item, 1)))
+            goto decline;
+        d->out_dtype[m] = PyTuple_GET_ITEM(item, 0);
+        d->out_shape[m] = PyTuple_GET_ITEM(item, 1);
+    }
     d->empty = empty;
     d->matmul = matmul;
     d->n_scalars = (int)PyUnicode_GET_LENGTH(codes);
@@ -1378,7 +1383,7 @@ py_direct_spec(PyObject *module, PyObject *args)
             long at = PyLong_AsLong(PyTuple_GET_ITEM(slots, j));
             if (at == -1 && PyErr_Occurred())
                 goto fail;
-            if (at >= d->n_in || at < D_INTER(d->n_inter - 1)) /* n_inter 0: at >= D_OUTPUT */
+            if (at >= d->n_in || at < -(d->n_out + d->n_inter))
                 goto decline;
             d->step[n].slot[j] = (int)at;
         }
@@ -1501,8 +1506,29 @@ run_matmul(DirectSpec *d, int n, PyObject *const *objs)
     return r == NULL ? -1 : 0;
 }
 
-/* Run the spec'd plan: 1 with *out the output (new reference), 0 declined (nothing done), -1
- * with an exception (the output's allocation or a matmul failed). */
+/* The spec'd outputs, np.empty(shape, dtype) each: 1, 0 (not what the plan writes into: the
+ * Python launcher sees to it), -1 (the allocation failed). */
+static int
+direct_outputs(DirectSpec *d, PyTypeObject *ndarray, PyObject **outs)
+{
+    for (int m = 0; m < d->n_out; m++) {
+        PyObject *args[2] = {d->out_shape[m], d->out_dtype[m]};
+        PyObject *o = PyObject_Vectorcall(d->empty, args, 2, NULL);
+        if (o == NULL || Py_TYPE(o) != ndarray || ((ArrayFields *)o)->descr != d->out_dtype[m]) {
+            for (int k = 0; k < m; k++)
+                Py_DECREF(outs[k]);
+            if (o == NULL)
+                return -1;
+            Py_DECREF(o);
+            return 0;
+        }
+        outs[m] = o;
+    }
+    return 1;
+}
+
+/* Run the spec'd plan: 1 with *out the output (new reference; a list of them for several), 0
+ * declined (nothing done), -1 with an exception (an output's allocation or a matmul failed). */
 static int
 direct_launch(PyObject *capsule, PyObject *plan, PyObject *arrays, PyObject *scalars,
               PyTypeObject *ndarray, PyObject **out)
@@ -1515,8 +1541,8 @@ direct_launch(PyObject *capsule, PyObject *plan, PyObject *arrays, PyObject *sca
     if (!PyList_CheckExact(arrays) || !PyList_CheckExact(scalars)
         || PyList_GET_SIZE(arrays) != d->n_in || PyList_GET_SIZE(scalars) != d->n_scalars)
         return 0;
-    char *in_data[D_MAX_ARRAYS], *inter_data[D_MAX_INTER];
-    PyObject *inter_obj[D_MAX_INTER];
+    char *in_data[D_MAX_ARRAYS], *inter_data[D_MAX_INTER], *out_data[D_MAX_OUT];
+    PyObject *inter_obj[D_MAX_INTER], *outs[D_MAX_OUT];
     for (int i = 0; i < d->n_in; i++)
         if (!take_input(d, i, PyList_GET_ITEM(arrays, i), ndarray, &in_data[i]))
             return 0;
@@ -1538,16 +1564,13 @@ direct_launch(PyObject *capsule, PyObject *plan, PyObject *arrays, PyObject *sca
             inter_obj[j] = b, inter_data[j] = ((ArrayFields *)b)->data;
         }
     }
-    PyObject *args[2] = {d->out_shape, d->out_dtype};
-    PyObject *o = PyObject_Vectorcall(d->empty, args, 2, NULL);
-    if (o == NULL || Py_TYPE(o) != ndarray || ((ArrayFields *)o)->descr != d->out_dtype) {
+    int made = direct_outputs(d, ndarray, outs);
+    if (made <= 0) {
         Py_XDECREF(buffers);
-        if (o == NULL)
-            return -1;
-        Py_DECREF(o); /* not what the plan writes into: let the Python launcher see to it */
-        return 0;
+        return made;
     }
-    char *out_data = ((ArrayFields *)o)->data;
+    for (int m = 0; m < d->n_out; m++)
+        out_data[m] = ((ArrayFields *)outs[m])->data;
     /* The inputs stay alive: `arrays` holds them, and the caller holds `arrays`. */
     for (int n = 0; n < d->n_steps; n++) {
         char *ptrs[D_MAX_SLOTS + 1];
@@ -1556,15 +1579,16 @@ direct_launch(PyObject *capsule, PyObject *plan, PyObject *arrays, PyObject *sca
             int at = d->step[n].slot[j];
             if (at >= 0)
                 ptrs[j] = in_data[at], objs[j % 3] = PyList_GET_ITEM(arrays, at);
-            else if (at == D_OUTPUT)
-                ptrs[j] = out_data, objs[j % 3] = o;
+            else if (at >= -d->n_out)
+                ptrs[j] = out_data[-1 - at], objs[j % 3] = outs[-1 - at];
             else
-                ptrs[j] = inter_data[-2 - at], objs[j % 3] = inter_obj[-2 - at];
+                ptrs[j] = inter_data[-1 - d->n_out - at], objs[j % 3] = inter_obj[-1 - d->n_out - at];
         }
         if (d->step[n].fn == NULL) {
             if (run_matmul(d, n, objs) < 0) {
                 Py_XDECREF(buffers);
-                Py_DECREF(o);
+                for (int m = 0; m < d->n_out; m++)
+                    Py_DECREF(outs[m]);
                 return -1;
             }
             continue;
@@ -1578,7 +1602,19 @@ direct_launch(PyObject *capsule, PyObject *plan, PyObject *arrays, PyObject *sca
             d->step[n].fn(ptrs, d->step[n].block, sptr, d->step[n].nt);
     }
     Py_XDECREF(buffers);
-    *out = o;
+    if (d->n_out == 1) {
+        *out = outs[0];
+        return 1;
+    }
+    PyObject *list = PyList_New(d->n_out);
+    if (list == NULL) {
+        for (int m = 0; m < d->n_out; m++)
+            Py_DECREF(outs[m]);
+        return -1;
+    }
+    for (int m = 0; m < d->n_out; m++)
+        PyList_SET_ITEM(list, m, outs[m]);
+    *out = list;
     return 1;
 }
 
@@ -2433,7 +2469,10 @@ held_outputs(PyObject *node, PyObject *found, Walk *w)
     return outputs;
 }
 
-/* The record's launcher on the bound leaves (launch_hit's call, for several outputs): the list
+static PyObject *held_outs(PyObject *outs, PyObject *outputs);
+
+/* The record's direct launch or launcher on the bound leaves (launch_hit's, for several
+ * outputs): the list
  * of their buffers, or NULL with the launcher's (or the floating-point report's) exception. */
 static PyObject *
 held_launch(PyObject *rec, PyObject *bound, PyObject *outputs)
@@ -2441,6 +2480,15 @@ held_launch(PyObject *rec, PyObject *bound, PyObject *outputs)
     if (count_in(PyTuple_GET_ITEM(rec, R_HITS)) < 0)
         return NULL;
     fp_clear();
+    PyObject *outs = NULL, *direct = PyTuple_GET_ITEM(rec, R_DIRECT);
+    if (direct != Py_None) {
+        int r = direct_launch(direct, PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
+                              PyTuple_GET_ITEM(bound, 1), (PyTypeObject *)HIT.ndarray, &outs);
+        if (r < 0)
+            return NULL;
+        if (r > 0)
+            return held_outs(outs, outputs);
+    }
     PyObject *args[3] = {PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
                          PyTuple_GET_ITEM(bound, 1)};
     PyObject *launch = PyTuple_GET_ITEM(rec, R_LAUNCH), *was_busy = NULL;
@@ -2453,7 +2501,7 @@ held_launch(PyObject *rec, PyObject *bound, PyObject *outputs)
         }
     }
     Py_INCREF(launch), Py_INCREF(args[0]); /* the record may be replaced while Python runs */
-    PyObject *outs = PyObject_Vectorcall(launch, args, 3, NULL);
+    outs = PyObject_Vectorcall(launch, args, 3, NULL);
     Py_DECREF(launch), Py_DECREF(args[0]);
     if (mark) {
         PyObject *type, *value, *tb;
@@ -2467,6 +2515,14 @@ held_launch(PyObject *rec, PyObject *bound, PyObject *outputs)
         }
         PyErr_Restore(type, value, tb);
     }
+    return outs == NULL ? NULL : held_outs(outs, outputs);
+}
+
+/* The launch's buffers checked (one per output) and the floating-point flags reported: `outs`
+ * (stolen), or NULL. */
+static PyObject *
+held_outs(PyObject *outs, PyObject *outputs)
+{
     if (outs != NULL && (!PyList_CheckExact(outs)
                          || PyList_GET_SIZE(outs) != PyList_GET_SIZE(outputs))) {
         PyErr_SetString(PyExc_SystemError, "lazyarray: a plan returned another output count");

@@ -452,3 +452,192 @@ def test_remembered_keys_are_the_key_tables_answer(max_keys):
         from lazyarray import _bind
 
         _bind._SCALAR_KEYS.clear()
+
+
+# --- held state: a forced evaluation that also evaluates the loop's held Arrays (held_hit) -------
+
+def _fields(a):
+    n = a._node
+    return (n.op.name, n.inputs, n.attrs, n.shape, n.dtype, n.key, n.pending, n.site)
+
+
+def _held_loop(kind, steps=8, other=None):
+    """bench_overhead's forced loops whose state is held while a value is forced: `loss`
+    (`float(sum(w * w))`, w updated) and `newton` (`if max(abs(x_new - x)) < tol`). `other`:
+    an Array kept pending in this frame through the loop. Values, held leaves, counters."""
+    a = la.array(np.linspace(1.0, 2.0, 16))
+    out, leaves = [], []
+    if kind == "loss":
+        w = a
+        for _ in range(steps):
+            w = w * 0.99 + a * 0.01
+            loss = la.sum(w * w)
+            out.append(float(loss))
+            leaves.append(_fields(w))
+        out.append(np.asarray(w).copy())
+    else:
+        x = a
+        for _ in range(steps):
+            x_new = 0.5 * (x + a / x)
+            err = la.max(la.abs(x_new - x))
+            out.append(bool(err < -1.0))
+            leaves.append(_fields(x_new) + _fields(err))
+            x = x_new
+        out.append(np.asarray(x).copy())
+    if other is not None:
+        leaves.append(_fields(other))
+    info = la.cache_info().model_dump()
+    for kernels in ("kernels_compiled", "kernel_memory_hits", "kernel_disk_hits", "kernels_queued"):
+        del info[kernels]  # the second run finds the first run's kernels loaded
+    return out, leaves, info
+
+
+def _both_paths(monkeypatch, run):
+    """`run()` on the general path, then on the hit path, caches cleared before each: its results
+    and the hits the compiled path served."""
+    results = []
+    with la.config(backend="c", background_compiles=False):
+        for chosen in (evaluation._python_to_host, HIT_PATH):
+            la.clear_caches()
+            monkeypatch.setattr(ARRAY_MODULE, "_to_host", chosen)
+            results.append((run(), fast_hits()))
+    return results
+
+
+def _same(got, want):
+    for x, y in zip(got, want):
+        np.testing.assert_array_equal(x, y)  # the same plan: the same bits
+
+
+@needs_hit_path
+@pytest.mark.parametrize("kind", ["loss", "newton"])
+def test_held_state_takes_the_hit_path_with_the_general_paths_results(kind, monkeypatch,
+                                                                      fresh_caches):
+    """The held Arrays (w; x_new and err) are found in the frame and made leaves by the C path as
+    by evaluate_arrays: same bits, same leaves, same counters, same plans."""
+    ((out0, leaves0, info0), fast0), ((out1, leaves1, info1), fast1) = _both_paths(
+        monkeypatch, lambda: _held_loop(kind))
+    _same(out1, out0)
+    assert leaves0 == leaves1 and info0 == info1
+    assert all(leaf[0] == "input" for leaf in leaves1)
+    # iteration 1 reads `a` twice (another plan); 2 builds, 3 looks up, 4 the memo, 5-8 C
+    assert fast0 == 0 and fast1 == 4
+
+
+@needs_hit_path
+@pytest.mark.parametrize("kind", ["loss", "newton"])
+def test_held_state_direct_launch_gives_the_launchers_bits(kind, fresh_caches):
+    """The several-output plan through the direct launch and through its Python launcher."""
+    with la.config(backend="c", background_compiles=False):
+        _held_loop(kind, steps=4)
+        record = cache._HIT[0]
+        assert record is not None and record[0][0][1][0] > 1  # a several-output signature
+        assert record[10] is not None
+        results = []
+        for direct in (record[10], None):
+            cache._HIT[0] = record[:10] + (direct,)
+            hits = fast_hits()
+            results.append(_held_loop(kind, steps=4)[:2])
+            assert fast_hits() > hits
+        cache._HIT[0] = record
+    (out0, leaves0), (out1, leaves1) = results
+    _same(out1, out0)
+    assert leaves0 == leaves1
+
+
+@needs_hit_path
+def test_a_pending_local_outside_the_graph_leaves_it_to_the_general_path(monkeypatch,
+                                                                          fresh_caches):
+    """A pending Array in the frame that this evaluation does not compute: Python's sibling test
+    decides (it stays pending here); the results are the general path's."""
+    def run():
+        other = la.array(np.ones(16)) * 3.0
+        return _held_loop("loss", other=other)
+
+    ((out0, leaves0, info0), _), ((out1, leaves1, info1), _) = _both_paths(monkeypatch, run)
+    _same(out1, out0)
+    assert leaves0[:-1] == leaves1[:-1] and info0 == info1
+    assert leaves0[-1][0] == leaves1[-1][0] == "multiply"  # not a sibling: still pending
+
+
+@needs_hit_path
+@pytest.mark.parametrize("how", ["asarray", "float"])
+def test_a_data_error_with_held_state_names_the_line_and_keeps_it_pending(how, monkeypatch,
+                                                                         fresh_caches):
+    """A gather out of bounds in a held intermediate, after the record was made: the C path's
+    failure goes where evaluate_arrays' goes (the retry without the held Arrays raises, naming
+    the gather's line); the held Array stays pending; the loop carries on."""
+    def run():
+        x = la.asarray(np.arange(6.0))
+        messages = []
+        for k in range(6):
+            i = la.asarray(np.array([1, 7 if k == 4 else k]))
+            g = x[i] * 2.0
+            line = sys._getframe().f_lineno - 1
+            try:
+                got = np.asarray(g + 1.0) if how == "asarray" else float((g + 1.0).sum())
+            except IndexError as exc:
+                messages.append(str(exc))
+                assert f"test_evaluation_hit_path.py:{line})" in str(exc)
+                assert g._node.op.name != "input"
+                continue
+            messages.append(np.asarray(got).tolist())
+            assert g._node.op.name == "input"
+        return messages
+
+    (got0, fast0), (got1, fast1) = _both_paths(monkeypatch, run)
+    assert got0 == got1 and any(isinstance(m, str) for m in got1)
+    assert fast0 == 0 and fast1 >= 2  # k = 3, and k = 4 which failed in C
+
+
+@needs_hit_path
+def test_keyboard_interrupt_from_the_held_launch_propagates(monkeypatch, fresh_caches):
+    with la.config(backend="c", background_compiles=False):
+        a = la.array(np.linspace(1.0, 2.0, 16))
+        w = a
+        for _ in range(5):
+            w = w * 0.99 + a * 0.01
+            float(la.sum(w * w))
+        record = cache._HIT[0]
+
+        def interrupted(plan, arrays, scalars):
+            raise KeyboardInterrupt
+
+        forgotten = []
+        real_forget = evaluation.cuts.forget
+        monkeypatch.setattr(evaluation.cuts, "forget",
+                            lambda nodes: forgotten.append(len(nodes)) or real_forget(nodes))
+        cache._HIT[0] = record[:7] + (interrupted,) + record[8:10] + (None,)  # no direct launch
+        w = w * 0.99 + a * 0.01
+        loss = la.sum(w * w)
+        with pytest.raises(KeyboardInterrupt):
+            float(loss)
+        assert forgotten == [2] and w._node.op.name == "add"  # still pending
+        cache._HIT[0] = record
+        np.testing.assert_allclose(float(loss), np.sum(np.asarray(w) ** 2), rtol=1e-12)
+
+
+def _scan_both():
+    """frame_arrays and the f_locals scan from the same frame."""
+    return evaluation._frame_arrays(evaluation._USER_FRAMES), evaluation._python_frame_arrays()
+
+
+@needs_hit_path
+def test_frame_arrays_reads_what_f_locals_shows():
+    """Locals, cell variables (read by a closure) and free variables (the closure's own), in
+    f_locals' order; leaves and other objects left out."""
+    a = la.array(np.arange(4.0))
+    first = a + 1.0
+    cell = a * 2.0
+    leaf = la.array(np.ones(4))  # noqa: F841 - an evaluated local: not a candidate
+
+    def inner():
+        mine = cell - 1.0  # noqa: F841
+        return _scan_both()
+
+    got, want = _scan_both()
+    assert got == want and [id(v) for v in got] == [id(first), id(cell)]
+    got, want = inner()
+    assert [id(v) for v in got] == [id(v) for v in want]
+    assert len(got) == 4  # inner's mine and its free `cell`; then first and cell here
+    del first

@@ -2327,9 +2327,8 @@ held_candidate(PyObject *v, PyObject *out)
 #ifdef HELD_LOCALS
 /* One frame's values as f_locals lists them: 1, 0 (not read here: the Python scan decides), -1. */
 static int
-frame_values_into(PyFrameObject *f, PyObject *out)
+frame_values_into(_PyInterpreterFrame *frame, PyObject *out)
 {
-    _PyInterpreterFrame *frame = f->f_frame;
     PyCodeObject *co = frame->f_code;
     if (!(co->co_flags & CO_OPTIMIZED)) { /* a module's code: f_locals is its dict */
         PyObject *locals = frame->f_locals, *key, *value;
@@ -2355,28 +2354,25 @@ frame_values_into(PyFrameObject *f, PyObject *out)
 #endif
 
 /* The pending Arrays of the `frames` innermost user (non-library) frames: 1 with `out` filled,
- * 0 where a frame is not read here, -1 on an error. */
+ * 0 where a frame is not read here, -1 on an error. The interpreter's frames are walked as
+ * sys._getframe and f_back walk them (incomplete frames skipped), without making frame objects. */
 static int
 frame_arrays_into(PyObject *out, int frames)
 {
 #ifdef HELD_LOCALS
-    PyFrameObject *frame = PyThreadState_GetFrame(PyThreadState_Get());
+    _PyInterpreterFrame *frame = PyThreadState_Get()->cframe->current_frame;
     int r = 1;
-    while (frame != NULL && frames > 0 && r > 0) {
-        PyCodeObject *code = PyFrame_GetCode(frame);
-        int is_lib = is_library_file(code->co_filename);
-        Py_DECREF(code);
+    for (; frame != NULL && frames > 0 && r > 0; frame = frame->previous) {
+        if (_PyFrame_IsIncomplete(frame))
+            continue;
+        int is_lib = is_library_file(frame->f_code->co_filename);
         if (is_lib < 0)
-            r = -1;
-        else if (!is_lib) {
+            return -1;
+        if (!is_lib) {
             frames--;
             r = frame_values_into(frame, out);
         }
-        PyFrameObject *back = PyFrame_GetBack(frame);
-        Py_DECREF(frame);
-        frame = back;
     }
-    Py_XDECREF(frame);
     return r;
 #else
     return 0;
@@ -2592,6 +2588,60 @@ done:
     return result;
 }
 
+/* Whether `x` (an entry of a signature tuple) equals `y`; errors count as not. */
+static int
+sig_item_equals(PyObject *x, PyObject *y)
+{
+    if (x == y)
+        return 1;
+    int eq = PyObject_RichCompareBool(x, y, Py_EQ);
+    if (eq < 0)
+        PyErr_Clear();
+    return eq > 0;
+}
+
+/* Whether `x` is the int `v`; errors count as not. */
+static int
+sig_item_is(PyObject *x, Py_ssize_t v)
+{
+    Py_ssize_t got = PyLong_Check(x) ? PyLong_AsSsize_t(x) : -1;
+    if (got == -1 && PyErr_Occurred())
+        PyErr_Clear();
+    return PyLong_Check(x) && got == v;
+}
+
+/* Whether the memo key's signature is graph_signature(outputs), read off the walk of
+ * outputs[0] alone: the held outputs are intermediates of its graph, so the several-output walk
+ * visits exactly what that walk visited, then meets each held output again (one back-reference
+ * (visits, its visit number) each), then lists every output's key. No second walk. */
+static int
+held_signature_matches(Walk *w, PyObject *outputs, PyObject *last)
+{
+    PyObject *key = PyTuple_GET_ITEM(last, 0);
+    if (!PyTuple_CheckExact(key) || PyTuple_GET_SIZE(key) != 2)
+        return 0;
+    PyObject *sig = PyTuple_GET_ITEM(key, 1);
+    Py_ssize_t n_out = PyList_GET_SIZE(outputs), body = PyList_GET_SIZE(w->sig) - 2;
+    if (!PyTuple_CheckExact(sig) || PyTuple_GET_SIZE(sig) != 1 + body + 3 * n_out - 2
+        || !sig_item_is(PyTuple_GET_ITEM(sig, 0), n_out))
+        return 0;
+    for (Py_ssize_t i = 1; i <= body; i++)
+        if (!sig_item_equals(PyList_GET_ITEM(w->sig, i), PyTuple_GET_ITEM(sig, i)))
+            return 0;
+    Py_ssize_t at = 1 + body;
+    for (Py_ssize_t m = 1; m < n_out; m++, at += 2)
+        if (!sig_item_is(PyTuple_GET_ITEM(sig, at), (Py_ssize_t)w->count)
+            || !sig_item_is(PyTuple_GET_ITEM(sig, at + 1),
+                            walk_find(w, PyList_GET_ITEM(outputs, m))))
+            return 0;
+    for (Py_ssize_t m = 0; m < n_out; m++, at++) {
+        PyObject *k = ((NodeObject *)PyList_GET_ITEM(outputs, m))->key;
+        if (k == NULL || !sig_item_equals(k, PyTuple_GET_ITEM(sig, at)))
+            return 0;
+    }
+    return 1;
+}
+
 /* try_hit found an intermediate held from outside the graph. 1: evaluated here with the held
  * Arrays of the user's frames, as evaluate_arrays would (*out = the Array's buffer); 0: Python
  * decides (no such Array, one outside the graph, another signature than the record's, la.grad
@@ -2611,19 +2661,12 @@ held_hit(PyObject *array, PyObject *node, PyObject *rec, Walk *w, PyObject **out
         return 0;
     PyObject *found = PyList_New(0), *outputs = NULL, *bound = NULL, *buffers = NULL;
     int result = 0;
-    Walk held;
-    walk_init(&held);
     if (found == NULL || frame_arrays_into(found, HELD.frames) <= 0
-        || (outputs = held_outputs(node, found, w)) == NULL)
+        || (outputs = held_outputs(node, found, w)) == NULL
+        || !held_signature_matches(w, outputs, PyTuple_GET_ITEM(rec, R_LAST))
+        || (bound = bind_data(w->leaves)) == NULL) /* (the several-output walk's leaves too) */
         goto done;
-    if (walk_signature(&held, PySequence_Fast_ITEMS(outputs), PyList_GET_SIZE(outputs),
-                       "to_host") < 0
-        || !same_signature(held.sig, PyTuple_GET_ITEM(rec, R_LAST))
-        || (bound = bind_data(held.leaves)) == NULL)
-        goto done;
-    walk_free(&held); /* the graph's nodes are its holders' alone again before the launch */
-    walk_init(&held);
-    walk_free(w);
+    walk_free(w); /* the graph's nodes are its holders' alone again before the launch */
     walk_init(w);
     buffers = held_launch(rec, bound, outputs);
     *out = buffers == NULL ? held_failed(array, outputs)
@@ -2632,12 +2675,49 @@ held_hit(PyObject *array, PyObject *node, PyObject *rec, Walk *w, PyObject **out
 done:
     if (result == 0)
         PyErr_Clear(); /* whatever declined here, the general path meets it again */
-    walk_free(&held);
     Py_XDECREF(found);
     Py_XDECREF(outputs);
     Py_XDECREF(bound);
     Py_XDECREF(buffers);
     return result;
+}
+
+/* live_holders(refs, node) -> list: the objects alive behind the weak references `refs` (cuts'
+ * _LIVE: every Array made on a pending node) whose `_node` is `node`, in order. eager._held_value
+ * asks it for every large node of a small graph it computes at once (nbody's masks: ~6 a walk),
+ * and its Python loop over the few hundred references cost ~10 us each time. */
+static PyObject *
+py_live_holders(PyObject *module, PyObject *args)
+{
+    PyObject *refs, *node;
+    if (!PyArg_ParseTuple(args, "O!O:live_holders", &PyList_Type, &refs, &node))
+        return NULL;
+    if (S_node == NULL && (S_node = PyUnicode_InternFromString("_node")) == NULL)
+        return NULL;
+    PyObject *found = PyList_New(0);
+    if (found == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(refs); i++) {
+        PyObject *ref = PyList_GET_ITEM(refs, i);
+        if (!PyWeakref_Check(ref)) {
+            PyErr_SetString(PyExc_TypeError, "live_holders: a list of weak references");
+            goto fail;
+        }
+        PyObject *a = PyWeakref_GET_OBJECT(ref); /* borrowed */
+        if (a == Py_None)
+            continue;
+        Py_INCREF(a);
+        PyObject *held = PyObject_GetAttr(a, S_node);
+        int err = held == NULL || (held == node && PyList_Append(found, a) < 0);
+        Py_XDECREF(held);
+        Py_DECREF(a);
+        if (err)
+            goto fail;
+    }
+    return found;
+fail:
+    Py_DECREF(found);
+    return NULL;
 }
 
 static PyMethodDef module_methods[] = {
@@ -2696,6 +2776,8 @@ static PyMethodDef module_methods[] = {
      "user_site(depth=1): graph.node.user_site, compiled."},
     {"frame_arrays", py_frame_arrays, METH_O,
      "frame_arrays(frames) -> list or None: the pending Arrays in the user frames' locals."},
+    {"live_holders", py_live_holders, METH_VARARGS,
+     "live_holders(refs, node) -> list: the live referents of `refs` whose _node is `node`."},
     {"bind_held", py_bind_held, METH_VARARGS,
      "bind_held(Array, own, failed, min_bytes, frames): what to_host's held hit path needs."},
     {NULL},

@@ -2433,9 +2433,116 @@ maybe_owned(PyObject *buffer)
     return n >= HELD.min_bytes;
 }
 
+static inline int
+pending_node(PyObject *n)
+{
+    return PyObject_TypeCheck(n, &NodeBaseType) && PyTuple_Check(((NodeObject *)n)->inputs)
+           && PyTuple_GET_SIZE(((NodeObject *)n)->inputs) > 0;
+}
+
+/* Whether `root`'s pending graph reaches a pending node that `computed` numbers (evaluation.
+ * _reads_computed: a sibling of this evaluation). `dead` gathers the nodes found not to reach,
+ * shared by the candidates of one evaluation as Python's memo is. 1, 0, or -1. */
+static int
+reads_computed(PyObject *root, Walk *computed, Walk *dead)
+{
+    Walk seen;
+    walk_init(&seen);
+    Stack st = {NULL, 0, 0};
+    int found = 0, err = stack_push(&st, root);
+    while (!err && st.n && !found) {
+        PyObject *n = st.items[--st.n]; /* owned */
+        if (walk_find(&seen, n) < 0 && walk_find(dead, n) < 0) {
+            if (n != root && walk_find(computed, n) >= 0)
+                found = 1;
+            else if ((err = walk_number(&seen, n)) == 0) {
+                PyObject *inputs = ((NodeObject *)n)->inputs;
+                for (Py_ssize_t i = PyTuple_GET_SIZE(inputs) - 1; i >= 0 && !err; i--)
+                    if (pending_node(PyTuple_GET_ITEM(inputs, i)))
+                        err = stack_push(&st, PyTuple_GET_ITEM(inputs, i));
+            }
+        }
+        Py_DECREF(n);
+    }
+    for (long long k = 0; !err && !found && k < seen.count; k++)
+        err = walk_number(dead, seen.nodes[k]); /* nothing below reaches either */
+    walk_free(&seen);
+    stack_free(&st);
+    return err ? -1 : found;
+}
+
+/* Number the pending nodes of the graph of `outputs`, the outputs included (what an evaluation
+ * of them computes). 0 or -1. */
+static int
+walk_pending(Walk *w, PyObject *const *outputs, Py_ssize_t n_out)
+{
+    Stack st = {NULL, 0, 0};
+    int err = push_nodes(&st, outputs, n_out, "held_split", "outputs");
+    while (!err && st.n) {
+        PyObject *n = st.items[--st.n]; /* owned */
+        if (pending_node(n) && walk_find(w, n) < 0 && (err = walk_number(w, n)) == 0) {
+            PyObject *inputs = ((NodeObject *)n)->inputs;
+            for (Py_ssize_t i = PyTuple_GET_SIZE(inputs) - 1; i >= 0 && !err; i--)
+                if (pending_node(PyTuple_GET_ITEM(inputs, i)))
+                    err = stack_push(&st, PyTuple_GET_ITEM(inputs, i));
+        }
+        Py_DECREF(n);
+    }
+    stack_free(&st);
+    return err;
+}
+
+/* held_split(nodes, held) -> list: of the pending Arrays `held` (none on an output), those on a
+ * node the graph of `nodes` computes, then those whose graphs read one (siblings): what
+ * evaluation._held_in_frames keeps, its two Python walks in one table. */
+static PyObject *
+py_held_split(PyObject *module, PyObject *args)
+{
+    PyObject *nodes_arg, *held;
+    if (!PyArg_ParseTuple(args, "OO!:held_split", &nodes_arg, &PyList_Type, &held))
+        return NULL;
+    if (S_node == NULL && (S_node = PyUnicode_InternFromString("_node")) == NULL)
+        return NULL;
+    PyObject *nodes = PySequence_Fast(nodes_arg, "held_split: a sequence of nodes");
+    if (nodes == NULL)
+        return NULL;
+    PyObject *kept = PyList_New(0), *others = PyList_New(0);
+    Walk w, dead;
+    walk_init(&w);
+    walk_init(&dead);
+    int err = kept == NULL || others == NULL
+              || walk_pending(&w, PySequence_Fast_ITEMS(nodes), PySequence_Fast_GET_SIZE(nodes));
+    for (Py_ssize_t pass = 0; pass < 2 && !err; pass++) {
+        PyObject *from = pass == 0 ? held : others;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(from) && !err; i++) {
+            PyObject *a = PyList_GET_ITEM(from, i), *n = PyObject_GetAttr(a, S_node);
+            if (n == NULL || !pending_node(n)) {
+                if (n != NULL)
+                    PyErr_SetString(PyExc_TypeError, "held_split: Arrays on pending nodes");
+                Py_XDECREF(n);
+                err = 1;
+                break;
+            }
+            int r = pass == 0 ? walk_find(&w, n) >= 0 : reads_computed(n, &w, &dead);
+            Py_DECREF(n);
+            err = r < 0 || (r ? PyList_Append(kept, a) : pass == 0 ? PyList_Append(others, a) : 0) < 0;
+        }
+    }
+    walk_free(&w);
+    walk_free(&dead);
+    Py_DECREF(nodes);
+    Py_XDECREF(others);
+    if (err) {
+        Py_XDECREF(kept);
+        return NULL;
+    }
+    return kept;
+}
+
 /* The outputs of the held evaluation: `node`, then each found Array's node once, in the order
- * found (evaluation.evaluate_arrays' `pending`). NULL without an error where Python decides: a
- * found Array is not inside this graph (maybe a sibling, evaluation._siblings), or none is. */
+ * found (evaluation.evaluate_arrays' `pending`); found Arrays whose graphs do not touch this one
+ * are left out (they stay pending, as in Python). NULL without an error where Python decides: a
+ * sibling (its nodes are not in this walk: evaluation._siblings), or no found Array inside. */
 static PyObject *
 held_outputs(PyObject *node, PyObject *found, Walk *w)
 {
@@ -2443,10 +2550,19 @@ held_outputs(PyObject *node, PyObject *found, Walk *w)
     if (outputs == NULL)
         return NULL;
     PyList_SET_ITEM(outputs, 0, Py_NewRef(node));
+    Walk dead;
+    walk_init(&dead);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(found); i++) {
         PyObject *n = PyObject_GetAttr(PyList_GET_ITEM(found, i), S_node);
-        if (n == NULL || (n != node && walk_find(w, n) <= 0)) {
-            Py_XDECREF(n);
+        if (n != NULL && n != node && walk_find(w, n) <= 0) {
+            int sibling = reads_computed(n, w, &dead);
+            Py_DECREF(n);
+            if (sibling == 0)
+                continue; /* a pending value this graph does not touch: it stays pending */
+            n = NULL; /* a sibling (its graph and plan are Python's to find) or an error */
+        }
+        if (n == NULL) {
+            walk_free(&dead);
             Py_DECREF(outputs);
             return NULL;
         }
@@ -2456,10 +2572,12 @@ held_outputs(PyObject *node, PyObject *found, Walk *w)
         int err = seen ? 0 : PyList_Append(outputs, n);
         Py_DECREF(n);
         if (err < 0) {
+            walk_free(&dead);
             Py_DECREF(outputs);
             return NULL;
         }
     }
+    walk_free(&dead);
     if (PyList_GET_SIZE(outputs) == 1)
         Py_CLEAR(outputs); /* nothing held in the frames (a list holds it): Python's case */
     return outputs;
@@ -2776,6 +2894,8 @@ static PyMethodDef module_methods[] = {
      "user_site(depth=1): graph.node.user_site, compiled."},
     {"frame_arrays", py_frame_arrays, METH_O,
      "frame_arrays(frames) -> list or None: the pending Arrays in the user frames' locals."},
+    {"held_split", py_held_split, METH_VARARGS,
+     "held_split(nodes, held) -> list: the held Arrays inside the graph of nodes, then siblings."},
     {"live_holders", py_live_holders, METH_VARARGS,
      "live_holders(refs, node) -> list: the live referents of `refs` whose _node is `node`."},
     {"bind_held", py_bind_held, METH_VARARGS,

@@ -186,6 +186,7 @@ _CO_OPTIMIZED = inspect.CO_OPTIMIZED
 _shared_intermediates = getattr(_compiled, "shared_intermediates", None)
 _evaluation_walk = getattr(_compiled, "evaluation_walk", None)
 _frame_arrays = getattr(_compiled, "frame_arrays", None)
+_held_split = getattr(_compiled, "held_split", None)
 
 
 def _held_intermediates(nodes: list[Node]) -> list[Array]:
@@ -216,6 +217,15 @@ def _held_in_frames(nodes: list[Node]) -> list[Array]:
     held = [v for v in found if id(v._node) not in outputs]  # `y = f(x); float(y)`: no news
     if not held:
         return []
+    if _held_split is not None:  # graph/_node.c: the walks below over one table of nodes
+        return _held_split(nodes, held)
+    return _python_held_split(nodes, held)
+
+
+def _python_held_split(nodes: list[Node], held: list[Array]) -> list[Array]:
+    """Of the pending Arrays `held` (none on an output), those whose nodes the graph of `nodes`
+    computes, then the siblings (`_siblings`): graph/_node.c's `held_split`, in Python."""
+    outputs = {id(n) for n in nodes}
     reached: set[int] = set()
     stack = [i for n in nodes for i in n.inputs if i.inputs]
     while stack:

@@ -546,18 +546,57 @@ def test_held_state_direct_launch_gives_the_launchers_bits(kind, fresh_caches):
 
 
 @needs_hit_path
-def test_a_pending_local_outside_the_graph_leaves_it_to_the_general_path(monkeypatch,
-                                                                          fresh_caches):
-    """A pending Array in the frame that this evaluation does not compute: Python's sibling test
-    decides (it stays pending here); the results are the general path's."""
+@pytest.mark.parametrize("reads", [False, True])
+def test_a_pending_local_outside_the_graph(reads, monkeypatch, fresh_caches):
+    """A pending Array in a caller's frame that this evaluation does not compute. Its graph
+    reads none of this one's nodes: it stays pending, and the C path serves the loop. It reads
+    one (a sibling, evaluation._siblings): Python finds it and evaluates it with the loop's
+    value, every time; the results are the general path's either way."""
+    a = la.array(np.linspace(1.0, 2.0, 16))
+
     def run():
-        other = la.array(np.ones(16)) * 3.0
+        other = a * 3.0
+        if reads:
+            box = [other]
+            out = []
+            w = a
+            for _ in range(8):
+                w = w * 0.99 + a * 0.01
+                sibling = w * 3.0  # reads w's pending node
+                out.append(float(la.sum(w * w)))
+                box.append(_fields(sibling))
+            return out, box[1:], _fields(other)
         return _held_loop("loss", other=other)
 
-    ((out0, leaves0, info0), _), ((out1, leaves1, info1), _) = _both_paths(monkeypatch, run)
-    _same(out1, out0)
-    assert leaves0[:-1] == leaves1[:-1] and info0 == info1
-    assert leaves0[-1][0] == leaves1[-1][0] == "multiply"  # not a sibling: still pending
+    (got0, fast0), (got1, fast1) = _both_paths(monkeypatch, run)
+    if reads:
+        assert got0[0] == got1[0]
+        assert all(s[0] == "input" for s in got1[1]) and got0[1] == got1[1]
+        assert fast1 == 0  # a sibling: Python's
+    else:
+        (out0, leaves0, info0), (out1, leaves1, info1) = got0, got1
+        _same(out1, out0)
+        assert leaves0[:-1] == leaves1[:-1] and info0 == info1
+        assert leaves0[-1][0] == leaves1[-1][0] == "multiply"  # untouched: still pending
+        assert fast0 == 0 and fast1 == 4
+
+
+def test_held_split_is_the_python_walks(fresh_caches):
+    """graph/_node.c's held_split against evaluation._python_held_split: inside Arrays (in
+    order, a duplicate kept), siblings after them, unrelated Arrays and leaves' readers left."""
+    a, b = la.array(np.arange(4.0)), la.array(np.ones(4))
+    t = la.exp(a)
+    u = t * 2.0
+    y = la.sum(u + b)
+    sibling, unrelated, deep = u - 1.0, b * 5.0, la.tanh(la.sin(t) + b)
+    again = la.Array(u._node)
+    held = [unrelated, sibling, u, t, deep, again]
+    want = evaluation._python_held_split([y._node], held)
+    assert [id(x) for x in want] == [id(u), id(t), id(again), id(sibling), id(deep)]
+    if evaluation._held_split is not None:
+        got = evaluation._held_split([y._node], held)
+        assert [id(x) for x in got] == [id(x) for x in want]
+        assert evaluation._held_split([y._node], []) == []
 
 
 @needs_hit_path

@@ -1948,6 +1948,41 @@ fp_report(PyObject *node)
 
 static PyObject *result_leaf(PyObject *array, PyObject *node, PyObject *buffer);
 
+/* The record's Python launcher on the bound leaves, the thread marked busy around it where it
+ * runs an op's Python reference (as `run_cached` marks it). 0 with *outs its result (NULL with
+ * its exception: the run failed), or -1 where the mark itself failed (nothing ran). */
+static int
+run_launcher(PyObject *rec, PyObject *bound, PyObject **outs)
+{
+    PyObject *args[3] = {PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
+                         PyTuple_GET_ITEM(bound, 1)};
+    PyObject *launch = PyTuple_GET_ITEM(rec, R_LAUNCH), *was_busy = NULL;
+    int mark = PyTuple_GET_ITEM(rec, R_BUSY) == Py_True;
+    if (mark) {
+        was_busy = PyObject_GetAttr(HIT.state, S_busy);
+        if (was_busy == NULL || PyObject_SetAttr(HIT.state, S_busy, Py_True) < 0) {
+            Py_XDECREF(was_busy);
+            return -1;
+        }
+    }
+    Py_INCREF(launch), Py_INCREF(args[0]); /* the record may be replaced while Python runs */
+    *outs = PyObject_Vectorcall(launch, args, 3, NULL);
+    Py_DECREF(launch), Py_DECREF(args[0]);
+    if (mark) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb); /* a failed run's exception survives the restore */
+        int err = PyObject_SetAttr(HIT.state, S_busy, was_busy);
+        Py_DECREF(was_busy);
+        if (err < 0) {
+            Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
+            Py_CLEAR(*outs);
+            return -1;
+        }
+        PyErr_Restore(type, value, tb);
+    }
+    return 0;
+}
+
 /* Run the record's launcher on the walked leaves; the result leaf replaces the Array's node.
  * Returns the buffer (new reference), or NULL with the general path's exception. */
 static PyObject *
@@ -1971,32 +2006,9 @@ launch_hit(PyObject *array, PyObject *node, PyObject *rec, PyObject *bound)
         if (r < 0)
             return hit_failed(node);
     }
-    PyObject *args[3] = {PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
-                         PyTuple_GET_ITEM(bound, 1)};
-    PyObject *launch = PyTuple_GET_ITEM(rec, R_LAUNCH), *was_busy = NULL, *outs = NULL;
-    int mark = PyTuple_GET_ITEM(rec, R_BUSY) == Py_True;
-    if (mark) { /* as `run_cached`: state.busy = True around the run, restored after */
-        was_busy = PyObject_GetAttr(HIT.state, S_busy);
-        if (was_busy == NULL || PyObject_SetAttr(HIT.state, S_busy, Py_True) < 0) {
-            Py_XDECREF(was_busy);
-            return NULL;
-        }
-    }
-    Py_INCREF(launch), Py_INCREF(args[0]); /* the record may be replaced while Python runs */
-    outs = PyObject_Vectorcall(launch, args, 3, NULL);
-    Py_DECREF(launch), Py_DECREF(args[0]);
-    if (mark) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb); /* a failed run's exception survives the restore */
-        int err = PyObject_SetAttr(HIT.state, S_busy, was_busy);
-        Py_DECREF(was_busy);
-        if (err < 0) {
-            Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
-            Py_XDECREF(outs);
-            return NULL;
-        }
-        PyErr_Restore(type, value, tb);
-    }
+    PyObject *outs = NULL;
+    if (run_launcher(rec, bound, &outs) < 0)
+        return NULL;
     if (outs != NULL) {
         if (PyList_CheckExact(outs) && PyList_GET_SIZE(outs) == 1)
             buffer = Py_NewRef(PyList_GET_ITEM(outs, 0));
@@ -2603,32 +2615,8 @@ held_launch(PyObject *rec, PyObject *bound, PyObject *outputs)
         if (r > 0)
             return held_outs(outs, outputs);
     }
-    PyObject *args[3] = {PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
-                         PyTuple_GET_ITEM(bound, 1)};
-    PyObject *launch = PyTuple_GET_ITEM(rec, R_LAUNCH), *was_busy = NULL;
-    int mark = PyTuple_GET_ITEM(rec, R_BUSY) == Py_True;
-    if (mark) { /* as `run_cached`: state.busy = True around the run, restored after */
-        was_busy = PyObject_GetAttr(HIT.state, S_busy);
-        if (was_busy == NULL || PyObject_SetAttr(HIT.state, S_busy, Py_True) < 0) {
-            Py_XDECREF(was_busy);
-            return NULL;
-        }
-    }
-    Py_INCREF(launch), Py_INCREF(args[0]); /* the record may be replaced while Python runs */
-    outs = PyObject_Vectorcall(launch, args, 3, NULL);
-    Py_DECREF(launch), Py_DECREF(args[0]);
-    if (mark) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb); /* a failed run's exception survives the restore */
-        int err = PyObject_SetAttr(HIT.state, S_busy, was_busy);
-        Py_DECREF(was_busy);
-        if (err < 0) {
-            Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
-            Py_XDECREF(outs);
-            return NULL;
-        }
-        PyErr_Restore(type, value, tb);
-    }
+    if (run_launcher(rec, bound, &outs) < 0)
+        return NULL;
     return outs == NULL ? NULL : held_outs(outs, outputs);
 }
 

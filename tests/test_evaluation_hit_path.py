@@ -475,6 +475,12 @@ def _held_loop(kind, steps=8, other=None):
             out.append(float(loss))
             leaves.append(_fields(w))
         out.append(np.asarray(w).copy())
+    elif kind == "matmul":  # a held matmul result (a library step writing an output)
+        m = la.array(np.linspace(-1.0, 1.0, 16).reshape(4, 4))
+        for k in range(steps):
+            h = la.reshape(a, (4, 4)) @ m + 0.5 * k
+            out.append(float(la.sum(la.tanh(h))))
+            leaves.append(_fields(h))
     else:
         x = a
         for _ in range(steps):
@@ -510,7 +516,7 @@ def _same(got, want):
 
 
 @needs_hit_path
-@pytest.mark.parametrize("kind", ["loss", "newton"])
+@pytest.mark.parametrize("kind", ["loss", "newton", "matmul"])
 def test_held_state_takes_the_hit_path_with_the_general_paths_results(kind, monkeypatch,
                                                                       fresh_caches):
     """The held Arrays (w; x_new and err) are found in the frame and made leaves by the C path as
@@ -520,12 +526,13 @@ def test_held_state_takes_the_hit_path_with_the_general_paths_results(kind, monk
     _same(out1, out0)
     assert leaves0 == leaves1 and info0 == info1
     assert all(leaf[0] == "input" for leaf in leaves1)
-    # iteration 1 reads `a` twice (another plan); 2 builds, 3 looks up, 4 the memo, 5-8 C
-    assert fast0 == 0 and fast1 == 4
+    # loss, newton: iteration 1 reads `a` twice (another plan); then a build, a lookup, the
+    # memo, and 4 evaluations in C (matmul: no first plan of its own, 5)
+    assert fast0 == 0 and fast1 == (5 if kind == "matmul" else 4)
 
 
 @needs_hit_path
-@pytest.mark.parametrize("kind", ["loss", "newton"])
+@pytest.mark.parametrize("kind", ["loss", "newton", "matmul"])
 def test_held_state_direct_launch_gives_the_launchers_bits(kind, fresh_caches):
     """The several-output plan through the direct launch and through its Python launcher."""
     with la.config(backend="c", background_compiles=False):

@@ -807,9 +807,54 @@ op_is_leaf(PyObject *op)
     return is_leaf;
 }
 
+/* The input leaves' buffers a walk has met, each with the slot of its first leaf: up to
+ * LEAF_BUFS in place (a linear search: the dict and an int per leaf cost ~0.1 us a walk), then
+ * in a dict keyed by the buffer's address (id(data)). */
+#define LEAF_BUFS 16
+typedef struct {
+    void *data[LEAF_BUFS];
+    Py_ssize_t slot[LEAF_BUFS];
+    int n;
+    PyObject *more; /* dict, made when the first LEAF_BUFS are taken */
+} LeafBuffers;
+
+/* The slot of the first leaf holding `data` (*first), or -1 with `slot` remembered for it. */
+static int
+leaf_buffer(LeafBuffers *b, void *data, Py_ssize_t slot, Py_ssize_t *first)
+{
+    for (int i = 0; i < b->n; i++)
+        if (b->data[i] == data) {
+            *first = b->slot[i];
+            return 0;
+        }
+    *first = -1;
+    if (b->n < LEAF_BUFS) {
+        b->data[b->n] = data, b->slot[b->n++] = slot;
+        return 0;
+    }
+    if (b->more == NULL && (b->more = PyDict_New()) == NULL)
+        return -1;
+    PyObject *id = PyLong_FromVoidPtr(data);
+    if (id == NULL)
+        return -1;
+    PyObject *found = PyDict_GetItemWithError(b->more, id); /* borrowed */
+    int err = 0;
+    if (found != NULL)
+        *first = PyLong_AsSsize_t(found);
+    else if (PyErr_Occurred())
+        err = -1;
+    else {
+        PyObject *s = PyLong_FromSsize_t(slot);
+        err = s == NULL || PyDict_SetItem(b->more, id, s) < 0 ? -1 : 0;
+        Py_XDECREF(s);
+    }
+    Py_DECREF(id);
+    return err;
+}
+
 /* One visit of a leaf: its slot, and the aliasing record if its buffer was seen already. */
 static int
-visit_leaf(NodeObject *node, long long count, PyObject *sig, PyObject *leaves, PyObject *buffers)
+visit_leaf(NodeObject *node, long long count, PyObject *sig, PyObject *leaves, LeafBuffers *buffers)
 {
     int is_leaf = op_is_leaf(node->op);
     if (is_leaf < 0)
@@ -817,22 +862,9 @@ visit_leaf(NodeObject *node, long long count, PyObject *sig, PyObject *leaves, P
     if (!is_leaf)
         return 0;
     if (node->op == SIG_INPUT_OP && node->data != NULL && node->data != Py_None) {
-        PyObject *id = PyLong_FromVoidPtr(node->data);
-        if (id == NULL)
-            return -1;
-        PyObject *first = PyDict_GetItemWithError(buffers, id); /* borrowed */
-        int err;
-        if (first != NULL)
-            err = append_pair(sig, -count, first, 0);
-        else if (PyErr_Occurred())
-            err = -1;
-        else {
-            PyObject *slot = PyLong_FromSsize_t(PyList_GET_SIZE(leaves));
-            err = slot == NULL || PyDict_SetItem(buffers, id, slot) < 0;
-            Py_XDECREF(slot);
-        }
-        Py_DECREF(id);
-        if (err)
+        Py_ssize_t first;
+        if (leaf_buffer(buffers, node->data, PyList_GET_SIZE(leaves), &first) < 0
+            || (first >= 0 && append_pair(sig, -count, NULL, first) < 0))
             return -1;
     }
     return PyList_Append(leaves, (PyObject *)node);
@@ -845,7 +877,8 @@ visit_leaf(NodeObject *node, long long count, PyObject *sig, PyObject *leaves, P
  * outputs), for evaluation_walk's refcount test. Small graphs live in `local_*`. */
 #define WALK_LOCAL 32
 typedef struct {
-    PyObject *buffers, *leaves, *sig;
+    PyObject *leaves, *sig;
+    LeafBuffers buffers;
     PyObject **nodes;
     Py_ssize_t *edges, *table; /* table entries: visit number + 1, 0 for an empty slot */
     Py_ssize_t cap, mask;      /* nodes' capacity; the table has 2 * cap slots */
@@ -858,7 +891,8 @@ static void
 walk_init(Walk *w)
 {
     memset(w->local_table, 0, sizeof(w->local_table));
-    w->buffers = w->leaves = w->sig = NULL;
+    w->leaves = w->sig = NULL;
+    w->buffers.n = 0, w->buffers.more = NULL;
     w->nodes = w->local_nodes, w->edges = w->local_edges, w->table = w->local_table;
     w->cap = WALK_LOCAL, w->mask = 2 * WALK_LOCAL - 1;
     w->count = 0;
@@ -867,7 +901,7 @@ walk_init(Walk *w)
 static void
 walk_free(Walk *w)
 {
-    Py_XDECREF(w->buffers);
+    Py_XDECREF(w->buffers.more);
     Py_XDECREF(w->leaves);
     Py_XDECREF(w->sig);
     for (long long k = 0; k < w->count; k++)
@@ -951,8 +985,8 @@ walk_signature(Walk *w, PyObject *const *outputs, Py_ssize_t n_out, const char *
     Stack st = {NULL, 0, 0};
     PyObject *node = NULL;
     int err = -1;
-    w->buffers = PyDict_New(), w->leaves = PyList_New(0), w->sig = PyList_New(0);
-    if (w->buffers == NULL || w->leaves == NULL || w->sig == NULL)
+    w->leaves = PyList_New(0), w->sig = PyList_New(0);
+    if (w->leaves == NULL || w->sig == NULL)
         goto done;
     PyObject *n_obj = PyLong_FromSsize_t(n_out);
     if (n_obj == NULL || PyList_Append(w->sig, n_obj) < 0) {
@@ -988,7 +1022,7 @@ walk_signature(Walk *w, PyObject *const *outputs, Py_ssize_t n_out, const char *
                 Py_SETREF(node, first);
                 continue;
             }
-            if (visit_leaf((NodeObject *)node, w->count, w->sig, w->leaves, w->buffers) < 0)
+            if (visit_leaf((NodeObject *)node, w->count, w->sig, w->leaves, &w->buffers) < 0)
                 goto done;
             break;
         }

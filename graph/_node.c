@@ -1615,8 +1615,10 @@ direct_launch(PyObject *capsule, PyObject *plan, PyObject *arrays, PyObject *sca
                 ptrs[j] = in_data[at], objs[j % 3] = PyList_GET_ITEM(arrays, at);
             else if (at >= -d->n_out)
                 ptrs[j] = out_data[-1 - at], objs[j % 3] = outs[-1 - at];
-            else
-                ptrs[j] = inter_data[-1 - d->n_out - at], objs[j % 3] = inter_obj[-1 - d->n_out - at];
+            else {
+                int k = -1 - d->n_out - at; /* intermediate k */
+                ptrs[j] = inter_data[k], objs[j % 3] = inter_obj[k];
+            }
         }
         if (d->step[n].fn == NULL) {
             if (run_matmul(d, n, objs) < 0) {
@@ -2571,7 +2573,10 @@ py_held_split(PyObject *module, PyObject *args)
             }
             int r = pass == 0 ? walk_find(&w, n) >= 0 : reads_computed(n, &w, &dead);
             Py_DECREF(n);
-            err = r < 0 || (r ? PyList_Append(kept, a) : pass == 0 ? PyList_Append(others, a) : 0) < 0;
+            if (r < 0)
+                err = 1;
+            else if (r || pass == 0) /* kept: inside, or a sibling; after pass 0: a candidate */
+                err = PyList_Append(r ? kept : others, a) < 0;
         }
     }
     walk_free(&w);

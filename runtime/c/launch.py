@@ -195,10 +195,11 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
 
 # --- the hit path's direct launch (graph/_node.c) ----------------------------------------------
 # graph/_node.c can run the commonest C plan itself, without the launcher above: kernels over the
-# plan's inputs and up to 4 small outputs (one, or a forced evaluation with held state) only. `direct_spec` describes such a plan to it; the
-# evaluation hit path (lazyarray/cache.py, remember_hit) uses it, and the launcher stays the
-# reference and the path for every other plan and call (an input to conform, a scalar struct
-# refuses: the C side declines before doing anything).
+# plan's inputs and up to 4 small outputs (one; or a forced value with the loop's held state)
+# only. `direct_spec` describes such a plan to it; the evaluation hit path (lazyarray/cache.py,
+# remember_hit) uses it, and the launcher stays the reference and the path for every other plan
+# and call (an input to conform, a scalar struct refuses: the C side declines before doing
+# anything).
 try:
     from ...graph.node import _compiled as _node
 except ImportError:  # pragma: no cover - graph/ always imports

@@ -807,9 +807,54 @@ op_is_leaf(PyObject *op)
     return is_leaf;
 }
 
+/* The input leaves' buffers a walk has met, each with the slot of its first leaf: up to
+ * LEAF_BUFS in place (a linear search: the dict and an int per leaf cost ~0.1 us a walk), then
+ * in a dict keyed by the buffer's address (id(data)). */
+#define LEAF_BUFS 16
+typedef struct {
+    void *data[LEAF_BUFS];
+    Py_ssize_t slot[LEAF_BUFS];
+    int n;
+    PyObject *more; /* dict, made when the first LEAF_BUFS are taken */
+} LeafBuffers;
+
+/* The slot of the first leaf holding `data` (*first), or -1 with `slot` remembered for it. */
+static int
+leaf_buffer(LeafBuffers *b, void *data, Py_ssize_t slot, Py_ssize_t *first)
+{
+    for (int i = 0; i < b->n; i++)
+        if (b->data[i] == data) {
+            *first = b->slot[i];
+            return 0;
+        }
+    *first = -1;
+    if (b->n < LEAF_BUFS) {
+        b->data[b->n] = data, b->slot[b->n++] = slot;
+        return 0;
+    }
+    if (b->more == NULL && (b->more = PyDict_New()) == NULL)
+        return -1;
+    PyObject *id = PyLong_FromVoidPtr(data);
+    if (id == NULL)
+        return -1;
+    PyObject *found = PyDict_GetItemWithError(b->more, id); /* borrowed */
+    int err = 0;
+    if (found != NULL)
+        *first = PyLong_AsSsize_t(found);
+    else if (PyErr_Occurred())
+        err = -1;
+    else {
+        PyObject *s = PyLong_FromSsize_t(slot);
+        err = s == NULL || PyDict_SetItem(b->more, id, s) < 0 ? -1 : 0;
+        Py_XDECREF(s);
+    }
+    Py_DECREF(id);
+    return err;
+}
+
 /* One visit of a leaf: its slot, and the aliasing record if its buffer was seen already. */
 static int
-visit_leaf(NodeObject *node, long long count, PyObject *sig, PyObject *leaves, PyObject *buffers)
+visit_leaf(NodeObject *node, long long count, PyObject *sig, PyObject *leaves, LeafBuffers *buffers)
 {
     int is_leaf = op_is_leaf(node->op);
     if (is_leaf < 0)
@@ -817,22 +862,9 @@ visit_leaf(NodeObject *node, long long count, PyObject *sig, PyObject *leaves, P
     if (!is_leaf)
         return 0;
     if (node->op == SIG_INPUT_OP && node->data != NULL && node->data != Py_None) {
-        PyObject *id = PyLong_FromVoidPtr(node->data);
-        if (id == NULL)
-            return -1;
-        PyObject *first = PyDict_GetItemWithError(buffers, id); /* borrowed */
-        int err;
-        if (first != NULL)
-            err = append_pair(sig, -count, first, 0);
-        else if (PyErr_Occurred())
-            err = -1;
-        else {
-            PyObject *slot = PyLong_FromSsize_t(PyList_GET_SIZE(leaves));
-            err = slot == NULL || PyDict_SetItem(buffers, id, slot) < 0;
-            Py_XDECREF(slot);
-        }
-        Py_DECREF(id);
-        if (err)
+        Py_ssize_t first;
+        if (leaf_buffer(buffers, node->data, PyList_GET_SIZE(leaves), &first) < 0
+            || (first >= 0 && append_pair(sig, -count, NULL, first) < 0))
             return -1;
     }
     return PyList_Append(leaves, (PyObject *)node);
@@ -845,7 +877,8 @@ visit_leaf(NodeObject *node, long long count, PyObject *sig, PyObject *leaves, P
  * outputs), for evaluation_walk's refcount test. Small graphs live in `local_*`. */
 #define WALK_LOCAL 32
 typedef struct {
-    PyObject *buffers, *leaves, *sig;
+    PyObject *leaves, *sig;
+    LeafBuffers buffers;
     PyObject **nodes;
     Py_ssize_t *edges, *table; /* table entries: visit number + 1, 0 for an empty slot */
     Py_ssize_t cap, mask;      /* nodes' capacity; the table has 2 * cap slots */
@@ -858,7 +891,8 @@ static void
 walk_init(Walk *w)
 {
     memset(w->local_table, 0, sizeof(w->local_table));
-    w->buffers = w->leaves = w->sig = NULL;
+    w->leaves = w->sig = NULL;
+    w->buffers.n = 0, w->buffers.more = NULL;
     w->nodes = w->local_nodes, w->edges = w->local_edges, w->table = w->local_table;
     w->cap = WALK_LOCAL, w->mask = 2 * WALK_LOCAL - 1;
     w->count = 0;
@@ -867,7 +901,7 @@ walk_init(Walk *w)
 static void
 walk_free(Walk *w)
 {
-    Py_XDECREF(w->buffers);
+    Py_XDECREF(w->buffers.more);
     Py_XDECREF(w->leaves);
     Py_XDECREF(w->sig);
     for (long long k = 0; k < w->count; k++)
@@ -951,8 +985,8 @@ walk_signature(Walk *w, PyObject *const *outputs, Py_ssize_t n_out, const char *
     Stack st = {NULL, 0, 0};
     PyObject *node = NULL;
     int err = -1;
-    w->buffers = PyDict_New(), w->leaves = PyList_New(0), w->sig = PyList_New(0);
-    if (w->buffers == NULL || w->leaves == NULL || w->sig == NULL)
+    w->leaves = PyList_New(0), w->sig = PyList_New(0);
+    if (w->leaves == NULL || w->sig == NULL)
         goto done;
     PyObject *n_obj = PyLong_FromSsize_t(n_out);
     if (n_obj == NULL || PyList_Append(w->sig, n_obj) < 0) {
@@ -988,7 +1022,7 @@ walk_signature(Walk *w, PyObject *const *outputs, Py_ssize_t n_out, const char *
                 Py_SETREF(node, first);
                 continue;
             }
-            if (visit_leaf((NodeObject *)node, w->count, w->sig, w->leaves, w->buffers) < 0)
+            if (visit_leaf((NodeObject *)node, w->count, w->sig, w->leaves, &w->buffers) < 0)
                 goto done;
             break;
         }
@@ -1255,18 +1289,18 @@ static int ARRAY_LAYOUT_OK = 0;
 #define D_MAX_KERNELS 8
 #define D_MAX_SLOTS 24
 #define D_MAX_INTER 8
+#define D_MAX_OUT 4
 typedef void (*KernelFn)(char **, int64_t *, char *, int64_t);
-/* A step's buffer: an input's position (>= 0), the output (-1), or intermediate j (-2 - j: the
- * array `ws.buffers[inter_slot[j]]` of this thread's workspace of the plan, as the launcher's). */
-#define D_OUTPUT (-1)
-#define D_INTER(j) (-2 - (j))
+/* A step's buffer: an input's position (>= 0), output m (-1 - m), or intermediate j (-1 - n_out
+ * - j: the array `ws.buffers[inter_slot[j]]` of this thread's workspace of the plan, as the
+ * launcher's). One output (the hit path's case): the output -1, intermediate j -2 - j. */
 typedef struct {
-    int n_in, n_scalars, n_steps, n_inter;
+    int n_in, n_scalars, n_steps, n_inter, n_out;
     PyObject *keep;                 /* a tuple holding every object referenced below */
     PyObject *in_dtype[D_MAX_ARRAYS];
     int in_nd[D_MAX_ARRAYS];
     Py_ssize_t in_dims[D_MAX_ARRAYS][D_MAX_ND];
-    PyObject *out_dtype, *out_shape; /* the one output: np.empty(out_shape, out_dtype) */
+    PyObject *out_dtype[D_MAX_OUT], *out_shape[D_MAX_OUT]; /* np.empty(out_shape, out_dtype) */
     PyObject *empty, *matmul;
     Py_ssize_t inter_slot[D_MAX_INTER];
     char codes[D_MAX_SCALARS];      /* struct codes: 'd', 'f', 'q', '?' */
@@ -1290,12 +1324,12 @@ direct_spec_free(PyObject *capsule)
     }
 }
 
-/* direct_spec(inputs, output, codes, steps, intermediates, empty, matmul, release_gil, keep)
+/* direct_spec(inputs, outputs, codes, steps, intermediates, empty, matmul, release_gil, keep)
  * -> capsule or None:
- *   inputs  ((dtype, shape), ...) in `arrays` order;  output (dtype, shape)
+ *   inputs  ((dtype, shape), ...) in `arrays` order;  outputs ((dtype, shape), ...) likewise
  *   codes   str of struct codes, one per scalar in order
  *   steps   ((fn address, block address, nt, buffers, scalar offset), ...) for kernels (buffers
- *           as D_OUTPUT/D_INTER above, in pointer-entry order); (0, 0, -1, (a, b, out), 0) for
+ *           numbered as above, in pointer-entry order); (0, 0, -1, (a, b, out), 0) for
  *           a matmul
  *   intermediates  the workspace slots of the intermediates the steps name
  * None where the plan is outside the limits above (the Python launcher serves it). */
@@ -1310,8 +1344,8 @@ py_direct_spec(PyObject *module, PyObject *args)
         return NULL;
     if (!ARRAY_LAYOUT_OK || PyTuple_GET_SIZE(inputs) > D_MAX_ARRAYS
         || PyUnicode_GET_LENGTH(codes) > D_MAX_SCALARS || PyTuple_GET_SIZE(steps) > D_MAX_KERNELS
-        || PyTuple_GET_SIZE(steps) == 0 || PyTuple_GET_SIZE(output) != 2
-        || PyTuple_GET_SIZE(inter) > D_MAX_INTER)
+        || PyTuple_GET_SIZE(steps) == 0 || PyTuple_GET_SIZE(output) == 0
+        || PyTuple_GET_SIZE(output) > D_MAX_OUT || PyTuple_GET_SIZE(inter) > D_MAX_INTER)
         Py_RETURN_NONE;
     DirectSpec *d = PyMem_Calloc(1, sizeof(DirectSpec));
     if (d == NULL)
@@ -1339,10 +1373,15 @@ py_direct_spec(PyObject *module, PyObject *args)
         if (d->inter_slot[j] < 0)
             goto decline;
     }
-    d->out_dtype = PyTuple_GET_ITEM(output, 0);
-    d->out_shape = PyTuple_GET_ITEM(output, 1);
-    if (!PyTuple_Check(d->out_shape))
-        goto decline;
+    d->n_out = (int)PyTuple_GET_SIZE(output);
+    for (int m = 0; m < d->n_out; m++) {
+        PyObject *item = PyTuple_GET_ITEM(output, m);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2
+            || !PyTuple_Check(PyTuple_GET_ITEM(item, 1)))
+            goto decline;
+        d->out_dtype[m] = PyTuple_GET_ITEM(item, 0);
+        d->out_shape[m] = PyTuple_GET_ITEM(item, 1);
+    }
     d->empty = empty;
     d->matmul = matmul;
     d->n_scalars = (int)PyUnicode_GET_LENGTH(codes);
@@ -1378,7 +1417,7 @@ py_direct_spec(PyObject *module, PyObject *args)
             long at = PyLong_AsLong(PyTuple_GET_ITEM(slots, j));
             if (at == -1 && PyErr_Occurred())
                 goto fail;
-            if (at >= d->n_in || at < D_INTER(d->n_inter - 1)) /* n_inter 0: at >= D_OUTPUT */
+            if (at >= d->n_in || at < -(d->n_out + d->n_inter))
                 goto decline;
             d->step[n].slot[j] = (int)at;
         }
@@ -1501,8 +1540,29 @@ run_matmul(DirectSpec *d, int n, PyObject *const *objs)
     return r == NULL ? -1 : 0;
 }
 
-/* Run the spec'd plan: 1 with *out the output (new reference), 0 declined (nothing done), -1
- * with an exception (the output's allocation or a matmul failed). */
+/* The spec'd outputs, np.empty(shape, dtype) each: 1, 0 (not what the plan writes into: the
+ * Python launcher sees to it), -1 (the allocation failed). */
+static int
+direct_outputs(DirectSpec *d, PyTypeObject *ndarray, PyObject **outs)
+{
+    for (int m = 0; m < d->n_out; m++) {
+        PyObject *args[2] = {d->out_shape[m], d->out_dtype[m]};
+        PyObject *o = PyObject_Vectorcall(d->empty, args, 2, NULL);
+        if (o == NULL || Py_TYPE(o) != ndarray || ((ArrayFields *)o)->descr != d->out_dtype[m]) {
+            for (int k = 0; k < m; k++)
+                Py_DECREF(outs[k]);
+            if (o == NULL)
+                return -1;
+            Py_DECREF(o);
+            return 0;
+        }
+        outs[m] = o;
+    }
+    return 1;
+}
+
+/* Run the spec'd plan: 1 with *out the output (new reference; a list of them for several), 0
+ * declined (nothing done), -1 with an exception (an output's allocation or a matmul failed). */
 static int
 direct_launch(PyObject *capsule, PyObject *plan, PyObject *arrays, PyObject *scalars,
               PyTypeObject *ndarray, PyObject **out)
@@ -1515,8 +1575,8 @@ direct_launch(PyObject *capsule, PyObject *plan, PyObject *arrays, PyObject *sca
     if (!PyList_CheckExact(arrays) || !PyList_CheckExact(scalars)
         || PyList_GET_SIZE(arrays) != d->n_in || PyList_GET_SIZE(scalars) != d->n_scalars)
         return 0;
-    char *in_data[D_MAX_ARRAYS], *inter_data[D_MAX_INTER];
-    PyObject *inter_obj[D_MAX_INTER];
+    char *in_data[D_MAX_ARRAYS], *inter_data[D_MAX_INTER], *out_data[D_MAX_OUT];
+    PyObject *inter_obj[D_MAX_INTER], *outs[D_MAX_OUT];
     for (int i = 0; i < d->n_in; i++)
         if (!take_input(d, i, PyList_GET_ITEM(arrays, i), ndarray, &in_data[i]))
             return 0;
@@ -1538,16 +1598,13 @@ direct_launch(PyObject *capsule, PyObject *plan, PyObject *arrays, PyObject *sca
             inter_obj[j] = b, inter_data[j] = ((ArrayFields *)b)->data;
         }
     }
-    PyObject *args[2] = {d->out_shape, d->out_dtype};
-    PyObject *o = PyObject_Vectorcall(d->empty, args, 2, NULL);
-    if (o == NULL || Py_TYPE(o) != ndarray || ((ArrayFields *)o)->descr != d->out_dtype) {
+    int made = direct_outputs(d, ndarray, outs);
+    if (made <= 0) {
         Py_XDECREF(buffers);
-        if (o == NULL)
-            return -1;
-        Py_DECREF(o); /* not what the plan writes into: let the Python launcher see to it */
-        return 0;
+        return made;
     }
-    char *out_data = ((ArrayFields *)o)->data;
+    for (int m = 0; m < d->n_out; m++)
+        out_data[m] = ((ArrayFields *)outs[m])->data;
     /* The inputs stay alive: `arrays` holds them, and the caller holds `arrays`. */
     for (int n = 0; n < d->n_steps; n++) {
         char *ptrs[D_MAX_SLOTS + 1];
@@ -1556,15 +1613,18 @@ direct_launch(PyObject *capsule, PyObject *plan, PyObject *arrays, PyObject *sca
             int at = d->step[n].slot[j];
             if (at >= 0)
                 ptrs[j] = in_data[at], objs[j % 3] = PyList_GET_ITEM(arrays, at);
-            else if (at == D_OUTPUT)
-                ptrs[j] = out_data, objs[j % 3] = o;
-            else
-                ptrs[j] = inter_data[-2 - at], objs[j % 3] = inter_obj[-2 - at];
+            else if (at >= -d->n_out)
+                ptrs[j] = out_data[-1 - at], objs[j % 3] = outs[-1 - at];
+            else {
+                int k = -1 - d->n_out - at; /* intermediate k */
+                ptrs[j] = inter_data[k], objs[j % 3] = inter_obj[k];
+            }
         }
         if (d->step[n].fn == NULL) {
             if (run_matmul(d, n, objs) < 0) {
                 Py_XDECREF(buffers);
-                Py_DECREF(o);
+                for (int m = 0; m < d->n_out; m++)
+                    Py_DECREF(outs[m]);
                 return -1;
             }
             continue;
@@ -1578,7 +1638,19 @@ direct_launch(PyObject *capsule, PyObject *plan, PyObject *arrays, PyObject *sca
             d->step[n].fn(ptrs, d->step[n].block, sptr, d->step[n].nt);
     }
     Py_XDECREF(buffers);
-    *out = o;
+    if (d->n_out == 1) {
+        *out = outs[0];
+        return 1;
+    }
+    PyObject *list = PyList_New(d->n_out);
+    if (list == NULL) {
+        for (int m = 0; m < d->n_out; m++)
+            Py_DECREF(outs[m]);
+        return -1;
+    }
+    for (int m = 0; m < d->n_out; m++)
+        PyList_SET_ITEM(list, m, outs[m]);
+    *out = list;
     return 1;
 }
 
@@ -1912,6 +1984,41 @@ fp_report(PyObject *node)
 
 static PyObject *result_leaf(PyObject *array, PyObject *node, PyObject *buffer);
 
+/* The record's Python launcher on the bound leaves, the thread marked busy around it where it
+ * runs an op's Python reference (as `run_cached` marks it). 0 with *outs its result (NULL with
+ * its exception: the run failed), or -1 where the mark itself failed (nothing ran). */
+static int
+run_launcher(PyObject *rec, PyObject *bound, PyObject **outs)
+{
+    PyObject *args[3] = {PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
+                         PyTuple_GET_ITEM(bound, 1)};
+    PyObject *launch = PyTuple_GET_ITEM(rec, R_LAUNCH), *was_busy = NULL;
+    int mark = PyTuple_GET_ITEM(rec, R_BUSY) == Py_True;
+    if (mark) {
+        was_busy = PyObject_GetAttr(HIT.state, S_busy);
+        if (was_busy == NULL || PyObject_SetAttr(HIT.state, S_busy, Py_True) < 0) {
+            Py_XDECREF(was_busy);
+            return -1;
+        }
+    }
+    Py_INCREF(launch), Py_INCREF(args[0]); /* the record may be replaced while Python runs */
+    *outs = PyObject_Vectorcall(launch, args, 3, NULL);
+    Py_DECREF(launch), Py_DECREF(args[0]);
+    if (mark) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb); /* a failed run's exception survives the restore */
+        int err = PyObject_SetAttr(HIT.state, S_busy, was_busy);
+        Py_DECREF(was_busy);
+        if (err < 0) {
+            Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
+            Py_CLEAR(*outs);
+            return -1;
+        }
+        PyErr_Restore(type, value, tb);
+    }
+    return 0;
+}
+
 /* Run the record's launcher on the walked leaves; the result leaf replaces the Array's node.
  * Returns the buffer (new reference), or NULL with the general path's exception. */
 static PyObject *
@@ -1935,32 +2042,9 @@ launch_hit(PyObject *array, PyObject *node, PyObject *rec, PyObject *bound)
         if (r < 0)
             return hit_failed(node);
     }
-    PyObject *args[3] = {PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
-                         PyTuple_GET_ITEM(bound, 1)};
-    PyObject *launch = PyTuple_GET_ITEM(rec, R_LAUNCH), *was_busy = NULL, *outs = NULL;
-    int mark = PyTuple_GET_ITEM(rec, R_BUSY) == Py_True;
-    if (mark) { /* as `run_cached`: state.busy = True around the run, restored after */
-        was_busy = PyObject_GetAttr(HIT.state, S_busy);
-        if (was_busy == NULL || PyObject_SetAttr(HIT.state, S_busy, Py_True) < 0) {
-            Py_XDECREF(was_busy);
-            return NULL;
-        }
-    }
-    Py_INCREF(launch), Py_INCREF(args[0]); /* the record may be replaced while Python runs */
-    outs = PyObject_Vectorcall(launch, args, 3, NULL);
-    Py_DECREF(launch), Py_DECREF(args[0]);
-    if (mark) {
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb); /* a failed run's exception survives the restore */
-        int err = PyObject_SetAttr(HIT.state, S_busy, was_busy);
-        Py_DECREF(was_busy);
-        if (err < 0) {
-            Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
-            Py_XDECREF(outs);
-            return NULL;
-        }
-        PyErr_Restore(type, value, tb);
-    }
+    PyObject *outs = NULL;
+    if (run_launcher(rec, bound, &outs) < 0)
+        return NULL;
     if (outs != NULL) {
         if (PyList_CheckExact(outs) && PyList_GET_SIZE(outs) == 1)
             buffer = Py_NewRef(PyList_GET_ITEM(outs, 0));
@@ -1991,6 +2075,8 @@ result_leaf(PyObject *array, PyObject *node, PyObject *buffer)
     return buffer;
 }
 
+static int held_hit(PyObject *array, PyObject *node, PyObject *rec, Walk *w, PyObject **out);
+
 /* 1: evaluated on the hit path (*out = buffer); 0: not taken (*walked = what the fallback may
  * reuse: the walk as evaluation_walk returns it, Py_False for a held intermediate, or NULL);
  * -1: an error the general path would raise too. */
@@ -2020,7 +2106,9 @@ try_hit(PyObject *array, PyObject *node, PyObject **out, PyObject **walked)
     for (Py_ssize_t k = 1; k < w.count; k++) {
         PyObject *x = w.nodes[k];
         if (PyTuple_GET_SIZE(((NodeObject *)x)->inputs) && Py_REFCNT(x) > w.edges[k] + 1) {
-            *walked = Py_NewRef(Py_False); /* held from outside: the general path looks */
+            result = held_hit(array, node, rec, &w, out); /* held from outside: a local? */
+            if (result == 0)
+                *walked = Py_NewRef(Py_False); /* the general path looks */
             goto done;
         }
     }
@@ -2420,6 +2508,541 @@ done:
     return result;
 }
 
+/* --- held intermediates: the user's locals read in place; their evaluation on the hit path ----
+ *
+ * An evaluation forced inside a loop (`float(sum(w * w))` after `w = w * 0.99 + a * 0.01`) also
+ * evaluates the pending Arrays the caller's three innermost user frames hold whose nodes its graph
+ * computes anyway (lazyarray/evaluation.py `_held_in_frames`: the next iteration starts from
+ * leaves). Python reads them from `frame.f_locals`, which before 3.13 builds a snapshot dict of
+ * every local (~1.5-3 us). `frame_arrays` reads the same values where the frame keeps them (3.11's
+ * fast-locals array; a module frame's dict), in f_locals' order, and `held_hit` uses it to run the
+ * multi-output plan of the last such evaluation without Python frames. Other Python versions, and
+ * frames it does not read (a class body with fast locals, a locals mapping other than a dict),
+ * answer None: the Python scan runs. */
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#define Py_BUILD_CORE
+#include "internal/pycore_code.h"
+#include "internal/pycore_frame.h"
+#undef Py_BUILD_CORE
+#define HELD_LOCALS 1
+#endif
+
+static struct {
+    PyTypeObject *array; /* lazyarray.array.Array: only its exact instances count, as in Python */
+    PyObject *own;       /* donation.own(buffer): results a later plan may write over */
+    PyObject *failed;    /* evaluation._held_failed(array, outputs, exception) -> ndarray */
+    Py_ssize_t min_bytes; /* donation.MIN_BYTES: smaller results are never owned */
+    int frames;          /* evaluation._USER_FRAMES: how many user frames are read */
+} HELD;
+
+/* Append `v` to `out` if it is an Array on a pending node (a node with inputs): 0, or -1. */
+static int
+held_candidate(PyObject *v, PyObject *out)
+{
+    if (v == NULL || Py_TYPE(v) != HELD.array)
+        return 0;
+    PyObject *node = PyObject_GetAttr(v, S_node);
+    if (node == NULL)
+        return -1;
+    int pending = PyObject_TypeCheck(node, &NodeBaseType)
+                  && PyTuple_GET_SIZE(((NodeObject *)node)->inputs) > 0;
+    Py_DECREF(node);
+    return pending ? PyList_Append(out, v) : 0;
+}
+
+#ifdef HELD_LOCALS
+/* One frame's values as f_locals lists them: 1, 0 (not read here: the Python scan decides), -1. */
+static int
+frame_values_into(_PyInterpreterFrame *frame, PyObject *out)
+{
+    PyCodeObject *co = frame->f_code;
+    if (!(co->co_flags & CO_OPTIMIZED)) { /* a module's code: f_locals is its dict */
+        PyObject *locals = frame->f_locals, *key, *value;
+        if (co->co_nlocalsplus != 0 || locals == NULL || !PyDict_CheckExact(locals))
+            return 0;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(locals, &pos, &key, &value)) /* (a slot read runs no code) */
+            if (held_candidate(value, out) < 0)
+                return -1;
+        return 1;
+    }
+    PyObject **fast = _PyFrame_GetLocalsArray(frame);
+    for (int i = 0; i < co->co_nlocalsplus; i++) {
+        PyObject *value = fast[i];
+        _PyLocals_Kind kind = _PyLocals_GetKind(co->co_localspluskinds, i);
+        if (value != NULL && (kind & (CO_FAST_CELL | CO_FAST_FREE)) && PyCell_Check(value))
+            value = PyCell_GET(value); /* f_locals shows a cell's contents */
+        if (held_candidate(value, out) < 0)
+            return -1;
+    }
+    return 1;
+}
+#endif
+
+/* The pending Arrays of the `frames` innermost user (non-library) frames: 1 with `out` filled,
+ * 0 where a frame is not read here, -1 on an error. The interpreter's frames are walked as
+ * sys._getframe and f_back walk them (incomplete frames skipped), without making frame objects. */
+static int
+frame_arrays_into(PyObject *out, int frames)
+{
+#ifdef HELD_LOCALS
+    _PyInterpreterFrame *frame = PyThreadState_Get()->cframe->current_frame;
+    int r = 1;
+    for (; frame != NULL && frames > 0 && r > 0; frame = frame->previous) {
+        if (_PyFrame_IsIncomplete(frame))
+            continue;
+        int is_lib = is_library_file(frame->f_code->co_filename);
+        if (is_lib < 0)
+            return -1;
+        if (!is_lib) {
+            frames--;
+            r = frame_values_into(frame, out);
+        }
+    }
+    return r;
+#else
+    return 0;
+#endif
+}
+
+/* frame_arrays(frames) -> list or None: evaluation._held_in_frames' candidates read in place. */
+static PyObject *
+py_frame_arrays(PyObject *module, PyObject *frames_arg)
+{
+    long frames = PyLong_AsLong(frames_arg);
+    if (frames == -1 && PyErr_Occurred())
+        return NULL;
+    if (HELD.array == NULL || !bound())
+        Py_RETURN_NONE;
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    int r = frame_arrays_into(out, (int)frames);
+    if (r > 0)
+        return out;
+    Py_DECREF(out);
+    if (r < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* bind_held(Array, own, failed, min_bytes, frames): what frame_arrays and held_hit need. */
+static PyObject *
+py_bind_held(PyObject *module, PyObject *args)
+{
+    PyObject *array, *own, *failed;
+    Py_ssize_t min_bytes;
+    int frames;
+    if (!PyArg_ParseTuple(args, "O!OOni:bind_held", &PyType_Type, &array, &own, &failed,
+                          &min_bytes, &frames))
+        return NULL;
+    HELD.frames = frames;
+    Py_XSETREF(HELD.array, (PyTypeObject *)Py_NewRef(array));
+    Py_XSETREF(HELD.own, Py_NewRef(own));
+    Py_XSETREF(HELD.failed, Py_NewRef(failed));
+    HELD.min_bytes = min_bytes;
+    Py_RETURN_NONE;
+}
+
+/* Whether a result may reach donation.MIN_BYTES (then donation.own sees it, as evaluate_nodes
+ * does): its elements times the widest itemsize (32 bytes, complex long double); not an ndarray
+ * or an unread layout: asked. */
+static int
+maybe_owned(PyObject *buffer)
+{
+    if (!ARRAY_LAYOUT_OK || !Py_IS_TYPE(buffer, (PyTypeObject *)HIT.ndarray))
+        return 1;
+    ArrayFields *a = (ArrayFields *)buffer;
+    Py_ssize_t n = 32;
+    for (int d = 0; d < a->nd; d++)
+        n *= a->dimensions[d];
+    return n >= HELD.min_bytes;
+}
+
+static inline int
+pending_node(PyObject *n)
+{
+    return PyObject_TypeCheck(n, &NodeBaseType) && PyTuple_Check(((NodeObject *)n)->inputs)
+           && PyTuple_GET_SIZE(((NodeObject *)n)->inputs) > 0;
+}
+
+/* Whether `root`'s pending graph reaches a pending node that `computed` numbers (evaluation.
+ * _reads_computed: a sibling of this evaluation). `dead` gathers the nodes found not to reach,
+ * shared by the candidates of one evaluation as Python's memo is. 1, 0, or -1. */
+static int
+reads_computed(PyObject *root, Walk *computed, Walk *dead)
+{
+    Walk seen;
+    walk_init(&seen);
+    Stack st = {NULL, 0, 0};
+    int found = 0, err = stack_push(&st, root);
+    while (!err && st.n && !found) {
+        PyObject *n = st.items[--st.n]; /* owned */
+        if (walk_find(&seen, n) < 0 && walk_find(dead, n) < 0) {
+            if (n != root && walk_find(computed, n) >= 0)
+                found = 1;
+            else if ((err = walk_number(&seen, n)) == 0) {
+                PyObject *inputs = ((NodeObject *)n)->inputs;
+                for (Py_ssize_t i = PyTuple_GET_SIZE(inputs) - 1; i >= 0 && !err; i--)
+                    if (pending_node(PyTuple_GET_ITEM(inputs, i)))
+                        err = stack_push(&st, PyTuple_GET_ITEM(inputs, i));
+            }
+        }
+        Py_DECREF(n);
+    }
+    for (long long k = 0; !err && !found && k < seen.count; k++)
+        err = walk_number(dead, seen.nodes[k]); /* nothing below reaches either */
+    walk_free(&seen);
+    stack_free(&st);
+    return err ? -1 : found;
+}
+
+/* Number the pending nodes of the graph of `outputs`, the outputs included (what an evaluation
+ * of them computes). 0 or -1. */
+static int
+walk_pending(Walk *w, PyObject *const *outputs, Py_ssize_t n_out)
+{
+    Stack st = {NULL, 0, 0};
+    int err = push_nodes(&st, outputs, n_out, "held_split", "outputs");
+    while (!err && st.n) {
+        PyObject *n = st.items[--st.n]; /* owned */
+        if (pending_node(n) && walk_find(w, n) < 0 && (err = walk_number(w, n)) == 0) {
+            PyObject *inputs = ((NodeObject *)n)->inputs;
+            for (Py_ssize_t i = PyTuple_GET_SIZE(inputs) - 1; i >= 0 && !err; i--)
+                if (pending_node(PyTuple_GET_ITEM(inputs, i)))
+                    err = stack_push(&st, PyTuple_GET_ITEM(inputs, i));
+        }
+        Py_DECREF(n);
+    }
+    stack_free(&st);
+    return err;
+}
+
+/* held_split(nodes, held) -> list: of the pending Arrays `held` (none on an output), those on a
+ * node the graph of `nodes` computes, then those whose graphs read one (siblings): what
+ * evaluation._held_in_frames keeps, its two Python walks in one table. */
+static PyObject *
+py_held_split(PyObject *module, PyObject *args)
+{
+    PyObject *nodes_arg, *held;
+    if (!PyArg_ParseTuple(args, "OO!:held_split", &nodes_arg, &PyList_Type, &held))
+        return NULL;
+    if (S_node == NULL && (S_node = PyUnicode_InternFromString("_node")) == NULL)
+        return NULL;
+    PyObject *nodes = PySequence_Fast(nodes_arg, "held_split: a sequence of nodes");
+    if (nodes == NULL)
+        return NULL;
+    PyObject *kept = PyList_New(0), *others = PyList_New(0);
+    Walk w, dead;
+    walk_init(&w);
+    walk_init(&dead);
+    int err = kept == NULL || others == NULL
+              || walk_pending(&w, PySequence_Fast_ITEMS(nodes), PySequence_Fast_GET_SIZE(nodes));
+    for (Py_ssize_t pass = 0; pass < 2 && !err; pass++) {
+        PyObject *from = pass == 0 ? held : others;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(from) && !err; i++) {
+            PyObject *a = PyList_GET_ITEM(from, i), *n = PyObject_GetAttr(a, S_node);
+            if (n == NULL || !pending_node(n)) {
+                if (n != NULL)
+                    PyErr_SetString(PyExc_TypeError, "held_split: Arrays on pending nodes");
+                Py_XDECREF(n);
+                err = 1;
+                break;
+            }
+            int r = pass == 0 ? walk_find(&w, n) >= 0 : reads_computed(n, &w, &dead);
+            Py_DECREF(n);
+            if (r < 0)
+                err = 1;
+            else if (r || pass == 0) /* kept: inside, or a sibling; after pass 0: a candidate */
+                err = PyList_Append(r ? kept : others, a) < 0;
+        }
+    }
+    walk_free(&w);
+    walk_free(&dead);
+    Py_DECREF(nodes);
+    Py_XDECREF(others);
+    if (err) {
+        Py_XDECREF(kept);
+        return NULL;
+    }
+    return kept;
+}
+
+/* The outputs of the held evaluation: `node`, then each found Array's node once, in the order
+ * found (evaluation.evaluate_arrays' `pending`); found Arrays whose graphs do not touch this one
+ * are left out (they stay pending, as in Python). NULL without an error where Python decides: a
+ * sibling (its nodes are not in this walk: evaluation._siblings), or no found Array inside. */
+static PyObject *
+held_outputs(PyObject *node, PyObject *found, Walk *w)
+{
+    PyObject *outputs = PyList_New(1);
+    if (outputs == NULL)
+        return NULL;
+    PyList_SET_ITEM(outputs, 0, Py_NewRef(node));
+    Walk dead;
+    walk_init(&dead);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(found); i++) {
+        PyObject *n = PyObject_GetAttr(PyList_GET_ITEM(found, i), S_node);
+        if (n != NULL && n != node && walk_find(w, n) <= 0) {
+            int sibling = reads_computed(n, w, &dead);
+            Py_DECREF(n);
+            if (sibling == 0)
+                continue; /* a pending value this graph does not touch: it stays pending */
+            n = NULL; /* a sibling (its graph and plan are Python's to find) or an error */
+        }
+        if (n == NULL) {
+            walk_free(&dead);
+            Py_DECREF(outputs);
+            return NULL;
+        }
+        int seen = 0;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(outputs) && !seen; j++)
+            seen = PyList_GET_ITEM(outputs, j) == n;
+        int err = seen ? 0 : PyList_Append(outputs, n);
+        Py_DECREF(n);
+        if (err < 0) {
+            walk_free(&dead);
+            Py_DECREF(outputs);
+            return NULL;
+        }
+    }
+    walk_free(&dead);
+    if (PyList_GET_SIZE(outputs) == 1)
+        Py_CLEAR(outputs); /* nothing held in the frames (a list holds it): Python's case */
+    return outputs;
+}
+
+static PyObject *held_outs(PyObject *outs, PyObject *outputs);
+
+/* The record's direct launch or launcher on the bound leaves (launch_hit's, for several
+ * outputs): the list
+ * of their buffers, or NULL with the launcher's (or the floating-point report's) exception. */
+static PyObject *
+held_launch(PyObject *rec, PyObject *bound, PyObject *outputs)
+{
+    if (count_in(PyTuple_GET_ITEM(rec, R_HITS)) < 0)
+        return NULL;
+    fp_clear();
+    PyObject *outs = NULL, *direct = PyTuple_GET_ITEM(rec, R_DIRECT);
+    if (direct != Py_None) {
+        int r = direct_launch(direct, PyTuple_GET_ITEM(rec, R_CPLAN), PyTuple_GET_ITEM(bound, 0),
+                              PyTuple_GET_ITEM(bound, 1), (PyTypeObject *)HIT.ndarray, &outs);
+        if (r < 0)
+            return NULL;
+        if (r > 0)
+            return held_outs(outs, outputs);
+    }
+    if (run_launcher(rec, bound, &outs) < 0)
+        return NULL;
+    return outs == NULL ? NULL : held_outs(outs, outputs);
+}
+
+/* The launch's buffers checked (one per output) and the floating-point flags reported: `outs`
+ * (stolen), or NULL. */
+static PyObject *
+held_outs(PyObject *outs, PyObject *outputs)
+{
+    if (outs != NULL && (!PyList_CheckExact(outs)
+                         || PyList_GET_SIZE(outs) != PyList_GET_SIZE(outputs))) {
+        PyErr_SetString(PyExc_SystemError, "lazyarray: a plan returned another output count");
+        Py_CLEAR(outs);
+    }
+    if (outs != NULL && fp_report(outputs) < 0)
+        Py_CLEAR(outs);
+    return outs;
+}
+
+/* The run failed: evaluation._held_failed does what evaluate_arrays does then (the retry without
+ * the held Arrays, or the raise). Its answer (the Array's host buffer), or NULL. */
+static PyObject *
+held_failed(PyObject *array, PyObject *outputs)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (tb != NULL && value != NULL)
+        PyException_SetTraceback(value, tb);
+    PyObject *r = value == NULL ? NULL
+                  : PyObject_CallFunctionObjArgs(HELD.failed, array, outputs, value, NULL);
+    Py_XDECREF(type), Py_XDECREF(value), Py_XDECREF(tb);
+    return r;
+}
+
+/* Each output's result leaf, bound to the Array evaluated and to every found Array on that
+ * output (duplicates share one leaf, as evaluate_arrays' `done`): the first buffer, or NULL. */
+static PyObject *
+held_bind(PyObject *array, PyObject *found, PyObject *outputs, PyObject *buffers)
+{
+    Py_ssize_t n = PyList_GET_SIZE(outputs);
+    PyObject *leaves = PyList_New(n), *result = NULL;
+    if (leaves == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        NodeObject *o = (NodeObject *)PyList_GET_ITEM(outputs, i);
+        PyObject *buffer = PyList_GET_ITEM(buffers, i);
+        if (maybe_owned(buffer)) {
+            PyObject *r = PyObject_CallOneArg(HELD.own, buffer);
+            if (r == NULL)
+                goto done;
+            Py_DECREF(r);
+        }
+        PyObject *leaf = node_build(SIG_INPUT_OP, EMPTY_TUPLE, EMPTY_TUPLE, o->shape, o->dtype,
+                                    buffer, o->site);
+        if (leaf == NULL)
+            goto done;
+        PyList_SET_ITEM(leaves, i, leaf);
+    }
+    if (PyObject_SetAttr(array, S_node, PyList_GET_ITEM(leaves, 0)) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(found); i++) {
+        PyObject *a = PyList_GET_ITEM(found, i), *node = PyObject_GetAttr(a, S_node);
+        if (node == NULL)
+            goto done;
+        Py_ssize_t k = 0;
+        while (k < n && PyList_GET_ITEM(outputs, k) != node)
+            k++;
+        Py_DECREF(node);
+        if (k < n && PyObject_SetAttr(a, S_node, PyList_GET_ITEM(leaves, k)) < 0)
+            goto done;
+    }
+    result = Py_NewRef(PyList_GET_ITEM(buffers, 0));
+done:
+    Py_DECREF(leaves);
+    return result;
+}
+
+/* Whether `x` (an entry of a signature tuple) equals `y`; errors count as not. */
+static int
+sig_item_equals(PyObject *x, PyObject *y)
+{
+    if (x == y)
+        return 1;
+    int eq = PyObject_RichCompareBool(x, y, Py_EQ);
+    if (eq < 0)
+        PyErr_Clear();
+    return eq > 0;
+}
+
+/* Whether `x` is the int `v`; errors count as not. */
+static int
+sig_item_is(PyObject *x, Py_ssize_t v)
+{
+    Py_ssize_t got = PyLong_Check(x) ? PyLong_AsSsize_t(x) : -1;
+    if (got == -1 && PyErr_Occurred())
+        PyErr_Clear();
+    return PyLong_Check(x) && got == v;
+}
+
+/* Whether the memo key's signature is graph_signature(outputs), read off the walk of
+ * outputs[0] alone: the held outputs are intermediates of its graph, so the several-output walk
+ * visits exactly what that walk visited, then meets each held output again (one back-reference
+ * (visits, its visit number) each), then lists every output's key. No second walk. */
+static int
+held_signature_matches(Walk *w, PyObject *outputs, PyObject *last)
+{
+    PyObject *key = PyTuple_GET_ITEM(last, 0);
+    if (!PyTuple_CheckExact(key) || PyTuple_GET_SIZE(key) != 2)
+        return 0;
+    PyObject *sig = PyTuple_GET_ITEM(key, 1);
+    Py_ssize_t n_out = PyList_GET_SIZE(outputs), body = PyList_GET_SIZE(w->sig) - 2;
+    if (!PyTuple_CheckExact(sig) || PyTuple_GET_SIZE(sig) != 1 + body + 3 * n_out - 2
+        || !sig_item_is(PyTuple_GET_ITEM(sig, 0), n_out))
+        return 0;
+    for (Py_ssize_t i = 1; i <= body; i++)
+        if (!sig_item_equals(PyList_GET_ITEM(w->sig, i), PyTuple_GET_ITEM(sig, i)))
+            return 0;
+    Py_ssize_t at = 1 + body;
+    for (Py_ssize_t m = 1; m < n_out; m++, at += 2)
+        if (!sig_item_is(PyTuple_GET_ITEM(sig, at), (Py_ssize_t)w->count)
+            || !sig_item_is(PyTuple_GET_ITEM(sig, at + 1),
+                            walk_find(w, PyList_GET_ITEM(outputs, m))))
+            return 0;
+    for (Py_ssize_t m = 0; m < n_out; m++, at++) {
+        PyObject *k = ((NodeObject *)PyList_GET_ITEM(outputs, m))->key;
+        if (k == NULL || !sig_item_equals(k, PyTuple_GET_ITEM(sig, at)))
+            return 0;
+    }
+    return 1;
+}
+
+/* try_hit found an intermediate held from outside the graph. 1: evaluated here with the held
+ * Arrays of the user's frames, as evaluate_arrays would (*out = the Array's buffer); 0: Python
+ * decides (no such Array, one outside the graph, another signature than the record's, la.grad
+ * tracing); -1: an error the general path would raise too. `w` is try_hit's walk of `node`. */
+static int
+held_hit(PyObject *array, PyObject *node, PyObject *rec, Walk *w, PyObject **out)
+{
+    if (HELD.array == NULL)
+        return 0;
+    PyObject *busy = PyObject_GetAttr(HIT.state, S_busy);
+    if (busy == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    Py_DECREF(busy);
+    if (busy != Py_False) /* la.grad traces (cache.busy): evaluation._held_in_frames keeps none */
+        return 0;
+    PyObject *found = PyList_New(0), *outputs = NULL, *bound = NULL, *buffers = NULL;
+    int result = 0;
+    if (found == NULL || frame_arrays_into(found, HELD.frames) <= 0
+        || (outputs = held_outputs(node, found, w)) == NULL
+        || !held_signature_matches(w, outputs, PyTuple_GET_ITEM(rec, R_LAST))
+        || (bound = bind_data(w->leaves)) == NULL) /* (the several-output walk's leaves too) */
+        goto done;
+    walk_free(w); /* the graph's nodes are its holders' alone again before the launch */
+    walk_init(w);
+    buffers = held_launch(rec, bound, outputs);
+    *out = buffers == NULL ? held_failed(array, outputs)
+                           : held_bind(array, found, outputs, buffers);
+    result = *out == NULL ? -1 : 1;
+done:
+    if (result == 0)
+        PyErr_Clear(); /* whatever declined here, the general path meets it again */
+    Py_XDECREF(found);
+    Py_XDECREF(outputs);
+    Py_XDECREF(bound);
+    Py_XDECREF(buffers);
+    return result;
+}
+
+/* live_holders(refs, node) -> list: the objects alive behind the weak references `refs` (cuts'
+ * _LIVE: every Array made on a pending node) whose `_node` is `node`, in order. eager._held_value
+ * asks it for every large node of a small graph it computes at once (nbody's masks: ~6 a walk),
+ * and its Python loop over the few hundred references cost ~10 us each time. */
+static PyObject *
+py_live_holders(PyObject *module, PyObject *args)
+{
+    PyObject *refs, *node;
+    if (!PyArg_ParseTuple(args, "O!O:live_holders", &PyList_Type, &refs, &node))
+        return NULL;
+    if (S_node == NULL && (S_node = PyUnicode_InternFromString("_node")) == NULL)
+        return NULL;
+    PyObject *found = PyList_New(0);
+    if (found == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(refs); i++) {
+        PyObject *ref = PyList_GET_ITEM(refs, i);
+        if (!PyWeakref_Check(ref)) {
+            PyErr_SetString(PyExc_TypeError, "live_holders: a list of weak references");
+            goto fail;
+        }
+        PyObject *a = PyWeakref_GET_OBJECT(ref); /* borrowed */
+        if (a == Py_None)
+            continue;
+        Py_INCREF(a);
+        PyObject *held = PyObject_GetAttr(a, S_node);
+        int err = held == NULL || (held == node && PyList_Append(found, a) < 0);
+        Py_XDECREF(held);
+        Py_DECREF(a);
+        if (err)
+            goto fail;
+    }
+    return found;
+fail:
+    Py_DECREF(found);
+    return NULL;
+}
+
 static PyMethodDef module_methods[] = {
     {"set_unkeyed_leaf_attrs", py_set_unkeyed_leaf_attrs, METH_O,
      "set_unkeyed_leaf_attrs(attrs): leaves with these very attrs key as leaves with ()."},
@@ -2478,6 +3101,15 @@ static PyMethodDef module_methods[] = {
      "operations_reading(nodes, cut_leaves) -> (nodes, reads_cut): lazyarray.tails', compiled."},
     {"outside_references", (PyCFunction)(void (*)(void))py_outside_references, METH_FASTCALL,
      "outside_references(outputs, nodes) -> references per node, or None: lazyarray.donation's."},
+
+    {"frame_arrays", py_frame_arrays, METH_O,
+     "frame_arrays(frames) -> list or None: the pending Arrays in the user frames' locals."},
+    {"held_split", py_held_split, METH_VARARGS,
+     "held_split(nodes, held) -> list: the held Arrays inside the graph of nodes, then siblings."},
+    {"live_holders", py_live_holders, METH_VARARGS,
+     "live_holders(refs, node) -> list: the live referents of `refs` whose _node is `node`."},
+    {"bind_held", py_bind_held, METH_VARARGS,
+     "bind_held(Array, own, failed, min_bytes, frames): what to_host's held hit path needs."},
     {NULL},
 };
 

@@ -33,7 +33,7 @@ from .cache import _state
 from .cuts import _LIVE
 from .fp_errors import fired
 from .graph import get_op
-from .graph.node import Node, set_unkeyed_leaf_attrs
+from .graph.node import Node, _compiled, set_unkeyed_leaf_attrs
 from .graph.ops_elementwise import UFUNC_REFERENCE_CODE, reference_broadcasts
 from ._bind import FAST as _FAST
 from .passes.rewrite import with_inputs
@@ -65,6 +65,7 @@ _C_VIEW_VALUE = getattr(_FAST, "view_value", None)  # None: pure Python, or an o
 _C_SAME_VIEW = getattr(_FAST, "same_view", None)
 _C_DOT_NOW = getattr(_FAST, "dot_now", None)
 _C_VIEW_HOLDERS = getattr(_FAST, "view_holders", None)
+_C_LIVE_HOLDERS = getattr(_compiled, "live_holders", None)  # graph/_node.c: cuts._LIVE scanned
 _NUMPY_INTS = _bind.NUMPY_INTS
 if _FAST is not None and hasattr(_FAST, "set_ufunc_reference"):
     _FAST.set_ufunc_reference(UFUNC_REFERENCE_CODE)
@@ -388,11 +389,10 @@ def _held_value(n: Node) -> np.ndarray | None:
     alone was often a view (`path[:]`, whose node is its root's) while the root kept `n`, so
     Floyd-Warshall's `path[:] = minimum(path[:], add.outer(path[:, k], ...))` evaluated a graph
     one step longer each iteration (up to the node budget's cut: 11 steps, each run per step)."""
-    found = []
-    for r in _LIVE:
-        a = r()
-        if a is not None and a._node is n:
-            found.append(a)
+    if _C_LIVE_HOLDERS is not None:
+        found = _C_LIVE_HOLDERS(_LIVE, n)
+    else:
+        found = [a for r in _LIVE if (a := r()) is not None and a._node is n]
     if not found:
         return None
     EVALUATE_ARRAYS[0](found)

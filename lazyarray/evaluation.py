@@ -32,6 +32,7 @@ from .runtime.plan_cache import build_reference_plan
 from .runtime.select import ON_RESOLVED, resolve_backend, resolved_auto
 from .settings import Settings, apply_if_changed, get_settings, on_change
 from .graph.node import format_site
+from .graph.signature import graph_signature
 
 _INPUT_OP = get_op("input")
 
@@ -154,7 +155,10 @@ def evaluate_arrays(arrays: list[Array], extra: tuple[Array, ...] = ()) -> None:
         arrays.append(a)
     nodes = [a._node for a in pending]
     try:
-        results = evaluate_nodes(nodes)
+        if len(requested) == 1 and len(nodes) > 1 and _hit_path is not None:
+            results = _evaluate_remembered(nodes)  # `float(err)` of a loop's held state
+        else:
+            results = evaluate_nodes(nodes)
     except Exception:
         # A sibling (`_siblings`) whose own ops fail (an index out of bounds) must not fail
         # this evaluation: without the held Arrays it raises only if it fails by itself.
@@ -181,6 +185,8 @@ _CO_OPTIMIZED = inspect.CO_OPTIMIZED
 # same test in the walk that also takes the signature and binds the leaves (one Array evaluated).
 _shared_intermediates = getattr(_compiled, "shared_intermediates", None)
 _evaluation_walk = getattr(_compiled, "evaluation_walk", None)
+_frame_arrays = getattr(_compiled, "frame_arrays", None)
+_held_split = getattr(_compiled, "held_split", None)
 
 
 def _held_intermediates(nodes: list[Node]) -> list[Array]:
@@ -204,26 +210,22 @@ def _held_in_frames(nodes: list[Node]) -> list[Array]:
     through it (`z = sin(x); z[abs(z) < 2]` lost dz/dx)."""
     if cache.is_busy():
         return []
-    frame = sys._getframe(2)
-    known = _IS_LIBRARY.get
-    held: list[Array] = []
+    found = _frame_arrays(_USER_FRAMES) if _frame_arrays is not None else None
+    if found is None:  # no compiled scan, or a frame it does not read
+        found = _python_frame_arrays()
     outputs = {id(n) for n in nodes}
-    left = _USER_FRAMES
-    while frame is not None and left:
-        filename = frame.f_code.co_filename
-        lib = known(filename)
-        if lib is None:
-            lib = _is_library_file(filename)
-        if not lib:
-            left -= 1
-            values = frame.f_locals
-            held.extend([v for v in values.values() if type(v) is Array and v._node.inputs
-                         and id(v._node) not in outputs])  # `y = f(x); float(y)`: y is no news
-            if _SNAPSHOT and frame.f_code.co_flags & _CO_OPTIMIZED:
-                values.clear()  # the snapshot would keep every local alive until the frame ends
-        frame = frame.f_back
+    held = [v for v in found if id(v._node) not in outputs]  # `y = f(x); float(y)`: no news
     if not held:
         return []
+    if _held_split is not None:  # graph/_node.c: the walks below over one table of nodes
+        return _held_split(nodes, held)
+    return _python_held_split(nodes, held)
+
+
+def _python_held_split(nodes: list[Node], held: list[Array]) -> list[Array]:
+    """Of the pending Arrays `held` (none on an output), those whose nodes the graph of `nodes`
+    computes, then the siblings (`_siblings`): graph/_node.c's `held_split`, in Python."""
+    outputs = {id(n) for n in nodes}
     reached: set[int] = set()
     stack = [i for n in nodes for i in n.inputs if i.inputs]
     while stack:
@@ -233,6 +235,56 @@ def _held_in_frames(nodes: list[Node]) -> list[Array]:
             stack.extend([i for i in n.inputs if i.inputs and id(i) not in reached])
     inside = [a for a in held if id(a._node) in reached]
     return inside + _siblings([a for a in held if id(a._node) not in reached], reached | outputs)
+
+
+def _python_frame_arrays() -> list[Array]:
+    """The pending Arrays in the locals of the caller's `_USER_FRAMES` innermost user frames,
+    in `f_locals` order: the reference of graph/_node.c's `frame_arrays`, which reads the same
+    values where the frame keeps them instead of building `f_locals` (on Python < 3.13 a
+    snapshot dict of every local, ~1.5-3 us of each evaluation that scans)."""
+    frame = sys._getframe(1)
+    known = _IS_LIBRARY.get
+    found: list[Array] = []
+    left = _USER_FRAMES
+    while frame is not None and left:
+        filename = frame.f_code.co_filename
+        lib = known(filename)
+        if lib is None:
+            lib = _is_library_file(filename)
+        if not lib:
+            left -= 1
+            values = frame.f_locals
+            found.extend([v for v in values.values() if type(v) is Array and v._node.inputs])
+            if _SNAPSHOT and frame.f_code.co_flags & _CO_OPTIMIZED:
+                values.clear()  # the snapshot would keep every local alive until the frame ends
+        frame = frame.f_back
+    return found
+
+
+def _evaluate_remembered(nodes: list[Node]) -> list[Node]:
+    """`evaluate_nodes(nodes)` for one Array's evaluation with held Arrays (`nodes[1:]`); when
+    the memo of the last plan served it (a loop's second evaluation on), `cache.remember_hit`
+    records its plan, so that graph/_node.c's `to_host` finds the same held Arrays in the same
+    frames next time and runs the plan without Python frames (`held_hit`)."""
+    signature, leaves = graph_signature(nodes)
+    arrays, scalars = cache.bind_leaves(leaves)
+    last = cache._last_hit
+    results = evaluate_nodes(nodes, (signature, leaves, arrays, scalars))
+    if cache._last_hit is last:
+        cache.remember_hit(signature, arrays, *_OPTIONS)
+    return results
+
+
+def _held_failed(array: Array, nodes: list[Node], exc: BaseException) -> Any:
+    """graph/_node.c's held hit path ran the plan of `nodes` (the Array's node, then the held
+    intermediates) and it raised `exc`: what evaluate_arrays does when that evaluation fails
+    (the graph forgotten by the cuts; an Exception retried without the held Arrays, which
+    raises the general path's error; anything else raised as it is). The Array's host buffer."""
+    cuts.forget(nodes)
+    if not isinstance(exc, Exception):
+        raise exc
+    array._node = evaluate_nodes([nodes[0]])[0]
+    return _host_fallback(array, None)
 
 
 def _siblings(candidates: list[Array], computed: set[int]) -> list[Array]:
@@ -402,6 +454,7 @@ if _hit_path is not None:
                        vars(_settings), _settings._applied, cache._state, np.ndarray,
                        _host_fallback, _hit_failed)
     to_host = _hit_path  # noqa: F811
+    _compiled.bind_held(Array, own, _held_failed, donation.MIN_BYTES, _USER_FRAMES)
     _compiled.bind_fp(fp_errors.fired)
 
 

@@ -63,7 +63,13 @@ def test_no_frame_is_read_when_nothing_holds_an_intermediate(monkeypatch):
         calls.append(depth)
         return sys._getframe(depth + 1)
 
+    def frame_arrays(frames, scan=evaluation._frame_arrays):
+        calls.append(frames)
+        return scan(frames)
+
     monkeypatch.setattr(evaluation, "sys", types.SimpleNamespace(_getframe=getframe))
+    if evaluation._frame_arrays is not None:  # the compiled scan reads the frames in place
+        monkeypatch.setattr(evaluation, "_frame_arrays", frame_arrays)
     a = _leaf()
     np.asarray(la.exp(a * 0.5) + 1.0)
     assert calls == []
@@ -277,3 +283,18 @@ def test_thread_state_has_its_defaults_in_every_thread():
     worker.start()
     worker.join()
     assert seen == [(False, None)]
+
+
+@pytest.mark.skipif(evaluation_walk is None, reason="graph/_node.c not built or not in use")
+@pytest.mark.parametrize("n", [3, 16, 17, 40])
+def test_same_buffer_leaves_past_the_walks_inline_table(n):
+    """The compiled walk keeps the first 16 buffers in place and the rest in a dict: leaves that
+    share a buffer are recorded alike on both sides of that line."""
+    from lazyarray.graph.signature import graph_signature
+
+    bufs = [np.full(4, float(k)) for k in range(n)]
+    leaves = [la.Array(_bind_leaf(b)) for b in bufs] + [la.Array(_bind_leaf(b)) for b in bufs[::3]]
+    total = leaves[0]
+    for x in leaves[1:]:
+        total = total + x
+    assert graph_signature([total._node]) == python_graph_signature([total._node])

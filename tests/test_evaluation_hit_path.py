@@ -452,3 +452,238 @@ def test_remembered_keys_are_the_key_tables_answer(max_keys):
         from lazyarray import _bind
 
         _bind._SCALAR_KEYS.clear()
+
+
+# --- held state: a forced evaluation that also evaluates the loop's held Arrays (held_hit) -------
+
+def _fields(a):
+    n = a._node
+    return (n.op.name, n.inputs, n.attrs, n.shape, n.dtype, n.key, n.pending, n.site)
+
+
+def _held_loop(kind, steps=8, other=None):
+    """bench_overhead's forced loops whose state is held while a value is forced: `loss`
+    (`float(sum(w * w))`, w updated) and `newton` (`if max(abs(x_new - x)) < tol`). `other`:
+    an Array kept pending in this frame through the loop. Values, held leaves, counters."""
+    a = la.array(np.linspace(1.0, 2.0, 16))
+    out, leaves = [], []
+    if kind == "loss":
+        w = a
+        for _ in range(steps):
+            w = w * 0.99 + a * 0.01
+            loss = la.sum(w * w)
+            out.append(float(loss))
+            leaves.append(_fields(w))
+        out.append(np.asarray(w).copy())
+    elif kind == "matmul":  # a held matmul result (a library step writing an output)
+        m = la.array(np.linspace(-1.0, 1.0, 16).reshape(4, 4))
+        for k in range(steps):
+            h = la.reshape(a, (4, 4)) @ m + 0.5 * k
+            out.append(float(la.sum(la.tanh(h))))
+            leaves.append(_fields(h))
+    else:
+        x = a
+        for _ in range(steps):
+            x_new = 0.5 * (x + a / x)
+            err = la.max(la.abs(x_new - x))
+            out.append(bool(err < -1.0))
+            leaves.append(_fields(x_new) + _fields(err))
+            x = x_new
+        out.append(np.asarray(x).copy())
+    if other is not None:
+        leaves.append(_fields(other))
+    info = la.cache_info().model_dump()
+    for kernels in ("kernels_compiled", "kernel_memory_hits", "kernel_disk_hits", "kernels_queued"):
+        del info[kernels]  # the second run finds the first run's kernels loaded
+    return out, leaves, info
+
+
+def _both_paths(monkeypatch, run):
+    """`run()` on the general path, then on the hit path, caches cleared before each: its results
+    and the hits the compiled path served."""
+    results = []
+    with la.config(backend="c", background_compiles=False):
+        for chosen in (evaluation._python_to_host, HIT_PATH):
+            la.clear_caches()
+            monkeypatch.setattr(ARRAY_MODULE, "_to_host", chosen)
+            results.append((run(), fast_hits()))
+    return results
+
+
+def _same(got, want):
+    for x, y in zip(got, want):
+        np.testing.assert_array_equal(x, y)  # the same plan: the same bits
+
+
+@needs_hit_path
+@pytest.mark.parametrize("kind", ["loss", "newton", "matmul"])
+def test_held_state_takes_the_hit_path_with_the_general_paths_results(kind, monkeypatch,
+                                                                      fresh_caches):
+    """The held Arrays (w; x_new and err) are found in the frame and made leaves by the C path as
+    by evaluate_arrays: same bits, same leaves, same counters, same plans."""
+    ((out0, leaves0, info0), fast0), ((out1, leaves1, info1), fast1) = _both_paths(
+        monkeypatch, lambda: _held_loop(kind))
+    _same(out1, out0)
+    assert leaves0 == leaves1 and info0 == info1
+    assert all(leaf[0] == "input" for leaf in leaves1)
+    # loss, newton: iteration 1 reads `a` twice (another plan); then a build, a lookup, the
+    # memo, and 4 evaluations in C (matmul: no first plan of its own, 5)
+    assert fast0 == 0 and fast1 == (5 if kind == "matmul" else 4)
+
+
+@needs_hit_path
+@pytest.mark.parametrize("kind", ["loss", "newton", "matmul"])
+def test_held_state_direct_launch_gives_the_launchers_bits(kind, fresh_caches):
+    """The several-output plan through the direct launch and through its Python launcher."""
+    with la.config(backend="c", background_compiles=False):
+        _held_loop(kind, steps=4)
+        record = cache._HIT[0]
+        assert record is not None and record[0][0][1][0] > 1  # a several-output signature
+        assert record[10] is not None
+        results = []
+        for direct in (record[10], None):
+            cache._HIT[0] = record[:10] + (direct,)
+            hits = fast_hits()
+            results.append(_held_loop(kind, steps=4)[:2])
+            assert fast_hits() > hits
+        cache._HIT[0] = record
+    (out0, leaves0), (out1, leaves1) = results
+    _same(out1, out0)
+    assert leaves0 == leaves1
+
+
+@needs_hit_path
+@pytest.mark.parametrize("reads", [False, True])
+def test_a_pending_local_outside_the_graph(reads, monkeypatch, fresh_caches):
+    """A pending Array in a caller's frame that this evaluation does not compute. Its graph
+    reads none of this one's nodes: it stays pending, and the C path serves the loop. It reads
+    one (a sibling, evaluation._siblings): Python finds it and evaluates it with the loop's
+    value, every time; the results are the general path's either way."""
+    a = la.array(np.linspace(1.0, 2.0, 16))
+
+    def run():
+        other = a * 3.0
+        if reads:
+            box = [other]
+            out = []
+            w = a
+            for _ in range(8):
+                w = w * 0.99 + a * 0.01
+                sibling = w * 3.0  # reads w's pending node
+                out.append(float(la.sum(w * w)))
+                box.append(_fields(sibling))
+            return out, box[1:], _fields(other)
+        return _held_loop("loss", other=other)
+
+    (got0, fast0), (got1, fast1) = _both_paths(monkeypatch, run)
+    if reads:
+        assert got0[0] == got1[0]
+        assert all(s[0] == "input" for s in got1[1]) and got0[1] == got1[1]
+        assert fast1 == 0  # a sibling: Python's
+    else:
+        (out0, leaves0, info0), (out1, leaves1, info1) = got0, got1
+        _same(out1, out0)
+        assert leaves0[:-1] == leaves1[:-1] and info0 == info1
+        assert leaves0[-1][0] == leaves1[-1][0] == "multiply"  # untouched: still pending
+        assert fast0 == 0 and fast1 == 4
+
+
+def test_held_split_is_the_python_walks(fresh_caches):
+    """graph/_node.c's held_split against evaluation._python_held_split: inside Arrays (in
+    order, a duplicate kept), siblings after them, unrelated Arrays and leaves' readers left."""
+    a, b = la.array(np.arange(4.0)), la.array(np.ones(4))
+    t = la.exp(a)
+    u = t * 2.0
+    y = la.sum(u + b)
+    sibling, unrelated, deep = u - 1.0, b * 5.0, la.tanh(la.sin(t) + b)
+    again = la.Array(u._node)
+    held = [unrelated, sibling, u, t, deep, again]
+    want = evaluation._python_held_split([y._node], held)
+    assert [id(x) for x in want] == [id(u), id(t), id(again), id(sibling), id(deep)]
+    if evaluation._held_split is not None:
+        got = evaluation._held_split([y._node], held)
+        assert [id(x) for x in got] == [id(x) for x in want]
+        assert evaluation._held_split([y._node], []) == []
+
+
+@needs_hit_path
+@pytest.mark.parametrize("how", ["asarray", "float"])
+def test_a_data_error_with_held_state_names_the_line_and_keeps_it_pending(how, monkeypatch,
+                                                                         fresh_caches):
+    """A gather out of bounds in a held intermediate, after the record was made: the C path's
+    failure goes where evaluate_arrays' goes (the retry without the held Arrays raises, naming
+    the gather's line); the held Array stays pending; the loop carries on."""
+    def run():
+        x = la.asarray(np.arange(6.0))
+        messages = []
+        for k in range(6):
+            i = la.asarray(np.array([1, 7 if k == 4 else k]))
+            g = x[i] * 2.0
+            line = sys._getframe().f_lineno - 1
+            try:
+                got = np.asarray(g + 1.0) if how == "asarray" else float((g + 1.0).sum())
+            except IndexError as exc:
+                messages.append(str(exc))
+                assert f"test_evaluation_hit_path.py:{line})" in str(exc)
+                assert g._node.op.name != "input"
+                continue
+            messages.append(np.asarray(got).tolist())
+            assert g._node.op.name == "input"
+        return messages
+
+    (got0, fast0), (got1, fast1) = _both_paths(monkeypatch, run)
+    assert got0 == got1 and any(isinstance(m, str) for m in got1)
+    assert fast0 == 0 and fast1 >= 2  # k = 3, and k = 4 which failed in C
+
+
+@needs_hit_path
+def test_keyboard_interrupt_from_the_held_launch_propagates(monkeypatch, fresh_caches):
+    with la.config(backend="c", background_compiles=False):
+        a = la.array(np.linspace(1.0, 2.0, 16))
+        w = a
+        for _ in range(5):
+            w = w * 0.99 + a * 0.01
+            float(la.sum(w * w))
+        record = cache._HIT[0]
+
+        def interrupted(plan, arrays, scalars):
+            raise KeyboardInterrupt
+
+        forgotten = []
+        real_forget = evaluation.cuts.forget
+        monkeypatch.setattr(evaluation.cuts, "forget",
+                            lambda nodes: forgotten.append(len(nodes)) or real_forget(nodes))
+        cache._HIT[0] = record[:7] + (interrupted,) + record[8:10] + (None,)  # no direct launch
+        w = w * 0.99 + a * 0.01
+        loss = la.sum(w * w)
+        with pytest.raises(KeyboardInterrupt):
+            float(loss)
+        assert forgotten == [2] and w._node.op.name == "add"  # still pending
+        cache._HIT[0] = record
+        np.testing.assert_allclose(float(loss), np.sum(np.asarray(w) ** 2), rtol=1e-12)
+
+
+def _scan_both():
+    """frame_arrays and the f_locals scan from the same frame."""
+    return evaluation._frame_arrays(evaluation._USER_FRAMES), evaluation._python_frame_arrays()
+
+
+@needs_hit_path
+def test_frame_arrays_reads_what_f_locals_shows():
+    """Locals, cell variables (read by a closure) and free variables (the closure's own), in
+    f_locals' order; leaves and other objects left out."""
+    a = la.array(np.arange(4.0))
+    first = a + 1.0
+    cell = a * 2.0
+    leaf = la.array(np.ones(4))  # noqa: F841 - an evaluated local: not a candidate
+
+    def inner():
+        mine = cell - 1.0  # noqa: F841
+        return _scan_both()
+
+    got, want = _scan_both()
+    assert got == want and [id(v) for v in got] == [id(first), id(cell)]
+    got, want = inner()
+    assert [id(v) for v in got] == [id(v) for v in want]
+    assert len(got) == 4  # inner's mine and its free `cell`; then first and cell here
+    del first

@@ -195,10 +195,11 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
 
 # --- the hit path's direct launch (graph/_node.c) ----------------------------------------------
 # graph/_node.c can run the commonest C plan itself, without the launcher above: kernels over the
-# plan's inputs and one small output only. `direct_spec` describes such a plan to it; the
-# evaluation hit path (lazyarray/cache.py, remember_hit) uses it, and the launcher stays the
-# reference and the path for every other plan and call (an input to conform, a scalar struct
-# refuses: the C side declines before doing anything).
+# plan's inputs and up to 4 small outputs (one; or a forced value with the loop's held state)
+# only. `direct_spec` describes such a plan to it; the evaluation hit path (lazyarray/cache.py,
+# remember_hit) uses it, and the launcher stays the reference and the path for every other plan
+# and call (an input to conform, a scalar struct refuses: the C side declines before doing
+# anything).
 try:
     from ...graph.node import _compiled as _node
 except ImportError:  # pragma: no cover - graph/ always imports
@@ -219,34 +220,39 @@ DIRECT_RELEASE_GIL = 2**15  # elements of the largest buffer from which the kern
 
 def direct_spec(plan: Any) -> Any:
     """graph/_node.c's description of this C plan for its direct launch, or None where the plan
-    needs the launcher (library steps other than a plain matmul, spare-pool outputs, several
-    outputs, scalars read in another order or of other dtypes, watched kernels). Made once per
-    plan."""
+    needs the launcher (library steps other than a plain matmul, spare-pool outputs, more than
+    4 outputs or outputs planned in another buffer, scalars read in another order or of other
+    dtypes, watched kernels). Made once per plan."""
     spec = getattr(plan, "_direct", False)
     if spec is False:
         spec = plan._direct = _make_direct_spec(plan) if _node is not None else None
     return spec
 
 
+_DIRECT_MAX_OUTPUTS = 4  # graph/_node.c's D_MAX_OUT
+
+
 def _make_direct_spec(plan: Any) -> Any:
-    if (plan._launch is None or plan.scalar_order is not None or len(plan.program.outputs) != 1
-            or len(plan._outputs) != 1 or plan._outputs[0][3]):
+    aliases = dict(plan._aliases)
+    out_slots = [out[0] for out in plan._outputs]
+    if (plan._launch is None or plan.scalar_order is not None
+            or not 1 <= len(out_slots) <= _DIRECT_MAX_OUTPUTS
+            or out_slots != list(plan.program.outputs) or any(out[3] for out in plan._outputs)
+            or (len(out_slots) > 1 and any(s in aliases for s in out_slots))):
         return None
-    out_slot, out_dtype, out_shape, _ = plan._outputs[0]
+    output = {slot: m for m, slot in enumerate(out_slots)}
     position = {slot: k for k, (slot, _, _) in enumerate(plan._inputs)}
     intermediates: dict[int, int] = {}  # workspace slot -> its number in the spec
 
-    aliases = dict(plan._aliases)
-
-    def buffer(slot: int) -> int:  # graph/_node.c's D_OUTPUT / D_INTER(j) / input position
-        slot = aliases.get(slot, slot)  # planned in the output's (or an input's) buffer
-        if slot == out_slot:
-            return -1
+    def buffer(slot: int) -> int:  # graph/_node.c's numbering: input k, output m, intermediate j
+        slot = aliases.get(slot, slot)  # planned in an output's (or an input's) buffer
+        if slot in output:
+            return -1 - output[slot]
         if slot in position:
             return position[slot]
         if slot not in plan.intermediates:
             raise LookupError(slot)
-        return -2 - intermediates.setdefault(slot, len(intermediates))
+        return -1 - len(out_slots) - intermediates.setdefault(slot, len(intermediates))
 
     codes = [_DIRECT_CODES.get(np.dtype(dt)) for dt in plan.scalar_dtypes]
     if None in codes:
@@ -271,9 +277,10 @@ def _make_direct_spec(plan: Any) -> Any:
     if not steps:
         return None
     largest = max(int(np.prod(plan.program.buffers[s].shape))
-                  for s in (out_slot, *position, *intermediates))
+                  for s in (*out_slots, *position, *intermediates))
     release = threads > 1 or largest >= DIRECT_RELEASE_GIL
     inputs = tuple((dt, tuple(shape)) for _, dt, shape in plan._inputs)
-    return _node.direct_spec(inputs, (out_dtype, tuple(out_shape)), "".join(codes), tuple(steps),
+    outputs = tuple((dt, tuple(shape)) for _, dt, shape, _ in plan._outputs)
+    return _node.direct_spec(inputs, outputs, "".join(codes), tuple(steps),
                              tuple(intermediates), np.empty, np.matmul, release,
                              (plan.calls, plan._steps))

@@ -2363,6 +2363,12 @@ leaf:;
 
 /* self[key] on the fast path: a new Array, Py_None (borrowed) for the Python path, NULL on
  * error. */
+/* The last view of a root made here (a weak reference: it keeps no reader of the buffer alive)
+ * and its key (a strong one: its identity stays meaningful): NumPy's `A[j] -= x` writes the
+ * view `A[j]` back to `A[j]` with the same key object, a no-op that try_same_view_write then
+ * sees without making NumPy's views. */
+static PyObject *LAST_VIEW, *LAST_VIEW_KEY;
+
 static PyObject *
 try_getitem(PyObject *self, PyObject *key)
 {
@@ -2415,6 +2421,16 @@ try_getitem(PyObject *self, PyObject *key)
             }
             else if (VIEW_OF(self) != Py_False) {
                 int linked = link_view(self, out, (PyObject *)nx);
+                if (linked == 0 && !PyTuple_CheckExact(VIEW_OF(self))) {
+                    /* `A[j] -= x` gives this view back to A[j]: try_same_view_write knows it */
+                    PyObject *ref = PyWeakref_NewRef(out, NULL); /* (link_view's, shared) */
+                    if (ref == NULL)
+                        Py_CLEAR(out);
+                    else {
+                        Py_XSETREF(LAST_VIEW, ref);
+                        Py_XSETREF(LAST_VIEW_KEY, Py_NewRef(key));
+                    }
+                }
                 if (linked != 0) { /* -1: an error; 1: the Python path links it */
                     Py_CLEAR(out);
                     if (linked == 1)
@@ -2794,6 +2810,8 @@ try_same_view_write(PyObject *self, PyObject *key, PyObject *value)
         !is_ndarray(old->data) || NODE_OF(value) != PyTuple_GET_ITEM(vlink, 1) ||
         ((NodeObject *)PyTuple_GET_ITEM(vlink, 1))->dtype != old->dtype)
         return 0; /* (another dtype would be a cast, not a no-op) */
+    if (key == LAST_VIEW_KEY && LAST_VIEW != NULL && PyWeakref_GET_OBJECT(LAST_VIEW) == value)
+        return 1; /* the view this root made for this very key, in sync with it */
     int is_tuple = PyTuple_CheckExact(key);
     Py_ssize_t n = is_tuple ? PyTuple_GET_SIZE(key) : 1, ints = 0;
     if (n > PyTuple_GET_SIZE(old->shape))

@@ -3050,26 +3050,15 @@ dot_now(NodeObject *a, NodeObject *b, PyObject *site)
         Py_DECREF(va);
         return Py_None;
     }
-    PyObject *token = PyContextVar_Set(EXTOBJ_VAR, CALL_MODE);
-    if (token == NULL) {
-        Py_DECREF(va);
-        Py_DECREF(vb);
-        return NULL;
-    }
-    PyObject *cleared = PyObject_CallNoArgs(FP_CLEAR);
-    PyObject *call[2] = {va, vb};
-    PyObject *out = cleared == NULL ? NULL : PyObject_Vectorcall(MATMUL_FN, call, 2, NULL);
-    PyObject *bits = out == NULL ? NULL : PyObject_CallNoArgs(FP_TEST);
-    Py_XDECREF(cleared);
+    PyObject *args = PyTuple_Pack(2, va, vb), *out, *bits;
     Py_DECREF(va);
     Py_DECREF(vb);
-    if (PyContextVar_Reset(EXTOBJ_VAR, token) < 0) {
-        Py_DECREF(token);
-        Py_XDECREF(out);
-        Py_XDECREF(bits);
+    if (args == NULL)
         return NULL;
-    }
-    Py_DECREF(token);
+    int failed = call_checked(MATMUL_FN, NULL, args, NULL, NULL, &out, &bits);
+    Py_DECREF(args);
+    if (failed)
+        return NULL;
     long fired = bits == NULL ? -1 : PyLong_AsLong(bits);
     Py_XDECREF(bits);
     if (out == NULL || fired != 0) { /* an error or a flag: Python's path reports it */
@@ -3077,8 +3066,14 @@ dot_now(NodeObject *a, NodeObject *b, PyObject *site)
         PyErr_Clear();
         return Py_None;
     }
-    if (!is_ndarray(out)) { /* NumPy's scalar: a 0-d array, as eager's np.asarray */
-        PyObject *array = PyObject_CallOneArg(NP_ASARRAY, out);
+    if (!is_ndarray(out)) { /* NumPy's scalar: a 0-d array (a float64's from its template) */
+        PyObject *array = Py_None;
+        if (a->dtype == FLOAT64_DTYPE && PyFloat_Check(out)) {
+            double v = PyFloat_AS_DOUBLE(out);
+            array = template_copy(FLOAT64_DTYPE, &v, sizeof v);
+        }
+        if (array == Py_None)
+            array = PyObject_CallOneArg(NP_ASARRAY, out);
         Py_SETREF(out, array);
         if (out == NULL)
             return NULL;

@@ -241,13 +241,15 @@ CUMSUM = register(OpDef("cumsum", OpKind.OPAQUE,
 def _take(xs, attrs, dtype):
     x, indices = xs
     (axis,) = attrs
-    n = x.shape[axis]
-    bad = (indices < -n) | (indices >= n)
-    if bad.any() and x.size:  # NumPy checks while gathering: an empty x gathers nothing
-        raise IndexError(
-            f"index {int(indices[bad].flat[0])} is out of bounds for axis {axis} with size {n}"
-        )
-    return np.take(x, indices, axis=axis)
+    try:
+        return np.take(x, indices, axis=axis)  # NumPy checks the bounds while gathering
+    except IndexError:
+        n = x.shape[axis]
+        bad = (indices < -n) | (indices >= n)
+        if bad.any() and x.size:  # (the first bad index in order, in NumPy's words)
+            raise IndexError(f"index {int(indices[bad].flat[0])} is out of bounds for axis "
+                             f"{axis} with size {n}") from None
+        raise
 
 
 TAKE = register(OpDef("take", OpKind.OPAQUE, _take, arity=2, attr_names=("axis",),

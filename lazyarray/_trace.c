@@ -3176,6 +3176,28 @@ flip_now(PyObject *x)
     return out;
 }
 
+/* vector_dot(x, y): la.dot / la.matmul's `dot(A[i, :j], A[j, :j])` of two computed vectors in
+ * C (vector_dot_c), or None for their Python paths. */
+static PyObject *
+py_vector_dot(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "vector_dot(x, y)");
+        return NULL;
+    }
+    PyObject *out = vector_dot_c(args[0], args[1]);
+    return out == Py_None ? Py_NewRef(Py_None) : out;
+}
+
+/* flip_view(x): la.flip(x) (every axis) as the view x[::-1, ...] through the C getitem, or None
+ * for its Python path. */
+static PyObject *
+py_flip_view(PyObject *module, PyObject *x)
+{
+    PyObject *out = flip_now(x);
+    return out == Py_None ? Py_NewRef(Py_None) : out;
+}
+
 static PyObject *
 array_function_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -3808,6 +3830,9 @@ static PyMethodDef module_methods[] = {
      "install_matmul(fallback): Array's __matmul__ in C for two computed vectors."},
     {"set_element_ops", py_set_element_ops, METH_VARARGS,
      "set_element_ops(maximum, minimum, negative): np.maximum/np.minimum/- of elements in C."},
+    {"vector_dot", (PyCFunction)(void (*)(void))py_vector_dot, METH_FASTCALL,
+     "vector_dot(x, y): the dot of two computed vectors at once, or None."},
+    {"flip_view", py_flip_view, METH_O, "flip_view(x): x[::-1, ...] as a view, or None."},
     {"view_value", py_view_value, METH_O,
      "view_value(node): NumPy's view of a slice/reshape chain over a computed buffer, or None."},
     {"same_view", (PyCFunction)(void (*)(void))py_same_view, METH_FASTCALL,

@@ -13,6 +13,8 @@ from .graph.node import Node, user_site
 from ._bind import as_node as _as_node
 from .writes import ravels_in_place, reshapes_in_place, view_of
 
+_FLIP_VIEW = getattr(_bind.FAST, "flip_view", None)  # lazyarray/_trace.c: x[::-1, ...], a view
+
 _RESHAPE, _PERMUTE, _SLICE, _CONCAT = (get_op(n) for n in ("reshape", "permute", "slice", "concat"))
 
 
@@ -187,6 +189,10 @@ def slice_node(node: Node, spec: tuple[tuple[int, int, int], ...], site: _bind.S
 
 def flip(x: Any, axis: Any = None) -> Array:
     """numpy.flip / Array API `flip`: a negative-step slice view."""
+    if axis is None and _FLIP_VIEW is not None:  # every axis: x[::-1, ...] through the C getitem
+        done = _FLIP_VIEW(x)
+        if done is not None:
+            return done
     site = user_site(1)
     node = _as_node(x, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)

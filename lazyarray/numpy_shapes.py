@@ -20,6 +20,9 @@ from .linalg import matmul, tensordot
 from . import linalg
 from .complex_functions import conj
 from .searching import nonzero
+from ._bind import FAST as _FAST
+
+_VECTOR_DOT = getattr(_FAST, "vector_dot", None)  # lazyarray/_trace.c: dot of computed vectors
 
 
 def _array(x: Any) -> Array:
@@ -169,6 +172,10 @@ def _linalg() -> Any:
 def dot(a: Any, b: Any, out: Any = None) -> Array:
     """numpy.dot: matmul for 1-D/2-D, a product for 0-d, the last axis of a with the second
     to last of b otherwise. `out` takes NumPy's rules (lazyarray/outputs.py)."""
+    if out is None and _VECTOR_DOT is not None:  # two computed vectors: in C (_trace.c), at once
+        done = _VECTOR_DOT(a, b)
+        if done is not None:
+            return done
     if (out is None and type(a) is Array and type(b) is Array and 0 < len(a.shape) <= 2
             and 0 < len(b.shape) <= 2):
         # an index loop's `dot(A[i, :j], A[j, :j])`: matmul, with nothing more to decide (and

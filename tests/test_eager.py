@@ -914,6 +914,7 @@ def test_np_dot_of_two_slices_is_numpys_bits_at_once(backend, backend_does, dtyp
     A[0, 0] = a[0, 0]  # a buffer of its own: a computed array
     for i, j in [(3, 5), (8, 1), (2, 9), (4, 0)]:
         for got, want in [(np.dot(A[i, :j], A[j % 9, :j]), np.dot(a[i, :j], a[j % 9, :j])),
+                          (la.dot(A[i, :j], A[j % 9, :j]), np.dot(a[i, :j], a[j % 9, :j])),
                           (A[i, :j] @ A[j % 9, :j], a[i, :j] @ a[j % 9, :j])]:  # (`@`: the same)
             assert isinstance(got, la.Array) and got.dtype == want.dtype and got.shape == ()
             assert np.asarray(got).tobytes() == np.asarray(want).tobytes()

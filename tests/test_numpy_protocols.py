@@ -188,14 +188,15 @@ def test_np_flip_of_an_array_is_numpys_view():
     the C getitem (the view la.flip builds): NumPy's values for every rank, a view that writes
     reach the base through, as NumPy's flip is; keywords take the Python dispatch."""
     for shape in [(5,), (3, 4), (2, 3, 2), (0, 3)]:
-        a = np.arange(float(np.prod(shape))).reshape(shape)
-        A = la.asarray(a.copy())
-        np.testing.assert_array_equal(np.asarray(np.flip(A)), np.flip(a))
-        np.testing.assert_array_equal(np.asarray(np.flip(A, axis=0)), np.flip(a, axis=0))
-        if a.size:
-            f, g = np.flip(A), np.flip(a)
-            f[(0,) * a.ndim] = -1.0
-            g[(0,) * a.ndim] = -1.0
-            np.testing.assert_array_equal(np.asarray(A), a)
+        for flip in (np.flip, la.flip):  # (la.flip(x): the same C view, `flip_view`)
+            a = np.arange(float(np.prod(shape))).reshape(shape)
+            A = la.asarray(a.copy())
+            np.testing.assert_array_equal(np.asarray(flip(A)), np.flip(a))
+            np.testing.assert_array_equal(np.asarray(flip(A, axis=0)), np.flip(a, axis=0))
+            if a.size:
+                f, g = flip(A), np.flip(a)
+                f[(0,) * a.ndim] = -1.0
+                g[(0,) * a.ndim] = -1.0
+                np.testing.assert_array_equal(np.asarray(A), a)
     s = la.asarray(np.float64(3.0))
     assert float(np.flip(s)) == 3.0  # 0-d: the Python path, as NumPy (no axes)

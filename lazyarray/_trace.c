@@ -1148,6 +1148,68 @@ done:
     return out;
 }
 
+/* binary_now for one operand (`np.abs(A[i:, i])`, `np.sqrt(row)`): a plain ufunc of an indexed
+ * read computed before any node is built; its leaf's Array, Py_None (borrowed) for the general
+ * path, NULL on error. `loop`: (x's dtype, the result's). */
+static PyObject *
+unary_now(PyObject *op, NodeObject *nx, PyObject *loop)
+{
+    if (EAGER_HOOK == NULL || EXTOBJ_VAR == NULL || UFUNC_CODE == NULL)
+        return Py_None;
+    PyObject *operand = (PyObject *)nx;
+    int allowed = eager_allowed(nx->shape);
+    if (allowed <= 0)
+        return allowed < 0 ? NULL : Py_None;
+    if (!is_seed_op(op) && !reads_indexed(&operand, 1, 1))
+        return Py_None;
+    PyObject *reference = getattr_named(op, A_REFERENCE);
+    if (reference == NULL) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    PyObject *ufunc = PyFunction_Check(reference) && PyFunction_GET_CODE(reference) == UFUNC_CODE
+                          ? plain_ufunc(reference) : NULL;
+    Py_DECREF(reference);
+    if (ufunc == NULL)
+        return Py_None;
+    PyObject *dtype = PyTuple_GET_ITEM(loop, 1), *shape = nx->shape;
+    Py_INCREF(ufunc); /* held: the value below may run Python */
+    Py_INCREF(loop);
+    Py_INCREF(nx);
+    PyObject *a = input_value(nx, 1), *args = a == NULL ? NULL : PyTuple_Pack(1, a);
+    PyObject *out = NULL, *bits = NULL, *result = Py_None;
+    Py_XDECREF(a);
+    if (args == NULL) {
+        PyErr_Clear(); /* (an input C does not take: the general path) */
+        goto done;
+    }
+    int failed = call_checked(ufunc, NULL, args, NULL, NULL, &out, &bits);
+    Py_DECREF(args);
+    if (failed) {
+        result = NULL;
+        goto done;
+    }
+    if (out == NULL)
+        goto done;
+    int plain = plain_result(&out, bits, shape, dtype);
+    if (plain < 0)
+        result = NULL;
+    if (plain <= 0)
+        goto done;
+    PyObject *site = NODE->user_site();
+    PyObject *leaf = site == NULL ? NULL
+                     : NODE->build(INPUT_OP, EMPTY, EAGER_MARK, shape, dtype, out, site);
+    Py_XDECREF(site);
+    result = leaf == NULL ? NULL : make_array(leaf);
+done:
+    Py_XDECREF(out);
+    Py_XDECREF(bits);
+    Py_DECREF(ufunc);
+    Py_DECREF(loop);
+    Py_DECREF(nx);
+    return result;
+}
+
 /* op(x) on the fast path; as try_binary. */
 static PyObject *
 try_unary(PyObject *op, PyObject *x)
@@ -1166,6 +1228,9 @@ try_unary(PyObject *op, PyObject *x)
     if (loop == NULL || !PyTuple_CheckExact(loop) || PyTuple_GET_SIZE(loop) != 2 ||
         PyTuple_GET_ITEM(loop, 0) != nx->dtype)
         return Py_None;
+    PyObject *now = unary_now(op, nx, loop);
+    if (now != Py_None)
+        return now;
     Py_INCREF(loop); /* held across user_site, which may run Python */
     Py_INCREF(nx);
     PyObject *out = NULL, *site = NODE->user_site();

@@ -822,6 +822,52 @@ def test_augmented_writes_of_views_at_once_are_numpys(backend, dtype, op):
         assert got[3] == want[3]
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "bool", "complex128"])
+@pytest.mark.parametrize("name", ["abs", "sqrt", "negative", "exp", "log", "sin", "floor",
+                                  "logical_not", "isnan"])
+def test_unary_ops_on_rows_at_once_are_numpys(backend, backend_does, dtype, name):
+    """`np.abs(A[i:, i])`, `np.sqrt(row)`: _trace.c computes a unary ufunc of an indexed read before
+    any node is built (unary_now); a raised flag or a result it does not take goes the general
+    way. NumPy's values, dtypes, warnings and errstate('raise'), and the result with the compiled
+    path off."""
+    from lazyarray import _bind
+    values = np.array([_ELEMENT_VALUES[:6], _ELEMENT_VALUES[6:12]])
+    if dtype == "bool":
+        values = values > 0
+    elif dtype[0] == "i":
+        values = np.nan_to_num(values, posinf=7, neginf=-7).clip(-100, 100)
+    values = values.astype(dtype)
+    A = la.asarray(values.copy())
+    np_fn, la_fn = getattr(np, name), getattr(la, name)
+    errors = (FloatingPointError, TypeError, ValueError)
+    for row in range(2):
+        for mode in ("warn", "raise"):
+            want, wanted = _recorded(np_fn, (values[row],), np.errstate(all=mode), errors)
+            got, got_w = _recorded(la_fn, (A[row],), la.errstate(all=mode), errors)
+            case = (name, dtype, values[row], mode)
+            if isinstance(want, Exception):
+                assert type(got) is type(want), case
+                continue
+            if isinstance(got, TypeError) and "complex inputs" in str(got):
+                continue  # (the Array API's refusal of complex logical ops, named)
+            assert not isinstance(got, Exception), case
+            if want.dtype == np.float16:  # (float16 computes as float32 here: docs/semantics.md)
+                continue
+            assert got.dtype == want.dtype, case
+            np.testing.assert_array_equal(got, want, err_msg=str(case))
+            assert ({w.split(" encountered")[0] for w in got_w}
+                    == {w.split(" encountered")[0] for w in wanted}), case
+            if mode == "warn" and backend_does("eager") and _bind.FAST is not None:
+                was = _bind.FAST.set_enabled(False)
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        general = np.asarray(la_fn(A[row]))
+                finally:
+                    _bind.FAST.set_enabled(was)
+                np.testing.assert_array_equal(got, general, err_msg=str(case))
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "uint16", "int64",
                                    "bool", "complex64", "complex128"])
 def test_element_reads_are_copies_of_numpys_elements(backend, dtype):

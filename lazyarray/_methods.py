@@ -23,7 +23,7 @@ from . import writes as _writes
 from .array import Array
 from .cache import PAUSED
 from .cuts import _LIMIT as _LIVE_LIMIT
-from .cuts import _LIVE, _prune
+from .cuts import _LIVE, _MIN_LIMIT, _prune
 from .eager import LIMIT as _EAGER_LIMIT
 from .graph import get_op
 from .graph.registry import all_ops
@@ -285,6 +285,8 @@ def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:
     operators = tuple((get_op(op_name), getattr(Array, f"__{name}__"),
                        getattr(Array, f"__r{name}__")) for name, op_name in direct.items())
     _bind.FAST.install(Array, tables, operators)
+    if hasattr(_bind.FAST, "set_live_min_limit"):  # the C prune of _LIVE keeps _prune's floor
+        _bind.FAST.set_live_min_limit(_MIN_LIMIT)
     if hasattr(_bind.FAST, "install_eager"):
         view_ops = tuple(op for op in all_ops() if op.write_back is not None)
         _bind.FAST.install_eager(eager.LIMIT, eager.run_candidate, eager.EAGER_MARK, view_ops,

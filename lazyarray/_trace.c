@@ -556,6 +556,58 @@ reads_indexed(PyObject *const *inputs, Py_ssize_t n, int depth)
     return 0;
 }
 
+/* cuts._prune in C, as make_array calls it (every view and pending result appends to cuts._LIVE;
+ * the list is pruned each time it doubles): the weak references whose Array is alive and
+ * pending kept in place, the limit twice their number (at least cuts._MIN_LIMIT). Python's
+ * `_prune` where an entry is not what C reads (no compiled node). 0, or -1 on error. */
+static Py_ssize_t LIVE_MIN_LIMIT = 256; /* cuts._MIN_LIMIT: set_live_min_limit() */
+
+static int
+prune_live(void)
+{
+    Py_ssize_t n = PyList_GET_SIZE(LIVE), kept = 0;
+    for (Py_ssize_t k = 0; k < n; k++) { /* (first: every entry one C reads) */
+        PyObject *ref = PyList_GET_ITEM(LIVE, k);
+        PyObject *a = PyWeakref_Check(ref) ? PyWeakref_GET_OBJECT(ref) : NULL;
+        if (a == NULL || (a != Py_None && (!PyObject_TypeCheck(a, ARRAY) || NODE_OF(a) == NULL ||
+                                           !PyObject_TypeCheck(NODE_OF(a), NODE->base))))
+            goto python;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *ref = PyList_GET_ITEM(LIVE, k), *a = PyWeakref_GET_OBJECT(ref);
+        if (a == Py_None || PyTuple_GET_SIZE(((NodeObject *)NODE_OF(a))->inputs) == 0)
+            continue;
+        if (kept != k) { /* moved down: the list's count of the reference is unchanged */
+            PyObject *old = PyList_GET_ITEM(LIVE, kept);
+            Py_INCREF(ref);
+            PyList_SET_ITEM(LIVE, kept, ref);
+            Py_DECREF(old);
+        }
+        kept++;
+    }
+    if (kept != n && PyList_SetSlice(LIVE, kept, n, NULL) < 0)
+        return -1;
+    PyObject *limit = PyLong_FromSsize_t(2 * kept > LIVE_MIN_LIMIT ? 2 * kept : LIVE_MIN_LIMIT);
+    if (limit == NULL)
+        return -1;
+    return PyList_SetItem(LIVE_LIMIT, 0, limit);
+python:;
+    PyObject *alive = PyObject_CallNoArgs(PRUNE);
+    Py_XDECREF(alive);
+    return alive == NULL ? -1 : 0;
+}
+
+/* set_live_min_limit(n): cuts._MIN_LIMIT, the least limit prune_live sets. */
+static PyObject *
+py_set_live_min_limit(PyObject *module, PyObject *n)
+{
+    Py_ssize_t v = PyLong_AsSsize_t(n);
+    if (v == -1 && PyErr_Occurred())
+        return NULL;
+    LIVE_MIN_LIMIT = v;
+    Py_RETURN_NONE;
+}
+
 /* Array(node), with `Array.__init__`'s bookkeeping: a pending Array is tracked (weakly) for the
  * cuts. Steals `node`. */
 static PyObject *
@@ -611,13 +663,9 @@ make_array(PyObject *node)
             Py_DECREF(array);
             return NULL;
         }
-        if (PyList_GET_SIZE(LIVE) > limit) {
-            PyObject *alive = PyObject_CallNoArgs(PRUNE);
-            if (alive == NULL) {
-                Py_DECREF(array);
-                return NULL;
-            }
-            Py_DECREF(alive);
+        if (PyList_GET_SIZE(LIVE) > limit && prune_live() < 0) {
+            Py_DECREF(array);
+            return NULL;
         }
     }
     return array;
@@ -3898,6 +3946,8 @@ static PyMethodDef module_methods[] = {
     {"vector_dot", (PyCFunction)(void (*)(void))py_vector_dot, METH_FASTCALL,
      "vector_dot(x, y): the dot of two computed vectors at once, or None."},
     {"flip_view", py_flip_view, METH_O, "flip_view(x): x[::-1, ...] as a view, or None."},
+    {"set_live_min_limit", py_set_live_min_limit, METH_O,
+     "set_live_min_limit(n): cuts._MIN_LIMIT for the C prune of cuts._LIVE."},
     {"view_value", py_view_value, METH_O,
      "view_value(node): NumPy's view of a slice/reshape chain over a computed buffer, or None."},
     {"same_view", (PyCFunction)(void (*)(void))py_same_view, METH_FASTCALL,

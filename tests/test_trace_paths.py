@@ -327,3 +327,25 @@ def test_loop_cut_site_and_error_tests_pass_on_the_python_path():
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", *files],
                           cwd=root, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+@needs_compiled
+def test_the_c_prune_of_live_arrays_keeps_the_pending_ones():
+    """make_array prunes cuts._LIVE in C when it passes its limit (every view and pending result
+    appends to it): the live pending Arrays stay, in creation order, dead ones go, and the limit
+    is cuts._prune's (twice the kept, at least _MIN_LIMIT)."""
+    from lazyarray import cuts
+
+    A = la.asarray(np.arange(12.0).reshape(3, 4))
+    x = la.asarray(np.ones(5))
+    kept = [x * float(i) for i in range(300)]  # pending: no indexed read, so lazy
+    assert all(k._node.inputs for k in kept)
+    for i in range(5000):
+        A[i % 3, 1:3]  # views (pending nodes over A), dead at once
+    live = [a for r in cuts._LIVE if (a := r()) is not None]
+    position = {id(a): n for n, a in enumerate(live)}
+    assert all(id(k) in position for k in kept)
+    assert [position[id(k)] for k in kept] == sorted(position[id(k)] for k in kept)
+    assert len(live) <= len(kept) + 2 * cuts._MIN_LIMIT  # (the dead views went)
+    assert cuts._LIMIT[0] >= max(cuts._MIN_LIMIT, len(kept))
+    np.testing.assert_array_equal(np.asarray(kept[7]), np.full(5, 7.0))

@@ -2562,17 +2562,26 @@ try_getitem(PyObject *self, PyObject *key)
  * `values[positions]` at once for a computed x (a buffer or a view of one) and a computed
  * integer index array of at least one dim, the result within the at-once size; Py_None
  * (borrowed) for the Python path, which also raises NumPy's IndexError naming the line. */
+static int row_list_key(PyObject *key, Py_ssize_t n);
+
 static PyObject *
 gather_now(PyObject *self, PyObject *key)
 {
-    NodeObject *nx = array_node(self), *ni = array_node(key);
-    if (nx == NULL || ni == NULL || !ENABLED || !ARRAY_FIELDS || INT_RANGES == NULL ||
-        EAGER_LIMIT == NULL || PyTuple_GET_SIZE(nx->shape) == 0 ||
-        PyTuple_GET_SIZE(ni->shape) == 0)
+    NodeObject *nx = array_node(self), *ni = PyList_CheckExact(key) ? NULL : array_node(key);
+    if (PyList_CheckExact(key)) { /* `A[[p, i]]`: a row list (row_list_key), NumPy's copy */
+        if (nx == NULL || PyTuple_GET_SIZE(nx->shape) == 0 ||
+            !row_list_key(key, PyLong_AsSsize_t(PyTuple_GET_ITEM(nx->shape, 0))))
+            return PyErr_Occurred() ? NULL : Py_None;
+        ni = NULL;
+    }
+    else if (nx == NULL || ni == NULL || PyTuple_GET_SIZE(nx->shape) == 0 ||
+             PyTuple_GET_SIZE(ni->shape) == 0)
+        return Py_None;
+    if (!ENABLED || !ARRAY_FIELDS || INT_RANGES == NULL || EAGER_LIMIT == NULL)
         return Py_None;
     Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
     Py_ssize_t paused = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0));
-    int integer = PyDict_Contains(INT_RANGES, ni->dtype);
+    int integer = ni == NULL ? 1 : PyDict_Contains(INT_RANGES, ni->dtype);
     if (limit <= 0 || paused != 0 || integer <= 0) {
         PyErr_Clear();
         return Py_None;
@@ -2581,6 +2590,7 @@ gather_now(PyObject *self, PyObject *key)
                            ? (is_ndarray(nx->data) ? Py_NewRef(nx->data) : NULL)
                            : view_value_c(nx);
     PyObject *positions = values == NULL || values == Py_None ? NULL
+                          : ni == NULL ? PyObject_CallOneArg(NP_ASARRAY, key)
                           : PyTuple_GET_SIZE(ni->inputs) == 0
                               ? (is_ndarray(ni->data) ? Py_NewRef(ni->data) : NULL)
                               : view_value_c(ni);
@@ -2621,7 +2631,8 @@ getitem_method(PyObject *self, PyObject *key)
 {
     if (!installed())
         return NULL;
-    PyObject *out = Py_TYPE(key) == ARRAY ? gather_now(self, key) : try_getitem(self, key);
+    PyObject *out = Py_TYPE(key) == ARRAY || PyList_CheckExact(key) ? gather_now(self, key)
+                                                                    : try_getitem(self, key);
     if (out != Py_None)
         return out;
     if (GETITEM_FALLBACK == NULL) {
@@ -2967,6 +2978,34 @@ basic_key(PyObject *key, Py_ssize_t ndim)
     return 1;
 }
 
+/* Whether `key` is a list of distinct Python ints, each in range for a first dimension of `n`
+ * (`A[[i, p]]`: a row swap's key; no bools, which NumPy reads as a mask, and no repeats, whose
+ * write order NumPy leaves open). */
+static int
+row_list_key(PyObject *key, Py_ssize_t n)
+{
+    Py_ssize_t m = PyList_GET_SIZE(key);
+    if (m == 0 || m > 8)
+        return 0;
+    long long seen[8];
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *item = PyList_GET_ITEM(key, k);
+        if (!PyLong_CheckExact(item))
+            return 0;
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
+        if (overflow || v < -(long long)n || v >= (long long)n) {
+            PyErr_Clear();
+            return 0;
+        }
+        seen[k] = v < 0 ? v + n : v;
+        for (Py_ssize_t j = 0; j < k; j++)
+            if (seen[j] == seen[k])
+                return 0;
+    }
+    return 1;
+}
+
 /* `A[key] = V` for a root A whose buffer only A and its live views read (view_holders_c), a
  * basic key, and V a Python float into float64 or a computed value of A's dtype (a buffer or
  * NumPy's view of one, A's own included: `p[:, -1] = p[:, -2]`): NumPy's `data[key] = V` (it
@@ -2979,9 +3018,14 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
     NodeObject *old = array_node(self);
     PyObject *views = VIEW_OF(self);
     if (old == NULL || views == NULL || old->op != INPUT_OP || PyTuple_GET_SIZE(old->inputs) != 0 ||
-        !is_ndarray(old->data) || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0 ||
-        !basic_key(key, PyTuple_GET_SIZE(old->shape)))
+        !is_ndarray(old->data) || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
         return 0;
+    /* a basic key writes NumPy's view of the region; a row list (`A[[i, p]] = A[[p, i]]`)
+     * writes the rows through NumPy's own indexed assignment */
+    int rows = PyList_CheckExact(key) && PyTuple_GET_SIZE(old->shape) >= 1 &&
+               row_list_key(key, PyLong_AsSsize_t(PyTuple_GET_ITEM(old->shape, 0)));
+    if (!rows && !basic_key(key, PyTuple_GET_SIZE(old->shape)))
+        return PyErr_Occurred() ? -1 : 0;
     PyObject *source; /* a new reference */
     int fresh = 0;    /* source is NumPy's view made here (its base reference is ours) */
     if (PyFloat_CheckExact(value)) {
@@ -3015,18 +3059,20 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
     }
     else if (views != Py_None)
         goto done;
-    target = PyObject_GetItem(old->data, key);
-    if (target == NULL) {
-        PyErr_Clear(); /* (an index out of range: the Python path raises it) */
-        goto done;
+    if (!rows) {
+        target = PyObject_GetItem(old->data, key);
+        if (target == NULL) {
+            PyErr_Clear(); /* (an index out of range: the Python path raises it) */
+            goto done;
+        }
+        if (!is_ndarray(target)) /* (an element: NumPy's scalar) */
+            goto done;
     }
-    if (!is_ndarray(target)) /* (an element: NumPy's scalar) */
-        goto done;
     Py_ssize_t holders = PyList_GET_SIZE(live) ? view_holders_c((PyObject *)old, live, Py_None) : 0;
-    /* readers of the buffer: the node's data, target's base, and the base of the view of it
-     * made here; any other (another Array's buffer viewing it, an export) is a reader that
-     * must keep its value: then no write in place */
-    Py_ssize_t allowed = 2;
+    /* readers of the buffer: the node's data, target's base (a basic key's view), and the base
+     * of the view of it made here; any other (another Array's buffer viewing it, an export) is
+     * a reader that must keep its value: then no write in place */
+    Py_ssize_t allowed = rows ? 1 : 2;
     if (fresh) {
         PyObject *base = getattr_named(source, A_BASE);
         if (base == NULL)
@@ -3050,15 +3096,19 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
         if (size > WRITE_LIMIT_C)
             goto done;
         copy = PyObject_CallMethodNoArgs(old->data, COPY_NAME); /* C order, its own */
-        PyObject *into = copy == NULL ? NULL : PyObject_GetItem(copy, key);
+        PyObject *into = copy == NULL || rows ? Py_XNewRef(copy) : PyObject_GetItem(copy, key);
         if (into == NULL) {
             Py_XDECREF(copy);
             goto error;
         }
-        Py_SETREF(target, into);
+        if (rows)
+            Py_DECREF(into);
+        else
+            Py_SETREF(target, into);
     }
+    PyObject *dest = !rows ? target : copy != NULL ? copy : old->data; /* (borrowed) */
     if (is_ndarray(source)) { /* NumPy drops leading unit dims here: the general path decides */
-        PyObject *nd_t = PyObject_GetAttrString(target, "ndim");
+        PyObject *nd_t = PyObject_GetAttrString(dest, "ndim");
         PyObject *nd_s = nd_t == NULL ? NULL : PyObject_GetAttrString(source, "ndim");
         int deeper = nd_s != NULL && PyObject_RichCompareBool(nd_s, nd_t, Py_GT) == 1;
         Py_XDECREF(nd_t);
@@ -3070,7 +3120,7 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
             goto done;
         }
     }
-    if (PyObject_SetItem(target, Py_Ellipsis, source) < 0) {
+    if (PyObject_SetItem(dest, rows ? key : Py_Ellipsis, source) < 0) {
         Py_XDECREF(copy);
         if (!PyErr_ExceptionMatches(PyExc_ValueError))
             goto error;

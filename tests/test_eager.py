@@ -1124,3 +1124,36 @@ def test_a_region_write_into_a_root_another_handle_reads_copies_it(backend, back
     np.testing.assert_array_equal(np.asarray(row), want[2])
     np.testing.assert_array_equal(np.asarray(keep), want_keep)
     np.testing.assert_array_equal(np.asarray(p), want)
+
+
+def test_row_swaps_by_lists_of_ints_are_numpys(backend):
+    """gauss_pivot's `Ab[[i, p]] = Ab[[p, i]]`: a list of distinct in-range Python ints reads the
+    rows at once (NumPy's copy) and writes them into the buffer where only the root and its live
+    views read it (a live row view sees the write), into the handle's own copy where another
+    handle reads it; repeats, bools (a mask), out-of-range ints take the general path and its
+    errors."""
+    a = np.arange(24.0).reshape(6, 4)
+    A = la.asarray(a.copy())
+    A[0, 0] = a[0, 0]  # a buffer of its own
+    got = A[[4, 1, -1]]
+    np.testing.assert_array_equal(np.asarray(got), a[[4, 1, -1]])
+    A[[1, 4]] = A[[4, 1]]
+    a[[1, 4]] = a[[4, 1]]
+    np.testing.assert_array_equal(np.asarray(got), np.arange(24.0).reshape(6, 4)[[4, 1, -1]])
+    row, keep, kept = A[2], A.copy(), a.copy()
+    A[[2, -1]] = A[[-1, 2]]
+    a[[2, -1]] = a[[-1, 2]]
+    np.testing.assert_array_equal(np.asarray(row), a[2])
+    np.testing.assert_array_equal(np.asarray(keep), kept)
+    A[[0, 0]] = la.asarray(np.full((2, 4), 5.0))  # repeats: the general path
+    a[[0, 0]] = 5.0
+    A[[True, False, True, False, False, False]] = -1.0  # a mask
+    a[[True, False, True, False, False, False]] = -1.0
+    np.testing.assert_array_equal(np.asarray(A), a)
+    with pytest.raises(IndexError, match="out of bounds"):
+        A[[6]]
+    with pytest.raises(IndexError):
+        A[[1, 9]] = 0.0
+    with pytest.raises(ValueError):
+        A[[1, 2]] = la.asarray(np.ones((3, 4)))  # shapes NumPy refuses
+    np.testing.assert_array_equal(np.asarray(A), a)

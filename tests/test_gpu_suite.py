@@ -39,6 +39,7 @@ def _pytest(args: list[str], env: dict[str, str], tmp_path: Path) -> subprocess.
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.exhaustive  # (collects the whole tree in a subprocess: ~15 s, the fast tier's longest)
 def test_gpu_tests_collect_and_skip_with_the_reason_without_cupy(tmp_path):
     blocker = tmp_path / "cupy"  # CuPy absent, even where it is installed
     blocker.mkdir()

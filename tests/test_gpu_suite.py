@@ -57,6 +57,7 @@ def test_gpu_tests_collect_and_skip_with_the_reason_without_cupy(tmp_path):
     assert "error" not in done.stdout.lower().split("short test summary")[0], done.stdout
 
 
+@pytest.mark.exhaustive  # (a pytest subprocess: ~4 s)
 def test_the_suite_time_cap_skips_what_has_not_started_and_chosen_modules_go_first(tmp_path):
     env = dict(os.environ, LAZYARRAY_TEST_DEADLINE=str(time.time() - 1),
                LAZYARRAY_TEST_FIRST="test_cuda_launch")

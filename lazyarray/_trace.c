@@ -972,75 +972,98 @@ int_element_arithmetic(int which, PyObject *x, PyObject *y)
     return leaf_array(PyLong_FromLongLong(value), dtype);
 }
 
+/* The ufunc of `op` where its reference is a plain ufunc (`ufunc(*xs)`: NumPy broadcasts its
+ * inputs itself): a new reference, or NULL with no error set. */
+static PyObject *
+plain_ufunc_of(PyObject *op)
+{
+    PyObject *reference = getattr_named(op, A_REFERENCE);
+    if (reference == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *ufunc = UFUNC_CODE != NULL && PyFunction_Check(reference) &&
+                              PyFunction_GET_CODE(reference) == UFUNC_CODE
+                          ? plain_ufunc(reference) : NULL;
+    Py_XINCREF(ufunc);
+    Py_DECREF(reference);
+    return ufunc;
+}
+
+/* make_array's at-once test (eager_candidate), made on the op and operands of a node not built
+ * yet: 1 where the node would be computed now, 0 where not, -1 on error. */
+static int
+at_once(PyObject *op, PyObject *const *operands, Py_ssize_t n, PyObject *shape)
+{
+    if (EAGER_HOOK == NULL || EXTOBJ_VAR == NULL || UFUNC_CODE == NULL || op == BROADCAST_OP)
+        return 0;
+    int allowed = eager_allowed(shape);
+    if (allowed <= 0)
+        return allowed;
+    return is_seed_op(op) || reads_indexed(operands, n, 1);
+}
+
+/* `ufunc(*args)` (args stolen; NULL: an input C did not take, its error cleared) as the Array of
+ * an at-once leaf of `shape` and `dtype`: where the result is a fresh C-contiguous array of both
+ * and no flag was raised. Py_None (borrowed) for the general path, NULL on error. */
+static PyObject *
+ufunc_leaf(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dtype)
+{
+    if (args == NULL) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    PyObject *out, *bits, *result = Py_None;
+    int failed = call_checked(ufunc, NULL, args, NULL, NULL, &out, &bits);
+    Py_DECREF(args);
+    if (failed)
+        return NULL;
+    if (out == NULL)
+        return Py_None;
+    int plain = plain_result(&out, bits, shape, dtype);
+    if (plain < 0)
+        result = NULL;
+    else if (plain) {
+        PyObject *site = NODE->user_site();
+        PyObject *leaf = site == NULL ? NULL
+                         : NODE->build(INPUT_OP, EMPTY, EAGER_MARK, shape, dtype, out, site);
+        Py_XDECREF(site);
+        result = leaf == NULL ? NULL : make_array(leaf);
+    }
+    Py_XDECREF(out);
+    Py_XDECREF(bits);
+    return result;
+}
+
 /* The at-once path's common case before any node is built: `x op y` whose node one_op_now would
- * compute (make_array's eager_candidate test, made on the operands) with a plain ufunc into a
- * fresh array, no flag raised. Its leaf's Array, without the op node, the scalar's leaf and the
- * broadcast that the node would have needed and dropped (~0.3 us). Py_None (borrowed) where it
- * does not apply: the general path then builds the node (and computes it, reporting flags); NULL
- * on error. `loop`: (x's, y's, the result's dtype); `shape`: the broadcast shape. */
+ * compute (at_once) with a plain ufunc into a fresh array, no flag raised. Its leaf's Array,
+ * without the op node, the scalar's leaf and the broadcast that the node would have needed and
+ * dropped (~0.3 us). Py_None (borrowed) where it does not apply: the general path then builds
+ * the node (and computes it, reporting flags); NULL on error. `loop`: (x's, y's, the result's
+ * dtype); `shape`: the broadcast shape. */
 static PyObject *
 binary_now(PyObject *op, PyObject *x, PyObject *y, NodeObject *nx, NodeObject *ny,
            PyObject *loop, PyObject *shape)
 {
-    if (EAGER_HOOK == NULL || EXTOBJ_VAR == NULL || UFUNC_CODE == NULL || op == BROADCAST_OP)
-        return Py_None;
     PyObject *operands[2];
     Py_ssize_t n = 0;
     if (nx != NULL)
         operands[n++] = (PyObject *)nx;
     if (ny != NULL)
         operands[n++] = (PyObject *)ny;
-    int allowed = eager_allowed(shape);
-    if (allowed <= 0)
-        return allowed < 0 ? NULL : Py_None;
-    if (!is_seed_op(op) && !reads_indexed(operands, n, 1))
-        return Py_None;
-    PyObject *reference = getattr_named(op, A_REFERENCE);
-    if (reference == NULL) {
-        PyErr_Clear();
-        return Py_None;
-    }
-    PyObject *ufunc = PyFunction_Check(reference) && PyFunction_GET_CODE(reference) == UFUNC_CODE
-                          ? plain_ufunc(reference) : NULL;
-    Py_DECREF(reference);
+    int now = at_once(op, operands, n, shape);
+    PyObject *ufunc = now > 0 ? plain_ufunc_of(op) : NULL;
     if (ufunc == NULL)
-        return Py_None;
-    PyObject *result_dtype = PyTuple_GET_ITEM(loop, 2);
-    Py_INCREF(ufunc); /* held: the values below may run Python */
-    Py_INCREF(loop);
+        return now < 0 ? NULL : Py_None;
+    Py_INCREF(loop); /* held: the values below may run Python */
     Py_INCREF(shape);
     PyObject *a = nx ? input_value(nx, 1) : scalar_array(x, PyTuple_GET_ITEM(loop, 0));
     PyObject *b = a == NULL ? NULL
                   : ny ? input_value(ny, 1) : scalar_array(y, PyTuple_GET_ITEM(loop, 1));
-    PyObject *args = b == NULL ? NULL : PyTuple_Pack(2, a, b), *out = NULL, *bits = NULL;
-    PyObject *result = Py_None;
+    PyObject *args = b == NULL ? NULL : PyTuple_Pack(2, a, b);
     Py_XDECREF(a);
     Py_XDECREF(b);
-    if (args == NULL) {
-        PyErr_Clear(); /* (an input C does not take: the general path) */
-        goto done;
-    }
-    int failed = call_checked(ufunc, NULL, args, NULL, NULL, &out, &bits);
-    Py_DECREF(args);
-    if (failed) {
-        result = NULL;
-        goto done;
-    }
-    if (out == NULL)
-        goto done;
-    int plain = plain_result(&out, bits, shape, result_dtype);
-    if (plain < 0)
-        result = NULL;
-    if (plain <= 0)
-        goto done;
-    PyObject *site = NODE->user_site();
-    PyObject *leaf = site == NULL ? NULL
-                     : NODE->build(INPUT_OP, EMPTY, EAGER_MARK, shape, result_dtype, out, site);
-    Py_XDECREF(site);
-    result = leaf == NULL ? NULL : make_array(leaf);
-done:
-    Py_XDECREF(out);
-    Py_XDECREF(bits);
+    PyObject *result = ufunc_leaf(ufunc, args, shape, PyTuple_GET_ITEM(loop, 2));
     Py_DECREF(ufunc);
     Py_DECREF(loop);
     Py_DECREF(shape);
@@ -1202,56 +1225,16 @@ done:
 static PyObject *
 unary_now(PyObject *op, NodeObject *nx, PyObject *loop)
 {
-    if (EAGER_HOOK == NULL || EXTOBJ_VAR == NULL || UFUNC_CODE == NULL)
-        return Py_None;
     PyObject *operand = (PyObject *)nx;
-    int allowed = eager_allowed(nx->shape);
-    if (allowed <= 0)
-        return allowed < 0 ? NULL : Py_None;
-    if (!is_seed_op(op) && !reads_indexed(&operand, 1, 1))
-        return Py_None;
-    PyObject *reference = getattr_named(op, A_REFERENCE);
-    if (reference == NULL) {
-        PyErr_Clear();
-        return Py_None;
-    }
-    PyObject *ufunc = PyFunction_Check(reference) && PyFunction_GET_CODE(reference) == UFUNC_CODE
-                          ? plain_ufunc(reference) : NULL;
-    Py_DECREF(reference);
+    int now = at_once(op, &operand, 1, nx->shape);
+    PyObject *ufunc = now > 0 ? plain_ufunc_of(op) : NULL;
     if (ufunc == NULL)
-        return Py_None;
-    PyObject *dtype = PyTuple_GET_ITEM(loop, 1), *shape = nx->shape;
-    Py_INCREF(ufunc); /* held: the value below may run Python */
-    Py_INCREF(loop);
+        return now < 0 ? NULL : Py_None;
+    Py_INCREF(loop); /* held: the value below may run Python */
     Py_INCREF(nx);
     PyObject *a = input_value(nx, 1), *args = a == NULL ? NULL : PyTuple_Pack(1, a);
-    PyObject *out = NULL, *bits = NULL, *result = Py_None;
     Py_XDECREF(a);
-    if (args == NULL) {
-        PyErr_Clear(); /* (an input C does not take: the general path) */
-        goto done;
-    }
-    int failed = call_checked(ufunc, NULL, args, NULL, NULL, &out, &bits);
-    Py_DECREF(args);
-    if (failed) {
-        result = NULL;
-        goto done;
-    }
-    if (out == NULL)
-        goto done;
-    int plain = plain_result(&out, bits, shape, dtype);
-    if (plain < 0)
-        result = NULL;
-    if (plain <= 0)
-        goto done;
-    PyObject *site = NODE->user_site();
-    PyObject *leaf = site == NULL ? NULL
-                     : NODE->build(INPUT_OP, EMPTY, EAGER_MARK, shape, dtype, out, site);
-    Py_XDECREF(site);
-    result = leaf == NULL ? NULL : make_array(leaf);
-done:
-    Py_XDECREF(out);
-    Py_XDECREF(bits);
+    PyObject *result = ufunc_leaf(ufunc, args, nx->shape, PyTuple_GET_ITEM(loop, 1));
     Py_DECREF(ufunc);
     Py_DECREF(loop);
     Py_DECREF(nx);
@@ -1382,18 +1365,10 @@ inplace_now(int which, PyObject *self, PyObject *other)
     int allowed = eager_allowed(sn->shape);
     if (allowed <= 0)
         return allowed;
-    PyObject *reference = getattr_named(op, A_REFERENCE);
-    if (reference == NULL) {
-        PyErr_Clear();
-        return 0;
-    }
-    PyObject *ufunc = PyFunction_Check(reference) && PyFunction_GET_CODE(reference) == UFUNC_CODE
-                          ? plain_ufunc(reference) : NULL;
-    Py_DECREF(reference);
+    PyObject *ufunc = plain_ufunc_of(op);
     if (ufunc == NULL)
         return 0;
     PyObject *target, *live, *b = NULL, *args = NULL, *out = NULL, *bits = NULL;
-    Py_INCREF(ufunc);
     Py_INCREF(loop);
     int result = writable_target(self, vn, old, &target, &live);
     if (result <= 0)

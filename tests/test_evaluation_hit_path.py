@@ -186,6 +186,20 @@ def test_a_data_error_on_the_hit_path_names_this_line(path, how):
     np.testing.assert_array_equal(np.asarray(x[i] * 2.0), [0.0, 4.0])  # and carries on
 
 
+def _interrupt_the_launcher(monkeypatch, record) -> list[int]:
+    """The hit path's record with a launcher that raises KeyboardInterrupt (and no direct launch);
+    the sizes of the node lists cuts.forget is then given, as they come."""
+    def interrupted(plan, arrays, scalars):
+        raise KeyboardInterrupt
+
+    forgotten: list[int] = []
+    real_forget = evaluation.cuts.forget
+    monkeypatch.setattr(evaluation.cuts, "forget",
+                        lambda nodes: forgotten.append(len(nodes)) or real_forget(nodes))
+    cache._HIT[0] = record[:7] + (interrupted,) + record[8:10] + (None,)
+    return forgotten
+
+
 @needs_hit_path
 def test_keyboard_interrupt_from_the_launcher_propagates(monkeypatch, fresh_caches):
     a = la.array(f32(16))
@@ -195,14 +209,7 @@ def test_keyboard_interrupt_from_the_launcher_propagates(monkeypatch, fresh_cach
         record = cache._HIT[0]
         assert record is not None
 
-        def interrupted(plan, arrays, scalars):
-            raise KeyboardInterrupt
-
-        forgotten = []
-        real_forget = evaluation.cuts.forget
-        monkeypatch.setattr(evaluation.cuts, "forget",
-                            lambda nodes: forgotten.append(len(nodes)) or real_forget(nodes))
-        cache._HIT[0] = record[:7] + (interrupted,) + record[8:10] + (None,)  # no direct launch
+        forgotten = _interrupt_the_launcher(monkeypatch, record)
         y = a + 2.0
         with pytest.raises(KeyboardInterrupt):
             np.asarray(y)
@@ -646,14 +653,7 @@ def test_keyboard_interrupt_from_the_held_launch_propagates(monkeypatch, fresh_c
             float(la.sum(w * w))
         record = cache._HIT[0]
 
-        def interrupted(plan, arrays, scalars):
-            raise KeyboardInterrupt
-
-        forgotten = []
-        real_forget = evaluation.cuts.forget
-        monkeypatch.setattr(evaluation.cuts, "forget",
-                            lambda nodes: forgotten.append(len(nodes)) or real_forget(nodes))
-        cache._HIT[0] = record[:7] + (interrupted,) + record[8:10] + (None,)  # no direct launch
+        forgotten = _interrupt_the_launcher(monkeypatch, record)
         w = w * 0.99 + a * 0.01
         loss = la.sum(w * w)
         with pytest.raises(KeyboardInterrupt):

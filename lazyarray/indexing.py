@@ -12,6 +12,7 @@ import numpy as np
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import element as _eager_element
 from .eager import gather as _eager_gather
+from .eager import masked as _eager_masked
 from .eager import is_same_view as _is_same_view
 from . import _bind, advanced_index, masking
 from .writes import rebind, same_view, view_of
@@ -222,7 +223,21 @@ def getitem(x: Array, key: Any) -> Array:
         done = _eager_gather(x._node, key._node, site)
         if done is not None:
             return Array(done)
+    if (t is Array or t is np.ndarray) and key.dtype == bool and _EAGER_LIMIT[0]:
+        done = _masked_now(x, key, site)
+        if done is not None:
+            return Array(done)
     return Array(general_getitem(x._node, key, site))
+
+
+def _masked_now(x: Array, key: Array | np.ndarray, site: _bind.Site) -> Node | None:
+    """`x[mask]` computed now (eager.masked) once the mask is: x computed before, or by the
+    mask's own graph (`z[abs(z) < 2]`); None for the general path, which also raises NumPy's
+    IndexError for a mask that does not match x's dimensions."""
+    if not key.ndim or key.ndim > x.ndim or tuple(key.shape) != x.shape[:key.ndim]:
+        return None
+    mask, node = masking._computed_mask(key, site, x._node)
+    return _eager_masked(node, mask, site)
 
 
 def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:

@@ -162,3 +162,56 @@ def test_capability_and_array_api_extra(reference_backend):
     xpx = pytest.importorskip("array_api_extra")
     got = xpx.setdiff1d(la.asarray([5, 1, 3, 1, 7]), la.asarray([1, 7]))
     np.testing.assert_array_equal(np.asarray(got), np.setdiff1d([5, 1, 3, 1, 7], [1, 7]))
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(t) for t in ("bool", "uint8", "int64", "float32",
+                                                         "complex128")], ids=str)
+def test_masked_reads_of_computed_values_now(backend, dtype, fresh_caches):
+    """`x[mask]` of a computed x (a buffer, or a view of one) and a computed mask is NumPy's
+    `data[mask]` at once (lazyarray/eager.py masked): no plan, a buffer of its own. The values,
+    dtypes and copies match NumPy's and the general path's (eager_size=0)."""
+    rng = np.random.default_rng(5)
+    a = draw(rng, dtype, (6, 5))
+    m2, m1 = rng.random((6, 5)) > 0.4, rng.random(6) > 0.5
+    cases = [(lambda x: x, m2), (lambda x: x, m1), (lambda x: x[::2, 1:], m2[::2, 1:]),
+             (lambda x: x.T, m2.T), (lambda x: x[1], m2[1]), (lambda x: x, np.zeros(6, bool)),
+             (lambda x: x[:0], np.zeros(0, bool))]
+    for pick, mask in cases:
+        want = pick(a)[mask]
+        got = []
+        for size in (None, 0):
+            with la.config(**({} if size is None else {"eager_size": size})):
+                x = la.asarray(a)
+                built = la.cache_info().plans_built
+                for m in (mask, la.asarray(mask)):
+                    r = pick(x)[m]
+                    if size is None:
+                        assert r._node.holds_buffer and la.cache_info().plans_built == built
+                    got.append(r)
+                probe = pick(x)[mask]
+                probe[...] = 0  # the result is a copy: x keeps its values
+                assert_matches(x, a)
+        for g in got:
+            assert_matches(g, want)
+
+
+def test_masked_read_of_a_pending_value_and_mask(backend):
+    """A pending x the mask computes (`z[abs(z) < 2]`) reads at once after the mask; one the
+    mask does not compute keeps the lazy gather; a write to x after the read leaves the result."""
+    a = np.linspace(-3.0, 3.0, 20000)  # above eager_size: `other` stays pending
+    x = la.asarray(a)
+    z = x * x - 1.0
+    keep = abs(z) < 2.0
+    got = z[keep]
+    other = la.asarray(a) * 3.0
+    lazy = other[keep]
+    assert got._node.holds_buffer and not lazy._node.holds_buffer
+    zz = a * a - 1.0
+    z[:] = 0.0
+    assert_matches(got, zz[abs(zz) < 2.0])
+    assert_matches(lazy, (a * 3.0)[abs(zz) < 2.0])
+    with pytest.raises(IndexError, match=r"shape \(39,\)") as info:
+        x[np.ones(39, bool)]
+    with pytest.raises(IndexError, match=r"shape \(2, 3\)"):
+        la.zeros((3, 2))[la.ones((2, 3), dtype=bool)]
+    assert "test_masking.py" in str(info.value)

@@ -16,7 +16,7 @@ import numpy as np
 import lazyarray  # what `__array_namespace__` returns (still initializing when this module runs)
 
 from . import (_bind, array_api, complex_functions, creation, dask, elementwise, indexing, linalg,
-               manipulation, reductions, searching, shaping)
+               manipulation, masking, reductions, searching, shaping)
 from . import elementwise as ew  # the operator tables' short name
 from . import eager
 from . import writes as _writes
@@ -71,6 +71,9 @@ def __setitem__(self: Array, key: Any, value: Any) -> None:
         if (tk is tuple or tk is int or tk is slice) and _EAGER_LIMIT[0] and eager.write_basic(
                 self, key, value._node if type(value) is Array else value):
             return  # written into a buffer only this handle holds
+        if ((tk is Array or tk is np.ndarray) and key.dtype == bool and _EAGER_LIMIT[0]
+                and masking.write_now(self, key, value, site)):
+            return  # `x[mask] = v` of computed values, at once (lazyarray/masking.py)
         old = self._node
         new = set_node(self, key, value, site)
         if _EAGER_LIMIT[0] and eager.is_settled_base(old):

@@ -327,6 +327,29 @@ def masked(x: Node, mask: Node, site: Any) -> Node | None:
     return Node(_INPUT, (), EAGER_MARK, out.shape, out.dtype, out, site)
 
 
+def masked_write(old: Node, mask: Node, value: Any) -> Node | None:
+    """The value of `x[mask] = v` for a computed x (`old`, a buffer), a computed boolean mask of
+    its leading dims and a computed value of its dtype (a NumPy array, or a Python float into
+    float64): a new buffer, NumPy's copy written by NumPy's masked assignment; None for the
+    general path (a scatter at the mask's nonzero), which also raises NumPy's errors at the
+    line (a value that does not match the count). The copy keeps every other reader's value."""
+    if (not LIMIT[0] or _state.busy or _state.stand_ins or old.inputs or mask.inputs
+            or type(old.data) is not np.ndarray or type(mask.data) is not np.ndarray
+            or mask.dtype.kind != "b" or old.shape[:mask.ndim] != mask.shape):
+        return None
+    if type(value) is float:
+        if old.dtype != np.float64:
+            return None
+    elif type(value) is not np.ndarray or value.dtype != old.dtype:
+        return None
+    out = np.array(old.data, order="C")
+    try:
+        out[mask.data] = value
+    except ValueError:  # (NumPy checks the count before it writes)
+        return None
+    return Node(_INPUT, (), (), out.shape, out.dtype, out, old.site)
+
+
 def computed_values(new: Node) -> Node:
     """A write's node with its values (and indices) computed now where they are small: the
     caller drops the old node, so their graphs (`A[i] = A[i] * 2` reads A's buffer) stop

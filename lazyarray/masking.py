@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _bind
+from . import _bind, eager
 from .array import Array
 from .graph.node import Node
 from .manipulation import reshape_node
@@ -135,6 +135,34 @@ def rewrite_getitem(node: Node, key: Any, site: _bind.Site) -> tuple[Node, Any]:
     else:
         keys[j] = _flat_true(mask, Array(node).device, site)
     return node, tuple(keys)
+
+
+def write_now(x: Array, key: Array | np.ndarray, value: Any, site: _bind.Site) -> bool:
+    """`x[mask] = v` at once (eager.masked_write) for a mask of x's leading dims, once the mask,
+    x (where the mask's graph computes it) and a value Array are computed: nbody's
+    `r[r > 0] = r[r > 0] ** -1.5` built a nonzero, a take and a scatter per step. False for the
+    general path (at_update)."""
+    if not key.ndim or key.ndim > x.ndim or tuple(key.shape) != x.shape[:key.ndim]:
+        return False
+    if type(value) is Array:
+        if value.dtype != x.dtype or is_busy():
+            return False
+    elif type(value) is not float:
+        return False
+    mask, node = _computed_mask(key, site, x._node)
+    if type(value) is Array:
+        data = eager.view_value(value._node)  # (a buffer, or a view of one)
+        if data is None:
+            evaluate_arrays([value])
+            data = eager.view_value(value._node)
+        if data is None:
+            return False
+        value = data
+    new = eager.masked_write(node, mask, value)
+    if new is None:
+        return False
+    x._node = new
+    return True
 
 
 def _has_advanced_companion(keys: list[Any], j: int) -> bool:

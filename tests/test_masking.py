@@ -215,3 +215,43 @@ def test_masked_read_of_a_pending_value_and_mask(backend):
     with pytest.raises(IndexError, match=r"shape \(2, 3\)"):
         la.zeros((3, 2))[la.ones((2, 3), dtype=bool)]
     assert "test_masking.py" in str(info.value)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")  # (drawn values: inf * 2)
+@pytest.mark.parametrize("dtype", [np.dtype(t) for t in ("int32", "float64", "complex64")],
+                         ids=str)
+def test_masked_writes_of_computed_values_now(backend, dtype):
+    """`x[mask] = v` of computed values is NumPy's masked assignment into a copy, at once
+    (masking.write_now): values and dtypes as NumPy's; every other reader of the old value (an
+    alias, a pending expression, an export) keeps it; the value's own view of x reads the old
+    buffer, as NumPy's copy-on-overlap does; the general path (eager_size=0) agrees."""
+    rng = np.random.default_rng(7)
+    a = draw(rng, dtype, (5, 4))
+    m2, m1 = rng.random((5, 4)) > 0.5, rng.random(5) > 0.4
+    for size in (None, 0):
+        with la.config(**({} if size is None else {"eager_size": size})):
+            cases = [(m2, lambda x: x[m2] * 2), (m1, lambda x: x[m1][:, ::-1]),
+                     (m2, lambda x: x.reshape(-1)[::-1][m2.reshape(-1)[::-1]]),
+                     (np.zeros(5, bool), lambda x: x[np.zeros(5, bool)])]
+            if dtype == np.float64:
+                cases.append((m2, lambda x: 2.5))
+            for mask, value in cases:
+                want = a.copy()
+                with np.errstate(all="ignore"):  # (drawn values: inf * 2)
+                    want[mask] = value(want)
+                x = la.asarray(a)
+                alias, pending, export = x, x + 1, np.asarray(x)
+                for m in (mask, la.asarray(mask)):
+                    y = la.asarray(a)
+                    y[m] = value(y)
+                    assert_matches(y, want)
+                x[la.asarray(mask)] = value(x)
+                assert_matches(x, want)
+                assert_matches(pending, a + 1)
+                np.testing.assert_array_equal(export, a)
+                assert alias is x  # (the handle itself rebinds: NumPy's alias sees the write)
+    x = la.asarray(a)
+    with pytest.raises((ValueError, IndexError)) as info:
+        x[m2] = la.asarray(np.ones(int(m2.sum()) + 1, dtype))  # one value too many
+    assert "test_masking.py" in str(info.value)
+    assert_matches(x, a)

@@ -3034,20 +3034,23 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
     }
     else if (views != Py_None)
         goto done;
+    int element = 0; /* `A[i, j] = v` while a view of A lives (try_write_element declined) */
     if (!rows) {
         target = PyObject_GetItem(old->data, key);
         if (target == NULL) {
             PyErr_Clear(); /* (an index out of range: the Python path raises it) */
             goto done;
         }
-        if (!is_ndarray(target)) /* (an element: NumPy's scalar) */
-            goto done;
+        if (!is_ndarray(target)) { /* an element (NumPy's scalar): written by its key */
+            Py_CLEAR(target);
+            element = 1;
+        }
     }
     Py_ssize_t holders = PyList_GET_SIZE(live) ? view_holders_c((PyObject *)old, live, Py_None) : 0;
     /* readers of the buffer: the node's data, target's base (a basic key's view), and the base
      * of the view of it made here; any other (another Array's buffer viewing it, an export) is
      * a reader that must keep its value: then no write in place */
-    Py_ssize_t allowed = rows ? 1 : 2;
+    Py_ssize_t allowed = rows || element ? 1 : 2;
     if (fresh) {
         PyObject *base = getattr_named(source, A_BASE);
         if (base == NULL)
@@ -3071,21 +3074,24 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
         if (size > WRITE_LIMIT_C)
             goto done;
         copy = PyObject_CallMethodNoArgs(old->data, COPY_NAME); /* C order, its own */
-        PyObject *into = copy == NULL || rows ? Py_XNewRef(copy) : PyObject_GetItem(copy, key);
+        PyObject *into = copy == NULL || rows || element ? Py_XNewRef(copy)
+                                                         : PyObject_GetItem(copy, key);
         if (into == NULL) {
             Py_XDECREF(copy);
             goto error;
         }
-        if (rows)
+        if (rows || element)
             Py_DECREF(into);
         else
             Py_SETREF(target, into);
     }
-    PyObject *dest = !rows ? target : copy != NULL ? copy : old->data; /* (borrowed) */
+    int keyed = rows || element; /* written by the key itself, not into target's view */
+    PyObject *dest = !keyed ? target : copy != NULL ? copy : old->data; /* (borrowed) */
     if (is_ndarray(source)) { /* NumPy drops leading unit dims here: the general path decides */
         PyObject *nd_t = PyObject_GetAttrString(dest, "ndim");
         PyObject *nd_s = nd_t == NULL ? NULL : PyObject_GetAttrString(source, "ndim");
-        int deeper = nd_s != NULL && PyObject_RichCompareBool(nd_s, nd_t, Py_GT) == 1;
+        int deeper = nd_s != NULL && (element ? PyObject_IsTrue(nd_s) == 1 /* (0-d only) */
+                                              : PyObject_RichCompareBool(nd_s, nd_t, Py_GT) == 1);
         Py_XDECREF(nd_t);
         Py_XDECREF(nd_s);
         if (PyErr_Occurred())
@@ -3095,7 +3101,7 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
             goto done;
         }
     }
-    if (PyObject_SetItem(dest, rows ? key : Py_Ellipsis, source) < 0) {
+    if (PyObject_SetItem(dest, keyed ? key : Py_Ellipsis, source) < 0) {
         Py_XDECREF(copy);
         if (!PyErr_ExceptionMatches(PyExc_ValueError))
             goto error;

@@ -309,6 +309,39 @@ def test_writes_through_views_reach_the_root_and_its_views(backend):
     np.testing.assert_array_equal(np.asarray(col), a[:, 3])
 
 
+def test_element_writes_while_views_live_go_into_the_buffer(backend, backend_does):
+    """`A[i, j] = v` while views of A live (`row = A[i]` kept, a loop's `x[:i]` operand) writes
+    the buffer in C (_trace.c try_write_region's element case, ~12 -> ~0.5 us); the views see the
+    write as NumPy's do; a pending reader, an alias's export or an out-of-range index take the
+    general path, which keeps their values and raises NumPy's IndexError at the line."""
+    a = np.arange(20.0).reshape(4, 5)
+    A = la.asarray(a.copy())
+    A[0, 0] = 0.0
+    a[0, 0] = 0.0
+    same = _same_value(A)
+    row, col, tail = A[2], A[:, 3], A[1:, ::-2]
+    for i in range(4):
+        A[i, 3] = float(i) - 0.5  # seen by col, tail and (i == 2) row
+        a[i, 3] = float(i) - 0.5
+        A[i, i] = A[3 - i, 1] * 2.0  # a computed 0-d value of A's dtype
+        a[i, i] = a[3 - i, 1] * 2.0
+        np.testing.assert_array_equal(np.asarray(col), a[:, 3])
+    assert same() or not backend_does("eager")
+    pending, pending_want = A * 2.0, a * 2.0  # a lazy reader: the write must not reach it
+    A[1, 1] = 99.0
+    a[1, 1] = 99.0
+    export = np.asarray(A)
+    A[3, 0] = -7.0
+    np.testing.assert_array_equal(export, a)  # an export keeps its value (_methods.__setitem__)
+    a[3, 0] = -7.0
+    with pytest.raises(IndexError) as info:
+        A[4, 0] = 1.0
+    assert "test_eager.py" in str(info.value)
+    for got, want in ((A, a), (row, a[2]), (col, a[:, 3]), (tail, a[1:, ::-2])):
+        np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(pending), pending_want)
+
+
 def test_row_swaps_with_advanced_indexing(backend):
     a = np.arange(12.0).reshape(4, 3)
     A = la.asarray(a.copy())

@@ -13,6 +13,7 @@ from . import _bind
 from .array import Array
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import vector_dot as _eager_dot
+from .eager import matrix_product as _eager_product
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .manipulation import reshape_node
@@ -32,6 +33,10 @@ def matmul(x1: Any, x2: Any, out: Any = None) -> Array:
         a, b = x1._node, x2._node  # `matmul_general` builds, without its ~1.5 us of checks
         sa, sb, dtype = a.shape, b.shape, a.dtype
         if b.dtype is dtype and dtype in _SAME_DTYPE_LOOPS:
+            if _EAGER_LIMIT[0] and len(sb) == 2 and 0 < len(sa) <= 2:  # an index loop's
+                done = _eager_product(a, b, site)  # `x[:, i] @ x[:, i:]`: at once (eager.py)
+                if done is not None:
+                    return Array(done)
             if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0]:
                 return Array(_bind.primitive(_MATMUL, (a, b), (), (sa[0], sb[1]), dtype, site))
             if len(sa) == 1 and len(sb) == 1 and sa == sb and sa[0]:

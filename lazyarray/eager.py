@@ -191,6 +191,40 @@ def vector_dot(a: Node, b: Node, site: Any) -> Node | None:
     return Node(_INPUT, (), EAGER_MARK, (), out.dtype, out, site)
 
 
+def matrix_product(a: Node, b: Node, site: Any) -> Node | None:
+    """`x @ y` of a computed vector or matrix and a computed matrix, one of them an indexed read
+    (covariance's `data[:, i] @ data[:, i:M]`), both of one dtype: NumPy's matmul now, as a
+    leaf. `run_now` computed the same through a walk over the general path's reshapes (~30 us a
+    call); None where the rule says lazy (a large result or operand, two plain buffers) or the
+    shapes do not contract (the general path raises)."""
+    if (not LIMIT[0] or _state.busy or _state.stand_ins or a.dtype != b.dtype
+            or not (0 < a.ndim <= 2 and 0 < b.ndim <= 2) or a.shape[-1] != b.shape[0]
+            or a.size > LIMIT[0] * _WORK or b.size > LIMIT[0] * _WORK
+            or math.prod(a.shape[:-1]) * math.prod(b.shape[1:]) > LIMIT[0]
+            or not (_indexed(a) or _indexed(b))):
+        return None
+    va = view_value(a)
+    vb = view_value(b) if va is not None else None
+    if vb is None:
+        return None
+    token = _enter()
+    try:
+        _clear()
+        out = _matmul(va, vb)
+        bits = _test()
+    finally:
+        _leave(token)
+    if bits:
+        return None  # the general path reports the flags with the op and the line
+    return Node(_INPUT, (), EAGER_MARK, out.shape, out.dtype, out, site)
+
+
+def _indexed(node: Node) -> bool:
+    """An indexed read (a view, a gather) or an eager result: what `seeded` looks for."""
+    return node.attrs is EAGER_MARK or node.op in SEED_OPS or (
+        bool(node.inputs) and node.op.write_back is not None)
+
+
 def c_run_parts() -> tuple:
     """What lazyarray/_trace.c's one_op_now needs to run one op as `_run_one` does: NumPy's error
     state variable and 'call' value (None where this NumPy has none: then C leaves it to Python),

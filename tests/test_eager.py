@@ -342,6 +342,39 @@ def test_element_writes_while_views_live_go_into_the_buffer(backend, backend_doe
     np.testing.assert_array_equal(np.asarray(pending), pending_want)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_products_of_indexed_matrices_run_at_once_as_numpys(backend, dtype, fresh_caches):
+    """`x[:, i] @ x[:, i:]` (covariance's loop), `x[i:, :] @ y[:, j]`, `x[:2] @ y[:, 1:3]` of
+    computed values: NumPy's matmul of the views now (eager.matrix_product), its bits, no plan;
+    two plain buffers stay lazy (the rule reads indexed values only); shapes that do not
+    contract raise the general path's error at the line."""
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((7, 6)).astype(dtype)
+    b = rng.standard_normal((6, 5)).astype(dtype)
+    x, y = la.asarray(a), la.asarray(b)
+    built = la.cache_info().plans_built
+    cases = [(x[:, 2] @ x[:, 2:], a[:, 2] @ a[:, 2:]), (x[3:, :] @ y[:, 1], a[3:, :] @ b[:, 1]),
+             (x[:2] @ y[:, 1:3], a[:2] @ b[:, 1:3]), (x[1] @ y, a[1] @ b),
+             (x.T[::2] @ x[:, ::-1], a.T[::2] @ a[:, ::-1])]
+    for got, want in cases:
+        assert got._node.holds_buffer and got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(np.asarray(got), want)
+    assert la.cache_info().plans_built == built
+    assert not (x @ y)._node.holds_buffer
+    with pytest.raises(ValueError, match="matmul") as info:
+        x[:, 2] @ x[:5, :]
+    assert "test_eager.py" in str(info.value)
+
+
+@pytest.mark.needs("fp_errors")
+def test_a_product_of_indexed_matrices_warns_at_the_users_line(backend):
+    big = np.full((3, 3), 1e200)
+    x = la.asarray(big)
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        r = x[:, 0] @ x[:, 1:]
+    assert np.isinf(np.asarray(r)).all()
+
+
 def test_row_swaps_with_advanced_indexing(backend):
     a = np.arange(12.0).reshape(4, 3)
     A = la.asarray(a.copy())

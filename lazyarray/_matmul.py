@@ -33,8 +33,9 @@ def matmul(x1: Any, x2: Any, out: Any = None) -> Array:
         a, b = x1._node, x2._node  # `matmul_general` builds, without its ~1.5 us of checks
         sa, sb, dtype = a.shape, b.shape, a.dtype
         if b.dtype is dtype and dtype in _SAME_DTYPE_LOOPS:
-            if _EAGER_LIMIT[0] and len(sb) == 2 and 0 < len(sa) <= 2:  # an index loop's
-                done = _eager_product(a, b, site)  # `x[:, i] @ x[:, i:]`: at once (eager.py)
+            if _EAGER_LIMIT[0] and 0 < len(sa) <= 2 and 0 < len(sb) <= 2 and (
+                    len(sa) + len(sb) > 2):  # `x[:, i] @ x[:, i:]`, `A @ v`: at once (eager.py)
+                done = _eager_product(a, b, site)
                 if done is not None:
                     return Array(done)
             if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0]:

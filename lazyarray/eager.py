@@ -192,16 +192,17 @@ def vector_dot(a: Node, b: Node, site: Any) -> Node | None:
 
 
 def matrix_product(a: Node, b: Node, site: Any) -> Node | None:
-    """`x @ y` of a computed vector or matrix and a computed matrix, one of them an indexed read
-    (covariance's `data[:, i] @ data[:, i:M]`), both of one dtype: NumPy's matmul now, as a
-    leaf. `run_now` computed the same through a walk over the general path's reshapes (~30 us a
-    call); None where the rule says lazy (a large result or operand, two plain buffers) or the
-    shapes do not contract (the general path raises)."""
+    """`x @ y` of computed vectors and matrices of one dtype, a vector or an indexed read among
+    them (covariance's `data[:, i] @ data[:, i:M]`, power iteration's `A @ v`): NumPy's matmul
+    now, as a leaf. `run_now` computed the same through a walk over the general path's nodes
+    (~30 us a call: a vector's reshape counts as an indexed read there too); None where the rule
+    says lazy (a large result or operand, two plain matrices) or the shapes do not contract (the
+    general path raises)."""
     if (not LIMIT[0] or _state.busy or _state.stand_ins or a.dtype != b.dtype
             or not (0 < a.ndim <= 2 and 0 < b.ndim <= 2) or a.shape[-1] != b.shape[0]
             or a.size > LIMIT[0] * _WORK or b.size > LIMIT[0] * _WORK
             or math.prod(a.shape[:-1]) * math.prod(b.shape[1:]) > LIMIT[0]
-            or not (_indexed(a) or _indexed(b))):
+            or not (a.ndim == 1 or b.ndim == 1 or _indexed(a) or _indexed(b))):
         return None
     va = view_value(a)
     vb = view_value(b) if va is not None else None

@@ -344,8 +344,8 @@ def test_element_writes_while_views_live_go_into_the_buffer(backend, backend_doe
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
 def test_products_of_indexed_matrices_run_at_once_as_numpys(backend, dtype, fresh_caches):
-    """`x[:, i] @ x[:, i:]` (covariance's loop), `x[i:, :] @ y[:, j]`, `x[:2] @ y[:, 1:3]` of
-    computed values: NumPy's matmul of the views now (eager.matrix_product), its bits, no plan;
+    """`x[:, i] @ x[:, i:]` (covariance's loop), `x[i:, :] @ y[:, j]`, `x[:2] @ y[:, 1:3]`, `A @ v`
+    of computed values: NumPy's matmul of the views now (eager.matrix_product), its bits, no plan;
     two plain buffers stay lazy (the rule reads indexed values only); shapes that do not
     contract raise the general path's error at the line."""
     rng = np.random.default_rng(11)
@@ -355,7 +355,8 @@ def test_products_of_indexed_matrices_run_at_once_as_numpys(backend, dtype, fres
     built = la.cache_info().plans_built
     cases = [(x[:, 2] @ x[:, 2:], a[:, 2] @ a[:, 2:]), (x[3:, :] @ y[:, 1], a[3:, :] @ b[:, 1]),
              (x[:2] @ y[:, 1:3], a[:2] @ b[:, 1:3]), (x[1] @ y, a[1] @ b),
-             (x.T[::2] @ x[:, ::-1], a.T[::2] @ a[:, ::-1])]
+             (x.T[::2] @ x[:, ::-1], a.T[::2] @ a[:, ::-1]),
+             (x @ la.asarray(b[:, 0]), a @ b[:, 0])]  # (power iteration's `A @ v`)
     for got, want in cases:
         assert got._node.holds_buffer and got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(np.asarray(got), want)

@@ -352,10 +352,10 @@ def masked(x: Node, mask: Node, site: Any) -> Node | None:
     size: the mask's count is data, so the general path evaluates the mask now anyway, and its
     gather over a computed x only defers a copy that this one makes."""
     if (not LIMIT[0] or _state.busy or _state.stand_ins or mask.dtype.kind != "b"
-            or not mask.shape or mask.inputs):
+            or not mask.shape):
         return None
     values = view_value(x)
-    bits = mask.data if values is not None and type(mask.data) is np.ndarray else None
+    bits = view_value(mask) if values is not None else None  # (a buffer or a view of one)
     if bits is None or values.shape[:bits.ndim] != bits.shape:
         return None
     out = values[bits]
@@ -368,9 +368,12 @@ def masked_write(old: Node, mask: Node, value: Any) -> Node | None:
     float64): a new buffer, NumPy's copy written by NumPy's masked assignment; None for the
     general path (a scatter at the mask's nonzero), which also raises NumPy's errors at the
     line (a value that does not match the count). The copy keeps every other reader's value."""
-    if (not LIMIT[0] or _state.busy or _state.stand_ins or old.inputs or mask.inputs
-            or type(old.data) is not np.ndarray or type(mask.data) is not np.ndarray
-            or mask.dtype.kind != "b" or old.shape[:mask.ndim] != mask.shape):
+    if (not LIMIT[0] or _state.busy or _state.stand_ins or old.inputs
+            or type(old.data) is not np.ndarray or mask.dtype.kind != "b"
+            or old.shape[:mask.ndim] != mask.shape):
+        return None
+    bits = view_value(mask)  # (a buffer or a view of one)
+    if bits is None:
         return None
     if type(value) is float:
         if old.dtype != np.float64:
@@ -379,7 +382,7 @@ def masked_write(old: Node, mask: Node, value: Any) -> Node | None:
         return None
     out = np.array(old.data, order="C")
     try:
-        out[mask.data] = value
+        out[bits] = value
     except ValueError:  # (NumPy checks the count before it writes)
         return None
     return Node(_INPUT, (), (), out.shape, out.dtype, out, old.site)

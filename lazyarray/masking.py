@@ -48,8 +48,9 @@ def _computed_mask(mask: Any, site: _bind.Site, base: Node | None = None) -> tup
 
     A pending `base` (the indexed value) that the mask's graph computes anyway (`z[abs(z) < 2]`)
     is evaluated with it and comes back as a leaf: the gather would otherwise compute it again,
-    and a loop `z = z[keep]` would carry every earlier step's graph (a new plan per step)."""
-    if isinstance(mask, Array) and mask._node.inputs:
+    and a loop `z = z[keep]` would carry every earlier step's graph (a new plan per step). A
+    view of a computed mask (`masks[i]`) is read where it is: nothing to evaluate."""
+    if isinstance(mask, Array) and mask._node.inputs and eager.view_value(mask._node) is None:
         held = Array(base) if base is not None and base.inputs and not is_busy() and _reaches(
             mask._node, base) else None  # (busy: la.grad traces, a leaf would cut its gradient)
         evaluate_arrays([mask], () if held is None else (held,))

@@ -104,8 +104,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
         """ufunc(A[..., None, ...], B): every pair, result shape A.shape + B.shape."""
         self._binary("outer", user_site(1))
         a, b = _as_array(A), _as_array(B)
-        a = a.reshape(a.shape + (1,) * b.ndim)
-        return self(a, b, **kwargs)
+        a = a[(Ellipsis,) + (None,) * b.ndim]  # (new axes: a view of a view too, where a
+        return self(a, b, **kwargs)            # reshape of a column copies it)
 
     def reduce(self, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None,
                keepdims: bool = False, initial: Any = _NO_VALUE, where: Any = True) -> Any:

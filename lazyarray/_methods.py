@@ -280,6 +280,12 @@ def _operators() -> None:
         # A C method for an index loop's element writes into a buffer only the handle holds
         # (eager.write_basic's element case); the Python method for everything else.
         _bind.FAST.install_setitem(__setitem__, np.dtype(np.float64))
+    if (_bind.FAST is not None and hasattr(_bind.FAST, "install_scalar_conversions")
+            and isinstance(Array.__int__, FunctionType)):
+        # int(x), float(x), operator.index(x), bool(x) of a computed 0-d Array in C (crc16's
+        # `int(b)` per byte); the Python methods (array.py) for everything else
+        _bind.FAST.install_scalar_conversions(Array.__int__, Array.__float__, Array.__index__,
+                                              Array.__bool__)
 
 
 def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:

@@ -3320,6 +3320,91 @@ flip_now(PyObject *x)
     return out;
 }
 
+/* --- int(x), float(x), operator.index(x), bool(x) of a computed 0-d Array ---------------------
+ * Array's Python methods read the value through `_scalar` and `_to_host` (~1.1 us; crc16's
+ * `int(b)` per byte was half its time); a 0-d leaf holding a NumPy array (no device buffer, not
+ * while evaluating or tracing: cache.PAUSED) converts its `item()` here, as those methods do.
+ * Anything else calls the Python method. Set by install_scalar_conversions(). */
+enum { TO_INT, TO_FLOAT, TO_INDEX, TO_BOOL, N_CONVERSIONS };
+static PyObject *CONVERSION_FALLBACK[N_CONVERSIONS];
+static PyObject *ITEM_NAME;
+
+/* The item() of self's value where self is a computed 0-d leaf, else NULL with no error set. */
+static PyObject *
+leaf_item(PyObject *self)
+{
+    NodeObject *n = array_node(self);
+    if (n == NULL || ITEM_NAME == NULL || n->op != INPUT_OP || PyTuple_GET_SIZE(n->inputs) != 0 ||
+        PyTuple_GET_SIZE(n->shape) != 0 || !is_ndarray(n->data) || EAGER_PAUSED == NULL ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return NULL;
+    PyObject *item = PyObject_CallMethodNoArgs(n->data, ITEM_NAME);
+    if (item == NULL)
+        PyErr_Clear(); /* (the Python method raises what it raises) */
+    return item;
+}
+
+static PyObject *
+convert_scalar(PyObject *self, int which)
+{
+    PyObject *item = leaf_item(self), *out = NULL;
+    if (item != NULL) {
+        switch (which) {
+        case TO_INT: out = PyNumber_Long(item); break;
+        case TO_FLOAT: out = PyNumber_Float(item); break;
+        case TO_INDEX: out = PyLong_CheckExact(item) ? Py_NewRef(item) : NULL; break;
+        default: {
+            int truth = PyObject_IsTrue(item);
+            out = truth < 0 ? NULL : PyBool_FromLong(truth);
+        }
+        }
+        Py_DECREF(item);
+        if (out != NULL || which == TO_INT || which == TO_FLOAT)
+            return out; /* (int(nan), float(complex): Python's own errors, as the methods') */
+        PyErr_Clear(); /* (an index of a float or bool: the Python method's TypeError) */
+    }
+    return PyObject_CallOneArg(CONVERSION_FALLBACK[which], self);
+}
+
+static PyObject *int_method(PyObject *self, PyObject *unused) { return convert_scalar(self, TO_INT); }
+static PyObject *float_method(PyObject *self, PyObject *unused) { return convert_scalar(self, TO_FLOAT); }
+static PyObject *index_method(PyObject *self, PyObject *unused) { return convert_scalar(self, TO_INDEX); }
+static PyObject *bool_method(PyObject *self, PyObject *unused) { return convert_scalar(self, TO_BOOL); }
+
+static PyMethodDef conversion_defs[N_CONVERSIONS] = {
+    {"__int__", int_method, METH_NOARGS, "int(self)"},
+    {"__float__", float_method, METH_NOARGS, "float(self)"},
+    {"__index__", index_method, METH_NOARGS, "operator.index(self)"},
+    {"__bool__", bool_method, METH_NOARGS, "bool(self)"},
+};
+
+/* install_scalar_conversions(int_, float_, index, bool_): Array's Python methods, which the C
+ * methods above replace and call for everything they do not take. */
+static PyObject *
+py_install_scalar_conversions(PyObject *module, PyObject *args)
+{
+    if (!installed())
+        return NULL;
+    PyObject *fallback[N_CONVERSIONS];
+    if (!PyArg_ParseTuple(args, "OOOO:install_scalar_conversions", &fallback[0], &fallback[1],
+                          &fallback[2], &fallback[3]))
+        return NULL;
+    if (ITEM_NAME == NULL && (ITEM_NAME = PyUnicode_InternFromString("item")) == NULL)
+        return NULL;
+    for (int k = 0; k < N_CONVERSIONS; k++) {
+        if (!PyCallable_Check(fallback[k])) {
+            PyErr_SetString(PyExc_TypeError, "install_scalar_conversions: four callables");
+            return NULL;
+        }
+    }
+    for (int k = 0; k < N_CONVERSIONS; k++) {
+        take(&CONVERSION_FALLBACK[k], fallback[k]);
+        if (set_array_method(&conversion_defs[k], conversion_defs[k].ml_name) < 0)
+            return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* vector_dot(x, y): la.dot / la.matmul's `dot(A[i, :j], A[j, :j])` of two computed vectors in
  * C (vector_dot_c), or None for their Python paths. */
 static PyObject *
@@ -3977,6 +4062,8 @@ static PyMethodDef module_methods[] = {
     {"vector_dot", (PyCFunction)(void (*)(void))py_vector_dot, METH_FASTCALL,
      "vector_dot(x, y): the dot of two computed vectors at once, or None."},
     {"flip_view", py_flip_view, METH_O, "flip_view(x): x[::-1, ...] as a view, or None."},
+    {"install_scalar_conversions", py_install_scalar_conversions, METH_VARARGS,
+     "install_scalar_conversions(int_, float_, index, bool_): Array's scalar conversions in C."},
     {"set_live_min_limit", py_set_live_min_limit, METH_O,
      "set_live_min_limit(n): cuts._MIN_LIMIT for the C prune of cuts._LIVE."},
     {"view_value", py_view_value, METH_O,

@@ -376,6 +376,39 @@ def test_a_product_of_indexed_matrices_warns_at_the_users_line(backend):
     assert np.isinf(np.asarray(r)).all()
 
 
+_CONVERSION_VALUES = [(np.bool_, True), (np.bool_, False), (np.int8, -7), (np.uint64, 2**64 - 1),
+                      (np.int64, -2**63), (np.float32, 2.5), (np.float64, np.nan),
+                      (np.float64, -np.inf), (np.float64, -0.0), (np.complex128, 1 + 2j),
+                      (np.complex64, 0j)]
+
+
+@pytest.mark.parametrize("dtype, value", _CONVERSION_VALUES)
+def test_scalar_conversions_of_computed_elements_are_numpys(backend, dtype, value):
+    """int(x), float(x), operator.index(x), bool(x) of a computed 0-d Array (C: crc16's `int(b)`
+    per byte), of a pending one and of a one-element vector (the Python methods) give NumPy's
+    values and types, or its exception types."""
+    import operator
+
+    a = np.array([value, value], dtype=dtype)
+    x = la.asarray(a)
+    for got in (x[1], x[1] * 1 if dtype is not np.bool_ else x[1] & True, x[:1]):
+        want = a[1] if got.ndim == 0 else a[:1]
+        for convert in (int, float, operator.index, bool, complex):
+            if got.ndim and convert is not bool:
+                continue  # (NumPy 2: only 0-d arrays convert to numbers)
+            try:
+                expected = convert(np.asarray(want))
+            except Exception as error:  # noqa: BLE001 (its type is the expectation)
+                with pytest.raises(type(error)):
+                    convert(got)
+                continue
+            result = convert(got)
+            assert type(result) is type(expected)
+            assert result == expected or (result != result and expected != expected)
+            if type(result) is float:
+                assert np.signbit(result) == np.signbit(expected)
+
+
 def test_row_swaps_with_advanced_indexing(backend):
     a = np.arange(12.0).reshape(4, 3)
     A = la.asarray(a.copy())

@@ -3656,6 +3656,48 @@ py_binary(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* --- la.maximum(x, y), la.sqrt(x) & co. without a Python frame ----------------------------------
+ * A program that imports lazyarray as np calls the namespace's ufuncs (`np.maximum(t[i, j], ...)`
+ * per element in nussinov); each class's `__call__` was a Python function whose positional
+ * case is `binary(op, x, y)` / `unary(op, x)` (~0.3 us of frame). fast_function(op, fallback,
+ * arity) is that case in C: a builtin bound to (op, fallback, arity) that calls `fallback` (the
+ * Python function) with the same arguments for everything else (keywords, out=, a None). */
+static PyObject *
+fast_call(PyObject *bound, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *op = PyTuple_GET_ITEM(bound, 0), *fallback = PyTuple_GET_ITEM(bound, 1);
+    Py_ssize_t arity = PyLong_AsSsize_t(PyTuple_GET_ITEM(bound, 2));
+    if (kwnames == NULL && nargs == arity && installed()) {
+        PyObject *out = arity == 1 ? try_unary(op, args[0]) : try_binary(op, args[0], args[1]);
+        if (out != Py_None)
+            return out; /* (a new Array, or NULL with the error) */
+    }
+    PyErr_Clear(); /* (installed()'s RuntimeError: the Python function decides) */
+    return PyObject_Vectorcall(fallback, args, nargs, kwnames);
+}
+
+static PyMethodDef fast_call_def = {"fast_call", (PyCFunction)(void (*)(void))fast_call,
+                                    METH_FASTCALL | METH_KEYWORDS, "the ufunc's call"};
+
+static PyObject *
+py_fast_function(PyObject *module, PyObject *args)
+{
+    PyObject *op, *fallback;
+    Py_ssize_t arity;
+    if (!PyArg_ParseTuple(args, "OOn:fast_function", &op, &fallback, &arity))
+        return NULL;
+    if ((arity != 1 && arity != 2) || !PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "fast_function(op, fallback, arity 1 or 2)");
+        return NULL;
+    }
+    PyObject *bound = Py_BuildValue("(OOn)", op, fallback, arity);
+    if (bound == NULL)
+        return NULL;
+    PyObject *fn = PyCFunction_New(&fast_call_def, bound);
+    Py_DECREF(bound);
+    return fn;
+}
+
 static int
 take(PyObject **slot, PyObject *value)
 {
@@ -4062,6 +4104,8 @@ static PyMethodDef module_methods[] = {
     {"vector_dot", (PyCFunction)(void (*)(void))py_vector_dot, METH_FASTCALL,
      "vector_dot(x, y): the dot of two computed vectors at once, or None."},
     {"flip_view", py_flip_view, METH_O, "flip_view(x): x[::-1, ...] as a view, or None."},
+    {"fast_function", py_fast_function, METH_VARARGS,
+     "fast_function(op, fallback, arity): a ufunc's positional call in C, else fallback."},
     {"install_scalar_conversions", py_install_scalar_conversions, METH_VARARGS,
      "install_scalar_conversions(int_, float_, index, bool_): Array's scalar conversions in C."},
     {"set_live_min_limit", py_set_live_min_limit, METH_O,

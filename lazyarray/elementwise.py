@@ -93,6 +93,7 @@ def _make_keyword(op: Any, public_name: str) -> Any:
                                                                             user_site(1)))
             return KEYWORD_CALL[0](public_name, (x1, x2), out, kwargs)
     fn.__name__ = fn.__qualname__ = public_name
+    fn.op = op  # (ufuncs._make_ufunc: its positional call in C)
     return fn
 
 

@@ -488,8 +488,13 @@ def by_numpy(np_ufunc: np.ufunc) -> ufunc | None:
 
 
 def _make_ufunc(np_ufunc: np.ufunc, fn: Callable[..., Any]) -> ufunc:
-    """A ufunc whose class calls `fn` directly (the class per ufunc holds it as `__call__`)."""
-    cls = type(np_ufunc.__name__, (ufunc,), {"__slots__": (), "__call__": staticmethod(fn),
+    """A ufunc whose class calls `fn` directly (the class per ufunc holds it as `__call__`); an
+    elementwise.py function's positional call (`np.maximum(t[i, j], s)`) runs in C, without its
+    Python frame (lazyarray/_trace.c fast_function), and calls `fn` for everything else."""
+    call, op = fn, getattr(fn, "op", None)
+    if op is not None and _bind.FAST is not None and hasattr(_bind.FAST, "fast_function"):
+        call = _bind.FAST.fast_function(op, fn, op.arity)
+    cls = type(np_ufunc.__name__, (ufunc,), {"__slots__": (), "__call__": staticmethod(call),
                                              "__doc__": fn.__doc__, "__module__": "lazyarray"})
     return cls(np_ufunc, fn)
 

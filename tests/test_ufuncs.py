@@ -365,3 +365,29 @@ def test_long_folds_and_many_repeats_are_numpys(backend, name):
     a = la.asarray(data[:3, 0])
     getattr(la, name).at(a, idx, 1.01)
     np.testing.assert_allclose(np.asarray(a), want, rtol=1e-13)
+
+
+def test_positional_calls_run_in_c_and_the_rest_in_python(backend):
+    """`la.maximum(x, y)`, `la.sqrt(x)` take the C call (lazyarray/_trace.c fast_function) where
+    the library is compiled; keywords, out= and positional out go to the Python function; values,
+    dtypes and errors (at the user's line) are the same either way."""
+    from lazyarray import _bind
+
+    if _bind.FAST is not None and hasattr(_bind.FAST, "fast_function"):
+        assert type(type(la.maximum).__call__).__name__ == "builtin_function_or_method"
+    a = np.arange(12.0).reshape(3, 4)
+    x = la.asarray(a)
+    out = la.zeros((3, 4))
+    for got, want in ((la.maximum(x[1, 2], x[2, 1]), np.maximum(a[1, 2], a[2, 1])),
+                      (la.maximum(x[1], 5.5), np.maximum(a[1], 5.5)),
+                      (la.sqrt(x[2, 3]), np.sqrt(a[2, 3])), (la.negative(x), -a),
+                      (la.add(x, 1, dtype=np.float32), np.add(a, 1, dtype=np.float32)),
+                      (la.multiply(x, 2, out), a * 2)):
+        assert got.dtype == np.asarray(want).dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(out), a * 2)
+    with pytest.raises(TypeError) as info:
+        la.add(x, "a")
+    assert "test_ufuncs.py" in str(info.value)
+    with pytest.raises(TypeError):
+        la.sqrt(x, x, x, x)

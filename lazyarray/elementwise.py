@@ -129,12 +129,12 @@ def power(x1: Any, x2: Any) -> Array:
     NumPy's general pow costs ~40x `x*x*x` on gelu's cube."""
     site = user_site(1)
     if isinstance(x1, Array) and type(x2) is int and 1 <= x2 <= 4 and x1.dtype.kind in "iuf":
-        node = x1._node
-        result = node
-        for _ in range(x2 - 1):
-            result = _bind.primitive(_MULTIPLY, (result, node), (), node.shape, node.dtype, site)
-        return Array(result) if x2 > 1 else Array(_bind.elementwise(get_op("positive"), x1,
-                                                                     site=site))
+        if x2 == 1:
+            return Array(_bind.elementwise(get_op("positive"), x1, site=site))
+        result = x1 * x1  # (Array's C operator: an index loop's `row ** 2` computed at once
+        for _ in range(x2 - 2):  # in C, ~1 us, where the node through Array() took ~8)
+            result = result * x1
+        return result
     result = _bind.elementwise(_POWER, x1, x2, site=site)
     if getattr(x2, "_lazyarray_weak_type", None) is not None:
         return Array(result)  # la.jit's traced exponent: its value is not known here

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy_oracle import assert_matches, draw
 
 import lazyarray as la
@@ -257,3 +259,41 @@ def test_masked_writes_of_computed_values_now(backend, dtype):
         x[m2] = la.asarray(np.ones(int(m2.sum()) + 1, dtype))  # one value too many
     assert "test_masking.py" in str(info.value)
     assert_matches(x, a)
+
+
+_RANDOM_DTYPES = [np.dtype(t) for t in ("bool", "int8", "uint16", "int64", "float32", "float64",
+                                        "complex64")]
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(_RANDOM_DTYPES),
+       st.lists(st.integers(0, 4), min_size=1, max_size=3), st.integers(1, 3),
+       st.sampled_from(["plain", "view", "pending"]))
+def test_random_masked_reads_and_writes_match_numpy(seed, dtype, shape, mask_dims, form):
+    """Random shapes, dtypes, mask ranks and operand forms (a buffer, a transposed or stepped
+    view, a pending value): `x[m]`, `x[m] = x[m] * 2` (or a scalar), `x[m] = v` with a wrong count
+    raise as NumPy does, and x's other readers keep their values."""
+    rng = np.random.default_rng(seed)
+    a = draw(rng, dtype, tuple(shape))
+    x = la.asarray(a)
+    if form == "view" and a.ndim >= 2:
+        a, x = a.T[::-1], x.T[::-1]
+    elif form == "pending" and dtype.kind in "iuf":
+        a, x = a + a.dtype.type(0), x + la.zeros((), dtype)
+    mask = rng.random(a.shape[:min(mask_dims, a.ndim)]) > 0.5
+    kept = np.array(a, copy=True)
+    with np.errstate(all="ignore"), la.errstate(all="ignore"):
+        assert_matches(x[la.asarray(mask)], a[mask])
+        assert_matches(x[mask], a[mask])
+        if dtype.kind != "b":
+            y = la.asarray(np.ascontiguousarray(a))
+            b = np.ascontiguousarray(a)
+            y[mask] = y[mask] * 2
+            b[mask] = b[mask] * 2
+            assert_matches(y, b)
+    np.testing.assert_array_equal(np.asarray(x), kept)
+    if mask.sum() > 1:
+        z = la.asarray(np.ascontiguousarray(a))
+        with pytest.raises((ValueError, IndexError)):
+            z[mask] = la.asarray(np.zeros((int(mask.sum()) + 1,) + a.shape[mask.ndim:], dtype))
+        assert_matches(z, np.ascontiguousarray(a))

@@ -3,7 +3,9 @@
 `x[mask]` has a data-dependent shape, so it EVALUATES the mask when indexing (through `nonzero`,
 as `nonzero` and `unique_*` do) and rewrites the index into an integer-array gather over `x` with
 the mask's dimensions merged into one: `x` itself stays lazy and the gather fuses, unless the
-mask's graph computes `x` anyway (`z[abs(z) < 2]`): then `x` is evaluated with the mask.
+mask's graph computes `x` anyway (`z[abs(z) < 2]`): then `x` is evaluated with the mask. Where
+`x` is computed by then, the read is NumPy's `x[mask]` at once (indexing.py, eager.masked), and
+`x[mask] = v` of computed values NumPy's masked assignment into a copy (`write_now`).
 `x.at[mask].op(v)` has a static shape and is built without evaluating anything, as
 `where(mask, op(x, v), x)`; only values with one row per true element (`x.at[mask].set(rows)`)
 read the mask, and become an integer-array scatter.

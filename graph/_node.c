@@ -3113,7 +3113,20 @@ static PyMethodDef module_methods[] = {
     {NULL},
 };
 
-static NodeCAPI capi = {node_build, node_leaf_with_key, c_user_site, &NodeBaseType};
+static void
+capi_fp_clear(void)
+{
+    fp_clear();
+}
+
+static int
+capi_fp_test(void)
+{
+    return fp_test();
+}
+
+static NodeCAPI capi = {node_build, node_leaf_with_key, c_user_site, &NodeBaseType, capi_fp_clear,
+                        capi_fp_test};
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_node",
@@ -3136,7 +3149,7 @@ PyInit__node(void)
         return NULL;
     }
     PyObject *capsule = PyCapsule_New(&capi, NODE_CAPI_NAME, NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "_C_API", capsule) < 0) {
+    if (capsule == NULL || PyModule_AddObject(m, "_C_API_2", capsule) < 0) { /* NODE_CAPI_NAME */
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

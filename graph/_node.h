@@ -26,8 +26,13 @@ typedef struct {
     /* graph.node.user_site from the innermost Python frame (a new reference: a tuple or None). */
     PyObject *(*user_site)(void);
     PyTypeObject *base; /* NodeObject's type: PyObject_TypeCheck against it before a cast */
+    /* fp_status.clear() and fp_status.test() (graph/_node.c's fp_clear, fp_test) without their
+     * Python calls: the at-once path makes both around every op */
+    void (*fp_clear)(void);
+    int (*fp_test)(void);
 } NodeCAPI;
 
-#define NODE_CAPI_NAME "lazyarray.graph._node._C_API"
+/* (the version in the name: a _trace built against another layout does not load) */
+#define NODE_CAPI_NAME "lazyarray.graph._node._C_API_2"
 
 #endif

@@ -175,7 +175,7 @@ def _load_fast_path() -> Any:
         return None
     try:
         from . import _trace  # the optional C extension (lazyarray/_trace.c): may be unbuilt
-    except ImportError:
+    except (ImportError, AttributeError):  # (or built against another graph/_node.c's C API)
         return None
     return _trace
 

@@ -828,6 +828,7 @@ def _check(program: Program, modes) -> None:
     evaluated = {t: np.asarray(lazy[t]) for t in targets}
     evaluated.update(program.inputs)
     scales: dict[str, np.ndarray] = {}  # a reduction's or product's sum over |inputs|: its error scale
+    numpy_env = None  # NumPy's run of the whole program, made at a step's first mismatch
     if "steps" in modes:
         for target, expr, kind in program.lines:
             env = environment(False)
@@ -849,13 +850,24 @@ def _check(program: Program, modes) -> None:
                         if expr.startswith(("np_.std(", "np_.var(")):  # |x - mean| of a
                             # constant row is rounding of |x| (complex64 mean of equal values,
                             # seed 1708105): the scale is max |x| over the row (squared: var)
-                            mag = eval("np_.max(" + expr[8:].replace(", ddof=1", ""), env)
+                            args = expr[8:].replace(", ddof=1", "")[:-1]  # (empty rows: 0)
+                            mag = eval(f"np_.max({args}, initial=0)", env)
                             scale = np.maximum(scale, mag if expr[4:7] == "std" else mag * mag)
             # a value computed at once (lazyarray/eager.py) may have recomputed its pending inputs
             # through the references: the same values in another grouping, as the fused modes
             step_kind = kind if (la.get_settings().eager_size == 0 or kind in (
                 "matmul", "reduce")) else again_kind(program, target)  # (those two have a scale)
-            check_value(lazy[target], want, step_kind, f"`{target} = {expr}`", scale)
+            try:
+                check_value(lazy[target], want, step_kind, f"`{target} = {expr}`", scale)
+            except Mismatch:
+                # NumPy's own value is the second answer: a value computed at once reads its
+                # pending inputs through NumPy's references, where the inputs returned came from
+                # a kernel (a ulp apart: tan's, seed 5235), and a step such as `//` moves a whole
+                # unit on that ulp
+                if numpy_env is None:
+                    numpy_env = run(program, lazy=False)
+                check_value(lazy[target], numpy_env[target], step_kind,
+                            f"`{target} = {expr}`", scale)
             if scale is not None:
                 scales[target] = scale
     finals = _final_targets(program)

@@ -419,14 +419,16 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
 def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
     """`x op= y` once `x op y` is `result`: rebind x (and, through a view, its root). Also the
     tail of lazyarray/_trace.c's in-place operators, past their common case."""
-    if result is NotImplemented:
-        return NotImplemented
+    if result is NotImplemented or self._view is False:
+        # NumPy's scalar (an element `A[i, j]`, a 0-d result of an op) has no in-place operators:
+        # `t op= y` is `t = t op y`, of any dtype and shape, and other names of `t` keep its value
+        # (so `A[i, j] += 1.5` on an int A is NumPy's read, add and cast write)
+        return result
     node = result._node
     if not node.inputs and node.dtype == self._node.dtype and node.shape == self._node.shape:
         if not self._view:
-            # a value computed at once (an index loop's `t -= d` on an element): the handle
-            # takes it; no view to write through or live view to follow (`_view` None,
-            # False for a NumPy scalar, or an empty list), no cast, nothing pending to track
+            # a value computed at once: the handle takes it; no view to write through or live
+            # view to follow (`_view` None or an empty list), no cast, nothing pending to track
             self._node = node
             return self
         if type(self._view) is tuple and _EAGER_LIMIT[0] and (

@@ -1422,6 +1422,21 @@ inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t na
     if (now != 0)
         return now < 0 ? NULL : Py_NewRef(self);
     PyObject *result = operator(which, 0, self, args, 1);
+    if (result == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
+        /* `x op y` refused the shapes: NumPy checks the in-place cast first (inplace_rest
+         * raises its UFuncTypeError, else this ValueError again) */
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        if (tb != NULL)
+            PyException_SetTraceback(value, tb);
+        Py_XDECREF(type);
+        Py_XDECREF(tb);
+        PyObject *call[4] = {self, value, args[0], INPLACE_UFUNC[which]};
+        PyObject *out = PyObject_Vectorcall(INPLACE_REST, call, 4, NULL);
+        Py_DECREF(value);
+        return out;
+    }
     if (result == NULL || result == Py_NotImplemented)
         return result;
     NodeObject *sn = array_node(self), *rn = array_node(result);

@@ -365,8 +365,9 @@ def same_view(a: Node, b: Node) -> bool:
 
 
 def inplace_result(target: Any, result: Any, ufunc: np.ufunc, other: Any, site: Any) -> Node:
-    """`target op= other`'s new value: NumPy's in-place rules (the result keeps target's shape;
-    it is cast to target's dtype under casting='same_kind', else NumPy's UFuncTypeError)."""
+    """`target op= other`'s new value: NumPy's in-place rules (it is cast to target's dtype under
+    casting='same_kind', else NumPy's UFuncTypeError; then the result keeps target's shape)."""
+    _check_inplace_cast(target, result._node.dtype, ufunc, other, site)
     if result.shape != target.shape:
         if ufunc is np.matmul:
             raise _fail(ValueError, f"matmul: in-place matrix multiplication would change the "
@@ -376,9 +377,31 @@ def inplace_result(target: Any, result: Any, ufunc: np.ufunc, other: Any, site: 
     node = result._node
     if node.dtype == target.dtype:
         return node
-    if not np.can_cast(node.dtype, target.dtype, "same_kind"):
-        raise _numpy_casting_error(ufunc, target.dtype, other, site)
     return _bind.cast(node, target.dtype, site)
+
+
+def _check_inplace_cast(target: Any, dtype: np.dtype | None, ufunc: np.ufunc, other: Any,
+                        site: Any) -> None:
+    """NumPy's UFuncTypeError where `target op= other`'s result dtype does not cast to target's
+    under casting='same_kind' (None: not known, nothing raised)."""
+    if dtype is not None and not np.can_cast(dtype, target.dtype, "same_kind"):
+        raise _numpy_casting_error(ufunc, target.dtype, other, site)
+
+
+def result_dtype(ufunc: np.ufunc, target: Any, other: Any) -> np.dtype | None:
+    """The dtype of `target op other` by NumPy's loop (NEP 50: a Python scalar is weak), without
+    computing it; None where NumPy has no loop or the operand is not a plain value."""
+    if type(other) in (int, float, complex):
+        kind: Any = type(other)
+    else:
+        try:
+            kind = np.result_type(other._node.dtype if isinstance(other, _bind.Array) else other)
+        except TypeError:
+            return None
+    try:
+        return np.dtype(ufunc.resolve_dtypes((target.dtype, kind, None))[-1])
+    except (TypeError, ValueError):
+        return None
 
 
 def _fail(exc_type: type[Exception], message: str, site: Any) -> Exception:
@@ -410,7 +433,11 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
     a view, its root) to it with NumPy's in-place casting rule."""
 
     def method(self: Any, other: Any) -> Any:
-        return inplace_rest(self, fn(self, other), other, ufunc)
+        try:
+            result = fn(self, other)
+        except ValueError as exc:  # (inplace_rest: NumPy's cast check comes first)
+            result = exc
+        return inplace_rest(self, result, other, ufunc)
 
     method.__name__ = f"__i{ufunc.__name__}__"
     return method
@@ -418,7 +445,14 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
 
 def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
     """`x op= y` once `x op y` is `result`: rebind x (and, through a view, its root). Also the
-    tail of lazyarray/_trace.c's in-place operators, past their common case."""
+    tail of lazyarray/_trace.c's in-place operators, past their common case. `result` may be
+    the ValueError `x op y` raised (shapes that do not broadcast): NumPy resolves the in-place
+    cast before it broadcasts, so its UFuncTypeError, where the cast fails, comes first."""
+    if isinstance(result, ValueError):
+        if self._view is not False:
+            _check_inplace_cast(self, result_dtype(ufunc, self, other), ufunc, other,
+                                user_site(1))
+        raise result
     if result is NotImplemented or self._view is False:
         # NumPy's scalar (an element `A[i, j]`, a 0-d result of an op) has no in-place operators:
         # `t op= y` is `t = t op y`, of any dtype and shape, and other names of `t` keep its value

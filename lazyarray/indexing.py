@@ -325,7 +325,7 @@ def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
                 return element
     if type(values) not in (int, float, bool, complex) and _is_element_key(key, node.ndim) \
             and np.ndim(values) and _in_bounds(key, node.shape):  # (else NumPy's IndexError)
-        raise _bind.fail(ValueError, "setting an array element with a sequence.", site)
+        values = _element_values(node.dtype, values, site)
     out = _AtUpdate(x, key)._apply_node("set", values, site)
     return out._node if type(out) is Array else out  # a masked update comes as an Array
 
@@ -363,6 +363,18 @@ def _is_element_key(key: Any, ndim: int) -> bool:
     return len(items) == ndim and all(_is_int(k) for k in items)
 
 
+def _element_values(dtype: np.dtype, values: Any, site: _bind.Site) -> Any:
+    """An array of values at an element: NumPy stores a bool array's element as the truth of a
+    one-element value (`b[0] = np.array([[3]])` is True); elsewhere it refuses any array, with a
+    TypeError for complex arrays and a ValueError for the others."""
+    if dtype.kind == "b" and np.size(values) == 1:
+        return values.reshape(()) if type(values) is Array else np.asarray(values).reshape(())
+    if dtype.kind == "c":
+        raise _bind.fail(TypeError, "only 0-dimensional arrays can be converted to Python "
+                         "scalars", site)
+    raise _bind.fail(ValueError, "setting an array element with a sequence.", site)
+
+
 def _in_bounds(key: Any, shape: tuple) -> bool:
     """An element key's ints within the dims (NumPy checks them before the value)."""
     items = key if type(key) is tuple else (key,)
@@ -398,6 +410,9 @@ def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
         if not _broadcasts_into(value_node.shape, tuple(target_shape)):
             raise _bind.fail(ValueError, f"could not broadcast input array from shape "
                              f"{value_node.shape} into shape {target_shape}", site)
+    if not all(target_shape) and len(value_node.shape) <= len(target_shape):
+        # nothing is written, so nothing is cast (NumPy warns no `invalid value ... in cast`)
+        value_node = _bind.broadcast_to(value_node, target_shape, site)
     value_node = _bind.cast(value_node, dtype, site)
     if value_node.shape != target_shape and len(value_node.shape) <= len(target_shape):
         value_node = _bind.broadcast_to(value_node, target_shape, site)

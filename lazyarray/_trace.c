@@ -1422,9 +1422,11 @@ inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t na
     if (now != 0)
         return now < 0 ? NULL : Py_NewRef(self);
     PyObject *result = operator(which, 0, self, args, 1);
-    if (result == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
-        /* `x op y` refused the shapes: NumPy checks the in-place cast first (inplace_rest
-         * raises its UFuncTypeError, else this ValueError again) */
+    if (result == NULL && (PyErr_ExceptionMatches(PyExc_ValueError) ||
+                           PyErr_ExceptionMatches(PyExc_FloatingPointError))) {
+        /* `x op y` refused the shapes, or its value computed at once raised a flag: NumPy
+         * checks the in-place cast and the output's shape first (inplace_rest raises its
+         * UFuncTypeError or ValueError, else this error again) */
         PyObject *type, *value, *tb;
         PyErr_Fetch(&type, &value, &tb);
         PyErr_NormalizeException(&type, &value, &tb);

@@ -388,6 +388,18 @@ def _check_inplace_cast(target: Any, dtype: np.dtype | None, ufunc: np.ufunc, ot
         raise _numpy_casting_error(ufunc, target.dtype, other, site)
 
 
+def _check_inplace_shape(target: Any, other: Any, ufunc: np.ufunc, site: Any) -> None:
+    """NumPy's ValueError where `target op other` broadcasts beyond target's shape."""
+    try:
+        shape = np.broadcast_shapes(target.shape, np.shape(other) if not isinstance(
+            other, _bind.Array) else other.shape)
+    except ValueError:
+        return  # (the error `x op y` raised is NumPy's)
+    if shape != target.shape and ufunc is not np.matmul:
+        raise _fail(ValueError, f"non-broadcastable output operand with shape {target.shape} "
+                    f"doesn't match the broadcast shape {shape}", site)
+
+
 def result_dtype(ufunc: np.ufunc, target: Any, other: Any) -> np.dtype | None:
     """The dtype of `target op other` by NumPy's loop (NEP 50: a Python scalar is weak), without
     computing it; None where NumPy has no loop or the operand is not a plain value."""
@@ -435,7 +447,7 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
     def method(self: Any, other: Any) -> Any:
         try:
             result = fn(self, other)
-        except ValueError as exc:  # (inplace_rest: NumPy's cast check comes first)
+        except (ValueError, FloatingPointError) as exc:  # (inplace_rest: NumPy's checks first)
             result = exc
         return inplace_rest(self, result, other, ufunc)
 
@@ -446,12 +458,14 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
 def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
     """`x op= y` once `x op y` is `result`: rebind x (and, through a view, its root). Also the
     tail of lazyarray/_trace.c's in-place operators, past their common case. `result` may be
-    the ValueError `x op y` raised (shapes that do not broadcast): NumPy resolves the in-place
-    cast before it broadcasts, so its UFuncTypeError, where the cast fails, comes first."""
-    if isinstance(result, ValueError):
+    the error `x op y` raised (shapes that do not broadcast; a FloatingPointError of a value
+    computed at once): NumPy checks the in-place cast and the output's shape before it
+    computes, so its UFuncTypeError or ValueError, where they fail, come first."""
+    if isinstance(result, (ValueError, FloatingPointError)):
         if self._view is not False:
-            _check_inplace_cast(self, result_dtype(ufunc, self, other), ufunc, other,
-                                user_site(1))
+            site = user_site(1)
+            _check_inplace_cast(self, result_dtype(ufunc, self, other), ufunc, other, site)
+            _check_inplace_shape(self, other, ufunc, site)
         raise result
     if result is NotImplemented or self._view is False:
         # NumPy's scalar (an element `A[i, j]`, a 0-d result of an op) has no in-place operators:

@@ -125,10 +125,14 @@ def test_inplace_keeps_dtype_and_shape_rules(backend):
     "a = xp.asarray(np.ones(3, np.int32)); a += xp.asarray(np.ones((2, 3)))",
     "a = xp.asarray(np.ones(3)); a += xp.asarray(np.ones(4))",
     "a = xp.asarray(np.ones(3, np.int32)); a @= xp.asarray(np.ones((2, 3)))",
+    "with xp.errstate(divide='raise'):\n a = xp.asarray(np.zeros(4, np.int8)); a[1] = 0\n"
+    " v = abs(a[:])[1:2]\n v //= xp.maximum(a[3], a)",
 ])
 def test_inplace_checks_the_cast_before_the_shapes(backend, code):
-    """NumPy resolves `x op= y`'s loop and its cast before it broadcasts: where both fail, the
-    error is its UFuncTypeError, not the shapes' ValueError (tests/test_fuzz_at_once.py)."""
+    """NumPy resolves `x op= y`'s loop and its cast before it broadcasts, and checks the
+    output's shape before it computes: where both fail, the error is its UFuncTypeError, not
+    the shapes' ValueError, and a shape it refuses is its ValueError, not the FloatingPointError
+    of the value computed at once (tests/test_fuzz_at_once.py)."""
     def outcome(xp):
         try:
             exec(code, {"xp": xp, "np": np})

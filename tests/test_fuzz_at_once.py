@@ -659,11 +659,30 @@ def test_random_programs_match_numpy(backend):
         check(seed)
 
 
+# Differences found by the last sweep (seeds 80,000-82,999, 12 lines, the default backend) and
+# not fixed yet: each seed is a strict xfail naming it, the sweep skips it.
+KNOWN = {
+    80226: "the C kernels' complex square is la_mul(x, x) (graph/complex_ops.py): re*re - im*im "
+           "overflows to inf - inf = NaN where NumPy's (re - im)(re + im) gives -inf "
+           "(np.square(complex64 -4.1e19+4.5e19j): NumPy -inf-infj, here nan-infj)",
+    82307: "`A[[0, 1]] = V` on a (1,) A with a V that cannot broadcast: IndexError here, NumPy's "
+           "ValueError (shape mismatch) first",
+}
+
+
 @pytest.mark.exhaustive
-@pytest.mark.parametrize("block", range(10))
-def test_many_random_programs_match_numpy(backend, block):
-    for seed in range(10_000 + 1000 * block, 11_000 + 1000 * block):
-        check(seed, lines=10)
+@pytest.mark.parametrize("block", range(6))
+def test_many_random_programs_match_numpy(block):
+    for seed in range(80_000 + 500 * block, 80_500 + 500 * block):
+        if seed not in KNOWN:
+            check(seed, lines=12)
+
+
+@pytest.mark.parametrize("seed", [pytest.param(seed, marks=pytest.mark.xfail(
+    strict=True, reason=reason)) for seed, reason in sorted(KNOWN.items())])
+def test_known_differences(seed):
+    """The sweep's open differences (KNOWN): a strict xfail each, so a fix shows."""
+    check(seed, lines=12)
 
 
 def main(argv=None) -> None:

@@ -27,7 +27,9 @@ def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
         x = np.real(x)
     if x.dtype.kind == "f" and dtype.kind in "iu":
         info = np.iinfo(dtype)
-        out_of_range = x.size and (x.min() < info.min or x.max() >= float(info.max) + 1)
+        # out of range once truncated (NumPy casts -0.5 to uint8 and -128.5 to int8 silently)
+        out_of_range = x.size and (np.trunc(x.min()) < info.min
+                                   or x.max() >= float(info.max) + 1)
         if out_of_range or not np.isfinite(x).all():  # NumPy's 'invalid value encountered in cast'
             np.asarray(np.inf, x.dtype).astype(dtype)
         with np.errstate(invalid="ignore"):

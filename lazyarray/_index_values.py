@@ -3,6 +3,7 @@ masking.py (a boolean mask beside other indices, `x.at[mask].op(v)`), which inde
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -56,7 +57,7 @@ def update_values(dtype: np.dtype, values: Any, mode: str,
     `int8.at[0].multiply(2.5)` of 11 is int8(27.5) = 27, not 11 * int8(2.5) = 22. Complex values
     into a real array raise TypeError (casting back would drop the imaginary part silently)."""
     if mode == "set":
-        return _value_node(values, dtype, site), dtype
+        return set_values(values, dtype, site), dtype
     weak = dtypes.weak_type_of(values) if type(values) in (bool, int, float, complex) else None
     if weak is not None:
         promoted = dtypes.result_type(dtype, weak)
@@ -71,3 +72,14 @@ def update_values(dtype: np.dtype, values: Any, mode: str,
         raise _bind.fail(TypeError, f".at[].{mode}: complex values cannot update a {dtype} array "
                          "(the result is cast back to its dtype); pass their .real", site)
     return node, promoted
+
+
+def set_values(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
+    """The node of `x[key] = values`' values, before their cast to x's dtype: complex values
+    into a real array warn NumPy's ComplexWarning at the user's line (the cast drops the
+    imaginary part; NumPy warns even where the key selects nothing)."""
+    node = _value_node(values, dtype, site)
+    if node.dtype.kind == "c" and dtype.kind not in "cb":
+        warnings.warn_explicit("Casting complex values to real discards the imaginary part",
+                               np.exceptions.ComplexWarning, *(site or ("<unknown>", 0)))
+    return node

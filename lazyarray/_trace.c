@@ -1333,8 +1333,9 @@ OPERATOR_METHODS(mul, MUL)
 OPERATOR_METHODS(div, DIV)
 
 /* `x op= y` for the four operators: `x op y` as the operator method computes it, then, where x
- * has no view to write through or follow (`_view` None, False or an empty list) and the result
- * is a computed value of x's dtype and shape (an index loop's `t -= d`), the handle takes it;
+ * has no view to write through or follow (`_view` None or an empty list) and the result
+ * is a computed value of x's dtype and shape, the handle takes it; x a NumPy scalar (`_view`
+ * False: an element, a 0-d result of an op) gives the result itself (an index loop's `t -= d`);
  * else writes.inplace_rest, given the result (no second computation). Set by install_inplace(). */
 static PyObject *INPLACE_REST, *INPLACE_UFUNC[N_OPERATORS];
 static int write_through_view_c(PyObject *self, PyObject *key, PyObject *value, int whole);
@@ -1427,13 +1428,31 @@ inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t na
     if (now != 0)
         return now < 0 ? NULL : Py_NewRef(self);
     PyObject *result = operator(which, 0, self, args, 1);
+    if (result == NULL && (PyErr_ExceptionMatches(PyExc_ValueError) ||
+                           PyErr_ExceptionMatches(PyExc_FloatingPointError))) {
+        /* `x op y` refused the shapes, or its value computed at once raised a flag: NumPy
+         * checks the in-place cast and the output's shape first (inplace_rest raises its
+         * UFuncTypeError or ValueError, else this error again) */
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        if (tb != NULL)
+            PyException_SetTraceback(value, tb);
+        Py_XDECREF(type);
+        Py_XDECREF(tb);
+        PyObject *call[4] = {self, value, args[0], INPLACE_UFUNC[which]};
+        PyObject *out = PyObject_Vectorcall(INPLACE_REST, call, 4, NULL);
+        Py_DECREF(value);
+        return out;
+    }
     if (result == NULL || result == Py_NotImplemented)
         return result;
     NodeObject *sn = array_node(self), *rn = array_node(result);
     PyObject *link = sn == NULL ? NULL : VIEW_OF(self);
+    if (link == Py_False)
+        return result; /* NumPy's scalar: `t op= y` is `t = t op y` (writes.inplace_rest) */
     if (rn != NULL && link != NULL && PyTuple_GET_SIZE(rn->inputs) == 0 && rn->dtype == sn->dtype &&
-        (link == Py_None || link == Py_False ||
-         (PyList_CheckExact(link) && PyList_GET_SIZE(link) == 0))) {
+        (link == Py_None || (PyList_CheckExact(link) && PyList_GET_SIZE(link) == 0))) {
         int same = rn->shape == sn->shape ? 1 : PyObject_RichCompareBool(rn->shape, sn->shape, Py_EQ);
         if (same < 0) {
             Py_DECREF(result);

@@ -21,7 +21,7 @@ from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
-from ._index_values import _is_array_index, _is_int, _is_int_index, _value_node, update_values
+from ._index_values import _is_array_index, _is_int, _is_int_index, set_values, update_values
 from .creation import full
 from . import elementwise as ew
 
@@ -339,8 +339,8 @@ def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
             if element is not None:
                 return element
     if type(values) not in (int, float, bool, complex) and _is_element_key(key, node.ndim) \
-            and np.ndim(values):
-        raise _bind.fail(ValueError, "setting an array element with a sequence.", site)
+            and np.ndim(values) and _in_bounds(key, node.shape):  # (else NumPy's IndexError)
+        values = _element_values(node.dtype, values, site)
     out = _AtUpdate(x, key)._apply_node("set", values, site)
     return out._node if type(out) is Array else out  # a masked update comes as an Array
 
@@ -378,6 +378,24 @@ def _is_element_key(key: Any, ndim: int) -> bool:
     return len(items) == ndim and all(_is_int(k) for k in items)
 
 
+def _element_values(dtype: np.dtype, values: Any, site: _bind.Site) -> Any:
+    """An array of values at an element: NumPy stores a bool array's element as the truth of a
+    one-element value (`b[0] = np.array([[3]])` is True); elsewhere it refuses any array, with a
+    TypeError for complex arrays and a ValueError for the others."""
+    if dtype.kind == "b" and np.size(values) == 1:
+        return values.reshape(()) if type(values) is Array else np.asarray(values).reshape(())
+    if dtype.kind == "c":
+        raise _bind.fail(TypeError, "only 0-dimensional arrays can be converted to Python "
+                         "scalars", site)
+    raise _bind.fail(ValueError, "setting an array element with a sequence.", site)
+
+
+def _in_bounds(key: Any, shape: tuple) -> bool:
+    """An element key's ints within the dims (NumPy checks them before the value)."""
+    items = key if type(key) is tuple else (key,)
+    return all(-n <= k < n for k, n in zip(items, shape))
+
+
 def _selects_all(key: Any, ndim: int) -> bool:
     """`...`, `()`, `:` (on each of up to ndim dims, with at most one Ellipsis)."""
     items = key if type(key) is tuple else (key,)
@@ -396,7 +414,7 @@ _ALL = slice(None)
 def _update_values(node: Node, values: Any, target_shape: tuple, site: _bind.Site) -> Node:
     """The values of `x[key] = values` into `node` at positions of `target_shape`: NumPy's
     assignment rules for a Python scalar, broadcast to the target, cast to node's dtype."""
-    return _fit_values(_value_node(values, node.dtype, site), node.dtype, target_shape, site)
+    return _fit_values(set_values(values, node.dtype, site), node.dtype, target_shape, site)
 
 
 def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
@@ -404,16 +422,27 @@ def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
     """Update values broadcast to the target (NumPy's error if they cannot be), cast to the
     dtype the update computes in."""
     if value_node.shape and value_node.shape != target_shape:  # () and equal shapes broadcast
-        try:
-            np.broadcast_shapes(value_node.shape, target_shape)
-        except ValueError:
-            raise _bind.fail(ValueError, f"cannot broadcast values of shape "
-                             f"{value_node.shape} to the indexed shape {target_shape}",
-                             site) from None
+        if not _broadcasts_into(value_node.shape, tuple(target_shape)):
+            raise _bind.fail(ValueError, f"could not broadcast input array from shape "
+                             f"{value_node.shape} into shape {target_shape}", site)
+    if not all(target_shape) and len(value_node.shape) <= len(target_shape):
+        # nothing is written, so nothing is cast (NumPy warns no `invalid value ... in cast`)
+        value_node = _bind.broadcast_to(value_node, target_shape, site)
     value_node = _bind.cast(value_node, dtype, site)
     if value_node.shape != target_shape and len(value_node.shape) <= len(target_shape):
         value_node = _bind.broadcast_to(value_node, target_shape, site)
     return value_node
+
+
+def _broadcasts_into(shape: tuple, target: tuple) -> bool:
+    """NumPy's assignment rule: values broadcast *to* the target's shape (not both ways: (6,)
+    into (1,) is NumPy's ValueError), past leading length-1 dims it drops."""
+    while len(shape) > len(target) and shape[0] == 1:
+        shape = shape[1:]
+    try:
+        return np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        return False
 
 
 def set_through_view(x: Array, key: Any, values: Any, site: _bind.Site) -> None:

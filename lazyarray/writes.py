@@ -365,8 +365,9 @@ def same_view(a: Node, b: Node) -> bool:
 
 
 def inplace_result(target: Any, result: Any, ufunc: np.ufunc, other: Any, site: Any) -> Node:
-    """`target op= other`'s new value: NumPy's in-place rules (the result keeps target's shape;
-    it is cast to target's dtype under casting='same_kind', else NumPy's UFuncTypeError)."""
+    """`target op= other`'s new value: NumPy's in-place rules (it is cast to target's dtype under
+    casting='same_kind', else NumPy's UFuncTypeError; then the result keeps target's shape)."""
+    _check_inplace_cast(target, result._node.dtype, ufunc, other, site)
     if result.shape != target.shape:
         if ufunc is np.matmul:
             raise _fail(ValueError, f"matmul: in-place matrix multiplication would change the "
@@ -376,9 +377,43 @@ def inplace_result(target: Any, result: Any, ufunc: np.ufunc, other: Any, site: 
     node = result._node
     if node.dtype == target.dtype:
         return node
-    if not np.can_cast(node.dtype, target.dtype, "same_kind"):
-        raise _numpy_casting_error(ufunc, target.dtype, other, site)
     return _bind.cast(node, target.dtype, site)
+
+
+def _check_inplace_cast(target: Any, dtype: np.dtype | None, ufunc: np.ufunc, other: Any,
+                        site: Any) -> None:
+    """NumPy's UFuncTypeError where `target op= other`'s result dtype does not cast to target's
+    under casting='same_kind' (None: not known, nothing raised)."""
+    if dtype is not None and not np.can_cast(dtype, target.dtype, "same_kind"):
+        raise _numpy_casting_error(ufunc, target.dtype, other, site)
+
+
+def _check_inplace_shape(target: Any, other: Any, ufunc: np.ufunc, site: Any) -> None:
+    """NumPy's ValueError where `target op other` broadcasts beyond target's shape."""
+    try:
+        shape = np.broadcast_shapes(target.shape, np.shape(other) if not isinstance(
+            other, _bind.Array) else other.shape)
+    except ValueError:
+        return  # (the error `x op y` raised is NumPy's)
+    if shape != target.shape and ufunc is not np.matmul:
+        raise _fail(ValueError, f"non-broadcastable output operand with shape {target.shape} "
+                    f"doesn't match the broadcast shape {shape}", site)
+
+
+def result_dtype(ufunc: np.ufunc, target: Any, other: Any) -> np.dtype | None:
+    """The dtype of `target op other` by NumPy's loop (NEP 50: a Python scalar is weak), without
+    computing it; None where NumPy has no loop or the operand is not a plain value."""
+    if type(other) in (int, float, complex):
+        kind: Any = type(other)
+    else:
+        try:
+            kind = np.result_type(other._node.dtype if isinstance(other, _bind.Array) else other)
+        except TypeError:
+            return None
+    try:
+        return np.dtype(ufunc.resolve_dtypes((target.dtype, kind, None))[-1])
+    except (TypeError, ValueError):
+        return None
 
 
 def _fail(exc_type: type[Exception], message: str, site: Any) -> Exception:
@@ -410,7 +445,11 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
     a view, its root) to it with NumPy's in-place casting rule."""
 
     def method(self: Any, other: Any) -> Any:
-        return inplace_rest(self, fn(self, other), other, ufunc)
+        try:
+            result = fn(self, other)
+        except (ValueError, FloatingPointError) as exc:  # (inplace_rest: NumPy's checks first)
+            result = exc
+        return inplace_rest(self, result, other, ufunc)
 
     method.__name__ = f"__i{ufunc.__name__}__"
     return method
@@ -418,15 +457,26 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
 
 def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
     """`x op= y` once `x op y` is `result`: rebind x (and, through a view, its root). Also the
-    tail of lazyarray/_trace.c's in-place operators, past their common case."""
-    if result is NotImplemented:
-        return NotImplemented
+    tail of lazyarray/_trace.c's in-place operators, past their common case. `result` may be
+    the error `x op y` raised (shapes that do not broadcast; a FloatingPointError of a value
+    computed at once): NumPy checks the in-place cast and the output's shape before it
+    computes, so its UFuncTypeError or ValueError, where they fail, come first."""
+    if isinstance(result, (ValueError, FloatingPointError)):
+        if self._view is not False:
+            site = user_site(1)
+            _check_inplace_cast(self, result_dtype(ufunc, self, other), ufunc, other, site)
+            _check_inplace_shape(self, other, ufunc, site)
+        raise result
+    if result is NotImplemented or self._view is False:
+        # NumPy's scalar (an element `A[i, j]`, a 0-d result of an op) has no in-place operators:
+        # `t op= y` is `t = t op y`, of any dtype and shape, and other names of `t` keep its value
+        # (so `A[i, j] += 1.5` on an int A is NumPy's read, add and cast write)
+        return result
     node = result._node
     if not node.inputs and node.dtype == self._node.dtype and node.shape == self._node.shape:
         if not self._view:
-            # a value computed at once (an index loop's `t -= d` on an element): the handle
-            # takes it; no view to write through or live view to follow (`_view` None,
-            # False for a NumPy scalar, or an empty list), no cast, nothing pending to track
+            # a value computed at once: the handle takes it; no view to write through or live
+            # view to follow (`_view` None or an empty list), no cast, nothing pending to track
             self._node = node
             return self
         if type(self._view) is tuple and _EAGER_LIMIT[0] and (

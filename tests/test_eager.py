@@ -105,6 +105,30 @@ def test_augmented_element_writes_match_numpy(backend):
     assert_as_numpy(A, a)  # (la.dot is cuBLAS's on a GPU)
 
 
+def test_augmented_operators_on_numpy_scalars_are_a_new_value(backend):
+    """An element and a 0-d result of an op are NumPy's scalars, which have no in-place operators:
+    `t += 1` is `t = t + 1` (another name of t keeps its value), `A[i, j] += 1.5` on an int A is
+    NumPy's read, add and casting write, not the in-place UFuncTypeError
+    (tests/test_fuzz_at_once.py found both)."""
+    def run(xp):
+        A = xp.array(np.arange(6, dtype=np.int32).reshape(2, 3))
+        B = xp.array(np.arange(6.0).reshape(2, 3))
+        e = B[0, 1]
+        f = e
+        e += 1
+        e *= 3
+        g = B[1, 1] * 2
+        h = g
+        g -= 1
+        A[0, 1] += 1.5
+        A[1][1] *= 2.5
+        w = A[1, 2]
+        w += xp.array(np.array([1, 2], np.int32))  # a (2,) result: NumPy's too
+        return A, e, f, g, h, w
+    for got, want in zip(run(la), run(np)):
+        assert_as_numpy(got, want)
+
+
 @pytest.mark.parametrize("dtype", ["float64", "int64", "float32", "bool"])
 def test_element_writes_of_every_value_kind_match_numpy(dtype, backend, backend_does):
     """Python floats, ints (negative indices too), NumPy float64 scalars and 0-d Arrays written

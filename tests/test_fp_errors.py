@@ -169,6 +169,27 @@ def test_nothing_fired_nothing_reported(backend):
     np.testing.assert_array_equal(got, np.tanh(x) * 2 + x)
 
 
+@pytest.mark.parametrize("dtype", ["uint8", "uint64", "int8", "int16", "int32"])
+@pytest.mark.parametrize("src", ["float64", "float32"])
+def test_casts_whose_truncation_is_in_range_are_silent(backend, dtype, src):
+    """-0.5 into uint8 and -128.5 into int8 truncate into the range: NumPy's cast raises no
+    flag, and neither may the reference's range test (graph/semantics.py `cast`, the at-once
+    path's) or the C kernels' (runtime/c/prelude.py `_cast_flag`). tests/test_fuzz_at_once.py
+    found `C[-2] = A[-3] / t1[1]` (a tiny negative into uint8) raising under errstate."""
+    low = float(np.iinfo(dtype).min)
+    x = np.array([-0.5, -1e-20, -0.99, low - 0.5, low, 1.0, 0.5], src)
+    want = x.astype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        at_once = la.asarray(x.copy())
+        at_once[0] = x[0]  # a buffer of its own: its element ops run at once
+        for k in range(x.size):
+            assert la.asarray(np.zeros(1, dtype))[0] == 0  # (warm the path)
+            assert np.asarray(at_once[k].astype(dtype)) == want[k]
+        got = np.asarray((la.asarray(x) * 1).astype(dtype))
+    np.testing.assert_array_equal(got, want)
+
+
 def test_threads_gather_flags_on_c():
     """A kernel big enough to run on several OpenMP threads: a flag raised by a worker thread's
     chunk only (the zero sits at the end) reaches the evaluation's report."""

@@ -103,3 +103,53 @@ def test_grad_vjp_jvp_of_a_function_that_writes_into_its_argument(reference_back
     np.testing.assert_array_equal(np.asarray(pullback(la.ones(5))[0]), [0, 2.01, 1, 1, 1])
     _, tangent = la.jvp(lambda v: _chain_of_writes(v, 1), (la.array(x0),), (la.ones(5),))
     np.testing.assert_array_equal(np.asarray(tangent), [1.01, 1, 1, 1, 1])
+
+
+def _outcome(xp, write):
+    """(the array after `write`, or the exception type; the warnings' categories)."""
+    import warnings
+    x = xp.array(np.arange(6.0).reshape(2, 3))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            write(xp, x)
+            out = np.asarray(x).tolist()
+        except Exception as exc:  # noqa: BLE001: NumPy's exception type is the answer
+            out = type(exc)
+    return out, [w.category for w in caught]
+
+
+@pytest.mark.parametrize("write", [
+    lambda xp, x: x.__setitem__((0, slice(None)), xp.array(np.array([1 + 2j, 3j])).sum()),
+    lambda xp, x: x.__setitem__((1, slice(1, 1)), xp.array(np.array([1 + 2j])).sum()),  # empty
+    lambda xp, x: x.__setitem__(0, xp.array(np.array([1 + 2j, 3j, 4j]))),
+    lambda xp, x: x.__setitem__((0, slice(0, 1)), xp.zeros((6,))),  # (6,) into (1,)
+    lambda xp, x: x.__setitem__(0, xp.ones((1, 1, 3))),  # leading ones dropped
+    lambda xp, x: x.__setitem__((5, 0), xp.ones((2,))),  # the index first: IndexError
+    lambda xp, x: x.__setitem__((1, slice(0, 0)), xp.array(np.array([-1e300]))),  # no cast
+], ids=["complex", "complex-empty", "complex-row", "into-smaller", "leading-ones", "index-first",
+        "empty-no-cast"])
+def test_writes_warn_and_raise_as_numpy(backend, write):
+    """tests/test_fuzz_at_once.py: complex values into a real array warn NumPy's ComplexWarning
+    (also where the key selects nothing); values must broadcast *into* the target, at the write
+    (a (6,) value into a (1,) slice was an EvaluationError at the next read); an element index
+    out of range is NumPy's IndexError before the value's shape is looked at; a write that
+    selects nothing casts nothing (no `invalid value encountered in cast`)."""
+    assert _outcome(la, write) == _outcome(np, write)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "complex64", "float32", "int8"])
+@pytest.mark.parametrize("value", [[1.0], [[2]], [1, 2], [1 + 1j], [0.0]], ids=str)
+def test_an_array_at_an_element_is_numpys(backend, dtype, value):
+    """`x[0] = array`: NumPy stores a bool array's element as the truth of a one-element value,
+    refuses any array value at a complex element with TypeError, elsewhere with ValueError
+    (tests/test_fuzz_at_once.py: `A[0][0] ^= v` of a (1,)-shaped v on a bool A)."""
+    def outcome(xp):
+        a = xp.array(np.zeros(3, dtype))
+        try:
+            a[0] = xp.array(np.array(value))
+            a[1] = np.array(value)
+        except Exception as exc:  # noqa: BLE001: NumPy's exception type is the answer
+            return type(exc)
+        return np.asarray(a).tolist()
+    assert outcome(la) == outcome(np)

@@ -117,6 +117,31 @@ def test_inplace_keeps_dtype_and_shape_rules(backend):
         m @= np.ones((2, 3))
 
 
+@pytest.mark.parametrize("code", [
+    "v = xp.asarray(np.zeros(5, bool))[:]; v %= xp.asarray(np.ones(4, np.uint8))",
+    "v = xp.asarray(np.zeros((5, 2), np.int32)); w = v[:, 0]; w += xp.asarray(np.ones(4))",
+    "v = xp.asarray(np.zeros((5, 2), np.int32)); w = v[:, 0]; w += xp.asarray(np.ones(4, np.int8))",
+    "a = xp.asarray(np.ones((1, 1), bool)); a[0] //= a",
+    "a = xp.asarray(np.ones(3, np.int32)); a += xp.asarray(np.ones((2, 3)))",
+    "a = xp.asarray(np.ones(3)); a += xp.asarray(np.ones(4))",
+    "a = xp.asarray(np.ones(3, np.int32)); a @= xp.asarray(np.ones((2, 3)))",
+    "with xp.errstate(divide='raise'):\n a = xp.asarray(np.zeros(4, np.int8)); a[1] = 0\n"
+    " v = abs(a[:])[1:2]\n v //= xp.maximum(a[3], a)",
+])
+def test_inplace_checks_the_cast_before_the_shapes(backend, code):
+    """NumPy resolves `x op= y`'s loop and its cast before it broadcasts, and checks the
+    output's shape before it computes: where both fail, the error is its UFuncTypeError, not
+    the shapes' ValueError, and a shape it refuses is its ValueError, not the FloatingPointError
+    of the value computed at once (tests/test_fuzz_at_once.py)."""
+    def outcome(xp):
+        try:
+            exec(code, {"xp": xp, "np": np})
+        except Exception as exc:  # noqa: BLE001: NumPy's exception type is the answer
+            return type(exc).__name__
+        return None
+    assert outcome(la) == outcome(np)
+
+
 def test_inplace_error_names_the_line(reference_backend):
     i = la.asarray(np.arange(3))
     with pytest.raises(TypeError) as info:

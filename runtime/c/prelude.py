@@ -307,8 +307,10 @@ def _cast_flag(src: np.dtype, dst: np.dtype, ts: str) -> str:
     cast's first comparison, an ordered one.)"""
     bits = dst.itemsize * 8
     f = np.dtype(src).type
-    if dst.kind == "i":
-        lo, hi = f(-(2.0 ** (bits - 1))), np.nextafter(f(2.0 ** (bits - 1)), f(0))
+    if dst.kind == "i":  # the least value whose truncation is in range (-128.5 is int8's -128)
+        below = -(2 ** (bits - 1)) - 1
+        lo = np.nextafter(f(below), f(0)) if int(f(below)) == below else f(-(2.0 ** (bits - 1)))
+        hi = np.nextafter(f(2.0 ** (bits - 1)), f(0))
     else:
         lo, hi = np.nextafter(f(-1), f(0)), np.nextafter(f(2.0 ** bits), f(0))
     z = "la_fpe_zero_f32" if src == np.float32 else "la_fpe_zero_f64"

@@ -1,0 +1,707 @@
+"""A differential fuzzer for the at-once paths (lazyarray/_trace.c `binary_now`, `unary_now`,
+`inplace_now`, element reads and writes, `row[:] = v`, copy-on-write, row swaps, `gather_now`,
+`vector_dot_c`, `flip_view`, the element extrema, the scalar cache, the `A[j] -= x` write-back).
+
+A program is a few lines of NumPy code over small arrays (`t = A[1, -2] * 2.5`, `A[i][j] -= t`,
+`row = A[0]; row *= 2`, `P = A.copy(); A[1:-1] = P[:-2] + 1`, `A[[0, 2]] = A[[2, 0]]`, short loops
+with a changing index), generated from a seed while NumPy runs it, so each line is valid NumPy
+(a line NumPy refuses may end a program: lazyarray must refuse it too). The same text then runs
+with `np` bound to lazyarray, under the same error state, and every named value is compared
+after each line (which evaluates it, as a program that prints would) or only at the end (which
+leaves the lines lazy where they would be): values (NaN equal to NaN, signed zeros apart),
+dtypes, shapes, the warnings' kinds and the exceptions' types; the input arrays must be unchanged.
+
+Run a longer sweep:  python -m pytest tests/test_fuzz_at_once.py -m exhaustive -q
+or:  python tests/test_fuzz_at_once.py --seed 0 --count 5000
+A failing program prints as code that runs as it is (with `IN0`, `IN1`... its inputs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+DTYPES = ("bool", "int8", "uint8", "int32", "int64", "uint64", "float32", "float64", "complex64",
+          "complex128")
+BINARY = ("+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>", "<", "<=", "==", "!=",
+          ">", ">=")
+INPLACE = ("+=", "-=", "*=", "/=", "//=", "%=", "&=", "|=", "^=", "**=")
+UNARY = ("-{}", "abs({})", "np.abs({})", "np.negative({})", "np.sqrt({})", "np.exp({})",
+         "np.flip({})", "np.square({})", "np.floor({})")
+FLOATS = (0.0, -0.0, 1.0, -2.5, 0.5, 3.0, 1e300, -1e300, 1e-310, float("nan"), float("inf"),
+          float("-inf"), 2.0**53, 7.25)
+INTS = (0, 1, 2, -1, -3, 7, 127, 255, -128, 2**31, 2**63 - 1, 2**63, -(2**63), 2**64 - 1, 300)
+ERRSTATES = ({}, {}, {}, {"divide": "raise"}, {"over": "raise"}, {"invalid": "ignore"},
+             {"all": "raise"}, {"all": "ignore"})
+
+
+# --- programs ----------------------------------------------------------------------------------------
+@dataclass
+class Program:
+    """The lines of a program, its inputs, and how it runs: `each` compares every name after every
+    line, else only at the end; `errstate` wraps every line (NumPy's or lazyarray's)."""
+    seed: int
+    inputs: list
+    lines: list = field(default_factory=list)
+    each: bool = True
+    errstate: dict = field(default_factory=dict)
+    eager_size: int = 4096  # la.config(eager_size): where results leave the at-once path
+
+    def text(self) -> str:
+        head = [f"# seed {self.seed}, compared {'after each line' if self.each else 'at the end'}"
+                f", la.config(eager_size={self.eager_size})"]
+        head += [f"IN{k} = np.array({a.tolist()!r}, dtype=np.{a.dtype}).reshape({a.shape})"
+                 for k, a in enumerate(self.inputs)]
+        body = self.lines
+        if self.errstate:
+            head.append(f"with np.errstate(**{self.errstate!r}):")
+            body = ["    " + ln.replace("\n", "\n    ") for ln in body]
+        return "\n".join(head + body)
+
+
+def _scalar_text(rng, dtype: np.dtype | None) -> str:
+    """A Python or NumPy scalar, or a 0-d array, as code: big, negative, NaN, inf, -0.0 included."""
+    kind = rng.integers(0, 10)
+    if kind < 3:
+        return repr(FLOATS[rng.integers(len(FLOATS))]).replace("nan", "float('nan')").replace(
+            "inf", "float('inf')")
+    if kind < 6:
+        v = INTS[rng.integers(len(INTS))] if rng.random() < 0.4 else int(rng.integers(-4, 9))
+        return f"({v})" if v < 0 else str(v)
+    if kind == 6:
+        return ("True", "False", "(1.5-2j)", "1j", "(-0.0+0j)")[rng.integers(5)]
+    name = DTYPES[rng.integers(len(DTYPES))] if dtype is None or rng.random() < 0.5 else str(dtype)
+    v = ("3", "1", "0", "2")[rng.integers(4)] if name != "bool" else "True"
+    if kind == 7:
+        return f"np.{name}({v})"
+    return f"np.array({v}, dtype=np.{name})"
+
+
+def _python_int(text: str) -> bool:
+    try:
+        return isinstance(eval(text, {}), int)  # (literals only: no name is defined)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+class Generator:
+    """Makes a program line by line, running each line on NumPy (so it knows the names' shapes and
+    dtypes, and keeps only lines NumPy runs, but for a last line NumPy refuses)."""
+
+    def __init__(self, seed: int):
+        self.rng = np.random.default_rng(seed)
+        self.seed = seed
+        self.env: dict = {"np": np}
+        self.count = 0
+
+    # ---- the program's values
+    def arrays(self, ndim=None):
+        return [k for k, v in self.env.items() if isinstance(v, np.ndarray) and v.ndim >= 1
+                and (ndim is None or v.ndim == ndim) and not k.startswith("IN")]
+
+    def new_name(self, prefix="t"):
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def pick(self, seq):
+        return seq[self.rng.integers(len(seq))]
+
+    # ---- indices into a name, valid for NumPy (mostly)
+    def index(self, n: int) -> int:
+        if n == 0 or self.rng.random() < 0.03:
+            return int(self.rng.integers(-n - 1, n + 1))  # may be out of range
+        i = int(self.rng.integers(0, n))
+        return i - n if self.rng.random() < 0.3 else i
+
+    def a_slice(self, n: int) -> str:
+        r = self.rng.random()
+        if r < 0.2:
+            return ":"
+        if r < 0.35:
+            return "1:-1"
+        if r < 0.5:
+            return "::-1"
+        if r < 0.6:
+            return "::2"
+        a, b = sorted(int(x) for x in self.rng.integers(0, n + 1, 2))
+        return f"{a}:{b}" if self.rng.random() < 0.7 else f":{b}"
+
+    def element(self, name: str) -> str:
+        """An element read: `A[i, j]`, `A[i][j]`, `v[i]`."""
+        shape = self.env[name].shape
+        idx = [self.index(n) for n in shape]
+        if len(idx) == 2 and self.rng.random() < 0.4:
+            return f"{name}[{idx[0]}][{idx[1]}]"
+        return f"{name}[{', '.join(map(str, idx))}]"
+
+    def part(self, name: str) -> str:
+        """A view: a row, a column, a slice of either, a step, a flip."""
+        shape = self.env[name].shape
+        if len(shape) == 1:
+            return f"{name}[{self.a_slice(shape[0])}]"
+        r = self.rng.random()
+        if r < 0.3:
+            return f"{name}[{self.index(shape[0])}]"
+        if r < 0.5:
+            return f"{name}[:, {self.index(shape[1])}]"
+        if r < 0.7:
+            return f"{name}[{self.index(shape[0])}, {self.a_slice(shape[1])}]"
+        if r < 0.8:
+            return f"{name}[{self.index(shape[0])}][{self.a_slice(shape[1])}]"
+        return f"{name}[{self.a_slice(shape[0])}, {self.a_slice(shape[1])}]"
+
+    def operand(self) -> str:
+        names = self.arrays()
+        r = self.rng.random()
+        if not names or r < 0.2:
+            return _scalar_text(self.rng, None)
+        name = self.pick(names)
+        if r < 0.55:
+            return self.element(name)
+        if r < 0.8:
+            return self.part(name)
+        if r < 0.85:
+            return f"np.flip({self.part(name)})"
+        if r < 0.9:
+            n = self.env[name].shape[0]
+            if n and self.rng.random() < 0.5:
+                return f"{name}[[{self.index(n)}, {self.index(n)}]]"
+            if "I" in self.env:  # a gather by a computed index array (spmv's x[A_col[lo:hi]])
+                return f"{name}[I{self.pick(('', '[1:3]', '[::-1]', '[:0]'))}]"
+        scalars = [k for k, v in self.env.items() if isinstance(v, (np.generic, np.ndarray))
+                   and np.ndim(v) == 0]
+        return self.pick(scalars) if scalars and r < 0.95 else name
+
+    def expression(self) -> str:
+        r = self.rng.random()
+        x = self.operand()
+        if r < 0.5:
+            y = self.operand() if self.rng.random() < 0.7 else _scalar_text(self.rng, None)
+            op = self.pick(BINARY)
+            if op in ("**", "<<") and _python_int(x) and _python_int(y):
+                op = "+"  # (Python's own ints: 2 ** 2**64 would never end)
+            e = f"{x} {op} {y}"
+            if self.rng.random() < 0.25:
+                e = f"{e} {self.pick(('+', '-', '*', '/'))} {_scalar_text(self.rng, None)}"
+            return e
+        if r < 0.7:
+            form = self.pick(UNARY)
+            if "sqrt" in form or "exp" in form:  # of 1-byte ints: float16 in NumPy, float32 here
+                dtype = self.dtype_of(x)  # (docs/semantics.md "No float16")
+                form = "-{}" if dtype is None or (dtype.kind in "biu" and dtype.itemsize == 1) \
+                    else form
+            return form.format(x)
+        if r < 0.8:
+            return f"np.{self.pick(('maximum', 'minimum'))}({x}, {self.operand()})"
+        if r < 0.9:
+            return self.dot()
+        return x
+
+    def dtype_of(self, text: str) -> np.dtype | None:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            try:
+                value = eval(text, dict(self.env))
+            except Exception:  # noqa: BLE001
+                return None
+        return np.result_type(value) if not isinstance(value, (int, float, complex)) \
+            else np.dtype(type(value))
+
+    def dot(self) -> str:
+        vectors = [(k, v.shape) for k, v in self.env.items() if isinstance(v, np.ndarray)
+                   and v.ndim >= 1 and not k.startswith("IN")]
+        if not vectors:
+            return self.operand()
+        name, shape = vectors[self.rng.integers(len(vectors))]
+        if len(shape) == 1:
+            u = v = name
+        else:
+            i, k = self.index(shape[0]), self.index(shape[0])
+            u, v = f"{name}[{i}]", f"{name}[{k}]"
+            if shape[1] > 1 and self.rng.random() < 0.5:
+                j = int(self.rng.integers(0, shape[1]))
+                u, v = f"{name}[{i}, :{j}]", f"{name}[{k}, :{j}]"
+        if self.rng.random() < 0.4:  # two arrays' vectors of one length (mixed dtypes)
+            u, v = self.vector_pair(u, v)
+        form = self.pick(("{} @ {}", "np.dot({}, {})", "{}.dot({})"))
+        return form.format(u, v)
+
+    def vector_pair(self, u: str, v: str) -> tuple[str, str]:
+        """Two vectors of one length from any two names (rows, columns, whole 1-D arrays)."""
+        by_length: dict = {}
+        for name in self.arrays():
+            shape = self.env[name].shape
+            if len(shape) == 1:
+                by_length.setdefault(shape[0], []).append(name)
+            else:
+                by_length.setdefault(shape[1], []).append(f"{name}[{self.index(shape[0])}]")
+                by_length.setdefault(shape[0], []).append(f"{name}[:, {self.index(shape[1])}]")
+        pairs = [k for k, found in by_length.items() if len(found) > 1]
+        if not pairs:
+            return u, v
+        found = by_length[self.pick(pairs)]
+        i, j = self.rng.choice(len(found), 2, replace=False)
+        return found[i], found[j]
+
+    # ---- lines
+    def target(self) -> str | None:
+        names = self.arrays()
+        if not names:
+            return None
+        name = self.pick(names)
+        n, r = self.env[name].shape[0], self.rng.random()
+        if n and r < 0.1:  # rows by a list (repeats, and -1 beside n - 1, included)
+            return f"{name}[[{self.index(n)}, {self.index(n)}]]"
+        return self.element(name) if r < 0.55 else self.part(name)
+
+    def line(self) -> str:
+        r = self.rng.random()
+        names = self.arrays()
+        if r < 0.25 or not names:
+            return f"{self.new_name()} = {self.expression()}"
+        if r < 0.45:
+            return f"{self.target()} = {self.expression()}"
+        if r < 0.62:
+            return f"{self.target()} {self.pick(INPLACE)} {self.expression()}"
+        name = self.pick(names)
+        shape = self.env[name].shape
+        if r < 0.68:
+            view = self.new_name("v")
+            return (f"{view} = {self.part(name)}\n{view} {self.pick(INPLACE)} "
+                    f"{self.expression()}")
+        if r < 0.73:
+            view = self.new_name("v")
+            return f"{view} = {self.part(name)}\n{view}[:] = {self.expression()}"
+        if r < 0.79:
+            copy = self.new_name("P")
+            return (f"{copy} = {name}.copy()\n{self.part(name)} = "
+                    f"{self.part(name).replace(name + '[', copy + '[', 1)} * 0.5 + 1")
+        if r < 0.84 and shape[0]:
+            i, p = self.index(shape[0]), self.index(shape[0])
+            return f"{name}[[{i}, {p}]] = {name}[[{p}, {i}]]"
+        if r < 0.9 and shape[0] > 1:
+            s, t = _scalar_text(self.rng, None), _scalar_text(self.rng, None)
+            col = f", {self.index(shape[1])}" if len(shape) == 2 and shape[1] else ""
+            step = self.pick(("k - 1", "k + 1", "-k", "k"))
+            return (f"for k in range(1, {shape[0] - 1}):\n"
+                    f"    {name}[k{col}] = {name}[{step}{col}] * {s} + {t}")
+        if r < 0.94 and len(shape) == 2 and shape[0] and shape[1]:
+            i = self.index(shape[0])
+            j = int(self.rng.integers(0, shape[1] + 1))
+            return f"{name}[{i}, :{j}] {self.pick(('-=', '+=', '*='))} {self.expression()}"
+        if r < 0.95:
+            return f"{self.new_name('s')} = {self.pick(('float', 'int', 'bool'))}({self.operand()})"
+        if r < 0.97 and len(shape) == 2:  # trisolv's x[i] = (b[i] - L[i, :i] @ x[:i]) / L[i, i]
+            x = self.pick(names)
+            return (f"for k in range(1, {min(shape)}):\n"
+                    f"    {x}[k] = ({x}[k] - {name}[k, :k] @ {x}[:k]) / {name}[k, k]")
+        return f"{self.new_name()} = {self.dot()}"
+
+    def setup(self, program: Program) -> None:
+        for k in range(int(self.rng.integers(1, 4))):
+            dtype = np.dtype(self.pick(DTYPES))
+            shape = self.pick(((4, 5), (3, 3), (5,), (6,), (1,), (1, 1), (0,), (2, 0), (3, 4),
+                               (4,), (4, 5), (3, 3), (5,), (65, 66)))  # (above eager_size)
+            raw = self.rng.standard_normal(shape) * self.pick((1, 3, 100, 1e20))
+            if raw.size and self.rng.random() < 0.3:
+                raw.flat[self.rng.integers(0, raw.size, 2)] = self.pick((0.0, -0.0, np.nan, np.inf))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                a = raw.astype(dtype) if dtype.kind != "c" else (raw + 1j * raw[::-1]).astype(dtype)
+            program.inputs.append(a)
+            self.env[f"IN{k}"] = a
+            name = "ABCD"[k]
+            how = self.pick((f"np.array(IN{k})", f"IN{k}.copy()" if False else f"np.array(IN{k})",
+                             f"np.zeros({shape}, dtype=np.{dtype})",
+                             f"np.array(IN{k}) * 1" if dtype.kind != "b" else f"np.array(IN{k})"))
+            if self.run_line(f"{name} = {how}") is not None:  # (under errstate 'raise')
+                how = f"np.array(IN{k})"
+                self.run_line(f"{name} = {how}")
+            program.lines.append(f"{name} = {how}")
+        if self.rng.random() < 0.4:
+            idx = self.rng.integers(-3, 3, int(self.rng.integers(0, 5))).tolist()
+            dtype = self.pick(DTYPES[2:6])
+            if dtype.startswith("uint"):
+                idx = [abs(i) for i in idx]
+            program.lines.append(f"I = np.array({idx!r}, dtype=np.{dtype})")
+            self.run_line(program.lines[-1])
+
+    @staticmethod
+    def casts_out_of_range(text: str, before: dict, written: list) -> bool:
+        """Whether the line may write a float beyond an integer array's range (NumPy wraps -1.5
+        into uint8 as 255 without a warning; lazyarray saturates, docs/semantics.md): the line
+        again with those arrays as float64, its values there checked against the range (a
+        heuristic: it also leaves out lines whose integer arithmetic wraps)."""
+        env = {k: (v.astype(np.float64) if k in written else
+                   v.copy() if isinstance(v, np.ndarray) else v) for k, v in before.items()}
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            try:
+                exec(text, env)
+            except Exception:  # noqa: BLE001
+                return True
+        for k in written:
+            info, v = np.iinfo(before[k].dtype), np.asarray(env[k])
+            if v.dtype.kind == "c":
+                v = v.real
+            if v.shape == before[k].shape and np.array_equal(v, before[k]):
+                continue  # not written
+            if v.size and not (np.all(np.isfinite(v)) and np.trunc(v.min()) >= info.min
+                               and v.max() < float(info.max) + 1):
+                return True
+        return False
+
+    def run_line(self, text: str):
+        """Runs a line on NumPy's values; returns the exception it raised, or None."""
+        with warnings.catch_warnings(), np.errstate(**self.errstate):
+            warnings.simplefilter("ignore")
+            try:
+                exec(text, self.env)
+            except Exception as exc:  # noqa: BLE001: any exception NumPy raises is the answer
+                return exc
+        return None
+
+    def replay(self, program: Program) -> dict:
+        """NumPy's names after the program's lines so far, made again (copies of arrays would
+        lose which arrays are views of which)."""
+        env = {"np": np}
+        env.update({f"IN{k}": a for k, a in enumerate(program.inputs)})
+        with warnings.catch_warnings(), np.errstate(**self.errstate):
+            warnings.simplefilter("ignore")
+            for text in program.lines:
+                exec(text, env)
+        return env
+
+    def platform_defined(self, text: str, program: Program) -> bool:
+        """Whether the line leaves what docs/semantics.md lists as deliberate differences: a
+        float -> int cast of NaN, an infinity or a value out of range ("Defined where NumPy leaves
+        it to the platform": NumPy warns `invalid value encountered in cast`, or raises for a NumPy
+        float scalar), or a float16 result ("No float16"). It runs on the names made again."""
+        env = self.replay(program)
+        before = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in env.items()}
+        with warnings.catch_warnings(record=True) as caught, np.errstate(all="warn"):
+            warnings.simplefilter("always")
+            try:
+                exec(text, env)
+            except (ValueError, OverflowError) as exc:  # a NumPy float scalar into an int array
+                # ("Smaller differences": an integer base to a negative integer 0-d exponent)
+                return ("cannot convert float" in str(exc) or isinstance(exc, OverflowError)
+                        or "negative integer powers" in str(exc))
+            except Exception:  # noqa: BLE001
+                pass
+        ints = [k for k, v in before.items() if isinstance(v, np.ndarray) and v.dtype.kind in "iu"
+                and not k.startswith("IN")]
+        written = [k for k in ints if not np.array_equal(env[k], before[k])]
+        complex_to_int = written and any("discards the imaginary" in str(w.message)
+                                         for w in caught)
+        if ints and self.casts_out_of_range(text, before, ints):
+            return True
+        return (complex_to_int or any("in cast" in str(w.message) for w in caught)
+                or any(getattr(v, "dtype", None) == np.float16 for v in env.values()))
+
+    def program(self, lines: int) -> Program:
+        program = Program(self.seed, [], each=self.rng.random() < 0.6)
+        self.errstate = program.errstate = dict(self.pick(ERRSTATES)) if program.each else {}
+        program.eager_size = self.pick((4096, 4096, 4096, 3, 0))
+        self.setup(program)
+        tries = 0
+        while len(program.lines) < lines and tries < 4 * lines:
+            tries += 1
+            text = self.line()
+            if self.platform_defined(text, program):
+                continue
+            if self.run_line(text) is None:
+                program.lines.append(text)
+                continue
+            self.env = self.replay(program)  # (the line may have written before it raised)
+            if self.rng.random() < 0.1:  # a line NumPy refuses ends the program
+                program.lines.append(text)
+                break
+        return program
+
+
+# --- running and comparing ---------------------------------------------------------------------------
+class ZeroD(np.ndarray):
+    """NumPy with its scalars as 0-d arrays, the model lazyarray follows (an element, a 0-d
+    result): NumPy's scalar math raises other flags than its array loops (`int8(127) + 1` warns
+    `overflow encountered in scalar add` where arrays wrap silently; `(inf+infj) * (nan+nanj)`
+    warns `invalid` in the loop, not as scalars). A warning or error that NumPy's arrays give
+    is NumPy's answer too."""
+
+    def __getitem__(self, key):
+        out = np.ndarray.__getitem__(self, key)
+        return np.asarray(out).view(ZeroD) if isinstance(out, np.generic) else out
+
+    def __array_wrap__(self, arr, context=None, return_scalar=False):
+        return np.asarray(arr).view(ZeroD)
+
+    def dot(self, other):
+        return _zero_d(np.ndarray.dot(self, other))
+
+
+def _scalar_inplace(name):
+    """A 0-d ZeroD's `t op= y` is `t = t op y`, as NumPy's scalar's (NotImplemented: Python
+    then calls the binary operator)."""
+    method = getattr(np.ndarray, name)
+    return lambda self, other: NotImplemented if self.ndim == 0 else method(self, other)
+
+
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+              "lshift", "rshift", "matmul"):
+    setattr(ZeroD, f"__i{_name}__", _scalar_inplace(f"__i{_name}__"))
+
+
+def _zero_d(value):
+    if isinstance(value, np.ndarray) and not isinstance(value, ZeroD):
+        return value.view(ZeroD)
+    return np.asarray(value).view(ZeroD) if isinstance(value, np.generic) else value
+
+
+class _ZeroDNumpy:
+    """`np` whose functions give ZeroD arrays (their scalar types and errstate as NumPy's)."""
+
+    def __getattr__(self, name):
+        attr = getattr(np, name)
+        if isinstance(attr, type) or not callable(attr):
+            return attr
+        return lambda *args, **kwargs: _zero_d(attr(*args, **kwargs))
+
+
+NUMPY_ZERO_D = _ZeroDNumpy()
+
+
+def _kind(message: str) -> str:
+    """A warning's kind: NumPy says `... encountered in scalar add` of scalars and `... in add` of
+    arrays; the at-once path's elements are 0-d arrays."""
+    return message.split(" encountered")[0]
+
+
+@dataclass
+class Trace:
+    """What a run saw: per line, the exception type (or None), the warnings' kinds, and the named
+    values afterwards (each evaluated into a NumPy copy, or the exception evaluating it raised)."""
+    lines: list = field(default_factory=list)
+
+
+def _snapshot(env: dict, names) -> dict:
+    out = {}
+    for k in names:
+        v = env[k]
+        if isinstance(v, np.generic):
+            out[k] = np.asarray(v)
+        elif isinstance(v, (bool, int, float, complex)):
+            out[k] = v
+        elif isinstance(v, (np.ndarray, la.Array)):
+            out[k] = np.array(np.asarray(v), copy=True)  # no reference to the buffer kept
+    return out
+
+
+def _names(env: dict) -> list:
+    return [k for k, v in env.items() if not k.startswith("__") and k != "np" and k != "k"
+            and not k.startswith("IN")]
+
+
+def _eager_size(xp, size: int):
+    return la.config(eager_size=size) if xp is la else contextlib.nullcontext()
+
+
+def run(program: Program, xp) -> Trace:
+    """Runs the program's lines with `np` bound to `xp` (numpy or lazyarray)."""
+    env = {"np": xp}
+    env.update({f"IN{k}": a for k, a in enumerate(program.inputs)})
+    trace = Trace()
+    for k, text in enumerate(program.lines):
+        last = not program.each and k == len(program.lines) - 1
+        # (NumPy's own calls in a lazyarray program, `np.int8(2) ** 1e300` of NumPy scalars, follow
+        # NumPy's error state: docs/semantics.md "Floating-point errors")
+        with warnings.catch_warnings(record=True) as caught, xp.errstate(**program.errstate), \
+                np.errstate(**program.errstate), _eager_size(xp, program.eager_size):
+            warnings.simplefilter("always")
+            error = None
+            try:
+                exec(text, env)
+            except Exception as exc:  # noqa: BLE001
+                error = exc
+            values = None
+            if error is None and (program.each or last):
+                try:
+                    values = _snapshot(env, _names(env))
+                except Exception as exc:  # noqa: BLE001: an evaluation's error is the line's
+                    error = exc
+        trace.lines.append((type(error) if error is not None else None,
+                            sorted({_kind(str(w.message)) for w in caught}), values, error))
+        if error is not None:
+            break
+    return trace
+
+
+def _close_value(a, b, power: bool = False) -> bool:
+    """Within 8 ulp: a lazy `exp`, `**` or complex op computed by the C kernels (libm, C99
+    complex) where NumPy's loops differ in the last bits (docs/semantics.md "Math functions: ulp
+    bounds", "Smaller differences" and "Complex numbers"); the at-once path calls NumPy's own."""
+    if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or a.dtype != b.dtype \
+            or a.shape != b.shape or a.dtype.kind not in "fc":
+        return False
+    # complex: docs/semantics.md "Complex numbers" (2e-5 relative for complex64, 1e-12 for
+    # complex128), but `**` (exp(b log a) in C) multiplies an exponent's error by |log a|: a
+    # float32 `abs(z)` 1 ulp from NumPy's made 1e-6 in a complex128 power (seed 70270)
+    # (and later lines' values, real ones too, carry that error: `abs(B)` of such a B)
+    tolerance = 2e-5 if power else {"c": 2e-5 if a.dtype.itemsize == 8 else 1e-12,
+                                    "f": 8 * np.finfo(a.dtype).eps}[a.dtype.kind]
+    with np.errstate(all="ignore"):
+        return bool(np.all((a == b) | (np.isnan(a) & np.isnan(b))
+                           | (np.abs(a - b) <= tolerance * np.maximum(np.abs(a), np.abs(b)))))
+
+
+def _same_value(a, b) -> bool:
+    if isinstance(a, np.ndarray) != isinstance(b, np.ndarray):
+        return False
+    if not isinstance(a, np.ndarray):
+        return type(a) is type(b) and (a == b or (a != a and b != b)) and (
+            not isinstance(a, float) or a != a or np.signbit(a) == np.signbit(b))
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if not np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"):
+        return False
+    if a.dtype.kind in "fc":  # a NaN's sign is not defined (docs/semantics.md)
+        return all(np.array_equal(np.signbit(x) | np.isnan(x), np.signbit(y) | np.isnan(y))
+                   for x, y in ((a.real, b.real), (a.imag, b.imag)))
+    return True
+
+
+def _compatible_errors(want, got) -> bool:
+    if want is None or got is None:
+        return want is got
+    return issubclass(got, want) or issubclass(want, got)
+
+
+def compare(program: Program) -> str | None:
+    """None when lazyarray ran the program as NumPy did, else what differed (with the program).
+    Where NumPy's scalars differ from its arrays (flags, complex64 rounding), NumPy's run with
+    0-d arrays for scalars is the answer too (docs/semantics.md "Smaller differences")."""
+    originals = [a.copy() for a in program.inputs]
+    want, got = run(program, np), run(program, la)
+    arrays = None  # made where the first answer differs
+    for k, (w, g) in enumerate(zip(want.lines, got.lines)):
+        problem = _line_problem(program, w, g)
+        if problem is not None:
+            arrays = arrays or run(program, NUMPY_ZERO_D)
+            if k >= len(arrays.lines) or _line_problem(program, arrays.lines[k], g) is not None:
+                return f"line {k}: {program.lines[k]!r}: {problem}"
+        if w[0] is not None or g[0] is not None:
+            return None
+    if len(want.lines) != len(got.lines):
+        return f"lazyarray stopped at line {len(got.lines) - 1}, NumPy at {len(want.lines) - 1}"
+    for a, b in zip(program.inputs, originals):
+        if not _same_value(a, b):
+            return "an input array was written"
+    return None
+
+
+def _line_problem(program: Program, w: tuple, g: tuple) -> str | None:
+    """What differs between NumPy's (w) and lazyarray's (g) records of one line, or None."""
+    if g[0] is TypeError and "not defined for complex inputs" in str(g[3]):
+        return None  # docs/semantics.md "Complex numbers": no ordering of complex values
+    if g[0] is TypeError and "not 'complex'" in str(g[3]) and w[0] is None:
+        return None  # docs/semantics.md "Complex numbers": float()/int() of complex raise
+    if w[0] is FloatingPointError and g[0] is not None:
+        return None  # a lazy op's flags are reported where it is evaluated, here never: the
+        # line raised before (docs/semantics.md "Floating-point errors")
+    if not _compatible_errors(w[0], g[0]):
+        return f"NumPy raised {w[3]!r}, lazyarray {g[3]!r}"
+    if w[0] is not None:
+        return None
+    values = w[2] or {}
+    complex_values = any(getattr(v, "dtype", np.dtype(int)).kind == "c" for v in values.values())
+    if program.each and w[1] != g[1] and not (
+            (complex_values or "complex" in program.text() or "j)" in program.text())
+            and [x for x in w[1] if x != "invalid value"]
+            == [x for x in g[1] if x != "invalid value"]):
+        # (NumPy's complex loops raise `invalid` by memory layout: a strided product of
+        # overflowing values raises it, the contiguous loop does not; a fused C kernel that
+        # keeps only a complex value's real part raises none for its imaginary part:
+        # docs/semantics.md "Smaller differences" and "Floating-point errors")
+        return f"NumPy warned {w[1]}, lazyarray {g[1]}"
+    if w[2] is None:
+        return None
+    if sorted(w[2]) != sorted(g[2]):
+        return f"names {sorted(w[2])} vs {sorted(g[2])}"
+    text = program.text()
+    has_complex = complex_values or "complex" in text or "j)" in text or "j]" in text
+    inexact = has_complex or "exp(" in text or "**" in text
+    for name, value in w[2].items():
+        if not _same_value(value, g[2][name]) and not (
+                inexact and _close_value(value, g[2][name], has_complex and "**" in text)):
+            return f"{name} is {value!r} in NumPy, {g[2][name]!r} here"
+    return None
+
+
+def check(seed: int, lines: int = 6) -> None:
+    program = Generator(seed).program(lines)
+    problem = compare(program)
+    assert problem is None, f"{problem}\n--- program:\n{program.text()}"
+
+
+# --- the tests ----------------------------------------------------------------------------------------
+def test_random_programs_match_numpy(backend):
+    """Short seeded programs, 240 on the numpy backend and 60 on C (the at-once paths are the
+    same; C's lazy steps compile kernels: ~1 s per backend with the kernel cache warm, a few
+    seconds more cold)."""
+    for seed in range(60 if backend == "c" else 240):
+        check(seed)
+
+
+# Differences found by the last sweep (seeds 80,000-82,999, 12 lines, the default backend) and
+# not fixed yet: each seed is a strict xfail naming it, the sweep skips it.
+KNOWN = {
+    80226: "the C kernels' complex square is la_mul(x, x) (graph/complex_ops.py): re*re - im*im "
+           "overflows to inf - inf = NaN where NumPy's (re - im)(re + im) gives -inf "
+           "(np.square(complex64 -4.1e19+4.5e19j): NumPy -inf-infj, here nan-infj)",
+    82307: "`A[[0, 1]] = V` on a (1,) A with a V that cannot broadcast: IndexError here, NumPy's "
+           "ValueError (shape mismatch) first",
+}
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("block", range(6))
+def test_many_random_programs_match_numpy(block):
+    for seed in range(80_000 + 500 * block, 80_500 + 500 * block):
+        if seed not in KNOWN:
+            check(seed, lines=12)
+
+
+@pytest.mark.parametrize("seed", [pytest.param(seed, marks=pytest.mark.xfail(
+    strict=True, reason=reason)) for seed, reason in sorted(KNOWN.items())])
+def test_known_differences(seed):
+    """The sweep's open differences (KNOWN): a strict xfail each, so a fix shows."""
+    check(seed, lines=12)
+
+
+def main(argv=None) -> None:
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--lines", type=int, default=8)
+    args = parser.parse_args(argv)
+    start, failures = time.perf_counter(), 0
+    for seed in range(args.seed, args.seed + args.count):
+        program = Generator(seed).program(args.lines)
+        problem = compare(program)
+        if problem:
+            failures += 1
+            print(f"{problem}\n{program.text()}\n", flush=True)
+    took = time.perf_counter() - start
+    print(f"{args.count} programs, {failures} differ, {args.count / took:.0f} programs/s")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -23,14 +23,14 @@ _UNARY_HELPER = {
     "arctanh": "atanh", "sign": "sign", "rint": "rint", "isnan": "isnan", "isinf": "isinf",
     "isfinite": "isfinite", "conj": "conj",
 }
-_BINARY_HELPER = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div",
+_BINARY_HELPER = {"add": "add", "subtract": "sub", "multiply": "fmul", "divide": "div",
                   "power": "cpow"}
 
 COMPLEX_TEMPLATES: dict[str, str] = {
     **{op: f"la_{h}_{{S}}({{0}})" for op, h in _UNARY_HELPER.items()},
     **{op: f"la_{h}_{{S}}({{0}}, {{1}})" for op, h in _BINARY_HELPER.items()},
     "positive": "{0}",
-    "square": "la_mul_{S}({0}, {0})",
+    "square": "la_fmul_{S}({0}, {0})",  # (NumPy's: its square loop is its multiply's)
     "equal": "la_eq_{S}({0}, {1})",
     "not_equal": "(!la_eq_{S}({0}, {1}))",
     "real": "({0}).re",

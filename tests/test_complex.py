@@ -273,3 +273,20 @@ def test_sweep_shapes_and_values(backend, dtype, seed):
                 assert_close(g, want)
             except AssertionError as exc:
                 raise AssertionError(f"{n} on {dtype} {shape}: {exc}") from None
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_products_and_squares_are_numpys_bits(backend, dtype):
+    """Complex `*` and `square` in a kernel are NumPy's loop (fma(a, c, -(b*d)), fma(a, d, b*c)):
+    every bit of random products, and square's -inf where the plain form overflows to NaN."""
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal(3000) + 1j * rng.standard_normal(3000)).astype(dtype)
+    b = (rng.standard_normal(3000) + 1j * rng.standard_normal(3000)).astype(dtype)
+    edge = np.array([-4.1e19 + 4.5e19j, 3e30 + 2e30j], dtype)
+    with la.config(eager_size=0), np.errstate(all="ignore"), la.errstate(all="ignore"):
+        x, y, e = la.asarray(a), la.asarray(b), la.asarray(edge)
+        got = la.eval(x * y, la.square(x), la.square(e), e * e)
+        want = (a * b, np.square(a), np.square(edge), edge * edge)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g).view(np.asarray(g).real.dtype),
+                                      w.view(w.real.dtype))

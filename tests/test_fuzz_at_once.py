@@ -662,9 +662,6 @@ def test_random_programs_match_numpy(backend):
 # Differences found by the last sweep (seeds 80,000-82,999, 12 lines, the default backend) and
 # not fixed yet: each seed is a strict xfail naming it, the sweep skips it.
 KNOWN = {
-    80226: "the C kernels' complex square is la_mul(x, x) (graph/complex_ops.py): re*re - im*im "
-           "overflows to inf - inf = NaN where NumPy's (re - im)(re + im) gives -inf "
-           "(np.square(complex64 -4.1e19+4.5e19j): NumPy -inf-infj, here nan-infj)",
     82307: "`A[[0, 1]] = V` on a (1,) A with a V that cannot broadcast: IndexError here, NumPy's "
            "ValueError (shape mismatch) first",
 }

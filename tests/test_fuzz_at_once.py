@@ -652,10 +652,10 @@ def check(seed: int, lines: int = 6) -> None:
 
 # --- the tests ----------------------------------------------------------------------------------------
 def test_random_programs_match_numpy(backend):
-    """Short seeded programs, 240 on the numpy backend and 60 on C (the at-once paths are the
-    same; C's lazy steps compile kernels: ~1 s per backend with the kernel cache warm, a few
-    seconds more cold)."""
-    for seed in range(60 if backend == "c" else 240):
+    """Short seeded programs, 240 on the numpy backend and 25 on C (the at-once paths are the
+    same; C's lazy steps compile kernels: 60 programs took 8 s from a cold kernel cache, the
+    exhaustive sweep below runs thousands)."""
+    for seed in range(25 if backend == "c" else 240):
         check(seed)
 
 

@@ -108,6 +108,41 @@ def pytest_collection_modifyitems(config, items):
                    if hasattr(item, "module") else True)
 
 
+# `--dist loadgroup` sends the tests whose node ids end in `@<group>` to one worker; pytest-xdist
+# (3.8) appends that suffix by setting `item._nodeid`, which pytest 9.2 no longer reads (a node
+# keeps its id in `_id`), so every `xdist_group` mark was ignored and the modules that compile all
+# their cases in one module fixture (tests/test_c_semantics.py, ...) compiled them on both workers.
+# This plugin appends the suffix where xdist's hook left none (it runs after it), on any pytest.
+class _XdistGroups:
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config, items):
+        if hasattr(config, "workerinput") and config.getvalue("loadgroup"):
+            for item in items:
+                _add_group_suffix(item)
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(_XdistGroups(), "lazyarray-xdist-groups")
+
+
+def _group_suffix(item) -> str | None:
+    names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                    for mark in item.iter_markers("xdist_group")})
+    return "@" + "_".join(names) if names else None
+
+
+def _add_group_suffix(item) -> None:
+    suffix = _group_suffix(item)
+    if suffix is None or item.nodeid.endswith(suffix):
+        return
+    nodeid = item.nodeid + suffix
+    if hasattr(item, "_id"):  # pytest >= 9.2: a structured NodeId that keeps its string
+        from _pytest.nodeid import NodeId
+        item._id = NodeId.parse(nodeid)
+    else:
+        item._nodeid = nodeid
+
+
 def pytest_runtest_setup(item):
     if time.time() > _DEADLINE:
         pytest.skip("time cap reached (LAZYARRAY_TEST_DEADLINE, set by benchmarks/gpu_suite.sh)")

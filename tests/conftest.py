@@ -41,6 +41,12 @@ EXHAUSTIVE_ON_C = frozenset({
 })
 
 
+# A parameter's instances on some backends only: `pytest.param(np.float64,
+# marks=pytest.mark.exhaustive_on("c"))` keeps the numpy instance in the fast tier and moves the C
+# one (a compile per case) to the exhaustive tier; the fast tier keeps at least one parameter per
+# op on every backend.
+
+
 # The GPU-specific tests (`-m gpu`), which benchmarks/gpu_suite.sh runs first on a lent GPU: the
 # modules marked `pytestmark = pytest.mark.gpu` (the cupy backend, generated CUDA, launch shapes),
 # the tests marked one by one (the CuPy paths of linalg/fft/random), and the cupy instances of the
@@ -100,6 +106,8 @@ def pytest_collection_modifyitems(config, items):
             if not does(feature, backend):
                 item.add_marker(pytest.mark.skip(reason=NEEDS[feature][1].format(b=backend)))
         if backend == "c" and getattr(item, "originalname", None) in EXHAUSTIVE_ON_C:
+            item.add_marker(pytest.mark.exhaustive)
+        if any(backend in mark.args for mark in item.iter_markers("exhaustive_on")):
             item.add_marker(pytest.mark.exhaustive)
         if backend == "cupy" and item.module.__name__ in GPU_DIFFERENTIAL_MODULES:
             item.add_marker(pytest.mark.gpu)

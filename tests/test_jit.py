@@ -399,7 +399,9 @@ EXPRESSIONS = [
 
 
 @pytest.mark.parametrize("expression", range(len(EXPRESSIONS)))
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8])
+@pytest.mark.parametrize("dtype", [  # on C a compile per case: two dtypes in the fast tier
+    np.float32, pytest.param(np.float64, marks=pytest.mark.exhaustive_on("c")),
+    pytest.param(np.int32, marks=pytest.mark.exhaustive_on("c")), np.uint8])
 def test_python_arithmetic_on_traced_scalars_matches_eager(backend, expression, dtype):
     """`lr / (1 + t)` in a jitted step: Python arithmetic on traced scalars is a weak scalar
     expression (it raised TracerEvaluationError, and static_argnums retraced every step). Each

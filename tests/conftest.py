@@ -33,6 +33,9 @@ BACKENDS = tuple(b for b in available_backends() if b != "dask")
 EXHAUSTIVE_ON_C = frozenset({
     "test_every_accepted_dtype_combination",
     "test_random_shapes_and_dtypes",  # test_random_shapes_and_dtypes_sampled keeps 3 per op on C
+    "test_reduction_matches_numpy",  # test_reduction_matches_numpy_sampled keeps 4 per reduction
+    "test_unary_operators",  # -x, +x, abs, ~ (a compile per dtype): each op's own sample on C
+    # is in test_random_shapes_and_dtypes_sampled (negative, positive, absolute, invert)
     "test_python_scalar_operands_are_weak",
     "test_astype_between_all_non_float_sources",
     "test_100000_op_chain_builds_and_evaluates_without_recursion",

@@ -33,12 +33,21 @@ BACKENDS = tuple(b for b in available_backends() if b != "dask")
 EXHAUSTIVE_ON_C = frozenset({
     "test_every_accepted_dtype_combination",
     "test_random_shapes_and_dtypes",  # test_random_shapes_and_dtypes_sampled keeps 3 per op on C
+    "test_reduction_matches_numpy",  # test_reduction_matches_numpy_sampled keeps 4 per reduction
+    "test_unary_operators",  # -x, +x, abs, ~ (a compile per dtype): each op's own sample on C
+    # is in test_random_shapes_and_dtypes_sampled (negative, positive, absolute, invert)
     "test_python_scalar_operands_are_weak",
     "test_astype_between_all_non_float_sources",
     "test_100000_op_chain_builds_and_evaluates_without_recursion",
     "test_numpy_function_matches_numpy",  # ~100 small graphs: compiles on C
     "test_every_at_method_and_dtype_computes_in_the_promoted_dtype",  # 13 plans, ~700 kernels
 })
+
+
+# A parameter's instances on some backends only: `pytest.param(np.float64,
+# marks=pytest.mark.exhaustive_on("c"))` keeps the numpy instance in the fast tier and moves the C
+# one (a compile per case) to the exhaustive tier; the fast tier keeps at least one parameter per
+# op on every backend.
 
 
 # The GPU-specific tests (`-m gpu`), which benchmarks/gpu_suite.sh runs first on a lent GPU: the
@@ -101,11 +110,48 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=NEEDS[feature][1].format(b=backend)))
         if backend == "c" and getattr(item, "originalname", None) in EXHAUSTIVE_ON_C:
             item.add_marker(pytest.mark.exhaustive)
+        if any(backend in mark.args for mark in item.iter_markers("exhaustive_on")):
+            item.add_marker(pytest.mark.exhaustive)
         if backend == "cupy" and item.module.__name__ in GPU_DIFFERENTIAL_MODULES:
             item.add_marker(pytest.mark.gpu)
     if _FIRST:  # a stable sort: the same order in every xdist worker
         items.sort(key=lambda item: getattr(item.module, "__name__", "") not in _FIRST
                    if hasattr(item, "module") else True)
+
+
+# `--dist loadgroup` sends the tests whose node ids end in `@<group>` to one worker; pytest-xdist
+# (3.8) appends that suffix by setting `item._nodeid`, which pytest 9.2 no longer reads (a node
+# keeps its id in `_id`), so every `xdist_group` mark was ignored and the modules that compile all
+# their cases in one module fixture (tests/test_c_semantics.py, ...) compiled them on both workers.
+# This plugin appends the suffix where xdist's hook left none (it runs after it), on any pytest.
+class _XdistGroups:
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config, items):
+        if hasattr(config, "workerinput") and config.getvalue("loadgroup"):
+            for item in items:
+                _add_group_suffix(item)
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(_XdistGroups(), "lazyarray-xdist-groups")
+
+
+def _group_suffix(item) -> str | None:
+    names = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+                    for mark in item.iter_markers("xdist_group")})
+    return "@" + "_".join(names) if names else None
+
+
+def _add_group_suffix(item) -> None:
+    suffix = _group_suffix(item)
+    if suffix is None or item.nodeid.endswith(suffix):
+        return
+    nodeid = item.nodeid + suffix
+    if hasattr(item, "_id"):  # pytest >= 9.2: a structured NodeId that keeps its string
+        from _pytest.nodeid import NodeId
+        item._id = NodeId.parse(nodeid)
+    else:
+        item._nodeid = nodeid
 
 
 def pytest_runtest_setup(item):

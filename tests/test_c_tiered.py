@@ -376,14 +376,17 @@ def test_a_blocking_compile_waits_for_the_same_kernel_queued(background, monkeyp
     assert (small == 3).all() and (large == 3).all()
 
 
-def _reduction_cases(seed: int) -> list:
+REDUCTION_DTYPES = (np.float32, np.float64, np.int8, np.uint16, np.int64, np.bool_)
+
+
+def _reduction_cases(seed: int, dtypes=REDUCTION_DTYPES) -> list:
     """Reductions runtime/c/fold.py replays, over lengths around the lane count, strided and
     transposed rows (no collapse), partial axes of 3-d arrays, a split full reduction."""
     from graph_strategies import adversarial
 
     rng = np.random.default_rng(seed)
     out = []
-    for dt in (np.float32, np.float64, np.int8, np.uint16, np.int64, np.bool_):
+    for dt in dtypes:
         for n in (1, 7, 8, 9, 19, 70):
             if dt == np.bool_:
                 a = la.array(rng.random(n) > 0.5)
@@ -407,9 +410,13 @@ def _reduction_cases(seed: int) -> list:
     return out
 
 
-@pytest.mark.parametrize("seed", [1, pytest.param(0, marks=pytest.mark.exhaustive)])
+@pytest.mark.parametrize(("seed", "dtypes"), [  # one unit of every case: ~10 s to compile
+    (1, (np.float32, np.int8, np.bool_)),  # the fast tier's sample (~3 s)
+    pytest.param(1, REDUCTION_DTYPES, marks=pytest.mark.exhaustive),
+    pytest.param(0, REDUCTION_DTYPES, marks=pytest.mark.exhaustive)], ids=["1-sample", "1", "0"])
 def test_replayed_reductions_keep_their_bits_when_the_compiled_kernels_arrive(background,
-                                                                            monkeypatch, seed):
+                                                                            monkeypatch, seed,
+                                                                            dtypes):
     """Float sums and products (mean, var, a row over its sum) run interpreted in C's lane
     order, then compiled: the same bits, for the same seed (1: adversarial values); and not
     NumPy's pairwise bits everywhere (what the numpy backend gives), so the replay is not the
@@ -417,14 +424,14 @@ def test_replayed_reductions_keep_their_bits_when_the_compiled_kernels_arrive(ba
     monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 1024)
     with hold_the_compiler():
         with np.errstate(all="ignore"):
-            first = [np.asarray(y) for y in la.eval(*_reduction_cases(seed))]
+            first = [np.asarray(y) for y in la.eval(*_reduction_cases(seed, dtypes))]
         assert la.cache_info().interpreted_runs >= 1
     runs = la.cache_info().interpreted_runs
     with np.errstate(all="ignore"):
-        second = [np.asarray(y) for y in la.eval(*_reduction_cases(seed))]
+        second = [np.asarray(y) for y in la.eval(*_reduction_cases(seed, dtypes))]
     assert la.cache_info().interpreted_runs == runs  # the second ran compiled
     bad = [k for k, (a, b) in enumerate(zip(first, second)) if not same_bits(a, b)]
     assert not bad, bad
     with la.config(backend="numpy"), np.errstate(all="ignore"):
-        pairwise = [np.asarray(y) for y in la.eval(*_reduction_cases(seed))]
+        pairwise = [np.asarray(y) for y in la.eval(*_reduction_cases(seed, dtypes))]
     assert any(not same_bits(a, b) for a, b in zip(first, pairwise))

@@ -62,7 +62,9 @@ def test_integer_power_with_negative_exponent(backend, dtype):
         la.array(base) ** -1
 
 
-@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint64"])
+@pytest.mark.parametrize("dtype", [  # on C a compile per dtype: int8, int64, uint64 in the fast tier
+    "int8", pytest.param("int16", marks=pytest.mark.exhaustive_on("c")), pytest.param("int32", marks=pytest.mark.exhaustive_on("c")), "int64",
+    pytest.param("uint8", marks=pytest.mark.exhaustive_on("c")), "uint64"])
 def test_numpy_defined_integer_corner_cases(backend, dtype):
     info = np.iinfo(dtype)
     a = np.array([info.min, info.max, 7, 0, info.min, 5], dtype=dtype)
@@ -127,7 +129,7 @@ def _softmax(x, axis):
     return e / e.sum(axis=axis, keepdims=True)
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dtype", ["float32", pytest.param("float64", marks=pytest.mark.exhaustive_on("c"))])  # ~10 units each
 def test_nn_functions(backend, dtype):
     rng = np.random.default_rng(1)
     xn = (rng.standard_normal((3, 5)) * 3).astype(dtype)

@@ -253,7 +253,9 @@ def test_a_write_into_an_argument_stays_inside_the_jit_body(backend):
     np.testing.assert_array_equal(np.asarray(x), [100.0, 1, 2])
 
 
-@pytest.mark.parametrize("dtype", [None, np.float32, np.int32, np.uint8, bool, np.complex64])
+@pytest.mark.parametrize("dtype", [  # on C a compile per case: the others in the exhaustive tier
+    None, pytest.param(np.float32, marks=pytest.mark.exhaustive_on("c")), pytest.param(np.int32, marks=pytest.mark.exhaustive_on("c")),
+    np.uint8, pytest.param(bool, marks=pytest.mark.exhaustive_on("c")), np.complex64])
 def test_full_of_a_traced_scalar_argument(backend, dtype):
     """`la.full(shape, s)` with la.jit's scalar argument `s` is a run-time scalar, cast to the
     dtype as NumPy casts it (it converted the tracer at trace time: TracerEvaluationError)."""
@@ -399,7 +401,9 @@ EXPRESSIONS = [
 
 
 @pytest.mark.parametrize("expression", range(len(EXPRESSIONS)))
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.uint8])
+@pytest.mark.parametrize("dtype", [  # on C a compile per case: two dtypes in the fast tier
+    np.float32, pytest.param(np.float64, marks=pytest.mark.exhaustive_on("c")),
+    pytest.param(np.int32, marks=pytest.mark.exhaustive_on("c")), np.uint8])
 def test_python_arithmetic_on_traced_scalars_matches_eager(backend, expression, dtype):
     """`lr / (1 + t)` in a jitted step: Python arithmetic on traced scalars is a weak scalar
     expression (it raised TracerEvaluationError, and static_argnums retraced every step). Each

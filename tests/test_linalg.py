@@ -109,8 +109,22 @@ def _check_decompositions(dec, a, spd, rect, tol):
     close(logdet, want.logabsdet, "slogdet log")
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, *COMPLEX])
-@pytest.mark.parametrize("batch", [(), (2, 1)])
+def _batch_and_dtype() -> list:
+    """Each (batch, dtype); on C each compiles a unit of every decomposition (1-3 s on 2 cores):
+    the fast tier keeps every dtype once, unbatched or batched, the exhaustive tier the other."""
+    params = []
+    for k, batch in enumerate([(), (2, 1)]):
+        for p in [pytest.param(np.float32), pytest.param(np.float64), *COMPLEX]:
+            (dtype,) = p.values
+            marks = list(p.marks)
+            if (dtype in (np.float64, np.complex64)) == (k == 0):
+                marks.append(pytest.mark.exhaustive_on("c"))
+            params.append(pytest.param(batch, dtype, marks=marks,
+                                       id=f"batch{k}-{np.dtype(dtype).name}"))
+    return params
+
+
+@pytest.mark.parametrize(("batch", "dtype"), _batch_and_dtype())
 def test_linalg_matches_numpy(backend, dtype, batch):
     rng = np.random.default_rng(7)
     a, spd, rect, b = _inputs(rng, dtype, batch)

@@ -5,6 +5,7 @@ vector body and the scalar tail of the C kernel). Bounds: docs/semantics.md."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -88,13 +89,21 @@ def _inputs(dtype, n: int, span: float = 30.0) -> np.ndarray:
     return x[np.isfinite(x)]
 
 
-def _ulp_error(got: np.ndarray, x: np.ndarray, fn, dtype) -> tuple[float, float]:
+@functools.lru_cache(maxsize=None)
+def _exact_values(name: str, dtype_name: str) -> tuple:
+    """mpmath's values of FUNCTIONS[name] at `_inputs` (40 digits): most of the ulp test's time,
+    computed once per function and dtype and shared by its backends' instances."""
+    fn, _, _, span = FUNCTIONS[name]
+    mp.mp.dps = 40
+    return tuple(fn(mp.mpf(xi)) for xi in _inputs(np.dtype(dtype_name).type, 3000, span).tolist())
+
+
+def _ulp_error(got: np.ndarray, x: np.ndarray, exacts, dtype) -> tuple[float, float]:
     """Max distance from the exact value in ulp of the (rounded) exact value; its input."""
     mp.mp.dps = 40
     worst, where = 0.0, 0.0
     tiny = float(np.finfo(dtype).smallest_subnormal)
-    for xi, gi in zip(x.tolist(), got.tolist()):
-        exact = fn(mp.mpf(xi))
+    for xi, gi, exact in zip(x.tolist(), got.tolist(), exacts, strict=True):
         with np.errstate(over="ignore"):  # beyond the dtype's range: inf
             want = float(dtype(float(exact)))
         if gi == want or (math.isnan(want) and math.isnan(gi)):
@@ -126,7 +135,7 @@ def test_ulp_bound_and_special_values(name, dtype, backend_name):
         got, got_special = (np.asarray(v) for v in la.eval(getattr(la, name)(la.array(x)),
                                                            getattr(la, name)(la.array(specials))))
     assert got.dtype == dtype and got_special.dtype == dtype
-    worst, where = _ulp_error(got, x, fn, dtype)
+    worst, where = _ulp_error(got, x, _exact_values(name, np.dtype(dtype).name), dtype)
     assert worst <= bound, f"{name}({where!r}): {worst:.2f} ulp"
     want = np.array([w for _, w in SPECIAL[name]] + [np.nan], dtype)
     if hasattr(np, name):  # NumPy's own values where it has the function
@@ -141,7 +150,8 @@ def test_ulp_bound_and_special_values(name, dtype, backend_name):
 
 
 @pytest.mark.skipif("c" not in available_backends(), reason="no C compiler")
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [  # 18 units per dtype (~10 s on 2 cores): float64 exhaustive
+    np.float32, pytest.param(np.float64, marks=pytest.mark.exhaustive)])
 def test_vector_body_and_scalar_tail_agree(dtype):
     """Every prefix length 1..40 of one input splits it differently between the vectorized body
     and the scalar tail: each element has the bits it has in the full-length kernel."""

@@ -58,7 +58,8 @@ COMPARISONS = [("x == s", lambda m, x, s: x == s), ("x != s", lambda m, x, s: x 
 
 
 @pytest.mark.parametrize("name, fn", COMPARISONS, ids=[c[0] for c in COMPARISONS])
-@pytest.mark.parametrize("data", [U8, I8, I64], ids=["uint8", "int8", "int64"])
+@pytest.mark.parametrize("data", [U8, pytest.param(I8, marks=pytest.mark.exhaustive_on("c")), I64],  # int8: exhaustive on C
+                         ids=["uint8", "int8", "int64"])
 def test_jit_comparison_with_a_traced_int_is_exact_for_every_value(backend, name, fn, data):
     """la.jit's traced int argument beside an integer array: the first value out of the dtype
     raised OverflowError at the trace, and a later one at the run (`u8 == 300` is all False

@@ -13,9 +13,10 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
+from lazyarray.runtime import available_backends
 from numpy_oracle import FAST, SUPPORTED, assert_matches, draw
 
 import lazyarray as la
@@ -122,6 +123,24 @@ def _numpy(name, fn, x, axis, keepdims, **kw):
        shape=array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5),
        keepdims=st.booleans())
 def test_reduction_matches_numpy(backend, name, data, dtype, seed, shape, keepdims):
+    _check_reduction(name, data, dtype, seed, shape, keepdims)
+
+
+@pytest.mark.parametrize("compiled", [b for b in available_backends() if b not in ("numpy", "dask")])
+@pytest.mark.parametrize("name", list(REDUCTIONS))
+@settings(FAST, max_examples=4)
+@given(data=st.data(), dtype=st.sampled_from(SUPPORTED), seed=st.integers(0, 2**32 - 1),
+       shape=array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5),
+       keepdims=st.booleans())
+def test_reduction_matches_numpy_sampled(compiled, name, data, dtype, seed, shape, keepdims):
+    """The fast tier's sample of the sweep above on the compiling backends (an example may
+    compile a kernel): 4 examples per reduction; the 12 on C run in the exhaustive tier
+    (conftest)."""
+    with la.config(backend=compiled):
+        _check_reduction(name, data, dtype, seed, shape, keepdims)
+
+
+def _check_reduction(name, data, dtype, seed, shape, keepdims):
     fn, np_fn, allow_tuple = REDUCTIONS[name]
     x = draw(np.random.default_rng(seed), dtype, shape)
     axis = _axis(data, len(shape), allow_tuple)

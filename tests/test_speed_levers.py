@@ -138,7 +138,9 @@ def test_a_transposed_read_runs_in_tiles(reference_backend):
     ((1, 1), (1, 0)), ((31, 33), (1, 0)), ((64, 32), (1, 0)), ((100, 37), (1, 0)),
     ((3, 45, 70), (0, 2, 1)), ((33, 5, 40), (2, 1, 0)), ((2, 3, 35, 34), (0, 1, 3, 2)),
 ])
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.bool_, np.complex64])
+@pytest.mark.parametrize("dtype", [  # on C float64 and int8 (a compile per shape) are exhaustive
+    np.float32, pytest.param(np.float64, marks=pytest.mark.exhaustive_on("c")), pytest.param(np.int8, marks=pytest.mark.exhaustive_on("c")),
+    np.bool_, np.complex64])
 def test_tiled_kernels_match_numpy(backend, shape, axes, dtype, monkeypatch):
     """Every element once, at its place, whatever the tile edges (sizes off the tile size, a
     parallel dim split in chunks across threads)."""

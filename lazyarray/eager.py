@@ -103,8 +103,7 @@ def _reads_indexed(node: Node, depth: int) -> bool:
     for i in node.inputs:
         while i.op is _CAST or i.op is _BROADCAST:
             i = i.inputs[0]
-        if i.attrs is EAGER_MARK or (i.inputs and i.op.write_back is not None) or (
-                i.op in SEED_OPS):
+        if _indexed(i):
             return True
         if depth and i.inputs and _reads_indexed(i, depth - 1):
             return True
@@ -174,19 +173,9 @@ def vector_dot(a: Node, b: Node, site: Any) -> Node | None:
             return done
     if not LIMIT[0] or a.size > LIMIT[0] * _WORK or _state.busy or _state.stand_ins:
         return None
-    va = view_value(a)
-    vb = view_value(b) if va is not None else None
-    if vb is None:
+    out = _product_now(a, b)
+    if out is None:
         return None
-    token = _enter()
-    try:
-        _clear()
-        out = _matmul(va, vb)
-        bits = _test()
-    finally:
-        _leave(token)
-    if bits:
-        return None  # the general path reports the flags with the op and the line
     out = _asarray(out)
     return Node(_INPUT, (), EAGER_MARK, (), out.dtype, out, site)
 
@@ -204,6 +193,14 @@ def matrix_product(a: Node, b: Node, site: Any) -> Node | None:
             or math.prod(a.shape[:-1]) * math.prod(b.shape[1:]) > LIMIT[0]
             or not (a.ndim == 1 or b.ndim == 1 or _indexed(a) or _indexed(b))):
         return None
+    out = _product_now(a, b)
+    return None if out is None else Node(_INPUT, (), EAGER_MARK, out.shape, out.dtype, out, site)
+
+
+def _product_now(a: Node, b: Node) -> Any:
+    """NumPy's matmul of two views of computed buffers under the flag-recording error state, or
+    None: not both views of buffers, or a flag fired (the general path reports it with the op
+    and the line)."""
     va = view_value(a)
     vb = view_value(b) if va is not None else None
     if vb is None:
@@ -215,9 +212,7 @@ def matrix_product(a: Node, b: Node, site: Any) -> Node | None:
         bits = _test()
     finally:
         _leave(token)
-    if bits:
-        return None  # the general path reports the flags with the op and the line
-    return Node(_INPUT, (), EAGER_MARK, out.shape, out.dtype, out, site)
+    return None if bits else out
 
 
 def _indexed(node: Node) -> bool:

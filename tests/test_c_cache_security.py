@@ -221,21 +221,16 @@ def test_the_dask_path_checks_its_cache_root(tmp_path, monkeypatch):
 # --- CuPy's kernel cache (no GPU needed: the check runs before CuPy compiles) ------------------
 
 class _FakeCupy:
-    """Stands in for cupy in CupyBackend.module: records where CuPy would cache each compile."""
+    """Stands in for cupy in CupyBackend.module: records where CuPy would cache each compile (the
+    generated kernels are compiled by lazyarray's NVRTC call, CuPy's own kernels by CuPy)."""
 
     def __init__(self) -> None:
         self.cache_dirs: list[str] = []
-        fake = self
-
-        class RawModule:
-            def __init__(self, code, options):
-                self.code = code
-
-            def compile(self):
-                fake.cache_dirs.append(str(cache_security.cupy_cache_dir()))
-
-        self.RawModule = RawModule
         self.cuda = type("cuda", (), {"runtime": type("rt", (), {"getDevice": lambda: 0})})
+
+    def load_module(self, cp, source, options):
+        self.cache_dirs.append(str(cache_security.cupy_cache_dir()))
+        return object(), True
 
 
 @pytest.mark.parametrize("state", ["private", "world_writable", "missing"])
@@ -252,6 +247,7 @@ def test_cupy_compiles_only_into_a_private_cache(tmp_path, monkeypatch, state):
     monkeypatch.setattr(cache_security, "_cupy_checked", False)
     fake = _FakeCupy()
     monkeypatch.setattr(cupy_backend, "cupy", lambda: fake)
+    monkeypatch.setattr(cupy_backend, "load_module", fake.load_module)
     backend = cupy_backend.CupyBackend()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

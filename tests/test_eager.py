@@ -367,6 +367,7 @@ def test_element_writes_while_views_live_go_into_the_buffer(backend, backend_doe
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_products_of_indexed_matrices_run_at_once_as_numpys(backend, dtype, fresh_caches):
     """`x[:, i] @ x[:, i:]` (covariance's loop), `x[i:, :] @ y[:, j]`, `x[:2] @ y[:, 1:3]`, `A @ v`
     of computed values: NumPy's matmul of the views now (eager.matrix_product), its bits, no plan;
@@ -878,6 +879,7 @@ _ELEMENT_SCALARS = [0.0, -0.0, 2, -3, 0.1, 1e-300, 1e300, 2**53, 2**60, True]
 
 
 @pytest.mark.parametrize("op", ["+", "-", "*", "/"])
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_element_arithmetic_is_numpys_bits_and_flags(backend, op):
     """`A[i] / A[j]`, `A[i] * 2`, `1 / A[i]`: _trace.c computes element arithmetic in C doubles
     where NumPy raises no flag (finite operands, a finite normal or exactly zero result) and
@@ -913,6 +915,7 @@ def test_element_arithmetic_is_numpys_bits_and_flags(backend, op):
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "int64", "complex128"])
 @pytest.mark.parametrize("op", ["+=", "-=", "*=", "/="])
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_augmented_writes_of_views_at_once_are_numpys(backend, dtype, op):
     """`C[i, :j] += v`, `row *= s`, `A[1:3, 0] -= A[0, 1:3]` (other views of the same buffer),
     `A.T[0] /= 0.0`: _trace.c computes `view op other` and writes it through the view in one
@@ -962,6 +965,7 @@ def test_augmented_writes_of_views_at_once_are_numpys(backend, dtype, op):
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "bool", "complex128"])
 @pytest.mark.parametrize("name", ["abs", "sqrt", "negative", "exp", "log", "sin", "floor",
                                   "logical_not", "isnan"])
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_unary_ops_on_rows_at_once_are_numpys(backend, backend_does, dtype, name):
     """`np.abs(A[i:, i])`, `np.sqrt(row)`: _trace.c computes a unary ufunc of an indexed read before
     any node is built (unary_now); a raised flag or a result it does not take goes the general
@@ -1022,6 +1026,7 @@ def test_element_reads_are_copies_of_numpys_elements(backend, dtype):
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "int64", "bool", "complex128"])
 @pytest.mark.parametrize("op", ["+", "-", "*", "/", "**", "<", "&"])
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_ops_on_rows_at_once_are_numpys_bits_dtypes_and_flags(backend, backend_does, dtype, op):
     """`row * 0.5`, `A[i] + A[j]`: _trace.c computes an op on indexed reads before any node is
     built (binary_now), its scalar constants as cached read-only 0-d arrays (`-0.0` and `0.0`
@@ -1072,6 +1077,7 @@ def test_ops_on_rows_at_once_are_numpys_bits_dtypes_and_flags(backend, backend_d
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_np_dot_of_two_slices_is_numpys_bits_at_once(backend, backend_does, dtype):
     """`np.dot(A[i, :j], A[j, :j])` reaches _trace.c's __array_function__ (and `L[i, :i] @
     x[:i]` Array's C __matmul__), which dots two
@@ -1189,6 +1195,7 @@ def test_extrema_and_negation_of_elements_are_numpys(backend, dtype, fn):
 
 @pytest.mark.parametrize("dtype", ["int32", "int64"])
 @pytest.mark.parametrize("op", ["+", "-", "*", "/"])
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_integer_element_arithmetic_is_numpys(backend, dtype, op):
     """`table[i, k] + table[k + 1, j]` on int32/int64 elements (nussinov): _trace.c computes it in
     C where NumPy's integer loops would (wrapping as they wrap, `/` as float64 true division);

@@ -651,6 +651,7 @@ def check(seed: int, lines: int = 6) -> None:
 
 
 # --- the tests ----------------------------------------------------------------------------------------
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_random_programs_match_numpy(backend):
     """Short seeded programs, 240 on the numpy backend and 25 on C (the at-once paths are the
     same; C's lazy steps compile kernels: 60 programs took 8 s from a cold kernel cache, the

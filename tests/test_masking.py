@@ -168,6 +168,7 @@ def test_capability_and_array_api_extra(reference_backend):
 
 @pytest.mark.parametrize("dtype", [np.dtype(t) for t in ("bool", "uint8", "int64", "float32",
                                                          "complex128")], ids=str)
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_masked_reads_of_computed_values_now(backend, dtype, fresh_caches):
     """`x[mask]` of a computed x (a buffer, or a view of one) and a computed mask is NumPy's
     `data[mask]` at once (lazyarray/eager.py masked): no plan, a buffer of its own. The values,
@@ -199,6 +200,7 @@ def test_masked_reads_of_computed_values_now(backend, dtype, fresh_caches):
             assert_matches(g, want)
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_masked_read_of_a_pending_value_and_mask(backend):
     """A pending x the mask computes (`z[abs(z) < 2]`) reads at once after the mask; one the
     mask does not compute keeps the lazy gather; a write to x after the read leaves the result."""

@@ -56,6 +56,9 @@ _INPUT_SCALED = {"logaddexp", "logaddexp2"}
 
 def _assert_op_matches(op, got, arrays):
     want = numpy_result(op.ufunc, arrays)
+    if op.name == "power" and np.asarray(want).dtype.kind == "c":
+        with la.errstate(all="ignore"):  # (as numpy_result: the drawn specials overflow)
+            got = _without_unknown_phases(np.asarray(got), want, arrays)
     if op.name not in _INPUT_SCALED or np.asarray(want).dtype.kind != "f":
         assert_matches(got, want)
         return
@@ -70,6 +73,27 @@ def _assert_op_matches(op, got, arrays):
     err = np.abs(got_np[finite] - want[finite])
     bound = 4 * np.finfo(want.dtype).eps * scale[finite] + np.finfo(want.dtype).tiny
     assert (err <= bound).all(), f"{op.name}: error {err.max()} over {bound[err.argmax()]}"
+
+
+def _without_unknown_phases(got, want, arrays):
+    """Complex a**b is exp(b log a): where b log a's imaginary part, the phase, is so large that one
+    ulp of it is a sizeable angle (1e30 * arg(a) in complex64), the directions of an infinite or
+    finite result are rounding noise of the library's log and sin/cos (the GPU's differ from
+    glibc's by an ulp: (-3.9+1.4j)**1e30 gave -inf+infj against NumPy's inf-infj). There only the
+    magnitude's class is compared (finite, inf, nan), and NumPy's value is taken for the rest."""
+    a, b = (np.asarray(x).astype(np.complex128) for x in arrays)
+    with np.errstate(all="ignore"):
+        phase = np.abs((b * np.log(a)).imag)
+    unknown = np.broadcast_to(phase * np.finfo(want.dtype).eps > 0.1, want.shape)
+    if not unknown.any():
+        return got
+    with np.errstate(all="ignore"):
+        g, w = np.abs(got[unknown]), np.abs(want[unknown])
+    np.testing.assert_array_equal(np.isinf(g), np.isinf(w), err_msg="power: infinite magnitudes")
+    np.testing.assert_array_equal(np.isnan(g), np.isnan(w), err_msg="power: nan magnitudes")
+    got = got.copy()
+    got[unknown] = want[unknown]
+    return got
 
 
 def _check(op, arrays):

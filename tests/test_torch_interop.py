@@ -52,22 +52,25 @@ def test_from_dlpack_of_an_array_and_torch_cannot_write_into_it(backend):
     """On a GPU backend the capsule is device memory: torch makes a CUDA tensor (read here with
     `.cpu()`), NumPy refuses it (BufferError, as for a CuPy array), and the export is a copy
     (CuPy's DLPack has no read-only flag: lazyarray/array.py __dlpack__). `copy=False` never
-    copies, so torch, which would write through the flag, gets BufferError on every device."""
+    copies, so torch, which would write through the flag, gets BufferError on every device. An
+    Array made from host data keeps it on the host until a computation reads it (`x.device` and
+    its capsule say "cpu" there); a computed one lives on the backend's device."""
     x = la.asarray(np.arange(6.0).reshape(2, 3))
     y = x * 2.0 + 1.0  # pending: DLPack evaluates it
     for a, want in ((x, np.arange(6.0).reshape(2, 3)), (y, np.arange(6.0).reshape(2, 3) * 2 + 1)):
         t = torch.from_dlpack(a)
         assert t.dtype == torch.float64 and tuple(t.shape) == (2, 3)
-        assert t.is_cuda == on_device()
+        assert t.is_cuda == (a.device != "cpu")
         np.testing.assert_array_equal(t.cpu().numpy(), want)
         t.add_(100.0)  # torch ignores DLPack's read-only flag: it got a copy
         np.testing.assert_array_equal(np.asarray(a), want)
+    assert y.device == ("cuda:0" if on_device() else "cpu")
     np.testing.assert_array_equal(np.asarray(x + 1), np.arange(6.0).reshape(2, 3) + 1)
     with pytest.raises(BufferError, match="read-only"):
         torch.from_dlpack(x, copy=False)
     if on_device():
         with pytest.raises(BufferError):
-            np.from_dlpack(x)
+            np.from_dlpack(y)
     else:
         assert not np.from_dlpack(x).flags.writeable  # NumPy keeps the flag: no copy there
     for dtype, name in DTYPES.items():

@@ -1,4 +1,4 @@
-"""The `cupy` backend: generated CUDA through cupy.RawModule (NVRTC), matmul through cuBLAS, async.
+"""The `cupy` backend: generated CUDA compiled by NVRTC and run through CuPy, matmul through cuBLAS, async.
 
 `import lazyarray` never imports CuPy: this module imports it on first use. Rendering CUDA source needs
 no CuPy and no GPU (`kernel_source`, so `la.explain(y, backend="cupy")` works in CI).
@@ -29,6 +29,7 @@ from ...graph.kernel_ir import BufferSpec, Kernel, LibraryCall, Program
 from .. import cache_security
 from ..backend import DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend
 from .launch import partials_shape as partials_size
+from .modules import load_module
 from .printer import CudaKernelSpec, CudaModule, render_cuda_kernel_source, render_cuda_program
 
 INSTALL_HINT = ("install CuPy for your CUDA version: `pip install 'lazyarray-fusion[cuda12]'` or "
@@ -57,9 +58,9 @@ class CupyBackend(Backend):
     device = "cuda:0"
 
     def __init__(self) -> None:
-        self._modules: dict[tuple[int, str], Any] = {}  # (device id, source hash) -> RawModule
+        self._modules: dict[tuple[int, str], Any] = {}  # (device id, source hash) -> loaded module
         self._stream: Any = None
-        self.stats = {"compiles": 0, "module_hits": 0, "plans": 0}
+        self.stats = {"compiles": 0, "disk_hits": 0, "module_hits": 0, "plans": 0}
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -81,18 +82,16 @@ class CupyBackend(Backend):
         return self._stream
 
     def module(self, module: CudaModule) -> Any:
-        """The loaded RawModule for this source on the current device (compiled once per device;
-        CuPy's disk cache keys on source, options, arch and NVRTC version, and is used only where
-        it is private: runtime/cache_security.check_cupy_cache)."""
+        """The loaded module for this source on the current device (compiled once per device and
+        process, by lazyarray's NVRTC call: runtime/cuda/modules.py says why not CuPy's)."""
         cp = cupy()
         key = (cp.cuda.runtime.getDevice(), module.key)
         raw = self._modules.get(key)
         if raw is None:
-            cache_security.check_cupy_cache()  # CuPy's disk cache: private, or a temporary one
-            raw = cp.RawModule(code=module.source, options=module.options)
-            raw.compile()
+            cache_security.check_cupy_cache()  # CuPy's disk cache (its own kernels): private
+            raw, compiled = load_module(cp, module.source, module.options)
             self._modules[key] = raw
-            self.stats["compiles"] += 1
+            self.stats["compiles" if compiled else "disk_hits"] += 1
         else:
             self.stats["module_hits"] += 1
         return raw

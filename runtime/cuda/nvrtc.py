@@ -77,9 +77,20 @@ def _candidates() -> list[str]:
             found.extend(sorted(glob.glob(os.path.join(entry, pattern))))
     for pattern in _SYSTEM_PATTERNS:
         found.extend(sorted(glob.glob(pattern)))
+    found.extend(_loaded_copies())  # the one CuPy loaded (runtime/cuda/modules.py)
     found.extend(["libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"])  # the loader's own search
     # "libnvrtc.so.13.5" style names sort after "libnvrtc.so.13": prefer the plain soname links.
     return [p for p in found if "builtins" not in os.path.basename(p)]
+
+
+def _loaded_copies() -> list[str]:
+    """Paths of libnvrtc already mapped into this process (by CuPy), from /proc/self/maps."""
+    try:
+        with open("/proc/self/maps") as maps:
+            return sorted({line.split()[-1] for line in maps
+                           if "/libnvrtc.so" in line and "builtins" not in line})
+    except OSError:
+        return []
 
 
 @lru_cache(maxsize=1)
@@ -154,7 +165,9 @@ def compile_cuda(source: str, name: str = "kernels.cu", arch: str = DEFAULT_ARCH
     """Compile `source` for `arch` ("sm_90": cubin; "compute_90": PTX). Raises CompileError with
     the log and numbered source when NVRTC rejects it."""
     lib = _library()
-    opts = (f"-arch={arch}", "-std=c++17", "--fmad=false", *options)  # no contraction (issue 9)
+    # no contraction (issue 9), no flush of subnormals; an option given twice is given once
+    opts = tuple(dict.fromkeys((f"-arch={arch}", "-std=c++17", "--fmad=false", "--ftz=false",
+                                *options)))
     if verbose and arch.startswith("sm_"):
         opts += ("--ptxas-options=-v",)
     prog = ctypes.c_void_p()

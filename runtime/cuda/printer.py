@@ -55,9 +55,11 @@ from .launch import (
 )
 from .prelude import REDUCE, TYPES
 
-# -arch comes from CuPy (the current device's). --fmad=false: no a*b+c contraction, so a value
-# recomputed in two kernels or stages has one bit pattern (issue 9), as in the C flags.
-COMPILE_OPTIONS = ("-std=c++17", "--fmad=false")
+# -arch is the current device's (runtime/cuda/modules.py). --fmad=false: no a*b+c contraction, so a
+# value recomputed in two kernels or stages has one bit pattern (issue 9), as in the C flags.
+# --ftz=false: float32 subnormals are kept, as NumPy keeps them (NVRTC's default, said because
+# CuPy's RawModule appends -ftz=true: runtime/cuda/modules.py).
+COMPILE_OPTIONS = ("-std=c++17", "--fmad=false", "--ftz=false")
 
 
 class CudaKernelPrinter(KernelPrinter):

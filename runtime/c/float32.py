@@ -178,7 +178,7 @@ def expm1() -> str:
              f"float r = fmaf(s, p, s - 0.5f) * (2.0f + {ZERO});   /* + zero: keeps overflow */",
              "r = a < -18.0f ? -1.0f : r;",
              "r = a == INFINITY ? a : r;",
-             "r = (a != a || a == 0.0f) ? a : r;"]
+             "r = (a != a || fabsf(a) < 2.98023224e-08f) ? a : r;   /* |a| < 2^-25: a, subnormals kept */"]
     return _block(lines, "r")
 
 

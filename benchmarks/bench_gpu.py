@@ -127,7 +127,9 @@ def main() -> int:
     for name, (inputs, fn) in _workloads(cp, rng).items():
         runners, dev = _runners(cp, fn, inputs)
         nbytes = sum(x.nbytes for x in dev) + max(x.nbytes for x in dev)  # read all, write ~one
-        src = cp.empty(nbytes // 4, cp.float32)
+        # a copy of n bytes reads n and writes n: n = half the workload's traffic (the first valid
+        # run, stop 37, copied all of it, twice the workload's bytes: its copy× were half)
+        src = cp.empty(nbytes // 8, cp.float32)
         dst = cp.empty_like(src)
         t = {k: _time(cp, f, args.repeat) for k, f in runners.items()}
         t["d2d copy"] = _time(cp, lambda d=dst, s=src: d.__setitem__(Ellipsis, s), args.repeat)

@@ -513,9 +513,12 @@ class _AtUpdate:
             masked = masking.at_update(self._array, self._key, mode, values, site)
             if masked is not None:
                 return masked
-            spec, index_nodes, target_shape = self._scatter_key(node, site)
+            spec, index_nodes, target_shape, bounds = self._scatter_key(node, site)
         value_node, promoted = update_values(node.dtype, values, mode, site)
         value_node = _fit_values(value_node, promoted, target_shape, site)
+        if basic is None:
+            for k, n, dim in bounds:  # index arrays: NumPy checks them after the value's shape
+                _check_bounds(k, n, dim, site)
 
         def scatter(base: Node, values: Node, how: str) -> Node:
             return _bind.primitive(_SCATTER, (base, values, *index_nodes), (how, spec),
@@ -533,11 +536,14 @@ class _AtUpdate:
                       _bind.scalar_leaf(True, dtypes.bool_, site, target_shape), "set")
         return ew.where(Array(hit), Array(wide), self._array)
 
-    def _scatter_key(self, node: Node, site: _bind.Site) -> tuple[tuple, list[Node], tuple]:
-        """The scatter's key for any index: (spec, index nodes, indexed shape); the indexed shape
-        is NumPy's, from a probe array of the same shape."""
+    def _scatter_key(self, node: Node, site: _bind.Site
+                     ) -> tuple[tuple, list[Node], tuple, list[tuple[Any, int, int]]]:
+        """The scatter's key for any index: (spec, index nodes, indexed shape, the index arrays'
+        bounds checks left to the caller); the indexed shape is NumPy's, from a probe array of
+        the same shape. NumPy checks an index array's bounds as it writes, after the value's
+        shape (`A[[0, 1]] = V` on a (1,) A with a V that cannot broadcast: its ValueError)."""
         items = _expand(self._key, node.ndim, site)
-        spec, index_nodes, probe = [], [], []
+        spec, index_nodes, probe, bounds = [], [], [], []
         dim = 0
         for k in items:
             if k is EMPTY_ELLIPSIS:
@@ -559,7 +565,7 @@ class _AtUpdate:
                 spec.append(("slice", k.start, k.stop, k.step))
                 probe.append(k)
             elif _is_array_index(k):
-                _check_bounds(k, n, dim, site)  # a concrete index: at the user's line (NumPy)
+                bounds.append((k, n, dim))  # a concrete index: at the user's line (NumPy)
                 idx = _index_node(k, site)
                 spec.append(("array", len(index_nodes)))
                 index_nodes.append(idx)
@@ -568,7 +574,7 @@ class _AtUpdate:
                 raise _bind.fail(IndexError, f"invalid index {k!r} in .at[]", site)
             dim += 1
         target_shape = np.broadcast_to(np.empty((), bool), node.shape)[tuple(probe)].shape
-        return tuple(spec), index_nodes, target_shape
+        return tuple(spec), index_nodes, target_shape, bounds
 
 
 _WHOLE = ("slice", None, None, None)

@@ -911,8 +911,29 @@ def _check(program: Program, modes) -> None:
         with la.config(max_graph_nodes=2):
             again = run(program, lazy=True)
             for t in finals:
-                check_value(again[t], evaluated[t], again_kind(program, t),
-                            f"{t} with max_graph_nodes=2", scales.get(t))
+                try:
+                    check_value(again[t], evaluated[t], again_kind(program, t),
+                                f"{t} with max_graph_nodes=2", scales.get(t))
+                except Mismatch:
+                    # the second answer: NumPy's step on this run's own inputs. Cut apart, an
+                    # input can be a ulp from the fused run's (a float32 var summed in another
+                    # order), and a float64 dot of it carries that float32 ulp (seed 9055)
+                    _check_step_on_own_inputs(program, t, again, scales.get(t))
+
+
+def _check_step_on_own_inputs(program: Program, target: str, values: dict, scale) -> None:
+    (expr, kind), = [(e, k) for t, e, k in program.lines if t == target]
+    env = environment(False)
+    env["H_LAZY"] = LazyHelpers
+    env.update(program.consts)
+    env.update({k: np.array(np.asarray(v)) for k, v in values.items()
+                if k != target and isinstance(v, (la.Array, np.ndarray, np.generic))})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            want = eval(expr, env)
+    check_value(values[target], want, kind, f"{target} with max_graph_nodes=2 (own inputs)",
+                scale)
 
 
 def fuzz_one(seed: int, max_lines: int = 12, modes=("steps", "final", "jit", "cut")):

@@ -662,10 +662,7 @@ def test_random_programs_match_numpy(backend):
 
 # Differences found by the last sweep (seeds 80,000-82,999, 12 lines, the default backend) and
 # not fixed yet: each seed is a strict xfail naming it, the sweep skips it.
-KNOWN = {
-    82307: "`A[[0, 1]] = V` on a (1,) A with a V that cannot broadcast: IndexError here, NumPy's "
-           "ValueError (shape mismatch) first",
-}
+KNOWN: dict[int, str] = {}  # (82307, NumPy's shape error before the index's bounds: fixed, stop 37)
 
 
 # Seeds that failed once in CI's worker order and pass alone (with a warm or a cold kernel cache):

@@ -153,3 +153,22 @@ def test_an_array_at_an_element_is_numpys(backend, dtype, value):
             return type(exc)
         return np.asarray(a).tolist()
     assert outcome(la) == outcome(np)
+
+
+def test_index_array_write_checks_the_value_shape_before_the_bounds(reference_backend):
+    """NumPy checks an index array's bounds as it writes, after broadcasting the value: `A[[0, 1]]
+    = V` on a (1,) A with a V of another shape is its ValueError, with a fitting V its IndexError
+    (fuzz seed 82307 raised the IndexError for both). An integer key's bounds come first."""
+    for value, error in ((np.ones((3, 4)), ValueError), (np.ones(2), IndexError)):
+        want = np.zeros(1)
+        with pytest.raises(error):
+            want[[0, 1]] = value
+        a = la.zeros(1)
+        with pytest.raises(error):
+            a[[0, 1]] = value
+        with pytest.raises(error):
+            a.at[[0, 1]].set(la.asarray(value))
+    with pytest.raises(IndexError):
+        np.zeros((1, 2))[5, [0, 1]] = np.ones((3, 4))
+    with pytest.raises(IndexError):
+        la.zeros((1, 2))[5, [0, 1]] = np.ones((3, 4))

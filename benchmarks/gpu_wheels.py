@@ -47,7 +47,8 @@ IMAGE = frozenset({
 CARRY = ("pydantic>=2.0", "cffi>=1.15", "array-api-strict>=2.3", "array-api-extra>=0.7",
          "setuptools>=77", "typing-extensions>=4.14", "mpmath>=1.3", "import-linter>=2.17")
 # pyproject requirements the GPU run does without (see the module docstring).
-SKIPPED = frozenset({"dask", "distributed", "zarr", "numexpr", "cupy-cuda12x"})
+SKIPPED = frozenset({"dask", "distributed", "zarr", "numexpr", "cupy-cuda12x",
+                     "nvidia-cuda-nvrtc-cu12"})
 
 PYTHON = "3.12"
 PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_27_x86_64", "manylinux_2_17_x86_64",

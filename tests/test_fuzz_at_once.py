@@ -440,6 +440,11 @@ class ZeroD(np.ndarray):
         out = np.ndarray.__getitem__(self, key)
         return np.asarray(out).view(ZeroD) if isinstance(out, np.generic) else out
 
+    def __setitem__(self, key, value):
+        # a plain 0-d array: NumPy writes a 0-d subclass into an element through float(),
+        # which raises for complex where an ndarray's cast warns (seed 91935)
+        np.ndarray.__setitem__(self, key, np.asarray(value) if isinstance(value, ZeroD) else value)
+
     def __array_wrap__(self, arr, context=None, return_scalar=False):
         return np.asarray(arr).view(ZeroD)
 

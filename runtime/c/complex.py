@@ -51,15 +51,23 @@ def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
         # plain product inside the other functions (NumPy's npy_math helpers)
         "fmul": (f"return {mk}(fmaF(a.re, b.re, -(a.im * b.im)), fmaF(a.re, b.im, a.im * b.re));",
                  (mk,)),
-        # NumPy's complex division (Smith's algorithm; 0 / 0 gives a complex inf or nan)
-        "div": ("const R br = fabsF(b.re), bi = fabsF(b.im);\n"
-                "    if (br >= bi) {\n"
-                f"        if (br == 0 && bi == 0) return {mk}(a.re / br, a.im / br);\n"
-                "        const R rat = b.im / b.re, scl = (R)1 / (b.re + b.im * rat);\n"
-                f"        return {mk}((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);\n"
-                "    }\n"
-                "    const R rat = b.re / b.im, scl = (R)1 / (b.im + b.re * rat);\n"
-                f"    return {mk}((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);", (mk,)),
+        # NumPy's complex division (Smith's algorithm; 0 / 0 gives a complex inf or nan) on one
+        # path, its operands selected first. The kernels compile with -fno-trapping-math: gcc
+        # runs both of Smith's branches in a vectorized loop, and the one not taken divided by
+        # b's smaller part (a real divisor raised divide by zero, and 0 * inf invalid, where
+        # NumPy raises nothing); and it folds `(c ? x : y) / (c ? y : x)` into `c ? x / y :
+        # y / x`, so q's condition is p's through a 1 gcc cannot see is 1 (`o`, la_fpe_zero)
+        "div": ("const R br = fabsF(b.re), bi = fabsF(b.im), o = (R)1 + (R)la_fpe_zero_f64;\n"
+                "    const int zero = br == 0 && bi == 0, big = br >= bi, big_q = big ^ (o != 1);\n"
+                "    const R p = zero ? o : big ? b.re : b.im;\n"
+                "    const R q = zero ? (R)0 : big_q ? b.im : b.re;\n"
+                "    const R u = zero ? (R)0 : big ? a.re : a.im;\n"
+                "    const R v = zero ? (R)0 : big ? a.im : a.re;\n"
+                "    const R rat = q / p, scl = (R)1 / (p + q * rat), w = u * rat;\n"
+                "    const R re = (u + v * rat) * scl;  /* NumPy's a.re * rat + a.im when !big */\n"
+                "    const R im = big ? (v - w) * scl : (w - v) * scl;\n"
+                "    const R z = zero ? br : o;  /* 0 / 0: by +0, NumPy's |b.re| */\n"
+                f"    return zero ? {mk}(a.re / z, a.im / z) : {mk}(re, im);", (mk,)),
         "neg": (f"return {mk}(-a.re, -a.im);", (mk,)),
         "conj": (f"return {mk}(a.re, -a.im);", (mk,)),
         "abs": ("return hypotF(a.re, a.im);", ()),

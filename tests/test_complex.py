@@ -301,13 +301,15 @@ def _same_division(got: np.ndarray, want: np.ndarray) -> bool:
 
 @pytest.mark.needs("fp_errors")
 @pytest.mark.parametrize("dtype", COMPLEX)
-def test_division_is_numpys_and_raises_no_flag_numpy_does_not(backend, dtype, monkeypatch):
+def test_division_and_reciprocal_are_numpys_and_raise_no_flag_numpy_does_not(backend, dtype,
+                                                                             monkeypatch):
     """Smith's division as NumPy's loop, bit for bit on signed zeros, infinities, NaN and tiny
     and huge parts (the two-branch form, vectorized, gave `(1-12j) / (1-12j)` an imaginary part
     4.6e-18 where NumPy's is -0.0); and a real or imaginary divisor raises no flag: gcc ran both
     of Smith's branches in a vectorized kernel, the one not taken dividing by b's zero part
     (divide by zero, and 0 * inf invalid), which a donating run reported unconfirmed
-    (tests/test_fuzz_at_once.py seed 95662) and every other run paid a NumPy re-run for."""
+    (tests/test_fuzz_at_once.py seed 95662) and every other run paid a NumPy re-run for.
+    `reciprocal` had the same two branches."""
     from lazyarray import fp_errors
 
     parts = np.array([0.0, -0.0, 1.0, -12.0, 3.5, 1e-30, 1e30, np.inf, -np.inf, np.nan])
@@ -316,9 +318,9 @@ def test_division_is_numpys_and_raises_no_flag_numpy_does_not(backend, dtype, mo
     grid = grid.ravel()
     a, b = np.repeat(grid, grid.size), np.tile(grid, grid.size)
     with np.errstate(all="ignore"), la.errstate(all="ignore"):
-        want = a / b
-        got = np.asarray(la.asarray(a) / la.asarray(b))
-    assert _same_division(got, want)
+        want = a / b, np.reciprocal(grid)
+        got = la.eval(la.asarray(a) / la.asarray(b), la.reciprocal(la.asarray(grid)))
+    assert all(_same_division(np.asarray(g), w) for g, w in zip(got, want))
     runs = []
     real = fp_errors.numpy_messages
     monkeypatch.setattr(fp_errors, "numpy_messages", lambda rerun: runs.append(1) or real(rerun))
@@ -327,6 +329,8 @@ def test_division_is_numpys_and_raises_no_flag_numpy_does_not(backend, dtype, mo
                     np.full(32, 3 + 4j, dtype)):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            got = np.asarray(la.asarray(quiet) / la.asarray(divisor))
-        assert _same_division(got, quiet / divisor)
+            d = la.asarray(divisor)
+            got = la.eval(la.asarray(quiet) / d, la.reciprocal(d))
+        assert _same_division(np.asarray(got[0]), quiet / divisor)
+        assert _same_division(np.asarray(got[1]), np.reciprocal(divisor))
     assert runs == []

@@ -76,12 +76,13 @@ def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
         "isinf": ("return isinf(a.re) || isinf(a.im);", ()),
         "isfinite": ("return isfinite(a.re) && isfinite(a.im);", ()),
         "rint": (f"return {mk}(nearbyintF(a.re), nearbyintF(a.im));", (mk,)),
-        "recip": ("if (fabsF(a.im) <= fabsF(a.re)) {\n"
-                  "        const R r = a.im / a.re, d = a.re + a.im * r;\n"
-                  f"        return {mk}((R)1 / d, -r / d);\n"
-                  "    }\n"
-                  "    const R r = a.re / a.im, d = a.re * r + a.im;\n"
-                  f"    return {mk}(r / d, (R)-1 / d);", (mk,)),
+        # NumPy's reciprocal, on one path as `div` (the branch not taken divided by a's zero
+        # part): p + q * r is NumPy's a.re * r + a.im when !big
+        "recip": ("const R o = (R)1 + (R)la_fpe_zero_f64;\n"
+                  "    const int big = fabsF(a.im) <= fabsF(a.re), big_q = big ^ (o != 1);\n"
+                  "    const R p = big ? a.re : a.im, q = big_q ? a.im : a.re;\n"
+                  "    const R r = q / p, d = p + q * r;\n"
+                  f"    return {mk}((big ? (R)1 : r) / d, (big ? -r : (R)-1) / d);", (mk,)),
         # NumPy 2's sign: z / |z|, with nan for nan input and for inf + inf*j
         "sign": ("const R m = hypotF(a.re, a.im);\n"
                  f"    if (isnan(m)) return {mk}((R)NAN, (R)NAN);\n"

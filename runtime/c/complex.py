@@ -66,8 +66,14 @@ def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
                 "    const R rat = q / p, scl = (R)1 / (p + q * rat), w = u * rat;\n"
                 "    const R re = (u + v * rat) * scl;  /* NumPy's a.re * rat + a.im when !big */\n"
                 "    const R im = big ? (v - w) * scl : (w - v) * scl;\n"
-                "    const R z = zero ? br : o;  /* 0 / 0: by +0, NumPy's |b.re| */\n"
-                f"    return zero ? {mk}(a.re / z, a.im / z) : {mk}(re, im);", (mk,)),
+                # 0 / 0 divides by +0 (NumPy's |b.re|): z is +0 there and 1 elsewhere (b's parts
+                # under 2^-64: less) from b's own value, not a select on `zero` that gcc splits the
+                # division over (it then divided by br, 0 for an imaginary b, in every lane);
+                # `x < c ? x : c`, not fmin, keeps the loop vectorized (and NaN gives c)
+                "    const R c = (R)0x1p-64, mr = br < c ? br : c, mi = bi < c ? bi : c;\n"
+                "    const R s = (mr + mi) * (R)0x1p64, z = s < 1 ? s : (R)1;\n"
+                "    const int zero_q = zero ^ (o != 1);  /* not seen as br == bi == 0: z not 0 */\n"
+                f"    return zero_q ? {mk}(a.re / z, a.im / z) : {mk}(re, im);", (mk,)),
         "neg": (f"return {mk}(-a.re, -a.im);", (mk,)),
         "conj": (f"return {mk}(a.re, -a.im);", (mk,)),
         "abs": ("return hypotF(a.re, a.im);", ()),

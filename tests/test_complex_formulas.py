@@ -55,7 +55,9 @@ def library(tmp_path_factory):
         source.append(f"void run_cpow_{s}(const la_{s} *x, const la_{s} *b, la_{s} *y, long n) "
                       f"{{ for (long i = 0; i < n; i++) y[i] = la_cpow_{s}(x[i], b[i]); }}")
     folder = tmp_path_factory.mktemp("formulas")
-    (folder / "f.c").write_text("#include <math.h>\n" + "\n".join(source) + "\n")
+    # the CUDA prelude's zeros (la_fpe_zero_f64, a constant there: no flags on a GPU)
+    (folder / "f.c").write_text("#include <math.h>\n" + c_prelude.FPE_VALUES_CUDA + "\n"
+                                + "\n".join(source) + "\n")
     subprocess.run([*find_compiler(), "-O2", "-std=gnu11", "-fPIC", "-shared", "-ffp-contract=off",
                     str(folder / "f.c"), "-o", str(folder / "f.so"), "-lm"], check=True)
     return ctypes.CDLL(str(folder / "f.so"))

@@ -51,15 +51,29 @@ def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
         # plain product inside the other functions (NumPy's npy_math helpers)
         "fmul": (f"return {mk}(fmaF(a.re, b.re, -(a.im * b.im)), fmaF(a.re, b.im, a.im * b.re));",
                  (mk,)),
-        # NumPy's complex division (Smith's algorithm; 0 / 0 gives a complex inf or nan)
-        "div": ("const R br = fabsF(b.re), bi = fabsF(b.im);\n"
-                "    if (br >= bi) {\n"
-                f"        if (br == 0 && bi == 0) return {mk}(a.re / br, a.im / br);\n"
-                "        const R rat = b.im / b.re, scl = (R)1 / (b.re + b.im * rat);\n"
-                f"        return {mk}((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);\n"
-                "    }\n"
-                "    const R rat = b.re / b.im, scl = (R)1 / (b.im + b.re * rat);\n"
-                f"    return {mk}((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);", (mk,)),
+        # NumPy's complex division (Smith's algorithm; 0 / 0 gives a complex inf or nan) on one
+        # path, its operands selected first. The kernels compile with -fno-trapping-math: gcc
+        # runs both of Smith's branches in a vectorized loop, and the one not taken divided by
+        # b's smaller part (a real divisor raised divide by zero, and 0 * inf invalid, where
+        # NumPy raises nothing); and it folds `(c ? x : y) / (c ? y : x)` into `c ? x / y :
+        # y / x`, so q's condition is p's through a 1 gcc cannot see is 1 (`o`, la_fpe_zero)
+        "div": ("const R br = fabsF(b.re), bi = fabsF(b.im), o = (R)1 + (R)la_fpe_zero_f64;\n"
+                "    const int zero = br == 0 && bi == 0, big = br >= bi, big_q = big ^ (o != 1);\n"
+                "    const R p = zero ? o : big ? b.re : b.im;\n"
+                "    const R q = zero ? (R)0 : big_q ? b.im : b.re;\n"
+                "    const R u = zero ? (R)0 : big ? a.re : a.im;\n"
+                "    const R v = zero ? (R)0 : big ? a.im : a.re;\n"
+                "    const R rat = q / p, scl = (R)1 / (p + q * rat), w = u * rat;\n"
+                "    const R re = (u + v * rat) * scl;  /* NumPy's a.re * rat + a.im when !big */\n"
+                "    const R im = big ? (v - w) * scl : (w - v) * scl;\n"
+                # 0 / 0 divides by +0 (NumPy's |b.re|): z is +0 there and 1 elsewhere (b's parts
+                # under 2^-64: less) from b's own value, not a select on `zero` that gcc splits the
+                # division over (it then divided by br, 0 for an imaginary b, in every lane);
+                # `x < c ? x : c`, not fmin, keeps the loop vectorized (and NaN gives c)
+                "    const R c = (R)0x1p-64, mr = br < c ? br : c, mi = bi < c ? bi : c;\n"
+                "    const R s = (mr + mi) * (R)0x1p64, z = s < 1 ? s : (R)1;\n"
+                "    const int zero_q = zero ^ (o != 1);  /* not seen as br == bi == 0: z not 0 */\n"
+                f"    return zero_q ? {mk}(a.re / z, a.im / z) : {mk}(re, im);", (mk,)),
         "neg": (f"return {mk}(-a.re, -a.im);", (mk,)),
         "conj": (f"return {mk}(a.re, -a.im);", (mk,)),
         "abs": ("return hypotF(a.re, a.im);", ()),
@@ -68,12 +82,13 @@ def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
         "isinf": ("return isinf(a.re) || isinf(a.im);", ()),
         "isfinite": ("return isfinite(a.re) && isfinite(a.im);", ()),
         "rint": (f"return {mk}(nearbyintF(a.re), nearbyintF(a.im));", (mk,)),
-        "recip": ("if (fabsF(a.im) <= fabsF(a.re)) {\n"
-                  "        const R r = a.im / a.re, d = a.re + a.im * r;\n"
-                  f"        return {mk}((R)1 / d, -r / d);\n"
-                  "    }\n"
-                  "    const R r = a.re / a.im, d = a.re * r + a.im;\n"
-                  f"    return {mk}(r / d, (R)-1 / d);", (mk,)),
+        # NumPy's reciprocal, on one path as `div` (the branch not taken divided by a's zero
+        # part): p + q * r is NumPy's a.re * r + a.im when !big
+        "recip": ("const R o = (R)1 + (R)la_fpe_zero_f64;\n"
+                  "    const int big = fabsF(a.im) <= fabsF(a.re), big_q = big ^ (o != 1);\n"
+                  "    const R p = big ? a.re : a.im, q = big_q ? a.im : a.re;\n"
+                  "    const R r = q / p, d = p + q * r;\n"
+                  f"    return {mk}((big ? (R)1 : r) / d, (big ? -r : (R)-1) / d);", (mk,)),
         # NumPy 2's sign: z / |z|, with nan for nan input and for inf + inf*j
         "sign": ("const R m = hypotF(a.re, a.im);\n"
                  f"    if (isnan(m)) return {mk}((R)NAN, (R)NAN);\n"

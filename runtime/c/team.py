@@ -50,6 +50,7 @@ from .. import cache_security, compile_stats
 
 SOURCE = r"""
 #define _GNU_SOURCE
+#include <fenv.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -92,6 +93,10 @@ static void la_futex_wake(_Atomic unsigned *word) {
 
 static void *la_helper_loop(void *arg) {
     la_helper *h = arg;
+    /* A thread starts with its creator's floating-point environment, exception flags included:
+       the caller's flags of the evaluation that started the helper (a divide by zero) would be
+       ORed into a later evaluation by the first region the helper runs (la_fpe_gather). */
+    feclearexcept(FE_ALL_EXCEPT);
     for (;;) {
         unsigned st = atomic_load_explicit(&h->state, memory_order_acquire);
         if (st != LA_POSTED) {
@@ -198,6 +203,7 @@ void la_team_run(void (*fn)(void *), void *data, unsigned n) {
 """
 
 FLAGS = ("-O2", "-std=gnu11", "-fPIC", "-shared", "-pthread")
+LIBS = ("-lm",)  # feclearexcept; after the source (--as-needed drops a library named before)
 
 _lock = threading.Lock()
 _loaded: ctypes.CDLL | None = None  # one team per process, whichever directory built it
@@ -210,7 +216,7 @@ def supported() -> bool:
 
 def stem() -> str:
     """`team-<hash of source and flags>`: the library's index entry is `<stem>.idx`."""
-    return f"team-{hashlib.sha256((SOURCE + repr(FLAGS)).encode()).hexdigest()[:16]}"
+    return f"team-{hashlib.sha256((SOURCE + repr(FLAGS + LIBS)).encode()).hexdigest()[:16]}"
 
 
 def _verified_path(directory: Path) -> Path | None:
@@ -266,7 +272,7 @@ def _build(directory: Path, compiler: tuple[str, ...]) -> Path | None:
     out = src.with_suffix(".so")
     try:
         src.write_text(SOURCE)
-        result = subprocess.run([*compiler, *FLAGS, "-o", str(out), str(src)],
+        result = subprocess.run([*compiler, *FLAGS, "-o", str(out), str(src), *LIBS],
                                 capture_output=True, text=True, check=False,
                                 env=dict(os.environ), timeout=120)
         if result.returncode != 0:

@@ -101,9 +101,11 @@ def _grid(dtype) -> np.ndarray:
 
 
 def _special_mismatches(got: np.ndarray, want: np.ndarray, componentwise: bool,
-                        truth: np.ndarray | None = None, ulps=4) -> list[int]:
+                        truth: np.ndarray | None = None, ulps=4,
+                        unsigned: np.ndarray | None = None) -> list[int]:
     """Where `got` breaks the rule of the module docstring (nan/inf/zero exact, finite within
-    `ulps`: of each component when `componentwise`, else of |truth|)."""
+    `ulps`: of each component when `componentwise`, else of |truth|). `unsigned`: where an
+    infinity's sign is not compared (it follows a NaN's sign bit, which C99 leaves open)."""
     eps = float(np.finfo(want.real.dtype).eps)
     sub = float(np.finfo(want.real.dtype).smallest_subnormal)  # a subnormal has fewer digits
     truth = want.astype(np.complex128) if truth is None else truth
@@ -119,7 +121,10 @@ def _special_mismatches(got: np.ndarray, want: np.ndarray, componentwise: bool,
         exact = ~np.isfinite(w) | (w == 0)
         bad |= np.isnan(g) != np.isnan(w)
         inf = np.isinf(w)
-        bad |= inf & ((g != w) | (np.signbit(g) != np.signbit(w)))
+        signs = np.signbit(g) != np.signbit(w)
+        if unsigned is not None:
+            signs &= ~unsigned
+        bad |= inf & ((np.abs(g) != np.abs(w)) | signs)
         # a zero: NumPy's with its sign, or a residue of underflow (|got| of a few subnormals)
         zero = w == 0
         bad |= zero & np.where(g == 0, np.signbit(g) != np.signbit(w), ~(np.abs(g) <= ulps * sub))
@@ -262,5 +267,9 @@ def test_cuda_formulas_at_every_magnitude(library, suffix, parts):
         got, want = _run(library, name, suffix, x), _reference(name, x)
         truth = _reference(name, x.astype(np.complex128))
         truth = np.where(np.isfinite(want.real) & np.isfinite(want.imag), truth, want)
-        where = _special_mismatches(got, want, False, truth, ULPS)
+        # a negative NaN's sign bit: glibc's result carries it into an infinity's sign (asin of
+        # inf - nan*j is nan - inf*j), the CUDA formulas do not (C99 leaves NaN signs open)
+        negative_nan = ((np.isnan(x.real) & np.signbit(x.real))
+                        | (np.isnan(x.imag) & np.signbit(x.imag)))
+        where = _special_mismatches(got, want, False, truth, ULPS, unsigned=negative_nan)
         assert not where, f"{name}:\n{_describe(x, got, want, where)}"

@@ -54,7 +54,7 @@ class _FakeCupy:
 def test_cubins_are_cached_on_disk_and_checked_before_loading(tmp_path, monkeypatch):
     monkeypatch.setattr(c_compiler, "cache_dir_override", str(tmp_path))
     monkeypatch.setattr(c_compiler, "_usable", {})
-    monkeypatch.setattr(modules, "_checked", set())
+    monkeypatch.setattr(c_compiler, "_private_dirs", set())
     monkeypatch.setattr(cache_security, "_warned", set())
     cp = _FakeCupy()
     first, compiled = modules.load_module(cp, SOURCE, COMPILE_OPTIONS)

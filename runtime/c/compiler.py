@@ -181,11 +181,16 @@ def degrade(exc: OSError) -> None:
 
 
 def kernel_dir(tc: Toolchain | None = None) -> Path:
-    """`<root>/c-v2/<config>`, created `0o700` and checked private once per process; one that is
-    not (another user's, writable by others, a symlink) moves the process to a private
-    temporary cache, as an unusable root does."""
+    """`<root>/c-v2/<config>`: the C kernels' directory (`private_subdir`)."""
     tc = tc or toolchain()
-    directory = cache_root() / VERSION_DIR / tc.config_hash
+    return private_subdir(VERSION_DIR, tc.config_hash)
+
+
+def private_subdir(*parts: str) -> Path:
+    """`<root>/<parts...>`, created `0o700` and checked private once per process; one that is
+    not (another user's, writable by others, a symlink) moves the process to a private
+    temporary cache, as an unusable root does. The cupy backend's cubins use it too."""
+    directory = cache_root().joinpath(*parts)
     if directory in _private_dirs:
         return directory
     try:
@@ -197,8 +202,8 @@ def kernel_dir(tc: Toolchain | None = None) -> Path:
         if _usable.get(root, root) == root:
             _usable[root] = _private_root(root, f"{directory} {problem}; it must be a directory "
                                           "of this user that no one else can write")
-        directory = cache_root() / VERSION_DIR / tc.config_hash
-        directory.mkdir(mode=0o700, exist_ok=True)
+        directory = cache_root().joinpath(*parts)
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     _private_dirs.add(directory)
     return directory
 

@@ -1,32 +1,31 @@
-"""Generated CUDA compiled by lazyarray's own NVRTC call and loaded as a CuPy module, with a disk cache.
+"""Generated CUDA compiled by lazyarray's own NVRTC call and loaded as a CuPy module; a disk cache.
 
-Why not `cupy.RawModule(code=...)`: CuPy appends `-ftz=true` to the caller's NVRTC options, and NVRTC
-honours the last occurrence, so every float32 operation flushed subnormals to zero whatever we asked
-(the first GPU run of stop 37: `x == 0` held for x = 1e-45, so `ldexp` passed subnormals through
-unscaled, and `sqrt(-1e-45)` gave -0 where NumPy gives NaN). Compiling here keeps NumPy's IEEE
-behaviour (`--ftz=false`, `--fmad=false`: runtime/cuda/printer.py COMPILE_OPTIONS).
+Why not `cupy.RawModule(code=...)`: CuPy appends `-ftz=true` to the caller's NVRTC options, and
+NVRTC honours the last occurrence, so every float32 operation flushed subnormals to zero whatever
+we asked (the first GPU run of stop 37: `x == 0` held for x = 1e-45, so `ldexp` passed subnormals
+through unscaled, and `sqrt(-1e-45)` gave -0 where NumPy gives NaN). Compiling here keeps NumPy's
+IEEE behaviour (`--ftz=false`, `--fmad=false`: runtime/cuda/printer.py COMPILE_OPTIONS).
 
 The cubin is cached under the kernel cache root (`<root>/cuda-v1/<key>.cubin`, the key a sha256 of
 the source, options, architecture and NVRTC version), in the private directories of
-runtime/cache_security.py; each file starts with the sha256 of the cubin after it, checked before the
-driver loads it (a damaged file is a miss, recompiled), as CuPy's own cache checks its MD5.
+runtime/cache_security.py (`private_subdir`: one that is not moves the process to a private
+temporary cache, as for the C kernels); each file starts with the sha256 of the cubin after it,
+checked before the driver loads it (a damaged file is a miss, recompiled), as CuPy's own cache
+checks its MD5.
 """
 
 from __future__ import annotations
 
 import hashlib
-import threading
 from pathlib import Path
 from typing import Any
 
 from .. import cache_security
-from ..c.compiler import cache_root
+from ..c.compiler import private_subdir
 from . import nvrtc
 
 CACHE_DIR = "cuda-v1"
 _HEADER = 64  # hex sha256 of the cubin
-_lock = threading.Lock()
-_checked: set[Path] = set()  # directories found private in this process
 
 
 def architecture(cp: Any) -> str:
@@ -41,15 +40,13 @@ def load_module(cp: Any, source: str, options: tuple[str, ...]) -> tuple[Any, bo
     arch = architecture(cp)
     key = hashlib.sha256("\0".join((source, " ".join(options), arch,
                                     "%d.%d" % nvrtc.version())).encode()).hexdigest()
-    directory = _directory()
-    path = None if directory is None else directory / f"{key[:32]}.cubin"
-    image = None if path is None else _read(path)
+    path = private_subdir(CACHE_DIR) / f"{key[:32]}.cubin"
+    image = _read(path)
     compiled = image is None
     if image is None:
         image = nvrtc.compile_cuda(source, name=f"la_{key[:12]}.cu", arch=arch, options=options,
                                    verbose=False).image
-        if path is not None:
-            _write(path, image)
+        _write(path, image)
     module = cp.cuda.function.Module()
     module.load(image)
     return module, compiled
@@ -66,23 +63,6 @@ def _find_cupys_nvrtc(cp: Any) -> None:
         pass
 
 
-def _directory() -> Path | None:
-    """The private cache directory, or None (warned once) where it cannot be one."""
-    directory = cache_root() / CACHE_DIR
-    if directory in _checked:
-        return directory
-    try:
-        problem = cache_security.private_dir(directory)
-    except OSError as exc:
-        problem = f"cannot be created ({exc.strerror or exc})"
-    if problem is not None:  # no cache this process; compiling still works
-        cache_security.warn_once(str(directory), f"lazyarray: the CUDA kernel cache {directory} "
-                                 f"{problem}; kernels are compiled without a disk cache")
-        return None
-    _checked.add(directory)
-    return directory
-
-
 def _read(path: Path) -> bytes | None:
     try:
         data = cache_security.read_private(path)
@@ -97,8 +77,7 @@ def _read(path: Path) -> bytes | None:
 
 
 def _write(path: Path, image: bytes) -> None:
-    try:
-        with _lock:
-            cache_security.write_atomic(path, hashlib.sha256(image).hexdigest().encode() + image)
+    try:  # (a new file renamed over: concurrent writers of one key are both fine)
+        cache_security.write_atomic(path, hashlib.sha256(image).hexdigest().encode() + image)
     except OSError:
         pass  # a full or read-only disk: the next process compiles again

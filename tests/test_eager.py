@@ -34,6 +34,36 @@ def _same_value(a):
 # --- what runs at once, and what stays lazy ---------------------------------------------------------
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.int32, np.complex128, np.bool_])
+def test_recycled_element_arrays_never_change_a_held_value(backend, dtype):
+    """_trace.c's template_copy hands a 0-d array that nothing holds any more (its leaf freed) to
+    the next element result: every value still held (an Array, a NumPy export of one, a weak
+    reference to its bytes) keeps its value through many more element ops than it recycles."""
+    base = (np.arange(64) % 7 + 1).astype(dtype).reshape(8, 8)
+    A = la.asarray(base)
+    held, exports, weak = [], [], []
+    for k in range(60):
+        i, j = k % 8, (k // 8) % 8
+        held.append((i, j, A[i, j], A[i][j]))  # (the intermediates of the next line die at once)
+        held.append((i, j, A[j, i] + A[i, j], None))
+        if k % 3 == 0:
+            exports.append((i, j, np.asarray(A[i, j] * A[j, j])))
+        if k % 5 == 0:
+            e = np.asarray(A[j, i] + A[i, i])
+            weak.append((i, j, weakref.ref(e.base if e.base is not None else e), e.copy()))
+            del e
+    for i, j, a, b in held[::2]:
+        assert np.asarray(a) == base[i, j] and np.asarray(b) == base[i, j]
+        assert a.dtype == base.dtype
+    for i, j, s, _ in held[1::2]:
+        assert np.asarray(s) == base[j, i] + base[i, j]
+    for i, j, e in exports:
+        assert e == base[i, j] * base[j, j]
+    for i, j, ref, value in weak:
+        assert ref() is None or np.array_equal(ref(), value)
+
+
+
 def test_an_op_on_an_indexed_read_runs_at_once(backend, backend_does):
     A = la.asarray(np.arange(12.0).reshape(3, 4))
     d = A[1, 2] * 2.0 - A[0, 1]

@@ -1047,6 +1047,17 @@ def test_element_reads_are_copies_of_numpys_elements(backend, dtype):
     reads += [(A.T[j, i], a.T[j, i]) for i in range(3) for j in range(4)]
     reads += [(A[1:, ::-2][i, j], a[1:, ::-2][i, j]) for i in range(2) for j in range(2)]
     reads += list(zip(A[2], a[2]))
+    # chains of slices and of reshapes adding or dropping 1s (view_element_address), and others
+    chains = [lambda x, i, j: x[1:][i - 1][j - 1], lambda x, i, j: x[None][0][i][j],
+              lambda x, i, j: x[:, None][i][0][j], lambda x, i, j: x[::-1][i][-j - 1],
+              lambda x, i, j: x[i, 1:][::-1][j - 1], lambda x, i, j: x[1:3][:, j:][i - 1][0],
+              lambda x, i, j: x[..., None][i][j][0], lambda x, i, j: x.reshape(8, 6)[j][i],
+              lambda x, i, j: x.T[j][i], lambda x, i, j: x[None, i][0][j]]
+    big = (np.arange(-24, 24).reshape(6, 8) * 1.25).astype(dtype)  # (room for a wrong offset)
+    B = la.asarray(big.copy())
+    reads += [(f(B, i, j), f(big, i, j)) for f in chains for i in range(1, 3) for j in range(1, 3)]
+    reads += [(B[1:, ::-2][i, j], big[1:, ::-2][i, j]) for i in range(3) for j in range(3)]
+    B[...] = la.zeros_like(B)
     A[...] = la.zeros_like(A)  # (the reads are copies: no write reaches them)
     for got, want in reads:
         assert got.shape == () and got.dtype == a.dtype

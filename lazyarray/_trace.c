@@ -2843,6 +2843,9 @@ element_value(PyObject *value, PyObject *dtype)
 static int
 owned_writeable(PyObject *data)
 {
+    if (ARRAY_FIELDS && is_ndarray(data))
+        return (FIELDS(data)->flags & (NPY_FLAG_OWNDATA | NPY_FLAG_WRITEABLE)) ==
+               (NPY_FLAG_OWNDATA | NPY_FLAG_WRITEABLE);
     PyObject *flags = getattr_named(data, A_FLAGS);
     if (flags == NULL)
         return -1;
@@ -3013,6 +3016,65 @@ error:
     return -1;
 }
 
+/* An element write through the view `vn` (`A[i][j] = v`; key and v as element_key and
+ * element_value take them) into the root's buffer at the element's address
+ * (view_element_address), without NumPy's view of the row: writable_target's proof, where no
+ * view of ours reads the buffer. 1 done, 0 for writable_target's way, -1 on error. */
+static int
+write_element_through_view(PyObject *self, NodeObject *vn, NodeObject *old, PyObject *key,
+                           PyObject *v)
+{
+    Basic b;
+    b.ndim = PyTuple_GET_SIZE(vn->shape);
+    if (b.ndim > MAX_DIMS)
+        return 0;
+    int one = !PyTuple_CheckExact(key);
+    for (Py_ssize_t d = 0; d < b.ndim; d++) { /* (element_key checked them) */
+        long long k, n = PyLong_AsLongLong(PyTuple_GET_ITEM(vn->shape, d));
+        if (!index_value(one ? key : PyTuple_GET_ITEM(key, d), &k))
+            return PyErr_Occurred() ? -1 : 0;
+        b.start[d] = (Py_ssize_t)(k < 0 ? k + n : k);
+    }
+    const char *at;
+    PyObject *root;
+    int found = view_element_address(vn, &b, &at, &root);
+    if (found <= 0 || root != old->data)
+        return found < 0 ? -1 : 0;
+    PyObject *descr = FIELDS(root)->descr;
+    size_t slot = ((uintptr_t)descr >> 4) % ELEMENT_TEMPLATES;
+    double number;
+    const void *bytes;
+    if (ELEMENT_TEMPLATE[slot].descr != descr)
+        return 0;
+    if (PyFloat_CheckExact(v)) {
+        if (descr != FLOAT64_DTYPE)
+            return 0;
+        number = PyFloat_AS_DOUBLE(v);
+        bytes = &number;
+    }
+    else if (is_ndarray(v) && FIELDS(v)->nd == 0 && FIELDS(v)->descr == descr)
+        bytes = FIELDS(v)->data;
+    else
+        return 0;
+    PyObject *live = PyList_New(0);
+    if (live == NULL)
+        return -1;
+    int listed = live_views(VIEW_OF(PyTuple_GET_ITEM(VIEW_OF(self), 0)), live), ok = listed;
+    if (listed > 0) {
+        /* references to old: the root's node and the views' links and chains (holders, -1
+         * where it cannot tell); to the buffer: the node's data alone */
+        Py_ssize_t holders = view_holders_c((PyObject *)old, live, Py_None);
+        ok = holders >= 0 && Py_REFCNT(old) <= 1 + holders && Py_REFCNT(old->data) <= 1
+                 ? owned_writeable(old->data) : 0;
+    }
+    if (ok > 0) {
+        memmove((char *)at, bytes, (size_t)ELEMENT_TEMPLATE[slot].itemsize);
+        reread_views(live); /* the views read the buffer again */
+    }
+    Py_DECREF(live);
+    return ok;
+}
+
 /* The core of the writes through a view: `whole` 0 for an element write (key and value as
  * element_key and element_value take them), 1 for the whole view written with `value`, a
  * computed Node of the view's shape and dtype (`row -= x` after its result was computed). */
@@ -3038,6 +3100,9 @@ write_through_view_c(PyObject *self, PyObject *key, PyObject *value, int whole)
         v = element_value(value, vn->dtype);
         if (v == NULL || !element_key(key, vn->shape))
             return 0;
+        int done = write_element_through_view(self, vn, old, key, v);
+        if (done != 0)
+            return done;
     }
     PyObject *target, *live;
     int found = writable_target(self, vn, old, &target, &live);
@@ -3246,15 +3311,20 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
     int keyed = rows || element; /* written by the key itself, not into target's view */
     PyObject *dest = !keyed ? target : copy != NULL ? copy : old->data; /* (borrowed) */
     if (is_ndarray(source)) { /* NumPy drops leading unit dims here: the general path decides */
-        PyObject *nd_t = PyObject_GetAttrString(dest, "ndim");
-        PyObject *nd_s = nd_t == NULL ? NULL : PyObject_GetAttrString(source, "ndim");
-        int deeper = nd_s != NULL && (element ? PyObject_IsTrue(nd_s) == 1 /* (0-d only) */
-                                              : PyObject_RichCompareBool(nd_s, nd_t, Py_GT) == 1);
-        Py_XDECREF(nd_t);
-        Py_XDECREF(nd_s);
-        if (PyErr_Occurred())
-            goto error;
-        if (deeper) {
+        int nd_t, nd_s;
+        if (ARRAY_FIELDS && is_ndarray(dest))
+            nd_t = FIELDS(dest)->nd, nd_s = FIELDS(source)->nd;
+        else {
+            PyObject *t = PyObject_GetAttrString(dest, "ndim");
+            PyObject *s = t == NULL ? NULL : PyObject_GetAttrString(source, "ndim");
+            nd_t = t == NULL ? -1 : (int)PyLong_AsLong(t);
+            nd_s = s == NULL ? -1 : (int)PyLong_AsLong(s);
+            Py_XDECREF(t);
+            Py_XDECREF(s);
+            if (PyErr_Occurred())
+                goto error;
+        }
+        if (element ? nd_s != 0 : nd_s > nd_t) {
             Py_XDECREF(copy);
             goto done;
         }

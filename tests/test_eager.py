@@ -259,6 +259,47 @@ def test_chained_element_writes_reach_the_root_and_keep_other_readers(backend, b
     np.testing.assert_array_equal(np.asarray(A), a)
 
 
+_WRITE_CHAINS = {
+    "row": lambda x, i, j: x[i],
+    "slice then row": lambda x, i, j: x[1:][i - 1],
+    "reversed rows": lambda x, i, j: x[::-1][-i - 1],
+    "stepped row": lambda x, i, j: x[i, ::2],
+    "added unit dim": lambda x, i, j: x[None][0][i],
+    "row of rows": lambda x, i, j: x[i - 1:i + 1][1],
+    "transposed": lambda x, i, j: x.T[:, i],  # (a permute: NumPy's view, the general way)
+}
+
+
+@pytest.mark.parametrize("chain", sorted(_WRITE_CHAINS))
+@pytest.mark.parametrize("dtype", ["float64", "int32", "complex128", "bool"])
+def test_element_writes_through_view_chains(backend, backend_does, chain, dtype):
+    """`view[j] = v` for views made by chains of slices and reshapes (_trace.c
+    write_element_through_view writes the element's bytes at its address in the root's buffer):
+    NumPy's values in the root and in every live view, and readers of the old value (a pending
+    op, a copy, an element read, a NumPy export) keep it."""
+    make = _WRITE_CHAINS[chain]
+    a = (np.arange(48).reshape(6, 8) % 5).astype(dtype)
+    A = la.asarray(a.copy())
+    keep = A[0]  # a live view: it sees every write, as NumPy's does
+    for i in range(1, 5):
+        for j in range(0, 4):
+            v = A[i, j + 1] if dtype != "float64" or j % 2 else 0.5 * (A[i, j] + A[j, i])
+            make(A, i, j)[j] = v
+            w = a[i, j + 1] if dtype != "float64" or j % 2 else 0.5 * (a[i, j] + a[j, i])
+            make(a, i, j)[j] = w
+    np.testing.assert_array_equal(np.asarray(A), a)
+    np.testing.assert_array_equal(np.asarray(keep), a[0])
+    before = a.copy()
+    pending, copy, element, export = A + A, la.array(A), A[2, 3], np.asarray(A)
+    make(A, 2, 3)[3] = A[4, 4]
+    make(a, 2, 3)[3] = a[4, 4]
+    np.testing.assert_array_equal(np.asarray(A), a)
+    np.testing.assert_array_equal(np.asarray(pending), before + before)
+    np.testing.assert_array_equal(np.asarray(copy), before)
+    assert np.asarray(element) == before[2, 3]
+    np.testing.assert_array_equal(export, before)
+
+
 def test_writes_keyed_by_numpy_integers_go_into_the_buffer(backend, backend_does):
     """`for i in np.arange(n)`: NumPy integer keys write as Python ints do (in place, NumPy's
     values); out of range is NumPy's IndexError."""

@@ -118,6 +118,65 @@ static int ARRAY_FIELDS; /* the probes matched the layout */
 static PyObject *COPY_NAME; /* "copy" (interned once the fields are checked) */
 #define FIELDS(a) ((NumpyArrayFields *)(a))
 
+/* Two functions of NumPy's C API, reached through its capsule (numpy._core._multiarray_umath
+ * ._ARRAY_API, whose table order is NumPy's ABI: slots 94 and 282): a view whose dims, strides
+ * and address are known here becomes NumPy's array in one call (numpy_view), where indexing
+ * made a key of slices for NumPy to parse (~0.15 us a view). load_numpy_api checks them on a
+ * probe; NULL where it did not (indexing's way then). */
+typedef PyObject *(*NewFromDescrFn)(PyTypeObject *, PyObject *, int, const Py_ssize_t *,
+                                    const Py_ssize_t *, void *, int, PyObject *);
+typedef int (*SetBaseObjectFn)(PyObject *, PyObject *);
+static NewFromDescrFn NP_NEW_FROM_DESCR;
+static SetBaseObjectFn NP_SET_BASE;
+
+/* NumPy's view of `root`'s memory at `data` with these dims and strides (writeable as root is),
+ * root its base: a new reference, or NULL on error. */
+static PyObject *
+numpy_view(PyObject *root, int nd, const Py_ssize_t *dims, const Py_ssize_t *strides, char *data)
+{
+    PyObject *descr = Py_NewRef(FIELDS(root)->descr); /* (NewFromDescr takes this reference) */
+    PyObject *view = NP_NEW_FROM_DESCR(Py_TYPE(root), descr, nd, dims, strides, data,
+                                       FIELDS(root)->flags & NPY_FLAG_WRITEABLE, NULL);
+    if (view == NULL)
+        return NULL;
+    if (NP_SET_BASE(view, Py_NewRef(root)) < 0) { /* (it takes that reference, even failing) */
+        Py_DECREF(view);
+        return NULL;
+    }
+    return view;
+}
+
+/* After the fields check: the capsule's two functions, kept where a view of the probe `a` made
+ * with them is `b` (a[:, ::2]) field for field. Errors cleared: the API is an optimisation. */
+static void
+load_numpy_api(PyObject *a, PyObject *b)
+{
+    NP_NEW_FROM_DESCR = NULL, NP_SET_BASE = NULL;
+    PyObject *module = PyImport_ImportModule("numpy._core._multiarray_umath");
+    PyObject *capsule = module == NULL ? NULL : PyObject_GetAttrString(module, "_ARRAY_API");
+    void **api = capsule == NULL || !PyCapsule_CheckExact(capsule)
+                     ? NULL : (void **)PyCapsule_GetPointer(capsule, NULL);
+    Py_XDECREF(capsule);
+    Py_XDECREF(module);
+    if (api == NULL || api[94] == NULL || api[282] == NULL) {
+        PyErr_Clear();
+        return;
+    }
+    NP_NEW_FROM_DESCR = (NewFromDescrFn)api[94], NP_SET_BASE = (SetBaseObjectFn)api[282];
+    Py_ssize_t dims[2] = {FIELDS(b)->dimensions[0], FIELDS(b)->dimensions[1]};
+    Py_ssize_t strides[2] = {FIELDS(b)->strides[0], FIELDS(b)->strides[1]};
+    PyObject *view = numpy_view(a, 2, dims, strides, FIELDS(a)->data);
+    int same = view != NULL && Py_TYPE(view) == Py_TYPE(b) && FIELDS(view)->nd == 2 &&
+               FIELDS(view)->data == FIELDS(b)->data && FIELDS(view)->descr == FIELDS(b)->descr &&
+               FIELDS(view)->base == a && FIELDS(view)->flags == FIELDS(b)->flags &&
+               memcmp(FIELDS(view)->dimensions, dims, sizeof dims) == 0 &&
+               memcmp(FIELDS(view)->strides, strides, sizeof strides) == 0;
+    Py_XDECREF(view);
+    PyErr_Clear();
+    if (!same)
+        NP_NEW_FROM_DESCR = NULL, NP_SET_BASE = NULL;
+}
+
 /* Whether ndarray `a` has exactly the shape `shape` (a tuple of ints): 1, 0, or -1 (error). */
 static int
 fields_shape_is(PyObject *a, PyObject *shape)
@@ -171,6 +230,8 @@ py_check_array_fields(PyObject *module, PyObject *args)
     if (ok && COPY_NAME == NULL && (COPY_NAME = PyUnicode_InternFromString("copy")) == NULL)
         return NULL;
     ARRAY_FIELDS = ok;
+    if (ok)
+        load_numpy_api(a, b);
     return PyBool_FromLong(ok);
 }
 
@@ -1614,6 +1675,91 @@ static PyObject *INT64_DTYPE;           /* np.dtype("int64"): a run-time slice s
  * does not end at a computed buffer (Python's view_value then decides), NULL on error. A slice's
  * spec is (start, step, length) per dim, a start of None read from its run-time scalar leaves in
  * order (graph/ops_structure.py slice_index). */
+/* view_value_c's common case without indexing: a chain of slices and of reshapes that only add
+ * or drop length-1 dims, followed from the root's dims and strides to the view's, then one
+ * numpy_view. A new reference, or Py_None (new) for view_value_c's way. */
+static PyObject *
+view_direct(NodeObject *node)
+{
+    NodeObject *chain[32], *n = node;
+    int depth = 0;
+    if (NP_NEW_FROM_DESCR == NULL || !ARRAY_FIELDS)
+        return Py_NewRef(Py_None);
+    while (PyTuple_GET_SIZE(n->inputs) != 0) {
+        if (depth == 32 || (n->op != SLICE_OP && n->op != RESHAPE_OP))
+            return Py_NewRef(Py_None);
+        chain[depth++] = n;
+        n = (NodeObject *)PyTuple_GET_ITEM(n->inputs, 0);
+    }
+    if (n->op != INPUT_OP || !is_ndarray(n->data) || FIELDS(n->data)->nd > MAX_DIMS)
+        return Py_NewRef(Py_None);
+    PyObject *root = n->data;
+    Py_ssize_t nd = FIELDS(root)->nd, dims[MAX_DIMS], strides[MAX_DIMS];
+    Py_ssize_t new_dims[MAX_DIMS], new_strides[MAX_DIMS];
+    char *data = FIELDS(root)->data;
+    memcpy(dims, FIELDS(root)->dimensions, (size_t)nd * sizeof dims[0]);
+    memcpy(strides, FIELDS(root)->strides, (size_t)nd * sizeof strides[0]);
+    while (depth > 0) {
+        NodeObject *m = chain[--depth];
+        Py_ssize_t out_nd = PyTuple_GET_SIZE(m->shape);
+        if (out_nd > MAX_DIMS)
+            return Py_NewRef(Py_None);
+        if (m->op == SLICE_OP) { /* (start, step, length) per dim; a None start: a scalar leaf */
+            PyObject *spec = PyTuple_GET_ITEM(m->attrs, 0);
+            Py_ssize_t given = 1;
+            if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != nd || out_nd != nd)
+                return Py_NewRef(Py_None);
+            for (Py_ssize_t d = 0; d < nd; d++) {
+                PyObject *item = PyTuple_GET_ITEM(spec, d), *start_obj = PyTuple_GET_ITEM(item, 0);
+                if (start_obj == Py_None) {
+                    NodeObject *leaf = given < PyTuple_GET_SIZE(m->inputs)
+                        ? (NodeObject *)PyTuple_GET_ITEM(m->inputs, given++) : NULL;
+                    if (leaf == NULL || leaf->op != SCALAR_OP ||
+                        PyTuple_GET_SIZE(leaf->inputs) != 0 || !PyLong_Check(leaf->data))
+                        return Py_NewRef(Py_None);
+                    start_obj = leaf->data;
+                }
+                Py_ssize_t start = PyLong_AsSsize_t(start_obj);
+                Py_ssize_t step = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 1));
+                Py_ssize_t length = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 2));
+                if (PyErr_Occurred())
+                    return NULL;
+                if (length < 0 || (length > 0 && (start < 0 || start >= dims[d] ||
+                                                  start + step * (length - 1) < 0 ||
+                                                  start + step * (length - 1) >= dims[d])))
+                    return Py_NewRef(Py_None); /* (cannot be: the checks built it) */
+                if (length > 0)
+                    data += start * strides[d];
+                strides[d] *= step;
+                dims[d] = length;
+            }
+        }
+        else { /* a reshape: the non-1 dims the same, in order */
+            Py_ssize_t k = 0;
+            for (Py_ssize_t e = 0; e < out_nd; e++) {
+                Py_ssize_t len = PyLong_AsSsize_t(PyTuple_GET_ITEM(m->shape, e));
+                if (len == 1) {
+                    new_dims[e] = 1, new_strides[e] = 0;
+                    continue;
+                }
+                while (k < nd && dims[k] == 1)
+                    k++;
+                if (k == nd || dims[k] != len)
+                    return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+                new_dims[e] = len, new_strides[e] = strides[k++];
+            }
+            while (k < nd && dims[k] == 1)
+                k++;
+            if (k != nd)
+                return Py_NewRef(Py_None);
+            nd = out_nd;
+            memcpy(dims, new_dims, (size_t)nd * sizeof dims[0]);
+            memcpy(strides, new_strides, (size_t)nd * sizeof strides[0]);
+        }
+    }
+    return numpy_view(root, (int)nd, dims, strides, data);
+}
+
 static PyObject *
 view_value_c(NodeObject *node)
 {
@@ -1622,6 +1768,10 @@ view_value_c(NodeObject *node)
     NodeObject *n = node;
     if (SLICE_OP == NULL || RESHAPE_OP == NULL)
         return Py_NewRef(Py_None);
+    PyObject *direct = view_direct(node);
+    if (direct != Py_None)
+        return direct;
+    Py_DECREF(direct);
     while (PyTuple_GET_SIZE(n->inputs) != 0) {
         if (depth == 32 || (n->op != SLICE_OP && n->op != RESHAPE_OP))
             return Py_NewRef(Py_None);

@@ -842,6 +842,13 @@ def test_view_values_match_numpys_views(keys, reshape):
     np.testing.assert_array_equal(python, want)
     if not reshape:  # (a reshape of a strided view is NumPy's copy)
         assert np.shares_memory(got, A._node.data) or got.size == 0
+        if got.size:  # NumPy's own view: the same address, strides (where a dim moves) and base
+            def offset(v, base):
+                return v.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+            assert offset(got, A._node.data) == offset(want, a)
+            assert [s for s, n in zip(got.strides, got.shape) if n > 1] == \
+                [s for s, n in zip(want.strides, want.shape) if n > 1]
+            assert got.base is A._node.data and got.flags.writeable
 
 
 def test_ops_on_views_broadcast_as_numpy(backend, backend_does):

@@ -3129,7 +3129,8 @@ writable_target(PyObject *self, NodeObject *vn, NodeObject *old, PyObject **targ
         PyErr_Clear();
         return 0;
     }
-    PyObject *base = getattr_named(t, A_BASE);
+    PyObject *base = !ARRAY_FIELDS ? getattr_named(t, A_BASE)
+                     : Py_NewRef(FIELDS(t)->base ? FIELDS(t)->base : Py_None);
     int same_base = base == old->data; /* (not: a reshape NumPy would copy) */
     Py_XDECREF(base); /* (its reference would count as a reader below) */
     PyObject *views = VIEW_OF(PyTuple_GET_ITEM(VIEW_OF(self), 0));
@@ -3425,7 +3426,9 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
      * a reader that must keep its value: then no write in place */
     Py_ssize_t allowed = rows || element ? 1 : 2;
     if (fresh) {
-        PyObject *base = getattr_named(source, A_BASE);
+        PyObject *base = ARRAY_FIELDS ? Py_NewRef(FIELDS(source)->base ? FIELDS(source)->base
+                                                                     : Py_None)
+                                      : getattr_named(source, A_BASE);
         if (base == NULL)
             goto error;
         allowed += base == old->data;

@@ -106,7 +106,7 @@ def _cases(draw):
         elif kind == "slice":
             key.append(slice(draw(st.integers(-n, n)), None, draw(st.sampled_from([1, -1, 2]))))
         else:
-            key.append(draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=3)))
+            key.append(draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=2)))  # broadcast
     if not values:  # the last index becomes a pending one
         values.append(draw(st.integers(low, 5)))
         key[-1] = 0

@@ -241,22 +241,15 @@ CUMSUM = register(OpDef("cumsum", OpKind.OPAQUE,
 def _take(xs, attrs, dtype):
     x, indices = xs
     (axis,) = attrs
-    if not x.size:  # np.take gathers nothing, so checks nothing; NumPy's indexing checks
-        _check_take_bounds(indices, x.shape[axis], axis)  # (`A[1:, i]` of a 1-row A)
     try:
         return np.take(x, indices, axis=axis)  # NumPy checks the bounds while gathering
     except IndexError:
-        _check_take_bounds(indices, x.shape[axis], axis)
+        n = x.shape[axis]
+        bad = (indices < -n) | (indices >= n)
+        if bad.any() and x.size:  # (the first bad index in order, in NumPy's words)
+            raise IndexError(f"index {int(indices[bad].flat[0])} is out of bounds for axis "
+                             f"{axis} with size {n}") from None
         raise
-
-
-def _check_take_bounds(indices: np.ndarray, n: int, axis: int) -> None:
-    """NumPy's IndexError for the first index out of bounds, in order (a take from an empty
-    axis keeps np.take's own error: `_take_node` refuses it at the line when indices exist)."""
-    bad = (indices < -n) | (indices >= n)
-    if n and bad.any():
-        raise IndexError(f"index {int(indices[bad].flat[0])} is out of bounds for axis "
-                         f"{axis} with size {n}") from None
 
 
 TAKE = register(OpDef("take", OpKind.OPAQUE, _take, arity=2, attr_names=("axis",),

@@ -440,7 +440,7 @@ def _walk(node: Node, limit: int, known: dict[int, Any] | None = None) -> list[N
                 return None
             continue
         op = n.op
-        if op.reference is None:
+        if op.reference is None or op in SEED_OPS and _pending_scalar_index(n):
             return None
         if op.write_back is None and op is not _BROADCAST and n.size > limit:
             held = _held_value(n) if known is not None else None
@@ -454,6 +454,16 @@ def _walk(node: Node, limit: int, known: dict[int, Any] | None = None) -> list[N
         stack.append((n,))
         stack.extend(inputs)
     return order
+
+
+def _pending_scalar_index(take: Node) -> bool:
+    """`A[i]` with a 0-d index `i` this rule left pending (it reads no indexed read, or large
+    data: `la.argmax(x)` of a large x): the gather stays pending with it, so the indexing line
+    evaluates nothing (docs/semantics.md "Indexing"). Computed now, it would compute the index's
+    graph at the line, evaluating a large held value through a plan. One structure either way:
+    the index is the take's input."""
+    index = take.inputs[1]
+    return not index.shape and bool(index.inputs)
 
 
 def _held_value(n: Node) -> np.ndarray | None:

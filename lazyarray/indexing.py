@@ -38,7 +38,17 @@ def _index_node(idx: Any, site: _bind.Site) -> Node:
             raise _bind.fail(TypeError, "boolean mask indexing has a data-dependent shape, which a "
                              "lazy graph cannot know; use la.where(mask, x, fill) instead", site)
         raise _bind.fail(IndexError, "arrays used as indices must be of integer type", site)
+    if node.dtype == dtypes.uint64 and node.ndim == 0:
+        node = ew.minimum(Array(node), _INT64_MAX)._node
     return _bind.cast(node, dtypes.int64, site)
+
+
+# NumPy takes a 0-d index as a Python int (`__index__`), so a 0-d uint64 of 2**63 or more raises
+# (OverflowError) where the int64 cast would wrap it to a valid negative index (`n - 1 - k` past
+# 0 in uint64 read the row from the end); clamped to int64's largest, it is out of bounds on every
+# axis and the take or scatter raises IndexError at evaluation. An n-d uint64 index wraps in NumPy
+# too (its `same_kind` cast to intp), so only 0-d ones are clamped.
+_INT64_MAX = 2**63 - 1
 
 
 def _expand(key: Any, ndim: int, site: _bind.Site) -> list[Any]:

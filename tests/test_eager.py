@@ -1113,6 +1113,45 @@ def test_element_reads_are_copies_of_numpys_elements(backend, dtype):
     assert not np.asarray(A).any()
 
 
+@pytest.mark.parametrize("op", ["+", "-", "*", "/"])
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_small_float64_ops_at_once_are_numpys_bits_and_warnings(backend, op):
+    """_trace.c's small_float_loop computes + - * / of float64 operands of at most 256 elements in
+    a C loop (NumPy's call costs more than the loop): NumPy's bits (signed zeros, infinities,
+    subnormals, NaN) and warnings (a raised flag drops the loop's result for NumPy's call), for
+    rows, reversed and stepped views, 2-d blocks and a 0-d operand, at sizes around the bound."""
+    fn = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
+          "/": lambda x, y: x / y}[op]
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -2.5e-310, 1e308, -1e308,
+                        1.0, -3.5, 1e-300, 3.0, 7.0])
+    rng = np.random.default_rng(11)
+    pairs = [lambda X: (X[0], X[1]), lambda X: (X[2][::-1], X[1]),
+             lambda X: (X[0, :X.shape[1] // 2 * 2:2], X[1, 1::2]), lambda X: (X[:2], X[1:]),
+             lambda X: (X[0], X[2, -1]), lambda X: (X[2, 0], X[1]),
+             lambda X: (X[1:, :4].T, X[:2, 2:6].T), lambda X: (X[2], X[0])]
+    for n in (1, 14, 127, 256, 257):
+        a = rng.standard_normal((3, n)) * 10.0 ** rng.integers(-300, 300, (3, n))
+        a[0, :min(n, 14)] = special[:min(n, 14)]
+        a[1, :min(n, 14)] = special[::-1][:min(n, 14)]
+        a[2] = rng.permutation(a[0]) if n > 1 else a[2]
+        A = la.asarray(a.copy())
+        for k, pick in enumerate(pairs):
+            if n < 6 and k == 6:
+                continue
+            with warnings.catch_warnings(record=True) as want_w:
+                warnings.simplefilter("always")
+                want = np.asarray(fn(*pick(a)))
+            with warnings.catch_warnings(record=True) as got_w:
+                warnings.simplefilter("always")
+                got = np.asarray(fn(*pick(A)))
+            case = (op, n, k)
+            assert got.dtype == want.dtype and got.shape == want.shape, case
+            nan = np.isnan(want)
+            np.testing.assert_array_equal(np.isnan(got), nan, err_msg=str(case))
+            assert got[~nan].tobytes() == want[~nan].tobytes(), case
+            assert ({str(w.message) for w in got_w} == {str(w.message) for w in want_w}), case
+
+
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "int64", "bool", "complex128"])
 @pytest.mark.parametrize("op", ["+", "-", "*", "/", "**", "<", "&"])
 @pytest.mark.needs("eager")  # the at-once path; cupy runs the general path

@@ -1173,6 +1173,23 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
     return out;
 }
 
+/* small_float_loop's result `out` (C-contiguous, fresh: no overlap) into `target`, an ndarray of
+ * its shape and dtype (NumPy's `target[...] = out` without its call). */
+static void
+store_small(PyObject *target, PyObject *out)
+{
+    int nd = FIELDS(target)->nd;
+    Py_ssize_t dims[2] = {1, 1}, strides[2] = {0, 0};
+    for (int k = 0; k < nd; k++) {
+        dims[2 - nd + k] = FIELDS(target)->dimensions[k];
+        strides[2 - nd + k] = FIELDS(target)->strides[k];
+    }
+    const char *from = FIELDS(out)->data;
+    for (Py_ssize_t i = 0; i < dims[0]; i++)
+        for (Py_ssize_t j = 0; j < dims[1]; j++, from += sizeof(double))
+            memcpy(FIELDS(target)->data + i * strides[0] + j * strides[1], from, sizeof(double));
+}
+
 static PyObject *
 ufunc_leaf(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dtype)
 {
@@ -1564,6 +1581,16 @@ inplace_now(int which, PyObject *self, PyObject *other)
         PyErr_Clear(); /* (a value C does not take: the general path) */
         goto release;
     }
+    out = small_float_loop(ufunc, args, sn->shape, sn->dtype);
+    if (out == NULL) {
+        result = -1;
+        goto release;
+    }
+    if (out != Py_None) { /* a fresh C-contiguous float64 array: copied in, stride by stride */
+        store_small(target, out);
+        goto stored;
+    }
+    Py_CLEAR(out);
     if (call_checked(ufunc, NULL, args, NULL, NULL, &out, &bits) < 0) {
         result = -1;
         goto release;
@@ -1579,6 +1606,7 @@ inplace_now(int which, PyObject *self, PyObject *other)
         result = -1;
         goto release;
     }
+stored:
     reread_views(live); /* the views read the buffer again */
     result = 1;
 release:

@@ -1128,7 +1128,8 @@ def test_small_float64_ops_at_once_are_numpys_bits_and_warnings(backend, op):
     pairs = [lambda X: (X[0], X[1]), lambda X: (X[2][::-1], X[1]),
              lambda X: (X[0, :X.shape[1] // 2 * 2:2], X[1, 1::2]), lambda X: (X[:2], X[1:]),
              lambda X: (X[0], X[2, -1]), lambda X: (X[2, 0], X[1]),
-             lambda X: (X[1:, :4].T, X[:2, 2:6].T), lambda X: (X[2], X[0])]
+             lambda X: (X[1:, :4].T, X[:2, 2:6].T), lambda X: (X[2], X[0]),
+             lambda X: (X[1][::-1], X[1])]  # (overlapping: in place, NumPy's buffered result)
     for n in (1, 14, 127, 256, 257):
         a = rng.standard_normal((3, n)) * 10.0 ** rng.integers(-300, 300, (3, n))
         a[0, :min(n, 14)] = special[:min(n, 14)]
@@ -1149,6 +1150,20 @@ def test_small_float64_ops_at_once_are_numpys_bits_and_warnings(backend, op):
             nan = np.isnan(want)
             np.testing.assert_array_equal(np.isnan(got), nan, err_msg=str(case))
             assert got[~nan].tobytes() == want[~nan].tobytes(), case
+            assert ({str(w.message) for w in got_w} == {str(w.message) for w in want_w}), case
+            if k in (4, 5):  # (the first operand is not a view)
+                continue
+            with warnings.catch_warnings(record=True) as want_w:  # in place: `view op= other`
+                warnings.simplefilter("always")
+                x, y = pick(a)
+                x[...] = fn(x, y)
+            with warnings.catch_warnings(record=True) as got_w:
+                warnings.simplefilter("always")
+                x, y = pick(A)
+                {"+": x.__iadd__, "-": x.__isub__, "*": x.__imul__, "/": x.__itruediv__}[op](y)
+            got = np.asarray(A)
+            np.testing.assert_array_equal(np.isnan(got), np.isnan(a), err_msg=str(case))
+            assert got[~np.isnan(a)].tobytes() == a[~np.isnan(a)].tobytes(), case
             assert ({str(w.message) for w in got_w} == {str(w.message) for w in want_w}), case
 
 

@@ -808,8 +808,10 @@ static int
 memo_lookup(MemoEntry *memo, PyObject *table, PyObject *a, PyObject *b, PyObject *c,
             PyObject **out)
 {
-    size_t h = ((size_t)a >> 4) * 31u ^ ((size_t)b >> 4) * 17u ^ ((size_t)c >> 4);
-    MemoEntry *e = &memo[(h ^ (h >> 7)) % MEMO_SLOTS];
+    uint64_t h = ((uint64_t)(uintptr_t)a >> 4) * 31u ^ ((uint64_t)(uintptr_t)b >> 4) * 17u ^
+                 ((uint64_t)(uintptr_t)c >> 4);
+    h *= 0x9E3779B97F4A7C15ULL; /* (dtypes lie 512 bytes apart: the high bits of a product) */
+    MemoEntry *e = &memo[(h >> 40) % MEMO_SLOTS];
     if (e->value != NULL && e->a == a && e->b == b && e->c == c) {
         *out = e->value;
         return 0;
@@ -2445,7 +2447,7 @@ keeps_whole(const Basic *b)
  * immutable): no tuples or ints to allocate and free per node, and graph/_node.c's key cache,
  * which compares attrs and shapes by identity, can then hit. */
 enum { SLICE_SHAPE, SLICE_ATTRS, TARGET, RESHAPE_ATTRS, N_PARTS };
-#define SPEC_SLOTS 64
+#define SPEC_SLOTS 256
 #define SPEC_DIMS 8 /* keys of more dimensions are not cached */
 typedef struct {
     Py_ssize_t ndim, nout; /* all zero at first: the 0-d key, its parts not made yet */
@@ -2470,7 +2472,9 @@ spec_entry(const Basic *b)
     uint64_t h = 1469598103934665603ULL ^ (uint64_t)(b->ndim * 64 + b->nout);
     for (Py_ssize_t i = 0; i < n; i++)
         h = (h ^ (uint64_t)v[i]) * 1099511628211ULL;
-    SpecEntry *e = &SPEC_CACHE[h % SPEC_SLOTS];
+    h ^= h >> 29; /* (FNV's low bits mix only the values' low bits: `1:-1` and `:-2` met) */
+    h *= 0x9E3779B97F4A7C15ULL;
+    SpecEntry *e = &SPEC_CACHE[(h >> 40) % SPEC_SLOTS];
     if (e->ndim == b->ndim && e->nout == b->nout && memcmp(e->v, v, n * sizeof v[0]) == 0)
         return e;
     for (int p = 0; p < N_PARTS; p++) /* tuples of ints: freeing them runs no Python code */
@@ -2626,7 +2630,7 @@ scalar_result(const Basic *b, PyObject *const *items, Py_ssize_t n)
  * per dtype, made by the first read the general way) takes the element's bytes, at the address
  * the array's fields give. ~0.2 us less per read than `np.asarray(source[i, j])`. Only for
  * dtypes of plain bytes (numbers and bools: no object references to count). */
-#define ELEMENT_TEMPLATES 8
+#define ELEMENT_TEMPLATES 16
 /* RECYCLED: the last 0-d arrays template_copy handed out per dtype, kept (a strong reference
  * each) so that one nothing else holds any more (its leaf freed: reference count 1, ours) is
  * handed out again instead of a new copy. NumPy's copy of the template was ~40% of an element
@@ -2638,6 +2642,30 @@ static struct {
     PyObject *recycled[RECYCLED];
     int next;
 } ELEMENT_TEMPLATE[ELEMENT_TEMPLATES];
+static size_t TEMPLATE_EVICT; /* the next slot a new dtype takes when all are full */
+
+/* The slot of `descr`'s template; where there is none, a slot holding another dtype (the callers
+ * compare the descr). A scan, not a hash: NumPy's builtin dtypes lie 512 bytes apart, and all of
+ * them fell in one slot of `address >> 4`: an int read then a float read replaced each other's
+ * template, each read going the general way. */
+static size_t
+template_slot(PyObject *descr)
+{
+    for (size_t k = 0; k < ELEMENT_TEMPLATES; k++)
+        if (ELEMENT_TEMPLATE[k].descr == descr)
+            return k;
+    return 0;
+}
+
+/* The slot a new template of `descr` goes in: its own, else an empty one, else the next in turn. */
+static size_t
+template_slot_to_fill(PyObject *descr)
+{
+    for (size_t k = 0; k < ELEMENT_TEMPLATES; k++)
+        if (ELEMENT_TEMPLATE[k].descr == descr || ELEMENT_TEMPLATE[k].descr == NULL)
+            return k;
+    return TEMPLATE_EVICT++ % ELEMENT_TEMPLATES;
+}
 
 /* After a read the general way: `value` (np.asarray of the element) becomes the template of
  * `descr` (the source's dtype) where it has that very dtype and plain bytes. Errors cleared. */
@@ -2663,7 +2691,7 @@ remember_element_template(PyObject *descr, PyObject *value)
         PyErr_Clear();
         return;
     }
-    size_t slot = ((uintptr_t)descr >> 4) % ELEMENT_TEMPLATES;
+    size_t slot = template_slot_to_fill(descr);
     Py_XSETREF(ELEMENT_TEMPLATE[slot].descr, Py_NewRef(descr));
     Py_XSETREF(ELEMENT_TEMPLATE[slot].array, copy);
     ELEMENT_TEMPLATE[slot].itemsize = itemsize;
@@ -2679,7 +2707,7 @@ element_copy(PyObject *source, const Basic *b)
     if (!ARRAY_FIELDS || COPY_NAME == NULL || FIELDS(source)->nd != b->ndim)
         return Py_None;
     PyObject *descr = FIELDS(source)->descr;
-    size_t slot = ((uintptr_t)descr >> 4) % ELEMENT_TEMPLATES;
+    size_t slot = template_slot(descr);
     if (ELEMENT_TEMPLATE[slot].descr != descr)
         return Py_None;
     const char *at = FIELDS(source)->data;
@@ -2708,7 +2736,7 @@ recyclable(PyObject *a, PyObject *descr)
 static PyObject *
 template_copy(PyObject *descr, const void *bytes, size_t size)
 {
-    size_t slot = ((uintptr_t)descr >> 4) % ELEMENT_TEMPLATES;
+    size_t slot = template_slot(descr);
     if (!ARRAY_FIELDS || COPY_NAME == NULL || ELEMENT_TEMPLATE[slot].descr != descr ||
         (size_t)ELEMENT_TEMPLATE[slot].itemsize != size)
         return Py_None;
@@ -2828,7 +2856,7 @@ element_now(NodeObject *nx, const Basic *b, PyObject *site)
         return NULL;
     if (found) {
         PyObject *descr = FIELDS(root)->descr;
-        size_t slot = ((uintptr_t)descr >> 4) % ELEMENT_TEMPLATES;
+        size_t slot = template_slot(descr);
         value = ELEMENT_TEMPLATE[slot].descr != descr || descr != nx->dtype
                     ? Py_None
                     : template_copy(descr, at, (size_t)ELEMENT_TEMPLATE[slot].itemsize);
@@ -3334,7 +3362,7 @@ write_element_through_view(PyObject *self, NodeObject *vn, NodeObject *old, PyOb
     if (found <= 0 || root != old->data)
         return found < 0 ? -1 : 0;
     PyObject *descr = FIELDS(root)->descr;
-    size_t slot = ((uintptr_t)descr >> 4) % ELEMENT_TEMPLATES;
+    size_t slot = template_slot(descr);
     double number;
     const void *bytes;
     if (ELEMENT_TEMPLATE[slot].descr != descr)
@@ -4598,6 +4626,18 @@ py_set_index_types(PyObject *module, PyObject *types)
 
 /* set_enabled(flag): whether the fast path runs; returns the previous setting. With False, every
  * call goes the Python way on the same lines: tests compare the graphs both paths build. */
+/* template_dtypes(): the dtypes whose element template is kept (tests: reads of several dtypes
+ * in turn keep theirs, template_slot). */
+static PyObject *
+py_template_dtypes(PyObject *module, PyObject *unused)
+{
+    PyObject *out = PyList_New(0);
+    for (size_t k = 0; out != NULL && k < ELEMENT_TEMPLATES; k++)
+        if (ELEMENT_TEMPLATE[k].descr != NULL && PyList_Append(out, ELEMENT_TEMPLATE[k].descr) < 0)
+            Py_CLEAR(out);
+    return out;
+}
+
 static PyObject *
 py_set_enabled(PyObject *module, PyObject *flag)
 {
@@ -4611,6 +4651,8 @@ py_set_enabled(PyObject *module, PyObject *flag)
 
 static PyMethodDef module_methods[] = {
     {"set_enabled", py_set_enabled, METH_O, "set_enabled(flag) -> previous: the fast path on/off."},
+    {"template_dtypes", py_template_dtypes, METH_NOARGS,
+     "template_dtypes() -> list: the dtypes whose element reads copy a kept 0-d template."},
     {"install", py_install, METH_VARARGS,
      "install(Array, tables, operators): bind lazyarray's tables, set Array's +, -, *, /."},
     {"install_setitem", py_install_setitem, METH_VARARGS,

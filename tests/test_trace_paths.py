@@ -150,6 +150,36 @@ def test_both_paths_build_the_same_graphs(program):
 
 
 @needs_compiled
+@needs_compiled
+def test_element_templates_of_every_dtype_are_kept_side_by_side():
+    """Element reads copy a 0-d template per dtype (_trace.c template_slot): reads of many dtypes
+    in turn keep every template. NumPy's builtin dtypes lie 512 bytes apart, and all of them fell
+    in one slot of the old `address >> 4` hash: alternate int and float reads replaced each
+    other's template, every read going the general way."""
+    dtypes = ["float64", "int64", "int32", "uint8", "bool", "complex128", "float32", "int16"]
+    arrays = [la.asarray(np.arange(6).astype(d)) for d in dtypes]
+    for _ in range(3):
+        for a in arrays:
+            a[2]
+    kept = set(FAST.template_dtypes())
+    assert {np.dtype(d) for d in dtypes} <= kept, kept
+
+
+@needs_compiled
+def test_slice_specs_of_a_stencil_are_shared_objects():
+    """`A[i, 1:-1]` and `A[i - 1, :-2]` in turn: each key's spec tuple comes back from _trace.c's
+    cache as the same object (the node's structure key is then a cache hit, graph/_node.c
+    KEY_CACHE, which compares identities). Their hashes shared the cache's low bits, so they
+    replaced each other and every view built its key anew (2.1 -> 1.1 us a pair)."""
+    A = la.asarray(np.arange(100.0).reshape(10, 10))
+    keys = [(slice(1, -1),), (slice(None, -2),), (slice(2, None),), (slice(None, -3),)]
+    first = {}
+    for i in range(1, 9):
+        for k, key in enumerate(keys):
+            attrs = A[(i,) + key]._node.inputs[0].attrs
+            assert first.setdefault(k, attrs) is attrs, (i, key)
+
+
 def test_the_compiled_path_is_in_use():
     assert graph_node.COMPILED and la.cache_info().tracing == "compiled"
     a = la.ones(4, dtype=la.float32)

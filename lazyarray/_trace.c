@@ -314,8 +314,17 @@ inner_value(NodeObject *i)
  * small cache: a loop's constants (`0.5 * row`, `alpha * x`) come back every iteration, and the
  * conversion (~0.14 us) would be paid each time. (Passing the Python number to the ufunc as it is
  * costs more: NumPy's weak-scalar promotion.) A new reference, NULL on error. */
-#define SCALAR_SLOTS 32
+#define SCALAR_SLOTS 64
 static struct { PyObject *number, *dtype, *array; } SCALAR_ARRAYS[SCALAR_SLOTS];
+
+/* The cache slot of a number's bits and dtype: a product's high bits (a round float's low bits
+ * are all zero: the old `bits ^ bits >> 29` put 0.5, 0.25, 2.0 and 9.0 in one slot). */
+static size_t
+scalar_slot(uint64_t bits, PyObject *dtype)
+{
+    uint64_t h = (bits ^ ((uint64_t)(uintptr_t)dtype >> 4)) * 0x9E3779B97F4A7C15ULL;
+    return (size_t)((h ^ (h >> 31)) * 0xBF58476D1CE4E5B9ULL >> 40) % SCALAR_SLOTS;
+}
 
 static PyObject *
 scalar_array(PyObject *number, PyObject *dtype)
@@ -333,7 +342,7 @@ scalar_array(PyObject *number, PyObject *dtype)
         }
         uint64_t bits;
         memcpy(&bits, &v, sizeof bits);
-        slot = (size_t)((bits ^ (bits >> 29) ^ (uintptr_t)dtype) % SCALAR_SLOTS);
+        slot = scalar_slot(bits, dtype); /* (0.5, 2.0, 9.0: their low bits are all 0) */
         if (SCALAR_ARRAYS[slot].number != NULL && SCALAR_ARRAYS[slot].dtype == dtype &&
             PyFloat_CheckExact(SCALAR_ARRAYS[slot].number)) {
             double w = PyFloat_AS_DOUBLE(SCALAR_ARRAYS[slot].number);
@@ -348,7 +357,7 @@ scalar_array(PyObject *number, PyObject *dtype)
             PyErr_Clear();
             return PyObject_CallFunctionObjArgs(NP_ASARRAY, number, dtype, NULL);
         }
-        slot = (size_t)(((uint64_t)v * 0x9E3779B97F4A7C15ull ^ (uintptr_t)dtype) % SCALAR_SLOTS);
+        slot = scalar_slot((uint64_t)v, dtype);
         if (SCALAR_ARRAYS[slot].number != NULL && SCALAR_ARRAYS[slot].dtype == dtype &&
             PyLong_CheckExact(SCALAR_ARRAYS[slot].number) &&
             PyLong_AsLongLong(SCALAR_ARRAYS[slot].number) == v)

@@ -128,6 +128,7 @@ typedef PyObject *(*NewFromDescrFn)(PyTypeObject *, PyObject *, int, const Py_ss
 typedef int (*SetBaseObjectFn)(PyObject *, PyObject *);
 static NewFromDescrFn NP_NEW_FROM_DESCR;
 static PyObject *NP_ADD, *NP_SUBTRACT, *NP_MULTIPLY, *NP_DIVIDE; /* small_float_loop's */
+static PyObject *NP_MATMUL; /* `x @ y` of vectors at once (dot_now) */
 static SetBaseObjectFn NP_SET_BASE;
 
 /* NumPy's view of `root`'s memory at `data` with these dims and strides (writeable as root is),
@@ -170,6 +171,7 @@ load_numpy_api(PyObject *a, PyObject *b)
         Py_XSETREF(NP_SUBTRACT, PyObject_GetAttrString(numpy, "subtract"));
         Py_XSETREF(NP_MULTIPLY, PyObject_GetAttrString(numpy, "multiply"));
         Py_XSETREF(NP_DIVIDE, PyObject_GetAttrString(numpy, "true_divide"));
+        Py_XSETREF(NP_MATMUL, PyObject_GetAttrString(numpy, "matmul"));
         Py_DECREF(numpy);
     }
     Py_ssize_t dims[2] = {FIELDS(b)->dimensions[0], FIELDS(b)->dimensions[1]};
@@ -3729,14 +3731,17 @@ static PyMethodDef setitem_def = {"__setitem__", (PyCFunction)(void (*)(void))se
  * eager.vector_dot in one C call: both vectors' NumPy views (view_value_c), NumPy's dot under
  * the 'call' error state between the flags' clear and test, the 0-d result as a leaf. ~4.5 ->
  * ~1.5 us. Py_None (borrowed) where C does not take it: Python's vector_dot then decides. */
-static PyObject *MATMUL_FN; /* np.dot (for vectors, NumPy's matmul's DOUBLE_dot: the same bits) */
+/* np.dot, and np.matmul for `@`: for vectors both are NumPy's DOUBLE_dot (BLAS's ddot) where
+ * the strides are positive, but np.dot copies a vector of negative stride first (BLAS, in its
+ * order) where matmul sums it in a plain loop: their last bits differ there. */
+static PyObject *MATMUL_FN;
 static int take(PyObject **slot, PyObject *value);
 #define DOT_WORK 64         /* eager._WORK: a vector may have this many times eager_size elements */
 
 static PyObject *
-dot_now(NodeObject *a, NodeObject *b, PyObject *site)
+dot_now(NodeObject *a, NodeObject *b, PyObject *site, PyObject *fn)
 {
-    if (EXTOBJ_VAR == NULL || MATMUL_FN == NULL || EAGER_LIMIT == NULL ||
+    if (EXTOBJ_VAR == NULL || fn == NULL || EAGER_LIMIT == NULL ||
         PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0 ||
         PyTuple_GET_SIZE(a->shape) != 1)
         return Py_None;
@@ -3759,7 +3764,7 @@ dot_now(NodeObject *a, NodeObject *b, PyObject *site)
     Py_DECREF(vb);
     if (args == NULL)
         return NULL;
-    int failed = call_checked(MATMUL_FN, NULL, args, NULL, NULL, &out, &bits);
+    int failed = call_checked(fn, NULL, args, NULL, NULL, &out, &bits);
     Py_DECREF(args);
     if (failed)
         return NULL;
@@ -3799,14 +3804,14 @@ static PyObject *try_getitem(PyObject *self, PyObject *key);
 
 static int set_array_method(PyMethodDef *def, const char *name);
 
-/* `np.dot(x, y)` or `x @ y` of two computed vectors of one float or complex dtype and length
- * (for vectors, NumPy's matmul is its dot: the same bits), at once (dot_now): a new Array,
- * Py_None (borrowed) for the general path, NULL on error. */
+/* `fn(x, y)` (np.dot, or np.matmul for `x @ y`) of two computed vectors of one float or complex
+ * dtype and length, at once (dot_now): a new Array, Py_None (borrowed) for the general path,
+ * NULL on error. */
 static PyObject *
-vector_dot_c(PyObject *x, PyObject *y)
+vector_dot_c(PyObject *x, PyObject *y, PyObject *fn)
 {
     NodeObject *a = array_node(x), *b = array_node(y);
-    if (a == NULL || b == NULL || MATMUL_FN == NULL || DOT_DTYPES == NULL || a->dtype != b->dtype ||
+    if (a == NULL || b == NULL || fn == NULL || DOT_DTYPES == NULL || a->dtype != b->dtype ||
         PyTuple_GET_SIZE(a->shape) != 1 || PyTuple_GET_SIZE(b->shape) != 1)
         return Py_None;
     int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(a->shape, 0),
@@ -3819,7 +3824,7 @@ vector_dot_c(PyObject *x, PyObject *y)
     Py_INCREF(a);
     Py_INCREF(b);
     PyObject *site = NODE->user_site();
-    PyObject *node = site == NULL ? NULL : dot_now(a, b, site);
+    PyObject *node = site == NULL ? NULL : dot_now(a, b, site, fn);
     Py_XDECREF(site);
     Py_DECREF(a);
     Py_DECREF(b);
@@ -3835,7 +3840,7 @@ static PyObject *MATMUL_FALLBACK;
 static PyObject *
 matmul_method(PyObject *self, PyObject *other)
 {
-    PyObject *out = vector_dot_c(self, other);
+    PyObject *out = vector_dot_c(self, other, NP_MATMUL);
     if (out != Py_None)
         return out;
     PyObject *call[2] = {self, other};
@@ -3974,7 +3979,7 @@ py_vector_dot(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "vector_dot(x, y)");
         return NULL;
     }
-    PyObject *out = vector_dot_c(args[0], args[1]);
+    PyObject *out = vector_dot_c(args[0], args[1], MATMUL_FN);
     return out == Py_None ? Py_NewRef(Py_None) : out;
 }
 
@@ -4000,7 +4005,8 @@ array_function_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (nargs == 4 && args[0] == NP_DOT && NP_DOT != NULL && PyTuple_CheckExact(args[2]) &&
         PyTuple_GET_SIZE(args[2]) == 2 && PyDict_CheckExact(args[3]) &&
         PyDict_GET_SIZE(args[3]) == 0) {
-        PyObject *out = vector_dot_c(PyTuple_GET_ITEM(args[2], 0), PyTuple_GET_ITEM(args[2], 1));
+        PyObject *out = vector_dot_c(PyTuple_GET_ITEM(args[2], 0), PyTuple_GET_ITEM(args[2], 1),
+                                     MATMUL_FN);
         if (out != Py_None)
             return out; /* (NULL: the error) */
     }
@@ -4071,9 +4077,7 @@ py_dot_now(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "dot_now(a: Node, b: Node, site, matmul)");
         return NULL;
     }
-    if (MATMUL_FN == NULL)
-        take(&MATMUL_FN, args[3]);
-    PyObject *out = dot_now((NodeObject *)args[0], (NodeObject *)args[1], args[2]);
+    PyObject *out = dot_now((NodeObject *)args[0], (NodeObject *)args[1], args[2], args[3]);
     if (out == Py_None)
         Py_INCREF(out);
     return out;

@@ -60,7 +60,7 @@ _SCALAR_TYPES = (int, float, bool, complex)
 _getrefcount = sys.getrefcount
 _enter, _leave = fp_status.enter_numpy_errstate, fp_status.leave_numpy_errstate
 _clear, _test = fp_status.clear, fp_status.test
-_matmul, _asarray = np.matmul, np.asarray
+_asarray = np.asarray
 _C_VIEW_VALUE = getattr(_FAST, "view_value", None)  # None: pure Python, or an older build
 _C_SAME_VIEW = getattr(_FAST, "same_view", None)
 _C_DOT_NOW = getattr(_FAST, "dot_now", None)
@@ -164,16 +164,18 @@ def view_value(node: Node) -> np.ndarray | None:
     return value
 
 
-def vector_dot(a: Node, b: Node, site: Any) -> Node | None:
-    """`np.dot(A[i, :j], A[j, :j])` at once: NumPy's dot of the two vectors (its bits), as a
-    leaf; None where either is no view of a computed buffer or the rule is off."""
+def vector_dot(a: Node, b: Node, site: Any, fn: Any = np.matmul) -> Node | None:
+    """`a @ b` (or `np.dot(a, b)`: `fn` np.dot) of two vectors at once, `fn`'s bits, as a leaf;
+    None where either is no view of a computed buffer or the rule is off. The two are BLAS's dot
+    where the strides are positive, but np.dot copies a vector of negative stride first where
+    matmul sums it in a plain loop: their last bits differ there (`np.flip(x) @ y`)."""
     if _C_DOT_NOW is not None:  # the common case in one C call (lazyarray/_trace.c dot_now)
-        done = _C_DOT_NOW(a, b, site, np.dot)  # (np.dot: matmul's bits for vectors, 0.2 us less)
+        done = _C_DOT_NOW(a, b, site, fn)
         if done is not None:
             return done
     if not LIMIT[0] or a.size > LIMIT[0] * _WORK or _state.busy or _state.stand_ins:
         return None
-    out = _product_now(a, b)
+    out = _product_now(a, b, fn)
     if out is None:
         return None
     out = _asarray(out)
@@ -197,10 +199,10 @@ def matrix_product(a: Node, b: Node, site: Any) -> Node | None:
     return None if out is None else Node(_INPUT, (), EAGER_MARK, out.shape, out.dtype, out, site)
 
 
-def _product_now(a: Node, b: Node) -> Any:
-    """NumPy's matmul of two views of computed buffers under the flag-recording error state, or
-    None: not both views of buffers, or a flag fired (the general path reports it with the op
-    and the line)."""
+def _product_now(a: Node, b: Node, fn: Any = np.matmul) -> Any:
+    """NumPy's matmul (or `fn`) of two views of computed buffers under the flag-recording error
+    state, or None: not both views of buffers, or a flag fired (the general path reports it with
+    the op and the line)."""
     va = view_value(a)
     vb = view_value(b) if va is not None else None
     if vb is None:
@@ -208,7 +210,7 @@ def _product_now(a: Node, b: Node) -> Any:
     token = _enter()
     try:
         _clear()
-        out = _matmul(va, vb)
+        out = fn(va, vb)
         bits = _test()
     finally:
         _leave(token)

@@ -1113,6 +1113,28 @@ def test_element_reads_are_copies_of_numpys_elements(backend, dtype):
     assert not np.asarray(A).any()
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_vector_products_at_once_are_the_named_functions_bits(backend, dtype):
+    """`u @ v` is np.matmul's bits and `np.dot(u, v)` / `la.dot` np.dot's: for vectors both are
+    BLAS's dot where the strides are positive, but np.dot copies a vector of negative stride
+    first where matmul sums it in a plain loop, and their last bits differ (`@` gave np.dot's)."""
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 17, 64, 100):
+        x = rng.standard_normal(3 * n) + (1j * rng.standard_normal(3 * n) if "c" in dtype else 0)
+        x, y = x.astype(dtype), rng.standard_normal(2 * n).astype(dtype)
+        X, Y = la.asarray(x), la.asarray(y)
+        for cut in (lambda v: v[::-3][:n], lambda v: v[::2][:n], lambda v: v[:n], lambda v: v[::-1][:n]):
+            cases = [(cut(X) @ Y[:n], cut(x) @ y[:n]), (Y[n:] @ cut(X), y[n:] @ cut(x)),
+                     (la.dot(cut(X), Y[:n]), np.dot(cut(x), y[:n])),
+                     (np.dot(cut(X), Y[::-2][:n]), np.dot(cut(x), y[::-2][:n])),
+                     (la.matmul(Y[::-2][:n], cut(X)), np.matmul(y[::-2][:n], cut(x)))]
+            for k, (got, want) in enumerate(cases):
+                got = np.asarray(got)
+                assert got.dtype == want.dtype and got.tobytes() == np.asarray(want).tobytes(), \
+                    (n, k, got, want)
+
+
 @pytest.mark.parametrize("op", ["+", "-", "*", "/"])
 @pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_small_float64_ops_at_once_are_numpys_bits_and_warnings(backend, op):

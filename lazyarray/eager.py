@@ -182,7 +182,7 @@ def vector_dot(a: Node, b: Node, site: Any, fn: Any = np.matmul) -> Node | None:
     return Node(_INPUT, (), EAGER_MARK, (), out.dtype, out, site)
 
 
-def matrix_product(a: Node, b: Node, site: Any) -> Node | None:
+def matrix_product(a: Node, b: Node, site: Any, fn: Any = np.matmul) -> Node | None:
     """`x @ y` of computed vectors and matrices of one dtype, a vector or an indexed read among
     them (covariance's `data[:, i] @ data[:, i:M]`, power iteration's `A @ v`): NumPy's matmul
     now, as a leaf. `run_now` computed the same through a walk over the general path's nodes
@@ -195,7 +195,7 @@ def matrix_product(a: Node, b: Node, site: Any) -> Node | None:
             or math.prod(a.shape[:-1]) * math.prod(b.shape[1:]) > LIMIT[0]
             or not (a.ndim == 1 or b.ndim == 1 or _indexed(a) or _indexed(b))):
         return None
-    out = _product_now(a, b)
+    out = _product_now(a, b, fn)  # (np.dot for la.dot: its own bits, as vector_dot's)
     return None if out is None else Node(_INPUT, (), EAGER_MARK, out.shape, out.dtype, out, site)
 
 

@@ -21,6 +21,7 @@ from . import linalg
 from .complex_functions import conj
 from .searching import nonzero
 from ._bind import FAST as _FAST
+from .eager import LIMIT as _EAGER_LIMIT, matrix_product as _eager_product
 from .eager import vector_dot as _eager_vector_dot
 
 _VECTOR_DOT = getattr(_FAST, "vector_dot", None)  # lazyarray/_trace.c: dot of computed vectors
@@ -182,8 +183,9 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
         # an index loop's `dot(A[i, :j], A[j, :j])`: matmul, with nothing more to decide (and
         # no import statement: ~0.5 us a call); two vectors at once with np.dot's own bits
         # (eager.vector_dot: they differ from matmul's for a vector of negative stride)
-        if len(a.shape) == 1 == len(b.shape) and a.shape == b.shape and a.dtype == b.dtype:
-            done = _eager_vector_dot(a._node, b._node, user_site(1), np.dot)
+        if a.dtype == b.dtype and a.shape[-1] == b.shape[0] and _EAGER_LIMIT[0]:
+            product = _eager_vector_dot if len(a.shape) == 1 == len(b.shape) else _eager_product
+            done = product(a._node, b._node, user_site(1), np.dot)
             if done is not None:
                 return Array(done)
         return _linalg().matmul(a, b)

@@ -1133,6 +1133,21 @@ def test_vector_products_at_once_are_the_named_functions_bits(backend, dtype):
                 got = np.asarray(got)
                 assert got.dtype == want.dtype and got.tobytes() == np.asarray(want).tobytes(), \
                     (n, k, got, want)
+        # matrices and vectors (BLAS's gemv and gemm, or the plain loops of matmul)
+        m = rng.standard_normal((2 * n, 2 * n)).astype(dtype)
+        M = la.asarray(m)
+        for cut in (lambda v: v[:n, :n], lambda v: v[::-1][:n, :n], lambda v: v[:n, :n].T,
+                    lambda v: v[::2, ::-2][:n, :n]):
+            for vec in (lambda v: v[:n], lambda v: v[::-2][:n]):
+                for fn, np_fn in ((la.dot, np.dot), (np.dot, np.dot), (la.matmul, np.matmul)):
+                    pairs = [(fn(cut(M), vec(Y)), np_fn(cut(m), vec(y))),
+                             (fn(vec(Y), cut(M)), np_fn(vec(y), cut(m)))]
+                    if n * n <= 4096:  # (a larger product is lazy: BLAS's bits, semantics.md)
+                        pairs.append((fn(cut(M), M[1:n + 1, 1:n + 1]),
+                                      np_fn(cut(m), m[1:n + 1, 1:n + 1])))
+                    for got, want in pairs:
+                        got = np.asarray(got)
+                        assert got.tobytes() == np.asarray(want).tobytes(), (n, fn, got, want)
 
 
 @pytest.mark.parametrize("op", ["+", "-", "*", "/"])

@@ -128,7 +128,11 @@ typedef PyObject *(*NewFromDescrFn)(PyTypeObject *, PyObject *, int, const Py_ss
 typedef int (*SetBaseObjectFn)(PyObject *, PyObject *);
 static NewFromDescrFn NP_NEW_FROM_DESCR;
 static PyObject *NP_ADD, *NP_SUBTRACT, *NP_MULTIPLY, *NP_DIVIDE; /* small_float_loop's */
-static PyObject *NP_MATMUL; /* `x @ y` of vectors at once (dot_now) */
+static PyObject *NP_MATMUL, *NP_DOT_FN; /* `x @ y` and np.dot of vectors at once (dot_now) */
+/* NumPy's float64 dot function (the dtype's ArrFuncs `dotfunc`: BLAS's ddot where the strides
+ * allow, else its loop), which np.dot and np.matmul of two vectors call: dot_direct */
+typedef void (*DotFn)(void *, Py_ssize_t, void *, Py_ssize_t, void *, Py_ssize_t, void *);
+static DotFn NP_DOUBLE_DOT;
 static SetBaseObjectFn NP_SET_BASE;
 
 /* NumPy's view of `root`'s memory at `data` with these dims and strides (writeable as root is),
@@ -172,6 +176,7 @@ load_numpy_api(PyObject *a, PyObject *b)
         Py_XSETREF(NP_MULTIPLY, PyObject_GetAttrString(numpy, "multiply"));
         Py_XSETREF(NP_DIVIDE, PyObject_GetAttrString(numpy, "true_divide"));
         Py_XSETREF(NP_MATMUL, PyObject_GetAttrString(numpy, "matmul"));
+        Py_XSETREF(NP_DOT_FN, PyObject_GetAttrString(numpy, "dot"));
         Py_DECREF(numpy);
     }
     Py_ssize_t dims[2] = {FIELDS(b)->dimensions[0], FIELDS(b)->dimensions[1]};
@@ -186,6 +191,19 @@ load_numpy_api(PyObject *a, PyObject *b)
     PyErr_Clear();
     if (!same)
         NP_NEW_FROM_DESCR = NULL, NP_SET_BASE = NULL;
+    /* float64's dotfunc: ArrFuncs (slot 365 gives a dtype's) holds 21 casts, getitem, setitem,
+     * copyswapn, copyswap, compare and argmax before it; kept where it sums a probe right */
+    NP_DOUBLE_DOT = NULL;
+    typedef void **(*ArrFuncsFn)(PyObject *);
+    void **funcs = same && api[365] != NULL /* (the probe `a` is float64) */
+                       ? ((ArrFuncsFn)api[365])(FIELDS(a)->descr) : NULL;
+    if (funcs != NULL && funcs[27] != NULL) {
+        double x[3] = {1.5, 2.25, -3.0}, y[6] = {0.5, 9.0, 4.0, 9.0, 2.0, 9.0}, out = 0.0;
+        ((DotFn)funcs[27])(x, sizeof(double), y, 2 * sizeof(double), &out, 3, NULL);
+        if (out == 3.75)
+            NP_DOUBLE_DOT = (DotFn)funcs[27];
+    }
+    PyErr_Clear();
 }
 
 /* Whether ndarray `a` has exactly the shape `shape` (a tuple of ints): 1, 0, or -1 (error). */
@@ -1830,27 +1848,28 @@ static PyObject *INT64_DTYPE;           /* np.dtype("int64"): a run-time slice s
  * does not end at a computed buffer (Python's view_value then decides), NULL on error. A slice's
  * spec is (start, step, length) per dim, a start of None read from its run-time scalar leaves in
  * order (graph/ops_structure.py slice_index). */
-/* view_value_c's common case without indexing: a chain of slices and of reshapes that only add
- * or drop length-1 dims, followed from the root's dims and strides to the view's, then one
- * numpy_view. A new reference, or Py_None (new) for view_value_c's way. */
-static PyObject *
-view_direct(NodeObject *node)
+/* Where the view `node` lies in a computed buffer: a chain of slices and of reshapes that only
+ * add or drop length-1 dims, followed from the root's dims and strides to the view's (`dims` and
+ * `strides` of MAX_DIMS). 1 with *root (borrowed), *nd and *data set; 0 where the chain holds
+ * anything else; -1 on error. */
+static int
+view_layout(NodeObject *node, PyObject **root_out, Py_ssize_t *nd_out, Py_ssize_t *dims,
+            Py_ssize_t *strides, char **data_out)
 {
     NodeObject *chain[32], *n = node;
     int depth = 0;
-    if (NP_NEW_FROM_DESCR == NULL || !ARRAY_FIELDS)
-        return Py_NewRef(Py_None);
+    if (!ARRAY_FIELDS || SLICE_OP == NULL || RESHAPE_OP == NULL)
+        return 0;
     while (PyTuple_GET_SIZE(n->inputs) != 0) {
         if (depth == 32 || (n->op != SLICE_OP && n->op != RESHAPE_OP))
-            return Py_NewRef(Py_None);
+            return 0;
         chain[depth++] = n;
         n = (NodeObject *)PyTuple_GET_ITEM(n->inputs, 0);
     }
     if (n->op != INPUT_OP || !is_ndarray(n->data) || FIELDS(n->data)->nd > MAX_DIMS)
-        return Py_NewRef(Py_None);
+        return 0;
     PyObject *root = n->data;
-    Py_ssize_t nd = FIELDS(root)->nd, dims[MAX_DIMS], strides[MAX_DIMS];
-    Py_ssize_t new_dims[MAX_DIMS], new_strides[MAX_DIMS];
+    Py_ssize_t nd = FIELDS(root)->nd, new_dims[MAX_DIMS], new_strides[MAX_DIMS];
     char *data = FIELDS(root)->data;
     memcpy(dims, FIELDS(root)->dimensions, (size_t)nd * sizeof dims[0]);
     memcpy(strides, FIELDS(root)->strides, (size_t)nd * sizeof strides[0]);
@@ -1858,12 +1877,12 @@ view_direct(NodeObject *node)
         NodeObject *m = chain[--depth];
         Py_ssize_t out_nd = PyTuple_GET_SIZE(m->shape);
         if (out_nd > MAX_DIMS)
-            return Py_NewRef(Py_None);
+            return 0;
         if (m->op == SLICE_OP) { /* (start, step, length) per dim; a None start: a scalar leaf */
             PyObject *spec = PyTuple_GET_ITEM(m->attrs, 0);
             Py_ssize_t given = 1;
             if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != nd || out_nd != nd)
-                return Py_NewRef(Py_None);
+                return 0;
             for (Py_ssize_t d = 0; d < nd; d++) {
                 PyObject *item = PyTuple_GET_ITEM(spec, d), *start_obj = PyTuple_GET_ITEM(item, 0);
                 if (start_obj == Py_None) {
@@ -1871,18 +1890,18 @@ view_direct(NodeObject *node)
                         ? (NodeObject *)PyTuple_GET_ITEM(m->inputs, given++) : NULL;
                     if (leaf == NULL || leaf->op != SCALAR_OP ||
                         PyTuple_GET_SIZE(leaf->inputs) != 0 || !PyLong_Check(leaf->data))
-                        return Py_NewRef(Py_None);
+                        return 0;
                     start_obj = leaf->data;
                 }
                 Py_ssize_t start = PyLong_AsSsize_t(start_obj);
                 Py_ssize_t step = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 1));
                 Py_ssize_t length = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 2));
                 if (PyErr_Occurred())
-                    return NULL;
+                    return -1;
                 if (length < 0 || (length > 0 && (start < 0 || start >= dims[d] ||
                                                   start + step * (length - 1) < 0 ||
                                                   start + step * (length - 1) >= dims[d])))
-                    return Py_NewRef(Py_None); /* (cannot be: the checks built it) */
+                    return 0; /* (cannot be: the checks built it) */
                 if (length > 0)
                     data += start * strides[d];
                 strides[d] *= step;
@@ -1900,18 +1919,35 @@ view_direct(NodeObject *node)
                 while (k < nd && dims[k] == 1)
                     k++;
                 if (k == nd || dims[k] != len)
-                    return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+                    return PyErr_Occurred() ? -1 : 0;
                 new_dims[e] = len, new_strides[e] = strides[k++];
             }
             while (k < nd && dims[k] == 1)
                 k++;
             if (k != nd)
-                return Py_NewRef(Py_None);
+                return 0;
             nd = out_nd;
             memcpy(dims, new_dims, (size_t)nd * sizeof dims[0]);
             memcpy(strides, new_strides, (size_t)nd * sizeof strides[0]);
         }
     }
+    *root_out = root, *nd_out = nd, *data_out = data;
+    return 1;
+}
+
+/* view_value_c's common case without indexing: the view's layout (view_layout), then one
+ * numpy_view. A new reference, or Py_None (new) for view_value_c's way, NULL on error. */
+static PyObject *
+view_direct(NodeObject *node)
+{
+    PyObject *root;
+    Py_ssize_t nd, dims[MAX_DIMS], strides[MAX_DIMS];
+    char *data;
+    if (NP_NEW_FROM_DESCR == NULL)
+        return Py_NewRef(Py_None);
+    int found = view_layout(node, &root, &nd, dims, strides, &data);
+    if (found <= 0)
+        return found < 0 ? NULL : Py_NewRef(Py_None);
     return numpy_view(root, (int)nd, dims, strides, data);
 }
 
@@ -3738,6 +3774,51 @@ static PyObject *MATMUL_FN;
 static int take(PyObject **slot, PyObject *value);
 #define DOT_WORK 64         /* eager._WORK: a vector may have this many times eager_size elements */
 
+/* Whether np.dot hands a vector at `data` with this stride to its dot function as it is
+ * (NumPy's cblasfuncs.c `_bad_strides` copies it first otherwise). */
+static int
+dot_layout(const char *data, Py_ssize_t stride, Py_ssize_t n)
+{
+    return (uintptr_t)data % sizeof(double) == 0 && stride >= 0 &&
+           stride % (Py_ssize_t)sizeof(double) == 0 && !(stride == 0 && n > 1);
+}
+
+/* np.matmul (`matmul` 1) or np.dot of two computed float64 vectors through NumPy's own dot
+ * function (NP_DOUBLE_DOT), without the call's conversions and views (~0.4 us): np.matmul's
+ * vector product is that function for every stride; np.dot's where the strides are BLAS's
+ * (dot_layout) and the length is 2 or more (a length-1 np.dot multiplies). A leaf node, Py_None
+ * (borrowed) where it does not apply or a flag was raised (NumPy's call then reports it), NULL on
+ * error. */
+static PyObject *
+dot_direct(NodeObject *a, NodeObject *b, PyObject *site, int matmul)
+{
+    PyObject *ra, *rb;
+    Py_ssize_t nda, ndb, da[MAX_DIMS], sa[MAX_DIMS], db[MAX_DIMS], sb[MAX_DIMS];
+    char *pa, *pb;
+    int fa = view_layout(a, &ra, &nda, da, sa, &pa);
+    int fb = fa <= 0 ? fa : view_layout(b, &rb, &ndb, db, sb, &pb);
+    if (fa < 0 || fb < 0)
+        return NULL;
+    if (!fa || !fb || nda != 1 || ndb != 1 || da[0] != db[0] ||
+        FIELDS(ra)->descr != FLOAT64_DTYPE || FIELDS(rb)->descr != FLOAT64_DTYPE)
+        return Py_None;
+    Py_ssize_t n = da[0];
+    if (n < 1 || (!matmul && (n < 2 || !dot_layout(pa, sa[0], n) || !dot_layout(pb, sb[0], n))))
+        return Py_None;
+    double out = 0.0;
+    NODE->fp_clear();
+    NP_DOUBLE_DOT(pa, sa[0], pb, sb[0], &out, n, NULL);
+    if (NODE->fp_test() != 0)
+        return Py_None;
+    PyObject *value = template_copy(FLOAT64_DTYPE, &out, sizeof out);
+    if (value == NULL || value == Py_None)
+        return value;
+    PyObject *node = NODE->build(INPUT_OP, EMPTY, EAGER_MARK, EMPTY_SHAPE, FLOAT64_DTYPE, value,
+                                 site);
+    Py_DECREF(value);
+    return node;
+}
+
 static PyObject *
 dot_now(NodeObject *a, NodeObject *b, PyObject *site, PyObject *fn)
 {
@@ -3750,6 +3831,13 @@ dot_now(NodeObject *a, NodeObject *b, PyObject *site, PyObject *fn)
     if (limit <= 0 || size < 0 || size > limit * DOT_WORK) {
         PyErr_Clear();
         return Py_None;
+    }
+    if (NP_DOUBLE_DOT != NULL && FP_DIRECT && a->dtype == FLOAT64_DTYPE &&
+        b->dtype == FLOAT64_DTYPE && fn != NULL &&
+        (fn == NP_MATMUL || fn == NP_DOT_FN || fn == MATMUL_FN)) { /* (np.dot's _implementation) */
+        PyObject *node = dot_direct(a, b, site, fn == NP_MATMUL);
+        if (node != Py_None)
+            return node;
     }
     PyObject *va = input_value(a, 0);
     if (va == NULL)

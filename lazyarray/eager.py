@@ -201,8 +201,10 @@ def matrix_product(a: Node, b: Node, site: Any, fn: Any = np.matmul) -> Node | N
 
 def _product_now(a: Node, b: Node, fn: Any = np.matmul) -> Any:
     """NumPy's matmul (or `fn`) of two views of computed buffers under the flag-recording error
-    state, or None: not both views of buffers, or a flag fired (the general path reports it with
-    the op and the line)."""
+    state, or None: not both views of buffers. A raised flag is reported as NumPy reports it for
+    this very call (its text and mode, at the user's line), with NumPy's value: the general path
+    would sum in BLAS's order on contiguous copies, and an overflowing product can come out NaN
+    there where NumPy's is inf."""
     va = view_value(a)
     vb = view_value(b) if va is not None else None
     if vb is None:
@@ -214,7 +216,10 @@ def _product_now(a: Node, b: Node, fn: Any = np.matmul) -> Any:
         bits = _test()
     finally:
         _leave(token)
-    return None if bits else out
+    if bits:
+        fired((), bits, rerun=lambda: fn(va, vb), key=(fn.__name__, va.shape, vb.shape),
+              inputs=(va, vb))
+    return out
 
 
 def _indexed(node: Node) -> bool:

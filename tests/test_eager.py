@@ -1133,6 +1133,23 @@ def test_vector_products_at_once_are_the_named_functions_bits(backend, dtype):
                 got = np.asarray(got)
                 assert got.dtype == want.dtype and got.tobytes() == np.asarray(want).tobytes(), \
                     (n, k, got, want)
+        if dtype == "float64":  # signed zeros, infinities and NaN, with NumPy's warnings
+            specials = np.array([-0.0, 0.0, np.inf, -147.0, np.nan, 1e308, -1e308, 2.0])
+            for p in (specials[:1], specials[:2], specials[1:3], specials[3:6], specials[5:8]):
+                for q in (np.zeros(len(p)), -np.ones(len(p)), p[::-1].copy(), np.full(len(p), 1e10)):
+                    P, Q = la.asarray(np.concatenate([p, p])), la.asarray(np.concatenate([q, q]))
+                    for fn, np_fn in ((lambda u, v: u @ v, np.matmul), (np.dot, np.dot),
+                                      (la.dot, np.dot)):
+                        with warnings.catch_warnings(record=True) as want_w:
+                            warnings.simplefilter("always")
+                            want = np.asarray(np_fn(np.concatenate([p, p])[::-2], q))
+                        with warnings.catch_warnings(record=True) as got_w:
+                            warnings.simplefilter("always")
+                            got = np.asarray(fn(P[::-2], Q[:len(q)]))
+                        assert got.tobytes() == want.tobytes(), (p, q, got, want)
+                        # (a flag: NumPy's value and report for this call, eager._product_now;
+                        # the general path summed in BLAS's order, NaN for NumPy's inf)
+                        assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w]
         # matrices and vectors (BLAS's gemv and gemm, or the plain loops of matmul)
         m = rng.standard_normal((2 * n, 2 * n)).astype(dtype)
         M = la.asarray(m)

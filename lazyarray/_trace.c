@@ -1152,6 +1152,7 @@ loop_strides(PyObject *x, int nd, const Py_ssize_t *dims, Py_ssize_t *strides)
  * zero, overflow, underflow, invalid) the result is dropped and NumPy's call runs and reports it.
  * A new reference, or Py_None (new) where it does not apply; NULL on error. */
 #define SMALL_LOOP 256
+#define SMALL_DENSE_LOOP 1024
 
 static PyObject *
 small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dtype)
@@ -1171,8 +1172,14 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
         dims[2 - nd + k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, k));
     if (PyErr_Occurred())
         return NULL;
-    if (dims[0] < 0 || dims[1] < 0 || dims[0] * dims[1] > SMALL_LOOP ||
-        !loop_strides(x, nd, dims, xs) || !loop_strides(y, nd, dims, ys))
+    if (dims[0] < 0 || dims[1] < 0 || !loop_strides(x, nd, dims, xs) ||
+        !loop_strides(y, nd, dims, ys))
+        return Py_NewRef(Py_None);
+    /* contiguous rows (or a 0-d operand) take the loops the compiler vectorizes: NumPy's call
+     * costs more than their ~1000 elements; any other layout, ~256 */
+    int dense = dims[0] == 1 && (xs[1] == 8 || xs[1] == 0) && (ys[1] == 8 || ys[1] == 0) &&
+                (xs[1] | ys[1]) != 0;
+    if (dims[0] * dims[1] > (dense ? SMALL_DENSE_LOOP : SMALL_LOOP))
         return Py_NewRef(Py_None);
     PyObject *out = NP_NEW_FROM_DESCR(NDARRAY_TYPE, Py_NewRef(FLOAT64_DTYPE), nd, dims + 2 - nd,
                                       NULL, NULL, 0, NULL);
@@ -1181,6 +1188,37 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
     char *o = FIELDS(out)->data;
     const char *xp = FIELDS(x)->data, *yp = FIELDS(y)->data;
     NODE->fp_clear();
+    if (dense) {
+        double *out_row = (double *)o;
+        const double *a = (const double *)xp, *b = (const double *)yp;
+        Py_ssize_t n = dims[1];
+        if ((uintptr_t)a % sizeof(double) != 0 || (uintptr_t)b % sizeof(double) != 0)
+            dense = 0; /* (a misaligned buffer: the strided loops' memcpy) */
+#define DENSE_LOOP_OF(OP)                                                                   \
+    if (xs[1] && ys[1])                                                                     \
+        for (Py_ssize_t j = 0; j < n; j++)                                                  \
+            out_row[j] = a[j] OP b[j];                                                      \
+    else if (xs[1]) {                                                                       \
+        const double s = b[0];                                                              \
+        for (Py_ssize_t j = 0; j < n; j++)                                                  \
+            out_row[j] = a[j] OP s;                                                         \
+    }                                                                                       \
+    else {                                                                                  \
+        const double s = a[0];                                                              \
+        for (Py_ssize_t j = 0; j < n; j++)                                                  \
+            out_row[j] = s OP b[j];                                                         \
+    }
+        if (dense) {
+            switch (which) {
+            case 0: DENSE_LOOP_OF(+) break;
+            case 1: DENSE_LOOP_OF(-) break;
+            case 2: DENSE_LOOP_OF(*) break;
+            default: DENSE_LOOP_OF(/) break;
+            }
+        }
+#undef DENSE_LOOP_OF
+    }
+    if (!dense) {
 #define SMALL_LOOP_OF(OP)                                                                   \
     for (Py_ssize_t i = 0; i < dims[0]; i++)                                                \
         for (Py_ssize_t j = 0; j < dims[1]; j++, o += sizeof(double)) {                    \
@@ -1190,13 +1228,14 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
             r = a OP b;                                                                     \
             memcpy(o, &r, sizeof r);                                                        \
         }
-    switch (which) {
-    case 0: SMALL_LOOP_OF(+) break;
-    case 1: SMALL_LOOP_OF(-) break;
-    case 2: SMALL_LOOP_OF(*) break;
-    default: SMALL_LOOP_OF(/) break;
-    }
+        switch (which) {
+        case 0: SMALL_LOOP_OF(+) break;
+        case 1: SMALL_LOOP_OF(-) break;
+        case 2: SMALL_LOOP_OF(*) break;
+        default: SMALL_LOOP_OF(/) break;
+        }
 #undef SMALL_LOOP_OF
+    }
     if (NODE->fp_test() != 0) {
         Py_DECREF(out);
         return Py_NewRef(Py_None);

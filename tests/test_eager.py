@@ -1184,7 +1184,7 @@ def test_small_float64_ops_at_once_are_numpys_bits_and_warnings(backend, op):
              lambda X: (X[0], X[2, -1]), lambda X: (X[2, 0], X[1]),
              lambda X: (X[1:, :4].T, X[:2, 2:6].T), lambda X: (X[2], X[0]),
              lambda X: (X[1][::-1], X[1])]  # (overlapping: in place, NumPy's buffered result)
-    for n in (1, 14, 127, 256, 257):
+    for n in (1, 14, 127, 256, 257, 1024, 1025):
         a = rng.standard_normal((3, n)) * 10.0 ** rng.integers(-300, 300, (3, n))
         a[0, :min(n, 14)] = special[:min(n, 14)]
         a[1, :min(n, 14)] = special[::-1][:min(n, 14)]

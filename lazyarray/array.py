@@ -194,7 +194,7 @@ class Array:
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
         _evaluate(self)
-        return (self[i] for i in range(self.shape[0]))
+        return map(self.__getitem__, range(self.shape[0]))  # (C's getitem per row, no frame)
 
     def __repr__(self) -> str:
         """NumPy's repr (`shape=` for empty arrays, 0-d as a scalar) named Array, always with

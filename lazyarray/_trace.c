@@ -2823,6 +2823,18 @@ static PyObject *
 template_copy(PyObject *descr, const void *bytes, size_t size)
 {
     size_t slot = template_slot(descr);
+    if (ELEMENT_TEMPLATE[slot].descr != descr && NP_NEW_FROM_DESCR != NULL &&
+        NDARRAY_TYPE != NULL && ARRAY_FIELDS && COPY_NAME != NULL) {
+        /* no element read made the dtype's template yet (a loop of dots, `u @ v`): one of
+         * NumPy's, the 0-d array NewFromDescr makes */
+        PyObject *fresh = NP_NEW_FROM_DESCR(NDARRAY_TYPE, Py_NewRef(descr), 0, NULL, NULL, NULL,
+                                            0, NULL);
+        if (fresh == NULL)
+            return NULL;
+        remember_element_template(descr, fresh);
+        Py_DECREF(fresh);
+        slot = template_slot(descr);
+    }
     if (!ARRAY_FIELDS || COPY_NAME == NULL || ELEMENT_TEMPLATE[slot].descr != descr ||
         (size_t)ELEMENT_TEMPLATE[slot].itemsize != size)
         return Py_None;

@@ -108,7 +108,7 @@ intern_structure(PyObject *structure)
  * is cleared (intern_structure; a smaller KEYS than last seen: someone else cleared it); a key
  * it gave after such a clear would only be an older key for the structure, never another
  * structure's (keys are never reused). Inputs: NodeBase objects with int keys, at most 3. */
-#define KEY_SLOTS 1024
+#define KEY_SLOTS 16384
 #define KEY_MAX_INPUTS 3
 static struct {
     PyObject *structure, *key; /* strong references */

@@ -2533,7 +2533,7 @@ keeps_whole(const Basic *b)
  * immutable): no tuples or ints to allocate and free per node, and graph/_node.c's key cache,
  * which compares attrs and shapes by identity, can then hit. */
 enum { SLICE_SHAPE, SLICE_ATTRS, TARGET, RESHAPE_ATTRS, N_PARTS };
-#define SPEC_SLOTS 256
+#define SPEC_SLOTS 4096
 #define SPEC_DIMS 8 /* keys of more dimensions are not cached */
 typedef struct {
     Py_ssize_t ndim, nout; /* all zero at first: the 0-d key, its parts not made yet */

@@ -150,7 +150,6 @@ def test_both_paths_build_the_same_graphs(program):
 
 
 @needs_compiled
-@needs_compiled
 def test_element_templates_of_every_dtype_are_kept_side_by_side():
     """Element reads copy a 0-d template per dtype (_trace.c template_slot): reads of many dtypes
     in turn keep every template. NumPy's builtin dtypes lie 512 bytes apart, and all of them fell
@@ -180,6 +179,7 @@ def test_slice_specs_of_a_stencil_are_shared_objects():
             assert first.setdefault(k, attrs) is attrs, (i, key)
 
 
+@needs_compiled
 def test_the_compiled_path_is_in_use():
     assert graph_node.COMPILED and la.cache_info().tracing == "compiled"
     a = la.ones(4, dtype=la.float32)

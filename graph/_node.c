@@ -62,6 +62,7 @@ static PyObject *KEYS_CLEARED; /* on_keys_cleared(fn): called when KEYS is clear
 static PyObject *UNKEYED_ATTRS; /* set_unkeyed_leaf_attrs(attrs): a leaf's mark left out of keys */
 static PyObject *EMPTY_ATTRS;   /* () */
 static void remember_key(PyObject *structure, PyObject *key);
+static PyObject *node_key(NodeObject *node); /* a view's key, made when first asked */
 
 /* The key of `structure`: equal structures get equal keys, keys are never reused. */
 static PyObject *
@@ -138,7 +139,11 @@ c_keys(PyObject *const *items, Py_ssize_t n, int nodes, long long *out)
         if (nodes) {
             if (!PyObject_TypeCheck(k, &NodeBaseType))
                 return 0;
-            k = ((NodeObject *)k)->key;
+            k = node_key((NodeObject *)k);
+            if (k == NULL) {
+                PyErr_Clear(); /* (structure_of asks again, and raises) */
+                return 0;
+            }
         }
         if (k == NULL || !PyLong_CheckExact(k))
             return 0;
@@ -215,7 +220,9 @@ input_field(PyObject *input, int want_key)
     PyObject *value;
     if (PyObject_TypeCheck(input, &NodeBaseType)) {
         NodeObject *n = (NodeObject *)input;
-        value = want_key ? n->key : n->pending;
+        value = want_key ? node_key(n) : n->pending;
+        if (value == NULL && PyErr_Occurred())
+            return NULL;
         if (value != NULL) {
             Py_INCREF(value);
             return value;
@@ -277,8 +284,8 @@ structure_of(PyObject *op, PyObject *attrs, PyObject *dtype, PyObject *shape, Py
 /* graph.node.Node.__init__, line for line: serial, pending capped by the segment, the cut hook
  * past the budget, then the interned key. */
 static int
-node_setup(NodeObject *self, PyObject *op, PyObject *inputs, PyObject *attrs, PyObject *shape,
-           PyObject *dtype, PyObject *data, PyObject *site)
+node_setup_as(NodeObject *self, PyObject *op, PyObject *inputs, PyObject *attrs, PyObject *shape,
+              PyObject *dtype, PyObject *data, PyObject *site, int keyless)
 {
     PyObject *structure, *key;
     long long pending = 0;
@@ -332,6 +339,12 @@ node_setup(NodeObject *self, PyObject *op, PyObject *inputs, PyObject *attrs, Py
     PyObject *key_attrs = attrs; /* a leaf's mark is no structure (set_unkeyed_leaf_attrs) */
     if (attrs == UNKEYED_ATTRS && PyTuple_GET_SIZE(inputs) == 0)
         key_attrs = EMPTY_ATTRS;
+    if (keyless && PyTuple_GET_SIZE(inputs) > 0) { /* node_key makes it when first asked */
+        Py_CLEAR(self->key);
+        self->order = ++ORDER;
+        Py_XSETREF(self->inputs, inputs);
+        return 0;
+    }
     key = remembered_key(op, key_attrs, dtype, shape, inputs); /* a loop's structures come back */
     if (key == NULL) {
         if (PyErr_Occurred())
@@ -354,6 +367,81 @@ fail:
     return -1;
 }
 
+static int
+node_setup(NodeObject *self, PyObject *op, PyObject *inputs, PyObject *attrs, PyObject *shape,
+           PyObject *dtype, PyObject *data, PyObject *site)
+{
+    return node_setup_as(self, op, inputs, attrs, shape, dtype, data, site, 0);
+}
+
+/* The key of a node built without one (node_build_keyless), made now: its structure interned
+ * as node_setup would have, its inputs' keys first (an iterative walk: a chain of such views).
+ * Borrowed; NULL with an exception set. */
+static PyObject *
+node_key(NodeObject *node)
+{
+    if (node->key != NULL)
+        return node->key;
+    NodeObject *stack[64];
+    int depth = 0;
+    stack[depth++] = node;
+    while (depth > 0) {
+        NodeObject *top = stack[depth - 1], *missing = NULL;
+        Py_ssize_t n = top->inputs == NULL ? 0 : PyTuple_GET_SIZE(top->inputs);
+        for (Py_ssize_t i = 0; i < n && missing == NULL; i++) {
+            PyObject *in = PyTuple_GET_ITEM(top->inputs, i);
+            if (PyObject_TypeCheck(in, &NodeBaseType) && ((NodeObject *)in)->key == NULL)
+                missing = (NodeObject *)in;
+        }
+        if (missing != NULL) {
+            if (depth == 64) {
+                PyErr_SetString(PyExc_RuntimeError, "node_key: a chain of 64 unkeyed views");
+                return NULL;
+            }
+            stack[depth++] = missing;
+            continue;
+        }
+        if (top->op == NULL || top->inputs == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "key");
+            return NULL;
+        }
+        PyObject *key = remembered_key(top->op, top->attrs, top->dtype, top->shape, top->inputs);
+        if (key == NULL) {
+            if (PyErr_Occurred())
+                return NULL;
+            PyObject *structure = structure_of(top->op, top->attrs, top->dtype, top->shape,
+                                               top->inputs);
+            if (structure == NULL)
+                return NULL;
+            key = intern_structure(structure);
+            Py_DECREF(structure);
+            if (key == NULL)
+                return NULL;
+        }
+        Py_XSETREF(top->key, key);
+        depth--;
+    }
+    return node->key;
+}
+
+static PyObject *
+node_get_key(NodeObject *self, void *closure)
+{
+    PyObject *key = node_key(self);
+    return key == NULL ? NULL : Py_NewRef(key);
+}
+
+static int
+node_set_key(NodeObject *self, PyObject *value, void *closure)
+{
+    if (value == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "a node's key cannot be deleted");
+        return -1;
+    }
+    Py_XSETREF(self->key, Py_NewRef(value));
+    return 0;
+}
+
 static PyObject *
 node_build(PyObject *op, PyObject *inputs, PyObject *attrs, PyObject *shape, PyObject *dtype,
            PyObject *data, PyObject *site)
@@ -362,6 +450,23 @@ node_build(PyObject *op, PyObject *inputs, PyObject *attrs, PyObject *shape, PyO
     if (self == NULL)
         return NULL;
     if (node_setup((NodeObject *)self, op, inputs, attrs, shape, dtype, data, site) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return self;
+}
+
+/* node_build for a view an index loop builds (lazyarray/_trace.c's basic indexing): no key
+ * until asked (node_key). Most such views are read at once and never enter a graph; a new
+ * length each step (`L[i, :i]`) interned a new structure per view (~0.4 us). */
+static PyObject *
+node_build_keyless(PyObject *op, PyObject *inputs, PyObject *attrs, PyObject *shape, PyObject *dtype,
+           PyObject *data, PyObject *site)
+{
+    PyObject *self = NODE_CLASS->tp_alloc(NODE_CLASS, 0);
+    if (self == NULL)
+        return NULL;
+    if (node_setup_as((NodeObject *)self, op, inputs, attrs, shape, dtype, data, site, 1) < 0) {
         Py_DECREF(self);
         return NULL;
     }
@@ -669,9 +774,15 @@ node_dealloc(NodeObject *self)
 #define FIELD(name) {#name, T_OBJECT_EX, offsetof(NodeObject, name), 0, NULL}
 static PyMemberDef node_members[] = {
     FIELD(op), FIELD(inputs), FIELD(attrs), FIELD(shape), FIELD(dtype),
-    FIELD(key), FIELD(pending), FIELD(data), FIELD(site),
+    FIELD(pending), FIELD(data), FIELD(site),
     {"order", T_LONGLONG, offsetof(NodeObject, order), READONLY,
      "Build order among nodes with inputs (graph.node.built_count); 0 for a leaf."},
+    {NULL},
+};
+
+static PyGetSetDef node_getset[] = {
+    {"key", (getter)node_get_key, (setter)node_set_key,
+     "The interned structure's key; a view built without one gets it when first asked.", NULL},
     {NULL},
 };
 
@@ -687,6 +798,7 @@ static PyTypeObject NodeBaseType = {
     .tp_traverse = (traverseproc)node_traverse,
     .tp_clear = (inquiry)node_clear,
     .tp_members = node_members,
+    .tp_getset = node_getset,
     .tp_weaklistoffset = offsetof(NodeObject, weakrefs),
 };
 
@@ -1029,8 +1141,10 @@ walk_signature(Walk *w, PyObject *const *outputs, Py_ssize_t n_out, const char *
         Py_CLEAR(node);
     }
     for (Py_ssize_t i = 0; i < n_out; i++) {
-        PyObject *key = ((NodeObject *)outputs[i])->key;
+        PyObject *key = node_key((NodeObject *)outputs[i]);
         if (key == NULL) {
+            if (PyErr_Occurred())
+                goto done;
             PyErr_Format(PyExc_AttributeError, "%s: an output has no key", who);
             goto done;
         }
@@ -2958,8 +3072,12 @@ held_signature_matches(Walk *w, PyObject *outputs, PyObject *last)
                             walk_find(w, PyList_GET_ITEM(outputs, m))))
             return 0;
     for (Py_ssize_t m = 0; m < n_out; m++, at++) {
-        PyObject *k = ((NodeObject *)PyList_GET_ITEM(outputs, m))->key;
-        if (k == NULL || !sig_item_equals(k, PyTuple_GET_ITEM(sig, at)))
+        PyObject *k = node_key((NodeObject *)PyList_GET_ITEM(outputs, m));
+        if (k == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (!sig_item_equals(k, PyTuple_GET_ITEM(sig, at)))
             return 0;
     }
     return 1;
@@ -3126,7 +3244,7 @@ capi_fp_test(void)
 }
 
 static NodeCAPI capi = {node_build, node_leaf_with_key, c_user_site, &NodeBaseType, capi_fp_clear,
-                        capi_fp_test};
+                        capi_fp_test, node_build_keyless};
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_node",
@@ -3149,7 +3267,7 @@ PyInit__node(void)
         return NULL;
     }
     PyObject *capsule = PyCapsule_New(&capi, NODE_CAPI_NAME, NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "_C_API_2", capsule) < 0) { /* NODE_CAPI_NAME */
+    if (capsule == NULL || PyModule_AddObject(m, "_C_API_3", capsule) < 0) { /* NODE_CAPI_NAME */
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

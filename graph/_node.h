@@ -30,9 +30,12 @@ typedef struct {
      * Python calls: the at-once path makes both around every op */
     void (*fp_clear)(void);
     int (*fp_test)(void);
+    /* build, for a view whose key is made only when asked (its `key` attribute, a signature) */
+    PyObject *(*build_keyless)(PyObject *op, PyObject *inputs, PyObject *attrs, PyObject *shape,
+                               PyObject *dtype, PyObject *data, PyObject *site);
 } NodeCAPI;
 
 /* (the version in the name: a _trace built against another layout does not load) */
-#define NODE_CAPI_NAME "lazyarray.graph._node._C_API_2"
+#define NODE_CAPI_NAME "lazyarray.graph._node._C_API_3"
 
 #endif

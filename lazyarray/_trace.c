@@ -2672,7 +2672,7 @@ build_slice(PyObject *input, const Basic *b, PyObject *attrs, PyObject *shape, P
             goto done;
         PyTuple_SET_ITEM(inputs, k++, leaf);
     }
-    out = NODE->build(SLICE_OP, inputs, attrs, shape, dtype, Py_None, site);
+    out = NODE->build_keyless(SLICE_OP, inputs, attrs, shape, dtype, Py_None, site);
 done:
     Py_DECREF(inputs);
     return out;
@@ -2691,9 +2691,13 @@ build_basic(NodeObject *node, const Basic *b, PyObject *site)
     out = slice ? build_slice((PyObject *)node, b, parts[SLICE_ATTRS], parts[SLICE_SHAPE],
                               node->dtype, site)
                 : Py_NewRef((PyObject *)node);
-    if (out != NULL && reshape)
-        Py_SETREF(out, build_view(RESHAPE_OP, out, parts[RESHAPE_ATTRS], parts[TARGET],
-                                  node->dtype, site));
+    if (out != NULL && reshape) {
+        PyObject *inputs = PyTuple_Pack(1, out);
+        Py_SETREF(out, inputs == NULL ? NULL
+                       : NODE->build_keyless(RESHAPE_OP, inputs, parts[RESHAPE_ATTRS],
+                                             parts[TARGET], node->dtype, Py_None, site));
+        Py_XDECREF(inputs);
+    }
     for (int p = 0; p < N_PARTS; p++)
         Py_XDECREF(parts[p]);
     return out;

@@ -54,6 +54,8 @@ set_unkeyed_leaf_attrs(EAGER_MARK)
 _MAX_NODES = 24
 # evaluation.evaluate_arrays, set by lazyarray.evaluation (which imports this module)
 EVALUATE_ARRAYS: list = [None]
+# evaluation._held_intermediates, set there too: the pending Arrays a walk computes on its way
+HELD_INTERMEDIATES: list = [None]
 _WORK = 64  # an intermediate of a small result may have this many times eager_size elements
 LIMIT = [4096]  # la.config.eager_size, mirrored by lazyarray.evaluation's settings hook
 _SCALAR_TYPES = (int, float, bool, complex)
@@ -129,9 +131,35 @@ def run_candidate(node: Node) -> Node | None:
         if out.shape != node.shape:  # every input was broadcast further than NumPy would
             out = np.broadcast_to(out, node.shape)
         return _leaf(node, out)
+    return _walk_and_run(node, LIMIT[0])
+
+
+def _walk_and_run(node: Node, limit: int) -> Node | None:
+    """`node`'s value computed through its graph's references (None where `_walk` declines),
+    keeping the values of the pending Arrays in the user's frames that the walk computed."""
     known: dict[int, Any] = {}
-    order = _walk(node, LIMIT[0], known)
-    return None if order is None else _leaf(node, _run(node, order, known))
+    order = _walk(node, limit, known)
+    if order is None:
+        return None
+    out = _leaf(node, _run(node, order, known))
+    if len(order) > 1:
+        _keep_held(node, known)
+    return out
+
+
+def _keep_held(node: Node, values: dict[int, Any]) -> None:
+    """Each pending Array of the user's frames whose node the walk computed holds that value now,
+    as a plan keeps its held intermediates (lazyarray/evaluation.py `_held_intermediates`):
+    nbody's `vel += acc * dt / 2` twice a step computed `acc`'s three (100, 100) products and
+    matmuls twice, where NumPy computes them once. None while la.grad traces (its rule). A
+    view of a computed buffer stays the view (`run_now`'s rule: a write into the buffer shows
+    through it)."""
+    held = HELD_INTERMEDIATES[0]([node]) if HELD_INTERMEDIATES[0] is not None else ()
+    for a in held:
+        n = a._node
+        value = values.get(id(n))
+        if value is not None and n.inputs and not (_is_view_op(n.op) and _views_a_buffer(n)):
+            a._node = _leaf(n, value)
 
 
 def view_value(node: Node) -> np.ndarray | None:
@@ -303,9 +331,7 @@ def run_now_any(node: Node) -> Node | None:
     limit = LIMIT[0]
     if not node.inputs or node.size > limit:
         return None
-    known: dict[int, Any] = {}
-    order = _walk(node, limit, known)
-    return None if order is None else _leaf(node, _run(node, order, known))
+    return _walk_and_run(node, limit)
 
 
 def element(node: Node) -> Node | None:
@@ -316,9 +342,7 @@ def element(node: Node) -> Node | None:
     value = view_value(node)  # `A[i][j]`: views all the way down to a computed buffer
     if value is not None:
         return _leaf(node, value)
-    known: dict[int, Any] = {}
-    order = _walk(node, LIMIT[0], known)
-    return None if order is None else _leaf(node, _run(node, order, known))
+    return _walk_and_run(node, LIMIT[0])
 
 
 def gather(x: Node, index: Node, site: Any) -> Node | None:

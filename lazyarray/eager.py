@@ -297,7 +297,8 @@ def _run_one(node: Node, args: list) -> np.ndarray:
 def _leaf_values(inputs: tuple, broadcasts: bool = False) -> list | None:
     """The values of `inputs` if every one is a computed leaf or a view of one (`A[i, :j] *
     A[j, :j]`: NumPy's views of the buffer, no walk), else None. `broadcasts`: the op's
-    reference broadcasts its inputs itself, so a broadcast_to input is its input's value."""
+    reference broadcasts its inputs itself, so a broadcast_to input is its input's value and
+    a scalar leaf of the op's shape stays 0-d (`x - 1.0`: np.broadcast_to is 3.4 us)."""
     out = []
     for i in inputs:
         if broadcasts and i.op is _BROADCAST:
@@ -320,7 +321,7 @@ def _leaf_values(inputs: tuple, broadcasts: bool = False) -> list | None:
                 v = np.asarray(data, dtype=i.dtype)
             if type(data) is float and i.dtype.kind == "f" and np.isinf(v) and math.isfinite(data):
                 return None  # `x32 + 1e300`: the lazy path reports the cast's overflow (errstate)
-            out.append(np.broadcast_to(v, i.shape) if i.shape else v)
+            out.append(np.broadcast_to(v, i.shape) if i.shape and not broadcasts else v)
         else:
             return None
     return out
@@ -500,25 +501,20 @@ def _held_value(n: Node) -> np.ndarray | None:
 
 def _run(node: Node, order: Any, values: dict[int, Any] | None = None) -> np.ndarray:
     """The nodes through their references, under NumPy's error state that records the
-    floating-point flags; fired flags are reported as any evaluation's (la.errstate)."""
+    floating-point flags; fired flags are reported as any evaluation's (la.errstate). An op
+    whose reference is its ufunc gets its inputs as they are before broadcast_to (NumPy
+    broadcasts them itself, as `run_candidate`'s one op does): np.broadcast_to cost 3.4 us a
+    node, five of them in nbody's `np.triu(-(mass * mass.T) * inv_r, 1)`."""
     if values is None:
         values = {}
-    get = values.get
     token = fp_status.enter_numpy_errstate()
     try:
         fp_status.clear()
         for n in order:
-            args = []
-            for i in n.inputs:
-                v = get(id(i))
-                if v is None:
-                    if i.op is _INPUT:
-                        v = i.data
-                    else:  # a scalar leaf, maybe of an op's shape
-                        v = np.asarray(i.data, dtype=i.dtype)
-                        if i.shape:
-                            v = np.broadcast_to(v, i.shape)
-                args.append(v)
+            if n.op is _BROADCAST and n is not node:
+                continue  # made where a reader needs the whole shape (`_arg`)
+            whole = not reference_broadcasts(n.op)
+            args = [_arg(i, values, whole) for i in n.inputs]
             try:
                 out = n.op.reference(args, n.attrs, n.dtype)
             except Exception:  # again, for the error that names the op and the user's line
@@ -527,6 +523,8 @@ def _run(node: Node, order: Any, values: dict[int, Any] | None = None) -> np.nda
                 out = np.asarray(out)
             if out.dtype != n.dtype:
                 out = out.astype(n.dtype)
+            if not whole and out.shape != n.shape:  # every input was broadcast further
+                out = np.broadcast_to(out, n.shape)
             values[id(n)] = out
         bits = fp_status.test()
     finally:
@@ -534,6 +532,25 @@ def _run(node: Node, order: Any, values: dict[int, Any] | None = None) -> np.nda
     if bits:
         fired([node], bits)
     return values[id(node)]
+
+
+def _arg(i: Node, values: dict[int, Any], whole: bool) -> Any:
+    """Input `i`'s value for `_run`: of its own shape where `whole`, else maybe before its
+    broadcast_to (a scalar leaf 0-d); a broadcast a reader needs whole is made once."""
+    if not whole:
+        while i.op is _BROADCAST:
+            i = i.inputs[0]
+    v = values.get(id(i))
+    if v is not None:
+        return v
+    if i.op is _INPUT:
+        return i.data
+    if i.op is _BROADCAST:
+        v = np.broadcast_to(_arg(i.inputs[0], values, True), i.shape)
+        values[id(i)] = v
+        return v
+    v = np.asarray(i.data, dtype=i.dtype)  # a scalar leaf, maybe of an op's shape
+    return np.broadcast_to(v, i.shape) if whole and i.shape else v
 
 
 def _leaf(node: Node, value: np.ndarray) -> Node:

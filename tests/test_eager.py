@@ -100,7 +100,8 @@ def test_a_walk_gives_ufuncs_their_inputs_unbroadcast(backend, backend_does, mon
     R *= 1.0  # a computed buffer: its row is an indexed read
     calls, walks = [], []
     broadcast_to, run = np.broadcast_to, eager._run
-    monkeypatch.setattr(np, "broadcast_to", lambda *a, **k: calls.append(1) or broadcast_to(*a, **k))
+    monkeypatch.setattr(np, "broadcast_to",
+                        lambda *a, **k: calls.append(1) or broadcast_to(*a, **k))
     monkeypatch.setattr(eager, "_run", lambda n, o, *a: walks.append(len(o)) or run(n, o, *a))
     s = la.sum(R[3] * (mass * mass.T), axis=1) - 1.0  # (the scalar leaf of `- 1.0` stays 0-d)
     assert not backend_does("eager") or (_is_leaf(s) and walks and not calls)

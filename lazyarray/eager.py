@@ -54,6 +54,8 @@ set_unkeyed_leaf_attrs(EAGER_MARK)
 _MAX_NODES = 24
 # evaluation.evaluate_arrays, set by lazyarray.evaluation (which imports this module)
 EVALUATE_ARRAYS: list = [None]
+# evaluation._held_intermediates, set there too: the pending Arrays a walk computes on its way
+HELD_INTERMEDIATES: list = [None]
 _WORK = 64  # an intermediate of a small result may have this many times eager_size elements
 LIMIT = [4096]  # la.config.eager_size, mirrored by lazyarray.evaluation's settings hook
 _SCALAR_TYPES = (int, float, bool, complex)
@@ -129,9 +131,35 @@ def run_candidate(node: Node) -> Node | None:
         if out.shape != node.shape:  # every input was broadcast further than NumPy would
             out = np.broadcast_to(out, node.shape)
         return _leaf(node, out)
+    return _walk_and_run(node, LIMIT[0])
+
+
+def _walk_and_run(node: Node, limit: int) -> Node | None:
+    """`node`'s value computed through its graph's references (None where `_walk` declines),
+    keeping the values of the pending Arrays in the user's frames that the walk computed."""
     known: dict[int, Any] = {}
-    order = _walk(node, LIMIT[0], known)
-    return None if order is None else _leaf(node, _run(node, order, known))
+    order = _walk(node, limit, known)
+    if order is None:
+        return None
+    out = _leaf(node, _run(node, order, known))
+    if len(order) > 1:
+        _keep_held(node, known)
+    return out
+
+
+def _keep_held(node: Node, values: dict[int, Any]) -> None:
+    """Each pending Array of the user's frames whose node the walk computed holds that value now,
+    as a plan keeps its held intermediates (lazyarray/evaluation.py `_held_intermediates`):
+    nbody's `vel += acc * dt / 2` twice a step computed `acc`'s three (100, 100) products and
+    matmuls twice, where NumPy computes them once. None while la.grad traces (its rule). A
+    view of a computed buffer stays the view (`run_now`'s rule: a write into the buffer shows
+    through it)."""
+    held = HELD_INTERMEDIATES[0]([node]) if HELD_INTERMEDIATES[0] is not None else ()
+    for a in held:
+        n = a._node
+        value = values.get(id(n))
+        if value is not None and n.inputs and not (_is_view_op(n.op) and _views_a_buffer(n)):
+            a._node = _leaf(n, value)
 
 
 def view_value(node: Node) -> np.ndarray | None:
@@ -276,7 +304,8 @@ def _run_one(node: Node, args: list) -> np.ndarray:
 def _leaf_values(inputs: tuple, broadcasts: bool = False) -> list | None:
     """The values of `inputs` if every one is a computed leaf or a view of one (`A[i, :j] *
     A[j, :j]`: NumPy's views of the buffer, no walk), else None. `broadcasts`: the op's
-    reference broadcasts its inputs itself, so a broadcast_to input is its input's value."""
+    reference broadcasts its inputs itself, so a broadcast_to input is its input's value and
+    a scalar leaf of the op's shape stays 0-d (`x - 1.0`: np.broadcast_to is 3.4 us)."""
     out = []
     for i in inputs:
         if broadcasts and i.op is _BROADCAST:
@@ -299,7 +328,7 @@ def _leaf_values(inputs: tuple, broadcasts: bool = False) -> list | None:
                 v = np.asarray(data, dtype=i.dtype)
             if type(data) is float and i.dtype.kind == "f" and np.isinf(v) and math.isfinite(data):
                 return None  # `x32 + 1e300`: the lazy path reports the cast's overflow (errstate)
-            out.append(np.broadcast_to(v, i.shape) if i.shape else v)
+            out.append(np.broadcast_to(v, i.shape) if i.shape and not broadcasts else v)
         else:
             return None
     return out
@@ -310,9 +339,7 @@ def run_now_any(node: Node) -> Node | None:
     limit = LIMIT[0]
     if not node.inputs or node.size > limit:
         return None
-    known: dict[int, Any] = {}
-    order = _walk(node, limit, known)
-    return None if order is None else _leaf(node, _run(node, order, known))
+    return _walk_and_run(node, limit)
 
 
 def element(node: Node) -> Node | None:
@@ -323,9 +350,7 @@ def element(node: Node) -> Node | None:
     value = view_value(node)  # `A[i][j]`: views all the way down to a computed buffer
     if value is not None:
         return _leaf(node, value)
-    known: dict[int, Any] = {}
-    order = _walk(node, LIMIT[0], known)
-    return None if order is None else _leaf(node, _run(node, order, known))
+    return _walk_and_run(node, LIMIT[0])
 
 
 def gather(x: Node, index: Node, site: Any) -> Node | None:
@@ -493,25 +518,20 @@ def _held_value(n: Node) -> np.ndarray | None:
 
 def _run(node: Node, order: Any, values: dict[int, Any] | None = None) -> np.ndarray:
     """The nodes through their references, under NumPy's error state that records the
-    floating-point flags; fired flags are reported as any evaluation's (la.errstate)."""
+    floating-point flags; fired flags are reported as any evaluation's (la.errstate). An op
+    whose reference is its ufunc gets its inputs as they are before broadcast_to (NumPy
+    broadcasts them itself, as `run_candidate`'s one op does): np.broadcast_to cost 3.4 us a
+    node, five of them in nbody's `np.triu(-(mass * mass.T) * inv_r, 1)`."""
     if values is None:
         values = {}
-    get = values.get
     token = fp_status.enter_numpy_errstate()
     try:
         fp_status.clear()
         for n in order:
-            args = []
-            for i in n.inputs:
-                v = get(id(i))
-                if v is None:
-                    if i.op is _INPUT:
-                        v = i.data
-                    else:  # a scalar leaf, maybe of an op's shape
-                        v = np.asarray(i.data, dtype=i.dtype)
-                        if i.shape:
-                            v = np.broadcast_to(v, i.shape)
-                args.append(v)
+            if n.op is _BROADCAST and n is not node:
+                continue  # made where a reader needs the whole shape (`_arg`)
+            whole = not reference_broadcasts(n.op)
+            args = [_arg(i, values, whole) for i in n.inputs]
             try:
                 out = n.op.reference(args, n.attrs, n.dtype)
             except Exception:  # again, for the error that names the op and the user's line
@@ -520,6 +540,8 @@ def _run(node: Node, order: Any, values: dict[int, Any] | None = None) -> np.nda
                 out = np.asarray(out)
             if out.dtype != n.dtype:
                 out = out.astype(n.dtype)
+            if not whole and out.shape != n.shape:  # every input was broadcast further
+                out = np.broadcast_to(out, n.shape)
             values[id(n)] = out
         bits = fp_status.test()
     finally:
@@ -527,6 +549,25 @@ def _run(node: Node, order: Any, values: dict[int, Any] | None = None) -> np.nda
     if bits:
         fired([node], bits)
     return values[id(node)]
+
+
+def _arg(i: Node, values: dict[int, Any], whole: bool) -> Any:
+    """Input `i`'s value for `_run`: of its own shape where `whole`, else maybe before its
+    broadcast_to (a scalar leaf 0-d); a broadcast a reader needs whole is made once."""
+    if not whole:
+        while i.op is _BROADCAST:
+            i = i.inputs[0]
+    v = values.get(id(i))
+    if v is not None:
+        return v
+    if i.op is _INPUT:
+        return i.data
+    if i.op is _BROADCAST:
+        v = np.broadcast_to(_arg(i.inputs[0], values, True), i.shape)
+        values[id(i)] = v
+        return v
+    v = np.asarray(i.data, dtype=i.dtype)  # a scalar leaf, maybe of an op's shape
+    return np.broadcast_to(v, i.shape) if whole and i.shape else v
 
 
 def _leaf(node: Node, value: np.ndarray) -> Node:

@@ -492,6 +492,7 @@ _CUPY: list[bool | None] = [None]  # whether CuPy is installed (looked up once)
 on_change(_apply_settings)
 ON_RESOLVED.append(_on_auto_resolved)
 eager.EVALUATE_ARRAYS[0] = evaluate_arrays  # (eager.py evaluates a held Array it reads)
+eager.HELD_INTERMEDIATES[0] = _held_intermediates  # (and keeps those its walks compute)
 cuts.EVALUATE_NODES[0] = evaluate_nodes  # (a cut evaluates the live pending Arrays)
 bind_evaluation(to_host, evaluate_arrays, eval, block_until_ready, device_of)  # Array's triggers
 cache._clear_hooks.append(cuts.reset)  # la.clear_caches() also forgets the cut point

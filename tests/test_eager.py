@@ -89,6 +89,59 @@ def test_a_view_of_a_computed_array_stays_a_view(backend):
     np.testing.assert_array_equal(np.asarray(row), [0.0, 0.0, 5.0])
 
 
+def test_a_walk_keeps_the_pending_arrays_it_computed(backend, backend_does, monkeypatch):
+    """nbody's `acc = f(pos)` then `vel += acc * dt / 2` twice: the first at-once walk computes
+    `acc` (a pending Array of the user's frame) and `acc` keeps that value, so the second read
+    walks nothing; a view of a computed buffer stays a view; values are NumPy's."""
+    from lazyarray import eager
+
+    rng = np.random.default_rng(3)
+    d_np, m_np, v_np = rng.random((60, 60)), rng.random((60, 1)), rng.random((60, 3))
+    D, mass, vel = la.asarray(d_np), la.asarray(m_np), la.asarray(v_np)
+    vel *= 1.0  # a computed buffer: `vel + ...` runs at once
+    walks = []
+    run = eager._run
+    monkeypatch.setattr(eager, "_run", lambda node, order, *a: walks.append(len(order))
+                        or run(node, order, *a))
+    acc = la.hstack((D * 2.0 @ mass, D * 3.0 @ mass, D * 4.0 @ mass))
+    row = D[3]  # a view of a computed buffer: stays the view
+    vel += acc * 0.5 + row[None, :3]
+    assert not backend_does("eager") or (_is_leaf(acc) and not _is_leaf(row) and walks)
+    before = len(walks)
+    vel += acc * 0.5 + row[None, :3]
+    assert not backend_does("eager") or all(n <= 3 for n in walks[before:])
+    acc_np = np.hstack((d_np * 2.0 @ m_np, d_np * 3.0 @ m_np, d_np * 4.0 @ m_np))
+    want = v_np + (acc_np * 0.5 + d_np[None, 3, :3])
+    want += acc_np * 0.5 + d_np[None, 3, :3]
+    np.testing.assert_array_equal(np.asarray(vel), want)
+    np.testing.assert_array_equal(np.asarray(acc), acc_np)
+
+
+def test_a_walk_gives_ufuncs_their_inputs_unbroadcast(backend, backend_does, monkeypatch):
+    """An at-once walk over a graph with broadcast_to nodes (`x * (mass * mass.T)`, a (100, 100)
+    intermediate under a (100,) sum) hands a ufunc op its inputs as they are (NumPy broadcasts
+    them), so np.broadcast_to (3.4 us) is not called; a reader that needs the whole shape
+    (`la.triu`'s where) still gets it; values and shapes are NumPy's."""
+    from lazyarray import eager
+
+    rng = np.random.default_rng(4)
+    m_np, r_np = rng.random((100, 1)), rng.random((100, 100))
+    mass, R = la.asarray(m_np), la.asarray(r_np)
+    R *= 1.0  # a computed buffer: its row is an indexed read
+    calls, walks = [], []
+    broadcast_to, run = np.broadcast_to, eager._run
+    monkeypatch.setattr(np, "broadcast_to",
+                        lambda *a, **k: calls.append(1) or broadcast_to(*a, **k))
+    monkeypatch.setattr(eager, "_run", lambda n, o, *a: walks.append(len(o)) or run(n, o, *a))
+    s = la.sum(R[3] * (mass * mass.T), axis=1) - 1.0  # (the scalar leaf of `- 1.0` stays 0-d)
+    assert not backend_does("eager") or (_is_leaf(s) and walks and not calls)
+    t = la.sum(la.triu(R[3] * (mass * mass.T), 1), axis=0)
+    monkeypatch.undo()
+    np.testing.assert_array_equal(np.asarray(s), np.sum(r_np[3] * (m_np * m_np.T), axis=1) - 1.0)
+    want = np.sum(np.triu(r_np[3] * (m_np * m_np.T), 1), axis=0)  # (a plan's sum: its order)
+    np.testing.assert_allclose(np.asarray(t), want, rtol=1e-13)
+
+
 def test_eager_size_zero_keeps_everything_lazy(backend):
     A = la.asarray(np.arange(6.0).reshape(2, 3))
     with la.config(eager_size=0):

@@ -330,3 +330,17 @@ def test_nan_inputs_compared_in_c_do_not_rerun_every_evaluation(backend, monkeyp
             warnings.simplefilter("always")
             np.asarray(la.sqrt(la.asarray(x)) + la.maximum(la.asarray(x), 0.25))
         assert sorted(str(w.message) for w in seen) == sorted(messages)
+
+
+def test_hypot_of_nan_raises_no_invalid(backend):
+    """NumPy's hypot raises no flag for a NaN operand; the C kernel's vector loop (a `>` or `==`
+    on the NaN, which gcc may make signalling under -fno-trapping-math) raised invalid. Its
+    comparisons are on the bits now; values are unchanged."""
+    x = np.full(20000, np.nan)
+    y = np.resize(np.array([1.0, np.inf, 0.0, -np.inf, np.nan]), 20000)
+    with la.errstate(invalid="raise"):
+        got = np.asarray(la.hypot(la.array(x), la.array(y)))
+        got_t = np.asarray(la.hypot(la.array(y), la.array(x)))
+    want = np.hypot(x, y)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(got_t, want)

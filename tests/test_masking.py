@@ -107,6 +107,27 @@ def test_a_mask_is_evaluated_once_with_the_value_it_reads(backend, fresh_caches)
     assert not other[keep]._node.holds_buffer and not other._node.holds_buffer
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_a_masked_write_evaluates_its_mask_and_value_together(backend, fresh_caches):
+    """nbody's `r[r > 0] = r[r > 0] ** -1.5` (above eager_size): the write's pending mask and
+    pending value are one evaluation (one plan, two outputs), not two; values are NumPy's."""
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((100, 100))
+    r = la.asarray(a) * 1.0
+    r[r > 0] = r[r > 0] ** -1.5  # warm: the plans exist
+    r = la.asarray(a) * 1.0
+    g = r[r > 0]
+    value, mask = g ** -1.5, r > 0
+    before = la.cache_info()
+    r[mask] = value
+    after = la.cache_info()
+    runs = (after.plan_hits + after.plans_built) - (before.plan_hits + before.plans_built)
+    assert runs == 1, (before, after)
+    want = a.copy()
+    want[want > 0] = want[want > 0] ** -1.5
+    np.testing.assert_allclose(np.asarray(r), want, rtol=1e-15)
+
+
 def test_mask_errors(reference_backend):
     x = la.zeros((2, 3))
     with pytest.raises(IndexError, match=r"shape \(3,\).*\(2,\).*\(2, 3\)") as info:

@@ -223,7 +223,10 @@ def _hypot(dt: np.dtype, t: str):
     """float32: sqrt of the sum of squares in double (exact squares, no overflow), rounded once.
     float64: both scaled by 2^-e (e: the larger one's exponent, clamped so both factors are
     normal), sqrt(fma(M, M, m*m)), scaled back (overflow to inf where hypot overflows); inf if
-    either is inf, even with a NaN (C99, NumPy). Branch-free: gcc vectorizes it."""
+    either is inf, even with a NaN (C99, NumPy). Branch-free: gcc vectorizes it. The larger is
+    picked and inf told by the bits (non-negative doubles order as their bits): a vector `>` or
+    `==` on a NaN raised invalid, which NumPy's hypot does not (under -fno-trapping-math gcc
+    may make any comparison a signalling one)."""
     if dt == np.float32:
         return "a, b", ("{\n    double x = (double)a, y = (double)b;\n"
                         "    float r = (float)sqrt(x * x + y * y);\n"
@@ -232,7 +235,10 @@ def _hypot(dt: np.dtype, t: str):
     body = (
         "{\n"
         "    double ax = fabs(a), ay = fabs(b);\n"
-        "    double mx = ax > ay ? ax : ay, mn = ax > ay ? ay : ax;   /* NaN: ends in r */\n"
+        "    int64_t bx, by; memcpy(&bx, &ax, sizeof bx); memcpy(&by, &ay, sizeof by);\n"
+        "    const int64_t top = 0x7ff0000000000000;\n"
+        "    const int g = bx > by && bx <= top;               /* ax > ay: false for a NaN */\n"
+        "    double mx = g ? ax : ay, mn = g ? ay : ax;        /* NaN: ends in r */\n"
         "    uint64_t u; memcpy(&u, &mx, sizeof u);\n"
         "    int64_t e = (int64_t)((u >> 52) & 0x7ff) - 1023;\n"
         "    e = e < -1021 ? -1021 : (e > 1022 ? 1022 : e);\n"
@@ -240,7 +246,7 @@ def _hypot(dt: np.dtype, t: str):
         "    double sd, su; memcpy(&sd, &down, sizeof sd); memcpy(&su, &up, sizeof su);\n"
         "    double M = mx * sd, m = mn * sd;                  /* exact: powers of two */\n"
         "    double r = sqrt(fma(M, M, m * m)) * su;\n"
-        "    return (ax == INFINITY || ay == INFINITY) ? INFINITY : r;\n"
+        "    return (bx == top || by == top) ? INFINITY : r;\n"
         "}"
     )
     return "a, b", body, ()

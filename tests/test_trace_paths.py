@@ -180,6 +180,26 @@ def test_slice_specs_of_a_stencil_are_shared_objects():
 
 
 @needs_compiled
+def test_views_get_their_keys_when_asked_and_the_python_paths_keys():
+    """Basic indexing builds its view nodes without a key (graph/_node.c node_build_keyless):
+    asked later (a graph's signature, `node.key`), the key is the one the Python path interns for
+    the same view, and graphs over such views have the Python path's signature."""
+    A = la.asarray(np.arange(120.0).reshape(10, 12))
+
+    def views():  # (one line builds both: a node's site is part of the dump)
+        return [A[i, :j] for i in range(3) for j in (1, 5, 12)] + [A[1:, ::2][2], A[None, 3]]
+
+    compiled = views()
+    with python_path():
+        python = views()
+    for c, p in zip(compiled, python):
+        assert dump([c]) == dump([p])
+    outputs = [(v * 2.0 + 1.0)._node for v in compiled[:4]]
+    assert graph_signature(outputs) == python_graph_signature(outputs)
+    np.testing.assert_array_equal(np.asarray(compiled[4]), np.arange(120.0).reshape(10, 12)[1, :5])
+
+
+@needs_compiled
 def test_the_compiled_path_is_in_use():
     assert graph_node.COMPILED and la.cache_info().tracing == "compiled"
     a = la.ones(4, dtype=la.float32)

@@ -617,3 +617,22 @@ def test_a_zero_d_result_ending_in_a_reshape_is_numpys_scalar(backend, fn, dtype
                 assert float(alias) == float(t) == before - 0.5, (xp.__name__, fn)
                 continue
             assert float(alias) == before and float(t) == before - 0.5, (xp.__name__, fn)
+
+
+@pytest.mark.parametrize("fn", ["np.flip(z)", "np.flip(3.0)", "np.flip(u[0] * 2)",
+                                "u[0] != 2147483648", "u[1] < -1", "np.equal(300, 2**70)"])
+def test_zero_d_flips_and_out_of_range_comparisons_are_numpys_scalars(backend, fn):
+    """np.flip of a 0-d value is NumPy's `m[()]`, a scalar copy (it was a view of z: writing it
+    wrote z), and `uint8_element != 2**31` a scalar bool (it was a 0-d array: `t += x` wrote t in
+    place, its aliases too, and raised on a cast): fuzz39's sweep, seeds 110721, 111594, 111729."""
+    for xp in (np, la):
+        z = xp.asarray(np.array(3.0))
+        u = xp.asarray(np.array([7, 0, 2], dtype=np.uint8))
+        if xp is la:
+            u[2] = 2  # a computed buffer: the at-once path
+        t = eval(fn, {"np": xp, "z": z, "u": u})
+        before = float(t)
+        alias = t
+        t += np.array([1, 2], dtype=np.int8)  # (a NumPy scalar: t becomes an array)
+        assert float(alias) == before and float(z) == 3.0, (xp.__name__, fn)
+        assert np.asarray(t).tolist() == [before + 1, before + 2], (xp.__name__, fn)

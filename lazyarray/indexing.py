@@ -237,7 +237,14 @@ def getitem(x: Array, key: Any) -> Array:
         done = _masked_now(x, key, site)
         if done is not None:
             return Array(done)
-    return Array(general_getitem(x._node, key, site))
+    out = Array(general_getitem(x._node, key, site))
+    if not out._node.shape and not (key is Ellipsis or t is tuple and any(
+            k is Ellipsis for k in key)):
+        # an element by 0-d integer Arrays (`A[1, i]`, `x[i]`): NumPy's scalar, a copy, as
+        # a basic key's element above (`u = t; t += 1` keeps u; `A[1, i] += 1.5` of an int A is
+        # NumPy's read, add and cast write); with an Ellipsis, NumPy's 0-d array
+        out._view = False
+    return out
 
 
 def _masked_now(x: Array, key: Array | np.ndarray, site: _bind.Site) -> Node | None:

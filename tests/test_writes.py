@@ -636,3 +636,38 @@ def test_zero_d_flips_and_out_of_range_comparisons_are_numpys_scalars(backend, f
         t += np.array([1, 2], dtype=np.int8)  # (a NumPy scalar: t becomes an array)
         assert float(alias) == before and float(z) == 3.0, (xp.__name__, fn)
         assert np.asarray(t).tolist() == [before + 1, before + 2], (xp.__name__, fn)
+
+
+@pytest.mark.parametrize("code", ["t = C[1, I[2]]", "t = x[I[1]]", "t = C[I[1], I[2]]"])
+def test_an_element_by_zero_d_integer_arrays_is_numpys_scalar(backend, code):
+    """`C[1, i]` with i a 0-d integer Array (an element of I, as NumPy's int64 scalar or 0-d
+    array index) is NumPy's scalar: `u = t; t += 1` keeps u (it changed u: a 0-d handle), and
+    `C[1, i] += 1.5` of an int C is NumPy's read, add and cast write (it raised NumPy's in-place
+    casting error): fuzz39's sweep, seed 111833."""
+    for xp in (np, la):
+        C = xp.asarray(np.arange(12).reshape(3, 4))
+        I = xp.asarray(np.array([3, 1, 2]))
+        x = xp.asarray(np.array([1, 5, 2]))
+        if xp is la:
+            C[0, 0], I[0], x[0] = 0, 3, 1  # computed buffers (the at-once path)
+        env = {"C": C, "I": I, "x": x}
+        exec(code, env)
+        t = env["t"]
+        before, alias = int(t), t
+        t += 1
+        assert int(alias) == before and int(t) == before + 1, (xp.__name__, code)
+        C[1, I[2]] += 1.5
+        assert int(C[1, 2]) == 7, xp.__name__
+
+
+@pytest.mark.xfail(strict=True, reason="an element used as an index is NumPy's integer scalar "
+                   "there (a basic index: C[I[2]] a view), here a 0-d array's advanced index (a "
+                   "copy: docs/semantics.md 'A 0-d integer Array as an index'): a write through "
+                   "the row reaches C in NumPy only (fuzz39)")
+def test_a_row_by_an_element_index_is_a_view_as_numpys(backend):
+    for xp in (np, la):
+        C = xp.asarray(np.arange(12.0).reshape(3, 4))
+        I = xp.asarray(np.array([3, 1, 2]))
+        row = C[I[2]]
+        row[0] = 50.0
+        assert float(C[2, 0]) == 50.0, xp.__name__

@@ -875,8 +875,8 @@ KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's boun
     **{seed: "a lazy op feeding only an empty result is never computed, so its flag is never "
              "raised where NumPy warns at the line: `empty == 3.0 / np.array(0, dtype=np.uint8)`, "
              "`A[3:3] = x % np.float64(0) / 1e300` (fuzz38's sweep, seeds 90,000-101,499)"
-       for seed in (97256, 98035, 100099, 100312, 101477, 121008)},  # (121008: fuzz39's,
-    # `P1[-1, 0:0] /= t4.copy() // C[0:1][0][0]` under divide='raise', eager_size 0)
+       for seed in (97256, 98035, 100099, 100312, 101477, 121008, 121945)},  # (fuzz39's:
+    # `P1[-1, 0:0] /= t4.copy() // C[0:1][0][0]`, `I[0:0] = 3 % B[::-1][0] * 300`, eager_size 0)
     115526: "NumPy's own inconsistency: an empty value of too many dims assigned through a list "
             "index passes (`A[[1, 0]] = A[:, None][:, None] + 3` of a (2, 0) A: (2, 1, 1, 0) into "
             "(2, 0)), where `A[:] = ...` raises its broadcast ValueError, which lazyarray raises "

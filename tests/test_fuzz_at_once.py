@@ -202,6 +202,9 @@ class Generator:
                 text += ".T"
             elif r < 0.65 and shape[0] and copies:
                 text += f"[[{self.index(shape[0])}]]"
+            elif r < 0.7 and isinstance(self.env.get("I"), np.ndarray) and self.env["I"].size:
+                k = int(self.rng.integers(0, self.env["I"].size))  # a computed 0-d bound
+                text += self.pick((f"[I[{k}]:]", f"[:I[{k}]]", f"[I[{k}]::-1]"))
             else:
                 text += "[" + ", ".join(self.a_slice(n) for n in shape) + "]"
         return text
@@ -835,7 +838,9 @@ def _line_problem(program: Program, w: tuple, g: tuple) -> str | None:
         return f"names {sorted(w[2])} vs {sorted(g[2])}"
     text = program.text()
     has_complex = complex_values or "complex" in text or "j)" in text or "j]" in text
-    inexact = has_complex or "exp(" in text or "**" in text
+    # (a lazy dot of two vectors is a (1, k) @ (k, 1) matmul, BLAS's gemm, a last bit apart from
+    # NumPy's ddot now and then: docs/semantics.md "Smaller differences", seed 116148)
+    inexact = has_complex or "exp(" in text or "**" in text or "dot(" in text or "@" in text
     single = _single_precision(list(w[2].values()) + list(program.inputs))
     for name, value in w[2].items():
         if not _same_value(value, g[2][name]) and not (

@@ -529,7 +529,10 @@ class Generator:
         written = [k for k in ints if not np.array_equal(env[k], before[k])]
         complex_to_int = written and any("discards the imaginary" in str(w.message)
                                          for w in caught)
-        if ints and self.casts_out_of_range(text, before, ints):
+        # (the view forms' seeds: only the written arrays as float64, the others keep their integer
+        # arithmetic: `abs` of an int32 -2**31 wraps, and as float64 it did not, which hid a
+        # negative float cast into uint64, seed 119109)
+        if ints and self.casts_out_of_range(text, before, written if self.view_forms else ints):
             return True
         return (complex_to_int or any("in cast" in str(w.message) for w in caught)
                 or any(getattr(v, "dtype", None) == np.float16 for v in env.values()))
@@ -880,9 +883,13 @@ KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's boun
     **{seed: "a lazy op feeding only an empty result is never computed, so its flag is never "
              "raised where NumPy warns at the line: `empty == 3.0 / np.array(0, dtype=np.uint8)`, "
              "`A[3:3] = x % np.float64(0) / 1e300` (fuzz38's sweep, seeds 90,000-101,499)"
-       for seed in (97256, 98035, 100099, 100312, 101477, 121008, 121945)},  # (fuzz39's:
-    # `P1[-1, 0:0] /= t4.copy() // C[0:1][0][0]`, `I[0:0] = 3 % B[::-1][0] * 300`, eager_size 0)
-    115526: "NumPy's own inconsistency: an empty value of too many dims assigned through a list "
+       for seed in (97256, 98035, 100099, 100312, 101477, 118963, 119673, 121008, 121945)},
+    # (fuzz39's: `P1[-1, 0:0] /= t4.copy() // C[0:1][0][0]`, `I[0:0] = 3 % B[::-1][0] * 300`,
+    # `C[1:-1] = -u9 // u9[()]` of a (0,) C, `B[-2, 0:0] = np.sqrt(I[1:2])`, eager_size 0)
+    119586: "NumPy's own inconsistency: its in-place complex64 multiply `B[-1, :1] *= "
+            "np.negative(B[0][0])` of (-4.7e19-4.7e19j) gives nan-infj, the same product not in "
+            "place (or contiguous) inf-infj, lazyarray's answer (fuzz39)",
+        115526: "NumPy's own inconsistency: an empty value of too many dims assigned through a list "
             "index passes (`A[[1, 0]] = A[:, None][:, None] + 3` of a (2, 0) A: (2, 1, 1, 0) into "
             "(2, 0)), where `A[:] = ...` raises its broadcast ValueError, which lazyarray raises "
             "for both (fuzz39)",

@@ -442,8 +442,12 @@ def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
         if not _broadcasts_into(value_node.shape, tuple(target_shape)):
             raise _bind.fail(ValueError, f"could not broadcast input array from shape "
                              f"{value_node.shape} into shape {target_shape}", site)
-    if not all(target_shape) and len(value_node.shape) <= len(target_shape):
-        # nothing is written, so nothing is cast (NumPy warns no `invalid value ... in cast`)
+    if not all(target_shape):
+        # nothing is written, so nothing is cast (NumPy warns no `invalid value ... in cast`);
+        # the leading length-1 dims NumPy drops first (`I[0:0] = t[-1:][:, None] / nan`: fuzz39)
+        extra = len(value_node.shape) - len(target_shape)
+        if extra > 0:
+            value_node = reshape_node(value_node, value_node.shape[extra:], site)
         value_node = _bind.broadcast_to(value_node, target_shape, site)
     value_node = _bind.cast(value_node, dtype, site)
     if value_node.shape != target_shape and len(value_node.shape) <= len(target_shape):

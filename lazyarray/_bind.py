@@ -162,12 +162,15 @@ def _compare_out_of_range(op: OpDef, args: tuple, site: Site) -> Node:
     return broadcast_to(scalar_leaf(answer, dtypes.bool_, site), array.shape, site)
 
 
+# lazyarray/eager.py's EAGER_MARK: the attrs of a leaf computed at once (an identity mark)
+AT_ONCE_MARK: tuple = ("eager",)
+
+
 def _scalar_answer(answer: bool, site: Site) -> Node:
-    """A 0-d comparison's answer as a leaf computed at once (lazyarray/eager.py's mark), which
-    Array takes for NumPy's scalar (`_view` False: `t = x[0] != 2**40; u = t; t += 1` keeps u),
-    where a run-time scalar leaf would be a 0-d array's (`la.asarray(5)`)."""
-    from .eager import EAGER_MARK  # (eager imports this module)
-    return build_node(INPUT, (), EAGER_MARK, (), dtypes.bool_, np.array(answer), site)
+    """A 0-d comparison's answer as a leaf computed at once (AT_ONCE_MARK), which Array takes
+    for NumPy's scalar (`_view` False: `t = x[0] != 2**40; u = t; t += 1` keeps u), where a
+    run-time scalar leaf would be a 0-d array's (`la.asarray(5)`)."""
+    return build_node(INPUT, (), AT_ONCE_MARK, (), dtypes.bool_, np.array(answer), site)
 
 
 def _is_integer_compare(loop: tuple[np.dtype, ...]) -> bool:

@@ -883,9 +883,10 @@ KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's boun
     **{seed: "a lazy op feeding only an empty result is never computed, so its flag is never "
              "raised where NumPy warns at the line: `empty == 3.0 / np.array(0, dtype=np.uint8)`, "
              "`A[3:3] = x % np.float64(0) / 1e300` (fuzz38's sweep, seeds 90,000-101,499)"
-       for seed in (97256, 98035, 100099, 100312, 101477, 118963, 119673)},
-    # (fuzz39's: `C[1:-1] = -u9 // u9[()]` of a (0,) C, `B[-2, 0:0] = np.sqrt(I[1:2])`, eager_size
-    # 0; 121008 and 121945 were two more before the generator took computed slice bounds)
+       for seed in (97256, 98035, 100099, 100312, 101477, 114975, 118963, 119673)},
+    # (fuzz39's: `C[1:-1] = -u9 // u9[()]` of a (0,) C, `B[-2, 0:0] = np.sqrt(I[1:2])`,
+    # `A[-1, 1:1] = A[0] ** -2.5 * 8`, eager_size 0; 121008 and 121945 were two more before the
+    # generator took computed slice bounds)
     119586: "NumPy's own inconsistency: its in-place complex64 multiply `B[-1, :1] *= "
             "np.negative(B[0][0])` of (-4.7e19-4.7e19j) gives nan-infj, the same product not in "
             "place (or contiguous) inf-infj, lazyarray's answer (fuzz39)",

@@ -671,3 +671,20 @@ def test_a_row_by_an_element_index_is_a_view_as_numpys(backend):
         row = C[I[2]]
         row[0] = 50.0
         assert float(C[2, 0]) == 50.0, xp.__name__
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+@pytest.mark.parametrize("code", ["v = A[I[2]::-1]; v[0] = 9", "A[I[2]:][0] = 9", "A[:I[2]][-1] = 9",
+                                  "v = A[I[1]:][None]; v[0, 1] = 9"])
+def test_a_view_with_a_zero_d_array_slice_bound_writes_its_base(backend, eager_size, code):
+    """`v = A[i::-1]; v[0] = 9` with i a 0-d integer Array is NumPy's view: the write reaches A.
+    Where i was pending (eager_size 0) or the compiled getitem was off (LAZYARRAY_PURE_PYTHON=1)
+    the general getitem made a copy and A kept its value (fuzz39's sweep, seed 110426)."""
+    got = []
+    for xp in (np, la):
+        with la.config(eager_size=eager_size):
+            A = xp.asarray(np.zeros(5, dtype=np.int64))
+            I = xp.asarray(np.array([0, 1, 2]))
+            exec(code, {"A": A, "I": I})
+            got.append(np.asarray(A).tolist())
+    assert got[0] == got[1]

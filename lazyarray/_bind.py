@@ -149,7 +149,7 @@ def _compare_out_of_range(op: OpDef, args: tuple, site: Site) -> Node:
     `uint8 < -1`) has one answer for every element, NumPy 2's: the one for the dtype's bound on
     the int's side (every element lies between the bounds). NumPy computes it exactly."""
     if all(type(a) is int for a in args):  # two Python ints: NumPy's object loop, exact
-        return scalar_leaf(bool(op.ufunc(*args)), dtypes.bool_, site)
+        return _scalar_answer(bool(op.ufunc(*args)), site)
     array = next(a for a in args if type(a) is not int)
     value = next(a for a in args if type(a) is int)
     if array.dtype not in _INT_RANGE:  # bool: NumPy converts the int to a C long, which overflows
@@ -157,7 +157,20 @@ def _compare_out_of_range(op: OpDef, args: tuple, site: Site) -> Node:
     lo, hi = _INT_RANGE[array.dtype]
     bound = np.array(hi if value > hi else lo, array.dtype)
     answer = bool(op.ufunc(*[bound if a is array else a for a in args]))
+    if not array.shape:
+        return _scalar_answer(answer, site)
     return broadcast_to(scalar_leaf(answer, dtypes.bool_, site), array.shape, site)
+
+
+# lazyarray/eager.py's EAGER_MARK: the attrs of a leaf computed at once (an identity mark)
+AT_ONCE_MARK: tuple = ("eager",)
+
+
+def _scalar_answer(answer: bool, site: Site) -> Node:
+    """A 0-d comparison's answer as a leaf computed at once (AT_ONCE_MARK), which Array takes
+    for NumPy's scalar (`_view` False: `t = x[0] != 2**40; u = t; t += 1` keeps u), where a
+    run-time scalar leaf would be a 0-d array's (`la.asarray(5)`)."""
+    return build_node(INPUT, (), AT_ONCE_MARK, (), dtypes.bool_, np.array(answer), site)
 
 
 def _is_integer_compare(loop: tuple[np.dtype, ...]) -> bool:

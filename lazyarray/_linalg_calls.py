@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _bind
-from .array import Array
+from .array import Array, scalar_result
 from .complex_functions import conj, real
 from .elementwise import where
 from .graph import dtypes, get_op
@@ -81,7 +81,7 @@ def _part(packed: Node, start: int, shape: tuple[int, ...], site: _bind.Site) ->
     batch = packed.shape[:-1]
     length = math.prod(shape[len(batch):])
     spec = tuple((0, 1, s) for s in batch) + ((start, 1, length),)
-    return Array(reshape_node(slice_node(packed, spec, site), shape, site))
+    return scalar_result(reshape_node(slice_node(packed, spec, site), shape, site))
 
 
 def _real(dt: np.dtype) -> np.dtype:

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from . import _bind
-from .array import Array
+from .array import Array, scalar_result
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import vector_dot as _eager_dot
 from .eager import matrix_product as _eager_product
@@ -41,7 +41,7 @@ def matmul(x1: Any, x2: Any, out: Any = None) -> Array:
             if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0]:
                 return Array(_bind.primitive(_MATMUL, (a, b), (), (sa[0], sb[1]), dtype, site))
             if len(sa) == 1 and len(sb) == 1 and sa == sb and sa[0]:
-                return Array(_vector_dot(a, b, site))
+                return scalar_result(_vector_dot(a, b, site))
     return matmul_general(x1, x2, site)
 
 
@@ -87,7 +87,7 @@ def matmul_general(x1: Any, x2: Any, site: _bind.Site) -> Array:
     b2 = _bind.broadcast_to(_bind.cast(b2, dtype, site), batch + b2.shape[-2:], site)
     shape = batch + (a2.shape[-2], b2.shape[-1])
     out = _bind.primitive(_MATMUL, (a2, b2), (), shape, dtype, site)
-    return Array(reshape_node(out, final, site))
+    return scalar_result(reshape_node(out, final, site))
 
 
 def _folded_matmul(a2: Any, b2: Any, batch: tuple[int, ...], dtype: Any, site: _bind.Site) -> Any:

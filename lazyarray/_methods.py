@@ -18,6 +18,7 @@ import lazyarray  # what `__array_namespace__` returns (still initializing when 
 from . import (_bind, array_api, complex_functions, creation, dask, elementwise, indexing, linalg,
                manipulation, masking, reductions, searching, shaping)
 from . import elementwise as ew  # the operator tables' short name
+from .numpy_shapes import dot as _numpy_dot
 from . import eager
 from . import writes as _writes
 from .array import Array
@@ -186,7 +187,10 @@ for _name, _fn in _FORWARDED.items():
     setattr(Array, _name, _method(_fn))
 Array.reshape = _reshape  # type: ignore[attr-defined]
 Array.copy = Array.__copy__  # type: ignore[attr-defined]  (a new handle on the same value)
-Array.dot = _method(linalg.matmul)  # type: ignore[attr-defined]
+# ndarray.dot is np.dot: matmul up to 2-D, a product of a 0-d operand, and tensordot over a's
+# last and b's second-to-last axes beyond (matmul broadcasts those: (1, 1, 1) . (1, 1, 1) was
+# (1, 1, 1), NumPy's (1, 1, 1, 1); fuzz39's sweep, seed 115123)
+Array.dot = _method(_numpy_dot)  # type: ignore[attr-defined]
 Array.itemsize = property(lambda self: self.dtype.itemsize)  # type: ignore[attr-defined]
 Array.nbytes = property(lambda self: self.size * self.dtype.itemsize)  # type: ignore[attr-defined]
 Array.transpose = _transpose  # type: ignore[attr-defined]

@@ -291,6 +291,18 @@ from .graph import Graph, topological_order
 from .runtime import get_backend
 
 
+def scalar_result(node: Node) -> Array:
+    """The Array of a function's 0-d result that NumPy gives as a scalar (`u @ v`, `np.dot`,
+    `np.inner`, `np.median`, `slogdet` of vectors or a matrix) where the graph's
+    last op is a view op (the reshape to ()): `_view` False as for any op's 0-d result, so that
+    `t -= 1` rebinds `t` and `u = t` keeps its value, as NumPy's scalar (Array.__init__ would take
+    a reshape's result for a 0-d view, `x.reshape(())`, whose writes reach `x`)."""
+    out = Array(node)
+    if not out._node.shape:
+        out._view = False
+    return out
+
+
 def _refuse_stand_in(node: Node) -> None:
     """la.jit traces on stand-ins, a leaf per array argument holding the first call's buffer:
     reading one on the host while tracing (`float(a)`, `np.asarray(a)`, `x[a]`, `a.tolist()`)

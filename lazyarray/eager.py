@@ -49,7 +49,7 @@ SEED_OPS = (get_op("take"),)  # advanced indexing's gathers read out of a comput
 # next op finds its operand was an indexed read without a table. The structural key leaves it out
 # (graph.node.set_unkeyed_leaf_attrs): a lazy graph over such a leaf is the graph over any buffer,
 # and shares its plan (nbody built 3 plans apart by marks alone).
-EAGER_MARK: tuple = ("eager",)
+EAGER_MARK: tuple = _bind.AT_ONCE_MARK  # (defined there: _bind makes such leaves too)
 set_unkeyed_leaf_attrs(EAGER_MARK)
 _MAX_NODES = 24
 # evaluation.evaluate_arrays, set by lazyarray.evaluation (which imports this module)

@@ -219,6 +219,10 @@ def getitem(x: Array, key: Any) -> Array:
             basic = _basic_getitem(x._node, key, site)
         except ValueError:
             basic = None
+        if basic is None and (t is slice or t is tuple):
+            bounded = _int_bounds(key)  # `x[a:]` with a a 0-d Array: a view, as `x[int(a):]`
+            if bounded is not key:
+                return getitem(x, bounded)
         if basic is not None:
             if basic.shape == () and not (key is Ellipsis or t is tuple and Ellipsis in key):
                 out = Array(basic)  # an element: NumPy's scalar, a copy (and so are its views)
@@ -237,7 +241,35 @@ def getitem(x: Array, key: Any) -> Array:
         done = _masked_now(x, key, site)
         if done is not None:
             return Array(done)
-    return Array(general_getitem(x._node, key, site))
+    out = Array(general_getitem(x._node, key, site))
+    if not out._node.shape and not (key is Ellipsis or t is tuple and any(
+            k is Ellipsis for k in key)):
+        # an element by 0-d integer Arrays (`A[1, i]`, `x[i]`): NumPy's scalar, a copy, as
+        # a basic key's element above (`u = t; t += 1` keeps u; `A[1, i] += 1.5` of an int A is
+        # NumPy's read, add and cast write); with an Ellipsis, NumPy's 0-d array
+        out._view = False
+    return out
+
+
+def _int_bounds(key: Any) -> Any:
+    """`key` with its slices' 0-d Array bounds as ints (a bound decides the shape: it is read at
+    the line, docs/semantics.md "A 0-d integer Array as an index"), or `key` itself where it has
+    none or one is no integer (the general path then raises NumPy's error). The view NumPy
+    gives (`v = A[I[0]::-1]; v[-1] = 5` writes A) is then the basic key's, linked to A: the
+    general path's result was a copy, which the compiled getitem took for a view only where the
+    bound was computed (fuzz39's sweep, seed 110426 with eager_size 0, and every such seed under
+    LAZYARRAY_PURE_PYTHON=1)."""
+    items = key if type(key) is tuple else (key,)
+    if not any(type(k) is slice and Array in (type(k.start), type(k.stop), type(k.step))
+               for k in items):
+        return key
+    try:
+        out = tuple(slice(*[operator.index(b) if type(b) is Array else b
+                            for b in (k.start, k.stop, k.step)]) if type(k) is slice else k
+                    for k in items)
+    except TypeError:
+        return key
+    return out if type(key) is tuple else out[0]
 
 
 def _masked_now(x: Array, key: Array | np.ndarray, site: _bind.Site) -> Node | None:
@@ -435,8 +467,12 @@ def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
         if not _broadcasts_into(value_node.shape, tuple(target_shape)):
             raise _bind.fail(ValueError, f"could not broadcast input array from shape "
                              f"{value_node.shape} into shape {target_shape}", site)
-    if not all(target_shape) and len(value_node.shape) <= len(target_shape):
-        # nothing is written, so nothing is cast (NumPy warns no `invalid value ... in cast`)
+    if not all(target_shape):
+        # nothing is written, so nothing is cast (NumPy warns no `invalid value ... in cast`);
+        # the leading length-1 dims NumPy drops first (`I[0:0] = t[-1:][:, None] / nan`: fuzz39)
+        extra = len(value_node.shape) - len(target_shape)
+        if extra > 0:
+            value_node = reshape_node(value_node, value_node.shape[extra:], site)
         value_node = _bind.broadcast_to(value_node, target_shape, site)
     value_node = _bind.cast(value_node, dtype, site)
     if value_node.shape != target_shape and len(value_node.shape) <= len(target_shape):

@@ -56,7 +56,7 @@ def tensordot(x1: Any, x2: Any, axes: int | tuple[Sequence[int], Sequence[int]] 
     b2 = reshape_node(permute_node(b, ax_b + free_b, site), (k, n), site)
     out = matmul(Array(a2), Array(b2))
     final = tuple(a.shape[i] for i in free_a) + tuple(b.shape[i] for i in free_b)
-    return Array(reshape_node(out._node, final, site))
+    return Array(reshape_node(out._node, final, site))  # (NumPy's: a 0-d array, not a scalar)
 
 
 def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:

@@ -196,6 +196,8 @@ def flip(x: Any, axis: Any = None) -> Array:
     site = user_site(1)
     node = _as_node(x, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
+    if not node.shape:  # NumPy's `m[()]`: a scalar, a copy (`t = np.flip(z); t += 1` keeps z)
+        return Array(node)[()]
     spec = tuple((n - 1, -1, n) if i in axes and n > 0 else (0, 1, n)
                  for i, n in enumerate(node.shape))
     return view_of(x, Array(slice_node(node, spec, site)), lambda n: slice_node(n, spec, site))

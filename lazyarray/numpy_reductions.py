@@ -9,7 +9,7 @@ import numpy as np
 
 from . import elementwise as ew
 from . import reductions as red
-from .array import Array
+from .array import Array, scalar_result
 from .elementwise import asarray_operand
 from .complex_functions import imag, real
 from .creation import full_like
@@ -148,7 +148,7 @@ def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
         out = ew.where(red.any(ew.isnan(v), axis=ax, keepdims=True), np.nan, out)
     if keepdims:
         return out if axis is not None else reshape(out, (1,) * _array(a).ndim)
-    return reshape(out, tuple(s for d, s in enumerate(out.shape) if d != ax))
+    return scalar_result(reshape(out, tuple(s for d, s in enumerate(out.shape) if d != ax))._node)
 
 
 amax, amin = red.max, red.min

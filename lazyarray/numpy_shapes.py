@@ -10,7 +10,7 @@ import numpy as np
 from . import _linalg_compose as lc
 from . import elementwise as ew
 from . import manipulation as mp
-from .array import Array, Array as _A
+from .array import Array, Array as _A, scalar_result
 from .elementwise import asarray_operand
 from .graph.node import user_site
 from .outputs import into
@@ -158,7 +158,7 @@ def inner(a: Any, b: Any) -> Array:
     if x.ndim == 0 or y.ndim == 0:
         return x * y
 
-    return tensordot(x, y, axes=([-1], [-1]))
+    return scalar_result(tensordot(x, y, axes=([-1], [-1]))._node)  # (tensordot's 0-d: an array)
 
 
 _LINALG: list[Any] = []

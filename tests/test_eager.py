@@ -64,6 +64,37 @@ def test_recycled_element_arrays_never_change_a_held_value(backend, dtype):
 
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.uint8, np.complex64])
+def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
+    """More holders of a 0-d result than the test above (fuzz39): a memoryview and a DLPack
+    export, its views `e[()]` and `e[None]`, a pending expression, a pickled copy, an element
+    through a view chain, a list, la.jit's and la.grad's arguments, an element as an index and a
+    slice bound, each checked after many more element ops of the dtype than the ring recycles."""
+    import pickle
+    base = (np.arange(40) % 7 + 1).astype(dtype).reshape(5, 8)
+    A = la.asarray(base)
+    v = la.asarray(np.arange(10.0))
+    twice = la.jit(lambda x: x * 2)
+    held = []
+    for k in range(40):
+        i, j = k % 5, (k * 3) % 8
+        e, want = A[i, j], base[i, j]
+        held += [(memoryview(np.asarray(e)), want), (np.from_dlpack(e), want), (e[()], want),
+                 (e[None], np.array([want])), (e * 1, want * 1), ([A[::-1][4 - i][j]], want),
+                 (pickle.loads(pickle.dumps(e)), want), (twice(e), want * 2)]
+        if dtype == np.float64:
+            held.append((la.grad(lambda x: x * x)(e), 2 * want))
+        if dtype == np.uint8:
+            held += [(v[A[i, j]], float(want)), (v[A[i, j]:], np.arange(float(want), 10.0))]
+        for q in range(20):  # (results that die at once: the ring hands their arrays out again)
+            t = A[q % 5, q % 8] * 1
+            u = A[(q + 1) % 5][q % 8]
+        del e, t, u
+    for value, want in held:
+        got = np.asarray(value[0] if isinstance(value, list) else value)
+        assert np.array_equal(got, np.asarray(want)), (got, want)
+
+
 def test_an_op_on_an_indexed_read_runs_at_once(backend, backend_does):
     A = la.asarray(np.arange(12.0).reshape(3, 4))
     d = A[1, 2] * 2.0 - A[0, 1]

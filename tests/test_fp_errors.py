@@ -344,3 +344,22 @@ def test_hypot_of_nan_raises_no_invalid(backend):
     want = np.hypot(x, y)
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(got_t, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_division_of_bools_raises_invalid_for_zero_by_zero(backend, dtype):
+    """`b / b` of bools (and a bool cast to float, divided): 0/0 warns `invalid`, as NumPy. The
+    C kernels' bool -> float cast is a select, whose constant 0 let gcc (-fno-trapping-math)
+    fold `(b ? 1 : 0) / (b ? 1 : 0)` to `b ? 1 : NaN`, raising nothing; its 0 is now a zero gcc
+    cannot see (runtime/c/prelude.py `_cast`): fuzz39's sweep, seed 121524 on C (lazy)."""
+    b = np.array([False, True, False, True])
+    with la.config(eager_size=0):
+        for value in (la.asarray(b) / la.asarray(b),
+                      la.asarray(b).astype(dtype) / la.asarray(b).astype(dtype)):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                got = np.asarray(value)
+            assert any("invalid value" in str(w.message) for w in caught), backend
+            with np.errstate(invalid="ignore"):
+                want = b / b if value.dtype == np.float64 else b.astype(dtype) / b.astype(dtype)
+            np.testing.assert_array_equal(got, want)

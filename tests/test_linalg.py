@@ -340,3 +340,18 @@ def test_ops_without_a_derivative_rule_say_so(reference_backend):
     g = la.grad(lambda a: la.sum(la.linalg.svdvals(a)))(x)  # svdvals has one: sum(s)' = U Vh
     u, _, vh = np.linalg.svd(np.asarray(x))
     np.testing.assert_allclose(np.asarray(g), u @ vh, rtol=1e-10)
+
+
+@pytest.mark.parametrize("shapes", [((1, 1, 1), (1, 1, 1)), ((2, 3, 2), (3, 2, 2)), ((3,), ()),
+                                    ((), (2, 2)), ((2, 3), (3,)), ((3,), (3,))])
+def test_the_dot_method_is_np_dot(backend, shapes):
+    """`x.dot(y)` is ndarray.dot, np.dot: beyond 2-D the last axis of x with the second-to-last
+    of y (it was matmul, whose batch dims broadcast: (1, 1, 1) . (1, 1, 1) gave (1, 1, 1) for
+    NumPy's (1, 1, 1, 1); fuzz39's sweep, seed 115123), and a 0-d operand multiplies."""
+    sx, sy = shapes
+    x = np.arange(1.0, 1.0 + np.prod(sx)).reshape(sx)
+    y = np.arange(2.0, 2.0 + np.prod(sy)).reshape(sy)
+    want = x.dot(y)
+    got = np.asarray(la.asarray(x).dot(la.asarray(y)))
+    assert got.shape == np.shape(want)
+    np.testing.assert_allclose(got, want)

@@ -172,3 +172,20 @@ def test_index_array_write_checks_the_value_shape_before_the_bounds(reference_ba
         np.zeros((1, 2))[5, [0, 1]] = np.ones((3, 4))
     with pytest.raises(IndexError):
         la.zeros((1, 2))[5, [0, 1]] = np.ones((3, 4))
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_a_write_selecting_nothing_casts_nothing_past_leading_ones(backend, eager_size):
+    """`I[0:0] = v` with v of shape (1, 1) or (1, 1, 1) (leading ones NumPy drops) casts nothing:
+    NaN into an integer array warned `invalid value encountered in cast` (fuzz39's sweep, seed
+    122723: `I[0:0] = t2[-1:5][:, None].reshape((1, 1, 1)) / float('nan')`)."""
+    import warnings
+    for shape in ((1, 1), (1, 1, 1), (1,)):
+        for xp in (np, la):
+            with la.config(eager_size=eager_size), warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                a = xp.asarray(np.array([], dtype=np.uint64))
+                t = xp.asarray(np.array([1, 0, 1], dtype=np.uint64))
+                a[0:0] = t[-1:].reshape(shape) / float("nan")
+                assert np.asarray(a).shape == (0,)
+            assert not caught, (xp.__name__, shape, [str(w.message) for w in caught])

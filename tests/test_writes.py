@@ -585,3 +585,106 @@ def test_views_of_a_zero_d_result_are_copies_as_numpys_scalars():
     want = np.array(5.0)
     want.reshape(-1)[0] = 7.0
     assert float(z) == float(want) == 7.0
+
+
+@pytest.mark.parametrize("fn", ["u @ u", "np.dot(u, u)", "np.inner(u, u)", "np.median(u)",
+                                "np.linalg.slogdet(M)[1]", "np.tensordot(u, u, axes=1)"])
+@pytest.mark.parametrize("dtype", ["int64", "float64"])
+def test_a_zero_d_result_ending_in_a_reshape_is_numpys_scalar(backend, fn, dtype):
+    """`t = u @ u` of vectors (and np.dot, inner, tensordot, median, slogdet) is NumPy's scalar,
+    though its graph ends in a reshape to () (a view op): `u2 = t; t -= 1` rebinds t and keeps u2
+    (it wrote both: fuzz39's sweep, seed 110116 `t4 = P3 @ I; u6 = t4; t4 -= np.exp(I[2])`), and
+    `t -= 0.5` of an int t is NumPy's float, not a casting error. (np.tensordot's is a 0-d
+    array in NumPy too: `t -= 0.5` writes it, both names see it, an int one raises.)"""
+    if "slogdet" in fn and dtype == "int64":
+        return  # (float results either way)
+    for xp in (np, la):
+        u = xp.asarray(np.array([3, 1, 2], dtype=dtype))
+        M = xp.asarray(np.array([[2.0, 1.0], [1.0, 3.0]]))
+        if xp is la:
+            u[0] = 3  # a computed buffer (the at-once path) as well as the lazy one below
+        for t in (eval(fn, {"np": xp, "u": u, "M": M}),
+                  eval(fn, {"np": xp, "u": xp.asarray(np.array([3, 1, 2], dtype=dtype)),
+                            "M": M})):
+            before = float(t)
+            alias = t
+            if "tensordot" in fn and dtype == "int64":
+                with pytest.raises(TypeError):  # (UFuncTypeError)
+                    t -= 0.5
+                continue
+            t -= 0.5
+            if "tensordot" in fn:
+                assert float(alias) == float(t) == before - 0.5, (xp.__name__, fn)
+                continue
+            assert float(alias) == before and float(t) == before - 0.5, (xp.__name__, fn)
+
+
+@pytest.mark.parametrize("fn", ["np.flip(z)", "np.flip(3.0)", "np.flip(u[0] * 2)",
+                                "u[0] != 2147483648", "u[1] < -1", "np.equal(300, 2**70)"])
+def test_zero_d_flips_and_out_of_range_comparisons_are_numpys_scalars(backend, fn):
+    """np.flip of a 0-d value is NumPy's `m[()]`, a scalar copy (it was a view of z: writing it
+    wrote z), and `uint8_element != 2**31` a scalar bool (it was a 0-d array: `t += x` wrote t in
+    place, its aliases too, and raised on a cast): fuzz39's sweep, seeds 110721, 111594, 111729."""
+    for xp in (np, la):
+        z = xp.asarray(np.array(3.0))
+        u = xp.asarray(np.array([7, 0, 2], dtype=np.uint8))
+        if xp is la:
+            u[2] = 2  # a computed buffer: the at-once path
+        t = eval(fn, {"np": xp, "z": z, "u": u})
+        before = float(t)
+        alias = t
+        t += np.array([1, 2], dtype=np.int8)  # (a NumPy scalar: t becomes an array)
+        assert float(alias) == before and float(z) == 3.0, (xp.__name__, fn)
+        assert np.asarray(t).tolist() == [before + 1, before + 2], (xp.__name__, fn)
+
+
+@pytest.mark.parametrize("code", ["t = C[1, I[2]]", "t = x[I[1]]", "t = C[I[1], I[2]]"])
+def test_an_element_by_zero_d_integer_arrays_is_numpys_scalar(backend, code):
+    """`C[1, i]` with i a 0-d integer Array (an element of I, as NumPy's int64 scalar or 0-d
+    array index) is NumPy's scalar: `u = t; t += 1` keeps u (it changed u: a 0-d handle), and
+    `C[1, i] += 1.5` of an int C is NumPy's read, add and cast write (it raised NumPy's in-place
+    casting error): fuzz39's sweep, seed 111833."""
+    for xp in (np, la):
+        C = xp.asarray(np.arange(12).reshape(3, 4))
+        I = xp.asarray(np.array([3, 1, 2]))
+        x = xp.asarray(np.array([1, 5, 2]))
+        if xp is la:
+            C[0, 0], I[0], x[0] = 0, 3, 1  # computed buffers (the at-once path)
+        env = {"C": C, "I": I, "x": x}
+        exec(code, env)
+        t = env["t"]
+        before, alias = int(t), t
+        t += 1
+        assert int(alias) == before and int(t) == before + 1, (xp.__name__, code)
+        C[1, I[2]] += 1.5
+        assert int(C[1, 2]) == 7, xp.__name__
+
+
+@pytest.mark.xfail(strict=True, reason="an element used as an index is NumPy's integer scalar "
+                   "there (a basic index: C[I[2]] a view), here a 0-d array's advanced index (a "
+                   "copy: docs/semantics.md 'A 0-d integer Array as an index'): a write through "
+                   "the row reaches C in NumPy only (fuzz39)")
+def test_a_row_by_an_element_index_is_a_view_as_numpys(backend):
+    for xp in (np, la):
+        C = xp.asarray(np.arange(12.0).reshape(3, 4))
+        I = xp.asarray(np.array([3, 1, 2]))
+        row = C[I[2]]
+        row[0] = 50.0
+        assert float(C[2, 0]) == 50.0, xp.__name__
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+@pytest.mark.parametrize("code", ["v = A[I[2]::-1]; v[0] = 9", "A[I[2]:][0] = 9", "A[:I[2]][-1] = 9",
+                                  "v = A[I[1]:][None]; v[0, 1] = 9"])
+def test_a_view_with_a_zero_d_array_slice_bound_writes_its_base(backend, eager_size, code):
+    """`v = A[i::-1]; v[0] = 9` with i a 0-d integer Array is NumPy's view: the write reaches A.
+    Where i was pending (eager_size 0) or the compiled getitem was off (LAZYARRAY_PURE_PYTHON=1)
+    the general getitem made a copy and A kept its value (fuzz39's sweep, seed 110426)."""
+    got = []
+    for xp in (np, la):
+        with la.config(eager_size=eager_size):
+            A = xp.asarray(np.zeros(5, dtype=np.int64))
+            I = xp.asarray(np.array([0, 1, 2]))
+            exec(code, {"A": A, "I": I})
+            got.append(np.asarray(A).tolist())
+    assert got[0] == got[1]

@@ -213,6 +213,10 @@ def getitem(x: Array, key: Any) -> Array:
     first and comes here for the rest)."""
     site = user_site(2)
     t = type(key)
+    if t is Array or t is tuple:
+        scalars = _scalar_indices(key)  # `A[np.argmax(x)]`: NumPy's basic index, a view
+        if scalars is not key:
+            return getitem(x, scalars)
     if (t is tuple or t is slice or t is int or key is None or key is Ellipsis
             or t in NUMPY_INTS):
         try:
@@ -249,6 +253,36 @@ def getitem(x: Array, key: Any) -> Array:
         # NumPy's read, add and cast write); with an Ellipsis, NumPy's 0-d array
         out._view = False
     return out
+
+
+def _is_scalar_index(k: Any) -> bool:
+    return (type(k) is Array and k._view is False and not k._node.shape
+            and k._node.dtype.kind in "iu")
+
+
+def _scalar_indices(key: Any) -> Any:
+    """`key` with its 0-d integer Arrays that stand for NumPy's integer scalars as ints, or `key`
+    itself where it has none. An element, a reduction's or an op's 0-d result (`_view` False)
+    is NumPy's scalar there (`np.argmax(x)`, `I[2]`, `n - 1 - k`), and NumPy indexes by it as by
+    an int: a basic index, a view (`row = A[np.argmax(x)]; row *= 2` writes A; a copy here
+    kept A). A pending one is evaluated at this line: its value decides which view. A 0-d
+    array (`la.asarray(np.array(2))`, a reshape to ()) stays an advanced index, a copy, as
+    NumPy's 0-d ndarray, and lazy (docs/semantics.md "A 0-d integer Array as an index")."""
+    items = key if type(key) is tuple else (key,)
+    if not any(_is_scalar_index(k) for k in items):
+        return key
+    out = tuple(_scalar_int(k) if _is_scalar_index(k) else k for k in items)
+    return out if type(key) is tuple else out[0]
+
+
+def _scalar_int(k: Array) -> int:
+    """A scalar index's value; past intp's range NumPy's OverflowError (a uint64 of 2**63 or
+    more: `A[np.uint64(3) - np.uint64(5)]`)."""
+    value = operator.index(k)
+    if not -2**63 <= value < 2**63:
+        raise _bind.fail(OverflowError, "Python int too large to convert to C long",
+                         user_site(3))
+    return value
 
 
 def _int_bounds(key: Any) -> Any:

@@ -35,9 +35,13 @@ def _evaluations() -> int:
 
 
 def _pending(value: int, dtype=np.int64) -> la.Array:
-    """A 0-d Array of `dtype` holding `value`, pending (a max over a leaf), as la.argmax's."""
-    idx = la.max(la.asarray(np.full(3, value, dtype)))
+    """A pending 0-d integer *array* of `dtype` holding `value` (a one-element max reshaped to
+    ()): NumPy's 0-d ndarray, an advanced index. (A reduction's own 0-d result, `la.max(x)`, is
+    NumPy's scalar: a basic index, read at the line for its view, test_writes.py
+    `test_a_row_by_an_element_index_is_a_view_as_numpys`.)"""
+    idx = la.reshape(la.max(la.asarray(np.full(3, value, dtype)), keepdims=True), ())
     assert idx.dtype == dtype and idx.shape == () and not idx._node.holds_buffer
+    assert idx._view is not False
     return idx
 
 
@@ -166,9 +170,14 @@ def test_a_pending_uint64_index_past_int64_raises_as_numpy_does(reference_backen
     """NumPy takes a 0-d index as a Python int: 2**64 - 2 (3 - 5 in uint64) raises. The int64
     cast would wrap it to -2, a valid row; clamped, it is out of bounds on every axis."""
     a = la.asarray(_A)
-    i = la.asarray(np.array(3, np.uint64)) - la.asarray(np.array(5, np.uint64))
+    i = la.reshape(la.asarray(np.array([3], np.uint64)) - la.asarray(np.array(5, np.uint64)), ())
     with pytest.raises(OverflowError):
         _A[np.array(2**64 - 2, np.uint64)]
+    scalar = la.asarray(np.array(3, np.uint64)) - la.asarray(np.array(5, np.uint64))
+    with pytest.raises(OverflowError):  # NumPy's scalar: read at the line, as NumPy's is
+        a[scalar]
+    with pytest.raises(OverflowError):
+        _A[np.uint64(3) - np.uint64(5)]
     for out in (a[i], a[i, 1], a[:, i], a.at[i].set(0.0)):
         with pytest.raises(IndexError, match="out of bounds"):
             np.asarray(out)
@@ -233,7 +242,7 @@ def test_a_loop_over_pending_indices_builds_one_plan(backend, fresh_caches):
     t, xs = la.asarray(table), la.asarray(x)
     got = []
     for k in range(8):
-        i = la.argmax(xs[k] * 2.0)
+        i = la.reshape(la.argmax(xs[k] * 2.0, keepdims=True), ())  # a 0-d array: lazy
         got.append(float(t[i].sum()))
     info = la.cache_info()
     assert (info.plans_built, info.plan_hits) == (1, 7)
@@ -245,12 +254,16 @@ def test_with_the_default_at_once_size_an_index_over_large_data_stays_pending(ba
     indexing with it evaluates nothing either: a gather by a pending 0-d index is not computed
     at once (lazyarray/eager.py `_pending_scalar_index`), which would evaluate `big` now."""
     big = la.asarray(np.linspace(-1.0, 1.0, 100_000)) ** 2
+    table = np.arange(300_000.0).reshape(100_000, 3)
     with la.config(eager_size=4096):
-        i = la.argmin(big) // 1000
+        # a 0-d array (a reshape: NumPy's advanced index); an op on argmin's (1,) view would be
+        # an op on an indexed read, computed at once
+        i = la.reshape(la.argmin(big, keepdims=True), ())
         before = _evaluations()
-        out = la.asarray(_A * 1.0)[i % 5, 1]
+        out = la.asarray(table * 1.0)[i, 1]
         twice = out * 2.0  # (built in C on the compiled path: the same at-once rule)
         assert _evaluations() == before and not i._node.holds_buffer
+        assert not big._node.holds_buffer
         assert not out._node.holds_buffer and not twice._node.holds_buffer
-        k = np.argmin(np.linspace(-1.0, 1.0, 100_000) ** 2) // 1000
-        np.testing.assert_array_equal(np.asarray(out), _A[k % 5, 1])
+        k = np.argmin(np.linspace(-1.0, 1.0, 100_000) ** 2)
+        np.testing.assert_array_equal(np.asarray(out), table[k, 1])

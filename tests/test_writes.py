@@ -660,17 +660,28 @@ def test_an_element_by_zero_d_integer_arrays_is_numpys_scalar(backend, code):
         assert int(C[1, 2]) == 7, xp.__name__
 
 
-@pytest.mark.xfail(strict=True, reason="an element used as an index is NumPy's integer scalar "
-                   "there (a basic index: C[I[2]] a view), here a 0-d array's advanced index (a "
-                   "copy: docs/semantics.md 'A 0-d integer Array as an index'): a write through "
-                   "the row reaches C in NumPy only (fuzz39)")
-def test_a_row_by_an_element_index_is_a_view_as_numpys(backend):
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_a_row_by_an_element_index_is_a_view_as_numpys(backend, eager_size):
+    """An element, a reduction's or an op's 0-d result used as an index is NumPy's integer
+    scalar there: a basic index, a view. `row = A[np.argmax(x)]; row *= 2` writes A, and a
+    later write to A shows in the row; an advanced index here made a copy (fuzz39). A pending
+    one (eager_size 0) is evaluated at the line for it (indexing._scalar_indices)."""
+    got = []
     for xp in (np, la):
-        C = xp.asarray(np.arange(12.0).reshape(3, 4))
-        I = xp.asarray(np.array([3, 1, 2]))
-        row = C[I[2]]
-        row[0] = 50.0
-        assert float(C[2, 0]) == 50.0, xp.__name__
+        with la.config(eager_size=eager_size):
+            C = xp.asarray(np.arange(12.0).reshape(3, 4))
+            I = xp.asarray(np.array([3, 1, 2]))
+            row = C[I[2]]
+            row[0] = 50.0
+            p = xp.argmax(xp.asarray(np.array([1.0, 5.0, 2.0])))
+            other = C[p, 1:]
+            other *= 2.0
+            C[p, 3] = -1.0
+            last = C[xp.sum(I[:2]) - 4, ::2]  # 0
+            C[0, 2] = 99.0
+            got.append((np.asarray(C).tolist(), np.asarray(other).tolist(),
+                        np.asarray(last).tolist()))
+    assert got[0] == got[1]
 
 
 @pytest.mark.parametrize("eager_size", [0, 4096])

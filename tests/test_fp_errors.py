@@ -347,14 +347,11 @@ def test_hypot_of_nan_raises_no_invalid(backend):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_a_division_of_bools_raises_invalid_for_zero_by_zero(backend, dtype, request):
+def test_a_division_of_bools_raises_invalid_for_zero_by_zero(backend, dtype):
     """`b / b` of bools (and a bool cast to float, divided): 0/0 warns `invalid`, as NumPy. The
     C kernels' bool -> float cast is a select, whose constant 0 let gcc (-fno-trapping-math)
-    fold `(b ? 1 : 0) / (b ? 1 : 0)` to `b ? 1 : NaN`, raising nothing (fuzz39's sweep, seed
-    121524 on C, lazy): open on C, the value is NumPy's NaN."""
-    if backend == "c":  # the lead reverted the fix: a global zero read per element slowed nbody
-        request.applymarker(pytest.mark.xfail(strict=True, reason="gcc folds the bool cast's "
-                                              "0/0 to NaN without 'invalid' (docs/caching.md)"))
+    fold `(b ? 1 : 0) / (b ? 1 : 0)` to `b ? 1 : NaN`, raising nothing; its 0 is now a zero gcc
+    cannot see (runtime/c/prelude.py `_cast`): fuzz39's sweep, seed 121524 on C (lazy)."""
     b = np.array([False, True, False, True])
     with la.config(eager_size=0):
         for value in (la.asarray(b) / la.asarray(b),

@@ -329,7 +329,10 @@ def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:
     if dst.kind == "b":
         return "a != 0"
     if src.kind == "b" and dst.kind == "f":  # a select: gcc does not vectorize (float)_Bool
-        return f"a ? ({td})1 : ({td})0"   # next to 64-bit integer work (a dropout mask)
+        # next to 64-bit integer work (a dropout mask); its 0 a zero gcc cannot see (FPE_VALUES),
+        # else it folds `b / b` of bools to `b ? 1 : NaN` and 0/0 raises no `invalid`
+        zero = "la_fpe_zero_f32" if dst == np.float32 else "la_fpe_zero_f64"
+        return f"a ? ({td})1 : ({td}){zero}"
     if src.kind == "f" and dst.kind in "iu":
         bits = dst.itemsize * 8
         hi = f"{float(2 ** (bits - (dst.kind == 'i'))):.1f}"

@@ -275,6 +275,22 @@ structure_of(PyObject *op, PyObject *attrs, PyObject *dtype, PyObject *shape, Py
     return s;
 }
 
+/* The interned key of a node's structure (new ref, NULL on error): the table first (a loop's
+ * structures come back), else the structure tuple interned. */
+static PyObject *
+key_of(PyObject *op, PyObject *attrs, PyObject *dtype, PyObject *shape, PyObject *inputs)
+{
+    PyObject *key = remembered_key(op, attrs, dtype, shape, inputs);
+    if (key != NULL || PyErr_Occurred())
+        return key;
+    PyObject *structure = structure_of(op, attrs, dtype, shape, inputs);
+    if (structure == NULL)
+        return NULL;
+    key = intern_structure(structure);
+    Py_DECREF(structure);
+    return key;
+}
+
 #define SET_FIELD(self, field, value) \
     do {                              \
         Py_INCREF(value);             \
@@ -287,7 +303,7 @@ static int
 node_setup_as(NodeObject *self, PyObject *op, PyObject *inputs, PyObject *attrs, PyObject *shape,
               PyObject *dtype, PyObject *data, PyObject *site, int keyless)
 {
-    PyObject *structure, *key;
+    PyObject *key;
     long long pending = 0;
     if (!bound())
         return -1;
@@ -345,18 +361,9 @@ node_setup_as(NodeObject *self, PyObject *op, PyObject *inputs, PyObject *attrs,
         Py_XSETREF(self->inputs, inputs);
         return 0;
     }
-    key = remembered_key(op, key_attrs, dtype, shape, inputs); /* a loop's structures come back */
-    if (key == NULL) {
-        if (PyErr_Occurred())
-            goto fail;
-        structure = structure_of(op, key_attrs, dtype, shape, inputs);
-        if (structure == NULL)
-            goto fail;
-        key = intern_structure(structure);
-        Py_DECREF(structure);
-        if (key == NULL)
-            goto fail;
-    }
+    key = key_of(op, key_attrs, dtype, shape, inputs);
+    if (key == NULL)
+        goto fail;
     Py_XSETREF(self->key, key);
     if (PyTuple_GET_SIZE(inputs) > 0)
         self->order = ++ORDER; /* after the hook: nodes a cut builds come first */
@@ -405,19 +412,9 @@ node_key(NodeObject *node)
             PyErr_SetString(PyExc_AttributeError, "key");
             return NULL;
         }
-        PyObject *key = remembered_key(top->op, top->attrs, top->dtype, top->shape, top->inputs);
-        if (key == NULL) {
-            if (PyErr_Occurred())
-                return NULL;
-            PyObject *structure = structure_of(top->op, top->attrs, top->dtype, top->shape,
-                                               top->inputs);
-            if (structure == NULL)
-                return NULL;
-            key = intern_structure(structure);
-            Py_DECREF(structure);
-            if (key == NULL)
-                return NULL;
-        }
+        PyObject *key = key_of(top->op, top->attrs, top->dtype, top->shape, top->inputs);
+        if (key == NULL)
+            return NULL;
         Py_XSETREF(top->key, key);
         depth--;
     }

@@ -2862,82 +2862,24 @@ template_copy(PyObject *descr, const void *bytes, size_t size)
 }
 
 /* `A[i][j]`'s element without NumPy's view of the row (view_value_c's ~0.2 us): b's starts, an
- * element of the view `nx`, carried down its chain of slices and of reshapes that only add or
- * drop length-1 dims to the computed buffer at its root, then through that buffer's strides.
- * 1 with *addr and *root (borrowed) set, 0 where the chain holds anything else (the caller
- * takes view_value_c's way), -1 on error. */
+ * element of the view `nx`, through the view's layout in its root buffer (view_layout: a chain
+ * of slices and of reshapes that only add or drop length-1 dims). 1 with *addr and *root
+ * (borrowed) set, 0 where the chain holds anything else (the caller takes view_value_c's way),
+ * -1 on error. */
 static int
 view_element_address(NodeObject *nx, const Basic *b, const char **addr, PyObject **root)
 {
-    Py_ssize_t idx[MAX_DIMS], next[MAX_DIMS], nd = b->ndim;
-    if (!ARRAY_FIELDS || SLICE_OP == NULL || RESHAPE_OP == NULL || nd > MAX_DIMS ||
-        PyTuple_GET_SIZE(nx->shape) != nd)
-        return 0;
-    for (Py_ssize_t k = 0; k < nd; k++)
-        idx[k] = b->start[k];
-    NodeObject *n = nx;
-    for (int depth = 0; PyTuple_GET_SIZE(n->inputs) != 0; depth++) {
-        NodeObject *in = (NodeObject *)PyTuple_GET_ITEM(n->inputs, 0);
-        Py_ssize_t in_nd = PyTuple_GET_SIZE(in->shape);
-        if (depth == 32 || in_nd > MAX_DIMS || PyTuple_GET_SIZE(n->shape) != nd)
-            return 0;
-        if (n->op == RESHAPE_OP) { /* the non-1 dims the same, in order: an input's 1 is index 0 */
-            Py_ssize_t k = 0;
-            for (Py_ssize_t d = 0; d < in_nd; d++) {
-                Py_ssize_t len = PyLong_AsSsize_t(PyTuple_GET_ITEM(in->shape, d));
-                if (len == 1) {
-                    next[d] = 0;
-                    continue;
-                }
-                while (k < nd && PyLong_AsSsize_t(PyTuple_GET_ITEM(n->shape, k)) == 1)
-                    k++;
-                if (k == nd || PyLong_AsSsize_t(PyTuple_GET_ITEM(n->shape, k)) != len)
-                    return PyErr_Occurred() ? -1 : 0;
-                next[d] = idx[k++];
-            }
-            while (k < nd && PyLong_AsSsize_t(PyTuple_GET_ITEM(n->shape, k)) == 1)
-                k++;
-            if (k != nd)
-                return PyErr_Occurred() ? -1 : 0;
-        }
-        else if (n->op == SLICE_OP) { /* (start, step, length) per dim; a None start: a scalar leaf */
-            PyObject *spec = PyTuple_GET_ITEM(n->attrs, 0);
-            Py_ssize_t given = 1;
-            if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != in_nd || in_nd != nd)
-                return 0;
-            for (Py_ssize_t d = 0; d < nd; d++) {
-                PyObject *item = PyTuple_GET_ITEM(spec, d), *start_obj = PyTuple_GET_ITEM(item, 0);
-                if (start_obj == Py_None) {
-                    NodeObject *leaf = given < PyTuple_GET_SIZE(n->inputs)
-                        ? (NodeObject *)PyTuple_GET_ITEM(n->inputs, given++) : NULL;
-                    if (leaf == NULL || leaf->op != SCALAR_OP ||
-                        PyTuple_GET_SIZE(leaf->inputs) != 0 || !PyLong_Check(leaf->data))
-                        return 0;
-                    start_obj = leaf->data;
-                }
-                Py_ssize_t start = PyLong_AsSsize_t(start_obj);
-                Py_ssize_t step = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 1));
-                if (PyErr_Occurred())
-                    return -1;
-                next[d] = start + step * idx[d];
-            }
-        }
-        else
-            return 0;
-        nd = in_nd;
-        memcpy(idx, next, (size_t)nd * sizeof idx[0]);
-        n = in;
-    }
-    if (n->op != INPUT_OP || !is_ndarray(n->data) || FIELDS(n->data)->nd != nd)
-        return 0;
-    const char *at = FIELDS(n->data)->data;
+    Py_ssize_t nd, dims[MAX_DIMS], strides[MAX_DIMS];
+    char *data;
+    int found = view_layout(nx, root, &nd, dims, strides, &data);
+    if (found <= 0 || nd != b->ndim)
+        return found < 0 ? -1 : 0;
     for (Py_ssize_t k = 0; k < nd; k++) {
-        if (idx[k] < 0 || idx[k] >= FIELDS(n->data)->dimensions[k])
-            return 0; /* (cannot be, for a chain the checks built: the general way, then) */
-        at += idx[k] * FIELDS(n->data)->strides[k];
+        if (b->start[k] < 0 || b->start[k] >= dims[k])
+            return 0; /* (cannot be, for a key the checks resolved: the general way, then) */
+        data += b->start[k] * strides[k];
     }
-    *addr = at;
-    *root = n->data;
+    *addr = data;
     return 1;
 }
 

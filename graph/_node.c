@@ -3240,8 +3240,24 @@ capi_fp_test(void)
     return fp_test();
 }
 
+/* NodeCAPI.reuse_leaf: node_setup's key for a leaf, made again, and the new site. */
+static int
+capi_reuse_leaf(PyObject *node, PyObject *site)
+{
+    NodeObject *n = (NodeObject *)node;
+    if (!bound())
+        return -1;
+    PyObject *key_attrs = n->attrs == UNKEYED_ATTRS ? EMPTY_ATTRS : n->attrs;
+    PyObject *key = key_of(n->op, key_attrs, n->dtype, n->shape, n->inputs);
+    if (key == NULL)
+        return -1;
+    Py_XSETREF(n->key, key);
+    SET_FIELD(n, site, site);
+    return 0;
+}
+
 static NodeCAPI capi = {node_build, node_leaf_with_key, c_user_site, &NodeBaseType, capi_fp_clear,
-                        capi_fp_test, node_build_keyless};
+                        capi_fp_test, node_build_keyless, capi_reuse_leaf};
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_node",
@@ -3264,7 +3280,7 @@ PyInit__node(void)
         return NULL;
     }
     PyObject *capsule = PyCapsule_New(&capi, NODE_CAPI_NAME, NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "_C_API_3", capsule) < 0) { /* NODE_CAPI_NAME */
+    if (capsule == NULL || PyModule_AddObject(m, "_C_API_4", capsule) < 0) { /* NODE_CAPI_NAME */
         Py_XDECREF(capsule);
         Py_DECREF(m);
         return NULL;

@@ -33,9 +33,12 @@ typedef struct {
     /* build, for a view whose key is made only when asked (its `key` attribute, a signature) */
     PyObject *(*build_keyless)(PyObject *op, PyObject *inputs, PyObject *attrs, PyObject *shape,
                                PyObject *dtype, PyObject *data, PyObject *site);
+    /* A leaf handed out again (lazyarray/_trace.c's recycled element Arrays): its key made again
+     * (the key table may have been cleared since) and its site set. 0, or -1 with an exception. */
+    int (*reuse_leaf)(PyObject *node, PyObject *site);
 } NodeCAPI;
 
 /* (the version in the name: a _trace built against another layout does not load) */
-#define NODE_CAPI_NAME "lazyarray.graph._node._C_API_3"
+#define NODE_CAPI_NAME "lazyarray.graph._node._C_API_4"
 
 #endif

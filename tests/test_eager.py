@@ -64,6 +64,51 @@ def test_recycled_element_arrays_never_change_a_held_value(backend, dtype):
 
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.int32, np.uint8])
+def test_element_arrays_are_handed_out_again_only_when_nothing_holds_them(backend, dtype):
+    """_trace.c's element_leaf hands a dropped element's Array (with its leaf and buffer) to a
+    later element read or op. Where the C path runs: a dropped one comes back, after the ring's
+    turn and not before; and never one whose Array, node or buffer something still holds (a
+    name, a weak reference, its node, an export, a pending op), nor a key from before
+    `la.clear_caches()`: a graph over a reused leaf evaluates to NumPy's value."""
+    base = (np.arange(64) % 9 + 1).astype(dtype).reshape(8, 8)
+    A = la.asarray(base)
+    from lazyarray import _bind
+    A[0, 0]  # (the first read of a dtype makes its template the general way)
+    ids = [id(A[k % 8, k // 8]) for k in range(40)]  # each dropped at once
+    if _bind.FAST is not None:
+        assert ids[0] not in ids[1:16] and ids[16] == ids[0], ids  # the ring's turn: 16
+    held = []
+    for k in range(48):
+        i, j = (k * 3) % 8, (k * 5) % 8
+        e, want = A[i, j], base[i, j]
+        kind = k % 6
+        if kind == 0:
+            held.append((e, want))
+        elif kind == 1:
+            held.append((weakref.ref(e), want))
+        elif kind == 2:
+            held.append((e._node, want))
+        elif kind == 3:
+            held.append((np.asarray(e), want))
+        elif kind == 4:
+            held.append((A[(i + 1) % 8, j] + e, base[(i + 1) % 8, j] + want))
+        else:
+            la.clear_caches()
+            held.append((la.sum(la.asarray(base[0]) * e), np.sum(base[0] * want)))
+        del e
+        for q in range(20):  # results that die at once: the ring's
+            A[q % 8, (q + k) % 8] * 1
+    for value, want in held:
+        if isinstance(value, weakref.ref):
+            value = value()
+            if value is None:
+                continue
+        if hasattr(value, "op"):  # a held node: its buffer
+            value = value.data
+        assert np.array_equal(np.asarray(value), np.asarray(want)), (value, want)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.uint8, np.complex64])
 def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
     """More holders of a 0-d result than the test above (fuzz39): a memoryview and a DLPack

@@ -314,6 +314,31 @@ def test_element_writes_of_every_value_kind_match_numpy(dtype, backend, backend_
         assert same()
 
 
+@pytest.mark.parametrize("layout", ["C", "F", "reversed", "strided"])
+@pytest.mark.parametrize("dtype", ["float64", "int32", "uint8", "complex128", "bool"])
+def test_element_writes_into_buffers_of_every_layout_match_numpy(layout, dtype, backend):
+    """_trace.c store_element writes an element's bytes at the address the buffer's strides
+    give (NumPy's setitem skipped): roots over Fortran-ordered, reversed and strided buffers,
+    negative indices, NumPy-integer indices, values read from other elements and Python floats,
+    each against NumPy's own writes."""
+    base = (np.arange(35) % 11).astype(dtype).reshape(5, 7)
+    a = {"C": base.copy(), "F": np.asfortranarray(base), "reversed": base[::-1, ::-1].copy()[::-1, ::-1],
+         "strided": np.repeat(base, 2, axis=1)[:, ::2]}[layout]
+    A = la.asarray(a.copy(order="K") if layout != "strided" else a)
+    n = a.copy(order="K") if layout != "strided" else a.copy()
+    for k in range(40):
+        i, j = (k * 3) % 5 - (k % 2) * 5, np.int64((k * 4) % 7)
+        src = ((k + 1) % 5, (k * 2) % 7)
+        if k % 3 == 2 and dtype == "float64":
+            n[i, j] = k * 0.5
+            A[i, j] = k * 0.5
+        else:
+            n[i, j] = n[src]
+            A[i, j] = A[src]
+    np.testing.assert_array_equal(np.asarray(A), n)
+    assert np.asarray(A).dtype == n.dtype
+
+
 def test_an_element_write_numpy_refuses_raises_its_error(backend):
     A = la.asarray(np.zeros((2, 2), dtype=np.int64))
     A[0, 0] = 1

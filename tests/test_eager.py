@@ -109,6 +109,68 @@ def test_element_arrays_are_handed_out_again_only_when_nothing_holds_them(backen
         assert np.array_equal(np.asarray(value), np.asarray(want)), (value, want)
 
 
+def test_dropped_views_are_handed_out_again_and_held_ones_keep_their_place(backend):
+    """_trace.c's view ring: `A[i]` dropped comes back as `A[j]` (its start leaf set to j), and a
+    view something still holds (a name, its node, a weak reference, a pending graph, a view of
+    it) is never handed out again: each keeps its row, against NumPy, also across
+    `la.clear_caches()`; element writes into the root still go into its buffer; a root larger
+    than the ring keeps is let go when dropped."""
+    import gc
+    from lazyarray import _bind
+    base = np.arange(48.0).reshape(6, 8)
+    A = la.asarray(base.copy())
+    np.asarray(A[0] * 1)
+    first = id(A[1])
+    if _bind.FAST is not None:
+        assert id(A[2]) == first  # (the dropped A[1], now A[2])
+    held = []
+    for k in range(30):
+        i = k % 6
+        r = A[i]
+        kind = k % 5
+        if kind == 0:
+            held.append((r, base[i]))
+        elif kind == 1:
+            held.append((r._node, base[i]))
+        elif kind == 2:
+            held.append((weakref.ref(r), base[i]))
+        elif kind == 3:
+            with la.config(eager_size=0):
+                held.append((r * 2 + A[(i + 1) % 6], base[i] * 2 + base[(i + 1) % 6]))
+        else:
+            held.append((r[1:5], base[i, 1:5]))
+            la.clear_caches()
+        del r
+        for q in range(12):  # views dropped at once: the ring's
+            A[q % 6][q % 8]
+            A[(q + 1) % 6, 1:-1].sum()
+    for value, want in held:
+        if isinstance(value, weakref.ref):
+            value = value()
+            if value is None:
+                continue
+        if hasattr(value, "op"):  # a held node: its value
+            value = la.Array(value)
+        assert np.array_equal(np.asarray(value), want), (value, want)
+    del held, value
+    same = _same_value(A)
+    for i in range(6):
+        A[i][0]  # views dropped into the ring; then writes into the root itself
+        A[i, 1] = -1.0
+        A[i, 2] += 1.0
+    base[:, 1] = -1.0
+    base[:, 2] += 1.0
+    np.testing.assert_array_equal(np.asarray(A), base)
+    if _bind.FAST is not None:
+        assert same()  # (in place, with the ring's views of A about)
+    big = la.asarray(np.zeros(1 << 20))
+    big[0:3]
+    gone = weakref.ref(big._node)
+    del big
+    gc.collect()
+    assert gone() is None
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.uint8, np.complex64])
 def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
     """More holders of a 0-d result than the test above (fuzz39): a memoryview and a DLPack

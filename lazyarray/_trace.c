@@ -973,6 +973,21 @@ f64_operand(PyObject *x, double *out, int *eager)
 
 static PyObject *template_copy(PyObject *descr, const void *bytes, size_t size);
 static PyObject *element_leaf(PyObject *descr, const void *bytes, size_t size, PyObject *site);
+
+/* Whether `n` is a node: graph.node.Node, a subclass of NODE->base, compared by identity once
+ * seen (PyObject_TypeCheck walks the MRO: ~4% of a recycled view or element). */
+static PyTypeObject *NODE_TYPE_SEEN;
+static int
+is_node(PyObject *n)
+{
+    if (Py_TYPE(n) == NODE_TYPE_SEEN)
+        return 1;
+    if (!PyObject_TypeCheck(n, NODE->base))
+        return 0;
+    Py_INCREF(Py_TYPE(n)); /* (held: no other type can take its address) */
+    Py_XSETREF(NODE_TYPE_SEEN, Py_TYPE(n));
+    return 1;
+}
 static PyObject *INT32_DTYPE_C, *INT64_DTYPE_C; /* set_int_ranges() */
 
 /* A 0-d leaf of the at-once path holding `value` (a Python number, stolen) as `dtype`. */
@@ -2899,7 +2914,7 @@ leaf_reusable(PyObject *a, PyObject *descr)
     if (weak > 0 && *(PyObject **)((char *)a + weak) != NULL)
         return 0;
     NodeObject *n = (NodeObject *)NODE_OF(a);
-    return n != NULL && Py_REFCNT(n) == 1 && PyObject_TypeCheck(n, NODE->base) &&
+    return n != NULL && Py_REFCNT(n) == 1 && is_node((PyObject *)n) &&
            Py_TYPE(n)->tp_dictoffset == 0 &&
            n->weakrefs == NULL && n->op == INPUT_OP && n->inputs != NULL &&
            PyTuple_GET_SIZE(n->inputs) == 0 && n->attrs == EAGER_MARK && n->dtype == descr &&
@@ -3122,7 +3137,7 @@ release_ring_views(PyObject *target)
 static int
 sole_node(PyObject *n, Py_ssize_t count)
 {
-    return PyObject_TypeCheck(n, NODE->base) && Py_REFCNT(n) == count &&
+    return is_node(n) && Py_REFCNT(n) == count &&
            ((NodeObject *)n)->weakrefs == NULL;
 }
 
@@ -3140,6 +3155,19 @@ weakly_held_by_root_only(PyObject *v)
     Py_ssize_t last = LAST_VIEW == (PyObject *)ref ? 1 : 0;
     return ref->wr_next == NULL && ref->wr_callback == NULL && Py_TYPE(ref) == &_PyWeakref_RefType &&
            Py_REFCNT(ref) <= 2 + last;
+}
+
+/* A view node of the ring given its new attrs, shape and site; its key dropped. */
+static void
+set_view_node(NodeObject *n, PyObject *attrs, PyObject *shape, PyObject *site)
+{
+    Py_INCREF(attrs);
+    Py_SETREF(n->attrs, attrs);
+    Py_INCREF(shape);
+    Py_SETREF(n->shape, shape);
+    Py_INCREF(site);
+    Py_SETREF(n->site, site);
+    Py_CLEAR(n->key);
 }
 
 /* The view self[b] (self a root over the computed leaf `nx`) from the ring, its starts and
@@ -3163,15 +3191,15 @@ ring_view(PyObject *self, NodeObject *nx, const Basic *b, PyObject *parts[N_PART
         if (!sole_node((PyObject *)top, 2)) /* (the Array and its link) */
             continue;
         if (reshape) {
-            if (top->op != RESHAPE_OP || top->attrs != parts[RESHAPE_ATTRS] ||
-                top->shape != parts[TARGET] || PyTuple_GET_SIZE(top->inputs) != 1)
+            if (top->op != RESHAPE_OP || !PyTuple_CheckExact(top->shape) ||
+                PyTuple_GET_SIZE(top->shape) != b->nout || PyTuple_GET_SIZE(top->inputs) != 1)
                 continue;
             sl = (NodeObject *)PyTuple_GET_ITEM(top->inputs, 0);
             if (!sole_node((PyObject *)sl, 1))
                 continue;
         }
-        if (!slice || sl->op != SLICE_OP || sl->attrs != parts[SLICE_ATTRS] ||
-            sl->shape != parts[SLICE_SHAPE] || PyTuple_GET_ITEM(sl->inputs, 0) != (PyObject *)nx)
+        if (!slice || sl->op != SLICE_OP || PyTuple_GET_ITEM(sl->inputs, 0) != (PyObject *)nx ||
+            (!reshape && (!PyTuple_CheckExact(sl->shape) || PyTuple_GET_SIZE(sl->shape) != b->nout)))
             continue;
         Py_ssize_t n = PyTuple_GET_SIZE(sl->inputs), want = 1;
         for (Py_ssize_t d = 0; d < b->ndim; d++)
@@ -3196,12 +3224,11 @@ ring_view(PyObject *self, NodeObject *nx, const Basic *b, PyObject *parts[N_PART
             }
             Py_SETREF(leaf->data, start);
         }
-        Py_INCREF(site);
-        Py_SETREF(sl->site, site); /* (the views' keys hold no start: they stay) */
-        if (top != sl) {
-            Py_INCREF(site);
-            Py_SETREF(top->site, site);
-        }
+        /* the new spec and shapes (another length: `A[i, :j]`), and no key until asked
+         * (node_build_keyless's views) */
+        set_view_node(sl, parts[SLICE_ATTRS], parts[SLICE_SHAPE], site);
+        if (top != sl)
+            set_view_node(top, parts[RESHAPE_ATTRS], parts[TARGET], site);
         return Py_NewRef(v);
     }
     return Py_None;

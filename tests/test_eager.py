@@ -140,10 +140,15 @@ def test_dropped_views_are_handed_out_again_and_held_ones_keep_their_place(backe
         else:
             held.append((r[1:5], base[i, 1:5]))
             la.clear_caches()
+        held.append((A[i, : k % 8], base[i, : k % 8]))  # (another length each time)
+        held.append((A[k % 6 :, i], base[k % 6 :, i]))
         del r
         for q in range(12):  # views dropped at once: the ring's
             A[q % 6][q % 8]
             A[(q + 1) % 6, 1:-1].sum()
+            got = A[q % 6, : q % 7] @ A[(q + 2) % 6, 1 : q % 7 + 1]
+            assert np.asarray(got) == base[q % 6, : q % 7] @ base[(q + 2) % 6, 1 : q % 7 + 1]
+            assert np.array_equal(np.asarray(A[q % 6, q % 5 :] * 2), base[q % 6, q % 5 :] * 2)
     for value, want in held:
         if isinstance(value, weakref.ref):
             value = value()

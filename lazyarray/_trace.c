@@ -1715,6 +1715,9 @@ done:
 }
 
 static void release_ring_views(PyObject *target);
+static Py_ssize_t ring_holds(PyObject *root, NodeObject *old);
+static int ring_only(PyObject *v);
+static int sole_node(PyObject *n, Py_ssize_t count);
 
 static PyObject *
 inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -3117,6 +3120,45 @@ remember_last_view(PyObject *out, PyObject *key)
 static PyObject *VIEW_RING_ARRAYS[VIEW_RING];
 static int VIEW_RING_NEXT;
 
+/* Whether the view `v` is one only the ring holds: nobody reads it (a write into its root's
+ * buffer in place leaves it in sync: its nodes read the buffer; ring_view checks it again). */
+static int
+ring_only(PyObject *v)
+{
+    if (Py_REFCNT(v) != 1)
+        return 0;
+    for (int k = 0; k < VIEW_RING; k++)
+        if (VIEW_RING_ARRAYS[k] == v)
+            return 1;
+    return 0;
+}
+
+/* The references to `root`'s node `old` that the ring's views of it hold, views only the ring
+ * holds: two each (its link's root node, its slice's input), where the view is in sync. */
+static Py_ssize_t
+ring_holds(PyObject *root, NodeObject *old)
+{
+    Py_ssize_t count = 0;
+    for (int k = 0; k < VIEW_RING; k++) {
+        PyObject *v = VIEW_RING_ARRAYS[k], *link = v == NULL ? NULL : VIEW_OF(v);
+        if (v == NULL || Py_REFCNT(v) != 1 || !PyTuple_CheckExact(link) ||
+            PyTuple_GET_SIZE(link) != 4 || PyTuple_GET_ITEM(link, 0) != root ||
+            PyTuple_GET_ITEM(link, 2) != (PyObject *)old || Py_REFCNT(link) != 1)
+            continue;
+        NodeObject *top = (NodeObject *)PyTuple_GET_ITEM(link, 1), *sl = top;
+        if (NODE_OF(v) != (PyObject *)top || !sole_node((PyObject *)top, 2))
+            continue;
+        if (top->op == RESHAPE_OP && PyTuple_GET_SIZE(top->inputs) == 1) {
+            sl = (NodeObject *)PyTuple_GET_ITEM(top->inputs, 0);
+            if (!sole_node((PyObject *)sl, 1))
+                continue;
+        }
+        if (sl->op == SLICE_OP && PyTuple_GET_ITEM(sl->inputs, 0) == (PyObject *)old)
+            count += 2;
+    }
+    return count;
+}
+
 /* The ring's views of `target` that only the ring holds, let go, where `target` is a root: the
  * writes into a root (an element, a region, in place) that go into its buffer at once are those
  * no live view reads (writes through a view keep the root's live views in sync, ring's too). */
@@ -3131,6 +3173,31 @@ release_ring_views(PyObject *target)
             PyTuple_GET_ITEM(VIEW_OF(v), 0) == target)
             Py_CLEAR(VIEW_RING_ARRAYS[k]);
     }
+}
+
+/* The ring's views that only the ring holds and that no longer follow their root's node (a
+ * write gave the root a new node: they would keep the old one, and its buffer, from being
+ * freed or donated); every one only the ring holds where `all` (before a graph runs:
+ * evaluation.evaluate, so that its dead inputs may be donated). */
+static void
+release_stale_ring_views(int all)
+{
+    for (int k = 0; k < VIEW_RING; k++) {
+        PyObject *v = VIEW_RING_ARRAYS[k], *link = v == NULL ? NULL : VIEW_OF(v);
+        if (v == NULL || Py_REFCNT(v) != 1)
+            continue;
+        if (all || !PyTuple_CheckExact(link) || PyTuple_GET_SIZE(link) != 4 ||
+            NODE_OF(PyTuple_GET_ITEM(link, 0)) != PyTuple_GET_ITEM(link, 2))
+            Py_CLEAR(VIEW_RING_ARRAYS[k]);
+    }
+}
+
+/* release_view_ring(): release_stale_ring_views(all) for Python (evaluation.evaluate). */
+static PyObject *
+py_release_view_ring(PyObject *module, PyObject *unused)
+{
+    release_stale_ring_views(1);
+    Py_RETURN_NONE;
 }
 
 /* Whether `n` is a node only its one holder reads: reference count `count`, no weak reference. */
@@ -3466,6 +3533,7 @@ no_live_views(PyObject *views)
     if (!PyList_CheckExact(views))
         return 0;
     Py_ssize_t n = PyList_GET_SIZE(views);
+    int ring = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *ref = PyList_GET_ITEM(views, i);
         if (!PyWeakref_CheckRef(ref))
@@ -3473,10 +3541,14 @@ no_live_views(PyObject *views)
         PyObject *target = PyWeakref_GetObject(ref); /* borrowed; Py_None when dead */
         if (target == NULL)
             return -1;
-        if (target != Py_None)
+        if (target != Py_None && !ring_only(target))
             return 0;
+        ring |= target != Py_None;
     }
-    return n ? PyList_SetSlice(views, 0, n, NULL) == 0 ? 1 : -1 : 1;
+    /* (the ring's views stay listed: a write that is not in place must find them) */
+    return ring ? prune_dead_views(views) == 0 ? 1 : -1
+           : n  ? PyList_SetSlice(views, 0, n, NULL) == 0 ? 1 : -1
+                : 1;
 }
 
 /* Whether `key` is one in-range int per dimension of `shape`. */
@@ -3589,8 +3661,10 @@ try_write_element(PyObject *self, PyObject *key, PyObject *value)
     PyObject *v = element_value(value, old->dtype);
     if (v == NULL || !element_key(key, old->shape))
         return 0; /* (IndexError and other keys or values: the Python path) */
-    /* only the handle holds the node, only the node the buffer (write_basic's counts) */
-    if (Py_REFCNT(old) != 1 || Py_REFCNT(old->data) != 1 || v == old->data)
+    /* only the handle holds the node (and the ring's views of it: ring_holds), only the node
+     * the buffer (write_basic's counts) */
+    if (Py_REFCNT(old) != 1 + ring_holds(self, old) || Py_REFCNT(old->data) != 1 ||
+        v == old->data)
         return 0;
     int none = VIEW_OF(self) == NULL ? 0 : no_live_views(VIEW_OF(self));
     if (none <= 0)
@@ -4085,11 +4159,12 @@ setitem_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "__setitem__(key, value)");
         return NULL;
     }
-    release_ring_views(self);
     PyObject *link = ARRAY != NULL && Py_TYPE(self) == ARRAY ? VIEW_OF(self) : NULL;
     int done = link == NULL ? 0 /* (a subclass, or an Array never initialised) */
                : PyTuple_CheckExact(link) ? try_write_through_view(self, args[0], args[1])
                                           : try_write_element(self, args[0], args[1]);
+    if (done == 0 && link != NULL && !PyTuple_CheckExact(link))
+        release_ring_views(self); /* (try_write_element counts the ring's views; the rest not) */
     if (done == 0 && link != NULL && !PyTuple_CheckExact(link) && EAGER_LIMIT != NULL &&
         PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) > 0)
         done = try_same_view_write(self, args[0], args[1]);
@@ -4105,7 +4180,9 @@ setitem_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *call[3] = {self, args[0], args[1]};
-    return PyObject_Vectorcall(SETITEM_FALLBACK, call, 3, NULL);
+    PyObject *out = PyObject_Vectorcall(SETITEM_FALLBACK, call, 3, NULL);
+    release_stale_ring_views(0); /* (the write may have given the root a new node) */
+    return out;
 }
 
 static PyMethodDef setitem_def = {"__setitem__", (PyCFunction)(void (*)(void))setitem_method,
@@ -5120,6 +5197,9 @@ static PyMethodDef module_methods[] = {
      "set_int_ranges({dtype: (min, max)}): Python ints in integer loops on the fast path"},
     {"install_array_ufunc", py_install_array_ufunc, METH_VARARGS,
      "install_array_ufunc(fallback, ops): Array's __array_ufunc__ in C"},
+    {"release_view_ring", py_release_view_ring, METH_NOARGS,
+     "release_view_ring(): let go of the views kept to be handed out again that nothing else "
+     "holds (before a graph runs: their roots' buffers may then be donated)."},
     {"install_getitem", py_install_getitem, METH_VARARGS,
      "install_getitem(fallback, slice_op, reshape_op, prune_views, int64): set Array's "
      "__getitem__ (basic keys in C, results linked as views)."},

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from . import cache  # plan cache, node budget (the caching issue)
-from . import cuts, donation, eager, fp_errors, tails
+from . import _bind, cuts, donation, eager, fp_errors, tails
 from .array import Array, bind_evaluation
 from .graph import Graph, get_op
 from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
@@ -35,6 +35,9 @@ from .graph.node import format_site
 from .graph.signature import graph_signature
 
 _INPUT_OP = get_op("input")
+# _trace.c keeps a few dropped views to hand out again (its view ring): they hold their roots'
+# nodes, so they are let go before a graph runs, where a dead root's buffer may be donated
+_RELEASE_VIEW_RING = getattr(_bind.FAST, "release_view_ring", None)
 
 
 def _input_op():
@@ -84,6 +87,8 @@ def evaluate(outputs: list[Node], opts: EvaluateOptions, walked: tuple | None = 
     compiled `evaluation_walk` of a single output, when the caller has it already. The tail of a
     cut loop runs in chunks of whole iterations (lazyarray/tails.py): one plan per chunk length,
     not one per remainder."""
+    if _RELEASE_VIEW_RING is not None:
+        _RELEASE_VIEW_RING()
     if tails.TAIL[0] is not None and not cache.is_busy():
         buffers = tails.evaluate_tail(
             outputs, lambda nodes: cache.run_cached(nodes, opts, build_plan),

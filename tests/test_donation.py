@@ -155,6 +155,29 @@ def test_a_chain_of_writes_on_a_dead_leaf_copies_nothing(backend, backend_does, 
     assert_matches(A, want)
 
 
+def test_views_kept_to_be_handed_out_again_keep_no_dead_root_from_donation(
+        backend, backend_does, donating):
+    """_trace.c keeps a few dropped views to hand out again (its view ring), and each holds its
+    root's node: they are let go before a graph runs, so a root nothing else reads is dead there,
+    and is donated (and freed)."""
+    import weakref
+    base = np.random.default_rng(2).random((6, 5))
+    A = _evaluated(base)
+    for i in range(4):
+        A[i]  # dropped at once: the ring keeps them
+        A[i, 1:]
+    gone = weakref.ref(A._node)
+    before = la.cache_info()
+    with la.config(eager_size=0):
+        A = A * 2.0 + 1.0
+        la.eval(A)
+    info = la.cache_info()
+    if backend_does("donation"):
+        assert info.inputs_donated - before.inputs_donated == 1
+    assert gone() is None
+    assert_matches(A, base * 2.0 + 1.0)
+
+
 def _address(buffer) -> int:
     """Where a host or device (CuPy) buffer's data starts."""
     interface = getattr(buffer, "__cuda_array_interface__", None) or buffer.__array_interface__

@@ -200,6 +200,23 @@ def test_views_get_their_keys_when_asked_and_the_python_paths_keys():
 
 
 @needs_compiled
+def test_sites_of_many_statements_of_one_function_are_each_their_own_line():
+    """graph/_node.c caches a site per (code, instruction) in sets of two ways: 400 statements
+    of one function, run three times, each report its own line (hits and evictions alike)."""
+    lines = ["def body(A):", "    out = []"]
+    for k in range(400):
+        lines.append(f"    out.append(A * {k + 1}.0)")
+    lines.append("    return out")
+    scope: dict = {}
+    exec(compile("\n".join(lines), "sites_of_many_statements.py", "exec"), scope)
+    with la.config(eager_size=0):
+        A = la.asarray(np.arange(3.0))
+        for _ in range(3):
+            out = scope["body"](A)
+            for k, a in enumerate(out):
+                assert a._node.site == ("sites_of_many_statements.py", k + 3), (k, a._node.site)
+
+
 def test_the_compiled_path_is_in_use():
     assert graph_node.COMPILED and la.cache_info().tracing == "compiled"
     a = la.ones(4, dtype=la.float32)

@@ -973,6 +973,7 @@ f64_operand(PyObject *x, double *out, int *eager)
 
 static PyObject *template_copy(PyObject *descr, const void *bytes, size_t size);
 static PyObject *element_leaf(PyObject *descr, const void *bytes, size_t size, PyObject *site);
+typedef unsigned char npy_bool_c; /* NumPy's bool: one byte, 0 or 1 */
 
 /* Whether `n` is a node: graph.node.Node, a subclass of NODE->base, compared by identity once
  * seen (PyObject_TypeCheck walks the MRO: ~4% of a recycled view or element). */
@@ -1834,12 +1835,63 @@ method_fallback(int which, PyObject *const *args, Py_ssize_t n)
     return PyObject_Vectorcall(METHOD_FALLBACK[which], args, n, NULL);
 }
 
+/* np.dtype(bool), looked up once (NumPy's builtin dtypes are singletons); NULL on error. */
+static PyObject *
+bool_dtype(void)
+{
+    static PyObject *dtype;
+    if (dtype == NULL) {
+        PyObject *np = PyImport_ImportModule("numpy");
+        dtype = np == NULL ? NULL : PyObject_CallMethod(np, "dtype", "s", "bool");
+        Py_XDECREF(np);
+    }
+    return dtype;
+}
+
+/* `x < y` (and the other five) of float64 elements of the at-once path and Python numbers, in C
+ * doubles: IEEE's comparisons are NumPy's float64 loops' (a NaN compares unequal, no flag), the
+ * result NumPy's bool scalar as an element Array; Py_None (borrowed) for the general path. An
+ * index loop's `if abs(lam - old) < tol:` went through NumPy's ufunc call (~0.9 us). */
+static PyObject *
+element_compare(int which, PyObject *x, PyObject *y)
+{
+    if (FLOAT64_DTYPE == NULL || EAGER_LIMIT == NULL ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return Py_None;
+    double a, b;
+    int eager = 0;
+    if (!f64_operand(x, &a, &eager) || !f64_operand(y, &b, &eager) || !eager)
+        return Py_None;
+    PyObject *dtype = bool_dtype();
+    if (dtype == NULL)
+        return NULL;
+    npy_bool_c r;
+    switch (which) {
+    case LT: r = a < b; break;
+    case LE: r = a <= b; break;
+    case GT: r = a > b; break;
+    case GE: r = a >= b; break;
+    case EQ: r = a == b; break;
+    default: r = a != b; break;
+    }
+    PyObject *site = NODE->user_site();
+    if (site == NULL)
+        return NULL;
+    PyObject *out = element_leaf(dtype, &r, sizeof r, site);
+    Py_DECREF(site);
+    return out;
+}
+
 static PyObject *
 compare(int which, PyObject *self, PyObject *other)
 {
     if (!installed())
         return NULL;
-    PyObject *out = METHOD_OP[which] ? try_binary(METHOD_OP[which], self, other) : Py_None;
+    PyObject *out = element_compare(which, self, other);
+    if (out != Py_None)
+        return out;
+    out = METHOD_OP[which] ? try_binary(METHOD_OP[which], self, other) : Py_None;
     if (out != Py_None)
         return out;
     PyObject *args[2] = {self, other};
@@ -1851,6 +1903,13 @@ unary_operator(int which, PyObject *self)
 {
     if (!installed())
         return NULL;
+    double a;
+    int eager = 0;
+    if (which == ABS && FLOAT64_DTYPE != NULL && EAGER_LIMIT != NULL &&
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) > 0 &&
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) == 0 && f64_operand(self, &a, &eager) &&
+        eager) /* abs of a float64 element: fabs, NumPy's (no flag, a NaN's sign cleared too) */
+        return leaf_array(PyFloat_FromDouble(fabs(a)), FLOAT64_DTYPE);
     PyObject *out = METHOD_OP[which] ? try_unary(METHOD_OP[which], self) : Py_None;
     if (out != Py_None)
         return out;

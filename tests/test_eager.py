@@ -176,6 +176,33 @@ def test_dropped_views_are_handed_out_again_and_held_ones_keep_their_place(backe
     assert gone() is None
 
 
+def test_element_comparisons_and_abs_are_numpys(backend):
+    """_trace.c's element_compare and abs of a float64 element: IEEE comparisons and fabs in C,
+    NumPy's values for NaN, infinities, signed zeros, subnormals and Python ints (within and past
+    2**53), a bool (or float64) element that is NumPy's scalar, no warning or error even under
+    `errstate(all='raise')`, as NumPy's own element comparisons."""
+    values = [0.0, -0.0, 1.0, -2.5, 1e-310, float("nan"), float("inf"), float("-inf"), 2.0**53]
+    others = values + [3, -7, 2**53 + 1, 2**60]
+    base = np.array(values)
+    A = la.asarray(base.copy())
+    ops = [lambda x, y: x < y, lambda x, y: x <= y, lambda x, y: x > y, lambda x, y: x >= y,
+           lambda x, y: x == y, lambda x, y: x != y]
+    with np.errstate(all="raise"), la.errstate(all="raise"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for i in range(len(values)):
+            a, e = A[i], base[i]
+            got, want = abs(a), abs(e)
+            assert np.asarray(got).tobytes() == np.asarray(want).tobytes() and got._view is False
+            for other in others:
+                for op in ops:
+                    for g, w in ((op(a, other), op(e, other)), (op(other, a), op(other, e))):
+                        assert np.asarray(g).dtype == np.bool_ and g.shape == ()
+                        assert bool(g) == bool(w), (e, other)
+                for j in range(len(values)):
+                    for op in ops:
+                        assert bool(op(a, A[j])) == bool(op(e, base[j])), (e, base[j])
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.uint8, np.complex64])
 def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
     """More holders of a 0-d result than the test above (fuzz39): a memoryview and a DLPack

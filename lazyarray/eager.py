@@ -33,6 +33,7 @@ from .cache import _state
 from .cuts import _LIVE
 from .fp_errors import fired
 from .graph import get_op
+from .graph.registry import OpKind
 from .graph.node import Node, _compiled, set_unkeyed_leaf_attrs
 from .graph.ops_elementwise import UFUNC_REFERENCE_CODE, reference_broadcasts
 from ._bind import FAST as _FAST
@@ -340,6 +341,24 @@ def run_now_any(node: Node) -> Node | None:
     if not node.inputs or node.size > limit:
         return None
     return _walk_and_run(node, limit)
+
+
+def one_op_now(node: Node) -> Node | None:
+    """An elementwise op whose inputs are all computed (buffers, views of them, scalars), run
+    now by its NumPy reference at any size, or None. For a value the caller evaluates at once
+    anyway (a masked write's mask and value, a mask a read needs): one NumPy call gives
+    NumPy's bits and costs no plan. nbody's `r[r > 0] = r[r > 0] ** -1.5` (10,000 elements)
+    ran a plan whose kernel called libm's scalar `pow` (~110 us; NumPy's SIMD loop ~25 us)."""
+    if (not LIMIT[0] or _state.busy or _state.stand_ins or not node.inputs
+            or node.op.kind is not OpKind.ELEMENTWISE):
+        return None
+    args = _leaf_values(node.inputs, reference_broadcasts(node.op))
+    if args is None:
+        return None
+    out = _run_one(node, args)
+    if out.shape != node.shape:
+        out = np.broadcast_to(out, node.shape)
+    return _leaf(node, out)
 
 
 def element(node: Node) -> Node | None:

@@ -1369,6 +1369,46 @@ binary_now(PyObject *op, PyObject *x, PyObject *y, NodeObject *nx, NodeObject *n
  * where that cannot differ from NumPy's loop: no NaN, not two zeros (their signs). Py_None
  * (borrowed) for the general path. Set by set_extrema_ops(). */
 static PyObject *MAXIMUM_OP, *MINIMUM_OP, *NEGATIVE_OP;
+enum { U_ABS, U_SQRT, U_SQUARE, U_FLOOR, U_CEIL, U_TRUNC, N_ELEMENT_UNARY };
+static PyObject *ELEMENT_UNARY_OP[N_ELEMENT_UNARY]; /* set_element_ops()'s optional OpDefs */
+
+/* op(x) for a float64 element of the at-once path, in C where the result is NumPy's bits and
+ * raises no flag: abs, floor, ceil, trunc exact; sqrt correctly rounded (a negative operand:
+ * NumPy's 'invalid', the general path); square a product (an overflow or underflow: the general
+ * path). `np.abs(t)`, `np.sqrt(t)` of an element took NumPy's ufunc call (~1.7 us). Py_None
+ * (borrowed) for the general path. */
+static PyObject *
+element_unary_f64(PyObject *op, PyObject *x)
+{
+    int which = -1;
+    for (int k = 0; k < N_ELEMENT_UNARY; k++)
+        if (op == ELEMENT_UNARY_OP[k])
+            which = k;
+    double a, r;
+    int eager = 0;
+    if (which < 0 || FLOAT64_DTYPE == NULL || EAGER_LIMIT == NULL ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0 || PyFloat_Check(x) ||
+        PyLong_Check(x) || !f64_operand(x, &a, &eager) || !eager)
+        return Py_None;
+    switch (which) {
+    case U_ABS: r = fabs(a); break;
+    case U_SQRT:
+        if (a < 0.0)
+            return Py_None;
+        r = sqrt(a);
+        break;
+    case U_SQUARE:
+        r = a * a;
+        if (isfinite(a) && (!isfinite(r) || (r == 0.0 ? a != 0.0 : r < DBL_MIN)))
+            return Py_None;
+        break;
+    case U_FLOOR: r = floor(a); break;
+    case U_CEIL: r = ceil(a); break;
+    default: r = trunc(a); break;
+    }
+    return leaf_array(PyFloat_FromDouble(r), FLOAT64_DTYPE);
+}
 
 static PyObject *
 element_extremum(PyObject *op, PyObject *x, PyObject *y)
@@ -1434,9 +1474,12 @@ element_negative(PyObject *x)
 static PyObject *
 py_set_element_ops(PyObject *module, PyObject *args)
 {
-    PyObject *maximum, *minimum, *negative;
-    if (!PyArg_ParseTuple(args, "OOO:set_element_ops", &maximum, &minimum, &negative))
+    PyObject *maximum, *minimum, *negative, *unary[N_ELEMENT_UNARY] = {NULL};
+    if (!PyArg_ParseTuple(args, "OOO|OOOOOO:set_element_ops", &maximum, &minimum, &negative,
+                          &unary[0], &unary[1], &unary[2], &unary[3], &unary[4], &unary[5]))
         return NULL;
+    for (int k = 0; k < N_ELEMENT_UNARY; k++)
+        Py_XSETREF(ELEMENT_UNARY_OP[k], Py_XNewRef(unary[k]));
     Py_XSETREF(MAXIMUM_OP, Py_NewRef(maximum));
     Py_XSETREF(MINIMUM_OP, Py_NewRef(minimum));
     Py_XSETREF(NEGATIVE_OP, Py_NewRef(negative));
@@ -1544,6 +1587,11 @@ try_unary(PyObject *op, PyObject *x)
         return Py_None;
     if (op == NEGATIVE_OP && op != NULL) {
         PyObject *out = element_negative(x);
+        if (out != Py_None)
+            return out;
+    }
+    else if (op != NULL && PyTuple_GET_SIZE(nx->shape) == 0) {
+        PyObject *out = element_unary_f64(op, x);
         if (out != Py_None)
             return out;
     }
@@ -5274,7 +5322,8 @@ static PyMethodDef module_methods[] = {
     {"install_matmul", py_install_matmul, METH_O,
      "install_matmul(fallback): Array's __matmul__ in C for two computed vectors."},
     {"set_element_ops", py_set_element_ops, METH_VARARGS,
-     "set_element_ops(maximum, minimum, negative): np.maximum/np.minimum/- of elements in C."},
+     "set_element_ops(maximum, minimum, negative[, abs, sqrt, square, floor, ceil, trunc]): "
+     "np.maximum/np.minimum/- (and these) of elements in C."},
     {"vector_dot", (PyCFunction)(void (*)(void))py_vector_dot, METH_FASTCALL,
      "vector_dot(x, y): the dot of two computed vectors at once, or None."},
     {"flip_view", py_flip_view, METH_O, "flip_view(x): x[::-1, ...] as a view, or None."},

@@ -203,6 +203,31 @@ def test_element_comparisons_and_abs_are_numpys(backend):
                         assert bool(op(a, A[j])) == bool(op(e, base[j])), (e, base[j])
 
 
+@pytest.mark.parametrize("name", ["abs", "sqrt", "square", "floor", "ceil", "trunc"])
+def test_element_unary_functions_are_numpys(backend, name):
+    """_trace.c's element_unary_f64: np.<ufunc>(e) and la.<fn>(e) of a float64 element in C
+    where that is NumPy's bits and flags (sqrt of a negative, square overflowing or
+    underflowing: the general path, NumPy's warning or error), against NumPy's own scalars."""
+    values = [0.0, -0.0, 2.25, -2.5, 1e-310, 1e-200, 1e200, -7.5, float("nan"), float("inf"),
+              float("-inf"), 2.0**52 + 0.5, -(2.0**53)]
+    base = np.array(values)
+    A = la.asarray(base.copy())
+    fn_np, fn_la = getattr(np, name), getattr(la, name)
+    for mode in ("ignore", "warn", "raise"):
+        for i, e in enumerate(base):
+            outcomes = []
+            for f, x in ((fn_np, e), (fn_np, A[i]), (fn_la, A[i])):
+                with np.errstate(all=mode), la.errstate(all=mode), warnings.catch_warnings(
+                        record=True) as seen:
+                    warnings.simplefilter("always")
+                    try:
+                        got = np.asarray(f(x)).tobytes()
+                    except FloatingPointError:
+                        got = "raised"
+                outcomes.append((got, sorted({type(w.message).__name__ for w in seen})))
+            assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0], (mode, e, outcomes)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.uint8, np.complex64])
 def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
     """More holders of a 0-d result than the test above (fuzz39): a memoryview and a DLPack

@@ -228,6 +228,41 @@ def test_element_unary_functions_are_numpys(backend, name):
             assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0], (mode, e, outcomes)
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+def test_integer_element_operators_and_comparisons_are_numpys(backend, dtype):
+    """_trace.c's int_element_operator and element_compare's integer side: & | ^ << >> // % and
+    the six comparisons of int32/int64 elements and Python ints, as NumPy's scalars compute them
+    (wrapping, shifts by negative counts and past the width, floor division and modulo by
+    negative divisors), NumPy's warnings for a division by zero and MIN // -1 (the Python
+    methods), NumPy's OverflowError for a Python int the dtype cannot hold, forward and reflected."""
+    info = np.iinfo(dtype)
+    values = [0, 1, -1, 7, -7, 3, 100, info.max, info.min, info.min + 1]
+    others = values + [2, -3, 31, 32, 63, 64, 65, -64, 2**31, -(2**31) - 1, 2**40]
+    base = np.array(values, dtype=dtype)
+    A = la.asarray(base.copy())
+    ops = ["&", "|", "^", "<<", ">>", "//", "%", "<", "<=", ">", ">=", "==", "!="]
+
+    def outcome(expr, x, y):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                got = eval(f"x {expr} y")
+                got = (np.asarray(got).dtype.str, np.asarray(got).tobytes())
+            except (OverflowError, ZeroDivisionError, ValueError) as exc:
+                got = next(k.__name__ for k in (OverflowError, ZeroDivisionError, ValueError)
+                           if isinstance(exc, k))
+        return got, sorted({type(w.message).__name__ for w in seen})
+
+    for i, e in enumerate(base):
+        for j, f in enumerate(base):
+            for expr in ops:
+                assert outcome(expr, A[i], A[j]) == outcome(expr, e, f), (e, expr, f)
+        for other in others:
+            for expr in ops:
+                assert outcome(expr, A[i], other) == outcome(expr, e, other), (e, expr, other)
+                assert outcome(expr, other, A[i]) == outcome(expr, other, e), (other, expr, e)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.uint8, np.complex64])
 def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
     """More holders of a 0-d result than the test above (fuzz39): a memoryview and a DLPack

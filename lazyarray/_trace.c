@@ -1124,7 +1124,8 @@ int_element_arithmetic(int which, PyObject *x, PyObject *y)
  * negative value shifted right); floor division and modulo take the divisor's sign. A division
  * by zero and MIN // -1 (NumPy's warnings) take the Python method, as does anything else. Set by
  * install_int_operators(). */
-enum { I_AND, I_OR, I_XOR, I_LSHIFT, I_RSHIFT, I_FLOORDIV, I_MOD, N_INT_OPERATORS };
+enum { I_AND, I_OR, I_XOR, I_LSHIFT, I_RSHIFT, I_FLOORDIV, I_MOD, I_POW, N_INT_OPERATORS };
+static PyObject *TWO_C; /* the Python int 2 (float_element_square) */
 static int set_array_method(PyMethodDef *def, const char *name);
 static int installed(void);
 static PyObject *INT_FALLBACK[N_INT_OPERATORS][2];
@@ -1159,6 +1160,14 @@ int_element_operator(int which, PyObject *x, PyObject *y)
     case I_RSHIFT:
         r = (unsigned long long)(b < 0 || b >= bits ? (a < 0 ? -1 : 0) : a >> b);
         break;
+    case I_POW: /* wrapping, by squaring; a negative exponent: NumPy's ValueError */
+        if (b < 0)
+            return Py_None;
+        r = 1;
+        for (unsigned long long base = ua, e = ub; e; e >>= 1, base *= base)
+            if (e & 1)
+                r *= base;
+        break;
     default: {
         if (b == 0 || (a == min && b == -1))
             return Py_None; /* (NumPy's warnings: the Python method) */
@@ -1172,11 +1181,36 @@ int_element_operator(int which, PyObject *x, PyObject *y)
     return leaf_array(PyLong_FromLongLong(value), dtype);
 }
 
+/* `e ** 2` of a float64 element: the correctly rounded square NumPy's scalar power gives (an
+ * overflow or underflow: the general path, NumPy's warning); Py_None otherwise. */
+static PyObject *
+float_element_square(PyObject *x, PyObject *y)
+{
+    double a, r;
+    int eager = 0;
+    if (!(PyLong_CheckExact(y) || PyFloat_CheckExact(y)) || PyObject_RichCompareBool(y, TWO_C, Py_EQ) != 1 ||
+        PyFloat_Check(x) || PyLong_Check(x) || !f64_operand(x, &a, &eager) || !eager ||
+        EAGER_LIMIT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    r = a * a;
+    if (isfinite(a) && (!isfinite(r) || (r == 0.0 ? a != 0.0 : r < DBL_MIN)))
+        return Py_None;
+    return leaf_array(PyFloat_FromDouble(r), FLOAT64_DTYPE);
+}
+
 static PyObject *
 int_operator(int which, int reflected, PyObject *self, PyObject *other)
 {
     if (!installed())
         return NULL;
+    if (which == I_POW && !reflected && FLOAT64_DTYPE != NULL) {
+        PyObject *out = float_element_square(self, other);
+        if (out != Py_None)
+            return out;
+    }
     PyObject *out = reflected ? int_element_operator(which, other, self)
                               : int_element_operator(which, self, other);
     if (out != Py_None)
@@ -1201,6 +1235,7 @@ INT_OPERATOR_METHODS(lshift, I_LSHIFT)
 INT_OPERATOR_METHODS(rshift, I_RSHIFT)
 INT_OPERATOR_METHODS(floordiv, I_FLOORDIV)
 INT_OPERATOR_METHODS(mod, I_MOD)
+INT_OPERATOR_METHODS(pow, I_POW)
 
 static PyMethodDef int_operator_methods[N_INT_OPERATORS][2] = {
     {{"__and__", and_int_forward, METH_O, "self & other"},
@@ -1217,9 +1252,11 @@ static PyMethodDef int_operator_methods[N_INT_OPERATORS][2] = {
      {"__rfloordiv__", floordiv_int_reflected, METH_O, "other // self"}},
     {{"__mod__", mod_int_forward, METH_O, "self % other"},
      {"__rmod__", mod_int_reflected, METH_O, "other % self"}},
+    {{"__pow__", pow_int_forward, METH_O, "self ** other"},
+     {"__rpow__", pow_int_reflected, METH_O, "other ** self"}},
 };
 
-/* install_int_operators(): Array's & | ^ << >> // % (and reflected) become the C methods above,
+/* install_int_operators(): Array's & | ^ << >> // % ** (and reflected) become the C methods above,
  * each with Array's present (Python) method as its fallback. After install_methods(). */
 static PyObject *
 py_install_int_operators(PyObject *module, PyObject *unused)
@@ -1228,6 +1265,8 @@ py_install_int_operators(PyObject *module, PyObject *unused)
         PyErr_SetString(PyExc_RuntimeError, "install_int_operators: install() first");
         return NULL;
     }
+    if (TWO_C == NULL && (TWO_C = PyLong_FromLong(2)) == NULL)
+        return NULL;
     for (int i = 0; i < N_INT_OPERATORS; i++)
         for (int r = 0; r < 2; r++) {
             PyMethodDef *def = &int_operator_methods[i][r];

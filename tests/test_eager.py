@@ -203,7 +203,7 @@ def test_element_comparisons_and_abs_are_numpys(backend):
                         assert bool(op(a, A[j])) == bool(op(e, base[j])), (e, base[j])
 
 
-@pytest.mark.parametrize("name", ["abs", "sqrt", "square", "floor", "ceil", "trunc"])
+@pytest.mark.parametrize("name", ["abs", "sqrt", "square", "floor", "ceil", "trunc", "** 2"])
 def test_element_unary_functions_are_numpys(backend, name):
     """_trace.c's element_unary_f64: np.<ufunc>(e) and la.<fn>(e) of a float64 element in C
     where that is NumPy's bits and flags (sqrt of a negative, square overflowing or
@@ -212,7 +212,10 @@ def test_element_unary_functions_are_numpys(backend, name):
               float("-inf"), 2.0**52 + 0.5, -(2.0**53)]
     base = np.array(values)
     A = la.asarray(base.copy())
-    fn_np, fn_la = getattr(np, name), getattr(la, name)
+    if name == "** 2":  # (the operator: NumPy's scalar power, `e ** 2` of an element)
+        fn_np = fn_la = lambda x: x ** 2
+    else:
+        fn_np, fn_la = getattr(np, name), getattr(la, name)
     for mode in ("ignore", "warn", "raise"):
         for i, e in enumerate(base):
             outcomes = []
@@ -240,7 +243,7 @@ def test_integer_element_operators_and_comparisons_are_numpys(backend, dtype):
     others = values + [2, -3, 31, 32, 63, 64, 65, -64, 2**31, -(2**31) - 1, 2**40]
     base = np.array(values, dtype=dtype)
     A = la.asarray(base.copy())
-    ops = ["&", "|", "^", "<<", ">>", "//", "%", "<", "<=", ">", ">=", "==", "!="]
+    ops = ["&", "|", "^", "<<", ">>", "//", "%", "**", "<", "<=", ">", ">=", "==", "!="]
 
     def outcome(expr, x, y):
         with warnings.catch_warnings(record=True) as seen:

@@ -142,11 +142,13 @@ def _untyped(fn):
 
 # "accumulates": float32 partial results may be carried in float64 (more accurate, same result dtype).
 # Integer sums and products wrap like NumPy's (through the prelude's unsigned helpers: no C overflow UB).
-SUM = _reduction("sum", np.sum, lambda dt: 0,
+# sum and prod call their ufunc's reduce: np.sum's Python wrapper was ~1.3 us of an at-once sum of
+# (4, 5, 5, 1, 6) float32 (lenet's window, 3.9 us in all); for arrays the two are one call.
+SUM = _reduction("sum", np.add.reduce, lambda dt: 0,
                  {"f": "{acc} = {acc} + {0}", "b": "{acc} = {acc} | {0}",
                   "*": "{acc} = la_add_{S}({acc}, {0})"}, ("linear", "accumulates"), _sum_vjp,
                  fold=np.add)
-PROD = _reduction("prod", np.prod, lambda dt: 1,
+PROD = _reduction("prod", np.multiply.reduce, lambda dt: 1,
                   {"f": "{acc} = {acc} * {0}", "b": "{acc} = {acc} & {0}",
                    "*": "{acc} = la_mul_{S}({acc}, {0})"}, ("accumulates",), _prod_vjp,
                   fold=np.multiply)

@@ -184,6 +184,40 @@ def test_a_reduction_of_a_large_product_runs_as_one_plan_on_c(backend, backend_d
         np.testing.assert_allclose(got[:, i, j, :], want, rtol=1e-5)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.bool_])
+def test_a_reduction_of_an_at_once_leaf_runs_directly(backend, backend_does, monkeypatch,
+                                                      dtype):
+    """lenet's `np.sum(p, axis=(1, 2, 3))` of the at-once window product p: the result is
+    computed in `_reduce` (eager.reduce_now), not through the Array's rule (`run_now`); the
+    same leaf, dtype and bits as that path gives (NumPy's), and NumPy's overflow warning."""
+    from lazyarray import eager
+
+    array_module = sys.modules["lazyarray.array"]  # (`lazyarray.array` is also la.array)
+    x_np = (np.random.default_rng(6).random((4, 9, 9, 2)) * 100).astype(dtype)
+    x = la.array(x_np)
+    q = x[:, 1:4, 2:5, :] * x[:, 2:5, 1:4, :]  # an at-once leaf
+    assert not backend_does("eager") or _is_leaf(q)
+    calls = []
+    monkeypatch.setattr(array_module, "_run_now",
+                        lambda n, f=eager.run_now: calls.append(n) or f(n))
+    got = [la.sum(q, axis=(1, 2, 3)), la.prod(q[0:1], axis=0), la.max(q, axis=(1, 2)),
+           la.sum(q, axis=(1, 2, 3), dtype=np.float64)]
+    assert not backend_does("eager") or (_is_leaf(got[0]) and not any(
+        c.op.name == "sum" and c.inputs[0] is q._node for c in calls))
+    q_np = x_np[:, 1:4, 2:5, :] * x_np[:, 2:5, 1:4, :]
+    want = [np.sum(q_np, axis=(1, 2, 3)), np.prod(q_np[0:1], axis=0), np.max(q_np, axis=(1, 2)),
+            np.sum(q_np, axis=(1, 2, 3), dtype=np.float64)]
+    for g, w in zip(got, want):
+        g = np.asarray(g)
+        assert g.dtype == w.dtype and np.array_equal(g, w)
+    if dtype == np.float32:
+        big = la.array(np.full((4, 8), 3e38, np.float32))
+        r = big[:2] * 1.0  # an at-once leaf
+        with pytest.warns(RuntimeWarning, match="overflow"):
+            s = np.asarray(la.sum(r, axis=0))
+        assert s.dtype == np.float32 and np.isinf(s).all()
+
+
 def test_a_walk_gives_ufuncs_their_inputs_unbroadcast(backend, backend_does, monkeypatch):
     """An at-once walk over a graph with broadcast_to nodes (`x * (mass * mass.T)`, a (100, 100)
     intermediate under a (100,) sum) hands a ufunc op its inputs as they are (NumPy broadcasts

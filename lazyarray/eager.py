@@ -139,15 +139,24 @@ def run_candidate(node: Node) -> Node | None:
 
 
 def reduce_now(node: Node) -> Node | None:
-    """A small reduction of a leaf of this rule, computed now (lenet's `np.sum(p, axis=(1, 2,
-    3))` of the at-once window product `p`): `run_now`'s answer, without the tests this case
-    passes by its shape (such a leaf is an indexed read; a reduction is no view) nor the
-    Array's: ~2 us of an at-once sum. None where the rule is off or the result is large."""
-    x = node.inputs[0]
-    if (x.attrs is not EAGER_MARK or x.inputs or not LIMIT[0] or node.size > LIMIT[0]
-            or _state.busy or _state.stand_ins):
+    """A small reduction of a leaf of this rule or of a view of a computed buffer, computed now
+    (lenet's `np.sum(p, axis=(1, 2, 3))` of the at-once window product `p`, its pooling's
+    `np.max(x[:, 2*i:2*i+2, 2*j:2*j+2, :], axis=(1, 2))`): `run_now`'s answer, without the
+    tests this case passes by its shape (such an input is an indexed read; a reduction is no
+    view) nor the Array's: ~2 us of an at-once sum. None where the rule is off, the result is
+    large or the view's buffer is not computed (the general path walks it)."""
+    if not LIMIT[0] or node.size > LIMIT[0] or _state.busy or _state.stand_ins:
         return None
-    return _leaf(node, _run_one(node, [x.data]))
+    x = node.inputs[0]
+    if x.inputs:
+        data = view_value(x) if x.op.write_back is not None else None
+        if data is None:
+            return None
+    elif x.attrs is EAGER_MARK:
+        data = x.data
+    else:
+        return None
+    return _leaf(node, _run_one(node, [data]))
 
 
 def _walk_and_run(node: Node, limit: int) -> Node | None:

@@ -63,7 +63,8 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
         out_dtype = node.dtype
     shape = _reduced_shape(node.shape, axes, keepdims)
     out = _bind.primitive(op, (node,), (axes, bool(keepdims)), shape, out_dtype, site)
-    if node.attrs is _AT_ONCE and not node.inputs:  # an index loop's value: now, directly
+    if node.inputs and node.op.write_back is not None or (  # a view, or a leaf of the rule:
+            node.attrs is _AT_ONCE and not node.inputs):  # an index loop's value, now, directly
         done = _reduce_now(out)
         if done is not None:
             return Array(done)

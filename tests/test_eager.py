@@ -187,9 +187,10 @@ def test_a_reduction_of_a_large_product_runs_as_one_plan_on_c(backend, backend_d
 @pytest.mark.parametrize("dtype", [np.float32, np.int8, np.bool_])
 def test_a_reduction_of_an_at_once_leaf_runs_directly(backend, backend_does, monkeypatch,
                                                       dtype):
-    """lenet's `np.sum(p, axis=(1, 2, 3))` of the at-once window product p: the result is
-    computed in `_reduce` (eager.reduce_now), not through the Array's rule (`run_now`); the
-    same leaf, dtype and bits as that path gives (NumPy's), and NumPy's overflow warning."""
+    """lenet's `np.sum(p, axis=(1, 2, 3))` of the at-once window product p, and its pooling's
+    `np.max` of a window view: the result is computed in `_reduce` (eager.reduce_now), not
+    through the Array's rule (`run_now`); the same leaf, dtype and bits as that path gives
+    (NumPy's), and NumPy's overflow warning."""
     from lazyarray import eager
 
     array_module = sys.modules["lazyarray.array"]  # (`lazyarray.array` is also la.array)
@@ -201,12 +202,16 @@ def test_a_reduction_of_an_at_once_leaf_runs_directly(backend, backend_does, mon
     monkeypatch.setattr(array_module, "_run_now",
                         lambda n, f=eager.run_now: calls.append(n) or f(n))
     got = [la.sum(q, axis=(1, 2, 3)), la.prod(q[0:1], axis=0), la.max(q, axis=(1, 2)),
-           la.sum(q, axis=(1, 2, 3), dtype=np.float64)]
-    assert not backend_does("eager") or (_is_leaf(got[0]) and not any(
-        c.op.name == "sum" and c.inputs[0] is q._node for c in calls))
+           la.sum(q, axis=(1, 2, 3), dtype=np.float64), la.max(x[:, 2:4, 4:6, :], axis=(1, 2)),
+           la.min(x[1, ::2], axis=0)]  # (views of a computed buffer: lenet's pooling)
+    direct = [c for c in calls if c.op.name in ("sum", "prod", "max", "min") and (
+        c.inputs[0] is q._node or c.inputs[0].op.write_back is not None)]  # (no cast between)
+    assert not backend_does("eager") or (
+        _is_leaf(got[0]) and _is_leaf(got[4]) and _is_leaf(got[5]) and not direct)
     q_np = x_np[:, 1:4, 2:5, :] * x_np[:, 2:5, 1:4, :]
     want = [np.sum(q_np, axis=(1, 2, 3)), np.prod(q_np[0:1], axis=0), np.max(q_np, axis=(1, 2)),
-            np.sum(q_np, axis=(1, 2, 3), dtype=np.float64)]
+            np.sum(q_np, axis=(1, 2, 3), dtype=np.float64),
+            np.max(x_np[:, 2:4, 4:6, :], axis=(1, 2)), np.min(x_np[1, ::2], axis=0)]
     for g, w in zip(got, want):
         g = np.asarray(g)
         assert g.dtype == w.dtype and np.array_equal(g, w)

@@ -157,9 +157,11 @@ PROD = _reduction("prod", np.multiply.reduce, lambda dt: 1,
                   fold=np.multiply)
 # "order_free": the fold order can change at most which of equal extremes (+0 or -0) or which NaN
 # payload is the result (a backend may fold in any order it likes, e.g. in more lanes).
-MAX = _reduction("max", _untyped(np.maximum.reduce), _max_identity, {"*": "{acc} = la_max_{S}({acc}, {0})"},
+MAX = _reduction("max", _untyped(np.maximum.reduce), _max_identity,
+                 {"*": "{acc} = la_max_{S}({acc}, {0})"},
                  ("needs_nonempty", "order_free"), _extremum_vjp)
-MIN = _reduction("min", _untyped(np.minimum.reduce), _min_identity, {"*": "{acc} = la_min_{S}({acc}, {0})"},
+MIN = _reduction("min", _untyped(np.minimum.reduce), _min_identity,
+                 {"*": "{acc} = la_min_{S}({acc}, {0})"},
                  ("needs_nonempty", "order_free"), _extremum_vjp)
 ANY = _reduction("any", _untyped(np.any), lambda dt: False, {"*": "{acc} = {acc} || {0}"},
                  ("order_free",))

@@ -557,7 +557,7 @@ class CKernelPrinter(KernelPrinter):
         for _ in inner:
             self.close()
 
-    # --- column reductions (`folds_columns`) -------------------------------------------------------
+    # --- column reductions (`folds_columns`) ------------------------------------------------------
     def emit_column_stages(self) -> None:
         """The last kept dim in blocks of COLUMN_BLOCK (within the thread's chunk when it is the
         parallel dim): the block's accumulators, the reduced loops with the block's vector loop

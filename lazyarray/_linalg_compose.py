@@ -129,7 +129,9 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Array
     return out.reshape(v.shape[:-2] + (1, 1)) if keepdims else out
 
 
-_NUMPY_DOT: list[Any] = []
+# numpy.dot as lazyarray has it (numpy_shapes.dot, whose module imports this one: it puts its
+# dot here)
+NUMPY_DOT: list[Any] = []
 
 
 def _dot_norm(v: Array) -> Array:
@@ -137,10 +139,7 @@ def _dot_norm(v: Array) -> Array:
     root of the flattened array's dot with itself, as numpy.linalg.norm computes it (BLAS's dot:
     NumPy's bits, where a sum of squares differs in the last ones; one call, at once for small
     arrays). Integers and bools as float64, complex as the real and imaginary parts' dots."""
-    if not _NUMPY_DOT:
-        from .numpy_shapes import dot  # (numpy_shapes imports this module)
-        _NUMPY_DOT.append(dot)
-    dot = _NUMPY_DOT[0]
+    dot = NUMPY_DOT[0]
     if v.dtype.kind not in "fc":
         v = ew.astype(v, dtypes.float64)
     flat = v if v.ndim == 1 else v.reshape(-1)

@@ -1201,6 +1201,47 @@ float_element_square(PyObject *x, PyObject *y)
     return leaf_array(PyFloat_FromDouble(r), FLOAT64_DTYPE);
 }
 
+/* `a // b` or `a % b` of float64 elements and Python numbers: NumPy's npy_divmod (fmod, then
+ * the quotient snapped to an integer, signs as Python's), for finite operands, a nonzero divisor
+ * and results that raise no flag but inexact (an overflow, a subnormal: the general path). */
+static PyObject *
+float_element_divmod(int which, PyObject *x, PyObject *y)
+{
+    double a, b;
+    int eager = 0;
+    if (FLOAT64_DTYPE == NULL || EAGER_LIMIT == NULL ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0 || !f64_operand(x, &a, &eager) ||
+        !f64_operand(y, &b, &eager) || !eager || !isfinite(a) || !isfinite(b) || b == 0.0)
+        return Py_None;
+    double mod = fmod(a, b), diff = a - mod, div = diff / b, floordiv;
+    if (!isfinite(div) || (diff != 0.0 && fabs(diff) < DBL_MIN) ||
+        (div != 0.0 && fabs(div) < DBL_MIN))
+        return Py_None;
+    if (mod != 0.0) {
+        if ((b < 0) != (mod < 0)) {
+            mod += b;
+            div -= 1.0;
+        }
+    }
+    else
+        mod = copysign(0.0, b);
+    if (div != 0.0) {
+        floordiv = floor(div);
+        if (div - floordiv > 0.5)
+            floordiv += 1.0;
+    }
+    else {
+        double q = a / b;
+        if (q != 0.0 && fabs(q) < DBL_MIN)
+            return Py_None; /* (NumPy's a / b there: an underflow) */
+        floordiv = copysign(0.0, q);
+    }
+    if (mod != 0.0 && fabs(mod) < DBL_MIN)
+        return Py_None;
+    return leaf_array(PyFloat_FromDouble(which == I_FLOORDIV ? floordiv : mod), FLOAT64_DTYPE);
+}
+
 static PyObject *
 int_operator(int which, int reflected, PyObject *self, PyObject *other)
 {
@@ -1208,6 +1249,12 @@ int_operator(int which, int reflected, PyObject *self, PyObject *other)
         return NULL;
     if (which == I_POW && !reflected && FLOAT64_DTYPE != NULL) {
         PyObject *out = float_element_square(self, other);
+        if (out != Py_None)
+            return out;
+    }
+    if (which == I_FLOORDIV || which == I_MOD) {
+        PyObject *out = reflected ? float_element_divmod(which, other, self)
+                                  : float_element_divmod(which, self, other);
         if (out != Py_None)
             return out;
     }

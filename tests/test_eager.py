@@ -231,6 +231,38 @@ def test_element_unary_functions_are_numpys(backend, name):
             assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0], (mode, e, outcomes)
 
 
+def test_float_element_floor_division_and_remainder_are_numpys(backend):
+    """_trace.c's float_element_divmod: `a // b` and `a % b` of float64 elements and Python
+    numbers as NumPy's npy_divmod computes them (signs of zeros, negative divisors, quotients
+    snapped to integers), and NumPy's warnings or errors through the general path for a zero
+    divisor, infinities, NaN, overflow and subnormal results, forward and reflected."""
+    values = [0.0, -0.0, 1.0, -1.0, 7.5, -7.5, 0.1, 3.0, 1e308, -1e308, 1e-308, 5e-324,
+              float("inf"), float("nan"), 2.0**53, 0.3]
+    base = np.array(values)
+    A = la.asarray(base.copy())
+
+    def outcome(expr, x, y, mode):
+        with np.errstate(all=mode), la.errstate(all=mode), warnings.catch_warnings(
+                record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                got = np.asarray(eval(f"x {expr} y")).tobytes()
+            except (FloatingPointError, ZeroDivisionError) as exc:
+                got = type(exc).__name__
+        return got, sorted({type(w.message).__name__ for w in seen})
+
+    for mode in ("ignore", "warn", "raise"):
+        for i, e in enumerate(base):
+            for j, f in enumerate(base):
+                for expr in ("//", "%"):
+                    assert outcome(expr, A[i], A[j], mode) == outcome(expr, e, f, mode), (
+                        e, expr, f, mode)
+            for other in (2, -3, 0.25, -0.5):
+                for expr in ("//", "%"):
+                    assert outcome(expr, A[i], other, mode) == outcome(expr, e, other, mode)
+                    assert outcome(expr, other, A[i], mode) == outcome(expr, other, e, mode)
+
+
 @pytest.mark.parametrize("dtype", [np.int64, np.int32])
 def test_integer_element_operators_and_comparisons_are_numpys(backend, dtype):
     """_trace.c's int_element_operator and element_compare's integer side: & | ^ << >> // % and

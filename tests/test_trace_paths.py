@@ -199,7 +199,6 @@ def test_views_get_their_keys_when_asked_and_the_python_paths_keys():
     np.testing.assert_array_equal(np.asarray(compiled[4]), np.arange(120.0).reshape(10, 12)[1, :5])
 
 
-@needs_compiled
 def test_sites_of_many_statements_of_one_function_are_each_their_own_line():
     """graph/_node.c caches a site per (code, instruction) in sets of two ways: 400 statements
     of one function, run three times, each report its own line (hits and evictions alike)."""
@@ -217,6 +216,7 @@ def test_sites_of_many_statements_of_one_function_are_each_their_own_line():
                 assert a._node.site == ("sites_of_many_statements.py", k + 3), (k, a._node.site)
 
 
+@needs_compiled
 def test_the_compiled_path_is_in_use():
     assert graph_node.COMPILED and la.cache_info().tracing == "compiled"
     a = la.ones(4, dtype=la.float32)

@@ -1413,7 +1413,9 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
      * costs more than their ~1000 elements; any other layout, ~256 */
     int dense = dims[0] == 1 && (xs[1] == 8 || xs[1] == 0) && (ys[1] == 8 || ys[1] == 0) &&
                 (xs[1] | ys[1]) != 0;
-    if (dims[0] * dims[1] > (dense ? SMALL_DENSE_LOOP : SMALL_LOOP))
+    /* (one row of another stride, `alpha * np.flip(y[:k])`: a strided loop, ~1 ns an element,
+     * still below NumPy's call up to the dense bound) */
+    if (dims[0] * dims[1] > (dense || dims[0] == 1 ? SMALL_DENSE_LOOP : SMALL_LOOP))
         return Py_NewRef(Py_None);
     PyObject *out = NP_NEW_FROM_DESCR(NDARRAY_TYPE, Py_NewRef(FLOAT64_DTYPE), nd, dims + 2 - nd,
                                       NULL, NULL, 0, NULL);

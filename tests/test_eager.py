@@ -1591,8 +1591,9 @@ def test_vector_products_at_once_are_the_named_functions_bits(backend, dtype):
 @pytest.mark.parametrize("op", ["+", "-", "*", "/"])
 @pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_small_float64_ops_at_once_are_numpys_bits_and_warnings(backend, op):
-    """_trace.c's small_float_loop computes + - * / of float64 operands of at most 256 elements in
-    a C loop (NumPy's call costs more than the loop): NumPy's bits (signed zeros, infinities,
+    """_trace.c's small_float_loop computes + - * / of float64 operands of at most 256 elements
+    (1024 in one row of any stride) in a C loop (NumPy's call costs more than the loop): NumPy's
+    bits (signed zeros, infinities,
     subnormals, NaN) and warnings (a raised flag drops the loop's result for NumPy's call), for
     rows, reversed and stepped views, 2-d blocks and a 0-d operand, at sizes around the bound."""
     fn = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,

@@ -13,7 +13,9 @@ do, in the accumulator's dtype (float32 sums and products in float64).
                              result: ((lane0 + lane1) + lane2) + ... + lane7
 
 A column reduction (printer.py `folds_columns`: `x.sum(axis=0)`) has no lanes: each output is
-id + x0 + x1 + ... in the inner space's row-major order.
+id + x0 + x1 + ... in the inner space's row-major order. A float64 sum of float64 values
+(printer.py `folds_pairwise`) is NumPy's pairwise sum of the inner space's row-major values:
+NumPy's `add.reduce` over the last axis of a contiguous copy gives its bits.
 
 Which reductions replay (`replays`): those whose registry entry names the NumPy ufunc of its
 C combine (`OpDef.fold`: sum, prod) on real numbers; integer and bool reductions that no order
@@ -31,7 +33,7 @@ import numpy as np
 
 from ...graph.kernel_ir import Kernel, Reduce, Stage
 from .layout import plan_layout
-from .printer import folds_columns, lane_count
+from .printer import folds_columns, folds_pairwise, lane_count
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
@@ -59,6 +61,8 @@ def fold_rows(kernel: Kernel, stage: Stage, red: Reduce, rows: np.ndarray) -> np
         attrs = ((rows.ndim - 1,), False)
         return np.asarray(red.op.reference((rows,), attrs, red.dtype)).astype(red.dtype)
     identity = np.asarray(red.op.reduce_identity(acc_dt), acc_dt)
+    if _folds_pairwise(kernel, stage):  # NumPy's own pairwise order (printer.py emit_pairwise)
+        return np.add.reduce(np.ascontiguousarray(rows, acc_dt), axis=-1).astype(red.dtype)
     if _folds_columns(kernel):  # one accumulator per output: the row in order
         return _sequential(ufunc, rows.astype(acc_dt), identity).astype(red.dtype)
     n, lanes = _row_length(kernel), lane_count(stage)
@@ -79,6 +83,12 @@ def _row_length(kernel: Kernel) -> int:
     """The extent of the C kernel's innermost reduced loop (its collapsed last inner dim)."""
     lay = plan_layout(kernel)
     return lay.extents[-1] if lay.n_outer < len(lay.extents) else 1
+
+
+def _folds_pairwise(kernel: Kernel, stage: Stage) -> bool:
+    """Whether the C kernel sums this stage in NumPy's pairwise order (printer.py)."""
+    lay = plan_layout(kernel)
+    return not folds_columns(kernel, lay) and folds_pairwise(stage, len(lay.extents), lay.n_outer)
 
 
 @lru_cache(maxsize=256)

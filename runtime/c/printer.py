@@ -626,7 +626,7 @@ class CKernelPrinter(KernelPrinter):
         if self.lay.n_outer == self.rank:  # an empty inner space: a single element
             self.fold(n, stage, specs, self.lane_targets(accs, "0"), "0")
         elif folds_pairwise(stage, self.rank, self.lay.n_outer):
-            self.emit_pairwise(n, stage, accs)
+            self.emit_pairwise(n, stage, accs, specs)
         elif self.folds_kept_rows(n, stage):
             self.emit_inner_loops(n, stage)  # the row's values once, full vector width
             self.emit_lane_loops(n, stage, accs, specs, lanes, self.fold_kept)
@@ -724,47 +724,42 @@ class CKernelPrinter(KernelPrinter):
         self.close()
         self.close()
 
-    def emit_pairwise(self, n: int, stage: Stage, accs: list[str]) -> None:
-        """A float64 sum of one collapsed inner dim in NumPy's pairwise order (its
-        `pairwise_sum`: under 8 values one after another from 0; up to 128 in 8 lanes, the
-        lanes as ((0+1)+(2+3))+((4+5)+(6+7)), then the rest; above, the halves split at a
-        multiple of 8, summed apart and added), so the sum is NumPy's to the bit. The recursion
-        runs on a stack; each leaf's values are computed into a block first. Lane 0 takes the
-        result; the other lanes keep their identity, so emit_lane_combine adds +0.0 as
-        NumPy's reduction adds its initial 0.0."""
+    def emit_pairwise(self, n: int, stage: Stage, accs: list[str], specs) -> None:
+        """A float64 sum in NumPy's pairwise order (its `pairwise_sum`), over the inner dims in
+        row-major order, so the sum is NumPy's to the bit: under 8 values one after another
+        from 0; up to 128 in 8 lanes (a lane starts at -0.0, which adds exactly), the lanes as
+        ((0+1)+(2+3))+((4+5)+(6+7)), then the rest one by one; above, the halves split at a
+        multiple of 8, summed apart and added, the recursion on a stack. Lane 0 of the stage's
+        accumulators takes the result; the others keep their identity, so emit_lane_combine
+        adds +0.0 as NumPy's reduction adds its initial 0.0."""
         inner = list(range(self.lay.n_outer, self.rank))
-        i = f"i{inner[-1]}" if len(inner) == 1 else "pw_f"  # (several inner dims: flat, row-major)
-        extent = " * ".join(f"n{j}" for j in inner)
-        values = list(dict.fromkeys(r.value for r in stage.reduces))
+        flat = len(inner) > 1  # several inner dims: a flat row-major position, split per value
+        i = "pw_f" if flat else f"i{inner[0]}"
         kept = self.folds_kept_rows(n, stage)
         if kept:
             self.emit_inner_loops(n, stage)  # the row's values (and stores) once, in its workspace
-        self.emit(f"const int64_t pw_total = {extent};")
-        extent = "pw_total"
-        for pos in values:
-            self.emit(f"double pwv{pos}[{PAIRWISE_BLOCK}];")
+        fold = self.fold_kept if kept else self.fold
+        self.emit("const int64_t pw_total = " + " * ".join(f"n{j}" for j in inner) + ";")
 
-        def emit_values(lo: str, m: str) -> None:
-            self.open(self.serial_loop(i, f"({lo}) + ({m})", simd=True, start=lo))
-            if len(inner) > 1:  # the inner dims' indices of the flat position
-                rest = i
-                for j in reversed(inner):
-                    self.emit(f"const int64_t i{j} = {rest} % n{j};" if j != inner[0]
-                              else f"const int64_t i{j} = {rest};")
-                    rest = f"({rest} / n{j})"
-            names = {} if kept else self.emit_body(n, stage)
-            for pos in values:
-                value = f"ws{n}_{pos}[{self.row_position()}]" if kept else names[pos]
-                self.emit(f"pwv{pos}[{i} - ({lo})] = {value};")
-            self.close()
+        def position(expr: str) -> None:
+            self.emit(f"const int64_t {i} = {expr};")
+            rest = i
+            for j in reversed(inner) if flat else ():
+                self.emit(f"const int64_t i{j} = {rest} % n{j};" if j != inner[0]
+                          else f"const int64_t i{j} = {rest};")
+                rest = f"({rest} / n{j})"
 
-        self.open([f"if ({extent} < 8) {{"])
-        emit_values("0", extent)
-        for r, acc in zip(stage.reduces, accs):
+        def fold_into(targets: list[str], expr: str) -> None:
+            position(expr)
+            fold(n, stage, specs, [(t, None) for t in targets], self.flat_inner())
+
+        self.open(["if (pw_total < 8) {"])
+        for acc in accs:
             self.emit(f"double pws{acc} = 0.0;")
-            self.open([f"for (int64_t k = 0; k < {extent}; k++) {{"])
-            self.emit(f"pws{acc} = pws{acc} + pwv{r.value}[k];")
-            self.close()
+        self.open(["for (int64_t k = 0; k < pw_total; k++) {"])
+        fold_into([f"pws{acc}" for acc in accs], "k")
+        self.close()
+        for acc in accs:
             self.emit(f"{acc}_l[0] = pws{acc};")
         self.close()
         self.open(["else {"])
@@ -772,31 +767,29 @@ class CKernelPrinter(KernelPrinter):
         self.emit("int pw_ph[64], pw_sp = 1;")
         for acc in accs:
             self.emit(f"double pwl{acc}[64], pwg{acc} = 0.0;")
-        self.emit(f"pw_lo[0] = 0, pw_n[0] = {extent}, pw_ph[0] = 0;")
+        self.emit("pw_lo[0] = 0, pw_n[0] = pw_total, pw_ph[0] = 0;")
         self.open(["while (pw_sp > 0) {"])
         self.emit("const int pw_t = pw_sp - 1;")
         self.emit("const int64_t pw_a = pw_lo[pw_t], pw_m = pw_n[pw_t];")
         self.emit("const int64_t pw_h = pw_m / 2 - (pw_m / 2) % 8;")
         self.open([f"if (pw_m <= {PAIRWISE_BLOCK}) {{"])
-        emit_values("pw_a", "pw_m")
-        for r, acc in zip(stage.reduces, accs):
-            v = f"pwv{r.value}"
-            self.emit(f"double pwr{acc}[8];")
-            self.open(["for (int l = 0; l < 8; l++) {"])
-            self.emit(f"pwr{acc}[l] = {v}[l];")
-            self.close()
-            self.emit("int64_t k = 8;")
-            self.open(["for (; k < pw_m - pw_m % 8; k += 8) {"])
-            self.open(["#pragma omp simd", "for (int l = 0; l < 8; l++) {"])
-            self.emit(f"pwr{acc}[l] = pwr{acc}[l] + {v}[k + l];")
-            self.close()
-            self.close()
-            self.emit(f"double pw_res = ((pwr{acc}[0] + pwr{acc}[1]) + (pwr{acc}[2] + pwr{acc}[3]))"
-                      f" + ((pwr{acc}[4] + pwr{acc}[5]) + (pwr{acc}[6] + pwr{acc}[7]));")
-            self.open(["for (; k < pw_m; k++) {"])
-            self.emit(f"pw_res = pw_res + {v}[k];")
-            self.close()
-            self.emit(f"pwg{acc} = pw_res;")
+        for acc in accs:
+            self.emit(f"double pwr{acc}[8] = {{-0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0}};")
+        self.emit("int64_t k = 0;")
+        self.open(["for (; k + 8 <= pw_m; k += 8) {"])
+        self.open(["#pragma omp simd", "for (int l = 0; l < 8; l++) {"])
+        fold_into([f"pwr{acc}[l]" for acc in accs], "pw_a + k + l")
+        self.close()
+        self.close()
+        for acc in accs:
+            r = f"pwr{acc}"
+            self.emit(f"double pwe{acc} = (({r}[0] + {r}[1]) + ({r}[2] + {r}[3])) + (({r}[4] + "
+                      f"{r}[5]) + ({r}[6] + {r}[7]));")
+        self.open(["for (; k < pw_m; k++) {"])
+        fold_into([f"pwe{acc}" for acc in accs], "pw_a + k")
+        self.close()
+        for acc in accs:
+            self.emit(f"pwg{acc} = pwe{acc};")
         self.emit("pw_sp--;")
         self.close()
         self.open(["else if (pw_ph[pw_t] == 0) {"])

@@ -1116,19 +1116,20 @@ int_element_arithmetic(int which, PyObject *x, PyObject *y)
     return leaf_array(PyLong_FromLongLong(value), dtype);
 }
 
-/* --- integer element operators: `crc ^ b`, `k % 3`, `k >> 1` on int32/int64 elements ----------
- * Array's Python methods for & | ^ << >> // % took NumPy's ufunc call under the error state
+/* --- element operators: `crc ^ b`, `k % 3`, `k >> 1`, `e // 2.0`, `e ** 2` on elements ----------
+ * Array's Python methods for & | ^ << >> // % ** took NumPy's ufunc call under the error state
  * (~1.6 us, NumPy's scalars ~0.04). These C methods compute int32/int64 elements of the at-once
  * path and Python ints the dtype holds (int_element_arithmetic's operands) as NumPy's integer
  * loops do: wrapping; a shift by a negative count or past the width gives 0 (or -1 for a
  * negative value shifted right); floor division and modulo take the divisor's sign. A division
- * by zero and MIN // -1 (NumPy's warnings) take the Python method, as does anything else. Set by
- * install_int_operators(). */
-enum { I_AND, I_OR, I_XOR, I_LSHIFT, I_RSHIFT, I_FLOORDIV, I_MOD, I_POW, N_INT_OPERATORS };
+ * by zero, MIN // -1 and a negative exponent (NumPy's warnings and error) take the Python
+ * method, as does anything else; float64 elements' `//`, `%` (float_element_divmod) and `** 2`
+ * (float_element_square) too. Set by install_element_operators(). */
+enum { I_AND, I_OR, I_XOR, I_LSHIFT, I_RSHIFT, I_FLOORDIV, I_MOD, I_POW, N_ELEMENT_OPERATORS };
 static PyObject *TWO_C; /* the Python int 2 (float_element_square) */
 static int set_array_method(PyMethodDef *def, const char *name);
 static int installed(void);
-static PyObject *INT_FALLBACK[N_INT_OPERATORS][2];
+static PyObject *ELEMENT_FALLBACK[N_ELEMENT_OPERATORS][2];
 
 static PyObject *
 int_element_operator(int which, PyObject *x, PyObject *y)
@@ -1243,7 +1244,7 @@ float_element_divmod(int which, PyObject *x, PyObject *y)
 }
 
 static PyObject *
-int_operator(int which, int reflected, PyObject *self, PyObject *other)
+element_operator(int which, int reflected, PyObject *self, PyObject *other)
 {
     if (!installed())
         return NULL;
@@ -1263,28 +1264,28 @@ int_operator(int which, int reflected, PyObject *self, PyObject *other)
     if (out != Py_None)
         return out;
     PyObject *call[2] = {self, other};
-    return PyObject_Vectorcall(INT_FALLBACK[which][reflected], call, 2, NULL);
+    return PyObject_Vectorcall(ELEMENT_FALLBACK[which][reflected], call, 2, NULL);
 }
 
-#define INT_OPERATOR_METHODS(NAME, WHICH)                                        \
+#define ELEMENT_OPERATOR_METHODS(NAME, WHICH)                                        \
     static PyObject *NAME##_int_forward(PyObject *self, PyObject *other)          \
     {                                                                            \
-        return int_operator(WHICH, 0, self, other);                              \
+        return element_operator(WHICH, 0, self, other);                              \
     }                                                                            \
     static PyObject *NAME##_int_reflected(PyObject *self, PyObject *other)        \
     {                                                                            \
-        return int_operator(WHICH, 1, self, other);                              \
+        return element_operator(WHICH, 1, self, other);                              \
     }
-INT_OPERATOR_METHODS(and, I_AND)
-INT_OPERATOR_METHODS(or, I_OR)
-INT_OPERATOR_METHODS(xor, I_XOR)
-INT_OPERATOR_METHODS(lshift, I_LSHIFT)
-INT_OPERATOR_METHODS(rshift, I_RSHIFT)
-INT_OPERATOR_METHODS(floordiv, I_FLOORDIV)
-INT_OPERATOR_METHODS(mod, I_MOD)
-INT_OPERATOR_METHODS(pow, I_POW)
+ELEMENT_OPERATOR_METHODS(and, I_AND)
+ELEMENT_OPERATOR_METHODS(or, I_OR)
+ELEMENT_OPERATOR_METHODS(xor, I_XOR)
+ELEMENT_OPERATOR_METHODS(lshift, I_LSHIFT)
+ELEMENT_OPERATOR_METHODS(rshift, I_RSHIFT)
+ELEMENT_OPERATOR_METHODS(floordiv, I_FLOORDIV)
+ELEMENT_OPERATOR_METHODS(mod, I_MOD)
+ELEMENT_OPERATOR_METHODS(pow, I_POW)
 
-static PyMethodDef int_operator_methods[N_INT_OPERATORS][2] = {
+static PyMethodDef element_operator_methods[N_ELEMENT_OPERATORS][2] = {
     {{"__and__", and_int_forward, METH_O, "self & other"},
      {"__rand__", and_int_reflected, METH_O, "other & self"}},
     {{"__or__", or_int_forward, METH_O, "self | other"},
@@ -1303,24 +1304,24 @@ static PyMethodDef int_operator_methods[N_INT_OPERATORS][2] = {
      {"__rpow__", pow_int_reflected, METH_O, "other ** self"}},
 };
 
-/* install_int_operators(): Array's & | ^ << >> // % ** (and reflected) become the C methods above,
+/* install_element_operators(): Array's & | ^ << >> // % ** (and reflected) become the C methods above,
  * each with Array's present (Python) method as its fallback. After install_methods(). */
 static PyObject *
-py_install_int_operators(PyObject *module, PyObject *unused)
+py_install_element_operators(PyObject *module, PyObject *unused)
 {
     if (ARRAY == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "install_int_operators: install() first");
+        PyErr_SetString(PyExc_RuntimeError, "install_element_operators: install() first");
         return NULL;
     }
     if (TWO_C == NULL && (TWO_C = PyLong_FromLong(2)) == NULL)
         return NULL;
-    for (int i = 0; i < N_INT_OPERATORS; i++)
+    for (int i = 0; i < N_ELEMENT_OPERATORS; i++)
         for (int r = 0; r < 2; r++) {
-            PyMethodDef *def = &int_operator_methods[i][r];
+            PyMethodDef *def = &element_operator_methods[i][r];
             PyObject *fallback = PyObject_GetAttrString((PyObject *)ARRAY, def->ml_name);
             if (fallback == NULL)
                 return NULL;
-            Py_XSETREF(INT_FALLBACK[i][r], fallback);
+            Py_XSETREF(ELEMENT_FALLBACK[i][r], fallback);
             if (set_array_method(def, def->ml_name) < 0)
                 return NULL;
         }
@@ -5543,9 +5544,9 @@ static PyMethodDef module_methods[] = {
      "b = a[:, ::2]); the at-once path reads them directly where they do."},
     {"install_matmul", py_install_matmul, METH_O,
      "install_matmul(fallback): Array's __matmul__ in C for two computed vectors."},
-    {"install_int_operators", py_install_int_operators, METH_NOARGS,
-     "install_int_operators(): Array's & | ^ << >> // % of int32/int64 elements in C, the "
-     "present methods as fallbacks."},
+    {"install_element_operators", py_install_element_operators, METH_NOARGS,
+     "install_element_operators(): Array's & | ^ << >> // % ** of elements in C, the present "
+     "methods as fallbacks."},
     {"set_element_ops", py_set_element_ops, METH_VARARGS,
      "set_element_ops(maximum, minimum, negative[, abs, sqrt, square, floor, ceil, trunc]): "
      "np.maximum/np.minimum/- (and these) of elements in C."},

@@ -231,6 +231,24 @@ def test_element_unary_functions_are_numpys(backend, name):
             assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0], (mode, e, outcomes)
 
 
+@pytest.mark.parametrize("exponent", [1, 2, 3, 4])
+def test_float_powers_by_small_ints_are_numpys_power(backend, exponent):
+    """`x ** 3` of floats is a power (one rounding), not (x * x) * x (two: 1 ulp off NumPy's
+    for ~27% of values); `x ** 2` stays the exact square. The numpy backend gives NumPy's bits
+    (at once and lazily); the C backend's power is libm's, at most 1 ulp from NumPy's (which
+    may be SVML's here), equal for most values."""
+    x = np.random.default_rng(exponent).standard_normal(300) * 3.0
+    want = x ** exponent
+    for eager_size in (4096, 0):
+        with la.config(eager_size=eager_size):
+            got = np.asarray(la.asarray(x) ** exponent)
+        if backend == "numpy" or exponent <= 2:
+            assert got.tobytes() == want.tobytes()
+        else:
+            np.testing.assert_array_max_ulp(got, want, 1)
+            assert np.count_nonzero(got != want) < 0.1 * x.size
+
+
 def test_float_element_floor_division_and_remainder_are_numpys(backend):
     """_trace.c's float_element_divmod: `a // b` and `a % b` of float64 elements and Python
     numbers as NumPy's npy_divmod computes them (signs of zeros, negative divisors, quotients

@@ -444,16 +444,20 @@ def test_replayed_reductions_keep_their_bits_when_the_compiled_kernels_arrive(ba
 def test_float64_sums_are_numpys_pairwise_sums_bit_for_bit(shape, axis):
     """The C backend sums float64 values over trailing axes in NumPy's pairwise order
     (runtime/c/printer.py `emit_pairwise`, replayed by runtime/c/fold.py while the kernel
-    compiles): `np.sum`, a row sum, a sum of products and a mean give NumPy's bits, on the
-    tiered first run and on the compiled kernel alike."""
+    compiles): `np.sum`, a row sum, a sum of products and a mean give NumPy's bits, and a
+    product NumPy's in-order `multiply.reduce` (emit_sequential), on the tiered first run and on
+    the compiled kernel alike."""
     rng = np.random.default_rng(sum(shape))
     x = rng.standard_normal(shape) * 10.0 ** rng.integers(-5, 5, shape)
     x.flat[0] = -0.0
-    want = [np.sum(x, axis=axis), np.sum(x * x, axis=axis), np.mean(x, axis=axis)]
+    p = 1.0 + x * 1e-3
+    want = [np.sum(x, axis=axis), np.sum(x * x, axis=axis), np.mean(x, axis=axis),
+            np.prod(p, axis=axis)]
     with la.config(backend="c", eager_size=0):
         for _ in range(2):  # tiered (or compiled), then compiled once the compile is done
             X = la.asarray(x)
-            got = [la.sum(X, axis=axis), la.sum(X * X, axis=axis), la.mean(X, axis=axis)]
+            got = [la.sum(X, axis=axis), la.sum(X * X, axis=axis), la.mean(X, axis=axis),
+                   la.prod(la.asarray(p), axis=axis)]
             for g, w in zip(got, want):
                 assert np.asarray(g).tobytes() == np.asarray(w).tobytes(), (shape, axis)
             la.block_until_ready(got)

@@ -15,7 +15,8 @@ do, in the accumulator's dtype (float32 sums and products in float64).
 A column reduction (printer.py `folds_columns`: `x.sum(axis=0)`) has no lanes: each output is
 id + x0 + x1 + ... in the inner space's row-major order. A float64 sum of float64 values
 (printer.py `folds_pairwise`) is NumPy's pairwise sum of the inner space's row-major values:
-NumPy's `add.reduce` over the last axis of a contiguous copy gives its bits.
+NumPy's `add.reduce` over the last axis of a contiguous copy gives its bits; a float64 product
+(`folds_sequentially`) is one value after another from 1.0, NumPy's `multiply.reduce`.
 
 Which reductions replay (`replays`): those whose registry entry names the NumPy ufunc of its
 C combine (`OpDef.fold`: sum, prod) on real numbers; integer and bool reductions that no order
@@ -33,7 +34,7 @@ import numpy as np
 
 from ...graph.kernel_ir import Kernel, Reduce, Stage
 from .layout import plan_layout
-from .printer import folds_columns, folds_pairwise, lane_count
+from .printer import folds_columns, folds_pairwise, folds_sequentially, lane_count
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
@@ -63,6 +64,8 @@ def fold_rows(kernel: Kernel, stage: Stage, red: Reduce, rows: np.ndarray) -> np
     identity = np.asarray(red.op.reduce_identity(acc_dt), acc_dt)
     if _folds_pairwise(kernel, stage):  # NumPy's own pairwise order (printer.py emit_pairwise)
         return np.add.reduce(np.ascontiguousarray(rows, acc_dt), axis=-1).astype(red.dtype)
+    if _folds_sequentially(kernel, stage):  # in order from 1.0 (printer.py emit_sequential)
+        return np.multiply.reduce(np.ascontiguousarray(rows, acc_dt), axis=-1).astype(red.dtype)
     if _folds_columns(kernel):  # one accumulator per output: the row in order
         return _sequential(ufunc, rows.astype(acc_dt), identity).astype(red.dtype)
     n, lanes = _row_length(kernel), lane_count(stage)
@@ -89,6 +92,13 @@ def _folds_pairwise(kernel: Kernel, stage: Stage) -> bool:
     """Whether the C kernel sums this stage in NumPy's pairwise order (printer.py)."""
     lay = plan_layout(kernel)
     return not folds_columns(kernel, lay) and folds_pairwise(stage, len(lay.extents), lay.n_outer)
+
+
+def _folds_sequentially(kernel: Kernel, stage: Stage) -> bool:
+    """Whether the C kernel multiplies this stage's values in order (printer.py)."""
+    lay = plan_layout(kernel)
+    return (not folds_columns(kernel, lay)
+            and folds_sequentially(stage, len(lay.extents), lay.n_outer))
 
 
 @lru_cache(maxsize=256)

@@ -119,6 +119,15 @@ def folds_pairwise(stage: Stage, rank: int, n_outer: int) -> bool:
         and np.dtype(stage.exprs[r.value].dtype) == _F64 for r in stage.reduces)
 
 
+def folds_sequentially(stage: Stage, rank: int, n_outer: int) -> bool:
+    """Whether a C reduction stage multiplies one value after another (`emit_sequential`):
+    every reduction a float64 product of float64 values, NumPy's `multiply.reduce`, which
+    folds in order (no pairwise product). `runtime/c/fold.py` replays it."""
+    return rank > n_outer and bool(stage.reduces) and all(
+        r.op.fold is np.multiply and np.dtype(r.dtype) == _F64
+        and np.dtype(stage.exprs[r.value].dtype) == _F64 for r in stage.reduces)
+
+
 def folds_columns(kernel: Kernel, lay: KernelLayout) -> bool:
     """Whether the C kernel folds its reduction column-wise: the reduced loops outside, and
     inside them a vector loop over a block of the last kept dim, one accumulator per output.
@@ -627,6 +636,8 @@ class CKernelPrinter(KernelPrinter):
             self.fold(n, stage, specs, self.lane_targets(accs, "0"), "0")
         elif folds_pairwise(stage, self.rank, self.lay.n_outer):
             self.emit_pairwise(n, stage, accs, specs)
+        elif folds_sequentially(stage, self.rank, self.lay.n_outer):
+            self.emit_sequential(n, stage, accs, specs)
         elif self.folds_kept_rows(n, stage):
             self.emit_inner_loops(n, stage)  # the row's values once, full vector width
             self.emit_lane_loops(n, stage, accs, specs, lanes, self.fold_kept)
@@ -724,14 +735,11 @@ class CKernelPrinter(KernelPrinter):
         self.close()
         self.close()
 
-    def emit_pairwise(self, n: int, stage: Stage, accs: list[str], specs) -> None:
-        """A float64 sum in NumPy's pairwise order (its `pairwise_sum`), over the inner dims in
-        row-major order, so the sum is NumPy's to the bit: under 8 values one after another
-        from 0; up to 128 in 8 lanes (a lane starts at -0.0, which adds exactly), the lanes as
-        ((0+1)+(2+3))+((4+5)+(6+7)), then the rest one by one; above, the halves split at a
-        multiple of 8, summed apart and added, the recursion on a stack. Lane 0 of the stage's
-        accumulators takes the result; the others keep their identity, so emit_lane_combine
-        adds +0.0 as NumPy's reduction adds its initial 0.0."""
+    def row_folder(self, n: int, stage: Stage, specs):
+        """`fold_into(targets, position)`: the statements that fold the stage's values at flat
+        row-major `position` of its inner dims into `targets` (one per reduction), the inner
+        dims' indices split from it; the row's workspace emitted first where the stage keeps
+        one. Declares `pw_total`, the row's length. For emit_pairwise and emit_sequential."""
         inner = list(range(self.lay.n_outer, self.rank))
         flat = len(inner) > 1  # several inner dims: a flat row-major position, split per value
         i = "pw_f" if flat else f"i{inner[0]}"
@@ -741,17 +749,37 @@ class CKernelPrinter(KernelPrinter):
         fold = self.fold_kept if kept else self.fold
         self.emit("const int64_t pw_total = " + " * ".join(f"n{j}" for j in inner) + ";")
 
-        def position(expr: str) -> None:
+        def fold_into(targets: list[str], expr: str) -> None:
             self.emit(f"const int64_t {i} = {expr};")
             rest = i
             for j in reversed(inner) if flat else ():
                 self.emit(f"const int64_t i{j} = {rest} % n{j};" if j != inner[0]
                           else f"const int64_t i{j} = {rest};")
                 rest = f"({rest} / n{j})"
-
-        def fold_into(targets: list[str], expr: str) -> None:
-            position(expr)
             fold(n, stage, specs, [(t, None) for t in targets], self.flat_inner())
+        return fold_into
+
+    def emit_sequential(self, n: int, stage: Stage, accs: list[str], specs) -> None:
+        """A float64 product one value after another from 1.0 in row-major order, NumPy's
+        `multiply.reduce`: its bits. Lane 0 takes it; the others keep their 1.0."""
+        fold_into = self.row_folder(n, stage, specs)
+        for acc in accs:
+            self.emit(f"double pwq{acc} = 1.0;")
+        self.open(["for (int64_t k = 0; k < pw_total; k++) {"])
+        fold_into([f"pwq{acc}" for acc in accs], "k")
+        self.close()
+        for acc in accs:
+            self.emit(f"{acc}_l[0] = pwq{acc};")
+
+    def emit_pairwise(self, n: int, stage: Stage, accs: list[str], specs) -> None:
+        """A float64 sum in NumPy's pairwise order (its `pairwise_sum`), over the inner dims in
+        row-major order, so the sum is NumPy's to the bit: under 8 values one after another
+        from 0; up to 128 in 8 lanes (a lane starts at -0.0, which adds exactly), the lanes as
+        ((0+1)+(2+3))+((4+5)+(6+7)), then the rest one by one; above, the halves split at a
+        multiple of 8, summed apart and added, the recursion on a stack. Lane 0 of the stage's
+        accumulators takes the result; the others keep their identity, so emit_lane_combine
+        adds +0.0 as NumPy's reduction adds its initial 0.0."""
+        fold_into = self.row_folder(n, stage, specs)
 
         self.open(["if (pw_total < 8) {"])
         for acc in accs:

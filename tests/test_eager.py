@@ -207,6 +207,23 @@ def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
         assert np.array_equal(got, np.asarray(want)), (got, want)
 
 
+def test_a_pickled_element_stays_numpys_scalar(backend):
+    """An element or a 0-d result pickled and loaded is still NumPy's scalar (`_view` False):
+    `q /= 2.0` of an int element rebinds q to a float, as NumPy's int64 does, where an int 0-d
+    array raises the in-place casting error (fuzz40's seed 150230); a pickled 0-d array stays
+    one."""
+    import pickle
+    A = la.asarray(np.arange(5))
+    for q, want in ((A[2], np.int64(2)), (A[1] + A[2], np.int64(3)), (A[3:4].sum(), np.int64(3))):
+        q, want = pickle.loads(pickle.dumps(q)), pickle.loads(pickle.dumps(want))
+        q /= 2.0
+        want /= 2.0
+        assert np.asarray(q).dtype == want.dtype and float(q) == float(want)
+    z = pickle.loads(pickle.dumps(la.asarray(np.array(3))))
+    with pytest.raises(TypeError):  # (NumPy's UFuncTypeError)
+        z /= 2.0
+
+
 def test_an_op_on_an_indexed_read_runs_at_once(backend, backend_does):
     A = la.asarray(np.arange(12.0).reshape(3, 4))
     d = A[1, 2] * 2.0 - A[0, 1]

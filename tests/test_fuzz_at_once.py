@@ -19,6 +19,7 @@ A failing program prints as code that runs as it is (with `IN0`, `IN1`... its in
 from __future__ import annotations
 
 import contextlib
+import pickle
 import sys
 import time
 import warnings
@@ -45,6 +46,8 @@ ERRSTATES = ({}, {}, {}, {"divide": "raise"}, {"over": "raise"}, {"invalid": "ig
 
 # Seeds from here on make programs with the view forms too (Generator.view_forms)
 VIEW_FORMS_FROM = 110_000
+# and from here on the recycled views' and elements' forms (Generator.ring_forms, fuzz40)
+RING_FORMS_FROM = 150_000
 
 # --- programs ----------------------------------------------------------------------------------------
 @dataclass
@@ -107,6 +110,10 @@ class Generator:
         # the view chains, kept 0-d values and exports (fuzz39): seeds from VIEW_FORMS_FROM on,
         # so that the seeds before it (KNOWN's) make the programs they made
         self.view_forms = seed >= VIEW_FORMS_FROM
+        # index loops over views and elements dropped at once, held ones, root rebinds, lazy
+        # blocks, cuts, clear_caches, pickles, F-ordered/strided/reversed roots (fuzz40: the
+        # element and view rings of lazyarray/_trace.c, stop 39)
+        self.ring_forms = seed >= RING_FORMS_FROM
 
     # ---- the program's values
     def arrays(self, ndim=None):
@@ -281,6 +288,109 @@ class Generator:
             return f"{self.new_name('E')} = {self.pick(('export', 'dlpack'))}({what})"
         return f"{self.new_name()} = {self.expression()}"
 
+    # ---- the rings' forms (ring_forms: lazyarray/_trace.c element_leaf, ring_view, ring_holds,
+    # store_element): views and elements dropped at once in loops, others held across writes
+    def row(self, name: str, k: str = "k") -> str:
+        """A view of row (or element) `k` of `name`: `A[k]`, `A[k, :j]`, `A[k - 1, 1:-1]`..."""
+        shape = self.env[name].shape
+        if len(shape) == 1:
+            return self.pick((f"{name}[{k}:]", f"{name}[:{k}]", f"{name}[{k}]", f"{name}[{k}::-1]"))
+        j = int(self.rng.integers(-shape[1], shape[1] + 1)) if shape[1] else 0
+        return self.pick((f"{name}[{k}]", f"{name}[{k}, :{j}]", f"{name}[{k} - 1, :-2]",
+                          f"{name}[{k}:, {j % max(shape[1], 1)}]", f"{name}[{k}][{j}:]",
+                          f"{name}[{k}, ::-1]", f"{name}[-{k} - 1, 1:]"))
+
+    def element_at(self, name: str, k: str = "k") -> str:
+        shape = self.env[name].shape
+        if len(shape) == 1:
+            return f"{name}[{k}]"
+        j = self.index(shape[1])
+        if not shape[1]:
+            return f"{name}[{k}]"
+        return self.pick((f"{name}[{k}, {j}]", f"{name}[{k}][{j}]",
+                          f"{name}[{k}, ({k} + {j}) % {shape[1]}]"))
+
+    def loop_body(self, name: str) -> list:
+        """Statements of an index loop over `name`'s rows: element writes from element reads and
+        dropped views, views kept in `H`, row writes."""
+        out, shape = [], self.env[name].shape
+        other = self.pick(self.arrays())
+        for _ in range(int(self.rng.integers(1, 4))):
+            r = self.rng.random()
+            if r < 0.3:
+                out.append(f"{self.element_at(name)} = {self.element_at(name)} "
+                           f"{self.pick(('+', '-', '*', '/'))} {self.pick((_scalar_text(self.rng, None), self.element_at(name)))}")
+            elif r < 0.45:
+                out.append(f"{self.element_at(name)} {self.pick(INPLACE[:4])} {self.row(name)}.sum()")
+            elif r < 0.6:
+                out.append(f"H.append({self.row(name)})")
+            elif r < 0.7:
+                out.append(f"H.append({self.element_at(name)})")
+            elif r < 0.8 and len(shape) == 2:
+                out.append(f"t = {self.row(name)}\nif t.size: t[0] = {self.element_at(name)}")
+            elif r < 0.9:
+                out.append(f"s = {self.row(name)} @ {self.row(name)} if {self.row(name)}.shape"
+                           f" == {self.row(name)}.shape else 0")
+            else:
+                out.append(f"{self.row(name)} {self.pick(INPLACE[:3])} {self.element_at(other, '0')}"
+                           if self.env[other].size else f"H.append({self.row(name)})")
+        return out
+
+    def ring_line(self, name: str) -> str:
+        shape, r = self.env[name].shape, self.rng.random()
+        n = shape[0]
+        if r < 0.3 and n:  # an index loop (under a lazy block, a small node budget, or neither)
+            lo = int(self.rng.integers(0, 2))
+            body = [ln.replace("\n", "\n    ") for ln in self.loop_body(name)]
+            head = f"H = []\nfor k in range({lo}, {n}):"
+            loop = head + "".join("\n    " + ln for ln in body)
+            how = self.rng.random()
+            if how < 0.2:
+                return "with lazy():\n    " + loop.replace("\n", "\n    ")
+            if how < 0.35:
+                return "with budget():\n    " + loop.replace("\n", "\n    ")
+            return loop
+        if r < 0.45 and n:  # views held, then the root rebound or written whole
+            i = self.index(n)
+            held = [f"{self.new_name('v')} = {self.row(name, str(i))}" for _ in range(2)]
+            rebind = self.pick((f"{name} = {name} * 2", f"{name} += {self.element(name)}",
+                                f"{name}[...] = {name} {self.pick(BINARY[:4])} {self.operand()}",
+                                f"{name} = {name}.astype(np.{self.pick(DTYPES[3:])})",
+                                f"{name}[:] = {self.expression()}", f"{name}[{i}] = {self.expression()}",
+                                f"{name}[{i}, ...] *= 2"))
+            return "\n".join(held + [rebind])
+        if r < 0.55 and n:  # written through a held view, then through one handed out again
+            v, i, i2 = self.new_name("v"), self.index(n), self.index(n)
+            idx = ", ".join(str(self.index(m)) for m in shape[1:])
+            at = f"[{idx}]" if idx else "[0]" if len(shape) == 1 else ""
+            if len(shape) == 1 or not shape[1]:
+                return f"{v} = {name}[{i}:]\n{v}[0] = {self.expression()}\n{name}[{i2}:][0] += 1"
+            return (f"{v} = {name}[{i}]\n{v}{at} = {self.expression()}\n{name}[{i2}]{at} = "
+                    f"{self.expression()}\n{self.new_name('t')} = {v} * 1")
+        if r < 0.63 and n:  # a lazy block, the at-once path after it
+            return (f"with lazy():\n    {self.new_name('t')} = {self.expression()}\n"
+                    f"    {self.element(name)} = {self.expression()}\n"
+                    f"{self.new_name('t')} = {self.row(name, str(self.index(n)))} * 1")
+        if r < 0.7:
+            return f"clear()\n{self.new_name('t')} = {self.expression()}"
+        if r < 0.78 and n:  # shape set on a view, .T, views of views
+            v, i = self.new_name("v"), self.index(n)
+            if len(shape) == 2:
+                return self.pick((f"{v} = {name}[{i}:]\n{v}.shape = ({v}.size,)",
+                                  f"{v} = {name}[{i}]\n{v}.shape = (1, {v}.size)",
+                                  f"{v} = {name}[::-1].T\n{v}[{self.index(shape[1]) if shape[1] else 0}] "
+                                  f"{self.pick(INPLACE[:3])} 1",
+                                  f"{v} = {name}[{i}:, 1:][::-1][0]"))
+            return f"{v} = {name}[{i}:]\n{v}.shape = (1, {v}.size)"
+        if r < 0.84 and n:
+            return f"{self.new_name('Q')} = pickle.loads(pickle.dumps({self.row(name, str(self.index(n)))}))"
+        if r < 0.9 and n and isinstance(self.env.get("I"), np.ndarray) and self.env["I"].size:
+            k = int(self.rng.integers(0, self.env["I"].size))
+            return self.pick((f"{self.new_name('t')} = {name}[I[{k}]]",
+                              f"{self.new_name('t')} = {name}[I[{k}]:, ...]",
+                              f"{name}[I[{k}]] = {self.expression()}"))
+        return f"{self.new_name('e')} = {self.element(name)}\n{self.new_name('e')} = {self.element(name)} * 2"
+
     def operand(self) -> str:
         names = self.arrays()
         if self.view_forms and names and self.rng.random() < 0.25:
@@ -389,6 +499,8 @@ class Generator:
 
     def line(self) -> str:
         names = self.arrays()
+        if self.ring_forms and names and self.rng.random() < 0.35:
+            return self.ring_line(self.pick(names))
         if self.view_forms and names and self.rng.random() < 0.4:
             return self.chain_line(self.pick(names))
         r = self.rng.random()
@@ -437,6 +549,8 @@ class Generator:
             dtype = np.dtype(self.pick(DTYPES))
             shape = self.pick(((4, 5), (3, 3), (5,), (6,), (1,), (1, 1), (0,), (2, 0), (3, 4),
                                (4,), (4, 5), (3, 3), (5,), (65, 66)))  # (above eager_size)
+            if self.ring_forms and self.rng.random() < 0.04:
+                shape = (520, 1030)  # (a root above the view ring's 4 MiB)
             raw = self.rng.standard_normal(shape) * self.pick((1, 3, 100, 1e20))
             if raw.size and self.rng.random() < 0.3:
                 raw.flat[self.rng.integers(0, raw.size, 2)] = self.pick((0.0, -0.0, np.nan, np.inf))
@@ -449,6 +563,10 @@ class Generator:
             how = self.pick((f"np.array(IN{k})", f"IN{k}.copy()" if False else f"np.array(IN{k})",
                              f"np.zeros({shape}, dtype=np.{dtype})",
                              f"np.array(IN{k}) * 1" if dtype.kind != "b" else f"np.array(IN{k})"))
+            if self.ring_forms and a.ndim and self.rng.random() < 0.35:  # a root of another layout
+                how = self.pick((f"np.asarray(numpy.array(IN{k}, order='F'))",
+                                 f"np.asarray(numpy.repeat(IN{k}, 2, axis=-1)[..., ::2])",
+                                 f"np.asarray(IN{k}[::-1].copy()[::-1])"))
             if self.run_line(f"{name} = {how}") is not None:  # (under errstate 'raise')
                 how = f"np.array(IN{k})"
                 self.run_line(f"{name} = {how}")
@@ -666,15 +784,19 @@ def _from_dlpack(x):
     return np.from_dlpack(x) if isinstance(x, la.Array) else _readonly_copy(x)
 
 
-_BASE_NAMES = ("np", "numpy", "export", "dlpack")
+_BASE_NAMES = ("np", "numpy", "export", "dlpack", "lazy", "clear", "budget", "pickle")
 
 
 def _base_env(xp) -> dict:
     """The names a program starts with: `np` (numpy, lazyarray or NUMPY_ZERO_D), `numpy` itself
     (its scalar types as indices), `export` and `dlpack` (a NumPy export of a value)."""
     if xp is la:
-        return {"np": la, "numpy": np, "export": np.asarray, "dlpack": _from_dlpack}
-    return {"np": xp, "numpy": np, "export": _readonly_copy, "dlpack": _readonly_copy}
+        return {"np": la, "numpy": np, "export": np.asarray, "dlpack": _from_dlpack,
+                "lazy": lambda: la.config(eager_size=0), "clear": la.clear_caches,
+                "budget": lambda: la.config(max_graph_nodes=7), "pickle": pickle}
+    return {"np": xp, "numpy": np, "export": _readonly_copy, "dlpack": _readonly_copy,
+            "lazy": contextlib.nullcontext, "clear": lambda: None,
+            "budget": contextlib.nullcontext, "pickle": pickle}
 
 
 def _snapshot(env: dict, names) -> dict:

@@ -176,6 +176,33 @@ def test_dropped_views_are_handed_out_again_and_held_ones_keep_their_place(backe
     assert gone() is None
 
 
+@pytest.mark.parametrize("form", range(3))
+def test_a_dead_root_the_view_ring_kept_is_not_evaluated_at_a_cut(backend, form):
+    """The view ring keeps `w = A[:2]` (and so its root A) after the names are gone; A written
+    lazily (through w, or with w about) and then dropped stayed alive there, and the next
+    node-budget cut, which evaluates every live pending Array, evaluated it: its 0/0 warned
+    'invalid value' at an unrelated loop (under errstate 'raise', raised there). A cut lets go
+    of the ring's dropped views first (cuts._release_view_ring; fuzz40)."""
+    A = la.asarray(np.zeros(5))
+    with la.config(eager_size=0):
+        w = A[0:2]
+        if form == 0:
+            w /= 0.0
+        elif form == 1:
+            w[0] = A[3] / 0.0
+        else:
+            A[2] = A[3] / 0.0
+    del A, w
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with la.config(eager_size=0, max_graph_nodes=3):
+            B = la.asarray(np.ones(3))
+            for _ in range(10):
+                B = B + 1
+            assert np.array_equal(np.asarray(B), np.full(3, 11.0))
+    assert [str(w.message) for w in caught] == []
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.uint8, np.complex64])
 def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
     """More holders of a 0-d result than the test above (fuzz39): a memoryview and a DLPack

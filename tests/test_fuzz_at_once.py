@@ -342,7 +342,9 @@ class Generator:
         if r < 0.3 and n:  # an index loop (under a lazy block, a small node budget, or neither)
             lo = int(self.rng.integers(0, 2))
             body = [ln.replace("\n", "\n    ") for ln in self.loop_body(name)]
-            head = f"H = []\nfor k in range({lo}, {n}):"
+            # (at most 70 rows: a 1-D view of a big root has 10^5, and `H` kept a view of each,
+            # 10^10 elements in the snapshot, seed 160049)
+            head = f"H = []\nfor k in range({lo}, {min(n, 70)}):"
             loop = head + "".join("\n    " + ln for ln in body)
             how = self.rng.random()
             if how < 0.2:
@@ -1013,6 +1015,15 @@ def test_random_programs_with_view_chains_match_numpy(backend):
         check(seed)
 
 
+@pytest.mark.needs("eager")
+def test_random_programs_with_the_rings_forms_match_numpy(backend):
+    """The rings' forms (Generator.ring_forms: index loops over views and elements dropped at
+    once and held, root rebinds, lazy blocks, small node budgets, clear_caches, `v.shape =`,
+    pickles, F-ordered/strided/reversed roots): 30 programs on numpy, 5 on C."""
+    for seed in range(RING_FORMS_FROM, RING_FORMS_FROM + (5 if backend == "c" else 30)):
+        check(seed)
+
+
 # Differences found by the sweeps (seeds 80,000-82,999 and 90,000-101,499, 12 lines, the
 # default backend) and not fixed yet: each seed is a strict xfail naming it, the sweep skips it.
 KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's bounds: fixed, stop 37)
@@ -1057,6 +1068,16 @@ def test_many_random_programs_with_view_chains_match_numpy(block):
     """fuzz39's sweep of the view forms: seeds 110,000-115,999 (numpy backend), 120,000-121,599
     (C), 130,000- (LAZYARRAY_PURE_PYTHON=1); this block runs 500 of them on the default backend."""
     for seed in range(VIEW_FORMS_FROM + 500 * block, VIEW_FORMS_FROM + 500 * (block + 1)):
+        if seed not in KNOWN and seed not in ORDER_DEPENDENT:
+            check(seed, lines=12)
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("block", range(4))
+def test_many_random_programs_with_the_rings_forms_match_numpy(block):
+    """fuzz40's sweep of the rings' forms: seeds 150,000- (numpy backend), 160,000- (C),
+    170,000- (LAZYARRAY_PURE_PYTHON=1); this block runs 250 of them on the default backend."""
+    for seed in range(RING_FORMS_FROM + 250 * block, RING_FORMS_FROM + 250 * (block + 1)):
         if seed not in KNOWN and seed not in ORDER_DEPENDENT:
             check(seed, lines=12)
 

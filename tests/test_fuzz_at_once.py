@@ -583,7 +583,8 @@ class Generator:
             self.run_line(program.lines[-1])
 
     @staticmethod
-    def casts_out_of_range(text: str, before: dict, written: list) -> bool:
+    def casts_out_of_range(text: str, before: dict, written: list, after: dict | None = None
+                           ) -> bool:
         """Whether the line may write a float beyond an integer array's range (NumPy wraps -1.5
         into uint8 as 255 without a warning; lazyarray saturates, docs/semantics.md): the line
         again with those arrays as float64, its values there checked against the range (a
@@ -605,6 +606,20 @@ class Generator:
             if v.size and not (np.all(np.isfinite(v)) and np.trunc(v.min()) >= info.min
                                and v.max() < float(info.max) + 1):
                 return True
+        # (the ring forms: a loop's elements kept in a list `H`, read after a write the loop
+        # then wrote over: `I[k] = I[k] * -2.5; H.append(I[k]); I[k] = I[k] - I[k]`, seed 170923)
+        for k, items in (after or {}).items():
+            if not isinstance(items, list) or not isinstance(env.get(k), list) \
+                    or len(items) != len(env[k]):
+                continue
+            for x, y in zip(items, env[k]):
+                dtype, y = getattr(x, "dtype", None), np.asarray(y)
+                if dtype is None or dtype.kind not in "iu" or y.dtype.kind not in "fc":
+                    continue
+                info, y = np.iinfo(dtype), y.real
+                if y.size and not (np.all(np.isfinite(y)) and np.trunc(y.min()) >= info.min
+                                   and y.max() < float(info.max) + 1):
+                    return True
         return False
 
     def run_line(self, text: str):
@@ -653,7 +668,8 @@ class Generator:
         # (the view forms' seeds: only the written arrays as float64, the others keep their integer
         # arithmetic: `abs` of an int32 -2**31 wraps, and as float64 it did not, which hid a
         # negative float cast into uint64, seed 119109)
-        if ints and self.casts_out_of_range(text, before, written if self.view_forms else ints):
+        if ints and self.casts_out_of_range(text, before, written if self.view_forms else ints,
+                                            env if self.ring_forms else None):
             return True
         return (complex_to_int or any("in cast" in str(w.message) for w in caught)
                 or any(getattr(v, "dtype", None) == np.float16 for v in env.values()))

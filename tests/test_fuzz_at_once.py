@@ -98,6 +98,29 @@ def _python_int(text: str) -> bool:
         return False
 
 
+class _CastCheck(np.ndarray):
+    """An integer array replayed as float64 (Generator.casts_out_of_range) that notes a write
+    of a value its integer dtype cannot hold, also one a later write of the line replaces (a
+    loop's `v[k] = v[k] + -2.5` of a uint64 v, then `v[k] = v[k] / v[k]`: seed 160644)."""
+    hit = False
+    int_dtype = None
+
+    def __array_finalize__(self, obj):
+        self.int_dtype = getattr(obj, "int_dtype", None)
+
+    def __setitem__(self, key, value):
+        if self.int_dtype is not None:
+            v = np.asarray(value)
+            v = v.real if v.dtype.kind == "c" else v
+            if v.dtype.kind == "f" and v.size:
+                info = np.iinfo(self.int_dtype)
+                with np.errstate(all="ignore"):
+                    if not (np.all(np.isfinite(v)) and np.trunc(v.min()) >= info.min
+                            and v.max() < float(info.max) + 1):
+                        _CastCheck.hit = True
+        super().__setitem__(key, value)
+
+
 class Generator:
     """Makes a program line by line, running each line on NumPy (so it knows the names' shapes and
     dtypes, and keeps only lines NumPy runs, but for a last line NumPy refuses)."""
@@ -591,12 +614,19 @@ class Generator:
         heuristic: it also leaves out lines whose integer arithmetic wraps)."""
         env = {k: (v.astype(np.float64) if k in written else
                    v.copy() if isinstance(v, np.ndarray) else v) for k, v in before.items()}
+        if after is not None:  # (the ring forms: every write checked, not only the last values)
+            for k in written:
+                env[k] = env[k].view(_CastCheck)
+                env[k].int_dtype = before[k].dtype
+        _CastCheck.hit = False
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             try:
                 exec(text, env)
             except Exception:  # noqa: BLE001
                 return True
+        if _CastCheck.hit:
+            return True
         for k in written:
             info, v = np.iinfo(before[k].dtype), np.asarray(env[k])
             if v.dtype.kind == "c":

@@ -1035,8 +1035,12 @@ def _line_problem(program: Program, w: tuple, g: tuple) -> str | None:
     inexact = has_complex or "exp(" in text or "**" in text or "dot(" in text or "@" in text
     single = _single_precision(list(w[2].values()) + list(program.inputs))
     for name, value in w[2].items():
+        # (a Python float or complex, `s = float(t[0])`, as close as an array: `float()` of a
+        # float32 `abs` of complex64 1 ulp from NumPy's, seed 171613)
+        near = (np.asarray(value), np.asarray(g[2][name])) if isinstance(value, (float, complex)) \
+            and type(value) is type(g[2][name]) else (value, g[2][name])
         if not _same_value(value, g[2][name]) and not (
-                inexact and _close_value(value, g[2][name], has_complex and "**" in text, single)):
+                inexact and _close_value(*near, has_complex and "**" in text, single)):
             return f"{name} is {value!r} in NumPy, {g[2][name]!r} here"
     return None
 

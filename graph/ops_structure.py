@@ -137,24 +137,31 @@ def _min_identity(dtype: np.dtype):
 
 
 def _untyped(fn):
-    return lambda x, axis, keepdims, dtype: fn(x, axis=axis, keepdims=keepdims).astype(dtype)
+    """A reduction without a dtype argument, cast to the node's dtype (a copy only where it
+    differs: `astype` always copied, ~0.5 us of an at-once pooling window's max)."""
+    return lambda x, axis, keepdims, dtype: np.asarray(fn(x, axis=axis, keepdims=keepdims)).astype(
+        dtype, copy=False)
 
 
 # "accumulates": float32 partial results may be carried in float64 (more accurate, same result dtype).
 # Integer sums and products wrap like NumPy's (through the prelude's unsigned helpers: no C overflow UB).
-SUM = _reduction("sum", np.sum, lambda dt: 0,
+# sum and prod call their ufunc's reduce: np.sum's Python wrapper was ~1.3 us of an at-once sum of
+# (4, 5, 5, 1, 6) float32 (lenet's window, 3.9 us in all); for arrays the two are one call.
+SUM = _reduction("sum", np.add.reduce, lambda dt: 0,
                  {"f": "{acc} = {acc} + {0}", "b": "{acc} = {acc} | {0}",
                   "*": "{acc} = la_add_{S}({acc}, {0})"}, ("linear", "accumulates"), _sum_vjp,
                  fold=np.add)
-PROD = _reduction("prod", np.prod, lambda dt: 1,
+PROD = _reduction("prod", np.multiply.reduce, lambda dt: 1,
                   {"f": "{acc} = {acc} * {0}", "b": "{acc} = {acc} & {0}",
                    "*": "{acc} = la_mul_{S}({acc}, {0})"}, ("accumulates",), _prod_vjp,
                   fold=np.multiply)
 # "order_free": the fold order can change at most which of equal extremes (+0 or -0) or which NaN
 # payload is the result (a backend may fold in any order it likes, e.g. in more lanes).
-MAX = _reduction("max", _untyped(np.max), _max_identity, {"*": "{acc} = la_max_{S}({acc}, {0})"},
+MAX = _reduction("max", _untyped(np.maximum.reduce), _max_identity,
+                 {"*": "{acc} = la_max_{S}({acc}, {0})"},
                  ("needs_nonempty", "order_free"), _extremum_vjp)
-MIN = _reduction("min", _untyped(np.min), _min_identity, {"*": "{acc} = la_min_{S}({acc}, {0})"},
+MIN = _reduction("min", _untyped(np.minimum.reduce), _min_identity,
+                 {"*": "{acc} = la_min_{S}({acc}, {0})"},
                  ("needs_nonempty", "order_free"), _extremum_vjp)
 ANY = _reduction("any", _untyped(np.any), lambda dt: False, {"*": "{acc} = {acc} || {0}"},
                  ("order_free",))
@@ -289,7 +296,8 @@ def _scatter_into(out, xs, attrs):
         axis_items = [i for i, item in enumerate(spec) if item[0] == "array" and item[1] == k]
         dim = sum(1 for item in spec[: axis_items[0]] if item[0] not in ("none", "ellipsis"))
         n = out.shape[dim]
-        if arr.size and ((arr < -n) | (arr >= n)).any():
+        # two reductions, no temporaries: 0.07 ms for 400,000 indices, the masks 0.42 ms
+        if arr.size and (arr.min() < -n or arr.max() >= n):
             bad = arr[(arr < -n) | (arr >= n)].flat[0]
             raise IndexError(f"index {int(bad)} is out of bounds for axis {dim} with size {n}")
     index = scatter_index(spec, tuple(index_arrays))

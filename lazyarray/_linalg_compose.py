@@ -129,14 +129,34 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Array
     return out.reshape(v.shape[:-2] + (1, 1)) if keepdims else out
 
 
+# numpy.dot as lazyarray has it (numpy_shapes.dot, whose module imports this one: it puts its
+# dot here)
+NUMPY_DOT: list[Any] = []
+
+
+def _dot_norm(v: Array) -> Array:
+    """NumPy's norm of a whole array at ord None (2 of a vector, 'fro' of a matrix): the square
+    root of the flattened array's dot with itself, as numpy.linalg.norm computes it (BLAS's dot:
+    NumPy's bits, where a sum of squares differs in the last ones; one call, at once for small
+    arrays). Integers and bools as float64, complex as the real and imaginary parts' dots."""
+    dot = NUMPY_DOT[0]
+    if v.dtype.kind not in "fc":
+        v = ew.astype(v, dtypes.float64)
+    flat = v if v.ndim == 1 else v.reshape(-1)
+    if flat.dtype.kind == "c":
+        re, im = ew.real(flat), ew.imag(flat)
+        return ew.sqrt(dot(re, re) + dot(im, im))
+    return ew.sqrt(dot(flat, flat))
+
+
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Array:
     """NumPy's norm: a vector norm over one axis (or the whole array when ord is None), a matrix
     norm over two."""
     site = user_site(1)
     v = Array(_as_node(x, site))
     if axis is None:
-        if ord is None:
-            out = vector_norm(v, ord=2)
+        if ord is None or (ord == 2 and v.ndim == 1) or (ord in ("f", "fro") and v.ndim == 2):
+            out = _dot_norm(v)
             return out.reshape((1,) * v.ndim) if keepdims else out
         axis = tuple(range(v.ndim))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)

@@ -280,6 +280,10 @@ def _operators() -> None:
         _bind.FAST.install_methods(tuple(
             (f"__{name}__", get_op(fn.__name__), getattr(Array, f"__{name}__"))
             for name, fn in {**compare, **unary}.items()))
+    if _bind.FAST is not None and hasattr(_bind.FAST, "install_int_operators"):
+        # & | ^ << >> // % of int32/int64 elements in C (`crc ^ b`, `k % 3` in an index loop);
+        # the Python methods above for everything else
+        _bind.FAST.install_int_operators()
     def __getitem__(self: Array, key: Any) -> Array:
         return getitem(self, key)
 

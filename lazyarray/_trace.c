@@ -973,6 +973,7 @@ f64_operand(PyObject *x, double *out, int *eager)
 
 static PyObject *template_copy(PyObject *descr, const void *bytes, size_t size);
 static PyObject *element_leaf(PyObject *descr, const void *bytes, size_t size, PyObject *site);
+typedef unsigned char npy_bool_c; /* NumPy's bool: one byte, 0 or 1 */
 
 /* Whether `n` is a node: graph.node.Node, a subclass of NODE->base, compared by identity once
  * seen (PyObject_TypeCheck walks the MRO: ~4% of a recycled view or element). */
@@ -1113,6 +1114,170 @@ int_element_arithmetic(int which, PyObject *x, PyObject *y)
     unsigned long long r = which == ADD ? ua + ub : which == SUB ? ua - ub : ua * ub;
     long long value = dtype == INT32_DTYPE_C ? (long long)(int32_t)(uint32_t)r : (long long)r;
     return leaf_array(PyLong_FromLongLong(value), dtype);
+}
+
+/* --- integer element operators: `crc ^ b`, `k % 3`, `k >> 1` on int32/int64 elements ----------
+ * Array's Python methods for & | ^ << >> // % took NumPy's ufunc call under the error state
+ * (~1.6 us, NumPy's scalars ~0.04). These C methods compute int32/int64 elements of the at-once
+ * path and Python ints the dtype holds (int_element_arithmetic's operands) as NumPy's integer
+ * loops do: wrapping; a shift by a negative count or past the width gives 0 (or -1 for a
+ * negative value shifted right); floor division and modulo take the divisor's sign. A division
+ * by zero and MIN // -1 (NumPy's warnings) take the Python method, as does anything else. Set by
+ * install_int_operators(). */
+enum { I_AND, I_OR, I_XOR, I_LSHIFT, I_RSHIFT, I_FLOORDIV, I_MOD, I_POW, N_INT_OPERATORS };
+static PyObject *TWO_C; /* the Python int 2 (float_element_square) */
+static int set_array_method(PyMethodDef *def, const char *name);
+static int installed(void);
+static PyObject *INT_FALLBACK[N_INT_OPERATORS][2];
+
+static PyObject *
+int_element_operator(int which, PyObject *x, PyObject *y)
+{
+    if (INT32_DTYPE_C == NULL || INT64_DTYPE_C == NULL || EAGER_LIMIT == NULL ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return Py_None;
+    long long a, b;
+    PyObject *da = NULL, *db = NULL;
+    int eager = 0;
+    int ka = int_operand(x, &a, &da, &eager), kb = ka ? int_operand(y, &b, &db, &eager) : 0;
+    if (!ka || !kb || !eager || (da != NULL && db != NULL && da != db))
+        return Py_None;
+    PyObject *dtype = da != NULL ? da : db;
+    int bits = dtype == INT32_DTYPE_C ? 32 : 64;
+    if (bits == 32 && ((ka == 2 && (a < INT32_MIN || a > INT32_MAX)) ||
+                       (kb == 2 && (b < INT32_MIN || b > INT32_MAX))))
+        return Py_None;
+    long long min = bits == 32 ? INT32_MIN : LLONG_MIN;
+    unsigned long long ua = (unsigned long long)a, ub = (unsigned long long)b, r;
+    switch (which) {
+    case I_AND: r = ua & ub; break;
+    case I_OR: r = ua | ub; break;
+    case I_XOR: r = ua ^ ub; break;
+    case I_LSHIFT:
+        r = b < 0 || b >= bits ? 0 : ua << b;
+        break;
+    case I_RSHIFT:
+        r = (unsigned long long)(b < 0 || b >= bits ? (a < 0 ? -1 : 0) : a >> b);
+        break;
+    case I_POW: /* wrapping, by squaring; a negative exponent: NumPy's ValueError */
+        if (b < 0)
+            return Py_None;
+        r = 1;
+        for (unsigned long long base = ua, e = ub; e; e >>= 1, base *= base)
+            if (e & 1)
+                r *= base;
+        break;
+    default: {
+        if (b == 0 || (a == min && b == -1))
+            return Py_None; /* (NumPy's warnings: the Python method) */
+        long long q = a / b, m = a % b;
+        if (m != 0 && ((m < 0) != (b < 0)))
+            q -= 1, m += b;
+        r = (unsigned long long)(which == I_FLOORDIV ? q : m);
+    }
+    }
+    long long value = bits == 32 ? (long long)(int32_t)(uint32_t)r : (long long)r;
+    return leaf_array(PyLong_FromLongLong(value), dtype);
+}
+
+/* `e ** 2` of a float64 element: the correctly rounded square NumPy's scalar power gives (an
+ * overflow or underflow: the general path, NumPy's warning); Py_None otherwise. */
+static PyObject *
+float_element_square(PyObject *x, PyObject *y)
+{
+    double a, r;
+    int eager = 0;
+    if (!(PyLong_CheckExact(y) || PyFloat_CheckExact(y)) || PyObject_RichCompareBool(y, TWO_C, Py_EQ) != 1 ||
+        PyFloat_Check(x) || PyLong_Check(x) || !f64_operand(x, &a, &eager) || !eager ||
+        EAGER_LIMIT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    r = a * a;
+    if (isfinite(a) && (!isfinite(r) || (r == 0.0 ? a != 0.0 : r < DBL_MIN)))
+        return Py_None;
+    return leaf_array(PyFloat_FromDouble(r), FLOAT64_DTYPE);
+}
+
+static PyObject *
+int_operator(int which, int reflected, PyObject *self, PyObject *other)
+{
+    if (!installed())
+        return NULL;
+    if (which == I_POW && !reflected && FLOAT64_DTYPE != NULL) {
+        PyObject *out = float_element_square(self, other);
+        if (out != Py_None)
+            return out;
+    }
+    PyObject *out = reflected ? int_element_operator(which, other, self)
+                              : int_element_operator(which, self, other);
+    if (out != Py_None)
+        return out;
+    PyObject *call[2] = {self, other};
+    return PyObject_Vectorcall(INT_FALLBACK[which][reflected], call, 2, NULL);
+}
+
+#define INT_OPERATOR_METHODS(NAME, WHICH)                                        \
+    static PyObject *NAME##_int_forward(PyObject *self, PyObject *other)          \
+    {                                                                            \
+        return int_operator(WHICH, 0, self, other);                              \
+    }                                                                            \
+    static PyObject *NAME##_int_reflected(PyObject *self, PyObject *other)        \
+    {                                                                            \
+        return int_operator(WHICH, 1, self, other);                              \
+    }
+INT_OPERATOR_METHODS(and, I_AND)
+INT_OPERATOR_METHODS(or, I_OR)
+INT_OPERATOR_METHODS(xor, I_XOR)
+INT_OPERATOR_METHODS(lshift, I_LSHIFT)
+INT_OPERATOR_METHODS(rshift, I_RSHIFT)
+INT_OPERATOR_METHODS(floordiv, I_FLOORDIV)
+INT_OPERATOR_METHODS(mod, I_MOD)
+INT_OPERATOR_METHODS(pow, I_POW)
+
+static PyMethodDef int_operator_methods[N_INT_OPERATORS][2] = {
+    {{"__and__", and_int_forward, METH_O, "self & other"},
+     {"__rand__", and_int_reflected, METH_O, "other & self"}},
+    {{"__or__", or_int_forward, METH_O, "self | other"},
+     {"__ror__", or_int_reflected, METH_O, "other | self"}},
+    {{"__xor__", xor_int_forward, METH_O, "self ^ other"},
+     {"__rxor__", xor_int_reflected, METH_O, "other ^ self"}},
+    {{"__lshift__", lshift_int_forward, METH_O, "self << other"},
+     {"__rlshift__", lshift_int_reflected, METH_O, "other << self"}},
+    {{"__rshift__", rshift_int_forward, METH_O, "self >> other"},
+     {"__rrshift__", rshift_int_reflected, METH_O, "other >> self"}},
+    {{"__floordiv__", floordiv_int_forward, METH_O, "self // other"},
+     {"__rfloordiv__", floordiv_int_reflected, METH_O, "other // self"}},
+    {{"__mod__", mod_int_forward, METH_O, "self % other"},
+     {"__rmod__", mod_int_reflected, METH_O, "other % self"}},
+    {{"__pow__", pow_int_forward, METH_O, "self ** other"},
+     {"__rpow__", pow_int_reflected, METH_O, "other ** self"}},
+};
+
+/* install_int_operators(): Array's & | ^ << >> // % ** (and reflected) become the C methods above,
+ * each with Array's present (Python) method as its fallback. After install_methods(). */
+static PyObject *
+py_install_int_operators(PyObject *module, PyObject *unused)
+{
+    if (ARRAY == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "install_int_operators: install() first");
+        return NULL;
+    }
+    if (TWO_C == NULL && (TWO_C = PyLong_FromLong(2)) == NULL)
+        return NULL;
+    for (int i = 0; i < N_INT_OPERATORS; i++)
+        for (int r = 0; r < 2; r++) {
+            PyMethodDef *def = &int_operator_methods[i][r];
+            PyObject *fallback = PyObject_GetAttrString((PyObject *)ARRAY, def->ml_name);
+            if (fallback == NULL)
+                return NULL;
+            Py_XSETREF(INT_FALLBACK[i][r], fallback);
+            if (set_array_method(def, def->ml_name) < 0)
+                return NULL;
+        }
+    Py_RETURN_NONE;
 }
 
 /* The ufunc of `op` where its reference is a plain ufunc (`ufunc(*xs)`: NumPy broadcasts its
@@ -1368,6 +1533,46 @@ binary_now(PyObject *op, PyObject *x, PyObject *y, NodeObject *nx, NodeObject *n
  * where that cannot differ from NumPy's loop: no NaN, not two zeros (their signs). Py_None
  * (borrowed) for the general path. Set by set_extrema_ops(). */
 static PyObject *MAXIMUM_OP, *MINIMUM_OP, *NEGATIVE_OP;
+enum { U_ABS, U_SQRT, U_SQUARE, U_FLOOR, U_CEIL, U_TRUNC, N_ELEMENT_UNARY };
+static PyObject *ELEMENT_UNARY_OP[N_ELEMENT_UNARY]; /* set_element_ops()'s optional OpDefs */
+
+/* op(x) for a float64 element of the at-once path, in C where the result is NumPy's bits and
+ * raises no flag: abs, floor, ceil, trunc exact; sqrt correctly rounded (a negative operand:
+ * NumPy's 'invalid', the general path); square a product (an overflow or underflow: the general
+ * path). `np.abs(t)`, `np.sqrt(t)` of an element took NumPy's ufunc call (~1.7 us). Py_None
+ * (borrowed) for the general path. */
+static PyObject *
+element_unary_f64(PyObject *op, PyObject *x)
+{
+    int which = -1;
+    for (int k = 0; k < N_ELEMENT_UNARY; k++)
+        if (op == ELEMENT_UNARY_OP[k])
+            which = k;
+    double a, r;
+    int eager = 0;
+    if (which < 0 || FLOAT64_DTYPE == NULL || EAGER_LIMIT == NULL ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0 || PyFloat_Check(x) ||
+        PyLong_Check(x) || !f64_operand(x, &a, &eager) || !eager)
+        return Py_None;
+    switch (which) {
+    case U_ABS: r = fabs(a); break;
+    case U_SQRT:
+        if (a < 0.0)
+            return Py_None;
+        r = sqrt(a);
+        break;
+    case U_SQUARE:
+        r = a * a;
+        if (isfinite(a) && (!isfinite(r) || (r == 0.0 ? a != 0.0 : r < DBL_MIN)))
+            return Py_None;
+        break;
+    case U_FLOOR: r = floor(a); break;
+    case U_CEIL: r = ceil(a); break;
+    default: r = trunc(a); break;
+    }
+    return leaf_array(PyFloat_FromDouble(r), FLOAT64_DTYPE);
+}
 
 static PyObject *
 element_extremum(PyObject *op, PyObject *x, PyObject *y)
@@ -1433,9 +1638,12 @@ element_negative(PyObject *x)
 static PyObject *
 py_set_element_ops(PyObject *module, PyObject *args)
 {
-    PyObject *maximum, *minimum, *negative;
-    if (!PyArg_ParseTuple(args, "OOO:set_element_ops", &maximum, &minimum, &negative))
+    PyObject *maximum, *minimum, *negative, *unary[N_ELEMENT_UNARY] = {NULL};
+    if (!PyArg_ParseTuple(args, "OOO|OOOOOO:set_element_ops", &maximum, &minimum, &negative,
+                          &unary[0], &unary[1], &unary[2], &unary[3], &unary[4], &unary[5]))
         return NULL;
+    for (int k = 0; k < N_ELEMENT_UNARY; k++)
+        Py_XSETREF(ELEMENT_UNARY_OP[k], Py_XNewRef(unary[k]));
     Py_XSETREF(MAXIMUM_OP, Py_NewRef(maximum));
     Py_XSETREF(MINIMUM_OP, Py_NewRef(minimum));
     Py_XSETREF(NEGATIVE_OP, Py_NewRef(negative));
@@ -1543,6 +1751,11 @@ try_unary(PyObject *op, PyObject *x)
         return Py_None;
     if (op == NEGATIVE_OP && op != NULL) {
         PyObject *out = element_negative(x);
+        if (out != Py_None)
+            return out;
+    }
+    else if (op != NULL && PyTuple_GET_SIZE(nx->shape) == 0) {
+        PyObject *out = element_unary_f64(op, x);
         if (out != Py_None)
             return out;
     }
@@ -1834,12 +2047,72 @@ method_fallback(int which, PyObject *const *args, Py_ssize_t n)
     return PyObject_Vectorcall(METHOD_FALLBACK[which], args, n, NULL);
 }
 
+/* np.dtype(bool), looked up once (NumPy's builtin dtypes are singletons); NULL on error. */
+static PyObject *
+bool_dtype(void)
+{
+    static PyObject *dtype;
+    if (dtype == NULL) {
+        PyObject *np = PyImport_ImportModule("numpy");
+        dtype = np == NULL ? NULL : PyObject_CallMethod(np, "dtype", "s", "bool");
+        Py_XDECREF(np);
+    }
+    return dtype;
+}
+
+/* `x < y` (and the other five) of float64 elements of the at-once path and Python numbers, in C
+ * doubles: IEEE's comparisons are NumPy's float64 loops' (a NaN compares unequal, no flag), the
+ * result NumPy's bool scalar as an element Array; Py_None (borrowed) for the general path. An
+ * index loop's `if abs(lam - old) < tol:` went through NumPy's ufunc call (~0.9 us). */
+static PyObject *
+element_compare(int which, PyObject *x, PyObject *y)
+{
+    if (FLOAT64_DTYPE == NULL || EAGER_LIMIT == NULL ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return Py_None;
+    double a, b;
+    long long ia, ib;
+    PyObject *da = NULL, *db = NULL;
+    int eager = 0, ints = 0;
+    if (!f64_operand(x, &a, &eager) || !f64_operand(y, &b, &eager) || !eager) {
+        /* int32/int64 elements and Python ints within int64: exact integer comparisons */
+        eager = 0;
+        int ka = INT32_DTYPE_C == NULL ? 0 : int_operand(x, &ia, &da, &eager);
+        int kb = ka ? int_operand(y, &ib, &db, &eager) : 0;
+        if (!ka || !kb || !eager)
+            return Py_None;
+        ints = 1;
+    }
+    PyObject *dtype = bool_dtype();
+    if (dtype == NULL)
+        return NULL;
+    npy_bool_c r;
+    switch (which) {
+    case LT: r = ints ? ia < ib : a < b; break;
+    case LE: r = ints ? ia <= ib : a <= b; break;
+    case GT: r = ints ? ia > ib : a > b; break;
+    case GE: r = ints ? ia >= ib : a >= b; break;
+    case EQ: r = ints ? ia == ib : a == b; break;
+    default: r = ints ? ia != ib : a != b; break;
+    }
+    PyObject *site = NODE->user_site();
+    if (site == NULL)
+        return NULL;
+    PyObject *out = element_leaf(dtype, &r, sizeof r, site);
+    Py_DECREF(site);
+    return out;
+}
+
 static PyObject *
 compare(int which, PyObject *self, PyObject *other)
 {
     if (!installed())
         return NULL;
-    PyObject *out = METHOD_OP[which] ? try_binary(METHOD_OP[which], self, other) : Py_None;
+    PyObject *out = element_compare(which, self, other);
+    if (out != Py_None)
+        return out;
+    out = METHOD_OP[which] ? try_binary(METHOD_OP[which], self, other) : Py_None;
     if (out != Py_None)
         return out;
     PyObject *args[2] = {self, other};
@@ -1851,6 +2124,13 @@ unary_operator(int which, PyObject *self)
 {
     if (!installed())
         return NULL;
+    double a;
+    int eager = 0;
+    if (which == ABS && FLOAT64_DTYPE != NULL && EAGER_LIMIT != NULL &&
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) > 0 &&
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) == 0 && f64_operand(self, &a, &eager) &&
+        eager) /* abs of a float64 element: fabs, NumPy's (no flag, a NaN's sign cleared too) */
+        return leaf_array(PyFloat_FromDouble(fabs(a)), FLOAT64_DTYPE);
     PyObject *out = METHOD_OP[which] ? try_unary(METHOD_OP[which], self) : Py_None;
     if (out != Py_None)
         return out;
@@ -5214,8 +5494,12 @@ static PyMethodDef module_methods[] = {
      "b = a[:, ::2]); the at-once path reads them directly where they do."},
     {"install_matmul", py_install_matmul, METH_O,
      "install_matmul(fallback): Array's __matmul__ in C for two computed vectors."},
+    {"install_int_operators", py_install_int_operators, METH_NOARGS,
+     "install_int_operators(): Array's & | ^ << >> // % of int32/int64 elements in C, the "
+     "present methods as fallbacks."},
     {"set_element_ops", py_set_element_ops, METH_VARARGS,
-     "set_element_ops(maximum, minimum, negative): np.maximum/np.minimum/- of elements in C."},
+     "set_element_ops(maximum, minimum, negative[, abs, sqrt, square, floor, ceil, trunc]): "
+     "np.maximum/np.minimum/- (and these) of elements in C."},
     {"vector_dot", (PyCFunction)(void (*)(void))py_vector_dot, METH_FASTCALL,
      "vector_dot(x, y): the dot of two computed vectors at once, or None."},
     {"flip_view", py_flip_view, METH_O, "flip_view(x): x[::-1, ...] as a view, or None."},

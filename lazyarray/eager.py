@@ -33,6 +33,7 @@ from .cache import _state
 from .cuts import _LIVE
 from .fp_errors import fired
 from .graph import get_op
+from .graph.registry import OpKind
 from .graph.node import Node, _compiled, set_unkeyed_leaf_attrs
 from .graph.ops_elementwise import UFUNC_REFERENCE_CODE, reference_broadcasts
 from ._bind import FAST as _FAST
@@ -44,6 +45,8 @@ from .runtime.interpreter import _apply
 _INPUT, _SCALAR = get_op("input"), get_op("scalar")
 _CAST, _BROADCAST = get_op("cast"), get_op("broadcast_to")
 _SCATTER = get_op("scatter")
+_REDUCTION = OpKind.REDUCTION
+_FOLD: list = []  # `_walk`'s answer for a graph better run as one plan (`_computes_large`)
 SEED_OPS = (get_op("take"),)  # advanced indexing's gathers read out of a computed array too
 # The attrs of a leaf this rule made: an identity mark (leaves have no attrs of their own), so the
 # next op finds its operand was an indexed read without a table. The structural key leaves it out
@@ -58,6 +61,7 @@ EVALUATE_ARRAYS: list = [None]
 HELD_INTERMEDIATES: list = [None]
 _WORK = 64  # an intermediate of a small result may have this many times eager_size elements
 LIMIT = [4096]  # la.config.eager_size, mirrored by lazyarray.evaluation's settings hook
+FOLDS = [False]  # whether plans run C kernels (set there too): `_computes_large`
 _SCALAR_TYPES = (int, float, bool, complex)
 _getrefcount = sys.getrefcount
 _enter, _leave = fp_status.enter_numpy_errstate, fp_status.leave_numpy_errstate
@@ -134,11 +138,34 @@ def run_candidate(node: Node) -> Node | None:
     return _walk_and_run(node, LIMIT[0])
 
 
+def reduce_now(node: Node) -> Node | None:
+    """A small reduction of a leaf of this rule or of a view of a computed buffer, computed now
+    (lenet's `np.sum(p, axis=(1, 2, 3))` of the at-once window product `p`, its pooling's
+    `np.max(x[:, 2*i:2*i+2, 2*j:2*j+2, :], axis=(1, 2))`): `run_now`'s answer, without the
+    tests this case passes by its shape (such an input is an indexed read; a reduction is no
+    view) nor the Array's: ~2 us of an at-once sum. None where the rule is off, the result is
+    large or the view's buffer is not computed (the general path walks it)."""
+    if not LIMIT[0] or node.size > LIMIT[0] or _state.busy or _state.stand_ins:
+        return None
+    x = node.inputs[0]
+    if x.inputs:
+        data = view_value(x) if x.op.write_back is not None else None
+        if data is None:
+            return None
+    elif x.attrs is EAGER_MARK:
+        data = x.data
+    else:
+        return None
+    return _leaf(node, _run_one(node, [data]))
+
+
 def _walk_and_run(node: Node, limit: int) -> Node | None:
     """`node`'s value computed through its graph's references (None where `_walk` declines),
     keeping the values of the pending Arrays in the user's frames that the walk computed."""
     known: dict[int, Any] = {}
     order = _walk(node, limit, known)
+    if order is _FOLD:
+        return _through_a_plan(node)
     if order is None:
         return None
     out = _leaf(node, _run(node, order, known))
@@ -342,6 +369,24 @@ def run_now_any(node: Node) -> Node | None:
     return _walk_and_run(node, limit)
 
 
+def one_op_now(node: Node) -> Node | None:
+    """An elementwise op whose inputs are all computed (buffers, views of them, scalars), run
+    now by its NumPy reference at any size, or None. For a value the caller evaluates at once
+    anyway (a masked write's mask and value, a mask a read needs): one NumPy call gives
+    NumPy's bits and costs no plan. nbody's `r[r > 0] = r[r > 0] ** -1.5` (10,000 elements)
+    ran a plan whose kernel called libm's scalar `pow` (~110 us; NumPy's SIMD loop ~25 us)."""
+    if (not LIMIT[0] or _state.busy or _state.stand_ins or not node.inputs
+            or node.op.kind is not OpKind.ELEMENTWISE):
+        return None
+    args = _leaf_values(node.inputs, reference_broadcasts(node.op))
+    if args is None:
+        return None
+    out = _run_one(node, args)
+    if out.shape != node.shape:
+        out = np.broadcast_to(out, node.shape)
+    return _leaf(node, out)
+
+
 def element(node: Node) -> Node | None:
     """An element `A[i, j]` of a computed array, read now (NumPy's scalar is a copy): the
     program then holds no node over A's buffer, which a later write can take in place."""
@@ -474,6 +519,8 @@ def _walk(node: Node, limit: int, known: dict[int, Any] | None = None) -> list[N
         op = n.op
         if op.reference is None or op in SEED_OPS and _pending_scalar_index(n):
             return None
+        if op.kind is _REDUCTION and FOLDS[0] and _computes_large(n.inputs[0], limit):
+            return _FOLD  # a kernel folds it as it computes it (`_computes_large`)
         if op.write_back is None and op is not _BROADCAST and n.size > limit:
             held = _held_value(n) if known is not None else None
             if held is not None:
@@ -486,6 +533,36 @@ def _walk(node: Node, limit: int, known: dict[int, Any] | None = None) -> list[N
         stack.append((n,))
         stack.extend(inputs)
     return order
+
+
+def _computes_large(node: Node, limit: int) -> bool:
+    """Whether a reduction's input `node` is an op (no view: a value computed here) of more
+    than `limit` elements: conv2d's `np.sum(x[:, i:i+k, j:j+k, :, None] * w, axis=(1, 2, 3))`.
+    The walk would materialize it through NumPy (through a plan of its own where an Array holds
+    it: the argument of np.sum) and reduce it with NumPy's buffered iterator: ~30 us a call at
+    (4, 3, 3, 8, 16) float32, NumPy 13. Through one plan (`_through_a_plan`), the reduction is
+    one kernel that folds the product without storing it (a column fold, runtime/c/printer.py)
+    and the plan's key holds no index (slice starts are arguments)."""
+    while node.op is _CAST:
+        node = node.inputs[0]
+    return (node.size > limit and bool(node.inputs) and node.op.write_back is None
+            and node.op is not _BROADCAST)
+
+
+def _through_a_plan(node: Node) -> Node | None:
+    """`node`'s value (small: the rule's) evaluated now as any evaluation is, one cached plan,
+    as a leaf of this rule (the next op and a write of it take the at-once paths); None where
+    the evaluation leaves no host buffer."""
+    was, _state.busy = _state.busy, True  # (its Array must not run this rule again)
+    try:
+        held = _bind.Array(node)
+    finally:
+        _state.busy = was
+    EVALUATE_ARRAYS[0]([held])
+    done = held._node
+    if done.inputs or type(done.data) is not np.ndarray:
+        return None
+    return _leaf(node, done.data)
 
 
 def _pending_scalar_index(take: Node) -> bool:

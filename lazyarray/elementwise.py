@@ -138,8 +138,8 @@ def power(x1: Any, x2: Any) -> Array:
     result = _bind.elementwise(_POWER, x1, x2, site=site)
     if getattr(x2, "_lazyarray_weak_type", None) is not None:
         return Array(result)  # la.jit's traced exponent: its value is not known here
-    if (result.dtype.kind in "iu" and isinstance(x2, (int, np.integer)) and not isinstance(x2, bool)
-            and x2 < 0 and 0 not in result.shape):  # NumPy raises in the loop: not when empty
+    if (result.dtype.kind in "iu" and _negative_int_scalar(x2)
+            and 0 not in result.shape):  # NumPy raises in the loop: not when empty
         raise _bind.fail(ValueError, "Integers to negative integer powers are not allowed.", site)
     if (isinstance(x1, Array) and isinstance(x2, (float, np.floating)) and x2 == 0.5
             and x1.dtype.kind in "biuf" and result.dtype.kind == "f"):
@@ -153,6 +153,16 @@ def power(x1: Any, x2: Any) -> Array:
 
 
 pow = power  # noqa: A001  (Array API name)
+
+
+def _negative_int_scalar(x: Any) -> bool:
+    """A negative integer exponent known now: a Python or NumPy int, or a computed 0-d integer
+    Array (an element an index loop read: NumPy's scalar)."""
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        return x < 0
+    node = x._node if isinstance(x, Array) else None
+    return (node is not None and not node.shape and not node.inputs and node.dtype.kind == "i"
+            and isinstance(node.data, np.ndarray) and bool(node.data < 0))
 
 
 def power_operator(x1: Any, x2: Any) -> Array:

@@ -466,6 +466,7 @@ if _hit_path is not None:
 def _apply_settings(s: Settings) -> None:
     set_node_budget(s.max_graph_nodes, cuts.cut_hook)
     eager.LIMIT[0] = s.eager_size if _eager_applies(s) else 0
+    eager.FOLDS[0] = _compiles_kernels(s)
     cuts.configure(s.max_graph_nodes)
     cache.apply_settings(s)
     configure_c_backend(s.cache_dir, s.num_threads, s.background_compiles)
@@ -487,8 +488,15 @@ def _eager_applies(s: Settings) -> bool:
     return not _CUPY[0] or resolved_auto() in ("c", "numpy")
 
 
+def _compiles_kernels(s: Settings) -> bool:
+    """Whether plans run generated C kernels (eager.py's `_computes_large`: a reduction then
+    folds its computed input in one kernel); 'auto' once worked out (never probed here)."""
+    return s.backend == "c" or s.backend == "auto" and resolved_auto() == "c"
+
+
 def _on_auto_resolved() -> None:
     eager.LIMIT[0] = get_settings().eager_size if _eager_applies(get_settings()) else 0
+    eager.FOLDS[0] = _compiles_kernels(get_settings())
 
 
 _CUPY: list[bool | None] = [None]  # whether CuPy is installed (looked up once)

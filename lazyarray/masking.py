@@ -55,6 +55,10 @@ def _computed_mask(mask: Any, site: _bind.Site, base: Node | None = None,
     view of a computed mask (`masks[i]`) is read where it is: nothing to evaluate. `also`:
     pending Arrays the caller evaluates next (a masked write's value), in the same plan."""
     if isinstance(mask, Array) and mask._node.inputs and eager.view_value(mask._node) is None:
+        done = eager.one_op_now(mask._node)  # `r > 0` of a computed r: NumPy's, no plan
+        if done is not None:
+            mask._node = done
+            return _mask_node(mask, site), base
         held = Array(base) if base is not None and base.inputs and not is_busy() and _reaches(
             mask._node, base) else None  # (busy: la.grad traces, a leaf would cut its gradient)
         evaluate_arrays([mask], also if held is None else (held,) + also)
@@ -154,8 +158,13 @@ def write_now(x: Array, key: Array | np.ndarray, value: Any, site: _bind.Site) -
             return False
     elif type(value) is not float:
         return False
+    if type(value) is Array and value._node.inputs:  # one op over computed values: NumPy's
+        done = eager.one_op_now(value._node)
+        if done is not None:
+            value._node = done
     # a pending value is evaluated with the mask, one plan instead of two (nbody's `r[r > 0] =
-    # r[r > 0] ** -1.5`: the mask alone was a ~30 us evaluation of a (100, 100) compare)
+    # r[r > 0] ** -1.5` before the value ran at once: the mask alone was a ~30 us evaluation
+    # of a (100, 100) compare)
     also = (value,) if type(value) is Array and value._node.inputs and eager.view_value(
         value._node) is None else ()
     mask, node = _computed_mask(key, site, x._node, also)

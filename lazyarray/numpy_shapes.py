@@ -200,6 +200,9 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
     return tensordot(x, y, axes=([-1], [-2]))
 
 
+lc.NUMPY_DOT.append(dot)  # (linalg.norm's way: sqrt(dot(x, x)), as numpy.linalg.norm)
+
+
 def vdot(a: Any, b: Any) -> Array:
     """numpy.vdot: flattened dot product, the first argument conjugated."""
     x, y = mp.ravel(_array(a)), mp.ravel(_array(b))

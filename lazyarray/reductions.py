@@ -13,6 +13,7 @@ from .array import Array
 from .graph import dtypes, get_op
 from .graph.complex_ops import supports_complex
 from .graph.node import Node, user_site
+from .eager import reduce_now as _reduce_now
 from .outputs import into
 from .creation import full
 from ._bind import as_node as _as_node  # (the name the API modules import from here)
@@ -61,10 +62,17 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
             node = _bind.cast(node, dtype, site)
         out_dtype = node.dtype
     shape = _reduced_shape(node.shape, axes, keepdims)
-    return Array(_bind.primitive(op, (node,), (axes, bool(keepdims)), shape, out_dtype, site))
+    out = _bind.primitive(op, (node,), (axes, bool(keepdims)), shape, out_dtype, site)
+    if node.inputs and node.op.write_back is not None or (  # a view, or a leaf of the rule:
+            node.attrs is _AT_ONCE and not node.inputs):  # an index loop's value, now, directly
+        done = _reduce_now(out)
+        if done is not None:
+            return Array(done)
+    return Array(out)
 
 
 _SUM = get_op("sum")
+_AT_ONCE = _bind.AT_ONCE_MARK
 
 
 def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,  # noqa: A001

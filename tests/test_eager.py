@@ -203,6 +203,96 @@ def test_a_dead_root_the_view_ring_kept_is_not_evaluated_at_a_cut(backend, form)
     assert [str(w.message) for w in caught] == []
 
 
+def test_element_comparisons_and_abs_are_numpys(backend):
+    """_trace.c's element_compare and abs of a float64 element: IEEE comparisons and fabs in C,
+    NumPy's values for NaN, infinities, signed zeros, subnormals and Python ints (within and past
+    2**53), a bool (or float64) element that is NumPy's scalar, no warning or error even under
+    `errstate(all='raise')`, as NumPy's own element comparisons."""
+    values = [0.0, -0.0, 1.0, -2.5, 1e-310, float("nan"), float("inf"), float("-inf"), 2.0**53]
+    others = values + [3, -7, 2**53 + 1, 2**60]
+    base = np.array(values)
+    A = la.asarray(base.copy())
+    ops = [lambda x, y: x < y, lambda x, y: x <= y, lambda x, y: x > y, lambda x, y: x >= y,
+           lambda x, y: x == y, lambda x, y: x != y]
+    with np.errstate(all="raise"), la.errstate(all="raise"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for i in range(len(values)):
+            a, e = A[i], base[i]
+            got, want = abs(a), abs(e)
+            assert np.asarray(got).tobytes() == np.asarray(want).tobytes() and got._view is False
+            for other in others:
+                for op in ops:
+                    for g, w in ((op(a, other), op(e, other)), (op(other, a), op(other, e))):
+                        assert np.asarray(g).dtype == np.bool_ and g.shape == ()
+                        assert bool(g) == bool(w), (e, other)
+                for j in range(len(values)):
+                    for op in ops:
+                        assert bool(op(a, A[j])) == bool(op(e, base[j])), (e, base[j])
+
+
+@pytest.mark.parametrize("name", ["abs", "sqrt", "square", "floor", "ceil", "trunc", "** 2"])
+def test_element_unary_functions_are_numpys(backend, name):
+    """_trace.c's element_unary_f64: np.<ufunc>(e) and la.<fn>(e) of a float64 element in C
+    where that is NumPy's bits and flags (sqrt of a negative, square overflowing or
+    underflowing: the general path, NumPy's warning or error), against NumPy's own scalars."""
+    values = [0.0, -0.0, 2.25, -2.5, 1e-310, 1e-200, 1e200, -7.5, float("nan"), float("inf"),
+              float("-inf"), 2.0**52 + 0.5, -(2.0**53)]
+    base = np.array(values)
+    A = la.asarray(base.copy())
+    if name == "** 2":  # (the operator: NumPy's scalar power, `e ** 2` of an element)
+        fn_np = fn_la = lambda x: x ** 2
+    else:
+        fn_np, fn_la = getattr(np, name), getattr(la, name)
+    for mode in ("ignore", "warn", "raise"):
+        for i, e in enumerate(base):
+            outcomes = []
+            for f, x in ((fn_np, e), (fn_np, A[i]), (fn_la, A[i])):
+                with np.errstate(all=mode), la.errstate(all=mode), warnings.catch_warnings(
+                        record=True) as seen:
+                    warnings.simplefilter("always")
+                    try:
+                        got = np.asarray(f(x)).tobytes()
+                    except FloatingPointError:
+                        got = "raised"
+                outcomes.append((got, sorted({type(w.message).__name__ for w in seen})))
+            assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0], (mode, e, outcomes)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+def test_integer_element_operators_and_comparisons_are_numpys(backend, dtype):
+    """_trace.c's int_element_operator and element_compare's integer side: & | ^ << >> // % and
+    the six comparisons of int32/int64 elements and Python ints, as NumPy's scalars compute them
+    (wrapping, shifts by negative counts and past the width, floor division and modulo by
+    negative divisors), NumPy's warnings for a division by zero and MIN // -1 (the Python
+    methods), NumPy's OverflowError for a Python int the dtype cannot hold, forward and reflected."""
+    info = np.iinfo(dtype)
+    values = [0, 1, -1, 7, -7, 3, 100, info.max, info.min, info.min + 1]
+    others = values + [2, -3, 31, 32, 63, 64, 65, -64, 2**31, -(2**31) - 1, 2**40]
+    base = np.array(values, dtype=dtype)
+    A = la.asarray(base.copy())
+    ops = ["&", "|", "^", "<<", ">>", "//", "%", "**", "<", "<=", ">", ">=", "==", "!="]
+
+    def outcome(expr, x, y):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                got = eval(f"x {expr} y")
+                got = (np.asarray(got).dtype.str, np.asarray(got).tobytes())
+            except (OverflowError, ZeroDivisionError, ValueError) as exc:
+                got = next(k.__name__ for k in (OverflowError, ZeroDivisionError, ValueError)
+                           if isinstance(exc, k))
+        return got, sorted({type(w.message).__name__ for w in seen})
+
+    for i, e in enumerate(base):
+        for j, f in enumerate(base):
+            for expr in ops:
+                assert outcome(expr, A[i], A[j]) == outcome(expr, e, f), (e, expr, f)
+        for other in others:
+            for expr in ops:
+                assert outcome(expr, A[i], other) == outcome(expr, e, other), (e, expr, other)
+                assert outcome(expr, other, A[i]) == outcome(expr, other, e), (other, expr, e)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.uint8, np.complex64])
 def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
     """More holders of a 0-d result than the test above (fuzz39): a memoryview and a DLPack
@@ -304,6 +394,81 @@ def test_a_walk_keeps_the_pending_arrays_it_computed(backend, backend_does, monk
     np.testing.assert_array_equal(np.asarray(acc), acc_np)
 
 
+def test_a_reduction_of_a_large_product_runs_as_one_plan_on_c(backend, backend_does,
+                                                              monkeypatch):
+    """conv2d's `np.sum(x[:, i:i+k, j:j+k, :, None] * w, axis=(1, 2, 3))`: a small result of a
+    reduction whose input is a computed value above eager_size. On C it is evaluated at its line
+    through one plan (the reduction folds the product in its kernel; the slice starts are
+    arguments: no plan per (i, j)) and is a leaf of the rule, so the write takes the at-once
+    path; elsewhere the walk computes it. Values are NumPy's within float32 sums' rounding."""
+    from lazyarray import eager
+
+    rng = np.random.default_rng(5)
+    x_np = rng.random((4, 12, 12, 8)).astype(np.float32)
+    w_np = rng.random((3, 3, 8, 16)).astype(np.float32)
+    x, w = la.array(x_np), la.array(w_np)
+    out = la.empty((4, 10, 10, 16), dtype=np.float32)
+    walks = []
+    run = eager._run
+    monkeypatch.setattr(eager, "_run", lambda n, o, *a: walks.append(len(o)) or run(n, o, *a))
+    for i, j in ((0, 0), (3, 5)):
+        s = la.sum(x[:, i:i + 3, j:j + 3, :, np.newaxis] * w[np.newaxis], axis=(1, 2, 3))
+        assert not backend_does("eager") or _is_leaf(s)
+        out[:, i, j, :] = s
+    built = la.cache_info().plans_built
+    for i, j in ((7, 2), (9, 9)):
+        s = la.sum(x[:, i:i + 3, j:j + 3, :, np.newaxis] * w[np.newaxis], axis=(1, 2, 3))
+        out[:, i, j, :] = s
+    if backend == "c":
+        assert not walks and la.cache_info().plans_built == built
+    elif backend_does("eager"):
+        assert walks
+    want = np.zeros((4, 10, 10, 16), np.float32)
+    got = np.asarray(out)
+    for i, j in ((0, 0), (3, 5), (7, 2), (9, 9)):
+        want = np.sum(x_np[:, i:i + 3, j:j + 3, :, np.newaxis] * w_np[np.newaxis], axis=(1, 2, 3))
+        np.testing.assert_allclose(got[:, i, j, :], want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.bool_])
+def test_a_reduction_of_an_at_once_leaf_runs_directly(backend, backend_does, monkeypatch,
+                                                      dtype):
+    """lenet's `np.sum(p, axis=(1, 2, 3))` of the at-once window product p, and its pooling's
+    `np.max` of a window view: the result is computed in `_reduce` (eager.reduce_now), not
+    through the Array's rule (`run_now`); the same leaf, dtype and bits as that path gives
+    (NumPy's), and NumPy's overflow warning."""
+    from lazyarray import eager
+
+    array_module = sys.modules["lazyarray.array"]  # (`lazyarray.array` is also la.array)
+    x_np = (np.random.default_rng(6).random((4, 9, 9, 2)) * 100).astype(dtype)
+    x = la.array(x_np)
+    q = x[:, 1:4, 2:5, :] * x[:, 2:5, 1:4, :]  # an at-once leaf
+    assert not backend_does("eager") or _is_leaf(q)
+    calls = []
+    monkeypatch.setattr(array_module, "_run_now",
+                        lambda n, f=eager.run_now: calls.append(n) or f(n))
+    got = [la.sum(q, axis=(1, 2, 3)), la.prod(q[0:1], axis=0), la.max(q, axis=(1, 2)),
+           la.sum(q, axis=(1, 2, 3), dtype=np.float64), la.max(x[:, 2:4, 4:6, :], axis=(1, 2)),
+           la.min(x[1, ::2], axis=0)]  # (views of a computed buffer: lenet's pooling)
+    direct = [c for c in calls if c.op.name in ("sum", "prod", "max", "min") and (
+        c.inputs[0] is q._node or c.inputs[0].op.write_back is not None)]  # (no cast between)
+    assert not backend_does("eager") or (
+        _is_leaf(got[0]) and _is_leaf(got[4]) and _is_leaf(got[5]) and not direct)
+    q_np = x_np[:, 1:4, 2:5, :] * x_np[:, 2:5, 1:4, :]
+    want = [np.sum(q_np, axis=(1, 2, 3)), np.prod(q_np[0:1], axis=0), np.max(q_np, axis=(1, 2)),
+            np.sum(q_np, axis=(1, 2, 3), dtype=np.float64),
+            np.max(x_np[:, 2:4, 4:6, :], axis=(1, 2)), np.min(x_np[1, ::2], axis=0)]
+    for g, w in zip(got, want):
+        g = np.asarray(g)
+        assert g.dtype == w.dtype and np.array_equal(g, w)
+    if dtype == np.float32:
+        big = la.array(np.full((4, 8), 3e38, np.float32))
+        r = big[:2] * 1.0  # an at-once leaf
+        with pytest.warns(RuntimeWarning, match="overflow"):
+            s = np.asarray(la.sum(r, axis=0))
+        assert s.dtype == np.float32 and np.isinf(s).all()
+
+
 def test_a_walk_gives_ufuncs_their_inputs_unbroadcast(backend, backend_does, monkeypatch):
     """An at-once walk over a graph with broadcast_to nodes (`x * (mass * mass.T)`, a (100, 100)
     intermediate under a (100,) sum) hands a ufunc op its inputs as they are (NumPy broadcasts
@@ -321,10 +486,13 @@ def test_a_walk_gives_ufuncs_their_inputs_unbroadcast(backend, backend_does, mon
                         lambda *a, **k: calls.append(1) or broadcast_to(*a, **k))
     monkeypatch.setattr(eager, "_run", lambda n, o, *a: walks.append(len(o)) or run(n, o, *a))
     s = la.sum(R[3] * (mass * mass.T), axis=1) - 1.0  # (the scalar leaf of `- 1.0` stays 0-d)
-    assert not backend_does("eager") or (_is_leaf(s) and walks and not calls)
+    # (C folds the product in the sum's kernel, one plan: test_a_reduction_of_a_large_product_*)
+    assert not backend_does("eager") or (_is_leaf(s) and bool(walks) == (backend != "c")
+                                         and not calls)
     t = la.sum(la.triu(R[3] * (mass * mass.T), 1), axis=0)
     monkeypatch.undo()
-    np.testing.assert_array_equal(np.asarray(s), np.sum(r_np[3] * (m_np * m_np.T), axis=1) - 1.0)
+    want = np.sum(r_np[3] * (m_np * m_np.T), axis=1) - 1.0  # (C: the plan's sum, its order)
+    np.testing.assert_allclose(np.asarray(s), want, rtol=1e-13 if backend == "c" else 0)
     want = np.sum(np.triu(r_np[3] * (m_np * m_np.T), 1), axis=0)  # (a plan's sum: its order)
     np.testing.assert_allclose(np.asarray(t), want, rtol=1e-13)
 

@@ -190,3 +190,18 @@ def test_a_user_file_reached_through_the_package_directory_is_user_code(tmp_path
     assert through.startswith(package)
     run = subprocess.run([sys.executable, through], capture_output=True, text=True, timeout=120)
     assert "ValueError" in run.stderr and f"user_script.py:3" in run.stderr, run.stderr[-600:]
+
+
+def test_many_sites_in_one_function_each_name_their_line(tmp_path):
+    """A function with more op sites than the C site cache had slots (channel_flow's step: ~700;
+    graph/_node.c `SITES`): each node names its own line, on the first call and on later calls
+    (cache hits), in a file of the user's."""
+    lines = [f"    out.append(x + {k}.0)" for k in range(600)]
+    path = tmp_path / "many_sites.py"
+    path.write_text("def run(x):\n    out = []\n" + "\n".join(lines) + "\n    return out\n")
+    namespace: dict = {}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    x = la.zeros(3)
+    for _ in range(3):
+        got = [a._node.site for a in namespace["run"](x)]
+        assert got == [(str(path), 3 + k) for k in range(600)]

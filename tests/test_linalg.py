@@ -355,3 +355,25 @@ def test_the_dot_method_is_np_dot(backend, shapes):
     got = np.asarray(la.asarray(x).dot(la.asarray(y)))
     assert got.shape == np.shape(want)
     np.testing.assert_allclose(got, want)
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_norm_of_a_whole_array_is_numpys_dot_norm_bit_for_bit(backend, eager_size):
+    """numpy.linalg.norm at ord None (2 of a vector, 'fro' of a matrix, any ndim for None) is
+    sqrt(dot(x.ravel(), x.ravel())), BLAS's dot, not a sum of squares: the same bits here (a
+    sum of squares differed in the last bits in ~45% of random vectors), complex as the parts'
+    dots, integers and bools as float64, lazy or at once."""
+    rng = np.random.default_rng(7)
+    cases = [rng.standard_normal(n) for n in (0, 1, 2, 7, 31, 300, 2001)]
+    cases += [rng.standard_normal((5, 9)), rng.standard_normal((3, 4, 5)),
+              rng.standard_normal(40).astype(np.float32),
+              rng.standard_normal(50) + 1j * rng.standard_normal(50),
+              rng.integers(-9, 9, (6, 7)), rng.random(20) < 0.5]
+    with la.config(eager_size=eager_size):
+        for x in cases:
+            for ord_ in ([None, 2] if x.ndim == 1 else [None, "fro"] if x.ndim == 2 else [None]):
+                got, want = la.linalg.norm(la.asarray(x), ord_), np.linalg.norm(x, ord_)
+                assert np.asarray(got).dtype == want.dtype, (x.dtype, ord_)
+                assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (x.shape, ord_)
+            kept = la.linalg.norm(la.asarray(x), keepdims=True)
+            assert kept.shape == np.linalg.norm(x, keepdims=True).shape

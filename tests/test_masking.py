@@ -107,25 +107,57 @@ def test_a_mask_is_evaluated_once_with_the_value_it_reads(backend, fresh_caches)
     assert not other[keep]._node.holds_buffer and not other._node.holds_buffer
 
 
+def _plan_runs(fn) -> int:
+    before = la.cache_info()
+    fn()
+    after = la.cache_info()
+    return (after.plan_hits + after.plans_built) - (before.plan_hits + before.plans_built)
+
+
 @pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_a_masked_write_evaluates_its_mask_and_value_together(backend, fresh_caches):
-    """nbody's `r[r > 0] = r[r > 0] ** -1.5` (above eager_size): the write's pending mask and
-    pending value are one evaluation (one plan, two outputs), not two; values are NumPy's."""
+    """A masked write's pending mask and pending value (graphs of more than one op, above
+    eager_size) are one evaluation (one plan, two outputs), not two; values are NumPy's."""
     rng = np.random.default_rng(7)
     a = rng.standard_normal((100, 100))
-    r = la.asarray(a) * 1.0
-    r[r > 0] = r[r > 0] ** -1.5  # warm: the plans exist
-    r = la.asarray(a) * 1.0
-    g = r[r > 0]
-    value, mask = g ** -1.5, r > 0
-    before = la.cache_info()
-    r[mask] = value
-    after = la.cache_info()
-    runs = (after.plan_hits + after.plans_built) - (before.plan_hits + before.plans_built)
-    assert runs == 1, (before, after)
+
+    def step():
+        r = la.asarray(a) * 1.0
+        g = r[r > 0]
+        value, mask = (g + 1.0) ** -1.5, (r + 1.0) > 1.0
+        return r, lambda: r.__setitem__(mask, value)
+
+    r, write = step()
+    write()  # warm: the plans exist
+    r, write = step()
+    assert _plan_runs(write) == 1
+    want = a.copy()
+    want[want > 0] = (want[want > 0] + 1.0) ** -1.5
+    np.testing.assert_allclose(np.asarray(r), want, rtol=1e-15)
+
+
+@pytest.mark.needs("eager")
+def test_a_masked_writes_one_op_mask_and_value_are_numpys_calls(backend, fresh_caches):
+    """nbody's `r[r > 0] = r[r > 0] ** -1.5` of a computed r (10,000 elements, above eager_size):
+    the mask `r > 0` and the value (one op over the computed gather) are NumPy's calls at once
+    (eager.one_op_now), no plan: NumPy's bits, where a plan's float64 `pow` is libm's (ulps
+    apart on ~5% of values); the read's own mask too. Warnings as NumPy's, at the line."""
+    rng = np.random.default_rng(7)
+    a = rng.uniform(-1.0, 30.0, (100, 100))
+    r = la.asarray(a)
+    assert _plan_runs(lambda: r.__setitem__(r > 0, r[r > 0] ** -1.5)) == 0
     want = a.copy()
     want[want > 0] = want[want > 0] ** -1.5
-    np.testing.assert_allclose(np.asarray(r), want, rtol=1e-15)
+    np.testing.assert_array_equal(np.asarray(r), want)
+    r = la.asarray(a)
+    g = r[r > -0.5]
+    with pytest.warns(RuntimeWarning, match="invalid value") as info:
+        r[r > -0.5] = g ** 0.25  # negative bases: NaN, NumPy's invalid warning
+    assert "test_masking.py" in info[0].filename
+    want = a.copy()
+    with np.errstate(invalid="ignore"):
+        want[want > -0.5] = want[want > -0.5] ** 0.25
+    np.testing.assert_array_equal(np.asarray(r), want)
 
 
 def test_mask_errors(reference_backend):

@@ -12,6 +12,9 @@ do, in the accumulator's dtype (float32 sums and products in float64).
     sum over n = 19, L = 8:  lane 0: id + x0 + x8 + x16 + x17 + x18   lane l: id + x_l + x_(8+l)
                              result: ((lane0 + lane1) + lane2) + ... + lane7
 
+A column reduction (printer.py `folds_columns`: `x.sum(axis=0)`) has no lanes: each output is
+id + x0 + x1 + ... in the inner space's row-major order.
+
 Which reductions replay (`replays`): those whose registry entry names the NumPy ufunc of its
 C combine (`OpDef.fold`: sum, prod) on real numbers; integer and bool reductions that no order
 can change (wrapping sums and products, extremes, any/all: NumPy's reference gives C's bits);
@@ -28,7 +31,7 @@ import numpy as np
 
 from ...graph.kernel_ir import Kernel, Reduce, Stage
 from .layout import plan_layout
-from .printer import lane_count
+from .printer import folds_columns, lane_count
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
@@ -55,6 +58,9 @@ def fold_rows(kernel: Kernel, stage: Stage, red: Reduce, rows: np.ndarray) -> np
         # order-free (or empty: the identity either way): NumPy's reference is C's answer
         attrs = ((rows.ndim - 1,), False)
         return np.asarray(red.op.reference((rows,), attrs, red.dtype)).astype(red.dtype)
+    identity = np.asarray(red.op.reduce_identity(acc_dt), acc_dt)
+    if _folds_columns(kernel):  # one accumulator per output: the row in order
+        return _sequential(ufunc, rows.astype(acc_dt), identity).astype(red.dtype)
     n, lanes = _row_length(kernel), lane_count(stage)
     values = rows.astype(acc_dt).reshape(rows.shape[:-1] + (-1, n))  # (outer..., rows, n)
     outer, per_row = values.shape[:-2], n // lanes
@@ -62,7 +68,6 @@ def fold_rows(kernel: Kernel, stage: Stage, red: Reduce, rows: np.ndarray) -> np
     chunks = values[..., :body].reshape(outer + (values.shape[-2], per_row, lanes))
     first = np.concatenate([chunks[..., 0], values[..., body:]], axis=-1)  # lane 0 takes the rest
     others = np.moveaxis(chunks[..., 1:], -1, -3).reshape(outer + (lanes - 1, -1))
-    identity = np.asarray(red.op.reduce_identity(acc_dt), acc_dt)
     acc = [_sequential(ufunc, first.reshape(outer + (1, -1)), identity),
            _sequential(ufunc, others, identity)]
     partials = np.concatenate(acc, axis=-1)  # (outer..., lanes), lane 0 first
@@ -74,6 +79,13 @@ def _row_length(kernel: Kernel) -> int:
     """The extent of the C kernel's innermost reduced loop (its collapsed last inner dim)."""
     lay = plan_layout(kernel)
     return lay.extents[-1] if lay.n_outer < len(lay.extents) else 1
+
+
+@lru_cache(maxsize=256)
+def _folds_columns(kernel: Kernel) -> bool:
+    """Whether the C kernel folds column-wise (printer.py `folds_columns`): each output's values
+    one after another from the identity, no lanes."""
+    return folds_columns(kernel, plan_layout(kernel))
 
 
 def _sequential(ufunc: np.ufunc, seq: np.ndarray, start: Any) -> np.ndarray:

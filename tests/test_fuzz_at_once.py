@@ -632,6 +632,21 @@ class Generator:
                 return True
         if _CastCheck.hit:
             return True
+        if after is not None:  # and every int array as it is: a float written into one that
+            # leaves it as it was (255 // -inf is -1.0: 255 again in NumPy's uint8, 0 here, 162362)
+            env = {k: (v.copy().view(_CastCheck) if isinstance(v, np.ndarray) else v)
+                   for k, v in before.items()}
+            for k, v in env.items():
+                if isinstance(v, _CastCheck):
+                    v.int_dtype = v.dtype if v.dtype.kind in "iu" else None
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                try:
+                    exec(text, env)
+                except Exception:  # noqa: BLE001
+                    pass
+            if _CastCheck.hit:
+                return True
         for k in written:
             info, v = np.iinfo(before[k].dtype), np.asarray(env[k])
             if v.dtype.kind == "c":

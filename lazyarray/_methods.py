@@ -104,7 +104,18 @@ def _none_alive(views: list) -> bool:
 
 
 def __reduce__(self: Array) -> Any:
+    if self._view is False and not self._node.shape:
+        return (_scalar_result, (self._host(),))
     return (creation.array, (self._host(),))
+
+
+def _scalar_result(value: Any) -> Array:
+    """A pickled element or 0-d result, loaded: NumPy's scalar pickles as a scalar, so it stays
+    one here (`_view` False: `t /= 2` of an int element gives a float, as NumPy's; fuzz40's seed
+    150230, `Q = pickle.loads(pickle.dumps(A[2])); Q /= x` raised the in-place casting error)."""
+    out = creation.array(value)
+    out._view = False
+    return out
 
 
 # --- ndarray-style methods: each forwards to the namespace function of the same name --------------

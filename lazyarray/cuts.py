@@ -43,7 +43,7 @@ import sys
 import weakref
 from typing import Any
 
-from . import cache, donation
+from . import _bind, cache, donation
 from .graph.node import (
     _IS_LIBRARY,
     Node,
@@ -325,8 +325,19 @@ def _evaluate_separately(nodes: list[Node], inputs: tuple[Node, ...]
     return done, results
 
 
+def _release_view_ring() -> None:
+    """_trace.c's view ring lets go of the dropped views it keeps to hand out again: each holds
+    its root, which may since have been written lazily (`w = A[:2]; w /= 0` under eager_size=0)
+    and dropped; a cut evaluates every live pending Array, and evaluated that dead root, with
+    its flags, at an unrelated statement (fuzz40; the same as evaluation.evaluate does)."""
+    fast = _bind.FAST
+    if fast is not None:
+        fast.release_view_ring()
+
+
 def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
     forget_tail()  # this cut's own evaluation is not the last cut's tail
+    _release_view_ring()
     arrays = _prune()
     nodes = list(dict.fromkeys([a._node for a in arrays] + [n for n in inputs if n.inputs]))
     try:

@@ -300,8 +300,10 @@ def astype(x: Any, dtype: Any, copy: bool = True, device: Any = None) -> Array:
     node = _bind.operand(x, site)
     if not isinstance(node, _bind.Node):
         node = _bind.scalar_leaf(node[1], dtypes.result_type(node[0]), site)
-    if node.dtype == target:
-        out = x if isinstance(x, Array) else Array(node)
+    if node.dtype == target:  # a copy is a new handle on the node (creation._from_array): later
+        # writes into x, or into the root x views, leave it (NumPy's astype copies unless
+        # copy=False; `x.astype(x.dtype)` gave x itself: fuzz40's seed 160374)
+        out = x if isinstance(x, Array) and copy is False else Array(node)
     else:
         if node.dtype.kind == "c" and target.kind != "c" and target.kind != "b":
             warnings.warn("Casting complex values to real discards the imaginary part",

@@ -176,6 +176,33 @@ def test_dropped_views_are_handed_out_again_and_held_ones_keep_their_place(backe
     assert gone() is None
 
 
+@pytest.mark.parametrize("form", range(3))
+def test_a_dead_root_the_view_ring_kept_is_not_evaluated_at_a_cut(backend, form):
+    """The view ring keeps `w = A[:2]` (and so its root A) after the names are gone; A written
+    lazily (through w, or with w about) and then dropped stayed alive there, and the next
+    node-budget cut, which evaluates every live pending Array, evaluated it: its 0/0 warned
+    'invalid value' at an unrelated loop (under errstate 'raise', raised there). A cut lets go
+    of the ring's dropped views first (cuts._release_view_ring; fuzz40)."""
+    A = la.asarray(np.zeros(5))
+    with la.config(eager_size=0):
+        w = A[0:2]
+        if form == 0:
+            w /= 0.0
+        elif form == 1:
+            w[0] = A[3] / 0.0
+        else:
+            A[2] = A[3] / 0.0
+    del A, w
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with la.config(eager_size=0, max_graph_nodes=3):
+            B = la.asarray(np.ones(3))
+            for _ in range(10):
+                B = B + 1
+            assert np.array_equal(np.asarray(B), np.full(3, 11.0))
+    assert [str(w.message) for w in caught] == []
+
+
 def test_element_comparisons_and_abs_are_numpys(backend):
     """_trace.c's element_compare and abs of a float64 element: IEEE comparisons and fabs in C,
     NumPy's values for NaN, infinities, signed zeros, subnormals and Python ints (within and past
@@ -345,6 +372,23 @@ def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
     for value, want in held:
         got = np.asarray(value[0] if isinstance(value, list) else value)
         assert np.array_equal(got, np.asarray(want)), (got, want)
+
+
+def test_a_pickled_element_stays_numpys_scalar(backend):
+    """An element or a 0-d result pickled and loaded is still NumPy's scalar (`_view` False):
+    `q /= 2.0` of an int element rebinds q to a float, as NumPy's int64 does, where an int 0-d
+    array raises the in-place casting error (fuzz40's seed 150230); a pickled 0-d array stays
+    one."""
+    import pickle
+    A = la.asarray(np.arange(5))
+    for q, want in ((A[2], np.int64(2)), (A[1] + A[2], np.int64(3)), (A[3:4].sum(), np.int64(3))):
+        q, want = pickle.loads(pickle.dumps(q)), pickle.loads(pickle.dumps(want))
+        q /= 2.0
+        want /= 2.0
+        assert np.asarray(q).dtype == want.dtype and float(q) == float(want)
+    z = pickle.loads(pickle.dumps(la.asarray(np.array(3))))
+    with pytest.raises(TypeError):  # (NumPy's UFuncTypeError)
+        z /= 2.0
 
 
 def test_an_op_on_an_indexed_read_runs_at_once(backend, backend_does):

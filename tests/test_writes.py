@@ -325,6 +325,24 @@ def test_copies_are_not_views(backend):
     assert_matches(x, np.arange(4.0))
 
 
+@pytest.mark.parametrize("view", ["A", "A[::-1].T", "A[1:]", "A[1]"])
+def test_astype_to_the_same_dtype_is_a_copy(backend, view):
+    """`x.astype(x.dtype)` is NumPy's copy (unless copy=False): writes into x, or into the root
+    x is a view of, leave it; it returned x itself, which the writes then changed (fuzz40's
+    seed 160374: `v = A[::-1].T.astype(np.float64)`, then `t = A[k, :-12]; t[0] = ...`)."""
+    base = np.arange(20.0).reshape(4, 5)
+    for write in ("A[1, 0] = 99", "t = A[1, :-1]\nt[0] = 99", "A += 1", "A[...] = 5",
+                  "u = A[1:]\nu[0, 0] = 7"):
+        env = {"A": la.asarray(base.copy()), "np": np}
+        v = eval(f"{view}.astype(np.float64)", env)
+        w = eval(f"{view}.astype('float64', copy=True)", env)
+        exec(write, env)
+        want = eval(view, {"A": base})
+        assert np.array_equal(np.asarray(v), want) and np.array_equal(np.asarray(w), want)
+    A = la.asarray(base.copy())
+    assert A.astype(np.float64, copy=False) is A  # (as NumPy's)
+
+
 def test_an_element_is_a_copy_as_numpys_scalar(backend):
     """`A[i, j]` (every dim an integer) is NumPy's scalar, not a view; `A[i, j, ...]` is a view."""
     def program(xp, A):

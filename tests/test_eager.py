@@ -94,7 +94,8 @@ def test_element_arrays_are_handed_out_again_only_when_nothing_holds_them(backen
         elif kind == 4:
             held.append((A[(i + 1) % 8, j] + e, base[(i + 1) % 8, j] + want))
         else:
-            la.clear_caches()
+            if k == 5:  # (once: a clear makes the next plans compile again)
+                la.clear_caches()
             held.append((la.sum(la.asarray(base[0]) * e), np.sum(base[0] * want)))
         del e
         for q in range(20):  # results that die at once: the ring's
@@ -139,7 +140,8 @@ def test_dropped_views_are_handed_out_again_and_held_ones_keep_their_place(backe
                 held.append((r * 2 + A[(i + 1) % 6], base[i] * 2 + base[(i + 1) % 6]))
         else:
             held.append((r[1:5], base[i, 1:5]))
-            la.clear_caches()
+            if k == 4:  # (once: a clear makes the next plans compile again)
+                la.clear_caches()
         held.append((A[i, : k % 8], base[i, : k % 8]))  # (another length each time)
         held.append((A[k % 6 :, i], base[k % 6 :, i]))
         del r

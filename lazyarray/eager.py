@@ -39,6 +39,7 @@ from .graph.ops_elementwise import UFUNC_REFERENCE_CODE, reference_broadcasts
 from ._bind import FAST as _FAST
 from .passes.rewrite import with_inputs
 from .runtime import fp_status
+from .runtime.backend import CopyStats
 from .graph.ops_structure import scatter_into
 from .runtime.interpreter import _apply
 
@@ -434,12 +435,34 @@ def masked(x: Node, mask: Node, site: Any) -> Node | None:
     return Node(_INPUT, (), EAGER_MARK, out.shape, out.dtype, out, site)
 
 
-def masked_write(old: Node, mask: Node, value: Any) -> Node | None:
+def only_holder(old: Node, refs: int) -> bool:
+    """Whether `old` is a computed buffer that nothing but the caller's `refs` references hold
+    (its handle's `_node`, the caller's names, getrefcount's argument): no other Array, pending
+    node or view reads it, and no NumPy array (an export, a view, the user's own) shares its
+    memory; a view's bases are NumPy arrays only it references (not a DLPack or foreign
+    owner, whose memory another library may still read). Then a write may go into it in
+    place."""
+    data = old.data
+    if (old.op is not _INPUT or old.inputs or type(data) is not np.ndarray
+            or not data.flags.writeable or _getrefcount(old) > refs
+            or _getrefcount(data) > 3):  # old.data, the name `data`, getrefcount's argument
+        return False
+    base = data.base  # a plan's result may be a view (a reshape) of the array it allocated
+    while base is not None:
+        if type(base) is not np.ndarray or _getrefcount(base) > 3:  # (DLPack, another view)
+            return False  # (the view's `.base`, the name `base`, getrefcount's argument)
+        base = base.base
+    return True
+
+
+def masked_write(old: Node, mask: Node, value: Any, own: bool = False) -> Node | None:
     """The value of `x[mask] = v` for a computed x (`old`, a buffer), a computed boolean mask of
     its leading dims and a computed value of its dtype (a NumPy array, or a Python float into
-    float64): a new buffer, NumPy's copy written by NumPy's masked assignment; None for the
-    general path (a scatter at the mask's nonzero), which also raises NumPy's errors at the
-    line (a value that does not match the count). The copy keeps every other reader's value."""
+    float64): NumPy's masked assignment into a copy of the buffer, or into the buffer itself
+    where the handle is its `only_holder` (`own`: nbody's `r[r > 0] = ...` copied 80 KB a
+    step); None for the general path (a scatter at the mask's nonzero), which also raises
+    NumPy's errors at the line (a value that does not match the count). The copy keeps every
+    other reader's value."""
     if (not LIMIT[0] or _state.busy or _state.stand_ins or old.inputs
             or type(old.data) is not np.ndarray or mask.dtype.kind != "b"
             or old.shape[:mask.ndim] != mask.shape):
@@ -452,11 +475,14 @@ def masked_write(old: Node, mask: Node, value: Any) -> Node | None:
             return None
     elif type(value) is not np.ndarray or value.dtype != old.dtype:
         return None
-    out = np.array(old.data, order="C")
+    out = old.data if own else np.array(old.data, order="C")
     try:
         out[bits] = value
     except ValueError:  # (NumPy checks the count before it writes)
         return None
+    if own:
+        CopyStats.in_place_updates += 1
+        return old
     return Node(_INPUT, (), (), out.shape, out.dtype, out, old.site)
 
 

@@ -42,13 +42,30 @@ def _is_scalar_axis(axis: Any) -> bool:
             and axis in (0, -1))
 
 
+# (axis, input shape, keepdims) -> (normalized axes, result shape), for axes given as an int, a
+# tuple of ints or None (an invalid axis raises before it is remembered)
+_SHAPES: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
 def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None,
             site: _bind.Site) -> Array:
     op = get_op(name)
     node = x if type(x) is Node else _as_node(x, site)  # callers that have the node pass it
     if node.ndim == 0 and _is_scalar_axis(axis):
         axis = ()  # NumPy's ufunc reductions take axis 0 or -1 of a 0-d array (mean/var do not)
-    axes = _bind.normalize_axes(axis, node.ndim, site)
+    t = type(axis)  # (True == 1: a bool axis must not find an int's entry)
+    memo = (axis, node.shape, bool(keepdims)) if t is int or axis is None or (
+        t is tuple and builtins.all(type(a) is int for a in axis)) else None
+    known = _SHAPES.get(memo) if memo is not None else None
+    if known is not None:  # an index loop's `np.sum(window * w, axis=(1, 2, 3))`: ~1 us less
+        axes, shape = known
+    else:
+        axes = _bind.normalize_axes(axis, node.ndim, site)
+        shape = _reduced_shape(node.shape, axes, keepdims)
+        if memo is not None:
+            if len(_SHAPES) >= 4096:
+                _SHAPES.clear()
+            _SHAPES[memo] = axes, shape
     if node.dtype.kind == "c" and not supports_complex(op):
         raise _bind.fail(TypeError, f"{name} is not defined for complex inputs ({node.dtype}); the "
                          "Array API standard defines it for real numbers only", site)
@@ -61,7 +78,6 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
         if dtype is not None and node.dtype != dtype:
             node = _bind.cast(node, dtype, site)
         out_dtype = node.dtype
-    shape = _reduced_shape(node.shape, axes, keepdims)
     out = _bind.primitive(op, (node,), (axes, bool(keepdims)), shape, out_dtype, site)
     if node.inputs and node.op.write_back is not None or (  # a view, or a leaf of the rule:
             node.attrs is _AT_ONCE and not node.inputs):  # an index loop's value, now, directly

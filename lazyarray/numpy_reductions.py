@@ -105,6 +105,9 @@ def ptp(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
 def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False,
             keepdims: bool = False) -> Any:
     """numpy.average: sum(a * w) / sum(w) along axis (the mean without weights)."""
+    if type(axis) is bool or type(axis) is tuple:  # NumPy's average (Python code) takes True
+        axis = int(axis) if type(axis) is bool else tuple(  # as 1, where sum refuses it
+            int(d) if type(d) is bool else d for d in axis)
     v = _array(a)
     if weights is None:
         avg = red.mean(v, axis=axis, keepdims=keepdims)
@@ -127,6 +130,8 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
 def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
     """numpy.median: the middle of the sorted values (mean of the two middles); NaN propagates."""
     v = _array(a)
+    if type(axis) is bool:  # NumPy's median (Python code) takes True as 1, where sum refuses it
+        axis = int(axis)
     if isinstance(axis, tuple):  # several axes: moved last and merged into one
 
         axes = sorted(d + v.ndim if d < 0 else d for d in axis)

@@ -60,6 +60,7 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
     if known is not None:  # an index loop's `np.sum(window * w, axis=(1, 2, 3))`: ~1 us less
         axes, shape = known
     else:
+        _refuse_bool_axis(axis, site)
         axes = _bind.normalize_axes(axis, node.ndim, site)
         shape = _reduced_shape(node.shape, axes, keepdims)
         if memo is not None:
@@ -156,8 +157,17 @@ def all(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> Ar
     return _reduce("all", node, axis, keepdims, dtypes.bool_, site)
 
 
+def _refuse_bool_axis(axis: Any, site: _bind.Site) -> None:
+    """NumPy's reductions take no bool for an axis (`np.sum(x, axis=True)` raises TypeError),
+    where Python's True == 1 passed here as axis 1: a sum over another axis than none."""
+    items = axis if type(axis) in (tuple, list) else (axis,)
+    if builtins.any(isinstance(a, (bool, np.bool_)) for a in items):
+        raise _bind.fail(TypeError, f"an integer is required for the axis, not {axis!r}", site)
+
+
 def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) -> Array:
     node = _as_node(x, site)
+    _refuse_bool_axis(axis, site)
     if axis is None or (node.ndim == 0 and _is_scalar_axis(axis)):
         flat = _bind.primitive(get_op("reshape"), (node,), ((node.size,),), (node.size,),
                                node.dtype, site) if node.ndim != 1 else node
@@ -205,6 +215,7 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
         return into(out, mean(x, axis, dtype, keepdims), np.mean, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
     node = _float_operand(x, dtype, site)
+    _refuse_bool_axis(axis, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
     total = _reduce("sum", Array(node), axes, keepdims, node.dtype, site)
     n = _count(node.shape, axes)
@@ -225,6 +236,7 @@ def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keep
     if ddof is not None:
         correction = ddof
     node = _float_operand(x, dtype, site)
+    _refuse_bool_axis(axis, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
     xs = Array(node)
     centered = xs - mean(xs, axis=axes, keepdims=True)
@@ -266,6 +278,7 @@ def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None)
 def _numpy_scan(name: str, x: Any, axis: int | None, dtype: Any, site: _bind.Site) -> Array:
     """NumPy's scans (cumsum, cumprod): axis=None flattens; the accumulator is sum's."""
     node = _as_node(x, site)
+    _refuse_bool_axis(axis, site)
     if axis is None or (node.ndim == 0 and _is_scalar_axis(axis)):  # 0-d: a 1-element scan
         node = _bind.primitive(get_op("reshape"), (node,), ((node.size,),), (node.size,),
                                node.dtype, site) if node.ndim != 1 else node

@@ -234,3 +234,23 @@ def test_extremes_at_every_position_of_rows_around_the_lane_widths(backend):
                 (x <= 1.5).all(axis=1), (x.astype(np.int8) * 3).max(axis=1))
         for g, w in zip(got, want):
             np.testing.assert_array_equal(np.asarray(g), w, err_msg=f"row length {n}")
+
+
+@pytest.mark.parametrize("axis", [True, (True,), (0, True), False], ids=repr)
+def test_a_bool_axis_is_refused_where_numpys_reductions_refuse_it(reference_backend, axis):
+    """`np.sum(x, axis=True)` raises TypeError (NumPy's C reductions take no bool), where
+    Python's True == 1 passed here as axis 1: a value NumPy never gives. NumPy's Python-level
+    median and average take True as 1, and so do these."""
+    x = np.arange(12.0).reshape(3, 4)
+    lx = la.asarray(x)
+    for name in ("sum", "prod", "max", "min", "any", "all", "mean", "var", "std", "argmax",
+                 "argmin", "cumsum", "cumprod", "nansum", "ptp", "count_nonzero"):
+        with pytest.raises(TypeError):
+            getattr(np, name)(x, axis=axis)
+        with pytest.raises(TypeError) as info:
+            np.asarray(getattr(la, name)(lx, axis=axis))
+        assert "test_ops_reductions.py" in str(info.value), name
+    if type(axis) is bool or axis == (True,):
+        for name in ("median", "average"):
+            np.testing.assert_array_equal(np.asarray(getattr(la, name)(lx, axis=axis)),
+                                          getattr(np, name)(x, axis=axis))

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _bind
 from . import elementwise as ew
 from . import reductions as red
 from .array import Array, scalar_result
@@ -14,6 +15,7 @@ from .elementwise import asarray_operand
 from .complex_functions import imag, real
 from .creation import full_like
 from .manipulation import broadcast_to, moveaxis, reshape
+from .graph.node import user_site
 from .searching import sort
 
 
@@ -105,9 +107,9 @@ def ptp(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
 def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False,
             keepdims: bool = False) -> Any:
     """numpy.average: sum(a * w) / sum(w) along axis (the mean without weights)."""
-    if type(axis) is bool or type(axis) is tuple:  # NumPy's average (Python code) takes True
-        axis = int(axis) if type(axis) is bool else tuple(  # as 1, where sum refuses it
-            int(d) if type(d) is bool else d for d in axis)
+    if type(axis) is bool or type(axis) in (tuple, list):  # NumPy's average (Python code) takes
+        axis = int(axis) if type(axis) is bool else tuple(  # True as 1 and a list as a tuple,
+            int(d) if type(d) is bool else d for d in axis)  # where sum refuses both
     v = _array(a)
     if weights is None:
         avg = red.mean(v, axis=axis, keepdims=keepdims)
@@ -132,8 +134,11 @@ def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
     v = _array(a)
     if type(axis) is bool:  # NumPy's median (Python code) takes True as 1, where sum refuses it
         axis = int(axis)
+    if isinstance(axis, list):  # (and a list as a tuple)
+        axis = tuple(axis)
+    if axis is not None:  # NumPy's AxisError for an axis out of range (-4 of 3-D was -1 here)
+        _bind.normalize_axes(axis, v.ndim, user_site(1))
     if isinstance(axis, tuple):  # several axes: moved last and merged into one
-
         axes = sorted(d + v.ndim if d < 0 else d for d in axis)
         kept = tuple(s for d, s in enumerate(v.shape) if d not in axes)
         out = median(reshape(moveaxis(v, axes, list(range(-len(axes), 0))), kept + (-1,)),

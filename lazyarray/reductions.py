@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 from typing import Any
 
 import numpy as np
@@ -159,8 +160,12 @@ def all(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> Ar
 
 def _refuse_bool_axis(axis: Any, site: _bind.Site) -> None:
     """NumPy's reductions take no bool for an axis (`np.sum(x, axis=True)` raises TypeError),
-    where Python's True == 1 passed here as axis 1: a sum over another axis than none."""
-    items = axis if type(axis) in (tuple, list) else (axis,)
+    where Python's True == 1 passed here as axis 1: a sum over another axis than none; nor a
+    list (`axis=[0, 1]`: "'list' object cannot be interpreted as an integer")."""
+    if type(axis) is list:
+        raise _bind.fail(TypeError, "'list' object cannot be interpreted as an integer (axis: "
+                         "an int, a tuple of ints or None)", site)
+    items = axis if type(axis) is tuple else (axis,)
     if builtins.any(isinstance(a, (bool, np.bool_)) for a in items):
         raise _bind.fail(TypeError, f"an integer is required for the axis, not {axis!r}", site)
 
@@ -176,7 +181,11 @@ def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) 
             return reshape(out, (1,) * node.ndim)
         return out
     if not isinstance(axis, (int, np.integer)):
-        raise _bind.fail(TypeError, f"{name} takes a single integer axis or None, not {axis!r}", site)
+        try:  # a 0-d integer ndarray, as NumPy's argmax takes it
+            axis = operator.index(axis)
+        except TypeError:
+            raise _bind.fail(TypeError, f"{name} takes a single integer axis or None, not "
+                             f"{axis!r}", site) from None
     return _reduce(name, Array(node), int(axis), keepdims, dtypes.int64, site)
 
 

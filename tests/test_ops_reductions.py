@@ -254,3 +254,29 @@ def test_a_bool_axis_is_refused_where_numpys_reductions_refuse_it(reference_back
         for name in ("median", "average"):
             np.testing.assert_array_equal(np.asarray(getattr(la, name)(lx, axis=axis)),
                                           getattr(np, name)(x, axis=axis))
+
+
+def test_axis_arguments_are_numpys(reference_backend):
+    """An axis NumPy refuses is an error here too, never a result over another axis: a list for
+    a reduction, a tuple or None for one-axis functions (`np.diff(x, axis=(0, 1))` took the
+    tuple's first axis), None for expand_dims, an out-of-range axis for median; and what NumPy
+    takes works: a list for median and average, a 0-d integer array for argmax, None for
+    take_along_axis (the flattened array)."""
+    x = np.arange(24.0).reshape(2, 3, 4) - 7
+    lx = la.asarray(x)
+    refused = [("sum", [0, 1]), ("mean", [0, 1]), ("var", [0, 1]), ("argmax", [0]),
+               ("diff", (0, 1)), ("diff", None), ("expand_dims", None), ("median", -4),
+               ("unstack", (0, 1))]
+    for name, axis in refused:
+        with pytest.raises((TypeError, ValueError, IndexError)) as want:
+            getattr(np, name)(x, axis=axis)
+        with pytest.raises(want.type) as info:
+            np.asarray(getattr(la, name)(lx, axis=axis))
+        assert "test_ops_reductions.py" in str(info.value), (name, axis)
+    for name, axis in [("median", [0, 2]), ("average", [0, 1]), ("argmax", np.array(1)),
+                       ("unstack", (1,))]:
+        np.testing.assert_array_equal(np.asarray(getattr(la, name)(lx, axis=axis)),
+                                      getattr(np, name)(x, axis=axis))
+    idx = np.array([5, 0, 23])
+    np.testing.assert_array_equal(np.asarray(la.take_along_axis(lx, la.asarray(idx), axis=None)),
+                                  np.take_along_axis(x, idx, axis=None))

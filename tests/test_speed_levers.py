@@ -164,3 +164,21 @@ def test_a_tiled_function_gives_the_bits_of_the_untiled_one(backend):
     tiled = np.asarray(la.tanh(la.exp(la.array(x).T)))
     straight = np.asarray(la.tanh(la.exp(la.array(np.ascontiguousarray(x.T)))))
     np.testing.assert_array_equal(tiled, straight)
+
+
+def test_triu_and_tril_read_one_cached_mask(backend):
+    """`np.triu(x, 1)` is a `where` over one cached read-only mask per (shape, k): built from two
+    aranges each call it was ~8 nodes and two host arrays (nbody's energy each step). Values as
+    NumPy's for every k, batched inputs and 1-d rows; a non-integer k raises."""
+    from lazyarray.graph.node import built_count
+    x = rng.standard_normal((2, 5, 7))
+    lx = la.asarray(x)
+    for k in (-9, -2, 0, 1, 3, 8, np.int64(2)):
+        for name in ("triu", "tril"):
+            nodes = built_count()
+            got = getattr(la, name)(lx, k)
+            assert built_count() - nodes <= 4  # the mask leaf, the zero, where (and its cast)
+            np.testing.assert_array_equal(np.asarray(got), getattr(np, name)(x, k))
+    np.testing.assert_array_equal(np.asarray(la.tril(la.asarray(x[0, 0]))), np.tril(x[0, 0]))
+    with pytest.raises(TypeError):
+        la.triu(lx, 1.5)

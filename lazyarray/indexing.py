@@ -15,7 +15,7 @@ from .eager import gather as _eager_gather
 from .eager import masked as _eager_masked
 from .eager import is_same_view as _is_same_view
 from . import _bind, advanced_index, masking
-from .writes import rebind, same_view, view_of
+from .writes import rebind, resolve_view, same_view, view_of
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
@@ -214,6 +214,9 @@ def getitem(x: Array, key: Any) -> Array:
     site = user_site(2)
     t = type(key)
     if t is Array or t is tuple:
+        lazy = _pending_scalar_key(key)  # `A[la.argmax(x)]`, pending: a gather, linked as a view
+        if lazy is not None:
+            return _dynamic_getitem(x, lazy, site)
         scalars = _scalar_indices(key)  # `A[np.argmax(x)]`: NumPy's basic index, a view
         if scalars is not key:
             return getitem(x, scalars)
@@ -258,6 +261,93 @@ def getitem(x: Array, key: Any) -> Array:
 def _is_scalar_index(k: Any) -> bool:
     return (type(k) is Array and k._view is False and not k._node.shape
             and k._node.dtype.kind in "iu")
+
+
+def _pending_scalar_key(key: Any) -> tuple | None:
+    """`key` as a tuple with its computed scalar indices as ints and each pending one as a
+    private handle of its node (`DynamicIndex`), where the key has a pending scalar index and is
+    basic otherwise (ints, slices of ints or None, None, Ellipsis); else None, for the int path.
+    A pending uint64 index keeps the int path: NumPy's OverflowError past int64 is raised at the
+    line there (the gather would raise IndexError at evaluation)."""
+    items = key if type(key) is tuple else (key,)
+    pending = False
+    for k in items:
+        if _is_scalar_index(k):
+            if k._node.inputs:
+                if k._node.dtype == dtypes.uint64:
+                    return None
+                pending = True
+        elif not (k is None or k is Ellipsis or _is_index(k) or type(k) is slice and all(
+                [b is None or _is_index(b) for b in (k.start, k.stop, k.step)])):
+            return None
+    if not pending:
+        return None
+    out = []
+    for k in items:
+        if _is_scalar_index(k):
+            k = _snapshot(k) if k._node.inputs else _scalar_int(k)
+        out.append(k)
+    return tuple(out)
+
+
+def _snapshot(k: Array) -> Array:
+    """A handle of `k`'s node that only the dynamic view holds: a later write into `k` (which
+    rebinds k) does not move the view's index, as NumPy's index was read at its line."""
+    out = Array(k._node)
+    out._view = False
+    return out
+
+
+def _dynamic_getitem(x: Array, key: tuple, site: _bind.Site) -> Array:
+    """`A[i, ...]` with pending scalar indices (NumPy's basic index: a view): the gather the
+    0-d-array path builds (`general_getitem`, the index a node input), so the line evaluates
+    nothing and every index value is one structure. An element is NumPy's scalar, a copy: no
+    link. Anything else is linked to A's root as a *dynamic* view (writes.py): reads follow
+    A's writes by gathering again, writes through it scatter by the same key, and whatever needs
+    its static chain resolves it first (`DynamicIndex.resolve`: the indices evaluated, the basic
+    view's chain). docs/semantics.md "A 0-d integer Array as an index"."""
+    if type(x._view) is tuple and len(x._view) == 5:
+        resolve_view(x)  # `A[k][j]`: a view of a dynamic view follows a static chain
+    built_over = x._node
+    out = Array(general_getitem(built_over, key, site))
+    if not out._node.shape and not any([k is Ellipsis for k in key]):
+        out._view = False  # an element: NumPy's scalar, a copy
+        return out
+    return view_of(x, out, dynamic=DynamicIndex(key, site, built_over), built_over=built_over)
+
+
+class DynamicIndex:
+    """The key of a dynamic view (writes.py's link `(root, view node, root node, writable,
+    dynamic)`): a basic key whose pending scalar indices (private handles) are read by the
+    kernel, over `base`, the node of the view's parent value (a chain of view ops over the
+    link's root node, or that node). Its three ways to build: the gather (a read), the scatter
+    (a write through the view, by the same key), the static view (the indices evaluated)."""
+
+    __slots__ = ("key", "site", "base")
+
+    def __init__(self, key: tuple, site: _bind.Site, base: Node) -> None:
+        self.key, self.site, self.base = key, site, base
+
+    def at(self, base: Node) -> DynamicIndex:
+        return DynamicIndex(self.key, self.site, base)
+
+    def gather(self, base: Node) -> Node:
+        return general_getitem(base, self.key, self.site)
+
+    def scatter(self, base: Node, value: Node) -> Node:
+        """`base` with the view's elements set to `value` (the view's new value)."""
+        node = _AtUpdate(Array(base), self.key)._apply_node("set", Array(value), self.site)
+        return node._node if type(node) is Array else node
+
+    def resolve(self, base: Node) -> Node:
+        """The basic view's chain over `base`, its indices evaluated now (NumPy's IndexError,
+        naming the indexing line, for one out of range)."""
+        ints = tuple([_scalar_int(k) if type(k) is Array else k for k in self.key])
+        node = _basic_getitem(base, ints, self.site)
+        if node is None:
+            general_getitem(base, ints, self.site)  # raises NumPy's IndexError
+            raise _bind.fail(IndexError, f"invalid index {ints!r}", self.site)  # (not reached)
+        return node
 
 
 def _scalar_indices(key: Any) -> Any:

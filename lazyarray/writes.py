@@ -47,24 +47,41 @@ def prune_due(n: int) -> bool:
 
 
 def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = None,
-            writable: bool = True) -> Any:
+            writable: bool = True, dynamic: Any = None, built_over: Node | None = None) -> Any:
     """Make `child` (computed from `parent` by a view function) a view of `parent`'s root.
 
     `derive(node)` builds the child's node from another node of the parent's value: needed when
     the parent is a view whose own node was evaluated (a leaf), so the link's chain still reaches
-    the root's node."""
+    the root's node. `dynamic` (indexing.DynamicIndex): the child is `parent[key]` with pending
+    scalar indices, a gather built over `built_over`, linked as a dynamic view."""
     if type(parent) is not _bind.Array:
         return child
     link = parent._view
     if link is False:  # an element, NumPy's scalar: a 0-d result of it is a scalar too, others
         child._view = False if not child.shape else None  # a new array
         return child
+    if type(link) is tuple and len(link) == 5:  # a view of a dynamic view: its chain first
+        old = parent._node
+        resolve_view(parent)
+        link = parent._view
+        if parent._node is not old and _rests_on(child._node, old):
+            with cuts_paused():
+                child._node = _substitute(child._node, old, parent._node)
     if type(link) is tuple:
         root, base_node, root_node, parent_writable = link
         writable = writable and parent_writable
     else:
         root = parent
         root_node = base_node = parent._node
+    if dynamic is not None:
+        if built_over is base_node:
+            view_node = child._node
+        else:  # an evaluated view's leaf, or a cut inside the build: over the chain instead
+            with cuts_paused():
+                view_node = dynamic.gather(base_node)
+        child._view = (root, view_node, root_node, writable, dynamic.at(base_node))
+        _register(root, child)
+        return child
     # The child was built over the parent's node; a cut inside that build (the node budget) may
     # have replaced the parent's node by its buffer since: then build the chain again.
     if _rests_on(child._node, base_node):
@@ -77,6 +94,24 @@ def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = Non
     child._view = (root, view_node, root_node, writable)
     _register(root, child)
     return child
+
+
+def is_dynamic(a: Any) -> bool:
+    """Whether `a` is a dynamic view: `A[k]` with k a pending scalar index, whose link (five
+    items) holds a gather, not a chain of view ops (lazyarray/indexing.py DynamicIndex)."""
+    link = a._view
+    return type(link) is tuple and len(link) == 5
+
+
+def resolve_view(a: Any) -> None:
+    """A dynamic view re-linked as the static view its indices name (they are evaluated now):
+    for whatever needs its chain (a view of it, NumPy's layout for a reshape, `a.shape = s`).
+    The handle keeps an evaluated node of its own (the same value)."""
+    root, view_node, root_node, writable, dynamic = a._view
+    node = dynamic.resolve(dynamic.base)
+    a._view = (root, node, root_node, writable)
+    if a._node is view_node:
+        a._node = node
 
 
 def _rests_on(node: Node, base: Node) -> bool:
@@ -113,6 +148,9 @@ def reshapes_in_place(a: Any, shape: tuple[int, ...]) -> bool:
     link = a._view
     if type(link) is not tuple:
         return True
+    if len(link) == 5:
+        resolve_view(a)
+        link = a._view
     layout = _numpy_layout(link[1], link[2])
     if layout is None:
         return False
@@ -129,6 +167,9 @@ def ravels_in_place(a: Any) -> bool:
     link = a._view
     if type(link) is not tuple:
         return True
+    if len(link) == 5:
+        resolve_view(a)
+        link = a._view
     layout = _numpy_layout(link[1], link[2])
     return layout is not None and layout.flags.c_contiguous
 
@@ -167,7 +208,20 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
     """Give the handle `a` the value `node`, as NumPy's write into `a`'s memory would: through
     a view to its root, then every live view of the root follows."""
     link = a._view
-    if type(link) is tuple:
+    if type(link) is tuple and len(link) == 5:  # a dynamic view: a scatter by its key, lazily
+        root, view_node, root_node, writable, dynamic = link
+        if not writable:
+            raise ValueError("assignment destination is read-only"
+                             + (f" (at {_site_text(site)})" if site is not None else ""))
+        with cuts_paused():
+            current = root._node
+            base = dynamic.base
+            if current is not root_node:
+                base = _substitute(base, root_node, current)
+            node = _write_back(base, current, current, dynamic.scatter(base, node))
+        del view_node, root_node, base, current
+        a = root
+    elif type(link) is tuple:
         if link[3] and _EAGER_LIMIT[0] and _write_view_now(a, node):
             return  # written into the root's buffer through the view (lazyarray/eager.py)
         root, view_node, root_node, writable = link
@@ -313,9 +367,16 @@ def _refresh(root: Any, views: list) -> None:
         v = r()
         if v is None:
             continue
-        _, view_node, root_node, writable = v._view
-        new_node = _substitute(view_node, root_node, current)
-        v._view = (root, new_node, current, writable)
+        link = v._view
+        if len(link) == 5:  # a dynamic view gathers again over its parent's new value (its
+            dynamic = link[4]  # indices are its own: a walk would substitute inside them)
+            dynamic = dynamic.at(_substitute(dynamic.base, link[2], current))
+            new_node = dynamic.gather(dynamic.base)
+            v._view = (root, new_node, current, link[3], dynamic)
+        else:
+            _, view_node, root_node, writable = link
+            new_node = _substitute(view_node, root_node, current)
+            v._view = (root, new_node, current, writable)
         v._node = new_node
         _track(v)
         alive.append(r)
@@ -326,6 +387,9 @@ def set_shape(a: Any, shape: Any) -> None:
     """`a.shape = s`: `a` names its value reshaped (any shape of the same size, also for views
     NumPy would refuse to reshape in place: their memory is not strided here). Other handles of
     the same memory keep their shapes, as NumPy's."""
+    for v in [a] if type(a._view) is tuple else [r() for r in a._view or ()]:
+        if v is not None and is_dynamic(v):
+            resolve_view(v)  # the chains are rebuilt over the new shape: static ones
     with cuts_paused():
         _set_shape(a, reshape_node(a._node, shape, user_site(2)))
 

@@ -216,7 +216,7 @@ def getitem(x: Array, key: Any) -> Array:
     if t is Array or t is tuple:
         lazy = _pending_scalar_key(key)  # `A[la.argmax(x)]`, pending: a gather, linked as a view
         if lazy is not None:
-            return _dynamic_getitem(x, lazy, site)
+            return _dynamic_getitem(x, key, lazy, site)
         scalars = _scalar_indices(key)  # `A[np.argmax(x)]`: NumPy's basic index, a view
         if scalars is not key:
             return getitem(x, scalars)
@@ -298,7 +298,7 @@ def _snapshot(k: Array) -> Array:
     return out
 
 
-def _dynamic_getitem(x: Array, key: tuple, site: _bind.Site) -> Array:
+def _dynamic_getitem(x: Array, source: Any, key: tuple, site: _bind.Site) -> Array:
     """`A[i, ...]` with pending scalar indices (NumPy's basic index: a view): the gather the
     0-d-array path builds (`general_getitem`, the index a node input), so the line evaluates
     nothing and every index value is one structure. An element is NumPy's scalar, a copy: no
@@ -313,7 +313,28 @@ def _dynamic_getitem(x: Array, key: tuple, site: _bind.Site) -> Array:
     if not out._node.shape and not any([k is Ellipsis for k in key]):
         out._view = False  # an element: NumPy's scalar, a copy
         return out
-    return view_of(x, out, dynamic=DynamicIndex(key, site, built_over), built_over=built_over)
+    dynamic = DynamicIndex(key, site, built_over, _KeySource(source))
+    return view_of(x, out, dynamic=dynamic, built_over=built_over)
+
+
+class _KeySource:
+    """The key object a dynamic view was made with, and its Arrays' nodes then: `A[k] += v`
+    indexes twice with one key object (`t = A[k]; t += v; A[k] = t`), and the second write,
+    of the view's own value back to its own place, is a no-op (set_through_view skips it)."""
+
+    __slots__ = ("key", "nodes")
+
+    def __init__(self, key: Any) -> None:
+        self.key = key
+        self.nodes = tuple([k._node for k in (key if type(key) is tuple else (key,))
+                            if type(k) is Array])
+
+    def names(self, key: Any) -> bool:
+        """Whether `key` is that object, its Arrays still naming the same values."""
+        if key is not self.key:
+            return False
+        arrays = [k for k in (key if type(key) is tuple else (key,)) if type(k) is Array]
+        return all([k._node is n for k, n in zip(arrays, self.nodes)])
 
 
 class DynamicIndex:
@@ -323,13 +344,13 @@ class DynamicIndex:
     link's root node, or that node). Its three ways to build: the gather (a read), the scatter
     (a write through the view, by the same key), the static view (the indices evaluated)."""
 
-    __slots__ = ("key", "site", "base")
+    __slots__ = ("key", "site", "base", "source")
 
-    def __init__(self, key: tuple, site: _bind.Site, base: Node) -> None:
-        self.key, self.site, self.base = key, site, base
+    def __init__(self, key: tuple, site: _bind.Site, base: Node, source: _KeySource) -> None:
+        self.key, self.site, self.base, self.source = key, site, base, source
 
     def at(self, base: Node) -> DynamicIndex:
-        return DynamicIndex(self.key, self.site, base)
+        return DynamicIndex(self.key, self.site, base, self.source)
 
     def gather(self, base: Node) -> Node:
         return general_getitem(base, self.key, self.site)
@@ -625,7 +646,12 @@ def set_through_view(x: Array, key: Any, values: Any, site: _bind.Site) -> None:
         own = x._view
         root, over = (own[0], own[1]) if type(own) is tuple else (x, x._node)
         if link[0] is root:
-            if type(own) is not tuple and _is_same_view(over, key, link):
+            if len(link) == 5:  # `A[k] += v` with k pending: the view's value, in its place
+                if (type(own) is not tuple and type(link[4]) is DynamicIndex
+                        and link[4].base is over and link[2] is over
+                        and values._node is link[1] and link[4].source.names(key)):
+                    return
+            elif type(own) is not tuple and _is_same_view(over, key, link):
                 return  # the view's buffer is this very selection of the root's
             try:
                 target = _basic_getitem(over, key, site)

@@ -60,7 +60,13 @@ def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = Non
     if link is False:  # an element, NumPy's scalar: a 0-d result of it is a scalar too, others
         child._view = False if not child.shape else None  # a new array
         return child
-    if type(link) is tuple and len(link) == 5:  # a view of a dynamic view: its chain first
+    if type(link) is tuple and len(link) == 5 and dynamic is None and parent._node is link[1] \
+            and _rests_on(child._node, link[1]):  # `A[k][1:3]`, `A[k].T`: dynamic too
+        child._view = (link[0], child._node, link[2], writable and link[3],
+                       _ViewOfDynamic(link[4], child._node, link[1]))
+        _register(link[0], child)
+        return child
+    if type(link) is tuple and len(link) == 5:  # else the parent's static chain first
         old = parent._node
         resolve_view(parent)
         link = parent._view
@@ -94,6 +100,35 @@ def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = Non
     child._view = (root, view_node, root_node, writable)
     _register(root, child)
     return child
+
+
+class _ViewOfDynamic:
+    """The dynamic part of a view of a dynamic view (`A[k][1:3]`, `A[k].T`): its chain of view
+    ops over the parent's gather (`over`), rebuilt over the parent's gather, scatter or
+    resolved chain (the parent's DynamicIndex: `indexing.DynamicIndex`'s four ways)."""
+
+    __slots__ = ("parent", "chain", "over")
+
+    def __init__(self, parent: Any, chain: Node, over: Node) -> None:
+        self.parent, self.chain, self.over = parent, chain, over
+
+    @property
+    def base(self) -> Node:
+        return self.parent.base
+
+    def at(self, base: Node) -> "_ViewOfDynamic":
+        return _ViewOfDynamic(self.parent.at(base), self.chain, self.over)
+
+    def gather(self, base: Node) -> Node:
+        return _substitute(self.chain, self.over, self.parent.gather(base))
+
+    def scatter(self, base: Node, value: Node) -> Node:
+        parent = self.parent.gather(base)
+        chain = _substitute(self.chain, self.over, parent)
+        return self.parent.scatter(base, _write_back(chain, parent, parent, value))
+
+    def resolve(self, base: Node) -> Node:
+        return _substitute(self.chain, self.over, self.parent.resolve(base))
 
 
 def is_dynamic(a: Any) -> bool:

@@ -341,8 +341,9 @@ class DynamicIndex:
     """The key of a dynamic view (writes.py's link `(root, view node, root node, writable,
     dynamic)`): a basic key whose pending scalar indices (private handles) are read by the
     kernel, over `base`, the node of the view's parent value (a chain of view ops over the
-    link's root node, or that node). Its three ways to build: the gather (a read), the scatter
-    (a write through the view, by the same key), the static view (the indices evaluated)."""
+    link's root node, or that node). Its ways to build: the gather (a read), the scatter (a
+    write through the view, by the same key), the static view (the indices evaluated), and the
+    probe (NumPy's layout, for a reshape)."""
 
     __slots__ = ("key", "site", "base", "source")
 
@@ -369,6 +370,15 @@ class DynamicIndex:
             general_getitem(base, ints, self.site)  # raises NumPy's IndexError
             raise _bind.fail(IndexError, f"invalid index {ints!r}", self.site)  # (not reached)
         return node
+
+    def probe(self, base: Node) -> Node | None:
+        """The static view with each pending index 0: NumPy's strides of the view (its layout
+        for a reshape), evaluating nothing; None where 0 is out of range (an empty dim)."""
+        try:
+            return _basic_getitem(base, tuple([0 if type(k) is Array else k for k in self.key]),
+                                  self.site)
+        except ValueError:
+            return None
 
 
 def _scalar_indices(key: Any) -> Any:

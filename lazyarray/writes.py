@@ -130,6 +130,10 @@ class _ViewOfDynamic:
     def resolve(self, base: Node) -> Node:
         return _substitute(self.chain, self.over, self.parent.resolve(base))
 
+    def probe(self, base: Node) -> Node | None:
+        parent = self.parent.probe(base)
+        return None if parent is None else _substitute(self.chain, self.over, parent)
+
 
 def is_dynamic(a: Any) -> bool:
     """Whether `a` is a dynamic view: `A[k]` with k a pending scalar index, whose link (five
@@ -183,10 +187,7 @@ def reshapes_in_place(a: Any, shape: tuple[int, ...]) -> bool:
     link = a._view
     if type(link) is not tuple:
         return True
-    if len(link) == 5:
-        resolve_view(a)
-        link = a._view
-    layout = _numpy_layout(link[1], link[2])
+    layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
     if layout is None:
         return False
     try:
@@ -202,11 +203,21 @@ def ravels_in_place(a: Any) -> bool:
     link = a._view
     if type(link) is not tuple:
         return True
-    if len(link) == 5:
+    layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
+    return layout is not None and layout.flags.c_contiguous
+
+
+def _dynamic_layout(a: Any) -> np.ndarray | None:
+    """NumPy's layout of a dynamic view: its indices' values move its start, never its strides,
+    so the static view with index 0 for each has them (an index into an empty dim, out of range
+    for any value: resolved, NumPy's IndexError)."""
+    link = a._view
+    probe = link[4].probe(link[4].base)
+    if probe is None:
         resolve_view(a)
         link = a._view
-    layout = _numpy_layout(link[1], link[2])
-    return layout is not None and layout.flags.c_contiguous
+        probe = link[1]
+    return _numpy_layout(probe, link[2])
 
 
 def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:

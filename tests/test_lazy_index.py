@@ -352,11 +352,11 @@ def test_writes_through_a_scalar_index_view_reach_its_base_lazily(backend):
 
 
 @pytest.mark.parametrize("eager_size", [0, 4096])
-def test_what_needs_the_static_view_resolves_the_index(backend, eager_size):
-    """A reshape (NumPy's view or copy by its layout) and `v.shape = s` read the index then
-    (docs/semantics.md), a view of the view does not: NumPy's values; the line `A[i]` itself
-    evaluated nothing. (eager_size 4096: the users' default, the index over pending data too
-    large to be computed at once.)"""
+def test_views_of_a_scalar_index_view_and_what_resolves_it(backend, eager_size):
+    """A view of the view and a reshape (NumPy's view or copy by its layout, whose strides no
+    index value changes) stay lazy; `v.shape = s` reads the index (docs/semantics.md). NumPy's
+    values. (eager_size 4096: the users' default, the index over pending data too large to be
+    computed at once; a write then computes its small index at once, as any write's.)"""
     got = []
     for xp in (np, la):
         with la.config(eager_size=eager_size):
@@ -365,18 +365,22 @@ def test_what_needs_the_static_view_resolves_the_index(backend, eager_size):
             before = _evaluations()
             row = a[i]
             part = row[1:3]  # a view of the view
-            if xp is la:
-                assert _evaluations() == before and writes.is_dynamic(part)
-            part[0, 1] = -4.0  # (a write computes its small index now at eager_size 4096)
             flat = row.reshape(12)  # C-contiguous: NumPy's view
-            flat[5] = 60.0
             cols = a[i][:, ::2].reshape(8)  # strided: NumPy's copy
+            if xp is la:
+                assert _evaluations() == before
+                assert writes.is_dynamic(part) and writes.is_dynamic(flat)
+                assert not writes.is_view(cols)
+            part[0, 1] = -4.0
+            flat[5] = 60.0
             cols[0] = -99.0
             other = a[i]
             other.shape = (3, 4)
+            if xp is la:
+                assert writes.is_view(other) and not writes.is_dynamic(other)
             other[0, 0] = 70.0
             a[i, 0, 2] = 80.0
-            got.append([np.asarray(v).tolist() for v in (a, row, flat, cols, other)])
+            got.append([np.asarray(v).tolist() for v in (a, row, part, flat, cols, other)])
     assert got[0] == got[1]
 
 

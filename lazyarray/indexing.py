@@ -18,7 +18,7 @@ from . import _bind, advanced_index, masking
 from .writes import rebind, resolve_view, same_view, view_of
 from .array import Array
 from .graph import dtypes, get_op
-from .graph.node import Node, user_site
+from .graph.node import Node, cuts_paused, user_site
 from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
 from ._index_values import _is_array_index, _is_int, _is_int_index, set_values, update_values
@@ -293,8 +293,16 @@ def _pending_scalar_key(key: Any) -> tuple | None:
 def _snapshot(k: Array) -> Array:
     """A handle of `k`'s node that only the dynamic view holds: a later write into `k` (which
     rebinds k) does not move the view's index, as NumPy's index was read at its line."""
-    out = Array(k._node)
+    out = _handle(k._node)
     out._view = False
+    return out
+
+
+def _handle(node: Node) -> Array:
+    """An Array of `node` for this module's own use: without Array()'s at-once rule and cut
+    tracking (`node` is a value some handle already holds; nothing here is new to compute)."""
+    out = Array.__new__(Array)
+    out._node, out._view = node, None
     return out
 
 
@@ -308,13 +316,15 @@ def _dynamic_getitem(x: Array, source: Any, key: tuple, site: _bind.Site) -> Arr
     view's chain). docs/semantics.md "A 0-d integer Array as an index"."""
     if type(x._view) is tuple and len(x._view) == 5:
         resolve_view(x)  # `A[k][j]`: a view of a dynamic view follows a static chain
-    built_over = x._node
-    out = Array(general_getitem(built_over, key, site))
-    if not out._node.shape and not any([k is Ellipsis for k in key]):
+    over = x._node
+    with cuts_paused():  # (a cut inside the build would splice leaves into the gather)
+        node = general_getitem(over, key, site)
+    out = Array(node)
+    if not node.shape and not any([k is Ellipsis for k in key]):
         out._view = False  # an element: NumPy's scalar, a copy
         return out
-    dynamic = DynamicIndex(key, site, built_over, _KeySource(source))
-    return view_of(x, out, dynamic=dynamic, built_over=built_over)
+    dynamic = DynamicIndex(key, site, over, _KeySource(source))
+    return view_of(x, out, dynamic=dynamic, built=(over, node))
 
 
 class _KeySource:
@@ -358,7 +368,7 @@ class DynamicIndex:
 
     def scatter(self, base: Node, value: Node) -> Node:
         """`base` with the view's elements set to `value` (the view's new value)."""
-        node = _AtUpdate(Array(base), self.key)._apply_node("set", Array(value), self.site)
+        node = _AtUpdate(_handle(base), self.key)._apply_node("set", _handle(value), self.site)
         return node._node if type(node) is Array else node
 
     def resolve(self, base: Node) -> Node:

@@ -47,13 +47,15 @@ def prune_due(n: int) -> bool:
 
 
 def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = None,
-            writable: bool = True, dynamic: Any = None, built_over: Node | None = None) -> Any:
+            writable: bool = True, dynamic: Any = None,
+            built: tuple[Node, Node] | None = None) -> Any:
     """Make `child` (computed from `parent` by a view function) a view of `parent`'s root.
 
     `derive(node)` builds the child's node from another node of the parent's value: needed when
     the parent is a view whose own node was evaluated (a leaf), so the link's chain still reaches
     the root's node. `dynamic` (indexing.DynamicIndex): the child is `parent[key]` with pending
-    scalar indices, a gather built over `built_over`, linked as a dynamic view."""
+    scalar indices, linked as a dynamic view; `built`: (the parent's node it was built over, the
+    gather built)."""
     if type(parent) is not _bind.Array:
         return child
     link = parent._view
@@ -80,9 +82,9 @@ def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = Non
         root = parent
         root_node = base_node = parent._node
     if dynamic is not None:
-        if built_over is base_node:
-            view_node = child._node
-        else:  # an evaluated view's leaf, or a cut inside the build: over the chain instead
+        if built is not None and built[0] is base_node:
+            view_node = built[1]
+        else:  # an evaluated view's leaf, or a cut since the build: over the chain instead
             with cuts_paused():
                 view_node = dynamic.gather(base_node)
         child._view = (root, view_node, root_node, writable, dynamic.at(base_node))
@@ -147,7 +149,8 @@ def resolve_view(a: Any) -> None:
     for whatever needs its chain (a view of it, NumPy's layout for a reshape, `a.shape = s`).
     The handle keeps an evaluated node of its own (the same value)."""
     root, view_node, root_node, writable, dynamic = a._view
-    node = dynamic.resolve(dynamic.base)
+    with cuts_paused():  # (a cut inside the build would splice leaves into the chain)
+        node = dynamic.resolve(dynamic.base)
     a._view = (root, node, root_node, writable)
     if a._node is view_node:
         a._node = node
@@ -212,7 +215,8 @@ def _dynamic_layout(a: Any) -> np.ndarray | None:
     so the static view with index 0 for each has them (an index into an empty dim, out of range
     for any value: resolved, NumPy's IndexError)."""
     link = a._view
-    probe = link[4].probe(link[4].base)
+    with cuts_paused():
+        probe = link[4].probe(link[4].base)
     if probe is None:
         resolve_view(a)
         link = a._view

@@ -396,7 +396,8 @@ def _scalar_indices(key: Any) -> Any:
     itself where it has none. An element, a reduction's or an op's 0-d result (`_view` False)
     is NumPy's scalar there (`np.argmax(x)`, `I[2]`, `n - 1 - k`), and NumPy indexes by it as by
     an int: a basic index, a view (`row = A[np.argmax(x)]; row *= 2` writes A; a copy here
-    kept A). A pending one is evaluated at this line: its value decides which view. A 0-d
+    kept A). A pending one is evaluated at this line where `_pending_scalar_key` leaves it here
+    (a uint64, or beside an index array or an Array slice bound). A 0-d
     array (`la.asarray(np.array(2))`, a reshape to ()) stays an advanced index, a copy, as
     NumPy's 0-d ndarray, and lazy (docs/semantics.md "A 0-d integer Array as an index")."""
     items = key if type(key) is tuple else (key,)

@@ -16,6 +16,14 @@ value (the root's `_view` holds weak references to them), so `row` sees `A[1, 2]
 handle's `_view` is None or that list; a view's is its link tuple; an element (`A[i, j]`, NumPy's
 scalar, a copy) has False: its own views are copies too. Views of views link to the same
 root. Read-only views (`diagonal`, `broadcast_to`, as NumPy's) follow their root but refuse writes.
+
+A *dynamic* view (`row = A[k]`, k a pending integer scalar: NumPy's basic index) has a fifth item,
+its key (lazyarray/indexing.py `DynamicIndex`): its node is a gather with k as an input, no chain
+of view ops, so a write through it is a scatter into the root by that key, a root's write gathers
+it again, a view of it composes over it (`_ViewOfDynamic`), and what needs a static chain
+(`a.shape = s`) resolves it first: k evaluated, the basic view's chain (`resolve_view`). Code that
+reads a link's chain checks for four items (the C paths in lazyarray/_trace.c leave five to
+Python).
 """
 
 from __future__ import annotations

@@ -7,6 +7,11 @@ shapes below are NumPy's with the same index as a 0-d ndarray. An index out of b
 IndexError at evaluation (checked, never clamped or wrapped, on every backend: the take and the
 scatter run their NumPy reference; on cupy on the host), naming the indexing line.
 
+A pending 0-d integer Array that stands for NumPy's integer *scalar* (a reduction's result,
+`la.argmax(x)`) is a basic index: `A[i]` is a view. It stays lazy too, as the same gather linked
+to A as a *dynamic view* (lazyarray/writes.py, indexing.py `DynamicIndex`): writes into A show
+in it, writes through it reach A, as scatters by the same key (the tests below `_scalar`).
+
 The module runs with `eager_size=0` (`lazy_only`): small computed operands would otherwise be
 indexed at once, with nothing pending to look at.
 """

@@ -510,3 +510,19 @@ def test_scalar_index_views_match_numpy(reference_backend, case):
     assert (out.shape, out.dtype) == (np.shape(want), want.dtype)
     np.testing.assert_array_equal(np.asarray(out), want)
     np.testing.assert_array_equal(np.asarray(a), want_a)
+
+
+def test_an_index_that_reads_its_base_keeps_its_value_across_writes(backend):
+    """`k = argmax(A[:, 3]); row = A[k]`, then writes into A: NumPy read k before them, so the
+    row stays the one k named then (a view gathers again over A's new value with its own index
+    node: rebuilding the gather by substitution would recompute k from the new A)."""
+    got = []
+    for xp in (np, la):
+        a = xp.asarray(np.arange(40.0).reshape(4, 10) % 7)
+        k = xp.argmax(a[:, 3] * 1.0)
+        row = a[k]
+        a[0, 3] = 100.0  # argmax(a[:, 3]) would be 0 now (it was 1)
+        a[2] = 5.0
+        row[0] = -1.0
+        got.append((int(k), np.asarray(row).tolist(), np.asarray(a).tolist()))
+    assert got[0] == got[1]

@@ -314,15 +314,19 @@ def _dynamic_getitem(x: Array, source: Any, key: tuple, site: _bind.Site) -> Arr
     A's writes by gathering again, writes through it scatter by the same key, and whatever needs
     its static chain resolves it first (`DynamicIndex.resolve`: the indices evaluated, the basic
     view's chain). docs/semantics.md "A 0-d integer Array as an index"."""
-    if type(x._view) is tuple and len(x._view) == 5:
-        resolve_view(x)  # `A[k][j]`: a view of a dynamic view follows a static chain
     over = x._node
     with cuts_paused():  # (a cut inside the build would splice leaves into the gather)
         node = general_getitem(over, key, site)
-    out = Array(node)
     if not node.shape and not any([k is Ellipsis for k in key]):
+        out = Array(node)
         out._view = False  # an element: NumPy's scalar, a copy
         return out
+    if type(x._view) is tuple and len(x._view) == 5:
+        resolve_view(x)  # `A[k][j]`: a dynamic view of a dynamic view rests on a static chain
+        over = x._node
+        with cuts_paused():
+            node = general_getitem(over, key, site)
+    out = Array(node)
     dynamic = DynamicIndex(key, site, over, _KeySource(source))
     return view_of(x, out, dynamic=dynamic, built=(over, node))
 

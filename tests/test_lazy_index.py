@@ -526,3 +526,22 @@ def test_an_index_that_reads_its_base_keeps_its_value_across_writes(backend):
         row[0] = -1.0
         got.append((int(k), np.asarray(row).tolist(), np.asarray(a).tolist()))
     assert got[0] == got[1]
+
+
+def test_a_scalar_index_into_a_scalar_index_view(backend):
+    """`A[k][j, 1]` (an element: a copy) evaluates nothing; `A[k][j]` (a view of a view, both
+    indices pending) reads k for the static chain it rests on; writes through either reach A."""
+    got = []
+    for xp in (np, la):
+        a = xp.asarray(_A.copy())
+        k, j = (np.intp(2), np.intp(-1)) if xp is np else (_scalar(2), _scalar(-1))
+        before = _evaluations()
+        element = a[k][j, 1]
+        if xp is la:
+            assert _evaluations() == before and element._view is False
+        row = a[k][j]
+        row[0] = 99.0
+        col = a[k][:, j]
+        col *= 2.0
+        got.append([np.asarray(v).tolist() for v in (element, a, row, col)])
+    assert got[0] == got[1]

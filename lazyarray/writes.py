@@ -417,6 +417,24 @@ def _substitute(top: Node, old: Node, new: Node) -> Node:
     return done[id(top)]
 
 
+def _respine(top: Node, old: Node, new: Node) -> Node | None:
+    """`top` rebuilt over `new` where it reaches `old` through first inputs only (a dynamic
+    view's gather: take, reshapes, slices over its base), keeping every other input as it is
+    (the indices: their graphs may read the old base, as NumPy read them before the write);
+    None where it does not within a few steps. A fraction of building the gather again."""
+    spine = []
+    node = top
+    while node is not old:
+        if not node.inputs or len(spine) == 8:
+            return None
+        spine.append(node)
+        node = node.inputs[0]
+    node = new
+    for n in reversed(spine):
+        node = with_inputs(n, (node,) + n.inputs[1:])
+    return node
+
+
 def _refresh(root: Any, views: list) -> None:
     """Re-derive every live view of `root` from its new value."""
     current = root._node
@@ -428,8 +446,11 @@ def _refresh(root: Any, views: list) -> None:
         link = v._view
         if len(link) == 5:  # a dynamic view gathers again over its parent's new value (its
             dynamic = link[4]  # indices are its own: a walk would substitute inside them)
-            dynamic = dynamic.at(_substitute(dynamic.base, link[2], current))
-            new_node = dynamic.gather(dynamic.base)
+            base = _substitute(dynamic.base, link[2], current)
+            new_node = _respine(link[1], dynamic.base, base)
+            dynamic = dynamic.at(base)
+            if new_node is None:
+                new_node = dynamic.gather(base)
             v._view = (root, new_node, current, link[3], dynamic)
         else:
             _, view_node, root_node, writable = link

@@ -14,6 +14,7 @@ from .eager import element as _eager_element
 from .eager import gather as _eager_gather
 from .eager import masked as _eager_masked
 from .eager import is_same_view as _is_same_view
+from .cache import _state as _TRACE  # (its `stand_ins`: a la.jit trace, which computes nothing)
 from . import _bind, advanced_index, masking
 from .writes import rebind, resolve_view, same_view, view_of
 from .array import Array
@@ -214,8 +215,8 @@ def getitem(x: Array, key: Any) -> Array:
     site = user_site(2)
     t = type(key)
     if t is Array or t is tuple:
-        # `A[la.argmax(x)]` pending, the at-once rule off: a gather, linked as a view
-        lazy = None if _EAGER_LIMIT[0] else _pending_scalar_key(key)
+        # `A[la.argmax(x)]` pending, the at-once rule off (or a la.jit trace): a gather, a view
+        lazy = None if _EAGER_LIMIT[0] and not _TRACE.stand_ins else _pending_scalar_key(key)
         if lazy is not None:
             return _dynamic_getitem(x, key, lazy, site)
         scalars = _scalar_indices(key)  # `A[np.argmax(x)]`: NumPy's basic index, a view
@@ -270,7 +271,8 @@ def _pending_scalar_key(key: Any) -> tuple | None:
     basic otherwise (ints, slices of ints or None, None, Ellipsis); else None, for the int path.
     A pending uint64 index keeps the int path: NumPy's OverflowError past int64 is raised at the
     line there (the gather would raise IndexError at evaluation). Only with the at-once rule off
-    (eager_size 0; the cupy and dask backends): with it on, a write through the view computes
+    (eager_size 0; the cupy and dask backends; a la.jit trace, where reading the index at the
+    line was a TracerEvaluationError): with it on, a write through the view computes
     its small index and values at once anyway (lazyarray/eager.py `computed_values`), two plans
     where reading the index at the line took one and wrote the row in place (32 row updates
     `row = A[argmax(x_k)]; row *= 0.5`: 32 -> 64 evaluations, 2.0 -> 9-11 ms, C backend)."""

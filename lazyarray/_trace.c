@@ -2571,6 +2571,8 @@ static int
 link_view(PyObject *self, PyObject *out, PyObject *built_from)
 {
     PyObject *link = VIEW_OF(self), *root, *root_node = NULL, *writable;
+    if (PyTuple_CheckExact(link) && PyTuple_GET_SIZE(link) != 4)
+        return 1; /* a dynamic view: writes.view_of resolves it first */
     if (PyTuple_CheckExact(link)) {
         root = PyTuple_GET_ITEM(link, 0);
         root_node = PyTuple_GET_ITEM(link, 2);
@@ -3679,8 +3681,10 @@ try_getitem(PyObject *self, PyObject *key)
     if (nx == NULL || !ENABLED || SLICE_OP == NULL)
         return Py_None;
     PyObject *link = VIEW_OF(self);
-    if (PyTuple_CheckExact(link) && PyTuple_GET_ITEM(link, 1) != (PyObject *)nx)
-        return Py_None; /* an evaluated view: the Python path builds its link's chain too */
+    if (PyTuple_CheckExact(link) &&
+        (PyTuple_GET_ITEM(link, 1) != (PyObject *)nx || PyTuple_GET_SIZE(link) != 4))
+        return Py_None; /* an evaluated view: the Python path builds its link's chain too; a
+                           dynamic view (a gather): the Python path resolves it first */
     int is_tuple = PyTuple_CheckExact(key);
     PyObject *const *items = is_tuple ? ((PyTupleObject *)key)->ob_item : &key;
     Py_ssize_t n = is_tuple ? PyTuple_GET_SIZE(key) : 1;
@@ -4065,7 +4069,8 @@ static NodeObject *
 synced_view(PyObject *self, NodeObject **old)
 {
     PyObject *link = VIEW_OF(self);
-    if (!PyTuple_CheckExact(link) || PyTuple_GET_SIZE(link) < 4 || FLOAT64_DTYPE == NULL ||
+    /* (five items: a dynamic view, a gather; writes.py scatters through it by its key) */
+    if (!PyTuple_CheckExact(link) || PyTuple_GET_SIZE(link) != 4 || FLOAT64_DTYPE == NULL ||
         EAGER_LIMIT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
         PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
         return NULL;
@@ -4245,7 +4250,7 @@ try_same_view_write(PyObject *self, PyObject *key, PyObject *value)
         return 0;
     PyObject *vlink = VIEW_OF(value);
     NodeObject *old = array_node(self);
-    if (vlink == NULL || !PyTuple_CheckExact(vlink) || PyTuple_GET_SIZE(vlink) < 3 ||
+    if (vlink == NULL || !PyTuple_CheckExact(vlink) || PyTuple_GET_SIZE(vlink) != 4 ||
         PyTuple_GET_ITEM(vlink, 0) != self || old == NULL ||
         PyTuple_GET_ITEM(vlink, 2) != (PyObject *)old || old->op != INPUT_OP ||
         !is_ndarray(old->data) || NODE_OF(value) != PyTuple_GET_ITEM(vlink, 1) ||

@@ -48,7 +48,7 @@ class LazyExpr:
 
 class Array:
     # `_view`: None, or the write links of lazyarray/writes.py (a root: its views' weak references;
-    # a view: (root, view node, root node, writable)).
+    # a view: (root, view node, root node, writable), and a dynamic view's key as a fifth).
     __slots__ = ("_node", "_view", "__weakref__")
     __array_ufunc__ = None  # NumPy defers to our reflected operators: np_array + Array -> Array
     __hash__ = None  # type: ignore[assignment]  (== is elementwise, as in NumPy)

@@ -949,8 +949,8 @@ def write_basic_through_view(view: Any, key: Any, value: Any) -> bool:
     path (lazyarray/writes.py)."""
     link = view._view
     root, view_node, old = link[0], link[1], link[2]
-    if not link[3] or view._node is not view_node or root._node is not old:
-        return False
+    if not link[3] or view._node is not view_node or root._node is not old or len(link) != 4:
+        return False  # (five items: a dynamic view, a gather: writes.py scatters by its key)
     data = old.data
     if (old.op is not _INPUT or type(data) is not np.ndarray or type(root._view) is not list
             or _state.busy or _state.stand_ins):

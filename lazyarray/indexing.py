@@ -14,11 +14,12 @@ from .eager import element as _eager_element
 from .eager import gather as _eager_gather
 from .eager import masked as _eager_masked
 from .eager import is_same_view as _is_same_view
+from .cache import _state as _TRACE  # (its `stand_ins`: a la.jit trace, which computes nothing)
 from . import _bind, advanced_index, masking
-from .writes import rebind, same_view, view_of
+from .writes import rebind, resolve_view, same_view, view_of
 from .array import Array
 from .graph import dtypes, get_op
-from .graph.node import Node, user_site
+from .graph.node import Node, cuts_paused, user_site
 from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
 from ._index_values import _is_array_index, _is_int, _is_int_index, set_values, update_values
@@ -214,6 +215,10 @@ def getitem(x: Array, key: Any) -> Array:
     site = user_site(2)
     t = type(key)
     if t is Array or t is tuple:
+        # `A[la.argmax(x)]` pending, the at-once rule off (or a la.jit trace): a gather, a view
+        lazy = None if _EAGER_LIMIT[0] and not _TRACE.stand_ins else _pending_scalar_key(key)
+        if lazy is not None:
+            return _dynamic_getitem(x, key, lazy, site)
         scalars = _scalar_indices(key)  # `A[np.argmax(x)]`: NumPy's basic index, a view
         if scalars is not key:
             return getitem(x, scalars)
@@ -260,12 +265,150 @@ def _is_scalar_index(k: Any) -> bool:
             and k._node.dtype.kind in "iu")
 
 
+def _pending_scalar_key(key: Any) -> tuple | None:
+    """`key` as a tuple with its computed scalar indices as ints and each pending one as a
+    private handle of its node (`DynamicIndex`), where the key has a pending scalar index and is
+    basic otherwise (ints, slices of ints or None, None, Ellipsis); else None, for the int path.
+    A pending uint64 index keeps the int path: NumPy's OverflowError past int64 is raised at the
+    line there (the gather would raise IndexError at evaluation). Only with the at-once rule off
+    (eager_size 0; the cupy and dask backends; a la.jit trace, where reading the index at the
+    line was a TracerEvaluationError): with it on, a write through the view computes
+    its small index and values at once anyway (lazyarray/eager.py `computed_values`), two plans
+    where reading the index at the line took one and wrote the row in place (32 row updates
+    `row = A[argmax(x_k)]; row *= 0.5`: 32 -> 64 evaluations, 2.0 -> 9-11 ms, C backend)."""
+    items = key if type(key) is tuple else (key,)
+    pending = False
+    for k in items:
+        if _is_scalar_index(k):
+            if k._node.inputs:
+                if k._node.dtype == dtypes.uint64:
+                    return None
+                pending = True
+        elif not (k is None or k is Ellipsis or _is_index(k) or type(k) is slice and all(
+                [b is None or _is_index(b) for b in (k.start, k.stop, k.step)])):
+            return None
+    if not pending:
+        return None
+    out = []
+    for k in items:
+        if _is_scalar_index(k):
+            k = _snapshot(k) if k._node.inputs else _scalar_int(k)
+        out.append(k)
+    return tuple(out)
+
+
+def _snapshot(k: Array) -> Array:
+    """A handle of `k`'s node that only the dynamic view holds: a later write into `k` (which
+    rebinds k) does not move the view's index, as NumPy's index was read at its line."""
+    out = _handle(k._node)
+    out._view = False
+    return out
+
+
+def _handle(node: Node) -> Array:
+    """An Array of `node` for this module's own use: without Array()'s at-once rule and cut
+    tracking (`node` is a value some handle already holds; nothing here is new to compute)."""
+    out = Array.__new__(Array)
+    out._node, out._view = node, None
+    return out
+
+
+def _dynamic_getitem(x: Array, source: Any, key: tuple, site: _bind.Site) -> Array:
+    """`A[i, ...]` with pending scalar indices (NumPy's basic index: a view): the gather the
+    0-d-array path builds (`general_getitem`, the index a node input), so the line evaluates
+    nothing and every index value is one structure. An element is NumPy's scalar, a copy: no
+    link. Anything else is linked to A's root as a *dynamic* view (writes.py): reads follow
+    A's writes by gathering again, writes through it scatter by the same key, and whatever needs
+    its static chain resolves it first (`DynamicIndex.resolve`: the indices evaluated, the basic
+    view's chain). docs/semantics.md "A 0-d integer Array as an index"."""
+    over = x._node
+    with cuts_paused():  # (a cut inside the build would splice leaves into the gather)
+        node = general_getitem(over, key, site)
+    if not node.shape and not any([k is Ellipsis for k in key]):
+        out = Array(node)
+        out._view = False  # an element: NumPy's scalar, a copy
+        return out
+    if type(x._view) is tuple and len(x._view) == 5:
+        resolve_view(x)  # `A[k][j]`: a dynamic view of a dynamic view rests on a static chain
+        over = x._node
+        with cuts_paused():
+            node = general_getitem(over, key, site)
+    out = Array(node)
+    dynamic = DynamicIndex(key, site, over, _KeySource(source))
+    return view_of(x, out, dynamic=dynamic, built=(over, node))
+
+
+class _KeySource:
+    """The key object a dynamic view was made with, and its Arrays' nodes then: `A[k] += v`
+    indexes twice with one key object (`t = A[k]; t += v; A[k] = t`), and the second write,
+    of the view's own value back to its own place, is a no-op (set_through_view skips it)."""
+
+    __slots__ = ("key", "nodes")
+
+    def __init__(self, key: Any) -> None:
+        self.key = key
+        self.nodes = tuple([k._node for k in (key if type(key) is tuple else (key,))
+                            if type(k) is Array])
+
+    def names(self, key: Any) -> bool:
+        """Whether `key` is that object, its Arrays still naming the same values."""
+        if key is not self.key:
+            return False
+        arrays = [k for k in (key if type(key) is tuple else (key,)) if type(k) is Array]
+        return all([k._node is n for k, n in zip(arrays, self.nodes)])
+
+
+class DynamicIndex:
+    """The key of a dynamic view (writes.py's link `(root, view node, root node, writable,
+    dynamic)`): a basic key whose pending scalar indices (private handles) are read by the
+    kernel, over `base`, the node of the view's parent value (a chain of view ops over the
+    link's root node, or that node). Its ways to build: the gather (a read), the scatter (a
+    write through the view, by the same key), the static view (the indices evaluated), and the
+    probe (NumPy's layout, for a reshape)."""
+
+    __slots__ = ("key", "site", "base", "source")
+
+    def __init__(self, key: tuple, site: _bind.Site, base: Node, source: _KeySource) -> None:
+        self.key, self.site, self.base, self.source = key, site, base, source
+
+    def at(self, base: Node) -> DynamicIndex:
+        return DynamicIndex(self.key, self.site, base, self.source)
+
+    def gather(self, base: Node) -> Node:
+        return general_getitem(base, self.key, self.site)
+
+    def scatter(self, base: Node, value: Node) -> Node:
+        """`base` with the view's elements set to `value` (the view's new value)."""
+        node = _AtUpdate(_handle(base), self.key)._apply_node("set", _handle(value), self.site)
+        return node._node if type(node) is Array else node
+
+    def resolve(self, base: Node) -> Node:
+        """The basic view's chain over `base`, its indices evaluated now (NumPy's IndexError,
+        naming the indexing line, for one out of range)."""
+        ints = tuple([_scalar_int(k) if type(k) is Array else k for k in self.key])
+        node = _basic_getitem(base, ints, self.site)
+        if node is None:
+            general_getitem(base, ints, self.site)  # raises NumPy's IndexError
+            raise _bind.fail(IndexError, f"invalid index {ints!r}", self.site)  # (not reached)
+        return node
+
+    def probe(self, base: Node) -> Node | None:
+        """The static view with each pending index 0: NumPy's strides of the view (its layout
+        for a reshape), evaluating nothing; None where 0 is out of range (an empty dim)."""
+        try:
+            return _basic_getitem(base, tuple([0 if type(k) is Array else k for k in self.key]),
+                                  self.site)
+        except ValueError:
+            return None
+
+
 def _scalar_indices(key: Any) -> Any:
     """`key` with its 0-d integer Arrays that stand for NumPy's integer scalars as ints, or `key`
     itself where it has none. An element, a reduction's or an op's 0-d result (`_view` False)
     is NumPy's scalar there (`np.argmax(x)`, `I[2]`, `n - 1 - k`), and NumPy indexes by it as by
     an int: a basic index, a view (`row = A[np.argmax(x)]; row *= 2` writes A; a copy here
-    kept A). A pending one is evaluated at this line: its value decides which view. A 0-d
+    kept A). A pending one is evaluated at this line where `_pending_scalar_key` leaves it here
+    (a uint64, or beside an index array or an Array slice bound). A 0-d
     array (`la.asarray(np.array(2))`, a reshape to ()) stays an advanced index, a copy, as
     NumPy's 0-d ndarray, and lazy (docs/semantics.md "A 0-d integer Array as an index")."""
     items = key if type(key) is tuple else (key,)
@@ -535,7 +678,12 @@ def set_through_view(x: Array, key: Any, values: Any, site: _bind.Site) -> None:
         own = x._view
         root, over = (own[0], own[1]) if type(own) is tuple else (x, x._node)
         if link[0] is root:
-            if type(own) is not tuple and _is_same_view(over, key, link):
+            if len(link) == 5:  # `A[k] += v` with k pending: the view's value, in its place
+                if (type(own) is not tuple and type(link[4]) is DynamicIndex
+                        and link[4].base is over and link[2] is over
+                        and values._node is link[1] and link[4].source.names(key)):
+                    return
+            elif type(own) is not tuple and _is_same_view(over, key, link):
                 return  # the view's buffer is this very selection of the root's
             try:
                 target = _basic_getitem(over, key, site)

@@ -16,6 +16,14 @@ value (the root's `_view` holds weak references to them), so `row` sees `A[1, 2]
 handle's `_view` is None or that list; a view's is its link tuple; an element (`A[i, j]`, NumPy's
 scalar, a copy) has False: its own views are copies too. Views of views link to the same
 root. Read-only views (`diagonal`, `broadcast_to`, as NumPy's) follow their root but refuse writes.
+
+A *dynamic* view (`row = A[k]`, k a pending integer scalar: NumPy's basic index) has a fifth item,
+its key (lazyarray/indexing.py `DynamicIndex`): its node is a gather with k as an input, no chain
+of view ops, so a write through it is a scatter into the root by that key, a root's write gathers
+it again, a view of it composes over it (`_ViewOfDynamic`), and what needs a static chain
+(`a.shape = s`) resolves it first: k evaluated, the basic view's chain (`resolve_view`). Code that
+reads a link's chain checks for four items (the C paths in lazyarray/_trace.c leave five to
+Python).
 """
 
 from __future__ import annotations
@@ -47,24 +55,49 @@ def prune_due(n: int) -> bool:
 
 
 def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = None,
-            writable: bool = True) -> Any:
+            writable: bool = True, dynamic: Any = None,
+            built: tuple[Node, Node] | None = None) -> Any:
     """Make `child` (computed from `parent` by a view function) a view of `parent`'s root.
 
     `derive(node)` builds the child's node from another node of the parent's value: needed when
     the parent is a view whose own node was evaluated (a leaf), so the link's chain still reaches
-    the root's node."""
+    the root's node. `dynamic` (indexing.DynamicIndex): the child is `parent[key]` with pending
+    scalar indices, linked as a dynamic view; `built`: (the parent's node it was built over, the
+    gather built)."""
     if type(parent) is not _bind.Array:
         return child
     link = parent._view
     if link is False:  # an element, NumPy's scalar: a 0-d result of it is a scalar too, others
         child._view = False if not child.shape else None  # a new array
         return child
+    if type(link) is tuple and len(link) == 5 and dynamic is None and parent._node is link[1] \
+            and _rests_on(child._node, link[1]):  # `A[k][1:3]`, `A[k].T`: dynamic too
+        child._view = (link[0], child._node, link[2], writable and link[3],
+                       _ViewOfDynamic(link[4], child._node, link[1]))
+        _register(link[0], child)
+        return child
+    if type(link) is tuple and len(link) == 5:  # else the parent's static chain first
+        old = parent._node
+        resolve_view(parent)
+        link = parent._view
+        if parent._node is not old and _rests_on(child._node, old):
+            with cuts_paused():
+                child._node = _substitute(child._node, old, parent._node)
     if type(link) is tuple:
         root, base_node, root_node, parent_writable = link
         writable = writable and parent_writable
     else:
         root = parent
         root_node = base_node = parent._node
+    if dynamic is not None:
+        if built is not None and built[0] is base_node:
+            view_node = built[1]
+        else:  # an evaluated view's leaf, or a cut since the build: over the chain instead
+            with cuts_paused():
+                view_node = dynamic.gather(base_node)
+        child._view = (root, view_node, root_node, writable, dynamic.at(base_node))
+        _register(root, child)
+        return child
     # The child was built over the parent's node; a cut inside that build (the node budget) may
     # have replaced the parent's node by its buffer since: then build the chain again.
     if _rests_on(child._node, base_node):
@@ -77,6 +110,58 @@ def view_of(parent: Any, child: Any, derive: Callable[[Node], Node] | None = Non
     child._view = (root, view_node, root_node, writable)
     _register(root, child)
     return child
+
+
+class _ViewOfDynamic:
+    """The dynamic part of a view of a dynamic view (`A[k][1:3]`, `A[k].T`): its chain of view
+    ops over the parent's gather (`over`), rebuilt over the parent's gather, scatter or
+    resolved chain (the parent's DynamicIndex: `indexing.DynamicIndex`'s four ways)."""
+
+    __slots__ = ("parent", "chain", "over")
+
+    def __init__(self, parent: Any, chain: Node, over: Node) -> None:
+        self.parent, self.chain, self.over = parent, chain, over
+
+    @property
+    def base(self) -> Node:
+        return self.parent.base
+
+    def at(self, base: Node) -> "_ViewOfDynamic":
+        return _ViewOfDynamic(self.parent.at(base), self.chain, self.over)
+
+    def gather(self, base: Node) -> Node:
+        return _substitute(self.chain, self.over, self.parent.gather(base))
+
+    def scatter(self, base: Node, value: Node) -> Node:
+        parent = self.parent.gather(base)
+        chain = _substitute(self.chain, self.over, parent)
+        return self.parent.scatter(base, _write_back(chain, parent, parent, value))
+
+    def resolve(self, base: Node) -> Node:
+        return _substitute(self.chain, self.over, self.parent.resolve(base))
+
+    def probe(self, base: Node) -> Node | None:
+        parent = self.parent.probe(base)
+        return None if parent is None else _substitute(self.chain, self.over, parent)
+
+
+def is_dynamic(a: Any) -> bool:
+    """Whether `a` is a dynamic view: `A[k]` with k a pending scalar index, whose link (five
+    items) holds a gather, not a chain of view ops (lazyarray/indexing.py DynamicIndex)."""
+    link = a._view
+    return type(link) is tuple and len(link) == 5
+
+
+def resolve_view(a: Any) -> None:
+    """A dynamic view re-linked as the static view its indices name (they are evaluated now):
+    for whatever needs its chain (a view of it, NumPy's layout for a reshape, `a.shape = s`).
+    The handle keeps an evaluated node of its own (the same value)."""
+    root, view_node, root_node, writable, dynamic = a._view
+    with cuts_paused():  # (a cut inside the build would splice leaves into the chain)
+        node = dynamic.resolve(dynamic.base)
+    a._view = (root, node, root_node, writable)
+    if a._node is view_node:
+        a._node = node
 
 
 def _rests_on(node: Node, base: Node) -> bool:
@@ -113,7 +198,7 @@ def reshapes_in_place(a: Any, shape: tuple[int, ...]) -> bool:
     link = a._view
     if type(link) is not tuple:
         return True
-    layout = _numpy_layout(link[1], link[2])
+    layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
     if layout is None:
         return False
     try:
@@ -129,8 +214,22 @@ def ravels_in_place(a: Any) -> bool:
     link = a._view
     if type(link) is not tuple:
         return True
-    layout = _numpy_layout(link[1], link[2])
+    layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
     return layout is not None and layout.flags.c_contiguous
+
+
+def _dynamic_layout(a: Any) -> np.ndarray | None:
+    """NumPy's layout of a dynamic view: its indices' values move its start, never its strides,
+    so the static view with index 0 for each has them (an index into an empty dim, out of range
+    for any value: resolved, NumPy's IndexError)."""
+    link = a._view
+    with cuts_paused():
+        probe = link[4].probe(link[4].base)
+    if probe is None:
+        resolve_view(a)
+        link = a._view
+        probe = link[1]
+    return _numpy_layout(probe, link[2])
 
 
 def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
@@ -167,7 +266,20 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
     """Give the handle `a` the value `node`, as NumPy's write into `a`'s memory would: through
     a view to its root, then every live view of the root follows."""
     link = a._view
-    if type(link) is tuple:
+    if type(link) is tuple and len(link) == 5:  # a dynamic view: a scatter by its key, lazily
+        root, view_node, root_node, writable, dynamic = link
+        if not writable:
+            raise ValueError("assignment destination is read-only"
+                             + (f" (at {_site_text(site)})" if site is not None else ""))
+        with cuts_paused():
+            current = root._node
+            base = dynamic.base
+            if current is not root_node:
+                base = _substitute(base, root_node, current)
+            node = _write_back(base, current, current, dynamic.scatter(base, node))
+        del view_node, root_node, base, current
+        a = root
+    elif type(link) is tuple:
         if link[3] and _EAGER_LIMIT[0] and _write_view_now(a, node):
             return  # written into the root's buffer through the view (lazyarray/eager.py)
         root, view_node, root_node, writable = link
@@ -305,6 +417,24 @@ def _substitute(top: Node, old: Node, new: Node) -> Node:
     return done[id(top)]
 
 
+def _respine(top: Node, old: Node, new: Node) -> Node | None:
+    """`top` rebuilt over `new` where it reaches `old` through first inputs only (a dynamic
+    view's gather: take, reshapes, slices over its base), keeping every other input as it is
+    (the indices: their graphs may read the old base, as NumPy read them before the write);
+    None where it does not within a few steps. A fraction of building the gather again."""
+    spine = []
+    node = top
+    while node is not old:
+        if not node.inputs or len(spine) == 8:
+            return None
+        spine.append(node)
+        node = node.inputs[0]
+    node = new
+    for n in reversed(spine):
+        node = with_inputs(n, (node,) + n.inputs[1:])
+    return node
+
+
 def _refresh(root: Any, views: list) -> None:
     """Re-derive every live view of `root` from its new value."""
     current = root._node
@@ -313,9 +443,19 @@ def _refresh(root: Any, views: list) -> None:
         v = r()
         if v is None:
             continue
-        _, view_node, root_node, writable = v._view
-        new_node = _substitute(view_node, root_node, current)
-        v._view = (root, new_node, current, writable)
+        link = v._view
+        if len(link) == 5:  # a dynamic view gathers again over its parent's new value (its
+            dynamic = link[4]  # indices are its own: a walk would substitute inside them)
+            base = _substitute(dynamic.base, link[2], current)
+            new_node = _respine(link[1], dynamic.base, base)
+            dynamic = dynamic.at(base)
+            if new_node is None:
+                new_node = dynamic.gather(base)
+            v._view = (root, new_node, current, link[3], dynamic)
+        else:
+            _, view_node, root_node, writable = link
+            new_node = _substitute(view_node, root_node, current)
+            v._view = (root, new_node, current, writable)
         v._node = new_node
         _track(v)
         alive.append(r)
@@ -326,6 +466,9 @@ def set_shape(a: Any, shape: Any) -> None:
     """`a.shape = s`: `a` names its value reshaped (any shape of the same size, also for views
     NumPy would refuse to reshape in place: their memory is not strided here). Other handles of
     the same memory keep their shapes, as NumPy's."""
+    for v in [a] if type(a._view) is tuple else [r() for r in a._view or ()]:
+        if v is not None and is_dynamic(v):
+            resolve_view(v)  # the chains are rebuilt over the new shape: static ones
     with cuts_paused():
         _set_shape(a, reshape_node(a._node, shape, user_site(2)))
 

@@ -513,3 +513,24 @@ def _check_random_expressions(dts) -> None:
                                        err_msg=f"seed {seed}: {form} with E = {e}, t={t}, s={s}")
             checked += 1
     assert checked > 200
+
+
+def test_a_row_by_a_traced_scalar_index_is_a_view(backend):
+    """`row = A[argmax(x)]; row *= 2` inside la.jit: NumPy's basic index, a view of A, read by
+    the kernel (a dynamic view, lazyarray/writes.py): one trace serves every index value.
+    Reading the index at the line was a TracerEvaluationError."""
+    def step(a, x):
+        row = a[la.argmax(x)]
+        row *= 2.0
+        return a + 0.0, row.sum()
+
+    body, calls = counting(step)
+    f = la.jit(body)
+    for xv in ([1.0, 5.0, 2.0], [9.0, 1.0, 0.0]):
+        a, total = f(la.asarray(np.arange(12.0).reshape(3, 4)), la.asarray(np.array(xv)))
+        want = np.arange(12.0).reshape(3, 4)
+        row = want[np.argmax(xv)]
+        row *= 2.0
+        np.testing.assert_array_equal(np.asarray(a), want)
+        assert float(total) == row.sum()
+    assert len(calls) == 1

@@ -7,6 +7,11 @@ shapes below are NumPy's with the same index as a 0-d ndarray. An index out of b
 IndexError at evaluation (checked, never clamped or wrapped, on every backend: the take and the
 scatter run their NumPy reference; on cupy on the host), naming the indexing line.
 
+A pending 0-d integer Array that stands for NumPy's integer *scalar* (a reduction's result,
+`la.argmax(x)`) is a basic index: `A[i]` is a view. It stays lazy too, as the same gather linked
+to A as a *dynamic view* (lazyarray/writes.py, indexing.py `DynamicIndex`): writes into A show
+in it, writes through it reach A, as scatters by the same key (the tests below `_scalar`).
+
 The module runs with `eager_size=0` (`lazy_only`): small computed operands would otherwise be
 indexed at once, with nothing pending to look at.
 """
@@ -21,6 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import lazyarray as la
+from lazyarray import writes
 from lazyarray.graph import dtypes
 
 pytestmark = pytest.mark.lazy_only
@@ -271,3 +277,272 @@ def test_with_the_default_at_once_size_an_index_over_large_data_stays_pending(ba
         assert not out._node.holds_buffer and not twice._node.holds_buffer
         k = np.argmin(np.linspace(-1.0, 1.0, 100_000) ** 2)
         np.testing.assert_array_equal(np.asarray(out), table[k, 1])
+
+
+# --- NumPy's integer *scalar* as a pending index: lazy, and a view (a dynamic view) ---------------
+
+
+def _scalar(value: int, dtype=np.int64, size: int = 3) -> la.Array:
+    """A pending 0-d integer Array that stands for NumPy's integer scalar (a reduction's result:
+    `_view` False), holding `value`: a basic index, so `A[i]` is a view of A."""
+    idx = la.max(la.asarray(np.full(size, value, dtype)))
+    assert idx._view is False and idx._node.inputs
+    return idx
+
+
+# Keys with scalar indices `i`, `j` (NumPy: np.intp scalars); each is a view, or an element.
+SCALAR_KEYS = {
+    "A[i]": lambda i, j: i,
+    "A[i, 1:3]": lambda i, j: (i, slice(1, 3)),
+    "A[:, j]": lambda i, j: (slice(None), j),
+    "A[i, j]": lambda i, j: (i, j),
+    "A[i, j, -1]": lambda i, j: (i, j, -1),
+    "A[i, ::-1, None]": lambda i, j: (i, slice(None, None, -1), None),
+    "A[..., j]": lambda i, j: (Ellipsis, j),
+    "A[i, j, ...]": lambda i, j: (i, j, 0, Ellipsis),
+    "A[None, 2, j]": lambda i, j: (None, 2, j),
+}
+
+
+@pytest.mark.parametrize("name", list(SCALAR_KEYS))
+def test_a_scalar_index_reads_lazily_as_numpy_s_basic_index(backend, name):
+    """The line evaluates nothing (a gather with the index as its input); NumPy's values, shape
+    and dtype; an element is NumPy's scalar (no link), anything else a view of A (a dynamic
+    link: writes follow it, below)."""
+    a = la.asarray(_A)
+    i, j = _scalar(3), _scalar(-2)
+    before = _evaluations()
+    out = a[SCALAR_KEYS[name](i, j)]
+    assert _evaluations() == before and i._node.inputs and j._node.inputs
+    want = _A[SCALAR_KEYS[name](np.intp(3), np.intp(-2))]
+    assert (out.shape, out.dtype) == (np.shape(want), want.dtype)
+    assert (out._view is False) == (type(want) is not np.ndarray)
+    assert writes.is_dynamic(out) == (type(want) is np.ndarray)
+    np.testing.assert_array_equal(np.asarray(out), want)
+
+
+def _writes_program(xp, a, i, j):
+    """Writes through views by scalar indices and into their base, in NumPy's order."""
+    row, col, part = a[i], a[:, j], a[i, 1:3]
+    a[1, 0, 0] = 9.0  # into A: every view sees it
+    row *= 2.0
+    row[0, 1] = -1.0
+    col += 100.0
+    part[...] = part * 3.0
+    xp.add(row, 1.0, out=row)
+    a[i] += 0.5  # `t = A[i]; t += 0.5; A[i] = t`
+    a[j, 0] -= row[1]
+    sub, col_t = row[2], col.T  # views of the views
+    sub[1] = 7.0
+    col_t[0, 4] = 5.0
+    a[i, 2, 0] = 6.0
+    return [row, col, part, sub, col_t]
+
+
+def test_writes_through_a_scalar_index_view_reach_its_base_lazily(backend):
+    """`row = A[i]; row *= 2` writes A, and a write into A shows in `row`, as NumPy's views:
+    with i pending, every write is a scatter by i (nothing evaluated until the values are
+    read)."""
+    want = _A.copy()
+    want_views = _writes_program(np, want, np.intp(1), np.intp(-3))
+    a = la.asarray(_A.copy())
+    i, j = _scalar(1), _scalar(-3)
+    before = _evaluations()
+    views = _writes_program(la, a, i, j)
+    assert _evaluations() == before and i._node.inputs
+    assert all([writes.is_dynamic(v) for v in views])
+    np.testing.assert_array_equal(np.asarray(a), want)
+    for v, w in zip(views, want_views):
+        np.testing.assert_array_equal(np.asarray(v), w)
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_views_of_a_scalar_index_view_and_what_resolves_it(backend, eager_size):
+    """A view of the view and a reshape (NumPy's view or copy by its layout, whose strides no
+    index value changes) stay lazy; `v.shape = s` reads the index (docs/semantics.md). NumPy's
+    values. (eager_size 4096, the users' default on the CPU: the index is read at the line, as
+    before, and the views are static ones.)"""
+    got = []
+    for xp in (np, la):
+        with la.config(eager_size=eager_size):
+            a = xp.asarray(_A.copy())
+            i = np.intp(2) if xp is np else _scalar(2, size=10_000)
+            before = _evaluations()
+            row = a[i]
+            part = row[1:3]  # a view of the view
+            flat = row.reshape(12)  # C-contiguous: NumPy's view
+            cols = a[i][:, ::2].reshape(8)  # strided: NumPy's copy
+            if xp is la:
+                assert (_evaluations() == before) == (eager_size == 0)
+                assert writes.is_dynamic(part) == writes.is_dynamic(flat) == (eager_size == 0)
+                assert writes.is_view(part) and writes.is_view(flat)
+                assert not writes.is_view(cols)
+            part[0, 1] = -4.0
+            flat[5] = 60.0
+            cols[0] = -99.0
+            other = a[i]
+            other.shape = (3, 4)
+            if xp is la:
+                assert writes.is_view(other) and not writes.is_dynamic(other)
+            other[0, 0] = 70.0
+            a[i, 0, 2] = 80.0
+            got.append([np.asarray(v).tolist() for v in (a, row, part, flat, cols, other)])
+    assert got[0] == got[1]
+
+
+def _reshape_program(xp, a, i, j):
+    """Writes through a view by scalar indices and its reshapes (NumPy's views here)."""
+    v = a[-1:, i, None, j]
+    flat = v.reshape(-1)
+    flat[0] = 11.0
+    v[...] = v + 1.0
+    v[-1] = 3.0
+    v[-1] = 4.0
+    again = v.reshape(-1)
+    again[0] = 12.0
+    return [v, flat, again]
+
+
+@pytest.mark.parametrize("budget", [3, 6, 11])
+def test_scalar_index_views_across_cuts_match_numpy(reference_backend, budget):
+    """A small node budget cuts between and inside the steps (evaluating the root and the views
+    to leaves): the links still reach A (a cut inside the reshape's build left the view's
+    layout probe unlinked, a copy: the write then missed A)."""
+    for program, shape, (vi, vj) in ((_writes_program, (5, 4, 3), (1, -3)),
+                                     (_reshape_program, (3, 4, 1), (0, -1))):
+        data = np.arange(float(np.prod(shape))).reshape(shape)
+        want = data.copy()
+        want_views = program(np, want, np.intp(vi), np.intp(vj))
+        with la.config(max_graph_nodes=budget):
+            a = la.asarray(data.copy())
+            views = program(la, a, _scalar(vi), _scalar(vj))
+            np.testing.assert_array_equal(np.asarray(a), want)
+            for v, w in zip(views, want_views):
+                np.testing.assert_array_equal(np.asarray(v), w)
+
+
+def test_a_loop_over_scalar_indices_builds_one_plan(backend, fresh_caches):
+    """`A[la.argmax(x)]` (NumPy's scalar: a view) in a loop: one structure, one plan; the index
+    was evaluated at each line before (a plan for it, then one for the sum)."""
+    rng = np.random.default_rng(41)
+    table, x = rng.standard_normal((300, 40)), rng.standard_normal((8, 300))
+    t, xs = la.asarray(table), la.asarray(x)
+    got = []
+    for k in range(8):
+        row = t[la.argmax(xs[k] * 2.0)]
+        got.append(float(row.sum()))
+    info = la.cache_info()
+    assert (info.plans_built, info.plan_hits) == (1, 7)
+    assert writes.is_dynamic(row)
+    np.testing.assert_allclose(got, [table[np.argmax(x[k])].sum() for k in range(8)])
+
+
+@pytest.mark.parametrize("value", [5, -6])
+def test_an_out_of_range_scalar_index_raises_at_evaluation_naming_the_line(backend, value):
+    """NumPy raises IndexError for an int index out of range; a pending one raises it when the
+    view is evaluated (checked, never clamped or wrapped), naming the indexing line; a write
+    through the view raises it too."""
+    with pytest.raises(IndexError):
+        _A[np.intp(value)]
+    a = la.asarray(_A.copy())
+    row = a[_scalar(value)]; line = _line()  # noqa: E702 (the line the error names)
+    with pytest.raises(IndexError, match=f"out of bounds.*test_lazy_index.py:{line}"):
+        np.asarray(row * 2.0)
+    row += 1.0
+    with pytest.raises(IndexError, match="out of bounds"):
+        np.asarray(a)
+
+
+@st.composite
+def _scalar_cases(draw):
+    """A shape, a basic key with one or two scalar-index placeholders (ints, slices, None, an
+    Ellipsis beside them), the index values (in range or not), and a basic key into A."""
+    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=1, max_size=3)))
+    key, values, ellipsis = [], [], False
+    for n in shape[:draw(st.integers(1, len(shape)))]:
+        if draw(st.booleans()):
+            key.append(None)
+        if not ellipsis and draw(st.integers(0, 5)) == 0:
+            key.append(Ellipsis)
+            ellipsis = True
+            continue
+        kind = draw(st.sampled_from(["scalar", "scalar", "int", "slice"]))
+        if kind == "scalar" and len(values) < 2:
+            values.append(draw(st.integers(-n - 1, n)))
+            key.append(len(values) - 1)
+        elif kind == "int":
+            key.append(slice(draw(st.integers(-n, n - 1)), "int"))
+        else:
+            key.append(slice(draw(st.integers(-n, n)), None, draw(st.sampled_from([1, -1, 2]))))
+    if not values:
+        values.append(draw(st.integers(-shape[-1], shape[-1] - 1)))
+        key.append(len(values) - 1) if len(key) < len(shape) else key.__setitem__(-1, 0)
+    write = tuple([draw(st.integers(-n, n - 1)) for n in shape])
+    return shape, key, values, write
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=_FIXTURE, derandomize=True)
+@given(case=_scalar_cases())
+def test_scalar_index_views_match_numpy(reference_backend, case):
+    """A view by pending scalar indices: the read, then a write into A (the view sees it), then
+    a write through the view (A sees it): NumPy's values, with nothing evaluated before the
+    reads; NumPy's IndexError (at evaluation) for an index out of range."""
+    shape, key, values, write = case
+    data = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
+    want_a = data.copy()
+    try:
+        want = want_a[_key(key, [np.intp(v) for v in values])]
+    except IndexError:
+        want = None
+    a = la.asarray(data.copy())
+    before = _evaluations()
+    out = a[_key(key, [_scalar(v) for v in values])]
+    assert _evaluations() == before
+    if want is None:
+        with pytest.raises(IndexError, match="out of bounds"):
+            np.asarray(out)
+        return
+    a[write] = -1.0
+    want_a[write] = -1.0
+    if type(want) is np.ndarray:  # a view (else NumPy's scalar, a copy)
+        out *= 2.0
+        want *= 2.0
+    assert _evaluations() == before
+    assert (out.shape, out.dtype) == (np.shape(want), want.dtype)
+    np.testing.assert_array_equal(np.asarray(out), want)
+    np.testing.assert_array_equal(np.asarray(a), want_a)
+
+
+def test_an_index_that_reads_its_base_keeps_its_value_across_writes(backend):
+    """`k = argmax(A[:, 3]); row = A[k]`, then writes into A: NumPy read k before them, so the
+    row stays the one k named then (a view gathers again over A's new value with its own index
+    node: rebuilding the gather by substitution would recompute k from the new A)."""
+    got = []
+    for xp in (np, la):
+        a = xp.asarray(np.arange(40.0).reshape(4, 10) % 7)
+        k = xp.argmax(a[:, 3] * 1.0)
+        row = a[k]
+        a[0, 3] = 100.0  # argmax(a[:, 3]) would be 0 now (it was 1)
+        a[2] = 5.0
+        row[0] = -1.0
+        got.append((int(k), np.asarray(row).tolist(), np.asarray(a).tolist()))
+    assert got[0] == got[1]
+
+
+def test_a_scalar_index_into_a_scalar_index_view(backend):
+    """`A[k][j, 1]` (an element: a copy) evaluates nothing; `A[k][j]` (a view of a view, both
+    indices pending) reads k for the static chain it rests on; writes through either reach A."""
+    got = []
+    for xp in (np, la):
+        a = xp.asarray(_A.copy())
+        k, j = (np.intp(2), np.intp(-1)) if xp is np else (_scalar(2), _scalar(-1))
+        before = _evaluations()
+        element = a[k][j, 1]
+        if xp is la:
+            assert _evaluations() == before and element._view is False
+        row = a[k][j]
+        row[0] = 99.0
+        col = a[k][:, j]
+        col *= 2.0
+        got.append([np.asarray(v).tolist() for v in (element, a, row, col)])
+    assert got[0] == got[1]

@@ -683,7 +683,7 @@ def test_a_row_by_an_element_index_is_a_view_as_numpys(backend, eager_size):
     """An element, a reduction's or an op's 0-d result used as an index is NumPy's integer
     scalar there: a basic index, a view. `row = A[np.argmax(x)]; row *= 2` writes A, and a
     later write to A shows in the row; an advanced index here made a copy (fuzz39). A pending
-    one (eager_size 0) is evaluated at the line for it (indexing._scalar_indices)."""
+    one (eager_size 0) makes a dynamic view (tests/test_lazy_index.py)."""
     got = []
     for xp in (np, la):
         with la.config(eager_size=eager_size):

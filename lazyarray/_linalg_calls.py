@@ -15,11 +15,13 @@ import numpy as np
 from . import _bind
 from .array import Array, scalar_result
 from .complex_functions import conj, real
-from .elementwise import where
+from .elementwise import abs as abs_, astype, sign, where
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
-from .manipulation import expand_dims, matrix_transpose, reshape_node, slice_node
+from .manipulation import expand_dims, flip, matrix_transpose, reshape_node, slice_node
 from .reductions import _as_node, max as _max, sum as _sum
+from .searching import argsort, sort
+from .shaping import take_along_axis
 from ._matmul import matmul
 
 
@@ -245,7 +247,14 @@ def qr(x: Any, /, *, mode: str = "reduced") -> QRResult | Array:
     return r if mode == "r" else QRResult(_part(packed, 0, batch + (m, k), site), r)
 
 
-def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
+def svd(x: Any, /, full_matrices: bool = True, compute_uv: bool = True,
+        hermitian: bool = False) -> SVDResult | Array:
+    """numpy.linalg.svd (the Array API's with NumPy's keywords): compute_uv=False gives the
+    singular values alone; hermitian=True derives them from eigh, as NumPy does."""
+    if hermitian:
+        return _svd_hermitian(x, bool(compute_uv))
+    if not compute_uv:
+        return svdvals(x)
     site = user_site(1)
     a = _matrix(x, "svd", site)
     batch, (m, n) = a.shape[:-2], a.shape[-2:]
@@ -257,6 +266,20 @@ def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
     s = _part(packed, m * p, batch + (k,), site)
     vh = _part(packed, m * p + k, batch + (q, n), site)
     return SVDResult(u, _real_part(s), vh)
+
+
+def _svd_hermitian(x: Any, compute_uv: bool) -> SVDResult | Array:
+    """NumPy's hermitian svd step for step: |eigenvalues| in descending order (argsort reversed),
+    U the eigenvectors in that order, Vh = (U * sign)^H (full_matrices does not apply)."""
+    if not compute_uv:
+        return flip(sort(abs_(eigvalsh(x)), axis=-1), axis=-1)
+    w, u = eigh(x)
+    order = flip(argsort(abs_(w), axis=-1), axis=-1)
+    sgn = take_along_axis(sign(w), order, axis=-1)
+    s = take_along_axis(abs_(w), order, axis=-1)
+    u = take_along_axis(u, expand_dims(order, axis=-2), axis=-1)
+    vh = conj(matrix_transpose(u * expand_dims(sgn, axis=-2)))
+    return SVDResult(u, s, vh)
 
 
 def eig(x: Any, /) -> EigResult:
@@ -306,10 +329,10 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Arr
     m, n = an.shape
     x = Array(_call("lstsq", (an, bn), (tol,), (n,) + bn.shape[1:], dtype, site))
     s = svdvals(Array(an))
-    rank = _rank_of(s, tol)
+    rank = astype(_rank_of(s, tol), dtypes.int32)  # LAPACK's C int, as NumPy's
     if m > n:
         r = Array(bn) - matmul(Array(an), x)
-        residuals = _sum(r * r, axis=0).reshape(bn.shape[1:] if bn.ndim == 2 else (1,))
+        residuals = _sum(real(r * conj(r)) if r.dtype.kind == "c" else r * r, axis=0).reshape(bn.shape[1:] if bn.ndim == 2 else (1,))
     else:
         residuals = Array(_bind.leaf(np.empty((0,), _real(dtype)), site))
     return x, residuals, rank, s

@@ -146,8 +146,7 @@ def _transpose(self: Array, *axes: Any) -> Array:
 def _argsort(self: Array, axis: int | None = -1, kind: Any = None, order: Any = None, *,
              stable: Any = None) -> Array:
     """ndarray.argsort: always stable (any `kind` gives a valid answer); axis=None flattens."""
-    if order is not None:
-        raise ValueError("order is only for structured arrays")
+    searching.check_sort_kind(kind, order, stable, user_site(1))
     return searching.argsort(self, axis=axis)
 
 
@@ -155,11 +154,10 @@ def _sort(self: Array, axis: int = -1, kind: Any = None, order: Any = None, *,
           stable: Any = None) -> None:
     """ndarray.sort: sorts in place, as NumPy (the handle, and through a view its base); returns
     None. Always stable."""
-    if order is not None:
-        raise ValueError("order is only for structured arrays")
+    site = user_site(1)
+    searching.check_sort_kind(kind, order, stable, site)
     if axis is None:  # NumPy's ndarray.sort takes no None
         raise TypeError("'NoneType' object cannot be interpreted as an integer")
-    site = user_site(1)
     rebind(self, searching.sort(self, axis=axis)._node, site)
 
 

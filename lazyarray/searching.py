@@ -26,11 +26,12 @@ from .shaping import take_along_axis
 _ARGSORT, _SEARCHSORTED, _ISIN = (get_op(n) for n in ("argsort", "searchsorted", "isin"))
 
 
-def argsort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
-            stable: bool = True) -> Array:
-    """Array API `argsort` (numpy.argsort with kind='stable'); always stable. axis=None sorts the
-    flattened array, as NumPy."""
+def argsort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+            descending: bool = False, stable: bool | None = None) -> Array:
+    """numpy.argsort / Array API `argsort`; always stable, whatever `kind` (checked as NumPy checks
+    it). axis=None sorts the flattened array, as NumPy."""
     site = user_site(1)
+    check_sort_kind(kind, order, stable, site)
     node = _as_node(x, site)
     if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x gives [0]
         node, axis = _flat(node, site), 0
@@ -39,17 +40,34 @@ def argsort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
                                  dtypes.int64, site))
 
 
-def sort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
-         stable: bool = True) -> Array:
-    """Array API `sort` (numpy.sort with kind='stable'): argsort, then a gather (differentiable).
+def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+         descending: bool = False, stable: bool | None = None) -> Array:
+    """numpy.sort / Array API `sort`: argsort, then a gather (differentiable); always stable.
     axis=None sorts the flattened array, as NumPy."""
     site = user_site(1)
+    check_sort_kind(kind, order, stable, site)
     x = _array(x, site)
     if axis is None:
         x, axis = Array(_flat(x._node, site)), 0
     if x.ndim == 0:
         _bind.normalize_axes(axis, 0, site)  # NumPy: AxisError
     return take_along_axis(x, argsort(x, axis=axis, descending=descending), axis=axis)
+
+
+def check_sort_kind(kind: Any, order: Any, stable: Any, site: _bind.Site) -> None:
+    """NumPy's checks of sort/argsort's `kind`, `order` and `stable` (any valid kind sorts stably
+    here: a stable order is one of the orders an unstable kind may give)."""
+    if kind is not None:
+        if not isinstance(kind, str):
+            raise _bind.fail(TypeError, f"sort kind must be str, not {type(kind).__name__}", site)
+        if kind[:1].lower() not in ("q", "h", "m", "s"):
+            raise _bind.fail(ValueError, "sort kind must be one of 'quick', 'heap', or 'stable' "
+                             f"(got {kind!r})", site)
+        if stable is not None:
+            raise _bind.fail(ValueError, "`kind` and keyword parameters can't be provided at the "
+                             "same time. Use only one of them.", site)
+    if order is not None:
+        raise _bind.fail(ValueError, "Cannot specify order when the array has no fields.", site)
 
 
 def _flat(node: _bind.Node, site: _bind.Site) -> _bind.Node:

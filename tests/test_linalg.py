@@ -377,3 +377,38 @@ def test_norm_of_a_whole_array_is_numpys_dot_norm_bit_for_bit(backend, eager_siz
                 assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (x.shape, ord_)
             kept = la.linalg.norm(la.asarray(x), keepdims=True)
             assert kept.shape == np.linalg.norm(x, keepdims=True).shape
+
+
+@pytest.mark.parametrize("dtype", [np.float64, *COMPLEX])
+def test_lstsq_result_dtypes_and_complex_residuals(reference_backend, dtype):
+    """NumPy's rank is int32 (LAPACK's C int; was int64) and a complex system's residuals are real
+    sums of |r|^2 (were complex sums of r*r: other values)."""
+    rng = np.random.default_rng(3)
+    a, _, rect, b = _inputs(rng, dtype, (), n=6, m=3)
+    want = np.linalg.lstsq(rect, b, rcond=None)
+    got = la.linalg.lstsq(la.asarray(rect), la.asarray(b), rcond=None)
+    for g, w in zip(got, want):
+        assert g.dtype == np.asarray(w).dtype and g.shape == np.shape(w)
+        np.testing.assert_allclose(np.asarray(g), w, rtol=TOL[dtype], atol=TOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, *COMPLEX])
+def test_svd_numpy_keywords(reference_backend, dtype):
+    """np.linalg.svd's compute_uv=False (the singular values alone) and hermitian=True (NumPy's
+    eigh route: |eigenvalues| descending, U in that order, Vh = (U * sign)^H), which raised
+    TypeError."""
+    rng = np.random.default_rng(4)
+    a, _, rect, _ = _inputs(rng, dtype, (2,), n=5, m=3)
+    herm = a + np.conj(np.swapaxes(a, -1, -2))
+    calls = [lambda m, x: m.linalg.svd(x(rect), compute_uv=False),
+             lambda m, x: m.linalg.svd(x(rect), False, False),
+             lambda m, x: m.linalg.svd(x(herm), hermitian=True),
+             lambda m, x: m.linalg.svd(x(herm), compute_uv=False, hermitian=True)]
+    for call in calls:
+        want, got = call(np, np.asarray), call(la, la.asarray)
+        want = want if isinstance(want, tuple) else (want,)
+        got = got if isinstance(got, tuple) else (got,)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            np.testing.assert_allclose(np.asarray(g), w, rtol=TOL[dtype], atol=TOL[dtype])

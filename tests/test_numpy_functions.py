@@ -297,3 +297,35 @@ def test_ldexp_is_exact_without_pow_on_every_backend(backend):
             assert got.dtype == want.dtype
             np.testing.assert_array_equal(got, want)
             np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+_SORT_KEYWORDS = {
+    "np.argsort kind=stable": lambda m, a: m.argsort(a(np.array([2, 1, 2, 0, 1])), kind="stable"),
+    "np.sort kind positional": lambda m, a: m.sort(a(np.array([[3.0, 1.0], [0.0, 2.0]])), 0,
+                                                   "mergesort"),
+    "np.argsort kind=quicksort": lambda m, a: m.argsort(a(v), kind="quicksort"),
+    "np.sort stable=True": lambda m, a: m.sort(a(v), stable=True),
+    "np.argsort bad kind": lambda m, a: m.argsort(a(v), kind="bogo"),
+    "np.sort kind not str": lambda m, a: m.sort(a(v), kind=1),
+    "np.sort kind and stable": lambda m, a: m.sort(a(v), kind="stable", stable=True),
+    "np.argsort order": lambda m, a: m.argsort(a(v), order="x"),
+    "argsort method bad kind": lambda m, a: a(v).argsort(kind="x"),
+    "sort method bad kind": lambda m, a: a(v.copy()).sort(kind="x"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SORT_KEYWORDS))
+def test_sort_keywords_as_numpy(reference_backend, name):
+    """np.sort/np.argsort take NumPy's `kind` and `order` as keywords or positionally (every valid
+    kind sorts stably, NumPy's answer where keys are distinct or kind is stable) and reject what
+    NumPy rejects with its exception type (a TypeError about `kind` before)."""
+    f = _SORT_KEYWORDS[name]
+    try:
+        want = f(np, np.asarray)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            f(la, la.asarray)
+        return
+    got = np.asarray(f(la, la.asarray))
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)

@@ -215,14 +215,21 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, *,
 
 
 def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
-             dtype: Any = None, *, device: Any = None) -> Array:
-    """numpy.linspace / Array API `linspace` (computed on the host)."""
+             retstep: bool = False, dtype: Any = None, axis: int = 0, *,
+             device: Any = None) -> Array | tuple[Array, Array]:
+    """numpy.linspace / Array API `linspace` (computed on the host); retstep=True also gives
+    NumPy's step (a 0-d float64 Array, an array for array endpoints), `axis` places the samples
+    for array endpoints."""
     site = user_site(1)
     _bind.refuse_traced(start, stop, num)  # computed now: a traced value would stay baked in
     start, stop, num = host_values(start, stop, num)
-    values = np.linspace(start, stop, num, endpoint=endpoint,
-                         dtype=dtypes.to_dtype(dtype) if dtype else None)
-    return _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)), device)
+    values, step = np.linspace(start, stop, num, endpoint=endpoint, retstep=True, axis=axis,
+                               dtype=dtypes.to_dtype(dtype) if dtype else None)
+    samples = _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)),
+                     device)
+    if not retstep:
+        return samples
+    return samples, _place(Array(_bind.leaf(np.asarray(step), site)), device)
 
 
 def host_values(*values: Any) -> tuple[Any, ...]:

@@ -58,6 +58,22 @@ def test_linspace(backend, kw):
     assert_matches(la.linspace(-1.0, 2.0, **kw), np.linspace(-1.0, 2.0, **kw))
 
 
+def test_linspace_numpy_keywords(reference_backend):
+    """np.linspace's retstep (the step, NumPy's float64 or per-endpoint array) and axis, and its
+    positional order (start, stop, num, endpoint, retstep, dtype): retstep raised TypeError."""
+    ends = np.array([0.0, 1.0])
+    cases = [((0.0, 1.0, 5), {"retstep": True}), ((0.0, 1.0, 1), {"retstep": True}),
+             ((-1, 2, 4, False, True, "float32"), {}), ((ends, 3.0, 4), {"retstep": True, "axis": 1}),
+             ((ends, 3.0, 4), {"axis": -1})]
+    for args, kw in cases:
+        want = np.linspace(*args, **kw)
+        got = la.linspace(*(la.asarray(a) if isinstance(a, np.ndarray) else a for a in args), **kw)
+        want, got = (want, got) if isinstance(want, tuple) else ((want,), (got,))
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert_matches(g, w)
+
+
 def test_spaced_ranges_take_array_endpoints(backend):
     # la.linspace(a[0], a[1], 5) handed the Arrays to np.linspace, which dispatched back to
     # la.linspace through __array_function__: RecursionError (logspace, geomspace too).

@@ -161,6 +161,19 @@ def _sort(self: Array, axis: int = -1, kind: Any = None, order: Any = None, *,
     rebind(self, searching.sort(self, axis=axis)._node, site)
 
 
+def _set_real(self: Array, value: Any) -> None:
+    """`x.real = v` (and so `z.real += 1`): writes the real part, as NumPy's setter."""
+    complex_functions.real(self)[...] = value
+
+
+def _set_imag(self: Array, value: Any) -> None:
+    """`z.imag = v` (and `z.imag *= -1`): writes the imaginary part; NumPy's TypeError for a
+    real array."""
+    if self.dtype.kind != "c":
+        raise TypeError("array does not have imaginary part to set")
+    complex_functions.imag(self)[...] = value
+
+
 def _fill(self: Array, value: Any) -> None:
     """ndarray.fill: every element becomes `value` (NumPy's assignment rules), in place."""
     self[...] = value
@@ -211,8 +224,8 @@ Array.diagonal = _diagonal  # type: ignore[attr-defined]
 Array.trace = _trace  # type: ignore[attr-defined]
 Array.repeat = _repeat  # type: ignore[attr-defined]
 # ndarray's complex accessors: .real/.imag are properties, .conj()/.conjugate() methods
-Array.real = property(complex_functions.real)  # type: ignore[attr-defined]
-Array.imag = property(complex_functions.imag)  # type: ignore[attr-defined]
+Array.real = property(complex_functions.real, _set_real)  # type: ignore[attr-defined]
+Array.imag = property(complex_functions.imag, _set_imag)  # type: ignore[attr-defined]
 Array.conj = Array.conjugate = _method(complex_functions.conj)  # type: ignore[attr-defined]
 
 

@@ -92,7 +92,8 @@ def assert_same(got: Any, want: Any, where: str, module) -> None:
     if w.dtype.kind in "fc":
         rtol, atol = TOLERANCES.get(w.dtype, (1e-9, 1e-12))
         rtol = getattr(module, "RTOL", rtol)
-        atol = getattr(module, "ATOL", atol) * max(1.0, float(np.max(np.abs(w), initial=0.0)))
+        scale = np.abs(w[np.isfinite(w)])  # an inf made atol inf: any value passed
+        atol = getattr(module, "ATOL", atol) * max(1.0, float(np.max(scale, initial=0.0)))
         np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, err_msg=where)
     else:
         np.testing.assert_array_equal(g, w, err_msg=where)
@@ -191,9 +192,14 @@ def _other_result(np, A, x):
     return A.sum() * (2.0 if np is la else 1.0)
 
 
-@pytest.mark.parametrize("kernel", [_lost_mutation, _other_result])
+def _wrong_beside_inf(np, A, x):
+    return np.where(A > 0.5, np.inf, A) + (1.0 if np is la else 0.0)
+
+
+@pytest.mark.parametrize("kernel", [_lost_mutation, _other_result, _wrong_beside_inf])
 def test_harness_fails_a_program_that_differs_from_numpy(kernel):
-    """The checks can fail: a lost argument mutation, a different result."""
+    """The checks can fail: a lost argument mutation, a different result, a different result
+    beside an inf (whose magnitude once made the tolerance inf)."""
     module = types.SimpleNamespace(kernel=kernel, inputs=lambda rng, N: (rng.random((N, N)),
                                                                          rng.random(N)))
     with pytest.raises(AssertionError):

@@ -279,6 +279,22 @@ def test_complex_parts_write_through(backend):
     _check(program, lambda: [np.array([1 + 1j, 2 - 2j, 3 + 0.5j, np.inf + 1j])])
 
 
+def test_complex_parts_set_by_attribute(backend):
+    """`z.imag *= -1`, `z.real = v`, `x.real += 1` assign the attribute as NumPy's setters do
+    (AttributeError: the properties had no setter); a real array's imag refuses (TypeError)."""
+    def program(xp, z, x):
+        part = z.imag
+        z.imag *= -1
+        z.real = xp.abs(z)
+        x.real += 1.0
+        return part + 0
+
+    _check(program, lambda: [np.array([1 + 1j, 2 - 2j, 3 + 0.5j]), np.arange(3.0)])
+    for xp, make in ((np, np.asarray), (la, la.asarray)):
+        with pytest.raises(TypeError):
+            make(np.arange(3.0)).imag = 1.0
+
+
 def test_real_of_real_array_is_a_view(backend):
     def program(xp, x):
         x.real[1] = -1.0

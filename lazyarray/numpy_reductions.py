@@ -15,6 +15,8 @@ from .complex_functions import imag, real
 from .creation import full_like
 from .manipulation import broadcast_to, moveaxis, reshape
 from .searching import sort
+from .outputs import into
+from .graph.node import user_site
 
 
 def _array(x: Any) -> Array:
@@ -124,18 +126,22 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     return (avg, wsum) if returned else avg
 
 
-def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
-    """numpy.median: the middle of the sorted values (mean of the two middles); NaN propagates."""
+def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+           keepdims: bool = False) -> Array:
+    """numpy.median: the middle of the sorted values (mean of the two middles); NaN propagates.
+    `overwrite_input` lets NumPy scramble its input; here the input is left as it is."""
+    if out is not None:
+        return into(out, median(a, axis, keepdims=keepdims), np.median, (a,),
+                    {"axis": axis, "keepdims": keepdims}, user_site(1))
     v = _array(a)
     if isinstance(axis, tuple):  # several axes: moved last and merged into one
-
         axes = sorted(d + v.ndim if d < 0 else d for d in axis)
         kept = tuple(s for d, s in enumerate(v.shape) if d not in axes)
-        out = median(reshape(moveaxis(v, axes, list(range(-len(axes), 0))), kept + (-1,)),
+        mid = median(reshape(moveaxis(v, axes, list(range(-len(axes), 0))), kept + (-1,)),
                      axis=-1)
         if keepdims:
-            return reshape(out, tuple(1 if d in axes else s for d, s in enumerate(v.shape)))
-        return out
+            return reshape(mid, tuple(1 if d in axes else s for d, s in enumerate(v.shape)))
+        return mid
     if axis is None:
         v, ax = reshape(v, (-1,)), 0
     else:
@@ -143,12 +149,12 @@ def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
     n = v.shape[ax]
     s = sort(v, axis=ax)
     lo = tuple(slice(None) if d != ax else slice((n - 1) // 2, n // 2 + 1) for d in range(v.ndim))
-    out = red.mean(s[lo], axis=ax, keepdims=True)
+    mid = red.mean(s[lo], axis=ax, keepdims=True)
     if v.dtype.kind in "fc" and n:
-        out = ew.where(red.any(ew.isnan(v), axis=ax, keepdims=True), np.nan, out)
+        mid = ew.where(red.any(ew.isnan(v), axis=ax, keepdims=True), np.nan, mid)
     if keepdims:
-        return out if axis is not None else reshape(out, (1,) * _array(a).ndim)
-    return scalar_result(reshape(out, tuple(s for d, s in enumerate(out.shape) if d != ax))._node)
+        return mid if axis is not None else reshape(mid, (1,) * _array(a).ndim)
+    return scalar_result(reshape(mid, tuple(s for d, s in enumerate(mid.shape) if d != ax))._node)
 
 
 amax, amin = red.max, red.min

@@ -225,17 +225,24 @@ _TAKE_ARGSORT = {
     "where alone": lambda m, a: m.where(a(np.array([0, 1, 2])))[0],
     "where one value": lambda m, a: m.where(a(np.array([0, 1, 2])), 1),
     "sort 0-d": lambda m, a: m.sort(a(np.array(5))),
+    "take wrap": lambda m, a: m.take(a(v), a(np.array([-9, -1, 0, 3, 4, 13])), mode="wrap"),
+    "take clip": lambda m, a: m.take(a(v), a(np.array([-9, -1, 0, 3, 4, 13])), mode="clip"),
+    "take wrap axis": lambda m, a: m.take(a(x), a(np.array([[-1, 4]])), axis=1, mode="wrap"),
+    "take clip method": lambda m, a: a(x).take(a(np.array([2, 99], np.uint8)), mode="clip"),
+    "take bad mode": lambda m, a: m.take(a(v), a(np.array([1])), mode="bogus"),
+    "take wrap empty axis": lambda m, a: m.take(a(np.zeros(0)), a(np.array([0])), mode="wrap"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(_TAKE_ARGSORT))
 def test_take_and_argsort_edges(reference_backend, name):
-    """np.take casts its indices 'same_kind' (bools count, floats raise TypeError) and takes a 0-d
-    x along axis 0/-1; argsort of a 0-d array is [0]."""
+    """np.take casts its indices 'same_kind' (bools count, floats raise TypeError), takes a 0-d
+    x along axis 0/-1 and wraps or clips indices by `mode` (a TypeError before); argsort of a 0-d
+    array is [0]."""
     f = _TAKE_ARGSORT[name]
     try:
         want = f(np, np.asarray)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, IndexError) as exc:
         with pytest.raises(type(exc)):
             f(la, la.asarray)
         return
@@ -329,3 +336,32 @@ def test_sort_keywords_as_numpy(reference_backend, name):
     got = np.asarray(f(la, la.asarray))
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+_nan_rows = np.array([[1.0, np.nan, 3.0, 7.0], [4.0, 5.0, 6.0, 0.5]])
+_WITH_OUT = {
+    "nanmedian": (lambda m, a, o: m.nanmedian(a, axis=1, out=o), 2, np.float64),
+    "median": (lambda m, a, o: m.median(a, axis=1, out=o), 2, np.float64),
+    "nanargmax": (lambda m, a, o: m.nanargmax(a, axis=1, out=o), 2, np.int64),
+    "nanargmin": (lambda m, a, o: m.nanargmin(a, axis=1, out=o), 2, np.int64),
+    "percentile": (lambda m, a, o: m.percentile(a, 30, axis=1, out=o), 2, np.float64),
+    "nanpercentile": (lambda m, a, o: m.nanpercentile(a, [30, 90], axis=1, out=o), (2, 2),
+                      np.float32),
+    "quantile": (lambda m, a, o: m.quantile(a, 0.3, axis=1, out=o), 2, np.float64),
+    "nanquantile": (lambda m, a, o: m.nanquantile(a, 0.3, axis=1, out=o), 2, np.float64),
+    "compress": (lambda m, a, o: m.compress([True, False, True], a[0], out=o), 2, np.float64),
+    "nancumsum": (lambda m, a, o: m.nancumsum(a[0], out=o), 4, np.float64),
+    "nancumprod": (lambda m, a, o: m.nancumprod(a[1], out=o), 4, np.float64),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_WITH_OUT))
+def test_out_is_written_as_numpy(reference_backend, name):
+    """`out=` receives the result and is returned, as NumPy's (these functions returned the
+    result and left `out` unwritten; nanmedian with `out` also propagated NaNs as median)."""
+    f, shape, dtype = _WITH_OUT[name]
+    want_out, got_out = np.zeros(shape, dtype), la.zeros(shape, dtype=dtype)
+    want = f(np, _nan_rows, want_out)
+    got = f(la, la.asarray(_nan_rows), got_out)
+    assert want is want_out and got is got_out
+    np.testing.assert_allclose(np.asarray(got_out), want_out, rtol=1e-6)

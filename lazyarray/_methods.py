@@ -32,6 +32,7 @@ from .graph.dtypes import bool_, float32, float64
 from .graph.node import _BUDGET, user_site
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
 from .writes import rebind
+from ._layout import check_order
 
 
 # --- methods the core Array type leaves to the API -------------------------------------------------
@@ -174,6 +175,14 @@ def _set_imag(self: Array, value: Any) -> None:
     complex_functions.imag(self)[...] = value
 
 
+def _copy(self: Array, order: str = "C") -> Array:
+    """ndarray.copy: a new handle on the same value (`x[i] = v` on it rebinds only it); `order`
+    is checked and changes nothing (an Array has no memory layout)."""
+    if order != "C":
+        check_order(order, user_site(1))
+    return Array(self._node)
+
+
 def _fill(self: Array, value: Any) -> None:
     """ndarray.fill: every element becomes `value` (NumPy's assignment rules), in place."""
     self[...] = value
@@ -208,7 +217,7 @@ _FORWARDED = {
 for _name, _fn in _FORWARDED.items():
     setattr(Array, _name, _method(_fn))
 Array.reshape = _reshape  # type: ignore[attr-defined]
-Array.copy = Array.__copy__  # type: ignore[attr-defined]  (a new handle on the same value)
+Array.copy = _copy  # type: ignore[attr-defined]
 # ndarray.dot is np.dot: matmul up to 2-D, a product of a 0-d operand, and tensordot over a's
 # last and b's second-to-last axes beyond (matmul broadcasts those: (1, 1, 1) . (1, 1, 1) was
 # (1, 1, 1), NumPy's (1, 1, 1, 1); fuzz39's sweep, seed 115123)

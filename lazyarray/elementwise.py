@@ -18,6 +18,7 @@ from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .outputs import into
+from ._layout import check_casting, check_order
 from ._host_results import nonzero
 from .complex_functions import from_parts, imag, real
 
@@ -292,14 +293,20 @@ def _promotion_type(v: Any) -> Any:
     return dtype if dtype is not None else np.asarray(v).dtype
 
 
-def astype(x: Any, dtype: Any, copy: bool = True, device: Any = None) -> Array:
+def astype(x: Any, dtype: Any, copy: bool = True, device: Any = None, *, order: str = "K",
+           casting: str = "unsafe", subok: bool = True) -> Array:
     """Array API `astype` (ndarray.astype): cast to `dtype`. Float→int truncates toward zero, NaN
-    becomes 0 and out-of-range values saturate (NumPy leaves these to the platform; see graph/semantics.py)."""
+    becomes 0 and out-of-range values saturate (NumPy leaves these to the platform; see graph/semantics.py).
+    NumPy's `casting` rule is checked (TypeError, as NumPy's); `order` changes nothing."""
     site = user_site(1)
     target = dtypes.to_dtype(dtype)
     node = _bind.operand(x, site)
     if not isinstance(node, _bind.Node):
         node = _bind.scalar_leaf(node[1], dtypes.result_type(node[0]), site)
+    if order != "K":
+        check_order(order, site)
+    if casting != "unsafe":
+        check_casting(node.dtype, target, casting, site)
     if node.dtype == target:  # a copy is a new handle on the node (creation._from_array): later
         # writes into x, or into the root x views, leave it (NumPy's astype copies unless
         # copy=False; `x.astype(x.dtype)` gave x itself: fuzz40's seed 160374)

@@ -12,15 +12,32 @@ from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from ._bind import as_node as _as_node
 from .writes import ravels_in_place, reshapes_in_place, view_of
+from ._layout import check_order
 
 _FLIP_VIEW = getattr(_bind.FAST, "flip_view", None)  # lazyarray/_trace.c: x[::-1, ...], a view
 
 _RESHAPE, _PERMUTE, _SLICE, _CONCAT = (get_op(n) for n in ("reshape", "permute", "slice", "concat"))
 
 
-def reshape(x: Any, shape: Any, copy: bool | None = None) -> Array:
-    """numpy.reshape / Array API `reshape`: a view; `copy` is accepted and ignored (immutable)."""
+def memory_order(order: Any, site: Any, reshaping: bool = False) -> str:
+    """NumPy's `order` argument of reshape/ravel/flatten: 'C' or 'F' (None is 'C'). 'A' and 'K'
+    follow a NumPy array's memory layout, which an Array has not: refused, not guessed."""
+    key = check_order(order, site)
+    if key == "K" and reshaping:
+        raise _bind.fail(ValueError, "order 'K' is not permitted for reshaping", site)
+    if key in ("A", "K"):
+        raise _bind.fail(NotImplementedError, f"order={order!r} follows NumPy's memory layout, "
+                         "which an Array has not: use 'C' or 'F'", site)
+    return key
+
+
+def reshape(x: Any, shape: Any, order: str = "C", *, copy: bool | None = None) -> Array:
+    """numpy.reshape / Array API `reshape`: a view; `copy` is accepted and ignored (immutable).
+    order='F' reshapes the reversed axes (NumPy's definition), a view where NumPy's is one."""
     site = user_site(1)
+    if order != "C" and memory_order(order, site, reshaping=True) == "F":
+        dims = (shape,) if isinstance(shape, int) else tuple(shape)
+        return transpose(reshape(transpose(x), dims[::-1]))
     out = Array(reshape_node(x._node if type(x) is Array else _as_node(x, site), shape, site))
     if type(x) is Array and reshapes_in_place(x, out.shape):  # NumPy's view, else its copy
         return view_of(x, out, lambda n: reshape_node(n, out.shape, site))
@@ -136,9 +153,12 @@ def squeeze(x: Any, axis: Any = None) -> Array:
     return view_of(x, Array(reshape_node(node, shape, site)), lambda n: reshape_node(n, shape, site))
 
 
-def ravel(x: Any) -> Array:
-    """numpy.ravel: the flattened array (a view where NumPy's is one, else a copy)."""
+def ravel(x: Any, order: str = "C") -> Array:
+    """numpy.ravel: the flattened array (a view where NumPy's is one, else a copy); order='F'
+    column by column."""
     site = user_site(1)
+    if order != "C" and memory_order(order, site) == "F":
+        return reshape(x, (-1,), order="F")
     node = _as_node(x, site)
     out = Array(reshape_node(node, (node.size,), site))
     if type(x) is Array and ravels_in_place(x):
@@ -146,9 +166,12 @@ def ravel(x: Any) -> Array:
     return out
 
 
-def flatten(x: Any) -> Array:
-    """ndarray.flatten: the flattened array, always a copy (writes to it reach nothing else)."""
+def flatten(x: Any, order: str = "C") -> Array:
+    """ndarray.flatten: the flattened array, always a copy (writes to it reach nothing else);
+    order='F' column by column."""
     site = user_site(1)
+    if order != "C" and memory_order(order, site) == "F":
+        return Array(reshape(x, (-1,), order="F")._node)
     node = _as_node(x, site)
     return Array(reshape_node(node, (node.size,), site))
 

@@ -234,3 +234,57 @@ def test_extremes_at_every_position_of_rows_around_the_lane_widths(backend):
                 (x <= 1.5).all(axis=1), (x.astype(np.int8) * 3).max(axis=1))
         for g, w in zip(got, want):
             np.testing.assert_array_equal(np.asarray(g), w, err_msg=f"row length {n}")
+
+
+# NumPy's where= and initial= of the reductions (a TypeError before).
+_rng = np.random.default_rng(5)
+_x = _rng.standard_normal((3, 4)); _x[0, 1] = np.nan
+_m = _x > -0.3
+_i = _rng.integers(-9, 9, (3, 4)).astype(np.int16)
+_f32 = _x.astype(np.float32)
+_c = _x + 1j * _rng.standard_normal((3, 4))
+_e = np.zeros((0, 3))
+_WHERE_INITIAL = {
+    "sum where": lambda m, A: m.sum(A(_x), where=A(_m)),
+    "sum where axis": lambda m, A: m.sum(A(_x), axis=1, where=A(_m)),
+    "sum where row mask": lambda m, A: m.sum(A(_x), axis=0, where=A(_m[0]), keepdims=True),
+    "sum initial": lambda m, A: m.sum(A(_i), initial=100),
+    "sum f32 initial np64": lambda m, A: m.sum(A(_f32), initial=np.float64(0.5)),
+    "prod where initial": lambda m, A: m.prod(A(_i), axis=0, where=A(_m), initial=2),
+    "max initial": lambda m, A: m.max(A(_i), initial=5),
+    "max where initial": lambda m, A: m.max(A(_x), axis=1, where=A(_m), initial=-10.0),
+    "min where initial int": lambda m, A: m.min(A(_i), axis=0, where=A(_m), initial=3),
+    "max empty initial": lambda m, A: m.max(A(_e), axis=0, initial=-1.0),
+    "max where no initial": lambda m, A: m.max(A(_x), where=A(_m)),
+    "amax initial": lambda m, A: m.amax(A(_x), axis=0, initial=0.5),
+    "any where": lambda m, A: m.any(A(_x) > 1, axis=1, where=A(_m)),
+    "all where": lambda m, A: m.all(A(_x) > -5, where=A(_m)),
+    "mean where": lambda m, A: m.mean(A(_x), axis=1, where=A(_m)),
+    "mean where f32": lambda m, A: m.mean(A(_f32), axis=0, where=A(_m)),
+    "mean where int": lambda m, A: m.mean(A(_i), where=A(_m)),
+    "var where": lambda m, A: m.var(A(_x), axis=1, where=A(_m)),
+    "std where ddof": lambda m, A: m.std(A(_x), axis=0, ddof=1, where=A(_m)),
+    "var where complex": lambda m, A: m.var(A(_c), axis=1, where=A(_m)),
+    "method sum where": lambda m, A: A(_x).sum(axis=1, where=A(_m)),
+    "method max initial": lambda m, A: A(_i).max(initial=50),
+    "where bad shape": lambda m, A: m.sum(A(_x), where=A(np.ones((2, 3, 4), bool))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_WHERE_INITIAL))
+def test_where_and_initial_as_numpy(reference_backend, name):
+    """sum/prod/max/min take NumPy's `initial` (added, multiplied, compared; an empty slice of max
+    gives it) and `where` (masked-out elements, NaNs too, take no part); max/min refuse `where`
+    without `initial` (NumPy's ValueError); any/all/mean/var/std take `where`, counting only the
+    selected elements. These raised TypeError."""
+    f = _WHERE_INITIAL[name]
+    with np.errstate(all="ignore"):
+        try:
+            want = f(np, np.asarray)
+        except (TypeError, ValueError) as exc:
+            with pytest.raises(type(exc)):
+                f(la, la.asarray)
+            return
+    got = f(la, la.asarray)
+    assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, equal_nan=True)

@@ -111,6 +111,14 @@ def det(x: Any, /) -> Array:
     return Array(_call("det", (a,), (), a.shape[:-2], a.dtype, site))
 
 
+def _reads_upper(uplo: Any, site: _bind.Site) -> bool:
+    """NumPy's UPLO of eigh/eigvalsh: whether the upper triangle is read ('U') or the lower."""
+    key = uplo.upper() if isinstance(uplo, str) else uplo
+    if key not in ("L", "U"):
+        raise _bind.fail(ValueError, "UPLO argument must be 'L' or 'U'", site)
+    return key == "U"
+
+
 def inv(x: Any, /) -> Array:
     site = user_site(1)
     a = _matrix(x, "inv", site, square=True)
@@ -119,8 +127,9 @@ def inv(x: Any, /) -> Array:
 
 def eigvalsh(x: Any, /, UPLO: str = "L") -> Array:
     site = user_site(1)
+    upper = _reads_upper(UPLO, site)
     a = _matrix(x, "eigvalsh", site, square=True)
-    return Array(_call("eigvalsh", (a,), (), a.shape[:-1], _real(a.dtype), site))
+    return Array(_call("eigvalsh", (a,), (upper,), a.shape[:-1], _real(a.dtype), site))
 
 
 def svdvals(x: Any, /) -> Array:
@@ -219,11 +228,12 @@ def slogdet(x: Any, /) -> SlogdetResult:
 
 def eigh(x: Any, /, UPLO: str = "L") -> EighResult:
     """Eigenvalues (ascending) and eigenvectors (columns) of symmetric matrices; like NumPy, only
-    the lower triangle is read."""
+    the lower triangle is read (UPLO='L') or the upper (UPLO='U')."""
     site = user_site(1)
+    upper = _reads_upper(UPLO, site)
     a = _matrix(x, "eigh", site, square=True)
     batch, n = a.shape[:-2], a.shape[-1]
-    packed = _call("eigh", (a,), (), batch + (n, n + 1), a.dtype, site)
+    packed = _call("eigh", (a,), (upper,), batch + (n, n + 1), a.dtype, site)
     spec = tuple((0, 1, s) for s in batch)
     vectors = slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site)
     values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),

@@ -320,8 +320,8 @@ def test_cupy_paths_agree_with_the_references(monkeypatch):
     a, spd, rect, b = _inputs(rng, np.float64, (2,))
     inputs = {"solve": (a, b), "lstsq": (rect[0], b[0, :, :1]), "cholesky": (spd,),
               "eigh": (spd,), "eigvalsh": (spd,)}
-    attrs = {"cholesky": (True,), "qr": ("reduced",), "svd": (False,), "pinv": (1e-12,),
-             "lstsq": (1e-12,)}
+    attrs = {"cholesky": (True,), "eigh": (True,), "eigvalsh": (False,), "qr": ("reduced",),
+             "svd": (False,), "pinv": (1e-12,), "lstsq": (1e-12,)}
     for name, op in ops_linalg.LINALG_OPS.items():
         if name in ("eig", "eigvals"):
             continue  # complex results
@@ -412,3 +412,21 @@ def test_svd_numpy_keywords(reference_backend, dtype):
         for g, w in zip(got, want):
             assert g.dtype == w.dtype and g.shape == w.shape
             np.testing.assert_allclose(np.asarray(g), w, rtol=TOL[dtype], atol=TOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, *COMPLEX])
+def test_eigh_reads_the_triangle_uplo_names(reference_backend, dtype):
+    """eigh/eigvalsh with UPLO='U' read the upper triangle, as NumPy (UPLO was ignored: the lower
+    triangle's matrix, other eigenvalues when the input is not Hermitian); NumPy's bits and
+    eigenvector signs; a bad UPLO is NumPy's ValueError."""
+    rng = np.random.default_rng(6)
+    a, *_ = _inputs(rng, dtype, (2,), n=5)  # not Hermitian: the two triangles disagree
+    for uplo in ("U", "L", "u"):
+        w, v = np.linalg.eigh(a, uplo)
+        got_w, got_v = la.linalg.eigh(la.asarray(a), UPLO=uplo)
+        np.testing.assert_array_equal(np.asarray(got_w), w)
+        np.testing.assert_array_equal(np.asarray(got_v), v)
+        np.testing.assert_array_equal(np.asarray(la.linalg.eigvalsh(la.asarray(a), uplo)),
+                                      np.linalg.eigvalsh(a, uplo))
+    with pytest.raises(ValueError):
+        la.linalg.eigh(la.asarray(a), "X")

@@ -76,17 +76,17 @@ _NO_VALUE = np._NoValue  # NumPy's "not given" (initial=): None is a value there
 _AT_ONCE = _bind.AT_ONCE_MARK
 
 
-def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,  # noqa: A001
-        out: Any = None, initial: Any = _NO_VALUE, where: Any = True) -> Array:
+def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A001
+        keepdims: bool = False, initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.sum / Array API `sum`: a fused reduction; small integers accumulate as NumPy's.
     `where=` sums only where it is True, `initial=` is added (NumPy's keywords)."""
     site = user_site(1)
     if out is not None:
-        return into(out, sum(x, axis, dtype, keepdims, None, initial, where), np.sum, (x,),
+        return into(out, sum(x, axis, dtype, None, keepdims, initial, where), np.sum, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
     if where is not True or initial is not _NO_VALUE:
-        total = sum(_masked("sum", x, where, site), axis, dtype, keepdims)
+        total = sum(_masked("sum", x, where, site), axis, dtype, keepdims=keepdims)
         return total if initial is _NO_VALUE else total + full((), initial, total.dtype)
     if axis is None and dtype is None and keepdims is False and type(x) is Array:
         node = x._node  # a float array's total (`loss`): `_reduce`'s node without its checks
@@ -98,41 +98,41 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,  # 
     return _reduce("sum", node, axis, keepdims, want, site)
 
 
-def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
-         out: Any = None, initial: Any = _NO_VALUE, where: Any = True) -> Array:
+def prod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+         initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.prod / Array API `prod`: small integers accumulate in int64/uint64, as NumPy;
     NumPy's `where=` and `initial=` (a factor)."""
     site = user_site(1)
     if out is not None:
-        return into(out, prod(x, axis, dtype, keepdims, None, initial, where), np.prod, (x,),
+        return into(out, prod(x, axis, dtype, None, keepdims, initial, where), np.prod, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
     if where is not True or initial is not _NO_VALUE:
-        total = prod(_masked("prod", x, where, site), axis, dtype, keepdims)
+        total = prod(_masked("prod", x, where, site), axis, dtype, keepdims=keepdims)
         return total if initial is _NO_VALUE else total * full((), initial, total.dtype)
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
     return _reduce("prod", node, axis, keepdims, want, site)
 
 
-def max(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None,  # noqa: A001
+def max(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
         initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.max / Array API `max`: a fused reduction; NaN propagates. NumPy's `initial=` takes
     part (an empty slice gives it) and `where=` needs it."""
     if out is not None:
-        return into(out, max(x, axis, keepdims, None, initial, where), np.max, (x,),
+        return into(out, max(x, axis, None, keepdims, initial, where), np.max, (x,),
                     {"axis": axis, "keepdims": keepdims, "initial": initial}, user_site(1))
     if where is not True or initial is not _NO_VALUE:
         return _extreme("max", x, axis, keepdims, initial, where, user_site(1))
     return _reduce("max", x, axis, keepdims, None, user_site(1))
 
 
-def min(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None,  # noqa: A001
+def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
         initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.min / Array API `min`: a fused reduction; NaN propagates; NumPy's `initial=` and
     `where=` as `max`'s."""
     if out is not None:
-        return into(out, min(x, axis, keepdims, None, initial, where), np.min, (x,),
+        return into(out, min(x, axis, None, keepdims, initial, where), np.min, (x,),
                     {"axis": axis, "keepdims": keepdims, "initial": initial}, user_site(1))
     if where is not True or initial is not _NO_VALUE:
         return _extreme("min", x, axis, keepdims, initial, where, user_site(1))
@@ -181,12 +181,12 @@ def _extreme(name: str, x: Any, axis: Any, keepdims: bool, initial: Any, where: 
     return (maximum if name == "max" else minimum)(picked, start)
 
 
-def any(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None, *,  # noqa: A001
+def any(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,  # noqa: A001
         where: Any = True) -> Array:
     """numpy.any / Array API `any`: a fused logical-or reduction (over `where` only)."""
     site = user_site(1)
     if out is not None:
-        return into(out, any(x, axis, keepdims, where=where), np.any, (x,),
+        return into(out, any(x, axis, keepdims=keepdims, where=where), np.any, (x,),
                     {"axis": axis, "keepdims": keepdims}, site)
     node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
     if where is not True:
@@ -194,12 +194,12 @@ def any(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None, *,  #
     return _reduce("any", node, axis, keepdims, dtypes.bool_, site)
 
 
-def all(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None, *,  # noqa: A001
+def all(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,  # noqa: A001
         where: Any = True) -> Array:
     """numpy.all / Array API `all`: a fused logical-and reduction (over `where` only)."""
     site = user_site(1)
     if out is not None:
-        return into(out, all(x, axis, keepdims, where=where), np.all, (x,),
+        return into(out, all(x, axis, keepdims=keepdims, where=where), np.all, (x,),
                     {"axis": axis, "keepdims": keepdims}, site)
     node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
     if where is not True:
@@ -221,18 +221,18 @@ def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) 
     return _reduce(name, Array(node), int(axis), keepdims, dtypes.int64, site)
 
 
-def argmax(x: Any, axis: int | None = None, keepdims: bool = False, out: Any = None) -> Array:
+def argmax(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Array:
     """numpy.argmax / Array API `argmax`: int64 indices; the first maximum (NaN counts as it)."""
     if out is not None:
-        return into(out, argmax(x, axis, keepdims), np.argmax, (x,),
+        return into(out, argmax(x, axis, keepdims=keepdims), np.argmax, (x,),
                     {"axis": axis, "keepdims": keepdims}, user_site(1))
     return _arg("argmax", x, axis, keepdims, user_site(1))
 
 
-def argmin(x: Any, axis: int | None = None, keepdims: bool = False, out: Any = None) -> Array:
+def argmin(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Array:
     """numpy.argmin / Array API `argmin`: int64 indices; the first minimum (NaN counts as it)."""
     if out is not None:
-        return into(out, argmin(x, axis, keepdims), np.argmin, (x,),
+        return into(out, argmin(x, axis, keepdims=keepdims), np.argmin, (x,),
                     {"axis": axis, "keepdims": keepdims}, user_site(1))
     return _arg("argmin", x, axis, keepdims, user_site(1))
 
@@ -248,13 +248,13 @@ def _float_operand(x: Any, dtype: Any, site: _bind.Site) -> Node:
     return _bind.cast(node, want, site)
 
 
-def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
-         out: Any = None, *, where: Any = True) -> Array:
+def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+         *, where: Any = True) -> Array:
     """numpy.mean / Array API `mean`: sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN.
     NumPy's `where=` averages the elements where it is True."""
     site = user_site(1)
     if out is not None:
-        return into(out, mean(x, axis, dtype, keepdims, where=where), np.mean, (x,),
+        return into(out, mean(x, axis, dtype, keepdims=keepdims, where=where), np.mean, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
     node = _float_operand(x, dtype, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
@@ -269,12 +269,13 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
     return out
 
 
-def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keepdims: bool = False,
-        ddof: float | None = None, out: Any = None, *, where: Any = True) -> Array:
+def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
+        keepdims: bool = False, *, where: Any = True, correction: float = 0) -> Array:
     """numpy.var / Array API `var`: mean(|x - mean(x)|**2) scaled by n / (n - correction); `ddof` is NumPy's name for it.
     NumPy's `where=` takes the elements where it is True (NumPy's steps: n - ddof floored at 0)."""
     if out is not None:
-        return into(out, var(x, axis, dtype, correction, keepdims, ddof, where=where), np.var,
+        return into(out, var(x, axis, dtype, None, ddof, keepdims, where=where,
+                             correction=correction), np.var,
                     (x,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
                            "ddof": correction if ddof is None else ddof}, user_site(1))
     site = user_site(1)
@@ -295,11 +296,12 @@ def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keep
     return sq / denom if denom > 0 else sq * float("nan")
 
 
-def std(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keepdims: bool = False,
-        ddof: float | None = None, out: Any = None, *, where: Any = True) -> Array:
+def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
+        keepdims: bool = False, *, where: Any = True, correction: float = 0) -> Array:
     """numpy.std / Array API `std`: sqrt(var); `correction` (Array API) or `ddof` (NumPy)."""
     if out is not None:
-        return into(out, std(x, axis, dtype, correction, keepdims, ddof, where=where), np.std,
+        return into(out, std(x, axis, dtype, None, ddof, keepdims, where=where,
+                             correction=correction), np.std,
                     (x,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
                            "ddof": correction if ddof is None else ddof}, user_site(1))
     return sqrt(var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof,

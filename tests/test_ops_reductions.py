@@ -288,3 +288,52 @@ def test_where_and_initial_as_numpy(reference_backend, name):
     got = f(la, la.asarray)
     assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, equal_nan=True)
+
+
+_NAN_ROWS = np.array([[1.0, np.nan, 3.0, 7.0], [4.0, 5.0, 6.0, 0.5]])
+_COLS = np.array([True, True, False, True])
+# NumPy's positional order (out before keepdims, ddof after out), the methods', and the
+# nan-reductions' out=/where=/initial=: (call, out shape, out dtype).
+_POSITIONAL_OUT = {
+    "sum": (lambda m, a, o: m.sum(a, 1, None, o), 2, np.float64),
+    "sum keepdims": (lambda m, a, o: m.sum(a, 1, None, None, True) + o[:, None], (2, 1),
+                     np.float64),
+    "prod": (lambda m, a, o: m.prod(a, 0, None, o), 4, np.float64),
+    "mean": (lambda m, a, o: m.mean(a, 0, None, o), 4, np.float64),
+    "max": (lambda m, a, o: m.max(a, 1, o), 2, np.float64),
+    "any": (lambda m, a, o: m.any(a > 4, 1, o), 2, np.bool_),
+    "argmax": (lambda m, a, o: m.argmax(a, 1, o), 2, np.int64),
+    "std ddof": (lambda m, a, o: m.std(a, 1, None, o, 1), 2, np.float64),
+    "var ddof keepdims": (lambda m, a, o: m.var(a, 1, None, None, 1, True) + o[:, None], (2, 1),
+                          np.float64),
+    "method sum": (lambda m, a, o: a.sum(1, None, o), 2, np.float64),
+    "method std": (lambda m, a, o: a.std(1, None, o, 1), 2, np.float64),
+    "method max": (lambda m, a, o: a.max(1, o), 2, np.float64),
+    "nansum": (lambda m, a, o: m.nansum(a, 1, None, o), 2, np.float64),
+    "nanprod where": (lambda m, a, o: m.nanprod(a, 1, None, o, where=_COLS), 2, np.float64),
+    "nanmax": (lambda m, a, o: m.nanmax(a, 0, o), 4, np.float64),
+    "nanmax initial": (lambda m, a, o: m.nanmax(a, 0, o, initial=4.5), 4, np.float64),
+    "nanmin all-NaN initial": (lambda m, a, o: m.nanmin(a * np.nan, 1, o, initial=2.0), 2,
+                               np.float64),
+    "nanmean": (lambda m, a, o: m.nanmean(a, 1, None, o), 2, np.float64),
+    "nanmean where": (lambda m, a, o: m.nanmean(a, 1, out=o, where=_COLS), 2, np.float64),
+    "nanstd ddof": (lambda m, a, o: m.nanstd(a, 1, None, o, 1), 2, np.float64),
+    "nanvar where": (lambda m, a, o: m.nanvar(a, 1, out=o, where=_COLS), 2, np.float64),
+    "ptp": (lambda m, a, o: m.ptp(a, 1, o), 2, np.float64),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_POSITIONAL_OUT))
+def test_numpy_positional_order_and_out(reference_backend, name):
+    """NumPy's positional order reaches the same parameters (`np.sum(a, 1, None, out)`: out went
+    to keepdims, `np.std(a, 1, None, out, 1)`: to correction) and out= is written and returned;
+    the nan-reductions take NumPy's out=, where= and initial= (a TypeError before)."""
+    f, shape, dtype = _POSITIONAL_OUT[name]
+    want_out, got_out = np.zeros(shape, dtype), la.zeros(shape, dtype=dtype)
+    with np.errstate(all="ignore"):
+        want = f(np, _NAN_ROWS, want_out)
+    got = f(la, la.asarray(_NAN_ROWS), got_out)
+    assert (want is want_out) == (got is got_out)
+    assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, equal_nan=True)
+    np.testing.assert_allclose(np.asarray(got_out), want_out, rtol=1e-12, equal_nan=True)

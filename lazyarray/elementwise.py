@@ -293,8 +293,8 @@ def _promotion_type(v: Any) -> Any:
     return dtype if dtype is not None else np.asarray(v).dtype
 
 
-def astype(x: Any, dtype: Any, copy: bool = True, device: Any = None, *, order: str = "K",
-           casting: str = "unsafe", subok: bool = True) -> Array:
+def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
+           copy: bool = True, *, device: Any = None) -> Array:
     """Array API `astype` (ndarray.astype): cast to `dtype`. Float→int truncates toward zero, NaN
     becomes 0 and out-of-range values saturate (NumPy leaves these to the platform; see graph/semantics.py).
     NumPy's `casting` rule is checked (TypeError, as NumPy's); `order` changes nothing."""

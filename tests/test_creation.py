@@ -176,6 +176,8 @@ _LAYOUT_KEYWORDS = {
     "astype safe refuses": lambda m, A: A(_a).astype(np.int64, casting="safe"),
     "astype same_kind": lambda m, A: A(_a).astype(np.float32, casting="same_kind"),
     "astype bad casting": lambda m, A: A(_a).astype(np.float32, casting="bogus"),
+    "astype order, casting by position": lambda m, A: A(_a).astype(np.float32, "C", "same_kind"),
+    "astype casting by position refuses": lambda m, A: A(_a).astype(np.int64, "K", "safe"),
 }
 
 

@@ -146,6 +146,8 @@ def _function_target(func: Callable[..., Any]) -> Callable[..., Any] | None:
         target = _FUNCTIONS.get(name) or getattr(la, name, None)
     elif module in ("numpy.linalg", "numpy.fft"):
         target = getattr(getattr(la, module[6:], None), name, None)
+    elif module == "numpy.lib.stride_tricks":  # (`from numpy.lib.stride_tricks import ...`)
+        target = getattr(la.lib.stride_tricks, name, None)
     else:  # numpy.random, numpy.ma, numpy.testing, ...: no counterpart
         return None
     return target if callable(target) and not isinstance(target, type) else None

@@ -204,3 +204,15 @@ def test_np_flip_of_an_array_is_numpys_view():
                 np.testing.assert_array_equal(np.asarray(A), a)
     s = la.asarray(np.float64(3.0))
     assert float(np.flip(s)) == 3.0  # 0-d: the Python path, as NumPy (no axes)
+
+
+def test_stride_tricks_through_numpy_stay_lazy(reference_backend):
+    """np.lib.stride_tricks.sliding_window_view on an Array is la.lib.stride_tricks's (it fell
+    back to NumPy, evaluating): programs import it from NumPy even with the array module swapped."""
+    x = np.arange(10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", _protocols.LazyArrayFallbackWarning)
+        got = np.lib.stride_tricks.sliding_window_view(la.asarray(x), 3)
+    assert isinstance(got, la.Array)
+    np.testing.assert_array_equal(np.asarray(got),
+                                  np.lib.stride_tricks.sliding_window_view(x, 3))

@@ -99,15 +99,16 @@ def atleast_3d(*arrays: Any) -> Any:
     return _atleast(3, arrays)
 
 
-def hstack(tup: Sequence[Any]) -> Array:
+def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
     """numpy.hstack: concatenate along axis 1 (axis 0 for 1-D inputs)."""
     arrs = [atleast_1d(a) for a in tup]
-    return mp.concat(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1)
+    return mp.concat(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1, dtype=dtype,
+                     casting=casting)
 
 
-def vstack(tup: Sequence[Any]) -> Array:
+def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
     """numpy.vstack: rows stacked (1-D inputs become rows)."""
-    return mp.concat([atleast_2d(a) for a in tup], axis=0)
+    return mp.concat([atleast_2d(a) for a in tup], axis=0, dtype=dtype, casting=casting)
 
 
 def dstack(tup: Sequence[Any]) -> Array:

@@ -378,3 +378,46 @@ def test_layout_orders_refused_not_guessed(reference_backend):
     for call in (lambda: x.ravel("K"), lambda: x.T.ravel("A"), lambda: x.reshape(3, 2, order="A")):
         with pytest.raises(NotImplementedError, match="memory layout"):
             call()
+
+
+_ca, _cb = np.arange(4.0).reshape(2, 2), np.arange(4).reshape(2, 2)
+_JOIN_KEYWORDS = {
+    "concatenate dtype": lambda m, A: m.concatenate([A(_ca), A(_cb)], dtype=np.float32),
+    "concatenate dtype same_kind refuses": lambda m, A: m.concatenate([A(_ca), A(_cb)],
+                                                                      dtype=np.int64),
+    "concatenate dtype unsafe": lambda m, A: m.concatenate([A(_ca), A(_cb)], dtype=np.int64,
+                                                           casting="unsafe"),
+    "concatenate casting no refuses": lambda m, A: m.concatenate([A(_ca), A(_cb)], casting="no"),
+    "concatenate out and dtype refused": lambda m, A: m.concatenate(
+        [A(_ca), A(_cb)], out=m.zeros((4, 2)), dtype=float),
+    "concatenate out of int from float refuses": lambda m, A: m.concatenate(
+        [A(_ca)], out=m.zeros((2, 2), int)),
+    "stack dtype": lambda m, A: m.stack([A(_ca), A(_cb)], dtype=np.float32),
+    "vstack dtype unsafe": lambda m, A: m.vstack([A(_ca), A(_cb)], dtype=np.int16,
+                                                 casting="unsafe"),
+    "hstack dtype": lambda m, A: m.hstack([A(_ca), A(_cb)], dtype=np.float32),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_JOIN_KEYWORDS))
+def test_join_dtype_casting_out_as_numpy(reference_backend, name):
+    """concatenate/stack/hstack/vstack take NumPy's dtype= and casting= (a TypeError before),
+    refusing what NumPy's casting rule refuses."""
+    f = _JOIN_KEYWORDS[name]
+    try:
+        want = f(np, np.asarray)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            f(la, la.asarray)
+        return
+    assert_matches(f(la, la.asarray), want)
+
+
+@pytest.mark.parametrize("join, out_shape", [("concatenate", (4, 2)), ("stack", (2, 2, 2))])
+def test_join_writes_out(reference_backend, join, out_shape):
+    """out= (by keyword or NumPy's position) receives the joined arrays and is returned."""
+    for make_out in (np.zeros, la.zeros):
+        out = make_out(out_shape)
+        got = getattr(la, join)([la.asarray(_ca), la.asarray(_cb)], 0, out)
+        assert got is out
+        np.testing.assert_array_equal(np.asarray(out), getattr(np, join)([_ca, _cb], 0))

@@ -265,9 +265,11 @@ def host_values(*values: Any) -> tuple[Any, ...]:
     return tuple(np.asarray(v) if isinstance(v, Array) else v for v in values)
 
 
-def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None, *,
-        device: Any = None) -> Array:
-    """numpy.eye / Array API `eye` (computed on the host)."""
+def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None,
+        order: str = "C", *, device: Any = None) -> Array:
+    """numpy.eye / Array API `eye` (computed on the host; `order` changes nothing)."""
     site = user_site(1)
+    if order != "C":
+        check_order(order, site, "CF")
     values = np.eye(n_rows, n_cols, k, dtype=dtypes.to_dtype(dtype) if dtype else np.float64)
     return _place(Array(_bind.leaf(values, site)), device)

@@ -319,8 +319,12 @@ def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", subok:
     return out if device is None or device == out.device else out.to_device(device)
 
 
-def round(x: Any, decimals: int = 0) -> Array:  # noqa: A001
-    """numpy.round / Array API `round`: half to even; `decimals` scales by 10**decimals first."""
+def round(x: Any, decimals: int = 0, out: Any = None) -> Array:  # noqa: A001
+    """numpy.round / Array API `round`: half to even; `decimals` scales by 10**decimals first.
+    NumPy's `out=` is written (its casting rule checked) and returned."""
+    if out is not None:
+        return into(out, round(x, decimals), np.round, (x,), {"decimals": decimals},
+                    user_site(1))
     x = x if isinstance(x, Array) else asarray_operand(x)
     decimals = operator.index(decimals)
     if not -(1 << 31) <= decimals < 1 << 31:  # NumPy takes a C int

@@ -93,10 +93,19 @@ def searchsorted(x1: Any, x2: Any, /, side: str = "left", sorter: Any = None) ->
                                  site))
 
 
-def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Array:
-    """Array API `isin` (numpy.isin): whether each element of x1 is among x2's values."""
+def isin(x1: Any, x2: Any, /, assume_unique: bool = False, invert: bool = False, *,
+          kind: str | None = None) -> Array:
+    """Array API `isin` (numpy.isin, its positional order): whether each element of x1 is among
+    x2's values. `assume_unique` and `kind` pick NumPy's algorithm (checked as NumPy checks them);
+    the answer is the same."""
     site = user_site(1)
     a, b = _as_node(x1, site), _as_node(x2, site)
+    if kind not in (None, "sort", "table"):
+        raise _bind.fail(ValueError, f"Invalid kind: {kind!r}. Please use None, 'sort' or "
+                         "'table'.", site)
+    if kind == "table" and not (a.dtype.kind in "biu" and b.dtype.kind in "biu"):
+        raise _bind.fail(ValueError, "The 'table' method is only supported for boolean or integer "
+                         "arrays. Please select 'sort' or None for kind.", site)
     return Array(_bind.primitive(_ISIN, (a, b), (bool(invert),), a.shape, dtypes.bool_, site))
 
 

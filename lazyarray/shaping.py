@@ -180,11 +180,12 @@ def _roll_shifts(shift: Any, axis: Any, ndim: int, site: _bind.Site) -> dict[int
     return total
 
 
-def tile(x: Any, repetitions: Sequence[int], /) -> Array:
-    """numpy.tile / Array API `tile`: a broadcast view reshaped (interleaved copies, no loop)."""
+def tile(x: Any, reps: Sequence[int]) -> Array:
+    """numpy.tile / Array API `tile`: a broadcast view reshaped (interleaved copies, no loop).
+    `reps` by NumPy's name (the standard's `repetitions` is positional)."""
     site = user_site(1)
     x = _array(x, site)
-    reps = (int(repetitions),) if isinstance(repetitions, int) else tuple(int(r) for r in repetitions)
+    reps = (int(reps),) if isinstance(reps, int) else tuple(int(r) for r in reps)
     if any(r < 0 for r in reps):
         raise _bind.fail(ValueError, "tile repetitions must be non-negative", site)
     ndim = max(len(reps), x.ndim)

@@ -365,3 +365,36 @@ def test_out_is_written_as_numpy(reference_backend, name):
     got = f(la, la.asarray(_nan_rows), got_out)
     assert want is want_out and got is got_out
     np.testing.assert_allclose(np.asarray(got_out), want_out, rtol=1e-6)
+
+
+_r = np.array([1.5, 2.5, 3.7, -0.5])
+_k = np.array([3, 1, 2, 3, 1])
+_MORE_KEYWORDS = {
+    "isin kind table": lambda m, a: m.isin(a(_k), [1, 3], kind="table"),
+    "isin kind table of floats refuses": lambda m, a: m.isin(a(_r), [1.5], kind="table"),
+    "isin bad kind": lambda m, a: m.isin(a(_r), [1.5], kind="bogus"),
+    "isin assume_unique, invert by position": lambda m, a: m.isin(a(_k), [1, 3], False, True),
+    "unique sorted=False": lambda m, a: m.unique(a(_k), sorted=False),
+    "round out": lambda m, a: m.round(a(_r), 0, m.zeros(4)),
+    "round out of int refuses": lambda m, a: m.round(a(_r), 0, m.zeros(4, int)),
+    "method round out": lambda m, a: a(_r).round(1, m.zeros(4)),
+    "trace out": lambda m, a: m.trace(a(np.eye(3)), 0, 0, 1, None, m.zeros(())),
+    "eye order": lambda m, a: m.eye(3, order="F"),
+    "tile reps keyword": lambda m, a: m.tile(a(_k), reps=2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_MORE_KEYWORDS))
+def test_more_numpy_keywords(reference_backend, name):
+    """NumPy's isin(assume_unique, invert, kind) in its positional order, unique(sorted=),
+    round(out=), trace(out=), eye(order=), tile(reps=) (TypeErrors before), with NumPy's errors."""
+    f = _MORE_KEYWORDS[name]
+    try:
+        want = f(np, np.asarray)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            f(la, la.asarray)
+        return
+    got = np.asarray(f(la, la.asarray))
+    assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
+    np.testing.assert_array_equal(got, want)

@@ -38,8 +38,7 @@ _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
            "logical_and": "all", "logical_or": "any"}
 _ACCUMULATE = {"add": "cumulative_sum", "multiply": "cumulative_prod"}
 # NumPy keyword names that lazyarray spells the Array API way.
-_KEYWORDS = {"a_min": "min", "a_max": "max", "newshape": "shape",
-             "ddof": "correction"}
+_KEYWORDS = {"a_min": "min", "a_max": "max", "newshape": "shape", "ddof": "correction"}
 # NumPy functions whose result is a tuple where the Array API's (and so lazyarray's) is a list.
 _TUPLE_RESULTS = frozenset({"meshgrid", "broadcast_arrays"})
 _KNOWN = (Array, np.ndarray, np.generic)  # the types NEP 18 calls may carry

@@ -103,8 +103,10 @@ def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: A
     v = _array(a)
     weak = type(q) in (int, float) if weak is None else weak
     if method != "linear" or weights is not None or interpolation is not None:
-        return asarray(getattr(np, name)(np.asarray(v), q, axis=axis, method=method,
-                                         keepdims=keepdims, weights=weights))
+        # NumPy on the host; q is a fraction here (percentile divided it): NumPy's quantile
+        numpy_fn = getattr(np, name.replace("percentile", "quantile"))
+        return asarray(numpy_fn(np.asarray(v), q, axis=axis, method=method, keepdims=keepdims,
+                                weights=None if weights is None else np.asarray(weights)))
     if v.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     qs = np.asanyarray(q)

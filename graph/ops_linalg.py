@@ -160,7 +160,8 @@ _IMPLS = {
     "eigvals": _eig_values,
 }
 
-_ATTRS = {"cholesky": ("upper",), "eigh": ("upper",), "eigvalsh": ("upper",), "qr": ("mode",), "svd": ("full_matrices",), "pinv": ("rtol",),
+_ATTRS = {"cholesky": ("upper",), "eigh": ("upper",), "eigvalsh": ("upper",), "qr": ("mode",),
+          "svd": ("full_matrices",), "pinv": ("rtol",),
           "lstsq": ("rcond",)}
 
 

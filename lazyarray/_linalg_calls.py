@@ -169,26 +169,31 @@ def array_rtol(rtol: Any, name: str, site: _bind.Site) -> float | Array:
     return r
 
 
-def pinv(x: Any, /, *, rtol: float | Any | None = None) -> Array:
+def pinv(x: Any, /, rcond: float | Any | None = None, hermitian: bool = False, *,
+         rtol: float | Any | None = None) -> Array:
     """Moore-Penrose pseudo-inverse; singular values below rtol * largest are dropped (default
-    max(M, N) * eps, as the Array API says). A float rtol is one library call; an array rtol
-    (broadcast against the stack, as the standard allows) is NumPy's own steps over `svd`."""
+    max(M, N) * eps, as the Array API says; NumPy's `rcond` is the same cut-off). A float rtol is
+    one library call; an array rtol (broadcast against the stack, as the standard allows) or
+    hermitian=True (singular values from eigh, as NumPy) is NumPy's own steps over `svd`."""
     site = user_site(1)
+    if rcond is not None and rtol is not None:
+        raise _bind.fail(ValueError, "`rtol` and `rcond` can't be both set.", site)
+    rtol = rcond if rcond is not None else rtol
     a = _matrix(x, "pinv", site)
     tol = array_rtol(rtol, "pinv", site) if rtol is not None else _default_rtol(a)
     shape = a.shape[:-2] + (a.shape[-1], a.shape[-2])
-    if isinstance(tol, Array) and math.prod(a.shape):
-        return _pinv_steps(a, tol, site)
+    if (isinstance(tol, Array) or hermitian) and math.prod(a.shape):
+        return _pinv_steps(a, tol, site, bool(hermitian))
     tol = tol if isinstance(tol, float) else 0.0  # an empty matrix: nothing to cut
     return Array(_call("pinv", (a,), (tol,), shape, a.dtype, site))
 
 
-def _pinv_steps(a: Node, rtol: Array, site: _bind.Site) -> Array:
+def _pinv_steps(a: Node, rtol: Array | float, site: _bind.Site, hermitian: bool = False) -> Array:
     """numpy.linalg.pinv's computation: 1/s above the cut-off, 0 below, V diag(1/s) U^H."""
-    u, s, vh = svd(Array(a), full_matrices=False)
+    u, s, vh = svd(Array(a), full_matrices=False, hermitian=hermitian)
     cut = cutoff(s, rtol)
     if _bind.broadcast_shapes([s.shape, cut.shape], site) != s.shape:
-        raise _bind.fail(ValueError, f"pinv: rtol of shape {rtol.shape} does not broadcast to "
+        raise _bind.fail(ValueError, f"pinv: rtol of shape {np.shape(rtol)} does not broadcast to "
                          f"the stack's shape {s.shape[:-1]}", site)  # NumPy: ValueError too
     large = s > cut
     inv_s = where(large, 1 / where(large, s, 1), 0)
@@ -342,7 +347,8 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Arr
     rank = astype(_rank_of(s, tol), dtypes.int32)  # LAPACK's C int, as NumPy's
     if m > n:
         r = Array(bn) - matmul(Array(an), x)
-        residuals = _sum(real(r * conj(r)) if r.dtype.kind == "c" else r * r, axis=0).reshape(bn.shape[1:] if bn.ndim == 2 else (1,))
+        squares = real(r * conj(r)) if r.dtype.kind == "c" else r * r  # NumPy's |r|**2
+        residuals = _sum(squares, axis=0).reshape(bn.shape[1:] if bn.ndim == 2 else (1,))
     else:
         residuals = Array(_bind.leaf(np.empty((0,), _real(dtype)), site))
     return x, residuals, rank, s

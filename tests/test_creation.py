@@ -63,7 +63,8 @@ def test_linspace_numpy_keywords(reference_backend):
     positional order (start, stop, num, endpoint, retstep, dtype): retstep raised TypeError."""
     ends = np.array([0.0, 1.0])
     cases = [((0.0, 1.0, 5), {"retstep": True}), ((0.0, 1.0, 1), {"retstep": True}),
-             ((-1, 2, 4, False, True, "float32"), {}), ((ends, 3.0, 4), {"retstep": True, "axis": 1}),
+             ((-1, 2, 4, False, True, "float32"), {}),
+             ((ends, 3.0, 4), {"retstep": True, "axis": 1}),
              ((ends, 3.0, 4), {"axis": -1})]
     for args, kw in cases:
         want = np.linspace(*args, **kw)

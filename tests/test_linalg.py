@@ -430,3 +430,36 @@ def test_eigh_reads_the_triangle_uplo_names(reference_backend, dtype):
                                       np.linalg.eigvalsh(a, uplo))
     with pytest.raises(ValueError):
         la.linalg.eigh(la.asarray(a), "X")
+
+
+_rk = np.random.default_rng(7).random((5, 3))
+_rk_h = _rk @ _rk.T  # Hermitian, rank 3
+_rk_b = np.random.default_rng(8).random((2, 4, 4))
+_RANK_PINV = {
+    "matrix_rank tol by position": lambda m, x: m.linalg.matrix_rank(x(_rk), 0.5),
+    "matrix_rank array tol": lambda m, x: m.linalg.matrix_rank(x(_rk_b),
+                                                               tol=x(np.array([0.1, 1.5]))),
+    "matrix_rank hermitian": lambda m, x: m.linalg.matrix_rank(x(_rk_h), hermitian=True),
+    "matrix_rank tol and rtol refused": lambda m, x: m.linalg.matrix_rank(x(_rk), tol=0.5,
+                                                                          rtol=0.1),
+    "pinv rcond": lambda m, x: m.linalg.pinv(x(_rk), rcond=0.3),
+    "pinv rcond by position": lambda m, x: m.linalg.pinv(x(_rk), 0.3),
+    "pinv hermitian": lambda m, x: m.linalg.pinv(x(_rk_h), 1e-3, True),
+    "pinv rcond and rtol refused": lambda m, x: m.linalg.pinv(x(_rk), rcond=0.1, rtol=0.1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RANK_PINV))
+def test_rank_and_pinv_numpy_keywords(reference_backend, name):
+    """matrix_rank's absolute `tol` and `hermitian`, pinv's `rcond` and `hermitian` (NumPy's
+    keywords and positions; TypeError before), with NumPy's refusals."""
+    f = _RANK_PINV[name]
+    try:
+        want = f(np, np.asarray)
+    except ValueError:
+        with pytest.raises(ValueError):
+            f(la, la.asarray)
+        return
+    got = f(la, la.asarray)
+    assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-10, atol=1e-12)

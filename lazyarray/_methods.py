@@ -18,7 +18,8 @@ import lazyarray  # what `__array_namespace__` returns (still initializing when 
 from . import (_bind, array_api, complex_functions, creation, dask, elementwise, indexing, linalg,
                manipulation, masking, reductions, searching, shaping)
 from . import elementwise as ew  # the operator tables' short name
-from .numpy_shapes import dot as _numpy_dot
+from .numpy_shapes import dot as _numpy_dot, trace as _numpy_trace
+from . import numpy_index_tricks, numpy_selection, numpy_sets
 from . import eager
 from . import writes as _writes
 from .array import Array
@@ -183,6 +184,48 @@ def _copy(self: Array, order: str = "C") -> Array:
     return Array(self._node)
 
 
+def _view(self: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002
+    """ndarray.view(): a new handle on the same memory (writes through it reach self, and
+    self's reach it). A view as another dtype reinterprets bytes, which a lazy value has not."""
+    if type is not None or (dtype is not None and np.dtype(dtype) != self.dtype):
+        raise NotImplementedError("view(dtype): reinterpreting an Array's bytes is not supported; "
+                                  "use astype (a value conversion) or np.asarray(x).view(dtype)")
+    return _writes.view_of(self, Array(self._node), lambda n: n)
+
+
+def _partition(self: Array, kth: Any, axis: int = -1, kind: str = "introselect",
+               order: Any = None) -> None:
+    """ndarray.partition: in place, as NumPy (a sort: NumPy's partition order is unspecified
+    beyond the kth element, and sorted is one such order)."""
+    rebind(self, numpy_sets.partition(self, kth, axis, kind, order)._node, user_site(1))
+
+
+def _put(self: Array, indices: Any, values: Any, mode: str = "raise") -> None:
+    """ndarray.put: np.put on self (in place)."""
+    numpy_index_tricks.put(self, indices, values, mode)
+
+
+def _compress(self: Array, condition: Any, axis: Any = None, out: Any = None) -> Array:
+    return numpy_selection.compress(condition, self, axis, out)
+
+
+def _choose(self: Array, choices: Any, out: Any = None, mode: str = "raise") -> Array:
+    return numpy_selection.choose(self, choices, out, mode)
+
+
+def _searchsorted(self: Array, v: Any, side: str = "left", sorter: Any = None) -> Array:
+    return searching.searchsorted(self, v, side, sorter)
+
+
+def _argpartition(self: Array, kth: Any, axis: int = -1, kind: str = "introselect",
+                  order: Any = None) -> Array:
+    return numpy_sets.argpartition(self, kth, axis, kind, order)
+
+
+def _tobytes(self: Array, order: str = "C") -> bytes:
+    return np.asarray(self).tobytes(order)
+
+
 def _fill(self: Array, value: Any) -> None:
     """ndarray.fill: every element becomes `value` (NumPy's assignment rules), in place."""
     self[...] = value
@@ -197,7 +240,10 @@ def _diagonal(self: Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> A
     return linalg.diagonal(_axes_last(self, axis1, axis2), offset=offset)
 
 
-def _trace(self: Array, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Array:
+def _trace(self: Array, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+           out: Any = None) -> Array:
+    if out is not None:
+        return _numpy_trace(self, offset, axis1, axis2, dtype, out)
     return linalg.trace(_axes_last(self, axis1, axis2), offset=offset, dtype=dtype)
 
 
@@ -228,6 +274,10 @@ Array.transpose = _transpose  # type: ignore[attr-defined]
 Array.argsort = _argsort  # type: ignore[attr-defined]
 Array.sort = _sort  # type: ignore[attr-defined]
 Array.fill = _fill  # type: ignore[attr-defined]
+for _name, _fn in (("view", _view), ("partition", _partition), ("put", _put),
+                   ("compress", _compress), ("choose", _choose), ("searchsorted", _searchsorted),
+                   ("argpartition", _argpartition), ("tobytes", _tobytes)):
+    setattr(Array, _name, _fn)
 Array.nonzero = _method(searching.nonzero)  # type: ignore[attr-defined]
 Array.diagonal = _diagonal  # type: ignore[attr-defined]
 Array.trace = _trace  # type: ignore[attr-defined]

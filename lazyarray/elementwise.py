@@ -250,8 +250,8 @@ def _wrap_weak_int(op: Any, dtype: np.dtype, site: Any) -> Any:
     return op
 
 
-def clip(x: Any, min: Any = None, max: Any = None, *, a_min: Any = None,  # noqa: A002
-         a_max: Any = None, out: Any = None) -> Array:
+def clip(x: Any, min: Any = None, max: Any = None, out: Any = None, *,  # noqa: A002
+         a_min: Any = None, a_max: Any = None) -> Array:
     """numpy.clip / Array API `clip`: clamp to [min, max] (NumPy's `a_min`/`a_max` too); NaN propagates (as NumPy's clip). As NumPy 2, a Python int bound beyond
     the integer dtype on its own side (`clip(int8, 0, 1000)`) binds nothing and is dropped."""
     if (a_min is not None and min is not None) or (a_max is not None and max is not None):

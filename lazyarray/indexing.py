@@ -370,11 +370,20 @@ def _take_node(node: Node, indices: Node, axis: int, site: _bind.Site) -> Node:
     return _bind.primitive(_TAKE, (node, indices), (axis,), shape, node.dtype, site)
 
 
-def take(x: Any, indices: Any, axis: int | None = None, *, mode: str = "raise") -> Array:
+def take(x: Any, indices: Any, axis: int | None = None, out: Any = None, *,
+         mode: str = "raise") -> Array:
     """numpy.take / Array API `take`: gather along `axis` (flattened when None). Out-of-bounds
     indices raise IndexError when the result is evaluated, naming this line; NumPy's
-    mode='wrap' takes them modulo the length, 'clip' clips them (negative ones to 0)."""
+    mode='wrap' takes them modulo the length, 'clip' clips them (negative ones to 0). `out`
+    receives the result (cast as NumPy's take casts: unsafely) and is returned."""
     site = user_site(1)
+    if out is not None:
+        result = take(x, indices, axis, mode=mode)
+        if tuple(out.shape) != result.shape:
+            raise _bind.fail(ValueError, "output array does not match result of ndarray.take",
+                             site)
+        out[...] = result if isinstance(out, Array) else np.asarray(result)
+        return out
     if mode not in ("raise", "wrap", "clip"):
         raise _bind.fail(ValueError, "clipmode must be one of 'clip', 'raise', or 'wrap' "
                          f"(got {mode!r})", site)

@@ -398,3 +398,48 @@ def test_more_numpy_keywords(reference_backend, name):
     got = np.asarray(f(la, la.asarray))
     assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
     np.testing.assert_array_equal(got, want)
+
+
+_mv = np.random.default_rng(4).standard_normal(6)
+_mX = np.random.default_rng(5).standard_normal((3, 4))
+
+
+def _written_out(call, out):
+    call(out)
+    return out
+
+
+_METHODS_AND_OUT = {
+    "searchsorted method": lambda m, a: a(np.sort(_mv)).searchsorted(a(_mv[:2]), "right"),
+    "argpartition method": lambda m, a: m.sort(a(_mv).argpartition(2)[:2]),
+    "compress method": lambda m, a: a(_mX).compress([True, False, True], axis=0),
+    "choose method": lambda m, a: a(np.array([0, 1, 0])).choose([a(_mv[:3]), a(_mv[3:])]),
+    "tobytes": lambda m, a: np.frombuffer(a(_mX).tobytes(), np.float64),
+    "trace method out": lambda m, a: _written_out(
+        lambda o: a(_mX[:, :3]).trace(0, 0, 1, None, o), m.zeros(())),
+    "take out (unsafe cast)": lambda m, a: _written_out(
+        lambda o: a(_mv).take([0, 2], out=o), m.zeros(2, dtype=np.int64)),
+    "np.take out by position": lambda m, a: _written_out(
+        lambda o: m.take(a(_mv), [0, 2], None, o), m.zeros(2)),
+    "take out of another shape refused": lambda m, a: a(_mv).take([0, 2], out=m.zeros(3)),
+    "clip method out by position": lambda m, a: _written_out(
+        lambda o: a(_mv).clip(-0.5, 0.5, o), m.zeros(6)),
+    "np.clip out by position": lambda m, a: _written_out(
+        lambda o: m.clip(a(_mv), -0.5, 0.5, o), m.zeros(6)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_METHODS_AND_OUT))
+def test_ndarray_methods_and_out_as_numpy(reference_backend, name):
+    """ndarray's searchsorted/argpartition/compress/choose/tobytes methods (AttributeError
+    before), trace(out=), take(out=) and clip's positional out (TypeError before)."""
+    f = _METHODS_AND_OUT[name]
+    try:
+        want = f(np, np.asarray)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            f(la, la.asarray)
+        return
+    got = np.asarray(f(la, la.asarray))
+    assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
+    np.testing.assert_array_equal(got, want)

@@ -733,3 +733,22 @@ def test_a_view_with_a_zero_d_array_slice_bound_writes_its_base(backend, eager_s
             exec(code, {"A": A, "I": I})
             got.append(np.asarray(A).tolist())
     assert got[0] == got[1]
+
+
+def test_in_place_methods_view_partition_put(backend):
+    """ndarray.view() shares memory both ways; partition and put work in place (AttributeError
+    before): through a view too."""
+    def program(xp, a, b):
+        v = a.view()
+        v[0] = 9.0
+        a[1] = -9.0
+        row = b[1]
+        row.partition(2)
+        b.put([0, -1], [5.0, 6.0])
+        b[0].put([1], [7.0], mode="wrap")
+        return v + 0, xp.sort(row[:2]) + 0, row[2] + 0
+
+    _check(program, lambda: [np.arange(6.0),
+                             np.array([[3.0, 1, 2, 0], [9, -1, 4, 4], [0, 5, 5, 1]])])
+    with pytest.raises(NotImplementedError, match="reinterpreting"):
+        la.asarray(np.arange(3.0)).view(np.int64)

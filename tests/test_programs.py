@@ -161,7 +161,11 @@ FREE_SIZES = ("cholesky", "lu", "ludcmp", "trisolv", "durbin", "jacobi_1d", "jac
               "seidel_2d", "fdtd_2d", "gemver", "mvt", "atax", "bicg", "syrk", "syr2k", "symm",
               "trmm", "covariance", "correlation", "hdiff", "spmv", "nussinov", "crc16",
               "floyd_warshall", "game_of_life", "row_update", "element_write", "softmax", "gemm",
-              "doitgen", "adi", "vadv", "lax_wendroff", "go_fast", "gauss_pivot", "power_iteration")
+              "doitgen", "adi", "vadv", "lax_wendroff", "go_fast", "gauss_pivot", "power_iteration",
+              "deriche", "compute", "cholesky2", "scatter_add", "int_arith", "view_writes",
+              "row_loop", "sieve", "row_swaps", "heat_1d", "aliasing_updates", "dijkstra",
+              "matlab_port", "einsum_contract", "casting_writes", "float32_mix", "sort_search",
+              "automaton", "python_builtins", "hist_equalize", "convolve_grid", "linalg_fit")
 
 
 @st.composite

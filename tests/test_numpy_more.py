@@ -207,3 +207,18 @@ def test_quantile_methods_as_numpy(reference_backend, name):
     want, got = f(np, np.asarray), f(la, la.asarray)
     assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("weights", [None, np.arange(8.0)])
+def test_histogram_of_bools_bins_them_as_uint8(reference_backend, weights):
+    """np.histogram of a bool array converts it to uint8 with NumPy's RuntimeWarning (it raised
+    TypeError: a bool subtract)."""
+    b = np.array([True, False, True, True, False, True, True, False])
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        want = np.histogram(b, bins=3, weights=weights)
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        got = la.histogram(la.asarray(b), bins=3,
+                           weights=None if weights is None else la.asarray(weights))
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_array_equal(np.asarray(g), w)

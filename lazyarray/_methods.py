@@ -226,6 +226,14 @@ def _tobytes(self: Array, order: str = "C") -> bytes:
     return np.asarray(self).tobytes(order)
 
 
+def _round(self: Array, ndigits: Any = None) -> Any:
+    """round(x): a 0-d Array stands for NumPy's scalar, whose round() is a Python int (Python's
+    protocol: `round(x.sum())` is 12, not 12.0); with ndigits, or for a larger array, la.round."""
+    if ndigits is None and not self.shape:
+        return round(self.item())
+    return ew.round(self, ndigits or 0)
+
+
 def _fill(self: Array, value: Any) -> None:
     """ndarray.fill: every element becomes `value` (NumPy's assignment rules), in place."""
     self[...] = value
@@ -322,7 +330,7 @@ def _operators() -> None:
     Array.__ne__ = _with_none(Array.__ne__, True)  # type: ignore[method-assign]
     Array.__divmod__ = _forward(_divmod)  # type: ignore[attr-defined]
     Array.__rdivmod__ = _reflected(_divmod)  # type: ignore[attr-defined]
-    Array.__round__ = lambda self, ndigits=None: ew.round(self, ndigits or 0)  # type: ignore
+    Array.__round__ = _round  # type: ignore[attr-defined]
     # The commonest operators bind their primitive directly: one Python frame less per op.
     direct = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide"}
     for name, op_name in direct.items():

@@ -23,6 +23,7 @@ from .eager import EAGER_MARK as _AT_ONCE
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import run_now as _run_now
 from .eager import seeded as _eager_seeded
+from .eager import view_value as _view_value
 from .graph.node import Node, user_site
 
 
@@ -193,8 +194,10 @@ class Array:
     def __iter__(self) -> Iterator[Array]:
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
-        _evaluate(self)
-        return map(self.__getitem__, range(self.shape[0]))  # (C's getitem per row, no frame)
+        node = self._node
+        if node.inputs and not (_EAGER_LIMIT[0] and _view_value(node) is not None):
+            _evaluate(self)  # (a view of a computed buffer is read where it is: `i, j = sites[k]`
+        return map(self.__getitem__, range(self.shape[0]))  # ran a plan to copy its 2 values)
 
     def __repr__(self) -> str:
         """NumPy's repr (`shape=` for empty arrays, 0-d as a scalar) named Array, always with

@@ -7,12 +7,14 @@ from typing import Any
 
 import numpy as np
 
+from . import _bind
 from . import elementwise as ew
 from . import reductions as red
 from .array import Array, scalar_result
 from .elementwise import asarray_operand
 from .complex_functions import imag, real
 from .creation import full_like
+from .graph.node import user_site
 from .manipulation import broadcast_to, moveaxis, reshape
 from .searching import sort
 
@@ -106,6 +108,8 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
             keepdims: bool = False) -> Any:
     """numpy.average: sum(a * w) / sum(w) along axis (the mean without weights)."""
     v = _array(a)
+    if axis is not None:  # NumPy's message first: "axis: axis 5 is out of bounds ..."
+        _bind.normalize_axes(axis, v.ndim, user_site(1), "axis")
     if weights is None:
         avg = red.mean(v, axis=axis, keepdims=keepdims)
         return (avg, full_like(avg, v.size // max(avg.size, 1))) if returned else avg
@@ -129,7 +133,7 @@ def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
     v = _array(a)
     if isinstance(axis, tuple):  # several axes: moved last and merged into one
 
-        axes = sorted(d + v.ndim if d < 0 else d for d in axis)
+        axes = list(_bind.normalize_axes(axis, v.ndim, user_site(1)))
         kept = tuple(s for d, s in enumerate(v.shape) if d not in axes)
         out = median(reshape(moveaxis(v, axes, list(range(-len(axes), 0))), kept + (-1,)),
                      axis=-1)
@@ -139,7 +143,7 @@ def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
     if axis is None:
         v, ax = reshape(v, (-1,)), 0
     else:
-        ax = axis + v.ndim if axis < 0 else axis
+        ax = _bind.normalize_axis(axis, v.ndim, user_site(1))
     n = v.shape[ax]
     s = sort(v, axis=ax)
     lo = tuple(slice(None) if d != ax else slice((n - 1) // 2, n // 2 + 1) for d in range(v.ndim))

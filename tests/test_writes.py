@@ -717,3 +717,16 @@ def test_a_view_with_a_zero_d_array_slice_bound_writes_its_base(backend, eager_s
             exec(code, {"A": A, "I": I})
             got.append(np.asarray(A).tolist())
     assert got[0] == got[1]
+
+
+@pytest.mark.parametrize("reps", [1, (1, 1), (1, 1, 1), (2, 1)])
+def test_tile_is_a_new_writable_array(reps):
+    """NumPy's tile copies, also with every repetition 1; lazyarray's kept broadcast_to's
+    read-only view of x there (SciPy's RigidTransform tests write into `tile(eye(4), (1, 1))`)."""
+    x, want = la.eye(3), np.tile(np.eye(3), reps)
+    t = la.tile(x, reps)
+    t[..., 0, 2] = 7.0
+    want[..., 0, 2] = 7.0
+    x[1, 1] = -1.0  # the tile does not follow x either
+    np.testing.assert_array_equal(np.asarray(t), want)
+    np.testing.assert_array_equal(np.asarray(x), np.eye(3) - 2 * np.diag([0, 1, 0]))

@@ -34,7 +34,7 @@ def _inputs(dtype: str) -> dict[str, np.ndarray]:
             "w": rng.uniform(0.5, 2.0, 40).astype(dtype)}
 
 
-# --- scikit-learn: what its "Array API support (experimental)" page lists --------------------------
+# --- scikit-learn: what its "Array API support (experimental)" page lists ------------------------
 def _sklearn_cases() -> dict[str, Case]:
     from sklearn import metrics as m
     from sklearn import preprocessing as pp

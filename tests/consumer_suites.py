@@ -6,8 +6,9 @@ installed test files (docs/array_api.md gives the commands and what they found):
     SCIPY_ARRAY_API=1 PYTHONPATH=tests python -m pytest -p consumer_suites -k lazyarray \\
         --rootdir=$SCIPY $SCIPY/special $SCIPY/stats ...      # SCIPY: scipy's package folder
 
-scikit-learn parametrizes its tests by namespace *names* (`yield_namespace_device_dtype_combinations`,
-imported by each test module): they become "lazyarray" with float64 and float32. SciPy's `xp`
+scikit-learn parametrizes its tests by namespace *names*
+(`yield_namespace_device_dtype_combinations`, imported by each test module): they become
+"lazyarray" with float64 and float32. SciPy's `xp`
 fixture takes modules: its parameters become lazyarray, under array_api_strict's name, so that the
 skip and xfail marks SciPy keeps for array_api_strict (functions the standard lacks) apply."""
 

@@ -75,6 +75,10 @@ def __setitem__(self: Array, key: Any, value: Any) -> None:
         if ((tk is Array or tk is np.ndarray) and key.dtype == bool and _EAGER_LIMIT[0]
                 and masking.write_now(self, key, value, site)):
             return  # `x[mask] = v` of computed values, at once (lazyarray/masking.py)
+        if ((tk is tuple or tk is Array or tk is np.ndarray) and _EAGER_LIMIT[0]
+                and eager.write_indexed(self, key, value._node if type(value) is Array
+                                        else value)):
+            return  # `x[idx] = v` by computed integer arrays into its own buffer, at once
         old = self._node
         new = set_node(self, key, value, site)
         if _EAGER_LIMIT[0] and eager.is_settled_base(old):

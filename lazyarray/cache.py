@@ -152,6 +152,8 @@ def clear_caches() -> None:
     wait_for_compiles(CLEAR_WAIT_S)
     plan_cache.clear()
     _ALIASES.clear()
+    _VARIANTS.clear()
+    _TOKENS.clear()
     _HIT[0] = None  # (its generation check fails anyway: this frees the plan it names)
     for hook in _clear_hooks:
         hook()
@@ -350,7 +352,7 @@ def has_plan(outputs: Sequence[Node], options: Any) -> bool:
     asks before splitting a loop's tail it has evaluated whole before)."""
     signature = graph_signature(outputs)[0]
     for donate in ((), *_DONATED):  # a plan built to donate dead inputs serves that graph too
-        variant = replace(options, donate=donate) if donate else options
+        variant = donating(options, donate) if donate else options
         key = (options_token(variant), signature)
         if key in _ALIASES or plan_cache.holds(key):
             return True
@@ -360,19 +362,35 @@ def has_plan(outputs: Sequence[Node], options: Any) -> bool:
 _DONATED: set[tuple[int, ...]] = set()  # the donated input positions plans were keyed with
 
 
-_TOKEN: tuple = (None, "")  # (the last options object, its token), replaced as one (threads)
+_TOKENS: dict[int, tuple[Any, str]] = {}  # id(options) -> (options, its token); kept alive here
+_VARIANTS: dict[tuple[int, tuple[int, ...]], tuple[Any, Any]] = {}  # (id, donate) -> (base, variant)
+_MEMO_LIMIT = 256
 
 
 def options_token(options: Any) -> str:
     """A cache-key stand-in for `options`: its repr (every field), as a str whose hash Python
-    caches; hashing the frozen dataclass itself costs ~0.5 us per evaluation."""
-    global _TOKEN
-    last = _TOKEN
-    if options is last[0]:
-        return last[1]
+    caches; hashing the frozen dataclass itself costs ~0.5 us per evaluation, its repr ~5."""
+    hit = _TOKENS.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
     token = f"{type(options).__qualname__}:{options!r}"
-    _TOKEN = (options, token)
+    if len(_TOKENS) >= _MEMO_LIMIT:
+        _TOKENS.clear()
+    _TOKENS[id(options)] = (options, token)
     return token
+
+
+def donating(options: Any, donate: tuple[int, ...]) -> Any:
+    """`options` with `donate`, one object per pair: a new one each evaluation that donates
+    (`dataclasses.replace`, then its token's repr) cost ~8 us of a ~3 us plan hit."""
+    hit = _VARIANTS.get((id(options), donate))
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    variant = replace(options, donate=donate)
+    if len(_VARIANTS) >= _MEMO_LIMIT:
+        _VARIANTS.clear()
+    _VARIANTS[(id(options), donate)] = (options, variant)
+    return variant
 
 
 def bind_leaves(leaves: list[Node]) -> tuple[list[Any], list[Any]]:
@@ -407,7 +425,7 @@ def run_cached(outputs: Sequence[Node], options: Any, build_plan: BuildPlan,
         if _donating.allowed:  # dead input buffers the plan may write over
             donate = donation.dead_inputs(outputs, leaves, arrays, options)
             if donate:
-                options = replace(options, donate=donate)
+                options = donating(options, donate)
                 if donate not in _DONATED and len(_DONATED) < 64:
                     _DONATED.add(donate)
         plan = plan_for(signature, outputs, options, build_plan)

@@ -104,6 +104,9 @@ def expand_dims(x: Any, axis: Any = 0) -> Array:
     """numpy.expand_dims / Array API `expand_dims`: a reshape view."""
     site = user_site(1)
     node = _as_node(x, site)
+    if axis is None:  # NumPy's TypeError (normalize_axes reads None as every axis)
+        raise _bind.fail(TypeError, "expand_dims needs an axis: an int or a tuple of ints, "
+                         "not None", site)
     axes = _bind.normalize_axes(axis, node.ndim + (len(axis) if isinstance(axis, tuple) else 1), site)
     shape = list(node.shape)
     for a in axes:

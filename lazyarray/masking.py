@@ -176,7 +176,8 @@ def write_now(x: Array, key: Array | np.ndarray, value: Any, site: _bind.Site) -
         if data is None:
             return False
         value = data
-    new = eager.masked_write(node, mask, value)
+    own = eager.only_holder(node, 3 + (x._node is node))  # node, x._node, its `old`, the argument
+    new = eager.masked_write(node, mask, value, own)
     if new is None:
         return False
     x._node = new

@@ -14,8 +14,8 @@ from .array import Array, scalar_result
 from .elementwise import asarray_operand
 from .complex_functions import imag, real
 from .creation import full_like
-from .graph.node import user_site
 from .manipulation import broadcast_to, moveaxis, reshape
+from .graph.node import user_site
 from .searching import sort
 
 
@@ -107,6 +107,9 @@ def ptp(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
 def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False,
             keepdims: bool = False) -> Any:
     """numpy.average: sum(a * w) / sum(w) along axis (the mean without weights)."""
+    if type(axis) is bool or type(axis) in (tuple, list):  # NumPy's average (Python code) takes
+        axis = int(axis) if type(axis) is bool else tuple(  # True as 1 and a list as a tuple,
+            int(d) if type(d) is bool else d for d in axis)  # where sum refuses both
     v = _array(a)
     if axis is not None:  # NumPy's message first: "axis: axis 5 is out of bounds ..."
         _bind.normalize_axes(axis, v.ndim, user_site(1), "axis")
@@ -131,9 +134,14 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
 def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
     """numpy.median: the middle of the sorted values (mean of the two middles); NaN propagates."""
     v = _array(a)
+    if type(axis) is bool:  # NumPy's median (Python code) takes True as 1, where sum refuses it
+        axis = int(axis)
+    if isinstance(axis, list):  # (and a list as a tuple)
+        axis = tuple(axis)
+    if axis is not None:  # NumPy's AxisError for an axis out of range (-4 of 3-D was -1 here)
+        _bind.normalize_axes(axis, v.ndim, user_site(1))
     if isinstance(axis, tuple):  # several axes: moved last and merged into one
-
-        axes = list(_bind.normalize_axes(axis, v.ndim, user_site(1)))
+        axes = sorted(d + v.ndim if d < 0 else d for d in axis)
         kept = tuple(s for d, s in enumerate(v.shape) if d not in axes)
         out = median(reshape(moveaxis(v, axes, list(range(-len(axes), 0))), kept + (-1,)),
                      axis=-1)

@@ -27,7 +27,9 @@ def _array(x: Any, site: _bind.Site) -> Array:
 
 
 def _axis(axis: int, ndim: int, site: _bind.Site) -> int:
-    return _bind.normalize_axes(axis, ndim, site)[0]
+    """One axis (None, a tuple or a list is NumPy's TypeError: `np.diff(x, axis=(0, 1))` took
+    the tuple's first axis here)."""
+    return _bind.normalize_axis(axis, ndim, site)
 
 
 def _slice(x: Array, axis: int, start: int, length: int, site: _bind.Site) -> Array:
@@ -199,6 +201,11 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
     x = _array(x, site)
     if x.ndim == 0:
         raise _bind.fail(ValueError, "unstack needs an array of at least one dimension", site)
+    if type(axis) is tuple:  # NumPy's unstack moves `axis` to the front: (0,) is 0
+        if len(axis) != 1:
+            raise _bind.fail(ValueError, "`source` and `destination` arguments must have the "
+                             "same number of elements", site)
+        axis = axis[0]
     ax = _axis(axis, x.ndim, site)
     rest = x.shape[:ax] + x.shape[ax + 1:]
     return tuple(reshape(_slice(x, ax, i, 1, site), rest) for i in range(x.shape[ax]))
@@ -211,6 +218,8 @@ def take_along_axis(x: Any, indices: Any, /, axis: int = -1) -> Array:
     x, idx = _array(x, site), _array(indices, site)
     if idx.dtype.kind not in "iu":
         raise _bind.fail(IndexError, "take_along_axis needs integer indices", site)
+    if axis is None:  # NumPy: along the flattened array (its indices then 1-d)
+        x, axis = reshape(x, (x.size,)), 0
     if idx.ndim != x.ndim:
         raise _bind.fail(ValueError, "indices and x must have the same number of dimensions", site)
     ax = _axis(axis, x.ndim, site)

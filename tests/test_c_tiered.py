@@ -440,24 +440,26 @@ def test_replayed_reductions_keep_their_bits_when_the_compiled_kernels_arrive(ba
 @pytest.mark.parametrize("shape, axis", [((1,), None), ((7,), None), ((8,), None), ((129,), None),
                                          ((1000,), None), ((4099,), None), ((1, 377), None),
                                          ((6, 300), 1), ((6, 300), None), ((3, 4, 50), (1, 2)),
-                                         ((2, 3, 70), -1)])
+                                         ((2, 3, 70), -1), ((5, 3, 9), None), ((40, 7), None),
+                                         ((3, 11, 13), None)])
 def test_float64_sums_are_numpys_pairwise_sums_bit_for_bit(shape, axis):
     """The C backend sums float64 values over trailing axes in NumPy's pairwise order
     (runtime/c/printer.py `emit_pairwise`, replayed by runtime/c/fold.py while the kernel
     compiles): `np.sum`, a row sum, a sum of products and a mean give NumPy's bits, and a
     product NumPy's in-order `multiply.reduce` (emit_sequential), on the tiered first run and on
-    the compiled kernel alike."""
+    the compiled kernel alike. Several inner dims: the lanes' indices by carries from a chunk's
+    start, or by a division per value where the last dim is shorter than the 8 lanes."""
     rng = np.random.default_rng(sum(shape))
     x = rng.standard_normal(shape) * 10.0 ** rng.integers(-5, 5, shape)
     x.flat[0] = -0.0
     p = 1.0 + x * 1e-3
     want = [np.sum(x, axis=axis), np.sum(x * x, axis=axis), np.mean(x, axis=axis),
-            np.prod(p, axis=axis)]
+            np.prod(p, axis=axis), np.sum(x * x[..., :1], axis=axis)]
     with la.config(backend="c", eager_size=0):
         for _ in range(2):  # tiered (or compiled), then compiled once the compile is done
             X = la.asarray(x)
             got = [la.sum(X, axis=axis), la.sum(X * X, axis=axis), la.mean(X, axis=axis),
-                   la.prod(la.asarray(p), axis=axis)]
+                   la.prod(la.asarray(p), axis=axis), la.sum(X * X[..., :1], axis=axis)]
             for g, w in zip(got, want):
                 assert np.asarray(g).tobytes() == np.asarray(w).tobytes(), (shape, axis)
             la.block_until_ready(got)

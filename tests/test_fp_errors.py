@@ -202,6 +202,24 @@ def test_threads_gather_flags_on_c():
                 np.asarray(la.asarray(np.ones(n)) / la.asarray(b) * 2)
 
 
+def test_a_c_plans_concat_is_numpys_call_and_keeps_the_flags_raised_before_it():
+    """A C plan's concat of inputs of its dtype is NumPy's concatenate written into the launcher
+    (runtime/c/launch.py `_library_call`: run_library_call's errstate cost ~4 us a step, nbody's
+    hstack each step); a flag a kernel raised before it still reaches the report."""
+    from lazyarray.runtime.c import launch
+    big = np.full((6, 6), 1e200)
+    m = np.ones((6, 1))
+    with la.config(backend="c", eager_size=0):
+        for _ in range(2):  # (the second run takes the cached plan's launcher)
+            a, w = la.asarray(big), la.asarray(m)
+            with pytest.warns(RuntimeWarning, match="overflow encountered in multiply"):
+                got = la.concat([(a * a) @ w, a @ w], axis=1)
+                np.asarray(got)
+            np.testing.assert_array_equal(np.asarray(got)[:, 0], np.inf)
+            np.testing.assert_array_equal(np.asarray(got)[:, 1], 6e200)
+    assert any("concatenate((" in source for source in launch._CODE)
+
+
 @pytest.mark.needs("fp_errors")
 def test_jit_reports_as_numpy(backend):
     """la.jit's traced plan reports with the call's own values and line."""

@@ -234,3 +234,49 @@ def test_extremes_at_every_position_of_rows_around_the_lane_widths(backend):
                 (x <= 1.5).all(axis=1), (x.astype(np.int8) * 3).max(axis=1))
         for g, w in zip(got, want):
             np.testing.assert_array_equal(np.asarray(g), w, err_msg=f"row length {n}")
+
+
+@pytest.mark.parametrize("axis", [True, (True,), (0, True), False], ids=repr)
+def test_a_bool_axis_is_refused_where_numpys_reductions_refuse_it(reference_backend, axis):
+    """`np.sum(x, axis=True)` raises TypeError (NumPy's C reductions take no bool), where
+    Python's True == 1 passed here as axis 1: a value NumPy never gives. NumPy's Python-level
+    median and average take True as 1, and so do these."""
+    x = np.arange(12.0).reshape(3, 4)
+    lx = la.asarray(x)
+    for name in ("sum", "prod", "max", "min", "any", "all", "mean", "var", "std", "argmax",
+                 "argmin", "cumsum", "cumprod", "nansum", "ptp", "count_nonzero"):
+        with pytest.raises(TypeError):
+            getattr(np, name)(x, axis=axis)
+        with pytest.raises(TypeError) as info:
+            np.asarray(getattr(la, name)(lx, axis=axis))
+        assert "test_ops_reductions.py" in str(info.value), name
+    if type(axis) is bool or axis == (True,):
+        for name in ("median", "average"):
+            np.testing.assert_array_equal(np.asarray(getattr(la, name)(lx, axis=axis)),
+                                          getattr(np, name)(x, axis=axis))
+
+
+def test_axis_arguments_are_numpys(reference_backend):
+    """An axis NumPy refuses is an error here too, never a result over another axis: a list for
+    a reduction, a tuple or None for one-axis functions (`np.diff(x, axis=(0, 1))` took the
+    tuple's first axis), None for expand_dims, an out-of-range axis for median; and what NumPy
+    takes works: a list for median and average, a 0-d integer array for argmax, None for
+    take_along_axis (the flattened array)."""
+    x = np.arange(24.0).reshape(2, 3, 4) - 7
+    lx = la.asarray(x)
+    refused = [("sum", [0, 1]), ("mean", [0, 1]), ("var", [0, 1]), ("argmax", [0]),
+               ("diff", (0, 1)), ("diff", None), ("expand_dims", None), ("median", -4),
+               ("unstack", (0, 1))]
+    for name, axis in refused:
+        with pytest.raises((TypeError, ValueError, IndexError)) as want:
+            getattr(np, name)(x, axis=axis)
+        with pytest.raises(want.type) as info:
+            np.asarray(getattr(la, name)(lx, axis=axis))
+        assert "test_ops_reductions.py" in str(info.value), (name, axis)
+    for name, axis in [("median", [0, 2]), ("average", [0, 1]), ("argmax", np.array(1)),
+                       ("unstack", (1,))]:
+        np.testing.assert_array_equal(np.asarray(getattr(la, name)(lx, axis=axis)),
+                                      getattr(np, name)(x, axis=axis))
+    idx = np.array([5, 0, 23])
+    np.testing.assert_array_equal(np.asarray(la.take_along_axis(lx, la.asarray(idx), axis=None)),
+                                  np.take_along_axis(x, idx, axis=None))

@@ -189,3 +189,56 @@ def test_a_write_selecting_nothing_casts_nothing_past_leading_ones(backend, eage
                 a[0:0] = t[-1:].reshape(shape) / float("nan")
                 assert np.asarray(a).shape == (0,)
             assert not caught, (xp.__name__, shape, [str(w.message) for w in caught])
+
+
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_a_write_by_computed_index_arrays_goes_into_a_buffer_only_its_handle_holds(
+        backend, fresh_caches):
+    """`N_[Xi[rem], Yi[rem]] = i + 1` (mandelbrot): a write by computed integer index arrays is
+    NumPy's `data[key] = v` into the handle's own buffer, no plan and no copy (eager.
+    write_indexed); NumPy's values for duplicates, negatives, unsigned and mixed int/array keys,
+    scalar and broadcast values; an index out of range raises NumPy's IndexError at this line
+    and writes nothing; an old value still read elsewhere keeps its value."""
+    from lazyarray.graph.node import built_count
+    rng = np.random.default_rng(5)
+    base = rng.standard_normal((7, 5))
+    rows = np.array([0, 6, -1, 3, 3], np.int64)
+    cols = np.array([4, 0, 2, 1, 1], np.uint32)
+    cases = [((rows, cols), 2.5), ((rows,), -1.0), ((2, cols), 7), ((rows, 1), 0.5),
+             ((rows[:, None], cols[None, :2]), np.arange(10.0).reshape(5, 2)),
+             ((rows,), np.arange(5.0)[None, :] * np.ones((5, 1)))]
+    for key, value in cases:
+        want = base.copy()
+        want[key] = value
+        x = la.asarray(base) * 1.0
+        la.eval(x)
+        lazy_key = tuple(la.asarray(k) + 0 if isinstance(k, np.ndarray) else k for k in key)
+        la.eval(*[k for k in lazy_key if isinstance(k, la.Array)])
+        lazy_value = la.asarray(value) * 1.0 if isinstance(value, np.ndarray) else value
+        la.eval(*[v for v in (lazy_value,) if isinstance(v, la.Array)])  # (computed values)
+        address, before = x._node.data.__array_interface__["data"][0], la.cache_info()
+        nodes = built_count()
+        x[lazy_key if len(lazy_key) > 1 else lazy_key[0]] = lazy_value
+        assert built_count() == nodes  # (the general path built the scatter's nodes)
+        after = la.cache_info()
+        assert after.plans_built == before.plans_built and after.plan_hits == before.plan_hits
+        assert x._node.data.__array_interface__["data"][0] == address, key
+        assert_matches(x, want)
+    x = la.asarray(base) * 1.0
+    kept, export = x + 0.0, None
+    x[la.asarray(rows) + 0, la.asarray(cols) + 0] = 9.0
+    want = base.copy()
+    want[rows, cols] = 9.0
+    assert_matches(x, want)
+    assert_matches(kept, base)
+    x = la.asarray(base) * 1.0
+    la.eval(x)
+    export = np.asarray(x)
+    x[la.asarray(rows) + 0] = 3.0
+    np.testing.assert_array_equal(export, base)
+    with pytest.raises(IndexError) as info:
+        x[la.asarray(np.array([0, 7])) + 0, la.asarray(cols[:2]) + 0] = 1.0
+    assert "test_setitem.py" in str(info.value)
+    want = base.copy()
+    want[rows] = 3.0
+    assert_matches(x, want)  # nothing of the failed write went in

@@ -78,9 +78,19 @@ def _code(source: str) -> CodeType:
     return code
 
 
-def _library_call(step: Any, i: int, env: dict[str, Any]) -> str:
+def _library_call(step: Any, i: int, env: dict[str, Any], buffers: tuple = ()) -> str:
     """A library step's line: matmul as NumPy's call itself (run_library_call's frame, operand
-    tuple and kind test cost ~0.6 us beside the ~1.5 us of a small matmul), others through it."""
+    tuple and kind test cost ~0.6 us beside the ~1.5 us of a small matmul), a concat of inputs
+    of its output's dtype as NumPy's concatenate into the buffer (nothing cast, so no flag to
+    record: run_library_call's errstate and copy cost ~4 us, nbody's `hstack` each step),
+    others through it."""
+    if (step.op.name == "concat" and buffers and not step.transposed
+            and all(buffers[s].dtype == buffers[step.output].dtype for s in step.inputs)):
+        env["concatenate"] = np.concatenate
+        env["fp_test"], env["fp_note"] = fp_status.test, fp_status.note
+        parts = ", ".join(f"bufs[{s}]" for s in step.inputs)
+        return (f"kept = fp_test(); concatenate(({parts},), axis={int(step.attrs[0])}, "
+                f"out=bufs[{step.output}])\n        if kept: fp_note('', kept)")
     if step.op.kind is OpKind.MATMUL and len(step.inputs) == 2:
         env["matmul"] = np.matmul
         a, b = (f"bufs[{s}]" + (".swapaxes(-1, -2)" if k in step.transposed else "")
@@ -157,7 +167,7 @@ def make_launcher(plan: Any, bind_scalars: Callable, char_buffer: Callable,
         lines.insert(lines.index("    try:"), "    sptrs = ws.kernel_scalars")
     for i, (n, fn, block, nt, bound) in enumerate(plan._steps):
         if n < 0:
-            body.append(_library_call(fn, i, env))
+            body.append(_library_call(fn, i, env, plan.program.buffers))
             continue
         env[f"F{i}"], env[f"B{i}"], env[f"T{i}"] = fn, block, nt
         body.append(f"p = pointers[{n}]")

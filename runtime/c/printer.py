@@ -757,6 +757,47 @@ class CKernelPrinter(KernelPrinter):
                           else f"const int64_t i{j} = {rest};")
                 rest = f"({rest} / n{j})"
             fold(n, stage, specs, [(t, None) for t in targets], self.flat_inner())
+
+        def fold_lanes(targets: list[str], start: str, lanes: int) -> None:
+            """`lanes` values from flat position `start` into `targets[l]`, vectorized. Several
+            inner dims: the start's indices split once per chunk, each lane's by carries (one
+            per dim, where the last dim holds `lanes` or more; else a division per value, as
+            fold_into: a division per value was ~15 ns, a 100 x 100 sum 171 us)."""
+            lane_loop = ["#pragma omp simd", f"for (int l = 0; l < {lanes}; l++) {{"]
+            if not flat:
+                self.open(lane_loop)
+                fold_into([f"{t}[l]" for t in targets], f"{start} + l")
+                self.close()
+                return
+            last = inner[-1]
+            self.open([f"if (n{last} >= {lanes}) {{"])
+            self.emit(f"const int64_t pw_s = {start};")
+            rest = "pw_s"
+            for j in reversed(inner):
+                self.emit(f"const int64_t pw_c{j} = {rest} % n{j};" if j != inner[0]
+                          else f"const int64_t pw_c{j} = {rest};")
+                rest = f"({rest} / n{j})"
+            self.open(lane_loop)
+            self.emit(f"int64_t i{last} = pw_c{last} + l;")
+            self.emit(f"int64_t pw_k{last} = i{last} >= n{last};")
+            self.emit(f"i{last} = pw_k{last} ? i{last} - n{last} : i{last};")
+            carry = f"pw_k{last}"
+            for j in reversed(inner[:-1]):
+                self.emit(f"int64_t i{j} = pw_c{j} + {carry};")
+                if j != inner[0]:
+                    self.emit(f"const int64_t pw_k{j} = i{j} >= n{j};")
+                    self.emit(f"i{j} = pw_k{j} ? i{j} - n{j} : i{j};")
+                    carry = f"pw_k{j}"
+            fold(n, stage, specs, [(f"{t}[l]", None) for t in targets], self.flat_inner())
+            self.close()
+            self.close()
+            self.open(["else {"])
+            self.open(lane_loop)
+            fold_into([f"{t}[l]" for t in targets], f"{start} + l")
+            self.close()
+            self.close()
+
+        fold_into.lanes = fold_lanes  # type: ignore[attr-defined]
         return fold_into
 
     def emit_sequential(self, n: int, stage: Stage, accs: list[str], specs) -> None:
@@ -805,9 +846,7 @@ class CKernelPrinter(KernelPrinter):
             self.emit(f"double pwr{acc}[8] = {{-0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0}};")
         self.emit("int64_t k = 0;")
         self.open(["for (; k + 8 <= pw_m; k += 8) {"])
-        self.open(["#pragma omp simd", "for (int l = 0; l < 8; l++) {"])
-        fold_into([f"pwr{acc}[l]" for acc in accs], "pw_a + k + l")
-        self.close()
+        fold_into.lanes([f"pwr{acc}" for acc in accs], "pw_a + k", 8)
         self.close()
         for acc in accs:
             r = f"pwr{acc}"

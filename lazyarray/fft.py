@@ -50,7 +50,7 @@ def _axes_and_sizes(node: Node, s: Sequence[int] | None, axes: Sequence[int] | N
                     site: _bind.Site) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if axes is None:
         axes = tuple(range(node.ndim))[-len(s):] if s is not None else tuple(range(node.ndim))
-    axes = tuple(a % node.ndim for a in axes)
+    axes = tuple(_bind.normalize_axis(a, node.ndim, site) for a in axes)  # repeats are NumPy's
     if s is None:
         s = tuple(node.shape[a] for a in axes)
     if len(s) != len(axes):
@@ -134,7 +134,7 @@ def irfftn(x: Any, /, s=None, axes=None, norm: str = "backward") -> Array:
 def hfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     site = user_site(1)
     node, ct = _prepare(x, "hfft", site, real_input=False)
-    ax = axis % node.ndim
+    ax = _bind.normalize_axis(axis, node.ndim, site)
     m = int(n) if n is not None else 2 * (node.shape[ax] - 1)
     return _call("hfft", node, (m,), (ax,), norm, _resized(node, (m,), (ax,)),
                  np.dtype(ct.char.lower()), site)
@@ -143,7 +143,7 @@ def hfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward"
 def ihfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     site = user_site(1)
     node, ct = _prepare(x, "ihfft", site, real_input=True)
-    ax = axis % node.ndim
+    ax = _bind.normalize_axis(axis, node.ndim, site)
     m = int(n) if n is not None else node.shape[ax]
     return _call("ihfft", node, (m,), (ax,), norm, _resized(node, (m // 2 + 1,), (ax,)), ct,
                  site)

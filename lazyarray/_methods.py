@@ -74,6 +74,10 @@ def __setitem__(self: Array, key: Any, value: Any) -> None:
         if (tk is tuple or tk is Array) and _EAGER_LIMIT[0]:  # computed element indices: ints
             key = indexing.computed_scalar_indices(key)
             tk = type(key)
+        elif tk is list and _EAGER_LIMIT[0]:  # `A[[i, k]] = A[[k, i]]`: NumPy's index array
+            positions = indexing.list_index(key)
+            if positions is not None:
+                key, tk = positions, np.ndarray
         if (tk is tuple or tk is int or tk is slice) and _EAGER_LIMIT[0] and eager.write_basic(
                 self, key, value._node if type(value) is Array else value):
             return  # written into a buffer only this handle holds

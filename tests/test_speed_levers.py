@@ -209,9 +209,21 @@ def _flip_sites():
         assert int(spins[i, j]) == int(want[ni, nj])
         spins[i, j] *= -1
         want[ni, nj] *= -1
+    A0 = rng.random((6, 4))
+    A, wantA = la.asarray(A0) * 1.0, A0.copy()
+    la.eval(A)
+    plans += 1  # (A's own evaluation)
+    for i in range(4):  # a row swap by a list of a computed element and an int
+        k = i + la.argmax(la.abs(A[i:, 0]))
+        nk = i + np.argmax(np.abs(wantA[i:, 0]))
+        nodes = _nodes_of(lambda: A[[k, i]])
+        assert nodes <= 1, nodes  # (the result's leaf; the general path built a take's nodes)
+        A[[i, k]] = A[[k, i]]
+        wantA[[i, nk]] = wantA[[nk, i]]
     info = la.cache_info()
     assert info.plans_built + info.plan_hits == plans
     np.testing.assert_array_equal(np.asarray(spins), want)
+    np.testing.assert_array_equal(np.asarray(A), wantA)
 
 
 def _nodes_of(f):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from . import _bind
+from . import _axis_args, _bind
 from ._reshape import _shape_arg, reshape_node  # noqa: F401  (reshape_node: also the API modules')
 from .array import Array
 from .graph import dtypes, get_op
@@ -130,6 +130,10 @@ def squeeze(x: Any, axis: Any = None) -> Array:
     if axis is None:
         axes = tuple(i for i, s in enumerate(node.shape) if s == 1)
     else:
+        if type(axis) is list:  # NumPy's squeeze takes an int or a tuple of ints
+            raise _bind.fail(TypeError, "'list' object cannot be interpreted as an integer "
+                             "(squeeze: an int or a tuple of ints)", site)
+        _axis_args.refuse_bool_axis(axis, site)
         axes = _bind.normalize_axes(axis, node.ndim, site)
         for a in axes:
             if node.shape[a] != 1:
@@ -243,6 +247,7 @@ def concat(arrays: Sequence[Any], axis: int | None = 0) -> Array:
     nodes = [_as_node(a, site) for a in arrays]
     if not nodes:
         raise _bind.fail(ValueError, "need at least one array to concatenate", site)
+    _axis_args.refuse_bool_axis(axis, site)
     if axis is None:
         nodes = [reshape_node(n, (n.size,), site) for n in nodes]
         axis = 0

@@ -29,6 +29,7 @@ from .manipulation import concat, moveaxis, split
 from .numpy_shapes import diag
 from .linalg import cross as cross_
 from .reductions import sum as sum_
+from ._axis_args import refuse_bool_axis
 
 
 def _array(x: Any) -> Array:
@@ -365,6 +366,7 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Array:
 def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Array:
     """numpy.trapezoid, NumPy's formula: sum(d * (y[1:] + y[:-1]) / 2.0) along `axis`."""
     v = _array(y)
+    refuse_bool_axis(axis)  # NumPy's add.reduce refuses True
     ax = np.lib.array_utils.normalize_axis_index(axis, v.ndim)
     hi = tuple(slice(1, None) if d == ax else slice(None) for d in range(v.ndim))
     lo = tuple(slice(None, -1) if d == ax else slice(None) for d in range(v.ndim))

@@ -21,6 +21,7 @@ from .array import Array
 from .creation import asarray
 from .searching import argsort, isin, sort
 from .shaping import take_along_axis
+from ._axis_args import refuse_bool_axis
 
 
 def _host(x: Any) -> np.ndarray:
@@ -84,6 +85,7 @@ def partition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
 def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
                  order: Any = None) -> Array:
     """numpy.argpartition as a stable argsort (the order within parts may differ from NumPy's)."""
+    refuse_bool_axis(axis)  # (NumPy's partition takes True as 1)
     x, axis = _check_kth(asarray(a), kth, axis)
     return argsort(x, axis=axis)
 

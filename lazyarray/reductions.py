@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _bind
+from . import _axis_args, _bind
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.complex_ops import supports_complex
@@ -51,6 +51,8 @@ _SHAPES: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None,
             site: _bind.Site) -> Array:
     op = get_op(name)
+    if keepdims is not False and keepdims is not True:
+        keepdims = _axis_args.keepdims_flag(keepdims, site)
     node = x if type(x) is Node else _as_node(x, site)  # callers that have the node pass it
     if node.ndim == 0 and _is_scalar_axis(axis):
         axis = ()  # NumPy's ufunc reductions take axis 0 or -1 of a 0-d array (mean/var do not)
@@ -186,7 +188,7 @@ def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) 
         except TypeError:
             raise _bind.fail(TypeError, f"{name} takes a single integer axis or None, not "
                              f"{axis!r}", site) from None
-    return _reduce(name, Array(node), int(axis), keepdims, dtypes.int64, site)
+    return _reduce(name, Array(node), int(axis), bool(keepdims), dtypes.int64, site)
 
 
 def argmax(x: Any, axis: int | None = None, keepdims: bool = False, out: Any = None) -> Array:
@@ -305,6 +307,11 @@ def _cumulative(name: str, x: Any, axis: int | None, dtype: Any, include_initial
     """The Array API's scans: axis may be None only for 1-D input; `include_initial` prepends the
     identity (0 or 1), so the result is one longer along `axis`."""
     node = _as_node(x, site)
+    _axis_args.refuse_bool_axis(axis, site)
+    if type(axis) is tuple:  # NumPy's accumulate takes one axis in a tuple
+        if len(axis) != 1:
+            raise _bind.fail(ValueError, "accumulate does not allow multiple axes", site)
+        (axis,) = axis
     if node.ndim == 0 and (axis is None or _is_scalar_axis(axis)):  # NumPy: a 1-element scan
         node, axis = _bind.primitive(get_op("reshape"), (node,), ((1,),), (1,), node.dtype, site), 0
     if node.ndim == 0 and axis is not None:

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _bind
+from . import _axis_args, _bind
 from .array import Array
 from .creation import arange, full
 from .elementwise import add, multiply, not_equal, subtract, where
@@ -139,6 +139,7 @@ def repeat(x: Any, repeats: Any, /, axis: int | None = None) -> Array:
     read (evaluated) when called, since they decide the output's length, and become a `take`."""
     site = user_site(1)
     x = _array(x, site)
+    _axis_args.refuse_bool_axis(axis, site)
     if axis is None:
         x, axis = reshape(x, (x.size,)), 0
     ax = _axis(axis, x.ndim, site)
@@ -179,7 +180,7 @@ def _roll_shifts(shift: Any, axis: Any, ndim: int, site: _bind.Site) -> dict[int
     """NumPy's rule: shift and axis broadcast against each other (scalars or 1-d), and shifts of
     one axis add up. A shift may be any integer NumPy takes (np.int64, a 0-d or 1-d Array, read
     on the host as np.roll reads it)."""
-    raw = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    raw = (axis,) if isinstance(axis, (int, np.integer)) or np.ndim(axis) == 0 else tuple(axis)
     axes = np.array([_axis(a, ndim, site) for a in raw], dtype=np.intp)
     try:
         pairs = np.broadcast(np.asarray(shift), axes)
@@ -215,7 +216,7 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
     x = _array(x, site)
     if x.ndim == 0:
         raise _bind.fail(ValueError, "unstack needs an array of at least one dimension", site)
-    if type(axis) is tuple:  # NumPy's unstack moves `axis` to the front: (0,) is 0
+    if type(axis) in (tuple, list):  # NumPy's unstack moves `axis` to the front: (0,) is 0
         if len(axis) != 1:
             raise _bind.fail(ValueError, "`source` and `destination` arguments must have the "
                              "same number of elements", site)

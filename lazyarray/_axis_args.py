@@ -1,5 +1,5 @@
-"""NumPy's per-function rules for axis and keepdims arguments, where they differ from the common
-normalizers (_bind.normalize_axes / normalize_axis).
+"""NumPy's per-function rules for axis, keepdims and integer arguments, where they differ from
+the common normalizers (_bind.normalize_axes / normalize_axis).
 
 NumPy reads these arguments in three ways, and a function here follows the one its NumPy
 counterpart uses (docs/semantics.md "Arguments"):
@@ -9,6 +9,8 @@ counterpart uses (docs/semantics.md "Arguments"):
 - linalg.norm and vector_norm take int() of a non-tuple axis (1.0 and np.True_ are axis 1).
 - The ufunc reductions read keepdims as an integer: np.True_, None, a float or a str is a
   TypeError (argmax, median and quantile take its truth value).
+- Offsets and counts (diagonal's offset, diag's k, tile's reps, split's points) are read with
+  operator.index: 2.0 is a TypeError, not 2.
 """
 
 from __future__ import annotations
@@ -47,3 +49,13 @@ def keepdims_flag(keepdims: Any, site: Site) -> bool:
     except TypeError:
         raise fail(TypeError, f"'{type(keepdims).__name__}' object cannot be interpreted as an "
                    "integer (keepdims)", site) from None
+
+
+def index_arg(value: Any, name: str, site: Site | None = None) -> int:
+    """An integer argument NumPy reads with operator.index (diagonal's offset, diag's k, tile's
+    and split's counts): a float or np.True_ is a TypeError, where int() truncated it here."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise fail(TypeError, f"'{type(value).__name__}' object cannot be interpreted as an "
+                   f"integer ({name})", site if site is not None else user_site(1)) from None

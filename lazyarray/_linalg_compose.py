@@ -30,6 +30,7 @@ def diagonal(x: Any, /, *, offset: int = 0) -> Array:
     a = _as_node(x, site)
     if a.ndim < 2:
         raise _bind.fail(ValueError, "diagonal: x must have at least two dimensions", site)
+    offset = _axis_args.index_arg(offset, "offset", site)
     batch, (m, n) = a.shape[:-2], a.shape[-2:]
     length = max(0, min(m, n - offset) if offset >= 0 else min(m + offset, n))
     start = offset if offset >= 0 else -offset * n

@@ -303,14 +303,19 @@ def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
     node = _as_node(x, site)
     ax = _axis(axis, node.ndim, site)
     n = node.shape[ax]
-    if isinstance(indices_or_sections, int):
+    try:  # NumPy's rule: a sequence (len() works) is split points, anything else a count
+        len(indices_or_sections)
+    except TypeError:
         k = indices_or_sections
-        if k <= 0 or n % k:
+        if n % k:  # (NumPy's: a float count that divides n is int(count); 0 ZeroDivisionError)
             raise _bind.fail(ValueError, "array split does not result in an equal division", site)
+        k = int(k)
+        if k <= 0:
+            raise _bind.fail(ValueError, "number sections must be larger than 0.", site)
         bounds = [i * (n // k) for i in range(k + 1)]
     else:
-        bounds = [0] + [min(max(int(i) + (n if int(i) < 0 else 0), 0), n)
-                        for i in indices_or_sections] + [n]
+        points = [_axis_args.index_arg(i, "split points", site) for i in indices_or_sections]
+        bounds = [0] + [min(max(i + (n if i < 0 else 0), 0), n) for i in points] + [n]
     parts = []
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         hi = max(hi, lo)

@@ -88,14 +88,25 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
     return result.reshape(kept_shape) if keepdims else result
 
 
+_AS_QUANTILE = {"percentile": "quantile", "nanpercentile": "nanquantile"}
+
+
 def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: Any,
               interpolation: Any, out: Any, name: str, skip_nan: bool = False,
               weak: bool | None = None) -> Array:
     v = _array(a)
     weak = type(q) in (int, float) if weak is None else weak
     if method != "linear" or weights is not None or interpolation is not None or out is not None:
-        return asarray(getattr(np, name)(np.asarray(v), q, axis=axis, method=method,
-                                         keepdims=keepdims, weights=weights))
+        # NumPy's quantile of the q in [0, 1] (percentile's q is divided already: NumPy's
+        # percentile of it took q / 10000), written into `out` as NumPy writes it
+        extra = {"interpolation": interpolation} if interpolation is not None else {}
+        host = getattr(np, _AS_QUANTILE.get(name, name))(np.asarray(v), q, axis=axis,
+                                                         method=method, keepdims=keepdims,
+                                                         weights=weights, **extra)
+        if out is None:
+            return asarray(host)
+        out[...] = host
+        return out
     if v.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     qs = np.asanyarray(q)

@@ -246,9 +246,21 @@ def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keep
     site = user_site(1)
     if ddof is not None:
         correction = ddof
+    want = dtypes.to_dtype(dtype) if dtype is not None else None
+    if want is not None and want.kind != "c" and _as_node(x, site).dtype.kind == "c":
+        raise _bind.fail(TypeError, f"var of a complex array in dtype {want}: NumPy takes the "
+                         "mean of the real parts and the deviations of the complex values (with "
+                         "a ComplexWarning); lazyarray does not. Pass a complex dtype, or "
+                         "take .real first", site)
+    if want is not None and want.kind in "iub":
+        return _integer_var(_as_node(x, site), axis, want, correction, keepdims, site)
     node = _float_operand(x, dtype, site)
     _refuse_bool_axis(axis, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
+    if want is not None and want.kind == "c" and node.dtype.kind == "c":  # NumPy: a complex
+        real_var = var(real(Array(node)), axis=axes, correction=correction, keepdims=keepdims)
+        imag_var = var(imag(Array(node)), axis=axes, correction=correction, keepdims=keepdims)
+        return astype(real_var + imag_var, want)  # dtype= keeps the result complex
     xs = Array(node)
     centered = xs - mean(xs, axis=axes, keepdims=True)
     if node.dtype.kind == "c":  # NumPy: the mean of |x - mean(x)|**2, a real number
@@ -260,6 +272,20 @@ def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keep
     return sq / denom if denom > 0 else sq * float("nan")
 
 
+def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepdims: bool,
+                 site: _bind.Site) -> Array:
+    """NumPy's var with an integer or bool `dtype=`, step by step as its _methods._var: the mean
+    summed in `want` and truncated to it, the deviations in the input's type promoted with it,
+    their squares summed in `want`, divided and truncated to it (the result was float64 here)."""
+    _refuse_bool_axis(axis, site)
+    axes = _bind.normalize_axes(axis, node.ndim, site)
+    xs = Array(node)
+    n = _count(node.shape, axes)
+    centered = xs - astype(_reduce("sum", xs, axes, True, want, site) / n, want)
+    sq = _reduce("sum", centered * centered, axes, keepdims, want, site)
+    return astype(sq / builtins.max(n - correction, 0), want)
+
+
 def std(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keepdims: bool = False,
         ddof: float | None = None, out: Any = None) -> Array:
     """numpy.std / Array API `std`: sqrt(var); `correction` (Array API) or `ddof` (NumPy)."""
@@ -267,7 +293,13 @@ def std(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keep
         return into(out, std(x, axis, dtype, correction, keepdims, ddof), np.std, (x,),
                     {"axis": axis, "dtype": dtype, "ddof": correction if ddof is None else ddof,
                      "keepdims": keepdims}, user_site(1))
-    return sqrt(var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof))
+    v = var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof)
+    if dtype is not None and v.dtype.kind in "iub":  # NumPy: sqrt into the integer dtype
+        if v.ndim or keepdims:  # an array result: NumPy's sqrt(out=ret) refuses the cast
+            raise _bind.fail(TypeError, f"Cannot cast ufunc 'sqrt' output from dtype('float64') "
+                             f"to dtype('{v.dtype}') with casting rule 'same_kind'", user_site(1))
+        return astype(sqrt(v), v.dtype)  # a scalar: truncated to it
+    return sqrt(v)
 
 
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:

@@ -143,6 +143,10 @@ def repeat(x: Any, repeats: Any, /, axis: int | None = None) -> Array:
     if axis is None:
         x, axis = reshape(x, (x.size,)), 0
     ax = _axis(axis, x.ndim, site)
+    kind = getattr(getattr(repeats, "dtype", None), "kind", "i")
+    if kind not in "iub" and not isinstance(repeats, float):  # NumPy casts counts 'safe' (a
+        raise _bind.fail(TypeError, f"Cannot cast array data from dtype('{repeats.dtype}') to "
+                         "dtype('int64') according to the rule 'safe'", site)  # Python float: int)
     if isinstance(repeats, (int, np.integer)) or (hasattr(repeats, "ndim") and repeats.ndim == 0
                                                   and not isinstance(repeats, Array)):
         r = int(repeats)
@@ -198,7 +202,11 @@ def tile(x: Any, repetitions: Sequence[int], /) -> Array:
     """numpy.tile / Array API `tile`: a broadcast view reshaped (interleaved copies, no loop)."""
     site = user_site(1)
     x = _array(x, site)
-    reps = (int(repetitions),) if isinstance(repetitions, int) else tuple(int(r) for r in repetitions)
+    try:  # NumPy: a sequence of counts, or one count; each an integer (operator.index)
+        raw = tuple(repetitions)
+    except TypeError:
+        raw = (repetitions,)
+    reps = tuple(_axis_args.index_arg(r, "tile repetitions", site) for r in raw)
     if any(r < 0 for r in reps):
         raise _bind.fail(ValueError, "tile repetitions must be non-negative", site)
     ndim = max(len(reps), x.ndim)

@@ -30,6 +30,11 @@ def refuse_bool_axis(axis: Any, site: Site | None = None) -> None:
                    site if site is not None else user_site(1))
 
 
+def fail_here(exc_type: type[Exception], message: str) -> Exception:
+    """_bind.fail at the user's line, for modules that do not track a site."""
+    return fail(exc_type, message, user_site(1))
+
+
 def norm_axis(axis: Any, site: Site) -> Any:
     """linalg.norm's axis: None or a tuple as given, anything else int(axis) (NumPy's rule)."""
     if axis is None or type(axis) is tuple:

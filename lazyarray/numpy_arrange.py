@@ -29,7 +29,7 @@ from .manipulation import concat, moveaxis, split
 from .numpy_shapes import diag
 from .linalg import cross as cross_
 from .reductions import sum as sum_
-from ._axis_args import refuse_bool_axis
+from ._axis_args import fail_here, refuse_bool_axis
 
 
 def _array(x: Any) -> Array:
@@ -146,7 +146,7 @@ def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Array
     except TypeError:
         sections = int(indices_or_sections)
         if sections <= 0:
-            raise ValueError("number sections must be larger than 0.")
+            raise fail_here(ValueError, "number sections must be larger than 0.")
         each, extra = divmod(n, sections)
         sizes = [0] + extra * [each + 1] + (sections - extra) * [each]
         cuts = list(np.cumsum(sizes))
@@ -195,7 +195,7 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Ar
     zeros. Other modes run NumPy's pad on the evaluated array."""
     v = _array(array)
     if np.asarray(pad_width).dtype.kind != "i":  # NumPy's check (2.5 and True were widths here)
-        raise TypeError("`pad_width` must be of integral type.")
+        raise fail_here(TypeError, "`pad_width` must be of integral type.")
     widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (v.ndim, 2))
     if (widths < 0).any():
         raise ValueError("index can't contain negative values")

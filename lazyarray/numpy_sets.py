@@ -66,6 +66,8 @@ def _check_kth(x: Array, kth: Any, axis: Any) -> tuple[Array, int]:
         raise np.exceptions.AxisError(axis, x.ndim)
     n = x.shape[axis]
     ks = np.asarray(kth)
+    if ks.dtype.kind == "b":  # NumPy's class: kth=True is no index 1
+        raise ValueError("Booleans unacceptable as partition index")
     if ks.dtype.kind not in "iu":
         raise TypeError("Partition index must be integer")
     for k in ks.ravel():

@@ -50,6 +50,8 @@ def diff(x: Any, /, n: int = 1, axis: int = -1, prepend: Any = None,
     """numpy.diff / Array API `diff`: the n-th forward difference along `axis` (slices, fused)."""
     site = user_site(1)
     x = _array(x, site)
+    if isinstance(n, (int, np.integer)) and n == 0:  # NumPy: the input as it is (no prepend)
+        return x
     if x.ndim == 0:
         raise _bind.fail(ValueError, "diff requires an array of at least one dimension", site)
     ax = _axis(axis, x.ndim, site)

@@ -87,7 +87,7 @@ def _size(shape):
 
 
 def _eigh(xp, xs, a):
-    w, v = xp.linalg.eigh(xs[0])
+    w, v = xp.linalg.eigh(xs[0], UPLO="U" if a[0] else "L")
     return xp.concatenate([v, w[..., None].astype(v.dtype)], axis=-1)
 
 
@@ -150,7 +150,7 @@ _IMPLS = {
     "inv": lambda xp, xs, a: xp.linalg.inv(xs[0]),
     "solve": lambda xp, xs, a: xp.linalg.solve(xs[0], xs[1]),
     "eigh": _eigh,
-    "eigvalsh": lambda xp, xs, a: xp.linalg.eigvalsh(xs[0]),
+    "eigvalsh": lambda xp, xs, a: xp.linalg.eigvalsh(xs[0], UPLO="U" if a[0] else "L"),
     "qr": _qr,
     "svd": _svd,
     "svdvals": lambda xp, xs, a: xp.linalg.svd(xs[0], compute_uv=False),
@@ -160,7 +160,8 @@ _IMPLS = {
     "eigvals": _eig_values,
 }
 
-_ATTRS = {"cholesky": ("upper",), "qr": ("mode",), "svd": ("full_matrices",), "pinv": ("rtol",),
+_ATTRS = {"cholesky": ("upper",), "eigh": ("upper",), "eigvalsh": ("upper",), "qr": ("mode",),
+          "svd": ("full_matrices",), "pinv": ("rtol",),
           "lstsq": ("rcond",)}
 
 
@@ -224,6 +225,12 @@ def _lower_sym(g):
     return _phi(d.add(g, _t(g)))
 
 
+def _read_triangle(g, upper):
+    """The cotangent of an op that reads the lower triangle (or, UPLO='U', the upper)."""
+    lower = _lower_sym(g)
+    return _t(lower) if upper else lower
+
+
 def _column(v, n):
     """(..., n) -> (..., n, n) with v[..., i] along row i."""
     return d.broadcast(d.reshape(v, v.shape + (1,)), v.shape + (n,))
@@ -266,15 +273,15 @@ def _eigh_vjp(g, y, xs, attrs):
     gap = d.where(diag, 1.0, d.sub(_row(w, n), _column(w, n)))  # 1 on the diagonal: no 1/0,
     f = d.where(diag, 0.0, d.div(1.0, gap))  # whose derivative would make a second order NaN
     inner = d.add(d.where(diag, _column(gw, n), 0.0), d.mul(f, d.matmul(_t(v), gv)))
-    return (_lower_sym(d.matmul(d.matmul(v, inner), _t(v))),)
+    return (_read_triangle(d.matmul(d.matmul(v, inner), _t(v)), attrs[0]),)
 
 
 def _eigvalsh_vjp(g, y, xs, attrs):
     """G = V diag(gw) V^T, with V from an eigh of the same input."""
     a = xs[0]
     n = a.shape[-1]
-    _, v = _eigh_parts(d.node("eigh", (a,), (), a.shape[:-1] + (n + 1,), a.dtype), n)
-    return (_lower_sym(d.matmul(d.mul(v, _row(g, n)), _t(v))),)
+    _, v = _eigh_parts(d.node("eigh", (a,), attrs, a.shape[:-1] + (n + 1,), a.dtype), n)
+    return (_read_triangle(d.matmul(d.mul(v, _row(g, n)), _t(v)), attrs[0]),)
 
 
 def _svdvals_vjp(g, y, xs, attrs):

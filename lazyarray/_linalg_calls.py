@@ -15,11 +15,13 @@ import numpy as np
 from . import _bind
 from .array import Array, scalar_result
 from .complex_functions import conj, real
-from .elementwise import where
+from .elementwise import abs as abs_, astype, sign, where
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
-from .manipulation import expand_dims, matrix_transpose, reshape_node, slice_node
+from .manipulation import expand_dims, flip, matrix_transpose, reshape_node, slice_node
 from .reductions import _as_node, max as _max, sum as _sum
+from .searching import argsort, sort
+from .shaping import take_along_axis
 from ._matmul import matmul
 
 
@@ -109,6 +111,14 @@ def det(x: Any, /) -> Array:
     return Array(_call("det", (a,), (), a.shape[:-2], a.dtype, site))
 
 
+def _reads_upper(uplo: Any, site: _bind.Site) -> bool:
+    """NumPy's UPLO of eigh/eigvalsh: whether the upper triangle is read ('U') or the lower."""
+    key = uplo.upper() if isinstance(uplo, str) else uplo
+    if key not in ("L", "U"):
+        raise _bind.fail(ValueError, "UPLO argument must be 'L' or 'U'", site)
+    return key == "U"
+
+
 def inv(x: Any, /) -> Array:
     site = user_site(1)
     a = _matrix(x, "inv", site, square=True)
@@ -117,8 +127,9 @@ def inv(x: Any, /) -> Array:
 
 def eigvalsh(x: Any, /, UPLO: str = "L") -> Array:
     site = user_site(1)
+    upper = _reads_upper(UPLO, site)
     a = _matrix(x, "eigvalsh", site, square=True)
-    return Array(_call("eigvalsh", (a,), (), a.shape[:-1], _real(a.dtype), site))
+    return Array(_call("eigvalsh", (a,), (upper,), a.shape[:-1], _real(a.dtype), site))
 
 
 def svdvals(x: Any, /) -> Array:
@@ -158,26 +169,31 @@ def array_rtol(rtol: Any, name: str, site: _bind.Site) -> float | Array:
     return r
 
 
-def pinv(x: Any, /, *, rtol: float | Any | None = None) -> Array:
+def pinv(x: Any, /, rcond: float | Any | None = None, hermitian: bool = False, *,
+         rtol: float | Any | None = None) -> Array:
     """Moore-Penrose pseudo-inverse; singular values below rtol * largest are dropped (default
-    max(M, N) * eps, as the Array API says). A float rtol is one library call; an array rtol
-    (broadcast against the stack, as the standard allows) is NumPy's own steps over `svd`."""
+    max(M, N) * eps, as the Array API says; NumPy's `rcond` is the same cut-off). A float rtol is
+    one library call; an array rtol (broadcast against the stack, as the standard allows) or
+    hermitian=True (singular values from eigh, as NumPy) is NumPy's own steps over `svd`."""
     site = user_site(1)
+    if rcond is not None and rtol is not None:
+        raise _bind.fail(ValueError, "`rtol` and `rcond` can't be both set.", site)
+    rtol = rcond if rcond is not None else rtol
     a = _matrix(x, "pinv", site)
     tol = array_rtol(rtol, "pinv", site) if rtol is not None else _default_rtol(a)
     shape = a.shape[:-2] + (a.shape[-1], a.shape[-2])
-    if isinstance(tol, Array) and math.prod(a.shape):
-        return _pinv_steps(a, tol, site)
+    if (isinstance(tol, Array) or hermitian) and math.prod(a.shape):
+        return _pinv_steps(a, tol, site, bool(hermitian))
     tol = tol if isinstance(tol, float) else 0.0  # an empty matrix: nothing to cut
     return Array(_call("pinv", (a,), (tol,), shape, a.dtype, site))
 
 
-def _pinv_steps(a: Node, rtol: Array, site: _bind.Site) -> Array:
+def _pinv_steps(a: Node, rtol: Array | float, site: _bind.Site, hermitian: bool = False) -> Array:
     """numpy.linalg.pinv's computation: 1/s above the cut-off, 0 below, V diag(1/s) U^H."""
-    u, s, vh = svd(Array(a), full_matrices=False)
+    u, s, vh = svd(Array(a), full_matrices=False, hermitian=hermitian)
     cut = cutoff(s, rtol)
     if _bind.broadcast_shapes([s.shape, cut.shape], site) != s.shape:
-        raise _bind.fail(ValueError, f"pinv: rtol of shape {rtol.shape} does not broadcast to "
+        raise _bind.fail(ValueError, f"pinv: rtol of shape {np.shape(rtol)} does not broadcast to "
                          f"the stack's shape {s.shape[:-1]}", site)  # NumPy: ValueError too
     large = s > cut
     inv_s = where(large, 1 / where(large, s, 1), 0)
@@ -217,11 +233,12 @@ def slogdet(x: Any, /) -> SlogdetResult:
 
 def eigh(x: Any, /, UPLO: str = "L") -> EighResult:
     """Eigenvalues (ascending) and eigenvectors (columns) of symmetric matrices; like NumPy, only
-    the lower triangle is read."""
+    the lower triangle is read (UPLO='L') or the upper (UPLO='U')."""
     site = user_site(1)
+    upper = _reads_upper(UPLO, site)
     a = _matrix(x, "eigh", site, square=True)
     batch, n = a.shape[:-2], a.shape[-1]
-    packed = _call("eigh", (a,), (), batch + (n, n + 1), a.dtype, site)
+    packed = _call("eigh", (a,), (upper,), batch + (n, n + 1), a.dtype, site)
     spec = tuple((0, 1, s) for s in batch)
     vectors = slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site)
     values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),
@@ -245,7 +262,14 @@ def qr(x: Any, /, *, mode: str = "reduced") -> QRResult | Array:
     return r if mode == "r" else QRResult(_part(packed, 0, batch + (m, k), site), r)
 
 
-def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
+def svd(x: Any, /, full_matrices: bool = True, compute_uv: bool = True,
+        hermitian: bool = False) -> SVDResult | Array:
+    """numpy.linalg.svd (the Array API's with NumPy's keywords): compute_uv=False gives the
+    singular values alone; hermitian=True derives them from eigh, as NumPy does."""
+    if hermitian:
+        return _svd_hermitian(x, bool(compute_uv))
+    if not compute_uv:
+        return svdvals(x)
     site = user_site(1)
     a = _matrix(x, "svd", site)
     batch, (m, n) = a.shape[:-2], a.shape[-2:]
@@ -257,6 +281,20 @@ def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
     s = _part(packed, m * p, batch + (k,), site)
     vh = _part(packed, m * p + k, batch + (q, n), site)
     return SVDResult(u, _real_part(s), vh)
+
+
+def _svd_hermitian(x: Any, compute_uv: bool) -> SVDResult | Array:
+    """NumPy's hermitian svd step for step: |eigenvalues| in descending order (argsort reversed),
+    U the eigenvectors in that order, Vh = (U * sign)^H (full_matrices does not apply)."""
+    if not compute_uv:
+        return flip(sort(abs_(eigvalsh(x)), axis=-1), axis=-1)
+    w, u = eigh(x)
+    order = flip(argsort(abs_(w), axis=-1), axis=-1)
+    sgn = take_along_axis(sign(w), order, axis=-1)
+    s = take_along_axis(abs_(w), order, axis=-1)
+    u = take_along_axis(u, expand_dims(order, axis=-2), axis=-1)
+    vh = conj(matrix_transpose(u * expand_dims(sgn, axis=-2)))
+    return SVDResult(u, s, vh)
 
 
 def eig(x: Any, /) -> EigResult:
@@ -306,10 +344,11 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Arr
     m, n = an.shape
     x = Array(_call("lstsq", (an, bn), (tol,), (n,) + bn.shape[1:], dtype, site))
     s = svdvals(Array(an))
-    rank = _rank_of(s, tol)
+    rank = astype(_rank_of(s, tol), dtypes.int32)  # LAPACK's C int, as NumPy's
     if m > n:
         r = Array(bn) - matmul(Array(an), x)
-        residuals = _sum(r * r, axis=0).reshape(bn.shape[1:] if bn.ndim == 2 else (1,))
+        squares = real(r * conj(r)) if r.dtype.kind == "c" else r * r  # NumPy's |r|**2
+        residuals = _sum(squares, axis=0).reshape(bn.shape[1:] if bn.ndim == 2 else (1,))
     else:
         residuals = Array(_bind.leaf(np.empty((0,), _real(dtype)), site))
     return x, residuals, rank, s

@@ -17,9 +17,9 @@ from . import elementwise as ew
 from .array import Array
 from .graph import dtypes
 from .graph.node import user_site
-from ._linalg_calls import _default_rtol, _matrix, _rank_of, array_rtol, inv, svdvals
+from ._linalg_calls import _default_rtol, _matrix, _rank_of, array_rtol, eigvalsh, inv, svdvals
 from ._matmul import matmul
-from .manipulation import concat, moveaxis, reshape_node, slice_node
+from .manipulation import concat, expand_dims, moveaxis, reshape_node, slice_node
 from .reductions import _as_node, max as _max, min as _min, sum as _sum
 from .writes import view_of
 
@@ -177,13 +177,21 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     return out
 
 
-def matrix_rank(x: Any, /, *, rtol: float | Any | None = None) -> Array:
+def matrix_rank(x: Any, /, tol: Any = None, hermitian: bool = False, *,
+                rtol: float | Any | None = None) -> Array:
     """Singular values above rtol * the largest (default max(M, N) * eps), counted in a fused
-    reduction over svdvals. An array rtol broadcasts against the stack of matrices."""
+    reduction over svdvals. An array rtol broadcasts against the stack of matrices. NumPy's
+    `tol` is an absolute threshold; hermitian=True takes |eigenvalues| as the singular values."""
     site = user_site(1)
+    if tol is not None and rtol is not None:
+        raise _bind.fail(ValueError, "`tol` and `rtol` can't be both set.", site)
     a = _matrix(x, "matrix_rank", site)
-    tol = array_rtol(rtol, "matrix_rank", site) if rtol is not None else _default_rtol(a)
-    return _rank_of(svdvals(Array(a)), tol)
+    s = ew.abs(eigvalsh(Array(a))) if hermitian else svdvals(Array(a))
+    if tol is not None:  # NumPy: S > asarray(tol)[..., newaxis]
+        limit = expand_dims(Array(_as_node(tol, site)), axis=-1)
+        return _sum(s > limit, axis=-1)
+    rel = array_rtol(rtol, "matrix_rank", site) if rtol is not None else _default_rtol(a)
+    return _rank_of(s, rel)
 
 
 def matrix_power(x: Any, n: int, /) -> Array:

@@ -18,7 +18,8 @@ import lazyarray  # what `__array_namespace__` returns (still initializing when 
 from . import (_bind, array_api, complex_functions, creation, dask, elementwise, indexing, linalg,
                manipulation, masking, reductions, searching, shaping)
 from . import elementwise as ew  # the operator tables' short name
-from .numpy_shapes import dot as _numpy_dot
+from .numpy_shapes import dot as _numpy_dot, trace as _numpy_trace
+from . import numpy_index_tricks, numpy_selection, numpy_sets
 from . import eager
 from . import writes as _writes
 from .array import Array
@@ -32,6 +33,7 @@ from .graph.dtypes import bool_, float32, float64
 from .graph.node import _BUDGET, user_site
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
 from .writes import rebind
+from ._layout import check_order
 
 
 # --- methods the core Array type leaves to the API -------------------------------------------------
@@ -150,8 +152,7 @@ def _transpose(self: Array, *axes: Any) -> Array:
 def _argsort(self: Array, axis: int | None = -1, kind: Any = None, order: Any = None, *,
              stable: Any = None) -> Array:
     """ndarray.argsort: always stable (any `kind` gives a valid answer); axis=None flattens."""
-    if order is not None:
-        raise ValueError("order is only for structured arrays")
+    searching.check_sort_kind(kind, order, stable, user_site(1))
     return searching.argsort(self, axis=axis)
 
 
@@ -159,12 +160,82 @@ def _sort(self: Array, axis: int = -1, kind: Any = None, order: Any = None, *,
           stable: Any = None) -> None:
     """ndarray.sort: sorts in place, as NumPy (the handle, and through a view its base); returns
     None. Always stable."""
-    if order is not None:
-        raise ValueError("order is only for structured arrays")
+    site = user_site(1)
+    searching.check_sort_kind(kind, order, stable, site)
     if axis is None:  # NumPy's ndarray.sort takes no None
         raise TypeError("'NoneType' object cannot be interpreted as an integer")
-    site = user_site(1)
     rebind(self, searching.sort(self, axis=axis)._node, site)
+
+
+def _set_real(self: Array, value: Any) -> None:
+    """`x.real = v` (and so `z.real += 1`): writes the real part, as NumPy's setter."""
+    complex_functions.real(self)[...] = value
+
+
+def _set_imag(self: Array, value: Any) -> None:
+    """`z.imag = v` (and `z.imag *= -1`): writes the imaginary part; NumPy's TypeError for a
+    real array."""
+    if self.dtype.kind != "c":
+        raise TypeError("array does not have imaginary part to set")
+    complex_functions.imag(self)[...] = value
+
+
+def _copy(self: Array, order: str = "C") -> Array:
+    """ndarray.copy: a new handle on the same value (`x[i] = v` on it rebinds only it); `order`
+    is checked and changes nothing (an Array has no memory layout)."""
+    if order != "C":
+        check_order(order, user_site(1))
+    return Array(self._node)
+
+
+def _view(self: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002
+    """ndarray.view(): a new handle on the same memory (writes through it reach self, and
+    self's reach it). A view as another dtype reinterprets bytes, which a lazy value has not."""
+    if type is not None or (dtype is not None and np.dtype(dtype) != self.dtype):
+        raise NotImplementedError("view(dtype): reinterpreting an Array's bytes is not supported; "
+                                  "use astype (a value conversion) or np.asarray(x).view(dtype)")
+    return _writes.view_of(self, Array(self._node), lambda n: n)
+
+
+def _partition(self: Array, kth: Any, axis: int = -1, kind: str = "introselect",
+               order: Any = None) -> None:
+    """ndarray.partition: in place, as NumPy (a sort: NumPy's partition order is unspecified
+    beyond the kth element, and sorted is one such order)."""
+    rebind(self, numpy_sets.partition(self, kth, axis, kind, order)._node, user_site(1))
+
+
+def _put(self: Array, indices: Any, values: Any, mode: str = "raise") -> None:
+    """ndarray.put: np.put on self (in place)."""
+    numpy_index_tricks.put(self, indices, values, mode)
+
+
+def _compress(self: Array, condition: Any, axis: Any = None, out: Any = None) -> Array:
+    return numpy_selection.compress(condition, self, axis, out)
+
+
+def _choose(self: Array, choices: Any, out: Any = None, mode: str = "raise") -> Array:
+    return numpy_selection.choose(self, choices, out, mode)
+
+
+def _searchsorted(self: Array, v: Any, side: str = "left", sorter: Any = None) -> Array:
+    return searching.searchsorted(self, v, side, sorter)
+
+
+def _argpartition(self: Array, kth: Any, axis: int = -1, kind: str = "introselect",
+                  order: Any = None) -> Array:
+    return numpy_sets.argpartition(self, kth, axis, kind, order)
+
+
+def _tobytes(self: Array, order: str = "C") -> bytes:
+    return np.asarray(self).tobytes(order)
+
+
+def _round(self: Array, ndigits: Any = None) -> Any:
+    """round(x): a 0-d Array stands for NumPy's scalar, whose round() is a Python int (Python's
+    protocol: `round(x.sum())` is 12, not 12.0); with ndigits, or for a larger array, la.round."""
+    if ndigits is None and not self.shape:
+        return round(self.item())
+    return ew.round(self, ndigits or 0)
 
 
 def _fill(self: Array, value: Any) -> None:
@@ -181,7 +252,10 @@ def _diagonal(self: Array, offset: int = 0, axis1: int = 0, axis2: int = 1) -> A
     return linalg.diagonal(_axes_last(self, axis1, axis2), offset=offset)
 
 
-def _trace(self: Array, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Array:
+def _trace(self: Array, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+           out: Any = None) -> Array:
+    if out is not None:
+        return _numpy_trace(self, offset, axis1, axis2, dtype, out)
     return linalg.trace(_axes_last(self, axis1, axis2), offset=offset, dtype=dtype)
 
 
@@ -201,7 +275,7 @@ _FORWARDED = {
 for _name, _fn in _FORWARDED.items():
     setattr(Array, _name, _method(_fn))
 Array.reshape = _reshape  # type: ignore[attr-defined]
-Array.copy = Array.__copy__  # type: ignore[attr-defined]  (a new handle on the same value)
+Array.copy = _copy  # type: ignore[attr-defined]
 # ndarray.dot is np.dot: matmul up to 2-D, a product of a 0-d operand, and tensordot over a's
 # last and b's second-to-last axes beyond (matmul broadcasts those: (1, 1, 1) . (1, 1, 1) was
 # (1, 1, 1), NumPy's (1, 1, 1, 1); fuzz39's sweep, seed 115123)
@@ -212,13 +286,17 @@ Array.transpose = _transpose  # type: ignore[attr-defined]
 Array.argsort = _argsort  # type: ignore[attr-defined]
 Array.sort = _sort  # type: ignore[attr-defined]
 Array.fill = _fill  # type: ignore[attr-defined]
+for _name, _fn in (("view", _view), ("partition", _partition), ("put", _put),
+                   ("compress", _compress), ("choose", _choose), ("searchsorted", _searchsorted),
+                   ("argpartition", _argpartition), ("tobytes", _tobytes)):
+    setattr(Array, _name, _fn)
 Array.nonzero = _method(searching.nonzero)  # type: ignore[attr-defined]
 Array.diagonal = _diagonal  # type: ignore[attr-defined]
 Array.trace = _trace  # type: ignore[attr-defined]
 Array.repeat = _repeat  # type: ignore[attr-defined]
 # ndarray's complex accessors: .real/.imag are properties, .conj()/.conjugate() methods
-Array.real = property(complex_functions.real)  # type: ignore[attr-defined]
-Array.imag = property(complex_functions.imag)  # type: ignore[attr-defined]
+Array.real = property(complex_functions.real, _set_real)  # type: ignore[attr-defined]
+Array.imag = property(complex_functions.imag, _set_imag)  # type: ignore[attr-defined]
 Array.conj = Array.conjugate = _method(complex_functions.conj)  # type: ignore[attr-defined]
 
 
@@ -256,7 +334,7 @@ def _operators() -> None:
     Array.__ne__ = _with_none(Array.__ne__, True)  # type: ignore[method-assign]
     Array.__divmod__ = _forward(_divmod)  # type: ignore[attr-defined]
     Array.__rdivmod__ = _reflected(_divmod)  # type: ignore[attr-defined]
-    Array.__round__ = lambda self, ndigits=None: ew.round(self, ndigits or 0)  # type: ignore
+    Array.__round__ = _round  # type: ignore[attr-defined]
     # The commonest operators bind their primitive directly: one Python frame less per op.
     direct = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide"}
     for name, op_name in direct.items():

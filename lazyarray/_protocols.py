@@ -38,11 +38,7 @@ _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
            "logical_and": "all", "logical_or": "any"}
 _ACCUMULATE = {"add": "cumulative_sum", "multiply": "cumulative_prod"}
 # NumPy keyword names that lazyarray spells the Array API way.
-_KEYWORDS = {"a_min": "min", "a_max": "max", "newshape": "shape", "reps": "repetitions",
-             "ddof": "correction"}
-# NumPy's sort algorithms: lazyarray's sorts are stable, a valid answer for each of them (NumPy
-# raises ValueError for any other name; such a call falls back to NumPy, which raises it).
-_SORT_KINDS = {"quicksort", "mergesort", "heapsort", "stable"}
+_KEYWORDS = {"a_min": "min", "a_max": "max", "newshape": "shape", "ddof": "correction"}
 # NumPy functions whose result is a tuple where the Array API's (and so lazyarray's) is a list.
 _TUPLE_RESULTS = frozenset({"meshgrid", "broadcast_arrays"})
 _KNOWN = (Array, np.ndarray, np.generic)  # the types NEP 18 calls may carry
@@ -149,6 +145,8 @@ def _function_target(func: Callable[..., Any]) -> Callable[..., Any] | None:
         target = _FUNCTIONS.get(name) or getattr(la, name, None)
     elif module in ("numpy.linalg", "numpy.fft"):
         target = getattr(getattr(la, module[6:], None), name, None)
+    elif module == "numpy.lib.stride_tricks":  # (`from numpy.lib.stride_tricks import ...`)
+        target = getattr(la.lib.stride_tricks, name, None)
     else:  # numpy.random, numpy.ma, numpy.testing, ...: no counterpart
         return None
     return target if callable(target) and not isinstance(target, type) else None
@@ -181,11 +179,6 @@ def _translate(func: Callable[..., Any], target: Callable[..., Any], args: tuple
         if param.default is not param.empty and value is param.default:
             continue
         target_name = _KEYWORDS.get(name, name)
-        if name == "kind" and "stable" in la_names and "kind" not in la_names:
-            if not isinstance(value, str) or value not in _SORT_KINDS:
-                return None
-            call_kwargs["stable"] = True
-            continue
         if target_name not in la_names:
             index = np_params.index(param)
             if (index >= len(la_params) or la_params[index].name in np_sig.parameters

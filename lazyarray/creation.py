@@ -14,12 +14,21 @@ from .donation import own
 from .array import Array
 from .graph import Node, dtypes, semantics
 from .graph.node import user_site
+from ._layout import check_order
 
 
-def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None) -> Array:
+def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
+          order: str = "K", subok: bool = False, ndmin: int = 0) -> Array:
     """numpy.array / jnp.array: a new Array holding a copy of `obj`; `device="cuda:0"` (or GPU
-    input data) puts it on a GPU."""
+    input data) puts it on a GPU. `ndmin` prepends length-1 axes, as NumPy's; `order` is
+    checked and changes nothing (an Array has no memory layout)."""
     site = user_site(1)
+    if order != "K":
+        check_order(order, site)
+    if ndmin:
+        out = array(obj, dtype, copy, device)
+        missing = operator.index(ndmin) - out.ndim
+        return out.reshape((1,) * missing + out.shape) if missing > 0 else out
     if type(obj) is np.ndarray and device is None:  # a loop's fresh batch: the common case
         if dtype is None and obj.dtype in _bind.SUPPORTED:  # host_array's answer, ~0.6 us sooner
             data = obj.copy()  # (a C-contiguous copy: lazyarray's own, a plan may write over
@@ -43,12 +52,16 @@ def _traced(obj: Any) -> bool:
     return getattr(obj, "_lazyarray_weak_type", None) is not None
 
 
-def asarray(obj: Any, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Array:
+def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
+            copy: bool | None = None) -> Array:
     """Array API `asarray` (numpy.asarray), but `copy=None` copies host data too, so later writes
     to `obj` (even through a writable base of a read-only view) never reach a pending expression.
     `copy=False` shares the memory of a C-contiguous array of a supported dtype (host or GPU) or raises ValueError — a hazard the caller
-    accepts: writing to `obj` afterwards changes this Array and everything built from it."""
+    accepts: writing to `obj` afterwards changes this Array and everything built from it.
+    NumPy's `order` is checked and changes nothing (an Array has no memory layout)."""
     site = user_site(1)
+    if order is not None:
+        check_order(order, site)
     if isinstance(obj, Array):
         return _from_array(obj, dtype, device, copy, site)
     if _traced(obj) and device is None and copy is not False:
@@ -126,9 +139,13 @@ def _dim(s: Any, site: Any) -> int:
                          "integer", site) from None
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
-    """numpy.full / Array API `full`: a broadcast scalar (no memory until needed)."""
+def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
+         device: Any = None) -> Array:
+    """numpy.full / Array API `full`: a broadcast scalar (no memory until needed); `order`
+    'C' or 'F' changes nothing (an Array has no memory layout)."""
     site = user_site(1)
+    if order != "C":
+        check_order(order, site, "CF")
     if device is not None:
         return _place(full(shape, fill_value, dtype), device)
     if isinstance(fill_value, Array):
@@ -158,51 +175,61 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) 
     return Array(_bind.broadcast_to(node, _shape(shape, dt, site), site))
 
 
-def zeros(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
     """numpy.zeros / Array API `zeros`."""
-    return full(shape, 0, dtype if dtype is not None else dtypes.float64, device=device)
+    return full(shape, 0, dtype if dtype is not None else dtypes.float64, order, device=device)
 
 
-def ones(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
     """numpy.ones / Array API `ones`."""
-    return full(shape, 1, dtype if dtype is not None else dtypes.float64, device=device)
+    return full(shape, 1, dtype if dtype is not None else dtypes.float64, order, device=device)
 
 
-def empty(shape: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
     """numpy.empty / Array API `empty`, but zeros: an uninitialized buffer would make results
     depend on garbage."""
-    return zeros(shape, dtype, device=device)
+    return zeros(shape, dtype, order, device=device)
 
 
-def _like(x: Any, dtype: Any) -> tuple[tuple[int, ...], Any]:
+def _like(x: Any, dtype: Any, order: Any = "K", shape: Any = None) -> tuple[Any, Any]:
+    """The shape and dtype of a *_like result: x's unless `shape=`/`dtype=` say otherwise
+    (NumPy's keywords; `order` checked, changing nothing)."""
+    if order != "K":
+        check_order(order, user_site(1))
     if isinstance(x, Array):
-        return x.shape, dtype if dtype is not None else x.dtype
-    host = np.asarray(x)
-    return host.shape, dtype if dtype is not None else host.dtype
+        have_shape, have_dtype = x.shape, x.dtype
+    else:
+        host = np.asarray(x)
+        have_shape, have_dtype = host.shape, host.dtype
+    return (have_shape if shape is None else shape), (dtype if dtype is not None else have_dtype)
 
 
 def _like_device(x: Any, device: Any) -> Any:
     return device if device is not None else (x.device if isinstance(x, Array) else None)
 
 
-def zeros_like(x: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def zeros_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+               shape: Any = None, *, device: Any = None) -> Array:
     """numpy.zeros_like / Array API `zeros_like` (on x's device unless `device=` says otherwise)."""
-    return zeros(*_like(x, dtype), device=_like_device(x, device))
+    return zeros(*_like(x, dtype, order, shape), device=_like_device(x, device))
 
 
-def ones_like(x: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def ones_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+              shape: Any = None, *, device: Any = None) -> Array:
     """numpy.ones_like / Array API `ones_like`."""
-    return ones(*_like(x, dtype), device=_like_device(x, device))
+    return ones(*_like(x, dtype, order, shape), device=_like_device(x, device))
 
 
-def empty_like(x: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def empty_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+               shape: Any = None, *, device: Any = None) -> Array:
     """numpy.empty_like / Array API `empty_like`, but zeros (see `empty`)."""
-    return zeros(*_like(x, dtype), device=_like_device(x, device))
+    return zeros(*_like(x, dtype, order, shape), device=_like_device(x, device))
 
 
-def full_like(x: Any, fill_value: Any, dtype: Any = None, *, device: Any = None) -> Array:
+def full_like(x: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+              shape: Any = None, *, device: Any = None) -> Array:
     """numpy.full_like / Array API `full_like`."""
-    shape, dt = _like(x, dtype)
+    shape, dt = _like(x, dtype, order, shape)
     return full(shape, fill_value, dt, device=_like_device(x, device))
 
 
@@ -215,14 +242,21 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, *,
 
 
 def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
-             dtype: Any = None, *, device: Any = None) -> Array:
-    """numpy.linspace / Array API `linspace` (computed on the host)."""
+             retstep: bool = False, dtype: Any = None, axis: int = 0, *,
+             device: Any = None) -> Array | tuple[Array, Array]:
+    """numpy.linspace / Array API `linspace` (computed on the host); retstep=True also gives
+    NumPy's step (a 0-d float64 Array, an array for array endpoints), `axis` places the samples
+    for array endpoints."""
     site = user_site(1)
     _bind.refuse_traced(start, stop, num)  # computed now: a traced value would stay baked in
     start, stop, num = host_values(start, stop, num)
-    values = np.linspace(start, stop, num, endpoint=endpoint,
-                         dtype=dtypes.to_dtype(dtype) if dtype else None)
-    return _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)), device)
+    values, step = np.linspace(start, stop, num, endpoint=endpoint, retstep=True, axis=axis,
+                               dtype=dtypes.to_dtype(dtype) if dtype else None)
+    samples = _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)),
+                     device)
+    if not retstep:
+        return samples
+    return samples, _place(Array(_bind.leaf(np.asarray(step), site)), device)
 
 
 def host_values(*values: Any) -> tuple[Any, ...]:
@@ -231,9 +265,11 @@ def host_values(*values: Any) -> tuple[Any, ...]:
     return tuple(np.asarray(v) if isinstance(v, Array) else v for v in values)
 
 
-def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None, *,
-        device: Any = None) -> Array:
-    """numpy.eye / Array API `eye` (computed on the host)."""
+def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None,
+        order: str = "C", *, device: Any = None) -> Array:
+    """numpy.eye / Array API `eye` (computed on the host; `order` changes nothing)."""
     site = user_site(1)
+    if order != "C":
+        check_order(order, site, "CF")
     values = np.eye(n_rows, n_cols, k, dtype=dtypes.to_dtype(dtype) if dtype else np.float64)
     return _place(Array(_bind.leaf(values, site)), device)

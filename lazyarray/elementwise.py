@@ -18,6 +18,7 @@ from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .outputs import into
+from ._layout import check_casting, check_order
 from ._host_results import nonzero
 from .complex_functions import from_parts, imag, real
 
@@ -249,8 +250,8 @@ def _wrap_weak_int(op: Any, dtype: np.dtype, site: Any) -> Any:
     return op
 
 
-def clip(x: Any, min: Any = None, max: Any = None, *, a_min: Any = None,  # noqa: A002
-         a_max: Any = None, out: Any = None) -> Array:
+def clip(x: Any, min: Any = None, max: Any = None, out: Any = None, *,  # noqa: A002
+         a_min: Any = None, a_max: Any = None) -> Array:
     """numpy.clip / Array API `clip`: clamp to [min, max] (NumPy's `a_min`/`a_max` too); NaN propagates (as NumPy's clip). As NumPy 2, a Python int bound beyond
     the integer dtype on its own side (`clip(int8, 0, 1000)`) binds nothing and is dropped."""
     if (a_min is not None and min is not None) or (a_max is not None and max is not None):
@@ -292,14 +293,20 @@ def _promotion_type(v: Any) -> Any:
     return dtype if dtype is not None else np.asarray(v).dtype
 
 
-def astype(x: Any, dtype: Any, copy: bool = True, device: Any = None) -> Array:
+def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
+           copy: bool = True, *, device: Any = None) -> Array:
     """Array API `astype` (ndarray.astype): cast to `dtype`. Float→int truncates toward zero, NaN
-    becomes 0 and out-of-range values saturate (NumPy leaves these to the platform; see graph/semantics.py)."""
+    becomes 0 and out-of-range values saturate (NumPy leaves these to the platform; see graph/semantics.py).
+    NumPy's `casting` rule is checked (TypeError, as NumPy's); `order` changes nothing."""
     site = user_site(1)
     target = dtypes.to_dtype(dtype)
     node = _bind.operand(x, site)
     if not isinstance(node, _bind.Node):
         node = _bind.scalar_leaf(node[1], dtypes.result_type(node[0]), site)
+    if order != "K":
+        check_order(order, site)
+    if casting != "unsafe":
+        check_casting(node.dtype, target, casting, site)
     if node.dtype == target:  # a copy is a new handle on the node (creation._from_array): later
         # writes into x, or into the root x views, leave it (NumPy's astype copies unless
         # copy=False; `x.astype(x.dtype)` gave x itself: fuzz40's seed 160374)
@@ -312,8 +319,12 @@ def astype(x: Any, dtype: Any, copy: bool = True, device: Any = None) -> Array:
     return out if device is None or device == out.device else out.to_device(device)
 
 
-def round(x: Any, decimals: int = 0) -> Array:  # noqa: A001
-    """numpy.round / Array API `round`: half to even; `decimals` scales by 10**decimals first."""
+def round(x: Any, decimals: int = 0, out: Any = None) -> Array:  # noqa: A001
+    """numpy.round / Array API `round`: half to even; `decimals` scales by 10**decimals first.
+    NumPy's `out=` is written (its casting rule checked) and returned."""
+    if out is not None:
+        return into(out, round(x, decimals), np.round, (x,), {"decimals": decimals},
+                    user_site(1))
     x = x if isinstance(x, Array) else asarray_operand(x)
     decimals = operator.index(decimals)
     if not -(1 << 31) <= decimals < 1 << 31:  # NumPy takes a C int

@@ -513,10 +513,23 @@ def _take_node(node: Node, indices: Node, axis: int, site: _bind.Site) -> Node:
     return _bind.primitive(_TAKE, (node, indices), (axis,), shape, node.dtype, site)
 
 
-def take(x: Any, indices: Any, axis: int | None = None) -> Array:
-    """numpy.take / Array API `take`: gather along `axis` (flattened when None). Out-of-bounds indices raise IndexError when the
-    result is evaluated, naming this line."""
+def take(x: Any, indices: Any, axis: int | None = None, out: Any = None, *,
+         mode: str = "raise") -> Array:
+    """numpy.take / Array API `take`: gather along `axis` (flattened when None). Out-of-bounds
+    indices raise IndexError when the result is evaluated, naming this line; NumPy's
+    mode='wrap' takes them modulo the length, 'clip' clips them (negative ones to 0). `out`
+    receives the result (cast as NumPy's take casts: unsafely) and is returned."""
     site = user_site(1)
+    if out is not None:
+        result = take(x, indices, axis, mode=mode)
+        if tuple(out.shape) != result.shape:
+            raise _bind.fail(ValueError, "output array does not match result of ndarray.take",
+                             site)
+        out[...] = result if isinstance(out, Array) else np.asarray(result)
+        return out
+    if mode not in ("raise", "wrap", "clip"):
+        raise _bind.fail(ValueError, "clipmode must be one of 'clip', 'raise', or 'wrap' "
+                         f"(got {mode!r})", site)
     node = _as_node(x, site)
     _axis_args.refuse_bool_axis(axis, site)
     if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x is 1 element
@@ -529,7 +542,20 @@ def take(x: Any, indices: Any, axis: int | None = None) -> Array:
     if index.dtype.kind not in "iub":  # np.take casts 'same_kind': bools count, floats do not
         raise _bind.fail(TypeError, f"Cannot cast array data from dtype('{index.dtype}') to "
                          "dtype('int64') according to the rule 'same_kind'", site)
-    return Array(_take_node(node, _bind.cast(index, dtypes.int64, site), ax, site))
+    index = _bind.cast(index, dtypes.int64, site)
+    if mode != "raise":
+        index = _bounded(index, node.shape[ax], mode, site)
+    return Array(_take_node(node, index, ax, site))
+
+
+def _bounded(index: Node, n: int, mode: str, site: _bind.Site) -> Node:
+    """np.take's mode='wrap' (index mod n) or 'clip' (into [0, n - 1]) of int64 indices."""
+    if n == 0:
+        if index.size:
+            raise _bind.fail(IndexError, "cannot do a non-empty take from an empty axes.", site)
+        return index
+    bounded = ew.remainder(Array(index), n) if mode == "wrap" else ew.clip(Array(index), 0, n - 1)
+    return bounded._node
 
 
 def _exact_in(dtype: np.dtype, promoted: np.dtype) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import numpy as np
+
 from . import _axis_args, _bind
 from ._reshape import _shape_arg, reshape_node  # noqa: F401  (reshape_node: also the API modules')
 from .array import Array
@@ -12,15 +14,32 @@ from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from ._bind import as_node as _as_node
 from .writes import ravels_in_place, reshapes_in_place, view_of
+from ._layout import check_casting, check_order
 
 _FLIP_VIEW = getattr(_bind.FAST, "flip_view", None)  # lazyarray/_trace.c: x[::-1, ...], a view
 
 _RESHAPE, _PERMUTE, _SLICE, _CONCAT = (get_op(n) for n in ("reshape", "permute", "slice", "concat"))
 
 
-def reshape(x: Any, shape: Any, copy: bool | None = None) -> Array:
-    """numpy.reshape / Array API `reshape`: a view; `copy` is accepted and ignored (immutable)."""
+def memory_order(order: Any, site: Any, reshaping: bool = False) -> str:
+    """NumPy's `order` argument of reshape/ravel/flatten: 'C' or 'F' (None is 'C'). 'A' and 'K'
+    follow a NumPy array's memory layout, which an Array has not: refused, not guessed."""
+    key = check_order(order, site)
+    if key == "K" and reshaping:
+        raise _bind.fail(ValueError, "order 'K' is not permitted for reshaping", site)
+    if key in ("A", "K"):
+        raise _bind.fail(NotImplementedError, f"order={order!r} follows NumPy's memory layout, "
+                         "which an Array has not: use 'C' or 'F'", site)
+    return key
+
+
+def reshape(x: Any, shape: Any, order: str = "C", *, copy: bool | None = None) -> Array:
+    """numpy.reshape / Array API `reshape`: a view; `copy` is accepted and ignored (immutable).
+    order='F' reshapes the reversed axes (NumPy's definition), a view where NumPy's is one."""
     site = user_site(1)
+    if order != "C" and memory_order(order, site, reshaping=True) == "F":
+        dims = (shape,) if isinstance(shape, int) else tuple(shape)
+        return transpose(reshape(transpose(x), dims[::-1]))
     out = Array(reshape_node(x._node if type(x) is Array else _as_node(x, site), shape, site))
     if type(x) is Array and reshapes_in_place(x, out.shape):  # NumPy's view, else its copy
         return view_of(x, out, lambda n: reshape_node(n, out.shape, site))
@@ -143,9 +162,12 @@ def squeeze(x: Any, axis: Any = None) -> Array:
     return view_of(x, Array(reshape_node(node, shape, site)), lambda n: reshape_node(n, shape, site))
 
 
-def ravel(x: Any) -> Array:
-    """numpy.ravel: the flattened array (a view where NumPy's is one, else a copy)."""
+def ravel(x: Any, order: str = "C") -> Array:
+    """numpy.ravel: the flattened array (a view where NumPy's is one, else a copy); order='F'
+    column by column."""
     site = user_site(1)
+    if order != "C" and memory_order(order, site) == "F":
+        return reshape(x, (-1,), order="F")
     node = _as_node(x, site)
     out = Array(reshape_node(node, (node.size,), site))
     if type(x) is Array and ravels_in_place(x):
@@ -153,9 +175,12 @@ def ravel(x: Any) -> Array:
     return out
 
 
-def flatten(x: Any) -> Array:
-    """ndarray.flatten: the flattened array, always a copy (writes to it reach nothing else)."""
+def flatten(x: Any, order: str = "C") -> Array:
+    """ndarray.flatten: the flattened array, always a copy (writes to it reach nothing else);
+    order='F' column by column."""
     site = user_site(1)
+    if order != "C" and memory_order(order, site) == "F":
+        return Array(reshape(x, (-1,), order="F")._node)
     node = _as_node(x, site)
     return Array(reshape_node(node, (node.size,), site))
 
@@ -238,9 +263,13 @@ def _plain_concat(arrays: Sequence[Any], axis: Any, site: _bind.Site) -> Node | 
     return _bind.primitive(_CONCAT, tuple(nodes), (ax,), before + (total,) + after, dtype, site)
 
 
-def concat(arrays: Sequence[Any], axis: int | None = 0) -> Array:
-    """Array API `concat` (numpy.concatenate): a library call; inputs promote together."""
+def concat(arrays: Sequence[Any], axis: int | None = 0, out: Any = None, *, dtype: Any = None,
+           casting: str = "same_kind") -> Array:
+    """Array API `concat` (numpy.concatenate): a library call; inputs promote together. NumPy's
+    `dtype`/`out` take the inputs to that dtype (out's) under `casting`."""
     site = user_site(1)
+    if dtype is not None or out is not None or casting != "same_kind":
+        return _concat_cast(arrays, axis, out, dtype, casting, site)
     plain = _plain_concat(arrays, axis, site)
     if plain is not None:
         return Array(plain)
@@ -275,6 +304,28 @@ def concat(arrays: Sequence[Any], axis: int | None = 0) -> Array:
 concatenate = concat
 
 
+def _concat_cast(arrays: Sequence[Any], axis: Any, out: Any, dtype: Any, casting: str,
+                 site: _bind.Site) -> Any:
+    """numpy.concatenate with `dtype=` or `out=`: each input cast to that dtype (out's) under the
+    `casting` rule (NumPy's TypeError), then out[...] = the result."""
+    if out is not None and dtype is not None:
+        raise _bind.fail(TypeError, "concatenate() only takes `out` or `dtype` as an argument, but "
+                         "both were provided.", site)
+    nodes = [_as_node(a, site) for a in arrays]
+    target = (dtypes.to_dtype(dtype) if dtype is not None else out.dtype if out is not None
+              else dtypes.result_type(*(n.dtype for n in nodes)) if nodes else None)
+    for n in nodes:
+        check_casting(n.dtype, target, casting, site)
+    result = concat([Array(_bind.cast(n, target, site)) for n in nodes], axis)
+    if out is None:
+        return result
+    if tuple(out.shape) != result.shape:
+        raise _bind.fail(ValueError, f"Output array has wrong shape: {tuple(out.shape)}, the "
+                         f"result's is {result.shape}", site)
+    out[...] = result if isinstance(out, Array) else np.asarray(result)
+    return out
+
+
 def _axis(axis: Any, ndim: int, site: _bind.Site) -> int:
     """_bind.normalize_axis, without NumPy's normalize_axis_tuple (~2 us) for a Python int in
     range."""
@@ -283,8 +334,9 @@ def _axis(axis: Any, ndim: int, site: _bind.Site) -> int:
     return _bind.normalize_axis(axis, ndim, site)
 
 
-def stack(arrays: Sequence[Any], axis: int = 0) -> Array:
-    """numpy.stack / Array API `stack`: reshapes then one concat."""
+def stack(arrays: Sequence[Any], axis: int = 0, out: Any = None, *, dtype: Any = None,
+          casting: str = "same_kind") -> Array:
+    """numpy.stack / Array API `stack`: reshapes then one concat (NumPy's out/dtype/casting)."""
     site = user_site(1)
     nodes = [_as_node(a, site) for a in arrays]
     if not nodes:
@@ -294,7 +346,8 @@ def stack(arrays: Sequence[Any], axis: int = 0) -> Array:
     ax = _axis(axis, nodes[0].ndim + 1, site)
     shape = list(nodes[0].shape)
     shape.insert(ax, 1)
-    return concat([Array(reshape_node(n, shape, site)) for n in nodes], axis=ax)
+    return concat([Array(reshape_node(n, shape, site)) for n in nodes], ax, out, dtype=dtype,
+                  casting=casting)
 
 
 def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:

@@ -22,6 +22,8 @@ from .array import Array
 from .creation import asarray
 from .evaluation import eval as evaluate
 from .numpy_math import ldexp
+from .outputs import into
+from .graph.node import user_site
 
 
 def _float_loop(ufunc: np.ufunc, x: Array) -> np.dtype:
@@ -79,12 +81,20 @@ def _nanarg(a: Any, axis: Any, keepdims: bool, worst: float, pick: Any) -> Array
 
 def nanargmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Array:
     """numpy.nanargmax: argmax with NaNs ignored; ValueError for an all-NaN slice (evaluates)."""
-    return _nanarg(a, axis, keepdims, -np.inf, red.argmax)
+    result = _nanarg(a, axis, keepdims, -np.inf, red.argmax)
+    if out is None:
+        return result
+    return into(out, result, np.nanargmax, (a,), {"axis": axis, "keepdims": keepdims},
+                user_site(1))
 
 
 def nanargmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Array:
     """numpy.nanargmin: argmin with NaNs ignored; ValueError for an all-NaN slice (evaluates)."""
-    return _nanarg(a, axis, keepdims, np.inf, red.argmin)
+    result = _nanarg(a, axis, keepdims, np.inf, red.argmin)
+    if out is None:
+        return result
+    return into(out, result, np.nanargmin, (a,), {"axis": axis, "keepdims": keepdims},
+                user_site(1))
 
 
 def _bit_weights(bitorder: str, dtype: Any) -> np.ndarray:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -86,6 +87,10 @@ def _bin_edges(a: Array, bins: Any, range: Any, weights: Any) -> tuple[np.ndarra
 
 def _flat(a: Any, weights: Any) -> tuple[Array, Array | None]:
     x = mp.ravel(asarray(a))
+    if x.dtype.kind == "b":  # NumPy's _ravel_and_check_weights: bools bin as uint8, and it warns
+        warnings.warn("Converting input from bool to <class 'numpy.uint8'> for compatibility.",
+                      RuntimeWarning, stacklevel=3)
+        x = ew.astype(x, np.uint8)
     if x.dtype.kind == "c":
         raise TypeError("histogram of complex values is not supported (NumPy compares them "
                         "lexicographically); pass the real part")

@@ -17,6 +17,8 @@ from .creation import full_like
 from .manipulation import broadcast_to, moveaxis, reshape
 from .graph.node import user_site
 from .searching import sort
+from .outputs import into
+from .graph.node import user_site
 
 
 def _array(x: Any) -> Array:
@@ -32,76 +34,102 @@ def _nan_filled(x: Any, fill: float) -> tuple[Array, Array | None]:
     return ew.where(nan, fill, v), nan
 
 
-def nansum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+_NO_VALUE = np._NoValue  # NumPy's "not given" (initial=)
+
+
+def _written(out: Any, result: Array, numpy_fn: Any, x: Any, **kwargs: Any) -> Array:
+    """`result`, or `out` with it written in (NumPy's `out=` rules, lazyarray/outputs.py)."""
+    if out is None:
+        return result
+    return into(out, result, numpy_fn, (x,), kwargs, user_site(1))
+
+
+def nansum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+           initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.nansum: NaNs count as zero."""
     v, _ = _nan_filled(x, 0.0)
-    return red.sum(v, axis=axis, dtype=dtype, keepdims=keepdims)
+    return red.sum(v, axis, dtype, out, keepdims, initial, where)
 
 
-def nanprod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+def nanprod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+            initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.nanprod: NaNs count as one."""
     v, _ = _nan_filled(x, 1.0)
-    return red.prod(v, axis=axis, dtype=dtype, keepdims=keepdims)
+    return red.prod(v, axis, dtype, out, keepdims, initial, where)
 
 
-def _nan_extreme(reduce: Any, fill: float, x: Any, axis: Any, keepdims: bool) -> Array:
+def _nan_extreme(reduce: Any, fill: float, x: Any, axis: Any, keepdims: bool, initial: Any,
+                 where: Any) -> Array:
+    """NumPy's fmax/fmin reduction: NaNs take no part; an all-NaN slice gives NaN, or `initial`
+    where given (it takes part as in max/min)."""
     v, nan = _nan_filled(x, fill)
-    out = reduce(v, axis=axis, keepdims=keepdims)
-    if nan is None:
+    out = reduce(v, axis=axis, keepdims=keepdims, initial=initial, where=where)
+    if nan is None or initial is not _NO_VALUE:
         return out
-    all_nan = red.all(nan, axis=axis, keepdims=keepdims)  # NumPy: NaN (and a RuntimeWarning)
+    all_nan = red.all(nan, axis=axis, keepdims=keepdims, where=where)  # NumPy: NaN (and a warning)
     return ew.where(all_nan, np.nan, out)
 
 
-def nanmax(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
+def nanmax(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
+           initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.nanmax: the maximum ignoring NaNs; NaN for an all-NaN slice."""
-    return _nan_extreme(red.max, -np.inf, x, axis, keepdims)
+    result = _nan_extreme(red.max, -np.inf, x, axis, keepdims, initial, where)
+    return _written(out, result, np.nanmax, x, axis=axis, keepdims=keepdims)
 
 
-def nanmin(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
+def nanmin(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
+           initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.nanmin: the minimum ignoring NaNs; NaN for an all-NaN slice."""
-    return _nan_extreme(red.min, np.inf, x, axis, keepdims)
+    result = _nan_extreme(red.min, np.inf, x, axis, keepdims, initial, where)
+    return _written(out, result, np.nanmin, x, axis=axis, keepdims=keepdims)
 
 
-def _nan_count(x: Array, axis: Any, keepdims: bool) -> Array:
-    return red.sum(~ew.isnan(x), axis=axis, keepdims=keepdims)
+def _nan_count(x: Array, axis: Any, keepdims: bool, where: Any = True) -> Array:
+    return red.sum(~ew.isnan(x), axis=axis, keepdims=keepdims, where=where)
 
 
-def nanmean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
+def nanmean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+            *, where: Any = True) -> Array:
     """numpy.nanmean: the mean of the non-NaN values; NaN for an all-NaN slice."""
     v = _array(x)
     if v.dtype.kind not in "fc":
-        return red.mean(v, axis=axis, dtype=dtype, keepdims=keepdims)
-    total = nansum(v, axis=axis, dtype=dtype, keepdims=keepdims)
-    return total / ew.astype(_nan_count(v, axis, keepdims), total.dtype)
+        return red.mean(v, axis, dtype, out, keepdims, where=where)
+    total = nansum(v, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
+    result = total / ew.astype(_nan_count(v, axis, keepdims, where), total.dtype)
+    return _written(out, result, np.nanmean, x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
-def nanvar(x: Any, axis: Any = None, dtype: Any = None, ddof: float = 0,
-           keepdims: bool = False) -> Array:
+def nanvar(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
+           keepdims: bool = False, *, where: Any = True) -> Array:
     """numpy.nanvar: the variance of the non-NaN values (ddof subtracted from their count)."""
     v = _array(x)
     if v.dtype.kind not in "fc":
-        return red.var(v, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
-    centered = v - nanmean(v, axis=axis, dtype=dtype, keepdims=True)
+        return red.var(v, axis, dtype, out, ddof, keepdims, where=where)
+    centered = v - nanmean(v, axis=axis, dtype=dtype, keepdims=True, where=where)
     if v.dtype.kind == "c":
         sq = real(centered) * real(centered) + imag(centered) * imag(centered)
     else:
         sq = centered * centered
-    total = nansum(sq, axis=axis, keepdims=keepdims)
-    n = ew.astype(_nan_count(v, axis, keepdims), total.dtype) - ddof
-    return ew.where(n > 0, total / ew.maximum(n, 0), np.nan)
+    total = nansum(sq, axis=axis, keepdims=keepdims, where=where)
+    n = ew.astype(_nan_count(v, axis, keepdims, where), total.dtype) - ddof
+    result = ew.where(n > 0, total / ew.maximum(n, 0), np.nan)
+    return _written(out, result, np.nanvar, x, axis=axis, dtype=dtype, ddof=ddof,
+                    keepdims=keepdims)
 
 
-def nanstd(x: Any, axis: Any = None, dtype: Any = None, ddof: float = 0,
-           keepdims: bool = False) -> Array:
+def nanstd(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
+           keepdims: bool = False, *, where: Any = True) -> Array:
     """numpy.nanstd: sqrt(nanvar)."""
-    return ew.sqrt(nanvar(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
+    result = ew.sqrt(nanvar(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where))
+    return _written(out, result, np.nanstd, x, axis=axis, dtype=dtype, ddof=ddof,
+                    keepdims=keepdims)
 
 
-def ptp(x: Any, axis: Any = None, keepdims: bool = False) -> Array:
+def ptp(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Array:
     """numpy.ptp: max - min (in x's dtype: integers wrap, as NumPy)."""
     v = _array(x)
-    return red.max(v, axis=axis, keepdims=keepdims) - red.min(v, axis=axis, keepdims=keepdims)
+    result = red.max(v, axis=axis, keepdims=keepdims) - red.min(v, axis=axis, keepdims=keepdims)
+    return _written(out, result, np.ptp, x, axis=axis, keepdims=keepdims)
 
 
 def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False,
@@ -129,8 +157,13 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     return (avg, wsum) if returned else avg
 
 
-def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
-    """numpy.median: the middle of the sorted values (mean of the two middles); NaN propagates."""
+def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+           keepdims: bool = False) -> Array:
+    """numpy.median: the middle of the sorted values (mean of the two middles); NaN propagates.
+    `overwrite_input` lets NumPy scramble its input; here the input is left as it is."""
+    if out is not None:
+        return into(out, median(a, axis, keepdims=keepdims), np.median, (a,),
+                    {"axis": axis, "keepdims": keepdims}, user_site(1))
     v = _array(a)
     if type(axis) is bool:  # NumPy's median (Python code) takes True as 1, where sum refuses it
         axis = int(axis)
@@ -141,11 +174,11 @@ def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
     if isinstance(axis, tuple):  # several axes: moved last and merged into one
         axes = sorted(d + v.ndim if d < 0 else d for d in axis)
         kept = tuple(s for d, s in enumerate(v.shape) if d not in axes)
-        out = median(reshape(moveaxis(v, axes, list(range(-len(axes), 0))), kept + (-1,)),
+        mid = median(reshape(moveaxis(v, axes, list(range(-len(axes), 0))), kept + (-1,)),
                      axis=-1)
         if keepdims:
-            return reshape(out, tuple(1 if d in axes else s for d, s in enumerate(v.shape)))
-        return out
+            return reshape(mid, tuple(1 if d in axes else s for d, s in enumerate(v.shape)))
+        return mid
     if axis is None:
         v, ax = reshape(v, (-1,)), 0
     else:
@@ -153,12 +186,12 @@ def median(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
     n = v.shape[ax]
     s = sort(v, axis=ax)
     lo = tuple(slice(None) if d != ax else slice((n - 1) // 2, n // 2 + 1) for d in range(v.ndim))
-    out = red.mean(s[lo], axis=ax, keepdims=True)
+    mid = red.mean(s[lo], axis=ax, keepdims=True)
     if v.dtype.kind in "fc" and n:
-        out = ew.where(red.any(ew.isnan(v), axis=ax, keepdims=True), np.nan, out)
+        mid = ew.where(red.any(ew.isnan(v), axis=ax, keepdims=True), np.nan, mid)
     if keepdims:
-        return out if axis is not None else reshape(out, (1,) * _array(a).ndim)
-    return scalar_result(reshape(out, tuple(s for d, s in enumerate(out.shape) if d != ax))._node)
+        return mid if axis is not None else reshape(mid, (1,) * _array(a).ndim)
+    return scalar_result(reshape(mid, tuple(s for d, s in enumerate(mid.shape) if d != ax))._node)
 
 
 amax, amin = red.max, red.min

@@ -27,6 +27,8 @@ from .creation import asarray, zeros
 from .indexing import take
 from .searching import sort
 from ._axis_args import refuse_bool_axis
+from .outputs import into
+from .graph.node import user_site
 
 
 def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, like: Any = None) -> Array:
@@ -122,7 +124,10 @@ def compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> Array
     if picked.size and picked[-1] >= x.shape[axis]:
         raise IndexError(f"index {picked[-1]} is out of bounds for axis {axis} with size "
                          f"{x.shape[axis]}")
-    return take(x, asarray(picked.astype(np.int64)), axis=axis)
+    result = take(x, asarray(picked.astype(np.int64)), axis=axis)
+    if out is None:
+        return result
+    return into(out, result, np.compress, (condition, a), {"axis": axis}, user_site(1))
 
 
 def extract(condition: Any, arr: Any) -> Array:

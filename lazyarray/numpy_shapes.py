@@ -100,15 +100,16 @@ def atleast_3d(*arrays: Any) -> Any:
     return _atleast(3, arrays)
 
 
-def hstack(tup: Sequence[Any]) -> Array:
+def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
     """numpy.hstack: concatenate along axis 1 (axis 0 for 1-D inputs)."""
     arrs = [atleast_1d(a) for a in tup]
-    return mp.concat(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1)
+    return mp.concat(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1, dtype=dtype,
+                     casting=casting)
 
 
-def vstack(tup: Sequence[Any]) -> Array:
+def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
     """numpy.vstack: rows stacked (1-D inputs become rows)."""
-    return mp.concat([atleast_2d(a) for a in tup], axis=0)
+    return mp.concat([atleast_2d(a) for a in tup], axis=0, dtype=dtype, casting=casting)
 
 
 def dstack(tup: Sequence[Any]) -> Array:
@@ -128,9 +129,14 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     return lc.diagonal(mp.moveaxis(v, [axis1, axis2], [-2, -1]), offset=offset)
 
 
-def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Array:
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+          out: Any = None) -> Array:
     """numpy.trace: the sum of numpy.diagonal."""
-    return sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+    result = sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+    if out is None:
+        return result
+    return into(out, result, np.trace, (a,), {"offset": offset, "axis1": axis1, "axis2": axis2,
+                                              "dtype": dtype}, user_site(1))
 
 
 def diag(v: Any, k: int = 0) -> Array:
@@ -237,11 +243,12 @@ def append(arr: Any, values: Any, axis: int | None = None) -> Array:
 
 def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
            return_counts: bool = False, axis: int | None = None, *,
-           equal_nan: bool = True) -> Any:
-    """numpy.unique: evaluates `ar` (the result's length is data) and returns Arrays."""
+           equal_nan: bool = True, sorted: bool = True) -> Any:  # noqa: A002
+    """numpy.unique: evaluates `ar` (the result's length is data) and returns Arrays (NumPy's
+    own, `sorted=False` order included)."""
     host = np.asarray(_array(ar))
     out = np.unique(host, return_index=return_index, return_inverse=return_inverse,
-                    return_counts=return_counts, axis=axis, equal_nan=equal_nan)
+                    return_counts=return_counts, axis=axis, equal_nan=equal_nan, sorted=sorted)
     if isinstance(out, tuple):
         return tuple(asarray(o) for o in out)
     return asarray(out) if not isinstance(out, _A) else out

@@ -30,6 +30,8 @@ from .manipulation import broadcast_to, concat, moveaxis, squeeze
 from .indexing import take
 from .linalg import matmul
 from .numpy_shapes import atleast_2d, diag
+from .outputs import into
+from .graph.node import user_site
 
 
 def _array(x: Any) -> Array:
@@ -74,9 +76,11 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
               keepdims: bool = False) -> Array:
     """numpy.nanmedian: the mean of the middle non-NaN values of each slice (they sort first);
     an all-NaN slice gives NaN."""
+    if out is not None:
+        return into(out, nanmedian(a, axis, keepdims=keepdims), np.nanmedian, (a,),
+                    {"axis": axis, "keepdims": keepdims}, user_site(1))
     v = _array(a)
-    if v.dtype.kind not in "fc" or out is not None:  # (complex: NaN in either part is skipped)
-
+    if v.dtype.kind not in "fc":  # (complex: NaN in either part is skipped)
         return median(v, axis=axis, keepdims=keepdims)
     moved, kept_shape = _quantile_axis_first(v, axis)
     s = sort(moved, axis=0)
@@ -88,25 +92,21 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
     return result.reshape(kept_shape) if keepdims else result
 
 
-_AS_QUANTILE = {"percentile": "quantile", "nanpercentile": "nanquantile"}
-
-
 def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: Any,
               interpolation: Any, out: Any, name: str, skip_nan: bool = False,
               weak: bool | None = None) -> Array:
+    if out is not None:  # NumPy's checks of `out` on stand-ins, then out[...] = the result
+        result = _quantile(a, q, axis, method, keepdims, weights, interpolation, None, name,
+                           skip_nan, weak)
+        return into(out, result, getattr(np, name.replace("percentile", "quantile")), (a, q),
+                    {"axis": axis, "method": method, "keepdims": keepdims}, user_site(1))
     v = _array(a)
     weak = type(q) in (int, float) if weak is None else weak
-    if method != "linear" or weights is not None or interpolation is not None or out is not None:
-        # NumPy's quantile of the q in [0, 1] (percentile's q is divided already: NumPy's
-        # percentile of it took q / 10000), written into `out` as NumPy writes it
-        extra = {"interpolation": interpolation} if interpolation is not None else {}
-        host = getattr(np, _AS_QUANTILE.get(name, name))(np.asarray(v), q, axis=axis,
-                                                         method=method, keepdims=keepdims,
-                                                         weights=weights, **extra)
-        if out is None:
-            return asarray(host)
-        out[...] = host
-        return out
+    if method != "linear" or weights is not None or interpolation is not None:
+        # NumPy on the host; q is a fraction here (percentile divided it): NumPy's quantile
+        numpy_fn = getattr(np, name.replace("percentile", "quantile"))
+        return asarray(numpy_fn(np.asarray(v), q, axis=axis, method=method, keepdims=keepdims,
+                                weights=None if weights is None else np.asarray(weights)))
     if v.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     qs = np.asanyarray(q)
@@ -297,7 +297,10 @@ def nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> A
     v = _array(a)
     if v.dtype.kind in "fc":
         v = ew.where(ew.isnan(v), 0, v)
-    return red.cumsum(v, axis=axis, dtype=dtype)
+    result = red.cumsum(v, axis=axis, dtype=dtype)
+    if out is None:
+        return result
+    return into(out, result, np.nancumsum, (a,), {"axis": axis, "dtype": dtype}, user_site(1))
 
 
 def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Array:
@@ -305,7 +308,10 @@ def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> 
     v = _array(a)
     if v.dtype.kind in "fc":
         v = ew.where(ew.isnan(v), 1, v)
-    return red.cumprod(v, axis=axis, dtype=dtype)
+    result = red.cumprod(v, axis=axis, dtype=dtype)
+    if out is None:
+        return result
+    return into(out, result, np.nancumprod, (a,), {"axis": axis, "dtype": dtype}, user_site(1))
 
 
 def digitize(x: Any, bins: Any, right: bool = False) -> Array:

@@ -19,8 +19,8 @@ from .outputs import into
 from .creation import full
 from ._bind import as_node as _as_node  # (the name the API modules import from here)
 from .complex_functions import imag, real
-from .elementwise import astype, sqrt
-from .manipulation import concat, reshape
+from .elementwise import astype, maximum, minimum, sqrt, where as _where
+from .manipulation import broadcast_to, concat, reshape
 
 
 def _reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool) -> tuple[int, ...]:
@@ -92,16 +92,22 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
 
 
 _SUM = get_op("sum")
+_NO_VALUE = np._NoValue  # NumPy's "not given" (initial=): None is a value there
 _AT_ONCE = _bind.AT_ONCE_MARK
 
 
-def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,  # noqa: A001
-        out: Any = None) -> Array:
-    """numpy.sum / Array API `sum`: a fused reduction; small integers accumulate as NumPy's."""
+def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A001
+        keepdims: bool = False, initial: Any = _NO_VALUE, where: Any = True) -> Array:
+    """numpy.sum / Array API `sum`: a fused reduction; small integers accumulate as NumPy's.
+    `where=` sums only where it is True, `initial=` is added (NumPy's keywords)."""
     site = user_site(1)
     if out is not None:
-        return into(out, sum(x, axis, dtype, keepdims), np.sum, (x,),
-                    {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
+        return into(out, sum(x, axis, dtype, None, keepdims, initial, where), np.sum, (x,),
+                    {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
+                    site)
+    if where is not True or initial is not _NO_VALUE:
+        total = sum(_masked("sum", x, where, site), axis, dtype, keepdims=keepdims)
+        return total if initial is _NO_VALUE else total + full((), initial, total.dtype)
     if axis is None and dtype is None and keepdims is False and type(x) is Array:
         node = x._node  # a float array's total (`loss`): `_reduce`'s node without its checks
         if node.dtype.kind == "f":
@@ -112,51 +118,112 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,  # 
     return _reduce("sum", node, axis, keepdims, want, site)
 
 
-def prod(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
-         out: Any = None) -> Array:
-    """numpy.prod / Array API `prod`: small integers accumulate in int64/uint64, as NumPy."""
+def prod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+         initial: Any = _NO_VALUE, where: Any = True) -> Array:
+    """numpy.prod / Array API `prod`: small integers accumulate in int64/uint64, as NumPy;
+    NumPy's `where=` and `initial=` (a factor)."""
     site = user_site(1)
     if out is not None:
-        return into(out, prod(x, axis, dtype, keepdims), np.prod, (x,),
-                    {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
+        return into(out, prod(x, axis, dtype, None, keepdims, initial, where), np.prod, (x,),
+                    {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
+                    site)
+    if where is not True or initial is not _NO_VALUE:
+        total = prod(_masked("prod", x, where, site), axis, dtype, keepdims=keepdims)
+        return total if initial is _NO_VALUE else total * full((), initial, total.dtype)
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
     return _reduce("prod", node, axis, keepdims, want, site)
 
 
-def max(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> Array:  # noqa: A001
-    """numpy.max / Array API `max`: a fused reduction; NaN propagates."""
+def max(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
+        initial: Any = _NO_VALUE, where: Any = True) -> Array:
+    """numpy.max / Array API `max`: a fused reduction; NaN propagates. NumPy's `initial=` takes
+    part (an empty slice gives it) and `where=` needs it."""
     if out is not None:
-        return into(out, max(x, axis, keepdims), np.max, (x,),
-                    {"axis": axis, "keepdims": keepdims}, user_site(1))
+        return into(out, max(x, axis, None, keepdims, initial, where), np.max, (x,),
+                    {"axis": axis, "keepdims": keepdims, "initial": initial}, user_site(1))
+    if where is not True or initial is not _NO_VALUE:
+        return _extreme("max", x, axis, keepdims, initial, where, user_site(1))
     return _reduce("max", x, axis, keepdims, None, user_site(1))
 
 
-def min(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> Array:  # noqa: A001
-    """numpy.min / Array API `min`: a fused reduction; NaN propagates."""
+def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
+        initial: Any = _NO_VALUE, where: Any = True) -> Array:
+    """numpy.min / Array API `min`: a fused reduction; NaN propagates; NumPy's `initial=` and
+    `where=` as `max`'s."""
     if out is not None:
-        return into(out, min(x, axis, keepdims), np.min, (x,),
-                    {"axis": axis, "keepdims": keepdims}, user_site(1))
+        return into(out, min(x, axis, None, keepdims, initial, where), np.min, (x,),
+                    {"axis": axis, "keepdims": keepdims, "initial": initial}, user_site(1))
+    if where is not True or initial is not _NO_VALUE:
+        return _extreme("min", x, axis, keepdims, initial, where, user_site(1))
     return _reduce("min", x, axis, keepdims, None, user_site(1))
 
 
-def any(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> Array:  # noqa: A001
-    """numpy.any / Array API `any`: a fused logical-or reduction."""
+def _masked(name: str, x: Any, where: Any, site: _bind.Site) -> Any:
+    """x with NumPy's `where=` applied: elements where it is False become the reduction's
+    identity (0 for sum, 1 for prod, the lowest value for max, False for any, ...)."""
+    if where is True:
+        return x
+    arr = Array(x if type(x) is Node else _as_node(x, site))
+    mask = broadcast_to(astype(Array(_as_node(where, site)), dtypes.bool_), arr.shape)
+    return _where(mask, arr, _identity(name, arr.dtype))
+
+
+def _identity(name: str, dt: np.dtype) -> Any:
+    if name in ("sum", "prod"):
+        return int(name == "prod")
+    if name in ("any", "all"):
+        return name == "all"
+    lowest = name == "max"
+    if dt.kind == "b":
+        return not lowest
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return int(info.min if lowest else info.max)
+    return -math.inf if lowest else math.inf
+
+
+def _extreme(name: str, x: Any, axis: Any, keepdims: bool, initial: Any, where: Any,
+             site: _bind.Site) -> Array:
+    """max/min with NumPy's `initial` (compared with every slice's extreme; an empty slice gives
+    it) and `where` (which NumPy refuses without `initial`: no identity)."""
+    if initial is _NO_VALUE:
+        raise _bind.fail(ValueError, f"reduction operation '{name}imum' does not have an "
+                         "identity, so to use a where mask one has to specify 'initial'", site)
+    node = _as_node(x, site)
+    axes = _bind.normalize_axes(axis, node.ndim, site) if node.ndim else ()
+    start = full((), initial, node.dtype)
+    if builtins.any(node.shape[a] == 0 for a in axes):
+        return Array(_bind.broadcast_to(start._node, _reduced_shape(node.shape, axes, keepdims),
+                                        site))
+    masked = _masked(name, Array(node), where, site)
+    picked = _reduce(name, masked._node, axes, keepdims, None, site)
+    return (maximum if name == "max" else minimum)(picked, start)
+
+
+def any(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,  # noqa: A001
+        where: Any = True) -> Array:
+    """numpy.any / Array API `any`: a fused logical-or reduction (over `where` only)."""
     site = user_site(1)
     if out is not None:
-        return into(out, any(x, axis, keepdims), np.any, (x,),
+        return into(out, any(x, axis, keepdims=keepdims, where=where), np.any, (x,),
                     {"axis": axis, "keepdims": keepdims}, site)
     node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
+    if where is not True:
+        node = _masked("any", node, where, site)._node
     return _reduce("any", node, axis, keepdims, dtypes.bool_, site)
 
 
-def all(x: Any, axis: Any = None, keepdims: bool = False, out: Any = None) -> Array:  # noqa: A001
-    """numpy.all / Array API `all`: a fused logical-and reduction."""
+def all(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,  # noqa: A001
+        where: Any = True) -> Array:
+    """numpy.all / Array API `all`: a fused logical-and reduction (over `where` only)."""
     site = user_site(1)
     if out is not None:
-        return into(out, all(x, axis, keepdims), np.all, (x,),
+        return into(out, all(x, axis, keepdims=keepdims, where=where), np.all, (x,),
                     {"axis": axis, "keepdims": keepdims}, site)
     node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
+    if where is not True:
+        node = _masked("all", node, where, site)._node
     return _reduce("all", node, axis, keepdims, dtypes.bool_, site)
 
 
@@ -191,18 +258,18 @@ def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) 
     return _reduce(name, Array(node), int(axis), bool(keepdims), dtypes.int64, site)
 
 
-def argmax(x: Any, axis: int | None = None, keepdims: bool = False, out: Any = None) -> Array:
+def argmax(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Array:
     """numpy.argmax / Array API `argmax`: int64 indices; the first maximum (NaN counts as it)."""
     if out is not None:
-        return into(out, argmax(x, axis, keepdims), np.argmax, (x,),
+        return into(out, argmax(x, axis, keepdims=keepdims), np.argmax, (x,),
                     {"axis": axis, "keepdims": keepdims}, user_site(1))
     return _arg("argmax", x, axis, keepdims, user_site(1))
 
 
-def argmin(x: Any, axis: int | None = None, keepdims: bool = False, out: Any = None) -> Array:
+def argmin(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Array:
     """numpy.argmin / Array API `argmin`: int64 indices; the first minimum (NaN counts as it)."""
     if out is not None:
-        return into(out, argmin(x, axis, keepdims), np.argmin, (x,),
+        return into(out, argmin(x, axis, keepdims=keepdims), np.argmin, (x,),
                     {"axis": axis, "keepdims": keepdims}, user_site(1))
     return _arg("argmin", x, axis, keepdims, user_site(1))
 
@@ -218,16 +285,20 @@ def _float_operand(x: Any, dtype: Any, site: _bind.Site) -> Node:
     return _bind.cast(node, want, site)
 
 
-def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
-         out: Any = None) -> Array:
-    """numpy.mean / Array API `mean`: sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN."""
+def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+         *, where: Any = True) -> Array:
+    """numpy.mean / Array API `mean`: sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN.
+    NumPy's `where=` averages the elements where it is True."""
     site = user_site(1)
     if out is not None:
-        return into(out, mean(x, axis, dtype, keepdims), np.mean, (x,),
+        return into(out, mean(x, axis, dtype, keepdims=keepdims, where=where), np.mean, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
     node = _float_operand(x, dtype, site)
     _refuse_bool_axis(axis, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
+    if where is not True:
+        total, n = _masked_sum_count(node, axes, keepdims, where, site)
+        return astype(total / n, node.dtype)
     total = _reduce("sum", Array(node), axes, keepdims, node.dtype, site)
     n = _count(node.shape, axes)
     out = total / n if n else total * float("nan")
@@ -236,13 +307,15 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False,
     return out
 
 
-def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keepdims: bool = False,
-        ddof: float | None = None, out: Any = None) -> Array:
-    """numpy.var / Array API `var`: mean(|x - mean(x)|**2) scaled by n / (n - correction); `ddof` is NumPy's name for it."""
+def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
+        keepdims: bool = False, *, where: Any = True, correction: float = 0) -> Array:
+    """numpy.var / Array API `var`: mean(|x - mean(x)|**2) scaled by n / (n - correction); `ddof` is NumPy's name for it.
+    NumPy's `where=` takes the elements where it is True (NumPy's steps: n - ddof floored at 0)."""
     if out is not None:
-        return into(out, var(x, axis, dtype, correction, keepdims, ddof), np.var, (x,),
-                    {"axis": axis, "dtype": dtype, "ddof": correction if ddof is None else ddof,
-                     "keepdims": keepdims}, user_site(1))
+        return into(out, var(x, axis, dtype, None, ddof, keepdims, where=where,
+                             correction=correction), np.var,
+                    (x,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
+                           "ddof": correction if ddof is None else ddof}, user_site(1))
     site = user_site(1)
     if ddof is not None:
         correction = ddof
@@ -252,16 +325,18 @@ def var(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keep
                          "mean of the real parts and the deviations of the complex values (with "
                          "a ComplexWarning); lazyarray does not. Pass a complex dtype, or "
                          "take .real first", site)
-    if want is not None and want.kind in "iub":
+    if want is not None and want.kind in "iub" and where is True:
         return _integer_var(_as_node(x, site), axis, want, correction, keepdims, site)
     node = _float_operand(x, dtype, site)
     _refuse_bool_axis(axis, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
-    if want is not None and want.kind == "c" and node.dtype.kind == "c":  # NumPy: a complex
+    if want is not None and want.kind == "c" and where is True:  # NumPy: a complex
         real_var = var(real(Array(node)), axis=axes, correction=correction, keepdims=keepdims)
         imag_var = var(imag(Array(node)), axis=axes, correction=correction, keepdims=keepdims)
         return astype(real_var + imag_var, want)  # dtype= keeps the result complex
     xs = Array(node)
+    if where is not True:
+        return _masked_var(xs, axes, keepdims, correction, where, site)
     centered = xs - mean(xs, axis=axes, keepdims=True)
     if node.dtype.kind == "c":  # NumPy: the mean of |x - mean(x)|**2, a real number
         re, im = real(centered), imag(centered)
@@ -286,20 +361,41 @@ def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepd
     return astype(sq / builtins.max(n - correction, 0), want)
 
 
-def std(x: Any, axis: Any = None, dtype: Any = None, correction: float = 0, keepdims: bool = False,
-        ddof: float | None = None, out: Any = None) -> Array:
+def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
+        keepdims: bool = False, *, where: Any = True, correction: float = 0) -> Array:
     """numpy.std / Array API `std`: sqrt(var); `correction` (Array API) or `ddof` (NumPy)."""
     if out is not None:
-        return into(out, std(x, axis, dtype, correction, keepdims, ddof), np.std, (x,),
-                    {"axis": axis, "dtype": dtype, "ddof": correction if ddof is None else ddof,
-                     "keepdims": keepdims}, user_site(1))
-    v = var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof)
+        return into(out, std(x, axis, dtype, None, ddof, keepdims, where=where,
+                             correction=correction), np.std,
+                    (x,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
+                           "ddof": correction if ddof is None else ddof}, user_site(1))
+    v = var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof,
+            where=where)
     if dtype is not None and v.dtype.kind in "iub":  # NumPy: sqrt into the integer dtype
         if v.ndim or keepdims:  # an array result: NumPy's sqrt(out=ret) refuses the cast
             raise _bind.fail(TypeError, f"Cannot cast ufunc 'sqrt' output from dtype('float64') "
                              f"to dtype('{v.dtype}') with casting rule 'same_kind'", user_site(1))
         return astype(sqrt(v), v.dtype)  # a scalar: truncated to it
     return sqrt(v)
+
+
+def _masked_sum_count(node: Node, axes: tuple[int, ...], keepdims: bool, where: Any,
+                      site: _bind.Site) -> tuple[Array, Array]:
+    """The sum of the elements where `where` is True and their count (NumPy's `rcount`)."""
+    mask = broadcast_to(astype(Array(_as_node(where, site)), dtypes.bool_), node.shape)
+    total = _reduce("sum", _where(mask, Array(node), 0)._node, axes, keepdims, node.dtype, site)
+    return total, _reduce("sum", mask._node, axes, keepdims, dtypes.int64, site)
+
+
+def _masked_var(xs: Array, axes: tuple[int, ...], keepdims: bool, correction: float, where: Any,
+                site: _bind.Site) -> Array:
+    """NumPy's _var with `where`: the masked mean, the masked sum of |x - mean|**2, divided by
+    max(n - ddof, 0) (0/0: NaN, as NumPy's)."""
+    total, n = _masked_sum_count(xs._node, axes, True, where, site)
+    centered = xs - astype(total / n, xs.dtype)
+    sq = real(centered) ** 2 + imag(centered) ** 2 if xs.dtype.kind == "c" else centered * centered
+    sq_total, count = _masked_sum_count(sq._node, axes, keepdims, where, site)
+    return astype(sq_total / maximum(count - correction, 0), sq.dtype)
 
 
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:

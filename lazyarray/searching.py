@@ -26,11 +26,12 @@ from .shaping import take_along_axis
 _ARGSORT, _SEARCHSORTED, _ISIN = (get_op(n) for n in ("argsort", "searchsorted", "isin"))
 
 
-def argsort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
-            stable: bool = True) -> Array:
-    """Array API `argsort` (numpy.argsort with kind='stable'); always stable. axis=None sorts the
-    flattened array, as NumPy."""
+def argsort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+            descending: bool = False, stable: bool | None = None) -> Array:
+    """numpy.argsort / Array API `argsort`; always stable, whatever `kind` (checked as NumPy checks
+    it). axis=None sorts the flattened array, as NumPy."""
     site = user_site(1)
+    check_sort_kind(kind, order, stable, site)
     node = _as_node(x, site)
     _axis_args.refuse_bool_axis(axis, site)
     if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x gives [0]
@@ -40,11 +41,12 @@ def argsort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
                                  dtypes.int64, site))
 
 
-def sort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
-         stable: bool = True) -> Array:
-    """Array API `sort` (numpy.sort with kind='stable'): argsort, then a gather (differentiable).
+def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+         descending: bool = False, stable: bool | None = None) -> Array:
+    """numpy.sort / Array API `sort`: argsort, then a gather (differentiable); always stable.
     axis=None sorts the flattened array, as NumPy."""
     site = user_site(1)
+    check_sort_kind(kind, order, stable, site)
     x = _array(x, site)
     if type(axis) is bool:  # NumPy's sort (Python code) takes True as 1; argsort refuses it
         axis = int(axis)
@@ -53,6 +55,22 @@ def sort(x: Any, /, axis: int | None = -1, *, descending: bool = False,
     if x.ndim == 0:
         _bind.normalize_axes(axis, 0, site)  # NumPy: AxisError
     return take_along_axis(x, argsort(x, axis=axis, descending=descending), axis=axis)
+
+
+def check_sort_kind(kind: Any, order: Any, stable: Any, site: _bind.Site) -> None:
+    """NumPy's checks of sort/argsort's `kind`, `order` and `stable` (any valid kind sorts stably
+    here: a stable order is one of the orders an unstable kind may give)."""
+    if kind is not None:
+        if not isinstance(kind, str):
+            raise _bind.fail(TypeError, f"sort kind must be str, not {type(kind).__name__}", site)
+        if kind[:1].lower() not in ("q", "h", "m", "s"):
+            raise _bind.fail(ValueError, "sort kind must be one of 'quick', 'heap', or 'stable' "
+                             f"(got {kind!r})", site)
+        if stable is not None:
+            raise _bind.fail(ValueError, "`kind` and keyword parameters can't be provided at the "
+                             "same time. Use only one of them.", site)
+    if order is not None:
+        raise _bind.fail(ValueError, "Cannot specify order when the array has no fields.", site)
 
 
 def _flat(node: _bind.Node, site: _bind.Site) -> _bind.Node:
@@ -78,10 +96,19 @@ def searchsorted(x1: Any, x2: Any, /, side: str = "left", sorter: Any = None) ->
                                  site))
 
 
-def isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Array:
-    """Array API `isin` (numpy.isin): whether each element of x1 is among x2's values."""
+def isin(x1: Any, x2: Any, /, assume_unique: bool = False, invert: bool = False, *,
+          kind: str | None = None) -> Array:
+    """Array API `isin` (numpy.isin, its positional order): whether each element of x1 is among
+    x2's values. `assume_unique` and `kind` pick NumPy's algorithm (checked as NumPy checks them);
+    the answer is the same."""
     site = user_site(1)
     a, b = _as_node(x1, site), _as_node(x2, site)
+    if kind not in (None, "sort", "table"):
+        raise _bind.fail(ValueError, f"Invalid kind: {kind!r}. Please use None, 'sort' or "
+                         "'table'.", site)
+    if kind == "table" and not (a.dtype.kind in "biu" and b.dtype.kind in "biu"):
+        raise _bind.fail(ValueError, "The 'table' method is only supported for boolean or integer "
+                         "arrays. Please select 'sort' or None for kind.", site)
     return Array(_bind.primitive(_ISIN, (a, b), (bool(invert),), a.shape, dtypes.bool_, site))
 
 

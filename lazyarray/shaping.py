@@ -78,24 +78,29 @@ def _edge(value: Any, x: Array, axis: int, site: _bind.Site) -> Array:
     return v
 
 
-def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Array]:
-    """Array API `meshgrid` (1-D inputs; broadcast views, no copies): a list, as the standard
-    (2024.12) says; `np.meshgrid` on Arrays returns NumPy's tuple (lazyarray/_protocols.py)."""
+def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False,
+             copy: bool = True) -> list[Array]:
+    """numpy.meshgrid / Array API `meshgrid`: a list, as the standard (2024.12) says
+    (`np.meshgrid` on Arrays returns NumPy's tuple, lazyarray/_protocols.py). Inputs of any
+    dimension are flattened, as NumPy's; copy=True (NumPy's default) gives independent,
+    writable grids (handles: nothing is copied until a write), copy=False read-only broadcast
+    views (sparse: views of the inputs); sparse=True keeps each grid's length-1 axes."""
     site = user_site(1)
     if indexing not in ("xy", "ij"):
-        raise _bind.fail(ValueError, "indexing must be 'xy' or 'ij'", site)
+        raise _bind.fail(ValueError, "Valid values for `indexing` are 'xy' and 'ij'.", site)
     xs = [_array(a, site) for a in arrays]
-    if any(a.ndim != 1 for a in xs):
-        raise _bind.fail(ValueError, "meshgrid takes one-dimensional arrays", site)
-    shape = [a.shape[0] for a in xs]
+    shape = [a.size for a in xs]
     if indexing == "xy" and len(xs) > 1:
         shape[0], shape[1] = shape[1], shape[0]
     out = []
     for i, a in enumerate(xs):
         pos = (1 - i if i < 2 else i) if indexing == "xy" and len(xs) > 1 else i
         view = [1] * len(xs)
-        view[pos] = a.shape[0]
-        out.append(broadcast_to(reshape(a, tuple(view)), tuple(shape)))
+        view[pos] = a.size
+        grid = reshape(a, tuple(view))
+        if not sparse:
+            grid = broadcast_to(grid, tuple(shape))
+        out.append(grid.copy() if copy else grid)
     return out
 
 
@@ -200,14 +205,15 @@ def _roll_shifts(shift: Any, axis: Any, ndim: int, site: _bind.Site) -> dict[int
     return total
 
 
-def tile(x: Any, repetitions: Sequence[int], /) -> Array:
-    """numpy.tile / Array API `tile`: a broadcast view reshaped (interleaved copies, no loop)."""
+def tile(x: Any, reps: Sequence[int]) -> Array:
+    """numpy.tile / Array API `tile`: a broadcast view reshaped (interleaved copies, no loop).
+    `reps` by NumPy's name (the standard's `repetitions` is positional)."""
     site = user_site(1)
     x = _array(x, site)
     try:  # NumPy: a sequence of counts, or one count; each an integer (operator.index)
-        raw = tuple(repetitions)
+        raw = tuple(reps)
     except TypeError:
-        raw = (repetitions,)
+        raw = (reps,)
     reps = tuple(_axis_args.index_arg(r, "tile repetitions", site) for r in raw)
     if any(r < 0 for r in reps):
         raise _bind.fail(ValueError, "tile repetitions must be non-negative", site)

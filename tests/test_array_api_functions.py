@@ -90,6 +90,24 @@ def test_views_and_tuples(reference_backend):
         for got, want in zip(ours, np.meshgrid(np.arange(3), np.arange(4), np.arange(2),
                                                indexing=indexing)):
             np.testing.assert_array_equal(np.asarray(got), want)
+    a, b = np.arange(3.0), np.arange(4.0).reshape(2, 2)  # NumPy flattens N-d inputs
+    for kw in ({"sparse": True}, {"sparse": True, "indexing": "ij"}, {}):
+        for got, want in zip(la.meshgrid(la.asarray(a), la.asarray(b), **kw),
+                             np.meshgrid(a, b, **kw)):
+            assert got.shape == want.shape
+            np.testing.assert_array_equal(np.asarray(got), want)
+    # copy=True (NumPy's default): writable grids, independent of the inputs (a write raised
+    # "read-only"); sparse copy=False grids are views whose writes reach the inputs, as NumPy's.
+    la_a, np_a = la.asarray(a), a.copy()
+    grids = la.meshgrid(la_a, la.asarray(b)), np.meshgrid(np_a, b)
+    sparse = la.meshgrid(la_a, la.asarray(b), sparse=True, copy=False), \
+        np.meshgrid(np_a, b, sparse=True, copy=False)
+    for ours, numpys in (grids, sparse):
+        for x_grid, y_grid in (ours, numpys):
+            x_grid[0, 1] = -5.0
+            y_grid[1, 0] = -7.0
+    for got, want in zip([*grids[0], *sparse[0], la_a], [*grids[1], *sparse[1], np_a]):
+        np.testing.assert_array_equal(np.asarray(got), want)
     parts = la.unstack(la.reshape(la.arange(6), (2, 3)), axis=1)
     assert isinstance(parts, tuple) and [np.asarray(p).tolist() for p in parts] == \
         [[0, 3], [1, 4], [2, 5]]

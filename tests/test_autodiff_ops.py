@@ -57,8 +57,8 @@ def _structural_cases(rng) -> dict:
         q = np.linalg.qr(r(batch, n, n))[0]
         return q @ ((np.arange(1.0, n + 1) * 1.5)[:, None] * np.swapaxes(q, -1, -2))
 
-    def eigh_mix(a):  # both results, the eigenvalues squared (a non-linear use)
-        w, v = la.linalg.eigh(a)
+    def eigh_mix(a, uplo="L"):  # both results, the eigenvalues squared (a non-linear use)
+        w, v = la.linalg.eigh(a, UPLO=uplo)
         return v * la.expand_dims(w * w, axis=-2)
 
     idx = np.array([2, 0, 2, 1])
@@ -87,8 +87,11 @@ def _structural_cases(rng) -> dict:
         "slogdet": (lambda a: la.linalg.slogdet(a).logabsdet, [well(2, 3)]),
         "cholesky": (lambda a: la.linalg.cholesky(a) + la.linalg.cholesky(a, upper=True),
                      [spd(2, 3)]),
-        "eigh": (eigh_mix, [spd(2, 3)]),
-        "eigvalsh": (lambda a: la.linalg.eigvalsh(a), [spd(2, 3)]),
+        # UPLO='U' reads the upper triangle: its cotangent lies there (the FD directions are not
+        # symmetric, so a lower-triangle rule for 'U' fails)
+        "eigh": (lambda a: eigh_mix(a) + 0.5 * eigh_mix(a, "U"), [spd(2, 3)]),
+        "eigvalsh": (lambda a: la.linalg.eigvalsh(a) + 2.0 * la.linalg.eigvalsh(a, "U"),
+                     [spd(2, 3)]),
         "svdvals": (lambda a: la.linalg.svdvals(a), [r(2, 4, 3) + np.eye(4, 3) * 3.0]),
         # complex parts, on the real inputs autodiff takes: real(x) is x, imag(x) zeros
         "real": (lambda x: la.real(x) * 2.0, [r(3, 4)]),

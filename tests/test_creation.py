@@ -58,6 +58,23 @@ def test_linspace(backend, kw):
     assert_matches(la.linspace(-1.0, 2.0, **kw), np.linspace(-1.0, 2.0, **kw))
 
 
+def test_linspace_numpy_keywords(reference_backend):
+    """np.linspace's retstep (the step, NumPy's float64 or per-endpoint array) and axis, and its
+    positional order (start, stop, num, endpoint, retstep, dtype): retstep raised TypeError."""
+    ends = np.array([0.0, 1.0])
+    cases = [((0.0, 1.0, 5), {"retstep": True}), ((0.0, 1.0, 1), {"retstep": True}),
+             ((-1, 2, 4, False, True, "float32"), {}),
+             ((ends, 3.0, 4), {"retstep": True, "axis": 1}),
+             ((ends, 3.0, 4), {"axis": -1})]
+    for args, kw in cases:
+        want = np.linspace(*args, **kw)
+        got = la.linspace(*(la.asarray(a) if isinstance(a, np.ndarray) else a for a in args), **kw)
+        want, got = (want, got) if isinstance(want, tuple) else ((want,), (got,))
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert_matches(g, w)
+
+
 def test_spaced_ranges_take_array_endpoints(backend):
     # la.linspace(a[0], a[1], 5) handed the Arrays to np.linspace, which dispatched back to
     # la.linspace through __array_function__: RecursionError (logspace, geomspace too).
@@ -137,3 +154,44 @@ def test_dtypes_are_exposed():
     for name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                  "uint64", "float32", "float64"):
         assert getattr(la, name) == np.dtype(name)
+
+
+_a = np.arange(6.0).reshape(2, 3)
+_LAYOUT_KEYWORDS = {
+    "zeros F": lambda m, A: m.zeros((2, 2), order="F"),
+    "zeros order by position": lambda m, A: m.zeros((2, 2), float, "F"),
+    "zeros A": lambda m, A: m.zeros((2, 2), order="A"),
+    "full F": lambda m, A: m.full((2, 2), 3, order="F"),
+    "ones_like shape": lambda m, A: m.ones_like(A(_a), shape=(4,)),
+    "zeros_like order": lambda m, A: m.zeros_like(A(_a), order="F"),
+    "full_like shape": lambda m, A: m.full_like(A(_a), 7, shape=(2, 2, 2)),
+    "zeros_like bad order": lambda m, A: m.zeros_like(A(_a), order="X"),
+    "array ndmin": lambda m, A: m.array([1, 2], ndmin=3),
+    "array ndmin of a scalar": lambda m, A: m.array(5.0, ndmin=2),
+    "array order F": lambda m, A: m.array(_a, order="F"),
+    "asarray order by position": lambda m, A: m.asarray(_a, float, "C"),
+    "asarray bad order": lambda m, A: m.asarray(_a, order="Z"),
+    "copy F": lambda m, A: A(_a).copy("F"),
+    "copy bad order": lambda m, A: A(_a).copy(order="Q"),
+    "astype order": lambda m, A: A(_a).astype(np.float32, order="C"),
+    "astype safe refuses": lambda m, A: A(_a).astype(np.int64, casting="safe"),
+    "astype same_kind": lambda m, A: A(_a).astype(np.float32, casting="same_kind"),
+    "astype bad casting": lambda m, A: A(_a).astype(np.float32, casting="bogus"),
+    "astype order, casting by position": lambda m, A: A(_a).astype(np.float32, "C", "same_kind"),
+    "astype casting by position refuses": lambda m, A: A(_a).astype(np.int64, "K", "safe"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LAYOUT_KEYWORDS))
+def test_numpy_layout_keywords(reference_backend, name):
+    """NumPy's order=/ndmin=/shape=/casting= of the creation functions, copy and astype: accepted
+    and checked as NumPy checks them (a TypeError before); order changes no value (an Array has
+    no memory layout). `np.asarray(x, dtype, order)` took the order for `device`."""
+    f = _LAYOUT_KEYWORDS[name]
+    try:
+        want = f(np, np.asarray)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            f(la, la.asarray)
+        return
+    assert_matches(f(la, la.asarray), want)

@@ -320,8 +320,8 @@ def test_cupy_paths_agree_with_the_references(monkeypatch):
     a, spd, rect, b = _inputs(rng, np.float64, (2,))
     inputs = {"solve": (a, b), "lstsq": (rect[0], b[0, :, :1]), "cholesky": (spd,),
               "eigh": (spd,), "eigvalsh": (spd,)}
-    attrs = {"cholesky": (True,), "qr": ("reduced",), "svd": (False,), "pinv": (1e-12,),
-             "lstsq": (1e-12,)}
+    attrs = {"cholesky": (True,), "eigh": (True,), "eigvalsh": (False,), "qr": ("reduced",),
+             "svd": (False,), "pinv": (1e-12,), "lstsq": (1e-12,)}
     for name, op in ops_linalg.LINALG_OPS.items():
         if name in ("eig", "eigvals"):
             continue  # complex results
@@ -377,3 +377,89 @@ def test_norm_of_a_whole_array_is_numpys_dot_norm_bit_for_bit(backend, eager_siz
                 assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (x.shape, ord_)
             kept = la.linalg.norm(la.asarray(x), keepdims=True)
             assert kept.shape == np.linalg.norm(x, keepdims=True).shape
+
+
+@pytest.mark.parametrize("dtype", [np.float64, *COMPLEX])
+def test_lstsq_result_dtypes_and_complex_residuals(reference_backend, dtype):
+    """NumPy's rank is int32 (LAPACK's C int; was int64) and a complex system's residuals are real
+    sums of |r|^2 (were complex sums of r*r: other values)."""
+    rng = np.random.default_rng(3)
+    a, _, rect, b = _inputs(rng, dtype, (), n=6, m=3)
+    want = np.linalg.lstsq(rect, b, rcond=None)
+    got = la.linalg.lstsq(la.asarray(rect), la.asarray(b), rcond=None)
+    for g, w in zip(got, want):
+        assert g.dtype == np.asarray(w).dtype and g.shape == np.shape(w)
+        np.testing.assert_allclose(np.asarray(g), w, rtol=TOL[dtype], atol=TOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, *COMPLEX])
+def test_svd_numpy_keywords(reference_backend, dtype):
+    """np.linalg.svd's compute_uv=False (the singular values alone) and hermitian=True (NumPy's
+    eigh route: |eigenvalues| descending, U in that order, Vh = (U * sign)^H), which raised
+    TypeError."""
+    rng = np.random.default_rng(4)
+    a, _, rect, _ = _inputs(rng, dtype, (2,), n=5, m=3)
+    herm = a + np.conj(np.swapaxes(a, -1, -2))
+    calls = [lambda m, x: m.linalg.svd(x(rect), compute_uv=False),
+             lambda m, x: m.linalg.svd(x(rect), False, False),
+             lambda m, x: m.linalg.svd(x(herm), hermitian=True),
+             lambda m, x: m.linalg.svd(x(herm), compute_uv=False, hermitian=True)]
+    for call in calls:
+        want, got = call(np, np.asarray), call(la, la.asarray)
+        want = want if isinstance(want, tuple) else (want,)
+        got = got if isinstance(got, tuple) else (got,)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            np.testing.assert_allclose(np.asarray(g), w, rtol=TOL[dtype], atol=TOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, *COMPLEX])
+def test_eigh_reads_the_triangle_uplo_names(reference_backend, dtype):
+    """eigh/eigvalsh with UPLO='U' read the upper triangle, as NumPy (UPLO was ignored: the lower
+    triangle's matrix, other eigenvalues when the input is not Hermitian); NumPy's bits and
+    eigenvector signs; a bad UPLO is NumPy's ValueError."""
+    rng = np.random.default_rng(6)
+    a, *_ = _inputs(rng, dtype, (2,), n=5)  # not Hermitian: the two triangles disagree
+    for uplo in ("U", "L", "u"):
+        w, v = np.linalg.eigh(a, uplo)
+        got_w, got_v = la.linalg.eigh(la.asarray(a), UPLO=uplo)
+        np.testing.assert_array_equal(np.asarray(got_w), w)
+        np.testing.assert_array_equal(np.asarray(got_v), v)
+        np.testing.assert_array_equal(np.asarray(la.linalg.eigvalsh(la.asarray(a), uplo)),
+                                      np.linalg.eigvalsh(a, uplo))
+    with pytest.raises(ValueError):
+        la.linalg.eigh(la.asarray(a), "X")
+
+
+_rk = np.random.default_rng(7).random((5, 3))
+_rk_h = _rk @ _rk.T  # Hermitian, rank 3
+_rk_b = np.random.default_rng(8).random((2, 4, 4))
+_RANK_PINV = {
+    "matrix_rank tol by position": lambda m, x: m.linalg.matrix_rank(x(_rk), 0.5),
+    "matrix_rank array tol": lambda m, x: m.linalg.matrix_rank(x(_rk_b),
+                                                               tol=x(np.array([0.1, 1.5]))),
+    "matrix_rank hermitian": lambda m, x: m.linalg.matrix_rank(x(_rk_h), hermitian=True),
+    "matrix_rank tol and rtol refused": lambda m, x: m.linalg.matrix_rank(x(_rk), tol=0.5,
+                                                                          rtol=0.1),
+    "pinv rcond": lambda m, x: m.linalg.pinv(x(_rk), rcond=0.3),
+    "pinv rcond by position": lambda m, x: m.linalg.pinv(x(_rk), 0.3),
+    "pinv hermitian": lambda m, x: m.linalg.pinv(x(_rk_h), 1e-3, True),
+    "pinv rcond and rtol refused": lambda m, x: m.linalg.pinv(x(_rk), rcond=0.1, rtol=0.1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RANK_PINV))
+def test_rank_and_pinv_numpy_keywords(reference_backend, name):
+    """matrix_rank's absolute `tol` and `hermitian`, pinv's `rcond` and `hermitian` (NumPy's
+    keywords and positions; TypeError before), with NumPy's refusals."""
+    f = _RANK_PINV[name]
+    try:
+        want = f(np, np.asarray)
+    except ValueError:
+        with pytest.raises(ValueError):
+            f(la, la.asarray)
+        return
+    got = f(la, la.asarray)
+    assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-10, atol=1e-12)

@@ -225,17 +225,24 @@ _TAKE_ARGSORT = {
     "where alone": lambda m, a: m.where(a(np.array([0, 1, 2])))[0],
     "where one value": lambda m, a: m.where(a(np.array([0, 1, 2])), 1),
     "sort 0-d": lambda m, a: m.sort(a(np.array(5))),
+    "take wrap": lambda m, a: m.take(a(v), a(np.array([-9, -1, 0, 3, 4, 13])), mode="wrap"),
+    "take clip": lambda m, a: m.take(a(v), a(np.array([-9, -1, 0, 3, 4, 13])), mode="clip"),
+    "take wrap axis": lambda m, a: m.take(a(x), a(np.array([[-1, 4]])), axis=1, mode="wrap"),
+    "take clip method": lambda m, a: a(x).take(a(np.array([2, 99], np.uint8)), mode="clip"),
+    "take bad mode": lambda m, a: m.take(a(v), a(np.array([1])), mode="bogus"),
+    "take wrap empty axis": lambda m, a: m.take(a(np.zeros(0)), a(np.array([0])), mode="wrap"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(_TAKE_ARGSORT))
 def test_take_and_argsort_edges(reference_backend, name):
-    """np.take casts its indices 'same_kind' (bools count, floats raise TypeError) and takes a 0-d
-    x along axis 0/-1; argsort of a 0-d array is [0]."""
+    """np.take casts its indices 'same_kind' (bools count, floats raise TypeError), takes a 0-d
+    x along axis 0/-1 and wraps or clips indices by `mode` (a TypeError before); argsort of a 0-d
+    array is [0]."""
     f = _TAKE_ARGSORT[name]
     try:
         want = f(np, np.asarray)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, IndexError) as exc:
         with pytest.raises(type(exc)):
             f(la, la.asarray)
         return
@@ -297,3 +304,142 @@ def test_ldexp_is_exact_without_pow_on_every_backend(backend):
             assert got.dtype == want.dtype
             np.testing.assert_array_equal(got, want)
             np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+_SORT_KEYWORDS = {
+    "np.argsort kind=stable": lambda m, a: m.argsort(a(np.array([2, 1, 2, 0, 1])), kind="stable"),
+    "np.sort kind positional": lambda m, a: m.sort(a(np.array([[3.0, 1.0], [0.0, 2.0]])), 0,
+                                                   "mergesort"),
+    "np.argsort kind=quicksort": lambda m, a: m.argsort(a(v), kind="quicksort"),
+    "np.sort stable=True": lambda m, a: m.sort(a(v), stable=True),
+    "np.argsort bad kind": lambda m, a: m.argsort(a(v), kind="bogo"),
+    "np.sort kind not str": lambda m, a: m.sort(a(v), kind=1),
+    "np.sort kind and stable": lambda m, a: m.sort(a(v), kind="stable", stable=True),
+    "np.argsort order": lambda m, a: m.argsort(a(v), order="x"),
+    "argsort method bad kind": lambda m, a: a(v).argsort(kind="x"),
+    "sort method bad kind": lambda m, a: a(v.copy()).sort(kind="x"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_SORT_KEYWORDS))
+def test_sort_keywords_as_numpy(reference_backend, name):
+    """np.sort/np.argsort take NumPy's `kind` and `order` as keywords or positionally (every valid
+    kind sorts stably, NumPy's answer where keys are distinct or kind is stable) and reject what
+    NumPy rejects with its exception type (a TypeError about `kind` before)."""
+    f = _SORT_KEYWORDS[name]
+    try:
+        want = f(np, np.asarray)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            f(la, la.asarray)
+        return
+    got = np.asarray(f(la, la.asarray))
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+_nan_rows = np.array([[1.0, np.nan, 3.0, 7.0], [4.0, 5.0, 6.0, 0.5]])
+_WITH_OUT = {
+    "nanmedian": (lambda m, a, o: m.nanmedian(a, axis=1, out=o), 2, np.float64),
+    "median": (lambda m, a, o: m.median(a, axis=1, out=o), 2, np.float64),
+    "nanargmax": (lambda m, a, o: m.nanargmax(a, axis=1, out=o), 2, np.int64),
+    "nanargmin": (lambda m, a, o: m.nanargmin(a, axis=1, out=o), 2, np.int64),
+    "percentile": (lambda m, a, o: m.percentile(a, 30, axis=1, out=o), 2, np.float64),
+    "nanpercentile": (lambda m, a, o: m.nanpercentile(a, [30, 90], axis=1, out=o), (2, 2),
+                      np.float32),
+    "quantile": (lambda m, a, o: m.quantile(a, 0.3, axis=1, out=o), 2, np.float64),
+    "nanquantile": (lambda m, a, o: m.nanquantile(a, 0.3, axis=1, out=o), 2, np.float64),
+    "compress": (lambda m, a, o: m.compress([True, False, True], a[0], out=o), 2, np.float64),
+    "nancumsum": (lambda m, a, o: m.nancumsum(a[0], out=o), 4, np.float64),
+    "nancumprod": (lambda m, a, o: m.nancumprod(a[1], out=o), 4, np.float64),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_WITH_OUT))
+def test_out_is_written_as_numpy(reference_backend, name):
+    """`out=` receives the result and is returned, as NumPy's (these functions returned the
+    result and left `out` unwritten; nanmedian with `out` also propagated NaNs as median)."""
+    f, shape, dtype = _WITH_OUT[name]
+    want_out, got_out = np.zeros(shape, dtype), la.zeros(shape, dtype=dtype)
+    want = f(np, _nan_rows, want_out)
+    got = f(la, la.asarray(_nan_rows), got_out)
+    assert want is want_out and got is got_out
+    np.testing.assert_allclose(np.asarray(got_out), want_out, rtol=1e-6)
+
+
+_r = np.array([1.5, 2.5, 3.7, -0.5])
+_k = np.array([3, 1, 2, 3, 1])
+_MORE_KEYWORDS = {
+    "isin kind table": lambda m, a: m.isin(a(_k), [1, 3], kind="table"),
+    "isin kind table of floats refuses": lambda m, a: m.isin(a(_r), [1.5], kind="table"),
+    "isin bad kind": lambda m, a: m.isin(a(_r), [1.5], kind="bogus"),
+    "isin assume_unique, invert by position": lambda m, a: m.isin(a(_k), [1, 3], False, True),
+    "unique sorted=False": lambda m, a: m.unique(a(_k), sorted=False),
+    "round out": lambda m, a: m.round(a(_r), 0, m.zeros(4)),
+    "round out of int refuses": lambda m, a: m.round(a(_r), 0, m.zeros(4, int)),
+    "method round out": lambda m, a: a(_r).round(1, m.zeros(4)),
+    "trace out": lambda m, a: m.trace(a(np.eye(3)), 0, 0, 1, None, m.zeros(())),
+    "eye order": lambda m, a: m.eye(3, order="F"),
+    "tile reps keyword": lambda m, a: m.tile(a(_k), reps=2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_MORE_KEYWORDS))
+def test_more_numpy_keywords(reference_backend, name):
+    """NumPy's isin(assume_unique, invert, kind) in its positional order, unique(sorted=),
+    round(out=), trace(out=), eye(order=), tile(reps=) (TypeErrors before), with NumPy's errors."""
+    f = _MORE_KEYWORDS[name]
+    try:
+        want = f(np, np.asarray)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            f(la, la.asarray)
+        return
+    got = np.asarray(f(la, la.asarray))
+    assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
+    np.testing.assert_array_equal(got, want)
+
+
+_mv = np.random.default_rng(4).standard_normal(6)
+_mX = np.random.default_rng(5).standard_normal((3, 4))
+
+
+def _written_out(call, out):
+    call(out)
+    return out
+
+
+_METHODS_AND_OUT = {
+    "searchsorted method": lambda m, a: a(np.sort(_mv)).searchsorted(a(_mv[:2]), "right"),
+    "argpartition method": lambda m, a: m.sort(a(_mv).argpartition(2)[:2]),
+    "compress method": lambda m, a: a(_mX).compress([True, False, True], axis=0),
+    "choose method": lambda m, a: a(np.array([0, 1, 0])).choose([a(_mv[:3]), a(_mv[3:])]),
+    "tobytes": lambda m, a: np.frombuffer(a(_mX).tobytes(), np.float64),
+    "trace method out": lambda m, a: _written_out(
+        lambda o: a(_mX[:, :3]).trace(0, 0, 1, None, o), m.zeros(())),
+    "take out (unsafe cast)": lambda m, a: _written_out(
+        lambda o: a(_mv).take([0, 2], out=o), m.zeros(2, dtype=np.int64)),
+    "np.take out by position": lambda m, a: _written_out(
+        lambda o: m.take(a(_mv), [0, 2], None, o), m.zeros(2)),
+    "take out of another shape refused": lambda m, a: a(_mv).take([0, 2], out=m.zeros(3)),
+    "clip method out by position": lambda m, a: _written_out(
+        lambda o: a(_mv).clip(-0.5, 0.5, o), m.zeros(6)),
+    "np.clip out by position": lambda m, a: _written_out(
+        lambda o: m.clip(a(_mv), -0.5, 0.5, o), m.zeros(6)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_METHODS_AND_OUT))
+def test_ndarray_methods_and_out_as_numpy(reference_backend, name):
+    """ndarray's searchsorted/argpartition/compress/choose/tobytes methods (AttributeError
+    before), trace(out=), take(out=) and clip's positional out (TypeError before)."""
+    f = _METHODS_AND_OUT[name]
+    try:
+        want = f(np, np.asarray)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            f(la, la.asarray)
+        return
+    got = np.asarray(f(la, la.asarray))
+    assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
+    np.testing.assert_array_equal(got, want)

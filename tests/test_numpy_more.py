@@ -183,3 +183,42 @@ def test_numpy_calls_stay_lazy(reference_backend):
                np.trapezoid(x), np.delete(x, 1, axis=0), np.bincount(la.asarray(I.ravel()))]
     assert all(isinstance(g, la.Array) for g in got)
     np.testing.assert_allclose(np.asarray(got[2]), np.cov(F * 2), rtol=1e-12)
+
+
+_pq = np.random.default_rng(1).standard_normal(50)
+_pq_nan = np.where(np.arange(50) % 7 == 3, np.nan, _pq)
+_pq_w = np.random.default_rng(2).random(50)
+_QUANTILE_METHODS = {
+    "percentile nearest": lambda m, a: m.percentile(a(_pq), [10, 50], method="nearest"),
+    "percentile lower, scalar q": lambda m, a: m.percentile(a(_pq), 10, method="lower"),
+    "nanpercentile higher": lambda m, a: m.nanpercentile(a(_pq_nan), [10, 90], method="higher"),
+    "percentile weights": lambda m, a: m.percentile(a(_pq), 30, method="inverted_cdf",
+                                                    weights=a(_pq_w)),
+    "quantile midpoint": lambda m, a: m.quantile(a(_pq), 0.3, method="midpoint"),
+    "nanquantile nearest": lambda m, a: m.nanquantile(a(_pq_nan), [0.3], method="nearest"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_QUANTILE_METHODS))
+def test_quantile_methods_as_numpy(reference_backend, name):
+    """percentile/nanpercentile with another method or weights (computed by NumPy on the host)
+    take q in percent: they handed NumPy's percentile q / 100 (the 0.1th percentile for 10)."""
+    f = _QUANTILE_METHODS[name]
+    want, got = f(np, np.asarray), f(la, la.asarray)
+    assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("weights", [None, np.arange(8.0)])
+def test_histogram_of_bools_bins_them_as_uint8(reference_backend, weights):
+    """np.histogram of a bool array converts it to uint8 with NumPy's RuntimeWarning (it raised
+    TypeError: a bool subtract)."""
+    b = np.array([True, False, True, True, False, True, True, False])
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        want = np.histogram(b, bins=3, weights=weights)
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        got = la.histogram(la.asarray(b), bins=3,
+                           weights=None if weights is None else la.asarray(weights))
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_array_equal(np.asarray(g), w)

@@ -80,8 +80,11 @@ def test_unsupported_keywords_fall_back_to_numpy(reference_backend):
         warnings.simplefilter("error")  # out= is lazyarray's ufunc keyword now: no fallback
         result = np.add(a, 1.0, out=out)
     assert result is out and np.array_equal(out, X + 1.0)
-    with pytest.warns(_protocols.LazyArrayFallbackWarning):
-        assert isinstance(np.mean(a, where=X > 0), np.floating)
+    with pytest.warns(_protocols.LazyArrayFallbackWarning):  # NumPy 2's std(mean=): not here
+        assert isinstance(np.std(a, mean=np.mean(X)), np.floating)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # where= is lazyarray's reduction keyword now
+        assert isinstance(np.mean(a, where=X > 0), la.Array)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # la.unique takes NumPy's keywords: no fallback
         values, counts = np.unique(a, return_counts=True)
@@ -117,9 +120,10 @@ def test_sort_kind_stays_lazy_and_ascending(backend, kind):
 
 
 def test_sort_bad_kind_raises_numpys_error(reference_backend):
+    """la.sort checks `kind` as NumPy does: NumPy's error, without falling back to NumPy."""
     _protocols._WARNED.discard("sort")
-    with pytest.raises(ValueError, match="sort kind"), \
-            pytest.warns(_protocols.LazyArrayFallbackWarning):  # NumPy raises it, evaluating
+    with pytest.raises(ValueError, match="sort kind"), warnings.catch_warnings():
+        warnings.simplefilter("error", _protocols.LazyArrayFallbackWarning)
         np.sort(la.asarray(X), kind="bogus")
 
 
@@ -200,3 +204,15 @@ def test_np_flip_of_an_array_is_numpys_view():
                 np.testing.assert_array_equal(np.asarray(A), a)
     s = la.asarray(np.float64(3.0))
     assert float(np.flip(s)) == 3.0  # 0-d: the Python path, as NumPy (no axes)
+
+
+def test_stride_tricks_through_numpy_stay_lazy(reference_backend):
+    """np.lib.stride_tricks.sliding_window_view on an Array is la.lib.stride_tricks's (it fell
+    back to NumPy, evaluating): programs import it from NumPy even with the array module swapped."""
+    x = np.arange(10.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", _protocols.LazyArrayFallbackWarning)
+        got = np.lib.stride_tricks.sliding_window_view(la.asarray(x), 3)
+    assert isinstance(got, la.Array)
+    np.testing.assert_array_equal(np.asarray(got),
+                                  np.lib.stride_tricks.sliding_window_view(x, 3))

@@ -280,3 +280,106 @@ def test_axis_arguments_are_numpys(reference_backend):
     idx = np.array([5, 0, 23])
     np.testing.assert_array_equal(np.asarray(la.take_along_axis(lx, la.asarray(idx), axis=None)),
                                   np.take_along_axis(x, idx, axis=None))
+
+
+# NumPy's where= and initial= of the reductions (a TypeError before).
+_rng = np.random.default_rng(5)
+_x = _rng.standard_normal((3, 4)); _x[0, 1] = np.nan
+_m = _x > -0.3
+_i = _rng.integers(-9, 9, (3, 4)).astype(np.int16)
+_f32 = _x.astype(np.float32)
+_c = _x + 1j * _rng.standard_normal((3, 4))
+_e = np.zeros((0, 3))
+_WHERE_INITIAL = {
+    "sum where": lambda m, A: m.sum(A(_x), where=A(_m)),
+    "sum where axis": lambda m, A: m.sum(A(_x), axis=1, where=A(_m)),
+    "sum where row mask": lambda m, A: m.sum(A(_x), axis=0, where=A(_m[0]), keepdims=True),
+    "sum initial": lambda m, A: m.sum(A(_i), initial=100),
+    "sum f32 initial np64": lambda m, A: m.sum(A(_f32), initial=np.float64(0.5)),
+    "prod where initial": lambda m, A: m.prod(A(_i), axis=0, where=A(_m), initial=2),
+    "max initial": lambda m, A: m.max(A(_i), initial=5),
+    "max where initial": lambda m, A: m.max(A(_x), axis=1, where=A(_m), initial=-10.0),
+    "min where initial int": lambda m, A: m.min(A(_i), axis=0, where=A(_m), initial=3),
+    "max empty initial": lambda m, A: m.max(A(_e), axis=0, initial=-1.0),
+    "max where no initial": lambda m, A: m.max(A(_x), where=A(_m)),
+    "amax initial": lambda m, A: m.amax(A(_x), axis=0, initial=0.5),
+    "any where": lambda m, A: m.any(A(_x) > 1, axis=1, where=A(_m)),
+    "all where": lambda m, A: m.all(A(_x) > -5, where=A(_m)),
+    "mean where": lambda m, A: m.mean(A(_x), axis=1, where=A(_m)),
+    "mean where f32": lambda m, A: m.mean(A(_f32), axis=0, where=A(_m)),
+    "mean where int": lambda m, A: m.mean(A(_i), where=A(_m)),
+    "var where": lambda m, A: m.var(A(_x), axis=1, where=A(_m)),
+    "std where ddof": lambda m, A: m.std(A(_x), axis=0, ddof=1, where=A(_m)),
+    "var where complex": lambda m, A: m.var(A(_c), axis=1, where=A(_m)),
+    "method sum where": lambda m, A: A(_x).sum(axis=1, where=A(_m)),
+    "method max initial": lambda m, A: A(_i).max(initial=50),
+    "where bad shape": lambda m, A: m.sum(A(_x), where=A(np.ones((2, 3, 4), bool))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_WHERE_INITIAL))
+def test_where_and_initial_as_numpy(reference_backend, name):
+    """sum/prod/max/min take NumPy's `initial` (added, multiplied, compared; an empty slice of max
+    gives it) and `where` (masked-out elements, NaNs too, take no part); max/min refuse `where`
+    without `initial` (NumPy's ValueError); any/all/mean/var/std take `where`, counting only the
+    selected elements. These raised TypeError."""
+    f = _WHERE_INITIAL[name]
+    with np.errstate(all="ignore"):
+        try:
+            want = f(np, np.asarray)
+        except (TypeError, ValueError) as exc:
+            with pytest.raises(type(exc)):
+                f(la, la.asarray)
+            return
+    got = f(la, la.asarray)
+    assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6, equal_nan=True)
+
+
+_NAN_ROWS = np.array([[1.0, np.nan, 3.0, 7.0], [4.0, 5.0, 6.0, 0.5]])
+_COLS = np.array([True, True, False, True])
+# NumPy's positional order (out before keepdims, ddof after out), the methods', and the
+# nan-reductions' out=/where=/initial=: (call, out shape, out dtype).
+_POSITIONAL_OUT = {
+    "sum": (lambda m, a, o: m.sum(a, 1, None, o), 2, np.float64),
+    "sum keepdims": (lambda m, a, o: m.sum(a, 1, None, None, True) + o[:, None], (2, 1),
+                     np.float64),
+    "prod": (lambda m, a, o: m.prod(a, 0, None, o), 4, np.float64),
+    "mean": (lambda m, a, o: m.mean(a, 0, None, o), 4, np.float64),
+    "max": (lambda m, a, o: m.max(a, 1, o), 2, np.float64),
+    "any": (lambda m, a, o: m.any(a > 4, 1, o), 2, np.bool_),
+    "argmax": (lambda m, a, o: m.argmax(a, 1, o), 2, np.int64),
+    "std ddof": (lambda m, a, o: m.std(a, 1, None, o, 1), 2, np.float64),
+    "var ddof keepdims": (lambda m, a, o: m.var(a, 1, None, None, 1, True) + o[:, None], (2, 1),
+                          np.float64),
+    "method sum": (lambda m, a, o: a.sum(1, None, o), 2, np.float64),
+    "method std": (lambda m, a, o: a.std(1, None, o, 1), 2, np.float64),
+    "method max": (lambda m, a, o: a.max(1, o), 2, np.float64),
+    "nansum": (lambda m, a, o: m.nansum(a, 1, None, o), 2, np.float64),
+    "nanprod where": (lambda m, a, o: m.nanprod(a, 1, None, o, where=_COLS), 2, np.float64),
+    "nanmax": (lambda m, a, o: m.nanmax(a, 0, o), 4, np.float64),
+    "nanmax initial": (lambda m, a, o: m.nanmax(a, 0, o, initial=4.5), 4, np.float64),
+    "nanmin all-NaN initial": (lambda m, a, o: m.nanmin(a * np.nan, 1, o, initial=2.0), 2,
+                               np.float64),
+    "nanmean": (lambda m, a, o: m.nanmean(a, 1, None, o), 2, np.float64),
+    "nanmean where": (lambda m, a, o: m.nanmean(a, 1, out=o, where=_COLS), 2, np.float64),
+    "nanstd ddof": (lambda m, a, o: m.nanstd(a, 1, None, o, 1), 2, np.float64),
+    "nanvar where": (lambda m, a, o: m.nanvar(a, 1, out=o, where=_COLS), 2, np.float64),
+    "ptp": (lambda m, a, o: m.ptp(a, 1, o), 2, np.float64),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_POSITIONAL_OUT))
+def test_numpy_positional_order_and_out(reference_backend, name):
+    """NumPy's positional order reaches the same parameters (`np.sum(a, 1, None, out)`: out went
+    to keepdims, `np.std(a, 1, None, out, 1)`: to correction) and out= is written and returned;
+    the nan-reductions take NumPy's out=, where= and initial= (a TypeError before)."""
+    f, shape, dtype = _POSITIONAL_OUT[name]
+    want_out, got_out = np.zeros(shape, dtype), la.zeros(shape, dtype=dtype)
+    with np.errstate(all="ignore"):
+        want = f(np, _NAN_ROWS, want_out)
+    got = f(la, la.asarray(_NAN_ROWS), got_out)
+    assert (want is want_out) == (got is got_out)
+    assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, equal_nan=True)
+    np.testing.assert_allclose(np.asarray(got_out), want_out, rtol=1e-12, equal_nan=True)

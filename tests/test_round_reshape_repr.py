@@ -86,3 +86,16 @@ def test_repr_and_str_are_numpys(reference_backend, x):
         want = want[:-1] + f", dtype={x.dtype})"
     assert repr(la.asarray(x)) == want
     assert str(la.asarray(x)) == str(x)
+
+
+def test_builtin_round_of_a_scalar_result_is_an_int(reference_backend):
+    """round(x.sum()) is a Python int, as round(np.float64) (it was a float Array: "12.0" printed
+    where NumPy's program prints "12", and an Array that range() refuses); with ndigits, and
+    for larger arrays, it stays la.round."""
+    xn = np.array([3.0, 1.5, 7.25])
+    x = la.asarray(xn)
+    for f in (lambda a: round(a.sum()), lambda a: round(a[1]), lambda a: round(a.argmax())):
+        want, got = f(xn), f(x)
+        assert type(got) is type(want) is int and got == want
+    assert np.asarray(round(x.sum(), 1)) == round(xn.sum(), 1)
+    np.testing.assert_array_equal(np.asarray(round(x)), np.round(xn))

@@ -333,3 +333,91 @@ def test_a_slice_of_every_whole_dimension_is_the_value_itself():
     y = la.array(np.arange(3, dtype=np.float32).reshape(1, 3))
     assert y[0]._node.op.name == "reshape" and y[0]._node.inputs[0] is y._node
     np.testing.assert_array_equal(np.asarray(y[0]), np.arange(3, dtype=np.float32))
+
+
+_F_ORDER = {
+    "np.reshape order by position": lambda m, x: m.reshape(x, (4, 6), "F"),
+    "reshape -1 F": lambda m, x: m.reshape(x, (4, -1), order="F"),
+    "method reshape F": lambda m, x: x.reshape(6, 4, order="F"),
+    "reshape int f": lambda m, x: m.reshape(x, 24, order="f"),
+    "ravel F": lambda m, x: m.ravel(x, "F"),
+    "method ravel F": lambda m, x: x.ravel("F"),
+    "flatten F": lambda m, x: x.flatten("F"),
+    "ravel F of a transpose": lambda m, x: x.T.ravel("F"),
+    "reshape F of a slice": lambda m, x: m.reshape(x[:, 1:], (2, -1), order="F"),
+    "reshape K": lambda m, x: m.reshape(x, (6, 4), order="K"),
+    "ravel bad order": lambda m, x: x.ravel("X"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_F_ORDER))
+def test_fortran_order_reshapes(reference_backend, name):
+    """reshape/ravel/flatten with order='F' take the elements column-major, as NumPy's (they
+    raised TypeError, and `np.reshape(x, s, 'F')` silently reshaped in C order: 'F' went to
+    `copy`); writes through the result reach x exactly where NumPy's result is a view."""
+    f = _F_ORDER[name]
+    base = np.arange(24.0).reshape(2, 3, 4)
+    try:
+        want = f(np, base.copy())
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            f(la, la.asarray(base))
+        return
+    x_np, x_la = base.copy(), la.asarray(base)
+    want, got = f(np, x_np), f(la, x_la)
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(np.asarray(got), want)
+    want[(0,) * want.ndim] = -1.0
+    got[(0,) * got.ndim] = -1.0
+    np.testing.assert_array_equal(np.asarray(x_la), x_np)
+
+
+def test_layout_orders_refused_not_guessed(reference_backend):
+    """'A' and 'K' follow a NumPy array's memory layout, which an Array has not: a clear error."""
+    x = la.asarray(np.arange(6.0).reshape(2, 3))
+    for call in (lambda: x.ravel("K"), lambda: x.T.ravel("A"), lambda: x.reshape(3, 2, order="A")):
+        with pytest.raises(NotImplementedError, match="memory layout"):
+            call()
+
+
+_ca, _cb = np.arange(4.0).reshape(2, 2), np.arange(4).reshape(2, 2)
+_JOIN_KEYWORDS = {
+    "concatenate dtype": lambda m, A: m.concatenate([A(_ca), A(_cb)], dtype=np.float32),
+    "concatenate dtype same_kind refuses": lambda m, A: m.concatenate([A(_ca), A(_cb)],
+                                                                      dtype=np.int64),
+    "concatenate dtype unsafe": lambda m, A: m.concatenate([A(_ca), A(_cb)], dtype=np.int64,
+                                                           casting="unsafe"),
+    "concatenate casting no refuses": lambda m, A: m.concatenate([A(_ca), A(_cb)], casting="no"),
+    "concatenate out and dtype refused": lambda m, A: m.concatenate(
+        [A(_ca), A(_cb)], out=m.zeros((4, 2)), dtype=float),
+    "concatenate out of int from float refuses": lambda m, A: m.concatenate(
+        [A(_ca)], out=m.zeros((2, 2), int)),
+    "stack dtype": lambda m, A: m.stack([A(_ca), A(_cb)], dtype=np.float32),
+    "vstack dtype unsafe": lambda m, A: m.vstack([A(_ca), A(_cb)], dtype=np.int16,
+                                                 casting="unsafe"),
+    "hstack dtype": lambda m, A: m.hstack([A(_ca), A(_cb)], dtype=np.float32),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_JOIN_KEYWORDS))
+def test_join_dtype_casting_out_as_numpy(reference_backend, name):
+    """concatenate/stack/hstack/vstack take NumPy's dtype= and casting= (a TypeError before),
+    refusing what NumPy's casting rule refuses."""
+    f = _JOIN_KEYWORDS[name]
+    try:
+        want = f(np, np.asarray)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            f(la, la.asarray)
+        return
+    assert_matches(f(la, la.asarray), want)
+
+
+@pytest.mark.parametrize("join, out_shape", [("concatenate", (4, 2)), ("stack", (2, 2, 2))])
+def test_join_writes_out(reference_backend, join, out_shape):
+    """out= (by keyword or NumPy's position) receives the joined arrays and is returned."""
+    for make_out in (np.zeros, la.zeros):
+        out = make_out(out_shape)
+        got = getattr(la, join)([la.asarray(_ca), la.asarray(_cb)], 0, out)
+        assert got is out
+        np.testing.assert_array_equal(np.asarray(out), getattr(np, join)([_ca, _cb], 0))

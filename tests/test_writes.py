@@ -279,6 +279,22 @@ def test_complex_parts_write_through(backend):
     _check(program, lambda: [np.array([1 + 1j, 2 - 2j, 3 + 0.5j, np.inf + 1j])])
 
 
+def test_complex_parts_set_by_attribute(backend):
+    """`z.imag *= -1`, `z.real = v`, `x.real += 1` assign the attribute as NumPy's setters do
+    (AttributeError: the properties had no setter); a real array's imag refuses (TypeError)."""
+    def program(xp, z, x):
+        part = z.imag
+        z.imag *= -1
+        z.real = xp.abs(z)
+        x.real += 1.0
+        return part + 0
+
+    _check(program, lambda: [np.array([1 + 1j, 2 - 2j, 3 + 0.5j]), np.arange(3.0)])
+    for xp, make in ((np, np.asarray), (la, la.asarray)):
+        with pytest.raises(TypeError):
+            make(np.arange(3.0)).imag = 1.0
+
+
 def test_real_of_real_array_is_a_view(backend):
     def program(xp, x):
         x.real[1] = -1.0
@@ -717,3 +733,22 @@ def test_a_view_with_a_zero_d_array_slice_bound_writes_its_base(backend, eager_s
             exec(code, {"A": A, "I": I})
             got.append(np.asarray(A).tolist())
     assert got[0] == got[1]
+
+
+def test_in_place_methods_view_partition_put(backend):
+    """ndarray.view() shares memory both ways; partition and put work in place (AttributeError
+    before): through a view too."""
+    def program(xp, a, b):
+        v = a.view()
+        v[0] = 9.0
+        a[1] = -9.0
+        row = b[1]
+        row.partition(2)
+        b.put([0, -1], [5.0, 6.0])
+        b[0].put([1], [7.0], mode="wrap")
+        return v + 0, xp.sort(row[:2]) + 0, row[2] + 0
+
+    _check(program, lambda: [np.arange(6.0),
+                             np.array([[3.0, 1, 2, 0], [9, -1, 4, 4], [0, 5, 5, 1]])])
+    with pytest.raises(NotImplementedError, match="reinterpreting"):
+        la.asarray(np.arange(3.0)).view(np.int64)

@@ -136,7 +136,7 @@ def _irfftn(x, s, axes, norm, site, name="irfftn") -> Array:
     node, ct = _prepare(x, name, site, real_input=False)
     if axes is None:
         axes = tuple(range(node.ndim))[-len(s):] if s is not None else tuple(range(node.ndim))
-    axes = tuple(a % node.ndim for a in axes)
+    axes = tuple(_bind.normalize_axis(a, node.ndim, site) for a in axes)  # (a % ndim took 3)
     if s is None:
         s = tuple(node.shape[a] for a in axes[:-1]) + (2 * (node.shape[axes[-1]] - 1),)
     s = tuple(_points(n, site, node.shape[a]) for n, a in zip(s, axes))

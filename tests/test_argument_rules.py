@@ -119,6 +119,7 @@ FAST = [
     ("fft.fft", (X2,), {"n": 2.5}), ("fft.fft", (X2,), {"n": True}), ("fft.rfft", (X2,), {"n": True}),
     ("fft.fft", (X2,), {"n": np.int64(3)}), ("fft.irfft", (X2,), {"n": np.array(4.0)}),
     ("fft.fftn", (X2,), {"s": (-1, 2)}), ("fft.hfft", (X2,), {"n": 3.0}),
+    ("fft.irfft", (X2,), {"axis": 2}), ("fft.irfftn", (X2,), {"axes": (0, -3)}),
     ("fft.fftfreq", (np.array(4),), {}), ("fft.fftfreq", (4.0,), {}), ("fft.fftfreq", (True,), {}),
     ("fft.rfftfreq", (np.int32(5),), {}),
     # offsets and counts: operator.index
@@ -229,9 +230,21 @@ KNOWN = {
 }
 
 
+# Fixed on branch consumers41 (7535347: _bind.normalize_axis in fft/delete/array_split/moveaxis):
+# not strict, so that they pass once it is merged; then this list goes
+ON_CONSUMERS41 = {f"{name}-axis={odd}" for name in ("fft.fft", "fft.rfft", "fft.hfft")
+                  for odd in ("np.True_", "past", "past-neg")} | {
+    "delete-axis=past", "delete-axis=past-neg", "array_split-axis=past",
+    "array_split-axis=past-neg", "moveaxis=str", "moveaxis=0-d float"}
+
+
 def _known(case_id: str) -> tuple:
     reason = KNOWN.get(case_id)
-    return (pytest.mark.xfail(strict=True, reason=reason),) if reason else ()
+    if reason:
+        return (pytest.mark.xfail(strict=True, reason=reason),)
+    if case_id in ON_CONSUMERS41:
+        return (pytest.mark.xfail(strict=False, reason="fixed on branch consumers41"),)
+    return ()
 
 
 def _sweep() -> list:

@@ -466,18 +466,21 @@ def primitive(op: OpDef, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[in
     return build_node(op, inputs, attrs, shape, dtype, None, site)
 
 
-def normalize_axis(axis: Any, ndim: int, site: Site) -> int:
+def normalize_axis(axis: Any, ndim: int, site: Site, argname: str | None = None) -> int:
     """One non-negative axis for functions that take a single one (stack, split, cumsum, argmax,
     take...): None or a tuple is NumPy's TypeError, not a failed unpacking."""
     if axis is None or isinstance(axis, (tuple, list)):
         raise fail(TypeError, f"'{type(axis).__name__}' object cannot be interpreted as an "
                    "integer (this function takes a single axis)", site)
-    (ax,) = normalize_axes(axis, ndim, site)
+    (ax,) = normalize_axes(axis, ndim, site, argname)
     return ax
 
 
-def normalize_axes(axis: Any, ndim: int, site: Site) -> tuple[int, ...]:
-    """Sorted, non-negative axes; NumPy's AxisError (a ValueError and IndexError) when out of range."""
+def normalize_axes(axis: Any, ndim: int, site: Site, argname: str | None = None,
+                   ordered: bool = False) -> tuple[int, ...]:
+    """Sorted (`ordered`: as given), non-negative axes; NumPy's AxisError (a ValueError and
+    IndexError) when out of range, its message prefixed by `argname` where NumPy's is
+    (`source: axis 10 is out of bounds...`, which SciPy's tests match)."""
     if axis is None:
         return tuple(range(ndim))
     if type(axis) is int and -ndim <= axis < ndim:  # the common cases, without NumPy's helper
@@ -490,10 +493,10 @@ def normalize_axes(axis: Any, ndim: int, site: Site) -> tuple[int, ...]:
             out.append(a + ndim if a < 0 else a)
         else:
             if len(set(out)) == len(out):
-                return tuple(sorted(out))
+                return tuple(out) if ordered else tuple(sorted(out))
     refuse_traced(*(axis if isinstance(axis, (tuple, list)) else (axis,)))
     try:
-        axes = np.lib.array_utils.normalize_axis_tuple(axis, ndim)
+        axes = np.lib.array_utils.normalize_axis_tuple(axis, ndim, argname)
     except np.exceptions.AxisError as exc:
         raise np.exceptions.AxisError(f"{exc} (at {format_site(site)})") from None
     except ValueError as exc:  # repeated axis
@@ -501,4 +504,4 @@ def normalize_axes(axis: Any, ndim: int, site: Site) -> tuple[int, ...]:
     except TypeError:
         raise fail(TypeError, f"axis must be an int, a tuple of ints or None, not {axis!r}",
                    site) from None
-    return tuple(sorted(axes))
+    return tuple(axes) if ordered else tuple(sorted(axes))

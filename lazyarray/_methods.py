@@ -71,6 +71,9 @@ def __setitem__(self: Array, key: Any, value: Any) -> None:
     if views is None or (type(views) is list and _none_alive(views)):
         # a root without (live) views: the common case, kept short
         tk = type(key)
+        if (tk is tuple or tk is Array) and _EAGER_LIMIT[0]:  # computed element indices: ints
+            key = indexing.computed_scalar_indices(key)
+            tk = type(key)
         if (tk is tuple or tk is int or tk is slice) and _EAGER_LIMIT[0] and eager.write_basic(
                 self, key, value._node if type(value) is Array else value):
             return  # written into a buffer only this handle holds

@@ -2711,6 +2711,16 @@ computed_index(PyObject *v, long long *out)
     return !overflow;
 }
 
+/* A computed element used as an index (`spins[i, j]` with `i, j = sites[k]`): NumPy's integer
+ * scalar, a basic index (indexing._scalar_indices); a 0-d array (`_view` not False) is NumPy's
+ * advanced index and a pending element is evaluated at the line: both go the Python way. */
+static int
+element_index(PyObject *k, long long *out)
+{
+    return ARRAY != NULL && Py_TYPE(k) == ARRAY && VIEW_OF(k) == Py_False &&
+           computed_index(k, out);
+}
+
 /* A slice bound: 1 with *out set (*present 0 for None), 0 for anything but None or an index
  * within int64's range minus its minimum (PySlice_Unpack would clamp it: a different step). */
 static int
@@ -2757,7 +2767,8 @@ put_int(PyObject *k, Basic *b, Py_ssize_t dim)
 {
     long long i;
     Py_ssize_t n = b->in[dim];
-    if (!index_value(k, &i) || i < -(long long)n || i >= (long long)n)
+    if ((!index_value(k, &i) && !element_index(k, &i)) || i < -(long long)n ||
+        i >= (long long)n)
         return 0;
     b->start[dim] = (Py_ssize_t)(i < 0 ? i + n : i);
     b->given[dim] = 1;
@@ -2789,8 +2800,9 @@ consumed_dims(PyObject *const *items, Py_ssize_t n, int *has_ellipsis)
             if ((*has_ellipsis)++)
                 return -1;
         }
-        else if (PySlice_Check(k) || is_index(k))
-            consumed++;
+        else if (PySlice_Check(k) || is_index(k) ||
+                 (ARRAY != NULL && Py_TYPE(k) == ARRAY && VIEW_OF(k) == Py_False))
+            consumed++; /* (an element index: put_int reads it, or the key falls back) */
         else if (k != Py_None)
             return -1;
     }

@@ -23,6 +23,7 @@ from .eager import EAGER_MARK as _AT_ONCE
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import run_now as _run_now
 from .eager import seeded as _eager_seeded
+from .eager import view_value as _view_value
 from .graph.node import Node, user_site
 
 
@@ -122,7 +123,10 @@ class Array:
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         """A read-only view of the buffer (as JAX): writing through it would change this Array and
-        every expression built from it. `np.array(x)` (copy=True) gives a writable copy."""
+        every expression built from it. `np.array(x)` (copy=True) gives a writable copy, and so
+        does `np.asarray(t)` of NumPy's scalar (`t = x.sum()`, `A[i, j]`: `_view` False), as
+        `np.asarray(np.float64(v))` does: scikit-learn's `s = np.asarray(np.average(a, weights=w));
+        s *= 0.5` raised "output array is read-only"."""
         node = self._node
         out = node.data
         if node.op is not _INPUT or type(out) is not np.ndarray:  # pending, or on a GPU
@@ -130,6 +134,8 @@ class Array:
             out = _to_host(self)
         elif _trace_state.stand_ins:
             _refuse_stand_in(node)
+        if copy is None and self._view is False and not out.shape:
+            return out.astype(dtype) if dtype is not None else out.copy()
         if dtype is None and not copy:  # np.asarray(x): the commonest export, kept short
             view = out.view()
             view.setflags(write=False)  # (~0.1 us sooner than through .flags)
@@ -193,8 +199,10 @@ class Array:
     def __iter__(self) -> Iterator[Array]:
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
-        _evaluate(self)
-        return map(self.__getitem__, range(self.shape[0]))  # (C's getitem per row, no frame)
+        node = self._node
+        if node.inputs and not (_EAGER_LIMIT[0] and _view_value(node) is not None):
+            _evaluate(self)  # (a view of a computed buffer is read where it is: `i, j = sites[k]`
+        return map(self.__getitem__, range(self.shape[0]))  # ran a plan to copy its 2 values)
 
     def __repr__(self) -> str:
         """NumPy's repr (`shape=` for empty arrays, 0-d as a scalar) named Array, always with

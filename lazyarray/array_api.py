@@ -150,18 +150,19 @@ class Info:
     def devices(self) -> list[str]:
         return ["cpu", *_cuda_devices()]
 
+    # Both give `numpy.dtype` instances, as NumPy's own info does: they equal the namespace's
+    # objects (`== la.float64`) and, unlike NumPy's scalar types, hash as an Array's `.dtype`,
+    # so consumers that look `x.dtype` up in them (scikit-learn's `_matching_numpy_dtype`:
+    # `{v: k for k, v in info.dtypes().items()}[x.dtype]`) find it.
     def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
-        # the namespace's dtype objects (NumPy's scalar types: la.float64 is np.float64)
         complex_ = _complex_dtypes()
-        return {"real floating": np.float64,
-                "complex floating": complex_[-1].type if complex_ else None,
-                "integral": np.int64, "indexing": np.int64}
+        return {"real floating": np.dtype(np.float64),
+                "complex floating": complex_[-1] if complex_ else None,
+                "integral": np.dtype(np.int64), "indexing": np.dtype(np.int64)}
 
-    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, type]:
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, np.dtype]:
         every = (*dtypes.SUPPORTED, *(c for c in _complex_dtypes() if c not in dtypes.SUPPORTED))
-        names = {"bool_": "bool"}
-        return {names.get(dt.name, dt.name): dt.type for dt in every
-                if kind is None or isdtype(dt, kind)}
+        return {str(dt): dt for dt in every if kind is None or isdtype(dt, kind)}
 
 
 def __array_namespace_info__() -> Info:  # noqa: N807

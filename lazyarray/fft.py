@@ -78,7 +78,7 @@ def _axes_and_sizes(node: Node, s: Sequence[int] | None, axes: Sequence[int] | N
                     site: _bind.Site) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if axes is None:
         axes = tuple(range(node.ndim))[-len(s):] if s is not None else tuple(range(node.ndim))
-    axes = tuple(a % node.ndim for a in axes)
+    axes = tuple(_bind.normalize_axis(a, node.ndim, site) for a in axes)  # repeats are NumPy's
     if s is None:
         s = tuple(node.shape[a] for a in axes)
     if len(s) != len(axes):
@@ -166,7 +166,7 @@ def hfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward"
     site = user_site(1)
     n = n if n is None else _points(n, site)
     node, ct = _prepare(x, "hfft", site, real_input=False)
-    ax = axis % node.ndim
+    ax = _bind.normalize_axis(axis, node.ndim, site)
     m = int(n) if n is not None else 2 * (node.shape[ax] - 1)
     return _call("hfft", node, (m,), (ax,), norm, _resized(node, (m,), (ax,)),
                  np.dtype(ct.char.lower()), site)
@@ -176,7 +176,7 @@ def ihfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward
     site = user_site(1)
     n = n if n is None else _one_size(n, site, takes_bool=True)[0]
     node, ct = _prepare(x, "ihfft", site, real_input=True)
-    ax = axis % node.ndim
+    ax = _bind.normalize_axis(axis, node.ndim, site)
     m = int(n) if n is not None else node.shape[ax]
     return _call("ihfft", node, (m,), (ax,), norm, _resized(node, (m // 2 + 1,), (ax,)), ct,
                  site)

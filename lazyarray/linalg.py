@@ -72,7 +72,7 @@ def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
         raise _bind.fail(ValueError, f"vecdot: input operand {0 if not a.ndim else 1} has 0 "
                          "dimensions; the contracted axis needs at least 1", site)
     shape = _bind.broadcast_shapes([a.shape, b.shape], site)
-    ax = axis if axis < 0 else axis - len(shape)
+    ax = _bind.normalize_axis(axis, len(shape), site) - len(shape)
     if a.shape[ax] != b.shape[ax]:
         raise _bind.fail(ValueError, "vecdot: the contracted axis differs in size", site)
     first = Array(a)

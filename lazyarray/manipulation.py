@@ -97,8 +97,8 @@ def swapaxes(x: Any, axis1: int, axis2: int) -> Array:
     """numpy.swapaxes: a view."""
     site = user_site(1)
     node = _as_node(x, site)
-    a, b = _bind.normalize_axes(axis1, node.ndim, site)[0], _bind.normalize_axes(axis2, node.ndim,
-                                                                                  site)[0]
+    a = _bind.normalize_axis(axis1, node.ndim, site, "axis1")
+    b = _bind.normalize_axis(axis2, node.ndim, site, "axis2")
     axes = list(range(node.ndim))
     axes[a], axes[b] = axes[b], axes[a]
     return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
@@ -108,8 +108,8 @@ def moveaxis(x: Any, source: Any, destination: Any) -> Array:
     """numpy.moveaxis / Array API `moveaxis`: move axes to new positions (ints or sequences of ints, as NumPy)."""
     site = user_site(1)
     node = _as_node(x, site)
-    src = _axis_list(source, node.ndim, site)
-    dst = _axis_list(destination, node.ndim, site)
+    src = _bind.normalize_axes(source, node.ndim, site, "source", ordered=True)
+    dst = _bind.normalize_axes(destination, node.ndim, site, "destination", ordered=True)
     if len(src) != len(dst):
         raise _bind.fail(ValueError, "`source` and `destination` arguments must have the same "
                          "number of elements", site)
@@ -117,15 +117,6 @@ def moveaxis(x: Any, source: Any, destination: Any) -> Array:
     for d, s in sorted(zip(dst, src)):
         axes.insert(d, s)
     return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
-
-
-def _axis_list(axis: Any, ndim: int, site: _bind.Site) -> list[int]:
-    """Normalized axes in the order given (normalize_axes sorts), repeats rejected as NumPy."""
-    items = [axis] if isinstance(axis, int) or hasattr(axis, "__index__") else list(axis)
-    out = [_bind.normalize_axes(int(a), ndim, site)[0] for a in items]
-    if len(set(out)) != len(out):
-        raise _bind.fail(ValueError, "repeated axis", site)
-    return out
 
 
 def expand_dims(x: Any, axis: Any = 0) -> Array:

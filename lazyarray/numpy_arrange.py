@@ -13,17 +13,18 @@ Functions whose result is a set of indices or values known only from arguments (
 
 from __future__ import annotations
 
-import builtins
 import operator
 from typing import Any
 
 import numpy as np
 
+from . import _bind
 from . import elementwise as ew
 from .array import Array
 from .complex_functions import conj, imag
 from .creation import asarray, eye, full, host_values, zeros_like
 from .elementwise import asarray_operand, where
+from .graph.node import user_site
 from .indexing import take
 from .manipulation import concat, moveaxis, split
 from .numpy_shapes import diag
@@ -139,7 +140,7 @@ def _gather(v: Array, idx: np.ndarray, axis: int) -> Array:
 def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
     """numpy.array_split: like split, but the sections may differ in length by one."""
     v = _array(ary)
-    ax = operator.index(axis) % builtins.max(v.ndim, 1)
+    ax = _bind.normalize_axis(operator.index(axis), v.ndim, user_site(1))
     n = v.shape[ax]
     try:  # NumPy: a sequence (len() works) is split points, anything else int(count)
         len(indices_or_sections)
@@ -240,7 +241,7 @@ def delete(arr: Any, obj: Any, axis: int | None = None) -> Array:
     v = _array(arr)
     if axis is None:
         v, axis = v.reshape((-1,)), 0
-    ax = operator.index(axis) % builtins.max(v.ndim, 1)
+    ax = _bind.normalize_axis(operator.index(axis), v.ndim, user_site(1))
     if isinstance(obj, Array):
         obj = np.asarray(obj)
     return _gather(v, np.delete(np.arange(v.shape[ax]), obj), ax)
@@ -288,12 +289,16 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     """numpy.cross of 3-vectors (NumPy 2 deprecates 2-vectors; those raise here)."""
     if axis is not None:
         axisa = axisb = axisc = axis
-    x, y = moveaxis(_array(a), axisa, -1), moveaxis(_array(b), axisb, -1)
+    x, y, site = _array(a), _array(b), user_site(1)
+    x = moveaxis(x, _bind.normalize_axis(axisa, x.ndim, site, "axisa"), -1)  # NumPy's message
+    y = moveaxis(y, _bind.normalize_axis(axisb, y.ndim, site, "axisb"), -1)
     if x.shape[-1] != 3 or y.shape[-1] != 3:
         raise ValueError("incompatible dimensions for cross product (lazyarray takes 3-vectors; "
                          "NumPy 2 deprecates 2-vectors)")
     out = cross_(x, y, axis=-1)
-    return moveaxis(out, -1, axisc) if out.ndim > 1 else out
+    if out.ndim < 2:
+        return out
+    return moveaxis(out, -1, _bind.normalize_axis(axisc, out.ndim, site, "axisc"))
 
 
 def _windows(a: Array, m: int, lead: int, trail: int) -> Array:

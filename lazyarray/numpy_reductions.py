@@ -139,6 +139,8 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         axis = int(axis) if type(axis) is bool else tuple(  # True as 1 and a list as a tuple,
             int(d) if type(d) is bool else d for d in axis)  # where sum refuses both
     v = _array(a)
+    if axis is not None:  # NumPy's message first: "axis: axis 5 is out of bounds ..."
+        _bind.normalize_axes(axis, v.ndim, user_site(1), "axis")
     if weights is None:
         avg = red.mean(v, axis=axis, keepdims=keepdims)
         return (avg, full_like(avg, v.size // max(avg.size, 1))) if returned else avg
@@ -182,7 +184,7 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     if axis is None:
         v, ax = reshape(v, (-1,)), 0
     else:
-        ax = axis + v.ndim if axis < 0 else axis
+        ax = _bind.normalize_axis(axis, v.ndim, user_site(1))
     n = v.shape[ax]
     s = sort(v, axis=ax)
     lo = tuple(slice(None) if d != ax else slice((n - 1) // 2, n // 2 + 1) for d in range(v.ndim))

@@ -206,8 +206,10 @@ def _roll_shifts(shift: Any, axis: Any, ndim: int, site: _bind.Site) -> dict[int
 
 
 def tile(x: Any, reps: Sequence[int]) -> Array:
-    """numpy.tile / Array API `tile`: a broadcast view reshaped (interleaved copies, no loop).
-    `reps` by NumPy's name (the standard's `repetitions` is positional)."""
+    """numpy.tile / Array API `tile`: a broadcast view reshaped (interleaved copies, no loop);
+    `reps` by NumPy's name (the standard's `repetitions` is positional). A new array, as
+    NumPy's, even with every repetition 1 (that reshape kept broadcast_to's read-only view of x:
+    SciPy's `xpx.at(tile(eye(4), (1, 1)))[..., :3, 3].set(t)` raised)."""
     site = user_site(1)
     x = _array(x, site)
     try:  # NumPy: a sequence of counts, or one count; each an integer (operator.index)
@@ -223,7 +225,7 @@ def tile(x: Any, reps: Sequence[int]) -> Array:
     paired = tuple(v for r, s in zip(reps, shape) for v in (1, s))
     wide = tuple(v for r, s in zip(reps, shape) for v in (r, s))
     tiled = broadcast_to(reshape(x, paired), wide)
-    return reshape(tiled, tuple(r * s for r, s in zip(reps, shape)))
+    return Array(reshape(tiled, tuple(r * s for r, s in zip(reps, shape)))._node)  # no view link
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:

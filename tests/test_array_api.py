@@ -115,11 +115,24 @@ def test_namespace_info_and_constants():
     assert info.default_device() == "cpu" and "cpu" in info.devices()
     defaults = info.default_dtypes()
     assert defaults["real floating"] == la.float64 and defaults["indexing"] == la.int64
-    assert set(info.dtypes(kind="integral").values()) == {getattr(la, n) for n in _DTYPES
+    assert set(info.dtypes(kind="integral").values()) == {np.dtype(n) for n in _DTYPES
                                                           if la.isdtype(getattr(la, n), "integral")}
     assert info.dtypes()["bool"] == la.bool
     assert (la.e, la.pi, la.newaxis) == (math.e, math.pi, None)
     assert math.isinf(la.inf) and math.isnan(la.nan)
+
+
+def test_namespace_info_dtypes_are_found_by_an_arrays_dtype():
+    """scikit-learn's `_matching_numpy_dtype` looks `x.dtype` up in the inverted `dtypes()` dict:
+    a KeyError while the values were NumPy's scalar types (np.float64 hashes apart from
+    np.dtype('float64')). NumPy's own info gives dtype instances."""
+    info = la.__array_namespace_info__()
+    by_dtype = {dt: name for name, dt in info.dtypes().items()}
+    for name in _DTYPES:
+        assert by_dtype[la.ones(2, dtype=getattr(la, name)).dtype] == name
+    defaults = info.default_dtypes()
+    assert {defaults["real floating"], defaults["indexing"]} == {la.ones(1).dtype,
+                                                                la.arange(2).dtype}
 
 
 # --- special cases: the standard's special inputs, every backend -------------------------------------

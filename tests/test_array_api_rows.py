@@ -62,7 +62,7 @@ def test_dtype_objects_equal_dtypes_only():
         assert not (dt == None) and not (None == dt) and dt != None  # noqa: E711
         assert la.ones(2, dtype=dt).dtype == dt and np.dtype(name) == dt
         assert not (dt == name)  # np.dtype(name) == name is True; NumPy's scalar type is not
-        assert la.__array_namespace_info__().dtypes()[name] is dt
+        assert la.__array_namespace_info__().dtypes()[name] == dt  # NumPy's dtype, as NumPy's info
         assert la.ones(1, dtype=dt).dtype.type is dt  # a dict keyed by la.float64: x.dtype.type
     assert sum(getattr(la, a) == getattr(la, b) for a in NAMES for b in NAMES) == len(NAMES)
 

@@ -44,6 +44,37 @@ def test_bad_axis_is_numpys_axis_error(axis):
         la.expand_dims(x, 5)
 
 
+_AXIS_CALLS = {  # an axis out of range (or repeated) given to functions that took it by hand
+    "moveaxis-source": lambda m, x: m.moveaxis(x, 5, 0),
+    "moveaxis-destination": lambda m, x: m.moveaxis(x, 0, -3),
+    "moveaxis-repeated": lambda m, x: m.moveaxis(x, (0, 0), (1, 0)),
+    "swapaxes": lambda m, x: m.swapaxes(x, 0, 7),
+    "cross": lambda m, x: m.cross(m.ones((3, 3)), m.ones((3, 3)), axisa=4),
+    "average": lambda m, x: m.average(x, axis=5),
+    "median": lambda m, x: m.median(x, axis=(0, 5)),
+    "vecdot": lambda m, x: m.vecdot(x, x, axis=-5),
+    "delete": lambda m, x: m.delete(x, 0, axis=-3),
+    "fft": lambda m, x: m.fft.fft(x, axis=5),
+    "hfft": lambda m, x: m.fft.hfft(x, axis=2),
+    "fftn": lambda m, x: m.fft.fftn(x, axes=(0, 5)),
+}
+
+
+@pytest.mark.parametrize("call", _AXIS_CALLS.values(), ids=_AXIS_CALLS)
+def test_a_bad_axis_raises_numpys_error_and_message(call):
+    """SciPy's tests match NumPy's wording (`source: axis 10 is out of bounds`); fft and delete
+    wrapped an out-of-range axis silently (`axis % ndim`). Where NumPy raises a bare IndexError
+    (fft's `tuple index out of range`), lazyarray raises AxisError, an IndexError too."""
+    x = np.ones((2, 3))
+    with pytest.raises((IndexError, ValueError)) as numpy_error:
+        call(np, x)
+    with pytest.raises(type(numpy_error.value)) as ours:
+        call(la, la.asarray(x))
+    if isinstance(numpy_error.value, np.exceptions.AxisError) or "repeated" in str(
+            numpy_error.value):
+        assert str(ours.value).partition(" (at ")[0] == str(numpy_error.value)
+
+
 def test_repeated_axis_is_a_value_error():
     with pytest.raises(ValueError, match="repeated axis.*" + HERE):
         la.sum(la.zeros((2, 3)), axis=(0, 0))

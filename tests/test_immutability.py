@@ -54,6 +54,21 @@ def test_copying_exports_are_writable_and_detached():
     np.testing.assert_array_equal(np.asarray(x), [1.0, 2.0])
 
 
+def test_asarray_of_numpys_scalar_is_a_writable_copy():
+    """Where NumPy has a scalar (a 0-d result of an op, an element), np.asarray gives a fresh
+    writable 0-d array, as `np.asarray(np.float64(v))`: scikit-learn's brier_score_loss wrote
+    `np.asarray(np.average(a, weights=w))` in place ("output array is read-only"). A 0-d array
+    (`la.zeros(())`) is exported read-only as any other."""
+    x = la.array([1.0, 2.0, 4.0])
+    for t in (x.sum(), x[1], np.average(x, weights=x), x @ x):
+        t_value = float(t)
+        out = np.asarray(t)
+        out *= 0.5
+        assert out.flags.writeable and float(t) == t_value
+    assert not np.asarray(la.zeros(())).flags.writeable
+    assert not np.asarray(x.sum(), copy=False).flags.writeable  # no copy asked: the shared view
+
+
 class _LegacyConsumer:
     def __init__(self, x):
         self.x = x

@@ -752,3 +752,16 @@ def test_in_place_methods_view_partition_put(backend):
                              np.array([[3.0, 1, 2, 0], [9, -1, 4, 4], [0, 5, 5, 1]])])
     with pytest.raises(NotImplementedError, match="reinterpreting"):
         la.asarray(np.arange(3.0)).view(np.int64)
+
+
+@pytest.mark.parametrize("reps", [1, (1, 1), (1, 1, 1), (2, 1)])
+def test_tile_is_a_new_writable_array(reps):
+    """NumPy's tile copies, also with every repetition 1; lazyarray's kept broadcast_to's
+    read-only view of x there (SciPy's RigidTransform tests write into `tile(eye(4), (1, 1))`)."""
+    x, want = la.eye(3), np.tile(np.eye(3), reps)
+    t = la.tile(x, reps)
+    t[..., 0, 2] = 7.0
+    want[..., 0, 2] = 7.0
+    x[1, 1] = -1.0  # the tile does not follow x either
+    np.testing.assert_array_equal(np.asarray(t), want)
+    np.testing.assert_array_equal(np.asarray(x), np.eye(3) - 2 * np.diag([0, 1, 0]))

@@ -108,6 +108,9 @@ def moveaxis(x: Any, source: Any, destination: Any) -> Array:
     """numpy.moveaxis / Array API `moveaxis`: move axes to new positions (ints or sequences of ints, as NumPy)."""
     site = user_site(1)
     node = _as_node(x, site)
+    if source is None or destination is None:  # NumPy's TypeError (normalize_axes reads None
+        raise _bind.fail(TypeError, "'NoneType' object is not iterable (moveaxis: source and "
+                         "destination are ints or sequences of ints)", site)  # as every axis)
     src = _bind.normalize_axes(source, node.ndim, site, "source", ordered=True)
     dst = _bind.normalize_axes(destination, node.ndim, site, "destination", ordered=True)
     if len(src) != len(dst):

@@ -132,6 +132,7 @@ FAST = [
     ("repeat", (X3, np.array(2.0)), {"axis": 1}), ("repeat", (X3, 2.0), {"axis": 1}),
     ("tensordot", (X2, X2.T), {"axes": np.int64(1)}), ("tensordot", (X2, X2.T), {"axes": (1, 0)}),
     ("tensordot", (X2, X2.T), {"axes": ([3], [0])}), ("diff", (V,), {"n": 0, "prepend": 0}),
+    ("moveaxis", (V, 0, None), {}), ("moveaxis", (V, None, 0), {}),  # None: every axis, of one
     # percentile's other methods (they took q / 10000)
     ("percentile", (V, 30), {"method": "lower"}, False), ("nanpercentile", (V, [30, 60]),
                                                            {"method": "midpoint"}, False),
@@ -230,21 +231,9 @@ KNOWN = {
 }
 
 
-# Fixed on branch consumers41 (7535347: _bind.normalize_axis in fft/delete/array_split/moveaxis):
-# not strict, so that they pass once it is merged; then this list goes
-ON_CONSUMERS41 = {f"{name}-axis={odd}" for name in ("fft.fft", "fft.rfft", "fft.hfft")
-                  for odd in ("np.True_", "past", "past-neg")} | {
-    "delete-axis=past", "delete-axis=past-neg", "array_split-axis=past",
-    "array_split-axis=past-neg", "moveaxis=str", "moveaxis=0-d float"}
-
-
 def _known(case_id: str) -> tuple:
     reason = KNOWN.get(case_id)
-    if reason:
-        return (pytest.mark.xfail(strict=True, reason=reason),)
-    if case_id in ON_CONSUMERS41:
-        return (pytest.mark.xfail(strict=False, reason="fixed on branch consumers41"),)
-    return ()
+    return (pytest.mark.xfail(strict=True, reason=reason),) if reason else ()
 
 
 def _sweep() -> list:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _bind
+from . import _axis_args, _bind
 from . import elementwise as ew
 from .array import Array
 from .graph import dtypes
@@ -30,6 +30,7 @@ def diagonal(x: Any, /, *, offset: int = 0) -> Array:
     a = _as_node(x, site)
     if a.ndim < 2:
         raise _bind.fail(ValueError, "diagonal: x must have at least two dimensions", site)
+    offset = _axis_args.index_arg(offset, "offset", site)
     batch, (m, n) = a.shape[:-2], a.shape[-2:]
     length = max(0, min(m, n - offset) if offset >= 0 else min(m + offset, n))
     start = offset if offset >= 0 else -offset * n
@@ -86,6 +87,7 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     """sum(|x|**ord)**(1/ord) over `axis` (all axes by default), fused into one reduction kernel."""
     site = user_site(1)
     v = _float(Array(_as_node(x, site)))
+    axis = _axis_args.norm_axis(axis, site)
     a = ew.abs(v)
     if ord == 2:
         return ew.sqrt(_sum(a * a, axis=axis, keepdims=keepdims))
@@ -154,6 +156,7 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     norm over two."""
     site = user_site(1)
     v = Array(_as_node(x, site))
+    axis = _axis_args.norm_axis(axis, site)
     if axis is None:
         if ord is None or (ord == 2 and v.ndim == 1) or (ord in ("f", "fro") and v.ndim == 2):
             out = _dot_norm(v)

@@ -13,6 +13,7 @@ them so. `fft2`/`ifft2`/`rfft2`/`irfft2` are the n-dimensional transforms over a
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Sequence
 
 import numpy as np
@@ -46,6 +47,33 @@ def _prepare(x: Any, name: str, site: _bind.Site, real_input: bool) -> tuple[Nod
     return _bind.cast(node, real if real_input else ct, site), ct
 
 
+def _points(n: Any, site: _bind.Site, whole: int | None = None) -> int:
+    """An FFT length as NumPy reads it: an integer (a bool, a float or a str is a TypeError:
+    int() made 2.5 two points here), at least 1; -1 in an `s` tuple (`whole`) is the input's
+    length."""
+    if isinstance(n, (bool, np.bool_)):
+        raise _bind.fail(TypeError, f"an integer is required for the number of points, not "
+                         f"{n!r}", site)
+    try:
+        m = operator.index(n)
+    except TypeError:
+        raise _bind.fail(TypeError, f"'{type(n).__name__}' object cannot be interpreted as an "
+                         "integer (the number of points)", site) from None
+    if m == -1 and whole is not None:
+        return whole
+    if m < 1:
+        raise _bind.fail(ValueError, f"Invalid number of FFT data points ({m}) specified.", site)
+    return m
+
+
+def _one_size(n: Any, site: _bind.Site, takes_bool: bool = False) -> tuple[int] | None:
+    """fft/ifft/rfft/irfft's `n` as an `s` tuple (-1 is no length there, as NumPy). NumPy's
+    rfft and ihfft take a bool as 0 or 1 (`takes_bool`), its other transforms refuse it."""
+    if takes_bool and isinstance(n, (bool, np.bool_)):
+        n = int(n)
+    return None if n is None else (_points(n, site),)
+
+
 def _axes_and_sizes(node: Node, s: Sequence[int] | None, axes: Sequence[int] | None,
                     site: _bind.Site) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if axes is None:
@@ -55,7 +83,7 @@ def _axes_and_sizes(node: Node, s: Sequence[int] | None, axes: Sequence[int] | N
         s = tuple(node.shape[a] for a in axes)
     if len(s) != len(axes):
         raise _bind.fail(ValueError, "fft: s and axes must have the same length", site)
-    return tuple(int(n) for n in s), axes
+    return tuple(_points(n, site, node.shape[a]) for n, a in zip(s, axes)), axes
 
 
 def _call(name: str, node: Node, s, axes, norm: str, shape, dtype, site) -> Array:
@@ -79,12 +107,13 @@ def _complex_transform(name: str, x, s, axes, norm, site) -> Array:
 
 
 def fft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
-    return _complex_transform("fftn", x, None if n is None else (n,), (axis,), norm, user_site(1))
+    site = user_site(1)
+    return _complex_transform("fftn", x, _one_size(n, site), (axis,), norm, site)
 
 
 def ifft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
-    return _complex_transform("ifftn", x, None if n is None else (n,), (axis,), norm,
-                              user_site(1))
+    site = user_site(1)
+    return _complex_transform("ifftn", x, _one_size(n, site), (axis,), norm, site)
 
 
 def fftn(x: Any, /, s=None, axes=None, norm: str = "backward") -> Array:
@@ -107,20 +136,22 @@ def _irfftn(x, s, axes, norm, site, name="irfftn") -> Array:
     node, ct = _prepare(x, name, site, real_input=False)
     if axes is None:
         axes = tuple(range(node.ndim))[-len(s):] if s is not None else tuple(range(node.ndim))
-    axes = tuple(a % node.ndim for a in axes)
+    axes = tuple(_bind.normalize_axis(a, node.ndim, site) for a in axes)  # (a % ndim took 3)
     if s is None:
         s = tuple(node.shape[a] for a in axes[:-1]) + (2 * (node.shape[axes[-1]] - 1),)
-    s = tuple(int(n) for n in s)
+    s = tuple(_points(n, site, node.shape[a]) for n, a in zip(s, axes))
     real = np.dtype(ct.char.lower())
     return _call("irfftn", node, s, axes, norm, _resized(node, s, axes), real, site)
 
 
 def rfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
-    return _rfftn(x, None if n is None else (n,), (axis,), norm, user_site(1))
+    site = user_site(1)
+    return _rfftn(x, _one_size(n, site, takes_bool=True), (axis,), norm, site)
 
 
 def irfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
-    return _irfftn(x, None if n is None else (n,), (axis,), norm, user_site(1), "irfft")
+    site = user_site(1)
+    return _irfftn(x, _one_size(n, site), (axis,), norm, site, "irfft")
 
 
 def rfftn(x: Any, /, s=None, axes=None, norm: str = "backward") -> Array:
@@ -133,6 +164,7 @@ def irfftn(x: Any, /, s=None, axes=None, norm: str = "backward") -> Array:
 
 def hfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     site = user_site(1)
+    n = n if n is None else _points(n, site)
     node, ct = _prepare(x, "hfft", site, real_input=False)
     ax = _bind.normalize_axis(axis, node.ndim, site)
     m = int(n) if n is not None else 2 * (node.shape[ax] - 1)
@@ -142,6 +174,7 @@ def hfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward"
 
 def ihfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
     site = user_site(1)
+    n = n if n is None else _one_size(n, site, takes_bool=True)[0]
     node, ct = _prepare(x, "ihfft", site, real_input=True)
     ax = _bind.normalize_axis(axis, node.ndim, site)
     m = int(n) if n is not None else node.shape[ax]
@@ -154,11 +187,24 @@ def _freq_dtype(dtype: Any) -> np.dtype:
     return dtypes.float64 if dtype is None else dtypes.to_dtype(dtype)
 
 
+def _freq_points(n: Any, site: _bind.Site) -> int:
+    """fftfreq's n: a Python or NumPy integer, NumPy's ValueError for anything else (a float,
+    a 0-d array: int() took them here); fftfreq(True) is NumPy's TypeError."""
+    if not isinstance(n, (int, np.integer)) or isinstance(n, np.bool_):
+        raise _bind.fail(ValueError, "n should be an integer", site)
+    return int(n)
+
+
 def fftfreq(n: int, /, d: float = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
     """[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n), computed in the kernel
     from the element index: k - n * (k >= (n + 1) // 2)."""
     site = user_site(1)
-    n = int(n)
+    if type(n) is bool:  # NumPy's empty(True) (rfftfreq(True) is one point)
+        raise _bind.fail(TypeError, f"expected a sequence of integers or a single integer, got "
+                         f"'{n}'", site)
+    n = _freq_points(n, site)
+    if n < 0:
+        raise _bind.fail(ValueError, "negative dimensions are not allowed", site)
     k = Array(flat_index((n,), site))
     signed = k.astype(dtypes.int64) - (k >= (n + 1) // 2).astype(dtypes.int64) * n
     return signed.astype(_freq_dtype(dtype)) * (1.0 / (d * n))
@@ -167,7 +213,8 @@ def fftfreq(n: int, /, d: float = 1.0, *, dtype: Any = None, device: Any = None)
 def rfftfreq(n: int, /, d: float = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
     """[0, 1, ..., n//2] / (d * n), computed in the kernel from the element index."""
     site = user_site(1)
-    m = int(n) // 2 + 1
+    n = _freq_points(n, site)
+    m = n // 2 + 1
     k = Array(flat_index((m,), site))
     return k.astype(_freq_dtype(dtype)) * (1.0 / (d * int(n)))
 

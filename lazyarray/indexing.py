@@ -15,7 +15,7 @@ from .eager import gather as _eager_gather
 from .eager import masked as _eager_masked
 from .eager import is_same_view as _is_same_view
 from .cache import _state as _TRACE  # (its `stand_ins`: a la.jit trace, which computes nothing)
-from . import _bind, advanced_index, masking
+from . import _axis_args, _bind, advanced_index, masking
 from .writes import rebind, resolve_view, same_view, view_of
 from .array import Array
 from .graph import dtypes, get_op
@@ -583,6 +583,7 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None, *,
         raise _bind.fail(ValueError, "clipmode must be one of 'clip', 'raise', or 'wrap' "
                          f"(got {mode!r})", site)
     node = _as_node(x, site)
+    _axis_args.refuse_bool_axis(axis, site)
     if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x is 1 element
         node = reshape_node(node, (node.size,), site)
         axis = 0

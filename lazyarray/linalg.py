@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from . import _bind
+from . import _axis_args, _bind
 from .array import Array
 from .complex_functions import conj
 from .graph.node import user_site
@@ -32,13 +32,17 @@ def tensordot(x1: Any, x2: Any, axes: int | tuple[Sequence[int], Sequence[int]] 
     """numpy.tensordot / Array API `tensordot`: reshapes around one matmul library call."""
     site = user_site(1)
     a, b = _as_node(x1, site), _as_node(x2, site)
-    if isinstance(axes, int):
+    if not hasattr(axes, "__iter__") or getattr(axes, "ndim", 1) == 0:  # NumPy: a count
+        axes = _axis_args.index_arg(axes, "tensordot axes", site)  # (np.int64, a 0-d array)
         if axes < 0 or axes > min(a.ndim, b.ndim):
             raise _bind.fail(ValueError, f"tensordot: axes={axes} is out of range", site)
         ax_a, ax_b = list(range(a.ndim - axes, a.ndim)), list(range(axes))
-    else:
-        ax_a = [x % a.ndim for x in axes[0]] if a.ndim else []
-        ax_b = [x % b.ndim for x in axes[1]] if b.ndim else []
+    else:  # two axes or two sequences of axes (`axes=(1, 0)`), each in range: NumPy's
+        # IndexError for an axis past the end (it was taken modulo ndim here)
+        ax_a, ax_b = ([_bind.normalize_axes(_axis_args.index_arg(x, "tensordot axes", site),
+                                            n.ndim, site)[0]
+                       for x in (side if hasattr(side, "__iter__") else (side,))]
+                      for side, n in zip(axes, (a, b)))
     if len(ax_a) != len(ax_b) or any(a.shape[i] != b.shape[j] for i, j in zip(ax_a, ax_b)):
         raise _bind.fail(ValueError, "shape-mismatch for sum in tensordot", site)
     free_a = [i for i in range(a.ndim) if i not in ax_a]

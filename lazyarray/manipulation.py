@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _bind
+from . import _axis_args, _bind
 from ._reshape import _shape_arg, reshape_node  # noqa: F401  (reshape_node: also the API modules')
 from .array import Array
 from .graph import dtypes, get_op
@@ -108,6 +108,9 @@ def moveaxis(x: Any, source: Any, destination: Any) -> Array:
     """numpy.moveaxis / Array API `moveaxis`: move axes to new positions (ints or sequences of ints, as NumPy)."""
     site = user_site(1)
     node = _as_node(x, site)
+    if source is None or destination is None:  # NumPy's TypeError (normalize_axes reads None
+        raise _bind.fail(TypeError, "'NoneType' object is not iterable (moveaxis: source and "
+                         "destination are ints or sequences of ints)", site)  # as every axis)
     src = _bind.normalize_axes(source, node.ndim, site, "source", ordered=True)
     dst = _bind.normalize_axes(destination, node.ndim, site, "destination", ordered=True)
     if len(src) != len(dst):
@@ -140,6 +143,10 @@ def squeeze(x: Any, axis: Any = None) -> Array:
     if axis is None:
         axes = tuple(i for i, s in enumerate(node.shape) if s == 1)
     else:
+        if type(axis) is list:  # NumPy's squeeze takes an int or a tuple of ints
+            raise _bind.fail(TypeError, "'list' object cannot be interpreted as an integer "
+                             "(squeeze: an int or a tuple of ints)", site)
+        _axis_args.refuse_bool_axis(axis, site)
         axes = _bind.normalize_axes(axis, node.ndim, site)
         for a in axes:
             if node.shape[a] != 1:
@@ -263,6 +270,7 @@ def concat(arrays: Sequence[Any], axis: int | None = 0, out: Any = None, *, dtyp
     nodes = [_as_node(a, site) for a in arrays]
     if not nodes:
         raise _bind.fail(ValueError, "need at least one array to concatenate", site)
+    _axis_args.refuse_bool_axis(axis, site)
     if axis is None:
         nodes = [reshape_node(n, (n.size,), site) for n in nodes]
         axis = 0
@@ -342,14 +350,19 @@ def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
     node = _as_node(x, site)
     ax = _axis(axis, node.ndim, site)
     n = node.shape[ax]
-    if isinstance(indices_or_sections, int):
+    try:  # NumPy's rule: a sequence (len() works) is split points, anything else a count
+        len(indices_or_sections)
+    except TypeError:
         k = indices_or_sections
-        if k <= 0 or n % k:
+        if n % k:  # (NumPy's: a float count that divides n is int(count); 0 ZeroDivisionError)
             raise _bind.fail(ValueError, "array split does not result in an equal division", site)
+        k = int(k)
+        if k <= 0:
+            raise _bind.fail(ValueError, "number sections must be larger than 0.", site)
         bounds = [i * (n // k) for i in range(k + 1)]
     else:
-        bounds = [0] + [min(max(int(i) + (n if int(i) < 0 else 0), 0), n)
-                        for i in indices_or_sections] + [n]
+        points = [_axis_args.index_arg(i, "split points", site) for i in indices_or_sections]
+        bounds = [0] + [min(max(i + (n if i < 0 else 0), 0), n) for i in points] + [n]
     parts = []
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         hi = max(hi, lo)

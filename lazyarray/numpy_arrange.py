@@ -30,6 +30,7 @@ from .manipulation import concat, moveaxis, split
 from .numpy_shapes import diag
 from .linalg import cross as cross_
 from .reductions import sum as sum_
+from ._axis_args import fail_here, refuse_bool_axis
 
 
 def _array(x: Any) -> Array:
@@ -141,16 +142,17 @@ def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Array
     v = _array(ary)
     ax = _bind.normalize_axis(operator.index(axis), v.ndim, user_site(1))
     n = v.shape[ax]
-    try:
-        sections = operator.index(indices_or_sections)
+    try:  # NumPy: a sequence (len() works) is split points, anything else int(count)
+        len(indices_or_sections)
     except TypeError:
-        cuts = [0, *[operator.index(i) for i in indices_or_sections], n]
-    else:
+        sections = int(indices_or_sections)
         if sections <= 0:
-            raise ValueError("number sections must be larger than 0.")
+            raise fail_here(ValueError, "number sections must be larger than 0.")
         each, extra = divmod(n, sections)
         sizes = [0] + extra * [each + 1] + (sections - extra) * [each]
         cuts = list(np.cumsum(sizes))
+    else:
+        cuts = [0, *[operator.index(i) for i in indices_or_sections], n]
     out = []
     for lo, hi in zip(cuts[:-1], cuts[1:]):
         index = [slice(None)] * v.ndim
@@ -193,6 +195,8 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Ar
     NumPy's own pad gives for `arange(n)` along each axis (reflect_type 'even'); 'empty' pads with
     zeros. Other modes run NumPy's pad on the evaluated array."""
     v = _array(array)
+    if np.asarray(pad_width).dtype.kind != "i":  # NumPy's check (2.5 and True were widths here)
+        raise fail_here(TypeError, "`pad_width` must be of integral type.")
     widths = np.broadcast_to(np.asarray(pad_width, dtype=np.int64), (v.ndim, 2))
     if (widths < 0).any():
         raise ValueError("index can't contain negative values")
@@ -370,6 +374,7 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Array:
 def trapezoid(y: Any, x: Any = None, dx: float = 1.0, axis: int = -1) -> Array:
     """numpy.trapezoid, NumPy's formula: sum(d * (y[1:] + y[:-1]) / 2.0) along `axis`."""
     v = _array(y)
+    refuse_bool_axis(axis)  # NumPy's add.reduce refuses True
     ax = np.lib.array_utils.normalize_axis_index(axis, v.ndim)
     hi = tuple(slice(1, None) if d == ax else slice(None) for d in range(v.ndim))
     lo = tuple(slice(None, -1) if d == ax else slice(None) for d in range(v.ndim))

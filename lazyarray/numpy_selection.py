@@ -26,6 +26,7 @@ from .complex_functions import imag, real
 from .creation import asarray, zeros
 from .indexing import take
 from .searching import sort
+from ._axis_args import refuse_bool_axis
 from .outputs import into
 from .graph.node import user_site
 
@@ -117,6 +118,7 @@ def compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> Array
     x = asarray(a)
     if axis is None:
         x, axis = mp.ravel(x), 0
+    refuse_bool_axis(axis)  # NumPy's compress is C: no bool axis
     axis = np.lib.array_utils.normalize_axis_index(operator.index(axis), x.ndim)
     picked = np.flatnonzero(cond)
     if picked.size and picked[-1] >= x.shape[axis]:

@@ -21,6 +21,7 @@ from .array import Array
 from .creation import asarray
 from .searching import argsort, isin, sort
 from .shaping import take_along_axis
+from ._axis_args import refuse_bool_axis
 
 
 def _host(x: Any) -> np.ndarray:
@@ -65,6 +66,8 @@ def _check_kth(x: Array, kth: Any, axis: Any) -> tuple[Array, int]:
         raise np.exceptions.AxisError(axis, x.ndim)
     n = x.shape[axis]
     ks = np.asarray(kth)
+    if ks.dtype.kind == "b":  # NumPy's class: kth=True is no index 1
+        raise ValueError("Booleans unacceptable as partition index")
     if ks.dtype.kind not in "iu":
         raise TypeError("Partition index must be integer")
     for k in ks.ravel():
@@ -84,6 +87,7 @@ def partition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
 def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
                  order: Any = None) -> Array:
     """numpy.argpartition as a stable argsort (the order within parts may differ from NumPy's)."""
+    refuse_bool_axis(axis)  # (NumPy's partition takes True as 1)
     x, axis = _check_kth(asarray(a), kth, axis)
     return argsort(x, axis=axis)
 

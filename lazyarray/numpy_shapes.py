@@ -20,6 +20,7 @@ from .linalg import matmul, tensordot
 from . import linalg
 from .complex_functions import conj
 from .searching import nonzero
+from ._axis_args import index_arg
 from ._bind import FAST as _FAST
 from .eager import LIMIT as _EAGER_LIMIT, matrix_product as _eager_product
 from .eager import vector_dot as _eager_vector_dot
@@ -141,6 +142,7 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
 def diag(v: Any, k: int = 0) -> Array:
     """numpy.diag: the k-th diagonal of a 2-D array, or a 2-D array with v on its k-th diagonal."""
     x = _array(v)
+    k = index_arg(k, "k")
     if x.ndim == 2:
         return lc.diagonal(x, offset=k)
     if x.ndim != 1:

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _bind
+from . import _axis_args, _bind
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.complex_ops import supports_complex
@@ -51,6 +51,8 @@ _SHAPES: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None,
             site: _bind.Site) -> Array:
     op = get_op(name)
+    if keepdims is not False and keepdims is not True:
+        keepdims = _axis_args.keepdims_flag(keepdims, site)
     node = x if type(x) is Node else _as_node(x, site)  # callers that have the node pass it
     if node.ndim == 0 and _is_scalar_axis(axis):
         axis = ()  # NumPy's ufunc reductions take axis 0 or -1 of a 0-d array (mean/var do not)
@@ -253,7 +255,7 @@ def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) 
         except TypeError:
             raise _bind.fail(TypeError, f"{name} takes a single integer axis or None, not "
                              f"{axis!r}", site) from None
-    return _reduce(name, Array(node), int(axis), keepdims, dtypes.int64, site)
+    return _reduce(name, Array(node), int(axis), bool(keepdims), dtypes.int64, site)
 
 
 def argmax(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Array:
@@ -317,9 +319,21 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     site = user_site(1)
     if ddof is not None:
         correction = ddof
+    want = dtypes.to_dtype(dtype) if dtype is not None else None
+    if want is not None and want.kind != "c" and _as_node(x, site).dtype.kind == "c":
+        raise _bind.fail(TypeError, f"var of a complex array in dtype {want}: NumPy takes the "
+                         "mean of the real parts and the deviations of the complex values (with "
+                         "a ComplexWarning); lazyarray does not. Pass a complex dtype, or "
+                         "take .real first", site)
+    if want is not None and want.kind in "iub" and where is True:
+        return _integer_var(_as_node(x, site), axis, want, correction, keepdims, site)
     node = _float_operand(x, dtype, site)
     _refuse_bool_axis(axis, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
+    if want is not None and want.kind == "c" and where is True:  # NumPy: a complex
+        real_var = var(real(Array(node)), axis=axes, correction=correction, keepdims=keepdims)
+        imag_var = var(imag(Array(node)), axis=axes, correction=correction, keepdims=keepdims)
+        return astype(real_var + imag_var, want)  # dtype= keeps the result complex
     xs = Array(node)
     if where is not True:
         return _masked_var(xs, axes, keepdims, correction, where, site)
@@ -333,6 +347,20 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     return sq / denom if denom > 0 else sq * float("nan")
 
 
+def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepdims: bool,
+                 site: _bind.Site) -> Array:
+    """NumPy's var with an integer or bool `dtype=`, step by step as its _methods._var: the mean
+    summed in `want` and truncated to it, the deviations in the input's type promoted with it,
+    their squares summed in `want`, divided and truncated to it (the result was float64 here)."""
+    _refuse_bool_axis(axis, site)
+    axes = _bind.normalize_axes(axis, node.ndim, site)
+    xs = Array(node)
+    n = _count(node.shape, axes)
+    centered = xs - astype(_reduce("sum", xs, axes, True, want, site) / n, want)
+    sq = _reduce("sum", centered * centered, axes, keepdims, want, site)
+    return astype(sq / builtins.max(n - correction, 0), want)
+
+
 def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
         keepdims: bool = False, *, where: Any = True, correction: float = 0) -> Array:
     """numpy.std / Array API `std`: sqrt(var); `correction` (Array API) or `ddof` (NumPy)."""
@@ -341,8 +369,14 @@ def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
                              correction=correction), np.std,
                     (x,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
                            "ddof": correction if ddof is None else ddof}, user_site(1))
-    return sqrt(var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof,
-                    where=where))
+    v = var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof,
+            where=where)
+    if dtype is not None and v.dtype.kind in "iub":  # NumPy: sqrt into the integer dtype
+        if v.ndim or keepdims:  # an array result: NumPy's sqrt(out=ret) refuses the cast
+            raise _bind.fail(TypeError, f"Cannot cast ufunc 'sqrt' output from dtype('float64') "
+                             f"to dtype('{v.dtype}') with casting rule 'same_kind'", user_site(1))
+        return astype(sqrt(v), v.dtype)  # a scalar: truncated to it
+    return sqrt(v)
 
 
 def _masked_sum_count(node: Node, axes: tuple[int, ...], keepdims: bool, where: Any,
@@ -401,6 +435,11 @@ def _cumulative(name: str, x: Any, axis: int | None, dtype: Any, include_initial
     """The Array API's scans: axis may be None only for 1-D input; `include_initial` prepends the
     identity (0 or 1), so the result is one longer along `axis`."""
     node = _as_node(x, site)
+    _axis_args.refuse_bool_axis(axis, site)
+    if type(axis) is tuple:  # NumPy's accumulate takes one axis in a tuple
+        if len(axis) != 1:
+            raise _bind.fail(ValueError, "accumulate does not allow multiple axes", site)
+        (axis,) = axis
     if node.ndim == 0 and (axis is None or _is_scalar_axis(axis)):  # NumPy: a 1-element scan
         node, axis = _bind.primitive(get_op("reshape"), (node,), ((1,),), (1,), node.dtype, site), 0
     if node.ndim == 0 and axis is not None:

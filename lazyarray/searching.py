@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import _bind
+from . import _axis_args, _bind
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import user_site
@@ -33,6 +33,7 @@ def argsort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: An
     site = user_site(1)
     check_sort_kind(kind, order, stable, site)
     node = _as_node(x, site)
+    _axis_args.refuse_bool_axis(axis, site)
     if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x gives [0]
         node, axis = _flat(node, site), 0
     ax = _bind.normalize_axis(axis, node.ndim, site)
@@ -47,6 +48,8 @@ def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any =
     site = user_site(1)
     check_sort_kind(kind, order, stable, site)
     x = _array(x, site)
+    if type(axis) is bool:  # NumPy's sort (Python code) takes True as 1; argsort refuses it
+        axis = int(axis)
     if axis is None:
         x, axis = Array(_flat(x._node, site)), 0
     if x.ndim == 0:

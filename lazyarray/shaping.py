@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _bind
+from . import _axis_args, _bind
 from .array import Array
 from .creation import arange, full
 from .elementwise import add, multiply, not_equal, subtract, where
@@ -50,6 +50,8 @@ def diff(x: Any, /, n: int = 1, axis: int = -1, prepend: Any = None,
     """numpy.diff / Array API `diff`: the n-th forward difference along `axis` (slices, fused)."""
     site = user_site(1)
     x = _array(x, site)
+    if isinstance(n, (int, np.integer)) and n == 0:  # NumPy: the input as it is (no prepend)
+        return x
     if x.ndim == 0:
         raise _bind.fail(ValueError, "diff requires an array of at least one dimension", site)
     ax = _axis(axis, x.ndim, site)
@@ -144,9 +146,14 @@ def repeat(x: Any, repeats: Any, /, axis: int | None = None) -> Array:
     read (evaluated) when called, since they decide the output's length, and become a `take`."""
     site = user_site(1)
     x = _array(x, site)
+    _axis_args.refuse_bool_axis(axis, site)
     if axis is None:
         x, axis = reshape(x, (x.size,)), 0
     ax = _axis(axis, x.ndim, site)
+    kind = getattr(getattr(repeats, "dtype", None), "kind", "i")
+    if kind not in "iub" and not isinstance(repeats, float):  # NumPy casts counts 'safe' (a
+        raise _bind.fail(TypeError, f"Cannot cast array data from dtype('{repeats.dtype}') to "
+                         "dtype('int64') according to the rule 'safe'", site)  # Python float: int)
     if isinstance(repeats, (int, np.integer)) or (hasattr(repeats, "ndim") and repeats.ndim == 0
                                                   and not isinstance(repeats, Array)):
         r = int(repeats)
@@ -184,7 +191,7 @@ def _roll_shifts(shift: Any, axis: Any, ndim: int, site: _bind.Site) -> dict[int
     """NumPy's rule: shift and axis broadcast against each other (scalars or 1-d), and shifts of
     one axis add up. A shift may be any integer NumPy takes (np.int64, a 0-d or 1-d Array, read
     on the host as np.roll reads it)."""
-    raw = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    raw = (axis,) if isinstance(axis, (int, np.integer)) or np.ndim(axis) == 0 else tuple(axis)
     axes = np.array([_axis(a, ndim, site) for a in raw], dtype=np.intp)
     try:
         pairs = np.broadcast(np.asarray(shift), axes)
@@ -205,7 +212,11 @@ def tile(x: Any, reps: Sequence[int]) -> Array:
     SciPy's `xpx.at(tile(eye(4), (1, 1)))[..., :3, 3].set(t)` raised)."""
     site = user_site(1)
     x = _array(x, site)
-    reps = (int(reps),) if isinstance(reps, int) else tuple(int(r) for r in reps)
+    try:  # NumPy: a sequence of counts, or one count; each an integer (operator.index)
+        raw = tuple(reps)
+    except TypeError:
+        raw = (reps,)
+    reps = tuple(_axis_args.index_arg(r, "tile repetitions", site) for r in raw)
     if any(r < 0 for r in reps):
         raise _bind.fail(ValueError, "tile repetitions must be non-negative", site)
     ndim = max(len(reps), x.ndim)
@@ -223,7 +234,7 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
     x = _array(x, site)
     if x.ndim == 0:
         raise _bind.fail(ValueError, "unstack needs an array of at least one dimension", site)
-    if type(axis) is tuple:  # NumPy's unstack moves `axis` to the front: (0,) is 0
+    if type(axis) in (tuple, list):  # NumPy's unstack moves `axis` to the front: (0,) is 0
         if len(axis) != 1:
             raise _bind.fail(ValueError, "`source` and `destination` arguments must have the "
                              "same number of elements", site)

@@ -45,7 +45,12 @@ def _sorted_rows(xp, xs, attrs):
     if xp is np and x.shape[0] and rows.size:
         kth = np.unique(rows)
         if kth.size <= PARTITION_KTH_MAX:
-            return np.take_along_axis(np.partition(x, kth, axis=0), rows, axis=0)
+            # columns made contiguous first (introselect along a strided axis is ~1.5x slower;
+            # np.partition would copy x anyway), partitioned in place
+            lanes = np.moveaxis(x, 0, -1).copy()
+            lanes.partition(kth, axis=-1)
+            return np.moveaxis(np.take_along_axis(lanes, np.moveaxis(rows, 0, -1), axis=-1),
+                               -1, 0)
     return xp.take_along_axis(xp.sort(x, axis=0), rows, axis=0)
 
 

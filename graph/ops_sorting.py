@@ -79,17 +79,19 @@ def _cumprod_vjp(g, y, xs, attrs):
     return (d.where(zero, float("nan"), d.div(back, d.where(zero, 1.0, x))),)
 
 
-def _register(name, fn, arity, attrs, doc, vjp=None):
+def _register(name, fn, arity, attrs, doc, vjp=None, properties=frozenset()):
     reference, cupy_impl = _both(fn)
     return register(OpDef(name, OpKind.OPAQUE, reference, arity=arity, attr_names=attrs,
-                          cupy=cupy_impl, vjp=vjp, differentiable=vjp is not None, doc=doc))
+                          cupy=cupy_impl, vjp=vjp, differentiable=vjp is not None, doc=doc,
+                          properties=properties))
 
 
 ARGSORT = _register("argsort", _argsort, 1, ("axis", "descending"),
                     "stable indices that sort x along axis (int64)")
 SORTED_ROWS = _register("sorted_rows", _sorted_rows, 2, (),
                         "take_along_axis(sort(x1, axis=0), x2, axis=0): order statistics of x1's "
-                        "columns by partition (median, quantile)")
+                        "columns by partition (median, quantile)",
+                        properties=frozenset({"derivative_not_implemented"}))  # (not zero)
 SEARCHSORTED = _register("searchsorted", _searchsorted, 2, ("side",),
                          "insertion points of x2 in the sorted 1-D x1 (int64)")
 ISIN = _register("isin", _isin, 2, ("invert",), "x1 elementwise in the set of x2's values (bool)")

@@ -61,7 +61,7 @@ def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any =
 def sorted_rows(x: Array, rows: Array) -> Array:
     """take_along_axis(sort(x, axis=0), rows, axis=0), rows in bounds: a few order statistics per
     column (median, quantile) by NumPy's partition where a sort would order every value. Not
-    differentiable (a gradient of a median raises rather than guess the tie's position)."""
+    differentiable: a gradient through it raises NotImplementedError (never a silent zero)."""
     site = user_site(1)
     node, idx = _as_node(x, site), _as_node(rows, site)
     return Array(_bind.primitive(_SORTED_ROWS, (node, idx), (), idx.shape, node.dtype, site))

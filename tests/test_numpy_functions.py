@@ -476,3 +476,5 @@ def test_median_and_quantiles_select_by_partition_not_sort(backend):
             assert "sorted_rows" in ops and "argsort" not in ops, (name, ops)
             want = call(np, np.asarray)
             np.testing.assert_array_equal(np.asarray(got), want, err_msg=name)
+    with pytest.raises(NotImplementedError, match="sorted_rows"):  # not a silent zero gradient
+        la.grad(lambda v: la.median(v))(la.asarray(np.arange(5.0)))

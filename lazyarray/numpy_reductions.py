@@ -19,7 +19,6 @@ from .graph.node import user_site
 from .searching import sort, sorted_rows
 from .creation import asarray
 from .outputs import into
-from .graph.node import user_site
 
 
 def _array(x: Any) -> Array:

@@ -23,11 +23,9 @@ from .array import Array
 from .complex_functions import conj, from_parts, imag, real
 from .creation import asarray, zeros
 from .elementwise import asarray_operand
-from .searching import searchsorted, sort, sorted_rows
-from .shaping import take_along_axis
+from .searching import searchsorted, sorted_rows
 from .numpy_reductions import median
 from .manipulation import broadcast_to, concat, moveaxis, squeeze
-from .indexing import take
 from .linalg import matmul
 from .numpy_shapes import atleast_2d, diag
 from .outputs import into

@@ -34,6 +34,26 @@ def _argsort(xp, xs, attrs):
     return (n - 1) - xp.flip(xp.argsort(xp.flip(x, axis), axis=axis, **kind), axis)
 
 
+PARTITION_KTH_MAX = 64  # more distinct ranks than this: one sort costs less than introselect's
+
+
+def _sorted_rows(xp, xs, attrs):
+    """sort(x, axis=0)[rows] along axis 0 (take_along_axis), by NumPy's partition at the distinct
+    rows asked for, as NumPy's median and quantile select (the selected values are the sorted
+    array's: NaN sorts last in both)."""
+    x, rows = xs
+    if xp is np and x.shape[0] and rows.size:
+        kth = np.unique(rows)
+        if kth.size <= PARTITION_KTH_MAX:
+            # columns made contiguous first (introselect along a strided axis is ~1.5x slower;
+            # np.partition would copy x anyway), partitioned in place
+            lanes = np.moveaxis(x, 0, -1).copy()
+            lanes.partition(kth, axis=-1)
+            return np.moveaxis(np.take_along_axis(lanes, np.moveaxis(rows, 0, -1), axis=-1),
+                               -1, 0)
+    return xp.take_along_axis(xp.sort(x, axis=0), rows, axis=0)
+
+
 def _searchsorted(xp, xs, attrs):
     return xp.searchsorted(xs[0], xs[1], side=attrs[0])
 
@@ -59,14 +79,19 @@ def _cumprod_vjp(g, y, xs, attrs):
     return (d.where(zero, float("nan"), d.div(back, d.where(zero, 1.0, x))),)
 
 
-def _register(name, fn, arity, attrs, doc, vjp=None):
+def _register(name, fn, arity, attrs, doc, vjp=None, properties=frozenset()):
     reference, cupy_impl = _both(fn)
     return register(OpDef(name, OpKind.OPAQUE, reference, arity=arity, attr_names=attrs,
-                          cupy=cupy_impl, vjp=vjp, differentiable=vjp is not None, doc=doc))
+                          cupy=cupy_impl, vjp=vjp, differentiable=vjp is not None, doc=doc,
+                          properties=properties))
 
 
 ARGSORT = _register("argsort", _argsort, 1, ("axis", "descending"),
                     "stable indices that sort x along axis (int64)")
+SORTED_ROWS = _register("sorted_rows", _sorted_rows, 2, (),
+                        "take_along_axis(sort(x1, axis=0), x2, axis=0): order statistics of x1's "
+                        "columns by partition (median, quantile)",
+                        properties=frozenset({"derivative_not_implemented"}))  # (not zero)
 SEARCHSORTED = _register("searchsorted", _searchsorted, 2, ("side",),
                          "insertion points of x2 in the sorted 1-D x1 (int64)")
 ISIN = _register("isin", _isin, 2, ("invert",), "x1 elementwise in the set of x2's values (bool)")

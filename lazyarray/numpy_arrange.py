@@ -336,11 +336,29 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> Array:
     return _window_dot(x, conj(y) if dt.kind == "c" else y, lead, trail)
 
 
+SHIFTED_MAX_TAPS = 64  # a longer y: the window matrix and one matmul
+
+
+def _shifted_dot(x: Array, y: Array) -> Array:
+    """The full-overlap windows of x dotted with y, sum_k x[k:k + rows] * y[k] (k ascending): one
+    fused kernel reading x, where the window matrix (rows x m values, and its host index array)
+    was gathered, stored and read by a matmul (convolve_grid's 200,000 x 25: 40 MB each)."""
+    rows, acc = x.shape[0] - y.shape[0] + 1, None
+    for k in range(y.shape[0]):
+        term = x[k:k + rows] * y[k]
+        acc = term if acc is None else acc + term
+    return acc
+
+
 def _window_dot(x: Array, y: Array, lead: int, trail: int) -> Array:
     """Each window of x (padded with lead/trail zeros) dotted with y. NumPy's edge outputs
     sum only the overlapping terms: a padding zero times an inf or NaN in y would be NaN there
     (convolve([1, 2, 3], [1, nan], 'same')[0] is 1.0), so float edge rows sum their overlap alone
-    and the interior rows (full overlap) stay one matmul."""
+    and the interior rows (full overlap) are one matmul, or for a short y (at most
+    SHIFTED_MAX_TAPS) a sum of shifted slices; the edges then gather only their own windows."""
+    m = y.shape[0]
+    if m <= SHIFTED_MAX_TAPS and x.dtype.kind in "fciu":
+        return _shifted_window_dot(x, y, lead, trail)
     windows = _windows(x, y.shape[0], lead, trail)
     if not (lead or trail) or x.dtype.kind not in "fc":
         return windows @ y  # integers and bools: no inf/NaN, zero padding is exact
@@ -356,6 +374,27 @@ def _window_dot(x: Array, y: Array, lead: int, trail: int) -> Array:
     if trail:
         parts.append(edge(slice(count - trail, count)))
     return concat(parts)
+
+
+def _shifted_window_dot(x: Array, y: Array, lead: int, trail: int) -> Array:
+    """_window_dot with the interior by _shifted_dot; each edge from the m - 1 values of x it
+    overlaps, its padding positions summed out for floats (zeros for integers: exact)."""
+    n, m = x.shape[0], y.shape[0]
+
+    def edge(part: Array, pad_lead: int, pad_trail: int) -> Array:
+        windows = _windows(part, m, pad_lead, pad_trail)
+        if x.dtype.kind not in "fc":
+            return sum_(windows * y, axis=-1, dtype=x.dtype)
+        cnt, size = windows.shape[0], part.shape[0]
+        inside = np.arange(cnt)[:, None] + np.arange(m)[None, :] - pad_lead
+        inside = (inside >= 0) & (inside < size)
+        return sum_(where(asarray(inside), windows * y, 0), axis=-1, dtype=x.dtype)
+
+    parts = [edge(x[:m - 1], lead, 0)] if lead else []
+    parts.append(_shifted_dot(x, y))
+    if trail:
+        parts.append(edge(x[n - (m - 1):], 0, trail))
+    return concat(parts) if len(parts) > 1 else parts[0]
 
 
 def convolve(a: Any, v: Any, mode: str = "full") -> Array:

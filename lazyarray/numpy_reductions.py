@@ -16,7 +16,8 @@ from .complex_functions import imag, real
 from .creation import full_like
 from .manipulation import broadcast_to, moveaxis, reshape
 from .graph.node import user_site
-from .searching import sort
+from .searching import sort, sorted_rows
+from .creation import asarray
 from .outputs import into
 
 
@@ -185,9 +186,17 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     else:
         ax = _bind.normalize_axis(axis, v.ndim, user_site(1))
     n = v.shape[ax]
-    s = sort(v, axis=ax)
-    lo = tuple(slice(None) if d != ax else slice((n - 1) // 2, n // 2 + 1) for d in range(v.ndim))
-    mid = red.mean(s[lo], axis=ax, keepdims=True)
+    if n:  # the middle one or two of the sorted values, by partition (as NumPy's median)
+        moved = moveaxis(v, ax, 0)
+        ranks = np.arange((n - 1) // 2, n // 2 + 1, dtype=np.int64)
+        rows = broadcast_to(asarray(ranks.reshape((-1,) + (1,) * (v.ndim - 1))),
+                            (len(ranks),) + moved.shape[1:])
+        mid = red.mean(moveaxis(sorted_rows(moved, rows), 0, ax), axis=ax, keepdims=True)
+    else:
+        s = sort(v, axis=ax)
+        lo = tuple(slice(None) if d != ax else slice((n - 1) // 2, n // 2 + 1)
+                   for d in range(v.ndim))
+        mid = red.mean(s[lo], axis=ax, keepdims=True)
     if v.dtype.kind in "fc" and n:
         mid = ew.where(red.any(ew.isnan(v), axis=ax, keepdims=True), np.nan, mid)
     if keepdims:

@@ -23,11 +23,9 @@ from .array import Array
 from .complex_functions import conj, from_parts, imag, real
 from .creation import asarray, zeros
 from .elementwise import asarray_operand
-from .searching import searchsorted, sort
-from .shaping import take_along_axis
+from .searching import searchsorted, sorted_rows
 from .numpy_reductions import median
 from .manipulation import broadcast_to, concat, moveaxis, squeeze
-from .indexing import take
 from .linalg import matmul
 from .numpy_shapes import atleast_2d, diag
 from .outputs import into
@@ -83,11 +81,9 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
     if v.dtype.kind not in "fc":  # (complex: NaN in either part is skipped)
         return median(v, axis=axis, keepdims=keepdims)
     moved, kept_shape = _quantile_axis_first(v, axis)
-    s = sort(moved, axis=0)
     count = red.sum(~ew.isnan(moved), axis=0)
     top = ew.maximum(count - 1, 0)
-    lo = _take_rows(s, top // 2, moved.shape[1:], take_along_axis)
-    hi = _take_rows(s, count // 2, moved.shape[1:], take_along_axis)
+    lo, hi = _order_stats(moved, [top // 2, count // 2], moved.shape[1:])
     result = ew.where(count == 0, np.nan, (lo + hi) / 2)
     return result.reshape(kept_shape) if keepdims else result
 
@@ -164,13 +160,15 @@ def _sorted_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
     n = x.shape[0]
     if n == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
-    s = sort(x, axis=0)
     prev, nxt, gamma = _lerp_host(n, qs)
-    lo, hi = take(s, asarray(prev.reshape(-1)), axis=0), take(s, asarray(nxt.reshape(-1)), axis=0)
-    lo, hi = lo.reshape(qs.shape + x.shape[1:]), hi.reshape(qs.shape + x.shape[1:])
-    out = _lerp(lo, hi, _gamma_operand(gamma, weak, x.ndim))
+    shape = qs.shape + x.shape[1:]
+    host = [asarray(r.reshape(r.shape + (1,) * (x.ndim - 1))) for r in (prev, nxt)]
     if x.dtype.kind == "f":
-        last = s[-1]
+        host.append(asarray(np.full((1,) * (x.ndim - 1), n - 1, np.int64)))
+    picked = _order_stats(x, host, shape)
+    out = _lerp(picked[0], picked[1], _gamma_operand(gamma, weak, x.ndim))
+    if x.dtype.kind == "f":
+        last = picked[2][(0,) * qs.ndim]  # the largest value (NaN if any), per column
         out = ew.where(ew.isnan(last), last, out)
     return out
 
@@ -178,7 +176,6 @@ def _sorted_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
 def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
     """Per slice, the quantile of its `count` non-NaN values (they sort first): NumPy's virtual
     index, neighbours and gamma computed lazily from the count, with NumPy's arithmetic."""
-    s = sort(x, axis=0)
     count = red.sum(~ew.isnan(x), axis=0)
     qa = asarray(qs.reshape(qs.shape + (1,) * (x.ndim - 1)))
     top = count - 1
@@ -190,18 +187,19 @@ def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
     first = ew.astype(ew.where(above | below, 0.0, whole), np.int64)
     prev = ew.where(above, last, first)
     nxt = ew.where(above, last, ew.where(below, 0, first + 1))
-    shape = qs.shape + x.shape[1:]
-    lo = _take_rows(s, prev, shape, take_along_axis)
-    hi = _take_rows(s, nxt, shape, take_along_axis)
+    lo, hi = _order_stats(x, [prev, nxt], qs.shape + x.shape[1:])
     out = _lerp(lo, hi, gamma, x.dtype if weak else None)
     return ew.where(count == 0, np.nan, out)
 
 
-def _take_rows(s: Array, rows: Array, shape: tuple[int, ...], take_along_axis: Any) -> Array:
-    """s[rows[j, ...], ...] for each quantile j: rows broadcast over s's other axes."""
-    nq = int(np.prod(shape[:len(shape) - (s.ndim - 1)], dtype=np.int64))
-    idx = broadcast_to(rows, shape).reshape((nq,) + s.shape[1:])
-    return take_along_axis(s, idx, axis=0).reshape(shape)
+def _order_stats(x: Array, rows: list[Array], shape: tuple[int, ...]) -> list[Array]:
+    """sort(x, axis=0)[rows[i][j, ...], ...] for each list of ranks i, each broadcast to `shape`
+    (quantiles first, then x's other axes), all from one `sorted_rows` call (one partition at
+    every rank asked for, as NumPy's quantile; x.shape[0] > 0)."""
+    nq = int(np.prod(shape[:len(shape) - (x.ndim - 1)], dtype=np.int64))
+    idx = [broadcast_to(r, shape).reshape((nq,) + x.shape[1:]) for r in rows]
+    picked = sorted_rows(x, concat(idx, axis=0) if len(idx) > 1 else idx[0])
+    return [picked[k * nq:(k + 1) * nq].reshape(shape) for k in range(len(rows))]
 
 
 # --- covariance ---------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from .indexing import take
 from .shaping import take_along_axis
 
 _ARGSORT, _SEARCHSORTED, _ISIN = (get_op(n) for n in ("argsort", "searchsorted", "isin"))
+_SORTED_ROWS = get_op("sorted_rows")
 
 
 def argsort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
@@ -55,6 +56,15 @@ def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any =
     if x.ndim == 0:
         _bind.normalize_axes(axis, 0, site)  # NumPy: AxisError
     return take_along_axis(x, argsort(x, axis=axis, descending=descending), axis=axis)
+
+
+def sorted_rows(x: Array, rows: Array) -> Array:
+    """take_along_axis(sort(x, axis=0), rows, axis=0), rows in bounds: a few order statistics per
+    column (median, quantile) by NumPy's partition where a sort would order every value. Not
+    differentiable: a gradient through it raises NotImplementedError (never a silent zero)."""
+    site = user_site(1)
+    node, idx = _as_node(x, site), _as_node(rows, site)
+    return Array(_bind.primitive(_SORTED_ROWS, (node, idx), (), idx.shape, node.dtype, site))
 
 
 def check_sort_kind(kind: Any, order: Any, stable: Any, site: _bind.Site) -> None:

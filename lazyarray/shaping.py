@@ -177,7 +177,9 @@ def roll(x: Any, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | 
     site = user_site(1)
     x = _array(x, site)
     if axis is None:
-        return reshape(roll(reshape(x, (x.size,)), shift, axis=0), x.shape)
+        if x.ndim != 1:  # (a 1-D x is its own flattening: no reshape nodes, ~40 us each at once)
+            return reshape(roll(reshape(x, (x.size,)), shift, axis=0), x.shape)
+        axis = 0
     _bind.refuse_traced(shift)  # la.jit's traced int: a slice bound, baked into the trace
     for ax, s in _roll_shifts(shift, axis, x.ndim, site).items():
         m = x.shape[ax]

@@ -34,6 +34,7 @@ from .fuse_lower import (
 )
 
 _INPUT, _SCALAR, _PERMUTE = get_op("input"), get_op("scalar"), get_op("permute")
+_BROADCAST = get_op("broadcast_to")
 _LIBRARY = (OpKind.MATMUL, OpKind.OPAQUE)
 _LOOKBACK = 8  # groups of one space a root tries to join (bounds planning cost on huge graphs)
 
@@ -44,6 +45,13 @@ RECOMPUTE_MAX_OPS = 16
 # them share one compiled function.
 MAX_REDUCTIONS_PER_KERNEL = 8
 RECOMPUTE_MAX_LOADS = 2
+# A value broadcast to at least BROADCAST_EXPANSION times its size, over at least
+# BROADCAST_MIN_ELEMENTS results, is materialized when it costs BROADCAST_MIN_OPS ops or more:
+# inline, the kernel recomputes it per result element (heat_1d's `sin(pi * xs) * sin(pi * ys)`,
+# 5001 and 6667 values to 33M results: 66M sines, ~36x NumPy's two small sines and a multiply).
+BROADCAST_EXPANSION = 8
+BROADCAST_MIN_ELEMENTS = 1 << 16
+BROADCAST_MIN_OPS = 2
 
 
 def recompute_cost_rule(kernels: int, ops: int, loads: int, has_reduction: bool) -> str | None:
@@ -211,6 +219,31 @@ class _Planner:
                         i = i.inputs[0]  # BLAS reads the source through its transpose flag
                     self._own(i, f"{n.op.name} input must be materialized (a library call reads "
                                  "whole contiguous buffers)")
+        for n in self.graph.nodes:
+            if n.op is _BROADCAST:
+                self._own_broadcast_source(n)
+
+    def _own_broadcast_source(self, n: Node) -> None:
+        """Materialize a broadcast's computed source that fusion would recompute per element of
+        a much larger result (see BROADCAST_EXPANSION)."""
+        src = n.inputs[0]
+        if (src.op is _INPUT or id(src) in self.owned or n.size < BROADCAST_MIN_ELEMENTS
+                or src.size * BROADCAST_EXPANSION > n.size):
+            return
+        ops, seen, stack = 0, {id(src)}, [src]
+        while stack and ops < BROADCAST_MIN_OPS:
+            m = stack.pop()
+            if m.op.kind is OpKind.REDUCTION:
+                return  # a reduction stage of the reading kernel: fusion's own rules place it
+            if m.op.kind is not OpKind.VIEW and m.inputs:
+                ops += 1
+            for i in m.inputs:
+                if id(i) not in seen and i.op is not _INPUT and id(i) not in self.owned:
+                    seen.add(id(i))
+                    stack.append(i)
+        if ops >= BROADCAST_MIN_OPS:
+            self._own(src, f"materialized once: broadcast to {n.size // max(src.size, 1)}x its "
+                           "size, it would be recomputed per element")
 
     def plan(self) -> FusionPlan:
         while True:

@@ -443,3 +443,38 @@ def test_ndarray_methods_and_out_as_numpy(reference_backend, name):
     got = np.asarray(f(la, la.asarray))
     assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
     np.testing.assert_array_equal(got, want)
+
+
+def test_median_and_quantiles_select_by_partition_not_sort(backend):
+    """median, nanmedian and the quantiles take their order statistics from one `sorted_rows`
+    (NumPy's partition at the ranks asked for), never a full argsort and gather (nan_cleaning's
+    nanmedian of (200000, 16): 519 -> 105 ms); values as NumPy's, NaN rows and all-NaN columns
+    included, for odd and even counts and several quantiles at once."""
+    from lazyarray.graph import Graph
+
+    rng = np.random.default_rng(41)
+    x = rng.standard_normal((301, 5))
+    x[rng.random(x.shape) < 0.3] = np.nan
+    x[:, 1] = np.nan
+    x[::2, 3] = np.nan
+    clean = rng.standard_normal((6, 4, 3))
+    calls = {
+        "nanmedian": (lambda m, a: m.nanmedian(a(x), axis=0)),
+        "nanpercentile": (lambda m, a: m.nanpercentile(a(x), [10, 50, 90], axis=0)),
+        "nanquantile all": (lambda m, a: m.nanquantile(a(x), 0.3)),
+        "median": (lambda m, a: m.median(a(clean), axis=1)),
+        "median odd": (lambda m, a: m.median(a(x[:, 0]))),
+        "quantile": (lambda m, a: m.quantile(a(clean), [0.0, 0.25, 1.0], axis=(0, 2))),
+        "percentile nan": (lambda m, a: m.percentile(a(x), 40, axis=0)),
+    }
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, call in calls.items():
+            with la.config(eager_size=0):  # (small inputs evaluate at once otherwise)
+                got = call(la, la.asarray)
+            ops = {n.op.name for n in Graph([got._node]).nodes}
+            assert "sorted_rows" in ops and "argsort" not in ops, (name, ops)
+            want = call(np, np.asarray)
+            np.testing.assert_array_equal(np.asarray(got), want, err_msg=name)
+    with pytest.raises(NotImplementedError, match="sorted_rows"):  # not a silent zero gradient
+        la.grad(lambda v: la.median(v))(la.asarray(np.arange(5.0)))

@@ -222,3 +222,30 @@ def test_histogram_of_bools_bins_them_as_uint8(reference_backend, weights):
     for g, w in zip(got, want):
         assert g.dtype == w.dtype and g.shape == w.shape
         np.testing.assert_array_equal(np.asarray(g), w)
+
+
+def test_short_convolve_gathers_only_its_edges(reference_backend):
+    """convolve/correlate with a short y (<= 64 taps) sum shifted slices of x for the interior
+    rows: no matmul, and the only gathers are the edge windows ((m - 1) rows of m at most each),
+    where the whole window matrix (n x m, and its host index array) was gathered; values as
+    NumPy's in every mode, NaN/inf kernels and integers included."""
+    from lazyarray.graph import Graph
+
+    rng = np.random.default_rng(41)
+    x = rng.standard_normal(500)
+    taps = [np.ones(25) / 25, np.array([1.0, -2.0, 1.0]), np.array([np.nan, 1.0, 2.0, 0.5]),
+            np.array([3, -1, 2])]
+    for v in taps:
+        xs = x if v.dtype.kind == "f" else (x * 10).astype(np.int64)
+        for mode in ("valid", "same", "full"):
+            for name in ("convolve", "correlate"):
+                with la.config(eager_size=0):
+                    got = getattr(la, name)(la.asarray(xs), la.asarray(v), mode)
+                nodes = Graph([got._node]).nodes
+                assert not any(n.op.name == "matmul" for n in nodes), (name, mode)
+                gathered = [n.size for n in nodes if n.op.name == "take"]
+                assert all(size <= (len(v) - 1) * len(v) for size in gathered), gathered
+                with np.errstate(all="ignore"):
+                    want = getattr(np, name)(xs, v, mode)
+                np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, atol=1e-13,
+                                           err_msg=f"{name} {mode} {v}")

@@ -28,6 +28,24 @@ def _check(*arrays):
     return program
 
 
+def test_costly_value_broadcast_far_is_materialized_not_recomputed():
+    """A value of 2+ ops broadcast to >= 8x its size over >= 2**16 results gets its own buffer
+    (heat_1d's `sin(pi * xs) * sin(pi * ys)` recomputed two sines per element of 33M); a cheap
+    one (one op), a small result or a small expansion stays inline, and values agree."""
+    with la.config(eager_size=0):
+        x = la.array(rng.standard_normal(600))
+        y = la.array(rng.standard_normal(400))
+        far = la.sin(x * 2.0)[None, :] * la.sin(y * 3.0)[:, None]  # (400, 600): two sources
+        p = _check(far)
+        assert sum("broadcast to" in n for n in p.notes) == 2 and len(p.kernels) == 3
+        cheap = (x * 2.0)[None, :] + (y * 3.0)[:, None]  # one op each: recomputing is a load
+        near = la.sin(x * 2.0)[None, :] * la.ones((4, 600))  # 4x: under the expansion
+        small = la.sin(x[:60] * 2.0)[None, :] * la.sin(y[:40] * 3.0)[:, None]  # 2,400 results
+        for a in (cheap, near, small):
+            q = _check(a)
+            assert len(q.kernels) == 1 and not any("broadcast to" in n for n in q.notes)
+
+
 @pytest.mark.parametrize("src,dst,view", [
     ((24,), (4, 6), None), ((6, 4), (2, 3, 4), None), ((6, 1, 4), (3, 2, 4), None),
     ((6, 4), (3, 2, 2, 2), "slice"), ((4, 6), (2, 2, 6), "flip")])

@@ -452,16 +452,20 @@ def list_index(key: list) -> np.ndarray | None:
 def computed_scalar_indices(key: Any) -> Any:
     """`key` with its computed element indices (0-d integer Arrays standing for NumPy's
     scalars, already buffers: `i, j = sites[k]`) as ints, for a write's at-once paths; `key`
-    itself where it has none, or where one is pending or a uint64 (the general path evaluates
-    or refuses it, at the line): `spins[i, j] *= -1` built a scatter's nodes, ~25 us."""
+    itself where it has none, or where one is pending (the general path evaluates it at the
+    line): `spins[i, j] *= -1` built a scatter's nodes, ~25 us. A uint64 of 2**63 or more is
+    NumPy's OverflowError here, at the line; left to the general path, a uint64 was the
+    scatter's 0-d index array, checked only at evaluation (fuzz41: `A[a, 1] = 1.0` of a uint64
+    element 3 raised IndexError when A was read, 2**63 an IndexError of 2**63 - 1)."""
     items = key if type(key) is tuple else (key,)
     out, changed = [], False
     for k in items:
         if type(k) is Array and _is_scalar_index(k):
             node = k._node
-            if node.inputs or (node.dtype.kind == "u" and node.dtype.itemsize == 8):
+            if node.inputs:
                 return key
-            out.append(operator.index(k))
+            out.append(_scalar_int(k) if node.dtype.itemsize == 8 and node.dtype.kind == "u"
+                       else operator.index(k))
             changed = True
         else:
             out.append(k)

@@ -718,6 +718,28 @@ def test_a_row_by_an_element_index_is_a_view_as_numpys(backend, eager_size):
     assert got[0] == got[1]
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int64", "uint64"])
+@pytest.mark.parametrize("code", ["A[i] = 1.0", "A[i, 1] = 1.0", "A[i, 1] *= -1.0", "A[i][1] = 2.0",
+                                  "A[1, j] = 1.0"])
+@pytest.mark.parametrize("view", [False, True])
+def test_a_computed_element_index_out_of_range_raises_at_the_line(backend, dtype, code, view):
+    """A computed element (`i, j = sites[k]`) is NumPy's integer scalar as an index: out of range,
+    NumPy's IndexError (past int64's range for a uint64, its OverflowError) at the line, and
+    nothing written. A uint64 one (and any one where a view of A was alive) was the scatter's
+    0-d index array, checked only when A was read (fuzz41)."""
+    for xp in (np, la):
+        for value in (3, 2**63) if dtype == "uint64" else (3,):
+            error = OverflowError if value >= 2**63 and "j]" not in code else IndexError
+            sites = xp.asarray(np.array([[value, 7]], dtype=dtype)) + np.array(0, dtype=dtype)
+            i, j = sites[0]
+            A = xp.asarray(np.arange(12.0).reshape(3, 4)) * 1
+            row = A[1] if view else None
+            with pytest.raises(error):
+                exec(code)
+            assert np.asarray(A).tolist() == np.arange(12.0).reshape(3, 4).tolist(), xp.__name__
+            del row
+
+
 @pytest.mark.parametrize("eager_size", [0, 4096])
 @pytest.mark.parametrize("code", ["v = A[I[2]::-1]; v[0] = 9", "A[I[2]:][0] = 9", "A[:I[2]][-1] = 9",
                                   "v = A[I[1]:][None]; v[0, 1] = 9"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import math
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -287,7 +288,8 @@ def _float_operand(x: Any, dtype: Any, site: _bind.Site) -> Node:
 
 def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
          *, where: Any = True) -> Array:
-    """numpy.mean / Array API `mean`: sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN.
+    """numpy.mean / Array API `mean`: sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN
+    with NumPy's 'Mean of empty slice' RuntimeWarning and 'invalid' flag.
     NumPy's `where=` averages the elements where it is True."""
     site = user_site(1)
     if out is not None:
@@ -301,7 +303,9 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
         return astype(total / n, node.dtype)
     total = _reduce("sum", Array(node), axes, keepdims, node.dtype, site)
     n = _count(node.shape, axes)
-    out = total / n if n else total * float("nan")
+    if not n:  # NumPy's warning, then its 0 / 0: NaN and the 'invalid' flag (fuzz41: neither)
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
+    out = total / n
     if out.dtype != node.dtype:  # an integer `dtype=`: NumPy divides, then casts back
         out = astype(out, node.dtype)
     return out

@@ -48,6 +48,8 @@ ERRSTATES = ({}, {}, {}, {"divide": "raise"}, {"over": "raise"}, {"invalid": "ig
 VIEW_FORMS_FROM = 110_000
 # and from here on the recycled views' and elements' forms (Generator.ring_forms, fuzz40)
 RING_FORMS_FROM = 150_000
+# and from here on stop 41's at-once forms (Generator.index_forms, fuzz41)
+INDEX_FORMS_FROM = 180_000
 
 # --- programs ----------------------------------------------------------------------------------------
 @dataclass
@@ -137,6 +139,11 @@ class Generator:
         # blocks, cuts, clear_caches, pickles, F-ordered/strided/reversed roots (fuzz40: the
         # element and view rings of lazyarray/_trace.c, stop 39)
         self.ring_forms = seed >= RING_FORMS_FROM
+        # writes by computed index arrays into buffers and fills with holders, masked writes in
+        # place, computed element indices from iterated index rows, list indices, triu/tril's
+        # cached mask, reductions' axes, concatenates (fuzz41: lazyarray/eager.py
+        # write_indexed and only_holder, indexing.py computed_scalar_indices and list_index)
+        self.index_forms = seed >= INDEX_FORMS_FROM
 
     # ---- the program's values
     def arrays(self, ndim=None):
@@ -420,6 +427,131 @@ class Generator:
                               f"{name}[I[{k}]] = {self.expression()}"))
         return f"{self.new_name('e')} = {self.element(name)}\n{self.new_name('e')} = {self.element(name)} * 2"
 
+    # ---- stop 41's at-once forms (index_forms)
+    def index_array(self, n: int) -> str:
+        """A computed integer index array into a dim of length n: negative, repeated, unsigned,
+        empty, the odd one out of range; 1-D, or 2-D (broadcast against another)."""
+        size = int(self.pick((0, 1, 2, 3, 4, 5)))
+        values = [self.index(n) if n else int(self.rng.integers(-1, 2)) for _ in range(size)]
+        dtype = self.pick(("int64", "int64", "int32", "int8", "uint8", "uint64", "intp"))
+        if dtype.startswith("u"):
+            values = [v % n if n and v < 0 else abs(v) for v in values]
+        made = self.pick((f"np.array({values!r}, dtype=np.{dtype}) * 1",
+                          f"np.asarray(numpy.array({values!r}, dtype=numpy.{dtype}))",
+                          f"np.array({values!r}, dtype=np.{dtype})[::-1] + 0"))
+        if dtype == "intp":  # (lazyarray's `intp` is a dtype, no scalar type)
+            made = f"np.asarray(numpy.array({values!r}, dtype=numpy.intp))"
+        if size and self.rng.random() < 0.2:
+            made = f"({made})[:, None]"
+        return made
+
+    def holder(self, name: str) -> str:
+        """A line that keeps `name`'s old value (or shares its memory in NumPy: a view)."""
+        return self.pick((f"{self.new_name('h')} = {name} + 0",
+                          f"with lazy():\n    {self.new_name('h')} = {name} * 1",
+                          f"{self.new_name('v')} = {name}[1:]",
+                          f"{self.new_name('v')} = {name}[::-1]",
+                          f"{self.new_name('E')} = export({name})", ""))
+
+    def index_value(self, target: str) -> str:
+        r = self.rng.random()
+        if r < 0.3:
+            return _scalar_text(self.rng, None)
+        if r < 0.4:
+            return self.pick(("0", "1", "-1", "2.5", "True", "0j", "1e300"))
+        if r < 0.6:  # a computed array of the selection's shape, or one that broadcasts
+            return self.pick((f"{target} * 2", f"-{target}", f"{target}[..., ::-1] + 1",
+                              f"np.abs({target})"))
+        return self.expression()
+
+    def index_line(self, name: str) -> str:
+        shape, r = self.env[name].shape, self.rng.random()
+        n = shape[0]
+        hold = self.holder(name) if self.rng.random() < 0.5 else ""
+        pre = hold + "\n" if hold else ""
+        if r < 0.25:  # a write by computed index arrays (and ints)
+            J = self.new_name("J")
+            made = f"{J} = {self.index_array(n)}"
+            if len(shape) == 2 and self.rng.random() < 0.6:
+                K = self.new_name("K")
+                made += f"\n{K} = {self.index_array(shape[1])}"
+                key = self.pick((f"{J}, {K}", f"({J}, {K})", f"{J}, {self.index(shape[1])}",
+                                 f"{J}, 1:"))
+            else:
+                key = J
+            if self.rng.random() < 0.25:  # a fill as the base (complex zeros included)
+                z = self.new_name("Z")
+                dtype = self.pick(("float64", "complex128", "int64", "complex64", "float32"))
+                made = f"{z} = np.zeros({shape}, dtype=np.{dtype})\n" + made
+                name, pre = z, ""
+            target = f"{name}[{key}]"
+            op = self.pick(("=", "=", "=", "+=", "*="))
+            return f"{pre}{made}\n{target} {op} {self.index_value(target)}"
+        if r < 0.4:  # a masked write of a function of the masked values
+            m = self.pick((f"{name} > 0", f"{name} < 1", f"{name} != 0", f"np.isnan({name})"))
+            f = self.pick(("{} ** 2", "{} * -1.5", "np.sqrt({})", "-{}", "{} // 2", "np.abs({})"))
+            if self.rng.random() < 0.5:
+                M = self.new_name("M")
+                return f"{pre}{M} = {m}\n{name}[{M}] = {f.format(f'{name}[{M}]')}"
+            return f"{pre}{name}[{m}] = {f.format(f'{name}[{m}]')}"
+        if r < 0.6 and n:  # computed element indices from the rows of an index array
+            S, i, j = self.new_name("S"), self.new_name("i"), self.new_name("j")
+            cols = shape[1] if len(shape) == 2 else n
+            rows = [[self.index(n), self.index(cols)] for _ in range(int(self.rng.integers(1, 4)))]
+            dtype = self.pick(("int64", "int32", "int8", "uint8", "uint64"))
+            if dtype.startswith("u"):
+                rows = [[a % n, b % max(cols, 1)] for a, b in rows]
+            made = f"{S} = np.array({rows!r}, dtype=np.{dtype}) + 0\n"
+            if self.rng.random() < 0.15:  # a 0-d array: NumPy's advanced index, a copy
+                made += f"{i} = np.asarray(numpy.array({rows[0][0]}))\n{j} = {rows[0][1] % max(cols, 1)}"
+            else:
+                made += f"{i}, {j} = {S}[{int(self.rng.integers(0, len(rows)))}]"
+            if len(shape) == 1:
+                forms = (f"{self.new_name('t')} = {name}[{i}]", f"{name}[{i}] = {self.expression()}",
+                         f"{name}[{i}] *= -1", f"{self.new_name('t')} = {name}[[{i}, {j}]]",
+                         f"{name}[[{i}, 0]] = {name}[[0, {i}]]")
+            else:
+                forms = (f"{self.new_name('t')} = {name}[{i}, {j}]",
+                         f"{self.new_name('t')} = {name}[{i}]",
+                         f"{self.new_name('t')} = {name}[{i}, 1:3]",
+                         f"{self.new_name('t')} = {name}[{i}][{j}]",
+                         f"{name}[{i}, {j}] = {self.expression()}",
+                         f"{name}[{i}, {j}] *= -1",
+                         f"{self.new_name('v')} = {name}[{i}]\n{name}[{i}, {j}] += 1",
+                         f"for p, q in {S}:\n    {name}[p % {n}, q % {cols}] -= 1",
+                         f"{name}[[{i}, 0]] = {name}[[0, {i}]]")
+            return f"{pre}{made}\n{self.pick(forms)}"
+        if r < 0.72 and n:  # list indices
+            k = self.index(n)
+            lst = self.pick((f"[{k}, {self.index(n)}]", f"[numpy.int64({k}), -1]",
+                             f"[{', '.join(self.pick(('True', 'False')) for _ in range(n))}]",
+                             "[True]", "[]", f"[[{k}, 0], [0, {k}]]", f"[{n}, 0]",
+                             f"[I[0], {k}]" if isinstance(self.env.get("I"), np.ndarray)
+                             and self.env["I"].size else f"[{k}]"))
+            if self.rng.random() < 0.5:
+                return f"{pre}{self.new_name('t')} = {name}[{lst}]"
+            return f"{pre}{name}[{lst}] = {self.pick((f'{name}[{lst}][::-1]', self.expression()))}"
+        if r < 0.82:  # triu/tril's cached mask, its result written
+            t, k = self.new_name("T"), self.pick(("0", "1", "-1", "2", "-3", "numpy.int64(1)", "7"))
+            fn = self.pick(("triu", "tril"))
+            op = self.pick((f"{t}[...] = 7", f"{t} += 1", f"{t}[0] = -1", f"{t} *= {t}"))
+            return f"{t} = np.{fn}({name}, {k})\n{op}\n{self.new_name('T')} = np.{fn}({name}, {k})"
+        if r < 0.92:  # reductions' axes (memoized per axis, shape and keepdims)
+            axis = self.pick(("None", "0", "-1", "(0,)", "(0, -1)", "(-1, 0)", "numpy.int64(0)",
+                              "numpy.int8(-1)", "True", "[0]", "(0, 0)", "2", "()"))
+            fn = self.pick(("sum", "max", "min", "any", "all", "mean", "argmax"))
+            if fn in ("sum", "mean") and self.env[name].dtype.kind in "fc" and \
+                    self.env[name].dtype != np.float64:
+                fn = "max"  # (float32 and complex sums: NumPy's last bits are its order's)
+            kd = "" if fn == "argmax" else self.pick(("", ", keepdims=True", ", keepdims=False"))
+            return f"{pre}{self.new_name('r')} = np.{fn}({name}, axis={axis}{kd})"
+        other = self.pick(self.arrays())  # a concatenate after kernels that may raise flags
+        parts = self.pick((f"{name}, {name} * 2", f"{name} / {self.operand()}, {name}",
+                           f"{other}, {name}", f"np.sqrt({name}), -{name}"))
+        fn = self.pick(("concatenate", "hstack", "vstack", "stack"))
+        wrap = self.pick(("", "with lazy():\n    "))
+        return f"{pre}{wrap}{self.new_name('c')} = np.{fn}(({parts}))"
+
     def operand(self) -> str:
         names = self.arrays()
         if self.view_forms and names and self.rng.random() < 0.25:
@@ -528,6 +660,8 @@ class Generator:
 
     def line(self) -> str:
         names = self.arrays()
+        if self.index_forms and names and self.rng.random() < 0.4:
+            return self.index_line(self.pick(names))
         if self.ring_forms and names and self.rng.random() < 0.35:
             return self.ring_line(self.pick(names))
         if self.view_forms and names and self.rng.random() < 0.4:

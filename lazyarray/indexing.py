@@ -92,6 +92,16 @@ def _traced_index(k: Any, site: _bind.Site) -> Array:
     return full((), k, dtypes.int64)
 
 
+def _empty_broadcast(shapes: list) -> bool:
+    """Whether index arrays of these shapes broadcast to an empty selection: NumPy then checks
+    none of their values (`A[[], [7]]` of a (3, 4) A is empty, no IndexError); lazyarray checked
+    each array on its own (fuzz41). False where they do not broadcast (NumPy's IndexError)."""
+    try:
+        return len(shapes) > 0 and 0 in np.broadcast_shapes(*shapes)
+    except ValueError:
+        return False
+
+
 def _check_bounds(k: Any, n: int, dim: int, site: _bind.Site) -> None:
     """A concrete index array (list, ndarray) out of bounds raises now, as NumPy does."""
     if isinstance(k, Array):
@@ -519,6 +529,9 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
     """Every key NumPy takes: masks, None, Ellipsis, integer arrays, 0-d integer Arrays."""
     node, key = masking.rewrite_getitem(node, key, site)
     items = _expand(key, node.ndim, site)
+    empty = _empty_broadcast([np.shape(k) for k in items if k is not EMPTY_ELLIPSIS and k is not None
+                              and not _is_int_index(k) and not isinstance(k, slice)
+                              and _is_array_index(k)])
     spec, out_shape, positions, indices, advanced, dim = [], [], [], [], [], 0
     given = []  # the key gave the start: a run-time scalar (index_slice_node)
     for pos, k in enumerate(items):
@@ -542,7 +555,8 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
             given.append(k.start is not None)
             out_shape.append(spec[-1][2])
         elif _is_array_index(k):
-            _check_bounds(k, n, dim, site)
+            if not empty:
+                _check_bounds(k, n, dim, site)
             spec.append((0, 1, n))
             given.append(False)
             positions.append(len(out_shape))
@@ -885,6 +899,8 @@ class _AtUpdate:
                 raise _bind.fail(IndexError, f"invalid index {k!r} in .at[]", site)
             dim += 1
         target_shape = np.broadcast_to(np.empty((), bool), node.shape)[tuple(probe)].shape
+        if _empty_broadcast([n.shape for n in index_nodes]):
+            bounds = []  # (NumPy checks no index of an empty selection: _empty_broadcast)
         return tuple(spec), index_nodes, target_shape, bounds
 
 

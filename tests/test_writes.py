@@ -787,3 +787,22 @@ def test_tile_is_a_new_writable_array(reps):
     x[1, 1] = -1.0  # the tile does not follow x either
     np.testing.assert_array_equal(np.asarray(t), want)
     np.testing.assert_array_equal(np.asarray(x), np.eye(3) - 2 * np.diag([0, 1, 0]))
+
+
+@pytest.mark.parametrize("key", [([], [7]), ([9], []), ([[9]], []), ([], [[0]]), ([], [-5])])
+@pytest.mark.parametrize("computed", [False, True])
+def test_index_arrays_of_an_empty_selection_are_not_bounds_checked(backend, key, computed):
+    """Index arrays that broadcast to an empty selection select nothing, and NumPy checks none
+    of their values (`A[[], [7]]` of a (3, 4) A: an empty read, a write of nothing); each array
+    was checked on its own here, an IndexError at the line (or, for computed ones, when A was
+    read: fuzz41's sweep, seeds 180224, 180389, 181058)."""
+    for shape in ((3, 4), (3, 0)):
+        want = np.zeros(shape)
+        arrays = tuple(np.array(k, dtype=np.int64) for k in key)
+        got = la.asarray(np.zeros(shape)) * 1
+        index = tuple(la.asarray(a) + 0 for a in arrays) if computed else arrays
+        read = got[index]
+        assert_matches(read, want[arrays])
+        want[arrays] = 2.0
+        got[index] = 2.0
+        assert_matches(got, want)

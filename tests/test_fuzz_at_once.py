@@ -1235,6 +1235,22 @@ def test_random_programs_with_the_rings_forms_match_numpy(backend):
             assert problem is None, f"{problem}\n--- program:\n{program.text()}"
 
 
+@pytest.mark.needs("eager")
+def test_random_programs_with_the_index_forms_match_numpy(backend):
+    """Stop 41's forms (Generator.index_forms: writes by computed index arrays into buffers and
+    fills while a pending copy, a view or an export holds the old value, masked writes, computed
+    element indices from iterated index rows, list indices, triu/tril's cached mask written
+    through its result, reductions' axes, concatenates): 20 programs on numpy, 2 on C, but
+    those over a root above the ring's 4 MiB (the exhaustive sweep's)."""
+    for seed in range(INDEX_FORMS_FROM, INDEX_FORMS_FROM + (2 if backend == "c" else 20)):
+        if seed in KNOWN:
+            continue
+        program = Generator(seed).program(6)
+        if max(a.size for a in program.inputs) < 10**5:
+            problem = compare(program)
+            assert problem is None, f"{problem}\n--- program:\n{program.text()}"
+
+
 # Differences found by the sweeps (seeds 80,000-82,999 and 90,000-101,499, 12 lines, the
 # default backend) and not fixed yet: each seed is a strict xfail naming it, the sweep skips it.
 KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's bounds: fixed, stop 37)
@@ -1254,6 +1270,13 @@ KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's boun
             "index passes (`A[[1, 0]] = A[:, None][:, None] + 3` of a (2, 0) A: (2, 1, 1, 0) into "
             "(2, 0)), where `A[:] = ...` raises its broadcast ValueError, which lazyarray raises "
             "for both (fuzz39)",
+    180096: "a view's evaluation leaves its root pending where only the view holds the root "
+            "(`v = A[0]; A = A * 2; v[-2] = np.sqrt(I[0])`, eager_size 0): `np.asarray(v)` "
+            "warns 'invalid' at the line, and a later node-budget cut evaluates the old root "
+            "again and warns again (fuzz41)",
+    181040: "NumPy's own inconsistency (as 115526): an empty (0, 0) value assigned through an "
+            "empty index array into a (0,) selection passes, `A[J] = t != B[1:-1, 0:0]`; "
+            "lazyarray raises the broadcast ValueError `A[J[:0]] = ...` of a slice gives (fuzz41)",
     99376: "complex64 zeros ** -2.5 on C: NaN without NumPy's 'invalid' (runtime/c/complex.py "
            "`_pow`'s zero-base branch returns a constant NaN; a flag from the lane's own value "
            "that gcc cannot hoist is still to write)",
@@ -1291,6 +1314,16 @@ def test_many_random_programs_with_the_rings_forms_match_numpy(block):
     """fuzz40's sweep of the rings' forms: seeds 150,000- (numpy backend), 160,000- (C),
     170,000- (LAZYARRAY_PURE_PYTHON=1); this block runs 250 of them on the default backend."""
     for seed in range(RING_FORMS_FROM + 250 * block, RING_FORMS_FROM + 250 * (block + 1)):
+        if seed not in KNOWN and seed not in ORDER_DEPENDENT:
+            check(seed, lines=12)
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("block", range(4))
+def test_many_random_programs_with_the_index_forms_match_numpy(block):
+    """fuzz41's sweep of stop 41's forms: seeds 180,000- (numpy backend), 181,000- (C),
+    182,000- (LAZYARRAY_PURE_PYTHON=1); this block runs 250 of them on the default backend."""
+    for seed in range(INDEX_FORMS_FROM + 250 * block, INDEX_FORMS_FROM + 250 * (block + 1)):
         if seed not in KNOWN and seed not in ORDER_DEPENDENT:
             check(seed, lines=12)
 

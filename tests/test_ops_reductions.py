@@ -410,3 +410,22 @@ def test_mean_of_an_empty_slice_warns_as_numpy(backend, axis):
                 seen.append(type(exc))
     assert seen[0] == seen[2] and seen[1] == seen[3], seen
     assert seen[0][3] == ([] if axis == 0 else ["Mean of empty slice", "invalid value"])
+
+
+@pytest.mark.parametrize("case", [((2, 0), {"axis": -1}), ((1,), {"ddof": 1}), ((2,), {"ddof": 3}),
+                                  ((1, 2), {"axis": 0, "ddof": 1})])
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_var_with_no_degrees_of_freedom_warns_as_numpy(backend, name, case):
+    """NumPy's var/std where n - ddof <= 0 warn 'Degrees of freedom <= 0 for slice' and divide
+    by 0: NaN with 'invalid' (0/0), inf with 'divide by zero'; here NaN came silently, `sq *
+    nan`, and an empty var warned the mean's 'Mean of empty slice' (fuzz41)."""
+    shape, kwargs = case
+    values = np.arange(1.0, 1.0 + math.prod(shape)).reshape(shape) ** 2
+    seen = []
+    for xp in (np, la):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            out = np.asarray(getattr(xp, name)(xp.asarray(values), **kwargs))
+        seen.append((out.tolist(), out.dtype, sorted({str(w.message).split(" encountered")[0]
+                                                      for w in record})))
+    assert str(seen[0]) == str(seen[1]), seen

@@ -890,17 +890,22 @@ class ZeroD(np.ndarray):
     warns `invalid` in the loop, not as scalars). A warning or error that NumPy's arrays give
     is NumPy's answer too."""
 
+    scalar = False  # a 0-d value that stands for NumPy's scalar (an element, a 0-d result)
+
     def __getitem__(self, key):
-        out = np.ndarray.__getitem__(self, key)
-        return np.asarray(out).view(ZeroD) if isinstance(out, np.generic) else out
+        out = np.ndarray.__getitem__(self, _scalar_keys(key))
+        return _scalar_zero_d(out) if isinstance(out, np.generic) else out
 
     def __setitem__(self, key, value):
         # a plain 0-d array: NumPy writes a 0-d subclass into an element through float(),
         # which raises for complex where an ndarray's cast warns (seed 91935)
-        np.ndarray.__setitem__(self, key, np.asarray(value) if isinstance(value, ZeroD) else value)
+        np.ndarray.__setitem__(self, _scalar_keys(key),
+                               np.asarray(value) if isinstance(value, ZeroD) else value)
 
     def __array_wrap__(self, arr, context=None, return_scalar=False):
-        return np.asarray(arr).view(ZeroD)
+        out = np.asarray(arr).view(ZeroD)
+        out.scalar = out.ndim == 0
+        return out
 
     def dot(self, other):
         return _zero_d(_dot(*_blas_layout(self, other)))
@@ -910,6 +915,24 @@ class ZeroD(np.ndarray):
 
     def __rmatmul__(self, other):
         return _zero_d(np.matmul(*_blas_layout(other, self)))
+
+
+def _scalar_zero_d(value) -> ZeroD:
+    out = np.asarray(value).view(ZeroD)
+    out.scalar = True
+    return out
+
+
+def _scalar_keys(key):
+    """`key` with its ZeroD scalars as ints: NumPy's integer scalar (`i, j = S[k]`) is a basic
+    index, a view (`v = B[i]` shows a later `B[i, j] += 1`), where a 0-d array is an advanced
+    one, a copy (fuzz41's seed 181216: the ZeroD run's v kept the old value)."""
+    items = key if type(key) is tuple else (key,)
+    if not any(type(k) is ZeroD and k.scalar for k in items):
+        return key
+    out = tuple(int(k) if type(k) is ZeroD and k.scalar and k.dtype.kind in "iu" else k
+                for k in items)
+    return out if type(key) is tuple else out[0]
 
 
 def _blas_layout(*operands) -> tuple:
@@ -945,7 +968,7 @@ for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "
 def _zero_d(value):
     if isinstance(value, np.ndarray) and not isinstance(value, ZeroD):
         return value.view(ZeroD)
-    return np.asarray(value).view(ZeroD) if isinstance(value, np.generic) else value
+    return _scalar_zero_d(value) if isinstance(value, np.generic) else value
 
 
 class _ZeroDNumpy:

@@ -48,7 +48,10 @@ CARRY = ("pydantic>=2.0", "cffi>=1.15", "array-api-strict>=2.3", "array-api-extr
          "setuptools>=77", "typing-extensions>=4.14", "mpmath>=1.3", "import-linter>=2.17")
 # pyproject requirements the GPU run does without (see the module docstring).
 SKIPPED = frozenset({"dask", "distributed", "zarr", "numexpr", "cupy-cuda12x",
-                     "nvidia-cuda-nvrtc-cu12"})
+                     "nvidia-cuda-nvrtc-cu12",
+                     # tests/test_consumers.py skips without it (its ~9 MB wheel and threadpoolctl
+                     # and joblib would crowd the 16 MiB budget; the consumers run on the CPU CI)
+                     "scikit-learn"})
 
 PYTHON = "3.12"
 PLATFORMS = ("manylinux_2_28_x86_64", "manylinux_2_27_x86_64", "manylinux_2_17_x86_64",

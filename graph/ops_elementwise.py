@@ -30,11 +30,18 @@ def _ufunc_reference(ufunc: np.ufunc):
 UFUNC_REFERENCE_CODE = _ufunc_reference(np.add).__code__  # shared by every plain ufunc reference
 
 
+def _where_reference(xs, attrs, dtype):
+    return np.where(*xs)
+
+
+_BROADCASTING = frozenset({UFUNC_REFERENCE_CODE, _where_reference.__code__})
+
+
 def reference_broadcasts(op: OpDef) -> bool:
-    """Whether `op`'s reference is its ufunc called on the inputs as they are, so that NumPy
-    broadcasts them itself (lazyarray/eager.py then skips the graph's broadcast_to nodes,
-    ~4 us of np.broadcast_to each)."""
-    return getattr(op.reference, "__code__", None) is UFUNC_REFERENCE_CODE
+    """Whether `op`'s reference is its ufunc (or np.where) called on the inputs as they are, so
+    that NumPy broadcasts them itself (lazyarray/eager.py then skips the graph's broadcast_to
+    nodes, ~4 us of np.broadcast_to each: dijkstra's `np.where(visited, np.inf, dist)`)."""
+    return getattr(op.reference, "__code__", None) in _BROADCASTING
 
 
 # Ops whose C template gives the NumPy reference's bits on every real input (correctly rounded or
@@ -296,7 +303,7 @@ _elementwise("bitwise_right_shift", np.right_shift, {"*": "la_shr_{S}({0}, {1})"
 # --- ternary and casts -------------------------------------------------------------------------------
 register(OpDef(
     name="where", kind=OpKind.ELEMENTWISE, arity=3,
-    reference=lambda xs, a, d: np.where(*xs),
+    reference=_where_reference,
     c={"*": "({0} ? {1} : {2})"},
     properties=frozenset({"numpy_bits"}),
     doc="where(cond: bool, x, y): x and y already share the result dtype",

@@ -1023,8 +1023,8 @@ def _basic_write(key: Any, value: Any, shape: tuple, dtype: np.dtype) -> tuple |
     """(key as a tuple, whether it selects one element, the value to assign) for a write NumPy's
     `data[key] = value` does as the general path would, else None. The key: Python or NumPy ints
     in range and slices. The value: a Python float (or NumPy float64) into float64, a Python int into
-    float64 or int64 (in range), or the node of a computed value of the array's dtype (a buffer
-    or a view of one; 0-d for an element)."""
+    float64 or an integer dtype (in its range), a Python bool into bool, or the node of a computed
+    value of the array's dtype (a buffer or a view of one; 0-d for an element)."""
     if type(key) is not tuple:
         key = (key,)
     if len(key) > len(shape):
@@ -1043,7 +1043,10 @@ def _basic_write(key: Any, value: Any, shape: tuple, dtype: np.dtype) -> tuple |
         if dtype != _FLOAT64:
             return None
     elif tv is int:  # NumPy's conversion, where it cannot raise
-        if dtype != _FLOAT64 and not (dtype == _INT64 and -_I63 <= value < _I63):
+        if dtype != _FLOAT64 and not (dtype.kind in "iu" and _int_fits(value, dtype)):
+            return None
+    elif tv is bool:  # `is_prime[i * i::i] = False` (a sieve: a plan per stride before)
+        if dtype != _BOOL:
             return None
     elif tv is Node:  # an Array's node: computed, of the array's dtype
         if value.dtype != dtype or (element and value.shape != ()):
@@ -1054,6 +1057,19 @@ def _basic_write(key: Any, value: Any, shape: tuple, dtype: np.dtype) -> tuple |
     else:
         return None
     return key, element, value
+
+
+_INT_RANGES: dict[np.dtype, tuple[int, int]] = {
+    np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
+    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)}
+_BOOL = np.dtype(np.bool_)
+
+
+def _int_fits(value: int, dtype: np.dtype) -> bool:
+    """Whether a Python int converts to an integer dtype exactly (NumPy raises OverflowError
+    otherwise: the general path says so at the line)."""
+    lo, hi = _INT_RANGES[dtype]
+    return lo <= value <= hi
 
 
 def _write(data: np.ndarray, key: tuple, element: bool, value: Any) -> bool:

@@ -18,7 +18,6 @@ from .manipulation import broadcast_to, moveaxis, reshape
 from .graph.node import user_site
 from .searching import sort
 from .outputs import into
-from .graph.node import user_site
 
 
 def _array(x: Any) -> Array:

@@ -231,3 +231,30 @@ def _nodes_of(f):
     before = built_count()
     f()
     return built_count() - before
+
+
+def test_bool_and_small_int_slice_writes_go_into_the_buffer(backend):
+    """A sieve's `is_prime[i * i::i] = False` and `counts[a:b] = 7` into int8 write the buffer
+    at once (eager._basic_write takes a Python bool into bool and a Python int into any integer
+    dtype that holds it): each stride was a scatter, and the element read `if is_prime[i]` then
+    ran a new plan per stride (90 plans a call at 2,000,000). Out of range: NumPy's
+    OverflowError at the line, nothing written."""
+    with la.config(eager_size=4096):  # (this module runs lazy: tests/conftest.py)
+        n = 5000
+        sieve, want = la.ones(n + 1, dtype=bool), np.ones(n + 1, dtype=bool)
+        sieve[:2], want[:2] = False, False
+        plans = la.cache_info().plans_built + la.cache_info().plan_hits
+        for i in range(2, int(n ** 0.5) + 1):
+            if sieve[i]:
+                sieve[i * i::i] = False
+            if want[i]:
+                want[i * i::i] = False
+        info = la.cache_info()
+        assert info.plans_built + info.plan_hits == plans
+        np.testing.assert_array_equal(np.asarray(sieve), want)
+        counts, wc = la.zeros(9, dtype=la.int8), np.zeros(9, np.int8)
+        counts[2:5], wc[2:5] = 7, 7
+        with pytest.raises(OverflowError) as info:
+            counts[1:3] = 300
+        assert "test_speed_levers.py" in str(info.value)
+        np.testing.assert_array_equal(np.asarray(counts), wc)

@@ -869,6 +869,7 @@ class _AtUpdate:
         shape (`A[[0, 1]] = V` on a (1,) A with a V that cannot broadcast: its ValueError)."""
         items = _expand(self._key, node.ndim, site)
         spec, index_nodes, probe, bounds = [], [], [], []
+        probed: set = set()  # dims an index array selects from (their length is not the shape's)
         dim = 0
         for k in items:
             if k is EMPTY_ELLIPSIS:
@@ -891,6 +892,7 @@ class _AtUpdate:
                 probe.append(k)
             elif _is_array_index(k):
                 bounds.append((k, n, dim))  # a concrete index: at the user's line (NumPy)
+                probed.add(dim)
                 idx = _index_node(k, site)
                 spec.append(("array", len(index_nodes)))
                 index_nodes.append(idx)
@@ -898,7 +900,10 @@ class _AtUpdate:
             else:
                 raise _bind.fail(IndexError, f"invalid index {k!r} in .at[]", site)
             dim += 1
-        target_shape = np.broadcast_to(np.empty((), bool), node.shape)[tuple(probe)].shape
+        # (an empty dim an index array selects from probed as length 1: the probe's zeros were
+        # out of its bounds, NumPy's IndexError before the value's ValueError, fuzz41's 182348)
+        shape = tuple(max(n, 1) if d in probed else n for d, n in enumerate(node.shape))
+        target_shape = np.broadcast_to(np.empty((), bool), shape)[tuple(probe)].shape
         if _empty_broadcast([n.shape for n in index_nodes]):
             bounds = []  # (NumPy checks no index of an empty selection: _empty_broadcast)
         return tuple(spec), index_nodes, target_shape, bounds

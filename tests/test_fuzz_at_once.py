@@ -1281,7 +1281,7 @@ KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's boun
              "raised where NumPy warns at the line: `empty == 3.0 / np.array(0, dtype=np.uint8)`, "
              "`A[3:3] = x % np.float64(0) / 1e300` (fuzz38's sweep, seeds 90,000-101,499)"
        for seed in (97256, 98035, 100099, 100312, 101477, 114975, 118963, 119673,
-                    161778, 163844)},  # (fuzz40's: `np.flip(t[0:0]) <= v[0] * -inf`,
+                    161778, 163844, 182659)},  # (fuzz40's: `np.flip(t[0:0]) <= v[0] * -inf`,
     # `A[2, :0] -= v[0] < w[3] * inf`)
     # (fuzz39's: `C[1:-1] = -u9 // u9[()]` of a (0,) C, `B[-2, 0:0] = np.sqrt(I[1:2])`,
     # `A[-1, 1:1] = A[0] ** -2.5 * 8`, eager_size 0; 121008 and 121945 were two more before the
@@ -1297,9 +1297,10 @@ KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's boun
             "(`v = A[0]; A = A * 2; v[-2] = np.sqrt(I[0])`, eager_size 0): `np.asarray(v)` "
             "warns 'invalid' at the line, and a later node-budget cut evaluates the old root "
             "again and warns again (fuzz41)",
-    181040: "NumPy's own inconsistency (as 115526): an empty (0, 0) value assigned through an "
-            "empty index array into a (0,) selection passes, `A[J] = t != B[1:-1, 0:0]`; "
-            "lazyarray raises the broadcast ValueError `A[J[:0]] = ...` of a slice gives (fuzz41)",
+    **{seed: "NumPy's own inconsistency (as 115526): an empty value of too many dims assigned "
+             "through an empty index array into a (0,) selection passes, `A[J] = t != B[1:-1, "
+             "0:0]`; lazyarray raises the broadcast ValueError a slice's write gives (fuzz41)"
+       for seed in (181040, 182778)},
     99376: "complex64 zeros ** -2.5 on C: NaN without NumPy's 'invalid' (runtime/c/complex.py "
            "`_pow`'s zero-base branch returns a constant NaN; a flag from the lane's own value "
            "that gcc cannot hoist is still to write)",

@@ -806,3 +806,19 @@ def test_index_arrays_of_an_empty_selection_are_not_bounds_checked(backend, key,
         want[arrays] = 2.0
         got[index] = 2.0
         assert_matches(got, want)
+
+
+@pytest.mark.parametrize("computed", [False, True])
+def test_a_write_by_index_into_an_empty_dim_checks_the_value_first(backend, computed):
+    """NumPy checks the value's shape before the indices' bounds: `x[[[0]]] = v` of an empty x
+    and a (4,) v is its broadcast ValueError, a (1,) v its IndexError. The scatter's shape probe
+    indexed the empty dim with zeros and raised IndexError first, without the line (fuzz41's
+    sweep, seed 182348)."""
+    for value, error in ((np.arange(4.0), ValueError), (np.arange(1.0), IndexError)):
+        with pytest.raises(error):
+            np.zeros(0)[np.array([[0]])] = value
+        x = la.asarray(np.zeros(0)) * 1
+        index = la.asarray(np.array([[0]])) + 0 if computed else np.array([[0]])
+        with pytest.raises(error):
+            x[index] = la.asarray(value) + 0
+            np.asarray(x)

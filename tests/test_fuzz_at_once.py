@@ -1300,7 +1300,7 @@ KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's boun
     **{seed: "NumPy's own inconsistency (as 115526): an empty value of too many dims assigned "
              "through an empty index array into a (0,) selection passes, `A[J] = t != B[1:-1, "
              "0:0]`; lazyarray raises the broadcast ValueError a slice's write gives (fuzz41)"
-       for seed in (181040, 182778)},
+       for seed in (181040, 181696, 182778)},
     99376: "complex64 zeros ** -2.5 on C: NaN without NumPy's 'invalid' (runtime/c/complex.py "
            "`_pow`'s zero-base branch returns a constant NaN; a flag from the lane's own value "
            "that gcc cannot hoist is still to write)",

@@ -1624,6 +1624,25 @@ element_unary_f64(PyObject *op, PyObject *x)
     return leaf_array(PyFloat_FromDouble(r), FLOAT64_DTYPE);
 }
 
+/* abs(x) of an int32/int64 element (`min(abs(x) for x in v)`): NumPy's integer absolute, which
+ * wraps the most negative value to itself and raises no flag; Py_None (borrowed) for the general
+ * path (~1.3 us there, NumPy 0.07). */
+static PyObject *
+element_abs_int(PyObject *op, PyObject *x)
+{
+    long long v;
+    PyObject *dtype = NULL;
+    int eager = 0;
+    if (op != ELEMENT_UNARY_OP[U_ABS] || op == NULL || INT32_DTYPE_C == NULL ||
+        EAGER_LIMIT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0 ||
+        int_operand(x, &v, &dtype, &eager) != 1 || !eager)
+        return Py_None;
+    unsigned long long r = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    long long value = dtype == INT32_DTYPE_C ? (long long)(int32_t)(uint32_t)r : (long long)r;
+    return leaf_array(PyLong_FromLongLong(value), dtype);
+}
+
 static PyObject *
 element_extremum(PyObject *op, PyObject *x, PyObject *y)
 {
@@ -1805,7 +1824,8 @@ try_unary(PyObject *op, PyObject *x)
             return out;
     }
     else if (op != NULL && PyTuple_GET_SIZE(nx->shape) == 0) {
-        PyObject *out = element_unary_f64(op, x);
+        PyObject *out = nx->dtype == FLOAT64_DTYPE ? element_unary_f64(op, x)
+                                                   : element_abs_int(op, x);
         if (out != Py_None)
             return out;
     }

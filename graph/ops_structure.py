@@ -292,7 +292,11 @@ def _scatter_into(out, xs, attrs):
     the plan donated it): bounds are checked first, so an error writes nothing."""
     _, values, *index_arrays = xs
     mode, spec = attrs
-    for k, arr in enumerate(index_arrays):
+    try:  # (an empty selection: NumPy checks none of the indices, `A[[], [7]] = v`; fuzz41)
+        empty = bool(index_arrays) and 0 in np.broadcast_shapes(*[a.shape for a in index_arrays])
+    except ValueError:
+        empty = False
+    for k, arr in enumerate(index_arrays if not empty else ()):
         axis_items = [i for i, item in enumerate(spec) if item[0] == "array" and item[1] == k]
         dim = sum(1 for item in spec[: axis_items[0]] if item[0] not in ("none", "ellipsis"))
         n = out.shape[dim]

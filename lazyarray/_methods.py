@@ -99,6 +99,11 @@ def __setitem__(self: Array, key: Any, value: Any) -> None:
         if len(_LIVE) > _LIVE_LIMIT[0]:
             _prune()
         return
+    if (type(key) is tuple or type(key) is Array) and _EAGER_LIMIT[0]:
+        # (computed element indices as ints here too: a scatter by a 0-d index Array checked
+        # its bounds only at evaluation, `A[i, 1] = v` with i out of range and a view of A
+        # alive raised IndexError when A was read; fuzz41)
+        key = indexing.computed_scalar_indices(key)
     if (type(views) is tuple and _EAGER_LIMIT[0] and type(key) in (tuple, int, slice)
             and eager.write_basic_through_view(
                 self, key, value._node if type(value) is Array else value)):

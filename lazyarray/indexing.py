@@ -92,6 +92,16 @@ def _traced_index(k: Any, site: _bind.Site) -> Array:
     return full((), k, dtypes.int64)
 
 
+def _empty_broadcast(shapes: list) -> bool:
+    """Whether index arrays of these shapes broadcast to an empty selection: NumPy then checks
+    none of their values (`A[[], [7]]` of a (3, 4) A is empty, no IndexError); lazyarray checked
+    each array on its own (fuzz41). False where they do not broadcast (NumPy's IndexError)."""
+    try:
+        return len(shapes) > 0 and 0 in np.broadcast_shapes(*shapes)
+    except ValueError:
+        return False
+
+
 def _check_bounds(k: Any, n: int, dim: int, site: _bind.Site) -> None:
     """A concrete index array (list, ndarray) out of bounds raises now, as NumPy does."""
     if isinstance(k, Array):
@@ -452,16 +462,20 @@ def list_index(key: list) -> np.ndarray | None:
 def computed_scalar_indices(key: Any) -> Any:
     """`key` with its computed element indices (0-d integer Arrays standing for NumPy's
     scalars, already buffers: `i, j = sites[k]`) as ints, for a write's at-once paths; `key`
-    itself where it has none, or where one is pending or a uint64 (the general path evaluates
-    or refuses it, at the line): `spins[i, j] *= -1` built a scatter's nodes, ~25 us."""
+    itself where it has none, or where one is pending (the general path evaluates it at the
+    line): `spins[i, j] *= -1` built a scatter's nodes, ~25 us. A uint64 of 2**63 or more is
+    NumPy's OverflowError here, at the line; left to the general path, a uint64 was the
+    scatter's 0-d index array, checked only at evaluation (fuzz41: `A[a, 1] = 1.0` of a uint64
+    element 3 raised IndexError when A was read, 2**63 an IndexError of 2**63 - 1)."""
     items = key if type(key) is tuple else (key,)
     out, changed = [], False
     for k in items:
         if type(k) is Array and _is_scalar_index(k):
             node = k._node
-            if node.inputs or (node.dtype.kind == "u" and node.dtype.itemsize == 8):
+            if node.inputs:
                 return key
-            out.append(operator.index(k))
+            out.append(_scalar_int(k) if node.dtype.itemsize == 8 and node.dtype.kind == "u"
+                       else operator.index(k))
             changed = True
         else:
             out.append(k)
@@ -515,6 +529,9 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
     """Every key NumPy takes: masks, None, Ellipsis, integer arrays, 0-d integer Arrays."""
     node, key = masking.rewrite_getitem(node, key, site)
     items = _expand(key, node.ndim, site)
+    empty = _empty_broadcast([np.shape(k) for k in items if k is not EMPTY_ELLIPSIS and k is not None
+                              and not _is_int_index(k) and not isinstance(k, slice)
+                              and _is_array_index(k)])
     spec, out_shape, positions, indices, advanced, dim = [], [], [], [], [], 0
     given = []  # the key gave the start: a run-time scalar (index_slice_node)
     for pos, k in enumerate(items):
@@ -538,7 +555,8 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
             given.append(k.start is not None)
             out_shape.append(spec[-1][2])
         elif _is_array_index(k):
-            _check_bounds(k, n, dim, site)
+            if not empty:
+                _check_bounds(k, n, dim, site)
             spec.append((0, 1, n))
             given.append(False)
             positions.append(len(out_shape))
@@ -851,6 +869,7 @@ class _AtUpdate:
         shape (`A[[0, 1]] = V` on a (1,) A with a V that cannot broadcast: its ValueError)."""
         items = _expand(self._key, node.ndim, site)
         spec, index_nodes, probe, bounds = [], [], [], []
+        probed: set = set()  # dims an index array selects from (their length is not the shape's)
         dim = 0
         for k in items:
             if k is EMPTY_ELLIPSIS:
@@ -873,6 +892,7 @@ class _AtUpdate:
                 probe.append(k)
             elif _is_array_index(k):
                 bounds.append((k, n, dim))  # a concrete index: at the user's line (NumPy)
+                probed.add(dim)
                 idx = _index_node(k, site)
                 spec.append(("array", len(index_nodes)))
                 index_nodes.append(idx)
@@ -880,7 +900,12 @@ class _AtUpdate:
             else:
                 raise _bind.fail(IndexError, f"invalid index {k!r} in .at[]", site)
             dim += 1
-        target_shape = np.broadcast_to(np.empty((), bool), node.shape)[tuple(probe)].shape
+        # (an empty dim an index array selects from probed as length 1: the probe's zeros were
+        # out of its bounds, NumPy's IndexError before the value's ValueError, fuzz41's 182348)
+        shape = tuple(max(n, 1) if d in probed else n for d, n in enumerate(node.shape))
+        target_shape = np.broadcast_to(np.empty((), bool), shape)[tuple(probe)].shape
+        if _empty_broadcast([n.shape for n in index_nodes]):
+            bounds = []  # (NumPy checks no index of an empty selection: _empty_broadcast)
         return tuple(spec), index_nodes, target_shape, bounds
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import builtins
 import math
 import operator
+import sys
+import warnings
 from typing import Any
 
 import numpy as np
@@ -285,9 +287,19 @@ def _float_operand(x: Any, dtype: Any, site: _bind.Site) -> Node:
     return _bind.cast(node, want, site)
 
 
+def _user_stacklevel() -> int:
+    """warnings.warn's stacklevel, from its caller here, for the first frame outside lazyarray
+    (`np.std(x)` warns through var, `x.mean()` through the method)."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("lazyarray"):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
          *, where: Any = True) -> Array:
-    """numpy.mean / Array API `mean`: sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN.
+    """numpy.mean / Array API `mean`: sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN
+    with NumPy's 'Mean of empty slice' RuntimeWarning and 'invalid' flag.
     NumPy's `where=` averages the elements where it is True."""
     site = user_site(1)
     if out is not None:
@@ -301,7 +313,9 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
         return astype(total / n, node.dtype)
     total = _reduce("sum", Array(node), axes, keepdims, node.dtype, site)
     n = _count(node.shape, axes)
-    out = total / n if n else total * float("nan")
+    if not n:  # NumPy's warning, then its 0 / 0: NaN and the 'invalid' flag (fuzz41: neither)
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=_user_stacklevel())
+    out = total / n
     if out.dtype != node.dtype:  # an integer `dtype=`: NumPy divides, then casts back
         out = astype(out, node.dtype)
     return out
@@ -337,14 +351,21 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     xs = Array(node)
     if where is not True:
         return _masked_var(xs, axes, keepdims, correction, where, site)
-    centered = xs - mean(xs, axis=axes, keepdims=True)
+    # (an empty x is its own deviations: no mean, whose empty slice would warn NumPy's mean's
+    # 'Mean of empty slice', which NumPy's var does not)
+    centered = xs - mean(xs, axis=axes, keepdims=True) if node.size else xs
     if node.dtype.kind == "c":  # NumPy: the mean of |x - mean(x)|**2, a real number
         re, im = real(centered), imag(centered)
         sq = _reduce("sum", re * re + im * im, axes, keepdims, re.dtype, site)
     else:
         sq = _reduce("sum", centered * centered, axes, keepdims, node.dtype, site)
     denom = _count(node.shape, axes) - correction
-    return sq / denom if denom > 0 else sq * float("nan")
+    if denom <= 0:  # NumPy's warning, then its division by max(denom, 0): 0/0 'invalid', x/0
+        # 'divide by zero' (fuzz41: NaN came silently, `sq * nan`)
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
+                      stacklevel=_user_stacklevel())
+        denom = 0
+    return sq / denom
 
 
 def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepdims: bool,

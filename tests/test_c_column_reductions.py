@@ -62,6 +62,19 @@ def test_a_float64_sum_over_the_outer_axis_is_numpys_bits(shape):
     assert np.array_equal(got, want)
 
 
+@pytest.mark.parametrize("shape", [(9, 1, 3), (9, 2, 1), (17, 2, 1, 3), (9, 1, 1, 3)])
+def test_a_sum_over_the_outer_axis_beside_a_length_1_dim_is_numpys_bits(shape):
+    """A length-1 kept dim (its stride 0 in the store) went innermost in the layout, and the
+    column fold's contiguous store was not found: a pairwise sum, a last bit from NumPy's
+    sequential one for ~1 in 2 values (fuzz41). It is the outermost loop now."""
+    x = np.random.default_rng(2).standard_normal((20,) + shape) * np.array([1, 1e8, 1e-3])[
+        np.random.default_rng(3).integers(0, 3, (20,) + shape)]
+    for values in x:
+        y = la.sum(la.array(values) + 0.0, axis=0)
+        assert "acc0_0_c[" in _source(y)
+        assert np.array_equal(np.asarray(y), np.add.reduce(values + 0.0, axis=0))
+
+
 def test_column_folds_keep_numpys_values():
     """Epilogues per output (mean's division, a bias), extremes with NaN, a float32 window
     product (accumulated in float64) and an int32 sum against NumPy."""

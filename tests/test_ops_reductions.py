@@ -10,6 +10,7 @@ results must be exact (integer sums wrap modulo 2**bits in any order).
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -383,3 +384,48 @@ def test_numpy_positional_order_and_out(reference_backend, name):
     assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, equal_nan=True)
     np.testing.assert_allclose(np.asarray(got_out), want_out, rtol=1e-12, equal_nan=True)
+
+
+
+@pytest.mark.parametrize("axis", [None, -1, (0, 1), 0])
+def test_mean_of_an_empty_slice_warns_as_numpy(backend, axis):
+    """NumPy's mean of an empty slice warns 'Mean of empty slice' and its 0 / 0 raises the
+    'invalid' flag (a RuntimeWarning, or FloatingPointError under errstate): NaN here came
+    silently, `total * nan` (fuzz41). Over a non-empty axis of an empty array (axis 0 of (2, 0)):
+    an empty result, no warning."""
+    seen = []
+    for xp in (np, la):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            out = np.asarray(xp.mean(xp.asarray(np.zeros((2, 0), np.int32)), axis=axis))
+        seen.append((out.dtype, out.shape, np.isnan(out).all(),
+                     sorted({str(w.message).split(" encountered")[0] for w in record})))
+        with np.errstate(invalid="raise"), la.errstate(invalid="raise"), \
+                warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                np.asarray(xp.mean(xp.asarray(np.zeros((2, 0))), axis=axis))
+                seen.append(None)
+            except FloatingPointError as exc:
+                seen.append(type(exc))
+    assert seen[0] == seen[2] and seen[1] == seen[3], seen
+    assert seen[0][3] == ([] if axis == 0 else ["Mean of empty slice", "invalid value"])
+
+
+@pytest.mark.parametrize("case", [((2, 0), {"axis": -1}), ((1,), {"ddof": 1}), ((2,), {"ddof": 3}),
+                                  ((1, 2), {"axis": 0, "ddof": 1})])
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_var_with_no_degrees_of_freedom_warns_as_numpy(backend, name, case):
+    """NumPy's var/std where n - ddof <= 0 warn 'Degrees of freedom <= 0 for slice' and divide
+    by 0: NaN with 'invalid' (0/0), inf with 'divide by zero'; here NaN came silently, `sq *
+    nan`, and an empty var warned the mean's 'Mean of empty slice' (fuzz41)."""
+    shape, kwargs = case
+    values = np.arange(1.0, 1.0 + math.prod(shape)).reshape(shape) ** 2
+    seen = []
+    for xp in (np, la):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            out = np.asarray(getattr(xp, name)(xp.asarray(values), **kwargs))
+        seen.append((out.tolist(), out.dtype, sorted({str(w.message).split(" encountered")[0]
+                                                      for w in record})))
+    assert str(seen[0]) == str(seen[1]), seen

@@ -718,6 +718,28 @@ def test_a_row_by_an_element_index_is_a_view_as_numpys(backend, eager_size):
     assert got[0] == got[1]
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int64", "uint64"])
+@pytest.mark.parametrize("code", ["A[i] = 1.0", "A[i, 1] = 1.0", "A[i, 1] *= -1.0", "A[i][1] = 2.0",
+                                  "A[1, j] = 1.0"])
+@pytest.mark.parametrize("view", [False, True])
+def test_a_computed_element_index_out_of_range_raises_at_the_line(backend, dtype, code, view):
+    """A computed element (`i, j = sites[k]`) is NumPy's integer scalar as an index: out of range,
+    NumPy's IndexError (past int64's range for a uint64, its OverflowError) at the line, and
+    nothing written. A uint64 one (and any one where a view of A was alive) was the scatter's
+    0-d index array, checked only when A was read (fuzz41)."""
+    for xp in (np, la):
+        for value in (3, 2**63) if dtype == "uint64" else (3,):
+            error = OverflowError if value >= 2**63 and "j]" not in code else IndexError
+            sites = xp.asarray(np.array([[value, 7]], dtype=dtype)) + np.array(0, dtype=dtype)
+            i, j = sites[0]
+            A = xp.asarray(np.arange(12.0).reshape(3, 4)) * 1
+            row = A[1] if view else None
+            with pytest.raises(error):
+                exec(code)
+            assert np.asarray(A).tolist() == np.arange(12.0).reshape(3, 4).tolist(), xp.__name__
+            del row
+
+
 @pytest.mark.parametrize("eager_size", [0, 4096])
 @pytest.mark.parametrize("code", ["v = A[I[2]::-1]; v[0] = 9", "A[I[2]:][0] = 9", "A[:I[2]][-1] = 9",
                                   "v = A[I[1]:][None]; v[0, 1] = 9"])
@@ -765,3 +787,38 @@ def test_tile_is_a_new_writable_array(reps):
     x[1, 1] = -1.0  # the tile does not follow x either
     np.testing.assert_array_equal(np.asarray(t), want)
     np.testing.assert_array_equal(np.asarray(x), np.eye(3) - 2 * np.diag([0, 1, 0]))
+
+
+@pytest.mark.parametrize("key", [([], [7]), ([9], []), ([[9]], []), ([], [[0]]), ([], [-5])])
+@pytest.mark.parametrize("computed", [False, True])
+def test_index_arrays_of_an_empty_selection_are_not_bounds_checked(backend, key, computed):
+    """Index arrays that broadcast to an empty selection select nothing, and NumPy checks none
+    of their values (`A[[], [7]]` of a (3, 4) A: an empty read, a write of nothing); each array
+    was checked on its own here, an IndexError at the line (or, for computed ones, when A was
+    read: fuzz41's sweep, seeds 180224, 180389, 181058)."""
+    for shape in ((3, 4), (3, 0)):
+        want = np.zeros(shape)
+        arrays = tuple(np.array(k, dtype=np.int64) for k in key)
+        got = la.asarray(np.zeros(shape)) * 1
+        index = tuple(la.asarray(a) + 0 for a in arrays) if computed else arrays
+        read = got[index]
+        assert_matches(read, want[arrays])
+        want[arrays] = 2.0
+        got[index] = 2.0
+        assert_matches(got, want)
+
+
+@pytest.mark.parametrize("computed", [False, True])
+def test_a_write_by_index_into_an_empty_dim_checks_the_value_first(backend, computed):
+    """NumPy checks the value's shape before the indices' bounds: `x[[[0]]] = v` of an empty x
+    and a (4,) v is its broadcast ValueError, a (1,) v its IndexError. The scatter's shape probe
+    indexed the empty dim with zeros and raised IndexError first, without the line (fuzz41's
+    sweep, seed 182348)."""
+    for value, error in ((np.arange(4.0), ValueError), (np.arange(1.0), IndexError)):
+        with pytest.raises(error):
+            np.zeros(0)[np.array([[0]])] = value
+        x = la.asarray(np.zeros(0)) * 1
+        index = la.asarray(np.array([[0]])) + 0 if computed else np.array([[0]])
+        with pytest.raises(error):
+            x[index] = la.asarray(value) + 0
+            np.asarray(x)

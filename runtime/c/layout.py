@@ -91,9 +91,12 @@ def _order_outer(kernel: Kernel, accesses: list[Load | Store]) -> list[int]:
     stores = [a for a in accesses if isinstance(a, Store)]
     if not stores:
         return dims
-    key = stores[0].strides
-    # Stable: equal strides keep the kernel's order; the smallest |stride| goes innermost.
-    return sorted(dims, key=lambda d: -abs(key[d]))
+    key, space = stores[0].strides, kernel.space
+    # Stable: equal strides keep the kernel's order; the smallest |stride| goes innermost, but a
+    # length-1 dim (its stride 0, any stride) goes outermost: innermost, its stride-0 store made
+    # `x.sum(axis=0)` of a (9, 1, 3) x miss printer.py's column fold, a pairwise sum and not
+    # NumPy's sequential bits (fuzz41)
+    return sorted(dims, key=lambda d: (space[d] != 1, -abs(key[d])))
 
 
 def _collapse(kernel: Kernel, accesses, dims: list[int], index_dims) -> list[list[int]]:

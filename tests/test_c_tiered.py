@@ -411,7 +411,8 @@ def _reduction_cases(seed: int, dtypes=REDUCTION_DTYPES) -> list:
 
 
 @pytest.mark.parametrize(("seed", "dtypes"), [  # one unit of every case: ~10 s to compile
-    (1, (np.float32, np.int8, np.bool_)),  # the fast tier's sample (~3 s)
+    pytest.param(1, (np.float32, np.int8, np.bool_),  # a sample (~9 s cold: the fast tier
+                 marks=pytest.mark.exhaustive),  # keeps test_float64_sums_are_numpys_pairwise_...
     pytest.param(1, REDUCTION_DTYPES, marks=pytest.mark.exhaustive),
     pytest.param(0, REDUCTION_DTYPES, marks=pytest.mark.exhaustive)], ids=["1-sample", "1", "0"])
 def test_replayed_reductions_keep_their_bits_when_the_compiled_kernels_arrive(background,

@@ -515,7 +515,8 @@ def _reshapes_a_transposed_result(steps) -> bool:
     return False
 
 
-@pytest.mark.parametrize("backend_name,budget", [("numpy", 100), ("c", 100), ("numpy", 4)])
+@pytest.mark.parametrize("backend_name,budget", [
+    ("numpy", 100), pytest.param("c", 100, marks=pytest.mark.exhaustive), ("numpy", 4)])
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(steps=_programs())
 def test_random_view_programs_match_numpy(backend_name, budget, steps):

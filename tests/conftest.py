@@ -44,6 +44,7 @@ EXHAUSTIVE_ON_C = frozenset({
     # (stop 41: the fast tier near its 4 minutes; their numpy instances stay, ~10 s of C each)
     "test_names_match_numpy",  # every NumPy name's graph compiled
     "test_values_match_numpy",  # test_index_args, test_python_int_bounds: a sweep of keys
+    "test_vjp_and_jvp_match_finite_differences",  # every op's rule compiled twice (~20 s)
 })
 
 

@@ -82,6 +82,7 @@ def test_a_full_disk_compiles_in_a_private_cache_with_one_warning(tmp_path):
     assert "No space left on device" in warning
 
 
+@pytest.mark.exhaustive  # (a fresh process, ~7 s cold: the fast tier keeps the other faults)
 def test_an_index_entry_naming_another_kernel_is_a_miss_and_is_rewritten(tmp_path):
     _run(tmp_path, "softmax")
     entries = set(tmp_path.glob("c-v2/*/s-*.idx"))

@@ -107,7 +107,7 @@ def kernel_dir(tmp_path):
 
 
 @pytest.mark.parametrize("dtypes", [
-    ("bool", "int8", "uint32", "int64", "float32", "float64"),  # fast tier: ~3 s
+    ("int8", "float32", "float64"),  # fast tier: ~4 s cold
     pytest.param(DTYPES, marks=pytest.mark.exhaustive)])  # every dtype: one ~11 s compile
 def test_every_numpy_bits_op_gives_the_same_bits_in_both_executors(kernel_dir, dtypes):
     """Each marked op on every dtype it takes, over all pairs of edge values (NaN, ±inf, -0.0,

@@ -87,7 +87,7 @@ def index(x, key):
         return None, (type(exc).__name__, str(exc))
 
 
-@settings(max_examples=400)
+@settings(max_examples=200)
 @given(shapes_and_keys(), st.sampled_from(["float32", "int8", "bool", "complex64"]),
        st.booleans())
 def test_every_path_builds_the_general_paths_nodes(shape_key, dtype, pending):
@@ -157,7 +157,7 @@ def general_scatter_keys():
         indexing._basic_scatter_key = saved
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(shapes_and_keys(), st.sampled_from(["float32", "int8", "bool"]),
        st.sampled_from(["scalar", "float", "indexed", "row", "mismatch"]),
        st.sampled_from(["set", "add", "max", "assign"]))

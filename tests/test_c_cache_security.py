@@ -115,7 +115,8 @@ def test_a_symlinked_version_dir_is_not_followed(cache, tmp_path):
     assert stats["compiled"] == 1 and str(elsewhere) not in stats["maps"]
 
 
-@pytest.mark.parametrize("library", [pytest.param("lib", marks=pytest.mark.exhaustive), "team"])
+@pytest.mark.parametrize("library", [pytest.param("lib", marks=pytest.mark.exhaustive),
+                                     pytest.param("team", marks=pytest.mark.exhaustive)])
 def test_a_tampered_library_is_rebuilt_not_loaded(cache, library):
     from lazyarray.runtime.c import team as c_team
 

@@ -70,6 +70,7 @@ def _run(cache: Path, rows: int, mode: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.exhaustive  # (a fresh process, ~6 s cold; test_c_cache keeps a disk hit)
 def test_disk_hit_renders_nothing(tmp_path):
     assert _run(tmp_path, 4, "render")["kernels_compiled"] == 1
     stats = _run(tmp_path, 9, "no-render")

@@ -52,6 +52,13 @@ RECOMPUTE_MAX_LOADS = 2
 BROADCAST_EXPANSION = 8
 BROADCAST_MIN_ELEMENTS = 1 << 16
 BROADCAST_MIN_OPS = 2
+# ...and one of them is no cheap arithmetic: a recomputed product or sum costs less than the
+# buffer's traffic (nbody's size-generic plans, whose stand-in sizes make every broadcast "far",
+# materialized `mass * mass.T`-like sources: 18.8 -> 25.3 ms a call), a recomputed sine does not
+_CHEAP = frozenset({"add", "subtract", "multiply", "negative", "positive", "cast", "where",
+                    "maximum", "minimum", "abs", "absolute", "square", "greater", "less",
+                    "greater_equal", "less_equal", "equal", "not_equal", "logical_and",
+                    "logical_or", "logical_not", "broadcast_to"})
 
 
 def recompute_cost_rule(kernels: int, ops: int, loads: int, has_reduction: bool) -> str | None:
@@ -230,18 +237,19 @@ class _Planner:
         if (src.op is _INPUT or id(src) in self.owned or n.size < BROADCAST_MIN_ELEMENTS
                 or src.size * BROADCAST_EXPANSION > n.size):
             return
-        ops, seen, stack = 0, {id(src)}, [src]
-        while stack and ops < BROADCAST_MIN_OPS:
+        ops, costly, seen, stack = 0, False, {id(src)}, [src]
+        while stack and not (ops >= BROADCAST_MIN_OPS and costly):
             m = stack.pop()
             if m.op.kind is OpKind.REDUCTION:
                 return  # a reduction stage of the reading kernel: fusion's own rules place it
             if m.op.kind is not OpKind.VIEW and m.inputs:
                 ops += 1
+                costly = costly or m.op.name not in _CHEAP
             for i in m.inputs:
                 if id(i) not in seen and i.op is not _INPUT and id(i) not in self.owned:
                     seen.add(id(i))
                     stack.append(i)
-        if ops >= BROADCAST_MIN_OPS:
+        if ops >= BROADCAST_MIN_OPS and costly:
             self._own(src, f"materialized once: broadcast to {n.size // max(src.size, 1)}x its "
                            "size, it would be recomputed per element")
 

@@ -1,5 +1,5 @@
-"""Sorting, searching, set membership and the running product: opaque library calls (NumPy on the
-CPU backends, CuPy on the GPU), as concat and cumsum are. `sort` is not an op: the API composes
+"""Sorting, searching, set membership and the running product and scans: opaque library calls
+(NumPy on the CPU backends, CuPy on the GPU), as concat and cumsum are. `sort` is not an op: the API composes
 `argsort` with a gather, so its derivative comes from the gather's rule.
 """
 
@@ -79,6 +79,13 @@ def _cumprod_vjp(g, y, xs, attrs):
     return (d.where(zero, float("nan"), d.div(back, d.where(zero, 1.0, x))),)
 
 
+def _accumulate(xs, attrs, dtype):
+    """NumPy's `ufunc.accumulate` along one axis: one library call, NumPy's own order and values
+    (a log-step scan in the graph built a structure per power of two of the length)."""
+    name, axis = attrs
+    return np.asarray(getattr(np, name).accumulate(xs[0], axis=axis), dtype=dtype)
+
+
 def _register(name, fn, arity, attrs, doc, vjp=None, properties=frozenset()):
     reference, cupy_impl = _both(fn)
     return register(OpDef(name, OpKind.OPAQUE, reference, arity=arity, attr_names=attrs,
@@ -97,3 +104,8 @@ SEARCHSORTED = _register("searchsorted", _searchsorted, 2, ("side",),
 ISIN = _register("isin", _isin, 2, ("invert",), "x1 elementwise in the set of x2's values (bool)")
 CUMPROD = _register("cumprod", _cumprod, 1, ("axis",), "running product along axis",
                     vjp=_cumprod_vjp)
+# No CuPy twin: a host round trip on the GPU.
+ACCUMULATE = register(OpDef("accumulate", OpKind.OPAQUE, _accumulate, arity=1,
+                            attr_names=("ufunc", "axis"), differentiable=False,
+                            properties=frozenset({"derivative_not_implemented"}),
+                            doc="NumPy's ufunc.accumulate of x along axis (the ufunc by name)"))

@@ -403,6 +403,33 @@ def test_an_op_on_an_indexed_read_runs_at_once(backend, backend_does):
     assert float(s) == np.dot(np.arange(4.0, 6.0), np.arange(8.0, 10.0))
 
 
+def test_a_ufunc_of_a_python_number_runs_at_its_line(backend, backend_does):
+    """`np.exp(-beta * dE)` of a Python float (ising's acceptance test) is computed at its line,
+    as NumPy does: a 0-d Array (lazyarray's NumPy scalar, as before) holding the value, so its
+    reader runs at once too and builds no plan; NumPy's values, dtypes and warnings (at the
+    user's line); lazy under eager_size=0."""
+    from lazyarray import _bind
+
+    runs = backend_does("eager") and _bind.FAST is not None
+    draws = la.asarray(np.array([0.1, 0.9]))
+    before = la.cache_info().plans_built
+    for k in range(2):
+        e = la.exp(-0.45 * 4)
+        assert type(e) is la.Array and (_is_leaf(e) or not runs)
+        assert bool(draws[k] < e) == (np.array([0.1, 0.9])[k] < np.exp(-0.45 * 4))
+    assert la.cache_info().plans_built == before or not runs
+    for name, value in [("exp", 3), ("sqrt", 2.0), ("floor", -2.5), ("logical_not", True),
+                        ("negative", 2 ** 62), ("sin", 1.0), ("isnan", 0.5), ("abs", -7)]:
+        got, want = getattr(la, name)(value), getattr(np, name)(value)
+        assert type(got) is la.Array and (_is_leaf(got) or not runs), name
+        assert np.asarray(got).dtype == want.dtype and np.asarray(got) == want, name
+    with pytest.warns(RuntimeWarning, match="divide by zero") as caught:
+        la.log(0.0)
+    assert caught[0].filename == __file__
+    with la.config(eager_size=0):
+        assert not _is_leaf(la.exp(1.0))
+
+
 def test_ops_on_whole_user_arrays_stay_lazy(backend):
     x = la.asarray(np.ones((4, 4)))
     y = la.tanh(x @ x + 1.0)

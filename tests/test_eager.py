@@ -3,6 +3,7 @@ at the line, and writes into a buffer nothing else reads go in place. Every test
 values, including the values the program kept from before a write."""
 
 import importlib
+import operator
 import sys
 import warnings
 import weakref
@@ -310,7 +311,7 @@ def test_float_element_floor_division_and_remainder_are_numpys(backend):
                     assert outcome(expr, other, A[i], mode) == outcome(expr, other, e, mode)
 
 
-@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16, np.int8])
 def test_integer_element_operators_and_comparisons_are_numpys(backend, dtype):
     """_trace.c's int_element_operator and element_compare's integer side: & | ^ << >> // % and
     the six comparisons of int32/int64 elements and Python ints, as NumPy's scalars compute them
@@ -319,7 +320,7 @@ def test_integer_element_operators_and_comparisons_are_numpys(backend, dtype):
     methods), NumPy's OverflowError for a Python int the dtype cannot hold, forward and reflected."""
     info = np.iinfo(dtype)
     values = [0, 1, -1, 7, -7, 3, 100, info.max, info.min, info.min + 1]
-    others = values + [2, -3, 31, 32, 63, 64, 65, -64, 2**31, -(2**31) - 1, 2**40]
+    others = values + [2, -3, 7, 8, 15, 16, 31, 32, 63, 64, 65, -64, 2**31, -(2**31) - 1, 2**40]
     base = np.array(values, dtype=dtype)
     A = la.asarray(base.copy())
     ops = ["&", "|", "^", "<<", ">>", "//", "%", "**", "<", "<=", ">", ">=", "==", "!="]
@@ -343,6 +344,52 @@ def test_integer_element_operators_and_comparisons_are_numpys(backend, dtype):
             for expr in ops:
                 assert outcome(expr, A[i], other) == outcome(expr, e, other), (e, expr, other)
                 assert outcome(expr, other, A[i]) == outcome(expr, other, e), (other, expr, e)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64])
+def test_an_index_loop_over_small_ints_runs_without_a_python_frame(backend, backend_does, dtype):
+    """ising's step in C (lazyarray/_trace.c): + - * / of int8/int16 elements (as int32/int64's:
+    NumPy's 0-d values, wrapping), a write keyed by computed elements (`spins[i, j] *= -1` with
+    `i, j = sites[k]`, NumPy's integer scalars: basic indices, as Python ints) and a unary
+    function of a Python float (`np.exp(-beta * dE)`) call no Python function (they took the
+    Python paths: 1.3, 2.4 and 2.6 us); the values are NumPy's."""
+    import sys
+
+    info = np.iinfo(dtype)
+    base = np.array([[info.max, info.min, 3], [-7, 1, 0]], dtype=dtype)
+    S, K = la.asarray(base.copy()), la.asarray(np.array([[0, 2], [1, 0]]))
+    s, k = base.copy(), np.array([[0, 2], [1, 0]])
+
+    def frames(step):
+        step()  # (the first call of a kind remembers its loop in Python)
+        seen = []
+        sys.setprofile(lambda frame, event, arg: seen.append(frame) if (
+            event == "call" and frame.f_code is not step.__code__) else None)
+        try:
+            out = step()
+        finally:
+            sys.setprofile(None)
+        return out, len(seen)
+
+    runs = backend_does("eager") and la._bind.FAST is not None
+    for x, y in [(S[0, 0], S[0, 2]), (S[0, 1], S[1, 0]), (S[1, 0], -1), (2, S[0, 2])]:
+        for name in ("add", "subtract", "multiply", "divide"):
+            got, called = frames(lambda: getattr(operator, name[:3] if name != "divide"
+                                                 else "truediv")(x, y))
+            assert called == 0 or not runs, name
+            want = getattr(np, name)(*[np.asarray(v) if isinstance(v, la.Array) else v
+                                       for v in (x, y)])
+            assert np.asarray(got).dtype == want.dtype and np.asarray(got) == want, name
+    for row in range(2):
+        i, j = K[row]
+        _, called = frames(lambda: S.__setitem__((i, j), S[i, j] * -1))
+        assert called == 0 or not runs  # (S.__setitem__ itself: a C method, no frame)
+        s[k[row][0], k[row][1]] *= -1
+        s[k[row][0], k[row][1]] *= -1
+    np.testing.assert_array_equal(np.asarray(S), s)
+    got, called = frames(lambda: la.exp(-0.45 * 4))
+    assert called == 0 or not runs
+    assert np.asarray(got) == np.exp(-0.45 * 4) and type(got) is la.Array
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.uint8, np.complex64])

@@ -95,10 +95,20 @@ def resolve_ufunc(ufunc: np.ufunc, operands: tuple[np.dtype | type, ...]) -> tup
     return loop
 
 
+_PROMOTED: dict[tuple, np.dtype] = {}  # result_type's answers (dtypes and weak types: few)
+
+
 def result_type(*operands: np.dtype | type) -> np.dtype:
-    """Promote dtypes and weak Python scalar types the NEP 50 way."""
-    dts = [np.dtype(np.bool_) if o is bool else o for o in operands]
-    return widen_float16(np.result_type(*(o if isinstance(o, np.dtype) else o(0) for o in dts)))
+    """Promote dtypes and weak Python scalar types the NEP 50 way (remembered: `where` and the
+    binary ops of an index loop ask the same question every iteration, ~2 us each)."""
+    promoted = _PROMOTED.get(operands)
+    if promoted is None:
+        dts = [np.dtype(np.bool_) if o is bool else o for o in operands]
+        promoted = widen_float16(np.result_type(*(o if isinstance(o, np.dtype) else o(0)
+                                                  for o in dts)))
+        if len(_PROMOTED) < 4096:
+            _PROMOTED[operands] = promoted
+    return promoted
 
 
 def weak_type_of(value: object) -> type | None:

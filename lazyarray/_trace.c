@@ -3922,8 +3922,12 @@ getitem_method(PyObject *self, PyObject *key)
 {
     if (!installed())
         return NULL;
-    PyObject *out = Py_TYPE(key) == ARRAY || PyList_CheckExact(key) ? gather_now(self, key)
-                                                                    : try_getitem(self, key);
+    long long element;
+    /* a computed element as the key (`dist[u]`, u an argmin): NumPy's integer scalar, a basic
+     * index (indexing._scalar_indices), as in a tuple key; other Arrays and lists gather */
+    PyObject *out = Py_TYPE(key) == ARRAY && element_index(key, &element) ? try_getitem(self, key)
+                    : Py_TYPE(key) == ARRAY || PyList_CheckExact(key) ? gather_now(self, key)
+                                                                      : try_getitem(self, key);
     if (out != Py_None)
         return out;
     if (GETITEM_FALLBACK == NULL) {
@@ -3995,6 +3999,18 @@ element_value(PyObject *value, PyObject *dtype)
 {
     if (PyFloat_CheckExact(value))
         return dtype == FLOAT64_DTYPE ? value : NULL;
+    if (PyBool_Check(value)) /* `visited[u] = True` */
+        return dtype == bool_dtype() ? value : NULL;
+    if (PyLong_CheckExact(value)) { /* an int the dtype holds (NumPy 2's OverflowError: Python) */
+        int overflow = 0, bits = int_bits(dtype);
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (v == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return NULL;
+        }
+        return !overflow && (bits ? int_fits(2, v, bits) : dtype == FLOAT64_DTYPE &&
+                             v >= -(1LL << 53) && v <= (1LL << 53)) ? value : NULL;
+    }
     NodeObject *nv = array_node(value);
     if (nv == NULL || nv->op != INPUT_OP || PyTuple_GET_SIZE(nv->inputs) != 0 ||
         PyTuple_GET_SIZE(nv->shape) != 0 || nv->dtype != dtype || !is_ndarray(nv->data))
@@ -4041,6 +4057,29 @@ store_element(PyObject *data, PyObject *key, PyObject *v)
         double number = PyFloat_AS_DOUBLE(v); /* (copied below, before it goes out of scope) */
         bytes = &number;
         return store_element_bytes(data, key, bytes, (size_t)ELEMENT_TEMPLATE[slot].itemsize);
+    }
+    if (PyBool_Check(v)) { /* (element_value: into bool) */
+        npy_bool_c flag = v == Py_True;
+        return descr == bool_dtype() && store_element_bytes(data, key, &flag, sizeof flag);
+    }
+    if (PyLong_CheckExact(v)) { /* (element_value: in the dtype's range, or float64's exact) */
+        long long n = PyLong_AsLongLong(v);
+        double number = (double)n;
+        int32_t n32 = (int32_t)n;
+        int16_t n16 = (int16_t)n;
+        int8_t n8 = (int8_t)n;
+        if (n == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        switch (descr == FLOAT64_DTYPE ? -1 : int_bits(descr)) {
+        case -1: return store_element_bytes(data, key, &number, sizeof number);
+        case 64: return store_element_bytes(data, key, &n, sizeof n);
+        case 32: return store_element_bytes(data, key, &n32, sizeof n32);
+        case 16: return store_element_bytes(data, key, &n16, sizeof n16);
+        case 8: return store_element_bytes(data, key, &n8, sizeof n8);
+        default: return 0;
+        }
     }
     if (!is_ndarray(v) || FIELDS(v)->nd != 0 || FIELDS(v)->descr != descr)
         return 0;

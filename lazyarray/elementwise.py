@@ -21,6 +21,7 @@ from .outputs import into
 from ._layout import check_casting, check_order
 from ._host_results import nonzero
 from .complex_functions import from_parts, imag, real
+from .eager import where_now
 
 _CAST = get_op("cast")
 # (name, inputs, out, keywords) -> result: a call with NumPy's ufunc keywords (lazyarray/ufuncs.py)
@@ -201,6 +202,9 @@ def where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
     dtype = dtypes.result_type(_bind.operand_dtype(a), _bind.operand_dtype(b))
     nodes = [o for o in (cond, a, b) if isinstance(o, _bind.Node)]
     shape = _bind.broadcast_shapes([n.shape for n in nodes], site) if nodes else ()
+    done = where_now((cond, a, b), dtype, shape, site)
+    if done is not None:
+        return Array(done)
     a, b = _wrap_weak_int(a, dtype, site), _wrap_weak_int(b, dtype, site)
     inputs = (
         _bind.materialize(cond, dtypes.bool_, shape, site),

@@ -1071,6 +1071,18 @@ def test_products_of_indexed_matrices_run_at_once_as_numpys(backend, dtype, fres
     with pytest.raises(ValueError, match="matmul") as info:
         x[:, 2] @ x[:5, :]
     assert "test_eager.py" in str(info.value)
+    # `@` of computed matrices in C (matrix_now_c: scattering_self_energies' 4 x 4 blocks,
+    # ~6 -> ~2 us), no Python frame; as `x[1] @ y` above
+    import sys
+
+    seen, p, q = [], x[:4, :4], y[1:5, :4]
+    sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
+    try:
+        got = p @ q
+    finally:
+        sys.setprofile(None)
+    assert not seen or la._bind.FAST is None, [f.f_code.co_name for f in seen]
+    np.testing.assert_array_equal(np.asarray(got), a[:4, :4] @ b[1:5, :4])
 
 
 @pytest.mark.needs("fp_errors")

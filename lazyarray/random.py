@@ -22,8 +22,8 @@ import numpy as np
 from . import random_keys as _keys
 from . import random_numpy as _numpy
 from .array import Array
-from .random_keys import PRNGKey, bernoulli, fold_in, key, split, truncated_normal
-from .random_numpy import Generator, RandomState, default_rng
+from .random_keys import PRNGKey, bernoulli, fold_in, key, split, truncated_normal  # noqa: F401
+from .random_numpy import Generator, RandomState, default_rng  # noqa: F401
 
 # NumPy's bit generators and seeding: its own classes (a Generator of lazyarray takes them).
 BitGenerator, SeedSequence = np.random.BitGenerator, np.random.SeedSequence

@@ -229,7 +229,7 @@ def test_a_key_first_selects_the_key_api(reference_backend):
 
 def test_names_numpy_lacks_raise_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'bogus'"):
-        R.bogus
+        R.bogus  # noqa: B018
     assert {"beta", "multivariate_normal", "get_state", "SeedSequence", "PCG64"} <= set(dir(R))
 
 

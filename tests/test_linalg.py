@@ -252,6 +252,25 @@ def test_eig(backend):
     np.testing.assert_allclose(a @ np.asarray(v), np.asarray(v) * np.asarray(w), atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+def test_eig_is_real_where_numpys_is(reference_backend, dtype):
+    """NumPy's eig/eigvals of a real matrix whose eigenvalues are all real are real (float32 in,
+    float32 out); one complex eigenvalue in the stack makes them complex; complex in, complex out.
+    They were always complex here (a dtype NumPy decides from the values)."""
+    sym = np.array([[2.0, 1.0], [1.0, 3.0]])
+    rot = np.array([[0.0, -1.0], [1.0, 0.0]])
+    for m in (sym, rot, np.stack([sym, sym.T]), np.stack([sym, rot])):
+        m = m.astype(dtype)
+        w, v = la.linalg.eig(la.asarray(m))
+        vals = la.linalg.eigvals(la.asarray(m))
+        want_w, want_v = np.linalg.eig(m)
+        assert w.dtype == want_w.dtype and v.dtype == want_v.dtype
+        assert vals.dtype == np.linalg.eigvals(m).dtype
+        got = np.asarray(vals).reshape(-1, m.shape[-1])
+        for g, want in zip(got, want_w.reshape(-1, m.shape[-1])):  # the same set per matrix
+            assert np.abs(g[:, None] - want[None, :]).min(axis=0).max() < 1e-5
+
+
 class _NumpyAsDevice:
     """numpy under another name: runs the ops' CuPy code paths (written against the array module
     they are given) without a GPU, including the branches taken only for a non-NumPy module."""

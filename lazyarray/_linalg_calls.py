@@ -14,8 +14,10 @@ import numpy as np
 
 from . import _bind
 from .array import Array, scalar_result
+from .cache import _state, is_busy
 from .complex_functions import conj, real
 from .elementwise import abs as abs_, astype, sign, where
+from .evaluation import evaluate_arrays
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .manipulation import expand_dims, flip, matrix_transpose, reshape_node, slice_node
@@ -297,9 +299,22 @@ def _svd_hermitian(x: Any, compute_uv: bool) -> SVDResult | Array:
     return SVDResult(u, s, vh)
 
 
+def _real_if_numpys_is(real_input: bool, *results: Array) -> tuple[Array, ...]:
+    """NumPy's eig/eigvals of a real matrix are real when every eigenvalue's imaginary part is 0
+    (of the whole stack): a dtype that is data, so the values are evaluated at the call, as
+    `nonzero`'s count. Under a trace (la.jit's stand-ins, la.grad) they stay complex: a traced
+    value cannot be read (docs/linalg_random.md)."""
+    if not real_input or _state.stand_ins or is_busy():
+        return results
+    evaluate_arrays(list(results))  # (one plan for values and vectors)
+    if np.any(np.asarray(results[0]).imag != 0):
+        return results
+    return tuple(real(r) for r in results)
+
+
 def eig(x: Any, /) -> EigResult:
-    """General eigen-decomposition: results are always complex (NumPy's are real when every
-    eigenvalue happens to be, which a lazy shape/dtype cannot know in advance)."""
+    """General eigen-decomposition: complex results, real where NumPy's are (a real matrix whose
+    eigenvalues are all real: evaluated at the call to know it)."""
     site = user_site(1)
     a = _matrix(x, "eig", site, square=True)
     ct = _complex_dtype(a.dtype)
@@ -312,7 +327,7 @@ def eig(x: Any, /) -> EigResult:
     vectors = slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site)
     values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),
                           site)
-    return EigResult(Array(values), Array(vectors))
+    return EigResult(*_real_if_numpys_is(a.dtype.kind != "c", Array(values), Array(vectors)))
 
 
 def eigvals(x: Any, /) -> Array:
@@ -322,7 +337,8 @@ def eigvals(x: Any, /) -> Array:
     if ct is None:
         raise _bind.fail(NotImplementedError, "eigvals needs complex dtypes, which this build of "
                          "lazyarray does not have yet", site)
-    return Array(_call("eigvals", (_bind.cast(a, ct, site),), (), a.shape[:-1], ct, site))
+    values = Array(_call("eigvals", (_bind.cast(a, ct, site),), (), a.shape[:-1], ct, site))
+    return _real_if_numpys_is(a.dtype.kind != "c", values)[0]
 
 
 def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Array, Array]:

@@ -4622,23 +4622,20 @@ static PyObject *
 element_int_key(PyObject *key)
 {
     long long v;
-    if (ARRAY == NULL || EAGER_LIMIT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0)
+    if (ARRAY == NULL)
         return NULL;
     if (!PyTuple_CheckExact(key))
         return Py_TYPE(key) == ARRAY && element_index(key, &v) ? PyLong_FromLongLong(v) : NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(key), elements = 0;
-    for (Py_ssize_t d = 0; d < n; d++) {
-        PyObject *k = PyTuple_GET_ITEM(key, d);
-        if (Py_TYPE(k) == ARRAY) {
-            if (!element_index(k, &v))
-                return NULL;
-            elements++;
-        }
-        else if (!is_index(k))
-            return NULL;
-    }
+    for (Py_ssize_t d = 0; d < n; d++) /* (the common key, ints alone, leaves here) */
+        elements += Py_TYPE(PyTuple_GET_ITEM(key, d)) == ARRAY;
     if (!elements)
         return NULL;
+    for (Py_ssize_t d = 0; d < n; d++) {
+        PyObject *k = PyTuple_GET_ITEM(key, d);
+        if (Py_TYPE(k) == ARRAY ? !element_index(k, &v) : !is_index(k))
+            return NULL;
+    }
     PyObject *ints = PyTuple_New(n);
     for (Py_ssize_t d = 0; ints != NULL && d < n; d++) {
         PyObject *k = PyTuple_GET_ITEM(key, d);

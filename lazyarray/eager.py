@@ -140,6 +140,30 @@ def run_candidate(node: Node) -> Node | None:
     return _walk_and_run(node, LIMIT[0])
 
 
+def arg_now(name: str, node: Node, site: Any) -> Node | None:
+    """`np.argmin(x)` / argmax over every element of a leaf of this rule or a view of a computed
+    buffer (dijkstra's `np.argmin(np.where(visited, np.inf, dist))`): NumPy's ndarray method
+    on the buffer now, an int64 0-d leaf (NumPy's integer scalar), without the reduction's node,
+    reduce_now's error state (an arg reduction raises no flag) and np.argmin's wrapper: ~7 -> ~3
+    us. None where the rule is off, the input is empty (the general path raises its error) or
+    above its size."""
+    if not LIMIT[0] or _state.busy or _state.stand_ins or not node.size or (
+            node.size > LIMIT[0] * _WORK):
+        return None
+    if node.inputs:
+        data = view_value(node) if node.op.write_back is not None else None
+        if data is None:
+            return None
+    elif node.attrs is EAGER_MARK and type(node.data) is np.ndarray:
+        data = node.data
+    else:
+        return None
+    if data.dtype.kind not in "biuf":
+        return None  # (complex: NumPy's lexicographic order; the general path)
+    found = data.argmin() if name == "argmin" else data.argmax()
+    return Node(_INPUT, (), EAGER_MARK, (), _INT64, np.array(found, dtype=_INT64), site)
+
+
 def where_now(operands: tuple, dtype: np.dtype, shape: tuple, site: Any) -> Node | None:
     """`where(c, x, y)` of computed buffers and Python numbers (dijkstra's `np.where(visited,
     np.inf, dist)`) as the leaf of NumPy's `where`, where this rule computes it anyway (an

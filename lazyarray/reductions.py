@@ -16,6 +16,7 @@ from .array import Array
 from .graph import dtypes, get_op
 from .graph.complex_ops import supports_complex
 from .graph.node import Node, user_site
+from .eager import arg_now as _arg_now
 from .eager import reduce_now as _reduce_now
 from .outputs import into
 from .creation import full
@@ -243,6 +244,10 @@ def _refuse_bool_axis(axis: Any, site: _bind.Site) -> None:
 
 def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) -> Array:
     node = _as_node(x, site)
+    if axis is None and keepdims is False:  # an index loop's `np.argmin(x)`: NumPy's, now
+        done = _arg_now(name, node, site)
+        if done is not None:
+            return Array(done)
     _refuse_bool_axis(axis, site)
     if axis is None or (node.ndim == 0 and _is_scalar_axis(axis)):
         flat = _bind.primitive(get_op("reshape"), (node,), ((node.size,),), (node.size,),

@@ -443,6 +443,34 @@ def test_a_vector_loop_reads_writes_and_wheres_take_the_direct_paths(backend, ba
         np.testing.assert_array_equal(np.asarray(got), want)
 
 
+def test_an_argmin_of_a_computed_vector_is_numpys_now(backend, backend_does, monkeypatch):
+    """`np.argmin(np.where(visited, np.inf, dist))` (dijkstra): argmin/argmax over every element
+    of an at-once result or a view of a computed buffer is the ndarray method on the buffer
+    (eager.arg_now: ~7 -> ~2 us), an int64 0-d Array: no reduction node, no `reduce_now`;
+    NumPy's index (the first of ties, the first NaN); an empty input raises as before."""
+    from lazyarray import reductions
+
+    runs = backend_does("eager")
+    if runs:
+        monkeypatch.setattr(reductions, "_reduce_now", None)  # (the general at-once call)
+    base = la.asarray(np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0]))
+    data = np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0])
+    at_once = base + base[0]  # (a result of the rule)
+    cases = [(at_once, data + 3.0), (base[1:7], data[1:7]), (base[::-2], data[::-2]),
+             (at_once > 5.0, data + 3.0 > 5.0), ((at_once * 0).astype(np.int32),
+                                                 (data * 0).astype(np.int32))]
+    for x, want in cases:
+        for name in ("argmin", "argmax"):
+            got = getattr(la, name)(x)
+            assert _is_leaf(got) or not runs, name
+            assert np.asarray(got).dtype == np.int64 and int(got) == getattr(np, name)(want)
+    nan = la.asarray(np.array([2.0, np.nan, 1.0, np.nan])) + base[0]
+    assert int(la.argmin(nan)) == 1 == int(la.argmax(nan))
+    monkeypatch.undo()
+    with pytest.raises(ValueError):
+        la.argmin(base[3:3] + base[0])
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.uint8, np.complex64])
 def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
     """More holders of a 0-d result than the test above (fuzz39): a memoryview and a DLPack

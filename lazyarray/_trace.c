@@ -395,11 +395,83 @@ scalar_array(PyObject *number, PyObject *dtype)
     return array;
 }
 
+/* Whether a cast from dtype `from` to `to` raises no floating-point flag for any value: NumPy's
+ * 'safe' casts (float32 -> float64, ints and bools to floats and wider ints). 1, 0, -1 on error.
+ * The few pairs a program casts between are remembered by identity. */
+#define SAFE_CAST_SLOTS 8
+static struct { PyObject *from, *to; int safe; } SAFE_CASTS[SAFE_CAST_SLOTS];
+static int SAFE_CAST_NEXT;
+
+static int
+safe_cast(PyObject *from, PyObject *to)
+{
+    static PyObject *can_cast, *safe_word;
+    for (int k = 0; k < SAFE_CAST_SLOTS; k++)
+        if (SAFE_CASTS[k].from == from && SAFE_CASTS[k].to == to)
+            return SAFE_CASTS[k].safe;
+    if (can_cast == NULL) {
+        PyObject *numpy = PyImport_ImportModule("numpy");
+        can_cast = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "can_cast");
+        Py_XDECREF(numpy);
+        if (can_cast == NULL)
+            return -1;
+    }
+    if (safe_word == NULL && (safe_word = PyUnicode_InternFromString("safe")) == NULL)
+        return -1;
+    PyObject *answer = PyObject_CallFunctionObjArgs(can_cast, from, to, safe_word, NULL);
+    if (answer == NULL)
+        return -1;
+    int safe = PyObject_IsTrue(answer);
+    Py_DECREF(answer);
+    if (safe < 0)
+        return -1;
+    int k = SAFE_CAST_NEXT++ % SAFE_CAST_SLOTS;
+    Py_XSETREF(SAFE_CASTS[k].from, Py_NewRef(from));
+    Py_XSETREF(SAFE_CASTS[k].to, Py_NewRef(to));
+    SAFE_CASTS[k].safe = safe;
+    return safe;
+}
+
+static PyObject *input_value(NodeObject *i, int broadcasts);
+
+/* `value.astype(to)` where a cast from `from` is safe (no flag for any value: nothing to
+ * record), as the cast op's reference computes it. Steals `value`; a new reference, or NULL with
+ * no error set where the cast is not safe or failed. */
+static PyObject *
+safe_astype(PyObject *value, PyObject *from, PyObject *to)
+{
+    static PyObject *astype_name;
+    if (value == NULL)
+        return NULL;
+    int safe = from == NULL ? 0 : safe_cast(from, to);
+    if (safe > 0 && astype_name == NULL &&
+        (astype_name = PyUnicode_InternFromString("astype")) == NULL)
+        safe = -1;
+    PyObject *cast = safe > 0 ? PyObject_CallMethodOneArg(value, astype_name, to) : NULL;
+    Py_DECREF(value);
+    if (cast == NULL)
+        PyErr_Clear();
+    return cast;
+}
+
+/* A ufunc op's input that is a safe cast of a value input_value takes (`a1 * img[:, j]`: a
+ * float64 coefficient times a float32 column, NumPy's promotion, made a cast node by the
+ * binding): that value's safe_astype. A new reference, or NULL with no error set where C does
+ * not take it. */
+static PyObject *
+cast_value(NodeObject *i)
+{
+    NodeObject *x = (NodeObject *)PyTuple_GET_ITEM(i->inputs, 0);
+    return safe_astype(input_value(x, 1), x->dtype, i->dtype);
+}
+
 static PyObject *
 input_value(NodeObject *i, int broadcasts)
 {
     if (broadcasts && i->op == BROADCAST_OP && PyTuple_GET_SIZE(i->inputs) == 1)
         i = (NodeObject *)PyTuple_GET_ITEM(i->inputs, 0);
+    if (broadcasts && i->op == CAST_OP && CAST_OP != NULL && PyTuple_GET_SIZE(i->inputs) == 1)
+        return cast_value(i);
     if (PyTuple_GET_SIZE(i->inputs) != 0) {
         PyObject *view = view_value_c(i);
         if (view == NULL)
@@ -1542,6 +1614,16 @@ ufunc_leaf(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dtype)
     return result;
 }
 
+/* An Array operand's value for binary_now in the loop's `dtype`: input_value, safely cast where
+ * the operand has another dtype (the node would have cast it: `a1 * img[:, j]`, float64 times a
+ * float32 column). A new reference, or NULL with no error set. */
+static PyObject *
+operand_value(NodeObject *n, PyObject *dtype)
+{
+    PyObject *value = input_value(n, 1);
+    return n->dtype == dtype ? value : safe_astype(value, n->dtype, dtype);
+}
+
 /* The at-once path's common case before any node is built: `x op y` whose node one_op_now would
  * compute (at_once) with a plain ufunc into a fresh array, no flag raised. Its leaf's Array,
  * without the op node, the scalar's leaf and the broadcast that the node would have needed and
@@ -1564,9 +1646,11 @@ binary_now(PyObject *op, PyObject *x, PyObject *y, NodeObject *nx, NodeObject *n
         return now < 0 ? NULL : Py_None;
     Py_INCREF(loop); /* held: the values below may run Python */
     Py_INCREF(shape);
-    PyObject *a = nx ? input_value(nx, 1) : scalar_array(x, PyTuple_GET_ITEM(loop, 0));
+    PyObject *a = nx ? operand_value(nx, PyTuple_GET_ITEM(loop, 0))
+                     : scalar_array(x, PyTuple_GET_ITEM(loop, 0));
     PyObject *b = a == NULL ? NULL
-                  : ny ? input_value(ny, 1) : scalar_array(y, PyTuple_GET_ITEM(loop, 1));
+                  : ny ? operand_value(ny, PyTuple_GET_ITEM(loop, 1))
+                       : scalar_array(y, PyTuple_GET_ITEM(loop, 1));
     PyObject *args = b == NULL ? NULL : PyTuple_Pack(2, a, b);
     Py_XDECREF(a);
     Py_XDECREF(b);
@@ -1755,14 +1839,15 @@ try_binary(PyObject *op, PyObject *x, PyObject *y)
                 return Py_None;
         }
     }
-    if (nx ? nx->dtype != PyTuple_GET_ITEM(loop, 0)
-           : scalar_key(PyTuple_GET_ITEM(loop, 0), shape, x, &key_x) <= 0)
-        return PyErr_Occurred() ? NULL : Py_None; /* a cast, or a leaf built the long way */
-    if (ny ? ny->dtype != PyTuple_GET_ITEM(loop, 1)
-           : scalar_key(PyTuple_GET_ITEM(loop, 1), shape, y, &key_y) <= 0)
+    /* an Array of another dtype than the loop's is cast: at once below, else the Python path */
+    int cast = (nx != NULL && nx->dtype != PyTuple_GET_ITEM(loop, 0)) ||
+               (ny != NULL && ny->dtype != PyTuple_GET_ITEM(loop, 1));
+    if (nx == NULL && scalar_key(PyTuple_GET_ITEM(loop, 0), shape, x, &key_x) <= 0)
+        return PyErr_Occurred() ? NULL : Py_None; /* a leaf built the long way */
+    if (ny == NULL && scalar_key(PyTuple_GET_ITEM(loop, 1), shape, y, &key_y) <= 0)
         return PyErr_Occurred() ? NULL : Py_None;
     PyObject *now = binary_now(op, x, y, nx, ny, loop, shape);
-    if (now != Py_None)
+    if (now != Py_None || cast)
         return now;
     /* Every check passed: build. user_site may run Python (a file seen for the first time), and
      * so may the cut hook inside NODE->build: hold everything borrowed so far. */
@@ -4360,6 +4445,59 @@ row_list_key(PyObject *key, Py_ssize_t n)
     return 1;
 }
 
+/* Whether a write casts a value of dtype `from` into an array of dtype `to` as the cast op's
+ * reference does, by astype: a float or complex array, and a bool, integer or float value (or a
+ * complex one into complex). 1, 0 (ints, whose float casts saturate here, and complex into real,
+ * which warns), -1 on error. */
+static int
+write_cast_kinds(PyObject *from, PyObject *to)
+{
+    static PyObject *kind_name;
+    if (kind_name == NULL && (kind_name = PyUnicode_InternFromString("kind")) == NULL)
+        return -1;
+    PyObject *a = PyObject_GetAttr(from, kind_name), *b = a ? PyObject_GetAttr(to, kind_name) : NULL;
+    int ok = -1;
+    if (b != NULL && PyUnicode_Check(a) && PyUnicode_Check(b) && PyUnicode_GET_LENGTH(a) == 1 &&
+        PyUnicode_GET_LENGTH(b) == 1) {
+        Py_UCS4 f = PyUnicode_READ_CHAR(a, 0), t = PyUnicode_READ_CHAR(b, 0);
+        ok = (t == 'f' || t == 'c') && (f == 'b' || f == 'i' || f == 'u' || f == 'f' ||
+                                        (f == 'c' && t == 'c'));
+    }
+    else if (b != NULL)
+        ok = 0;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return ok;
+}
+
+/* `value.astype(dtype)` under NumPy's 'call' error state between the flags' clear and test (a
+ * write's cast: float64 into float32 may overflow): the copy where no flag was raised, else NULL
+ * with no error set, the general path then casting and reporting. Steals `value`. */
+static PyObject *
+checked_astype(PyObject *value, PyObject *dtype)
+{
+    static PyObject *astype_name;
+    if (astype_name == NULL && (astype_name = PyUnicode_InternFromString("astype")) == NULL) {
+        Py_DECREF(value);
+        return NULL;
+    }
+    PyObject *method = PyObject_GetAttr(value, astype_name);
+    Py_DECREF(value);
+    PyObject *args = method == NULL ? NULL : PyTuple_Pack(1, dtype), *out = NULL, *bits = NULL;
+    if (args != NULL && call_checked(method, NULL, args, NULL, NULL, &out, &bits) == 0 &&
+        out != NULL) {
+        long raised = PyLong_AsLong(bits);
+        if (raised != 0)
+            Py_CLEAR(out);
+    }
+    Py_XDECREF(method);
+    Py_XDECREF(args);
+    Py_XDECREF(bits);
+    if (out == NULL)
+        PyErr_Clear();
+    return out;
+}
+
 /* `A[key] = V` for a root A whose buffer only A and its live views read (view_holders_c), a
  * basic key, and V a Python float into float64 or a computed value of A's dtype (a buffer or
  * NumPy's view of one, A's own included: `p[:, -1] = p[:, -2]`): NumPy's `data[key] = V` (it
@@ -4389,10 +4527,15 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
     }
     else {
         NodeObject *nv = array_node(value);
-        if (nv == NULL || nv->dtype != old->dtype)
-            return 0;
+        int cast = nv != NULL && nv->dtype != old->dtype;
+        if (nv == NULL || (cast && !write_cast_kinds(nv->dtype, old->dtype)))
+            return PyErr_Occurred() ? -1 : 0;
         fresh = PyTuple_GET_SIZE(nv->inputs) != 0;
         source = !fresh ? (is_ndarray(nv->data) ? Py_NewRef(nv->data) : NULL) : view_value_c(nv);
+        if (source != NULL && cast && is_ndarray(source)) {
+            source = checked_astype(source, old->dtype);
+            fresh = 0; /* (a copy: no base to count) */
+        }
         if (source == NULL || !is_ndarray(source)) {
             Py_XDECREF(source);
             PyErr_Clear();

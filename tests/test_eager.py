@@ -1972,3 +1972,34 @@ def test_row_swaps_by_lists_of_ints_are_numpys(backend):
     with pytest.raises(ValueError):
         A[[1, 2]] = la.asarray(np.ones((3, 4)))  # shapes NumPy refuses
     np.testing.assert_array_equal(np.asarray(A), a)
+
+
+@pytest.mark.needs("eager")
+def test_a_mixed_dtype_recurrence_casts_at_once_without_walks(backend, monkeypatch):
+    """deriche's `y[:, j] = a1 * img[:, j] + b2 * y[:, j - 2]`: float64 0-d coefficients (NumPy's
+    strong scalars) times float32 columns, written back into float32. The operands' safe casts
+    are computed with their op in C (the value's astype), and the float64 value is cast into the
+    float32 region under the flags' test (_trace.c try_write_region): no walk over cast nodes,
+    NumPy's bits. A cast that overflows takes the general path and warns as NumPy's."""
+    rng = np.random.default_rng(5)
+    img0 = rng.random((6, 9)).astype(np.float32)
+    c0 = np.array([0.3, -0.7, 1e300])
+    img, c = la.asarray(img0.copy()), la.asarray(c0.copy())
+    img[0, 0], c[0] = img0[0, 0], c0[0]  # computed buffers
+    a1, b2, w1, w2 = c[0], c[1], c0[0], c0[1]
+    y, want = la.zeros((6, 9), la.float32), np.zeros((6, 9), np.float32)
+    y[:, 0], want[:, 0] = a1 * img[:, 0], w1 * img0[:, 0]
+    y[:, 1], want[:, 1] = a1 * img[:, 1], w1 * img0[:, 1]
+    walks = []
+    walk = la.eager._walk
+    monkeypatch.setattr(la.eager, "_walk", lambda *a: walks.append(a[0]) or walk(*a))
+    for j in range(2, 9):
+        y[:, j] = a1 * img[:, j] + b2 * y[:, j - 2]
+        want[:, j] = w1 * img0[:, j] + w2 * want[:, j - 2]
+    assert walks == []
+    assert np.asarray(y).tobytes() == want.tobytes()
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        y[:, 3] = c[2] * img[:, 3]
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        want[:, 3] = c0[2] * img0[:, 3]
+    assert np.asarray(y).tobytes() == want.tobytes()

@@ -2598,6 +2598,21 @@ py_view_value(PyObject *module, PyObject *node)
     return view_value_c((NodeObject *)node);
 }
 
+/* one_op_now(node): the node's value as an at-once leaf, its inputs being computed buffers or
+ * views of them (eager.reduce_now: a reduction of an at-once value, `row.sum()`): its reference
+ * under the 'call' error state, flags reported as eager's, in C; None where C does not take it
+ * (the Python path then runs, and raises where the reference raised). */
+static PyObject *
+py_one_op_now(PyObject *module, PyObject *node)
+{
+    if (NODE == NULL || !PyObject_TypeCheck(node, NODE->base)) {
+        PyErr_SetString(PyExc_TypeError, "one_op_now: a graph Node is needed");
+        return NULL;
+    }
+    PyObject *done = one_op_now((NodeObject *)node);
+    return done == Py_None ? Py_NewRef(Py_None) : done;
+}
+
 /* same_view(a, b): whether two NumPy arrays are the same view of memory (start address, shape,
  * strides, item size), through the buffer protocol: the address costs ~1 us through
  * `__array_interface__` in Python. False where either exports no strided buffer. */
@@ -3944,6 +3959,41 @@ done:
     return result;
 }
 
+/* A list key whose items are Python ints and computed integer elements (`A[[i, k]]` with `k = i +
+ * np.argmax(...)`: NumPy's integer scalar) as a list of Python ints, what NumPy's indexing makes
+ * of both: a new list where an item was an element, else `key` itself (a new reference; any
+ * other item, a bool, a pending Array: key as it is, the general path decides). */
+static PyObject *
+int_list_key(PyObject *key)
+{
+    Py_ssize_t m = PyList_GET_SIZE(key), elements = 0;
+    long long v;
+    if (m > 8) /* (row_list_key's bound) */
+        return Py_NewRef(key);
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *item = PyList_GET_ITEM(key, k);
+        if (PyLong_CheckExact(item))
+            continue;
+        if (!element_index(item, &v))
+            return Py_NewRef(key);
+        elements++;
+    }
+    if (elements == 0)
+        return Py_NewRef(key);
+    PyObject *ints = PyList_New(m);
+    for (Py_ssize_t k = 0; ints != NULL && k < m; k++) {
+        PyObject *item = PyList_GET_ITEM(key, k);
+        PyObject *value = PyLong_CheckExact(item) ? Py_NewRef(item)
+                          : element_index(item, &v) ? PyLong_FromLongLong(v) : NULL;
+        if (value == NULL) {
+            Py_CLEAR(ints);
+            break;
+        }
+        PyList_SET_ITEM(ints, k, value);
+    }
+    return ints;
+}
+
 /* Array.__getitem__ (a method descriptor: no Python frame for a basic key). The fallback is the
  * Python method, so indexing.getitem's user_site(2) still lands on the user's frame. */
 static PyObject *
@@ -3951,8 +4001,14 @@ getitem_method(PyObject *self, PyObject *key)
 {
     if (!installed())
         return NULL;
-    PyObject *out = Py_TYPE(key) == ARRAY || PyList_CheckExact(key) ? gather_now(self, key)
-                                                                    : try_getitem(self, key);
+    PyObject *out;
+    if (PyList_CheckExact(key)) {
+        PyObject *ints = int_list_key(key);
+        out = ints == NULL ? NULL : gather_now(self, ints);
+        Py_XDECREF(ints);
+    }
+    else
+        out = Py_TYPE(key) == ARRAY ? gather_now(self, key) : try_getitem(self, key);
     if (out != Py_None)
         return out;
     if (GETITEM_FALLBACK == NULL) {
@@ -4679,8 +4735,11 @@ setitem_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) > 0)
         done = try_same_view_write(self, args[0], args[1]);
     if (done == 0 && link != NULL && !PyTuple_CheckExact(link) && EAGER_LIMIT != NULL &&
-        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) > 0)
-        done = try_write_region(self, args[0], args[1]);
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) > 0) {
+        PyObject *key = PyList_CheckExact(args[0]) ? int_list_key(args[0]) : Py_NewRef(args[0]);
+        done = key == NULL ? -1 : try_write_region(self, key, args[1]);
+        Py_XDECREF(key);
+    }
     if (done < 0)
         return NULL;
     if (done)
@@ -5739,6 +5798,8 @@ static PyMethodDef module_methods[] = {
      "install_scalar_conversions(int_, float_, index, bool_): Array's scalar conversions in C."},
     {"set_live_min_limit", py_set_live_min_limit, METH_O,
      "set_live_min_limit(n): cuts._MIN_LIMIT for the C prune of cuts._LIVE."},
+    {"one_op_now", py_one_op_now, METH_O,
+     "one_op_now(node): node's value computed now from computed inputs (a leaf), or None"},
     {"view_value", py_view_value, METH_O,
      "view_value(node): NumPy's view of a slice/reshape chain over a computed buffer, or None."},
     {"same_view", (PyCFunction)(void (*)(void))py_same_view, METH_FASTCALL,

@@ -2003,3 +2003,68 @@ def test_a_mixed_dtype_recurrence_casts_at_once_without_walks(backend, monkeypat
     with pytest.warns(RuntimeWarning, match="overflow"):
         want[:, 3] = c0[2] * img0[:, 3]
     assert np.asarray(y).tobytes() == want.tobytes()
+
+
+@pytest.mark.needs("eager")
+def test_reductions_and_squares_of_at_once_values_take_the_c_path(backend, monkeypatch):
+    """row_loop's `((row - target) ** 2).sum()`, `row.sum()`, `row.min()` on rows of a computed
+    buffer: the reduction's reference runs in C (_trace.c one_op_now, from eager.reduce_now, the
+    float total's shortcut included) and a float `x ** 2` is `x * x` without elementwise.power's
+    checks. NumPy's bits and its overflow warning; bool ** 2 stays NumPy's int8 square."""
+    rng = np.random.default_rng(9)
+    a0 = rng.random((5, 7)) - 0.3
+    A = la.asarray(a0.copy())
+    A[0, 0] = a0[0, 0]  # a computed buffer
+    t0 = rng.random(7)
+    t = la.asarray(t0)
+    (A[4] - t) * (A[3] - t)  # (a first (op, dtypes) pair resolves its loop the general way)
+    run_one, power = la.eager._run_one, la.elementwise.power
+    ones, powers = [], []
+    monkeypatch.setattr(la.eager, "_run_one", lambda *a: ones.append(a[0]) or run_one(*a))
+    monkeypatch.setattr(la.elementwise, "power", lambda *a: powers.append(a) or power(*a))
+    for i in range(5):
+        row, want = A[i], a0[i]
+        d = (row - t) ** 2
+        got = [d, d.sum(), row.sum(), row.min(), row.max(), row[1:].sum()]
+        wanted = [(want - t0) ** 2, ((want - t0) ** 2).sum(), want.sum(), want.min(), want.max(),
+                  want[1:].sum()]
+        for g, w in zip(got, wanted):
+            assert g.dtype == w.dtype and np.asarray(g).tobytes() == np.asarray(w).tobytes()
+    assert ones == [] and powers == []
+    big = la.asarray(np.full(4, 1e308))
+    big[0] = 1e308
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        total = big[:3].sum()
+    assert np.asarray(total) == np.inf
+    b = la.asarray(np.array([True, False]))
+    assert (b ** 2).dtype == np.int8
+    assert np.asarray(la.asarray(np.arange(3)) ** 2).tolist() == [0, 1, 4] and powers
+
+
+@pytest.mark.needs("eager")
+def test_row_lists_with_a_computed_element_take_the_c_paths(backend, monkeypatch):
+    """row_swaps' `k = i + np.argmax(np.abs(A[i:, 0])); A[[i, k]] = A[[k, i]]`: a list of Python
+    ints and computed integer elements (NumPy's integer scalars) is the list of their ints for
+    _trace.c's row reads and writes (gather_now, try_write_region); NumPy's rows, a live row view
+    seeing the write. A float element, a bool, a pending Array keep the general path."""
+    rng = np.random.default_rng(4)
+    a = rng.random((7, 3))
+    A = la.asarray(a.copy())
+    A[0, 0] = a[0, 0]  # a computed buffer
+    row = A[2]
+    general = []
+    getitem, list_index = la._methods.getitem, la.indexing.list_index
+    monkeypatch.setattr(la._methods, "getitem", lambda *x: general.append(x) or getitem(*x))
+    monkeypatch.setattr(la.indexing, "list_index", lambda *x: general.append(x) or list_index(*x))
+    for i in range(6):
+        k = i + np.argmax(np.abs(A[i:, 0]))
+        w = i + np.argmax(np.abs(a[i:, 0]))
+        assert int(k) == int(w)
+        if k != i:  # (a repeated row: the general path)
+            A[[i, k]] = A[[k, i]]
+            a[[i, w]] = a[[w, i]]
+    assert general == []
+    np.testing.assert_array_equal(np.asarray(A), a)
+    np.testing.assert_array_equal(np.asarray(row), a[2])
+    with pytest.raises(IndexError):
+        A[[0, la.asarray(np.array([1.5]))[0]]]

@@ -2326,6 +2326,115 @@ static PyMethodDef extra_methods[N_METHODS] = {
     {"__invert__", invert_method, METH_NOARGS, "~self"},
 };
 
+/* --- x.sum(), x.min(), x.max() of an at-once value ---------------------------------------------
+ * An index loop's `row.sum()`, `row.min()` (row_loop): the whole reduction of a float at-once
+ * leaf or view of a computed buffer, built as reductions.sum/min/max build it (axes all dims,
+ * keepdims False, the input's dtype) and computed by one_op_now: the Python method's ~2 us of
+ * argument handling skipped. Any argument, another dtype, a pending input, an empty min/max, or
+ * a value one_op_now declines: the Python method (install_reductions). */
+enum { R_SUM, R_MIN, R_MAX, N_REDUCTIONS };
+static PyObject *REDUCTION_OP[N_REDUCTIONS], *REDUCTION_FALLBACK[N_REDUCTIONS];
+static PyObject *REDUCTION_DTYPES; /* the dtypes taken: float32, float64 */
+
+static PyObject *
+reduce_all_now(int which, PyObject *self)
+{
+    NodeObject *nx = array_node(self);
+    if (nx == NULL || REDUCTION_OP[which] == NULL || REDUCTION_DTYPES == NULL ||
+        EAGER_MARK == NULL || EAGER_VIEW_OPS == NULL || EXTOBJ_VAR == NULL)
+        return Py_None;
+    int dtype_ok = 0;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(REDUCTION_DTYPES); k++)
+        dtype_ok |= PyTuple_GET_ITEM(REDUCTION_DTYPES, k) == nx->dtype;
+    int computed = PyTuple_GET_SIZE(nx->inputs) == 0 ? nx->attrs == EAGER_MARK
+                                                     : is_view_op(nx->op);
+    if (!dtype_ok || !computed)
+        return Py_None;
+    Py_ssize_t nd = PyTuple_GET_SIZE(nx->shape), size = 1;
+    for (Py_ssize_t d = 0; d < nd; d++)
+        size *= PyLong_AsSsize_t(PyTuple_GET_ITEM(nx->shape, d));
+    if (PyErr_Occurred())
+        return NULL;
+    if (size == 0 && which != R_SUM)
+        return Py_None; /* (NumPy's error: the Python path raises it) */
+    int allowed = eager_allowed(EMPTY);
+    if (allowed <= 0)
+        return allowed < 0 ? NULL : Py_None;
+    PyObject *axes = PyTuple_New(nd);
+    for (Py_ssize_t d = 0; axes != NULL && d < nd; d++) {
+        PyObject *a = PyLong_FromSsize_t(d);
+        if (a == NULL)
+            Py_CLEAR(axes);
+        else
+            PyTuple_SET_ITEM(axes, d, a);
+    }
+    PyObject *attrs = axes == NULL ? NULL : PyTuple_Pack(2, axes, Py_False);
+    Py_XDECREF(axes);
+    PyObject *site = attrs == NULL ? NULL : NODE->user_site();
+    PyObject *inputs = site == NULL ? NULL : PyTuple_Pack(1, (PyObject *)nx);
+    PyObject *node = inputs == NULL ? NULL
+                     : NODE->build(REDUCTION_OP[which], inputs, attrs, EMPTY, nx->dtype, Py_None,
+                                   site);
+    Py_XDECREF(attrs);
+    Py_XDECREF(site);
+    Py_XDECREF(inputs);
+    if (node == NULL)
+        return NULL;
+    PyObject *leaf = one_op_now((NodeObject *)node);
+    Py_DECREF(node);
+    if (leaf == NULL || leaf == Py_None)
+        return leaf;
+    return make_array(leaf);
+}
+
+static PyObject *
+reduction_method(int which, PyObject *self, PyObject *const *args, size_t nargsf,
+                 PyObject *kwnames)
+{
+    if (!installed())
+        return NULL;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs == 0 && kwnames == NULL && ENABLED) {
+        PyObject *out = reduce_all_now(which, self);
+        if (out != Py_None)
+            return out;
+    }
+    if (REDUCTION_FALLBACK[which] == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "lazyarray._trace: install_reductions() first");
+        return NULL;
+    }
+    PyObject *small[8], **call = small;
+    Py_ssize_t total = nargs + 1 + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    if (total > 8 && (call = PyMem_Malloc(total * sizeof(PyObject *))) == NULL)
+        return PyErr_NoMemory();
+    call[0] = self;
+    for (Py_ssize_t k = 1; k < total; k++)
+        call[k] = args[k - 1];
+    PyObject *out = PyObject_Vectorcall(REDUCTION_FALLBACK[which], call, nargs + 1, kwnames);
+    if (call != small)
+        PyMem_Free(call);
+    return out;
+}
+
+#define REDUCTION_METHOD(NAME, WHICH)                                                       \
+    static PyObject *NAME##_reduction(PyObject *self, PyObject *const *args, size_t nargsf, \
+                                      PyObject *kwnames)                                    \
+    {                                                                                       \
+        return reduction_method(WHICH, self, args, nargsf, kwnames);                        \
+    }
+REDUCTION_METHOD(sum, R_SUM)
+REDUCTION_METHOD(min, R_MIN)
+REDUCTION_METHOD(max, R_MAX)
+
+static PyMethodDef reduction_methods[N_REDUCTIONS] = {
+    {"sum", (PyCFunction)(void (*)(void))sum_reduction, METH_FASTCALL | METH_KEYWORDS,
+     "numpy.ndarray.sum"},
+    {"min", (PyCFunction)(void (*)(void))min_reduction, METH_FASTCALL | METH_KEYWORDS,
+     "numpy.ndarray.min"},
+    {"max", (PyCFunction)(void (*)(void))max_reduction, METH_FASTCALL | METH_KEYWORDS,
+     "numpy.ndarray.max"},
+};
+
 /* --- basic indexing: x[ints, slices, None, ...] (issues 9 and 11) ------------------------------
  *
  * `g[:, k*H:(k+1)*H]` cost ~3 us through indexing.py (getitem, _basic_getitem, slice_node,
@@ -5693,7 +5802,39 @@ py_install_methods(PyObject *module, PyObject *entries)
     Py_RETURN_NONE;
 }
 
-/* set_index_types(types): the exact types besides int that basic indexing takes as integers
+/* install_reductions(((name, op, fallback), ...), dtypes): Array's `sum`, `min`, `max` become
+ * the C methods above binding `op` for float `dtypes`, Array's Python method `fallback` for the
+ * rest. After install(). */
+static PyObject *
+py_install_reductions(PyObject *module, PyObject *args)
+{
+    PyObject *entries, *dtypes;
+    if (!installed() || !PyArg_ParseTuple(args, "O!O!:install_reductions", &PyTuple_Type,
+                                          &entries, &PyTuple_Type, &dtypes))
+        return NULL;
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(entries); j++) {
+        const char *name;
+        PyObject *op, *fallback;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(entries, j), "sOO:install_reductions", &name, &op,
+                              &fallback))
+            return NULL;
+        int which = 0;
+        while (which < N_REDUCTIONS && strcmp(reduction_methods[which].ml_name, name) != 0)
+            which++;
+        if (which == N_REDUCTIONS || !PyCallable_Check(fallback)) {
+            PyErr_Format(PyExc_ValueError, "install_reductions: no C method %s, or no fallback",
+                         name);
+            return NULL;
+        }
+        take(&REDUCTION_OP[which], op), take(&REDUCTION_FALLBACK[which], fallback);
+        if (set_array_method(&reduction_methods[which], name) < 0)
+            return NULL;
+    }
+    take(&REDUCTION_DTYPES, dtypes);
+    Py_RETURN_NONE;
+}
+
+/* set_index_types(types): the exact types besides int that basic indexing takes as integers/* set_index_types(types): the exact types besides int that basic indexing takes as integers
  * (NumPy's integer scalars); at most 32. */
 static PyObject *
 py_set_index_types(PyObject *module, PyObject *types)
@@ -5798,6 +5939,8 @@ static PyMethodDef module_methods[] = {
      "install_scalar_conversions(int_, float_, index, bool_): Array's scalar conversions in C."},
     {"set_live_min_limit", py_set_live_min_limit, METH_O,
      "set_live_min_limit(n): cuts._MIN_LIMIT for the C prune of cuts._LIVE."},
+    {"install_reductions", py_install_reductions, METH_VARARGS,
+     "install_reductions(((name, op, fallback), ...), dtypes): sum/min/max of at-once values in C."},
     {"one_op_now", py_one_op_now, METH_O,
      "one_op_now(node): node's value computed now from computed inputs (a leaf), or None"},
     {"view_value", py_view_value, METH_O,

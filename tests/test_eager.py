@@ -2008,9 +2008,10 @@ def test_a_mixed_dtype_recurrence_casts_at_once_without_walks(backend, monkeypat
 @pytest.mark.needs("eager")
 def test_reductions_and_squares_of_at_once_values_take_the_c_path(backend, monkeypatch):
     """row_loop's `((row - target) ** 2).sum()`, `row.sum()`, `row.min()` on rows of a computed
-    buffer: the reduction's reference runs in C (_trace.c one_op_now, from eager.reduce_now, the
-    float total's shortcut included) and a float `x ** 2` is `x * x` without elementwise.power's
-    checks. NumPy's bits and its overflow warning; bool ** 2 stays NumPy's int8 square."""
+    buffer: the float methods `sum`, `min`, `max` without arguments build and compute the
+    reduction in C (_trace.c reduce_all_now), other reductions of such values run their
+    reference in C (one_op_now, from eager.reduce_now), and a float `x ** 2` is `x * x` without
+    elementwise.power's checks. NumPy's bits and its overflow warning; bool ** 2 stays NumPy's int8 square."""
     rng = np.random.default_rng(9)
     a0 = rng.random((5, 7)) - 0.3
     A = la.asarray(a0.copy())
@@ -2022,6 +2023,8 @@ def test_reductions_and_squares_of_at_once_values_take_the_c_path(backend, monke
     ones, powers = [], []
     monkeypatch.setattr(la.eager, "_run_one", lambda *a: ones.append(a[0]) or run_one(*a))
     monkeypatch.setattr(la.elementwise, "power", lambda *a: powers.append(a) or power(*a))
+    primitive, built = la._bind.primitive, []
+    monkeypatch.setattr(la._bind, "primitive", lambda *a: built.append(a[0]) or primitive(*a))
     for i in range(5):
         row, want = A[i], a0[i]
         d = (row - t) ** 2
@@ -2030,12 +2033,16 @@ def test_reductions_and_squares_of_at_once_values_take_the_c_path(backend, monke
                   want[1:].sum()]
         for g, w in zip(got, wanted):
             assert g.dtype == w.dtype and np.asarray(g).tobytes() == np.asarray(w).tobytes()
-    assert ones == [] and powers == []
+    assert ones == [] and powers == [] and built == []  # (x.sum(), .min(), .max(): C methods)
     big = la.asarray(np.full(4, 1e308))
     big[0] = 1e308
     with pytest.warns(RuntimeWarning, match="overflow"):
         total = big[:3].sum()
     assert np.asarray(total) == np.inf
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        assert np.asarray(la.sum(big[:3], axis=0, keepdims=True)).shape == (1,)
+    with pytest.raises(ValueError):
+        big[:0].min()
     b = la.asarray(np.array([True, False]))
     assert (b ** 2).dtype == np.int8
     assert np.asarray(la.asarray(np.arange(3)) ** 2).tolist() == [0, 1, 4] and powers

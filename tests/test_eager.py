@@ -2011,7 +2011,8 @@ def test_reductions_and_squares_of_at_once_values_take_the_c_path(backend, monke
     buffer: the float methods `sum`, `min`, `max` without arguments build and compute the
     reduction in C (_trace.c reduce_all_now), other reductions of such values run their
     reference in C (one_op_now, from eager.reduce_now), and a float `x ** 2` is `x * x` without
-    elementwise.power's checks. NumPy's bits and its overflow warning; bool ** 2 stays NumPy's int8 square."""
+    elementwise.power's checks; a float `x.clip(0, None)` skips promoting its Python bounds.
+    NumPy's bits and its overflow warning; bool ** 2 stays NumPy's int8 square."""
     rng = np.random.default_rng(9)
     a0 = rng.random((5, 7)) - 0.3
     A = la.asarray(a0.copy())
@@ -2025,6 +2026,9 @@ def test_reductions_and_squares_of_at_once_values_take_the_c_path(backend, monke
     monkeypatch.setattr(la.elementwise, "power", lambda *a: powers.append(a) or power(*a))
     primitive, built = la._bind.primitive, []
     monkeypatch.setattr(la._bind, "primitive", lambda *a: built.append(a[0]) or primitive(*a))
+    result_type, promoted = la.elementwise.dtypes.result_type, []
+    monkeypatch.setattr(la.elementwise.dtypes, "result_type",
+                        lambda *a: promoted.append(a) or result_type(*a))
     for i in range(5):
         row, want = A[i], a0[i]
         d = (row - t) ** 2
@@ -2034,6 +2038,11 @@ def test_reductions_and_squares_of_at_once_values_take_the_c_path(backend, monke
         for g, w in zip(got, wanted):
             assert g.dtype == w.dtype and np.asarray(g).tobytes() == np.asarray(w).tobytes()
     assert ones == [] and powers == [] and built == []  # (x.sum(), .min(), .max(): C methods)
+    for i in range(5):  # a float clip's Python bounds are weak: nothing to promote
+        for lo, hi in ((0, None), (-0.1, 0.2), (None, 1)):
+            got, want = A[i].clip(lo, hi), a0[i].clip(lo, hi)
+            assert got.dtype == want.dtype and np.asarray(got).tobytes() == want.tobytes()
+    assert promoted == []
     big = la.asarray(np.full(4, 1e308))
     big[0] = 1e308
     with pytest.warns(RuntimeWarning, match="overflow"):

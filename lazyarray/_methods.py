@@ -171,12 +171,12 @@ def _argsort(self: Array, axis: int | None = -1, kind: Any = None, order: Any = 
 def _sort(self: Array, axis: int = -1, kind: Any = None, order: Any = None, *,
           stable: Any = None) -> None:
     """ndarray.sort: sorts in place, as NumPy (the handle, and through a view its base); returns
-    None. Always stable."""
+    None; NumPy's sort of that kind (its bits)."""
     site = user_site(1)
     searching.check_sort_kind(kind, order, stable, site)
     if axis is None:  # NumPy's ndarray.sort takes no None
         raise TypeError("'NoneType' object cannot be interpreted as an integer")
-    rebind(self, searching.sort(self, axis=axis)._node, site)
+    rebind(self, searching.sort(self, axis=axis, kind=kind, stable=stable)._node, site)
 
 
 def _set_real(self: Array, value: Any) -> None:

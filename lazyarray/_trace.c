@@ -5834,7 +5834,7 @@ py_install_reductions(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* set_index_types(types): the exact types besides int that basic indexing takes as integers/* set_index_types(types): the exact types besides int that basic indexing takes as integers
+/* set_index_types(types): the exact types besides int that basic indexing takes as integers
  * (NumPy's integer scalars); at most 32. */
 static PyObject *
 py_set_index_types(PyObject *module, PyObject *types)

@@ -689,6 +689,11 @@ def _arg(i: Node, values: dict[int, Any], whole: bool) -> Any:
     return np.broadcast_to(v, i.shape) if whole and i.shape else v
 
 
+def buffer(value: np.ndarray, site: Any) -> Node:
+    """A computed buffer holding `value` (made by the caller, owned by no one else)."""
+    return Node(_INPUT, (), EAGER_MARK, value.shape, value.dtype, value, site)
+
+
 def _leaf(node: Node, value: np.ndarray) -> Node:
     """A leaf holding its own C-contiguous copy (never a view of another buffer: that buffer may
     be written in place later)."""

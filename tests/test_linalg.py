@@ -486,3 +486,19 @@ def test_rank_and_pinv_numpy_keywords(reference_backend, name):
     got = f(la, la.asarray)
     assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-10, atol=1e-12)
+
+
+def test_pinv_default_cutoff_and_lstsq_residuals_are_numpys(reference_backend):
+    """pinv with neither rcond nor rtol cuts at 1e-15 (NumPy's default), rtol=None at
+    max(M, N) * eps; lstsq's residuals are empty for a rank-deficient a with M > N (NumPy's
+    shape). Both differed before (the standard's cut-off; residuals always computed)."""
+    m = np.array([[1.0, 0.0], [0.0, 8e-16]])  # a singular value between the two cut-offs
+    for kwargs in ({}, {"rtol": None}, {"rcond": 1e-17}):
+        np.testing.assert_array_equal(np.asarray(la.linalg.pinv(la.asarray(m), **kwargs)),
+                                      np.linalg.pinv(m, **kwargs))
+    b = np.array([1.0, 2.0, 4.0])
+    for a in (np.array([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]]),
+              np.array([[1.0, 2.0], [2.0, 5.0], [3.0, 6.0]])):
+        got, want = la.linalg.lstsq(la.asarray(a), la.asarray(b))[1], np.linalg.lstsq(a, b)[1]
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)

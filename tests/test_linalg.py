@@ -248,6 +248,25 @@ def test_eig(backend):
     np.testing.assert_allclose(a @ np.asarray(v), np.asarray(v) * np.asarray(w), atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_eig_of_a_real_matrix_is_numpys_bit_for_bit(backend, dtype):
+    """A real matrix goes to the real routine, as in NumPy: conjugate pairs are exact conjugates
+    and real eigenvalues have a zero imaginary part, so `np.sort_complex(eigvals(A))` orders them
+    as NumPy does (the matrix cast to complex first gave pairs an ulp apart: a silent swap)."""
+    if np.dtype(np.complex128) not in la.graph.SUPPORTED:
+        pytest.skip("no complex dtypes in this build")
+    a = np.random.default_rng(2).standard_normal((2, 5, 5)).astype(dtype)
+    w, v = la.linalg.eig(la.array(a))
+    vals = la.linalg.eigvals(la.array(a))
+    la.eval(w, v, vals)
+    want_w, want_v = np.linalg.eig(a)
+    for got, want in ((w, want_w), (v, want_v), (vals, np.linalg.eigvals(a))):
+        assert np.asarray(got).dtype == np.result_type(want.dtype, np.complex64)
+        np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(la.sort_complex(vals[0])),
+                                  np.sort_complex(np.linalg.eigvals(a[0])))
+
+
 class _NumpyAsDevice:
     """numpy under another name: runs the ops' CuPy code paths (written against the array module
     they are given) without a GPU, including the branches taken only for a non-NumPy module."""

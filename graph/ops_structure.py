@@ -190,11 +190,13 @@ ARGMIN = _arg_reduction("argmin", np.argmin, "<", _min_identity)
 
 # --- matmul: a library call ---------------------------------------------------------------------------
 def _matmul_reference(xs, attrs, dtype):
-    """np.matmul of contiguous operands, as the C and CuPy paths hand BLAS: an input here may be a
-    broadcast (`la.ones(n) * s`, stride 0) or a transposed view, where NumPy's matmul takes its
-    own loop, a float32 sum in plain order (0.13% off for 1e5 terms); NumPy's user had a
-    contiguous product there, which goes to BLAS."""
-    return np.matmul(*(np.ascontiguousarray(x) for x in xs))
+    """np.matmul with broadcast operands materialized: an input here may be a broadcast
+    (`la.ones(n) * s`, a stride 0), where NumPy's matmul takes its own loop, a float32 sum in
+    plain order (0.13% off for 1e5 terms); NumPy's user had a materialized product there, which
+    goes to BLAS. Other layouts stay (a transposed `W.T` is NumPy's gemv with a transpose flag, as
+    the user's; made contiguous, it was a gemm that sums in another order)."""
+    return np.matmul(*(np.ascontiguousarray(x) if 0 in x.strides and x.size > 1 else x
+                       for x in xs))
 
 
 MATMUL = register(OpDef("matmul", OpKind.MATMUL, _matmul_reference, arity=2,

@@ -384,13 +384,15 @@ def test_products_of_a_broadcast_operand_are_blass_as_numpys(backend, eager_size
     BLAS's 38580.7 (0.13% off, silently; corpus42's probes)."""
     s = np.float32(0.3858013)
     y = np.ones(100001, dtype=np.float32)
+    W = np.full((3, 100001), s, dtype=np.float32)
     with la.config(eager_size=eager_size):
         x = la.ones(100001, dtype=la.float32) * la.asarray(np.array([s]))[0]
         rows = la.full((3, 100001), s, dtype=la.float32)
-        got = (la.dot(x, la.asarray(y)), x @ la.asarray(y), rows @ la.asarray(y))
+        got = (la.dot(x, la.asarray(y)), x @ la.asarray(y), rows @ la.asarray(y),
+               la.asarray(y) @ la.asarray(W).T)  # a transposed operand stays NumPy's gemv
         la.eval(*got)
     want_x = np.ones(100001, dtype=np.float32) * s
-    want = (np.dot(want_x, y), want_x @ y, np.full((3, 100001), s, dtype=np.float32) @ y)
+    want = (np.dot(want_x, y), want_x @ y, W @ y, y @ W.T)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(np.asarray(g), w)
 

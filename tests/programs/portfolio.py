@@ -6,7 +6,7 @@ np.cumprod(1 + r), Sharpe ratios per asset, and the weights rebalanced in place.
 
 import numpy
 
-SIZES = {"small": dict(T=30, n=5), "bench": dict(T=2500, n=400)}
+SIZES = {"small": dict(T=30, n=5), "bench": dict(T=1000, n=150)}
 
 
 def inputs(rng, T, n):

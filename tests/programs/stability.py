@@ -6,7 +6,7 @@ np.linalg.norm(axis=0), and the matrix exponential's decay sampled by np.linalg.
 
 import numpy
 
-SIZES = {"small": dict(n=4, P=3), "bench": dict(n=60, P=8)}
+SIZES = {"small": dict(n=4, P=3), "bench": dict(n=30, P=6)}
 
 
 def inputs(rng, n, P):

@@ -179,7 +179,9 @@ FREE_SIZES = ("cholesky", "lu", "ludcmp", "trisolv", "durbin", "jacobi_1d", "jac
               "deriche", "compute", "cholesky2", "scatter_add", "int_arith", "view_writes",
               "row_loop", "sieve", "row_swaps", "heat_1d", "aliasing_updates", "dijkstra",
               "matlab_port", "einsum_contract", "casting_writes", "float32_mix", "sort_search",
-              "automaton", "python_builtins", "hist_equalize", "convolve_grid", "linalg_fit")
+              "automaton", "python_builtins", "hist_equalize", "convolve_grid", "linalg_fit",
+              "gray_scott", "root_finding", "quadrature", "csv_table", "uint8_image", "voronoi",
+              "groupby_stats", "interp_norms")
 
 
 @st.composite

@@ -7,8 +7,7 @@ lanes in order, lane 0 first, and a cast to the result dtype. NumPy's own sum is
 bits differ, and a plan with a float sum used to wait for its compile (runtime/c/tiered.py).
 `fold_rows` does the same additions in the same order: each lane's sequence through
 `ufunc.accumulate` (sequential by definition), starting from the identity as C's accumulators
-do, in the accumulator's dtype (float32 sums and products in float64, except in a column fold,
-which adds float32 values in float32 as NumPy does).
+do, in the accumulator's dtype (float32 sums and products in float64).
 
     sum over n = 19, L = 8:  lane 0: id + x0 + x8 + x16 + x17 + x18   lane l: id + x_l + x_(8+l)
                              result: ((lane0 + lane1) + lane2) + ... + lane7
@@ -56,8 +55,7 @@ def replays(red: Reduce, stage: Stage) -> bool:
 def fold_rows(kernel: Kernel, stage: Stage, red: Reduce, rows: np.ndarray) -> np.ndarray:
     """`red` over the last axis of `rows` (outer..., inner elements in row-major order), with
     the C kernel's bits."""
-    columns = _folds_columns(kernel)
-    acc_dt = _acc_dtype(red, widen=not columns)
+    acc_dt = _acc_dtype(red)
     ufunc = red.op.fold
     if ufunc is None or acc_dt.kind != "f" or rows.size == 0:
         # order-free (or empty: the identity either way): NumPy's reference is C's answer
@@ -68,7 +66,7 @@ def fold_rows(kernel: Kernel, stage: Stage, red: Reduce, rows: np.ndarray) -> np
         return np.add.reduce(np.ascontiguousarray(rows, acc_dt), axis=-1).astype(red.dtype)
     if _folds_sequentially(kernel, stage):  # in order from 1.0 (printer.py emit_sequential)
         return np.multiply.reduce(np.ascontiguousarray(rows, acc_dt), axis=-1).astype(red.dtype)
-    if columns:  # one accumulator per output (float32's in float32): the row in order
+    if _folds_columns(kernel):  # one accumulator per output: the row in order
         return _sequential(ufunc, rows.astype(acc_dt), identity).astype(red.dtype)
     n, lanes = _row_length(kernel), lane_count(stage)
     values = rows.astype(acc_dt).reshape(rows.shape[:-1] + (-1, n))  # (outer..., rows, n)
@@ -118,7 +116,7 @@ def _sequential(ufunc: np.ufunc, seq: np.ndarray, start: Any) -> np.ndarray:
                             axis=-1)[..., -1]
 
 
-def _acc_dtype(red: Reduce, widen: bool = True) -> np.dtype:
-    """The C accumulator's dtype (`KernelPrinter.reduce_spec`; a column fold does not widen)."""
+def _acc_dtype(red: Reduce) -> np.dtype:
+    """The C accumulator's dtype (`KernelPrinter.reduce_spec`)."""
     dt = np.dtype(red.dtype)
-    return _F64 if widen and dt == _F32 and "accumulates" in red.op.properties else dt
+    return _F64 if dt == _F32 and "accumulates" in red.op.properties else dt

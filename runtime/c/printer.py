@@ -343,14 +343,12 @@ class KernelPrinter:
         return value
 
     # --- reductions: what both dialects fold per element ------------------------------------------
-    def reduce_spec(self, r: Reduce, stage: Stage, widen: bool = True) -> ReduceSpec:
-        """`widen`: float32 sums and products accumulate in double (False: in float, as NumPy's
-        column folds do: see emit_column_stages)."""
+    def reduce_spec(self, r: Reduce, stage: Stage) -> ReduceSpec:
         acc_dt = np.dtype(r.dtype)
         is_index = "index" in r.op.properties
         if is_index:
             acc_dt = np.dtype(stage.exprs[r.value].dtype)
-        if widen and "accumulates" in r.op.properties and acc_dt == np.float32:
+        if "accumulates" in r.op.properties and acc_dt == np.float32:
             acc_dt = np.dtype(np.float64)
         ident = render_const(r.op.reduce_identity(acc_dt), acc_dt, self.dia)
         template = r.op.template(acc_dt.kind, self.dia.name)
@@ -592,10 +590,7 @@ class CKernelPrinter(KernelPrinter):
         i, (lo, hi) = f"i{c}", (("i0_lo", "i0_hi") if c == 0 else ("0", f"n{c}"))
         block, at = COLUMN_BLOCK, f"i{c} - i{c}_b"
         accs = [f"acc0_{r}" for r in range(len(first.reduces))]
-        # float32 values add in float, row after row, as NumPy's reduction into its float32
-        # output: a double accumulator gave `R.mean(axis=0)` of 30 x 5 returns 3.7e-6 apart
-        # (a mean near zero: cancellation), of 1e5 x 4 values 1e-5 (corpus42's portfolio)
-        specs = [self.reduce_spec(r, first, widen=False) for r in first.reduces]
+        specs = [self.reduce_spec(r, first) for r in first.reduces]
         self.open([f"for (int64_t {i}_b = {lo}; {i}_b < {hi}; {i}_b += {block}) {{"])
         self.emit(f"const int64_t {i}_e = {hi} - {i}_b < {block} ? {hi} : {i}_b + {block};")
         for acc, spec in zip(accs, specs):

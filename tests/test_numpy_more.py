@@ -249,3 +249,39 @@ def test_short_convolve_gathers_only_its_edges(reference_backend):
                     want = getattr(np, name)(xs, v, mode)
                 np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, atol=1e-13,
                                            err_msg=f"{name} {mode} {v}")
+
+
+def test_bincount_of_host_data_is_numpys_own_loop(reference_backend):
+    """x is evaluated for the length anyway: on the CPU the counts are NumPy's bincount (a
+    buffer, no scatter plan; a lazy `np.add.at` scatter before, ~10x its time), weights too."""
+    b = la.asarray(np.array([3, 1, 4, 1, 5, 9, 2, 6])) * 1
+    w = la.asarray(np.linspace(0.0, 1.0, 8)) * 3.0
+    la.eval(b, w)
+    before = la.cache_info().plans_built + la.cache_info().plan_hits
+    counts, sums = la.bincount(b, minlength=12), la.bincount(b, weights=w)
+    la.eval(counts, sums)
+    assert la.cache_info().plans_built + la.cache_info().plan_hits == before
+    np.testing.assert_array_equal(np.asarray(counts), np.bincount(np.asarray(b), minlength=12))
+    np.testing.assert_array_equal(np.asarray(sums),
+                                  np.bincount(np.asarray(b), weights=np.asarray(w)))
+
+
+@pytest.mark.parametrize("start, value", [
+    (np.arange(3.0), 0.5), (np.arange(3, dtype=np.float32), 0.5), (np.arange(3, dtype=np.int8), 300),
+    (np.zeros(0), [1, 2]), (np.ones((2, 2)), np.ones(3, np.int32)), (np.arange(3), True),
+    (np.arange(3.0), 1j)])
+def test_append_of_a_buffer_is_numpys_append_at_once(reference_backend, start, value):
+    """`x = np.append(x, v)` of a buffer and a host value is NumPy's append into a new buffer (no
+    node, no plan; two ravels and an at-once concat before, ~6x the time), NumPy's dtype (a
+    Python float makes float32 float64, as np.ravel(0.5) is float64); a loop of them too."""
+    with la.config(eager_size=4096):
+        x = la.asarray(start)
+        got = la.append(x, value)
+        assert got._node.op is la.graph.get_op("input")
+        want = np.append(start, value)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+        acc, ref = la.zeros(0), np.zeros(0)
+        for i in range(5):
+            acc, ref = la.append(acc, i * 0.5), np.append(ref, i * 0.5)
+        np.testing.assert_array_equal(np.asarray(acc), ref)

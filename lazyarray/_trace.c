@@ -4189,6 +4189,19 @@ element_value(PyObject *value, PyObject *dtype)
 {
     if (PyFloat_CheckExact(value))
         return dtype == FLOAT64_DTYPE ? value : NULL;
+    if (PyLong_CheckExact(value) && (dtype == FLOAT64_DTYPE ||
+                                     (dtype == INT64_DTYPE && INT64_DTYPE != NULL))) {
+        /* `A[i, j] = i * j + 1`: NumPy's conversion (float(v), or the int64 itself) where it
+         * cannot raise; an int past the dtype: the Python path (NumPy's OverflowError) */
+        int overflow = 0;
+        if (dtype == FLOAT64_DTYPE ? PyLong_AsDouble(value) == -1.0 && PyErr_Occurred()
+                                   : (PyLong_AsLongLongAndOverflow(value, &overflow) == -1 &&
+                                      PyErr_Occurred()) || overflow) {
+            PyErr_Clear();
+            return NULL;
+        }
+        return value;
+    }
     NodeObject *nv = array_node(value);
     if (nv == NULL || nv->op != INPUT_OP || PyTuple_GET_SIZE(nv->inputs) != 0 ||
         PyTuple_GET_SIZE(nv->shape) != 0 || nv->dtype != dtype || !is_ndarray(nv->data))
@@ -4235,6 +4248,17 @@ store_element(PyObject *data, PyObject *key, PyObject *v)
         double number = PyFloat_AS_DOUBLE(v); /* (copied below, before it goes out of scope) */
         bytes = &number;
         return store_element_bytes(data, key, bytes, (size_t)ELEMENT_TEMPLATE[slot].itemsize);
+    }
+    if (PyLong_CheckExact(v)) { /* element_value checked it converts without error */
+        if (descr == FLOAT64_DTYPE) {
+            double number = PyLong_AsDouble(v);
+            return store_element_bytes(data, key, &number, sizeof number);
+        }
+        if (descr == INT64_DTYPE && INT64_DTYPE != NULL) {
+            long long number = PyLong_AsLongLong(v);
+            return store_element_bytes(data, key, &number, sizeof number);
+        }
+        return 0;
     }
     if (!is_ndarray(v) || FIELDS(v)->nd != 0 || FIELDS(v)->descr != descr)
         return 0;

@@ -371,6 +371,28 @@ def test_an_element_is_a_copy_as_numpys_scalar(backend):
     _check(program, _matrix)
 
 
+def test_numpys_scalar_hashes_as_its_value_and_is_a_scalar(reference_backend):
+    """An element and a 0-d result of an op stand for NumPy's scalars, which hash as their value
+    and are `np.isscalar`: `counts[x] += 1` over a 1-D array's elements, `set(labels)`, a dict
+    keyed by Python numbers looked up with elements (they raised "unhashable type" here). Other
+    Arrays, a 0-d array included, stay unhashable and no scalar, as NumPy's arrays."""
+    labels = np.array([3, 1, 3, 2, 3])
+    F = np.arange(6.0).reshape(2, 3)
+    for xp, lab, A in ((np, labels, F), (la, la.asarray(labels), la.asarray(F))):
+        counts = {}
+        for x in lab:
+            counts[x] = counts.get(x, 0) + 1
+        assert sorted((int(k), v) for k, v in counts.items()) == [(1, 1), (2, 1), (3, 3)]
+        assert sorted(int(x) for x in set(lab)) == [1, 2, 3]
+        assert {2.0: "two"}[A[0, 2]] == "two" and {3: "max"}[lab.max()] == "max"
+        assert hash(A[1, 0] * 0.5) == hash(1.5)
+        assert xp.isscalar(A[0, 1]) and xp.isscalar(A.sum())
+        assert not xp.isscalar(A[0]) and not xp.isscalar(xp.asarray(np.array(2.0)))
+        for unhashable in (A, A[0], xp.asarray(np.array(2.0))):
+            with pytest.raises(TypeError, match="unhashable"):
+                hash(unhashable)
+
+
 @pytest.mark.lazy_only  # the graph of a small indexed value (tests/conftest.py)
 def test_index_write_through_a_view_builds_one_scatter(reference_backend):
     """`A[i, j] -= v` writes the view `A[i, j]` (a scatter into A) and then calls

@@ -133,13 +133,22 @@ def _lstsq(xp, xs, a):
     return xp.linalg.lstsq(xs[0], xs[1], rcond=a[0])[0]
 
 
+def _as_complex(xp, x):
+    """A real-typed result of eig/eigvals (every eigenvalue real) as the op's complex dtype."""
+    return x.astype(xp.result_type(x.dtype, xp.complex64))
+
+
 def _eig_values(xp, xs, a):
-    return xp.linalg.eigvals(xs[0])
+    # A real matrix goes to the real routine (LAPACK's geev for real input, as NumPy): its
+    # conjugate pairs are exact conjugates and a real eigenvalue has a zero imaginary part; the
+    # matrix cast to complex first gave pairs ~1 ulp apart, which sort_complex then ordered
+    # differently from NumPy.
+    return _as_complex(xp, xp.linalg.eigvals(xs[0]))
 
 
 def _eig(xp, xs, a):
     w, v = xp.linalg.eig(xs[0])
-    return xp.concatenate([v, w[..., None]], axis=-1)
+    return xp.concatenate([_as_complex(xp, v), _as_complex(xp, w)[..., None]], axis=-1)
 
 
 _IMPLS = {

@@ -58,6 +58,8 @@ def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True
     check_foreign_dtype(obj, site)
     if hasattr(obj, "__dlpack__") and not hasattr(obj, "__array__"):  # a DLPack-only producer
         obj = np.from_dlpack(obj)
+    elif type(obj) is list and obj and type(obj[0]) is Array:
+        obj = _buffer_values(obj)
     try:
         arr = np.array(obj, dtype=want, copy=copy, order="C") if copy else np.asarray(
             obj, dtype=want, order="C")
@@ -70,6 +72,23 @@ def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True
                    "lazyarray supports bool, int8-64, uint8-64, float32, float64, complex64 and "
                    "complex128", site)
     return arr
+
+
+def _buffer_values(items: list) -> list:
+    """`np.array([a[i] * 2 for i in range(n)])`: a list of 0-d Arrays held as host buffers read
+    as their 0-d ndarrays (NumPy discovers the same dtype from them as from the scalars they
+    stand for), not through each one's `__array__` (a copy and ~1 us each: 400 items 392 -> ~30
+    us). Any other item (a pending Array, a number, a row): the list as it is."""
+    values = []
+    for item in items:
+        if type(item) is not Array:
+            return items
+        node = item._node
+        data = node.data
+        if node.op is not INPUT or type(data) is not np.ndarray or data.ndim:
+            return items
+        values.append(data)
+    return values
 
 
 def refuse_traced(*values: Any) -> None:

@@ -326,7 +326,7 @@ def eig(x: Any, /) -> EigResult:
         raise _bind.fail(NotImplementedError, "eig needs complex dtypes, which this build of "
                          "lazyarray does not have yet", site)
     batch, n = a.shape[:-2], a.shape[-1]
-    packed = _call("eig", (_bind.cast(a, ct, site),), (), batch + (n, n + 1), ct, site)
+    packed = _call("eig", (a,), (), batch + (n, n + 1), ct, site)  # real a: the real routine
     spec = tuple((0, 1, s) for s in batch)
     vectors = slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site)
     values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),
@@ -341,7 +341,7 @@ def eigvals(x: Any, /) -> Array:
     if ct is None:
         raise _bind.fail(NotImplementedError, "eigvals needs complex dtypes, which this build of "
                          "lazyarray does not have yet", site)
-    values = Array(_call("eigvals", (_bind.cast(a, ct, site),), (), a.shape[:-1], ct, site))
+    values = Array(_call("eigvals", (a,), (), a.shape[:-1], ct, site))  # real a: the real routine
     return _real_if_numpys_is(a.dtype.kind != "c", values)[0]
 
 

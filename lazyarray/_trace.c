@@ -4252,6 +4252,14 @@ element_value(PyObject *value, PyObject *dtype)
         return dtype == FLOAT64_DTYPE ? value : NULL;
     if (PyBool_Check(value)) /* `visited[u] = True` */
         return dtype == bool_dtype() ? value : NULL;
+    if (PyLong_CheckExact(value) && dtype == FLOAT64_DTYPE) {
+        /* `A[i, j] = i * j + 1`: NumPy's conversion, float(v), where it cannot raise */
+        if (PyLong_AsDouble(value) == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return NULL;
+        }
+        return value;
+    }
     if (PyLong_CheckExact(value)) { /* an int the dtype holds (NumPy 2's OverflowError: Python) */
         int overflow = 0, bits = int_bits(dtype);
         long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
@@ -4259,8 +4267,7 @@ element_value(PyObject *value, PyObject *dtype)
             PyErr_Clear();
             return NULL;
         }
-        return !overflow && (bits ? int_fits(2, v, bits) : dtype == FLOAT64_DTYPE &&
-                             v >= -(1LL << 53) && v <= (1LL << 53)) ? value : NULL;
+        return !overflow && bits && int_fits(2, v, bits) ? value : NULL;
     }
     NodeObject *nv = array_node(value);
     if (nv == NULL || nv->op != INPUT_OP || PyTuple_GET_SIZE(nv->inputs) != 0 ||
@@ -4313,9 +4320,12 @@ store_element(PyObject *data, PyObject *key, PyObject *v)
         npy_bool_c flag = v == Py_True;
         return descr == bool_dtype() && store_element_bytes(data, key, &flag, sizeof flag);
     }
-    if (PyLong_CheckExact(v)) { /* (element_value: in the dtype's range, or float64's exact) */
-        long long n = PyLong_AsLongLong(v);
-        double number = (double)n;
+    if (PyLong_CheckExact(v)) { /* element_value checked it converts without error */
+        if (descr == FLOAT64_DTYPE) {
+            double number = PyLong_AsDouble(v);
+            return store_element_bytes(data, key, &number, sizeof number);
+        }
+        long long n = PyLong_AsLongLong(v); /* (in the dtype's range) */
         int32_t n32 = (int32_t)n;
         int16_t n16 = (int16_t)n;
         int8_t n8 = (int8_t)n;
@@ -4323,8 +4333,7 @@ store_element(PyObject *data, PyObject *key, PyObject *v)
             PyErr_Clear();
             return 0;
         }
-        switch (descr == FLOAT64_DTYPE ? -1 : int_bits(descr)) {
-        case -1: return store_element_bytes(data, key, &number, sizeof number);
+        switch (int_bits(descr)) {
         case 64: return store_element_bytes(data, key, &n, sizeof n);
         case 32: return store_element_bytes(data, key, &n32, sizeof n32);
         case 16: return store_element_bytes(data, key, &n16, sizeof n16);

@@ -52,7 +52,6 @@ class Array:
     # a view: (root, view node, root node, writable), and a dynamic view's key as a fifth).
     __slots__ = ("_node", "_view", "__weakref__")
     __array_ufunc__ = None  # NumPy defers to our reflected operators: np_array + Array -> Array
-    __hash__ = None  # type: ignore[assignment]  (== is elementwise, as in NumPy)
 
     def __init__(self, node: Node) -> None:
         self._node = node
@@ -149,6 +148,15 @@ class Array:
 
     def tolist(self) -> Any:
         return self._host().tolist()
+
+    def __hash__(self) -> int:
+        """NumPy's scalar (an element `A[i, j]`, a 0-d result of an op: `_view` False) hashes as
+        its value, as np.float64 and np.int64 do: `counts[x] += 1` over a 1-D array's elements and
+        `set(labels)` work as in NumPy (the value is read). Every other Array is unhashable, as
+        NumPy's arrays (`==` is elementwise)."""
+        if self._view is False and not self._node.shape:
+            return hash(self.item())
+        raise TypeError(f"unhashable type: '{type(self).__name__}'")
 
     def item(self, *args: Any) -> Any:
         if args:  # ndarray.item(i) / item(i, j): one element, by flat or multi index

@@ -470,7 +470,11 @@ def size(a: Any, axis: int | None = None) -> int:
 
 
 def isscalar(element: Any) -> bool:
-    """numpy.isscalar: an Array is not a scalar (not even a 0-d one, as NumPy's 0-d arrays)."""
+    """numpy.isscalar: True for NumPy's scalar as an Array stands for it (an element `A[i, j]`, a
+    0-d result of an op: NumPy gives an np.float64 there), False for other Arrays (a 0-d array
+    `la.asarray(np.array(2.0))` too, as NumPy's 0-d arrays)."""
+    if isinstance(element, Array):
+        return element._view is False and not element.shape
     return np.isscalar(element)
 
 

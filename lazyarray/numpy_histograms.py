@@ -172,7 +172,10 @@ def _sample_columns(sample: Any) -> list[Array]:
     cols = [mp.ravel(asarray(c)) if np.ndim(c) == 0 else asarray(c) for c in sample]
     if len({c.shape for c in cols}) > 1 or any(c.ndim != 1 for c in cols):
         raise ValueError("the sample columns must be 1-D and of one length")
-    return cols
+    # NumPy stacks a sequence of columns into one array: one dtype for all (float32 and float64
+    # columns: float64 edges for both)
+    common = np.result_type(*(c.dtype for c in cols))
+    return [c if c.dtype == common else c.astype(common) for c in cols]
 
 
 

@@ -82,7 +82,8 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
         if wv.shape[0] != yv.shape[0]:
             raise TypeError("expected w and y to have the same length")
         lhs = lhs * wv[:, None]
-        rhs = rhs * (wv if rhs.ndim == 1 else wv[:, None])
+        # NumPy's `rhs *= w`: the product is rounded back to y's dtype (float32 y: float32)
+        rhs = (rhs * (wv if rhs.ndim == 1 else wv[:, None])).astype(rhs.dtype)
     scale = ew.sqrt(red.sum(lhs * lhs, axis=0))
     lhs = lhs / scale
 

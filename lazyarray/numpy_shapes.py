@@ -107,6 +107,10 @@ def atleast_3d(*arrays: Any) -> Any:
 
 def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
     """numpy.hstack: concatenate along axis 1 (axis 0 for 1-D inputs)."""
+    if dtype is None and casting == "same_kind":
+        done = mp.join_now(tup, np.hstack, {}, user_site(1))
+        if done is not None:
+            return done
     arrs = [atleast_1d(a) for a in tup]
     return mp.concat(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1, dtype=dtype,
                      casting=casting)
@@ -114,6 +118,10 @@ def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind")
 
 def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
     """numpy.vstack: rows stacked (1-D inputs become rows)."""
+    if dtype is None and casting == "same_kind":
+        done = mp.join_now(tup, np.vstack, {}, user_site(1))
+        if done is not None:
+            return done
     return mp.concat([atleast_2d(a) for a in tup], axis=0, dtype=dtype, casting=casting)
 
 

@@ -193,3 +193,20 @@ def test_numpy_layout_keywords(reference_backend, name):
         return
     got, want = pair
     assert_matches(got, want)
+
+
+def test_a_list_of_computed_scalars_is_read_as_their_values(reference_backend):
+    """`np.array([a[i] * 2 for i in ...])`: 0-d buffers are read as NumPy's 0-d values (no
+    `__array__` copy per item: 392 -> 53 us for 400), NumPy's dtype discovery; pending items,
+    numbers and rows in the list take the general conversion."""
+    with la.config(eager_size=4096):
+        a8 = la.asarray(np.arange(5, dtype=np.int8)) * 1
+        f = la.asarray(np.arange(5.0)) * 1
+        cases = [([a8[0], a8[1]], [np.int8(0), np.int8(1)]),
+                 ([a8[0], f[1]], [np.int8(0), np.float64(1.0)]),
+                 ([a8[0], 300], [np.int8(0), 300]),
+                 ([f[3], la.sum(f)], [np.float64(3.0), np.float64(10.0)])]
+        for items, want in cases:
+            got, expected = la.array(items), np.array(want)
+            assert got.dtype == expected.dtype
+            np.testing.assert_array_equal(np.asarray(got), expected)

@@ -252,6 +252,25 @@ def test_eig(backend):
     np.testing.assert_allclose(a @ np.asarray(v), np.asarray(v) * np.asarray(w), atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_eig_of_a_real_matrix_is_numpys_bit_for_bit(backend, dtype):
+    """A real matrix goes to the real routine, as in NumPy: conjugate pairs are exact conjugates
+    and real eigenvalues have a zero imaginary part, so `np.sort_complex(eigvals(A))` orders them
+    as NumPy does (the matrix cast to complex first gave pairs an ulp apart: a silent swap)."""
+    if np.dtype(np.complex128) not in la.graph.SUPPORTED:
+        pytest.skip("no complex dtypes in this build")
+    a = np.random.default_rng(2).standard_normal((2, 5, 5)).astype(dtype)
+    w, v = la.linalg.eig(la.array(a))
+    vals = la.linalg.eigvals(la.array(a))
+    la.eval(w, v, vals)
+    want_w, want_v = np.linalg.eig(a)
+    for got, want in ((w, want_w), (v, want_v), (vals, np.linalg.eigvals(a))):
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(la.sort_complex(vals[0])),
+                                  np.sort_complex(np.linalg.eigvals(a[0])))
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
 def test_eig_is_real_where_numpys_is(reference_backend, dtype):
     """NumPy's eig/eigvals of a real matrix whose eigenvalues are all real are real (float32 in,
@@ -378,6 +397,27 @@ def test_the_dot_method_is_np_dot(backend, shapes):
     got = np.asarray(la.asarray(x).dot(la.asarray(y)))
     assert got.shape == np.shape(want)
     np.testing.assert_allclose(got, want)
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_products_of_a_broadcast_operand_are_blass_as_numpys(backend, eager_size):
+    """`la.ones(n, float32) * s` is a broadcast (stride 0) until it is materialized; NumPy's user
+    had a contiguous array there, whose dot goes to BLAS. The reference handed np.matmul the
+    stride-0 view, and NumPy's own loop summed 1e5 float32 terms in plain order: 38630.9 for
+    BLAS's 38580.7 (0.13% off, silently; corpus42's probes)."""
+    s = np.float32(0.3858013)
+    y = np.ones(100001, dtype=np.float32)
+    W = np.full((3, 100001), s, dtype=np.float32)
+    with la.config(eager_size=eager_size):
+        x = la.ones(100001, dtype=la.float32) * la.asarray(np.array([s]))[0]
+        rows = la.full((3, 100001), s, dtype=la.float32)
+        got = (la.dot(x, la.asarray(y)), x @ la.asarray(y), rows @ la.asarray(y),
+               la.asarray(y) @ la.asarray(W).T)  # a transposed operand stays NumPy's gemv
+        la.eval(*got)
+    want_x = np.ones(100001, dtype=np.float32) * s
+    want = (np.dot(want_x, y), want_x @ y, W @ y, y @ W.T)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), w)
 
 
 @pytest.mark.parametrize("eager_size", [0, 4096])

@@ -131,6 +131,9 @@ CASES = {
     "histogram_bin_edges_sturges": lambda m: m.histogram_bin_edges(V, "sturges"),
     "histogram2d": lambda m: m.histogram2d(V[:25], V[25:], bins=(3, 4))[0],
     "histogram2d_edges": lambda m: m.histogram2d(V[:25], V[25:], bins=3)[2],
+    # NumPy stacks the columns to one dtype: a float32 y gets float64 edges beside a float64 x
+    "histogram2d_mixed_edges": lambda m: m.histogram2d(V[:25], V[25:].astype(np.float32),
+                                                       bins=3)[2],
     "histogram2d_range": lambda m: m.histogram2d(
         V[:25], V[25:], bins=4, range=[[-1, 1], [0, 2]], density=True
     )[0],
@@ -188,6 +191,9 @@ CASES = {
     "polyfit": lambda m: m.polyfit(V[:20], 3 * V[:20] ** 2 - V[20:40], 2),
     "polyfit_2d": lambda m: m.polyfit(V[:20], np.stack([V[20:40], V[30:]], 1), 3),
     "polyfit_weighted": lambda m: m.polyfit(V[:20], V[20:40], 1, w=np.abs(V[:20])),
+    # NumPy's `rhs *= w` rounds a float32 y's weighted values to float32 (~1e-7 relative)
+    "polyfit_weighted_f32": lambda m: m.polyfit(V[:20], V[20:40].astype(np.float32), 2,
+                                                w=np.abs(V[:20]) * 3),
     "polyfit_full_resid": lambda m: m.polyfit(V[:20], V[20:40], 2, full=True)[1],
     "vander": lambda m: m.vander(X, 4),
     "vander_inc": lambda m: m.vander(F32[0], increasing=True),

@@ -42,8 +42,21 @@ TOLERANCES = {np.dtype("float64"): (1e-9, 1e-12), np.dtype("complex128"): (1e-9,
               np.dtype("float32"): (2e-5, 1e-6), np.dtype("complex64"): (2e-5, 1e-6)}
 
 
+# Differences found and not fixed yet: a strict xfail per (program, backend), with the reason.
+KNOWN_DIFFERENCES = {
+    ("portfolio", "c"): "float32 mean(axis=0) / std(axis=0): the C kernels accumulate float32 "
+    "in double (column folds and lanes), NumPy adds rows in float32; the Sharpe ratios are "
+    "float64 (times np.sqrt(252)), ~4e-6 apart (docs/caching.md, corpus42)",
+}
+
+
 def _cases():
-    return program_cases(BACKENDS, FAST_ON_C)
+    for case in program_cases(BACKENDS, FAST_ON_C):
+        reason = KNOWN_DIFFERENCES.get(tuple(case.values))
+        if reason is not None:
+            case = pytest.param(*case.values, marks=[*case.marks, pytest.mark.xfail(
+                strict=True, reason=reason)], id=case.id)
+        yield case
 
 
 def program_cases(backends: Any, fast_on_c: frozenset[str]) -> Any:
@@ -165,7 +178,9 @@ FREE_SIZES = ("cholesky", "lu", "ludcmp", "trisolv", "durbin", "jacobi_1d", "jac
               "deriche", "compute", "cholesky2", "scatter_add", "int_arith", "view_writes",
               "row_loop", "sieve", "row_swaps", "heat_1d", "aliasing_updates", "dijkstra",
               "matlab_port", "einsum_contract", "casting_writes", "float32_mix", "sort_search",
-              "automaton", "python_builtins", "hist_equalize", "convolve_grid", "linalg_fit")
+              "automaton", "python_builtins", "hist_equalize", "convolve_grid", "linalg_fit",
+              "gray_scott", "root_finding", "quadrature", "csv_table", "uint8_image", "voronoi",
+              "groupby_stats", "interp_norms")
 
 
 @st.composite

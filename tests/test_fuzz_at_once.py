@@ -1293,10 +1293,6 @@ KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's boun
             "index passes (`A[[1, 0]] = A[:, None][:, None] + 3` of a (2, 0) A: (2, 1, 1, 0) into "
             "(2, 0)), where `A[:] = ...` raises its broadcast ValueError, which lazyarray raises "
             "for both (fuzz39)",
-    180096: "a view's evaluation leaves its root pending where only the view holds the root "
-            "(`v = A[0]; A = A * 2; v[-2] = np.sqrt(I[0])`, eager_size 0): `np.asarray(v)` "
-            "warns 'invalid' at the line, and a later node-budget cut evaluates the old root "
-            "again and warns again (fuzz41)",
     **{seed: "NumPy's own inconsistency (as 115526): an empty value of too many dims assigned "
              "through an empty index array into a (0,) selection passes, `A[J] = t != B[1:-1, "
              "0:0]`; lazyarray raises the broadcast ValueError a slice's write gives (fuzz41)"

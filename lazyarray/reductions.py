@@ -17,6 +17,7 @@ from .graph import dtypes, get_op
 from .graph.complex_ops import supports_complex
 from .graph.node import Node, user_site
 from .eager import reduce_now as _reduce_now
+from .evaluation import eval as _evaluate
 from .outputs import into
 from .creation import full
 from ._bind import as_node as _as_node  # (the name the API modules import from here)
@@ -296,6 +297,31 @@ def _user_stacklevel() -> int:
     return level
 
 
+def warn_for_slices(result: Array, bad: Array, message: str) -> Array:
+    """NumPy's warning for a slice its values make bad (all NaN: 'Mean of empty slice', 'All-NaN
+    slice encountered'): whether any is depends on the data, so the result is evaluated with
+    that one boolean, in one plan, and the warning comes at the call, as NumPy's (as nanargmax's
+    error; lazily, NumPy's warnings were missing and its 0/0 'invalid' came instead: fuzz42)."""
+    if result.size:
+        _evaluate(result, bad)
+        if bool(bad):
+            warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+    return result
+
+
+def _warn_masked(where: Any, shape: tuple[int, ...], axes: tuple[int, ...], count: Array,
+                 bound: float, result: Array, message: str) -> None:
+    """NumPy's warning where `where=` leaves a slice `bound` or fewer elements (mean's 'Mean of
+    empty slice', var's 'Degrees of freedom <= 0 for slice'): counted on the host from a mask
+    there, else evaluated with the result (warn_for_slices; fuzz42: it was missing)."""
+    if isinstance(where, Array) and where._node.inputs:
+        warn_for_slices(result, any(count <= bound), message)
+        return
+    mask = np.broadcast_to(np.asarray(where, dtype=bool), shape)
+    if result.size and np.any(mask.sum(axis=axes) <= bound):
+        warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+
+
 def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
          *, where: Any = True) -> Array:
     """numpy.mean / Array API `mean`: sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN
@@ -310,7 +336,9 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     axes = _bind.normalize_axes(axis, node.ndim, site)
     if where is not True:
         total, n = _masked_sum_count(node, axes, keepdims, where, site)
-        return astype(total / n, node.dtype)
+        result = astype(total / n, node.dtype)
+        _warn_masked(where, node.shape, axes, n, 0, result, "Mean of empty slice")
+        return result
     total = _reduce("sum", Array(node), axes, keepdims, node.dtype, site)
     n = _count(node.shape, axes)
     if not n:  # NumPy's warning, then its 0 / 0: NaN and the 'invalid' flag (fuzz41: neither)
@@ -377,6 +405,9 @@ def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepd
     axes = _bind.normalize_axes(axis, node.ndim, site)
     xs = Array(node)
     n = _count(node.shape, axes)
+    if n - correction <= 0:  # NumPy's warning, as var's (fuzz42: missing here)
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
+                      stacklevel=_user_stacklevel())
     centered = xs - astype(_reduce("sum", xs, axes, True, want, site) / n, want)
     sq = _reduce("sum", centered * centered, axes, keepdims, want, site)
     return astype(sq / builtins.max(n - correction, 0), want)
@@ -416,7 +447,10 @@ def _masked_var(xs: Array, axes: tuple[int, ...], keepdims: bool, correction: fl
     centered = xs - astype(total / n, xs.dtype)
     sq = real(centered) ** 2 + imag(centered) ** 2 if xs.dtype.kind == "c" else centered * centered
     sq_total, count = _masked_sum_count(sq._node, axes, keepdims, where, site)
-    return astype(sq_total / maximum(count - correction, 0), sq.dtype)
+    result = astype(sq_total / maximum(count - correction, 0), sq.dtype)
+    _warn_masked(where, xs.shape, axes, count, correction, result,
+                 "Degrees of freedom <= 0 for slice")
+    return result
 
 
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:

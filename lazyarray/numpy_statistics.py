@@ -104,6 +104,8 @@ def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: A
     if method != "linear" or weights is not None or interpolation is not None:
         # NumPy on the host; q is a fraction here (percentile divided it): NumPy's quantile
         numpy_fn = getattr(np, name.replace("percentile", "quantile"))
+        q = np.asarray(q) if isinstance(q, Array) else q  # (an Array's NumPy dispatch came
+        # back here: a RecursionError, fuzz42)
         return asarray(numpy_fn(np.asarray(v), q, axis=axis, method=method, keepdims=keepdims,
                                 weights=None if weights is None else np.asarray(weights)))
     if v.dtype.kind == "c":

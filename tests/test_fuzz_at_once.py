@@ -50,6 +50,12 @@ VIEW_FORMS_FROM = 110_000
 RING_FORMS_FROM = 150_000
 # and from here on stop 41's at-once forms (Generator.index_forms, fuzz41)
 INDEX_FORMS_FROM = 180_000
+# and from here on the fast paths no form above reached (Generator.stats_forms, fuzz42)
+STATS_FORMS_FROM = 190_000
+# Python and NumPy scalars of every dtype class (NEP 50: Python's are weak)
+WEAK_SCALARS = ("True", "False", "0", "3", "-2", "300", "2**40", "-(2**63)", "2.5", "-0.0",
+                "float('nan')", "1e300", "1j", "(2-0.5j)", "np.float32(2)", "np.int8(-3)",
+                "np.uint8(7)", "np.complex64(1j)", "numpy.float64(0.5)", "numpy.bool_(True)")
 
 # --- programs ----------------------------------------------------------------------------------------
 @dataclass
@@ -144,6 +150,11 @@ class Generator:
         # cached mask, reductions' axes, concatenates (fuzz41: lazyarray/eager.py
         # write_indexed and only_holder, indexing.py computed_scalar_indices and list_index)
         self.index_forms = seed >= INDEX_FORMS_FROM
+        # order statistics (axes, keepdims, out=, methods, NaNs), nan-functions, np.where and
+        # ufuncs of Python and NumPy scalars, slice writes of Python bools and ints (out of range
+        # too), roll/convolve/correlate, reductions with where=/initial=/out=, integer //, %, **
+        # by zero and negatives, shifts past the width (fuzz42)
+        self.stats_forms = seed >= STATS_FORMS_FROM
 
     # ---- the program's values
     def arrays(self, ndim=None):
@@ -552,6 +563,108 @@ class Generator:
         wrap = self.pick(("", "with lazy():\n    "))
         return f"{pre}{wrap}{self.new_name('c')} = np.{fn}(({parts}))"
 
+    def out_for(self, call: str) -> str:
+        """`o = np.zeros(shape, dtype)` for NumPy's result of `call` (or of another dtype), and
+        the call with `out=o`; the call itself where NumPy refuses it."""
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                r = np.asarray(eval(call, dict(self.env)))
+        except Exception:  # noqa: BLE001
+            return f"{self.new_name('r')} = {call}"
+        o = self.new_name("o")
+        dtype = r.dtype if self.rng.random() < 0.7 else np.dtype(self.pick(DTYPES))
+        return f"{o} = np.zeros({r.shape}, dtype=np.{dtype})\n{call[:-1]}, out={o})"
+
+    def stats_line(self, name: str) -> str:
+        x, r = self.env[name], self.rng.random()
+        axis = self.pick(("None", "0", "-1", "(0, -1)", "1") if x.ndim == 2 else ("None", "0", "-1"))
+        kd = self.pick(("", ", keepdims=True"))
+        if r < 0.2:  # order statistics by partition
+            fn = self.pick(("median", "quantile", "percentile", "nanmedian", "nanquantile",
+                            "nanpercentile", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin"))
+            q = ""
+            if "quantile" in fn:
+                q = self.pick(("0.5", "[0.0, 0.25, 1.0]", "0", "np.float32(0.3)", "[[0.1], [0.9]]"))
+            elif "percentile" in fn:
+                q = self.pick(("50", "[10, 90]", "100", "np.array([5.0, 95.0])"))
+            extra = ""
+            if q and self.rng.random() < 0.3:
+                extra = f", method='{self.pick(('lower', 'higher', 'nearest', 'midpoint'))}'"
+            if fn in ("nanvar", "nanstd") and self.rng.random() < 0.5:
+                extra = f", ddof={self.pick(('1', '2', '5'))}"
+            args = f"{name}, {q}" if q else name
+            if self.rng.random() < 0.3:  # NaNs in the slices (all-NaN ones too)
+                args = args.replace(name, f"np.where({name} > 0, {name}, np.nan)", 1)
+            call = f"np.{fn}({args}, axis={axis}{kd}{extra})"
+            if self.rng.random() < 0.2:
+                return self.out_for(call)
+            return f"{self.new_name('r')} = {call}"
+        if r < 0.32:  # np.where with Python and NumPy scalars of every class
+            a, b = self.pick(WEAK_SCALARS), self.pick(WEAK_SCALARS + (name, f"{name}[::-1]"))
+            cond = self.pick((f"{name} > 0", "True", f"np.isnan({name})", f"{name} != 0"))
+            args = self.pick(((a, b), (b, a), (a, name), (name, a)))
+            return f"{self.new_name('w')} = np.where({cond}, {args[0]}, {args[1]})"
+        if r < 0.44:  # ufuncs of Python and NumPy scalars beside arrays (not NumPy's small
+            # int and bool scalars alone: their float loop is float16, docs/semantics.md)
+            s = self.pick([w for w in WEAK_SCALARS if "int8(" not in w and "bool_" not in w])
+            form = self.pick(("np.exp({s}) + {x}", "np.add({s}, {x})", "np.maximum({x}, {s})",
+                              "np.sqrt({s}) * {x}", "np.power({x}, {s})", "np.arctan2({s}, {x})",
+                              "np.multiply({s}, {s}) - {x}", "np.negative({s}) + {x}",
+                              "np.hypot({x}, {s})", "np.minimum({s}, {x})", "{x} / {s}"))
+            return f"{self.new_name('u')} = {form.format(s=s, x=name)}"
+        if r < 0.58 and x.ndim and x.shape[0]:  # slice writes of Python bools and ints
+            key = self.pick((f"{self.index(x.shape[0])}::{self.pick(('1', '2', '3', '-1'))}",
+                             "::2", "1:", ":", "...", f"{self.index(x.shape[0])}"))
+            v = self.pick(("False", "True", "0", "1", "-1", "255", "256", "-129", "2**63",
+                           "2**64", "-(2**63) - 1", "1.5", "2**31", "np.int64(300)"))
+            return f"{name}[{key}] = {v}"
+        if r < 0.68:  # roll, convolve, correlate (short and long)
+            other = self.pick(self.arrays())
+            u = f"{name}.ravel()"
+            v = self.pick((f"{other}.ravel()[:3]", f"{other}.ravel()", "[1, 2, 3]", "[0.5]",
+                           f"{other}.ravel()[::-1]"))
+            fn = self.pick(("convolve", "correlate", "roll", "roll"))
+            if fn == "roll":
+                shift = self.pick(("1", "-2", "7", "0", "(1, -1)", "-100"))
+                ax = self.pick(("", ", axis=0", ", axis=-1", ", axis=(0, -1)"))
+                if shift.startswith("(") and "(" not in ax:
+                    ax = ", axis=(0, -1)"
+                return f"{self.new_name('c')} = np.roll({name}, {shift}{ax})"
+            mode = self.pick(("", ", 'full'", ", 'same'", ", 'valid'", ", mode='same'"))
+            return f"{self.new_name('c')} = np.{fn}({u}, {v}{mode})"
+        if r < 0.82:  # reductions with where=, initial=, out=
+            fn = self.pick(("sum", "prod", "max", "min", "mean", "var", "any", "all"))
+            extra = ""
+            if self.rng.random() < 0.5:
+                extra += f", where={self.pick((f'{name} > 0', 'True', f'{name} != 0'))}"
+            if fn in ("sum", "prod", "max", "min") and (self.rng.random() < 0.5 or (
+                    fn in ("max", "min") and extra)):
+                extra += f", initial={self.pick(('0', '-1', '5', '2.5', 'True'))}"
+            if fn == "var" and self.rng.random() < 0.5:
+                extra += f", ddof={self.pick(('1', '3'))}"
+            if fn in ("sum", "prod", "mean") and x.dtype.kind in "fc" and x.dtype != np.float64:
+                fn = "max" if x.dtype.kind == "f" else "any"  # (float32 sums: NumPy's order)
+            call = f"np.{fn}({name}, axis={axis}{kd}{extra})"
+            if self.rng.random() < 0.25:
+                return self.out_for(call)
+            return f"{self.new_name('r')} = {call}"
+        if r < 0.92:  # integer //, %, ** by zero and negatives
+            d = self.pick(("0", "-1", "-3", "2", "np.int8(0)", "np.array(0)", f"{name}",
+                           f"{name}[::-1]", "np.uint8(0)", "-(2**63)"))
+            op = self.pick(("//", "%", "**", "//", "%"))
+            if op == "**":
+                d = self.pick(("0", "-1", "2", "np.int64(-2)", "63", "64", "np.uint8(3)"))
+            fn = self.pick((f"{name} {op} {d}", f"{d} {op} {name}",
+                            f"np.fmod({name}, {d})", f"np.remainder({name}, {d})",
+                            f"np.divmod({name}, {d})[0]", f"np.floor_divide({d}, {name})"))
+            return f"{self.new_name('q')} = {fn}"
+        sh = self.pick(("0", "1", "7", "8", "31", "32", "63", "64", "65", "100", "-1",
+                        "np.uint8(8)", "np.int64(70)", f"{name}"))
+        form = self.pick((f"{name} << {sh}", f"{name} >> {sh}", f"np.left_shift({sh}, {name})",
+                          f"np.right_shift({name}, {sh})", f"-{name} >> {sh}"))
+        return f"{self.new_name('b')} = {form}"
+
     def operand(self) -> str:
         names = self.arrays()
         if self.view_forms and names and self.rng.random() < 0.25:
@@ -660,6 +773,8 @@ class Generator:
 
     def line(self) -> str:
         names = self.arrays()
+        if self.stats_forms and names and self.rng.random() < 0.45:
+            return self.stats_line(self.pick(names))
         if self.index_forms and names and self.rng.random() < 0.4:
             return self.index_line(self.pick(names))
         if self.ring_forms and names and self.rng.random() < 0.35:
@@ -1207,7 +1322,9 @@ def _line_problem(program: Program, w: tuple, g: tuple) -> str | None:
     has_complex = complex_values or "complex" in text or "j)" in text or "j]" in text
     # (a lazy dot of two vectors is a (1, k) @ (k, 1) matmul, BLAS's gemm, a last bit apart from
     # NumPy's ddot now and then: docs/semantics.md "Smaller differences", seed 116148)
-    inexact = has_complex or "exp(" in text or "**" in text or "dot(" in text or "@" in text
+    # (and a long convolve/correlate sums in another order than NumPy's)
+    inexact = has_complex or "exp(" in text or "**" in text or "dot(" in text or "@" in text \
+        or "convolve(" in text or "correlate(" in text
     single = _single_precision(list(w[2].values()) + list(program.inputs))
     for name, value in w[2].items():
         # (a Python float or complex, `s = float(t[0])`, as close as an array: `float()` of a

@@ -124,6 +124,8 @@ def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: A
         result = _sorted_lerp(moved, qs, weak)
     if keepdims:
         result = result.reshape(qs.shape + kept_shape)
+    if qs.dtype.kind in "biu" and result.dtype != v.dtype:  # NumPy's: an integer q (0 or 1)
+        result = ew.astype(result, v.dtype)  # picks a value: the input's dtype (fuzz42)
     if count is not None:
         return red.warn_for_slices(result, red.any(count == 0), "All-NaN slice encountered")
     return result
@@ -189,8 +191,8 @@ def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> tuple[Array, Array]:
     NumPy's virtual index, neighbours and gamma computed lazily from the count, as NumPy's."""
     count = red.sum(~ew.isnan(x), axis=0)
     qa = asarray(qs.reshape(qs.shape + (1,) * (x.ndim - 1)))
-    top = count - 1
-    virtual = top * qa
+    top = count - 1  # (NumPy's n - 1 is a Python int: a float32 q keeps the index float32)
+    virtual = (ew.astype(top, qa.dtype) if qa.dtype.kind == "f" else top) * qa
     above, below = virtual >= top, virtual < 0
     whole = ew.floor(virtual)
     gamma = virtual - ew.where(above, -1.0, ew.where(below, 0.0, whole))

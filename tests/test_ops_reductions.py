@@ -503,3 +503,28 @@ def test_masked_and_integer_var_warn_as_numpy(reference_backend, name, kwargs):
             out = np.asarray(getattr(la, name)(la.asarray(values), **lazy_mask))
         assert str(out.tolist()) == want[0][0]
         assert sorted({str(w.message).split(" encountered")[0] for w in record}) == want[1]
+
+
+@pytest.mark.parametrize("call", ["np.quantile(x, 0)", "np.nanquantile(x, [0, 1], axis=0)",
+                                  "np.quantile(x, True, axis=1)", "np.quantile(f, np.int64(1))",
+                                  "np.nanquantile(g, np.float32(0.3), axis=0)",
+                                  "np.nanpercentile(g, np.float32(37.0), axis=1)",
+                                  "np.percentile(f, np.array([5.0, 95.0]), method='lower')",
+                                  "np.nanquantile(g, np.array([0.2, 0.9]), 0, method='higher')"])
+def test_quantiles_of_integer_float32_and_array_q_as_numpy(reference_backend, call):
+    """NumPy's quantile with an integer q (0, 1, True, int arrays) picks a value: the input's
+    dtype (it was float64, or int64 by promotion with q); a float32 q keeps nanquantile's virtual
+    index in float32 (computed in float64 here: values a float32 rounding apart); a q that is an
+    Array, with a method NumPy runs on the host, came back through NumPy's dispatch
+    (RecursionError). fuzz42's sweep."""
+    rng = np.random.default_rng(42)
+    x = rng.integers(-50, 50, (7, 5)).astype(np.int32)
+    f = rng.standard_normal((65, 6)) * 40  # (counts past 7: float32 rounds (n - 1) * q)
+    g = np.where(f > 0, f, np.nan)
+    got = eval(call.replace("np.array", "la.asarray"), {"np": la, "la": la, "x": la.asarray(x),
+                                                           "f": la.asarray(f), "g": la.asarray(g)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = eval(call, {"np": np, "x": x, "f": f, "g": g})
+    got = np.asarray(got)
+    assert got.dtype == np.asarray(want).dtype and np.array_equal(got, want, equal_nan=True)

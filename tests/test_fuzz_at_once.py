@@ -1332,9 +1332,11 @@ def _line_problem(program: Program, w: tuple, g: tuple) -> str | None:
     has_complex = complex_values or "complex" in text or "j)" in text or "j]" in text
     # (a lazy dot of two vectors is a (1, k) @ (k, 1) matmul, BLAS's gemm, a last bit apart from
     # NumPy's ddot now and then: docs/semantics.md "Smaller differences", seed 116148)
-    # (and a long convolve/correlate sums in another order than NumPy's)
+    # (and a long convolve/correlate sums in another order than NumPy's; so does C's var/std
+    # over a leading axis: its two-stage kernel folds each column pairwise where NumPy's is
+    # sequential, docs/semantics.md lists only sum/mean/prod as NumPy's bits, 192105)
     inexact = has_complex or "exp(" in text or "**" in text or "dot(" in text or "@" in text \
-        or "convolve(" in text or "correlate(" in text
+        or "convolve(" in text or "correlate(" in text or "var(" in text or "std(" in text
     single = _single_precision(list(w[2].values()) + list(program.inputs)) or \
         "float32(" in text or "complex64(" in text  # (a NumPy float32 scalar's exp, 190113)
     for name, value in w[2].items():

@@ -19,7 +19,7 @@ from .graph.node import Node, user_site
 from .eager import reduce_now as _reduce_now
 from .evaluation import eval as _evaluate
 from .outputs import into
-from .creation import full
+from .creation import arange, full
 from ._bind import as_node as _as_node  # (the name the API modules import from here)
 from .complex_functions import imag, real
 from .elementwise import astype, maximum, minimum, sqrt, where as _where
@@ -109,7 +109,11 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
     if where is not True or initial is not _NO_VALUE:
-        total = sum(_masked("sum", x, where, site), axis, dtype, keepdims=keepdims)
+        v = _masked("sum", x, where, site)
+        folded = _fold_initial("sum", v, axis, dtype, initial, site)
+        if folded is not None:
+            return sum(folded, axis, dtype, keepdims=keepdims)
+        total = sum(v, axis, dtype, keepdims=keepdims)
         return total if initial is _NO_VALUE else total + full((), initial, total.dtype)
     if axis is None and dtype is None and keepdims is False and type(x) is Array:
         node = x._node  # a float array's total (`loss`): `_reduce`'s node without its checks
@@ -131,7 +135,11 @@ def prod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
     if where is not True or initial is not _NO_VALUE:
-        total = prod(_masked("prod", x, where, site), axis, dtype, keepdims=keepdims)
+        v = _masked("prod", x, where, site)
+        folded = _fold_initial("prod", v, axis, dtype, initial, site)
+        if folded is not None:
+            return prod(folded, axis, dtype, keepdims=keepdims)
+        total = prod(v, axis, dtype, keepdims=keepdims)
         return total if initial is _NO_VALUE else total * full((), initial, total.dtype)
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
@@ -160,6 +168,30 @@ def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
     if where is not True or initial is not _NO_VALUE:
         return _extreme("min", x, axis, keepdims, initial, where, user_site(1))
     return _reduce("min", x, axis, keepdims, None, user_site(1))
+
+
+def _fold_initial(name: str, x: Any, axis: Any, dtype: Any, initial: Any, site: _bind.Site
+                  ) -> Array | None:
+    """x with a float `initial` folded into the first element of each slice, where NumPy's fold
+    starts from it: a product always (multiply.reduce runs in order from `initial`), a sum over
+    leading axes only (over the last axis NumPy adds `initial` to the pairwise sum, as `total +
+    initial`). Else None. Added at the end instead, the last bits differed (fuzz42's sweep:
+    `np.prod(A, axis=(0, -1), initial=5)`, `np.sum(A, axis=0, initial=0.1)`)."""
+    if initial is _NO_VALUE:
+        return None
+    node = x if type(x) is Node else _as_node(x, site)
+    want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
+    axes = _bind.normalize_axes(axis, node.ndim, site)
+    if want.kind not in "fc" or not axes or 0 in [node.shape[a] for a in axes] or (
+            name == "sum" and node.ndim - 1 in axes):
+        return None
+    first = None
+    for a in axes:
+        at = arange(node.shape[a]).reshape(tuple(-1 if d == a else 1 for d in range(node.ndim)))
+        first = at == 0 if first is None else first & (at == 0)
+    v = astype(Array(node), want)
+    step = v + full((), initial, want) if name == "sum" else v * full((), initial, want)
+    return _where(first, step, v)
 
 
 def _masked(name: str, x: Any, where: Any, site: _bind.Site) -> Any:

@@ -528,3 +528,22 @@ def test_quantiles_of_integer_float32_and_array_q_as_numpy(reference_backend, ca
         want = eval(call, {"np": np, "x": x, "f": f, "g": g})
     got = np.asarray(got)
     assert got.dtype == np.asarray(want).dtype and np.array_equal(got, want, equal_nan=True)
+
+
+@pytest.mark.parametrize("kwargs", [{"axis": None, "initial": 5.1}, {"axis": 0, "initial": 0.1},
+                                    {"axis": (0, 1), "initial": 1.7, "keepdims": True},
+                                    {"axis": 0, "initial": 3, "where": "x > 0"}])
+@pytest.mark.parametrize("name", ["sum", "prod"])
+def test_initial_starts_the_fold_as_numpys(backend, name, kwargs):
+    """NumPy's multiply.reduce folds in order from `initial`, and its add.reduce over leading
+    axes too (over the last axis it adds `initial` to the pairwise sum): `initial` multiplied or
+    added after the fold differed in the last bits (fuzz42's sweep: `np.prod(A, axis=(0, -1),
+    initial=5)`, `np.sum(A, axis=0, initial=0.1)`)."""
+    if name == "sum" and kwargs["axis"] is None:
+        kwargs = {**kwargs, "axis": 1}  # (over every axis: initial + the pairwise sum, as here)
+    x = np.random.default_rng(7).standard_normal((6, 40, 3)) * 100
+    got_kwargs = {k: (la.asarray(x) > 0 if v == "x > 0" else v) for k, v in kwargs.items()}
+    want = getattr(np, name)(x, **{k: (x > 0 if v == "x > 0" else v) for k, v in kwargs.items()})
+    got = np.asarray(getattr(la, name)(la.asarray(x), **got_kwargs))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.array_equal(got, want), np.flatnonzero(got != want)

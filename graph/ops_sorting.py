@@ -34,6 +34,14 @@ def _argsort(xp, xs, attrs):
     return (n - 1) - xp.flip(xp.argsort(xp.flip(x, axis), axis=axis, **kind), axis)
 
 
+def _sort(xp, xs, attrs):
+    """NumPy's sort with NumPy's kind (None: its default introsort): the same bits as
+    np.sort, whose unstable kinds may order -0.0 and 0.0 (equal keys) otherwise than a stable
+    sort does."""
+    x, (axis, kind) = xs[0], attrs
+    return xp.sort(x, axis=axis, kind=kind) if xp is np else xp.sort(x, axis=axis)
+
+
 PARTITION_KTH_MAX = 64  # more distinct ranks than this: one sort costs less than introselect's
 
 
@@ -88,6 +96,9 @@ def _register(name, fn, arity, attrs, doc, vjp=None, properties=frozenset()):
 
 ARGSORT = _register("argsort", _argsort, 1, ("axis", "descending"),
                     "stable indices that sort x along axis (int64)")
+SORT = _register("sort", _sort, 1, ("axis", "kind"),
+                 "x sorted along axis by NumPy's sort of that kind (None: NumPy's default)",
+                 properties=frozenset({"derivative_not_implemented"}))  # (la.grad: argsort)
 SORTED_ROWS = _register("sorted_rows", _sorted_rows, 2, (),
                         "take_along_axis(sort(x1, axis=0), x2, axis=0): order statistics of x1's "
                         "columns by partition (median, quantile)",

@@ -173,9 +173,12 @@ def _arg_reduction(name, fn, better, identity):
     """`better` is the C condition under which value {0} replaces the best so far {best}: strictly
     better (first occurrence wins) or the first NaN (NaN counts as the extreme, as in NumPy)."""
 
+    method = fn.__name__  # (ndarray's own method: np.argmax's Python wrapper costs ~0.5 us)
+
     def reference(xs, attrs, dtype):
         (axis,), keepdims = attrs
-        return np.asarray(fn(xs[0], axis=axis, keepdims=keepdims)).astype(dtype)
+        found = getattr(xs[0], method)(axis=axis, keepdims=keepdims)
+        return np.asarray(found).astype(dtype, copy=False)
 
     c = {"f": f"({{0}} {better} {{best}} || ({{0}} != {{0}} && {{best}} == {{best}}))",
          "*": f"({{0}} {better} {{best}})"}

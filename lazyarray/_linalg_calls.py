@@ -14,8 +14,10 @@ import numpy as np
 
 from . import _bind
 from .array import Array, scalar_result
+from .cache import _state, is_busy
 from .complex_functions import conj, real
 from .elementwise import abs as abs_, astype, sign, where
+from .evaluation import evaluate_arrays
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .manipulation import expand_dims, flip, matrix_transpose, reshape_node, slice_node
@@ -169,16 +171,20 @@ def array_rtol(rtol: Any, name: str, site: _bind.Site) -> float | Array:
     return r
 
 
+_NOT_GIVEN: Any = np._NoValue  # NumPy's marker: pinv's rtol not given differs from rtol=None
+
+
 def pinv(x: Any, /, rcond: float | Any | None = None, hermitian: bool = False, *,
-         rtol: float | Any | None = None) -> Array:
-    """Moore-Penrose pseudo-inverse; singular values below rtol * largest are dropped (default
-    max(M, N) * eps, as the Array API says; NumPy's `rcond` is the same cut-off). A float rtol is
-    one library call; an array rtol (broadcast against the stack, as the standard allows) or
-    hermitian=True (singular values from eigh, as NumPy) is NumPy's own steps over `svd`."""
+         rtol: float | Any | None = _NOT_GIVEN) -> Array:
+    """Moore-Penrose pseudo-inverse; singular values below rtol * largest are dropped. NumPy's
+    defaults: 1e-15 with neither rcond nor rtol given, max(M, N) * eps for rtol=None (the Array
+    API's). A float rtol is one library call; an array rtol (broadcast against the stack, as the
+    standard allows) or hermitian=True (singular values from eigh, as NumPy) is NumPy's own steps
+    over `svd`."""
     site = user_site(1)
-    if rcond is not None and rtol is not None:
+    if rcond is not None and rtol is not _NOT_GIVEN:
         raise _bind.fail(ValueError, "`rtol` and `rcond` can't be both set.", site)
-    rtol = rcond if rcond is not None else rtol
+    rtol = rcond if rcond is not None else 1e-15 if rtol is _NOT_GIVEN else rtol
     a = _matrix(x, "pinv", site)
     tol = array_rtol(rtol, "pinv", site) if rtol is not None else _default_rtol(a)
     shape = a.shape[:-2] + (a.shape[-1], a.shape[-2])
@@ -297,9 +303,22 @@ def _svd_hermitian(x: Any, compute_uv: bool) -> SVDResult | Array:
     return SVDResult(u, s, vh)
 
 
+def _real_if_numpys_is(real_input: bool, *results: Array) -> tuple[Array, ...]:
+    """NumPy's eig/eigvals of a real matrix are real when every eigenvalue's imaginary part is 0
+    (of the whole stack): a dtype that is data, so the values are evaluated at the call, as
+    `nonzero`'s count. Under a trace (la.jit's stand-ins, la.grad) they stay complex: a traced
+    value cannot be read (docs/linalg_random.md)."""
+    if not real_input or _state.stand_ins or is_busy():
+        return results
+    evaluate_arrays(list(results))  # (one plan for values and vectors)
+    if np.any(np.asarray(results[0]).imag != 0):
+        return results
+    return tuple(real(r) for r in results)
+
+
 def eig(x: Any, /) -> EigResult:
-    """General eigen-decomposition: results are always complex (NumPy's are real when every
-    eigenvalue happens to be, which a lazy shape/dtype cannot know in advance)."""
+    """General eigen-decomposition: complex results, real where NumPy's are (a real matrix whose
+    eigenvalues are all real: evaluated at the call to know it)."""
     site = user_site(1)
     a = _matrix(x, "eig", site, square=True)
     ct = _complex_dtype(a.dtype)
@@ -312,7 +331,7 @@ def eig(x: Any, /) -> EigResult:
     vectors = slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site)
     values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),
                           site)
-    return EigResult(Array(values), Array(vectors))
+    return EigResult(*_real_if_numpys_is(a.dtype.kind != "c", Array(values), Array(vectors)))
 
 
 def eigvals(x: Any, /) -> Array:
@@ -322,14 +341,15 @@ def eigvals(x: Any, /) -> Array:
     if ct is None:
         raise _bind.fail(NotImplementedError, "eigvals needs complex dtypes, which this build of "
                          "lazyarray does not have yet", site)
-    return Array(_call("eigvals", (_bind.cast(a, ct, site),), (), a.shape[:-1], ct, site))
+    values = Array(_call("eigvals", (_bind.cast(a, ct, site),), (), a.shape[:-1], ct, site))
+    return _real_if_numpys_is(a.dtype.kind != "c", values)[0]
 
 
 def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Array, Array]:
     """NumPy's (x, residuals, rank, s) for 2-D a. The solution is a library call; rank and s come
-    from svdvals and residuals are fused from a @ x. One difference: residuals are computed
-    whenever M > N (NumPy returns an empty array when a is rank-deficient, a data-dependent shape
-    a lazy array cannot have)."""
+    from svdvals and residuals are fused from a @ x. For M > N the rank is evaluated at the call:
+    NumPy's residuals are empty for a rank-deficient a (a shape that is data, as `nonzero`'s);
+    under a trace (la.jit, la.grad) they are computed whatever the rank."""
     site = user_site(1)
     an = _matrix(a, "lstsq", site)
     if an.ndim != 2:
@@ -345,7 +365,7 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Arr
     x = Array(_call("lstsq", (an, bn), (tol,), (n,) + bn.shape[1:], dtype, site))
     s = svdvals(Array(an))
     rank = astype(_rank_of(s, tol), dtypes.int32)  # LAPACK's C int, as NumPy's
-    if m > n:
+    if m > n and (_state.stand_ins or is_busy() or int(rank) == n):
         r = Array(bn) - matmul(Array(an), x)
         squares = real(r * conj(r)) if r.dtype.kind == "c" else r * r  # NumPy's |r|**2
         residuals = _sum(squares, axis=0).reshape(bn.shape[1:] if bn.ndim == 2 else (1,))

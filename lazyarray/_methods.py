@@ -171,12 +171,12 @@ def _argsort(self: Array, axis: int | None = -1, kind: Any = None, order: Any = 
 def _sort(self: Array, axis: int = -1, kind: Any = None, order: Any = None, *,
           stable: Any = None) -> None:
     """ndarray.sort: sorts in place, as NumPy (the handle, and through a view its base); returns
-    None. Always stable."""
+    None; NumPy's sort of that kind (its bits)."""
     site = user_site(1)
     searching.check_sort_kind(kind, order, stable, site)
     if axis is None:  # NumPy's ndarray.sort takes no None
         raise TypeError("'NoneType' object cannot be interpreted as an integer")
-    rebind(self, searching.sort(self, axis=axis)._node, site)
+    rebind(self, searching.sort(self, axis=axis, kind=kind, stable=stable)._node, site)
 
 
 def _set_real(self: Array, value: Any) -> None:
@@ -330,7 +330,7 @@ def _operators() -> None:
     for name, fn in binary.items():
         setattr(Array, f"__{name}__", _forward(fn))
         setattr(Array, f"__r{name}__", _reflected(fn))
-    Array.__pow__ = _forward(ew.power_operator)  # type: ignore[method-assign]  (bool ** 2: int8)
+    Array.__pow__ = _power_method(_forward(ew.power_operator))  # type: ignore[method-assign]
     compare = {"eq": ew.equal, "ne": ew.not_equal, "lt": ew.less, "le": ew.less_equal,
                "gt": ew.greater, "ge": ew.greater_equal}
     for name, fn in compare.items():
@@ -374,6 +374,12 @@ def _operators() -> None:
         _bind.FAST.install_methods(tuple(
             (f"__{name}__", get_op(fn.__name__), getattr(Array, f"__{name}__"))
             for name, fn in {**compare, **unary}.items()))
+    if _bind.FAST is not None and hasattr(_bind.FAST, "install_reductions"):
+        # `row.sum()`, `row.min()` of a float at-once value in C (an index loop's reductions);
+        # the Python methods (_FORWARDED) for any argument and any other value
+        _bind.FAST.install_reductions(tuple((n, get_op(n), getattr(Array, n)) for n in
+                                            ("sum", "min", "max")),
+                                      (np.dtype(np.float32), np.dtype(np.float64)))
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_element_operators"):
         # & | ^ << >> // % ** of elements in C (`crc ^ b`, `k % 3`, `e // 2.0`, `e ** 2` in an
         # index loop); the Python methods above for everything else
@@ -476,6 +482,19 @@ def _reflected(fn: Any) -> Any:
         return fn(other, self)
 
     method.__name__ = "r" + fn.__name__
+    return method
+
+
+def _power_method(general: Any) -> Any:
+    """`x ** 2` of a float Array as `x * x` directly (the operator's C path, at once in an index
+    loop: row_loop's `((row - target) ** 2).sum()`), what elementwise.power makes of it after
+    ~1.5 us of checks; any other operand takes `general` (bool ** 2 is int8, NumPy's)."""
+    def method(self: Array, other: Any) -> Any:
+        if type(other) is int and other == 2 and self._node.dtype.kind == "f":
+            return self * self
+        return general(self, other)
+
+    method.__name__ = general.__name__
     return method
 
 

@@ -395,11 +395,83 @@ scalar_array(PyObject *number, PyObject *dtype)
     return array;
 }
 
+/* Whether a cast from dtype `from` to `to` raises no floating-point flag for any value: NumPy's
+ * 'safe' casts (float32 -> float64, ints and bools to floats and wider ints). 1, 0, -1 on error.
+ * The few pairs a program casts between are remembered by identity. */
+#define SAFE_CAST_SLOTS 8
+static struct { PyObject *from, *to; int safe; } SAFE_CASTS[SAFE_CAST_SLOTS];
+static int SAFE_CAST_NEXT;
+
+static int
+safe_cast(PyObject *from, PyObject *to)
+{
+    static PyObject *can_cast, *safe_word;
+    for (int k = 0; k < SAFE_CAST_SLOTS; k++)
+        if (SAFE_CASTS[k].from == from && SAFE_CASTS[k].to == to)
+            return SAFE_CASTS[k].safe;
+    if (can_cast == NULL) {
+        PyObject *numpy = PyImport_ImportModule("numpy");
+        can_cast = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "can_cast");
+        Py_XDECREF(numpy);
+        if (can_cast == NULL)
+            return -1;
+    }
+    if (safe_word == NULL && (safe_word = PyUnicode_InternFromString("safe")) == NULL)
+        return -1;
+    PyObject *answer = PyObject_CallFunctionObjArgs(can_cast, from, to, safe_word, NULL);
+    if (answer == NULL)
+        return -1;
+    int safe = PyObject_IsTrue(answer);
+    Py_DECREF(answer);
+    if (safe < 0)
+        return -1;
+    int k = SAFE_CAST_NEXT++ % SAFE_CAST_SLOTS;
+    Py_XSETREF(SAFE_CASTS[k].from, Py_NewRef(from));
+    Py_XSETREF(SAFE_CASTS[k].to, Py_NewRef(to));
+    SAFE_CASTS[k].safe = safe;
+    return safe;
+}
+
+static PyObject *input_value(NodeObject *i, int broadcasts);
+
+/* `value.astype(to)` where a cast from `from` is safe (no flag for any value: nothing to
+ * record), as the cast op's reference computes it. Steals `value`; a new reference, or NULL with
+ * no error set where the cast is not safe or failed. */
+static PyObject *
+safe_astype(PyObject *value, PyObject *from, PyObject *to)
+{
+    static PyObject *astype_name;
+    if (value == NULL)
+        return NULL;
+    int safe = from == NULL ? 0 : safe_cast(from, to);
+    if (safe > 0 && astype_name == NULL &&
+        (astype_name = PyUnicode_InternFromString("astype")) == NULL)
+        safe = -1;
+    PyObject *cast = safe > 0 ? PyObject_CallMethodOneArg(value, astype_name, to) : NULL;
+    Py_DECREF(value);
+    if (cast == NULL)
+        PyErr_Clear();
+    return cast;
+}
+
+/* A ufunc op's input that is a safe cast of a value input_value takes (`a1 * img[:, j]`: a
+ * float64 coefficient times a float32 column, NumPy's promotion, made a cast node by the
+ * binding): that value's safe_astype. A new reference, or NULL with no error set where C does
+ * not take it. */
+static PyObject *
+cast_value(NodeObject *i)
+{
+    NodeObject *x = (NodeObject *)PyTuple_GET_ITEM(i->inputs, 0);
+    return safe_astype(input_value(x, 1), x->dtype, i->dtype);
+}
+
 static PyObject *
 input_value(NodeObject *i, int broadcasts)
 {
     if (broadcasts && i->op == BROADCAST_OP && PyTuple_GET_SIZE(i->inputs) == 1)
         i = (NodeObject *)PyTuple_GET_ITEM(i->inputs, 0);
+    if (broadcasts && i->op == CAST_OP && CAST_OP != NULL && PyTuple_GET_SIZE(i->inputs) == 1)
+        return cast_value(i);
     if (PyTuple_GET_SIZE(i->inputs) != 0) {
         PyObject *view = view_value_c(i);
         if (view == NULL)
@@ -1542,6 +1614,16 @@ ufunc_leaf(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dtype)
     return result;
 }
 
+/* An Array operand's value for binary_now in the loop's `dtype`: input_value, safely cast where
+ * the operand has another dtype (the node would have cast it: `a1 * img[:, j]`, float64 times a
+ * float32 column). A new reference, or NULL with no error set. */
+static PyObject *
+operand_value(NodeObject *n, PyObject *dtype)
+{
+    PyObject *value = input_value(n, 1);
+    return n->dtype == dtype ? value : safe_astype(value, n->dtype, dtype);
+}
+
 /* The at-once path's common case before any node is built: `x op y` whose node one_op_now would
  * compute (at_once) with a plain ufunc into a fresh array, no flag raised. Its leaf's Array,
  * without the op node, the scalar's leaf and the broadcast that the node would have needed and
@@ -1564,9 +1646,11 @@ binary_now(PyObject *op, PyObject *x, PyObject *y, NodeObject *nx, NodeObject *n
         return now < 0 ? NULL : Py_None;
     Py_INCREF(loop); /* held: the values below may run Python */
     Py_INCREF(shape);
-    PyObject *a = nx ? input_value(nx, 1) : scalar_array(x, PyTuple_GET_ITEM(loop, 0));
+    PyObject *a = nx ? operand_value(nx, PyTuple_GET_ITEM(loop, 0))
+                     : scalar_array(x, PyTuple_GET_ITEM(loop, 0));
     PyObject *b = a == NULL ? NULL
-                  : ny ? input_value(ny, 1) : scalar_array(y, PyTuple_GET_ITEM(loop, 1));
+                  : ny ? operand_value(ny, PyTuple_GET_ITEM(loop, 1))
+                       : scalar_array(y, PyTuple_GET_ITEM(loop, 1));
     PyObject *args = b == NULL ? NULL : PyTuple_Pack(2, a, b);
     Py_XDECREF(a);
     Py_XDECREF(b);
@@ -1755,14 +1839,15 @@ try_binary(PyObject *op, PyObject *x, PyObject *y)
                 return Py_None;
         }
     }
-    if (nx ? nx->dtype != PyTuple_GET_ITEM(loop, 0)
-           : scalar_key(PyTuple_GET_ITEM(loop, 0), shape, x, &key_x) <= 0)
-        return PyErr_Occurred() ? NULL : Py_None; /* a cast, or a leaf built the long way */
-    if (ny ? ny->dtype != PyTuple_GET_ITEM(loop, 1)
-           : scalar_key(PyTuple_GET_ITEM(loop, 1), shape, y, &key_y) <= 0)
+    /* an Array of another dtype than the loop's is cast: at once below, else the Python path */
+    int cast = (nx != NULL && nx->dtype != PyTuple_GET_ITEM(loop, 0)) ||
+               (ny != NULL && ny->dtype != PyTuple_GET_ITEM(loop, 1));
+    if (nx == NULL && scalar_key(PyTuple_GET_ITEM(loop, 0), shape, x, &key_x) <= 0)
+        return PyErr_Occurred() ? NULL : Py_None; /* a leaf built the long way */
+    if (ny == NULL && scalar_key(PyTuple_GET_ITEM(loop, 1), shape, y, &key_y) <= 0)
         return PyErr_Occurred() ? NULL : Py_None;
     PyObject *now = binary_now(op, x, y, nx, ny, loop, shape);
-    if (now != Py_None)
+    if (now != Py_None || cast)
         return now;
     /* Every check passed: build. user_site may run Python (a file seen for the first time), and
      * so may the cut hook inside NODE->build: hold everything borrowed so far. */
@@ -2241,6 +2326,115 @@ static PyMethodDef extra_methods[N_METHODS] = {
     {"__invert__", invert_method, METH_NOARGS, "~self"},
 };
 
+/* --- x.sum(), x.min(), x.max() of an at-once value ---------------------------------------------
+ * An index loop's `row.sum()`, `row.min()` (row_loop): the whole reduction of a float at-once
+ * leaf or view of a computed buffer, built as reductions.sum/min/max build it (axes all dims,
+ * keepdims False, the input's dtype) and computed by one_op_now: the Python method's ~2 us of
+ * argument handling skipped. Any argument, another dtype, a pending input, an empty min/max, or
+ * a value one_op_now declines: the Python method (install_reductions). */
+enum { R_SUM, R_MIN, R_MAX, N_REDUCTIONS };
+static PyObject *REDUCTION_OP[N_REDUCTIONS], *REDUCTION_FALLBACK[N_REDUCTIONS];
+static PyObject *REDUCTION_DTYPES; /* the dtypes taken: float32, float64 */
+
+static PyObject *
+reduce_all_now(int which, PyObject *self)
+{
+    NodeObject *nx = array_node(self);
+    if (nx == NULL || REDUCTION_OP[which] == NULL || REDUCTION_DTYPES == NULL ||
+        EAGER_MARK == NULL || EAGER_VIEW_OPS == NULL || EXTOBJ_VAR == NULL)
+        return Py_None;
+    int dtype_ok = 0;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(REDUCTION_DTYPES); k++)
+        dtype_ok |= PyTuple_GET_ITEM(REDUCTION_DTYPES, k) == nx->dtype;
+    int computed = PyTuple_GET_SIZE(nx->inputs) == 0 ? nx->attrs == EAGER_MARK
+                                                     : is_view_op(nx->op);
+    if (!dtype_ok || !computed)
+        return Py_None;
+    Py_ssize_t nd = PyTuple_GET_SIZE(nx->shape), size = 1;
+    for (Py_ssize_t d = 0; d < nd; d++)
+        size *= PyLong_AsSsize_t(PyTuple_GET_ITEM(nx->shape, d));
+    if (PyErr_Occurred())
+        return NULL;
+    if (size == 0 && which != R_SUM)
+        return Py_None; /* (NumPy's error: the Python path raises it) */
+    int allowed = eager_allowed(EMPTY);
+    if (allowed <= 0)
+        return allowed < 0 ? NULL : Py_None;
+    PyObject *axes = PyTuple_New(nd);
+    for (Py_ssize_t d = 0; axes != NULL && d < nd; d++) {
+        PyObject *a = PyLong_FromSsize_t(d);
+        if (a == NULL)
+            Py_CLEAR(axes);
+        else
+            PyTuple_SET_ITEM(axes, d, a);
+    }
+    PyObject *attrs = axes == NULL ? NULL : PyTuple_Pack(2, axes, Py_False);
+    Py_XDECREF(axes);
+    PyObject *site = attrs == NULL ? NULL : NODE->user_site();
+    PyObject *inputs = site == NULL ? NULL : PyTuple_Pack(1, (PyObject *)nx);
+    PyObject *node = inputs == NULL ? NULL
+                     : NODE->build(REDUCTION_OP[which], inputs, attrs, EMPTY, nx->dtype, Py_None,
+                                   site);
+    Py_XDECREF(attrs);
+    Py_XDECREF(site);
+    Py_XDECREF(inputs);
+    if (node == NULL)
+        return NULL;
+    PyObject *leaf = one_op_now((NodeObject *)node);
+    Py_DECREF(node);
+    if (leaf == NULL || leaf == Py_None)
+        return leaf;
+    return make_array(leaf);
+}
+
+static PyObject *
+reduction_method(int which, PyObject *self, PyObject *const *args, size_t nargsf,
+                 PyObject *kwnames)
+{
+    if (!installed())
+        return NULL;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs == 0 && kwnames == NULL && ENABLED) {
+        PyObject *out = reduce_all_now(which, self);
+        if (out != Py_None)
+            return out;
+    }
+    if (REDUCTION_FALLBACK[which] == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "lazyarray._trace: install_reductions() first");
+        return NULL;
+    }
+    PyObject *small[8], **call = small;
+    Py_ssize_t total = nargs + 1 + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    if (total > 8 && (call = PyMem_Malloc(total * sizeof(PyObject *))) == NULL)
+        return PyErr_NoMemory();
+    call[0] = self;
+    for (Py_ssize_t k = 1; k < total; k++)
+        call[k] = args[k - 1];
+    PyObject *out = PyObject_Vectorcall(REDUCTION_FALLBACK[which], call, nargs + 1, kwnames);
+    if (call != small)
+        PyMem_Free(call);
+    return out;
+}
+
+#define REDUCTION_METHOD(NAME, WHICH)                                                       \
+    static PyObject *NAME##_reduction(PyObject *self, PyObject *const *args, size_t nargsf, \
+                                      PyObject *kwnames)                                    \
+    {                                                                                       \
+        return reduction_method(WHICH, self, args, nargsf, kwnames);                        \
+    }
+REDUCTION_METHOD(sum, R_SUM)
+REDUCTION_METHOD(min, R_MIN)
+REDUCTION_METHOD(max, R_MAX)
+
+static PyMethodDef reduction_methods[N_REDUCTIONS] = {
+    {"sum", (PyCFunction)(void (*)(void))sum_reduction, METH_FASTCALL | METH_KEYWORDS,
+     "numpy.ndarray.sum"},
+    {"min", (PyCFunction)(void (*)(void))min_reduction, METH_FASTCALL | METH_KEYWORDS,
+     "numpy.ndarray.min"},
+    {"max", (PyCFunction)(void (*)(void))max_reduction, METH_FASTCALL | METH_KEYWORDS,
+     "numpy.ndarray.max"},
+};
+
 /* --- basic indexing: x[ints, slices, None, ...] (issues 9 and 11) ------------------------------
  *
  * `g[:, k*H:(k+1)*H]` cost ~3 us through indexing.py (getitem, _basic_getitem, slice_node,
@@ -2511,6 +2705,21 @@ py_view_value(PyObject *module, PyObject *node)
         return NULL;
     }
     return view_value_c((NodeObject *)node);
+}
+
+/* one_op_now(node): the node's value as an at-once leaf, its inputs being computed buffers or
+ * views of them (eager.reduce_now: a reduction of an at-once value, `row.sum()`): its reference
+ * under the 'call' error state, flags reported as eager's, in C; None where C does not take it
+ * (the Python path then runs, and raises where the reference raised). */
+static PyObject *
+py_one_op_now(PyObject *module, PyObject *node)
+{
+    if (NODE == NULL || !PyObject_TypeCheck(node, NODE->base)) {
+        PyErr_SetString(PyExc_TypeError, "one_op_now: a graph Node is needed");
+        return NULL;
+    }
+    PyObject *done = one_op_now((NodeObject *)node);
+    return done == Py_None ? Py_NewRef(Py_None) : done;
 }
 
 /* same_view(a, b): whether two NumPy arrays are the same view of memory (start address, shape,
@@ -3859,6 +4068,41 @@ done:
     return result;
 }
 
+/* A list key whose items are Python ints and computed integer elements (`A[[i, k]]` with `k = i +
+ * np.argmax(...)`: NumPy's integer scalar) as a list of Python ints, what NumPy's indexing makes
+ * of both: a new list where an item was an element, else `key` itself (a new reference; any
+ * other item, a bool, a pending Array: key as it is, the general path decides). */
+static PyObject *
+int_list_key(PyObject *key)
+{
+    Py_ssize_t m = PyList_GET_SIZE(key), elements = 0;
+    long long v;
+    if (m > 8) /* (row_list_key's bound) */
+        return Py_NewRef(key);
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *item = PyList_GET_ITEM(key, k);
+        if (PyLong_CheckExact(item))
+            continue;
+        if (!element_index(item, &v))
+            return Py_NewRef(key);
+        elements++;
+    }
+    if (elements == 0)
+        return Py_NewRef(key);
+    PyObject *ints = PyList_New(m);
+    for (Py_ssize_t k = 0; ints != NULL && k < m; k++) {
+        PyObject *item = PyList_GET_ITEM(key, k);
+        PyObject *value = PyLong_CheckExact(item) ? Py_NewRef(item)
+                          : element_index(item, &v) ? PyLong_FromLongLong(v) : NULL;
+        if (value == NULL) {
+            Py_CLEAR(ints);
+            break;
+        }
+        PyList_SET_ITEM(ints, k, value);
+    }
+    return ints;
+}
+
 /* Array.__getitem__ (a method descriptor: no Python frame for a basic key). The fallback is the
  * Python method, so indexing.getitem's user_site(2) still lands on the user's frame. */
 static PyObject *
@@ -3866,8 +4110,14 @@ getitem_method(PyObject *self, PyObject *key)
 {
     if (!installed())
         return NULL;
-    PyObject *out = Py_TYPE(key) == ARRAY || PyList_CheckExact(key) ? gather_now(self, key)
-                                                                    : try_getitem(self, key);
+    PyObject *out;
+    if (PyList_CheckExact(key)) {
+        PyObject *ints = int_list_key(key);
+        out = ints == NULL ? NULL : gather_now(self, ints);
+        Py_XDECREF(ints);
+    }
+    else
+        out = Py_TYPE(key) == ARRAY ? gather_now(self, key) : try_getitem(self, key);
     if (out != Py_None)
         return out;
     if (GETITEM_FALLBACK == NULL) {
@@ -4360,6 +4610,59 @@ row_list_key(PyObject *key, Py_ssize_t n)
     return 1;
 }
 
+/* Whether a write casts a value of dtype `from` into an array of dtype `to` as the cast op's
+ * reference does, by astype: a float or complex array, and a bool, integer or float value (or a
+ * complex one into complex). 1, 0 (ints, whose float casts saturate here, and complex into real,
+ * which warns), -1 on error. */
+static int
+write_cast_kinds(PyObject *from, PyObject *to)
+{
+    static PyObject *kind_name;
+    if (kind_name == NULL && (kind_name = PyUnicode_InternFromString("kind")) == NULL)
+        return -1;
+    PyObject *a = PyObject_GetAttr(from, kind_name), *b = a ? PyObject_GetAttr(to, kind_name) : NULL;
+    int ok = -1;
+    if (b != NULL && PyUnicode_Check(a) && PyUnicode_Check(b) && PyUnicode_GET_LENGTH(a) == 1 &&
+        PyUnicode_GET_LENGTH(b) == 1) {
+        Py_UCS4 f = PyUnicode_READ_CHAR(a, 0), t = PyUnicode_READ_CHAR(b, 0);
+        ok = (t == 'f' || t == 'c') && (f == 'b' || f == 'i' || f == 'u' || f == 'f' ||
+                                        (f == 'c' && t == 'c'));
+    }
+    else if (b != NULL)
+        ok = 0;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return ok;
+}
+
+/* `value.astype(dtype)` under NumPy's 'call' error state between the flags' clear and test (a
+ * write's cast: float64 into float32 may overflow): the copy where no flag was raised, else NULL
+ * with no error set, the general path then casting and reporting. Steals `value`. */
+static PyObject *
+checked_astype(PyObject *value, PyObject *dtype)
+{
+    static PyObject *astype_name;
+    if (astype_name == NULL && (astype_name = PyUnicode_InternFromString("astype")) == NULL) {
+        Py_DECREF(value);
+        return NULL;
+    }
+    PyObject *method = PyObject_GetAttr(value, astype_name);
+    Py_DECREF(value);
+    PyObject *args = method == NULL ? NULL : PyTuple_Pack(1, dtype), *out = NULL, *bits = NULL;
+    if (args != NULL && call_checked(method, NULL, args, NULL, NULL, &out, &bits) == 0 &&
+        out != NULL) {
+        long raised = PyLong_AsLong(bits);
+        if (raised != 0)
+            Py_CLEAR(out);
+    }
+    Py_XDECREF(method);
+    Py_XDECREF(args);
+    Py_XDECREF(bits);
+    if (out == NULL)
+        PyErr_Clear();
+    return out;
+}
+
 /* `A[key] = V` for a root A whose buffer only A and its live views read (view_holders_c), a
  * basic key, and V a Python float into float64 or a computed value of A's dtype (a buffer or
  * NumPy's view of one, A's own included: `p[:, -1] = p[:, -2]`): NumPy's `data[key] = V` (it
@@ -4389,10 +4692,15 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
     }
     else {
         NodeObject *nv = array_node(value);
-        if (nv == NULL || nv->dtype != old->dtype)
-            return 0;
+        int cast = nv != NULL && nv->dtype != old->dtype;
+        if (nv == NULL || (cast && !write_cast_kinds(nv->dtype, old->dtype)))
+            return PyErr_Occurred() ? -1 : 0;
         fresh = PyTuple_GET_SIZE(nv->inputs) != 0;
         source = !fresh ? (is_ndarray(nv->data) ? Py_NewRef(nv->data) : NULL) : view_value_c(nv);
+        if (source != NULL && cast && is_ndarray(source)) {
+            source = checked_astype(source, old->dtype);
+            fresh = 0; /* (a copy: no base to count) */
+        }
         if (source == NULL || !is_ndarray(source)) {
             Py_XDECREF(source);
             PyErr_Clear();
@@ -4536,8 +4844,11 @@ setitem_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) > 0)
         done = try_same_view_write(self, args[0], args[1]);
     if (done == 0 && link != NULL && !PyTuple_CheckExact(link) && EAGER_LIMIT != NULL &&
-        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) > 0)
-        done = try_write_region(self, args[0], args[1]);
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) > 0) {
+        PyObject *key = PyList_CheckExact(args[0]) ? int_list_key(args[0]) : Py_NewRef(args[0]);
+        done = key == NULL ? -1 : try_write_region(self, key, args[1]);
+        Py_XDECREF(key);
+    }
     if (done < 0)
         return NULL;
     if (done)
@@ -5491,6 +5802,38 @@ py_install_methods(PyObject *module, PyObject *entries)
     Py_RETURN_NONE;
 }
 
+/* install_reductions(((name, op, fallback), ...), dtypes): Array's `sum`, `min`, `max` become
+ * the C methods above binding `op` for float `dtypes`, Array's Python method `fallback` for the
+ * rest. After install(). */
+static PyObject *
+py_install_reductions(PyObject *module, PyObject *args)
+{
+    PyObject *entries, *dtypes;
+    if (!installed() || !PyArg_ParseTuple(args, "O!O!:install_reductions", &PyTuple_Type,
+                                          &entries, &PyTuple_Type, &dtypes))
+        return NULL;
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(entries); j++) {
+        const char *name;
+        PyObject *op, *fallback;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(entries, j), "sOO:install_reductions", &name, &op,
+                              &fallback))
+            return NULL;
+        int which = 0;
+        while (which < N_REDUCTIONS && strcmp(reduction_methods[which].ml_name, name) != 0)
+            which++;
+        if (which == N_REDUCTIONS || !PyCallable_Check(fallback)) {
+            PyErr_Format(PyExc_ValueError, "install_reductions: no C method %s, or no fallback",
+                         name);
+            return NULL;
+        }
+        take(&REDUCTION_OP[which], op), take(&REDUCTION_FALLBACK[which], fallback);
+        if (set_array_method(&reduction_methods[which], name) < 0)
+            return NULL;
+    }
+    take(&REDUCTION_DTYPES, dtypes);
+    Py_RETURN_NONE;
+}
+
 /* set_index_types(types): the exact types besides int that basic indexing takes as integers
  * (NumPy's integer scalars); at most 32. */
 static PyObject *
@@ -5596,6 +5939,10 @@ static PyMethodDef module_methods[] = {
      "install_scalar_conversions(int_, float_, index, bool_): Array's scalar conversions in C."},
     {"set_live_min_limit", py_set_live_min_limit, METH_O,
      "set_live_min_limit(n): cuts._MIN_LIMIT for the C prune of cuts._LIVE."},
+    {"install_reductions", py_install_reductions, METH_VARARGS,
+     "install_reductions(((name, op, fallback), ...), dtypes): sum/min/max of at-once values in C."},
+    {"one_op_now", py_one_op_now, METH_O,
+     "one_op_now(node): node's value computed now from computed inputs (a leaf), or None"},
     {"view_value", py_view_value, METH_O,
      "view_value(node): NumPy's view of a slice/reshape chain over a computed buffer, or None."},
     {"same_view", (PyCFunction)(void (*)(void))py_same_view, METH_FASTCALL,

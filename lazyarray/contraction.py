@@ -27,6 +27,7 @@ from .graph import dtypes
 from .graph.node import user_site
 from .creation import asarray
 from .numpy_shapes import diagonal
+from .outputs import into
 from .reductions import sum as sum_
 from .manipulation import broadcast_to, expand_dims
 from .linalg import matmul
@@ -39,10 +40,16 @@ def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: st
     """numpy.einsum: explicit (`ij,jk->ik`), implicit (`ij,jk`) and ellipsis (`...ij->...ji`)
     subscripts, or NumPy's sublist form (`einsum(a, [0, 1], b, [1, 2], [0, 2])`)."""
     site = user_site(1)
-    if out is not None:
-        raise _bind.fail(TypeError, "einsum: out= is not supported (Arrays are immutable); use "
-                         "the returned Array", site)
     subscripts, arrays = _split_operands(operands, site)
+    result = _einsum(subscripts, arrays, dtype, casting, site)
+    if out is not None:  # NumPy's rules for out on stand-ins, then out[...] = the result
+        return into(out, result, np.einsum, (subscripts, *arrays),
+                    dict(dtype=dtype, casting=casting), site)
+    return result
+
+
+def _einsum(subscripts: str, arrays: list[Array], dtype: Any, casting: str,
+            site: _bind.Site) -> Array:
     inputs, output = _parse(subscripts, [a.ndim for a in arrays], site)
     if len(arrays) == 1 and set(inputs[0]) <= set(output):
         dtype = None  # NumPy returns a view of the operand here, and ignores dtype=

@@ -71,6 +71,7 @@ _asarray = np.asarray
 _C_VIEW_VALUE = getattr(_FAST, "view_value", None)  # None: pure Python, or an older build
 _C_SAME_VIEW = getattr(_FAST, "same_view", None)
 _C_DOT_NOW = getattr(_FAST, "dot_now", None)
+_C_ONE_OP_NOW = getattr(_FAST, "one_op_now", None)
 _C_VIEW_HOLDERS = getattr(_FAST, "view_holders", None)
 _C_LIVE_HOLDERS = getattr(_compiled, "live_holders", None)  # graph/_node.c: cuts._LIVE scanned
 _NUMPY_INTS = _bind.NUMPY_INTS
@@ -148,6 +149,10 @@ def reduce_now(node: Node) -> Node | None:
     large or the view's buffer is not computed (the general path walks it)."""
     if not LIMIT[0] or node.size > LIMIT[0] or _state.busy or _state.stand_ins:
         return None
+    if _C_ONE_OP_NOW is not None:  # the reference's call, flags and leaf in C (~1.5 us less)
+        done = _C_ONE_OP_NOW(node)
+        if done is not None:
+            return done
     x = node.inputs[0]
     if x.inputs:
         data = view_value(x) if x.op.write_back is not None else None

@@ -23,7 +23,6 @@ DEPRECATED = "deprecated by NumPy"
 NOT_YET = "not implemented yet"
 
 _ASARRAY = "use np.<name>(...) on NumPy data, then la.asarray"
-_RNG = "this distribution: draw with numpy.random.default_rng(seed), then la.asarray"
 
 NOT_PROVIDED: dict[str, tuple[str, str]] = {
     # --- I/O: lazyarray reads and writes through NumPy -------------------------------------------
@@ -66,15 +65,6 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
     "polynomial": (NOT_YET, "the numpy.polynomial package (Polynomial, Chebyshev, ... classes): "
                             "use la.polyfit / la.polyval / la.poly1d, or numpy.polynomial on "
                             "np.asarray(x)"),
-    # --- la.random.Generator -----------------------------------------------------------------
-    **{"random.Generator." + n: (NOT_YET, _RNG) for n in (
-        "beta", "bit_generator", "bytes", "chisquare", "dirichlet",
-        "f", "gamma", "geometric", "gumbel", "hypergeometric", "laplace", "logistic",
-        "lognormal", "logseries", "multinomial", "multivariate_hypergeometric",
-        "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f",
-        "pareto", "power", "rayleigh", "spawn",
-        "standard_cauchy", "standard_exponential", "standard_gamma", "standard_t",
-        "triangular", "vonmises", "wald", "weibull", "zipf")},
 }
 
 

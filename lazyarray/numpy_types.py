@@ -1,7 +1,7 @@
 """NumPy's scalar-type names, its abstract type hierarchy and `ndarray` as a constructor.
 
-lazyarray's dtypes are NumPy dtype objects (graph/dtypes.py), so NumPy's C-named aliases are those
-same objects (`la.ubyte is la.uint8`), and the abstract types (`la.floating`, ...) are NumPy's own
+The namespace's dtype names are NumPy's scalar types (`la.float64 is np.float64`), so NumPy's C-named
+aliases are those same types (`la.ubyte is la.uint8`, `la.double(3)` a NumPy float64), and the abstract types (`la.floating`, ...) are NumPy's own
 classes: `np.issubdtype(x.dtype, la.floating)` needs nothing more. `la.ndarray` is a small class
 whose instances are Arrays: `la.ndarray(shape, dtype)` gives zeros (NumPy leaves the buffer
 uninitialized; zeros are one of its possible contents), and `isinstance(x, la.ndarray)` is true for
@@ -20,16 +20,14 @@ from .array import Array
 from .graph import dtypes
 from .creation import zeros
 
-# C-named aliases, as NumPy 2 on an LP64 platform (NumPy 2: `long` and `int_` are int64 on Linux)
-byte, ubyte = dtypes.int8, dtypes.uint8
-short, ushort = dtypes.int16, dtypes.uint16
-intc, uintc = dtypes.int32, dtypes.uint32
-long, ulong = np.dtype(np.long), np.dtype(np.ulong)  # noqa: A001
-longlong, ulonglong = dtypes.int64, dtypes.uint64
-int_, uint = np.dtype(np.int_), np.dtype(np.uint)
-intp, uintp = np.dtype(np.intp), np.dtype(np.uintp)
-single, double = dtypes.float32, dtypes.float64
-csingle, cdouble = dtypes.complex64, dtypes.complex128
+# C-named aliases: NumPy's own scalar types, as the namespace's dtype names are (la.float64 is
+# np.float64, lazyarray/__init__.py): `np.double(3)`, `np.intc(x)` construct NumPy's scalars, and
+# `la.ubyte is la.uint8` (NumPy 2 on LP64: `long` and `int_` are int64).
+byte, ubyte, short, ushort = np.byte, np.ubyte, np.short, np.ushort
+intc, uintc, long, ulong = np.intc, np.uintc, np.long, np.ulong  # noqa: A001
+longlong, ulonglong, int_, uint = np.longlong, np.ulonglong, np.int_, np.uint
+intp, uintp = np.intp, np.uintp
+single, double, csingle, cdouble = np.single, np.double, np.csingle, np.cdouble
 
 # NumPy's abstract scalar types: classes for issubdtype / isinstance on NumPy scalars
 generic, number, integer = np.generic, np.number, np.integer

@@ -20,7 +20,7 @@ from .array import Array
 
 def _stand_in(x: Any) -> Any:
     """One element per axis (zero stays zero), the dtype kept; Python scalars as they are."""
-    if type(x) in (int, float, complex, bool) or x is None:
+    if type(x) in (int, float, complex, bool, str) or x is None:  # str: einsum's subscripts
         return x
     shape = x.shape if isinstance(x, (Array, np.ndarray)) else np.shape(x)
     dtype = x.dtype if isinstance(x, (Array, np.ndarray, np.generic)) else np.asarray(x).dtype

@@ -1,14 +1,16 @@
-"""la.random: NumPy's random API and JAX-style keys, both drawing inside the fused kernels.
+"""la.random: NumPy's random API with NumPy's numbers, and JAX-style keys drawing inside the
+fused kernels.
 
     la.random.seed(0); x = la.random.rand(3, 4); i = la.random.randint(0, 10, size=5)   # NumPy's
     rng = la.random.default_rng(0); z = rng.normal(0.0, 2.0, size=(3, 4))               # NumPy's
     k = la.random.key(0); y = la.random.uniform(k, (3, 4))                               # keys
 
-`uniform`, `normal`, `randint`, `choice` and `permutation` are in both APIs: a key (a uint32
-Array or ndarray whose last dimension is 2, as `key`/`split` make) as the first argument selects
-the key API (lazyarray/random_keys.py), anything else NumPy's (lazyarray/random_numpy.py).
-docs/linalg_random.md says how the numbers are made; NumPy's other distributions are not here
-(AttributeError naming what to use).
+NumPy's names (every legacy function and distribution, `RandomState`, `Generator`,
+`default_rng`, the bit generators and `SeedSequence`) run NumPy's own generators
+(lazyarray/random_numpy.py): the same seed gives NumPy's numbers. `uniform`, `normal`, `randint`,
+`choice` and `permutation` are in both APIs: a key (a uint32 Array or ndarray whose last dimension
+is 2, as `key`/`split` make) as the first argument selects the key API (lazyarray/random_keys.py),
+anything else NumPy's. docs/linalg_random.md says how the key API makes its numbers.
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ import numpy as np
 from . import random_keys as _keys
 from . import random_numpy as _numpy
 from .array import Array
-from .random_keys import PRNGKey, bernoulli, fold_in, key, split, truncated_normal
-from .random_numpy import (Generator, RandomState, binomial, default_rng, exponential, poisson,
-                           rand, randn, random_sample, seed, shuffle, standard_normal)
+from .random_keys import PRNGKey, bernoulli, fold_in, key, split, truncated_normal  # noqa: F401
+from .random_numpy import Generator, RandomState, default_rng  # noqa: F401
 
-random = sample = ranf = random_sample  # noqa: A001  (NumPy's aliases)
+# NumPy's bit generators and seeding: its own classes (a Generator of lazyarray takes them).
+BitGenerator, SeedSequence = np.random.BitGenerator, np.random.SeedSequence
+MT19937, PCG64, PCG64DXSM, Philox, SFC64 = (np.random.MT19937, np.random.PCG64,
+                                            np.random.PCG64DXSM, np.random.Philox,
+                                            np.random.SFC64)
 
 
 def _keyed(args: tuple, kwargs: dict) -> bool:
@@ -35,7 +40,7 @@ def _keyed(args: tuple, kwargs: dict) -> bool:
 
 
 def _dispatch(name: str, doc: str) -> Any:
-    by_key, numpy_style = getattr(_keys, name), getattr(_numpy, name)
+    by_key, numpy_style = getattr(_keys, name), _numpy.module_function(name)
 
     def fn(*args: Any, **kwargs: Any) -> Any:
         return (by_key if _keyed(args, kwargs) else numpy_style)(*args, **kwargs)
@@ -54,18 +59,22 @@ choice = _dispatch("choice", "choice(key, a, shape, replace, p, axis) or "
                    "choice(a, size=None, replace=True, p=None)")
 permutation = _dispatch("permutation", "permutation(key, x, axis) or permutation(x)")
 
-__all__ = ["Generator", "PRNGKey", "RandomState", "bernoulli", "binomial", "choice", "default_rng",
-           "exponential", "fold_in", "key", "normal", "permutation", "poisson", "rand",
-           "randint", "randn", "random", "random_sample", "ranf", "sample", "seed",
-           "shuffle", "split", "standard_normal", "truncated_normal", "uniform"]
+# NumPy's module-level functions (the methods of its global RandomState), e.g. seed, rand, randn,
+# random, shuffle, beta, gamma, multivariate_normal, get_state/set_state.
+_LEGACY = sorted(n for n in dir(np.random.mtrand._rand) if not n.startswith("_")
+                 and callable(getattr(np.random, n, None)))
+_KEY_API = ["PRNGKey", "bernoulli", "fold_in", "key", "split", "truncated_normal"]
+_CLASSES = ["BitGenerator", "Generator", "MT19937", "PCG64", "PCG64DXSM", "Philox",
+            "RandomState", "SFC64", "SeedSequence", "default_rng"]
+__all__ = sorted(set(_LEGACY) | set(_KEY_API) | set(_CLASSES) | {"sample", "ranf"})
 
 
 def __getattr__(name: str) -> Any:
-    """NumPy's other random names: an AttributeError that says what to do instead."""
-    if hasattr(np.random, name) and not name.startswith("_"):
-        raise AttributeError(f"lazyarray.random has no {name!r} (NumPy's numpy.random.{name} is "
-                             "not implemented lazily): draw it with NumPy and wrap it with "
-                             "la.asarray(...)")
+    """NumPy's module-level random functions, bound to NumPy's global RandomState."""
+    if name in _LEGACY or name in ("sample", "ranf"):
+        fn = _numpy.module_function("random_sample" if name in ("sample", "ranf") else name)
+        globals()[name] = fn  # looked up once
+        return fn
     raise AttributeError(f"module 'lazyarray.random' has no attribute {name!r}")
 
 

@@ -25,7 +25,7 @@ from .indexing import take
 from .shaping import take_along_axis
 
 _ARGSORT, _SEARCHSORTED, _ISIN = (get_op(n) for n in ("argsort", "searchsorted", "isin"))
-_SORTED_ROWS = get_op("sorted_rows")
+_SORTED_ROWS, _SORT = get_op("sorted_rows"), get_op("sort")
 
 
 def argsort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
@@ -45,8 +45,10 @@ def argsort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: An
 
 def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
          descending: bool = False, stable: bool | None = None) -> Array:
-    """numpy.sort / Array API `sort`: argsort, then a gather (differentiable); always stable.
-    axis=None sorts the flattened array, as NumPy."""
+    """numpy.sort / Array API `sort`: NumPy's sort of the given kind (its bits: an unstable kind
+    may order -0.0 and 0.0 otherwise than a stable one); descending (the standard's, stable) and
+    under la.grad's trace, argsort then a gather (differentiable). axis=None sorts the flattened
+    array, as NumPy."""
     site = user_site(1)
     check_sort_kind(kind, order, stable, site)
     x = _array(x, site)
@@ -56,7 +58,12 @@ def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any =
         x, axis = Array(_flat(x._node, site)), 0
     if x.ndim == 0:
         _bind.normalize_axes(axis, 0, site)  # NumPy: AxisError
-    return take_along_axis(x, argsort(x, axis=axis, descending=descending), axis=axis)
+    if descending or is_busy():  # the standard's stable descending; la.grad's trace: a gather
+        return take_along_axis(x, argsort(x, axis=axis, descending=descending), axis=axis)
+    ax = _bind.normalize_axis(axis, x.ndim, site)
+    kind = "stable" if stable else kind
+    node = x._node
+    return Array(_bind.primitive(_SORT, (node,), (ax, kind), node.shape, node.dtype, site))
 
 
 def sorted_rows(x: Array, rows: Array) -> Array:

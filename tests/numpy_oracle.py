@@ -11,6 +11,7 @@ NumPy bit for bit. NaNs must be NaN in the same places; infinities must match in
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, settings
 
 import lazyarray as la
@@ -237,6 +238,21 @@ def assert_as_numpy(got: object, want: np.ndarray, ulps: float = 0,
     bad = ~(same | close)
     assert not bad.any(), (f"{int(bad.sum())} of {bad.size} differ by more than {ulps} ulps of "
                            f"their scale: got {got_np[bad][:4]}, NumPy's {want[bad][:4]}")
+
+
+def numpy_or_its_error(case) -> tuple[object, object] | None:
+    """Run `case(np, np.asarray)` and `case(la, la.asarray)`: where NumPy raises TypeError or
+    ValueError, lazyarray must raise the same type (None is returned: nothing to compare); else
+    the pair (lazyarray's result, NumPy's) for the caller's comparison. NumPy's floating-point
+    warnings are silenced (lazyarray's are not): the cases check arguments, not flags."""
+    try:
+        with np.errstate(all="ignore"):
+            want = case(np, np.asarray)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc)):
+            case(la, la.asarray)
+        return None
+    return case(la, la.asarray), want
 
 
 def assert_signbits(got: np.ndarray, want: np.ndarray) -> None:

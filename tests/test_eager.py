@@ -1997,3 +1997,115 @@ def test_row_swaps_by_lists_of_ints_are_numpys(backend):
     with pytest.raises(ValueError):
         A[[1, 2]] = la.asarray(np.ones((3, 4)))  # shapes NumPy refuses
     np.testing.assert_array_equal(np.asarray(A), a)
+
+
+@pytest.mark.needs("eager")
+def test_a_mixed_dtype_recurrence_casts_at_once_without_walks(backend, monkeypatch):
+    """deriche's `y[:, j] = a1 * img[:, j] + b2 * y[:, j - 2]`: float64 0-d coefficients (NumPy's
+    strong scalars) times float32 columns, written back into float32. The operands' safe casts
+    are computed with their op in C (the value's astype), and the float64 value is cast into the
+    float32 region under the flags' test (_trace.c try_write_region): no walk over cast nodes,
+    NumPy's bits. A cast that overflows takes the general path and warns as NumPy's."""
+    rng = np.random.default_rng(5)
+    img0 = rng.random((6, 9)).astype(np.float32)
+    c0 = np.array([0.3, -0.7, 1e300])
+    img, c = la.asarray(img0.copy()), la.asarray(c0.copy())
+    img[0, 0], c[0] = img0[0, 0], c0[0]  # computed buffers
+    a1, b2, w1, w2 = c[0], c[1], c0[0], c0[1]
+    y, want = la.zeros((6, 9), la.float32), np.zeros((6, 9), np.float32)
+    y[:, 0], want[:, 0] = a1 * img[:, 0], w1 * img0[:, 0]
+    y[:, 1], want[:, 1] = a1 * img[:, 1], w1 * img0[:, 1]
+    walks = []
+    walk = la.eager._walk
+    monkeypatch.setattr(la.eager, "_walk", lambda *a: walks.append(a[0]) or walk(*a))
+    for j in range(2, 9):
+        y[:, j] = a1 * img[:, j] + b2 * y[:, j - 2]
+        want[:, j] = w1 * img0[:, j] + w2 * want[:, j - 2]
+    assert walks == []
+    assert np.asarray(y).tobytes() == want.tobytes()
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        y[:, 3] = c[2] * img[:, 3]
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        want[:, 3] = c0[2] * img0[:, 3]
+    assert np.asarray(y).tobytes() == want.tobytes()
+
+
+@pytest.mark.needs("eager")
+def test_reductions_and_squares_of_at_once_values_take_the_c_path(backend, monkeypatch):
+    """row_loop's `((row - target) ** 2).sum()`, `row.sum()`, `row.min()` on rows of a computed
+    buffer: the float methods `sum`, `min`, `max` without arguments build and compute the
+    reduction in C (_trace.c reduce_all_now), other reductions of such values run their
+    reference in C (one_op_now, from eager.reduce_now), and a float `x ** 2` is `x * x` without
+    elementwise.power's checks; a float `x.clip(0, None)` skips promoting its Python bounds.
+    NumPy's bits and its overflow warning; bool ** 2 stays NumPy's int8 square."""
+    rng = np.random.default_rng(9)
+    a0 = rng.random((5, 7)) - 0.3
+    A = la.asarray(a0.copy())
+    A[0, 0] = a0[0, 0]  # a computed buffer
+    t0 = rng.random(7)
+    t = la.asarray(t0)
+    (A[4] - t) * (A[3] - t)  # (a first (op, dtypes) pair resolves its loop the general way)
+    run_one, power = la.eager._run_one, la.elementwise.power
+    ones, powers = [], []
+    monkeypatch.setattr(la.eager, "_run_one", lambda *a: ones.append(a[0]) or run_one(*a))
+    monkeypatch.setattr(la.elementwise, "power", lambda *a: powers.append(a) or power(*a))
+    primitive, built = la._bind.primitive, []
+    monkeypatch.setattr(la._bind, "primitive", lambda *a: built.append(a[0]) or primitive(*a))
+    result_type, promoted = la.elementwise.dtypes.result_type, []
+    monkeypatch.setattr(la.elementwise.dtypes, "result_type",
+                        lambda *a: promoted.append(a) or result_type(*a))
+    for i in range(5):
+        row, want = A[i], a0[i]
+        d = (row - t) ** 2
+        got = [d, d.sum(), row.sum(), row.min(), row.max(), row[1:].sum()]
+        wanted = [(want - t0) ** 2, ((want - t0) ** 2).sum(), want.sum(), want.min(), want.max(),
+                  want[1:].sum()]
+        for g, w in zip(got, wanted):
+            assert g.dtype == w.dtype and np.asarray(g).tobytes() == np.asarray(w).tobytes()
+    assert ones == [] and powers == [] and built == []  # (x.sum(), .min(), .max(): C methods)
+    for i in range(5):  # a float clip's Python bounds are weak: nothing to promote
+        for lo, hi in ((0, None), (-0.1, 0.2), (None, 1)):
+            got, want = A[i].clip(lo, hi), a0[i].clip(lo, hi)
+            assert got.dtype == want.dtype and np.asarray(got).tobytes() == want.tobytes()
+    assert promoted == []
+    big = la.asarray(np.full(4, 1e308))
+    big[0] = 1e308
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        total = big[:3].sum()
+    assert np.asarray(total) == np.inf
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        assert np.asarray(la.sum(big[:3], axis=0, keepdims=True)).shape == (1,)
+    with pytest.raises(ValueError):
+        big[:0].min()
+    b = la.asarray(np.array([True, False]))
+    assert (b ** 2).dtype == np.int8
+    assert np.asarray(la.asarray(np.arange(3)) ** 2).tolist() == [0, 1, 4] and powers
+
+
+@pytest.mark.needs("eager")
+def test_row_lists_with_a_computed_element_take_the_c_paths(backend, monkeypatch):
+    """row_swaps' `k = i + np.argmax(np.abs(A[i:, 0])); A[[i, k]] = A[[k, i]]`: a list of Python
+    ints and computed integer elements (NumPy's integer scalars) is the list of their ints for
+    _trace.c's row reads and writes (gather_now, try_write_region); NumPy's rows, a live row view
+    seeing the write. A float element, a bool, a pending Array keep the general path."""
+    rng = np.random.default_rng(4)
+    a = rng.random((7, 3))
+    A = la.asarray(a.copy())
+    A[0, 0] = a[0, 0]  # a computed buffer
+    row = A[2]
+    general = []
+    getitem, list_index = la._methods.getitem, la.indexing.list_index
+    monkeypatch.setattr(la._methods, "getitem", lambda *x: general.append(x) or getitem(*x))
+    monkeypatch.setattr(la.indexing, "list_index", lambda *x: general.append(x) or list_index(*x))
+    for i in range(6):
+        k = i + np.argmax(np.abs(A[i:, 0]))
+        w = i + np.argmax(np.abs(a[i:, 0]))
+        assert int(k) == int(w)
+        if k != i:  # (a repeated row: the general path)
+            A[[i, k]] = A[[k, i]]
+            a[[i, w]] = a[[w, i]]
+    assert general == []
+    np.testing.assert_array_equal(np.asarray(A), a)
+    np.testing.assert_array_equal(np.asarray(row), a[2])
+    with pytest.raises(IndexError):
+        A[[0, la.asarray(np.array([1.5]))[0]]]

@@ -83,7 +83,7 @@ def test_einsum_errors_match_numpy(reference_backend, subscripts, shapes):
         la.einsum(subscripts, *[la.asarray(o) for o in ops])
 
 
-def test_einsum_casting_and_out_are_refused_as_numpy(reference_backend):
+def test_einsum_casting_is_refused_as_numpy(reference_backend):
     x = np.arange(3)
     with pytest.raises(TypeError):
         np.einsum("i->", x, dtype=np.int8)
@@ -94,8 +94,25 @@ def test_einsum_casting_and_out_are_refused_as_numpy(reference_backend):
     # one operand, nothing summed: NumPy returns a view and ignores dtype
     _check(la.einsum("ij->ji", la.asarray(x[None]), dtype=np.int8),
            np.einsum("ij->ji", x[None], dtype=np.int8), "view")
-    with pytest.raises(TypeError, match="out="):
-        la.einsum("i", la.asarray(x), out=np.zeros(3))
+
+
+def test_einsum_writes_out_as_numpy(reference_backend):
+    """`out=` (refused before): the result written into out, which is returned, with NumPy's
+    casting and shape errors; the sublist form too."""
+    a = np.arange(6.0).reshape(2, 3)
+    out, want = la.zeros((3, 2)), np.zeros((3, 2))
+    assert la.einsum("ij->ji", la.asarray(a), out=out) is out
+    np.einsum("ij->ji", a, out=want)
+    _check(out, want, "out")
+    host = np.zeros(2)  # a NumPy out is written too
+    assert la.einsum(la.asarray(a), [0, 1], [0], out=host) is host
+    np.testing.assert_array_equal(host, a.sum(axis=1))
+    with pytest.raises(TypeError):  # float64 into float32 is not 'safe'
+        np.einsum("ij->ji", a, out=np.zeros((3, 2), np.float32))
+    with pytest.raises(TypeError):
+        la.einsum("ij->ji", la.asarray(a), out=la.zeros((3, 2), la.float32))
+    with pytest.raises(ValueError):
+        la.einsum("ij->ji", la.asarray(a), out=la.zeros((2, 3)))
 
 
 def test_einsum_is_differentiable():

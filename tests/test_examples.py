@@ -15,6 +15,7 @@ def _load(name: str):
     return module
 
 
+@pytest.mark.exhaustive  # ~6 s of compiles; the fast tier's demo (.ci/run) runs an MLP too
 def test_train_mlp_loss_falls():
     losses = _load("train_mlp").train(steps=40, hidden=16, quiet=True)
     assert losses[-1] < 0.8 * losses[0]

@@ -109,15 +109,19 @@ def _check_decompositions(dec, a, spd, rect, tol):
     close(logdet, want.logabsdet, "slogdet log")
 
 
+_FAST_ON_C = {(0, "float32"), (1, "complex128")}
+
+
 def _batch_and_dtype() -> list:
-    """Each (batch, dtype); on C each compiles a unit of every decomposition (1-3 s on 2 cores):
-    the fast tier keeps every dtype once, unbatched or batched, the exhaustive tier the other."""
+    """Each (batch, dtype); on C each compiles a unit of every decomposition (3-5 s on 2 cores):
+    the fast tier keeps a real dtype unbatched and a complex one batched, the exhaustive tier the
+    rest (every dtype both ways)."""
     params = []
     for k, batch in enumerate([(), (2, 1)]):
         for p in [pytest.param(np.float32), pytest.param(np.float64), *COMPLEX]:
             (dtype,) = p.values
             marks = list(p.marks)
-            if (dtype in (np.float64, np.complex64)) == (k == 0):
+            if (k, np.dtype(dtype).name) not in _FAST_ON_C:
                 marks.append(pytest.mark.exhaustive_on("c"))
             params.append(pytest.param(batch, dtype, marks=marks,
                                        id=f"batch{k}-{np.dtype(dtype).name}"))
@@ -246,6 +250,25 @@ def test_eig(backend):
     np.testing.assert_allclose(ordered(w), want, rtol=1e-12)
     np.testing.assert_allclose(ordered(vals), want, rtol=1e-12)
     np.testing.assert_allclose(a @ np.asarray(v), np.asarray(v) * np.asarray(w), atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.complex128])
+def test_eig_is_real_where_numpys_is(reference_backend, dtype):
+    """NumPy's eig/eigvals of a real matrix whose eigenvalues are all real are real (float32 in,
+    float32 out); one complex eigenvalue in the stack makes them complex; complex in, complex out.
+    They were always complex here (a dtype NumPy decides from the values)."""
+    sym = np.array([[2.0, 1.0], [1.0, 3.0]])
+    rot = np.array([[0.0, -1.0], [1.0, 0.0]])
+    for m in (sym, rot, np.stack([sym, sym.T]), np.stack([sym, rot])):
+        m = m.astype(dtype)
+        w, v = la.linalg.eig(la.asarray(m))
+        vals = la.linalg.eigvals(la.asarray(m))
+        want_w, want_v = np.linalg.eig(m)
+        assert w.dtype == want_w.dtype and v.dtype == want_v.dtype
+        assert vals.dtype == np.linalg.eigvals(m).dtype
+        got = np.asarray(vals).reshape(-1, m.shape[-1])
+        for g, want in zip(got, want_w.reshape(-1, m.shape[-1])):  # the same set per matrix
+            assert np.abs(g[:, None] - want[None, :]).min(axis=0).max() < 1e-5
 
 
 class _NumpyAsDevice:
@@ -463,3 +486,19 @@ def test_rank_and_pinv_numpy_keywords(reference_backend, name):
     got = f(la, la.asarray)
     assert got.dtype == np.asarray(want).dtype and got.shape == np.shape(want)
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-10, atol=1e-12)
+
+
+def test_pinv_default_cutoff_and_lstsq_residuals_are_numpys(reference_backend):
+    """pinv with neither rcond nor rtol cuts at 1e-15 (NumPy's default), rtol=None at
+    max(M, N) * eps; lstsq's residuals are empty for a rank-deficient a with M > N (NumPy's
+    shape). Both differed before (the standard's cut-off; residuals always computed)."""
+    m = np.array([[1.0, 0.0], [0.0, 8e-16]])  # a singular value between the two cut-offs
+    for kwargs in ({}, {"rtol": None}, {"rcond": 1e-17}):
+        np.testing.assert_array_equal(np.asarray(la.linalg.pinv(la.asarray(m), **kwargs)),
+                                      np.linalg.pinv(m, **kwargs))
+    b = np.array([1.0, 2.0, 4.0])
+    for a in (np.array([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]]),
+              np.array([[1.0, 2.0], [2.0, 5.0], [3.0, 6.0]])):
+        got, want = la.linalg.lstsq(la.asarray(a), la.asarray(b))[1], np.linalg.lstsq(a, b)[1]
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)

@@ -1,5 +1,5 @@
 """Coverage you can see: every public NumPy name (the main namespace, numpy.linalg, numpy.fft and
-the numpy.random.Generator methods) is in lazyarray or listed in lazyarray/numpy_coverage.py with
+numpy.random and its Generator and RandomState methods) is in lazyarray or listed in lazyarray/numpy_coverage.py with
 its reason, and docs/numpy_coverage.md's table is that list. A listed name raises an
 AttributeError saying it is not implemented and what to use instead."""
 
@@ -23,7 +23,9 @@ NAMESPACES = [  # (prefix, NumPy's, lazyarray's)
     ("", np, la),
     ("linalg.", np.linalg, la.linalg),
     ("fft.", np.fft, la.fft),
+    ("random.", np.random, la.random),
     ("random.Generator.", np.random.Generator, la.random.Generator),
+    ("random.RandomState.", np.random.RandomState, la.random.RandomState),
 ]
 
 

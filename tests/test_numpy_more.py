@@ -249,3 +249,18 @@ def test_short_convolve_gathers_only_its_edges(reference_backend):
                     want = getattr(np, name)(xs, v, mode)
                 np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, atol=1e-13,
                                            err_msg=f"{name} {mode} {v}")
+
+
+def test_bincount_of_host_data_is_numpys_own_loop(reference_backend):
+    """x is evaluated for the length anyway: on the CPU the counts are NumPy's bincount (a
+    buffer, no scatter plan; a lazy `np.add.at` scatter before, ~10x its time), weights too."""
+    b = la.asarray(np.array([3, 1, 4, 1, 5, 9, 2, 6])) * 1
+    w = la.asarray(np.linspace(0.0, 1.0, 8)) * 3.0
+    la.eval(b, w)
+    before = la.cache_info().plans_built + la.cache_info().plan_hits
+    counts, sums = la.bincount(b, minlength=12), la.bincount(b, weights=w)
+    la.eval(counts, sums)
+    assert la.cache_info().plans_built + la.cache_info().plan_hits == before
+    np.testing.assert_array_equal(np.asarray(counts), np.bincount(np.asarray(b), minlength=12))
+    np.testing.assert_array_equal(np.asarray(sums),
+                                  np.bincount(np.asarray(b), weights=np.asarray(w)))

@@ -424,7 +424,9 @@ def test_types_and_constructor(reference_backend):
         "csingle",
         "cdouble",
     ):
-        assert getattr(la, name) == np.dtype(getattr(np, name)), name
+        # NumPy's scalar type itself (a dtype instance before stop 42: `la.double(3)` raised)
+        assert getattr(la, name) is getattr(np, name), name
+        assert type(getattr(la, name)(1)) is type(getattr(np, name)(1)), name
     x = la.ndarray((2, 3), dtype=la.ubyte)
     assert (
         isinstance(x, la.Array) and isinstance(x, la.ndarray) and issubclass(la.Array, la.ndarray)

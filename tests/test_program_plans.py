@@ -26,8 +26,9 @@ from hypothesis import strategies as st
 from lazyarray.runtime import available_backends
 from test_programs import FREE_SIZES, program_cases, to_lazy, to_numpy
 
-# Programs with cuts whose second call built plans before (finding 5), and one without cuts.
-FAST_ON_C = frozenset({"syrk", "adi", "ludcmp", "cavity_flow", "row_update"})
+# Programs with cuts whose second call built plans before (finding 5), and one without cuts
+# (adi and cavity_flow, ~5 s each on C, run on C in the exhaustive tier since stop 42).
+FAST_ON_C = frozenset({"syrk", "ludcmp", "row_update"})
 
 
 def _cases():

@@ -616,8 +616,10 @@ class Generator:
             args = self.pick(((a, b), (b, a), (a, name), (name, a)))
             return f"{self.new_name('w')} = np.where({cond}, {args[0]}, {args[1]})"
         if r < 0.44:  # ufuncs of Python and NumPy scalars beside arrays (not NumPy's small
-            # int and bool scalars alone: their float loop is float16, docs/semantics.md)
-            s = self.pick([w for w in WEAK_SCALARS if "int8(" not in w and "bool_" not in w])
+            # int and bool scalars, nor a Python bool, alone: their float loop is float16,
+            # docs/semantics.md; `np.exp(True)`, 192240)
+            s = self.pick([w for w in WEAK_SCALARS if "int8(" not in w and "bool_" not in w
+                           and w not in ("True", "False")])
             form = self.pick(("np.exp({s}) + {x}", "np.add({s}, {x})", "np.maximum({x}, {s})",
                               "np.sqrt({s}) * {x}", "np.power({x}, {s})", "np.arctan2({s}, {x})",
                               "np.multiply({s}, {s}) - {x}", "np.negative({s}) + {x}",

@@ -68,6 +68,9 @@ def __setitem__(self: Array, key: Any, value: Any) -> None:
     (array-api-extra's `at`, `pad`, `create_diagonal`) take every non-JAX array for writable."""
     site = user_site(1)
     views = self._view
+    if type(views) is tuple:
+        _writes.release_dead_root(self)  # a view of a dead root writes as a root
+        views = self._view
     if views is None or (type(views) is list and _none_alive(views)):
         # a root without (live) views: the common case, kept short
         tk = type(key)

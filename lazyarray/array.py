@@ -199,6 +199,8 @@ class Array:
     def __iter__(self) -> Iterator[Array]:
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
+        if self._view is not None:
+            _writes.release_dead_root(self)  # (a root's rows take the compiled getitem)
         node = self._node
         if node.inputs and not (_EAGER_LIMIT[0] and _view_value(node) is not None):
             _evaluate(self)  # (a view of a computed buffer is read where it is: `i, j = sites[k]`

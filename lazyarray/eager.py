@@ -689,6 +689,11 @@ def _arg(i: Node, values: dict[int, Any], whole: bool) -> Any:
     return np.broadcast_to(v, i.shape) if whole and i.shape else v
 
 
+def buffer(value: np.ndarray, site: Any) -> Node:
+    """A computed buffer holding `value` (made by the caller, owned by no one else)."""
+    return Node(_INPUT, (), EAGER_MARK, value.shape, value.dtype, value, site)
+
+
 def _leaf(node: Node, value: np.ndarray) -> Node:
     """A leaf holding its own C-contiguous copy (never a view of another buffer: that buffer may
     be written in place later)."""
@@ -926,9 +931,13 @@ def write_indexed(handle: Any, key: Any, value: Any) -> bool:
         value = value.data if not value.inputs and value.op is _INPUT else view_value(value)
         if type(value) is not np.ndarray:
             return False
-        try:
-            target = np.broadcast_shapes(*index_shapes) + data.shape[len(items):]
-            if value.ndim > len(target) or np.broadcast_shapes(value.shape, target) != target:
+        first = index_shapes[0]  # (np.broadcast_shapes costs ~4 us a call: the common case
+        try:  # is one index shape and a value of the selection's shape, `a[i] = a[i] + 1`)
+            selected = first if index_shapes.count(first) == len(index_shapes) else (
+                np.broadcast_shapes(*index_shapes))
+            target = selected + data.shape[len(items):]
+            if value.shape != target and (value.ndim > len(target) or np.broadcast_shapes(
+                    value.shape, target) != target):
                 return False
         except ValueError:
             return False

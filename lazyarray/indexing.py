@@ -16,7 +16,7 @@ from .eager import masked as _eager_masked
 from .eager import is_same_view as _is_same_view
 from .cache import _state as _TRACE  # (its `stand_ins`: a la.jit trace, which computes nothing)
 from . import _axis_args, _bind, advanced_index, masking
-from .writes import rebind, resolve_view, same_view, view_of
+from .writes import rebind, release_dead_root, resolve_view, same_view, view_of
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import Node, cuts_paused, user_site
@@ -223,6 +223,8 @@ def getitem(x: Array, key: Any) -> Array:
     """Array.__getitem__'s Python path (the compiled one, lazyarray/_trace.c, takes basic keys
     first and comes here for the rest)."""
     site = user_site(2)
+    if x._view is not None:
+        release_dead_root(x)  # (then a root: the next read takes the compiled path)
     t = type(key)
     if t is Array or t is tuple:
         # `A[la.argmax(x)]` pending, the at-once rule off (or a la.jit trace): a gather, a view

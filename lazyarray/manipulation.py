@@ -10,15 +10,17 @@ import numpy as np
 from . import _axis_args, _bind
 from ._reshape import _shape_arg, reshape_node  # noqa: F401  (reshape_node: also the API modules')
 from .array import Array
-from .graph import dtypes, get_op
+from .graph import SUPPORTED as _SUPPORTED, dtypes, get_op
 from .graph.node import Node, user_site
 from ._bind import as_node as _as_node
 from .writes import ravels_in_place, reshapes_in_place, view_of
+from .eager import LIMIT as _EAGER_LIMIT, buffer as _eager_buffer
 from ._layout import check_casting, check_order
 
 _FLIP_VIEW = getattr(_bind.FAST, "flip_view", None)  # lazyarray/_trace.c: x[::-1, ...], a view
 
 _RESHAPE, _PERMUTE, _SLICE, _CONCAT = (get_op(n) for n in ("reshape", "permute", "slice", "concat"))
+_INPUT = get_op("input")
 
 
 def memory_order(order: Any, site: Any, reshaping: bool = False) -> str:
@@ -257,6 +259,33 @@ def _plain_concat(arrays: Sequence[Any], axis: Any, site: _bind.Site) -> Node | 
     return _bind.primitive(_CONCAT, tuple(nodes), (ax,), before + (total,) + after, dtype, site)
 
 
+JOIN_NOW_MIN = 8  # arrays: fewer are joined lazily (a join of two large values fuses onward)
+
+
+def join_now(arrays: Any, numpy_join: Any, kwargs: dict, site: _bind.Site) -> Array | None:
+    """`np.stack(rows)`, `np.concatenate(parts)` of many host buffers (a list built in a loop,
+    `[r * 2 for r in A]`), at-once rule on: NumPy's own join into a new buffer (300 rows of 10:
+    1.5 ms -> ~0.1, where a reshape node per row cut the graph at the node budget). None: the
+    lazy path (which also raises NumPy's errors at the user's line)."""
+    if not _EAGER_LIMIT[0] or type(arrays) not in (list, tuple) or len(arrays) < JOIN_NOW_MIN:
+        return None
+    datas = []
+    for a in arrays:
+        if type(a) is not Array or a._node.op is not _INPUT:
+            return None
+        data = a._node.data
+        if type(data) is not np.ndarray:
+            return None
+        datas.append(data)
+    try:
+        out = numpy_join(datas, **kwargs)
+    except Exception:
+        return None
+    if out.dtype not in _SUPPORTED:
+        return None
+    return Array(_eager_buffer(np.ascontiguousarray(out), site))
+
+
 def concat(arrays: Sequence[Any], axis: int | None = 0, out: Any = None, *, dtype: Any = None,
            casting: str = "same_kind") -> Array:
     """Array API `concat` (numpy.concatenate): a library call; inputs promote together. NumPy's
@@ -264,6 +293,10 @@ def concat(arrays: Sequence[Any], axis: int | None = 0, out: Any = None, *, dtyp
     site = user_site(1)
     if dtype is not None or out is not None or casting != "same_kind":
         return _concat_cast(arrays, axis, out, dtype, casting, site)
+    if type(axis) is int:
+        done = join_now(arrays, np.concatenate, {"axis": axis}, site)
+        if done is not None:
+            return done
     plain = _plain_concat(arrays, axis, site)
     if plain is not None:
         return Array(plain)
@@ -332,6 +365,10 @@ def stack(arrays: Sequence[Any], axis: int = 0, out: Any = None, *, dtype: Any =
           casting: str = "same_kind") -> Array:
     """numpy.stack / Array API `stack`: reshapes then one concat (NumPy's out/dtype/casting)."""
     site = user_site(1)
+    if out is None and dtype is None and casting == "same_kind" and type(axis) is int:
+        done = join_now(arrays, np.stack, {"axis": axis}, site)
+        if done is not None:
+            return done
     nodes = [_as_node(a, site) for a in arrays]
     if not nodes:
         raise _bind.fail(ValueError, "need at least one array to stack", site)

@@ -844,3 +844,75 @@ def test_a_write_by_index_into_an_empty_dim_checks_the_value_first(backend, comp
         with pytest.raises(error):
             x[index] = la.asarray(value) + 0
             np.asarray(x)
+
+
+def _dead_root_programs():
+    def chained(m):  # the root was a temporary: a root of its own, writes as NumPy's
+        a = m.arange(12.0).reshape(3, 4)
+        r = a[1]
+        a[0, 0] = 5
+        r[0] = -1
+        return a, r
+
+    def held_root(m):  # the root is held: writes through the view reach it
+        base = m.arange(12.0)
+        a = base.reshape(3, 4)
+        a[1]
+        a[0, 0] = 99
+        return base, a
+
+    def other_view(m):  # another view holds the root too: both stay in sync
+        a = m.arange(12.0).reshape(3, 4)
+        b = a[0]
+        a[0, 1] = 7
+        b[2] = -3
+        return a, b
+
+    def read_only(m):  # a read-only view stays one
+        d = m.diagonal(m.arange(9.0).reshape(3, 3))
+        d[0]
+        d[0] = 1
+        return (d,)
+
+    def rows_of_a_transpose(m):
+        a = m.arange(6.0).reshape(2, 3).T
+        rows = [r for r in a]
+        rows[0][0] = 100
+        return a, rows[0], rows[1]
+
+    def root_then_dropped(m):
+        base = m.arange(12.0)
+        a = base.reshape(3, 4)
+        rows = [r for r in a]
+        base[0] = 42
+        del base
+        a[1, 1] = -5
+        rows[1] += 1
+        return a, rows[0], rows[1]
+
+    return [chained, held_root, other_view, read_only, rows_of_a_transpose, root_then_dropped]
+
+
+@pytest.mark.parametrize("program", _dead_root_programs(), ids=lambda f: f.__name__)
+def test_a_view_of_a_dead_root_becomes_a_root_and_writes_stay_numpys(reference_backend, program):
+    """`a = np.arange(n).reshape(r, c)`: a view of a temporary. When nothing else holds the root,
+    a read, a loop or a write makes `a` a root (the compiled paths: `a[5]` 9.7 -> 0.2 us); where
+    the root or another view of it lives, or the view is read-only, it stays a view. NumPy's
+    values and errors either way."""
+    outcomes = []
+    for m in (np, la):
+        try:
+            outcomes.append([np.array(v) for v in program(m)])
+        except ValueError as exc:
+            outcomes.append(type(exc))
+    want, got = outcomes
+    if not isinstance(want, list):
+        assert got is want
+        return
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+    a = la.arange(12.0).reshape(3, 4)
+    assert type(a._view) is tuple
+    rows = list(a)
+    assert type(a._view) is not tuple  # released: a root now
+    np.testing.assert_array_equal(np.asarray(rows[2]), np.arange(8.0, 12.0))

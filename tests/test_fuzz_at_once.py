@@ -1429,9 +1429,9 @@ KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's boun
              "raised where NumPy warns at the line: `empty == 3.0 / np.array(0, dtype=np.uint8)`, "
              "`A[3:3] = x % np.float64(0) / 1e300` (fuzz38's sweep, seeds 90,000-101,499)"
        for seed in (97256, 98035, 100099, 100312, 101477, 114975, 118963, 119673,
-                    161778, 163844, 182659, 191292)},  # (fuzz40's: `np.flip(t[0:0]) <= v[0] *
-    # -inf`, `A[2, :0] -= v[0] < w[3] * inf`; fuzz42's: `np.multiply(1e300, 1e300) - u4` of an
-    # empty u4)
+                    161778, 163844, 182659)},  # (fuzz40's: `np.flip(t[0:0]) <= v[0] * -inf`,
+    # `A[2, :0] -= v[0] < w[3] * inf`; fuzz42's sweep met it as `np.multiply(1e300, 1e300) - u4`
+    # of an empty u4, seed 191292 before the generator's last change)
     # (fuzz39's: `C[1:-1] = -u9 // u9[()]` of a (0,) C, `B[-2, 0:0] = np.sqrt(I[1:2])`,
     # `A[-1, 1:1] = A[0] ** -2.5 * 8`, eager_size 0; 121008 and 121945 were two more before the
     # generator took computed slice bounds)

@@ -277,6 +277,8 @@ def _clip(x: Any, min: Any, max: Any) -> Array:  # noqa: A002
         if type(max) is int and max > info.max:
             max = None  # noqa: A001
     bounds = [b for b in (min, max) if b is not None]
+    if not bounds:  # NumPy 2's clip(x, None, None) is a copy (x itself was an alias, fuzz42)
+        return Array(out._node)
     if out.dtype.kind == "f" and all(type(b) is float or type(b) is int for b in bounds):
         bounds = []  # Python numbers are weak (NEP 50): a float x keeps its dtype (row_loop)
     if bounds:  # NumPy promotes x and both bounds at once: clip(bool, 5, float32) is float32

@@ -133,6 +133,8 @@ def evaluate_arrays(arrays: list[Array], extra: tuple[Array, ...] = ()) -> None:
             held = _held_in_frames([node])
         else:
             held = _held_intermediates([node])
+        if type(array._view) is tuple:
+            held = held + _view_roots([node], [array], held)
         if not held:
             if _getrefcount(node) <= 3:  # only `array` holds it (the pure-Python path's case)
                 with donation.allowed():
@@ -151,6 +153,7 @@ def evaluate_arrays(arrays: list[Array], extra: tuple[Array, ...] = ()) -> None:
         return
     if held is None:
         held = _held_intermediates([a._node for a in pending])
+        held = held + _view_roots([a._node for a in pending], pending, held)
     held = held + [a for a in extra if a._node.op is not leaf_op]
     requested = [a._node for a in pending]
     for a in held:
@@ -192,6 +195,25 @@ _shared_intermediates = getattr(_compiled, "shared_intermediates", None)
 _evaluation_walk = getattr(_compiled, "evaluation_walk", None)
 _frame_arrays = getattr(_compiled, "frame_arrays", None)
 _held_split = getattr(_compiled, "held_split", None)
+
+
+def _view_roots(nodes: list[Node], arrays: list[Array], held: list[Array]) -> list[Array]:
+    """The pending roots of the views among `arrays` whose nodes the graph of `nodes` computes
+    (not yet in `held`): `v = A[0]; A = A * 2; v[-2] = np.sqrt(x)` left the old root, which only
+    v holds, pending after `np.asarray(v)` computed its write, and the next node-budget cut
+    computed it again, its 'invalid' warning a second time (fuzz41's seed 180096)."""
+    roots = []
+    for a in arrays:
+        link = a._view
+        if type(link) is tuple:
+            root = link[0]
+            if root._node.inputs and all(root is not h for h in held) and all(
+                    root is not r for r in roots) and all(root._node is not n for n in nodes):
+                roots.append(root)
+    if not roots:
+        return []
+    split = _held_split if _held_split is not None else _python_held_split
+    return split(nodes, roots)
 
 
 def _held_intermediates(nodes: list[Node]) -> list[Array]:

@@ -403,6 +403,11 @@ def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
     parts = []
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         hi = max(hi, lo)
+        if isinstance(x, Array):  # NumPy's parts are views: x's basic slices, linked to it
+            # (writes into a part wrote only the part here: fuzz42)
+            parts.append(x[tuple([slice(lo, hi) if d == ax else slice(None)
+                                  for d in range(node.ndim)])])
+            continue
         spec = tuple([(lo, 1, hi - lo) if d == ax else (0, 1, s)
                       for d, s in enumerate(node.shape)])
         parts.append(Array(slice_node(node, spec, site)))

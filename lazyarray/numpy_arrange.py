@@ -133,7 +133,8 @@ def ix_(*args: Any) -> tuple[Array, ...]:
 # --- rearrangements: host index patterns, one lazy gather ------------------------------------------
 def _gather(v: Array, idx: np.ndarray, axis: int) -> Array:
     if idx.size == v.shape[axis] and np.array_equal(idx, np.arange(v.shape[axis])):
-        return v
+        return Array(v._node)  # (NumPy's copy: v itself, or delete's flattened view of the
+        # input, was an alias that writes into the result wrote through, fuzz42)
     return take(v, asarray(idx.astype(np.int64)), axis=axis)
 
 
@@ -204,7 +205,7 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Ar
         values = kwargs.pop("constant_values", 0) if mode == "constant" else 0
         if kwargs:
             raise ValueError(f"unsupported keyword arguments for mode '{mode}': {set(kwargs)}")
-        return _pad_constant(v, widths, values)
+        return _copied(_pad_constant(v, widths, values), v)
     if mode in _PAD_GATHERS and kwargs.get("reflect_type", "even") == "even":
         kwargs.pop("reflect_type", None)
         if kwargs:
@@ -215,8 +216,14 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Ar
                     raise ValueError(f"can't extend empty axis {ax} using modes other than "
                                      "'constant' or 'empty'")
                 v = _gather(v, np.pad(np.arange(v.shape[ax]), (before, after), mode=mode), ax)
-        return v
+        return _copied(v, array)
     return _eager(np.pad(np.asarray(v), pad_width, mode, **kwargs))
+
+
+def _copied(out: Array, given: Any) -> Array:
+    """NumPy's pad copies, also with no width: the given Array itself was an alias, so writes
+    into the result wrote it (fuzz42)."""
+    return Array(out._node) if out is given else out
 
 
 def _pad_constant(v: Array, widths: np.ndarray, values: Any) -> Array:

@@ -3,6 +3,7 @@ of `where` and the registered reductions; they fuse like any expression."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -66,8 +67,9 @@ def _nan_extreme(reduce: Any, fill: float, x: Any, axis: Any, keepdims: bool, in
     out = reduce(v, axis=axis, keepdims=keepdims, initial=initial, where=where)
     if nan is None or initial is not _NO_VALUE:
         return out
-    all_nan = red.all(nan, axis=axis, keepdims=keepdims, where=where)  # NumPy: NaN (and a warning)
-    return ew.where(all_nan, np.nan, out)
+    all_nan = red.all(nan, axis=axis, keepdims=keepdims, where=where)  # NumPy: NaN, a warning
+    return red.warn_for_slices(ew.where(all_nan, np.nan, out), red.any(all_nan),
+                           "All-NaN slice encountered")
 
 
 def nanmax(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
@@ -88,38 +90,81 @@ def _nan_count(x: Array, axis: Any, keepdims: bool, where: Any = True) -> Array:
     return red.sum(~ew.isnan(x), axis=axis, keepdims=keepdims, where=where)
 
 
+def _inexact_dtype(dtype: Any, out: Any) -> None:
+    """NumPy's nanmean/nanvar refuse an integer `dtype=` or `out=` for a float input (mean and
+    var compute in it: the nan-functions summed in it here, fuzz42)."""
+    if dtype is not None and not issubclass(np.dtype(dtype).type, np.inexact):
+        raise TypeError("If a is inexact, then dtype must be inexact")
+    if out is not None and not issubclass(np.dtype(out.dtype).type, np.inexact):
+        raise TypeError("If a is inexact, then out must be inexact")
+
+
+def _lazy_nanmean(v: Array, axis: Any, dtype: Any, keepdims: bool, where: Any
+                  ) -> tuple[Array, Array]:
+    """nanmean's value and each slice's count of non-NaN values: NumPy divides under
+    errstate(invalid='ignore'), so an empty slice is NaN with no flag raised."""
+    total = nansum(v, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
+    count = _nan_count(v, axis, keepdims, where)
+    empty = count == 0
+    nan = complex(np.nan, np.nan) if total.dtype.kind == "c" else np.nan  # NumPy's 0j / 0
+    ones = ew.astype(ew.maximum(count, 1), total.dtype)
+    return ew.where(empty, ew.astype(asarray(nan), total.dtype), total / ones), empty
+
+
+def _empty_slices(v: Array, axis: Any, result: Array, message: str) -> bool:
+    """Whether every slice is empty by the shape (no evaluation needed): NumPy's warning then
+    comes at once where any slice exists."""
+    if v.size:
+        return False
+    if result.size:
+        warnings.warn(message, RuntimeWarning, stacklevel=red._user_stacklevel())
+    return True
+
+
 def nanmean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
             *, where: Any = True) -> Array:
-    """numpy.nanmean: the mean of the non-NaN values; NaN for an all-NaN slice."""
+    """numpy.nanmean: the mean of the non-NaN values; NaN and NumPy's 'Mean of empty slice'
+    warning for an all-NaN slice (evaluated with that test: warn_for_slices)."""
     v = _array(x)
     if v.dtype.kind not in "fc":
         return red.mean(v, axis, dtype, out, keepdims, where=where)
-    total = nansum(v, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
-    result = total / ew.astype(_nan_count(v, axis, keepdims, where), total.dtype)
+    _inexact_dtype(dtype, out)
+    result, empty = _lazy_nanmean(v, axis, dtype, keepdims, where)
+    if not _empty_slices(v, axis, result, "Mean of empty slice"):
+        red.warn_for_slices(result, red.any(empty), "Mean of empty slice")
     return _written(out, result, np.nanmean, x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
 def nanvar(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True) -> Array:
-    """numpy.nanvar: the variance of the non-NaN values (ddof subtracted from their count)."""
+    """numpy.nanvar: the variance of the non-NaN values (ddof subtracted from their count); NaN
+    and NumPy's 'Degrees of freedom <= 0 for slice.' where the count is ddof or less."""
     v = _array(x)
     if v.dtype.kind not in "fc":
         return red.var(v, axis, dtype, out, ddof, keepdims, where=where)
-    centered = v - nanmean(v, axis=axis, dtype=dtype, keepdims=True, where=where)
+    _inexact_dtype(dtype, out)
+    centered = v - _lazy_nanmean(v, axis, dtype, True, where)[0]
     if v.dtype.kind == "c":
         sq = real(centered) * real(centered) + imag(centered) * imag(centered)
     else:
         sq = centered * centered
     total = nansum(sq, axis=axis, keepdims=keepdims, where=where)
     n = ew.astype(_nan_count(v, axis, keepdims, where), total.dtype) - ddof
-    result = ew.where(n > 0, total / ew.maximum(n, 0), np.nan)
+    bad = n <= 0  # (NumPy divides under errstate(all='ignore'), then writes NaN there)
+    result = ew.where(bad, np.nan, total / ew.where(bad, 1, n))
+    message = "Degrees of freedom <= 0 for slice."
+    if not _empty_slices(v, axis, result, message):
+        red.warn_for_slices(result, red.any(bad), message)
     return _written(out, result, np.nanvar, x, axis=axis, dtype=dtype, ddof=ddof,
                     keepdims=keepdims)
 
 
 def nanstd(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True) -> Array:
-    """numpy.nanstd: sqrt(nanvar)."""
+    """numpy.nanstd: sqrt(nanvar); std itself for an input with no NaN (an integer `dtype=`
+    keeps the result integer, as NumPy's)."""
+    if _array(x).dtype.kind not in "fc":
+        return red.std(_array(x), axis, dtype, out, ddof, keepdims, where=where)
     result = ew.sqrt(nanvar(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where))
     return _written(out, result, np.nanstd, x, axis=axis, dtype=dtype, ddof=ddof,
                     keepdims=keepdims)

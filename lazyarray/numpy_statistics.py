@@ -24,7 +24,7 @@ from .complex_functions import conj, from_parts, imag, real
 from .creation import asarray, zeros
 from .elementwise import asarray_operand
 from .searching import searchsorted, sorted_rows
-from .numpy_reductions import median
+from .numpy_reductions import median, nanmean
 from .manipulation import broadcast_to, concat, moveaxis, squeeze
 from .linalg import matmul
 from .numpy_shapes import atleast_2d, diag
@@ -79,6 +79,8 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
         return into(out, nanmedian(a, axis, keepdims=keepdims), np.nanmedian, (a,),
                     {"axis": axis, "keepdims": keepdims}, user_site(1))
     v = _array(a)
+    if not v.size:  # NumPy's: nanmean's NaN and 'Mean of empty slice' (IndexError here)
+        return nanmean(v, axis=axis, keepdims=keepdims)
     if v.dtype.kind not in "fc":  # (complex: NaN in either part is skipped)
         return median(v, axis=axis, keepdims=keepdims)
     moved, kept_shape = _quantile_axis_first(v, axis)
@@ -86,7 +88,8 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
     top = ew.maximum(count - 1, 0)
     lo, hi = _order_stats(moved, [top // 2, count // 2], moved.shape[1:])
     result = ew.where(count == 0, np.nan, (lo + hi) / 2)
-    return result.reshape(kept_shape) if keepdims else result
+    result = result.reshape(kept_shape) if keepdims else result
+    return red.warn_for_slices(result, red.any(count == 0), "All-NaN slice encountered")
 
 
 def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: Any,
@@ -102,6 +105,8 @@ def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: A
     if method != "linear" or weights is not None or interpolation is not None:
         # NumPy on the host; q is a fraction here (percentile divided it): NumPy's quantile
         numpy_fn = getattr(np, name.replace("percentile", "quantile"))
+        q = np.asarray(q) if isinstance(q, Array) else q  # (an Array's NumPy dispatch came
+        # back here: a RecursionError, fuzz42)
         return asarray(numpy_fn(np.asarray(v), q, axis=axis, method=method, keepdims=keepdims,
                                 weights=None if weights is None else np.asarray(weights)))
     if v.dtype.kind == "c":
@@ -110,13 +115,20 @@ def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: A
     if qs.ndim > 2 or not (np.all(qs >= 0) and np.all(qs <= 1)):
         raise ValueError("Quantiles must be in the range [0, 1]" if qs.ndim <= 2 else
                          "q must be a scalar or 1d")
+    if skip_nan and not v.size:  # NumPy's: nanmean's NaN and 'Mean of empty slice', no q
+        return nanmean(v, axis=axis, keepdims=keepdims)  # axis (ValueError/IndexError here)
     moved, kept_shape = _quantile_axis_first(v, axis)
+    count = None
     if skip_nan and v.dtype.kind == "f":
-        result = _nan_lerp(moved, qs, weak)
+        result, count = _nan_lerp(moved, qs, weak)
     else:
         result = _sorted_lerp(moved, qs, weak)
     if keepdims:
         result = result.reshape(qs.shape + kept_shape)
+    if qs.dtype.kind in "biu" and result.dtype != v.dtype:  # NumPy's: an integer q (0 or 1)
+        result = ew.astype(result, v.dtype)  # picks a value: the input's dtype (fuzz42)
+    if count is not None:
+        return red.warn_for_slices(result, red.any(count == 0), "All-NaN slice encountered")
     return result
 
 
@@ -127,7 +139,8 @@ def _quantile_axis_first(v: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
     axes = np.lib.array_utils.normalize_axis_tuple(axis, v.ndim)
     rest = [d for d in range(v.ndim) if d not in axes]
     moved = moveaxis(v, list(axes), list(range(len(axes))))
-    moved = moved.reshape((-1,) + tuple(v.shape[d] for d in rest))
+    sampled = int(np.prod([v.shape[d] for d in axes], dtype=np.int64))  # (-1 of an empty v
+    moved = moved.reshape((sampled,) + tuple(v.shape[d] for d in rest))  # is ambiguous)
     return moved, tuple(1 if d in axes else s for d, s in enumerate(v.shape))
 
 
@@ -174,13 +187,13 @@ def _sorted_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
     return out
 
 
-def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
-    """Per slice, the quantile of its `count` non-NaN values (they sort first): NumPy's virtual
-    index, neighbours and gamma computed lazily from the count, with NumPy's arithmetic."""
+def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> tuple[Array, Array]:
+    """Per slice, the quantile of its `count` non-NaN values (they sort first), and the counts:
+    NumPy's virtual index, neighbours and gamma computed lazily from the count, as NumPy's."""
     count = red.sum(~ew.isnan(x), axis=0)
     qa = asarray(qs.reshape(qs.shape + (1,) * (x.ndim - 1)))
-    top = count - 1
-    virtual = top * qa
+    top = count - 1  # (NumPy's n - 1 is a Python int: a float32 q keeps the index float32)
+    virtual = (ew.astype(top, qa.dtype) if qa.dtype.kind == "f" else top) * qa
     above, below = virtual >= top, virtual < 0
     whole = ew.floor(virtual)
     gamma = virtual - ew.where(above, -1.0, ew.where(below, 0.0, whole))
@@ -190,7 +203,7 @@ def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
     nxt = ew.where(above, last, ew.where(below, 0, first + 1))
     lo, hi = _order_stats(x, [prev, nxt], qs.shape + x.shape[1:])
     out = _lerp(lo, hi, gamma, x.dtype if weak else None)
-    return ew.where(count == 0, np.nan, out)
+    return ew.where(count == 0, np.nan, out), count
 
 
 def _order_stats(x: Array, rows: list[Array], shape: tuple[int, ...]) -> list[Array]:

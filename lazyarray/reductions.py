@@ -18,8 +18,9 @@ from .graph.complex_ops import supports_complex
 from .graph.node import Node, user_site
 from .eager import arg_now as _arg_now
 from .eager import reduce_now as _reduce_now
+from .evaluation import eval as _evaluate
 from .outputs import into
-from .creation import full
+from .creation import arange, full
 from ._bind import as_node as _as_node  # (the name the API modules import from here)
 from .complex_functions import imag, real
 from .elementwise import astype, maximum, minimum, sqrt, where as _where
@@ -109,7 +110,11 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
     if where is not True or initial is not _NO_VALUE:
-        total = sum(_masked("sum", x, where, site), axis, dtype, keepdims=keepdims)
+        v = _masked("sum", x, where, site)
+        folded = _fold_initial("sum", v, axis, dtype, initial, site)
+        if folded is not None:
+            return sum(folded, axis, dtype, keepdims=keepdims)
+        total = sum(v, axis, dtype, keepdims=keepdims)
         return total if initial is _NO_VALUE else total + full((), initial, total.dtype)
     if axis is None and dtype is None and keepdims is False and type(x) is Array:
         node = x._node  # a float array's total (`loss`): `_reduce`'s node without its checks
@@ -137,7 +142,11 @@ def prod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
     if where is not True or initial is not _NO_VALUE:
-        total = prod(_masked("prod", x, where, site), axis, dtype, keepdims=keepdims)
+        v = _masked("prod", x, where, site)
+        folded = _fold_initial("prod", v, axis, dtype, initial, site)
+        if folded is not None:
+            return prod(folded, axis, dtype, keepdims=keepdims)
+        total = prod(v, axis, dtype, keepdims=keepdims)
         return total if initial is _NO_VALUE else total * full((), initial, total.dtype)
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
@@ -166,6 +175,30 @@ def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
     if where is not True or initial is not _NO_VALUE:
         return _extreme("min", x, axis, keepdims, initial, where, user_site(1))
     return _reduce("min", x, axis, keepdims, None, user_site(1))
+
+
+def _fold_initial(name: str, x: Any, axis: Any, dtype: Any, initial: Any, site: _bind.Site
+                  ) -> Array | None:
+    """x with a float `initial` folded into the first element of each slice, where NumPy's fold
+    starts from it: a product always (multiply.reduce runs in order from `initial`), a sum over
+    leading axes only (over the last axis NumPy adds `initial` to the pairwise sum, as `total +
+    initial`). Else None. Added at the end instead, the last bits differed (fuzz42's sweep:
+    `np.prod(A, axis=(0, -1), initial=5)`, `np.sum(A, axis=0, initial=0.1)`)."""
+    if initial is _NO_VALUE:
+        return None
+    node = x if type(x) is Node else _as_node(x, site)
+    want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
+    axes = _bind.normalize_axes(axis, node.ndim, site)
+    if want.kind not in "fc" or not axes or 0 in [node.shape[a] for a in axes] or (
+            name == "sum" and node.ndim - 1 in axes):
+        return None
+    first = None
+    for a in axes:
+        at = arange(node.shape[a]).reshape(tuple(-1 if d == a else 1 for d in range(node.ndim)))
+        first = at == 0 if first is None else first & (at == 0)
+    v = astype(Array(node), want)
+    step = v + full((), initial, want) if name == "sum" else v * full((), initial, want)
+    return _where(first, step, v)
 
 
 def _masked(name: str, x: Any, where: Any, site: _bind.Site) -> Any:
@@ -309,6 +342,31 @@ def _user_stacklevel() -> int:
     return level
 
 
+def warn_for_slices(result: Array, bad: Array, message: str) -> Array:
+    """NumPy's warning for a slice its values make bad (all NaN: 'Mean of empty slice', 'All-NaN
+    slice encountered'): whether any is depends on the data, so the result is evaluated with
+    that one boolean, in one plan, and the warning comes at the call, as NumPy's (as nanargmax's
+    error; lazily, NumPy's warnings were missing and its 0/0 'invalid' came instead: fuzz42)."""
+    if result.size:
+        _evaluate(result, bad)
+        if bool(bad):
+            warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+    return result
+
+
+def _warn_masked(where: Any, shape: tuple[int, ...], axes: tuple[int, ...], count: Array,
+                 bound: float, result: Array, message: str) -> None:
+    """NumPy's warning where `where=` leaves a slice `bound` or fewer elements (mean's 'Mean of
+    empty slice', var's 'Degrees of freedom <= 0 for slice'): counted on the host from a mask
+    there, else evaluated with the result (warn_for_slices; fuzz42: it was missing)."""
+    if isinstance(where, Array) and where._node.inputs:
+        warn_for_slices(result, any(count <= bound), message)
+        return
+    mask = np.broadcast_to(np.asarray(where, dtype=bool), shape)
+    if result.size and np.any(mask.sum(axis=axes) <= bound):
+        warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+
+
 def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
          *, where: Any = True) -> Array:
     """numpy.mean / Array API `mean`: sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN
@@ -323,7 +381,9 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     axes = _bind.normalize_axes(axis, node.ndim, site)
     if where is not True:
         total, n = _masked_sum_count(node, axes, keepdims, where, site)
-        return astype(total / n, node.dtype)
+        result = astype(total / n, node.dtype)
+        _warn_masked(where, node.shape, axes, n, 0, result, "Mean of empty slice")
+        return result
     total = _reduce("sum", Array(node), axes, keepdims, node.dtype, site)
     n = _count(node.shape, axes)
     if not n:  # NumPy's warning, then its 0 / 0: NaN and the 'invalid' flag (fuzz41: neither)
@@ -390,6 +450,9 @@ def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepd
     axes = _bind.normalize_axes(axis, node.ndim, site)
     xs = Array(node)
     n = _count(node.shape, axes)
+    if n - correction <= 0:  # NumPy's warning, as var's (fuzz42: missing here)
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
+                      stacklevel=_user_stacklevel())
     centered = xs - astype(_reduce("sum", xs, axes, True, want, site) / n, want)
     sq = _reduce("sum", centered * centered, axes, keepdims, want, site)
     return astype(sq / builtins.max(n - correction, 0), want)
@@ -429,7 +492,10 @@ def _masked_var(xs: Array, axes: tuple[int, ...], keepdims: bool, correction: fl
     centered = xs - astype(total / n, xs.dtype)
     sq = real(centered) ** 2 + imag(centered) ** 2 if xs.dtype.kind == "c" else centered * centered
     sq_total, count = _masked_sum_count(sq._node, axes, keepdims, where, site)
-    return astype(sq_total / maximum(count - correction, 0), sq.dtype)
+    result = astype(sq_total / maximum(count - correction, 0), sq.dtype)
+    _warn_masked(where, xs.shape, axes, count, correction, result,
+                 "Degrees of freedom <= 0 for slice")
+    return result
 
 
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:

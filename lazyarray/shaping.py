@@ -181,12 +181,16 @@ def roll(x: Any, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | 
             return reshape(roll(reshape(x, (x.size,)), shift, axis=0), x.shape)
         axis = 0
     _bind.refuse_traced(shift)  # la.jit's traced int: a slice bound, baked into the trace
+    rolled = False
     for ax, s in _roll_shifts(shift, axis, x.ndim, site).items():
         m = x.shape[ax]
         s = s % m if m else 0
         if s:
-            x = concat([_slice(x, ax, m - s, s, site), _slice(x, ax, 0, m - s, site)], axis=ax)
-    return x
+            x, rolled = concat([_slice(x, ax, m - s, s, site), _slice(x, ax, 0, m - s, site)],
+                               axis=ax), True
+    # (no shift left: NumPy's roll still copies; x itself, or the 2-D case's reshaped view
+    # of x, was an alias, so writes into the result wrote x: fuzz42)
+    return x if rolled else Array(x._node)
 
 
 def _roll_shifts(shift: Any, axis: Any, ndim: int, site: _bind.Site) -> dict[int, int]:

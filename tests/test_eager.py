@@ -206,6 +206,31 @@ def test_a_dead_root_the_view_ring_kept_is_not_evaluated_at_a_cut(backend, form)
     assert [str(w.message) for w in caught] == []
 
 
+@pytest.mark.parametrize("held", [False, True])
+def test_a_views_evaluation_computes_the_root_only_it_holds(backend, held):
+    """`v = A[0]; A = A * 2; v[-2] = np.sqrt(-3)` under eager_size 0: only v holds the old root,
+    pending with the write. `np.asarray(v)` computed the write (and warned 'invalid') but left
+    the root pending, and the next node-budget cut, which evaluates every live pending Array,
+    computed it again: a second warning, and the work twice (fuzz41's seed 180096). The root is
+    evaluated with its view now (evaluation._view_roots), also where v is held in a list."""
+    with la.config(eager_size=0):
+        A = la.asarray(np.arange(6.0).reshape(2, 3))
+        v = A[0]
+        keep = [v] if held else None
+        A = A * 2
+        v[-2] = la.sqrt(la.asarray(np.float64(-3.0)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = np.asarray(keep[0] if held else v)
+        with la.config(eager_size=0, max_graph_nodes=3):
+            B = la.asarray(np.ones(3))
+            for _ in range(10):
+                B = B + 1
+            assert np.array_equal(np.asarray(B), np.full(3, 11.0))
+    assert np.array_equal(got, [0.0, np.nan, 2.0], equal_nan=True)
+    assert [str(w.message) for w in caught] == ["invalid value encountered in sqrt"]
+
+
 def test_element_comparisons_and_abs_are_numpys(backend):
     """_trace.c's element_compare and abs of a float64 element: IEEE comparisons and fabs in C,
     NumPy's values for NaN, infinities, signed zeros, subnormals and Python ints (within and past

@@ -381,3 +381,21 @@ def test_a_division_of_bools_raises_invalid_for_zero_by_zero(backend, dtype):
             with np.errstate(invalid="ignore"):
                 want = b / b if value.dtype == np.float64 else b.astype(dtype) / b.astype(dtype)
             np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int8", "uint8", "uint64"])
+def test_integer_fmod_by_zero_flags_divide_as_numpy(backend, dtype):
+    """NumPy's integer fmod by 0 gives 0 with 'divide by zero' (as `//` and `%`); the C kernel's
+    gave the 0 silently (fuzz42's sweep: `np.fmod(q, 0)`). `fmod(x, -1)` stays silent."""
+    x = np.array([5, 7, 0, 3], dtype=dtype)
+    for divisor in (0, np.array([0, 1, 2, 0], dtype=dtype), -1 if dtype[0] == "i" else 1):
+        seen = []
+        for xp in (np, la):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                with la.config(eager_size=0):  # (the kernel, not the at-once path)
+                    out = np.asarray(xp.fmod(xp.asarray(x), divisor if not isinstance(
+                        divisor, np.ndarray) else xp.asarray(divisor)))
+            seen.append((out.tolist(), out.dtype,
+                         sorted({str(w.message).split(" encountered")[0] for w in caught})))
+        assert seen[0] == seen[1], (divisor, seen)

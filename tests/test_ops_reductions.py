@@ -425,3 +425,121 @@ def test_var_with_no_degrees_of_freedom_warns_as_numpy(backend, name, case):
         seen.append((out.tolist(), out.dtype, sorted({str(w.message).split(" encountered")[0]
                                                       for w in record})))
     assert str(seen[0]) == str(seen[1]), seen
+
+
+def _numpy_and_lazy(name: str, values: np.ndarray, kwargs: dict) -> list:
+    """(the result's values, dtype and shape, or the error's type; the warnings' texts) of
+    NumPy's and lazyarray's `name(values, **kwargs)`, each evaluated at the call's line."""
+    seen = []
+    for xp in (np, la):
+        args = {k: (la.asarray(v) if xp is la and isinstance(v, np.ndarray) else v)
+                for k, v in kwargs.items()}
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            try:
+                out = np.asarray(getattr(xp, name)(xp.asarray(values), **args))
+                got = (str(out.tolist()), out.dtype, out.shape)
+            except (TypeError, ValueError, IndexError) as exc:
+                got = (TypeError if isinstance(exc, TypeError) else type(exc),)
+        seen.append((got, sorted({str(w.message).split(" encountered")[0] for w in record})))
+    return seen
+
+
+_NAN_SLICES = {"all NaN": np.full((2, 3), np.nan),
+               "a NaN row": np.array([[1.0, np.nan, 4.0], [np.nan, np.nan, np.nan]]),
+               "no NaN": np.array([[1.0, 2.0, 4.0], [3.0, 5.0, 8.0]]),
+               "empty": np.zeros((0, 3)), "empty slices": np.zeros((3, 0)),
+               "float32": np.array([[1.5, np.nan], [np.nan, np.nan]], np.float32)}
+
+
+@pytest.mark.parametrize("values", list(_NAN_SLICES), ids=list(_NAN_SLICES))
+def test_nan_functions_warn_and_answer_as_numpy(reference_backend, values):
+    """NumPy's nan-functions over all-NaN and empty slices: nanmean warns 'Mean of empty slice',
+    nanvar/nanstd 'Degrees of freedom <= 0 for slice.', nanmax/nanmin/nanmedian/nanquantile
+    'All-NaN slice encountered', each with NaN and no 'invalid' flag (NumPy divides under
+    errstate 'ignore'); an empty array's nanmedian/nanquantile is nanmean's (NaN, its warning,
+    no q axis). Here the lazy 0/0 warned 'invalid' instead, the slice warnings were missing,
+    and nanmedian/nanquantile of an empty array raised IndexError/ValueError (fuzz42)."""
+    calls = [("nanmean", {}), ("nanmean", {"axis": 0}), ("nanvar", {"axis": -1, "ddof": 1}),
+             ("nanstd", {"keepdims": True}), ("nanmax", {"axis": 1}), ("nanmin", {}),
+             ("nanmedian", {"axis": 0}), ("nanquantile", {"q": [0.2, 0.7], "axis": 1}),
+             ("nanpercentile", {"q": 50}), ("quantile", {"q": 0.5, "axis": 0})]
+    for name, kwargs in calls:
+        if name in ("nanmax", "nanmin") and not _NAN_SLICES[values].size:
+            continue  # (NumPy's ValueError for a reduction with no identity: tested elsewhere)
+        want, got = _numpy_and_lazy(name, _NAN_SLICES[values], kwargs)
+        assert want == got, (name, kwargs, want, got)
+
+
+@pytest.mark.parametrize("kwargs", [{"where": np.array([[False] * 3, [True, False, True]])},
+                                    {"where": np.zeros((2, 3), bool), "axis": 1},
+                                    {"where": np.array([True, False, True]), "ddof": 2},
+                                    {"dtype": np.int64, "ddof": 6}, {"dtype": np.int8, "axis": 0,
+                                                                     "ddof": 2}])
+@pytest.mark.parametrize("name", ["mean", "var", "std", "nanvar", "nanstd", "nanmean"])
+def test_masked_and_integer_var_warn_as_numpy(reference_backend, name, kwargs):
+    """`where=` leaving a slice empty (or with ddof or fewer elements) warns NumPy's 'Mean of
+    empty slice' / 'Degrees of freedom <= 0 for slice' (from a host mask at once, from a lazy
+    one with the result evaluated); var with an integer dtype= too; nanvar/nanstd/nanmean of an
+    integer array with an integer dtype= are NumPy's var/std/mean (an integer result, where
+    nanstd was a float). Here all four were silent or float (fuzz42)."""
+    if name.startswith("mean") or name == "nanmean":
+        kwargs = {k: v for k, v in kwargs.items() if k != "ddof"}
+    values = np.array([[1, 2, 4], [3, 5, 8]])
+    want, got = _numpy_and_lazy(name, values, kwargs)
+    if "dtype" in kwargs:  # (x / 0 cast to an integer: the platform's value, not compared)
+        want, got = [((r[0][1:] if len(r[0]) == 3 else r[0]), r[1]) for r in (want, got)]
+    if want[0] == (TypeError,):  # (std's sqrt into an int array: refused here before var ran)
+        want, got = want[0], got[0]
+    assert want == got, (want, got)
+    if "where" in kwargs:  # the mask pending: the same warning, the result evaluated with it
+        lazy_mask = {**kwargs, "where": la.asarray(kwargs["where"]) | la.asarray(False)}
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            out = np.asarray(getattr(la, name)(la.asarray(values), **lazy_mask))
+        assert str(out.tolist()) == want[0][0]
+        assert sorted({str(w.message).split(" encountered")[0] for w in record}) == want[1]
+
+
+@pytest.mark.parametrize("call", ["np.quantile(x, 0)", "np.nanquantile(x, [0, 1], axis=0)",
+                                  "np.quantile(x, True, axis=1)", "np.quantile(f, np.int64(1))",
+                                  "np.nanquantile(g, np.float32(0.3), axis=0)",
+                                  "np.nanpercentile(g, np.float32(37.0), axis=1)",
+                                  "np.percentile(f, np.array([5.0, 95.0]), method='lower')",
+                                  "np.nanquantile(g, np.array([0.2, 0.9]), 0, method='higher')"])
+def test_quantiles_of_integer_float32_and_array_q_as_numpy(reference_backend, call):
+    """NumPy's quantile with an integer q (0, 1, True, int arrays) picks a value: the input's
+    dtype (it was float64, or int64 by promotion with q); a float32 q keeps nanquantile's virtual
+    index in float32 (computed in float64 here: values a float32 rounding apart); a q that is an
+    Array, with a method NumPy runs on the host, came back through NumPy's dispatch
+    (RecursionError). fuzz42's sweep."""
+    rng = np.random.default_rng(42)
+    x = rng.integers(-50, 50, (7, 5)).astype(np.int32)
+    f = rng.standard_normal((65, 6)) * 40  # (counts past 7: float32 rounds (n - 1) * q)
+    g = np.where(f > 0, f, np.nan)
+    got = eval(call.replace("np.array", "la.asarray"), {"np": la, "la": la, "x": la.asarray(x),
+                                                           "f": la.asarray(f), "g": la.asarray(g)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = eval(call, {"np": np, "x": x, "f": f, "g": g})
+    got = np.asarray(got)
+    assert got.dtype == np.asarray(want).dtype and np.array_equal(got, want, equal_nan=True)
+
+
+@pytest.mark.parametrize("kwargs", [{"axis": None, "initial": 5.1}, {"axis": 0, "initial": 0.1},
+                                    {"axis": (0, 1), "initial": 1.7, "keepdims": True},
+                                    {"axis": 0, "initial": 3, "where": "x > 0"}])
+@pytest.mark.parametrize("name", ["sum", "prod"])
+def test_initial_starts_the_fold_as_numpys(backend, name, kwargs):
+    """NumPy's multiply.reduce folds in order from `initial`, and its add.reduce over leading
+    axes too (over the last axis it adds `initial` to the pairwise sum): `initial` multiplied or
+    added after the fold differed in the last bits (fuzz42's sweep: `np.prod(A, axis=(0, -1),
+    initial=5)`, `np.sum(A, axis=0, initial=0.1)`)."""
+    if name == "sum" and kwargs["axis"] is None:
+        kwargs = {**kwargs, "axis": 1}  # (over every axis: initial + the pairwise sum, as here)
+    x = np.random.default_rng(7).standard_normal((6, 40, 3)) * 100
+    got_kwargs = {k: (la.asarray(x) > 0 if v == "x > 0" else v) for k, v in kwargs.items()}
+    want = getattr(np, name)(x, **{k: (x > 0 if v == "x > 0" else v) for k, v in kwargs.items()})
+    got = np.asarray(getattr(la, name)(la.asarray(x), **got_kwargs))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.array_equal(got, want), np.flatnonzero(got != want)

@@ -359,6 +359,27 @@ def test_astype_to_the_same_dtype_is_a_copy(backend, view):
     assert A.astype(np.float64, copy=False) is A  # (as NumPy's)
 
 
+@pytest.mark.parametrize("call", ["np.roll(x, 0)", "np.roll(x, 6)", "np.roll(x, (0, 3), (0, 1))",
+                                  "np.pad(x, 0)", "np.pad(x, 0, mode='edge')", "np.clip(x, None, None)",
+                                  "np.delete(x, [])", "np.delete(x, [], axis=1)",
+                                  "np.split(x, 1)[0]", "np.split(x, [1], axis=1)[1]",
+                                  "np.hsplit(x, 3)[2]", "np.vsplit(x, [1])[0]"])
+def test_results_that_change_nothing_copy_or_view_as_numpy(reference_backend, call):
+    """A write into the result reaches x exactly where NumPy's result shares x's memory: roll by
+    a whole turn, pad by nothing, clip with no bound and delete of nothing are NumPy's copies
+    (here x itself, or a reshaped view of it: the write changed x); split's parts are NumPy's
+    views (here unlinked copies: the write missed x). fuzz42's sweep (`c = np.roll(r, -100)`
+    of a (1, 1) r, then `c[m] = ...` wrote r)."""
+    seen = []
+    for xp in (np, la):
+        x = xp.asarray(np.arange(6.0).reshape(2, 3))
+        out = eval(call, {"np": xp, "x": x})
+        out[...] = -1
+        out += 1
+        seen.append(np.asarray(x).tolist())
+    assert seen[0] == seen[1], seen
+
+
 def test_an_element_is_a_copy_as_numpys_scalar(backend):
     """`A[i, j]` (every dim an integer) is NumPy's scalar, not a view; `A[i, j, ...]` is a view."""
     def program(xp, A):

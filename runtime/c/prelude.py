@@ -136,10 +136,11 @@ def _rem(dt: np.dtype, t: str):
 
 
 def _fmod(dt: np.dtype, t: str):
-    """Integer fmod: C's `%` (the dividend's sign), 0 for a zero divisor and for `% -1` (NumPy)."""
+    """Integer fmod: C's `%` (the dividend's sign), 0 for `% -1` and, with NumPy's 'divide by
+    zero' flag (fuzz42: none was raised), for a zero divisor."""
     if dt.kind == "u":
-        return "a, b", f"b == 0 ? ({t})0 : ({t})(a % b)", ()
-    return "a, b", f"(b == 0 || b == -1) ? ({t})0 : ({t})(a % b)", ()
+        return "a, b", f"b == 0 ? ({t}){fpe_divide_zero()} : ({t})(a % b)", ()
+    return "a, b", (f"b == 0 ? ({t}){fpe_divide_zero()} : b == -1 ? ({t})0 : ({t})(a % b)"), ()
 
 
 def _gcd(dt: np.dtype, t: str):

@@ -281,6 +281,15 @@ def _refuse_bool_axis(axis: Any, site: _bind.Site) -> None:
         raise _bind.fail(TypeError, f"an integer is required for the axis, not {axis!r}", site)
 
 
+def _refuse_bool_axis_counted(axis: Any, ndim: int, site: _bind.Site) -> None:
+    """mean/var/std: NumPy's Python code counts the items first (normalize_axis_index: a True
+    past a 1-D array's dims is its AxisError), then sums (any bool axis: TypeError)."""
+    items = axis if type(axis) is tuple else (axis,)
+    if type(axis) is not list and builtins.any(isinstance(a, (bool, np.bool_)) for a in items):
+        _bind.normalize_axes(tuple(int(a) for a in items), ndim, site)
+    _refuse_bool_axis(axis, site)
+
+
 def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) -> Array:
     node = _as_node(x, site)
     if axis is None and keepdims is False:  # an index loop's `np.argmin(x)`: NumPy's, now
@@ -377,7 +386,7 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
         return into(out, mean(x, axis, dtype, keepdims=keepdims, where=where), np.mean, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
     node = _float_operand(x, dtype, site)
-    _refuse_bool_axis(axis, site)
+    _refuse_bool_axis_counted(axis, node.ndim, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
     if where is not True:
         total, n = _masked_sum_count(node, axes, keepdims, where, site)
@@ -415,7 +424,7 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     if want is not None and want.kind in "iub" and where is True:
         return _integer_var(_as_node(x, site), axis, want, correction, keepdims, site)
     node = _float_operand(x, dtype, site)
-    _refuse_bool_axis(axis, site)
+    _refuse_bool_axis_counted(axis, node.ndim, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
     if want is not None and want.kind == "c" and where is True:  # NumPy: a complex
         real_var = var(real(Array(node)), axis=axes, correction=correction, keepdims=keepdims)

@@ -1446,6 +1446,11 @@ KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's boun
              "through an empty index array into a (0,) selection passes, `A[J] = t != B[1:-1, "
              "0:0]`; lazyarray raises the broadcast ValueError a slice's write gives (fuzz41)"
        for seed in (181040, 181696, 182778)},
+    190428: "NumPy's own inconsistency (as 115526): an empty value of too many dims assigned "
+            "through a list index passes, `A[[np.int64(1), -1]] = r2[:, None][:, None][..., 0:0]` "
+            "((2, 1, 1, 0) into (2, 0)); lazyarray raises a slice write's ValueError (CI, stop 42)",
+    190017: "a long correlate (4,309 values) at eager_size=0: the lazy sums' order is not "
+            "NumPy's, last bits apart (as seed 191308, fuzz42; CI, stop 42)",
     99376: "complex64 zeros ** -2.5 on C: NaN without NumPy's 'invalid' (runtime/c/complex.py "
            "`_pow`'s zero-base branch returns a constant NaN; a flag from the lane's own value "
            "that gcc cannot hoist is still to write)",
@@ -1511,8 +1516,11 @@ def test_many_random_programs_with_the_stats_forms_match_numpy(block):
 @pytest.mark.parametrize("seed", [pytest.param(seed, marks=pytest.mark.xfail(
     strict=True, reason=reason)) for seed, reason in sorted(KNOWN.items())])
 def test_known_differences(seed):
-    """The sweep's open differences (KNOWN): a strict xfail each, so a fix shows."""
-    check(seed, lines=12)
+    """The sweep's open differences (KNOWN): a strict xfail each, so a fix shows. Background
+    compiles off: a C difference (99376) shows only in the compiled kernel, which a cold cache
+    replaces by the NumPy executor on its first run (an XPASS in a fresh CI clone)."""
+    with la.config(background_compiles=False):
+        check(seed, lines=12)
 
 
 def main(argv=None) -> None:

@@ -543,3 +543,16 @@ def test_initial_starts_the_fold_as_numpys(backend, name, kwargs):
     got = np.asarray(getattr(la, name)(la.asarray(x), **got_kwargs))
     assert got.dtype == want.dtype and got.shape == want.shape
     assert np.array_equal(got, want), np.flatnonzero(got != want)
+
+
+@pytest.mark.parametrize("name", ["mean", "var", "std", "nanmean", "nanvar"])
+def test_a_bool_axis_of_mean_and_var_counts_first_as_numpy(reference_backend, name):
+    """NumPy's mean/var count the items before they sum: `np.mean(x1d, axis=True)` is its
+    AxisError (True is past a 1-D array's dims), a 2-D array's TypeError (the fuzzer, seed
+    190028: lazyarray raised TypeError for both)."""
+    for shape in [(3,), (0,), (2, 3)]:
+        x = np.ones(shape)
+        with pytest.raises(Exception) as want:
+            getattr(np, name)(x, axis=True)
+        with pytest.raises(type(want.value)):
+            getattr(la, name)(la.asarray(x), axis=True)

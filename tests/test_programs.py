@@ -55,7 +55,8 @@ def _cases():
         reason = KNOWN_DIFFERENCES.get(tuple(case.values))
         if reason is not None:
             case = pytest.param(*case.values, marks=[*case.marks, pytest.mark.xfail(
-                strict=True, reason=reason)], id=case.id)
+                strict=False, reason=reason)], id=case.id)  # (not strict: with a cold kernel
+            # cache the first run is the NumPy executor's, NumPy's bits: an XPASS in CI)
         yield case
 
 

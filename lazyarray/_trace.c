@@ -6002,6 +6002,29 @@ py_install_setitem(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* One (name, op, fallback) entry of install_methods/install_reductions: the index of the C
+ * method of that name in `table` (borrowed op and fallback set), or -1 with an exception. */
+static int
+method_entry(PyObject *entry, PyMethodDef *table, int n, const char *caller, const char **name,
+             PyObject **op, PyObject **fallback)
+{
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 3 ||
+        (*name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(entry, 0))) == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError, "%s: entries are (name, op, fallback)", caller);
+        return -1;
+    }
+    *op = PyTuple_GET_ITEM(entry, 1), *fallback = PyTuple_GET_ITEM(entry, 2);
+    int which = 0;
+    while (which < n && strcmp(table[which].ml_name, *name) != 0)
+        which++;
+    if (which == n || !PyCallable_Check(*fallback)) {
+        PyErr_Format(PyExc_ValueError, "%s: no C method %s, or no fallback", caller, *name);
+        return -1;
+    }
+    return which;
+}
+
 /* install_methods(((name, op, fallback), ...)): Array's comparison and unary operator `name`
  * becomes the C method above binding `op`, with Array's Python method `fallback`. After
  * install(). */
@@ -6017,16 +6040,10 @@ py_install_methods(PyObject *module, PyObject *entries)
     for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(entries); j++) {
         const char *name;
         PyObject *op, *fallback;
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(entries, j), "sOO:install_methods", &name, &op,
-                              &fallback))
+        int which = method_entry(PyTuple_GET_ITEM(entries, j), extra_methods, N_METHODS,
+                                "install_methods", &name, &op, &fallback);
+        if (which < 0)
             return NULL;
-        int which = 0;
-        while (which < N_METHODS && strcmp(extra_methods[which].ml_name, name) != 0)
-            which++;
-        if (which == N_METHODS || !PyCallable_Check(fallback)) {
-            PyErr_Format(PyExc_ValueError, "install_methods: no C method %s, or no fallback", name);
-            return NULL;
-        }
         take(&METHOD_OP[which], op), take(&METHOD_FALLBACK[which], fallback);
         if (set_array_method(&extra_methods[which], name) < 0)
             return NULL;
@@ -6047,17 +6064,10 @@ py_install_reductions(PyObject *module, PyObject *args)
     for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(entries); j++) {
         const char *name;
         PyObject *op, *fallback;
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(entries, j), "sOO:install_reductions", &name, &op,
-                              &fallback))
+        int which = method_entry(PyTuple_GET_ITEM(entries, j), reduction_methods, N_REDUCTIONS,
+                                "install_reductions", &name, &op, &fallback);
+        if (which < 0)
             return NULL;
-        int which = 0;
-        while (which < N_REDUCTIONS && strcmp(reduction_methods[which].ml_name, name) != 0)
-            which++;
-        if (which == N_REDUCTIONS || !PyCallable_Check(fallback)) {
-            PyErr_Format(PyExc_ValueError, "install_reductions: no C method %s, or no fallback",
-                         name);
-            return NULL;
-        }
         take(&REDUCTION_OP[which], op), take(&REDUCTION_FALLBACK[which], fallback);
         if (set_array_method(&reduction_methods[which], name) < 0)
             return NULL;

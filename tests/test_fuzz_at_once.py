@@ -1358,6 +1358,18 @@ def check(seed: int, lines: int = 6) -> None:
     assert problem is None, f"{problem}\n--- program:\n{program.text()}"
 
 
+def _check_small_programs(seeds: range) -> None:
+    """`check` of 6-line programs for the seeds outside KNOWN whose roots stay under the ring's
+    4 MiB (larger ones are the exhaustive sweep's)."""
+    for seed in seeds:
+        if seed in KNOWN:
+            continue
+        program = Generator(seed).program(6)
+        if max(a.size for a in program.inputs) < 10**5:
+            problem = compare(program)
+            assert problem is None, f"{problem}\n--- program:\n{program.text()}"
+
+
 # --- the tests ----------------------------------------------------------------------------------------
 @pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_random_programs_match_numpy(backend):
@@ -1397,13 +1409,7 @@ def test_random_programs_with_the_index_forms_match_numpy(backend):
     element indices from iterated index rows, list indices, triu/tril's cached mask written
     through its result, reductions' axes, concatenates): 20 programs on numpy, 2 on C, but
     those over a root above the ring's 4 MiB (the exhaustive sweep's)."""
-    for seed in range(INDEX_FORMS_FROM, INDEX_FORMS_FROM + (2 if backend == "c" else 20)):
-        if seed in KNOWN:
-            continue
-        program = Generator(seed).program(6)
-        if max(a.size for a in program.inputs) < 10**5:
-            problem = compare(program)
-            assert problem is None, f"{problem}\n--- program:\n{program.text()}"
+    _check_small_programs(range(INDEX_FORMS_FROM, INDEX_FORMS_FROM + (2 if backend == "c" else 20)))
 
 
 @pytest.mark.needs("eager")
@@ -1413,13 +1419,7 @@ def test_random_programs_with_the_stats_forms_match_numpy(backend):
     slice writes of Python bools and ints, roll/convolve/correlate, reductions with where=,
     initial= and out=, integer //, %, ** by zero, shifts past the width): 10 programs on numpy,
     2 on C, but those over a root above the ring's 4 MiB (the exhaustive sweep's)."""
-    for seed in range(STATS_FORMS_FROM, STATS_FORMS_FROM + (2 if backend == "c" else 10)):
-        if seed in KNOWN:
-            continue
-        program = Generator(seed).program(6)
-        if max(a.size for a in program.inputs) < 10**5:
-            problem = compare(program)
-            assert problem is None, f"{problem}\n--- program:\n{program.text()}"
+    _check_small_programs(range(STATS_FORMS_FROM, STATS_FORMS_FROM + (2 if backend == "c" else 10)))
 
 
 # Differences found by the sweeps (seeds 80,000-82,999 and 90,000-101,499, 12 lines, the

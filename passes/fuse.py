@@ -229,6 +229,19 @@ class _Planner:
         for n in self.graph.nodes:
             if n.op is _BROADCAST:
                 self._own_broadcast_source(n)
+            if n.size == 0:
+                self._own_sources_of_empty(n)
+
+    def _own_sources_of_empty(self, n: Node) -> None:
+        """Materialize the computed non-empty values an empty `n` reads (through views): NumPy
+        computes them at their line and raises their flags, where a kernel over n's no elements
+        would compute none of them (`B[0:0] = x / 0`, `empty + x / 0`: no 'divide by zero')."""
+        for i in n.inputs:
+            while i.size and i.op.kind is OpKind.VIEW and i.inputs:
+                i = i.inputs[0]
+            if i.size and i.inputs and i.op is not _SCALAR:
+                self._own(i, "materialized: an empty value reads it, NumPy computes it (and "
+                             "raises its flags) at its line")
 
     def _own_broadcast_source(self, n: Node) -> None:
         """Materialize a broadcast's computed source that fusion would recompute per element of

@@ -1436,16 +1436,9 @@ def test_random_programs_with_the_stats_forms_match_numpy(backend):
 # default backend) and not fixed yet: each seed is a strict xfail naming it, the sweep skips it.
 KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's bounds: fixed, stop 37)
     # (190017, a long correlate's cancelling values: compared within its terms' ulp, fuzz43)
-    **{seed: "a lazy op feeding only an empty result is never computed, so its flag is never "
-             "raised where NumPy warns at the line: `empty == 3.0 / np.array(0, dtype=np.uint8)`, "
-             "`A[3:3] = x % np.float64(0) / 1e300` (fuzz38's sweep, seeds 90,000-101,499)"
-       for seed in (97256, 98035, 100099, 100312, 101477, 114975, 118963, 119673,
-                    161778, 163844, 182659)},  # (fuzz40's: `np.flip(t[0:0]) <= v[0] * -inf`,
-    # `A[2, :0] -= v[0] < w[3] * inf`; fuzz42's sweep met it as `np.multiply(1e300, 1e300) - u4`
-    # of an empty u4, seed 191292 before the generator's last change)
-    # (fuzz39's: `C[1:-1] = -u9 // u9[()]` of a (0,) C, `B[-2, 0:0] = np.sqrt(I[1:2])`,
-    # `A[-1, 1:1] = A[0] ** -2.5 * 8`, eager_size 0; 121008 and 121945 were two more before the
-    # generator took computed slice bounds)
+    # (97256, 98035, 100099, 100312, 101477, 114975, 118963, 119673, 161778, 163844 and
+    # 182659: a lazy op feeding only an empty result was never computed, so its flag never rose
+    # (`A[3:3] = x % np.float64(0) / 1e300`): fixed, fuse.py `_own_sources_of_empty`, fuzz43)
     119586: "NumPy's own inconsistency: its in-place complex64 multiply `B[-1, :1] *= "
             "np.negative(B[0][0])` of (-4.7e19-4.7e19j) gives nan-infj, the same product not in "
             "place (or contiguous) inf-infj, lazyarray's answer (fuzz39)",

@@ -646,6 +646,8 @@ class Generator:
                     ax = ", axis=(0, -1)"
                 return f"{self.new_name('c')} = np.roll({name}, {shift}{ax})"
             mode = self.pick(("", ", 'full'", ", 'same'", ", 'valid'", ", mode='same'"))
+            if x.size * np.size(eval(v, dict(self.env))) > 10**6:  # (two big roots' rows:
+                v = "[1, 2, 3]"  # 535,610 x 1,071,220 products, hours in NumPy: seed 190061)
             return f"{self.new_name('c')} = np.{fn}({u}, {v}{mode})"
         if r < 0.82:  # reductions with where=, initial=, out=
             fn = self.pick(("sum", "prod", "max", "min", "mean", "var", "any", "all"))

@@ -43,11 +43,7 @@ TOLERANCES = {np.dtype("float64"): (1e-9, 1e-12), np.dtype("complex128"): (1e-9,
 
 
 # Differences found and not fixed yet: a strict xfail per (program, backend), with the reason.
-KNOWN_DIFFERENCES = {
-    ("portfolio", "c"): "float32 mean(axis=0) / std(axis=0): the C kernels accumulate float32 "
-    "in double (column folds and lanes), NumPy adds rows in float32; the Sharpe ratios are "
-    "float64 (times np.sqrt(252)), ~4e-6 apart (docs/caching.md, corpus42)",
-}
+KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {}
 
 
 def _cases():

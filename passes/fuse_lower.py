@@ -79,9 +79,12 @@ def reduction_space(r: Node) -> Space:
 def sequential_dims(r: Node) -> int:
     """How many of reduction r's inner dims NumPy folds one after another (`Reduce`): its
     reduced dims before the operand's last kept dim of length above 1. `x.sum(axis=0)` of
-    (n, k): 1 (row after row); of (n, 1): 0 (NumPy drops the length-1 dim and sums pairwise)."""
+    (n, k): 1 (row after row); of (n, 1): 0 (NumPy drops the length-1 dim and sums pairwise);
+    `axis=(0, 2)` of (n, k, 1): 2, every inner dim (the reduced length-1 dim changes nothing)."""
     src, axes = r.inputs[0].shape, r.attrs[0]
     last_kept = max((d for d in range(len(src)) if d not in axes and src[d] != 1), default=-1)
+    if all(src[d] == 1 for d in axes if d > last_kept):  # length-1 dims change no order
+        return len(axes)
     return sum(1 for d in axes if d < last_kept)
 
 

@@ -47,7 +47,8 @@ def reductions(draw):
     return shape, axes, op, dtype, keepdims
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=reductions(), seed=st.integers(0, 2**32 - 1))
 def test_reductions_are_numpys_bits_where_documented(case, seed):
     shape, axes, op, dtype, keepdims = case

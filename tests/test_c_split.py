@@ -88,7 +88,8 @@ def test_numpys_order_survives_the_split(monkeypatch):
 
     monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 1024)
     x = rng.standard_normal(N) * 10.0 ** rng.integers(-5, 5, N)
-    cases = [(la.sum, np.sum, x, 2), (la.sum, np.sum, x[8:], 1), (la.prod, np.prod, 1 + x * 1e-9, 1)]
+    cases = [(la.sum, np.sum, x, 2), (la.sum, np.sum, x[8:], 1),
+             (la.prod, np.prod, 1 + x * 1e-9, 1)]
     with la.config(backend="c", eager_size=0):
         for lazy, _, values, kernels in cases:
             prog = optimize(Graph([lazy(la.array(values))._node]))

@@ -99,7 +99,7 @@ def _folds_pairwise(kernel: Kernel, stage: Stage) -> bool:
 
 
 def _folds_sequentially(kernel: Kernel, stage: Stage) -> bool:
-    """Whether the C kernel multiplies this stage's values in order (printer.py)."""
+    """Whether the C kernel folds this stage's values in order, in their dtype (printer.py)."""
     lay = plan_layout(kernel)
     return (not folds_columns(kernel, lay)
             and folds_sequentially(kernel, stage, len(lay.extents), lay.n_outer))

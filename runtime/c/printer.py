@@ -19,9 +19,10 @@ the fused ops and user lines.
 
 C reductions fold the innermost reduced dim in `LANES` independent partial results that are combined
 in a fixed order at the end (`ORDER_FREE_LANES` for max/min/any/all: `lane_count`): the lane loop
-vectorizes without -ffast-math and the result does not depend on the thread count. float32 sums and products accumulate in double (in both dialects),
-except where C folds in NumPy's order (`folds_in_dtype`: a column reduction's sum, any product),
-which is one value after another in the result dtype, float32 in float, as NumPy's own loops.
+vectorizes without -ffast-math and the result does not depend on the thread count. float32 sums
+and products accumulate in double (in both dialects), except where C folds in NumPy's order
+(`folds_in_dtype`: a column reduction's sum, any product): one value after another in the result
+dtype, float32 in float, as NumPy's own loops.
 """
 
 from __future__ import annotations

@@ -233,6 +233,7 @@ def _nodes_of(f):
     return built_count() - before
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_bool_and_small_int_slice_writes_go_into_the_buffer(backend):
     """A sieve's `is_prime[i * i::i] = False` and `counts[a:b] = 7` into int8 write the buffer
     at once (eager._basic_write takes a Python bool into bool and a Python int into any integer
@@ -280,6 +281,7 @@ def test_roll_of_a_1d_array_without_axis_takes_no_reshapes(monkeypatch):
     assert len(calls) == 2
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_abs_of_an_integer_element_is_computed_in_c(backend):
     """`min(abs(x) for x in v)` of int32/int64 elements: NumPy's integer absolute in C (the most
     negative value wraps to itself, no flag), no node: the general path built and ran one per

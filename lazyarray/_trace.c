@@ -4252,6 +4252,8 @@ element_value(PyObject *value, PyObject *dtype)
         return dtype == FLOAT64_DTYPE ? value : NULL;
     if (PyBool_Check(value)) /* `visited[u] = True` */
         return dtype == bool_dtype() ? value : NULL;
+    if (PyLong_CheckExact(value) && dtype == bool_dtype())
+        return value; /* `Z[y, x] = 1` (a maze): NumPy stores the int's truth, of any size */
     if (PyLong_CheckExact(value) && dtype == FLOAT64_DTYPE) {
         /* `A[i, j] = i * j + 1`: NumPy's conversion, float(v), where it cannot raise */
         if (PyLong_AsDouble(value) == -1.0 && PyErr_Occurred()) {
@@ -4321,6 +4323,11 @@ store_element(PyObject *data, PyObject *key, PyObject *v)
         return descr == bool_dtype() && store_element_bytes(data, key, &flag, sizeof flag);
     }
     if (PyLong_CheckExact(v)) { /* element_value checked it converts without error */
+        if (descr == bool_dtype()) {
+            int truth = PyObject_IsTrue(v);
+            npy_bool_c flag = truth > 0;
+            return truth >= 0 && store_element_bytes(data, key, &flag, sizeof flag);
+        }
         if (descr == FLOAT64_DTYPE) {
             double number = PyLong_AsDouble(v);
             return store_element_bytes(data, key, &number, sizeof number);

@@ -275,7 +275,6 @@ def test_an_out_of_bounds_index_array_in_at_raises_at_the_users_line(backend, ke
         x[key] = 1.0
 
 
-
 def _write_into_no_elements(m, x):
     b = m.zeros(3)
     b[1:1] = 1.0 / x[:1]
@@ -286,8 +285,8 @@ def _write_into_no_elements(m, x):
 @pytest.mark.parametrize("how", [
     _write_into_no_elements,
     lambda m, x: (1.0 / x)[0:0],  # a view of no elements
-    lambda m, x: m.zeros((2, 0)) + (1.0 / x)[:, None],  # a broadcast to none
-])
+    lambda m, x: m.zeros((2, 0)) + (1.0 / x)[:, None],  # a broadcast to none (this one
+])  # warned before too: the kernel computed the broadcast value outside its loop)
 def test_a_value_read_only_by_an_empty_result_raises_its_flags_as_numpy(backend, how):
     """The fuzzers' open class since fuzz38 (seeds 97256 ... 182659: `A[3:3] = x % 0.0 / 1e300`,
     `np.flip(t[0:0]) <= v[0] * -inf`): a lazy value that only an empty result read was fused

@@ -593,8 +593,8 @@ class Generator:
             # ordering: docs/semantics.md "Complex numbers")
             fn = self.pick(("median", "quantile", "percentile", "nanmedian", "nanquantile",
                             "nanpercentile", "nanmean", "nanvar", "nanstd", "nanmax", "nanmin"))
-            if fn == "nanmean" and x.dtype == np.float32:
-                fn = "nanmax"  # (float32 sums: C's accumulate in float64, docs/semantics.md; 190037)
+            if fn == "nanmean" and x.dtype == np.float32:  # (float32 sums: C's accumulate
+                fn = "nanmax"  # in float64, docs/semantics.md; seed 190037)
             q = ""
             if "quantile" in fn:
                 q = self.pick(("0.5", "[0.0, 0.25, 1.0]", "0", "np.float32(0.3)", "[[0.1], [0.9]]"))

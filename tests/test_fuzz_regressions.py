@@ -299,3 +299,17 @@ def test_a_value_read_only_by_an_empty_result_raises_its_flags_as_numpy(backend,
         got = how(la, la.asarray(x))
         np.asarray(got)
     assert_matches(got, want)
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64"])
+def test_int_min_floor_divided_by_minus_one_warns_overflow_as_numpy(backend, dtype):
+    """Seed 190066 (CI's worker order): the C kernels' floor_divide wrapped `INT_MIN // -1`
+    (divmod's too) without NumPy's 'overflow'; only a cold cache's NumPy executor warned."""
+    a = np.array([np.iinfo(dtype).min, 7, -7], dtype)
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        want = a // -1
+    with la.config(eager_size=0, background_compiles=False), \
+            pytest.warns(RuntimeWarning, match="overflow encountered in floor_divide"):
+        got = np.asarray(la.asarray(a) // -1)
+    np.testing.assert_array_equal(got, want)

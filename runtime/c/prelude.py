@@ -115,7 +115,8 @@ def _floordiv(dt: np.dtype, t: str):
     if dt.kind == "u":
         return "a, b", f"b == 0 ? ({t}){fpe_divide_zero()} : ({t})(a / b)", ()
     body = (f"{{\n    if (b == 0) return ({t}){fpe_divide_zero()};\n"
-            f"    if (b == -1) return la_neg_{suffix(dt)}(a);\n"
+            f"    if (b == -1) return a == ({t}){_int_limits(dt)[0]} ? ({t})(a + {fpe_overflow()})"
+            f" : la_neg_{suffix(dt)}(a);\n"
             f"    {t} q = ({t})(a / b);\n    return ({t})((a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q);\n}}")
     return "a, b", body, (f"la_neg_{suffix(dt)}",)
 
@@ -306,6 +307,12 @@ def fpe_divide_zero() -> str:
     which gcc cannot speculate, keeps the division in the branch (if-converted, a double division
     in every iteration tripled `i // j`'s time)."""
     return "(1.0 / LA_FPE_VOLATILE_ZERO == 0.0)"
+
+
+def fpe_overflow() -> str:
+    """0, raising `overflow`, for NumPy's `INT_MIN // -1` (it wraps and warns): a product past
+    the double range through the volatile zero, kept in its branch as fpe_divide_zero's."""
+    return "(1e308 * (1e308 + LA_FPE_VOLATILE_ZERO) == 0.0)"
 
 
 def _cast_flag(src: np.dtype, dst: np.dtype, ts: str) -> str:

@@ -2281,3 +2281,33 @@ def test_row_lists_with_a_computed_element_take_the_c_paths(backend, monkeypatch
     np.testing.assert_array_equal(np.asarray(row), a[2])
     with pytest.raises(IndexError):
         A[[0, la.asarray(np.array([1.5]))[0]]]
+
+
+@pytest.mark.needs("eager")
+def test_a_loop_region_update_above_eager_size_is_computed_at_its_write(backend):
+    """Householder's `R[j:, :] = R[j:, :] - np.outer(tau * w, w @ R[j:, :])`: the value is
+    above eager_size but reads at-once results (`w`, the product), so it is computed at the
+    write into R's buffer; left lazy, its shape shrinking with `j` was a new plan per column
+    and each read of R ran one (householder_qr: 99 plans a call). A whole-array value of the
+    same size that reads no at-once result (a stencil) stays lazy: one fused plan."""
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((40, 12))
+
+    def reflect(xp, R):
+        for j in range(8):
+            w = R[j:, j] / (R[j, j] + 3.0)
+            R[j:, :] = R[j:, :] - xp.outer(w * 2.0, w @ R[j:, :])  # 12 * (40 - j) > 64
+        return R
+
+    with la.config(eager_size=64):  # the rule's bound, small for a fast test
+        R = la.asarray(a.copy())
+        np.asarray(R)  # a computed buffer
+        la.clear_caches()
+        reflect(la, R)
+        assert not R._node.inputs  # written into its buffer, no pending scatter
+        assert la.cache_info().plans_built == 0, la.cache_info()
+        assert_as_numpy(R, reflect(np, a.copy()))  # NumPy's bits: its references
+        x = la.asarray(a.copy())
+        np.asarray(x)
+        x[1:-1, :] = x[:-2, :] + x[2:, :]  # a whole-array value above the bound: lazy, fused
+        assert x._node.inputs

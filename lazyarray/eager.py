@@ -1212,8 +1212,11 @@ def loop_update_now(v: Node) -> Node | None:
     (5,940 elements at j=1; `tau`, `w` and the product at-once leaves). Left lazy, it was a
     scatter whose value's shape shrinks with `j`: a new plan per column (99 a call) and each
     read of R ran one. Up to `_UPDATE` times eager_size (NumPy's passes over the value stay in
-    cache) and a graph `_walk` takes; None otherwise (the caller's lazy path)."""
-    if v.size > LIMIT[0] * _UPDATE or not _reads_at_once_leaf(v):
+    cache) and a graph `_walk` takes; None otherwise (the caller's lazy path). Also `x op= v`
+    of a root's buffer (mnist_mlp's `weights_1 += learning_rate * np.outer(layer_0, delta)`,
+    lazyarray/writes.py `inplace_rest`)."""
+    if (v.size > LIMIT[0] * _UPDATE or _state.busy or _state.stand_ins
+            or not _reads_at_once_leaf(v)):
         return None
     return _walk_and_run(v, v.size)  # (the value is no held intermediate: the write's argument)
 

@@ -2311,3 +2311,29 @@ def test_a_loop_region_update_above_eager_size_is_computed_at_its_write(backend)
         np.asarray(x)
         x[1:-1, :] = x[:-2, :] + x[2:, :]  # a whole-array value above the bound: lazy, fused
         assert x._node.inputs
+
+
+@pytest.mark.needs("eager")
+def test_an_inplace_update_of_a_root_by_at_once_values_is_computed_at_its_line(backend):
+    """mnist_mlp's `weights_1 += learning_rate * np.outer(layer_0, delta)` (12,544 elements):
+    above eager_size, but its value reads at-once results, so the root takes it computed (one
+    NumPy op per node, NumPy's bits); left lazy, the next `np.dot(layer_0, weights_1)` ran a
+    plan every image."""
+    rng = np.random.default_rng(8)
+    images, w, d = rng.random((6, 30)), rng.random((30, 8)), rng.random((6, 8))
+
+    def train(xp, images, w, d):
+        for i in range(6):
+            delta = xp.dot(images[i], w) * d[i]  # at once: reads a row and a computed w
+            w += 0.5 * xp.outer(images[i], delta)  # 240 > eager_size 64
+        return w
+
+    with la.config(eager_size=64):
+        W = la.asarray(w.copy())
+        args = la.asarray(images), la.asarray(d)
+        la.eval(W, *args)
+        la.clear_caches()
+        train(la, args[0], W, args[1])
+        assert not W._node.inputs  # computed at each line
+        assert la.cache_info().plans_built == 0, la.cache_info()
+        assert_as_numpy(W, train(np, images, w.copy(), d))

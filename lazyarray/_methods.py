@@ -378,10 +378,11 @@ def _operators() -> None:
             (f"__{name}__", get_op(fn.__name__), getattr(Array, f"__{name}__"))
             for name, fn in {**compare, **unary}.items()))
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_reductions"):
-        # `row.sum()`, `row.min()` of a float at-once value in C (an index loop's reductions);
-        # the Python methods (_FORWARDED) for any argument and any other value
+        # `row.sum()`, `row.min()` of a float at-once value, `mask.any()` of a bool one, in C
+        # (an index loop's reductions); the Python methods (_FORWARDED) for any argument and
+        # any other value
         _bind.FAST.install_reductions(tuple((n, get_op(n), getattr(Array, n)) for n in
-                                            ("sum", "min", "max")),
+                                            ("sum", "min", "max", "any", "all")),
                                       (np.dtype(np.float32), np.dtype(np.float64)))
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_element_operators"):
         # & | ^ << >> // % ** of elements in C (`crc ^ b`, `k % 3`, `e // 2.0`, `e ** 2` in an

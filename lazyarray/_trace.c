@@ -2382,13 +2382,15 @@ static PyMethodDef extra_methods[N_METHODS] = {
     {"__invert__", invert_method, METH_NOARGS, "~self"},
 };
 
-/* --- x.sum(), x.min(), x.max() of an at-once value ---------------------------------------------
- * An index loop's `row.sum()`, `row.min()` (row_loop): the whole reduction of a float at-once
- * leaf or view of a computed buffer, built as reductions.sum/min/max build it (axes all dims,
- * keepdims False, the input's dtype) and computed by one_op_now: the Python method's ~2 us of
- * argument handling skipped. Any argument, another dtype, a pending input, an empty min/max, or
- * a value one_op_now declines: the Python method (install_reductions). */
-enum { R_SUM, R_MIN, R_MAX, N_REDUCTIONS };
+/* --- x.sum(), x.min(), x.max(), x.any(), x.all() of an at-once value ----------------------------
+ * An index loop's `row.sum()`, `row.min()` (row_loop), `np.isnan(row).any()` (csv_table): the
+ * whole reduction of a float (sum/min/max) or bool (any/all) at-once leaf or view of a computed
+ * buffer, built as reductions.sum/min/max/any/all build it (axes all dims, keepdims False, the
+ * input's dtype: any/all cast to bool, which a bool input needs not) and computed by one_op_now:
+ * the Python method's ~2-4 us of argument handling skipped. Any argument, another dtype, a
+ * pending input, an empty min/max, or a value one_op_now declines: the Python method
+ * (install_reductions). */
+enum { R_SUM, R_MIN, R_MAX, R_ANY, R_ALL, N_REDUCTIONS };
 static PyObject *REDUCTION_OP[N_REDUCTIONS], *REDUCTION_FALLBACK[N_REDUCTIONS];
 static PyObject *REDUCTION_DTYPES; /* the dtypes taken: float32, float64 */
 
@@ -2400,8 +2402,11 @@ reduce_all_now(int which, PyObject *self)
         EAGER_MARK == NULL || EAGER_VIEW_OPS == NULL || EXTOBJ_VAR == NULL)
         return Py_None;
     int dtype_ok = 0;
-    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(REDUCTION_DTYPES); k++)
-        dtype_ok |= PyTuple_GET_ITEM(REDUCTION_DTYPES, k) == nx->dtype;
+    if (which == R_ANY || which == R_ALL)
+        dtype_ok = nx->dtype == bool_dtype();
+    else
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(REDUCTION_DTYPES); k++)
+            dtype_ok |= PyTuple_GET_ITEM(REDUCTION_DTYPES, k) == nx->dtype;
     int computed = PyTuple_GET_SIZE(nx->inputs) == 0 ? nx->attrs == EAGER_MARK
                                                      : is_view_op(nx->op);
     if (!dtype_ok || !computed)
@@ -2411,7 +2416,7 @@ reduce_all_now(int which, PyObject *self)
         size *= PyLong_AsSsize_t(PyTuple_GET_ITEM(nx->shape, d));
     if (PyErr_Occurred())
         return NULL;
-    if (size == 0 && which != R_SUM)
+    if (size == 0 && (which == R_MIN || which == R_MAX))
         return Py_None; /* (NumPy's error: the Python path raises it) */
     int allowed = eager_allowed(EMPTY);
     if (allowed <= 0)
@@ -2481,6 +2486,8 @@ reduction_method(int which, PyObject *self, PyObject *const *args, size_t nargsf
 REDUCTION_METHOD(sum, R_SUM)
 REDUCTION_METHOD(min, R_MIN)
 REDUCTION_METHOD(max, R_MAX)
+REDUCTION_METHOD(any, R_ANY)
+REDUCTION_METHOD(all, R_ALL)
 
 static PyMethodDef reduction_methods[N_REDUCTIONS] = {
     {"sum", (PyCFunction)(void (*)(void))sum_reduction, METH_FASTCALL | METH_KEYWORDS,
@@ -2489,6 +2496,10 @@ static PyMethodDef reduction_methods[N_REDUCTIONS] = {
      "numpy.ndarray.min"},
     {"max", (PyCFunction)(void (*)(void))max_reduction, METH_FASTCALL | METH_KEYWORDS,
      "numpy.ndarray.max"},
+    {"any", (PyCFunction)(void (*)(void))any_reduction, METH_FASTCALL | METH_KEYWORDS,
+     "numpy.ndarray.any"},
+    {"all", (PyCFunction)(void (*)(void))all_reduction, METH_FASTCALL | METH_KEYWORDS,
+     "numpy.ndarray.all"},
 };
 
 /* --- basic indexing: x[ints, slices, None, ...] (issues 9 and 11) ------------------------------
@@ -6051,9 +6062,9 @@ py_install_methods(PyObject *module, PyObject *entries)
     Py_RETURN_NONE;
 }
 
-/* install_reductions(((name, op, fallback), ...), dtypes): Array's `sum`, `min`, `max` become
- * the C methods above binding `op` for float `dtypes`, Array's Python method `fallback` for the
- * rest. After install(). */
+/* install_reductions(((name, op, fallback), ...), dtypes): Array's `sum`, `min`, `max` (`any`,
+ * `all`) become the C methods above binding `op` for float `dtypes` (bool), Array's Python
+ * method `fallback` for the rest. After install(). */
 static PyObject *
 py_install_reductions(PyObject *module, PyObject *args)
 {

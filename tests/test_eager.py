@@ -2337,3 +2337,41 @@ def test_an_inplace_update_of_a_root_by_at_once_values_is_computed_at_its_line(b
         assert not W._node.inputs  # computed at each line
         assert la.cache_info().plans_built == 0, la.cache_info()
         assert_as_numpy(W, train(np, images, w.copy(), d))
+
+
+@pytest.mark.needs("eager")
+def test_any_and_all_of_at_once_bool_values_take_the_c_path(backend, monkeypatch):
+    """csv_table's `if np.isnan(row).any(): continue`: `x.any()` and `x.all()` without
+    arguments of a bool at-once value build and compute the reduction in C, as sum/min/max do
+    (_trace.c reduce_all_now), and any/all's reference is their ufunc's reduce, without
+    np.any's Python wrappers. NumPy's values for rows, views, 2-D and empty values; any other
+    argument or dtype takes the Python method."""
+    rng = np.random.default_rng(10)
+    t = rng.random((6, 5))
+    t[t < 0.3] = np.nan
+    T = la.asarray(t.copy())
+    T[0, 0] = t[0, 0]  # a computed buffer
+    la.isnan(T[1]).any()  # (a first op resolves its loop the general way)
+    primitive, built = la._bind.primitive, []
+    monkeypatch.setattr(la._bind, "primitive", lambda *a: built.append(a[0]) or primitive(*a))
+    wrappers = []  # Python frames of NumPy's np.any/np.all (numpy/_core/fromnumeric.py)
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename.endswith("fromnumeric.py"):
+            wrappers.append(frame.f_code.co_name)
+
+    for i in range(6):
+        m, want = la.isnan(T[i]), np.isnan(t[i])
+        sys.setprofile(profile)
+        try:
+            got = (m.any(), m.all(), m[:0].any(), m[:0].all(), la.isnan(T[:i]).any())
+        finally:
+            sys.setprofile(None)
+        wanted = (want.any(), want.all(), want[:0].any(), want[:0].all(), np.isnan(t[:i]).any())
+        for g, w in zip(got, wanted):
+            assert type(g) is la.Array and g.dtype == w.dtype and bool(g) == bool(w)
+    assert built == [] and wrappers == []  # (C methods; the reference is a ufunc's reduce)
+    got = la.isnan(T).any(axis=0)  # an argument: the Python method
+    np.testing.assert_array_equal(np.asarray(got), np.isnan(t).any(axis=0))
+    x = la.asarray(t.copy())
+    assert bool(la.all(x[0] == x[0])) == bool(np.all(t[0] == t[0]))  # floats: Python's path

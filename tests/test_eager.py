@@ -65,6 +65,7 @@ def test_recycled_element_arrays_never_change_a_held_value(backend, dtype):
 
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("dtype", [np.float64, np.int64, np.int32, np.uint8])
 def test_element_arrays_are_handed_out_again_only_when_nothing_holds_them(backend, dtype):
     """_trace.c's element_leaf hands a dropped element's Array (with its leaf and buffer) to a
@@ -111,6 +112,7 @@ def test_element_arrays_are_handed_out_again_only_when_nothing_holds_them(backen
         assert np.array_equal(np.asarray(value), np.asarray(want)), (value, want)
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_dropped_views_are_handed_out_again_and_held_ones_keep_their_place(backend):
     """_trace.c's view ring: `A[i]` dropped comes back as `A[j]` (its start leaf set to j), and a
     view something still holds (a name, its node, a weak reference, a pending graph, a view of
@@ -206,6 +208,7 @@ def test_a_dead_root_the_view_ring_kept_is_not_evaluated_at_a_cut(backend, form)
     assert [str(w.message) for w in caught] == []
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("held", [False, True])
 def test_a_views_evaluation_computes_the_root_only_it_holds(backend, held):
     """`v = A[0]; A = A * 2; v[-2] = np.sqrt(-3)` under eager_size 0: only v holds the old root,
@@ -258,6 +261,7 @@ def test_element_comparisons_and_abs_are_numpys(backend):
                         assert bool(op(a, A[j])) == bool(op(e, base[j])), (e, base[j])
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("name", ["abs", "sqrt", "square", "floor", "ceil", "trunc", "** 2"])
 def test_element_unary_functions_are_numpys(backend, name):
     """_trace.c's element_unary_f64: np.<ufunc>(e) and la.<fn>(e) of a float64 element in C
@@ -286,6 +290,7 @@ def test_element_unary_functions_are_numpys(backend, name):
             assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0], (mode, e, outcomes)
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("exponent", [1, 2, 3, 4])
 def test_float_powers_by_small_ints_are_numpys_power(backend, exponent):
     """`x ** 3` of floats is a power (one rounding), not (x * x) * x (two: 1 ulp off NumPy's
@@ -304,6 +309,7 @@ def test_float_powers_by_small_ints_are_numpys_power(backend, exponent):
             assert np.count_nonzero(got != want) < 0.1 * x.size
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_float_element_floor_division_and_remainder_are_numpys(backend):
     """_trace.c's float_element_divmod: `a // b` and `a % b` of float64 elements and Python
     numbers as NumPy's npy_divmod computes them (signs of zeros, negative divisors, quotients
@@ -336,6 +342,7 @@ def test_float_element_floor_division_and_remainder_are_numpys(backend):
                     assert outcome(expr, other, A[i], mode) == outcome(expr, other, e, mode)
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16, np.int8])
 def test_integer_element_operators_and_comparisons_are_numpys(backend, dtype):
     """_trace.c's int_element_operator and element_compare's integer side: & | ^ << >> // % and
@@ -501,6 +508,7 @@ def test_an_argmin_of_a_computed_vector_is_numpys_now(backend, backend_does, mon
         la.argmin(base[3:3] + base[0])
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("dtype", [np.float64, np.uint8, np.complex64])
 def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
     """More holders of a 0-d result than the test above (fuzz39): a memoryview and a DLPack
@@ -559,6 +567,7 @@ def test_an_op_on_an_indexed_read_runs_at_once(backend, backend_does):
     assert float(s) == np.dot(np.arange(4.0, 6.0), np.arange(8.0, 10.0))
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_a_ufunc_of_a_python_number_runs_at_its_line(backend, backend_does):
     """`np.exp(-beta * dE)` of a Python float (ising's acceptance test) is computed at its line,
     as NumPy does: a 0-d Array (lazyarray's NumPy scalar, as before) holding the value, so its
@@ -601,6 +610,7 @@ def test_a_view_of_a_computed_array_stays_a_view(backend):
     np.testing.assert_array_equal(np.asarray(row), [0.0, 0.0, 5.0])
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_a_walk_keeps_the_pending_arrays_it_computed(backend, backend_does, monkeypatch):
     """nbody's `acc = f(pos)` then `vel += acc * dt / 2` twice: the first at-once walk computes
     `acc` (a pending Array of the user's frame) and `acc` keeps that value, so the second read
@@ -665,6 +675,7 @@ def test_a_reduction_of_a_large_product_runs_as_one_plan_on_c(backend, backend_d
         np.testing.assert_allclose(got[:, i, j, :], want, rtol=1e-5)
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("dtype", [np.float32, np.int8, np.bool_])
 def test_a_reduction_of_an_at_once_leaf_runs_directly(backend, backend_does, monkeypatch,
                                                       dtype):
@@ -704,6 +715,7 @@ def test_a_reduction_of_an_at_once_leaf_runs_directly(backend, backend_does, mon
         assert s.dtype == np.float32 and np.isinf(s).all()
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_a_walk_gives_ufuncs_their_inputs_unbroadcast(backend, backend_does, monkeypatch):
     """An at-once walk over a graph with broadcast_to nodes (`x * (mass * mass.T)`, a (100, 100)
     intermediate under a (100,) sum) hands a ufunc op its inputs as they are (NumPy broadcasts

@@ -47,6 +47,11 @@ KNOWN_DIFFERENCES = {
     ("portfolio", "c"): "float32 mean(axis=0) / std(axis=0): the C kernels accumulate float32 "
     "in double (column folds and lanes), NumPy adds rows in float32; the Sharpe ratios are "
     "float64 (times np.sqrt(252)), ~4e-6 apart (docs/caching.md, corpus42)",
+    ("portfolio", "cupy"): "float32 mean(axis=0) / std(axis=0) in the GPU's order of the sums: "
+    "the Sharpe ratios ~4e-6 apart, as on C (the GPU run of stop 43)",
+    ("boids", "cupy"): "float32 distances an ulp apart (CUDA's hypotf, cuBLAS's dot) flip "
+    "`distance < 2.5` masks, and the flock then takes another path: 0.5% apart after 4 steps "
+    "(the GPU run of stop 43)",
 }
 
 

@@ -233,6 +233,7 @@ def _nodes_of(f):
     return built_count() - before
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_bool_and_small_int_slice_writes_go_into_the_buffer(backend):
     """A sieve's `is_prime[i * i::i] = False` and `counts[a:b] = 7` into int8 write the buffer
     at once (eager._basic_write takes a Python bool into bool and a Python int into any integer
@@ -280,6 +281,7 @@ def test_roll_of_a_1d_array_without_axis_takes_no_reshapes(monkeypatch):
     assert len(calls) == 2
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_abs_of_an_integer_element_is_computed_in_c(backend):
     """`min(abs(x) for x in v)` of int32/int64 elements: NumPy's integer absolute in C (the most
     negative value wraps to itself, no flag), no node: the general path built and ran one per
@@ -294,3 +296,29 @@ def test_abs_of_an_integer_element_is_computed_in_c(backend):
                 got = abs(x)
                 assert built_count() == before
                 assert got.dtype == want.dtype and int(got) == int(want)
+
+
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_an_array_of_computed_elements_is_an_at_once_value(backend):
+    """`k = np.array([s * (y - x), x * y - z])` of elements computed at once (rk4's right-hand
+    side) is such a value itself: the next small op on it computes at once, one op at a time.
+    A plain leaf left `k1 + 2 * k2 + ...` pending until a computed operand (`h / 6 *`) made the
+    rule walk the whole chain: ~24 us a line where NumPy takes 3."""
+    with la.config(eager_size=4096):  # (this module runs lazy: tests/conftest.py)
+        for xp in (np, la):
+            Y = xp.asarray(np.array([[1.0, 2.0, 4.0], [0.5, 0.25, 8.0]]))
+            x, y, z = Y[0]
+            k = xp.array([10.0 * (y - x), x * (28.0 - z) - y, x * y - 8 / 3 * z])
+            f32 = xp.array([x, z], dtype=np.float32)
+            total = k + 2 * k
+            if xp is la:
+                assert not total._node.inputs  # computed at once, before a walk could
+            out = (Y[1] + 0.5 * total, f32 * 2)
+            if xp is la:
+                assert not out[0]._node.inputs and not out[1]._node.inputs
+                got = out
+            else:
+                want = out
+        for g, w in zip(got, want):
+            assert np.asarray(g).dtype == w.dtype
+            np.testing.assert_array_equal(np.asarray(g), w)

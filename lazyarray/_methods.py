@@ -395,7 +395,7 @@ def _operators() -> None:
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_getitem"):
         # A C method for basic keys (ints, slices, None, ...); the Python one above for the rest.
         _bind.FAST.install_getitem(__getitem__, get_op("slice"), get_op("reshape"),
-                                   _writes.prune_views, np.dtype(np.int64))
+                                   _writes.prune_views, np.dtype(np.int64), get_op("permute"))
         if hasattr(_bind.FAST, "set_index_types"):  # np.int64 & co. as indices, as Python ints
             _bind.FAST.set_index_types(tuple(NUMPY_INTS))
     if (_bind.FAST is not None and hasattr(_bind.FAST, "install_setitem")

@@ -2519,6 +2519,7 @@ static PyMethodDef reduction_methods[N_REDUCTIONS] = {
 #define MAX_DIMS 64 /* NumPy's limit; more goes the Python way */
 
 static PyObject *SLICE_OP, *RESHAPE_OP; /* the `slice` and `reshape` OpDefs */
+static PyObject *PERMUTE_OP;            /* the `permute` OpDef (`J.T`): NULL in an older caller */
 static PyObject *INT64_DTYPE;           /* np.dtype("int64"): a run-time slice start's leaf */
 
 /* NumPy's view of a chain of slices and reshapes over a computed buffer (eager.view_value's
@@ -2526,10 +2527,10 @@ static PyObject *INT64_DTYPE;           /* np.dtype("int64"): a run-time slice s
  * does not end at a computed buffer (Python's view_value then decides), NULL on error. A slice's
  * spec is (start, step, length) per dim, a start of None read from its run-time scalar leaves in
  * order (graph/ops_structure.py slice_index). */
-/* Where the view `node` lies in a computed buffer: a chain of slices and of reshapes that only
- * add or drop length-1 dims, followed from the root's dims and strides to the view's (`dims` and
- * `strides` of MAX_DIMS). 1 with *root (borrowed), *nd and *data set; 0 where the chain holds
- * anything else; -1 on error. */
+/* Where the view `node` lies in a computed buffer: a chain of slices, permutes (`J.T`) and of
+ * reshapes that only add or drop length-1 dims, followed from the root's dims and strides to the
+ * view's (`dims` and `strides` of MAX_DIMS). 1 with *root (borrowed), *nd and *data set; 0 where
+ * the chain holds anything else; -1 on error. */
 static int
 view_layout(NodeObject *node, PyObject **root_out, Py_ssize_t *nd_out, Py_ssize_t *dims,
             Py_ssize_t *strides, char **data_out)
@@ -2539,7 +2540,8 @@ view_layout(NodeObject *node, PyObject **root_out, Py_ssize_t *nd_out, Py_ssize_
     if (!ARRAY_FIELDS || SLICE_OP == NULL || RESHAPE_OP == NULL)
         return 0;
     while (PyTuple_GET_SIZE(n->inputs) != 0) {
-        if (depth == 32 || (n->op != SLICE_OP && n->op != RESHAPE_OP))
+        if (depth == 32 || (n->op != SLICE_OP && n->op != RESHAPE_OP &&
+                            (n->op != PERMUTE_OP || PERMUTE_OP == NULL)))
             return 0;
         chain[depth++] = n;
         n = (NodeObject *)PyTuple_GET_ITEM(n->inputs, 0);
@@ -2556,7 +2558,20 @@ view_layout(NodeObject *node, PyObject **root_out, Py_ssize_t *nd_out, Py_ssize_
         Py_ssize_t out_nd = PyTuple_GET_SIZE(m->shape);
         if (out_nd > MAX_DIMS)
             return 0;
-        if (m->op == SLICE_OP) { /* (start, step, length) per dim; a None start: a scalar leaf */
+        if (m->op == PERMUTE_OP) { /* attrs (axes,): output dim e is input dim axes[e] */
+            PyObject *axes = PyTuple_GET_ITEM(m->attrs, 0);
+            if (!PyTuple_CheckExact(axes) || PyTuple_GET_SIZE(axes) != nd || out_nd != nd)
+                return 0;
+            for (Py_ssize_t e = 0; e < nd; e++) {
+                Py_ssize_t a = PyLong_AsSsize_t(PyTuple_GET_ITEM(axes, e));
+                if (a < 0 || a >= nd)
+                    return PyErr_Occurred() ? -1 : 0;
+                new_dims[e] = dims[a], new_strides[e] = strides[a];
+            }
+            memcpy(dims, new_dims, (size_t)nd * sizeof dims[0]);
+            memcpy(strides, new_strides, (size_t)nd * sizeof strides[0]);
+        }
+        else if (m->op == SLICE_OP) { /* (start, step, length) per dim; a None start: a scalar leaf */
             PyObject *spec = PyTuple_GET_ITEM(m->attrs, 0);
             Py_ssize_t given = 1;
             if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != nd || out_nd != nd)
@@ -5843,8 +5858,9 @@ static PyObject *
 py_install_getitem(PyObject *module, PyObject *args)
 {
     PyObject *fallback, *slice_op, *reshape_op, *prune_views = NULL, *int64 = NULL;
-    if (!PyArg_ParseTuple(args, "OOO|OO:install_getitem", &fallback, &slice_op, &reshape_op,
-                          &prune_views, &int64))
+    PyObject *permute_op = NULL;
+    if (!PyArg_ParseTuple(args, "OOO|OOO:install_getitem", &fallback, &slice_op, &reshape_op,
+                          &prune_views, &int64, &permute_op))
         return NULL;
     if (prune_views == NULL || int64 == NULL) {
         PyErr_SetString(PyExc_TypeError, "install_getitem: writes.prune_views and the int64 dtype "
@@ -5860,6 +5876,8 @@ py_install_getitem(PyObject *module, PyObject *args)
         return NULL;
     }
     take(&GETITEM_FALLBACK, fallback), take(&SLICE_OP, slice_op), take(&RESHAPE_OP, reshape_op);
+    if (permute_op != NULL)
+        take(&PERMUTE_OP, permute_op);
     if (set_array_method(&getitem_def, "__getitem__") < 0)
         return NULL;
     Py_RETURN_NONE;
@@ -6164,8 +6182,8 @@ static PyMethodDef module_methods[] = {
      "release_view_ring(): let go of the views kept to be handed out again that nothing else "
      "holds (before a graph runs: their roots' buffers may then be donated)."},
     {"install_getitem", py_install_getitem, METH_VARARGS,
-     "install_getitem(fallback, slice_op, reshape_op, prune_views, int64): set Array's "
-     "__getitem__ (basic keys in C, results linked as views)."},
+     "install_getitem(fallback, slice_op, reshape_op, prune_views, int64[, permute_op]): set "
+     "Array's __getitem__ (basic keys in C, results linked as views)."},
     {"set_index_types", py_set_index_types, METH_O,
      "set_index_types(types): NumPy's integer scalar types, taken by basic indexing as ints."},
     {"install_methods", py_install_methods, METH_O,

@@ -1145,14 +1145,19 @@ def test_products_of_indexed_matrices_run_at_once_as_numpys(backend, dtype, fres
     # ~6 -> ~2 us), no Python frame; as `x[1] @ y` above
     import sys
 
+    # transposed views too (jacobi_eigen's `J.T @ A @ J`: a permute in C's view layout)
     seen, p, q = [], x[:4, :4], y[1:5, :4]
+    pt, xt, qt = p.T, x.T, y[1:5, :4].T
     sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
     try:
-        got = p @ q
+        got = [p @ q, pt @ q, xt @ x[:, :3], qt[::2] @ pt]
     finally:
         sys.setprofile(None)
     assert not seen or la._bind.FAST is None, [f.f_code.co_name for f in seen]
-    np.testing.assert_array_equal(np.asarray(got), a[:4, :4] @ b[1:5, :4])
+    wanted = [a[:4, :4] @ b[1:5, :4], a[:4, :4].T @ b[1:5, :4], a.T @ a[:, :3],
+              b[1:5, :4].T[::2] @ a[:4, :4].T]
+    for g, w in zip(got, wanted):
+        assert g.dtype == w.dtype and np.asarray(g).tobytes() == w.tobytes()
 
 
 @pytest.mark.needs("fp_errors")

@@ -1227,6 +1227,7 @@ int_element_arithmetic(int which, PyObject *x, PyObject *y)
  * method, as does anything else; float64 elements' `//`, `%` (float_element_divmod) and `** 2`
  * (float_element_square) too. Set by install_element_operators(). */
 enum { I_AND, I_OR, I_XOR, I_LSHIFT, I_RSHIFT, I_FLOORDIV, I_MOD, I_POW, N_ELEMENT_OPERATORS };
+static PyObject *bool_element_op(int which, int logic, PyObject *x, PyObject *y);
 static PyObject *TWO_C; /* the Python int 2 (float_element_square) */
 static int set_array_method(PyMethodDef *def, const char *name);
 static int installed(void);
@@ -1362,6 +1363,12 @@ element_operator(int which, int reflected, PyObject *self, PyObject *other)
                               : int_element_operator(which, self, other);
     if (out != Py_None)
         return out;
+    if (which == I_AND || which == I_OR || which == I_XOR) {
+        out = reflected ? bool_element_op(which, 1, other, self)
+                        : bool_element_op(which, 1, self, other);
+        if (out != Py_None)
+            return out;
+    }
     PyObject *call[2] = {self, other};
     return PyObject_Vectorcall(ELEMENT_FALLBACK[which][reflected], call, 2, NULL);
 }
@@ -2271,6 +2278,65 @@ bool_dtype(void)
     return dtype;
 }
 
+/* Bool elements (a maze's `if Z[y, x] == 0:`, `visited[u] & done`): 1 for a computed 0-d
+ * bool leaf (its 0 or 1 in *out; *eager marks one of the at-once path), 2 for a Python bool, 3
+ * for a Python int within int64 when `ints` (a comparison: NumPy compares a bool with a Python
+ * int as int64s), 0 for anything else (the general path). */
+static int
+bool_operand(PyObject *x, long long *out, int *eager, int ints)
+{
+    if (PyBool_Check(x)) {
+        *out = x == Py_True;
+        return 2;
+    }
+    if (ints && PyLong_CheckExact(x)) {
+        int overflow = 0;
+        *out = PyLong_AsLongLongAndOverflow(x, &overflow);
+        if (*out == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        return overflow ? 0 : 3;
+    }
+    NodeObject *n = array_node(x);
+    PyObject *dtype = bool_dtype();
+    if (n == NULL || dtype == NULL || n->op != INPUT_OP || n->dtype != dtype || !ARRAY_FIELDS ||
+        PyTuple_GET_SIZE(n->inputs) != 0 || PyTuple_GET_SIZE(n->shape) != 0 ||
+        !is_ndarray(n->data) || FIELDS(n->data)->nd != 0)
+        return 0;
+    *out = *(const npy_bool_c *)FIELDS(n->data)->data != 0;
+    *eager |= n->attrs == EAGER_MARK;
+    return 1;
+}
+
+/* `which` (EQ..., or I_AND/I_OR/I_XOR as `logic`) of bool elements and Python bools (ints too
+ * for a comparison) as NumPy's bool scalar's element Array; Py_None (borrowed) for the general
+ * path: no bool element of the at-once path among them, or other operands. */
+static PyObject *
+bool_element_op(int which, int logic, PyObject *x, PyObject *y)
+{
+    if (EAGER_LIMIT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return Py_None;
+    long long a, b;
+    int eager = 0;
+    int ka = bool_operand(x, &a, &eager, !logic), kb = ka ? bool_operand(y, &b, &eager, !logic) : 0;
+    if (!ka || !kb || !eager || (ka != 1 && kb != 1))
+        return Py_None;
+    npy_bool_c r;
+    if (logic)
+        r = which == I_AND ? (a & b) : which == I_OR ? (a | b) : (a ^ b);
+    else
+        r = which == LT ? a < b : which == LE ? a <= b : which == GT ? a > b
+          : which == GE ? a >= b : which == EQ ? a == b : a != b;
+    PyObject *site = NODE->user_site();
+    if (site == NULL)
+        return NULL;
+    PyObject *out = element_leaf(bool_dtype(), &r, sizeof r, site);
+    Py_DECREF(site);
+    return out;
+}
+
 /* `x < y` (and the other five) of float64 elements of the at-once path and Python numbers, in C
  * doubles: IEEE's comparisons are NumPy's float64 loops' (a NaN compares unequal, no flag), the
  * result NumPy's bool scalar as an element Array; Py_None (borrowed) for the general path. An
@@ -2292,7 +2358,7 @@ element_compare(int which, PyObject *x, PyObject *y)
         int ka = INT32_DTYPE_C == NULL ? 0 : int_operand(x, &ia, &da, &eager);
         int kb = ka ? int_operand(y, &ib, &db, &eager) : 0;
         if (!ka || !kb || !eager)
-            return Py_None;
+            return bool_element_op(which, 0, x, y);
         ints = 1;
     }
     PyObject *dtype = bool_dtype();
@@ -2342,6 +2408,11 @@ unary_operator(int which, PyObject *self)
         PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) == 0 && f64_operand(self, &a, &eager) &&
         eager) /* abs of a float64 element: fabs, NumPy's (no flag, a NaN's sign cleared too) */
         return leaf_array(PyFloat_FromDouble(fabs(a)), FLOAT64_DTYPE);
+    if (which == INVERT) { /* `~visited[u]`: NumPy's logical not of a bool element */
+        PyObject *out = bool_element_op(I_XOR, 1, self, Py_True);
+        if (out != Py_None)
+            return out;
+    }
     PyObject *out = METHOD_OP[which] ? try_unary(METHOD_OP[which], self) : Py_None;
     if (out != Py_None)
         return out;
@@ -4278,6 +4349,8 @@ element_value(PyObject *value, PyObject *dtype)
         return dtype == FLOAT64_DTYPE ? value : NULL;
     if (PyBool_Check(value)) /* `visited[u] = True` */
         return dtype == bool_dtype() ? value : NULL;
+    if (PyLong_CheckExact(value) && dtype == bool_dtype())
+        return value; /* `Z[y, x] = 1` (a maze): NumPy stores the int's truth, of any size */
     if (PyLong_CheckExact(value) && dtype == FLOAT64_DTYPE) {
         /* `A[i, j] = i * j + 1`: NumPy's conversion, float(v), where it cannot raise */
         if (PyLong_AsDouble(value) == -1.0 && PyErr_Occurred()) {
@@ -4347,6 +4420,11 @@ store_element(PyObject *data, PyObject *key, PyObject *v)
         return descr == bool_dtype() && store_element_bytes(data, key, &flag, sizeof flag);
     }
     if (PyLong_CheckExact(v)) { /* element_value checked it converts without error */
+        if (descr == bool_dtype()) {
+            int truth = PyObject_IsTrue(v);
+            npy_bool_c flag = truth > 0;
+            return truth >= 0 && store_element_bytes(data, key, &flag, sizeof flag);
+        }
         if (descr == FLOAT64_DTYPE) {
             double number = PyLong_AsDouble(v);
             return store_element_bytes(data, key, &number, sizeof number);

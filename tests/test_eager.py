@@ -2392,3 +2392,36 @@ def test_any_and_all_of_at_once_bool_values_take_the_c_path(backend, monkeypatch
     np.testing.assert_array_equal(np.asarray(got), np.isnan(t).any(axis=0))
     x = la.asarray(t.copy())
     assert bool(la.all(x[0] == x[0])) == bool(np.all(t[0] == t[0]))  # floats: Python's path
+
+
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_bool_element_comparisons_and_logic_are_numpys_in_c(backend):
+    """`if Z[y, x] == 0:` (a maze), `visited[u] & done`, `~b` of bool elements: NumPy's bool
+    scalar's values and dtype, each computed in C without a node (the general path: 1.5-6 us,
+    `b == False` the slowest). A Python int compares as NumPy's int64 would; one past int64's
+    range is NumPy's OverflowError (the general path's)."""
+    import operator as op
+    from lazyarray.graph.node import built_count
+    B = np.array([False, True])
+    with la.config(eager_size=4096):
+        L = la.asarray(B)
+        elements = [(B[i], L[i]) for i in range(2)]
+        before = built_count()
+        for (xn, xl), (yn, yl) in [(x, y) for x in elements for y in elements]:
+            for o in (op.eq, op.ne, op.lt, op.le, op.gt, op.ge, op.and_, op.or_, op.xor):
+                for other_n, other_l in ((yn, yl), (False, False), (True, True), (0, 0), (5, 5),
+                                         (-1, -1)):
+                    if o in (op.and_, op.or_, op.xor) and type(other_n) is int:
+                        continue  # (an int: NumPy's int64 result, the general path's)
+                    want, got = o(xn, other_n), o(xl, other_l)
+                    assert np.asarray(got).dtype == want.dtype and bool(got) == bool(want), (
+                        o, xn, other_n)
+                    want, got = o(other_n, xn), o(other_l, xl)  # reflected
+                    assert np.asarray(got).dtype == want.dtype and bool(got) == bool(want)
+            assert bool(~xl) == bool(~xn) and np.asarray(~xl).dtype == np.bool_
+        assert built_count() == before  # every one in C: no node
+        for other in (2**70, -2**70):  # NumPy's OverflowError, not a silent answer
+            with pytest.raises(OverflowError):
+                B[0] == other  # noqa: B015
+            with pytest.raises(OverflowError):
+                L[0] == other  # noqa: B015

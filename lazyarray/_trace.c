@@ -2642,7 +2642,7 @@ view_layout(NodeObject *node, PyObject **root_out, Py_ssize_t *nd_out, Py_ssize_
             memcpy(dims, new_dims, (size_t)nd * sizeof dims[0]);
             memcpy(strides, new_strides, (size_t)nd * sizeof strides[0]);
         }
-        else if (m->op == SLICE_OP) { /* (start, step, length) per dim; a None start: a scalar leaf */
+        else if (m->op == SLICE_OP) { /* (start, step, length) per dim; a None start: a leaf */
             PyObject *spec = PyTuple_GET_ITEM(m->attrs, 0);
             Py_ssize_t given = 1;
             if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != nd || out_nd != nd)

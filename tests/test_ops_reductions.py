@@ -565,3 +565,16 @@ def test_a_bool_axis_of_mean_and_var_counts_first_as_numpy(reference_backend, na
             getattr(np, name)(x, axis=True)
         with pytest.raises(type(want.value)):
             getattr(la, name)(la.asarray(x), axis=True)
+
+
+def test_sums_on_both_sides_of_a_kept_axis_are_numpys_bits_on_the_numpy_backend():
+    """`axis=(0, 2)` of a 3-D array: NumPy sums each row's trailing block pairwise and adds the
+    blocks row after row; the numpy backend's kernel rows summed the lot pairwise (a last bit
+    off for ~1 in 3 values; runtime/kernel_numpy.py `_blocks_then_rows`). (C: documented.)"""
+    rng = np.random.default_rng(11)
+    with la.config(backend="numpy", eager_size=0):
+        for dtype in (np.float32, np.float64):
+            x = (rng.standard_normal((20, 6, 150)) * 10 + 3).astype(dtype)
+            for name in ("sum", "mean", "var"):
+                got = np.asarray(getattr(la, name)(la.array(x), axis=(0, 2)))
+                assert np.array_equal(got, getattr(np, name)(x, axis=(0, 2))), (name, dtype)

@@ -62,6 +62,7 @@ EVALUATE_ARRAYS: list = [None]
 HELD_INTERMEDIATES: list = [None]
 _EXACT = 1 << 53  # a Python int float64 holds exactly up to this (where_now)
 _WORK = 64  # an intermediate of a small result may have this many times eager_size elements
+_UPDATE = 16  # a loop's region update of at-once values may have this many times (loop_update_now)
 LIMIT = [4096]  # la.config.eager_size, mirrored by lazyarray.evaluation's settings hook
 FOLDS = [False]  # whether plans run C kernels (set there too): `_computes_large`
 _SCALAR_TYPES = (int, float, bool, complex)
@@ -573,13 +574,17 @@ def computed_values(new: Node) -> Node:
     changed = False
     for k in range(1, len(inputs)):
         v = inputs[k]
-        if v.inputs and v.size <= LIMIT[0]:
+        if not v.inputs:
+            continue
+        if v.size <= LIMIT[0]:
             done = run_now_any(v)
             if done is None:
                 done = _evaluated(v)
-            if done is not None:
-                inputs[k] = done
-                changed = True
+        else:  # (an index loop's region update: `loop_update_now`)
+            done = loop_update_now(v)
+        if done is not None:
+            inputs[k] = done
+            changed = True
     return with_inputs(new, tuple(inputs)) if changed else new
 
 
@@ -1209,15 +1214,49 @@ def _scatter_values(new: Node) -> list | None:
     values = []
     for v in new.inputs[1:]:
         if v.inputs:
-            v = run_now_any(v)
-            if v is None:
+            done = run_now_any(v)
+            if done is None:
+                done = loop_update_now(v)
+            if done is None:
                 return None
+            v = done
         elif v.op is _SCALAR and type(v.data) not in _SCALAR_TYPES:
             return None
         elif v.op is _INPUT and type(v.data) is not np.ndarray:
             return None
         values.append(v.data if v.op is _INPUT else np.asarray(v.data, v.dtype))
     return values
+
+
+def loop_update_now(v: Node) -> Node | None:
+    """A written value above eager_size computed now, where it combines a computed region with
+    results of this rule: householder's `R[j:, :] = R[j:, :] - np.outer(tau * w, w @ R[j:, :])`
+    (5,940 elements at j=1; `tau`, `w` and the product at-once leaves). Left lazy, it was a
+    scatter whose value's shape shrinks with `j`: a new plan per column (99 a call) and each
+    read of R ran one. Up to `_UPDATE` times eager_size (NumPy's passes over the value stay in
+    cache) and a graph `_walk` takes; None otherwise (the caller's lazy path). Also `x op= v`
+    of a root's buffer (mnist_mlp's `weights_1 += learning_rate * np.outer(layer_0, delta)`,
+    lazyarray/writes.py `inplace_rest`)."""
+    if (v.size > LIMIT[0] * _UPDATE or _state.busy or _state.stand_ins
+            or not _reads_at_once_leaf(v)):
+        return None
+    return _walk_and_run(v, v.size)  # (the value is no held intermediate: the write's argument)
+
+
+def _reads_at_once_leaf(node: Node) -> bool:
+    """Whether a leaf of `node`'s graph (at most `_MAX_NODES` nodes looked at) is a result of
+    this rule: the value belongs to an index loop's iteration, not to a whole-array program
+    (a stencil of views of one buffer, which one fused plan computes better)."""
+    stack, seen = [node], 0
+    while stack and seen <= _MAX_NODES:
+        n = stack.pop()
+        seen += 1
+        if not n.inputs:
+            if n.attrs is EAGER_MARK:
+                return True
+            continue
+        stack.extend(n.inputs)
+    return False
 
 
 def _scatter_now(old: Node, new: Node) -> bool:

@@ -1145,14 +1145,19 @@ def test_products_of_indexed_matrices_run_at_once_as_numpys(backend, dtype, fres
     # ~6 -> ~2 us), no Python frame; as `x[1] @ y` above
     import sys
 
+    # transposed views too (jacobi_eigen's `J.T @ A @ J`: a permute in C's view layout)
     seen, p, q = [], x[:4, :4], y[1:5, :4]
+    pt, xt, qt = p.T, x.T, y[1:5, :4].T
     sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
     try:
-        got = p @ q
+        got = [p @ q, pt @ q, xt @ x[:, :3], qt[::2] @ pt]
     finally:
         sys.setprofile(None)
     assert not seen or la._bind.FAST is None, [f.f_code.co_name for f in seen]
-    np.testing.assert_array_equal(np.asarray(got), a[:4, :4] @ b[1:5, :4])
+    wanted = [a[:4, :4] @ b[1:5, :4], a[:4, :4].T @ b[1:5, :4], a.T @ a[:, :3],
+              b[1:5, :4].T[::2] @ a[:4, :4].T]
+    for g, w in zip(got, wanted):
+        assert g.dtype == w.dtype and np.asarray(g).tobytes() == w.tobytes()
 
 
 @pytest.mark.needs("fp_errors")
@@ -2293,6 +2298,100 @@ def test_row_lists_with_a_computed_element_take_the_c_paths(backend, monkeypatch
     np.testing.assert_array_equal(np.asarray(row), a[2])
     with pytest.raises(IndexError):
         A[[0, la.asarray(np.array([1.5]))[0]]]
+
+
+@pytest.mark.needs("eager")
+def test_a_loop_region_update_above_eager_size_is_computed_at_its_write(backend):
+    """Householder's `R[j:, :] = R[j:, :] - np.outer(tau * w, w @ R[j:, :])`: the value is
+    above eager_size but reads at-once results (`w`, the product), so it is computed at the
+    write into R's buffer; left lazy, its shape shrinking with `j` was a new plan per column
+    and each read of R ran one (householder_qr: 99 plans a call). A whole-array value of the
+    same size that reads no at-once result (a stencil) stays lazy: one fused plan."""
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((40, 12))
+
+    def reflect(xp, R):
+        for j in range(8):
+            w = R[j:, j] / (R[j, j] + 3.0)
+            R[j:, :] = R[j:, :] - xp.outer(w * 2.0, w @ R[j:, :])  # 12 * (40 - j) > 64
+        return R
+
+    with la.config(eager_size=64):  # the rule's bound, small for a fast test
+        R = la.asarray(a.copy())
+        np.asarray(R)  # a computed buffer
+        la.clear_caches()
+        reflect(la, R)
+        assert not R._node.inputs  # written into its buffer, no pending scatter
+        assert la.cache_info().plans_built == 0, la.cache_info()
+        assert_as_numpy(R, reflect(np, a.copy()))  # NumPy's bits: its references
+        x = la.asarray(a.copy())
+        np.asarray(x)
+        x[1:-1, :] = x[:-2, :] + x[2:, :]  # a whole-array value above the bound: lazy, fused
+        assert x._node.inputs
+
+
+@pytest.mark.needs("eager")
+def test_an_inplace_update_of_a_root_by_at_once_values_is_computed_at_its_line(backend):
+    """mnist_mlp's `weights_1 += learning_rate * np.outer(layer_0, delta)` (12,544 elements):
+    above eager_size, but its value reads at-once results, so the root takes it computed (one
+    NumPy op per node, NumPy's bits); left lazy, the next `np.dot(layer_0, weights_1)` ran a
+    plan every image."""
+    rng = np.random.default_rng(8)
+    images, w, d = rng.random((6, 30)), rng.random((30, 8)), rng.random((6, 8))
+
+    def train(xp, images, w, d):
+        for i in range(6):
+            delta = xp.dot(images[i], w) * d[i]  # at once: reads a row and a computed w
+            w += 0.5 * xp.outer(images[i], delta)  # 240 > eager_size 64
+        return w
+
+    with la.config(eager_size=64):
+        W = la.asarray(w.copy())
+        args = la.asarray(images), la.asarray(d)
+        la.eval(W, *args)
+        la.clear_caches()
+        train(la, args[0], W, args[1])
+        assert not W._node.inputs  # computed at each line
+        assert la.cache_info().plans_built == 0, la.cache_info()
+        assert_as_numpy(W, train(np, images, w.copy(), d))
+
+
+@pytest.mark.needs("eager")
+def test_any_and_all_of_at_once_bool_values_take_the_c_path(backend, monkeypatch):
+    """csv_table's `if np.isnan(row).any(): continue`: `x.any()` and `x.all()` without
+    arguments of a bool at-once value build and compute the reduction in C, as sum/min/max do
+    (_trace.c reduce_all_now), and any/all's reference is their ufunc's reduce, without
+    np.any's Python wrappers. NumPy's values for rows, views, 2-D and empty values; any other
+    argument or dtype takes the Python method."""
+    rng = np.random.default_rng(10)
+    t = rng.random((6, 5))
+    t[t < 0.3] = np.nan
+    T = la.asarray(t.copy())
+    T[0, 0] = t[0, 0]  # a computed buffer
+    la.isnan(T[1]).any()  # (a first op resolves its loop the general way)
+    primitive, built = la._bind.primitive, []
+    monkeypatch.setattr(la._bind, "primitive", lambda *a: built.append(a[0]) or primitive(*a))
+    wrappers = []  # Python frames of NumPy's np.any/np.all (numpy/_core/fromnumeric.py)
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename.endswith("fromnumeric.py"):
+            wrappers.append(frame.f_code.co_name)
+
+    for i in range(6):
+        m, want = la.isnan(T[i]), np.isnan(t[i])
+        sys.setprofile(profile)
+        try:
+            got = (m.any(), m.all(), m[:0].any(), m[:0].all(), la.isnan(T[:i]).any())
+        finally:
+            sys.setprofile(None)
+        wanted = (want.any(), want.all(), want[:0].any(), want[:0].all(), np.isnan(t[:i]).any())
+        for g, w in zip(got, wanted):
+            assert type(g) is la.Array and g.dtype == w.dtype and bool(g) == bool(w)
+    assert built == [] and wrappers == []  # (C methods; the reference is a ufunc's reduce)
+    got = la.isnan(T).any(axis=0)  # an argument: the Python method
+    np.testing.assert_array_equal(np.asarray(got), np.isnan(t).any(axis=0))
+    x = la.asarray(t.copy())
+    assert bool(la.all(x[0] == x[0])) == bool(np.all(t[0] == t[0]))  # floats: Python's path
 
 
 @pytest.mark.needs("eager")  # the at-once path; cupy runs the general path

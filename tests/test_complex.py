@@ -388,9 +388,9 @@ def test_abs_raises_no_flag_where_hypot_raised_none(backend, dtype):
         la.eval(la.abs(la.asarray(z_np)))
 
 
-def test_abs_in_c_calls_no_hypot_and_cuda_keeps_it():
-    """C renders NumPy's formula (vectorizable); the CUDA dialect keeps hypot (no GPU here to
-    compare a change with)."""
+def test_abs_renders_numpys_formula_in_c_and_cuda():
+    """C renders NumPy's formula (vectorizable); so does the CUDA dialect since the stop-43 GPU
+    run, where its hypot was an ulp off NumPy's abs for ~10% of values."""
     from lazyarray.runtime.c import complex as c_complex
 
     def real(suffix, bool_type):
@@ -400,4 +400,4 @@ def test_abs_in_c_calls_no_hypot_and_cuda_keeps_it():
         c_text, _ = c_complex.helper(f"abs_{s}", "static inline", "_Bool", real)
         cuda_text, _ = c_complex.helper(f"abs_{s}", "__device__ static inline", "bool", real)
         assert "hypot" not in c_text and "fma" in c_text
-        assert "hypot" in cuda_text
+        assert "hypot" not in cuda_text and "fma" in cuda_text

@@ -25,7 +25,7 @@ Expressions are SSA lists local to a stage: an operand is the position of an ear
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from collections.abc import Callable
 from typing import Any, Union
 
@@ -117,7 +117,7 @@ def recompute_row_values(kernel: "Kernel") -> "Kernel":
         for e in st.exprs:
             new_pos.append(_copy_into(out, stages, e, new_pos))
         stages.append(Stage(st.inner, tuple(out),
-                            tuple(Reduce(r.op, new_pos[r.value], r.dtype) for r in st.reduces),
+                            tuple(replace(r, value=new_pos[r.value]) for r in st.reduces),
                             tuple(Store(s.slot, s.strides, s.offset, new_pos[s.value])
                                   for s in st.stores)))
     return Kernel(kernel.name, kernel.space, kernel.n_outer, tuple(stages), kernel.fused,
@@ -181,11 +181,20 @@ def resolve_dynamic_offsets(kernel: "Kernel", scalars) -> "Kernel":
 class Reduce:
     """Fold expression `value` over the inner space with a registry reduction op (sum, prod, max,
     min, any, all, argmax, argmin). `dtype` is the result dtype; argmax/argmin yield the row-major
-    flat position within the inner space (int64), first occurrence wins, NaN counts as maximal."""
+    flat position within the inner space (int64), first occurrence wins, NaN counts as maximal.
+
+    `sequential_dims`: NumPy's fold order, for backends that follow it (runtime/c/printer.py).
+    NumPy reduces a C-contiguous operand in its memory order: the reduced dims after its last
+    kept dim (of length above 1) are one contiguous block that its `add` sums pairwise, and the
+    reduced dims before that dim are added one block after another, in the result dtype
+    (`x.sum(axis=0)`: row after row, float32 in float32). The first `sequential_dims` inner dims
+    are those folded one after another (all of them: a column reduction; 0: one pairwise block,
+    `x.sum(axis=-1)`, `x.sum()`, and every Reduce the planner did not make from an axis list)."""
 
     op: OpDef
     value: int
     dtype: np.dtype
+    sequential_dims: int = 0
 
 
 @dataclass(frozen=True)

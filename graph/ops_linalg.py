@@ -322,8 +322,16 @@ _DOCS = {
 }
 
 
+# Run on the host with NumPy on every backend: the order of a general matrix's eigenvalues is
+# LAPACK geev's, which cuSOLVER's geev does not keep (the stop-43 GPU run: a program's eigenvalues
+# came back in another order, silently), and no rule sorts them back into LAPACK's order.
+_HOST_ONLY = frozenset({"eig", "eigvals"})
+
+
 def _register(name: str) -> OpDef:
     reference, cupy_impl = _both(_IMPLS[name], name)
+    if name in _HOST_ONLY:
+        cupy_impl = None  # the cupy backend's documented host round trip (runtime/cuda/backend.py)
     vjp = _VJPS.get(name)
     # No rule yet (svd, qr, pinv, lstsq, eig, eigvals): differentiating through one raises
     # NotImplementedError naming it (lazyarray/autodiff.py), never a silent zero.

@@ -185,6 +185,14 @@ def _compare_out_of_range(op: OpDef, args: tuple, site: Site) -> Node:
 AT_ONCE_MARK: tuple = ("eager",)
 
 
+def at_once_leaf(data: np.ndarray, site: Site) -> Node:
+    """A buffer made from values the at-once rule computed (lazyarray/eager.py): a leaf with
+    its mark, so that ops reading it compute at once too. A plain leaf left them pending: rk4's
+    `k = np.array([x * y, ...]); Y[i] + h / 6 * (k1 + 2 * k2 + ...)` walked the whole chain at
+    its last op, ~20 us a line where NumPy takes 3."""
+    return build_node(INPUT, (), AT_ONCE_MARK, data.shape, data.dtype, data, site)
+
+
 def _scalar_answer(answer: bool, site: Site) -> Node:
     """A 0-d comparison's answer as a leaf computed at once (AT_ONCE_MARK), which Array takes
     for NumPy's scalar (`_view` False: `t = x[0] != 2**40; u = t; t += 1` keeps u), where a

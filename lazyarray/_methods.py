@@ -378,10 +378,11 @@ def _operators() -> None:
             (f"__{name}__", get_op(fn.__name__), getattr(Array, f"__{name}__"))
             for name, fn in {**compare, **unary}.items()))
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_reductions"):
-        # `row.sum()`, `row.min()` of a float at-once value in C (an index loop's reductions);
-        # the Python methods (_FORWARDED) for any argument and any other value
+        # `row.sum()`, `row.min()` of a float at-once value, `mask.any()` of a bool one, in C
+        # (an index loop's reductions); the Python methods (_FORWARDED) for any argument and
+        # any other value
         _bind.FAST.install_reductions(tuple((n, get_op(n), getattr(Array, n)) for n in
-                                            ("sum", "min", "max")),
+                                            ("sum", "min", "max", "any", "all")),
                                       (np.dtype(np.float32), np.dtype(np.float64)))
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_element_operators"):
         # & | ^ << >> // % ** of elements in C (`crc ^ b`, `k % 3`, `e // 2.0`, `e ** 2` in an
@@ -394,7 +395,7 @@ def _operators() -> None:
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_getitem"):
         # A C method for basic keys (ints, slices, None, ...); the Python one above for the rest.
         _bind.FAST.install_getitem(__getitem__, get_op("slice"), get_op("reshape"),
-                                   _writes.prune_views, np.dtype(np.int64))
+                                   _writes.prune_views, np.dtype(np.int64), get_op("permute"))
         if hasattr(_bind.FAST, "set_index_types"):  # np.int64 & co. as indices, as Python ints
             _bind.FAST.set_index_types(tuple(NUMPY_INTS))
     if (_bind.FAST is not None and hasattr(_bind.FAST, "install_setitem")

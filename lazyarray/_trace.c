@@ -1227,6 +1227,7 @@ int_element_arithmetic(int which, PyObject *x, PyObject *y)
  * method, as does anything else; float64 elements' `//`, `%` (float_element_divmod) and `** 2`
  * (float_element_square) too. Set by install_element_operators(). */
 enum { I_AND, I_OR, I_XOR, I_LSHIFT, I_RSHIFT, I_FLOORDIV, I_MOD, I_POW, N_ELEMENT_OPERATORS };
+static PyObject *bool_element_op(int which, int logic, PyObject *x, PyObject *y);
 static PyObject *TWO_C; /* the Python int 2 (float_element_square) */
 static int set_array_method(PyMethodDef *def, const char *name);
 static int installed(void);
@@ -1362,6 +1363,12 @@ element_operator(int which, int reflected, PyObject *self, PyObject *other)
                               : int_element_operator(which, self, other);
     if (out != Py_None)
         return out;
+    if (which == I_AND || which == I_OR || which == I_XOR) {
+        out = reflected ? bool_element_op(which, 1, other, self)
+                        : bool_element_op(which, 1, self, other);
+        if (out != Py_None)
+            return out;
+    }
     PyObject *call[2] = {self, other};
     return PyObject_Vectorcall(ELEMENT_FALLBACK[which][reflected], call, 2, NULL);
 }
@@ -2271,6 +2278,65 @@ bool_dtype(void)
     return dtype;
 }
 
+/* Bool elements (a maze's `if Z[y, x] == 0:`, `visited[u] & done`): 1 for a computed 0-d
+ * bool leaf (its 0 or 1 in *out; *eager marks one of the at-once path), 2 for a Python bool, 3
+ * for a Python int within int64 when `ints` (a comparison: NumPy compares a bool with a Python
+ * int as int64s), 0 for anything else (the general path). */
+static int
+bool_operand(PyObject *x, long long *out, int *eager, int ints)
+{
+    if (PyBool_Check(x)) {
+        *out = x == Py_True;
+        return 2;
+    }
+    if (ints && PyLong_CheckExact(x)) {
+        int overflow = 0;
+        *out = PyLong_AsLongLongAndOverflow(x, &overflow);
+        if (*out == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        return overflow ? 0 : 3;
+    }
+    NodeObject *n = array_node(x);
+    PyObject *dtype = bool_dtype();
+    if (n == NULL || dtype == NULL || n->op != INPUT_OP || n->dtype != dtype || !ARRAY_FIELDS ||
+        PyTuple_GET_SIZE(n->inputs) != 0 || PyTuple_GET_SIZE(n->shape) != 0 ||
+        !is_ndarray(n->data) || FIELDS(n->data)->nd != 0)
+        return 0;
+    *out = *(const npy_bool_c *)FIELDS(n->data)->data != 0;
+    *eager |= n->attrs == EAGER_MARK;
+    return 1;
+}
+
+/* `which` (EQ..., or I_AND/I_OR/I_XOR as `logic`) of bool elements and Python bools (ints too
+ * for a comparison) as NumPy's bool scalar's element Array; Py_None (borrowed) for the general
+ * path: no bool element of the at-once path among them, or other operands. */
+static PyObject *
+bool_element_op(int which, int logic, PyObject *x, PyObject *y)
+{
+    if (EAGER_LIMIT == NULL || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return Py_None;
+    long long a, b;
+    int eager = 0;
+    int ka = bool_operand(x, &a, &eager, !logic), kb = ka ? bool_operand(y, &b, &eager, !logic) : 0;
+    if (!ka || !kb || !eager || (ka != 1 && kb != 1))
+        return Py_None;
+    npy_bool_c r;
+    if (logic)
+        r = which == I_AND ? (a & b) : which == I_OR ? (a | b) : (a ^ b);
+    else
+        r = which == LT ? a < b : which == LE ? a <= b : which == GT ? a > b
+          : which == GE ? a >= b : which == EQ ? a == b : a != b;
+    PyObject *site = NODE->user_site();
+    if (site == NULL)
+        return NULL;
+    PyObject *out = element_leaf(bool_dtype(), &r, sizeof r, site);
+    Py_DECREF(site);
+    return out;
+}
+
 /* `x < y` (and the other five) of float64 elements of the at-once path and Python numbers, in C
  * doubles: IEEE's comparisons are NumPy's float64 loops' (a NaN compares unequal, no flag), the
  * result NumPy's bool scalar as an element Array; Py_None (borrowed) for the general path. An
@@ -2292,7 +2358,7 @@ element_compare(int which, PyObject *x, PyObject *y)
         int ka = INT32_DTYPE_C == NULL ? 0 : int_operand(x, &ia, &da, &eager);
         int kb = ka ? int_operand(y, &ib, &db, &eager) : 0;
         if (!ka || !kb || !eager)
-            return Py_None;
+            return bool_element_op(which, 0, x, y);
         ints = 1;
     }
     PyObject *dtype = bool_dtype();
@@ -2342,6 +2408,11 @@ unary_operator(int which, PyObject *self)
         PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) == 0 && f64_operand(self, &a, &eager) &&
         eager) /* abs of a float64 element: fabs, NumPy's (no flag, a NaN's sign cleared too) */
         return leaf_array(PyFloat_FromDouble(fabs(a)), FLOAT64_DTYPE);
+    if (which == INVERT) { /* `~visited[u]`: NumPy's logical not of a bool element */
+        PyObject *out = bool_element_op(I_XOR, 1, self, Py_True);
+        if (out != Py_None)
+            return out;
+    }
     PyObject *out = METHOD_OP[which] ? try_unary(METHOD_OP[which], self) : Py_None;
     if (out != Py_None)
         return out;
@@ -2382,13 +2453,15 @@ static PyMethodDef extra_methods[N_METHODS] = {
     {"__invert__", invert_method, METH_NOARGS, "~self"},
 };
 
-/* --- x.sum(), x.min(), x.max() of an at-once value ---------------------------------------------
- * An index loop's `row.sum()`, `row.min()` (row_loop): the whole reduction of a float at-once
- * leaf or view of a computed buffer, built as reductions.sum/min/max build it (axes all dims,
- * keepdims False, the input's dtype) and computed by one_op_now: the Python method's ~2 us of
- * argument handling skipped. Any argument, another dtype, a pending input, an empty min/max, or
- * a value one_op_now declines: the Python method (install_reductions). */
-enum { R_SUM, R_MIN, R_MAX, N_REDUCTIONS };
+/* --- x.sum(), x.min(), x.max(), x.any(), x.all() of an at-once value ----------------------------
+ * An index loop's `row.sum()`, `row.min()` (row_loop), `np.isnan(row).any()` (csv_table): the
+ * whole reduction of a float (sum/min/max) or bool (any/all) at-once leaf or view of a computed
+ * buffer, built as reductions.sum/min/max/any/all build it (axes all dims, keepdims False, the
+ * input's dtype: any/all cast to bool, which a bool input needs not) and computed by one_op_now:
+ * the Python method's ~2-4 us of argument handling skipped. Any argument, another dtype, a
+ * pending input, an empty min/max, or a value one_op_now declines: the Python method
+ * (install_reductions). */
+enum { R_SUM, R_MIN, R_MAX, R_ANY, R_ALL, N_REDUCTIONS };
 static PyObject *REDUCTION_OP[N_REDUCTIONS], *REDUCTION_FALLBACK[N_REDUCTIONS];
 static PyObject *REDUCTION_DTYPES; /* the dtypes taken: float32, float64 */
 
@@ -2400,8 +2473,11 @@ reduce_all_now(int which, PyObject *self)
         EAGER_MARK == NULL || EAGER_VIEW_OPS == NULL || EXTOBJ_VAR == NULL)
         return Py_None;
     int dtype_ok = 0;
-    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(REDUCTION_DTYPES); k++)
-        dtype_ok |= PyTuple_GET_ITEM(REDUCTION_DTYPES, k) == nx->dtype;
+    if (which == R_ANY || which == R_ALL)
+        dtype_ok = nx->dtype == bool_dtype();
+    else
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(REDUCTION_DTYPES); k++)
+            dtype_ok |= PyTuple_GET_ITEM(REDUCTION_DTYPES, k) == nx->dtype;
     int computed = PyTuple_GET_SIZE(nx->inputs) == 0 ? nx->attrs == EAGER_MARK
                                                      : is_view_op(nx->op);
     if (!dtype_ok || !computed)
@@ -2411,7 +2487,7 @@ reduce_all_now(int which, PyObject *self)
         size *= PyLong_AsSsize_t(PyTuple_GET_ITEM(nx->shape, d));
     if (PyErr_Occurred())
         return NULL;
-    if (size == 0 && which != R_SUM)
+    if (size == 0 && (which == R_MIN || which == R_MAX))
         return Py_None; /* (NumPy's error: the Python path raises it) */
     int allowed = eager_allowed(EMPTY);
     if (allowed <= 0)
@@ -2481,6 +2557,8 @@ reduction_method(int which, PyObject *self, PyObject *const *args, size_t nargsf
 REDUCTION_METHOD(sum, R_SUM)
 REDUCTION_METHOD(min, R_MIN)
 REDUCTION_METHOD(max, R_MAX)
+REDUCTION_METHOD(any, R_ANY)
+REDUCTION_METHOD(all, R_ALL)
 
 static PyMethodDef reduction_methods[N_REDUCTIONS] = {
     {"sum", (PyCFunction)(void (*)(void))sum_reduction, METH_FASTCALL | METH_KEYWORDS,
@@ -2489,6 +2567,10 @@ static PyMethodDef reduction_methods[N_REDUCTIONS] = {
      "numpy.ndarray.min"},
     {"max", (PyCFunction)(void (*)(void))max_reduction, METH_FASTCALL | METH_KEYWORDS,
      "numpy.ndarray.max"},
+    {"any", (PyCFunction)(void (*)(void))any_reduction, METH_FASTCALL | METH_KEYWORDS,
+     "numpy.ndarray.any"},
+    {"all", (PyCFunction)(void (*)(void))all_reduction, METH_FASTCALL | METH_KEYWORDS,
+     "numpy.ndarray.all"},
 };
 
 /* --- basic indexing: x[ints, slices, None, ...] (issues 9 and 11) ------------------------------
@@ -2508,6 +2590,7 @@ static PyMethodDef reduction_methods[N_REDUCTIONS] = {
 #define MAX_DIMS 64 /* NumPy's limit; more goes the Python way */
 
 static PyObject *SLICE_OP, *RESHAPE_OP; /* the `slice` and `reshape` OpDefs */
+static PyObject *PERMUTE_OP;            /* the `permute` OpDef (`J.T`): NULL in an older caller */
 static PyObject *INT64_DTYPE;           /* np.dtype("int64"): a run-time slice start's leaf */
 
 /* NumPy's view of a chain of slices and reshapes over a computed buffer (eager.view_value's
@@ -2515,10 +2598,10 @@ static PyObject *INT64_DTYPE;           /* np.dtype("int64"): a run-time slice s
  * does not end at a computed buffer (Python's view_value then decides), NULL on error. A slice's
  * spec is (start, step, length) per dim, a start of None read from its run-time scalar leaves in
  * order (graph/ops_structure.py slice_index). */
-/* Where the view `node` lies in a computed buffer: a chain of slices and of reshapes that only
- * add or drop length-1 dims, followed from the root's dims and strides to the view's (`dims` and
- * `strides` of MAX_DIMS). 1 with *root (borrowed), *nd and *data set; 0 where the chain holds
- * anything else; -1 on error. */
+/* Where the view `node` lies in a computed buffer: a chain of slices, permutes (`J.T`) and of
+ * reshapes that only add or drop length-1 dims, followed from the root's dims and strides to the
+ * view's (`dims` and `strides` of MAX_DIMS). 1 with *root (borrowed), *nd and *data set; 0 where
+ * the chain holds anything else; -1 on error. */
 static int
 view_layout(NodeObject *node, PyObject **root_out, Py_ssize_t *nd_out, Py_ssize_t *dims,
             Py_ssize_t *strides, char **data_out)
@@ -2528,7 +2611,8 @@ view_layout(NodeObject *node, PyObject **root_out, Py_ssize_t *nd_out, Py_ssize_
     if (!ARRAY_FIELDS || SLICE_OP == NULL || RESHAPE_OP == NULL)
         return 0;
     while (PyTuple_GET_SIZE(n->inputs) != 0) {
-        if (depth == 32 || (n->op != SLICE_OP && n->op != RESHAPE_OP))
+        if (depth == 32 || (n->op != SLICE_OP && n->op != RESHAPE_OP &&
+                            (n->op != PERMUTE_OP || PERMUTE_OP == NULL)))
             return 0;
         chain[depth++] = n;
         n = (NodeObject *)PyTuple_GET_ITEM(n->inputs, 0);
@@ -2545,7 +2629,20 @@ view_layout(NodeObject *node, PyObject **root_out, Py_ssize_t *nd_out, Py_ssize_
         Py_ssize_t out_nd = PyTuple_GET_SIZE(m->shape);
         if (out_nd > MAX_DIMS)
             return 0;
-        if (m->op == SLICE_OP) { /* (start, step, length) per dim; a None start: a scalar leaf */
+        if (m->op == PERMUTE_OP) { /* attrs (axes,): output dim e is input dim axes[e] */
+            PyObject *axes = PyTuple_GET_ITEM(m->attrs, 0);
+            if (!PyTuple_CheckExact(axes) || PyTuple_GET_SIZE(axes) != nd || out_nd != nd)
+                return 0;
+            for (Py_ssize_t e = 0; e < nd; e++) {
+                Py_ssize_t a = PyLong_AsSsize_t(PyTuple_GET_ITEM(axes, e));
+                if (a < 0 || a >= nd)
+                    return PyErr_Occurred() ? -1 : 0;
+                new_dims[e] = dims[a], new_strides[e] = strides[a];
+            }
+            memcpy(dims, new_dims, (size_t)nd * sizeof dims[0]);
+            memcpy(strides, new_strides, (size_t)nd * sizeof strides[0]);
+        }
+        else if (m->op == SLICE_OP) { /* (start, step, length) per dim; a None start: a leaf */
             PyObject *spec = PyTuple_GET_ITEM(m->attrs, 0);
             Py_ssize_t given = 1;
             if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != nd || out_nd != nd)
@@ -4252,6 +4349,8 @@ element_value(PyObject *value, PyObject *dtype)
         return dtype == FLOAT64_DTYPE ? value : NULL;
     if (PyBool_Check(value)) /* `visited[u] = True` */
         return dtype == bool_dtype() ? value : NULL;
+    if (PyLong_CheckExact(value) && dtype == bool_dtype())
+        return value; /* `Z[y, x] = 1` (a maze): NumPy stores the int's truth, of any size */
     if (PyLong_CheckExact(value) && dtype == FLOAT64_DTYPE) {
         /* `A[i, j] = i * j + 1`: NumPy's conversion, float(v), where it cannot raise */
         if (PyLong_AsDouble(value) == -1.0 && PyErr_Occurred()) {
@@ -4321,6 +4420,11 @@ store_element(PyObject *data, PyObject *key, PyObject *v)
         return descr == bool_dtype() && store_element_bytes(data, key, &flag, sizeof flag);
     }
     if (PyLong_CheckExact(v)) { /* element_value checked it converts without error */
+        if (descr == bool_dtype()) {
+            int truth = PyObject_IsTrue(v);
+            npy_bool_c flag = truth > 0;
+            return truth >= 0 && store_element_bytes(data, key, &flag, sizeof flag);
+        }
         if (descr == FLOAT64_DTYPE) {
             double number = PyLong_AsDouble(v);
             return store_element_bytes(data, key, &number, sizeof number);
@@ -5832,8 +5936,9 @@ static PyObject *
 py_install_getitem(PyObject *module, PyObject *args)
 {
     PyObject *fallback, *slice_op, *reshape_op, *prune_views = NULL, *int64 = NULL;
-    if (!PyArg_ParseTuple(args, "OOO|OO:install_getitem", &fallback, &slice_op, &reshape_op,
-                          &prune_views, &int64))
+    PyObject *permute_op = NULL;
+    if (!PyArg_ParseTuple(args, "OOO|OOO:install_getitem", &fallback, &slice_op, &reshape_op,
+                          &prune_views, &int64, &permute_op))
         return NULL;
     if (prune_views == NULL || int64 == NULL) {
         PyErr_SetString(PyExc_TypeError, "install_getitem: writes.prune_views and the int64 dtype "
@@ -5849,6 +5954,8 @@ py_install_getitem(PyObject *module, PyObject *args)
         return NULL;
     }
     take(&GETITEM_FALLBACK, fallback), take(&SLICE_OP, slice_op), take(&RESHAPE_OP, reshape_op);
+    if (permute_op != NULL)
+        take(&PERMUTE_OP, permute_op);
     if (set_array_method(&getitem_def, "__getitem__") < 0)
         return NULL;
     Py_RETURN_NONE;
@@ -6051,9 +6158,9 @@ py_install_methods(PyObject *module, PyObject *entries)
     Py_RETURN_NONE;
 }
 
-/* install_reductions(((name, op, fallback), ...), dtypes): Array's `sum`, `min`, `max` become
- * the C methods above binding `op` for float `dtypes`, Array's Python method `fallback` for the
- * rest. After install(). */
+/* install_reductions(((name, op, fallback), ...), dtypes): Array's `sum`, `min`, `max` (`any`,
+ * `all`) become the C methods above binding `op` for float `dtypes` (bool), Array's Python
+ * method `fallback` for the rest. After install(). */
 static PyObject *
 py_install_reductions(PyObject *module, PyObject *args)
 {
@@ -6153,8 +6260,8 @@ static PyMethodDef module_methods[] = {
      "release_view_ring(): let go of the views kept to be handed out again that nothing else "
      "holds (before a graph runs: their roots' buffers may then be donated)."},
     {"install_getitem", py_install_getitem, METH_VARARGS,
-     "install_getitem(fallback, slice_op, reshape_op, prune_views, int64): set Array's "
-     "__getitem__ (basic keys in C, results linked as views)."},
+     "install_getitem(fallback, slice_op, reshape_op, prune_views, int64[, permute_op]): set "
+     "Array's __getitem__ (basic keys in C, results linked as views)."},
     {"set_index_types", py_set_index_types, METH_O,
      "set_index_types(types): NumPy's integer scalar types, taken by basic indexing as ints."},
     {"install_methods", py_install_methods, METH_O,

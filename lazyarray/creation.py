@@ -37,6 +37,12 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
         data = _bind.host_array(obj, dtype, site)
         own(data)
         return Array(_bind.leaf(data, site))
+    if type(obj) is list and obj and type(obj[0]) is Array and device is None:
+        values = _bind._buffer_values(obj)
+        if values is not obj:  # computed elements (`np.array([s * (y - x), ...])` in a loop):
+            data = np.array(values) if dtype is None else _bind.host_array(values, dtype, site)
+            if data.dtype in _bind.SUPPORTED:  # an at-once result, as they are, so that the
+                return Array(_bind.at_once_leaf(data, site))  # next small op is one too
     if isinstance(obj, Array):
         return _from_array(obj, dtype, device, copy, site)
     if _traced(obj) and device is None:

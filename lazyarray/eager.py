@@ -62,6 +62,7 @@ EVALUATE_ARRAYS: list = [None]
 HELD_INTERMEDIATES: list = [None]
 _EXACT = 1 << 53  # a Python int float64 holds exactly up to this (where_now)
 _WORK = 64  # an intermediate of a small result may have this many times eager_size elements
+_UPDATE = 16  # a loop's region update of at-once values may have this many times (loop_update_now)
 LIMIT = [4096]  # la.config.eager_size, mirrored by lazyarray.evaluation's settings hook
 FOLDS = [False]  # whether plans run C kernels (set there too): `_computes_large`
 _SCALAR_TYPES = (int, float, bool, complex)
@@ -573,13 +574,17 @@ def computed_values(new: Node) -> Node:
     changed = False
     for k in range(1, len(inputs)):
         v = inputs[k]
-        if v.inputs and v.size <= LIMIT[0]:
+        if not v.inputs:
+            continue
+        if v.size <= LIMIT[0]:
             done = run_now_any(v)
             if done is None:
                 done = _evaluated(v)
-            if done is not None:
-                inputs[k] = done
-                changed = True
+        else:  # (an index loop's region update: `loop_update_now`)
+            done = loop_update_now(v)
+        if done is not None:
+            inputs[k] = done
+            changed = True
     return with_inputs(new, tuple(inputs)) if changed else new
 
 
@@ -923,6 +928,8 @@ def write_basic(handle: Any, key: Any, value: Any) -> bool:
     which raises NumPy's errors (an index out of range, a sequence into an element, shapes that
     do not broadcast)."""
     old = handle._node
+    if old.op is _BROADCAST:  # `N = np.zeros_like(G); N[1:-1, 1:-1] = ...` (maze's sweep):
+        return _write_basic_into_fill(handle, old, key, value)  # the fill's buffer, made now
     data = old.data
     if old.op is not _INPUT or type(data) is not np.ndarray or _state.busy or _state.stand_ins:
         return False
@@ -937,6 +944,24 @@ def write_basic(handle: Any, key: Any, value: Any) -> bool:
     if not flags.owndata or not flags.writeable:
         return False
     return _write(data, *write)
+
+
+def _write_basic_into_fill(handle: Any, old: Node, key: Any, value: Any) -> bool:
+    """`write_basic` into a small fill (`np.zeros(...)`, still a broadcast of its value) that
+    only the handle holds: its buffer made now, as `settle` makes it, and written by NumPy's
+    `data[key] = value`. The general path built a scatter over the fill and settled it: ~30 us
+    for a (39, 39) region, NumPy 2."""
+    if (not _is_fill(old) or old.size > WRITE_LIMIT or _state.busy or _state.stand_ins
+            or _getrefcount(old) != 4):  # the handle's _node, `old` here and in the caller, the
+        return False  # argument: no other Array or node reads the fill
+    write = _basic_write(key, value, old.shape, old.dtype)
+    if write is None:
+        return False
+    filled = _fill_buffer(old)
+    if not _write(filled.data, *write):
+        return False
+    handle._node = filled
+    return True
 
 
 def write_indexed(handle: Any, key: Any, value: Any) -> bool:
@@ -1118,7 +1143,9 @@ def _basic_write(key: Any, value: Any, shape: tuple, dtype: np.dtype) -> tuple |
         if dtype != _FLOAT64:
             return None
     elif tv is int:  # NumPy's conversion, where it cannot raise
-        if dtype != _FLOAT64 and not (dtype.kind in "iu" and _int_fits(value, dtype)):
+        if dtype is _BOOL or dtype == _BOOL:  # (`Z[y, x] = 1` into a maze: NumPy's truth of
+            value = bool(value)  # any int, 2**70 too; the general path took ~12 us, NumPy 0.07)
+        elif dtype != _FLOAT64 and not (dtype.kind in "iu" and _int_fits(value, dtype)):
             return None
     elif tv is bool:  # `is_prime[i * i::i] = False` (a sieve: a plan per stride before)
         if dtype != _BOOL:
@@ -1187,15 +1214,49 @@ def _scatter_values(new: Node) -> list | None:
     values = []
     for v in new.inputs[1:]:
         if v.inputs:
-            v = run_now_any(v)
-            if v is None:
+            done = run_now_any(v)
+            if done is None:
+                done = loop_update_now(v)
+            if done is None:
                 return None
+            v = done
         elif v.op is _SCALAR and type(v.data) not in _SCALAR_TYPES:
             return None
         elif v.op is _INPUT and type(v.data) is not np.ndarray:
             return None
         values.append(v.data if v.op is _INPUT else np.asarray(v.data, v.dtype))
     return values
+
+
+def loop_update_now(v: Node) -> Node | None:
+    """A written value above eager_size computed now, where it combines a computed region with
+    results of this rule: householder's `R[j:, :] = R[j:, :] - np.outer(tau * w, w @ R[j:, :])`
+    (5,940 elements at j=1; `tau`, `w` and the product at-once leaves). Left lazy, it was a
+    scatter whose value's shape shrinks with `j`: a new plan per column (99 a call) and each
+    read of R ran one. Up to `_UPDATE` times eager_size (NumPy's passes over the value stay in
+    cache) and a graph `_walk` takes; None otherwise (the caller's lazy path). Also `x op= v`
+    of a root's buffer (mnist_mlp's `weights_1 += learning_rate * np.outer(layer_0, delta)`,
+    lazyarray/writes.py `inplace_rest`)."""
+    if (v.size > LIMIT[0] * _UPDATE or _state.busy or _state.stand_ins
+            or not _reads_at_once_leaf(v)):
+        return None
+    return _walk_and_run(v, v.size)  # (the value is no held intermediate: the write's argument)
+
+
+def _reads_at_once_leaf(node: Node) -> bool:
+    """Whether a leaf of `node`'s graph (at most `_MAX_NODES` nodes looked at) is a result of
+    this rule: the value belongs to an index loop's iteration, not to a whole-array program
+    (a stencil of views of one buffer, which one fused plan computes better)."""
+    stack, seen = [node], 0
+    while stack and seen <= _MAX_NODES:
+        n = stack.pop()
+        seen += 1
+        if not n.inputs:
+            if n.attrs is EAGER_MARK:
+                return True
+            continue
+        stack.extend(n.inputs)
+    return False
 
 
 def _scatter_now(old: Node, new: Node) -> bool:

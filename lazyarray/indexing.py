@@ -464,8 +464,8 @@ def list_index(key: list) -> np.ndarray | None:
 def computed_scalar_indices(key: Any) -> Any:
     """`key` with its computed element indices (0-d integer Arrays standing for NumPy's
     scalars, already buffers: `i, j = sites[k]`) as ints, for a write's at-once paths; `key`
-    itself where it has none, or where one is pending (the general path evaluates it at the
-    line): `spins[i, j] *= -1` built a scatter's nodes, ~25 us. A uint64 of 2**63 or more is
+    itself where it has none, or where one is pending and not a uint64 (the general path takes
+    it): `spins[i, j] *= -1` built a scatter's nodes, ~25 us. A uint64 of 2**63 or more is
     NumPy's OverflowError here, at the line; left to the general path, a uint64 was the
     scatter's 0-d index array, checked only at evaluation (fuzz41: `A[a, 1] = 1.0` of a uint64
     element 3 raised IndexError when A was read, 2**63 an IndexError of 2**63 - 1)."""
@@ -474,10 +474,12 @@ def computed_scalar_indices(key: Any) -> Any:
     for k in items:
         if type(k) is Array and _is_scalar_index(k):
             node = k._node
-            if node.inputs:
+            uint64 = node.dtype.itemsize == 8 and node.dtype.kind == "u"
+            if node.inputs and not uint64:
                 return key
-            out.append(_scalar_int(k) if node.dtype.itemsize == 8 and node.dtype.kind == "u"
-                       else operator.index(k))
+            # (a pending uint64 is read at the line, as getitem reads it: where the at-once rule
+            # is off, cupy, it was the scatter's clamped index, an IndexError at evaluation)
+            out.append(_scalar_int(k) if uint64 else operator.index(k))
             changed = True
         else:
             out.append(k)
@@ -641,6 +643,7 @@ def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
     A key that selects everything (`x[...] = v`, `x[:] = v`, `out=`) is the values themselves,
     cast and broadcast: no scatter over x's old value, which nothing reads any more."""
     node = x._node
+    key = _uint64_scalars_read(key)
     if _selects_all(key, node.ndim):
         value_node = _update_values(node, values, node.shape, site)
         if value_node.shape == node.shape:
@@ -664,6 +667,20 @@ def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
 
 
 _FLOAT64 = np.dtype(np.float64)
+
+
+def _uint64_scalars_read(key: Any) -> Any:
+    """`key` with its uint64 scalar indices (NumPy's scalars, pending or computed) read as ints
+    at the line, as getitem reads them: NumPy takes one through `__index__`, so 2**63 or more is
+    its OverflowError at the line. The scatter clamped a pending one (an IndexError only at
+    evaluation) where the at-once rule is off: cupy, `eager_size=0` (the stop-43 GPU run)."""
+    items = key if type(key) is tuple else (key,)
+    if not any(type(k) is Array and k._node.dtype == dtypes.uint64 and _is_scalar_index(k)
+               for k in items):
+        return key
+    out = tuple(_scalar_int(k) if type(k) is Array and k._node.dtype == dtypes.uint64
+                and _is_scalar_index(k) else k for k in items)
+    return out if type(key) is tuple else out[0]
 
 
 def _element_write(node: Node, key: tuple, value: float | Node, site: _bind.Site

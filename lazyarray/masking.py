@@ -168,6 +168,9 @@ def write_now(x: Array, key: Array | np.ndarray, value: Any, site: _bind.Site) -
     also = (value,) if type(value) is Array and value._node.inputs and eager.view_value(
         value._node) is None else ()
     mask, node = _computed_mask(key, site, x._node, also)
+    if node.inputs and not is_busy():  # x pending, its mask's graph another's (`y = f(x); y[m]
+        evaluate_arrays([x])  # = v`): the masked scatter runs on the host and evaluates x first
+        node = x._node  # anyway (~165 us for (100, 100) through the general path; NumPy 8)
     if type(value) is Array:
         data = eager.view_value(value._node)  # (a buffer, or a view of one)
         if data is None:

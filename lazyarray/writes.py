@@ -638,6 +638,12 @@ def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
                 (_C_WRITE_VIEW is not None and _C_WRITE_VIEW(self, node))
                 or eager.write_basic_through_view(self, (), node)):
             return self  # `A[:, j] -= x`: into the root's buffer through NumPy's view
+    elif (not self._view and node.dtype == self._node.dtype and node.shape == self._node.shape
+          and _EAGER_LIMIT[0]):
+        done = eager.loop_update_now(node)  # an index loop's update of a whole root: at once
+        if done is not None:
+            self._node = done
+            return self
     del node  # (a reference held here would count as a reader of the buffer in rebind)
     site = user_site(1)
     rebind(self, inplace_result(self, result, ufunc, other, site), site)

@@ -76,6 +76,18 @@ def reduction_space(r: Node) -> Space:
     return Space(tuple(src[d] for d in order), len(kept), src, tuple(positions))
 
 
+def sequential_dims(r: Node) -> int:
+    """How many of reduction r's inner dims NumPy folds one after another (`Reduce`): its
+    reduced dims before the operand's last kept dim of length above 1. `x.sum(axis=0)` of
+    (n, k): 1 (row after row); of (n, 1): 0 (NumPy drops the length-1 dim and sums pairwise);
+    `axis=(0, 2)` of (n, k, 1): 2, every inner dim (the reduced length-1 dim changes nothing)."""
+    src, axes = r.inputs[0].shape, r.attrs[0]
+    last_kept = max((d for d in range(len(src)) if d not in axes and src[d] != 1), default=-1)
+    if all(src[d] == 1 for d in axes if d > last_kept):  # length-1 dims change no order
+        return len(axes)
+    return sum(1 for d in axes if d < last_kept)
+
+
 def reduced_positions(r: Node) -> tuple[int | None, ...]:
     """For each dim of reduction r's output: the outer loop dim it is (None for keepdims 1s)."""
     axes, keepdims = r.attrs
@@ -319,7 +331,7 @@ class KernelBuilder:
         if not red.reduces:
             value = red.memo[(id(r.inputs[0]), im.placed(reduction_space(r).positions,
                                                          self.space.sizes))]
-            red.reduces.append(Reduce(r.op, value, r.dtype))
+            red.reduces.append(Reduce(r.op, value, r.dtype, sequential_dims(r)))
         self.stages[s].deps.add(k)
         return self._push(self.stages[s], AccRef(k, 0, r.dtype))
 

@@ -29,6 +29,7 @@ from ..graph.kernel_ir import (
     LibraryCall,
     Load,
     Program,
+    Reduce,
     ScalarArg,
     dynamic_offset,
 )
@@ -148,7 +149,9 @@ def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any],
             rows = np.broadcast_to(vals[red.value], kernel.space).reshape(
                 outer + (math.prod(kernel.inner),))
             if fold_rows is None:
-                out = np.asarray(red.op.reference((rows,), ((len(outer),), False), red.dtype))
+                out = _blocks_then_rows(kernel, red, rows)
+                if out is None:
+                    out = np.asarray(red.op.reference((rows,), ((len(outer),), False), red.dtype))
             else:
                 out = fold_rows(kernel, stage, red, rows)
             acc[(si, k)] = out.astype(red.dtype, copy=False).reshape(acc_shape)
@@ -160,6 +163,20 @@ def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any],
             for st in stage.stores for v in (vals[st.value],)]
         for st, value in zip(stage.stores, values):
             _strided(frame.buffer(st.slot), st.strides, st.offset, shape)[...] = value
+
+
+def _blocks_then_rows(kernel: Kernel, red: Reduce, rows: np.ndarray) -> np.ndarray | None:
+    """NumPy's float sum over reduced dims on both sides of a kept one (`axis=(0, 2)` of a 3-D
+    array; `Reduce.sequential_dims`): each trailing block's pairwise sum, the blocks added row
+    after row. The op's reference on the flat rows summed the lot pairwise (a last bit off);
+    None where it gives NumPy's order already."""
+    n_seq = red.sequential_dims
+    if (red.op.fold is not np.add or not 0 < n_seq < len(kernel.inner)
+            or rows.dtype != red.dtype or rows.dtype.kind != "f"):
+        return None
+    lead = math.prod(kernel.inner[:n_seq])
+    blocks = np.add.reduce(np.ascontiguousarray(rows).reshape(rows.shape[:-1] + (lead, -1)), -1)
+    return np.add.reduce(np.ascontiguousarray(np.moveaxis(blocks, -1, 0)), axis=0)
 
 
 def run_library_call(call: LibraryCall, frame: _Frame) -> None:

@@ -58,8 +58,8 @@ def _structural_cases(rng) -> dict:
         return q @ ((np.arange(1.0, n + 1) * 1.5)[:, None] * np.swapaxes(q, -1, -2))
 
     def eigh_mix(a, uplo="L"):  # both results, the eigenvalues squared (a non-linear use)
-        w, v = la.linalg.eigh(a, UPLO=uplo)
-        return v * la.expand_dims(w * w, axis=-2)
+        w, v = la.linalg.eigh(a, UPLO=uplo)  # v squared: an eigenvector's sign is the library's
+        return v * v * la.expand_dims(w * w, axis=-2)  # (cuSOLVER's and LAPACK's differ)
 
     idx = np.array([2, 0, 2, 1])
     return {

@@ -77,3 +77,23 @@ def test_same_bits_for_any_thread_count(monkeypatch):
         assert len(plan.program.kernels) == 2
         results.append(plan.run([Y, X], [N])[0])
     assert all(np.array_equal(results[0], r) for r in results[1:])
+
+
+def test_numpys_order_survives_the_split(monkeypatch):
+    """A float64 sum in NumPy's pairwise order is cut only into NumPy's own two halves (a row of
+    16k values), else not at all; a product (NumPy's is one value after another) is not cut:
+    NumPy's bits. 8 to 64 chunks added their partial sums in another order (a last bit off for
+    16 of 20 random 1e6-value sums)."""
+    from lazyarray.runtime.c import backend as c_backend
+
+    monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 1024)
+    x = rng.standard_normal(N) * 10.0 ** rng.integers(-5, 5, N)
+    cases = [(la.sum, np.sum, x, 2), (la.sum, np.sum, x[8:], 1),
+             (la.prod, np.prod, 1 + x * 1e-9, 1)]
+    with la.config(backend="c", eager_size=0):
+        for lazy, _, values, kernels in cases:
+            prog = optimize(Graph([lazy(la.array(values))._node]))
+            assert len(split_full_reductions(prog, 1024).kernels) == kernels
+        got = la.eval(*(lazy(la.array(values)) for lazy, _, values, _ in cases))
+    for value, (_, eager, values, _) in zip(got, cases):
+        assert np.asarray(value) == eager(values)

@@ -65,6 +65,7 @@ def test_recycled_element_arrays_never_change_a_held_value(backend, dtype):
 
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("dtype", [np.float64, np.int64, np.int32, np.uint8])
 def test_element_arrays_are_handed_out_again_only_when_nothing_holds_them(backend, dtype):
     """_trace.c's element_leaf hands a dropped element's Array (with its leaf and buffer) to a
@@ -111,6 +112,7 @@ def test_element_arrays_are_handed_out_again_only_when_nothing_holds_them(backen
         assert np.array_equal(np.asarray(value), np.asarray(want)), (value, want)
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_dropped_views_are_handed_out_again_and_held_ones_keep_their_place(backend):
     """_trace.c's view ring: `A[i]` dropped comes back as `A[j]` (its start leaf set to j), and a
     view something still holds (a name, its node, a weak reference, a pending graph, a view of
@@ -206,6 +208,7 @@ def test_a_dead_root_the_view_ring_kept_is_not_evaluated_at_a_cut(backend, form)
     assert [str(w.message) for w in caught] == []
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("held", [False, True])
 def test_a_views_evaluation_computes_the_root_only_it_holds(backend, held):
     """`v = A[0]; A = A * 2; v[-2] = np.sqrt(-3)` under eager_size 0: only v holds the old root,
@@ -258,6 +261,7 @@ def test_element_comparisons_and_abs_are_numpys(backend):
                         assert bool(op(a, A[j])) == bool(op(e, base[j])), (e, base[j])
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("name", ["abs", "sqrt", "square", "floor", "ceil", "trunc", "** 2"])
 def test_element_unary_functions_are_numpys(backend, name):
     """_trace.c's element_unary_f64: np.<ufunc>(e) and la.<fn>(e) of a float64 element in C
@@ -286,6 +290,7 @@ def test_element_unary_functions_are_numpys(backend, name):
             assert outcomes[1] == outcomes[0] and outcomes[2] == outcomes[0], (mode, e, outcomes)
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("exponent", [1, 2, 3, 4])
 def test_float_powers_by_small_ints_are_numpys_power(backend, exponent):
     """`x ** 3` of floats is a power (one rounding), not (x * x) * x (two: 1 ulp off NumPy's
@@ -304,6 +309,7 @@ def test_float_powers_by_small_ints_are_numpys_power(backend, exponent):
             assert np.count_nonzero(got != want) < 0.1 * x.size
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_float_element_floor_division_and_remainder_are_numpys(backend):
     """_trace.c's float_element_divmod: `a // b` and `a % b` of float64 elements and Python
     numbers as NumPy's npy_divmod computes them (signs of zeros, negative divisors, quotients
@@ -336,6 +342,7 @@ def test_float_element_floor_division_and_remainder_are_numpys(backend):
                     assert outcome(expr, other, A[i], mode) == outcome(expr, other, e, mode)
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16, np.int8])
 def test_integer_element_operators_and_comparisons_are_numpys(backend, dtype):
     """_trace.c's int_element_operator and element_compare's integer side: & | ^ << >> // % and
@@ -501,6 +508,7 @@ def test_an_argmin_of_a_computed_vector_is_numpys_now(backend, backend_does, mon
         la.argmin(base[3:3] + base[0])
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("dtype", [np.float64, np.uint8, np.complex64])
 def test_recycled_element_arrays_keep_values_other_holders_read(backend, dtype):
     """More holders of a 0-d result than the test above (fuzz39): a memoryview and a DLPack
@@ -559,6 +567,7 @@ def test_an_op_on_an_indexed_read_runs_at_once(backend, backend_does):
     assert float(s) == np.dot(np.arange(4.0, 6.0), np.arange(8.0, 10.0))
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_a_ufunc_of_a_python_number_runs_at_its_line(backend, backend_does):
     """`np.exp(-beta * dE)` of a Python float (ising's acceptance test) is computed at its line,
     as NumPy does: a 0-d Array (lazyarray's NumPy scalar, as before) holding the value, so its
@@ -601,6 +610,7 @@ def test_a_view_of_a_computed_array_stays_a_view(backend):
     np.testing.assert_array_equal(np.asarray(row), [0.0, 0.0, 5.0])
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_a_walk_keeps_the_pending_arrays_it_computed(backend, backend_does, monkeypatch):
     """nbody's `acc = f(pos)` then `vel += acc * dt / 2` twice: the first at-once walk computes
     `acc` (a pending Array of the user's frame) and `acc` keeps that value, so the second read
@@ -665,6 +675,7 @@ def test_a_reduction_of_a_large_product_runs_as_one_plan_on_c(backend, backend_d
         np.testing.assert_allclose(got[:, i, j, :], want, rtol=1e-5)
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 @pytest.mark.parametrize("dtype", [np.float32, np.int8, np.bool_])
 def test_a_reduction_of_an_at_once_leaf_runs_directly(backend, backend_does, monkeypatch,
                                                       dtype):
@@ -704,6 +715,7 @@ def test_a_reduction_of_an_at_once_leaf_runs_directly(backend, backend_does, mon
         assert s.dtype == np.float32 and np.isinf(s).all()
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_a_walk_gives_ufuncs_their_inputs_unbroadcast(backend, backend_does, monkeypatch):
     """An at-once walk over a graph with broadcast_to nodes (`x * (mass * mass.T)`, a (100, 100)
     intermediate under a (100,) sum) hands a ufunc op its inputs as they are (NumPy broadcasts
@@ -1133,14 +1145,19 @@ def test_products_of_indexed_matrices_run_at_once_as_numpys(backend, dtype, fres
     # ~6 -> ~2 us), no Python frame; as `x[1] @ y` above
     import sys
 
+    # transposed views too (jacobi_eigen's `J.T @ A @ J`: a permute in C's view layout)
     seen, p, q = [], x[:4, :4], y[1:5, :4]
+    pt, xt, qt = p.T, x.T, y[1:5, :4].T
     sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
     try:
-        got = p @ q
+        got = [p @ q, pt @ q, xt @ x[:, :3], qt[::2] @ pt]
     finally:
         sys.setprofile(None)
     assert not seen or la._bind.FAST is None, [f.f_code.co_name for f in seen]
-    np.testing.assert_array_equal(np.asarray(got), a[:4, :4] @ b[1:5, :4])
+    wanted = [a[:4, :4] @ b[1:5, :4], a[:4, :4].T @ b[1:5, :4], a.T @ a[:, :3],
+              b[1:5, :4].T[::2] @ a[:4, :4].T]
+    for g, w in zip(got, wanted):
+        assert g.dtype == w.dtype and np.asarray(g).tobytes() == w.tobytes()
 
 
 @pytest.mark.needs("fp_errors")
@@ -2281,3 +2298,130 @@ def test_row_lists_with_a_computed_element_take_the_c_paths(backend, monkeypatch
     np.testing.assert_array_equal(np.asarray(row), a[2])
     with pytest.raises(IndexError):
         A[[0, la.asarray(np.array([1.5]))[0]]]
+
+
+@pytest.mark.needs("eager")
+def test_a_loop_region_update_above_eager_size_is_computed_at_its_write(backend):
+    """Householder's `R[j:, :] = R[j:, :] - np.outer(tau * w, w @ R[j:, :])`: the value is
+    above eager_size but reads at-once results (`w`, the product), so it is computed at the
+    write into R's buffer; left lazy, its shape shrinking with `j` was a new plan per column
+    and each read of R ran one (householder_qr: 99 plans a call). A whole-array value of the
+    same size that reads no at-once result (a stencil) stays lazy: one fused plan."""
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal((40, 12))
+
+    def reflect(xp, R):
+        for j in range(8):
+            w = R[j:, j] / (R[j, j] + 3.0)
+            R[j:, :] = R[j:, :] - xp.outer(w * 2.0, w @ R[j:, :])  # 12 * (40 - j) > 64
+        return R
+
+    with la.config(eager_size=64):  # the rule's bound, small for a fast test
+        R = la.asarray(a.copy())
+        np.asarray(R)  # a computed buffer
+        la.clear_caches()
+        reflect(la, R)
+        assert not R._node.inputs  # written into its buffer, no pending scatter
+        assert la.cache_info().plans_built == 0, la.cache_info()
+        assert_as_numpy(R, reflect(np, a.copy()))  # NumPy's bits: its references
+        x = la.asarray(a.copy())
+        np.asarray(x)
+        x[1:-1, :] = x[:-2, :] + x[2:, :]  # a whole-array value above the bound: lazy, fused
+        assert x._node.inputs
+
+
+@pytest.mark.needs("eager")
+def test_an_inplace_update_of_a_root_by_at_once_values_is_computed_at_its_line(backend):
+    """mnist_mlp's `weights_1 += learning_rate * np.outer(layer_0, delta)` (12,544 elements):
+    above eager_size, but its value reads at-once results, so the root takes it computed (one
+    NumPy op per node, NumPy's bits); left lazy, the next `np.dot(layer_0, weights_1)` ran a
+    plan every image."""
+    rng = np.random.default_rng(8)
+    images, w, d = rng.random((6, 30)), rng.random((30, 8)), rng.random((6, 8))
+
+    def train(xp, images, w, d):
+        for i in range(6):
+            delta = xp.dot(images[i], w) * d[i]  # at once: reads a row and a computed w
+            w += 0.5 * xp.outer(images[i], delta)  # 240 > eager_size 64
+        return w
+
+    with la.config(eager_size=64):
+        W = la.asarray(w.copy())
+        args = la.asarray(images), la.asarray(d)
+        la.eval(W, *args)
+        la.clear_caches()
+        train(la, args[0], W, args[1])
+        assert not W._node.inputs  # computed at each line
+        assert la.cache_info().plans_built == 0, la.cache_info()
+        assert_as_numpy(W, train(np, images, w.copy(), d))
+
+
+@pytest.mark.needs("eager")
+def test_any_and_all_of_at_once_bool_values_take_the_c_path(backend, monkeypatch):
+    """csv_table's `if np.isnan(row).any(): continue`: `x.any()` and `x.all()` without
+    arguments of a bool at-once value build and compute the reduction in C, as sum/min/max do
+    (_trace.c reduce_all_now), and any/all's reference is their ufunc's reduce, without
+    np.any's Python wrappers. NumPy's values for rows, views, 2-D and empty values; any other
+    argument or dtype takes the Python method."""
+    rng = np.random.default_rng(10)
+    t = rng.random((6, 5))
+    t[t < 0.3] = np.nan
+    T = la.asarray(t.copy())
+    T[0, 0] = t[0, 0]  # a computed buffer
+    la.isnan(T[1]).any()  # (a first op resolves its loop the general way)
+    primitive, built = la._bind.primitive, []
+    monkeypatch.setattr(la._bind, "primitive", lambda *a: built.append(a[0]) or primitive(*a))
+    wrappers = []  # Python frames of NumPy's np.any/np.all (numpy/_core/fromnumeric.py)
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename.endswith("fromnumeric.py"):
+            wrappers.append(frame.f_code.co_name)
+
+    for i in range(6):
+        m, want = la.isnan(T[i]), np.isnan(t[i])
+        sys.setprofile(profile)
+        try:
+            got = (m.any(), m.all(), m[:0].any(), m[:0].all(), la.isnan(T[:i]).any())
+        finally:
+            sys.setprofile(None)
+        wanted = (want.any(), want.all(), want[:0].any(), want[:0].all(), np.isnan(t[:i]).any())
+        for g, w in zip(got, wanted):
+            assert type(g) is la.Array and g.dtype == w.dtype and bool(g) == bool(w)
+    assert built == [] and wrappers == []  # (C methods; the reference is a ufunc's reduce)
+    got = la.isnan(T).any(axis=0)  # an argument: the Python method
+    np.testing.assert_array_equal(np.asarray(got), np.isnan(t).any(axis=0))
+    x = la.asarray(t.copy())
+    assert bool(la.all(x[0] == x[0])) == bool(np.all(t[0] == t[0]))  # floats: Python's path
+
+
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_bool_element_comparisons_and_logic_are_numpys_in_c(backend):
+    """`if Z[y, x] == 0:` (a maze), `visited[u] & done`, `~b` of bool elements: NumPy's bool
+    scalar's values and dtype, each computed in C without a node (the general path: 1.5-6 us,
+    `b == False` the slowest). A Python int compares as NumPy's int64 would; one past int64's
+    range is NumPy's OverflowError (the general path's)."""
+    import operator as op
+    from lazyarray.graph.node import built_count
+    B = np.array([False, True])
+    with la.config(eager_size=4096):
+        L = la.asarray(B)
+        elements = [(B[i], L[i]) for i in range(2)]
+        before = built_count()
+        for (xn, xl), (yn, yl) in [(x, y) for x in elements for y in elements]:
+            for o in (op.eq, op.ne, op.lt, op.le, op.gt, op.ge, op.and_, op.or_, op.xor):
+                for other_n, other_l in ((yn, yl), (False, False), (True, True), (0, 0), (5, 5),
+                                         (-1, -1)):
+                    if o in (op.and_, op.or_, op.xor) and type(other_n) is int:
+                        continue  # (an int: NumPy's int64 result, the general path's)
+                    want, got = o(xn, other_n), o(xl, other_l)
+                    assert np.asarray(got).dtype == want.dtype and bool(got) == bool(want), (
+                        o, xn, other_n)
+                    want, got = o(other_n, xn), o(other_l, xl)  # reflected
+                    assert np.asarray(got).dtype == want.dtype and bool(got) == bool(want)
+            assert bool(~xl) == bool(~xn) and np.asarray(~xl).dtype == np.bool_
+        assert built_count() == before  # every one in C: no node
+        for other in (2**70, -2**70):  # NumPy's OverflowError, not a silent answer
+            with pytest.raises(OverflowError):
+                B[0] == other  # noqa: B015
+            with pytest.raises(OverflowError):
+                L[0] == other  # noqa: B015

@@ -126,15 +126,21 @@ def test_sort_gives_numpys_bits_for_signed_zeros_and_nans(backend, kind):
     ~2,500 of 10,000 sign bits differed), in every method and axis; the method sorts in place."""
     rng = np.random.default_rng(0)
     x = rng.choice(np.array([0.0, -0.0, 1.0, -1.0, np.nan]), (20, 500))
+    # CuPy's sort is stable whatever the kind: the order of equal keys (-0.0, 0.0) is NumPy's only
+    # for a stable sort there (docs/cuda_backend.md); the values and NaNs' places are NumPy's
+    signs = backend != "cupy" or kind == "stable"
     for axis in (-1, 0, None):
         want = np.sort(x, axis=axis, kind=kind)
         got = np.asarray(np.sort(la.asarray(x), axis=axis, kind=kind))
-        np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+        if signs:
+            np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
         np.testing.assert_array_equal(got, want)
     a, want = la.asarray(x), x.copy()
     a.sort(kind=kind)
     want.sort(kind=kind)
-    np.testing.assert_array_equal(np.signbit(np.asarray(a)), np.signbit(want))
+    np.testing.assert_array_equal(np.asarray(a), want)
+    if signs:
+        np.testing.assert_array_equal(np.signbit(np.asarray(a)), np.signbit(want))
 
 
 def test_sort_bad_kind_raises_numpys_error(reference_backend):

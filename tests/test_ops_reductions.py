@@ -18,7 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes
 from lazyarray.runtime import available_backends
-from numpy_oracle import FAST, SUPPORTED, assert_matches, draw, numpy_or_its_error
+from numpy_oracle import (FAST, SUPPORTED, assert_as_numpy, assert_matches, draw, numpy_or_its_error,
+                          without_flag_warnings)
 
 import lazyarray as la
 
@@ -384,7 +385,7 @@ def test_numpy_positional_order_and_out(reference_backend, name):
 
 
 @pytest.mark.parametrize("axis", [None, -1, (0, 1), 0])
-def test_mean_of_an_empty_slice_warns_as_numpy(backend, axis):
+def test_mean_of_an_empty_slice_warns_as_numpy(backend, backend_does, axis):
     """NumPy's mean of an empty slice warns 'Mean of empty slice' and its 0 / 0 raises the
     'invalid' flag (a RuntimeWarning, or FloatingPointError under errstate): NaN here came
     silently, `total * nan` (fuzz41). Over a non-empty axis of an empty array (axis 0 of (2, 0)):
@@ -404,14 +405,17 @@ def test_mean_of_an_empty_slice_warns_as_numpy(backend, axis):
                 seen.append(None)
             except FloatingPointError as exc:
                 seen.append(type(exc))
-    assert seen[0] == seen[2] and seen[1] == seen[3], seen
     assert seen[0][3] == ([] if axis == 0 else ["Mean of empty slice", "invalid value"])
+    if not backend_does("fp_errors"):  # NumPy's own warning, not the flag's (CUDA has none)
+        assert seen[2] == (*seen[0][:3], without_flag_warnings(seen[0][3])) and seen[3] is None
+        return
+    assert seen[0] == seen[2] and seen[1] == seen[3], seen
 
 
 @pytest.mark.parametrize("case", [((2, 0), {"axis": -1}), ((1,), {"ddof": 1}), ((2,), {"ddof": 3}),
                                   ((1, 2), {"axis": 0, "ddof": 1})])
 @pytest.mark.parametrize("name", ["var", "std"])
-def test_var_with_no_degrees_of_freedom_warns_as_numpy(backend, name, case):
+def test_var_with_no_degrees_of_freedom_warns_as_numpy(backend, backend_does, name, case):
     """NumPy's var/std where n - ddof <= 0 warn 'Degrees of freedom <= 0 for slice' and divide
     by 0: NaN with 'invalid' (0/0), inf with 'divide by zero'; here NaN came silently, `sq *
     nan`, and an empty var warned the mean's 'Mean of empty slice' (fuzz41)."""
@@ -424,6 +428,8 @@ def test_var_with_no_degrees_of_freedom_warns_as_numpy(backend, name, case):
             out = np.asarray(getattr(xp, name)(xp.asarray(values), **kwargs))
         seen.append((out.tolist(), out.dtype, sorted({str(w.message).split(" encountered")[0]
                                                       for w in record})))
+    if not backend_does("fp_errors"):  # NumPy's own warning, not the flag's (CUDA has none)
+        seen[0] = (*seen[0][:2], without_flag_warnings(seen[0][2]))
     assert str(seen[0]) == str(seen[1]), seen
 
 
@@ -542,7 +548,10 @@ def test_initial_starts_the_fold_as_numpys(backend, name, kwargs):
     want = getattr(np, name)(x, **{k: (x > 0 if v == "x > 0" else v) for k, v in kwargs.items()})
     got = np.asarray(getattr(la, name)(la.asarray(x), **got_kwargs))
     assert got.dtype == want.dtype and got.shape == want.shape
-    assert np.array_equal(got, want), np.flatnonzero(got != want)
+    # (on a GPU within its ulps of the terms' size: another order of the fold)
+    magnitude = getattr(np, name)(np.abs(x), **{k: (x > 0 if v == "x > 0" else abs(v) if
+                                                    k == "initial" else v) for k, v in kwargs.items()})
+    assert_as_numpy(got, want, scale=magnitude)
 
 
 @pytest.mark.parametrize("name", ["mean", "var", "std", "nanmean", "nanvar"])
@@ -556,3 +565,16 @@ def test_a_bool_axis_of_mean_and_var_counts_first_as_numpy(reference_backend, na
             getattr(np, name)(x, axis=True)
         with pytest.raises(type(want.value)):
             getattr(la, name)(la.asarray(x), axis=True)
+
+
+def test_sums_on_both_sides_of_a_kept_axis_are_numpys_bits_on_the_numpy_backend():
+    """`axis=(0, 2)` of a 3-D array: NumPy sums each row's trailing block pairwise and adds the
+    blocks row after row; the numpy backend's kernel rows summed the lot pairwise (a last bit
+    off for ~1 in 3 values; runtime/kernel_numpy.py `_blocks_then_rows`). (C: documented.)"""
+    rng = np.random.default_rng(11)
+    with la.config(backend="numpy", eager_size=0):
+        for dtype in (np.float32, np.float64):
+            x = (rng.standard_normal((20, 6, 150)) * 10 + 3).astype(dtype)
+            for name in ("sum", "mean", "var"):
+                got = np.asarray(getattr(la, name)(la.array(x), axis=(0, 2)))
+                assert np.array_equal(got, getattr(np, name)(x, axis=(0, 2))), (name, dtype)

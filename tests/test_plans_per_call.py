@@ -52,9 +52,8 @@ def _arrays(value) -> list:
 # is evaluated once with the value it indexes), kmeans (13 -> 5, the same), nbody (37 -> 10: a
 # small written value of a large graph is evaluated at its write), floyd_warshall (12 -> 2: a held
 # value is evaluated for every Array holding it); docs/caching.md "Plans per call".
-OVER_THE_BOUND_AT_BENCH: dict[str, int] = {  # (drawdown 28 -> 9: ufunc.accumulate is one op)
-    "householder_qr": 99,  # corpus42's: R[j:, :] and Q[:, j:] shrink per column (60 columns of a
-    # 100x60 matrix, each update above eager_size): a plan per column, as issue 25's index loops
+# (drawdown 28 -> 9: ufunc.accumulate is one op; householder_qr 99 -> 3: eager.loop_update_now)
+OVER_THE_BOUND_AT_BENCH: dict[str, int] = {
     "groupby_stats": 12,  # corpus42's (found by CI, stop 42): to look at
 }
 

@@ -44,9 +44,12 @@ TOLERANCES = {np.dtype("float64"): (1e-9, 1e-12), np.dtype("complex128"): (1e-9,
 
 # Differences found and not fixed yet: a strict xfail per (program, backend), with the reason.
 KNOWN_DIFFERENCES = {
-    ("portfolio", "c"): "float32 mean(axis=0) / std(axis=0): the C kernels accumulate float32 "
-    "in double (column folds and lanes), NumPy adds rows in float32; the Sharpe ratios are "
-    "float64 (times np.sqrt(252)), ~4e-6 apart (docs/caching.md, corpus42)",
+    ("portfolio", "cupy"): "float32 mean(axis=0) / std(axis=0) in the GPU's order of the sums "
+    "(strided shares per thread, then a warp-shuffle tree): the Sharpe ratios ~4e-6 apart (the "
+    "GPU run of stop 43; C folds in NumPy's order since stop 43, docs/semantics.md)",
+    ("boids", "cupy"): "float32 distances an ulp apart (CUDA's hypotf, cuBLAS's dot) flip "
+    "`distance < 2.5` masks, and the flock then takes another path: 0.5% apart after 4 steps "
+    "(the GPU run of stop 43)",
 }
 
 

@@ -233,6 +233,7 @@ def _nodes_of(f):
     return built_count() - before
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_bool_and_small_int_slice_writes_go_into_the_buffer(backend):
     """A sieve's `is_prime[i * i::i] = False` and `counts[a:b] = 7` into int8 write the buffer
     at once (eager._basic_write takes a Python bool into bool and a Python int into any integer
@@ -280,6 +281,7 @@ def test_roll_of_a_1d_array_without_axis_takes_no_reshapes(monkeypatch):
     assert len(calls) == 2
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
 def test_abs_of_an_integer_element_is_computed_in_c(backend):
     """`min(abs(x) for x in v)` of int32/int64 elements: NumPy's integer absolute in C (the most
     negative value wraps to itself, no flag), no node: the general path built and ran one per
@@ -294,3 +296,60 @@ def test_abs_of_an_integer_element_is_computed_in_c(backend):
                 got = abs(x)
                 assert built_count() == before
                 assert got.dtype == want.dtype and int(got) == int(want)
+
+
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_an_array_of_computed_elements_is_an_at_once_value(backend):
+    """`k = np.array([s * (y - x), x * y - z])` of elements computed at once (rk4's right-hand
+    side) is such a value itself: the next small op on it computes at once, one op at a time.
+    A plain leaf left `k1 + 2 * k2 + ...` pending until a computed operand (`h / 6 *`) made the
+    rule walk the whole chain: ~24 us a line where NumPy takes 3."""
+    with la.config(eager_size=4096):  # (this module runs lazy: tests/conftest.py)
+        for xp in (np, la):
+            Y = xp.asarray(np.array([[1.0, 2.0, 4.0], [0.5, 0.25, 8.0]]))
+            x, y, z = Y[0]
+            k = xp.array([10.0 * (y - x), x * (28.0 - z) - y, x * y - 8 / 3 * z])
+            f32 = xp.array([x, z], dtype=np.float32)
+            total = k + 2 * k
+            if xp is la:
+                assert not total._node.inputs  # computed at once, before a walk could
+            out = (Y[1] + 0.5 * total, f32 * 2)
+            if xp is la:
+                assert not out[0]._node.inputs and not out[1]._node.inputs
+                got = out
+            else:
+                want = out
+        for g, w in zip(got, want):
+            assert np.asarray(g).dtype == w.dtype
+            np.testing.assert_array_equal(np.asarray(g), w)
+
+
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_writes_into_a_fresh_fill_and_ints_into_bools_build_no_node(backend):
+    """`N = np.zeros_like(G); N[1:-1, 1:-1] = ...` (maze's sweep) writes the fill's buffer, made
+    at the write; `Z[y, x] = 1` into a bool maze stores the int's truth (NumPy's, 2**70 too), in
+    C: the general path built a scatter over the fill (~30 us) and a scatter per int (~12 us).
+    A fill that another Array reads, or a view of, keeps its value."""
+    from lazyarray.graph.node import built_count
+    with la.config(eager_size=4096):  # (this module runs lazy: tests/conftest.py)
+        got = []
+        for xp in (np, la):
+            G = xp.asarray(np.arange(30.0).reshape(5, 6))
+            N = xp.zeros_like(G)
+            reader = xp.zeros((3, 3))
+            other = reader + 1  # reads the fill: the write must not change it
+            row = (xp.zeros((3, 3)), None)
+            row = (row[0], row[0][1])  # a view of the fill
+            Z = xp.zeros((4, 4), dtype=bool)
+            part = G[:-2, 1:-1]
+            before = built_count()
+            N[1:-1, 1:-1] = part
+            for v in (1, 5, -1, 2**70, 0):
+                Z[1, 2] = v
+                Z[2, 1] = v if v else 3
+            if xp is la:
+                assert built_count() == before  # no node: both went into buffers
+            reader[0] = 9.0
+            row[0][1, 1] = 4.0
+            got.append([np.asarray(a).tolist() for a in (N, Z, reader, other, row[0], row[1])])
+        assert got[0] == got[1]

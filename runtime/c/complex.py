@@ -5,7 +5,7 @@ helpers that graph/complex_ops.py's templates name.
 
 Arithmetic, `abs`, `sign`, `reciprocal`, `expm1`, `log1p`, `log2`, `log10` and `power` are NumPy's
 own algorithms (numpy/_core/src/umath: Smith's division, the SIMD loop's `big * sqrt(fma(r, r,
-1))` for `abs` in C (`hypot` in CUDA), the repeated squaring of `power` for small integer
+1))` for `abs`, the repeated squaring of `power` for small integer
 exponents), written once for both dialects. The remaining
 transcendental functions (exp, log, sqrt, the trigonometric and hyperbolic functions and their
 inverses) call C99 <complex.h> (`cexp`, `clog`, `csqrt`, `casin`, ...) in C: NumPy's npy_math
@@ -42,7 +42,8 @@ def _abs(s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
     """NumPy's complex absolute, the SIMD loop every contiguous or strided array takes
     (numpy/_core/src/umath/loops_unary_complex.dispatch.c.src): inf if a part is inf, else nan
     if a part is nan, else big * sqrt(fma(r, r, 1)) with r = small / big (0 where big is 0).
-    libm's hypot, kept for CUDA, differed from it in the last bit for ~10% of complex128 values
+    libm's hypot (CUDA's too, until a GPU run of stop 43) differed from it in the last bit for
+    ~10% of complex128 values
     (5% of complex64) and is a scalar call gcc cannot vectorize (~15 ns an element: `abs(Z) > 2`
     over mandelbrot's 120,000 points took 15x NumPy's time).
 
@@ -54,8 +55,14 @@ def _abs(s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
     test made gcc split the loop) and is skipped where r < 2^-59 (fma(r, r, 1) is 1: a subnormal
     r raised underflow). NaN comes through `big` (its bits are the larger): a select on it made
     gcc split `abs(z) > c`'s loop in two, which it then did not vectorize."""
-    if cuda:
-        return "return hypotF(a.re, a.im);", ()
+    if cuda:  # the same formula without the flag care (CUDA has no flags) or vector tricks
+        return ("const R ax = fabsF(a.re), ay = fabsF(a.im);\n"
+                "    if (isinf(ax) || isinf(ay)) return (R)INFINITY;\n"
+                "    if (isnan(ax) || isnan(ay)) return ax + ay;\n"
+                "    const R big = ax > ay ? ax : ay, small = ax > ay ? ay : ax;\n"
+                "    if (big == (R)0) return big;\n"
+                "    const R r = small / big;\n"
+                "    return sqrtF(fmaF(r, r, (R)1)) * big;", ())
     i, mask, inf, shift = {"c64": ("int32_t", "0x7fffffff", "0x7f800000", 23),
                            "c128": ("int64_t", "0x7fffffffffffffff", "0x7ff0000000000000", 52)}[s]
     zero = "f32" if s == "c64" else "f64"

@@ -7,7 +7,8 @@ lanes in order, lane 0 first, and a cast to the result dtype. NumPy's own sum is
 bits differ, and a plan with a float sum used to wait for its compile (runtime/c/tiered.py).
 `fold_rows` does the same additions in the same order: each lane's sequence through
 `ufunc.accumulate` (sequential by definition), starting from the identity as C's accumulators
-do, in the accumulator's dtype (float32 sums and products in float64).
+do, in the accumulator's dtype (float32 sums and products in float64, except those folded in
+NumPy's order, in their own dtype: printer.py `folds_in_dtype`).
 
     sum over n = 19, L = 8:  lane 0: id + x0 + x8 + x16 + x17 + x18   lane l: id + x_l + x_(8+l)
                              result: ((lane0 + lane1) + lane2) + ... + lane7
@@ -15,8 +16,9 @@ do, in the accumulator's dtype (float32 sums and products in float64).
 A column reduction (printer.py `folds_columns`: `x.sum(axis=0)`) has no lanes: each output is
 id + x0 + x1 + ... in the inner space's row-major order. A float64 sum of float64 values
 (printer.py `folds_pairwise`) is NumPy's pairwise sum of the inner space's row-major values:
-NumPy's `add.reduce` over the last axis of a contiguous copy gives its bits; a float64 product
-(`folds_sequentially`) is one value after another from 1.0, NumPy's `multiply.reduce`.
+NumPy's `add.reduce` over the last axis of a contiguous copy gives its bits; a float product and
+a column reduction's float sum (`folds_sequentially`) are one value after another from the
+identity in the result dtype, NumPy's `multiply.reduce` and its row-by-row `add`.
 
 Which reductions replay (`replays`): those whose registry entry names the NumPy ufunc of its
 C combine (`OpDef.fold`: sum, prod) on real numbers; integer and bool reductions that no order
@@ -34,7 +36,8 @@ import numpy as np
 
 from ...graph.kernel_ir import Kernel, Reduce, Stage
 from .layout import plan_layout
-from .printer import folds_columns, folds_pairwise, folds_sequentially, lane_count
+from .printer import (folds_columns, folds_in_dtype, folds_pairwise, folds_sequentially,
+                      lane_count)
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
@@ -55,7 +58,7 @@ def replays(red: Reduce, stage: Stage) -> bool:
 def fold_rows(kernel: Kernel, stage: Stage, red: Reduce, rows: np.ndarray) -> np.ndarray:
     """`red` over the last axis of `rows` (outer..., inner elements in row-major order), with
     the C kernel's bits."""
-    acc_dt = _acc_dtype(red)
+    acc_dt = _acc_dtype(red, kernel)
     ufunc = red.op.fold
     if ufunc is None or acc_dt.kind != "f" or rows.size == 0:
         # order-free (or empty: the identity either way): NumPy's reference is C's answer
@@ -64,8 +67,8 @@ def fold_rows(kernel: Kernel, stage: Stage, red: Reduce, rows: np.ndarray) -> np
     identity = np.asarray(red.op.reduce_identity(acc_dt), acc_dt)
     if _folds_pairwise(kernel, stage):  # NumPy's own pairwise order (printer.py emit_pairwise)
         return np.add.reduce(np.ascontiguousarray(rows, acc_dt), axis=-1).astype(red.dtype)
-    if _folds_sequentially(kernel, stage):  # in order from 1.0 (printer.py emit_sequential)
-        return np.multiply.reduce(np.ascontiguousarray(rows, acc_dt), axis=-1).astype(red.dtype)
+    if _folds_sequentially(kernel, stage):  # in order, in its dtype (printer.py emit_sequential)
+        return _sequential(ufunc, rows.astype(acc_dt), identity).astype(red.dtype)
     if _folds_columns(kernel):  # one accumulator per output: the row in order
         return _sequential(ufunc, rows.astype(acc_dt), identity).astype(red.dtype)
     n, lanes = _row_length(kernel), lane_count(stage)
@@ -91,14 +94,15 @@ def _row_length(kernel: Kernel) -> int:
 def _folds_pairwise(kernel: Kernel, stage: Stage) -> bool:
     """Whether the C kernel sums this stage in NumPy's pairwise order (printer.py)."""
     lay = plan_layout(kernel)
-    return not folds_columns(kernel, lay) and folds_pairwise(stage, len(lay.extents), lay.n_outer)
+    return not folds_columns(kernel, lay) and folds_pairwise(kernel, stage, len(lay.extents),
+                                                              lay.n_outer)
 
 
 def _folds_sequentially(kernel: Kernel, stage: Stage) -> bool:
-    """Whether the C kernel multiplies this stage's values in order (printer.py)."""
+    """Whether the C kernel folds this stage's values in order, in their dtype (printer.py)."""
     lay = plan_layout(kernel)
     return (not folds_columns(kernel, lay)
-            and folds_sequentially(stage, len(lay.extents), lay.n_outer))
+            and folds_sequentially(kernel, stage, len(lay.extents), lay.n_outer))
 
 
 @lru_cache(maxsize=256)
@@ -116,7 +120,8 @@ def _sequential(ufunc: np.ufunc, seq: np.ndarray, start: Any) -> np.ndarray:
                             axis=-1)[..., -1]
 
 
-def _acc_dtype(red: Reduce) -> np.dtype:
+def _acc_dtype(red: Reduce, kernel: Kernel | None = None) -> np.dtype:
     """The C accumulator's dtype (`KernelPrinter.reduce_spec`)."""
     dt = np.dtype(red.dtype)
-    return _F64 if dt == _F32 and "accumulates" in red.op.properties else dt
+    widens = kernel is None or not folds_in_dtype(red, kernel)
+    return _F64 if dt == _F32 and "accumulates" in red.op.properties and widens else dt

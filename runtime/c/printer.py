@@ -19,7 +19,10 @@ the fused ops and user lines.
 
 C reductions fold the innermost reduced dim in `LANES` independent partial results that are combined
 in a fixed order at the end (`ORDER_FREE_LANES` for max/min/any/all: `lane_count`): the lane loop
-vectorizes without -ffast-math and the result does not depend on the thread count. float32 sums and products accumulate in double (in both dialects).
+vectorizes without -ffast-math and the result does not depend on the thread count. float32 sums
+and products accumulate in double (in both dialects), except where C folds in NumPy's order
+(`folds_in_dtype`: a column reduction's sum, any product): one value after another in the result
+dtype, float32 in float, as NumPy's own loops.
 """
 
 from __future__ import annotations
@@ -108,24 +111,48 @@ PAIRWISE_BLOCK = 128  # NumPy's PW_BLOCKSIZE (numpy/_core/src/umath/loops_utils.
 _F64 = np.dtype(np.float64)
 
 
-def folds_pairwise(stage: Stage, rank: int, n_outer: int) -> bool:
+def folds_pairwise(kernel: Kernel, stage: Stage, rank: int, n_outer: int) -> bool:
     """Whether a C reduction stage sums in NumPy's pairwise order (`emit_pairwise`): every
     reduction a float64 sum of float64 values, over its inner dims in row-major order as one
     row: NumPy's `add.reduce` over a contiguous last axis (the order of `np.sum(x)`,
-    `x.sum(axis=-1)`, a sum over a C array's trailing axes, a mean's sum). `runtime/c/fold.py`
-    replays it."""
+    `x.sum(axis=-1)`, a sum over a C array's trailing axes, a mean's sum); not a column
+    reduction's (`folds_in_dtype`). `runtime/c/fold.py` replays it."""
     return rank > n_outer and bool(stage.reduces) and all(
         r.op.fold is np.add and "index" not in r.op.properties and np.dtype(r.dtype) == _F64
-        and np.dtype(stage.exprs[r.value].dtype) == _F64 for r in stage.reduces)
+        and np.dtype(stage.exprs[r.value].dtype) == _F64 and not folds_in_dtype(r, kernel)
+        for r in stage.reduces)
 
 
-def folds_sequentially(stage: Stage, rank: int, n_outer: int) -> bool:
-    """Whether a C reduction stage multiplies one value after another (`emit_sequential`):
-    every reduction a float64 product of float64 values, NumPy's `multiply.reduce`, which
-    folds in order (no pairwise product). `runtime/c/fold.py` replays it."""
-    return rank > n_outer and bool(stage.reduces) and all(
-        r.op.fold is np.multiply and np.dtype(r.dtype) == _F64
-        and np.dtype(stage.exprs[r.value].dtype) == _F64 for r in stage.reduces)
+def folds_in_dtype(r: Reduce, kernel: Kernel) -> bool:
+    """Whether the C backend folds `r` one value after another, in the inner space's row-major
+    order, in its result dtype (no float64 accumulator for float32): NumPy's order and so its
+    bits. NumPy's `multiply` reduces in order; its `add` over a column reduction's dims too
+    (`Reduce.sequential_dims`: `x.sum(axis=0)`, `mean(axis=0)`, the sum of a `var(axis=0)`),
+    one row after another into the float32 result. The same in every kernel shape a planner
+    may give (alone, in a column fold, fused with another reduction): the jitted and the plain
+    training step sum a bias gradient in different kernels and must agree to the bit."""
+    dt = np.dtype(r.dtype)
+    if "index" in r.op.properties or dt.kind != "f" or dt.itemsize < 4:
+        return False
+    n_inner = len(kernel.space) - kernel.n_outer
+    return r.op.fold is np.multiply or (r.op.fold is np.add and r.sequential_dims >= n_inner)
+
+
+def _order_free(r: Reduce, stage: Stage) -> bool:
+    """No fold order changes this reduction's value (up to a zero's sign or a NaN's payload)."""
+    exact = np.dtype(r.dtype).kind in "biu" and np.dtype(stage.exprs[r.value].dtype).kind in "biu"
+    return "index" not in r.op.properties and ("order_free" in r.op.properties or exact)
+
+
+def folds_sequentially(kernel: Kernel, stage: Stage, rank: int, n_outer: int) -> bool:
+    """Whether a C reduction stage folds one value after another in row-major order
+    (`emit_sequential`): some reductions fold in their dtype (`folds_in_dtype`: a float
+    product, NumPy's `multiply.reduce`; a column reduction's float sum) and the others cannot
+    tell the order. `runtime/c/fold.py` replays it."""
+    if rank <= n_outer or not stage.reduces:
+        return False
+    ordered = [folds_in_dtype(r, kernel) for r in stage.reduces]
+    return any(ordered) and all(o or _order_free(r, stage) for o, r in zip(ordered, stage.reduces))
 
 
 def folds_columns(kernel: Kernel, lay: KernelLayout) -> bool:
@@ -348,11 +375,16 @@ class KernelPrinter:
         is_index = "index" in r.op.properties
         if is_index:
             acc_dt = np.dtype(stage.exprs[r.value].dtype)
-        if "accumulates" in r.op.properties and acc_dt == np.float32:
+        if ("accumulates" in r.op.properties and acc_dt == np.float32
+                and not self.folds_in_dtype(r)):
             acc_dt = np.dtype(np.float64)
         ident = render_const(r.op.reduce_identity(acc_dt), acc_dt, self.dia)
         template = r.op.template(acc_dt.kind, self.dia.name)
         return ReduceSpec(self.ctype(acc_dt), ident, template, is_index)
+
+    def folds_in_dtype(self, r: Reduce) -> bool:
+        """Whether `r` folds in its own dtype (C: `folds_in_dtype`; CUDA's tree folds: never)."""
+        return False
 
     def combine(self, spec: ReduceSpec, acc: str, value: str) -> str:
         """`acc = combine(acc, value)` as a statement (registry template)."""
@@ -389,6 +421,9 @@ class CKernelPrinter(KernelPrinter):
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self.simd = not self.shared  # aliasing buffers: leave dependence analysis to the compiler
+
+    def folds_in_dtype(self, r: Reduce) -> bool:
+        return folds_in_dtype(r, self.k)
 
     def open_chunks(self, var: str, extent: str) -> None:
         """Open the chunk loop of the outermost (independent) dim inside the kernel's parallel
@@ -634,9 +669,9 @@ class CKernelPrinter(KernelPrinter):
         self.open(["{"])
         if self.lay.n_outer == self.rank:  # an empty inner space: a single element
             self.fold(n, stage, specs, self.lane_targets(accs, "0"), "0")
-        elif folds_pairwise(stage, self.rank, self.lay.n_outer):
+        elif folds_pairwise(self.k, stage, self.rank, self.lay.n_outer):
             self.emit_pairwise(n, stage, accs, specs)
-        elif folds_sequentially(stage, self.rank, self.lay.n_outer):
+        elif folds_sequentially(self.k, stage, self.rank, self.lay.n_outer):
             self.emit_sequential(n, stage, accs, specs)
         elif self.folds_kept_rows(n, stage):
             self.emit_inner_loops(n, stage)  # the row's values once, full vector width
@@ -801,11 +836,13 @@ class CKernelPrinter(KernelPrinter):
         return fold_into
 
     def emit_sequential(self, n: int, stage: Stage, accs: list[str], specs) -> None:
-        """A float64 product one value after another from 1.0 in row-major order, NumPy's
-        `multiply.reduce`: its bits. Lane 0 takes it; the others keep their 1.0."""
+        """Each reduction one value after another from its identity in row-major order, in its
+        dtype (`folds_sequentially`): NumPy's `multiply.reduce`, and its `add` of a column
+        reduction row after row: its bits. Lane 0 takes it; the others keep their identity,
+        which emit_lane_combine folds in exactly (x + 0.0, x * 1.0)."""
         fold_into = self.row_folder(n, stage, specs)
-        for acc in accs:
-            self.emit(f"double pwq{acc} = 1.0;")
+        for acc, spec in zip(accs, specs):
+            self.emit(f"{spec.acc_t} pwq{acc} = {spec.identity};")
         self.open(["for (int64_t k = 0; k < pw_total; k++) {"])
         fold_into([f"pwq{acc}" for acc in accs], "k")
         self.close()

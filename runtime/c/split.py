@@ -11,7 +11,9 @@ C depends only on N, never on the thread count, so a result has the same bits fo
 threads. Only reductions whose partial results combine with the same op are split (every one
 without the "index" property: sum, prod, max, min, any, all); the stages after the reduction may use
 only its results and scalar arguments. float32 partials of accumulating reductions are kept in
-float64, as the unsplit kernel's accumulator is.
+float64, as the unsplit kernel's accumulator is. Reductions in NumPy's order keep its bits: a
+float64 sum in its pairwise order is cut only into the two halves NumPy's pairwise sum makes
+(`_pairwise_halves`), and one folded one value after another (a product) is not cut.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import replace
 import numpy as np
 
 from ...graph.kernel_ir import AccRef, BufferSpec, Index, Kernel, Load, Program, Reduce, Stage, Store
+from .printer import folds_pairwise, folds_sequentially
 
 CHUNKS = (64, 48, 32, 16, 8)  # the first that divides the reduced dim
 _F32, _F64 = np.dtype("float32"), np.dtype("float64")
@@ -47,12 +50,26 @@ def _splittable(k: Kernel, min_elements: int) -> int | None:
         return None
     if any("index" in r.op.properties for r in first.reduces):
         return None
+    rank = len(k.space)
+    if folds_sequentially(k, first, rank, 0):
+        return None  # NumPy's order (its bits) is one fold over the whole row: not cut
     if any(isinstance(e, Index) for e in first.exprs):
         return None
     for st in rest:
         if st.inner or st.reduces or any(isinstance(e, (Load, Index)) for e in st.exprs):
             return None
+    if folds_pairwise(k, first, rank, 0):
+        return _pairwise_halves(k.space)
     return next((c for c in CHUNKS if k.space[0] % c == 0 and k.space[0] > c), None)
+
+
+def _pairwise_halves(space: tuple[int, ...]) -> int | None:
+    """2 where NumPy's pairwise sum of the flat row (printer.py emit_pairwise) splits it into
+    two equal halves along the first dim: its first cut is at n/2 - (n/2) % 8 (above 128
+    values), so each half's pairwise sum and `0.0 + h0 + h1` (the combine kernel, a row under 8)
+    are NumPy's own additions. More chunks would add the partial sums in another order."""
+    n = int(np.prod(space))
+    return 2 if space[0] % 2 == 0 and n % 16 == 0 and n // 2 > 128 else None
 
 
 def _partial_dtype(r: Reduce) -> np.dtype:

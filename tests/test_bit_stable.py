@@ -94,6 +94,21 @@ def test_softmax_computes_exp_once_per_element():
     assert "malloc" in source and "free(ws" in source
 
 
+def test_only_a_unit_with_a_row_workspace_includes_stdio_and_stdlib():
+    """<stdio.h> and <stdlib.h> cost a small unit's compile ~5% (runtime/c/printer.py
+    `C_HEADERS`): a unit includes them only for the workspace's malloc, free and out-of-memory
+    report. The kernels that use them compile: test_row_folds_read_the_kept_row."""
+    from lazyarray.runtime.c.backend import translation_unit
+    x = la.array(np.ones((4, 8), np.float32))
+    workspace = la.explain(la.nn.softmax(x, axis=1), backend="c").kernels[0].source
+    plain = la.explain(la.exp(x) * 2 + 1, backend="c").kernels[0].source
+    assert "malloc(" in workspace and "malloc(" not in plain
+    for source, included in ((workspace, True), (plain, False)):
+        unit = translation_unit([source])
+        assert ("#include <stdio.h>" in unit, "#include <stdlib.h>" in unit) == (included,) * 2
+        assert "#include <math.h>" in unit and "#include <fenv.h>" in unit
+
+
 def test_row_folds_read_the_kept_row(backend):
     """A reduction of a kept row value folds it back from the workspace (the row is computed in
     one full-width loop first): sums, max, argmax and var over kept values, one and two inner dims,

@@ -297,9 +297,12 @@ _GENERATORS.update(c_philox.GENERATORS)  # the random bits of la.random
 # translation units may define them. lazyarray/fp_errors.py reads the flags.
 FPE_VALUES = ("__attribute__((common)) float la_fpe_zero_f32;\n"
               "__attribute__((common)) double la_fpe_zero_f64;\n"
-              "#define LA_FPE_VOLATILE_ZERO (*(volatile double *)&la_fpe_zero_f64)")
+              "#define LA_FPE_VOLATILE_ZERO (*(volatile double *)&la_fpe_zero_f64)\n"
+              "#define LA_FPE_OVERFLOW (1e308 * (1e308 + LA_FPE_VOLATILE_ZERO) == 0.0)")
+# (CUDA has no flags: its overflow value is a plain 0, where the product of two 1e308 constants
+# was NVRTC's warning 222, "floating-point operation result is out of range")
 FPE_VALUES_CUDA = ("#define la_fpe_zero_f32 0.0f\n#define la_fpe_zero_f64 0.0\n"
-                   "#define LA_FPE_VOLATILE_ZERO 0.0")
+                   "#define LA_FPE_VOLATILE_ZERO 0.0\n#define LA_FPE_OVERFLOW 0")
 
 
 def fpe_divide_zero() -> str:
@@ -312,7 +315,7 @@ def fpe_divide_zero() -> str:
 def fpe_overflow() -> str:
     """0, raising `overflow`, for NumPy's `INT_MIN // -1` (it wraps and warns): a product past
     the double range through the volatile zero, kept in its branch as fpe_divide_zero's."""
-    return "(1e308 * (1e308 + LA_FPE_VOLATILE_ZERO) == 0.0)"
+    return "LA_FPE_OVERFLOW"
 
 
 def _cast_flag(src: np.dtype, dst: np.dtype, ts: str) -> str:

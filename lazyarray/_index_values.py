@@ -41,11 +41,65 @@ def _python_scalar_as(value: bool | int | float, dtype: np.dtype, site: _bind.Si
     return cell.item()
 
 
+def numpy_packed(values: Any, dtype: np.dtype, site: _bind.Site) -> Any:
+    """A NumPy scalar or a list/tuple stored into an integer `dtype` as NumPy stores it: item by
+    item through its setitem (Python's `int()` of a float, then C's wrap), not as an array cast.
+    So `a[:2] = [nan, 1]` is ValueError, `[inf, 1]`, `[300.0]` into int8 and `np.float64(2.0**63)`
+    into int64 OverflowError, `np.float64(-1.0)` into uint8 255 (a cast saturates to 0 here:
+    docs/semantics.md "Defined where NumPy leaves it to the platform"). The caller passes NumPy
+    scalars only for a basic key: `a[[0, 1]] = np.float64(nan)` is NumPy's array cast. The values
+    as they are where NumPy's own packing casts arrays (a 0-d ndarray item): the cast node warns
+    then, as NumPy's cast does, under la.errstate."""
+    with warnings.catch_warnings(record=True) as caught, np.errstate(all="raise"):
+        warnings.simplefilter("always")
+        try:
+            if type(values) is list or type(values) is tuple:
+                packed = np.array(values, dtype=dtype)
+            else:  # (np.array of a NumPy scalar casts it; setitem packs it: `a[()] = v`)
+                packed = np.empty((), dtype)
+                packed[()] = values
+                packed = packed[()]
+        except FloatingPointError:
+            return values
+        except (OverflowError, ValueError, TypeError) as exc:
+            raise _bind.fail(type(exc), f"cannot store {values!r} in a {dtype} array: {exc}",
+                             site) from None
+    for w in caught:  # (ComplexWarning: `a[:1] = [np.complex128(1+2j)]`), at the user's line
+        warnings.warn_explicit(w.message, w.category, *(site or ("<unknown>", 0)))
+    return packed
+
+
 def _value_node(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
-    """The values of an `.at[]` update; a Python scalar is stored by NumPy's assignment rules."""
-    if type(values) in (bool, int, float, complex):  # 1j into a float array: TypeError, as NumPy
+    """The values of an `.at[]` update; a Python scalar, list or tuple is stored by NumPy's
+    assignment rules."""
+    tv = type(values)
+    if tv in (bool, int, float, complex):  # 1j into a float array: TypeError, as NumPy
         return _bind.scalar_leaf(_python_scalar_as(values, dtype, site), dtype, site)
+    if (tv is list or tv is tuple) and dtype.kind in "iu" and _holds_no_array(values):
+        values = numpy_packed(values, dtype, site)
     return _as_node(values, site)
+
+
+def _holds_no_array(values: list | tuple) -> bool:
+    """Whether a nested list or tuple holds no lazyarray Array (packing one would evaluate it
+    under NumPy's error state: those keep the array path)."""
+    stack = [values]
+    while stack:
+        for item in stack.pop():
+            if type(item) is list or type(item) is tuple:
+                stack.append(item)
+            elif isinstance(item, Array):
+                return False
+    return True
+
+
+def is_basic_key(key: Any) -> bool:
+    """Ints, slices, `...` and None only: NumPy packs a scalar value there (`a[0] = v`), where
+    an index array or a mask casts it as an array."""
+    for k in key if type(key) is tuple else (key,):
+        if not (_is_int_index(k) or type(k) is slice or k is Ellipsis or k is None):
+            return False
+    return True
 
 
 def update_values(dtype: np.dtype, values: Any, mode: str,

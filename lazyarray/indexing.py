@@ -22,7 +22,8 @@ from .graph import dtypes, get_op
 from .graph.node import Node, cuts_paused, user_site
 from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
-from ._index_values import _is_array_index, _is_int, _is_int_index, set_values, update_values
+from ._index_values import (_is_array_index, _is_int, _is_int_index, is_basic_key, numpy_packed,
+                            set_values, update_values)
 from .creation import full
 from . import elementwise as ew
 
@@ -644,6 +645,9 @@ def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
     cast and broadcast: no scatter over x's old value, which nothing reads any more."""
     node = x._node
     key = _uint64_scalars_read(key)
+    if isinstance(values, np.generic) and node.dtype.kind in "iu" and values.dtype.kind in "iuf" \
+            and values.dtype != node.dtype and is_basic_key(key):
+        values = numpy_packed(values, node.dtype, site)  # `a[0] = np.float64(nan)`: ValueError
     if _selects_all(key, node.ndim):
         value_node = _update_values(node, values, node.shape, site)
         if value_node.shape == node.shape:

@@ -148,7 +148,9 @@ def nanvar(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
         sq = real(centered) * real(centered) + imag(centered) * imag(centered)
     else:
         sq = centered * centered
-    total = nansum(sq, axis=axis, keepdims=keepdims, where=where)
+    # the input's NaNs take no part, a deviation's NaN does (an inf less the mean's inf), as in
+    # NumPy: nanvar([inf, 1]) is NaN, not 0 (fuzz44)
+    total = red.sum(ew.where(ew.isnan(v), 0.0, sq), axis=axis, keepdims=keepdims, where=where)
     n = ew.astype(_nan_count(v, axis, keepdims, where), total.dtype) - ddof
     bad = n <= 0  # (NumPy divides under errstate(all='ignore'), then writes NaN there)
     result = ew.where(bad, np.nan, total / ew.where(bad, 1, n))

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import elementwise as ew
 from . import reductions as red
-from .array import Array
+from .array import Array, scalar_result
 from .complex_functions import conj, from_parts, imag, real
 from .creation import asarray, zeros
 from .elementwise import asarray_operand
@@ -107,8 +107,12 @@ def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: A
         numpy_fn = getattr(np, name.replace("percentile", "quantile"))
         q = np.asarray(q) if isinstance(q, Array) else q  # (an Array's NumPy dispatch came
         # back here: a RecursionError, fuzz42)
-        return asarray(numpy_fn(np.asarray(v), q, axis=axis, method=method, keepdims=keepdims,
-                                weights=None if weights is None else np.asarray(weights)))
+        host = numpy_fn(np.asarray(v), q, axis=axis, method=method, keepdims=keepdims,
+                        weights=None if weights is None else np.asarray(weights))
+        # (NumPy's scalar stays one: `r = np.percentile(A, 50, method='lower'); r *= A`
+        # rebinds r, where a 0-d array raised NumPy's in-place broadcast error, fuzz44)
+        return scalar_result(asarray(host)._node) if isinstance(host, np.generic) else \
+            asarray(host)
     if v.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     qs = np.asanyarray(q)

@@ -313,3 +313,83 @@ def test_int_min_floor_divided_by_minus_one_warns_overflow_as_numpy(backend, dty
             pytest.warns(RuntimeWarning, match="overflow encountered in floor_divide"):
         got = np.asarray(la.asarray(a) // -1)
     np.testing.assert_array_equal(got, want)
+
+
+def _stored(m, dtype, key, value):
+    a = m.asarray(np.arange(4).astype(dtype))
+    a[key] = value
+    return a
+
+
+@pytest.mark.parametrize("dtype, key, value", [
+    ("int64", slice(0, 2), [float("inf"), 1]),  # a list packs each item through int()
+    ("int64", [0, 1], (float("nan"), 1)),
+    ("int8", slice(None), [300.0, -1.0, 1, 1]),
+    ("uint64", slice(0, 2), [-1.0, 2.5]),  # OverflowError: -1 out of bounds
+    ("int64", 0, np.float64(np.inf)),  # a NumPy scalar through a basic key: setitem's rule
+    ("int32", slice(0, 2), np.float32(np.nan)),
+    ("int8", Ellipsis, np.float64(300.0)),
+    ("int64", 0, np.uint64(2**64 - 1)),
+])
+def test_an_out_of_range_list_or_numpy_scalar_stored_into_ints_raises_as_numpy(
+        reference_backend, dtype, key, value):
+    """fuzz44: NumPy stores a list's items and a NumPy scalar at a basic key as its setitem
+    does (`int()` of a float: NaN ValueError, inf or out of range OverflowError); lazyarray
+    cast them as an array, storing saturated values silently."""
+    with pytest.raises((OverflowError, ValueError)) as want:
+        _stored(np, dtype, key, value)
+    with pytest.raises(want.type, match="test_fuzz_regressions.py"):
+        _stored(la, dtype, key, value)
+
+
+@pytest.mark.parametrize("dtype, key, value", [
+    ("uint8", 0, np.float64(-1.0)),  # int(-1.0), then C's wrap: 255 (a cast saturates to 0)
+    ("uint8", slice(0, 2), np.float32(300.0)),  # 44
+    ("uint64", 1, np.float64(-2.7)),  # 2**64 - 2
+    ("uint8", slice(0, 2), (np.float64(-1.0), 2.5)),  # (255, 2), no warning
+])
+def test_a_list_or_numpy_scalar_stored_into_ints_has_numpys_values(backend, dtype, key, value):
+    with np.errstate(all="raise"):
+        want = _stored(np, dtype, key, value)
+    with la.errstate(all="raise"):
+        assert_matches(_stored(la, dtype, key, value), want)
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("dtype", ["int64", "uint64"])
+def test_a_cast_of_a_broadcast_nan_raises_invalid_as_numpy(backend, dtype):
+    """fuzz44: the C cast raised 'invalid' for NaN through its ordered comparison, which gcc
+    (-fno-trapping-math) made a quiet `ucomisd` once the cast of a broadcast 0-d value left
+    the loop: `a[:2] = np.array(nan)` into an int array warned nothing."""
+    nan = np.array(np.nan)
+    with pytest.warns(RuntimeWarning, match="invalid value encountered in cast"):
+        np.broadcast_to(nan, (3,)).astype(dtype)
+    with la.config(eager_size=0, background_compiles=False), \
+            pytest.warns(RuntimeWarning, match="invalid value encountered in cast"):
+        np.asarray(la.broadcast_to(la.asarray(nan), (3,)).astype(dtype))
+
+
+def test_nanvar_of_infinite_values_is_nan_as_numpy(backend):
+    """fuzz44 (seeds 300081, 300175): nanvar summed its squared deviations with nansum, which
+    dropped inf - inf's NaN too: nanvar([inf]) was 0, nanstd([inf, 1, 2], ddof=1) inf."""
+    x = np.array([[np.inf, 0.675, np.nan], [1.0, np.nan, 2.0]])
+    with np.errstate(invalid="ignore"):
+        want = np.nanvar(x, axis=1, ddof=1), np.nanstd(x)
+    with la.errstate(invalid="ignore"):
+        got = la.nanvar(la.asarray(x), axis=1, ddof=1), la.nanstd(la.asarray(x))
+    assert_matches(got[0], want[0])
+    assert_matches(got[1], want[1])
+
+
+@pytest.mark.parametrize("fn", ["percentile", "nanquantile"])
+def test_a_quantile_by_another_method_is_numpys_scalar(reference_backend, fn):
+    """fuzz44 (seed 300068): a quantile by a method other than 'linear' (NumPy on the host) was
+    a 0-d array, so `r *= A` raised NumPy's in-place broadcast error where NumPy's scalar
+    rebinds r."""
+    a = np.array([[0.0, -2.0, 3.0], [5.0, 1.0, -1.0]])
+    q = 50 if fn == "percentile" else 0.5
+    r = getattr(la, fn)(la.asarray(a), q, method="lower")
+    r *= la.asarray(a)
+    want = getattr(np, fn)(a, q, method="lower")
+    want *= a
+    assert_matches(r, want)

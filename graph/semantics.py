@@ -47,7 +47,10 @@ def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 def reciprocal(x: np.ndarray) -> np.ndarray:
     if x.dtype.kind in "iu":
-        safe = np.where(x == 0, 1, x)
+        zero = x == 0
+        if zero.any():  # NumPy's own 1 / 0 for its flags, 'divide by zero' and 'invalid' (the C
+            np.reciprocal(np.zeros(1, x.dtype))  # kernels raise them too; its value: below)
+        safe = np.where(zero, 1, x)
         with np.errstate(all="ignore"):
             return np.where(x == 0, 0, np.reciprocal(safe)).astype(x.dtype)
     return np.reciprocal(x)

@@ -393,3 +393,15 @@ def test_a_quantile_by_another_method_is_numpys_scalar(reference_backend, fn):
     want = getattr(np, fn)(a, q, method="lower")
     want *= a
     assert_matches(r, want)
+
+
+@pytest.mark.needs("fp_errors")
+def test_integer_reciprocal_of_zero_warns_as_numpy(backend):
+    """fuzz44: NumPy's integer reciprocal divides in double, so 1 / 0 warns 'divide by zero'
+    and 'invalid' (the cast of inf); lazyarray's 0 there (docs/semantics.md) came silently."""
+    x = np.array([0, 1, -1, 5], np.int8)
+    with pytest.warns(RuntimeWarning) as want:
+        np.reciprocal(x)
+    with la.config(eager_size=0, background_compiles=False), pytest.warns(RuntimeWarning) as got:
+        np.asarray(la.reciprocal(la.asarray(x)))
+    assert sorted(str(w.message) for w in got) == sorted(str(w.message) for w in want)

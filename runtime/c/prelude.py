@@ -91,9 +91,12 @@ def _abs(dt: np.dtype, t: str):
 def _recip(dt: np.dtype, t: str):
     if dt.kind == "f":
         return "a", f"({t})1 / a", ()
+    # 1 / 0 raises NumPy's 'divide by zero' and 'invalid' (its loop divides in double and casts
+    # the inf): `(1 / 0) * 0` through the volatile zero, in the zero's branch only (fuzz44)
+    zero = f"a == 0 ? ({t})((1.0 / LA_FPE_VOLATILE_ZERO) * LA_FPE_VOLATILE_ZERO == 1.0) : "
     if dt.kind == "u":
-        return "a", f"({t})(a == 1 ? 1 : 0)", ()
-    return "a", f"({t})(a == 1 ? 1 : (a == -1 ? -1 : 0))", ()
+        return "a", f"({t})({zero}a == 1 ? 1 : 0)", ()
+    return "a", f"({t})({zero}a == 1 ? 1 : (a == -1 ? -1 : 0))", ()
 
 
 def _sign(dt: np.dtype, t: str):

@@ -190,7 +190,9 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         _bind.normalize_axes(axis, v.ndim, user_site(1), "axis")
     if weights is None:
         avg = red.mean(v, axis=axis, keepdims=keepdims)
-        return (avg, full_like(avg, v.size // max(avg.size, 1))) if returned else avg
+        if not avg.size:  # NumPy's `a.size / avg.size`, also where `returned` is False (fuzz44)
+            raise _bind.fail(ZeroDivisionError, "division by zero", user_site(1))
+        return (avg, full_like(avg, v.size // avg.size)) if returned else avg
     w = _array(weights)
     if w.shape != v.shape:
         if axis is None or w.ndim != 1:

@@ -405,3 +405,13 @@ def test_integer_reciprocal_of_zero_warns_as_numpy(backend):
     with la.config(eager_size=0, background_compiles=False), pytest.warns(RuntimeWarning) as got:
         np.asarray(la.reciprocal(la.asarray(x)))
     assert sorted(str(w.message) for w in got) == sorted(str(w.message) for w in want)
+
+
+@pytest.mark.parametrize("shape, axis", [((3, 0), 0), ((0, 3), 1)])
+def test_average_with_an_empty_result_raises_as_numpy(reference_backend, shape, axis):
+    """fuzz44: NumPy's unweighted average divides `a.size / avg.size` in Python, so an empty
+    result raises ZeroDivisionError; lazyarray returned the empty mean."""
+    with pytest.raises(ZeroDivisionError):
+        np.average(np.zeros(shape), axis=axis)
+    with pytest.raises(ZeroDivisionError, match="test_fuzz_regressions.py"):
+        la.average(la.zeros(shape), axis=axis)

@@ -151,6 +151,8 @@ def _quantile_axis_first(v: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
 def _lerp_host(n: int, qs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """NumPy's virtual index, neighbour rows and gamma for n values (host arrays): beyond the
     last row both neighbours are the last (NumPy's -1, which gamma is computed from)."""
+    if qs.dtype.kind in "bu":  # (an unsigned q's -1 below wrapped to 255: q=[0, 1] of uint8
+        qs = qs.astype(np.int64)  # picked the first row twice, fuzz44)
     virtual = np.asanyarray((n - 1) * qs)  # NumPy's 'linear' get_virtual_index
     above, below, whole = virtual >= n - 1, virtual < 0, np.floor(virtual)
     prev = np.where(above, -1, np.where(below, 0, whole)).astype(np.int64)
@@ -175,6 +177,9 @@ def _gamma_operand(gamma: np.ndarray, weak: bool, ndim: int) -> Any:
 
 
 def _sorted_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
+    """NumPy's 'linear' quantile of the sorted rows of x. An integer q (0 or 1: an integer
+    virtual index) takes its row as NumPy does, with no interpolation: the lerp of -inf and
+    -inf is NaN, `quantile([-inf], 0)` -inf (fuzz44, seed 310184); a float q lerps."""
     n = x.shape[0]
     if n == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
@@ -184,7 +189,8 @@ def _sorted_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
     if x.dtype.kind == "f":
         host.append(asarray(np.full((1,) * (x.ndim - 1), n - 1, np.int64)))
     picked = _order_stats(x, host, shape)
-    out = _lerp(picked[0], picked[1], _gamma_operand(gamma, weak, x.ndim))
+    out = picked[0] if qs.dtype.kind in "biu" else _lerp(
+        picked[0], picked[1], _gamma_operand(gamma, weak, x.ndim))
     if x.dtype.kind == "f":
         last = picked[2][(0,) * qs.ndim]  # the largest value (NaN if any), per column
         out = ew.where(ew.isnan(last), last, out)
@@ -206,7 +212,7 @@ def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> tuple[Array, Array]:
     prev = ew.where(above, last, first)
     nxt = ew.where(above, last, ew.where(below, 0, first + 1))
     lo, hi = _order_stats(x, [prev, nxt], qs.shape + x.shape[1:])
-    out = _lerp(lo, hi, gamma, x.dtype if weak else None)
+    out = lo if qs.dtype.kind in "biu" else _lerp(lo, hi, gamma, x.dtype if weak else None)
     return ew.where(count == 0, np.nan, out), count
 
 

@@ -415,3 +415,16 @@ def test_average_with_an_empty_result_raises_as_numpy(reference_backend, shape, 
         np.average(np.zeros(shape), axis=axis)
     with pytest.raises(ZeroDivisionError, match="test_fuzz_regressions.py"):
         la.average(la.zeros(shape), axis=axis)
+
+
+@pytest.mark.parametrize("fn, q", [("quantile", 0), ("nanquantile", 1),
+                                   ("quantile", np.array([0, 1], np.uint8))])
+def test_a_quantile_at_an_integer_q_takes_its_value_as_numpy(reference_backend, fn, q):
+    """fuzz44 (seed 310184): NumPy takes the value at an integer q's index, where lazyarray
+    interpolated: the lerp of -inf and -inf is NaN (`nanquantile([[-inf]], 0)` is -inf). And an
+    unsigned q's neighbour index -1 wrapped to 255: q=[0, 1] of uint8 gave the minimum twice."""
+    x = np.array([[-np.inf, np.inf], [np.inf, np.nan], [3.0, 5.0]])
+    with np.errstate(invalid="ignore"):
+        want = getattr(np, fn)(x, q, axis=0)
+    with la.errstate(invalid="ignore"):
+        assert_matches(getattr(la, fn)(la.asarray(x), q, axis=0), want)

@@ -63,9 +63,13 @@ def i0(x: Any) -> Array:
     if v.dtype.kind != "f":
         v = v.astype(np.float64)
     v = ew.abs(v)
-    small = ew.exp(v) * _chbevl(v / 2.0 - 2, _fb._i0A)
-    large = ew.exp(v) * _chbevl(32.0 / v - 2.0, _fb._i0B) / ew.sqrt(v)
-    return ew.where(v <= 8.0, small, large)
+    near = v <= 8.0
+    # each branch on its own values, as NumPy's piecewise: the far one's 32 / 0 and the near
+    # one's exp of a far value raised flags NumPy's i0 does not (fuzz44)
+    vs, vl = ew.where(near, v, 0.0), ew.where(near, 16.0, v)
+    small = ew.exp(vs) * _chbevl(vs / 2.0 - 2, _fb._i0A)
+    large = ew.exp(vl) * _chbevl(32.0 / vl - 2.0, _fb._i0B) / ew.sqrt(vl)
+    return ew.where(near, small, large)
 
 
 def unwrap(p: Any, discont: Any = None, axis: int = -1, *, period: float = 2 * np.pi) -> Array:

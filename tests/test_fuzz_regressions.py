@@ -442,3 +442,22 @@ def test_modf_and_spacing_of_inf_warn_nothing_as_numpy(backend, fn):
         got = getattr(la, fn)(la.asarray(x))
         for g, w in zip(got if fn == "modf" else [got], want if fn == "modf" else [want]):
             assert_matches(g, w)
+
+
+def test_rad2deg_of_float32_uses_numpys_float32_constant(backend):
+    """fuzz44: NumPy's float32 rad2deg multiplies by 180f / pi_f (57.295776); lazyarray's
+    180 / pi rounded to float32 (57.29578) was 1 ulp off for most values (2.5: 143.23946)."""
+    x = np.array([2.5, -0.1, 1e-3, 3.0e5], np.float32)
+    assert_matches(la.rad2deg(la.asarray(x)), np.rad2deg(x), ulps=0)
+
+
+@pytest.mark.needs("fp_errors")
+def test_i0_computes_each_branch_on_its_own_values_as_numpy(backend):
+    """fuzz44: la.i0 evaluated both of NumPy's piecewise branches on every value: 32 / 0 at
+    zero raised 'divide by zero' (and exp of a large value 'overflow') where NumPy's i0 is
+    silent."""
+    x = np.array([0, 1, 127, -128], np.int8)
+    with np.errstate(all="raise"):
+        want = np.i0(x)
+    with la.errstate(all="raise"), la.config(eager_size=0, background_compiles=False):
+        assert_matches(la.i0(la.asarray(x)), want)

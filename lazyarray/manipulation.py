@@ -69,11 +69,13 @@ def permute_node(node: Node, axes: Sequence[int], site: _bind.Site) -> Node:
     return _bind.primitive(_PERMUTE, (node,), (norm,), tuple(out), node.dtype, site)
 
 
-def permute_dims(x: Any, axes: Sequence[int]) -> Array:
-    """Array API `permute_dims` (numpy.permute_dims): a view."""
+def permute_dims(x: Any, axes: Sequence[int] | None = None) -> Array:
+    """Array API `permute_dims` (numpy.permute_dims): a view; no axes reverse them, as NumPy's
+    (its `axes=None`, transpose's alias there)."""
     site = user_site(1)
-    return view_of(x, Array(permute_node(_as_node(x, site), axes, site)),
-                   lambda n: permute_node(n, axes, site))
+    node = _as_node(x, site)
+    axes = tuple(range(node.ndim - 1, -1, -1)) if axes is None else axes
+    return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
 
 
 def transpose(x: Any, axes: Sequence[int] | None = None) -> Array:

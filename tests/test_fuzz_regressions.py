@@ -461,3 +461,10 @@ def test_i0_computes_each_branch_on_its_own_values_as_numpy(backend):
         want = np.i0(x)
     with la.errstate(all="raise"), la.config(eager_size=0, background_compiles=False):
         assert_matches(la.i0(la.asarray(x)), want)
+
+
+def test_permute_dims_without_axes_reverses_them_as_numpy(reference_backend):
+    """fuzz44: NumPy 2's permute_dims takes `axes=None` (transpose's default); lazyarray
+    required axes (TypeError)."""
+    x = np.arange(24).reshape(2, 3, 4)
+    assert_matches(la.permute_dims(la.asarray(x)), np.permute_dims(x))

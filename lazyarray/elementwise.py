@@ -174,7 +174,8 @@ def _negative_int_scalar(x: Any) -> bool:
 def power_operator(x1: Any, x2: Any) -> Array:
     """`x1 ** x2`: NumPy's operator computes `bool_array ** 2` as `np.square` (int8), where
     `np.power` gives int64; and `complex_array ** 0.5` as `np.sqrt` (its exact zeros: cpow gives
-    `(-2.5+0j) ** 0.5` a real part of 1e-16), where `np.power` takes cpow."""
+    `(-2.5+0j) ** 0.5` a real part of 1e-16), where `np.power` takes cpow; `complex_array ** 2`
+    and `** -1` (Python ints) as `np.square` and `np.reciprocal`."""
     if type(x2) is int and x2 == 2 and isinstance(x1, Array) and x1.dtype.kind == "b":
         site = user_site(1)
         node = _bind.cast(x1._node, dtypes.int8, site)
@@ -182,6 +183,11 @@ def power_operator(x1: Any, x2: Any) -> Array:
     if (isinstance(x1, Array) and x1.dtype.kind == "c" and isinstance(x2, (float, np.floating))
             and x2 == 0.5):
         return Array(_bind.elementwise(get_op("sqrt"), x1, site=user_site(1)))
+    if isinstance(x1, Array) and x1.dtype.kind == "c" and type(x2) is int and x2 in (2, -1):
+        # and a Python int 2 or -1 as `np.square` / `np.reciprocal`: `(1e308+1e308j) ** 2` is
+        # -inf+infj there, cpow's nan+infj (fuzz44)
+        op = get_op("square" if x2 == 2 else "reciprocal")
+        return Array(_bind.elementwise(op, x1, site=user_site(1)))
     return power(x1, x2)
 
 

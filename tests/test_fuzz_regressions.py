@@ -468,3 +468,15 @@ def test_permute_dims_without_axes_reverses_them_as_numpy(reference_backend):
     required axes (TypeError)."""
     x = np.arange(24).reshape(2, 3, 4)
     assert_matches(la.permute_dims(la.asarray(x)), np.permute_dims(x))
+
+
+@pytest.mark.parametrize("exponent", [2, -1])
+def test_complex_power_operator_by_2_or_minus_1_is_numpys_square_or_reciprocal(backend, exponent):
+    """fuzz44: NumPy's `**` takes np.square for a Python int 2 and np.reciprocal for -1 (its
+    operator's fast path, complex too); lazyarray took the power: `(1e308+1e308j) ** 2` was
+    nan+infj, NumPy's -inf+infj."""
+    z = np.array([1e308 + 1e308j, 3e200 + 1e200j, 2.5 - 1j, complex(np.inf, 1.0)])
+    with np.errstate(all="ignore"):
+        want = z ** exponent
+    with la.errstate(all="ignore"):
+        assert_matches(la.asarray(z) ** exponent, want)

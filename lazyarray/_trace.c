@@ -5237,8 +5237,9 @@ dot_now(NodeObject *a, NodeObject *b, PyObject *site, PyObject *fn)
 
 /* Array.__array_function__ for `np.dot(A[i, :j], A[j, :j])`: NumPy's dispatch reaches this C
  * method, which runs dot_now for two computed vectors of one float dtype (~1.9 us of Python
- * layers less: _protocols.array_function, la.dot, matmul); anything else calls the Python
- * method. Set by install_array_function(). */
+ * layers less: _protocols.array_function, la.dot, matmul) and matrix_now_c for a computed
+ * vector or matrix by a matrix; anything else calls the Python method. Set by
+ * install_array_function(). */
 static PyObject *ARRAY_FUNCTION_FALLBACK, *NP_DOT, *DOT_DTYPES, *NP_FLIP, *REVERSED;
 static PyObject *try_getitem(PyObject *self, PyObject *key);
 
@@ -5298,16 +5299,16 @@ small_dims(PyObject *shape, Py_ssize_t *dims)
 /* `x @ y` of computed matrices (or a matrix and a vector) of one float or complex dtype:
  * eager.matrix_product in C (scattering_self_energies' `G[k, E - w, n] @ dH[a, b, i]` of 4 x 4
  * complex blocks: ~6 -> ~1.5 us), where its rule applies (a vector or an indexed read among
- * them; the operands within eager_size times DOT_WORK, the result within eager_size): NumPy's
- * matmul of their NumPy views under the 'call' error state, the result a leaf's new Array.
- * Py_None (borrowed) for the Python method otherwise, and where a flag was raised (it reports
- * it); NULL on error. */
+ * them; the operands within eager_size times DOT_WORK, the result within eager_size): `fn`
+ * (np.matmul for `@`, np.dot's implementation for np.dot: each its own bits) of their NumPy
+ * views under the 'call' error state, the result a leaf's new Array. Py_None (borrowed) for
+ * the Python method otherwise, and where a flag was raised (it reports it); NULL on error. */
 static PyObject *
-matrix_now_c(PyObject *x, PyObject *y)
+matrix_now_c(PyObject *x, PyObject *y, PyObject *fn)
 {
     NodeObject *a = array_node(x), *b = array_node(y);
     Py_ssize_t da[2], db[2];
-    if (a == NULL || b == NULL || DOT_DTYPES == NULL || NP_MATMUL == NULL || EXTOBJ_VAR == NULL ||
+    if (a == NULL || b == NULL || DOT_DTYPES == NULL || fn == NULL || EXTOBJ_VAR == NULL ||
         EAGER_LIMIT == NULL || EAGER_VIEW_OPS == NULL || EAGER_SEED_OPS == NULL ||
         a->dtype != b->dtype || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
         return Py_None;
@@ -5329,7 +5330,7 @@ matrix_now_c(PyObject *x, PyObject *y)
     Py_INCREF(b);
     PyObject *result = Py_None, *va = input_value(a, 0), *vb = va == NULL ? NULL : input_value(b, 0);
     PyObject *args = vb == NULL ? NULL : PyTuple_Pack(2, va, vb), *out = NULL, *bits = NULL;
-    if (args != NULL && call_checked(NP_MATMUL, NULL, args, NULL, NULL, &out, &bits) < 0)
+    if (args != NULL && call_checked(fn, NULL, args, NULL, NULL, &out, &bits) < 0)
         result = NULL;
     long fired = bits == NULL ? -1 : PyLong_AsLong(bits);
     if (result != NULL && out != NULL && fired == 0 && is_ndarray(out) &&
@@ -5363,7 +5364,7 @@ matmul_method(PyObject *self, PyObject *other)
 {
     PyObject *out = vector_dot_c(self, other, NP_MATMUL);
     if (out == Py_None)
-        out = matrix_now_c(self, other);
+        out = matrix_now_c(self, other, NP_MATMUL);
     if (out != Py_None)
         return out;
     PyObject *call[2] = {self, other};
@@ -5493,16 +5494,19 @@ py_install_scalar_conversions(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* vector_dot(x, y): la.dot / la.matmul's `dot(A[i, :j], A[j, :j])` of two computed vectors in
- * C (vector_dot_c), or None for their Python paths. */
+/* computed_dot(x, y): la.dot's `dot(A[i, :j], A[j, :j])` of two computed vectors in C
+ * (vector_dot_c), and its `dot(layer_0, weights_1)` of a computed vector or matrix by a matrix
+ * (matrix_now_c, np.dot's bits), or None for its Python path. */
 static PyObject *
-py_vector_dot(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+py_computed_dot(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "vector_dot(x, y)");
+        PyErr_SetString(PyExc_TypeError, "computed_dot(x, y)");
         return NULL;
     }
     PyObject *out = vector_dot_c(args[0], args[1], MATMUL_FN);
+    if (out == Py_None)
+        out = matrix_now_c(args[0], args[1], MATMUL_FN);
     return out == Py_None ? Py_NewRef(Py_None) : out;
 }
 
@@ -5528,8 +5532,10 @@ array_function_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (nargs == 4 && args[0] == NP_DOT && NP_DOT != NULL && PyTuple_CheckExact(args[2]) &&
         PyTuple_GET_SIZE(args[2]) == 2 && PyDict_CheckExact(args[3]) &&
         PyDict_GET_SIZE(args[3]) == 0) {
-        PyObject *out = vector_dot_c(PyTuple_GET_ITEM(args[2], 0), PyTuple_GET_ITEM(args[2], 1),
-                                     MATMUL_FN);
+        PyObject *x = PyTuple_GET_ITEM(args[2], 0), *y = PyTuple_GET_ITEM(args[2], 1);
+        PyObject *out = vector_dot_c(x, y, MATMUL_FN);
+        if (out == Py_None) /* mnist_mlp's `np.dot(layer_0, weights_1)`: ~4 us of Python less */
+            out = matrix_now_c(x, y, MATMUL_FN);
         if (out != Py_None)
             return out; /* (NULL: the error) */
     }
@@ -6279,8 +6285,8 @@ static PyMethodDef module_methods[] = {
     {"set_element_ops", py_set_element_ops, METH_VARARGS,
      "set_element_ops(maximum, minimum, negative[, abs, sqrt, square, floor, ceil, trunc]): "
      "np.maximum/np.minimum/- (and these) of elements in C."},
-    {"vector_dot", (PyCFunction)(void (*)(void))py_vector_dot, METH_FASTCALL,
-     "vector_dot(x, y): the dot of two computed vectors at once, or None."},
+    {"computed_dot", (PyCFunction)(void (*)(void))py_computed_dot, METH_FASTCALL,
+     "computed_dot(x, y): np.dot of computed vectors / matrices at once, or None."},
     {"flip_view", py_flip_view, METH_O, "flip_view(x): x[::-1, ...] as a view, or None."},
     {"fast_function", py_fast_function, METH_VARARGS,
      "fast_function(op, fallback, arity): a ufunc's positional call in C, else fallback."},

@@ -28,7 +28,7 @@ from .eager import matrix_product as _eager_product, outer_now as _eager_outer
 from .graph import SUPPORTED as _SUPPORTED, get_op
 from .eager import vector_dot as _eager_vector_dot
 
-_VECTOR_DOT = getattr(_FAST, "vector_dot", None)  # lazyarray/_trace.c: dot of computed vectors
+_COMPUTED_DOT = getattr(_FAST, "computed_dot", None)  # lazyarray/_trace.c: dot of computed values
 
 
 _INPUT = get_op("input")
@@ -205,8 +205,8 @@ def _linalg() -> Any:
 def dot(a: Any, b: Any, out: Any = None) -> Array:
     """numpy.dot: matmul for 1-D/2-D, a product for 0-d, the last axis of a with the second
     to last of b otherwise. `out` takes NumPy's rules (lazyarray/outputs.py)."""
-    if out is None and _VECTOR_DOT is not None:  # two computed vectors: in C (_trace.c), at once
-        done = _VECTOR_DOT(a, b)
+    if out is None and _COMPUTED_DOT is not None:  # computed vectors, matrices: in C, at once
+        done = _COMPUTED_DOT(a, b)
         if done is not None:
             return done
     if (out is None and type(a) is Array and type(b) is Array and 0 < len(a.shape) <= 2

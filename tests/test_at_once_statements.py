@@ -1,0 +1,106 @@
+"""An index loop's statements at once with fewer steps (stop 44, docs/caching.md "Per-statement
+overhead"): np.outer of computed vectors, a basic write of a pending region value, one op over
+computed values without the walk, np.dot of a vector and a matrix in C. Each checks the path
+by structure (a leaf, a buffer kept, a function not called, no Python frame) and NumPy's bits."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+from lazyarray import eager
+
+sys.path.insert(0, str(Path(__file__).parent))
+from numpy_oracle import assert_as_numpy  # noqa: E402
+
+
+def _computed(a):
+    x = la.asarray(a)
+    np.asarray(x)  # a computed buffer
+    return x
+
+
+@pytest.mark.needs("eager")
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "bool", "complex128"])
+def test_outer_of_computed_vectors_is_numpys_at_once(backend, dtype):
+    """mnist_mlp's `np.outer(layer_0, delta)`, householder's `np.outer(tau * w, w @ R)`: a leaf
+    now (eager.outer_now) up to eager_size, and up to 16 times that where an operand is a result
+    of the rule; lazy where no operand is one above eager_size, or for mixed dtypes."""
+    a = (np.random.default_rng(3).standard_normal((40, 9)) * 3).astype(dtype)
+    with la.config(eager_size=64):
+        x = _computed(a)
+        small = la.outer(x[2, :6], x[3, 1:7])  # 36 elements: two views
+        delta = x[:, 0] * x[:, 1]  # at once: a leaf of the rule (40 elements)
+        large = la.outer(delta, x[5])  # 360 > 64: the at-once leaf's update
+        flat = la.outer(x[:2, :3], delta)  # 2-D operand: raveled, as NumPy's
+        assert small._node.holds_buffer and large._node.holds_buffer and flat._node.holds_buffer
+        assert_as_numpy(small, np.outer(a[2, :6], a[3, 1:7]))
+        assert_as_numpy(large, np.outer(a[:, 0] * a[:, 1], a[5]))
+        assert_as_numpy(flat, np.outer(a[:2, :3], a[:, 0] * a[:, 1]))
+        lazy = la.outer(x[:, 0], x[:, 1])  # 1,600 > 64, no at-once leaf: lazy (fuses later)
+        assert not lazy._node.holds_buffer
+        assert_as_numpy(lazy, np.outer(a[:, 0], a[:, 1]))
+        mixed = la.outer(x[2], la.asarray(np.arange(3, dtype=np.int8)))
+        assert_as_numpy(mixed, np.outer(a[2], np.arange(3, dtype=np.int8)))
+
+
+@pytest.mark.needs("fp_errors")
+def test_an_outer_at_once_warns_as_numpy(backend):
+    x = _computed(np.full((2, 3), 1e200))
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        r = la.outer(x[0], x[1])
+    assert np.isinf(np.asarray(r)).all()
+
+
+@pytest.mark.needs("eager")
+def test_a_region_write_of_a_pending_value_goes_into_the_buffer(backend, monkeypatch):
+    """Householder's `R[j:, :] = R[j:, :] - np.outer(...)`: the pending value (above eager_size)
+    is computed before the write (eager.written_value, one op over computed values: no walk)
+    and written into R's own buffer; its Array keeps the value from before the write. Before,
+    the value's graph read R, so the write copied R (a new buffer each column)."""
+    rng = np.random.default_rng(5)
+    a, u = rng.standard_normal((30, 8)), rng.standard_normal(8)
+    monkeypatch.setattr(eager, "_walk", lambda *args: pytest.fail("walked one op"))
+    with la.config(eager_size=64):
+        R = _computed(a.copy())
+        v = R[0] * 2.0  # a leaf of the rule
+        address = R._node.data.__array_interface__["data"][0]  # (a reference would export it)
+        value = R[2:, :] - la.outer(R[2:, 0] * 1.0, v)  # 224 > 64: pending
+        assert value._node.inputs
+        R[2:, :] = value
+        assert not R._node.inputs and R._node.data.__array_interface__["data"][0] == address
+        want = a.copy()
+        before = want[2:, :] - np.outer(want[2:, 0] * 1.0, want[0] * 2.0)
+        want[2:, :] = before
+        assert_as_numpy(R, want)
+        assert_as_numpy(value, before)
+
+
+@pytest.mark.needs("eager")
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+def test_dot_of_a_vector_and_a_matrix_runs_in_c(backend, dtype):
+    """mnist_mlp's `np.dot(layer_0, weights_1)` (la.dot, and np.dot through NEP 18): NumPy's
+    dot of the views in C (_trace.c computed_dot / matrix_now_c), no Python frame; its bits."""
+    if la._bind.FAST is None:
+        pytest.skip("pure Python build")
+    rng = np.random.default_rng(9)
+    a = rng.standard_normal((6, 5)).astype(dtype)
+    b = rng.standard_normal((5, 4)).astype(dtype)
+    x, y = _computed(a), _computed(b)
+    row, col = x[1], y[:, 2]
+    seen = []
+    sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
+    try:
+        got = [la.dot(row, y), np.dot(row, y), la.dot(x[:2], y), np.dot(x, col)]
+    finally:
+        sys.setprofile(None)
+    frames = {(Path(f.f_code.co_filename).name, f.f_code.co_name) for f in seen}
+    assert frames <= {("numpy_shapes.py", "dot"), ("multiarray.py", "dot")}, frames  # la.dot,
+    # and NumPy's dispatcher of np.dot: no eager.matrix_product, no _product_now
+    wanted = [np.dot(a[1], b), np.dot(a[1], b), np.dot(a[:2], b), np.dot(a, b[:, 2])]
+    for g, w in zip(got, wanted):
+        assert g.dtype == w.dtype and np.asarray(g).tobytes() == w.tobytes()

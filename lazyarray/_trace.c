@@ -295,6 +295,9 @@ static PyObject *UFUNC_CODE; /* the code object of graph.ops_elementwise's plain
  * those or a scalar's leaf of the broadcast shape (`row * 0.5`: NumPy broadcasts). */
 static PyObject *one_op_now(NodeObject *node);
 static int INNER_OP; /* one_op_now is computing an input's op (one level only) */
+/* An input's op may have this many elements where above eager_size: one_op_now(node, bound)
+ * for eager._walk_and_run's bound (a loop's update, `w += lr * np.outer(...)`); else 0. */
+static Py_ssize_t INNER_BOUND;
 
 /* A pending input that is itself one small ufunc op over computed values (`row += w * 0.01`: `w *
  * 0.01` is lazy, w being no indexed read): its value computed here (a new reference), as
@@ -307,7 +310,8 @@ inner_value(NodeObject *i)
     Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)), size = 1;
     for (Py_ssize_t d = 0; d < PyTuple_GET_SIZE(i->shape); d++)
         size *= PyLong_AsSsize_t(PyTuple_GET_ITEM(i->shape, d));
-    if (PyErr_Occurred() || limit <= 0 || size < 0 || size > limit) {
+    if (PyErr_Occurred() || limit <= 0 || size < 0 || size > (INNER_BOUND > limit ? INNER_BOUND
+                                                                              : limit)) {
         PyErr_Clear();
         return NULL;
     }
@@ -2860,18 +2864,25 @@ py_view_value(PyObject *module, PyObject *node)
     return view_value_c((NodeObject *)node);
 }
 
-/* one_op_now(node): the node's value as an at-once leaf, its inputs being computed buffers or
- * views of them (eager.reduce_now: a reduction of an at-once value, `row.sum()`): its reference
- * under the 'call' error state, flags reported as eager's, in C; None where C does not take it
- * (the Python path then runs, and raises where the reference raised). */
+/* one_op_now(node[, bound]): the node's value as an at-once leaf, its inputs being computed
+ * buffers or views of them (eager.reduce_now: a reduction of an at-once value, `row.sum()`), or
+ * one small ufunc op over such (inner_value; of up to `bound` elements where that is above
+ * eager_size: eager._walk_and_run's): its reference under the 'call' error state, flags
+ * reported as eager's, in C; None where C does not take it (the Python path then runs, and
+ * raises where the reference raised). */
 static PyObject *
-py_one_op_now(PyObject *module, PyObject *node)
+py_one_op_now(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (NODE == NULL || !PyObject_TypeCheck(node, NODE->base)) {
-        PyErr_SetString(PyExc_TypeError, "one_op_now: a graph Node is needed");
+    if (nargs < 1 || nargs > 2 || NODE == NULL || !PyObject_TypeCheck(args[0], NODE->base)) {
+        PyErr_SetString(PyExc_TypeError, "one_op_now(node: Node[, bound: int])");
         return NULL;
     }
-    PyObject *done = one_op_now((NodeObject *)node);
+    Py_ssize_t bound = nargs == 2 ? PyLong_AsSsize_t(args[1]) : 0;
+    if (bound == -1 && PyErr_Occurred())
+        return NULL;
+    INNER_BOUND = bound;
+    PyObject *done = one_op_now((NodeObject *)args[0]);
+    INNER_BOUND = 0;
     return done == Py_None ? Py_NewRef(Py_None) : done;
 }
 
@@ -6296,8 +6307,9 @@ static PyMethodDef module_methods[] = {
      "set_live_min_limit(n): cuts._MIN_LIMIT for the C prune of cuts._LIVE."},
     {"install_reductions", py_install_reductions, METH_VARARGS,
      "install_reductions(((name, op, fallback), ...), dtypes): sum/min/max of at-once values in C."},
-    {"one_op_now", py_one_op_now, METH_O,
-     "one_op_now(node): node's value computed now from computed inputs (a leaf), or None"},
+    {"one_op_now", (PyCFunction)(void (*)(void))py_one_op_now, METH_FASTCALL,
+     "one_op_now(node[, bound]): node's value computed now from computed inputs (a leaf), or "
+     "None"},
     {"view_value", py_view_value, METH_O,
      "view_value(node): NumPy's view of a slice/reshape chain over a computed buffer, or None."},
     {"same_view", (PyCFunction)(void (*)(void))py_same_view, METH_FASTCALL,

@@ -231,9 +231,12 @@ def _walk_and_run(node: Node, limit: int) -> Node | None:
     """`node`'s value computed through its graph's references (None where `_walk` declines),
     keeping the values of the pending Arrays in the user's frames that the walk computed. One
     op over computed values (householder's `R[j:, :] - np.outer(...)` once the outer is a
-    leaf) runs as `run_candidate`'s, in C where it can: no walk, no intermediate to keep."""
+    leaf) runs as `run_candidate`'s, in C where it can: no walk, no intermediate to keep. So
+    does one op over one plain ufunc op of computed values within `limit` (mnist_mlp's `w += lr
+    * np.outer(...)`: C's inner_value); the inner op's value is the update's alone there (the
+    operand of `+=`), as at the C path's eager_size."""
     if _C_ONE_OP_NOW is not None:
-        done = _C_ONE_OP_NOW(node)
+        done = _C_ONE_OP_NOW(node, limit)
         if done is not None:
             return done
     if node.op.reference is not None and node.op not in SEED_OPS:

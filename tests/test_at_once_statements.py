@@ -104,3 +104,29 @@ def test_dot_of_a_vector_and_a_matrix_runs_in_c(backend, dtype):
     wanted = [np.dot(a[1], b), np.dot(a[1], b), np.dot(a[:2], b), np.dot(a, b[:, 2])]
     for g, w in zip(got, wanted):
         assert g.dtype == w.dtype and np.asarray(g).tobytes() == w.tobytes()
+
+
+@pytest.mark.needs("eager")
+def test_an_update_by_a_scaled_outer_runs_without_the_walk(backend, monkeypatch):
+    """mnist_mlp's `weights_1 += learning_rate * np.outer(layer_0, delta)` above eager_size: the
+    add over the product over the outer (a leaf) is one C call (one_op_now with the update's
+    bound for its inner op), not a walk of two nodes; a named product keeps its value."""
+    rng = np.random.default_rng(6)
+    images, w = rng.random((4, 30)), rng.random((30, 8))
+
+    def train(xp, images, w):
+        for i in range(4):
+            delta = xp.dot(images[i], w)[:8] * 0.5  # at once
+            w += 0.01 * xp.outer(images[i], delta)  # 240 > 64
+        scaled = 0.5 * xp.outer(images[0], delta)
+        w -= scaled
+        return w, scaled
+
+    with la.config(eager_size=64):
+        W, x = _computed(w.copy()), _computed(images)
+        if la._bind.FAST is not None:
+            monkeypatch.setattr(eager, "_walk", lambda *args: pytest.fail("walked"))
+        got = train(la, x, W)
+        assert not W._node.inputs
+        for g, want in zip(got, train(np, images, w.copy())):
+            assert_as_numpy(g, want)

@@ -235,12 +235,13 @@ def _walk_and_run(node: Node, limit: int) -> Node | None:
     does one op over one plain ufunc op of computed values within `limit` (mnist_mlp's `w += lr
     * np.outer(...)`: C's inner_value); the inner op's value is the update's alone there (the
     operand of `+=`), as at the C path's eager_size."""
-    if _C_ONE_OP_NOW is not None:
-        done = _C_ONE_OP_NOW(node, limit)
-        if done is not None:
-            return done
-    if node.op.reference is not None and node.op not in SEED_OPS:
-        args = _leaf_values(node.inputs, reference_broadcasts(node.op))
+    op = node.op
+    if op.write_back is None and op is not _BROADCAST and op not in SEED_OPS:  # (views: _run's)
+        if _C_ONE_OP_NOW is not None:
+            done = _C_ONE_OP_NOW(node, limit)
+            if done is not None:
+                return done
+        args = _leaf_values(node.inputs, reference_broadcasts(op)) if op.reference else None
         if args is not None:
             out = _run_one(node, args)
             if out.shape != node.shape:  # every input was broadcast further than NumPy would

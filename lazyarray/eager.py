@@ -993,19 +993,24 @@ def write_basic(handle: Any, key: Any, value: Any) -> bool:
     return _write(data, *write)
 
 
-def written_value(value: Any, dtype: np.dtype) -> Node:
-    """The node of the Array `value` a basic write assigns (`write_basic`), computed now where it
-    is pending and the write's general path would compute it anyway (`computed_values`: the
-    value is of the array's dtype, small or an index loop's update): householder's `R[j:, :] =
+def written_value(value: Any, handle: Any) -> Node:
+    """The node of the Array `value` that a basic write into `handle` assigns (`write_basic`),
+    computed now where it is pending and the write's general path would compute it anyway
+    (`computed_values`: a settled base, a value of its dtype): householder's `R[j:, :] =
     R[j:, :] - np.outer(...)`. The Array takes the leaf (its value, as `_keep_held` does):
     holding the graph, it read the written buffer, so the write could not go in place and
-    copied A (10,000 elements) each column. An Array with views keeps its node (their links
+    copied R (6,000 elements) each column. An Array with views keeps its node (their links
     name it)."""
-    node = value._node
-    if (not node.inputs or value._view is not None or node.dtype != dtype or _state.busy
-            or _state.stand_ins or _is_view_op(node.op)):
+    node, old = value._node, handle._node
+    if (not node.inputs or value._view is not None or node.dtype != old.dtype or _state.busy
+            or _state.stand_ins or _is_view_op(node.op) or not is_settled_base(old)):
         return node
-    done = run_now_any(node) if node.size <= LIMIT[0] else loop_update_now(node)
+    if node.size <= LIMIT[0]:
+        done = run_now_any(node)
+        if done is None:
+            done = _evaluated(node)
+    else:
+        done = loop_update_now(node)
     if done is None:
         return node
     value._node = done

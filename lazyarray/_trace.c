@@ -5365,6 +5365,75 @@ matrix_now_c(PyObject *x, PyObject *y, PyObject *fn)
     return result;
 }
 
+#define OUTER_UPDATE 16 /* eager._UPDATE: an update's outer may have this many times eager_size */
+
+/* `np.outer(x, y)` of two computed float or complex vectors of one dtype: eager.outer_now in C
+ * (mnist_mlp's `np.outer(layer_0, delta)`, householder's `np.outer(tau * w, w @ R[j:, :])`), where
+ * its rule applies (an indexed read among them; the result within eager_size, or within
+ * OUTER_UPDATE times it where an operand is a result of the rule; each within DOT_WORK times it):
+ * NumPy's multiply of `x[:, None]` and `y[None, :]` (np.outer's own computation) under the 'call'
+ * error state, the result a leaf's new Array. Py_None (borrowed) for the Python path otherwise,
+ * and where a flag was raised (it reports it); NULL on error. */
+static PyObject *
+outer_now_c(PyObject *x, PyObject *y)
+{
+    NodeObject *a = array_node(x), *b = array_node(y);
+    if (a == NULL || b == NULL || DOT_DTYPES == NULL || NP_MULTIPLY == NULL ||
+        EXTOBJ_VAR == NULL || EAGER_LIMIT == NULL || EAGER_VIEW_OPS == NULL ||
+        EAGER_SEED_OPS == NULL || a->dtype != b->dtype || PyTuple_GET_SIZE(a->shape) != 1 ||
+        PyTuple_GET_SIZE(b->shape) != 1 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return Py_None;
+    Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
+    Py_ssize_t na = PyLong_AsSsize_t(PyTuple_GET_ITEM(a->shape, 0));
+    Py_ssize_t nb = PyLong_AsSsize_t(PyTuple_GET_ITEM(b->shape, 0));
+    if (PyErr_Occurred() || limit <= 0 || na < 0 || nb < 0 || na > limit * DOT_WORK ||
+        nb > limit * DOT_WORK || (nb != 0 && na > limit * OUTER_UPDATE / nb) ||
+        !(indexed_node(a) || indexed_node(b)) ||
+        (na * nb > limit && a->attrs != EAGER_MARK && b->attrs != EAGER_MARK)) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    int dots = PySet_Contains(DOT_DTYPES, a->dtype);
+    if (dots <= 0) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    PyObject *result = Py_None, *va = input_value(a, 0), *vb = va == NULL ? NULL : input_value(b, 0);
+    PyObject *column = NULL, *row = NULL, *args = NULL, *out = NULL, *bits = NULL;
+    PyObject *all = vb == NULL ? NULL : PySlice_New(NULL, NULL, NULL);
+    PyObject *key_column = all == NULL ? NULL : PyTuple_Pack(2, all, Py_None);
+    PyObject *key_row = key_column == NULL ? NULL : PyTuple_Pack(2, Py_None, all);
+    if (key_row != NULL && (column = PyObject_GetItem(va, key_column)) != NULL &&
+        (row = PyObject_GetItem(vb, key_row)) != NULL &&
+        (args = PyTuple_Pack(2, column, row)) != NULL &&
+        call_checked(NP_MULTIPLY, NULL, args, NULL, NULL, &out, &bits) < 0)
+        result = NULL;
+    long fired = bits == NULL ? -1 : PyLong_AsLong(bits);
+    if (result != NULL && out != NULL && fired == 0 && is_ndarray(out) &&
+        dtype_is(out, a->dtype) == 1) {
+        PyObject *shape = getattr_named(out, A_SHAPE), *site = NODE->user_site();
+        PyObject *node = shape == NULL || site == NULL ? NULL
+                         : NODE->build(INPUT_OP, EMPTY, EAGER_MARK, shape, a->dtype, out, site);
+        result = node == NULL ? NULL : make_array(node); /* (steals node) */
+        Py_XDECREF(shape);
+        Py_XDECREF(site);
+    }
+    if (result == Py_None)
+        PyErr_Clear();
+    Py_XDECREF(out);
+    Py_XDECREF(bits);
+    Py_XDECREF(args);
+    Py_XDECREF(row);
+    Py_XDECREF(column);
+    Py_XDECREF(key_row);
+    Py_XDECREF(key_column);
+    Py_XDECREF(all);
+    Py_XDECREF(va);
+    Py_XDECREF(vb);
+    return result;
+}
+
 /* Array.__matmul__: `L[i, :i] @ x[:i]` of two computed vectors in C (vector_dot_c), past the
  * Python layers (~1 us), and `A[i] @ B[j]` of small computed matrices (matrix_now_c); anything
  * else calls the Python method. Set by install_matmul(). */
@@ -5518,6 +5587,19 @@ py_computed_dot(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *out = vector_dot_c(args[0], args[1], MATMUL_FN);
     if (out == Py_None)
         out = matrix_now_c(args[0], args[1], MATMUL_FN);
+    return out == Py_None ? Py_NewRef(Py_None) : out;
+}
+
+/* outer_now(x, y): la.outer's `np.outer(layer_0, delta)` of two computed float or complex
+ * vectors at once in C (outer_now_c), or None for its Python path. */
+static PyObject *
+py_outer_now(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "outer_now(x, y)");
+        return NULL;
+    }
+    PyObject *out = outer_now_c(args[0], args[1]);
     return out == Py_None ? Py_NewRef(Py_None) : out;
 }
 
@@ -6296,6 +6378,8 @@ static PyMethodDef module_methods[] = {
     {"set_element_ops", py_set_element_ops, METH_VARARGS,
      "set_element_ops(maximum, minimum, negative[, abs, sqrt, square, floor, ceil, trunc]): "
      "np.maximum/np.minimum/- (and these) of elements in C."},
+    {"outer_now", (PyCFunction)(void (*)(void))py_outer_now, METH_FASTCALL,
+     "outer_now(x, y): np.outer of computed vectors at once, or None."},
     {"computed_dot", (PyCFunction)(void (*)(void))py_computed_dot, METH_FASTCALL,
      "computed_dot(x, y): np.dot of computed vectors / matrices at once, or None."},
     {"flip_view", py_flip_view, METH_O, "flip_view(x): x[::-1, ...] as a view, or None."},

@@ -29,6 +29,7 @@ from .graph import SUPPORTED as _SUPPORTED, get_op
 from .eager import vector_dot as _eager_vector_dot
 
 _COMPUTED_DOT = getattr(_FAST, "computed_dot", None)  # lazyarray/_trace.c: dot of computed values
+_OUTER_NOW = getattr(_FAST, "outer_now", None)  # and the outer of computed float vectors
 
 
 _INPUT = get_op("input")
@@ -170,6 +171,10 @@ def outer(a: Any, b: Any, out: Any = None) -> Array:
     """numpy.outer: inputs flattened; `out` takes NumPy's rules (lazyarray/outputs.py). Of
     computed values in an index loop, at once (eager.outer_now). The flattened inputs are plain
     reshapes, not ravel's views: the product is a copy, no write can reach them."""
+    if out is None and _OUTER_NOW is not None:  # float vectors: in C (_trace.c outer_now_c)
+        done = _OUTER_NOW(a, b)
+        if done is not None:
+            return done
     if out is None and type(a) is Array and type(b) is Array and _EAGER_LIMIT[0]:
         done = _eager_outer(a._node, b._node, user_site(1))
         if done is not None:

@@ -48,6 +48,36 @@ def test_outer_of_computed_vectors_is_numpys_at_once(backend, dtype):
         assert_as_numpy(mixed, np.outer(a[2], np.arange(3, dtype=np.int8)))
 
 
+def _lazyarray_frames(call):
+    """The lazyarray functions `call()` entered (a garbage collector's callback may run too)."""
+    package, seen = Path(la.__file__).parent, []
+    sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
+    try:
+        out = call()
+    finally:
+        sys.setprofile(None)
+    return out, {(Path(f.f_code.co_filename).name, f.f_code.co_name) for f in seen
+                 if Path(f.f_code.co_filename).is_relative_to(package)}
+
+
+@pytest.mark.needs("eager")
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_outer_of_computed_float_vectors_runs_in_c(backend, dtype):
+    """The float case of `outer_now` in C (_trace.c outer_now_c): la.outer's own frame only."""
+    if la._bind.FAST is None:
+        pytest.skip("pure Python build")
+    a = np.random.default_rng(4).standard_normal((40, 9)).astype(dtype)
+    with la.config(eager_size=64):
+        x = _computed(a)
+        delta = x[:, 0] * 2.0
+        (small, large), frames = _lazyarray_frames(lambda: (la.outer(x[2], x[3, :5]),
+                                                            la.outer(delta, x[5])))
+        assert frames <= {("numpy_shapes.py", "outer")}, frames
+        assert small._node.holds_buffer and large._node.holds_buffer
+        assert_as_numpy(small, np.outer(a[2], a[3, :5]))
+        assert_as_numpy(large, np.outer(a[:, 0] * 2.0, a[5]))
+
+
 @pytest.mark.needs("fp_errors")
 def test_an_outer_at_once_warns_as_numpy(backend):
     x = _computed(np.full((2, 3), 1e200))
@@ -92,15 +122,9 @@ def test_dot_of_a_vector_and_a_matrix_runs_in_c(backend, dtype):
     b = rng.standard_normal((5, 4)).astype(dtype)
     x, y = _computed(a), _computed(b)
     row, col = x[1], y[:, 2]
-    seen = []
-    sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
-    try:
-        got = [la.dot(row, y), np.dot(row, y), la.dot(x[:2], y), np.dot(x, col)]
-    finally:
-        sys.setprofile(None)
-    frames = {(Path(f.f_code.co_filename).name, f.f_code.co_name) for f in seen}
-    assert frames <= {("numpy_shapes.py", "dot"), ("multiarray.py", "dot")}, frames  # la.dot,
-    # and NumPy's dispatcher of np.dot: no eager.matrix_product, no _product_now
+    got, frames = _lazyarray_frames(lambda: [la.dot(row, y), np.dot(row, y), la.dot(x[:2], y),
+                                             np.dot(x, col)])
+    assert frames <= {("numpy_shapes.py", "dot")}, frames  # la.dot's own: no eager path
     wanted = [np.dot(a[1], b), np.dot(a[1], b), np.dot(a[:2], b), np.dot(a, b[:, 2])]
     for g, w in zip(got, wanted):
         assert g.dtype == w.dtype and np.asarray(g).tobytes() == w.tobytes()

@@ -298,6 +298,8 @@ static int INNER_OP; /* one_op_now is computing an input's op (one level only) *
 /* An input's op may have this many elements where above eager_size: one_op_now(node, bound)
  * for eager._walk_and_run's bound (a loop's update, `w += lr * np.outer(...)`); else 0. */
 static Py_ssize_t INNER_BOUND;
+#define OUTER_UPDATE 16 /* eager._UPDATE: a loop's update (its outer too) may have this many
+                         * times eager_size elements */
 
 /* A pending input that is itself one small ufunc op over computed values (`row += w * 0.01`: `w *
  * 0.01` is lazy, w being no indexed read): its value computed here (a new reference), as
@@ -2149,6 +2151,61 @@ done:
     return result;
 }
 
+#define UPDATE_NODES 24 /* eager._MAX_NODES: the nodes _reads_at_once_leaf looks at */
+
+/* Whether a leaf of `node`'s graph (at most UPDATE_NODES nodes looked at, in
+ * eager._reads_at_once_leaf's order) is a result of the at-once rule. */
+static int
+reads_at_once_leaf(NodeObject *node)
+{
+    NodeObject *stack[UPDATE_NODES + 8];
+    Py_ssize_t top = 0, seen = 0;
+    stack[top++] = node;
+    while (top > 0 && seen <= UPDATE_NODES) {
+        NodeObject *n = stack[--top];
+        seen++;
+        Py_ssize_t k = PyTuple_GET_SIZE(n->inputs);
+        if (k == 0) {
+            if (n->attrs == EAGER_MARK)
+                return 1;
+            continue;
+        }
+        if (top + k > UPDATE_NODES + 8)
+            return 0; /* (more than the walk would look at: Python's path decides) */
+        for (Py_ssize_t i = 0; i < k; i++)
+            stack[top++] = (NodeObject *)PyTuple_GET_ITEM(n->inputs, i);
+    }
+    return 0;
+}
+
+/* eager.loop_update_now for `x op= v`'s result `node` of one op over one plain ufunc op of
+ * computed values (mnist_mlp's `weights_1 += learning_rate * np.outer(...)`, 12,544 elements):
+ * within OUTER_UPDATE times eager_size, reading a result of the rule, one_op_now with the
+ * node's size as its inner bound (as eager._walk_and_run calls it). A leaf, Py_None (borrowed)
+ * for writes.inplace_rest, NULL on error. */
+static PyObject *
+loop_update_c(NodeObject *node)
+{
+    if (EAGER_LIMIT == NULL || EAGER_VIEW_OPS == NULL || EAGER_SEED_OPS == NULL ||
+        is_view_op(node->op) || is_seed_op(node->op) ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return Py_None;
+    Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)), size = 1;
+    for (Py_ssize_t d = 0; d < PyTuple_GET_SIZE(node->shape); d++)
+        size *= PyLong_AsSsize_t(PyTuple_GET_ITEM(node->shape, d));
+    if (PyErr_Occurred() || limit <= 0 || size < 0 || size > limit * OUTER_UPDATE ||
+        !reads_at_once_leaf(node)) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    INNER_BOUND = size;
+    PyObject *done = one_op_now(node);
+    INNER_BOUND = 0;
+    if (done == Py_None)
+        PyErr_Clear();
+    return done;
+}
+
 static void release_ring_views(PyObject *target);
 static Py_ssize_t ring_holds(PyObject *root, NodeObject *old);
 static int ring_only(PyObject *v);
@@ -2198,6 +2255,22 @@ inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t na
         }
         if (same) {
             Py_SETREF(NODE_OF(self), Py_NewRef((PyObject *)rn));
+            Py_DECREF(result);
+            return Py_NewRef(self);
+        }
+    }
+    else if (rn != NULL && link != NULL && rn->dtype == sn->dtype &&
+             (link == Py_None || (PyList_CheckExact(link) && PyList_GET_SIZE(link) == 0))) {
+        /* an index loop's update of a whole root (`w += lr * np.outer(...)`): at once in C
+         * where inplace_rest's loop_update_now would take it to one_op_now */
+        int same = rn->shape == sn->shape ? 1 : PyObject_RichCompareBool(rn->shape, sn->shape, Py_EQ);
+        PyObject *done = same == 1 ? loop_update_c(rn) : same == 0 ? Py_None : NULL;
+        if (done == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        if (done != Py_None) {
+            Py_SETREF(NODE_OF(self), done);
             Py_DECREF(result);
             return Py_NewRef(self);
         }
@@ -5364,8 +5437,6 @@ matrix_now_c(PyObject *x, PyObject *y, PyObject *fn)
     Py_DECREF(b);
     return result;
 }
-
-#define OUTER_UPDATE 16 /* eager._UPDATE: an update's outer may have this many times eager_size */
 
 /* `np.outer(x, y)` of two computed float or complex vectors of one dtype: eager.outer_now in C
  * (mnist_mlp's `np.outer(layer_0, delta)`, householder's `np.outer(tau * w, w @ R[j:, :])`), where

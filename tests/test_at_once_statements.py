@@ -152,8 +152,14 @@ def test_an_update_by_a_scaled_outer_runs_without_the_walk(backend, monkeypatch)
             monkeypatch.setattr(eager, "_walk", lambda *args: pytest.fail("walked"))
         got = train(la, x, W)
         assert not W._node.inputs
-        for g, want in zip(got, train(np, images, w.copy())):
+        wanted = train(np, images, w.copy())
+        for g, want in zip(got, wanted):
             assert_as_numpy(g, want)
+        delta = x[0, :8] * 2.0  # at once
+        _, frames = _lazyarray_frames(lambda: W.__iadd__(0.01 * la.outer(x[1], delta)))
+        if la._bind.FAST is not None:  # the update in C (_trace.c loop_update_c): no
+            assert frames <= {("numpy_shapes.py", "outer")}, frames  # writes.inplace_rest
+        assert_as_numpy(W, wanted[0] + 0.01 * np.outer(images[1], images[0, :8] * 2.0))
 
 
 def test_ravel_of_a_view_of_a_computed_buffer_reads_numpys_view(monkeypatch):

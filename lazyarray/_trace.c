@@ -4956,6 +4956,29 @@ checked_astype(PyObject *value, PyObject *dtype)
     return out;
 }
 
+/* eager.written_value's computation of a pending value in C: one op over computed values (and
+ * one plain ufunc op of them) within eager_size, or a loop's update above it (loop_update_c). A
+ * leaf, Py_None (borrowed) where C does not take it (the Python path walks it), NULL on error. */
+static PyObject *
+pending_value_c(NodeObject *nv)
+{
+    if (is_seed_op(nv->op) || EAGER_LIMIT == NULL)
+        return Py_None;
+    Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)), size = 1;
+    for (Py_ssize_t d = 0; d < PyTuple_GET_SIZE(nv->shape); d++)
+        size *= PyLong_AsSsize_t(PyTuple_GET_ITEM(nv->shape, d));
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    if (size > limit)
+        return loop_update_c(nv);
+    PyObject *done = one_op_now(nv);
+    if (done == Py_None)
+        PyErr_Clear();
+    return done;
+}
+
 /* `A[key] = V` for a root A whose buffer only A and its live views read (view_holders_c), a
  * basic key, and V a Python float into float64 or a computed value of A's dtype (a buffer or
  * NumPy's view of one, A's own included: `p[:, -1] = p[:, -2]`): NumPy's `data[key] = V` (it
@@ -4985,6 +5008,16 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
     }
     else {
         NodeObject *nv = array_node(value);
+        if (nv != NULL && PyTuple_GET_SIZE(nv->inputs) != 0 && nv->dtype == old->dtype &&
+            VIEW_OF(value) == Py_None && !is_view_op(nv->op)) {
+            /* a pending value (householder's `R[j:, :] = R[j:, :] - np.outer(...)`): computed
+             * first, as eager.written_value computes it, and its Array takes the leaf */
+            PyObject *leaf = pending_value_c(nv);
+            if (leaf == NULL || leaf == Py_None)
+                return leaf == NULL ? -1 : 0;
+            Py_SETREF(NODE_OF(value), leaf);
+            nv = (NodeObject *)leaf;
+        }
         int cast = nv != NULL && nv->dtype != old->dtype;
         if (nv == NULL || (cast && !write_cast_kinds(nv->dtype, old->dtype)))
             return PyErr_Occurred() ? -1 : 0;

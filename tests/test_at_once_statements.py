@@ -108,6 +108,12 @@ def test_a_region_write_of_a_pending_value_goes_into_the_buffer(backend, monkeyp
         want[2:, :] = before
         assert_as_numpy(R, want)
         assert_as_numpy(value, before)
+        again = R[3:, :] - la.outer(R[3:, 0] * 1.0, v)  # in C: _trace.c try_write_region
+        _, frames = _lazyarray_frames(lambda: R.__setitem__((slice(3, None), slice(None)), again))
+        assert not frames or la._bind.FAST is None, frames
+        assert not R._node.inputs and R._node.data.__array_interface__["data"][0] == address
+        want[3:, :] = want[3:, :] - np.outer(want[3:, 0] * 1.0, want[0] * 2.0)
+        assert_as_numpy(R, want)
 
 
 @pytest.mark.needs("eager")

@@ -5503,6 +5503,8 @@ outer_now_c(PyObject *x, PyObject *y)
         PyErr_Clear();
         return Py_None;
     }
+    Py_INCREF(a);
+    Py_INCREF(b);
     PyObject *result = Py_None, *va = input_value(a, 0), *vb = va == NULL ? NULL : input_value(b, 0);
     PyObject *column = NULL, *row = NULL, *args = NULL, *out = NULL, *bits = NULL;
     PyObject *all = vb == NULL ? NULL : PySlice_New(NULL, NULL, NULL);
@@ -5535,6 +5537,8 @@ outer_now_c(PyObject *x, PyObject *y)
     Py_XDECREF(all);
     Py_XDECREF(va);
     Py_XDECREF(vb);
+    Py_DECREF(a);
+    Py_DECREF(b);
     return result;
 }
 

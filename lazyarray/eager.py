@@ -257,6 +257,18 @@ def _keep_held(node: Node, values: dict[int, Any]) -> None:
             a._node = _leaf(n, value)
 
 
+def value_now(node: Node) -> np.ndarray | None:
+    """The value of a computed buffer, or of a chain of view ops over one, where this rule may
+    compute from it now (on, not tracing); None otherwise. For ops whose at-once result is one
+    NumPy call on it (`np.roll`: two slices and a concat walked, ~30 us, for NumPy's ~5)."""
+    if not LIMIT[0] or _state.busy or _state.stand_ins:
+        return None
+    if not node.inputs:
+        data = node.data
+        return data if node.op is _INPUT and type(data) is np.ndarray else None
+    return view_value(node) if node.op.write_back is not None else None
+
+
 def view_value(node: Node) -> np.ndarray | None:
     """The value of a chain of view ops over a computed buffer (a NumPy view of it), or None.
     Chains of slices and reshapes are replayed in C (lazyarray/_trace.c view_value)."""

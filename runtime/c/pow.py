@@ -52,10 +52,17 @@ def _fpow32() -> str:
         "    uint32_t mb = (u & 0x007fffffu) | (hi ? 0x3f000000u : 0x3f800000u);\n"
         "    float mf; memcpy(&mf, &mb, sizeof mf);\n"
         "    double m = (double)mf;\n"
-        "    int pole = (ax == 0.0f) & (b < 0.0f);              /* 0 ** negative: +-inf */\n"
+        "    /* y's cases from its bits, no select on y (see _fpow64: a scalar y is invariant) */\n"
+        "    uint32_t ub; memcpy(&ub, &b, sizeof ub);\n"
+        "    uint32_t babs = ub & 0x7fffffffu, bzero = 1u - ((babs | (0u - babs)) >> 31);\n"
+        "    uint32_t binf = 1u - (((babs ^ 0x7f800000u) | (0u - (babs ^ 0x7f800000u))) >> 31);\n"
+        "    uint32_t bspec = (((ub >> 23) & 0xffu) + 1u) >> 8, keep = bspec - 1u;  /* inf, NaN */\n"
+        "    uint32_t mz = 0u - bzero, mi = 0u - binf;\n"
+        "    float bnf = (float)((ub >> 31) & (1u - bzero) & (1u - bspec + binf));   /* y < 0 */\n"
+        "    float pole = ax == 0.0f ? bnf : 0.0f;              /* 0 ** negative: +-inf */\n"
         "    /* 1/(m + 1) in float (16 lanes; a double division costs ~2x the rest), refined in\n"
         "       double by one Newton step (relative error ~1e-14); at a pole 1/0: the divide flag */\n"
-        "    float rf = 1.0f / ((pole ? 0.0f : mf + 1.0f) + la_fpe_zero_f32);\n"
+        "    float rf = 1.0f / ((1.0f - pole) * (mf + 1.0f) + la_fpe_zero_f32);\n"
         "    double rd = (double)rf, nm = m - 1.0, s0 = nm * rd;\n"
         "    double s = s0 + rd * (nm - s0 * (m + 1.0)), w = s * s;\n"
         f"    double l2 = (double)e + s * ({_fma_horner64('w', _LOG2_P)});\n"
@@ -72,22 +79,39 @@ def _fpow32() -> str:
         "    double sc; memcpy(&sc, &sb, sizeof sc);\n"
         "    float res = (float)(p * (sc + la_fpe_zero_f64));   /* the one rounding; + zero: */\n"
         "    /* gcc folds a clamped lane's p * sc to a constant and its float overflow, flag lost */\n"
-        "    float yc = b < -16777216.0f ? -16777216.0f : (b > 16777216.0f ? 16777216.0f : b);\n"
-        "    yc = b != b ? 0.0f : yc;                           /* beyond 2^24: even integers */\n"
+        "    int32_t dy = (int32_t)babs - 0x4b800000;           /* |y| <= 2^24 (even beyond) */\n"
+        "    uint32_t yb = ((uint32_t)(0x4b800000 + (dy & (dy >> 31))) | (ub & 0x80000000u)) & keep;\n"
+        "    float yc; memcpy(&yc, &yb, sizeof yc);             /* inf, NaN: 0 */\n"
         "    float frac = yc - floorf(yc);                      /* 0 for integer y */\n"
         "    float half = 0.5f * yc;\n"
-        "    int odd = (frac == 0.0f) && (half != floorf(half));   /* (& here stops gcc 12) */\n"
-        "    int negx = copysignf(1.0f, a) < 0.0f;             /* x < 0 or -0 */\n"
-        "    res = (negx & odd) ? -res : res;\n"
-        "    int nonint = (a < 0.0f) & (a > -INFINITY) & (frac != 0.0f);\n"
+        "    float oddf = 1.0f - 4.0f * (half - floorf(half)) * (1.0f - ceilf(frac));   /* odd: -1 */\n"
+        "    res = pole != 0.0f ? rf : res;\n"
+        "    res = copysignf(1.0f, a) < 0.0f ? res * oddf : res;   /* x < 0 or -0 */\n"
+        "    float nf = a < 0.0f ? (a > -INFINITY ? frac : 0.0f) : 0.0f;\n"
         "    /* -frac where x < 0 (never underflows), from the lane's own values: the flag */\n"
-        "    res = nonint ? fabsf(sqrtf(copysignf(frac, a) + la_fpe_zero_f32)) : res;   /* invalid */\n"
-        "    res = pole ? ((negx & odd) ? -rf : rf) : res;\n"
-        "    res = (b == 0.0f) | (a == 1.0f) ? 1.0f : res;\n"
-        "    res = (a == -1.0f) & (fabsf(b) == INFINITY) ? 1.0f : res;\n"
+        "    res = nf != 0.0f ? fabsf(sqrtf(-nf + la_fpe_zero_f32)) : res;   /* invalid */\n"
+        "    res = a == 1.0f ? 1.0f : res;\n"
+        "    float one = a == -1.0f ? 1.0f : res;               /* (-1) ** +-inf */\n"
+        "    uint32_t rb, ob; memcpy(&rb, &res, sizeof rb); memcpy(&ob, &one, sizeof ob);\n"
+        "    rb = (rb & ~mi) | (ob & mi);\n"
+        "    rb = (rb & ~mz) | (0x3f800000u & mz);              /* y = 0: 1 */\n"
+        "    memcpy(&res, &rb, sizeof res);\n"
         "    return res;\n"
         "}"
     )
+
+
+def _estrin64(var: str, coefs: list[float]) -> str:
+    """c0 + var*(c1 + ...) by Estrin's scheme with explicit `fma`: pairs, then pairs of pairs
+    over var^2, var^4, ...: a dependency chain of ~log2(n) fmas instead of n (Horner's chain
+    made the vector loop latency-bound: 7.6 -> see docs/caching.md)."""
+    terms = [repr(c) for c in coefs]
+    power = var
+    while len(terms) > 1:
+        pairs = [f"fma({terms[k + 1]}, {power}, {terms[k]})" for k in range(0, len(terms) - 1, 2)]
+        terms = pairs + ([terms[-1]] if len(terms) % 2 else [])
+        power = f"({power} * {power})"
+    return terms[0]
 
 
 # ln m = 2s + (2/3) s^3 + s^5 P(s^2): the atanh series' tail from s^5 (Taylor; s^2 <= 0.0295, 12
@@ -106,7 +130,7 @@ def _fpow64() -> str:
     argument, loop-invariant, and gcc 12 vectorizes no loop with an if-converted select on
     invariants (`y < -c ? -c : y`: "relevant stmt not supported", a scalar loop 10x slower);
     `fmax` does not vectorize without -ffinite-math-only."""
-    q = _horner("r", _taylor_exp(13))
+    q = _estrin64("r", _taylor_exp(13))
     c3h, c3l = _TWO_THIRDS
     return (
         "{\n"
@@ -136,7 +160,7 @@ def _fpow64() -> str:
         "    double num = m - 1.0;                              /* exact */\n"
         "    double den = m + 1.0, denl = m - (den - 1.0);      /* m + 1 = den + denl, exact */\n"
         "    /* 0 ** negative: +-inf and the divide flag, from this lane's own division */\n"
-        "    double bnf = (double)(bneg & (1u - bzero));        /* 1: y < 0 */\n"
+        "    double bnf = (double)(bneg & (1u - bzero) & (1u - bnan));   /* 1: y < 0 */\n"
         "    double q0 = 1.0 / (ax == 0.0 ? bnf * la_fpe_zero_f64 + (1.0 - bnf) : den);\n"
         "    double rcp = ax == 0.0 ? 1.0 : q0;\n"
         "    double sh = num * rcp;                             /* s = (m - 1)/(m + 1) = sh + sl */\n"
@@ -145,7 +169,7 @@ def _fpow64() -> str:
         "    double s3h = sh * wh, s3l = fma(sh, wh, -s3h) + (sh * wl + sl * wh);\n"
         f"    double t3h = {c3h!r} * s3h;\n"
         f"    double t3l = fma({c3h!r}, s3h, -t3h) + ({c3h!r} * s3l + {c3l!r} * s3h);\n"
-        f"    double t5 = s3h * wh * ({_fma_horner64('wh', _LN_TAIL)});\n"
+        f"    double t5 = s3h * wh * ({_estrin64('wh', _LN_TAIL)});\n"
         "    double de = (double)e;\n"
         f"    double eh = de * {LN2_HI!r}, el = de * {LN2_LO!r};   /* eh exact */\n"
         "    double s2 = 2.0 * sh;\n"

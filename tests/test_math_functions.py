@@ -390,9 +390,10 @@ def test_power_float(dtype, backend_name):
 @pytest.mark.skipif("c" not in BACKENDS, reason="needs a C compiler")
 def test_float_power_vectorizes_with_a_scalar_or_an_array_exponent(tmp_path):
     """Float power is the project's own formula (runtime/c/pow.py; float64 was libm's scalar
-    `pow`), and gcc vectorizes its loop whether the exponent is an array or a scalar argument:
-    a select on a loop-invariant `y` (float32's `y < -2^24 ? ...` clamp) left the whole loop
-    scalar (`x ** 1.5`: 11x NumPy's time). The compiler's own report, the toolchain's flags."""
+    `pow`), and gcc vectorizes its loop whether the exponent is an array or loop-invariant (a
+    function parameter: kernels load scalar arguments in the loop today, gcc may hoist them):
+    a select on an invariant `y` (float32's `y < -2^24 ? ...` clamp) left the whole loop scalar,
+    5x slower. The compiler's own report, the toolchain's flags."""
     import subprocess
 
     from lazyarray.runtime.c import compiler, prelude

@@ -1,5 +1,5 @@
-"""Float `power`: float32 by the project's own branch-free formula (vectorized), float64 by libm's
-`pow`; both raise NumPy's divide-by-zero flag at 0 ** -inf.
+"""Float `power` by the project's own branch-free formulas (vectorized; float64 since stop 44, was
+libm's scalar `pow`); both raise NumPy's divide-by-zero flag at 0 ** -inf.
 
 float32 (issue 29, third round): |x|^y = 2^(y log2|x|) in float64, which is exact enough for a
 float32 result: log2|x| = e + s P(s^2) from the float's own exponent and mantissa (m in
@@ -17,9 +17,15 @@ float64 log and exp kernels, was slower than libm's scalar powf; this one's log 
 exponent-range handling and a third of the polynomial terms, and vectorizes 8 doubles wide.)
 
 libm returns +inf for (±0) ** -inf without the flag (C99 F.10.4.4 leaves it optional); NumPy's
-SIMD power loops raise it, so `la.power(0.0, -inf)` warns as `np.power` does (a select: the
-division runs in every lane, the flag fires only where the exponent is -inf at a zero base).
-float64 would need log2 as a double-double (|y log2 x| up to 1075 needs ~70 bits): not done.
+SIMD power loops raise it, so `la.power(0.0, -inf)` warns as `np.power` does.
+
+float64 (stop 44): exp(y ln|x|) with ln|x| and the product as double-doubles (see `_fpow64`):
+≤ 0.75 ulp measured (NumPy's SVML loop: 0.75), correctly rounded on ~98.5% of pairs.
+
+Both: y's special cases are integer arithmetic on y's bits (no select on a loop-invariant y:
+gcc 12 then vectorizes nothing), and every flag is raised by arithmetic on the lane's own
+values, never through a select (gcc computes both sides of a select, and hoists a side that
+depends on y alone out of the loop: 1/0 or sqrt(-frac) fired once per call for every x).
 """
 
 from __future__ import annotations
@@ -112,8 +118,8 @@ def _fpow32() -> str:
 
 def _estrin64(var: str, coefs: list[float]) -> str:
     """c0 + var*(c1 + ...) by Estrin's scheme with explicit `fma`: pairs, then pairs of pairs
-    over var^2, var^4, ...: a dependency chain of ~log2(n) fmas instead of n (Horner's chain
-    made the vector loop latency-bound: 7.6 -> see docs/caching.md)."""
+    over var^2, var^4, ...: a dependency chain of ~log2(n) fmas instead of n (float64 power's
+    loop: 7.6 -> 6.7 ns an element with both polynomials so)."""
     terms = [repr(c) for c in coefs]
     power = var
     while len(terms) > 1:

@@ -4471,6 +4471,27 @@ owned_writeable(PyObject *data)
     return ok;
 }
 
+/* A small computed buffer an element write went into is an index loop's value (eager.py
+ * `write_basic`, `mark_written`): its node becomes a leaf of the at-once rule, so a product of
+ * the whole buffer (jacobi_eigen's `V @ J`, J = np.eye(n) set by elements) runs at once as
+ * products of its slices do, instead of a lazy chain cut through plans. Only where the handle
+ * alone holds the node (no ring view rests on it). 0, or -1 on error. */
+static int
+mark_written(PyObject *self, NodeObject *old)
+{
+    if (old->attrs == EAGER_MARK || Py_REFCNT(old) != 1 || !is_ndarray(old->data))
+        return 0;
+    int allowed = eager_allowed(old->shape);
+    if (allowed <= 0)
+        return allowed;
+    PyObject *node = NODE->build(INPUT_OP, EMPTY, EAGER_MARK, old->shape, old->dtype, old->data,
+                                 old->site);
+    if (node == NULL)
+        return -1;
+    Py_SETREF(NODE_OF(self), node);
+    return 0;
+}
+
 /* 1 when the element write was done, 0 to fall back, -1 on error. */
 static int
 try_write_element(PyObject *self, PyObject *key, PyObject *value)
@@ -4497,7 +4518,9 @@ try_write_element(PyObject *self, PyObject *key, PyObject *value)
     int ok = owned_writeable(old->data);
     if (ok <= 0)
         return ok;
-    return store_element(old->data, key, v) ? 1 : PyObject_SetItem(old->data, key, v) < 0 ? -1 : 1;
+    if (!store_element(old->data, key, v) && PyObject_SetItem(old->data, key, v) < 0)
+        return -1;
+    return mark_written(self, old) < 0 ? -1 : 1;
 }
 
 static Py_ssize_t view_holders_c(PyObject *old, PyObject *views, PyObject *extra);

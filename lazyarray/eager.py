@@ -943,7 +943,24 @@ def write_basic(handle: Any, key: Any, value: Any) -> bool:
     flags = data.flags
     if not flags.owndata or not flags.writeable:
         return False
-    return _write(data, *write)
+    if not _write(data, *write):
+        return False
+    if write[1]:
+        del old
+        mark_written(handle)
+    return True
+
+
+def mark_written(handle: Any) -> None:
+    """A small buffer an element write went into is an index loop's value: its node becomes a
+    leaf of this rule, so the next op over the whole buffer runs at once as ops over its slices
+    do (jacobi_eigen's `V @ J` of a rotation `J = np.eye(n)` set by elements was a lazy chain
+    cut through plans). `_trace.c`'s `mark_written` for its element writes. Only where the
+    handle alone holds the node (references: its `_node`, getrefcount's argument)."""
+    old = handle._node
+    if old.attrs is EAGER_MARK or old.size > LIMIT[0] or _getrefcount(old) != 3:
+        return
+    handle._node = buffer(old.data, old.site)
 
 
 def _write_basic_into_fill(handle: Any, old: Node, key: Any, value: Any) -> bool:
@@ -960,7 +977,7 @@ def _write_basic_into_fill(handle: Any, old: Node, key: Any, value: Any) -> bool
     filled = _fill_buffer(old)
     if not _write(filled.data, *write):
         return False
-    handle._node = filled
+    handle._node = buffer(filled.data, old.site) if write[1] and old.size <= LIMIT[0] else filled
     return True
 
 

@@ -5984,6 +5984,94 @@ py_install_getitem(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* --- Array.T in C -------------------------------------------------------------------------
+ * array.py's `T` (permute_dims with reversed axes, linked as a view of self's root by
+ * writes.view_of) in one C call: the permute node, its Array (make_array) and its view link
+ * (link_view, as the C getitem links its views). `J.T @ A @ J` in jacobi_eigen's rotation loop
+ * paid ~2 us for the Python property (NumPy's `.T`: 0.1 us). Py_None (borrowed) where Python
+ * decides: fewer than 2 dims, an element's or a dynamic view's link, a link only the Python path
+ * can build (a cut during the build, a transpose computed at once). */
+static PyObject *T_FALLBACK; /* the Python property's getter */
+
+static PyObject *
+transpose_now(PyObject *self)
+{
+    if (!ENABLED || PERMUTE_OP == NULL || ARRAY == NULL || Py_TYPE(self) != ARRAY)
+        return Py_None;
+    PyObject *link = VIEW_OF(self);
+    NodeObject *nx = array_node(self);
+    if (nx == NULL || link == Py_False || (PyTuple_CheckExact(link) && PyTuple_GET_SIZE(link) != 4))
+        return Py_None;
+    Py_ssize_t nd = PyTuple_GET_SIZE(nx->shape);
+    if (nd < 2)
+        return Py_None;
+    PyObject *axes = PyTuple_New(nd), *shape = PyTuple_New(nd);
+    if (axes == NULL || shape == NULL) {
+        Py_XDECREF(axes);
+        Py_XDECREF(shape);
+        return NULL;
+    }
+    for (Py_ssize_t d = 0; d < nd; d++) {
+        PyObject *a = PyLong_FromSsize_t(nd - 1 - d);
+        if (a == NULL) {
+            Py_DECREF(axes);
+            Py_DECREF(shape);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(axes, d, a);
+        PyTuple_SET_ITEM(shape, d, Py_NewRef(PyTuple_GET_ITEM(nx->shape, nd - 1 - d)));
+    }
+    PyObject *attrs = PyTuple_Pack(1, axes), *site = attrs == NULL ? NULL : NODE->user_site();
+    Py_DECREF(axes);
+    Py_INCREF(nx); /* (a cut inside the build may replace self's node) */
+    PyObject *node = site == NULL ? NULL
+                     : build_view(PERMUTE_OP, (PyObject *)nx, attrs, shape, nx->dtype, site);
+    Py_XDECREF(attrs);
+    Py_XDECREF(site);
+    Py_DECREF(shape);
+    PyObject *out = node == NULL ? NULL : make_array(node); /* (steals node) */
+    int linked = out == NULL ? -1 : link_view(self, out, (PyObject *)nx);
+    Py_DECREF(nx);
+    if (linked != 0) {
+        Py_XDECREF(out);
+        return linked < 0 ? NULL : Py_None;
+    }
+    return out;
+}
+
+static PyObject *
+transpose_getter(PyObject *self, void *closure)
+{
+    PyObject *out = transpose_now(self);
+    if (out != Py_None)
+        return out;
+    return PyObject_CallOneArg(T_FALLBACK, self);
+}
+
+static PyGetSetDef transpose_def = {"T", transpose_getter, NULL, "self transposed (a view)", NULL};
+
+/* install_transpose(fallback): Array.T becomes the C getter, with the Python property's getter
+ * `fallback`. After install_getitem() (its permute op). */
+static PyObject *
+py_install_transpose(PyObject *module, PyObject *fallback)
+{
+    if (!installed())
+        return NULL;
+    if (!PyCallable_Check(fallback) || PERMUTE_OP == NULL) {
+        PyErr_SetString(PyExc_TypeError, "install_transpose(fallback): after install_getitem");
+        return NULL;
+    }
+    take(&T_FALLBACK, fallback);
+    PyObject *descr = PyDescr_NewGetSet(ARRAY, &transpose_def);
+    if (descr == NULL)
+        return NULL;
+    int failed = PyObject_SetAttrString((PyObject *)ARRAY, "T", descr);
+    Py_DECREF(descr);
+    if (failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* write_view_value(view, node): an in-place operator's computed result `node` written into the
  * root's buffer through the view `view` (writes.inplace_method's `A[:, j] -= x`), under
  * write_basic_through_view's proof: True, or False for the Python path. */
@@ -6285,6 +6373,8 @@ static PyMethodDef module_methods[] = {
     {"install_getitem", py_install_getitem, METH_VARARGS,
      "install_getitem(fallback, slice_op, reshape_op, prune_views, int64[, permute_op]): set "
      "Array's __getitem__ (basic keys in C, results linked as views)."},
+    {"install_transpose", py_install_transpose, METH_O,
+     "install_transpose(fallback): Array.T in C (after install_getitem)"},
     {"set_index_types", py_set_index_types, METH_O,
      "set_index_types(types): NumPy's integer scalar types, taken by basic indexing as ints."},
     {"install_methods", py_install_methods, METH_O,

@@ -262,19 +262,29 @@ def test_element_comparisons_and_abs_are_numpys(backend):
 
 
 @pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
-@pytest.mark.parametrize("name", ["abs", "sqrt", "square", "floor", "ceil", "trunc", "** 2"])
+@pytest.mark.parametrize("name", ["abs", "sqrt", "square", "floor", "ceil", "trunc", "sign",
+                                  "** 2"])
 def test_element_unary_functions_are_numpys(backend, name):
     """_trace.c's element_unary_f64: np.<ufunc>(e) and la.<fn>(e) of a float64 element in C
     where that is NumPy's bits and flags (sqrt of a negative, square overflowing or
-    underflowing: the general path, NumPy's warning or error), against NumPy's own scalars."""
+    underflowing, sign of a NaN: the general path, NumPy's warning or error), against NumPy's
+    own scalars; a finite element takes no Python frame."""
+    import sys
     values = [0.0, -0.0, 2.25, -2.5, 1e-310, 1e-200, 1e200, -7.5, float("nan"), float("inf"),
-              float("-inf"), 2.0**52 + 0.5, -(2.0**53)]
+              float("-inf"), 2.0**52 + 0.5, -(2.0**53), -float("nan")]
     base = np.array(values)
     A = la.asarray(base.copy())
     if name == "** 2":  # (the operator: NumPy's scalar power, `e ** 2` of an element)
         fn_np = fn_la = lambda x: x ** 2
     else:
         fn_np, fn_la = getattr(np, name), getattr(la, name)
+    e, seen = A[2], []
+    sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
+    try:
+        fn_la(e) if name != "** 2" else e ** 2
+    finally:
+        sys.setprofile(None)
+    assert not seen or la._bind.FAST is None, [f.f_code.co_name for f in seen]
     for mode in ("ignore", "warn", "raise"):
         for i, e in enumerate(base):
             outcomes = []

@@ -4053,6 +4053,34 @@ ring_keep(PyObject *v, NodeObject *nx)
     Py_XSETREF(VIEW_RING_ARRAYS[k], Py_NewRef(v));
 }
 
+/* eager.fill_read, set by set_fill_read(): a fill read by an index loop becomes its buffer. */
+static PyObject *FILL_READ;
+static int take(PyObject **slot, PyObject *value);
+
+/* Whether the broadcast `n` is of a leaf that may be a fill's value (a Python number's
+ * `scalar`, a 0-d buffer): eager.fill_read decides, this only spares other broadcasts its call. */
+static int
+fill_like(NodeObject *n)
+{
+    if (PyTuple_GET_SIZE(n->inputs) != 1)
+        return 0;
+    NodeObject *v = (NodeObject *)PyTuple_GET_ITEM(n->inputs, 0);
+    return PyTuple_GET_SIZE(v->inputs) == 0 &&
+           (v->op == SCALAR_OP || (v->op == INPUT_OP && is_ndarray(v->data) &&
+                                   ARRAY_FIELDS && FIELDS(v->data)->nd == 0));
+}
+
+static PyObject *
+py_set_fill_read(PyObject *module, PyObject *fn)
+{
+    if (!PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "set_fill_read(fn): a callable");
+        return NULL;
+    }
+    take(&FILL_READ, fn);
+    Py_RETURN_NONE;
+}
+
 /* ring_view for self[b], self a root (not a view, not NumPy's scalar) over a computed leaf. */
 static PyObject *
 ring_lookup(PyObject *self, NodeObject *nx, const Basic *b, PyObject *site)
@@ -4082,6 +4110,15 @@ try_getitem(PyObject *self, PyObject *key)
     if (nx == NULL || !ENABLED || SLICE_OP == NULL)
         return Py_None;
     PyObject *link = VIEW_OF(self);
+    if (nx->op == BROADCAST_OP && link == Py_None && FILL_READ != NULL && fill_like(nx)) {
+        PyObject *done = PyObject_CallOneArg(FILL_READ, self); /* eager.fill_read */
+        if (done == NULL)
+            return NULL;
+        Py_DECREF(done);
+        if ((nx = array_node(self)) == NULL)
+            return Py_None;
+        link = VIEW_OF(self);
+    }
     if (PyTuple_CheckExact(link) &&
         (PyTuple_GET_ITEM(link, 1) != (PyObject *)nx || PyTuple_GET_SIZE(link) != 4))
         return Py_None; /* an evaluated view: the Python path builds its link's chain too; a
@@ -6079,6 +6116,76 @@ py_install_transpose(PyObject *module, PyObject *fallback)
     Py_RETURN_NONE;
 }
 
+/* --- Array.__iter__ in C ---------------------------------------------------------------------
+ * array.py's `__iter__` for a computed buffer or a view of one that C can read (view_layout):
+ * `map(self.__getitem__, range(len))` after writes.release_dead_root's test, without the
+ * Python frame and its property reads (ising's `i, j = sites[k]`: ~0.6 -> ~0.2 us before the
+ * two element reads). Py_None (borrowed) for the Python method: a 0-d value (its TypeError), a
+ * pending value (evaluated there), a view only Python can replay. */
+static PyObject *ITER_FALLBACK;
+
+static PyObject *
+iter_now(PyObject *self)
+{
+    NodeObject *nx = array_node(self);
+    if (!ENABLED || nx == NULL || Py_TYPE(self) != ARRAY || EAGER_LIMIT == NULL ||
+        PyTuple_GET_SIZE(nx->shape) == 0)
+        return Py_None;
+    PyObject *link = VIEW_OF(self);
+    /* writes.release_dead_root: a writable static view whose root only the link holds */
+    if (PyTuple_CheckExact(link) && PyTuple_GET_SIZE(link) == 4 &&
+        PyTuple_GET_ITEM(link, 3) == Py_True && Py_REFCNT(PyTuple_GET_ITEM(link, 0)) == 1)
+        Py_SETREF(VIEW_OF(self), Py_NewRef(Py_None));
+    if (PyTuple_GET_SIZE(nx->inputs) != 0) {
+        Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
+        if (limit <= 0)
+            return PyErr_Occurred() ? NULL : Py_None;
+        PyObject *root;
+        Py_ssize_t nd, dims[MAX_DIMS], strides[MAX_DIMS];
+        char *data;
+        int readable = view_layout(nx, &root, &nd, dims, &strides[0], &data);
+        if (readable <= 0)
+            return readable < 0 ? NULL : Py_None;
+    }
+    PyObject *getitem = PyObject_GetAttrString(self, "__getitem__");
+    PyObject *range = getitem == NULL ? NULL
+                      : PyObject_CallOneArg((PyObject *)&PyRange_Type,
+                                            PyTuple_GET_ITEM(nx->shape, 0));
+    PyObject *out = range == NULL ? NULL
+                    : PyObject_CallFunctionObjArgs((PyObject *)&PyMap_Type, getitem, range, NULL);
+    Py_XDECREF(getitem);
+    Py_XDECREF(range);
+    return out;
+}
+
+static PyObject *
+iter_method(PyObject *self, PyObject *unused)
+{
+    PyObject *out = iter_now(self);
+    if (out != Py_None)
+        return out;
+    return PyObject_CallOneArg(ITER_FALLBACK, self);
+}
+
+static PyMethodDef iter_def = {"__iter__", iter_method, METH_NOARGS, "iter(self)"};
+
+/* install_iter(fallback): Array.__iter__ becomes iter_method, with the Python method `fallback`.
+ * After install_getitem() (view_value_c's ops). */
+static PyObject *
+py_install_iter(PyObject *module, PyObject *fallback)
+{
+    if (!installed())
+        return NULL;
+    if (!PyCallable_Check(fallback) || SLICE_OP == NULL) {
+        PyErr_SetString(PyExc_TypeError, "install_iter(fallback): after install_getitem");
+        return NULL;
+    }
+    take(&ITER_FALLBACK, fallback);
+    if (set_array_method(&iter_def, "__iter__") < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* write_view_value(view, node): an in-place operator's computed result `node` written into the
  * root's buffer through the view `view` (writes.inplace_method's `A[:, j] -= x`), under
  * write_basic_through_view's proof: True, or False for the Python path. */
@@ -6380,6 +6487,10 @@ static PyMethodDef module_methods[] = {
     {"install_getitem", py_install_getitem, METH_VARARGS,
      "install_getitem(fallback, slice_op, reshape_op, prune_views, int64[, permute_op]): set "
      "Array's __getitem__ (basic keys in C, results linked as views)."},
+    {"set_fill_read", py_set_fill_read, METH_O,
+     "set_fill_read(fn): eager.fill_read, called where the C getitem reads a fill"},
+    {"install_iter", py_install_iter, METH_O,
+     "install_iter(fallback): Array.__iter__ in C (after install_getitem)"},
     {"install_transpose", py_install_transpose, METH_O,
      "install_transpose(fallback): Array.T in C (after install_getitem)"},
     {"set_index_types", py_set_index_types, METH_O,

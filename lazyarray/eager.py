@@ -822,6 +822,21 @@ def _fill_buffer(node: Node) -> Node:
     return Node(_INPUT, (), (), node.shape, node.dtype, data, node.site)
 
 
+def fill_read(handle: Any) -> bool:
+    """An index loop's read of a fill (`x_old = x.copy()` of `x = np.zeros(n)`, then
+    `x_old[i]`, `A[i, i + 1:] @ x_old[i + 1:]`: SOR's first sweep): the fill's buffer is made at
+    its first indexed read, as at a first write (`_fill_buffer`), and the handle holds it; each
+    read of the pending fill walked and ran its graph through the references (~25 us a read,
+    40% of linear_solvers). Up to `_WORK` times eager_size elements; not while la.jit or
+    la.grad trace. The value is the same: other handles on the fill keep theirs."""
+    node = handle._node
+    if (node.op is not _BROADCAST or not LIMIT[0] or _state.busy or _state.stand_ins
+            or not _is_fill(node) or node.size > LIMIT[0] * _WORK):
+        return False
+    handle._node = _fill_buffer(node)
+    return True
+
+
 def is_settled_base(node: Node) -> bool:
     """Whether a write into `node` may settle: a computed buffer or a fill."""
     return not node.inputs or (node.op is _BROADCAST and _is_fill(node))
@@ -1301,3 +1316,7 @@ def _scatter_now(old: Node, new: Node) -> bool:
     if bits:
         fired([new], bits)
     return True
+
+
+if _FAST is not None and hasattr(_FAST, "set_fill_read"):  # the C getitem's reads of a fill
+    _FAST.set_fill_read(fill_read)

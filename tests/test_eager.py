@@ -1077,6 +1077,32 @@ def test_a_fill_becomes_a_buffer_at_its_first_write(backend, backend_does):
     assert not np.asarray(kept).any()
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_a_fill_becomes_a_buffer_at_its_first_indexed_read(backend, fresh_caches):
+    """SOR's first sweep: `x_old = x.copy()` of `x = np.zeros(n)`, read by `x_old[i]` and
+    `A[i, i + 1:] @ x_old[i + 1:]` (eager.py `fill_read`, from the C getitem and indexing.py):
+    the handle gets the fill's buffer at its first read, so each read is an element read or
+    view of a buffer, not a walk of the pending fill; no plan; the handle sharing the fill and
+    a later write are unaffected; a fill above 64x eager_size stays a fill."""
+    a = np.arange(36.0).reshape(6, 6)
+    A, x = la.asarray(a), la.zeros(6)
+    x_old = x.copy()
+    built = la.cache_info().plans_built
+    e = x_old[2]
+    assert x_old._node.holds_buffer and not x._node.holds_buffer
+    got = A[1, 3:] @ x_old[3:]
+    assert got._node.holds_buffer and la.cache_info().plans_built == built
+    x[0] = 1.0
+    assert float(e) == 0.0 and e.shape == () and float(got) == 0.0
+    np.testing.assert_array_equal(np.asarray(x_old), np.zeros(6))
+    np.testing.assert_array_equal(np.asarray(x), [1.0, 0, 0, 0, 0, 0])
+    with la.config(eager_size=1):
+        big = la.full((8, 9), 2.5)
+        assert float(big[1, 1]) == 2.5 and not big._node.holds_buffer
+    ones = la.ones((3, 2), dtype=la.int32)
+    assert ones[1].dtype == np.int32 and ones._node.holds_buffer
+
+
 def test_writes_through_views_reach_the_root_and_its_views(backend):
     a = np.arange(20.0).reshape(4, 5)
     A = la.asarray(a.copy())

@@ -154,6 +154,45 @@ def test_transpose_in_c_is_the_python_propertys_view():
         np.testing.assert_array_equal(np.asarray(t), want_a.T)
 
 
+def test_iteration_in_c_is_the_python_methods():
+    """`iter(x)` is _trace.c's `iter_now` for a buffer or a view C reads (ising's `i, j =
+    sites[k]`): no Python frame, NumPy's elements and rows; a view whose root only its link
+    holds becomes a root (writes.release_dead_root: its rows then take the C getitem, writes go
+    into its own buffer); a pending value, a 0-d value (TypeError) take the Python method."""
+    import sys
+
+    a = np.arange(24.0).reshape(4, 6)
+    A = la.asarray(a.copy())
+    fast = _bind.FAST is not None and hasattr(_bind.FAST, "install_iter")
+    views = [A, A[2], A[1:, ::2], A.T, A[1:].T[3]]
+    seen = []
+    sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
+    try:
+        its = list(map(iter, views))
+    finally:
+        sys.setprofile(None)
+    assert not seen or not fast, [f.f_code.co_name for f in seen]
+    wants = [a, a[2], a[1:, ::2], a.T, a[1:].T[3]]
+    for it, want in zip(its, wants):
+        got = list(it)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape and np.asarray(g).tobytes() == np.asarray(w).tobytes()
+    (i, j), = [A[0, 1:3]]
+    assert (int(i), int(j)) == (1, 2) and i.shape == () and i._view is False
+    row = la.asarray(np.arange(6.0)).reshape(2, 3)  # a view of a dropped temporary
+    assert type(row._view) is tuple
+    rows = list(row)
+    assert type(row._view) is not tuple  # (released: now a root of its own, its rows' root)
+    rows[1][0] = -1.0  # a row of it is a view of it
+    np.testing.assert_array_equal(np.asarray(row), [[0.0, 1.0, 2.0], [-1.0, 4.0, 5.0]])
+    with la.config(eager_size=0):
+        pending = la.asarray(a) * 2.0
+    np.testing.assert_array_equal(np.asarray(list(pending)[3]), a[3] * 2.0)
+    with pytest.raises(TypeError, match="iteration over a 0-d array"):
+        iter(A[0, 0])
+
+
 @contextmanager
 def general_concat():
     saved = manipulation._plain_concat

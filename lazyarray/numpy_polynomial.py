@@ -84,6 +84,7 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
         lhs = lhs * wv[:, None]
         # NumPy's `rhs *= w`: the product is rounded back to y's dtype (float32 y: float32)
         rhs = (rhs * (wv if rhs.ndim == 1 else wv[:, None])).astype(rhs.dtype)
+    evaluate(lhs, rhs)  # (read by the scale and by lstsq: computed once, not by each)
     scale = ew.sqrt(red.sum(lhs * lhs, axis=0))
     lhs = lhs / scale
 

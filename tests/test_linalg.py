@@ -546,3 +546,28 @@ def test_pinv_default_cutoff_and_lstsq_residuals_are_numpys(reference_backend):
         got, want = la.linalg.lstsq(la.asarray(a), la.asarray(b))[1], np.linalg.lstsq(a, b)[1]
         assert got.shape == want.shape and got.dtype == want.dtype
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
+
+
+def test_lstsq_and_polyfit_compute_their_pending_inputs_once(backend, monkeypatch):
+    """moores_law's `np.polyfit(year, np.log(t), 1)` and `np.linalg.lstsq(Z, yi)` of 5,000 rows:
+    the rank is read at the call, so a, b (polyfit: its Vandermonde matrix and y) are computed
+    once as one graph, and x with the rank; each result's own evaluation walked the pending
+    inputs again (three walks of 5,000-row graphs a call), and the residuals' graph solved
+    again. NumPy's values."""
+    from lazyarray import eager
+    walks = []
+    run = eager._walk_and_run
+    monkeypatch.setattr(eager, "_walk_and_run", lambda *a: walks.append(a) or run(*a))
+    rng = np.random.default_rng(5)
+    year, t = np.sort(rng.uniform(1971, 2020, 5000)), rng.uniform(1.0, 9.0, 5000)
+    Y, T = la.asarray(year), la.asarray(t)
+    yi = la.log(T)
+    fit = la.polyfit(Y, yi, 1)
+    Z = la.vstack([Y, la.ones(len(Y))]).T
+    x, residuals, rank, s = la.linalg.lstsq(Z, yi, rcond=None)
+    assert not walks and x._node.holds_buffer
+    assert not any(n.op.name == "lstsq" for n in la.graph.topological_order([residuals._node]))
+    want = np.linalg.lstsq(np.vstack([year, np.ones(5000)]).T, np.log(t), rcond=None)
+    np.testing.assert_allclose(np.asarray(fit), np.polyfit(year, np.log(t), 1), rtol=1e-12)
+    for got, w in zip((x, residuals, rank, s), want):
+        np.testing.assert_allclose(np.asarray(got), w, rtol=1e-10)

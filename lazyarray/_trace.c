@@ -2472,6 +2472,52 @@ enum { R_SUM, R_MIN, R_MAX, R_ANY, R_ALL, N_REDUCTIONS };
 static PyObject *REDUCTION_OP[N_REDUCTIONS], *REDUCTION_FALLBACK[N_REDUCTIONS];
 static PyObject *REDUCTION_DTYPES; /* the dtypes taken: float32, float64 */
 
+/* `row.sum()` of a float at-once value or view: NumPy's `np.add.reduce(value, None, dtype)` on
+ * its NumPy value under the 'call' error state, the reduction's reference without its node and
+ * Python frame (python_builtins' `max(range(len(P)), key=lambda i: P[i].sum())`: ~2.3 ->
+ * ~1.4 us; NumPy's `.sum()` ~1.0). The same pairwise sum over all axes as the reference's tuple
+ * of them. Py_None (borrowed) where C cannot read the value or a flag was raised (an overflow):
+ * the node's path then runs and reports it at the line. */
+static PyObject *ADD_REDUCE;
+
+static PyObject *
+sum_now(NodeObject *nx)
+{
+    if (ADD_REDUCE == NULL && (NP_ADD == NULL ||
+                               (ADD_REDUCE = PyObject_GetAttrString(NP_ADD, "reduce")) == NULL)) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    PyObject *value = input_value(nx, 0);
+    if (value == NULL) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    PyObject *args = PyTuple_Pack(3, value, Py_None, nx->dtype), *out = NULL, *bits = NULL;
+    Py_DECREF(value);
+    if (args == NULL || call_checked(ADD_REDUCE, NULL, args, NULL, NULL, &out, &bits) < 0) {
+        Py_XDECREF(args);
+        return NULL;
+    }
+    Py_DECREF(args);
+    if (out == NULL)
+        return Py_None;
+    int plain = plain_result(&out, bits, EMPTY, nx->dtype);
+    Py_DECREF(bits);
+    if (plain <= 0) {
+        Py_XDECREF(out);
+        if (plain < 0)
+            return NULL;
+        return Py_None;
+    }
+    PyObject *site = NODE->user_site();
+    PyObject *leaf = site == NULL ? NULL
+                     : NODE->build(INPUT_OP, EMPTY, EAGER_MARK, EMPTY, nx->dtype, out, site);
+    Py_XDECREF(site);
+    Py_DECREF(out);
+    return leaf == NULL ? NULL : make_array(leaf); /* (steals leaf) */
+}
+
 static PyObject *
 reduce_all_now(int which, PyObject *self)
 {
@@ -2499,6 +2545,11 @@ reduce_all_now(int which, PyObject *self)
     int allowed = eager_allowed(EMPTY);
     if (allowed <= 0)
         return allowed < 0 ? NULL : Py_None;
+    if (which == R_SUM && size > 0) {
+        PyObject *out = sum_now(nx);
+        if (out != Py_None)
+            return out;
+    }
     PyObject *axes = PyTuple_New(nd);
     for (Py_ssize_t d = 0; axes != NULL && d < nd; d++) {
         PyObject *a = PyLong_FromSsize_t(d);

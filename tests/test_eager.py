@@ -2427,6 +2427,35 @@ def test_an_inplace_update_of_a_root_by_at_once_values_is_computed_at_its_line(b
 
 
 @pytest.mark.needs("eager")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sum_of_at_once_float_values_is_numpys_add_reduce_in_c(backend, dtype):
+    """python_builtins' `P[i].sum()`: `x.sum()` of a float at-once value or view of a computed
+    buffer is `np.add.reduce(value, None, dtype)` called from C (_trace.c `sum_now`): no Python
+    frame (the reduction's reference was one), NumPy's bits for rows, strided and 2-D views; an
+    overflow warns at the line through the node's path; an empty sum is NumPy's 0."""
+    rng = np.random.default_rng(12)
+    p = (rng.standard_normal((40, 7)) * 1e3).astype(dtype)
+    P = la.asarray(p.copy())
+    P[0, 0] = p[0, 0]  # a computed buffer
+    seen, twice = [], P[4] * 2  # (an at-once value)
+    sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
+    try:
+        got = (P[3].sum(), P[5, ::-2].sum(), P[2:9, 1:6].sum(), twice.sum())
+    finally:
+        sys.setprofile(None)
+    got += (P[3, :0].sum(),)  # (empty: the node's path)
+    wanted = (p[3].sum(), p[5, ::-2].sum(), p[2:9, 1:6].sum(), (p[4] * 2).sum(), p[3, :0].sum())
+    assert not seen or la._bind.FAST is None, [f.f_code.co_name for f in seen]
+    for g, w in zip(got, wanted):
+        assert g.dtype == w.dtype and g.shape == () and np.asarray(g).tobytes() == w.tobytes()
+    big = la.asarray(np.full(4, np.finfo(dtype).max, dtype=dtype))
+    big[0] = np.finfo(dtype).max
+    with pytest.warns(RuntimeWarning, match="overflow") as record:
+        total = big[1:].sum()
+    assert np.isinf(float(total)) and record[0].filename == __file__
+
+
+@pytest.mark.needs("eager")
 def test_any_and_all_of_at_once_bool_values_take_the_c_path(backend, monkeypatch):
     """csv_table's `if np.isnan(row).any(): continue`: `x.any()` and `x.all()` without
     arguments of a bool at-once value build and compute the reduction in C, as sum/min/max do

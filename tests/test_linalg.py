@@ -593,3 +593,29 @@ def test_vander_of_few_columns_is_one_kernel_of_cumprods_products(dtype):
                 want, got = np.vander(x, n, increasing), la.vander(X, n, increasing)
                 assert got.dtype == want.dtype and got.shape == want.shape
                 assert np.asarray(got).tobytes() == want.tobytes(), (n, increasing)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_norm_of_a_float_vector_takes_the_short_path(dtype):
+    """python_builtins' `float(np.linalg.norm(row)) for row in P`: the 2-norm of a 1-D float
+    Array is sqrt(dot(x, x)) (NumPy's formula) straight from `norm`'s first line, no other
+    Python frame (user_site, the axis checks, _dot_norm: ~1 us a row); NumPy's bits, dtype and
+    0-d shape; keepdims, ord and axis take the general path."""
+    import sys
+
+    p = np.random.default_rng(9).standard_normal((5, 3)).astype(dtype)
+    P = la.asarray(p)
+    seen, rows = [], list(P)
+    la.linalg.norm(rows[0])  # (a first call resolves its ops' loops the general way)
+    sys.setprofile(lambda frame, event, arg: seen.append(frame.f_code.co_name)
+                   if event == "call" else None)
+    try:
+        got = list(map(la.linalg.norm, rows))
+    finally:
+        sys.setprofile(None)
+    assert set(seen) <= {"norm", "dot"} or la._bind.FAST is None, seen  # (np.dot's handler)
+    for g, w in zip(got, map(np.linalg.norm, p)):
+        assert g.shape == () and g.dtype == w.dtype and np.asarray(g).tobytes() == w.tobytes()
+    for kw in ({"keepdims": True}, {"ord": 1}, {"axis": 0}):
+        np.testing.assert_array_equal(np.asarray(la.linalg.norm(P[1], **kw)),
+                                      np.linalg.norm(p[1], **kw))

@@ -85,6 +85,11 @@ def forget(nodes: list[Node]) -> None:
     _LIVE[:] = [r for r in _LIVE if (a := r()) is not None and id(a._node) not in failed]
 
 
+def live_pending() -> list[Any]:
+    """The live Arrays on pending nodes, in creation order (and the list pruned to them)."""
+    return _prune()
+
+
 def _prune() -> list[Any]:
     alive = []
     refs = []

@@ -350,6 +350,19 @@ def _reads_computed(root: Node, computed: set[int], shares: dict[int, bool]) -> 
     return shares[id(root)]
 
 
+def evaluate_pending() -> None:
+    """Every live pending Array computed now, as one graph (la.errstate and la.seterr where the
+    floating-point modes change: lazyarray/fp_errors.py); not while la.jit traces. A view of a
+    computed buffer (`A[i]`) computes nothing, and stays a view (an indexed read for the
+    at-once rule, a window that writes reach)."""
+    if cache._state.busy or cache._state.stand_ins:
+        return
+    views_a_buffer = eager.views_a_buffer
+    arrays = [a for a in cuts.live_pending() if not views_a_buffer(a._node)]
+    if arrays:
+        evaluate_arrays(arrays)
+
+
 def evaluate_nodes(nodes: list[Node], walked: tuple | None = None) -> list[Node]:
     """Evaluate pending nodes as one graph; their results as leaves."""
     try:
@@ -527,6 +540,7 @@ _CUPY: list[bool | None] = [None]  # whether CuPy is installed (looked up once)
 on_change(_apply_settings)
 ON_RESOLVED.append(_on_auto_resolved)
 eager.EVALUATE_ARRAYS[0] = evaluate_arrays  # (eager.py evaluates a held Array it reads)
+fp_errors.EVALUATE_PENDING[0] = evaluate_pending  # (where la.errstate / la.seterr change modes)
 eager.HELD_INTERMEDIATES[0] = _held_intermediates  # (and keeps those its walks compute)
 cuts.EVALUATE_NODES[0] = evaluate_nodes  # (a cut evaluates the live pending Arrays)
 bind_evaluation(to_host, evaluate_arrays, eval, block_until_ready, device_of)  # Array's triggers

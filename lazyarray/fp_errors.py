@@ -38,6 +38,23 @@ from .settings import config, get_settings
 CATEGORIES = ("divide", "over", "under", "invalid")  # NumPy's bits 1, 2, 4, 8 in this order
 _TYPES = ("divide by zero", "overflow", "underflow", "invalid value")  # its message prefixes
 _MODES = ("ignore", "warn", "raise", "call", "print", "log")
+# evaluation.evaluate_pending, set by lazyarray.evaluation (which imports this module): where the
+# modes change, every pending Array is computed first under the modes its ops were built in
+EVALUATE_PENDING: list = [None]
+
+
+def _modes_change(changes: dict[str, Any]) -> bool:
+    s = get_settings()
+    return any(getattr(s, k) != v for k, v in changes.items())
+
+
+def _evaluate_pending() -> None:
+    """NumPy computes each op at its line, under the modes in effect there: `with
+    np.errstate(divide='ignore'): r = np.where(b != 0, a / b, 0)` never warns. A pending op
+    evaluated after the block warned (raised, under a global 'raise'), so where the modes change
+    the pending Arrays are computed first, under the modes they were built in."""
+    if EVALUATE_PENDING[0] is not None:
+        EVALUATE_PENDING[0]()
 
 
 def geterr() -> dict[str, str]:
@@ -63,6 +80,8 @@ def seterr(all: str | None = None, divide: str | None = None, over: str | None =
     old = geterr()
     changes = _changes(all, {"divide": divide, "over": over, "under": under, "invalid": invalid})
     if changes:
+        if _modes_change(changes):
+            _evaluate_pending()
         config(**changes)
     return old
 
@@ -100,7 +119,7 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
         if call is not _UNSET:
             _check_call(call)
             self._changes["fp_call"] = call
-        self._blocks: list[config] = []
+        self._blocks: list[tuple[config, bool]] = []
 
     def _recreate_cm(self) -> "errstate":
         """As a decorator: a fresh block per call (calls from several threads, recursion)."""
@@ -109,13 +128,21 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
         return fresh
 
     def __enter__(self) -> "errstate":
+        changes = _modes_change(self._changes)
+        if changes:  # what was built before the block is computed under the modes before it
+            _evaluate_pending()
         block = config.block(**self._changes)
         block.__enter__()
-        self._blocks.append(block)
+        self._blocks.append((block, changes))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._blocks.pop().__exit__(*exc)
+        block, changes = self._blocks.pop()
+        try:
+            if changes and exc[0] is None:  # (an exception leaves them pending, as they were)
+                _evaluate_pending()  # the block's ops under the block's modes
+        finally:
+            block.__exit__(*exc)
 
 
 _INVALID = 3

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _axis_args, _bind
+from . import _axis_args, _bind, eager
 from .array import Array
 from .creation import arange, full
 from .elementwise import add, multiply, not_equal, subtract, where
@@ -181,8 +181,14 @@ def roll(x: Any, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | 
             return reshape(roll(reshape(x, (x.size,)), shift, axis=0), x.shape)
         axis = 0
     _bind.refuse_traced(shift)  # la.jit's traced int: a slice bound, baked into the trace
+    shifts = _roll_shifts(shift, axis, x.ndim, site)
+    if x.size <= eager.LIMIT[0]:  # the at-once rule computes the concat of x's slices anyway
+        value = eager.value_now(x._node)
+        if value is not None:  # (NumPy's roll copies, also with no shift)
+            out = np.roll(value, tuple(shifts.values()), tuple(shifts)) if shifts else value.copy()
+            return Array(eager.buffer(out, site))
     rolled = False
-    for ax, s in _roll_shifts(shift, axis, x.ndim, site).items():
+    for ax, s in shifts.items():
         m = x.shape[ax]
         s = s % m if m else 0
         if s:
@@ -197,6 +203,8 @@ def _roll_shifts(shift: Any, axis: Any, ndim: int, site: _bind.Site) -> dict[int
     """NumPy's rule: shift and axis broadcast against each other (scalars or 1-d), and shifts of
     one axis add up. A shift may be any integer NumPy takes (np.int64, a 0-d or 1-d Array, read
     on the host as np.roll reads it)."""
+    if type(shift) is int and type(axis) is int and -ndim <= axis < ndim:  # the common case
+        return {axis % ndim: shift}
     raw = (axis,) if isinstance(axis, (int, np.integer)) or np.ndim(axis) == 0 else tuple(axis)
     axes = np.array([_axis(a, ndim, site) for a in raw], dtype=np.intp)
     try:

@@ -69,8 +69,9 @@ def test_raise_raises_numpy_error(backend, name):
         with pytest.raises(FloatingPointError) as expected:
             expr(np, *arrays)
     for _ in range(3):
-        y = expr(la, *[la.asarray(a) for a in arrays])
+        args = [la.asarray(a) for a in arrays]
         with la.errstate(all="raise", under="ignore"):
+            y = expr(la, *args)
             with pytest.raises(FloatingPointError) as got:
                 np.asarray(y)
         assert str(got.value) == str(expected.value)
@@ -82,11 +83,12 @@ def test_ignore_is_silent(backend, name):
     with np.errstate(all="ignore"):
         expected = expr(np, *arrays)
     for _ in range(3):
-        y = expr(la, *[la.asarray(a) for a in arrays])
+        args = [la.asarray(a) for a in arrays]
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             with la.errstate(all="ignore"):
-                got = np.asarray(y)
+                y = expr(la, *args)
+            got = np.asarray(y)  # read after the block: its ops ran under the block's modes
         if "to int" not in name:
             np.testing.assert_array_equal(got, expected)
 
@@ -158,6 +160,37 @@ def test_errstate_decorator_seterr_geterr_seterrcall():
         la.errstate(divide="loud")
     with pytest.raises(ValueError):
         la.seterrcall(3)
+
+
+@pytest.mark.needs("fp_errors")
+def test_ops_report_under_the_modes_of_the_line_that_built_them(backend):
+    """NumPy computes at the line: `with np.errstate(divide='ignore'): r = np.where(b != 0,
+    a / b, 0)` is silent however r is read later, and an op built before a block reports under
+    the modes before it. Pending ops are computed where la.errstate / la.seterr change modes."""
+    a, b = la.asarray(np.array([1.0, 2.0, 0.0])), la.asarray(np.array([0.0, 1.0, 0.0]))
+    for _ in range(2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with la.errstate(divide="ignore", invalid="ignore"):
+                r = la.where(b != 0, a / b, 0)
+            np.testing.assert_array_equal(np.asarray(r), [0.0, 2.0, 0.0])
+            old = la.seterr(all="raise")
+            try:
+                with la.errstate(all="ignore"):
+                    q = la.log(b)
+                np.testing.assert_array_equal(np.asarray(q), [-np.inf, 0.0, -np.inf])
+                s = la.log(b)  # built under 'raise': raises at the next change of modes at latest
+                with pytest.raises(FloatingPointError, match="divide by zero encountered in log"):
+                    with la.errstate(all="ignore"):
+                        pass
+            finally:
+                la.seterr(**old)
+            del s
+        with pytest.warns(RuntimeWarning, match="divide by zero encountered in divide"):
+            t = a / b  # built under 'warn': warns when a block changes the modes
+            with la.errstate(divide="ignore"):
+                pass
+        del t
 
 
 def test_nothing_fired_nothing_reported(backend):

@@ -2472,30 +2472,50 @@ enum { R_SUM, R_MIN, R_MAX, R_ANY, R_ALL, N_REDUCTIONS };
 static PyObject *REDUCTION_OP[N_REDUCTIONS], *REDUCTION_FALLBACK[N_REDUCTIONS];
 static PyObject *REDUCTION_DTYPES; /* the dtypes taken: float32, float64 */
 
-/* `row.sum()` of a float at-once value or view: NumPy's `np.add.reduce(value, None, dtype)` on
- * its NumPy value under the 'call' error state, the reduction's reference without its node and
- * Python frame (python_builtins' `max(range(len(P)), key=lambda i: P[i].sum())`: ~2.3 ->
- * ~1.4 us; NumPy's `.sum()` ~1.0). The same pairwise sum over all axes as the reference's tuple
- * of them. Py_None (borrowed) where C cannot read the value or a flag was raised (an overflow):
- * the node's path then runs and reports it at the line. */
-static PyObject *ADD_REDUCE;
+/* `row.sum()`, `row.max()`, `mask.any()` of an at-once value or view without arguments: the
+ * reduction's reference, its ufunc's reduce (`np.add.reduce(value, None, dtype)`,
+ * `np.maximum.reduce(value, None)`, `np.logical_or.reduce(...)`), called from C on the NumPy
+ * value under the 'call' error state, without the reduction's node and the reference's Python
+ * frame (python_builtins' `max(range(len(P)), key=lambda i: P[i].sum())` ~2.3 -> ~1.4 us,
+ * csv_table's `np.isnan(row).any()`; NumPy's `.sum()` ~1.0). Over all axes at once (None) as
+ * over the reference's tuple of them: the same pairwise sum. Py_None (borrowed) where C cannot
+ * read the value, the result is not the node's dtype, or a flag was raised (an overflow): the
+ * node's path then runs and reports it at the line. */
+static PyObject *REDUCE_FN[N_REDUCTIONS]; /* the ufuncs' reduce methods, looked up once */
 
 static PyObject *
-sum_now(NodeObject *nx)
+reduce_fn(int which)
 {
-    if (ADD_REDUCE == NULL && (NP_ADD == NULL ||
-                               (ADD_REDUCE = PyObject_GetAttrString(NP_ADD, "reduce")) == NULL)) {
-        PyErr_Clear();
-        return Py_None;
+    static const char *names[N_REDUCTIONS] = {"add", "minimum", "maximum", "logical_or",
+                                              "logical_and"};
+    if (REDUCE_FN[which] == NULL) {
+        PyObject *numpy = PyImport_ImportModule("numpy");
+        PyObject *ufunc = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, names[which]);
+        REDUCE_FN[which] = ufunc == NULL ? NULL : PyObject_GetAttrString(ufunc, "reduce");
+        Py_XDECREF(numpy);
+        Py_XDECREF(ufunc);
+        if (REDUCE_FN[which] == NULL)
+            PyErr_Clear();
     }
+    return REDUCE_FN[which];
+}
+
+static PyObject *
+reduce_value_now(int which, NodeObject *nx)
+{
+    PyObject *fn = reduce_fn(which);
+    if (fn == NULL)
+        return Py_None;
     PyObject *value = input_value(nx, 0);
     if (value == NULL) {
         PyErr_Clear();
         return Py_None;
     }
-    PyObject *args = PyTuple_Pack(3, value, Py_None, nx->dtype), *out = NULL, *bits = NULL;
+    PyObject *args = which == R_SUM ? PyTuple_Pack(3, value, Py_None, nx->dtype)
+                                    : PyTuple_Pack(2, value, Py_None);
+    PyObject *out = NULL, *bits = NULL;
     Py_DECREF(value);
-    if (args == NULL || call_checked(ADD_REDUCE, NULL, args, NULL, NULL, &out, &bits) < 0) {
+    if (args == NULL || call_checked(fn, NULL, args, NULL, NULL, &out, &bits) < 0) {
         Py_XDECREF(args);
         return NULL;
     }
@@ -2545,8 +2565,8 @@ reduce_all_now(int which, PyObject *self)
     int allowed = eager_allowed(EMPTY);
     if (allowed <= 0)
         return allowed < 0 ? NULL : Py_None;
-    if (which == R_SUM && size > 0) {
-        PyObject *out = sum_now(nx);
+    if (size > 0) {
+        PyObject *out = reduce_value_now(which, nx);
         if (out != Py_None)
             return out;
     }

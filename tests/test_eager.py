@@ -2428,23 +2428,27 @@ def test_an_inplace_update_of_a_root_by_at_once_values_is_computed_at_its_line(b
 
 @pytest.mark.needs("eager")
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_sum_of_at_once_float_values_is_numpys_add_reduce_in_c(backend, dtype):
-    """python_builtins' `P[i].sum()`: `x.sum()` of a float at-once value or view of a computed
-    buffer is `np.add.reduce(value, None, dtype)` called from C (_trace.c `sum_now`): no Python
-    frame (the reduction's reference was one), NumPy's bits for rows, strided and 2-D views; an
+def test_reductions_of_at_once_values_are_their_ufuncs_reduce_in_c(backend, dtype):
+    """python_builtins' `P[i].sum()`, csv_table's `row.max()`: `x.sum()`, `x.max()`, `x.min()`
+    of a float at-once value or view of a computed buffer are the ufunc's reduce called from C
+    (_trace.c `reduce_value_now`, `np.add.reduce(value, None, dtype)`): no Python frame (the
+    reduction's reference was one), NumPy's bits for rows, strided and 2-D views, NaN; an
     overflow warns at the line through the node's path; an empty sum is NumPy's 0."""
     rng = np.random.default_rng(12)
     p = (rng.standard_normal((40, 7)) * 1e3).astype(dtype)
+    p[8, 2] = np.nan
     P = la.asarray(p.copy())
     P[0, 0] = p[0, 0]  # a computed buffer
-    seen, twice = [], P[4] * 2  # (an at-once value)
+    seen, twice, nan_row = [], P[4] * 2, P[8]  # (an at-once value, a row with a NaN)
     sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
     try:
-        got = (P[3].sum(), P[5, ::-2].sum(), P[2:9, 1:6].sum(), twice.sum())
+        got = (P[3].sum(), P[5, ::-2].sum(), P[2:9, 1:6].sum(), twice.sum(), P[6].max(),
+               P[7, 1::3].min(), nan_row.max(), nan_row.min())
     finally:
         sys.setprofile(None)
     got += (P[3, :0].sum(),)  # (empty: the node's path)
-    wanted = (p[3].sum(), p[5, ::-2].sum(), p[2:9, 1:6].sum(), (p[4] * 2).sum(), p[3, :0].sum())
+    wanted = (p[3].sum(), p[5, ::-2].sum(), p[2:9, 1:6].sum(), (p[4] * 2).sum(), p[6].max(),
+              p[7, 1::3].min(), p[8].max(), p[8].min(), p[3, :0].sum())
     assert not seen or la._bind.FAST is None, [f.f_code.co_name for f in seen]
     for g, w in zip(got, wanted):
         assert g.dtype == w.dtype and g.shape == () and np.asarray(g).tobytes() == w.tobytes()

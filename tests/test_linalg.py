@@ -548,6 +548,7 @@ def test_pinv_default_cutoff_and_lstsq_residuals_are_numpys(reference_backend):
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
 
 
+@pytest.mark.exhaustive_on("c")  # (~1 s of compiles on C; the walks are the same on numpy)
 def test_lstsq_and_polyfit_compute_their_pending_inputs_once(backend, monkeypatch):
     """moores_law's `np.polyfit(year, np.log(t), 1)` and `np.linalg.lstsq(Z, yi)` of 5,000 rows:
     the rank is read at the call, so a, b (polyfit: its Vandermonde matrix and y) are computed

@@ -295,6 +295,11 @@ static PyObject *UFUNC_CODE; /* the code object of graph.ops_elementwise's plain
  * those or a scalar's leaf of the broadcast shape (`row * 0.5`: NumPy broadcasts). */
 static PyObject *one_op_now(NodeObject *node);
 static int INNER_OP; /* one_op_now is computing an input's op (one level only) */
+/* An input's op may have this many elements where above eager_size: one_op_now(node, bound)
+ * for eager._walk_and_run's bound (a loop's update, `w += lr * np.outer(...)`); else 0. */
+static Py_ssize_t INNER_BOUND;
+#define OUTER_UPDATE 16 /* eager._UPDATE: a loop's update (its outer too) may have this many
+                         * times eager_size elements */
 
 /* A pending input that is itself one small ufunc op over computed values (`row += w * 0.01`: `w *
  * 0.01` is lazy, w being no indexed read): its value computed here (a new reference), as
@@ -307,7 +312,8 @@ inner_value(NodeObject *i)
     Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)), size = 1;
     for (Py_ssize_t d = 0; d < PyTuple_GET_SIZE(i->shape); d++)
         size *= PyLong_AsSsize_t(PyTuple_GET_ITEM(i->shape, d));
-    if (PyErr_Occurred() || limit <= 0 || size < 0 || size > limit) {
+    if (PyErr_Occurred() || limit <= 0 || size < 0 || size > (INNER_BOUND > limit ? INNER_BOUND
+                                                                              : limit)) {
         PyErr_Clear();
         return NULL;
     }
@@ -2152,6 +2158,61 @@ done:
     return result;
 }
 
+#define UPDATE_NODES 24 /* eager._MAX_NODES: the nodes _reads_at_once_leaf looks at */
+
+/* Whether a leaf of `node`'s graph (at most UPDATE_NODES nodes looked at, in
+ * eager._reads_at_once_leaf's order) is a result of the at-once rule. */
+static int
+reads_at_once_leaf(NodeObject *node)
+{
+    NodeObject *stack[UPDATE_NODES + 8];
+    Py_ssize_t top = 0, seen = 0;
+    stack[top++] = node;
+    while (top > 0 && seen <= UPDATE_NODES) {
+        NodeObject *n = stack[--top];
+        seen++;
+        Py_ssize_t k = PyTuple_GET_SIZE(n->inputs);
+        if (k == 0) {
+            if (n->attrs == EAGER_MARK)
+                return 1;
+            continue;
+        }
+        if (top + k > UPDATE_NODES + 8)
+            return 0; /* (more than the walk would look at: Python's path decides) */
+        for (Py_ssize_t i = 0; i < k; i++)
+            stack[top++] = (NodeObject *)PyTuple_GET_ITEM(n->inputs, i);
+    }
+    return 0;
+}
+
+/* eager.loop_update_now for `x op= v`'s result `node` of one op over one plain ufunc op of
+ * computed values (mnist_mlp's `weights_1 += learning_rate * np.outer(...)`, 12,544 elements):
+ * within OUTER_UPDATE times eager_size, reading a result of the rule, one_op_now with the
+ * node's size as its inner bound (as eager._walk_and_run calls it). A leaf, Py_None (borrowed)
+ * for writes.inplace_rest, NULL on error. */
+static PyObject *
+loop_update_c(NodeObject *node)
+{
+    if (EAGER_LIMIT == NULL || EAGER_VIEW_OPS == NULL || EAGER_SEED_OPS == NULL ||
+        is_view_op(node->op) || is_seed_op(node->op) ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return Py_None;
+    Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)), size = 1;
+    for (Py_ssize_t d = 0; d < PyTuple_GET_SIZE(node->shape); d++)
+        size *= PyLong_AsSsize_t(PyTuple_GET_ITEM(node->shape, d));
+    if (PyErr_Occurred() || limit <= 0 || size < 0 || size > limit * OUTER_UPDATE ||
+        !reads_at_once_leaf(node)) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    INNER_BOUND = size;
+    PyObject *done = one_op_now(node);
+    INNER_BOUND = 0;
+    if (done == Py_None)
+        PyErr_Clear();
+    return done;
+}
+
 static void release_ring_views(PyObject *target);
 static Py_ssize_t ring_holds(PyObject *root, NodeObject *old);
 static int ring_only(PyObject *v);
@@ -2201,6 +2262,22 @@ inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t na
         }
         if (same) {
             Py_SETREF(NODE_OF(self), Py_NewRef((PyObject *)rn));
+            Py_DECREF(result);
+            return Py_NewRef(self);
+        }
+    }
+    else if (rn != NULL && link != NULL && rn->dtype == sn->dtype &&
+             (link == Py_None || (PyList_CheckExact(link) && PyList_GET_SIZE(link) == 0))) {
+        /* an index loop's update of a whole root (`w += lr * np.outer(...)`): at once in C
+         * where inplace_rest's loop_update_now would take it to one_op_now */
+        int same = rn->shape == sn->shape ? 1 : PyObject_RichCompareBool(rn->shape, sn->shape, Py_EQ);
+        PyObject *done = same == 1 ? loop_update_c(rn) : same == 0 ? Py_None : NULL;
+        if (done == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        if (done != Py_None) {
+            Py_SETREF(NODE_OF(self), done);
             Py_DECREF(result);
             return Py_NewRef(self);
         }
@@ -2938,18 +3015,25 @@ py_view_value(PyObject *module, PyObject *node)
     return view_value_c((NodeObject *)node);
 }
 
-/* one_op_now(node): the node's value as an at-once leaf, its inputs being computed buffers or
- * views of them (eager.reduce_now: a reduction of an at-once value, `row.sum()`): its reference
- * under the 'call' error state, flags reported as eager's, in C; None where C does not take it
- * (the Python path then runs, and raises where the reference raised). */
+/* one_op_now(node[, bound]): the node's value as an at-once leaf, its inputs being computed
+ * buffers or views of them (eager.reduce_now: a reduction of an at-once value, `row.sum()`), or
+ * one small ufunc op over such (inner_value; of up to `bound` elements where that is above
+ * eager_size: eager._walk_and_run's): its reference under the 'call' error state, flags
+ * reported as eager's, in C; None where C does not take it (the Python path then runs, and
+ * raises where the reference raised). */
 static PyObject *
-py_one_op_now(PyObject *module, PyObject *node)
+py_one_op_now(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (NODE == NULL || !PyObject_TypeCheck(node, NODE->base)) {
-        PyErr_SetString(PyExc_TypeError, "one_op_now: a graph Node is needed");
+    if (nargs < 1 || nargs > 2 || NODE == NULL || !PyObject_TypeCheck(args[0], NODE->base)) {
+        PyErr_SetString(PyExc_TypeError, "one_op_now(node: Node[, bound: int])");
         return NULL;
     }
-    PyObject *done = one_op_now((NodeObject *)node);
+    Py_ssize_t bound = nargs == 2 ? PyLong_AsSsize_t(args[1]) : 0;
+    if (bound == -1 && PyErr_Occurred())
+        return NULL;
+    INNER_BOUND = bound;
+    PyObject *done = one_op_now((NodeObject *)args[0]);
+    INNER_BOUND = 0;
     return done == Py_None ? Py_NewRef(Py_None) : done;
 }
 
@@ -5010,6 +5094,29 @@ checked_astype(PyObject *value, PyObject *dtype)
     return out;
 }
 
+/* eager.written_value's computation of a pending value in C: one op over computed values (and
+ * one plain ufunc op of them) within eager_size, or a loop's update above it (loop_update_c). A
+ * leaf, Py_None (borrowed) where C does not take it (the Python path walks it), NULL on error. */
+static PyObject *
+pending_value_c(NodeObject *nv)
+{
+    if (is_seed_op(nv->op) || EAGER_LIMIT == NULL)
+        return Py_None;
+    Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)), size = 1;
+    for (Py_ssize_t d = 0; d < PyTuple_GET_SIZE(nv->shape); d++)
+        size *= PyLong_AsSsize_t(PyTuple_GET_ITEM(nv->shape, d));
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    if (size > limit)
+        return loop_update_c(nv);
+    PyObject *done = one_op_now(nv);
+    if (done == Py_None)
+        PyErr_Clear();
+    return done;
+}
+
 /* `A[key] = V` for a root A whose buffer only A and its live views read (view_holders_c), a
  * basic key, and V a Python float into float64 or a computed value of A's dtype (a buffer or
  * NumPy's view of one, A's own included: `p[:, -1] = p[:, -2]`): NumPy's `data[key] = V` (it
@@ -5039,6 +5146,16 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
     }
     else {
         NodeObject *nv = array_node(value);
+        if (nv != NULL && PyTuple_GET_SIZE(nv->inputs) != 0 && nv->dtype == old->dtype &&
+            VIEW_OF(value) == Py_None && !is_view_op(nv->op)) {
+            /* a pending value (householder's `R[j:, :] = R[j:, :] - np.outer(...)`): computed
+             * first, as eager.written_value computes it, and its Array takes the leaf */
+            PyObject *leaf = pending_value_c(nv);
+            if (leaf == NULL || leaf == Py_None)
+                return leaf == NULL ? -1 : 0;
+            Py_SETREF(NODE_OF(value), leaf);
+            nv = (NodeObject *)leaf;
+        }
         int cast = nv != NULL && nv->dtype != old->dtype;
         if (nv == NULL || (cast && !write_cast_kinds(nv->dtype, old->dtype)))
             return PyErr_Occurred() ? -1 : 0;
@@ -5375,8 +5492,9 @@ dot_now(NodeObject *a, NodeObject *b, PyObject *site, PyObject *fn)
 
 /* Array.__array_function__ for `np.dot(A[i, :j], A[j, :j])`: NumPy's dispatch reaches this C
  * method, which runs dot_now for two computed vectors of one float dtype (~1.9 us of Python
- * layers less: _protocols.array_function, la.dot, matmul); anything else calls the Python
- * method. Set by install_array_function(). */
+ * layers less: _protocols.array_function, la.dot, matmul) and matrix_now_c for a computed
+ * vector or matrix by a matrix; anything else calls the Python method. Set by
+ * install_array_function(). */
 static PyObject *ARRAY_FUNCTION_FALLBACK, *NP_DOT, *DOT_DTYPES, *NP_FLIP, *REVERSED;
 static PyObject *try_getitem(PyObject *self, PyObject *key);
 
@@ -5436,16 +5554,16 @@ small_dims(PyObject *shape, Py_ssize_t *dims)
 /* `x @ y` of computed matrices (or a matrix and a vector) of one float or complex dtype:
  * eager.matrix_product in C (scattering_self_energies' `G[k, E - w, n] @ dH[a, b, i]` of 4 x 4
  * complex blocks: ~6 -> ~1.5 us), where its rule applies (a vector or an indexed read among
- * them; the operands within eager_size times DOT_WORK, the result within eager_size): NumPy's
- * matmul of their NumPy views under the 'call' error state, the result a leaf's new Array.
- * Py_None (borrowed) for the Python method otherwise, and where a flag was raised (it reports
- * it); NULL on error. */
+ * them; the operands within eager_size times DOT_WORK, the result within eager_size): `fn`
+ * (np.matmul for `@`, np.dot's implementation for np.dot: each its own bits) of their NumPy
+ * views under the 'call' error state, the result a leaf's new Array. Py_None (borrowed) for
+ * the Python method otherwise, and where a flag was raised (it reports it); NULL on error. */
 static PyObject *
-matrix_now_c(PyObject *x, PyObject *y)
+matrix_now_c(PyObject *x, PyObject *y, PyObject *fn)
 {
     NodeObject *a = array_node(x), *b = array_node(y);
     Py_ssize_t da[2], db[2];
-    if (a == NULL || b == NULL || DOT_DTYPES == NULL || NP_MATMUL == NULL || EXTOBJ_VAR == NULL ||
+    if (a == NULL || b == NULL || DOT_DTYPES == NULL || fn == NULL || EXTOBJ_VAR == NULL ||
         EAGER_LIMIT == NULL || EAGER_VIEW_OPS == NULL || EAGER_SEED_OPS == NULL ||
         a->dtype != b->dtype || PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
         return Py_None;
@@ -5467,7 +5585,7 @@ matrix_now_c(PyObject *x, PyObject *y)
     Py_INCREF(b);
     PyObject *result = Py_None, *va = input_value(a, 0), *vb = va == NULL ? NULL : input_value(b, 0);
     PyObject *args = vb == NULL ? NULL : PyTuple_Pack(2, va, vb), *out = NULL, *bits = NULL;
-    if (args != NULL && call_checked(NP_MATMUL, NULL, args, NULL, NULL, &out, &bits) < 0)
+    if (args != NULL && call_checked(fn, NULL, args, NULL, NULL, &out, &bits) < 0)
         result = NULL;
     long fired = bits == NULL ? -1 : PyLong_AsLong(bits);
     if (result != NULL && out != NULL && fired == 0 && is_ndarray(out) &&
@@ -5491,6 +5609,77 @@ matrix_now_c(PyObject *x, PyObject *y)
     return result;
 }
 
+/* `np.outer(x, y)` of two computed float or complex vectors of one dtype: eager.outer_now in C
+ * (mnist_mlp's `np.outer(layer_0, delta)`, householder's `np.outer(tau * w, w @ R[j:, :])`), where
+ * its rule applies (an indexed read among them; the result within eager_size, or within
+ * OUTER_UPDATE times it where an operand is a result of the rule; each within DOT_WORK times it):
+ * NumPy's multiply of `x[:, None]` and `y[None, :]` (np.outer's own computation) under the 'call'
+ * error state, the result a leaf's new Array. Py_None (borrowed) for the Python path otherwise,
+ * and where a flag was raised (it reports it); NULL on error. */
+static PyObject *
+outer_now_c(PyObject *x, PyObject *y)
+{
+    NodeObject *a = array_node(x), *b = array_node(y);
+    if (a == NULL || b == NULL || DOT_DTYPES == NULL || NP_MULTIPLY == NULL ||
+        EXTOBJ_VAR == NULL || EAGER_LIMIT == NULL || EAGER_VIEW_OPS == NULL ||
+        EAGER_SEED_OPS == NULL || a->dtype != b->dtype || PyTuple_GET_SIZE(a->shape) != 1 ||
+        PyTuple_GET_SIZE(b->shape) != 1 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return Py_None;
+    Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
+    Py_ssize_t na = PyLong_AsSsize_t(PyTuple_GET_ITEM(a->shape, 0));
+    Py_ssize_t nb = PyLong_AsSsize_t(PyTuple_GET_ITEM(b->shape, 0));
+    if (PyErr_Occurred() || limit <= 0 || na < 0 || nb < 0 || na > limit * DOT_WORK ||
+        nb > limit * DOT_WORK || (nb != 0 && na > limit * OUTER_UPDATE / nb) ||
+        !(indexed_node(a) || indexed_node(b)) ||
+        (na * nb > limit && a->attrs != EAGER_MARK && b->attrs != EAGER_MARK)) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    int dots = PySet_Contains(DOT_DTYPES, a->dtype);
+    if (dots <= 0) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    Py_INCREF(a);
+    Py_INCREF(b);
+    PyObject *result = Py_None, *va = input_value(a, 0), *vb = va == NULL ? NULL : input_value(b, 0);
+    PyObject *column = NULL, *row = NULL, *args = NULL, *out = NULL, *bits = NULL;
+    PyObject *all = vb == NULL ? NULL : PySlice_New(NULL, NULL, NULL);
+    PyObject *key_column = all == NULL ? NULL : PyTuple_Pack(2, all, Py_None);
+    PyObject *key_row = key_column == NULL ? NULL : PyTuple_Pack(2, Py_None, all);
+    if (key_row != NULL && (column = PyObject_GetItem(va, key_column)) != NULL &&
+        (row = PyObject_GetItem(vb, key_row)) != NULL &&
+        (args = PyTuple_Pack(2, column, row)) != NULL &&
+        call_checked(NP_MULTIPLY, NULL, args, NULL, NULL, &out, &bits) < 0)
+        result = NULL;
+    long fired = bits == NULL ? -1 : PyLong_AsLong(bits);
+    if (result != NULL && out != NULL && fired == 0 && is_ndarray(out) &&
+        dtype_is(out, a->dtype) == 1) {
+        PyObject *shape = getattr_named(out, A_SHAPE), *site = NODE->user_site();
+        PyObject *node = shape == NULL || site == NULL ? NULL
+                         : NODE->build(INPUT_OP, EMPTY, EAGER_MARK, shape, a->dtype, out, site);
+        result = node == NULL ? NULL : make_array(node); /* (steals node) */
+        Py_XDECREF(shape);
+        Py_XDECREF(site);
+    }
+    if (result == Py_None)
+        PyErr_Clear();
+    Py_XDECREF(out);
+    Py_XDECREF(bits);
+    Py_XDECREF(args);
+    Py_XDECREF(row);
+    Py_XDECREF(column);
+    Py_XDECREF(key_row);
+    Py_XDECREF(key_column);
+    Py_XDECREF(all);
+    Py_XDECREF(va);
+    Py_XDECREF(vb);
+    Py_DECREF(a);
+    Py_DECREF(b);
+    return result;
+}
+
 /* Array.__matmul__: `L[i, :i] @ x[:i]` of two computed vectors in C (vector_dot_c), past the
  * Python layers (~1 us), and `A[i] @ B[j]` of small computed matrices (matrix_now_c); anything
  * else calls the Python method. Set by install_matmul(). */
@@ -5501,7 +5690,7 @@ matmul_method(PyObject *self, PyObject *other)
 {
     PyObject *out = vector_dot_c(self, other, NP_MATMUL);
     if (out == Py_None)
-        out = matrix_now_c(self, other);
+        out = matrix_now_c(self, other, NP_MATMUL);
     if (out != Py_None)
         return out;
     PyObject *call[2] = {self, other};
@@ -5631,16 +5820,32 @@ py_install_scalar_conversions(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* vector_dot(x, y): la.dot / la.matmul's `dot(A[i, :j], A[j, :j])` of two computed vectors in
- * C (vector_dot_c), or None for their Python paths. */
+/* computed_dot(x, y): la.dot's `dot(A[i, :j], A[j, :j])` of two computed vectors in C
+ * (vector_dot_c), and its `dot(layer_0, weights_1)` of a computed vector or matrix by a matrix
+ * (matrix_now_c, np.dot's bits), or None for its Python path. */
 static PyObject *
-py_vector_dot(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+py_computed_dot(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "vector_dot(x, y)");
+        PyErr_SetString(PyExc_TypeError, "computed_dot(x, y)");
         return NULL;
     }
     PyObject *out = vector_dot_c(args[0], args[1], MATMUL_FN);
+    if (out == Py_None)
+        out = matrix_now_c(args[0], args[1], MATMUL_FN);
+    return out == Py_None ? Py_NewRef(Py_None) : out;
+}
+
+/* outer_now(x, y): la.outer's `np.outer(layer_0, delta)` of two computed float or complex
+ * vectors at once in C (outer_now_c), or None for its Python path. */
+static PyObject *
+py_outer_now(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "outer_now(x, y)");
+        return NULL;
+    }
+    PyObject *out = outer_now_c(args[0], args[1]);
     return out == Py_None ? Py_NewRef(Py_None) : out;
 }
 
@@ -5666,8 +5871,10 @@ array_function_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (nargs == 4 && args[0] == NP_DOT && NP_DOT != NULL && PyTuple_CheckExact(args[2]) &&
         PyTuple_GET_SIZE(args[2]) == 2 && PyDict_CheckExact(args[3]) &&
         PyDict_GET_SIZE(args[3]) == 0) {
-        PyObject *out = vector_dot_c(PyTuple_GET_ITEM(args[2], 0), PyTuple_GET_ITEM(args[2], 1),
-                                     MATMUL_FN);
+        PyObject *x = PyTuple_GET_ITEM(args[2], 0), *y = PyTuple_GET_ITEM(args[2], 1);
+        PyObject *out = vector_dot_c(x, y, MATMUL_FN);
+        if (out == Py_None) /* mnist_mlp's `np.dot(layer_0, weights_1)`: ~4 us of Python less */
+            out = matrix_now_c(x, y, MATMUL_FN);
         if (out != Py_None)
             return out; /* (NULL: the error) */
     }
@@ -6581,8 +6788,10 @@ static PyMethodDef module_methods[] = {
     {"set_element_ops", py_set_element_ops, METH_VARARGS,
      "set_element_ops(maximum, minimum, negative[, abs, sqrt, square, floor, ceil, trunc]): "
      "np.maximum/np.minimum/- (and these) of elements in C."},
-    {"vector_dot", (PyCFunction)(void (*)(void))py_vector_dot, METH_FASTCALL,
-     "vector_dot(x, y): the dot of two computed vectors at once, or None."},
+    {"outer_now", (PyCFunction)(void (*)(void))py_outer_now, METH_FASTCALL,
+     "outer_now(x, y): np.outer of computed vectors at once, or None."},
+    {"computed_dot", (PyCFunction)(void (*)(void))py_computed_dot, METH_FASTCALL,
+     "computed_dot(x, y): np.dot of computed vectors / matrices at once, or None."},
     {"flip_view", py_flip_view, METH_O, "flip_view(x): x[::-1, ...] as a view, or None."},
     {"fast_function", py_fast_function, METH_VARARGS,
      "fast_function(op, fallback, arity): a ufunc's positional call in C, else fallback."},
@@ -6592,8 +6801,9 @@ static PyMethodDef module_methods[] = {
      "set_live_min_limit(n): cuts._MIN_LIMIT for the C prune of cuts._LIVE."},
     {"install_reductions", py_install_reductions, METH_VARARGS,
      "install_reductions(((name, op, fallback), ...), dtypes): sum/min/max of at-once values in C."},
-    {"one_op_now", py_one_op_now, METH_O,
-     "one_op_now(node): node's value computed now from computed inputs (a leaf), or None"},
+    {"one_op_now", (PyCFunction)(void (*)(void))py_one_op_now, METH_FASTCALL,
+     "one_op_now(node[, bound]): node's value computed now from computed inputs (a leaf), or "
+     "None"},
     {"view_value", py_view_value, METH_O,
      "view_value(node): NumPy's view of a slice/reshape chain over a computed buffer, or None."},
     {"same_view", (PyCFunction)(void (*)(void))py_same_view, METH_FASTCALL,

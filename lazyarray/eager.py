@@ -229,7 +229,24 @@ def reduce_now(node: Node) -> Node | None:
 
 def _walk_and_run(node: Node, limit: int) -> Node | None:
     """`node`'s value computed through its graph's references (None where `_walk` declines),
-    keeping the values of the pending Arrays in the user's frames that the walk computed."""
+    keeping the values of the pending Arrays in the user's frames that the walk computed. One
+    op over computed values (householder's `R[j:, :] - np.outer(...)` once the outer is a
+    leaf) runs as `run_candidate`'s, in C where it can: no walk, no intermediate to keep. So
+    does one op over one plain ufunc op of computed values within `limit` (mnist_mlp's `w += lr
+    * np.outer(...)`: C's inner_value); the inner op's value is the update's alone there (the
+    operand of `+=`), as at the C path's eager_size."""
+    op = node.op
+    if op.write_back is None and op is not _BROADCAST and op not in SEED_OPS:  # (views: _run's)
+        if _C_ONE_OP_NOW is not None:
+            done = _C_ONE_OP_NOW(node, limit)
+            if done is not None:
+                return done
+        args = _leaf_values(node.inputs, reference_broadcasts(op)) if op.reference else None
+        if args is not None:
+            out = _run_one(node, args)
+            if out.shape != node.shape:  # every input was broadcast further than NumPy would
+                out = np.broadcast_to(out, node.shape)
+            return _leaf(node, out)
     known: dict[int, Any] = {}
     order = _walk(node, limit, known)
     if order is _FOLD:
@@ -332,6 +349,36 @@ def matrix_product(a: Node, b: Node, site: Any, fn: Any = np.matmul) -> Node | N
         return None
     out = _product_now(a, b, fn)  # (np.dot for la.dot: its own bits, as vector_dot's)
     return None if out is None else Node(_INPUT, (), EAGER_MARK, out.shape, out.dtype, out, site)
+
+
+def outer_now(a: Node, b: Node, site: Any) -> Node | None:
+    """`np.outer(a, b)` of computed values of one numeric dtype, an indexed read among them,
+    as NumPy's np.outer now (its bits: the same multiply), a leaf; None where the rule says
+    lazy. Up to eager_size elements as any at-once result; up to `_UPDATE` times that where an
+    operand is a result of this rule, the mark of an index loop's step whose update
+    (`loop_update_now`) would compute the product anyway: mnist_mlp's `weights_1 += lr *
+    np.outer(layer_0, delta)` (12,544 elements), householder's `np.outer(tau * w, w @ R)`.
+    Lazy, the product was a ravel view of each operand, two reshapes, two broadcasts and a
+    multiply, each walked and run through its reference at the write (~40 us of NumPy's 9)."""
+    limit = LIMIT[0]
+    if (not limit or _state.busy or _state.stand_ins or a.dtype != b.dtype
+            or a.dtype.kind not in "biufc"):
+        return None
+    size = a.size * b.size
+    if (size > limit * _UPDATE or a.size > limit * _WORK or b.size > limit * _WORK
+            or not (_indexed(a) or _indexed(b))
+            or size > limit and a.attrs is not EAGER_MARK and b.attrs is not EAGER_MARK):
+        return None
+    out = _product_now(a, b, _outer)
+    if out is None or out.dtype != a.dtype:
+        return None
+    return Node(_INPUT, (), EAGER_MARK, out.shape, out.dtype, out, site)
+
+
+def _outer(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """np.outer's computation (numpy/_core/numeric.py: the same multiply), without its Python
+    layers (~1.5 us)."""
+    return np.multiply(a.ravel()[:, None], b.ravel()[None, :])
 
 
 def _product_now(a: Node, b: Node, fn: Any = np.matmul) -> Any:
@@ -988,6 +1035,30 @@ def mark_written(handle: Any) -> None:
     if old.attrs is EAGER_MARK or old.size > LIMIT[0] or _getrefcount(old) != 3:
         return
     handle._node = buffer(old.data, old.site)
+
+
+def written_value(value: Any, handle: Any) -> Node:
+    """The node of the Array `value` that a basic write into `handle` assigns (`write_basic`),
+    computed now where it is pending and the write's general path would compute it anyway
+    (`computed_values`: a settled base, a value of its dtype): householder's `R[j:, :] =
+    R[j:, :] - np.outer(...)`. The Array takes the leaf (its value, as `_keep_held` does):
+    holding the graph, it read the written buffer, so the write could not go in place and
+    copied R (6,000 elements) each column. An Array with views keeps its node (their links
+    name it)."""
+    node, old = value._node, handle._node
+    if (not node.inputs or value._view is not None or node.dtype != old.dtype or _state.busy
+            or _state.stand_ins or _is_view_op(node.op) or not is_settled_base(old)):
+        return node
+    if node.size <= LIMIT[0]:
+        done = run_now_any(node)
+        if done is None:
+            done = _evaluated(node)
+    else:
+        done = loop_update_now(node)
+    if done is None:
+        return node
+    value._node = done
+    return done
 
 
 def _write_basic_into_fill(handle: Any, old: Node, key: Any, value: Any) -> bool:

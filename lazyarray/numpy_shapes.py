@@ -13,6 +13,7 @@ from . import manipulation as mp
 from .array import Array, Array as _A, scalar_result
 from .elementwise import asarray_operand
 from .graph.node import user_site
+from ._reshape import reshape_node
 from .outputs import into
 from .reductions import sum as sum_
 from .creation import asarray, zeros
@@ -23,11 +24,12 @@ from .searching import nonzero
 from ._axis_args import index_arg
 from ._bind import FAST as _FAST
 from .eager import LIMIT as _EAGER_LIMIT, buffer as _eager_buffer
-from .eager import matrix_product as _eager_product
+from .eager import matrix_product as _eager_product, outer_now as _eager_outer
 from .graph import SUPPORTED as _SUPPORTED, get_op
 from .eager import vector_dot as _eager_vector_dot
 
-_VECTOR_DOT = getattr(_FAST, "vector_dot", None)  # lazyarray/_trace.c: dot of computed vectors
+_COMPUTED_DOT = getattr(_FAST, "computed_dot", None)  # lazyarray/_trace.c: dot of computed values
+_OUTER_NOW = getattr(_FAST, "outer_now", None)  # and the outer of computed float vectors
 
 
 _INPUT = get_op("input")
@@ -166,8 +168,21 @@ def diag(v: Any, k: int = 0) -> Array:
 
 
 def outer(a: Any, b: Any, out: Any = None) -> Array:
-    """numpy.outer: inputs flattened; `out` takes NumPy's rules (lazyarray/outputs.py)."""
-    result = lc.outer(mp.ravel(_array(a)), mp.ravel(_array(b)))
+    """numpy.outer: inputs flattened; `out` takes NumPy's rules (lazyarray/outputs.py). Of
+    computed values in an index loop, at once (eager.outer_now). The flattened inputs are plain
+    reshapes, not ravel's views: the product is a copy, no write can reach them."""
+    if out is None and _OUTER_NOW is not None:  # float vectors: in C (_trace.c outer_now_c)
+        done = _OUTER_NOW(a, b)
+        if done is not None:
+            return done
+    if out is None and type(a) is Array and type(b) is Array and _EAGER_LIMIT[0]:
+        done = _eager_outer(a._node, b._node, user_site(1))
+        if done is not None:
+            return Array(done)
+    x, y = _array(a)._node, _array(b)._node
+    site = user_site(1)
+    result = lc.outer(Array(reshape_node(x, (x.size,), site)),
+                      Array(reshape_node(y, (y.size,), site)))
     if out is None:
         return result
     return into(out, result, np.outer, (a, b), {}, user_site(1))
@@ -195,8 +210,8 @@ def _linalg() -> Any:
 def dot(a: Any, b: Any, out: Any = None) -> Array:
     """numpy.dot: matmul for 1-D/2-D, a product for 0-d, the last axis of a with the second
     to last of b otherwise. `out` takes NumPy's rules (lazyarray/outputs.py)."""
-    if out is None and _VECTOR_DOT is not None:  # two computed vectors: in C (_trace.c), at once
-        done = _VECTOR_DOT(a, b)
+    if out is None and _COMPUTED_DOT is not None:  # computed vectors, matrices: in C, at once
+        done = _COMPUTED_DOT(a, b)
         if done is not None:
             return done
     if (out is None and type(a) is Array and type(b) is Array and 0 < len(a.shape) <= 2

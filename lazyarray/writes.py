@@ -246,11 +246,20 @@ def _dynamic_layout(a: Any) -> np.ndarray | None:
 
 def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
     """A stand-in ndarray with the shape and strides NumPy would give this view (no memory behind
-    it is ever read), or None where the chain has an op NumPy would not give as a view."""
+    it is ever read), or None where the chain has an op NumPy would not give as a view. Over a
+    computed root, NumPy's own view of the buffer (eager.view_value, in C: ~0.3 us where the
+    stand-in's np.lib.stride_tricks.as_strided costs ~4): a buffer NumPy allocated C-contiguous
+    has the stand-in's strides."""
     try:
         chain = _chain(view_node, root_node)
     except ValueError:  # a read-only view that is no chain of views (diagonal, broadcast_to)
         return None
+    data = root_node.data
+    if (not root_node.inputs and type(data) is np.ndarray and data.base is None
+            and data.flags.c_contiguous):
+        value = eager.view_value(view_node)
+        if value is not None:
+            return value
     itemsize = root_node.dtype.itemsize
     strides, step = [], itemsize
     for n in reversed(root_node.shape):

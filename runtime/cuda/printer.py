@@ -277,6 +277,7 @@ class CudaDialect(Dialect):
     helper_qualifier = "static __device__ __forceinline__"
     restrict = "__restrict__"
     bool_type = "bool"
+    bool_storage = "bool"
     index_type = "la_idx"
     printer = CudaKernelPrinter
 

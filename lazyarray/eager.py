@@ -882,6 +882,21 @@ def _fill_buffer(node: Node) -> Node:
     return Node(_INPUT, (), (), node.shape, node.dtype, data, node.site)
 
 
+def fill_read(handle: Any) -> bool:
+    """An index loop's read of a fill (`x_old = x.copy()` of `x = np.zeros(n)`, then
+    `x_old[i]`, `A[i, i + 1:] @ x_old[i + 1:]`: SOR's first sweep): the fill's buffer is made at
+    its first indexed read, as at a first write (`_fill_buffer`), and the handle holds it; each
+    read of the pending fill walked and ran its graph through the references (~25 us a read,
+    40% of linear_solvers). Up to `_WORK` times eager_size elements; not while la.jit or
+    la.grad trace. The value is the same: other handles on the fill keep theirs."""
+    node = handle._node
+    if (node.op is not _BROADCAST or not LIMIT[0] or _state.busy or _state.stand_ins
+            or not _is_fill(node) or node.size > LIMIT[0] * _WORK):
+        return False
+    handle._node = _fill_buffer(node)
+    return True
+
+
 def is_settled_base(node: Node) -> bool:
     """Whether a write into `node` may settle: a computed buffer or a fill."""
     return not node.inputs or (node.op is _BROADCAST and _is_fill(node))
@@ -1003,7 +1018,24 @@ def write_basic(handle: Any, key: Any, value: Any) -> bool:
     flags = data.flags
     if not flags.owndata or not flags.writeable:
         return False
-    return _write(data, *write)
+    if not _write(data, *write):
+        return False
+    if write[1]:
+        del old
+        mark_written(handle)
+    return True
+
+
+def mark_written(handle: Any) -> None:
+    """A small buffer an element write went into is an index loop's value: its node becomes a
+    leaf of this rule, so the next op over the whole buffer runs at once as ops over its slices
+    do (jacobi_eigen's `V @ J` of a rotation `J = np.eye(n)` set by elements was a lazy chain
+    cut through plans). `_trace.c`'s `mark_written` for its element writes. Only where the
+    handle alone holds the node (references: its `_node`, getrefcount's argument)."""
+    old = handle._node
+    if old.attrs is EAGER_MARK or old.size > LIMIT[0] or _getrefcount(old) != 3:
+        return
+    handle._node = buffer(old.data, old.site)
 
 
 def written_value(value: Any, handle: Any) -> Node:
@@ -1044,7 +1076,7 @@ def _write_basic_into_fill(handle: Any, old: Node, key: Any, value: Any) -> bool
     filled = _fill_buffer(old)
     if not _write(filled.data, *write):
         return False
-    handle._node = filled
+    handle._node = buffer(filled.data, old.site) if write[1] and old.size <= LIMIT[0] else filled
     return True
 
 
@@ -1391,3 +1423,7 @@ def _scatter_now(old: Node, new: Node) -> bool:
     if bits:
         fired([new], bits)
     return True
+
+
+if _FAST is not None and hasattr(_FAST, "set_fill_read"):  # the C getitem's reads of a fill
+    _FAST.set_fill_read(fill_read)

@@ -215,11 +215,14 @@ class Array:
         return map(self.__getitem__, range(self.shape[0]))  # ran a plan to copy its 2 values)
 
     def __repr__(self) -> str:
-        """NumPy's repr (`shape=` for empty arrays, 0-d as a scalar) named Array, always with
-        the dtype."""
+        """NumPy's repr (`shape=` for empty arrays) named Array, always with the dtype; a 0-d
+        Array standing for NumPy's scalar (`x.mean()`, `A[i, j]`) with the scalar's digits."""
         if self._is_stand_in():
             return f"Array(<la.jit traced argument>, shape={self.shape}, dtype={self.dtype})"
-        text = "A" + np.array_repr(self._host())[1:]
+        host = self._host()
+        if self._view is False and not host.ndim:  # NumPy's scalar: its shortest exact digits
+            return f"Array({str(host[()])}, dtype={self.dtype})"  # (array_repr rounds to 8)
+        text = "A" + np.array_repr(host)[1:]
         return text if "dtype=" in text else f"{text[:-1]}, dtype={self.dtype})"
 
     def __str__(self) -> str:

@@ -95,6 +95,19 @@ def test_outputs_of_triggers_match_numpy(backend):
     assert repr(la.array(np.arange(3, dtype=np.int8))) == "Array([0, 1, 2], dtype=int8)"
 
 
+def test_the_repr_of_a_scalar_result_keeps_its_digits():
+    """`repr(loss)` of `x.mean()` / `A[i]` (NumPy's scalar there) shows the scalar's shortest
+    exact digits, as `repr(np.float64(...))` does (np.array_repr's 8 digits printed
+    0.16499999999999998 as 0.165); a 0-d array stays NumPy's 0-d array repr."""
+    a = np.linspace(0, 1, 5)
+    loss = ((la.asarray(a) - 0.3) ** 2).mean()
+    assert repr(loss) == f"Array({((a - 0.3) ** 2).mean()!s}, dtype=float64)"
+    assert "0.16499999999999998" in repr(loss)
+    assert repr(la.ones(3, dtype=la.float32)[0] * 0.1) == "Array(0.1, dtype=float32)"
+    assert repr(la.asarray(np.array([1 + 2j]))[0]) == "Array((1+2j), dtype=complex128)"
+    assert repr(la.asarray(np.array(0.16499999999999998))) == "Array(0.165, dtype=float64)"
+
+
 def test_size_one_conversions_and_their_errors():
     assert bool(la.array([1.0])) is True and float(la.array(2.5)) == 2.5
     assert la.array([[2.5]]).item() == 2.5  # float() of a (1, 1) Array: TypeError, as NumPy 2

@@ -398,6 +398,10 @@ def _operators() -> None:
                                    _writes.prune_views, np.dtype(np.int64), get_op("permute"))
         if hasattr(_bind.FAST, "set_index_types"):  # np.int64 & co. as indices, as Python ints
             _bind.FAST.set_index_types(tuple(NUMPY_INTS))
+        if hasattr(_bind.FAST, "install_transpose"):  # `x.T` in C, linked as getitem's views
+            _bind.FAST.install_transpose(Array.__dict__["T"].fget)
+        if hasattr(_bind.FAST, "install_iter"):  # `i, j = sites[k]`, `for row in A` in C
+            _bind.FAST.install_iter(Array.__iter__)
     if (_bind.FAST is not None and hasattr(_bind.FAST, "install_setitem")
             and hasattr(_bind.FAST, "install_eager")):
         # A C method for an index loop's element writes into a buffer only the handle holds

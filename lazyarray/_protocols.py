@@ -295,7 +295,7 @@ def install_fast_array_ufunc() -> None:
     if hasattr(_bind.FAST, "set_element_ops"):  # np.maximum(t, u), -t of elements: in C
         _bind.FAST.set_element_ops(get_op("maximum"), get_op("minimum"), get_op("negative"),
                                    *(get_op(name) for name in ("abs", "sqrt", "square", "floor",
-                                                               "ceil", "trunc")))
+                                                               "ceil", "trunc", "sign")))
 Array.__array_function__ = array_function  # type: ignore[attr-defined]
 if (_bind.FAST is not None and hasattr(_bind.FAST, "install_array_function")
         and hasattr(_bind.FAST, "install_eager")):  # (lazyarray/_methods.py installed it)

@@ -1707,13 +1707,14 @@ binary_now(PyObject *op, PyObject *x, PyObject *y, NodeObject *nx, NodeObject *n
  * where that cannot differ from NumPy's loop: no NaN, not two zeros (their signs). Py_None
  * (borrowed) for the general path. Set by set_extrema_ops(). */
 static PyObject *MAXIMUM_OP, *MINIMUM_OP, *NEGATIVE_OP;
-enum { U_ABS, U_SQRT, U_SQUARE, U_FLOOR, U_CEIL, U_TRUNC, N_ELEMENT_UNARY };
+enum { U_ABS, U_SQRT, U_SQUARE, U_FLOOR, U_CEIL, U_TRUNC, U_SIGN, N_ELEMENT_UNARY };
 static PyObject *ELEMENT_UNARY_OP[N_ELEMENT_UNARY]; /* set_element_ops()'s optional OpDefs */
 
 /* op(x) for a float64 element of the at-once path, in C where the result is NumPy's bits and
  * raises no flag: abs, floor, ceil, trunc exact; sqrt correctly rounded (a negative operand:
  * NumPy's 'invalid', the general path); square a product (an overflow or underflow: the general
- * path). `np.abs(t)`, `np.sqrt(t)` of an element took NumPy's ufunc call (~1.7 us). Py_None
+ * path); sign exact (NaN, which NumPy returns as it is: the general path). `np.abs(t)`,
+ * `np.sqrt(t)`, `np.sign(theta)` of an element took NumPy's ufunc call (~1.1-1.7 us). Py_None
  * (borrowed) for the general path. */
 static PyObject *
 element_unary_f64(PyObject *op, PyObject *x)
@@ -1743,6 +1744,11 @@ element_unary_f64(PyObject *op, PyObject *x)
         break;
     case U_FLOOR: r = floor(a); break;
     case U_CEIL: r = ceil(a); break;
+    case U_SIGN:
+        if (isnan(a))
+            return Py_None;
+        r = a > 0.0 ? 1.0 : a < 0.0 ? -1.0 : 0.0;
+        break;
     default: r = trunc(a); break;
     }
     return leaf_array(PyFloat_FromDouble(r), FLOAT64_DTYPE);
@@ -1830,8 +1836,9 @@ static PyObject *
 py_set_element_ops(PyObject *module, PyObject *args)
 {
     PyObject *maximum, *minimum, *negative, *unary[N_ELEMENT_UNARY] = {NULL};
-    if (!PyArg_ParseTuple(args, "OOO|OOOOOO:set_element_ops", &maximum, &minimum, &negative,
-                          &unary[0], &unary[1], &unary[2], &unary[3], &unary[4], &unary[5]))
+    if (!PyArg_ParseTuple(args, "OOO|OOOOOOO:set_element_ops", &maximum, &minimum, &negative,
+                          &unary[0], &unary[1], &unary[2], &unary[3], &unary[4], &unary[5],
+                          &unary[6]))
         return NULL;
     for (int k = 0; k < N_ELEMENT_UNARY; k++)
         Py_XSETREF(ELEMENT_UNARY_OP[k], Py_XNewRef(unary[k]));
@@ -2542,6 +2549,72 @@ enum { R_SUM, R_MIN, R_MAX, R_ANY, R_ALL, N_REDUCTIONS };
 static PyObject *REDUCTION_OP[N_REDUCTIONS], *REDUCTION_FALLBACK[N_REDUCTIONS];
 static PyObject *REDUCTION_DTYPES; /* the dtypes taken: float32, float64 */
 
+/* `row.sum()`, `row.max()`, `mask.any()` of an at-once value or view without arguments: the
+ * reduction's reference, its ufunc's reduce (`np.add.reduce(value, None, dtype)`,
+ * `np.maximum.reduce(value, None)`, `np.logical_or.reduce(...)`), called from C on the NumPy
+ * value under the 'call' error state, without the reduction's node and the reference's Python
+ * frame (python_builtins' `max(range(len(P)), key=lambda i: P[i].sum())` ~2.3 -> ~1.4 us,
+ * csv_table's `np.isnan(row).any()`; NumPy's `.sum()` ~1.0). Over all axes at once (None) as
+ * over the reference's tuple of them: the same pairwise sum. Py_None (borrowed) where C cannot
+ * read the value, the result is not the node's dtype, or a flag was raised (an overflow): the
+ * node's path then runs and reports it at the line. */
+static PyObject *REDUCE_FN[N_REDUCTIONS]; /* the ufuncs' reduce methods, looked up once */
+
+static PyObject *
+reduce_fn(int which)
+{
+    static const char *names[N_REDUCTIONS] = {"add", "minimum", "maximum", "logical_or",
+                                              "logical_and"};
+    if (REDUCE_FN[which] == NULL) {
+        PyObject *numpy = PyImport_ImportModule("numpy");
+        PyObject *ufunc = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, names[which]);
+        REDUCE_FN[which] = ufunc == NULL ? NULL : PyObject_GetAttrString(ufunc, "reduce");
+        Py_XDECREF(numpy);
+        Py_XDECREF(ufunc);
+        if (REDUCE_FN[which] == NULL)
+            PyErr_Clear();
+    }
+    return REDUCE_FN[which];
+}
+
+static PyObject *
+reduce_value_now(int which, NodeObject *nx)
+{
+    PyObject *fn = reduce_fn(which);
+    if (fn == NULL)
+        return Py_None;
+    PyObject *value = input_value(nx, 0);
+    if (value == NULL) {
+        PyErr_Clear();
+        return Py_None;
+    }
+    PyObject *args = which == R_SUM ? PyTuple_Pack(3, value, Py_None, nx->dtype)
+                                    : PyTuple_Pack(2, value, Py_None);
+    PyObject *out = NULL, *bits = NULL;
+    Py_DECREF(value);
+    if (args == NULL || call_checked(fn, NULL, args, NULL, NULL, &out, &bits) < 0) {
+        Py_XDECREF(args);
+        return NULL;
+    }
+    Py_DECREF(args);
+    if (out == NULL)
+        return Py_None;
+    int plain = plain_result(&out, bits, EMPTY, nx->dtype);
+    Py_DECREF(bits);
+    if (plain <= 0) {
+        Py_XDECREF(out);
+        if (plain < 0)
+            return NULL;
+        return Py_None;
+    }
+    PyObject *site = NODE->user_site();
+    PyObject *leaf = site == NULL ? NULL
+                     : NODE->build(INPUT_OP, EMPTY, EAGER_MARK, EMPTY, nx->dtype, out, site);
+    Py_XDECREF(site);
+    Py_DECREF(out);
+    return leaf == NULL ? NULL : make_array(leaf); /* (steals leaf) */
+}
+
 static PyObject *
 reduce_all_now(int which, PyObject *self)
 {
@@ -2569,6 +2642,11 @@ reduce_all_now(int which, PyObject *self)
     int allowed = eager_allowed(EMPTY);
     if (allowed <= 0)
         return allowed < 0 ? NULL : Py_None;
+    if (size > 0) {
+        PyObject *out = reduce_value_now(which, nx);
+        if (out != Py_None)
+            return out;
+    }
     PyObject *axes = PyTuple_New(nd);
     for (Py_ssize_t d = 0; axes != NULL && d < nd; d++) {
         PyObject *a = PyLong_FromSsize_t(d);
@@ -4130,6 +4208,34 @@ ring_keep(PyObject *v, NodeObject *nx)
     Py_XSETREF(VIEW_RING_ARRAYS[k], Py_NewRef(v));
 }
 
+/* eager.fill_read, set by set_fill_read(): a fill read by an index loop becomes its buffer. */
+static PyObject *FILL_READ;
+static int take(PyObject **slot, PyObject *value);
+
+/* Whether the broadcast `n` is of a leaf that may be a fill's value (a Python number's
+ * `scalar`, a 0-d buffer): eager.fill_read decides, this only spares other broadcasts its call. */
+static int
+fill_like(NodeObject *n)
+{
+    if (PyTuple_GET_SIZE(n->inputs) != 1)
+        return 0;
+    NodeObject *v = (NodeObject *)PyTuple_GET_ITEM(n->inputs, 0);
+    return PyTuple_GET_SIZE(v->inputs) == 0 &&
+           (v->op == SCALAR_OP || (v->op == INPUT_OP && is_ndarray(v->data) &&
+                                   ARRAY_FIELDS && FIELDS(v->data)->nd == 0));
+}
+
+static PyObject *
+py_set_fill_read(PyObject *module, PyObject *fn)
+{
+    if (!PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "set_fill_read(fn): a callable");
+        return NULL;
+    }
+    take(&FILL_READ, fn);
+    Py_RETURN_NONE;
+}
+
 /* ring_view for self[b], self a root (not a view, not NumPy's scalar) over a computed leaf. */
 static PyObject *
 ring_lookup(PyObject *self, NodeObject *nx, const Basic *b, PyObject *site)
@@ -4159,6 +4265,15 @@ try_getitem(PyObject *self, PyObject *key)
     if (nx == NULL || !ENABLED || SLICE_OP == NULL)
         return Py_None;
     PyObject *link = VIEW_OF(self);
+    if (nx->op == BROADCAST_OP && link == Py_None && FILL_READ != NULL && fill_like(nx)) {
+        PyObject *done = PyObject_CallOneArg(FILL_READ, self); /* eager.fill_read */
+        if (done == NULL)
+            return NULL;
+        Py_DECREF(done);
+        if ((nx = array_node(self)) == NULL)
+            return Py_None;
+        link = VIEW_OF(self);
+    }
     if (PyTuple_CheckExact(link) &&
         (PyTuple_GET_ITEM(link, 1) != (PyObject *)nx || PyTuple_GET_SIZE(link) != 4))
         return Py_None; /* an evaluated view: the Python path builds its link's chain too; a
@@ -4555,6 +4670,27 @@ owned_writeable(PyObject *data)
     return ok;
 }
 
+/* A small computed buffer an element write went into is an index loop's value (eager.py
+ * `write_basic`, `mark_written`): its node becomes a leaf of the at-once rule, so a product of
+ * the whole buffer (jacobi_eigen's `V @ J`, J = np.eye(n) set by elements) runs at once as
+ * products of its slices do, instead of a lazy chain cut through plans. Only where the handle
+ * alone holds the node (no ring view rests on it). 0, or -1 on error. */
+static int
+mark_written(PyObject *self, NodeObject *old)
+{
+    if (old->attrs == EAGER_MARK || Py_REFCNT(old) != 1 || !is_ndarray(old->data))
+        return 0;
+    int allowed = eager_allowed(old->shape);
+    if (allowed <= 0)
+        return allowed;
+    PyObject *node = NODE->build(INPUT_OP, EMPTY, EAGER_MARK, old->shape, old->dtype, old->data,
+                                 old->site);
+    if (node == NULL)
+        return -1;
+    Py_SETREF(NODE_OF(self), node);
+    return 0;
+}
+
 /* 1 when the element write was done, 0 to fall back, -1 on error. */
 static int
 try_write_element(PyObject *self, PyObject *key, PyObject *value)
@@ -4581,7 +4717,9 @@ try_write_element(PyObject *self, PyObject *key, PyObject *value)
     int ok = owned_writeable(old->data);
     if (ok <= 0)
         return ok;
-    return store_element(old->data, key, v) ? 1 : PyObject_SetItem(old->data, key, v) < 0 ? -1 : 1;
+    if (!store_element(old->data, key, v) && PyObject_SetItem(old->data, key, v) < 0)
+        return -1;
+    return mark_written(self, old) < 0 ? -1 : 1;
 }
 
 static Py_ssize_t view_holders_c(PyObject *old, PyObject *views, PyObject *extra);
@@ -6168,6 +6306,164 @@ py_install_getitem(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* --- Array.T in C -------------------------------------------------------------------------
+ * array.py's `T` (permute_dims with reversed axes, linked as a view of self's root by
+ * writes.view_of) in one C call: the permute node, its Array (make_array) and its view link
+ * (link_view, as the C getitem links its views). `J.T @ A @ J` in jacobi_eigen's rotation loop
+ * paid ~2 us for the Python property (NumPy's `.T`: 0.1 us). Py_None (borrowed) where Python
+ * decides: fewer than 2 dims, an element's or a dynamic view's link, a link only the Python path
+ * can build (a cut during the build, a transpose computed at once). */
+static PyObject *T_FALLBACK; /* the Python property's getter */
+
+static PyObject *
+transpose_now(PyObject *self)
+{
+    if (!ENABLED || PERMUTE_OP == NULL || ARRAY == NULL || Py_TYPE(self) != ARRAY)
+        return Py_None;
+    PyObject *link = VIEW_OF(self);
+    NodeObject *nx = array_node(self);
+    if (nx == NULL || link == Py_False || (PyTuple_CheckExact(link) && PyTuple_GET_SIZE(link) != 4))
+        return Py_None;
+    Py_ssize_t nd = PyTuple_GET_SIZE(nx->shape);
+    if (nd < 2)
+        return Py_None;
+    PyObject *axes = PyTuple_New(nd), *shape = PyTuple_New(nd);
+    if (axes == NULL || shape == NULL) {
+        Py_XDECREF(axes);
+        Py_XDECREF(shape);
+        return NULL;
+    }
+    for (Py_ssize_t d = 0; d < nd; d++) {
+        PyObject *a = PyLong_FromSsize_t(nd - 1 - d);
+        if (a == NULL) {
+            Py_DECREF(axes);
+            Py_DECREF(shape);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(axes, d, a);
+        PyTuple_SET_ITEM(shape, d, Py_NewRef(PyTuple_GET_ITEM(nx->shape, nd - 1 - d)));
+    }
+    PyObject *attrs = PyTuple_Pack(1, axes), *site = attrs == NULL ? NULL : NODE->user_site();
+    Py_DECREF(axes);
+    Py_INCREF(nx); /* (a cut inside the build may replace self's node) */
+    PyObject *node = site == NULL ? NULL
+                     : build_view(PERMUTE_OP, (PyObject *)nx, attrs, shape, nx->dtype, site);
+    Py_XDECREF(attrs);
+    Py_XDECREF(site);
+    Py_DECREF(shape);
+    PyObject *out = node == NULL ? NULL : make_array(node); /* (steals node) */
+    int linked = out == NULL ? -1 : link_view(self, out, (PyObject *)nx);
+    Py_DECREF(nx);
+    if (linked != 0) {
+        Py_XDECREF(out);
+        return linked < 0 ? NULL : Py_None;
+    }
+    return out;
+}
+
+static PyObject *
+transpose_getter(PyObject *self, void *closure)
+{
+    PyObject *out = transpose_now(self);
+    if (out != Py_None)
+        return out;
+    return PyObject_CallOneArg(T_FALLBACK, self);
+}
+
+static PyGetSetDef transpose_def = {"T", transpose_getter, NULL, "self transposed (a view)", NULL};
+
+/* install_transpose(fallback): Array.T becomes the C getter, with the Python property's getter
+ * `fallback`. After install_getitem() (its permute op). */
+static PyObject *
+py_install_transpose(PyObject *module, PyObject *fallback)
+{
+    if (!installed())
+        return NULL;
+    if (!PyCallable_Check(fallback) || PERMUTE_OP == NULL) {
+        PyErr_SetString(PyExc_TypeError, "install_transpose(fallback): after install_getitem");
+        return NULL;
+    }
+    take(&T_FALLBACK, fallback);
+    PyObject *descr = PyDescr_NewGetSet(ARRAY, &transpose_def);
+    if (descr == NULL)
+        return NULL;
+    int failed = PyObject_SetAttrString((PyObject *)ARRAY, "T", descr);
+    Py_DECREF(descr);
+    if (failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* --- Array.__iter__ in C ---------------------------------------------------------------------
+ * array.py's `__iter__` for a computed buffer or a view of one that C can read (view_layout):
+ * `map(self.__getitem__, range(len))` after writes.release_dead_root's test, without the
+ * Python frame and its property reads (ising's `i, j = sites[k]`: ~0.6 -> ~0.2 us before the
+ * two element reads). Py_None (borrowed) for the Python method: a 0-d value (its TypeError), a
+ * pending value (evaluated there), a view only Python can replay. */
+static PyObject *ITER_FALLBACK;
+
+static PyObject *
+iter_now(PyObject *self)
+{
+    NodeObject *nx = array_node(self);
+    if (!ENABLED || nx == NULL || Py_TYPE(self) != ARRAY || EAGER_LIMIT == NULL ||
+        PyTuple_GET_SIZE(nx->shape) == 0)
+        return Py_None;
+    PyObject *link = VIEW_OF(self);
+    /* writes.release_dead_root: a writable static view whose root only the link holds */
+    if (PyTuple_CheckExact(link) && PyTuple_GET_SIZE(link) == 4 &&
+        PyTuple_GET_ITEM(link, 3) == Py_True && Py_REFCNT(PyTuple_GET_ITEM(link, 0)) == 1)
+        Py_SETREF(VIEW_OF(self), Py_NewRef(Py_None));
+    if (PyTuple_GET_SIZE(nx->inputs) != 0) {
+        Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
+        if (limit <= 0)
+            return PyErr_Occurred() ? NULL : Py_None;
+        PyObject *root;
+        Py_ssize_t nd, dims[MAX_DIMS], strides[MAX_DIMS];
+        char *data;
+        int readable = view_layout(nx, &root, &nd, dims, &strides[0], &data);
+        if (readable <= 0)
+            return readable < 0 ? NULL : Py_None;
+    }
+    PyObject *getitem = PyObject_GetAttrString(self, "__getitem__");
+    PyObject *range = getitem == NULL ? NULL
+                      : PyObject_CallOneArg((PyObject *)&PyRange_Type,
+                                            PyTuple_GET_ITEM(nx->shape, 0));
+    PyObject *out = range == NULL ? NULL
+                    : PyObject_CallFunctionObjArgs((PyObject *)&PyMap_Type, getitem, range, NULL);
+    Py_XDECREF(getitem);
+    Py_XDECREF(range);
+    return out;
+}
+
+static PyObject *
+iter_method(PyObject *self, PyObject *unused)
+{
+    PyObject *out = iter_now(self);
+    if (out != Py_None)
+        return out;
+    return PyObject_CallOneArg(ITER_FALLBACK, self);
+}
+
+static PyMethodDef iter_def = {"__iter__", iter_method, METH_NOARGS, "iter(self)"};
+
+/* install_iter(fallback): Array.__iter__ becomes iter_method, with the Python method `fallback`.
+ * After install_getitem() (view_value_c's ops). */
+static PyObject *
+py_install_iter(PyObject *module, PyObject *fallback)
+{
+    if (!installed())
+        return NULL;
+    if (!PyCallable_Check(fallback) || SLICE_OP == NULL) {
+        PyErr_SetString(PyExc_TypeError, "install_iter(fallback): after install_getitem");
+        return NULL;
+    }
+    take(&ITER_FALLBACK, fallback);
+    if (set_array_method(&iter_def, "__iter__") < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* write_view_value(view, node): an in-place operator's computed result `node` written into the
  * root's buffer through the view `view` (writes.inplace_method's `A[:, j] -= x`), under
  * write_basic_through_view's proof: True, or False for the Python path. */
@@ -6469,6 +6765,12 @@ static PyMethodDef module_methods[] = {
     {"install_getitem", py_install_getitem, METH_VARARGS,
      "install_getitem(fallback, slice_op, reshape_op, prune_views, int64[, permute_op]): set "
      "Array's __getitem__ (basic keys in C, results linked as views)."},
+    {"set_fill_read", py_set_fill_read, METH_O,
+     "set_fill_read(fn): eager.fill_read, called where the C getitem reads a fill"},
+    {"install_iter", py_install_iter, METH_O,
+     "install_iter(fallback): Array.__iter__ in C (after install_getitem)"},
+    {"install_transpose", py_install_transpose, METH_O,
+     "install_transpose(fallback): Array.T in C (after install_getitem)"},
     {"set_index_types", py_set_index_types, METH_O,
      "set_index_types(types): NumPy's integer scalar types, taken by basic indexing as ints."},
     {"install_methods", py_install_methods, METH_O,

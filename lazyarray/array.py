@@ -215,12 +215,17 @@ class Array:
         return map(self.__getitem__, range(self.shape[0]))  # ran a plan to copy its 2 values)
 
     def __repr__(self) -> str:
-        """NumPy's repr (`shape=` for empty arrays, 0-d as a scalar) named Array, always with
-        the dtype."""
+        """NumPy's repr of the value, as CuPy's: a program that prints a list of results
+        (`print([loss, acc])`, a dict of metrics) prints NumPy's text; a 0-d Array standing
+        for NumPy's scalar (`x.mean()`, `A[i, j]`) as that scalar (`np.float64(0.165)`, its
+        shortest exact digits), any other 0-d Array as NumPy's 0-d array. `type(x)` says it
+        is an Array."""
         if self._is_stand_in():
             return f"Array(<la.jit traced argument>, shape={self.shape}, dtype={self.dtype})"
-        text = "A" + np.array_repr(self._host())[1:]
-        return text if "dtype=" in text else f"{text[:-1]}, dtype={self.dtype})"
+        host = self._host()
+        if self._view is False and not host.ndim:
+            return repr(host[()])
+        return np.array_repr(host)
 
     def __str__(self) -> str:
         if self._is_stand_in():  # print() while tracing: the tracer, as JAX's (not its values)

@@ -607,8 +607,9 @@ def masked_write(old: Node, mask: Node, value: Any, own: bool = False) -> Node |
     bits = view_value(mask)  # (a buffer or a view of one)
     if bits is None:
         return None
-    if type(value) is float:
-        if old.dtype != np.float64:
+    if type(value) in _SCALAR_TYPES:
+        value = masked_scalar(value, old.dtype)
+        if value is None:
             return None
     elif type(value) is not np.ndarray or value.dtype != old.dtype:
         return None
@@ -881,6 +882,21 @@ def _fill_buffer(node: Node) -> Node:
     return Node(_INPUT, (), (), node.shape, node.dtype, data, node.site)
 
 
+def fill_read(handle: Any) -> bool:
+    """An index loop's read of a fill (`x_old = x.copy()` of `x = np.zeros(n)`, then
+    `x_old[i]`, `A[i, i + 1:] @ x_old[i + 1:]`: SOR's first sweep): the fill's buffer is made at
+    its first indexed read, as at a first write (`_fill_buffer`), and the handle holds it; each
+    read of the pending fill walked and ran its graph through the references (~25 us a read,
+    40% of linear_solvers). Up to `_WORK` times eager_size elements; not while la.jit or
+    la.grad trace. The value is the same: other handles on the fill keep theirs."""
+    node = handle._node
+    if (node.op is not _BROADCAST or not LIMIT[0] or _state.busy or _state.stand_ins
+            or not _is_fill(node) or node.size > LIMIT[0] * _WORK):
+        return False
+    handle._node = _fill_buffer(node)
+    return True
+
+
 def is_settled_base(node: Node) -> bool:
     """Whether a write into `node` may settle: a computed buffer or a fill."""
     return not node.inputs or (node.op is _BROADCAST and _is_fill(node))
@@ -1002,7 +1018,24 @@ def write_basic(handle: Any, key: Any, value: Any) -> bool:
     flags = data.flags
     if not flags.owndata or not flags.writeable:
         return False
-    return _write(data, *write)
+    if not _write(data, *write):
+        return False
+    if write[1]:
+        del old
+        mark_written(handle)
+    return True
+
+
+def mark_written(handle: Any) -> None:
+    """A small buffer an element write went into is an index loop's value: its node becomes a
+    leaf of this rule, so the next op over the whole buffer runs at once as ops over its slices
+    do (jacobi_eigen's `V @ J` of a rotation `J = np.eye(n)` set by elements was a lazy chain
+    cut through plans). `_trace.c`'s `mark_written` for its element writes. Only where the
+    handle alone holds the node (references: its `_node`, getrefcount's argument)."""
+    old = handle._node
+    if old.attrs is EAGER_MARK or old.size > LIMIT[0] or _getrefcount(old) != 3:
+        return
+    handle._node = buffer(old.data, old.site)
 
 
 def written_value(value: Any, handle: Any) -> Node:
@@ -1043,7 +1076,7 @@ def _write_basic_into_fill(handle: Any, old: Node, key: Any, value: Any) -> bool
     filled = _fill_buffer(old)
     if not _write(filled.data, *write):
         return False
-    handle._node = filled
+    handle._node = buffer(filled.data, old.site) if write[1] and old.size <= LIMIT[0] else filled
     return True
 
 
@@ -1244,6 +1277,29 @@ def _basic_write(key: Any, value: Any, shape: tuple, dtype: np.dtype) -> tuple |
     return key, element, value
 
 
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+def masked_scalar(value: Any, dtype: np.dtype) -> Any:
+    """A Python scalar for `x[mask] = value` as the value NumPy's assignment stores into `dtype`,
+    where that assignment can neither raise nor warn (`h[h < 0] = 0`, an int into a float
+    array: the general path took ~30 us, NumPy 3); None for the general path, which raises
+    NumPy's OverflowError / ValueError / warning at the line."""
+    t, kind = type(value), dtype.kind
+    if kind == "f" and dtype.itemsize >= 4:
+        if t is float:
+            overflows = dtype.itemsize == 4 and math.isfinite(value) and abs(value) > _F32_MAX
+            return None if overflows else value  # (NumPy warns 'overflow encountered in cast')
+        if t is int or t is bool:
+            return float(value) if -_EXACT <= value <= _EXACT else None
+        return None
+    if kind in "iu" and (t is int or t is bool):
+        return int(value) if _int_fits(int(value), dtype) else None
+    if kind == "b" and (t is bool or t is int):
+        return bool(value)  # (NumPy stores any int's truth: 2**70 too)
+    return None
+
+
 _INT_RANGES: dict[np.dtype, tuple[int, int]] = {
     np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
     for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)}
@@ -1367,3 +1423,7 @@ def _scatter_now(old: Node, new: Node) -> bool:
     if bits:
         fired([new], bits)
     return True
+
+
+if _FAST is not None and hasattr(_FAST, "set_fill_read"):  # the C getitem's reads of a fill
+    _FAST.set_fill_read(fill_read)

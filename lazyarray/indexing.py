@@ -11,6 +11,7 @@ import numpy as np
 
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import element as _eager_element
+from .eager import fill_read as _eager_fill_read
 from .eager import gather as _eager_gather
 from .eager import masked as _eager_masked
 from .eager import is_same_view as _is_same_view
@@ -28,7 +29,7 @@ from .creation import full
 from . import elementwise as ew
 
 _TAKE, _SCATTER, _RESHAPE = get_op("take"), get_op("scatter"), get_op("reshape")
-_SLICE = get_op("slice")
+_SLICE, _BROADCAST = get_op("slice"), get_op("broadcast_to")
 
 
 def _index_node(idx: Any, site: _bind.Site) -> Node:
@@ -226,6 +227,8 @@ def getitem(x: Array, key: Any) -> Array:
     site = user_site(2)
     if x._view is not None:
         release_dead_root(x)  # (then a root: the next read takes the compiled path)
+    elif x._node.op is _BROADCAST:
+        _eager_fill_read(x)  # (a fill read by an index loop: its buffer, now)
     t = type(key)
     if t is Array or t is tuple:
         # `A[la.argmax(x)]` pending, the at-once rule off (or a la.jit trace): a gather, a view

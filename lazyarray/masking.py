@@ -156,7 +156,7 @@ def write_now(x: Array, key: Array | np.ndarray, value: Any, site: _bind.Site) -
     if type(value) is Array:
         if value.dtype != x.dtype or is_busy():
             return False
-    elif type(value) is not float:
+    elif eager.masked_scalar(value, x.dtype) is None:  # (float, int, bool: NumPy's stored value)
         return False
     if type(value) is Array and value._node.inputs:  # one op over computed values: NumPy's
         done = eager.one_op_now(value._node)

@@ -48,10 +48,25 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:  # 
     if n == 0:
         return asarray(np.empty((xv.shape[0], 0), dt))
     one = ones((xv.shape[0], 1), dtype=dt)
-    cols = mp.concat([one, mp.broadcast_to(xv[:, None], (xv.shape[0], n - 1)).astype(one.dtype)],
-                     axis=1)
-    out = red.cumprod(cols, axis=1)
+    if n <= _PRODUCT_COLUMNS:  # x, x*x, (x*x)*x...: cumprod's products in its order, each
+        # column picked by its index: one kernel writes the matrix (no concat, no flip)
+        xd = xv[:, None].astype(dt)
+        power = asarray(np.arange(n)[None, :] if increasing else np.arange(n - 1, -1, -1)[None, :])
+        out, column = ew.where(power == 0, one, xd), xd  # (1 * x is x: cumprod's first product)
+        for k in range(2, n):
+            column = column * xd
+            out = ew.where(power == k, column, out)
+        return out
+    else:
+        cols = mp.concat([one, mp.broadcast_to(xv[:, None], (xv.shape[0], n - 1)).astype(dt)],
+                         axis=1)
+        out = red.cumprod(cols, axis=1)
     return out if increasing else mp.flip(out, axis=1)
+
+
+# vander's columns as products up to this many (polyfit's degrees): a cumprod along rows of
+# 2 values was NumPy's accumulate loop per row (moores_law's (100000, 2): ~4 ms, its fit ~1)
+_PRODUCT_COLUMNS = 16
 
 
 def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = False,
@@ -84,6 +99,7 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
         lhs = lhs * wv[:, None]
         # NumPy's `rhs *= w`: the product is rounded back to y's dtype (float32 y: float32)
         rhs = (rhs * (wv if rhs.ndim == 1 else wv[:, None])).astype(rhs.dtype)
+    evaluate(lhs, rhs)  # (read by the scale and by lstsq: computed once, not by each)
     scale = ew.sqrt(red.sum(lhs * lhs, axis=0))
     lhs = lhs / scale
 

@@ -28,8 +28,8 @@ def _is_leaf(a):
 def _same_value(a):
     """A test for "still the same buffer" that holds no reference to it (a held reference is a
     reader, and rightly forbids writing in place)."""
-    ref = weakref.ref(a._node)
-    return lambda: a._node is ref()
+    ref = weakref.ref(a._node.data)  # (the node may change: an element write marks it, eager.py
+    return lambda: a._node.data is ref()  # `mark_written`; the buffer is what must stay)
 
 
 # --- what runs at once, and what stays lazy ---------------------------------------------------------
@@ -262,19 +262,29 @@ def test_element_comparisons_and_abs_are_numpys(backend):
 
 
 @pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
-@pytest.mark.parametrize("name", ["abs", "sqrt", "square", "floor", "ceil", "trunc", "** 2"])
+@pytest.mark.parametrize("name", ["abs", "sqrt", "square", "floor", "ceil", "trunc", "sign",
+                                  "** 2"])
 def test_element_unary_functions_are_numpys(backend, name):
     """_trace.c's element_unary_f64: np.<ufunc>(e) and la.<fn>(e) of a float64 element in C
     where that is NumPy's bits and flags (sqrt of a negative, square overflowing or
-    underflowing: the general path, NumPy's warning or error), against NumPy's own scalars."""
+    underflowing, sign of a NaN: the general path, NumPy's warning or error), against NumPy's
+    own scalars; a finite element takes no Python frame."""
+    import sys
     values = [0.0, -0.0, 2.25, -2.5, 1e-310, 1e-200, 1e200, -7.5, float("nan"), float("inf"),
-              float("-inf"), 2.0**52 + 0.5, -(2.0**53)]
+              float("-inf"), 2.0**52 + 0.5, -(2.0**53), -float("nan")]
     base = np.array(values)
     A = la.asarray(base.copy())
     if name == "** 2":  # (the operator: NumPy's scalar power, `e ** 2` of an element)
         fn_np = fn_la = lambda x: x ** 2
     else:
         fn_np, fn_la = getattr(np, name), getattr(la, name)
+    e, seen = A[2], []
+    sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
+    try:
+        fn_la(e) if name != "** 2" else e ** 2
+    finally:
+        sys.setprofile(None)
+    assert not seen or la._bind.FAST is None, [f.f_code.co_name for f in seen]
     for mode in ("ignore", "warn", "raise"):
         for i, e in enumerate(base):
             outcomes = []
@@ -1067,6 +1077,32 @@ def test_a_fill_becomes_a_buffer_at_its_first_write(backend, backend_does):
     assert not np.asarray(kept).any()
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_a_fill_becomes_a_buffer_at_its_first_indexed_read(backend, fresh_caches):
+    """SOR's first sweep: `x_old = x.copy()` of `x = np.zeros(n)`, read by `x_old[i]` and
+    `A[i, i + 1:] @ x_old[i + 1:]` (eager.py `fill_read`, from the C getitem and indexing.py):
+    the handle gets the fill's buffer at its first read, so each read is an element read or
+    view of a buffer, not a walk of the pending fill; no plan; the handle sharing the fill and
+    a later write are unaffected; a fill above 64x eager_size stays a fill."""
+    a = np.arange(36.0).reshape(6, 6)
+    A, x = la.asarray(a), la.zeros(6)
+    x_old = x.copy()
+    built = la.cache_info().plans_built
+    e = x_old[2]
+    assert x_old._node.holds_buffer and not x._node.holds_buffer
+    got = A[1, 3:] @ x_old[3:]
+    assert got._node.holds_buffer and la.cache_info().plans_built == built
+    x[0] = 1.0
+    assert float(e) == 0.0 and e.shape == () and float(got) == 0.0
+    np.testing.assert_array_equal(np.asarray(x_old), np.zeros(6))
+    np.testing.assert_array_equal(np.asarray(x), [1.0, 0, 0, 0, 0, 0])
+    with la.config(eager_size=1):
+        big = la.full((8, 9), 2.5)
+        assert float(big[1, 1]) == 2.5 and not big._node.holds_buffer
+    ones = la.ones((3, 2), dtype=la.int32)
+    assert ones[1].dtype == np.int32 and ones._node.holds_buffer
+
+
 def test_writes_through_views_reach_the_root_and_its_views(backend):
     a = np.arange(20.0).reshape(4, 5)
     A = la.asarray(a.copy())
@@ -1115,6 +1151,40 @@ def test_element_writes_while_views_live_go_into_the_buffer(backend, backend_doe
     for got, want in ((A, a), (row, a[2]), (col, a[:, 3]), (tail, a[1:, ::-2])):
         np.testing.assert_array_equal(np.asarray(got), want)
     np.testing.assert_array_equal(np.asarray(pending), pending_want)
+
+
+def test_a_small_buffer_set_by_elements_is_an_at_once_value(backend, backend_does):
+    """jacobi_eigen's rotation: `J = np.eye(n)` set by element writes (eager.py `mark_written`,
+    _trace.c's for its element writes), then `V @ J`: J's buffer is an index loop's value, so
+    the product runs at once (a buffer, no plan: it was a lazy chain cut through plans), with
+    NumPy's bytes; so does a fill set by an element. A buffer above eager_size, or written by
+    a region, stays as it was. (`LAZYARRAY_PURE_PYTHON=1` runs eager.py's.)"""
+    rng = np.random.default_rng(3)
+    v, c = rng.standard_normal((5, 5)), rng.standard_normal(5)
+    V, C = la.asarray(v), la.asarray(c)
+    J, want = la.eye(5), np.eye(5)
+    J[1, 1] = J[3, 3] = C[0]  # (a 0-d at-once value)
+    J[1, 3] = 0.5
+    want[1, 1] = want[3, 3] = c[0]
+    want[1, 3] = 0.5
+    Z = la.zeros((5, 5))
+    Z[2, 4] = 2.0
+    z = np.zeros((5, 5))
+    z[2, 4] = 2.0
+    built = la.cache_info().plans_built
+    got, got_z = V @ J, V @ Z
+    now = backend_does("eager")
+    assert got._node.holds_buffer == now and got_z._node.holds_buffer == now
+    assert la.cache_info().plans_built == built
+    assert np.asarray(got).tobytes() == (v @ want).tobytes()
+    assert np.asarray(got_z).tobytes() == (v @ z).tobytes()
+    W, R = la.asarray(v[:1]), la.eye(5)
+    R[1:3] = 2.0  # (a region write: not an index loop's element)
+    with la.config(eager_size=16):
+        B = la.eye(5)
+        B[0, 0] = 3.0
+        lazy = [W @ B, W @ R]  # (results of 5 elements)
+    assert not any(x._node.holds_buffer for x in lazy)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
@@ -2354,6 +2424,39 @@ def test_an_inplace_update_of_a_root_by_at_once_values_is_computed_at_its_line(b
         assert not W._node.inputs  # computed at each line
         assert la.cache_info().plans_built == 0, la.cache_info()
         assert_as_numpy(W, train(np, images, w.copy(), d))
+
+
+@pytest.mark.needs("eager")
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_reductions_of_at_once_values_are_their_ufuncs_reduce_in_c(backend, dtype):
+    """python_builtins' `P[i].sum()`, csv_table's `row.max()`: `x.sum()`, `x.max()`, `x.min()`
+    of a float at-once value or view of a computed buffer are the ufunc's reduce called from C
+    (_trace.c `reduce_value_now`, `np.add.reduce(value, None, dtype)`): no Python frame (the
+    reduction's reference was one), NumPy's bits for rows, strided and 2-D views, NaN; an
+    overflow warns at the line through the node's path; an empty sum is NumPy's 0."""
+    rng = np.random.default_rng(12)
+    p = (rng.standard_normal((40, 7)) * 1e3).astype(dtype)
+    p[8, 2] = np.nan
+    P = la.asarray(p.copy())
+    P[0, 0] = p[0, 0]  # a computed buffer
+    seen, twice, nan_row = [], P[4] * 2, P[8]  # (an at-once value, a row with a NaN)
+    sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
+    try:
+        got = (P[3].sum(), P[5, ::-2].sum(), P[2:9, 1:6].sum(), twice.sum(), P[6].max(),
+               P[7, 1::3].min(), nan_row.max(), nan_row.min())
+    finally:
+        sys.setprofile(None)
+    got += (P[3, :0].sum(),)  # (empty: the node's path)
+    wanted = (p[3].sum(), p[5, ::-2].sum(), p[2:9, 1:6].sum(), (p[4] * 2).sum(), p[6].max(),
+              p[7, 1::3].min(), p[8].max(), p[8].min(), p[3, :0].sum())
+    assert not seen or la._bind.FAST is None, [f.f_code.co_name for f in seen]
+    for g, w in zip(got, wanted):
+        assert g.dtype == w.dtype and g.shape == () and np.asarray(g).tobytes() == w.tobytes()
+    big = la.asarray(np.full(4, np.finfo(dtype).max, dtype=dtype))
+    big[0] = np.finfo(dtype).max
+    with pytest.warns(RuntimeWarning, match="overflow") as record:
+        total = big[1:].sum()
+    assert np.isinf(float(total)) and record[0].filename == __file__
 
 
 @pytest.mark.needs("eager")

@@ -142,7 +142,7 @@ def test_printing_an_argument_while_tracing_shows_the_tracer(capsys):
     np.testing.assert_array_equal(np.asarray(g(la.asarray(np.arange(3.0)))), [0.0, 2.0, 4.0])
     np.testing.assert_array_equal(np.asarray(g(la.asarray(np.ones(3)))), [2.0, 2.0, 2.0])
     assert capsys.readouterr().out.count("<la.jit traced argument>") == 3
-    assert repr(la.asarray(np.arange(2.0))) == "Array([0., 1.], dtype=float64)"
+    assert repr(la.asarray(np.arange(2.0))) == "array([0., 1.])"
 
 
 def test_python_control_flow_on_a_traced_scalar_is_an_error():

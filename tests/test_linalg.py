@@ -546,3 +546,77 @@ def test_pinv_default_cutoff_and_lstsq_residuals_are_numpys(reference_backend):
         got, want = la.linalg.lstsq(la.asarray(a), la.asarray(b))[1], np.linalg.lstsq(a, b)[1]
         assert got.shape == want.shape and got.dtype == want.dtype
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
+
+
+@pytest.mark.exhaustive_on("c")  # (~1 s of compiles on C; the walks are the same on numpy)
+def test_lstsq_and_polyfit_compute_their_pending_inputs_once(backend, monkeypatch):
+    """moores_law's `np.polyfit(year, np.log(t), 1)` and `np.linalg.lstsq(Z, yi)` of 5,000 rows:
+    the rank is read at the call, so a, b (polyfit: its Vandermonde matrix and y) are computed
+    once as one graph, and x with the rank; each result's own evaluation walked the pending
+    inputs again (three walks of 5,000-row graphs a call), and the residuals' graph solved
+    again. NumPy's values."""
+    from lazyarray import eager
+    walks = []
+    run = eager._walk_and_run
+    monkeypatch.setattr(eager, "_walk_and_run", lambda *a: walks.append(a) or run(*a))
+    rng = np.random.default_rng(5)
+    year, t = np.sort(rng.uniform(1971, 2020, 5000)), rng.uniform(1.0, 9.0, 5000)
+    Y, T = la.asarray(year), la.asarray(t)
+    yi = la.log(T)
+    fit = la.polyfit(Y, yi, 1)
+    Z = la.vstack([Y, la.ones(len(Y))]).T
+    x, residuals, rank, s = la.linalg.lstsq(Z, yi, rcond=None)
+    assert not walks and x._node.holds_buffer
+    assert not any(n.op.name == "lstsq" for n in la.graph.topological_order([residuals._node]))
+    want = np.linalg.lstsq(np.vstack([year, np.ones(5000)]).T, np.log(t), rcond=None)
+    np.testing.assert_allclose(np.asarray(fit), np.polyfit(year, np.log(t), 1), rtol=1e-12)
+    for got, w in zip((x, residuals, rank, s), want):
+        np.testing.assert_allclose(np.asarray(got), w, rtol=1e-10)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.complex128])
+def test_vander_of_few_columns_is_one_kernel_of_cumprods_products(dtype):
+    """`np.vander(x, N)` for N up to 16 (polyfit's): each column the product chain cumprod makes
+    (x, x*x, (x*x)*x...), picked by its column index in one kernel (moores_law's (100000, 2):
+    a cumprod along rows of 2 values, a concat and a flip, ~4.8 -> ~2.9 ms). NumPy's bytes,
+    increasing or not; more columns keep the cumprod."""
+    rng = np.random.default_rng(8)
+    x = (rng.standard_normal(23) * 3).astype(dtype)
+    x[:3] = [0, -0.0, 1] if dtype is not np.int64 else [0, 1, -1]
+    if np.dtype(dtype).kind == "f":
+        x[3], x[4] = np.nan, np.inf
+    X = la.asarray(x)
+    e = la.explain(la.vander(la.asarray(np.zeros(100_000, dtype)), 2), backend="c")
+    assert (e.num_kernels, e.num_library_calls) == (1, 0)  # (no concat, no cumprod call)
+    with np.errstate(all="ignore"), la.errstate(all="ignore"):
+        for n in (0, 1, 2, 3, 4, 16, 17, None):
+            for increasing in (False, True):
+                want, got = np.vander(x, n, increasing), la.vander(X, n, increasing)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                assert np.asarray(got).tobytes() == want.tobytes(), (n, increasing)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_norm_of_a_float_vector_takes_the_short_path(dtype):
+    """python_builtins' `float(np.linalg.norm(row)) for row in P`: the 2-norm of a 1-D float
+    Array is sqrt(dot(x, x)) (NumPy's formula) straight from `norm`'s first line, no other
+    Python frame (user_site, the axis checks, _dot_norm: ~1 us a row); NumPy's bits, dtype and
+    0-d shape; keepdims, ord and axis take the general path."""
+    import sys
+
+    p = np.random.default_rng(9).standard_normal((5, 3)).astype(dtype)
+    P = la.asarray(p)
+    seen, rows = [], list(P)
+    la.linalg.norm(rows[0])  # (a first call resolves its ops' loops the general way)
+    sys.setprofile(lambda frame, event, arg: seen.append(frame.f_code.co_name)
+                   if event == "call" else None)
+    try:
+        got = list(map(la.linalg.norm, rows))
+    finally:
+        sys.setprofile(None)
+    assert set(seen) <= {"norm", "dot"} or la._bind.FAST is None, seen  # (np.dot's handler)
+    for g, w in zip(got, map(np.linalg.norm, p)):
+        assert g.shape == () and g.dtype == w.dtype and np.asarray(g).tobytes() == w.tobytes()
+    for kw in ({"keepdims": True}, {"ord": 1}, {"axis": 0}):
+        np.testing.assert_array_equal(np.asarray(la.linalg.norm(P[1], **kw)),
+                                      np.linalg.norm(p[1], **kw))

@@ -413,3 +413,44 @@ def test_a_masked_write_into_a_pending_base_by_a_computed_mask_writes_its_buffer
         y[~m] = y[~m] * 3
         got.append([np.asarray(a).tolist() for a in (y, reader)])
     assert got[0] == got[1]
+
+
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "uint16", "int64", "bool"])
+def test_masked_writes_of_python_scalars_at_once_store_numpys_value(backend, dtype, monkeypatch):
+    """`h[h < 0] = 0` (pg-pong's ReLU: an int into a float array) is NumPy's masked assignment at
+    once, as a float was (31 -> 14 us a frame); every Python scalar NumPy stores without a
+    warning or an error (eager.masked_scalar); the others take the general path, which raises
+    NumPy's OverflowError at the line or warns as NumPy's cast does."""
+    import lazyarray.masking as masking
+
+    general = []
+    real = masking.at_update
+    monkeypatch.setattr(masking, "at_update", lambda *a, **k: general.append(a) or real(*a, **k))
+    a = (np.arange(12) - 5).reshape(3, 4).astype(dtype)
+    fits = {"float64": [0, -3, 2.5, True, 2**53, float("nan"), float("-inf")],
+            "float32": [0, 7, 0.1, False, -1e30, float("inf")],
+            "int8": [0, -128, 127, True], "uint16": [0, 65535, False], "int64": [2**63 - 1, -2],
+            "bool": [0, 1, True, 2**70]}[dtype]
+    with la.config(eager_size=4096):
+        for value in fits:
+            x = la.asarray(a)
+            want = a.copy()
+            want[want > 0] = value
+            x[x > 0] = value
+            np.testing.assert_array_equal(np.asarray(x), want)
+            assert np.asarray(x).dtype == want.dtype
+        assert not general, general
+        if dtype in ("int8", "uint16"):
+            x = la.asarray(a)
+            with pytest.raises(OverflowError) as info:
+                x[x > 0] = 70000
+            assert "test_masking.py" in str(info.value)
+            np.testing.assert_array_equal(np.asarray(x), a)
+            assert general
+        if dtype == "float32":
+            x = la.asarray(a)
+            with pytest.warns(RuntimeWarning, match="overflow"):
+                x[x > 0] = 1e300
+                np.asarray(x)
+            assert general

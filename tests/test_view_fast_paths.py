@@ -119,6 +119,80 @@ def test_methods_and_errors():
         la.permute_dims(x, (0, 0, 1))
 
 
+def test_transpose_in_c_is_the_python_propertys_view():
+    """`x.T` is _trace.c's getter (`transpose_now`: jacobi_eigen's `J.T @ A @ J`, ~2 -> ~0.4 us):
+    no Python frame, the node the property builds (dump), linked as its view: a write through
+    `x.T` (and through `x[1:].T`) reaches the root and its other views, as NumPy's."""
+    import sys
+
+    a = np.arange(12.0).reshape(3, 4)
+    roots = [la.asarray(a.copy()) for _ in range(2)]
+    fast = _bind.FAST is not None and hasattr(_bind.FAST, "install_transpose")
+    seen = []
+    sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
+    try:
+        got = [roots[0].T, roots[0][1:].T]
+    finally:
+        sys.setprofile(None)
+    assert not seen or not fast, [f.f_code.co_name for f in seen]
+    was = _bind.FAST.set_enabled(False) if fast else None
+    try:
+        want = [roots[1].T, roots[1][1:].T]
+    finally:
+        if fast:
+            _bind.FAST.set_enabled(was)
+    for g, w in zip(got, want):  # (their sites: two lines of this file)
+        assert [d[:6] + d[7:] for d in dump(g._node)] == [d[:6] + d[7:] for d in dump(w._node)]
+        assert g._node.site[0] == w._node.site[0] == __file__
+    for (t, t2), root in ((got, roots[0]), (want, roots[1])):
+        t[2, 0] = -1.0
+        t2[3, 1] = -2.0
+        want_a = a.copy()
+        want_a.T[2, 0] = -1.0
+        want_a[1:].T[3, 1] = -2.0
+        np.testing.assert_array_equal(np.asarray(root), want_a)
+        np.testing.assert_array_equal(np.asarray(t), want_a.T)
+
+
+def test_iteration_in_c_is_the_python_methods():
+    """`iter(x)` is _trace.c's `iter_now` for a buffer or a view C reads (ising's `i, j =
+    sites[k]`): no Python frame, NumPy's elements and rows; a view whose root only its link
+    holds becomes a root (writes.release_dead_root: its rows then take the C getitem, writes go
+    into its own buffer); a pending value, a 0-d value (TypeError) take the Python method."""
+    import sys
+
+    a = np.arange(24.0).reshape(4, 6)
+    A = la.asarray(a.copy())
+    fast = _bind.FAST is not None and hasattr(_bind.FAST, "install_iter")
+    views = [A, A[2], A[1:, ::2], A.T, A[1:].T[3]]
+    seen = []
+    sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
+    try:
+        its = list(map(iter, views))
+    finally:
+        sys.setprofile(None)
+    assert not seen or not fast, [f.f_code.co_name for f in seen]
+    wants = [a, a[2], a[1:, ::2], a.T, a[1:].T[3]]
+    for it, want in zip(its, wants):
+        got = list(it)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.shape == w.shape and np.asarray(g).tobytes() == np.asarray(w).tobytes()
+    (i, j), = [A[0, 1:3]]
+    assert (int(i), int(j)) == (1, 2) and i.shape == () and i._view is False
+    row = la.asarray(np.arange(6.0)).reshape(2, 3)  # a view of a dropped temporary
+    assert type(row._view) is tuple
+    rows = list(row)
+    assert type(row._view) is not tuple  # (released: now a root of its own, its rows' root)
+    rows[1][0] = -1.0  # a row of it is a view of it
+    np.testing.assert_array_equal(np.asarray(row), [[0.0, 1.0, 2.0], [-1.0, 4.0, 5.0]])
+    with la.config(eager_size=0, backend="numpy"):  # (no compile in the fast tier)
+        pending = la.asarray(a) * 2.0
+        np.testing.assert_array_equal(np.asarray(list(pending)[3]), a[3] * 2.0)
+    with pytest.raises(TypeError, match="iteration over a 0-d array"):
+        iter(A[0, 0])
+
+
 @contextmanager
 def general_concat():
     saved = manipulation._plain_concat

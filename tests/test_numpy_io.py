@@ -63,3 +63,23 @@ def test_values_lazyarray_cannot_hold_are_a_clear_error(tmp_path):
         la.loadtxt(io.StringIO("1,x\n"), delimiter=",")
     with pytest.raises(AttributeError, match="memmap"):
         la.memmap
+
+
+def test_ndarray_resize_is_in_place_and_tofile_writes_numpys_bytes(tmp_path):
+    """`a.resize((3, 2))` changes `a` (np.resize returns a new array that repeats the values;
+    ndarray.resize pads with zeros); NumPy's errors where NumPy refuses."""
+    for new in ((3, 2), (2, 5), 4, (0,)):
+        a, x = np.arange(6.0).reshape(2, 3).copy(), la.asarray(np.arange(6.0).reshape(2, 3))
+        a.resize(new, refcheck=False)
+        assert x.resize(new) is None
+        np.testing.assert_array_equal(np.asarray(x), a)
+    x = la.asarray(np.arange(6))
+    x.resize(2, 2)
+    np.testing.assert_array_equal(np.asarray(x), [[0, 1], [2, 3]])
+    v = x[0]
+    with pytest.raises(ValueError, match="does not own its data"):
+        v.resize(1)
+    with pytest.raises(ValueError, match="referenced"):
+        x.resize(3)
+    la.asarray(np.arange(5, dtype=np.int16)).tofile(tmp_path / "a.bin")
+    np.testing.assert_array_equal(np.fromfile(tmp_path / "a.bin", dtype=np.int16), np.arange(5))

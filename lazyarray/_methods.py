@@ -7,6 +7,7 @@ namespace function of the same meaning. lazyarray/__init__.py imports it after t
 
 from __future__ import annotations
 
+import operator
 from types import FunctionType
 from typing import Any
 from weakref import ref as _weakref
@@ -258,6 +259,37 @@ def _fill(self: Array, value: Any) -> None:
     self[...] = value
 
 
+def _resize(self: Array, *new_shape: Any, refcheck: bool = True) -> None:
+    """ndarray.resize: in place, the ravelled values cut or padded with zeros (np.resize repeats
+    them instead). NumPy's errors where it refuses: a view (it does not own its data) or an
+    array its views read (lazyarray refuses that also with refcheck=False, where NumPy's views
+    would read freed memory)."""
+    site = user_site(1)
+    shape = new_shape[0] if len(new_shape) == 1 else new_shape
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    shape = tuple(operator.index(d) for d in shape)
+    if type(self._view) is tuple:
+        raise _bind.fail(ValueError, "cannot resize this array: it does not own its data", site)
+    if any(r() is not None for r in self._view or ()):
+        raise _bind.fail(ValueError, "cannot resize an array that references or is referenced\n"
+                         "by another array in this way.\nUse the np.resize function or "
+                         "refcheck=False", site)
+    if any(d < 0 for d in shape):
+        raise _bind.fail(ValueError, "negative dimensions not allowed", site)
+    size = int(np.prod(shape, dtype=np.int64))
+    flat = manipulation.reshape(self, (self.size,))
+    if size <= self.size:
+        flat = flat[:size]
+    else:
+        flat = manipulation.concat([flat, creation.zeros(size - self.size, dtype=self.dtype)])
+    self._node = manipulation.reshape(flat, shape)._node
+
+
+def _tofile(self: Array, fid: Any, sep: str = "", format: str = "%s") -> None:  # noqa: A002
+    """ndarray.tofile of the evaluated value."""
+    np.asarray(self).tofile(fid, sep=sep, format=format)
+
+
 def _axes_last(self: Array, axis1: int, axis2: int) -> Array:
     """The array with axis1, axis2 moved last (ndarray.diagonal/trace work on any two axes)."""
     return manipulation.moveaxis(self, (axis1, axis2), (-2, -1))
@@ -301,6 +333,8 @@ Array.transpose = _transpose  # type: ignore[attr-defined]
 Array.argsort = _argsort  # type: ignore[attr-defined]
 Array.sort = _sort  # type: ignore[attr-defined]
 Array.fill = _fill  # type: ignore[attr-defined]
+Array.resize = _resize  # type: ignore[attr-defined]
+Array.tofile = _tofile  # type: ignore[attr-defined]
 for _name, _fn in (("view", _view), ("partition", _partition), ("put", _put),
                    ("compress", _compress), ("choose", _choose), ("searchsorted", _searchsorted),
                    ("argpartition", _argpartition), ("tobytes", _tobytes)):

@@ -26,11 +26,8 @@ _ASARRAY = "use np.<name>(...) on NumPy data, then la.asarray"
 
 NOT_PROVIDED: dict[str, tuple[str, str]] = {
     # --- I/O: lazyarray reads and writes through NumPy -------------------------------------------
-    **{n: (IO, "read with NumPy (np.%s), then la.asarray" % n) for n in (
-        "load", "loadtxt", "genfromtxt", "fromfile", "fromregex", "frombuffer", "fromstring",
-        "memmap")},
-    **{n: (IO, "write np.asarray(x) with np.%s" % n) for n in (
-        "save", "savetxt", "savez", "savez_compressed")},
+    "memmap": (IO, "read with NumPy (np.memmap), then la.asarray (lazyarray values have no "
+               "user-visible memory; la.load/loadtxt/fromfile... read through NumPy)"),
     # --- dtypes -----------------------------------------------------------------------------------
     **{n: (DTYPE, "float16 is computed in float32 everywhere in lazyarray (graph/dtypes.py)")
        for n in ("float16", "half")},

@@ -86,7 +86,9 @@ def forget(nodes: list[Node]) -> None:
 
 
 def live_pending() -> list[Any]:
-    """The live Arrays on pending nodes, in creation order (and the list pruned to them)."""
+    """The live Arrays on pending nodes, in creation order (and the list pruned to them); the
+    view ring's dropped views let go first (`_release_view_ring`)."""
+    _release_view_ring()
     return _prune()
 
 

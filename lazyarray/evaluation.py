@@ -350,15 +350,17 @@ def _reads_computed(root: Node, computed: set[int], shares: dict[int, bool]) -> 
     return shares[id(root)]
 
 
-def evaluate_pending() -> None:
-    """Every live pending Array computed now, as one graph (la.errstate and la.seterr where the
-    floating-point modes change: lazyarray/fp_errors.py); not while la.jit traces. A view of a
-    computed buffer (`A[i]`) computes nothing, and stays a view (an indexed read for the
-    at-once rule, a window that writes reach)."""
+def evaluate_pending(since: int = 0) -> None:
+    """The live pending Arrays whose node was built after node order `since` computed now, as
+    one graph (la.errstate and la.seterr where the floating-point modes change:
+    lazyarray/fp_errors.py); not while la.jit traces. A view of a computed buffer (`A[i]`)
+    computes nothing, and stays a view (an indexed read for the at-once rule, a window that
+    writes reach)."""
     if cache._state.busy or cache._state.stand_ins:
         return
     views_a_buffer = eager.views_a_buffer
-    arrays = [a for a in cuts.live_pending() if not views_a_buffer(a._node)]
+    arrays = [a for a in cuts.live_pending()
+              if a._node.order > since and not views_a_buffer(a._node)]
     if arrays:
         evaluate_arrays(arrays)
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from .graph import Graph
 from .graph.signature import graph_signature
-from .graph.node import _IS_LIBRARY, _is_library_file
+from .graph.node import _IS_LIBRARY, _is_library_file, built_count
 from .runtime import fp_status
 from .runtime.evaluate import ReferencePlan, split_leaves
 from .settings import config, get_settings
@@ -39,8 +39,16 @@ CATEGORIES = ("divide", "over", "under", "invalid")  # NumPy's bits 1, 2, 4, 8 i
 _TYPES = ("divide by zero", "overflow", "underflow", "invalid value")  # its message prefixes
 _MODES = ("ignore", "warn", "raise", "call", "print", "log")
 # evaluation.evaluate_pending, set by lazyarray.evaluation (which imports this module): where the
-# modes change, every pending Array is computed first under the modes its ops were built in
+# modes change, pending Arrays are computed first under the modes their ops were built in
 EVALUATE_PENDING: list = [None]
+_STRICTNESS = {"ignore": 0, "warn": 1, "print": 1, "log": 1, "call": 1, "raise": 2}
+
+
+def _tightens(changes: dict[str, Any]) -> bool:
+    """Whether `changes` make a category stricter (ignore < warn, print, log, call < raise)."""
+    s = get_settings()
+    return any(_STRICTNESS[v] > _STRICTNESS[getattr(s, k)]
+               for k, v in changes.items() if k != "fp_call")
 
 
 def _modes_change(changes: dict[str, Any]) -> bool:
@@ -48,13 +56,14 @@ def _modes_change(changes: dict[str, Any]) -> bool:
     return any(getattr(s, k) != v for k, v in changes.items())
 
 
-def _evaluate_pending() -> None:
+def _evaluate_pending(since: int = 0) -> None:
     """NumPy computes each op at its line, under the modes in effect there: `with
     np.errstate(divide='ignore'): r = np.where(b != 0, a / b, 0)` never warns. A pending op
     evaluated after the block warned (raised, under a global 'raise'), so where the modes change
-    the pending Arrays are computed first, under the modes they were built in."""
+    the pending Arrays are computed first, under the modes they were built in: those built since
+    node order `since` (a block's own, at its exit), or all (before the modes tighten)."""
     if EVALUATE_PENDING[0] is not None:
-        EVALUATE_PENDING[0]()
+        EVALUATE_PENDING[0](since)
 
 
 def geterr() -> dict[str, str]:
@@ -80,7 +89,7 @@ def seterr(all: str | None = None, divide: str | None = None, over: str | None =
     old = geterr()
     changes = _changes(all, {"divide": divide, "over": over, "under": under, "invalid": invalid})
     if changes:
-        if _modes_change(changes):
+        if _tightens(changes):  # what was built under laxer modes is computed under them
             _evaluate_pending()
         config(**changes)
     return old
@@ -119,7 +128,7 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
         if call is not _UNSET:
             _check_call(call)
             self._changes["fp_call"] = call
-        self._blocks: list[tuple[config, bool]] = []
+        self._blocks: list[tuple[config, int]] = []  # (block, node order at entry or -1)
 
     def _recreate_cm(self) -> "errstate":
         """As a decorator: a fresh block per call (calls from several threads, recursion)."""
@@ -129,18 +138,18 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
 
     def __enter__(self) -> "errstate":
         changes = _modes_change(self._changes)
-        if changes:  # what was built before the block is computed under the modes before it
+        if changes and _tightens(self._changes):  # built before, computed under the modes before
             _evaluate_pending()
         block = config.block(**self._changes)
         block.__enter__()
-        self._blocks.append((block, changes))
+        self._blocks.append((block, built_count() if changes else -1))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        block, changes = self._blocks.pop()
+        block, since = self._blocks.pop()
         try:
-            if changes and exc[0] is None:  # (an exception leaves them pending, as they were)
-                _evaluate_pending()  # the block's ops under the block's modes
+            if since >= 0 and exc[0] is None:  # (an exception leaves them pending, as they were)
+                _evaluate_pending(since)  # the block's own ops under the block's modes
         finally:
             block.__exit__(*exc)
 

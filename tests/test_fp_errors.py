@@ -165,32 +165,37 @@ def test_errstate_decorator_seterr_geterr_seterrcall():
 @pytest.mark.needs("fp_errors")
 def test_ops_report_under_the_modes_of_the_line_that_built_them(backend):
     """NumPy computes at the line: `with np.errstate(divide='ignore'): r = np.where(b != 0,
-    a / b, 0)` is silent however r is read later, and an op built before a block reports under
-    the modes before it. Pending ops are computed where la.errstate / la.seterr change modes."""
+    a / b, 0)` is silent however r is read later; an op built under laxer modes does not raise
+    in a stricter block, and one built under 'warn' warns (at the block's entry at the latest).
+    A block's own pending ops are computed at its exit; all pending ops before a block or
+    la.seterr makes a mode stricter."""
     a, b = la.asarray(np.array([1.0, 2.0, 0.0])), la.asarray(np.array([0.0, 1.0, 0.0]))
     for _ in range(2):
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             with la.errstate(divide="ignore", invalid="ignore"):
                 r = la.where(b != 0, a / b, 0)
+            assert not r._node.inputs  # computed at the block's exit
             np.testing.assert_array_equal(np.asarray(r), [0.0, 2.0, 0.0])
             old = la.seterr(all="raise")
             try:
                 with la.errstate(all="ignore"):
                     q = la.log(b)
                 np.testing.assert_array_equal(np.asarray(q), [-np.inf, 0.0, -np.inf])
-                s = la.log(b)  # built under 'raise': raises at the next change of modes at latest
-                with pytest.raises(FloatingPointError, match="divide by zero encountered in log"):
-                    with la.errstate(all="ignore"):
-                        pass
             finally:
                 la.seterr(**old)
-            del s
+            old = la.seterr(all="ignore")
+            s = la.log(b)  # built under 'ignore'
+            la.seterr(**old)  # stricter again: s is computed first, under 'ignore'
+            with la.errstate(all="raise"):
+                np.testing.assert_array_equal(np.asarray(s), [-np.inf, 0.0, -np.inf])
         with pytest.warns(RuntimeWarning, match="divide by zero encountered in divide"):
-            t = a / b  # built under 'warn': warns when a block changes the modes
-            with la.errstate(divide="ignore"):
-                pass
-        del t
+            t = a / b  # built under 'warn': warns when a block makes divide stricter
+            with la.errstate(divide="raise"):
+                assert not t._node.inputs
+        with pytest.raises(FloatingPointError, match="divide by zero encountered in log"):
+            with la.errstate(divide="raise"):
+                u = la.log(b)  # noqa: F841  (computed at the exit: NumPy raised at the line)
 
 
 def test_nothing_fired_nothing_reported(backend):

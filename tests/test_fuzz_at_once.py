@@ -18,6 +18,8 @@ A failing program prints as code that runs as it is (with `IN0`, `IN1`... its in
 
 from __future__ import annotations
 
+import gc
+
 import contextlib
 import pickle
 import sys

@@ -5699,21 +5699,31 @@ matmul_method(PyObject *self, PyObject *other)
 
 static PyMethodDef matmul_def = {"__matmul__", matmul_method, METH_O, "self @ other"};
 
+/* Array's method `def` in C, handing what it declines to the Python method `fallback` (kept in
+ * `slot`); `ready`: the installs whose state it reads ran first (`usage` says which). */
+static PyObject *
+install_with_fallback(PyMethodDef *def, PyObject **slot, PyObject *fallback, int ready,
+                      const char *usage)
+{
+    if (!installed())
+        return NULL;
+    if (!PyCallable_Check(fallback) || !ready) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    take(slot, fallback);
+    if (set_array_method(def, def->ml_name) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* install_matmul(fallback): Array.__matmul__ becomes matmul_method, with the Python method
  * `fallback`. After install_array_function(). */
 static PyObject *
 py_install_matmul(PyObject *module, PyObject *fallback)
 {
-    if (!installed())
-        return NULL;
-    if (!PyCallable_Check(fallback) || DOT_DTYPES == NULL) {
-        PyErr_SetString(PyExc_TypeError, "install_matmul(fallback): after install_array_function");
-        return NULL;
-    }
-    take(&MATMUL_FALLBACK, fallback);
-    if (set_array_method(&matmul_def, "__matmul__") < 0)
-        return NULL;
-    Py_RETURN_NONE;
+    return install_with_fallback(&matmul_def, &MATMUL_FALLBACK, fallback, DOT_DTYPES != NULL,
+                                 "install_matmul(fallback): after install_array_function");
 }
 
 /* `np.flip(x)` (axis None) of an Array of at least one dim: `x[::-1, ::-1, ...]`, the view
@@ -6452,16 +6462,8 @@ static PyMethodDef iter_def = {"__iter__", iter_method, METH_NOARGS, "iter(self)
 static PyObject *
 py_install_iter(PyObject *module, PyObject *fallback)
 {
-    if (!installed())
-        return NULL;
-    if (!PyCallable_Check(fallback) || SLICE_OP == NULL) {
-        PyErr_SetString(PyExc_TypeError, "install_iter(fallback): after install_getitem");
-        return NULL;
-    }
-    take(&ITER_FALLBACK, fallback);
-    if (set_array_method(&iter_def, "__iter__") < 0)
-        return NULL;
-    Py_RETURN_NONE;
+    return install_with_fallback(&iter_def, &ITER_FALLBACK, fallback, SLICE_OP != NULL,
+                                 "install_iter(fallback): after install_getitem");
 }
 
 /* write_view_value(view, node): an in-place operator's computed result `node` written into the

@@ -11,7 +11,7 @@ user-visible memory)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -25,34 +25,24 @@ def _host(value: Any) -> Any:
     return np.asarray(value) if isinstance(value, Array) else value
 
 
-def loadtxt(*args: Any, **kwargs: Any) -> Array:
-    """numpy.loadtxt, as an Array."""
-    return asarray(np.loadtxt(*args, **kwargs))
+def _reader(name: str, note: str = "") -> Callable[..., Array]:
+    """numpy.<name>, its result as an Array (la.asarray: a copy lazyarray owns)."""
+    numpy_reader = getattr(np, name)
+
+    def read(*args: Any, **kwargs: Any) -> Array:
+        return asarray(numpy_reader(*args, **kwargs))
+
+    read.__name__ = read.__qualname__ = name
+    read.__doc__ = f"numpy.{name}, as an Array{note}."
+    return read
 
 
-def genfromtxt(*args: Any, **kwargs: Any) -> Array:
-    """numpy.genfromtxt, as an Array (a structured result: la.asarray's TypeError)."""
-    return asarray(np.genfromtxt(*args, **kwargs))
-
-
-def fromfile(*args: Any, **kwargs: Any) -> Array:
-    """numpy.fromfile, as an Array."""
-    return asarray(np.fromfile(*args, **kwargs))
-
-
-def fromregex(*args: Any, **kwargs: Any) -> Array:
-    """numpy.fromregex, as an Array."""
-    return asarray(np.fromregex(*args, **kwargs))
-
-
-def frombuffer(*args: Any, **kwargs: Any) -> Array:
-    """numpy.frombuffer, as an Array (a copy: NumPy's is a read-only view of the buffer)."""
-    return asarray(np.frombuffer(*args, **kwargs))
-
-
-def fromstring(*args: Any, **kwargs: Any) -> Array:
-    """numpy.fromstring (text mode, `sep=` given: NumPy's binary mode is an error there)."""
-    return asarray(np.fromstring(*args, **kwargs))
+loadtxt = _reader("loadtxt")
+genfromtxt = _reader("genfromtxt", " (a structured result: la.asarray's TypeError)")
+fromfile = _reader("fromfile")
+fromregex = _reader("fromregex")
+frombuffer = _reader("frombuffer", " (a copy: NumPy's is a read-only view of the buffer)")
+fromstring = _reader("fromstring", " (text mode, `sep=` given: NumPy's binary mode is an error)")
 
 
 class NpzFile(Mapping):

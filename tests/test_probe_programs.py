@@ -21,3 +21,14 @@ def test_host_computed_scalars_stay_numpy_scalars():
     i += 1  # NumPy's scalar: rebinds
     assert repr(i) == "np.int64(2)"
     assert repr(la.unravel_index([1, 5], (3, 4))) == repr(np.unravel_index([1, 5], (3, 4)))
+
+
+def test_polynomial_package_is_numpys_on_evaluated_arrays():
+    """`np.polynomial` in a program (Polynomial.fit, polyval of the package) gives NumPy's
+    objects and values; it raised AttributeError before."""
+    xs = np.linspace(-1, 1, 9)
+    x = la.asarray(xs)
+    fit = la.polynomial.Polynomial.fit(x, 2 - 3 * x + 0.5 * x ** 2, 2)
+    want = np.polynomial.Polynomial.fit(xs, 2 - 3 * xs + 0.5 * xs ** 2, 2)
+    assert repr(fit) == repr(want)
+    assert repr(la.polynomial.polynomial.polyval(2.0, [1, 2, 3])) == "np.float64(17.0)"

@@ -2,6 +2,8 @@
 (probe45; the programs are in the lead's notes): each test is one class of difference, checked
 against NumPy's own answer (type, repr, dtype, shape, value)."""
 
+import warnings
+
 import numpy as np
 
 import lazyarray as la
@@ -32,3 +34,25 @@ def test_polynomial_package_is_numpys_on_evaluated_arrays():
     want = np.polynomial.Polynomial.fit(xs, 2 - 3 * xs + 0.5 * xs ** 2, 2)
     assert repr(fit) == repr(want)
     assert repr(la.polynomial.polynomial.polyval(2.0, [1, 2, 3])) == "np.float64(17.0)"
+
+
+def _warning_texts(fn):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn()
+    return [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+
+
+def test_scalar_math_errors_are_named_as_numpys_scalar_ops():
+    """A 0-d op on NumPy's scalars (a mean of an empty array, `x.sum() / 0`, an element times a
+    huge number) warns with NumPy's scalar-math text ("... in scalar divide"); a 0-d *array*'s
+    op keeps the ufunc's ("... in divide"). Each named the ufunc before."""
+    def run(m):
+        x = m.asarray(np.array([1.0, 2.0])) if m is la else np.array([1.0, 2.0])
+        e = m.asarray(np.array([])) if m is la else np.array([])
+        z = m.asarray(np.array(0.0)) if m is la else np.array(0.0)
+        out = [m.mean(e), x.sum() / 0, x[1] * 1e308 * 10, z / 0, x / 0, x[0] - x[0] / 0.0]
+        return [float(np.asarray(v).ravel()[0]) for v in out]
+    for backend in ("numpy", "c"):
+        with la.config(backend=backend):
+            assert sorted(_warning_texts(lambda: run(la))) == sorted(_warning_texts(lambda: run(np)))

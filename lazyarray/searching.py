@@ -199,6 +199,8 @@ def unique_inverse(x: Any, /) -> UniqueInverseResult:
 
 
 def unique_values(x: Any, /) -> Array:
-    """Array API `unique_values` (numpy.unique_values); evaluates `x` when called."""
+    """Array API `unique_values` (numpy.unique_values); evaluates `x` when called. NumPy's own
+    order: since NumPy 2.3 it is `unique(sorted=False)`, a hash table's order for integers."""
     site = user_site(1)
-    return _leaf(_unique(x, site)[0], site, _device(x))
+    values = np.unique_values(np.asarray(_array(x, site)).reshape(-1))
+    return _leaf(values, site, _device(x))

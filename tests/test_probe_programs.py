@@ -5,6 +5,7 @@ against NumPy's own answer (type, repr, dtype, shape, value)."""
 import warnings
 
 import numpy as np
+import pytest
 
 import lazyarray as la
 
@@ -64,3 +65,51 @@ def test_unique_values_in_numpys_order():
     x = np.array([1, 3, 5, 7, 9, 11, 3, 5])
     got = la.unique_values(la.asarray(x))
     assert np.asarray(got).tolist() == np.unique_values(x).tolist()
+
+
+def _solve_or_lstsq(m, A, b):
+    try:
+        x = m.linalg.solve(A, b)
+    except np.linalg.LinAlgError:
+        x = m.linalg.lstsq(A, b, rcond=None)[0]
+    return x
+
+
+def _is_positive_definite(m, M):
+    try:
+        m.linalg.cholesky(M)
+        return True
+    except np.linalg.LinAlgError:
+        return False
+
+
+def _inv_message(m, A):
+    try:
+        m.linalg.inv(A)
+    except np.linalg.LinAlgError as exc:
+        return str(exc)
+    return None
+
+
+def _inv_outside_try(A):
+    return la.linalg.inv(A)
+
+
+def test_linalg_errors_come_at_the_line_inside_a_try_block():
+    """NumPy raises LinAlgError at the call, so `try: solve(...) except LinAlgError:` takes its
+    fallback; lazyarray raised at evaluation, outside the handler (or never, for a result that
+    was not read). Outside try/with blocks the op stays lazy, its error at evaluation."""
+    A, b = np.ones((2, 2)), np.ones(2)
+    for eager_size in (4096, 0):
+        with la.config(eager_size=eager_size):
+            LA, LB = la.asarray(A), la.asarray(b)
+            np.testing.assert_allclose(np.asarray(_solve_or_lstsq(la, LA, LB)),
+                                       _solve_or_lstsq(np, A, b))
+            assert [_is_positive_definite(la, la.asarray(M)) for M in (np.eye(2), -np.eye(2))] \
+                == [True, False]
+            assert _inv_message(la, LA) == _inv_message(np, A) == "Singular matrix"
+            lazy = _inv_outside_try(LA)  # lazy, raising when read
+            if eager_size == 0:
+                assert lazy._node.inputs
+            with pytest.raises(np.linalg.LinAlgError, match="built at"):
+                np.asarray(lazy)

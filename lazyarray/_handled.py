@@ -1,4 +1,4 @@
-"""Whether the user's line runs inside a `try` (or `with`) block: there an error NumPy raises at
+"""Whether the user's line runs inside a `try` block: there an error NumPy raises at
 that line can be caught, so a function whose error depends on the data (a singular matrix in
 `inv`/`solve`, `cholesky` of a matrix that is not positive definite) evaluates at the call,
 and its error comes where the handler sees it, with NumPy's message:
@@ -9,8 +9,8 @@ and its error comes where the handler sees it, with NumPy's message:
         x = np.linalg.lstsq(A, b, rcond=None)[0]
 
 Elsewhere the op stays lazy and its error comes at evaluation, naming the line that built it.
-Read from the frame's exception table (CPython 3.11+; `with` blocks have entries too, so there
-the call evaluates as well, which changes no value). Other Pythons: never (lazy, as before).
+Read from the frame's exception table (CPython 3.11+): a `with` block's handler re-raises, so
+only a try around it counts. Other Pythons: never (lazy, as before).
 """
 
 from __future__ import annotations
@@ -20,26 +20,47 @@ import sys
 from types import CodeType
 from typing import Any, Callable, TypeVar
 
+from .cache import _state, is_busy
 from .graph.node import _IS_LIBRARY, _is_library_file, format_site
 
 _parse: Callable[[CodeType], Any] | None = getattr(dis, "_parse_exception_table", None)
-_RANGES: dict[CodeType, tuple[tuple[int, int], ...]] = {}  # code -> (start, end) of its entries
+# code -> its exception table as (start, end, target) and which targets are `try` handlers
+_TABLES: dict[CodeType, tuple[tuple[tuple[int, int, int], ...], frozenset[int]]] = {}
 E = TypeVar("E", bound=BaseException)
 
 
-def _ranges(code: CodeType) -> tuple[tuple[int, int], ...]:
-    found = _RANGES.get(code)
+def _table(code: CodeType) -> tuple[tuple[tuple[int, int, int], ...], frozenset[int]]:
+    found = _TABLES.get(code)
     if found is None:
-        found = tuple((e.start, e.end) for e in _parse(code)) if _parse is not None else ()
-        if len(_RANGES) > 4096:
-            _RANGES.clear()
-        _RANGES[code] = found
+        entries = tuple((e.start, e.end, e.target) for e in _parse(code)) if _parse else ()
+        ops = {i.offset: i.opname for i in dis.get_instructions(code)} if entries else {}
+        # A handler opens with PUSH_EXC_INFO; a `with` block's goes on to WITH_EXCEPT_START
+        # (it re-raises: an enclosing try may catch); cleanups of except bodies open otherwise.
+        tries = frozenset(t for _, _, t in entries if ops.get(t) == "PUSH_EXC_INFO"
+                          and ops.get(t + 2) != "WITH_EXCEPT_START")
+        if len(_TABLES) > 4096:
+            _TABLES.clear()
+        found = _TABLES[code] = (entries, tries)
     return found
 
 
+def _in_try(code: CodeType, offset: int) -> bool:
+    """Whether `offset` is covered by a try block (through enclosing with-blocks/cleanups)."""
+    entries, tries = _table(code)
+    for _ in range(64):
+        target = next((t for start, end, t in entries if start <= offset < end), None)
+        if target is None:
+            return False
+        if target in tries:
+            return True
+        offset = target  # a with-block's or a cleanup's handler: what covers it
+    return False
+
+
 def user_line_handles_errors() -> bool:
-    """Whether the innermost frame outside lazyarray is inside a try/with block."""
-    if _parse is None:
+    """Whether the innermost frame outside lazyarray is inside a try block (never while
+    tracing or evaluating: a la.jit trace computes nothing at its lines)."""
+    if _parse is None or _state.stand_ins or is_busy():
         return False
     frame = sys._getframe(1)
     while frame is not None:
@@ -48,18 +69,51 @@ def user_line_handles_errors() -> bool:
         if lib is None:
             lib = _is_library_file(filename)
         if not lib:
-            lasti = frame.f_lasti
-            return any(start <= lasti < end for start, end in _ranges(frame.f_code))
+            return _in_try(frame.f_code, frame.f_lasti)
         frame = frame.f_back
     return False
 
 
 def at_the_line(exc: E, site: tuple[str, int] | None) -> E:
-    """`exc` as NumPy raises it at the user's line: without the " (in op built at site)" note
-    the evaluation adds (runtime/backend.at_site) when that note names this very line (an op
-    built on another line keeps it)."""
-    text = str(exc)
-    cut = text.rfind(" (in ")
-    if cut > 0 and text.endswith(f" built at {format_site(site)})"):
-        return type(exc)(text[:cut])
+    """`exc` as NumPy raises it at the user's line: without the note naming that very line
+    (" (at site)" of _bind.fail, " (in op built at site)" of an evaluation: runtime/backend.py);
+    a note naming another line stays."""
+    text, here = str(exc), format_site(site)
+    for note in (f" (at {here})", " (in "):
+        cut = text.rfind(note)
+        if cut > 0 and text.endswith(")") and (note != " (in " or text.endswith(
+                f" built at {here})")):
+            return type(exc)(text[:cut])
     return exc
+
+
+def has_index_array(key: Any, array_type: type) -> bool:
+    """Whether an indexing key holds an integer index Array (whose bounds only its values
+    tell; a bool mask's shape is data, read at the line anyway)."""
+    keys = key if type(key) is tuple else (key,)
+    return any(type(k) is array_type and k.ndim and k.dtype.kind in "iu" for k in keys)
+
+
+def checked_here(build: Callable[[], Any], key: Any, array_type: type, site: Any) -> Any:
+    """`build()` of an indexing by `key`; by an index Array inside the user's try block, its
+    result evaluated at the line (a small one computed at once already was), NumPy's
+    IndexError raised there with NumPy's message."""
+    if not has_index_array(key, array_type):
+        return build()
+    try:
+        out = build()
+    except IndexError as exc:
+        raise (at_the_line(exc, site) if user_line_handles_errors() else exc) from None
+    if user_line_handles_errors():
+        evaluate_here([out], (IndexError,), site)
+    return out
+
+
+def evaluate_here(arrays: list, errors: tuple[type[BaseException], ...], site: Any) -> None:
+    """Evaluate `arrays` at the user's line (inside its try block): NumPy's `errors` come
+    there, without the note naming this same line."""
+    from .evaluation import evaluate_arrays  # (evaluation imports the API's modules' peers)
+    try:
+        evaluate_arrays(arrays)
+    except errors as exc:
+        raise at_the_line(exc, site) from None

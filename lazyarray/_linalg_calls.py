@@ -90,7 +90,7 @@ def _part(packed: Node, start: int, shape: tuple[int, ...], site: _bind.Site) ->
 
 
 def _checked(build: Callable[[], Array], site: _bind.Site) -> Array:
-    """`build()`, evaluated now when the user's line sits in a try/with block
+    """`build()`, evaluated now when the user's line sits in a try block
     (lazyarray/_handled.py): NumPy raises its LinAlgError at that line, where the handler
     catches it, with NumPy's message (a small op computed at once raises there too)."""
     try:

@@ -35,6 +35,7 @@ from .graph.node import _BUDGET, user_site
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
 from .writes import rebind
 from ._layout import check_order
+from ._handled import checked_here
 
 
 # --- methods the core Array type leaves to the API -------------------------------------------------
@@ -64,6 +65,15 @@ def to_dask(self: Array) -> Any:
 
 
 def __setitem__(self: Array, key: Any, value: Any) -> None:
+    """`x[idx] = v` (_set_item); by an index Array inside a try block, computed at the line:
+    NumPy's IndexError for an index out of bounds comes where the handler catches it."""
+    if type(key) is not tuple and type(key) is not Array:
+        _set_item(self, key, value)
+    else:
+        checked_here(lambda: _set_item(self, key, value) or self, key, Array, user_site(1))
+
+
+def _set_item(self: Array, key: Any, value: Any) -> None:
     """`x[idx] = v` rebinds this handle to `x.at[idx].set(v)`, as Dask does: no buffer is
     written, so every other Array, view and export keeps its value. Array-API consumers
     (array-api-extra's `at`, `pad`, `create_diagonal`) take every non-JAX array for writable."""
@@ -423,7 +433,9 @@ def _operators() -> None:
         # index loop); the Python methods above for everything else
         _bind.FAST.install_element_operators()
     def __getitem__(self: Array, key: Any) -> Array:
-        return getitem(self, key)
+        if type(key) is not tuple and type(key) is not Array:
+            return getitem(self, key)
+        return checked_here(lambda: getitem(self, key), key, Array, user_site(1))
 
     Array.__getitem__ = __getitem__  # type: ignore[method-assign]
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_getitem"):

@@ -113,3 +113,42 @@ def test_linalg_errors_come_at_the_line_inside_a_try_block():
                 assert lazy._node.inputs
             with pytest.raises(np.linalg.LinAlgError, match="built at"):
                 np.asarray(lazy)
+
+
+def _index_errors(m, a, idx):
+    caught = []
+    try:
+        a[idx]
+    except IndexError as exc:
+        caught.append(str(exc))
+    try:
+        m.take(a, idx)
+    except IndexError as exc:
+        caught.append(str(exc))
+    try:
+        a[idx] = 5
+    except IndexError as exc:
+        caught.append(str(exc))
+    return caught
+
+
+def _gather_outside_try(a, idx):
+    return a[idx]
+
+
+def test_index_errors_come_at_the_line_inside_a_try_block():
+    """`try: a[idx] except IndexError:` with an index Array out of bounds: NumPy raises at the
+    line; a lazy gather (eager_size=0, or an array past the at-once size) raised at evaluation,
+    outside the handler, or never for an unread result (a write kept its scatter pending)."""
+    host = np.arange(10000.0)
+    want = _index_errors(np, host.copy(), np.array([1, 5, 12000]))
+    assert len(want) == 3
+    for eager_size in (4096, 0):
+        with la.config(eager_size=eager_size):
+            a, idx = la.asarray(host), la.asarray(np.array([1, 5, 12000]))
+            assert _index_errors(la, a, idx) == want
+    with la.config(eager_size=0):
+        lazy = _gather_outside_try(la.asarray(host), la.asarray(np.array([1, 5, 12000])))
+        assert lazy._node.inputs  # no try: pending, raising when read
+        with pytest.raises(IndexError, match="built at"):
+            np.asarray(lazy)

@@ -21,6 +21,7 @@ from types import CodeType
 from typing import Any, Callable, TypeVar
 
 from .cache import _state, is_busy
+from .evaluation import evaluate_arrays
 from .graph.node import _IS_LIBRARY, _is_library_file, format_site
 
 _parse: Callable[[CodeType], Any] | None = getattr(dis, "_parse_exception_table", None)
@@ -112,7 +113,6 @@ def checked_here(build: Callable[[], Any], key: Any, array_type: type, site: Any
 def evaluate_here(arrays: list, errors: tuple[type[BaseException], ...], site: Any) -> None:
     """Evaluate `arrays` at the user's line (inside its try block): NumPy's `errors` come
     there, without the note naming this same line."""
-    from .evaluation import evaluate_arrays  # (evaluation imports the API's modules' peers)
     try:
         evaluate_arrays(arrays)
     except errors as exc:

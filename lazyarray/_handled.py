@@ -91,8 +91,12 @@ def at_the_line(exc: E, site: tuple[str, int] | None) -> E:
 def has_index_array(key: Any, array_type: type) -> bool:
     """Whether an indexing key holds an integer index Array (whose bounds only its values
     tell; a bool mask's shape is data, read at the line anyway)."""
-    keys = key if type(key) is tuple else (key,)
-    return any(type(k) is array_type and k.ndim and k.dtype.kind in "iu" for k in keys)
+    for k in (key if type(key) is tuple else (key,)):
+        if type(k) is array_type:
+            node = k._node
+            if node.shape and node.dtype.kind in "iu":
+                return True
+    return False
 
 
 def checked_here(build: Callable[[], Any], key: Any, array_type: type, site: Any) -> Any:

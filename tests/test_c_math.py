@@ -217,3 +217,33 @@ def test_trig_far_chunk_reruns_alone_with_threads():
     with np.errstate(all="ignore"):
         want = np.sin(far[~keep].astype(np.longdouble))
     assert (_ulp_error(far_out[~keep], want, np.float64) <= BOUND_ULP[8]).all()
+
+
+@pytest.mark.parametrize("fold", ["sum_rows", "sum_all", "max_rows", "max_all"])
+def test_trig_inside_a_reduction_takes_the_cheap_reduction(fold):
+    """A reduction kernel computing sin/cos (a pairwise sum's leaves, a max's blocks) runs the
+    vector loop with the Cody-Waite reduction and reruns a block with a far element with the full
+    function: every lane paid the exact reduction before (kepler's `max(abs(dE))` beside sin/cos
+    of 80,000 values: 6 ms a step -> 0.3). The fused result is the reduction of the elementwise
+    kernel's values, bit for bit, with far elements, inf and NaN mixed in."""
+    from lazyarray.explain import explain
+
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-50.0, 50.0, (6, 700))
+    x[1, 333], x[3, 5], x[4, 650] = 3e5, -1e20, np.inf
+    x[5, 100] = np.nan if fold.startswith("sum") else 2e6
+    reduce = {"sum_rows": lambda m, v: m.sum(v, axis=1), "sum_all": lambda m, v: m.sum(v),
+              "max_rows": lambda m, v: m.max(v, axis=1), "max_all": lambda m, v: m.max(v)}[fold]
+    with la.config(backend="c"), la.errstate(invalid="ignore"):
+        X = la.array(x)
+        fused = reduce(la, la.sin(X) * la.cos(X))
+        source = str(explain(fused))
+        got = np.asarray(fused)
+        values = np.asarray(la.sin(X) * la.cos(X))
+    assert "la_sinnear_f64" in source and "if (la_far)" in source
+    with np.errstate(invalid="ignore"):
+        want = reduce(np, values)
+    got, want = np.atleast_1d(got), np.atleast_1d(want)
+    np.testing.assert_array_equal(got, want)  # NaN where NumPy's is (its sign is the CPU's)
+    finite = ~np.isnan(want)
+    np.testing.assert_array_equal(got[finite].view(np.uint64), want[finite].view(np.uint64))

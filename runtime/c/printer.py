@@ -565,9 +565,14 @@ class CKernelPrinter(KernelPrinter):
     def reruns_safely(self) -> bool:
         """Whether running the loop over a chunk twice writes what running it once does: no
         buffer is both read and written (nor aliased), stages are elementwise (no folds)."""
-        loaded = {e.slot for st in self.k.stages for e in st.exprs if isinstance(e, Load)}
-        return (not self.shared and not (loaded & self.written)
+        return (self.stores_rerun_safely()
                 and not any(st.inner or st.reduces for st in self.k.stages))
+
+    def stores_rerun_safely(self) -> bool:
+        """Whether a loop that only stores (no fold) may run twice over the same elements: no
+        buffer is both read and written, nor aliased."""
+        loaded = {e.slot for st in self.k.stages for e in st.exprs if isinstance(e, Load)}
+        return not self.shared and not (loaded & self.written)
 
     def split_far_trig(self, start: int) -> None:
         """The chunk's vector loop (lines from `start`) with sin/cos/tan's cheap Cody-Waite
@@ -755,11 +760,14 @@ class CKernelPrinter(KernelPrinter):
             self.emit(f"{self.ctype(stage.exprs[pos].dtype)} blk{pos}[{FOLD_BLOCK}];")
         self.open([f"for (int64_t {i}_b = 0; {i}_b < n{j}; {i}_b += {FOLD_BLOCK}) {{"])
         self.emit(f"const int64_t {i}_e = n{j} - {i}_b < {FOLD_BLOCK} ? n{j} : {i}_b + {FOLD_BLOCK};")
+        start = len(self.lines)
         self.open(self.serial_loop(i, f"{i}_e", simd=self.simd, start=f"{i}_b"))
         names = self.emit_body(n, stage)
         for pos in values:
             self.emit(f"blk{pos}[{i} - {i}_b] = {names[pos]};")
         self.close()
+        if self.stores_rerun_safely():  # the block loop folds nothing: it may run twice
+            self.split_far_trig(start)
 
         def fold(n, stage, specs, targets, position):
             self.fold_kept(n, stage, specs, targets, position,
@@ -842,6 +850,46 @@ class CKernelPrinter(KernelPrinter):
         fold_into.lanes = fold_lanes  # type: ignore[attr-defined]
         return fold_into
 
+    def holds_leaf_values(self, n: int, stage: Stage) -> list[int]:
+        """The summed values' positions where a pairwise leaf computes them first (one vector
+        loop into a stack block, `emit_leaf_values`) and folds them from there: when they call
+        sin/cos/tan over one inner dim, so that the loop takes the cheap Cody-Waite reduction
+        (split_far_trig) instead of every lane paying the exact one (~20x: kepler's
+        `max(abs(dE))`-style sums of trig). The fold order, and so every bit, is unchanged."""
+        if (self.rank - self.lay.n_outer != 1 or not self.simd or not self.stores_rerun_safely()
+                or self.folds_kept_rows(n, stage)):
+            return []
+        if not any(self.calls_trig(stage, r.value) for r in stage.reduces):
+            return []
+        return list(dict.fromkeys(r.value for r in stage.reduces))
+
+    def calls_trig(self, stage: Stage, pos: int) -> bool:
+        todo, seen = [pos], set()
+        while todo:
+            p = todo.pop()
+            e = stage.exprs[p]
+            if p in seen or not isinstance(e, Apply):
+                continue
+            seen.add(p)
+            if e.op.name in c_trig.NEAR_NAMES:
+                return True
+            todo.extend(e.args)
+        return False
+
+    def emit_leaf_values(self, n: int, stage: Stage, held: list[int]) -> None:
+        """A pairwise leaf's values (and the stage's stores) into `pwv<pos>[k]`, k < pw_m."""
+        i = f"i{self.rank - 1}"
+        for pos in held:
+            self.emit(f"{self.ctype(stage.exprs[pos].dtype)} pwv{pos}[{PAIRWISE_BLOCK}];")
+        start = len(self.lines)
+        self.open(["#pragma omp simd", "for (int64_t k = 0; k < pw_m; k++) {"])
+        self.emit(f"const int64_t {i} = pw_a + k;")
+        names = self.emit_body(n, stage)
+        for pos in held:
+            self.emit(f"pwv{pos}[k] = {names[pos]};")
+        self.close()
+        self.split_far_trig(start)
+
     def emit_sequential(self, n: int, stage: Stage, accs: list[str], specs) -> None:
         """Each reduction one value after another from its identity in row-major order, in its
         dtype (`folds_sequentially`): NumPy's `multiply.reduce`, and its `add` of a column
@@ -865,6 +913,7 @@ class CKernelPrinter(KernelPrinter):
         accumulators takes the result; the others keep their identity, so emit_lane_combine
         adds +0.0 as NumPy's reduction adds its initial 0.0."""
         fold_into = self.row_folder(n, stage, specs)
+        held = self.holds_leaf_values(n, stage)
 
         self.open(["if (pw_total < 8) {"])
         for acc in accs:
@@ -888,16 +937,28 @@ class CKernelPrinter(KernelPrinter):
         self.open([f"if (pw_m <= {PAIRWISE_BLOCK}) {{"])
         for acc in accs:
             self.emit(f"double pwr{acc}[8] = {{-0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0}};")
+        if held:
+            self.emit_leaf_values(n, stage, held)
         self.emit("int64_t k = 0;")
         self.open(["for (; k + 8 <= pw_m; k += 8) {"])
-        fold_into.lanes([f"pwr{acc}" for acc in accs], "pw_a + k", 8)
+        if held:
+            self.open(["#pragma omp simd", "for (int l = 0; l < 8; l++) {"])
+            self.fold_kept(n, stage, specs, [(f"pwr{acc}[l]", None) for acc in accs], "0",
+                           held=lambda pos: f"pwv{pos}[k + l]")
+            self.close()
+        else:
+            fold_into.lanes([f"pwr{acc}" for acc in accs], "pw_a + k", 8)
         self.close()
         for acc in accs:
             r = f"pwr{acc}"
             self.emit(f"double pwe{acc} = (({r}[0] + {r}[1]) + ({r}[2] + {r}[3])) + (({r}[4] + "
                       f"{r}[5]) + ({r}[6] + {r}[7]));")
         self.open(["for (; k < pw_m; k++) {"])
-        fold_into([f"pwe{acc}" for acc in accs], "pw_a + k")
+        if held:
+            self.fold_kept(n, stage, specs, [(f"pwe{acc}", None) for acc in accs], "0",
+                           held=lambda pos: f"pwv{pos}[k]")
+        else:
+            fold_into([f"pwe{acc}" for acc in accs], "pw_a + k")
         self.close()
         for acc in accs:
             self.emit(f"pwg{acc} = pwe{acc};")

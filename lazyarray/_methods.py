@@ -269,6 +269,17 @@ def _fill(self: Array, value: Any) -> None:
     self[...] = value
 
 
+def _byteswap(self: Array, inplace: bool = False) -> Array:
+    """ndarray.byteswap: each element's bytes reversed, as NumPy computes them (host work on
+    the evaluated value); `inplace=True` writes them into this array (views see it) and returns
+    it, as NumPy's."""
+    swapped = creation.host_result(self._host().byteswap())
+    if not inplace:
+        return swapped
+    self[...] = swapped
+    return self
+
+
 def _resize(self: Array, *new_shape: Any, refcheck: bool = True) -> None:
     """ndarray.resize: in place, the ravelled values cut or padded with zeros (np.resize repeats
     them instead). NumPy's errors where it refuses: a view (it does not own its data) or an
@@ -344,6 +355,7 @@ Array.argsort = _argsort  # type: ignore[attr-defined]
 Array.sort = _sort  # type: ignore[attr-defined]
 Array.fill = _fill  # type: ignore[attr-defined]
 Array.resize = _resize  # type: ignore[attr-defined]
+Array.byteswap = _byteswap  # type: ignore[attr-defined]
 Array.tofile = _tofile  # type: ignore[attr-defined]
 for _name, _fn in (("view", _view), ("partition", _partition), ("put", _put),
                    ("compress", _compress), ("choose", _choose), ("searchsorted", _searchsorted),

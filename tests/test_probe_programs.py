@@ -152,3 +152,19 @@ def test_index_errors_come_at_the_line_inside_a_try_block():
         assert lazy._node.inputs  # no try: pending, raising when read
         with pytest.raises(IndexError, match="built at"):
             np.asarray(lazy)
+
+
+def test_byteswap_as_numpys():
+    """ndarray.byteswap (bit-twiddling scripts): NumPy's values; in place through a view too.
+    It was an AttributeError."""
+    x = np.array([1, 256, -2], dtype=np.int16)
+    a = la.asarray(x)
+    assert np.asarray(a.byteswap()).tolist() == x.byteswap().tolist()
+    b = la.asarray(np.arange(4, dtype=np.int32))
+    view = b[1:3]
+    assert view.byteswap(inplace=True) is view
+    want = np.arange(4, dtype=np.int32)
+    want[1:3].byteswap(inplace=True)
+    assert np.asarray(b).tolist() == want.tolist()
+    f = np.array([1.5, -2.0])
+    assert np.asarray(la.asarray(f).byteswap()).tobytes() == f.byteswap().tobytes()

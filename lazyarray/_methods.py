@@ -35,7 +35,7 @@ from .graph.node import _BUDGET, user_site
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
 from .writes import rebind
 from ._layout import check_order
-from ._handled import checked_here
+from ._handled import checked_here, has_index_array, user_line_handles_errors
 
 
 # --- methods the core Array type leaves to the API -------------------------------------------------
@@ -67,10 +67,11 @@ def to_dask(self: Array) -> Any:
 def __setitem__(self: Array, key: Any, value: Any) -> None:
     """`x[idx] = v` (_set_item); by an index Array inside a try block, computed at the line:
     NumPy's IndexError for an index out of bounds comes where the handler catches it."""
-    if type(key) is not tuple and type(key) is not Array:
-        _set_item(self, key, value)
+    if ((type(key) is tuple or type(key) is Array) and has_index_array(key, Array)
+            and user_line_handles_errors()):
+        checked_here(lambda: _set_item(self, key, value) or self, user_site(1))
     else:
-        checked_here(lambda: _set_item(self, key, value) or self, key, Array, user_site(1))
+        _set_item(self, key, value)
 
 
 def _set_item(self: Array, key: Any, value: Any) -> None:
@@ -445,9 +446,10 @@ def _operators() -> None:
         # index loop); the Python methods above for everything else
         _bind.FAST.install_element_operators()
     def __getitem__(self: Array, key: Any) -> Array:
-        if type(key) is not tuple and type(key) is not Array:
-            return getitem(self, key)
-        return checked_here(lambda: getitem(self, key), key, Array, user_site(1))
+        if ((type(key) is tuple or type(key) is Array) and has_index_array(key, Array)
+                and user_line_handles_errors()):  # NumPy's IndexError inside the user's try
+            return checked_here(lambda: getitem(self, key), user_site(1))
+        return getitem(self, key)
 
     Array.__getitem__ = __getitem__  # type: ignore[method-assign]
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_getitem"):

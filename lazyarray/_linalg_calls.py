@@ -67,10 +67,10 @@ def _matrix(x: Any, name: str, site: _bind.Site, square: bool = False) -> Node:
     node = _as_node(x, site)
     if node.ndim < 2:
         raise _bind.fail(np.linalg.LinAlgError, f"{node.ndim}-dimensional array given. "
-                         f"{name} needs at least two dimensions", site)
+                         "Array must be at least two-dimensional", site)  # NumPy's texts
     if square and node.shape[-1] != node.shape[-2]:
-        raise _bind.fail(np.linalg.LinAlgError, f"{name}: last 2 dimensions of the array must be "
-                         f"square, got {node.shape}", site)
+        raise _bind.fail(np.linalg.LinAlgError, "Last 2 dimensions of the array must be square",
+                         site)
     if node.dtype.kind not in "fc":
         node = _bind.cast(node, dtypes.float64, site)
     return node

@@ -168,3 +168,27 @@ def test_byteswap_as_numpys():
     assert np.asarray(b).tolist() == want.tolist()
     f = np.array([1.5, -2.0])
     assert np.asarray(la.asarray(f).byteswap()).tobytes() == f.byteswap().tobytes()
+
+
+def _message(m, call):
+    try:
+        call(m)
+    except Exception as exc:  # noqa: BLE001  (the message is what is compared)
+        return str(exc).partition(" (at ")[0]
+    return None
+
+
+def test_shape_error_messages_are_numpys_text():
+    """Programs print caught errors: broadcasting, reshape, concatenate and linalg's shape
+    errors say what NumPy's say (before the note naming the line)."""
+    calls = [lambda m: m.ones(3) + m.ones(4),
+             lambda m: m.ones((2, 3)) * m.ones((4, 1, 5)),
+             lambda m: m.arange(6).reshape(4, 2),
+             lambda m: m.arange(6).reshape(4, -1),
+             lambda m: m.arange(6).reshape(5),
+             lambda m: m.concatenate([m.ones((2, 2)), m.ones((3, 3))]),
+             lambda m: m.concatenate([m.ones((2, 2)), m.ones(3)]),
+             lambda m: m.linalg.inv(m.ones((2, 3))),
+             lambda m: m.linalg.det(m.ones(3))]
+    for call in calls:
+        assert _message(la, call).rstrip() == _message(np, call).rstrip()

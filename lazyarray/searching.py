@@ -199,8 +199,9 @@ def unique_inverse(x: Any, /) -> UniqueInverseResult:
 
 
 def unique_values(x: Any, /) -> Array:
-    """Array API `unique_values` (numpy.unique_values); evaluates `x` when called. NumPy's own
-    order: since NumPy 2.3 it is `unique(sorted=False)`, a hash table's order for integers."""
+    """Array API `unique_values` (numpy.unique_values); evaluates `x` when called. Sorted, as
+    array-api-strict's: NumPy 2.3+ gives `unique(sorted=False)`'s order (a hash table's, "may
+    vary" in its docs), but scikit-learn's LabelEncoder searchsorted()s into these values (its
+    consumer test failed with NumPy's order)."""
     site = user_site(1)
-    values = np.unique_values(np.asarray(_array(x, site)).reshape(-1))
-    return _leaf(values, site, _device(x))
+    return _leaf(_unique(x, site)[0], site, _device(x))

@@ -2636,6 +2636,26 @@ reduce_value_now(int which, NodeObject *nx)
     Py_DECREF(args);
     if (out == NULL)
         return Py_None;
+    if (nx->dtype == FLOAT64_DTYPE && PyFloat_Check(out) && !PyFloat_CheckExact(out)) {
+        /* NumPy's float64 scalar, no flag raised: its bytes in an element's Array (one handed
+         * out again where free), as `t + u` gives one; np.asarray of the scalar and a new leaf
+         * and Array were ~0.35 us of `P[i].sum()` */
+        long raised = PyLong_AsLong(bits);
+        double v = PyFloat_AS_DOUBLE(out);
+        PyObject *site = raised == 0 ? NODE->user_site() : NULL;
+        PyObject *leaf = site == NULL ? NULL : element_leaf(FLOAT64_DTYPE, &v, sizeof v, site);
+        Py_XDECREF(site);
+        if (leaf != NULL && leaf != Py_None) {
+            Py_DECREF(out);
+            Py_DECREF(bits);
+            return leaf;
+        }
+        if (PyErr_Occurred()) {
+            Py_DECREF(out);
+            Py_DECREF(bits);
+            return NULL;
+        }
+    }
     int plain = plain_result(&out, bits, EMPTY, nx->dtype);
     Py_DECREF(bits);
     if (plain <= 0) {

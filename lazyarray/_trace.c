@@ -866,14 +866,18 @@ make_array(PyObject *node)
     return array;
 }
 
-/* The node of an exact Array whose node is a compiled Node, else NULL (borrowed). */
+static int is_node(PyObject *n);
+
+/* The node of an exact Array whose node is a compiled Node, else NULL (borrowed). is_node's
+ * identity test: every element read and op asks this of each operand (~4% of them in
+ * PyType_IsSubtype). */
 static NodeObject *
 array_node(PyObject *x)
 {
     if (Py_TYPE(x) != ARRAY)
         return NULL;
     PyObject *node = NODE_OF(x);
-    if (node == NULL || !PyObject_TypeCheck(node, NODE->base))
+    if (node == NULL || !is_node(node))
         return NULL;
     return (NodeObject *)node;
 }
@@ -6472,6 +6476,80 @@ py_install_transpose(PyObject *module, PyObject *fallback)
     Py_RETURN_NONE;
 }
 
+/* iter_now's iterator where Array.__getitem__ is getitem_method: `self[k]` for k in
+ * range(n) by a direct call, as `map(self.__getitem__, range(n))` gives them (the map, its
+ * bound method's call and the range iterator were ~25 ns of each element of `sum(v)`,
+ * `max(v)`, `for x in row`). The length is read once, as range's. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *array; /* NULL once exhausted */
+    Py_ssize_t next, stop;
+} ElementIterObject;
+
+static PyObject *getitem_method(PyObject *self, PyObject *key);
+
+static void
+element_iter_dealloc(ElementIterObject *it)
+{
+    PyObject_GC_UnTrack(it);
+    Py_XDECREF(it->array);
+    PyObject_GC_Del(it);
+}
+
+static int
+element_iter_traverse(ElementIterObject *it, visitproc visit, void *arg)
+{
+    Py_VISIT(it->array);
+    return 0;
+}
+
+static PyObject *
+element_iter_next(ElementIterObject *it)
+{
+    if (it->array == NULL)
+        return NULL;
+    if (it->next >= it->stop) {
+        Py_CLEAR(it->array);
+        return NULL;
+    }
+    PyObject *k = PyLong_FromSsize_t(it->next++);
+    if (k == NULL)
+        return NULL;
+    PyObject *out = getitem_method(it->array, k);
+    Py_DECREF(k);
+    return out;
+}
+
+static PyTypeObject ElementIterType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "lazyarray._trace.element_iterator",
+    .tp_basicsize = sizeof(ElementIterObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_dealloc = (destructor)element_iter_dealloc,
+    .tp_traverse = (traverseproc)element_iter_traverse,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)element_iter_next,
+};
+
+static PyObject *
+element_iter(PyObject *array, Py_ssize_t n)
+{
+    if (n < 0 && PyErr_Occurred())
+        return NULL;
+    if (PyType_Ready(&ElementIterType) < 0)
+        return NULL;
+    ElementIterObject *it = PyObject_GC_New(ElementIterObject, &ElementIterType);
+    if (it == NULL)
+        return NULL;
+    it->array = Py_NewRef(array);
+    it->next = 0;
+    it->stop = n;
+    PyObject_GC_Track(it);
+    return (PyObject *)it;
+}
+
+static PyObject *GETITEM_NAME; /* "__getitem__", interned */
+
 /* --- Array.__iter__ in C ---------------------------------------------------------------------
  * array.py's `__iter__` for a computed buffer or a view of one that C can read (view_layout):
  * `map(self.__getitem__, range(len))` after writes.release_dead_root's test, without the
@@ -6503,7 +6581,11 @@ iter_now(PyObject *self)
         if (readable <= 0)
             return readable < 0 ? NULL : Py_None;
     }
-    PyObject *getitem = PyObject_GetAttrString(self, "__getitem__");
+    PyObject *getitem = _PyType_Lookup(ARRAY, GETITEM_NAME); /* (borrowed) */
+    if (getitem != NULL && Py_IS_TYPE(getitem, &PyMethodDescr_Type) &&
+        ((PyMethodDescrObject *)getitem)->d_method->ml_meth == (PyCFunction)getitem_method)
+        return element_iter(self, PyLong_AsSsize_t(PyTuple_GET_ITEM(nx->shape, 0)));
+    getitem = PyObject_GetAttrString(self, "__getitem__");
     PyObject *range = getitem == NULL ? NULL
                       : PyObject_CallOneArg((PyObject *)&PyRange_Type,
                                             PyTuple_GET_ITEM(nx->shape, 0));
@@ -6530,6 +6612,8 @@ static PyMethodDef iter_def = {"__iter__", iter_method, METH_NOARGS, "iter(self)
 static PyObject *
 py_install_iter(PyObject *module, PyObject *fallback)
 {
+    if (GETITEM_NAME == NULL && (GETITEM_NAME = PyUnicode_InternFromString("__getitem__")) == NULL)
+        return NULL;
     return install_with_fallback(&iter_def, &ITER_FALLBACK, fallback, SLICE_OP != NULL,
                                  "install_iter(fallback): after install_getitem");
 }

@@ -4654,40 +4654,38 @@ store_element_bytes(PyObject *data, PyObject *key, const void *bytes, size_t siz
     return 1;
 }
 
-/* `data[key] = v` for an element key element_key checked and a value element_value gave, as
- * the element's bytes stored at its address (NumPy's setitem parses the key again: ~0.1 us of
- * `A[i, j] = v`): 1 done, 0 where NumPy's setitem must do it (a dtype of no plain bytes, a
- * number that needs a conversion). */
+/* The bytes of `v` (a value element_value gave) as an element of `descr`, into `buf` (*size
+ * set): 1, or 0 where NumPy's setitem must convert it (a dtype of no plain bytes, a number that
+ * needs a conversion). */
 static int
-store_element(PyObject *data, PyObject *key, PyObject *v)
+element_bytes(PyObject *descr, PyObject *v, char buf[32], size_t *size)
 {
-    if (!ARRAY_FIELDS || !is_ndarray(data))
+    Py_ssize_t made = template_made(descr); /* (a loop that writes before any element read) */
+    if (made < 0) {
+        PyErr_Clear(); /* (NumPy's setitem then) */
         return 0;
-    PyObject *descr = FIELDS(data)->descr;
-    size_t slot = template_slot(descr);
-    const void *bytes;
+    }
+    size_t slot = (size_t)made;
     if (ELEMENT_TEMPLATE[slot].descr != descr)
         return 0;
+    *size = (size_t)ELEMENT_TEMPLATE[slot].itemsize;
     if (PyFloat_CheckExact(v)) {
-        if (descr != FLOAT64_DTYPE)
-            return 0;
-        double number = PyFloat_AS_DOUBLE(v); /* (copied below, before it goes out of scope) */
-        bytes = &number;
-        return store_element_bytes(data, key, bytes, (size_t)ELEMENT_TEMPLATE[slot].itemsize);
+        double number = PyFloat_AS_DOUBLE(v);
+        return descr == FLOAT64_DTYPE && (memcpy(buf, &number, sizeof number), 1);
     }
     if (PyBool_Check(v)) { /* (element_value: into bool) */
         npy_bool_c flag = v == Py_True;
-        return descr == bool_dtype() && store_element_bytes(data, key, &flag, sizeof flag);
+        return descr == bool_dtype() && (memcpy(buf, &flag, sizeof flag), 1);
     }
     if (PyLong_CheckExact(v)) { /* element_value checked it converts without error */
         if (descr == bool_dtype()) {
             int truth = PyObject_IsTrue(v);
             npy_bool_c flag = truth > 0;
-            return truth >= 0 && store_element_bytes(data, key, &flag, sizeof flag);
+            return truth >= 0 && (memcpy(buf, &flag, sizeof flag), 1);
         }
         if (descr == FLOAT64_DTYPE) {
             double number = PyLong_AsDouble(v);
-            return store_element_bytes(data, key, &number, sizeof number);
+            return memcpy(buf, &number, sizeof number), 1;
         }
         long long n = PyLong_AsLongLong(v); /* (in the dtype's range) */
         int32_t n32 = (int32_t)n;
@@ -4698,16 +4696,30 @@ store_element(PyObject *data, PyObject *key, PyObject *v)
             return 0;
         }
         switch (int_bits(descr)) {
-        case 64: return store_element_bytes(data, key, &n, sizeof n);
-        case 32: return store_element_bytes(data, key, &n32, sizeof n32);
-        case 16: return store_element_bytes(data, key, &n16, sizeof n16);
-        case 8: return store_element_bytes(data, key, &n8, sizeof n8);
+        case 64: memcpy(buf, &n, sizeof n); return 1;
+        case 32: memcpy(buf, &n32, sizeof n32); return 1;
+        case 16: memcpy(buf, &n16, sizeof n16); return 1;
+        case 8: memcpy(buf, &n8, sizeof n8); return 1;
         default: return 0;
         }
     }
     if (!is_ndarray(v) || FIELDS(v)->nd != 0 || FIELDS(v)->descr != descr)
         return 0;
-    return store_element_bytes(data, key, FIELDS(v)->data, (size_t)ELEMENT_TEMPLATE[slot].itemsize);
+    memcpy(buf, FIELDS(v)->data, *size);
+    return 1;
+}
+
+/* `data[key] = v` for an element key element_key checked and a value element_value gave, as
+ * the element's bytes stored at its address (NumPy's setitem parses the key again: ~0.1 us of
+ * `A[i, j] = v`): 1 done, 0 where NumPy's setitem must do it (element_bytes). */
+static int
+store_element(PyObject *data, PyObject *key, PyObject *v)
+{
+    char buf[32];
+    size_t size;
+    if (!ARRAY_FIELDS || !is_ndarray(data) || !element_bytes(FIELDS(data)->descr, v, buf, &size))
+        return 0;
+    return store_element_bytes(data, key, buf, size);
 }
 
 /* Whether the ndarray owns its memory and may be written. -1 on error. */
@@ -4938,21 +4950,9 @@ write_element_through_view(PyObject *self, NodeObject *vn, NodeObject *old, PyOb
     int found = view_element_address(vn, &b, &at, &root);
     if (found <= 0 || root != old->data)
         return found < 0 ? -1 : 0;
-    PyObject *descr = FIELDS(root)->descr;
-    size_t slot = template_slot(descr);
-    double number;
-    const void *bytes;
-    if (ELEMENT_TEMPLATE[slot].descr != descr)
-        return 0;
-    if (PyFloat_CheckExact(v)) {
-        if (descr != FLOAT64_DTYPE)
-            return 0;
-        number = PyFloat_AS_DOUBLE(v);
-        bytes = &number;
-    }
-    else if (is_ndarray(v) && FIELDS(v)->nd == 0 && FIELDS(v)->descr == descr)
-        bytes = FIELDS(v)->data;
-    else
+    char bytes[32];
+    size_t size;
+    if (!element_bytes(FIELDS(root)->descr, v, bytes, &size))
         return 0;
     PyObject *live = PyList_New(0);
     if (live == NULL)
@@ -4966,7 +4966,7 @@ write_element_through_view(PyObject *self, NodeObject *vn, NodeObject *old, PyOb
                  ? owned_writeable(old->data) : 0;
     }
     if (ok > 0) {
-        memmove((char *)at, bytes, (size_t)ELEMENT_TEMPLATE[slot].itemsize);
+        memmove((char *)at, bytes, size);
         reread_views(live); /* the views read the buffer again */
     }
     Py_DECREF(live);

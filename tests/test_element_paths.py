@@ -99,3 +99,50 @@ def test_element_writes_through_a_row_view_store_numpys_values(backend, dtype, v
     a[2, 3] = value
     assert np.asarray(A).tobytes() == a.tobytes() and np.asarray(A).dtype == a.dtype
     assert np.asarray(held).tobytes() == held_want.tobytes()
+
+
+@pytest.mark.needs("eager")
+def test_held_elements_add_no_objects_for_the_garbage_collector(backend):
+    """`list(v)` of a computed vector: each element's Array and leaf are out of the collector's
+    lists (_trace.c untrack_element), so holding thousands of them adds nothing for each
+    collection to walk; the values are NumPy's and freeing them frees them."""
+    a = np.arange(300, dtype=np.int64) - 150
+    v = _computed(a)
+    list(v)  # (the dtype's template and ring made)
+    gc.collect()
+    before = len(gc.get_objects())
+    held = list(v)
+    grown = len(gc.get_objects()) - before
+    assert grown < (300 if la._bind.FAST is None else 10), grown
+    assert [int(x) for x in held] == a.tolist()
+    refs = [weakref.ref(x) for x in held[::50]]
+    del held
+    assert la._bind.FAST is None or all(r() is None for r in refs)
+
+
+class _Box:
+    pass
+
+
+def test_elements_held_by_reference_cycles_are_collected(backend):
+    """An element Array out of the collector's lists, held by a cycle of tracked objects (an
+    object that refers to itself, a closure that refers to itself): the collector still frees
+    the cycle, and with it the element."""
+    v = _computed(np.arange(40.0))
+    box, element = _Box(), v[3]
+    box.element, box.me = element, box
+    box_ref, element_ref = weakref.ref(box), weakref.ref(element)
+
+    def closure_over(e):
+        def f():
+            return e, f
+        return f
+
+    f_element = v[5]
+    f = closure_over(f_element)
+    f_ref, f_element_ref = weakref.ref(f), weakref.ref(f_element)
+    del box, element, f, f_element
+    [float(x) for x in v]  # (the ring moves on: a weakly referenced element is not handed out)
+    gc.collect()
+    assert box_ref() is None and f_ref() is None
+    assert element_ref() is None and f_element_ref() is None

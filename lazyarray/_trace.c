@@ -1170,10 +1170,6 @@ element_arithmetic(int which, PyObject *x, PyObject *y)
     return leaf_array(PyFloat_FromDouble(r), FLOAT64_DTYPE);
 }
 
-/* The integer side of element arithmetic: int32 and int64 elements (nussinov's table) and
- * Python ints the dtype holds, wrapping as NumPy's integer loops do (no flag for integers);
- * `/` is NumPy's true division of the two as float64 (a division by zero: the general path). */
-/* 1: a computed 0-d int32/int64 leaf (its dtype in *dtype), 2: a Python int in int64, 0: no */
 /* The bytes of a 0-d leaf's value where its buffer is a 0-d ndarray of the node's own (native)
  * dtype, read in place: the element paths' `item()` and `__index__` calls cost ~0.05 us each
  * (an attribute lookup, NumPy's scalar getter, a Python object made and freed). NULL where the
@@ -1209,6 +1205,10 @@ leaf_int_value(NodeObject *n, long long *out)
     return 1;
 }
 
+/* The integer side of element arithmetic: int32 and int64 elements (nussinov's table) and
+ * Python ints the dtype holds, wrapping as NumPy's integer loops do (no flag for integers);
+ * `/` is NumPy's true division of the two as float64 (a division by zero: the general path). */
+/* 1: a computed 0-d int32/int64 leaf (its dtype in *dtype), 2: a Python int in int64, 0: no */
 static int
 int_operand(PyObject *x, long long *out, PyObject **dtype, int *eager)
 {

@@ -146,3 +146,32 @@ def test_elements_held_by_reference_cycles_are_collected(backend):
     gc.collect()
     assert box_ref() is None and f_ref() is None
     assert element_ref() is None and f_element_ref() is None
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64])
+def test_float_arithmetic_with_an_integer_element_is_numpys(backend, dtype):
+    """A float64 element or a Python float with a signed integer element (`A[i, j] - x * x`, x
+    from an integer array): float64 in C doubles (_trace.c int_element_double) where NumPy's
+    promotion gives float64; its bits, both operand orders, and its warnings where a result is
+    not finite (the general path)."""
+    import operator
+
+    ints = np.array([-7, 3, 1, np.iinfo(dtype).max], dtype=dtype)
+    if dtype is np.int64:
+        ints[3] = 2**53 + 1  # (rounds on conversion, as NumPy's cast)
+    floats = np.array([0.3, -2.5, 1e200])
+    I, F = _computed(ints), _computed(floats)
+    for op in (operator.add, operator.sub, operator.mul, operator.truediv):
+        for i in range(4):
+            for k in range(3):
+                for got, want in ((op(F[k], I[i]), op(floats[k], ints[i])),
+                                  (op(I[i], F[k]), op(ints[i], floats[k])),
+                                  (op(I[i], 0.5), op(ints[i], 0.5)),
+                                  (op(-1.25, I[i]), op(-1.25, ints[i]))):
+                    assert got.dtype == want.dtype and got.shape == ()
+                    assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+    zero = _computed(np.zeros(2, dtype))[1]
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        assert np.isinf(np.asarray(F[0] / zero))
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        assert np.isinf(np.asarray(F[2] * I[3] * 1e200))

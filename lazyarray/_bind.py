@@ -6,7 +6,7 @@ the loop dtype and the output shape. Errors are raised here, at the line that bu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -26,13 +26,23 @@ BROADCAST, RESHAPE, PERMUTE, SLICE = (get_op(n) for n in ("broadcast_to", "resha
 CAST = get_op("cast")
 
 Site = tuple[str, int] | None
+E = TypeVar("E", bound=BaseException)
 SUPPORTED = frozenset(dtypes.SUPPORTED)  # hashed: `in` the tuple compares up to 13 dtypes (~0.2 us)
 Operand = Node | tuple[type, Any]  # a node, or (weak Python type, value)
 
 
 def fail(exc_type: type[Exception], message: str, site: Site) -> Exception:
-    """An exception naming the user's line; `raise fail(...)` keeps the traceback short."""
-    return exc_type(f"{message} (at {format_site(site)})")
+    """An exception with NumPy's `message`, naming the user's line in a PEP 678 note (tracebacks
+    show it under the message; `str(exc)` stays NumPy's text, as programs print it);
+    `raise fail(...)` keeps the traceback short."""
+    return with_site(exc_type(message), site)
+
+
+def with_site(exc: E, site: Site) -> E:
+    """`exc` with the note "(at file:line)" naming the user's line (none for an unknown site)."""
+    if site is not None:
+        exc.add_note(f"(at {format_site(site)})")
+    return exc
 
 
 def leaf(data: np.ndarray, site: Site = None) -> Node:
@@ -564,7 +574,7 @@ def normalize_axes(axis: Any, ndim: int, site: Site, argname: str | None = None,
     try:
         axes = np.lib.array_utils.normalize_axis_tuple(axis, ndim, argname)
     except np.exceptions.AxisError as exc:
-        raise np.exceptions.AxisError(f"{exc} (at {format_site(site)})") from None
+        raise with_site(np.exceptions.AxisError(str(exc)), site) from None
     except ValueError as exc:  # repeated axis
         raise fail(ValueError, str(exc), site) from None
     except TypeError:

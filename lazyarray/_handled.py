@@ -87,15 +87,20 @@ def user_line_handles_errors() -> bool:
 
 def at_the_line(exc: E, site: tuple[str, int] | None) -> E:
     """`exc` as NumPy raises it at the user's line: without the note naming that very line
-    (" (at site)" of _bind.fail, " (in op built at site)" of an evaluation: runtime/backend.py);
+    ("(at site)" of _bind.fail, "(in op built at site)" of an evaluation: runtime/backend.py);
     a note naming another line stays."""
-    text, here = str(exc), format_site(site)
-    for note in (f" (at {here})", " (in "):
-        cut = text.rfind(note)
-        if cut > 0 and text.endswith(")") and (note != " (in " or text.endswith(
-                f" built at {here})")):
-            return type(exc)(text[:cut])
-    return exc
+    notes = getattr(exc, "__notes__", None)
+    if not notes:
+        return exc
+    here = format_site(site)
+    kept = [n for n in notes if n != f"(at {here})"
+            and not (n.startswith("(in ") and n.endswith(f" built at {here})"))]
+    if len(kept) == len(notes):
+        return exc
+    out = type(exc)(*exc.args)
+    for note in kept:
+        out.add_note(note)
+    return out
 
 
 def has_index_array(key: Any, array_type: type) -> bool:

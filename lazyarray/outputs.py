@@ -42,8 +42,7 @@ def into(out: Any, result: Array, numpy_fn: Callable[..., Any], args: tuple, kwa
             shape = np.shape(numpy_fn(*stand_ins, **kwargs))
             numpy_fn(*stand_ins, **kwargs, out=np.zeros(shape, out.dtype))
     except Exception as exc:
-        exc.add_note(f"(at {_bind.format_site(site)})")
-        raise exc from None
+        raise _bind.with_site(exc, site) from None
     if isinstance(out, np.ndarray):
         out[...] = np.asarray(result)
     else:

@@ -70,8 +70,7 @@ def _call(method: Callable[..., Any], name: str, args: tuple, kwargs: dict, site
     try:
         return method(*(_host(a) for a in args), **{k: _host(v) for k, v in kwargs.items()})
     except Exception as exc:
-        exc.add_note(f"(at {_bind.format_site(site)})")
-        raise exc from None
+        raise _bind.with_site(exc, site) from None
 
 
 def _in_place(method: Callable[..., Any], name: str, x: Any, args: tuple, kwargs: dict,

@@ -351,8 +351,7 @@ def _occurrence(flat: np.ndarray) -> np.ndarray:
 
 def _noted(exc: Exception, site: Any) -> Exception:
     """NumPy's own exception (type and text), with the user's line added as a note."""
-    exc.add_note(f"(at {_bind.format_site(site)})")
-    return exc
+    return _bind.with_site(exc, site)
 
 
 def _probe_operand(x: Any) -> Any:

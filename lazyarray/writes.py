@@ -290,8 +290,7 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
     if type(link) is tuple and len(link) == 5:  # a dynamic view: a scatter by its key, lazily
         root, view_node, root_node, writable, dynamic = link
         if not writable:
-            raise ValueError("assignment destination is read-only"
-                             + (f" (at {_site_text(site)})" if site is not None else ""))
+            raise _fail(ValueError, "assignment destination is read-only", site)
         with cuts_paused():
             current = root._node
             base = dynamic.base
@@ -305,8 +304,7 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
             return  # written into the root's buffer through the view (lazyarray/eager.py)
         root, view_node, root_node, writable = link
         if not writable:
-            raise ValueError("assignment destination is read-only"
-                             + (f" (at {_site_text(site)})" if site is not None else ""))
+            raise _fail(ValueError, "assignment destination is read-only", site)
         with cuts_paused():  # a cut would splice leaves into the chain being walked
             node = _write_back(view_node, root_node, root._node, node)
         del view_node, root_node  # (their references would count as readers of the buffer)
@@ -369,10 +367,6 @@ def _settle_root(root: Any, new: Node) -> bool:
 
 
 _BIG = 1 << 30
-
-
-def _site_text(site: Any) -> str:
-    return _bind.format_site(site)
 
 
 def _track(a: Any) -> None:
@@ -598,8 +592,7 @@ def _numpy_casting_error(ufunc: np.ufunc, dtype: np.dtype, other: Any, site: Any
         with np.errstate(all="ignore"):
             ufunc(stand_in, other, out=out)
     except TypeError as exc:
-        exc.add_note(f"(at {_site_text(site)})")
-        return exc
+        return _bind.with_site(exc, site)
     return _fail(TypeError, f"Cannot cast ufunc '{ufunc.__name__}' output to {dtype} with "
                  "casting rule 'same_kind'", site)
 

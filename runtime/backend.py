@@ -12,13 +12,19 @@ import numpy as np
 
 
 # NumPy's errors about the data a step reads (an index out of bounds, a singular matrix): raised
-# only when the plan runs, so they keep their type and gain the op and the user's line.
+# only when the plan runs, so they keep their type and text and gain a note naming the op and the
+# user's line.
 DATA_ERRORS = (IndexError, np.linalg.LinAlgError)
 
 
 def at_site(exc: Exception, op_name: str, site: str) -> Exception:
-    """`exc` (one of DATA_ERRORS) naming the op that raised it and the line that built that op."""
-    return type(exc)(f"{exc} (in {op_name} built at {site})")
+    """`exc` (one of DATA_ERRORS) with NumPy's text and a PEP 678 note naming the op that raised
+    it and the line that built that op (a fresh exception: the traceback stays short)."""
+    out = type(exc)(*exc.args)
+    for note in getattr(exc, "__notes__", ()):
+        out.add_note(note)
+    out.add_note(f"(in {op_name} built at {site})")
+    return out
 
 
 class CopyStats:

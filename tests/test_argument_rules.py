@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from sites import notes_of
 
 X3 = np.arange(24.0).reshape(2, 3, 4) - 7.5
 XN = X3.copy()
@@ -85,7 +86,7 @@ def check(name: str, args: tuple, kwargs: dict, site: bool = True) -> None:
         assert got_kind == "error", f"{label}: NumPy raises {want!r}, lazyarray gave a value"
         assert isinstance(got, type(want)) or isinstance(want, type(got)), (label, want, got)
         if site:
-            assert HERE in str(got), (label, got)
+            assert HERE in notes_of(got), (label, got)
     else:
         assert got_kind == "value", f"{label}: NumPy gives a value, lazyarray raised {got!r}"
         _assert_same(want, got, label)

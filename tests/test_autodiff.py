@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import mutually_broadcastable_shapes
 
 import lazyarray as la
+from sites import assert_site
 
 
 def _line() -> str:
@@ -278,11 +279,14 @@ def test_broadcasting_gradients_match_finite_differences(shapes, seed):
 def test_errors_name_the_users_line():
     x = la.array(np.array([1.0, 2.0]))
     where = _line()
-    with pytest.raises(TypeError, match=f"scalar.*shape \\(2,\\).*{where}"):
+    with pytest.raises(TypeError, match="scalar.*shape \\(2,\\)") as info:
         la.grad(lambda t: t * 2.0)(x)
+    assert_site(info, where)
     where = _line()
-    with pytest.raises(TypeError, match=f"int64.*{where}"):
+    with pytest.raises(TypeError, match="int64") as info:
         la.grad(lambda t: la.sum(t))(la.array(np.array([1, 2])))
+    assert_site(info, where)
     where = _line()
-    with pytest.raises(NotImplementedError, match=f"scatter.*multiply.*{where}"):
+    with pytest.raises(NotImplementedError, match="scatter.*multiply") as info:
         la.grad(lambda t: la.sum(t.at[0].multiply(3.0)))(x)
+    assert_site(info, where)

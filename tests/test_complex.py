@@ -17,6 +17,7 @@ import lazyarray as la
 from lazyarray.graph import all_ops, dtypes
 from lazyarray.graph.complex_ops import COMPLEX_TEMPLATES, supports_complex
 from lazyarray.graph.registry import OpKind
+from sites import notes_of
 
 COMPLEX = (np.dtype(np.complex64), np.dtype(np.complex128))
 REAL = tuple(np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
@@ -226,7 +227,7 @@ def test_ops_undefined_for_complex_raise_at_the_users_line(reference_backend, ca
     z = la.asarray(np.ones(3, np.complex64))
     with pytest.raises(TypeError, match=r"complex|not supported") as info:
         call(z)
-    assert "test_complex.py" in str(info.value)
+    assert "test_complex.py" in notes_of(info)
 
 
 def test_the_complex_table_names_only_registered_ops_that_take_complex():
@@ -247,7 +248,7 @@ def test_grad_of_a_complex_input_is_a_clear_error():
     r = la.asarray(np.ones(3))
     with pytest.raises(TypeError, match="complex") as info:
         la.grad(lambda v: la.sum(la.real(la.exp(1j * v))))(r)
-    assert "test_complex.py" in str(info.value)
+    assert "test_complex.py" in notes_of(info)
     # complex values that the derivative does not pass through are fine
     g = la.grad(lambda v: la.sum(v * la.abs(la.exp(1j * la.stop_gradient(v)))))(r)
     np.testing.assert_allclose(np.asarray(g), np.ones(3))

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from sites import assert_site
 
 HERE = r"test_errors\.py:\d+"
 
@@ -13,10 +14,12 @@ HERE = r"test_errors\.py:\d+"
 def test_mismatched_shapes_name_the_users_line():
     a, b = la.zeros((2, 3)), la.zeros((4,))
     with pytest.raises(ValueError, match=r"could not be broadcast together with shapes \(2,3\) "
-                                         r"\(4,\).*" + HERE):
+                                         r"\(4,\)") as info:
         a + b
-    with pytest.raises(ValueError, match=HERE):
+    assert_site(info, HERE)
+    with pytest.raises(ValueError) as info:
         la.where(a > 0, a, b)
+    assert_site(info, HERE)
 
 
 def test_error_site_is_the_line_that_built_the_op():
@@ -28,14 +31,15 @@ def test_error_site_is_the_line_that_built_the_op():
         c - b  # the failing line
     src, start = inspect.getsourcelines(test_error_site_is_the_line_that_built_the_op)
     failing = start + next(i for i, s in enumerate(src) if "# the failing" in s and "src" not in s)
-    assert str(info.value).endswith(f"test_errors.py:{failing})")
+    assert info.value.__notes__[-1].endswith(f"test_errors.py:{failing})")
 
 
 @pytest.mark.parametrize("axis", [2, -3, (0, 2)])
 def test_bad_axis_is_numpys_axis_error(axis):
     x = la.zeros((2, 3))
-    with pytest.raises(np.exceptions.AxisError, match=HERE):
+    with pytest.raises(np.exceptions.AxisError) as info:
         la.sum(x, axis=axis)
+    assert_site(info, HERE)
     with pytest.raises(ValueError):  # AxisError is both a ValueError and an IndexError
         x.max(axis=axis)
     with pytest.raises(IndexError):
@@ -72,12 +76,13 @@ def test_a_bad_axis_raises_numpys_error_and_message(call):
         call(la, la.asarray(x))
     if isinstance(numpy_error.value, np.exceptions.AxisError) or "repeated" in str(
             numpy_error.value):
-        assert str(ours.value).partition(" (at ")[0] == str(numpy_error.value)
+        assert str(ours.value) == str(numpy_error.value)
 
 
 def test_repeated_axis_is_a_value_error():
-    with pytest.raises(ValueError, match="repeated axis.*" + HERE):
+    with pytest.raises(ValueError, match="repeated axis") as info:
         la.sum(la.zeros((2, 3)), axis=(0, 0))
+    assert_site(info, HERE)
 
 
 @pytest.mark.parametrize("obj", [np.array([object()]), np.array(["a", "b"]),
@@ -109,18 +114,21 @@ def test_float16_arrays_become_float32():
 
 
 def test_ragged_lists_are_value_errors():
-    with pytest.raises(ValueError, match=HERE):
+    with pytest.raises(ValueError) as info:
         la.array([[1, 2], [3]])
+    assert_site(info, HERE)
     with pytest.raises(ValueError):
         la.zeros(2) + [[1, 2], [3]]
 
 
 def test_setitem_errors_name_the_line():
     x = la.zeros(3)
-    with pytest.raises(IndexError, match=HERE):
+    with pytest.raises(IndexError) as info:
         x[5] = 1.0
-    with pytest.raises(ValueError, match=HERE):
+    assert_site(info, HERE)
+    with pytest.raises(ValueError) as info:
         x[:2] = np.ones(3)
+    assert_site(info, HERE)
 
 
 def test_other_shape_errors():
@@ -178,8 +186,9 @@ def test_a_single_axis_function_given_none_or_a_tuple_raises_typeerror_naming_th
     """NumPy raises TypeError ("'tuple' object cannot be interpreted as an integer"); the
     library's unpacking of the normalized axes used to fail with 'too many values to unpack'."""
     x = la.ones((2, 3))
-    with pytest.raises(TypeError, match=r"cannot be interpreted as an integer .*test_errors\.py"):
+    with pytest.raises(TypeError, match=r"cannot be interpreted as an integer") as info:
         call(x, axis)
+    assert_site(info, HERE)
 
 
 @pytest.mark.lazy_only  # the plan cache's steps (a small gather would run at once: tests/conftest.py)
@@ -202,7 +211,7 @@ def test_a_data_error_names_the_line_of_this_graph_not_the_cached_plans(backend,
     for build in (first, second, first, second):  # one structure: later runs hit the plan
         with pytest.raises(error) as info:
             np.asarray(build())
-        assert f"test_errors.py:{build.__code__.co_firstlineno})" in str(info.value)
+        assert_site(info, rf"built at .*test_errors\.py:{build.__code__.co_firstlineno}\)")
     assert la.cache_info().plan_hits >= 1
 
 

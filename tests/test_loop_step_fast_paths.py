@@ -32,7 +32,7 @@ def test_array_of_an_ndarray_is_the_general_paths_leaf(dtype, layout):
     except TypeError as exc:  # a byte-swapped float: unsupported either way
         with pytest.raises(TypeError) as raised:
             la.array(x)
-        assert str(raised.value).split(" (at ")[0] == str(exc).split(" (at ")[0]
+        assert str(raised.value) == str(exc)
         return
     got = la.array(x)
     _same_node(got, want)
@@ -60,7 +60,7 @@ def test_matmul_of_two_matrices_is_the_general_paths_node(dtype_a, dtype_b, shap
         try:
             outcomes.append(build())
         except Exception as exc:  # noqa: BLE001  (the same error, whichever path)
-            outcomes.append((type(exc), str(exc).split(" (at ")[0]))
+            outcomes.append((type(exc), str(exc)))
     if isinstance(outcomes[-1], tuple):
         assert outcomes[0] == outcomes[1] == outcomes[2]
         with pytest.raises(Exception):  # noqa: B017  (NumPy refuses these too)

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from sites import assert_site
 from numpy_oracle import assert_signbits
 
 U8 = np.array([0, 1, 2, 255], np.uint8)
@@ -43,8 +44,9 @@ def _numpy(fn, *args):
 def test_matches_numpy(backend, name, fn, data):
     want = _numpy(fn, data)
     if isinstance(want, Exception):
-        with pytest.raises(type(want), match="out of bounds.*test_numpy2_edges.py"):
+        with pytest.raises(type(want), match="out of bounds") as info:
             fn(la, la.asarray(data))
+        assert_site(info, "test_numpy2_edges.py")
         return
     got = np.asarray(fn(la, la.asarray(data)))
     assert got.dtype == want.dtype, name
@@ -100,9 +102,10 @@ def test_where_raises_for_an_int_its_dtype_cannot_hold_where_numpy_does(monkeypa
     monkeypatch.setattr(elementwise, "numpy_where_checks_ints", lambda: True)
     x = la.asarray(U8)
     for bad in (-4, 256, 2**64):
-        with pytest.raises(OverflowError, match=f"Python integer {bad} out of bounds for uint8 "
-                                                r"\(at .*test_numpy2_edges.py"):
+        with pytest.raises(OverflowError, match=f"Python integer {bad} out of bounds for uint8"
+                           ) as info:
             la.where(x > 1, bad, x)
+        assert_site(info, "test_numpy2_edges.py")
     np.testing.assert_array_equal(np.asarray(la.where(x > 1, 7, x * 1)), np.where(U8 > 1, 7, U8))
     f = la.jit(lambda x, s: la.where(x > 1, x, s * 2))
     la.clear_caches()
@@ -128,8 +131,9 @@ def test_only_0d_arrays_convert_to_python_scalars(shape, convert):
 def test_out_of_range_arithmetic_still_raises_as_numpy():
     with pytest.raises(OverflowError):
         np.add(U8, 300)
-    with pytest.raises(OverflowError, match="300 out of bounds for uint8.*test_numpy2_edges.py"):
+    with pytest.raises(OverflowError, match="300 out of bounds for uint8") as info:
         la.asarray(U8) + 300
+    assert_site(info, "test_numpy2_edges.py")
     with pytest.raises(OverflowError):
         la.clip(la.asarray(I8), 1000, 2000)  # a bound that binds must fit, as in NumPy
 
@@ -159,8 +163,9 @@ def test_round_of_bool_is_float_as_numpy():
     assert got.dtype == np.float32 and np.asarray(got).tolist() == np.round(b).tolist()
     with pytest.raises(TypeError):
         np.round(b, 1)
-    with pytest.raises(TypeError, match="decimals=0.*test_numpy2_edges.py"):
+    with pytest.raises(TypeError, match="decimals=0") as info:
         la.round(la.asarray(b), 1)
+    assert_site(info, "test_numpy2_edges.py")
 
 
 def test_ndarray_methods_and_protocols_match_numpy(backend):

@@ -77,8 +77,9 @@ def matmul_general(x1: Any, x2: Any, site: _bind.Site) -> Array:
     a2 = reshape_node(a, (1, a.shape[0]), site) if a.ndim == 1 else a
     b2 = reshape_node(b, (b.shape[0], 1), site) if b.ndim == 1 else b
     if a2.shape[-1] != b2.shape[-2]:
-        raise _bind.fail(ValueError, f"matmul: contracted dimensions differ: {a.shape} @ {b.shape} "
-                         f"({a2.shape[-1]} != {b2.shape[-2]})", site)
+        raise _bind.fail(ValueError, "matmul: Input operand 1 has a mismatch in its core dimension "
+                         "0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size "
+                         f"{b2.shape[-2]} is different from {a2.shape[-1]})", site)
     batch = _bind.broadcast_shapes([a2.shape[:-2], b2.shape[:-2]], site)
     final = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
     if len(batch) and all(n == 1 for n in b2.shape[:-2]):

@@ -245,3 +245,26 @@ def test_many_sites_in_one_function_each_name_their_line(tmp_path):
     for _ in range(3):
         got = [a._node.site for a in namespace["run"](x)]
         assert got == [(str(path), 3 + k) for k in range(600)]
+
+
+_NUMPY_ERRORS = {  # common errors, as published NumPy programs print them (`print("Error:", e)`)
+    "broadcast": lambda m: m.zeros((2, 3)) + m.zeros((4,)),
+    "reshape": lambda m: m.arange(6.0).reshape(4, 2),
+    "index": lambda m: m.arange(3.0)[5],
+    "axis": lambda m: m.sum(m.zeros((2, 3)), axis=2),
+    "matmul": lambda m: m.ones((2, 3)) @ m.ones((2, 3)),
+    "read-only": lambda m: m.broadcast_to(m.ones(3), (2, 3)).__setitem__(0, 1.0),
+}
+
+
+@pytest.mark.parametrize("call", _NUMPY_ERRORS.values(), ids=_NUMPY_ERRORS)
+def test_the_message_is_numpys_text_and_a_note_names_the_line(call):
+    """Programs print `str(e)`: it is NumPy's text exactly; the user's line is a PEP 678 note
+    (tracebacks show it under the message). The site used to end the message: " (at f.py:3)"."""
+    with pytest.raises(Exception) as numpy_error:
+        call(np)
+    with pytest.raises(type(numpy_error.value)) as ours:
+        call(la)
+    assert str(ours.value) == str(numpy_error.value)
+    line = call.__code__.co_firstlineno
+    assert ours.value.__notes__ == [f"(at {__file__}:{line})"]

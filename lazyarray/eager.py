@@ -1075,11 +1075,18 @@ def region_write_now(old: Node, key: Any) -> bool:
     45). Not a write of the whole array (`x[...] = v`, `x[:] = v`): that is the value's own
     node, lazy and fused with what reads it. Not a fill, nor a buffer NumPy does not own
     (its memory may be another's)."""
-    if key is None or _whole_key(key):
-        return False
+    if key is None or not _basic_key(key) or _whole_key(key):
+        return False  # (an index array's write, `X2[np.where(m)] = v`, keeps its value lazy)
     data = old.data
     return (old.op is _INPUT and type(data) is np.ndarray and data.flags.owndata
             and data.flags.writeable)
+
+
+def _basic_key(key: Any) -> bool:
+    """Ints, slices, None and Ellipsis alone: a region of the buffer (NumPy's basic indexing)."""
+    items = key if type(key) is tuple else (key,)
+    return all(type(k) is int or type(k) is slice or k is None or k is Ellipsis
+               or isinstance(k, np.integer) for k in items)
 
 
 def _whole_key(key: Any) -> bool:

@@ -2403,8 +2403,8 @@ def test_a_stencils_region_write_above_eager_size_is_evaluated_into_its_buffer(b
     is evaluated at the write (one plan, the same each step) and written into B's own buffer.
     Left lazy, each write was a scatter over B, a chain cut at the node budget whose kernels
     wrote temporaries that library calls then copied into the bases. A write of the whole array
-    (`x[...] = v`) stays the value's own lazy node; a write into an Array that another holds
-    keeps that one's value."""
+    (`x[...] = v`) stays the value's own lazy node, a write by index arrays keeps its value lazy,
+    and a live view of the base sees the write."""
     rng = np.random.default_rng(9)
     a0, b0 = rng.random(200), rng.random(200)
 
@@ -2431,8 +2431,14 @@ def test_a_stencils_region_write_above_eager_size_is_evaluated_into_its_buffer(b
         assert_as_numpy(alias, np.concatenate([b0[:1], b0[:-2] * 2.0, b0[-1:]]))
         x = la.asarray(a0.copy())
         np.asarray(x)
+        v = x[100:] * 2.0
+        x[(np.arange(100),)] = v  # index arrays: no region, the value stays lazy (fused onward)
+        assert v._node.inputs
         x[...] = x * 2.0  # the whole array: lazy, the value's node
         assert x._node.inputs
+        want = a0.copy()
+        want[np.arange(100)] = want[100:] * 2.0
+        assert_as_numpy(x, want * 2.0)
 
 
 @pytest.mark.needs("eager")

@@ -2667,6 +2667,24 @@ held_candidate(PyObject *v, PyObject *out)
     return pending ? PyList_Append(out, v) : 0;
 }
 
+/* held_candidate for a local's value and, where it is a short tuple, for its items: a function's
+ * results returned as a tuple and read one by one (`out = f(x); np.asarray(out[0]); ...`, the
+ * corpus harness's `to_numpy`) are siblings as locals are (evaluation.HELD_TUPLE_MAX). */
+#define HELD_TUPLE_MAX 32
+static int
+held_candidates(PyObject *v, PyObject *out)
+{
+    if (v == NULL || !PyTuple_CheckExact(v))
+        return held_candidate(v, out);
+    Py_ssize_t n = PyTuple_GET_SIZE(v);
+    if (n > HELD_TUPLE_MAX)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (held_candidate(PyTuple_GET_ITEM(v, i), out) < 0)
+            return -1;
+    return 0;
+}
+
 #ifdef HELD_LOCALS
 /* One frame's values as f_locals lists them: 1, 0 (not read here: the Python scan decides), -1. */
 static int
@@ -2679,7 +2697,7 @@ frame_values_into(_PyInterpreterFrame *frame, PyObject *out)
             return 0;
         Py_ssize_t pos = 0;
         while (PyDict_Next(locals, &pos, &key, &value)) /* (a slot read runs no code) */
-            if (held_candidate(value, out) < 0)
+            if (held_candidates(value, out) < 0)
                 return -1;
         return 1;
     }
@@ -2689,7 +2707,7 @@ frame_values_into(_PyInterpreterFrame *frame, PyObject *out)
         _PyLocals_Kind kind = _PyLocals_GetKind(co->co_localspluskinds, i);
         if (value != NULL && (kind & (CO_FAST_CELL | CO_FAST_FREE)) && PyCell_Check(value))
             value = PyCell_GET(value); /* f_locals shows a cell's contents */
-        if (held_candidate(value, out) < 0)
+        if (held_candidates(value, out) < 0)
             return -1;
     }
     return 1;

@@ -94,7 +94,8 @@ def _set_item(self: Array, key: Any, value: Any) -> None:
             if positions is not None:
                 key, tk = positions, np.ndarray
         if (tk is tuple or tk is int or tk is slice) and _EAGER_LIMIT[0] and eager.write_basic(
-                self, key, eager.written_value(value, self) if type(value) is Array else value):
+                self, key,
+                eager.written_value(value, self, key) if type(value) is Array else value):
             return  # written into a buffer only this handle holds
         if ((tk is Array or tk is np.ndarray) and key.dtype == bool and _EAGER_LIMIT[0]
                 and masking.write_now(self, key, value, site)):

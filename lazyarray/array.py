@@ -60,7 +60,9 @@ class Array:
                                else node.op.write_back is None):
             self._view = False  # a 0-d result of an op: NumPy's scalar, whose views are copies
         if node.inputs:  # pending: the node budget may evaluate it at a cut (lazyarray.cuts)
-            if _EAGER_LIMIT[0] and _eager_seeded(node):  # an index loop's value: now
+            # an index loop's value: now (run_now's size bound first: a large value's walk of
+            # its inputs for an indexed read, ~1.4 us, would find nothing to run)
+            if _EAGER_LIMIT[0] and node.size <= _EAGER_LIMIT[0] and _eager_seeded(node):
                 done = _run_now(node)
                 if done is not None:
                     self._node = done

@@ -183,6 +183,10 @@ def evaluate_arrays(arrays: list[Array], extra: tuple[Array, ...] = ()) -> None:
 
 _getrefcount = sys.getrefcount
 _USER_FRAMES = 3  # how many of the caller's own (non-library) frames are looked at
+# A local that is a tuple of at most this many items is looked into (one level): a function's
+# results returned together and read one by one (`out = f(x); np.asarray(out[0]); ...`) are
+# siblings as locals are. graph/_node.c's HELD_TUPLE_MAX is the same bound.
+HELD_TUPLE_MAX = 32
 # Before Python 3.13 a function frame's `f_locals` is a snapshot dict the frame keeps (and refreshes
 # from the real locals whenever it is read again); 3.13's is a view of the locals themselves.
 _SNAPSHOT = sys.version_info < (3, 13)
@@ -281,7 +285,11 @@ def _python_frame_arrays() -> list[Array]:
         if not lib:
             left -= 1
             values = frame.f_locals
-            found.extend([v for v in values.values() if type(v) is Array and v._node.inputs])
+            for v in values.values():
+                if type(v) is tuple and len(v) <= HELD_TUPLE_MAX:  # results returned together
+                    found.extend([a for a in v if type(a) is Array and a._node.inputs])
+                elif type(v) is Array and v._node.inputs:
+                    found.append(v)
             if _SNAPSHOT and frame.f_code.co_flags & _CO_OPTIMIZED:
                 values.clear()  # the snapshot would keep every local alive until the frame ends
         frame = frame.f_back

@@ -14,7 +14,7 @@ from .graph import SUPPORTED as _SUPPORTED, dtypes, get_op
 from .graph.node import Node, user_site
 from ._bind import as_node as _as_node
 from .writes import ravels_in_place, reshapes_in_place, view_of
-from .eager import LIMIT as _EAGER_LIMIT, buffer as _eager_buffer
+from .eager import LIMIT as _EAGER_LIMIT, buffer as _eager_buffer, value_now as _eager_value_now
 from ._layout import check_casting, check_order
 
 _FLIP_VIEW = getattr(_bind.FAST, "flip_view", None)  # lazyarray/_trace.c: x[::-1, ...], a view
@@ -265,19 +265,28 @@ JOIN_NOW_MIN = 8  # arrays: fewer are joined lazily (a join of two large values 
 
 
 def join_now(arrays: Any, numpy_join: Any, kwargs: dict, site: _bind.Site) -> Array | None:
-    """`np.stack(rows)`, `np.concatenate(parts)` of many host buffers (a list built in a loop,
-    `[r * 2 for r in A]`), at-once rule on: NumPy's own join into a new buffer (300 rows of 10:
-    1.5 ms -> ~0.1, where a reshape node per row cut the graph at the node budget). None: the
-    lazy path (which also raises NumPy's errors at the user's line)."""
+    """`np.stack(rows)`, `np.concatenate(parts)` of many host buffers or views of them (a list
+    built in a loop, `[r * 2 for r in A]`, pg-pong's `xs.append(frames[t])`), at-once rule on:
+    NumPy's own join into a new buffer (300 rows of 10: 1.5 ms -> ~0.1, where a reshape node per
+    row cut the graph at the node budget; 200 row views of 1,600: 3.4 ms -> ~0.3, a reshape view
+    linked per row). A view's value is NumPy's view of its buffer (eager.value_now: the view's
+    node is current, writes into its root re-derive it). None: the lazy path (which also raises
+    NumPy's errors at the user's line)."""
     if not _EAGER_LIMIT[0] or type(arrays) not in (list, tuple) or len(arrays) < JOIN_NOW_MIN:
         return None
     datas = []
     for a in arrays:
-        if type(a) is not Array or a._node.op is not _INPUT:
+        if type(a) is not Array:
             return None
-        data = a._node.data
-        if type(data) is not np.ndarray:
-            return None
+        node = a._node
+        if node.op is _INPUT:
+            data = node.data
+            if type(data) is not np.ndarray:
+                return None
+        else:
+            data = _eager_value_now(node)  # a chain of view ops over a buffer, or None
+            if data is None:
+                return None
         datas.append(data)
     try:
         out = numpy_join(datas, **kwargs)

@@ -2377,8 +2377,9 @@ def test_a_loop_region_update_above_eager_size_is_computed_at_its_write(backend)
     """Householder's `R[j:, :] = R[j:, :] - np.outer(tau * w, w @ R[j:, :])`: the value is
     above eager_size but reads at-once results (`w`, the product), so it is computed at the
     write into R's buffer; left lazy, its shape shrinking with `j` was a new plan per column
-    and each read of R ran one (householder_qr: 99 plans a call). A whole-array value of the
-    same size that reads no at-once result (a stencil) stays lazy: one fused plan."""
+    and each read of R ran one (householder_qr: 99 plans a call). A stencil's value of the
+    same size, which reads no at-once result, is evaluated at its write as one plan
+    (`test_a_stencils_region_write_above_eager_size_is_evaluated_into_its_buffer`)."""
     rng = np.random.default_rng(7)
     a = rng.standard_normal((40, 12))
 
@@ -2396,10 +2397,50 @@ def test_a_loop_region_update_above_eager_size_is_computed_at_its_write(backend)
         assert not R._node.inputs  # written into its buffer, no pending scatter
         assert la.cache_info().plans_built == 0, la.cache_info()
         assert_as_numpy(R, reflect(np, a.copy()))  # NumPy's bits: its references
-        x = la.asarray(a.copy())
+
+
+@pytest.mark.needs("eager")
+def test_a_stencils_region_write_above_eager_size_is_evaluated_into_its_buffer(backend):
+    """jacobi_1d's `B[1:-1] = 0.33333 * (A[:-2] + A[1:-1] + A[2:])` above eager_size: the value
+    is evaluated at the write (one plan, the same each step) and written into B's own buffer.
+    Left lazy, each write was a scatter over B, a chain cut at the node budget whose kernels
+    wrote temporaries that library calls then copied into the bases. A write of the whole array
+    (`x[...] = v`) stays the value's own lazy node, a write by index arrays keeps its value lazy,
+    and a live view of the base sees the write."""
+    rng = np.random.default_rng(9)
+    a0, b0 = rng.random(200), rng.random(200)
+
+    def sweep(xp, A, B):
+        for _ in range(3):
+            B[1:-1] = 0.33333 * (A[:-2] + A[1:-1] + A[2:])
+            A[1:-1] = 0.33333 * (B[:-2] + B[1:-1] + B[2:])
+            A[2:100] = A[1:99] + 1.0  # reading its own base: NumPy's value first
+        return A, B
+
+    with la.config(eager_size=64):
+        A, B = la.asarray(a0.copy()), la.asarray(b0.copy())
+        np.asarray(A), np.asarray(B)  # computed buffers
+        addresses = [x._node.data.ctypes.data for x in (A, B)]  # (a reference would be a reader)
+        got = sweep(la, A, B)
+        assert not A._node.inputs and not B._node.inputs  # no pending scatter
+        assert [x._node.data.ctypes.data for x in (A, B)] == addresses  # written in place
+        for g, w in zip(got, sweep(np, a0.copy(), b0.copy())):
+            assert_as_numpy(g, w)
+        held = la.asarray(b0.copy())
+        np.asarray(held)
+        alias = held[:]  # a live view: the general path (its write reaches the view)
+        held[1:-1] = held[:-2] * 2.0
+        assert_as_numpy(alias, np.concatenate([b0[:1], b0[:-2] * 2.0, b0[-1:]]))
+        x = la.asarray(a0.copy())
         np.asarray(x)
-        x[1:-1, :] = x[:-2, :] + x[2:, :]  # a whole-array value above the bound: lazy, fused
+        v = x[100:] * 2.0
+        x[(np.arange(100),)] = v  # index arrays: no region, the value stays lazy (fused onward)
+        assert v._node.inputs
+        x[...] = x * 2.0  # the whole array: lazy, the value's node
         assert x._node.inputs
+        want = a0.copy()
+        want[np.arange(100)] = want[100:] * 2.0
+        assert_as_numpy(x, want * 2.0)
 
 
 @pytest.mark.needs("eager")

@@ -307,3 +307,22 @@ def test_joining_many_buffers_is_numpys_join_at_once(reference_backend, join):
             getattr(np, join)([r * 2 for r in host] + [np.ones((2, 2))])
         with pytest.raises(ValueError, match="test_numpy_more.py"):
             getattr(la, join)(rows + [la.ones((2, 2))])
+
+
+@pytest.mark.parametrize("join", ["stack", "vstack", "concatenate"])
+def test_joining_many_views_of_a_buffer_is_numpys_join_at_once(reference_backend, join):
+    """Views of computed buffers joined (pg-pong's `xs.append(frames[t])` then `np.vstack(xs)`)
+    are NumPy's join of NumPy's views: no reshape view linked per row (3.4 ms for 200 rows of
+    1,600, NumPy 0.3), the views' values after a write into their root, NumPy's bits."""
+    host = np.arange(120.0).reshape(12, 10)
+    with la.config(eager_size=16):  # (a join above it stays lazy on the general path)
+        frames, ref = la.asarray(host), host.copy()
+        rows, want_rows = [frames[t] for t in range(12)], [ref[t] for t in range(12)]
+        frames[3] = -1.0  # through the root: the row view sees it, as NumPy's
+        ref[3] = -1.0
+        rows.append(frames.T[1][:10])  # a strided view of a transposed view
+        want_rows.append(ref.T[1][:10])
+        got = getattr(np, join)(rows)
+        assert type(got) is la.Array and got._node.op is la.graph.get_op("input")
+        np.testing.assert_array_equal(np.asarray(got), getattr(np, join)(want_rows))
+        assert got.dtype == getattr(np, join)(want_rows).dtype

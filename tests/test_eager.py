@@ -1214,16 +1214,19 @@ def test_products_of_indexed_matrices_run_at_once_as_numpys(backend, dtype, fres
     assert "test_eager.py" in notes_of(info)
     # `@` of computed matrices in C (matrix_now_c: scattering_self_energies' 4 x 4 blocks,
     # ~6 -> ~2 us), no Python frame; as `x[1] @ y` above
+    import gc
     import sys
 
     # transposed views too (jacobi_eigen's `J.T @ A @ J`: a permute in C's view layout)
     seen, p, q = [], x[:4, :4], y[1:5, :4]
     pt, xt, qt = p.T, x.T, y[1:5, :4].T
+    gc.disable()  # (a collection here runs callbacks, e.g. Hypothesis's: Python frames not ours)
     sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
     try:
         got = [p @ q, pt @ q, xt @ x[:, :3], qt[::2] @ pt]
     finally:
         sys.setprofile(None)
+        gc.enable()
     assert not seen or la._bind.FAST is None, [f.f_code.co_name for f in seen]
     wanted = [a[:4, :4] @ b[1:5, :4], a[:4, :4].T @ b[1:5, :4], a.T @ a[:, :3],
               b[1:5, :4].T[::2] @ a[:4, :4].T]

@@ -8,7 +8,7 @@ import pytest
 from numpy_oracle import assert_as_numpy, assert_matches
 
 import lazyarray as la
-from sites import notes_of
+from sites import assert_site, notes_of
 
 
 @pytest.mark.parametrize("chain", [
@@ -42,10 +42,12 @@ def test_storing_a_python_complex_into_a_real_array_raises_as_numpy(value, dtype
     with pytest.raises(TypeError):
         np.zeros(3, dtype)[0] = value
     x = la.zeros(3, dtype=dtype)
-    with pytest.raises(TypeError, match="test_fuzz_regressions.py"):
+    with pytest.raises(TypeError) as info:
         x[0] = value
-    with pytest.raises(TypeError, match="test_fuzz_regressions.py"):
+    assert_site(info, "test_fuzz_regressions.py")
+    with pytest.raises(TypeError) as info:
         x.at[1:].set(value)
+    assert_site(info, "test_fuzz_regressions.py")
 
 
 def test_storing_a_python_complex_into_a_complex_array(backend):
@@ -73,8 +75,9 @@ def test_vecdot_of_a_0d_operand_raises_as_numpy():
     for a, b in [((), (3,)), ((3,), ())]:
         with pytest.raises(ValueError):
             np.vecdot(np.ones(a), np.ones(b))
-        with pytest.raises(ValueError, match="test_fuzz_regressions.py"):
+        with pytest.raises(ValueError) as info:
             la.vecdot(la.ones(a), la.ones(b))
+        assert_site(info, "test_fuzz_regressions.py")
 
 
 @pytest.fixture
@@ -339,8 +342,9 @@ def test_an_out_of_range_list_or_numpy_scalar_stored_into_ints_raises_as_numpy(
     cast them as an array, storing saturated values silently."""
     with pytest.raises((OverflowError, ValueError)) as want:
         _stored(np, dtype, key, value)
-    with pytest.raises(want.type, match="test_fuzz_regressions.py"):
+    with pytest.raises(want.type) as info:
         _stored(la, dtype, key, value)
+    assert_site(info, "test_fuzz_regressions.py")
 
 
 @pytest.mark.parametrize("dtype, key, value", [
@@ -414,8 +418,9 @@ def test_average_with_an_empty_result_raises_as_numpy(reference_backend, shape, 
     result raises ZeroDivisionError; lazyarray returned the empty mean."""
     with pytest.raises(ZeroDivisionError):
         np.average(np.zeros(shape), axis=axis)
-    with pytest.raises(ZeroDivisionError, match="test_fuzz_regressions.py"):
+    with pytest.raises(ZeroDivisionError) as info:
         la.average(la.zeros(shape), axis=axis)
+    assert_site(info, "test_fuzz_regressions.py")
 
 
 @pytest.mark.parametrize("fn, q", [("quantile", 0), ("nanquantile", 1),

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from sites import assert_site
 
 rng = np.random.default_rng(0)
 F = rng.standard_normal((4, 5))
@@ -305,8 +306,9 @@ def test_joining_many_buffers_is_numpys_join_at_once(reference_backend, join):
             [np.ones(2, np.int8)] * 9 + [np.ones(2, np.float32)]).dtype
         with pytest.raises(ValueError):
             getattr(np, join)([r * 2 for r in host] + [np.ones((2, 2))])
-        with pytest.raises(ValueError, match="test_numpy_more.py"):
+        with pytest.raises(ValueError) as info:
             getattr(la, join)(rows + [la.ones((2, 2))])
+        assert_site(info, "test_numpy_more.py")
 
 
 @pytest.mark.parametrize("join", ["stack", "vstack", "concatenate"])

@@ -10,6 +10,7 @@ import pytest
 
 import lazyarray as la
 from lazyarray import _protocols
+from sites import assert_site
 
 X = np.array([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]])
 
@@ -101,8 +102,9 @@ def test_foreign_array_types_are_left_to_their_owners():
 
 
 def test_errors_through_numpy_name_the_users_line(reference_backend):
-    with pytest.raises(ValueError, match="test_numpy_protocols.py"):
+    with pytest.raises(ValueError) as info:
         np.add(la.ones(2), la.ones(3))
+    assert_site(info, "test_numpy_protocols.py")
 
 
 @pytest.mark.parametrize("kind", [None, "stable", "quicksort", "mergesort", "heapsort"])

@@ -479,3 +479,33 @@ def test_complex_power_operator_by_2_or_minus_1_is_numpys_square_or_reciprocal(
         want = z ** exponent
     with la.errstate(all="ignore"):
         assert_matches(la.asarray(z) ** exponent, want)
+
+
+@pytest.mark.parametrize("shape, key, value", [
+    ((3,), slice(0, 2), [[1, 2]]), ((3,), Ellipsis, [[1, 2, 3]]), ((2, 3), 0, [[1, 2, 3]]),
+    ((2, 3), (slice(None), 0), ([1, 2],)), ((3,), slice(0, 0), [[]]),
+    ((3,), slice(0, 2), [np.ones(2)]),
+])
+def test_a_list_deeper_than_its_basic_selection_raises_as_numpy(reference_backend, shape, key,
+                                                                value):
+    """fuzz45: NumPy converts a list stored through a basic key into at most the selection's
+    dims (`a[:2] = [[1, 2]]` is ValueError; the array np.ones((1, 2)) broadcasts); lazyarray
+    took the list as an array and dropped its leading 1."""
+    with pytest.raises(ValueError, match="maximum number of dimension"):
+        np.zeros(shape)[key] = value
+    x = la.zeros(shape)
+    with pytest.raises(ValueError, match="maximum number of dimension"):
+        x[key] = value
+    x[key] = np.ones((1,) + np.zeros(shape)[key].shape)  # an array's leading 1 still drops
+    np.testing.assert_array_equal(np.asarray(x)[key], 1.0)
+
+
+@pytest.mark.parametrize("value", [[[1, 2]], np.ones((1, 2)), np.ones((1, 1))])
+def test_a_value_of_two_dims_through_a_full_mask_raises_as_numpy(reference_backend, value):
+    """fuzz45: NumPy's boolean assignment (a mask of every dim) takes values of 0 or 1 dims."""
+    mask = np.array([True, True, False])
+    with pytest.raises(TypeError, match="0 or 1-dimensional"):
+        np.zeros(3)[mask] = value
+    x = la.zeros(3)
+    with pytest.raises(TypeError, match="0 or 1-dimensional"):
+        x[mask] = value

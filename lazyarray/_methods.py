@@ -476,11 +476,14 @@ _OPERAND_TYPES = frozenset({int, float, complex, bool, np.ndarray})
 
 def _direct(op: Any, reflected: bool) -> Any:
     elementwise = _bind.binary
+    repeats = op.name == "multiply"
 
     if reflected:
         def method(self: Array, other: Any) -> Any:
             t = type(other)
             if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
+                return NotImplemented
+            if repeats and (t is list or t is tuple) and _is_numpy_scalar(self):
                 return NotImplemented
             return Array(elementwise(op, other, self, user_site(2)))  # 2: skip this frame
     else:
@@ -488,10 +491,20 @@ def _direct(op: Any, reflected: bool) -> Any:
             t = type(other)
             if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
                 return NotImplemented
+            if repeats and (t is list or t is tuple) and _is_numpy_scalar(self):
+                return NotImplemented
             return Array(elementwise(op, self, other, user_site(2)))  # 2: skip this frame
     method.__name__ = ("__r" if reflected else "__") + op.name + "__"
     return method
 
+
+
+def _is_numpy_scalar(x: Array) -> bool:
+    """A 0-d result of an op (`_view` False), NumPy's scalar: `n * [0, 1]` and `[0] * n` with
+    `n = x.argmax()` repeat the list there (NumPy's scalars leave `*` by a list or tuple to
+    Python, which takes an integer's `__index__` and refuses a float's), where a 0-d array
+    (`np.array(2)`, an Array's leaf) multiplies elementwise."""
+    return x._view is False and not x._node.shape
 
 
 def _with_none(method: Any, value: bool) -> Any:

@@ -509,3 +509,25 @@ def test_a_value_of_two_dims_through_a_full_mask_raises_as_numpy(reference_backe
     x = la.zeros(3)
     with pytest.raises(TypeError, match="0 or 1-dimensional"):
         x[mask] = value
+
+
+@pytest.mark.parametrize("make", [
+    lambda m, a: a.argmax() * [1, 2], lambda m, a: [0] * a.sum(), lambda m, a: a[1] * (1,),
+    lambda m, a: [7] * (a + 1)[0], lambda m, a: a.max() * [1.5] * 2,
+    lambda m, a: m.asarray(2) * [1, 2],  # a 0-d array (not a scalar) multiplies elementwise
+])
+def test_a_numpy_int_scalar_times_a_list_repeats_it(reference_backend, make):
+    """fuzz45: NumPy's scalars leave `*` by a list or tuple to Python, which repeats it by an
+    integer's __index__ (`[0] * counts.sum()`); the 0-d stand-in multiplied elementwise."""
+    a = np.array([3, 1, 2])
+    want = make(np, a)
+    got = make(la, la.asarray(a))
+    assert type(got) is type(want) or isinstance(want, np.ndarray)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+def test_a_numpy_float_scalar_times_a_list_raises_as_numpy(reference_backend):
+    with pytest.raises(TypeError):
+        np.float64(2.0) * [1, 2]
+    with pytest.raises(TypeError):
+        la.asarray(np.array([2.0])).sum() * [1, 2]

@@ -53,8 +53,8 @@ _SHAPES: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None,
-            site: _bind.Site) -> Array:
-    op = get_op(name)
+            site: _bind.Site, op: Any = None) -> Array:
+    op = op or get_op(name)
     if keepdims is not False and keepdims is not True:
         keepdims = _axis_args.keepdims_flag(keepdims, site)
     node = x if type(x) is Node else _as_node(x, site)  # callers that have the node pass it

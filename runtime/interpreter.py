@@ -61,7 +61,11 @@ def forward(a: np.ndarray) -> np.ndarray:
 def _apply(node: Node, args: tuple[np.ndarray, ...]) -> np.ndarray:
     args = tuple(forward(a) for a in args)
     try:
-        out = np.asarray(node.op.reference(args, node.attrs, node.dtype))
+        if "fp_unchecked" in node.op.properties:  # NumPy's dot loops (graph/ops_unchecked.py)
+            with np.errstate(all="ignore"):
+                out = np.asarray(node.op.reference(args, node.attrs, node.dtype))
+        else:
+            out = np.asarray(node.op.reference(args, node.attrs, node.dtype))
     except DATA_ERRORS as exc:
         raise at_site(exc, node.op.name, format_site(node.site)) from None
     except Exception as exc:

@@ -531,3 +531,33 @@ def test_a_numpy_float_scalar_times_a_list_raises_as_numpy(reference_backend):
         np.float64(2.0) * [1, 2]
     with pytest.raises(TypeError):
         la.asarray(np.array([2.0])).sum() * [1, 2]
+
+
+_DOT_LOOPS = {  # NumPy computes these in loops that check no floating-point flags
+    "vdot": lambda m, x, y: m.vdot(x, y),
+    "einsum": lambda m, x, y: m.einsum("i,i", x, y),
+    "einsum_matmul": lambda m, x, y: m.einsum("ij,jk", x.reshape(10, 8), y.reshape(8, 10)),
+    "correlate": lambda m, x, y: m.correlate(x, y[:5], "same"),
+    "convolve_long": lambda m, x, y: m.convolve(x[:12], y),  # > SHIFTED_MAX_TAPS: a matmul
+    "convolve_complex": lambda m, x, y: m.convolve(x.astype(complex), y[:3], "full"),
+}
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("fn", sorted(_DOT_LOOPS))
+def test_dot_loops_of_infinities_warn_nothing_as_numpy(backend, fn):
+    """fuzz45 (fuzz44's seeds 310295, 330xxx): np.vdot, np.einsum, np.correlate and np.convolve
+    give inf - inf and inf * 0 NaN silently (NumPy's dot and sum-of-products loops read no
+    flags); lazyarray's multiply and sum warned 'invalid value encountered in multiply'."""
+    x = np.linspace(-2.0, 3.0, 80)
+    x[[3, 40]], x[41] = np.inf, -np.inf
+    y = np.where(np.arange(80) % 7 == 0, 0.0, 1.5)
+    f = _DOT_LOOPS[fn]
+    with np.errstate(all="raise"):
+        want = f(np, x, y)
+    with la.config(eager_size=0, background_compiles=False), la.errstate(all="raise"):
+        got = f(la, la.asarray(x), la.asarray(y))
+        np.asarray(got)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
+    with np.errstate(divide="warn"), pytest.warns(RuntimeWarning, match="divide by zero"):
+        np.asarray(la.vdot(la.asarray(x) / 0.0, la.asarray(y)))  # its inputs' flags still warn

@@ -109,6 +109,10 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A
         return into(out, sum(x, axis, dtype, None, keepdims, initial, where), np.sum, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
+    if where is not True and initial is _NO_VALUE:
+        node = _as_node(x, site)
+        want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
+        return masked_sum(node, where, axis, keepdims, want, site)
     if where is not True or initial is not _NO_VALUE:
         v = _masked("sum", x, where, site)
         folded = _fold_initial("sum", v, axis, dtype, initial, site)
@@ -199,6 +203,26 @@ def _fold_initial(name: str, x: Any, axis: Any, dtype: Any, initial: Any, site: 
     v = astype(Array(node), want)
     step = v + full((), initial, want) if name == "sum" else v * full((), initial, want)
     return _where(first, step, v)
+
+
+def masked_sum(node: Node, where: Any, axis: Any, keepdims: bool, dtype: np.dtype,
+               site: _bind.Site) -> Array:
+    """sum(x, where=) in NumPy's order: the op masked_sum (graph/ops_structure.py)."""
+    if keepdims is not False and keepdims is not True:
+        keepdims = _axis_args.keepdims_flag(keepdims, site)
+    _refuse_bool_axis(axis, site)
+    if node.ndim == 0 and _is_scalar_axis(axis):
+        axis = ()
+    axes = _bind.normalize_axes(axis, node.ndim, site)
+    mask = broadcast_to(astype(Array(_as_node(where, site)), dtypes.bool_), node.shape)
+    if node.dtype != dtype:
+        node = _bind.cast(node, dtype, site)
+    shape = _reduced_shape(node.shape, axes, keepdims)
+    return Array(_bind.primitive(_MASKED_SUM, (node, mask._node), (axes, bool(keepdims)), shape,
+                                 dtype, site))
+
+
+_MASKED_SUM = get_op("masked_sum")
 
 
 def _masked(name: str, x: Any, where: Any, site: _bind.Site) -> Any:
@@ -489,7 +513,7 @@ def _masked_sum_count(node: Node, axes: tuple[int, ...], keepdims: bool, where: 
                       site: _bind.Site) -> tuple[Array, Array]:
     """The sum of the elements where `where` is True and their count (NumPy's `rcount`)."""
     mask = broadcast_to(astype(Array(_as_node(where, site)), dtypes.bool_), node.shape)
-    total = _reduce("sum", _where(mask, Array(node), 0)._node, axes, keepdims, node.dtype, site)
+    total = masked_sum(node, mask, axes, keepdims, node.dtype, site)
     return total, _reduce("sum", mask._node, axes, keepdims, dtypes.int64, site)
 
 

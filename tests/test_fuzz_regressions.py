@@ -561,3 +561,16 @@ def test_dot_loops_of_infinities_warn_nothing_as_numpy(backend, fn):
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
     with np.errstate(divide="warn"), pytest.warns(RuntimeWarning, match="divide by zero"):
         np.asarray(la.vdot(la.asarray(x) / 0.0, la.asarray(y)))  # its inputs' flags still warn
+
+
+@pytest.mark.parametrize("fn", ["sum", "mean", "var"])
+def test_a_reduction_with_where_sums_in_numpys_order(backend, fn):
+    """fuzz45 (fuzz44's seeds 330009, 410016: `np.var(c, where=c != 0)`): NumPy's masked loop
+    sums each run of selected elements pairwise and adds the runs in order; lazyarray summed
+    `where(mask, x, 0)` pairwise, a last bit off. The op masked_sum is NumPy's own call."""
+    x = np.random.default_rng(7).standard_normal((4, 3000)) * 1e3
+    mask = x > -300.0
+    for axis in (None, 1):
+        want = getattr(np, fn)(x, axis=axis, where=mask)
+        got = getattr(la, fn)(la.asarray(x), axis=axis, where=la.asarray(mask))
+        assert_matches(got, want, ulps=0)

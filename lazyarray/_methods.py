@@ -20,7 +20,7 @@ from . import (_bind, array_api, complex_functions, creation, dask, elementwise,
                manipulation, masking, reductions, searching, shaping)
 from . import elementwise as ew  # the operator tables' short name
 from .numpy_shapes import dot as _numpy_dot, trace as _numpy_trace
-from . import numpy_index_tricks, numpy_selection, numpy_sets
+from . import numpy_index_tricks, numpy_math, numpy_selection, numpy_sets
 from . import eager
 from . import writes as _writes
 from .array import Array
@@ -468,7 +468,7 @@ def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:
 
 
 def _divmod(x1: Any, x2: Any) -> tuple[Array, Array]:
-    return ew.floor_divide(x1, x2), ew.remainder(x1, x2)
+    return numpy_math.divmod(x1, x2)
 
 
 _OPERAND_TYPES = frozenset({int, float, complex, bool, np.ndarray})

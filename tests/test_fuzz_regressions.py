@@ -574,3 +574,19 @@ def test_a_reduction_with_where_sums_in_numpys_order(backend, fn):
         want = getattr(np, fn)(x, axis=axis, where=mask)
         got = getattr(la, fn)(la.asarray(x), axis=axis, where=la.asarray(mask))
         assert_matches(got, want, ulps=0)
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("k", [0, 1])
+def test_one_output_of_divmod_warns_both_outputs_flags_as_numpy(backend, k):
+    """fuzz45 (seed 610026: `q = np.divmod(r, np.int8(0))[0]`): NumPy's divmod computes both
+    outputs in one loop, so either one alone warns 'divide by zero' and 'invalid'; lazyarray's
+    unread output was never computed (`[1]`: 'invalid' only, `[0]` of 5.0 / 0: 'divide' only)."""
+    a, b = np.array([7.0, -7.0, 5.0, np.nan]), np.zeros(4)
+    with pytest.warns(RuntimeWarning) as want:
+        expected = np.divmod(a, b)[k]
+    with la.config(eager_size=0, background_compiles=False), pytest.warns(RuntimeWarning) as got:
+        result = np.asarray(la.divmod(la.asarray(a), la.asarray(b))[k])
+    np.testing.assert_array_equal(result, expected)
+    assert ({str(w.message).split(" in ")[0] for w in got}
+            == {str(w.message).split(" in ")[0] for w in want})

@@ -106,7 +106,8 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A
     `where=` sums only where it is True, `initial=` is added (NumPy's keywords)."""
     site = user_site(1)
     if out is not None:
-        return into(out, sum(x, axis, dtype, None, keepdims, initial, where), np.sum, (x,),
+        return into(out, sum(x, axis, _out_loop(x, dtype, out), None, keepdims, initial, where),
+                    np.sum, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
     if where is not True and initial is _NO_VALUE:
@@ -142,7 +143,8 @@ def prod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     NumPy's `where=` and `initial=` (a factor)."""
     site = user_site(1)
     if out is not None:
-        return into(out, prod(x, axis, dtype, None, keepdims, initial, where), np.prod, (x,),
+        return into(out, prod(x, axis, _out_loop(x, dtype, out), None, keepdims, initial, where),
+                    np.prod, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
     if where is not True or initial is not _NO_VALUE:
@@ -203,6 +205,19 @@ def _fold_initial(name: str, x: Any, axis: Any, dtype: Any, initial: Any, site: 
     v = astype(Array(node), want)
     step = v + full((), initial, want) if name == "sum" else v * full((), initial, want)
     return _where(first, step, v)
+
+
+def _out_loop(x: Any, dtype: Any, out: Any) -> Any:
+    """The dtype a sum or product into `out` computes in: `dtype`, else NumPy's reduce loop for
+    the input and out's dtype together (`np.sum(uint64s, out=float64_out)` sums in float64, where
+    the uint64 sum wrapped and was then cast: fuzz45, seed 610093). `out`'s own checks: `into`."""
+    out_dtype = getattr(out, "dtype", None)
+    if dtype is not None or out_dtype is None:
+        return dtype
+    in_dtype = getattr(x, "dtype", None)
+    if in_dtype is None:
+        in_dtype = _as_node(x, None).dtype
+    return np.result_type(in_dtype, out_dtype)
 
 
 def masked_sum(node: Node, where: Any, axis: Any, keepdims: bool, dtype: np.dtype,

@@ -340,13 +340,24 @@ class _Planner:
             return False  # no value is computed by two kernels: nothing to weigh
         ops, loads, reduces = self._recompute_stats()
         added = False
-        for n in self.graph.nodes:
+        # Latest first: a value computed inside one just materialized is then computed once, in
+        # that buffer's kernel, and needs no buffer of its own (kepler's step stored two
+        # intermediates of dE that no other kernel read). The next attempt counts again.
+        covered: set[int] = set()
+        for n in reversed(self.graph.nodes):
             count = readers.get(id(n), 0)
-            if count >= 2:
-                reason = recompute_cost_rule(count, ops[id(n)], loads[id(n)], reduces[id(n)])
-                if reason:
-                    self._own(n, f"materialized once: {reason} (cost rule)")
-                    added = True
+            if count < 2 or id(n) in covered:
+                continue
+            reason = recompute_cost_rule(count, ops[id(n)], loads[id(n)], reduces[id(n)])
+            if reason:
+                self._own(n, f"materialized once: {reason} (cost rule)")
+                added = True
+                todo = list(n.inputs)
+                while todo:
+                    i = todo.pop()
+                    if id(i) not in covered and i.op is not _INPUT and id(i) not in self.owned:
+                        covered.add(id(i))
+                        todo.extend(i.inputs)
         return added
 
     def _recompute_stats(self) -> tuple[dict, dict, dict]:

@@ -132,6 +132,20 @@ def test_cheap_shared_value_is_recomputed_and_reduction_materialized():
     assert sum(len(st.reduces) for k in p2.kernels for st in k.stages) == 1
 
 
+def test_the_cost_rule_materializes_the_latest_shared_value_only():
+    """dE = (E - e * sin(E) - M) / (1 - e * cos(E)) read by two kernels (`max(abs(dE))` and
+    `E - dE`): dE gets a buffer; its parts, read by both kernels only through dE, do not (two
+    intermediates were stored that no kernel read)."""
+    M, e = la.array(rng.random(64) * 6), la.array(rng.random(64) * 0.5)
+    E = M + 0.0
+    dE = (E - e * la.sin(E) - M) / (1 - e * la.cos(E))
+    p = _check(la.max(la.abs(dE)), E - dE)
+    owned = [n for n in p.notes if "cost rule" in n]
+    assert len(owned) == 1 and owned[0].startswith("divide"), p.notes
+    written = {st.slot for k in p.kernels for stage in k.stages for st in stage.stores}
+    assert len(written - set(p.outputs)) == 1
+
+
 def test_no_exponential_duplication_on_shifted_chains():
     y = la.array(rng.standard_normal(64))
     for _ in range(24):

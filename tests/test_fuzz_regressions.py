@@ -607,3 +607,18 @@ def test_a_reduction_into_out_computes_in_numpys_loop(reference_backend, fn, x, 
     got = la.zeros((), dtype=out_dtype)
     getattr(la, fn)(la.asarray(x), out=got)
     assert_matches(got, want, ulps=0)
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("fn", ["expm1", "cosh", "sinh"])
+def test_an_overflow_past_the_clamp_warns_as_numpy(backend, fn):
+    """fuzz45: the C helpers clamp the argument (expm1 to 710, cosh's and sinh's exp to 712);
+    gcc folded a clamped lane's value to the constant inf, its overflow flag lost: `np.cosh([800.,
+    1.])` warned nothing (710.0 itself did). A `+ zero` the compiler cannot see keeps it."""
+    x = np.array([800.0, 1.0])
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        want = getattr(np, fn)(x)
+    with la.config(eager_size=0, background_compiles=False), \
+            pytest.warns(RuntimeWarning, match=f"overflow encountered in {fn}"):
+        got = np.asarray(getattr(la, fn)(la.asarray(x)))
+    assert_matches(got, want)

@@ -207,16 +207,19 @@ def _fold_initial(name: str, x: Any, axis: Any, dtype: Any, initial: Any, site: 
     return _where(first, step, v)
 
 
-def _out_loop(x: Any, dtype: Any, out: Any) -> Any:
-    """The dtype a sum or product into `out` computes in: `dtype`, else NumPy's reduce loop for
-    the input and out's dtype together (`np.sum(uint64s, out=float64_out)` sums in float64, where
-    the uint64 sum wrapped and was then cast: fuzz45, seed 610093). `out`'s own checks: `into`."""
+def _out_loop(x: Any, dtype: Any, out: Any, floats_only: bool = False) -> Any:
+    """The dtype a sum, product, mean or scan into `out` computes in: `dtype`, else NumPy's loop
+    for the input's and out's dtypes together (`np.sum(uint64s, out=float64_out)` sums in
+    float64, where the uint64 sum wrapped and was then cast: fuzz45, seed 610093). `floats_only`:
+    mean, whose integer inputs NumPy averages in float64 whatever `out`. `out`'s checks: `into`."""
     out_dtype = getattr(out, "dtype", None)
     if dtype is not None or out_dtype is None:
         return dtype
     in_dtype = getattr(x, "dtype", None)
     if in_dtype is None:
         in_dtype = _as_node(x, None).dtype
+    if floats_only and np.dtype(in_dtype).kind not in "fc":
+        return dtype
     return np.result_type(in_dtype, out_dtype)
 
 
@@ -422,7 +425,8 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     NumPy's `where=` averages the elements where it is True."""
     site = user_site(1)
     if out is not None:
-        return into(out, mean(x, axis, dtype, keepdims=keepdims, where=where), np.mean, (x,),
+        loop = _out_loop(x, dtype, out, floats_only=True)  # (NumPy's mean of ints: float64)
+        return into(out, mean(x, axis, loop, keepdims=keepdims, where=where), np.mean, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
     node = _float_operand(x, dtype, site)
     _refuse_bool_axis_counted(axis, node.ndim, site)
@@ -549,7 +553,8 @@ def _masked_var(xs: Array, axes: tuple[int, ...], keepdims: bool, correction: fl
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
     """numpy.cumsum: running sum; axis=None runs over the flattened array (a library call, not fused)."""
     if out is not None:
-        return into(out, cumsum(x, axis, dtype), np.cumsum, (x,), {"axis": axis, "dtype": dtype},
+        return into(out, cumsum(x, axis, _out_loop(x, dtype, out)), np.cumsum, (x,),
+                    {"axis": axis, "dtype": dtype},
                     user_site(1))
     return _numpy_scan("cumsum", x, axis, dtype, user_site(1))
 
@@ -557,7 +562,8 @@ def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) 
 def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
     """numpy.cumprod: running product; axis=None runs over the flattened array (a library call)."""
     if out is not None:
-        return into(out, cumprod(x, axis, dtype), np.cumprod, (x,), {"axis": axis, "dtype": dtype},
+        return into(out, cumprod(x, axis, _out_loop(x, dtype, out)), np.cumprod, (x,),
+                    {"axis": axis, "dtype": dtype},
                     user_site(1))
     return _numpy_scan("cumprod", x, axis, dtype, user_site(1))
 
@@ -575,6 +581,8 @@ def _numpy_scan(name: str, x: Any, axis: int | None, dtype: Any, site: _bind.Sit
     if ax is None:
         raise _bind.fail(ValueError, f"{name} of a 0-d array needs axis=None", site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
+    if node.dtype != want:  # NumPy scans in `want` (uint64 products into float64 wrapped here)
+        node = _bind.cast(node, want, site)
     return Array(_bind.primitive(get_op(name), (node,), (ax,), node.shape, want, site))
 
 

@@ -592,21 +592,26 @@ def test_one_output_of_divmod_warns_both_outputs_flags_as_numpy(backend, k):
             == {str(w.message).split(" in ")[0] for w in want})
 
 
-@pytest.mark.parametrize("fn", ["sum", "prod"])
+@pytest.mark.parametrize("fn", ["sum", "prod", "mean", "cumsum", "cumprod"])
 @pytest.mark.parametrize("x, out_dtype", [
     (np.array([2**63, 2**63, 3], np.uint64), "float64"),  # seed 610093: in float64, not wrapped
     (np.array([16777216, 1, 1], np.float32), "float64"),  # in float64: 16777218
     (np.array([100, 100, 100], np.int8), "int16"), (np.array([True, True]), "int8"),
 ])
 def test_a_reduction_into_out_computes_in_numpys_loop(reference_backend, fn, x, out_dtype):
-    """fuzz45: NumPy's sum/prod into `out` (no dtype=) reduce in the loop of the input's and
-    out's dtypes together; lazyarray reduced in the input's default (uint64 products wrapped)
-    and then cast into out."""
-    want = np.zeros((), out_dtype)
+    """fuzz45: NumPy's sum/prod/scans (and mean of floats) into `out` (no dtype=) compute in
+    the loop of the input's and out's dtypes together; lazyarray computed in the input's default
+    (uint64 products wrapped) and then cast into out. And `cumprod(x, dtype=)` multiplied in x's
+    dtype before its cast."""
+    shape = x.shape if fn.startswith("cum") else ()
+    want = np.zeros(shape, out_dtype)
     getattr(np, fn)(x, out=want)
-    got = la.zeros((), dtype=out_dtype)
+    got = la.zeros(shape, dtype=out_dtype)
     getattr(la, fn)(la.asarray(x), out=got)
     assert_matches(got, want, ulps=0)
+    if fn.startswith("cum"):
+        assert_matches(getattr(la, fn)(la.asarray(x), dtype=out_dtype),
+                       getattr(np, fn)(x, dtype=out_dtype), ulps=0)
 
 
 @pytest.mark.needs("fp_errors")

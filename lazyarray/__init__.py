@@ -64,6 +64,8 @@ from .numpy_statistics import (bincount, corrcoef, cov, digitize, nancumprod, na
                                nanmedian, nanpercentile, nanquantile, percentile, quantile)
 from . import nn  # noqa: E402
 from . import fft, random  # noqa: E402  (la.fft, la.random; la.linalg is lazyarray/linalg.py)
+from numpy import polynomial  # noqa: E402  (NumPy's package itself: host work on a few
+# coefficients; an Array argument is evaluated, results are NumPy's: docs/numpy_coverage.md)
 from . import _methods  # noqa: F401,E402  (attaches ndarray-style methods and operators)
 from . import _protocols  # noqa: F401,E402  (NumPy's __array_ufunc__ / __array_function__)
 from ._protocols import LazyArrayFallbackWarning  # noqa: E402

@@ -302,11 +302,18 @@ def _broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, .
     try:
         shape = tuple(np.broadcast_shapes(*shapes))
     except ValueError as exc:
-        shown = " ".join(str(s) for s in shapes)
-        problem = "the result is too big" if "too" in str(exc) else "they do not broadcast"
-        raise fail(ValueError, f"operands could not be broadcast together with shapes {shown}: "
-                   f"{problem}", site) from None
+        shown = "".join(numpy_shape_text(s) + " " for s in shapes)  # NumPy's ufunc text
+        if "too" in str(exc):
+            shown += "(the result is too big)"
+        raise fail(ValueError, f"operands could not be broadcast together with shapes {shown}",
+                   site) from None
     return check_size(shape, 8, site)
+
+
+def numpy_shape_text(shape: Any) -> str:
+    """A shape as NumPy's C errors print it: `(2,3)`, `(5,)`, `()`; -1 as `newaxis`."""
+    parts = ["newaxis" if d < 0 else str(d) for d in shape]
+    return "(" + ",".join(parts) + ("," if len(parts) == 1 else "") + ")"
 
 
 def cast(node: Node, dtype: np.dtype, site: Site) -> Node:

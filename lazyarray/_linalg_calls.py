@@ -8,7 +8,7 @@ several results, takes its packed buffer apart with views (slices and reshapes: 
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
@@ -25,6 +25,7 @@ from .reductions import _as_node, max as _max, sum as _sum
 from .searching import argsort, sort
 from .shaping import take_along_axis
 from ._matmul import matmul
+from ._handled import at_the_line, user_line_handles_errors
 
 
 class EighResult(NamedTuple):
@@ -66,10 +67,10 @@ def _matrix(x: Any, name: str, site: _bind.Site, square: bool = False) -> Node:
     node = _as_node(x, site)
     if node.ndim < 2:
         raise _bind.fail(np.linalg.LinAlgError, f"{node.ndim}-dimensional array given. "
-                         f"{name} needs at least two dimensions", site)
+                         "Array must be at least two-dimensional", site)  # NumPy's texts
     if square and node.shape[-1] != node.shape[-2]:
-        raise _bind.fail(np.linalg.LinAlgError, f"{name}: last 2 dimensions of the array must be "
-                         f"square, got {node.shape}", site)
+        raise _bind.fail(np.linalg.LinAlgError, "Last 2 dimensions of the array must be square",
+                         site)
     if node.dtype.kind not in "fc":
         node = _bind.cast(node, dtypes.float64, site)
     return node
@@ -88,6 +89,19 @@ def _part(packed: Node, start: int, shape: tuple[int, ...], site: _bind.Site) ->
     return scalar_result(reshape_node(slice_node(packed, spec, site), shape, site))
 
 
+def _checked(build: Callable[[], Array], site: _bind.Site) -> Array:
+    """`build()`, evaluated now when the user's line sits in a try block
+    (lazyarray/_handled.py): NumPy raises its LinAlgError at that line, where the handler
+    catches it, with NumPy's message (a small op computed at once raises there too)."""
+    try:
+        out = build()
+        if not (_state.stand_ins or is_busy()) and user_line_handles_errors():
+            evaluate_arrays([out])
+    except np.linalg.LinAlgError as exc:
+        raise at_the_line(exc, site) from None
+    return out
+
+
 def _real(dt: np.dtype) -> np.dtype:
     return np.dtype(dt.char.lower()) if dt.kind == "c" else dt
 
@@ -104,7 +118,8 @@ def cholesky(x: Any, /, *, upper: bool = False) -> Array:
     """The Cholesky factor L (x = L L^H), or U = L^H with upper=True."""
     site = user_site(1)
     a = _matrix(x, "cholesky", site, square=True)
-    return Array(_call("cholesky", (a,), (bool(upper),), a.shape, a.dtype, site))
+    return _checked(lambda: Array(_call("cholesky", (a,), (bool(upper),), a.shape, a.dtype,
+                                        site)), site)
 
 
 def det(x: Any, /) -> Array:
@@ -124,7 +139,7 @@ def _reads_upper(uplo: Any, site: _bind.Site) -> bool:
 def inv(x: Any, /) -> Array:
     site = user_site(1)
     a = _matrix(x, "inv", site, square=True)
-    return Array(_call("inv", (a,), (), a.shape, a.dtype, site))
+    return _checked(lambda: Array(_call("inv", (a,), (), a.shape, a.dtype, site)), site)
 
 
 def eigvalsh(x: Any, /, UPLO: str = "L") -> Array:
@@ -224,8 +239,13 @@ def solve(x1: Any, x2: Any, /) -> Array:
     batch = _bind.broadcast_shapes([a.shape[:-2], b.shape[:-2]], site)
     a = _bind.broadcast_to(_bind.cast(a, dtype, site), batch + a.shape[-2:], site)
     b = _bind.broadcast_to(_bind.cast(b, dtype, site), batch + b.shape[-2:], site)
+    return _checked(lambda: Array(_call_solve(a, b, dtype, batch, n, vector, site)), site)
+
+
+def _call_solve(a: Node, b: Node, dtype: np.dtype, batch: tuple[int, ...], n: int, vector: bool,
+                site: _bind.Site) -> Node:
     out = _call("solve", (a, b), (), b.shape, dtype, site)
-    return Array(reshape_node(out, batch + (n,), site) if vector else out)
+    return reshape_node(out, batch + (n,), site) if vector else out
 
 
 # --- packed results -------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from .graph.node import _BUDGET, user_site
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
 from .writes import rebind
 from ._layout import check_order
+from ._handled import checked_here, has_index_array, user_line_handles_errors
 
 
 # --- methods the core Array type leaves to the API -------------------------------------------------
@@ -64,6 +65,16 @@ def to_dask(self: Array) -> Any:
 
 
 def __setitem__(self: Array, key: Any, value: Any) -> None:
+    """`x[idx] = v` (_set_item); by an index Array inside a try block, computed at the line:
+    NumPy's IndexError for an index out of bounds comes where the handler catches it."""
+    if ((type(key) is tuple or type(key) is Array) and has_index_array(key, Array)
+            and user_line_handles_errors()):
+        checked_here(lambda: _set_item(self, key, value) or self, user_site(1))
+    else:
+        _set_item(self, key, value)
+
+
+def _set_item(self: Array, key: Any, value: Any) -> None:
     """`x[idx] = v` rebinds this handle to `x.at[idx].set(v)`, as Dask does: no buffer is
     written, so every other Array, view and export keeps its value. Array-API consumers
     (array-api-extra's `at`, `pad`, `create_diagonal`) take every non-JAX array for writable."""
@@ -259,6 +270,17 @@ def _fill(self: Array, value: Any) -> None:
     self[...] = value
 
 
+def _byteswap(self: Array, inplace: bool = False) -> Array:
+    """ndarray.byteswap: each element's bytes reversed, as NumPy computes them (host work on
+    the evaluated value); `inplace=True` writes them into this array (views see it) and returns
+    it, as NumPy's."""
+    swapped = creation.host_result(self._host().byteswap())
+    if not inplace:
+        return swapped
+    self[...] = swapped
+    return self
+
+
 def _resize(self: Array, *new_shape: Any, refcheck: bool = True) -> None:
     """ndarray.resize: in place, the ravelled values cut or padded with zeros (np.resize repeats
     them instead). NumPy's errors where it refuses: a view (it does not own its data) or an
@@ -334,6 +356,7 @@ Array.argsort = _argsort  # type: ignore[attr-defined]
 Array.sort = _sort  # type: ignore[attr-defined]
 Array.fill = _fill  # type: ignore[attr-defined]
 Array.resize = _resize  # type: ignore[attr-defined]
+Array.byteswap = _byteswap  # type: ignore[attr-defined]
 Array.tofile = _tofile  # type: ignore[attr-defined]
 for _name, _fn in (("view", _view), ("partition", _partition), ("put", _put),
                    ("compress", _compress), ("choose", _choose), ("searchsorted", _searchsorted),
@@ -423,6 +446,9 @@ def _operators() -> None:
         # index loop); the Python methods above for everything else
         _bind.FAST.install_element_operators()
     def __getitem__(self: Array, key: Any) -> Array:
+        if ((type(key) is tuple or type(key) is Array) and has_index_array(key, Array)
+                and user_line_handles_errors()):  # NumPy's IndexError inside the user's try
+            return checked_here(lambda: getitem(self, key), user_site(1))
         return getitem(self, key)
 
     Array.__getitem__ = __getitem__  # type: ignore[method-assign]

@@ -72,12 +72,12 @@ def reshape_node(node: Node, shape: Sequence[int], site: _bind.Site) -> Node:
     if unknown:
         if known == 0 or node.size % known:
             raise _bind.fail(ValueError, f"cannot reshape array of size {node.size} into shape "
-                             f"{tuple(shape)}", site)
+                             f"{_bind.numpy_shape_text(shape)}", site)
         shape[unknown[0]] = node.size // known
     target = tuple(shape)
     if math.prod(target) != node.size:
-        raise _bind.fail(ValueError, f"cannot reshape array of size {node.size} into shape {target}",
-                         site)
+        raise _bind.fail(ValueError, f"cannot reshape array of size {node.size} into shape "
+                         f"{_bind.numpy_shape_text(target)}", site)
     if target == node.shape:
         return node
     return _bind.primitive(_RESHAPE, (node,), (target,), target, node.dtype, site)

@@ -8,7 +8,6 @@ leaves the result unspecified. Complex entries appear once graph/dtypes.py defin
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -36,42 +35,23 @@ def _dtype_of(x: Any) -> np.dtype:
     return dtypes.to_dtype(x)
 
 
-# --- finfo / iinfo: Python numbers, as the standard asks ---------------------------------------------
-@dataclass(frozen=True)
-class finfo_object:  # noqa: N801  (the standard's name)
-    bits: int
-    eps: float
-    max: float
-    min: float
-    smallest_normal: float
-    dtype: np.dtype
+# --- finfo / iinfo: NumPy's own objects -----------------------------------------------------------------
+def _info_dtype(type: Any) -> Any:  # noqa: A002
+    """What numpy.finfo/iinfo take, an Array's dtype for an Array (NumPy's errors otherwise)."""
+    return type.dtype if isinstance(type, Array) else type
 
 
-@dataclass(frozen=True)
-class iinfo_object:  # noqa: N801
-    bits: int
-    max: int
-    min: int
-    dtype: np.dtype
+def finfo(type: Any) -> np.finfo:  # noqa: A002
+    """numpy.finfo itself (the Array API's fields bits, eps, max, min, smallest_normal and dtype
+    are among its attributes): programs print `finfo(float32).eps` as NumPy's `1.1920929e-07`,
+    read `.tiny`/`.resolution`, and add `eps` as NumPy's typed scalar (NEP 50). An Array gives
+    its dtype's; an integer type is NumPy's ValueError."""
+    return np.finfo(_info_dtype(type))
 
 
-def finfo(type: Any) -> finfo_object:  # noqa: A002
-    """Array API `finfo` (numpy.finfo) with Python-float fields; a complex type reports its parts."""
-    dt = _dtype_of(type)
-    if dt.kind not in "fc":
-        raise TypeError(f"finfo needs a floating-point dtype, not {dt}")
-    info = np.finfo(dt)
-    return finfo_object(int(info.bits), float(info.eps), float(info.max), float(info.min),
-                        float(info.smallest_normal), np.dtype(info.dtype))
-
-
-def iinfo(type: Any) -> iinfo_object:  # noqa: A002
-    """Array API `iinfo` (numpy.iinfo) with Python-int fields."""
-    dt = _dtype_of(type)
-    if dt.kind not in "iu":
-        raise TypeError(f"iinfo needs an integer dtype, not {dt}")
-    info = np.iinfo(dt)
-    return iinfo_object(int(info.bits), int(info.max), int(info.min), dt)
+def iinfo(type: Any) -> np.iinfo:  # noqa: A002
+    """numpy.iinfo itself (Python-int `bits`, `min`, `max` and its `dtype`; NumPy's str)."""
+    return np.iinfo(_info_dtype(type))
 
 
 # --- dtype predicates and promotion -------------------------------------------------------------------

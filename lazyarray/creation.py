@@ -271,6 +271,16 @@ def host_values(*values: Any) -> tuple[Any, ...]:
     return tuple(np.asarray(v) if isinstance(v, Array) else v for v in values)
 
 
+def host_result(value: Any) -> Array:
+    """NumPy's result of work done on the host, as an Array (a leaf): NumPy's *scalar*
+    (`np.unravel_index(7, s)`'s entries, `np.add.reduce(x)`) stays one, a 0-d Array standing for it
+    (`_view` False: its repr is `np.int64(1)`, and `t += 1` rebinds `t`), a 0-d ndarray stays an array."""
+    out = Array(_bind.leaf(np.asarray(value, order="C")))  # (ascontiguousarray makes 0-d 1-d)
+    if isinstance(value, np.generic):
+        out._view = False
+    return out
+
+
 def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None,
         order: str = "C", *, device: Any = None) -> Array:
     """numpy.eye / Array API `eye` (computed on the host; `order` changes nothing)."""

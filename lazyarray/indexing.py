@@ -26,6 +26,7 @@ from .reductions import _as_node
 from ._index_values import (_is_array_index, _is_int, _is_int_index, is_basic_key, numpy_packed,
                             set_values, update_values)
 from .creation import full
+from ._handled import checked_here, user_line_handles_errors
 from . import elementwise as ew
 
 _TAKE, _SCATTER, _RESHAPE = get_op("take"), get_op("scatter"), get_op("reshape")
@@ -623,6 +624,8 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None, *,
     index = _bind.cast(index, dtypes.int64, site)
     if mode != "raise":
         index = _bounded(index, node.shape[ax], mode, site)
+    if mode == "raise" and user_line_handles_errors():  # NumPy's IndexError inside the try
+        return checked_here(lambda: Array(_take_node(node, index, ax, site)), site)
     return Array(_take_node(node, index, ax, site))
 
 

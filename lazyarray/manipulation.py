@@ -311,16 +311,20 @@ def concat(arrays: Sequence[Any], axis: int | None = 0, out: Any = None, *, dtyp
         axis = 0
     if any(n.ndim == 0 for n in nodes):
         raise _bind.fail(ValueError, "zero-dimensional arrays cannot be concatenated", site)
-    if len({n.ndim for n in nodes}) != 1:
-        raise _bind.fail(ValueError, "all the input arrays must have the same number of dimensions",
-                         site)
+    for k, n in enumerate(nodes[1:], 1):  # NumPy's texts
+        if n.ndim != nodes[0].ndim:
+            raise _bind.fail(ValueError, "all the input arrays must have same number of "
+                             f"dimensions, but the array at index 0 has {nodes[0].ndim} "
+                             f"dimension(s) and the array at index {k} has {n.ndim} dimension(s)",
+                             site)
     ax = _bind.normalize_axis(axis, nodes[0].ndim, site)
-    for n in nodes[1:]:
+    for k, n in enumerate(nodes[1:], 1):
         for d in range(n.ndim):
             if d != ax and n.shape[d] != nodes[0].shape[d]:
                 raise _bind.fail(ValueError, "all the input array dimensions except for the "
                                  f"concatenation axis must match exactly, but along dimension {d}, "
-                                 f"the arrays have sizes {nodes[0].shape[d]} and {n.shape[d]}", site)
+                                 f"the array at index 0 has size {nodes[0].shape[d]} and the "
+                                 f"array at index {k} has size {n.shape[d]}", site)
     dtype = dtypes.result_type(*(n.dtype for n in nodes))
     nodes = [_bind.cast(n, dtype, site) for n in nodes]
     if len(nodes) == 1:

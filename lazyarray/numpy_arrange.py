@@ -22,7 +22,7 @@ from . import _bind
 from . import elementwise as ew
 from .array import Array
 from .complex_functions import conj, imag
-from .creation import asarray, eye, full, host_values, zeros_like
+from .creation import asarray, eye, full, host_result, host_values, zeros_like
 from .elementwise import asarray_operand, where
 from .graph.node import user_site
 from .indexing import take
@@ -39,7 +39,7 @@ def _array(x: Any) -> Array:
 
 
 def _eager(values: Any) -> Array:
-    return asarray(np.asarray(values))
+    return host_result(values)
 
 
 # --- builders computed on the host -----------------------------------------------------------------

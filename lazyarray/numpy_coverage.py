@@ -58,10 +58,6 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
     "row_stack": (DEPRECATED, "use la.vstack"),
     "frompyfunc": (NOT_YET, "a Python function is not a kernel: use la.vectorize (evaluates) or "
                             "write it with la's ufuncs"),
-    # --- not implemented yet ----------------------------------------------------------------------
-    "polynomial": (NOT_YET, "the numpy.polynomial package (Polynomial, Chebyshev, ... classes): "
-                            "use la.polyfit / la.polyval / la.poly1d, or numpy.polynomial on "
-                            "np.asarray(x)"),
 }
 
 

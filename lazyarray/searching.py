@@ -199,6 +199,9 @@ def unique_inverse(x: Any, /) -> UniqueInverseResult:
 
 
 def unique_values(x: Any, /) -> Array:
-    """Array API `unique_values` (numpy.unique_values); evaluates `x` when called."""
+    """Array API `unique_values` (numpy.unique_values); evaluates `x` when called. Sorted, as
+    array-api-strict's: NumPy 2.3+ gives `unique(sorted=False)`'s order (a hash table's, "may
+    vary" in its docs), but scikit-learn's LabelEncoder searchsorted()s into these values (its
+    consumer test failed with NumPy's order)."""
     site = user_site(1)
     return _leaf(_unique(x, site)[0], site, _device(x))

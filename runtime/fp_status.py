@@ -140,6 +140,11 @@ def leave_numpy_errstate(token: Any) -> None:
         _extobj_contextvar.reset(token)
 
 
+def is_collecting() -> bool:
+    """Whether this thread runs inside a `collecting` block (the report's re-run)."""
+    return getattr(_local, "collector", None) is not None
+
+
 @contextlib.contextmanager
 def collecting() -> Iterator[_Collector]:
     """NumPy's messages for the NumPy steps run inside the block (this thread)."""

@@ -6,14 +6,16 @@ the memory of a few arrays.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 import numpy as np
 
 from ..graph import Graph, Node
-from ..graph.node import format_site
+from ..graph.node import _UNKEYED, format_site
+from ..graph.ops_elementwise import UFUNC_REFERENCE_CODE
 from .backend import DATA_ERRORS, at_site
-from .fp_status import numpy_errstate
+from .fp_status import is_collecting, numpy_errstate
 
 
 class EvaluationError(RuntimeError):
@@ -58,12 +60,33 @@ def forward(a: np.ndarray) -> np.ndarray:
     return np.array(a) if any(s < 0 for s in a.strides) else a
 
 
+# NumPy's scalar math (`np.float64 / np.float64`: a 0-d result of 0-d operands, as lazyarray's
+# stand-ins for NumPy's scalars are) names its errors "scalar divide", not the ufunc's "divide":
+# the floating-point report's re-run computes such ops with Python's operator on NumPy scalars.
+_SCALAR_MATH = {np.add: operator.add, np.subtract: operator.sub, np.multiply: operator.mul,
+                np.divide: operator.truediv, np.floor_divide: operator.floordiv,
+                np.remainder: operator.mod, np.power: operator.pow}
+
+
+def _scalar_math(node: Node, args: tuple[np.ndarray, ...]) -> object:
+    """The scalar operator NumPy runs for `node` on NumPy scalars, or None."""
+    if node.shape or len(args) != 2 or any(a.ndim for a in args) or not is_collecting():
+        return None
+    if getattr(node.op.reference, "__code__", None) is not UFUNC_REFERENCE_CODE:
+        return None  # (not the plain ufunc call: its own rule)
+    if any(i.is_leaf and i.op.name == "input" and i.attrs is not _UNKEYED[0] for i in node.inputs):
+        return None  # a 0-d array's data (`la.asarray(np.array(0.0))`): NumPy's ufunc loop
+    return _SCALAR_MATH.get(node.op.ufunc)
+
+
 def _apply(node: Node, args: tuple[np.ndarray, ...]) -> np.ndarray:
     args = tuple(forward(a) for a in args)
     try:
         if "fp_unchecked" in node.op.properties:  # NumPy's dot loops (graph/ops_unchecked.py)
             with np.errstate(all="ignore"):
                 out = np.asarray(node.op.reference(args, node.attrs, node.dtype))
+        elif (scalar_op := _scalar_math(node, args)) is not None:
+            out = np.asarray(scalar_op(args[0][()], args[1][()]))
         else:
             out = np.asarray(node.op.reference(args, node.attrs, node.dtype))
     except DATA_ERRORS as exc:

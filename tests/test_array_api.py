@@ -88,18 +88,23 @@ def test_isdtype_kinds_and_can_cast():
         la.isdtype(la.int8, "integer")
 
 
-def test_finfo_and_iinfo_fields_are_python_numbers():
+def test_finfo_and_iinfo_are_numpys_with_the_standards_values():
+    """NumPy's own objects (probe45: NumPy programs print `finfo(float32).eps` and read `.tiny`;
+    a dataclass of Python floats printed 1.1920928955078125e-07 and had no `tiny`), whose
+    standard fields equal array-api-strict's."""
     for name in ("float32", "float64"):
         ours, theirs = la.finfo(getattr(la, name)), xp.finfo(getattr(xp, name))
         for field in ("bits", "eps", "max", "min", "smallest_normal"):
-            assert type(getattr(ours, field)) in (int, float)
             assert getattr(ours, field) == getattr(theirs, field)
+        assert str(ours) == str(np.finfo(name)) and repr(ours.eps) == repr(np.finfo(name).eps)
+        assert ours.tiny == np.finfo(name).tiny and ours.dtype == np.dtype(name)
     for name in ("int8", "uint64", "int64"):
         ours, theirs = la.iinfo(getattr(la, name)), xp.iinfo(getattr(xp, name))
         assert (ours.bits, ours.min, ours.max) == (theirs.bits, theirs.min, theirs.max)
-        assert type(ours.max) is int
+        assert type(ours.max) is int and str(ours) == str(np.iinfo(name))
     assert la.finfo(la.ones(2, dtype=la.float32)).bits == 32
-    with pytest.raises(TypeError):
+    assert la.iinfo(la.ones(2, dtype=la.int16)).max == 32767
+    with pytest.raises(ValueError):  # NumPy's error for a non-inexact type
         la.finfo(la.int8)
 
 

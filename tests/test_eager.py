@@ -1240,6 +1240,7 @@ def test_a_product_of_indexed_matrices_warns_at_the_users_line(backend):
 
 
 _CONVERSION_VALUES = [(np.bool_, True), (np.bool_, False), (np.int8, -7), (np.uint64, 2**64 - 1),
+                      (np.int16, -2**15), (np.int32, 2**31 - 1), (np.uint8, 255),
                       (np.int64, -2**63), (np.float32, 2.5), (np.float64, np.nan),
                       (np.float64, -np.inf), (np.float64, -0.0), (np.complex128, 1 + 2j),
                       (np.complex64, 0j)]

@@ -49,6 +49,32 @@ def test_long_chain_calls_heavy_math_out_of_line(dtype):
     assert _inlined_heavy_calls(code, unit) <= c_inline_budget.INLINE_BUDGET
 
 
+def test_past_the_budget_the_cheap_trig_reduction_goes_out_of_line_too():
+    """A pairwise sum's leaf loop of `c0 * exp(-x**2) + c1 * sin(3x) + c2 * x**3` at two shifted
+    positions (np.trapezoid's): past the budget exp and power are out-of-line clones; sin's
+    cheap-reduction variant (the loop's `la_sinnear`) must be one too, or the loop runs scalar
+    (~5x slower)."""
+    x = la.array(np.linspace(0.0, 2.0, 20001))  # above eager_size: one lazy plan
+    y = 1.3 * la.exp(-x ** 2) + 1.6 * la.sin(3 * x) + 1.2 * x ** 3
+    code, unit = _unit(la.trapezoid(y, x))
+    assert "la_sinnear_f64(" in code and c_inline_budget.OUT_OF_LINE in unit
+    for name in ("sinnear", "exp", "fpow"):
+        assert f"la_{name}_f64_ool(" in unit and f"#define la_{name}_f64(" in unit
+
+
+def test_inlined_helpers_are_always_inlined():
+    """sin's near and far loops call power twice: gcc inlined it at one call site and refused at
+    two, and the call left both loops scalar (57 ns an element against 13). Within the budget
+    every helper is `always_inline`."""
+    from lazyarray.runtime.c.prelude import ALWAYS_INLINE
+
+    x = la.array(np.linspace(0.0, 2.0, 20001))
+    code, unit = _unit(1.6 * la.sin(3 * x) + 1.2 * x ** 3)
+    assert c_inline_budget.OUT_OF_LINE not in unit
+    for name in ("fpow", "sin", "sinnear"):
+        assert f"{ALWAYS_INLINE} double la_{name}_f64(" in unit
+
+
 def test_small_kernels_keep_inlined_math():
     """gelu, an LSTM nonlinearity, softmax: under the budget, the code is unchanged (inlined)."""
     x = la.array(np.linspace(-2, 2, 64, dtype=np.float32).reshape(8, 8))

@@ -33,7 +33,11 @@ LIBRARY_BUDGET = 5
 # float power and arctan2 (c_pow.py's float32 power: ~90 ms; 10 inlined calls cost 1 s).
 HEAVY = ("exp", "expm1", "tanh", "log", "log1p", "sin", "cos", "erf", "erfc", "atan", "asin",
          "acos", "sinh", "cosh", "asinh", "acosh", "atanh", "cbrt", "logtwo", "logten", "exptwo",
-         "tan", "fpow", "atantwo")
+         "tan", "fpow", "atantwo",
+         # The cheap-reduction variants a chunk's vector loop calls (printer.split_far_trig): an
+         # inlined one beside out-of-line clones left that loop scalar (a pairwise sum of
+         # `exp`, `sin` and `**` ~5x slower), so past the budget they go out of line too.
+         "sinnear", "cosnear", "tannear")
 BINARY = frozenset({"fpow", "atantwo"})  # their wrappers take (a, b)
 _CALL = re.compile(r"\bla_((?:" + "|".join(HEAVY) + r")_f(32|64))\(")
 

@@ -1,0 +1,130 @@
+"""Whether the user's line runs inside a `try` block: there an error NumPy raises at
+that line can be caught, so a function whose error depends on the data (a singular matrix in
+`inv`/`solve`, `cholesky` of a matrix that is not positive definite) evaluates at the call,
+and its error comes where the handler sees it, with NumPy's message:
+
+    try:
+        x = np.linalg.solve(A, b)
+    except np.linalg.LinAlgError:
+        x = np.linalg.lstsq(A, b, rcond=None)[0]
+
+Elsewhere the op stays lazy and its error comes at evaluation, naming the line that built it.
+Read from the frame's exception table (CPython 3.11+): a `with` block's handler re-raises, so
+only a try around it counts. Other Pythons: never (lazy, as before).
+"""
+
+from __future__ import annotations
+
+import dis
+import sys
+from types import CodeType
+from typing import Any, Callable, TypeVar
+
+from .cache import _state, is_busy
+from .evaluation import evaluate_arrays
+from .graph.node import _IS_LIBRARY, _is_library_file, format_site
+
+_parse: Callable[[CodeType], Any] | None = getattr(dis, "_parse_exception_table", None)
+# code -> its exception table as (start, end, target) and which targets are `try` handlers
+_TABLES: dict[CodeType, tuple[tuple[tuple[int, int, int], ...], frozenset[int]]] = {}
+E = TypeVar("E", bound=BaseException)
+
+
+def _table(code: CodeType) -> tuple[tuple[tuple[int, int, int], ...], frozenset[int]]:
+    found = _TABLES.get(code)
+    if found is None:
+        entries = tuple((e.start, e.end, e.target) for e in _parse(code)) if _parse else ()
+        ops = {i.offset: i.opname for i in dis.get_instructions(code)} if entries else {}
+        # A handler opens with PUSH_EXC_INFO; a `with` block's goes on to WITH_EXCEPT_START
+        # (it re-raises: an enclosing try may catch); cleanups of except bodies open otherwise.
+        tries = frozenset(t for _, _, t in entries if ops.get(t) == "PUSH_EXC_INFO"
+                          and ops.get(t + 2) != "WITH_EXCEPT_START")
+        if len(_TABLES) > 4096:
+            _TABLES.clear()
+        found = _TABLES[code] = (entries, tries)
+    return found
+
+
+def _in_try(code: CodeType, offset: int) -> bool:
+    """Whether `offset` is covered by a try block (through enclosing with-blocks/cleanups)."""
+    entries, tries = _table(code)
+    for _ in range(64):
+        target = next((t for start, end, t in entries if start <= offset < end), None)
+        if target is None:
+            return False
+        if target in tries:
+            return True
+        offset = target  # a with-block's or a cleanup's handler: what covers it
+    return False
+
+
+_AT: dict[tuple[CodeType, int], bool] = {}  # (code, instruction offset) -> in a try block
+
+
+def user_line_handles_errors() -> bool:
+    """Whether the innermost frame outside lazyarray is inside a try block (never while
+    tracing or evaluating: a la.jit trace computes nothing at its lines). ~0.4 us."""
+    if _parse is None:
+        return False
+    frame = sys._getframe(1)
+    known = _IS_LIBRARY.get
+    while frame is not None:
+        code = frame.f_code
+        lib = known(code.co_filename)
+        if lib is None:
+            lib = _is_library_file(code.co_filename)
+        if not lib:
+            where = (code, frame.f_lasti)
+            inside = _AT.get(where)
+            if inside is None:
+                if len(_AT) > 65536:
+                    _AT.clear()
+                inside = _AT[where] = _in_try(code, frame.f_lasti)
+            return inside and not (_state.stand_ins or is_busy())
+        frame = frame.f_back
+    return False
+
+
+def at_the_line(exc: E, site: tuple[str, int] | None) -> E:
+    """`exc` as NumPy raises it at the user's line: without the note naming that very line
+    (" (at site)" of _bind.fail, " (in op built at site)" of an evaluation: runtime/backend.py);
+    a note naming another line stays."""
+    text, here = str(exc), format_site(site)
+    for note in (f" (at {here})", " (in "):
+        cut = text.rfind(note)
+        if cut > 0 and text.endswith(")") and (note != " (in " or text.endswith(
+                f" built at {here})")):
+            return type(exc)(text[:cut])
+    return exc
+
+
+def has_index_array(key: Any, array_type: type) -> bool:
+    """Whether an indexing key holds an integer index Array (whose bounds only its values
+    tell; a bool mask's shape is data, read at the line anyway)."""
+    for k in (key if type(key) is tuple else (key,)):
+        if type(k) is array_type:
+            node = k._node
+            if node.shape and node.dtype.kind in "iu":
+                return True
+    return False
+
+
+def checked_here(build: Callable[[], Any], site: Any) -> Any:
+    """`build()` of an indexing by an index Array on a line inside the user's try block: its
+    result evaluated there (a small one computed at once already was), NumPy's IndexError
+    raised there with NumPy's message."""
+    try:
+        out = build()
+    except IndexError as exc:
+        raise at_the_line(exc, site) from None
+    evaluate_here([out], (IndexError,), site)
+    return out
+
+
+def evaluate_here(arrays: list, errors: tuple[type[BaseException], ...], site: Any) -> None:
+    """Evaluate `arrays` at the user's line (inside its try block): NumPy's `errors` come
+    there, without the note naming this same line."""
+    try:
+        evaluate_arrays(arrays)
+    except errors as exc:
+        raise at_the_line(exc, site) from None

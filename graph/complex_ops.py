@@ -39,7 +39,7 @@ COMPLEX_TEMPLATES: dict[str, str] = {
 
 # Ops without a dtype rule of their own (NumPy ufunc) that still take complex inputs.
 COMPLEX_STRUCTURAL = frozenset({"where", "cast", "stop_gradient"})
-COMPLEX_REDUCTIONS = frozenset({"sum", "prod"})
+COMPLEX_REDUCTIONS = frozenset({"sum", "prod", "dot_sum"})
 
 
 def with_complex(name: str, c):
@@ -55,4 +55,5 @@ def with_complex(name: str, c):
 def supports_complex(op) -> bool:
     """Whether `op` is defined for complex inputs (see the module docstring)."""
     return (op.name in COMPLEX_TEMPLATES or op.name in COMPLEX_STRUCTURAL
-            or op.name in COMPLEX_REDUCTIONS)
+            or op.name in COMPLEX_REDUCTIONS
+            or (op.kind.value == "elementwise" and isinstance(op.c, dict) and "c" in op.c))

@@ -62,8 +62,9 @@ def _vector_dot(a: Any, b: Any, site: _bind.Site) -> Any:
 _SAME_DTYPE_LOOPS = frozenset(dtypes.FLOATING + dtypes.COMPLEX)  # NumPy's matmul loop is theirs
 
 
-def matmul_general(x1: Any, x2: Any, site: _bind.Site) -> Array:
-    """`matmul` for every operand (the reference its fast path is compared with)."""
+def matmul_general(x1: Any, x2: Any, site: _bind.Site, op: Any = _MATMUL) -> Array:
+    """`matmul` for every operand (the reference its fast path is compared with); `op` the
+    matmul primitive or its twin of NumPy's dot loops (lazyarray/_dot_loops.py)."""
     a, b = _as_node(x1, site), _as_node(x2, site)
     if a.ndim == 0 or b.ndim == 0:
         raise _bind.fail(ValueError, "matmul: Input operand does not have enough dimensions "
@@ -83,15 +84,16 @@ def matmul_general(x1: Any, x2: Any, site: _bind.Site) -> Array:
     batch = _bind.broadcast_shapes([a2.shape[:-2], b2.shape[:-2]], site)
     final = batch + ((a.shape[-2],) if a.ndim > 1 else ()) + ((b.shape[-1],) if b.ndim > 1 else ())
     if len(batch) and all(n == 1 for n in b2.shape[:-2]):
-        return Array(reshape_node(_folded_matmul(a2, b2, batch, dtype, site), final, site))
+        return Array(reshape_node(_folded_matmul(a2, b2, batch, dtype, site, op), final, site))
     a2 = _bind.broadcast_to(_bind.cast(a2, dtype, site), batch + a2.shape[-2:], site)
     b2 = _bind.broadcast_to(_bind.cast(b2, dtype, site), batch + b2.shape[-2:], site)
     shape = batch + (a2.shape[-2], b2.shape[-1])
-    out = _bind.primitive(_MATMUL, (a2, b2), (), shape, dtype, site)
+    out = _bind.primitive(op, (a2, b2), (), shape, dtype, site)
     return scalar_result(reshape_node(out, final, site))
 
 
-def _folded_matmul(a2: Any, b2: Any, batch: tuple[int, ...], dtype: Any, site: _bind.Site) -> Any:
+def _folded_matmul(a2: Any, b2: Any, batch: tuple[int, ...], dtype: Any, site: _bind.Site,
+                   op: Any = _MATMUL) -> Any:
     """A stack of matrices times one matrix (`x @ W` with x of (..., m, k)) as one (batch*m, k)
     @ (k, n) matmul, the batch folded into the rows. Broadcasting W over the batch instead made
     the C backend materialize it: batch * k * n elements (4.3 GB for doitgen's (150, 140, 1,
@@ -102,7 +104,7 @@ def _folded_matmul(a2: Any, b2: Any, batch: tuple[int, ...], dtype: Any, site: _
     a2 = _bind.broadcast_to(_bind.cast(a2, dtype, site), batch + (m, k), site)
     a_flat = reshape_node(a2, (rows, k), site)
     b_flat = reshape_node(_bind.cast(b2, dtype, site), (k, n), site)
-    return _bind.primitive(_MATMUL, (a_flat, b_flat), (), (rows, n), dtype, site)
+    return _bind.primitive(op, (a_flat, b_flat), (), (rows, n), dtype, site)
 
 
 def _matmul_ufunc() -> Any:

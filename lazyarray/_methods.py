@@ -20,7 +20,7 @@ from . import (_bind, array_api, complex_functions, creation, dask, elementwise,
                manipulation, masking, reductions, searching, shaping)
 from . import elementwise as ew  # the operator tables' short name
 from .numpy_shapes import dot as _numpy_dot, trace as _numpy_trace
-from . import numpy_index_tricks, numpy_selection, numpy_sets
+from . import numpy_index_tricks, numpy_math, numpy_selection, numpy_sets
 from . import eager
 from . import writes as _writes
 from .array import Array
@@ -495,7 +495,7 @@ def _install_fast_path(direct: dict[str, str], get_op: Any) -> None:
 
 
 def _divmod(x1: Any, x2: Any) -> tuple[Array, Array]:
-    return ew.floor_divide(x1, x2), ew.remainder(x1, x2)
+    return numpy_math.divmod(x1, x2)
 
 
 _OPERAND_TYPES = frozenset({int, float, complex, bool, np.ndarray})
@@ -503,11 +503,14 @@ _OPERAND_TYPES = frozenset({int, float, complex, bool, np.ndarray})
 
 def _direct(op: Any, reflected: bool) -> Any:
     elementwise = _bind.binary
+    repeats = op.name == "multiply"
 
     if reflected:
         def method(self: Array, other: Any) -> Any:
             t = type(other)
             if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
+                return NotImplemented
+            if repeats and (t is list or t is tuple) and _is_numpy_scalar(self):
                 return NotImplemented
             return Array(elementwise(op, other, self, user_site(2)))  # 2: skip this frame
     else:
@@ -515,10 +518,20 @@ def _direct(op: Any, reflected: bool) -> Any:
             t = type(other)
             if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
                 return NotImplemented
+            if repeats and (t is list or t is tuple) and _is_numpy_scalar(self):
+                return NotImplemented
             return Array(elementwise(op, self, other, user_site(2)))  # 2: skip this frame
     method.__name__ = ("__r" if reflected else "__") + op.name + "__"
     return method
 
+
+
+def _is_numpy_scalar(x: Array) -> bool:
+    """A 0-d result of an op (`_view` False), NumPy's scalar: `n * [0, 1]` and `[0] * n` with
+    `n = x.argmax()` repeat the list there (NumPy's scalars leave `*` by a list or tuple to
+    Python, which takes an integer's `__index__` and refuses a float's), where a 0-d array
+    (`np.array(2)`, an Array's leaf) multiplies elementwise."""
+    return x._view is False and not x._node.shape
 
 
 def _with_none(method: Any, value: bool) -> Any:

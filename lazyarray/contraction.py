@@ -17,6 +17,8 @@ value modulo 2**bits). `optimize` is accepted and changes nothing: the order abo
 from __future__ import annotations
 
 import math
+import operator
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -31,8 +33,11 @@ from .outputs import into
 from .reductions import sum as sum_
 from .manipulation import broadcast_to, expand_dims
 from .linalg import matmul
+from . import _dot_loops
 
 Label = str | int  # a letter, or the position of an ellipsis axis counted from the right
+# einsum's arithmetic with `optimize` (NumPy's tensordot and BLAS calls check the flags)
+_CHECKED = SimpleNamespace(multiply=operator.mul, sum=sum_, matmul=matmul)
 
 
 def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: str = "safe",
@@ -41,7 +46,7 @@ def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: st
     subscripts, or NumPy's sublist form (`einsum(a, [0, 1], b, [1, 2], [0, 2])`)."""
     site = user_site(1)
     subscripts, arrays = _split_operands(operands, site)
-    result = _einsum(subscripts, arrays, dtype, casting, site)
+    result = _einsum(subscripts, arrays, dtype, casting, site, _CHECKED if optimize else _dot_loops)
     if out is not None:  # NumPy's rules for out on stand-ins, then out[...] = the result
         return into(out, result, np.einsum, (subscripts, *arrays),
                     dict(dtype=dtype, casting=casting), site)
@@ -49,7 +54,9 @@ def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: st
 
 
 def _einsum(subscripts: str, arrays: list[Array], dtype: Any, casting: str,
-            site: _bind.Site) -> Array:
+            site: _bind.Site, ops: Any) -> Array:
+    """`ops`: multiply, sum and matmul, NumPy's einsum loop's (no floating-point flags checked)
+    unoptimized, the checked ops with `optimize` (NumPy's tensordot and BLAS calls warn)."""
     inputs, output = _parse(subscripts, [a.ndim for a in arrays], site)
     if len(arrays) == 1 and set(inputs[0]) <= set(output):
         dtype = None  # NumPy returns a view of the operand here, and ignores dtype=
@@ -59,12 +66,12 @@ def _einsum(subscripts: str, arrays: list[Array], dtype: Any, casting: str,
     terms = [_diagonals(a, labels) for a, labels in zip(arrays, inputs)]
     for i, (a, labels) in enumerate(terms):
         elsewhere = set(output).union(*(t[1] for j, t in enumerate(terms) if j != i))
-        terms[i] = _sum_labels(a, labels, [lb for lb in labels if lb not in elsewhere])
+        terms[i] = _sum_labels(a, labels, [lb for lb in labels if lb not in elsewhere], ops)
     acc, labels = terms[0]
     for k in range(1, len(terms)):
         needed = set(output).union(*(t[1] for t in terms[k + 1:]))
-        acc, labels = _contract(acc, labels, *terms[k], needed, sizes)
-    acc, labels = _sum_labels(acc, labels, [lb for lb in labels if lb not in output])
+        acc, labels = _contract(acc, labels, *terms[k], needed, sizes, ops)
+    acc, labels = _sum_labels(acc, labels, [lb for lb in labels if lb not in output], ops)
     acc = _broadcast_labels(acc, labels, {lb: sizes[lb] for lb in labels})
     result = acc if labels == output else acc.transpose([labels.index(lb) for lb in output])
     return result.astype(dt) if result.dtype != dt else result
@@ -201,11 +208,12 @@ def _diagonals(a: Array, labels: list[Label]) -> tuple[Array, list[Label]]:
     return a, labels
 
 
-def _sum_labels(a: Array, labels: list[Label], drop: list[Label]) -> tuple[Array, list[Label]]:
+def _sum_labels(a: Array, labels: list[Label], drop: list[Label], ops: Any
+                ) -> tuple[Array, list[Label]]:
     if not drop:
         return a, labels
     axes = tuple(labels.index(lb) for lb in drop)
-    total = sum_(a, axis=axes)
+    total = ops.sum(a, axis=axes)
     return (total.astype(a.dtype) if total.dtype != a.dtype else total,
             [lb for lb in labels if lb not in drop])
 
@@ -228,21 +236,22 @@ def _arrange(a: Array, labels: list[Label], order: list[Label]) -> Array:
 
 
 def _contract(a: Array, la_: list[Label], b: Array, lb_: list[Label], needed: set[Label],
-              sizes: dict[Label, int]) -> tuple[Array, list[Label]]:
+              sizes: dict[Label, int], ops: Any) -> tuple[Array, list[Label]]:
     batch = [x for x in la_ if x in lb_ and x in needed]
     summed = [x for x in la_ if x in lb_ and x not in needed]
     a_only = [x for x in la_ if x not in lb_]
     b_only = [x for x in lb_ if x not in la_]
     out = batch + a_only + b_only
     if summed and a_only and b_only:
-        return _matmul_contract(a, la_, b, lb_, (batch, a_only, summed, b_only), sizes), out
+        return _matmul_contract(a, la_, b, lb_, (batch, a_only, summed, b_only), sizes,
+                                ops), out
     order = out + summed
-    product = _arrange(a, la_, order) * _arrange(b, lb_, order)
-    return _sum_labels(product, order, summed)
+    product = ops.multiply(_arrange(a, la_, order), _arrange(b, lb_, order))
+    return _sum_labels(product, order, summed, ops)
 
 
 def _matmul_contract(a: Array, la_: list[Label], b: Array, lb_: list[Label], groups: tuple,
-                     sizes: dict[Label, int]) -> Array:
+                     sizes: dict[Label, int], ops: Any) -> Array:
     batch, a_only, summed, b_only = groups
     full = {x: sizes[x] for x in (*batch, *summed)}
     a = _broadcast_labels(_arrange(a, la_, batch + a_only + summed), batch + a_only + summed,
@@ -253,5 +262,5 @@ def _matmul_contract(a: Array, la_: list[Label], b: Array, lb_: list[Label], gro
     m, k = math.prod(a.shape[nb:nb + len(a_only)]), math.prod(a.shape[nb + len(a_only):])
     n = math.prod(b.shape[nb + len(summed):])
     lead = a.shape[:nb]
-    c = matmul(a.reshape(lead + (m, k)), b.reshape(lead + (k, n)))
+    c = ops.matmul(a.reshape(lead + (m, k)), b.reshape(lead + (k, n)))
     return c.reshape(lead + a.shape[nb:nb + len(a_only)] + b.shape[nb + len(summed):])

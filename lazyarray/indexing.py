@@ -655,6 +655,7 @@ def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
             and values.dtype != node.dtype and is_basic_key(key):
         values = numpy_packed(values, node.dtype, site)  # `a[0] = np.float64(nan)`: ValueError
     if _selects_all(key, node.ndim):
+        check_sequence_depth(values, node.ndim, site)
         value_node = _update_values(node, values, node.shape, site)
         if value_node.shape == node.shape:
             return value_node
@@ -715,6 +716,28 @@ def _element_write(node: Node, key: tuple, value: float | Node, site: _bind.Site
         spec = tuple([("int", k) for k in key])
     value_node = value if type(value) is Node else _bind.scalar_leaf(value, _FLOAT64, site)
     return _bind.primitive(_SCATTER, (node, value_node), ("set", spec), shape, node.dtype, site)
+
+
+def check_sequence_depth(values: Any, ndim: int, site: _bind.Site) -> None:
+    """NumPy converts a list or tuple stored through a basic key into an array of at most the
+    selection's `ndim` dims: `a[:2] = [[1, 2]]` is its ValueError, where the array
+    `np.ones((1, 2))` broadcasts (its leading 1 dropped). The depth is read down the first items
+    (a ragged list fails there too)."""
+    if type(values) is not list and type(values) is not tuple:
+        return
+    depth, v = 0, values
+    while depth <= ndim:
+        if type(v) is list or type(v) is tuple:
+            depth += 1
+            if not v:
+                break
+            v = v[0]
+        else:
+            depth += len(getattr(v, "shape", ()))
+            break
+    if depth > ndim:
+        raise _bind.fail(ValueError, "setting an array element with a sequence. The requested "
+                         f"array would exceed the maximum number of dimension of {ndim}.", site)
 
 
 def _is_element_key(key: Any, ndim: int) -> bool:
@@ -863,6 +886,7 @@ class _AtUpdate:
         basic = _basic_scatter_key(node.shape, self._key)
         if basic is not None:
             spec, index_nodes, target_shape = basic
+            check_sequence_depth(values, len(target_shape), site)
         else:
             masked = masking.at_update(self._array, self._key, mode, values, site)
             if masked is not None:

@@ -214,6 +214,9 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
                          f"dimensional, but {m} were indexed", site)
     _check_shape(mask.shape, node.shape, 0, site)
     value, promoted = update_values(node.dtype, values, mode, site)
+    if m == node.ndim and value.ndim > 1:  # NumPy's boolean assignment (a mask of every dim)
+        raise _bind.fail(TypeError, "NumPy boolean array indexing assignment requires a 0 or "
+                         f"1-dimensional input, input has {value.ndim} dimensions", site)
     value = _bind.cast(value, promoted, site)
     rest = node.shape[m:]
     if value.ndim == len(rest) + 1 and value.shape[0] == 1:

@@ -30,6 +30,7 @@ from .manipulation import concat, moveaxis, split
 from .numpy_shapes import diag
 from .linalg import cross as cross_
 from .reductions import sum as sum_
+from . import _dot_loops as _dot
 from ._axis_args import fail_here, refuse_bool_axis
 
 
@@ -351,9 +352,9 @@ def _shifted_dot(x: Array, y: Array) -> Array:
     fused kernel reading x, where the window matrix (rows x m values, and its host index array)
     was gathered, stored and read by a matmul (convolve_grid's 200,000 x 25: 40 MB each)."""
     rows, acc = x.shape[0] - y.shape[0] + 1, None
-    for k in range(y.shape[0]):
-        term = x[k:k + rows] * y[k]
-        acc = term if acc is None else acc + term
+    for k in range(y.shape[0]):  # (NumPy's dot loop: no floating-point flags checked)
+        term = _dot.multiply(x[k:k + rows], y[k])
+        acc = term if acc is None else _dot.add(acc, term)
     return acc
 
 
@@ -368,16 +369,17 @@ def _window_dot(x: Array, y: Array, lead: int, trail: int) -> Array:
         return _shifted_window_dot(x, y, lead, trail)
     windows = _windows(x, y.shape[0], lead, trail)
     if not (lead or trail) or x.dtype.kind not in "fc":
-        return windows @ y  # integers and bools: no inf/NaN, zero padding is exact
+        return _dot.matmul(windows, y)  # integers and bools: no inf/NaN, zero padding is exact
     n, m, count = x.shape[0], y.shape[0], windows.shape[0]
     inside = np.arange(count)[:, None] + np.arange(m)[None, :] - lead
     inside = (inside >= 0) & (inside < n)
 
     def edge(rows: slice) -> Array:
-        return sum_(where(asarray(inside[rows]), windows[rows] * y, 0), axis=-1, dtype=x.dtype)
+        return _dot.sum(where(asarray(inside[rows]), _dot.multiply(windows[rows], y), 0),
+                        axis=-1, dtype=x.dtype)
 
     parts = [edge(slice(0, lead))] if lead else []
-    parts.append(windows[lead:count - trail] @ y)
+    parts.append(_dot.matmul(windows[lead:count - trail], y))
     if trail:
         parts.append(edge(slice(count - trail, count)))
     return concat(parts)
@@ -395,7 +397,8 @@ def _shifted_window_dot(x: Array, y: Array, lead: int, trail: int) -> Array:
         cnt, size = windows.shape[0], part.shape[0]
         inside = np.arange(cnt)[:, None] + np.arange(m)[None, :] - pad_lead
         inside = (inside >= 0) & (inside < size)
-        return sum_(where(asarray(inside), windows * y, 0), axis=-1, dtype=x.dtype)
+        return _dot.sum(where(asarray(inside), _dot.multiply(windows, y), 0), axis=-1,
+                        dtype=x.dtype)
 
     parts = [edge(x[:m - 1], lead, 0)] if lead else []
     parts.append(_shifted_dot(x, y))

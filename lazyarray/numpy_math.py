@@ -15,6 +15,7 @@ from .elementwise import arctan2, asarray_operand
 from .graph import dtypes
 from .graph.node import user_site
 from .creation import asarray, full
+from .graph.ops_unchecked import DIVMOD_FLOOR, DIVMOD_REM
 from .complex_functions import imag, real
 from .reductions import all as all_
 
@@ -84,8 +85,12 @@ def modf(x: Any) -> tuple[Array, Array]:
 
 
 def divmod(x1: Any, x2: Any) -> tuple[Array, Array]:  # noqa: A001
-    """numpy.divmod: (floor_divide, remainder)."""
-    return ew.floor_divide(x1, x2), ew.remainder(x1, x2)
+    """numpy.divmod: (floor_divide, remainder) as the twins of graph/ops_unchecked.py, which
+    raise both outputs' flags as NumPy's one loop does: `divmod(a, 0.0)[1]` warned only
+    'invalid' here, NumPy 'divide by zero' too (fuzz45, seed 610026)."""
+    site = user_site(1)
+    return (Array(_bind.elementwise(DIVMOD_FLOOR, x1, x2, site=site)),
+            Array(_bind.elementwise(DIVMOD_REM, x1, x2, site=site)))
 
 
 def ldexp(x1: Any, x2: Any) -> Array:

@@ -16,6 +16,7 @@ from .graph.node import user_site
 from ._reshape import reshape_node
 from .outputs import into
 from .reductions import sum as sum_
+from . import _dot_loops as _dot
 from .creation import asarray, zeros
 from .linalg import matmul, tensordot
 from . import linalg
@@ -246,8 +247,8 @@ def vdot(a: Any, b: Any) -> Array:
         raise ValueError("cannot reshape: vdot needs inputs of the same size")
     if x.dtype.kind == "c":
         x = conj(x)
-    prod = x * y
-    return sum_(prod, dtype=prod.dtype)
+    prod = _dot.multiply(x, y)  # NumPy's dot loop: no floating-point flags checked
+    return _dot.sum(prod, dtype=prod.dtype)
 
 
 def kron(a: Any, b: Any) -> Array:

@@ -53,8 +53,8 @@ _SHAPES: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None,
-            site: _bind.Site) -> Array:
-    op = get_op(name)
+            site: _bind.Site, op: Any = None) -> Array:
+    op = op or get_op(name)
     if keepdims is not False and keepdims is not True:
         keepdims = _axis_args.keepdims_flag(keepdims, site)
     node = x if type(x) is Node else _as_node(x, site)  # callers that have the node pass it
@@ -106,9 +106,14 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A
     `where=` sums only where it is True, `initial=` is added (NumPy's keywords)."""
     site = user_site(1)
     if out is not None:
-        return into(out, sum(x, axis, dtype, None, keepdims, initial, where), np.sum, (x,),
+        return into(out, sum(x, axis, _out_loop(x, dtype, out), None, keepdims, initial, where),
+                    np.sum, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
+    if where is not True and initial is _NO_VALUE:
+        node = _as_node(x, site)
+        want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
+        return masked_sum(node, where, axis, keepdims, want, site)
     if where is not True or initial is not _NO_VALUE:
         v = _masked("sum", x, where, site)
         folded = _fold_initial("sum", v, axis, dtype, initial, site)
@@ -138,7 +143,8 @@ def prod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     NumPy's `where=` and `initial=` (a factor)."""
     site = user_site(1)
     if out is not None:
-        return into(out, prod(x, axis, dtype, None, keepdims, initial, where), np.prod, (x,),
+        return into(out, prod(x, axis, _out_loop(x, dtype, out), None, keepdims, initial, where),
+                    np.prod, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
     if where is not True or initial is not _NO_VALUE:
@@ -199,6 +205,42 @@ def _fold_initial(name: str, x: Any, axis: Any, dtype: Any, initial: Any, site: 
     v = astype(Array(node), want)
     step = v + full((), initial, want) if name == "sum" else v * full((), initial, want)
     return _where(first, step, v)
+
+
+def _out_loop(x: Any, dtype: Any, out: Any, floats_only: bool = False) -> Any:
+    """The dtype a sum, product, mean or scan into `out` computes in: `dtype`, else NumPy's loop
+    for the input's and out's dtypes together (`np.sum(uint64s, out=float64_out)` sums in
+    float64, where the uint64 sum wrapped and was then cast: fuzz45, seed 610093). `floats_only`:
+    mean, whose integer inputs NumPy averages in float64 whatever `out`. `out`'s checks: `into`."""
+    out_dtype = getattr(out, "dtype", None)
+    if dtype is not None or out_dtype is None:
+        return dtype
+    in_dtype = getattr(x, "dtype", None)
+    if in_dtype is None:
+        in_dtype = _as_node(x, None).dtype
+    if floats_only and np.dtype(in_dtype).kind not in "fc":
+        return dtype
+    return np.result_type(in_dtype, out_dtype)
+
+
+def masked_sum(node: Node, where: Any, axis: Any, keepdims: bool, dtype: np.dtype,
+               site: _bind.Site) -> Array:
+    """sum(x, where=) in NumPy's order: the op masked_sum (graph/ops_structure.py)."""
+    if keepdims is not False and keepdims is not True:
+        keepdims = _axis_args.keepdims_flag(keepdims, site)
+    _refuse_bool_axis(axis, site)
+    if node.ndim == 0 and _is_scalar_axis(axis):
+        axis = ()
+    axes = _bind.normalize_axes(axis, node.ndim, site)
+    mask = broadcast_to(astype(Array(_as_node(where, site)), dtypes.bool_), node.shape)
+    if node.dtype != dtype:
+        node = _bind.cast(node, dtype, site)
+    shape = _reduced_shape(node.shape, axes, keepdims)
+    return Array(_bind.primitive(_MASKED_SUM, (node, mask._node), (axes, bool(keepdims)), shape,
+                                 dtype, site))
+
+
+_MASKED_SUM = get_op("masked_sum")
 
 
 def _masked(name: str, x: Any, where: Any, site: _bind.Site) -> Any:
@@ -383,7 +425,8 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     NumPy's `where=` averages the elements where it is True."""
     site = user_site(1)
     if out is not None:
-        return into(out, mean(x, axis, dtype, keepdims=keepdims, where=where), np.mean, (x,),
+        loop = _out_loop(x, dtype, out, floats_only=True)  # (NumPy's mean of ints: float64)
+        return into(out, mean(x, axis, loop, keepdims=keepdims, where=where), np.mean, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
     node = _float_operand(x, dtype, site)
     _refuse_bool_axis_counted(axis, node.ndim, site)
@@ -489,7 +532,7 @@ def _masked_sum_count(node: Node, axes: tuple[int, ...], keepdims: bool, where: 
                       site: _bind.Site) -> tuple[Array, Array]:
     """The sum of the elements where `where` is True and their count (NumPy's `rcount`)."""
     mask = broadcast_to(astype(Array(_as_node(where, site)), dtypes.bool_), node.shape)
-    total = _reduce("sum", _where(mask, Array(node), 0)._node, axes, keepdims, node.dtype, site)
+    total = masked_sum(node, mask, axes, keepdims, node.dtype, site)
     return total, _reduce("sum", mask._node, axes, keepdims, dtypes.int64, site)
 
 
@@ -510,7 +553,8 @@ def _masked_var(xs: Array, axes: tuple[int, ...], keepdims: bool, correction: fl
 def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
     """numpy.cumsum: running sum; axis=None runs over the flattened array (a library call, not fused)."""
     if out is not None:
-        return into(out, cumsum(x, axis, dtype), np.cumsum, (x,), {"axis": axis, "dtype": dtype},
+        return into(out, cumsum(x, axis, _out_loop(x, dtype, out)), np.cumsum, (x,),
+                    {"axis": axis, "dtype": dtype},
                     user_site(1))
     return _numpy_scan("cumsum", x, axis, dtype, user_site(1))
 
@@ -518,7 +562,8 @@ def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) 
 def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
     """numpy.cumprod: running product; axis=None runs over the flattened array (a library call)."""
     if out is not None:
-        return into(out, cumprod(x, axis, dtype), np.cumprod, (x,), {"axis": axis, "dtype": dtype},
+        return into(out, cumprod(x, axis, _out_loop(x, dtype, out)), np.cumprod, (x,),
+                    {"axis": axis, "dtype": dtype},
                     user_site(1))
     return _numpy_scan("cumprod", x, axis, dtype, user_site(1))
 
@@ -536,6 +581,8 @@ def _numpy_scan(name: str, x: Any, axis: int | None, dtype: Any, site: _bind.Sit
     if ax is None:
         raise _bind.fail(ValueError, f"{name} of a 0-d array needs axis=None", site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
+    if node.dtype != want:  # NumPy scans in `want` (uint64 products into float64 wrapped here)
+        node = _bind.cast(node, want, site)
     return Array(_bind.primitive(get_op(name), (node,), (ax,), node.shape, want, site))
 
 

@@ -58,7 +58,8 @@ BROADCAST_MIN_OPS = 2
 _CHEAP = frozenset({"add", "subtract", "multiply", "negative", "positive", "cast", "where",
                     "maximum", "minimum", "abs", "absolute", "square", "greater", "less",
                     "greater_equal", "less_equal", "equal", "not_equal", "logical_and",
-                    "logical_or", "logical_not", "broadcast_to"})
+                    "logical_or", "logical_not", "broadcast_to",
+                    "dot_multiply", "dot_add"})  # (graph/ops_unchecked.py's twins)
 
 
 def recompute_cost_rule(kernels: int, ops: int, loads: int, has_reduction: bool) -> str | None:

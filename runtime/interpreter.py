@@ -82,8 +82,10 @@ def _scalar_math(node: Node, args: tuple[np.ndarray, ...]) -> object:
 def _apply(node: Node, args: tuple[np.ndarray, ...]) -> np.ndarray:
     args = tuple(forward(a) for a in args)
     try:
-        scalar_op = _scalar_math(node, args)
-        if scalar_op is not None:
+        if "fp_unchecked" in node.op.properties:  # NumPy's dot loops (graph/ops_unchecked.py)
+            with np.errstate(all="ignore"):
+                out = np.asarray(node.op.reference(args, node.attrs, node.dtype))
+        elif (scalar_op := _scalar_math(node, args)) is not None:
             out = np.asarray(scalar_op(args[0][()], args[1][()]))
         else:
             out = np.asarray(node.op.reference(args, node.attrs, node.dtype))

@@ -68,6 +68,7 @@ def _structural_cases(rng) -> dict:
         "permute": (lambda x: la.permute_dims(x, (2, 0, 1)), [r(3, 4, 2)]),
         "slice": (lambda x: x[1::2, ::-1], [r(5, 4)]),
         "sum": (lambda x: la.sum(x, axis=1), [r(3, 4)]),
+        "masked_sum": (lambda x: la.sum(x, axis=1, where=x > -0.5), [r(3, 4)]),
         "prod": (lambda x: la.prod(x, axis=0), [_smooth(rng, "nonzero", 0, (3, 4))]),
         "max": (lambda x: la.max(x, axis=1), [r(3, 4)]),
         "min": (lambda x: la.min(x, axis=0, keepdims=True), [r(3, 4)]),

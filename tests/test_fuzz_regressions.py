@@ -485,3 +485,151 @@ def test_complex_power_operator_by_2_or_minus_1_is_numpys_square_or_reciprocal(
         want = z ** exponent
     with la.errstate(all="ignore"):
         assert_matches(la.asarray(z) ** exponent, want)
+
+
+@pytest.mark.parametrize("shape, key, value", [
+    ((3,), slice(0, 2), [[1, 2]]), ((3,), Ellipsis, [[1, 2, 3]]), ((2, 3), 0, [[1, 2, 3]]),
+    ((2, 3), (slice(None), 0), ([1, 2],)), ((3,), slice(0, 0), [[]]),
+    ((3,), slice(0, 2), [np.ones(2)]),
+])
+def test_a_list_deeper_than_its_basic_selection_raises_as_numpy(reference_backend, shape, key,
+                                                                value):
+    """fuzz45: NumPy converts a list stored through a basic key into at most the selection's
+    dims (`a[:2] = [[1, 2]]` is ValueError; the array np.ones((1, 2)) broadcasts); lazyarray
+    took the list as an array and dropped its leading 1."""
+    with pytest.raises(ValueError, match="maximum number of dimension"):
+        np.zeros(shape)[key] = value
+    x = la.zeros(shape)
+    with pytest.raises(ValueError, match="maximum number of dimension"):
+        x[key] = value
+    x[key] = np.ones((1,) + np.zeros(shape)[key].shape)  # an array's leading 1 still drops
+    np.testing.assert_array_equal(np.asarray(x)[key], 1.0)
+
+
+@pytest.mark.parametrize("value", [[[1, 2]], np.ones((1, 2)), np.ones((1, 1))])
+def test_a_value_of_two_dims_through_a_full_mask_raises_as_numpy(reference_backend, value):
+    """fuzz45: NumPy's boolean assignment (a mask of every dim) takes values of 0 or 1 dims."""
+    mask = np.array([True, True, False])
+    with pytest.raises(TypeError, match="0 or 1-dimensional"):
+        np.zeros(3)[mask] = value
+    x = la.zeros(3)
+    with pytest.raises(TypeError, match="0 or 1-dimensional"):
+        x[mask] = value
+
+
+@pytest.mark.parametrize("make", [
+    lambda m, a: a.argmax() * [1, 2], lambda m, a: [0] * a.sum(), lambda m, a: a[1] * (1,),
+    lambda m, a: [7] * (a + 1)[0], lambda m, a: a.max() * [1.5] * 2,
+    lambda m, a: m.asarray(2) * [1, 2],  # a 0-d array (not a scalar) multiplies elementwise
+])
+def test_a_numpy_int_scalar_times_a_list_repeats_it(reference_backend, make):
+    """fuzz45: NumPy's scalars leave `*` by a list or tuple to Python, which repeats it by an
+    integer's __index__ (`[0] * counts.sum()`); the 0-d stand-in multiplied elementwise."""
+    a = np.array([3, 1, 2])
+    want = make(np, a)
+    got = make(la, la.asarray(a))
+    assert type(got) is type(want) or isinstance(want, np.ndarray)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+def test_a_numpy_float_scalar_times_a_list_raises_as_numpy(reference_backend):
+    with pytest.raises(TypeError):
+        np.float64(2.0) * [1, 2]
+    with pytest.raises(TypeError):
+        la.asarray(np.array([2.0])).sum() * [1, 2]
+
+
+_DOT_LOOPS = {  # NumPy computes these in loops that check no floating-point flags
+    "vdot": lambda m, x, y: m.vdot(x, y),
+    "einsum": lambda m, x, y: m.einsum("i,i", x, y),
+    "einsum_matmul": lambda m, x, y: m.einsum("ij,jk", x.reshape(10, 8), y.reshape(8, 10)),
+    "correlate": lambda m, x, y: m.correlate(x, y[:5], "same"),
+    "convolve_long": lambda m, x, y: m.convolve(x[:12], y),  # > SHIFTED_MAX_TAPS: a matmul
+    "convolve_complex": lambda m, x, y: m.convolve(x.astype(complex), y[:3], "full"),
+}
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("fn", sorted(_DOT_LOOPS))
+def test_dot_loops_of_infinities_warn_nothing_as_numpy(backend, fn):
+    """fuzz45 (fuzz44's seeds 310295, 330xxx): np.vdot, np.einsum, np.correlate and np.convolve
+    give inf - inf and inf * 0 NaN silently (NumPy's dot and sum-of-products loops read no
+    flags); lazyarray's multiply and sum warned 'invalid value encountered in multiply'."""
+    x = np.linspace(-2.0, 3.0, 80)
+    x[[3, 40]], x[41] = np.inf, -np.inf
+    y = np.where(np.arange(80) % 7 == 0, 0.0, 1.5)
+    f = _DOT_LOOPS[fn]
+    with np.errstate(all="raise"):
+        want = f(np, x, y)
+    with la.config(eager_size=0, background_compiles=False), la.errstate(all="raise"):
+        got = f(la, la.asarray(x), la.asarray(y))
+        np.asarray(got)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
+    with np.errstate(divide="warn"), pytest.warns(RuntimeWarning, match="divide by zero"):
+        np.asarray(la.vdot(la.asarray(x) / 0.0, la.asarray(y)))  # its inputs' flags still warn
+
+
+@pytest.mark.parametrize("fn", ["sum", "mean", "var"])
+def test_a_reduction_with_where_sums_in_numpys_order(backend, fn):
+    """fuzz45 (fuzz44's seeds 330009, 410016: `np.var(c, where=c != 0)`): NumPy's masked loop
+    sums each run of selected elements pairwise and adds the runs in order; lazyarray summed
+    `where(mask, x, 0)` pairwise, a last bit off. The op masked_sum is NumPy's own call."""
+    x = np.random.default_rng(7).standard_normal((4, 3000)) * 1e3
+    mask = x > -300.0
+    for axis in (None, 1):
+        want = getattr(np, fn)(x, axis=axis, where=mask)
+        got = getattr(la, fn)(la.asarray(x), axis=axis, where=la.asarray(mask))
+        assert_matches(got, want, ulps=0)
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("k", [0, 1])
+def test_one_output_of_divmod_warns_both_outputs_flags_as_numpy(backend, k):
+    """fuzz45 (seed 610026: `q = np.divmod(r, np.int8(0))[0]`): NumPy's divmod computes both
+    outputs in one loop, so either one alone warns 'divide by zero' and 'invalid'; lazyarray's
+    unread output was never computed (`[1]`: 'invalid' only, `[0]` of 5.0 / 0: 'divide' only)."""
+    a, b = np.array([7.0, -7.0, 5.0, np.nan]), np.zeros(4)
+    with pytest.warns(RuntimeWarning) as want:
+        expected = np.divmod(a, b)[k]
+    with la.config(eager_size=0, background_compiles=False), pytest.warns(RuntimeWarning) as got:
+        result = np.asarray(la.divmod(la.asarray(a), la.asarray(b))[k])
+    np.testing.assert_array_equal(result, expected)
+    assert ({str(w.message).split(" in ")[0] for w in got}
+            == {str(w.message).split(" in ")[0] for w in want})
+
+
+@pytest.mark.parametrize("fn", ["sum", "prod", "mean", "cumsum", "cumprod"])
+@pytest.mark.parametrize("x, out_dtype", [
+    (np.array([2**63, 2**63, 3], np.uint64), "float64"),  # seed 610093: in float64, not wrapped
+    (np.array([16777216, 1, 1], np.float32), "float64"),  # in float64: 16777218
+    (np.array([100, 100, 100], np.int8), "int16"), (np.array([True, True]), "int8"),
+])
+def test_a_reduction_into_out_computes_in_numpys_loop(reference_backend, fn, x, out_dtype):
+    """fuzz45: NumPy's sum/prod/scans (and mean of floats) into `out` (no dtype=) compute in
+    the loop of the input's and out's dtypes together; lazyarray computed in the input's default
+    (uint64 products wrapped) and then cast into out. And `cumprod(x, dtype=)` multiplied in x's
+    dtype before its cast."""
+    shape = x.shape if fn.startswith("cum") else ()
+    want = np.zeros(shape, out_dtype)
+    getattr(np, fn)(x, out=want)
+    got = la.zeros(shape, dtype=out_dtype)
+    getattr(la, fn)(la.asarray(x), out=got)
+    assert_matches(got, want, ulps=0)
+    if fn.startswith("cum"):
+        assert_matches(getattr(la, fn)(la.asarray(x), dtype=out_dtype),
+                       getattr(np, fn)(x, dtype=out_dtype), ulps=0)
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("fn", ["expm1", "cosh", "sinh"])
+def test_an_overflow_past_the_clamp_warns_as_numpy(backend, fn):
+    """fuzz45: the C helpers clamp the argument (expm1 to 710, cosh's and sinh's exp to 712);
+    gcc folded a clamped lane's value to the constant inf, its overflow flag lost: `np.cosh([800.,
+    1.])` warned nothing (710.0 itself did). A `+ zero` the compiler cannot see keeps it."""
+    x = np.array([800.0, 1.0])
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        want = getattr(np, fn)(x)
+    with la.config(eager_size=0, background_compiles=False), \
+            pytest.warns(RuntimeWarning, match=f"overflow encountered in {fn}"):
+        got = np.asarray(getattr(la, fn)(la.asarray(x)))
+    assert_matches(got, want)

@@ -214,6 +214,7 @@ def test_registry_coverage():
     covered |= {"erf", "erfc"}  # test_math_functions.py (no NumPy ufunc: mpmath, math.erf)
     covered |= {"sorted_rows"}  # test_numpy_functions.py (median and the quantiles by partition)
     covered |= {"accumulate"}  # test_ufuncs.py (ufunc.accumulate of the associative ufuncs)
+    covered |= {"masked_sum"}  # test_fuzz_regressions.py (sum, mean, var with where=)
     covered |= {"sort"}  # test_numpy_protocols.py (NumPy's kinds, signed zeros), test_array_api_functions.py
     missing = [op.name for op in all_ops() if op.name not in covered]
     assert not missing, f"registered ops without tests: {missing}"

@@ -42,7 +42,7 @@ def _exphalf(dt, t: str):
         "    uint64_t k1 = k >> 1, k2 = k - k1;\n"
         "    uint64_t b1 = (k1 - 1024u + 1023u) << 52, b2 = (k2 - 1024u + 1022u) << 52;  /* /2 */\n"
         "    double s1, s2; memcpy(&s1, &b1, sizeof s1); memcpy(&s2, &b2, sizeof s2);\n"
-        "    return p * s1 * s2;\n"
+        "    return p * s1 * (s2 + la_fpe_zero_f64);  /* + zero: keeps a clamped lane's overflow */\n"
         "}"
     )
     return "a", body, ()

@@ -78,6 +78,12 @@ def _code(source: str) -> CodeType:
     return code
 
 
+def _matmul_unchecked(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """The matmul twin of NumPy's dot loops (graph/ops_unchecked.py): NumPy's report silenced."""
+    with np.errstate(all="ignore"):
+        np.matmul(a, b, out=out)
+
+
 def _library_call(step: Any, i: int, env: dict[str, Any], buffers: tuple = ()) -> str:
     """A library step's line: matmul as NumPy's call itself (run_library_call's frame, operand
     tuple and kind test cost ~0.6 us beside the ~1.5 us of a small matmul), a concat of inputs
@@ -92,12 +98,13 @@ def _library_call(step: Any, i: int, env: dict[str, Any], buffers: tuple = ()) -
         return (f"kept = fp_test(); concatenate(({parts},), axis={int(step.attrs[0])}, "
                 f"out=bufs[{step.output}])\n        if kept: fp_note('', kept)")
     if step.op.kind is OpKind.MATMUL and len(step.inputs) == 2:
-        env["matmul"] = np.matmul
+        name = "matmul" if "fp_unchecked" not in step.op.properties else "matmul_unchecked"
+        env["matmul"], env["matmul_unchecked"] = np.matmul, _matmul_unchecked
         a, b = (f"bufs[{s}]" + (".swapaxes(-1, -2)" if k in step.transposed else "")
                 for k, s in enumerate(step.inputs))
         # NumPy's matmul clears the flags the kernels before it raised: fp_status keeps them
         env["fp_test"], env["fp_note"] = fp_status.test, fp_status.note
-        return (f"kept = fp_test(); matmul({a}, {b}, out=bufs[{step.output}])\n"
+        return (f"kept = fp_test(); {name}({a}, {b}, out=bufs[{step.output}])\n"
                 f"        if kept: fp_note('', kept)")
     env[f"L{i}"] = step
     return f"run_library_call(L{i}, bufs)"
@@ -272,7 +279,8 @@ def _make_direct_spec(plan: Any) -> Any:
     try:
         for n, fn, block, nt, bound in plan._steps:
             if n < 0:  # a library step: only the launcher's plain `matmul(a, b, out=c)`
-                if (fn.op.kind is not OpKind.MATMUL or len(fn.inputs) != 2 or fn.transposed):
+                if (fn.op.kind is not OpKind.MATMUL or len(fn.inputs) != 2 or fn.transposed
+                        or "fp_unchecked" in fn.op.properties):  # (NumPy's report silenced)
                     return None
                 steps.append((0, 0, -1, tuple(buffer(s) for s in (*fn.inputs, fn.output)), 0))
                 continue

@@ -4,6 +4,8 @@ plans that run while kernels compile (tiered.py) and the Dask backend's library 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...graph.kernel_ir import LibraryCall
@@ -12,13 +14,23 @@ from .. import fp_status
 from ..backend import DATA_ERRORS, at_site, run_in_place
 
 
+def matmul_into(op: Any, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """np.matmul into `out`; NumPy's own report silenced for the twin of its dot loops
+    (graph/ops_unchecked.py: `np.einsum`, `np.correlate` check no flags where `@` warns)."""
+    if "fp_unchecked" in op.properties:
+        with np.errstate(all="ignore"):
+            np.matmul(a, b, out=out)
+    else:
+        np.matmul(a, b, out=out)
+
+
 def run_library_call(step: LibraryCall, bufs: list) -> None:
     """matmul through NumPy's BLAS into the planned buffer; opaque ops through their reference."""
     args = step.arguments(bufs.__getitem__)
     out = bufs[step.output]
     kept = fp_status.test()  # NumPy clears the flags the kernels before raised: keep them
     if step.op.kind is OpKind.MATMUL:
-        np.matmul(*args, out=out)
+        matmul_into(step.op, *args, out)
         if kept:
             fp_status.note("", kept)
         return

@@ -139,6 +139,26 @@ def _rem(dt: np.dtype, t: str):
     return "a, b", body, ()
 
 
+def _divmod_floor(dt: np.dtype, t: str):
+    """divmod's quotient: floor_divide's, with NumPy's divmod flags at a zero divisor (its loop
+    computes fmod there too: 'invalid' for any non-NaN dividend)."""
+    if dt.kind != "f":
+        return _floordiv(dt, t)
+    s = libm_suffix(dt)
+    return "a, b", (f"b == 0 ? a / b + ({t})(fmod{s}(a, b + ({t})LA_FPE_VOLATILE_ZERO) == 0.5) "
+                    f": la_floordiv_{suffix(dt)}(a, b)"), (f"la_floordiv_{suffix(dt)}",)
+
+
+def _divmod_rem(dt: np.dtype, t: str):
+    """divmod's remainder: remainder's, with NumPy's divmod flags at a zero divisor (its loop
+    divides there too: 'divide by zero' for a finite non-zero dividend)."""
+    if dt.kind != "f":
+        return _rem(dt, t)
+    return "a, b", (f"b == 0 ? la_rem_{suffix(dt)}(a, b) + "
+                    f"({t})(a / (b + ({t})LA_FPE_VOLATILE_ZERO) == 0.5) "
+                    f": la_rem_{suffix(dt)}(a, b)"), (f"la_rem_{suffix(dt)}",)
+
+
 def _fmod(dt: np.dtype, t: str):
     """Integer fmod: C's `%` (the dividend's sign), 0 for `% -1` and, with NumPy's 'divide by
     zero' flag (fuzz42: none was raised), for a zero divisor."""
@@ -271,6 +291,7 @@ def _logaddexp2(dt: np.dtype, t: str):
 _GENERATORS: dict[str, Gen] = {
     "add": _wrap("+"), "sub": _wrap("-"), "mul": _wrap("*"), "neg": _neg, "abs": _abs,
     "recip": _recip, "sign": _sign, "floordiv": _floordiv, "rem": _rem, "pow": _pow,
+    "divmodq": _divmod_floor, "divmodr": _divmod_rem,
     "shl": _shift(True), "shr": _shift(False), "max": _extreme(True), "min": _extreme(False),
     "logaddexp": _logaddexp, "logaddexp2": _logaddexp2, "fmod": _fmod, "gcd": _gcd, "lcm": _lcm,
     "hypot": _hypot,

@@ -1,0 +1,52 @@
+"""Twins of registered ops for NumPy functions whose loops report other flags than the ufuncs
+they compose: multiply, add, sum and matmul checking none (the dot loops), and floor_divide and
+remainder raising each other's (divmod's one loop, at the end of this module).
+
+NumPy computes `vdot`, `einsum` (unoptimized), `correlate` and `convolve` in its dot functions
+and einsum's sum-of-products loops, which never read the flags: `np.vdot([inf, 1], [0, 1])` is
+NaN with no 'invalid value' warning, where `np.dot` and `np.vecdot` (ufunc loops) warn. lazyarray
+composes those functions of these twins: the same values, C templates and fusion as the ops they
+copy, and the property "fp_unchecked", under which the floating-point report's NumPy re-run
+(runtime/interpreter.py) and the CPU's matmul call (runtime/c) compute them silently. They are
+not in the registry's list (`all_ops`): the registry-generated tests cover the ops they copy,
+and no name finds them; lazyarray/_dot_loops.py binds them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .registry import OpDef, get_op
+
+UNCHECKED = "fp_unchecked"
+
+
+def _twin(name: str) -> OpDef:
+    op = get_op(name)
+    return replace(op, name=f"dot_{name}", properties=op.properties | {UNCHECKED},
+                   doc=f"{name}, its floating-point flags unchecked (NumPy's dot loops)")
+
+
+DOT_MULTIPLY, DOT_ADD = _twin("multiply"), _twin("add")
+DOT_SUM, DOT_MATMUL = _twin("sum"), _twin("matmul")
+
+
+def _divmod_twin(name: str, k: int, helper: str) -> OpDef:
+    """numpy.divmod's output k: NumPy computes both at its line, so `divmod(a, 0.0)[1]` warns
+    'divide by zero' (its quotient's) and `[0]` 'invalid' (its remainder's fmod). The reference
+    is NumPy's divmod (its report names 'divmod'); the C helper raises both outputs' flags."""
+    op = get_op(name)
+
+    def reference(xs, attrs, dtype):
+        return np.asarray(np.divmod(xs[0], xs[1])[k], dtype=dtype)
+
+    return replace(op, name=f"divmod_{k}", reference=reference,
+                   c={"f": f"la_{helper}_{{S}}({{0}}, {{1}})", "*": op.c["*"]},
+                   doc=f"numpy.divmod's output {k}")
+
+
+# (the quotient and remainder of numpy.divmod, lazyarray/numpy_math.py)
+DIVMOD_FLOOR = _divmod_twin("floor_divide", 0, "divmodq")
+DIVMOD_REM = _divmod_twin("remainder", 1, "divmodr")

@@ -419,6 +419,7 @@ class KernelPrinter:
 
 
 _STORE_LINE = re.compile(r"\s*b\d+\[.*\] = [^;]*;$")  # a kernel's store: `b3[i0] = add_4;`
+_TRIG_TEMPLATE = re.compile(r"la_(" + "|".join(c_trig.NEAR_NAMES) + r")_\{S\}\(")  # a template of sin/cos/tan
 _TRIG_CALL = re.compile(r"\bla_(" + "|".join(c_trig.NEAR_NAMES) + r")_f(32|64)\(")
 
 
@@ -799,7 +800,9 @@ class CKernelPrinter(KernelPrinter):
             return False
         return any(self.calls_function(stage, r.value) for r in stage.reduces)
 
-    def calls_function(self, stage: Stage, pos: int) -> bool:
+    def calls_function(self, stage: Stage, pos: int, call: re.Pattern = _CALL) -> bool:
+        """Whether the value at `pos` or one it is computed from renders a call `call` matches
+        at the start of its op's template (any function by default)."""
         todo, seen = [pos], set()
         while todo:
             p = todo.pop()
@@ -808,7 +811,7 @@ class CKernelPrinter(KernelPrinter):
                 continue
             seen.add(p)
             kind = np.dtype(stage.exprs[e.args[0]].dtype if e.args else e.dtype).kind
-            if _CALL.match(e.op.template(kind, self.dia.name) or ""):
+            if call.match(e.op.template(kind, self.dia.name) or ""):
                 return True
             todo.extend(e.args)
         return False
@@ -923,22 +926,9 @@ class CKernelPrinter(KernelPrinter):
         if (self.rank - self.lay.n_outer != 1 or not self.simd or not self.stores_rerun_safely()
                 or self.folds_kept_rows(n, stage)):
             return []
-        if not any(self.calls_trig(stage, r.value) for r in stage.reduces):
+        if not any(self.calls_function(stage, r.value, _TRIG_TEMPLATE) for r in stage.reduces):
             return []
         return list(dict.fromkeys(r.value for r in stage.reduces))
-
-    def calls_trig(self, stage: Stage, pos: int) -> bool:
-        todo, seen = [pos], set()
-        while todo:
-            p = todo.pop()
-            e = stage.exprs[p]
-            if p in seen or not isinstance(e, Apply):
-                continue
-            seen.add(p)
-            if e.op.name in c_trig.NEAR_NAMES:
-                return True
-            todo.extend(e.args)
-        return False
 
     def emit_leaf_values(self, n: int, stage: Stage, held: list[int]) -> None:
         """A pairwise leaf's values (and the stage's stores) into `pwv<pos>[k]`, k < pw_m."""

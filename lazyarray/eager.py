@@ -82,7 +82,10 @@ if _FAST is not None and hasattr(_FAST, "set_ufunc_reference"):
 # sys.getrefcount(old) in write_in_place when only the written handle holds `old`: its `_node`,
 # `new`'s inputs, the names `old` in __setitem__, settle and write_in_place, getrefcount's argument
 _OLD_REFS = 6
-WRITE_LIMIT = 1 << 22  # a zeros/empty/full base up to this many elements becomes a buffer at a write
+# a zeros/empty/full base up to this many elements becomes a buffer at a write (as NumPy's is
+# one already: an automaton's (1000, 10000) history written row by row stayed a scatter chain,
+# cut and planned every few rows, at 2^22)
+WRITE_LIMIT = 1 << 26
 
 
 def _data_refs(data: np.ndarray) -> int:
@@ -887,7 +890,12 @@ def _is_fill(node: Node) -> bool:
 
 
 def _fill_buffer(node: Node) -> Node:
-    data = np.full(node.shape, node.inputs[0].data, dtype=node.dtype)
+    value = node.inputs[0].data
+    if (type(value) in (int, bool) or type(value) is float and math.copysign(1.0, value) > 0) \
+            and value == 0:
+        data = np.zeros(node.shape, dtype=node.dtype)  # (calloc: pages zeroed as touched)
+    else:
+        data = np.full(node.shape, value, dtype=node.dtype)
     return Node(_INPUT, (), (), node.shape, node.dtype, data, node.site)
 
 

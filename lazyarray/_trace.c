@@ -1561,42 +1561,55 @@ loop_strides(PyObject *x, int nd, const Py_ssize_t *dims, Py_ssize_t *strides)
     return 1;
 }
 
-/* `x op y` for + - * / of float64 values of at most SMALL_LOOP elements, in a plain C loop into a
- * new array: NumPy's ufunc call costs ~0.25 us before its loop, more than the loop itself here.
- * IEEE-754's correctly rounded operations give NumPy's bits; where one raised a flag (division by
+/* `x op y` for + - * / of float64 or float32 values of at most SMALL_LOOP elements, in a plain C
+ * loop into a new array: NumPy's ufunc call costs ~0.25 us before its loop, more than the loop
+ * itself here. IEEE-754's correctly rounded operations give NumPy's bits; where one raised a flag (division by
  * zero, overflow, underflow, invalid) the result is dropped and NumPy's call runs and reports it.
  * A new reference, or Py_None (new) where it does not apply; NULL on error. */
 #define SMALL_LOOP 256
 #define SMALL_DENSE_LOOP 1024
 
 /* small_float_loop's contiguous row: `out = a OP b` where a and b are rows or (step 0) one
- * value; out is fresh, so nothing aliases. Its own function, marked hot: inside
+ * value; out is fresh, so nothing aliases. Their own functions, marked hot: inside
  * small_float_loop gcc's estimate called these loops cold and left them scalar, unrotated. */
-__attribute__((hot, noinline)) static void
-dense_float_loop(int which, double *restrict out, const double *restrict a,
-                 const double *restrict b, Py_ssize_t n, int a_row, int b_row)
-{
 #define DENSE_LOOP_OF(OP)                                                                   \
     if (a_row && b_row)                                                                     \
         for (Py_ssize_t j = 0; j < n; j++)                                                  \
             out[j] = a[j] OP b[j];                                                          \
     else if (a_row) {                                                                       \
-        const double s = b[0];                                                              \
+        const T s = b[0];                                                                   \
         for (Py_ssize_t j = 0; j < n; j++)                                                  \
             out[j] = a[j] OP s;                                                             \
     }                                                                                       \
     else {                                                                                  \
-        const double s = a[0];                                                              \
+        const T s = a[0];                                                                   \
         for (Py_ssize_t j = 0; j < n; j++)                                                  \
             out[j] = s OP b[j];                                                             \
     }
-    switch (which) {
-    case 0: DENSE_LOOP_OF(+) break;
-    case 1: DENSE_LOOP_OF(-) break;
-    case 2: DENSE_LOOP_OF(*) break;
-    default: DENSE_LOOP_OF(/) break;
+#define DENSE_FUNCTION(NAME, TYPE)                                                          \
+    __attribute__((hot, noinline)) static void                                              \
+    NAME(int which, TYPE *restrict out, const TYPE *restrict a, const TYPE *restrict b,     \
+         Py_ssize_t n, int a_row, int b_row)                                                \
+    {                                                                                       \
+        typedef TYPE T;                                                                     \
+        switch (which) {                                                                    \
+        case 0: DENSE_LOOP_OF(+) break;                                                     \
+        case 1: DENSE_LOOP_OF(-) break;                                                     \
+        case 2: DENSE_LOOP_OF(*) break;                                                     \
+        default: DENSE_LOOP_OF(/) break;                                                    \
+        }                                                                                   \
     }
+DENSE_FUNCTION(dense_float64_loop, double)
+DENSE_FUNCTION(dense_float32_loop, float)
+#undef DENSE_FUNCTION
 #undef DENSE_LOOP_OF
+
+/* The float32 dtype (np.dtype("float32")): the first of SCALAR_DTYPES when it holds both. */
+static PyObject *
+float32_dtype(void)
+{
+    return SCALAR_DTYPES != NULL && PyTuple_GET_SIZE(SCALAR_DTYPES) == 2
+               ? PyTuple_GET_ITEM(SCALAR_DTYPES, 0) : NULL;
 }
 
 static PyObject *
@@ -1605,13 +1618,15 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
     int which = ufunc == NULL ? -1 : ufunc == NP_ADD ? 0 : ufunc == NP_SUBTRACT ? 1
                 : ufunc == NP_MULTIPLY ? 2 : ufunc == NP_DIVIDE ? 3 : -1;
     int nd = (int)PyTuple_GET_SIZE(shape);
-    if (which < 0 || dtype != FLOAT64_DTYPE || NP_NEW_FROM_DESCR == NULL || !FP_DIRECT ||
-        PyTuple_GET_SIZE(args) != 2 || nd > 2)
+    int f32 = dtype != FLOAT64_DTYPE;
+    if (which < 0 || (f32 && (dtype == NULL || dtype != float32_dtype())) ||
+        NP_NEW_FROM_DESCR == NULL || !FP_DIRECT || PyTuple_GET_SIZE(args) != 2 || nd > 2)
         return Py_NewRef(Py_None);
     PyObject *x = PyTuple_GET_ITEM(args, 0), *y = PyTuple_GET_ITEM(args, 1);
-    if (!is_ndarray(x) || !is_ndarray(y) || FIELDS(x)->descr != FLOAT64_DTYPE ||
-        FIELDS(y)->descr != FLOAT64_DTYPE)
+    if (!is_ndarray(x) || !is_ndarray(y) || FIELDS(x)->descr != dtype ||
+        FIELDS(y)->descr != dtype)
         return Py_NewRef(Py_None);
+    const Py_ssize_t item = f32 ? (Py_ssize_t)sizeof(float) : (Py_ssize_t)sizeof(double);
     Py_ssize_t dims[2] = {1, 1}, xs[2], ys[2];
     for (int k = 0; k < nd; k++)
         dims[2 - nd + k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, k));
@@ -1622,13 +1637,13 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
         return Py_NewRef(Py_None);
     /* contiguous rows (or a 0-d operand) take the loops the compiler vectorizes: NumPy's call
      * costs more than their ~1000 elements; any other layout, ~256 */
-    int dense = dims[0] == 1 && (xs[1] == 8 || xs[1] == 0) && (ys[1] == 8 || ys[1] == 0) &&
+    int dense = dims[0] == 1 && (xs[1] == item || xs[1] == 0) && (ys[1] == item || ys[1] == 0) &&
                 (xs[1] | ys[1]) != 0;
     /* (one row of another stride, `alpha * np.flip(y[:k])`: a strided loop, ~1 ns an element,
      * still below NumPy's call up to the dense bound) */
     if (dims[0] * dims[1] > (dense || dims[0] == 1 ? SMALL_DENSE_LOOP : SMALL_LOOP))
         return Py_NewRef(Py_None);
-    PyObject *out = NP_NEW_FROM_DESCR(NDARRAY_TYPE, Py_NewRef(FLOAT64_DTYPE), nd, dims + 2 - nd,
+    PyObject *out = NP_NEW_FROM_DESCR(NDARRAY_TYPE, Py_NewRef(dtype), nd, dims + 2 - nd,
                                       NULL, NULL, 0, NULL);
     if (out == NULL)
         return NULL;
@@ -1636,30 +1651,40 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
     const char *xp = FIELDS(x)->data, *yp = FIELDS(y)->data;
     NODE->fp_clear();
     if (dense) {
-        double *out_row = (double *)o;
-        const double *a = (const double *)xp, *b = (const double *)yp;
         Py_ssize_t n = dims[1];
-        if ((uintptr_t)a % sizeof(double) != 0 || (uintptr_t)b % sizeof(double) != 0)
+        if ((uintptr_t)xp % (uintptr_t)item != 0 || (uintptr_t)yp % (uintptr_t)item != 0)
             dense = 0; /* (a misaligned buffer: the strided loops' memcpy) */
-        if (dense)
-            dense_float_loop(which, out_row, a, b, n, xs[1] != 0, ys[1] != 0);
+        else if (f32)
+            dense_float32_loop(which, (float *)o, (const float *)xp, (const float *)yp, n,
+                               xs[1] != 0, ys[1] != 0);
+        else
+            dense_float64_loop(which, (double *)o, (const double *)xp, (const double *)yp, n,
+                               xs[1] != 0, ys[1] != 0);
     }
     if (!dense) {
-#define SMALL_LOOP_OF(OP)                                                                   \
+#define SMALL_LOOP_OF(T, OP)                                                                \
     for (Py_ssize_t i = 0; i < dims[0]; i++)                                                \
-        for (Py_ssize_t j = 0; j < dims[1]; j++, o += sizeof(double)) {                    \
-            double a, b, r;                                                                 \
+        for (Py_ssize_t j = 0; j < dims[1]; j++, o += sizeof(T)) {                         \
+            T a, b, r;                                                                      \
             memcpy(&a, xp + i * xs[0] + j * xs[1], sizeof a);                              \
             memcpy(&b, yp + i * ys[0] + j * ys[1], sizeof b);                              \
             r = a OP b;                                                                     \
             memcpy(o, &r, sizeof r);                                                        \
         }
-        switch (which) {
-        case 0: SMALL_LOOP_OF(+) break;
-        case 1: SMALL_LOOP_OF(-) break;
-        case 2: SMALL_LOOP_OF(*) break;
-        default: SMALL_LOOP_OF(/) break;
+#define SMALL_LOOPS_OF(T)                                                                   \
+        switch (which) {                                                                    \
+        case 0: SMALL_LOOP_OF(T, +) break;                                                  \
+        case 1: SMALL_LOOP_OF(T, -) break;                                                  \
+        case 2: SMALL_LOOP_OF(T, *) break;                                                  \
+        default: SMALL_LOOP_OF(T, /) break;                                                 \
         }
+        if (f32) {
+            SMALL_LOOPS_OF(float)
+        }
+        else {
+            SMALL_LOOPS_OF(double)
+        }
+#undef SMALL_LOOPS_OF
 #undef SMALL_LOOP_OF
     }
     if (NODE->fp_test() != 0) {
@@ -1681,9 +1706,10 @@ store_small(PyObject *target, PyObject *out)
         strides[2 - nd + k] = FIELDS(target)->strides[k];
     }
     const char *from = FIELDS(out)->data;
+    const size_t item = FIELDS(target)->descr == FLOAT64_DTYPE ? sizeof(double) : sizeof(float);
     for (Py_ssize_t i = 0; i < dims[0]; i++)
-        for (Py_ssize_t j = 0; j < dims[1]; j++, from += sizeof(double))
-            memcpy(FIELDS(target)->data + i * strides[0] + j * strides[1], from, sizeof(double));
+        for (Py_ssize_t j = 0; j < dims[1]; j++, from += item)
+            memcpy(FIELDS(target)->data + i * strides[0] + j * strides[1], from, item);
 }
 
 static PyObject *
@@ -2199,7 +2225,7 @@ inplace_now(int which, PyObject *self, PyObject *other)
         result = -1;
         goto release;
     }
-    if (out != Py_None) { /* a fresh C-contiguous float64 array: copied in, stride by stride */
+    if (out != Py_None) { /* a fresh C-contiguous array: copied in, stride by stride */
         store_small(target, out);
         goto stored;
     }

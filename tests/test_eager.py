@@ -1941,18 +1941,21 @@ def test_vector_products_at_once_are_the_named_functions_bits(backend, dtype):
                         assert got.tobytes() == np.asarray(want).tobytes(), (n, fn, got, want)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("op", ["+", "-", "*", "/"])
 @pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
-def test_small_float64_ops_at_once_are_numpys_bits_and_warnings(backend, op):
-    """_trace.c's small_float_loop computes + - * / of float64 operands of at most 256 elements
-    (1024 in one row of any stride) in a C loop (NumPy's call costs more than the loop): NumPy's
-    bits (signed zeros, infinities,
-    subnormals, NaN) and warnings (a raised flag drops the loop's result for NumPy's call), for
+def test_small_float_ops_at_once_are_numpys_bits_and_warnings(backend, op, dtype):
+    """_trace.c's small_float_loop computes + - * / of float64 or float32 operands of at most 256
+    elements (1024 in one row of any stride) in a C loop (NumPy's call costs more than the
+    loop): NumPy's bits (signed zeros, infinities, subnormals, NaN) and warnings (a raised flag drops the loop's result for NumPy's call), for
     rows, reversed and stepped views, 2-d blocks and a 0-d operand, at sizes around the bound."""
     fn = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
           "/": lambda x, y: x / y}[op]
     special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -2.5e-310, 1e308, -1e308,
-                        1.0, -3.5, 1e-300, 3.0, 7.0])
+                        1.0, -3.5, 1e-300, 3.0, 7.0]) if dtype == "float64" else np.array(
+        [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -2.5e-40, 3e38, -3e38, 1.0, -3.5, 1e-38, 3.0,
+         7.0], np.float32)
+    top = 300 if dtype == "float64" else 38
     rng = np.random.default_rng(11)
     pairs = [lambda X: (X[0], X[1]), lambda X: (X[2][::-1], X[1]),
              lambda X: (X[0, :X.shape[1] // 2 * 2:2], X[1, 1::2]), lambda X: (X[:2], X[1:]),
@@ -1960,7 +1963,7 @@ def test_small_float64_ops_at_once_are_numpys_bits_and_warnings(backend, op):
              lambda X: (X[1:, :4].T, X[:2, 2:6].T), lambda X: (X[2], X[0]),
              lambda X: (X[1][::-1], X[1])]  # (overlapping: in place, NumPy's buffered result)
     for n in (1, 14, 127, 256, 257, 1024, 1025):
-        a = rng.standard_normal((3, n)) * 10.0 ** rng.integers(-300, 300, (3, n))
+        a = (rng.standard_normal((3, n)) * 10.0 ** rng.integers(-top, top, (3, n))).astype(dtype)
         a[0, :min(n, 14)] = special[:min(n, 14)]
         a[1, :min(n, 14)] = special[::-1][:min(n, 14)]
         a[2] = rng.permutation(a[0]) if n > 1 else a[2]

@@ -23,7 +23,7 @@ from .graph.node import Node, user_site
 from .manipulation import expand_dims, flip, matrix_transpose, reshape_node, slice_node
 from .reductions import _as_node, max as _max, sum as _sum
 from .searching import argsort, sort
-from .shaping import take_along_axis
+from .shaping import gather_along_axis
 from ._matmul import matmul
 from ._handled import at_the_line, user_line_handles_errors
 
@@ -316,9 +316,9 @@ def _svd_hermitian(x: Any, compute_uv: bool) -> SVDResult | Array:
         return flip(sort(abs_(eigvalsh(x)), axis=-1), axis=-1)
     w, u = eigh(x)
     order = flip(argsort(abs_(w), axis=-1), axis=-1)
-    sgn = take_along_axis(sign(w), order, axis=-1)
-    s = take_along_axis(abs_(w), order, axis=-1)
-    u = take_along_axis(u, expand_dims(order, axis=-2), axis=-1)
+    sgn = gather_along_axis(sign(w), order, -1, in_bounds=True)
+    s = gather_along_axis(abs_(w), order, -1, in_bounds=True)
+    u = gather_along_axis(u, expand_dims(order, axis=-2), -1, in_bounds=True)
     vh = conj(matrix_transpose(u * expand_dims(sgn, axis=-2)))
     return SVDResult(u, s, vh)
 

@@ -52,6 +52,14 @@ def _is_scalar_axis(axis: Any) -> bool:
 _SHAPES: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
+# NumPy's words for a reduction of an empty axis (its ufunc's name, argmax's own text)
+_EMPTY_REDUCTION = {
+    "max": "zero-size array to reduction operation maximum which has no identity",
+    "min": "zero-size array to reduction operation minimum which has no identity",
+    "argmax": "attempt to get {} of an empty sequence",
+    "argmin": "attempt to get {} of an empty sequence"}
+
+
 def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None,
             site: _bind.Site, op: Any = None) -> Array:
     op = op or get_op(name)
@@ -78,8 +86,9 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
         raise _bind.fail(TypeError, f"{name} is not defined for complex inputs ({node.dtype}); the "
                          "Array API standard defines it for real numbers only", site)
     if "needs_nonempty" in op.properties and builtins.any(node.shape[a] == 0 for a in axes):
-        raise _bind.fail(ValueError, f"zero-size array to reduction operation {name} "
-                         "which has no identity", site)
+        raise _bind.fail(ValueError, _EMPTY_REDUCTION.get(op.name, "").format(op.name) or
+                         f"zero-size array to reduction operation {op.name} which has no "
+                         "identity", site)
     if "index" in op.properties:  # argmax/argmin: compare in the input dtype, return int64
         out_dtype = dtypes.int64
     else:

@@ -258,9 +258,25 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
     return tuple(reshape(_slice(x, ax, i, 1, site), rest) for i in range(x.shape[ax]))
 
 
+def _bounds_probe(idx: Array, ax: int, n: int, ndim: int) -> Array:
+    """Zeros of idx's shape taken with np.take's check along axis `ax` of a length-n row: an
+    out-of-bounds index raises NumPy's IndexError of its fancy index ('index 7 is out of bounds
+    for axis 1 with size 3': the first bad index in order, x's axis), before the flat gather,
+    which knows neither (it named its own sentinel -(x.size + 1) and axis 0)."""
+    row = full((1,) * ax + (n,) + (1,) * (ndim - ax - 1), 0, dtype=np.int64)
+    return reshape(take(row, reshape(idx, (idx.size,)), axis=ax), idx.shape)
+
+
 def take_along_axis(x: Any, indices: Any, /, axis: int = -1) -> Array:
     """numpy.take_along_axis / Array API `take_along_axis`: one flat gather whose index is built
-    from `indices` and iotas (fused). Out-of-bounds indices raise IndexError when evaluated."""
+    from `indices` and iotas (fused). Out-of-bounds indices raise NumPy's IndexError when
+    evaluated."""
+    return gather_along_axis(x, indices, axis, in_bounds=False)
+
+
+def gather_along_axis(x: Any, indices: Any, axis: int | None, *, in_bounds: bool) -> Array:
+    """take_along_axis; `in_bounds`: the indices are known in bounds (an argsort's), so no
+    bounds probe (a step of its own) runs before the gather."""
     site = user_site(1)
     x, idx = _array(x, site), _array(indices, site)
     if idx.dtype.kind not in "iu":
@@ -273,7 +289,10 @@ def take_along_axis(x: Any, indices: Any, /, axis: int = -1) -> Array:
     shape = tuple(i if d == ax else _bind.broadcast_shapes([(s,), (i,)], site)[0]
                   for d, (s, i) in enumerate(zip(x.shape, idx.shape)))
     n = x.shape[ax]
-    idx = broadcast_to(idx.astype(np.int64), shape)
+    idx = idx.astype(np.int64)
+    if not in_bounds and idx.size and math.prod(shape):  # (NumPy checks none: empty result)
+        idx = add(idx, _bounds_probe(idx, ax, n, x.ndim))
+    idx = broadcast_to(idx, shape)
     bad = (idx < -n) | (idx >= n)
     idx = where(idx < 0, add(idx, n), idx)
     strides = [math.prod(x.shape[d + 1:]) for d in range(x.ndim)]

@@ -118,6 +118,17 @@ def test_a_costly_quick_run_waits_for_the_optimised_build(background, monkeypatc
     assert (info.compile_waits, info.quick_kernels, info.kernels_compiled) == (1, 0, 1)
 
 
+def test_a_quick_build_that_cannot_load_waits_for_the_optimised_one(background, monkeypatch):
+    def unloadable(missing, header_source):
+        raise OSError("failed to map segment from shared object (test)")
+
+    monkeypatch.setattr(c_quick, "_compile", unloadable)
+    y = np.asarray(la.exp(la.array(np.zeros(8, np.float32))))
+    info = la.cache_info()
+    assert (info.compile_waits, info.quick_kernels, info.kernels_compiled) == (1, 0, 1)
+    np.testing.assert_array_equal(y, np.ones(8, np.float32))
+
+
 def test_large_programs_the_numpy_executor_runs_wait_for_no_compile(background, monkeypatch):
     """Past INTERPRET_MAX_WORK a same-bits plan runs on quick builds (before stop 46 it waited)."""
     monkeypatch.setattr(c_tiered, "INTERPRET_MAX_WORK", 100)

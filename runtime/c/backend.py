@@ -472,7 +472,7 @@ class CBackend(Backend):
         if not worth_interpreting(split):
             if c_quick.quick_cost(split) > c_quick.QUICK_MAX_COST:
                 return self.compile(program)
-            return self._compile_quick_first(split)
+            return self._compile_quick_first(program, split)
         # Without the compiler's facts on disk (a fresh cache) even a lookup would probe it.
         found = _find_kernels(split, look_up=c_compiler.toolchain_known())
         missing = [f for f in found if f[4] is None]
@@ -484,7 +484,7 @@ class CBackend(Backend):
         return TieredPlan(split, futures, partial(_finish_plan, split, found),
                           workspace_bytes(split))
 
-    def _compile_quick_first(self, split: Program) -> CPlan | TieredPlan:
+    def _compile_quick_first(self, program: Program, split: Program) -> CPlan | TieredPlan:
         """The plan on quick (-O0) builds of its missing kernels while their -O3 builds compile
         in the background: same bits, a fraction of the wait (runtime/c/quick.py)."""
         found = _find_kernels(split, look_up=True)
@@ -494,7 +494,10 @@ class CBackend(Backend):
         rendered = [_render_cached(*canonical)[1:] for _, _, _, canonical, _ in missing]
         compile_stats.count("kernels_queued", len(dict(rendered)))
         futures = c_background.submit(rendered, [f[2] for f in missing], translation_unit)
-        stand_in = _finish_plan(split, found, c_quick.quick_kernels(rendered, translation_unit))
+        quick = c_quick.quick_kernels(rendered, translation_unit)
+        if quick is None:
+            return self.compile(program)  # waits for the queued kernels, compiles none twice
+        stand_in = _finish_plan(split, found, quick)
         return TieredPlan(split, futures, partial(_finish_plan, split, found),
                           workspace_bytes(split), stand_in=stand_in)
 

@@ -12,8 +12,9 @@ compiles such a plan's missing kernels here, queues the -O3 build on the backgro
 runs the quick kernels until it arrives (`TieredPlan(stand_in=...)`).
 
 Quick libraries are never indexed or reused by another process: they live in a private temporary
-directory of this process (removed at exit), each under a unique name, so `dlopen` never confuses
-two of them.
+directory of this process inside the kernel cache (where libraries are known to load; /tmp may be
+noexec), removed at exit, each under a unique name, so `dlopen` never confuses two of them. If a
+quick build cannot be written or loaded, the plan waits for its -O3 build as before.
 """
 
 from __future__ import annotations
@@ -64,14 +65,18 @@ def quick_cost(program: Program) -> int:
     return cost
 
 
-def quick_kernels(kernels: list[tuple[str, str]], header_source) -> list:
+def quick_kernels(kernels: list[tuple[str, str]], header_source) -> list | None:
     """C functions for (symbol, source) pairs: the -O3 build where this process has it already,
-    else a quick build (one compile of those not built quickly before)."""
+    else a quick build (one compile of those not built quickly before). None where the quick
+    library could not be written or loaded (the caller compiles at -O3 and waits)."""
     with _lock:
         missing = [(s, src) for s, src in dict(kernels).items()
                    if s not in _functions and c_compiler.loaded_function(s) is None]
     if missing:
-        _compile(missing, header_source)
+        try:
+            _compile(missing, header_source)
+        except OSError:  # a full or read-only cache directory, a library that does not load
+            return None
     with _lock:
         return [c_compiler.loaded_function(s) or _functions[s] for s, _ in kernels]
 
@@ -86,7 +91,7 @@ def _compile(missing: list[tuple[str, str]], header_source) -> None:
     source = c_helper_library.render_unit(header_source, [src for _, src in missing], cache, tc)
     if c_compiler.SERIAL_REGION_FLAG in tc.flags:
         source += c_compiler.SERIAL_REGION
-    directory = _private_directory()
+    directory = _private_directory(cache)
     fd, src_name = tempfile.mkstemp(dir=directory, prefix="quick-", suffix=".c")
     with os.fdopen(fd, "w") as f:
         f.write(source)
@@ -113,10 +118,12 @@ def _compile(missing: list[tuple[str, str]], header_source) -> None:
             _functions[symbol] = c_compiler.bind(lib, symbol)
 
 
-def _private_directory() -> Path:
+def _private_directory(cache: Path) -> Path:
     with _lock:
-        if not _directory or _directory[0][1] != os.getpid():  # a forked child makes its own
-            _directory[:] = [(Path(tempfile.mkdtemp(prefix="lazyarray-quick-")), os.getpid())]
+        if (not _directory or _directory[0][1] != os.getpid()  # a forked child makes its own
+                or _directory[0][0].parent != cache):  # another cache directory (tests)
+            _remove_directory()
+            _directory[:] = [(Path(tempfile.mkdtemp(prefix=".quick-", dir=cache)), os.getpid())]
         return _directory[0][0]
 
 

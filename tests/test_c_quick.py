@@ -3,6 +3,8 @@ builds of its kernels while the -O3 build compiles in the background, so a cold 
 for no -O3 compile, and both builds give the same bits (issue 9: a loop may switch at any
 iteration)."""
 
+import threading
+
 import numpy as np
 import pytest
 from lazyarray.graph import all_ops
@@ -116,6 +118,22 @@ def test_a_costly_quick_run_waits_for_the_optimised_build(background, monkeypatc
     np.asarray(la.exp(la.array(np.ones(200, np.float32))))
     info = la.cache_info()
     assert (info.compile_waits, info.quick_kernels, info.kernels_compiled) == (1, 0, 1)
+
+
+def test_a_plan_waits_for_its_optimised_build_once_its_stand_in_runs_cost_enough(
+        background, monkeypatch):
+    """Past STAND_IN_PATIENCE_S of quick runs a loop would starve the (niced) compiler: the next
+    run waits for the -O3 kernels."""
+    monkeypatch.setattr(c_tiered, "STAND_IN_PATIENCE_S", 0.0)
+    x = la.array(np.linspace(-1, 1, 8, dtype=np.float32))
+    with hold_the_compiler() as held:
+        releaser = threading.Timer(0.2, held.release.set)
+        releaser.start()
+        y = np.asarray(la.exp(x))
+        releaser.join(WAIT_S)
+        info = la.cache_info()
+        assert (info.stand_in_runs, info.compile_waits, info.kernels_compiled) == (0, 1, 1)
+    np.testing.assert_allclose(y, np.exp(np.linspace(-1, 1, 8, dtype=np.float32)), rtol=1e-6)
 
 
 def test_a_quick_build_that_cannot_load_waits_for_the_optimised_one(background, monkeypatch):

@@ -22,7 +22,8 @@ a program too large for the NumPy executor (INTERPRET_MAX_WORK, INTERPRET_MAX_BY
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, wait
+from time import perf_counter
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,12 @@ from ..kernel_numpy import _Frame, _strided, as_input, run_kernel
 # the next run), and a plan built once (nan_cleaning builds 18, each run once) never gains from
 # the wait: 2**22 (about a compile's cost, stop 22) made that program wait for 16 compiles.
 INTERPRET_MAX_WORK = 2**28
+# Seconds of stand-in (quick, -O0) runs after which a plan waits for its -O3 build: unoptimised
+# kernels run 2-10x slower, and a loop that keeps the main thread busy on them starves the
+# compiler (niced, on 2 shared cores): logreg ran 30 stand-in runs and no -O3 kernel arrived
+# in its cold call (6.3 s, 3.0 s waiting for the compile). Rent until the rent paid is about
+# what a compile costs, then buy.
+STAND_IN_PATIENCE_S = 0.3
 # Bytes of one kernel's interpreted values held at once (the flat executor keeps every
 # expression's array until the kernel's stores; NumPy frees its temporaries as it goes).
 INTERPRET_MAX_BYTES = 2**29
@@ -279,6 +286,7 @@ class TieredPlan:
         self._compiled: Any = None
         self._flat: FlatProgram | None = None
         self._stand_in = stand_in
+        self._stand_in_s = 0.0  # seconds its runs took so far
         self._keep_workspace = True
 
     def keep_no_workspace(self) -> None:
@@ -314,8 +322,16 @@ class TieredPlan:
             return compiled.run(arrays, scalars)
         stand_in = self._stand_in
         if stand_in is not None:
-            compile_stats.count("stand_in_runs")
-            return stand_in.run(arrays, scalars)
+            if self._stand_in_s < STAND_IN_PATIENCE_S:
+                compile_stats.count("stand_in_runs")
+                start = perf_counter()
+                try:
+                    return stand_in.run(arrays, scalars)
+                finally:
+                    self._stand_in_s += perf_counter() - start
+            compile_stats.count("compile_waits")
+            wait(self._futures)
+            return self._ready().run(arrays, scalars)
         compile_stats.count("interpreted_runs")
         flat = self._flat
         if flat is None:

@@ -9,7 +9,8 @@ every fold order (explicit 8-lane accumulators, runtime/c/fold.py), `-ffp-contra
 fused multiply-adds and no flag allows reassociation, so the optimizer can only change speed
 (tests/test_c_quick.py compares both builds bit for bit). So `CBackend.compile_without_waiting`
 compiles such a plan's missing kernels here, queues the -O3 build on the background compiler, and
-runs the quick kernels until it arrives (`TieredPlan(stand_in=...)`).
+runs the quick kernels until it arrives (`TieredPlan(stand_in=...)`), or until its stand-in runs
+have cost STAND_IN_PATIENCE_S (runtime/c/tiered.py): then it waits for the -O3 build.
 
 Quick libraries are never indexed or reused by another process: they live in a private temporary
 directory of this process inside the kernel cache (where libraries are known to load; /tmp may be

@@ -308,6 +308,16 @@ def broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, ..
     return shape
 
 
+def public_broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, ...]:
+    """broadcast_shapes for np.broadcast_shapes / np.broadcast_arrays, whose mismatch text is
+    NumPy's "shape mismatch: ... arg i ... arg j", not the ufuncs' "operands could not be ..."."""
+    try:
+        return broadcast_shapes(shapes, site)
+    except ValueError:
+        numpy_broadcast_error(lambda: np.broadcast_shapes(*shapes), site)
+        raise
+
+
 def _broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, ...]:
     try:
         shape = tuple(np.broadcast_shapes(*shapes))
@@ -321,9 +331,24 @@ def _broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, .
 
 
 def numpy_shape_text(shape: Any) -> str:
-    """A shape as NumPy's C errors print it: `(2,3)`, `(5,)`, `()`; -1 as `newaxis`."""
-    parts = ["newaxis" if d < 0 else str(d) for d in shape]
-    return "(" + ",".join(parts) + ("," if len(parts) == 1 else "") + ")"
+    """A shape as NumPy's C errors print it (convert_shape_to_string): `(2,3)`, `(5,)`, `()`; -1
+    as `newaxis`, except leading ones, which are dropped (`reshape(-1, 4)`'s "(4)")."""
+    shape = tuple(shape)
+    lead = 0
+    while lead < len(shape) and shape[lead] < 0:
+        lead += 1
+    parts = ["newaxis" if d < 0 else str(d) for d in shape[lead:]]
+    return "(" + ",".join(parts) + ("," if len(shape) == 1 and parts else "") + ")"
+
+
+def numpy_broadcast_error(check: Any, site: Site) -> None:
+    """Raise NumPy's own ValueError text from `check()` (a NumPy broadcast of the same shapes
+    that raises where lazyarray's rule found a mismatch): np.broadcast_to's "remapped shapes",
+    np.broadcast_shapes' "shape mismatch ... arg i ... arg j". Returns if NumPy accepts them."""
+    try:
+        check()
+    except ValueError as exc:
+        raise fail(ValueError, str(exc), site) from None
 
 
 def cast(node: Node, dtype: np.dtype, site: Site) -> Node:

@@ -41,8 +41,9 @@ def _slice(x: Array, axis: int, start: int, length: int, site: _bind.Site) -> Ar
 
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     """numpy.broadcast_shapes / Array API `broadcast_shapes`: the shape the given shapes broadcast to."""
-    return _bind.broadcast_shapes([tuple(int(s) for s in shape) for shape in shapes] or [()],
-                                  user_site(1))
+    shapes = [(shape,) if isinstance(shape, (int, np.integer)) else shape for shape in shapes]
+    return _bind.public_broadcast_shapes([tuple(int(s) for s in shape) for shape in shapes] or [()],
+                                         user_site(1))  # an int is a 1-d shape, as NumPy's
 
 
 def diff(x: Any, /, n: int = 1, axis: int = -1, prepend: Any = None,

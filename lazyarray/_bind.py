@@ -74,7 +74,7 @@ def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True
         arr = np.array(obj, dtype=want, copy=copy, order="C") if copy else np.asarray(
             obj, dtype=want, order="C")
     except (TypeError, ValueError) as exc:
-        raise fail(type(exc), f"cannot make an array from {type(obj).__name__}: {exc}", site) from None
+        raise fail(type(exc), str(exc), site) from None  # NumPy's text (a ragged list's ...)
     if arr.dtype == np.float16:
         arr = arr.astype(np.float32)
     if arr.dtype not in SUPPORTED:

@@ -1,0 +1,62 @@
+"""Errors carry NumPy's own text, as programs print it (`except ValueError as e: print(e)`):
+broadcast_to's "remapped shapes", broadcast_shapes/broadcast_arrays' "shape mismatch ... arg i ...
+arg j", reshape's shape as NumPy's C code prints it (leading -1s dropped), indexing with a float or
+a mismatched boolean mask, negative dimensions, ragged nested lists."""
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+CASES = [
+    ("broadcast_to", lambda m: m.broadcast_to(m.ones(3), (4, 2))),
+    ("broadcast_to_ndim", lambda m: m.broadcast_to(m.ones((2, 3)), (3,))),
+    ("broadcast_to_negative", lambda m: m.broadcast_to(m.ones(3), (-1, 3))),
+    ("broadcast_to_empty", lambda m: m.broadcast_to(m.ones(0), (2, 1))),
+    ("broadcast_shapes", lambda m: m.broadcast_shapes((2, 3), (1, 4), (5, 3))),
+    ("broadcast_shapes_negative", lambda m: m.broadcast_shapes((2,), (-1,))),
+    ("broadcast_arrays", lambda m: m.broadcast_arrays(m.ones(3), m.ones((2, 1)), m.ones(4))),
+    ("reshape_two_unknown", lambda m: m.ones(6).reshape(-1, -1)),
+    ("reshape_leading_unknown", lambda m: m.ones(6).reshape(-1, 4)),
+    ("reshape_leading_unknown_zero", lambda m: m.ones(6).reshape(-1, 0)),
+    ("reshape_inner_unknown", lambda m: m.ones(6).reshape(2, -1, 4)),
+]
+
+
+
+
+def _set(x, key, value):
+    x[key] = value
+
+
+A = np.arange(12).reshape(3, 4)
+INDEX_CASES = [
+    ("mask_rows", lambda m: m.asarray(A)[[True, False]]),
+    ("mask_columns", lambda m: m.asarray(A)[:, [True] * 3]),
+    ("mask_2d", lambda m: m.asarray(A)[m.ones((3, 3), dtype=bool)]),
+    ("mask_write", lambda m: _set(m.asarray(A), np.array([True, False]), 0)),
+    ("float_key", lambda m: m.asarray(A)[1.5]),
+    ("float_key_in_tuple", lambda m: m.asarray(A)[None, 2.0]),
+    ("str_key", lambda m: m.asarray(A)["x"]),
+    ("float_list", lambda m: m.asarray(A)[[1.0]]),
+    ("float_array", lambda m: m.arange(3)[m.asarray(np.array([1.0]))]),
+    ("float_key_write", lambda m: _set(m.asarray(A), 1.5, 0)),
+    ("negative_zeros", lambda m: m.zeros((2, -3))),
+    ("negative_full", lambda m: m.full((-1, 2), 0)),
+    ("ragged", lambda m: m.array([[1], [2, 3]])),
+    ("ragged_scalar", lambda m: m.asarray([[1, 2], 3])),
+]
+
+
+@pytest.mark.parametrize("name,call", CASES + INDEX_CASES, ids=[c[0] for c in CASES + INDEX_CASES])
+def test_errors_are_numpys_text(reference_backend, name, call):
+    with pytest.raises((ValueError, IndexError)) as want:
+        call(np)
+    with pytest.raises(want.type) as got:
+        call(la)
+    assert str(got.value) == str(want.value)
+
+
+def test_broadcast_shapes_takes_ints_as_numpy_does(reference_backend):
+    for shapes in [(5, (2, 1)), ((2, 3), 3), (np.int64(4),)]:
+        assert la.broadcast_shapes(*shapes) == np.broadcast_shapes(*shapes)

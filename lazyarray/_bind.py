@@ -578,10 +578,11 @@ def normalize_axis(axis: Any, ndim: int, site: Site, argname: str | None = None)
 
 
 def normalize_axes(axis: Any, ndim: int, site: Site, argname: str | None = None,
-                   ordered: bool = False) -> tuple[int, ...]:
+                   ordered: bool = False, repeated: str | None = None) -> tuple[int, ...]:
     """Sorted (`ordered`: as given), non-negative axes; NumPy's AxisError (a ValueError and
     IndexError) when out of range, its message prefixed by `argname` where NumPy's is
-    (`source: axis 10 is out of bounds...`, which SciPy's tests match)."""
+    (`source: axis 10 is out of bounds...`, which SciPy's tests match); a repeated axis is
+    NumPy's "repeated axis", or the caller's `repeated` text (a ufunc reduction's)."""
     if axis is None:
         return tuple(range(ndim))
     if type(axis) is int and -ndim <= axis < ndim:  # the common cases, without NumPy's helper
@@ -601,7 +602,7 @@ def normalize_axes(axis: Any, ndim: int, site: Site, argname: str | None = None,
     except np.exceptions.AxisError as exc:
         raise with_site(np.exceptions.AxisError(str(exc)), site) from None
     except ValueError as exc:  # repeated axis
-        raise fail(ValueError, str(exc), site) from None
+        raise fail(ValueError, repeated or str(exc), site) from None
     except TypeError:
         raise fail(TypeError, f"axis must be an int, a tuple of ints or None, not {axis!r}",
                    site) from None

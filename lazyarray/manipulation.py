@@ -61,12 +61,20 @@ def permute_node(node: Node, axes: Sequence[int], site: _bind.Site) -> Node:
         if 0 <= a < ndim:
             out.append(shape[a])
     if sorted(norm) != list(range(ndim)):
-        raise _bind.fail(ValueError, f"axes {tuple(ints)} don't match array of {ndim} dimensions",
-                         site)
+        raise _permute_error(ints, ndim, site)
     norm = tuple(norm)
     if norm == tuple(range(ndim)):
         return node
     return _bind.primitive(_PERMUTE, (node,), (norm,), tuple(out), node.dtype, site)
+
+
+def _permute_error(axes: list[int], ndim: int, site: _bind.Site) -> Exception:
+    """NumPy's transpose errors, in its order: the count, an axis out of range, a repeat."""
+    if len(axes) != ndim:
+        return _bind.fail(ValueError, "axes don't match array", site)
+    for a in axes:
+        _bind.normalize_axis(a, ndim, site)  # NumPy's AxisError
+    return _bind.fail(ValueError, "repeated axis in transpose", site)
 
 
 def permute_dims(x: Any, axes: Sequence[int] | None = None) -> Array:

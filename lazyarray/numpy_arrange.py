@@ -324,8 +324,8 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> Array:
     x, y = _array(a), _array(v)
     if x.ndim != 1 or y.ndim != 1:
         raise ValueError("object too deep for desired array")
-    if x.shape[0] == 0 or y.shape[0] == 0:
-        raise ValueError(f"{'a' if x.shape[0] == 0 else 'v'} cannot be empty")
+    if x.shape[0] == 0 or y.shape[0] == 0:  # NumPy 2's correlate text
+        raise ValueError(f"{'first' if x.shape[0] == 0 else 'second'} array argument cannot be empty")
     swap = y.shape[0] > x.shape[0]
     if swap:  # NumPy: correlate(a, v) = reversed conj correlate(v, a)
         x, y = y, x
@@ -412,10 +412,10 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Array:
     x, y = _array(a), _array(v)
     if x.ndim != 1 or y.ndim != 1:
         raise ValueError("object too deep for desired array")
+    if x.shape[0] == 0 or y.shape[0] == 0:  # NumPy's order: a, then v, before the swap
+        raise ValueError(f"{'a' if x.shape[0] == 0 else 'v'} cannot be empty")
     if y.shape[0] > x.shape[0]:
         x, y = y, x
-    if y.shape[0] == 0:
-        raise ValueError("v cannot be empty")
     y = y[::-1]
     return correlate(x, conj(y) if y.dtype.kind == "c" else y, mode)
 

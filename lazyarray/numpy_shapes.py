@@ -23,6 +23,7 @@ from . import linalg
 from .complex_functions import conj
 from .searching import nonzero
 from ._axis_args import index_arg
+from . import _bind
 from ._bind import FAST as _FAST
 from .eager import LIMIT as _EAGER_LIMIT, buffer as _eager_buffer
 from .eager import matrix_product as _eager_product, outer_now as _eager_outer
@@ -220,6 +221,7 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
         # an index loop's `dot(A[i, :j], A[j, :j])`: matmul, with nothing more to decide (and
         # no import statement: ~0.5 us a call); two vectors at once with np.dot's own bits
         # (eager.vector_dot: they differ from matmul's for a vector of negative stride)
+        _check_aligned(a.shape, b.shape)
         if a.dtype == b.dtype and a.shape[-1] == b.shape[0] and _EAGER_LIMIT[0]:
             product = _eager_vector_dot if len(a.shape) == 1 == len(b.shape) else _eager_product
             done = product(a._node, b._node, user_site(1), np.dot)
@@ -232,9 +234,19 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
     x, y = _array(a), _array(b)
     if x.ndim == 0 or y.ndim == 0:
         return x * y
+    _check_aligned(x.shape, y.shape)
     if y.ndim <= 2:
         return matmul(x, y)
     return tensordot(x, y, axes=([-1], [-2]))
+
+
+def _check_aligned(a: tuple[int, ...], b: tuple[int, ...]) -> None:
+    """np.dot's own mismatch text (tutorials print it), not matmul's gufunc one."""
+    k = max(len(b) - 2, 0)
+    if a[-1] != b[k]:
+        raise _bind.fail(ValueError, f"shapes {_bind.numpy_shape_text(a)} and "
+                         f"{_bind.numpy_shape_text(b)} not aligned: {a[-1]} (dim {len(a) - 1}) != "
+                         f"{b[k]} (dim {k})", user_site(2))
 
 
 lc.NUMPY_DOT.append(dot)  # (linalg.norm's way: sqrt(dot(x, x)), as numpy.linalg.norm)

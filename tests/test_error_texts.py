@@ -46,9 +46,27 @@ INDEX_CASES = [
     ("ragged", lambda m: m.array([[1], [2, 3]])),
     ("ragged_scalar", lambda m: m.asarray([[1, 2], 3])),
 ]
+V = np.arange(5.0)
+CALL_CASES = [
+    ("sum_duplicate_axis", lambda m: m.sum(m.asarray(A), axis=(0, 0))),
+    ("mean_duplicate_axis", lambda m: m.mean(m.asarray(A), axis=(1, -1))),
+    ("max_of_empty", lambda m: m.max(m.zeros((2, 0)), axis=1)),
+    ("argmax_of_empty", lambda m: m.argmax(m.zeros((0, 3)), axis=0)),
+    ("convolve_empty_a", lambda m: m.convolve(m.zeros(0), V)),
+    ("correlate_empty_v", lambda m: m.correlate(V, m.zeros(0))),
+    ("transpose_repeated", lambda m: m.asarray(A).transpose(1, 1)),
+    ("transpose_count", lambda m: m.transpose(m.asarray(A), (0, 1, 2))),
+    ("dot_vectors", lambda m: m.dot(m.ones(3), m.ones(4))),
+    ("dot_matrices", lambda m: m.dot(m.ones((2, 3)), m.ones((2, 3)))),
+    ("dot_stack", lambda m: m.dot(m.ones((2, 3, 4)), m.ones((3, 2)))),
+    ("percentile_range", lambda m: m.percentile(V, [50, 120])),
+]
 
 
-@pytest.mark.parametrize("name,call", CASES + INDEX_CASES, ids=[c[0] for c in CASES + INDEX_CASES])
+ALL = CASES + INDEX_CASES + CALL_CASES
+
+
+@pytest.mark.parametrize("name,call", ALL, ids=[c[0] for c in ALL])
 def test_errors_are_numpys_text(reference_backend, name, call):
     with pytest.raises((ValueError, IndexError)) as want:
         call(np)

@@ -63,9 +63,11 @@ def rot90(m: Any, k: int = 1, axes: Sequence[int] = (0, 1)) -> Array:
     axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")
+    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == v.ndim:  # NumPy's checks and texts
+        raise ValueError("Axes must be different.")
+    if not all(-v.ndim <= a < v.ndim for a in axes):
+        raise ValueError(f"Axes={axes} out of range for array of ndim={v.ndim}.")
     a0, a1 = (a + v.ndim if a < 0 else a for a in axes)
-    if a0 == a1 or not (0 <= a0 < v.ndim and 0 <= a1 < v.ndim):
-        raise ValueError(f"Axes={axes} out of range or equal for array of ndim={v.ndim}.")
     k %= 4
     if k == 0:
         return v
@@ -143,6 +145,9 @@ def column_stack(tup: Sequence[Any]) -> Array:
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     """numpy.diagonal: the diagonal of the (axis1, axis2) planes, appended as the last axis."""
     v = _array(a)
+    if v.ndim < 2:
+        raise _bind.fail(ValueError, "diag requires an array of at least two dimensions",
+                         user_site(1))  # NumPy's text (trace's too)
     return lc.diagonal(mp.moveaxis(v, [axis1, axis2], [-2, -1]), offset=offset)
 
 

@@ -60,7 +60,33 @@ CALL_CASES = [
     ("dot_matrices", lambda m: m.dot(m.ones((2, 3)), m.ones((2, 3)))),
     ("dot_stack", lambda m: m.dot(m.ones((2, 3, 4)), m.ones((3, 2)))),
     ("percentile_range", lambda m: m.percentile(V, [50, 120])),
+    ("full_not_broadcastable", lambda m: m.full((2, 2), [1, 2, 3])),
+    ("solve_vector", lambda m: m.linalg.solve(m.eye(3), m.ones(4))),
+    ("solve_matrix", lambda m: m.linalg.solve(m.eye(3), m.ones((4, 2)))),
+    ("matrix_power_1d", lambda m: m.linalg.matrix_power(m.ones(3), 2)),
+    ("matrix_power_not_square", lambda m: m.linalg.matrix_power(m.ones((2, 3)), 2)),
+    ("repeat_negative", lambda m: m.repeat(V, -1)),
+    ("repeat_counts", lambda m: m.repeat(m.ones((2, 3)), [1, 2], axis=1)),
+    ("tile_negative", lambda m: m.tile(V, (2, -1))),
+    ("trace_1d", lambda m: m.trace(V)),
+    ("rot90_1d", lambda m: m.rot90(V)),
+    ("rot90_range", lambda m: m.rot90(m.ones((2, 2)), axes=(0, 3))),
+    ("nonzero_0d", lambda m: m.nonzero(m.asarray(np.array(5)))),
+    ("searchsorted_2d", lambda m: m.searchsorted(m.asarray(A), 3)),
+    ("cross_4", lambda m: m.cross(m.ones(4), m.ones(4))),
 ]
+
+
+@pytest.mark.parametrize("fill", [[1, 2, 3], np.array([1.5, 2.0, 3.0]), [[1], [2]]])
+def test_full_broadcasts_an_array_fill_value_as_numpy(reference_backend, fill):
+    for shape, dtype in [((2, 3), None), ((2, 3), np.float32), ((2, 3), np.uint8)]:
+        try:
+            want = np.full(shape, fill, dtype=dtype)
+        except ValueError:
+            continue
+        got = la.full(shape, fill, dtype=dtype)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
 
 
 ALL = CASES + INDEX_CASES + CALL_CASES

@@ -125,6 +125,12 @@ def _set_item(self: Array, key: Any, value: Any) -> None:
             and eager.write_basic_through_view(
                 self, key, value._node if type(value) is Array else value)):
         return  # `A[i][j] = v`: into the root's buffer through the view (lazyarray/eager.py)
+    if (type(views) is list and type(value) is Array and _EAGER_LIMIT[0]
+            and type(key) in (tuple, int, slice)):
+        # a root with live views (`prev = H[t - 1]; H[t] = f(prev)`: an automaton's history):
+        # its pending value is computed at the write as without views (eager.written_value),
+        # so the write can go into the buffer the views share (writes.py `_settle_root`)
+        eager.written_value(value, self, key)
     set_through_view(self, key, value, site)
 
 

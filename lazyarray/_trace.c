@@ -1569,6 +1569,36 @@ loop_strides(PyObject *x, int nd, const Py_ssize_t *dims, Py_ssize_t *strides)
 #define SMALL_LOOP 256
 #define SMALL_DENSE_LOOP 1024
 
+/* small_float_loop's contiguous row: `out = a OP b` where a and b are rows or (step 0) one
+ * value; out is fresh, so nothing aliases. Its own function, marked hot: inside
+ * small_float_loop gcc's estimate called these loops cold and left them scalar, unrotated. */
+__attribute__((hot, noinline)) static void
+dense_float_loop(int which, double *restrict out, const double *restrict a,
+                 const double *restrict b, Py_ssize_t n, int a_row, int b_row)
+{
+#define DENSE_LOOP_OF(OP)                                                                   \
+    if (a_row && b_row)                                                                     \
+        for (Py_ssize_t j = 0; j < n; j++)                                                  \
+            out[j] = a[j] OP b[j];                                                          \
+    else if (a_row) {                                                                       \
+        const double s = b[0];                                                              \
+        for (Py_ssize_t j = 0; j < n; j++)                                                  \
+            out[j] = a[j] OP s;                                                             \
+    }                                                                                       \
+    else {                                                                                  \
+        const double s = a[0];                                                              \
+        for (Py_ssize_t j = 0; j < n; j++)                                                  \
+            out[j] = s OP b[j];                                                             \
+    }
+    switch (which) {
+    case 0: DENSE_LOOP_OF(+) break;
+    case 1: DENSE_LOOP_OF(-) break;
+    case 2: DENSE_LOOP_OF(*) break;
+    default: DENSE_LOOP_OF(/) break;
+    }
+#undef DENSE_LOOP_OF
+}
+
 static PyObject *
 small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dtype)
 {
@@ -1611,29 +1641,8 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
         Py_ssize_t n = dims[1];
         if ((uintptr_t)a % sizeof(double) != 0 || (uintptr_t)b % sizeof(double) != 0)
             dense = 0; /* (a misaligned buffer: the strided loops' memcpy) */
-#define DENSE_LOOP_OF(OP)                                                                   \
-    if (xs[1] && ys[1])                                                                     \
-        for (Py_ssize_t j = 0; j < n; j++)                                                  \
-            out_row[j] = a[j] OP b[j];                                                      \
-    else if (xs[1]) {                                                                       \
-        const double s = b[0];                                                              \
-        for (Py_ssize_t j = 0; j < n; j++)                                                  \
-            out_row[j] = a[j] OP s;                                                         \
-    }                                                                                       \
-    else {                                                                                  \
-        const double s = a[0];                                                              \
-        for (Py_ssize_t j = 0; j < n; j++)                                                  \
-            out_row[j] = s OP b[j];                                                         \
-    }
-        if (dense) {
-            switch (which) {
-            case 0: DENSE_LOOP_OF(+) break;
-            case 1: DENSE_LOOP_OF(-) break;
-            case 2: DENSE_LOOP_OF(*) break;
-            default: DENSE_LOOP_OF(/) break;
-            }
-        }
-#undef DENSE_LOOP_OF
+        if (dense)
+            dense_float_loop(which, out_row, a, b, n, xs[1] != 0, ys[1] != 0);
     }
     if (!dense) {
 #define SMALL_LOOP_OF(OP)                                                                   \
@@ -4333,6 +4342,48 @@ ring_keep(PyObject *v, NodeObject *nx)
     Py_XSETREF(VIEW_RING_ARRAYS[k], Py_NewRef(v));
 }
 
+/* runtime/spare_outputs.py's `_held` (id(buffer) -> the pool's references to it), set by
+ * set_spare_pool(): the pool keeps a large result for its plan's next run and hands it out only
+ * when nothing else references it, so its reference does not make a buffer shared. */
+static PyObject *SPARE_HELD;
+
+/* References to `data` beyond the pool's (the `Py_REFCNT(old->data)` the checks below take). */
+static Py_ssize_t
+buffer_refs(PyObject *data)
+{
+    Py_ssize_t refs = Py_REFCNT(data);
+    if (refs < 2 || SPARE_HELD == NULL || PyDict_GET_SIZE(SPARE_HELD) == 0)
+        return refs;
+    PyObject *key = PyLong_FromVoidPtr(data);
+    if (key == NULL) {
+        PyErr_Clear();
+        return refs;
+    }
+    PyObject *count = PyDict_GetItemWithError(SPARE_HELD, key);
+    Py_DECREF(key);
+    if (count == NULL) {
+        PyErr_Clear();
+        return refs;
+    }
+    Py_ssize_t held = PyLong_AsSsize_t(count);
+    if (held < 0) {
+        PyErr_Clear();
+        return refs;
+    }
+    return refs - held;
+}
+
+static PyObject *
+py_set_spare_pool(PyObject *module, PyObject *held)
+{
+    if (!PyDict_CheckExact(held)) {
+        PyErr_SetString(PyExc_TypeError, "set_spare_pool(held): a dict");
+        return NULL;
+    }
+    Py_XSETREF(SPARE_HELD, Py_NewRef(held));
+    Py_RETURN_NONE;
+}
+
 /* eager.fill_read, set by set_fill_read(): a fill read by an index loop becomes its buffer. */
 static PyObject *FILL_READ;
 static int take(PyObject **slot, PyObject *value);
@@ -4845,7 +4896,7 @@ try_write_element(PyObject *self, PyObject *key, PyObject *value)
         return 0; /* (IndexError and other keys or values: the Python path) */
     /* only the handle holds the node (and the ring's views of it: ring_holds), only the node
      * the buffer (write_basic's counts) */
-    if (Py_REFCNT(old) != 1 + ring_holds(self, old) || Py_REFCNT(old->data) != 1 ||
+    if (Py_REFCNT(old) != 1 + ring_holds(self, old) || buffer_refs(old->data) != 1 ||
         v == old->data)
         return 0;
     int none = VIEW_OF(self) == NULL ? 0 : no_live_views(VIEW_OF(self));
@@ -4971,7 +5022,7 @@ writable_target(PyObject *self, NodeObject *vn, NodeObject *old, PyObject **targ
     Py_ssize_t holders = view_holders_c((PyObject *)old, listed_views, Py_None);
     /* references to old: the root's node and the views' links and chains (holders); to the
      * buffer: the node's data and t's base */
-    if (holders < 0 || Py_REFCNT(old) > 1 + holders || Py_REFCNT(old->data) > 2)
+    if (holders < 0 || Py_REFCNT(old) > 1 + holders || buffer_refs(old->data) > 2)
         goto no;
     int ok = owned_writeable(old->data);
     if (ok < 0)
@@ -5026,7 +5077,7 @@ write_element_through_view(PyObject *self, NodeObject *vn, NodeObject *old, PyOb
         /* references to old: the root's node and the views' links and chains (holders, -1
          * where it cannot tell); to the buffer: the node's data alone */
         Py_ssize_t holders = view_holders_c((PyObject *)old, live, Py_None);
-        ok = holders >= 0 && Py_REFCNT(old) <= 1 + holders && Py_REFCNT(old->data) <= 1
+        ok = holders >= 0 && Py_REFCNT(old) <= 1 + holders && buffer_refs(old->data) <= 1
                  ? owned_writeable(old->data) : 0;
     }
     if (ok > 0) {
@@ -5336,7 +5387,7 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
         allowed += base == old->data;
         Py_DECREF(base);
     }
-    int ok = holders >= 0 && Py_REFCNT(old) <= 1 + holders && Py_REFCNT(old->data) <= allowed
+    int ok = holders >= 0 && Py_REFCNT(old) <= 1 + holders && buffer_refs(old->data) <= allowed
                  ? owned_writeable(old->data) : 0;
     if (ok < 0)
         goto error;
@@ -6983,6 +7034,8 @@ static PyMethodDef module_methods[] = {
     {"install_getitem", py_install_getitem, METH_VARARGS,
      "install_getitem(fallback, slice_op, reshape_op, prune_views, int64[, permute_op]): set "
      "Array's __getitem__ (basic keys in C, results linked as views)."},
+    {"set_spare_pool", py_set_spare_pool, METH_O,
+     "The spare-output pool's id -> references dict (runtime/spare_outputs.py `_held`)."},
     {"set_fill_read", py_set_fill_read, METH_O,
      "set_fill_read(fn): eager.fill_read, called where the C getitem reads a fill"},
     {"install_iter", py_install_iter, METH_O,

@@ -2447,6 +2447,42 @@ def test_a_stencils_region_write_above_eager_size_is_evaluated_into_its_buffer(b
 
 
 @pytest.mark.needs("eager")
+def test_rows_written_under_a_live_view_of_a_large_fill_go_into_its_buffer(backend):
+    """An automaton's history: `H = np.zeros((steps, n)); prev = H[t - 1]; H[t] = f(prev)` with
+    rows above eager_size. The root has a live view (`prev`), so the write took the views' path,
+    which left the row's value lazy: a scatter chain over H, cut every few rows, each cut a plan
+    of its own (142 at (1000, 10000), all rebuilt on the next call). Now the value is computed
+    at the write as without views and goes into the buffer the view shares; a fill of more than
+    2^22 elements becomes its buffer at the first write too (NumPy's is one from the start)."""
+    row0 = np.zeros(200, np.uint8)
+    row0[100] = 1
+
+    def automaton(xp, H):
+        H[0] = xp.asarray(row0)
+        for t in range(1, H.shape[0]):
+            prev = H[t - 1]
+            code = (xp.roll(prev, 1) << 2) | (prev << 1) | xp.roll(prev, -1)
+            H[t] = (30 >> code) & 1
+        return H
+
+    with la.config(eager_size=64):
+        got = automaton(la, la.zeros((40, 200), dtype=la.uint8))
+        before = la.cache_info()
+        again = automaton(la, la.zeros((40, 200), dtype=la.uint8))
+        after = la.cache_info()
+        assert not again._node.inputs  # written in place: no pending scatter
+        assert after.graph_cuts == before.graph_cuts
+        assert after.plans_built - before.plans_built <= 1, (before, after)
+        want = automaton(np, np.zeros((40, 200), np.uint8))
+        assert_as_numpy(got, want)
+        assert_as_numpy(again, want)
+        big = la.zeros((5, 1_000_000), dtype=la.uint8)  # 5,000,000 elements: above 2^22
+        big[1, 3:9] = 7
+        assert not big._node.inputs
+        assert int(big[1, 5]) == 7 and int(big.sum()) == 42
+
+
+@pytest.mark.needs("eager")
 def test_an_inplace_update_of_a_root_by_at_once_values_is_computed_at_its_line(backend):
     """mnist_mlp's `weights_1 += learning_rate * np.outer(layer_0, delta)` (12,544 elements):
     above eager_size, but its value reads at-once results, so the root takes it computed (one

@@ -226,8 +226,9 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
         # an index loop's `dot(A[i, :j], A[j, :j])`: matmul, with nothing more to decide (and
         # no import statement: ~0.5 us a call); two vectors at once with np.dot's own bits
         # (eager.vector_dot: they differ from matmul's for a vector of negative stride)
-        _check_aligned(a.shape, b.shape)
-        if a.dtype == b.dtype and a.shape[-1] == b.shape[0] and _EAGER_LIMIT[0]:
+        if a.shape[-1] != b.shape[0]:  # (b is 1-D or 2-D: its dim 0; no call on the hot path)
+            _check_aligned(a.shape, b.shape)
+        if a.dtype == b.dtype and _EAGER_LIMIT[0]:
             product = _eager_vector_dot if len(a.shape) == 1 == len(b.shape) else _eager_product
             done = product(a._node, b._node, user_site(1), np.dot)
             if done is not None:

@@ -233,9 +233,12 @@ def solve(x1: Any, x2: Any, /) -> Array:
     vector = b.ndim == 1
     if vector:
         b = reshape_node(b, (n, 1), site) if b.shape[0] == n else b
-    if b.ndim < 2 or b.shape[-2] != n:
-        raise _bind.fail(ValueError, f"solve: x2 of shape {_as_node(x2, site).shape} does not "
-                         f"match x1 of shape {a.shape}", site)
+    if b.ndim < 2 or b.shape[-2] != n:  # NumPy's gufunc text (solve1: the vector loop)
+        signature = "solve1: ... (m,m),(m)->(m)" if vector else "solve: ... (m,m),(m,n)->(m,n)"
+        name, sig = signature.split(": ... ")
+        raise _bind.fail(ValueError, f"{name}: Input operand 1 has a mismatch in its core dimension "
+                         f"0, with gufunc signature {sig} (size {b.shape[-2 if b.ndim >= 2 else 0]} "
+                         f"is different from {n})", site)
     batch = _bind.broadcast_shapes([a.shape[:-2], b.shape[:-2]], site)
     a = _bind.broadcast_to(_bind.cast(a, dtype, site), batch + a.shape[-2:], site)
     b = _bind.broadcast_to(_bind.cast(b, dtype, site), batch + b.shape[-2:], site)

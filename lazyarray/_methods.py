@@ -22,6 +22,7 @@ from . import elementwise as ew  # the operator tables' short name
 from .numpy_shapes import dot as _numpy_dot, trace as _numpy_trace
 from . import numpy_index_tricks, numpy_math, numpy_selection, numpy_sets
 from . import eager
+from . import numpy_coverage as _coverage
 from . import writes as _writes
 from .array import Array
 from .cache import PAUSED
@@ -382,6 +383,20 @@ Array.conj = Array.conjugate = _method(complex_functions.conj)  # type: ignore[a
 for _fn in (__array_namespace__, to_device, to_dask, __setitem__, __reduce__):
     setattr(Array, _fn.__name__, _fn)
 Array.mT = property(mT)  # type: ignore[attr-defined]
+
+
+def _not_provided(name: str) -> property:
+    """An ndarray attribute lazyarray does not have (`x.flags`, `x.strides`): still an
+    AttributeError (hasattr is False, as before), whose text says why and what to use instead."""
+    def get(self: Array) -> Any:
+        raise _coverage.missing("lazyarray.Array", name)
+
+    return property(get)
+
+
+for _key in _coverage.NOT_PROVIDED:
+    if _key.startswith("ndarray."):
+        setattr(Array, _key[len("ndarray."):], _not_provided(_key[len("ndarray."):]))
 Array.at = property(at)  # type: ignore[attr-defined]
 
 

@@ -30,6 +30,8 @@ from ._handled import checked_here, user_line_handles_errors
 from . import elementwise as ew
 
 _TAKE, _SCATTER, _RESHAPE = get_op("take"), get_op("scatter"), get_op("reshape")
+NOT_AN_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
+                "or boolean arrays are valid indices")  # NumPy's text for a float, str, ... key
 _SLICE, _BROADCAST = get_op("slice"), get_op("broadcast_to")
 
 
@@ -41,7 +43,8 @@ def _index_node(idx: Any, site: _bind.Site) -> Node:
         if node.dtype.kind == "b":
             raise _bind.fail(TypeError, "boolean mask indexing has a data-dependent shape, which a "
                              "lazy graph cannot know; use la.where(mask, x, fill) instead", site)
-        raise _bind.fail(IndexError, "arrays used as indices must be of integer type", site)
+        raise _bind.fail(IndexError, NOT_AN_INDEX if isinstance(idx, (list, tuple)) else
+                         "arrays used as indices must be of integer (or boolean) type", site)
     if node.dtype == dtypes.uint64 and node.ndim == 0:
         node = ew.minimum(Array(node), _INT64_MAX)._node
     return _bind.cast(node, dtypes.int64, site)
@@ -573,8 +576,7 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
             advanced.append(pos)
             out_shape.append(n)
         else:
-            raise _bind.fail(IndexError, "only integers, slices (`:`), ellipsis (`...`), None and "
-                             f"integer arrays are valid indices, not {type(k).__name__}", site)
+            raise _bind.fail(IndexError, NOT_AN_INDEX, site)
         dim += 1
     result = reshape_node(index_slice_node(node, tuple(spec), tuple(given), site), out_shape,
                           site)
@@ -951,7 +953,7 @@ class _AtUpdate:
                 index_nodes.append(idx)
                 probe.append(np.ndarray(idx.shape, np.intp, _ZERO_INDEX, strides=(0,) * idx.ndim))
             else:
-                raise _bind.fail(IndexError, f"invalid index {k!r} in .at[]", site)
+                raise _bind.fail(IndexError, NOT_AN_INDEX, site)
             dim += 1
         # (an empty dim an index array selects from probed as length 1: the probe's zeros were
         # out of its bounds, NumPy's IndexError before the value's ValueError, fuzz41's 182348)

@@ -61,12 +61,20 @@ def permute_node(node: Node, axes: Sequence[int], site: _bind.Site) -> Node:
         if 0 <= a < ndim:
             out.append(shape[a])
     if sorted(norm) != list(range(ndim)):
-        raise _bind.fail(ValueError, f"axes {tuple(ints)} don't match array of {ndim} dimensions",
-                         site)
+        raise _permute_error(ints, ndim, site)
     norm = tuple(norm)
     if norm == tuple(range(ndim)):
         return node
     return _bind.primitive(_PERMUTE, (node,), (norm,), tuple(out), node.dtype, site)
+
+
+def _permute_error(axes: list[int], ndim: int, site: _bind.Site) -> Exception:
+    """NumPy's transpose errors, in its order: the count, an axis out of range, a repeat."""
+    if len(axes) != ndim:
+        return _bind.fail(ValueError, "axes don't match array", site)
+    for a in axes:
+        _bind.normalize_axis(a, ndim, site)  # NumPy's AxisError
+    return _bind.fail(ValueError, "repeated axis in transpose", site)
 
 
 def permute_dims(x: Any, axes: Sequence[int] | None = None) -> Array:
@@ -190,7 +198,9 @@ def broadcast_to(x: Any, shape: Any) -> Array:
     target = _shape_arg(shape, site)
     ok = len(target) >= node.ndim and all(
         s == t or s == 1 for s, t in zip(node.shape[::-1], target[::-1]))
-    if not ok or any(t < 0 for t in target):
+    if not ok or any(t < 0 for t in target):  # NumPy's text, from a 0-stride stand-in (no memory)
+        stand_in = np.broadcast_to(np.zeros((), dtype=bool), node.shape)
+        _bind.numpy_broadcast_error(lambda: np.broadcast_to(stand_in, target), site)
         raise _bind.fail(ValueError, f"cannot broadcast an array of shape {node.shape} to shape "
                          f"{target}", site)
     _bind.check_size(target, node.dtype.itemsize, site)
@@ -203,7 +213,7 @@ def broadcast_arrays(*arrays: Any) -> list[Array]:
     `np.broadcast_arrays` on Arrays returns NumPy's tuple (lazyarray/_protocols.py)."""
     site = user_site(1)
     nodes = [_as_node(a, site) for a in arrays]
-    shape = _bind.broadcast_shapes([n.shape for n in nodes], site)
+    shape = _bind.public_broadcast_shapes([n.shape for n in nodes], site)
     return [Array(_bind.broadcast_to(n, shape, site)) for n in nodes]
 
 

@@ -101,10 +101,11 @@ def _where_dims(keys: list[Any], j: int, m: int, ndim: int, site: _bind.Site) ->
 
 def _check_shape(mshape: tuple[int, ...], shape: tuple[int, ...], p: int,
                  site: _bind.Site) -> None:
-    if tuple(shape[p:p + len(mshape)]) != tuple(mshape):
-        raise _bind.fail(IndexError, f"boolean index of shape {tuple(mshape)} does not match the "
-                         f"indexed dimensions {tuple(shape[p:p + len(mshape)])} of the array of "
-                         f"shape {tuple(shape)} (from dimension {p})", site)
+    if tuple(shape[p:p + len(mshape)]) != tuple(mshape):  # NumPy's text: the first axis that differs
+        i = next(i for i, (s, m) in enumerate(zip(shape[p:], mshape)) if s != m)
+        raise _bind.fail(IndexError, f"boolean index did not match indexed array along axis {p + i}; "
+                         f"size of axis is {shape[p + i]} but size of corresponding boolean axis "
+                         f"is {mshape[i]}", site)
 
 
 def _empty_mismatch(mshape: tuple[int, ...], shape: tuple[int, ...], p: int) -> bool:

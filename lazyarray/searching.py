@@ -110,7 +110,8 @@ def searchsorted(x1: Any, x2: Any, /, side: str = "left", sorter: Any = None) ->
         raise _bind.fail(ValueError, f"side must be 'left' or 'right', not {side!r}", site)
     a = _array(x1, site)
     if a.ndim != 1:
-        raise _bind.fail(ValueError, "searchsorted needs a one-dimensional x1", site)
+        raise _bind.fail(ValueError, "object too deep for desired array" if a.ndim else
+                         "object of too small depth for desired array", site)  # NumPy's texts
     if sorter is not None:
         a = take(a, sorter)
     v = _as_node(x2, site)

@@ -41,8 +41,9 @@ def _slice(x: Array, axis: int, start: int, length: int, site: _bind.Site) -> Ar
 
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     """numpy.broadcast_shapes / Array API `broadcast_shapes`: the shape the given shapes broadcast to."""
-    return _bind.broadcast_shapes([tuple(int(s) for s in shape) for shape in shapes] or [()],
-                                  user_site(1))
+    shapes = [(shape,) if isinstance(shape, (int, np.integer)) else shape for shape in shapes]
+    return _bind.public_broadcast_shapes([tuple(int(s) for s in shape) for shape in shapes] or [()],
+                                         user_site(1))  # an int is a 1-d shape, as NumPy's
 
 
 def diff(x: Any, /, n: int = 1, axis: int = -1, prepend: Any = None,
@@ -158,16 +159,18 @@ def repeat(x: Any, repeats: Any, /, axis: int | None = None) -> Array:
                                                   and not isinstance(repeats, Array)):
         r = int(repeats)
         if r < 0:
-            raise _bind.fail(ValueError, "repeats may not contain negative values", site)
+            raise _bind.fail(ValueError, "negative dimensions are not allowed", site)  # NumPy's
         wide = broadcast_to(reshape(x, x.shape[:ax + 1] + (1,) + x.shape[ax + 1:]),
                             x.shape[:ax + 1] + (r,) + x.shape[ax + 1:])
         return reshape(wide, x.shape[:ax] + (x.shape[ax] * r,) + x.shape[ax + 1:])
     counts = np.asarray(repeats).astype(np.int64).reshape(-1)
     if counts.size == 1:
         return repeat(x, int(counts[0]), axis=ax)
-    if counts.size != x.shape[ax] or (counts < 0).any():
-        raise _bind.fail(ValueError, f"repeats must be one non-negative count per element along "
-                         f"axis {ax} ({x.shape[ax]}), got {counts.size}", site)
+    if counts.size != x.shape[ax]:  # NumPy's texts
+        raise _bind.fail(ValueError, "operands could not be broadcast together with shape "
+                         f"({x.shape[ax]},) ({counts.size},)", site)
+    if (counts < 0).any():
+        raise _bind.fail(ValueError, "repeats may not contain negative values.", site)
     return take(x, np.repeat(np.arange(x.shape[ax]), counts), axis=ax)
 
 
@@ -232,7 +235,7 @@ def tile(x: Any, reps: Sequence[int]) -> Array:
         raw = (reps,)
     reps = tuple(_axis_args.index_arg(r, "tile repetitions", site) for r in raw)
     if any(r < 0 for r in reps):
-        raise _bind.fail(ValueError, "tile repetitions must be non-negative", site)
+        raise _bind.fail(ValueError, "negative dimensions are not allowed", site)  # NumPy's
     ndim = max(len(reps), x.ndim)
     reps = (1,) * (ndim - len(reps)) + reps
     shape = (1,) * (ndim - x.ndim) + x.shape

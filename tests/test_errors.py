@@ -98,8 +98,8 @@ def test_empty_reductions_raise_numpys_text(call):
 
 
 def test_repeated_axis_is_a_value_error():
-    with pytest.raises(ValueError, match="repeated axis") as info:
-        la.sum(la.zeros((2, 3)), axis=(0, 0))
+    with pytest.raises(ValueError, match="duplicate value in 'axis'") as info:
+        la.sum(la.zeros((2, 3)), axis=(0, 0))  # NumPy's ufunc-reduction text
     assert_site(info, HERE)
 
 
@@ -155,7 +155,7 @@ def test_other_shape_errors():
         x.reshape(4, 2)
     with pytest.raises(ValueError, match="one unknown dimension"):
         x.reshape(-1, -1)
-    with pytest.raises(ValueError, match="axes"):
+    with pytest.raises(ValueError, match="repeated axis in transpose"):
         x.transpose(0, 0)
     with pytest.raises(ValueError, match="dimension 1"):
         la.concat([x, la.zeros((2, 4))], axis=0)

@@ -457,6 +457,15 @@ def _host_fallback(a: Array, walked: tuple | bool | None) -> np.ndarray:
     declined its hit path: the `evaluation_walk` tuple (the signature was not the last plan's),
     False (an intermediate is held), or None (nothing: not walked)."""
     node = a._node
+    if node.op is not _INPUT_OP and node.op.write_back is not None:
+        # a view of a computed buffer (`rng.choice(3, p=P[s])`): NumPy's view of it, read-only
+        # as a leaf's own buffer is; its evaluation was a plan's copy (markov: 65 us a draw)
+        value = eager.view_value(node)
+        if value is not None:
+            if value.flags.writeable:
+                value = value.view()
+                value.flags.writeable = False
+            return value
     if node.op is not _INPUT_OP:
         exclusive = _getrefcount(node) <= 3  # only `a` holds it (as below): it may donate
         if walked is None and _evaluation_walk is not None and exclusive:

@@ -321,9 +321,14 @@ def _broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, .
 
 
 def numpy_shape_text(shape: Any) -> str:
-    """A shape as NumPy's C errors print it: `(2,3)`, `(5,)`, `()`; -1 as `newaxis`."""
-    parts = ["newaxis" if d < 0 else str(d) for d in shape]
-    return "(" + ",".join(parts) + ("," if len(parts) == 1 else "") + ")"
+    """A shape as NumPy's C errors print it (convert_shape_to_string): `(2,3)`, `(5,)`, `()`; -1
+    as `newaxis`, but leading ones dropped (`reshape(-1, 5)` of 12 elements: "(5)", fuzz46)."""
+    shape = tuple(shape)
+    lead = 0
+    while lead < len(shape) and shape[lead] < 0:
+        lead += 1
+    parts = ["newaxis" if d < 0 else str(d) for d in shape[lead:]]
+    return "(" + ",".join(parts) + ("," if len(shape) == 1 and parts else "") + ")"
 
 
 def cast(node: Node, dtype: np.dtype, site: Site) -> Node:

@@ -127,7 +127,7 @@ def _shape(shape: Any, dtype: np.dtype, site: Any) -> tuple[int, ...]:
                              f"got '{shape!r}'", site) from None
     shape = tuple(_dim(s, site) for s in shape)
     if any(s < 0 for s in shape):
-        raise _bind.fail(ValueError, f"negative dimensions are not allowed: {shape}", site)
+        raise _bind.fail(ValueError, "negative dimensions are not allowed", site)
     return _bind.check_size(shape, dtype.itemsize, site)
 
 

@@ -573,8 +573,9 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
             advanced.append(pos)
             out_shape.append(n)
         else:
-            raise _bind.fail(IndexError, "only integers, slices (`:`), ellipsis (`...`), None and "
-                             f"integer arrays are valid indices, not {type(k).__name__}", site)
+            raise _bind.fail(IndexError, "only integers, slices (`:`), ellipsis (`...`), "
+                             "numpy.newaxis (`None`) and integer or boolean arrays are valid "
+                             "indices", site)  # (NumPy's text: fuzz46)
         dim += 1
     result = reshape_node(index_slice_node(node, tuple(spec), tuple(given), site), out_shape,
                           site)
@@ -786,13 +787,17 @@ def _update_values(node: Node, values: Any, target_shape: tuple, site: _bind.Sit
 
 
 def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
-                site: _bind.Site) -> Node:
-    """Update values broadcast to the target (NumPy's error if they cannot be), cast to the
-    dtype the update computes in."""
+                site: _bind.Site, advanced: bool = False) -> Node:
+    """Update values broadcast to the target (NumPy's error if they cannot be: its text for an
+    `advanced` key's selection differs), cast to the dtype the update computes in."""
     if value_node.shape and value_node.shape != target_shape:  # () and equal shapes broadcast
         if not _broadcasts_into(value_node.shape, tuple(target_shape)):
-            raise _bind.fail(ValueError, f"could not broadcast input array from shape "
-                             f"{value_node.shape} into shape {target_shape}", site)
+            shown = _bind.numpy_shape_text(value_node.shape)
+            into = _bind.numpy_shape_text(target_shape)
+            raise _bind.fail(ValueError, f"shape mismatch: value array of shape {shown} could "
+                             f"not be broadcast to indexing result of shape {into}" if advanced
+                             else f"could not broadcast input array from shape {shown} into "
+                             f"shape {into}", site)
     if not all(target_shape):
         # nothing is written, so nothing is cast (NumPy warns no `invalid value ... in cast`);
         # the leading length-1 dims NumPy drops first (`I[0:0] = t[-1:][:, None] / nan`: fuzz39)
@@ -893,7 +898,7 @@ class _AtUpdate:
                 return masked
             spec, index_nodes, target_shape, bounds = self._scatter_key(node, site)
         value_node, promoted = update_values(node.dtype, values, mode, site)
-        value_node = _fit_values(value_node, promoted, target_shape, site)
+        value_node = _fit_values(value_node, promoted, target_shape, site, basic is None)
         if basic is None:
             for k, n, dim in bounds:  # index arrays: NumPy checks them after the value's shape
                 _check_bounds(k, n, dim, site)

@@ -52,17 +52,19 @@ def permute_node(node: Node, axes: Sequence[int], site: _bind.Site) -> Node:
     """One loop, no generator or comprehension frames (~0.3 us each on Python 3.11): loops call
     this for every transpose."""
     shape, ndim = node.shape, len(node.shape)
-    ints, norm, out = [], [], []
+    norm, out = [], []
+    if len(axes) != ndim:  # (NumPy's checks and texts in its order: fuzz46)
+        raise _bind.fail(ValueError, "axes don't match array", site)
     for a in axes:
         a = int(a)
-        ints.append(a)
+        if not -ndim <= a < ndim:
+            raise _bind.fail(np.exceptions.AxisError, f"axis {a} is out of bounds for array of "
+                             f"dimension {ndim}", site)
         a = a + ndim if a < 0 else a
+        if a in norm:
+            raise _bind.fail(ValueError, "repeated axis in transpose", site)
         norm.append(a)
-        if 0 <= a < ndim:
-            out.append(shape[a])
-    if sorted(norm) != list(range(ndim)):
-        raise _bind.fail(ValueError, f"axes {tuple(ints)} don't match array of {ndim} dimensions",
-                         site)
+        out.append(shape[a])
     norm = tuple(norm)
     if norm == tuple(range(ndim)):
         return node
@@ -190,9 +192,15 @@ def broadcast_to(x: Any, shape: Any) -> Array:
     target = _shape_arg(shape, site)
     ok = len(target) >= node.ndim and all(
         s == t or s == 1 for s, t in zip(node.shape[::-1], target[::-1]))
-    if not ok or any(t < 0 for t in target):
-        raise _bind.fail(ValueError, f"cannot broadcast an array of shape {node.shape} to shape "
-                         f"{target}", site)
+    if not ok or any(t < 0 for t in target):  # (NumPy's checks and texts in its order, fuzz46)
+        text = ("all elements of broadcast shape must be non-negative"
+                if any(t < 0 for t in target) else
+                "input operand has more dimensions than allowed by the axis remapping"
+                if len(target) < node.ndim else
+                "operands could not be broadcast together with remapped shapes "
+                f"[original->remapped]: {_bind.numpy_shape_text(node.shape)}  and requested "
+                f"shape {_bind.numpy_shape_text(target)}")
+        raise _bind.fail(ValueError, text, site)
     _bind.check_size(target, node.dtype.itemsize, site)
     return view_of(x, Array(_bind.broadcast_to(node, target, site)),
                    lambda n: _bind.broadcast_to(n, target, site), writable=False)  # NumPy's too

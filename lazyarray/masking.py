@@ -101,10 +101,13 @@ def _where_dims(keys: list[Any], j: int, m: int, ndim: int, site: _bind.Site) ->
 
 def _check_shape(mshape: tuple[int, ...], shape: tuple[int, ...], p: int,
                  site: _bind.Site) -> None:
-    if tuple(shape[p:p + len(mshape)]) != tuple(mshape):
-        raise _bind.fail(IndexError, f"boolean index of shape {tuple(mshape)} does not match the "
-                         f"indexed dimensions {tuple(shape[p:p + len(mshape)])} of the array of "
-                         f"shape {tuple(shape)} (from dimension {p})", site)
+    if tuple(shape[p:p + len(mshape)]) != tuple(mshape):  # (NumPy's text: its first axis)
+        axis = next(p + i for i, m in enumerate(mshape) if p + i >= len(shape)
+                    or shape[p + i] != m)
+        size = shape[axis] if axis < len(shape) else 0
+        raise _bind.fail(IndexError, f"boolean index did not match indexed array along axis "
+                         f"{axis}; size of axis is {size} but size of corresponding boolean "
+                         f"axis is {mshape[axis - p]}", site)
 
 
 def _empty_mismatch(mshape: tuple[int, ...], shape: tuple[int, ...], p: int) -> bool:
@@ -225,6 +228,10 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
         # one row per true element: the count is data, so read the mask and scatter by position
         rows = reshape_node(node, (math.prod(mask.shape),) + rest, site)
         flat = _flat_true(_computed_mask(keys[0], site)[0], x.device, site)
+        if m == node.ndim and value.ndim == 1 and value.shape[0] not in (1, flat.shape[0]):
+            raise _bind.fail(ValueError, f"NumPy boolean array indexing assignment cannot "
+                             f"assign {value.shape[0]} input values to the {flat.shape[0]} "
+                             f"output values where the mask is true", site)
         out = getattr(Array(rows).at[flat], mode)(Array(value))
         return Array(reshape_node(out._node, node.shape, site))
     cond = Array(reshape_node(mask, mask.shape + (1,) * len(rest), site))

@@ -7,6 +7,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from . import _bind
 from . import _linalg_compose as lc
 from . import elementwise as ew
 from . import manipulation as mp
@@ -225,6 +226,7 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
             done = product(a._node, b._node, user_site(1), np.dot)
             if done is not None:
                 return Array(done)
+        _check_aligned(a.shape, b.shape)
         return _linalg().matmul(a, b)
 
     if out is not None:
@@ -232,9 +234,19 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
     x, y = _array(a), _array(b)
     if x.ndim == 0 or y.ndim == 0:
         return x * y
+    _check_aligned(x.shape, y.shape)
     if y.ndim <= 2:
         return matmul(x, y)
     return tensordot(x, y, axes=([-1], [-2]))
+
+
+def _check_aligned(a: tuple, b: tuple) -> None:
+    """np.dot's own error (not matmul's) where a's last dim is not b's summed one (fuzz46)."""
+    k = max(len(b) - 2, 0)
+    if a[-1] != b[k]:
+        raise _bind.fail(ValueError, f"shapes {_bind.numpy_shape_text(a)} and "
+                         f"{_bind.numpy_shape_text(b)} not aligned: {a[-1]} (dim {len(a) - 1}) "
+                         f"!= {b[k]} (dim {k})", user_site(2))
 
 
 lc.NUMPY_DOT.append(dot)  # (linalg.norm's way: sqrt(dot(x, x)), as numpy.linalg.norm)
@@ -244,7 +256,7 @@ def vdot(a: Any, b: Any) -> Array:
     """numpy.vdot: flattened dot product, the first argument conjugated."""
     x, y = mp.ravel(_array(a)), mp.ravel(_array(b))
     if x.shape != y.shape:
-        raise ValueError("cannot reshape: vdot needs inputs of the same size")
+        raise ValueError(f"cannot reshape array of size {y.size} into shape ({x.size},)")
     if x.dtype.kind == "c":
         x = conj(x)
     prod = _dot.multiply(x, y)  # NumPy's dot loop: no floating-point flags checked

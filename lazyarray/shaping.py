@@ -258,6 +258,18 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
     return tuple(reshape(_slice(x, ax, i, 1, site), rest) for i in range(x.shape[ax]))
 
 
+def _check_held_indices(node: Any, n: int, axis: int, site: _bind.Site) -> None:
+    """NumPy's IndexError, in its words, for indices held in a buffer (the flat gather's error
+    names its flat position and axis 0: fuzz46); pending indices raise the gather's."""
+    if not node.holds_buffer or node.data is None:
+        return
+    data = node.data
+    if data.size and (data.min() < -n or data.max() >= n):
+        bad = int(data[(data < -n) | (data >= n)].flat[0])
+        raise _bind.fail(IndexError, f"index {bad} is out of bounds for axis {axis} with size "
+                         f"{n}", site)
+
+
 def take_along_axis(x: Any, indices: Any, /, axis: int = -1) -> Array:
     """numpy.take_along_axis / Array API `take_along_axis`: one flat gather whose index is built
     from `indices` and iotas (fused). Out-of-bounds indices raise IndexError when evaluated."""
@@ -270,9 +282,16 @@ def take_along_axis(x: Any, indices: Any, /, axis: int = -1) -> Array:
     if idx.ndim != x.ndim:
         raise _bind.fail(ValueError, "indices and x must have the same number of dimensions", site)
     ax = _axis(axis, x.ndim, site)
+    if any(d != ax and i not in (s, 1) for d, (s, i) in enumerate(zip(x.shape, idx.shape))):
+        # NumPy's fancy index of the indices and an arange per other dim (fuzz46)
+        shown = "".join(_bind.numpy_shape_text(idx.shape if d == ax else tuple(
+            s if e == d else 1 for e in range(x.ndim))) + " " for d, s in enumerate(x.shape))
+        raise _bind.fail(IndexError, f"shape mismatch: indexing arrays could not be broadcast "
+                         f"together with shapes {shown}", site)
     shape = tuple(i if d == ax else _bind.broadcast_shapes([(s,), (i,)], site)[0]
                   for d, (s, i) in enumerate(zip(x.shape, idx.shape)))
     n = x.shape[ax]
+    _check_held_indices(idx._node, n, ax, site)
     idx = broadcast_to(idx.astype(np.int64), shape)
     bad = (idx < -n) | (idx >= n)
     idx = where(idx < 0, add(idx, n), idx)

@@ -35,6 +35,7 @@ from weakref import ref as _weakref
 import numpy as np
 
 from . import _bind, eager
+from ._numpy_errors import numpy_shape_error
 from ._reshape import reshape_node
 from .cuts import _LIMIT as _LIVE_LIMIT, _LIVE, _prune
 from .eager import LIMIT as _EAGER_LIMIT
@@ -527,11 +528,14 @@ def inplace_result(target: Any, result: Any, ufunc: np.ufunc, other: Any, site: 
     casting='same_kind', else NumPy's UFuncTypeError; then the result keeps target's shape)."""
     _check_inplace_cast(target, result._node.dtype, ufunc, other, site)
     if result.shape != target.shape:
-        if ufunc is np.matmul:
-            raise _fail(ValueError, f"matmul: in-place matrix multiplication would change the "
-                        f"shape {target.shape} to {result.shape}", site)
-        raise _fail(ValueError, f"non-broadcastable output operand with shape {target.shape} "
-                    f"doesn't match the broadcast shape {result.shape}", site)
+        if ufunc is np.matmul:  # (NumPy's own core-dimension text, fuzz46)
+            exc = numpy_shape_error(np.matmul, (target, other), {}, target)
+            raise _bind.with_site(exc or ValueError(
+                f"matmul: in-place matrix multiplication would change the shape {target.shape} "
+                f"to {result.shape}"), site)
+        raise _fail(ValueError, f"non-broadcastable output operand with shape "
+                    f"{_bind.numpy_shape_text(target.shape)} doesn't match the broadcast shape "
+                    f"{_bind.numpy_shape_text(result.shape)}", site)
     node = result._node
     if node.dtype == target.dtype:
         return node
@@ -547,15 +551,23 @@ def _check_inplace_cast(target: Any, dtype: np.dtype | None, ufunc: np.ufunc, ot
 
 
 def _check_inplace_shape(target: Any, other: Any, ufunc: np.ufunc, site: Any) -> None:
-    """NumPy's ValueError where `target op other` broadcasts beyond target's shape."""
+    """NumPy's ValueError where `target op other` broadcasts beyond target's shape, or does not
+    broadcast: NumPy's ufunc lists its three operands' shapes, the output's last (`A[:, 1:3] +=
+    B`: "... with shapes (3,2) (2,3) (3,2) ", where `x op y` lists two; fuzz46)."""
+    if ufunc is np.matmul:
+        return  # (matmul's own core-dimension errors are NumPy's)
+    other_shape = other.shape if isinstance(other, _bind.Array) else np.shape(other)
     try:
-        shape = np.broadcast_shapes(target.shape, np.shape(other) if not isinstance(
-            other, _bind.Array) else other.shape)
+        shape = np.broadcast_shapes(target.shape, other_shape)
     except ValueError:
-        return  # (the error `x op y` raised is NumPy's)
-    if shape != target.shape and ufunc is not np.matmul:
-        raise _fail(ValueError, f"non-broadcastable output operand with shape {target.shape} "
-                    f"doesn't match the broadcast shape {shape}", site)
+        shown = "".join(_bind.numpy_shape_text(s) + " "
+                        for s in (target.shape, other_shape, target.shape))
+        raise _fail(ValueError, f"operands could not be broadcast together with shapes {shown}",
+                    site) from None
+    if shape != target.shape:
+        raise _fail(ValueError, f"non-broadcastable output operand with shape "
+                    f"{_bind.numpy_shape_text(target.shape)} doesn't match the broadcast shape "
+                    f"{_bind.numpy_shape_text(shape)}", site)
 
 
 def result_dtype(ufunc: np.ufunc, target: Any, other: Any) -> np.dtype | None:

@@ -633,3 +633,66 @@ def test_an_overflow_past_the_clamp_warns_as_numpy(backend, fn):
             pytest.warns(RuntimeWarning, match=f"overflow encountered in {fn}"):
         got = np.asarray(getattr(la, fn)(la.asarray(x)))
     assert_matches(got, want)
+
+
+def _numpy_error_cases(m):
+    """Lines that raise, each run with `m` numpy or lazyarray (fuzz46's probes of the errors a
+    program prints: `except ValueError as e: print(e)`)."""
+    A, B, v = m.arange(12.0).reshape(3, 4), m.arange(6).reshape(2, 3), m.arange(5.0)
+
+    def inplace_view():
+        w = A[1:]
+        w += v
+
+    def inplace_slice():
+        A[:, 1:3] += B
+
+    def inplace_output():
+        z = m.zeros((3, 1))
+        z += A
+
+    def matmul_inplace():
+        a = m.ones((3, 4))
+        a @= m.ones((4, 5))
+
+    def fancy_assign():
+        A[[0, 1]] = m.ones((3, 4))
+
+    def mask_assign():
+        a = m.arange(12.0).reshape(3, 4)
+        a[a > 3] = m.ones(3)
+
+    return [
+        inplace_view, inplace_slice, inplace_output, matmul_inplace, fancy_assign, mask_assign,
+        lambda: m.where(A > 0, v, 0), lambda: m.clip(A, v, 3),
+        lambda: A.reshape(-1, 5), lambda: A.reshape(-1, -1), lambda: m.dot(A, B),
+        lambda: m.dot(v, A), lambda: m.vdot(A, v), lambda: m.broadcast_to(v, (3, 4)),
+        lambda: m.broadcast_to(A, (4,)), lambda: m.einsum("ij,jk->ik", A, B),
+        lambda: m.transpose(A, (0, 0)), lambda: m.transpose(A, (0, 2)),
+        lambda: A[m.array([True, False])], lambda: A[:, m.array([True, False])], lambda: A[1.5],
+        lambda: m.linalg.norm(A, ord=3), lambda: m.tile(A, 2.5), lambda: m.zeros(-1),
+        lambda: m.take_along_axis(A, m.array([[5]]), axis=1),
+        lambda: m.take_along_axis(A, m.array([[0, 1]]), axis=0),
+        lambda: m.copyto(A, B), lambda: m.add(A, 1, out=m.zeros(3)),
+        lambda: m.add(A, 1, out=m.zeros((1, 4))), lambda: m.sum(A, axis=1, out=m.zeros(4)),
+        lambda: m.sum(A, axis=1, out=m.zeros((3, 1))), lambda: m.add.reduce(A, out=m.zeros(3)),
+    ]
+
+
+def test_errors_are_numpys_type_and_text(reference_backend):
+    """fuzz46: NumPy's exception type and exact text (`str(e)`; the line is a note) for shape,
+    index and argument errors a program catches and prints. The in-place ones listed two
+    operands (NumPy's ufunc lists the output too), shapes printed as Python tuples `(3, 4)`,
+    np.dot's error was matmul's, take_along_axis named its flat gather's position and axis 0
+    (and raised ValueError for NumPy's IndexError), transpose's `(0, 0)` said "axes ... don't
+    match", reductions' out= had a text of their own."""
+    with np.errstate(all="ignore"):
+        for want_fn, got_fn in zip(_numpy_error_cases(np), _numpy_error_cases(la)):
+            with pytest.raises(Exception) as want:
+                want_fn()
+            with pytest.raises(Exception) as got:
+                got_fn()
+            assert (got.type, str(got.value)) == (want.type, str(want.value))
+    a = la.arange(12.0).reshape(3, 4)  # (and NumPy's copyto drops a source's leading 1-dims)
+    la.copyto(a, la.ones((1, 3, 4)))
+    assert_matches(a, np.ones((3, 4)))

@@ -178,7 +178,7 @@ def test_indexing_errors():
         a[0, 0, 0]
     with pytest.raises(IndexError, match="single ellipsis"):
         a[..., ...]
-    with pytest.raises(IndexError, match="boolean index of shape"):
+    with pytest.raises(IndexError, match="boolean index did not match indexed array along axis 0"):
         a[a[0] > 0]  # a (3,) mask over (2, 3): tests/test_masking.py has the rest
 
 

@@ -20,7 +20,10 @@ import sys
 from types import CodeType
 from typing import Any, Callable, TypeVar
 
+from .array import RAISES_AT_THE_LINE
 from .cache import _state, is_busy
+from . import _bind
+from .settings import RAISE_MODE_SEEN, get_settings
 from .evaluation import evaluate_arrays
 from .graph.node import _IS_LIBRARY, _is_library_file, format_site
 
@@ -133,3 +136,21 @@ def evaluate_here(arrays: list, errors: tuple[type[BaseException], ...], site: A
         evaluate_arrays(arrays)
     except errors as exc:
         raise at_the_line(exc, site) from None
+
+
+def raises_at_the_line(x: Any) -> None:
+    """A pending Array built under a floating-point 'raise' mode on a line inside the user's try
+    block: computed there, so NumPy's FloatingPointError reaches the handler (`with
+    np.errstate(divide='raise'): try: r = a / b except FloatingPointError: ...`; fuzz46).
+    Elsewhere it stays pending (the block's exit computes it)."""
+    s = get_settings()
+    if "raise" not in (s.fp_divide, s.fp_over, s.fp_invalid, s.fp_under):
+        return
+    if not user_line_handles_errors():
+        return
+    evaluate_here([x], (FloatingPointError,), None)
+
+
+RAISES_AT_THE_LINE[0] = raises_at_the_line
+if hasattr(_bind.FAST, "install_raise_hook"):  # (_trace.c's make_array: its Arrays too)
+    _bind.FAST.install_raise_hook(RAISE_MODE_SEEN, raises_at_the_line)

@@ -76,6 +76,10 @@ def _from_environment() -> Settings:
 
 
 _default: Settings = _from_environment()
+# Whether a floating-point mode was ever 'raise' in this process (sticky): until then a pending
+# Array's construction checks nothing more (lazyarray/array.py, fuzz46's raise inside a try)
+RAISE_MODE_SEEN: list = [any(getattr(_default, "fp_" + k) == "raise"
+                             for k in ("divide", "over", "under", "invalid"))]
 # This context's active `with` blocks: (layers, their settings, the default they were derived from).
 _Layers = tuple[tuple["config", dict[str, Any]], ...]
 _scope: contextvars.ContextVar[tuple[_Layers, Settings, Settings] | None] = contextvars.ContextVar(
@@ -150,7 +154,10 @@ def _validated(changes: dict[str, object]) -> dict[str, object]:
     checked = _default.model_copy()
     for name, value in changes.items():
         setattr(checked, name, value)  # validates
-    return {name: getattr(checked, name) for name in changes}
+    out = {name: getattr(checked, name) for name in changes}
+    if not RAISE_MODE_SEEN[0] and any(k.startswith("fp_") and v == "raise" for k, v in out.items()):
+        RAISE_MODE_SEEN[0] = True
+    return out
 
 
 class config:  # noqa: N801  (a function-like context manager, as users call it)

@@ -696,3 +696,32 @@ def test_errors_are_numpys_type_and_text(reference_backend):
     a = la.arange(12.0).reshape(3, 4)  # (and NumPy's copyto drops a source's leading 1-dims)
     la.copyto(a, la.ones((1, 3, 4)))
     assert_matches(a, np.ones((3, 4)))
+
+
+@pytest.mark.needs("fp_errors")
+def test_a_raise_mode_error_reaches_the_try_block_at_its_line(backend):
+    """fuzz46: `with np.errstate(divide='raise'): try: r = a / b except FloatingPointError:` --
+    NumPy raises at the line, inside the try. A pending op (above eager_size) raised at the
+    block's exit instead, outside the handler; a `seterr(all='raise')` program's never reached
+    its handler at all. Built on a line inside a try block under a 'raise' mode, a pending Array
+    is computed there (Python's Array() and _trace.c's make_array); elsewhere it stays lazy."""
+    a, b = la.ones(5000), la.zeros(5000)
+    with la.config(eager_size=0), la.errstate(divide="raise", invalid="raise"):
+        caught = []
+        try:
+            a / b
+        except FloatingPointError as exc:
+            caught.append(str(exc))
+        try:
+            la.log(a - 1)
+        except FloatingPointError as exc:
+            caught.append(str(exc))
+        try:
+            (a - 1).sum() / 0.0
+        except FloatingPointError as exc:
+            caught.append(str(exc))
+        lazy = a / b  # (not in a try block: pending until the block's exit)
+        assert lazy._node.inputs
+        lazy = None
+    assert caught == ["divide by zero encountered in divide", "divide by zero encountered in log",
+                      "invalid value encountered in divide"]

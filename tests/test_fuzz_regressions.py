@@ -725,3 +725,26 @@ def test_a_raise_mode_error_reaches_the_try_block_at_its_line(backend):
         lazy = None
     assert caught == ["divide by zero encountered in divide", "divide by zero encountered in log",
                       "invalid value encountered in divide"]
+
+
+def test_a_caught_index_error_of_a_write_leaves_the_array_as_it_was(backend):
+    """fuzz46: `try: v[i] = 2.0 except IndexError:` with a pending index Array `i` (above
+    eager_size, or any under eager_size=0): the write rebound `v` to the scatter, then computed
+    it at the line for NumPy's IndexError, and `v` stayed bound to the failing scatter, so every
+    later read of `v` raised the error again. The index is computed and its bounds checked
+    before the write."""
+    for size in (None, 0):
+        with la.config(eager_size=size) if size is not None else la.config():
+            v = la.arange(10.0)
+            i = la.arange(10) * 2
+            try:
+                v[i] = 2.0
+            except IndexError as exc:
+                assert str(exc) == "index 10 is out of bounds for axis 0 with size 10"
+            else:
+                raise AssertionError("no IndexError")
+            try:
+                v[i[:6]] += 1.0
+            except IndexError:
+                pass
+            assert_matches(v, np.arange(10.0))

@@ -24,7 +24,7 @@ from .graph.node import Node, cuts_paused, user_site
 from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
 from ._index_values import (_is_array_index, _is_int, _is_int_index, is_basic_key, numpy_packed,
-                            set_values, update_values)
+                            set_values, update_values, warn_complex_cast)
 from .creation import full
 from ._handled import checked_here, user_line_handles_errors
 from . import elementwise as ew
@@ -783,7 +783,8 @@ _ALL = slice(None)
 def _update_values(node: Node, values: Any, target_shape: tuple, site: _bind.Site) -> Node:
     """The values of `x[key] = values` into `node` at positions of `target_shape`: NumPy's
     assignment rules for a Python scalar, broadcast to the target, cast to node's dtype."""
-    return _fit_values(set_values(values, node.dtype, site), node.dtype, target_shape, site)
+    return _fit_values(set_values(values, node.dtype, site, warn=False), node.dtype,
+                       target_shape, site)
 
 
 def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
@@ -798,6 +799,7 @@ def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
                              f"not be broadcast to indexing result of shape {into}" if advanced
                              else f"could not broadcast input array from shape {shown} into "
                              f"shape {into}", site)
+    warn_complex_cast(value_node, dtype, site)  # (after the shape check, as NumPy's)
     if not all(target_shape):
         # nothing is written, so nothing is cast (NumPy warns no `invalid value ... in cast`);
         # the leading length-1 dims NumPy drops first (`I[0:0] = t[-1:][:, None] / nan`: fuzz39)
@@ -897,7 +899,7 @@ class _AtUpdate:
             if masked is not None:
                 return masked
             spec, index_nodes, target_shape, bounds = self._scatter_key(node, site)
-        value_node, promoted = update_values(node.dtype, values, mode, site)
+        value_node, promoted = update_values(node.dtype, values, mode, site, warn=False)
         value_node = _fit_values(value_node, promoted, target_shape, site, basic is None)
         if basic is None:
             for k, n, dim in bounds:  # index arrays: NumPy checks them after the value's shape

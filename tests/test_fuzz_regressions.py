@@ -748,3 +748,18 @@ def test_a_caught_index_error_of_a_write_leaves_the_array_as_it_was(backend):
             except IndexError:
                 pass
             assert_matches(v, np.arange(10.0))
+
+
+def test_complex_values_of_the_wrong_shape_raise_without_the_cast_warning(reference_backend):
+    """fuzz46 (seed 710000): `A[[0]] = B` of complex B into a real A whose selection B does not
+    fit: NumPy's shape ValueError comes alone; lazyarray warned ComplexWarning first (the cast's
+    warning before the shape check). Where the values fit, the warning stays."""
+    import warnings
+    for key, values in (([0], np.ones((3, 3), complex)), (slice(None), np.ones((2, 2), complex))):
+        a = la.zeros(3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError):
+                a[key] = la.asarray(values)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        a[[0, 1]] = la.asarray(np.ones(2, complex))

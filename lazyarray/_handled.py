@@ -23,7 +23,7 @@ from typing import Any, Callable, TypeVar
 from .array import RAISES_AT_THE_LINE
 from .cache import _state, is_busy
 from . import _bind
-from .settings import RAISE_MODE_SEEN, get_settings
+from .settings import RAISE_MODE_ON, get_settings
 from .evaluation import evaluate_arrays
 from .graph.node import _IS_LIBRARY, _is_library_file, format_site
 
@@ -153,4 +153,4 @@ def raises_at_the_line(x: Any) -> None:
 
 RAISES_AT_THE_LINE[0] = raises_at_the_line
 if hasattr(_bind.FAST, "install_raise_hook"):  # (_trace.c's make_array: its Arrays too)
-    _bind.FAST.install_raise_hook(RAISE_MODE_SEEN, raises_at_the_line)
+    _bind.FAST.install_raise_hook(RAISE_MODE_ON, raises_at_the_line)

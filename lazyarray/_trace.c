@@ -803,10 +803,10 @@ py_set_live_min_limit(PyObject *module, PyObject *n)
     Py_RETURN_NONE;
 }
 
-/* install_raise_hook(seen, hook): Array.__init__'s last step (lazyarray/_handled.py
- * raises_at_the_line), called for a pending Array once `seen[0]` (settings.RAISE_MODE_SEEN: a
- * floating-point mode was ever 'raise') is true; until then one pointer test. */
-static PyObject *RAISE_SEEN, *RAISE_HOOK;
+/* install_raise_hook(on, hook): Array.__init__'s last step (lazyarray/_handled.py
+ * raises_at_the_line), called for a pending Array while `on[0]` is True (settings.RAISE_MODE_ON:
+ * the settings applied last have a floating-point mode 'raise'); else one pointer test. */
+static PyObject *RAISE_ON, *RAISE_HOOK;
 
 static PyObject *
 py_install_raise_hook(PyObject *module, PyObject *args)
@@ -818,7 +818,7 @@ py_install_raise_hook(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "install_raise_hook: a list of one flag");
         return NULL;
     }
-    Py_XSETREF(RAISE_SEEN, Py_NewRef(seen));
+    Py_XSETREF(RAISE_ON, Py_NewRef(seen));
     Py_XSETREF(RAISE_HOOK, Py_NewRef(hook));
     Py_RETURN_NONE;
 }
@@ -882,7 +882,7 @@ make_array(PyObject *node)
             Py_DECREF(array);
             return NULL;
         }
-        if (RAISE_SEEN != NULL && PyList_GET_ITEM(RAISE_SEEN, 0) == Py_True) {
+        if (RAISE_ON != NULL && PyList_GET_ITEM(RAISE_ON, 0) == Py_True) {
             PyObject *r = PyObject_CallOneArg(RAISE_HOOK, array);
             if (r == NULL) {
                 Py_DECREF(array);
@@ -7044,7 +7044,7 @@ static PyMethodDef module_methods[] = {
     {"install_scalar_conversions", py_install_scalar_conversions, METH_VARARGS,
      "install_scalar_conversions(int_, float_, index, bool_): Array's scalar conversions in C."},
     {"install_raise_hook", py_install_raise_hook, METH_VARARGS,
-     "install_raise_hook(seen, hook): hook(array) for a pending Array once seen[0] is True."},
+     "install_raise_hook(on, hook): hook(array) for a pending Array while on[0] is True."},
     {"set_live_min_limit", py_set_live_min_limit, METH_O,
      "set_live_min_limit(n): cuts._MIN_LIMIT for the C prune of cuts._LIVE."},
     {"install_reductions", py_install_reductions, METH_VARARGS,

@@ -76,10 +76,17 @@ def _from_environment() -> Settings:
 
 
 _default: Settings = _from_environment()
-# Whether a floating-point mode was ever 'raise' in this process (sticky): until then a pending
-# Array's construction checks nothing more (lazyarray/array.py, fuzz46's raise inside a try)
-RAISE_MODE_SEEN: list = [any(getattr(_default, "fp_" + k) == "raise"
-                             for k in ("divide", "over", "under", "invalid"))]
+
+
+def _raises(s: Settings) -> bool:
+    return "raise" in (s.fp_divide, s.fp_over, s.fp_under, s.fp_invalid)
+
+
+# Whether the settings applied last (as eager_size's, _notify) have a floating-point mode
+# 'raise': only then does a pending Array's construction check more (lazyarray/array.py and
+# _trace.c's make_array call _handled.raises_at_the_line; fuzz46). Exactly True or False (C
+# compares the pointer).
+RAISE_MODE_ON: list = [_raises(_default)]
 # This context's active `with` blocks: (layers, their settings, the default they were derived from).
 _Layers = tuple[tuple["config", dict[str, Any]], ...]
 _scope: contextvars.ContextVar[tuple[_Layers, Settings, Settings] | None] = contextvars.ContextVar(
@@ -129,6 +136,7 @@ def apply_if_changed() -> Settings:
 
 def _notify(s: Settings) -> None:
     _applied[0] = s
+    RAISE_MODE_ON[0] = _raises(s)
     for listener in _listeners:
         listener(s)
 
@@ -154,10 +162,7 @@ def _validated(changes: dict[str, object]) -> dict[str, object]:
     checked = _default.model_copy()
     for name, value in changes.items():
         setattr(checked, name, value)  # validates
-    out = {name: getattr(checked, name) for name in changes}
-    if not RAISE_MODE_SEEN[0] and any(k.startswith("fp_") and v == "raise" for k, v in out.items()):
-        RAISE_MODE_SEEN[0] = True
-    return out
+    return {name: getattr(checked, name) for name in changes}
 
 
 class config:  # noqa: N801  (a function-like context manager, as users call it)

@@ -23,7 +23,7 @@ from typing import Any, Callable, TypeVar
 from .array import RAISES_AT_THE_LINE
 from .cache import _state, is_busy
 from . import _bind
-from .settings import RAISE_MODE_ON, get_settings
+from .settings import RAISE_MODE_ON, config, get_settings
 from .evaluation import evaluate_arrays
 from .graph.node import _IS_LIBRARY, _is_library_file, format_site
 
@@ -148,7 +148,18 @@ def raises_at_the_line(x: Any) -> None:
         return
     if not user_line_handles_errors():
         return
-    evaluate_here([x], (FloatingPointError,), None)
+    try:
+        evaluate_arrays([x])
+    except FloatingPointError as exc:
+        # NumPy's in-place ufunc has written its result when it raises (`x /= 0` leaves inf
+        # in x): the value, computed again under 'ignore', goes with the error to the caller
+        # that writes (writes.inplace_rest)
+        with config.block(fp_divide="ignore", fp_over="ignore", fp_under="ignore",
+                          fp_invalid="ignore"):
+            evaluate_arrays([x])
+        out = at_the_line(exc, None)
+        out._lazyarray_value = x  # type: ignore[attr-defined]
+        raise out from None
 
 
 RAISES_AT_THE_LINE[0] = raises_at_the_line

@@ -635,6 +635,10 @@ def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
             site = user_site(1)
             _check_inplace_cast(self, result_dtype(ufunc, self, other), ufunc, other, site)
             _check_inplace_shape(self, other, ufunc, site)
+        value = getattr(result, "_lazyarray_value", None)
+        if value is not None:  # a 'raise' mode's error at the line (_handled.raises_at_the_line):
+            del result._lazyarray_value  # NumPy's in-place ufunc wrote its result first
+            inplace_rest(self, value, other, ufunc)
         raise result
     if result is NotImplemented or self._view is False:
         # NumPy's scalar (an element `A[i, j]`, a 0-d result of an op) has no in-place operators:

@@ -99,7 +99,15 @@ class ufunc:  # noqa: N801  (NumPy's name)
             _check_out_shapes(inputs, outs, site)
         if dtype is not None or signature is not None:
             inputs = _cast_inputs(self._np, inputs, options, site)
-        results = self._fn(*inputs)
+        try:
+            results = self._fn(*inputs)
+        except FloatingPointError as exc:  # a 'raise' mode's error at the line, with its value
+            value = getattr(exc, "_lazyarray_value", None)  # (_handled.raises_at_the_line):
+            if value is None or self._np.nout != 1 or where is not True:  # NumPy's ufunc
+                raise  # wrote its output first
+            del exc._lazyarray_value
+            _store(value if value.dtype == loop[0] else ew.astype(value, loop[0]), outs[0], site)
+            raise
         results = results if isinstance(results, tuple) else (results,)
         results = tuple(r if r.dtype == d else ew.astype(r, d) for r, d in zip(results, loop))
         if where is not True:

@@ -725,12 +725,19 @@ def test_a_raise_mode_error_reaches_the_try_block_at_its_line(backend):
             x /= 0
         except FloatingPointError as exc:
             caught.append(str(exc))
+        o = la.zeros(5000)
+        try:  # (and a ufunc's out=)
+            la.divide(a, 0, out=o)
+        except FloatingPointError as exc:
+            caught.append(str(exc))
         lazy = a / b  # (not in a try block: pending until the block's exit)
         assert lazy._node.inputs
         lazy = None
     assert caught == ["divide by zero encountered in divide", "divide by zero encountered in log",
-                      "invalid value encountered in divide", "divide by zero encountered in divide"]
+                      "invalid value encountered in divide"] + 2 * [
+                      "divide by zero encountered in divide"]
     assert_matches(x, np.full(5000, np.inf))
+    assert_matches(o, np.full(5000, np.inf))
 
 
 def test_a_caught_index_error_of_a_write_leaves_the_array_as_it_was(backend):

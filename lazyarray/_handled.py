@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import dis
 import sys
+
+import numpy as np
 from types import CodeType
 from typing import Any, Callable, TypeVar
 
@@ -111,10 +113,24 @@ def has_index_array(key: Any, array_type: type) -> bool:
     tell; a bool mask's shape is data, read at the line anyway)."""
     for k in (key if type(key) is tuple else (key,)):
         if type(k) is array_type:
-            node = k._node
-            if node.shape and node.dtype.kind in "iu":
+            node = k._node  # (a pending 0-d index too: `v[np.argmax(v) + 10]`, fuzz46)
+            if (node.shape or node.inputs) and node.dtype.kind in "iu":
                 return True
     return False
+
+
+def held_index_arrays(key: Any, array_type: type) -> Any:
+    """The key with its integer index Arrays computed, as NumPy arrays: their bounds are then
+    checked before a write rebinds anything, so an IndexError the user's try block catches
+    leaves the array as it was (`x[i] = v` stayed bound to the failing scatter, and every later
+    read raised the error again: fuzz46)."""
+    items = key if type(key) is tuple else (key,)
+    arrays = [k for k in items if type(k) is array_type and k._node.dtype.kind in "iu"]
+    if not arrays:
+        return key
+    evaluate_arrays(arrays)
+    out = tuple(np.asarray(k) if any(k is a for a in arrays) else k for k in items)
+    return out if type(key) is tuple else out[0]
 
 
 def checked_here(build: Callable[[], Any], site: Any) -> Any:

@@ -22,7 +22,6 @@ from . import elementwise as ew  # the operator tables' short name
 from .numpy_shapes import dot as _numpy_dot, trace as _numpy_trace
 from . import numpy_index_tricks, numpy_math, numpy_selection, numpy_sets
 from . import eager
-from .evaluation import evaluate_arrays
 from . import writes as _writes
 from .array import Array
 from .cache import PAUSED
@@ -36,7 +35,8 @@ from .graph.node import _BUDGET, user_site
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
 from .writes import rebind
 from ._layout import check_order
-from ._handled import checked_here, has_index_array, user_line_handles_errors
+from ._handled import checked_here, has_index_array, held_index_arrays
+from ._handled import user_line_handles_errors
 
 
 # --- methods the core Array type leaves to the API -------------------------------------------------
@@ -70,23 +70,10 @@ def __setitem__(self: Array, key: Any, value: Any) -> None:
     NumPy's IndexError for an index out of bounds comes where the handler catches it."""
     if ((type(key) is tuple or type(key) is Array) and has_index_array(key, Array)
             and user_line_handles_errors()):
-        key = _held_index_arrays(key)
+        key = held_index_arrays(key, Array)
         checked_here(lambda: _set_item(self, key, value) or self, user_site(1))
     else:
         _set_item(self, key, value)
-
-
-def _held_index_arrays(key: Any) -> Any:
-    """The key with its integer index Arrays computed, as NumPy arrays: their bounds are then
-    checked before the write rebinds anything, so an IndexError the user's try block catches
-    leaves `x` as it was (it stayed bound to the failing scatter, and every later read raised
-    the error again: fuzz46)."""
-    items = key if type(key) is tuple else (key,)
-    arrays = [k for k in items if type(k) is Array and k._node.shape
-              and k._node.dtype.kind in "iu"]
-    evaluate_arrays(arrays)
-    out = tuple(np.asarray(k) if any(k is a for a in arrays) else k for k in items)
-    return out if type(key) is tuple else out[0]
 
 
 def _set_item(self: Array, key: Any, value: Any) -> None:

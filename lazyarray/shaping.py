@@ -15,7 +15,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import _axis_args, _bind, eager
+from ._handled import user_line_handles_errors
 from .array import Array
+from .evaluation import evaluate_arrays
 from .creation import arange, full
 from .elementwise import add, multiply, not_equal, subtract, where
 from .graph.node import user_site
@@ -291,6 +293,8 @@ def take_along_axis(x: Any, indices: Any, /, axis: int = -1) -> Array:
     shape = tuple(i if d == ax else _bind.broadcast_shapes([(s,), (i,)], site)[0]
                   for d, (s, i) in enumerate(zip(x.shape, idx.shape)))
     n = x.shape[ax]
+    if idx._node.inputs and user_line_handles_errors():  # (NumPy's IndexError in the try)
+        evaluate_arrays([idx])
     _check_held_indices(idx._node, n, ax, site)
     idx = broadcast_to(idx.astype(np.int64), shape)
     bad = (idx < -n) | (idx >= n)

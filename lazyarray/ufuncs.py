@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _bind, creation, manipulation, reductions
 from . import elementwise as ew
+from ._handled import held_index_arrays, user_line_handles_errors
 from ._numpy_errors import numpy_shape_error
 from .array import Array
 from .creation import asarray
@@ -294,6 +295,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
                 loop = self._np(*stand_ins).dtype  # the dtype NumPy computes in, then casts
         except Exception as exc:
             raise _noted(exc, site) from None
+        if user_line_handles_errors():  # NumPy's IndexError in the user's try, a unchanged
+            indices = held_index_arrays(indices, Array)
         a[...] = self._at_value(a, indices, b, loop)
         return None
 

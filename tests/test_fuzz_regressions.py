@@ -776,3 +776,35 @@ def test_complex_values_of_the_wrong_shape_raise_without_the_cast_warning(refere
                 a[key] = la.asarray(values)
     with pytest.warns(np.exceptions.ComplexWarning):
         a[[0, 1]] = la.asarray(np.ones(2, complex))
+
+
+def test_pending_index_errors_reach_the_try_block(backend):
+    """fuzz46 (eager_size=0): a pending 0-d index (`v[np.argmax(v) + 10]`), `np.add.at` by
+    pending indices and take_along_axis's raised their IndexError at a later read, outside the
+    user's try block (take_along_axis's named its flat gather's index, -6); np.put wrote
+    nothing where NumPy writes the indices before the bad one, then raises."""
+    def run(m):
+        v, out = m.arange(5.0), []
+        try:  # (each on the try block's own line: the innermost user frame's try counts)
+            v[m.argmax(v) + 10]
+        except IndexError as exc:
+            out.append(str(exc))
+        try:
+            m.add.at(v, m.argsort(v) * 3, 1.0)
+        except IndexError as exc:
+            out.append(str(exc))
+        try:
+            m.take_along_axis(v[:, None], m.argsort(v)[:, None] * 3, axis=0)
+        except IndexError as exc:
+            out.append(str(exc))
+        try:
+            m.put(v, [1, 7, 2], [10.0, 20.0])
+        except IndexError as exc:
+            out.append(str(exc))
+        return out, np.asarray(v)
+
+    want = run(np)
+    with la.config(eager_size=0):
+        got = run(la)
+    assert got[0] == want[0]
+    assert_matches(got[1], want[1])

@@ -676,6 +676,11 @@ def _numpy_error_cases(m):
         lambda: m.copyto(A, B), lambda: m.add(A, 1, out=m.zeros(3)),
         lambda: m.add(A, 1, out=m.zeros((1, 4))), lambda: m.sum(A, axis=1, out=m.zeros(4)),
         lambda: m.sum(A, axis=1, out=m.zeros((3, 1))), lambda: m.add.reduce(A, out=m.zeros(3)),
+        lambda: m.repeat(v, -1), lambda: m.repeat(v, [1, 2]), lambda: m.sum(A, axis=(0, 0)),
+        lambda: m.mean(A, axis=(1, -1)), lambda: m.max(m.zeros((0, 3)), axis=0),
+        lambda: m.argmin(m.zeros(0)), lambda: m.linalg.solve(A[:, :3], v),
+        lambda: m.cross(v, v), lambda: m.percentile(v, 150), lambda: m.matmul(A, 2.0),
+        lambda: m.tensordot(A, A, axes=([1], [1, 0])),
     ]
 
 

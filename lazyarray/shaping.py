@@ -295,9 +295,10 @@ def take_along_axis(x: Any, indices: Any, /, axis: int = -1) -> Array:
     shape = tuple(i if d == ax else _bind.broadcast_shapes([(s,), (i,)], site)[0]
                   for d, (s, i) in enumerate(zip(x.shape, idx.shape)))
     n = x.shape[ax]
-    if idx._node.inputs and user_line_handles_errors():  # (NumPy's IndexError in the try)
-        evaluate_arrays([idx])
-    _check_held_indices(idx._node, n, ax, site)
+    if all(shape):  # (an empty selection checks no index, as NumPy's)
+        if idx._node.inputs and user_line_handles_errors():  # (NumPy's IndexError in the try)
+            evaluate_arrays([idx])
+        _check_held_indices(idx._node, n, ax, site)
     idx = broadcast_to(idx.astype(np.int64), shape)
     bad = (idx < -n) | (idx >= n)
     idx = where(idx < 0, add(idx, n), idx)

@@ -1400,7 +1400,8 @@ def _line_problem(program: Program, w: tuple, g: tuple) -> str | None:
     # over a leading axis: its two-stage kernel folds each column pairwise where NumPy's is
     # sequential, docs/semantics.md lists only sum/mean/prod as NumPy's bits, 192105)
     inexact = has_complex or "exp(" in text or "**" in text or "dot(" in text or "@" in text \
-        or "convolve(" in text or "correlate(" in text or "var(" in text or "std(" in text
+        or "convolve(" in text or "correlate(" in text or "var(" in text or "std(" in text \
+        or "einsum(" in text  # (its sum of products in its own order: seed 721039)
     single = _single_precision(list(w[2].values()) + list(program.inputs)) or \
         "float32(" in text or "complex64(" in text  # (a NumPy float32 scalar's exp, 190113)
     for name, value in w[2].items():

@@ -27,7 +27,7 @@ from .cache import _state, is_busy
 from . import _bind
 from .settings import RAISE_MODE_ON, config, get_settings
 from .evaluation import evaluate_arrays
-from .graph.node import _IS_LIBRARY, _is_library_file, format_site
+from .graph.node import _IS_LIBRARY, _is_library_file, format_site, user_site
 
 _parse: Callable[[CodeType], Any] | None = getattr(dis, "_parse_exception_table", None)
 # code -> its exception table as (start, end, target) and which targets are `try` handlers
@@ -173,7 +173,7 @@ def raises_at_the_line(x: Any) -> None:
         with config.block(fp_divide="ignore", fp_over="ignore", fp_under="ignore",
                           fp_invalid="ignore"):
             evaluate_arrays([x])
-        out = at_the_line(exc, None)
+        out = at_the_line(exc, user_site(1))
         out._lazyarray_value = x  # type: ignore[attr-defined]
         raise out from None
 

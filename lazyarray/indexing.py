@@ -588,6 +588,9 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
 
 def _take_node(node: Node, indices: Node, axis: int, site: _bind.Site) -> Node:
     if node.shape[axis] == 0 and indices.size:
+        if indices.holds_buffer and indices.data is not None:  # NumPy's indexing text (fuzz46)
+            raise _bind.fail(IndexError, f"index {int(np.asarray(indices.data).flat[0])} is out "
+                             f"of bounds for axis {axis} with size 0", site)
         raise _bind.fail(IndexError, f"cannot do a non-empty take from an empty axis {axis}", site)
     shape = node.shape[:axis] + indices.shape + node.shape[axis + 1:]
     return _bind.primitive(_TAKE, (node, indices), (axis,), shape, node.dtype, site)

@@ -680,7 +680,8 @@ def _numpy_error_cases(m):
         lambda: m.mean(A, axis=(1, -1)), lambda: m.max(m.zeros((0, 3)), axis=0),
         lambda: m.argmin(m.zeros(0)), lambda: m.linalg.solve(A[:, :3], v),
         lambda: m.cross(v, v), lambda: m.percentile(v, 150), lambda: m.matmul(A, 2.0),
-        lambda: m.tensordot(A, A, axes=([1], [1, 0])),
+        lambda: m.tensordot(A, A, axes=([1], [1, 0])), lambda: m.zeros(0)[m.array([0, 0])],
+        lambda: m.zeros((2, 0))[:, m.array([1])],
     ]
 
 

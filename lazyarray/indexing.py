@@ -790,6 +790,12 @@ def _update_values(node: Node, values: Any, target_shape: tuple, site: _bind.Sit
                        target_shape, site)
 
 
+def _has_array_index(key: Any) -> bool:
+    """Whether the key holds an index array or list (NumPy's advanced-assignment error text)."""
+    return any(type(k) is list or getattr(k, "ndim", 0) > 0
+               for k in (key if type(key) is tuple else (key,)))
+
+
 def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
                 site: _bind.Site, advanced: bool = False) -> Node:
     """Update values broadcast to the target (NumPy's error if they cannot be: its text for an
@@ -903,7 +909,8 @@ class _AtUpdate:
                 return masked
             spec, index_nodes, target_shape, bounds = self._scatter_key(node, site)
         value_node, promoted = update_values(node.dtype, values, mode, site, warn=False)
-        value_node = _fit_values(value_node, promoted, target_shape, site, basic is None)
+        value_node = _fit_values(value_node, promoted, target_shape, site,
+                                 _has_array_index(self._key))
         if basic is None:
             for k, n, dim in bounds:  # index arrays: NumPy checks them after the value's shape
                 _check_bounds(k, n, dim, site)

@@ -74,7 +74,7 @@ def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True
         arr = np.array(obj, dtype=want, copy=copy, order="C") if copy else np.asarray(
             obj, dtype=want, order="C")
     except (TypeError, ValueError) as exc:
-        raise fail(type(exc), f"cannot make an array from {type(obj).__name__}: {exc}", site) from None
+        raise fail(type(exc), str(exc), site) from None  # NumPy's text (a ragged list's ...)
     if arr.dtype == np.float16:
         arr = arr.astype(np.float32)
     if arr.dtype not in SUPPORTED:
@@ -308,6 +308,16 @@ def broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, ..
     return shape
 
 
+def public_broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, ...]:
+    """broadcast_shapes for np.broadcast_shapes / np.broadcast_arrays, whose mismatch text is
+    NumPy's "shape mismatch: ... arg i ... arg j", not the ufuncs' "operands could not be ..."."""
+    try:
+        return broadcast_shapes(shapes, site)
+    except ValueError:
+        numpy_broadcast_error(lambda: np.broadcast_shapes(*shapes), site)
+        raise
+
+
 def _broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, ...]:
     try:
         shape = tuple(np.broadcast_shapes(*shapes))
@@ -322,13 +332,23 @@ def _broadcast_shapes(shapes: list[tuple[int, ...]], site: Site) -> tuple[int, .
 
 def numpy_shape_text(shape: Any) -> str:
     """A shape as NumPy's C errors print it (convert_shape_to_string): `(2,3)`, `(5,)`, `()`; -1
-    as `newaxis`, but leading ones dropped (`reshape(-1, 5)` of 12 elements: "(5)", fuzz46)."""
+    as `newaxis`, except leading ones, which are dropped (`reshape(-1, 4)`'s "(4)")."""
     shape = tuple(shape)
     lead = 0
     while lead < len(shape) and shape[lead] < 0:
         lead += 1
     parts = ["newaxis" if d < 0 else str(d) for d in shape[lead:]]
     return "(" + ",".join(parts) + ("," if len(shape) == 1 and parts else "") + ")"
+
+
+def numpy_broadcast_error(check: Any, site: Site) -> None:
+    """Raise NumPy's own ValueError text from `check()` (a NumPy broadcast of the same shapes
+    that raises where lazyarray's rule found a mismatch): np.broadcast_to's "remapped shapes",
+    np.broadcast_shapes' "shape mismatch ... arg i ... arg j". Returns if NumPy accepts them."""
+    try:
+        check()
+    except ValueError as exc:
+        raise fail(ValueError, str(exc), site) from None
 
 
 def cast(node: Node, dtype: np.dtype, site: Site) -> Node:
@@ -558,10 +578,11 @@ def normalize_axis(axis: Any, ndim: int, site: Site, argname: str | None = None)
 
 
 def normalize_axes(axis: Any, ndim: int, site: Site, argname: str | None = None,
-                   ordered: bool = False) -> tuple[int, ...]:
+                   ordered: bool = False, repeated: str | None = None) -> tuple[int, ...]:
     """Sorted (`ordered`: as given), non-negative axes; NumPy's AxisError (a ValueError and
     IndexError) when out of range, its message prefixed by `argname` where NumPy's is
-    (`source: axis 10 is out of bounds...`, which SciPy's tests match)."""
+    (`source: axis 10 is out of bounds...`, which SciPy's tests match); a repeated axis is
+    NumPy's "repeated axis", or the caller's `repeated` text (a ufunc reduction's)."""
     if axis is None:
         return tuple(range(ndim))
     if type(axis) is int and -ndim <= axis < ndim:  # the common cases, without NumPy's helper
@@ -581,7 +602,7 @@ def normalize_axes(axis: Any, ndim: int, site: Site, argname: str | None = None,
     except np.exceptions.AxisError as exc:
         raise with_site(np.exceptions.AxisError(str(exc)), site) from None
     except ValueError as exc:  # repeated axis
-        raise fail(ValueError, str(exc), site) from None
+        raise fail(ValueError, repeated or str(exc), site) from None
     except TypeError:
         raise fail(TypeError, f"axis must be an int, a tuple of ints or None, not {axis!r}",
                    site) from None

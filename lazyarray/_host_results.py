@@ -31,5 +31,6 @@ def nonzero(x: Any, /) -> tuple[Array, ...]:
     site = user_site(1)
     x = _array(x, site)
     if x.ndim == 0:
-        raise _bind.fail(ValueError, "nonzero of a 0-d array is not defined; use atleast_1d", site)
+        raise _bind.fail(ValueError, "Calling nonzero on 0d arrays is not allowed. Use "
+                         "np.atleast_1d(scalar).nonzero() instead.", site)  # NumPy's text
     return tuple(_leaf(i.astype(np.int64), site, x.device) for i in np.nonzero(np.asarray(x)))

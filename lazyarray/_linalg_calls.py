@@ -13,7 +13,6 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from . import _bind
-from ._numpy_errors import numpy_error
 from .array import Array, scalar_result
 from .cache import _state, is_busy
 from .complex_functions import conj, real
@@ -24,7 +23,7 @@ from .graph.node import Node, user_site
 from .manipulation import expand_dims, flip, matrix_transpose, reshape_node, slice_node
 from .reductions import _as_node, max as _max, sum as _sum
 from .searching import argsort, sort
-from .shaping import take_along_axis
+from .shaping import gather_along_axis
 from ._matmul import matmul
 from ._handled import at_the_line, user_line_handles_errors
 
@@ -234,11 +233,12 @@ def solve(x1: Any, x2: Any, /) -> Array:
     vector = b.ndim == 1
     if vector:
         b = reshape_node(b, (n, 1), site) if b.shape[0] == n else b
-    if b.ndim < 2 or b.shape[-2] != n:  # (NumPy's gufunc text, asked on stand-ins: fuzz46)
-        exc = numpy_error(np.linalg.solve, (a, _as_node(x2, site)), {})
-        raise _bind.with_site(exc if isinstance(exc, ValueError) else ValueError(
-            f"solve: x2 of shape {_as_node(x2, site).shape} does not match x1 of shape "
-            f"{a.shape}"), site)
+    if b.ndim < 2 or b.shape[-2] != n:  # NumPy's gufunc text (solve1: the vector loop)
+        signature = "solve1: ... (m,m),(m)->(m)" if vector else "solve: ... (m,m),(m,n)->(m,n)"
+        name, sig = signature.split(": ... ")
+        raise _bind.fail(ValueError, f"{name}: Input operand 1 has a mismatch in its core dimension "
+                         f"0, with gufunc signature {sig} (size {b.shape[-2 if b.ndim >= 2 else 0]} "
+                         f"is different from {n})", site)
     batch = _bind.broadcast_shapes([a.shape[:-2], b.shape[:-2]], site)
     a = _bind.broadcast_to(_bind.cast(a, dtype, site), batch + a.shape[-2:], site)
     b = _bind.broadcast_to(_bind.cast(b, dtype, site), batch + b.shape[-2:], site)
@@ -319,9 +319,9 @@ def _svd_hermitian(x: Any, compute_uv: bool) -> SVDResult | Array:
         return flip(sort(abs_(eigvalsh(x)), axis=-1), axis=-1)
     w, u = eigh(x)
     order = flip(argsort(abs_(w), axis=-1), axis=-1)
-    sgn = take_along_axis(sign(w), order, axis=-1)
-    s = take_along_axis(abs_(w), order, axis=-1)
-    u = take_along_axis(u, expand_dims(order, axis=-2), axis=-1)
+    sgn = gather_along_axis(sign(w), order, -1, in_bounds=True)
+    s = gather_along_axis(abs_(w), order, -1, in_bounds=True)
+    u = gather_along_axis(u, expand_dims(order, axis=-2), -1, in_bounds=True)
     vh = conj(matrix_transpose(u * expand_dims(sgn, axis=-2)))
     return SVDResult(u, s, vh)
 

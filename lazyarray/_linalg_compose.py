@@ -205,11 +205,14 @@ def matrix_power(x: Any, n: int, /) -> Array:
     """x**n by repeated squaring (matmuls); n < 0 inverts first, n == 0 gives identities."""
     site = user_site(1)
     if not isinstance(n, (int, np.integer)):
-        raise _bind.fail(TypeError, "matrix_power: exponent must be an integer", site)
+        raise _bind.fail(TypeError, "exponent must be an integer", site)  # NumPy's texts
     node = _as_node(x, site)
-    if node.ndim < 2 or node.shape[-1] != node.shape[-2]:
-        raise _bind.fail(np.linalg.LinAlgError, "matrix_power: last 2 dimensions of the array must "
-                         "be square", site)
+    if node.ndim < 2:
+        raise _bind.fail(np.linalg.LinAlgError, f"{node.ndim}-dimensional array given. Array must "
+                         "be at least two-dimensional", site)
+    if node.shape[-1] != node.shape[-2]:
+        raise _bind.fail(np.linalg.LinAlgError, "Last 2 dimensions of the array must be square",
+                         site)
     a = Array(node)
     if n == 0:
         eye = Array(_bind.leaf(np.eye(node.shape[-1], dtype=node.dtype), site))

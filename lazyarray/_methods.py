@@ -22,6 +22,7 @@ from . import elementwise as ew  # the operator tables' short name
 from .numpy_shapes import dot as _numpy_dot, trace as _numpy_trace
 from . import numpy_index_tricks, numpy_math, numpy_selection, numpy_sets
 from . import eager
+from . import numpy_coverage as _coverage
 from . import writes as _writes
 from .array import Array
 from .cache import PAUSED
@@ -126,6 +127,12 @@ def _set_item(self: Array, key: Any, value: Any) -> None:
             and eager.write_basic_through_view(
                 self, key, value._node if type(value) is Array else value)):
         return  # `A[i][j] = v`: into the root's buffer through the view (lazyarray/eager.py)
+    if (type(views) is list and type(value) is Array and _EAGER_LIMIT[0]
+            and type(key) in (tuple, int, slice)):
+        # a root with live views (`prev = H[t - 1]; H[t] = f(prev)`: an automaton's history):
+        # its pending value is computed at the write as without views (eager.written_value),
+        # so the write can go into the buffer the views share (writes.py `_settle_root`)
+        eager.written_value(value, self, key)
     set_through_view(self, key, value, site)
 
 
@@ -378,6 +385,20 @@ Array.conj = Array.conjugate = _method(complex_functions.conj)  # type: ignore[a
 for _fn in (__array_namespace__, to_device, to_dask, __setitem__, __reduce__):
     setattr(Array, _fn.__name__, _fn)
 Array.mT = property(mT)  # type: ignore[attr-defined]
+
+
+def _not_provided(name: str) -> property:
+    """An ndarray attribute lazyarray does not have (`x.flags`, `x.strides`): still an
+    AttributeError (hasattr is False, as before), whose text says why and what to use instead."""
+    def get(self: Array) -> Any:
+        raise _coverage.missing("lazyarray.Array", name)
+
+    return property(get)
+
+
+for _key in _coverage.NOT_PROVIDED:
+    if _key.startswith("ndarray."):
+        setattr(Array, _key[len("ndarray."):], _not_provided(_key[len("ndarray."):]))
 Array.at = property(at)  # type: ignore[attr-defined]
 
 

@@ -67,7 +67,7 @@ def reshape_node(node: Node, shape: Sequence[int], site: _bind.Site) -> Node:
     shape = list(_shape_arg(shape, site))
     unknown = [i for i, s in enumerate(shape) if s < 0]  # NumPy takes any negative size for -1
     if len(unknown) > 1:
-        raise _bind.fail(ValueError, "can only specify one unknown dimension", site)
+        raise _bind.fail(ValueError, "can only specify one unknown dimension", site)  # NumPy's text
     known = math.prod(s for s in shape if s >= 0)
     if unknown:
         if known == 0 or node.size % known:

@@ -1589,13 +1589,56 @@ loop_strides(PyObject *x, int nd, const Py_ssize_t *dims, Py_ssize_t *strides)
     return 1;
 }
 
-/* `x op y` for + - * / of float64 values of at most SMALL_LOOP elements, in a plain C loop into a
- * new array: NumPy's ufunc call costs ~0.25 us before its loop, more than the loop itself here.
- * IEEE-754's correctly rounded operations give NumPy's bits; where one raised a flag (division by
+/* `x op y` for + - * / of float64 or float32 values of at most SMALL_LOOP elements, in a plain C
+ * loop into a new array: NumPy's ufunc call costs ~0.25 us before its loop, more than the loop
+ * itself here. IEEE-754's correctly rounded operations give NumPy's bits; where one raised a flag (division by
  * zero, overflow, underflow, invalid) the result is dropped and NumPy's call runs and reports it.
  * A new reference, or Py_None (new) where it does not apply; NULL on error. */
 #define SMALL_LOOP 256
 #define SMALL_DENSE_LOOP 1024
+
+/* small_float_loop's contiguous row: `out = a OP b` where a and b are rows or (step 0) one
+ * value; out is fresh, so nothing aliases. Their own functions, marked hot: inside
+ * small_float_loop gcc's estimate called these loops cold and left them scalar, unrotated. */
+#define DENSE_LOOP_OF(OP)                                                                   \
+    if (a_row && b_row)                                                                     \
+        for (Py_ssize_t j = 0; j < n; j++)                                                  \
+            out[j] = a[j] OP b[j];                                                          \
+    else if (a_row) {                                                                       \
+        const T s = b[0];                                                                   \
+        for (Py_ssize_t j = 0; j < n; j++)                                                  \
+            out[j] = a[j] OP s;                                                             \
+    }                                                                                       \
+    else {                                                                                  \
+        const T s = a[0];                                                                   \
+        for (Py_ssize_t j = 0; j < n; j++)                                                  \
+            out[j] = s OP b[j];                                                             \
+    }
+#define DENSE_FUNCTION(NAME, TYPE)                                                          \
+    __attribute__((hot, noinline)) static void                                              \
+    NAME(int which, TYPE *restrict out, const TYPE *restrict a, const TYPE *restrict b,     \
+         Py_ssize_t n, int a_row, int b_row)                                                \
+    {                                                                                       \
+        typedef TYPE T;                                                                     \
+        switch (which) {                                                                    \
+        case 0: DENSE_LOOP_OF(+) break;                                                     \
+        case 1: DENSE_LOOP_OF(-) break;                                                     \
+        case 2: DENSE_LOOP_OF(*) break;                                                     \
+        default: DENSE_LOOP_OF(/) break;                                                    \
+        }                                                                                   \
+    }
+DENSE_FUNCTION(dense_float64_loop, double)
+DENSE_FUNCTION(dense_float32_loop, float)
+#undef DENSE_FUNCTION
+#undef DENSE_LOOP_OF
+
+/* The float32 dtype (np.dtype("float32")): the first of SCALAR_DTYPES when it holds both. */
+static PyObject *
+float32_dtype(void)
+{
+    return SCALAR_DTYPES != NULL && PyTuple_GET_SIZE(SCALAR_DTYPES) == 2
+               ? PyTuple_GET_ITEM(SCALAR_DTYPES, 0) : NULL;
+}
 
 static PyObject *
 small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dtype)
@@ -1603,13 +1646,15 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
     int which = ufunc == NULL ? -1 : ufunc == NP_ADD ? 0 : ufunc == NP_SUBTRACT ? 1
                 : ufunc == NP_MULTIPLY ? 2 : ufunc == NP_DIVIDE ? 3 : -1;
     int nd = (int)PyTuple_GET_SIZE(shape);
-    if (which < 0 || dtype != FLOAT64_DTYPE || NP_NEW_FROM_DESCR == NULL || !FP_DIRECT ||
-        PyTuple_GET_SIZE(args) != 2 || nd > 2)
+    int f32 = dtype != FLOAT64_DTYPE;
+    if (which < 0 || (f32 && (dtype == NULL || dtype != float32_dtype())) ||
+        NP_NEW_FROM_DESCR == NULL || !FP_DIRECT || PyTuple_GET_SIZE(args) != 2 || nd > 2)
         return Py_NewRef(Py_None);
     PyObject *x = PyTuple_GET_ITEM(args, 0), *y = PyTuple_GET_ITEM(args, 1);
-    if (!is_ndarray(x) || !is_ndarray(y) || FIELDS(x)->descr != FLOAT64_DTYPE ||
-        FIELDS(y)->descr != FLOAT64_DTYPE)
+    if (!is_ndarray(x) || !is_ndarray(y) || FIELDS(x)->descr != dtype ||
+        FIELDS(y)->descr != dtype)
         return Py_NewRef(Py_None);
+    const Py_ssize_t item = f32 ? (Py_ssize_t)sizeof(float) : (Py_ssize_t)sizeof(double);
     Py_ssize_t dims[2] = {1, 1}, xs[2], ys[2];
     for (int k = 0; k < nd; k++)
         dims[2 - nd + k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, k));
@@ -1620,13 +1665,13 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
         return Py_NewRef(Py_None);
     /* contiguous rows (or a 0-d operand) take the loops the compiler vectorizes: NumPy's call
      * costs more than their ~1000 elements; any other layout, ~256 */
-    int dense = dims[0] == 1 && (xs[1] == 8 || xs[1] == 0) && (ys[1] == 8 || ys[1] == 0) &&
+    int dense = dims[0] == 1 && (xs[1] == item || xs[1] == 0) && (ys[1] == item || ys[1] == 0) &&
                 (xs[1] | ys[1]) != 0;
     /* (one row of another stride, `alpha * np.flip(y[:k])`: a strided loop, ~1 ns an element,
      * still below NumPy's call up to the dense bound) */
     if (dims[0] * dims[1] > (dense || dims[0] == 1 ? SMALL_DENSE_LOOP : SMALL_LOOP))
         return Py_NewRef(Py_None);
-    PyObject *out = NP_NEW_FROM_DESCR(NDARRAY_TYPE, Py_NewRef(FLOAT64_DTYPE), nd, dims + 2 - nd,
+    PyObject *out = NP_NEW_FROM_DESCR(NDARRAY_TYPE, Py_NewRef(dtype), nd, dims + 2 - nd,
                                       NULL, NULL, 0, NULL);
     if (out == NULL)
         return NULL;
@@ -1634,51 +1679,40 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
     const char *xp = FIELDS(x)->data, *yp = FIELDS(y)->data;
     NODE->fp_clear();
     if (dense) {
-        double *out_row = (double *)o;
-        const double *a = (const double *)xp, *b = (const double *)yp;
         Py_ssize_t n = dims[1];
-        if ((uintptr_t)a % sizeof(double) != 0 || (uintptr_t)b % sizeof(double) != 0)
+        if ((uintptr_t)xp % (uintptr_t)item != 0 || (uintptr_t)yp % (uintptr_t)item != 0)
             dense = 0; /* (a misaligned buffer: the strided loops' memcpy) */
-#define DENSE_LOOP_OF(OP)                                                                   \
-    if (xs[1] && ys[1])                                                                     \
-        for (Py_ssize_t j = 0; j < n; j++)                                                  \
-            out_row[j] = a[j] OP b[j];                                                      \
-    else if (xs[1]) {                                                                       \
-        const double s = b[0];                                                              \
-        for (Py_ssize_t j = 0; j < n; j++)                                                  \
-            out_row[j] = a[j] OP s;                                                         \
-    }                                                                                       \
-    else {                                                                                  \
-        const double s = a[0];                                                              \
-        for (Py_ssize_t j = 0; j < n; j++)                                                  \
-            out_row[j] = s OP b[j];                                                         \
-    }
-        if (dense) {
-            switch (which) {
-            case 0: DENSE_LOOP_OF(+) break;
-            case 1: DENSE_LOOP_OF(-) break;
-            case 2: DENSE_LOOP_OF(*) break;
-            default: DENSE_LOOP_OF(/) break;
-            }
-        }
-#undef DENSE_LOOP_OF
+        else if (f32)
+            dense_float32_loop(which, (float *)o, (const float *)xp, (const float *)yp, n,
+                               xs[1] != 0, ys[1] != 0);
+        else
+            dense_float64_loop(which, (double *)o, (const double *)xp, (const double *)yp, n,
+                               xs[1] != 0, ys[1] != 0);
     }
     if (!dense) {
-#define SMALL_LOOP_OF(OP)                                                                   \
+#define SMALL_LOOP_OF(T, OP)                                                                \
     for (Py_ssize_t i = 0; i < dims[0]; i++)                                                \
-        for (Py_ssize_t j = 0; j < dims[1]; j++, o += sizeof(double)) {                    \
-            double a, b, r;                                                                 \
+        for (Py_ssize_t j = 0; j < dims[1]; j++, o += sizeof(T)) {                         \
+            T a, b, r;                                                                      \
             memcpy(&a, xp + i * xs[0] + j * xs[1], sizeof a);                              \
             memcpy(&b, yp + i * ys[0] + j * ys[1], sizeof b);                              \
             r = a OP b;                                                                     \
             memcpy(o, &r, sizeof r);                                                        \
         }
-        switch (which) {
-        case 0: SMALL_LOOP_OF(+) break;
-        case 1: SMALL_LOOP_OF(-) break;
-        case 2: SMALL_LOOP_OF(*) break;
-        default: SMALL_LOOP_OF(/) break;
+#define SMALL_LOOPS_OF(T)                                                                   \
+        switch (which) {                                                                    \
+        case 0: SMALL_LOOP_OF(T, +) break;                                                  \
+        case 1: SMALL_LOOP_OF(T, -) break;                                                  \
+        case 2: SMALL_LOOP_OF(T, *) break;                                                  \
+        default: SMALL_LOOP_OF(T, /) break;                                                 \
         }
+        if (f32) {
+            SMALL_LOOPS_OF(float)
+        }
+        else {
+            SMALL_LOOPS_OF(double)
+        }
+#undef SMALL_LOOPS_OF
 #undef SMALL_LOOP_OF
     }
     if (NODE->fp_test() != 0) {
@@ -1700,9 +1734,10 @@ store_small(PyObject *target, PyObject *out)
         strides[2 - nd + k] = FIELDS(target)->strides[k];
     }
     const char *from = FIELDS(out)->data;
+    const size_t item = FIELDS(target)->descr == FLOAT64_DTYPE ? sizeof(double) : sizeof(float);
     for (Py_ssize_t i = 0; i < dims[0]; i++)
-        for (Py_ssize_t j = 0; j < dims[1]; j++, from += sizeof(double))
-            memcpy(FIELDS(target)->data + i * strides[0] + j * strides[1], from, sizeof(double));
+        for (Py_ssize_t j = 0; j < dims[1]; j++, from += item)
+            memcpy(FIELDS(target)->data + i * strides[0] + j * strides[1], from, item);
 }
 
 static PyObject *
@@ -2218,7 +2253,7 @@ inplace_now(int which, PyObject *self, PyObject *other)
         result = -1;
         goto release;
     }
-    if (out != Py_None) { /* a fresh C-contiguous float64 array: copied in, stride by stride */
+    if (out != Py_None) { /* a fresh C-contiguous array: copied in, stride by stride */
         store_small(target, out);
         goto stored;
     }
@@ -4361,6 +4396,48 @@ ring_keep(PyObject *v, NodeObject *nx)
     Py_XSETREF(VIEW_RING_ARRAYS[k], Py_NewRef(v));
 }
 
+/* runtime/spare_outputs.py's `_held` (id(buffer) -> the pool's references to it), set by
+ * set_spare_pool(): the pool keeps a large result for its plan's next run and hands it out only
+ * when nothing else references it, so its reference does not make a buffer shared. */
+static PyObject *SPARE_HELD;
+
+/* References to `data` beyond the pool's (the `Py_REFCNT(old->data)` the checks below take). */
+static Py_ssize_t
+buffer_refs(PyObject *data)
+{
+    Py_ssize_t refs = Py_REFCNT(data);
+    if (refs < 2 || SPARE_HELD == NULL || PyDict_GET_SIZE(SPARE_HELD) == 0)
+        return refs;
+    PyObject *key = PyLong_FromVoidPtr(data);
+    if (key == NULL) {
+        PyErr_Clear();
+        return refs;
+    }
+    PyObject *count = PyDict_GetItemWithError(SPARE_HELD, key);
+    Py_DECREF(key);
+    if (count == NULL) {
+        PyErr_Clear();
+        return refs;
+    }
+    Py_ssize_t held = PyLong_AsSsize_t(count);
+    if (held < 0) {
+        PyErr_Clear();
+        return refs;
+    }
+    return refs - held;
+}
+
+static PyObject *
+py_set_spare_pool(PyObject *module, PyObject *held)
+{
+    if (!PyDict_CheckExact(held)) {
+        PyErr_SetString(PyExc_TypeError, "set_spare_pool(held): a dict");
+        return NULL;
+    }
+    Py_XSETREF(SPARE_HELD, Py_NewRef(held));
+    Py_RETURN_NONE;
+}
+
 /* eager.fill_read, set by set_fill_read(): a fill read by an index loop becomes its buffer. */
 static PyObject *FILL_READ;
 static int take(PyObject **slot, PyObject *value);
@@ -4873,7 +4950,7 @@ try_write_element(PyObject *self, PyObject *key, PyObject *value)
         return 0; /* (IndexError and other keys or values: the Python path) */
     /* only the handle holds the node (and the ring's views of it: ring_holds), only the node
      * the buffer (write_basic's counts) */
-    if (Py_REFCNT(old) != 1 + ring_holds(self, old) || Py_REFCNT(old->data) != 1 ||
+    if (Py_REFCNT(old) != 1 + ring_holds(self, old) || buffer_refs(old->data) != 1 ||
         v == old->data)
         return 0;
     int none = VIEW_OF(self) == NULL ? 0 : no_live_views(VIEW_OF(self));
@@ -4999,7 +5076,7 @@ writable_target(PyObject *self, NodeObject *vn, NodeObject *old, PyObject **targ
     Py_ssize_t holders = view_holders_c((PyObject *)old, listed_views, Py_None);
     /* references to old: the root's node and the views' links and chains (holders); to the
      * buffer: the node's data and t's base */
-    if (holders < 0 || Py_REFCNT(old) > 1 + holders || Py_REFCNT(old->data) > 2)
+    if (holders < 0 || Py_REFCNT(old) > 1 + holders || buffer_refs(old->data) > 2)
         goto no;
     int ok = owned_writeable(old->data);
     if (ok < 0)
@@ -5054,7 +5131,7 @@ write_element_through_view(PyObject *self, NodeObject *vn, NodeObject *old, PyOb
         /* references to old: the root's node and the views' links and chains (holders, -1
          * where it cannot tell); to the buffer: the node's data alone */
         Py_ssize_t holders = view_holders_c((PyObject *)old, live, Py_None);
-        ok = holders >= 0 && Py_REFCNT(old) <= 1 + holders && Py_REFCNT(old->data) <= 1
+        ok = holders >= 0 && Py_REFCNT(old) <= 1 + holders && buffer_refs(old->data) <= 1
                  ? owned_writeable(old->data) : 0;
     }
     if (ok > 0) {
@@ -5364,7 +5441,7 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
         allowed += base == old->data;
         Py_DECREF(base);
     }
-    int ok = holders >= 0 && Py_REFCNT(old) <= 1 + holders && Py_REFCNT(old->data) <= allowed
+    int ok = holders >= 0 && Py_REFCNT(old) <= 1 + holders && buffer_refs(old->data) <= allowed
                  ? owned_writeable(old->data) : 0;
     if (ok < 0)
         goto error;
@@ -7011,6 +7088,8 @@ static PyMethodDef module_methods[] = {
     {"install_getitem", py_install_getitem, METH_VARARGS,
      "install_getitem(fallback, slice_op, reshape_op, prune_views, int64[, permute_op]): set "
      "Array's __getitem__ (basic keys in C, results linked as views)."},
+    {"set_spare_pool", py_set_spare_pool, METH_O,
+     "The spare-output pool's id -> references dict (runtime/spare_outputs.py `_held`)."},
     {"set_fill_read", py_set_fill_read, METH_O,
      "set_fill_read(fn): eager.fill_read, called where the C getitem reads a fill"},
     {"install_iter", py_install_iter, METH_O,

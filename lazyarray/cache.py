@@ -89,6 +89,10 @@ class CacheInfo(BaseModel):
     kernels_compiling: int = Field(0, description="kernels queued or compiling now")
     interpreted_runs: int = Field(0, description="C plan runs through the NumPy executor while "
                                   "their kernels compiled")
+    quick_kernels: int = Field(0, description="kernels built quickly (-O0) to stand in while "
+                               "their -O3 build compiles (runtime/c/quick.py)")
+    stand_in_runs: int = Field(0, description="C plan runs through those quick kernels")
+    compile_waits: int = Field(0, description="plans built waiting for the compiler")
     jit_traces: int = Field(description="times a la.jit function ran its Python body")
     jit_hits: int = Field(description="la.jit calls that skipped the Python body")
     graph_cuts: int = Field(description="pending graphs evaluated early for the node budget")
@@ -116,6 +120,9 @@ def cache_info() -> CacheInfo:
         kernels_queued=kernels.get("kernels_queued", 0),
         kernels_compiling=_c_background.compiling() if _c_background is not None else 0,
         interpreted_runs=kernels.get("interpreted_runs", 0),
+        quick_kernels=kernels.get("quick_kernels", 0),
+        stand_in_runs=kernels.get("stand_in_runs", 0),
+        compile_waits=kernels.get("compile_waits", 0),
         jit_traces=counters.jit_traces, jit_hits=counters.jit_hits, graph_cuts=counters.graph_cuts,
         base_copies=CopyStats.base_copies, base_copy_bytes=CopyStats.base_copy_bytes,
         in_place_updates=CopyStats.in_place_updates, inputs_donated=CopyStats.inputs_donated,

@@ -127,7 +127,7 @@ def _shape(shape: Any, dtype: np.dtype, site: Any) -> tuple[int, ...]:
                              f"got '{shape!r}'", site) from None
     shape = tuple(_dim(s, site) for s in shape)
     if any(s < 0 for s in shape):
-        raise _bind.fail(ValueError, "negative dimensions are not allowed", site)
+        raise _bind.fail(ValueError, "negative dimensions are not allowed", site)  # NumPy's text
     return _bind.check_size(shape, dtype.itemsize, site)
 
 
@@ -172,6 +172,8 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
         if dt != weak_dt:
             node = Node(_bind.CAST, (node,), (), (), dt, None, site)
         return Array(_bind.broadcast_to(node, _shape(shape, dt, site), site))
+    if isinstance(fill_value, (list, tuple, np.ndarray)) and np.ndim(fill_value) > 0:
+        return _full_of_array(shape, fill_value, dt, site)
     value = fill_value.item() if isinstance(fill_value, np.generic) else fill_value
     if dt.kind in "iu" and isinstance(value, float):  # astype's rule: trunc, saturate, NaN -> 0
         value = semantics.cast(np.array(value), dt).item()  # (NumPy: platform garbage + warning)
@@ -179,6 +181,23 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
         _bind.check_weak_int(value, dt, site)  # bool: through a C long, as NumPy
     node = _bind.scalar_leaf(dt.type(value).item() if dt.kind != "b" else bool(value), dt, site)
     return Array(_bind.broadcast_to(node, _shape(shape, dt, site), site))
+
+
+def _full_of_array(shape: Any, fill_value: Any, dt: np.dtype, site: _bind.Site) -> Array:
+    """np.full(shape, [1, 2, 3]): the values broadcast over `shape` (`np.copyto`, casting
+    'unsafe', as NumPy's full), copied once; NumPy's error where they do not broadcast."""
+    target = _shape(shape, dt, site)
+    values = _bind.host_array(fill_value, site=site)
+    try:
+        np.broadcast_shapes(values.shape, target)
+        ok = len(values.shape) <= len(target) and np.broadcast_shapes(values.shape, target) == target
+    except ValueError:
+        ok = False
+    if not ok:
+        raise _bind.fail(ValueError, "could not broadcast input array from shape "
+                         f"{_bind.numpy_shape_text(values.shape)} into shape "
+                         f"{_bind.numpy_shape_text(target)}", site)
+    return Array(_bind.broadcast_to(_bind.leaf(values.astype(dt), site), target, site))
 
 
 def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:

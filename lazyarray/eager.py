@@ -38,7 +38,7 @@ from .graph.node import Node, _compiled, set_unkeyed_leaf_attrs
 from .graph.ops_elementwise import UFUNC_REFERENCE_CODE, reference_broadcasts
 from ._bind import FAST as _FAST
 from .passes.rewrite import with_inputs
-from .runtime import fp_status
+from .runtime import fp_status, spare_outputs
 from .runtime.backend import CopyStats
 from .graph.ops_structure import scatter_into
 from .runtime.interpreter import _apply
@@ -82,7 +82,19 @@ if _FAST is not None and hasattr(_FAST, "set_ufunc_reference"):
 # sys.getrefcount(old) in write_in_place when only the written handle holds `old`: its `_node`,
 # `new`'s inputs, the names `old` in __setitem__, settle and write_in_place, getrefcount's argument
 _OLD_REFS = 6
-WRITE_LIMIT = 1 << 22  # a zeros/empty/full base up to this many elements becomes a buffer at a write
+# a zeros/empty/full base up to this many elements becomes a buffer at a write (as NumPy's is
+# one already: an automaton's (1000, 10000) history written row by row stayed a scatter chain,
+# cut and planned every few rows, at 2^22)
+WRITE_LIMIT = 1 << 26
+
+
+def _data_refs(data: np.ndarray) -> int:
+    """`_getrefcount(data)` as the caller's own call would count it, less the pool of spare
+    outputs' reference (runtime/spare_outputs.py keeps a large result for its plan's next run
+    and hands it out only when nothing else references it): a sieve's 5,000,001-element
+    `is_prime` came back from a plan held by the pool, so its writes never went in place and
+    each built a plan (332 a call, past the plan cache's 256)."""
+    return _getrefcount(data) - 1 - spare_outputs.holds(data)
 
 
 def _is_view_op(op: Any) -> bool:
@@ -574,7 +586,7 @@ def only_holder(old: Node, refs: int) -> bool:
     data = old.data
     if (old.op is not _INPUT or old.inputs or type(data) is not np.ndarray
             or not data.flags.writeable or _getrefcount(old) > refs
-            or _getrefcount(data) > 3):  # old.data, the name `data`, getrefcount's argument
+            or _data_refs(data) > 3):  # old.data, the name `data`, getrefcount's argument
         return False
     return bases_unshared(data)
 
@@ -878,7 +890,12 @@ def _is_fill(node: Node) -> bool:
 
 
 def _fill_buffer(node: Node) -> Node:
-    data = np.full(node.shape, node.inputs[0].data, dtype=node.dtype)
+    value = node.inputs[0].data
+    if (type(value) in (int, bool) or type(value) is float and math.copysign(1.0, value) > 0) \
+            and value == 0:
+        data = np.zeros(node.shape, dtype=node.dtype)  # (calloc: pages zeroed as touched)
+    else:
+        data = np.full(node.shape, value, dtype=node.dtype)
     return Node(_INPUT, (), (), node.shape, node.dtype, data, node.site)
 
 
@@ -969,7 +986,7 @@ def write_through_view(root: Any, view: Any, new: Node, live: list) -> bool:
     del view_node  # (this frame's reference is no reader)
     holders = view_holders(old, live, extra)
     # references to `old`: the root's _node, this frame's `old`, getrefcount's argument
-    if holders is None or _getrefcount(old) > 3 + holders or _getrefcount(data) > 4:
+    if holders is None or _getrefcount(old) > 3 + holders or _data_refs(data) > 4:
         return False
     was_writeable = data.flags.writeable
     if not was_writeable:
@@ -1013,7 +1030,7 @@ def write_basic(handle: Any, key: Any, value: Any) -> bool:
         return False
     # references: the handle's _node, this frame's `old`, getrefcount's argument; the buffer's:
     # the node's data, this frame's `data`, the argument (a value viewing A's buffer adds its own)
-    if _getrefcount(old) != 3 or _getrefcount(data) != 3:
+    if _getrefcount(old) != 3 or _data_refs(data) != 3:
         return False
     flags = data.flags
     if not flags.owndata or not flags.writeable:
@@ -1184,7 +1201,7 @@ def write_indexed(handle: Any, key: Any, value: Any) -> bool:
     # references: the handle's _node (a fill's new buffer: none), this frame's `old`,
     # getrefcount's argument; the buffer's: the node's data, this frame's `data`, the argument
     # (a value viewing A's buffer adds its own)
-    if _getrefcount(old) != 3 - fill or _getrefcount(data) != 3:
+    if _getrefcount(old) != 3 - fill or _data_refs(data) != 3:
         return False
     if not data.flags.writeable or not bases_unshared(data):
         return False
@@ -1226,7 +1243,7 @@ def write_basic_through_view(view: Any, key: Any, value: Any) -> bool:
     holders = view_holders(old, live)
     # references to `old`: the root's _node, this frame's `old`, getrefcount's argument, and the
     # views' links and chains; to the buffer: the node's data, `data`, the argument, `target`
-    if holders is None or _getrefcount(old) > 3 + holders or _getrefcount(data) > 4:
+    if holders is None or _getrefcount(old) > 3 + holders or _data_refs(data) > 4:
         return False
     flags = data.flags
     if not flags.owndata or not flags.writeable:
@@ -1378,7 +1395,7 @@ def write_in_place(old: Node, new: Node, holders: int = 0) -> bool:
     data = old.data
     if type(data) is not np.ndarray or not data.flags.owndata:
         return False
-    if _getrefcount(old) > _OLD_REFS + holders or _getrefcount(data) > 3:
+    if _getrefcount(old) > _OLD_REFS + holders or _data_refs(data) > 3:
         return False
     return _scatter_now(old, new)
 
@@ -1463,3 +1480,5 @@ def _scatter_now(old: Node, new: Node) -> bool:
 
 if _FAST is not None and hasattr(_FAST, "set_fill_read"):  # the C getitem's reads of a fill
     _FAST.set_fill_read(fill_read)
+    if hasattr(_FAST, "set_spare_pool"):
+        _FAST.set_spare_pool(spare_outputs.held_table())  # (its reference does not share a buffer)

@@ -510,7 +510,7 @@ if _hit_path is not None:
 
 def _apply_settings(s: Settings) -> None:
     set_node_budget(s.max_graph_nodes, cuts.cut_hook)
-    eager.LIMIT[0] = s.eager_size if _eager_applies(s) else 0
+    eager.LIMIT[0] = cuts.AT_ONCE_LIMIT[0] = s.eager_size if _eager_applies(s) else 0
     eager.FOLDS[0] = _compiles_kernels(s)
     cuts.configure(s.max_graph_nodes)
     cache.apply_settings(s)
@@ -540,7 +540,8 @@ def _compiles_kernels(s: Settings) -> bool:
 
 
 def _on_auto_resolved() -> None:
-    eager.LIMIT[0] = get_settings().eager_size if _eager_applies(get_settings()) else 0
+    eager.LIMIT[0] = cuts.AT_ONCE_LIMIT[0] = (get_settings().eager_size
+                                              if _eager_applies(get_settings()) else 0)
     eager.FOLDS[0] = _compiles_kernels(get_settings())
 
 

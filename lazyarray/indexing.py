@@ -30,6 +30,8 @@ from ._handled import checked_here, user_line_handles_errors
 from . import elementwise as ew
 
 _TAKE, _SCATTER, _RESHAPE = get_op("take"), get_op("scatter"), get_op("reshape")
+NOT_AN_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
+                "or boolean arrays are valid indices")  # NumPy's text for a float, str, ... key
 _SLICE, _BROADCAST = get_op("slice"), get_op("broadcast_to")
 
 
@@ -41,7 +43,8 @@ def _index_node(idx: Any, site: _bind.Site) -> Node:
         if node.dtype.kind == "b":
             raise _bind.fail(TypeError, "boolean mask indexing has a data-dependent shape, which a "
                              "lazy graph cannot know; use la.where(mask, x, fill) instead", site)
-        raise _bind.fail(IndexError, "arrays used as indices must be of integer type", site)
+        raise _bind.fail(IndexError, NOT_AN_INDEX if isinstance(idx, (list, tuple)) else
+                         "arrays used as indices must be of integer (or boolean) type", site)
     if node.dtype == dtypes.uint64 and node.ndim == 0:
         node = ew.minimum(Array(node), _INT64_MAX)._node
     return _bind.cast(node, dtypes.int64, site)
@@ -573,9 +576,7 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
             advanced.append(pos)
             out_shape.append(n)
         else:
-            raise _bind.fail(IndexError, "only integers, slices (`:`), ellipsis (`...`), "
-                             "numpy.newaxis (`None`) and integer or boolean arrays are valid "
-                             "indices", site)  # (NumPy's text: fuzz46)
+            raise _bind.fail(IndexError, NOT_AN_INDEX, site)
         dim += 1
     result = reshape_node(index_slice_node(node, tuple(spec), tuple(given), site), out_shape,
                           site)
@@ -966,20 +967,43 @@ class _AtUpdate:
                 idx = _index_node(k, site)
                 spec.append(("array", len(index_nodes)))
                 index_nodes.append(idx)
-                probe.append(np.zeros(idx.shape, np.int64))
+                probe.append(np.ndarray(idx.shape, np.intp, _ZERO_INDEX, strides=(0,) * idx.ndim))
             else:
-                raise _bind.fail(IndexError, f"invalid index {k!r} in .at[]", site)
+                raise _bind.fail(IndexError, NOT_AN_INDEX, site)
             dim += 1
         # (an empty dim an index array selects from probed as length 1: the probe's zeros were
         # out of its bounds, NumPy's IndexError before the value's ValueError, fuzz41's 182348)
         shape = tuple(max(n, 1) if d in probed else n for d, n in enumerate(node.shape))
-        target_shape = np.broadcast_to(np.empty((), bool), shape)[tuple(probe)].shape
+        target_shape = _indexed_shape(shape, probe)
         if _empty_broadcast([n.shape for n in index_nodes]):
             bounds = []  # (NumPy checks no index of an empty selection: _empty_broadcast)
         return tuple(spec), index_nodes, target_shape, bounds
 
 
 _WHOLE = ("slice", None, None, None)
+_ONE_BYTE = bytes(1)  # the zero-stride probes' storage
+_ZERO_INDEX = bytes(8)
+
+
+def _indexed_shape(shape: tuple[int, ...], probe: list) -> tuple:
+    """NumPy's shape of an array of `shape` indexed by `probe` (zero-stride zeros at the index
+    arrays), found without gathering: the probe's result is as large as the selection (400,000
+    indices into a (2000, 5000) base: 2 GB). Index arrays of shapes (0, 1, .., 1) and then
+    (0, 2, .., 2) select nothing; the dims that differ between the two results are the broadcast
+    block's, which NumPy places by its own rule (in place, or first when the arrays are apart)."""
+    base = np.ndarray(shape, bool, _ONE_BYTE, strides=(0,) * len(shape))
+    arrays = [p for p in probe if isinstance(p, np.ndarray)]
+    try:
+        block = np.broadcast(*arrays).shape if 0 < len(arrays) <= 32 else ()
+    except ValueError:
+        block = ()  # (NumPy's IndexError from the probe itself)
+    if not block:  # no index array, 0-d ones, or arrays that do not broadcast
+        return base[tuple(probe)].shape
+    k = len(block)
+    one, two = (base[tuple(np.zeros((0,) + (size,) * k, np.intp) if isinstance(p, np.ndarray)
+                           else p for p in probe)].shape for size in (1, 2))
+    first = next(d for d, (a, b) in enumerate(zip(one, two)) if a != b) - 1
+    return one[:first] + block + one[first + 1 + k:]
 
 
 def _basic_scatter_key(shape: tuple[int, ...], key: Any) -> tuple[tuple, list, tuple] | None:

@@ -52,23 +52,29 @@ def permute_node(node: Node, axes: Sequence[int], site: _bind.Site) -> Node:
     """One loop, no generator or comprehension frames (~0.3 us each on Python 3.11): loops call
     this for every transpose."""
     shape, ndim = node.shape, len(node.shape)
-    norm, out = [], []
-    if len(axes) != ndim:  # (NumPy's checks and texts in its order: fuzz46)
-        raise _bind.fail(ValueError, "axes don't match array", site)
+    ints, norm, out = [], [], []
     for a in axes:
         a = int(a)
-        if not -ndim <= a < ndim:
-            raise _bind.fail(np.exceptions.AxisError, f"axis {a} is out of bounds for array of "
-                             f"dimension {ndim}", site)
+        ints.append(a)
         a = a + ndim if a < 0 else a
-        if a in norm:
-            raise _bind.fail(ValueError, "repeated axis in transpose", site)
         norm.append(a)
-        out.append(shape[a])
+        if 0 <= a < ndim:
+            out.append(shape[a])
+    if sorted(norm) != list(range(ndim)):
+        raise _permute_error(ints, ndim, site)
     norm = tuple(norm)
     if norm == tuple(range(ndim)):
         return node
     return _bind.primitive(_PERMUTE, (node,), (norm,), tuple(out), node.dtype, site)
+
+
+def _permute_error(axes: list[int], ndim: int, site: _bind.Site) -> Exception:
+    """NumPy's transpose errors, in its order: the count, an axis out of range, a repeat."""
+    if len(axes) != ndim:
+        return _bind.fail(ValueError, "axes don't match array", site)
+    for a in axes:
+        _bind.normalize_axis(a, ndim, site)  # NumPy's AxisError
+    return _bind.fail(ValueError, "repeated axis in transpose", site)
 
 
 def permute_dims(x: Any, axes: Sequence[int] | None = None) -> Array:
@@ -192,15 +198,11 @@ def broadcast_to(x: Any, shape: Any) -> Array:
     target = _shape_arg(shape, site)
     ok = len(target) >= node.ndim and all(
         s == t or s == 1 for s, t in zip(node.shape[::-1], target[::-1]))
-    if not ok or any(t < 0 for t in target):  # (NumPy's checks and texts in its order, fuzz46)
-        text = ("all elements of broadcast shape must be non-negative"
-                if any(t < 0 for t in target) else
-                "input operand has more dimensions than allowed by the axis remapping"
-                if len(target) < node.ndim else
-                "operands could not be broadcast together with remapped shapes "
-                f"[original->remapped]: {_bind.numpy_shape_text(node.shape)}  and requested "
-                f"shape {_bind.numpy_shape_text(target)}")
-        raise _bind.fail(ValueError, text, site)
+    if not ok or any(t < 0 for t in target):  # NumPy's text, from a 0-stride stand-in (no memory)
+        stand_in = np.broadcast_to(np.zeros((), dtype=bool), node.shape)
+        _bind.numpy_broadcast_error(lambda: np.broadcast_to(stand_in, target), site)
+        raise _bind.fail(ValueError, f"cannot broadcast an array of shape {node.shape} to shape "
+                         f"{target}", site)
     _bind.check_size(target, node.dtype.itemsize, site)
     return view_of(x, Array(_bind.broadcast_to(node, target, site)),
                    lambda n: _bind.broadcast_to(n, target, site), writable=False)  # NumPy's too
@@ -211,7 +213,7 @@ def broadcast_arrays(*arrays: Any) -> list[Array]:
     `np.broadcast_arrays` on Arrays returns NumPy's tuple (lazyarray/_protocols.py)."""
     site = user_site(1)
     nodes = [_as_node(a, site) for a in arrays]
-    shape = _bind.broadcast_shapes([n.shape for n in nodes], site)
+    shape = _bind.public_broadcast_shapes([n.shape for n in nodes], site)
     return [Array(_bind.broadcast_to(n, shape, site)) for n in nodes]
 
 

@@ -101,13 +101,11 @@ def _where_dims(keys: list[Any], j: int, m: int, ndim: int, site: _bind.Site) ->
 
 def _check_shape(mshape: tuple[int, ...], shape: tuple[int, ...], p: int,
                  site: _bind.Site) -> None:
-    if tuple(shape[p:p + len(mshape)]) != tuple(mshape):  # (NumPy's text: its first axis)
-        axis = next(p + i for i, m in enumerate(mshape) if p + i >= len(shape)
-                    or shape[p + i] != m)
-        size = shape[axis] if axis < len(shape) else 0
-        raise _bind.fail(IndexError, f"boolean index did not match indexed array along axis "
-                         f"{axis}; size of axis is {size} but size of corresponding boolean "
-                         f"axis is {mshape[axis - p]}", site)
+    if tuple(shape[p:p + len(mshape)]) != tuple(mshape):  # NumPy's text: the first axis that differs
+        i = next(i for i, (s, m) in enumerate(zip(shape[p:], mshape)) if s != m)
+        raise _bind.fail(IndexError, f"boolean index did not match indexed array along axis {p + i}; "
+                         f"size of axis is {shape[p + i]} but size of corresponding boolean axis "
+                         f"is {mshape[i]}", site)
 
 
 def _empty_mismatch(mshape: tuple[int, ...], shape: tuple[int, ...], p: int) -> bool:

@@ -300,6 +300,8 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     x, y, site = _array(a), _array(b), user_site(1)
     x = moveaxis(x, _bind.normalize_axis(axisa, x.ndim, site, "axisa"), -1)  # NumPy's message
     y = moveaxis(y, _bind.normalize_axis(axisb, y.ndim, site, "axisb"), -1)
+    if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):  # NumPy's text
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
     if x.shape[-1] != 3 or y.shape[-1] != 3:
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)"
                          if {x.shape[-1], y.shape[-1]} - {2, 3} else "incompatible dimensions "
@@ -326,8 +328,8 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> Array:
     x, y = _array(a), _array(v)
     if x.ndim != 1 or y.ndim != 1:
         raise ValueError("object too deep for desired array")
-    if x.shape[0] == 0 or y.shape[0] == 0:
-        raise ValueError(f"{'a' if x.shape[0] == 0 else 'v'} cannot be empty")
+    if x.shape[0] == 0 or y.shape[0] == 0:  # NumPy 2's correlate text
+        raise ValueError(f"{'first' if x.shape[0] == 0 else 'second'} array argument cannot be empty")
     swap = y.shape[0] > x.shape[0]
     if swap:  # NumPy: correlate(a, v) = reversed conj correlate(v, a)
         x, y = y, x
@@ -414,10 +416,10 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Array:
     x, y = _array(a), _array(v)
     if x.ndim != 1 or y.ndim != 1:
         raise ValueError("object too deep for desired array")
+    if x.shape[0] == 0 or y.shape[0] == 0:  # NumPy's order: a, then v, before the swap
+        raise ValueError(f"{'a' if x.shape[0] == 0 else 'v'} cannot be empty")
     if y.shape[0] > x.shape[0]:
         x, y = y, x
-    if y.shape[0] == 0:
-        raise ValueError("v cannot be empty")
     y = y[::-1]
     return correlate(x, conj(y) if y.dtype.kind == "c" else y, mode)
 

@@ -2,7 +2,8 @@
 
 One source of truth for three things: docs/numpy_coverage.md (its table is generated from
 `NOT_PROVIDED`: `python -m lazyarray.numpy_coverage` prints it), the AttributeError that
-`la.<name>` (and `la.linalg.<name>`, `la.fft.<name>`) raises for such a name, and
+`la.<name>` (and `la.linalg.<name>`, `la.fft.<name>`, an Array's `x.<name>` for "ndarray.<name>")
+raises for such a name, and
 tests/test_numpy_coverage.py, which checks that every public NumPy name is either implemented or
 listed here (and that nothing listed here exists).
 
@@ -54,6 +55,15 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
                        "operations"),
     "nested_iters": (MEMORY, "use la.ndindex"),
     "broadcast": (MEMORY, "use la.broadcast_shapes / la.broadcast_arrays"),
+    # --- ndarray attributes (an Array's memory is not the user's to see or set) -----------------
+    **{f"ndarray.{n}": (MEMORY, "np.asarray(x).%s describes a NumPy copy; Arrays are values"
+                        % n) for n in (
+        "flags", "strides", "ctypes", "data", "base")},
+    "ndarray.setflags": (MEMORY, "an Array is writable or read-only by what it views "
+                                 "(docs/semantics.md); nothing to set"),
+    **{f"ndarray.{n}": (MEMORY, "use x.astype(dtype)") for n in ("getfield", "setfield")},
+    "ndarray.dump": (IO, "Arrays pickle: pickle.dump(x, file), or la.save"),
+    "ndarray.dumps": (IO, "Arrays pickle: pickle.dumps(x)"),
     # --- deprecated -------------------------------------------------------------------------------
     "row_stack": (DEPRECATED, "use la.vstack"),
     "frompyfunc": (NOT_YET, "a Python function is not a kernel: use la.vectorize (evaluates) or "
@@ -64,7 +74,8 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
 def missing(namespace: str, name: str) -> AttributeError:
     """The AttributeError for `namespace.name` ("lazyarray", "lazyarray.linalg", ...): NumPy's
     name with its reason and what to use instead, or Python's plain message for any other name."""
-    key = name if namespace == "lazyarray" else namespace.split(".", 1)[1] + "." + name
+    sub = namespace.split(".", 1)[1] if "." in namespace else ""
+    key = (("ndarray" if sub == "Array" else sub) + "." if sub else "") + name
     entry = NOT_PROVIDED.get(key)
     if entry is None:
         return AttributeError(f"module {namespace!r} has no attribute {name!r}")

@@ -64,7 +64,14 @@ def _nan_extreme(reduce: Any, fill: float, x: Any, axis: Any, keepdims: bool, in
     """NumPy's fmax/fmin reduction: NaNs take no part; an all-NaN slice gives NaN, or `initial`
     where given (it takes part as in max/min)."""
     v, nan = _nan_filled(x, fill)
-    out = reduce(v, axis=axis, keepdims=keepdims, initial=initial, where=where)
+    try:
+        out = reduce(v, axis=axis, keepdims=keepdims, initial=initial, where=where)
+    except ValueError as exc:  # an empty axis: NumPy names its ufunc, fmax / fmin
+        text = str(exc)
+        for ufunc, nan_ufunc in (("maximum", "fmax"), ("minimum", "fmin")):
+            if text.startswith(f"zero-size array to reduction operation {ufunc} "):
+                exc.args = (text.replace(ufunc, nan_ufunc, 1),)
+        raise
     if nan is None or initial is not _NO_VALUE:
         return out
     all_nan = red.all(nan, axis=axis, keepdims=keepdims, where=where)  # NumPy: NaN, a warning

@@ -20,7 +20,7 @@ from . import manipulation as mp
 from .array import Array
 from .creation import asarray
 from .searching import argsort, isin, sort
-from .shaping import take_along_axis
+from .shaping import gather_along_axis
 from ._axis_args import refuse_bool_axis
 
 
@@ -109,6 +109,6 @@ def lexsort(keys: Any, axis: int = -1) -> Array:
         return asarray(np.zeros((), np.int64))
     idx = argsort(keys[0], axis=axis)
     for k in keys[1:]:
-        idx = take_along_axis(idx, argsort(take_along_axis(k, idx, axis=axis), axis=axis),
-                              axis=axis)
+        order = argsort(gather_along_axis(k, idx, axis, in_bounds=True), axis=axis)
+        idx = gather_along_axis(idx, order, axis, in_bounds=True)
     return idx

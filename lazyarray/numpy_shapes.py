@@ -7,7 +7,6 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _bind
 from . import _linalg_compose as lc
 from . import elementwise as ew
 from . import manipulation as mp
@@ -24,6 +23,7 @@ from . import linalg
 from .complex_functions import conj
 from .searching import nonzero
 from ._axis_args import index_arg
+from . import _bind
 from ._bind import FAST as _FAST
 from .eager import LIMIT as _EAGER_LIMIT, buffer as _eager_buffer
 from .eager import matrix_product as _eager_product, outer_now as _eager_outer
@@ -63,9 +63,11 @@ def rot90(m: Any, k: int = 1, axes: Sequence[int] = (0, 1)) -> Array:
     axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")
+    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == v.ndim:  # NumPy's checks and texts
+        raise ValueError("Axes must be different.")
+    if not all(-v.ndim <= a < v.ndim for a in axes):
+        raise ValueError(f"Axes={axes} out of range for array of ndim={v.ndim}.")
     a0, a1 = (a + v.ndim if a < 0 else a for a in axes)
-    if a0 == a1 or not (0 <= a0 < v.ndim and 0 <= a1 < v.ndim):
-        raise ValueError(f"Axes={axes} out of range or equal for array of ndim={v.ndim}.")
     k %= 4
     if k == 0:
         return v
@@ -143,6 +145,9 @@ def column_stack(tup: Sequence[Any]) -> Array:
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     """numpy.diagonal: the diagonal of the (axis1, axis2) planes, appended as the last axis."""
     v = _array(a)
+    if v.ndim < 2:
+        raise _bind.fail(ValueError, "diag requires an array of at least two dimensions",
+                         user_site(1))  # NumPy's text (trace's too)
     return lc.diagonal(mp.moveaxis(v, [axis1, axis2], [-2, -1]), offset=offset)
 
 
@@ -221,12 +226,13 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
         # an index loop's `dot(A[i, :j], A[j, :j])`: matmul, with nothing more to decide (and
         # no import statement: ~0.5 us a call); two vectors at once with np.dot's own bits
         # (eager.vector_dot: they differ from matmul's for a vector of negative stride)
-        if a.dtype == b.dtype and a.shape[-1] == b.shape[0] and _EAGER_LIMIT[0]:
+        if a.shape[-1] != b.shape[0]:  # (b is 1-D or 2-D: its dim 0; no call on the hot path)
+            _check_aligned(a.shape, b.shape)
+        if a.dtype == b.dtype and _EAGER_LIMIT[0]:
             product = _eager_vector_dot if len(a.shape) == 1 == len(b.shape) else _eager_product
             done = product(a._node, b._node, user_site(1), np.dot)
             if done is not None:
                 return Array(done)
-        _check_aligned(a.shape, b.shape)
         return _linalg().matmul(a, b)
 
     if out is not None:
@@ -240,13 +246,13 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
     return tensordot(x, y, axes=([-1], [-2]))
 
 
-def _check_aligned(a: tuple, b: tuple) -> None:
-    """np.dot's own error (not matmul's) where a's last dim is not b's summed one (fuzz46)."""
+def _check_aligned(a: tuple[int, ...], b: tuple[int, ...]) -> None:
+    """np.dot's own mismatch text (tutorials print it), not matmul's gufunc one."""
     k = max(len(b) - 2, 0)
     if a[-1] != b[k]:
         raise _bind.fail(ValueError, f"shapes {_bind.numpy_shape_text(a)} and "
-                         f"{_bind.numpy_shape_text(b)} not aligned: {a[-1]} (dim {len(a) - 1}) "
-                         f"!= {b[k]} (dim {k})", user_site(2))
+                         f"{_bind.numpy_shape_text(b)} not aligned: {a[-1]} (dim {len(a) - 1}) != "
+                         f"{b[k]} (dim {k})", user_site(2))
 
 
 lc.NUMPY_DOT.append(dot)  # (linalg.norm's way: sqrt(dot(x, x)), as numpy.linalg.norm)

@@ -117,8 +117,8 @@ def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: A
         raise TypeError("a must be an array of real numbers")
     qs = np.asanyarray(q)
     if qs.ndim > 2 or not (np.all(qs >= 0) and np.all(qs <= 1)):
-        raise ValueError(("Percentiles must be in the range [0, 100]" if "percentile" in name else
-                          "Quantiles must be in the range [0, 1]") if qs.ndim <= 2 else
+        raise ValueError(("Percentiles must be in the range [0, 100]" if "percentile" in name
+                          else "Quantiles must be in the range [0, 1]") if qs.ndim <= 2 else
                          "q must be a scalar or 1d")
     if skip_nan and not v.size:  # NumPy's: nanmean's NaN and 'Mean of empty slice', no q
         return nanmean(v, axis=axis, keepdims=keepdims)  # axis (ValueError/IndexError here)

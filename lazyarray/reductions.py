@@ -27,19 +27,10 @@ from .elementwise import astype, maximum, minimum, sqrt, where as _where
 from .manipulation import broadcast_to, concat, reshape
 
 
-def _reduction_axes(axis: Any, ndim: int, site: Any) -> tuple[int, ...]:
-    """_bind.normalize_axes with NumPy's ufunc reductions' text for a repeated axis
-    (`sum(x, axis=(0, 0))`: "duplicate value in 'axis'", fuzz46)."""
-    try:
-        return _bind.normalize_axes(axis, ndim, site)
-    except ValueError as exc:
-        if type(exc) is not ValueError or str(exc) != "repeated axis":
-            raise
-        raise _bind.fail(ValueError, "duplicate value in 'axis'", site) from None
+DUPLICATE = "duplicate value in 'axis'"  # a ufunc reduction's text for axis=(0, 0)
+_UFUNC_NAME = {"max": "maximum", "min": "minimum"}  # NumPy names the ufunc that reduces
+_EMPTY_TEXT = {n: f"attempt to get {n} of an empty sequence" for n in ("argmax", "argmin")}
 
-
-# NumPy's ufunc names in a reduction's error text (`max` reduces with `maximum`)
-_UFUNC_NAMES = {"max": "maximum", "min": "minimum", "sum": "add", "prod": "multiply"}
 
 def _reduced_shape(shape: tuple[int, ...], axes: tuple[int, ...], keepdims: bool) -> tuple[int, ...]:
     if keepdims:
@@ -82,7 +73,7 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
         axes, shape = known
     else:
         _refuse_bool_axis(axis, site)
-        axes = _reduction_axes(axis, node.ndim, site)
+        axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
         shape = _reduced_shape(node.shape, axes, keepdims)
         if memo is not None:
             if len(_SHAPES) >= 4096:
@@ -92,10 +83,8 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
         raise _bind.fail(TypeError, f"{name} is not defined for complex inputs ({node.dtype}); the "
                          "Array API standard defines it for real numbers only", site)
     if "needs_nonempty" in op.properties and builtins.any(node.shape[a] == 0 for a in axes):
-        # (NumPy's texts: its ufunc's name, argmax's own; fuzz46)
-        raise _bind.fail(ValueError, f"attempt to get {name} of an empty sequence"
-                         if "index" in op.properties else "zero-size array to reduction "
-                         f"operation {_UFUNC_NAMES.get(name, name)} which has no identity", site)
+        raise _bind.fail(ValueError, _EMPTY_TEXT.get(name) or "zero-size array to reduction "
+                         f"operation {_UFUNC_NAME.get(name, name)} which has no identity", site)
     if "index" in op.properties:  # argmax/argmin: compare in the input dtype, return int64
         out_dtype = dtypes.int64
     else:
@@ -210,7 +199,7 @@ def _fold_initial(name: str, x: Any, axis: Any, dtype: Any, initial: Any, site: 
         return None
     node = x if type(x) is Node else _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
-    axes = _reduction_axes(axis, node.ndim, site)
+    axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
     if want.kind not in "fc" or not axes or 0 in [node.shape[a] for a in axes] or (
             name == "sum" and node.ndim - 1 in axes):
         return None
@@ -247,7 +236,7 @@ def masked_sum(node: Node, where: Any, axis: Any, keepdims: bool, dtype: np.dtyp
     _refuse_bool_axis(axis, site)
     if node.ndim == 0 and _is_scalar_axis(axis):
         axis = ()
-    axes = _reduction_axes(axis, node.ndim, site)
+    axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
     mask = broadcast_to(astype(Array(_as_node(where, site)), dtypes.bool_), node.shape)
     if node.dtype != dtype:
         node = _bind.cast(node, dtype, site)
@@ -291,7 +280,7 @@ def _extreme(name: str, x: Any, axis: Any, keepdims: bool, initial: Any, where: 
         raise _bind.fail(ValueError, f"reduction operation '{name}imum' does not have an "
                          "identity, so to use a where mask one has to specify 'initial'", site)
     node = _as_node(x, site)
-    axes = _reduction_axes(axis, node.ndim, site) if node.ndim else ()
+    axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE) if node.ndim else ()
     start = full((), initial, node.dtype)
     if builtins.any(node.shape[a] == 0 for a in axes):
         return Array(_bind.broadcast_to(start._node, _reduced_shape(node.shape, axes, keepdims),
@@ -344,7 +333,7 @@ def _refuse_bool_axis_counted(axis: Any, ndim: int, site: _bind.Site) -> None:
     past a 1-D array's dims is its AxisError), then sums (any bool axis: TypeError)."""
     items = axis if type(axis) is tuple else (axis,)
     if type(axis) is not list and builtins.any(isinstance(a, (bool, np.bool_)) for a in items):
-        _reduction_axes(tuple(int(a) for a in items), ndim, site)
+        _bind.normalize_axes(tuple(int(a) for a in items), ndim, site)
     _refuse_bool_axis(axis, site)
 
 
@@ -446,7 +435,7 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
     node = _float_operand(x, dtype, site)
     _refuse_bool_axis_counted(axis, node.ndim, site)
-    axes = _reduction_axes(axis, node.ndim, site)
+    axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
     if where is not True:
         total, n = _masked_sum_count(node, axes, keepdims, where, site)
         result = astype(total / n, node.dtype)
@@ -484,7 +473,7 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
         return _integer_var(_as_node(x, site), axis, want, correction, keepdims, site)
     node = _float_operand(x, dtype, site)
     _refuse_bool_axis_counted(axis, node.ndim, site)
-    axes = _reduction_axes(axis, node.ndim, site)
+    axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
     if want is not None and want.kind == "c" and where is True:  # NumPy: a complex
         real_var = var(real(Array(node)), axis=axes, correction=correction, keepdims=keepdims)
         imag_var = var(imag(Array(node)), axis=axes, correction=correction, keepdims=keepdims)
@@ -515,7 +504,7 @@ def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepd
     summed in `want` and truncated to it, the deviations in the input's type promoted with it,
     their squares summed in `want`, divided and truncated to it (the result was float64 here)."""
     _refuse_bool_axis(axis, site)
-    axes = _reduction_axes(axis, node.ndim, site)
+    axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
     xs = Array(node)
     n = _count(node.shape, axes)
     if n - correction <= 0:  # NumPy's warning, as var's (fuzz42: missing here)
@@ -615,7 +604,7 @@ def _cumulative(name: str, x: Any, axis: int | None, dtype: Any, include_initial
     if node.ndim == 0 and (axis is None or _is_scalar_axis(axis)):  # NumPy: a 1-element scan
         node, axis = _bind.primitive(get_op("reshape"), (node,), ((1,),), (1,), node.dtype, site), 0
     if node.ndim == 0 and axis is not None:
-        _reduction_axes(axis, 0, site)  # AxisError, as NumPy
+        _bind.normalize_axes(axis, 0, site)  # AxisError, as NumPy
     if node.ndim == 0 or (axis is None and node.ndim > 1):
         raise _bind.fail(ValueError, f"{name} needs an axis for a {node.ndim}-d array", site)
     ax = _bind.normalize_axis(0 if axis is None else axis, node.ndim, site)

@@ -22,7 +22,7 @@ from .graph.node import user_site
 from .reductions import _as_node, sum as _sum
 from ._host_results import _array, _leaf, nonzero  # noqa: F401  (la.nonzero)
 from .indexing import take
-from .shaping import take_along_axis
+from .shaping import gather_along_axis
 
 _ARGSORT, _SEARCHSORTED, _ISIN = (get_op(n) for n in ("argsort", "searchsorted", "isin"))
 _SORTED_ROWS, _SORT = get_op("sorted_rows"), get_op("sort")
@@ -59,7 +59,8 @@ def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any =
     if x.ndim == 0:
         _bind.normalize_axes(axis, 0, site)  # NumPy: AxisError
     if descending or is_busy():  # the standard's stable descending; la.grad's trace: a gather
-        return take_along_axis(x, argsort(x, axis=axis, descending=descending), axis=axis)
+        return gather_along_axis(x, argsort(x, axis=axis, descending=descending), axis,
+                                 in_bounds=True)
     ax = _bind.normalize_axis(axis, x.ndim, site)
     kind = "stable" if stable else kind
     node = x._node
@@ -73,7 +74,7 @@ def sorted_rows(x: Array, rows: Array) -> Array:
     stands for are built instead, and differentiate as they did."""
     site = user_site(1)
     if is_busy():
-        return take_along_axis(sort(x, axis=0), rows, axis=0)
+        return gather_along_axis(sort(x, axis=0), rows, 0, in_bounds=True)
     node, idx = _as_node(x, site), _as_node(rows, site)
     return Array(_bind.primitive(_SORTED_ROWS, (node, idx), (), idx.shape, node.dtype, site))
 
@@ -109,7 +110,8 @@ def searchsorted(x1: Any, x2: Any, /, side: str = "left", sorter: Any = None) ->
         raise _bind.fail(ValueError, f"side must be 'left' or 'right', not {side!r}", site)
     a = _array(x1, site)
     if a.ndim != 1:
-        raise _bind.fail(ValueError, "searchsorted needs a one-dimensional x1", site)
+        raise _bind.fail(ValueError, "object too deep for desired array" if a.ndim else
+                         "object of too small depth for desired array", site)  # NumPy's texts
     if sorter is not None:
         a = take(a, sorter)
     v = _as_node(x2, site)

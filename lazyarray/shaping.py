@@ -15,9 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import _axis_args, _bind, eager
-from ._handled import user_line_handles_errors
 from .array import Array
-from .evaluation import evaluate_arrays
 from .creation import arange, full
 from .elementwise import add, multiply, not_equal, subtract, where
 from .graph.node import user_site
@@ -43,8 +41,9 @@ def _slice(x: Array, axis: int, start: int, length: int, site: _bind.Site) -> Ar
 
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
     """numpy.broadcast_shapes / Array API `broadcast_shapes`: the shape the given shapes broadcast to."""
-    return _bind.broadcast_shapes([tuple(int(s) for s in shape) for shape in shapes] or [()],
-                                  user_site(1))
+    shapes = [(shape,) if isinstance(shape, (int, np.integer)) else shape for shape in shapes]
+    return _bind.public_broadcast_shapes([tuple(int(s) for s in shape) for shape in shapes] or [()],
+                                         user_site(1))  # an int is a 1-d shape, as NumPy's
 
 
 def diff(x: Any, /, n: int = 1, axis: int = -1, prepend: Any = None,
@@ -160,18 +159,18 @@ def repeat(x: Any, repeats: Any, /, axis: int | None = None) -> Array:
                                                   and not isinstance(repeats, Array)):
         r = int(repeats)
         if r < 0:
-            raise _bind.fail(ValueError, "negative dimensions are not allowed", site)
+            raise _bind.fail(ValueError, "negative dimensions are not allowed", site)  # NumPy's
         wide = broadcast_to(reshape(x, x.shape[:ax + 1] + (1,) + x.shape[ax + 1:]),
                             x.shape[:ax + 1] + (r,) + x.shape[ax + 1:])
         return reshape(wide, x.shape[:ax] + (x.shape[ax] * r,) + x.shape[ax + 1:])
     counts = np.asarray(repeats).astype(np.int64).reshape(-1)
     if counts.size == 1:
         return repeat(x, int(counts[0]), axis=ax)
-    if counts.size != x.shape[ax]:  # (NumPy's texts: fuzz46)
-        raise _bind.fail(ValueError, f"operands could not be broadcast together with shape "
+    if counts.size != x.shape[ax]:  # NumPy's texts
+        raise _bind.fail(ValueError, "operands could not be broadcast together with shape "
                          f"({x.shape[ax]},) ({counts.size},)", site)
     if (counts < 0).any():
-        raise _bind.fail(ValueError, "repeats may not contain negative values", site)
+        raise _bind.fail(ValueError, "repeats may not contain negative values.", site)
     return take(x, np.repeat(np.arange(x.shape[ax]), counts), axis=ax)
 
 
@@ -236,7 +235,7 @@ def tile(x: Any, reps: Sequence[int]) -> Array:
         raw = (reps,)
     reps = tuple(_axis_args.index_arg(r, "tile repetitions", site) for r in raw)
     if any(r < 0 for r in reps):
-        raise _bind.fail(ValueError, "tile repetitions must be non-negative", site)
+        raise _bind.fail(ValueError, "negative dimensions are not allowed", site)  # NumPy's
     ndim = max(len(reps), x.ndim)
     reps = (1,) * (ndim - len(reps)) + reps
     shape = (1,) * (ndim - x.ndim) + x.shape
@@ -262,21 +261,25 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
     return tuple(reshape(_slice(x, ax, i, 1, site), rest) for i in range(x.shape[ax]))
 
 
-def _check_held_indices(node: Any, n: int, axis: int, site: _bind.Site) -> None:
-    """NumPy's IndexError, in its words, for indices held in a buffer (the flat gather's error
-    names its flat position and axis 0: fuzz46); pending indices raise the gather's."""
-    if not node.holds_buffer or node.data is None:
-        return
-    data = node.data
-    if data.size and (data.min() < -n or data.max() >= n):
-        bad = int(data[(data < -n) | (data >= n)].flat[0])
-        raise _bind.fail(IndexError, f"index {bad} is out of bounds for axis {axis} with size "
-                         f"{n}", site)
+def _bounds_probe(idx: Array, ax: int, n: int, ndim: int) -> Array:
+    """Zeros of idx's shape taken with np.take's check along axis `ax` of a length-n row: an
+    out-of-bounds index raises NumPy's IndexError of its fancy index ('index 7 is out of bounds
+    for axis 1 with size 3': the first bad index in order, x's axis), before the flat gather,
+    which knows neither (it named its own sentinel -(x.size + 1) and axis 0)."""
+    row = full((1,) * ax + (n,) + (1,) * (ndim - ax - 1), 0, dtype=np.int64)
+    return reshape(take(row, reshape(idx, (idx.size,)), axis=ax), idx.shape)
 
 
 def take_along_axis(x: Any, indices: Any, /, axis: int = -1) -> Array:
     """numpy.take_along_axis / Array API `take_along_axis`: one flat gather whose index is built
-    from `indices` and iotas (fused). Out-of-bounds indices raise IndexError when evaluated."""
+    from `indices` and iotas (fused). Out-of-bounds indices raise NumPy's IndexError when
+    evaluated."""
+    return gather_along_axis(x, indices, axis, in_bounds=False)
+
+
+def gather_along_axis(x: Any, indices: Any, axis: int | None, *, in_bounds: bool) -> Array:
+    """take_along_axis; `in_bounds`: the indices are known in bounds (an argsort's), so no
+    bounds probe (a step of its own) runs before the gather."""
     site = user_site(1)
     x, idx = _array(x, site), _array(indices, site)
     if idx.dtype.kind not in "iu":
@@ -295,11 +298,10 @@ def take_along_axis(x: Any, indices: Any, /, axis: int = -1) -> Array:
     shape = tuple(i if d == ax else _bind.broadcast_shapes([(s,), (i,)], site)[0]
                   for d, (s, i) in enumerate(zip(x.shape, idx.shape)))
     n = x.shape[ax]
-    if all(shape):  # (an empty selection checks no index, as NumPy's)
-        if idx._node.inputs and user_line_handles_errors():  # (NumPy's IndexError in the try)
-            evaluate_arrays([idx])
-        _check_held_indices(idx._node, n, ax, site)
-    idx = broadcast_to(idx.astype(np.int64), shape)
+    idx = idx.astype(np.int64)
+    if not in_bounds and idx.size and math.prod(shape):  # (NumPy checks none: empty result)
+        idx = add(idx, _bounds_probe(idx, ax, n, x.ndim))
+    idx = broadcast_to(idx, shape)
     bad = (idx < -n) | (idx >= n)
     idx = where(idx < 0, add(idx, n), idx)
     strides = [math.prod(x.shape[d + 1:]) for d in range(x.ndim)]

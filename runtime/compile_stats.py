@@ -22,6 +22,10 @@ class CompileStats:
     translation_units: int = 0  # compiler invocations
     kernels_queued: int = 0  # kernels handed to the background compiler (runtime/c/background.py)
     interpreted_runs: int = 0  # C plan runs through the NumPy executor while compiling (c_tiered)
+    quick_units: int = 0  # quick (-O0, unindexed) compiles of stand-in kernels (runtime/c/quick.py)
+    quick_kernels: int = 0  # kernels those built
+    stand_in_runs: int = 0  # C plan runs through quick kernels while -O3 compiles (c_tiered)
+    compile_waits: int = 0  # plans built waiting for the compiler (CBackend.compile, cache miss)
 
     def snapshot(self) -> dict[str, int]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

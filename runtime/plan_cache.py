@@ -116,6 +116,8 @@ class PlanCache:
             self._evict()
 
     def _evict(self) -> None:
+        if self.nbytes > self.max_bytes:
+            self._release_workspaces()
         while self._entries and (len(self._entries) > max(self.max_size, 0)
                                  or self.nbytes > self.max_bytes):
             old_sig, old = self._entries.popitem(last=False)
@@ -123,6 +125,22 @@ class PlanCache:
             self._forget(old_sig, old.skeleton)
             self.nbytes -= old.nbytes
             self.plan_evictions += 1
+
+    def _release_workspaces(self) -> None:
+        """Past the byte bound, the least recently used plans free their workspaces after each
+        run (`keep_no_workspace`) before any plan is evicted: a program whose plans each keep a
+        large workspace (aliasing_updates at N=3,750: six plans of ~110 MB) evicted and rebuilt
+        them all on every call, paying passes and kernel lookups to allocate the same arenas.
+        Their memory then lives as long as a run, as NumPy's temporaries do."""
+        for signature, entry in list(self._entries.items()):  # least recently used first
+            if self.nbytes <= self.max_bytes:
+                return
+            if entry.nbytes and hasattr(entry.plan, "keep_no_workspace"):
+                entry.plan.keep_no_workspace()
+                kept = int(getattr(entry.plan, "workspace_bytes", 0))
+                self.nbytes -= entry.nbytes - kept
+                self._entries[signature] = PlanEntry(entry.plan, kept, entry.skeleton,
+                                                     entry.nodes)
 
     def _forget(self, signature: Hashable, skeleton: tuple[str, ...]) -> None:
         sigs = self._by_skeleton[skeleton]

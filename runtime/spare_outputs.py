@@ -38,6 +38,12 @@ def holds(buf: np.ndarray) -> int:
     return _held.get(id(buf), 0)
 
 
+def held_table() -> dict[int, int]:
+    """`holds`'s table itself (id(buffer) -> references), mutated in place: lazyarray/_trace.c
+    reads it where a buffer's reference count decides whether a write may go in place."""
+    return _held
+
+
 def _hold(buf: np.ndarray, n: int) -> None:
     k = id(buf)
     count = _held.get(k, 0) + n

@@ -137,9 +137,14 @@ def test_data_dependent_shapes_evaluate_when_called(reference_backend):
     assert np.isnan(np.asarray(nans)).sum() == 2  # the standard: NaNs are distinct
 
 
-def test_take_along_axis_out_of_bounds_raises(reference_backend):
-    with pytest.raises(IndexError):
-        np.asarray(la.take_along_axis(la.ones((2, 3)), la.asarray([[3], [0]]), axis=1))
+@pytest.mark.parametrize("indices, axis", [([[1, 3], [-4, 0]], 1), ([[-3, 0, 1]], 0)])
+def test_take_along_axis_out_of_bounds_raises_numpys_error(reference_backend, indices, axis):
+    """NumPy's text: the first bad index and x's axis (the flat gather named its sentinel, axis 0)."""
+    with pytest.raises(IndexError) as want:
+        np.take_along_axis(np.ones((2, 3)), np.asarray(indices), axis=axis)
+    with pytest.raises(IndexError) as got:
+        np.asarray(la.take_along_axis(la.ones((2, 3)), la.asarray(indices), axis=axis))
+    assert str(got.value) == str(want.value)
 
 
 def test_sort_is_differentiable():

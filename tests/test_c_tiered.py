@@ -10,7 +10,7 @@ import pytest
 from lazyarray.graph import all_ops
 from lazyarray.passes import optimize
 from lazyarray.runtime.c import background as c_background, compiler as c_compiler
-from lazyarray.runtime.c import backend as c_backend, tiered as c_tiered
+from lazyarray.runtime.c import backend as c_backend, quick as c_quick, tiered as c_tiered
 from lazyarray.runtime.c.backend import CBackend
 from lazyarray.runtime.c.tiered import FlatProgram, TieredPlan, run_interpreted, runs_same_bits
 from lazyarray.runtime.compile_stats import CompileForbidden
@@ -284,17 +284,21 @@ def test_queued_kernels_compile_together_and_once(background):
     assert la.cache_info().kernels_queued == 3
 
 
-def test_programs_that_would_change_bits_compile_first(background):
+def test_programs_that_would_change_bits_are_not_interpreted(background):
+    """They run on quick builds of their kernels instead (tests/test_c_quick.py)."""
     x = la.array(np.linspace(-1, 1, 8, dtype=np.float32))
-    np.asarray(la.exp(x) * 2.0)
-    info = la.cache_info()
-    assert (info.kernels_queued, info.kernels_compiled, info.interpreted_runs) == (0, 1, 0)
+    with hold_the_compiler():
+        np.asarray(la.exp(x) * 2.0)
+        info = la.cache_info()
+        assert (info.kernels_queued, info.interpreted_runs, info.stand_in_runs) == (1, 0, 1)
 
 
-def test_large_programs_compile_first(background, monkeypatch):
+def test_large_programs_are_not_interpreted(background, monkeypatch):
     monkeypatch.setattr(c_tiered, "INTERPRET_MAX_WORK", 100)
-    np.asarray(la.array(np.ones(200, np.float32)) + 1.0)
-    assert la.cache_info().kernels_queued == 0 and la.cache_info().kernels_compiled == 1
+    with hold_the_compiler():
+        np.asarray(la.array(np.ones(200, np.float32)) + 1.0)
+        info = la.cache_info()
+        assert (info.kernels_queued, info.interpreted_runs, info.stand_in_runs) == (1, 0, 1)
 
 
 def test_forbid_compiles_still_raises(background):
@@ -331,6 +335,7 @@ def test_tiered_plan_reports_workspace_and_state(kernel_dir, monkeypatch):
         assert isinstance(plan, TieredPlan) and not plan.compiled
     assert plan.compiled
     assert plan.workspace_bytes == plan._ready().workspace_bytes
+    monkeypatch.setattr(c_quick, "QUICK_MAX_COST", -1)  # no quick builds: compiled at once
     assert not isinstance(CBackend().compile_without_waiting(program), TieredPlan)
 
 
@@ -365,6 +370,7 @@ def test_a_blocking_compile_waits_for_the_same_kernel_queued(background, monkeyp
     """A size-generic plan's first size is small (queued), its next one large (compiled at
     once): the large one waits for the queued kernel instead of compiling it again."""
     monkeypatch.setattr(c_tiered, "INTERPRET_MAX_WORK", 1000)
+    monkeypatch.setattr(c_quick, "QUICK_MAX_COST", 1000)
     with hold_the_compiler() as held:
         small = np.asarray(la.array(np.ones(10, np.float32)) * 4.0 - 1.0)
         releaser = threading.Timer(0.2, held.release.set)

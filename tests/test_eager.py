@@ -1941,18 +1941,21 @@ def test_vector_products_at_once_are_the_named_functions_bits(backend, dtype):
                         assert got.tobytes() == np.asarray(want).tobytes(), (n, fn, got, want)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("op", ["+", "-", "*", "/"])
 @pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
-def test_small_float64_ops_at_once_are_numpys_bits_and_warnings(backend, op):
-    """_trace.c's small_float_loop computes + - * / of float64 operands of at most 256 elements
-    (1024 in one row of any stride) in a C loop (NumPy's call costs more than the loop): NumPy's
-    bits (signed zeros, infinities,
-    subnormals, NaN) and warnings (a raised flag drops the loop's result for NumPy's call), for
+def test_small_float_ops_at_once_are_numpys_bits_and_warnings(backend, op, dtype):
+    """_trace.c's small_float_loop computes + - * / of float64 or float32 operands of at most 256
+    elements (1024 in one row of any stride) in a C loop (NumPy's call costs more than the
+    loop): NumPy's bits (signed zeros, infinities, subnormals, NaN) and warnings (a raised flag drops the loop's result for NumPy's call), for
     rows, reversed and stepped views, 2-d blocks and a 0-d operand, at sizes around the bound."""
     fn = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
           "/": lambda x, y: x / y}[op]
     special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324, -2.5e-310, 1e308, -1e308,
-                        1.0, -3.5, 1e-300, 3.0, 7.0])
+                        1.0, -3.5, 1e-300, 3.0, 7.0]) if dtype == "float64" else np.array(
+        [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -2.5e-40, 3e38, -3e38, 1.0, -3.5, 1e-38, 3.0,
+         7.0], np.float32)
+    top = 300 if dtype == "float64" else 38
     rng = np.random.default_rng(11)
     pairs = [lambda X: (X[0], X[1]), lambda X: (X[2][::-1], X[1]),
              lambda X: (X[0, :X.shape[1] // 2 * 2:2], X[1, 1::2]), lambda X: (X[:2], X[1:]),
@@ -1960,7 +1963,7 @@ def test_small_float64_ops_at_once_are_numpys_bits_and_warnings(backend, op):
              lambda X: (X[1:, :4].T, X[:2, 2:6].T), lambda X: (X[2], X[0]),
              lambda X: (X[1][::-1], X[1])]  # (overlapping: in place, NumPy's buffered result)
     for n in (1, 14, 127, 256, 257, 1024, 1025):
-        a = rng.standard_normal((3, n)) * 10.0 ** rng.integers(-300, 300, (3, n))
+        a = (rng.standard_normal((3, n)) * 10.0 ** rng.integers(-top, top, (3, n))).astype(dtype)
         a[0, :min(n, 14)] = special[:min(n, 14)]
         a[1, :min(n, 14)] = special[::-1][:min(n, 14)]
         a[2] = rng.permutation(a[0]) if n > 1 else a[2]
@@ -2444,6 +2447,42 @@ def test_a_stencils_region_write_above_eager_size_is_evaluated_into_its_buffer(b
         want = a0.copy()
         want[np.arange(100)] = want[100:] * 2.0
         assert_as_numpy(x, want * 2.0)
+
+
+@pytest.mark.needs("eager")
+def test_rows_written_under_a_live_view_of_a_large_fill_go_into_its_buffer(backend):
+    """An automaton's history: `H = np.zeros((steps, n)); prev = H[t - 1]; H[t] = f(prev)` with
+    rows above eager_size. The root has a live view (`prev`), so the write took the views' path,
+    which left the row's value lazy: a scatter chain over H, cut every few rows, each cut a plan
+    of its own (142 at (1000, 10000), all rebuilt on the next call). Now the value is computed
+    at the write as without views and goes into the buffer the view shares; a fill of more than
+    2^22 elements becomes its buffer at the first write too (NumPy's is one from the start)."""
+    row0 = np.zeros(200, np.uint8)
+    row0[100] = 1
+
+    def automaton(xp, H):
+        H[0] = xp.asarray(row0)
+        for t in range(1, H.shape[0]):
+            prev = H[t - 1]
+            code = (xp.roll(prev, 1) << 2) | (prev << 1) | xp.roll(prev, -1)
+            H[t] = (30 >> code) & 1
+        return H
+
+    with la.config(eager_size=64):
+        got = automaton(la, la.zeros((40, 200), dtype=la.uint8))
+        before = la.cache_info()
+        again = automaton(la, la.zeros((40, 200), dtype=la.uint8))
+        after = la.cache_info()
+        assert not again._node.inputs  # written in place: no pending scatter
+        assert after.graph_cuts == before.graph_cuts
+        assert after.plans_built - before.plans_built <= 1, (before, after)
+        want = automaton(np, np.zeros((40, 200), np.uint8))
+        assert_as_numpy(got, want)
+        assert_as_numpy(again, want)
+        big = la.zeros((5, 1_000_000), dtype=la.uint8)  # 5,000,000 elements: above 2^22
+        big[1, 3:9] = 7
+        assert not big._node.inputs
+        assert int(big[1, 5]) == 7 and int(big.sum()) == 42
 
 
 @pytest.mark.needs("eager")

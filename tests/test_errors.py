@@ -79,9 +79,27 @@ def test_a_bad_axis_raises_numpys_error_and_message(call):
         assert str(ours.value) == str(numpy_error.value)
 
 
+_EMPTY_CALLS = {  # a reduction without identity over an empty axis (programs print the text)
+    "max": lambda m, x: m.max(x, axis=0), "min": lambda m, x: m.min(x),
+    "argmax": lambda m, x: m.argmax(x, axis=0), "argmin": lambda m, x: m.argmin(x),
+    "nanmax": lambda m, x: m.nanmax(x), "nanmin": lambda m, x: m.nanmin(x, axis=0),
+}
+
+
+@pytest.mark.parametrize("call", _EMPTY_CALLS.values(), ids=_EMPTY_CALLS)
+def test_empty_reductions_raise_numpys_text(call):
+    """NumPy names the ufunc (maximum, fmax) or says 'attempt to get argmax of an empty
+    sequence'; lazyarray said 'reduction operation max' for all six."""
+    with pytest.raises(ValueError) as want:
+        call(np, np.ones((0, 3)))
+    with pytest.raises(ValueError) as got:
+        call(la, la.ones((0, 3)))
+    assert str(got.value) == str(want.value)
+
+
 def test_repeated_axis_is_a_value_error():
-    with pytest.raises(ValueError, match="duplicate value in .axis.") as info:
-        la.sum(la.zeros((2, 3)), axis=(0, 0))
+    with pytest.raises(ValueError, match="duplicate value in 'axis'") as info:
+        la.sum(la.zeros((2, 3)), axis=(0, 0))  # NumPy's ufunc-reduction text
     assert_site(info, HERE)
 
 

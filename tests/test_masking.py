@@ -163,20 +163,17 @@ def test_a_masked_writes_one_op_mask_and_value_are_numpys_calls(backend, fresh_c
 
 def test_mask_errors(reference_backend):
     x = la.zeros((2, 3))
-    with pytest.raises(IndexError, match=r"axis 0; size of axis is 2 but size of corresponding boolean axis is 3"
-                       ) as info:
+    with pytest.raises(IndexError, match="along axis 0; size of axis is 2 but size of corresponding boolean axis is 3") as info:
         x[np.ones(3, bool)]
     assert "test_masking.py" in notes_of(info)
     with pytest.raises(IndexError, match="too many indices"):
         x[np.ones((2, 3, 1), bool)]
     with pytest.raises(IndexError, match="one boolean mask"):
         x[np.ones(2, bool), np.ones(3, bool)]
-    with pytest.raises(IndexError, match=r"axis 0; size of axis is 2 but size of corresponding "
-                       r"boolean axis is 3") as info:
+    with pytest.raises(IndexError, match="axis 0; size of axis is 2 but .* boolean axis is 3") as info:
         x.at[np.ones(3, bool)].set(1.0)
     assert "test_masking.py" in notes_of(info)
-    with pytest.raises(IndexError, match=r"axis 1; size of axis is 3 but size of corresponding "
-                       r"boolean axis is 2"):
+    with pytest.raises(IndexError, match="axis 1; size of axis is 3 but .* boolean axis is 2"):
         x.at[:, np.ones(2, bool)].set(1.0)
     with pytest.raises(ValueError, match="broadcast"):
         x.at[np.array([True, True])].set(np.ones((3, 3)))
@@ -273,10 +270,9 @@ def test_masked_read_of_a_pending_value_and_mask(backend):
     z[:] = 0.0
     assert_matches(got, zz[abs(zz) < 2.0])
     assert_matches(lazy, (a * 3.0)[abs(zz) < 2.0])
-    with pytest.raises(IndexError, match=r"size of corresponding boolean axis is 39") as info:
+    with pytest.raises(IndexError, match="size of corresponding boolean axis is 39") as info:
         x[np.ones(39, bool)]
-    with pytest.raises(IndexError, match=r"size of axis is 3 but size of corresponding boolean "
-                       r"axis is 2"):
+    with pytest.raises(IndexError, match="axis 0; size of axis is 3 but .* boolean axis is 2"):
         la.zeros((3, 2))[la.ones((2, 3), dtype=bool)]
     assert "test_masking.py" in notes_of(info)
 

@@ -26,6 +26,7 @@ NAMESPACES = [  # (prefix, NumPy's, lazyarray's)
     ("random.", np.random, la.random),
     ("random.Generator.", np.random.Generator, la.random.Generator),
     ("random.RandomState.", np.random.RandomState, la.random.RandomState),
+    ("ndarray.", np.ndarray, la.zeros((2, 2))),  # an instance: the listed ones are refusing properties
 ]
 
 
@@ -72,6 +73,18 @@ def test_a_missing_name_says_why_and_what_instead(namespace, name):
         getattr(namespace, name)
     assert reason in str(info.value) and instead.replace("<name>", name) in str(info.value)
     assert not hasattr(namespace, name)
+
+
+@pytest.mark.parametrize("name", ["flags", "strides", "base", "dump"])
+def test_a_missing_ndarray_attribute_says_why_and_what_instead(name):
+    reason, instead = NOT_PROVIDED["ndarray." + name]
+    x = la.arange(3)
+    with pytest.raises(AttributeError, match=f"numpy.ndarray.{name}. is not implemented") as info:
+        getattr(x, name)
+    assert reason in str(info.value) and instead in str(info.value)
+    assert not hasattr(x, name)
+    with pytest.raises(AttributeError, match="'Array' object has no attribute 'no_such_name'"):
+        x.no_such_name  # noqa: B018
 
 
 def test_an_unknown_name_is_a_plain_attribute_error():

@@ -91,3 +91,28 @@ def test_doitgen_builds_its_plan_once_and_keeps_no_broadcast_operand(backend, fr
     if backend == "c":
         (plan,) = [e.plan for e in cache.plan_cache._entries.values()]
         assert plan.workspace_bytes <= 2 * a0.nbytes  # no (r, q, p, p) intermediate
+
+
+def test_plans_past_the_byte_bound_together_free_workspaces_before_evicting(backend, fresh_caches):
+    """Three plans of ~1.4 MB workspace each under a 2 MB bound: the least recently used free
+    their workspaces after each run instead of being evicted, so a second call builds none
+    (aliasing_updates at N=3,750 rebuilt its six plans on every call)."""
+    rng = np.random.default_rng(1)
+    xs = [rng.standard_normal((600, 300)) for _ in range(3)]
+
+    def program():
+        return [np.asarray((f(la.asarray(x)) @ la.asarray(np.ones((300, 4)))).reshape(-1, 2))
+                for x, f in zip(xs, (la.sin, la.cos, la.exp))]  # three structures: three plans
+
+    with la.config(plan_cache_bytes=2 * 2**20):
+        first = program()
+        before = la.cache_info()
+        second = program()
+        after = la.cache_info()
+        assert after.plans_built == before.plans_built and after.plan_evictions == 0
+        assert cache.plan_cache.nbytes <= 2 * 2**20
+    assert len(cache.plan_cache._entries) == 3
+    for got, again, x, f in zip(first, second, xs, (np.sin, np.cos, np.exp)):
+        want = (f(x) @ np.ones((300, 4))).reshape(-1, 2)
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+        np.testing.assert_allclose(again, want, rtol=1e-12)

@@ -55,3 +55,28 @@ def test_the_pool_is_bounded_and_freed_with_its_plans(fresh_caches, monkeypatch)
     la.clear_caches()  # the plans and their workspaces go, their pool entries with them
     gc.collect()
     assert refs[2]() is None and spare_outputs._nbytes == 0
+
+
+def test_a_result_the_pool_keeps_is_still_written_in_place(fresh_caches):
+    """The pool's reference to a result it keeps for the next run is not another reader: writes
+    into the handle's buffer go in place (a sieve's 5,000,001-element `is_prime[i*i::i] = False`
+    each built a plan, 332 a call, past the plan cache's 256), element writes through the C path
+    too, and the next run of the plan does not take the buffer while the handle holds it."""
+    values = np.linspace(0.0, 1.0, 300 * 300).reshape(300, 300)  # 720 KB: kept by the pool
+    with la.config(backend="c"):
+        x = la.array(values)
+        A = la.sqrt(x * 2.0 + 1.0)
+        A[0, 0]  # computed: A's buffer is the plan's result
+        assert spare_outputs.holds(A._node.data) == 1
+        address = A._node.data.ctypes.data  # (a reference here would be a reader: a copy)
+        built = la.cache_info().plans_built
+        A[5::7, 3] = 2.0
+        A[4, 4] = -1.0
+        A[::3] = 0.0
+        A[7, 1:9] = 0.5
+        assert A._node.data.ctypes.data == address and la.cache_info().plans_built == built
+        B = la.sqrt(x * 2.0 + 1.0)  # the same plan again: a buffer of its own
+        np.testing.assert_array_equal(B, np.sqrt(values * 2.0 + 1.0))
+        want = np.sqrt(values * 2.0 + 1.0)
+        want[5::7, 3], want[4, 4], want[::3], want[7, 1:9] = 2.0, -1.0, 0.0, 0.5
+        np.testing.assert_array_equal(A, want)

@@ -29,11 +29,9 @@ def dump(node) -> list:
 def reference_permute_node(node, axes, site):
     """permute_node as it was (generator expressions), the reference for the one-loop version."""
     axes = tuple(int(a) for a in axes)
-    try:  # (NumPy's checks, in its order and words: fuzz46)
-        np.empty(node.shape).transpose(axes)
-    except ValueError as exc:
-        raise _bind.fail(type(exc), str(exc), site) from None
     norm = tuple(a + node.ndim if a < 0 else a for a in axes)
+    if sorted(norm) != list(range(node.ndim)):
+        raise manipulation._permute_error(list(axes), node.ndim, site)
     if norm == tuple(range(node.ndim)):
         return node
     shape = tuple(node.shape[a] for a in norm)

@@ -23,7 +23,7 @@ import numpy as np
 
 from ... import graph
 from ...graph.kernel_ir import Apply, Kernel, Load, Program
-from . import background as c_background, compiler as c_compiler
+from . import background as c_background, compiler as c_compiler, quick as c_quick
 from .. import compile_stats, spare_outputs
 from ..backend import Backend, fresh_outputs, register_backend
 from .canonical import canonical_kernel
@@ -449,6 +449,7 @@ class CBackend(Backend):
         found = _find_kernels(program, look_up=True)
         missing = [f for f in found if f[4] is None]
         if missing:  # render only what neither memory nor the disk index has
+            compile_stats.count("compile_waits")
             rendered = [_render_cached(*canonical)[1:] for _, _, _, canonical, _ in missing]
             # A kernel the background compiler has queued (another size of a size-generic
             # plan, say) is waited for, not compiled twice.
@@ -463,12 +464,15 @@ class CBackend(Backend):
 
     def compile_without_waiting(self, program: Program) -> CPlan | TieredPlan:
         """As `compile`, but kernels no cache has compile in the background while the plan runs
-        through the NumPy executor, where that gives the same bits (runtime/c/tiered.py)."""
+        through the NumPy executor, where that gives the same bits (runtime/c/tiered.py), else
+        through the same kernels compiled quickly (runtime/c/quick.py)."""
         if not background_compiles or compile_stats.forbid_compiles:
             return self.compile(program)
         split = split_full_reductions(program, PARALLEL_THRESHOLD)
         if not worth_interpreting(split):
-            return self.compile(program)
+            if c_quick.quick_cost(split) > c_quick.QUICK_MAX_COST:
+                return self.compile(program)
+            return self._compile_quick_first(program, split)
         # Without the compiler's facts on disk (a fresh cache) even a lookup would probe it.
         found = _find_kernels(split, look_up=c_compiler.toolchain_known())
         missing = [f for f in found if f[4] is None]
@@ -479,6 +483,23 @@ class CBackend(Backend):
         futures = c_background.submit(rendered, [f[2] for f in missing], translation_unit)
         return TieredPlan(split, futures, partial(_finish_plan, split, found),
                           workspace_bytes(split))
+
+    def _compile_quick_first(self, program: Program, split: Program) -> CPlan | TieredPlan:
+        """The plan on quick (-O0) builds of its missing kernels while their -O3 builds compile
+        in the background: same bits, a fraction of the wait (runtime/c/quick.py)."""
+        found = _find_kernels(split, look_up=True)
+        missing = [f for f in found if f[4] is None]
+        if not missing:
+            return _plan(split, found)
+        rendered = [_render_cached(*canonical)[1:] for _, _, _, canonical, _ in missing]
+        compile_stats.count("kernels_queued", len(dict(rendered)))
+        futures = c_background.submit(rendered, [f[2] for f in missing], translation_unit)
+        quick = c_quick.quick_kernels(rendered, translation_unit)
+        if quick is None:
+            return self.compile(program)  # waits for the queued kernels, compiles none twice
+        stand_in = _finish_plan(split, found, quick)
+        return TieredPlan(split, futures, partial(_finish_plan, split, found),
+                          workspace_bytes(split), stand_in=stand_in)
 
     def run(self, plan: CPlan, leaves: list[Any]) -> list[np.ndarray]:
         arrays, scalars = leaves

@@ -542,18 +542,31 @@ def _load_from_disk(directory: Path, symbol: str) -> bool:
     return True
 
 
-def _open_library(path: Path) -> ctypes.CDLL:
+def _open_library(path: Path, directory: Path | None = None) -> ctypes.CDLL:
+    """Load a kernel library of the cache `directory` (by default the one it lies in)."""
+    directory = path.parent if directory is None else directory
     # Sleeping (not spinning) OpenMP workers: on 2 shared cores a spinning worker steals the
     # main thread's core between kernels. Must be set before libgomp loads.
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    c_helper_library.load(path.parent)  # first: a unit past the inlining budget may call it
-    c_team.load(path.parent, toolchain().command)  # first: its regions bind to the team on load
+    c_helper_library.load(directory)  # first: a unit past the inlining budget may call it
+    c_team.load(directory, toolchain().command)  # first: its regions bind to the team on load
     return ctypes.CDLL(str(path))
+
+
+open_library = _open_library
+
+
+def loaded_function(symbol: str) -> Any:
+    """The kernel's C function if this process has loaded it, else None (no disk lookup)."""
+    return _functions.get(symbol)
 
 
 def _bind(lib: ctypes.CDLL, symbol: str):
     address = ctypes.cast(getattr(lib, symbol), ctypes.c_void_p).value
     return ffi.cast(KERNEL_TYPE, address)
+
+
+bind = _bind
 
 
 def _compile(tc: Toolchain, directory: Path, missing, header_source) -> None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import ctypes
+import functools
 import hashlib
 import os
 import re
@@ -60,8 +61,11 @@ def source() -> str:
                         render_helpers(calls, "static inline", "_Bool"), *wrappers]) + "\n"
 
 
+@functools.cache
 def stem() -> str:
-    """`helpers-<hash of the source>`: the library's index entry is `<stem>.idx`."""
+    """`helpers-<hash of the source>`: the library's index entry is `<stem>.idx`. Once per
+    process: rendering the source costs ~20 ms, and every kernel library's load asks until the
+    library is built (12 times, 0.24 s, in root_finding's cold call)."""
     return f"helpers-{hashlib.sha256(source().encode()).hexdigest()[:16]}"
 
 

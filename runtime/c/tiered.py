@@ -15,14 +15,15 @@ indices, scalars and library calls (run by the same NumPy code in both), and red
 fold order `c_fold` replays (float sums and products in the C kernel's lanes; integer, bool and
 arg reductions, which no order changes). Transcendental functions (our own C formulas differ
 from NumPy's by an ulp), float max/min (a lane may keep the other zero) and complex values
-compile first, as before. So does a program too large for NumPy to run faster than the compiler
-would build it (INTERPRET_MAX_WORK).
+run on quick builds of their kernels (runtime/c/quick.py) while the -O3 build compiles. So does
+a program too large for the NumPy executor (INTERPRET_MAX_WORK, INTERPRET_MAX_BYTES).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, wait
+from time import perf_counter
 from typing import Any
 
 import numpy as np
@@ -36,9 +37,21 @@ from .fold import fold_rows, replays
 from .library_call import run_library_call
 from ..kernel_numpy import _Frame, _strided, as_input, run_kernel
 
-# Element-ops above which a program waits for its compile: NumPy runs ~1e8-1e9 element-ops a
-# second on these machines, so 2**22 is a few ms to ~40 ms per run, about a compile's cost.
-INTERPRET_MAX_WORK = 2**22
+# Element-ops above which a program does not run through the NumPy executor. NumPy runs ~1e8-1e9
+# element-ops a second here, so 2**28 is ~0.3-2 s per run. A run interpreted while the compiler
+# works costs at most one run more than waiting for the compile (the compiled plan takes over at
+# the next run), and a plan built once (nan_cleaning builds 18, each run once) never gains from
+# the wait: 2**22 (about a compile's cost, stop 22) made that program wait for 16 compiles.
+INTERPRET_MAX_WORK = 2**28
+# Seconds of stand-in (quick, -O0) runs after which a plan waits for its -O3 build: unoptimised
+# kernels run 2-10x slower, and a loop that keeps the main thread busy on them starves the
+# compiler (niced, on 2 shared cores): logreg ran 30 stand-in runs and no -O3 kernel arrived
+# in its cold call (6.3 s, 3.0 s waiting for the compile). Rent until the rent paid is about
+# what a compile costs, then buy.
+STAND_IN_PATIENCE_S = 0.3
+# Bytes of one kernel's interpreted values held at once (the flat executor keeps every
+# expression's array until the kernel's stores; NumPy frees its temporaries as it goes).
+INTERPRET_MAX_BYTES = 2**29
 
 
 def runs_same_bits(program: Program) -> bool:
@@ -67,7 +80,8 @@ def _same_bits(e: Apply, exprs: Sequence[Any]) -> bool:
 def worth_interpreting(program: Program) -> bool:
     """Same bits in both executors, and small enough that NumPy runs it faster than the
     compiler would build it."""
-    return runs_same_bits(program) and interpreted_work(program) <= INTERPRET_MAX_WORK
+    return (runs_same_bits(program) and interpreted_work(program) <= INTERPRET_MAX_WORK
+            and interpreted_bytes(program) <= INTERPRET_MAX_BYTES)
 
 
 def interpreted_work(program: Program) -> int:
@@ -80,6 +94,20 @@ def interpreted_work(program: Program) -> int:
                 n *= size
             work += n * max(1, sum(len(st.exprs) for st in step.stages))
     return work
+
+
+def interpreted_bytes(program: Program) -> int:
+    """The most bytes one kernel's computed values take in the NumPy executor (each expression a
+    full array of the kernel's space: an upper bound)."""
+    most = 0
+    for step in program.steps:
+        if isinstance(step, Kernel):
+            n = 1
+            for size in step.space:
+                n *= size
+            most = max(most, n * sum(e.dtype.itemsize for st in step.stages for e in st.exprs
+                                     if isinstance(e, Apply)))
+    return most
 
 
 def run_interpreted(program: Program, arrays: Sequence[Any],
@@ -244,17 +272,21 @@ def _viewer(buffer_shape: tuple[int, ...], strides: tuple[int, ...], offset: int
 
 
 class TieredPlan:
-    """A C plan before its kernels arrive: `run` interprets; once every future is done it builds
-    the compiled plan (`finish(functions)`) and runs that from then on."""
+    """A C plan before its kernels arrive: `run` interprets, or runs `stand_in` (the same plan on
+    quick builds of the kernels, runtime/c/quick.py) where given; once every future is done it
+    builds the compiled plan (`finish(functions)`) and runs that from then on."""
 
     def __init__(self, program: Program, futures: Sequence[Future],
-                 finish: Callable[[list[Any]], Any], workspace_bytes: int) -> None:
+                 finish: Callable[[list[Any]], Any], workspace_bytes: int,
+                 stand_in: Any = None) -> None:
         self.program = program
         self.workspace_bytes = workspace_bytes
         self._futures = tuple(futures)
         self._finish = finish
         self._compiled: Any = None
         self._flat: FlatProgram | None = None
+        self._stand_in = stand_in
+        self._stand_in_s = 0.0  # seconds its runs took so far
         self._keep_workspace = True
 
     def keep_no_workspace(self) -> None:
@@ -264,6 +296,8 @@ class TieredPlan:
         self.workspace_bytes = 0
         if self._compiled is not None:
             self._compiled.keep_no_workspace()
+        if self._stand_in is not None:
+            self._stand_in.keep_no_workspace()
 
     @property
     def compiled(self) -> bool:
@@ -279,12 +313,25 @@ class TieredPlan:
                 compiled.keep_no_workspace()
             self._compiled = compiled
             self._futures = ()
+            self._stand_in = None
         return compiled
 
     def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[np.ndarray]:
         compiled = self._compiled or self._ready()
         if compiled is not None:
             return compiled.run(arrays, scalars)
+        stand_in = self._stand_in
+        if stand_in is not None:
+            if self._stand_in_s < STAND_IN_PATIENCE_S:
+                compile_stats.count("stand_in_runs")
+                start = perf_counter()
+                try:
+                    return stand_in.run(arrays, scalars)
+                finally:
+                    self._stand_in_s += perf_counter() - start
+            compile_stats.count("compile_waits")
+            wait(self._futures)
+            return self._ready().run(arrays, scalars)
         compile_stats.count("interpreted_runs")
         flat = self._flat
         if flat is None:

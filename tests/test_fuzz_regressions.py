@@ -682,6 +682,7 @@ def _numpy_error_cases(m):
         lambda: m.cross(v, v), lambda: m.percentile(v, 150), lambda: m.matmul(A, 2.0),
         lambda: m.tensordot(A, A, axes=([1], [1, 0])), lambda: m.zeros(0)[m.array([0, 0])],
         lambda: m.zeros((2, 0))[:, m.array([1])],
+        lambda: m.take_along_axis(A, m.array([0]), axis=0),
     ]
 
 

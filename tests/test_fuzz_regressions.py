@@ -815,3 +815,16 @@ def test_pending_index_errors_reach_the_try_block(backend):
         got = run(la)
     assert got[0] == want[0]
     assert_matches(got[1], want[1])
+
+
+def test_a_python_float_past_complex64_raises_under_a_raise_mode(reference_backend):
+    """fuzz46 (seeds 711088, 711231): `B * 1e308` of a complex64 B under errstate(over='raise'):
+    NumPy raises 'overflow encountered in cast' at the line; the scalar's cast ran under NumPy's
+    own modes (a RuntimeWarning), and the block raised 'invalid' of the product instead."""
+    import warnings
+    b = la.ones(3, dtype=la.complex64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with la.errstate(over="raise"), pytest.raises(FloatingPointError,
+                                                      match="overflow encountered in cast"):
+            b * 1e308

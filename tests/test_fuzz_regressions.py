@@ -706,7 +706,7 @@ def test_errors_are_numpys_type_and_text(reference_backend):
 
 
 @pytest.mark.needs("fp_errors")
-def test_a_raise_mode_error_reaches_the_try_block_at_its_line(backend):
+def test_a_raise_mode_error_reaches_the_try_block_at_its_line(reference_backend):
     """fuzz46: `with np.errstate(divide='raise'): try: r = a / b except FloatingPointError:` --
     NumPy raises at the line, inside the try. A pending op (above eager_size) raised at the
     block's exit instead, outside the handler; a `seterr(all='raise')` program's never reached
@@ -747,7 +747,7 @@ def test_a_raise_mode_error_reaches_the_try_block_at_its_line(backend):
     assert_matches(o, np.full(5000, np.inf))
 
 
-def test_a_caught_index_error_of_a_write_leaves_the_array_as_it_was(backend):
+def test_a_caught_index_error_of_a_write_leaves_the_array_as_it_was(reference_backend):
     """fuzz46: `try: v[i] = 2.0 except IndexError:` with a pending index Array `i` (above
     eager_size, or any under eager_size=0): the write rebound `v` to the scatter, then computed
     it at the line for NumPy's IndexError, and `v` stayed bound to the failing scatter, so every
@@ -785,7 +785,7 @@ def test_complex_values_of_the_wrong_shape_raise_without_the_cast_warning(refere
         a[[0, 1]] = la.asarray(np.ones(2, complex))
 
 
-def test_pending_index_errors_reach_the_try_block(backend):
+def test_pending_index_errors_reach_the_try_block(reference_backend):
     """fuzz46 (eager_size=0): a pending 0-d index (`v[np.argmax(v) + 10]`), `np.add.at` by
     pending indices and take_along_axis's raised their IndexError at a later read, outside the
     user's try block (take_along_axis's named its flat gather's index, -6); np.put wrote

@@ -28,6 +28,7 @@ Python).
 
 from __future__ import annotations
 
+import operator
 from sys import getrefcount as _getrefcount
 from typing import Any, Callable
 from weakref import ref as _weakref
@@ -42,6 +43,7 @@ from .eager import LIMIT as _EAGER_LIMIT
 from .graph import derivatives, get_op
 from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
+from .settings import config
 
 # `A[:, j] -= x`'s write through the view in C (lazyarray/_trace.c write_view_value), else Python's
 _C_WRITE_VIEW = getattr(_bind.FAST, "write_view_value", None)
@@ -609,6 +611,14 @@ def _numpy_casting_error(ufunc: np.ufunc, dtype: np.dtype, other: Any, site: Any
                  "casting rule 'same_kind'", site)
 
 
+# The operator of `x op= y` by its ufunc: a FloatingPointError of a value computed at once
+# leaves the result written into x first, as NumPy's in-place ufunc (`x /= 0` under
+# errstate(divide='raise') leaves inf in x; fuzz46, seed 721199)
+_OPERATORS = {np.add: operator.add, np.subtract: operator.sub, np.multiply: operator.mul,
+              np.true_divide: operator.truediv, np.floor_divide: operator.floordiv,
+              np.remainder: operator.mod, np.power: operator.pow}
+
+
 def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[..., Any]:
     """`Array.__iadd__` and friends: compute `fn(self, other)`, then rebind `self` (and, through
     a view, its root) to it with NumPy's in-place casting rule."""
@@ -638,6 +648,12 @@ def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
         value = getattr(result, "_lazyarray_value", None)
         if value is not None:  # a 'raise' mode's error at the line (_handled.raises_at_the_line):
             del result._lazyarray_value  # NumPy's in-place ufunc wrote its result first
+            inplace_rest(self, value, other, ufunc)
+        elif isinstance(result, FloatingPointError) and self._view is not False \
+                and ufunc in _OPERATORS:  # (a value computed at once raised: computed again)
+            with config.block(fp_divide="ignore", fp_over="ignore", fp_under="ignore",
+                              fp_invalid="ignore"):
+                value = _OPERATORS[ufunc](self, other)
             inplace_rest(self, value, other, ufunc)
         raise result
     if result is NotImplemented or self._view is False:

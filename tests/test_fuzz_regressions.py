@@ -828,3 +828,20 @@ def test_a_python_float_past_complex64_raises_under_a_raise_mode(reference_backe
         with la.errstate(over="raise"), pytest.raises(FloatingPointError,
                                                       match="overflow encountered in cast"):
             b * 1e308
+
+
+def test_an_in_place_op_computed_at_once_writes_before_its_raise(reference_backend):
+    """fuzz46 (seed 721199): a small `w /= 0` under errstate(divide='raise'), computed at once:
+    NumPy's in-place ufunc writes inf (or nan+nanj) into w, then raises; w kept its values."""
+    for dtype in ("float64", "complex128"):
+        w, caught = la.asarray(np.ones((3, 3), dtype)), None
+        with la.errstate(divide="raise"):
+            try:
+                w /= 0
+            except FloatingPointError as exc:
+                caught = exc
+        assert caught is not None
+        want = np.ones((3, 3), dtype)
+        with np.errstate(all="ignore"):
+            want /= 0
+        assert_matches(w, want)

@@ -565,8 +565,9 @@ def _make_ufunc(np_ufunc: np.ufunc, fn: Callable[..., Any]) -> ufunc:
 def wrap_namespace(namespace: dict) -> None:
     """Replace each function of `namespace` named like a NumPy ufunc by a `ufunc` over it (and
     register the ufunc for `__array_ufunc__` and the functions' keyword path)."""
-    for name in dir(np):
-        np_ufunc = getattr(np, name)
+    # (NumPy's own namespace, not dir(np) and getattr: that imported numpy's lazy submodules,
+    # f2py, testing, ma, typing..., 0.2 s of every `import lazyarray`)
+    for name, np_ufunc in sorted(vars(np).items()):
         if not isinstance(np_ufunc, np.ufunc) or np_ufunc.__name__ in _SKIP:
             continue
         key = np_ufunc.__name__

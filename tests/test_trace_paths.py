@@ -254,7 +254,7 @@ def test_nodes_copy_and_pickle_with_their_fields():
 # --- the Python Node class against the compiled one, from fresh interpreters ----------------------
 PROGRAM = """
 import json, numpy as np, lazyarray as la
-with la.config(backend="numpy", max_graph_nodes=12):
+with la.config(backend="numpy", max_graph_nodes=12, eager_size=0):  # (the lazy cuts)
     w, v = la.asarray(np.linspace(-1, 1, 8, dtype=np.float32)), la.zeros(8, dtype=la.float32)
     for i in range(40):  # momentum, never evaluated: cuts at the loop's point
         g = w * 0.5

@@ -63,4 +63,5 @@ def index_arg(value: Any, name: str, site: Site | None = None) -> int:
         return operator.index(value)
     except TypeError:
         raise fail(TypeError, f"'{type(value).__name__}' object cannot be interpreted as an "
-                   f"integer ({name})", site if site is not None else user_site(1)) from None
+                   "integer", site if site is not None else user_site(1)) from None  # (NumPy's
+        # text: the argument's `name` is no part of it, fuzz46)

@@ -15,6 +15,7 @@ from .graph.complex_ops import supports_complex
 from .graph.node import (_BUDGET, Node, build_node, format_site, on_keys_cleared,
                          register_library_dir, user_site)
 from .graph.registry import OpDef
+from .settings import get_settings
 
 register_library_dir(__file__)
 for _sub in ("graph", "passes", "runtime"):
@@ -170,7 +171,18 @@ _COMPLEX_PART = {np.dtype(np.complex64): np.dtype(np.float32),
 
 
 def _complex_leaf(value: Any, dtype: np.dtype, site: Site) -> Node:
-    return leaf(np.asarray(value, dtype=dtype), site)
+    """The cast under lazyarray's modes (NumPy's own errstate warned 'overflow encountered in
+    cast' of `1e308` into complex64 where la.errstate(over='raise') raises it: fuzz46)."""
+    s = get_settings()
+    with np.errstate(over=_NUMPY_MODE.get(s.fp_over, "warn"),
+                     invalid=_NUMPY_MODE.get(s.fp_invalid, "warn")):
+        try:
+            return leaf(np.asarray(value, dtype=dtype), site)
+        except FloatingPointError as exc:
+            raise with_site(exc, site) from None
+
+
+_NUMPY_MODE = {"ignore": "ignore", "warn": "warn", "raise": "raise"}  # (call/print/log: warn)
 
 
 def _compare_out_of_range(op: OpDef, args: tuple, site: Site) -> Node:

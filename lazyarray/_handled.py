@@ -17,12 +17,17 @@ from __future__ import annotations
 
 import dis
 import sys
+
+import numpy as np
 from types import CodeType
 from typing import Any, Callable, TypeVar
 
+from .array import RAISES_AT_THE_LINE
 from .cache import _state, is_busy
+from . import _bind
+from .settings import RAISE_MODE_ON, config, get_settings
 from .evaluation import evaluate_arrays
-from .graph.node import _IS_LIBRARY, _is_library_file, format_site
+from .graph.node import _IS_LIBRARY, _is_library_file, format_site, user_site
 
 _parse: Callable[[CodeType], Any] | None = getattr(dis, "_parse_exception_table", None)
 # code -> its exception table as (start, end, target) and which targets are `try` handlers
@@ -108,10 +113,24 @@ def has_index_array(key: Any, array_type: type) -> bool:
     tell; a bool mask's shape is data, read at the line anyway)."""
     for k in (key if type(key) is tuple else (key,)):
         if type(k) is array_type:
-            node = k._node
-            if node.shape and node.dtype.kind in "iu":
+            node = k._node  # (a pending 0-d index too: `v[np.argmax(v) + 10]`, fuzz46)
+            if (node.shape or node.inputs) and node.dtype.kind in "iu":
                 return True
     return False
+
+
+def held_index_arrays(key: Any, array_type: type) -> Any:
+    """The key with its integer index Arrays computed, as NumPy arrays: their bounds are then
+    checked before a write rebinds anything, so an IndexError the user's try block catches
+    leaves the array as it was (`x[i] = v` stayed bound to the failing scatter, and every later
+    read raised the error again: fuzz46)."""
+    items = key if type(key) is tuple else (key,)
+    arrays = [k for k in items if type(k) is array_type and k._node.dtype.kind in "iu"]
+    if not arrays:
+        return key
+    evaluate_arrays(arrays)
+    out = tuple(np.asarray(k) if any(k is a for a in arrays) else k for k in items)
+    return out if type(key) is tuple else out[0]
 
 
 def checked_here(build: Callable[[], Any], site: Any) -> Any:
@@ -133,3 +152,32 @@ def evaluate_here(arrays: list, errors: tuple[type[BaseException], ...], site: A
         evaluate_arrays(arrays)
     except errors as exc:
         raise at_the_line(exc, site) from None
+
+
+def raises_at_the_line(x: Any) -> None:
+    """A pending Array built under a floating-point 'raise' mode on a line inside the user's try
+    block: computed there, so NumPy's FloatingPointError reaches the handler (`with
+    np.errstate(divide='raise'): try: r = a / b except FloatingPointError: ...`; fuzz46).
+    Elsewhere it stays pending (the block's exit computes it)."""
+    s = get_settings()
+    if "raise" not in (s.fp_divide, s.fp_over, s.fp_invalid, s.fp_under):
+        return
+    if not user_line_handles_errors():
+        return
+    try:
+        evaluate_arrays([x])
+    except FloatingPointError as exc:
+        # NumPy's in-place ufunc has written its result when it raises (`x /= 0` leaves inf
+        # in x): the value, computed again under 'ignore', goes with the error to the caller
+        # that writes (writes.inplace_rest)
+        with config.block(fp_divide="ignore", fp_over="ignore", fp_under="ignore",
+                          fp_invalid="ignore"):
+            evaluate_arrays([x])
+        out = at_the_line(exc, user_site(1))
+        out._lazyarray_value = x  # type: ignore[attr-defined]
+        raise out from None
+
+
+RAISES_AT_THE_LINE[0] = raises_at_the_line
+if hasattr(_bind.FAST, "install_raise_hook"):  # (_trace.c's make_array: its Arrays too)
+    _bind.FAST.install_raise_hook(RAISE_MODE_ON, raises_at_the_line)

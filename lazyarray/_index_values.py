@@ -102,8 +102,8 @@ def is_basic_key(key: Any) -> bool:
     return True
 
 
-def update_values(dtype: np.dtype, values: Any, mode: str,
-                  site: _bind.Site) -> tuple[Node, np.dtype]:
+def update_values(dtype: np.dtype, values: Any, mode: str, site: _bind.Site,
+                  warn: bool = True) -> tuple[Node, np.dtype]:
     """The values of an `.at[]` update and the dtype the update computes in, by JAX's rule:
     `set` stores the values cast to x's dtype (a Python scalar by NumPy's assignment rules);
     `add`/`multiply`/`min`/`max` compute in the promoted dtype of x and the values (NEP 50: a
@@ -111,7 +111,7 @@ def update_values(dtype: np.dtype, values: Any, mode: str,
     `int8.at[0].multiply(2.5)` of 11 is int8(27.5) = 27, not 11 * int8(2.5) = 22. Complex values
     into a real array raise TypeError (casting back would drop the imaginary part silently)."""
     if mode == "set":
-        return set_values(values, dtype, site), dtype
+        return set_values(values, dtype, site, warn), dtype
     weak = dtypes.weak_type_of(values) if type(values) in (bool, int, float, complex) else None
     if weak is not None:
         promoted = dtypes.result_type(dtype, weak)
@@ -128,12 +128,20 @@ def update_values(dtype: np.dtype, values: Any, mode: str,
     return node, promoted
 
 
-def set_values(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
+def set_values(values: Any, dtype: np.dtype, site: _bind.Site, warn: bool = True) -> Node:
     """The node of `x[key] = values`' values, before their cast to x's dtype: complex values
     into a real array warn NumPy's ComplexWarning at the user's line (the cast drops the
-    imaginary part; NumPy warns even where the key selects nothing)."""
+    imaginary part; NumPy warns even where the key selects nothing). `warn=False`: the caller
+    warns (warn_complex_cast) once the values' shape fits, as NumPy, whose shape error comes
+    first and alone (fuzz46)."""
     node = _value_node(values, dtype, site)
+    if warn:
+        warn_complex_cast(node, dtype, site)
+    return node
+
+
+def warn_complex_cast(node: Node, dtype: np.dtype, site: _bind.Site) -> None:
+    """NumPy's ComplexWarning where complex values are stored into a real `dtype` array."""
     if node.dtype.kind == "c" and dtype.kind not in "cb":
         warnings.warn_explicit("Casting complex values to real discards the imaginary part",
                                np.exceptions.ComplexWarning, *(site or ("<unknown>", 0)))
-    return node

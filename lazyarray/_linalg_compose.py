@@ -100,7 +100,7 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     if ord == 0:
         return ew.astype(_sum(a != 0, axis=axis, keepdims=keepdims), a.dtype)
     if not isinstance(ord, (int, float)):
-        raise _bind.fail(ValueError, f"vector_norm: invalid ord {ord!r}", site)
+        raise _bind.fail(ValueError, f"Invalid norm order {ord!r} for vectors", site)
     p = float(ord)
     return ew.power(_sum(ew.power(a, p), axis=axis, keepdims=keepdims), 1.0 / p)
 
@@ -127,7 +127,7 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Array
         out = _sum(s, axis=-1) if ord == "nuc" else (_max(s, axis=-1) if ord == 2
                                                       else _min(s, axis=-1))
     else:
-        raise _bind.fail(ValueError, f"matrix_norm: invalid ord {ord!r}", site)
+        raise _bind.fail(ValueError, "Invalid norm order for matrices.", site)
     return out.reshape(v.shape[:-2] + (1, 1)) if keepdims else out
 
 

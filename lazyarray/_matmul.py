@@ -67,8 +67,9 @@ def matmul_general(x1: Any, x2: Any, site: _bind.Site, op: Any = _MATMUL) -> Arr
     matmul primitive or its twin of NumPy's dot loops (lazyarray/_dot_loops.py)."""
     a, b = _as_node(x1, site), _as_node(x2, site)
     if a.ndim == 0 or b.ndim == 0:
-        raise _bind.fail(ValueError, "matmul: Input operand does not have enough dimensions "
-                         "(0-d arrays are not allowed; use multiply)", site)
+        raise _bind.fail(ValueError, f"matmul: Input operand {0 if a.ndim == 0 else 1} does not "
+                         "have enough dimensions (has 0, gufunc core with signature "
+                         "(n?,k),(k,m?)->(n?,m?) requires 1)", site)
     try:
         loop = dtypes.resolve_ufunc(_matmul_ufunc(), (a.dtype, b.dtype))
     except TypeError:

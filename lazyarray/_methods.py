@@ -36,7 +36,8 @@ from .graph.node import _BUDGET, user_site
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
 from .writes import rebind
 from ._layout import check_order
-from ._handled import checked_here, has_index_array, user_line_handles_errors
+from ._handled import checked_here, has_index_array, held_index_arrays
+from ._handled import user_line_handles_errors
 
 
 # --- methods the core Array type leaves to the API -------------------------------------------------
@@ -70,6 +71,7 @@ def __setitem__(self: Array, key: Any, value: Any) -> None:
     NumPy's IndexError for an index out of bounds comes where the handler catches it."""
     if ((type(key) is tuple or type(key) is Array) and has_index_array(key, Array)
             and user_line_handles_errors()):
+        key = held_index_arrays(key, Array)
         checked_here(lambda: _set_item(self, key, value) or self, user_site(1))
     else:
         _set_item(self, key, value)

@@ -803,6 +803,26 @@ py_set_live_min_limit(PyObject *module, PyObject *n)
     Py_RETURN_NONE;
 }
 
+/* install_raise_hook(on, hook): Array.__init__'s last step (lazyarray/_handled.py
+ * raises_at_the_line), called for a pending Array while `on[0]` is True (settings.RAISE_MODE_ON:
+ * the settings applied last have a floating-point mode 'raise'); else one pointer test. */
+static PyObject *RAISE_ON, *RAISE_HOOK;
+
+static PyObject *
+py_install_raise_hook(PyObject *module, PyObject *args)
+{
+    PyObject *seen, *hook;
+    if (!PyArg_ParseTuple(args, "O!O:install_raise_hook", &PyList_Type, &seen, &hook))
+        return NULL;
+    if (PyList_GET_SIZE(seen) != 1) {
+        PyErr_SetString(PyExc_ValueError, "install_raise_hook: a list of one flag");
+        return NULL;
+    }
+    Py_XSETREF(RAISE_ON, Py_NewRef(seen));
+    Py_XSETREF(RAISE_HOOK, Py_NewRef(hook));
+    Py_RETURN_NONE;
+}
+
 /* Array(node), with `Array.__init__`'s bookkeeping: a pending Array is tracked (weakly) for the
  * cuts. Steals `node`. */
 static PyObject *
@@ -861,6 +881,14 @@ make_array(PyObject *node)
         if (PyList_GET_SIZE(LIVE) > limit && prune_live() < 0) {
             Py_DECREF(array);
             return NULL;
+        }
+        if (RAISE_ON != NULL && PyList_GET_ITEM(RAISE_ON, 0) == Py_True) {
+            PyObject *r = PyObject_CallOneArg(RAISE_HOOK, array);
+            if (r == NULL) {
+                Py_DECREF(array);
+                return NULL;
+            }
+            Py_DECREF(r);
         }
     }
     return array;
@@ -7094,6 +7122,8 @@ static PyMethodDef module_methods[] = {
      "fast_function(op, fallback, arity): a ufunc's positional call in C, else fallback."},
     {"install_scalar_conversions", py_install_scalar_conversions, METH_VARARGS,
      "install_scalar_conversions(int_, float_, index, bool_): Array's scalar conversions in C."},
+    {"install_raise_hook", py_install_raise_hook, METH_VARARGS,
+     "install_raise_hook(on, hook): hook(array) for a pending Array while on[0] is True."},
     {"set_live_min_limit", py_set_live_min_limit, METH_O,
      "set_live_min_limit(n): cuts._MIN_LIMIT for the C prune of cuts._LIVE."},
     {"install_reductions", py_install_reductions, METH_VARARGS,

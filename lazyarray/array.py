@@ -25,6 +25,11 @@ from .eager import run_now as _run_now
 from .eager import seeded as _eager_seeded
 from .eager import view_value as _view_value
 from .graph.node import Node, user_site
+from .settings import RAISE_MODE_ON as _RAISE_ON
+
+# lazyarray/_handled.py's raises_at_the_line (which imports evaluation, above this module): a
+# pending Array built under a 'raise' mode on a line inside a try block is computed there
+RAISES_AT_THE_LINE: list = [None]
 
 
 class LazyExpr:
@@ -70,6 +75,8 @@ class Array:
             _LIVE.append(_weakref(self))  # cuts.track, inlined: this runs once per traced op
             if len(_LIVE) > _LIVE_LIMIT[0]:
                 _prune()
+            if _RAISE_ON[0] and RAISES_AT_THE_LINE[0] is not None:
+                RAISES_AT_THE_LINE[0](self)
 
     # --- facts known without evaluating --------------------------------------------------------------
     @property

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from . import _bind
+from ._numpy_errors import numpy_error
 from .array import Array
 from .graph import dtypes
 from .graph.node import user_site
@@ -46,7 +47,15 @@ def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: st
     subscripts, or NumPy's sublist form (`einsum(a, [0, 1], b, [1, 2], [0, 2])`)."""
     site = user_site(1)
     subscripts, arrays = _split_operands(operands, site)
-    result = _einsum(subscripts, arrays, dtype, casting, site, _CHECKED if optimize else _dot_loops)
+    try:
+        result = _einsum(subscripts, arrays, dtype, casting, site,
+                         _CHECKED if optimize else _dot_loops)
+    except ValueError as exc:  # (NumPy's text, where NumPy raises too: fuzz46)
+        numpy_exc = numpy_error(np.einsum, (subscripts, *arrays),
+                                dict(dtype=dtype, casting=casting, optimize=optimize))
+        if isinstance(numpy_exc, ValueError):
+            raise _bind.with_site(numpy_exc, site) from None
+        raise exc
     if out is not None:  # NumPy's rules for out on stand-ins, then out[...] = the result
         return into(out, result, np.einsum, (subscripts, *arrays),
                     dict(dtype=dtype, casting=casting), site)

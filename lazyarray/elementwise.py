@@ -206,8 +206,9 @@ def where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
     cond = _bind.operand(condition, site)
     a, b = _bind.operand(x1, site), _bind.operand(x2, site)
     dtype = dtypes.result_type(_bind.operand_dtype(a), _bind.operand_dtype(b))
-    nodes = [o for o in (cond, a, b) if isinstance(o, _bind.Node)]
-    shape = _bind.broadcast_shapes([n.shape for n in nodes], site) if nodes else ()
+    # (a scalar is a `()` operand: NumPy's broadcast error lists it, "(3,4) (5,) () ", fuzz46)
+    shapes = [o.shape if isinstance(o, _bind.Node) else () for o in (cond, a, b)]
+    shape = _bind.broadcast_shapes(shapes, site)
     done = where_now((cond, a, b), dtype, shape, site)
     if done is not None:
         return Array(done)
@@ -283,6 +284,9 @@ def _clip(x: Any, min: Any, max: Any) -> Array:  # noqa: A002
         if type(max) is int and max > info.max:
             max = None  # noqa: A001
     bounds = [b for b in (min, max) if b is not None]
+    if len(bounds) == 2:  # NumPy's clip ufunc lists its three operands' shapes (fuzz46)
+        _bind.broadcast_shapes([out.shape, *(tuple(np.shape(b)) if not isinstance(b, Array)
+                                             else b.shape for b in bounds)], user_site(2))
     if not bounds:  # NumPy 2's clip(x, None, None) is a copy (x itself was an alias, fuzz42)
         return Array(out._node)
     if out.dtype.kind == "f" and all(type(b) is float or type(b) is int for b in bounds):

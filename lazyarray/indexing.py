@@ -24,7 +24,7 @@ from .graph.node import Node, cuts_paused, user_site
 from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
 from ._index_values import (_is_array_index, _is_int, _is_int_index, is_basic_key, numpy_packed,
-                            set_values, update_values)
+                            set_values, update_values, warn_complex_cast)
 from .creation import full
 from ._handled import checked_here, user_line_handles_errors
 from . import elementwise as ew
@@ -589,6 +589,9 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
 
 def _take_node(node: Node, indices: Node, axis: int, site: _bind.Site) -> Node:
     if node.shape[axis] == 0 and indices.size:
+        if indices.holds_buffer and indices.data is not None:  # NumPy's indexing text (fuzz46)
+            raise _bind.fail(IndexError, f"index {int(np.asarray(indices.data).flat[0])} is out "
+                             f"of bounds for axis {axis} with size 0", site)
         raise _bind.fail(IndexError, f"cannot do a non-empty take from an empty axis {axis}", site)
     shape = node.shape[:axis] + indices.shape + node.shape[axis + 1:]
     return _bind.primitive(_TAKE, (node, indices), (axis,), shape, node.dtype, site)
@@ -784,17 +787,29 @@ _ALL = slice(None)
 def _update_values(node: Node, values: Any, target_shape: tuple, site: _bind.Site) -> Node:
     """The values of `x[key] = values` into `node` at positions of `target_shape`: NumPy's
     assignment rules for a Python scalar, broadcast to the target, cast to node's dtype."""
-    return _fit_values(set_values(values, node.dtype, site), node.dtype, target_shape, site)
+    return _fit_values(set_values(values, node.dtype, site, warn=False), node.dtype,
+                       target_shape, site)
+
+
+def _has_array_index(key: Any) -> bool:
+    """Whether the key holds an index array or list (NumPy's advanced-assignment error text)."""
+    return any(type(k) is list or getattr(k, "ndim", 0) > 0
+               for k in (key if type(key) is tuple else (key,)))
 
 
 def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
-                site: _bind.Site) -> Node:
-    """Update values broadcast to the target (NumPy's error if they cannot be), cast to the
-    dtype the update computes in."""
+                site: _bind.Site, advanced: bool = False) -> Node:
+    """Update values broadcast to the target (NumPy's error if they cannot be: its text for an
+    `advanced` key's selection differs), cast to the dtype the update computes in."""
     if value_node.shape and value_node.shape != target_shape:  # () and equal shapes broadcast
         if not _broadcasts_into(value_node.shape, tuple(target_shape)):
-            raise _bind.fail(ValueError, f"could not broadcast input array from shape "
-                             f"{value_node.shape} into shape {target_shape}", site)
+            shown = _bind.numpy_shape_text(value_node.shape)
+            into = _bind.numpy_shape_text(target_shape)
+            raise _bind.fail(ValueError, f"shape mismatch: value array of shape {shown} could "
+                             f"not be broadcast to indexing result of shape {into}" if advanced
+                             else f"could not broadcast input array from shape {shown} into "
+                             f"shape {into}", site)
+    warn_complex_cast(value_node, dtype, site)  # (after the shape check, as NumPy's)
     if not all(target_shape):
         # nothing is written, so nothing is cast (NumPy warns no `invalid value ... in cast`);
         # the leading length-1 dims NumPy drops first (`I[0:0] = t[-1:][:, None] / nan`: fuzz39)
@@ -894,8 +909,9 @@ class _AtUpdate:
             if masked is not None:
                 return masked
             spec, index_nodes, target_shape, bounds = self._scatter_key(node, site)
-        value_node, promoted = update_values(node.dtype, values, mode, site)
-        value_node = _fit_values(value_node, promoted, target_shape, site)
+        value_node, promoted = update_values(node.dtype, values, mode, site, warn=False)
+        value_node = _fit_values(value_node, promoted, target_shape, site,
+                                 _has_array_index(self._key))
         if basic is None:
             for k, n, dim in bounds:  # index arrays: NumPy checks them after the value's shape
                 _check_bounds(k, n, dim, site)

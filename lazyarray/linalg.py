@@ -44,7 +44,7 @@ def tensordot(x1: Any, x2: Any, axes: int | tuple[Sequence[int], Sequence[int]] 
                        for x in (side if hasattr(side, "__iter__") else (side,))]
                       for side, n in zip(axes, (a, b)))
     if len(ax_a) != len(ax_b) or any(a.shape[i] != b.shape[j] for i, j in zip(ax_a, ax_b)):
-        raise _bind.fail(ValueError, "shape-mismatch for sum in tensordot", site)
+        raise _bind.fail(ValueError, "shape-mismatch for sum", site)
     free_a = [i for i in range(a.ndim) if i not in ax_a]
     free_b = [i for i in range(b.ndim) if i not in ax_b]
     k = 1

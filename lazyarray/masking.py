@@ -226,6 +226,10 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
         # one row per true element: the count is data, so read the mask and scatter by position
         rows = reshape_node(node, (math.prod(mask.shape),) + rest, site)
         flat = _flat_true(_computed_mask(keys[0], site)[0], x.device, site)
+        if m == node.ndim and value.ndim == 1 and value.shape[0] not in (1, flat.shape[0]):
+            raise _bind.fail(ValueError, f"NumPy boolean array indexing assignment cannot "
+                             f"assign {value.shape[0]} input values to the {flat.shape[0]} "
+                             f"output values where the mask is true", site)
         out = getattr(Array(rows).at[flat], mode)(Array(value))
         return Array(reshape_node(out._node, node.shape, site))
     cond = Array(reshape_node(mask, mask.shape + (1,) * len(rest), site))

@@ -303,8 +303,10 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):  # NumPy's text
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
     if x.shape[-1] != 3 or y.shape[-1] != 3:
-        raise ValueError("incompatible dimensions for cross product (lazyarray takes 3-vectors; "
-                         "NumPy 2 deprecates 2-vectors)")
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)"
+                         if {x.shape[-1], y.shape[-1]} - {2, 3} else "incompatible dimensions "
+                         "for cross product (lazyarray takes 3-vectors; NumPy 2 deprecates "
+                         "2-vectors)")
     out = cross_(x, y, axis=-1)
     if out.ndim < 2:
         return out

@@ -144,12 +144,20 @@ def put(a: Array, ind: Any, v: Any, mode: str = "raise") -> None:
                         "according to the rule 'safe'")
     idx = idx.astype(np.int64)
     n = a.size
-    if mode == "raise" and idx.size and (idx.min() < -n or idx.max() >= n):
-        bad = idx[(idx < -n) | (idx >= n)][0]
-        raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+    error = None
+    if mode == "raise" and idx.size and np.size(v) and (idx.min() < -n or idx.max() >= n):
+        first = int(np.flatnonzero((idx < -n) | (idx >= n))[0])
+        error = IndexError(f"index {idx[first]} is out of bounds for axis 0 with size {n}")
+        idx = idx[:first]  # NumPy's put writes the indices before the bad one, then raises
     idx = np.clip(idx, 0, n - 1) if mode == "clip" else idx % n if n else idx
-    if not idx.size:
-        return
+    if idx.size:
+        _put_values(a, idx, v)
+    if error is not None:
+        raise error
+
+
+def _put_values(a: Array, idx: np.ndarray, v: Any) -> None:
+    """put's write of in-bounds, non-negative flat indices `idx`."""
     vals = mp.ravel(asarray(v))
     if vals.size == 0:
         return  # NumPy: an empty v writes nothing

@@ -262,7 +262,7 @@ def vdot(a: Any, b: Any) -> Array:
     """numpy.vdot: flattened dot product, the first argument conjugated."""
     x, y = mp.ravel(_array(a)), mp.ravel(_array(b))
     if x.shape != y.shape:
-        raise ValueError("cannot reshape: vdot needs inputs of the same size")
+        raise ValueError(f"cannot reshape array of size {y.size} into shape ({x.size},)")
     if x.dtype.kind == "c":
         x = conj(x)
     prod = _dot.multiply(x, y)  # NumPy's dot loop: no floating-point flags checked

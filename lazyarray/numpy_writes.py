@@ -13,10 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from . import _bind
 from . import elementwise as ew
 from . import manipulation as mp
 from .array import Array
 from .creation import asarray
+from .indexing import _broadcasts_into
 
 
 def _target(a: Any, name: str) -> Array:
@@ -38,9 +40,12 @@ def copyto(dst: Array, src: Any, casting: str = "same_kind", where: Any = True) 
     _target(dst, "copyto")
     np.copyto(np.empty(0, dst.dtype), _stand_in(src), casting=casting)  # NumPy's cast check
     s = asarray(src)
-    if np.broadcast_shapes(s.shape, dst.shape) != dst.shape:
-        raise ValueError(f"could not broadcast input array from shape {s.shape} into shape "
-                         f"{dst.shape}")
+    if not _broadcasts_into(s.shape, tuple(dst.shape)):
+        raise ValueError(f"could not broadcast input array from shape "
+                         f"{_bind.numpy_shape_text(s.shape)} into shape "
+                         f"{_bind.numpy_shape_text(dst.shape)}")
+    if s.ndim > dst.ndim:  # (leading length-1 dims NumPy drops: fuzz46)
+        s = s.reshape(s.shape[s.ndim - dst.ndim:])
     new = mp.broadcast_to(s.astype(dst.dtype), dst.shape)
     dst[...] = new if where is True else ew.where(asarray(where), new, dst)
 

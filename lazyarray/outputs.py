@@ -15,6 +15,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _bind
+from ._numpy_errors import numpy_shape_error
 from .array import Array
 
 
@@ -33,6 +34,9 @@ def into(out: Any, result: Array, numpy_fn: Callable[..., Any], args: tuple, kwa
     if not isinstance(out, (Array, np.ndarray)):
         raise _bind.fail(TypeError, f"out must be an array, not {type(out).__name__}", site)
     if tuple(out.shape) != result.shape:
+        exc = numpy_shape_error(numpy_fn, args, kwargs, out)
+        if exc is not None:
+            raise _bind.with_site(exc, site)
         raise _bind.fail(ValueError, f"output parameter has the wrong shape: {tuple(out.shape)}, "
                          f"the result's is {result.shape}", site)
     stand_ins = tuple(_stand_in(a) for a in args)

@@ -321,8 +321,8 @@ def _refuse_bool_axis(axis: Any, site: _bind.Site) -> None:
     where Python's True == 1 passed here as axis 1: a sum over another axis than none; nor a
     list (`axis=[0, 1]`: "'list' object cannot be interpreted as an integer")."""
     if type(axis) is list:
-        raise _bind.fail(TypeError, "'list' object cannot be interpreted as an integer (axis: "
-                         "an int, a tuple of ints or None)", site)
+        raise _bind.fail(TypeError, "'list' object cannot be interpreted as an integer",
+                         site)  # (NumPy's text: fuzz46)
     items = axis if type(axis) is tuple else (axis,)
     if builtins.any(isinstance(a, (bool, np.bool_)) for a in items):
         raise _bind.fail(TypeError, f"an integer is required for the axis, not {axis!r}", site)

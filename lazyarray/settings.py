@@ -76,6 +76,17 @@ def _from_environment() -> Settings:
 
 
 _default: Settings = _from_environment()
+
+
+def _raises(s: Settings) -> bool:
+    return "raise" in (s.fp_divide, s.fp_over, s.fp_under, s.fp_invalid)
+
+
+# Whether the settings applied last (as eager_size's, _notify) have a floating-point mode
+# 'raise': only then does a pending Array's construction check more (lazyarray/array.py and
+# _trace.c's make_array call _handled.raises_at_the_line; fuzz46). Exactly True or False (C
+# compares the pointer).
+RAISE_MODE_ON: list = [_raises(_default)]
 # This context's active `with` blocks: (layers, their settings, the default they were derived from).
 _Layers = tuple[tuple["config", dict[str, Any]], ...]
 _scope: contextvars.ContextVar[tuple[_Layers, Settings, Settings] | None] = contextvars.ContextVar(
@@ -125,6 +136,7 @@ def apply_if_changed() -> Settings:
 
 def _notify(s: Settings) -> None:
     _applied[0] = s
+    RAISE_MODE_ON[0] = _raises(s)
     for listener in _listeners:
         listener(s)
 

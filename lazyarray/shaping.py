@@ -287,8 +287,15 @@ def gather_along_axis(x: Any, indices: Any, axis: int | None, *, in_bounds: bool
     if axis is None:  # NumPy: along the flattened array (its indices then 1-d)
         x, axis = reshape(x, (x.size,)), 0
     if idx.ndim != x.ndim:
-        raise _bind.fail(ValueError, "indices and x must have the same number of dimensions", site)
+        raise _bind.fail(ValueError, "`indices` and `arr` must have the same number of "
+                         "dimensions", site)  # (NumPy's text: seed 721183)
     ax = _axis(axis, x.ndim, site)
+    if any(d != ax and i not in (s, 1) for d, (s, i) in enumerate(zip(x.shape, idx.shape))):
+        # NumPy's fancy index of the indices and an arange per other dim (fuzz46)
+        shown = "".join(_bind.numpy_shape_text(idx.shape if d == ax else tuple(
+            s if e == d else 1 for e in range(x.ndim))) + " " for d, s in enumerate(x.shape))
+        raise _bind.fail(IndexError, f"shape mismatch: indexing arrays could not be broadcast "
+                         f"together with shapes {shown}", site)
     shape = tuple(i if d == ax else _bind.broadcast_shapes([(s,), (i,)], site)[0]
                   for d, (s, i) in enumerate(zip(x.shape, idx.shape)))
     n = x.shape[ax]

@@ -22,6 +22,8 @@ import numpy as np
 
 from . import _bind, creation, manipulation, reductions
 from . import elementwise as ew
+from ._handled import held_index_arrays, user_line_handles_errors
+from ._numpy_errors import numpy_shape_error
 from .array import Array
 from .creation import asarray
 from .manipulation import broadcast_to, concat, moveaxis, stack
@@ -94,9 +96,19 @@ class ufunc:  # noqa: N801  (NumPy's name)
         outs = _out_tuple(out, self._np.nout, site)
         options = {"casting": casting, "dtype": dtype, "signature": signature}
         loop = _probe(self._np, inputs, options, where, outs, site)
+        if where is True:
+            _check_out_shapes(inputs, outs, site)
         if dtype is not None or signature is not None:
             inputs = _cast_inputs(self._np, inputs, options, site)
-        results = self._fn(*inputs)
+        try:
+            results = self._fn(*inputs)
+        except FloatingPointError as exc:  # a 'raise' mode's error at the line, with its value
+            value = getattr(exc, "_lazyarray_value", None)  # (_handled.raises_at_the_line):
+            if value is None or self._np.nout != 1 or where is not True:  # NumPy's ufunc
+                raise  # wrote its output first
+            del exc._lazyarray_value
+            _store(value if value.dtype == loop[0] else ew.astype(value, loop[0]), outs[0], site)
+            raise
         results = results if isinstance(results, tuple) else (results,)
         results = tuple(r if r.dtype == d else ew.astype(r, d) for r, d in zip(results, loop))
         if where is not True:
@@ -122,6 +134,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
         outs = _out_tuple(out, 1, site)
         options = {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial}
         want = _probe(self._np.reduce, (x,), options, where, outs, site, shrink=True)[0]
+        asked = (self._np.reduce, (x,), {k: v for k, v in options.items() if v is not _NO_VALUE})
         axes = _bind.normalize_axes(axis, x.ndim, site) if x.ndim else ()
         if dtype is not None:
             x = ew.astype(x, dtype)
@@ -130,7 +143,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
             result = result.reshape(tuple(1 if i in axes else s for i, s in enumerate(x.shape)))
         if result.dtype != want:
             result = ew.astype(result, want)
-        return _store(result, outs[0], site, exact=True)
+        return _store(result, outs[0], site, exact=True, asked=asked)
 
     def _reduce(self, x: Array, axes: tuple, initial: Any, where: Any, site: Any) -> Array:
         shape = tuple(s for i, s in enumerate(x.shape) if i not in axes)
@@ -282,6 +295,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
                 loop = self._np(*stand_ins).dtype  # the dtype NumPy computes in, then casts
         except Exception as exc:
             raise _noted(exc, site) from None
+        if user_line_handles_errors():  # NumPy's IndexError in the user's try, a unchanged
+            indices = held_index_arrays(indices, Array)
         a[...] = self._at_value(a, indices, b, loop)
         return None
 
@@ -472,17 +487,44 @@ def _masked(result: Array, where: Any, out: Any) -> Array:
     return ew.where(where, result, keep)
 
 
-def _store(result: Array, out: Any, site: Any, exact: bool = False) -> Any:
+def _check_out_shapes(inputs: tuple, outs: tuple, site: Any) -> None:
+    """NumPy's shape errors of a call with out=, before it computes: every operand's shape (a
+    scalar's `()`, the outputs' last) where they do not broadcast, else an output the inputs
+    broadcast beyond (fuzz46: `np.add(A, 1, out=np.zeros(3))`)."""
+    given = [tuple(np.shape(o)) for o in outs if o is not None]
+    if not given:
+        return
+    shapes = [tuple(x.shape) if isinstance(x, Array) else tuple(np.shape(x)) for x in inputs]
+    try:
+        np.broadcast_shapes(*shapes, *given)
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        shown = "".join(_bind.numpy_shape_text(s) + " " for s in shapes + given)
+        raise _bind.fail(ValueError, f"operands could not be broadcast together with shapes "
+                         f"{shown}", site) from None
+    for out_shape in given:
+        if np.broadcast_shapes(shape, out_shape) != out_shape:
+            raise _bind.fail(ValueError, f"non-broadcastable output operand with shape "
+                             f"{_bind.numpy_shape_text(out_shape)} doesn't match the broadcast "
+                             f"shape {_bind.numpy_shape_text(shape)}", site)
+
+
+def _store(result: Array, out: Any, site: Any, exact: bool = False, asked: Any = None) -> Any:
     """`out[...] = result` after NumPy's shape rule for out (a call's result broadcasts to it, a
-    reduction's must `exact`ly match); returns `out` (or the result)."""
+    reduction's must `exact`ly match, with the error NumPy's call `asked` raises); returns `out`
+    (or the result)."""
     if out is None:
         return result
     if exact and tuple(out.shape) != result.shape:
+        exc = numpy_shape_error(*asked, out) if asked is not None else None
+        if exc is not None:
+            raise _bind.with_site(exc, site)
         raise _bind.fail(ValueError, f"output parameter for reduction operation has the wrong "
                          f"shape {tuple(out.shape)}: the result's is {result.shape}", site)
     if np.broadcast_shapes(result.shape, out.shape) != tuple(out.shape):
-        raise _bind.fail(ValueError, f"non-broadcastable output operand with shape {out.shape} "
-                         f"doesn't match the broadcast shape {result.shape}", site)
+        raise _bind.fail(ValueError, f"non-broadcastable output operand with shape "
+                         f"{_bind.numpy_shape_text(out.shape)} doesn't match the broadcast "
+                         f"shape {_bind.numpy_shape_text(result.shape)}", site)
     if isinstance(out, np.ndarray):
         out[...] = np.asarray(result)
     else:

@@ -28,6 +28,7 @@ Python).
 
 from __future__ import annotations
 
+import operator
 from sys import getrefcount as _getrefcount
 from typing import Any, Callable
 from weakref import ref as _weakref
@@ -35,12 +36,14 @@ from weakref import ref as _weakref
 import numpy as np
 
 from . import _bind, eager
+from ._numpy_errors import numpy_shape_error
 from ._reshape import reshape_node
 from .cuts import _LIMIT as _LIVE_LIMIT, _LIVE, _prune
 from .eager import LIMIT as _EAGER_LIMIT
 from .graph import derivatives, get_op
 from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
+from .settings import config
 
 # `A[:, j] -= x`'s write through the view in C (lazyarray/_trace.c write_view_value), else Python's
 _C_WRITE_VIEW = getattr(_bind.FAST, "write_view_value", None)
@@ -527,11 +530,14 @@ def inplace_result(target: Any, result: Any, ufunc: np.ufunc, other: Any, site: 
     casting='same_kind', else NumPy's UFuncTypeError; then the result keeps target's shape)."""
     _check_inplace_cast(target, result._node.dtype, ufunc, other, site)
     if result.shape != target.shape:
-        if ufunc is np.matmul:
-            raise _fail(ValueError, f"matmul: in-place matrix multiplication would change the "
-                        f"shape {target.shape} to {result.shape}", site)
-        raise _fail(ValueError, f"non-broadcastable output operand with shape {target.shape} "
-                    f"doesn't match the broadcast shape {result.shape}", site)
+        if ufunc is np.matmul:  # (NumPy's own core-dimension text, fuzz46)
+            exc = numpy_shape_error(np.matmul, (target, other), {}, target)
+            raise _bind.with_site(exc or ValueError(
+                f"matmul: in-place matrix multiplication would change the shape {target.shape} "
+                f"to {result.shape}"), site)
+        raise _fail(ValueError, f"non-broadcastable output operand with shape "
+                    f"{_bind.numpy_shape_text(target.shape)} doesn't match the broadcast shape "
+                    f"{_bind.numpy_shape_text(result.shape)}", site)
     node = result._node
     if node.dtype == target.dtype:
         return node
@@ -547,15 +553,23 @@ def _check_inplace_cast(target: Any, dtype: np.dtype | None, ufunc: np.ufunc, ot
 
 
 def _check_inplace_shape(target: Any, other: Any, ufunc: np.ufunc, site: Any) -> None:
-    """NumPy's ValueError where `target op other` broadcasts beyond target's shape."""
+    """NumPy's ValueError where `target op other` broadcasts beyond target's shape, or does not
+    broadcast: NumPy's ufunc lists its three operands' shapes, the output's last (`A[:, 1:3] +=
+    B`: "... with shapes (3,2) (2,3) (3,2) ", where `x op y` lists two; fuzz46)."""
+    if ufunc is np.matmul:
+        return  # (matmul's own core-dimension errors are NumPy's)
+    other_shape = other.shape if isinstance(other, _bind.Array) else np.shape(other)
     try:
-        shape = np.broadcast_shapes(target.shape, np.shape(other) if not isinstance(
-            other, _bind.Array) else other.shape)
+        shape = np.broadcast_shapes(target.shape, other_shape)
     except ValueError:
-        return  # (the error `x op y` raised is NumPy's)
-    if shape != target.shape and ufunc is not np.matmul:
-        raise _fail(ValueError, f"non-broadcastable output operand with shape {target.shape} "
-                    f"doesn't match the broadcast shape {shape}", site)
+        shown = "".join(_bind.numpy_shape_text(s) + " "
+                        for s in (target.shape, other_shape, target.shape))
+        raise _fail(ValueError, f"operands could not be broadcast together with shapes {shown}",
+                    site) from None
+    if shape != target.shape:
+        raise _fail(ValueError, f"non-broadcastable output operand with shape "
+                    f"{_bind.numpy_shape_text(target.shape)} doesn't match the broadcast shape "
+                    f"{_bind.numpy_shape_text(shape)}", site)
 
 
 def result_dtype(ufunc: np.ufunc, target: Any, other: Any) -> np.dtype | None:
@@ -597,6 +611,14 @@ def _numpy_casting_error(ufunc: np.ufunc, dtype: np.dtype, other: Any, site: Any
                  "casting rule 'same_kind'", site)
 
 
+# The operator of `x op= y` by its ufunc: a FloatingPointError of a value computed at once
+# leaves the result written into x first, as NumPy's in-place ufunc (`x /= 0` under
+# errstate(divide='raise') leaves inf in x; fuzz46, seed 721199)
+_OPERATORS = {np.add: operator.add, np.subtract: operator.sub, np.multiply: operator.mul,
+              np.true_divide: operator.truediv, np.floor_divide: operator.floordiv,
+              np.remainder: operator.mod, np.power: operator.pow}
+
+
 def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[..., Any]:
     """`Array.__iadd__` and friends: compute `fn(self, other)`, then rebind `self` (and, through
     a view, its root) to it with NumPy's in-place casting rule."""
@@ -623,6 +645,16 @@ def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
             site = user_site(1)
             _check_inplace_cast(self, result_dtype(ufunc, self, other), ufunc, other, site)
             _check_inplace_shape(self, other, ufunc, site)
+        value = getattr(result, "_lazyarray_value", None)
+        if value is not None:  # a 'raise' mode's error at the line (_handled.raises_at_the_line):
+            del result._lazyarray_value  # NumPy's in-place ufunc wrote its result first
+            inplace_rest(self, value, other, ufunc)
+        elif isinstance(result, FloatingPointError) and self._view is not False \
+                and ufunc in _OPERATORS:  # (a value computed at once raised: computed again)
+            with config.block(fp_divide="ignore", fp_over="ignore", fp_under="ignore",
+                              fp_invalid="ignore"):
+                value = _OPERATORS[ufunc](self, other)
+            inplace_rest(self, value, other, ufunc)
         raise result
     if result is NotImplemented or self._view is False:
         # NumPy's scalar (an element `A[i, j]`, a 0-d result of an op) has no in-place operators:

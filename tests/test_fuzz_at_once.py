@@ -54,6 +54,9 @@ RING_FORMS_FROM = 150_000
 INDEX_FORMS_FROM = 180_000
 # and from here on the fast paths no form above reached (Generator.stats_forms, fuzz42)
 STATS_FORMS_FROM = 190_000
+# and from here on errors caught in try blocks, their exact text compared (Generator.error_forms,
+# fuzz46)
+ERROR_FORMS_FROM = 700_000
 # Python and NumPy scalars of every dtype class (NEP 50: Python's are weak)
 WEAK_SCALARS = ("True", "False", "0", "3", "-2", "300", "2**40", "-(2**63)", "2.5", "-0.0",
                 "float('nan')", "1e300", "1j", "(2-0.5j)", "np.float32(2)", "np.int8(-3)",
@@ -157,6 +160,10 @@ class Generator:
         # too), roll/convolve/correlate, reductions with where=/initial=/out=, integer //, %, **
         # by zero and negatives, shifts past the width (fuzz42)
         self.stats_forms = seed >= STATS_FORMS_FROM
+        # errors caught in the program's own try blocks, their type and exact text kept (`msg`),
+        # floating-point 'raise' errors there, writes that fail and the array read after them
+        # (fuzz46: stop 45's errors in NumPy's text, the site a note)
+        self.error_forms = seed >= ERROR_FORMS_FROM
 
     # ---- the program's values
     def arrays(self, ndim=None):
@@ -789,8 +796,43 @@ class Generator:
             return f"{name}[[{self.index(n)}, {self.index(n)}]]"
         return self.element(name) if r < 0.55 else self.part(name)
 
+    def error_line(self, name: str) -> str:
+        """A line that may raise, inside a try block that keeps the error's type and text."""
+        x, other = self.env[name], self.pick(self.arrays())
+        n = x.shape[0] if x.ndim else 0
+        # (no ordering of complex values here: docs/semantics.md "Complex numbers", a TypeError
+        # the try block would catch where NumPy computes: seed 720021)
+        gt = "!= 0" if "c" in (x.dtype.kind, self.env[other].dtype.kind) else "> 0"
+        body = self.pick((
+            f"t = {name}[{n}]", f"t = {name}[{-n - 1}]", f"{name}[{n}] = 1",
+            f"t = {name}[np.array([0, {n + self.index(3)}])]",
+            f"{name}[np.array([{-n - 1}, 0])] = 0", f"{name}[[0, {n}]] += 1",
+            f"t = {name}.reshape({self.pick(('-1, 7', '7, -1', '(5, 3)', '-1, -1', '0'))})",
+            f"t = {name} + {other}", f"{name} += {other}", f"{name}[1:] += {other}",
+            f"{name}[:] = {other}", f"{name}[[0]] = {other}", f"{name}[{name} {gt}] = {other}",
+            f"t = np.sum({name}, axis={x.ndim})", f"t = np.transpose({name}, (0, 0))",
+            f"t = {name} @ {other}", f"t = np.dot({name}, {other})",
+            f"t = np.concatenate([{name}, {other}])", f"t = np.where({name} {gt}, {other}, 0)",
+            f"t = np.linalg.inv({name})", f"t = np.linalg.solve({name}, {other})",
+            f"t = np.broadcast_to({name}, {other}.shape)", f"np.copyto({name}, {other})",
+            f"t = np.add({name}, 1, out={other})", f"t = np.sum({name}, axis=0, out={other})",
+            f"t = {name}[{name} {gt}, 0]", f"t = np.take_along_axis({name}, np.array("
+            f"{[[n]] if x.ndim == 2 else [n]}), axis=0)", f"t = np.vdot({name}, {other})",
+            f"t = np.einsum('ij,jk->ik', {name}, {other})"))
+        if self.rng.random() < 0.25:  # a 'raise' mode's error at its line
+            body = self.pick((f"t = {name} / 0", f"t = np.log({name} * 0)",
+                              f"{name} /= 0", f"t = {name} * 1e308 * 10"))
+            mode = self.pick(("divide", "over", "invalid", "all"))
+            return (f"with np.errstate({mode}='raise'):\n    try:\n        {body}\n"
+                    f"    except FloatingPointError as e:\n        msg = str(e)")
+        kind = self.pick(("Exception", "ValueError", "IndexError", "np.linalg.LinAlgError"))
+        return (f"try:\n    {body}\nexcept {kind} as e:\n"
+                f"    msg = type(e).__name__ + ': ' + str(e)")
+
     def line(self) -> str:
         names = self.arrays()
+        if self.error_forms and names and self.rng.random() < 0.15:
+            return self.error_line(self.pick(names))
         if self.stats_forms and names and self.rng.random() < 0.45:
             return self.stats_line(self.pick(names))
         if self.index_forms and names and self.rng.random() < 0.4:
@@ -1171,7 +1213,7 @@ def _snapshot(env: dict, names) -> dict:
             continue
         if isinstance(v, np.generic):
             out[k] = np.asarray(v)
-        elif isinstance(v, (bool, int, float, complex)):
+        elif isinstance(v, (bool, int, float, complex, str)):  # (str: a caught error's text)
             out[k] = v
         elif isinstance(v, (np.ndarray, la.Array)):
             out[k] = np.array(np.asarray(v), copy=True)  # no reference to the buffer kept
@@ -1358,7 +1400,8 @@ def _line_problem(program: Program, w: tuple, g: tuple) -> str | None:
     # over a leading axis: its two-stage kernel folds each column pairwise where NumPy's is
     # sequential, docs/semantics.md lists only sum/mean/prod as NumPy's bits, 192105)
     inexact = has_complex or "exp(" in text or "**" in text or "dot(" in text or "@" in text \
-        or "convolve(" in text or "correlate(" in text or "var(" in text or "std(" in text
+        or "convolve(" in text or "correlate(" in text or "var(" in text or "std(" in text \
+        or "einsum(" in text  # (its sum of products in its own order: seed 721039)
     single = _single_precision(list(w[2].values()) + list(program.inputs)) or \
         "float32(" in text or "complex64(" in text  # (a NumPy float32 scalar's exp, 190113)
     for name, value in w[2].items():
@@ -1368,7 +1411,8 @@ def _line_problem(program: Program, w: tuple, g: tuple) -> str | None:
             and type(value) is type(g[2][name]) else (value, g[2][name])
         if not _same_value(value, g[2][name]) and not (
                 inexact and _close_value(*near, has_complex and "**" in text, single,
-                                         "convolve(" in text or "correlate(" in text)):
+                                         "convolve(" in text or "correlate(" in text
+                                         or "einsum(" in text)):
             return f"{name} is {value!r} in NumPy, {g[2][name]!r} here"
     return None
 

@@ -633,3 +633,215 @@ def test_an_overflow_past_the_clamp_warns_as_numpy(backend, fn):
             pytest.warns(RuntimeWarning, match=f"overflow encountered in {fn}"):
         got = np.asarray(getattr(la, fn)(la.asarray(x)))
     assert_matches(got, want)
+
+
+def _numpy_error_cases(m):
+    """Lines that raise, each run with `m` numpy or lazyarray (fuzz46's probes of the errors a
+    program prints: `except ValueError as e: print(e)`)."""
+    A, B, v = m.arange(12.0).reshape(3, 4), m.arange(6).reshape(2, 3), m.arange(5.0)
+
+    def inplace_view():
+        w = A[1:]
+        w += v
+
+    def inplace_slice():
+        A[:, 1:3] += B
+
+    def inplace_output():
+        z = m.zeros((3, 1))
+        z += A
+
+    def matmul_inplace():
+        a = m.ones((3, 4))
+        a @= m.ones((4, 5))
+
+    def fancy_assign():
+        A[[0, 1]] = m.ones((3, 4))
+
+    def mask_assign():
+        a = m.arange(12.0).reshape(3, 4)
+        a[a > 3] = m.ones(3)
+
+    return [
+        inplace_view, inplace_slice, inplace_output, matmul_inplace, fancy_assign, mask_assign,
+        lambda: m.where(A > 0, v, 0), lambda: m.clip(A, v, 3),
+        lambda: A.reshape(-1, 5), lambda: A.reshape(-1, -1), lambda: m.dot(A, B),
+        lambda: m.dot(v, A), lambda: m.vdot(A, v), lambda: m.broadcast_to(v, (3, 4)),
+        lambda: m.broadcast_to(A, (4,)), lambda: m.einsum("ij,jk->ik", A, B),
+        lambda: m.transpose(A, (0, 0)), lambda: m.transpose(A, (0, 2)),
+        lambda: A[m.array([True, False])], lambda: A[:, m.array([True, False])], lambda: A[1.5],
+        lambda: m.linalg.norm(A, ord=3), lambda: m.tile(A, 2.5), lambda: m.zeros(-1),
+        lambda: m.take_along_axis(A, m.array([[5]]), axis=1),
+        lambda: m.take_along_axis(A, m.array([[0, 1]]), axis=0),
+        lambda: m.copyto(A, B), lambda: m.add(A, 1, out=m.zeros(3)),
+        lambda: m.add(A, 1, out=m.zeros((1, 4))), lambda: m.sum(A, axis=1, out=m.zeros(4)),
+        lambda: m.sum(A, axis=1, out=m.zeros((3, 1))), lambda: m.add.reduce(A, out=m.zeros(3)),
+        lambda: m.repeat(v, -1), lambda: m.repeat(v, [1, 2]), lambda: m.sum(A, axis=(0, 0)),
+        lambda: m.mean(A, axis=(1, -1)), lambda: m.max(m.zeros((0, 3)), axis=0),
+        lambda: m.argmin(m.zeros(0)), lambda: m.linalg.solve(A[:, :3], v),
+        lambda: m.cross(v, v), lambda: m.percentile(v, 150), lambda: m.matmul(A, 2.0),
+        lambda: m.tensordot(A, A, axes=([1], [1, 0])), lambda: m.zeros(0)[m.array([0, 0])],
+        lambda: m.zeros((2, 0))[:, m.array([1])],
+        lambda: m.take_along_axis(A, m.array([0]), axis=0),
+    ]
+
+
+def test_errors_are_numpys_type_and_text(reference_backend):
+    """fuzz46: NumPy's exception type and exact text (`str(e)`; the line is a note) for shape,
+    index and argument errors a program catches and prints. The in-place ones listed two
+    operands (NumPy's ufunc lists the output too), shapes printed as Python tuples `(3, 4)`,
+    np.dot's error was matmul's, take_along_axis named its flat gather's position and axis 0
+    (and raised ValueError for NumPy's IndexError), transpose's `(0, 0)` said "axes ... don't
+    match", reductions' out= had a text of their own."""
+    with np.errstate(all="ignore"):
+        for want_fn, got_fn in zip(_numpy_error_cases(np), _numpy_error_cases(la)):
+            with pytest.raises(Exception) as want:
+                want_fn()
+            with pytest.raises(Exception) as got:
+                got_fn()
+            assert (got.type, str(got.value)) == (want.type, str(want.value))
+    a = la.arange(12.0).reshape(3, 4)  # (and NumPy's copyto drops a source's leading 1-dims)
+    la.copyto(a, la.ones((1, 3, 4)))
+    assert_matches(a, np.ones((3, 4)))
+
+
+@pytest.mark.needs("fp_errors")
+def test_a_raise_mode_error_reaches_the_try_block_at_its_line(reference_backend):
+    """fuzz46: `with np.errstate(divide='raise'): try: r = a / b except FloatingPointError:` --
+    NumPy raises at the line, inside the try. A pending op (above eager_size) raised at the
+    block's exit instead, outside the handler; a `seterr(all='raise')` program's never reached
+    its handler at all. Built on a line inside a try block under a 'raise' mode, a pending Array
+    is computed there (Python's Array() and _trace.c's make_array); elsewhere it stays lazy."""
+    a, b = la.ones(5000), la.zeros(5000)
+    with la.config(eager_size=0), la.errstate(divide="raise", invalid="raise"):
+        caught = []
+        try:
+            a / b
+        except FloatingPointError as exc:
+            caught.append(str(exc))
+        try:
+            la.log(a - 1)
+        except FloatingPointError as exc:
+            caught.append(str(exc))
+        try:
+            (a - 1).sum() / 0.0
+        except FloatingPointError as exc:
+            caught.append(str(exc))
+        x = la.ones(5000)
+        try:  # (NumPy's in-place ufunc writes its result, then raises: seed 720106)
+            x /= 0
+        except FloatingPointError as exc:
+            caught.append(str(exc))
+        o = la.zeros(5000)
+        try:  # (and a ufunc's out=)
+            la.divide(a, 0, out=o)
+        except FloatingPointError as exc:
+            caught.append(str(exc))
+        lazy = a / b  # (not in a try block: pending until the block's exit)
+        assert lazy._node.inputs
+        lazy = None
+    assert caught == ["divide by zero encountered in divide", "divide by zero encountered in log",
+                      "invalid value encountered in divide"] + 2 * [
+                      "divide by zero encountered in divide"]
+    assert_matches(x, np.full(5000, np.inf))
+    assert_matches(o, np.full(5000, np.inf))
+
+
+def test_a_caught_index_error_of_a_write_leaves_the_array_as_it_was(reference_backend):
+    """fuzz46: `try: v[i] = 2.0 except IndexError:` with a pending index Array `i` (above
+    eager_size, or any under eager_size=0): the write rebound `v` to the scatter, then computed
+    it at the line for NumPy's IndexError, and `v` stayed bound to the failing scatter, so every
+    later read of `v` raised the error again. The index is computed and its bounds checked
+    before the write."""
+    for size in (None, 0):
+        with la.config(eager_size=size) if size is not None else la.config():
+            v = la.arange(10.0)
+            i = la.arange(10) * 2
+            try:
+                v[i] = 2.0
+            except IndexError as exc:
+                assert str(exc) == "index 10 is out of bounds for axis 0 with size 10"
+            else:
+                raise AssertionError("no IndexError")
+            try:
+                v[i[:6]] += 1.0
+            except IndexError:
+                pass
+            assert_matches(v, np.arange(10.0))
+
+
+def test_complex_values_of_the_wrong_shape_raise_without_the_cast_warning(reference_backend):
+    """fuzz46 (seed 710000): `A[[0]] = B` of complex B into a real A whose selection B does not
+    fit: NumPy's shape ValueError comes alone; lazyarray warned ComplexWarning first (the cast's
+    warning before the shape check). Where the values fit, the warning stays."""
+    import warnings
+    for key, values in (([0], np.ones((3, 3), complex)), (slice(None), np.ones((2, 2), complex))):
+        a = la.zeros(3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(ValueError):
+                a[key] = la.asarray(values)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        a[[0, 1]] = la.asarray(np.ones(2, complex))
+
+
+def test_pending_index_errors_reach_the_try_block(reference_backend):
+    """fuzz46 (eager_size=0): a pending 0-d index (`v[np.argmax(v) + 10]`), `np.add.at` by
+    pending indices and take_along_axis's raised their IndexError at a later read, outside the
+    user's try block (take_along_axis's named its flat gather's index, -6); np.put wrote
+    nothing where NumPy writes the indices before the bad one, then raises."""
+    def run(m):
+        v, out = m.arange(5.0), []
+        try:  # (each on the try block's own line: the innermost user frame's try counts)
+            v[m.argmax(v) + 10]
+        except IndexError as exc:
+            out.append(str(exc))
+        try:
+            m.add.at(v, m.argsort(v) * 3, 1.0)
+        except IndexError as exc:
+            out.append(str(exc))
+        try:
+            m.take_along_axis(v[:, None], m.argsort(v)[:, None] * 3, axis=0)
+        except IndexError as exc:
+            out.append(str(exc))
+        try:
+            m.put(v, [1, 7, 2], [10.0, 20.0])
+        except IndexError as exc:
+            out.append(str(exc))
+        return out, np.asarray(v)
+
+    want = run(np)
+    with la.config(eager_size=0):
+        got = run(la)
+    assert got[0] == want[0]
+    assert_matches(got[1], want[1])
+
+
+def test_a_python_float_past_complex64_raises_under_a_raise_mode(reference_backend):
+    """fuzz46 (seeds 711088, 711231): `B * 1e308` of a complex64 B under errstate(over='raise'):
+    NumPy raises 'overflow encountered in cast' at the line; the scalar's cast ran under NumPy's
+    own modes (a RuntimeWarning), and the block raised 'invalid' of the product instead."""
+    import warnings
+    b = la.ones(3, dtype=la.complex64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with la.errstate(over="raise"), pytest.raises(FloatingPointError,
+                                                      match="overflow encountered in cast"):
+            b * 1e308
+
+
+def test_an_in_place_op_computed_at_once_writes_before_its_raise(reference_backend):
+    """fuzz46 (seed 721199): a small `w /= 0` under errstate(divide='raise'), computed at once:
+    NumPy's in-place ufunc writes inf (or nan+nanj) into w, then raises; w kept its values."""
+    for dtype in ("float64", "complex128"):
+        w, caught = la.asarray(np.ones((3, 3), dtype)), None
+        with la.errstate(divide="raise"):
+            try:
+                w /= 0
+            except FloatingPointError as exc:
+                caught = exc
+        assert caught is not None
+        want = np.ones((3, 3), dtype)
+        with np.errstate(all="ignore"):
+            want /= 0
+        assert_matches(w, want)

@@ -252,7 +252,7 @@ def test_matmul(backend, shapes, dtypes):
 def test_matmul_errors_name_the_line():
     with pytest.raises(ValueError, match=r"test_shapes_indexing\.py:\d+"):
         la.zeros((2, 3)) @ la.zeros((4, 2))
-    with pytest.raises(ValueError, match="0-d"):
+    with pytest.raises(ValueError, match="Input operand 0 does not have enough dimensions"):
         la.matmul(la.zeros(()), la.zeros(3))
 
 

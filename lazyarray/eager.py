@@ -302,7 +302,10 @@ def view_value(node: Node) -> np.ndarray | None:
     """The value of a chain of view ops over a computed buffer (a NumPy view of it), or None.
     Chains of slices and reshapes are replayed in C (lazyarray/_trace.c view_value)."""
     if _C_VIEW_VALUE is not None:
-        value = _C_VIEW_VALUE(node)
+        try:
+            value = _C_VIEW_VALUE(node)
+        except OverflowError:  # a step past ssize_t (`x[::2**70]`): the Python replay below
+            value = None
         if value is not None:
             return value
     chain = []

@@ -62,12 +62,15 @@ def test_second_call_with_the_same_sizes_builds_no_plan(name, backend, fresh_cac
         first, first_answers = _call(module, inputs)
         second, second_answers = _call(module, inputs)
         third, _ = _call(module, inputs)
-    assert first[0] >= 1
+    assert first[0] >= 1 or name in RUN_AT_ONCE, first
     assert second[0] == 0, f"{name}: calls (built, hits, cuts) {first}, {second}, {third}"
     assert second == third, f"{name}: calls (built, hits, cuts) {first}, {second}, {third}"
     assert _same(second_answers, first_answers)
 
 
+# Programs whose every op runs at once at the small size (their results are read as views of
+# computed buffers): no plan at all.
+RUN_AT_ONCE = ("crc16",)
 # Programs with cuts at small sizes (index loops, stencils, writes through views, inner loops).
 WITH_CUTS = ("syrk", "adi", "ludcmp", "gramschmidt", "element_write", "symm", "trmm", "lu",
              "cholesky", "row_update", "cavity_flow")

@@ -373,8 +373,8 @@ def _cut(inputs: tuple[Node, ...], point: Any) -> tuple[Node, ...]:
     except Exception:
         nodes, results = _evaluate_separately(nodes, inputs)
     limit = min(AT_ONCE_LIMIT[0], AT_ONCE_CUT_MAX)
-    if limit:
-        results = [_at_once(r, limit) for r in results]
+    if limit and all(r.size <= limit for r in results):  # (a loop whose whole state is small:
+        results = [_at_once(r, limit) for r in results]  # one large value keeps fusing it all)
     st = _STATE
     st.replaced = {id(n): (n, r) for n, r in zip(nodes, results)}
     st.cut_leaves = {id(r): weakref.ref(r) for r in results}

@@ -3063,11 +3063,15 @@ view_value_c(NodeObject *node)
              * the same memory) and skip the reshape: one NumPy call instead of two */
             int drop = depth > 0 && chain[depth - 1]->op == RESHAPE_OP &&
                        drops_unit_dims(spec, chain[depth - 1]->shape);
-            PyObject *key = PyTuple_New(dims);
+            /* (a trailing Ellipsis: a key of ints alone gives NumPy's scalar, a copy, not the
+             * 0-d view of the element; `B.reshape(8, 6)[j][i]` exported a np.float64) */
+            PyObject *key = PyTuple_New(dims + drop);
             if (key == NULL) {
                 Py_DECREF(value);
                 return NULL;
             }
+            if (drop)
+                PyTuple_SET_ITEM(key, dims, Py_NewRef(Py_Ellipsis));
             for (Py_ssize_t d = 0; d < dims; d++) {
                 PyObject *item = PyTuple_GET_ITEM(spec, d);
                 PyObject *start_obj = PyTuple_GET_ITEM(item, 0);

@@ -25,6 +25,7 @@ Expressions are SSA lists local to a stage: an operand is the position of an ear
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable
 from typing import Any, Union
@@ -224,6 +225,11 @@ class Kernel:
     stages: tuple[Stage, ...]
     fused: tuple[str, ...] = ()  # user-level ops it computes, for la.explain
     sites: tuple[str, ...] = ()  # user source lines ("file.py:12")
+
+    @property
+    def elements(self) -> int:
+        """Points of the index space: what a run's work grows with."""
+        return math.prod(self.space)
 
     @property
     def outer(self) -> tuple[int, ...]:

@@ -54,16 +54,10 @@ _directory: list[tuple[Path, int]] = []  # (directory, the process that made it)
 
 def quick_cost(program: Program) -> int:
     """One run's cost on quick builds: element-ops, our own math functions weighted HEAVY_COST."""
-    cost = 0
-    for step in program.steps:
-        if isinstance(step, Kernel):
-            n = 1
-            for size in step.space:
-                n *= size
-            ops = sum(HEAVY_COST if isinstance(e, Apply) and "numpy_bits" not in e.op.properties
-                      else 1 for st in step.stages for e in st.exprs)
-            cost += n * ops
-    return cost
+    return sum(k.elements * sum(HEAVY_COST if isinstance(e, Apply)
+                                and "numpy_bits" not in e.op.properties else 1
+                                for st in k.stages for e in st.exprs)
+               for k in program.kernels)
 
 
 def quick_kernels(kernels: list[tuple[str, str]], header_source) -> list | None:

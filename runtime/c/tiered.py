@@ -86,28 +86,15 @@ def worth_interpreting(program: Program) -> bool:
 
 def interpreted_work(program: Program) -> int:
     """Element-ops of one run: what the NumPy executor's time grows with."""
-    work = 0
-    for step in program.steps:
-        if isinstance(step, Kernel):
-            n = 1
-            for size in step.space:
-                n *= size
-            work += n * max(1, sum(len(st.exprs) for st in step.stages))
-    return work
+    return sum(k.elements * max(1, sum(len(st.exprs) for st in k.stages))
+               for k in program.kernels)
 
 
 def interpreted_bytes(program: Program) -> int:
     """The most bytes one kernel's computed values take in the NumPy executor (each expression a
     full array of the kernel's space: an upper bound)."""
-    most = 0
-    for step in program.steps:
-        if isinstance(step, Kernel):
-            n = 1
-            for size in step.space:
-                n *= size
-            most = max(most, n * sum(e.dtype.itemsize for st in step.stages for e in st.exprs
-                                     if isinstance(e, Apply)))
-    return most
+    return max((k.elements * sum(e.dtype.itemsize for st in k.stages for e in st.exprs
+                                 if isinstance(e, Apply)) for k in program.kernels), default=0)
 
 
 def run_interpreted(program: Program, arrays: Sequence[Any],

@@ -5352,11 +5352,11 @@ pending_value_c(NodeObject *nv)
 }
 
 /* `A[key] = V` for a root A whose buffer only A and its live views read (view_holders_c), a
- * basic key, and V a Python float into float64 or a computed value of A's dtype (a buffer or
- * NumPy's view of one, A's own included: `p[:, -1] = p[:, -2]`): NumPy's `data[key] = V` (it
- * handles overlap), the live views reading the buffer again, as NumPy's views see the write.
- * The Python path built a scatter and refreshed every view (~100 us with a few views). 1 done,
- * 0 fall back, -1 error. */
+ * basic key, and V a Python number A's dtype holds (element_value) or a computed value of A's
+ * dtype (a buffer or NumPy's view of one, A's own included: `p[:, -1] = p[:, -2]`): NumPy's
+ * `data[key] = V` (it handles overlap), the live views reading the buffer again, as NumPy's
+ * views see the write. The Python path built a scatter and refreshed every view (~100 us with a
+ * few views). 1 done, 0 fall back, -1 error. */
 static int
 try_write_region(PyObject *self, PyObject *key, PyObject *value)
 {
@@ -5373,9 +5373,12 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
         return PyErr_Occurred() ? -1 : 0;
     PyObject *source; /* a new reference */
     int fresh = 0;    /* source is NumPy's view made here (its base reference is ours) */
-    if (PyFloat_CheckExact(value)) {
-        if (old->dtype != FLOAT64_DTYPE)
-            return 0;
+    if (PyFloat_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value)) {
+        /* a number NumPy's setitem stores without an error or a warning (element_value: a
+         * float into float64, an int into float64 or an integer dtype that holds it, a bool or
+         * an int into bool): cavity_flow's `u[0, :] = 0` took the Python path, ~3 us */
+        if (element_value(value, old->dtype) == NULL)
+            return PyErr_Occurred() ? -1 : 0;
         source = Py_NewRef(value);
     }
     else {

@@ -33,6 +33,7 @@ from .graph import get_op
 from .graph.registry import all_ops
 from .graph.dtypes import bool_, float32, float64
 from .graph.node import _BUDGET, user_site
+from .runtime.backend import CopyStats
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
 from .writes import rebind
 from ._layout import check_order
@@ -489,8 +490,9 @@ def _operators() -> None:
     if (_bind.FAST is not None and hasattr(_bind.FAST, "install_setitem")
             and hasattr(_bind.FAST, "install_eager")):
         # A C method for an index loop's element writes into a buffer only the handle holds
-        # (eager.write_basic's element case); the Python method for everything else.
-        _bind.FAST.install_setitem(__setitem__, np.dtype(np.float64))
+        # (eager.write_basic's element case) and its masked writes of a number (counted in
+        # CopyStats as eager.masked_write counts them); the Python method for everything else.
+        _bind.FAST.install_setitem(__setitem__, np.dtype(np.float64), CopyStats)
     if (_bind.FAST is not None and hasattr(_bind.FAST, "install_scalar_conversions")
             and isinstance(Array.__int__, FunctionType)):
         # int(x), float(x), operator.index(x), bool(x) of a computed 0-d Array in C (crc16's

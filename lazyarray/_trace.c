@@ -4968,6 +4968,121 @@ try_write_element(PyObject *self, PyObject *key, PyObject *value)
     return mark_written(self, old) < 0 ? -1 : 1;
 }
 
+/* runtime/backend.py's CopyStats (install_setitem's third argument): a masked write in place
+ * counts in `in_place_updates`, as eager.masked_write counts it. */
+static PyObject *COPY_STATS;
+
+/* Whether a node's op is a plain ufunc call (its reference is eager's `ufunc(*xs)`). */
+static int
+plain_ufunc_op(NodeObject *n)
+{
+    PyObject *reference = getattr_named(n->op, A_REFERENCE);
+    int plain = reference != NULL && UFUNC_CODE != NULL && PyFunction_Check(reference) &&
+                PyFunction_GET_CODE(reference) == UFUNC_CODE;
+    Py_XDECREF(reference);
+    PyErr_Clear();
+    return plain;
+}
+
+/* A bool mask Array's value for a masked write: NumPy's array (a new reference) of a computed
+ * buffer, a view of one, or one plain ufunc op over computed values computed now (`h[h < 0] =
+ * 0`; the Array takes the leaf, as masking._computed_mask does); NULL with no error set where C
+ * does not take it. */
+static PyObject *
+mask_value(PyObject *key)
+{
+    NodeObject *m = array_node(key);
+    if (m == NULL || PyTuple_GET_SIZE(m->inputs) == 0)
+        return m != NULL && is_ndarray(m->data) ? Py_NewRef(m->data) : NULL;
+    if (!is_view_op(m->op)) {
+        if (!plain_ufunc_op(m))
+            return NULL;
+        PyObject *leaf = one_op_now(m);
+        if (leaf == NULL || leaf == Py_None) {
+            PyErr_Clear(); /* (the Python path runs it again and raises naming the line) */
+            return NULL;
+        }
+        Py_SETREF(NODE_OF(key), leaf);
+        return is_ndarray(((NodeObject *)leaf)->data) ? Py_NewRef(((NodeObject *)leaf)->data)
+                                                       : NULL;
+    }
+    PyObject *view = view_value_c(m);
+    if (view == NULL || !is_ndarray(view)) {
+        Py_XDECREF(view);
+        PyErr_Clear();
+        return NULL;
+    }
+    return view;
+}
+
+/* eager.only_holder's test of the buffer: writeable, and owning its memory or a view (a plan's
+ * result may be a reshape of the array it allocated) whose bases are NumPy arrays nothing else
+ * references (eager.bases_unshared). 1 or 0, or -1 on error. */
+static int
+unshared_writeable(PyObject *data)
+{
+    if (!ARRAY_FIELDS)
+        return owned_writeable(data);
+    if (!(FIELDS(data)->flags & NPY_FLAG_WRITEABLE))
+        return 0;
+    for (PyObject *base = FIELDS(data)->base; base != NULL; base = FIELDS(base)->base)
+        if (!is_ndarray(base) || Py_REFCNT(base) != 1)
+            return 0;
+    return 1;
+}
+
+/* `x[mask] = v` (masking.write_now's common case) for a root without live views whose buffer
+ * only its node holds (try_write_element's proof), a bool mask Array of x's leading dims
+ * (mask_value) and v a number element_value takes or a computed 0-d Array of x's dtype
+ * (dijkstra's `pred[better] = u`, pong_pg's `h[h < 0] = 0`): NumPy's masked assignment into the
+ * buffer, ~6 -> ~3 us (NumPy's own ~2.5). 1 done, 0 fall back, -1 error. */
+static int
+try_write_masked(PyObject *self, PyObject *key, PyObject *value)
+{
+    if (COPY_STATS == NULL || Py_TYPE(key) != ARRAY ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return 0;
+    NodeObject *old = array_node(self), *m = array_node(key);
+    if (old == NULL || m == NULL || old->op != INPUT_OP || PyTuple_GET_SIZE(old->inputs) != 0 ||
+        !is_ndarray(old->data) || m->dtype != bool_dtype())
+        return 0;
+    Py_ssize_t nd = PyTuple_GET_SIZE(m->shape);
+    if (nd == 0 || nd > PyTuple_GET_SIZE(old->shape))
+        return 0;
+    for (Py_ssize_t d = 0; d < nd; d++) {
+        int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(m->shape, d),
+                                            PyTuple_GET_ITEM(old->shape, d), Py_EQ);
+        if (same <= 0)
+            return same;
+    }
+    PyObject *v = element_value(value, old->dtype);
+    if (v == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int none = VIEW_OF(self) == NULL ? 0 : no_live_views(VIEW_OF(self));
+    if (none <= 0)
+        return none;
+    PyObject *bits = mask_value(key); /* (computing it may drop its graph's hold on old) */
+    if (bits == NULL)
+        return 0;
+    int ok = Py_REFCNT(old) == 1 + ring_holds(self, old) && buffer_refs(old->data) == 1 &&
+             v != old->data ? unshared_writeable(old->data) : 0;
+    if (ok > 0 && PyObject_SetItem(old->data, bits, v) < 0)
+        ok = -1;
+    Py_DECREF(bits);
+    if (ok <= 0)
+        return ok;
+    PyObject *count = PyObject_GetAttrString(COPY_STATS, "in_place_updates");
+    Py_ssize_t n = count == NULL ? -1 : PyLong_AsSsize_t(count);
+    PyObject *more = n == -1 && PyErr_Occurred() ? NULL : PyLong_FromSsize_t(n + 1);
+    int set = more == NULL ? -1 : PyObject_SetAttrString(COPY_STATS, "in_place_updates", more);
+    Py_XDECREF(count);
+    Py_XDECREF(more);
+    return set < 0 ? -1 : 1;
+}
+
 static Py_ssize_t view_holders_c(PyObject *old, PyObject *views, PyObject *extra);
 static int write_through_view_c(PyObject *self, PyObject *key, PyObject *value, int whole);
 
@@ -5578,6 +5693,8 @@ setitem_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     int done = link == NULL ? 0 /* (a subclass, or an Array never initialised) */
                : PyTuple_CheckExact(link) ? try_write_through_view(self, key, args[1])
                                           : try_write_element(self, key, args[1]);
+    if (done == 0 && link != NULL && !PyTuple_CheckExact(link) && Py_TYPE(args[0]) == ARRAY)
+        done = try_write_masked(self, args[0], args[1]); /* (counts them as try_write_element) */
     if (done == 0 && link != NULL && !PyTuple_CheckExact(link))
         release_ring_views(self); /* (try_write_element counts the ring's views; the rest not) */
     if (done == 0 && link != NULL && !PyTuple_CheckExact(link) && EAGER_LIMIT != NULL &&
@@ -6921,14 +7038,15 @@ py_install_array_ufunc(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* install_setitem(fallback, float64): Array.__setitem__ becomes setitem_method (element writes
- * into a buffer only the handle holds), with the Python method `fallback` for the rest. After
+/* install_setitem(fallback, float64[, copy_stats]): Array.__setitem__ becomes setitem_method
+ * (element writes into a buffer only the handle holds; masked writes in place, counted in
+ * copy_stats), with the Python method `fallback` for the rest. After
  * install() and install_eager(). */
 static PyObject *
 py_install_setitem(PyObject *module, PyObject *args)
 {
-    PyObject *fallback, *float64;
-    if (!PyArg_ParseTuple(args, "OO:install_setitem", &fallback, &float64))
+    PyObject *fallback, *float64, *stats = NULL;
+    if (!PyArg_ParseTuple(args, "OO|O:install_setitem", &fallback, &float64, &stats))
         return NULL;
     if (!installed())
         return NULL;
@@ -6937,6 +7055,8 @@ py_install_setitem(PyObject *module, PyObject *args)
         return NULL;
     }
     take(&SETITEM_FALLBACK, fallback), take(&FLOAT64_DTYPE, float64);
+    if (stats != NULL)
+        take(&COPY_STATS, stats);
     if (set_array_method(&setitem_def, "__setitem__") < 0)
         return NULL;
     Py_RETURN_NONE;

@@ -448,8 +448,8 @@ def test_a_vector_loop_reads_writes_and_wheres_take_the_direct_paths(backend, ba
     """dijkstra's step: `dist[u]` by a computed element u (NumPy's integer scalar: a basic
     index) and `visited[u] = True` run in C without a Python frame (the Python paths: 2.9 and
     6 us); `np.where(visited, np.inf, dist)` of computed buffers and a Python number is NumPy's
-    where on the buffers, without building and walking a node (eager.where_now: 19 -> 6 us);
-    NumPy's values and dtypes, also where the direct path declines."""
+    where on the buffers, without building and walking a node (eager.where_now: 19 -> 6 us)
+    nor binding its operands first; NumPy's values and dtypes, also where it declines."""
     import sys
 
     from lazyarray import eager
@@ -481,6 +481,15 @@ def test_a_vector_loop_reads_writes_and_wheres_take_the_direct_paths(backend, ba
     assert _is_leaf(got) or not runs
     np.testing.assert_array_equal(np.asarray(got), np.where(v, np.inf, d))
     monkeypatch.undo()
+    names = []  # leaves and numbers go to where_now before any operand is bound (~1.5 us)
+    sys.setprofile(lambda frame, event, arg: names.append(frame.f_code.co_name) if (
+        event == "call") else None)
+    try:
+        got = la.where(visited, np.inf, dist)
+    finally:
+        sys.setprofile(None)
+    assert not {"operand", "broadcast_shapes", "result_type"} & set(names) or not runs, names
+    np.testing.assert_array_equal(np.asarray(got), np.where(v, np.inf, d))
     i32 = la.asarray(np.arange(12, dtype=np.int32)) + W[0].astype(np.int32)
     f32 = dist.astype(np.float32)
     for args, want in [((visited, dist, 0), np.where(v, d, 0)),

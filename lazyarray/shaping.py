@@ -188,7 +188,9 @@ def roll(x: Any, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | 
     if x.size <= eager.LIMIT[0]:  # the at-once rule computes the concat of x's slices anyway
         value = eager.value_now(x._node)
         if value is not None:  # (NumPy's roll copies, also with no shift)
-            out = np.roll(value, tuple(shifts.values()), tuple(shifts)) if shifts else value.copy()
+            out = (_rolled(value, *next(iter(shifts.items()))) if len(shifts) == 1 else
+                   np.roll(value, tuple(shifts.values()), tuple(shifts)) if shifts else
+                   value.copy())
             return Array(eager.buffer(out, site))
     rolled = False
     for ax, s in shifts.items():
@@ -200,6 +202,22 @@ def roll(x: Any, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | 
     # (no shift left: NumPy's roll still copies; x itself, or the 2-D case's reshaped view
     # of x, was an alias, so writes into the result wrote x: fuzz42)
     return x if rolled else Array(x._node)
+
+
+def _rolled(value: np.ndarray, axis: int, shift: int) -> np.ndarray:
+    """np.roll(value, shift, axis) as NumPy's roll makes it (a new array like `value`, its two
+    slices copied in), without its Python around the copies: automaton's `np.roll(prev, 1)` of
+    a 4,000-element row was 9 us in NumPy's roll, ~1.5 here."""
+    m = value.shape[axis]
+    s = shift % m if m else 0
+    out = np.empty_like(value)
+    if not s:
+        out[...] = value
+        return out
+    lead = (slice(None),) * axis
+    out[lead + (slice(s, None),)] = value[lead + (slice(None, m - s),)]
+    out[lead + (slice(None, s),)] = value[lead + (slice(m - s, None),)]
+    return out
 
 
 def _roll_shifts(shift: Any, axis: Any, ndim: int, site: _bind.Site) -> dict[int, int]:

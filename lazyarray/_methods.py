@@ -468,8 +468,11 @@ def _operators() -> None:
                                       (np.dtype(np.float32), np.dtype(np.float64)))
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_element_operators"):
         # & | ^ << >> // % ** of elements in C (`crc ^ b`, `k % 3`, `e // 2.0`, `e ** 2` in an
-        # index loop); the Python methods above for everything else
-        _bind.FAST.install_element_operators()
+        # index loop), and but for ** the namespace function's C path for arrays (automaton's
+        # `(rule >> code) & 1`); the Python methods above for everything else
+        _bind.FAST.install_element_operators(tuple(get_op(n) if n else None for n in (
+            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+            "bitwise_right_shift", "floor_divide", "remainder", None)))
     def __getitem__(self: Array, key: Any) -> Array:
         if ((type(key) is tuple or type(key) is Array) and has_index_array(key, Array)
                 and user_line_handles_errors()):  # NumPy's IndexError inside the user's try

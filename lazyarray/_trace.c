@@ -1334,6 +1334,10 @@ static PyObject *TWO_C; /* the Python int 2 (float_element_square) */
 static int set_array_method(PyMethodDef *def, const char *name);
 static int installed(void);
 static PyObject *ELEMENT_FALLBACK[N_ELEMENT_OPERATORS][2];
+/* Each operator's OpDef (install_element_operators' argument; NULL: none): arrays and Python
+ * scalars take try_binary before the Python method, as its namespace function would first */
+static PyObject *ELEMENT_OP[N_ELEMENT_OPERATORS];
+static PyObject *try_binary(PyObject *op, PyObject *x, PyObject *y);
 
 static PyObject *
 int_element_operator(int which, PyObject *x, PyObject *y)
@@ -1471,6 +1475,13 @@ element_operator(int which, int reflected, PyObject *self, PyObject *other)
         if (out != Py_None)
             return out;
     }
+    if (ELEMENT_OP[which] != NULL) { /* `(rule >> code) & 1` of arrays: the namespace
+                                        * function's C path without its two Python frames */
+        out = reflected ? try_binary(ELEMENT_OP[which], other, self)
+                        : try_binary(ELEMENT_OP[which], self, other);
+        if (out != Py_None)
+            return out;
+    }
     PyObject *call[2] = {self, other};
     return PyObject_Vectorcall(ELEMENT_FALLBACK[which][reflected], call, 2, NULL);
 }
@@ -1512,14 +1523,26 @@ static PyMethodDef element_operator_methods[N_ELEMENT_OPERATORS][2] = {
      {"__rpow__", pow_int_reflected, METH_O, "other ** self"}},
 };
 
-/* install_element_operators(): Array's & | ^ << >> // % ** (and reflected) become the C methods above,
- * each with Array's present (Python) method as its fallback. After install_methods(). */
+/* install_element_operators([ops]): Array's & | ^ << >> // % ** (and reflected) become the C
+ * methods above, each with Array's present (Python) method as its fallback; `ops`, a tuple of
+ * each one's OpDef or None, gives arrays try_binary first. After install_methods(). */
 static PyObject *
-py_install_element_operators(PyObject *module, PyObject *unused)
+py_install_element_operators(PyObject *module, PyObject *args)
 {
+    PyObject *ops = NULL;
+    if (!PyArg_ParseTuple(args, "|O!:install_element_operators", &PyTuple_Type, &ops))
+        return NULL;
     if (ARRAY == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "install_element_operators: install() first");
         return NULL;
+    }
+    if (ops != NULL && PyTuple_GET_SIZE(ops) != N_ELEMENT_OPERATORS) {
+        PyErr_SetString(PyExc_ValueError, "install_element_operators: one op (or None) each");
+        return NULL;
+    }
+    for (int i = 0; ops != NULL && i < N_ELEMENT_OPERATORS; i++) {
+        PyObject *op = PyTuple_GET_ITEM(ops, i);
+        Py_XSETREF(ELEMENT_OP[i], op == Py_None ? NULL : Py_NewRef(op));
     }
     if (TWO_C == NULL && (TWO_C = PyLong_FromLong(2)) == NULL)
         return NULL;
@@ -7234,9 +7257,9 @@ static PyMethodDef module_methods[] = {
      "b = a[:, ::2]); the at-once path reads them directly where they do."},
     {"install_matmul", py_install_matmul, METH_O,
      "install_matmul(fallback): Array's __matmul__ in C for two computed vectors."},
-    {"install_element_operators", py_install_element_operators, METH_NOARGS,
-     "install_element_operators(): Array's & | ^ << >> // % ** of elements in C, the present "
-     "methods as fallbacks."},
+    {"install_element_operators", py_install_element_operators, METH_VARARGS,
+     "install_element_operators([ops]): Array's & | ^ << >> // % ** of elements (and with ops, "
+     "arrays) in C, the present methods as fallbacks."},
     {"set_element_ops", py_set_element_ops, METH_VARARGS,
      "set_element_ops(maximum, minimum, negative[, abs, sqrt, square, floor, ceil, trunc]): "
      "np.maximum/np.minimum/- (and these) of elements in C."},

@@ -2677,6 +2677,33 @@ def test_bool_element_comparisons_and_logic_are_numpys_in_c(backend):
 
 
 @pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_bitwise_shift_floordiv_and_mod_operators_of_arrays_run_in_c(backend, backend_does):
+    """automaton's `(rule >> code) & 1` and `(np.roll(prev, 1) << 2) | (prev << 1)`: & | ^ << >>
+    // % between Arrays and Python scalars take the namespace function's C path from the C
+    operator (_trace.c element_operator's try_binary), without the Python method's two frames
+    (~0.3 us an op); NumPy's values and dtypes; NumPy's TypeError for a float `&`."""
+    h = (np.arange(24) % 7).astype(np.uint8).reshape(4, 6)
+    H = la.asarray(h.copy())
+    H[0, 0] = int(h[0, 0])  # a computed buffer: its row's ops run at once
+    runs = backend_does("eager") and la._bind.FAST is not None
+    for f in (lambda a: (30 >> a) & 1, lambda a: (a << 2) | (a << 1) ^ a, lambda a: a // 3,
+              lambda a: 100 % (a + 1), lambda a: a % 4 - (7 & a)):
+        f(H[2])  # (the first of a dtype pair resolves its loop in Python)
+        seen = []
+        sys.setprofile(lambda frame, event, arg: seen.append(frame.f_code.co_name) if (
+            event == "call" and frame.f_code.co_name != "<lambda>") else None)
+        try:
+            got = f(H[1])
+        finally:
+            sys.setprofile(None)
+        assert not seen or not runs, seen
+        want = f(h[1])
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+    with pytest.raises(TypeError):
+        la.asarray(np.ones(3)) & 1
+
+
 def test_roll_of_a_computed_value_is_numpys_roll_at_once(backend, monkeypatch):
     """`np.roll(prev, 1)` of a computed row (automaton's two rolls a step): NumPy's roll on the
     buffer now, no slices and concat built and walked (15 -> 8 us; NumPy 6); one shifted axis

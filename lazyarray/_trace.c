@@ -1449,6 +1449,30 @@ float_element_divmod(int which, PyObject *x, PyObject *y)
     return leaf_array(PyFloat_FromDouble(which == I_FLOORDIV ? floordiv : mod), FLOAT64_DTYPE);
 }
 
+/* `x ** 2` of a float Array as `x * x` (_methods._power_method's rewrite: NumPy's square, the
+ * operator's C path; ml_from_scratch's `np.sum((x1 - x2) ** 2)` per row) without the Python
+ * method's frame; Py_None (borrowed) for it. */
+static PyObject *
+float_array_square(PyObject *self, PyObject *other)
+{
+    static PyObject *kind_name;
+    NodeObject *nx = array_node(self);
+    if (nx == NULL || !PyLong_CheckExact(other) || OPERATOR_OP[MUL] == NULL)
+        return Py_None;
+    int overflow = 0;
+    if (PyLong_AsLongAndOverflow(other, &overflow) != 2 || overflow)
+        return PyErr_Occurred() ? NULL : Py_None;
+    if (kind_name == NULL && (kind_name = PyUnicode_InternFromString("kind")) == NULL)
+        return NULL;
+    PyObject *kind = PyObject_GetAttr(nx->dtype, kind_name);
+    int is_float = kind != NULL && PyUnicode_Check(kind) && PyUnicode_GET_LENGTH(kind) == 1 &&
+                   PyUnicode_READ_CHAR(kind, 0) == 'f';
+    Py_XDECREF(kind);
+    if (!is_float)
+        return PyErr_Occurred() ? NULL : Py_None;
+    return try_binary(OPERATOR_OP[MUL], self, self);
+}
+
 static PyObject *
 element_operator(int which, int reflected, PyObject *self, PyObject *other)
 {
@@ -1456,6 +1480,9 @@ element_operator(int which, int reflected, PyObject *self, PyObject *other)
         return NULL;
     if (which == I_POW && !reflected && FLOAT64_DTYPE != NULL) {
         PyObject *out = float_element_square(self, other);
+        if (out != Py_None)
+            return out;
+        out = float_array_square(self, other);
         if (out != Py_None)
             return out;
     }
@@ -2846,6 +2873,23 @@ reduce_all_now(int which, PyObject *self)
     if (leaf == NULL || leaf == Py_None)
         return leaf;
     return make_array(leaf);
+}
+
+/* reduce_all(which, x): `x.sum()` (0), `x.min()` (1), `x.max()` (2) as the C methods compute
+ * them (reduce_all_now), for the namespace functions' positional case (`np.sum(d2)` of an
+ * at-once value: ml_from_scratch's distance per training row); None where C does not take it. */
+static PyObject *
+py_reduce_all(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyLong_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "reduce_all(which: int, x)");
+        return NULL;
+    }
+    long which = PyLong_AsLong(args[0]);
+    if (which < 0 || which > R_MAX || REDUCTION_OP[which] == NULL || !ENABLED || !installed())
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    PyObject *out = reduce_all_now((int)which, args[1]);
+    return out == Py_None ? Py_NewRef(Py_None) : out;
 }
 
 static PyObject *
@@ -7257,6 +7301,9 @@ static PyMethodDef module_methods[] = {
      "b = a[:, ::2]); the at-once path reads them directly where they do."},
     {"install_matmul", py_install_matmul, METH_O,
      "install_matmul(fallback): Array's __matmul__ in C for two computed vectors."},
+    {"reduce_all", (PyCFunction)(void (*)(void))py_reduce_all, METH_FASTCALL,
+     "reduce_all(which, x): x.sum() / x.min() / x.max() (0, 1, 2) of an at-once value in C, or "
+     "None."},
     {"install_element_operators", py_install_element_operators, METH_VARARGS,
      "install_element_operators([ops]): Array's & | ^ << >> // % ** of elements (and with ops, "
      "arrays) in C, the present methods as fallbacks."},

@@ -2573,6 +2573,39 @@ def test_an_inplace_update_of_a_root_by_at_once_values_is_computed_at_its_line(b
 
 
 @pytest.mark.needs("eager")
+def test_namespace_totals_and_squares_of_at_once_values_run_in_c(backend):
+    """ml_from_scratch's `np.sqrt(np.sum((x1 - x2) ** 2))` per training row: `np.sum(v)`,
+    `np.max(v)`, `np.min(v)` of a float at-once value take the methods' C path
+    (_trace.c reduce_all) and `v ** 2` of a float Array the operator's `v * v` (_trace.c
+    float_array_square), without a Python frame past the namespace function's; NumPy's bits; an integer sum, an axis, an
+    empty max and `v ** 3` the general path (NumPy's values, NumPy's ValueError)."""
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((6, 5)) * 1e3
+    A = la.asarray(a.copy())
+    A[0, 0] = a[0, 0]  # a computed buffer
+    d, want_d = A[2] - A[3], a[2] - a[3]
+    la.sum(d * d)  # (a dtype pair's first op resolves its loop in Python)
+    seen = []
+    sys.setprofile(lambda frame, event, arg: seen.append(frame.f_code.co_name) if (
+        event == "call") else None)
+    try:
+        got = (d ** 2, la.sum(d ** 2), la.max(d), la.min(d), la.sqrt(la.sum((A[1] - A[4]) ** 2)))
+    finally:
+        sys.setprofile(None)
+    assert set(seen) <= {"sum", "max", "min"} or la._bind.FAST is None, seen  # (their own)
+    wanted = (want_d ** 2, np.sum(want_d ** 2), np.max(want_d), np.min(want_d),
+              np.sqrt(np.sum((a[1] - a[4]) ** 2)))
+    for g, w in zip(got, wanted):
+        assert np.asarray(g).dtype == w.dtype and np.asarray(g).tobytes() == w.tobytes()
+    n = la.asarray(np.arange(6)) + A[0].astype(np.int64)[:6 - 1].sum() * 0
+    np.testing.assert_array_equal(np.asarray(la.sum(n)), np.sum(np.arange(6)))
+    np.testing.assert_array_equal(np.asarray(la.sum(A[1:3] * 1.0, axis=0)), a[1:3].sum(axis=0))
+    np.testing.assert_array_equal(np.asarray(d ** 3), want_d ** 3)
+    with pytest.raises(ValueError):
+        la.max(A[1, :0] * 1.0)
+
+
+@pytest.mark.needs("eager")
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_reductions_of_at_once_values_are_their_ufuncs_reduce_in_c(backend, dtype):
     """python_builtins' `P[i].sum()`, csv_table's `row.max()`: `x.sum()`, `x.max()`, `x.min()`

@@ -927,3 +927,28 @@ def test_layout_requests_copy_the_views_numpy_copies(reference_backend):
             a[:] = a[::-1]
             got.append(np.array(e))
         np.testing.assert_array_equal(got[1], got[0], err_msg=str(k))
+
+
+def test_unstack_sliding_windows_and_broadcast_arrays_are_views(reference_backend):
+    """fuzz47: NumPy's `unstack`, `sliding_window_view` and `broadcast_arrays` are views of
+    their argument: a later write to it reaches them (here they were copies; the windows of a
+    computed array also took a write into its buffer at once: stale). The windows and the
+    broadcast arrays are read-only here (NumPy's broadcast arrays warn and write)."""
+    def run(m, eager):
+        with la.config(eager_size=eager):
+            a = m.asarray(np.arange(12.0).reshape(3, 4)) * 1.0
+            pieces = m.unstack(a)
+            windows = m.lib.stride_tricks.sliding_window_view(a[0], 2)
+            wide, _ = m.broadcast_arrays(a, m.ones(4))
+            a += 10
+            a[1, 1] = -5
+            pieces[2][0] = -9  # (NumPy's unstack pieces write through)
+            out = [np.array(v) for v in (a, *pieces, windows, wide)]
+            out.append(_error_text(lambda _: windows.__setitem__(0, 1), m))
+            return out
+    want = run(np, 0)
+    for eager in (4096, 0):
+        got = run(la, eager)
+        assert got[-1] == want[-1]
+        for g, w in zip(got[:-1], want[:-1]):
+            np.testing.assert_array_equal(g, w)

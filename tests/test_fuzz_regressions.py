@@ -952,3 +952,16 @@ def test_unstack_sliding_windows_and_broadcast_arrays_are_views(reference_backen
         assert got[-1] == want[-1]
         for g, w in zip(got[:-1], want[:-1]):
             np.testing.assert_array_equal(g, w)
+
+
+def test_a_python_scalar_that_does_not_fit_raises_numpys_text_alone(reference_backend):
+    """fuzz47: `x[0] = nan` into an int x, `= 1j` into a float, `= 2**70` into int64: str(e) is
+    NumPy's text ('cannot convert float NaN to integer'); it began 'cannot store nan in a int64
+    array: '."""
+    for dtype, value in (("int64", float("nan")), ("float32", 1j), ("int64", 2**70),
+                         ("uint8", float("inf"))):
+        for key in (0, slice(None), [0, 1]):
+            def write(m, dtype=dtype, value=value, key=key):
+                x = m.zeros(3, dtype=dtype)
+                x[key] = value
+            assert _error_text(write, la) == _error_text(write, np), (dtype, value, key)

@@ -101,6 +101,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
             _check_out_shapes(inputs, outs, site)
         if dtype is not None or signature is not None:
             inputs = _cast_inputs(self._np, inputs, options, site)
+        if where is not True:
+            inputs = _quiet_outside(self._np, inputs, where)
         try:
             results = self._fn(*inputs)
         except FloatingPointError as exc:  # a 'raise' mode's error at the line, with its value
@@ -481,6 +483,18 @@ def _out_tuple(out: Any, nout: int, site: Any) -> tuple:
         if isinstance(o, Array):
             check_writable(o, "output array is read-only")
     return outs
+
+
+def _quiet_outside(ufunc: np.ufunc, inputs: tuple, where: Any) -> tuple:
+    """where=: the array inputs with 1 (arctanh: 0) where the mask is False. NumPy computes
+    nothing there, so the floating-point flags an element outside the mask would raise are not
+    NumPy's (fuzz47: `np.sqrt(x, out=y, where=x > 0)` warned 'invalid value'); the values there
+    are not used (_masked)."""
+    fill = 0 if ufunc is np.arctanh else 1
+    mask = _as_array(where)
+    return tuple(ew.where(mask, x, True if x.dtype == np.bool_ else fill)
+                 if isinstance(x, (Array, np.ndarray)) and x.dtype.kind in "biufc" else x
+                 for x in inputs)
 
 
 def _masked(result: Array, where: Any, out: Any) -> Array:

@@ -965,3 +965,23 @@ def test_a_python_scalar_that_does_not_fit_raises_numpys_text_alone(reference_ba
                 x = m.zeros(3, dtype=dtype)
                 x[key] = value
             assert _error_text(write, la) == _error_text(write, np), (dtype, value, key)
+
+
+def test_a_ufuncs_where_raises_no_flag_outside_the_mask(reference_backend):
+    """fuzz47: `np.sqrt(x, out=y, where=x > 0)`, `np.divide(1, x, out=y, where=x != 0)`: NumPy
+    computes nothing where the mask is False, so it warns nothing; they warned 'invalid value'
+    and 'divide by zero' for the elements outside it."""
+    import warnings
+    x = np.array([-1.0, 0.0, 4.0, 2.0])
+
+    def run(m):
+        a, y, z = m.asarray(x), m.zeros(4), m.ones(4)
+        m.sqrt(a, out=y, where=a > 0)
+        m.divide(1.0, a, out=z, where=a != 0)
+        return np.array(y), np.array(z)
+    want = run(np)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = run(la)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

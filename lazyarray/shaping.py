@@ -259,6 +259,8 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
         axis = axis[0]
     ax = _axis(axis, x.ndim, site)
     rest = x.shape[:ax] + x.shape[ax + 1:]
+    if x.ndim == 1:  # NumPy's pieces of a vector are its elements: scalars, copies
+        return tuple(x[i] for i in range(x.shape[0]))
 
     def piece(i: int) -> Array:  # a view of x, as NumPy's (fuzz47: they were copies)
         spec = tuple((i, 1, 1) if d == ax else (0, 1, s) for d, s in enumerate(x.shape))

@@ -938,12 +938,13 @@ def test_unstack_sliding_windows_and_broadcast_arrays_are_views(reference_backen
         with la.config(eager_size=eager):
             a = m.asarray(np.arange(12.0).reshape(3, 4)) * 1.0
             pieces = m.unstack(a)
+            elements = m.unstack(a[0])  # (of a vector: NumPy's scalars, copies)
             windows = m.lib.stride_tricks.sliding_window_view(a[0], 2)
             wide, _ = m.broadcast_arrays(a, m.ones(4))
             a += 10
             a[1, 1] = -5
             pieces[2][0] = -9  # (NumPy's unstack pieces write through)
-            out = [np.array(v) for v in (a, *pieces, windows, wide)]
+            out = [np.array(v) for v in (a, *pieces, windows, wide, *elements)]
             out.append(_error_text(lambda _: windows.__setitem__(0, 1), m))
             return out
     want = run(np, 0)

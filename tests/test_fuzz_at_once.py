@@ -825,8 +825,9 @@ class Generator:
             f"{[[n]] if x.ndim == 2 else [n]}), axis=0)", f"t = np.vdot({name}, {other})",
             f"t = np.einsum('ij,jk->ik', {name}, {other})"))
         if self.layout_forms and self.rng.random() < 0.3:  # into a read-only view (fuzz47)
+            # (not broadcast_arrays': NumPy's write with a DeprecationWarning where lazyarray's
+            # are read-only, docs/semantics.md)
             view = self.pick((f"np.broadcast_to({name}, {name}.shape)", f"{name}.imag",
-                              f"np.broadcast_arrays({name}, {other})[0]",
                               f"np.lib.stride_tricks.sliding_window_view({name}, 1, axis=0)")
                              + ((f"{name}.diagonal()",) if x.ndim == 2 else ()))
             body = "r = " + view + "\n    " + self.pick((
@@ -851,6 +852,11 @@ class Generator:
         part = self.part(name) if self.rng.random() < 0.7 else name
         t = self.new_name("L")
         gt = "!= 0" if x.dtype.kind == "c" else "> 0"
+        if x.base is not None or not x.flags.c_contiguous:
+            # (lazyarray's roots are C-contiguous: NumPy's F-ordered ones, or a name on a view of
+            # a NumPy temporary, copy where they share here, docs/semantics.md "Immutability":
+            # seeds 1000132, 1000250)
+            return f"{t} = np.unstack({name})[0]"
         return f"{t} = " + self.pick((
             f"np.ascontiguousarray({part})", f"np.asfortranarray({part})",
             f"np.asarray({part}, order={self.pick(('C', 'F', 'A', 'K'))!r})",

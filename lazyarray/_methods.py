@@ -85,6 +85,7 @@ def _set_item(self: Array, key: Any, value: Any) -> None:
     site = user_site(1)
     views = self._view
     if type(views) is tuple:
+        _writes.check_writable(self)  # (NumPy's flag first, the key's errors after)
         _writes.release_dead_root(self)  # a view of a dead root writes as a root
         views = self._view
     if views is None or (type(views) is list and _none_alive(views)):
@@ -200,6 +201,7 @@ def _sort(self: Array, axis: int = -1, kind: Any = None, order: Any = None, *,
     None; NumPy's sort of that kind (its bits)."""
     site = user_site(1)
     searching.check_sort_kind(kind, order, stable, site)
+    _writes.check_writable(self, "sort array is read-only")
     if axis is None:  # NumPy's ndarray.sort takes no None
         raise TypeError("'NoneType' object cannot be interpreted as an integer")
     rebind(self, searching.sort(self, axis=axis, kind=kind, stable=stable)._node, site)
@@ -239,6 +241,7 @@ def _partition(self: Array, kth: Any, axis: int = -1, kind: str = "introselect",
                order: Any = None) -> None:
     """ndarray.partition: in place, as NumPy (a sort: NumPy's partition order is unspecified
     beyond the kth element, and sorted is one such order)."""
+    _writes.check_writable(self, "partition array is read-only")
     rebind(self, numpy_sets.partition(self, kth, axis, kind, order)._node, user_site(1))
 
 

@@ -2407,6 +2407,14 @@ inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t na
         return NULL;
     }
     release_ring_views(self);
+    PyObject *link0 = array_node(self) == NULL ? NULL : VIEW_OF(self);
+    if (link0 != NULL && PyTuple_CheckExact(link0) && PyTuple_GET_SIZE(link0) >= 4 &&
+        !PyObject_IsTrue(PyTuple_GET_ITEM(link0, 3))) {
+        /* a read-only view: NumPy's "output array is read-only" before `x op y` computes (or
+         * warns): writes.inplace_rest raises it */
+        PyObject *call[4] = {self, Py_None, args[0], INPLACE_UFUNC[which]};
+        return PyObject_Vectorcall(INPLACE_REST, call, 4, NULL);
+    }
     int now = inplace_now(which, self, args[0]);
     if (now != 0)
         return now < 0 ? NULL : Py_NewRef(self);

@@ -20,8 +20,9 @@ from .creation import arange, full
 from .elementwise import add, multiply, not_equal, subtract, where
 from .graph.node import user_site
 from .indexing import take
-from .manipulation import broadcast_to, concat, reshape, slice_node
+from .manipulation import broadcast_to, concat, reshape, reshape_node, slice_node
 from .reductions import _as_node
+from .writes import view_of
 
 
 def _array(x: Any, site: _bind.Site) -> Array:
@@ -276,7 +277,16 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
         axis = axis[0]
     ax = _axis(axis, x.ndim, site)
     rest = x.shape[:ax] + x.shape[ax + 1:]
-    return tuple(reshape(_slice(x, ax, i, 1, site), rest) for i in range(x.shape[ax]))
+    if x.ndim == 1:  # NumPy's pieces of a vector are its elements: scalars, copies
+        return tuple(x[i] for i in range(x.shape[0]))
+
+    def piece(i: int) -> Array:  # a view of x, as NumPy's (fuzz47: they were copies)
+        spec = tuple((i, 1, 1) if d == ax else (0, 1, s) for d, s in enumerate(x.shape))
+
+        def build(node: Any) -> Any:
+            return reshape_node(slice_node(node, spec, site), rest, site)
+        return view_of(x, Array(build(x._node)), build)
+    return tuple(piece(i) for i in range(x.shape[ax]))
 
 
 def _bounds_probe(idx: Array, ax: int, n: int, ndim: int) -> Array:

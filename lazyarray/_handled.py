@@ -22,7 +22,7 @@ import numpy as np
 from types import CodeType
 from typing import Any, Callable, TypeVar
 
-from .array import RAISES_AT_THE_LINE
+from .array import RAISES_AT_THE_LINE, Array
 from .cache import _state, is_busy
 from . import _bind
 from .settings import RAISE_MODE_ON, config, get_settings
@@ -164,6 +164,16 @@ def raises_at_the_line(x: Any) -> None:
         return
     if not user_line_handles_errors():
         return
+    node = x._node
+    if node.op.write_back is not None:
+        # a view (`r = A.imag`, a slice): it raises nothing of its own, and computed here it
+        # would be a copy, its later writes lost to its base (`r.sort()` then failed: fuzz47's
+        # seed 1100100); its base's pending computation is what may raise
+        while node.inputs and node.op.write_back is not None:
+            node = node.inputs[0]
+        if not node.inputs:
+            return
+        x = Array(node)
     try:
         evaluate_arrays([x])
     except FloatingPointError as exc:

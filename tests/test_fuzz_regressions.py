@@ -1010,3 +1010,28 @@ def test_power_fast_paths_are_numpys_values_and_reports(backend, backend_does, d
         assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), k
         if backend_does("fp_errors"):
             assert {str(w.message) for w in got_w} == {str(w.message) for w in want_w}, k
+
+
+def test_a_view_made_in_a_try_block_under_raise_mode_stays_a_view(reference_backend):
+    """Under a 'raise' floating-point mode a pending result made inside a try block is computed
+    at its line (so NumPy's FloatingPointError reaches the handler); a view made there was
+    computed too, into a copy, and its writes then failed: `r = A.imag; r.sort()` raised "this
+    view cannot be written back to its base" (fuzz47's seeds 1000335, 1100100). A view raises
+    nothing of its own: it stays a view, and its base's pending computation is what is checked."""
+    rng = np.random.default_rng(3)
+    a0 = rng.normal(size=(65, 66)) + 1j * rng.normal(size=(65, 66))
+    for lib in (np, la):
+        with lib.errstate(divide="raise"):
+            A = lib.array(a0) * 2  # (a pending base on lazyarray's side)
+            try:
+                r = A.imag
+                r.sort()
+                s = A.real[::2]
+                s[[0, 1]] = s[[1, 0]]
+                bad = lib.array([1.0, 0.0])
+                q = (bad / 0.0)[1:]
+            except FloatingPointError as e:
+                raised = str(e)
+        if lib is np:
+            want, want_raised = np.asarray(A).copy(), raised
+    assert np.array_equal(np.asarray(A), want) and raised == want_raised

@@ -62,12 +62,19 @@ def _lazy_call(la, module, inputs: tuple) -> tuple[float, Any, list]:
     args = [to_lazy(a) for a in inputs]
     start = time.perf_counter()
     result = module.kernel(la, *args)
+    evaluate_call(la, result, args)
+    seconds = time.perf_counter() - start
+    return seconds, to_numpy(result), to_numpy(args)
+
+
+def evaluate_call(la, result: Any, args: list) -> None:
+    """What a caller of the program would read: the pending Arrays among its results and its
+    arguments, evaluated together (elements of returned lists are Python objects already; NumPy's
+    side has no conversion to time either)."""
     pending = [v for v in (list(result) if isinstance(result, (tuple, list)) else [result]) + args
                if isinstance(v, la.Array)]
     if pending:
         la.block_until_ready(la.eval(*pending))
-    seconds = time.perf_counter() - start
-    return seconds, to_numpy(result), to_numpy(args)
 
 
 def _matches(module, got, want, after, want_after) -> bool:

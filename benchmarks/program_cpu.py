@@ -25,7 +25,8 @@ import numpy  # noqa: E402
 
 import lazyarray as la  # noqa: E402
 import programs  # noqa: E402
-from test_programs import to_lazy, to_numpy  # noqa: E402
+from bench_programs import evaluate_call  # noqa: E402
+from test_programs import to_lazy  # noqa: E402
 
 
 def cpu_ms(call, repeat: int) -> float:
@@ -53,8 +54,7 @@ def main() -> None:
 
         def with_lazyarray():
             lazy = [to_lazy(a) for a in inputs]
-            to_numpy(module.kernel(la, *lazy))
-            to_numpy(lazy)
+            evaluate_call(la, module.kernel(la, *lazy), lazy)
 
         with la.config(backend=args.backend):
             with_lazyarray()  # plans and kernels

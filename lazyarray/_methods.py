@@ -33,6 +33,7 @@ from .graph import get_op
 from .graph.registry import all_ops
 from .graph.dtypes import bool_, float32, float64
 from .graph.node import _BUDGET, user_site
+from .runtime.backend import CopyStats
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
 from .writes import rebind
 from ._layout import check_order
@@ -84,6 +85,7 @@ def _set_item(self: Array, key: Any, value: Any) -> None:
     site = user_site(1)
     views = self._view
     if type(views) is tuple:
+        _writes.check_writable(self)  # (NumPy's flag first, the key's errors after)
         _writes.release_dead_root(self)  # a view of a dead root writes as a root
         views = self._view
     if views is None or (type(views) is list and _none_alive(views)):
@@ -199,6 +201,7 @@ def _sort(self: Array, axis: int = -1, kind: Any = None, order: Any = None, *,
     None; NumPy's sort of that kind (its bits)."""
     site = user_site(1)
     searching.check_sort_kind(kind, order, stable, site)
+    _writes.check_writable(self, "sort array is read-only")
     if axis is None:  # NumPy's ndarray.sort takes no None
         raise TypeError("'NoneType' object cannot be interpreted as an integer")
     rebind(self, searching.sort(self, axis=axis, kind=kind, stable=stable)._node, site)
@@ -238,6 +241,7 @@ def _partition(self: Array, kth: Any, axis: int = -1, kind: str = "introselect",
                order: Any = None) -> None:
     """ndarray.partition: in place, as NumPy (a sort: NumPy's partition order is unspecified
     beyond the kth element, and sorted is one such order)."""
+    _writes.check_writable(self, "partition array is read-only")
     rebind(self, numpy_sets.partition(self, kth, axis, kind, order)._node, user_site(1))
 
 
@@ -467,8 +471,11 @@ def _operators() -> None:
                                       (np.dtype(np.float32), np.dtype(np.float64)))
     if _bind.FAST is not None and hasattr(_bind.FAST, "install_element_operators"):
         # & | ^ << >> // % ** of elements in C (`crc ^ b`, `k % 3`, `e // 2.0`, `e ** 2` in an
-        # index loop); the Python methods above for everything else
-        _bind.FAST.install_element_operators()
+        # index loop), and but for ** the namespace function's C path for arrays (automaton's
+        # `(rule >> code) & 1`); the Python methods above for everything else
+        _bind.FAST.install_element_operators(tuple(get_op(n) if n else None for n in (
+            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+            "bitwise_right_shift", "floor_divide", "remainder", None)))
     def __getitem__(self: Array, key: Any) -> Array:
         if ((type(key) is tuple or type(key) is Array) and has_index_array(key, Array)
                 and user_line_handles_errors()):  # NumPy's IndexError inside the user's try
@@ -489,8 +496,9 @@ def _operators() -> None:
     if (_bind.FAST is not None and hasattr(_bind.FAST, "install_setitem")
             and hasattr(_bind.FAST, "install_eager")):
         # A C method for an index loop's element writes into a buffer only the handle holds
-        # (eager.write_basic's element case); the Python method for everything else.
-        _bind.FAST.install_setitem(__setitem__, np.dtype(np.float64))
+        # (eager.write_basic's element case) and its masked writes of a number (counted in
+        # CopyStats as eager.masked_write counts them); the Python method for everything else.
+        _bind.FAST.install_setitem(__setitem__, np.dtype(np.float64), CopyStats)
     if (_bind.FAST is not None and hasattr(_bind.FAST, "install_scalar_conversions")
             and isinstance(Array.__int__, FunctionType)):
         # int(x), float(x), operator.index(x), bool(x) of a computed 0-d Array in C (crc16's

@@ -1334,6 +1334,10 @@ static PyObject *TWO_C; /* the Python int 2 (float_element_square) */
 static int set_array_method(PyMethodDef *def, const char *name);
 static int installed(void);
 static PyObject *ELEMENT_FALLBACK[N_ELEMENT_OPERATORS][2];
+/* Each operator's OpDef (install_element_operators' argument; NULL: none): arrays and Python
+ * scalars take try_binary before the Python method, as its namespace function would first */
+static PyObject *ELEMENT_OP[N_ELEMENT_OPERATORS];
+static PyObject *try_binary(PyObject *op, PyObject *x, PyObject *y);
 
 static PyObject *
 int_element_operator(int which, PyObject *x, PyObject *y)
@@ -1445,6 +1449,30 @@ float_element_divmod(int which, PyObject *x, PyObject *y)
     return leaf_array(PyFloat_FromDouble(which == I_FLOORDIV ? floordiv : mod), FLOAT64_DTYPE);
 }
 
+/* `x ** 2` of a float Array as `x * x` (_methods._power_method's rewrite: NumPy's square, the
+ * operator's C path; ml_from_scratch's `np.sum((x1 - x2) ** 2)` per row) without the Python
+ * method's frame; Py_None (borrowed) for it. */
+static PyObject *
+float_array_square(PyObject *self, PyObject *other)
+{
+    static PyObject *kind_name;
+    NodeObject *nx = array_node(self);
+    if (nx == NULL || !PyLong_CheckExact(other) || OPERATOR_OP[MUL] == NULL)
+        return Py_None;
+    int overflow = 0;
+    if (PyLong_AsLongAndOverflow(other, &overflow) != 2 || overflow)
+        return PyErr_Occurred() ? NULL : Py_None;
+    if (kind_name == NULL && (kind_name = PyUnicode_InternFromString("kind")) == NULL)
+        return NULL;
+    PyObject *kind = PyObject_GetAttr(nx->dtype, kind_name);
+    int is_float = kind != NULL && PyUnicode_Check(kind) && PyUnicode_GET_LENGTH(kind) == 1 &&
+                   PyUnicode_READ_CHAR(kind, 0) == 'f';
+    Py_XDECREF(kind);
+    if (!is_float)
+        return PyErr_Occurred() ? NULL : Py_None;
+    return try_binary(OPERATOR_OP[MUL], self, self);
+}
+
 static PyObject *
 element_operator(int which, int reflected, PyObject *self, PyObject *other)
 {
@@ -1452,6 +1480,9 @@ element_operator(int which, int reflected, PyObject *self, PyObject *other)
         return NULL;
     if (which == I_POW && !reflected && FLOAT64_DTYPE != NULL) {
         PyObject *out = float_element_square(self, other);
+        if (out != Py_None)
+            return out;
+        out = float_array_square(self, other);
         if (out != Py_None)
             return out;
     }
@@ -1468,6 +1499,13 @@ element_operator(int which, int reflected, PyObject *self, PyObject *other)
     if (which == I_AND || which == I_OR || which == I_XOR) {
         out = reflected ? bool_element_op(which, 1, other, self)
                         : bool_element_op(which, 1, self, other);
+        if (out != Py_None)
+            return out;
+    }
+    if (ELEMENT_OP[which] != NULL) { /* `(rule >> code) & 1` of arrays: the namespace
+                                        * function's C path without its two Python frames */
+        out = reflected ? try_binary(ELEMENT_OP[which], other, self)
+                        : try_binary(ELEMENT_OP[which], self, other);
         if (out != Py_None)
             return out;
     }
@@ -1512,14 +1550,26 @@ static PyMethodDef element_operator_methods[N_ELEMENT_OPERATORS][2] = {
      {"__rpow__", pow_int_reflected, METH_O, "other ** self"}},
 };
 
-/* install_element_operators(): Array's & | ^ << >> // % ** (and reflected) become the C methods above,
- * each with Array's present (Python) method as its fallback. After install_methods(). */
+/* install_element_operators([ops]): Array's & | ^ << >> // % ** (and reflected) become the C
+ * methods above, each with Array's present (Python) method as its fallback; `ops`, a tuple of
+ * each one's OpDef or None, gives arrays try_binary first. After install_methods(). */
 static PyObject *
-py_install_element_operators(PyObject *module, PyObject *unused)
+py_install_element_operators(PyObject *module, PyObject *args)
 {
+    PyObject *ops = NULL;
+    if (!PyArg_ParseTuple(args, "|O!:install_element_operators", &PyTuple_Type, &ops))
+        return NULL;
     if (ARRAY == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "install_element_operators: install() first");
         return NULL;
+    }
+    if (ops != NULL && PyTuple_GET_SIZE(ops) != N_ELEMENT_OPERATORS) {
+        PyErr_SetString(PyExc_ValueError, "install_element_operators: one op (or None) each");
+        return NULL;
+    }
+    for (int i = 0; ops != NULL && i < N_ELEMENT_OPERATORS; i++) {
+        PyObject *op = PyTuple_GET_ITEM(ops, i);
+        Py_XSETREF(ELEMENT_OP[i], op == Py_None ? NULL : Py_NewRef(op));
     }
     if (TWO_C == NULL && (TWO_C = PyLong_FromLong(2)) == NULL)
         return NULL;
@@ -2357,6 +2407,14 @@ inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t na
         return NULL;
     }
     release_ring_views(self);
+    PyObject *link0 = array_node(self) == NULL ? NULL : VIEW_OF(self);
+    if (link0 != NULL && PyTuple_CheckExact(link0) && PyTuple_GET_SIZE(link0) >= 4 &&
+        !PyObject_IsTrue(PyTuple_GET_ITEM(link0, 3))) {
+        /* a read-only view: NumPy's "output array is read-only" before `x op y` computes (or
+         * warns): writes.inplace_rest raises it */
+        PyObject *call[4] = {self, Py_None, args[0], INPLACE_UFUNC[which]};
+        return PyObject_Vectorcall(INPLACE_REST, call, 4, NULL);
+    }
     int now = inplace_now(which, self, args[0]);
     if (now != 0)
         return now < 0 ? NULL : Py_NewRef(self);
@@ -2823,6 +2881,23 @@ reduce_all_now(int which, PyObject *self)
     if (leaf == NULL || leaf == Py_None)
         return leaf;
     return make_array(leaf);
+}
+
+/* reduce_all(which, x): `x.sum()` (0), `x.min()` (1), `x.max()` (2) as the C methods compute
+ * them (reduce_all_now), for the namespace functions' positional case (`np.sum(d2)` of an
+ * at-once value: ml_from_scratch's distance per training row); None where C does not take it. */
+static PyObject *
+py_reduce_all(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyLong_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "reduce_all(which: int, x)");
+        return NULL;
+    }
+    long which = PyLong_AsLong(args[0]);
+    if (which < 0 || which > R_MAX || REDUCTION_OP[which] == NULL || !ENABLED || !installed())
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    PyObject *out = reduce_all_now((int)which, args[1]);
+    return out == Py_None ? Py_NewRef(Py_None) : out;
 }
 
 static PyObject *
@@ -4968,6 +5043,121 @@ try_write_element(PyObject *self, PyObject *key, PyObject *value)
     return mark_written(self, old) < 0 ? -1 : 1;
 }
 
+/* runtime/backend.py's CopyStats (install_setitem's third argument): a masked write in place
+ * counts in `in_place_updates`, as eager.masked_write counts it. */
+static PyObject *COPY_STATS;
+
+/* Whether a node's op is a plain ufunc call (its reference is eager's `ufunc(*xs)`). */
+static int
+plain_ufunc_op(NodeObject *n)
+{
+    PyObject *reference = getattr_named(n->op, A_REFERENCE);
+    int plain = reference != NULL && UFUNC_CODE != NULL && PyFunction_Check(reference) &&
+                PyFunction_GET_CODE(reference) == UFUNC_CODE;
+    Py_XDECREF(reference);
+    PyErr_Clear();
+    return plain;
+}
+
+/* A bool mask Array's value for a masked write: NumPy's array (a new reference) of a computed
+ * buffer, a view of one, or one plain ufunc op over computed values computed now (`h[h < 0] =
+ * 0`; the Array takes the leaf, as masking._computed_mask does); NULL with no error set where C
+ * does not take it. */
+static PyObject *
+mask_value(PyObject *key)
+{
+    NodeObject *m = array_node(key);
+    if (m == NULL || PyTuple_GET_SIZE(m->inputs) == 0)
+        return m != NULL && is_ndarray(m->data) ? Py_NewRef(m->data) : NULL;
+    if (!is_view_op(m->op)) {
+        if (!plain_ufunc_op(m))
+            return NULL;
+        PyObject *leaf = one_op_now(m);
+        if (leaf == NULL || leaf == Py_None) {
+            PyErr_Clear(); /* (the Python path runs it again and raises naming the line) */
+            return NULL;
+        }
+        Py_SETREF(NODE_OF(key), leaf);
+        return is_ndarray(((NodeObject *)leaf)->data) ? Py_NewRef(((NodeObject *)leaf)->data)
+                                                       : NULL;
+    }
+    PyObject *view = view_value_c(m);
+    if (view == NULL || !is_ndarray(view)) {
+        Py_XDECREF(view);
+        PyErr_Clear();
+        return NULL;
+    }
+    return view;
+}
+
+/* eager.only_holder's test of the buffer: writeable, and owning its memory or a view (a plan's
+ * result may be a reshape of the array it allocated) whose bases are NumPy arrays nothing else
+ * references (eager.bases_unshared). 1 or 0, or -1 on error. */
+static int
+unshared_writeable(PyObject *data)
+{
+    if (!ARRAY_FIELDS)
+        return owned_writeable(data);
+    if (!(FIELDS(data)->flags & NPY_FLAG_WRITEABLE))
+        return 0;
+    for (PyObject *base = FIELDS(data)->base; base != NULL; base = FIELDS(base)->base)
+        if (!is_ndarray(base) || Py_REFCNT(base) != 1)
+            return 0;
+    return 1;
+}
+
+/* `x[mask] = v` (masking.write_now's common case) for a root without live views whose buffer
+ * only its node holds (try_write_element's proof), a bool mask Array of x's leading dims
+ * (mask_value) and v a number element_value takes or a computed 0-d Array of x's dtype
+ * (dijkstra's `pred[better] = u`, pong_pg's `h[h < 0] = 0`): NumPy's masked assignment into the
+ * buffer, ~6 -> ~3 us (NumPy's own ~2.5). 1 done, 0 fall back, -1 error. */
+static int
+try_write_masked(PyObject *self, PyObject *key, PyObject *value)
+{
+    if (COPY_STATS == NULL || Py_TYPE(key) != ARRAY ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0)) <= 0 ||
+        PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_PAUSED, 0)) != 0)
+        return 0;
+    NodeObject *old = array_node(self), *m = array_node(key);
+    if (old == NULL || m == NULL || old->op != INPUT_OP || PyTuple_GET_SIZE(old->inputs) != 0 ||
+        !is_ndarray(old->data) || m->dtype != bool_dtype())
+        return 0;
+    Py_ssize_t nd = PyTuple_GET_SIZE(m->shape);
+    if (nd == 0 || nd > PyTuple_GET_SIZE(old->shape))
+        return 0;
+    for (Py_ssize_t d = 0; d < nd; d++) {
+        int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(m->shape, d),
+                                            PyTuple_GET_ITEM(old->shape, d), Py_EQ);
+        if (same <= 0)
+            return same;
+    }
+    PyObject *v = element_value(value, old->dtype);
+    if (v == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int none = VIEW_OF(self) == NULL ? 0 : no_live_views(VIEW_OF(self));
+    if (none <= 0)
+        return none;
+    PyObject *bits = mask_value(key); /* (computing it may drop its graph's hold on old) */
+    if (bits == NULL)
+        return 0;
+    int ok = Py_REFCNT(old) == 1 + ring_holds(self, old) && buffer_refs(old->data) == 1 &&
+             v != old->data ? unshared_writeable(old->data) : 0;
+    if (ok > 0 && PyObject_SetItem(old->data, bits, v) < 0)
+        ok = -1;
+    Py_DECREF(bits);
+    if (ok <= 0)
+        return ok;
+    PyObject *count = PyObject_GetAttrString(COPY_STATS, "in_place_updates");
+    Py_ssize_t n = count == NULL ? -1 : PyLong_AsSsize_t(count);
+    PyObject *more = n == -1 && PyErr_Occurred() ? NULL : PyLong_FromSsize_t(n + 1);
+    int set = more == NULL ? -1 : PyObject_SetAttrString(COPY_STATS, "in_place_updates", more);
+    Py_XDECREF(count);
+    Py_XDECREF(more);
+    return set < 0 ? -1 : 1;
+}
+
 static Py_ssize_t view_holders_c(PyObject *old, PyObject *views, PyObject *extra);
 static int write_through_view_c(PyObject *self, PyObject *key, PyObject *value, int whole);
 
@@ -5352,11 +5542,11 @@ pending_value_c(NodeObject *nv)
 }
 
 /* `A[key] = V` for a root A whose buffer only A and its live views read (view_holders_c), a
- * basic key, and V a Python float into float64 or a computed value of A's dtype (a buffer or
- * NumPy's view of one, A's own included: `p[:, -1] = p[:, -2]`): NumPy's `data[key] = V` (it
- * handles overlap), the live views reading the buffer again, as NumPy's views see the write.
- * The Python path built a scatter and refreshed every view (~100 us with a few views). 1 done,
- * 0 fall back, -1 error. */
+ * basic key, and V a Python number A's dtype holds (element_value) or a computed value of A's
+ * dtype (a buffer or NumPy's view of one, A's own included: `p[:, -1] = p[:, -2]`): NumPy's
+ * `data[key] = V` (it handles overlap), the live views reading the buffer again, as NumPy's
+ * views see the write. The Python path built a scatter and refreshed every view (~100 us with a
+ * few views). 1 done, 0 fall back, -1 error. */
 static int
 try_write_region(PyObject *self, PyObject *key, PyObject *value)
 {
@@ -5373,9 +5563,12 @@ try_write_region(PyObject *self, PyObject *key, PyObject *value)
         return PyErr_Occurred() ? -1 : 0;
     PyObject *source; /* a new reference */
     int fresh = 0;    /* source is NumPy's view made here (its base reference is ours) */
-    if (PyFloat_CheckExact(value)) {
-        if (old->dtype != FLOAT64_DTYPE)
-            return 0;
+    if (PyFloat_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value)) {
+        /* a number NumPy's setitem stores without an error or a warning (element_value: a
+         * float into float64, an int into float64 or an integer dtype that holds it, a bool or
+         * an int into bool): cavity_flow's `u[0, :] = 0` took the Python path, ~3 us */
+        if (element_value(value, old->dtype) == NULL)
+            return PyErr_Occurred() ? -1 : 0;
         source = Py_NewRef(value);
     }
     else {
@@ -5575,6 +5768,8 @@ setitem_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     int done = link == NULL ? 0 /* (a subclass, or an Array never initialised) */
                : PyTuple_CheckExact(link) ? try_write_through_view(self, key, args[1])
                                           : try_write_element(self, key, args[1]);
+    if (done == 0 && link != NULL && !PyTuple_CheckExact(link) && Py_TYPE(args[0]) == ARRAY)
+        done = try_write_masked(self, args[0], args[1]); /* (counts them as try_write_element) */
     if (done == 0 && link != NULL && !PyTuple_CheckExact(link))
         release_ring_views(self); /* (try_write_element counts the ring's views; the rest not) */
     if (done == 0 && link != NULL && !PyTuple_CheckExact(link) && EAGER_LIMIT != NULL &&
@@ -6918,14 +7113,15 @@ py_install_array_ufunc(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* install_setitem(fallback, float64): Array.__setitem__ becomes setitem_method (element writes
- * into a buffer only the handle holds), with the Python method `fallback` for the rest. After
+/* install_setitem(fallback, float64[, copy_stats]): Array.__setitem__ becomes setitem_method
+ * (element writes into a buffer only the handle holds; masked writes in place, counted in
+ * copy_stats), with the Python method `fallback` for the rest. After
  * install() and install_eager(). */
 static PyObject *
 py_install_setitem(PyObject *module, PyObject *args)
 {
-    PyObject *fallback, *float64;
-    if (!PyArg_ParseTuple(args, "OO:install_setitem", &fallback, &float64))
+    PyObject *fallback, *float64, *stats = NULL;
+    if (!PyArg_ParseTuple(args, "OO|O:install_setitem", &fallback, &float64, &stats))
         return NULL;
     if (!installed())
         return NULL;
@@ -6934,6 +7130,8 @@ py_install_setitem(PyObject *module, PyObject *args)
         return NULL;
     }
     take(&SETITEM_FALLBACK, fallback), take(&FLOAT64_DTYPE, float64);
+    if (stats != NULL)
+        take(&COPY_STATS, stats);
     if (set_array_method(&setitem_def, "__setitem__") < 0)
         return NULL;
     Py_RETURN_NONE;
@@ -7111,9 +7309,12 @@ static PyMethodDef module_methods[] = {
      "b = a[:, ::2]); the at-once path reads them directly where they do."},
     {"install_matmul", py_install_matmul, METH_O,
      "install_matmul(fallback): Array's __matmul__ in C for two computed vectors."},
-    {"install_element_operators", py_install_element_operators, METH_NOARGS,
-     "install_element_operators(): Array's & | ^ << >> // % ** of elements in C, the present "
-     "methods as fallbacks."},
+    {"reduce_all", (PyCFunction)(void (*)(void))py_reduce_all, METH_FASTCALL,
+     "reduce_all(which, x): x.sum() / x.min() / x.max() (0, 1, 2) of an at-once value in C, or "
+     "None."},
+    {"install_element_operators", py_install_element_operators, METH_VARARGS,
+     "install_element_operators([ops]): Array's & | ^ << >> // % ** of elements (and with ops, "
+     "arrays) in C, the present methods as fallbacks."},
     {"set_element_ops", py_set_element_ops, METH_VARARGS,
      "set_element_ops(maximum, minimum, negative[, abs, sqrt, square, floor, ceil, trunc]): "
      "np.maximum/np.minimum/- (and these) of elements in C."},

@@ -15,6 +15,7 @@ from .array import Array
 from .graph import Node, dtypes, semantics
 from .graph.node import user_site
 from ._layout import check_order
+from .writes import numpy_layout_copies
 
 
 def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
@@ -67,9 +68,15 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
     NumPy's `order` is checked and changes nothing (an Array has no memory layout)."""
     site = user_site(1)
     if order is not None:
-        check_order(order, site)
+        order = check_order(order, site)
     if isinstance(obj, Array):
-        return _from_array(obj, dtype, device, copy, site)
+        out = _from_array(obj, dtype, device, copy, site)
+        if out is obj and order is not None and numpy_layout_copies(obj, order):
+            if copy is False:  # (NumPy's text)
+                raise _bind.fail(ValueError, "Unable to avoid copy while creating an array as "
+                                 "requested.", site)
+            return Array(obj._node)  # NumPy's copy in that order (fuzz47)
+        return out
     if _traced(obj) and device is None and copy is not False:
         return full((), obj, dtype)
     if _device.wants_device(device) or _device.is_device_array(obj):

@@ -203,6 +203,9 @@ def where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
             raise _bind.fail(ValueError, "either both or neither of x and y should be given", site)
 
         return nonzero(condition)
+    done = _where_of_leaves(condition, x1, x2, site)
+    if done is not None:
+        return Array(done)
     cond = _bind.operand(condition, site)
     a, b = _bind.operand(x1, site), _bind.operand(x2, site)
     dtype = dtypes.result_type(_bind.operand_dtype(a), _bind.operand_dtype(b))
@@ -219,6 +222,30 @@ def where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
         _bind.materialize(b, dtype, shape, site),
     )
     return Array(_bind.primitive(get_op("where"), inputs, (), shape, dtype, site))
+
+
+def _where_of_leaves(condition: Any, x1: Any, x2: Any, site: Any) -> Any:
+    """where_now's answer for Arrays of one shape and Python numbers, before the operands'
+    binding, promotion and broadcast (~3 us of dijkstra's 7.7 a `np.where(visited, np.inf,
+    dist)`; NumPy 3): where_now takes only a bool condition, values of one dtype and numbers
+    beside float64, so the values' dtype and the common shape are the result's. None where an
+    operand is something else (the general path decides)."""
+    nodes: list[Any] = []
+    dtype = shape = None
+    for k, o in enumerate((condition, x1, x2)):
+        t = type(o)
+        if t is Array:
+            node = o._node
+            if shape is not None and node.shape != shape or k and dtype is not None and (
+                    node.dtype != dtype):
+                return None
+            shape, dtype = node.shape, node.dtype if k else dtype
+            nodes.append(node)
+        elif k and (t is float or t is int):
+            nodes.append((t, o))
+        else:
+            return None
+    return None if dtype is None else where_now(tuple(nodes), dtype, shape, site)
 
 
 @functools.cache

@@ -214,7 +214,14 @@ def broadcast_arrays(*arrays: Any) -> list[Array]:
     site = user_site(1)
     nodes = [_as_node(a, site) for a in arrays]
     shape = _bind.public_broadcast_shapes([n.shape for n in nodes], site)
-    return [Array(_bind.broadcast_to(n, shape, site)) for n in nodes]
+    if all(n.shape == shape for n in nodes):  # NumPy's: the arrays themselves
+        return [a if type(a) is Array else Array(n) for a, n in zip(arrays, nodes)]
+
+    def build(node: Node) -> Node:
+        return _bind.broadcast_to(node, shape, site)
+    # views of the arrays, as NumPy's (fuzz47: they were copies): they follow later writes to
+    # them; read-only, where NumPy's warn (DeprecationWarning) and write overlapping memory
+    return [view_of(a, Array(build(n)), build, writable=False) for a, n in zip(arrays, nodes)]
 
 
 def slice_node(node: Node, spec: tuple[tuple[int, int, int], ...], site: _bind.Site) -> Node:

@@ -26,7 +26,7 @@ from .reductions import _as_node
 from ._host_results import nonzero
 from .cache import is_busy
 from .evaluation import evaluate_arrays
-from ._index_values import _is_array_index, _is_int_index, update_values
+from ._index_values import _is_array_index, _is_int_index, update_values, warn_complex_cast
 from . import elementwise as ew
 
 
@@ -214,7 +214,9 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
         raise _bind.fail(IndexError, f"too many indices for array: array is {node.ndim}-"
                          f"dimensional, but {m} were indexed", site)
     _check_shape(mask.shape, node.shape, 0, site)
-    value, promoted = update_values(node.dtype, values, mode, site)
+    # (NumPy's shape errors come first and alone, its ComplexWarning after: fuzz47)
+    value, promoted = update_values(node.dtype, values, mode, site, warn=False)
+    given = value  # (its dtype: the ComplexWarning's)
     if m == node.ndim and value.ndim > 1:  # NumPy's boolean assignment (a mask of every dim)
         raise _bind.fail(TypeError, "NumPy boolean array indexing assignment requires a 0 or "
                          f"1-dimensional input, input has {value.ndim} dimensions", site)
@@ -230,8 +232,10 @@ def at_update(x: Array, key: Any, mode: str, values: Any, site: _bind.Site) -> A
             raise _bind.fail(ValueError, f"NumPy boolean array indexing assignment cannot "
                              f"assign {value.shape[0]} input values to the {flat.shape[0]} "
                              f"output values where the mask is true", site)
+        warn_complex_cast(given, node.dtype, site)
         out = getattr(Array(rows).at[flat], mode)(Array(value))
         return Array(reshape_node(out._node, node.shape, site))
+    warn_complex_cast(given, node.dtype, site)
     cond = Array(reshape_node(mask, mask.shape + (1,) * len(rest), site))
     v = Array(value)
     new = {"set": lambda: v, "add": lambda: x + v, "multiply": lambda: x * v,

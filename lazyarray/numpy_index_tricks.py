@@ -17,6 +17,7 @@ from . import manipulation as mp
 from .array import Array
 from .creation import arange, asarray, ones
 from .searching import nonzero
+from .writes import check_writable
 
 s_, index_exp, ndindex = np.s_, np.index_exp, np.ndindex
 
@@ -138,6 +139,7 @@ def put(a: Array, ind: Any, v: Any, mode: str = "raise") -> None:
         raise TypeError(f"argument 1 must be an Array, not {type(a).__name__}")
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    check_writable(a, "put: output array is read-only")
     idx = np.asarray(ind).ravel()
     if idx.dtype.kind not in "iub":
         raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') "

@@ -28,28 +28,57 @@ from .indexing import take
 from .searching import sort
 from ._axis_args import refuse_bool_axis
 from .outputs import into
+from .writes import numpy_layout_copies
 from .graph.node import user_site
 
 
 def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, like: Any = None) -> Array:
     """numpy.asanyarray: la.asarray (there are no Array subclasses to keep)."""
-    return asarray(a, dtype=dtype)
+    return asarray(a, dtype=dtype, order=order)
 
 
 def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:
-    """numpy.ascontiguousarray: la.asarray with at least one dimension, as NumPy (the memory
-    layout of a lazy value is the backend's concern)."""
+    """numpy.ascontiguousarray: la.asarray with at least one dimension, as NumPy; a copy where
+    NumPy's is one (a view NumPy's memory does not hold C-contiguous: later writes to its base
+    do not reach it), else the Array itself (a view that follows them, as NumPy's)."""
+    return _in_order(a, dtype, "C")
+
+
+def asfortranarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:
+    """numpy.asfortranarray: as ascontiguousarray, for NumPy's Fortran order (values are the
+    same; whether it is a copy is NumPy's)."""
+    return _in_order(a, dtype, "F")
+
+
+def _in_order(a: Any, dtype: Any, order: str) -> Array:
     x = asarray(a, dtype=dtype)
-    return mp.reshape(x, (1,)) if x.ndim == 0 else x
+    if x.ndim == 0:
+        return mp.reshape(x, (1,))
+    return Array(x._node) if x is a and numpy_layout_copies(x, order) else x
 
 
-asfortranarray = ascontiguousarray
+# numpy.require's flag letters
+_REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
+                 "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W", "WRITEABLE": "W",
+                 "O": "O", "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}
 
 
 def require(a: Any, dtype: Any = None, requirements: Any = None, *, like: Any = None) -> Array:
-    """numpy.require: la.asarray in `dtype` (layout and writability flags have no meaning for a
-    lazy value; writes rebind the handle)."""
-    return asarray(a, dtype=dtype)
+    """numpy.require: la.asarray in `dtype`, a copy where NumPy's is one: a layout the memory
+    does not have ('C', 'F'), a view for 'O' (OWNDATA), a read-only view for 'W'."""
+    x = asarray(a, dtype=dtype)
+    if not requirements or x is not a:
+        return x
+    reqs = {_REQUIREMENTS[r.upper()] for r in ([requirements] if isinstance(requirements, str)
+                                               else requirements)}
+    if "C" in reqs and "F" in reqs:
+        raise ValueError('Cannot specify both "C" and "F" order')
+    order = "C" if "C" in reqs else "F" if "F" in reqs else "K"
+    view = type(x._view) is tuple
+    if (numpy_layout_copies(x, order) or ("O" in reqs and view)
+            or ("W" in reqs and view and not x._view[3])):
+        return Array(x._node)
+    return x
 
 
 def asarray_chkfinite(a: Any, dtype: Any = None, order: Any = None) -> Array:

@@ -19,12 +19,20 @@ from . import manipulation as mp
 from .array import Array
 from .creation import asarray
 from .indexing import _broadcasts_into
+from .writes import check_writable
+
+
+# NumPy's text for a read-only destination, per function (checked before anything else)
+_READ_ONLY = {"putmask": "putmask: output array is read-only",
+              "place": "WRITEBACKIFCOPY base is read-only",
+              "fill_diagonal": "underlying array is read-only"}
 
 
 def _target(a: Any, name: str) -> Array:
     if not isinstance(a, Array):
         raise TypeError(f"{name}: the array written to must be a lazyarray Array (it is "
                         f"rebound), not {type(a).__name__}")
+    check_writable(a, _READ_ONLY.get(name, "assignment destination is read-only"))
     return a
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from . import _bind
 from ._numpy_errors import numpy_shape_error
 from .array import Array
+from .writes import check_writable
 
 
 def _stand_in(x: Any) -> Any:
@@ -33,6 +34,8 @@ def into(out: Any, result: Array, numpy_fn: Callable[..., Any], args: tuple, kwa
     """`numpy_fn(*args, **kwargs, out=out)`'s checks, then out[...] = result; returns out."""
     if not isinstance(out, (Array, np.ndarray)):
         raise _bind.fail(TypeError, f"out must be an array, not {type(out).__name__}", site)
+    if isinstance(out, Array):
+        check_writable(out, "output array is read-only")
     if tuple(out.shape) != result.shape:
         exc = numpy_shape_error(numpy_fn, args, kwargs, out)
         if exc is not None:

@@ -101,6 +101,7 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
 
 
 _SUM = get_op("sum")
+_REDUCE_ALL = getattr(_bind.FAST, "reduce_all", None)  # (lazyarray/_trace.c; None: pure Python)
 _NO_VALUE = np._NoValue  # NumPy's "not given" (initial=): None is a value there
 _AT_ONCE = _bind.AT_ONCE_MARK
 
@@ -109,6 +110,11 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A
         keepdims: bool = False, initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.sum / Array API `sum`: a fused reduction; small integers accumulate as NumPy's.
     `where=` sums only where it is True, `initial=` is added (NumPy's keywords)."""
+    if (type(x) is Array and axis is None and dtype is None and out is None and keepdims is False
+            and initial is _NO_VALUE and where is True and _REDUCE_ALL is not None):
+        done = _REDUCE_ALL(0, x)  # `x.sum()`'s C path: a float at-once value's total (~2 us)
+        if done is not None:
+            return done
     site = user_site(1)
     if out is not None:
         return into(out, sum(x, axis, _out_loop(x, dtype, out), None, keepdims, initial, where),
@@ -173,6 +179,10 @@ def max(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
                     {"axis": axis, "keepdims": keepdims, "initial": initial}, user_site(1))
     if where is not True or initial is not _NO_VALUE:
         return _extreme("max", x, axis, keepdims, initial, where, user_site(1))
+    if type(x) is Array and axis is None and keepdims is False and _REDUCE_ALL is not None:
+        done = _REDUCE_ALL(2, x)  # `x.max()`'s C path
+        if done is not None:
+            return done
     return _reduce("max", x, axis, keepdims, None, user_site(1))
 
 
@@ -185,6 +195,10 @@ def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
                     {"axis": axis, "keepdims": keepdims, "initial": initial}, user_site(1))
     if where is not True or initial is not _NO_VALUE:
         return _extreme("min", x, axis, keepdims, initial, where, user_site(1))
+    if type(x) is Array and axis is None and keepdims is False and _REDUCE_ALL is not None:
+        done = _REDUCE_ALL(1, x)  # `x.min()`'s C path
+        if done is not None:
+            return done
     return _reduce("min", x, axis, keepdims, None, user_site(1))
 
 

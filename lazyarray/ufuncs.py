@@ -25,6 +25,7 @@ from . import elementwise as ew
 from ._handled import held_index_arrays, user_line_handles_errors
 from ._numpy_errors import numpy_shape_error
 from .array import Array
+from .writes import check_writable
 from .creation import asarray
 from .manipulation import broadcast_to, concat, moveaxis, stack
 from .cache import is_busy
@@ -100,6 +101,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
             _check_out_shapes(inputs, outs, site)
         if dtype is not None or signature is not None:
             inputs = _cast_inputs(self._np, inputs, options, site)
+        if where is not True:
+            inputs = _quiet_outside(self._np, inputs, where)
         try:
             results = self._fn(*inputs)
         except FloatingPointError as exc:  # a 'raise' mode's error at the line, with its value
@@ -285,6 +288,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
             args = (indices,) if b is None else (indices, b)
             self._np.at(a, *(_host(v) for v in args))
             return None
+        check_writable(a, "operand array with iterator write flag set is read-only")
         if (b is None) != (self._np.nin == 1):
             raise _bind.fail(ValueError, f"{self._np.__name__}.at takes {self._np.nin - 1} "
                              "operand(s) after the indices", site)
@@ -475,7 +479,22 @@ def _out_tuple(out: Any, nout: int, site: Any) -> tuple:
     for o in outs:
         if o is not None and not isinstance(o, (Array, np.ndarray)):
             raise _bind.fail(TypeError, "return arrays must be of ArrayType", site)
+    for o in outs:
+        if isinstance(o, Array):
+            check_writable(o, "output array is read-only")
     return outs
+
+
+def _quiet_outside(ufunc: np.ufunc, inputs: tuple, where: Any) -> tuple:
+    """where=: the array inputs with 1 (arctanh: 0) where the mask is False. NumPy computes
+    nothing there, so the floating-point flags an element outside the mask would raise are not
+    NumPy's (fuzz47: `np.sqrt(x, out=y, where=x > 0)` warned 'invalid value'); the values there
+    are not used (_masked)."""
+    fill = 0 if ufunc is np.arctanh else 1
+    mask = _as_array(where)
+    return tuple(ew.where(mask, x, True if x.dtype == np.bool_ else fill)
+                 if isinstance(x, (Array, np.ndarray)) and x.dtype.kind in "biufc" else x
+                 for x in inputs)
 
 
 def _masked(result: Array, where: Any, out: Any) -> Array:
@@ -496,17 +515,17 @@ def _check_out_shapes(inputs: tuple, outs: tuple, site: Any) -> None:
         return
     shapes = [tuple(x.shape) if isinstance(x, Array) else tuple(np.shape(x)) for x in inputs]
     try:
-        np.broadcast_shapes(*shapes, *given)
+        everything = np.broadcast_shapes(*shapes, *given)
         shape = np.broadcast_shapes(*shapes)
     except ValueError:
         shown = "".join(_bind.numpy_shape_text(s) + " " for s in shapes + given)
         raise _bind.fail(ValueError, f"operands could not be broadcast together with shapes "
                          f"{shown}", site) from None
-    for out_shape in given:
+    for out_shape in given:  # (NumPy's broadcast shape counts the outputs too: fuzz47)
         if np.broadcast_shapes(shape, out_shape) != out_shape:
             raise _bind.fail(ValueError, f"non-broadcastable output operand with shape "
                              f"{_bind.numpy_shape_text(out_shape)} doesn't match the broadcast "
-                             f"shape {_bind.numpy_shape_text(shape)}", site)
+                             f"shape {_bind.numpy_shape_text(everything)}", site)
 
 
 def _store(result: Array, out: Any, site: Any, exact: bool = False, asked: Any = None) -> Any:

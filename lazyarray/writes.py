@@ -233,6 +233,24 @@ def ravels_in_place(a: Any) -> bool:
     return layout is not None and layout.flags.c_contiguous
 
 
+def numpy_layout_copies(a: Any, order: str) -> bool:
+    """Whether NumPy's `asarray(a, order=order)` copies `a` ('C', 'F', 'A': either; 'K' never):
+    a root is C-contiguous, a view's layout its chain's; a read-only view that is no chain of
+    views (`diagonal`, `broadcast_to`) copies. `np.ascontiguousarray(A[:, j])` is a copy, which
+    a later write to A does not reach (fuzz47: it was the view, and followed the write)."""
+    if order == "K":
+        return False
+    link = a._view
+    if type(link) is not tuple:  # (a root, C-contiguous: F-contiguous too where one dim > 1)
+        return order == "F" and sum(n > 1 for n in a.shape) > 1 and 0 not in a.shape
+    layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
+    if layout is None:
+        return True
+    flags = layout.flags
+    return not (flags.c_contiguous if order == "C" else flags.f_contiguous if order == "F"
+                else flags.c_contiguous or flags.f_contiguous)
+
+
 def _dynamic_layout(a: Any) -> np.ndarray | None:
     """NumPy's layout of a dynamic view: its indices' values move its start, never its strides,
     so the static view with index 0 for each has them (an index into an empty dim, out of range
@@ -284,6 +302,16 @@ def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
 
 def is_view(a: Any) -> bool:
     return type(a._view) is tuple
+
+
+def check_writable(a: Any, message: str = "assignment destination is read-only") -> None:
+    """NumPy's ValueError for a write into a read-only view (`np.broadcast_to`, `diagonal`,
+    `imag` of a real array), raised before the write's index, shape or cast is looked at, as
+    NumPy checks the flag first (fuzz47: `t[5] = 0` raised the IndexError, `t += y` the shape
+    or cast error; each writer passes NumPy's text: `output array is read-only`, ...)."""
+    link = getattr(a, "_view", None)
+    if type(link) is tuple and not link[3]:
+        raise _fail(ValueError, message, user_site(2))
 
 
 def rebind(a: Any, node: Node, site: Any = None) -> None:
@@ -624,6 +652,7 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
     a view, its root) to it with NumPy's in-place casting rule."""
 
     def method(self: Any, other: Any) -> Any:
+        check_writable(self, "output array is read-only")  # (before `x op y` warns)
         try:
             result = fn(self, other)
         except (ValueError, FloatingPointError) as exc:  # (inplace_rest: NumPy's checks first)
@@ -640,6 +669,7 @@ def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
     the error `x op y` raised (shapes that do not broadcast; a FloatingPointError of a value
     computed at once): NumPy checks the in-place cast and the output's shape before it
     computes, so its UFuncTypeError or ValueError, where they fail, come first."""
+    check_writable(self, "output array is read-only")
     if isinstance(result, (ValueError, FloatingPointError)):
         if self._view is not False:
             site = user_site(1)

@@ -448,8 +448,8 @@ def test_a_vector_loop_reads_writes_and_wheres_take_the_direct_paths(backend, ba
     """dijkstra's step: `dist[u]` by a computed element u (NumPy's integer scalar: a basic
     index) and `visited[u] = True` run in C without a Python frame (the Python paths: 2.9 and
     6 us); `np.where(visited, np.inf, dist)` of computed buffers and a Python number is NumPy's
-    where on the buffers, without building and walking a node (eager.where_now: 19 -> 6 us);
-    NumPy's values and dtypes, also where the direct path declines."""
+    where on the buffers, without building and walking a node (eager.where_now: 19 -> 6 us)
+    nor binding its operands first; NumPy's values and dtypes, also where it declines."""
     import sys
 
     from lazyarray import eager
@@ -481,6 +481,15 @@ def test_a_vector_loop_reads_writes_and_wheres_take_the_direct_paths(backend, ba
     assert _is_leaf(got) or not runs
     np.testing.assert_array_equal(np.asarray(got), np.where(v, np.inf, d))
     monkeypatch.undo()
+    names = []  # leaves and numbers go to where_now before any operand is bound (~1.5 us)
+    sys.setprofile(lambda frame, event, arg: names.append(frame.f_code.co_name) if (
+        event == "call") else None)
+    try:
+        got = la.where(visited, np.inf, dist)
+    finally:
+        sys.setprofile(None)
+    assert not {"operand", "broadcast_shapes", "result_type"} & set(names) or not runs, names
+    np.testing.assert_array_equal(np.asarray(got), np.where(v, np.inf, d))
     i32 = la.asarray(np.arange(12, dtype=np.int32)) + W[0].astype(np.int32)
     f32 = dist.astype(np.float32)
     for args, want in [((visited, dist, 0), np.where(v, d, 0)),
@@ -1155,6 +1164,40 @@ def test_element_writes_while_views_live_go_into_the_buffer(backend, backend_doe
     for got, want in ((A, a), (row, a[2]), (col, a[:, 3]), (tail, a[1:, ::-2])):
         np.testing.assert_array_equal(np.asarray(got), want)
     np.testing.assert_array_equal(np.asarray(pending), pending_want)
+
+
+def test_region_writes_of_python_numbers_go_into_the_buffer_in_c(backend, backend_does):
+    """cavity_flow's boundaries `u[0, :] = 0`, `u[-1, :] = 1`: a Python int or bool written into a
+    region of a computed buffer is NumPy's `data[key] = v` from C (_trace.c try_write_region with
+    element_value's numbers; the Python path took ~2.8 us, NumPy 0.3): no Python frame, NumPy's
+    stored values; a number the dtype cannot hold exactly (an int past int8, a bool into float)
+    or an unsigned dtype takes the general path, which raises NumPy's error or stores its value."""
+    cases = [(np.float64, 0), (np.float64, -(10**20) - 1), (np.float64, 2**53 + 1),
+             (np.int64, -1), (np.int8, -128), (np.uint8, 255), (np.bool_, 2), (np.bool_, True),
+             (np.float64, True), (np.float32, 3)]
+    for dtype, value in cases:
+        a = np.arange(12).reshape(3, 4).astype(dtype)
+        A = la.asarray(a.copy())
+        A[0, 0] = a[0, 0].item()  # a computed buffer of its own
+        seen = []
+        sys.setprofile(lambda frame, event, arg: seen.append(frame) if event == "call" else None)
+        try:
+            A[-1, :] = value
+            A[:, 1] = value
+        finally:
+            sys.setprofile(None)
+        a[-1, :] = value
+        a[:, 1] = value
+        got = np.asarray(A)
+        assert got.dtype == a.dtype and got.tobytes() == a.tobytes(), (dtype, value)
+        c_path = dtype in (np.float64, np.int64, np.int8, np.bool_) and type(value) is (
+            bool if dtype is np.bool_ and value is True else int)
+        assert not c_path or not seen or la._bind.FAST is None or not backend_does("eager"), (
+            dtype, value, [f.f_code.co_name for f in seen])
+    A = la.asarray(np.zeros((2, 3), np.int8))
+    A[0, 0] = 1
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        A[1, :] = 300
 
 
 def test_a_small_buffer_set_by_elements_is_an_at_once_value(backend, backend_does):
@@ -2540,6 +2583,39 @@ def test_an_inplace_update_of_a_root_by_at_once_values_is_computed_at_its_line(b
 
 
 @pytest.mark.needs("eager")
+def test_namespace_totals_and_squares_of_at_once_values_run_in_c(backend):
+    """ml_from_scratch's `np.sqrt(np.sum((x1 - x2) ** 2))` per training row: `np.sum(v)`,
+    `np.max(v)`, `np.min(v)` of a float at-once value take the methods' C path
+    (_trace.c reduce_all) and `v ** 2` of a float Array the operator's `v * v` (_trace.c
+    float_array_square), without a Python frame past the namespace function's; NumPy's bits; an integer sum, an axis, an
+    empty max and `v ** 3` the general path (NumPy's values, NumPy's ValueError)."""
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((6, 5)) * 1e3
+    A = la.asarray(a.copy())
+    A[0, 0] = a[0, 0]  # a computed buffer
+    d, want_d = A[2] - A[3], a[2] - a[3]
+    la.sum(d * d)  # (a dtype pair's first op resolves its loop in Python)
+    seen = []
+    sys.setprofile(lambda frame, event, arg: seen.append(frame.f_code.co_name) if (
+        event == "call") else None)
+    try:
+        got = (d ** 2, la.sum(d ** 2), la.max(d), la.min(d), la.sqrt(la.sum((A[1] - A[4]) ** 2)))
+    finally:
+        sys.setprofile(None)
+    assert set(seen) <= {"sum", "max", "min"} or la._bind.FAST is None, seen  # (their own)
+    wanted = (want_d ** 2, np.sum(want_d ** 2), np.max(want_d), np.min(want_d),
+              np.sqrt(np.sum((a[1] - a[4]) ** 2)))
+    for g, w in zip(got, wanted):
+        assert np.asarray(g).dtype == w.dtype and np.asarray(g).tobytes() == w.tobytes()
+    n = la.asarray(np.arange(6)) + A[0].astype(np.int64)[:6 - 1].sum() * 0
+    np.testing.assert_array_equal(np.asarray(la.sum(n)), np.sum(np.arange(6)))
+    np.testing.assert_array_equal(np.asarray(la.sum(A[1:3] * 1.0, axis=0)), a[1:3].sum(axis=0))
+    np.testing.assert_array_equal(np.asarray(d ** 3), want_d ** 3)
+    with pytest.raises(ValueError):
+        la.max(A[1, :0] * 1.0)
+
+
+@pytest.mark.needs("eager")
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_reductions_of_at_once_values_are_their_ufuncs_reduce_in_c(backend, dtype):
     """python_builtins' `P[i].sum()`, csv_table's `row.max()`: `x.sum()`, `x.max()`, `x.min()`
@@ -2644,24 +2720,55 @@ def test_bool_element_comparisons_and_logic_are_numpys_in_c(backend):
 
 
 @pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_bitwise_shift_floordiv_and_mod_operators_of_arrays_run_in_c(backend, backend_does):
+    """automaton's `(rule >> code) & 1` and `(np.roll(prev, 1) << 2) | (prev << 1)`: & | ^ << >>
+    // % between Arrays and Python scalars take the namespace function's C path from the C
+    operator (_trace.c element_operator's try_binary), without the Python method's two frames
+    (~0.3 us an op); NumPy's values and dtypes; NumPy's TypeError for a float `&`."""
+    h = (np.arange(24) % 7).astype(np.uint8).reshape(4, 6)
+    H = la.asarray(h.copy())
+    H[0, 0] = int(h[0, 0])  # a computed buffer: its row's ops run at once
+    runs = backend_does("eager") and la._bind.FAST is not None
+    for f in (lambda a: (30 >> a) & 1, lambda a: (a << 2) | (a << 1) ^ a, lambda a: a // 3,
+              lambda a: 100 % (a + 1), lambda a: a % 4 - (7 & a)):
+        f(H[2])  # (the first of a dtype pair resolves its loop in Python)
+        seen = []
+        sys.setprofile(lambda frame, event, arg: seen.append(frame.f_code.co_name) if (
+            event == "call" and frame.f_code.co_name != "<lambda>") else None)
+        try:
+            got = f(H[1])
+        finally:
+            sys.setprofile(None)
+        assert not seen or not runs, seen
+        want = f(h[1])
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+    with pytest.raises(TypeError):
+        la.asarray(np.ones(3)) & 1
+
+
 def test_roll_of_a_computed_value_is_numpys_roll_at_once(backend, monkeypatch):
     """`np.roll(prev, 1)` of a computed row (automaton's two rolls a step): NumPy's roll on the
-    buffer now, no slices and concat built and walked (15 -> 8 us; NumPy 6). A copy, as NumPy's
-    (also with no shift): writing it leaves the source; NumPy's values for every shift form."""
+    buffer now, no slices and concat built and walked (15 -> 8 us; NumPy 6); one shifted axis
+    copies the two slices itself (shaping._rolled: NumPy's roll builds its index tuples in
+    Python, 5.5 us of a 4,000-element row against 1.6). A copy, as NumPy's (also with no
+    shift): writing it leaves the source; NumPy's values for every shift form."""
     import lazyarray.shaping as shaping
 
-    calls = []
+    calls, rolls, real_roll = [], [], np.roll
     real = shaping.concat
     monkeypatch.setattr(shaping, "concat", lambda *a, **k: calls.append(a) or real(*a, **k))
+    monkeypatch.setattr(np, "roll", lambda *a, **k: rolls.append(a[1]) or real_roll(*a, **k))
     h = np.arange(24, dtype=np.uint8).reshape(4, 6)
     H = la.asarray(h)
     with la.config(eager_size=4096):
-        for x, want_x in ((H, h), (H[1], h[1]), (H.T[::2], h.T[::2])):
-            for shift, axis in ((1, None), (-2, 0), (7, -1), ((1, 2), (0, 0)), (0, 0)):
-                if axis is not None and x.ndim == 1 and axis != 0 and axis != -1:
+        for x, want_x in ((H, h), (H[1], h[1]), (H.T[::2], h.T[::2]), (H[:, :0], h[:, :0])):
+            for shift, axis in ((1, None), (-2, 0), (7, -1), ((1, 2), (0, 0)), (0, 0),
+                                (-13, 1), ((1, -1), (0, 1))):
+                if axis is not None and x.ndim == 1 and axis not in (0, -1, (0, 0)):
                     continue
                 got = la.roll(x, shift, axis=axis)
-                want = np.roll(want_x, shift, axis=axis)
+                want = real_roll(want_x, shift, axis=axis)
                 assert not got._node.inputs or axis is None  # a leaf (2-D: its reshape)
                 np.testing.assert_array_equal(np.asarray(got), want)
                 assert np.asarray(got).dtype == want.dtype
@@ -2669,6 +2776,7 @@ def test_roll_of_a_computed_value_is_numpys_roll_at_once(backend, monkeypatch):
         r[0] = 99
         assert int(H[2, 0]) == h[2, 0]
     assert not calls
+    assert all(type(shift) is tuple and len(shift) == 2 for shift in rolls), rolls  # two axes
     with la.config(eager_size=0):
         np.testing.assert_array_equal(np.asarray(la.roll(H[1], 2)), np.roll(h[1], 2))
     assert calls  # lazy: the slices and concat

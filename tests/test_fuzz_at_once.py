@@ -57,6 +57,10 @@ STATS_FORMS_FROM = 190_000
 # and from here on errors caught in try blocks, their exact text compared (Generator.error_forms,
 # fuzz46)
 ERROR_FORMS_FROM = 700_000
+# and from here on writes into read-only views (NumPy's flag before the write's own errors),
+# layout requests and the views of unstack/broadcast_arrays/sliding windows read after writes to
+# their base, where= of ufuncs (Generator.layout_line, fuzz47)
+LAYOUT_FORMS_FROM = 1_000_000
 # Python and NumPy scalars of every dtype class (NEP 50: Python's are weak)
 WEAK_SCALARS = ("True", "False", "0", "3", "-2", "300", "2**40", "-(2**63)", "2.5", "-0.0",
                 "float('nan')", "1e300", "1j", "(2-0.5j)", "np.float32(2)", "np.int8(-3)",
@@ -164,6 +168,7 @@ class Generator:
         # floating-point 'raise' errors there, writes that fail and the array read after them
         # (fuzz46: stop 45's errors in NumPy's text, the site a note)
         self.error_forms = seed >= ERROR_FORMS_FROM
+        self.layout_forms = seed >= LAYOUT_FORMS_FROM
 
     # ---- the program's values
     def arrays(self, ndim=None):
@@ -819,7 +824,18 @@ class Generator:
             f"t = {name}[{name} {gt}, 0]", f"t = np.take_along_axis({name}, np.array("
             f"{[[n]] if x.ndim == 2 else [n]}), axis=0)", f"t = np.vdot({name}, {other})",
             f"t = np.einsum('ij,jk->ik', {name}, {other})"))
-        if self.rng.random() < 0.25:  # a 'raise' mode's error at its line
+        if self.layout_forms and self.rng.random() < 0.3:  # into a read-only view (fuzz47)
+            # (not broadcast_arrays': NumPy's write with a DeprecationWarning where lazyarray's
+            # are read-only, docs/semantics.md)
+            view = self.pick((f"np.broadcast_to({name}, {name}.shape)", f"{name}.imag",
+                              f"np.lib.stride_tricks.sliding_window_view({name}, 1, axis=0)")
+                             + ((f"{name}.diagonal()",) if x.ndim == 2 else ()))
+            body = "r = " + view + "\n    " + self.pick((
+                f"r[{n}] = 1", f"r[0] = {other}", f"r += {other}", f"r /= 0",
+                f"np.copyto(r, {other})", f"np.add({other}, 1j, out=r)",
+                f"r[r {gt}] = {other}", f"r.sort()", f"np.put(r, [{n * 3}], 1)",
+                f"np.sum({other}, axis=0, out=r)", f"np.putmask(r, r {gt}, 1j)"))
+        elif self.rng.random() < 0.25:  # a 'raise' mode's error at its line
             body = self.pick((f"t = {name} / 0", f"t = np.log({name} * 0)",
                               f"{name} /= 0", f"t = {name} * 1e308 * 10"))
             mode = self.pick(("divide", "over", "invalid", "all"))
@@ -829,8 +845,32 @@ class Generator:
         return (f"try:\n    {body}\nexcept {kind} as e:\n"
                 f"    msg = type(e).__name__ + ': ' + str(e)")
 
+    def layout_line(self, name: str) -> str:
+        """A layout request, or a view made by a function, kept in a name that every later line
+        compares: NumPy's copies stay as they were, its views follow writes to the base."""
+        x = self.env[name]
+        part = self.part(name) if self.rng.random() < 0.7 else name
+        t = self.new_name("L")
+        gt = "!= 0" if x.dtype.kind == "c" else "> 0"
+        if x.base is not None or not x.flags.c_contiguous:
+            # (lazyarray's roots are C-contiguous: NumPy's F-ordered ones, or a name on a view of
+            # a NumPy temporary, copy where they share here, docs/semantics.md "Immutability":
+            # seeds 1000132, 1000250)
+            return f"{t} = np.unstack({name})[0]"
+        return f"{t} = " + self.pick((
+            f"np.ascontiguousarray({part})", f"np.asfortranarray({part})",
+            f"np.asarray({part}, order={self.pick(('C', 'F', 'A', 'K'))!r})",
+            f"np.require({part}, requirements={self.pick(('C', 'F', 'O', ['C', 'W']))!r})",
+            f"np.unstack({name})[0]", f"np.broadcast_arrays({part}, {part})[0]",
+            f"np.lib.stride_tricks.sliding_window_view({name}, 1, axis=0)",
+            f"np.sqrt({name}, out=np.ones({name}.shape, dtype=np.complex128), where={name} {gt})"
+            if x.dtype.kind == "c" else  # (`* 1.0`: sqrt of int8 is NumPy's float16)
+            f"np.sqrt({name} * 1.0, out=np.ones({name}.shape), where={name} {gt})"))
+
     def line(self) -> str:
         names = self.arrays()
+        if self.layout_forms and names and self.rng.random() < 0.1:
+            return self.layout_line(self.pick(names))
         if self.error_forms and names and self.rng.random() < 0.15:
             return self.error_line(self.pick(names))
         if self.stats_forms and names and self.rng.random() < 0.45:

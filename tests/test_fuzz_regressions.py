@@ -847,3 +847,144 @@ def test_an_in_place_op_computed_at_once_writes_before_its_raise(reference_backe
         with np.errstate(all="ignore"):
             want /= 0
         assert_matches(w, want)
+
+
+def _error_text(fn, xp) -> str:
+    try:
+        fn(xp)
+    except Exception as exc:  # noqa: BLE001
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0]}"
+    return "no error"
+
+
+def test_a_read_only_destination_raises_before_the_write_is_checked(reference_backend):
+    """fuzz47 (seeds 900065, 900127): NumPy checks a destination's writeable flag before the
+    write's index, shape or cast: `t[5] = 0` of a broadcast_to or diagonal raised IndexError,
+    `np.copyto(t, longer)` the broadcast error, `t += 1j` the casting error; each writer's own
+    text ('output array is read-only', 'put: ...', 'sort array is read-only', ...)."""
+    import warnings
+
+    def views(m):
+        a = m.asarray(np.arange(9.0).reshape(3, 3)) * 0
+        return a, m.broadcast_to(a, a.shape), a.diagonal()
+
+    writers = [lambda m: views(m)[1].__setitem__(5, 0),
+               lambda m: views(m)[2].__setitem__(m.array([True, False]), 0),
+               lambda m: views(m)[2].__setitem__(0, m.ones(4)),
+               lambda m: m.copyto(views(m)[1], m.ones(10)),
+               lambda m: views(m)[1].__iadd__(m.ones(10)),
+               lambda m: views(m)[2].__iadd__(1j),
+               lambda m: views(m)[2].__itruediv__(0),  # (no warning first)
+               lambda m: m.add(m.ones(4), 1, out=views(m)[1]),
+               lambda m: m.sum(views(m)[0], axis=0, out=views(m)[2]),
+               lambda m: m.putmask(views(m)[1], m.ones((2, 2), bool), 1),
+               lambda m: m.put(views(m)[1], [100], 3),
+               lambda m: m.fill_diagonal(views(m)[1], 3),
+               lambda m: m.place(views(m)[1], np.ones((3, 3), bool), [1]),
+               lambda m: m.add.at(views(m)[1], [0], 1),
+               lambda m: views(m)[2].sort(),
+               lambda m: views(m)[0].imag.__setitem__(9, 1)]
+    for k, fn in enumerate(writers):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert _error_text(fn, la) == _error_text(fn, np), k
+
+
+def test_an_outs_shape_counts_in_numpys_broadcast_shape(reference_backend):
+    """fuzz47 (seed 900126): `np.add(B, 1, out=A)` with B (1, 1), A (5,): NumPy's message says
+    the broadcast shape (1,5), of the inputs and the output; it said (1,1)."""
+    def call(m):
+        m.add(m.asarray(np.ones((3, 1))), 1, out=m.asarray(np.ones(5)))
+    assert _error_text(call, la) == _error_text(call, np)
+
+
+def test_complex_values_that_do_not_fit_a_mask_raise_without_a_warning(reference_backend):
+    """fuzz47 (seed 900184): `I[I != 0] = A` of 5 complex values into 4 true elements of an
+    int I: NumPy raises its shape error alone; the ComplexWarning came first."""
+    import warnings
+
+    def write(m):
+        i = m.asarray(np.array([-3, -2, 1, 2]))
+        i[i != 0] = m.zeros(5, dtype=m.complex64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _error_text(write, la) == _error_text(write, np)
+
+
+def test_layout_requests_copy_the_views_numpy_copies(reference_backend):
+    """fuzz47: `np.ascontiguousarray(A[:, j])` (also asfortranarray, asarray(order=), require) is
+    NumPy's copy where the view's memory is not in that order: a later write to A left it as it
+    was; here it was the view and followed the write. A view already in order is shared."""
+    calls = [lambda m, a: m.ascontiguousarray(a[:, 1]), lambda m, a: m.ascontiguousarray(a[1]),
+             lambda m, a: m.ascontiguousarray(a.T), lambda m, a: m.asfortranarray(a[:, 1]),
+             lambda m, a: m.asfortranarray(a), lambda m, a: m.asarray(a[:, 1], order="C"),
+             lambda m, a: m.asarray(a.T, order="F"), lambda m, a: m.asanyarray(a[::2], order="C"),
+             lambda m, a: m.require(a[:, 1], requirements="C"),
+             lambda m, a: m.require(a[1], requirements="O")]
+    for k, call in enumerate(calls):
+        got = []
+        for m in (np, la):
+            a = m.asarray(np.arange(12.0).reshape(3, 4)) * 1.0
+            e = call(m, a)
+            a[:] = a[::-1]
+            got.append(np.array(e))
+        np.testing.assert_array_equal(got[1], got[0], err_msg=str(k))
+
+
+def test_unstack_sliding_windows_and_broadcast_arrays_are_views(reference_backend):
+    """fuzz47: NumPy's `unstack`, `sliding_window_view` and `broadcast_arrays` are views of
+    their argument: a later write to it reaches them (here they were copies; the windows of a
+    computed array also took a write into its buffer at once: stale). The windows and the
+    broadcast arrays are read-only here (NumPy's broadcast arrays warn and write)."""
+    def run(m, eager):
+        with la.config(eager_size=eager):
+            a = m.asarray(np.arange(12.0).reshape(3, 4)) * 1.0
+            pieces = m.unstack(a)
+            elements = m.unstack(a[0])  # (of a vector: NumPy's scalars, copies)
+            windows = m.lib.stride_tricks.sliding_window_view(a[0], 2)
+            wide, _ = m.broadcast_arrays(a, m.ones(4))
+            a += 10
+            a[1, 1] = -5
+            pieces[2][0] = -9  # (NumPy's unstack pieces write through)
+            out = [np.array(v) for v in (a, *pieces, windows, wide, *elements)]
+            out.append(_error_text(lambda _: windows.__setitem__(0, 1), m))
+            return out
+    want = run(np, 0)
+    for eager in (4096, 0):
+        got = run(la, eager)
+        assert got[-1] == want[-1]
+        for g, w in zip(got[:-1], want[:-1]):
+            np.testing.assert_array_equal(g, w)
+
+
+def test_a_python_scalar_that_does_not_fit_raises_numpys_text_alone(reference_backend):
+    """fuzz47: `x[0] = nan` into an int x, `= 1j` into a float, `= 2**70` into int64: str(e) is
+    NumPy's text ('cannot convert float NaN to integer'); it began 'cannot store nan in a int64
+    array: '."""
+    for dtype, value in (("int64", float("nan")), ("float32", 1j), ("int64", 2**70),
+                         ("uint8", float("inf"))):
+        for key in (0, slice(None), [0, 1]):
+            def write(m, dtype=dtype, value=value, key=key):
+                x = m.zeros(3, dtype=dtype)
+                x[key] = value
+            assert _error_text(write, la) == _error_text(write, np), (dtype, value, key)
+
+
+def test_a_ufuncs_where_raises_no_flag_outside_the_mask(reference_backend):
+    """fuzz47: `np.sqrt(x, out=y, where=x > 0)`, `np.divide(1, x, out=y, where=x != 0)`: NumPy
+    computes nothing where the mask is False, so it warns nothing; they warned 'invalid value'
+    and 'divide by zero' for the elements outside it."""
+    import warnings
+    x = np.array([-1.0, 0.0, 4.0, 2.0])
+
+    def run(m):
+        a, y, z = m.asarray(x), m.zeros(4), m.ones(4)
+        m.sqrt(a, out=y, where=a > 0)
+        m.divide(1.0, a, out=z, where=a != 0)
+        return np.array(y), np.array(z)
+    want = run(np)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = run(la)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)

@@ -455,3 +455,54 @@ def test_masked_writes_of_python_scalars_at_once_store_numpys_value(backend, dty
                 x[x > 0] = 1e300
                 np.asarray(x)
             assert general
+
+
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_masked_writes_of_a_number_or_an_element_go_into_the_buffer_in_c(backend):
+    """dijkstra's `pred[better] = u` (u an argmin element), pong_pg's `h[h < 0] = 0`: a masked
+    write of a Python number or a computed 0-d Array of x's dtype into a buffer only x holds is
+    NumPy's masked assignment from C (_trace.c try_write_masked): no Python frame, the same
+    buffer, counted in `in_place_updates`; a pending one-op mask is computed once (the mask
+    Array keeps it). Another reader of x, a value x's dtype cannot hold or a float into ints
+    take the general path: the reader keeps its value, NumPy's error and values."""
+    import sys
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((30, 20))
+    k = np.arange(20) - 7
+    x, n = la.asarray(a) * 1.0, la.asarray(k) * 1
+    la.eval(x, n)
+    u, mask = la.argmin(n), n > 2
+    la.eval(u, mask)  # a computed int64 element, a computed mask
+    negative, not_mask = x < 0, ~mask  # (pending one-op masks, the first over x itself)
+    address, before, seen = _address(x._node.data), la.cache_info().in_place_updates, []
+    sys.setprofile(lambda frame, event, arg: seen.append(frame.f_code.co_name) if (
+        event == "call") else None)
+    try:
+        x[negative] = 0
+        n[mask] = u
+        n[not_mask] = -1
+    finally:
+        sys.setprofile(None)
+    x[x > 1] = 1.5
+    want_x, want_n = a.copy(), k.copy()
+    want_x[want_x < 0] = 0
+    want_n[k > 2] = np.argmin(k)
+    want_n[~(k > 2)] = -1
+    want_x[want_x > 1] = 1.5
+    assert not seen or la._bind.FAST is None, seen
+    assert la.cache_info().in_place_updates - before == 4
+    assert negative._node.data is not None and not_mask._node.data is not None
+    assert _address(x._node.data) == address
+    assert_matches(x, want_x)
+    assert_matches(n, want_n)
+    reader = x * 2.0  # a pending reader of x's buffer: the write copies
+    x[x > 1] = -3
+    assert_matches(reader, want_x * 2.0)
+    want_x[want_x > 1] = -3
+    assert_matches(x, want_x)
+    small = la.asarray(np.arange(6, dtype=np.int8)) * 1
+    la.eval(small)
+    with pytest.raises(OverflowError):
+        small[small > 2] = 300
+    small[small > 2] = 1.5  # NumPy's cast: 1
+    assert_matches(small, np.array([0, 1, 2, 1, 1, 1], np.int8))

@@ -3,8 +3,8 @@
 NumPy returns a read-only strided *view* (no copy). Here the windows are a lazy gather: index
 arrays `start + offset` along each windowed axis, so a consumer such as `.sum(axis=-1)` or a
 product with a kernel fuses the gather into its own loop instead of materializing the windows.
-The values and shape are NumPy's; writing through the result cannot reach x (NumPy's is
-read-only too). `as_strided` (arbitrary strides over raw memory) has no lazy meaning.
+The values and shape are NumPy's, and so is the result's being a read-only view: it follows
+later writes to x, and writing it raises. `as_strided` (arbitrary strides over raw memory) has no lazy meaning.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import numpy as np
 
 from .. import manipulation as mp
 from ..array import Array
+from ..cache import busy
 from ..creation import asarray
+from ..writes import view_of
 
 
 def sliding_window_view(x: Any, window_shape: Any, axis: Any = None, *, subok: bool = False,
@@ -42,15 +44,20 @@ def sliding_window_view(x: Any, window_shape: Any, axis: Any = None, *, subok: b
         if len(shape) != len(axes):
             raise ValueError(f"Must provide matching length window_shape and axis; got "
                              f"{len(shape)} window_shape elements and {len(axes)} axes elements.")
-    out = v
     for ax, w in zip(axes, shape):
-        n = out.shape[ax]
-        if n < w:
+        if v.shape[ax] < w:
             raise ValueError("window shape cannot be larger than input array shape")
-        starts = np.arange(n - w + 1)[:, None] + np.arange(w)[None, :]
-        out = out[(slice(None),) * ax + (asarray(starts),)]
-        out = mp.moveaxis(out, ax + 1, -1)
-    return out
+
+    def build(node: Any) -> Any:
+        out = Array(node)
+        with busy():  # (a gather of a computed x stays pending: it reads x's buffer, so an
+            for ax, w in zip(axes, shape):  # in-place write to x reaches it)
+                starts = np.arange(out.shape[ax] - w + 1)[:, None] + np.arange(w)[None, :]
+                out = mp.moveaxis(out[(slice(None),) * ax + (asarray(starts),)], ax + 1, -1)
+        return out._node
+
+    # NumPy's is a read-only view: it follows writes to x and refuses its own (fuzz47: a copy)
+    return view_of(v, Array(build(v._node)), build, writable=False)
 
 
 def __getattr__(name: str) -> Any:

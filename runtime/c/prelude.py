@@ -139,6 +139,50 @@ def _rem(dt: np.dtype, t: str):
     return "a, b", body, ()
 
 
+def _float_quotient(dt: np.dtype) -> tuple[str, str] | None:
+    """(C type, floor function) in which `a / b` of two integers of `dt` rounds to a value whose
+    floor is the exact floor quotient: float for 8- and 16-bit, double for 32-bit (the rounding
+    error, at most 2**-24 (2**-53) of |a / b| <= 2**16 / |b| (2**32 / |b|), stays below the 1 / |b|
+    between a non-integer quotient and the next integer). gcc vectorizes a division by a divisor
+    fixed over the loop (unswitched on the zero and -1 tests): `img // 9` on uint16 took a scalar
+    `div` per element, 1.7x NumPy's libdivide loop; 64-bit keeps the integer division."""
+    if dt.itemsize <= 2:
+        return "float", "floorf"
+    if dt.itemsize == 4:
+        return "double", "floor"
+    return None
+
+
+def _floordiv_fq(dt: np.dtype, t: str):
+    """floor_divide through the float quotient (_float_quotient), for the kernels gcc vectorizes;
+    floats and 64-bit integers as _floordiv. (In a scalar loop the conversions cost more than
+    the integer `div`: hist_equalize's fused blur-and-mean kernel 39 -> 44 ms.)"""
+    f, floor = _float_quotient(dt) or (None, None)
+    if dt.kind == "f" or f is None:
+        return _floordiv(dt, t)
+    if dt.kind == "u":
+        return "a, b", f"b == 0 ? ({t}){fpe_divide_zero()} : ({t})(({f})a / ({f})b)", ()
+    body = (f"{{\n    if (b == 0) return ({t}){fpe_divide_zero()};\n"
+            f"    if (b == -1) return a == ({t}){_int_limits(dt)[0]} ? ({t})(a + {fpe_overflow()})"
+            f" : la_neg_{suffix(dt)}(a);\n    return ({t}){floor}(({f})a / ({f})b);\n}}")
+    return "a, b", body, (f"la_neg_{suffix(dt)}",)
+
+
+def _rem_fq(dt: np.dtype, t: str):
+    """remainder through the float quotient, as _floordiv_fq: `a - q * b` in 32-bit unsigned
+    arithmetic (the product may pass the type's range; the remainder fits and the wrap cancels)."""
+    f, floor = _float_quotient(dt) or (None, None)
+    if dt.kind == "f" or f is None:
+        return _rem(dt, t)
+    if dt.kind == "u":
+        return "a, b", (f"b == 0 ? ({t}){fpe_divide_zero()} : "
+                        f"({t})(a - ({t})(({f})a / ({f})b) * b)"), ()
+    q = f"(uint32_t)(int32_t){floor}(({f})a / ({f})b)"
+    body = (f"{{\n    if (b == 0) return ({t}){fpe_divide_zero()};\n    if (b == -1) return 0;\n"
+            f"    return ({t})(int32_t)((uint32_t)a - {q} * (uint32_t)b);\n}}")
+    return "a, b", body, ()
+
+
 def _divmod_floor(dt: np.dtype, t: str):
     """divmod's quotient: floor_divide's, with NumPy's divmod flags at a zero divisor (its loop
     computes fmod there too: 'invalid' for any non-NaN dividend)."""
@@ -290,7 +334,8 @@ def _logaddexp2(dt: np.dtype, t: str):
 
 _GENERATORS: dict[str, Gen] = {
     "add": _wrap("+"), "sub": _wrap("-"), "mul": _wrap("*"), "neg": _neg, "abs": _abs,
-    "recip": _recip, "sign": _sign, "floordiv": _floordiv, "rem": _rem, "pow": _pow,
+    "recip": _recip, "sign": _sign, "floordiv": _floordiv, "rem": _rem,
+    "fqdiv": _floordiv_fq, "fqrem": _rem_fq, "pow": _pow,
     "divmodq": _divmod_floor, "divmodr": _divmod_rem,
     "shl": _shift(True), "shr": _shift(False), "max": _extreme(True), "min": _extreme(False),
     "logaddexp": _logaddexp, "logaddexp2": _logaddexp2, "fmod": _fmod, "gcd": _gcd, "lcm": _lcm,

@@ -218,6 +218,9 @@ class KernelPrinter:
         self.k, self.lay, self.dia = kernel, layout, dialect
         self.slots = kernel_slots(kernel)
         self.written = {st.slot for stage in kernel.stages for st in stage.stores}
+        # one elementwise stage: the loops gcc vectorizes whole, where reading the invariants
+        # before them and dividing in float pay (a fused reduction's scalar loop got slower)
+        self.plain = len(kernel.stages) == 1 and not kernel.stages[0].reduces
         self.shared = shared
         self.lines: list[str] = []
         self.depth = 1
@@ -300,6 +303,7 @@ class KernelPrinter:
         """Names for the strides and offsets the block carries (`KernelLayout.block` order), and
         each access's address expression in `self.addr`."""
         self.addr: list[str] = []
+        self.fixed_addr: set[int] = set()  # accesses whose address no loop index moves
         pos = self.rank
         for a, (strides, offset, dynamic) in enumerate(self.lay.accesses):
             terms = []
@@ -324,6 +328,44 @@ class KernelPrinter:
                 self.emit(f"const int64_t do{a}_{q} = {start};")
                 terms.insert(q, f"do{a}_{q}")
             self.addr.append(" + ".join(terms) or "0")
+            if not any(t.startswith("i") for t in terms):
+                self.fixed_addr.add(a)
+        self.emit_invariants()
+
+    def emit_invariants(self) -> None:
+        """The values every iteration reads alike, read once before the loops: the scalar
+        arguments, and loads at a fixed address of a buffer the kernel does not write (a 0-d
+        operand, `x // y.max()`). Read in the loop body (from `s` or a buffer, through the
+        parallel region's shared frame) gcc could not prove them invariant, so a division by one
+        (`img // 9`: zero and -1 tests around a vector division) was not unswitched and stayed
+        scalar. A load is guarded by the index space being non-empty (an empty broadcast operand
+        has no element 0)."""
+        scalars: dict = {}
+        loads: dict = {}
+        for n, st in enumerate(self.k.stages if self.plain else ()):
+            for pos, e in enumerate(st.exprs):
+                if isinstance(e, ScalarArg):
+                    scalars.setdefault((e.index, np.dtype(e.dtype)), None)
+                elif isinstance(e, Load) and self.invariant_load(n, pos, e):
+                    loads.setdefault(self.access_of[n, "e", pos], e)
+        for index, dtype in scalars:
+            self.emit(f"const {self.ctype(dtype)} {self.scalar_name(index, dtype)} = "
+                      f"{self.dia.scalar_arg(index, dtype)};")
+        if loads:
+            nonempty = " && ".join(f"n{j} > 0" for j in range(self.rank)) or "1"
+            for a, e in loads.items():
+                t = self.ctype(e.dtype)
+                self.emit(f"const {t} lv{a} = {nonempty} ? b{e.slot}[{self.addr[a]}] : ({t})0;")
+
+    def invariant_load(self, n: int, pos: int, e: Load) -> bool:
+        """(Real numbers only: a complex struct has no `(T)0` for the empty space's branch.)"""
+        return (self.plain and self.access_of[n, "e", pos] in self.fixed_addr
+                and e.slot not in self.written
+                and e.slot not in self.shared and np.dtype(e.dtype).kind in "biuf")
+
+    @staticmethod
+    def scalar_name(index: int, dtype: np.dtype) -> str:
+        return f"sa{index}_{suffix(dtype)}"
 
     # --- stage bodies -----------------------------------------------------------------------------
     def emit_body(self, n: int, stage: Stage) -> list[str]:
@@ -337,8 +379,12 @@ class KernelPrinter:
 
     def emit_expr(self, n: int, pos: int, e, names: list[str], stage: Stage) -> str:
         t = self.ctype(e.dtype)
-        if isinstance(e, Load):
+        if isinstance(e, Load) and self.invariant_load(n, pos, e):
+            name = value = f"lv{self.access_of[n, 'e', pos]}"  # read before the loops
+        elif isinstance(e, Load):
             name, value = f"ld{pos}", f"b{e.slot}[{self.addr[self.access_of[n, 'e', pos]]}]"
+        elif isinstance(e, ScalarArg) and self.plain:
+            name = value = self.scalar_name(e.index, np.dtype(e.dtype))  # read before the loops
         elif isinstance(e, ScalarArg):
             name, value = f"arg{e.index}_{pos}", self.dia.scalar_arg(e.index, e.dtype)
         elif isinstance(e, Const):
@@ -353,7 +399,8 @@ class KernelPrinter:
             # op_position: `log2` (log's value at position 2) would shadow libm's log2 for the
             # rest of the kernel; no C library name has an underscore before a digit.
             name, value = f"{e.op.name}_{pos}", self.render_apply(e, names, stage)
-        self.emit(f"const {t} {name} = {value};")
+        if name != value:
+            self.emit(f"const {t} {name} = {value};")
         if (n, pos) in self.kept:
             self.emit(f"ws{n}_{pos}[{self.row_position()}] = {name};")
         return name
@@ -369,6 +416,10 @@ class KernelPrinter:
             raise NotImplementedError(f"op {e.op.name} has no {self.dia.name} template for {src_dt}")
         value = template.format(*(names[i] for i in e.args), T=self.ctype(src_dt),
                                 F=libm_suffix(src_dt), S=suffix(src_dt), D=suffix(e.dtype))
+        if self.plain and src_dt.kind in "iu" and src_dt.itemsize <= 4:
+            # integer division through the float quotient, which gcc vectorizes where the
+            # divisor is fixed (prelude.py `_floordiv_fq`; slower in a scalar loop)
+            value = value.replace("la_floordiv_", "la_fqdiv_").replace("la_rem_", "la_fqrem_")
         if _float_int_float(e, stage):
             # gcc folds (float)(int)x into trunc(x) under -fno-trapping-math, in the scalar tail
             # only: -0.3 -> -0.0 where NumPy (and the vector body) give +0.0. The select keeps

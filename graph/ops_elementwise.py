@@ -34,13 +34,19 @@ def _where_reference(xs, attrs, dtype):
     return np.where(*xs)
 
 
-_BROADCASTING = frozenset({UFUNC_REFERENCE_CODE, _where_reference.__code__})
+def _power_reference(xs, attrs, dtype):
+    return semantics.power(*xs)  # (np.power; integers broadcast first with np.broadcast_arrays)
+
+
+_BROADCASTING = frozenset({UFUNC_REFERENCE_CODE, _where_reference.__code__,
+                           _power_reference.__code__})
 
 
 def reference_broadcasts(op: OpDef) -> bool:
-    """Whether `op`'s reference is its ufunc (or np.where) called on the inputs as they are, so
-    that NumPy broadcasts them itself (lazyarray/eager.py then skips the graph's broadcast_to
-    nodes, ~4 us of np.broadcast_to each: dijkstra's `np.where(visited, np.inf, dist)`)."""
+    """Whether `op`'s reference is its ufunc (or np.where, power's) called on the inputs as they
+    are, so that NumPy broadcasts them itself (lazyarray/eager.py then skips the graph's
+    broadcast_to nodes, ~4 us of np.broadcast_to each: dijkstra's `np.where(visited, np.inf,
+    dist)`; nbody's `r ** -1.5` at once 33.4 -> 30.7 us at 10,000 elements)."""
     return getattr(op.reference, "__code__", None) in _BROADCASTING
 
 
@@ -240,7 +246,7 @@ def _select_vjp(compare):
 
 
 _elementwise("power", np.power, {"f": "la_fpow_{S}({0}, {1})", "*": "la_pow_{S}({0}, {1})"},
-             reference=lambda xs, a, d: semantics.power(*xs), domain="power", vjp=_power_vjp)
+             reference=_power_reference, domain="power", vjp=_power_vjp)
 _elementwise("maximum", np.maximum, {"f": "la_max_{S}({0}, {1})", "*": "(({0}) > ({1}) ? ({0}) : ({1}))"},
              properties=_COMM_ASSOC + ("idempotent",), vjp=_select_vjp("greater"))
 _elementwise("minimum", np.minimum, {"f": "la_min_{S}({0}, {1})", "*": "(({0}) < ({1}) ? ({0}) : ({1}))"},

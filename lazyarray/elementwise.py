@@ -17,6 +17,7 @@ from . import _bind, cache
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import user_site
+from .graph.ops_unchecked import POWER_FAST_PATHS
 from .outputs import into
 from ._layout import check_casting, check_order
 from ._host_results import nonzero
@@ -127,14 +128,15 @@ _MULTIPLY = get_op("multiply")
 
 
 def power(x1: Any, x2: Any) -> Array:
-    """numpy.power / Array API `pow`: x1 ** x2. A small integer exponent (0..4) becomes multiplications, as every compiler does:
-    NumPy's general pow costs ~40x `x*x*x` on gelu's cube."""
+    """numpy.power / Array API `pow`: x1 ** x2. A small integer exponent (1..4) of an integer base
+    becomes multiplications, as every compiler does; a real float base to a scalar 2, -1 or 0.5 is
+    what NumPy's power loop computes there, square, reciprocal or sqrt (POWER_FAST_PATHS: their
+    bits, 'power' in a report)."""
     site = user_site(1)
     if isinstance(x1, Array) and type(x2) is int and (
-            1 <= x2 <= 2 if x1.dtype.kind == "f" else 1 <= x2 <= 4) and x1.dtype.kind in "iuf":
+            x2 == 1 if x1.dtype.kind == "f" else 1 <= x2 <= 4) and x1.dtype.kind in "iuf":
         # (Array's C operator: an index loop's `row ** 2` computed at once in C, ~1 us, where
-        # the node through Array() took ~8. Floats only to 2: x * x is NumPy's square, but
-        # (x * x) * x rounds twice where NumPy's power rounds once: 1 ulp off for ~27% of x ** 3)
+        # the node through Array() took ~8)
         if x2 == 1:
             return Array(_bind.elementwise(get_op("positive"), x1, site=site))
         result = x1 * x1
@@ -147,14 +149,16 @@ def power(x1: Any, x2: Any) -> Array:
     if (result.dtype.kind in "iu" and _negative_int_scalar(x2)
             and 0 not in result.shape):  # NumPy raises in the loop: not when empty
         raise _bind.fail(ValueError, "Integers to negative integer powers are not allowed.", site)
-    if (isinstance(x1, Array) and isinstance(x2, (float, np.floating)) and x2 == 0.5
-            and x1.dtype.kind in "biuf" and result.dtype.kind == "f"):
-        # NumPy's power loop takes sqrt for a scalar exponent 0.5: sqrt(-inf) is NaN and
-        # sqrt(-0.0) is -0.0 where C's pow gives inf and +0.0.
+    fast = (POWER_FAST_PATHS.get(float(x2)) if isinstance(x2, (int, float, np.integer, np.floating))
+            and not isinstance(x2, (bool, np.bool_)) else None)
+    if (fast is not None and isinstance(x1, Array) and x1.dtype.kind in "biuf"
+            and result.dtype.kind == "f"):
+        # NumPy's power loop takes these for a scalar exponent: x * x and 1 / x exactly, and
+        # sqrt(-inf) NaN and sqrt(-0.0) -0.0 where C's pow gives inf and +0.0
         base = x1._node
         if base.dtype != result.dtype:
             base = _bind.primitive(_CAST, (base,), (), base.shape, result.dtype, site)
-        return Array(_bind.elementwise(get_op("sqrt"), Array(base), site=site))
+        return Array(_bind.elementwise(fast, Array(base), site=site))
     return Array(result)
 
 
@@ -180,12 +184,12 @@ def power_operator(x1: Any, x2: Any) -> Array:
         site = user_site(1)
         node = _bind.cast(x1._node, dtypes.int8, site)
         return Array(_bind.primitive(_MULTIPLY, (node, node), (), node.shape, node.dtype, site))
-    if (isinstance(x1, Array) and x1.dtype.kind == "c" and isinstance(x2, (float, np.floating))
-            and x2 == 0.5):
+    if (isinstance(x1, Array) and x1.dtype.kind in "fc" and type(x2) is float and x2 == 0.5):
+        # (a Python float: NumPy's operator takes sqrt, and its report names 'sqrt')
         return Array(_bind.elementwise(get_op("sqrt"), x1, site=user_site(1)))
-    if isinstance(x1, Array) and x1.dtype.kind == "c" and type(x2) is int and x2 in (2, -1):
+    if isinstance(x1, Array) and x1.dtype.kind in "fc" and type(x2) is int and x2 in (2, -1):
         # and a Python int 2 or -1 as `np.square` / `np.reciprocal`: `(1e308+1e308j) ** 2` is
-        # -inf+infj there, cpow's nan+infj (fuzz44)
+        # -inf+infj there, cpow's nan+infj (fuzz44); a float's report names 'square'
         op = get_op("square" if x2 == 2 else "reciprocal")
         return Array(_bind.elementwise(op, x1, site=user_site(1)))
     return power(x1, x2)

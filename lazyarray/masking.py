@@ -170,8 +170,12 @@ def write_now(x: Array, key: Array | np.ndarray, value: Any, site: _bind.Site) -
         value._node) is None else ()
     mask, node = _computed_mask(key, site, x._node, also)
     if node.inputs and not is_busy():  # x pending, its mask's graph another's (`y = f(x); y[m]
-        evaluate_arrays([x])  # = v`): the masked scatter runs on the host and evaluates x first
-        node = x._node  # anyway (~165 us for (100, 100) through the general path; NumPy 8)
+        # = v`): the masked scatter runs on the host and evaluates x first anyway (~165 us for
+        # (100, 100) through the general path; NumPy 8); with the value where the mask did not
+        # take it (a mask computed before: `m = y > 0; x[m] = np.sqrt(x[m])`), one plan that
+        # computes x's graph once for both
+        evaluate_arrays([x], tuple(v for v in also if v._node.inputs))
+        node = x._node
     if type(value) is Array:
         data = eager.view_value(value._node)  # (a buffer, or a view of one)
         if data is None:

@@ -767,6 +767,31 @@ def test_a_walk_gives_ufuncs_their_inputs_unbroadcast(backend, backend_does, mon
     np.testing.assert_allclose(np.asarray(t), want, rtol=1e-13)
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_a_power_at_once_gets_its_scalar_unbroadcast(backend, monkeypatch):
+    """`r ** -1.5` of a computed r at once (a small one's; nbody's masked update's value at any
+    size, through one_op_now) hands np.power the exponent 0-d, as the ufunc ops get theirs: no
+    np.broadcast_to (~3 us at 10,000 elements); NumPy's bits and dtypes, integer powers
+    (power's own rule for negative exponents) included."""
+    rng = np.random.default_rng(6)
+    r_np, k_np = rng.random((100, 100)) - 0.1, np.arange(-3, 5, dtype=np.int64)
+    s_np = np.abs(r_np[:10]).astype(np.float32)
+    r, k, s = la.asarray(r_np), la.asarray(k_np), la.asarray(s_np)
+    s *= 1.0  # a computed buffer: the at-once rule's
+    calls = []
+    broadcast_to = np.broadcast_to
+    monkeypatch.setattr(np, "broadcast_to",
+                        lambda *a, **kw: calls.append(1) or broadcast_to(*a, **kw))
+    r[r > 0] = r[r > 0] ** -1.5
+    got = [s ** 2.5, 2 ** k[4:]]
+    assert all(_is_leaf(g) for g in got + [r]) and not calls
+    monkeypatch.undo()
+    r_np[r_np > 0] = r_np[r_np > 0] ** -1.5
+    for g, want in zip(got + [r], [s_np ** np.float32(2.5), 2 ** k_np[4:], r_np]):
+        assert np.asarray(g).dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(g), want)
+
+
 def test_eager_size_zero_keeps_everything_lazy(backend):
     A = la.asarray(np.arange(6.0).reshape(2, 3))
     with la.config(eager_size=0):

@@ -72,8 +72,9 @@ def _scalar_math(node: Node, args: tuple[np.ndarray, ...]) -> object:
     """The scalar operator NumPy runs for `node` on NumPy scalars, or None."""
     if node.shape or len(args) != 2 or any(a.ndim for a in args) or not is_collecting():
         return None
-    if getattr(node.op.reference, "__code__", None) is not UFUNC_REFERENCE_CODE:
-        return None  # (not the plain ufunc call: its own rule)
+    if getattr(node.op.reference, "__code__", None) is not UFUNC_REFERENCE_CODE and not (
+            node.op.name == "power" and node.dtype.kind in "fc"):
+        return None  # (not the plain ufunc call: its own rule; a float power's is np.power)
     if any(i.is_leaf and i.op.name == "input" and i.attrs is not _UNKEYED[0] for i in node.inputs):
         return None  # a 0-d array's data (`la.asarray(np.array(0.0))`): NumPy's ufunc loop
     return _SCALAR_MATH.get(node.op.ufunc)

@@ -79,9 +79,12 @@ _FIRST = frozenset(filter(None, os.environ.get("LAZYARRAY_TEST_FIRST", "").split
 # fixture `backend_does("eager")` around its structural asserts, so that the values are checked on
 # every backend. Each entry: (does the backend do it, why not).
 NEEDS: dict[str, tuple] = {
-    # lazyarray/eager.py computes on the host with the numpy backend's semantics
-    "eager": (lambda b: _eager_applies(Settings(backend=b)),
-              "the at-once path is off on {b} (lazyarray/evaluation.py `_eager_applies`)"),
+    # lazyarray/eager.py computes on the host with the numpy backend's semantics; off on every
+    # backend with `eager_size=0`: `LAZYARRAY_EAGER_SIZE=0 python -m pytest ...` runs the CPU
+    # backends on the general path exactly as cupy takes it (tests/test_general_path.py)
+    "eager": (lambda b: _eager_applies(Settings(backend=b)) and la.get_settings().eager_size > 0,
+              "the at-once path is off on {b} (lazyarray/evaluation.py `_eager_applies`; "
+              "eager_size=0)"),
     # plans writing over dead inputs, updates written into their base's buffer (docs/caching.md,
     # "Donation"); on cupy a scatter runs through NumPy on the host (docs/cuda_backend.md)
     "donation": (lambda b: b in donation.BACKENDS,

@@ -698,7 +698,9 @@ def test_errors_are_numpys_type_and_text(reference_backend):
             with pytest.raises(Exception) as want:
                 want_fn()
             with pytest.raises(Exception) as got:
-                got_fn()
+                result = got_fn()
+                if isinstance(result, la.Array):  # (read: on the general path, eager_size=0
+                    np.asarray(result)  # as cupy's, a gather's bounds fail when computed)
             assert (got.type, str(got.value)) == (want.type, str(want.value))
     a = la.arange(12.0).reshape(3, 4)  # (and NumPy's copyto drops a source's leading 1-dims)
     la.copyto(a, la.ones((1, 3, 4)))

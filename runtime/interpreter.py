@@ -68,16 +68,32 @@ _SCALAR_MATH = {np.add: operator.add, np.subtract: operator.sub, np.multiply: op
                 np.remainder: operator.mod, np.power: operator.pow}
 
 
+# graph/ops_unchecked.py's power twins (x * x, 1 / x, sqrt for a scalar exponent): on NumPy
+# scalars NumPy runs its scalar power, whose report names 'scalar power'
+_POWER_TWINS = {"power_square": 2.0, "power_reciprocal": -1.0, "power_sqrt": 0.5}
+
+
 def _scalar_math(node: Node, args: tuple[np.ndarray, ...]) -> object:
     """The scalar operator NumPy runs for `node` on NumPy scalars, or None."""
-    if node.shape or len(args) != 2 or any(a.ndim for a in args) or not is_collecting():
+    if node.shape or any(a.ndim for a in args) or not is_collecting():
+        return None
+    exponent = _POWER_TWINS.get(node.op.name)
+    if exponent is not None and len(args) == 1 and not _array_leaf(node):
+        return lambda x, e=node.dtype.type(exponent): x ** e
+    if len(args) != 2:
         return None
     if getattr(node.op.reference, "__code__", None) is not UFUNC_REFERENCE_CODE and not (
             node.op.name == "power" and node.dtype.kind in "fc"):
         return None  # (not the plain ufunc call: its own rule; a float power's is np.power)
-    if any(i.is_leaf and i.op.name == "input" and i.attrs is not _UNKEYED[0] for i in node.inputs):
-        return None  # a 0-d array's data (`la.asarray(np.array(0.0))`): NumPy's ufunc loop
+    if _array_leaf(node):
+        return None
     return _SCALAR_MATH.get(node.op.ufunc)
+
+
+def _array_leaf(node: Node) -> bool:
+    """An input is a 0-d array's data (`la.asarray(np.array(0.0))`): NumPy's ufunc loop."""
+    return any(i.is_leaf and i.op.name == "input" and i.attrs is not _UNKEYED[0]
+               for i in node.inputs)
 
 
 def _apply(node: Node, args: tuple[np.ndarray, ...]) -> np.ndarray:
@@ -87,7 +103,7 @@ def _apply(node: Node, args: tuple[np.ndarray, ...]) -> np.ndarray:
             with np.errstate(all="ignore"):
                 out = np.asarray(node.op.reference(args, node.attrs, node.dtype))
         elif (scalar_op := _scalar_math(node, args)) is not None:
-            out = np.asarray(scalar_op(args[0][()], args[1][()]))
+            out = np.asarray(scalar_op(*(a[()] for a in args)))
         else:
             out = np.asarray(node.op.reference(args, node.attrs, node.dtype))
     except DATA_ERRORS as exc:

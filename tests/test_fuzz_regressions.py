@@ -1012,6 +1012,11 @@ def test_power_fast_paths_are_numpys_values_and_reports(backend, backend_does, d
         assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), k
         if backend_does("fp_errors"):
             assert {str(w.message) for w in got_w} == {str(w.message) for w in want_w}, k
+    if backend_does("fp_errors"):  # an element is NumPy's scalar: its report says 'scalar power'
+        big = la.asarray(np.array([[np.finfo(dtype).max / 2, 0.0]], dtype=dtype)) * 1
+        for i, exponent in ((0, 2.0), (1, -1.0)):  # overflow; divide by zero
+            with pytest.warns(RuntimeWarning, match="in scalar power"):
+                np.asarray(big[0, i] ** exponent)
 
 
 def test_a_view_made_in_a_try_block_under_raise_mode_stays_a_view(reference_backend):

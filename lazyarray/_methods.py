@@ -24,7 +24,7 @@ from . import numpy_index_tricks, numpy_math, numpy_selection, numpy_sets
 from . import eager
 from . import numpy_coverage as _coverage
 from . import writes as _writes
-from .array import Array
+from .array import OWN_GETITEM, Array
 from .cache import PAUSED
 from .cuts import _LIMIT as _LIVE_LIMIT
 from .cuts import _LIVE, _MIN_LIMIT, _prune
@@ -493,6 +493,7 @@ def _operators() -> None:
             _bind.FAST.install_transpose(Array.__dict__["T"].fget)
         if hasattr(_bind.FAST, "install_iter"):  # `i, j = sites[k]`, `for row in A` in C
             _bind.FAST.install_iter(Array.__iter__)
+    OWN_GETITEM[0] = Array.__dict__["__getitem__"]
     if (_bind.FAST is not None and hasattr(_bind.FAST, "install_setitem")
             and hasattr(_bind.FAST, "install_eager")):
         # A C method for an index loop's element writes into a buffer only the handle holds

@@ -6933,6 +6933,11 @@ iter_now(PyObject *self)
     if (!ENABLED || nx == NULL || Py_TYPE(self) != ARRAY || EAGER_LIMIT == NULL ||
         PyTuple_GET_SIZE(nx->shape) == 0)
         return Py_None;
+    if (PyTuple_GET_SIZE(nx->shape) == 1) { /* the at-once path off: array.py's host elements */
+        Py_ssize_t limit = PyLong_AsSsize_t(PyList_GET_ITEM(EAGER_LIMIT, 0));
+        if (limit <= 0)
+            return PyErr_Occurred() ? NULL : Py_None;
+    }
     PyObject *link = VIEW_OF(self);
     /* writes.release_dead_root: a writable static view whose root only the link holds */
     if (PyTuple_CheckExact(link) && PyTuple_GET_SIZE(link) == 4 &&

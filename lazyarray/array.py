@@ -218,6 +218,9 @@ class Array:
             raise TypeError("iteration over a 0-d array")
         if self._view is not None:
             _writes.release_dead_root(self)  # (a root's rows take the compiled getitem)
+        if (not _EAGER_LIMIT[0] and self._node.ndim == 1
+                and Array.__dict__["__getitem__"] is OWN_GETITEM[0]):  # (not a replaced one)
+            return _host_elements(self)
         node = self._node
         if node.inputs and not (_EAGER_LIMIT[0] and _view_value(node) is not None):
             _evaluate(self)  # (a view of a computed buffer is read where it is: `i, j = sites[k]`
@@ -345,6 +348,25 @@ def _refuse_stand_in(node: Node) -> None:
 
 # What the evaluation triggers call, bound by lazyarray/evaluation.py at its import
 # (`bind_evaluation`): evaluation imports this module, so this module cannot import it. Module
+# Array.__getitem__ as lazyarray/_methods.py installs it: iteration stands for
+# `map(self.__getitem__, range(n))` only while it is that one
+OWN_GETITEM: list = [None]
+
+
+def _host_elements(a: Array) -> Iterator[Any]:
+    """`for v in x` over a vector with the at-once path off (cupy, dask, debug_nans,
+    eager_size=0): NumPy's scalars read from one host copy of its value, as NumPy's iterator
+    yields them, where each element as a pending view of the buffer was an evaluation of its own
+    (`min(x)` over 10,000 elements: 1.9 s, a kernel launch each on a GPU). Each element is read
+    when reached: a write that rebinds `x` inside the loop is seen, the copy taken again."""
+    node = host = None
+    for k in range(a.shape[0]):
+        if a._node is not node:
+            host = a._host()
+            node = a._node
+        yield host[k]
+
+
 # globals, called directly: `np.asarray(x)` and `float(x)` reach `_to_host` in one lookup.
 _to_host: Callable[[Array], np.ndarray]
 _evaluate_arrays: Callable[[list[Array]], None]

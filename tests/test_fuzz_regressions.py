@@ -1042,3 +1042,18 @@ def test_a_view_made_in_a_try_block_under_raise_mode_stays_a_view(reference_back
         if lib is np:
             want, want_raised = np.asarray(A).copy(), raised
     assert np.array_equal(np.asarray(A), want) and raised == want_raised
+
+
+def test_a_reshape_of_a_read_only_view_adding_or_dropping_ones_is_read_only(reference_backend):
+    """NumPy's reshape of an empty array, or one that only adds or drops 1s, is a view whatever
+    the strides; of a chain the layout replay cannot follow (`sliding_window_view`) it was a
+    writable copy, so `w[1:2, ::-1].reshape((1, 4, 1))[0, 0, 0] = 1.0` passed silently where
+    NumPy raises "assignment destination is read-only" (fuzz seed 1100096)."""
+    for lib in (np, la):
+        A = lib.asarray(np.arange(12.0).reshape(3, 4))
+        w = lib.lib.stride_tricks.sliding_window_view(A, 1, axis=0)
+        for target, key in ((w[1:2, ::-1].reshape((1, 4, 1)), (0, 0, 0)),
+                            (w[1:1, ::-1].reshape((0, 1, 1)), (0, 0, 0)),
+                            (w[2].reshape(4), 1)):
+            with pytest.raises(ValueError, match="assignment destination is read-only"):
+                target[key] = 1.0

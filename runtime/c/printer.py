@@ -211,6 +211,18 @@ class ReduceSpec:
     is_index: bool
 
 
+MAX_HOISTED = 4  # invariants read before a kernel's loops (KernelPrinter.plain)
+
+
+def _invariant_count(kernel: Kernel) -> int:
+    """Scalar arguments and loads at one address (no loop index moves them: a 0-d operand), an
+    upper bound on what `emit_invariants` reads before the loops."""
+    scalars = {e.index for st in kernel.stages for e in st.exprs if isinstance(e, ScalarArg)}
+    loads = sum(1 for st in kernel.stages for e in st.exprs
+                if isinstance(e, Load) and not any(e.strides))
+    return len(scalars) + loads
+
+
 class KernelPrinter:
     """The shared part of printing one kernel; dialect subclasses add the structural hooks."""
 
@@ -218,9 +230,12 @@ class KernelPrinter:
         self.k, self.lay, self.dia = kernel, layout, dialect
         self.slots = kernel_slots(kernel)
         self.written = {st.slot for stage in kernel.stages for st in stage.stores}
-        # one elementwise stage: the loops gcc vectorizes whole, where reading the invariants
-        # before them and dividing in float pay (a fused reduction's scalar loop got slower)
-        self.plain = len(kernel.stages) == 1 and not kernel.stages[0].reduces
+        # one elementwise stage with few invariants: the loops gcc vectorizes whole, where
+        # reading the invariants before them and dividing in float pay (a fused reduction's
+        # scalar loop got slower; a kernel of hundreds of scalar arguments read before its loop
+        # took gcc's unswitching 8+ minutes to compile: test_python_int_bounds)
+        self.plain = (len(kernel.stages) == 1 and not kernel.stages[0].reduces
+                      and _invariant_count(kernel) <= MAX_HOISTED)
         self.shared = shared
         self.lines: list[str] = []
         self.depth = 1

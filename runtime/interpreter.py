@@ -14,6 +14,7 @@ import numpy as np
 from ..graph import Graph, Node
 from ..graph.node import _UNKEYED, format_site
 from ..graph.ops_elementwise import UFUNC_REFERENCE_CODE
+from ..graph.ops_unchecked import POWER_FAST_PATHS
 from .backend import DATA_ERRORS, at_site
 from .fp_status import is_collecting, numpy_errstate
 
@@ -68,16 +69,16 @@ _SCALAR_MATH = {np.add: operator.add, np.subtract: operator.sub, np.multiply: op
                 np.remainder: operator.mod, np.power: operator.pow}
 
 
-# graph/ops_unchecked.py's power twins (x * x, 1 / x, sqrt for a scalar exponent): on NumPy
-# scalars NumPy runs its scalar power, whose report names 'scalar power'
-_POWER_TWINS = {"power_square": 2.0, "power_reciprocal": -1.0, "power_sqrt": 0.5}
+# graph/ops_unchecked.py's power twins (x * x, 1 / x, sqrt for a scalar exponent), by op: on
+# NumPy scalars NumPy runs its scalar power, whose report names 'scalar power'
+_POWER_TWINS = {op: exponent for exponent, op in POWER_FAST_PATHS.items()}
 
 
 def _scalar_math(node: Node, args: tuple[np.ndarray, ...]) -> object:
     """The scalar operator NumPy runs for `node` on NumPy scalars, or None."""
     if node.shape or any(a.ndim for a in args) or not is_collecting():
         return None
-    exponent = _POWER_TWINS.get(node.op.name)
+    exponent = _POWER_TWINS.get(node.op)
     if exponent is not None and len(args) == 1 and not _array_leaf(node):
         return lambda x, e=node.dtype.type(exponent): x ** e
     if len(args) != 2:

@@ -23,6 +23,16 @@ def _is_array_index(k: Any) -> bool:
     return isinstance(k, (Array, np.ndarray, list)) or isinstance(k, bool)
 
 
+def ranges_as_arrays(key: Any) -> Any:
+    """`key` with each `range` as NumPy takes it, a non-tuple sequence: an integer index array
+    (`data[ind, range(n)]`, NumPy's quickstart), or `key` itself where it holds none."""
+    if type(key) is range:
+        return np.arange(key.start, key.stop, key.step, dtype=np.intp)
+    if type(key) is tuple and range in map(type, key):
+        return tuple(ranges_as_arrays(k) if type(k) is range else k for k in key)
+    return key
+
+
 def _is_int_index(k: Any) -> bool:
     return _is_int(k) or (isinstance(k, Array) and k.ndim == 0 and k.dtype.kind in "iu"
                           and k._node.holds_buffer)

@@ -24,6 +24,7 @@ from . import numpy_index_tricks, numpy_math, numpy_selection, numpy_sets
 from . import eager
 from . import numpy_coverage as _coverage
 from . import writes as _writes
+from ._index_values import ranges_as_arrays
 from .array import OWN_GETITEM, Array
 from .cache import PAUSED
 from .cuts import _LIMIT as _LIVE_LIMIT
@@ -70,6 +71,8 @@ def to_dask(self: Array) -> Any:
 def __setitem__(self: Array, key: Any, value: Any) -> None:
     """`x[idx] = v` (_set_item); by an index Array inside a try block, computed at the line:
     NumPy's IndexError for an index out of bounds comes where the handler catches it."""
+    if type(key) is range or type(key) is tuple and range in map(type, key):
+        key = ranges_as_arrays(key)
     if ((type(key) is tuple or type(key) is Array) and has_index_array(key, Array)
             and user_line_handles_errors()):
         key = held_index_arrays(key, Array)
@@ -477,6 +480,8 @@ def _operators() -> None:
             "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
             "bitwise_right_shift", "floor_divide", "remainder", None)))
     def __getitem__(self: Array, key: Any) -> Array:
+        if type(key) is range or type(key) is tuple and range in map(type, key):
+            key = ranges_as_arrays(key)
         if ((type(key) is tuple or type(key) is Array) and has_index_array(key, Array)
                 and user_line_handles_errors()):  # NumPy's IndexError inside the user's try
             return checked_here(lambda: getitem(self, key), user_site(1))

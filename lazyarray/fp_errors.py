@@ -92,6 +92,7 @@ def seterr(all: str | None = None, divide: str | None = None, over: str | None =
         if _tightens(changes):  # what was built under laxer modes is computed under them
             _evaluate_pending()
         config(**changes)
+        np.seterr(**_numpy_modes(changes))  # NumPy's own scalars (`np.int64(2**62) * 4`)
     return old
 
 
@@ -110,10 +111,19 @@ def seterrcall(func: Any) -> Any:
     _check_call(func)
     old = geterrcall()
     config(fp_call=func)
+    np.seterrcall(func)
     return old
 
 
 _UNSET = object()
+
+
+def _numpy_modes(changes: dict[str, Any]) -> dict[str, Any]:
+    """`changes` (config fields) as np.errstate/np.seterr keywords. `la.int64` & co. are NumPy's
+    scalar types, so `np.int64(2**62) * 4` or `x.sum() / 0` (a NumPy scalar) is NumPy's own
+    arithmetic: the modes reach it only through NumPy's error state, set alongside lazyarray's.
+    lazyarray's own NumPy runs set theirs (runtime/fp_status.py), so this changes none of them."""
+    return {("call" if k == "fp_call" else k[3:]): v for k, v in changes.items()}
 
 
 class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
@@ -128,7 +138,7 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
         if call is not _UNSET:
             _check_call(call)
             self._changes["fp_call"] = call
-        self._blocks: list[tuple[config, int]] = []  # (block, node order at entry or -1)
+        self._blocks: list[tuple[config, Any, int]] = []  # (block, NumPy's, node order or -1)
 
     def _recreate_cm(self) -> "errstate":
         """As a decorator: a fresh block per call (calls from several threads, recursion)."""
@@ -142,16 +152,21 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
             _evaluate_pending()
         block = config.block(**self._changes)
         block.__enter__()
-        self._blocks.append((block, built_count() if changes else -1))
+        numpy_block = np.errstate(**_numpy_modes(self._changes))
+        numpy_block.__enter__()
+        self._blocks.append((block, numpy_block, built_count() if changes else -1))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        block, since = self._blocks.pop()
+        block, numpy_block, since = self._blocks.pop()
         try:
             if since >= 0 and exc[0] is None:  # (an exception leaves them pending, as they were)
                 _evaluate_pending(since)  # the block's own ops under the block's modes
         finally:
-            block.__exit__(*exc)
+            try:
+                block.__exit__(*exc)
+            finally:
+                numpy_block.__exit__(*exc)
 
 
 _INVALID = 3

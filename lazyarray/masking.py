@@ -116,6 +116,31 @@ def _empty_mismatch(mshape: tuple[int, ...], shape: tuple[int, ...], p: int) -> 
         shape[p:p + len(mshape)]) != tuple(mshape)
 
 
+def _masks_as_nonzero(keys: list[Any], shape: tuple[int, ...], site: _bind.Site) -> tuple:
+    """Several boolean masks in one key (NumPy's quickstart: `a[b1, b2]`, `a[b1, b2] = 0`) as
+    NumPy takes them: each mask of k dims becomes its nonzero()'s k integer arrays, which then
+    broadcast with the other integer indices. The masks are read now (their counts are data)."""
+    host = [np.asarray(k, dtype=bool) if is_mask(k) else None for k in keys]
+    if any(h is not None and h.ndim == 0 for h in host):
+        raise _bind.fail(IndexError, "lazyarray supports one 0-d boolean index per indexing "
+                         "expression beside other boolean masks; index in two steps", site)
+    width = [0 if k is None or k is Ellipsis else (h.ndim if h is not None else 1)
+             for k, h in zip(keys, host)]
+    if sum(width) > len(shape):
+        raise _bind.fail(IndexError, f"too many indices for array: array is {len(shape)}-"
+                         f"dimensional, but {sum(width)} were indexed", site)
+    fill, out, p = len(shape) - sum(width), [], 0
+    for k, h, w in zip(keys, host, width):
+        if h is not None:
+            if not _empty_mismatch(h.shape, shape, p):
+                _check_shape(h.shape, shape, p, site)
+            out.extend(np.nonzero(h))
+        else:
+            out.append(k)
+        p += fill if k is Ellipsis else w
+    return tuple(out)
+
+
 def rewrite_getitem(node: Node, key: Any, site: _bind.Site) -> tuple[Node, Any]:
     """(node, key) with a boolean mask rewritten into a merged-dims integer-array index (or, for
     a 0-d mask, a new axis sliced to length 1 or 0); unchanged when the key holds no mask."""
@@ -124,8 +149,7 @@ def rewrite_getitem(node: Node, key: Any, site: _bind.Site) -> tuple[Node, Any]:
     if not masks:
         return node, key
     if len(masks) > 1:
-        raise _bind.fail(IndexError, "lazyarray supports one boolean mask per indexing "
-                         "expression; combine the masks with & or index in two steps", site)
+        return node, _masks_as_nonzero(keys, node.shape, site)
     (j,) = masks
     mask = _mask_node(keys[j], site)
     m = mask.ndim

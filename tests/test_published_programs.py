@@ -47,3 +47,25 @@ def test_errstate_and_seterr_govern_numpys_own_scalars():
     finally:
         la.seterr(**old)
     assert np.geterr() == before
+
+
+def test_several_boolean_masks_are_numpys_nonzero_index_arrays(reference_backend):
+    """NumPy's quickstart indexes `a[b1, b2]` with two masks: each becomes its nonzero()'s integer
+    arrays, broadcast together (a read and a write). lazyarray refused any second mask."""
+    host = np.arange(24).reshape(2, 3, 4)
+    b1, b2, b3 = np.array([False, True]), np.array([True, False, True]), np.array([1, 0, 0, 1], bool)
+    x = la.asarray(host)
+    for key in ((b1, b2), (b1, b2, b3[::-1]), (b1, ..., b3), (slice(None), b2, [0, 3]),
+                (b1, la.asarray(b2)), (b1, np.zeros(3, bool))):
+        got, want = x[key], host[key]
+        assert got.shape == want.shape and got.dtype == want.dtype, key
+        np.testing.assert_array_equal(np.asarray(got), want)
+    ours, theirs = la.asarray(host), host.copy()
+    ours[b1, b2] = -5
+    theirs[b1, b2] = -5
+    ours[:, b2, b3] += 100
+    theirs[:, b2, b3] += 100
+    np.testing.assert_array_equal(np.asarray(ours), theirs)
+    with pytest.raises(IndexError, match="along axis 2; size of axis is 4 but size of "
+                       "corresponding boolean axis is 3"):
+        x[b1, b2, b2]

@@ -69,3 +69,32 @@ def test_several_boolean_masks_are_numpys_nonzero_index_arrays(reference_backend
     with pytest.raises(IndexError, match="along axis 2; size of axis is 4 but size of "
                        "corresponding boolean axis is 3"):
         x[b1, b2, b2]
+
+
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_a_python_scalar_written_by_computed_index_arrays_builds_no_node(backend):
+    """A sudoku solver's `used[S[r]] = True` (a bool into a bool buffer by a row of a computed
+    array): NumPy's `data[key] = value` at once, as a float into float64 was (eager.
+    write_indexed); it took the general path's scatter, 62 us a write (NumPy 0.3). Values NumPy
+    stores without a warning: a bool, an int in range, an int's truth, a float into float32."""
+    from lazyarray.graph.node import built_count
+    grid = np.random.default_rng(3).integers(0, 10, (9, 9))
+    for dtype, value in ((bool, True), (bool, 0), (np.int8, -7), (np.uint16, 300),
+                         (np.float32, 0.1), (np.float32, 2), (np.int64, True)):
+        want, S = np.zeros(10, dtype), la.asarray(grid)
+        used = la.zeros(10, dtype)
+        used[0] = 1  # (a buffer of its own)
+        want[0] = 1
+        for r in range(9):
+            row = S[r]
+            nodes = built_count()
+            used[row] = value
+            want[grid[r]] = value
+            assert built_count() == nodes, (dtype, value)
+        got = np.asarray(used)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    out = la.zeros(4, np.int8)
+    out[0] = 1
+    with pytest.raises(OverflowError):  # NumPy's error, at the line (the general path)
+        out[la.asarray(np.array([1, 2]))] = 300

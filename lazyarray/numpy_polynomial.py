@@ -3,7 +3,8 @@
 `polyval` is Horner's rule as NumPy writes it (`y = y * x + p[i]` from `zeros_like(x)`), lazy
 in x and p. `vander` multiplies up (a cumulative product, as NumPy's `multiply.accumulate`).
 `polyfit` is NumPy's column-scaled least squares, lazy through `la.linalg.lstsq`; NumPy's
-RankWarning needs the rank, so the fit is evaluated with it when a warning could be due.
+RankWarning needs the rank, so the fit is evaluated with it when a warning could be due;
+`cov=True`/`'unscaled'` is NumPy's covariance of the coefficients.
 `poly1d` is NumPy's class over host coefficients (its leading-zero trimming reads values: Array
 coefficients are evaluated); calling it on an Array is `polyval`, lazy.
 """
@@ -21,7 +22,7 @@ from . import reductions as red
 from .array import Array
 from .creation import asarray, ones, zeros_like
 from .evaluation import eval as evaluate
-from .linalg import lstsq
+from .linalg import inv, lstsq
 
 
 def polyval(p: Any, x: Any) -> Any:
@@ -72,9 +73,6 @@ _PRODUCT_COLUMNS = 16
 def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = False,
             w: Any = None, cov: Any = False) -> Any:
     """numpy.polyfit (least squares on the column-scaled Vandermonde matrix, NumPy's steps)."""
-    if cov:
-        raise NotImplementedError("polyfit(cov=...) is not implemented; fit with full=True and "
-                                  "compute the covariance from the residuals")
     order = int(deg) + 1
     xv, yv = asarray(x) + 0.0, asarray(y) + 0.0
     if deg < 0:
@@ -111,6 +109,15 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
                       stacklevel=2)
     if full:
         return c, resids, rank, s, rcond
+    if cov:  # NumPy's: the scaled normal matrix's inverse, times the residual variance
+        base = inv(lhs.T @ lhs) / (scale[:, None] * scale[None, :])
+        if cov == "unscaled":
+            return c, base
+        if len(xv) <= order:
+            raise ValueError("the number of data points must exceed order to scale the "
+                             "covariance matrix")
+        fac = resids / (len(xv) - order)
+        return c, base * fac if yv.ndim == 1 else base[:, :, None] * fac
     return c
 
 

@@ -211,6 +211,9 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
 
     dt = np.result_type(v.dtype, w.dtype, np.float64 if v.dtype.kind in "biu" else v.dtype)
     wsum = red.sum(broadcast_to(ew.astype(w, dt), v.shape), axis=axis, keepdims=keepdims)
+    if bool(red.any(wsum == 0)):  # NumPy's check, before it divides (the sum is read now)
+        raise _bind.fail(ZeroDivisionError, "Weights sum to zero, can't be normalized",
+                         user_site(1))
     avg = red.sum(ew.astype(v, dt) * ew.astype(w, dt), axis=axis, keepdims=keepdims) / wsum
     return (avg, wsum) if returned else avg
 

@@ -98,3 +98,28 @@ def test_a_python_scalar_written_by_computed_index_arrays_builds_no_node(backend
     out[0] = 1
     with pytest.raises(OverflowError):  # NumPy's error, at the line (the general path)
         out[la.asarray(np.array([1, 2]))] = 300
+
+
+def test_polyfit_cov_and_average_of_zero_weights_are_numpys(reference_backend):
+    """`np.polyfit(x, y, 1, cov=True)` (curve-fitting tutorials) raised NotImplementedError;
+    `np.average(a, weights=w)` with weights summing to 0 gave NaN and a warning where NumPy
+    raises ZeroDivisionError."""
+    x = np.linspace(0, 1, 11)
+    y = 1 + 2 * x - 3 * x ** 2 + 0.01 * np.cos(17 * x)
+    y2 = np.stack([y, 2 * y], axis=1)
+    for args, kwargs in (((x, y, 1), {"cov": True}), ((x, y, 2), {"cov": "unscaled"}),
+                         ((x, y2, 1), {"cov": True}), ((x, y, 2), {"cov": True, "w": x + 1})):
+        got, want = la.polyfit(*args, **kwargs), np.polyfit(*args, **kwargs)
+        for g, e in zip(got, want):
+            assert g.shape == e.shape and g.dtype == e.dtype
+            np.testing.assert_allclose(np.asarray(g), e, rtol=1e-12, atol=1e-15)
+    with pytest.raises(ValueError, match="must exceed order to scale the covariance"):
+        la.polyfit(x[:3], y[:3], 2, cov=True)
+    data = np.arange(6.0).reshape(3, 2)
+    for kwargs in ({"weights": [0, 0, 0], "axis": 0}, {"weights": [1, -1], "axis": 1},
+                   {"weights": la.asarray([[1.0, -1.0], [0, 0], [0, 0]])}):
+        with pytest.raises(ZeroDivisionError, match="Weights sum to zero, can't be normalized"):
+            la.average(la.asarray(data), **kwargs)
+    got = la.average(la.asarray(data), weights=[1, 2, 3], axis=0, returned=True)
+    for g, e in zip(got, np.average(data, weights=[1, 2, 3], axis=0, returned=True)):
+        np.testing.assert_array_equal(np.asarray(g), e)

@@ -415,8 +415,10 @@ def resolve(op: OpDef, operands: tuple[Operand, ...], site: Site) -> tuple[np.dt
     shown = ", ".join(str(getattr(d, "__name__", d)) for d in map(operand_dtype, operands))
     try:
         loop = dtypes.resolve_ufunc(op.ufunc if op.ufunc is not None else op.loop_rule, key[1:])
-    except TypeError:
-        raise fail(TypeError, f"{op.name} is not supported for input types ({shown})", site) from None
+    except TypeError as exc:  # NumPy's text where its resolver has one (`-bool_array`: "The
+        # numpy boolean negative, the `-` operator, is not supported, use the `~` operator ...")
+        raise fail(TypeError, str(exc) or f"{op.name} is not supported for input types ({shown})",
+                   site) from None
     if loop[0] == _OBJECT:  # a comparison of two Python ints: in int64, or exactly at once
         loop = (dtypes.int64,) * (len(loop) - 1) + (loop[-1],)  # if one is beyond int64
     if loop[0].kind == "c" and not supports_complex(op):

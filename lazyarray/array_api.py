@@ -88,9 +88,12 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
     return dtypes.result_type(*ops)
 
 
-def can_cast(from_: Any, to: Any) -> bool:
-    """Array API `can_cast` (numpy.can_cast with casting='safe')."""
-    return bool(np.can_cast(_dtype_of(from_), dtypes.to_dtype(to), casting="safe"))
+def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
+    """Array API `can_cast`, numpy.can_cast's `casting` rule too (NumPy's default 'safe'; its
+    errors for another rule or a Python scalar)."""
+    if isinstance(from_, (bool, int, float, complex)):
+        return bool(np.can_cast(from_, dtypes.to_dtype(to), casting))  # (NumPy's TypeError)
+    return bool(np.can_cast(_dtype_of(from_), dtypes.to_dtype(to), casting))
 
 
 # --- devices -----------------------------------------------------------------------------------------

@@ -587,6 +587,8 @@ def wrap_namespace(namespace: dict) -> None:
     # (NumPy's own namespace, not dir(np) and getattr: that imported numpy's lazy submodules,
     # f2py, testing, ma, typing..., 0.2 s of every `import lazyarray`)
     for name, np_ufunc in sorted(vars(np).items()):
+        if isinstance(np_ufunc, np.ufunc) and np_ufunc.__name__ in _SKIP:
+            _describe_gufunc(namespace.get(name), np_ufunc)
         if not isinstance(np_ufunc, np.ufunc) or np_ufunc.__name__ in _SKIP:
             continue
         key = np_ufunc.__name__
@@ -601,6 +603,14 @@ def wrap_namespace(namespace: dict) -> None:
     for alias, target in _ARRAY_API_ALIASES.items():
         if target in _BY_NAME and alias in namespace:
             namespace[alias] = _BY_NAME[target]
+
+
+def _describe_gufunc(fn: Any, np_ufunc: np.ufunc) -> None:
+    """NumPy's descriptive attributes (`np.matmul.signature`, `.nin`, ...) on a generalized
+    ufunc that stays a function here (matmul, vecdot, matvec, vecmat: no reduce/outer)."""
+    if callable(fn) and hasattr(fn, "__dict__"):
+        for attr in ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"):
+            setattr(fn, attr, getattr(np_ufunc, attr))
 
 
 # Array API spellings that are the same NumPy ufunc under another name (NumPy 2 has most as

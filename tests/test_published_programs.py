@@ -123,3 +123,33 @@ def test_polyfit_cov_and_average_of_zero_weights_are_numpys(reference_backend):
     got = la.average(la.asarray(data), weights=[1, 2, 3], axis=0, returned=True)
     for g, e in zip(got, np.average(data, weights=[1, 2, 3], axis=0, returned=True)):
         np.testing.assert_array_equal(np.asarray(g), e)
+
+
+def test_generalized_ufuncs_describe_themselves_as_numpys():
+    """The user guide's `np.matmul.nin, .nout, .signature` (AttributeError: matmul, vecdot,
+    matvec and vecmat are functions here, having no reduce/outer)."""
+    for name in ("matmul", "vecdot", "matvec", "vecmat"):
+        ours, theirs = getattr(la, name), getattr(np, name)
+        for attr in ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"):
+            assert getattr(ours, attr) == getattr(theirs, attr), (name, attr)
+
+
+def test_can_cast_rules_and_unsupported_loops_speak_numpys_text():
+    """The user guide's `np.can_cast(np.float64, np.float32, 'same_kind')` (a TypeError: the
+    Array API signature took two arguments), and NumPy's resolver text for a loop it has not
+    (`-bool_array`: lazyarray said 'negative is not supported for input types (bool)')."""
+    for rule in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        for a, b in ((np.float64, np.float32), (np.int8, np.uint8), (np.int32, np.int64)):
+            assert la.can_cast(a, b, rule) == np.can_cast(a, b, rule), (a, b, rule)
+            assert la.can_cast(la.zeros(1, a), b, casting=rule) == np.can_cast(np.zeros(1, a), b,
+                                                                                casting=rule)
+    with pytest.raises(ValueError, match="casting must be one of"):
+        la.can_cast(la.float64, la.float32, "bogus")
+    flags, reals = np.array([True, False]), np.array([1.5])
+    for fn in (lambda m, b, f: -b, lambda m, b, f: b - b, lambda m, b, f: m.subtract(True, b),
+               lambda m, b, f: f & f, lambda m, b, f: ~f, lambda m, b, f: f << 1):
+        with pytest.raises(TypeError) as theirs:
+            fn(np, flags, reals)
+        with pytest.raises(TypeError) as ours:
+            fn(la, la.asarray(flags), la.asarray(reals))
+        assert str(ours.value) == str(theirs.value)

@@ -444,9 +444,9 @@ def test_modf_and_spacing_of_inf_warn_nothing_as_numpy(reference_backend, fn):
     with np.errstate(all="raise"):
         want = getattr(np, fn)(x)
     with la.errstate(all="raise"), la.config(eager_size=0, background_compiles=False):
-        got = getattr(la, fn)(la.asarray(x))
-        for g, w in zip(got if fn == "modf" else [got], want if fn == "modf" else [want]):
-            assert_matches(g, w)
+        got = getattr(la, fn)(la.asarray(x))  # (computed at the block's exit, under its modes)
+    for g, w in zip(got if fn == "modf" else [got], want if fn == "modf" else [want]):
+        assert_matches(g, w)  # (NumPy's isclose: outside, la.errstate sets NumPy's modes too)
 
 
 def test_rad2deg_of_float32_uses_numpys_float32_constant(reference_backend):

@@ -1089,3 +1089,43 @@ def test_a_reshape_of_a_read_only_view_adding_or_dropping_ones_is_read_only(refe
                             (w[2].reshape(4), 1)):
             with pytest.raises(ValueError, match="assignment destination is read-only"):
                 target[key] = 1.0
+
+
+def _write_outcome(lib, base, key, value):
+    """What `x[key] = value` does: (the error's type and text or the values, the warnings)."""
+    import warnings
+
+    x = lib.asarray(base.copy())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            x[key] = value
+            outcome = np.asarray(x).tolist()
+        except Exception as exc:  # noqa: BLE001 (the type and text are compared)
+            outcome = (type(exc).__name__, str(exc))
+    return outcome, [str(w.message) for w in caught]
+
+
+def test_written_values_are_converted_and_checked_in_numpys_order(reference_backend):
+    """NumPy converts a written Python value (a complex into floats: TypeError; "2.5" parsed;
+    "a" its ValueError; `[1j]` item by item) after the key's own checks and before it
+    broadcasts the index arrays, and warns ComplexWarning for an array value before an index
+    array's bounds only where the arrays index every dim (no slice left: its cast is set up
+    first). lazyarray raised "unsupported dtype <U1" for strings, the index arrays' broadcast
+    error before the value's, wrote `x[idx] = [1j]`'s real part with a warning where NumPy
+    raises, and warned before the bounds error of `x[:, [9]] = np.array([1j])`."""
+    A = np.array
+    base = np.zeros((3, 4))
+    keys = [(A([0, 1]), 5), (A([0, 1]), A([1, 2, 3])), (A([[0], [1]]), A([1, 2, 3])),
+            (A([0, 9]), A([1, 2])), (slice(None), A([9])), (A([True, False, True]), A([1, 9])),
+            (Ellipsis, A([7])), (A([0, 1]), slice(None)), 1, (slice(0, 2), 1)]
+    values = [1j, "a", "2.5", [1, 2, 3, 4, 5], A([1j]), [1j], A(["1"]), b"3"]
+    for key in keys:
+        for value in values:
+            assert _write_outcome(la, base, key, value) == _write_outcome(np, base, key, value), (
+                key, value)
+    for dtype in ("int64", "float64", "bool", "complex128"):  # a sequence into an element
+        for value in ([1, 2, 3], ["1"], (1.5,), [1j], "7", " 4 ", "1.5"):
+            row = np.zeros(3, dtype)
+            assert _write_outcome(la, row, 1, value) == _write_outcome(np, row, 1, value), (
+                dtype, value)

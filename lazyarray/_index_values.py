@@ -76,6 +76,14 @@ def _value_node(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
         # (1j into a float array: TypeError; "2.5" is parsed, "a" NumPy's ValueError)
         return _bind.scalar_leaf(_python_scalar_as(values, dtype, site), dtype, site)
     if (tv is list or tv is tuple) and _holds_no_array(values):
+        if dtype.kind not in "iu":  # (an array of numbers NumPy's item conversion would equal)
+            try:
+                probe = np.asarray(values)
+            except (ValueError, TypeError):  # (ragged: as_node's error)
+                return _as_node(values, site)
+            kind = probe.dtype.kind
+            if kind in "biuf" or (kind == "c" and dtype.kind == "c"):
+                return _as_node(probe, site)
         values = numpy_packed(values, dtype, site)  # (`[1j]` into floats: NumPy's TypeError)
     elif isinstance(values, np.ndarray) and values.dtype.kind in "US":
         values = numpy_packed(values, dtype, site)  # (NumPy parses strings into numbers)

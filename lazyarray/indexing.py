@@ -814,7 +814,10 @@ def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
     the caller warns NumPy's ComplexWarning (after an index array's bounds)."""
     if value_node.shape and value_node.shape != target_shape:  # () and equal shapes broadcast
         if not _broadcasts_into(value_node.shape, tuple(target_shape)):
-            shown = _bind.numpy_shape_text(value_node.shape)
+            given = value_node.shape
+            while not advanced and len(given) > len(target_shape) and given[0] == 1:
+                given = given[1:]  # (NumPy's basic assignment names the shape it broadcasts)
+            shown = _bind.numpy_shape_text(given)
             into = _bind.numpy_shape_text(target_shape)
             raise _bind.fail(ValueError, f"shape mismatch: value array of shape {shown} could "
                              f"not be broadcast to indexing result of shape {into}" if advanced

@@ -562,6 +562,28 @@ def gather(x: Node, index: Node, site: Any) -> Node | None:
     return Node(_INPUT, (), EAGER_MARK, out.shape, out.dtype, out, site)
 
 
+def advanced_now(x: Node, key: tuple, site: Any) -> Node | None:
+    """`A[idx]`, `A[idx, 2]`, `A[:, idx]`, `A[rows, cols]` for a computed A (a buffer or a view
+    of one) and a key of ints, slices, None, `...` and NumPy index arrays (at least one): NumPy's
+    `data[key]` now, a copy as NumPy's advanced indexing makes; None for the general path (~24
+    us of index normalization and a take node for `A[idx]`, NumPy 0.9), which also raises
+    NumPy's errors at the line, or where the result is past the at-once size."""
+    if not LIMIT[0] or _state.busy or _state.stand_ins:
+        return None
+    values = view_value(x)
+    if values is None:
+        return None
+    try:
+        out = values[key]
+    except (IndexError, ValueError, TypeError):
+        return None
+    if type(out) is not np.ndarray:  # (0-d index arrays alone: NumPy's scalar)
+        out = np.asarray(out)
+    if out.size > LIMIT[0] or out.dtype != x.dtype:
+        return None
+    return Node(_INPUT, (), EAGER_MARK, out.shape, out.dtype, out, site)
+
+
 def masked(x: Node, mask: Node, site: Any) -> Node | None:
     """`x[mask]` for a computed x and a computed boolean mask of x's leading dims: NumPy's
     `data[mask]` now, one pass; None for the general path (the mask's nonzero, then a take:

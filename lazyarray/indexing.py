@@ -12,7 +12,7 @@ import numpy as np
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import element as _eager_element
 from .eager import fill_read as _eager_fill_read
-from .eager import gather as _eager_gather
+from .eager import advanced_now as _eager_advanced, gather as _eager_gather
 from .eager import masked as _eager_masked
 from .eager import is_same_view as _is_same_view
 from .cache import _state as _TRACE  # (its `stand_ins`: a la.jit trace, which computes nothing)
@@ -277,6 +277,14 @@ def getitem(x: Array, key: Any) -> Array:
         done = _masked_now(x, key, site)
         if done is not None:
             return Array(done)
+    if (t is np.ndarray or t is tuple) and _EAGER_LIMIT[0]:
+        computed = _numpy_advanced_key(key)
+        done = _eager_advanced(x._node, computed, site) if computed is not None else None
+        if done is not None:
+            out = Array(done)
+            if not done.shape and not (t is tuple and any(k is Ellipsis for k in key)):
+                out._view = False
+            return out
     out = Array(general_getitem(x._node, key, site))
     if not out._node.shape and not (key is Ellipsis or t is tuple and any(
             k is Ellipsis for k in key)):
@@ -468,6 +476,35 @@ def list_index(key: list) -> np.ndarray | None:
         return np.array(out, dtype=np.intp)
     except OverflowError:
         return None
+
+
+def _numpy_advanced_key(key: Any) -> tuple | None:
+    """`key` as NumPy would index a computed array with it now: ints, slices, None, `...` and
+    index arrays (NumPy's integer and boolean arrays, lists of ints, computed integer Arrays of
+    at least one dim), at least one; None where it holds anything else (a pending Array, a 0-d
+    Array: NumPy's scalar, a basic index; a float, a nested list)."""
+    items = key if type(key) is tuple else (key,)
+    out, advanced = [], False
+    for k in items:
+        t = type(k)
+        if t is int or t is slice or k is None or k is Ellipsis or t in NUMPY_INTS:
+            out.append(k)
+        elif t is np.ndarray and k.dtype.kind in "iub":
+            out.append(k)
+            advanced = True
+        elif t is list:
+            positions = list_index(k)
+            if positions is None:
+                return None
+            out.append(positions)
+            advanced = True
+        elif t is Array and k._node.shape and not k._node.inputs and (
+                k._node.dtype.kind in "iub" and type(k._node.data) is np.ndarray):
+            out.append(k._node.data)
+            advanced = True
+        else:
+            return None
+    return tuple(out) if advanced else None
 
 
 def computed_scalar_indices(key: Any) -> Any:

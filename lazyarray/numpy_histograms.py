@@ -18,10 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from . import elementwise as ew
+from . import elementwise as ew, host_now
 from . import manipulation as mp
 from . import reductions as red
 from .array import Array
+from .graph.node import user_site
 from .complex_functions import imag, real
 from .creation import asarray, zeros
 from .searching import argsort, searchsorted, sort
@@ -254,7 +255,11 @@ def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, density: Any 
 def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
            period: Any = None) -> Array:
     """numpy.interp, NumPy's C loop as lazy selects: the segment by searchsorted, an exact hit
-    on a sample point gives its value, a NaN from one end is retried from the other end."""
+    on a sample point gives its value, a NaN from one end is retried from the other end.
+    Small computed arguments: NumPy's interp at the line (lazyarray/host_now.py)."""
+    done = host_now.call(np.interp, (x, xp, fp, left, right), {"period": period}, user_site(1))
+    if done is not None:
+        return done
     fpa = asarray(fp)
     kind = np.complex128 if fpa.dtype.kind == "c" else np.float64
     xv, xpa, fpa = asarray(x).astype(np.float64), asarray(xp).astype(np.float64), fpa.astype(kind)

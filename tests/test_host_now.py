@@ -1,0 +1,50 @@
+"""NumPy's own function at the line on small computed arguments (lazyarray/host_now.py)."""
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+import lazyarray.contraction as contraction
+import lazyarray.numpy_histograms as histograms
+
+
+def test_interp_and_einsum_of_small_computed_arrays_are_numpys_calls(backend, backend_does,
+                                                                     monkeypatch):
+    """`np.interp` of 20 points was a lazy composition run op by op (~330 us, NumPy 0.9);
+    `np.einsum('ij,j', A, v)` of a (20, 20) A ~44 us (NumPy 1.9). With every Array argument
+    computed and small, NumPy's function on the host values is the answer, bit for bit: no
+    lazy op is built. Pending or large arguments keep the lazy composition."""
+    built = []
+    lazy_search, lazy_einsum = histograms.searchsorted, contraction._einsum
+    monkeypatch.setattr(histograms, "searchsorted", lambda *a, **k: built.append("interp")
+                        or lazy_search(*a, **k))
+    monkeypatch.setattr(contraction, "_einsum", lambda *a, **k: built.append("einsum")
+                        or lazy_einsum(*a, **k))
+    rng = np.random.default_rng(5)
+    xp = np.sort(rng.random(20))
+    fp, x = rng.random(20), rng.random(30) * 1.2 - 0.1
+    A, v = rng.random((20, 20)), rng.random(20)
+    cases = [
+        (lambda m, c: m.interp(c(x), c(xp), c(fp)), (np.interp, (x, xp, fp))),
+        (lambda m, c: m.interp(0.5, c(xp), c(fp), left=-1.0, right=2.0), None),
+        (lambda m, c: m.interp(c(x), c(xp), c(fp + 1j * fp), period=0.7), None),
+        (lambda m, c: m.einsum("ij,j->i", c(A), c(v)), None),
+        (lambda m, c: m.einsum("ij,jk", c(A), c(A), optimize=True), None),
+        (lambda m, c: m.einsum(c(A), [0, 1], c(v), [1], [0]), None),
+    ]
+    for make, _ in cases:
+        want = make(np, lambda a: a)
+        got = make(la, la.asarray)
+        assert type(np.asarray(got)) is np.ndarray
+        np.testing.assert_array_equal(np.asarray(got), want)
+        assert np.asarray(got).dtype == np.asarray(want).dtype
+        assert repr(got).startswith("np.") == repr(want).startswith("np.")  # a scalar stays one
+    assert built == [] or not backend_does("eager")
+    built.clear()
+    pending = la.asarray(x) * 1.0 if not backend_does("eager") else la.asarray(
+        np.resize(x, 10_000)) * 1.0  # (past the at-once size: the lazy composition)
+    np.asarray(la.interp(pending, la.asarray(xp), la.asarray(fp)))
+    assert built == ["interp"]
+    with pytest.raises(ValueError, match="fp and xp are not of the same length") as info:
+        la.interp(la.asarray(x), la.asarray(xp), la.asarray(fp[:5]))
+    assert any("test_host_now.py" in n for n in getattr(info.value, "__notes__", []))

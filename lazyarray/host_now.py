@@ -4,9 +4,9 @@ Some NumPy functions are compositions of many lazy ops here (`interp`: a searchs
 and selects; `einsum`: multiplies, sums and matmuls). Over small computed arrays in an index
 loop each op ran at once, ~300 us for `np.interp` of 20 points against NumPy's 0.9. Where every
 Array argument is computed (a buffer or a view of one) and no larger than the at-once size, the
-function's NumPy version on the host values is the answer, bit for bit. Only for functions
-whose NumPy version raises no floating-point flag (NumPy's C loops that never read them), so
-that la.errstate has nothing to say; their warnings and errors are NumPy's, at the user's line.
+function's NumPy version on the host values is the answer, bit for bit. NumPy runs it under
+la.errstate's modes (declined under 'call' and 'log', whose callback NumPy's run would not
+reach, and 'print'); its warnings and errors are NumPy's, at the user's line.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from .array import Array
 from .cache import _state
 from .creation import host_result
 from .eager import LIMIT, view_value
+from .settings import get_settings
 
 
 def computed(values: Sequence[Any]) -> list | None:
@@ -48,22 +49,37 @@ def computed(values: Sequence[Any]) -> list | None:
 
 def call(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any],
          site: _bind.Site) -> Array | None:
-    """`fn(*args, **kwargs)` on the host values of `args` as an Array (NumPy's scalar stays
-    one), or None where `computed` declines. NumPy's warnings come out at the user's line, its
+    """`fn(*args, **kwargs)` on the host values of `args` and `kwargs` as an Array (NumPy's
+    scalar stays one; a tuple of them for a tuple), or None where `computed` declines. NumPy's warnings come out at the user's line, its
     errors with the line's note."""
     values = computed(args)
-    if values is None:
+    options = computed(list(kwargs.values())) if values is not None else None
+    if options is None:
         return None
-    with warnings.catch_warnings(record=True) as caught:
+    s = get_settings()
+    modes = {"divide": s.fp_divide, "over": s.fp_over, "under": s.fp_under,
+             "invalid": s.fp_invalid}
+    if not _NUMPY_MODES.issuperset(modes.values()):
+        return None
+    with warnings.catch_warnings(record=True) as caught, np.errstate(**modes):
         warnings.simplefilter("always")
         try:
-            result = fn(*values, **kwargs)
-        except (ValueError, TypeError, IndexError) as exc:
+            result = fn(*values, **dict(zip(kwargs, options)))
+        except (ValueError, TypeError, IndexError, FloatingPointError) as exc:
             raise _bind.with_site(exc, site) from None
     for w in caught:
         warnings.warn_explicit(w.message, w.category, *(site or ("<unknown>", 0)))
-    if not isinstance(result, (np.ndarray, np.generic)):
-        result = np.asarray(result)
-    elif isinstance(result, np.ndarray) and result.base is not None:
-        result = result.copy()  # (never a view of an argument's buffer: the callers' results are new)
-    return host_result(result)
+    if type(result) is tuple:  # (np.histogram's counts and edges)
+        return tuple(_result(r) for r in result)
+    return _result(result)
+
+
+_NUMPY_MODES = frozenset({"ignore", "warn", "raise"})
+
+
+def _result(value: Any) -> Array:
+    if not isinstance(value, (np.ndarray, np.generic)):
+        value = np.asarray(value)
+    elif isinstance(value, np.ndarray) and value.base is not None:
+        value = value.copy()  # (never a view of an argument's buffer: the callers' are new)
+    return host_result(value)

@@ -112,7 +112,11 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None,  # noqa: A002
 
 def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,  # noqa: A002
               weights: Any = None) -> tuple[Array, Array]:
-    """numpy.histogram: (counts, edges); the last bin includes its right edge."""
+    """numpy.histogram: (counts, edges); the last bin includes its right edge. Small computed
+    arguments: NumPy's histogram at the line (lazyarray/host_now.py)."""
+    done = host_now.call(np.histogram, (a, bins, range, density, weights), {}, user_site(1))
+    if done is not None:
+        return done
     x, w = _flat(a, weights)
     edges, uniform = _bin_edges(x, bins, range, weights)
     ntype = np.dtype(np.int64) if w is None else w.dtype

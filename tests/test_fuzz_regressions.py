@@ -1129,3 +1129,20 @@ def test_written_values_are_converted_and_checked_in_numpys_order(reference_back
             row = np.zeros(3, dtype)
             assert _write_outcome(la, row, 1, value) == _write_outcome(np, row, 1, value), (
                 dtype, value)
+
+
+def test_put_into_an_empty_array_raises_numpys_error(reference_backend):
+    """`np.put(r, [0], 1)` of an empty r is NumPy's "cannot replace elements of an empty array"
+    whatever the mode (lazyarray: "index 0 is out of bounds", seed 1500033); an empty index
+    list puts nothing (lazyarray raised the float64 `[]`'s cast TypeError)."""
+    for mode in ("raise", "wrap", "clip"):
+        for ind, v in (([0], 1), ([], 1), ([0], []), ([5], 1.0)):
+            outcomes = []
+            for lib in (np, la):
+                a = lib.zeros(0)
+                try:
+                    lib.put(a, ind, v, mode=mode)
+                    outcomes.append(np.asarray(a).tolist())
+                except Exception as exc:  # noqa: BLE001 (the type and text are compared)
+                    outcomes.append((type(exc).__name__, str(exc)))
+            assert outcomes[0] == outcomes[1], (mode, ind, v)

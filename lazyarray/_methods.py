@@ -573,11 +573,17 @@ def _is_numpy_scalar(x: Array) -> bool:
 
 def _with_none(method: Any, value: bool) -> Any:
     """`x == None` / `x != None` compare elementwise, as NumPy's (an object comparison: all False /
-    all True), where Python's fallback for NotImplemented would answer one bool. A broadcast
-    scalar: no memory until used. The C comparison methods fall back to this one for None."""
+    all True), where Python's fallback for NotImplemented would answer one bool; so does a
+    string (`labels == 'cat'` of a numeric array: NumPy 2's all False, not Python's False). A
+    broadcast scalar: no memory until used. The C comparison methods fall back to this one."""
     def compare(self: Array, other: Any) -> Any:
-        if other is None:
-            return Array(_bind.scalar_leaf(value, bool_, user_site(2), self.shape))
+        if other is None or isinstance(other, (str, bytes)):
+            if other is None and _is_numpy_scalar(self):
+                return value  # (NumPy's scalar leaves None to Python: `np.int64(1) == None`)
+            out = Array(_bind.scalar_leaf(value, bool_, user_site(2), self.shape))
+            if not self.shape:  # a 0-d operand's answer is NumPy's scalar, np.False_
+                out._view = False
+            return out
         return method(self, other)
 
     compare.__name__ = method.__name__

@@ -153,3 +153,23 @@ def test_can_cast_rules_and_unsupported_loops_speak_numpys_text():
         with pytest.raises(TypeError) as ours:
             fn(la, la.asarray(flags), la.asarray(reals))
         assert str(ours.value) == str(theirs.value)
+
+
+def test_a_comparison_with_a_string_is_numpys_elementwise_answer(reference_backend):
+    """`labels == 'cat'` of a numeric array is NumPy 2's all-False array (`!=` all True); the
+    reflected method's NotImplemented left Python to answer one bool, False: silently another
+    type. A 0-d operand's answer is NumPy's scalar; a NumPy scalar compared with None, Python's
+    bool (as NumPy leaves it to Python)."""
+    host = np.arange(6.0).reshape(2, 3)
+    for other in ("cat", b"x", "", np.str_("a")):
+        for ours, theirs in ((la.asarray(host) == other, host == other),
+                             (la.asarray(host) != other, host != other),
+                             (other == la.asarray(host), other == host)):
+            assert type(ours) is la.Array and ours.dtype == theirs.dtype
+            np.testing.assert_array_equal(np.asarray(ours), theirs)
+    x, ref = la.arange(3), np.arange(3)
+    for ours, theirs in ((x[1] == "a", ref[1] == "a"), (x[1] == None, ref[1] == None),  # noqa: E711
+                         (x[1] != None, ref[1] != None),  # noqa: E711
+                         (la.asarray(3) == "a", np.asarray(3) == "a"),
+                         (la.asarray(3) == None, np.asarray(3) == None)):  # noqa: E711
+        assert repr(ours) == repr(theirs)

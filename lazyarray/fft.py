@@ -14,6 +14,8 @@ them so. `fft2`/`ifft2`/`rfft2`/`irfft2` are the n-dimensional transforms over a
 from __future__ import annotations
 
 import operator
+import sys
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -74,10 +76,36 @@ def _one_size(n: Any, site: _bind.Site, takes_bool: bool = False) -> tuple[int] 
     return None if n is None else (_points(n, site),)
 
 
+_AXES_DEPRECATION = (
+    "`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy 2.0). In a future "
+    "version of NumPy, this will raise an error and `s[i]` will correspond to the size along the "
+    "transformed axis specified by `axes[i]`. To retain current behaviour, pass a sequence "
+    "[0, ..., k-1] to `axes` for an array of dimension k.")
+
+
+def _default_axes(node: Node, s: Sequence[int] | None, axes: Sequence[int] | None,
+                  site: _bind.Site) -> Sequence[int]:
+    """NumPy's axes of an n-dimensional transform: all, or the last len(s) with its
+    DeprecationWarning (`np.fft.irfftn(X, img.shape)`) at the user's line, as NumPy's module."""
+    if axes is not None:
+        return axes
+    if s is None:
+        return tuple(range(node.ndim))
+    frame = sys._getframe(1)
+    while frame is not None and site and (frame.f_code.co_filename, frame.f_lineno) != site:
+        frame = frame.f_back
+    if frame is None or not site:
+        warnings.warn(_AXES_DEPRECATION, DeprecationWarning, stacklevel=4)
+    else:  # (warnings.warn's own attribution: the filters see the caller's module, __main__)
+        g = frame.f_globals
+        warnings.warn_explicit(_AXES_DEPRECATION, DeprecationWarning, site[0], site[1],
+                               g.get("__name__"), g.setdefault("__warningregistry__", {}))
+    return tuple(range(node.ndim))[-len(s):]
+
+
 def _axes_and_sizes(node: Node, s: Sequence[int] | None, axes: Sequence[int] | None,
                     site: _bind.Site) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    if axes is None:
-        axes = tuple(range(node.ndim))[-len(s):] if s is not None else tuple(range(node.ndim))
+    axes = _default_axes(node, s, axes, site)
     axes = tuple(_bind.normalize_axis(a, node.ndim, site) for a in axes)  # repeats are NumPy's
     if s is None:
         s = tuple(node.shape[a] for a in axes)
@@ -134,8 +162,7 @@ def _rfftn(x, s, axes, norm, site) -> Array:
 
 def _irfftn(x, s, axes, norm, site, name="irfftn") -> Array:
     node, ct = _prepare(x, name, site, real_input=False)
-    if axes is None:
-        axes = tuple(range(node.ndim))[-len(s):] if s is not None else tuple(range(node.ndim))
+    axes = _default_axes(node, s, axes, site)
     axes = tuple(_bind.normalize_axis(a, node.ndim, site) for a in axes)  # (a % ndim took 3)
     if s is None:
         s = tuple(node.shape[a] for a in axes[:-1]) + (2 * (node.shape[axes[-1]] - 1),)

@@ -1,6 +1,8 @@
 """Idioms of published NumPy programs (probe48: NumPy's quickstart, Project-Euler-style integer
 code) that lazyarray answered differently from NumPy, each against NumPy on the reference backend."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -173,3 +175,20 @@ def test_a_comparison_with_a_string_is_numpys_elementwise_answer(reference_backe
                          (la.asarray(3) == "a", np.asarray(3) == "a"),
                          (la.asarray(3) == None, np.asarray(3) == None)):  # noqa: E711
         assert repr(ours) == repr(theirs)
+
+
+def test_an_nd_transform_given_s_without_axes_warns_numpys_deprecation():
+    """`np.fft.irfftn(np.fft.rfftn(vol), vol.shape)` warns NumPy 2's DeprecationWarning (s
+    without axes) at the user's line; lazyarray was silent. fft2's default axes do not warn."""
+    vol = np.arange(24.0).reshape(2, 3, 4)
+    for fn, s in (("fftn", (2, 4)), ("ifftn", (3,)), ("rfftn", (3, 4)), ("irfftn", vol.shape)):
+        with pytest.warns(DeprecationWarning, match="`axes` should not be `None` if `s`") as got:
+            ours = getattr(la.fft, fn)(la.asarray(vol), s)
+        assert got[0].filename == __file__
+        with pytest.warns(DeprecationWarning):
+            theirs = getattr(np.fft, fn)(vol, s)
+        assert ours.shape == theirs.shape
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        la.fft.fft2(la.asarray(vol), s=(2, 2))
+        la.fft.fftn(la.asarray(vol), s=(2,), axes=(0,))

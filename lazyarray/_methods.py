@@ -418,18 +418,18 @@ def _operators() -> None:
         "and": ew.bitwise_and, "or": ew.bitwise_or, "xor": ew.bitwise_xor,
         "lshift": ew.bitwise_left_shift, "rshift": ew.bitwise_right_shift, "matmul": linalg.matmul,
     }
-    for name, fn in binary.items():
-        setattr(Array, f"__{name}__", _forward(fn))
-        setattr(Array, f"__r{name}__", _reflected(fn))
-    Array.__pow__ = _power_method(_forward(ew.power_operator))  # type: ignore[method-assign]
-    compare = {"eq": ew.equal, "ne": ew.not_equal, "lt": ew.less, "le": ew.less_equal,
-               "gt": ew.greater, "ge": ew.greater_equal}
-    for name, fn in compare.items():
-        setattr(Array, f"__{name}__", _forward(fn))
     inplace = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide,
                "floordiv": np.floor_divide, "mod": np.remainder, "pow": np.power,
                "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
                "lshift": np.left_shift, "rshift": np.right_shift, "matmul": np.matmul}
+    for name, fn in binary.items():
+        setattr(Array, f"__{name}__", _forward(fn, inplace[name]))
+        setattr(Array, f"__r{name}__", _reflected(fn, inplace[name]))
+    Array.__pow__ = _power_method(_forward(ew.power_operator, np.power))  # type: ignore[method-assign]
+    compare = {"eq": ew.equal, "ne": ew.not_equal, "lt": ew.less, "le": ew.less_equal,
+               "gt": ew.greater, "ge": ew.greater_equal}
+    for name, fn in compare.items():
+        setattr(Array, f"__{name}__", _forward(fn, getattr(np, fn.__name__, None)))
     for name, ufunc in inplace.items():  # x op= y writes x (and through a view, its base)
         setattr(Array, f"__i{name}__", _writes.inplace_method(getattr(Array, f"__{name}__"),
                                                                 ufunc))
@@ -441,8 +441,8 @@ def _operators() -> None:
     # The commonest operators bind their primitive directly: one Python frame less per op.
     direct = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide"}
     for name, op_name in direct.items():
-        setattr(Array, f"__{name}__", _direct(get_op(op_name), reflected=False))
-        setattr(Array, f"__r{name}__", _direct(get_op(op_name), reflected=True))
+        setattr(Array, f"__{name}__", _direct(get_op(op_name), False, inplace[name]))
+        setattr(Array, f"__r{name}__", _direct(get_op(op_name), True, inplace[name]))
     if _bind.FAST is not None:  # C methods for these four; the Python ones above as fallback
         _install_fast_path(direct, get_op)
     for name in direct:  # `x += y` computes as `x + y` does now (C, or one frame less)
@@ -538,7 +538,7 @@ def _divmod(x1: Any, x2: Any) -> tuple[Array, Array]:
 _OPERAND_TYPES = frozenset({int, float, complex, bool, np.ndarray})
 
 
-def _direct(op: Any, reflected: bool) -> Any:
+def _direct(op: Any, reflected: bool, ufunc: Any = None) -> Any:
     elementwise = _bind.binary
     repeats = op.name == "multiply"
 
@@ -546,7 +546,7 @@ def _direct(op: Any, reflected: bool) -> Any:
         def method(self: Array, other: Any) -> Any:
             t = type(other)
             if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
-                return NotImplemented
+                return _not_an_operand(ufunc, (other, self))
             if repeats and (t is list or t is tuple) and _is_numpy_scalar(self):
                 return NotImplemented
             return Array(elementwise(op, other, self, user_site(2)))  # 2: skip this frame
@@ -554,7 +554,7 @@ def _direct(op: Any, reflected: bool) -> Any:
         def method(self: Array, other: Any) -> Any:
             t = type(other)
             if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
-                return NotImplemented
+                return _not_an_operand(ufunc, (self, other))
             if repeats and (t is list or t is tuple) and _is_numpy_scalar(self):
                 return NotImplemented
             return Array(elementwise(op, self, other, user_site(2)))  # 2: skip this frame
@@ -590,20 +590,29 @@ def _with_none(method: Any, value: bool) -> Any:
     return compare
 
 
-def _forward(fn: Any) -> Any:
+def _not_an_operand(ufunc: Any, args: tuple) -> Any:
+    """An operator's other operand that is none of NumPy's: a string's is NumPy's own error
+    (`np.arange(3) + 'a'`: UFuncTypeError "ufunc 'add' did not contain a loop ...", asked of
+    NumPy on a zero-size stand-in); anything else is left to Python (NotImplemented)."""
+    if ufunc is not None and any(isinstance(a, (str, bytes)) for a in args):
+        ufunc(*(np.zeros(0, a.dtype) if type(a) is Array else a for a in args))
+    return NotImplemented
+
+
+def _forward(fn: Any, ufunc: Any = None) -> Any:
     def method(self: Array, other: Any) -> Any:
         if type(other) is not Array and not _is_operand(other):
-            return NotImplemented
+            return _not_an_operand(ufunc, (self, other))
         return fn(self, other)
 
     method.__name__ = fn.__name__
     return method
 
 
-def _reflected(fn: Any) -> Any:
+def _reflected(fn: Any, ufunc: Any = None) -> Any:
     def method(self: Array, other: Any) -> Any:
         if type(other) is not Array and not _is_operand(other):
-            return NotImplemented
+            return _not_an_operand(ufunc, (other, self))
         return fn(other, self)
 
     method.__name__ = "r" + fn.__name__

@@ -192,3 +192,17 @@ def test_an_nd_transform_given_s_without_axes_warns_numpys_deprecation():
         warnings.simplefilter("error")
         la.fft.fft2(la.asarray(vol), s=(2, 2))
         la.fft.fftn(la.asarray(vol), s=(2,), axes=(0,))
+
+
+def test_an_operator_with_a_string_raises_numpys_error(reference_backend):
+    """`np.arange(3) + 'a'` is NumPy's UFuncTypeError ("ufunc 'add' did not contain a loop
+    ..."); lazyarray left the operator to Python ("unsupported operand type(s) for +")."""
+    host, ours = np.arange(3), la.arange(3)
+    for fn in (lambda a: a + "a", lambda a: "a" + a, lambda a: a - "x", lambda a: a * "x",
+               lambda a: a / b"x", lambda a: a < "a", lambda a: "a" <= a, lambda a: a ** "2",
+               lambda a: a // "x", lambda a: a & "1", lambda a: a @ "x"):
+        with pytest.raises(TypeError) as theirs:
+            fn(host)
+        with pytest.raises(TypeError) as got:
+            fn(ours)
+        assert type(got.value) is type(theirs.value) and str(got.value) == str(theirs.value)

@@ -546,7 +546,7 @@ def _direct(op: Any, reflected: bool, ufunc: Any = None) -> Any:
         def method(self: Array, other: Any) -> Any:
             t = type(other)
             if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
-                return _not_an_operand(ufunc, (other, self))
+                return _not_an_operand(ufunc, (other, self), self)
             if repeats and (t is list or t is tuple) and _is_numpy_scalar(self):
                 return NotImplemented
             return Array(elementwise(op, other, self, user_site(2)))  # 2: skip this frame
@@ -554,7 +554,7 @@ def _direct(op: Any, reflected: bool, ufunc: Any = None) -> Any:
         def method(self: Array, other: Any) -> Any:
             t = type(other)
             if t is not Array and t not in _OPERAND_TYPES and not _is_operand(other):
-                return _not_an_operand(ufunc, (self, other))
+                return _not_an_operand(ufunc, (self, other), self)
             if repeats and (t is list or t is tuple) and _is_numpy_scalar(self):
                 return NotImplemented
             return Array(elementwise(op, self, other, user_site(2)))  # 2: skip this frame
@@ -590,19 +590,23 @@ def _with_none(method: Any, value: bool) -> Any:
     return compare
 
 
-def _not_an_operand(ufunc: Any, args: tuple) -> Any:
+def _not_an_operand(ufunc: Any, args: tuple, self: Array) -> Any:
     """An operator's other operand that is none of NumPy's: a string's is NumPy's own error
     (`np.arange(3) + 'a'`: UFuncTypeError "ufunc 'add' did not contain a loop ...", asked of
-    NumPy on a zero-size stand-in); anything else is left to Python (NotImplemented)."""
-    if ufunc is not None and any(isinstance(a, (str, bytes)) for a in args):
-        ufunc(*(np.zeros(0, a.dtype) if type(a) is Array else a for a in args))
+    NumPy on a zero-size stand-in); anything else is left to Python (NotImplemented). NumPy's
+    scalars leave a reflected one and `* str` to Python (`'*' * count`, a repeat)."""
+    if ufunc is None or not any(isinstance(a, (str, bytes)) for a in args):
+        return NotImplemented
+    if _is_numpy_scalar(self) and (args[0] is not self or ufunc is np.multiply):
+        return NotImplemented
+    ufunc(*(np.zeros(0, a.dtype) if type(a) is Array else a for a in args))
     return NotImplemented
 
 
 def _forward(fn: Any, ufunc: Any = None) -> Any:
     def method(self: Array, other: Any) -> Any:
         if type(other) is not Array and not _is_operand(other):
-            return _not_an_operand(ufunc, (self, other))
+            return _not_an_operand(ufunc, (self, other), self)
         return fn(self, other)
 
     method.__name__ = fn.__name__
@@ -612,7 +616,7 @@ def _forward(fn: Any, ufunc: Any = None) -> Any:
 def _reflected(fn: Any, ufunc: Any = None) -> Any:
     def method(self: Array, other: Any) -> Any:
         if type(other) is not Array and not _is_operand(other):
-            return _not_an_operand(ufunc, (other, self))
+            return _not_an_operand(ufunc, (other, self), self)
         return fn(other, self)
 
     method.__name__ = "r" + fn.__name__

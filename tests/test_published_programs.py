@@ -206,3 +206,5 @@ def test_an_operator_with_a_string_raises_numpys_error(reference_backend):
         with pytest.raises(TypeError) as got:
             fn(ours)
         assert type(got.value) is type(theirs.value) and str(got.value) == str(theirs.value)
+    count = la.bincount(la.asarray([1, 1, 2]))[1]  # NumPy's scalar: Python repeats the string
+    assert "*" * count == count * "*" == "**" and f"{'#' * la.arange(4).sum()}" == "#" * 6

@@ -425,7 +425,8 @@ def _operators() -> None:
     for name, fn in binary.items():
         setattr(Array, f"__{name}__", _forward(fn, inplace[name]))
         setattr(Array, f"__r{name}__", _reflected(fn, inplace[name]))
-    Array.__pow__ = _power_method(_forward(ew.power_operator, np.power))  # type: ignore[method-assign]
+    power = _power_method(_forward(ew.power_operator, np.power))
+    Array.__pow__ = power  # type: ignore[method-assign]
     compare = {"eq": ew.equal, "ne": ew.not_equal, "lt": ew.less, "le": ew.less_equal,
                "gt": ew.greater, "ge": ew.greater_equal}
     for name, fn in compare.items():

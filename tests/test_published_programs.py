@@ -1,5 +1,5 @@
-"""Idioms of published NumPy programs (probe48: NumPy's quickstart, Project-Euler-style integer
-code) that lazyarray answered differently from NumPy, each against NumPy on the reference backend."""
+"""Idioms of published NumPy programs (probe48: NumPy's quickstart and user guide, Project-Euler
+style integer code) that lazyarray answered differently from NumPy, each against NumPy."""
 
 import warnings
 
@@ -55,7 +55,8 @@ def test_several_boolean_masks_are_numpys_nonzero_index_arrays(reference_backend
     """NumPy's quickstart indexes `a[b1, b2]` with two masks: each becomes its nonzero()'s integer
     arrays, broadcast together (a read and a write). lazyarray refused any second mask."""
     host = np.arange(24).reshape(2, 3, 4)
-    b1, b2, b3 = np.array([False, True]), np.array([True, False, True]), np.array([1, 0, 0, 1], bool)
+    b1, b2 = np.array([False, True]), np.array([True, False, True])
+    b3 = np.array([1, 0, 0, 1], bool)
     x = la.asarray(host)
     for key in ((b1, b2), (b1, b2, b3[::-1]), (b1, ..., b3), (slice(None), b2, [0, 3]),
                 (b1, la.asarray(b2)), (b1, np.zeros(3, bool))):

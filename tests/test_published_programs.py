@@ -209,3 +209,15 @@ def test_an_operator_with_a_string_raises_numpys_error(reference_backend):
         assert type(got.value) is type(theirs.value) and str(got.value) == str(theirs.value)
     count = la.bincount(la.asarray([1, 1, 2]))[1]  # NumPy's scalar: Python repeats the string
     assert "*" * count == count * "*" == "**" and f"{'#' * la.arange(4).sum()}" == "#" * 6
+
+
+def test_take_by_host_indices_out_of_bounds_raises_at_the_line_on_every_path():
+    """`np.take(np.arange(3), [5])` raised NumPy's IndexError at the call only on the at-once
+    path; with it off (eager_size=0, the CuPy path) the error came when the result was read."""
+    with la.config(eager_size=0):
+        for indices in ([5], np.array([0, -4]), (1, 3)):
+            with pytest.raises(IndexError, match="out of bounds for axis 0 with size 3"):
+                la.take(la.arange(3), indices)
+        with pytest.raises(IndexError, match="index 2 is out of bounds for axis 1 with size 2"):
+            la.take(la.ones((2, 2)), [0, 2], axis=1)
+        np.testing.assert_array_equal(np.asarray(la.take(la.arange(3), [2, -3])), [2, 0])

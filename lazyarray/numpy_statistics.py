@@ -86,7 +86,7 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
     moved, kept_shape = _quantile_axis_first(v, axis)
     count = red.sum(~ew.isnan(moved), axis=0)
     top = ew.maximum(count - 1, 0)
-    lo, hi = _order_stats(moved, [top // 2, count // 2], moved.shape[1:])
+    lo, hi = _order_stats(moved, [top // 2, count // 2], moved.shape[1:], (-1,))
     result = ew.where(count == 0, np.nan, (lo + hi) / 2)
     result = result.reshape(kept_shape) if keepdims else result
     return red.warn_for_slices(result, red.any(count == 0), "All-NaN slice encountered")
@@ -189,7 +189,7 @@ def _sorted_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
     host = [asarray(r.reshape(r.shape + (1,) * (x.ndim - 1))) for r in (prev, nxt)]
     if x.dtype.kind == "f":
         host.append(asarray(np.full((1,) * (x.ndim - 1), n - 1, np.int64)))
-    picked = _order_stats(x, host, shape)
+    picked = _order_stats(x, host, shape, () if qs.dtype.kind in "biu" else (0, -1))
     out = picked[0] if qs.dtype.kind in "biu" else _lerp(
         picked[0], picked[1], _gamma_operand(gamma, weak, x.ndim))
     if x.dtype.kind == "f":
@@ -212,18 +212,21 @@ def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> tuple[Array, Array]:
     first = ew.astype(ew.where(above | below, 0.0, whole), np.int64)
     prev = ew.where(above, last, first)
     nxt = ew.where(above, last, ew.where(below, 0, first + 1))
-    lo, hi = _order_stats(x, [prev, nxt], qs.shape + x.shape[1:])
+    lo, hi = _order_stats(x, [prev, nxt], qs.shape + x.shape[1:],
+                          () if qs.dtype.kind in "biu" else (0, -1))
     out = lo if qs.dtype.kind in "biu" else _lerp(lo, hi, gamma, x.dtype if weak else None)
     return ew.where(count == 0, np.nan, out), count
 
 
-def _order_stats(x: Array, rows: list[Array], shape: tuple[int, ...]) -> list[Array]:
+def _order_stats(x: Array, rows: list[Array], shape: tuple[int, ...],
+                 ends: tuple[int, ...]) -> list[Array]:
     """sort(x, axis=0)[rows[i][j, ...], ...] for each list of ranks i, each broadcast to `shape`
     (quantiles first, then x's other axes), all from one `sorted_rows` call (one partition at
-    every rank asked for, as NumPy's quantile; x.shape[0] > 0)."""
+    every rank asked for and at the `ends` NumPy's function adds, as NumPy's quantile;
+    x.shape[0] > 0)."""
     nq = int(np.prod(shape[:len(shape) - (x.ndim - 1)], dtype=np.int64))
     idx = [broadcast_to(r, shape).reshape((nq,) + x.shape[1:]) for r in rows]
-    picked = sorted_rows(x, concat(idx, axis=0) if len(idx) > 1 else idx[0])
+    picked = sorted_rows(x, concat(idx, axis=0) if len(idx) > 1 else idx[0], ends)
     return [picked[k * nq:(k + 1) * nq].reshape(shape) for k in range(len(rows))]
 
 

@@ -2608,6 +2608,43 @@ def test_an_inplace_update_of_a_root_by_at_once_values_is_computed_at_its_line(b
 
 
 @pytest.mark.needs("eager")
+def test_the_mean_of_a_float64_at_once_value_is_its_c_total_over_the_count(backend):
+    """azimint_naive's `values_r12.mean()` per radial bin: `x.mean()` and `la.mean(x)` of a
+    float64 at-once value are the C total (`x.sum()`'s path) over NumPy's count, no reduction
+    built in Python (7.2 -> 2.7 us at 400 elements); NumPy's bits past the pairwise sum's
+    blocks, with a NaN and an inf; float32, an axis and an empty value the general path
+    (NumPy's values and its warning)."""
+    rng = np.random.default_rng(9)
+    data = rng.standard_normal(3000) * 1e3
+    X = la.asarray(data)
+    for n in (1, 9, 130, 1000, 2999):
+        want = data[:n][data[:n] > -1e9]
+        v = X[:n][np.asarray(X[:n]) > -1e9]  # a masked read: an at-once value
+        seen = []
+        sys.setprofile(lambda frame, event, arg: seen.append(frame.f_code.co_name) if (
+            event == "call") else None)
+        try:
+            got = (v.mean(), la.mean(v))
+        finally:
+            sys.setprofile(None)
+        assert "_reduce" not in seen or la._bind.FAST is None, seen
+        for g in got:
+            assert np.asarray(g).dtype == want.mean().dtype
+            assert np.asarray(g).tobytes() == np.float64(want.mean()).tobytes(), n
+    for special in (np.nan, np.inf):
+        w = data[:50].copy()
+        w[7] = special
+        v = la.asarray(w)[np.ones(50, bool)]
+        assert np.asarray(v.mean()).tobytes() == np.float64(w.mean()).tobytes()
+    f32 = data[:40].astype(np.float32)
+    v32 = la.asarray(f32)[np.ones(40, bool)]
+    assert np.asarray(v32.mean()).tobytes() == f32.mean().tobytes()
+    np.testing.assert_array_equal(np.asarray(la.mean(X.reshape(30, 100)[::2] * 1.0, axis=0)),
+                                  data.reshape(30, 100)[::2].mean(axis=0))
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        assert np.isnan(float(la.asarray(data)[np.zeros(3000, bool)].mean()))
+
+
 def test_namespace_totals_and_squares_of_at_once_values_run_in_c(backend):
     """ml_from_scratch's `np.sqrt(np.sum((x1 - x2) ** 2))` per training row: `np.sum(v)`,
     `np.max(v)`, `np.min(v)` of a float at-once value take the methods' C path

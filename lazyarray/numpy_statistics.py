@@ -18,7 +18,10 @@ from typing import Any
 import numpy as np
 
 from . import elementwise as ew
+from . import eager
 from . import reductions as red
+from .cache import is_busy
+from .evaluation import evaluate_arrays
 from .array import Array, scalar_result
 from .complex_functions import conj, from_parts, imag, real
 from .creation import asarray, zeros
@@ -86,7 +89,7 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
     moved, kept_shape = _quantile_axis_first(v, axis)
     count = red.sum(~ew.isnan(moved), axis=0)
     top = ew.maximum(count - 1, 0)
-    lo, hi = _order_stats(moved, [top // 2, count // 2], moved.shape[1:], (-1,))
+    lo, hi = _order_stats(moved, [top // 2, count // 2], moved.shape[1:], ())
     result = ew.where(count == 0, np.nan, (lo + hi) / 2)
     result = result.reshape(kept_shape) if keepdims else result
     return red.warn_for_slices(result, red.any(count == 0), "All-NaN slice encountered")
@@ -212,8 +215,12 @@ def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> tuple[Array, Array]:
     first = ew.astype(ew.where(above | below, 0.0, whole), np.int64)
     prev = ew.where(above, last, first)
     nxt = ew.where(above, last, ew.where(below, 0, first + 1))
-    lo, hi = _order_stats(x, [prev, nxt], qs.shape + x.shape[1:],
-                          () if qs.dtype.kind in "biu" else (0, -1))
+    # (no ends: NumPy's are the NaN-free values' own, and at 0 and -1 of these, the NaNs last,
+    # 40,000 values with 10% NaN partitioned ~25% slower)
+    lo, hi = _order_stats(x, [prev, nxt], qs.shape + x.shape[1:], ())
+    if lo.size <= eager.LIMIT[0] and not is_busy():  # small: computed together first, as each
+        evaluate_arrays([lo, hi])  # op of _lerp is computed at once and would otherwise run
+        # their graph again (by the pending ranks: a partition each, three for two quantiles)
     out = lo if qs.dtype.kind in "biu" else _lerp(lo, hi, gamma, x.dtype if weak else None)
     return ew.where(count == 0, np.nan, out), count
 

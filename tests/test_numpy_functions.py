@@ -459,6 +459,27 @@ def test_order_statistics_partition_at_numpys_ranks():
         np.testing.assert_array_equal(np.asarray(got), call(np))
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_a_nan_quantiles_neighbours_are_computed_once(backend):
+    """nanpercentile's neighbours (ranks from the non-NaN count, so pending) are computed
+    together before the lerp: each of its ops is computed at once, and ran their graph again,
+    a partition each (groupby_stats' `np.nanpercentile(values, [5, 95])` of 40,000 values:
+    8 plan runs, 3.3 ms, NumPy 0.6; now 2, 1.1 ms)."""
+    rng = np.random.default_rng(6)
+    values = rng.normal(100, 15, 20000)
+    values[rng.random(20000) < 0.1] = np.nan
+    v = la.asarray(values)
+    for q in ([5, 95], 30.5):
+        with la.config(eager_size=4096):  # (the default: this module runs lazy)
+            np.asarray(la.nanpercentile(v, q))
+            before = la.cache_info()
+            got = la.nanpercentile(v, q)
+            after = la.cache_info()
+        runs = (after.plan_hits + after.plans_built) - (before.plan_hits + before.plans_built)
+        assert runs <= 3, runs  # (the neighbours, the count's test, a weak q's gamma)
+        assert np.asarray(got).tobytes() == np.asarray(np.nanpercentile(values, q)).tobytes()
+
+
 def test_median_and_quantiles_select_by_partition_not_sort(backend, monkeypatch):
     """median, nanmedian and the quantiles take their order statistics from one `sorted_rows`
     (NumPy's partition at the ranks asked for), never a full argsort and gather (nan_cleaning's

@@ -193,6 +193,9 @@ def _sorted_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
     if x.dtype.kind == "f":
         host.append(asarray(np.full((1,) * (x.ndim - 1), n - 1, np.int64)))
     picked = _order_stats(x, host, shape, () if qs.dtype.kind in "biu" else (0, -1))
+    if picked[0].size <= eager.LIMIT[0] and not is_busy():
+        evaluate_arrays(picked)  # small: together, once (as _nan_lerp's; histogram_stats'
+        # `np.percentile(x, [25, 50, 75])` of 300,000 partitioned them 4 times, 24 ms)
     out = picked[0] if qs.dtype.kind in "biu" else _lerp(
         picked[0], picked[1], _gamma_operand(gamma, weak, x.ndim))
     if x.dtype.kind == "f":

@@ -141,11 +141,13 @@ def put(a: Array, ind: Any, v: Any, mode: str = "raise") -> None:
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     check_writable(a, "put: output array is read-only")
     idx = np.asarray(ind).ravel()
-    if idx.dtype.kind not in "iub":
+    if idx.dtype.kind not in "iub" and idx.size:  # (`[]` is float64, and NumPy's put takes it)
         raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') "
                         "according to the rule 'safe'")
     idx = idx.astype(np.int64)
     n = a.size
+    if n == 0 and idx.size:  # (NumPy's text, whatever the mode or the values: fuzz, seed 1500033)
+        raise IndexError("cannot replace elements of an empty array")
     error = None
     if mode == "raise" and idx.size and np.size(v) and (idx.min() < -n or idx.max() >= n):
         first = int(np.flatnonzero((idx < -n) | (idx >= n))[0])

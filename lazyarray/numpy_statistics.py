@@ -210,9 +210,9 @@ def _sorted_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
     if x.dtype.kind == "f":
         host.append(asarray(np.full((1,) * (x.ndim - 1), n - 1, np.int64)))
     picked = _order_stats(x, host, shape, () if qs.dtype.kind in "biu" else (0, -1))
-    if picked[0].size <= eager.LIMIT[0] and not is_busy():
-        evaluate_arrays(picked)  # small: together, once (as _nan_lerp's; histogram_stats'
-        # `np.percentile(x, [25, 50, 75])` of 300,000 partitioned them 4 times, 24 ms)
+    if _selects_once(x, picked[0]):
+        evaluate_arrays(picked)  # together, once (histogram_stats' `np.percentile(x, [25, 50,
+        # 75])` of 300,000 partitioned them 4 times, 24 ms)
     out = picked[0] if qs.dtype.kind in "biu" else _lerp(
         picked[0], picked[1], _gamma_operand(gamma, weak, x.ndim))
     if x.dtype.kind == "f":
@@ -238,11 +238,17 @@ def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> tuple[Array, Array]:
     # (no ends: NumPy's are the NaN-free values' own, and at 0 and -1 of these, the NaNs last,
     # 40,000 values with 10% NaN partitioned ~25% slower)
     lo, hi = _order_stats(x, [prev, nxt], qs.shape + x.shape[1:], ())
-    if lo.size <= eager.LIMIT[0] and not is_busy():  # small: computed together first, as each
-        evaluate_arrays([lo, hi])  # op of _lerp is computed at once and would otherwise run
-        # their graph again (by the pending ranks: a partition each, three for two quantiles)
+    if _selects_once(x, lo):  # (by the pending ranks: a partition each, three for two q)
+        evaluate_arrays([lo, hi])
     out = lo if qs.dtype.kind in "biu" else _lerp(lo, hi, gamma, x.dtype if weak else None)
     return ew.where(count == 0, np.nan, out), count
+
+
+def _selects_once(x: Array, picked: Array) -> bool:
+    """Whether a quantile's few order statistics of a large x are computed first, together:
+    each op of the lerp is then computed at once (eager.py) and would run their graph again, a
+    partition of x each. (A small x's ops are NumPy's own at once, its partitions cheap.)"""
+    return picked.size <= eager.LIMIT[0] < x.size and not is_busy()
 
 
 def _order_stats(x: Array, rows: list[Array], shape: tuple[int, ...],

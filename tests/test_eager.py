@@ -1190,6 +1190,26 @@ def test_a_fill_becomes_a_buffer_at_its_first_indexed_read(backend, fresh_caches
     assert ones[1].dtype == np.int32 and ones._node.holds_buffer
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_a_fill_operand_of_a_product_becomes_a_buffer(backend, fresh_caches):
+    """portfolio's `w = np.full(n, 1 / n, dtype=np.float32); port = returns @ w`: the fill
+    gets its buffer at the product (as at an indexed read, eager.py `fill_read`), which then
+    takes the at-once or plain matmul path instead of walking the fill through its reference
+    (42 -> 12 us at (1000, 150) @ (150,), NumPy 10); NumPy's bits; the handle sharing the fill
+    keeps its own value."""
+    rng = np.random.default_rng(4)
+    r = rng.standard_normal((60, 7)).astype(np.float32)
+    R, w = la.asarray(r), la.full(7, 1 / 7, dtype=np.float32)
+    other = w
+    w2 = la.full((7, 3), 0.5)
+    got, got2 = R @ w, la.asarray(r.astype(np.float64)) @ w2
+    assert w._node.holds_buffer and w2._node.holds_buffer
+    want = r @ np.full(7, 1 / 7, dtype=np.float32)
+    assert np.asarray(got).tobytes() == want.tobytes()
+    np.testing.assert_array_equal(np.asarray(got2), r.astype(np.float64) @ np.full((7, 3), 0.5))
+    np.testing.assert_array_equal(np.asarray(other), np.full(7, 1 / 7, dtype=np.float32))
+
+
 def test_writes_through_views_reach_the_root_and_its_views(backend):
     a = np.arange(20.0).reshape(4, 5)
     A = la.asarray(a.copy())

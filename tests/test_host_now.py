@@ -111,3 +111,18 @@ def test_histogram_quantiles_and_trace_of_small_computed_arrays_follow_la_errsta
         assert got_w == want_w, k
     with la.errstate(over="raise"), pytest.raises(FloatingPointError):
         la.trace(la.asarray(np.full((3, 3), 1e308)))
+
+
+def test_tile_of_a_small_computed_array_is_numpys_new_array(backend):
+    """np.tile of a small computed array is NumPy's tile (a new array even with every count 1:
+    writing it leaves x alone), its errors at the line."""
+    x = np.arange(6.0).reshape(2, 3)
+    for reps in (2, (2, 1), (1, 1), (0,), (2, 1, 3)):
+        got = la.tile(la.asarray(x), reps)
+        np.testing.assert_array_equal(np.asarray(got), np.tile(x, reps))
+        X = la.asarray(x)
+        t = la.tile(X, reps)
+        t[...] = -1.0
+        np.testing.assert_array_equal(np.asarray(X), x)
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        la.tile(la.asarray(x), -1)

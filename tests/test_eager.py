@@ -2,10 +2,10 @@
 at the line, and writes into a buffer nothing else reads go in place. Every test checks NumPy's
 values, including the values the program kept from before a write."""
 
+import gc
 import importlib
 import operator
 import sys
-import gc
 import warnings
 import weakref
 from pathlib import Path

@@ -70,3 +70,29 @@ def _power_twin(name: str, exponent: float) -> OpDef:
 # (lazyarray/elementwise.py `power`: a real float base and a scalar exponent)
 POWER_FAST_PATHS = {2.0: _power_twin("square", 2.0), -1.0: _power_twin("reciprocal", -1.0),
                     0.5: _power_twin("sqrt", 0.5)}
+
+
+def _power_of_fixed_exponent() -> OpDef:
+    """numpy.power of a real float base to an exponent fixed over NumPy's loop (a 0-d array, or
+    one element broadcast against more: its inner stride is 0), whose value is data: the loop's
+    fast paths chosen per call, as NumPy's `*_power` loop does (x * x, 1 / x, sqrt for 2, -1,
+    0.5), else the general power. The reference passes the exponent as a 0-d array, so NumPy's
+    loop takes the same path (an exponent materialized by a cast had a stride and took pow:
+    `(-inf) ** np.array(0.5, float32)` was inf, NumPy's NaN)."""
+    op = get_op("power")
+    general = op.c["f"]
+    fast = ("(({1}) == ({T})2 ? ({0}) * ({0}) : ({1}) == ({T})-1 ? ({T})1 / ({0}) : "
+            "({1}) == ({T})0.5 ? sqrt{F}({0}) : " + general + ")")
+
+    def reference(xs, attrs, dtype):
+        base, exponent = np.asarray(xs[0]), np.asarray(xs[1])
+        if exponent.size:
+            exponent = exponent.reshape(-1)[0].reshape(())  # (a view: NumPy's stride-0 loop)
+        return np.asarray(np.power(base, exponent), dtype=dtype)
+
+    return replace(op, name="power_fixed", reference=reference, c={**op.c, "f": fast},
+                   doc="numpy.power of a real float base to an exponent fixed over the loop")
+
+
+# (lazyarray/elementwise.py `power`: a real float base and a 0-d or broadcast one-element exponent)
+POWER_FIXED = _power_of_fixed_exponent()

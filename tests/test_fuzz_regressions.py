@@ -1019,6 +1019,30 @@ def test_power_fast_paths_are_numpys_values_and_reports(backend, backend_does, d
                 np.asarray(big[0, i] ** exponent)
 
 
+def test_power_of_an_exponent_array_fixed_over_the_loop_takes_numpys_fast_paths(backend,
+                                                                              backend_does):
+    """An exponent that is a 0-d array or one broadcast element is at a fixed address in NumPy's
+    power loop, which then computes 2, -1, 0.5 as x * x, 1 / x, sqrt(x) whatever its dtype:
+    `(-inf) ** np.array(0.5, float32)` is NaN and `(-0.0) ** ...` -0.0 (it was C's pow: inf, +0.0;
+    fuzz48)."""
+    import warnings
+
+    x = np.array([-np.inf, -0.0, 3.0, 1e-310, np.nan, -2.0] * 700)
+    cases = [(x, np.array(0.5, np.float32)), (x, np.array([2.0])), (x, np.array(-1)),
+             (x.astype(np.float32), np.array(0.5, np.float32))]
+    for k, (a, e) in enumerate(cases):
+        with warnings.catch_warnings(record=True) as want_w:
+            warnings.simplefilter("always")
+            want = np.power(a, e)
+        with warnings.catch_warnings(record=True) as got_w, la.config(background_compiles=False):
+            warnings.simplefilter("always")
+            got = np.asarray(la.asarray(a) ** la.asarray(e))
+        assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), k
+        assert np.array_equal(np.signbit(got) | np.isnan(got), np.signbit(want) | np.isnan(want)), k
+        if backend_does("fp_errors"):
+            assert {str(w.message) for w in got_w} == {str(w.message) for w in want_w}, k
+
+
 def test_a_view_made_in_a_try_block_under_raise_mode_stays_a_view(reference_backend):
     """Under a 'raise' floating-point mode a pending result made inside a try block is computed
     at its line (so NumPy's FloatingPointError reaches the handler); a view made there was

@@ -1043,6 +1043,47 @@ def test_power_of_an_exponent_array_fixed_over_the_loop_takes_numpys_fast_paths(
             assert {str(w.message) for w in got_w} == {str(w.message) for w in want_w}, k
 
 
+def test_an_element_and_a_0d_array_of_another_dtype_report_numpys_ufunc_text(backend,
+                                                                             backend_does):
+    """An element (NumPy's scalar) and a 0-d *array* meet in NumPy's ufunc loop, whose text names
+    'power' and 'floor_divide', also where the 0-d array is cast to the loop's dtype first: the
+    report's re-run looked for the array's leaf only as a direct input (through the cast it took
+    NumPy's scalar math, 'scalar power'; fuzz48)."""
+    if not backend_does("fp_errors"):
+        pytest.skip("no floating-point flags on this backend")
+    cases = [(np.array([1e200, 2.0]), "**", np.array(2)),
+             (np.array([1e-200 + 0j]), "**", np.array(2.0)),
+             (np.array([0.0, 1.0]), "//", np.array(0.0, np.float32)),
+             (np.array([1e300]), "*", np.array(1e30, np.float32))]
+    for xv, op, e in cases:
+        texts = []
+        for m in (np, la):
+            x = m.asarray(xv)
+            with m.errstate(all="raise"), pytest.raises(FloatingPointError) as info:
+                np.asarray(eval(f"x[0] {op} m.asarray(e)"))
+            texts.append(str(info.value))
+        assert texts[1] == texts[0], (xv, op, e)
+
+
+def test_each_op_that_flags_warns_once_as_numpys_ufunc_calls(backend, backend_does):
+    """NumPy warns once per ufunc call: `x / y + x / y` twice 'divide by zero' under a filter of
+    "always" (and calls an errcall twice); the report kept each text once (fuzz48)."""
+    import warnings
+
+    if not backend_does("fp_errors"):
+        pytest.skip("no floating-point flags on this backend")
+    x, y = np.array([0.0, -1.0, np.inf]), np.array([0.0, 0.0, 2.0])
+    forms = [lambda m, a, b: a / b + a / b, lambda m, a, b: m.log(a) + m.log(b)]
+    for k, f in enumerate(forms):
+        got = []
+        for m, a, b in ((np, x, y), (la, la.asarray(x), la.asarray(y))):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                np.asarray(f(m, a, b))
+            got.append(sorted(str(w.message) for w in caught))
+        assert got[1] == got[0], k
+
+
 def test_a_view_made_in_a_try_block_under_raise_mode_stays_a_view(reference_backend):
     """Under a 'raise' floating-point mode a pending result made inside a try block is computed
     at its line (so NumPy's FloatingPointError reaches the handler); a view made there was

@@ -43,8 +43,10 @@ def _divmod_twin(name: str, k: int, helper: str) -> OpDef:
     def reference(xs, attrs, dtype):
         return np.asarray(np.divmod(xs[0], xs[1])[k], dtype=dtype)
 
+    own = f"la_{helper}_{{S}}({{0}}, {{1}})"
+    # (signed integers: the remainder's own helper raises the quotient's INT_MIN // -1 overflow)
     return replace(op, name=f"divmod_{k}", reference=reference,
-                   c={"f": f"la_{helper}_{{S}}({{0}}, {{1}})", "*": op.c["*"]},
+                   c={"f": own, "i": own if k == 1 else op.c["*"], "*": op.c["*"]},
                    doc=f"numpy.divmod's output {k}")
 
 

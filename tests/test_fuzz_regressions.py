@@ -598,6 +598,25 @@ def test_one_output_of_divmod_warns_both_outputs_flags_as_numpy(backend, k):
             == {str(w.message).split(" in ")[0] for w in want})
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64"])
+def test_divmods_remainder_alone_warns_the_quotients_overflow(backend, backend_does, dtype):
+    """`np.divmod(x, -1)[1]` of a signed x holding its minimum: NumPy's one loop warns the
+    quotient's 'overflow encountered in divmod'; the C remainder raised no flag (fuzz48)."""
+    import warnings
+
+    if not backend_does("fp_errors"):
+        pytest.skip("no floating-point flags on this backend")
+    x = np.array([np.iinfo(dtype).min, 5, -7], dtype)
+    got = []
+    for m, a in ((np, x), (la, la.asarray(x))):
+        with warnings.catch_warnings(record=True) as caught, la.config(
+                eager_size=0, background_compiles=False):
+            warnings.simplefilter("always")
+            r = np.asarray(m.divmod(a, m.asarray(np.array(-1, dtype)))[1])
+        got.append((r.tolist(), [str(w.message) for w in caught]))
+    assert got[1] == got[0]
+
+
 @pytest.mark.parametrize("fn", ["sum", "prod", "mean", "cumsum", "cumprod"])
 @pytest.mark.parametrize("x, out_dtype", [
     (np.array([2**63, 2**63, 3], np.uint64), "float64"),  # seed 610093: in float64, not wrapped

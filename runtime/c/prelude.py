@@ -195,7 +195,11 @@ def _divmod_floor(dt: np.dtype, t: str):
 
 def _divmod_rem(dt: np.dtype, t: str):
     """divmod's remainder: remainder's, with NumPy's divmod flags at a zero divisor (its loop
-    divides there too: 'divide by zero' for a finite non-zero dividend)."""
+    divides there too: 'divide by zero' for a finite non-zero dividend) and, of signed integers,
+    at `INT_MIN, -1` (the quotient's 'overflow': `np.divmod(x, -1)[1]` warned nothing)."""
+    if dt.kind == "i":
+        return "a, b", (f"(b == -1 && a == ({t}){_int_limits(dt)[0]}) ? ({t}){fpe_overflow()} : "
+                        f"la_rem_{suffix(dt)}(a, b)"), (f"la_rem_{suffix(dt)}",)
     if dt.kind != "f":
         return _rem(dt, t)
     return "a, b", (f"b == 0 ? la_rem_{suffix(dt)}(a, b) + "

@@ -1141,3 +1141,23 @@ def test_a_reshape_of_a_read_only_view_adding_or_dropping_ones_is_read_only(refe
                             (w[2].reshape(4), 1)):
             with pytest.raises(ValueError, match="assignment destination is read-only"):
                 target[key] = 1.0
+
+
+def test_a_ravel_of_a_contiguous_read_only_view_is_that_view(reference_backend):
+    """`np.broadcast_to(x, (2, n))[0].ravel()` is C-contiguous memory, so NumPy's ravel is a
+    read-only view of x: a write raises and x's writes show through. It was a writable copy, as
+    the layout replay stopped at broadcast_to (no write-back); fuzz48."""
+    got = []
+    for lib in (np, la):
+        x = lib.arange(6.0)
+        views = [lib.broadcast_to(x, (2, 6))[1].ravel(), lib.ravel(lib.broadcast_to(x, (1, 6))),
+                 lib.broadcast_to(x, (2, 6)).ravel(), lib.broadcast_to(x[::2], (2, 3))[0].ravel()]
+        x[0] = 5.0
+        for w in views:
+            try:
+                w += 1
+                error = None
+            except ValueError as exc:
+                error = str(exc)
+            got.append((np.asarray(w).tolist(), error))
+    assert got[len(got) // 2:] == got[:len(got) // 2]

@@ -1161,3 +1161,14 @@ def test_a_ravel_of_a_contiguous_read_only_view_is_that_view(reference_backend):
                 error = str(exc)
             got.append((np.asarray(w).tolist(), error))
     assert got[len(got) // 2:] == got[:len(got) // 2]
+
+
+def test_a_flat_write_into_a_read_only_array_raises_numpys_text(reference_backend):
+    """`v.flat[0] = 1` of a read-only v: NumPy's flatiter says 'underlying array is read-only'
+    and `v.flat = 1` 'array is read-only' (fuzz48: 'assignment destination is read-only')."""
+    for lib in (np, la):
+        v = lib.broadcast_to(lib.arange(6.0), (2, 6))
+        with pytest.raises(ValueError, match="^underlying array is read-only"):
+            v.flat[[0, 1]] = 1.0
+        with pytest.raises(ValueError, match="^array is read-only"):
+            v.flat = 3.0

@@ -893,7 +893,10 @@ class Generator:
             f"{name} // {fixed} + {name} % {fixed} * 2", f"divmod({name}, {fixed})[1]",
             f"np.floor_divide({name}, {fixed}, out=np.empty_like({name}))",
             f"{name} ** {e}", f"np.power({name} * 1.0, {e})", f"({name} * 1.0) ** {e} + 1",
-            f"np.broadcast_to({name}, (2,) + {name}.shape)[1].ravel()",
+            f"np.broadcast_to({name}, (2,) + {name}.shape)[1].ravel()"
+            if x.base is None and x.flags.c_contiguous else f"{name}.ravel() // {fixed}",
+            # (a ravel is a view of C-contiguous memory: lazyarray's roots are, NumPy's views
+            # of its temporaries may not be, docs/semantics.md "Immutability": seed 1500095)
             f"[v * 2 for v in {name}.ravel()[:5]]", f"min({name}.ravel()[:6])"
             if x.dtype.kind != "c" else f"sum({name}.ravel()[:6])"))
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import elementwise as ew
+from . import elementwise as ew, host_now
 from . import reductions as red
 from .array import Array, scalar_result
 from .complex_functions import conj, from_parts, imag, real
@@ -41,7 +41,11 @@ def _array(x: Any) -> Array:
 def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
              method: str = "linear", keepdims: bool = False, *, weights: Any = None,
              interpolation: Any = None) -> Array:
-    """numpy.quantile (method 'linear'; NaN in a slice gives NaN, as NumPy)."""
+    """numpy.quantile (method 'linear'; NaN in a slice gives NaN, as NumPy). Small computed
+    arguments: NumPy's quantile at the line (lazyarray/host_now.py)."""
+    done = _host_quantile(np.quantile, a, q, axis, out, method, keepdims, weights, interpolation)
+    if done is not None:
+        return done
     return _quantile(a, q, axis, method, keepdims, weights, interpolation, out, "quantile")
 
 
@@ -49,6 +53,10 @@ def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inpu
                method: str = "linear", keepdims: bool = False, *, weights: Any = None,
                interpolation: Any = None) -> Array:
     """numpy.percentile: quantile of q / 100."""
+    done = _host_quantile(np.percentile, a, q, axis, out, method, keepdims, weights,
+                          interpolation)
+    if done is not None:
+        return done
     qs = np.true_divide(q, 100) if type(q) not in (int, float) else q / 100
     return _quantile(a, qs, axis, method, keepdims, weights, interpolation, out, "percentile",
                      weak=type(q) in (int, float))
@@ -90,6 +98,15 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
     result = ew.where(count == 0, np.nan, (lo + hi) / 2)
     result = result.reshape(kept_shape) if keepdims else result
     return red.warn_for_slices(result, red.any(count == 0), "All-NaN slice encountered")
+
+
+def _host_quantile(fn: Any, a: Any, q: Any, axis: Any, out: Any, method: str, keepdims: bool,
+                   weights: Any, interpolation: Any) -> Array | None:
+    """NumPy's quantile or percentile itself for small computed arguments (host_now), or None."""
+    if out is not None or interpolation is not None:
+        return None
+    return host_now.call(fn, (a, q, axis, None, False, method, keepdims),
+                         {"weights": weights}, user_site(2))
 
 
 def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: Any,

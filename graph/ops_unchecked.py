@@ -101,3 +101,25 @@ def _power_of_fixed_exponent() -> OpDef:
 
 # (lazyarray/elementwise.py `power`: a real float base and a 0-d or broadcast one-element exponent)
 POWER_FIXED = _power_of_fixed_exponent()
+
+
+def _float_power() -> OpDef:
+    """numpy.float_power of float64s: C's pow, with no fast path (`np.float_power(-inf, 0.5)` is
+    inf and of -0.0 +0.0, where np.power's loop takes sqrt: NaN, -0.0), `x * x` and `1 / x` for
+    2 and -1 (pow's correctly rounded values there, which the general formula missed by an ulp
+    now and then), and its own name in a report ('overflow encountered in float_power')."""
+    op = get_op("power")
+    general = op.c["f"]
+    real = ("(({1}) == ({T})2 ? ({0}) * ({0}) : ({1}) == ({T})-1 ? ({T})1 / ({0}) : "
+            "({1}) == ({T})0.5 ? (({0}) == -({T})INFINITY ? ({T})INFINITY : sqrt{F}({0}) + ({T})0) : "
+            + general + ")")
+
+    def reference(xs, attrs, dtype):
+        return np.asarray(np.float_power(xs[0], xs[1]), dtype=dtype)
+
+    return replace(op, name="float_power", reference=reference, c={**op.c, "f": real},
+                   doc="numpy.float_power of float64s: pow without np.power's fast paths")
+
+
+# (lazyarray/numpy_math.py `float_power`: real inputs, cast to float64)
+FLOAT_POWER = _float_power()

@@ -1310,3 +1310,22 @@ def test_fill_diagonal_of_a_scalar_matches_numpy_on_every_shape(reference_backen
                         except Exception as exc:  # noqa: BLE001 (type and text compared)
                             outcomes.append((type(exc).__name__, str(exc)))
                     assert outcomes[0] == outcomes[1], (shape, wrap, dt, v)
+
+
+def test_float_power_is_pow_without_np_powers_fast_paths(backend, backend_does):
+    """np.float_power is C's pow: `float_power(-inf, 0.5)` is inf and of -0.0 +0.0, where
+    np.power's loop takes sqrt (it went through lazyarray's power and its fast paths: NaN and
+    -0.0), and its warning names 'float_power' (fuzz48)."""
+    import warnings
+
+    x = np.array([-np.inf, -0.0, 4.0, 1e200, -2.0, np.nan] * 700)
+    got = []
+    for m, a in ((np, x), (la, la.asarray(x))):
+        for e in (0.5, np.array(0.5), 2.0):
+            with warnings.catch_warnings(record=True) as caught, la.config(
+                    background_compiles=False):
+                warnings.simplefilter("always")
+                r = np.asarray(m.float_power(a, m.asarray(e) if isinstance(e, np.ndarray) else e))
+            got.append((r.tobytes(), [str(w.message) for w in caught]
+                        if backend_does("fp_errors") else []))
+    assert got[3:] == got[:3]

@@ -123,3 +123,38 @@ def _float_power() -> OpDef:
 
 # (lazyarray/numpy_math.py `float_power`: real inputs, cast to float64)
 FLOAT_POWER = _float_power()
+
+
+class _NamedAfter:
+    """NumPy's errcall in the report's re-run (`log` mode's writer), with 'in cast' renamed."""
+
+    def __init__(self, call, name: str) -> None:
+        self.call, self.name = call, name
+
+    def write(self, text: str) -> None:
+        self.call.write(text.replace("encountered in cast", f"encountered in {self.name}"))
+
+    def __call__(self, *args):
+        return self.call(*args)
+
+
+_OUT_CASTS: dict[str, OpDef] = {}
+
+
+def out_cast(ufunc: str) -> OpDef:
+    """The cast of a ufunc's real float result into a narrower `out=`: NumPy's loop casts its
+    output itself and reports the cast's flags under the ufunc's name ('overflow encountered in
+    add' for `np.add(x32, np.array(3e38), out=o32)`; it said 'cast', fuzz48)."""
+    if ufunc not in _OUT_CASTS:
+        op = get_op("cast")
+
+        def reference(xs, attrs, dtype):
+            call = np.geterrcall()
+            if not hasattr(call, "write"):  # (not the report's re-run: flags only)
+                return op.reference(xs, attrs, dtype)
+            with np.errstate(call=_NamedAfter(call, ufunc)):
+                return op.reference(xs, attrs, dtype)
+
+        _OUT_CASTS[ufunc] = replace(op, name=f"out_cast_{ufunc}", reference=reference,
+                                    doc=f"the cast of {ufunc}'s result into its out=")
+    return _OUT_CASTS[ufunc]

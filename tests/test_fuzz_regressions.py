@@ -1328,3 +1328,25 @@ def test_float_power_is_pow_without_np_powers_fast_paths(backend, backend_does):
             got.append((r.tobytes(), [str(w.message) for w in caught]
                         if backend_does("fp_errors") else []))
     assert got[2:] == got[:2]
+
+
+def test_a_ufuncs_narrower_out_reports_the_cast_as_the_ufunc(reference_backend):
+    """NumPy's loop casts its output into a narrower `out=` itself, so the cast's flags name the
+    ufunc: 'overflow encountered in add' for `np.add(x32, np.array(3e38), out=o32)`, also under
+    'raise', and 'invalid value encountered in add' into an int out (fuzz48: '... in cast')."""
+    import warnings
+
+    x = np.array([3e38, 1.0, np.nan], np.float32)
+    got = []
+    for m in (np, la):
+        for mode, out_dtype in (("warn", np.float32), ("raise", np.float32), ("warn", np.int32)):
+            o = m.zeros(3, out_dtype)
+            with warnings.catch_warnings(record=True) as caught, m.errstate(all=mode):
+                warnings.simplefilter("always")
+                try:
+                    m.add(m.asarray(x), m.asarray(np.array(3e38)), out=o, casting="unsafe")
+                    np.asarray(o)
+                    got.append(sorted(str(w.message) for w in caught))
+                except FloatingPointError as exc:
+                    got.append(str(exc))
+    assert got[3:] == got[:3]

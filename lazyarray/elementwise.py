@@ -17,7 +17,7 @@ from . import _bind, cache
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import user_site
-from .graph.ops_unchecked import POWER_FAST_PATHS
+from .graph.ops_unchecked import POWER_FAST_PATHS, POWER_FIXED
 from .outputs import into
 from ._layout import check_casting, check_order
 from ._host_results import nonzero
@@ -143,6 +143,10 @@ def power(x1: Any, x2: Any) -> Array:
         for _ in range(x2 - 2):
             result = result * x1
         return result
+    if _fixed_exponent(x1, x2):
+        # an exponent fixed over NumPy's loop whose value is data (`x ** np.array(0.5)`): its
+        # fast paths chosen in the kernel (sqrt(-inf) NaN where pow gives inf; x * x, 1 / x)
+        return Array(_bind.elementwise(POWER_FIXED, x1, x2, site=site))
     result = _bind.elementwise(_POWER, x1, x2, site=site)
     if getattr(x2, "_lazyarray_weak_type", None) is not None:
         return Array(result)  # la.jit's traced exponent: its value is not known here
@@ -163,6 +167,17 @@ def power(x1: Any, x2: Any) -> Array:
 
 
 pow = power  # noqa: A001  (Array API name)
+
+
+def _fixed_exponent(x1: Any, x2: Any) -> bool:
+    """Whether NumPy's power loop sees `x2` at a fixed address (inner stride 0: a 0-d array, or
+    one element broadcast against more) with a real float result and a base of at least one
+    dimension (0-d operands standing for NumPy's scalars take its scalar power, C's pow)."""
+    if not (isinstance(x1, Array) and isinstance(x2, Array) and x1.ndim and x2.size == 1
+            and x1.dtype.kind in "biuf" and x2.dtype.kind in "biuf"
+            and np.result_type(x1.dtype, x2.dtype).kind == "f"):
+        return False
+    return x2.ndim == 0 or x1.size > 1
 
 
 def _negative_int_scalar(x: Any) -> bool:

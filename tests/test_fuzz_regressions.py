@@ -1057,3 +1057,23 @@ def test_a_reshape_of_a_read_only_view_adding_or_dropping_ones_is_read_only(refe
                             (w[2].reshape(4), 1)):
             with pytest.raises(ValueError, match="assignment destination is read-only"):
                 target[key] = 1.0
+
+
+def test_power_of_a_one_element_exponent_array_is_numpys_loop(backend):
+    """NumPy's power loop sees a 0-d exponent array, or a one-element one that broadcasts, at
+    stride 0, and takes its sqrt/square/reciprocal there (`(-0.0) ** np.array(0.5)` is -0.0,
+    `(-inf) ** ...` NaN). api48: only Python and NumPy scalars took that path; an Array or NumPy
+    exponent gave +0.0 and inf on the C backend."""
+    base = np.array([-0.0, -np.inf, 2.0, 3.0])
+    cases = [(base, np.array(0.5)), (base, np.array([0.5])), (base, np.array([[0.5]])),
+             (base.astype(np.float32), np.array(0.5, np.float32)),
+             (base, np.array(-1.0)), (np.array([-3, 0]), np.array(0.5))]
+    for k, (a, e) in enumerate(cases):
+        with np.errstate(all="ignore"):
+            want = a ** e
+        for exponent in (e, la.asarray(e)):
+            with la.errstate(all="ignore"):
+                got = np.asarray(la.asarray(a) ** exponent)
+            assert got.dtype == want.dtype and got.shape == want.shape, k
+            assert np.array_equal(got, want, equal_nan=True), k
+            assert np.array_equal(np.signbit(got), np.signbit(want)), k

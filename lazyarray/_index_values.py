@@ -28,7 +28,8 @@ def _is_int_index(k: Any) -> bool:
                           and k._node.holds_buffer)
 
 
-def _python_scalar_as(value: bool | int | float, dtype: np.dtype, site: _bind.Site) -> Any:
+def _python_scalar_as(value: bool | int | float | str | bytes, dtype: np.dtype,
+                      site: _bind.Site) -> Any:
     """A Python scalar stored into `dtype` by NumPy's own assignment rules (`a[0] = value`):
     NaN into an integer is ValueError, an int out of range or infinity OverflowError, 1.5 becomes
     1 — raised here, at the user's line, instead of inside a backend at evaluation."""
@@ -52,7 +53,7 @@ def numpy_packed(values: Any, dtype: np.dtype, site: _bind.Site) -> Any:
     with warnings.catch_warnings(record=True) as caught, np.errstate(all="raise"):
         warnings.simplefilter("always")
         try:
-            if type(values) is list or type(values) is tuple:
+            if type(values) is list or type(values) is tuple or isinstance(values, np.ndarray):
                 packed = np.array(values, dtype=dtype)
             else:  # (np.array of a NumPy scalar casts it; setitem packs it: `a[()] = v`)
                 packed = np.empty((), dtype)
@@ -71,10 +72,21 @@ def _value_node(values: Any, dtype: np.dtype, site: _bind.Site) -> Node:
     """The values of an `.at[]` update; a Python scalar, list or tuple is stored by NumPy's
     assignment rules."""
     tv = type(values)
-    if tv in (bool, int, float, complex):  # 1j into a float array: TypeError, as NumPy
+    if tv in (bool, int, float, complex) or isinstance(values, (str, bytes)):
+        # (1j into a float array: TypeError; "2.5" is parsed, "a" NumPy's ValueError)
         return _bind.scalar_leaf(_python_scalar_as(values, dtype, site), dtype, site)
-    if (tv is list or tv is tuple) and dtype.kind in "iu" and _holds_no_array(values):
-        values = numpy_packed(values, dtype, site)
+    if (tv is list or tv is tuple) and _holds_no_array(values):
+        if dtype.kind not in "iu":  # (an array of numbers NumPy's item conversion would equal)
+            try:
+                probe = np.asarray(values)
+            except (ValueError, TypeError):  # (ragged: as_node's error)
+                return _as_node(values, site)
+            kind = probe.dtype.kind
+            if kind in "biuf" or (kind == "c" and dtype.kind == "c"):
+                return _as_node(probe, site)
+        values = numpy_packed(values, dtype, site)  # (`[1j]` into floats: NumPy's TypeError)
+    elif isinstance(values, np.ndarray) and values.dtype.kind in "US":
+        values = numpy_packed(values, dtype, site)  # (NumPy parses strings into numbers)
     return _as_node(values, site)
 
 

@@ -600,12 +600,13 @@ def _reflected(fn: Any) -> Any:
 
 
 def _power_method(general: Any) -> Any:
-    """`x ** 2` of a float Array as `x * x` directly (the operator's C path, at once in an index
+    """`x ** 2` of a float Array as `np.square(x)` directly (its C path, at once in an index
     loop: row_loop's `((row - target) ** 2).sum()`), what elementwise.power makes of it after
-    ~1.5 us of checks; any other operand takes `general` (bool ** 2 is int8, NumPy's)."""
+    ~1.5 us of checks; any other operand takes `general` (bool ** 2 is int8, NumPy's). Square,
+    not `x * x`: the same bits, and an overflow report names 'square' as NumPy's operator does."""
     def method(self: Array, other: Any) -> Any:
         if type(other) is int and other == 2 and self._node.dtype.kind == "f":
-            return self * self
+            return ew.square(self)
         return general(self, other)
 
     method.__name__ = general.__name__

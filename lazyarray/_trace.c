@@ -1331,6 +1331,9 @@ int_element_arithmetic(int which, PyObject *x, PyObject *y)
 enum { I_AND, I_OR, I_XOR, I_LSHIFT, I_RSHIFT, I_FLOORDIV, I_MOD, I_POW, N_ELEMENT_OPERATORS };
 static PyObject *bool_element_op(int which, int logic, PyObject *x, PyObject *y);
 static PyObject *TWO_C; /* the Python int 2 (float_element_square) */
+enum { U_ABS, U_SQRT, U_SQUARE, U_FLOOR, U_CEIL, U_TRUNC, U_SIGN, N_ELEMENT_UNARY };
+static PyObject *ELEMENT_UNARY_OP[N_ELEMENT_UNARY]; /* set_element_ops()'s optional OpDefs */
+static PyObject *try_unary(PyObject *op, PyObject *x);
 static int set_array_method(PyMethodDef *def, const char *name);
 static int installed(void);
 static PyObject *ELEMENT_FALLBACK[N_ELEMENT_OPERATORS][2];
@@ -1449,9 +1452,9 @@ float_element_divmod(int which, PyObject *x, PyObject *y)
     return leaf_array(PyFloat_FromDouble(which == I_FLOORDIV ? floordiv : mod), FLOAT64_DTYPE);
 }
 
-/* `x ** 2` of a float Array as `x * x` (_methods._power_method's rewrite: NumPy's square, the
- * operator's C path; ml_from_scratch's `np.sum((x1 - x2) ** 2)` per row) without the Python
- * method's frame; Py_None (borrowed) for it. */
+/* `x ** 2` of a float Array as `np.square(x)` (_methods._power_method's rewrite: NumPy's
+ * operator takes square, whose name an overflow report gives; ml_from_scratch's
+ * `np.sum((x1 - x2) ** 2)` per row) without the Python method's frame; Py_None (borrowed) for it. */
 static PyObject *
 float_array_square(PyObject *self, PyObject *other)
 {
@@ -1470,7 +1473,9 @@ float_array_square(PyObject *self, PyObject *other)
     Py_XDECREF(kind);
     if (!is_float)
         return PyErr_Occurred() ? NULL : Py_None;
-    return try_binary(OPERATOR_OP[MUL], self, self);
+    if (ELEMENT_UNARY_OP[U_SQUARE] == NULL)
+        return Py_None;
+    return try_unary(ELEMENT_UNARY_OP[U_SQUARE], self);
 }
 
 static PyObject *
@@ -1888,8 +1893,6 @@ binary_now(PyObject *op, PyObject *x, PyObject *y, NodeObject *nx, NodeObject *n
  * where that cannot differ from NumPy's loop: no NaN, not two zeros (their signs). Py_None
  * (borrowed) for the general path. Set by set_extrema_ops(). */
 static PyObject *MAXIMUM_OP, *MINIMUM_OP, *NEGATIVE_OP;
-enum { U_ABS, U_SQRT, U_SQUARE, U_FLOOR, U_CEIL, U_TRUNC, U_SIGN, N_ELEMENT_UNARY };
-static PyObject *ELEMENT_UNARY_OP[N_ELEMENT_UNARY]; /* set_element_ops()'s optional OpDefs */
 
 /* op(x) for a float64 element of the at-once path, in C where the result is NumPy's bits and
  * raises no flag: abs, floor, ceil, trunc exact; sqrt correctly rounded (a negative operand:

@@ -29,7 +29,7 @@ def broadcast_index_shape(indices: list[Node], site: _bind.Site) -> tuple[int, .
     try:
         return tuple(np.broadcast_shapes(*(n.shape for n in indices)))
     except ValueError:
-        shown = " ".join(str(n.shape) for n in indices)
+        shown = "".join(_bind.numpy_shape_text(n.shape) + " " for n in indices)  # (NumPy's)
         raise _bind.fail(IndexError, "shape mismatch: indexing arrays could not be broadcast "
                          f"together with shapes {shown}", site) from None
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _bind
+from . import _bind, host_now
 from ._numpy_errors import numpy_error
 from .array import Array
 from .graph import dtypes
@@ -46,6 +46,12 @@ def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: st
     """numpy.einsum: explicit (`ij,jk->ik`), implicit (`ij,jk`) and ellipsis (`...ij->...ji`)
     subscripts, or NumPy's sublist form (`einsum(a, [0, 1], b, [1, 2], [0, 2])`)."""
     site = user_site(1)
+    if out is None and sum(not isinstance(o, (str, list)) for o in operands) > 1:
+        # (not one operand: NumPy's result may be its view)
+        done = host_now.call(np.einsum, operands, dict(dtype=dtype, optimize=optimize,
+                                                       casting=casting, order=order), site)
+        if done is not None:
+            return done
     subscripts, arrays = _split_operands(operands, site)
     try:
         result = _einsum(subscripts, arrays, dtype, casting, site,

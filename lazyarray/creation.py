@@ -118,9 +118,23 @@ def _place(x: Array, device: Any) -> Array:
     return x.to_device(device)
 
 
+_SMALL_DIM = 1 << 31  # shapes of Python ints whose sizes stay below it need no more checks
+
+
 def _shape(shape: Any, dtype: np.dtype, site: Any) -> tuple[int, ...]:
     """NumPy's shape argument: one integer (a 0-d integer array too) or a sequence of them;
     floats, bools and strings raise TypeError, as NumPy (they were truncated or parsed here)."""
+    if type(shape) is int and 0 <= shape < _SMALL_DIM:  # (`np.zeros(n)` in a loop: ~2.5 -> 0.2 us)
+        return (shape,)
+    if type(shape) is tuple and len(shape) <= 4:
+        size = 1
+        for s in shape:
+            if type(s) is not int or not 0 <= s < _SMALL_DIM:
+                break
+            size *= s
+        else:
+            if size < _SMALL_DIM:
+                return shape
     if ((isinstance(shape, (int, np.integer)) and not isinstance(shape, (bool, np.bool_)))
             or _traced(shape) or isinstance(shape, (str, bytes))):
         shape = (_dim(shape, site),)  # la.jit's traced scalar raises, naming itself

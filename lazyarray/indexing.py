@@ -12,7 +12,7 @@ import numpy as np
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import element as _eager_element
 from .eager import fill_read as _eager_fill_read
-from .eager import gather as _eager_gather
+from .eager import advanced_now as _eager_advanced, gather as _eager_gather
 from .eager import masked as _eager_masked
 from .eager import is_same_view as _is_same_view
 from .cache import _state as _TRACE  # (its `stand_ins`: a la.jit trace, which computes nothing)
@@ -23,8 +23,9 @@ from .graph import dtypes, get_op
 from .graph.node import Node, cuts_paused, user_site
 from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
-from ._index_values import (_is_array_index, _is_int, _is_int_index, is_basic_key, numpy_packed,
-                            set_values, update_values, warn_complex_cast)
+from ._index_values import (_holds_no_array, _is_array_index, _is_int, _is_int_index,
+                            is_basic_key, numpy_packed, set_values, update_values,
+                            warn_complex_cast)
 from .creation import full
 from ._handled import checked_here, user_line_handles_errors
 from . import elementwise as ew
@@ -276,6 +277,14 @@ def getitem(x: Array, key: Any) -> Array:
         done = _masked_now(x, key, site)
         if done is not None:
             return Array(done)
+    if (t is np.ndarray or t is tuple) and _EAGER_LIMIT[0]:
+        computed = _numpy_advanced_key(key)
+        done = _eager_advanced(x._node, computed, site) if computed is not None else None
+        if done is not None:
+            out = Array(done)
+            if not done.shape and not (t is tuple and any(k is Ellipsis for k in key)):
+                out._view = False
+            return out
     out = Array(general_getitem(x._node, key, site))
     if not out._node.shape and not (key is Ellipsis or t is tuple and any(
             k is Ellipsis for k in key)):
@@ -467,6 +476,35 @@ def list_index(key: list) -> np.ndarray | None:
         return np.array(out, dtype=np.intp)
     except OverflowError:
         return None
+
+
+def _numpy_advanced_key(key: Any) -> tuple | None:
+    """`key` as NumPy would index a computed array with it now: ints, slices, None, `...` and
+    index arrays (NumPy's integer and boolean arrays, lists of ints, computed integer Arrays of
+    at least one dim), at least one; None where it holds anything else (a pending Array, a 0-d
+    Array: NumPy's scalar, a basic index; a float, a nested list)."""
+    items = key if type(key) is tuple else (key,)
+    out, advanced = [], False
+    for k in items:
+        t = type(k)
+        if t is int or t is slice or k is None or k is Ellipsis or t in NUMPY_INTS:
+            out.append(k)
+        elif t is np.ndarray and k.dtype.kind in "iub":
+            out.append(k)
+            advanced = True
+        elif t is list:
+            positions = list_index(k)
+            if positions is None:
+                return None
+            out.append(positions)
+            advanced = True
+        elif t is Array and k._node.shape and not k._node.inputs and (
+                k._node.dtype.kind in "iub" and type(k._node.data) is np.ndarray):
+            out.append(k._node.data)
+            advanced = True
+        else:
+            return None
+    return tuple(out) if advanced else None
 
 
 def computed_scalar_indices(key: Any) -> Any:
@@ -754,7 +792,16 @@ def _is_element_key(key: Any, ndim: int) -> bool:
 def _element_values(dtype: np.dtype, values: Any, site: _bind.Site) -> Any:
     """An array of values at an element: NumPy stores a bool array's element as the truth of a
     one-element value (`b[0] = np.array([[3]])` is True); elsewhere it refuses any array, with a
-    TypeError for complex arrays and a ValueError for the others."""
+    TypeError for complex arrays and a ValueError for the others. A list or tuple is NumPy's
+    element assignment itself (its errors differ by dtype: int()'s TypeError, the truth of the
+    list for bool)."""
+    if (type(values) is list or type(values) is tuple) and _holds_no_array(values):
+        cell = np.empty(1, dtype)
+        try:
+            cell[0] = values
+        except (OverflowError, ValueError, TypeError) as exc:
+            raise _bind.fail(type(exc), str(exc), site) from None
+        return cell[0]
     if dtype.kind == "b" and np.size(values) == 1:
         return values.reshape(()) if type(values) is Array else np.asarray(values).reshape(())
     if dtype.kind == "c":
@@ -798,18 +845,23 @@ def _has_array_index(key: Any) -> bool:
 
 
 def _fit_values(value_node: Node, dtype: np.dtype, target_shape: tuple,
-                site: _bind.Site, advanced: bool = False) -> Node:
+                site: _bind.Site, advanced: bool = False, warn: bool = True) -> Node:
     """Update values broadcast to the target (NumPy's error if they cannot be: its text for an
-    `advanced` key's selection differs), cast to the dtype the update computes in."""
+    `advanced` key's selection differs), cast to the dtype the update computes in. `warn=False`:
+    the caller warns NumPy's ComplexWarning (after an index array's bounds)."""
     if value_node.shape and value_node.shape != target_shape:  # () and equal shapes broadcast
         if not _broadcasts_into(value_node.shape, tuple(target_shape)):
-            shown = _bind.numpy_shape_text(value_node.shape)
+            given = value_node.shape
+            while not advanced and len(given) > len(target_shape) and given[0] == 1:
+                given = given[1:]  # (NumPy's basic assignment names the shape it broadcasts)
+            shown = _bind.numpy_shape_text(given)
             into = _bind.numpy_shape_text(target_shape)
             raise _bind.fail(ValueError, f"shape mismatch: value array of shape {shown} could "
                              f"not be broadcast to indexing result of shape {into}" if advanced
                              else f"could not broadcast input array from shape {shown} into "
                              f"shape {into}", site)
-    warn_complex_cast(value_node, dtype, site)  # (after the shape check, as NumPy's)
+    if warn:
+        warn_complex_cast(value_node, dtype, site)  # (after the shape check, as NumPy's)
     if not all(target_shape):
         # nothing is written, so nothing is cast (NumPy warns no `invalid value ... in cast`);
         # the leading length-1 dims NumPy drops first (`I[0:0] = t[-1:][:, None] / nan`: fuzz39)
@@ -908,13 +960,22 @@ class _AtUpdate:
             masked = masking.at_update(self._array, self._key, mode, values, site)
             if masked is not None:
                 return masked
-            spec, index_nodes, target_shape, bounds = self._scatter_key(node, site)
-        value_node, promoted = update_values(node.dtype, values, mode, site, warn=False)
-        value_node = _fit_values(value_node, promoted, target_shape, site,
-                                 _has_array_index(self._key))
+            converted: list = []  # NumPy converts a Python value before it broadcasts index arrays
+            spec, index_nodes, target_shape, bounds = self._scatter_key(
+                node, site, lambda: converted.append(update_values(node.dtype, values, mode, site,
+                                                                   warn=False)))
+        given, promoted = (converted[0] if basic is None else
+                           update_values(node.dtype, values, mode, site, warn=False))
+        # NumPy casts the values before it checks an index array's bounds where the arrays (and
+        # ints) index every dim, and per subspace after them where a slice leaves one
+        warn_first = basic is not None or not _has_subspace(spec, node.ndim)
+        value_node = _fit_values(given, promoted, target_shape, site,
+                                 _has_array_index(self._key), warn=warn_first)
         if basic is None:
             for k, n, dim in bounds:  # index arrays: NumPy checks them after the value's shape
                 _check_bounds(k, n, dim, site)
+            if not warn_first:
+                warn_complex_cast(given, promoted, site)
 
         def scatter(base: Node, values: Node, how: str) -> Node:
             return _bind.primitive(_SCATTER, (base, values, *index_nodes), (how, spec),
@@ -932,12 +993,15 @@ class _AtUpdate:
                       _bind.scalar_leaf(True, dtypes.bool_, site, target_shape), "set")
         return ew.where(Array(hit), Array(wide), self._array)
 
-    def _scatter_key(self, node: Node, site: _bind.Site
+    def _scatter_key(self, node: Node, site: _bind.Site, before_broadcast: Any = None
                      ) -> tuple[tuple, list[Node], tuple, list[tuple[Any, int, int]]]:
         """The scatter's key for any index: (spec, index nodes, indexed shape, the index arrays'
         bounds checks left to the caller); the indexed shape is NumPy's, from a probe array of
         the same shape. NumPy checks an index array's bounds as it writes, after the value's
-        shape (`A[[0, 1]] = V` on a (1,) A with a V that cannot broadcast: its ValueError)."""
+        shape (`A[[0, 1]] = V` on a (1,) A with a V that cannot broadcast: its ValueError).
+        `before_broadcast()` runs between the key's own checks (ints' bounds, index types) and
+        the index arrays' broadcast, where NumPy converts a written Python value (`x[[0, 1],
+        [1, 2, 3]] = 1j`: the value's TypeError)."""
         items = _expand(self._key, node.ndim, site)
         spec, index_nodes, probe, bounds = [], [], [], []
         probed: set = set()  # dims an index array selects from (their length is not the shape's)
@@ -974,10 +1038,18 @@ class _AtUpdate:
         # (an empty dim an index array selects from probed as length 1: the probe's zeros were
         # out of its bounds, NumPy's IndexError before the value's ValueError, fuzz41's 182348)
         shape = tuple(max(n, 1) if d in probed else n for d, n in enumerate(node.shape))
+        if before_broadcast is not None:
+            before_broadcast()
         target_shape = _indexed_shape(shape, probe)
         if _empty_broadcast([n.shape for n in index_nodes]):
             bounds = []  # (NumPy checks no index of an empty selection: _empty_broadcast)
         return tuple(spec), index_nodes, target_shape, bounds
+
+
+def _has_subspace(spec: tuple, ndim: int) -> bool:
+    """Whether an advanced key leaves dims to slices (NumPy's subspace: `x[:, idx]`, `x[idx]`
+    of a matrix), where NumPy casts written values per subspace, after the index checks."""
+    return sum(1 for k in spec if k[0] in ("int", "array")) < ndim
 
 
 _WHOLE = ("slice", None, None, None)

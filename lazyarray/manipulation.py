@@ -278,7 +278,7 @@ def _plain_concat(arrays: Sequence[Any], axis: Any, site: _bind.Site) -> Node | 
     return _bind.primitive(_CONCAT, tuple(nodes), (ax,), before + (total,) + after, dtype, site)
 
 
-JOIN_NOW_MIN = 8  # arrays: fewer are joined lazily (a join of two large values fuses onward)
+JOIN_NOW_MIN = 8  # arrays: fewer are joined lazily unless small (a join of large values fuses)
 
 
 def join_now(arrays: Any, numpy_join: Any, kwargs: dict, site: _bind.Site) -> Array | None:
@@ -289,13 +289,18 @@ def join_now(arrays: Any, numpy_join: Any, kwargs: dict, site: _bind.Site) -> Ar
     linked per row). A view's value is NumPy's view of its buffer (eager.value_now: the view's
     node is current, writes into its root re-derive it). None: the lazy path (which also raises
     NumPy's errors at the user's line)."""
-    if not _EAGER_LIMIT[0] or type(arrays) not in (list, tuple) or len(arrays) < JOIN_NOW_MIN:
+    if not _EAGER_LIMIT[0] or type(arrays) not in (list, tuple) or not arrays:
         return None
+    few = len(arrays) < JOIN_NOW_MIN  # (then only small ones: `np.vstack([a, b])` in a loop)
+    total = 0
     datas = []
     for a in arrays:
         if type(a) is not Array:
             return None
         node = a._node
+        total += node.size
+        if few and total > _EAGER_LIMIT[0]:
+            return None
         if node.op is _INPUT:
             data = node.data
             if type(data) is not np.ndarray:

@@ -18,10 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from . import elementwise as ew
+from . import elementwise as ew, host_now
 from . import manipulation as mp
 from . import reductions as red
 from .array import Array
+from .graph.node import user_site
 from .complex_functions import imag, real
 from .creation import asarray, zeros
 from .searching import argsort, searchsorted, sort
@@ -111,7 +112,11 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None,  # noqa: A002
 
 def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,  # noqa: A002
               weights: Any = None) -> tuple[Array, Array]:
-    """numpy.histogram: (counts, edges); the last bin includes its right edge."""
+    """numpy.histogram: (counts, edges); the last bin includes its right edge. Small computed
+    arguments: NumPy's histogram at the line (lazyarray/host_now.py)."""
+    done = host_now.call(np.histogram, (a, bins, range, density, weights), {}, user_site(1))
+    if done is not None:
+        return done
     x, w = _flat(a, weights)
     edges, uniform = _bin_edges(x, bins, range, weights)
     ntype = np.dtype(np.int64) if w is None else w.dtype
@@ -254,7 +259,11 @@ def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, density: Any 
 def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
            period: Any = None) -> Array:
     """numpy.interp, NumPy's C loop as lazy selects: the segment by searchsorted, an exact hit
-    on a sample point gives its value, a NaN from one end is retried from the other end."""
+    on a sample point gives its value, a NaN from one end is retried from the other end.
+    Small computed arguments: NumPy's interp at the line (lazyarray/host_now.py)."""
+    done = host_now.call(np.interp, (x, xp, fp, left, right), {"period": period}, user_site(1))
+    if done is not None:
+        return done
     fpa = asarray(fp)
     kind = np.complex128 if fpa.dtype.kind == "c" else np.float64
     xv, xpa, fpa = asarray(x).astype(np.float64), asarray(xp).astype(np.float64), fpa.astype(kind)

@@ -14,7 +14,9 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from . import manipulation as mp
+from ._index_values import _holds_no_array, numpy_packed
 from .array import Array
+from .graph.node import user_site
 from .creation import arange, asarray, ones
 from .searching import nonzero
 from .writes import check_writable
@@ -141,11 +143,13 @@ def put(a: Array, ind: Any, v: Any, mode: str = "raise") -> None:
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     check_writable(a, "put: output array is read-only")
     idx = np.asarray(ind).ravel()
-    if idx.dtype.kind not in "iub":
+    if idx.dtype.kind not in "iub" and idx.size:  # (`[]` is float64, and NumPy's put takes it)
         raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') "
                         "according to the rule 'safe'")
     idx = idx.astype(np.int64)
     n = a.size
+    if n == 0 and idx.size:  # (NumPy's text, whatever the mode or the values: fuzz, seed 1500033)
+        raise IndexError("cannot replace elements of an empty array")
     error = None
     if mode == "raise" and idx.size and np.size(v) and (idx.min() < -n or idx.max() >= n):
         first = int(np.flatnonzero((idx < -n) | (idx >= n))[0])
@@ -222,6 +226,10 @@ class flatiter:  # noqa: N801  (NumPy's name)
     def __setitem__(self, key: Any, value: Any) -> None:
         flat = mp.ravel(self.base)
         want = flat[key].shape
+        if type(value) in (bool, int, float, complex, str, list, tuple) and (
+                type(value) not in (list, tuple) or _holds_no_array(value)):
+            # NumPy packs Python values item by item: NaN into ints is its ValueError
+            value = numpy_packed(value, self.base.dtype, user_site(1))
         vals = asarray(value)
         size = int(np.prod(want))
         if vals.shape != want and vals.size not in (1, size) and vals.size:

@@ -13,7 +13,7 @@ from . import _bind, elementwise as ew
 from .array import Array
 from .elementwise import arctan2, asarray_operand
 from .graph import dtypes
-from .graph.node import user_site
+from .graph.node import Node, user_site
 from .creation import asarray, full
 from .graph.ops_unchecked import DIVMOD_FLOOR, DIVMOD_REM
 from .complex_functions import imag, real
@@ -89,8 +89,10 @@ def divmod(x1: Any, x2: Any) -> tuple[Array, Array]:  # noqa: A001
     raise both outputs' flags as NumPy's one loop does: `divmod(a, 0.0)[1]` warned only
     'invalid' here, NumPy 'divide by zero' too (fuzz45, seed 610026)."""
     site = user_site(1)
-    return (Array(_bind.elementwise(DIVMOD_FLOOR, x1, x2, site=site)),
-            Array(_bind.elementwise(DIVMOD_REM, x1, x2, site=site)))
+    quotient = _bind.elementwise(DIVMOD_FLOOR, x1, x2, site=site)
+    q = Array(quotient)  # (computed here when the at-once rule takes it: its report is made)
+    return q, Array(Node(DIVMOD_REM, (*quotient.inputs, q._node), (), quotient.shape,
+                         quotient.dtype, None, site))
 
 
 def ldexp(x1: Any, x2: Any) -> Array:

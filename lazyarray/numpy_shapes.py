@@ -8,7 +8,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import _linalg_compose as lc
-from . import elementwise as ew
+from . import elementwise as ew, host_now
 from . import manipulation as mp
 from .array import Array, Array as _A, scalar_result
 from .elementwise import asarray_operand
@@ -153,7 +153,12 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
 
 def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
           out: Any = None) -> Array:
-    """numpy.trace: the sum of numpy.diagonal."""
+    """numpy.trace: the sum of numpy.diagonal (NumPy's trace at the line for a small computed
+    `a`: lazyarray/host_now.py)."""
+    if out is None:
+        done = host_now.call(np.trace, (a, offset, axis1, axis2, dtype), {}, user_site(1))
+        if done is not None:
+            return done
     result = sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
     if out is None:
         return result

@@ -104,6 +104,9 @@ def workload_programs() -> list[Program]:
     """Scalars, matmul epilogues, the LSTM cell, and the GPU benchmark shapes' frames."""
     x, w, b = _arr("float32", (8, 16)), _arr("float32", (16, 32)), _arr("float32", (32,))
     scalars = program_of(x * 2.5 + 1, la.maximum(x, 0.5) ** 2, (x > 0.25) & (x < 3))
+    k = _arr("int32", (8, 16))
+    # (divmod's remainder reads its quotient as an input its template ignores)
+    divmods = program_of(*la.divmod(x, 3.5), la.divmod(x, x + 1)[1], la.divmod(k, 7)[1])
     dense = program_of(la.nn.relu(x @ w + b), la.tanh(x @ w + b) * la.nn.sigmoid(x @ w))
     h = 32
     gates = _arr("float32", (8, 4 * h)) + _arr("float32", (8, 16)) @ _arr("float32", (16, 4 * h))
@@ -117,7 +120,7 @@ def workload_programs() -> list[Program]:
     frames = program_of(la.sum(la.broadcast_to(small, (1 << 20,)) ** 2),  # two-stage
                         la.mean(big), la.sum(big, axis=1), la.exp(big) * 2,
                         la.nn.gelu(la.broadcast_to(small, (1 << 26,))))
-    return [scalars, dense, lstm, frames]
+    return [scalars, divmods, dense, lstm, frames]
 
 
 def random_graph_programs(n: int) -> list[Program]:

@@ -210,3 +210,17 @@ def test_a_list_of_computed_scalars_is_read_as_their_values(reference_backend):
             got, expected = la.array(items), np.array(want)
             assert got.dtype == expected.dtype
             np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+def test_shape_arguments_take_numpys_rules_on_the_fast_path_too():
+    """`np.zeros(n)` of Python ints skips the general shape checks (~2.5 -> 0.2 us); every
+    other shape argument keeps them: NumPy's types, errors and texts ("array is too big; ...")."""
+    for shape in (20, 0, (2, 3), (), (4, 0, 2), np.int64(3), (np.int64(3), 2), -1, (2, -1), 2.0,
+                  (2.0,), True, (1 << 40, 1 << 40), "3", [2, 3], (1 << 31,)):
+        outcomes = []
+        for lib in (np, la):
+            try:
+                outcomes.append(lib.zeros(shape, dtype="uint8").shape)
+            except Exception as exc:  # noqa: BLE001 (type and text compared)
+                outcomes.append((type(exc).__name__, str(exc)))
+        assert outcomes[0] == outcomes[1], shape

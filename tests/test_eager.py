@@ -2,6 +2,7 @@
 at the line, and writes into a buffer nothing else reads go in place. Every test checks NumPy's
 values, including the values the program kept from before a write."""
 
+import gc
 import importlib
 import operator
 import sys
@@ -954,6 +955,55 @@ def test_basic_writes_go_into_the_buffer_and_match_numpy(backend, backend_does):
     with pytest.raises(ValueError):
         out[0, 0] = la.asarray(np.ones((3, 5)))
     np.testing.assert_array_equal(np.asarray(out), out_np)
+    # NumPy's values (14-15 us on the general path): an ndarray whose cast cannot warn, a flat
+    # list of Python numbers into float64; the others (a float64 list into float32 rows, a
+    # nested list, a float32 narrowing) take the general path and its checks
+    for value in (rng.random(5), np.arange(5, dtype=np.int32), [0.5, 1, 2.0, -3, 4.25]):
+        same = _same_value(out)
+        out[1, 2, 3] = value
+        out_np[1, 2, 3] = value
+        assert same() or not backend_does("eager")
+    for value in ([[1.0] * 5], np.full(5, 1e300), [1.0, 2], np.ones((1, 2))):
+        errors = []
+        for x in (out, out_np):
+            try:
+                x[0, 1, 2] = value
+                errors.append(None)
+            except ValueError as exc:
+                errors.append(str(exc).split("\n")[0])
+        assert errors[0] == errors[1], value
+    np.testing.assert_array_equal(np.asarray(out), out_np)
+    rows32 = la.asarray(np.zeros((2, 3), np.float32))
+    rows32[0] = 1.0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rows32[1] = np.array([1e300, 1.0, 2.0])  # NumPy's 'overflow encountered in cast'
+    assert [str(w.message) for w in caught] == ["overflow encountered in cast"]
+    assert np.asarray(rows32)[1].tolist() == [np.inf, 1.0, 2.0]
+
+
+def test_region_writes_of_numpy_values_build_no_node(backend, backend_does, monkeypatch):
+    """`A[i, :] = row` of an ndarray or a flat list of Python numbers into a buffer only the
+    handle holds is NumPy's assignment into that buffer (`eager._basic_write`): no scatter node
+    is built (the general path took 14-15 us a row, NumPy 0.3)."""
+    if not backend_does("eager"):
+        pytest.skip("the at-once path's buffers")
+    import lazyarray._methods as methods
+
+    built = []
+    general = methods.set_node
+    monkeypatch.setattr(methods, "set_node", lambda *a: built.append(a) or general(*a))
+    a = np.zeros((4, 3))
+    A = la.asarray(a.copy())
+    for i, row in enumerate((np.arange(3.0), [1, 2.5, 3], np.ones(3, np.float32),
+                             np.array([True, False, True]))):
+        A[i, :] = row
+        a[i, :] = row
+    assert built == []
+    np.testing.assert_array_equal(np.asarray(A), a)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        A[0] = np.array([1 + 1j, 2, 3])  # complex into floats: the general path's ComplexWarning
+    assert len(built) == 1
 
 
 def test_chained_element_writes_reach_the_root_and_keep_other_readers(backend, backend_does):
@@ -1139,6 +1189,26 @@ def test_a_fill_becomes_a_buffer_at_its_first_indexed_read(backend, fresh_caches
         assert float(big[1, 1]) == 2.5 and not big._node.holds_buffer
     ones = la.ones((3, 2), dtype=la.int32)
     assert ones[1].dtype == np.int32 and ones._node.holds_buffer
+
+
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_a_fill_operand_of_a_product_becomes_a_buffer(backend, fresh_caches):
+    """portfolio's `w = np.full(n, 1 / n, dtype=np.float32); port = returns @ w`: the fill
+    gets its buffer at the product (as at an indexed read, eager.py `fill_read`), which then
+    takes the at-once or plain matmul path instead of walking the fill through its reference
+    (42 -> 12 us at (1000, 150) @ (150,), NumPy 10); NumPy's bits; the handle sharing the fill
+    keeps its own value."""
+    rng = np.random.default_rng(4)
+    r = rng.standard_normal((60, 7)).astype(np.float32)
+    R, w = la.asarray(r), la.full(7, 1 / 7, dtype=np.float32)
+    other = w
+    w2 = la.full((7, 3), 0.5)
+    got, got2 = R @ w, la.asarray(r.astype(np.float64)) @ w2
+    assert w._node.holds_buffer and w2._node.holds_buffer
+    want = r @ np.full(7, 1 / 7, dtype=np.float32)
+    assert np.asarray(got).tobytes() == want.tobytes()
+    np.testing.assert_array_equal(np.asarray(got2), r.astype(np.float64) @ np.full((7, 3), 0.5))
+    np.testing.assert_array_equal(np.asarray(other), np.full(7, 1 / 7, dtype=np.float32))
 
 
 def test_writes_through_views_reach_the_root_and_its_views(backend):
@@ -2608,6 +2678,43 @@ def test_an_inplace_update_of_a_root_by_at_once_values_is_computed_at_its_line(b
 
 
 @pytest.mark.needs("eager")
+def test_the_mean_of_a_float64_at_once_value_is_its_c_total_over_the_count(backend):
+    """azimint_naive's `values_r12.mean()` per radial bin: `x.mean()` and `la.mean(x)` of a
+    float64 at-once value are the C total (`x.sum()`'s path) over NumPy's count, no reduction
+    built in Python (7.2 -> 2.7 us at 400 elements); NumPy's bits past the pairwise sum's
+    blocks, with a NaN and an inf; float32, an axis and an empty value the general path
+    (NumPy's values and its warning)."""
+    rng = np.random.default_rng(9)
+    data = rng.standard_normal(3000) * 1e3
+    X = la.asarray(data)
+    for n in (1, 9, 130, 1000, 2999):
+        want = data[:n][data[:n] > -1e9]
+        v = X[:n][np.asarray(X[:n]) > -1e9]  # a masked read: an at-once value
+        seen = []
+        sys.setprofile(lambda frame, event, arg: seen.append(frame.f_code.co_name) if (
+            event == "call") else None)
+        try:
+            got = (v.mean(), la.mean(v))
+        finally:
+            sys.setprofile(None)
+        assert "_reduce" not in seen or la._bind.FAST is None, seen
+        for g in got:
+            assert np.asarray(g).dtype == want.mean().dtype
+            assert np.asarray(g).tobytes() == np.float64(want.mean()).tobytes(), n
+    for special in (np.nan, np.inf):
+        w = data[:50].copy()
+        w[7] = special
+        v = la.asarray(w)[np.ones(50, bool)]
+        assert np.asarray(v.mean()).tobytes() == np.float64(w.mean()).tobytes()
+    f32 = data[:40].astype(np.float32)
+    v32 = la.asarray(f32)[np.ones(40, bool)]
+    assert np.asarray(v32.mean()).tobytes() == f32.mean().tobytes()
+    np.testing.assert_array_equal(np.asarray(la.mean(X.reshape(30, 100)[::2] * 1.0, axis=0)),
+                                  data.reshape(30, 100)[::2].mean(axis=0))
+    with pytest.warns(RuntimeWarning, match="Mean of empty slice"):
+        assert np.isnan(float(la.asarray(data)[np.zeros(3000, bool)].mean()))
+
+
 def test_namespace_totals_and_squares_of_at_once_values_run_in_c(backend):
     """ml_from_scratch's `np.sqrt(np.sum((x1 - x2) ** 2))` per training row: `np.sum(v)`,
     `np.max(v)`, `np.min(v)` of a float at-once value take the methods' C path
@@ -2758,12 +2865,14 @@ def test_bitwise_shift_floordiv_and_mod_operators_of_arrays_run_in_c(backend, ba
               lambda a: 100 % (a + 1), lambda a: a % 4 - (7 & a)):
         f(H[2])  # (the first of a dtype pair resolves its loop in Python)
         seen = []
+        gc.disable()  # (a collection's callbacks are Python calls too: the test flaked)
         sys.setprofile(lambda frame, event, arg: seen.append(frame.f_code.co_name) if (
             event == "call" and frame.f_code.co_name != "<lambda>") else None)
         try:
             got = f(H[1])
         finally:
             sys.setprofile(None)
+            gc.enable()
         assert not seen or not runs, seen
         want = f(h[1])
         assert np.asarray(got).dtype == want.dtype
@@ -2805,3 +2914,38 @@ def test_roll_of_a_computed_value_is_numpys_roll_at_once(backend, monkeypatch):
     with la.config(eager_size=0):
         np.testing.assert_array_equal(np.asarray(la.roll(H[1], 2)), np.roll(h[1], 2))
     assert calls  # lazy: the slices and concat
+
+
+def test_advanced_reads_of_computed_arrays_are_numpys_indexing_now(backend, backend_does,
+                                                                   monkeypatch):
+    """`A[idx]`, `A[:, idx]`, `A[rows, cols]`, `A[mask, 2]` of a computed A by NumPy's index
+    arrays (or lists, or computed integer Arrays) are NumPy's `data[key]` at the line
+    (eager.advanced_now): a copy, no take node (the general path took ~24 us for `A[idx]` of a
+    (20, 20) A, NumPy 0.9). Keys NumPy refuses keep the general path and its errors."""
+    import lazyarray.indexing as indexing
+
+    general = indexing.general_getitem
+    built = []
+    monkeypatch.setattr(indexing, "general_getitem", lambda *a: built.append(a) or general(*a))
+    a = np.arange(60.0).reshape(3, 4, 5)
+    I = np.array
+    keys = [I([0, 2]), (I([0, 2]), 1), (slice(None), I([1, 3])), (I([[0], [2]]), I([1, 3])),
+            (Ellipsis, I([4, 0])), (None, I([1])), (I([True, False, True]), 2),
+            (0, I([1, 1]), slice(1, 3)), (I([0, 1]), slice(None), I([2, 3])), ([0, 2], [1, 2]),
+            (I([-1, -3]),), (I(2), 1), I([], dtype=int), (la.asarray(I([2, 0])), 3)]
+    for key in keys:
+        A = la.asarray(a)
+        got = A[key]
+        want = a[tuple(np.asarray(k) if isinstance(k, la.Array) else k for k in key)
+                 if type(key) is tuple else key]
+        np.testing.assert_array_equal(np.asarray(got), want)
+        assert np.asarray(got).shape == want.shape
+        got[...] = -1.0  # a copy, as NumPy's
+        np.testing.assert_array_equal(np.asarray(A), a)
+    assert built == [] or not backend_does("eager")
+    for key in [(I([0, 2]), I([1, 2, 3])), (I([3]),), (I([1.0]),), (I([True, True]),)]:
+        with pytest.raises(IndexError) as got:
+            la.asarray(a)[key]
+        with pytest.raises(IndexError) as want:
+            a[key]
+        assert str(got.value) == str(want.value)

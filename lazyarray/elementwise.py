@@ -153,8 +153,8 @@ def power(x1: Any, x2: Any) -> Array:
     if (result.dtype.kind in "iu" and _negative_int_scalar(x2)
             and 0 not in result.shape):  # NumPy raises in the loop: not when empty
         raise _bind.fail(ValueError, "Integers to negative integer powers are not allowed.", site)
-    fast = (POWER_FAST_PATHS.get(float(x2)) if isinstance(x2, (int, float, np.integer, np.floating))
-            and not isinstance(x2, (bool, np.bool_)) else None)
+    exponent = _loop_scalar_exponent(x2, result.shape)
+    fast = POWER_FAST_PATHS.get(exponent) if exponent is not None else None
     if (fast is not None and isinstance(x1, Array) and x1.dtype.kind in "biuf"
             and result.dtype.kind == "f"):
         # NumPy's power loop takes these for a scalar exponent: x * x and 1 / x exactly, and
@@ -162,8 +162,30 @@ def power(x1: Any, x2: Any) -> Array:
         base = x1._node
         if base.dtype != result.dtype:
             base = _bind.primitive(_CAST, (base,), (), base.shape, result.dtype, site)
+        if base.shape != result.shape:  # (a (1, 1) exponent adds dimensions)
+            base = _bind.broadcast_to(base, result.shape, site)
         return Array(_bind.elementwise(fast, Array(base), site=site))
     return Array(result)
+
+
+def _loop_scalar_exponent(x2: Any, shape: tuple[int, ...]) -> float | None:
+    """The exponent as a float where NumPy's power loop sees one value at stride 0, known now: a
+    Python or NumPy number; a 0-d array or Array of known value; one of a single element that
+    broadcasts against the result (`x ** np.array([0.5])`: sqrt, where a same-shape (1,) one takes
+    pow); a NumPy array whose strides are all 0 (`np.broadcast_to(0.5, x.shape)`). None else (a
+    computed exponent takes the general formula: docs/semantics.md, "power")."""
+    if isinstance(x2, (int, float, np.integer, np.floating)):
+        return None if isinstance(x2, (bool, np.bool_)) else float(x2)
+    if isinstance(x2, Array):
+        node = x2._node
+        data = node.data if not node.inputs and isinstance(node.data, np.ndarray) else None
+    else:
+        data = x2 if type(x2) is np.ndarray else None
+    if data is None or data.dtype.kind not in "iuf" or data.size == 0:
+        return None
+    if data.ndim == 0 or (data.shape != shape if data.size == 1 else not any(data.strides)):
+        return float(data.flat[0])
+    return None
 
 
 pow = power  # noqa: A001  (Array API name)

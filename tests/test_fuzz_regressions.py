@@ -1229,6 +1229,26 @@ def test_a_flat_write_into_a_read_only_array_raises_numpys_text(reference_backen
             v.flat = 3.0
 
 
+def test_power_of_a_one_element_exponent_array_is_numpys_loop(backend):
+    """NumPy's power loop sees a 0-d exponent array, or a one-element one that broadcasts, at
+    stride 0, and takes its sqrt/square/reciprocal there (`(-0.0) ** np.array(0.5)` is -0.0,
+    `(-inf) ** ...` NaN). api48: only Python and NumPy scalars took that path; an Array or NumPy
+    exponent gave +0.0 and inf on the C backend."""
+    base = np.array([-0.0, -np.inf, 2.0, 3.0])
+    cases = [(base, np.array(0.5)), (base, np.array([0.5])), (base, np.array([[0.5]])),
+             (base.astype(np.float32), np.array(0.5, np.float32)),
+             (base, np.array(-1.0)), (np.array([-3, 0]), np.array(0.5))]
+    for k, (a, e) in enumerate(cases):
+        with np.errstate(all="ignore"):
+            want = a ** e
+        for exponent in (e, la.asarray(e)):
+            with la.errstate(all="ignore"):
+                got = np.asarray(la.asarray(a) ** exponent)
+            assert got.dtype == want.dtype and got.shape == want.shape, k
+            assert np.array_equal(got, want, equal_nan=True), k
+            assert np.array_equal(np.signbit(got), np.signbit(want)), k
+
+
 def _write_outcome(lib, base, key, value):
     """What `x[key] = value` does: (the error's type and text or the values, the warnings)."""
     import warnings

@@ -193,12 +193,16 @@ pow = power  # noqa: A001  (Array API name)
 
 def _fixed_exponent(x1: Any, x2: Any) -> bool:
     """Whether NumPy's power loop sees `x2` at a fixed address (inner stride 0: a 0-d array, or
-    one element broadcast against more) with a real float result and a base of at least one
-    dimension (0-d operands standing for NumPy's scalars take its scalar power, C's pow)."""
-    if not (isinstance(x1, Array) and isinstance(x2, Array) and x1.ndim and x2.size == 1
+    one element broadcast against more) with a real float result: an Array or NumPy array of
+    one element. A 0-d base takes it only with a 0-d *array* exponent (two operands standing
+    for NumPy's scalars take its scalar power, C's pow; `x[0] ** np.array(2)` is NumPy's loop,
+    its report 'power')."""
+    if not (isinstance(x1, Array) and isinstance(x2, (Array, np.ndarray)) and x2.size == 1
             and x1.dtype.kind in "biuf" and x2.dtype.kind in "biuf"
             and np.result_type(x1.dtype, x2.dtype).kind == "f"):
         return False
+    if not x1.ndim:
+        return x2.ndim == 0 and not (isinstance(x2, Array) and x2._view is False)
     return x2.ndim == 0 or x1.size > 1
 
 

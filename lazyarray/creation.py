@@ -171,6 +171,10 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
     """numpy.full / Array API `full`: a broadcast scalar (no memory until needed); `order`
     'C' or 'F' changes nothing (an Array has no memory layout)."""
     site = user_site(1)
+    if (type(fill_value) is float and _float64(dtype) and order == "C"
+            and device is None):  # `np.zeros(n)` in a loop: ~3.1 -> 2 us
+        return Array(_bind.broadcast_to(_bind.scalar_leaf(fill_value, dtypes.float64, site),
+                                        _shape(shape, dtypes.float64, site), site))
     if order != "C":
         check_order(order, site, "CF")
     if device is not None:
@@ -204,6 +208,12 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
     return Array(_bind.broadcast_to(node, _shape(shape, dt, site), site))
 
 
+def _float64(dtype: Any) -> bool:
+    """Whether `dtype` is None or float64 by one of its common names (`float`, `np.float64`, the
+    dtype, as *_like passes it): identity tests, no conversion."""
+    return dtype is None or dtype is dtypes.float64 or dtype is float or dtype is np.float64
+
+
 def _full_of_array(shape: Any, fill_value: Any, dt: np.dtype, site: _bind.Site) -> Array:
     """np.full(shape, [1, 2, 3]): the values broadcast over `shape` (`np.copyto`, casting
     'unsafe', as NumPy's full), copied once; NumPy's error where they do not broadcast."""
@@ -223,12 +233,16 @@ def _full_of_array(shape: Any, fill_value: Any, dt: np.dtype, site: _bind.Site) 
 
 def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
     """numpy.zeros / Array API `zeros`."""
-    return full(shape, 0, dtype if dtype is not None else dtypes.float64, order, device=device)
+    if _float64(dtype):  # (full's fast path: a float fill of float64)
+        return full(shape, 0.0, None, order, device=device)
+    return full(shape, 0, dtype, order, device=device)
 
 
 def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
     """numpy.ones / Array API `ones`."""
-    return full(shape, 1, dtype if dtype is not None else dtypes.float64, order, device=device)
+    if _float64(dtype):
+        return full(shape, 1.0, None, order, device=device)
+    return full(shape, 1, dtype, order, device=device)
 
 
 def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:

@@ -224,3 +224,23 @@ def test_shape_arguments_take_numpys_rules_on_the_fast_path_too():
             except Exception as exc:  # noqa: BLE001 (type and text compared)
                 outcomes.append((type(exc).__name__, str(exc)))
         assert outcomes[0] == outcomes[1], shape
+
+
+def test_float64_fills_take_the_short_path(monkeypatch):
+    """`np.zeros(n)`, `np.ones_like(v)`, `np.full(n, 2.0)` in a loop: a float fill of float64 is
+    the broadcast scalar at once (~3.1 -> 2 us), without the general path's dtype questions."""
+    from lazyarray.graph import dtypes
+    asked = []
+    for name in ("to_dtype", "weak_type_of"):
+        fn = getattr(dtypes, name)
+        monkeypatch.setattr(dtypes, name, lambda *a, fn=fn, **k: asked.append(a) or fn(*a, **k))
+    v = la.asarray(np.arange(3.0))
+    for make in (lambda m: m.zeros(20), lambda m: m.ones((2, 3)), lambda m: m.full(5, 2.5),
+                 lambda m: m.zeros_like(v), lambda m: m.ones_like(v),
+                 lambda m: m.full((), float("nan")), lambda m: m.zeros(3, dtype=np.float64), lambda m: m.ones(2, float)):
+        got, want = make(la), make(np)
+        assert got.dtype == want.dtype == np.float64 and got.shape == want.shape
+        np.testing.assert_array_equal(np.asarray(got), want)
+    assert la.empty(4).shape == (4,) and la.empty(4).dtype == np.float64
+    assert asked == []
+    assert la.zeros(3, dtype=np.int32).dtype == np.int32 and asked  # the general path

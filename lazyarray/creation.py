@@ -281,7 +281,11 @@ def _like(x: Any, dtype: Any, order: Any = "K", shape: Any = None) -> tuple[Any,
 
 
 def _like_device(x: Any, device: Any) -> Any:
-    return device if device is not None else (x.device if isinstance(x, Array) else None)
+    """x's device, None for the host's (full's fast path takes no `device`)."""
+    if device is not None or not isinstance(x, Array):
+        return device
+    have = x.device
+    return None if have == "cpu" else have
 
 
 def zeros_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,

@@ -234,6 +234,9 @@ def test_float64_fills_take_the_short_path(monkeypatch):
     for name in ("to_dtype", "weak_type_of"):
         fn = getattr(dtypes, name)
         monkeypatch.setattr(dtypes, name, lambda *a, fn=fn, **k: asked.append(a) or fn(*a, **k))
+    creation = la.creation
+    place = creation._place  # (a host Array's *_like: no second call to place it on the host)
+    monkeypatch.setattr(creation, "_place", lambda *a: asked.append(a) or place(*a))
     v = la.asarray(np.arange(3.0))
     for make in (lambda m: m.zeros(20), lambda m: m.ones((2, 3)), lambda m: m.full(5, 2.5),
                  lambda m: m.zeros_like(v), lambda m: m.ones_like(v),

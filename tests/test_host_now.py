@@ -131,7 +131,7 @@ def test_tile_of_a_small_computed_array_is_numpys_new_array(backend):
 def test_exports_of_small_views_of_computed_arrays_evaluate_nothing(monkeypatch):
     """`np.asarray(A[i])`, `A[:, j].tolist()`, NumPy's functions of `v.ravel()`: a view of a
     computed buffer is NumPy's view of it (read-only, as every export), not an evaluation of
-    its chain into a new buffer (~10 us a call on 20 elements; lazyarray/array.py
+    its chain into a new buffer (lazyarray/array.py
     `_small_view_value`)."""
     import sys
     array_module = sys.modules["lazyarray.array"]  # (la.array is the function)

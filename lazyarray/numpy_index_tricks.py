@@ -224,6 +224,7 @@ class flatiter:  # noqa: N801  (NumPy's name)
         return mp.ravel(self.base)[key]
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        check_writable(self.base, "underlying array is read-only")  # (NumPy's flatiter text)
         flat = mp.ravel(self.base)
         want = flat[key].shape
         if type(value) in (bool, int, float, complex, str, list, tuple) and (
@@ -255,6 +256,7 @@ class flatiter:  # noqa: N801  (NumPy's name)
 
 def _set_flat(x: Array, value: Any) -> None:
     """`x.flat = v`: every element, v repeated as NumPy does (rebinds x)."""
+    check_writable(x, "array is read-only")  # (NumPy's text for the flat attribute)
     flatiter(x)[:] = value
 
 

@@ -218,12 +218,20 @@ def _divmod_floor(dt: np.dtype, t: str):
 
 def _divmod_rem(dt: np.dtype, t: str):
     """divmod's remainder: remainder's, with NumPy's divmod flags at a zero divisor (its loop
-    divides there too: 'divide by zero' for a finite non-zero dividend)."""
+    divides there too: 'divide by zero' for a finite non-zero dividend), its quotient's overflow
+    and, of signed integers, `INT_MIN // -1`'s (`np.divmod(x, -1)[1]` warned nothing, fuzz48)."""
+    if dt.kind == "i":
+        return "a, b", (f"(b == -1 && a == ({t}){_int_limits(dt)[0]}) ? ({t}){fpe_overflow()} : "
+                        f"la_rem_{suffix(dt)}(a, b)"), (f"la_rem_{suffix(dt)}",)
     if dt.kind != "f":
         return _rem(dt, t)
+    # (elsewhere the quotient too, as NumPy's one loop computes it, for its flags:
+    # `np.divmod(1e308, 1e-300)[1]` warns 'overflow' and 'invalid' (its inf - floor(inf)); a
+    # floor quotient is never 0.5, so `- 0.0` keeps every value, -0.0 included)
     return "a, b", (f"b == 0 ? la_rem_{suffix(dt)}(a, b) + "
                     f"({t})(a / (b + ({t})LA_FPE_VOLATILE_ZERO) == 0.5) "
-                    f": la_rem_{suffix(dt)}(a, b)"), (f"la_rem_{suffix(dt)}",)
+                    f": la_rem_{suffix(dt)}(a, b) - ({t})(la_floordiv_{suffix(dt)}(a, b) == "
+                    f"({t})0.5)"), (f"la_rem_{suffix(dt)}", f"la_floordiv_{suffix(dt)}")
 
 
 def _fmod(dt: np.dtype, t: str):

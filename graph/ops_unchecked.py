@@ -43,8 +43,10 @@ def _divmod_twin(name: str, k: int, helper: str, properties: frozenset = frozens
     def reference(xs, attrs, dtype):
         return np.asarray(np.divmod(xs[0], xs[1])[k], dtype=dtype)
 
+    own = f"la_{helper}_{{S}}({{0}}, {{1}})"
+    # (signed integers: the remainder's own helper raises the quotient's INT_MIN // -1 overflow)
     return replace(op, name=f"divmod_{k}", reference=reference,
-                   c={"f": f"la_{helper}_{{S}}({{0}}, {{1}})", "*": op.c["*"]},
+                   c={"f": own, "i": own if k == 1 else op.c["*"], "*": op.c["*"]},
                    properties=op.properties | properties, doc=f"numpy.divmod's output {k}")
 
 
@@ -73,3 +75,86 @@ def _power_twin(name: str, exponent: float) -> OpDef:
 # (lazyarray/elementwise.py `power`: a real float base and a scalar exponent)
 POWER_FAST_PATHS = {2.0: _power_twin("square", 2.0), -1.0: _power_twin("reciprocal", -1.0),
                     0.5: _power_twin("sqrt", 0.5)}
+
+
+def _power_of_fixed_exponent() -> OpDef:
+    """numpy.power of a real float base to an exponent fixed over NumPy's loop (a 0-d array, or
+    one element broadcast against more: its inner stride is 0), whose value is data: the loop's
+    fast paths chosen per call, as NumPy's `*_power` loop does (x * x, 1 / x, sqrt for 2, -1,
+    0.5), else the general power. The reference passes the exponent as a 0-d array, so NumPy's
+    loop takes the same path (an exponent materialized by a cast had a stride and took pow:
+    `(-inf) ** np.array(0.5, float32)` was inf, NumPy's NaN)."""
+    op = get_op("power")
+    general = op.c["f"]
+    fast = ("(({1}) == ({T})2 ? ({0}) * ({0}) : ({1}) == ({T})-1 ? ({T})1 / ({0}) : "
+            "({1}) == ({T})0.5 ? sqrt{F}({0}) : " + general + ")")
+
+    def reference(xs, attrs, dtype):
+        base, exponent = np.asarray(xs[0]), np.asarray(xs[1])
+        if exponent.size:
+            exponent = exponent.reshape(-1)[0].reshape(())  # (a view: NumPy's stride-0 loop)
+        return np.asarray(np.power(base, exponent), dtype=dtype)
+
+    return replace(op, name="power_fixed", reference=reference, c={**op.c, "f": fast},
+                   doc="numpy.power of a real float base to an exponent fixed over the loop")
+
+
+# (lazyarray/elementwise.py `power`: a real float base and a 0-d or broadcast one-element exponent)
+POWER_FIXED = _power_of_fixed_exponent()
+
+
+def _float_power() -> OpDef:
+    """numpy.float_power of float64s: C's pow, with no fast path (`np.float_power(-inf, 0.5)` is
+    inf and of -0.0 +0.0, where np.power's loop takes sqrt: NaN, -0.0), `x * x` and `1 / x` for
+    2 and -1 (pow's correctly rounded values there, which the general formula missed by an ulp
+    now and then), and its own name in a report ('overflow encountered in float_power')."""
+    op = get_op("power")
+    general = op.c["f"]
+    real = ("(({1}) == ({T})2 ? ({0}) * ({0}) : ({1}) == ({T})-1 ? ({T})1 / ({0}) : "
+            "({1}) == ({T})0.5 ? (({0}) == -({T})INFINITY ? ({T})INFINITY : sqrt{F}({0}) + ({T})0) : "
+            + general + ")")
+
+    def reference(xs, attrs, dtype):
+        return np.asarray(np.float_power(xs[0], xs[1]), dtype=dtype)
+
+    return replace(op, name="float_power", reference=reference, c={**op.c, "f": real},
+                   doc="numpy.float_power of float64s: pow without np.power's fast paths")
+
+
+# (lazyarray/numpy_math.py `float_power`: real inputs, cast to float64)
+FLOAT_POWER = _float_power()
+
+
+class _NamedAfter:
+    """NumPy's errcall in the report's re-run (`log` mode's writer), with 'in cast' renamed."""
+
+    def __init__(self, call, name: str) -> None:
+        self.call, self.name = call, name
+
+    def write(self, text: str) -> None:
+        self.call.write(text.replace("encountered in cast", f"encountered in {self.name}"))
+
+    def __call__(self, *args):
+        return self.call(*args)
+
+
+_OUT_CASTS: dict[str, OpDef] = {}
+
+
+def out_cast(ufunc: str) -> OpDef:
+    """The cast of a ufunc's real float result into a narrower `out=`: NumPy's loop casts its
+    output itself and reports the cast's flags under the ufunc's name ('overflow encountered in
+    add' for `np.add(x32, np.array(3e38), out=o32)`; it said 'cast', fuzz48)."""
+    if ufunc not in _OUT_CASTS:
+        op = get_op("cast")
+
+        def reference(xs, attrs, dtype):
+            call = np.geterrcall()
+            if not hasattr(call, "write"):  # (not the report's re-run: flags only)
+                return op.reference(xs, attrs, dtype)
+            with np.errstate(call=_NamedAfter(call, ufunc)):
+                return op.reference(xs, attrs, dtype)
+
+        _OUT_CASTS[ufunc] = replace(op, name=f"out_cast_{ufunc}", reference=reference,
+                                    doc=f"the cast of {ufunc}'s result into its out=")
+    return _OUT_CASTS[ufunc]

@@ -294,8 +294,11 @@ def check_size(shape: tuple[int, ...], itemsize: int, site: Site) -> tuple[int, 
     for s in shape:
         size *= s
     if size * max(itemsize, 1) > _MAX_BYTES:
-        raise fail(ValueError, f"array is too big: shape {shape} has {size} elements of "
-                   f"{itemsize} bytes, more than the largest possible size {_MAX_BYTES}", site)
+        exc = fail(ValueError, "array is too big; `arr.size * arr.dtype.itemsize` is larger "
+                   "than the maximum possible size.", site)  # (NumPy's text)
+        exc.add_note(f"(shape {shape}: {size} elements of {itemsize} bytes, more than "
+                     f"{_MAX_BYTES})")
+        raise exc
     return shape
 
 

@@ -13,6 +13,7 @@ from . import _bind
 from .array import Array, scalar_result
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import vector_dot as _eager_dot
+from .eager import fill_read as _eager_fill_read
 from .eager import matrix_product as _eager_product
 from .graph import dtypes, get_op
 from .graph.node import user_site
@@ -30,6 +31,10 @@ def matmul(x1: Any, x2: Any, out: Any = None) -> Array:
     if out is not None:  # NumPy's rules for out (lazyarray/outputs.py), then out[...] = result
         return into(out, matmul(x1, x2), np.matmul, (x1, x2), {}, site)
     if type(x1) is Array and type(x2) is Array:  # two matrices of one float dtype: the node
+        if _EAGER_LIMIT[0]:  # a fill operand (`w = np.full(n, 1 / n)`): its buffer, now, as at
+            for x in (x1, x2):  # an indexed read (portfolio's `returns @ w`: the product's walk
+                if x._node.op is _BROADCAST:  # ran the fill through its reference, 42 -> 12 us)
+                    _eager_fill_read(x)
         a, b = x1._node, x2._node  # `matmul_general` builds, without its ~1.5 us of checks
         sa, sb, dtype = a.shape, b.shape, a.dtype
         if b.dtype is dtype and dtype in _SAME_DTYPE_LOOPS:
@@ -59,6 +64,7 @@ def _vector_dot(a: Any, b: Any, site: _bind.Site) -> Any:
     return _bind.primitive(_RESHAPE, (out,), ((),), (), dtype, site)
 
 
+_BROADCAST = get_op("broadcast_to")
 _SAME_DTYPE_LOOPS = frozenset(dtypes.FLOATING + dtypes.COMPLEX)  # NumPy's matmul loop is theirs
 
 

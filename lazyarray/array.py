@@ -138,8 +138,10 @@ class Array:
         node = self._node
         out = node.data
         if node.op is not _INPUT or type(out) is not np.ndarray:  # pending, or on a GPU
+            out = _small_view_value(node)  # `np.asarray(A[i])`: NumPy's view, no evaluation
             node = None  # to_host counts the node's references: a sibling's graph may read it
-            out = _to_host(self)
+            if out is None:
+                out = _to_host(self)
         elif _trace_state.stand_ins:
             _refuse_stand_in(node)
         if copy is None and self._view is False and not out.shape:
@@ -156,7 +158,8 @@ class Array:
         return _block_until_ready(self)
 
     def tolist(self) -> Any:
-        return self._host().tolist()
+        out = _small_view_value(self._node) if self._node.inputs else None
+        return (self._host() if out is None else out).tolist()
 
     def __hash__(self) -> int:
         """NumPy's scalar (an element `A[i, j]`, a 0-d result of an op: `_view` False) hashes as
@@ -322,6 +325,19 @@ _bind.Array = Array
 _INPUT = _bind.INPUT
 from .cache import _check_not_traced  # noqa: E402  (cache does not import this module)
 from .cache import _state as _trace_state  # noqa: E402
+
+
+def _small_view_value(node: Node) -> np.ndarray | None:
+    """A small view of a computed buffer (`A[i]`, `v.ravel()`, `A[:, j]`: a chain of view ops
+    over a leaf) as NumPy's view of that buffer, or None. Its export (`np.asarray`, `tolist`,
+    NumPy's functions of it) evaluated the chain into a new buffer and rebound the view to it
+    (`np.asarray(A[i])` 1.75 -> 1.34 us, `A[:, j].tolist()` 1.5 -> 1.0; NumPy's 0.1, 0.36).
+    Not while tracing or evaluating (a stand-in's buffer is no value), nor past the at-once size
+    (an evaluated view keeps its buffer; a replayed one would copy again each time)."""
+    if (not node.inputs or node.size > _EAGER_LIMIT[0] or node.op.write_back is None
+            or _trace_state.busy or _trace_state.stand_ins):
+        return None
+    return _view_value(node)
 from .graph import Graph, topological_order
 from .runtime import get_backend
 

@@ -38,6 +38,11 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
         data = _bind.host_array(obj, dtype, site)
         own(data)
         return Array(_bind.leaf(data, site))
+    if type(obj) is list and device is None and dtype is None and obj and type(obj[0]) in (
+            float, int, list):  # `np.array([x, y, z])`, `[[a, b], [c, d]]`: ~2.4 -> 1.2 us
+        data = _numbers_array(obj)
+        if data is not None:
+            return Array(_bind.leaf(data, site))
     if type(obj) is list and obj and type(obj[0]) is Array and device is None:
         values = _bind._buffer_values(obj)
         if values is not obj:  # computed elements (`np.array([s * (y - x), ...])` in a loop):
@@ -51,6 +56,17 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
     if _device.wants_device(device) or _device.is_device_array(obj):
         return Array(_bind.leaf(_device.device_buffer(obj, dtype, copy, device, site), site))
     return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+
+
+def _numbers_array(obj: list) -> np.ndarray | None:
+    """NumPy's array of a list of Python numbers where it is float64 or int64 (host_array's
+    answer then: no conversion, no check left); None for anything else (a ragged list, a big
+    int's object dtype, a bool, a nested Array's other dtype): the general path decides."""
+    try:
+        data = np.array(obj)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return data if data.dtype is dtypes.float64 or data.dtype is dtypes.int64 else None
 
 
 def _traced(obj: Any) -> bool:
@@ -118,9 +134,23 @@ def _place(x: Array, device: Any) -> Array:
     return x.to_device(device)
 
 
+_SMALL_DIM = 1 << 31  # shapes of Python ints whose sizes stay below it need no more checks
+
+
 def _shape(shape: Any, dtype: np.dtype, site: Any) -> tuple[int, ...]:
     """NumPy's shape argument: one integer (a 0-d integer array too) or a sequence of them;
     floats, bools and strings raise TypeError, as NumPy (they were truncated or parsed here)."""
+    if type(shape) is int and 0 <= shape < _SMALL_DIM:  # (`np.zeros(n)` in a loop: ~2.5 -> 0.2 us)
+        return (shape,)
+    if type(shape) is tuple and len(shape) <= 4:
+        size = 1
+        for s in shape:
+            if type(s) is not int or not 0 <= s < _SMALL_DIM:
+                break
+            size *= s
+        else:
+            if size < _SMALL_DIM:
+                return shape
     if ((isinstance(shape, (int, np.integer)) and not isinstance(shape, (bool, np.bool_)))
             or _traced(shape) or isinstance(shape, (str, bytes))):
         shape = (_dim(shape, site),)  # la.jit's traced scalar raises, naming itself
@@ -157,6 +187,10 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
     """numpy.full / Array API `full`: a broadcast scalar (no memory until needed); `order`
     'C' or 'F' changes nothing (an Array has no memory layout)."""
     site = user_site(1)
+    if (type(fill_value) is float and _float64(dtype) and order == "C"
+            and device is None):  # `np.zeros(n)` in a loop: ~3.1 -> 2 us
+        return Array(_bind.broadcast_to(_bind.scalar_leaf(fill_value, dtypes.float64, site),
+                                        _shape(shape, dtypes.float64, site), site))
     if order != "C":
         check_order(order, site, "CF")
     if device is not None:
@@ -190,6 +224,12 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
     return Array(_bind.broadcast_to(node, _shape(shape, dt, site), site))
 
 
+def _float64(dtype: Any) -> bool:
+    """Whether `dtype` is None or float64 by one of its common names (`float`, `np.float64`, the
+    dtype, as *_like passes it): identity tests, no conversion."""
+    return dtype is None or dtype is dtypes.float64 or dtype is float or dtype is np.float64
+
+
 def _full_of_array(shape: Any, fill_value: Any, dt: np.dtype, site: _bind.Site) -> Array:
     """np.full(shape, [1, 2, 3]): the values broadcast over `shape` (`np.copyto`, casting
     'unsafe', as NumPy's full), copied once; NumPy's error where they do not broadcast."""
@@ -209,12 +249,16 @@ def _full_of_array(shape: Any, fill_value: Any, dt: np.dtype, site: _bind.Site) 
 
 def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
     """numpy.zeros / Array API `zeros`."""
-    return full(shape, 0, dtype if dtype is not None else dtypes.float64, order, device=device)
+    if _float64(dtype):  # (full's fast path: a float fill of float64)
+        return full(shape, 0.0, None, order, device=device)
+    return full(shape, 0, dtype, order, device=device)
 
 
 def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
     """numpy.ones / Array API `ones`."""
-    return full(shape, 1, dtype if dtype is not None else dtypes.float64, order, device=device)
+    if _float64(dtype):
+        return full(shape, 1.0, None, order, device=device)
+    return full(shape, 1, dtype, order, device=device)
 
 
 def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
@@ -237,7 +281,11 @@ def _like(x: Any, dtype: Any, order: Any = "K", shape: Any = None) -> tuple[Any,
 
 
 def _like_device(x: Any, device: Any) -> Any:
-    return device if device is not None else (x.device if isinstance(x, Array) else None)
+    """x's device, None for the host's (full's fast path takes no `device`)."""
+    if device is not None or not isinstance(x, Array):
+        return device
+    have = x.device
+    return None if have == "cpu" else have
 
 
 def zeros_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,

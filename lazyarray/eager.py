@@ -1196,7 +1196,7 @@ def write_indexed(handle: Any, key: Any, value: Any) -> bool:
             return False
         if type(k) is not np.ndarray or k.dtype.kind not in "iu" or not k.ndim:
             return False
-        if k.size and not (-n <= k.min() and k.max() < n):
+        if k.size and not in_bounds(k, n):
             return False
         arrays.append(k)
         index_shapes.append(k.shape)
@@ -1245,6 +1245,19 @@ def write_indexed(handle: Any, key: Any, value: Any) -> bool:
     if fill:
         handle._node = old
     return True
+
+
+_SMALL_INDEX = 64  # index arrays up to this size are bounds-checked as Python ints
+
+
+def in_bounds(k: np.ndarray, n: int) -> bool:
+    """Whether every index of the non-empty integer array `k` is in [-n, n), NumPy's bounds.
+    A small `k` as Python ints (exact for uint64 too): NumPy's min and max cost ~1 us each, half
+    of `v[idx] = 0`'s write of 3 indices (4.9 us, NumPy's 0.3)."""
+    if k.size <= _SMALL_INDEX:
+        values = k.ravel().tolist()
+        return -n <= min(values) and max(values) < n
+    return bool(-n <= k.min() and k.max() < n)
 
 
 def _gathered(node: Node) -> Node | None:

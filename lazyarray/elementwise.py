@@ -17,7 +17,7 @@ from . import _bind, cache
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import user_site
-from .graph.ops_unchecked import POWER_FAST_PATHS
+from .graph.ops_unchecked import POWER_FAST_PATHS, POWER_FIXED
 from .outputs import into
 from ._layout import check_casting, check_order
 from ._host_results import nonzero
@@ -143,14 +143,18 @@ def power(x1: Any, x2: Any) -> Array:
         for _ in range(x2 - 2):
             result = result * x1
         return result
+    if _fixed_exponent(x1, x2):
+        # an exponent fixed over NumPy's loop whose value is data (`x ** np.array(0.5)`): its
+        # fast paths chosen in the kernel (sqrt(-inf) NaN where pow gives inf; x * x, 1 / x)
+        return Array(_bind.elementwise(POWER_FIXED, x1, x2, site=site))
     result = _bind.elementwise(_POWER, x1, x2, site=site)
     if getattr(x2, "_lazyarray_weak_type", None) is not None:
         return Array(result)  # la.jit's traced exponent: its value is not known here
     if (result.dtype.kind in "iu" and _negative_int_scalar(x2)
             and 0 not in result.shape):  # NumPy raises in the loop: not when empty
         raise _bind.fail(ValueError, "Integers to negative integer powers are not allowed.", site)
-    fast = (POWER_FAST_PATHS.get(float(x2)) if isinstance(x2, (int, float, np.integer, np.floating))
-            and not isinstance(x2, (bool, np.bool_)) else None)
+    exponent = _loop_scalar_exponent(x2, result.shape)
+    fast = POWER_FAST_PATHS.get(exponent) if exponent is not None else None
     if (fast is not None and isinstance(x1, Array) and x1.dtype.kind in "biuf"
             and result.dtype.kind == "f"):
         # NumPy's power loop takes these for a scalar exponent: x * x and 1 / x exactly, and
@@ -158,11 +162,48 @@ def power(x1: Any, x2: Any) -> Array:
         base = x1._node
         if base.dtype != result.dtype:
             base = _bind.primitive(_CAST, (base,), (), base.shape, result.dtype, site)
+        if base.shape != result.shape:  # (a (1, 1) exponent adds dimensions)
+            base = _bind.broadcast_to(base, result.shape, site)
         return Array(_bind.elementwise(fast, Array(base), site=site))
     return Array(result)
 
 
+def _loop_scalar_exponent(x2: Any, shape: tuple[int, ...]) -> float | None:
+    """The exponent as a float where NumPy's power loop sees one value at stride 0, known now: a
+    Python or NumPy number; a 0-d array or Array of known value; one of a single element that
+    broadcasts against the result (`x ** np.array([0.5])`: sqrt, where a same-shape (1,) one takes
+    pow); a NumPy array whose strides are all 0 (`np.broadcast_to(0.5, x.shape)`). None else (a
+    computed exponent takes the general formula: docs/semantics.md, "power")."""
+    if isinstance(x2, (int, float, np.integer, np.floating)):
+        return None if isinstance(x2, (bool, np.bool_)) else float(x2)
+    if isinstance(x2, Array):
+        node = x2._node
+        data = node.data if not node.inputs and isinstance(node.data, np.ndarray) else None
+    else:
+        data = x2 if type(x2) is np.ndarray else None
+    if data is None or data.dtype.kind not in "iuf" or data.size == 0:
+        return None
+    if data.ndim == 0 or (data.shape != shape if data.size == 1 else not any(data.strides)):
+        return float(data.flat[0])
+    return None
+
+
 pow = power  # noqa: A001  (Array API name)
+
+
+def _fixed_exponent(x1: Any, x2: Any) -> bool:
+    """Whether NumPy's power loop sees `x2` at a fixed address (inner stride 0: a 0-d array, or
+    one element broadcast against more) with a real float result: an Array or NumPy array of
+    one element. A 0-d base takes it only with a 0-d *array* exponent (two operands standing
+    for NumPy's scalars take its scalar power, C's pow; `x[0] ** np.array(2)` is NumPy's loop,
+    its report 'power')."""
+    if not (isinstance(x1, Array) and isinstance(x2, (Array, np.ndarray)) and x2.size == 1
+            and x1.dtype.kind in "biuf" and x2.dtype.kind in "biuf"
+            and np.result_type(x1.dtype, x2.dtype).kind == "f"):
+        return False
+    if not x1.ndim:
+        return x2.ndim == 0 and not (isinstance(x2, Array) and x2._view is False)
+    return x2.ndim == 0 or x1.size > 1
 
 
 def _negative_int_scalar(x: Any) -> bool:

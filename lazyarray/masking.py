@@ -25,6 +25,7 @@ from .manipulation import reshape_node
 from .reductions import _as_node
 from ._host_results import nonzero
 from .cache import is_busy
+from . import evaluation
 from .evaluation import evaluate_arrays
 from ._index_values import _is_array_index, _is_int_index, update_values, warn_complex_cast
 from . import elementwise as ew
@@ -61,7 +62,10 @@ def _computed_mask(mask: Any, site: _bind.Site, base: Node | None = None,
             return _mask_node(mask, site), base
         held = Array(base) if base is not None and base.inputs and not is_busy() and _reaches(
             mask._node, base) else None  # (busy: la.grad traces, a leaf would cut its gradient)
-        evaluate_arrays([mask], also if held is None else (held,) + also)
+        if held is None and not also and eager.LIMIT[0]:
+            evaluation.to_host(mask)  # np.asarray(mask)'s C hit path: ~6 us less than
+        else:  # evaluate_arrays' frames (azimint_naive's `data[np.logical_and(...)]` per bin)
+            evaluate_arrays([mask], also if held is None else (held,) + also)
         if held is not None:
             base = held._node
     return _mask_node(mask, site), base

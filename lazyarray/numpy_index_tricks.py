@@ -14,7 +14,9 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from . import manipulation as mp
+from ._index_values import _holds_no_array, numpy_packed
 from .array import Array
+from .graph.node import user_site
 from .creation import arange, asarray, ones
 from .searching import nonzero
 from .writes import check_writable
@@ -222,8 +224,13 @@ class flatiter:  # noqa: N801  (NumPy's name)
         return mp.ravel(self.base)[key]
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        check_writable(self.base, "underlying array is read-only")  # (NumPy's flatiter text)
         flat = mp.ravel(self.base)
         want = flat[key].shape
+        if type(value) in (bool, int, float, complex, str, list, tuple) and (
+                type(value) not in (list, tuple) or _holds_no_array(value)):
+            # NumPy packs Python values item by item: NaN into ints is its ValueError
+            value = numpy_packed(value, self.base.dtype, user_site(1))
         vals = asarray(value)
         size = int(np.prod(want))
         if vals.shape != want and vals.size not in (1, size) and vals.size:
@@ -249,6 +256,7 @@ class flatiter:  # noqa: N801  (NumPy's name)
 
 def _set_flat(x: Array, value: Any) -> None:
     """`x.flat = v`: every element, v repeated as NumPy does (rebinds x)."""
+    check_writable(x, "array is read-only")  # (NumPy's text for the flat attribute)
     flatiter(x)[:] = value
 
 

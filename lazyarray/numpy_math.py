@@ -15,7 +15,7 @@ from .elementwise import arctan2, asarray_operand
 from .graph import dtypes
 from .graph.node import Node, user_site
 from .creation import asarray, full
-from .graph.ops_unchecked import DIVMOD_FLOOR, DIVMOD_REM
+from .graph.ops_unchecked import DIVMOD_FLOOR, DIVMOD_REM, FLOAT_POWER
 from .complex_functions import imag, real
 from .reductions import all as all_
 
@@ -73,7 +73,10 @@ def float_power(x1: Any, x2: Any) -> Array:
     kinds = {np.result_type(v).kind if type(v) in (bool, int, float, complex)
              else _array(v).dtype.kind for v in (x1, x2)}
     wide = np.dtype(np.complex128 if "c" in kinds else np.float64)
-    return ew.power(_as(x1, wide), _as(x2, wide))
+    if wide.kind == "c":
+        return ew.power(_as(x1, wide), _as(x2, wide))
+    # (not np.power's fast paths: float_power is C's pow, `(-inf) ** 0.5` inf; fuzz48)
+    return Array(_bind.elementwise(FLOAT_POWER, _as(x1, wide), _as(x2, wide), site=user_site(1)))
 
 
 def modf(x: Any) -> tuple[Array, Array]:

@@ -250,7 +250,8 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
         ranks = np.arange((n - 1) // 2, n // 2 + 1, dtype=np.int64)
         rows = broadcast_to(asarray(ranks.reshape((-1,) + (1,) * (v.ndim - 1))),
                             (len(ranks),) + moved.shape[1:])
-        mid = red.mean(moveaxis(sorted_rows(moved, rows), 0, ax), axis=ax, keepdims=True)
+        ends = (-1,) if v.dtype.kind in "fcmM" else ()  # NumPy's median's partition (NaN last)
+        mid = red.mean(moveaxis(sorted_rows(moved, rows, ends), 0, ax), axis=ax, keepdims=True)
     else:
         s = sort(v, axis=ax)
         lo = tuple(slice(None) if d != ax else slice((n - 1) // 2, n // 2 + 1)

@@ -67,16 +67,18 @@ def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any =
     return Array(_bind.primitive(_SORT, (node,), (ax, kind), node.shape, node.dtype, site))
 
 
-def sorted_rows(x: Array, rows: Array) -> Array:
+def sorted_rows(x: Array, rows: Array, ends: tuple[int, ...] = ()) -> Array:
     """take_along_axis(sort(x, axis=0), rows, axis=0), rows in bounds: a few order statistics per
-    column (median, quantile) by NumPy's partition where a sort would order every value. The op
+    column (median, quantile) by NumPy's partition where a sort would order every value, also
+    at the `ends` ranks (0, -1) NumPy's caller partitions at (the same cost). The op
     has no derivative rule: while la.grad/vjp trace (cache.is_busy), the sort and gather it
     stands for are built instead, and differentiate as they did."""
     site = user_site(1)
     if is_busy():
         return gather_along_axis(sort(x, axis=0), rows, 0, in_bounds=True)
     node, idx = _as_node(x, site), _as_node(rows, site)
-    return Array(_bind.primitive(_SORTED_ROWS, (node, idx), (), idx.shape, node.dtype, site))
+    return Array(_bind.primitive(_SORTED_ROWS, (node, idx), (tuple(ends),), idx.shape,
+                                 node.dtype, site))
 
 
 def check_sort_kind(kind: Any, order: Any, stable: Any, site: _bind.Site) -> None:

@@ -25,6 +25,7 @@ from . import elementwise as ew
 from ._handled import held_index_arrays, user_line_handles_errors
 from ._numpy_errors import numpy_shape_error
 from .array import Array
+from .graph.ops_unchecked import out_cast
 from .writes import check_writable
 from .creation import asarray
 from .manipulation import broadcast_to, concat, moveaxis, stack
@@ -116,7 +117,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
         results = tuple(r if r.dtype == d else ew.astype(r, d) for r, d in zip(results, loop))
         if where is not True:
             results = tuple(_masked(r, where, o) for r, o in zip(results, outs))
-        stored = tuple(_store(r, o, site) for r, o in zip(results, outs))
+        stored = tuple(_store(_out_cast(r, o, self._np.__name__, site), o, site)
+                       for r, o in zip(results, outs))
         return stored if self._np.nout > 1 else stored[0]
 
     # --- methods ----------------------------------------------------------------------------------
@@ -526,6 +528,16 @@ def _check_out_shapes(inputs: tuple, outs: tuple, site: Any) -> None:
             raise _bind.fail(ValueError, f"non-broadcastable output operand with shape "
                              f"{_bind.numpy_shape_text(out_shape)} doesn't match the broadcast "
                              f"shape {_bind.numpy_shape_text(everything)}", site)
+
+
+def _out_cast(result: Array, out: Any, name: str, site: Any) -> Array:
+    """A real float result cast to `out`'s dtype here, reporting as the ufunc (NumPy's loop casts
+    its output itself: 'overflow encountered in add', not '... in cast')."""
+    if out is None or out.dtype == result.dtype or result.dtype.kind != "f" or (
+            np.dtype(out.dtype).kind not in "biuf"):
+        return result
+    return Array(_bind.primitive(out_cast(name), (result._node,), (), result.shape,
+                                 np.dtype(out.dtype), site))
 
 
 def _store(result: Array, out: Any, site: Any, exact: bool = False, asked: Any = None) -> Any:

@@ -41,6 +41,7 @@ from ._reshape import reshape_node
 from .cuts import _LIMIT as _LIVE_LIMIT, _LIVE, _prune
 from .eager import LIMIT as _EAGER_LIMIT
 from .graph import derivatives, get_op
+from .graph.registry import OpKind
 from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
 from .settings import config
@@ -277,8 +278,10 @@ def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
     has the stand-in's strides."""
     try:
         chain = _chain(view_node, root_node)
-    except ValueError:  # a read-only view that is no chain of views (diagonal, broadcast_to)
-        return None
+    except ValueError:  # a read-only view: its layout where its ops are all views
+        chain = _read_only_chain(view_node, root_node)  # (broadcast_to; not diagonal's take)
+        if chain is None:
+            return None
     data = root_node.data
     if (not root_node.inputs and type(data) is np.ndarray and data.base is None
             and data.flags.c_contiguous):
@@ -420,6 +423,21 @@ def _chain(view_node: Node, root_node: Node) -> list[Node]:
         if node.op.write_back is None or not node.inputs:
             raise ValueError("this view cannot be written back to its base")  # not reached: links
         chain.append(node)                                                  # hold view chains
+        node = node.inputs[0]
+    return chain
+
+
+def _read_only_chain(view_node: Node, root_node: Node) -> list[Node] | None:
+    """The view ops from `view_node` down to `root_node` where some write nothing back
+    (`np.broadcast_to(x, (2, n))[0]`), or None where an op is no view: NumPy's layout of such a
+    chain says whether its `ravel` is a view (a read-only one: it was a writable copy, and a
+    write passed where NumPy raises; fuzz48)."""
+    chain = []
+    node = view_node
+    while node is not root_node:
+        if node.op.kind is not OpKind.VIEW or not node.inputs:
+            return None
+        chain.append(node)
         node = node.inputs[0]
     return chain
 

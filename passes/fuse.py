@@ -329,11 +329,27 @@ class _Planner:
             for r in step.roots:
                 kb.store_root(r, self.slot[id(r)])
             lowered = kb.finish(_kernel_name(k, kb))
+            self._own_kernel_for_two_pass_roots(kb)
             built.append((lowered.kernel, lowered.nodes))
             for n in lowered.nodes:
                 if n.op.kind is not OpKind.VIEW and id(n) not in self.owned:
                     readers[id(n)] = readers.get(id(n), 0) + 1
         return built, readers
+
+    def _own_kernel_for_two_pass_roots(self, kb: KernelBuilder) -> None:
+        """A root a kernel computes in a reduction's pass and again in the pass that reads the
+        accumulator (hist_equalize's `blurred` and `where(blurred > blurred.mean(), 255, 0)`:
+        a 3x3 box sum and an integer division, twice) leaves for a kernel of its own when rule 5
+        would not recompute it: it is stored anyway, so both passes then read its buffer, and
+        it is computed once, in a plain loop gcc vectorizes."""
+        twice = kb.roots_in_two_passes()
+        if not twice:
+            return
+        ops, loads, reduces = self._recompute_stats()
+        for r in twice:
+            reason = recompute_cost_rule(2, ops[id(r)], loads[id(r)], False)
+            if reason and not reduces[id(r)]:
+                raise NeedsOwnKernel(r, f"computed in two passes of one kernel: {reason}")
 
     def _apply_cost_rule(self, readers: dict[int, int]) -> bool:
         if all(count < 2 for count in readers.values()):

@@ -154,9 +154,11 @@ class KernelBuilder:
         self.dropped: set[int] = set()  # inner store stages merged into a reduce stage
         self.nodes: dict[int, Node] = {}
         self.maps_seen: dict[int, set] = {}
+        self.roots: list[Node] = []
 
     # --- roots -----------------------------------------------------------------------------------
     def store_root(self, root: Node, slot: int) -> None:
+        self.roots.append(root)
         m, inner = self._root_map(root)
         st = self._store_stage(inner)
         value = self.lower(root, m, st)
@@ -395,6 +397,17 @@ class KernelBuilder:
         dst.stores.extend(replace(st, value=remap[st.value]) for st in src.stores)
         del self.store_stage[True]
         self.dropped.add(s)
+
+    def roots_in_two_passes(self) -> list[Node]:
+        """Roots computed in a reduce stage and again in the inner store stage that reads an
+        accumulator (`b` of `la.eval(b, where(b > b.mean(), ...))`): two passes over the data
+        computing a value the kernel stores. (Call after `finish`.)"""
+        s = self.store_stage.get(True)
+        if s is None or not self.stages[s].deps:
+            return []
+        reduced = {key[0] for k in self.reduce_stage.values() for key in self.stages[k].memo}
+        stored = {key[0] for key in self.stages[s].memo}
+        return [r for r in self.roots if id(r) in reduced and id(r) in stored]
 
     def _stage_order(self) -> list[int]:
         """Reduce stages in dependency order, then the store stages (outer before inner)."""

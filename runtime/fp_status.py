@@ -93,7 +93,9 @@ call: Callable[..., Any] = getattr(_compiled, "fp_call", None) or _python_call
 
 
 class _Collector:
-    """NumPy's `log`-mode target: its messages ("divide by zero encountered in log"), in order."""
+    """NumPy's `log`-mode target: its messages ("divide by zero encountered in log"), in order,
+    one per op as NumPy warns once per ufunc call (`np.log(x) + np.log(y)` warns twice under a
+    warnings filter of "always"; they were kept once each)."""
 
     def __init__(self) -> None:
         self.messages: list[str] = []
@@ -102,8 +104,7 @@ class _Collector:
         text = text.strip()
         if text.startswith("Warning: "):
             text = text[len("Warning: "):]
-        if text not in self.messages:
-            self.messages.append(text)
+        self.messages.append(text)
 
 
 def numpy_errstate() -> contextlib.AbstractContextManager:

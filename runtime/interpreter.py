@@ -92,9 +92,14 @@ def _scalar_math(node: Node, args: tuple[np.ndarray, ...]) -> object:
 
 
 def _array_leaf(node: Node) -> bool:
-    """An input is a 0-d array's data (`la.asarray(np.array(0.0))`): NumPy's ufunc loop."""
-    return any(i.is_leaf and i.op.name == "input" and i.attrs is not _UNKEYED[0]
-               for i in node.inputs)
+    """An input is a 0-d array's data (`la.asarray(np.array(0.0))`), also through the cast to
+    the loop's dtype (`x[0] ** np.array(2)` of a float x): NumPy's ufunc loop."""
+    for i in node.inputs:
+        while i.op.name == "cast" and len(i.inputs) == 1:
+            i = i.inputs[0]
+        if i.is_leaf and i.op.name == "input" and i.attrs is not _UNKEYED[0]:
+            return True
+    return False
 
 
 def _apply(node: Node, args: tuple[np.ndarray, ...]) -> np.ndarray:

@@ -13,6 +13,7 @@ Stages evaluate on the full loop shape (inner stages) or on outer + (1,) * n_inn
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -44,7 +45,11 @@ def _strided(buf: np.ndarray, strides: tuple[int, ...], offset: int,
         return np.empty(shape, buf.dtype)
     flat = buf.reshape(-1)
     size = buf.dtype.itemsize
-    return as_strided(flat[offset:], shape, tuple(s * size for s in strides))
+    byte_strides = tuple(s * size for s in strides)
+    try:  # (np.lib.stride_tricks.as_strided's Python wrapper cost ~10 us of a tiny kernel's run)
+        return np.ndarray(shape, buf.dtype, flat, offset * size, byte_strides)
+    except (TypeError, ValueError):
+        return as_strided(flat[offset:], shape, byte_strides)
 
 
 def as_input(value: Any, dtype: np.dtype, shape: tuple[int, ...]) -> np.ndarray:
@@ -126,6 +131,14 @@ def _frees(stage: Any, si: int, pinned: set[tuple[int, int]]) -> list[tuple[int,
     return [tuple(f) for f in frees]
 
 
+@lru_cache(maxsize=512)  # (a function of the kernel, asked per run)
+def _kernel_frees(kernel: Kernel) -> tuple[list[tuple[int, ...]], ...]:
+    """`_frees` of each stage; values read by later stages (RowValue) are never freed early."""
+    pinned = {(e.stage, e.pos) for st in kernel.stages for e in st.exprs
+              if isinstance(e, RowValue)}
+    return tuple(_frees(stage, si, pinned) for si, stage in enumerate(kernel.stages))
+
+
 def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any],
                fold_rows: Callable[..., np.ndarray] | None = None) -> None:
     """`fold_rows(kernel, stage, reduce, rows)`: how a reduction folds its rows (outer..., inner
@@ -134,12 +147,11 @@ def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any],
     acc_shape = outer + (1,) * n_inner
     acc: dict[tuple[int, int], np.ndarray] = {}
     stage_vals: dict[int, list] = {}  # each stage's values, for RowValue
-    pinned = {(e.stage, e.pos) for st in kernel.stages for e in st.exprs
-              if isinstance(e, RowValue)}  # read by later stages: never freed early
+    stage_frees = _kernel_frees(kernel)
     for si, stage in enumerate(kernel.stages):
         shape = kernel.space if stage.inner else acc_shape
         vals: list[np.ndarray | None] = []
-        frees = _frees(stage, si, pinned)
+        frees = stage_frees[si]
         for j, e in enumerate(stage.exprs):
             vals.append(_expr(e, vals, acc, frame, scalars, kernel, shape, stage_vals))
             for a in frees[j]:  # full-size temporaries die after their last reader: NumPy

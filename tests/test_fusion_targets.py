@@ -118,3 +118,26 @@ def test_chain_of_ten_matmuls_keeps_two_intermediate_buffers():
     assert len(intermediate) <= 2
     assert p.peak_bytes == 2 * 4 * 8 * 8
     np.testing.assert_allclose(np.asarray(z), ref)
+
+
+def test_a_stored_value_two_passes_read_is_computed_once_in_its_own_kernel():
+    """hist_equalize's `blurred` (a 3x3 box sum // 9) and `where(blurred > blurred.mean(),
+    ...)`: one kernel computed the box sum in the mean's pass and again in the pass storing
+    both. A stored root that two passes of one kernel compute, costing more than rule 5
+    recomputes, gets its own kernel (its buffer is written anyway); a cheap one stays."""
+    img = rng.integers(0, 256, (12, 14)).astype(np.uint16)
+    x = la.array(img)
+    with la.config(eager_size=0):
+        box = sum(x[dy:dy + 10, dx:dx + 12] for dy in range(3) for dx in range(3)) // 9
+        mask = la.where(box > box.mean(), 255, 0)
+        cheap = x + 1
+        cheap_mask = la.where(cheap > cheap.mean(), 1, 0)
+    p = _program(box, mask)
+    assert (len(p.kernels), len(p.library_calls)) == (2, 0)
+    assert any("computed in two passes of one kernel" in n for n in p.notes), p.notes
+    assert [len(k.stages) for k in p.kernels] == [1, 2]  # the box sum; the mean and the mask
+    assert _counts(cheap, cheap_mask) == (1, 0)
+    want = sum(img[dy:dy + 10, dx:dx + 12] for dy in range(3) for dx in range(3)) // 9
+    got_box, got_mask = la.eval(box, mask)
+    np.testing.assert_array_equal(np.asarray(got_box), want)
+    np.testing.assert_array_equal(np.asarray(got_mask), np.where(want > want.mean(), 255, 0))

@@ -61,6 +61,10 @@ ERROR_FORMS_FROM = 700_000
 # layout requests and the views of unstack/broadcast_arrays/sliding windows read after writes to
 # their base, where= of ufuncs (Generator.layout_line, fuzz47)
 LAYOUT_FORMS_FROM = 1_000_000
+# and from here on divisors and exponents fixed over the loop (a Python int, a NumPy scalar, a
+# 0-d or one-element array), ravels of read-only views, flat writes, vector iteration (fuzz48:
+# stop 47's float-quotient division and power fast paths, Generator.fixed_line)
+FIXED_FORMS_FROM = 1_500_000
 # Python and NumPy scalars of every dtype class (NEP 50: Python's are weak)
 WEAK_SCALARS = ("True", "False", "0", "3", "-2", "300", "2**40", "-(2**63)", "2.5", "-0.0",
                 "float('nan')", "1e300", "1j", "(2-0.5j)", "np.float32(2)", "np.int8(-3)",
@@ -169,6 +173,7 @@ class Generator:
         # (fuzz46: stop 45's errors in NumPy's text, the site a note)
         self.error_forms = seed >= ERROR_FORMS_FROM
         self.layout_forms = seed >= LAYOUT_FORMS_FROM
+        self.fixed_forms = seed >= FIXED_FORMS_FROM
 
     # ---- the program's values
     def arrays(self, ndim=None):
@@ -867,8 +872,38 @@ class Generator:
             if x.dtype.kind == "c" else  # (`* 1.0`: sqrt of int8 is NumPy's float16)
             f"np.sqrt({name} * 1.0, out=np.ones({name}.shape), where={name} {gt})"))
 
+    def fixed_line(self, name: str) -> str:
+        """A divisor or an exponent fixed over the loop (int `//` and `%` in float in the C
+        kernels, power's fast paths chosen from a 0-d array's value), a ravel of a read-only
+        view, a flat write, or an iteration over a vector (fuzz48)."""
+        x = self.env[name]
+        t = self.new_name("F")
+        d = self.pick((3, -3, 7, -1, 0, 2, 255, -128, 2**31 - 1, 2**32 - 1))
+        dtype = x.dtype if x.dtype.kind in "iub" and self.rng.random() < 0.6 else np.dtype(
+            self.pick(("int8", "uint8", "int32", "uint32", "int64", "float32")))
+        if dtype.kind == "u" and d < 0 or dtype.kind in "iu" and not (
+                np.iinfo(dtype).min <= d <= np.iinfo(dtype).max):
+            d = 3
+        fixed = self.pick((f"({d})", f"numpy.{dtype}({d})", f"np.array({d}, dtype=np.{dtype})",
+                           f"np.array([{d}], dtype=np.{dtype})"))
+        e = self.pick(("np.array(0.5)", "np.array(0.5, dtype=np.float32)", "np.array([2.0])",
+                       "np.array(-1.0)", "numpy.float32(2)", "np.array(2)", "0.5", "(-1.0)"))
+        return f"{t} = " + self.pick((
+            f"{name} // {fixed}", f"{name} % {fixed}", f"({name} // {fixed}).sum()",
+            f"{name} // {fixed} + {name} % {fixed} * 2", f"divmod({name}, {fixed})[1]",
+            f"np.floor_divide({name}, {fixed}, out=np.empty_like({name}))",
+            f"{name} ** {e}", f"np.power({name} * 1.0, {e})", f"({name} * 1.0) ** {e} + 1",
+            f"np.broadcast_to({name}, (2,) + {name}.shape)[1].ravel()"
+            if x.base is None and x.flags.c_contiguous else f"{name}.ravel() // {fixed}",
+            # (a ravel is a view of C-contiguous memory: lazyarray's roots are, NumPy's views
+            # of its temporaries may not be, docs/semantics.md "Immutability": seed 1500095)
+            f"[v * 2 for v in {name}.ravel()[:5]]", f"min({name}.ravel()[:6])"
+            if x.dtype.kind != "c" else f"sum({name}.ravel()[:6])"))
+
     def line(self) -> str:
         names = self.arrays()
+        if self.fixed_forms and names and self.rng.random() < 0.15:
+            return self.fixed_line(self.pick(names))
         if self.layout_forms and names and self.rng.random() < 0.1:
             return self.layout_line(self.pick(names))
         if self.error_forms and names and self.rng.random() < 0.15:

@@ -598,6 +598,49 @@ def test_one_output_of_divmod_warns_both_outputs_flags_as_numpy(backend, k):
             == {str(w.message).split(" in ")[0] for w in want})
 
 
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+def test_divmods_remainder_alone_warns_the_quotients_overflow(backend, backend_does, dtype):
+    """`np.divmod(x, -1)[1]` of a signed x holding its minimum, `np.divmod(1e308, 1e-300)[1]`:
+    NumPy's one loop warns the quotient's 'overflow encountered in divmod'; the C remainder
+    raised no flag (fuzz48)."""
+    import warnings
+
+    if not backend_does("fp_errors"):
+        pytest.skip("no floating-point flags on this backend")
+    if dtype == "float64":
+        x, d = np.array([1e308, -0.0, 5.0]), np.array(1e-300)
+    else:
+        x, d = np.array([np.iinfo(dtype).min, 5, -7], dtype), np.array(-1, dtype)
+    got = []
+    for m, a in ((np, x), (la, la.asarray(x))):
+        with warnings.catch_warnings(record=True) as caught, la.config(
+                eager_size=0, background_compiles=False):
+            warnings.simplefilter("always")
+            r = np.asarray(m.divmod(a, m.asarray(d))[1])
+        got.append((r.tobytes(), [str(w.message) for w in caught]))
+    assert got[1] == got[0]
+
+
+def test_an_invalid_flag_is_reported_for_each_value_of_a_plans_scalars(backend, backend_does):
+    """`x % d` of a NaN-holding x: d = NaN flags 'invalid' in C but warns nothing in NumPy, so the
+    plan was remembered as unconfirmed and `x % 0.0`'s 'invalid value' (the same plan, another
+    scalar) was skipped; the scalars are part of that memory's key now (fuzz48)."""
+    import warnings
+
+    if not backend_does("fp_errors"):
+        pytest.skip("no floating-point flags on this backend")
+    x = np.array([np.nan, 1.0, -2.0, 3.0], np.float32)
+    for make in (lambda d: d, lambda d: la.asarray(np.array(d, np.float32))):
+        got = []
+        for d in (np.nan, 0.0, np.nan, 0.0):
+            with warnings.catch_warnings(record=True) as caught, la.config(
+                    eager_size=0, background_compiles=False):
+                warnings.simplefilter("always")
+                np.asarray(la.asarray(x) % make(d))
+            got.append([str(w.message) for w in caught])
+        assert got == [[], ["invalid value encountered in remainder"]] * 2
+
+
 @pytest.mark.needs("fp_errors")
 @pytest.mark.parametrize("eager_size", [None, 0])
 def test_divmod_reports_its_flags_once_as_numpys_one_call(backend, eager_size):
@@ -1051,6 +1094,70 @@ def test_power_fast_paths_are_numpys_values_and_reports(backend, backend_does, d
                 np.asarray(big[0, i] ** exponent)
 
 
+def test_power_of_an_exponent_array_fixed_over_the_loop_takes_numpys_fast_paths(backend,
+                                                                              backend_does):
+    """An exponent that is a 0-d array or one broadcast element is at a fixed address in NumPy's
+    power loop, which then computes 2, -1, 0.5 as x * x, 1 / x, sqrt(x) whatever its dtype:
+    `(-inf) ** np.array(0.5, float32)` is NaN and `(-0.0) ** ...` -0.0 (it was C's pow: inf, +0.0;
+    fuzz48)."""
+    import warnings
+
+    x = np.array([-np.inf, -0.0, 3.0, 1e-310, np.nan, -2.0] * 700)
+    cases = [(x, np.array(0.5, np.float32)), (x.astype(np.float32), np.array([-1.0], np.float32))]
+    for k, (a, e) in enumerate(cases):
+        with warnings.catch_warnings(record=True) as want_w:
+            warnings.simplefilter("always")
+            want = np.power(a, e)
+        with warnings.catch_warnings(record=True) as got_w, la.config(background_compiles=False):
+            warnings.simplefilter("always")
+            got = np.asarray(la.asarray(a) ** la.asarray(e))
+        assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), k
+        assert np.array_equal(np.signbit(got) | np.isnan(got), np.signbit(want) | np.isnan(want)), k
+        if backend_does("fp_errors"):
+            assert {str(w.message) for w in got_w} == {str(w.message) for w in want_w}, k
+
+
+def test_an_element_and_a_0d_array_of_another_dtype_report_numpys_ufunc_text(backend,
+                                                                             backend_does):
+    """An element (NumPy's scalar) and a 0-d *array* meet in NumPy's ufunc loop, whose text names
+    'power' and 'floor_divide', also where the 0-d array is cast to the loop's dtype first: the
+    report's re-run looked for the array's leaf only as a direct input (through the cast it took
+    NumPy's scalar math, 'scalar power'; fuzz48)."""
+    if not backend_does("fp_errors"):
+        pytest.skip("no floating-point flags on this backend")
+    cases = [(np.array([1e200, 2.0]), "**", np.array(2)),
+             (np.array([1e-200 + 0j]), "**", np.array(2.0)),
+             (np.array([0.0, 1.0]), "//", np.array(0.0, np.float32)),
+             (np.array([1e300]), "*", np.array(1e30, np.float32))]
+    for xv, op, e in cases:
+        texts = []
+        for m in (np, la):
+            x = m.asarray(xv)
+            with m.errstate(all="raise"), pytest.raises(FloatingPointError) as info:
+                np.asarray(eval(f"x[0] {op} m.asarray(e)"))
+            texts.append(str(info.value))
+        assert texts[1] == texts[0], (xv, op, e)
+
+
+def test_each_op_that_flags_warns_once_as_numpys_ufunc_calls(backend, backend_does):
+    """NumPy warns once per ufunc call: `np.log(x) + np.log(y)` twice 'divide by zero' under a
+    filter of "always" (and calls an errcall twice); the report kept each text once (fuzz48)."""
+    import warnings
+
+    if not backend_does("fp_errors"):
+        pytest.skip("no floating-point flags on this backend")
+    x, y = np.array([0.0, -1.0, np.inf]), np.array([0.0, 0.0, 2.0])
+    forms = [lambda m, a, b: m.log(a) + m.log(b)]
+    for k, f in enumerate(forms):
+        got = []
+        for m, a, b in ((np, x, y), (la, la.asarray(x), la.asarray(y))):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                np.asarray(f(m, a, b))
+            got.append(sorted(str(w.message) for w in caught))
+        assert got[1] == got[0], k
+
+
 def test_a_view_made_in_a_try_block_under_raise_mode_stays_a_view(reference_backend):
     """Under a 'raise' floating-point mode a pending result made inside a try block is computed
     at its line (so NumPy's FloatingPointError reaches the handler); a view made there was
@@ -1089,6 +1196,57 @@ def test_a_reshape_of_a_read_only_view_adding_or_dropping_ones_is_read_only(refe
                             (w[2].reshape(4), 1)):
             with pytest.raises(ValueError, match="assignment destination is read-only"):
                 target[key] = 1.0
+
+
+def test_a_ravel_of_a_contiguous_read_only_view_is_that_view(reference_backend):
+    """`np.broadcast_to(x, (2, n))[0].ravel()` is C-contiguous memory, so NumPy's ravel is a
+    read-only view of x: a write raises and x's writes show through. It was a writable copy, as
+    the layout replay stopped at broadcast_to (no write-back); fuzz48."""
+    got = []
+    for lib in (np, la):
+        x = lib.arange(6.0)
+        views = [lib.broadcast_to(x, (2, 6))[1].ravel(), lib.ravel(lib.broadcast_to(x, (1, 6))),
+                 lib.broadcast_to(x, (2, 6)).ravel(), lib.broadcast_to(x[::2], (2, 3))[0].ravel()]
+        x[0] = 5.0
+        for w in views:
+            try:
+                w += 1
+                error = None
+            except ValueError as exc:
+                error = str(exc)
+            got.append((np.asarray(w).tolist(), error))
+    assert got[len(got) // 2:] == got[:len(got) // 2]
+
+
+def test_a_flat_write_into_a_read_only_array_raises_numpys_text(reference_backend):
+    """`v.flat[0] = 1` of a read-only v: NumPy's flatiter says 'underlying array is read-only'
+    and `v.flat = 1` 'array is read-only' (fuzz48: 'assignment destination is read-only')."""
+    for lib in (np, la):
+        v = lib.broadcast_to(lib.arange(6.0), (2, 6))
+        with pytest.raises(ValueError, match="^underlying array is read-only"):
+            v.flat[[0, 1]] = 1.0
+        with pytest.raises(ValueError, match="^array is read-only"):
+            v.flat = 3.0
+
+
+def test_power_of_a_one_element_exponent_array_is_numpys_loop(backend):
+    """NumPy's power loop sees a 0-d exponent array, or a one-element one that broadcasts, at
+    stride 0, and takes its sqrt/square/reciprocal there (`(-0.0) ** np.array(0.5)` is -0.0,
+    `(-inf) ** ...` NaN). api48: only Python and NumPy scalars took that path; an Array or NumPy
+    exponent gave +0.0 and inf on the C backend."""
+    base = np.array([-0.0, -np.inf, 2.0, 3.0])
+    cases = [(base, np.array(0.5)), (base, np.array([0.5])), (base, np.array([[0.5]])),
+             (base.astype(np.float32), np.array(0.5, np.float32)),
+             (base, np.array(-1.0)), (np.array([-3, 0]), np.array(0.5))]
+    for k, (a, e) in enumerate(cases):
+        with np.errstate(all="ignore"):
+            want = a ** e
+        for exponent in (e, la.asarray(e)):
+            with la.errstate(all="ignore"):
+                got = np.asarray(la.asarray(a) ** exponent)
+            assert got.dtype == want.dtype and got.shape == want.shape, k
+            assert np.array_equal(got, want, equal_nan=True), k
+            assert np.array_equal(np.signbit(got), np.signbit(want)), k
 
 
 def _write_outcome(lib, base, key, value):
@@ -1146,3 +1304,69 @@ def test_put_into_an_empty_array_raises_numpys_error(reference_backend):
                 except Exception as exc:  # noqa: BLE001 (the type and text are compared)
                     outcomes.append((type(exc).__name__, str(exc)))
             assert outcomes[0] == outcomes[1], (mode, ind, v)
+
+
+def test_fill_diagonal_of_a_scalar_matches_numpy_on_every_shape(reference_backend):
+    """np.fill_diagonal of a scalar writes the diagonal by index arrays (an at-once write; the
+    flat view's write took ~60 us for a (20, 20) array, NumPy 0.9): the same elements as NumPy's
+    flat step, NumPy's scalar assignment (NaN into ints, 1j into floats), its tall `wrap`."""
+    import warnings
+
+    for shape in [(3, 3), (2, 5), (5, 2), (3, 3, 3), (0, 0), (1, 4)]:
+        for wrap in (False, True):
+            for dt in ("int8", "float64", "bool", "complex128"):
+                for v in (1.5, float("nan"), 300, True, 1j, np.float32(2.5), np.array(3.0),
+                          [1, 2]):
+                    outcomes = []
+                    for lib in (np, la):
+                        a = lib.asarray(np.arange(np.prod(shape)).reshape(shape).astype(dt))
+                        try:
+                            with warnings.catch_warnings(record=True) as caught:
+                                warnings.simplefilter("always")
+                                lib.fill_diagonal(a, v, wrap=wrap)
+                            outcomes.append((str(np.asarray(a).ravel().tolist()),
+                                             [str(w.message) for w in caught]))
+                        except Exception as exc:  # noqa: BLE001 (type and text compared)
+                            outcomes.append((type(exc).__name__, str(exc)))
+                    assert outcomes[0] == outcomes[1], (shape, wrap, dt, v)
+
+
+def test_float_power_is_pow_without_np_powers_fast_paths(backend, backend_does):
+    """np.float_power is C's pow: `float_power(-inf, 0.5)` is inf and of -0.0 +0.0, where
+    np.power's loop takes sqrt (it went through lazyarray's power and its fast paths: NaN and
+    -0.0), and its warning names 'float_power' (fuzz48)."""
+    import warnings
+
+    x = np.array([-np.inf, -0.0, 4.0, 1e200, -2.0, np.nan] * 700)
+    got = []
+    for m, a in ((np, x), (la, la.asarray(x))):
+        for e in (np.array(0.5), 2.0):
+            with warnings.catch_warnings(record=True) as caught, la.config(
+                    background_compiles=False):
+                warnings.simplefilter("always")
+                r = np.asarray(m.float_power(a, m.asarray(e) if isinstance(e, np.ndarray) else e))
+            got.append((r.tobytes(), [str(w.message) for w in caught]
+                        if backend_does("fp_errors") else []))
+    assert got[2:] == got[:2]
+
+
+def test_a_ufuncs_narrower_out_reports_the_cast_as_the_ufunc(reference_backend):
+    """NumPy's loop casts its output into a narrower `out=` itself, so the cast's flags name the
+    ufunc: 'overflow encountered in add' for `np.add(x32, np.array(3e38), out=o32)`, also under
+    'raise', and 'invalid value encountered in add' into an int out (fuzz48: '... in cast')."""
+    import warnings
+
+    x = np.array([3e38, 1.0, np.nan], np.float32)
+    got = []
+    for m in (np, la):
+        for mode, out_dtype in (("warn", np.float32), ("raise", np.float32), ("warn", np.int32)):
+            o = m.zeros(3, out_dtype)
+            with warnings.catch_warnings(record=True) as caught, m.errstate(all=mode):
+                warnings.simplefilter("always")
+                try:
+                    m.add(m.asarray(x), m.asarray(np.array(3e38)), out=o, casting="unsafe")
+                    np.asarray(o)
+                    got.append(sorted(str(w.message) for w in caught))
+                except FloatingPointError as exc:
+                    got.append(str(exc))
+    assert got[3:] == got[:3]

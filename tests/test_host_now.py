@@ -111,3 +111,63 @@ def test_histogram_quantiles_and_trace_of_small_computed_arrays_follow_la_errsta
         assert got_w == want_w, k
     with la.errstate(over="raise"), pytest.raises(FloatingPointError):
         la.trace(la.asarray(np.full((3, 3), 1e308)))
+
+
+def test_tile_of_a_small_computed_array_is_numpys_new_array(backend):
+    """np.tile of a small computed array is NumPy's tile (a new array even with every count 1:
+    writing it leaves x alone), its errors at the line."""
+    x = np.arange(6.0).reshape(2, 3)
+    for reps in (2, (2, 1), (1, 1), (0,), (2, 1, 3)):
+        got = la.tile(la.asarray(x), reps)
+        np.testing.assert_array_equal(np.asarray(got), np.tile(x, reps))
+        X = la.asarray(x)
+        t = la.tile(X, reps)
+        t[...] = -1.0
+        np.testing.assert_array_equal(np.asarray(X), x)
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        la.tile(la.asarray(x), -1)
+
+
+def test_exports_of_small_views_of_computed_arrays_evaluate_nothing(monkeypatch):
+    """`np.asarray(A[i])`, `A[:, j].tolist()`, NumPy's functions of `v.ravel()`: a view of a
+    computed buffer is NumPy's view of it (read-only, as every export), not an evaluation of
+    its chain into a new buffer (lazyarray/array.py
+    `_small_view_value`)."""
+    import sys
+    array_module = sys.modules["lazyarray.array"]  # (la.array is the function)
+    evaluated = []
+    to_host = array_module._to_host
+    monkeypatch.setattr(array_module, "_to_host", lambda a: evaluated.append(a) or to_host(a))
+    A = np.arange(20.0).reshape(4, 5)
+    a = la.asarray(A)
+    for make in (lambda m: m[1], lambda m: m[:, 2], lambda m: m.T[::2], lambda m: m.ravel()):
+        got = np.asarray(make(a))
+        np.testing.assert_array_equal(got, make(A))
+        assert got.dtype == A.dtype and not got.flags.writeable
+        assert make(a).tolist() == make(A).tolist()
+    assert evaluated == []
+    row = a[1]
+    held = np.asarray(row)
+    a[1, 0] = 99.0  # a write after the export never reaches the exported values
+    assert held[0] == 5.0 and float(row[0]) == 99.0
+    A[1, 0] = 99.0
+    assert np.asarray((a * 2)[1]).tolist() == (A * 2)[1].tolist()  # over a pending value
+    assert evaluated
+
+
+def test_argwhere_and_flatnonzero_are_numpys_of_the_host_value(monkeypatch):
+    """np.argwhere stacked nonzero's columns (~10 us on 20 elements, NumPy 2.7) and
+    np.flatnonzero raveled a second handle of a pending input (~16 us, NumPy 1.6): both are
+    NumPy's function of the evaluated value now, int64, a 0-d input's shapes NumPy's."""
+    import lazyarray.numpy_shapes as shapes
+    monkeypatch.setattr(shapes, "nonzero", lambda *a: pytest.fail("nonzero's composition"))
+    v = np.random.default_rng(3).random(20)
+    for x in (v > 0.5, v.reshape(4, 5) > 0.5, np.float64(2.0), np.float64(0.0), v[:0],
+              np.arange(12).reshape(3, 4) % 3):
+        for name in ("argwhere", "flatnonzero"):
+            want = getattr(np, name)(x)
+            got = getattr(np, name)(la.asarray(x) if np.ndim(x) else la.asarray(x) + 0)
+            assert type(got) is la.Array and got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(np.asarray(got), want)
+    got = np.flatnonzero(la.asarray(v) > 0.5)  # pending input
+    np.testing.assert_array_equal(np.asarray(got), np.flatnonzero(v > 0.5))

@@ -56,6 +56,11 @@ def test_floor_divide_and_remainder_are_numpys(backend, dtype):
                 lambda: np.asarray(getattr(la.asarray(a), name)(la.asarray(divisor))))
             assert got.dtype == want.dtype and np.array_equal(got, want), (name, d)
             assert got_warned == want_warned, (name, d)
+            if d >= 0:  # a Python int: a scalar argument of the kernel
+                want, want_warned = _run(lambda: getattr(a, name)(d))
+                got, got_warned = _run(lambda: np.asarray(getattr(la.asarray(a), name)(d)))
+                assert got.dtype == want.dtype and np.array_equal(got, want), (name, d)
+                assert got_warned == want_warned, (name, d)
     if np.iinfo(dtype).bits == 8:  # fused into a reduction: the integer helpers' kernel
         want = (a // np.where(b == 0, 1, b)).astype(np.int64).sum()
         got = (la.asarray(a) // la.where(la.asarray(b) == 0, 1, la.asarray(b))).astype(np.int64)
@@ -66,7 +71,9 @@ def test_fixed_divisors_are_read_before_the_loops():
     """A kernel reads each scalar argument, and each element every iteration reads alike (a 0-d
     operand), once before its loops: read in the loop body, gcc did not prove `img // 9`'s
     divisor invariant, did not unswitch the zero test, and divided element by element (uint16
-    `// 9`: 1.8 ms against 0.2 ms vectorized, 1.9 M elements)."""
+    `// 9`: 1.8 ms against 0.2 ms vectorized, 1.9 M elements). An unsigned division by it has
+    no branch (`la_fqsdiv_`): gcc does not unswitch a loop body as large as hist_equalize's
+    nine-read box sum, which stayed scalar with the zero test inside."""
     x = la.asarray(np.arange(4096, dtype=np.uint16))
     with la.config(backend="c"):
         for divisor, read in ((9, "la_arg_u16(s + "), (la.asarray(np.uint16(9)), "? b")):
@@ -74,5 +81,7 @@ def test_fixed_divisors_are_read_before_the_loops():
             body = source[source.index("{"):]
             loop = body.index("for (")
             assert read in body[:loop], source
-            division = next(line for line in body[loop:].splitlines() if "la_fqdiv_u16(" in line)
-            assert "la_fqdiv_u16(ld" in division and (", sa" in division or ", lv" in division)
+            division = next(line for line in body[loop:].splitlines() if "la_fqsdiv_u16(" in line)
+            assert "la_fqsdiv_u16(ld" in division and (", sa" in division or ", lv" in division)
+        signed = str(la.explain(x.astype(np.int16) // 9))  # (signed: the -1 test's branch)
+        assert "la_fqdiv_i16(" in signed and "la_fqsdiv" not in signed

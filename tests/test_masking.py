@@ -108,6 +108,32 @@ def test_a_mask_is_evaluated_once_with_the_value_it_reads(backend, fresh_caches)
     assert not other[keep]._node.holds_buffer and not other._node.holds_buffer
 
 
+@pytest.mark.needs("eager")  # the at-once path; cupy runs the general path
+def test_a_pending_masks_read_evaluates_it_as_np_asarray_does(backend, fresh_caches):
+    """azimint_naive's `data[np.logical_and(r1 <= radius, radius < r2)]` per bin: the pending
+    mask is evaluated as `np.asarray(mask)` is (graph/_node.c's hit path once its plan is
+    known), without evaluate_arrays' frames (~6 us of a ~28 us read at 40,000 elements); the
+    mask keeps its buffer; NumPy's values."""
+    import sys
+
+    rng = np.random.default_rng(5)
+    d, r = rng.random(20000), rng.random(20000)  # above eager_size: the mask stays pending
+    data, radius = la.asarray(d), la.asarray(r)
+    for i in range(4):
+        lo, hi = i / 10, (i + 3) / 10
+        m = la.logical_and(lo <= radius, radius < hi)
+        seen = []
+        sys.setprofile(lambda frame, event, arg: seen.append(frame.f_code.co_name) if (
+            event == "call") else None)
+        try:
+            got = data[m]
+        finally:
+            sys.setprofile(None)
+        assert "evaluate_arrays" not in seen, seen
+        assert m._node.holds_buffer
+        np.testing.assert_array_equal(np.asarray(got), d[(lo <= r) & (r < hi)])
+
+
 def _plan_runs(fn) -> int:
     before = la.cache_info()
     fn()

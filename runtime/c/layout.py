@@ -16,6 +16,7 @@ scalar arguments; GUIDE.md). So a new batch size re-uses the compiled kernel.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -67,6 +68,7 @@ def kernel_accesses(kernel: Kernel) -> list[Load | Store]:
     return out
 
 
+@lru_cache(maxsize=512)  # (the interpreted tier's folds ask per run: ~10 us of a tiny kernel's)
 def plan_layout(kernel: Kernel) -> KernelLayout:
     accesses = kernel_accesses(kernel)
     index_dims = sorted({e.dim for st in kernel.stages for e in st.exprs if isinstance(e, Index)})

@@ -183,6 +183,29 @@ def _rem_fq(dt: np.dtype, t: str):
     return "a, b", body, ()
 
 
+def _floordiv_fq_select(dt: np.dtype, t: str):
+    """Unsigned floor_divide through the float quotient with no branch, for a divisor fixed over
+    the loop (a scalar argument): the quotient divides by 1 where b is 0 and is multiplied by 0
+    there; `1 / (b + zero)` (the common zero gcc cannot fold) raises `divide by zero` exactly
+    where b is 0, and is used (never 0, so the added term is 0) so that gcc keeps it. No arm of
+    a select: in the zero's arm gcc folds b to 0 and hoists the division out of the branch (it
+    raised the flag for every divisor). The volatile branch of `_floordiv_fq` kept a loop too
+    large for gcc's unswitching scalar: hist_equalize's `acc // 9` on uint16 of nine reads."""
+    f, _ = _float_quotient(dt)
+    return "a, b", (f"{{\n    const double r = 1.0 / ((double)b + la_fpe_zero_f64);\n"
+                    f"    return ({t})(({t})(b != 0) * ({t})(({f})a / ({f})(b + (b == 0)))"
+                    f" + ({t})(r == 0.0));\n}}"), ()
+
+
+def _rem_fq_select(dt: np.dtype, t: str):
+    """Unsigned remainder as `_floordiv_fq_select`: `a - q * b` (0 where b is 0)."""
+    f, _ = _float_quotient(dt)
+    return "a, b", (f"{{\n    const double r = 1.0 / ((double)b + la_fpe_zero_f64);\n"
+                    f"    const {t} q = ({t})(({f})a / ({f})(b + (b == 0)));\n"
+                    f"    return ({t})(({t})(b != 0) * ({t})(a - q * b)"
+                    f" + ({t})(r == 0.0));\n}}"), ()
+
+
 def _divmod_floor(dt: np.dtype, t: str):
     """divmod's quotient: floor_divide's, with NumPy's divmod flags at a zero divisor (its loop
     computes fmod there too: 'invalid' for any non-NaN dividend)."""
@@ -195,12 +218,20 @@ def _divmod_floor(dt: np.dtype, t: str):
 
 def _divmod_rem(dt: np.dtype, t: str):
     """divmod's remainder: remainder's, with NumPy's divmod flags at a zero divisor (its loop
-    divides there too: 'divide by zero' for a finite non-zero dividend)."""
+    divides there too: 'divide by zero' for a finite non-zero dividend), its quotient's overflow
+    and, of signed integers, `INT_MIN // -1`'s (`np.divmod(x, -1)[1]` warned nothing, fuzz48)."""
+    if dt.kind == "i":
+        return "a, b", (f"(b == -1 && a == ({t}){_int_limits(dt)[0]}) ? ({t}){fpe_overflow()} : "
+                        f"la_rem_{suffix(dt)}(a, b)"), (f"la_rem_{suffix(dt)}",)
     if dt.kind != "f":
         return _rem(dt, t)
+    # (elsewhere the quotient too, as NumPy's one loop computes it, for its flags:
+    # `np.divmod(1e308, 1e-300)[1]` warns 'overflow' and 'invalid' (its inf - floor(inf)); a
+    # floor quotient is never 0.5, so `- 0.0` keeps every value, -0.0 included)
     return "a, b", (f"b == 0 ? la_rem_{suffix(dt)}(a, b) + "
                     f"({t})(a / (b + ({t})LA_FPE_VOLATILE_ZERO) == 0.5) "
-                    f": la_rem_{suffix(dt)}(a, b)"), (f"la_rem_{suffix(dt)}",)
+                    f": la_rem_{suffix(dt)}(a, b) - ({t})(la_floordiv_{suffix(dt)}(a, b) == "
+                    f"({t})0.5)"), (f"la_rem_{suffix(dt)}", f"la_floordiv_{suffix(dt)}")
 
 
 def _fmod(dt: np.dtype, t: str):
@@ -335,7 +366,8 @@ def _logaddexp2(dt: np.dtype, t: str):
 _GENERATORS: dict[str, Gen] = {
     "add": _wrap("+"), "sub": _wrap("-"), "mul": _wrap("*"), "neg": _neg, "abs": _abs,
     "recip": _recip, "sign": _sign, "floordiv": _floordiv, "rem": _rem,
-    "fqdiv": _floordiv_fq, "fqrem": _rem_fq, "pow": _pow,
+    "fqdiv": _floordiv_fq, "fqrem": _rem_fq, "fqsdiv": _floordiv_fq_select,
+    "fqsrem": _rem_fq_select, "pow": _pow,
     "divmodq": _divmod_floor, "divmodr": _divmod_rem,
     "shl": _shift(True), "shr": _shift(False), "max": _extreme(True), "min": _extreme(False),
     "logaddexp": _logaddexp, "logaddexp2": _logaddexp2, "fmod": _fmod, "gcd": _gcd, "lcm": _lcm,

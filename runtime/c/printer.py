@@ -431,7 +431,10 @@ class KernelPrinter:
             raise NotImplementedError(f"op {e.op.name} has no {self.dia.name} template for {src_dt}")
         value = template.format(*(names[i] for i in e.args), T=self.ctype(src_dt),
                                 F=libm_suffix(src_dt), S=suffix(src_dt), D=suffix(e.dtype))
-        if self.plain and src_dt.kind in "iu" and src_dt.itemsize <= 4:
+        if self.fixed_unsigned_divisor(e, stage, src_dt):
+            # no branch: vectorized in any loop shape (prelude.py `_floordiv_fq_select`)
+            value = value.replace("la_floordiv_", "la_fqsdiv_").replace("la_rem_", "la_fqsrem_")
+        elif self.plain and src_dt.kind in "iu" and src_dt.itemsize <= 4:
             # integer division through the float quotient, which gcc vectorizes where the
             # divisor is fixed (prelude.py `_floordiv_fq`; slower in a scalar loop)
             value = value.replace("la_floordiv_", "la_fqdiv_").replace("la_rem_", "la_fqrem_")
@@ -441,6 +444,17 @@ class KernelPrinter:
             # every value and makes the zero +0.0 (the loop then stays scalar: a rare pattern).
             value = f"({value} == 0 ? ({self.ctype(np.dtype(e.dtype))})0 : {value})"
         return value
+
+    def fixed_unsigned_divisor(self, e: Apply, stage: Stage, src_dt: np.dtype) -> bool:
+        """An unsigned division of at most 32 bits (C) whose divisor is the same over the loop (a
+        scalar argument, a constant, a 0-d operand), in a plain kernel: in a reduction's scalar
+        loops the float conversions cost more than the integer `div`."""
+        if not (self.plain and self.dia.name == "c" and src_dt.kind == "u"
+                and src_dt.itemsize <= 4 and len(e.args) == 2):
+            return False
+        divisor = stage.exprs[e.args[1]]
+        return isinstance(divisor, (ScalarArg, Const)) or (
+            isinstance(divisor, Load) and not any(divisor.strides))
 
     # --- reductions: what both dialects fold per element ------------------------------------------
     def reduce_spec(self, r: Reduce, stage: Stage) -> ReduceSpec:

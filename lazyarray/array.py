@@ -20,6 +20,7 @@ from . import _bind
 from . import writes as _writes
 from .cuts import _LIMIT as _LIVE_LIMIT, _LIVE, _prune
 from .eager import EAGER_MARK as _AT_ONCE
+from .eager import buffer as _buffer
 from .eager import LIMIT as _EAGER_LIMIT
 from .eager import run_now as _run_now
 from .eager import seeded as _eager_seeded
@@ -371,16 +372,20 @@ OWN_GETITEM: list = [None]
 
 def _host_elements(a: Array) -> Iterator[Any]:
     """`for v in x` over a vector with the at-once path off (cupy, dask, debug_nans,
-    eager_size=0): NumPy's scalars read from one host copy of its value, as NumPy's iterator
-    yields them, where each element as a pending view of the buffer was an evaluation of its own
-    (`min(x)` over 10,000 elements: 1.9 s, a kernel launch each on a GPU). Each element is read
-    when reached: a write that rebinds `x` inside the loop is seen, the copy taken again."""
+    eager_size=0): 0-d Arrays standing for NumPy's scalars, as the at-once path yields (each a
+    leaf of one host copy's element; SciPy's `tuple_to_result(*xp.full(n, nan))` needs the
+    namespace's type: NumPy's own scalars failed 50 of its tests on this path). Each element as
+    a pending view of the buffer was an evaluation of its own (`min(x)` over 10,000 elements:
+    1.9 s); as a leaf, each comparison is one small plan's hit (~0.2 s on the C backend; NumPy's
+    scalars took ~4 ms, CuPy's 0-d arrays a launch and a sync each). Each element is read when
+    reached: a write that rebinds `x` inside the loop is seen, the copy taken again."""
     node = host = None
+    site = a._node.site
     for k in range(a.shape[0]):
         if a._node is not node:
             host = a._host()
             node = a._node
-        yield host[k]
+        yield Array(_buffer(np.array(host[k]), site))
 
 
 # globals, called directly: `np.asarray(x)` and `float(x)` reach `_to_host` in one lookup.

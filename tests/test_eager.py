@@ -2468,8 +2468,8 @@ def test_reductions_and_squares_of_at_once_values_take_the_c_path(backend, monke
     """row_loop's `((row - target) ** 2).sum()`, `row.sum()`, `row.min()` on rows of a computed
     buffer: the float methods `sum`, `min`, `max` without arguments build and compute the
     reduction in C (_trace.c reduce_all_now), other reductions of such values run their
-    reference in C (one_op_now, from eager.reduce_now), and a float `x ** 2` is `x * x` without
-    elementwise.power's checks; a float `x.clip(0, None)` skips promoting its Python bounds.
+    reference in C (one_op_now, from eager.reduce_now), and a float `x ** 2` is `np.square(x)`
+    without elementwise.power's checks; a float `x.clip(0, None)` skips promoting its Python bounds.
     NumPy's bits and its overflow warning; bool ** 2 stays NumPy's int8 square."""
     rng = np.random.default_rng(9)
     a0 = rng.random((5, 7)) - 0.3
@@ -2478,6 +2478,7 @@ def test_reductions_and_squares_of_at_once_values_take_the_c_path(backend, monke
     t0 = rng.random(7)
     t = la.asarray(t0)
     (A[4] - t) * (A[3] - t)  # (a first (op, dtypes) pair resolves its loop the general way)
+    (A[4] - t) ** 2
     run_one, power = la.eager._run_one, la.elementwise.power
     ones, powers = [], []
     monkeypatch.setattr(la.eager, "_run_one", lambda *a: ones.append(a[0]) or run_one(*a))

@@ -50,8 +50,8 @@ def computed(values: Sequence[Any]) -> list | None:
 def call(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any],
          site: _bind.Site) -> Array | None:
     """`fn(*args, **kwargs)` on the host values of `args` and `kwargs` as an Array (NumPy's
-    scalar stays one; a tuple of them for a tuple), or None where `computed` declines. NumPy's warnings come out at the user's line, its
-    errors with the line's note."""
+    scalar stays one; a tuple of them for a tuple), or None where `computed` declines. NumPy's
+    warnings come out at the user's line, its errors with the line's note."""
     values = computed(args)
     options = computed(list(kwargs.values())) if values is not None else None
     if options is None:

@@ -12,7 +12,9 @@ evaluated array.
 
 from __future__ import annotations
 
+import contextlib
 import operator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -21,7 +23,6 @@ from . import eager
 from . import elementwise as ew, host_now
 from . import reductions as red
 from .cache import is_busy
-from .evaluation import evaluate_arrays
 from .array import Array, scalar_result
 from .complex_functions import conj, from_parts, imag, real
 from .creation import asarray, zeros
@@ -210,14 +211,13 @@ def _sorted_lerp(x: Array, qs: np.ndarray, weak: bool) -> Array:
     if x.dtype.kind == "f":
         host.append(asarray(np.full((1,) * (x.ndim - 1), n - 1, np.int64)))
     picked = _order_stats(x, host, shape, () if qs.dtype.kind in "biu" else (0, -1))
-    if _selects_once(x, picked[0]):
-        evaluate_arrays(picked)  # together, once (histogram_stats' `np.percentile(x, [25, 50,
-        # 75])` of 300,000 partitioned them 4 times, 24 ms)
-    out = picked[0] if qs.dtype.kind in "biu" else _lerp(
-        picked[0], picked[1], _gamma_operand(gamma, weak, x.ndim))
-    if x.dtype.kind == "f":
-        last = picked[2][(0,) * qs.ndim]  # the largest value (NaN if any), per column
-        out = ew.where(ew.isnan(last), last, out)
+    with _lazy_lerp(x, picked[0]):  # (histogram_stats' `np.percentile(x, [25, 50, 75])` of
+        # 300,000 partitioned 4 times, 24 ms)
+        out = picked[0] if qs.dtype.kind in "biu" else _lerp(
+            picked[0], picked[1], _gamma_operand(gamma, weak, x.ndim))
+        if x.dtype.kind == "f":
+            last = picked[2][(0,) * qs.ndim]  # the largest value (NaN if any), per column
+            out = ew.where(ew.isnan(last), last, out)
     return out
 
 
@@ -238,17 +238,30 @@ def _nan_lerp(x: Array, qs: np.ndarray, weak: bool) -> tuple[Array, Array]:
     # (no ends: NumPy's are the NaN-free values' own, and at 0 and -1 of these, the NaNs last,
     # 40,000 values with 10% NaN partitioned ~25% slower)
     lo, hi = _order_stats(x, [prev, nxt], qs.shape + x.shape[1:], ())
-    if _selects_once(x, lo):  # (by the pending ranks: a partition each, three for two q)
-        evaluate_arrays([lo, hi])
-    out = lo if qs.dtype.kind in "biu" else _lerp(lo, hi, gamma, x.dtype if weak else None)
-    return ew.where(count == 0, np.nan, out), count
+    with _lazy_lerp(x, lo):  # (by the pending ranks: a partition each, three for two q)
+        out = lo if qs.dtype.kind in "biu" else _lerp(lo, hi, gamma, x.dtype if weak else None)
+        out = ew.where(count == 0, np.nan, out)
+    return out, count
 
 
-def _selects_once(x: Array, picked: Array) -> bool:
-    """Whether a quantile's few order statistics of a large x are computed first, together:
-    each op of the lerp is then computed at once (eager.py) and would run their graph again, a
-    partition of x each. (A small x's ops are NumPy's own at once, its partitions cheap.)"""
-    return picked.size <= eager.LIMIT[0] < x.size and not is_busy()
+@contextlib.contextmanager
+def _lazy_lerp(x: Array, picked: Array) -> Iterator[None]:
+    """The lerp over a quantile's few order statistics of a large x built lazily: each of its
+    ops computed at once (eager.py) ran the pending selection's graph again, a partition of x
+    each (histogram_stats: 4 partitions, 24 ms; NumPy 5.9). Lazy, the reader's one evaluation
+    partitions once, in the plan it runs anyway (evaluating the statistics here first cost a
+    plan: nan_cleaning's first call 11, over issue 25's bound). A small x's ops stay at once
+    (NumPy's own, its partitions cheap). The at-once size is a process-wide setting: another
+    thread building meanwhile is lazy too, which is only slower."""
+    if not picked.size <= eager.LIMIT[0] < x.size or is_busy():
+        yield
+        return
+    saved = eager.LIMIT[0]
+    eager.LIMIT[0] = 0
+    try:
+        yield
+    finally:
+        eager.LIMIT[0] = saved
 
 
 def _order_stats(x: Array, rows: list[Array], shape: tuple[int, ...],

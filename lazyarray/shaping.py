@@ -255,6 +255,9 @@ def tile(x: Any, reps: Sequence[int]) -> Array:
         raw = tuple(reps)
     except TypeError:
         raw = (reps,)
+    if all(r == 1 for r in raw):  # NumPy's copy with len(reps) dims, counts not read further
+        shape = (1,) * (len(raw) - x.ndim) + x.shape  # (np.True_, 1.0 count: a copy as well)
+        return Array(reshape(x, shape)._node) if shape != x.shape else x.copy()
     reps = tuple(_axis_args.index_arg(r, "tile repetitions", site) for r in raw)
     if any(r < 0 for r in reps):
         raise _bind.fail(ValueError, "negative dimensions are not allowed", site)  # NumPy's

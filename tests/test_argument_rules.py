@@ -222,8 +222,6 @@ DTYPE_FUNCTIONS = [("zeros", (3,)), ("full", ((2,), 7)), ("arange", (5,)), ("eye
 KNOWN = {
     "nanargmax-axis=repeated": "error class: NumPy's ValueError (duplicate axis), ours TypeError",
     "nanargmax-axis=repeated-neg": "error class, as above",
-    "tile=np.True_": "NumPy's tile returns a copy when every count == 1 (np.True_ too), "
-                     "then reads counts with operator.index; we refuse np.True_",
     "std ddof=None": "silent: our ddof=None means 'not given' (the Array API's correction); "
                      "NumPy's explicit ddof=None raises TypeError",
     "std ddof=list": "NumPy broadcasts a list ddof; we refuse it",

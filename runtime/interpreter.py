@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..graph import Graph, Node
+from ..graph import Graph, Node, get_op
 from ..graph.node import _UNKEYED, format_site
 from ..graph.ops_elementwise import UFUNC_REFERENCE_CODE
 from ..graph.ops_unchecked import POWER_FAST_PATHS
@@ -71,6 +71,8 @@ _SCALAR_MATH = {np.add: operator.add, np.subtract: operator.sub, np.multiply: op
 
 # graph/ops_unchecked.py's power twins (x * x, 1 / x, sqrt for a scalar exponent), by op: on
 # NumPy scalars NumPy runs its scalar power, whose report names 'scalar power'
+# (ops the report's re-run tells apart)
+_CAST, _INPUT, _POWER = get_op("cast"), get_op("input"), get_op("power")
 _POWER_TWINS = {op: exponent for exponent, op in POWER_FAST_PATHS.items()}
 
 
@@ -84,7 +86,7 @@ def _scalar_math(node: Node, args: tuple[np.ndarray, ...]) -> object:
     if len(args) != 2:
         return None
     if getattr(node.op.reference, "__code__", None) is not UFUNC_REFERENCE_CODE and not (
-            node.op.name == "power" and node.dtype.kind in "fc"):
+            node.op is _POWER and node.dtype.kind in "fc"):
         return None  # (not the plain ufunc call: its own rule; a float power's is np.power)
     if _array_leaf(node):
         return None
@@ -95,9 +97,9 @@ def _array_leaf(node: Node) -> bool:
     """An input is a 0-d array's data (`la.asarray(np.array(0.0))`), also through the cast to
     the loop's dtype (`x[0] ** np.array(2)` of a float x): NumPy's ufunc loop."""
     for i in node.inputs:
-        while i.op.name == "cast" and len(i.inputs) == 1:
+        while i.op is _CAST and len(i.inputs) == 1:
             i = i.inputs[0]
-        if i.is_leaf and i.op.name == "input" and i.attrs is not _UNKEYED[0]:
+        if i.is_leaf and i.op is _INPUT and i.attrs is not _UNKEYED[0]:
             return True
     return False
 

@@ -69,10 +69,9 @@ _SCALAR_MATH = {np.add: operator.add, np.subtract: operator.sub, np.multiply: op
                 np.remainder: operator.mod, np.power: operator.pow}
 
 
+_CAST, _INPUT, _POWER = get_op("cast"), get_op("input"), get_op("power")
 # graph/ops_unchecked.py's power twins (x * x, 1 / x, sqrt for a scalar exponent), by op: on
 # NumPy scalars NumPy runs its scalar power, whose report names 'scalar power'
-# (ops the report's re-run tells apart)
-_CAST, _INPUT, _POWER = get_op("cast"), get_op("input"), get_op("power")
 _POWER_TWINS = {op: exponent for exponent, op in POWER_FAST_PATHS.items()}
 
 

@@ -3,8 +3,8 @@
 Promotion is delegated to NumPy's own ufunc loop resolution (`ufunc.resolve_dtypes`), so results match
 NumPy exactly, Python scalars included (they are passed as the *types* int/float/complex, which NumPy treats
 as weak: `complex64 + 1j` stays complex64, `float32 + 1j` is complex64, `float64 + complex64` is
-complex128). The one deliberate difference: lazyarray has no float16, so where NumPy would pick float16 (float
-functions of int8/uint8/bool inputs) we compute in float32.
+complex128). float16 is NumPy's too (`np.sqrt(uint8)` is float16); its ops run through NumPy's own
+half loops (runtime/c/backend.py: programs holding float16 run on the NumPy executor).
 """
 
 from __future__ import annotations
@@ -14,17 +14,17 @@ import numpy as np
 bool_ = np.dtype(np.bool_)
 int8, int16, int32, int64 = (np.dtype(t) for t in ("int8", "int16", "int32", "int64"))
 uint8, uint16, uint32, uint64 = (np.dtype(t) for t in ("uint8", "uint16", "uint32", "uint64"))
-float32, float64 = np.dtype("float32"), np.dtype("float64")
+float16, float32, float64 = np.dtype("float16"), np.dtype("float32"), np.dtype("float64")
 complex64, complex128 = np.dtype("complex64"), np.dtype("complex128")
 
 SUPPORTED: tuple[np.dtype, ...] = (
-    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
+    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64,
     complex64, complex128,
 )
 INTEGER = (int8, int16, int32, int64, uint8, uint16, uint32, uint64)
 SIGNED = (int8, int16, int32, int64)
 UNSIGNED = (uint8, uint16, uint32, uint64)
-FLOATING = (float32, float64)
+FLOATING = (float16, float32, float64)
 COMPLEX = (complex64, complex128)
 _SUPPORTED_SET = frozenset(SUPPORTED)
 
@@ -43,10 +43,6 @@ def to_dtype(spec: object) -> np.dtype:
             + ", ".join(str(d) for d in SUPPORTED)
         )
     return dt
-
-
-def widen_float16(dt: np.dtype) -> np.dtype:
-    return float32 if dt == np.float16 else dt
 
 
 def is_float(dt: np.dtype) -> bool:
@@ -70,7 +66,7 @@ def complex_dtype(dt: np.dtype) -> np.dtype:
     """The complex dtype of the same precision (complex64 for float32, else complex128)."""
     if dt.kind == "c":
         return dt
-    return complex64 if dt == float32 else complex128
+    return complex64 if dt == float32 or dt == float16 else complex128
 
 
 _resolve_cache: dict[tuple, tuple[np.dtype, ...]] = {}
@@ -88,9 +84,6 @@ def resolve_ufunc(ufunc: np.ufunc, operands: tuple[np.dtype | type, ...]) -> tup
         return hit
     spec = tuple(np.dtype(np.bool_) if o is bool else o for o in operands) + (None,)
     loop = ufunc.resolve_dtypes(spec)
-    if any(dt == np.float16 for dt in loop):
-        # No float16 here: recompute as if inputs were float32 so the loop is consistent.
-        loop = tuple(widen_float16(dt) for dt in loop)
     _resolve_cache[key] = loop
     return loop
 
@@ -104,8 +97,7 @@ def result_type(*operands: np.dtype | type) -> np.dtype:
     promoted = _PROMOTED.get(operands)
     if promoted is None:
         dts = [np.dtype(np.bool_) if o is bool else o for o in operands]
-        promoted = widen_float16(np.result_type(*(o if isinstance(o, np.dtype) else o(0)
-                                                  for o in dts)))
+        promoted = np.result_type(*(o if isinstance(o, np.dtype) else o(0) for o in dts))
         if len(_PROMOTED) < 4096:
             _PROMOTED[operands] = promoted
     return promoted

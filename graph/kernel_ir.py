@@ -336,6 +336,19 @@ class Program:
                 found[s] = o
         return found
 
+_FLOAT16 = np.dtype(np.float16)
+
+
+def holds_float16(program: Program) -> bool:
+    """Whether any buffer, scalar or value of `program` is float16. NumPy computes each half op
+    in float32 and rounds it to half; the generated kernels have no half arithmetic, so backends
+    run such programs through NumPy's own loops (runtime/kernel_numpy.py)."""
+    if _FLOAT16 in program.scalars or any(b.dtype == _FLOAT16 for b in program.buffers):
+        return True
+    return any(e.dtype == _FLOAT16 for k in program.kernels for st in k.stages
+               for e in (*st.exprs, *st.reduces))
+
+
 def resolve_program_offsets(program: Program, scalars) -> Program:
     """`program` with every kernel's dynamic offsets concrete (`resolve_dynamic_offsets`)."""
     if not any(isinstance(s, Kernel) and has_dynamic_offsets(s) for s in program.steps):

@@ -32,6 +32,7 @@ def _twin(name: str) -> OpDef:
 
 DOT_MULTIPLY, DOT_ADD = _twin("multiply"), _twin("add")
 DOT_SUM, DOT_MATMUL = _twin("sum"), _twin("matmul")
+DOT_CAST = _twin("cast")  # float16's dot loop: the float32 sum rounded to half, unchecked
 
 
 def _divmod_twin(name: str, k: int, helper: str, properties: frozenset = frozenset()) -> OpDef:

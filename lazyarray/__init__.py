@@ -32,8 +32,8 @@ from ._device import from_dlpack
 # dtype instances: np.dtype's == converts its other operand, so `None == np.dtype("float64")` and
 # `np.dtype("float64") == "float64"` are True, and an Array API client that compared a missing
 # table entry (None) with la.float64 took it for a match (docs/semantics.md, "Dtype objects").
-from numpy import (bool_, complex64, complex128, float32, float64, int8, int16, int32,  # noqa: E402
-                   int64, uint8, uint16, uint32, uint64)
+from numpy import (bool_, complex64, complex128, float16, float32, float64, half, int8, int16,  # noqa: E402
+                   int32, int64, uint8, uint16, uint32, uint64)
 from .indexing import take
 from .linalg import matmul, tensordot, vecdot
 from .contraction import einsum

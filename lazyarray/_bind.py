@@ -76,11 +76,9 @@ def host_array(obj: Any, dtype: Any = None, site: Site = None, copy: bool = True
             obj, dtype=want, order="C")
     except (TypeError, ValueError) as exc:
         raise fail(type(exc), str(exc), site) from None  # NumPy's text (a ragged list's ...)
-    if arr.dtype == np.float16:
-        arr = arr.astype(np.float32)
     if arr.dtype not in SUPPORTED:
         raise fail(TypeError, f"unsupported dtype {arr.dtype} (from {type(obj).__name__}); "
-                   "lazyarray supports bool, int8-64, uint8-64, float32, float64, complex64 and "
+                   "lazyarray supports bool, int8-64, uint8-64, float16-64, complex64 and "
                    "complex128", site)
     return arr
 

@@ -7,17 +7,25 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import _bind
 from ._matmul import matmul_general
 from .array import Array
 from .graph.node import user_site
-from .graph.ops_unchecked import DOT_ADD as _ADD, DOT_MATMUL as _MATMUL, DOT_MULTIPLY as _MULTIPLY
+from .graph.ops_unchecked import DOT_ADD as _ADD, DOT_CAST as _CAST, DOT_MATMUL as _MATMUL, \
+    DOT_MULTIPLY as _MULTIPLY
 from .graph.ops_unchecked import DOT_SUM as _SUM
 from .reductions import _reduce, _sum_dtype
 
 
 def multiply(x: Any, y: Any) -> Array:
     return Array(_bind.elementwise(_MULTIPLY, x, y, site=user_site(1)))
+
+
+def astype(x: Array, dtype: np.dtype) -> Array:
+    """NumPy's float16 dot loops sum in float32 and round to half once, flags unchecked."""
+    return Array(_bind.primitive(_CAST, (x._node,), (), x.shape, np.dtype(dtype), user_site(1)))
 
 
 def add(x: Any, y: Any) -> Array:

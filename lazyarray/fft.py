@@ -40,7 +40,7 @@ def _complex_of(dt: np.dtype) -> np.dtype | None:
 def _prepare(x: Any, name: str, site: _bind.Site, real_input: bool) -> tuple[Node, np.dtype]:
     """x cast to the transform's input dtype, and the complex dtype of its spectrum."""
     node = _as_node(x, site)
-    real = node.dtype if node.dtype.kind == "f" else (
+    real = dtypes.float32 if node.dtype == np.float16 else node.dtype if node.dtype.kind == "f" else (
         np.dtype(node.dtype.char.lower()) if node.dtype.kind == "c" else dtypes.float64)
     ct = _complex_of(real)
     if ct is None:

@@ -339,6 +339,10 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> Array:
     if lead is None:
         raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
     dt = np.result_type(x.dtype, y.dtype)
+    if dt == np.float16:  # NumPy's half dot loop: float32 products and sums, one rounding
+        return _dot.astype(correlate(x.astype(np.float32), y.astype(np.float32), mode)
+                           if not swap else correlate(y.astype(np.float32), x.astype(np.float32),
+                                                      mode), dt)
     x, y = x.astype(dt), y.astype(dt)
     if swap:
         y = conj(y) if dt.kind == "c" else y

@@ -30,8 +30,6 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
     "memmap": (IO, "read with NumPy (np.memmap), then la.asarray (lazyarray values have no "
                "user-visible memory; la.load/loadtxt/fromfile... read through NumPy)"),
     # --- dtypes -----------------------------------------------------------------------------------
-    **{n: (DTYPE, "float16 is computed in float32 everywhere in lazyarray (graph/dtypes.py)")
-       for n in ("float16", "half")},
     **{n: (DTYPE, "extended precision: use float64/complex128") for n in (
         "float128", "longdouble", "complex256", "clongdouble")},
     **{n: (DATETIME, "keep dates in NumPy; pass integer offsets to lazyarray") for n in (

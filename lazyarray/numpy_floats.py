@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from . import elementwise as ew
+from . import _bind, elementwise as ew
+from .graph.ops_unchecked import out_cast
 from . import manipulation as mp
 from . import reductions as red
 from .array import Array
@@ -27,9 +28,8 @@ from .graph.node import user_site
 
 
 def _float_loop(ufunc: np.ufunc, x: Array) -> np.dtype:
-    """The dtype of NumPy's loop's first output (float32 where NumPy picks float16)."""
-    out = np.dtype(ufunc.resolve_dtypes((x.dtype,) + (None,) * ufunc.nout)[1])
-    return np.dtype(np.float32) if out == np.float16 else out
+    """The dtype of NumPy's loop's first output."""
+    return np.dtype(ufunc.resolve_dtypes((x.dtype,) + (None,) * ufunc.nout)[1])
 
 
 def frexp(x: Any) -> tuple[Array, Array]:
@@ -49,11 +49,30 @@ def frexp(x: Any) -> tuple[Array, Array]:
     return ew.where(special, v, m), ew.where(special, 0, e).astype(np.int32)
 
 
+def _half_spacing(v: Array) -> Array:
+    """NumPy's float16 spacing (npy_half_spacing), unlike its float32/64 ones: positive, the
+    step above |x| (32 for -65504), the step below it for a negative power of two, 2**-24 for
+    zeros and subnormals; inf for 65504 with 'overflow encountered in spacing'; NaN for inf and
+    NaN (where NumPy also raises 'invalid', not here). Computed in float32, exactly."""
+    a = ew.abs(v).astype(np.float32)
+    finite = ew.isfinite(a)
+    a1 = ew.where(finite & (a != 0), a, np.float32(1))
+    ulp32 = spacing(a1)  # 2**(e - 23) for the normal float32 a (halves are normal there)
+    up = ew.where(a < 2.0 ** -14, np.float32(2.0 ** -24), ulp32 * np.float32(8192))
+    boundary = (v < 0) & (ulp32 * np.float32(2.0 ** 23) == a1) & (a > 2.0 ** -14)
+    step = ew.where(boundary, up * np.float32(0.5), up)
+    step = ew.where(v == 65504, np.float32(1e5), ew.where(finite, step, np.float32(np.nan)))
+    return Array(_bind.primitive(out_cast("spacing"), (step._node,), (), step.shape, v.dtype,
+                                 user_site(2)))
+
+
 def spacing(x: Any) -> Array:
     """numpy.spacing: the step to the next float away from zero (up for -0.0, as NumPy); NaN
     for inf and NaN."""
     v = asarray(x)
     v = v.astype(_float_loop(np.spacing, v))
+    if v.dtype == np.float16:
+        return _half_spacing(v)
     inf, zero = ew.isinf(v), v == 0
     # (inf's step, inf - inf, raised 'invalid' and zero's nextafter 'underflow', where NumPy's
     # spacing raises neither: those two are constants here, fuzz44)

@@ -75,8 +75,6 @@ def _bin_edges(a: Array, bins: Any, range: Any, weights: Any) -> tuple[np.ndarra
         kind = np.result_type(first, last, np.empty(0, a.dtype))
         if kind.kind in "iub":
             kind = np.result_type(kind, float)
-        if kind == np.float16:  # lazyarray has no float16 (graph/dtypes.py)
-            kind = np.dtype(np.float32)
         return np.linspace(first, last, n + 1, endpoint=True, dtype=kind), (first, last, n)
     if np.ndim(bins) == 1:
         edges = np.asarray(bins)

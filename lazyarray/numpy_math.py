@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import cmath
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,7 @@ from .elementwise import arctan2, asarray_operand
 from .graph import dtypes
 from .graph.node import Node, user_site
 from .creation import asarray, full
-from .graph.ops_unchecked import DIVMOD_FLOOR, DIVMOD_REM, FLOAT_POWER
+from .graph.ops_unchecked import DIVMOD_FLOOR, DIVMOD_REM, FLOAT_POWER, out_cast
 from .complex_functions import imag, real
 from .reductions import all as all_
 
@@ -25,8 +26,8 @@ def _array(x: Any) -> Array:
 
 
 def _loop_dtype(ufunc: np.ufunc, *operands: Any) -> np.dtype:
-    """The output dtype of NumPy's loop for these operands (Python scalars weak; float16 is
-    computed in float32 here, as everywhere in lazyarray); TypeError where NumPy has no loop."""
+    """The output dtype of NumPy's loop for these operands (Python scalars weak); TypeError where
+    NumPy has no loop."""
     spec = tuple(np.dtype(bool) if isinstance(o, bool)
                  else dtypes.weak_type_of(o) if dtypes.weak_type_of(o) in (int, float)  # jit's too
                  else o.dtype if isinstance(o, (Array, np.generic, np.ndarray)) else
@@ -35,7 +36,7 @@ def _loop_dtype(ufunc: np.ufunc, *operands: Any) -> np.dtype:
         out = ufunc.resolve_dtypes(spec + (None,) * ufunc.nout)[-1]
     except TypeError as exc:
         raise TypeError(f"{ufunc.__name__}: {exc}") from None
-    return np.dtype(np.float32) if out == np.float16 else np.dtype(out)
+    return np.dtype(out)
 
 
 def _as(x: Any, dtype: np.dtype) -> Array:
@@ -45,20 +46,46 @@ def _as(x: Any, dtype: np.dtype) -> Array:
     return ew.astype(_array(x), dtype)
 
 
+def _half_loop(ufunc: np.ufunc, x: Any, formula: Callable[[Array], Array]) -> Array:
+    """`formula` on x in its loop's dtype; NumPy's float16 loop of `ufunc` computes it in float32
+    and rounds once to float16, its report named after the ufunc."""
+    dt = np.dtype(_loop_dtype(ufunc, x))
+    if dt != np.float16:
+        return formula(_as(x, dt))
+    r = formula(_as(x, np.float32))
+    return Array(_bind.primitive(out_cast(ufunc.__name__), (r._node,), (), r.shape, dt,
+                                 user_site(2)))
+
+
 def deg2rad(x: Any) -> Array:
-    """numpy.deg2rad / radians: x * (pi / 180), NumPy's formula."""
-    return _as(x, _loop_dtype(np.deg2rad, x)) * (np.pi / 180.0)
+    """numpy.deg2rad: x * (pi / 180), NumPy's formula."""
+    return _half_loop(np.deg2rad, x, _times_pi_over_180)
+
+
+def radians(x: Any) -> Array:
+    """numpy.radians: deg2rad under its own name (float16's reports name it)."""
+    return _half_loop(np.radians, x, _times_pi_over_180)
+
+
+def _times_pi_over_180(v: Array) -> Array:
+    return v * (np.pi / 180.0)
+
+
+def _times_180_over_pi(v: Array) -> Array:
+    """Its constant in the loop's dtype (float32: 180f / pi_f, 57.295776; 180 / pi rounded to
+    float32, 57.29578, gave 80% of float32 values 1 ulp off NumPy's, fuzz44)."""
+    t = v.dtype.type
+    return v * (t(180) / t(np.pi))
 
 
 def rad2deg(x: Any) -> Array:
-    """numpy.rad2deg / degrees: x * (180 / pi), NumPy's formula, its constant in the loop's
-    dtype (float32: 180f / pi_f, 57.295776; 180 / pi rounded to float32, 57.29578, gave 80% of
-    float32 values 1 ulp off NumPy's, fuzz44)."""
-    dt = np.dtype(_loop_dtype(np.rad2deg, x))
-    return _as(x, dt) * (dt.type(180) / dt.type(np.pi))
+    """numpy.rad2deg: x * (180 / pi), NumPy's formula."""
+    return _half_loop(np.rad2deg, x, _times_180_over_pi)
 
 
-radians, degrees = deg2rad, rad2deg
+def degrees(x: Any) -> Array:
+    """numpy.degrees: rad2deg under its own name."""
+    return _half_loop(np.degrees, x, _times_180_over_pi)
 
 
 def heaviside(x1: Any, x2: Any) -> Array:
@@ -111,8 +138,9 @@ def ldexp(x1: Any, x2: Any) -> Array:
     half = n // 2
     wide = x if x.dtype == np.float64 else ew.astype(x, np.float64)  # float32: exact in float64
     scaled = wide * _power_of_two(half) * _power_of_two(n - half)
-    if scaled.dtype != x.dtype:
-        scaled = ew.astype(scaled, x.dtype)  # the one rounding, as NumPy's ldexp
+    if scaled.dtype != x.dtype:  # the one rounding, as NumPy's ldexp, reported as it
+        scaled = Array(_bind.primitive(out_cast("ldexp"), (scaled._node,), (), scaled.shape,
+                                       x.dtype, user_site(1)))
     return ew.where((x == 0) | ~ew.isfinite(x), x, scaled)
 
 
@@ -148,9 +176,11 @@ def _check_exponent(x1: Any, x2: int, site: _bind.Site) -> None:
 
 
 def sinc(x: Any) -> Array:
-    """numpy.sinc, NumPy's formula: y = pi * where(x == 0, 1e-20, x); sin(y) / y."""
-    v = _array(x)
-    y = np.pi * ew.where(v == 0, 1.0e-20, v)
+    """numpy.sinc, NumPy 2.4's formula: x = pi * x; y = where(x, x, eps of x's dtype) (1e-20
+    for others); sin(y) / y (its 1e-20 was 0 in float16: sinc(0) NaN)."""
+    y = np.pi * _array(x)
+    eps = np.finfo(y.dtype).eps if y.dtype.kind == "f" else 1e-20
+    y = ew.where(y != 0, y, eps)
     return ew.sin(y) / y
 
 
@@ -286,7 +316,7 @@ def angle(z: Any, deg: bool = False) -> Array:
         node = _bind.scalar_leaf(node[1], dtypes.result_type(node[0]), site)
     x = Array(node)
     if node.dtype.kind in "iub":  # NumPy's arctan2(0, x) loop: float64 for bool, int32, int64;
-        # float16 (here float32) for int8/uint8 ...
+        # float16 for int8/uint8 ...
         x = x.astype(_loop_dtype(np.arctan2, 0, x))
     out = arctan2(imag(x), real(x))
     return out * (180.0 / 3.141592653589793) if deg else out

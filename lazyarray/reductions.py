@@ -23,7 +23,7 @@ from .outputs import into
 from .creation import arange, full
 from ._bind import as_node as _as_node  # (the name the API modules import from here)
 from .complex_functions import imag, real
-from .elementwise import astype, maximum, minimum, sqrt, where as _where
+from .elementwise import astype, maximum, minimum, sqrt, square as _square, where as _where
 from .manipulation import broadcast_to, concat, reshape
 
 
@@ -105,6 +105,7 @@ _REDUCE_ALL = getattr(_bind.FAST, "reduce_all", None)  # (lazyarray/_trace.c; No
 _NO_VALUE = np._NoValue  # NumPy's "not given" (initial=): None is a value there
 _AT_ONCE = _bind.AT_ONCE_MARK
 _FLOAT64 = np.dtype(np.float64)
+_FLOAT16 = np.dtype(np.float16)
 
 
 def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A001
@@ -457,17 +458,20 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     node = _float_operand(x, dtype, site)
     _refuse_bool_axis_counted(axis, node.ndim, site)
     axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
+    # NumPy's mean of float16 sums in float32 and rounds the quotient to float16 once
+    acc = np.dtype(np.float32) if node.dtype == _FLOAT16 and dtype is None else node.dtype
     if where is not True:
-        total, n = _masked_sum_count(node, axes, keepdims, where, site)
+        total, n = _masked_sum_count(node if acc == node.dtype else astype(Array(node), acc)._node,
+                                     axes, keepdims, where, site)
         result = astype(total / n, node.dtype)
         _warn_masked(where, node.shape, axes, n, 0, result, "Mean of empty slice")
         return result
-    total = _reduce("sum", Array(node), axes, keepdims, node.dtype, site)
+    total = _reduce("sum", Array(node), axes, keepdims, acc, site)
     n = _count(node.shape, axes)
     if not n:  # NumPy's warning, then its 0 / 0: NaN and the 'invalid' flag (fuzz41: neither)
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=_user_stacklevel())
     out = total / n
-    if out.dtype != node.dtype:  # an integer `dtype=`: NumPy divides, then casts back
+    if out.dtype != node.dtype:  # an integer `dtype=` or float16: NumPy divides, then casts back
         out = astype(out, node.dtype)
     return out
 
@@ -504,12 +508,15 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
         return _masked_var(xs, axes, keepdims, correction, where, site)
     # (an empty x is its own deviations: no mean, whose empty slice would warn NumPy's mean's
     # 'Mean of empty slice', which NumPy's var does not)
-    centered = xs - mean(xs, axis=axes, keepdims=True) if node.size else xs
+    # (NumPy's var divides its own sum: float16's mean in float16, not np.mean's float32)
+    centered = xs - (_reduce("sum", xs, axes, True, node.dtype, site) / _count(node.shape, axes)
+                     if node.dtype == _FLOAT16 else mean(xs, axis=axes, keepdims=True)
+                     ) if node.size else xs
     if node.dtype.kind == "c":  # NumPy: the mean of |x - mean(x)|**2, a real number
         re, im = real(centered), imag(centered)
         sq = _reduce("sum", re * re + im * im, axes, keepdims, re.dtype, site)
-    else:
-        sq = _reduce("sum", centered * centered, axes, keepdims, node.dtype, site)
+    else:  # (np.square: its overflow reports 'square', as NumPy's _var)
+        sq = _reduce("sum", _square(centered), axes, keepdims, node.dtype, site)
     denom = _count(node.shape, axes) - correction
     if denom <= 0:  # NumPy's warning, then its division by max(denom, 0): 0/0 'invalid', x/0
         # 'divide by zero' (fuzz41: NaN came silently, `sq * nan`)
@@ -568,7 +575,7 @@ def _masked_var(xs: Array, axes: tuple[int, ...], keepdims: bool, correction: fl
     max(n - ddof, 0) (0/0: NaN, as NumPy's)."""
     total, n = _masked_sum_count(xs._node, axes, True, where, site)
     centered = xs - astype(total / n, xs.dtype)
-    sq = real(centered) ** 2 + imag(centered) ** 2 if xs.dtype.kind == "c" else centered * centered
+    sq = real(centered) ** 2 + imag(centered) ** 2 if xs.dtype.kind == "c" else _square(centered)
     sq_total, count = _masked_sum_count(sq._node, axes, keepdims, where, site)
     result = astype(sq_total / maximum(count - correction, 0), sq.dtype)
     _warn_masked(where, xs.shape, axes, count, correction, result,

@@ -27,19 +27,15 @@ FAST = settings(max_examples=12, deadline=None, derandomize=True,
                                        HealthCheck.too_slow])
 
 SUPPORTED = tuple(np.dtype(t) for t in ("bool", "int8", "int16", "int32", "int64", "uint8",
-                                        "uint16", "uint32", "uint64", "float32", "float64",
+                                        "uint16", "uint32", "uint64", "float16", "float32",
+                                        "float64",
                                         "complex64", "complex128"))
 
 _FLOAT_SPECIALS = (0.0, -0.0, np.inf, -np.inf, np.nan, 1e30, -1e-30, 88.5, -745.0, 1.0, -1.0)
 
 
-def widen(dtype: np.dtype) -> np.dtype:
-    """lazyarray has no float16: NumPy's float16 loops are computed in float32."""
-    return np.dtype(np.float32) if dtype == np.float16 else np.dtype(dtype)
-
-
 def numpy_loop(ufunc: np.ufunc, operands: tuple) -> tuple[np.dtype, ...] | None:
-    """The loop NumPy picks (float16 widened) for arrays/Python scalars, or None if it has none."""
+    """The loop NumPy picks for arrays/Python scalars, or None if it has none."""
     spec = []
     for o in operands:
         if isinstance(o, np.ndarray):
@@ -54,7 +50,7 @@ def numpy_loop(ufunc: np.ufunc, operands: tuple) -> tuple[np.dtype, ...] | None:
         return None
     if loop[0].kind == "c" and ufunc not in _COMPLEX_UFUNCS:
         return None  # NumPy orders complex numbers; lazyarray (as the Array API) raises TypeError
-    return tuple(widen(d) for d in loop)
+    return tuple(np.dtype(d) for d in loop)
 
 
 def _complex_ufuncs() -> frozenset:
@@ -68,7 +64,7 @@ _COMPLEX_UFUNCS = _complex_ufuncs()
 
 
 def numpy_result(ufunc: np.ufunc, operands: tuple) -> np.ndarray:
-    """What NumPy computes, in the loop NumPy picks (float16 loops run in float32 instead)."""
+    """What NumPy computes, in the loop NumPy picks."""
     loop = numpy_loop(ufunc, operands)
     assert loop is not None
     ins = [np.asarray(o).astype(dt) if isinstance(o, np.ndarray) else np.asarray(o, dtype=dt)

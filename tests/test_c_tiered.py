@@ -41,7 +41,7 @@ def same_bits(got: np.ndarray, want: np.ndarray) -> bool:
 def numpy_case(op, xs: list) -> tuple | None:
     """(op name, operands, NumPy's result dtype) for a sweep of an op's bits, or None where NumPy
     refuses the operands or the result is not a real number of a kind C computes as NumPy does
-    (float16 is computed as float32)."""
+    (float16 plans run on NumPy's half loops, never in C)."""
     try:
         with np.errstate(all="ignore"):
             out = np.asarray(op.reference(tuple(xs), (), xs[-1].dtype))

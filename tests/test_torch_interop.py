@@ -36,7 +36,7 @@ def test_asarray_of_a_tensor_copies_every_dtype(backend):
             assert la.asarray(t, dtype=la.float64).dtype == la.float64
     strided = torch.arange(12.0).reshape(3, 4).T
     np.testing.assert_array_equal(np.asarray(la.asarray(strided) * 2), strided.numpy() * 2)
-    assert la.asarray(torch.ones(2, dtype=torch.float16)).dtype == la.float32  # no float16 here
+    assert la.asarray(torch.ones(2, dtype=torch.float16)).dtype == la.float16
 
 
 def test_bfloat16_and_grad_tensors_fail_clearly():

@@ -119,10 +119,6 @@ def run(program, ns) -> tuple[list, list]:
             out = values[x]
         else:
             errors.append(None)
-        if getattr(out, "dtype", None) == np.float16:  # lazyarray computes float16 as float32
-            with np.errstate(all="ignore"):
-                out = fn(*[a.astype(np.float32) if isinstance(a, (np.ndarray, np.generic)) else a
-                         for a in args])
         values.append(out)
     return values, errors
 

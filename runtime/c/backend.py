@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ... import graph
-from ...graph.kernel_ir import Apply, Kernel, Load, Program
+from ...graph.kernel_ir import Apply, Kernel, Load, Program, holds_float16
 from . import background as c_background, compiler as c_compiler, quick as c_quick
 from .. import compile_stats, spare_outputs
 from ..backend import Backend, fresh_outputs, register_backend
@@ -42,6 +42,7 @@ from .printer import (
 from .split import split_full_reductions
 from .library_call import run_library_call
 from .tiered import TieredPlan, worth_interpreting
+from ..kernel_numpy import NumpyProgramPlan
 
 # Below this much work a kernel runs on one thread. Work is loop iterations, weighted by ops per
 # element (`parallel_work`). Measured here (sigmoid, PASSIVE wait): 2 threads lose below 2**18
@@ -444,7 +445,10 @@ class CBackend(Backend):
         return render_kernel(kernel, plan_layout(kernel))[1]
 
     def compile(self, program: Program) -> CPlan:
-        """A plan whose kernels are all loaded: compiles what no cache has, and waits for it."""
+        """A plan whose kernels are all loaded: compiles what no cache has, and waits for it.
+        float16 programs run on NumPy's half loops (`holds_float16`): no kernel, no compile."""
+        if holds_float16(program):
+            return NumpyProgramPlan(program)
         program = split_full_reductions(program, PARALLEL_THRESHOLD)
         found = _find_kernels(program, look_up=True)
         missing = [f for f in found if f[4] is None]
@@ -466,7 +470,7 @@ class CBackend(Backend):
         """As `compile`, but kernels no cache has compile in the background while the plan runs
         through the NumPy executor, where that gives the same bits (runtime/c/tiered.py), else
         through the same kernels compiled quickly (runtime/c/quick.py)."""
-        if not background_compiles or compile_stats.forbid_compiles:
+        if not background_compiles or compile_stats.forbid_compiles or holds_float16(program):
             return self.compile(program)
         split = split_full_reductions(program, PARALLEL_THRESHOLD)
         if not worth_interpreting(split):

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ...graph import OpKind
-from ...graph.kernel_ir import BufferSpec, Kernel, LibraryCall, Program
+from ...graph.kernel_ir import BufferSpec, Kernel, LibraryCall, Program, holds_float16
 from .. import cache_security
 from ..backend import DATA_ERRORS, Backend, at_site, fresh_outputs, register_backend
 from .launch import partials_shape as partials_size
@@ -116,6 +116,10 @@ class CupyBackend(Backend):
             self._stream.synchronize()
 
     def compile(self, program: Program) -> CupyPlan:
+        if holds_float16(program):  # (the C backend runs these on NumPy's half loops)
+            raise TypeError("float16 values on the cupy backend: its generated CUDA has no half "
+                            "arithmetic yet; use float32 there (x.astype(la.float32)), or the C "
+                            "or numpy backend (docs/semantics.md)")
         self.stats["plans"] += 1
         return CupyPlan(self, program, render_cuda_program(program))
 

@@ -1,0 +1,171 @@
+"""float16 as NumPy has it: float16 arrays stay float16, float functions of int8/uint8/bool are
+float16 (`np.sqrt(uint8_image)`), and every value, dtype and warning is NumPy's bit for bit, on
+every backend, on the at-once path and on plans (`eager_size=0`: a plan holding float16 runs on
+NumPy's half loops, runtime/c/backend.py). The functions lazyarray composes from several ops follow
+NumPy's half rules (mean in float32, var in float16, deg2rad and ldexp rounded once, half spacing)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+_RNG = np.random.default_rng(16)
+
+
+def _halves(n: int = 300) -> np.ndarray:
+    a = (_RNG.standard_normal(n) * 3).astype(np.float16)
+    a[:9] = [0, -0.0, np.inf, -np.inf, np.nan, 65504, 6e-8, 0.5, -1.0]
+    return a
+
+
+def _ints(dtype: str, n: int = 300) -> np.ndarray:
+    if dtype == "bool":
+        return _RNG.random(n) < 0.5
+    info = np.iinfo(dtype)
+    return _RNG.integers(max(info.min, -100), min(info.max, 100), n).astype(dtype)
+
+
+H, M = _halves(), _halves(600).reshape(30, 20)
+UNARY = ("sqrt", "exp", "log", "sin", "arctan", "tanh", "cbrt", "square", "reciprocal",
+         "negative", "absolute", "sign", "floor", "rint", "isnan", "isfinite", "signbit",
+         "spacing", "deg2rad", "rad2deg", "degrees", "radians", "sinc", "round", "nan_to_num")
+BINARY = ("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "power",
+          "maximum", "fmin", "arctan2", "hypot", "copysign", "nextafter", "logaddexp", "greater")
+OTHERS = {
+    "f16 x2 (float16)": (BINARY, lambda: (H, H[::-1].copy())),
+    "f16, py float": (BINARY, lambda: (H, 2.5)),
+    "f16, f32": (BINARY, lambda: (H, H.astype(np.float32))),
+    "f16, u8": (BINARY, lambda: (H, _ints("uint8"))),
+}
+REDUCTIONS = ("sum", "prod", "mean", "var", "std", "max", "argmin", "cumsum", "nansum",
+              "nanmean", "median", "ptp", "average")
+CALLS = {
+    "astype f64->f16": lambda m, x: m.asarray(x).astype(np.float64).astype(m.float16) * 3e4,
+    # (in range: out-of-range float -> int casts are lazyarray's defined saturation, on every
+    # float dtype: docs/semantics.md)
+    "astype f16->i16": lambda m, x: (m.clip(x[9:], -300, 300) * 100).astype(m.int16),
+    "zeros, arange, linspace": lambda m, x: m.concatenate([
+        m.zeros(3, dtype=m.float16), m.arange(0, 3, 0.1, dtype=m.float16),
+        m.linspace(0, 1, 11, dtype=m.float16), m.array([0.1, 70000.0], dtype=m.float16)]),
+    "where": lambda m, x: m.where(x > 0, x, m.float16(0)),
+    "clip": lambda m, x: m.clip(x, -1.5, 2.7),
+    "x * 2.7 + 1": lambda m, x: x * 2.7 + 1,
+    "x ** 2, x ** 0.5": lambda m, x: m.concatenate([x ** 2, abs(x) ** 0.5]),
+    "divmod": lambda m, x: m.divmod(x, 1.5),
+    "modf": lambda m, x: m.modf(x),
+    "frexp": lambda m, x: m.frexp(x),
+    "ldexp": lambda m, x: m.ldexp(x, 3),
+    "fft": lambda m, x: m.fft.fft(x[9:73]),
+    "matmul, dot": lambda m, x: m.concatenate([(m.reshape(x[:20], (4, 5)) @ m.reshape(
+        x[20:40], (5, 4))).ravel(), m.dot(x[40:60], x[60:80]).ravel()]),
+    "convolve": lambda m, x: m.convolve(x[9:60], x[60:66]),
+    "histogram": lambda m, x: m.histogram(x[9:], bins=5)[1],
+    "percentile": lambda m, x: m.percentile(x[9:], [30, 50]),
+    "sort, unique": lambda m, x: m.concatenate([m.sort(x), m.unique(x)]),
+    "isclose": lambda m, x: m.isclose(x, x + m.float16(0.001)),
+    "mean where": lambda m, x: m.mean(x, where=x > 0),
+    "var ddof": lambda m, x: m.var(x[9:], ddof=1),
+}
+
+
+def _run(mod, fn, args):
+    """fn's result as NumPy arrays (or the exception's type), and the warnings it gave."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = fn(mod, *[mod.asarray(a) if isinstance(a, np.ndarray) else a for a in args])
+            out = tuple(np.asarray(o) for o in out) if isinstance(out, tuple) else np.asarray(out)
+        except (TypeError, ValueError) as exc:
+            out = type(exc).__name__
+    return out, sorted({str(w.message) for w in caught})
+
+
+def _same(got, want) -> bool:
+    if isinstance(want, tuple):
+        return isinstance(got, tuple) and len(got) == len(want) and all(map(_same, got, want))
+    if isinstance(want, str) or isinstance(got, str):
+        return got == want
+    return (got.dtype == want.dtype and got.shape == want.shape
+            and np.array_equal(got, want, equal_nan=True)
+            and (want.dtype.kind != "f" or np.array_equal(np.signbit(got), np.signbit(want))))
+
+
+def _check(fn, *args, skip_warning: str | None = None) -> None:
+    want, want_w = _run(np, fn, args)
+    for eager_size in (None, 0):  # the at-once path, then plans (the NumPy executor on C)
+        with la.config(**({} if eager_size is None else {"eager_size": eager_size})):
+            got, got_w = _run(la, fn, args)
+        assert _same(got, want), (eager_size, got, want)
+        assert [w for w in got_w if w != skip_warning] == [
+            w for w in want_w if w != skip_warning], (eager_size, got_w, want_w)
+
+
+@pytest.mark.parametrize("name", UNARY)
+@pytest.mark.parametrize("dtype", ["float16", "int8", "uint8", "bool"])
+def test_unary_functions_of_halves_and_small_ints_are_numpys(backend, name, dtype):
+    x = H if dtype == "float16" else _ints(dtype)
+    if dtype == "bool" and name in ("negative", "sign"):
+        pytest.skip("NumPy has no bool loop (tested by the op sweeps)")
+    # NumPy's half spacing also raises 'invalid' for inf and NaN (docs/semantics.md)
+    _check(lambda m, v: getattr(m, name)(v), x,
+           skip_warning="invalid value encountered in spacing" if name == "spacing" else None)
+
+
+@pytest.mark.parametrize("operands", list(OTHERS))
+def test_binary_functions_with_halves_are_numpys(backend, operands):
+    names, make = OTHERS[operands]
+    for name in names:
+        _check(lambda m, a, b: getattr(m, name)(a, b), *make())
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_reductions_of_halves_are_numpys(backend, name, axis):
+    """NumPy sums float16 in float32 blocks (its pairwise add), `mean` in float32, `var` in
+    float16: the NumPy executor runs the same loops."""
+    if axis is not None and name in ("median", "average"):
+        _check(lambda m, v: getattr(m, name)(v, axis=axis), M)
+    elif axis is None:
+        _check(lambda m, v: getattr(m, name)(v), M)
+    else:
+        _check(lambda m, v: getattr(m, name)(v, axis=axis), M)
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_half_calls_are_numpys(backend, name):
+    _check(CALLS[name], H)
+
+
+def test_half_values_print_and_convert_as_numpys(backend):
+    """The reason the dtype matters to users: `np.sqrt(uint8)` prints NumPy's 4 digits."""
+    img = np.array([[1, 2], [3, 250]], np.uint8)
+    got, want = la.sqrt(la.asarray(img)), np.sqrt(img)
+    assert repr(got) == repr(want) and str(got) == str(want)
+    assert got.tolist() == want.tolist() and float(got[0, 1]) == float(want[0, 1])
+    assert la.result_type(la.float16, la.int8) == np.result_type(np.float16, np.int8)
+    assert la.half is np.float16 and la.finfo(la.float16).eps == np.finfo(np.float16).eps
+
+
+def test_a_plan_holding_half_values_compiles_nothing(fresh_caches):
+    """No C kernel computes float16 (NumPy rounds each op to half): the plan runs the NumPy
+    executor, and a float32 plan beside it still compiles its kernel."""
+    from lazyarray.graph import Graph
+    from lazyarray.graph.kernel_ir import holds_float16
+    from lazyarray.passes import optimize
+
+    with la.config(backend="c", eager_size=0):
+        y = la.sqrt(la.asarray(H) * 2 + 1)
+        assert holds_float16(optimize(Graph([y._node])))
+        with np.errstate(all="ignore"):
+            np.testing.assert_array_equal(np.asarray(y), np.sqrt(H * 2 + 1))
+        info = la.cache_info()
+        assert info.plans_built == 1 and info.kernels_compiled + info.kernels_queued == 0
+        z = la.sqrt(la.asarray(H.astype(np.float32)) * 2 + 1)
+        assert not holds_float16(optimize(Graph([z._node])))
+        la.block_until_ready(z)
+        info = la.cache_info()
+        assert info.kernels_compiled + info.kernels_queued + info.kernel_disk_hits >= 1

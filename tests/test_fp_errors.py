@@ -441,3 +441,33 @@ def test_integer_fmod_by_zero_flags_divide_as_numpy(backend, backend_does, dtype
         if not backend_does("fp_errors"):  # the values, without the flag (CUDA has none)
             seen[0] = (*seen[0][:2], without_flag_warnings(seen[0][2]))
         assert seen[0] == seen[1], (divisor, seen)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_matmuls_overflow_warns_once_at_the_users_line(backend, backend_does, dtype):
+    """NumPy's matmul inside a plan (the launcher's line, graph/_node.c's direct step, the
+    steps' loop) ran under the user's error state: NumPy warned at a lazyarray line and the
+    report again at the user's, two warnings where NumPy gives one. (`np.dot` names 'dot' in
+    NumPy, 'matmul' here: only its count is compared.)"""
+    if not backend_does("fp_errors"):
+        pytest.skip("no floating-point flags on this backend")
+    big = np.full((3, 3), np.finfo(dtype).max / 2, dtype)
+
+    def messages(fn, a):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            np.asarray(fn(a))
+        return [str(w.message) for w in caught], {w.filename for w in caught}
+
+    for eager_size in (None, 0):
+        with la.config(**({} if eager_size is None else {"eager_size": eager_size})):
+            for _ in range(3):  # built, then the plan's hits (the launcher, the direct step)
+                for fn in (lambda m, a: a @ a, lambda m, a: m.exp(a) @ a,
+                           lambda m, a: m.dot(a, a)):
+                    got, files = messages(lambda a: fn(la, a), la.asarray(big))
+                    want, _ = messages(lambda a: fn(np, a), big)
+                    assert files == {__file__}
+                    if fn.__code__.co_names == ("dot",):
+                        assert len(got) == len(want) == 1
+                    else:
+                        assert got == want

@@ -84,6 +84,20 @@ def _matmul_unchecked(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
         np.matmul(a, b, out=out)
 
 
+def _matmul_reporting(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+    """graph/_node.c's matmul step, as the launcher's line: NumPy's flags go to fp_status (the
+    report names the user's line; NumPy's own warning here made an overflow warn twice), and
+    the flags kernels raised before it are kept."""
+    kept = fp_status.test()
+    token = fp_status.enter_numpy_errstate()
+    try:
+        np.matmul(a, b, out=out)
+    finally:
+        fp_status.leave_numpy_errstate(token)
+    if kept:
+        fp_status.note("", kept)
+
+
 def _library_call(step: Any, i: int, env: dict[str, Any], buffers: tuple = ()) -> str:
     """A library step's line: matmul as NumPy's call itself (run_library_call's frame, operand
     tuple and kind test cost ~0.6 us beside the ~1.5 us of a small matmul), a concat of inputs
@@ -102,9 +116,15 @@ def _library_call(step: Any, i: int, env: dict[str, Any], buffers: tuple = ()) -
         env["matmul"], env["matmul_unchecked"] = np.matmul, _matmul_unchecked
         a, b = (f"bufs[{s}]" + (".swapaxes(-1, -2)" if k in step.transposed else "")
                 for k, s in enumerate(step.inputs))
-        # NumPy's matmul clears the flags the kernels before it raised: fp_status keeps them
+        # NumPy's matmul clears the flags the kernels before it raised: fp_status keeps them.
+        # Its own flags go to fp_status too (the report names the user's line), not to a
+        # warning of NumPy's at this line besides (a float overflow warned twice).
         env["fp_test"], env["fp_note"] = fp_status.test, fp_status.note
-        return (f"kept = fp_test(); {name}({a}, {b}, out=bufs[{step.output}])\n"
+        env["fp_enter"], env["fp_leave"] = (fp_status.enter_numpy_errstate,
+                                            fp_status.leave_numpy_errstate)
+        return (f"kept = fp_test(); token = fp_enter()\n"
+                f"        try: {name}({a}, {b}, out=bufs[{step.output}])\n"
+                f"        finally: fp_leave(token)\n"
                 f"        if kept: fp_note('', kept)")
     env[f"L{i}"] = step
     return f"run_library_call(L{i}, bufs)"
@@ -300,5 +320,5 @@ def _make_direct_spec(plan: Any) -> Any:
     inputs = tuple((dt, tuple(shape)) for _, dt, shape in plan._inputs)
     outputs = tuple((dt, tuple(shape)) for _, dt, shape, _ in plan._outputs)
     return _node.direct_spec(inputs, outputs, "".join(codes), tuple(steps),
-                             tuple(intermediates), np.empty, np.matmul, release,
+                             tuple(intermediates), np.empty, _matmul_reporting, release,
                              (plan.calls, plan._steps))

@@ -30,7 +30,11 @@ def run_library_call(step: LibraryCall, bufs: list) -> None:
     out = bufs[step.output]
     kept = fp_status.test()  # NumPy clears the flags the kernels before raised: keep them
     if step.op.kind is OpKind.MATMUL:
-        matmul_into(step.op, *args, out)
+        state = fp_status.enter_numpy_errstate()  # its flags to fp_status, not NumPy's warning
+        try:
+            matmul_into(step.op, *args, out)
+        finally:
+            fp_status.leave_numpy_errstate(state)
         if kept:
             fp_status.note("", kept)
         return

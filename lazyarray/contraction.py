@@ -38,7 +38,8 @@ from . import _dot_loops
 
 Label = str | int  # a letter, or the position of an ellipsis axis counted from the right
 # einsum's arithmetic with `optimize` (NumPy's tensordot and BLAS calls check the flags)
-_CHECKED = SimpleNamespace(multiply=operator.mul, sum=sum_, matmul=matmul)
+_CHECKED = SimpleNamespace(multiply=operator.mul, sum=sum_, matmul=matmul,
+                           astype=lambda x, dt: x.astype(dt))
 
 
 def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: str = "safe",
@@ -76,6 +77,11 @@ def _einsum(subscripts: str, arrays: list[Array], dtype: Any, casting: str,
     if len(arrays) == 1 and set(inputs[0]) <= set(output):
         dtype = None  # NumPy returns a view of the operand here, and ignores dtype=
     dt = _result_dtype(arrays, dtype, casting, site)
+    if dt == np.float16 and len(arrays) > 1:
+        # NumPy's half sum of products into a reduced output: float32 sums, rounded once (one
+        # operand's sums are its half adds, as np.sum's)
+        return ops.astype(_einsum(subscripts, [a.astype(np.float32) for a in arrays],
+                                  np.float32, "unsafe", site, ops), dt)
     arrays = [a.astype(dt) if a.dtype != dt else a for a in arrays]
     sizes = _label_sizes(arrays, inputs, site)
     terms = [_diagonals(a, labels) for a, labels in zip(arrays, inputs)]

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import numpy as np
+
 from . import _axis_args, _bind
 from .array import Array
 from .complex_functions import conj
 from .graph.node import user_site
+from .graph.ops_unchecked import out_cast
 from .manipulation import matrix_transpose, permute_node, reshape_node
 from .reductions import _as_node, sum as _sum
 from ._matmul import matmul, matmul_general  # noqa: F401  (matmul_general: the fast path's reference)
@@ -78,6 +81,10 @@ def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
     first = Array(a)
     if first.dtype.kind == "c":  # the standard's vecdot conjugates x1 (as NumPy's does)
         first = conj(first)
+    if np.result_type(first.dtype, b.dtype) == np.float16:  # NumPy's half loop: float32 sums
+        r = vecdot(first.astype(np.float32), Array(b).astype(np.float32), axis)
+        return Array(_bind.primitive(out_cast("vecdot"), (r._node,), (), r.shape,
+                                     np.dtype(np.float16), site))
     product = first * Array(b)
     return _sum(product, axis=axis, dtype=product.dtype)  # NumPy's vecdot keeps the dtype
 

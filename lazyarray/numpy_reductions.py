@@ -114,8 +114,17 @@ def _lazy_nanmean(v: Array, axis: Any, dtype: Any, keepdims: bool, where: Any
     count = _nan_count(v, axis, keepdims, where)
     empty = count == 0
     nan = complex(np.nan, np.nan) if total.dtype.kind == "c" else np.nan  # NumPy's 0j / 0
-    ones = ew.astype(ew.maximum(count, 1), total.dtype)
-    return ew.where(empty, ew.astype(asarray(nan), total.dtype), total / ones), empty
+    return ew.where(empty, ew.astype(asarray(nan), total.dtype),
+                    _by_count(total, ew.maximum(count, 1))), empty
+
+
+def _by_count(total: Array, count: Array) -> Array:
+    """NumPy's `_divide_by_count`: `np.divide(total, count, out=total, casting='unsafe')`, an
+    intp count: float16 divides in float64 and rounds once (its count was float16 here, inexact
+    above 2048)."""
+    if total.dtype == np.float16:
+        return ew.astype(ew.astype(total, np.float64) / ew.astype(count, np.float64), np.float16)
+    return total / ew.astype(count, total.dtype)
 
 
 def _empty_slices(v: Array, axis: Any, result: Array, message: str) -> bool:
@@ -158,9 +167,9 @@ def nanvar(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     # the input's NaNs take no part, a deviation's NaN does (an inf less the mean's inf), as in
     # NumPy: nanvar([inf, 1]) is NaN, not 0 (fuzz44)
     total = red.sum(ew.where(ew.isnan(v), 0.0, sq), axis=axis, keepdims=keepdims, where=where)
-    n = ew.astype(_nan_count(v, axis, keepdims, where), total.dtype) - ddof
+    n = _nan_count(v, axis, keepdims, where) - ddof
     bad = n <= 0  # (NumPy divides under errstate(all='ignore'), then writes NaN there)
-    result = ew.where(bad, np.nan, total / ew.where(bad, 1, n))
+    result = ew.where(bad, np.nan, _by_count(total, ew.where(bad, 1, n)))
     message = "Degrees of freedom <= 0 for slice."
     if not _empty_slices(v, axis, result, message):
         red.warn_for_slices(result, red.any(bad), message)

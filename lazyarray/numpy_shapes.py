@@ -271,6 +271,8 @@ def vdot(a: Any, b: Any) -> Array:
         raise ValueError(f"cannot reshape array of size {y.size} into shape ({x.size},)")
     if x.dtype.kind == "c":
         x = conj(x)
+    if np.result_type(x.dtype, y.dtype) == np.float16:  # NumPy's half dot: float32, one rounding
+        return _dot.astype(vdot(x.astype(np.float32), y.astype(np.float32)), np.float16)
     prod = _dot.multiply(x, y)  # NumPy's dot loop: no floating-point flags checked
     return _dot.sum(prod, dtype=prod.dtype)
 

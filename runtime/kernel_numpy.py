@@ -183,6 +183,11 @@ def _blocks_then_rows(kernel: Kernel, red: Reduce, rows: np.ndarray) -> np.ndarr
     after row. The op's reference on the flat rows summed the lot pairwise (a last bit off);
     None where it gives NumPy's order already."""
     n_seq = red.sequential_dims
+    if (red.op.fold is np.add and n_seq == len(kernel.inner) and n_seq
+            and rows.dtype == red.dtype == np.float16):
+        # a column sum: NumPy adds float16 rows one after another, each sum rounded to half
+        # (its half add loop), where the flat rows' pairwise sum rounds once (nanvar(axis=0))
+        return np.add.reduce(np.ascontiguousarray(np.moveaxis(rows, -1, 0)), axis=0)
     if (red.op.fold is not np.add or not 0 < n_seq < len(kernel.inner)
             or rows.dtype != red.dtype or rows.dtype.kind != "f"):
         return None

@@ -42,7 +42,7 @@ OTHERS = {
     "f16, u8": (BINARY, lambda: (H, _ints("uint8"))),
 }
 REDUCTIONS = ("sum", "prod", "mean", "var", "std", "max", "argmin", "cumsum", "nansum",
-              "nanmean", "median", "ptp", "average")
+              "nanmean", "nanvar", "nanstd", "median", "ptp", "average")
 CALLS = {
     "astype f64->f16": lambda m, x: m.asarray(x).astype(np.float64).astype(m.float16) * 3e4,
     # (in range: out-of-range float -> int casts are lazyarray's defined saturation, on every
@@ -63,6 +63,13 @@ CALLS = {
     "matmul, dot": lambda m, x: m.concatenate([(m.reshape(x[:20], (4, 5)) @ m.reshape(
         x[20:40], (5, 4))).ravel(), m.dot(x[40:60], x[60:80]).ravel()]),
     "convolve": lambda m, x: m.convolve(x[9:60], x[60:66]),
+    "vecdot, vdot, einsum": lambda m, x: m.concatenate([
+        m.vecdot(m.reshape(x[:240], (8, 30)), m.reshape(x[60:], (8, 30))),
+        m.reshape(m.vdot(x[9:], x[::-1][:-9]), (1,)),
+        m.einsum("ij,ij->i", m.reshape(x[:240], (8, 30)), m.reshape(x[60:], (8, 30))),
+        m.einsum("ij->j", m.reshape(x[9:249], (8, 30))),
+        m.einsum("ij->i", m.reshape(x[9:249], (8, 30)))]),
+    "column sums of expressions": lambda m, x: m.sum(m.reshape(x[9:249], (40, 6)) * 3 + 1, axis=0),
     "histogram": lambda m, x: m.histogram(x[9:], bins=5)[1],
     "percentile": lambda m, x: m.percentile(x[9:], [30, 50]),
     "sort, unique": lambda m, x: m.concatenate([m.sort(x), m.unique(x)]),

@@ -123,6 +123,10 @@ def test_namespace_info_and_constants():
     assert set(info.dtypes(kind="integral").values()) == {np.dtype(n) for n in _DTYPES
                                                           if la.isdtype(getattr(la, n), "integral")}
     assert info.dtypes()["bool"] == la.bool
+    # the standard's dtypes as NumPy's own info lists them (float16 is NumPy's extra)
+    assert info.dtypes().keys() == np.__array_namespace_info__().dtypes().keys()
+    assert info.dtypes(kind="real floating").keys() == np.__array_namespace_info__().dtypes(
+        kind="real floating").keys()
     assert (la.e, la.pi, la.newaxis) == (math.e, math.pi, None)
     assert math.isinf(la.inf) and math.isnan(la.nan)
 

@@ -71,13 +71,23 @@ def _matrix(x: Any, name: str, site: _bind.Site, square: bool = False) -> Node:
     if square and node.shape[-1] != node.shape[-2]:
         raise _bind.fail(np.linalg.LinAlgError, "Last 2 dimensions of the array must be square",
                          site)
+    _refuse_half(node, site)
     if node.dtype.kind not in "fc":
         node = _bind.cast(node, dtypes.float64, site)
     return node
 
 
+def _refuse_half(node: Node, site: _bind.Site) -> None:
+    """NumPy's linalg has no float16 loops (LAPACK has none): its TypeError, at the user's line
+    (the op's reference raised it when the plan ran)."""
+    if node.dtype == np.float16:
+        raise _bind.fail(TypeError, "array type float16 is unsupported in linalg", site)
+
+
 def _call(name: str, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, ...],
           dtype: np.dtype, site: _bind.Site) -> Node:
+    for node in inputs:
+        _refuse_half(node, site)
     return _bind.primitive(get_op(name), inputs, attrs, shape, dtype, site)
 
 
@@ -228,6 +238,7 @@ def solve(x1: Any, x2: Any, /) -> Array:
     site = user_site(1)
     a = _matrix(x1, "solve", site, square=True)
     b = _as_node(x2, site)
+    _refuse_half(b, site)
     dtype = np.result_type(a.dtype, b.dtype if b.dtype.kind in "fc" else dtypes.float64)
     n = a.shape[-1]
     vector = b.ndim == 1
@@ -381,6 +392,7 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Arr
     if bn.ndim not in (1, 2) or bn.shape[0] != an.shape[0]:
         raise _bind.fail(np.linalg.LinAlgError, f"lstsq: incompatible dimensions {an.shape} and "
                          f"{bn.shape}", site)
+    _refuse_half(bn, site)
     dtype = np.result_type(an.dtype, bn.dtype if bn.dtype.kind in "fc" else dtypes.float64)
     an, bn = _bind.cast(an, dtype, site), _bind.cast(bn, dtype, site)
     tol = float(rcond) if rcond is not None else _default_rtol(an)

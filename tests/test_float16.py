@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from sites import assert_site
 
 _RNG = np.random.default_rng(16)
 
@@ -176,3 +177,29 @@ def test_a_plan_holding_half_values_compiles_nothing(fresh_caches):
         la.block_until_ready(z)
         info = la.cache_info()
         assert info.kernels_compiled + info.kernels_queued + info.kernel_disk_hits >= 1
+
+
+@pytest.mark.parametrize("name", ["inv", "det", "solve", "cholesky", "qr", "svd", "eigh",
+                                  "slogdet", "pinv", "lstsq", "cond", "eigvals"])
+@pytest.mark.parametrize("which", ["first", "second"])
+def test_linalg_refuses_halves_at_the_call_as_numpy(reference_backend, name, which):
+    """NumPy's linalg has no float16 loops: its TypeError at the user's line, not an evaluation
+    error when the plan runs (a float16 right-hand side beside float32 too)."""
+    a, b = np.eye(3, dtype=np.float16), np.ones((3, 3), np.float16)
+    if which == "second":
+        if name not in ("solve", "lstsq"):
+            pytest.skip("one operand")
+        a = a.astype(np.float32)
+    args = (a, b) if name in ("solve", "lstsq") else (a,)
+    with pytest.raises(TypeError, match="array type float16 is unsupported in linalg"):
+        getattr(np.linalg, name)(*args)
+    with pytest.raises(TypeError, match="array type float16 is unsupported in linalg") as info:
+        getattr(la.linalg, name)(*[la.asarray(x) for x in args])
+    assert_site(info, r"test_float16\.py")
+
+
+def test_norm_of_halves_is_numpys(backend):
+    """linalg.norm is NumPy Python code over ufuncs, which have float16 loops: no refusal."""
+    a = H[9:].reshape(-1, 3)
+    for args in ((a,), (a, None, 1), (a[:, 0],), (a, "fro")):
+        _check(lambda m, v: m.linalg.norm(v, *args[1:]), args[0])

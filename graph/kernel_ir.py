@@ -32,7 +32,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from .registry import OpDef
+from .registry import OpDef, get_op
 
 
 # --- expressions -------------------------------------------------------------------------------------
@@ -347,6 +347,37 @@ def holds_float16(program: Program) -> bool:
         return True
     return any(e.dtype == _FLOAT16 for k in program.kernels for st in k.stages
                for e in (*st.exprs, *st.reduces))
+
+
+def _half_conversion(e: Expr, exprs: tuple) -> bool:
+    """A cast between float16 and float32/float64: exact one way, NumPy's one correctly rounded
+    conversion the other (C's `(_Float16)x` and `(float)h`). The cast's twins (graph/ops_unchecked.py:
+    reports named after a ufunc, unchecked dot loops) share its template."""
+    if not (isinstance(e, Apply) and e.op.c is get_op("cast").c and len(e.args) == 1):
+        return False
+    src = exprs[e.args[0]].dtype
+    return {np.dtype(src).kind, np.dtype(e.dtype).kind} == {"f"} and _FLOAT16 in (src, e.dtype)
+
+
+def needs_half_loops(program: Program) -> bool:
+    """Whether `program` computes on float16 values (an op, a reduction, a scalar or a constant of
+    float16), which NumPy's half loops do in float32, rounding each op to half: backends without
+    half arithmetic run such programs through NumPy (runtime/kernel_numpy.py). Kernels that only
+    move float16 values or convert them to and from float32/float64 need no half arithmetic."""
+    if _FLOAT16 in program.scalars:
+        return True
+    for k in program.kernels:
+        for st in k.stages:
+            if any(r.dtype == _FLOAT16 or st.exprs[r.value].dtype == _FLOAT16
+                   for r in st.reduces):  # (argmax of halves too: C would compare their bits)
+                return True
+            for e in st.exprs:
+                if isinstance(e, Load) or _half_conversion(e, st.exprs):
+                    continue
+                if e.dtype == _FLOAT16 or isinstance(e, Apply) and any(
+                        st.exprs[a].dtype == _FLOAT16 for a in e.args):
+                    return True
+    return False
 
 
 def resolve_program_offsets(program: Program, scalars) -> Program:

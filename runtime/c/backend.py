@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ... import graph
-from ...graph.kernel_ir import Apply, Kernel, Load, Program, holds_float16
+from ...graph.kernel_ir import Apply, Kernel, Load, Program, needs_half_loops
 from . import background as c_background, compiler as c_compiler, quick as c_quick
 from .. import compile_stats, spare_outputs
 from ..backend import Backend, fresh_outputs, register_backend
@@ -446,8 +446,9 @@ class CBackend(Backend):
 
     def compile(self, program: Program) -> CPlan:
         """A plan whose kernels are all loaded: compiles what no cache has, and waits for it.
-        float16 programs run on NumPy's half loops (`holds_float16`): no kernel, no compile."""
-        if holds_float16(program):
+        Programs computing on float16 run on NumPy's half loops (`needs_half_loops`): no kernel,
+        no compile; float16 loads, stores and conversions to float32/float64 compile as others."""
+        if needs_half_loops(program):
             return NumpyProgramPlan(program)
         program = split_full_reductions(program, PARALLEL_THRESHOLD)
         found = _find_kernels(program, look_up=True)
@@ -470,7 +471,7 @@ class CBackend(Backend):
         """As `compile`, but kernels no cache has compile in the background while the plan runs
         through the NumPy executor, where that gives the same bits (runtime/c/tiered.py), else
         through the same kernels compiled quickly (runtime/c/quick.py)."""
-        if not background_compiles or compile_stats.forbid_compiles or holds_float16(program):
+        if not background_compiles or compile_stats.forbid_compiles or needs_half_loops(program):
             return self.compile(program)
         split = split_full_reductions(program, PARALLEL_THRESHOLD)
         if not worth_interpreting(split):

@@ -23,7 +23,7 @@ SUFFIX = {
     "b": np.dtype("bool"), "i8": np.dtype("int8"), "i16": np.dtype("int16"),
     "i32": np.dtype("int32"), "i64": np.dtype("int64"), "u8": np.dtype("uint8"),
     "u16": np.dtype("uint16"), "u32": np.dtype("uint32"), "u64": np.dtype("uint64"),
-    "f32": np.dtype("float32"), "f64": np.dtype("float64"),
+    "f16": np.dtype("float16"), "f32": np.dtype("float32"), "f64": np.dtype("float64"),
     **c_complex.COMPLEX_SUFFIX,  # c64, c128: structs (runtime/c/complex.py)
 }
 _SUFFIX_OF = {dt: s for s, dt in SUFFIX.items()}
@@ -38,8 +38,8 @@ def c_type(dtype: np.dtype, bool_type: str = "_Bool") -> str:
     dt = np.dtype(dtype)
     if dt.kind == "b":
         return bool_type
-    if dt.kind == "f":
-        return "float" if dt.itemsize == 4 else "double"
+    if dt.kind == "f":  # float16: its bits, stored and converted only (`_half_cast`)
+        return {2: "uint16_t", 4: "float"}.get(dt.itemsize, "double")
     if dt.kind == "c":
         return "la_" + suffix(dt)
     return f"{'u' if dt.kind == 'u' else ''}int{dt.itemsize * 8}_t"
@@ -459,6 +459,62 @@ def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:
     return f"({td})a"
 
 
+def _half_cast(name: str, src: np.dtype, dst: np.dtype, qualifier: str) -> str:
+    """float16 <-> float32/float64 on the half's bits (graph/kernel_ir.py `needs_half_loops`
+    keeps other float16 work off C), as NumPy's npy_half conversions: exact widening (NaN
+    payloads shifted), round-to-nearest-even narrowing with subnormals, NaN keeping its leading
+    payload bits, and 'overflow' raised where a finite value rounds to inf. Integer and float
+    arithmetic only, so loops over them vectorize (gcc 12 kept a loop with a `_Float16`
+    conversion scalar: 4x slower than NumPy's)."""
+    if src == np.float16:  # (F. Giesen's half_to_float: the exponent rebiased, subnormals
+        # renormalized by one exact subtraction; in the target's own bits, so that a signaling
+        # NaN stays one, as NumPy's npy_halfbits_to_doublebits keeps it)
+        u, t, shift, field, rebias, unit, magic = (
+            ("uint32_t", "float", 13, "0x0f800000u", "0x38000000u", "0x00800000u",
+             "6.103515625e-05f") if dst == np.float32 else
+            ("uint64_t", "double", 42, "0x01f0000000000000ull", "0x3f00000000000000ull",
+             "0x0010000000000000ull", "6.103515625e-05"))
+        return (
+            f"{qualifier} {t} la_{name}(uint16_t a)\n{{\n"
+            f"    {u} em = ({u})(a & 0x7fffu) << {shift}, e = em & {field};\n"
+            f"    {u} bits = em + {rebias}, sub = bits + {unit};\n"
+            f"    bits = e == {field} ? bits + {rebias} : bits;\n"
+            f"    {t} f, s; memcpy(&f, &bits, sizeof f); memcpy(&s, &sub, sizeof s);\n"
+            f"    f = e == 0 ? s - {magic} : f;\n"
+            f"    memcpy(&bits, &f, sizeof f); bits |= ({u})(a & 0x8000u) << {16 if t == 'float' else 48};\n"
+            f"    memcpy(&f, &bits, sizeof f);\n"
+            f"    return f;\n}}")
+    if src == np.float32:  # (Giesen's float_to_half_fast3_rtne, NaN as npy_floatbits_to_halfbits)
+        u, one, t = "uint32_t", "1u", "float"
+        abs_mask, inf_bits, big = "0x7fffffffu", "0x7f800000u", "0x47800000u"
+        small, lo_magic, sig, shift = "0x38800000u", "0.5f", "0x7fffffu", 13
+        rebias, over, sign_shift, huge, zero = "0xc8000fffu", "0x477ff000u", 16, "3e38f", "la_fpe_zero_f32"
+    else:
+        u, one, t = "uint64_t", "1ull", "double"
+        abs_mask, inf_bits, big = "0x7fffffffffffffffull", "0x7ff0000000000000ull", "0x40f0000000000000ull"
+        small, lo_magic, sig, shift = "0x3f10000000000000ull", "268435456.0", "0xfffffffffffffull", 42
+        rebias, over, sign_shift, huge, zero = ("0xc10001ffffffffffull", "0x40effe0000000000ull", 48,
+                                                "1e305", "la_fpe_zero_f64")
+    return (
+        f"{qualifier} uint16_t la_{name}({t} a)\n{{\n"
+        f"    {u} w; memcpy(&w, &a, sizeof w);\n"
+        f"    uint32_t sign = (uint32_t)(w >> {sign_shift}) & 0x8000u;\n"
+        f"    {u} m = w & {abs_mask};\n"
+        f"    uint32_t nan = 0x7c00u + (uint32_t)((m & {sig}) >> {shift});\n"
+        f"    nan += nan == 0x7c00u;\n"
+        f"    uint32_t special = m > {inf_bits} ? nan : 0x7c00u;\n"
+        f"    {t} am; memcpy(&am, &m, sizeof am);\n"
+        f"    {t} d = am + {lo_magic};\n"
+        f"    {u} dw; memcpy(&dw, &d, sizeof dw);\n"
+        f"    {u} magic; {t} mg = {lo_magic}; memcpy(&magic, &mg, sizeof magic);\n"
+        f"    uint32_t sub = (uint32_t)(dw - magic);\n"
+        f"    uint32_t norm = (uint32_t)((m + {rebias} + ((m >> {shift}) & {one})) >> {shift});\n"
+        f"    uint32_t h = m >= {big} ? special : (m < {small} ? sub : norm);\n"
+        f"    int raised = ((m >= {over} && m < {inf_bits}) ? am : {zero}) * ({t}){huge}"
+        f" == {zero} - 1;\n"
+        f"    return (uint16_t)((h | sign) + raised);\n}}")
+
+
 _NAME = re.compile(r"\bla_(cast_[a-z0-9]+_[a-z0-9]+|[a-z][a-z0-9]*_[a-z0-9]+)\b")
 
 
@@ -483,6 +539,8 @@ def _helper(name: str, qualifier: str, bool_type: str) -> tuple[str, tuple[str, 
         return text, ()
     if parts[0] == "cast":
         src, dst = SUFFIX[parts[1]], SUFFIX[parts[2]]
+        if np.float16 in (src, dst):
+            return _half_cast(name, src, dst, qualifier), ()
         ts, td = c_type(src, bool_type), c_type(dst, bool_type)
         return (f"{qualifier} {td} la_{name}({ts} a) {{ return {_cast(src, dst, ts, td)}; }}", ())
     fn, sfx = "_".join(parts[:-1]), parts[-1]

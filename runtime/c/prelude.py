@@ -539,8 +539,10 @@ def _helper(name: str, qualifier: str, bool_type: str) -> tuple[str, tuple[str, 
         return text, ()
     if parts[0] == "cast":
         src, dst = SUFFIX[parts[1]], SUFFIX[parts[2]]
-        if np.float16 in (src, dst):
-            return _half_cast(name, src, dst, qualifier), ()
+        if np.float16 in (src, dst):  # (inlined at every call: sin's near and far loops both
+            # convert, and a call left in an `omp simd` loop keeps it scalar, 5x slower)
+            return _half_cast(name, src, dst, ALWAYS_INLINE if qualifier == "static inline"
+                              else qualifier), ()
         ts, td = c_type(src, bool_type), c_type(dst, bool_type)
         return (f"{qualifier} {td} la_{name}({ts} a) {{ return {_cast(src, dst, ts, td)}; }}", ())
     fn, sfx = "_".join(parts[:-1]), parts[-1]

@@ -1370,3 +1370,53 @@ def test_a_ufuncs_narrower_out_reports_the_cast_as_the_ufunc(reference_backend):
                 except FloatingPointError as exc:
                     got.append(str(exc))
     assert got[3:] == got[:3]
+
+
+def _where_arm_forms():
+    """Forms whose result reads an arm of `where` only under a mask (each builds `where`)."""
+    def copyto(m, a, b, c):
+        d = m.zeros(a.shape)
+        m.copyto(d, a / b, where=c)
+        return d
+
+    def putmask(m, a, b, c):
+        d = m.zeros(a.shape)
+        m.putmask(d, c, a / b)
+        return d
+    return [lambda m, a, b, c: m.where(c, a / b, 2.0),
+            lambda m, a, b, c: m.where(~c, a, a / b),
+            lambda m, a, b, c: m.where(c, a.astype(np.float32) / b.astype(np.float32), 2.0),
+            lambda m, a, b, c: m.where(c, a.astype(np.int32) // b.astype(np.int32), 2),
+            lambda m, a, b, c: m.select([c], [a / b], 3.0),
+            lambda m, a, b, c: m.max(a / b, where=c, initial=0.0),
+            lambda m, a, b, c: m.maximum(m.nan_to_num(m.where(c, a / b, 1.0)), 0),
+            copyto, putmask]
+
+
+@pytest.mark.lazy_only
+def test_a_where_arm_reports_its_flags_in_every_lane(backend, backend_does):
+    """NumPy computes `where(c, a / b, y)`'s arms whole before it selects: `a / b` warns 'divide
+    by zero' where `c` is False too. gcc (AVX-512, -fno-trapping-math) folded the C kernel's
+    `c ? a / b : y` into a masked division, whose masked lanes raise nothing: the warning was
+    lost on the compiled path (fuzz49; runtime/c/select.py)."""
+    import warnings
+
+    if not backend_does("fp_errors"):
+        pytest.skip("no floating-point flags on this backend")
+    n = 40  # vector body and scalar tail; the zero in both
+    a, b = np.arange(1.0, n + 1), np.ones(n)
+    b[[0, n - 1]] = 0
+    c = b != 0
+    for k, f in enumerate(_where_arm_forms()):
+        with warnings.catch_warnings(record=True) as want_w:
+            warnings.simplefilter("always")
+            want = f(np, a, b, c)
+        for _ in range(2):  # built, then the compiled hit path
+            args = [la.asarray(v) for v in (a, b, c)]
+            with warnings.catch_warnings(record=True) as got_w, \
+                    la.config(background_compiles=False):
+                warnings.simplefilter("always")
+                got = np.asarray(f(la, *args))
+            assert got.dtype == want.dtype and np.array_equal(got, want), k
+            assert sorted(str(w.message) for w in got_w) == sorted(
+                str(w.message) for w in want_w), k

@@ -1420,3 +1420,27 @@ def test_a_where_arm_reports_its_flags_in_every_lane(backend, backend_does):
             assert got.dtype == want.dtype and np.array_equal(got, want), k
             assert sorted(str(w.message) for w in got_w) == sorted(
                 str(w.message) for w in want_w), k
+
+
+def test_ldexp_rounds_once_and_reports_as_numpys(backend, backend_does):
+    """numpy.ldexp is one scaling, rounded once, and warns 'overflow encountered in ldexp' once:
+    a product of two power-of-two factors rounded twice into the subnormals (11 * 2**-1074
+    scaled by 2**-3: 1e-323, NumPy 5e-324), made inf of a factor 2**1046 (`ldexp(4e-323,
+    2092)` is 2.2e307) and warned 'multiply' (fuzz49)."""
+    import warnings
+
+    x = np.array([11 * 2.0**-1074, 3.95252517e-323, 1e300, -0.0, np.inf, np.nan, 1.5, 3e-320])
+    n = np.array([-3, 2092, 100, 5, -7, 2, -1080, 2100])
+    cases = [(x, n), (x.astype(np.float32), n.astype(np.int32)), (x, np.int16(9))]
+    for k, (a, e) in enumerate(cases):
+        with warnings.catch_warnings(record=True) as want_w:
+            warnings.simplefilter("always")
+            want = np.ldexp(a, e)
+        with warnings.catch_warnings(record=True) as got_w:
+            warnings.simplefilter("always")
+            got = np.asarray(la.ldexp(la.asarray(a), la.asarray(e)))
+        assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), k
+        assert np.array_equal(np.signbit(got), np.signbit(want)), k
+        if backend_does("fp_errors"):
+            assert sorted(str(w.message) for w in got_w) == sorted(
+                str(w.message) for w in want_w), k

@@ -1444,3 +1444,24 @@ def test_ldexp_rounds_once_and_reports_as_numpys(backend, backend_does):
         if backend_does("fp_errors"):
             assert sorted(str(w.message) for w in got_w) == sorted(
                 str(w.message) for w in want_w), k
+
+
+def test_a_ravel_of_sliding_windows_that_do_not_overlap_is_a_read_only_view(reference_backend):
+    """Windows of 1 or of a whole axis do not overlap, so NumPy's `sliding_window_view(x,
+    1).ravel()` is C-contiguous: a read-only view of x, which x's later writes reach. It was a
+    writable copy (the windows were a gather, no layout to ravel in place; fuzz49)."""
+    got = []
+    for lib in (np, la):
+        swv = lib.lib.stride_tricks.sliding_window_view
+        x = lib.asarray(np.arange(6.0).reshape(2, 3))
+        views = [swv(x, (1, 3)).ravel(), swv(x, 1, axis=0).ravel(), swv(x, 3, axis=1).ravel(),
+                 swv(x, (2, 1)).reshape(-1), swv(x, (1, 2)).ravel(), swv(x, 2, axis=1).flatten()]
+        x[0, 0] = 50.0
+        for w in views:
+            try:
+                w[0] = -1.0
+                error = None
+            except ValueError as exc:
+                error = str(exc)
+            got.append((w.shape, np.asarray(w).tolist(), error))
+    assert got[len(got) // 2:] == got[:len(got) // 2]

@@ -1465,3 +1465,27 @@ def test_a_ravel_of_sliding_windows_that_do_not_overlap_is_a_read_only_view(refe
                 error = str(exc)
             got.append((w.shape, np.asarray(w).tolist(), error))
     assert got[len(got) // 2:] == got[:len(got) // 2]
+
+
+def test_max_and_min_into_an_out_of_another_dtype_start_from_its_cast(reference_backend):
+    """NumPy's max/min into `out` start each slice from its first element copied into `out`
+    (cast to out's dtype), then reduce in the loop of both dtypes: `np.max(int16 [-1, 5],
+    out=uint8)` is 255 and `np.min(uint64 [2**64 - 1, 0], out=int8)` -1 (fuzz49, at-once seed
+    1700513: lazyarray reduced in x's dtype and then cast, 5 and 0)."""
+    import warnings
+
+    cases = [("max", np.array([-1, 5], np.int16), np.uint8),
+             ("min", np.array([2**64 - 1, 0, 3], np.uint64), np.int8),
+             ("max", np.array([[300, -2], [7, 1]], np.int16), np.int8),
+             ("min", np.array([[300, -2], [7, 1]], np.int32), np.uint8),
+             ("max", np.array([200, 5], np.uint8), np.int16)]
+    for name, x, odt in cases:
+        for axis in (None, 0, -1):
+            got = []
+            for m in (np, la):
+                out = m.zeros(np.max(x, axis=axis).shape, dtype=odt)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    getattr(m, name)(m.asarray(x), axis=axis, out=out)
+                got.append(np.asarray(out).tolist())
+            assert got[1] == got[0], (name, x.dtype, odt, axis)

@@ -1597,6 +1597,14 @@ def test_random_programs_with_the_stats_forms_match_numpy(backend):
     _check_small_programs(range(STATS_FORMS_FROM, STATS_FORMS_FROM + (2 if backend == "c" else 10)))
 
 
+@pytest.mark.needs("eager")
+def test_random_programs_with_fuzz49s_forms_match_numpy(backend):
+    """fuzz49's forms (Generator.fuzz49_line: where's dividing arm and its warning, ufunc
+    methods, max/min into an out of another dtype, ldexp, meshgrid, ravels of sliding windows):
+    6 programs on numpy, 2 on C, but those over a root above the ring's 4 MiB."""
+    _check_small_programs(range(FORMS_49_FROM, FORMS_49_FROM + (2 if backend == "c" else 6)))
+
+
 # Differences found by the sweeps (seeds 80,000-82,999 and 90,000-101,499, 12 lines, the
 # default backend) and not fixed yet: each seed is a strict xfail naming it, the sweep skips it.
 KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's bounds: fixed, stop 37)

@@ -1489,3 +1489,20 @@ def test_max_and_min_into_an_out_of_another_dtype_start_from_its_cast(reference_
                     getattr(m, name)(m.asarray(x), axis=axis, out=out)
                 got.append(np.asarray(out).tolist())
             assert got[1] == got[0], (name, x.dtype, odt, axis)
+
+
+def test_an_accumulate_refuses_at_its_line_what_its_ufunc_refuses(reference_backend):
+    """`maximum.accumulate` of complex numbers: lazyarray refuses complex ordering (docs/
+    semantics.md) in `maximum`, `maximum.reduce`, `.reduceat` and `.outer` at the call; the
+    one-call accumulate computed it, and the fold built under la.jit raised at the evaluation
+    (fuzz_numpy seed 1700175). Real inputs are NumPy's values."""
+    z = la.asarray(np.array([1 + 2j, 3 - 1j, 2 + 0j], np.complex64))
+    for method in (lambda u: u.accumulate(z), lambda u: u.reduce(z), lambda u: u(z, z)):
+        for ufunc in (la.maximum, la.minimum):
+            with pytest.raises(TypeError, match="not defined for complex inputs"):
+                method(ufunc)
+    x = np.array([[1.0, -3.0, 2.0], [0.5, 4.0, -1.0]])
+    for name in ("maximum", "minimum", "subtract", "fmax"):
+        for axis in (0, 1):
+            assert_matches(getattr(la, name).accumulate(la.asarray(x), axis=axis),
+                           getattr(np, name).accumulate(x, axis=axis))

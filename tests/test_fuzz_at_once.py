@@ -912,9 +912,16 @@ class Generator:
         x = self.env[name]
         t = self.new_name("W")
         other = self.pick(self.arrays())
-        out_dtype = self.pick(("int8", "uint8", "int16", "uint64", "float32"))
+        # (an integer x into an integer out whose loop stays integer, a float x into float32:
+        # a float loop cast out of an integer's range is platform-defined in NumPy, saturated
+        # here, docs/semantics.md; seeds 1700574, 1700583)
+        out_dtype = self.pick(("int8", "uint8", "int16") + (("uint64",) if x.dtype.kind in "ub"
+                                                            else ("int64",)))
+        if x.dtype.kind in "fc" or x.dtype == np.uint64:
+            out_dtype = "float32" if x.dtype.kind != "c" else "complex64"
         lines = [f"np.where({name} != 0, {other} / {name}, {name})",
-                 f"np.where({name} == 0, 1.0, np.log(abs({name}) * 1.0))",
+                 # (log(0): exact, where a log of any value is a C formula's ulp: seed 1700598)
+                 f"np.where({name} != 0, 1.0, np.log(abs({name}) * 0.0))",
                  f"np.add.accumulate({name}, axis=0)", f"np.maximum.accumulate({name}, axis=0)",
                  f"np.minimum.reduceat({name}, [0, {x.shape[0] // 2}], axis=0)",
                  f"np.max({name}, axis=0, out=np.zeros({name}.shape[1:], dtype=np.{out_dtype}))",

@@ -1506,3 +1506,25 @@ def test_an_accumulate_refuses_at_its_line_what_its_ufunc_refuses(reference_back
         for axis in (0, 1):
             assert_matches(getattr(la, name).accumulate(la.asarray(x), axis=axis),
                            getattr(np, name).accumulate(x, axis=axis))
+
+
+def test_copyto_of_a_destinations_own_memory_writes_nothing(reference_backend):
+    """NumPy's copyto returns at once when src is dst's memory, strides and dtype, before it
+    checks that dst is writable: `np.copyto(np.broadcast_to(x, x.shape), x)` passes, where
+    lazyarray raised 'assignment destination is read-only' (fuzz49, at-once seeds 1700055,
+    1700667). Any other src still raises."""
+    got = []
+    for lib in (np, la):
+        x = lib.asarray(np.arange(6.0).reshape(2, 3))
+        pairs = [(lib.broadcast_to(x, x.shape), x), (lib.broadcast_to(x, (2, 2, 3))[1], x),
+                 (lib.broadcast_to(x, x.shape).T, x.T), (lib.broadcast_to(x[0], (3,)), x[0]),
+                 (lib.broadcast_to(x, x.shape), x + 0), (lib.broadcast_to(x[1], (3,)), x[0]),
+                 (lib.broadcast_to(x, x.shape), x[::-1]),
+                 (lib.broadcast_to(x, x.shape), x.astype(np.float32))]
+        for dst, src in pairs:
+            try:
+                lib.copyto(dst, src)
+                got.append(None)
+            except ValueError as exc:
+                got.append(str(exc))
+    assert got[len(got) // 2:] == got[:len(got) // 2]

@@ -310,7 +310,10 @@ _elementwise("bitwise_right_shift", np.right_shift, {"*": "la_shr_{S}({0}, {1})"
 register(OpDef(
     name="where", kind=OpKind.ELEMENTWISE, arity=3,
     reference=_where_reference,
-    c={"*": "({0} ? {1} : {2})"},
+    # a select of bits, not `?:`: gcc masks an arm's division under `?:`, and its flag is lost
+    # (runtime/c/select.py); the parentheses first: a cheap select, not a call to keep rows of
+    c={"*": "(la_pick_{D}({0}, {1}, {2}))"},
+    cuda={"*": "({0} ? {1} : {2})"},
     properties=frozenset({"numpy_bits"}),
     doc="where(cond: bool, x, y): x and y already share the result dtype",
     vjp=lambda g, y, xs, a: (None, d.where(xs[0], g, 0.0), d.where(xs[0], 0.0, g)),

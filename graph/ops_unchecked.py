@@ -19,6 +19,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from .node import Node
 from .registry import OpDef, get_op
 
 UNCHECKED = "fp_unchecked"
@@ -159,3 +160,30 @@ def out_cast(ufunc: str) -> OpDef:
         _OUT_CASTS[ufunc] = replace(op, name=f"out_cast_{ufunc}", reference=reference,
                                     doc=f"the cast of {ufunc}'s result into its out=")
     return _OUT_CASTS[ufunc]
+
+
+def _ldexp_vjp(g: Node, y: Node, xs: tuple[Node, ...], attrs: tuple) -> tuple:
+    """d ldexp(x, n) / dx = 2**n: the cotangent scaled the same way (exact); n is an integer."""
+    return Node(LDEXP, (g, xs[1]), (), g.shape, g.dtype, site=g.site), None
+
+
+def _ldexp() -> OpDef:
+    """numpy.ldexp(x, n) for a real float x and an integer n (lazyarray clips it to +-2200, which
+    saturates every float alike): C's scalbn, exact with one rounding (subnormal results too)
+    and raising the flags the result does, and NumPy's ldexp as the reference, so that a report
+    names 'ldexp' once. (A product of two power-of-two factors rounded twice into the
+    subnormals, `ldexp(11 * 2.0**-1074, -3)` 1e-323 for NumPy's 5e-324, made inf from a factor
+    2**1046 (`ldexp(4e-323, 2092)`) and warned 'overflow ... in multiply'; fuzz49.)"""
+    op = get_op("power")
+
+    def reference(xs, attrs, dtype):
+        return np.asarray(np.ldexp(xs[0], xs[1]), dtype=dtype)
+
+    return replace(op, name="ldexp", ufunc=np.ldexp, reference=reference,
+                   c={"f": "scalbn{F}({0}, (int)({1}))"}, cuda=None, domain="any",
+                   properties=frozenset({"numpy_bits"}), vjp=_ldexp_vjp,
+                   doc="numpy.ldexp of a real float and an integer in [-2200, 2200]")
+
+
+# (lazyarray/numpy_math.py `ldexp`)
+LDEXP = _ldexp()

@@ -16,7 +16,7 @@ from .elementwise import arctan2, asarray_operand
 from .graph import dtypes
 from .graph.node import Node, user_site
 from .creation import asarray, full
-from .graph.ops_unchecked import DIVMOD_FLOOR, DIVMOD_REM, FLOAT_POWER, out_cast
+from .graph.ops_unchecked import DIVMOD_FLOOR, DIVMOD_REM, FLOAT_POWER, LDEXP, out_cast
 from .complex_functions import imag, real
 from .reductions import all as all_
 
@@ -126,42 +126,17 @@ def divmod(x1: Any, x2: Any) -> tuple[Array, Array]:  # noqa: A001
 
 
 def ldexp(x1: Any, x2: Any) -> Array:
-    """numpy.ldexp: x1 * 2**x2 for an integer x2, as two power-of-two factors so that a large
-    exponent does not overflow a factor before the product; 0, inf and NaN pass through."""
+    """numpy.ldexp: x1 * 2**x2 for an integer x2, one rounding (graph/ops_unchecked.py `LDEXP`);
+    0, inf and NaN pass through."""
+    site = user_site(1)
     if type(x2) is int:  # weak: it must fit the exponent type of NumPy's loop (int32 mostly)
-        _check_exponent(x1, x2, user_site(1))
+        _check_exponent(x1, x2, site)
     n = _array(x2)
     if n.dtype.kind not in "iub":
         raise TypeError("ldexp: the exponent must be an integer array")
     x = _as(x1, _loop_dtype(np.ldexp, x1, n))  # TypeError for uint64 exponents, as NumPy
-    n = ew.astype(ew.clip(n, -2200, 2200), np.int64)
-    half = n // 2
-    wide = x if x.dtype == np.float64 else ew.astype(x, np.float64)  # float32: exact in float64
-    scaled = wide * _power_of_two(half) * _power_of_two(n - half)
-    if scaled.dtype != x.dtype:  # the one rounding, as NumPy's ldexp, reported as it
-        scaled = Array(_bind.primitive(out_cast("ldexp"), (scaled._node,), (), scaled.shape,
-                                       x.dtype, user_site(1)))
-    return ew.where((x == 0) | ~ew.isfinite(x), x, scaled)
-
-
-# 2**(2**b) and 2**-(2**b) for b = 0..10 (2**1024 is inf; 2**-1024 a float64 subnormal, exact)
-_POWERS_UP = tuple(float("inf") if b == 10 else 2.0 ** (1 << b) for b in range(11))
-_POWERS_DOWN = tuple(2.0 ** -(1 << b) for b in range(11))
-
-
-def _power_of_two(k: Array) -> Array:
-    """2.0**k in float64 for an int64 |k| <= 1100, exactly: a product of the power-of-two
-    constants that k's bits pick (every partial product is a power of two, so exact until it
-    leaves float64's range, where 2**k does too). `power(2.0, k)` is not exact on every backend:
-    CUDA's pow gave ldexp(64.0, -6) = 0.9999999999999999 and so frexp(64.0) a mantissa of
-    0.9999999999999999 on a GPU."""
-    down, mag = k < 0, ew.abs(k)
-    p = None
-    for b in range(11):
-        factor = ew.where((mag & (1 << b)) != 0, ew.where(down, _POWERS_DOWN[b], _POWERS_UP[b]),
-                          1.0)
-        p = factor if p is None else p * factor
-    return p
+    n = ew.astype(ew.clip(n, -2200, 2200), np.int64)  # (saturates every float: C's int fits it)
+    return Array(_bind.elementwise(LDEXP, x, n, site=site))
 
 
 def _check_exponent(x1: Any, x2: int, site: _bind.Site) -> None:

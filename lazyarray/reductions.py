@@ -177,8 +177,10 @@ def max(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
     """numpy.max / Array API `max`: a fused reduction; NaN propagates. NumPy's `initial=` takes
     part (an empty slice gives it) and `where=` needs it."""
     if out is not None:
-        return into(out, max(x, axis, None, keepdims, initial, where), np.max, (x,),
-                    {"axis": axis, "keepdims": keepdims, "initial": initial}, user_site(1))
+        return into(out, max(_first_through_out(x, axis, out, initial), axis, None, keepdims,
+                              initial, where),
+                    np.max, (x,), {"axis": axis, "keepdims": keepdims, "initial": initial},
+                    user_site(1))
     if where is not True or initial is not _NO_VALUE:
         return _extreme("max", x, axis, keepdims, initial, where, user_site(1))
     if type(x) is Array and axis is None and keepdims is False and _REDUCE_ALL is not None:
@@ -193,8 +195,10 @@ def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
     """numpy.min / Array API `min`: a fused reduction; NaN propagates; NumPy's `initial=` and
     `where=` as `max`'s."""
     if out is not None:
-        return into(out, min(x, axis, None, keepdims, initial, where), np.min, (x,),
-                    {"axis": axis, "keepdims": keepdims, "initial": initial}, user_site(1))
+        return into(out, min(_first_through_out(x, axis, out, initial), axis, None, keepdims,
+                              initial, where),
+                    np.min, (x,), {"axis": axis, "keepdims": keepdims, "initial": initial},
+                    user_site(1))
     if where is not True or initial is not _NO_VALUE:
         return _extreme("min", x, axis, keepdims, initial, where, user_site(1))
     if type(x) is Array and axis is None and keepdims is False and _REDUCE_ALL is not None:
@@ -226,6 +230,26 @@ def _fold_initial(name: str, x: Any, axis: Any, dtype: Any, initial: Any, site: 
     v = astype(Array(node), want)
     step = v + full((), initial, want) if name == "sum" else v * full((), initial, want)
     return _where(first, step, v)
+
+
+def _first_through_out(x: Any, axis: Any, out: Any, initial: Any) -> Any:
+    """x as NumPy's max/min into `out` reads it: in the loop of x's and out's dtypes, each
+    slice's first element cast through out's dtype first (NumPy copies it into `out` to start a
+    reduction with no identity). `np.max(int16 [-1, 5], out=uint8)` is 255 and `np.min(uint64
+    [2**64 - 1, 0], out=int8)` -1; lazyarray gave 5 and 0 (fuzz49, at-once seed 1700513)."""
+    out_dtype = getattr(out, "dtype", None)
+    node = _as_node(x, None)
+    if out_dtype is None or initial is not _NO_VALUE or np.can_cast(node.dtype, out_dtype):
+        return x
+    loop = np.result_type(node.dtype, out_dtype)
+    v = Array(node)
+    axes = _bind.normalize_axes(axis, node.ndim, None, repeated=DUPLICATE) if node.ndim else ()
+    first = None
+    for a in axes:
+        at = arange(node.shape[a]).reshape(tuple(-1 if d == a else 1 for d in range(node.ndim)))
+        first = at == 0 if first is None else first & (at == 0)
+    through = astype(astype(v, out_dtype), loop)
+    return through if first is None else _where(first, through, astype(v, loop))
 
 
 def _out_loop(x: Any, dtype: Any, out: Any, floats_only: bool = False) -> Any:

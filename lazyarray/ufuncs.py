@@ -211,6 +211,10 @@ class ufunc:  # noqa: N801  (NumPy's name)
         if dtype is not None:
             x = ew.astype(x, dtype)
         name = _SCANS.get(self._np.__name__)
+        if name is None:  # the op's refusals at this line, as reduce's (`maximum` of complex
+            # numbers: the one-call op computed it, the fold under la.jit raised at evaluation)
+            empty = manipulation.reshape(x, (-1,))[:0]
+            self._fn(empty, empty)
         if name is not None:
             result = getattr(reductions, name)(x, axis=ax, dtype=want)
         elif self._accumulates_in_one_call(x.shape[ax]):

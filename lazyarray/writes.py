@@ -321,6 +321,42 @@ def check_writable(a: Any, message: str = "assignment destination is read-only")
         raise _fail(ValueError, message, user_site(2))
 
 
+def same_memory(a: Any, b: Any) -> bool:
+    """Whether NumPy's `a` and `b` would be the same memory, strides and dtype (a static view
+    and its root, or two static views of one root): `np.copyto(dst, src)` of such a pair does
+    nothing, a read-only dst included (fuzz49)."""
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    layouts = [_memory(x) for x in (a, b)]
+    return (None not in layouts and layouts[0][0] is layouts[1][0]
+            and layouts[0][1:] == layouts[1][1:])
+
+
+def _memory(a: Any) -> tuple | None:
+    """(root Array, byte offset, strides) of NumPy's `a`, or None (no static layout)."""
+    link = a._view
+    if type(link) is not tuple:
+        return a, 0, _c_strides(a.shape, a.dtype.itemsize)
+    if len(link) != 4 or link[0]._node is not link[2]:
+        return None
+    layout = _numpy_layout(link[1], link[2])
+    if layout is None:
+        return None
+    base = layout
+    while isinstance(base.base, np.ndarray):
+        base = base.base
+    offset = layout.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    return link[0], offset, layout.strides
+
+
+def _c_strides(shape: tuple, itemsize: int) -> tuple:
+    strides, step = [], itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
+
+
 def rebind(a: Any, node: Node, site: Any = None) -> None:
     """Give the handle `a` the value `node`, as NumPy's write into `a`'s memory would: through
     a view to its root, then every live view of the root follows."""

@@ -56,7 +56,8 @@ def cast_and_where_programs() -> list[Program]:
         casts = [x[a].astype(b) for a in SUPPORTED for b in SUPPORTED if a != b]
     cond = _arr(bool, (4, 3))
     wheres = [la.where(cond, x[dt], x[dt][::-1]) for dt in SUPPORTED]
-    return [program_of(*casts), program_of(*wheres)]
+    ldexps = [la.ldexp(x[np.dtype(t)], x[np.dtype("int32")]) for t in ("float32", "float64")]
+    return [program_of(*casts), program_of(*wheres), program_of(*ldexps)]
 
 
 REDUCTIONS = (la.sum, la.prod, la.max, la.min, la.any, la.all, la.mean, la.var)

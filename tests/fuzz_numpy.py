@@ -166,6 +166,7 @@ def values(rng: np.random.Generator, dtype: np.dtype, shape: tuple) -> np.ndarra
     return np.where(rng.random(shape) < 0.2, rng.choice(special, size=shape), normal).astype(dtype)
 
 
+FORMS_49_FROM = 1700000  # seeds from here draw make_ufunc_method's forms too
 SCALARS = (0, 1, 2, -1, 3, 7, 127, 128, 255, 256, -129, 300, 2**31, 2**63 - 1, 2**64 - 1, -2**63,
            2**63, 2**64, -2**63 - 1,
            0.5, -0.0, 2.5, 1e300, float("inf"), float("nan"), True, False, 1j, 2 - 0.5j)
@@ -290,6 +291,7 @@ REDUCTIONS = "sum prod mean var std max min argmax argmin any all cumsum cumprod
 class Generator:
     def __init__(self, seed: int, max_lines: int = 12):
         self.rng = np.random.default_rng(seed)
+        self.seed = seed
         self.max_lines = max_lines
         self.p = Program()
         self.np_env = environment(False)
@@ -608,6 +610,51 @@ class Generator:
                                 "exact")
         return None
 
+    def make_ufunc_method(self):
+        """Forms added at fuzz49 (seeds from FORMS_49_FROM): ufunc methods (`accumulate`,
+        `reduce` of several axes, `reduceat`, `outer`), a ufunc's `out=` of the result's dtype,
+        integer arrays with Python scalars of the weak-scalar edge, and `where` whose arm
+        divides (values; the at-once fuzzer checks the warnings)."""
+        x = self.pick()
+        a = self.np_env[x]
+        f = self.choice(["add", "multiply", "maximum", "minimum", "subtract", "logical_or",
+                         "bitwise_xor"])
+        r = self.choice(["accumulate", "reduce", "reduceat", "outer", "out", "int_scalar",
+                         "where_div"])
+        kind = "exact" if f in EXACT_BINARY or f in ("maximum", "minimum") else "reduce"
+        if r == "accumulate" and a.ndim:
+            return self.attempt(f"np_.{f}.accumulate({x}, axis={int(self.rng.integers(a.ndim))})",
+                                kind)
+        if r == "reduce" and a.ndim > 1:
+            axes = tuple(int(i) for i in sorted(self.rng.choice(a.ndim, 2, replace=False)))
+            return self.attempt(f"np_.{f}.reduce({x}, axis={axes})", kind)
+        if r == "reduceat" and a.ndim and a.shape[-1]:
+            idx = sorted(int(i) for i in self.rng.integers(0, a.shape[-1], 3))
+            return self.attempt(f"np_.{f}.reduceat({x}, {idx}, axis=-1)", kind)
+        if r == "outer" and a.ndim <= 1:
+            y = self.pick(lambda b: b.ndim <= 1)
+            return self.attempt(f"np_.{f}.outer({x}, {y})", kind)
+        if r == "out":
+            y = self.pick(lambda b: _broadcastable(a.shape, b.shape)) or x
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                try:
+                    want = getattr(np, f)(a, self.np_env[y])
+                except Exception:  # noqa: BLE001
+                    return None
+            out = self.const(np.zeros(want.shape, want.dtype))
+            return self.attempt(f"np_.{f}({x}, {y}, out=H.arr({out}))", kind)
+        if r == "int_scalar" and a.dtype.kind in "iu":
+            k = self.choice([-1, 1, 2, 127, 128, 255, 256, -129, 2**31, 2**63 - 1])
+            op = self.choice(["+", "-", "*", "//", "%", "&", "<", "=="])
+            return self.attempt(f"({x} {op} {k})", "exact")
+        if r == "where_div" and a.dtype.kind in "fiu":
+            y = self.pick(lambda b: _broadcastable(a.shape, b.shape) and b.dtype.kind in "fiu")
+            if y is None:
+                return None
+            return self.attempt(f"np_.where({x} != 0, {y} / {x}, {x})", "ulp")
+        return None
+
     def index(self, shape):
         """A random NumPy index for an array of `shape`; returns the text of the key."""
         parts = []
@@ -776,6 +823,8 @@ class Generator:
         makers = ([self.make_unary] * 4 + [self.make_binary] * 5 + [self.make_reduction] * 3 +
                   [self.make_api] * 5 + [self.make_index] * 3 + [self.make_update] * 2 +
                   [self.make_matmul] + [self.make_shape])
+        if self.seed >= FORMS_49_FROM:  # (older seeds draw as they did: reproducible)
+            makers += [self.make_ufunc_method] * 2
         self.np_env["H_LAZY"] = self.la_env["H_LAZY"] = LazyHelpers
         self.p.consts["H_LAZY"] = LazyHelpers
         tries = 0

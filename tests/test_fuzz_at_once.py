@@ -65,6 +65,10 @@ LAYOUT_FORMS_FROM = 1_000_000
 # 0-d or one-element array), ravels of read-only views, flat writes, vector iteration (fuzz48:
 # stop 47's float-quotient division and power fast paths, Generator.fixed_line)
 FIXED_FORMS_FROM = 1_500_000
+# and from here on where's dividing arms, ufunc methods (accumulate, reduceat, at, outer), max/min
+# into an out of another dtype, ldexp, meshgrid's container, ravels of sliding windows (fuzz49,
+# Generator.fuzz49_line)
+FORMS_49_FROM = 1_700_000
 # Python and NumPy scalars of every dtype class (NEP 50: Python's are weak)
 WEAK_SCALARS = ("True", "False", "0", "3", "-2", "300", "2**40", "-(2**63)", "2.5", "-0.0",
                 "float('nan')", "1e300", "1j", "(2-0.5j)", "np.float32(2)", "np.int8(-3)",
@@ -174,6 +178,7 @@ class Generator:
         self.error_forms = seed >= ERROR_FORMS_FROM
         self.layout_forms = seed >= LAYOUT_FORMS_FROM
         self.fixed_forms = seed >= FIXED_FORMS_FROM
+        self.forms_49 = seed >= FORMS_49_FROM
 
     # ---- the program's values
     def arrays(self, ndim=None):
@@ -900,8 +905,43 @@ class Generator:
             f"[v * 2 for v in {name}.ravel()[:5]]", f"min({name}.ravel()[:6])"
             if x.dtype.kind != "c" else f"sum({name}.ravel()[:6])"))
 
+    def fuzz49_line(self, name: str) -> str:
+        """Forms whose values or reports differed (fuzz49): a `where` whose arm divides (NumPy
+        computes it whole: its warning whatever the condition), ufunc methods, max/min into an
+        out of another dtype, ldexp, meshgrid's tuple, a ravel of sliding windows."""
+        x = self.env[name]
+        t = self.new_name("W")
+        other = self.pick(self.arrays())
+        # (an integer x into an integer out whose loop stays integer, a float x into float32:
+        # a float loop cast out of an integer's range is platform-defined in NumPy, saturated
+        # here, docs/semantics.md; seeds 1700574, 1700583)
+        out_dtype = self.pick(("int8", "uint8", "int16") + (("uint64",) if x.dtype.kind in "ub"
+                                                            else ("int64",)))
+        if x.dtype.kind in "fc" or x.dtype == np.uint64:
+            out_dtype = "float32" if x.dtype.kind != "c" else "complex64"
+        lines = [f"np.where({name} != 0, {other} / {name}, {name})",
+                 # (log(0): exact, where a log of any value is a C formula's ulp: seed 1700598)
+                 f"np.where({name} != 0, 1.0, np.log(abs({name}) * 0.0))",
+                 f"np.add.accumulate({name}, axis=0)", f"np.maximum.accumulate({name}, axis=0)",
+                 f"np.minimum.reduceat({name}, [0, {x.shape[0] // 2}], axis=0)",
+                 f"np.max({name}, axis=0, out=np.zeros({name}.shape[1:], dtype=np.{out_dtype}))",
+                 f"np.min({name}, out=np.zeros((), dtype=np.{out_dtype}))",
+                 f"np.ldexp({name} * 1.0, {self.pick((3, -1080, 1100, 2100, -3))})",
+                 f"np.meshgrid({name}.ravel()[:3], {name}.ravel()[:2], "
+                 f"sparse={self.pick(('True', 'False'))})",
+                 f"np.lib.stride_tricks.sliding_window_view({name}, 1, axis=0).ravel()"
+                 if x.base is None and x.flags.c_contiguous else f"{name}.ravel()"]
+        if x.dtype.kind != "c":
+            lines.append(f"np.add.at({name}, [0, 0], 1)\n{t} = {name}")
+        if x.ndim == 1:
+            lines.append(f"np.multiply.outer({name}, {name}[:2])")
+        line = self.pick(lines)
+        return line if line.startswith("np.add.at") else f"{t} = {line}"
+
     def line(self) -> str:
         names = self.arrays()
+        if self.forms_49 and names and self.rng.random() < 0.12:
+            return self.fuzz49_line(self.pick(names))
         if self.fixed_forms and names and self.rng.random() < 0.15:
             return self.fixed_line(self.pick(names))
         if self.layout_forms and names and self.rng.random() < 0.1:
@@ -1562,6 +1602,14 @@ def test_random_programs_with_the_stats_forms_match_numpy(backend):
     initial= and out=, integer //, %, ** by zero, shifts past the width): 10 programs on numpy,
     2 on C, but those over a root above the ring's 4 MiB (the exhaustive sweep's)."""
     _check_small_programs(range(STATS_FORMS_FROM, STATS_FORMS_FROM + (2 if backend == "c" else 10)))
+
+
+@pytest.mark.needs("eager")
+def test_random_programs_with_fuzz49s_forms_match_numpy(backend):
+    """fuzz49's forms (Generator.fuzz49_line: where's dividing arm and its warning, ufunc
+    methods, max/min into an out of another dtype, ldexp, meshgrid, ravels of sliding windows):
+    6 programs on numpy, 2 on C, but those over a root above the ring's 4 MiB."""
+    _check_small_programs(range(FORMS_49_FROM, FORMS_49_FROM + (2 if backend == "c" else 6)))
 
 
 # Differences found by the sweeps (seeds 80,000-82,999 and 90,000-101,499, 12 lines, the

@@ -1369,3 +1369,161 @@ def test_a_ufuncs_narrower_out_reports_the_cast_as_the_ufunc(reference_backend):
                 except FloatingPointError as exc:
                     got.append(str(exc))
     assert got[3:] == got[:3]
+
+
+def _where_arm_forms():
+    """Forms whose result reads an arm of `where` only under a mask (each builds `where`)."""
+    def copyto(m, a, b, c):
+        d = m.zeros(a.shape)
+        m.copyto(d, a / b, where=c)
+        return d
+
+    def putmask(m, a, b, c):
+        d = m.zeros(a.shape)
+        m.putmask(d, c, a / b)
+        return d
+    return [lambda m, a, b, c: m.where(c, a / b, 2.0),
+            lambda m, a, b, c: m.where(~c, a, a / b),
+            lambda m, a, b, c: m.where(c, a.astype(np.float32) / b.astype(np.float32), 2.0),
+            lambda m, a, b, c: m.where(c, a.astype(np.int32) // b.astype(np.int32), 2),
+            lambda m, a, b, c: m.select([c], [a / b], 3.0),
+            lambda m, a, b, c: m.max(a / b, where=c, initial=0.0),
+            lambda m, a, b, c: m.maximum(m.nan_to_num(m.where(c, a / b, 1.0)), 0),
+            copyto, putmask]
+
+
+@pytest.mark.lazy_only
+def test_a_where_arm_reports_its_flags_in_every_lane(backend, backend_does):
+    """NumPy computes `where(c, a / b, y)`'s arms whole before it selects: `a / b` warns 'divide
+    by zero' where `c` is False too. gcc (AVX-512, -fno-trapping-math) folded the C kernel's
+    `c ? a / b : y` into a masked division, whose masked lanes raise nothing: the warning was
+    lost on the compiled path (fuzz49; runtime/c/select.py)."""
+    import warnings
+
+    if not backend_does("fp_errors"):
+        pytest.skip("no floating-point flags on this backend")
+    n = 40  # vector body and scalar tail; the zero in both
+    a, b = np.arange(1.0, n + 1), np.ones(n)
+    b[[0, n - 1]] = 0
+    c = b != 0
+    for k, f in enumerate(_where_arm_forms()):
+        with warnings.catch_warnings(record=True) as want_w:
+            warnings.simplefilter("always")
+            want = f(np, a, b, c)
+        for _ in range(2):  # built, then the compiled hit path
+            args = [la.asarray(v) for v in (a, b, c)]
+            with warnings.catch_warnings(record=True) as got_w, \
+                    la.config(background_compiles=False):
+                warnings.simplefilter("always")
+                got = np.asarray(f(la, *args))
+            assert got.dtype == want.dtype and np.array_equal(got, want), k
+            assert sorted(str(w.message) for w in got_w) == sorted(
+                str(w.message) for w in want_w), k
+
+
+def test_ldexp_rounds_once_and_reports_as_numpys(backend, backend_does):
+    """numpy.ldexp is one scaling, rounded once, and warns 'overflow encountered in ldexp' once:
+    a product of two power-of-two factors rounded twice into the subnormals (11 * 2**-1074
+    scaled by 2**-3: 1e-323, NumPy 5e-324), made inf of a factor 2**1046 (`ldexp(4e-323,
+    2092)` is 2.2e307) and warned 'multiply' (fuzz49)."""
+    import warnings
+
+    x = np.array([11 * 2.0**-1074, 3.95252517e-323, 1e300, -0.0, np.inf, np.nan, 1.5, 3e-320])
+    n = np.array([-3, 2092, 100, 5, -7, 2, -1080, 2100])
+    cases = [(x, n), (x.astype(np.float32), n.astype(np.int32)), (x, np.int16(9))]
+    for k, (a, e) in enumerate(cases):
+        with warnings.catch_warnings(record=True) as want_w:
+            warnings.simplefilter("always")
+            want = np.ldexp(a, e)
+        with warnings.catch_warnings(record=True) as got_w:
+            warnings.simplefilter("always")
+            got = np.asarray(la.ldexp(la.asarray(a), la.asarray(e)))
+        assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), k
+        assert np.array_equal(np.signbit(got), np.signbit(want)), k
+        if backend_does("fp_errors"):
+            assert sorted(str(w.message) for w in got_w) == sorted(
+                str(w.message) for w in want_w), k
+
+
+def test_a_ravel_of_sliding_windows_that_do_not_overlap_is_a_read_only_view(reference_backend):
+    """Windows of 1 or of a whole axis do not overlap, so NumPy's `sliding_window_view(x,
+    1).ravel()` is C-contiguous: a read-only view of x, which x's later writes reach. It was a
+    writable copy (the windows were a gather, no layout to ravel in place; fuzz49)."""
+    got = []
+    for lib in (np, la):
+        swv = lib.lib.stride_tricks.sliding_window_view
+        x = lib.asarray(np.arange(6.0).reshape(2, 3))
+        views = [swv(x, (1, 3)).ravel(), swv(x, 1, axis=0).ravel(), swv(x, 3, axis=1).ravel(),
+                 swv(x, (2, 1)).reshape(-1), swv(x, (1, 2)).ravel(), swv(x, 2, axis=1).flatten()]
+        x[0, 0] = 50.0
+        for w in views:
+            try:
+                w[0] = -1.0
+                error = None
+            except ValueError as exc:
+                error = str(exc)
+            got.append((w.shape, np.asarray(w).tolist(), error))
+    assert got[len(got) // 2:] == got[:len(got) // 2]
+
+
+def test_max_and_min_into_an_out_of_another_dtype_start_from_its_cast(reference_backend):
+    """NumPy's max/min into `out` start each slice from its first element copied into `out`
+    (cast to out's dtype), then reduce in the loop of both dtypes: `np.max(int16 [-1, 5],
+    out=uint8)` is 255 and `np.min(uint64 [2**64 - 1, 0], out=int8)` -1 (fuzz49, at-once seed
+    1700513: lazyarray reduced in x's dtype and then cast, 5 and 0)."""
+    import warnings
+
+    cases = [("max", np.array([-1, 5], np.int16), np.uint8),
+             ("min", np.array([2**64 - 1, 0, 3], np.uint64), np.int8),
+             ("max", np.array([[300, -2], [7, 1]], np.int16), np.int8),
+             ("min", np.array([[300, -2], [7, 1]], np.int32), np.uint8),
+             ("max", np.array([200, 5], np.uint8), np.int16)]
+    for name, x, odt in cases:
+        for axis in (None, 0, -1):
+            got = []
+            for m in (np, la):
+                out = m.zeros(np.max(x, axis=axis).shape, dtype=odt)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    getattr(m, name)(m.asarray(x), axis=axis, out=out)
+                got.append(np.asarray(out).tolist())
+            assert got[1] == got[0], (name, x.dtype, odt, axis)
+
+
+def test_an_accumulate_refuses_at_its_line_what_its_ufunc_refuses(reference_backend):
+    """`maximum.accumulate` of complex numbers: lazyarray refuses complex ordering (docs/
+    semantics.md) in `maximum`, `maximum.reduce`, `.reduceat` and `.outer` at the call; the
+    one-call accumulate computed it, and the fold built under la.jit raised at the evaluation
+    (fuzz_numpy seed 1700175). Real inputs are NumPy's values."""
+    z = la.asarray(np.array([1 + 2j, 3 - 1j, 2 + 0j], np.complex64))
+    for method in (lambda u: u.accumulate(z), lambda u: u.reduce(z), lambda u: u(z, z)):
+        for ufunc in (la.maximum, la.minimum):
+            with pytest.raises(TypeError, match="not defined for complex inputs"):
+                method(ufunc)
+    x = np.array([[1.0, -3.0, 2.0], [0.5, 4.0, -1.0]])
+    for name in ("maximum", "minimum", "subtract", "fmax"):
+        for axis in (0, 1):
+            assert_matches(getattr(la, name).accumulate(la.asarray(x), axis=axis),
+                           getattr(np, name).accumulate(x, axis=axis))
+
+
+def test_copyto_of_a_destinations_own_memory_writes_nothing(reference_backend):
+    """NumPy's copyto returns at once when src is dst's memory, strides and dtype, before it
+    checks that dst is writable: `np.copyto(np.broadcast_to(x, x.shape), x)` passes, where
+    lazyarray raised 'assignment destination is read-only' (fuzz49, at-once seeds 1700055,
+    1700667). Any other src still raises."""
+    got = []
+    for lib in (np, la):
+        x = lib.asarray(np.arange(6.0).reshape(2, 3))
+        pairs = [(lib.broadcast_to(x, x.shape), x), (lib.broadcast_to(x, (2, 2, 3))[1], x),
+                 (lib.broadcast_to(x, x.shape).T, x.T), (lib.broadcast_to(x[0], (3,)), x[0]),
+                 (lib.broadcast_to(x, x.shape), x + 0), (lib.broadcast_to(x[1], (3,)), x[0]),
+                 (lib.broadcast_to(x, x.shape), x[::-1]),
+                 (lib.broadcast_to(x, x.shape), x.astype(np.float32))]
+        for dst, src in pairs:
+            try:
+                lib.copyto(dst, src)
+                got.append(None)
+            except ValueError as exc:
+                got.append(str(exc))
+    assert got[len(got) // 2:] == got[:len(got) // 2]

@@ -1,6 +1,7 @@
 """la.lib.stride_tricks.sliding_window_view.
 
-NumPy returns a read-only strided *view* (no copy). Here the windows are a lazy gather: index
+NumPy returns a read-only strided *view* (no copy). Here the windows are a lazy gather (views
+where they do not overlap: windows of 1 or of the whole axis): index
 arrays `start + offset` along each windowed axis, so a consumer such as `.sum(axis=-1)` or a
 product with a kernel fuses the gather into its own loop instead of materializing the windows.
 The values and shape are NumPy's, and so is the result's being a read-only view: it follows
@@ -52,12 +53,25 @@ def sliding_window_view(x: Any, window_shape: Any, axis: Any = None, *, subok: b
         out = Array(node)
         with busy():  # (a gather of a computed x stays pending: it reads x's buffer, so an
             for ax, w in zip(axes, shape):  # in-place write to x reaches it)
-                starts = np.arange(out.shape[ax] - w + 1)[:, None] + np.arange(w)[None, :]
-                out = mp.moveaxis(out[(slice(None),) * ax + (asarray(starts),)], ax + 1, -1)
+                out = _window_axis(out, ax, w)
         return out._node
 
     # NumPy's is a read-only view: it follows writes to x and refuses its own (fuzz47: a copy)
     return view_of(v, Array(build(v._node)), build, writable=False)
+
+
+def _window_axis(out: Array, ax: int, w: int) -> Array:
+    """Axis `ax` of `out` in windows of `w`, the window axis appended. Windows that do not
+    overlap (w == 1, w == n) are views (a new axis of 1, a transpose), whose layout NumPy's
+    would have: `sliding_window_view(x, 1).ravel()` is then a read-only view of x, as NumPy's
+    (the gather made every ravel a writable copy that x's later writes did not reach; fuzz49)."""
+    n = out.shape[ax]
+    if w == 1:
+        return mp.expand_dims(out, -1)
+    if w == n:
+        return mp.moveaxis(mp.expand_dims(out, ax), ax + 1, -1)
+    starts = np.arange(n - w + 1)[:, None] + np.arange(w)[None, :]
+    return mp.moveaxis(out[(slice(None),) * ax + (asarray(starts),)], ax + 1, -1)
 
 
 def __getattr__(name: str) -> Any:

@@ -56,7 +56,8 @@ from ..compile_stats import CompileForbidden
 # the helpers around it, so the helpers' generators (the files below) are hashed in too.
 _HELPER_SOURCES = ("prelude.py", "math.py", "trig.py", "philox.py", "complex.py",
                    "complex_cuda.py", "inline_budget.py", "helper_library.py", "erf.py",
-                   "inverse.py", "hyper.py", "cbrt.py", "log.py", "pow.py", "float32.py")
+                   "inverse.py", "hyper.py", "cbrt.py", "log.py", "pow.py", "float32.py",
+                   "select.py")
 CODEGEN_VERSION = "4-" + hashlib.sha256(b"".join(
     (Path(__file__).parent / f).read_bytes() for f in _HELPER_SOURCES)).hexdigest()[:12]
 # -ffp-contract=off: gcc's default fuses a*b+c into an FMA differently per loop shape, so one value

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import cbrt as c_cbrt, complex as c_complex, erf as c_erf, float32 as c_float32
 from . import hyper as c_hyper, inverse as c_inverse, log as c_log, math as c_math
-from . import philox as c_philox, pow as c_pow, trig as c_trig
+from . import philox as c_philox, pow as c_pow, select as c_select, trig as c_trig
 
 SUFFIX = {
     "b": np.dtype("bool"), "i8": np.dtype("int8"), "i16": np.dtype("int16"),
@@ -381,6 +381,7 @@ _GENERATORS.update(c_hyper.GENERATORS)  # sinh, cosh, arcsinh, arccosh, arctanh
 _GENERATORS.update(c_cbrt.GENERATORS)  # cbrt
 _GENERATORS.update(c_log.GENERATORS)  # log2, log10, float32 exp2
 _GENERATORS.update(c_pow.GENERATORS)  # float power (float32 own, float64 libm)
+_GENERATORS.update(c_select.GENERATORS)  # where's select of bits
 _GENERATORS.update(c_float32.over(_GENERATORS))  # float32 in float32 arithmetic (16 lanes)
 _TABLES = {"twobypi_table": c_trig.table_text,  # constant tables the helpers index
            "erfc_table": c_erf.table_text}
@@ -549,7 +550,8 @@ def _helper(name: str, qualifier: str, bool_type: str) -> tuple[str, tuple[str, 
     dt = SUFFIX[sfx]
     t = c_type(dt, bool_type)
     args, body, deps = _GENERATORS[fn](dt, t)
-    params = ", ".join(f"{t} {a.strip()}" for a in args.split(","))
+    # an argument of another type than the helper's names it (`_Bool m`: where's condition)
+    params = ", ".join(a if " " in a else f"{t} {a}" for a in map(str.strip, args.split(",")))
     if not body.startswith("{"):
         body = f"{{ return {body}; }}"
     if qualifier == "static inline":  # C: see ALWAYS_INLINE

@@ -216,7 +216,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
     if isinstance(fill_value, (list, tuple, np.ndarray)) and np.ndim(fill_value) > 0:
         return _full_of_array(shape, fill_value, dt, site)
     value = fill_value.item() if isinstance(fill_value, np.generic) else fill_value
-    if dt.kind in "iu" and isinstance(value, float):  # astype's rule: trunc, saturate, NaN -> 0
+    if dt.kind in "iu" and isinstance(value, float):  # astype's rule (graph/semantics.py)
         value = semantics.cast(np.array(value), dt).item()  # (NumPy: platform garbage + warning)
     if type(value) is int and dt.kind in "iub":
         _bind.check_weak_int(value, dt, site)  # bool: through a C long, as NumPy

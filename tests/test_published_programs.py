@@ -221,3 +221,22 @@ def test_take_by_host_indices_out_of_bounds_raises_at_the_line_on_every_path():
         with pytest.raises(IndexError, match="index 2 is out of bounds for axis 1 with size 2"):
             la.take(la.ones((2, 2)), [0, 2], axis=1)
         np.testing.assert_array_equal(np.asarray(la.take(la.arange(3), [2, -3])), [2, 0])
+
+
+def test_a_ufunc_of_two_python_numbers_reports_as_numpys_ufunc(backend):
+    """`np.divide(1, 0)` (tutorials on floating-point errors): NumPy makes both numbers 0-d
+    arrays, so its warning says 'divide by zero encountered in divide'; lazyarray's report named
+    NumPy's scalar math ('... in scalar divide'), which only an operator on NumPy's scalars runs
+    (`x.sum() / 0` still says so; `np.divide(x.sum(), 0)`, NumPy's 'divide', still does too)."""
+    calls = (lambda m: m.divide(1, 0), lambda m: m.true_divide(0.0, 0), lambda m: m.power(10.0, 400),
+             lambda m: m.floor_divide(1, 0), lambda m: m.multiply(1e200, 1e200),
+             lambda m: m.arange(3.0).sum() / 0)
+    for call in calls:
+        with warnings.catch_warnings(record=True) as theirs:
+            warnings.simplefilter("always")
+            want = call(np)
+        with warnings.catch_warnings(record=True) as ours:
+            warnings.simplefilter("always")
+            got = str(call(la))
+        assert got == str(want)
+        assert [str(w.message) for w in ours] == [str(w.message) for w in theirs]

@@ -240,3 +240,27 @@ def test_a_ufunc_of_two_python_numbers_reports_as_numpys_ufunc(backend):
             got = str(call(la))
         assert got == str(want)
         assert [str(w.message) for w in ours] == [str(w.message) for w in theirs]
+
+
+def test_names_numpy_2_removed_raise_numpys_attribute_error():
+    """Programs written for NumPy 1 (`np.float_`, `np.NaN`, `np.float`, `np.product`'s
+    neighbours) stop with NumPy 2's text saying what to use; lazyarray's said only "has no
+    attribute". `np.row_stack` (deprecated, still in NumPy 2.4) is vstack with NumPy's warning."""
+    for name in ("float_", "NaN", "Inf", "alltrue", "complex_", "mat", "round_", "infty",
+                 "find_common_type", "float", "int", "object", "str", "bytes", "product"):
+        with warnings.catch_warnings(record=True) as theirs:
+            warnings.simplefilter("always")
+            with pytest.raises(AttributeError) as want:
+                getattr(np, name)
+        with warnings.catch_warnings(record=True) as ours:
+            warnings.simplefilter("always")
+            with pytest.raises(AttributeError) as got:
+                getattr(la, name)
+        assert str(got.value) == str(want.value).replace("'numpy'", "'lazyarray'"), name
+        assert [(w.category, str(w.message)) for w in ours] == [
+            (w.category, str(w.message)) for w in theirs], name
+    with pytest.warns(DeprecationWarning, match="`row_stack` alias is deprecated") as got:
+        stacked = la.row_stack([la.arange(2), [5, 6]])
+    assert got[0].filename == __file__
+    with pytest.warns(DeprecationWarning):
+        np.testing.assert_array_equal(np.asarray(stacked), np.row_stack([np.arange(2), [5, 6]]))

@@ -264,3 +264,18 @@ def test_names_numpy_2_removed_raise_numpys_attribute_error():
     assert got[0].filename == __file__
     with pytest.warns(DeprecationWarning):
         np.testing.assert_array_equal(np.asarray(stacked), np.row_stack([np.arange(2), [5, 6]]))
+
+
+def test_a_python_int_out_of_a_dtypes_range_raises_what_prints_as_numpys_overflow_error():
+    """`u8 += 300` ("except OverflowError as e: print(type(e).__name__, e)", and a traceback's
+    last line): lazyarray's class printed as `lazyarray._bind.WeakIntOverflow`."""
+    import traceback
+    for fn in (lambda m: m.arange(3, dtype=m.uint8) + 300,
+               lambda m: m.full(2, -1, dtype=m.uint16)):
+        with pytest.raises(OverflowError) as want:
+            fn(np)
+        with pytest.raises(OverflowError) as got:
+            fn(la)
+        assert type(got.value).__name__ == type(want.value).__name__
+        assert (traceback.format_exception_only(got.value)[0]  # (then lazyarray's site note)
+                == traceback.format_exception_only(want.value)[0])

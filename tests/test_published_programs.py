@@ -279,3 +279,19 @@ def test_a_python_int_out_of_a_dtypes_range_raises_what_prints_as_numpys_overflo
         assert type(got.value).__name__ == type(want.value).__name__
         assert (traceback.format_exception_only(got.value)[0]  # (then lazyarray's site note)
                 == traceback.format_exception_only(want.value)[0])
+
+
+def test_numpys_scalar_methods_answer_on_a_scalar_result(reference_backend):
+    """`np.sqrt(n).is_integer()` (a perfect-square test in Project-Euler-style code),
+    `x.mean().as_integer_ratio()`, `A[i, j].hex()`, `x.sum().bit_count()`: NumPy's scalars have
+    them, so a 0-d result standing for one must; an array still has none (hasattr False)."""
+    host = np.arange(6.0).reshape(2, 3)
+    calls = (lambda m, a: m.sqrt(16).is_integer(), lambda m, a: m.sqrt(15).is_integer(),
+             lambda m, a: a.sum().is_integer(), lambda m, a: a.mean().as_integer_ratio(),
+             lambda m, a: (a[1, 2] / 4).hex(), lambda m, a: a.astype(m.int64).sum().bit_count(),
+             lambda m, a: hasattr(a, "is_integer"), lambda m, a: hasattr(a[0], "hex"),
+             lambda m, a: hasattr(m.asarray(np.array(2.0)), "is_integer"))
+    for call in calls:
+        assert call(la, la.asarray(host)) == call(np, host)
+    with pytest.raises(AttributeError, match="'numpy.float64' object has no attribute 'bit_co"):
+        la.asarray(host)[0, 1].bit_count()

@@ -295,3 +295,18 @@ def test_numpys_scalar_methods_answer_on_a_scalar_result(reference_backend):
         assert call(la, la.asarray(host)) == call(np, host)
     with pytest.raises(AttributeError, match="'numpy.float64' object has no attribute 'bit_co"):
         la.asarray(host)[0, 1].bit_count()
+
+
+def test_a_format_spec_on_an_array_raises_numpys_type_error(reference_backend):
+    """`f"{weights:.2f}"` of an array is NumPy's TypeError (a tutorial's mistake that a program
+    catches or dies on); lazyarray formatted the array's text with the spec (ValueError for 'f',
+    padding for '>10'). A 0-d value formats as its scalar, an empty spec as str()."""
+    host = np.array([1.5, 2.25], np.float32)
+    for spec in (".2f", ">10", "e", "5"):
+        with pytest.raises(TypeError) as want:
+            format(host, spec)
+        with pytest.raises(TypeError) as got:
+            format(la.asarray(host), spec)
+        assert str(got.value) == str(want.value)
+    x = la.asarray(host)
+    assert f"{x}|{x[1]:.3f}|{x.sum():e}|{x[0]}" == f"{host}|{host[1]:.3f}|{host.sum():e}|{host[0]}"

@@ -310,3 +310,18 @@ def test_a_format_spec_on_an_array_raises_numpys_type_error(reference_backend):
         assert str(got.value) == str(want.value)
     x = la.asarray(host)
     assert f"{x}|{x[1]:.3f}|{x.sum():e}|{x[0]}" == f"{host}|{host[1]:.3f}|{host.sum():e}|{host[0]}"
+
+
+def test_numpys_random_functions_warn_at_the_users_line():
+    """`np.random.random_integers(1, 3, 2)` (older simulations) warns NumPy's
+    DeprecationWarning at the caller's line; lazyarray's came from its own random_numpy.py. A
+    covariance that is not positive semi-definite warns there too (a Generator's method)."""
+    for call in (lambda m: m.random.random_integers(1, 3, 2),
+                 lambda m: m.random.default_rng(0).multivariate_normal([0, 0], [[1, 2], [2, 1]])):
+        with pytest.warns(Warning) as theirs:
+            call(np)
+        with pytest.warns(Warning) as ours:
+            call(la)
+        assert [(w.category, str(w.message)) for w in ours] == [
+            (w.category, str(w.message)) for w in theirs]
+        assert [w.filename for w in ours] == [__file__] * len(theirs)

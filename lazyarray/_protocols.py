@@ -39,8 +39,6 @@ _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
 _ACCUMULATE = {"add": "cumulative_sum", "multiply": "cumulative_prod"}
 # NumPy keyword names that lazyarray spells the Array API way.
 _KEYWORDS = {"a_min": "min", "a_max": "max", "newshape": "shape", "ddof": "correction"}
-# NumPy functions whose result is a tuple where the Array API's (and so lazyarray's) is a list.
-_TUPLE_RESULTS = frozenset({"meshgrid", "broadcast_arrays"})
 _KNOWN = (Array, np.ndarray, np.generic)  # the types NEP 18 calls may carry
 # NumPy functions with a lazyarray counterpart of another name, or none in the namespace.
 _FUNCTIONS: dict[str, Callable[..., Any]] = {
@@ -211,17 +209,17 @@ def array_function(self: Array, func: Callable[..., Any], types: tuple, args: tu
         if not kwargs:
             target = _PASS_THROUGH.get((func, len(args)))
             if target is not None:
-                return _as_numpy_result(func, target(*args))
+                return target(*args)
         else:  # np.sum(p, axis=(1, 2, 3)) in a loop: once per (func, count, keywords)
             known = _PASS_KEYWORDS.get((func, len(args), tuple(kwargs)))
             if known is not None and not any(
                     v is d for v, d in zip(kwargs.values(), known[1])):
-                return _as_numpy_result(func, known[0](*args, **kwargs))
+                return known[0](*args, **kwargs)
     target = _function_target(func)
     if target is not None and len(args) == 1 and not kwargs and _binds(target, args, kwargs):
         if arrays_only:
             _PASS_THROUGH[(func, 1)] = target
-        return _as_numpy_result(func, target(args[0]))  # np.sum(a): the data argument alone
+        return target(args[0])  # np.sum(a): the data argument alone
     call = _translate(func, target, args, kwargs) if target is not None else None
     if call is None:
         return _fallback(func.__name__, func, args, kwargs)
@@ -233,7 +231,7 @@ def array_function(self: Array, func: Callable[..., Any], types: tuple, args: tu
         params = _signature(func).parameters
         _PASS_KEYWORDS[(func, len(args), tuple(kwargs))] = (
             target, tuple(params[k].default if k in params else _NO_DEFAULT for k in kwargs))
-    return _as_numpy_result(func, target(*call[0], **call[1]))
+    return target(*call[0], **call[1])
 
 
 def _same_call(target: Callable[..., Any], call: tuple[tuple, dict], args: tuple,
@@ -267,11 +265,6 @@ _PASS_THROUGH: dict[tuple, Callable[..., Any]] = {}
 # of those keywords): calls whose keywords also pass unchanged
 _PASS_KEYWORDS: dict[tuple, tuple[Callable[..., Any], tuple]] = {}
 _NO_DEFAULT = object()
-
-
-def _as_numpy_result(func: Callable[..., Any], result: Any) -> Any:
-    """NumPy's container where it differs from the standard's: np.meshgrid gives a tuple."""
-    return tuple(result) if func.__name__ in _TUPLE_RESULTS else result
 
 
 Array.__array_ufunc__ = array_ufunc  # type: ignore[assignment]

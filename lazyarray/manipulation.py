@@ -208,20 +208,21 @@ def broadcast_to(x: Any, shape: Any) -> Array:
                    lambda n: _bind.broadcast_to(n, target, site), writable=False)  # NumPy's too
 
 
-def broadcast_arrays(*arrays: Any) -> list[Array]:
-    """Array API `broadcast_arrays`: a list of broadcast views, as the standard (2024.12) says;
-    `np.broadcast_arrays` on Arrays returns NumPy's tuple (lazyarray/_protocols.py)."""
+def broadcast_arrays(*arrays: Any) -> tuple[Array, ...]:
+    """numpy.broadcast_arrays / Array API `broadcast_arrays`: a tuple of broadcast views, as
+    NumPy 2's and the 2025.12 standard's (a list until probe49, the 2024.12 standard's: a printed
+    result showed brackets where NumPy's shows parentheses)."""
     site = user_site(1)
     nodes = [_as_node(a, site) for a in arrays]
     shape = _bind.public_broadcast_shapes([n.shape for n in nodes], site)
     if all(n.shape == shape for n in nodes):  # NumPy's: the arrays themselves
-        return [a if type(a) is Array else Array(n) for a, n in zip(arrays, nodes)]
+        return tuple(a if type(a) is Array else Array(n) for a, n in zip(arrays, nodes))
 
     def build(node: Node) -> Node:
         return _bind.broadcast_to(node, shape, site)
     # views of the arrays, as NumPy's (fuzz47: they were copies): they follow later writes to
     # them; read-only, where NumPy's warn (DeprecationWarning) and write overlapping memory
-    return [view_of(a, Array(build(n)), build, writable=False) for a, n in zip(arrays, nodes)]
+    return tuple(view_of(a, Array(build(n)), build, writable=False) for a, n in zip(arrays, nodes))
 
 
 def slice_node(node: Node, spec: tuple[tuple[int, int, int], ...], site: _bind.Site) -> Node:

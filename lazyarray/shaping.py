@@ -81,9 +81,9 @@ def _edge(value: Any, x: Array, axis: int, site: _bind.Site) -> Array:
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False,
-             copy: bool = True) -> list[Array]:
-    """numpy.meshgrid / Array API `meshgrid`: a list, as the standard (2024.12) says
-    (`np.meshgrid` on Arrays returns NumPy's tuple, lazyarray/_protocols.py). Inputs of any
+             copy: bool = True) -> tuple[Array, ...]:
+    """numpy.meshgrid / Array API `meshgrid`: a tuple, as NumPy 2's and the 2025.12 standard's
+    (a list until probe49, as the 2024.12 standard said; printed, it showed brackets). Inputs of any
     dimension are flattened, as NumPy's; copy=True (NumPy's default) gives independent,
     writable grids (handles: nothing is copied until a write), copy=False read-only broadcast
     views (sparse: views of the inputs); sparse=True keeps each grid's length-1 axes."""
@@ -103,7 +103,7 @@ def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False,
         if not sparse:
             grid = broadcast_to(grid, tuple(shape))
         out.append(grid.copy() if copy else grid)
-    return out
+    return tuple(out)
 
 
 def _triangle(x: Any, k: int, lower: bool, site: _bind.Site) -> Array:

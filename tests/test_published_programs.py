@@ -325,3 +325,16 @@ def test_numpys_random_functions_warn_at_the_users_line():
         assert [(w.category, str(w.message)) for w in ours] == [
             (w.category, str(w.message)) for w in theirs]
         assert [w.filename for w in ours] == [__file__] * len(theirs)
+
+
+def test_meshgrid_and_linspaces_step_print_as_numpys(reference_backend):
+    """`print(np.meshgrid(x, y, sparse=True))` and `print(np.linspace(0, 1, 5, retstep=True))`:
+    NumPy 2 prints a tuple, and the step as its scalar `np.float64(0.25)`; lazyarray printed a
+    list and `array(0.25)`."""
+    for fn in (lambda m: m.meshgrid([1, 2], [3], sparse=True),
+               lambda m: m.meshgrid(m.arange(2), m.arange(3.0), indexing="ij"),
+               lambda m: m.broadcast_arrays(m.arange(2), m.ones((2, 1))),
+               lambda m: m.linspace(0, 1, 5, retstep=True),
+               lambda m: m.linspace(2, 3, 1, endpoint=False, retstep=True),
+               lambda m: m.linspace([0, 1], 2, 3, retstep=True)):
+        assert repr(fn(la)) == repr(fn(np))

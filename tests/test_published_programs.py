@@ -338,3 +338,13 @@ def test_meshgrid_and_linspaces_step_print_as_numpys(reference_backend):
                lambda m: m.linspace(2, 3, 1, endpoint=False, retstep=True),
                lambda m: m.linspace([0, 1], 2, 3, retstep=True)):
         assert repr(fn(la)) == repr(fn(np))
+
+
+def test_trim_zeros_of_a_list_is_numpys_list():
+    """`np.trim_zeros([0, 0, 1, 0], 'f')` is a list in NumPy ("list/tuple in means list/tuple
+    out"), printed `[1, 0]`; lazyarray gave an Array (`[1 0]`)."""
+    for filt, trim in (([0, 0, 1, 0], "f"), ((0, 2, 0), "fb"), ([0, 0], "b"), ([1.5, 0], "b")):
+        got, want = la.trim_zeros(filt, trim), np.trim_zeros(filt, trim)
+        assert type(got) is type(want) and got == want
+    with pytest.raises(ValueError, match="unexpected character"):
+        la.trim_zeros([0, 1], "x")

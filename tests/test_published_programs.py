@@ -228,9 +228,9 @@ def test_a_ufunc_of_two_python_numbers_reports_as_numpys_ufunc(backend):
     arrays, so its warning says 'divide by zero encountered in divide'; lazyarray's report named
     NumPy's scalar math ('... in scalar divide'), which only an operator on NumPy's scalars runs
     (`x.sum() / 0` still says so; `np.divide(x.sum(), 0)`, NumPy's 'divide', still does too)."""
-    calls = (lambda m: m.divide(1, 0), lambda m: m.true_divide(0.0, 0), lambda m: m.power(10.0, 400),
-             lambda m: m.floor_divide(1, 0), lambda m: m.multiply(1e200, 1e200),
-             lambda m: m.arange(3.0).sum() / 0)
+    calls = (lambda m: m.divide(1, 0), lambda m: m.true_divide(0.0, 0),
+             lambda m: m.power(10.0, 400), lambda m: m.floor_divide(1, 0),
+             lambda m: m.multiply(1e200, 1e200), lambda m: m.arange(3.0).sum() / 0)
     for call in calls:
         with warnings.catch_warnings(record=True) as theirs:
             warnings.simplefilter("always")

@@ -4,7 +4,8 @@ Each helper is generated per dtype from one Python function (never hand-copied p
 what C leaves undefined the way NumPy (and graph/semantics.py) does: signed arithmetic wraps (done in
 unsigned), integer division and remainder by zero give 0, `INT_MIN // -1` wraps, shifts by a negative
 amount or the width or more give 0 (or -1), float→int casts truncate (into 8 and 16 bits through
-int32, so they wrap, as NumPy's; into wider ones they saturate and send NaN to 0), max/min propagate NaN. Only the helpers a translation unit uses are emitted (`render_helpers`), with
+int32, so they wrap, as NumPy's; into wider ones they saturate and send NaN to 0), max/min
+propagate NaN. Only the helpers a translation unit uses are emitted (`render_helpers`), with
 their dependencies first, so generated files stay short and readable.
 """
 

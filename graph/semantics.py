@@ -6,9 +6,9 @@ lazyarray defines them, identically on every backend:
 - float → integer casts truncate toward zero. Into 8- and 16-bit integers, NumPy's C cast goes
   through a 32-bit int on every CPU it ships on: a value whose truncation fits int32 wraps modulo
   2**bits, silently (`np.float64(300).astype(uint8)` is 44, `-1.5` is 255), and anything else
-  (NaN, inf, beyond int32) is 0 with 'invalid', x86-64's INT_MIN bits. Into 32- and 64-bit integers NaN
-  becomes 0 and values beyond the type's range saturate to its min/max (NumPy gives INT_MIN or
-  wrapped bits, depending on the platform).
+  (NaN, inf, beyond int32) is 0 with 'invalid', x86-64's INT_MIN bits. Into 32- and 64-bit
+  integers NaN becomes 0 and values beyond the type's range saturate to its min/max (NumPy gives
+  INT_MIN or wrapped bits, depending on the platform).
 - complex → real casts take the real part (NumPy, which warns; lazyarray warns at the `astype` line);
   complex → integer casts apply the float rule above to the real part.
 - integer `reciprocal(0)` is 0; integer `x ** negative` is 0 except for bases 1 (→ 1) and -1 (→ ±1).

@@ -58,8 +58,8 @@ def numpy_packed(values: Any, dtype: np.dtype, site: _bind.Site) -> Any:
     into int64 OverflowError, `np.float64(-1.0)` into uint8 255 (so does an array cast, through
     int32: docs/semantics.md "Defined where NumPy leaves it to the platform"). The caller passes
     NumPy scalars only for a basic key: `a[[0, 1]] = np.float64(nan)` is NumPy's array cast. The
-    values as they are where NumPy's own packing casts arrays (a 0-d ndarray item): the cast node warns
-    then, as NumPy's cast does, under la.errstate."""
+    values as they are where NumPy's own packing casts arrays (a 0-d ndarray item): the cast node
+    warns then, as NumPy's cast does, under la.errstate."""
     with warnings.catch_warnings(record=True) as caught, np.errstate(all="raise"):
         warnings.simplefilter("always")
         try:

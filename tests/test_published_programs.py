@@ -1,6 +1,7 @@
 """Idioms of published NumPy programs (probe48: NumPy's quickstart and user guide, Project-Euler
 style integer code) that lazyarray answered differently from NumPy, each against NumPy."""
 
+import pickle
 import warnings
 
 import numpy as np
@@ -279,6 +280,8 @@ def test_a_python_int_out_of_a_dtypes_range_raises_what_prints_as_numpys_overflo
         assert type(got.value).__name__ == type(want.value).__name__
         assert (traceback.format_exception_only(got.value)[0]  # (then lazyarray's site note)
                 == traceback.format_exception_only(want.value)[0])
+        again = pickle.loads(pickle.dumps(got.value))  # (a worker's error travels pickled)
+        assert type(again) is OverflowError and again.args == want.value.args
 
 
 def test_numpys_scalar_methods_answer_on_a_scalar_result(reference_backend):

@@ -1,5 +1,6 @@
 """Idioms of published NumPy programs (probe48: NumPy's quickstart and user guide, Project-Euler
-style integer code) that lazyarray answered differently from NumPy, each against NumPy."""
+style integer code; probe49: image processing, automata, Monte Carlo, printing, text I/O, dtype
+conversions) that lazyarray answered differently from NumPy, each against NumPy."""
 
 import pickle
 import warnings

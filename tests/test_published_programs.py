@@ -352,3 +352,30 @@ def test_trim_zeros_of_a_list_is_numpys_list():
         assert type(got) is type(want) and got == want
     with pytest.raises(ValueError, match="unexpected character"):
         la.trim_zeros([0, 1], "x")
+
+
+def _is_positive_definite(m, a):
+    """A published helper: cholesky raises for a matrix that is not positive definite."""
+    m.linalg.cholesky(a)
+    return True
+
+
+def test_a_linalg_error_reaches_a_handler_around_the_users_own_function(reference_backend):
+    """`try: ok = is_pd(A) except LinAlgError: ok = False`, with the cholesky inside `is_pd` (or a
+    lambda): NumPy raises inside the call; lazyarray raised only where the calling line itself
+    sat in the try, so the error came later, at evaluation, outside the handler."""
+    bad = np.array([[1.0, 2.0], [2.0, 1.0]])
+    for m, a in ((np, bad), (la, la.asarray(bad))):
+        try:
+            _is_positive_definite(m, a)
+            caught = None
+        except np.linalg.LinAlgError as exc:
+            caught = str(exc)
+        assert caught == "Matrix is not positive definite", m
+        for call in (lambda: m.linalg.inv(a * 0), lambda: m.linalg.solve(a * 0, a[0])):
+            with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+                try:
+                    call()
+                except np.linalg.LinAlgError:
+                    raise
+    assert _is_positive_definite(la, la.eye(2)) is True

@@ -3,8 +3,12 @@
 NumPy leaves some integer cases to the C compiler and the CPU (float→int casts of NaN or out-of-range
 values, integer reciprocal of 0, integer powers with negative exponents, which raise only at run time).
 lazyarray defines them, identically on every backend:
-- float → integer casts truncate toward zero; NaN becomes 0; values beyond the type's range saturate to
-  its min/max (NumPy gives INT_MIN or wrapped bits, depending on the platform).
+- float → integer casts truncate toward zero. Into 8- and 16-bit integers, NumPy's C cast goes
+  through a 32-bit int on every CPU it ships on: a value whose truncation fits int32 wraps modulo
+  2**bits, silently (`np.float64(300).astype(uint8)` is 44, `-1.5` is 255), and anything else
+  (NaN, inf, beyond int32) is 0 with 'invalid', x86-64's INT_MIN bits. Into 32- and 64-bit
+  integers NaN becomes 0 and values beyond the type's range saturate to its min/max (NumPy gives
+  INT_MIN or wrapped bits, depending on the platform).
 - complex → real casts take the real part (NumPy, which warns; lazyarray warns at the `astype` line);
   complex → integer casts apply the float rule above to the real part.
 - integer `reciprocal(0)` is 0; integer `x ** negative` is 0 except for bases 1 (→ 1) and -1 (→ ±1).
@@ -25,6 +29,8 @@ import numpy as np
 def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     if x.dtype.kind == "c" and dtype.kind in "iuf":  # NumPy: the real part (the API layer warns)
         x = np.real(x)
+    if x.dtype.kind == "f" and dtype.kind in "iu" and dtype.itemsize <= 2:
+        return _cast_through_int32(x, dtype)
     if x.dtype.kind == "f" and dtype.kind in "iu":
         if x.dtype == np.float16:  # exact in float32, whose bounds below do not overflow
             x = x.astype(np.float32)
@@ -45,6 +51,19 @@ def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
         out[high] = info.max
         return out
     return x.astype(dtype)
+
+
+def _cast_through_int32(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A float cast into an 8- or 16-bit integer as NumPy's C loop does it: `(npy_ubyte)v` is
+    compiled as a conversion to int32 and a truncation to the low bits, so `(img * 1.5).astype(
+    np.uint8)` wraps (the artefact image tutorials show) with no warning; a value int32 cannot
+    hold gives x86-64's INT_MIN (low bits 0) and NumPy's 'invalid value encountered in cast'."""
+    with np.errstate(invalid="ignore"):
+        t = np.trunc(x)
+        inside = (t >= -(2.0 ** 31)) & (t < 2.0 ** 31)  # (False for NaN)
+    if not inside.all():  # NumPy's 'invalid value encountered in cast'
+        np.asarray(np.inf, x.dtype).astype(dtype)
+    return np.where(inside, t, 0).astype(np.int64).astype(dtype)  # integer casts wrap
 
 
 def reciprocal(x: np.ndarray) -> np.ndarray:

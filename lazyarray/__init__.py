@@ -53,7 +53,7 @@ from .numpy_reductions import (amax, amin, average, median, nanmax, nanmean, nan
                                nanstd, nansum, nanvar, ptp)
 from .numpy_shapes import (append, argwhere, atleast_1d, atleast_2d, atleast_3d, column_stack,
                            diag, diagonal, dot, dstack, flatnonzero, fliplr, flipud, hstack, inner,
-                           kron, outer, rot90, trace, unique, vdot, vstack)
+                           kron, outer, rot90, row_stack, trace, unique, vdot, vstack)
 from .numpy_arrange import (array_split, copy, cross, convolve, correlate, delete,  # noqa: E402
                             diag_indices, diag_indices_from, diagflat, dsplit, ediff1d, geomspace,
                             hsplit, identity, indices, iscomplex, iscomplexobj, isreal, isrealobj,
@@ -110,6 +110,7 @@ from .dask import from_dask as _from_dask  # noqa: E402  (imports no Dask itself
 from .numpy_io import (frombuffer, fromfile, fromregex, fromstring, genfromtxt,  # noqa: E402
                        load, loadtxt, save, savetxt, savez, savez_compressed)
 from .numpy_coverage import missing as _missing  # noqa: E402  (linalg.py's too)
+from ._expired_names import removed as _removed  # noqa: E402
 exceptions = np.exceptions  # AxisError, ... : the classes lazyarray raises are NumPy's
 
 
@@ -152,5 +153,6 @@ def __dir__() -> list[str]:
 
 def __getattr__(name: str) -> Any:
     """A NumPy name lazyarray lacks: an AttributeError with the reason and what to use instead
-    (lazyarray/numpy_coverage.py, the table of docs/numpy_coverage.md)."""
-    raise _missing(__name__, name)
+    (lazyarray/numpy_coverage.py, the table of docs/numpy_coverage.md), or NumPy's own text for a
+    name NumPy 2 removed (`np.float_`, `np.NaN`: lazyarray/_expired_names.py)."""
+    raise _removed(name, __name__) or _missing(__name__, name)

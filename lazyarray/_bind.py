@@ -115,7 +115,16 @@ _INT_RANGE = {dt: (int(np.iinfo(dt).min), int(np.iinfo(dt).max)) for dt in dtype
 
 class WeakIntOverflow(OverflowError):
     """A Python int outside the loop's integer dtype (NumPy 2 raises OverflowError too); a
-    comparison catches it and compares exactly instead, as NumPy 2 does."""
+    comparison catches it and compares exactly instead, as NumPy 2 does. Named as NumPy's
+    builtin class, so a traceback and `type(e).__name__` say `OverflowError` (probe49); it
+    pickles as one (pickle finds a class by its name)."""
+
+    def __reduce__(self) -> tuple:
+        return OverflowError, self.args
+
+
+WeakIntOverflow.__name__ = WeakIntOverflow.__qualname__ = "OverflowError"
+WeakIntOverflow.__module__ = "builtins"
 
 
 def check_weak_int(value: int, dtype: np.dtype, site: Site) -> None:

@@ -90,6 +90,37 @@ def user_line_handles_errors() -> bool:
     return False
 
 
+def user_frames_handle_errors() -> bool:
+    """`user_line_handles_errors`, also through the user's callers in the same source file: a
+    try around a call of the program's own function (`try: L = factor(A) except LinAlgError:`,
+    `factor` calling cholesky) catches NumPy's error, raised inside the call (probe49: it came
+    at evaluation, outside the handler). A frame of another file (a test runner's or a
+    harness's try) ends the walk. For the ops whose error depends on the data (linalg)."""
+    if _parse is None or _state.stand_ins or is_busy():
+        return False
+    frame = sys._getframe(1)
+    known = _IS_LIBRARY.get
+    while frame is not None:
+        lib = known(frame.f_code.co_filename)
+        if lib is None:
+            lib = _is_library_file(frame.f_code.co_filename)
+        if not lib:
+            break
+        frame = frame.f_back
+    filename = frame.f_code.co_filename if frame is not None else None
+    while frame is not None and frame.f_code.co_filename == filename:
+        where = (frame.f_code, frame.f_lasti)
+        inside = _AT.get(where)
+        if inside is None:
+            if len(_AT) > 65536:
+                _AT.clear()
+            inside = _AT[where] = _in_try(frame.f_code, frame.f_lasti)
+        if inside:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def at_the_line(exc: E, site: tuple[str, int] | None) -> E:
     """`exc` as NumPy raises it at the user's line: without the note naming that very line
     ("(at site)" of _bind.fail, "(in op built at site)" of an evaluation: runtime/backend.py);

@@ -55,11 +55,11 @@ def numpy_packed(values: Any, dtype: np.dtype, site: _bind.Site) -> Any:
     """A NumPy scalar or a list/tuple stored into an integer `dtype` as NumPy stores it: item by
     item through its setitem (Python's `int()` of a float, then C's wrap), not as an array cast.
     So `a[:2] = [nan, 1]` is ValueError, `[inf, 1]`, `[300.0]` into int8 and `np.float64(2.0**63)`
-    into int64 OverflowError, `np.float64(-1.0)` into uint8 255 (a cast saturates to 0 here:
-    docs/semantics.md "Defined where NumPy leaves it to the platform"). The caller passes NumPy
-    scalars only for a basic key: `a[[0, 1]] = np.float64(nan)` is NumPy's array cast. The values
-    as they are where NumPy's own packing casts arrays (a 0-d ndarray item): the cast node warns
-    then, as NumPy's cast does, under la.errstate."""
+    into int64 OverflowError, `np.float64(-1.0)` into uint8 255 (so does an array cast, through
+    int32: docs/semantics.md "Defined where NumPy leaves it to the platform"). The caller passes
+    NumPy scalars only for a basic key: `a[[0, 1]] = np.float64(nan)` is NumPy's array cast. The
+    values as they are where NumPy's own packing casts arrays (a 0-d ndarray item): the cast node
+    warns then, as NumPy's cast does, under la.errstate."""
     with warnings.catch_warnings(record=True) as caught, np.errstate(all="raise"):
         warnings.simplefilter("always")
         try:

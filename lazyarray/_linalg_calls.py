@@ -25,7 +25,7 @@ from .reductions import _as_node, max as _max, sum as _sum
 from .searching import argsort, sort
 from .shaping import gather_along_axis
 from ._matmul import matmul
-from ._handled import at_the_line, user_line_handles_errors
+from ._handled import at_the_line, user_frames_handle_errors
 
 
 class EighResult(NamedTuple):
@@ -100,12 +100,13 @@ def _part(packed: Node, start: int, shape: tuple[int, ...], site: _bind.Site) ->
 
 
 def _checked(build: Callable[[], Array], site: _bind.Site) -> Array:
-    """`build()`, evaluated now when the user's line sits in a try block
-    (lazyarray/_handled.py): NumPy raises its LinAlgError at that line, where the handler
-    catches it, with NumPy's message (a small op computed at once raises there too)."""
+    """`build()`, evaluated now when the user's line sits in a try block, its own or a
+    caller's in the same file (lazyarray/_handled.py): NumPy raises its LinAlgError at that
+    line, where the handler catches it, with NumPy's message (a small op computed at once
+    raises there too)."""
     try:
         out = build()
-        if not (_state.stand_ins or is_busy()) and user_line_handles_errors():
+        if not (_state.stand_ins or is_busy()) and user_frames_handle_errors():
             evaluate_arrays([out])
     except np.linalg.LinAlgError as exc:
         raise at_the_line(exc, site) from None

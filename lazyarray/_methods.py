@@ -389,6 +389,22 @@ Array.imag = property(complex_functions.imag, _set_imag)  # type: ignore[attr-de
 Array.conj = Array.conjugate = _method(complex_functions.conj)  # type: ignore[attr-defined]
 
 
+def _scalar_only(name: str) -> property:
+    """A method of NumPy's scalars that ndarray lacks (`np.sqrt(n).is_integer()`, a perfect-square
+    test; `as_integer_ratio`, `hex`, `bit_count`): the scalar's own method where the Array stands
+    for NumPy's scalar (`np.sqrt(16)`, `x.sum()`, `A[i, j]`: evaluated), and elsewhere an
+    AttributeError, as an ndarray's (hasattr is False). It raised AttributeError (probe49)."""
+    def get(self: Array) -> Any:
+        if self._view is False and not self._node.shape:
+            return getattr(self._host()[()], name)
+        raise AttributeError(f"'Array' object has no attribute {name!r}")
+    return property(get)
+
+
+for _name in ("is_integer", "as_integer_ratio", "hex", "bit_count"):
+    setattr(Array, _name, _scalar_only(_name))
+
+
 for _fn in (__array_namespace__, to_device, to_dask, __setitem__, __reduce__):
     setattr(Array, _fn.__name__, _fn)
 Array.mT = property(mT)  # type: ignore[attr-defined]

@@ -257,7 +257,9 @@ class Array:
             return repr(self)
         if self.ndim == 0:
             return format(self.item(), spec)
-        return format(str(self), spec)
+        if spec:  # NumPy's: object.__format__ refuses a spec (`f"{arr:.2f}"`; probe49: it padded)
+            raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
+        return str(self)
 
     def __copy__(self) -> Array:
         return Array(self._node)  # a new handle on the same value: `x[i] = v` rebinds only it

@@ -216,7 +216,7 @@ def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
     if isinstance(fill_value, (list, tuple, np.ndarray)) and np.ndim(fill_value) > 0:
         return _full_of_array(shape, fill_value, dt, site)
     value = fill_value.item() if isinstance(fill_value, np.generic) else fill_value
-    if dt.kind in "iu" and isinstance(value, float):  # astype's rule: trunc, saturate, NaN -> 0
+    if dt.kind in "iu" and isinstance(value, float):  # astype's rule (graph/semantics.py)
         value = semantics.cast(np.array(value), dt).item()  # (NumPy: platform garbage + warning)
     if type(value) is int and dt.kind in "iub":
         _bind.check_weak_int(value, dt, site)  # bool: through a C long, as NumPy
@@ -325,8 +325,8 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
              retstep: bool = False, dtype: Any = None, axis: int = 0, *,
              device: Any = None) -> Array | tuple[Array, Array]:
     """numpy.linspace / Array API `linspace` (computed on the host); retstep=True also gives
-    NumPy's step (a 0-d float64 Array, an array for array endpoints), `axis` places the samples
-    for array endpoints."""
+    NumPy's step (a 0-d Array standing for NumPy's float64 scalar, an array for array
+    endpoints), `axis` places the samples for array endpoints."""
     site = user_site(1)
     _bind.refuse_traced(start, stop, num)  # computed now: a traced value would stay baked in
     start, stop, num = host_values(start, stop, num)
@@ -336,7 +336,10 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
                      device)
     if not retstep:
         return samples
-    return samples, _place(Array(_bind.leaf(np.asarray(step), site)), device)
+    spacing = _place(Array(_bind.leaf(np.asarray(step), site)), device)
+    if isinstance(step, np.generic):  # NumPy's scalar step: its repr `np.float64(0.25)` (probe49)
+        spacing._view = False
+    return samples, spacing
 
 
 def host_values(*values: Any) -> tuple[Any, ...]:

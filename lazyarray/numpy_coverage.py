@@ -63,7 +63,6 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
     "ndarray.dump": (IO, "Arrays pickle: pickle.dump(x, file), or la.save"),
     "ndarray.dumps": (IO, "Arrays pickle: pickle.dumps(x)"),
     # --- deprecated -------------------------------------------------------------------------------
-    "row_stack": (DEPRECATED, "use la.vstack"),
     "frompyfunc": (NOT_YET, "a Python function is not a kernel: use la.vectorize (evaluates) or "
                             "write it with la's ufuncs"),
 }

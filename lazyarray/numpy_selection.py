@@ -180,7 +180,10 @@ def resize(a: Any, new_shape: Any) -> Array:
 
 def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Array:
     """numpy.trim_zeros: where the non-zero values start and end is read (it sets the length);
-    a 1-D input is then sliced lazily. N-D inputs run NumPy's routine on the evaluated values."""
+    a 1-D input is then sliced lazily. N-D inputs run NumPy's routine on the evaluated values,
+    and so do a list or tuple: "list/tuple in means list/tuple out", as NumPy's (probe49)."""
+    if type(filt) is list or type(filt) is tuple:
+        return np.trim_zeros(filt, trim, axis=axis)
     x = asarray(filt)
     if x.ndim != 1:
         return asarray(np.trim_zeros(np.asarray(x), trim, axis=axis))

@@ -3,6 +3,7 @@ concat, matmul and reductions (NumPy's own definitions, by axis conventions)."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -130,6 +131,14 @@ def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind")
         if done is not None:
             return done
     return mp.concat([atleast_2d(a) for a in tup], axis=0, dtype=dtype, casting=casting)
+
+
+def row_stack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
+    """numpy.row_stack: vstack, with NumPy 2's DeprecationWarning at the caller's line (older
+    published programs use it; it raised AttributeError here)."""
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning,
+                  stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
 
 
 def dstack(tup: Sequence[Any]) -> Array:

@@ -18,6 +18,7 @@ every call raises: the jitted function would replay the numbers of its trace on 
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -65,12 +66,20 @@ def _refuse_under_jit(name: str, site: Any) -> None:
 
 
 def _call(method: Callable[..., Any], name: str, args: tuple, kwargs: dict, site: Any) -> Any:
-    """NumPy's method on host arguments; its errors carry the user's line."""
+    """NumPy's method on host arguments; its errors carry the user's line, and its warnings
+    come from that line, as NumPy's do (`np.random.random_integers`' DeprecationWarning,
+    `multivariate_normal`'s RuntimeWarning: lazyarray's own file was their line; probe49)."""
     _refuse_under_jit(name, site)
-    try:
-        return method(*(_host(a) for a in args), **{k: _host(v) for k, v in kwargs.items()})
-    except Exception as exc:
-        raise _bind.with_site(exc, site) from None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = method(*(_host(a) for a in args),
+                            **{k: _host(v) for k, v in kwargs.items()})
+        except Exception as exc:
+            raise _bind.with_site(exc, site) from None
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, *(site or ("<unknown>", 0)))
+    return result
 
 
 def _in_place(method: Callable[..., Any], name: str, x: Any, args: tuple, kwargs: dict,

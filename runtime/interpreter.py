@@ -69,7 +69,7 @@ _SCALAR_MATH = {np.add: operator.add, np.subtract: operator.sub, np.multiply: op
                 np.remainder: operator.mod, np.power: operator.pow}
 
 
-_CAST, _INPUT, _POWER = get_op("cast"), get_op("input"), get_op("power")
+_CAST, _INPUT, _POWER, _SCALAR = (get_op(n) for n in ("cast", "input", "power", "scalar"))
 # graph/ops_unchecked.py's power twins (x * x, 1 / x, sqrt for a scalar exponent), by op: on
 # NumPy scalars NumPy runs its scalar power, whose report names 'scalar power'
 _POWER_TWINS = {op: exponent for exponent, op in POWER_FAST_PATHS.items()}
@@ -87,9 +87,18 @@ def _scalar_math(node: Node, args: tuple[np.ndarray, ...]) -> object:
     if getattr(node.op.reference, "__code__", None) is not UFUNC_REFERENCE_CODE and not (
             node.op is _POWER and node.dtype.kind in "fc"):
         return None  # (not the plain ufunc call: its own rule; a float power's is np.power)
-    if _array_leaf(node):
+    if _array_leaf(node) or all(_python_number(i) for i in node.inputs):
         return None
     return _SCALAR_MATH.get(node.op.ufunc)
+
+
+def _python_number(node: Node) -> bool:
+    """A Python number's scalar argument, also through the cast to the loop's dtype: only a
+    ufunc call takes two (`np.divide(1, 0)`: NumPy makes them 0-d arrays, and its report says
+    'divide', not 'scalar divide'; Python's own operator computes `1 / 0`)."""
+    while node.op is _CAST and len(node.inputs) == 1:
+        node = node.inputs[0]
+    return node.op is _SCALAR
 
 
 def _array_leaf(node: Node) -> bool:

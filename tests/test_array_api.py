@@ -272,7 +272,7 @@ def test_device_keywords_and_to_device():
         la.zeros(2, device="tpu")
 
 
-def test_dlpack_keywords_complex_and_broadcast_arrays_list():
+def test_dlpack_keywords_complex_and_broadcast_arrays_tuple():
     x = la.arange(4.0) * 2.0
     np.testing.assert_array_equal(np.from_dlpack(x), [0.0, 2.0, 4.0, 6.0])
     capsule = x.__dlpack__(stream=None, max_version=(1, 0), dl_device=(1, 0), copy=True)

@@ -118,6 +118,7 @@ def test_meshgrid_and_broadcast_arrays_return_numpys_tuples(backend):
         assert type(got) is tuple and all(isinstance(g, la.Array) for g in got)
     assert la.meshgrid() == np.meshgrid() == () and type(la.broadcast_arrays(a)) is tuple
     assert type(la.meshgrid(a, b, sparse=True)) is type(np.meshgrid(np.arange(3), sparse=True))
+    assert repr(la.meshgrid(a[:2], sparse=True)) == repr(np.meshgrid(np.arange(2), sparse=True))
 
 
 # --- linalg

@@ -4,6 +4,7 @@ for cases NumPy leaves to the platform; NumPy-defined corner cases are compared 
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -35,12 +36,35 @@ def test_deep_chain_of_mixed_ops(backend):
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint32", "uint64"])
 @pytest.mark.parametrize("src", ["float32", "float64"])
 def test_float_to_int_casts_truncate_saturate_and_map_nan_to_zero(backend, dtype, src):
+    """Into 32 and 64 bits: saturated, NaN 0. Into 8 and 16 bits NumPy's own values (its C
+    cast goes through int32 on every CPU: wrapped bits, 0 beyond int32), see the next test."""
     info = np.iinfo(dtype)
     values = np.array([np.nan, np.inf, -np.inf, 1e30, -1e30, 2.9, -2.9, 0.5, -0.5,
                        float(info.max) * 2, float(info.min) * 2 - 1], dtype=src)
     want = [0, info.max, info.min, info.max, info.min, 2, -2 if info.min else 0, 0, 0,
             info.max, info.min]
-    assert_matches(la.array(values).astype(dtype), np.array(want, dtype=dtype))
+    want = np.array(want, dtype=dtype)
+    if info.bits <= 16:
+        want = np.array([0, 0, 0, 0, 0, 2, -2, 0, 0, info.max * 2, info.min * 2 - 1]).astype(dtype)
+    assert_matches(la.array(values).astype(dtype), want)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16"])
+def test_float_casts_into_8_and_16_bits_wrap_as_numpys(backend, dtype):
+    """`(img * 1.5).astype(np.uint8)` and `np.round(s * 127).astype(np.int8)` (image and audio
+    tutorials): NumPy's values wrap (132.0 is int8 -124) without a warning, and only values
+    beyond int32 warn 'invalid value'; lazyarray saturated (127) and warned (probe49)."""
+    values = np.array([132.0, 300.7, -200.2, 65536.7, -1.5, 70000.0, -40000.9, 2.0 ** 31 - 128])
+    for src in (values, values.astype(np.float32), values[:1]):
+        got = la.asarray(src).astype(dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert_matches(got, src.astype(dtype))
+            assert_matches(la.full(2, float(src[0]), dtype), np.full(2, src[0], dtype))
+    beyond = np.array([3e9, -1e10, np.nan, 5.0])
+    with pytest.warns(RuntimeWarning, match="invalid value encountered in cast"):
+        got = np.asarray(la.asarray(beyond).astype(dtype))
+    np.testing.assert_array_equal(got, np.array([0, 0, 0, 5], dtype))
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8", "uint64"])

@@ -1,6 +1,8 @@
 """Idioms of published NumPy programs (probe48: NumPy's quickstart and user guide, Project-Euler
-style integer code) that lazyarray answered differently from NumPy, each against NumPy."""
+style integer code; probe49: image processing, automata, Monte Carlo, printing, text I/O, dtype
+conversions) that lazyarray answered differently from NumPy, each against NumPy."""
 
+import pickle
 import warnings
 
 import numpy as np
@@ -221,3 +223,159 @@ def test_take_by_host_indices_out_of_bounds_raises_at_the_line_on_every_path():
         with pytest.raises(IndexError, match="index 2 is out of bounds for axis 1 with size 2"):
             la.take(la.ones((2, 2)), [0, 2], axis=1)
         np.testing.assert_array_equal(np.asarray(la.take(la.arange(3), [2, -3])), [2, 0])
+
+
+def test_a_ufunc_of_two_python_numbers_reports_as_numpys_ufunc(backend):
+    """`np.divide(1, 0)` (tutorials on floating-point errors): NumPy makes both numbers 0-d
+    arrays, so its warning says 'divide by zero encountered in divide'; lazyarray's report named
+    NumPy's scalar math ('... in scalar divide'), which only an operator on NumPy's scalars runs
+    (`x.sum() / 0` still says so; `np.divide(x.sum(), 0)`, NumPy's 'divide', still does too)."""
+    calls = (lambda m: m.divide(1, 0), lambda m: m.true_divide(0.0, 0),
+             lambda m: m.power(10.0, 400), lambda m: m.floor_divide(1, 0),
+             lambda m: m.multiply(1e200, 1e200), lambda m: m.arange(3.0).sum() / 0)
+    for call in calls:
+        with warnings.catch_warnings(record=True) as theirs:
+            warnings.simplefilter("always")
+            want = call(np)
+        with warnings.catch_warnings(record=True) as ours:
+            warnings.simplefilter("always")
+            got = str(call(la))
+        assert got == str(want)
+        assert [str(w.message) for w in ours] == [str(w.message) for w in theirs]
+
+
+def test_names_numpy_2_removed_raise_numpys_attribute_error():
+    """Programs written for NumPy 1 (`np.float_`, `np.NaN`, `np.float`, `np.product`'s
+    neighbours) stop with NumPy 2's text saying what to use; lazyarray's said only "has no
+    attribute". `np.row_stack` (deprecated, still in NumPy 2.4) is vstack with NumPy's warning."""
+    for name in ("float_", "NaN", "Inf", "alltrue", "complex_", "mat", "round_", "infty",
+                 "find_common_type", "float", "int", "object", "str", "bytes", "product"):
+        with warnings.catch_warnings(record=True) as theirs:
+            warnings.simplefilter("always")
+            with pytest.raises(AttributeError) as want:
+                getattr(np, name)
+        with warnings.catch_warnings(record=True) as ours:
+            warnings.simplefilter("always")
+            with pytest.raises(AttributeError) as got:
+                getattr(la, name)
+        assert str(got.value) == str(want.value).replace("'numpy'", "'lazyarray'"), name
+        assert [(w.category, str(w.message)) for w in ours] == [
+            (w.category, str(w.message)) for w in theirs], name
+    with pytest.warns(DeprecationWarning, match="`row_stack` alias is deprecated") as got:
+        stacked = la.row_stack([la.arange(2), [5, 6]])
+    assert got[0].filename == __file__
+    with pytest.warns(DeprecationWarning):
+        np.testing.assert_array_equal(np.asarray(stacked), np.row_stack([np.arange(2), [5, 6]]))
+
+
+def test_a_python_int_out_of_a_dtypes_range_raises_what_prints_as_numpys_overflow_error():
+    """`u8 += 300` ("except OverflowError as e: print(type(e).__name__, e)", and a traceback's
+    last line): lazyarray's class printed as `lazyarray._bind.WeakIntOverflow`."""
+    import traceback
+    for fn in (lambda m: m.arange(3, dtype=m.uint8) + 300,
+               lambda m: m.full(2, -1, dtype=m.uint16)):
+        with pytest.raises(OverflowError) as want:
+            fn(np)
+        with pytest.raises(OverflowError) as got:
+            fn(la)
+        assert type(got.value).__name__ == type(want.value).__name__
+        assert (traceback.format_exception_only(got.value)[0]  # (then lazyarray's site note)
+                == traceback.format_exception_only(want.value)[0])
+        again = pickle.loads(pickle.dumps(got.value))  # (a worker's error travels pickled)
+        assert type(again) is OverflowError and again.args == want.value.args
+
+
+def test_numpys_scalar_methods_answer_on_a_scalar_result(reference_backend):
+    """`np.sqrt(n).is_integer()` (a perfect-square test in Project-Euler-style code),
+    `x.mean().as_integer_ratio()`, `A[i, j].hex()`, `x.sum().bit_count()`: NumPy's scalars have
+    them, so a 0-d result standing for one must; an array still has none (hasattr False)."""
+    host = np.arange(6.0).reshape(2, 3)
+    calls = (lambda m, a: m.sqrt(16).is_integer(), lambda m, a: m.sqrt(15).is_integer(),
+             lambda m, a: a.sum().is_integer(), lambda m, a: a.mean().as_integer_ratio(),
+             lambda m, a: (a[1, 2] / 4).hex(), lambda m, a: a.astype(m.int64).sum().bit_count(),
+             lambda m, a: hasattr(a, "is_integer"), lambda m, a: hasattr(a[0], "hex"),
+             lambda m, a: hasattr(m.asarray(np.array(2.0)), "is_integer"))
+    for call in calls:
+        assert call(la, la.asarray(host)) == call(np, host)
+    with pytest.raises(AttributeError, match="'numpy.float64' object has no attribute 'bit_co"):
+        la.asarray(host)[0, 1].bit_count()
+
+
+def test_a_format_spec_on_an_array_raises_numpys_type_error(reference_backend):
+    """`f"{weights:.2f}"` of an array is NumPy's TypeError (a tutorial's mistake that a program
+    catches or dies on); lazyarray formatted the array's text with the spec (ValueError for 'f',
+    padding for '>10'). A 0-d value formats as its scalar, an empty spec as str()."""
+    host = np.array([1.5, 2.25], np.float32)
+    for spec in (".2f", ">10", "e", "5"):
+        with pytest.raises(TypeError) as want:
+            format(host, spec)
+        with pytest.raises(TypeError) as got:
+            format(la.asarray(host), spec)
+        assert str(got.value) == str(want.value)
+    x = la.asarray(host)
+    assert f"{x}|{x[1]:.3f}|{x.sum():e}|{x[0]}" == f"{host}|{host[1]:.3f}|{host.sum():e}|{host[0]}"
+
+
+def test_numpys_random_functions_warn_at_the_users_line():
+    """`np.random.random_integers(1, 3, 2)` (older simulations) warns NumPy's
+    DeprecationWarning at the caller's line; lazyarray's came from its own random_numpy.py. A
+    covariance that is not positive semi-definite warns there too (a Generator's method)."""
+    for call in (lambda m: m.random.random_integers(1, 3, 2),
+                 lambda m: m.random.default_rng(0).multivariate_normal([0, 0], [[1, 2], [2, 1]])):
+        with pytest.warns(Warning) as theirs:
+            call(np)
+        with pytest.warns(Warning) as ours:
+            call(la)
+        assert [(w.category, str(w.message)) for w in ours] == [
+            (w.category, str(w.message)) for w in theirs]
+        assert [w.filename for w in ours] == [__file__] * len(theirs)
+
+
+def test_meshgrid_and_linspaces_step_print_as_numpys(reference_backend):
+    """`print(np.meshgrid(x, y, sparse=True))` and `print(np.linspace(0, 1, 5, retstep=True))`:
+    NumPy 2 prints a tuple, and the step as its scalar `np.float64(0.25)`; lazyarray printed a
+    list and `array(0.25)`."""
+    for fn in (lambda m: m.meshgrid([1, 2], [3], sparse=True),
+               lambda m: m.meshgrid(m.arange(2), m.arange(3.0), indexing="ij"),
+               lambda m: m.broadcast_arrays(m.arange(2), m.ones((2, 1))),
+               lambda m: m.linspace(0, 1, 5, retstep=True),
+               lambda m: m.linspace(2, 3, 1, endpoint=False, retstep=True),
+               lambda m: m.linspace([0, 1], 2, 3, retstep=True)):
+        assert repr(fn(la)) == repr(fn(np))
+
+
+def test_trim_zeros_of_a_list_is_numpys_list():
+    """`np.trim_zeros([0, 0, 1, 0], 'f')` is a list in NumPy ("list/tuple in means list/tuple
+    out"), printed `[1, 0]`; lazyarray gave an Array (`[1 0]`)."""
+    for filt, trim in (([0, 0, 1, 0], "f"), ((0, 2, 0), "fb"), ([0, 0], "b"), ([1.5, 0], "b")):
+        got, want = la.trim_zeros(filt, trim), np.trim_zeros(filt, trim)
+        assert type(got) is type(want) and got == want
+    with pytest.raises(ValueError, match="unexpected character"):
+        la.trim_zeros([0, 1], "x")
+
+
+def _is_positive_definite(m, a):
+    """A published helper: cholesky raises for a matrix that is not positive definite."""
+    m.linalg.cholesky(a)
+    return True
+
+
+def test_a_linalg_error_reaches_a_handler_around_the_users_own_function(reference_backend):
+    """`try: ok = is_pd(A) except LinAlgError: ok = False`, with the cholesky inside `is_pd` (or a
+    lambda): NumPy raises inside the call; lazyarray raised only where the calling line itself
+    sat in the try, so the error came later, at evaluation, outside the handler."""
+    bad = np.array([[1.0, 2.0], [2.0, 1.0]])
+    for m, a in ((np, bad), (la, la.asarray(bad))):
+        try:
+            _is_positive_definite(m, a)
+            caught = None
+        except np.linalg.LinAlgError as exc:
+            caught = str(exc)
+        assert caught == "Matrix is not positive definite", m
+        for call in (lambda: m.linalg.inv(a * 0), lambda: m.linalg.solve(a * 0, a[0])):
+            with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+                try:
+                    call()
+                except np.linalg.LinAlgError:
+                    raise
+    assert _is_positive_definite(la, la.eye(2)) is True

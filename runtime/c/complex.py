@@ -275,7 +275,7 @@ def _cast(src: str, dst: str, qualifier: str, bool_type: str, real_type
           ) -> tuple[str, tuple[str, ...]]:
     """Casts to, from and between complex dtypes, as NumPy's astype: a real value gets a zero
     imaginary part; complex -> real or integer casts the real part (integers by the prelude's
-    truncating, saturating rule); complex -> bool is `re != 0 || im != 0`."""
+    float→int rule); complex -> bool is `re != 0 || im != 0`."""
     name = f"la_cast_{src}_{dst}"
     if src in COMPLEX_SUFFIX and dst in COMPLEX_SUFFIX:
         r = _REAL[dst][0]

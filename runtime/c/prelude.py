@@ -3,8 +3,9 @@
 Each helper is generated per dtype from one Python function (never hand-copied per type) and defines
 what C leaves undefined the way NumPy (and graph/semantics.py) does: signed arithmetic wraps (done in
 unsigned), integer division and remainder by zero give 0, `INT_MIN // -1` wraps, shifts by a negative
-amount or the width or more give 0 (or -1), float→int casts truncate, saturate and send NaN to 0,
-max/min propagate NaN. Only the helpers a translation unit uses are emitted (`render_helpers`), with
+amount or the width or more give 0 (or -1), float→int casts truncate (into 8 and 16 bits through
+int32, so they wrap, as NumPy's; into wider ones they saturate and send NaN to 0), max/min
+propagate NaN. Only the helpers a translation unit uses are emitted (`render_helpers`), with
 their dependencies first, so generated files stay short and readable.
 """
 
@@ -449,6 +450,12 @@ def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:
         # else it folds `b / b` of bools to `b ? 1 : NaN` and 0/0 raises no `invalid`
         zero = "la_fpe_zero_f32" if dst == np.float32 else "la_fpe_zero_f64"
         return f"a ? ({td})1 : ({td}){zero}"
+    if src.kind == "f" and dst.kind in "iu" and dst.itemsize <= 2:
+        # NumPy's C cast through int32 (graph/semantics.py): in int32's range the low bits wrap,
+        # beyond it (and NaN, inf) 0 with 'invalid'. (float32 cannot hold -2**31 - 1.)
+        lo = "a >= -2147483648.0f" if src == np.float32 else "a > -2147483649.0"
+        value = f"({lo} && a < ({ts})2147483648.0) ? ({td})(int)a : ({td})0"
+        return f"({td})(({value}) + {_cast_flag(src, np.dtype(np.int32), ts)})"
     if src.kind == "f" and dst.kind in "iu":
         bits = dst.itemsize * 8
         hi = f"{float(2 ** (bits - (dst.kind == 'i'))):.1f}"

@@ -29,11 +29,11 @@ import numpy as np
 def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     if x.dtype.kind == "c" and dtype.kind in "iuf":  # NumPy: the real part (the API layer warns)
         x = np.real(x)
+    if x.dtype == np.float16 and dtype.kind in "iu":  # exact in float32, whose bounds below do
+        x = x.astype(np.float32)  # not overflow (NumPy's half casts go through float too)
     if x.dtype.kind == "f" and dtype.kind in "iu" and dtype.itemsize <= 2:
         return _cast_through_int32(x, dtype)
     if x.dtype.kind == "f" and dtype.kind in "iu":
-        if x.dtype == np.float16:  # exact in float32, whose bounds below do not overflow
-            x = x.astype(np.float32)
         info = np.iinfo(dtype)
         # out of range once truncated (NumPy casts -0.5 to uint8 and -128.5 to int8 silently)
         out_of_range = x.size and (np.trunc(x.min()) < info.min

@@ -69,6 +69,9 @@ FIXED_FORMS_FROM = 1_500_000
 # into an out of another dtype, ldexp, meshgrid's container, ravels of sliding windows (fuzz49,
 # Generator.fuzz49_line)
 FORMS_49_FROM = 1_700_000
+# and from here on float16 (stop 49: NumPy's dtype here too): float16 arrays and casts, float
+# functions of 1-byte ints and bools (NumPy's half loops), float16 results compared as any other
+HALF_FORMS_FROM = 1_800_000
 # Python and NumPy scalars of every dtype class (NEP 50: Python's are weak)
 WEAK_SCALARS = ("True", "False", "0", "3", "-2", "300", "2**40", "-(2**63)", "2.5", "-0.0",
                 "float('nan')", "1e300", "1j", "(2-0.5j)", "np.float32(2)", "np.int8(-3)",
@@ -179,6 +182,8 @@ class Generator:
         self.layout_forms = seed >= LAYOUT_FORMS_FROM
         self.fixed_forms = seed >= FIXED_FORMS_FROM
         self.forms_49 = seed >= FORMS_49_FROM
+        self.half_forms = seed >= HALF_FORMS_FROM
+        self.dtypes = DTYPES + ("float16",) if self.half_forms else DTYPES
 
     # ---- the program's values
     def arrays(self, ndim=None):
@@ -426,7 +431,7 @@ class Generator:
             rebind = self.pick((f"{name} = {name} * 2", f"{name} += {self.element(name)}",
                                 f"{name}[...] = {name} {self.pick(BINARY[:4])} {self.operand()}",
                                 # (into floats: a float cast into ints is the platform's, seed 150382)
-                                f"{name} = {name}.astype(np.{self.pick(DTYPES[6:])})",
+                                f"{name} = {name}.astype(np.{self.pick(self.dtypes[6:])})",
                                 f"{name}[:] = {self.expression()}", f"{name}[{i}] = {self.expression()}",
                                 f"{name}[{i}, ...] *= 2"))
             return "\n".join(held + [rebind])
@@ -603,7 +608,7 @@ class Generator:
         # (and a float result into an int out is the platform's cast, 191020; a real one into
         # a complex out of an empty var warns NumPy's internal ComplexWarning, 190457)
         dtype = r.dtype if self.rng.random() < 0.7 or "initial=" in call or "nan" in call \
-            else np.dtype(self.pick(DTYPES))
+            else np.dtype(self.pick(self.dtypes))
         if not np.can_cast(r.dtype, dtype, "same_kind") or (dtype.kind == "c") != (
                 r.dtype.kind == "c"):
             dtype = r.dtype
@@ -644,8 +649,8 @@ class Generator:
         if r < 0.44:  # ufuncs of Python and NumPy scalars beside arrays (not NumPy's small
             # int and bool scalars, nor a Python bool, alone: their float loop is float16,
             # docs/semantics.md; `np.exp(True)`, 192240)
-            s = self.pick([w for w in WEAK_SCALARS if "int8(" not in w and "bool_" not in w
-                           and w not in ("True", "False")])
+            s = self.pick([w for w in WEAK_SCALARS if self.half_forms or (
+                "int8(" not in w and "bool_" not in w and w not in ("True", "False"))])
             form = self.pick(("np.exp({s}) + {x}", "np.add({s}, {x})", "np.maximum({x}, {s})",
                               "np.sqrt({s}) * {x}", "np.power({x}, {s})", "np.arctan2({s}, {x})",
                               "np.multiply({s}, {s}) - {x}", "np.negative({s}) + {x}",
@@ -743,8 +748,8 @@ class Generator:
             return e
         if r < 0.7:
             form = self.pick(UNARY)
-            if "sqrt" in form or "exp" in form:  # of 1-byte ints: float16 in NumPy, float32 here
-                dtype = self.dtype_of(x)  # (docs/semantics.md "No float16")
+            if ("sqrt" in form or "exp" in form) and not self.half_forms:  # of 1-byte ints:
+                dtype = self.dtype_of(x)  # float16 in NumPy, float32 here until stop 49
                 form = "-{}" if dtype is None or (dtype.kind in "biu" and dtype.itemsize == 1) \
                     else form
             return form.format(x)
@@ -1001,7 +1006,7 @@ class Generator:
 
     def setup(self, program: Program) -> None:
         for k in range(int(self.rng.integers(1, 4))):
-            dtype = np.dtype(self.pick(DTYPES))
+            dtype = np.dtype(self.pick(self.dtypes))
             shape = self.pick(((4, 5), (3, 3), (5,), (6,), (1,), (1, 1), (0,), (2, 0), (3, 4),
                                (4,), (4, 5), (3, 3), (5,), (65, 66)))  # (above eager_size)
             if self.ring_forms and self.rng.random() < 0.04:
@@ -1146,7 +1151,8 @@ class Generator:
                                             env if self.ring_forms else None):
             return True
         return (complex_to_int or any("in cast" in str(w.message) for w in caught)
-                or any(getattr(v, "dtype", None) == np.float16 for v in env.values()))
+                or not self.half_forms and any(getattr(v, "dtype", None) == np.float16
+                                               for v in env.values()))
 
     def program(self, lines: int) -> Program:
         program = Program(self.seed, [], each=self.rng.random() < 0.6)

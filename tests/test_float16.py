@@ -188,7 +188,8 @@ def test_half_arithmetic_runs_on_numpys_loops_and_conversions_compile(fresh_cach
             program = optimize(Graph([z._node]))
             assert needs_half_loops(program) == (z.dtype == np.int64)  # argmax compares halves
             la.block_until_ready(z)
-        assert la.cache_info().kernels_compiled >= 2
+        info = la.cache_info()  # (compiled here, or by another test worker: the disk cache)
+        assert info.kernels_compiled + info.kernel_disk_hits + info.kernel_memory_hits >= 2
 
 
 @pytest.mark.parametrize("wide", ["float32", "float64"])

@@ -74,12 +74,19 @@ def numpy_result(ufunc: np.ufunc, operands: tuple) -> np.ndarray:
     return out.astype(loop[-1])
 
 
-def accepted_dtypes(ufunc: np.ufunc) -> list[tuple[np.dtype, ...]]:
-    """Every combination of supported input dtypes that NumPy has a loop for."""
+def accepted_dtypes(ufunc: np.ufunc, half: bool = True) -> list[tuple[np.dtype, ...]]:
+    """Every combination of supported input dtypes that NumPy has a loop for; `half=False`: none
+    with float16 in its operands or loop (no generated half arithmetic: the CUDA corpus, Dask's
+    C chunks; docs/semantics.md)."""
     combos: list[tuple[np.dtype, ...]] = [()]
     for _ in range(ufunc.nin):
         combos = [c + (d,) for c in combos for d in SUPPORTED]
-    return [c for c in combos if numpy_loop(ufunc, tuple(np.empty(0, d) for d in c)) is not None]
+    loops = [(c, numpy_loop(ufunc, tuple(np.empty(0, d) for d in c))) for c in combos]
+    return [c for c, loop in loops if loop is not None and (half or np.float16 not in loop + c)]
+
+
+# The dtypes generated device code computes in (float16 only converts: docs/semantics.md)
+DEVICE_DTYPES = tuple(d for d in SUPPORTED if d != np.float16)
 
 
 def _int_any(rng: np.random.Generator, dtype: np.dtype, shape) -> np.ndarray:

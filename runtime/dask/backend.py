@@ -41,6 +41,7 @@ from ...graph.kernel_ir import (
     Kernel,
     LibraryCall,
     Load,
+    needs_half_loops,
     resolve_program_offsets,
     Program,
     Reduce,
@@ -48,6 +49,7 @@ from ...graph.kernel_ir import (
     Store,
 )
 from ...graph.registry import OpKind
+from ..kernel_numpy import NumpyProgramPlan
 from ..c import compiler as c_compiler
 from ..backend import Backend, register_backend
 from ..c.compiler import ffi
@@ -111,6 +113,17 @@ class DaskPlan:
         outs = dask.compute(*self.build(arrays, scalars))
         return [np.array(o, copy=True) if o.base is not None or not o.flags.writeable
                 else o for o in map(np.asarray, outs)]
+
+
+class HalfLoopsPlan:
+    """A program computing on float16 values: its inputs computed, then NumPy's half loops on the
+    host, whole (runtime/kernel_numpy.py; the C backend's answer for such programs, docs/dask.md)."""
+
+    def __init__(self, program: Program) -> None:
+        self._plan = NumpyProgramPlan(program)
+
+    def run(self, arrays: Sequence[Any], scalars: Sequence[Any]) -> list[np.ndarray]:
+        return self._plan.run([np.asarray(a) for a in arrays], scalars)
 
 
 def as_dask(value: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
@@ -463,7 +476,9 @@ class DaskBackend(Backend):
     def kernel_source(self, kernel: Any) -> str:
         return render_kernel(kernel, plan_layout(kernel))[1]
 
-    def compile(self, program: Program) -> DaskPlan:
+    def compile(self, program: Program) -> DaskPlan | HalfLoopsPlan:
+        if needs_half_loops(program):  # chunks run generated C, which has no half arithmetic
+            return HalfLoopsPlan(program)
         return DaskPlan(program)
 
     def run(self, plan: DaskPlan, leaves: list[Any]) -> list[np.ndarray]:

@@ -99,15 +99,19 @@ def _exact_values(name: str, dtype_name: str) -> tuple:
 
 
 def _ulp_error(got: np.ndarray, x: np.ndarray, exacts, dtype) -> tuple[float, float]:
-    """Max distance from the exact value in ulp of the (rounded) exact value; its input."""
+    """Max distance from the exact value in ulp of the (rounded) exact value; its input. The
+    exact values rounded to the dtype are compared at once (most results equal them); only the
+    others are measured one by one, in input order (a per-element loop over all ~7,000 took
+    15-26 ms a call, this 4-16 ms)."""
     mp.mp.dps = 40
     worst, where = 0.0, 0.0
     tiny = float(np.finfo(dtype).smallest_subnormal)
-    for xi, gi, exact in zip(x.tolist(), got.tolist(), exacts, strict=True):
-        with np.errstate(over="ignore"):  # beyond the dtype's range: inf
-            want = float(dtype(float(exact)))
-        if gi == want or (math.isnan(want) and math.isnan(gi)):
-            continue
+    with np.errstate(over="ignore"):  # beyond the dtype's range: inf
+        wants = np.array([float(e) for e in exacts]).astype(dtype)
+    assert got.shape == wants.shape == x.shape
+    differ = ~((got == wants) | (np.isnan(wants) & np.isnan(got)))
+    for i in np.flatnonzero(differ).tolist():
+        xi, gi, want, exact = x[i].item(), got[i].item(), wants[i].item(), exacts[i]
         if math.isnan(want) or math.isnan(gi):
             return math.inf, xi
         ulp = float(np.spacing(dtype(abs(want)))) if want != 0 else tiny

@@ -336,6 +336,7 @@ class Program:
                 found[s] = o
         return found
 
+
 _FLOAT16 = np.dtype(np.float16)
 
 
@@ -350,9 +351,10 @@ def holds_float16(program: Program) -> bool:
 
 
 def _half_conversion(e: Expr, exprs: tuple) -> bool:
-    """A cast between float16 and float32/float64: exact one way, NumPy's one correctly rounded
-    conversion the other (C's `(_Float16)x` and `(float)h`). The cast's twins (graph/ops_unchecked.py:
-    reports named after a ufunc, unchecked dot loops) share its template."""
+    """A cast between float16 and float32/float64: exact one way, one correctly rounded conversion
+    the other, as NumPy's npy_half functions (runtime/c/prelude.py `_half_cast` on the bits). The
+    cast's twins (graph/ops_unchecked.py: reports named after a ufunc, unchecked dot loops) share
+    its template."""
     if not (isinstance(e, Apply) and e.op.c is get_op("cast").c and len(e.args) == 1):
         return False
     src = exprs[e.args[0]].dtype

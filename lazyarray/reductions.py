@@ -494,7 +494,7 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     n = _count(node.shape, axes)
     if not n:  # NumPy's warning, then its 0 / 0: NaN and the 'invalid' flag (fuzz41: neither)
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=_user_stacklevel())
-    out = total / n
+    out = _divide_by_count(total, n)
     if out.dtype != node.dtype:  # an integer `dtype=` or float16: NumPy divides, then casts back
         out = astype(out, node.dtype)
     return out
@@ -547,7 +547,22 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
                       stacklevel=_user_stacklevel())
         denom = 0
-    return sq / denom
+    return _divide_by_count(sq, denom)
+
+
+_WIDER_QUOTIENT = {np.dtype(np.float32): np.dtype(np.float64),
+                   np.dtype(np.complex64): np.dtype(np.complex128)}
+
+
+def _divide_by_count(total: Array, n: float) -> Array:
+    """NumPy's `true_divide(total, intp(n), out=total, casting='unsafe')` (_methods._mean/_var):
+    the intp count promotes float32 to float64 and complex64 to complex128, and the quotient
+    is cast back. For complex64 that is another value than a complex64 division (Smith's
+    1/n is rounded in float64), for float32 another one from n = 2**24 on."""
+    wide = _WIDER_QUOTIENT.get(total.dtype)
+    if wide is None:
+        return total / n
+    return astype(astype(total, wide) / n, total.dtype)
 
 
 def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepdims: bool,

@@ -8,14 +8,14 @@ bits differ, and a plan with a float sum used to wait for its compile (runtime/c
 `fold_rows` does the same additions in the same order: each lane's sequence through
 `ufunc.accumulate` (sequential by definition), starting from the identity as C's accumulators
 do, in the accumulator's dtype (float32 sums and products in float64, except those folded in
-NumPy's order, in their own dtype: printer.py `folds_in_dtype`).
+NumPy's order, in their own dtype: printer.py `folds_in_dtype`, `folds_pairwise`).
 
     sum over n = 19, L = 8:  lane 0: id + x0 + x8 + x16 + x17 + x18   lane l: id + x_l + x_(8+l)
                              result: ((lane0 + lane1) + lane2) + ... + lane7
 
 A column reduction (printer.py `folds_columns`: `x.sum(axis=0)`) has no lanes: each output is
-id + x0 + x1 + ... in the inner space's row-major order. A float64 sum of float64 values
-(printer.py `folds_pairwise`) is NumPy's pairwise sum of the inner space's row-major values:
+id + x0 + x1 + ... in the inner space's row-major order. A float32/float64 sum of values of its
+dtype (printer.py `folds_pairwise`) is NumPy's pairwise sum of the inner space's row-major values:
 NumPy's `add.reduce` over the last axis of a contiguous copy gives its bits; a float product and
 a column reduction's float sum (`folds_sequentially`) are one value after another from the
 identity in the result dtype, NumPy's `multiply.reduce` and its row-by-row `add`.
@@ -64,9 +64,9 @@ def fold_rows(kernel: Kernel, stage: Stage, red: Reduce, rows: np.ndarray) -> np
         # order-free (or empty: the identity either way): NumPy's reference is C's answer
         attrs = ((rows.ndim - 1,), False)
         return np.asarray(red.op.reference((rows,), attrs, red.dtype)).astype(red.dtype)
-    identity = np.asarray(red.op.reduce_identity(acc_dt), acc_dt)
     if _folds_pairwise(kernel, stage):  # NumPy's own pairwise order (printer.py emit_pairwise)
-        return np.add.reduce(np.ascontiguousarray(rows, acc_dt), axis=-1).astype(red.dtype)
+        return np.add.reduce(np.ascontiguousarray(rows, red.dtype), axis=-1)
+    identity = np.asarray(red.op.reduce_identity(acc_dt), acc_dt)
     if _folds_sequentially(kernel, stage):  # in order, in its dtype (printer.py emit_sequential)
         return _sequential(ufunc, rows.astype(acc_dt), identity).astype(red.dtype)
     if _folds_columns(kernel):  # one accumulator per output: the row in order

@@ -109,18 +109,28 @@ def lane_count(stage: Stage) -> int:
 
 PAIRWISE_BLOCK = 128  # NumPy's PW_BLOCKSIZE (numpy/_core/src/umath/loops_utils.h.src)
 _F64 = np.dtype(np.float64)
+# NumPy's FLOAT/DOUBLE_pairwise_sum and CFLOAT/CDOUBLE_pairwise_sum
+_PAIRWISE_DTYPES = tuple(np.dtype(t) for t in ("float32", "float64", "complex64", "complex128"))
 
 
 def folds_pairwise(kernel: Kernel, stage: Stage, rank: int, n_outer: int) -> bool:
     """Whether a C reduction stage sums in NumPy's pairwise order (`emit_pairwise`): every
-    reduction a float64 sum of float64 values, over its inner dims in row-major order as one
-    row: NumPy's `add.reduce` over a contiguous last axis (the order of `np.sum(x)`,
-    `x.sum(axis=-1)`, a sum over a C array's trailing axes, a mean's sum); not a column
-    reduction's (`folds_in_dtype`). `runtime/c/fold.py` replays it."""
+    reduction a float or complex sum of values of its own dtype, over its inner dims in
+    row-major order as one row, in that dtype: NumPy's `add.reduce` over a contiguous last
+    axis (the order of `np.sum(x)`, `x.sum(axis=-1)`, a sum over a C array's trailing axes, a
+    mean's sum); not a column reduction's (`folds_in_dtype`). `runtime/c/fold.py` replays it."""
     return rank > n_outer and bool(stage.reduces) and all(
-        r.op.fold is np.add and "index" not in r.op.properties and np.dtype(r.dtype) == _F64
-        and np.dtype(stage.exprs[r.value].dtype) == _F64 and not folds_in_dtype(r, kernel)
-        for r in stage.reduces)
+        r.op.fold is np.add and "index" not in r.op.properties
+        and np.dtype(r.dtype) in _PAIRWISE_DTYPES
+        and np.dtype(stage.exprs[r.value].dtype) == np.dtype(r.dtype)
+        and not folds_in_dtype(r, kernel) for r in stage.reduces) and len(
+        {np.dtype(r.dtype).kind for r in stage.reduces}) == 1  # one tree: real or complex
+
+
+def pairwise_is_complex(stage: Stage) -> bool:
+    """Whether a pairwise stage (`folds_pairwise`) sums complex values: NumPy's complex tree
+    has 4 lanes and blocks of 64 (it counts 2n real and imaginary parts)."""
+    return np.dtype(stage.reduces[0].dtype).kind == "c"
 
 
 def folds_in_dtype(r: Reduce, kernel: Kernel) -> bool:
@@ -132,7 +142,7 @@ def folds_in_dtype(r: Reduce, kernel: Kernel) -> bool:
     may give (alone, in a column fold, fused with another reduction): the jitted and the plain
     training step sum a bias gradient in different kernels and must agree to the bit."""
     dt = np.dtype(r.dtype)
-    if "index" in r.op.properties or dt.kind != "f" or dt.itemsize < 4:
+    if "index" in r.op.properties or dt.kind not in "fc" or dt.itemsize < 4:
         return False
     n_inner = len(kernel.space) - kernel.n_outer
     return r.op.fold is np.multiply or (r.op.fold is np.add and r.sequential_dims >= n_inner)
@@ -463,7 +473,7 @@ class KernelPrinter:
         if is_index:
             acc_dt = np.dtype(stage.exprs[r.value].dtype)
         if ("accumulates" in r.op.properties and acc_dt == np.float32
-                and not self.folds_in_dtype(r)):
+                and not self.folds_in_dtype(r) and not self.sums_pairwise(stage)):
             acc_dt = np.dtype(np.float64)
         ident = render_const(r.op.reduce_identity(acc_dt), acc_dt, self.dia)
         template = r.op.template(acc_dt.kind, self.dia.name)
@@ -471,6 +481,11 @@ class KernelPrinter:
 
     def folds_in_dtype(self, r: Reduce) -> bool:
         """Whether `r` folds in its own dtype (C: `folds_in_dtype`; CUDA's tree folds: never)."""
+        return False
+
+    def sums_pairwise(self, stage: Stage) -> bool:
+        """Whether `stage` is NumPy's pairwise sum, in its dtype (C: `emit_pairwise`; CUDA:
+        never)."""
         return False
 
     def combine(self, spec: ReduceSpec, acc: str, value: str) -> str:
@@ -514,6 +529,10 @@ class CKernelPrinter(KernelPrinter):
 
     def folds_in_dtype(self, r: Reduce) -> bool:
         return folds_in_dtype(r, self.k)
+
+    def sums_pairwise(self, stage: Stage) -> bool:
+        return (not folds_columns(self.k, self.lay)
+                and folds_pairwise(self.k, stage, self.rank, self.lay.n_outer))
 
     def aliases_in_step(self) -> bool:
         """Whether the buffers that share storage (an update in place, a donated input) are only
@@ -826,7 +845,7 @@ class CKernelPrinter(KernelPrinter):
         self.open(["{"])
         if self.lay.n_outer == self.rank:  # an empty inner space: a single element
             self.fold(n, stage, specs, self.lane_targets(accs, "0"), "0")
-        elif folds_pairwise(self.k, stage, self.rank, self.lay.n_outer):
+        elif self.sums_pairwise(stage):
             self.emit_pairwise(n, stage, accs, specs)
         elif folds_sequentially(self.k, stage, self.rank, self.lay.n_outer):
             self.emit_sequential(n, stage, accs, specs)
@@ -1039,19 +1058,28 @@ class CKernelPrinter(KernelPrinter):
             self.emit(f"{acc}_l[0] = pwq{acc};")
 
     def emit_pairwise(self, n: int, stage: Stage, accs: list[str], specs) -> None:
-        """A float64 sum in NumPy's pairwise order (its `pairwise_sum`), over the inner dims in
-        row-major order, so the sum is NumPy's to the bit: under 8 values one after another
-        from 0; up to 128 in 8 lanes (a lane starts at -0.0, which adds exactly), the lanes as
-        ((0+1)+(2+3))+((4+5)+(6+7)), then the rest one by one; above, the halves split at a
-        multiple of 8, summed apart and added, the recursion on a stack. Lane 0 of the stage's
-        accumulators takes the result; the others keep their identity, so emit_lane_combine
-        adds +0.0 as NumPy's reduction adds its initial 0.0."""
+        """A sum in NumPy's pairwise order (its `pairwise_sum`), in the sum's dtype, over the
+        inner dims in row-major order, so the sum is NumPy's to the bit. Real: under 8 values
+        one after another from 0; up to 128 in 8 lanes (a lane starts at -0.0, which adds
+        exactly), the lanes as ((0+1)+(2+3))+((4+5)+(6+7)), then the rest one by one; above,
+        the halves split at a multiple of 8, summed apart and added, the recursion on a stack.
+        Complex (NumPy counts its real and imaginary parts as 2n values): under 4 values one by
+        one, up to 64 in 4 lanes combined as (0+1)+(2+3), halves split at (n - n % 8) / 2. Lane 0
+        of the stage's accumulators takes the result; the others keep their identity, so
+        emit_lane_combine adds +0.0 as NumPy's reduction adds its initial 0.0."""
         fold_into = self.row_folder(n, stage, specs)
-        held = self.holds_leaf_values(n, stage)
+        cx = pairwise_is_complex(stage)
+        held = [] if cx else self.holds_leaf_values(n, stage)
+        lanes, block = (4, PAIRWISE_BLOCK // 2) if cx else (8, PAIRWISE_BLOCK)
+        zero, minus_zero = ({spec.acc_t: self.pairwise_zero(spec, z) for spec in specs}
+                            for z in (0.0, -0.0))
 
-        self.open(["if (pw_total < 8) {"])
-        for acc in accs:
-            self.emit(f"double pws{acc} = 0.0;")
+        def add(spec, a: str, b: str) -> str:
+            return f"la_add_{_suffix_of_ctype(spec.acc_t)}({a}, {b})" if cx else f"({a} + {b})"
+
+        self.open([f"if (pw_total < {lanes}) {{"])
+        for acc, spec in zip(accs, specs):
+            self.emit(f"{spec.acc_t} pws{acc} = {zero[spec.acc_t]};")
         self.open(["for (int64_t k = 0; k < pw_total; k++) {"])
         fold_into([f"pws{acc}" for acc in accs], "k")
         self.close()
@@ -1061,32 +1089,35 @@ class CKernelPrinter(KernelPrinter):
         self.open(["else {"])
         self.emit("int64_t pw_lo[64], pw_n[64];")
         self.emit("int pw_ph[64], pw_sp = 1;")
-        for acc in accs:
-            self.emit(f"double pwl{acc}[64], pwg{acc} = 0.0;")
+        for acc, spec in zip(accs, specs):
+            self.emit(f"{spec.acc_t} pwl{acc}[64], pwg{acc} = {zero[spec.acc_t]};")
         self.emit("pw_lo[0] = 0, pw_n[0] = pw_total, pw_ph[0] = 0;")
         self.open(["while (pw_sp > 0) {"])
         self.emit("const int pw_t = pw_sp - 1;")
         self.emit("const int64_t pw_a = pw_lo[pw_t], pw_m = pw_n[pw_t];")
-        self.emit("const int64_t pw_h = pw_m / 2 - (pw_m / 2) % 8;")
-        self.open([f"if (pw_m <= {PAIRWISE_BLOCK}) {{"])
-        for acc in accs:
-            self.emit(f"double pwr{acc}[8] = {{-0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0, -0.0}};")
+        self.emit("const int64_t pw_h = " + ("(pw_m - pw_m % 8) / 2;" if cx
+                                              else "pw_m / 2 - (pw_m / 2) % 8;"))
+        self.open([f"if (pw_m <= {block}) {{"])
+        for acc, spec in zip(accs, specs):
+            init = ", ".join([minus_zero[spec.acc_t]] * lanes)
+            self.emit(f"{spec.acc_t} pwr{acc}[{lanes}] = {{{init}}};")
         if held:
             self.emit_leaf_values(n, stage, held)
         self.emit("int64_t k = 0;")
-        self.open(["for (; k + 8 <= pw_m; k += 8) {"])
+        self.open([f"for (; k + {lanes} <= pw_m; k += {lanes}) {{"])
         if held:
             self.open(["#pragma omp simd", "for (int l = 0; l < 8; l++) {"])
             self.fold_kept(n, stage, specs, [(f"pwr{acc}[l]", None) for acc in accs], "0",
                            held=lambda pos: f"pwv{pos}[k + l]")
             self.close()
         else:
-            fold_into.lanes([f"pwr{acc}" for acc in accs], "pw_a + k", 8)
+            fold_into.lanes([f"pwr{acc}" for acc in accs], "pw_a + k", lanes)
         self.close()
-        for acc in accs:
-            r = f"pwr{acc}"
-            self.emit(f"double pwe{acc} = (({r}[0] + {r}[1]) + ({r}[2] + {r}[3])) + (({r}[4] + "
-                      f"{r}[5]) + ({r}[6] + {r}[7]));")
+        for acc, spec in zip(accs, specs):
+            r = [f"pwr{acc}[{l}]" for l in range(lanes)]
+            while len(r) > 1:  # ((0+1)+(2+3))+((4+5)+(6+7)): neighbours first
+                r = [add(spec, r[i], r[i + 1]) for i in range(0, len(r), 2)]
+            self.emit(f"{spec.acc_t} pwe{acc} = {r[0]};")
         self.open(["for (; k < pw_m; k++) {"])
         if held:
             self.fold_kept(n, stage, specs, [(f"pwe{acc}", None) for acc in accs], "0",
@@ -1110,14 +1141,20 @@ class CKernelPrinter(KernelPrinter):
                   "pw_sp++;")
         self.close()
         self.open(["else {"])
-        for acc in accs:
-            self.emit(f"pwg{acc} = pwl{acc}[pw_t] + pwg{acc};")
+        for acc, spec in zip(accs, specs):
+            self.emit(f"pwg{acc} = {add(spec, f'pwl{acc}[pw_t]', f'pwg{acc}')};")
         self.emit("pw_sp--;")
         self.close()
         self.close()
         for acc in accs:
             self.emit(f"{acc}_l[0] = pwg{acc};")
         self.close()
+
+    def pairwise_zero(self, spec, value: float) -> str:
+        """A pairwise accumulator's start, 0.0 or -0.0, in its C type (complex: both parts)."""
+        if spec.acc_t.startswith("la_c"):
+            return render_complex_const(complex(value, value), spec.acc_t[3:])
+        return "-0.0" if str(value).startswith("-") else "0.0"
 
     def emit_lane_loops(self, n: int, stage: Stage, accs, specs, lanes: int, fold=None) -> None:
         """Innermost reduced dim in `lanes`-wide chunks (vectorizable), then the remainder in lane

@@ -12,7 +12,7 @@ threads. Only reductions whose partial results combine with the same op are spli
 without the "index" property: sum, prod, max, min, any, all); the stages after the reduction may use
 only its results and scalar arguments. float32 partials of accumulating reductions are kept in
 float64, as the unsplit kernel's accumulator is. Reductions in NumPy's order keep its bits: a
-float64 sum in its pairwise order is cut only into the two halves NumPy's pairwise sum makes
+float32/float64 sum in its pairwise order is cut only into the two halves NumPy's pairwise sum makes
 (`_pairwise_halves`), and one folded one value after another (a product) is not cut.
 """
 
@@ -72,8 +72,11 @@ def _pairwise_halves(space: tuple[int, ...]) -> int | None:
     return 2 if space[0] % 2 == 0 and n % 16 == 0 and n // 2 > 128 else None
 
 
-def _partial_dtype(r: Reduce) -> np.dtype:
-    return _F64 if r.dtype == _F32 and "accumulates" in r.op.properties else r.dtype
+def _partial_dtype(r: Reduce, pairwise: bool) -> np.dtype:
+    """A partial result's dtype: the unsplit kernel's accumulator's (float64 for float32 sums,
+    but for those in NumPy's pairwise order, which adds in float32)."""
+    widens = r.dtype == _F32 and "accumulates" in r.op.properties and not pairwise
+    return _F64 if widens else r.dtype
 
 
 def _split(k: Kernel, buffers: list[BufferSpec], min_elements: int) -> tuple[Kernel, ...] | None:
@@ -81,17 +84,18 @@ def _split(k: Kernel, buffers: list[BufferSpec], min_elements: int) -> tuple[Ker
     if chunks is None:
         return None
     first, *rest = k.stages
+    pairwise = folds_pairwise(k, first, len(k.space), 0)
     per_chunk = k.space[0] // chunks
     storage = max((b.storage for b in buffers), default=-1) + 1
     slots = []
     for q, r in enumerate(first.reduces):
         slots.append(len(buffers))
-        buffers.append(BufferSpec((chunks,), _partial_dtype(r), storage + q))
+        buffers.append(BufferSpec((chunks,), _partial_dtype(r, pairwise), storage + q))
     exprs = tuple(replace(e, strides=(e.strides[0] * per_chunk, *e.strides))
                   if isinstance(e, Load) else e for e in first.exprs)
     stores = tuple(replace(s, strides=(s.strides[0] * per_chunk, *s.strides))
                    for s in first.stores)  # an elementwise output stored beside the reduction
-    reduces = tuple(replace(r, dtype=_partial_dtype(r)) for r in first.reduces)
+    reduces = tuple(replace(r, dtype=_partial_dtype(r, pairwise)) for r in first.reduces)
     no_inner = (0,) * len(k.space)
     partial = Kernel(
         f"{k.name}_partial", (chunks, per_chunk, *k.space[1:]), 1,

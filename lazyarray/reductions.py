@@ -15,6 +15,7 @@ from . import _axis_args, _bind
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.complex_ops import supports_complex
+from .graph.ops_buffered import SUM_BUFFERED, buffers_reduction
 from .graph.node import Node, user_site
 from .eager import arg_now as _arg_now
 from .eager import reduce_now as _reduce_now
@@ -90,6 +91,8 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
     else:
         if dtype is not None and node.dtype != dtype:
             node = _bind.cast(node, dtype, site)
+            if op is _SUM and node.dtype.kind in "fc" and buffers_reduction(node.shape, axes):
+                op = SUM_BUFFERED  # NumPy casts through its buffers: their sums in order
         out_dtype = node.dtype
     out = _bind.primitive(op, (node,), (axes, bool(keepdims)), shape, out_dtype, site)
     if node.inputs and node.op.write_back is not None or (  # a view, or a leaf of the rule:
@@ -479,7 +482,8 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
         loop = _out_loop(x, dtype, out, floats_only=True)  # (NumPy's mean of ints: float64)
         return into(out, mean(x, axis, loop, keepdims=keepdims, where=where), np.mean, (x,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
-    node = _float_operand(x, dtype, site)
+    src = _as_node(x, site)
+    node = _float_operand(Array(src), dtype, site)
     _refuse_bool_axis_counted(axis, node.ndim, site)
     axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
     # NumPy's mean of float16 sums in float32 and rounds the quotient to float16 once
@@ -490,7 +494,9 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
         result = astype(total / n, node.dtype)
         _warn_masked(where, node.shape, axes, n, 0, result, "Mean of empty slice")
         return result
-    total = _reduce("sum", Array(node), axes, keepdims, acc, site)
+    # NumPy's umr_sum casts an int, bool or narrower float operand as it sums (in buffers)
+    summed = src if _casts_in_sum(src.dtype, acc) else node
+    total = _reduce("sum", Array(summed), axes, keepdims, acc, site)
     n = _count(node.shape, axes)
     if not n:  # NumPy's warning, then its 0 / 0: NaN and the 'invalid' flag (fuzz41: neither)
         warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=_user_stacklevel())
@@ -498,6 +504,14 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     if out.dtype != node.dtype:  # an integer `dtype=` or float16: NumPy divides, then casts back
         out = astype(out, node.dtype)
     return out
+
+
+def _casts_in_sum(src: np.dtype, acc: np.dtype) -> bool:
+    """Whether mean/var leave the cast of their operand to the sum (`_reduce`), as NumPy's
+    umr_sum(dtype=...) does it in its buffers (graph/ops_buffered.py): any real operand of
+    another dtype, a complex one into complex (a complex operand into a real dtype is cast by
+    `_float_operand`, with its warning, once)."""
+    return src != acc and (src.kind in "biuf" or acc.kind == "c")
 
 
 def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
@@ -520,7 +534,8 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
                          "take .real first", site)
     if want is not None and want.kind in "iub" and where is True:
         return _integer_var(_as_node(x, site), axis, want, correction, keepdims, site)
-    node = _float_operand(x, dtype, site)
+    src = _as_node(x, site)
+    node = _float_operand(Array(src), dtype, site)
     _refuse_bool_axis_counted(axis, node.ndim, site)
     axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
     if want is not None and want.kind == "c" and where is True:  # NumPy: a complex
@@ -533,8 +548,11 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     # (an empty x is its own deviations: no mean, whose empty slice would warn NumPy's mean's
     # 'Mean of empty slice', which NumPy's var does not)
     # (NumPy's var divides its own sum: float16's mean in float16, not np.mean's float32)
+    # (NumPy's mean sums an int or narrower float operand as it casts it: mean's buffers)
+    casts = _casts_in_sum(src.dtype, node.dtype)
     centered = xs - (_reduce("sum", xs, axes, True, node.dtype, site) / _count(node.shape, axes)
-                     if node.dtype == _FLOAT16 else mean(xs, axis=axes, keepdims=True)
+                     if node.dtype == _FLOAT16 else mean(
+                         Array(src) if casts else xs, axis=axes, keepdims=True, dtype=node.dtype)
                      ) if node.size else xs
     if node.dtype.kind == "c":  # NumPy: the mean of |x - mean(x)|**2, a real number
         re, im = real(centered), imag(centered)

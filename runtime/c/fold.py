@@ -64,8 +64,9 @@ def fold_rows(kernel: Kernel, stage: Stage, red: Reduce, rows: np.ndarray) -> np
         # order-free (or empty: the identity either way): NumPy's reference is C's answer
         attrs = ((rows.ndim - 1,), False)
         return np.asarray(red.op.reference((rows,), attrs, red.dtype)).astype(red.dtype)
-    if _folds_pairwise(kernel, stage):  # NumPy's own pairwise order (printer.py emit_pairwise)
-        return np.add.reduce(np.ascontiguousarray(rows, red.dtype), axis=-1)
+    if _folds_pairwise(kernel, stage):  # NumPy's own pairwise order (printer.py emit_pairwise;
+        rows = np.ascontiguousarray(rows, red.dtype)  # a buffered sum's: its reference's)
+        return np.asarray(red.op.reference((rows,), ((rows.ndim - 1,), False), red.dtype))
     identity = np.asarray(red.op.reduce_identity(acc_dt), acc_dt)
     if _folds_sequentially(kernel, stage):  # in order, in its dtype (printer.py emit_sequential)
         return _sequential(ufunc, rows.astype(acc_dt), identity).astype(red.dtype)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...graph.ops_buffered import BUFFERED, BUFSIZE
 from ...graph.kernel_ir import (
     AccRef,
     RowValue,
@@ -123,8 +124,14 @@ def folds_pairwise(kernel: Kernel, stage: Stage, rank: int, n_outer: int) -> boo
         r.op.fold is np.add and "index" not in r.op.properties
         and np.dtype(r.dtype) in _PAIRWISE_DTYPES
         and np.dtype(stage.exprs[r.value].dtype) == np.dtype(r.dtype)
-        and not folds_in_dtype(r, kernel) for r in stage.reduces) and len(
-        {np.dtype(r.dtype).kind for r in stage.reduces}) == 1  # one tree: real or complex
+        and not folds_in_dtype(r, kernel) for r in stage.reduces) and len(  # one tree:
+        {(np.dtype(r.dtype).kind, BUFFERED in r.op.properties) for r in stage.reduces}) == 1
+
+
+def pairwise_buffers(stage: Stage) -> bool:
+    """Whether a pairwise stage sums NumPy's buffers (graph/ops_buffered.py): each BUFSIZE
+    values' tree apart, the trees' sums added in order from 0."""
+    return BUFFERED in stage.reduces[0].op.properties
 
 
 def pairwise_is_complex(stage: Stage) -> bool:
@@ -1066,7 +1073,8 @@ class CKernelPrinter(KernelPrinter):
         Complex (NumPy counts its real and imaginary parts as 2n values): under 4 values one by
         one, up to 64 in 4 lanes combined as (0+1)+(2+3), halves split at (n - n % 8) / 2. Lane 0
         of the stage's accumulators takes the result; the others keep their identity, so
-        emit_lane_combine adds +0.0 as NumPy's reduction adds its initial 0.0."""
+        emit_lane_combine adds +0.0 as NumPy's reduction adds its initial 0.0. A buffered sum
+        (`pairwise_buffers`) makes one tree per BUFSIZE values and adds them in order."""
         fold_into = self.row_folder(n, stage, specs)
         cx = pairwise_is_complex(stage)
         held = [] if cx else self.holds_leaf_values(n, stage)
@@ -1077,21 +1085,36 @@ class CKernelPrinter(KernelPrinter):
         def add(spec, a: str, b: str) -> str:
             return f"la_add_{_suffix_of_ctype(spec.acc_t)}({a}, {b})" if cx else f"({a} + {b})"
 
-        self.open([f"if (pw_total < {lanes}) {{"])
+        buffered = pairwise_buffers(stage)
+        if buffered:
+            for acc, spec in zip(accs, specs):
+                self.emit(f"{spec.acc_t} pwb{acc} = {zero[spec.acc_t]};")
+            self.open([f"for (int64_t pw_o = 0; pw_o < pw_total; pw_o += {BUFSIZE}) {{"])
+            self.emit(f"const int64_t pw_len = pw_total - pw_o < {BUFSIZE} ? pw_total - pw_o "
+                      f": {BUFSIZE};")
+        else:
+            self.open(["{"])
+            self.emit("const int64_t pw_o = 0, pw_len = pw_total;")
+
+        def deliver(tree: str) -> None:
+            for acc, spec in zip(accs, specs):
+                self.emit(f"pwb{acc} = {add(spec, f'pwb{acc}', f'{tree}{acc}')};" if buffered
+                          else f"{acc}_l[0] = {tree}{acc};")
+
+        self.open([f"if (pw_len < {lanes}) {{"])
         for acc, spec in zip(accs, specs):
             self.emit(f"{spec.acc_t} pws{acc} = {zero[spec.acc_t]};")
-        self.open(["for (int64_t k = 0; k < pw_total; k++) {"])
-        fold_into([f"pws{acc}" for acc in accs], "k")
+        self.open(["for (int64_t k = 0; k < pw_len; k++) {"])
+        fold_into([f"pws{acc}" for acc in accs], "pw_o + k")
         self.close()
-        for acc in accs:
-            self.emit(f"{acc}_l[0] = pws{acc};")
+        deliver("pws")
         self.close()
         self.open(["else {"])
         self.emit("int64_t pw_lo[64], pw_n[64];")
         self.emit("int pw_ph[64], pw_sp = 1;")
         for acc, spec in zip(accs, specs):
             self.emit(f"{spec.acc_t} pwl{acc}[64], pwg{acc} = {zero[spec.acc_t]};")
-        self.emit("pw_lo[0] = 0, pw_n[0] = pw_total, pw_ph[0] = 0;")
+        self.emit("pw_lo[0] = pw_o, pw_n[0] = pw_len, pw_ph[0] = 0;")
         self.open(["while (pw_sp > 0) {"])
         self.emit("const int pw_t = pw_sp - 1;")
         self.emit("const int64_t pw_a = pw_lo[pw_t], pw_m = pw_n[pw_t];")
@@ -1146,9 +1169,12 @@ class CKernelPrinter(KernelPrinter):
         self.emit("pw_sp--;")
         self.close()
         self.close()
-        for acc in accs:
-            self.emit(f"{acc}_l[0] = pwg{acc};")
+        deliver("pwg")
         self.close()
+        self.close()
+        if buffered:
+            for acc in accs:
+                self.emit(f"{acc}_l[0] = pwb{acc};")
 
     def pairwise_zero(self, spec, value: float) -> str:
         """A pairwise accumulator's start, 0.0 or -0.0, in its C type (complex: both parts)."""

@@ -23,7 +23,7 @@ from dataclasses import replace
 import numpy as np
 
 from ...graph.kernel_ir import AccRef, BufferSpec, Index, Kernel, Load, Program, Reduce, Stage, Store
-from .printer import folds_pairwise, folds_sequentially
+from .printer import folds_pairwise, folds_sequentially, pairwise_buffers, pairwise_is_complex
 
 CHUNKS = (64, 48, 32, 16, 8)  # the first that divides the reduced dim
 _F32, _F64 = np.dtype("float32"), np.dtype("float64")
@@ -59,16 +59,21 @@ def _splittable(k: Kernel, min_elements: int) -> int | None:
         if st.inner or st.reduces or any(isinstance(e, (Load, Index)) for e in st.exprs):
             return None
     if folds_pairwise(k, first, rank, 0):
-        return _pairwise_halves(k.space)
+        if pairwise_buffers(first):
+            return None  # NumPy's buffers are added in order: one fold over the whole row
+        return _pairwise_halves(k.space, pairwise_is_complex(first))
     return next((c for c in CHUNKS if k.space[0] % c == 0 and k.space[0] > c), None)
 
 
-def _pairwise_halves(space: tuple[int, ...]) -> int | None:
+def _pairwise_halves(space: tuple[int, ...], complex_values: bool) -> int | None:
     """2 where NumPy's pairwise sum of the flat row (printer.py emit_pairwise) splits it into
     two equal halves along the first dim: its first cut is at n/2 - (n/2) % 8 (above 128
-    values), so each half's pairwise sum and `0.0 + h0 + h1` (the combine kernel, a row under 8)
-    are NumPy's own additions. More chunks would add the partial sums in another order."""
+    values; complex: (n - n % 8) / 2 above 64), so each half's pairwise sum and `0.0 + h0 + h1`
+    (the combine kernel, a row under 8) are NumPy's own additions. More chunks would add the
+    partial sums in another order."""
     n = int(np.prod(space))
+    if complex_values:
+        return 2 if space[0] % 2 == 0 and n % 8 == 0 and n // 2 > 64 else None
     return 2 if space[0] % 2 == 0 and n % 16 == 0 and n // 2 > 128 else None
 
 

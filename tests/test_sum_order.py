@@ -1,0 +1,70 @@
+"""Sums in NumPy's order, so their last bits are NumPy's: float32 and complex sums pairwise in
+their own dtype (runtime/c/printer.py `emit_pairwise`), complex column sums one row after another
+in every kernel shape, NumPy's buffered sums (a sum that casts its operand: `np.mean(ints)`,
+`x32.mean(dtype=np.float64)`, graph/ops_buffered.py) one 8192-value tree at a time, and mean/var
+dividing float32/complex64 by NumPy's intp count (in float64/complex128). Before stop 50 every
+one of these was a last bit off NumPy's on most rows. Each case on every backend, at once and
+on plans (`eager_size=0`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+_RNG = np.random.default_rng(50)
+
+
+def _wide(shape, dtype) -> np.ndarray:
+    """Values over twelve decades: a sum's order shows in its last bits."""
+    x = _RNG.standard_normal(shape) * 10.0 ** _RNG.integers(-6, 6, shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * _RNG.standard_normal(shape) * 10.0 ** _RNG.integers(-6, 6, shape)
+    return x.astype(dtype)
+
+
+X32, C64, C128 = _wide((6, 700), "float32"), _wide((6, 700), "complex64"), _wide(3000, "complex128")
+BIG32, BIG_INT = _wide((3, 9000), "float32"), _RNG.integers(-2**62, 2**62, (3, 9000))
+HALVES = _wide(20000, "float32").astype(np.float16)
+
+CASES = {
+    "float32 sum": lambda m, a: m.sum(a[0]),
+    "float32 row sums": lambda m, a: m.sum(a[0], axis=1),
+    "float32 row means of a computed value": lambda m, a: (a[0] / 255).mean(axis=1),
+    "float32 row std": lambda m, a: m.std(a[0], axis=1),
+    "float32 sum of squares": lambda m, a: m.sum(a[0] * a[0], axis=-1),
+    "complex64 sum": lambda m, a: m.sum(a[1]),
+    "complex64 row means": lambda m, a: m.mean(a[1], axis=1),
+    "complex64 column means, centered": lambda m, a: a[1] - m.mean(a[1], axis=0, keepdims=True),
+    "complex64 var": lambda m, a: m.var(a[1], axis=1),
+    "complex128 sum": lambda m, a: m.sum(a[2]),
+    "complex128 centered": lambda m, a: a[2] - a[2].mean(),
+    "float32 rows summed in float64 (buffered)": lambda m, a: m.sum(a[3], axis=1, dtype=np.float64),
+    "float32 mean in float64 (buffered)": lambda m, a: m.mean(a[3], dtype=np.float64),
+    "int64 mean (buffered)": lambda m, a: m.mean(a[4], axis=-1),
+    "int64 var (buffered mean)": lambda m, a: m.var(a[4]),
+    "float16 mean (float32 buffers)": lambda m, a: m.mean(a[5]),
+    "astype, then summed (one tree)": lambda m, a: m.sum(a[3].astype(np.float64), axis=1),
+}
+
+
+@pytest.mark.parametrize("lazy", [False, True], ids=["at once", "plans"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_sums_are_numpys_bit_for_bit(backend, name, lazy):
+    operands = (X32, C64, C128, BIG32, BIG_INT, HALVES)
+    want = np.asarray(CASES[name](np, operands))
+    with la.config(**({"eager_size": 0} if lazy else {})):
+        got = np.asarray(CASES[name](la, tuple(la.asarray(v) for v in operands)))
+    assert got.dtype == want.dtype
+    assert got.tobytes() == want.tobytes(), (name, int(np.sum(got != want)), want.size)
+
+
+def test_a_buffered_sum_is_one_fold_over_the_row():
+    """A full buffered sum is never cut into halves for two threads (runtime/c/split.py): NumPy
+    adds its buffers in order, and halves would add them in another."""
+    x = _wide(2**20, "float32")
+    want = np.sum(x, dtype=np.float64)
+    with la.config(backend="c", eager_size=0, num_threads=2):
+        got = la.sum(la.asarray(x), dtype=np.float64)
+        assert np.asarray(got).tobytes() == np.asarray(want).tobytes()

@@ -23,27 +23,32 @@ BUFFERED = "buffered"
 BUFSIZE = 8192  # NumPy's NPY_BUFSIZE: the values one buffer holds
 
 
+def trailing_block(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+    """The values NumPy's sum over `axes` adds in one pairwise tree (unbuffered): the reduced
+    dims after the last kept one (length-1 dims aside, which its iterator drops). Reduced dims
+    before it are added block after block (`axis=(0, 2, 3)` of NCHW: a tree per H x W)."""
+    last_kept = max((d for d in range(len(shape)) if d not in axes and shape[d] != 1), default=-1)
+    return int(np.prod([shape[d] for d in axes if d > last_kept], dtype=np.int64))
+
+
 def buffers_reduction(shape: tuple[int, ...], axes: tuple[int, ...]) -> bool:
-    """Whether NumPy's buffered sum over `axes` of `shape` takes several buffers per output in
-    pairwise trees: the reduced dims trailing the kept ones (length-1 dims aside, which NumPy's
-    iterator drops) and more than BUFSIZE values per output. A reduction over leading axes adds
-    row after row, whatever the buffers."""
-    kept = [d for d in range(len(shape)) if d not in axes and shape[d] != 1]
-    reduced = [d for d in axes if shape[d] != 1]
-    n = int(np.prod([shape[d] for d in reduced], dtype=np.int64))
-    return n > BUFSIZE and all(d > k for d in reduced for k in kept)
+    """Whether NumPy's buffered sum over `axes` of `shape` cuts a pairwise tree into buffers:
+    a trailing block of more than BUFSIZE values. Smaller blocks are each one buffer's tree,
+    as unbuffered."""
+    return trailing_block(shape, axes) > BUFSIZE
 
 
-def buffered_sum(rows: np.ndarray, dtype) -> np.ndarray:
-    """NumPy's buffered sum over the last axis of `rows` (values already in `dtype`): each
-    BUFSIZE-value buffer's pairwise sum, added in order from 0. Every addition is an
-    `add.reduce`, so a flag it raises is reported as NumPy's ('overflow encountered in
-    reduce')."""
-    rows = np.ascontiguousarray(rows, dtype)
-    total = np.zeros(rows.shape[:-1], dtype)
-    for start in range(0, rows.shape[-1], BUFSIZE):
-        part = np.add.reduce(rows[..., start:start + BUFSIZE], axis=-1)
-        total = np.add.reduce(np.stack([total, part]), axis=0)
+def buffered_sum(blocks: np.ndarray, dtype) -> np.ndarray:
+    """NumPy's buffered sum of `blocks` (kept..., blocks, block; values already in `dtype`):
+    block after block, each in buffers of BUFSIZE values from the block's start, each buffer's
+    pairwise sum added in order to the total from 0. Every addition is an `add.reduce`, so a
+    flag it raises is reported as NumPy's ('overflow encountered in reduce')."""
+    blocks = np.ascontiguousarray(blocks, dtype)
+    total = np.zeros(blocks.shape[:-2], dtype)
+    for k in range(blocks.shape[-2]):
+        for start in range(0, blocks.shape[-1], BUFSIZE):
+            part = np.add.reduce(blocks[..., k, start:start + BUFSIZE], axis=-1)
+            total = np.add.reduce(np.stack([total, part]), axis=0)
     return total
 
 
@@ -52,8 +57,9 @@ def _reference(xs, attrs, dtype):
     if not buffers_reduction(x.shape, axes):
         return np.asarray(np.add.reduce(x, axis=axes, keepdims=keepdims, dtype=dtype))
     kept = tuple(s for d, s in enumerate(x.shape) if d not in axes)
-    rows = np.moveaxis(x, axes, tuple(range(x.ndim - len(axes), x.ndim))).reshape(kept + (-1,))
-    total = buffered_sum(rows, dtype)
+    blocks = np.moveaxis(x, axes, tuple(range(x.ndim - len(axes), x.ndim))).reshape(
+        kept + (-1, trailing_block(x.shape, axes)))
+    total = buffered_sum(blocks, dtype)
     if keepdims:
         total = total.reshape(tuple(1 if d in axes else s for d, s in enumerate(x.shape)))
     return np.asarray(total)

@@ -34,6 +34,7 @@ from ..graph.kernel_ir import (
     ScalarArg,
     dynamic_offset,
 )
+from ..graph.ops_buffered import BUFFERED, buffered_sum
 from .backend import DATA_ERRORS, at_site, run_in_place
 from .fp_status import numpy_errstate
 from .interpreter import forward
@@ -189,11 +190,14 @@ def _blocks_then_rows(kernel: Kernel, red: Reduce, rows: np.ndarray) -> np.ndarr
         # (its half add loop), where the flat rows' pairwise sum rounds once (nanvar(axis=0))
         return np.add.reduce(np.ascontiguousarray(np.moveaxis(rows, -1, 0)), axis=0)
     if (red.op.fold is not np.add or not 0 < n_seq < len(kernel.inner)
-            or rows.dtype != red.dtype or rows.dtype.kind != "f"):
+            or rows.dtype != red.dtype or rows.dtype.kind not in "fc"):
         return None
     lead = math.prod(kernel.inner[:n_seq])
-    blocks = np.add.reduce(np.ascontiguousarray(rows).reshape(rows.shape[:-1] + (lead, -1)), -1)
-    return np.add.reduce(np.ascontiguousarray(np.moveaxis(blocks, -1, 0)), axis=0)
+    blocks = np.ascontiguousarray(rows).reshape(rows.shape[:-1] + (lead, -1))
+    if BUFFERED in red.op.properties:  # NumPy's buffers within each block (graph/ops_buffered.py)
+        return buffered_sum(blocks, red.dtype)
+    sums = np.add.reduce(blocks, -1)
+    return np.add.reduce(np.ascontiguousarray(np.moveaxis(sums, -1, 0)), axis=0)
 
 
 def run_library_call(call: LibraryCall, frame: _Frame) -> None:

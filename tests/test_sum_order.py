@@ -1,6 +1,7 @@
 """Sums in NumPy's order, so their last bits are NumPy's: float32 and complex sums pairwise in
 their own dtype (runtime/c/printer.py `emit_pairwise`), complex column sums one row after another
-in every kernel shape, NumPy's buffered sums (a sum that casts its operand: `np.mean(ints)`,
+in every kernel shape, sums over reduced dims on both sides of a kept one a tree per trailing
+block (`axis=(0, 2, 3)` of NCHW, runtime/c/layout.py `tree_boundary`), NumPy's buffered sums (a sum that casts its operand: `np.mean(ints)`,
 `x32.mean(dtype=np.float64)`, graph/ops_buffered.py) one 8192-value tree at a time, and mean/var
 dividing float32/complex64 by NumPy's intp count (in float64/complex128). Before stop 50 every
 one of these was a last bit off NumPy's on most rows. Each case on every backend, at once and
@@ -27,6 +28,8 @@ def _wide(shape, dtype) -> np.ndarray:
 X32, C64, C128 = _wide((6, 700), "float32"), _wide((6, 700), "complex64"), _wide(3000, "complex128")
 BIG32, BIG_INT = _wide((3, 9000), "float32"), _RNG.integers(-2**62, 2**62, (3, 9000))
 HALVES = _wide(20000, "float32").astype(np.float16)
+NCHW, BLOCKS = _wide((16, 8, 14, 14), "float32"), _wide((4, 3, 196), "complex128")
+BUFFER_BLOCKS = _wide((3, 2, 10000), "float32")
 
 CASES = {
     "float32 sum": lambda m, a: m.sum(a[0]),
@@ -46,13 +49,17 @@ CASES = {
     "int64 var (buffered mean)": lambda m, a: m.var(a[4]),
     "float16 mean (float32 buffers)": lambda m, a: m.mean(a[5]),
     "astype, then summed (one tree)": lambda m, a: m.sum(a[3].astype(np.float64), axis=1),
+    "NCHW batch mean (a tree per H x W)": lambda m, a: m.mean(a[6], axis=(0, 2, 3)),
+    "NCHW batch var of a computed value": lambda m, a: m.var(a[6] * 3, axis=(0, 2, 3)),
+    "complex blocks of 196": lambda m, a: m.sum(a[7], axis=(0, 2)),
+    "blocks of 10000 in buffers": lambda m, a: m.sum(a[8], axis=(0, 2), dtype=np.float64),
 }
 
 
 @pytest.mark.parametrize("lazy", [False, True], ids=["at once", "plans"])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_sums_are_numpys_bit_for_bit(backend, name, lazy):
-    operands = (X32, C64, C128, BIG32, BIG_INT, HALVES)
+    operands = (X32, C64, C128, BIG32, BIG_INT, HALVES, NCHW, BLOCKS, BUFFER_BLOCKS)
     want = np.asarray(CASES[name](np, operands))
     with la.config(**({"eager_size": 0} if lazy else {})):
         got = np.asarray(CASES[name](la, tuple(la.asarray(v) for v in operands)))

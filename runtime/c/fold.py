@@ -36,8 +36,9 @@ import numpy as np
 
 from ...graph.kernel_ir import Kernel, Reduce, Stage
 from .layout import plan_layout
+from ...graph.ops_buffered import buffered_sum
 from .printer import (folds_columns, folds_in_dtype, folds_pairwise, folds_sequentially,
-                      lane_count)
+                      lane_count, pairwise_block, pairwise_buffers)
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
@@ -64,9 +65,8 @@ def fold_rows(kernel: Kernel, stage: Stage, red: Reduce, rows: np.ndarray) -> np
         # order-free (or empty: the identity either way): NumPy's reference is C's answer
         attrs = ((rows.ndim - 1,), False)
         return np.asarray(red.op.reference((rows,), attrs, red.dtype)).astype(red.dtype)
-    if _folds_pairwise(kernel, stage):  # NumPy's own pairwise order (printer.py emit_pairwise;
-        rows = np.ascontiguousarray(rows, red.dtype)  # a buffered sum's: its reference's)
-        return np.asarray(red.op.reference((rows,), ((rows.ndim - 1,), False), red.dtype))
+    if _folds_pairwise(kernel, stage):  # NumPy's own pairwise order (printer.py emit_pairwise)
+        return _pairwise_trees(kernel, stage, np.ascontiguousarray(rows, red.dtype))
     identity = np.asarray(red.op.reduce_identity(acc_dt), acc_dt)
     if _folds_sequentially(kernel, stage):  # in order, in its dtype (printer.py emit_sequential)
         return _sequential(ufunc, rows.astype(acc_dt), identity).astype(red.dtype)
@@ -83,6 +83,19 @@ def fold_rows(kernel: Kernel, stage: Stage, red: Reduce, rows: np.ndarray) -> np
            _sequential(ufunc, others, identity)]
     partials = np.concatenate(acc, axis=-1)  # (outer..., lanes), lane 0 first
     return _sequential(ufunc, partials[..., 1:], partials[..., 0]).astype(red.dtype)
+
+
+def _pairwise_trees(kernel: Kernel, stage: Stage, rows: np.ndarray) -> np.ndarray:
+    """printer.py emit_pairwise's sum of each row: one pairwise tree (NumPy's `add.reduce` of
+    the row), or a tree per block (`pairwise_block`) and per buffer (`pairwise_buffers`),
+    their sums added in order from 0."""
+    block = pairwise_block(kernel, stage) or rows.shape[-1]
+    if block == rows.shape[-1] and not pairwise_buffers(stage):
+        return np.add.reduce(rows, axis=-1)
+    blocks = rows.reshape(rows.shape[:-1] + (-1, block))
+    if pairwise_buffers(stage):
+        return buffered_sum(blocks, rows.dtype)
+    return _sequential(np.add, np.add.reduce(blocks, axis=-1), np.zeros((), rows.dtype))
 
 
 @lru_cache(maxsize=256)

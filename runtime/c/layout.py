@@ -31,11 +31,14 @@ class KernelLayout:
     # element coefficient) pairs, a run-time slice start times its stride
     accesses: tuple[tuple[tuple[int, ...], int, tuple[tuple[int, int], ...]], ...]
     index_dims: tuple[tuple[int, int], ...]  # (kernel space dim, loop dim) for Index expressions
+    # the last inner loop dims that hold one pairwise tree where NumPy sums a row block after
+    # block (`tree_boundary`; printer.py emit_pairwise); 0: the whole row is one tree
+    tree_dims: int = 0
 
     @property
     def pattern(self) -> tuple:
         """What the generated source depends on (never a concrete size)."""
-        return (len(self.extents), self.n_outer, tuple(
+        return (len(self.extents), self.n_outer, self.tree_dims, tuple(
             (tuple(stride_class(s) for s in strides), offset != 0,
              tuple((k, stride_class(c)) for k, c in dynamic))
             for strides, offset, dynamic in self.accesses), self.index_dims)
@@ -75,7 +78,10 @@ def plan_layout(kernel: Kernel) -> KernelLayout:
     outer = _order_outer(kernel, accesses)
     inner = list(range(kernel.n_outer, len(kernel.space)))
     groups_outer = _collapse(kernel, accesses, outer, index_dims)
-    groups_inner = _collapse(kernel, accesses, inner, index_dims)
+    boundary = tree_boundary(kernel)  # never collapsed across: the block's size stays a loop's
+    groups_tree = _collapse(kernel, accesses, inner[boundary:], index_dims) if boundary else []
+    groups_inner = _collapse(kernel, accesses, inner[:boundary] if boundary else inner,
+                             index_dims) + groups_tree
     groups = groups_outer + groups_inner
     extents = tuple(int(np.prod([kernel.space[d] for d in g], dtype=np.int64)) for g in groups)
     loop_of = {g[0]: k for k, g in enumerate(groups)}
@@ -85,7 +91,20 @@ def plan_layout(kernel: Kernel) -> KernelLayout:
         accesses=tuple((tuple(a.strides[g[-1]] for g in groups), a.offset,
                         getattr(a, "dynamic", ())) for a in accesses),
         index_dims=tuple((d, loop_of[d]) for d in index_dims),
+        tree_dims=len(groups_tree),
     )
+
+
+def tree_boundary(kernel: Kernel) -> int | None:
+    """The inner dims NumPy adds one block after another before a pairwise tree over the rest
+    (`Reduce.sequential_dims`, the same for every reduction of the kernel, short of all of its
+    inner dims: `axis=(0, 2, 3)` of NCHW), or None."""
+    n_inner = len(kernel.space) - kernel.n_outer
+    seqs = {r.sequential_dims for st in kernel.stages for r in st.reduces}
+    if len(seqs) != 1:
+        return None
+    seq = seqs.pop()
+    return seq if 0 < seq < n_inner else None
 
 
 def _order_outer(kernel: Kernel, accesses: list[Load | Store]) -> list[int]:

@@ -125,7 +125,26 @@ def folds_pairwise(kernel: Kernel, stage: Stage, rank: int, n_outer: int) -> boo
         and np.dtype(r.dtype) in _PAIRWISE_DTYPES
         and np.dtype(stage.exprs[r.value].dtype) == np.dtype(r.dtype)
         and not folds_in_dtype(r, kernel) for r in stage.reduces) and len(  # one tree:
-        {(np.dtype(r.dtype).kind, BUFFERED in r.op.properties) for r in stage.reduces}) == 1
+        {(np.dtype(r.dtype).kind, BUFFERED in r.op.properties, r.sequential_dims)
+         for r in stage.reduces}) == 1
+
+
+def pairwise_block(kernel: Kernel, stage: Stage) -> int | None:
+    """The values of a pairwise stage's row that NumPy sums in one tree, where the row holds
+    several (`Reduce.sequential_dims` leading reduced dims, added one block after another:
+    `axis=(0, 2, 3)` of NCHW, a tree per H x W); None where the whole row is one tree."""
+    seq = stage.reduces[0].sequential_dims
+    if not seq:
+        return None
+    return int(np.prod(kernel.space[kernel.n_outer + seq:], dtype=np.int64))
+
+
+def _tree_dims_agree(lay: KernelLayout, block: int | None) -> bool:
+    """The layout keeps the block's dims apart (layout.py `tree_boundary`) where a pairwise
+    stage sums blocks: its last `tree_dims` loop dims are the block."""
+    if block is None:
+        return True
+    return lay.tree_dims > 0 and int(np.prod(lay.extents[-lay.tree_dims:])) == block
 
 
 def pairwise_buffers(stage: Stage) -> bool:
@@ -1073,32 +1092,44 @@ class CKernelPrinter(KernelPrinter):
         Complex (NumPy counts its real and imaginary parts as 2n values): under 4 values one by
         one, up to 64 in 4 lanes combined as (0+1)+(2+3), halves split at (n - n % 8) / 2. Lane 0
         of the stage's accumulators takes the result; the others keep their identity, so
-        emit_lane_combine adds +0.0 as NumPy's reduction adds its initial 0.0. A buffered sum
-        (`pairwise_buffers`) makes one tree per BUFSIZE values and adds them in order."""
+        emit_lane_combine adds +0.0 as NumPy's reduction adds its initial 0.0. A row of blocks
+        (`pairwise_block`: reduced dims on both sides of a kept one) makes a tree per block, a
+        buffered sum (`pairwise_buffers`) one per BUFSIZE values of a block, added in order."""
         fold_into = self.row_folder(n, stage, specs)
         cx = pairwise_is_complex(stage)
         held = [] if cx else self.holds_leaf_values(n, stage)
-        lanes, block = (4, PAIRWISE_BLOCK // 2) if cx else (8, PAIRWISE_BLOCK)
+        lanes, leaf = (4, PAIRWISE_BLOCK // 2) if cx else (8, PAIRWISE_BLOCK)
         zero, minus_zero = ({spec.acc_t: self.pairwise_zero(spec, z) for spec in specs}
                             for z in (0.0, -0.0))
 
         def add(spec, a: str, b: str) -> str:
             return f"la_add_{_suffix_of_ctype(spec.acc_t)}({a}, {b})" if cx else f"({a} + {b})"
 
-        buffered = pairwise_buffers(stage)
-        if buffered:
+        block, buffered = pairwise_block(self.k, stage), pairwise_buffers(stage)
+        assert _tree_dims_agree(self.lay, block), "pairwise blocks cut across loop dims"
+        trees = block is not None or buffered  # several trees, added in order
+        if trees:
             for acc, spec in zip(accs, specs):
                 self.emit(f"{spec.acc_t} pwb{acc} = {zero[spec.acc_t]};")
-            self.open([f"for (int64_t pw_o = 0; pw_o < pw_total; pw_o += {BUFSIZE}) {{"])
-            self.emit(f"const int64_t pw_len = pw_total - pw_o < {BUFSIZE} ? pw_total - pw_o "
+        if block is not None:  # the block's size: its loop dims' (layout.py tree_boundary)
+            size = " * ".join(f"n{j}" for j in range(self.rank - self.lay.tree_dims, self.rank))
+            self.emit(f"const int64_t pw_block = {size};")
+            self.open(["for (int64_t pw_bo = 0; pw_bo < pw_total; pw_bo += pw_block) {"])
+            self.emit("const int64_t pw_be = pw_bo + pw_block;")
+        else:
+            self.open(["{"])
+            self.emit("const int64_t pw_bo = 0, pw_be = pw_total;")
+        if buffered:
+            self.open([f"for (int64_t pw_o = pw_bo; pw_o < pw_be; pw_o += {BUFSIZE}) {{"])
+            self.emit(f"const int64_t pw_len = pw_be - pw_o < {BUFSIZE} ? pw_be - pw_o "
                       f": {BUFSIZE};")
         else:
             self.open(["{"])
-            self.emit("const int64_t pw_o = 0, pw_len = pw_total;")
+            self.emit("const int64_t pw_o = pw_bo, pw_len = pw_be - pw_bo;")
 
         def deliver(tree: str) -> None:
             for acc, spec in zip(accs, specs):
-                self.emit(f"pwb{acc} = {add(spec, f'pwb{acc}', f'{tree}{acc}')};" if buffered
+                self.emit(f"pwb{acc} = {add(spec, f'pwb{acc}', f'{tree}{acc}')};" if trees
                           else f"{acc}_l[0] = {tree}{acc};")
 
         self.open([f"if (pw_len < {lanes}) {{"])
@@ -1120,7 +1151,7 @@ class CKernelPrinter(KernelPrinter):
         self.emit("const int64_t pw_a = pw_lo[pw_t], pw_m = pw_n[pw_t];")
         self.emit("const int64_t pw_h = " + ("(pw_m - pw_m % 8) / 2;" if cx
                                               else "pw_m / 2 - (pw_m / 2) % 8;"))
-        self.open([f"if (pw_m <= {block}) {{"])
+        self.open([f"if (pw_m <= {leaf}) {{"])
         for acc, spec in zip(accs, specs):
             init = ", ".join([minus_zero[spec.acc_t]] * lanes)
             self.emit(f"{spec.acc_t} pwr{acc}[{lanes}] = {{{init}}};")
@@ -1172,7 +1203,8 @@ class CKernelPrinter(KernelPrinter):
         deliver("pwg")
         self.close()
         self.close()
-        if buffered:
+        self.close()
+        if trees:
             for acc in accs:
                 self.emit(f"{acc}_l[0] = pwb{acc};")
 

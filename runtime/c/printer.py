@@ -1212,7 +1212,8 @@ class CKernelPrinter(KernelPrinter):
         """A pairwise accumulator's start, 0.0 or -0.0, in its C type (complex: both parts)."""
         if spec.acc_t.startswith("la_c"):
             return render_complex_const(complex(value, value), spec.acc_t[3:])
-        return "-0.0" if str(value).startswith("-") else "0.0"
+        literal = "-0.0" if str(value).startswith("-") else "0.0"
+        return literal + "f" if spec.acc_t == "float" else literal
 
     def emit_lane_loops(self, n: int, stage: Stage, accs, specs, lanes: int, fold=None) -> None:
         """Innermost reduced dim in `lanes`-wide chunks (vectorizable), then the remainder in lane

@@ -1,5 +1,5 @@
 /* max_subtract_exp_sum_divide: max, subtract, exp, sum, divide */
-void la_max_subtract_exp_sum_divide_599cfd5237(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_max_subtract_exp_sum_divide_c009f8b69a(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -43,37 +43,80 @@ void la_max_subtract_exp_sum_divide_599cfd5237(char *const *p, const int64_t *d,
                     acc0_0_t = la_max_f32(acc0_0_t, acc0_0_l[l]);
                 }
                 const float acc0_0 = (float)acc0_0_t;
-                double acc1_0_l[8];
+                float acc1_0_l[8];
                 for (int l = 0; l < 8; l++) {
-                    acc1_0_l[l] = 0.0;
+                    acc1_0_l[l] = 0.0f;
                 }
                 {
-                    float blk3[1024];
-                    for (int64_t i1_b = 0; i1_b < n1; i1_b += 1024) {
-                        const int64_t i1_e = n1 - i1_b < 1024 ? n1 : i1_b + 1024;
-                        #pragma omp simd
-                        for (int64_t i1 = i1_b; i1 < i1_e; i1++) {
-                            const float ld0 = b0[i0 * s1_0 + i1];
-                            const float subtract_2 = (ld0 - acc0_0);
-                            const float exp_3 = la_exp_f32(subtract_2);
-                            blk3[i1 - i1_b] = exp_3;
-                        }
-                        int64_t i1_c = i1_b;
-                        for (; i1_c + 8 <= i1_e; i1_c += 8) {
-                            #pragma omp simd
-                            for (int l = 0; l < 8; l++) {
-                                const int64_t i1 = i1_c + l;
-                                const float kept3 = blk3[i1 - i1_b];
-                                acc1_0_l[l] = acc1_0_l[l] + (double)kept3;
+                    const int64_t pw_total = n1;
+                    {
+                        const int64_t pw_bo = 0, pw_be = pw_total;
+                        {
+                            const int64_t pw_o = pw_bo, pw_len = pw_be - pw_bo;
+                            if (pw_len < 8) {
+                                float pwsacc1_0 = 0.0f;
+                                for (int64_t k = 0; k < pw_len; k++) {
+                                    const int64_t i1 = pw_o + k;
+                                    const float ld0 = b0[i0 * s1_0 + i1];
+                                    const float subtract_2 = (ld0 - acc0_0);
+                                    const float exp_3 = la_exp_f32(subtract_2);
+                                    pwsacc1_0 = pwsacc1_0 + exp_3;
+                                }
+                                acc1_0_l[0] = pwsacc1_0;
                             }
-                        }
-                        for (int64_t i1 = i1_c; i1 < i1_e; i1++) {
-                            const float kept3 = blk3[i1 - i1_b];
-                            acc1_0_l[0] = acc1_0_l[0] + (double)kept3;
+                            else {
+                                int64_t pw_lo[64], pw_n[64];
+                                int pw_ph[64], pw_sp = 1;
+                                float pwlacc1_0[64], pwgacc1_0 = 0.0f;
+                                pw_lo[0] = pw_o, pw_n[0] = pw_len, pw_ph[0] = 0;
+                                while (pw_sp > 0) {
+                                    const int pw_t = pw_sp - 1;
+                                    const int64_t pw_a = pw_lo[pw_t], pw_m = pw_n[pw_t];
+                                    const int64_t pw_h = pw_m / 2 - (pw_m / 2) % 8;
+                                    if (pw_m <= 128) {
+                                        float pwracc1_0[8] = {-0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f};
+                                        int64_t k = 0;
+                                        for (; k + 8 <= pw_m; k += 8) {
+                                            #pragma omp simd
+                                            for (int l = 0; l < 8; l++) {
+                                                const int64_t i1 = pw_a + k + l;
+                                                const float ld0 = b0[i0 * s1_0 + i1];
+                                                const float subtract_2 = (ld0 - acc0_0);
+                                                const float exp_3 = la_exp_f32(subtract_2);
+                                                pwracc1_0[l] = pwracc1_0[l] + exp_3;
+                                            }
+                                        }
+                                        float pweacc1_0 = (((pwracc1_0[0] + pwracc1_0[1]) + (pwracc1_0[2] + pwracc1_0[3])) + ((pwracc1_0[4] + pwracc1_0[5]) + (pwracc1_0[6] + pwracc1_0[7])));
+                                        for (; k < pw_m; k++) {
+                                            const int64_t i1 = pw_a + k;
+                                            const float ld0 = b0[i0 * s1_0 + i1];
+                                            const float subtract_2 = (ld0 - acc0_0);
+                                            const float exp_3 = la_exp_f32(subtract_2);
+                                            pweacc1_0 = pweacc1_0 + exp_3;
+                                        }
+                                        pwgacc1_0 = pweacc1_0;
+                                        pw_sp--;
+                                    }
+                                    else if (pw_ph[pw_t] == 0) {
+                                        pw_ph[pw_t] = 1;
+                                        pw_lo[pw_sp] = pw_a, pw_n[pw_sp] = pw_h, pw_ph[pw_sp] = 0, pw_sp++;
+                                    }
+                                    else if (pw_ph[pw_t] == 1) {
+                                        pwlacc1_0[pw_t] = pwgacc1_0;
+                                        pw_ph[pw_t] = 2;
+                                        pw_lo[pw_sp] = pw_a + pw_h, pw_n[pw_sp] = pw_m - pw_h, pw_ph[pw_sp] = 0, pw_sp++;
+                                    }
+                                    else {
+                                        pwgacc1_0 = (pwlacc1_0[pw_t] + pwgacc1_0);
+                                        pw_sp--;
+                                    }
+                                }
+                                acc1_0_l[0] = pwgacc1_0;
+                            }
                         }
                     }
                 }
-                double acc1_0_t = acc1_0_l[0];
+                float acc1_0_t = acc1_0_l[0];
                 for (int l = 1; l < 8; l++) {
                     acc1_0_t = acc1_0_t + acc1_0_l[l];
                 }

@@ -19,7 +19,8 @@ from .graph import dtypes, get_op
 from .graph.node import user_site
 from ._linalg_calls import _default_rtol, _matrix, _rank_of, array_rtol, eigvalsh, inv, svdvals
 from ._matmul import matmul
-from .manipulation import concat, expand_dims, moveaxis, reshape_node, slice_node
+from .complex_functions import conj
+from .manipulation import concat, expand_dims, moveaxis, permute_dims, reshape_node, slice_node
 from .reductions import _as_node, max as _max, min as _min, sum as _sum
 from .writes import view_of
 
@@ -84,25 +85,57 @@ def _float(x: Array) -> Array:
 
 
 def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Array:
-    """sum(|x|**ord)**(1/ord) over `axis` (all axes by default), fused into one reduction kernel."""
+    """NumPy's vector_norm: its norm over one axis of the array NumPy reshapes it into (no axis:
+    the raveled array; several: the reduced axes moved first, in the order given, and
+    flattened, so their values fold as NumPy's, a column reduction where other axes remain)."""
     site = user_site(1)
     v = _float(Array(_as_node(x, site)))
     axis = _axis_args.norm_axis(axis, site)
+    shape = v.shape
+    if axis is None:
+        axes = tuple(range(v.ndim))
+        flat, along = v.reshape(-1), 0
+    elif isinstance(axis, tuple):
+        _bind.normalize_axes(axis, v.ndim, site)  # NumPy's errors for bad or repeated axes
+        axes = tuple(int(a) % v.ndim for a in axis)
+        rest = tuple(d for d in range(v.ndim) if d not in axes)
+        count = int(np.prod([shape[d] for d in axes], dtype=np.int64))
+        flat = permute_dims(v, axes + rest).reshape((count,) + tuple(shape[d] for d in rest))
+        along = 0
+    else:
+        axes = (_bind.normalize_axes(axis, v.ndim, site)[0],)
+        flat, along = v, axes[0]
+    out = _norm_along(flat, along, ord, site)
+    if keepdims:
+        out = out.reshape(tuple(1 if d in axes else n for d, n in enumerate(shape)))
+    return out
+
+
+def _norm_along(v: Array, axis: int, ord: Any, site: _bind.Site,
+                keepdims: bool = False) -> Array:
+    """numpy.linalg.norm over one axis, step by step as NumPy's: 2 is the square root of the
+    sum of (conj(x) * x).real (|x|**2 through hypot differs in the last bits for complex), p
+    the sum of |x| **= p raised to reciprocal(p) in the sum's dtype (in-place powers: the
+    operand's dtype, NumPy's scalar fast paths)."""
+    if ord is None or ord == 2:
+        squares = ew.real(conj(v) * v) if v.dtype.kind == "c" else v * v
+        return ew.sqrt(_sum(squares, axis=axis, keepdims=keepdims))
+    if isinstance(ord, str):
+        raise _bind.fail(ValueError, f"Invalid norm order '{ord}' for vectors", site)
     a = ew.abs(v)
-    if ord == 2:
-        return ew.sqrt(_sum(a * a, axis=axis, keepdims=keepdims))
-    if ord == 1:
-        return _sum(a, axis=axis, keepdims=keepdims)
     if ord == math.inf:
-        return _max(a, axis=axis, keepdims=keepdims)
+        return _max(a, axis=axis, keepdims=keepdims, initial=0)
     if ord == -math.inf:
         return _min(a, axis=axis, keepdims=keepdims)
     if ord == 0:
-        return ew.astype(_sum(a != 0, axis=axis, keepdims=keepdims), a.dtype)
-    if not isinstance(ord, (int, float)):
+        return _sum(ew.astype(v != 0, a.dtype), axis=axis, keepdims=keepdims)
+    if ord == 1:
+        return _sum(a, axis=axis, keepdims=keepdims)
+    if not isinstance(ord, (int, float, np.number)):
         raise _bind.fail(ValueError, f"Invalid norm order {ord!r} for vectors", site)
-    p = float(ord)
-    return ew.power(_sum(ew.power(a, p), axis=axis, keepdims=keepdims), 1.0 / p)
+    powered = ew.astype(a ** ord, a.dtype)  # `absx **= ord`
+    total = _sum(powered, axis=axis, keepdims=keepdims)
+    return ew.astype(total ** np.reciprocal(ord, dtype=total.dtype), total.dtype)
 
 
 def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Array:
@@ -114,8 +147,8 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Array
         raise _bind.fail(ValueError, "matrix_norm: x must have at least two dimensions", site)
     a = ew.abs(v)
     axes = (-2, -1)
-    if ord == "fro":
-        out = ew.sqrt(_sum(a * a, axis=axes))
+    if ord == "fro":  # (NumPy's conj(x) * x, as _norm_along's)
+        out = ew.sqrt(_sum(ew.real(conj(v) * v) if v.dtype.kind == "c" else v * v, axis=axes))
     elif ord in (1, -1):
         cols = _sum(a, axis=-2)
         out = _max(cols, axis=-1) if ord == 1 else _min(cols, axis=-1)
@@ -171,7 +204,10 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
         axis = tuple(range(v.ndim))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
     if len(axes) == 1:
-        return vector_norm(v, axis=axes, keepdims=keepdims, ord=2 if ord is None else ord)
+        if v.dtype.kind not in "fc":
+            v = ew.astype(v, dtypes.float64)
+        along = _bind.normalize_axes(axes[0], v.ndim, site)[0]
+        return _norm_along(v, along, ord, site, keepdims)
     if len(axes) != 2:
         raise _bind.fail(ValueError, "norm: improper number of dimensions to norm", site)
     r, c = (ax % v.ndim for ax in axes)

@@ -13,7 +13,7 @@ from . import elementwise as ew
 from . import reductions as red
 from .array import Array, scalar_result
 from .elementwise import asarray_operand
-from .complex_functions import imag, real
+from .complex_functions import conj, real
 from .creation import full_like
 from .manipulation import broadcast_to, moveaxis, reshape
 from .graph.node import user_site
@@ -160,8 +160,8 @@ def nanvar(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
         return red.var(v, axis, dtype, out, ddof, keepdims, where=where)
     _inexact_dtype(dtype, out)
     centered = v - _lazy_nanmean(v, axis, dtype, True, where)[0]
-    if v.dtype.kind == "c":
-        sq = real(centered) * real(centered) + imag(centered) * imag(centered)
+    if v.dtype.kind == "c":  # NumPy's _nanvar: multiply(arr, arr.conj()).real (its complex
+        sq = real(centered * conj(centered))  # multiply loop's bits, not re*re + im*im)
     else:
         sq = centered * centered
     # the input's NaNs take no part, a deviation's NaN does (an inf less the mean's inf), as in

@@ -75,3 +75,54 @@ def test_a_buffered_sum_is_one_fold_over_the_row():
     with la.config(backend="c", eager_size=0, num_threads=2):
         got = la.sum(la.asarray(x), dtype=np.float64)
         assert np.asarray(got).tobytes() == np.asarray(want).tobytes()
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "complex64"])
+def test_a_complex_sum_fused_with_its_division_is_numpys(dtype):
+    """`z / z.sum(axis=1, keepdims=True)` in one C kernel: the sum is loop-invariant in the
+    division's loop, gcc unswitches Smith's branch on it, and gcc 12's SLP fused the !big
+    lanes into a vfmsubadd despite -ffp-contract=off (1673 of 12000 quotients a last bit off
+    NumPy's, with the compiled kernel only: runtime/c/complex.py's `div` keeps both lanes
+    z - x * y). Checked on the stand-in run and again on the compiled kernel."""
+    from lazyarray.runtime.c import background as c_background
+    z = _wide((40, 300), dtype)
+    want = z / z.sum(axis=1, keepdims=True)
+    with la.config(backend="c", eager_size=0):
+        for _ in range(2):
+            Z = la.asarray(z)
+            got = np.asarray(Z / la.sum(Z, axis=1, keepdims=True))
+            assert got.tobytes() == want.tobytes(), int(np.sum(got != want))
+            c_background.wait_for_compiles(60)
+
+
+NORMS = {
+    "norm of complex rows": lambda m, a: m.linalg.norm(a[0], axis=1),
+    "norm of complex columns": lambda m, a: m.linalg.norm(a[0], axis=0, keepdims=True),
+    "vector_norm over (0, 2): a column fold": lambda m, a: m.linalg.vector_norm(a[1], axis=(0, 2)),
+    "vector_norm over (2, 0): NumPy's order of the axes": lambda m, a: m.linalg.vector_norm(
+        a[1], axis=(2, 0), keepdims=True),
+    "vector_norm of everything": lambda m, a: m.linalg.vector_norm(a[1]),
+    "vector_norm ord 1 over (0, 2)": lambda m, a: m.linalg.vector_norm(a[1], axis=(0, 2), ord=1),
+    "vector_norm ord 2 of float64 columns": lambda m, a: m.linalg.vector_norm(a[0].real, axis=0,
+                                                                           ord=2),
+    "vector_norm ord 0.5": lambda m, a: m.linalg.vector_norm(a[0], axis=-1, ord=0.5),
+    "vector_norm ord inf": lambda m, a: m.linalg.vector_norm(a[1], axis=(1, 2), ord=np.inf),
+    "matrix_norm fro of complex": lambda m, a: m.linalg.matrix_norm(a[0]),
+    "norm ord 1 of complex rows": lambda m, a: m.linalg.norm(a[0], ord=1, axis=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NORMS))
+def test_norms_are_numpys_bit_for_bit(backend, name):
+    """numpy.linalg's vector norms step by step as NumPy's: 2 is sqrt(add.reduce((conj(x) *
+    x).real)) (|x| ** 2 through hypot was a last bit off for complex), vector_norm moves the
+    reduced axes first in the order given and reduces axis 0 (a column fold where axes
+    remain), p norms raise |x| in place and the sum to reciprocal(p) in its dtype (their
+    powers are the project's own, within the ulp bounds of docs/semantics.md, so p = 0.5 only:
+    NumPy's sqrt fast path)."""
+    operands = (_wide((30, 200), "complex128"), _wide((7, 9, 50), "float32"))
+    want = np.asarray(NORMS[name](np, operands))
+    with la.config(eager_size=0):
+        got = np.asarray(NORMS[name](la, tuple(la.asarray(v) for v in operands)))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.tobytes() == want.tobytes(), (name, int(np.sum(got != want)), want.size)

@@ -53,6 +53,9 @@ CASES = {
     "NCHW batch var of a computed value": lambda m, a: m.var(a[6] * 3, axis=(0, 2, 3)),
     "complex blocks of 196": lambda m, a: m.sum(a[7], axis=(0, 2)),
     "blocks of 10000 in buffers": lambda m, a: m.sum(a[8], axis=(0, 2), dtype=np.float64),
+    "vecdot of float32 rows (BLAS's dot)": lambda m, a: m.vecdot(a[0], a[0] * 3),
+    "vecdot of complex64 rows, conjugated": lambda m, a: m.vecdot(a[1], a[1] + 1),
+    "vecdot over axis 0 of a computed value": lambda m, a: m.vecdot(a[7] * 2, a[7], axis=0),
 }
 
 

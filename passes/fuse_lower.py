@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..graph import Node, OpKind, get_op
+from .numpy_layout import memory_order
 from .row_reuse import keep_rows
 from ..graph.kernel_ir import (AccRef, Apply, Const, Index, Kernel, Load, Reduce, ScalarArg, Stage,
                                Store)
@@ -67,9 +68,10 @@ class Space:
 
 
 def reduction_space(r: Node) -> Space:
-    src, axes = r.inputs[0].shape, r.attrs[0]
-    kept = [d for d in range(len(src)) if d not in axes]
-    order = kept + list(axes)
+    src = r.inputs[0].shape
+    kept = [d for d in range(len(src)) if d not in r.attrs[0]]
+    leading, trailing = _reduced_in_numpys_order(r)
+    order = kept + leading + trailing
     positions = [0] * len(src)
     for k, d in enumerate(order):
         positions[d] = k
@@ -78,14 +80,31 @@ def reduction_space(r: Node) -> Space:
 
 def sequential_dims(r: Node) -> int:
     """How many of reduction r's inner dims NumPy folds one after another (`Reduce`): its
-    reduced dims before the operand's last kept dim of length above 1. `x.sum(axis=0)` of
+    reduced dims before the operand's last kept dim of length above 1, in NumPy's memory order
+    of the operand (passes/numpy_layout.py; C order for most values). `x.sum(axis=0)` of
     (n, k): 1 (row after row); of (n, 1): 0 (NumPy drops the length-1 dim and sums pairwise);
-    `axis=(0, 2)` of (n, k, 1): 2, every inner dim (the reduced length-1 dim changes nothing)."""
-    src, axes = r.inputs[0].shape, r.attrs[0]
-    last_kept = max((d for d in range(len(src)) if d not in axes and src[d] != 1), default=-1)
-    if all(src[d] == 1 for d in axes if d > last_kept):  # length-1 dims change no order
-        return len(axes)
-    return sum(1 for d in axes if d < last_kept)
+    `axis=(0, 2)` of (n, k, 1): 2, every inner dim (the reduced length-1 dim changes nothing);
+    `x.T.sum(axis=0)`: 0 (memory runs along the reduced axis: pairwise)."""
+    leading, trailing = _reduced_in_numpys_order(r)
+    shape = r.inputs[0].shape
+    if all(shape[d] == 1 for d in trailing):  # length-1 dims change no order
+        return len(leading) + len(trailing)
+    return len(leading)
+
+
+def _reduced_in_numpys_order(r: Node) -> tuple[list[int], list[int]]:
+    """Reduction r's axes as NumPy iterates its operand: those before the last kept axis of
+    length above 1 in memory order (added block after block), then those after it (one
+    pairwise tree), each in memory order. A C-ordered operand: the axes in order."""
+    operand, axes = r.inputs[0], r.attrs[0]
+    shape = operand.shape
+    order = memory_order(operand) if operand.ndim > 1 else tuple(range(operand.ndim))
+    place = {d: k for k, d in enumerate(order)}
+    last_kept = max((place[d] for d in range(len(shape)) if d not in axes and shape[d] != 1),
+                    default=-1)
+    reduced = sorted(axes, key=place.__getitem__)
+    return ([d for d in reduced if place[d] < last_kept],
+            [d for d in reduced if place[d] > last_kept])
 
 
 def reduced_positions(r: Node) -> tuple[int | None, ...]:

@@ -129,3 +129,26 @@ def test_norms_are_numpys_bit_for_bit(backend, name):
         got = np.asarray(NORMS[name](la, tuple(la.asarray(v) for v in operands)))
     assert got.dtype == want.dtype and got.shape == want.shape
     assert got.tobytes() == want.tobytes(), (name, int(np.sum(got != want)), want.size)
+
+
+LAYOUTS = {
+    "sum over axis 0 of a transposed view": lambda m, v: m.sum(v.transpose(2, 1, 0), axis=0),
+    "sum over axis 0 of a transposed product": lambda m, v: m.sum(v.transpose(2, 1, 0) * 2, axis=0),
+    "mean over (0, 2) of a permuted sum": lambda m, v: m.mean(v.transpose(1, 0, 2) + 1, axis=(0, 2)),
+    "column sums of a product of transposes": lambda m, v: m.sum(v[0].T * v[1].T, axis=0),
+    "var over axis 0 of a transpose": lambda m, v: m.var(v[0].T, axis=0),
+    "sum over the last axis of a transpose": lambda m, v: m.sum(v.transpose(0, 2, 1) * 2, axis=2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_reductions_follow_numpys_memory_order(backend, name):
+    """NumPy folds a reduction in its operand's memory order and allocates ufunc results in
+    their operands' order: the sum over axis 0 of `x.T * 2` is pairwise along each column of
+    x (passes/numpy_layout.py), where the C-order reading of the transposed value added row
+    after row (a last bit off on most outputs before stop 50)."""
+    x = _wide((6, 40, 60), "float64")
+    want = np.asarray(LAYOUTS[name](np, x))
+    with la.config(eager_size=0):
+        got = np.asarray(LAYOUTS[name](la, la.asarray(x)))
+    assert got.tobytes() == want.tobytes(), (name, int(np.sum(got != want)), want.size)

@@ -1,0 +1,106 @@
+"""NumPy's memory order of a value: the order in which NumPy folds a reduction of it.
+
+NumPy iterates a reduction's operand in memory order (nditer's best axis ordering: axes by
+decreasing |stride|, C order where strides tie, are 0 or disagree between operands), and its
+ufuncs allocate their results in their operands' order (order='K'). So `x.T.sum(axis=0)` and
+`(x.T * w).sum(axis=0)` sum each output's values pairwise along memory (NumPy's inner loop is
+the reduced axis), where reading the transposed value in C order adds them row after row: a last
+bit off. An Array has no memory layout; `memory_order` replays NumPy's from the graph: leaves
+and library results C-contiguous, views carry strides (permute, slice steps, broadcast zeros),
+elementwise results take their operands' best order, anything else is C order again.
+"""
+
+from __future__ import annotations
+
+from ..graph import Node, OpKind, get_op
+
+_BROADCAST, _PERMUTE, _SLICE = (get_op(n) for n in ("broadcast_to", "permute", "slice"))
+MAX_NODES = 256  # a longer elementwise history is read as C order (NumPy's would be too, mostly)
+
+
+def c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    out, step = [], 1
+    for n in reversed(shape):
+        out.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(out))
+
+
+def best_axis_order(strides: list[tuple[int, ...]], shape: tuple[int, ...]) -> tuple[int, ...]:
+    """nditer's best axis ordering (nditer_constr.c), outermost axis first: a stable insertion
+    sort from the innermost axis, an axis moving outward past another only where some operand
+    strides it more and none less (a length-1 axis, stride 0: no say; conflicts: C order)."""
+    ops = [tuple(0 if n == 1 else s for s, n in zip(st, shape)) for st in strides]
+    perm = list(range(len(shape)))[::-1]  # innermost first, as NumPy's reversed axis data
+    for i0 in range(1, len(perm)):
+        j0, ipos = perm[i0], i0
+        for i1 in range(i0 - 1, -1, -1):
+            j1, ambiguous, swap = perm[i1], True, False
+            for st in ops:
+                if st[j0] != 0 and st[j1] != 0:
+                    if abs(st[j1]) <= abs(st[j0]):
+                        swap = False
+                    elif ambiguous:
+                        swap = True
+                    ambiguous = False
+            if ambiguous:
+                continue
+            if not swap:
+                break
+            ipos = i1
+        perm.insert(ipos, perm.pop(i0))
+    return tuple(reversed(perm))
+
+
+def _view_strides(n: Node, inner: tuple[int, ...]) -> tuple[int, ...]:
+    """The strides of view `n` of a value with strides `inner`."""
+    if n.op is _PERMUTE:
+        return tuple(inner[a] for a in n.attrs[0])
+    if n.op is _SLICE:
+        return tuple(s * step for s, (_, step, _) in zip(inner, n.attrs[0]))
+    if n.op is _BROADCAST:
+        src = n.inputs[0].shape
+        pad = len(n.shape) - len(src)
+        return tuple(0 if d < pad or src[d - pad] != n.shape[d] else inner[d - pad]
+                     for d in range(len(n.shape)))
+    return c_strides(n.shape)  # reshape: NumPy's copy (or a C view) of the value
+
+
+def _elementwise_strides(n: Node, operands: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """A ufunc's result in its operands' best order (order='K'), contiguous."""
+    padded = [(0,) * (n.ndim - len(st)) + st for st in operands if len(st) <= n.ndim]
+    order = best_axis_order(padded, n.shape)
+    out, step = [0] * n.ndim, 1
+    for d in reversed(order):
+        out[d] = step
+        step *= max(n.shape[d], 1)
+    return tuple(out)
+
+
+def strides_of(node: Node) -> tuple[int, ...]:
+    """NumPy's strides (in elements) for the value of `node`, as far as the graph tells them."""
+    memo: dict[int, tuple[int, ...]] = {}
+    stack, seen = [(node, False)], 0
+    while stack:
+        n, ready = stack.pop()
+        if id(n) in memo:
+            continue
+        follows = n.op.kind in (OpKind.VIEW, OpKind.ELEMENTWISE) and n.inputs
+        if not follows or seen > MAX_NODES:
+            memo[id(n)] = c_strides(n.shape)
+            continue
+        args = n.inputs[:1] if n.op.kind is OpKind.VIEW else n.inputs
+        if not ready:
+            seen += 1
+            stack.append((n, True))
+            stack.extend((a, False) for a in args if id(a) not in memo)
+            continue
+        inner = [memo[id(a)] for a in args]
+        memo[id(n)] = (_view_strides(n, inner[0]) if n.op.kind is OpKind.VIEW
+                       else _elementwise_strides(n, inner))
+    return memo[id(node)]
+
+
+def memory_order(node: Node) -> tuple[int, ...]:
+    """The axes of `node`'s value as NumPy iterates them in a reduction, outermost first."""
+    return best_axis_order([strides_of(node)], node.shape)

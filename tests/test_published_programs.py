@@ -1,6 +1,8 @@
 """Idioms of published NumPy programs (probe48: NumPy's quickstart and user guide, Project-Euler
 style integer code; probe49: image processing, automata, Monte Carlo, printing, text I/O, dtype
-conversions) that lazyarray answered differently from NumPy, each against NumPy."""
+conversions; probe50: Rougier's 100 exercises and From Python to NumPy, the Python Data Science
+Handbook's chapter 2, numpy.org's tutorials, the SciPy lecture notes) that lazyarray answered
+differently from NumPy, each against NumPy."""
 
 import pickle
 import warnings
@@ -379,3 +381,22 @@ def test_a_linalg_error_reaches_a_handler_around_the_users_own_function(referenc
                 except np.linalg.LinAlgError:
                     raise
     assert _is_positive_definite(la, la.eye(2)) is True
+
+
+_CROSS_2 = [([1, 2], [3, 4]), ([1, 2], [3, 4, 5]), ([1.0, -2.0, 3.0], [0.0, 4.0]),
+            (np.array([[1, 2], [3, 4]], np.int8), np.array([5, 100], np.int8)),
+            (np.array([0.0, -0.0]), np.array([0.0, 0.5, 1.0])), ([[1, 2]], [[3, 4, 5]])]
+
+
+@pytest.mark.parametrize("a,b", _CROSS_2)
+def test_cross_of_2_vectors_is_numpys_with_its_deprecation(reference_backend, a, b):
+    """numpy.org's static-equilibrium tutorial crosses 2-vectors: NumPy 2 deprecates them but
+    answers (the z part for two, NumPy's formulas with a zero third component for one, the signs
+    of zeros kept); lazyarray raised ValueError."""
+    with pytest.warns(DeprecationWarning, match="Arrays of 2-dimensional vectors are deprecat"):
+        want = np.cross(a, b)
+    with pytest.warns(DeprecationWarning, match="Arrays of 2-dimensional vectors are deprecat"):
+        got = np.asarray(la.cross(la.asarray(a), la.asarray(b)))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))

@@ -400,3 +400,17 @@ def test_cross_of_2_vectors_is_numpys_with_its_deprecation(reference_backend, a,
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_info_prints_numpys_documentation_of_the_counterpart():
+    """Rougier's exercise 5, `np.info(np.add)`: NumPy's docstring for a lazyarray function, ufunc,
+    linalg/fft/random function (an AttributeError before)."""
+    import io
+
+    for ours, theirs in ((la.add, np.add), (la.sum, np.sum), (la.linalg.svd, np.linalg.svd),
+                         (la.fft.rfft, np.fft.rfft), (la.random.rand, np.random.rand),
+                         ("add", "add")):
+        got, want = io.StringIO(), io.StringIO()
+        la.info(ours, output=got)
+        np.info(theirs, output=want)
+        assert got.getvalue() == want.getvalue() and want.getvalue(), ours

@@ -414,3 +414,33 @@ def test_info_prints_numpys_documentation_of_the_counterpart():
         la.info(ours, output=got)
         np.info(theirs, output=want)
         assert got.getvalue() == want.getvalue() and want.getvalue(), ours
+
+
+def _resize_sequence(m):
+    """The SciPy lecture notes' resize example, with what NumPy's reference count lets through."""
+    a = m.arange(4)
+    a.resize((8,))
+    first = np.asarray(a).copy()
+    a.resize(2, 3)  # one name: allowed
+    held = [m.ones(2)]
+    held[0].resize(3)  # a list's element: one reference, allowed
+    b = a  # noqa: F841  (a second name: NumPy refuses a new size, allows the same size)
+    a.resize(3, 2)
+    try:
+        a.resize((4,))
+    except ValueError as exc:
+        return first, np.asarray(a), np.asarray(held[0]), str(exc).split("\n(at ")[0]
+    return first, np.asarray(a), np.asarray(held[0]), None
+
+
+def test_resize_refuses_an_array_another_name_holds_as_numpy():
+    """`b = a; a.resize((4,))` raises NumPy's ValueError (its reference check); lazyarray resized
+    silently. NumPy's text (2.4) for it and for an array a view reads."""
+    want, got = _resize_sequence(np), _resize_sequence(la)
+    for w, g in zip(want, got):
+        np.testing.assert_array_equal(g, w)
+    assert want[3] is not None
+    c = la.arange(4)
+    v = c[1:]  # noqa: F841
+    with pytest.raises(ValueError, match="to get a new resized copy or\n set refcheck=False"):
+        c.resize(8)

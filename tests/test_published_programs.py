@@ -444,3 +444,15 @@ def test_resize_refuses_an_array_another_name_holds_as_numpy():
     v = c[1:]  # noqa: F841
     with pytest.raises(ValueError, match="to get a new resized copy or\n set refcheck=False"):
         c.resize(8)
+
+
+@pytest.mark.parametrize("invert", [False, True])
+def test_isin_of_a_set_is_numpys_all_false(reference_backend, invert):
+    """NumPy's isin documentation: `np.isin(element, set(test_elements))` takes the set as one
+    0-d object, equal to no element (all False; all True inverted). lazyarray raised TypeError."""
+    element = 2 * np.arange(4).reshape((2, 2))
+    for test in ({1, 2, 4, 8}, frozenset([0])):
+        want = np.isin(element, test, invert=invert)
+        got = np.asarray(la.isin(la.asarray(element), test, invert=invert))
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)

@@ -325,7 +325,7 @@ register(OpDef(
     # "conversion": a float->int->float pair is rendered with a +0.0 select (runtime/c/printer.py
     # `_float_int_float`): gcc's (float)(int)x -> trunc(x) fold would give -0.0 for x in (-1, 0)
     properties=frozenset({"numpy_bits", "conversion"}),
-    doc="astype: float→int truncates, 8/16 bits wrap through int32, wider saturate, NaN→0 "
+    doc="astype: float→int truncates, 8/16 bits wrap through int32, wider as NumPy on x86-64 "
         "(graph/semantics.py)",
     vjp=lambda g, y, xs, a: (d.cast(g, xs[0].dtype) if xs[0].dtype.kind == "f" else None,),
 ))

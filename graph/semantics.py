@@ -7,8 +7,9 @@ lazyarray defines them, identically on every backend:
   through a 32-bit int on every CPU it ships on: a value whose truncation fits int32 wraps modulo
   2**bits, silently (`np.float64(300).astype(uint8)` is 44, `-1.5` is 255), and anything else
   (NaN, inf, beyond int32) is 0 with 'invalid', x86-64's INT_MIN bits. Into 32- and 64-bit
-  integers NaN becomes 0 and values beyond the type's range saturate to its min/max (NumPy gives
-  INT_MIN or wrapped bits, depending on the platform).
+  integers they are NumPy's on x86-64 (`_cast_as_x86_64`): INT_MIN with 'invalid' for NaN and
+  values beyond int32/int64; unsigned ones wrap negative values silently (-1.0 is 4294967295)
+  and answer 2**(bits-1) or 0 beyond (ARM's NumPy saturates instead; lazyarray follows x86-64).
 - complex → real casts take the real part (NumPy, which warns; lazyarray warns at the `astype` line);
   complex → integer casts apply the float rule above to the real part.
 - integer `reciprocal(0)` is 0; integer `x ** negative` is 0 except for bases 1 (→ 1) and -1 (→ ±1).
@@ -34,23 +35,37 @@ def cast(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
     if x.dtype.kind == "f" and dtype.kind in "iu" and dtype.itemsize <= 2:
         return _cast_through_int32(x, dtype)
     if x.dtype.kind == "f" and dtype.kind in "iu":
-        info = np.iinfo(dtype)
-        # out of range once truncated (NumPy casts -0.5 to uint8 and -128.5 to int8 silently)
-        out_of_range = x.size and (np.trunc(x.min()) < info.min
-                                   or x.max() >= float(info.max) + 1)
-        if out_of_range or not np.isfinite(x).all():  # NumPy's 'invalid value encountered in cast'
-            np.asarray(np.inf, x.dtype).astype(dtype)
-        with np.errstate(invalid="ignore"):
-            t = np.trunc(x)
-            t = np.where(np.isnan(t), 0, t)
-            t = np.clip(t, float(info.min), float(info.max))
-        # Clipping to e.g. 2**63-1 in float64 rounds up to 2**63: convert through the saturating branch.
-        out = np.empty(x.shape, dtype)
-        high = t >= float(info.max)
-        out[...] = np.where(high, 0, t).astype(dtype)
-        out[high] = info.max
-        return out
+        return _cast_as_x86_64(x, dtype)
     return x.astype(dtype)
+
+
+def _cast_as_x86_64(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """A float cast into a 32- or 64-bit integer as NumPy's C cast gives it on x86-64 (where the
+    published programs it is compared on run): `cvttsd2si` of the truncation, whose out-of-range
+    answer (NaN too) is INT_MIN with 'invalid'. int32/int64: INT_MIN beyond the range. Unsigned
+    (NumPy's vector loop): [2**(bits-1), 2**bits) exact, negative values down to -2**(bits-1)
+    wrap silently (-1.0 is 2**bits - 1), NaN and values below are 2**(bits-1), values at or
+    beyond 2**bits (inf) 0, with 'invalid'. (NumPy's uint32 loop of fewer than 4 elements goes
+    through int64 instead and differs beyond int32's range.)"""
+    bits = dtype.itemsize * 8
+    half = 2.0 ** (bits - 1)
+    signed = np.dtype(f"int{bits}")
+    with np.errstate(invalid="ignore"):
+        t = np.trunc(x)
+        if dtype.kind == "i":
+            inside = (t >= -half) & (t < half)
+            out = np.where(inside, t, 0).astype(dtype)
+            out[~inside] = np.iinfo(dtype).min
+        else:
+            high, inside = t >= half, (t >= -half) & (t < 2 * half)
+            low = np.where(inside & ~high, t, 0).astype(signed).astype(dtype)  # (wraps)
+            top = np.where(inside & high, t - half, 0).astype(signed).astype(dtype)
+            top ^= dtype.type(2 ** (bits - 1))
+            out = np.where(high, np.where(inside, top, 0), np.where(inside, low, 2 ** (bits - 1)))
+            out = out.astype(dtype)
+    if not inside.all():  # NumPy's 'invalid value encountered in cast'
+        np.asarray(np.inf, x.dtype).astype(dtype)
+    return out
 
 
 def _cast_through_int32(x: np.ndarray, dtype: np.dtype) -> np.ndarray:

@@ -8,6 +8,7 @@ namespace function of the same meaning. lazyarray/__init__.py imports it after t
 from __future__ import annotations
 
 import operator
+import sys
 from types import FunctionType
 from typing import Any
 from weakref import ref as _weakref
@@ -302,26 +303,44 @@ def _resize(self: Array, *new_shape: Any, refcheck: bool = True) -> None:
     """ndarray.resize: in place, the ravelled values cut or padded with zeros (np.resize repeats
     them instead). NumPy's errors where it refuses: a view (it does not own its data) or an
     array its views read (lazyarray refuses that also with refcheck=False, where NumPy's views
-    would read freed memory)."""
+    would read freed memory), and, with refcheck, an array another name also holds (NumPy counts
+    references: `b = a; a.resize(4)` raises, the SciPy lecture notes' example)."""
     site = user_site(1)
+    refs = sys.getrefcount(self)
     shape = new_shape[0] if len(new_shape) == 1 else new_shape
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     shape = tuple(operator.index(d) for d in shape)
     if type(self._view) is tuple:
         raise _bind.fail(ValueError, "cannot resize this array: it does not own its data", site)
-    if any(r() is not None for r in self._view or ()):
-        raise _bind.fail(ValueError, "cannot resize an array that references or is referenced\n"
-                         "by another array in this way.\nUse the np.resize function or "
-                         "refcheck=False", site)
     if any(d < 0 for d in shape):
         raise _bind.fail(ValueError, "negative dimensions not allowed", site)
     size = int(np.prod(shape, dtype=np.int64))
+    if size != self.size and (any(r() is not None for r in self._view or ())
+                              or refcheck and refs > _PLAIN_REFS):
+        raise _bind.fail(ValueError, _REFERENCED, site)
     flat = manipulation.reshape(self, (self.size,))
     if size <= self.size:
         flat = flat[:size]
     else:
         flat = manipulation.concat([flat, creation.zeros(size - self.size, dtype=self.dtype)])
     self._node = manipulation.reshape(flat, shape)._node
+
+
+_REFERENCED = ("cannot resize an array that references or is referenced\nby another object in "
+               "this way.\nUse the np.resize function to get a new resized copy or\n set "
+               "refcheck=False to disable this check")
+
+
+class _Probe:
+    def refs(self) -> int:
+        return sys.getrefcount(self)
+
+
+# What `sys.getrefcount(self)` reads inside a method called on an object one name holds (a
+# module global, as a user's variable or attribute): more means another name holds it too.
+_probe = _Probe()
+_PLAIN_REFS = _probe.refs()
+del _probe
 
 
 def _tofile(self: Array, fid: Any, sep: str = "", format: str = "%s") -> None:  # noqa: A002

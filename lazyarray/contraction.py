@@ -47,8 +47,9 @@ def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: st
     """numpy.einsum: explicit (`ij,jk->ik`), implicit (`ij,jk`) and ellipsis (`...ij->...ji`)
     subscripts, or NumPy's sublist form (`einsum(a, [0, 1], b, [1, 2], [0, 2])`)."""
     site = user_site(1)
-    if out is None and sum(not isinstance(o, (str, list)) for o in operands) > 1:
-        # (not one operand: NumPy's result may be its view)
+    n_arrays = sum(not isinstance(o, (str, list)) for o in operands)
+    if out is None and (n_arrays > 1 or n_arrays == 1 and _one_operand_sums(operands[0])):
+        # (not one operand that only transposes or takes a diagonal: NumPy's result is its view)
         done = host_now.call(np.einsum, operands, dict(dtype=dtype, optimize=optimize,
                                                        casting=casting, order=order), site)
         if done is not None:
@@ -68,6 +69,17 @@ def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: st
                     dict(dtype=dtype, casting=casting), site)
     return result
 
+
+
+def _one_operand_sums(subscripts: Any) -> bool:
+    """Whether a one-operand einsum sums a label (`'i->'`, `'ij->i'`, implicit `'ii'`): NumPy's
+    result is new, summed in its einsum loop's order (SIMD lanes, 4 vectors a step), not
+    np.sum's pairwise order that la.sum follows, so the at-once host call gives its bits."""
+    if not isinstance(subscripts, str):
+        return False
+    lhs, arrow, rhs = subscripts.replace(" ", "").partition("->")
+    letters = [c for c in lhs if c.isalpha()]
+    return bool(set(letters) - set(rhs)) if arrow else len(letters) != len(set(letters))
 
 def _einsum(subscripts: str, arrays: list[Array], dtype: Any, casting: str,
             site: _bind.Site, ops: Any) -> Array:

@@ -386,8 +386,8 @@ def _promotion_type(v: Any) -> Any:
 def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
            copy: bool = True, *, device: Any = None) -> Array:
     """Array API `astype` (ndarray.astype): cast to `dtype`. Float→int truncates toward zero;
-    into 8 and 16 bits it wraps through int32 as NumPy's; into wider integers NaN becomes 0 and
-    out-of-range values saturate (NumPy leaves these to the platform; see graph/semantics.py).
+    into 8 and 16 bits it wraps through int32 as NumPy's; into wider integers NumPy's x86-64
+    values (INT_MIN out of range, unsigned wrapping negatives: graph/semantics.py).
     NumPy's `casting` rule is checked (TypeError, as NumPy's); `order` changes nothing."""
     site = user_site(1)
     target = dtypes.to_dtype(dtype)

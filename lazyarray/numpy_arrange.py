@@ -14,6 +14,7 @@ Functions whose result is a set of indices or values known only from arguments (
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,7 @@ from .creation import asarray, eye, full, host_result, host_values, zeros_like
 from .elementwise import asarray_operand, where
 from .graph.node import user_site
 from .indexing import take
-from .manipulation import concat, moveaxis, split
+from .manipulation import concat, moveaxis, split, stack
 from .numpy_shapes import diag
 from .linalg import cross as cross_
 from .reductions import sum as sum_
@@ -294,7 +295,8 @@ def rollaxis(a: Any, axis: int, start: int = 0) -> Array:
 
 def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
           axis: int | None = None) -> Array:
-    """numpy.cross of 3-vectors (NumPy 2 deprecates 2-vectors; those raise here)."""
+    """numpy.cross of 3-vectors, and of 2-vectors with NumPy 2's DeprecationWarning (the
+    static-equilibrium tutorial's `np.cross([1, 2], [3, 4])` is -2 there, an error here before)."""
     if axis is not None:
         axisa = axisb = axisc = axis
     x, y, site = _array(a), _array(b), user_site(1)
@@ -302,15 +304,31 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     y = moveaxis(y, _bind.normalize_axis(axisb, y.ndim, site, "axisb"), -1)
     if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):  # NumPy's text
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
-    if x.shape[-1] != 3 or y.shape[-1] != 3:
-        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)"
-                         if {x.shape[-1], y.shape[-1]} - {2, 3} else "incompatible dimensions "
-                         "for cross product (lazyarray takes 3-vectors; NumPy 2 deprecates "
-                         "2-vectors)")
-    out = cross_(x, y, axis=-1)
-    if out.ndim < 2:
+    if x.shape[-1] == 3 and y.shape[-1] == 3:
+        out = cross_(x, y, axis=-1)
+    else:
+        warnings.warn_explicit("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+                               "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+                               DeprecationWarning, *(site or ("<unknown>", 0)))
+        out = _cross_with_2_vectors(x, y)
+    if out.ndim < 2 or out.shape[-1] != 3 or x.shape[-1] == y.shape[-1] == 2:
         return out
     return moveaxis(out, -1, _bind.normalize_axis(axisc, out.ndim, site, "axisc"))
+
+
+def _cross_with_2_vectors(x: Array, y: Array) -> Array:
+    """NumPy's formulas where a 2-vector's third component is 0: `-(a0 * b2)`, not
+    `0 * b0 - a0 * b2` (the sign of a zero, and no `0 * inf`); two 2-vectors give the z part."""
+    a = [x[..., i] for i in range(x.shape[-1])]
+    b = [y[..., i] for i in range(y.shape[-1])]
+    z = a[0] * b[1] - a[1] * b[0]
+    if len(a) == len(b) == 2:
+        return z
+    if len(a) == 2:
+        parts = [a[1] * b[2], ew.negative(a[0] * b[2]), z]
+    else:
+        parts = [ew.negative(a[2] * b[1]), a[2] * b[0], z]
+    return stack(parts, axis=-1)
 
 
 def _windows(a: Array, m: int, lead: int, trail: int) -> Array:

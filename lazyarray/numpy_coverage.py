@@ -43,7 +43,7 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
     # --- tooling ----------------------------------------------------------------------------------
     **{n: (TOOLING, "use numpy.%s" % n) for n in (
         "core", "ctypeslib", "f2py", "testing", "typing", "test", "show_config", "show_runtime",
-        "get_include", "info")},
+        "get_include")},
     # --- memory and iteration protocols -----------------------------------------------------------
     **{n: (MEMORY, "Arrays are values; see docs/semantics.md for what a write reaches") for n in (
         "may_share_memory", "shares_memory", "isfortran")},

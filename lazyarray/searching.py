@@ -127,7 +127,11 @@ def isin(x1: Any, x2: Any, /, assume_unique: bool = False, invert: bool = False,
     x2's values. `assume_unique` and `kind` pick NumPy's algorithm (checked as NumPy checks them);
     the answer is the same."""
     site = user_site(1)
-    a, b = _as_node(x1, site), _as_node(x2, site)
+    a = _as_node(x1, site)
+    if isinstance(x2, (set, frozenset)):  # NumPy: one 0-d object, equal to no element (its
+        # documentation's warning: `np.isin(element, set(test_elements))` is all False)
+        return Array(_as_node(np.full(a.shape, bool(invert)), site))
+    b = _as_node(x2, site)
     if kind not in (None, "sort", "table"):
         raise _bind.fail(ValueError, f"Invalid kind: {kind!r}. Please use None, 'sort' or "
                          "'table'.", site)

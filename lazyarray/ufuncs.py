@@ -277,14 +277,13 @@ class ufunc:  # noqa: N801  (NumPy's name)
         except Exception as exc:
             raise _noted(exc, site) from None
         rows = moveaxis(x, ax, 0)
-        if dtype is not None:
-            rows = ew.astype(rows, dtype)
+        if rows.dtype != want:  # NumPy's loop runs in `want` (add of bools or int8 counts in
+            rows = ew.astype(rows, want)  # int64, as add.reduce: not or-ed, not wrapped)
         n, bounds = rows.shape[0], [int(i) for i in idx.reshape(-1)] + [rows.shape[0]]
         pieces = [self._fold(rows[i:j]) if i < j else rows[i]
                   for i, j in zip(bounds[:-1], bounds[1:]) if i < n]
         result = moveaxis(stack(pieces), 0, ax)
-        return _store(result if result.dtype == want else ew.astype(result, want), outs[0],
-                      site, exact=True)
+        return _store(result, outs[0], site, exact=True)
 
     def at(self, a: Any, indices: Any, b: Any = None, /) -> None:
         """ufunc.at: unbuffered in place; repeated indices apply once per occurrence, as NumPy.

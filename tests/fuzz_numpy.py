@@ -58,14 +58,8 @@ class NumpyHelpers:
             warnings.simplefilter("ignore")
             if x.dtype.kind == "c" and dtype.kind != "c":
                 x = x.real if dtype.kind != "b" else x
-            if x.dtype.kind == "f" and dtype.kind in "iu":  # docs/semantics.md: saturate, NaN -> 0
-                info = np.iinfo(dtype)
-                t = np.trunc(np.nan_to_num(x.astype(np.float64), nan=0.0))
-                out = np.where(t <= info.min, info.min, np.where(t >= info.max, info.max, 0))
-                inside = (t > info.min) & (t < info.max)
-                out = out.astype(dtype)
-                out[inside] = t[inside].astype(dtype)
-                return out
+            if x.dtype.kind == "f" and dtype.kind in "iu":  # docs/semantics.md (NumPy x86-64's)
+                return la_semantics.cast(x, dtype)
             return x.astype(dtype)
 
     @staticmethod

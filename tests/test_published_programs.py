@@ -1,6 +1,8 @@
 """Idioms of published NumPy programs (probe48: NumPy's quickstart and user guide, Project-Euler
 style integer code; probe49: image processing, automata, Monte Carlo, printing, text I/O, dtype
-conversions) that lazyarray answered differently from NumPy, each against NumPy."""
+conversions; probe50: Rougier's 100 exercises and From Python to NumPy, the Python Data Science
+Handbook's chapter 2, numpy.org's tutorials, the SciPy lecture notes) that lazyarray answered
+differently from NumPy, each against NumPy."""
 
 import pickle
 import warnings
@@ -379,3 +381,78 @@ def test_a_linalg_error_reaches_a_handler_around_the_users_own_function(referenc
                 except np.linalg.LinAlgError:
                     raise
     assert _is_positive_definite(la, la.eye(2)) is True
+
+
+_CROSS_2 = [([1, 2], [3, 4]), ([1, 2], [3, 4, 5]), ([1.0, -2.0, 3.0], [0.0, 4.0]),
+            (np.array([[1, 2], [3, 4]], np.int8), np.array([5, 100], np.int8)),
+            (np.array([0.0, -0.0]), np.array([0.0, 0.5, 1.0])), ([[1, 2]], [[3, 4, 5]])]
+
+
+@pytest.mark.parametrize("a,b", _CROSS_2)
+def test_cross_of_2_vectors_is_numpys_with_its_deprecation(reference_backend, a, b):
+    """numpy.org's static-equilibrium tutorial crosses 2-vectors: NumPy 2 deprecates them but
+    answers (the z part for two, NumPy's formulas with a zero third component for one, the signs
+    of zeros kept); lazyarray raised ValueError."""
+    with pytest.warns(DeprecationWarning, match="Arrays of 2-dimensional vectors are deprecat"):
+        want = np.cross(a, b)
+    with pytest.warns(DeprecationWarning, match="Arrays of 2-dimensional vectors are deprecat"):
+        got = np.asarray(la.cross(la.asarray(a), la.asarray(b)))
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_info_prints_numpys_documentation_of_the_counterpart():
+    """Rougier's exercise 5, `np.info(np.add)`: NumPy's docstring for a lazyarray function, ufunc,
+    linalg/fft/random function (an AttributeError before)."""
+    import io
+
+    for ours, theirs in ((la.add, np.add), (la.sum, np.sum), (la.linalg.svd, np.linalg.svd),
+                         (la.fft.rfft, np.fft.rfft), (la.random.rand, np.random.rand),
+                         ("add", "add")):
+        got, want = io.StringIO(), io.StringIO()
+        la.info(ours, output=got)
+        np.info(theirs, output=want)
+        assert got.getvalue() == want.getvalue() and want.getvalue(), ours
+
+
+def _resize_sequence(m):
+    """The SciPy lecture notes' resize example, with what NumPy's reference count lets through."""
+    a = m.arange(4)
+    a.resize((8,))
+    first = np.asarray(a).copy()
+    a.resize(2, 3)  # one name: allowed
+    held = [m.ones(2)]
+    held[0].resize(3)  # a list's element: one reference, allowed
+    b = a  # noqa: F841  (a second name: NumPy refuses a new size, allows the same size)
+    a.resize(3, 2)
+    try:
+        a.resize((4,))
+    except ValueError as exc:
+        return first, np.asarray(a), np.asarray(held[0]), str(exc).split("\n(at ")[0]
+    return first, np.asarray(a), np.asarray(held[0]), None
+
+
+def test_resize_refuses_an_array_another_name_holds_as_numpy():
+    """`b = a; a.resize((4,))` raises NumPy's ValueError (its reference check); lazyarray resized
+    silently. NumPy's text (2.4) for it and for an array a view reads."""
+    want, got = _resize_sequence(np), _resize_sequence(la)
+    for w, g in zip(want, got):
+        np.testing.assert_array_equal(g, w)
+    assert want[3] is not None
+    c = la.arange(4)
+    v = c[1:]  # noqa: F841
+    with pytest.raises(ValueError, match="to get a new resized copy or\n set refcheck=False"):
+        c.resize(8)
+
+
+@pytest.mark.parametrize("invert", [False, True])
+def test_isin_of_a_set_is_numpys_all_false(reference_backend, invert):
+    """NumPy's isin documentation: `np.isin(element, set(test_elements))` takes the set as one
+    0-d object, equal to no element (all False; all True inverted). lazyarray raised TypeError."""
+    element = 2 * np.arange(4).reshape((2, 2))
+    for test in ({1, 2, 4, 8}, frozenset([0])):
+        want = np.isin(element, test, invert=invert)
+        got = np.asarray(la.isin(la.asarray(element), test, invert=invert))
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)

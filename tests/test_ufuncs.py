@@ -184,6 +184,17 @@ def test_reduceat(reference_backend, name, indices):
               lambda: getattr(np, name).reduceat(data, idx, axis=axis))
 
 
+
+@pytest.mark.parametrize("name,dtype", [("add", np.bool_), ("add", np.int8),
+                                        ("multiply", np.uint8), ("add", np.int16)])
+def test_reduceat_of_small_integers_counts_in_numpys_loop_dtype(reference_backend, name, dtype):
+    """add.reduceat of bools counts (int64, NumPy's add.reduce loop), not ors; int8 sums do not
+    wrap at 8 bits (From Python to NumPy's box counting: `np.add.reduceat(Z < 0.9, ...)`)."""
+    data = (RNG.integers(0, 5, (8, 3)) * (1 if dtype == np.bool_ else 41)).astype(dtype)
+    for axis, idx in ((0, [0, 4, 4, 6]), (1, [2, 0])):
+        _same(lambda: getattr(la, name).reduceat(la.asarray(data), idx, axis=axis),
+              lambda: getattr(np, name).reduceat(data, idx, axis=axis))
+
 _AT = [("add", F, 1.5), ("subtract", F, [1.0, 2.0, 3.0, 4.0]), ("multiply", F, 2.0),
        ("maximum", F, 0.25), ("minimum", I, 3), ("divide", F, 3.0), ("power", F, 2.0),
        ("add", I, 1.5), ("add", I, 2), ("negative", F, None), ("bitwise_xor", I, 5),

@@ -4,8 +4,8 @@ Each helper is generated per dtype from one Python function (never hand-copied p
 what C leaves undefined the way NumPy (and graph/semantics.py) does: signed arithmetic wraps (done in
 unsigned), integer division and remainder by zero give 0, `INT_MIN // -1` wraps, shifts by a negative
 amount or the width or more give 0 (or -1), float→int casts truncate (into 8 and 16 bits through
-int32, so they wrap, as NumPy's; into wider ones they saturate and send NaN to 0), max/min
-propagate NaN. Only the helpers a translation unit uses are emitted (`render_helpers`), with
+int32, so they wrap, as NumPy's; into wider ones NumPy's x86-64 values: INT_MIN out of range),
+max/min propagate NaN. Only the helpers a translation unit uses are emitted (`render_helpers`), with
 their dependencies first, so generated files stay short and readable.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -435,6 +436,11 @@ def _cast_flag(src: np.dtype, dst: np.dtype, ts: str) -> str:
         hi = np.nextafter(f(2.0 ** (bits - 1)), f(0))
     else:
         lo, hi = np.nextafter(f(-1), f(0)), np.nextafter(f(2.0 ** bits), f(0))
+    return _range_flag(src, lo, hi, ts)
+
+
+def _range_flag(src: np.dtype, lo: Any, hi: Any, ts: str) -> str:
+    """0, raising `invalid` where `a` is outside [lo, hi] or NaN (see _cast_flag)."""
     z = "la_fpe_zero_f32" if src == np.float32 else "la_fpe_zero_f64"
     sqrt = f"sqrt{libm_suffix(np.dtype(src))}"
     a = f"(a != a ? ({ts})-1e30 : a)"
@@ -457,14 +463,28 @@ def _cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> str:
         value = f"({lo} && a < ({ts})2147483648.0) ? ({td})(int)a : ({td})0"
         return f"({td})(({value}) + {_cast_flag(src, np.dtype(np.int32), ts)})"
     if src.kind == "f" and dst.kind in "iu":
-        bits = dst.itemsize * 8
-        hi = f"{float(2 ** (bits - (dst.kind == 'i'))):.1f}"
-        lo_test = f"a <= ({ts})-1" if dst.kind == "u" else f"a < ({ts})-{hi}"
-        lo, mx = _int_limits(dst)
-        value = (f"a >= ({ts}){hi} ? ({td}){mx} : ({lo_test} ? ({td}){lo} : "
-                 f"(a != a ? ({td})0 : ({td})a))")
-        return f"({td})(({value}) + {_cast_flag(src, dst, ts)})"
+        value, flag = _wide_cast(src, dst, ts, td)
+        return f"({td})(({value}) + {flag})"
     return f"({td})a"
+
+
+def _wide_cast(src: np.dtype, dst: np.dtype, ts: str, td: str) -> tuple[str, str]:
+    """Value and 'invalid' flag of a float cast into a 32- or 64-bit integer as NumPy's on x86-64
+    (graph/semantics.py `_cast_as_x86_64`): out of range (NaN too) is INT_MIN; unsigned wraps
+    negative values, converts the upper half through the signed type (offset), and answers
+    2**(bits-1) below and 0 at 2**bits. Every C conversion sees an in-range value (CUDA alike)."""
+    bits = dst.itemsize * 8
+    half = f"({ts}){float(2 ** (bits - 1)):.1f}"
+    signed = f"int{bits}_t"
+    if dst.kind == "i":
+        lo = _int_limits(dst)[0]
+        return f"(a >= -{half} && a < {half}) ? ({td})a : ({td}){lo}", _cast_flag(src, dst, ts)
+    sign = f"(({td})1 << {bits - 1})"
+    top = f"(({td})({signed})(a - {half}) ^ {sign})"
+    value = (f"a >= {half} ? (a < ({ts}){float(2 ** bits):.1f} ? {top} : ({td})0) : "
+             f"(a >= -{half} ? ({td})({signed})a : {sign})")
+    f = np.dtype(src).type
+    return value, _range_flag(src, -(2.0 ** (bits - 1)), np.nextafter(f(2.0 ** bits), f(0)), ts)
 
 
 def _half_cast(name: str, src: np.dtype, dst: np.dtype, qualifier: str) -> str:

@@ -37,8 +37,8 @@ import numpy as np
 from ...graph.kernel_ir import Kernel, Reduce, Stage
 from .layout import plan_layout
 from ...graph.ops_buffered import buffered_sum
-from .printer import (folds_columns, folds_in_dtype, folds_pairwise, folds_sequentially,
-                      lane_count, pairwise_block, pairwise_buffers)
+from .printer import (folds_columns, folds_in_dtype, folds_sequentially, lane_count,
+                      pairwise_block, pairwise_buffers, sums_in_trees)
 
 _F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
 
@@ -107,9 +107,7 @@ def _row_length(kernel: Kernel) -> int:
 
 def _folds_pairwise(kernel: Kernel, stage: Stage) -> bool:
     """Whether the C kernel sums this stage in NumPy's pairwise order (printer.py)."""
-    lay = plan_layout(kernel)
-    return not folds_columns(kernel, lay) and folds_pairwise(kernel, stage, len(lay.extents),
-                                                              lay.n_outer)
+    return sums_in_trees(kernel, stage, plan_layout(kernel))
 
 
 def _folds_sequentially(kernel: Kernel, stage: Stage) -> bool:

@@ -139,12 +139,18 @@ def pairwise_block(kernel: Kernel, stage: Stage) -> int | None:
     return int(np.prod(kernel.space[kernel.n_outer + seq:], dtype=np.int64))
 
 
-def _tree_dims_agree(lay: KernelLayout, block: int | None) -> bool:
-    """The layout keeps the block's dims apart (layout.py `tree_boundary`) where a pairwise
-    stage sums blocks: its last `tree_dims` loop dims are the block."""
-    if block is None:
-        return True
-    return lay.tree_dims > 0 and int(np.prod(lay.extents[-lay.tree_dims:])) == block
+def sums_in_trees(kernel: Kernel, stage: Stage, lay: KernelLayout) -> bool:
+    """Whether the C kernel sums `stage` in NumPy's pairwise trees (`emit_pairwise`): a
+    pairwise stage (`folds_pairwise`), not a column fold, and where it sums a row block after
+    block, a layout that keeps the block's dims apart (layout.py `tree_boundary`: its last
+    `tree_dims` loop dims are the block; a kernel whose stages split their rows differently
+    has none, and folds in lanes). runtime/c/fold.py asks the same."""
+    if folds_columns(kernel, lay) or not folds_pairwise(kernel, stage, len(lay.extents),
+                                                         lay.n_outer):
+        return False
+    block = pairwise_block(kernel, stage)
+    return block is None or (lay.tree_dims > 0 and int(
+        np.prod(lay.extents[-lay.tree_dims:], dtype=np.int64)) == block)
 
 
 def pairwise_buffers(stage: Stage) -> bool:
@@ -557,8 +563,7 @@ class CKernelPrinter(KernelPrinter):
         return folds_in_dtype(r, self.k)
 
     def sums_pairwise(self, stage: Stage) -> bool:
-        return (not folds_columns(self.k, self.lay)
-                and folds_pairwise(self.k, stage, self.rank, self.lay.n_outer))
+        return sums_in_trees(self.k, stage, self.lay)
 
     def aliases_in_step(self) -> bool:
         """Whether the buffers that share storage (an update in place, a donated input) are only
@@ -1106,7 +1111,6 @@ class CKernelPrinter(KernelPrinter):
             return f"la_add_{_suffix_of_ctype(spec.acc_t)}({a}, {b})" if cx else f"({a} + {b})"
 
         block, buffered = pairwise_block(self.k, stage), pairwise_buffers(stage)
-        assert _tree_dims_agree(self.lay, block), "pairwise blocks cut across loop dims"
         trees = block is not None or buffered  # several trees, added in order
         if trees:
             for acc, spec in zip(accs, specs):

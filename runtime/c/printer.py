@@ -982,12 +982,14 @@ class CKernelPrinter(KernelPrinter):
         self.close()
         self.close()
 
-    def row_folder(self, n: int, stage: Stage, specs):
+    def row_folder(self, n: int, stage: Stage, specs, first: int | None = None):
         """`fold_into(targets, position)`: the statements that fold the stage's values at flat
         row-major `position` of its inner dims into `targets` (one per reduction), the inner
         dims' indices split from it; the row's workspace emitted first where the stage keeps
-        one. Declares `pw_total`, the row's length. For emit_pairwise and emit_sequential."""
-        inner = list(range(self.lay.n_outer, self.rank))
+        one. Declares `pw_total`, the row's length. For emit_pairwise and emit_sequential.
+        `first`: the position splits into loop dims `first`.. only (a pairwise block's), the
+        caller's loops give the others."""
+        inner = list(range(self.lay.n_outer if first is None else first, self.rank))
         flat = len(inner) > 1  # several inner dims: a flat row-major position, split per value
         i = "pw_f" if flat else f"i{inner[0]}"
         kept = self.folds_kept_rows(n, stage)
@@ -1100,7 +1102,12 @@ class CKernelPrinter(KernelPrinter):
         emit_lane_combine adds +0.0 as NumPy's reduction adds its initial 0.0. A row of blocks
         (`pairwise_block`: reduced dims on both sides of a kept one) makes a tree per block, a
         buffered sum (`pairwise_buffers`) one per BUFSIZE values of a block, added in order."""
-        fold_into = self.row_folder(n, stage, specs)
+        block, buffered = pairwise_block(self.k, stage), pairwise_buffers(stage)
+        lead = range(self.lay.n_outer, self.rank - self.lay.tree_dims) if block else range(0)
+        # a block's positions split into its own loop dims; loops over the lead dims give the
+        # others (a division per value over all of them made an NCHW mean 7x slower)
+        fold_into = self.row_folder(n, stage, specs, self.rank - self.lay.tree_dims
+                                    if block else None)
         cx = pairwise_is_complex(stage)
         held = [] if cx else self.holds_leaf_values(n, stage)
         lanes, leaf = (4, PAIRWISE_BLOCK // 2) if cx else (8, PAIRWISE_BLOCK)
@@ -1110,19 +1117,14 @@ class CKernelPrinter(KernelPrinter):
         def add(spec, a: str, b: str) -> str:
             return f"la_add_{_suffix_of_ctype(spec.acc_t)}({a}, {b})" if cx else f"({a} + {b})"
 
-        block, buffered = pairwise_block(self.k, stage), pairwise_buffers(stage)
         trees = block is not None or buffered  # several trees, added in order
         if trees:
             for acc, spec in zip(accs, specs):
                 self.emit(f"{spec.acc_t} pwb{acc} = {zero[spec.acc_t]};")
-        if block is not None:  # the block's size: its loop dims' (layout.py tree_boundary)
-            size = " * ".join(f"n{j}" for j in range(self.rank - self.lay.tree_dims, self.rank))
-            self.emit(f"const int64_t pw_block = {size};")
-            self.open(["for (int64_t pw_bo = 0; pw_bo < pw_total; pw_bo += pw_block) {"])
-            self.emit("const int64_t pw_be = pw_bo + pw_block;")
-        else:
-            self.open(["{"])
-            self.emit("const int64_t pw_bo = 0, pw_be = pw_total;")
+        for j in lead:  # block after block (pw_total: a block's values, layout.py tree_boundary)
+            self.open(self.serial_loop(f"i{j}", f"n{j}"))
+        self.open(["{"])
+        self.emit("const int64_t pw_bo = 0, pw_be = pw_total;")
         if buffered:
             self.open([f"for (int64_t pw_o = pw_bo; pw_o < pw_be; pw_o += {BUFSIZE}) {{"])
             self.emit(f"const int64_t pw_len = pw_be - pw_o < {BUFSIZE} ? pw_be - pw_o "
@@ -1208,6 +1210,8 @@ class CKernelPrinter(KernelPrinter):
         self.close()
         self.close()
         self.close()
+        for _ in lead:
+            self.close()
         if trees:
             for acc in accs:
                 self.emit(f"{acc}_l[0] = pwb{acc};")

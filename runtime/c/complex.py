@@ -108,11 +108,13 @@ def _body(fn: str, s: str, cuda: bool) -> tuple[str, tuple[str, ...]]:
                 "    const R v = zero ? (R)0 : big ? a.im : a.re;\n"
                 "    const R rat = q / p, scl = (R)1 / (p + q * rat), w = u * rat;\n"
                 "    const R re = (u + v * rat) * scl;  /* NumPy's a.re * rat + a.im when !big */\n"
-                # (w - v) * scl as -((v - w) * scl), the same value: gcc 12's SLP turned the
-                # unswitched !big lanes {v * rat + u, w - v} into one fused vfmsubadd despite
+                # (w - v) * scl as -((v - w) * scl), the same value but where v and w are the
+                # same number (x - x is +0 either way round): gcc 12's SLP turned the unswitched
+                # !big lanes {v * rat + u, w - v} into one fused vfmsubadd despite
                 # -ffp-contract=off (a complex sum fused with its division: 1673 of 12000
                 # quotients a last bit off NumPy's); z - x * y in both lanes has no such pattern
-                "    const R t = (v - w) * scl, im = big ? t : -t;\n"
+                "    const int same = v == w && signbit(v) == signbit(w);\n"
+                "    const R t = (v - w) * scl, im = big || same ? t : -t;\n"
                 # 0 / 0 divides by +0 (NumPy's |b.re|): z is +0 there and 1 elsewhere (b's parts
                 # under 2^-64: less) from b's own value, not a select on `zero` that gcc splits the
                 # division over (it then divided by br, 0 for an imaginary b, in every lane);

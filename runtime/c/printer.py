@@ -1052,13 +1052,16 @@ class CKernelPrinter(KernelPrinter):
     def holds_leaf_values(self, n: int, stage: Stage) -> list[int]:
         """The summed values' positions where a pairwise leaf computes them first (one vector
         loop into a stack block, `emit_leaf_values`) and folds them from there: when they call
-        sin/cos/tan over one inner dim, so that the loop takes the cheap Cody-Waite reduction
-        (split_far_trig) instead of every lane paying the exact one (~20x: kepler's
-        `max(abs(dE))`-style sums of trig). The fold order, and so every bit, is unchanged."""
+        a function (exp, log, sin, ...) over one inner dim, so that it runs at full vector width
+        (the 8-lane fold loop computes 8 at a time: half an AVX-512 vector of float32; a float32
+        `sum(exp(x), axis=1)` 3.3 -> see docs/c_backend.md) and sin/cos/tan take the cheap
+        Cody-Waite reduction (split_far_trig) instead of every lane paying the exact one (~20x:
+        kepler's `max(abs(dE))`-style sums of trig). The fold order, and so every bit, is
+        unchanged."""
         if (self.rank - self.lay.n_outer != 1 or not self.simd or not self.stores_rerun_safely()
                 or self.folds_kept_rows(n, stage)):
             return []
-        if not any(self.calls_function(stage, r.value, _TRIG_TEMPLATE) for r in stage.reduces):
+        if not any(self.calls_function(stage, r.value) for r in stage.reduces):
             return []
         return list(dict.fromkeys(r.value for r in stage.reduces))
 

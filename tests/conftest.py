@@ -4,6 +4,7 @@ all backends, flashlight's lesson), with the passes on (the default) unless a te
 import gc
 import os
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -142,6 +143,34 @@ class _XdistGroups:
 
 def pytest_configure(config):
     config.pluginmanager.register(_XdistGroups(), "lazyarray-xdist-groups")
+    _build_the_helper_library_once(config)
+
+
+def _build_the_helper_library_once(config) -> None:
+    """The heavy math helpers' library (runtime/c/helper_library.py, ~7 s of compiler CPU a
+    build at stop 50) is built once per run, for the run's kernel cache. A process starts that
+    build, on a background thread, the first time a unit calls more heavy helpers than
+    LIBRARY_BUDGET: in a full `-n 2` run both workers built it for the shared cache, and tests
+    with a private cache directory (tmp_path) built it again, each, for nothing (their units
+    compile their own static wrappers meanwhile, and the directory is gone after the test): 5
+    builds, ~34 s of the fast tier's ~480 s of CPU. Now only the first worker (or the one
+    process under `-n 0`) starts it, and only for the shared cache; the other worker's units
+    call it once its index entry appears (`helper_library.load` looks on every unit until
+    then). tests/test_inline_budget.py and test_c_cache_security.py, which test the library,
+    call `build` themselves."""
+    if "c" not in available_backends():
+        return
+    from lazyarray.runtime.c import compiler as c_compiler, helper_library as c_helpers
+
+    worker = getattr(config, "workerinput", {}).get("workerid", "gw0")
+    shared = c_compiler.kernel_dir() if worker == "gw0" else None
+    start_build = c_helpers.start_build
+
+    def start_build_for_the_shared_cache(directory, tc):
+        if shared is not None and Path(directory) == shared:
+            start_build(directory, tc)
+
+    c_helpers.start_build = start_build_for_the_shared_cache  # the name render_unit calls
 
 
 def _group_suffix(item) -> str | None:

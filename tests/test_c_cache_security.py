@@ -267,7 +267,7 @@ def test_cupy_compiles_only_into_a_private_cache(tmp_path, monkeypatch, state):
             assert configured.parent.stat().st_mode & 0o777 == 0o700
 
 
-@pytest.mark.exhaustive  # builds the helper library: ~1.5 s of compiler CPU
+@pytest.mark.exhaustive  # builds the helper library: ~6.5 s of compiler CPU (stop 50)
 def test_a_tampered_helper_library_is_rebuilt_not_loaded(tmp_path, monkeypatch):
     from lazyarray.runtime.c import helper_library as c_helper_library
     from lazyarray.runtime.c import inline_budget as c_inline_budget

@@ -26,7 +26,7 @@ from ._handled import held_index_arrays, user_line_handles_errors
 from ._numpy_errors import numpy_shape_error
 from .array import Array
 from .graph.ops_unchecked import out_cast
-from .writes import check_writable
+from .writes import check_writable, write_past_flag
 from .creation import asarray
 from .manipulation import broadcast_to, concat, moveaxis, stack
 from .cache import is_busy
@@ -294,7 +294,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
             args = (indices,) if b is None else (indices, b)
             self._np.at(a, *(_host(v) for v in args))
             return None
-        check_writable(a, "operand array with iterator write flag set is read-only")
+        if _at_checks_flag(a.shape, indices):
+            check_writable(a, "operand array with iterator write flag set is read-only")
         if (b is None) != (self._np.nin == 1):
             raise _bind.fail(ValueError, f"{self._np.__name__}.at takes {self._np.nin - 1} "
                              "operand(s) after the indices", site)
@@ -307,7 +308,12 @@ class ufunc:  # noqa: N801  (NumPy's name)
             raise _noted(exc, site) from None
         if user_line_handles_errors():  # NumPy's IndexError in the user's try, a unchanged
             indices = held_index_arrays(indices, Array)
-        a[...] = self._at_value(a, indices, b, loop)
+        value = self._at_value(a, indices, b, loop)
+
+        def write() -> None:
+            a[...] = value
+        if not write_past_flag(a, write):  # (a broadcast: lazyarray cannot write it back)
+            check_writable(a, "operand array with iterator write flag set is read-only")
         return None
 
     def _at_value(self, a: Array, indices: Any, b: Any, loop: np.dtype) -> Array:
@@ -361,6 +367,38 @@ _host_result = creation.host_result  # NumPy's result on the host (a leaf: the w
 
 def _host_key(key: Any) -> Any:
     return tuple(_host(k) for k in key) if isinstance(key, tuple) else _host(key)
+
+
+def _at_checks_flag(shape: tuple[int, ...], indices: Any) -> bool:
+    """Whether NumPy's `ufunc.at` checks the destination's writeable flag: only the iterator
+    over its subspace (what the index leaves after its fancy parts) does, and there is none for
+    a subspace of one element, so `np.add.at(v, [0, 0], 1)` writes through a read-only `v` (a
+    sliding window's ravel; fuzz50) and `np.add.at(v2d, [0], 1)` raises. An index NumPy
+    refuses raises its IndexError first (the write's own); a bool scalar: checked."""
+    size = _at_subspace_size(shape, indices)
+    return size is None or (size >= 0 and size != 1)
+
+
+def _at_subspace_size(shape: tuple[int, ...], indices: Any) -> int | None:
+    """The subspace's element count: each fancy index stands as 0 (a boolean array as 0 per
+    axis) on a zero-stride stand-in; -1 for an index error, None for a bool scalar."""
+    key = indices if type(indices) is tuple else (indices,)
+    basic: list[Any] = []
+    for k in key:
+        if isinstance(k, (bool, np.bool_)):
+            return None
+        if k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer)):
+            basic.append(k)
+        elif getattr(k, "dtype", None) == np.bool_:
+            basic.extend([0] * np.ndim(k))
+        else:
+            basic.append(0)
+    try:
+        return np.broadcast_to(np.zeros((), np.int8), shape)[tuple(basic)].size
+    except IndexError:
+        return -1
+    except (TypeError, ValueError):
+        return None
 
 
 def _occurrence(flat: np.ndarray) -> np.ndarray:

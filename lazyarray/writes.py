@@ -321,6 +321,28 @@ def check_writable(a: Any, message: str = "assignment destination is read-only")
         raise _fail(ValueError, message, user_site(2))
 
 
+def write_past_flag(a: Any, write: Callable[[], None]) -> bool:
+    """Run `write` (a write into `a`) as if `a` were writable, for NumPy's writers that skip
+    the flag (`ufunc.at` with no subspace to iterate writes through a read-only view, fuzz50).
+    False, nothing written, where no write reaches the root (a broadcast's elements alias)."""
+    link = a._view
+    if type(link) is not tuple or link[3]:
+        write()
+        return True
+    if len(link) == 4:
+        chain = _read_only_chain(link[1], link[2])
+        if chain is None or any(n.op.write_back is None for n in chain):
+            return False
+    a._view = link[:3] + (True,) + link[4:]
+    try:
+        write()
+    finally:
+        now = a._view
+        if type(now) is tuple:
+            a._view = now[:3] + (False,) + now[4:]
+    return True
+
+
 def same_memory(a: Any, b: Any) -> bool:
     """Whether NumPy's `a` and `b` would be the same memory, strides and dtype (a static view
     and its root, or two static views of one root): `np.copyto(dst, src)` of such a pair does

@@ -58,6 +58,8 @@ class NumpyHelpers:
             warnings.simplefilter("ignore")
             if x.dtype.kind == "c" and dtype.kind != "c":
                 x = x.real if dtype.kind != "b" else x
+            if x.dtype.kind == "f" and dtype.kind in "iu" and dtype.itemsize <= 2:
+                return x.astype(dtype)  # NumPy's own cast, through int32 (docs/semantics.md)
             if x.dtype.kind == "f" and dtype.kind in "iu":  # docs/semantics.md: saturate, NaN -> 0
                 info = np.iinfo(dtype)
                 t = np.trunc(np.nan_to_num(x.astype(np.float64), nan=0.0))

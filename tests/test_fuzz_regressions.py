@@ -1527,3 +1527,28 @@ def test_copyto_of_a_destinations_own_memory_writes_nothing(reference_backend):
             except ValueError as exc:
                 got.append(str(exc))
     assert got[len(got) // 2:] == got[:len(got) // 2]
+
+
+def test_ufunc_at_writes_through_a_read_only_view_where_numpy_does(reference_backend):
+    """NumPy's ufunc.at checks the writeable flag only in the iterator over its subspace (what
+    the index leaves after its fancy parts), and there is none of one element: `np.add.at(v,
+    [0, 0], 1)` with `v` a sliding window's ravel (read-only) writes through to the base; with
+    `v[1:3]`'s two-element subspace, or a 2-D window's `[0]`, it raises. lazyarray raised for
+    every read-only view (fuzz50, at-once seed 1900026)."""
+    cases = [(lambda lib, b: lib.lib.stride_tricks.sliding_window_view(b, 1, axis=0).ravel(),
+              idx) for idx in ([0, 0], 0, slice(1, 2), slice(1, 3), ([0, 1], [0, 0]), [1])]
+    cases += [(lambda lib, b: lib.lib.stride_tricks.sliding_window_view(b, 1, axis=0), idx)
+              for idx in ([0, 0], slice(1, 3), ([0, 1], [0, 0]))]
+    cases += [(lambda lib, b: lib.lib.stride_tricks.sliding_window_view(b, 2, axis=0), idx)
+              for idx in ([0, 0], 0)]
+    got = []
+    for lib in (np, la):
+        for make, idx in cases:
+            base = lib.asarray(np.arange(6.0))
+            view = make(lib, base)
+            try:
+                lib.add.at(view, idx, 1)
+                got.append((np.asarray(base).tolist(), np.asarray(view).tolist()))
+            except (ValueError, IndexError) as exc:
+                got.append((type(exc), str(exc)))
+    assert got[len(got) // 2:] == got[:len(got) // 2]

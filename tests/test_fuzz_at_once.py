@@ -1269,6 +1269,23 @@ def _zero_d(value):
     return _scalar_zero_d(value) if isinstance(value, np.generic) else value
 
 
+class _ZeroDUfunc:
+    """A ufunc whose call and methods give ZeroD arrays (a bare lambda had no `accumulate`, and
+    the ZeroD run of a program with `np.add.accumulate` stopped: seed 1900028)."""
+
+    def __init__(self, ufunc: np.ufunc):
+        self._ufunc = ufunc
+
+    def __call__(self, *args, **kwargs):
+        return _zero_d(self._ufunc(*args, **kwargs))
+
+    def __getattr__(self, name):
+        attr = getattr(self._ufunc, name)
+        if name in ("reduce", "accumulate", "reduceat", "outer", "at"):
+            return lambda *args, **kwargs: _zero_d(attr(*args, **kwargs))
+        return attr
+
+
 class _ZeroDNumpy:
     """`np` whose functions give ZeroD arrays (their scalar types and errstate as NumPy's)."""
 
@@ -1276,6 +1293,8 @@ class _ZeroDNumpy:
         attr = getattr(np, name)
         if isinstance(attr, type) or not callable(attr):
             return attr
+        if isinstance(attr, np.ufunc):
+            return _ZeroDUfunc(attr)
         if name in ("dot", "matmul"):  # BLAS's summation order, as lazyarray's (_blas_layout)
             attr = _dot if name == "dot" else attr
             return lambda a, b, **kwargs: _zero_d(attr(*_blas_layout(a, b), **kwargs))

@@ -1552,3 +1552,18 @@ def test_ufunc_at_writes_through_a_read_only_view_where_numpy_does(reference_bac
             except (ValueError, IndexError) as exc:
                 got.append((type(exc), str(exc)))
     assert got[len(got) // 2:] == got[:len(got) // 2]
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_copyto_into_the_imag_of_a_real_array_raises_as_numpy(reference_backend, eager_size):
+    """`A.imag` of a real A is new read-only zeros in NumPy, not A's memory: `np.copyto(A.imag,
+    A)` raises 'assignment destination is read-only'; lazyarray took it for A's own memory
+    (fuzz49's shortcut for a copy onto itself) and passed (fuzz50, at-once seed 1900524)."""
+    x = np.repeat(np.array([-np.inf, 1.5, np.inf], np.float16), 2)[::2]
+    with la.config(eager_size=eager_size):
+        for lib in (np, la):
+            a = lib.asarray(x) if lib is np else la.eval(la.asarray(x) + 0)
+            with pytest.raises(ValueError, match="assignment destination is read-only"):
+                lib.copyto(a.imag, a)
+        a = la.asarray(x)
+        la.copyto(a[::-1][::-1], a)  # a view of its own memory: nothing to write, as NumPy

@@ -1567,3 +1567,29 @@ def test_copyto_into_the_imag_of_a_real_array_raises_as_numpy(reference_backend,
                 lib.copyto(a.imag, a)
         a = la.asarray(x)
         la.copyto(a[::-1][::-1], a)  # a view of its own memory: nothing to write, as NumPy
+
+
+_CLIP_CALLS = [((3,), {}), ((None,), {}), ((3, None), {}), ((), {"min": 3}), ((), {"max": 3}),
+               ((3,), {"a_max": 5}), ((), {"a_min": 3}), ((3,), {"max": 5}),
+               ((), {"a_min": 3, "min": 2}), ((), {"a_min": 3, "a_max": 5, "min": 2}),
+               ((), {"a_max": 5}), ((), {"a_min": None, "a_max": 5}), ((2, 5), {"max": 3})]
+
+
+def _clip_outcome(call):
+    try:
+        return np.asarray(call()).tolist()
+    except (TypeError, ValueError) as exc:
+        return type(exc), str(exc)
+
+
+@pytest.mark.parametrize("args, kwargs", _CLIP_CALLS)
+def test_clip_bounds_as_numpy(args, kwargs):
+    """np.clip's positional bounds are `a_min` and `a_max`, both wanted: `np.clip(x, 3)` is
+    NumPy's TypeError, and `min`/`max` with `a_min`/`a_max` its ValueError. np.clip(Array)
+    gave a clipped Array (the protocol renamed a_min to min; fuzz50). `la.clip(x, 3)` is the
+    standard's one-bound call (docs/semantics.md), NumPy's keywords keep NumPy's rules."""
+    x = np.array([1, 5, 2, 8])
+    want = _clip_outcome(lambda: np.clip(x, *args, **kwargs))
+    assert _clip_outcome(lambda: np.clip(la.asarray(x), *args, **kwargs)) == want
+    if "a_min" in kwargs or "a_max" in kwargs:
+        assert _clip_outcome(lambda: la.clip(la.asarray(x), *args, **kwargs)) == want

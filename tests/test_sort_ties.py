@@ -102,3 +102,17 @@ def test_ties_sweep(seed):
         k = int(rng.integers(0, x.shape[axis]))
         np.testing.assert_array_equal(np.asarray(la.argpartition(lx, k, axis)),
                                       np.argpartition(x, k, axis))
+
+
+def test_numpy_unique_values_of_an_array_keeps_numpys_order():
+    """`np.unique_values(Array)` (NEP 18) is NumPy's own: NumPy 2.3+ returns integers in its
+    hash table's order. `la.unique_values` stays sorted (docs/numpy_coverage.md: scikit-learn's
+    LabelEncoder searchsorted()s into the standard's unique_values)."""
+    rng = np.random.default_rng(7)
+    for dtype in ("int8", "int64", "uint16", "float32", "float64"):
+        x = rng.integers(0, 40, 200).astype(dtype)
+        got = np.unique_values(la.asarray(x))
+        np.testing.assert_array_equal(np.asarray(got), np.unique_values(x))
+        np.testing.assert_array_equal(np.asarray(la.unique(la.asarray(x), sorted=False)),
+                                      np.unique(x, sorted=False))
+        np.testing.assert_array_equal(np.asarray(la.unique_values(la.asarray(x))), np.unique(x))

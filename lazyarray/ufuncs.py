@@ -299,6 +299,14 @@ class ufunc:  # noqa: N801  (NumPy's name)
         if (b is None) != (self._np.nin == 1):
             raise _bind.fail(ValueError, f"{self._np.__name__}.at takes {self._np.nin - 1} "
                              "operand(s) after the indices", site)
+        if type(b) in (int, float, complex, bool):
+            # NumPy's ufunc.at converts a Python scalar as np.asarray does (int64, float64,
+            # complex128): no NEP 50 weak rule there, so np.add.at(uint64, i, 1) computes in
+            # float64 and np.add.at(int8, i, 300) wraps where np.add(int8, 300) raises (fuzz50,
+            # at-once seed 1900669). (Its OverflowError past int64/uint64: NumPy's text.)
+            b = np.asarray(b)
+            if b.dtype == object:  # an int past uint64: NumPy's at converts it as a C long
+                raise _bind.fail(OverflowError, "Python int too large to convert to C long", site)
         stand_ins = (np.zeros(0, a.dtype),) + (() if b is None else (_probe_operand(b),))
         try:
             with np.errstate(all="ignore"):
@@ -337,7 +345,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
             sel = np.nonzero(rank == k)[0]
             pos = flat_pos[sel]
             args = (flat[pos],) if operand is None else (flat[pos], operand[sel])
-            flat = flat.at[pos].set(self._fn(*args))
+            flat = flat.at[pos].set(_cast_back(self._fn(*args), a.dtype))
         return flat.reshape(a.shape)
 
     def _binary(self, method: str, site: Any) -> None:
@@ -367,6 +375,15 @@ _host_result = creation.host_result  # NumPy's result on the host (a leaf: the w
 
 def _host_key(key: Any) -> Any:
     return tuple(_host(k) for k in key) if isinstance(key, tuple) else _host(key)
+
+
+def _cast_back(value: Array, dtype: np.dtype) -> Array:
+    """ufunc.at's result cast back into the destination's dtype, its flags reported as NumPy's
+    'overflow encountered in at' (`np.add.at(f32, i, 1e300)`: the float64 sum into float32)."""
+    if value.dtype == dtype:
+        return value
+    return Array(_bind.primitive(out_cast("at"), (value._node,), (), value.shape, dtype,
+                                 user_site(2)))
 
 
 def _at_checks_flag(shape: tuple[int, ...], indices: Any) -> bool:

@@ -1611,3 +1611,30 @@ def test_casts_of_inf_nan_and_large_values_into_small_ints_are_numpys(backend, s
         want = x.astype(dst)
         got = np.asarray(la.asarray(x).astype(dst))
     np.testing.assert_array_equal(got, want)
+
+
+_AT_SCALARS = [("uint64", 1), ("uint64", 1.0), ("uint64", -1), ("int8", 300), ("uint8", -1),
+               ("int32", 2**40), ("uint16", 2**64), ("float32", 0.1), ("float32", 1e300),
+               ("float16", 1e10), ("int64", 1.5), ("int8", True), ("complex64", 1j)]
+
+
+@pytest.mark.parametrize("dtype, value", _AT_SCALARS)
+def test_ufunc_at_takes_a_python_scalar_as_numpy_converts_it(reference_backend, dtype, value):
+    """NumPy's ufunc.at converts a Python scalar as np.asarray (int64, float64): no NEP 50 weak
+    rule, so `np.add.at(uint64, [0, 0], 1)` computes in float64 (2**63 + 1 stays 2**63) and
+    `np.add.at(int8, i, 300)` wraps; lazyarray took the scalar as weak (its uint64 sum, an
+    OverflowError; fuzz50, at-once seed 1900669). The float64 result's cast back warns
+    'overflow encountered in at', as NumPy's."""
+    got = []
+    for lib in (np, la):
+        a = np.array([2**63 + 1 if dtype == "uint64" else 100], dtype)
+        a = lib.asarray(a) if lib is la else a
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                lib.add.at(a, [0, 0], value)
+                got.append((np.asarray(a).tolist(), np.asarray(a).dtype))
+            except OverflowError as exc:
+                got.append(str(exc))
+        got.append(sorted({str(w.message) for w in caught}))
+    assert got[2:] == got[:2]

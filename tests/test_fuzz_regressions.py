@@ -1638,3 +1638,24 @@ def test_ufunc_at_takes_a_python_scalar_as_numpy_converts_it(reference_backend, 
                 got.append(str(exc))
         got.append(sorted({str(w.message) for w in caught}))
     assert got[2:] == got[:2]
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_ufunc_at_in_place_reports_its_overflow(backend, eager_size):
+    """`np.add.at(a, [0], 1e308)` of a = [1e308] warns 'overflow encountered in add'. Written in
+    place into a's buffer (lazyarray/eager.py), the report's re-run read the written inf and
+    confirmed nothing: no warning (fuzz50). The report now replays NumPy's scatter on the
+    touched elements' old values."""
+    cases = [("add", [1e308, 1.0], 1e308), ("multiply", [1e308, 2.0], 10.0),
+             ("add", [1e308, 1.0], np.array([1e308])), ("add", [1.0, 2.0], 1.0)]
+    with la.config(eager_size=eager_size):
+        for name, values, operand in cases:
+            got = []
+            for lib in (np, la):
+                a = np.array(values) if lib is np else la.asarray(np.array(values))
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    getattr(lib, name).at(a, [0], operand)
+                    got.append(np.asarray(a).tolist())
+                got.append([str(w.message) for w in caught])
+            assert got[2:] == got[:2], name

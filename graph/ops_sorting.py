@@ -1,6 +1,8 @@
 """Sorting, searching, set membership and the running product and scans: opaque library calls
-(NumPy on the CPU backends, CuPy on the GPU), as concat and cumsum are. `sort` is not an op: the API composes
-`argsort` with a gather, so its derivative comes from the gather's rule.
+(NumPy on the CPU backends, CuPy on the GPU), as concat and cumsum are. `argsort`, `sort`,
+`partition` and `argpartition` are NumPy's own of the kind asked for, so equal keys and the
+parts of a partition come in NumPy's order; under la.grad a sort or partition is the gather of
+its indices (its derivative the gather's rule).
 """
 
 from __future__ import annotations

@@ -29,12 +29,16 @@ _SORTED_ROWS, _SORT = get_op("sorted_rows"), get_op("sort")
 
 
 def argsort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
-            descending: bool = False, stable: bool | None = None) -> Array:
+            descending: bool | None = None, stable: bool | None = None) -> Array:
     """numpy.argsort / Array API `argsort`: NumPy's argsort of the given kind, so equal keys come
-    in NumPy's order (its default is not stable: `stable=True` or kind='stable' is); the
-    standard's `descending` is stable. axis=None sorts the flattened array, as NumPy."""
+    in NumPy's order (its default is not stable: `stable=True` or kind='stable' is). A call
+    that passes the standard's own keyword `descending` is the standard's, whose default is
+    `stable=True` (array_api_compat's for NumPy too). axis=None sorts the flattened array."""
     site = user_site(1)
     check_sort_kind(kind, order, stable, site)
+    if descending is not None and stable is None and kind is None:
+        stable = True
+    descending = bool(descending)
     node = _as_node(x, site)
     _axis_args.refuse_bool_axis(axis, site)
     if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x gives [0]
@@ -54,13 +58,16 @@ def sort_kind(kind: str | None, stable: Any) -> str | None:
 
 
 def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
-         descending: bool = False, stable: bool | None = None) -> Array:
+         descending: bool | None = None, stable: bool | None = None) -> Array:
     """numpy.sort / Array API `sort`: NumPy's sort of the given kind (its bits: an unstable kind
     may order -0.0 and 0.0 otherwise than a stable one); descending (the standard's, stable) and
     under la.grad's trace, argsort then a gather (differentiable). axis=None sorts the flattened
     array, as NumPy."""
     site = user_site(1)
     check_sort_kind(kind, order, stable, site)
+    if descending is not None and stable is None and kind is None:
+        stable = True  # (the standard's call: its default is stable, as argsort's)
+    descending = bool(descending)
     x = _array(x, site)
     if type(axis) is bool:  # NumPy's sort (Python code) takes True as 1; argsort refuses it
         axis = int(axis)

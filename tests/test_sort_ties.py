@@ -116,3 +116,18 @@ def test_numpy_unique_values_of_an_array_keeps_numpys_order():
         np.testing.assert_array_equal(np.asarray(la.unique(la.asarray(x), sorted=False)),
                                       np.unique(x, sorted=False))
         np.testing.assert_array_equal(np.asarray(la.unique_values(la.asarray(x))), np.unique(x))
+
+
+def test_the_standards_argsort_call_is_stable():
+    """A call with the standard's own keyword `descending` is the standard's, whose default is
+    stable=True (array_api_compat's numpy argsort too); NumPy's spelling keeps NumPy's
+    default."""
+    x = np.array([3, 1, 2, 3, 1, 5, 0, 7, 2, 1, 1, 3] * 3)
+    lx = la.asarray(x)
+    for desc in (False, True):
+        got = np.asarray(la.argsort(lx, descending=desc))
+        np.testing.assert_array_equal(got, (np.argsort(-x, kind="stable") if desc else
+                                            np.argsort(x, kind="stable")))
+    np.testing.assert_array_equal(np.asarray(la.argsort(lx)), np.argsort(x))
+    np.testing.assert_array_equal(np.asarray(la.argsort(lx, descending=False, stable=False)),
+                                  np.argsort(x))

@@ -26,7 +26,7 @@ from ._handled import held_index_arrays, user_line_handles_errors
 from ._numpy_errors import numpy_shape_error
 from .array import Array
 from .graph.ops_unchecked import out_cast
-from .writes import check_writable, write_past_flag
+from .writes import check_writable, numpy_view_on_host, write_past_flag
 from .creation import asarray
 from .manipulation import broadcast_to, concat, moveaxis, stack
 from .cache import is_busy
@@ -320,9 +320,21 @@ class ufunc:  # noqa: N801  (NumPy's name)
 
         def write() -> None:
             a[...] = value
-        if not write_past_flag(a, write):  # (a broadcast: lazyarray cannot write it back)
+        if not write_past_flag(a, write) and not self._at_on_host(a, indices, b):
             check_writable(a, "operand array with iterator write flag set is read-only")
         return None
+
+    def _at_on_host(self, a: Array, indices: Any, b: Any) -> bool:
+        """NumPy's own at on its view of a copy of `a`'s root, the copy written back: a
+        read-only view lazyarray writes back through no chain (a broadcast, overlapping windows),
+        which NumPy's at writes through, aliased elements once per occurrence."""
+        found = numpy_view_on_host(a)
+        if found is None:
+            return False
+        root, host, view = found
+        self._np.at(view, _host_key(indices), *(() if b is None else (_host(b),)))
+        root[...] = _host_result(host)
+        return True
 
     def _at_value(self, a: Array, indices: Any, b: Any, loop: np.dtype) -> Array:
         method = _SCATTER.get(self._np.__name__)

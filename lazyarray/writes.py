@@ -353,6 +353,37 @@ def write_past_flag(a: Any, write: Callable[[], None]) -> bool:
     return True
 
 
+def numpy_view_on_host(a: Any) -> tuple[Any, np.ndarray, np.ndarray] | None:
+    """(root, a writable copy of the root's value, NumPy's view `a` of that copy, writable), for
+    a read-only view no chain of write-backs reaches (`np.broadcast_to(B, (2, n))[1].ravel()`,
+    overlapping windows), whose elements NumPy's `ufunc.at` writes through anyway (fuzz50,
+    at-once seed 1900799): the caller runs NumPy's own at on the view, aliasing included, and
+    writes the copy back into the root. None where the chain is no view of the root."""
+    link = a._view
+    if type(link) is not tuple or len(link) != 4 or link[0]._node is not link[2]:
+        return None
+    chain = _read_only_chain(link[1], link[2])
+    if chain is None:
+        return None
+    root = link[0]
+    host = np.array(root, copy=True)
+    view = host
+    for node in reversed(chain):
+        try:
+            if node.op is _RESHAPE:
+                view = np.reshape(view, node.attrs[0], copy=False)
+            else:
+                starts = tuple([i.data for i in node.inputs[1:]])
+                view = node.op.reference((view, *starts), node.attrs, node.dtype)
+        except (ValueError, TypeError):
+            return None
+    if view.shape != a.shape or not _shares(view, host) or not host.size:
+        return None
+    offset = view.__array_interface__["data"][0] - host.__array_interface__["data"][0]
+    return root, host, np.ndarray(view.shape, view.dtype, buffer=host, offset=offset,
+                                  strides=view.strides)
+
+
 def same_memory(a: Any, b: Any) -> bool:
     """Whether NumPy's `a` and `b` would be the same memory, strides and dtype (a static view
     and its root, or two static views of one root): `np.copyto(dst, src)` of such a pair does

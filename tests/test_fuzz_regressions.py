@@ -1543,6 +1543,11 @@ def test_ufunc_at_writes_through_a_read_only_view_where_numpy_does(reference_bac
               for idx in ([0, 0], slice(1, 3), ([0, 1], [0, 0]))]
     cases += [(lambda lib, b: lib.lib.stride_tricks.sliding_window_view(b, 2, axis=0), idx)
               for idx in ([0, 0], 0)]
+    # a broadcast's row (each element one of the base's) and the whole broadcast (aliased):
+    # NumPy's at writes through both, an aliased element once per occurrence (seed 1900799)
+    cases += [(lambda lib, b: lib.broadcast_to(b, (2, 6))[1].ravel(), [0, 0]),
+              (lambda lib, b: lib.broadcast_to(b, (2, 6)), ([0, 1], [0, 0])),
+              (lambda lib, b: lib.broadcast_to(b, (2, 6)), [0, 1])]
     got = []
     for lib in (np, la):
         for make, idx in cases:

@@ -962,7 +962,7 @@ class Generator:
             kind = self.pick(("None", "'stable'", "'heapsort'"))
             lines += [f"{t} = np.argsort({tied}, axis=0, kind={kind})",
                       f"{t} = np.sort({tied}, axis=None, kind={kind})",
-                      f"{t} = {name}[np.argsort({tied}, axis=None) % {name}.shape[0]]"]
+                      f"{t} = {name}.ravel()[np.argsort({tied}, axis=None)]"]
             if x.shape[0]:
                 lines += [f"{t} = np.argpartition({tied}, {k}, axis=0)",
                           f"{t} = np.partition({tied}, {k}, axis=0)"]

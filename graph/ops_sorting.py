@@ -1,6 +1,8 @@
 """Sorting, searching, set membership and the running product and scans: opaque library calls
-(NumPy on the CPU backends, CuPy on the GPU), as concat and cumsum are. `sort` is not an op: the API composes
-`argsort` with a gather, so its derivative comes from the gather's rule.
+(NumPy on the CPU backends, CuPy on the GPU), as concat and cumsum are. `argsort`, `sort`,
+`partition` and `argpartition` are NumPy's own of the kind asked for, so equal keys and the
+parts of a partition come in NumPy's order; under la.grad a sort or partition is the gather of
+its indices (its derivative the gather's rule).
 """
 
 from __future__ import annotations
@@ -24,12 +26,18 @@ def _both(fn):
 
 
 def _argsort(xp, xs, attrs):
-    """Stable; descending = the ascending stable sort of the reversed axis, reversed back, which
-    keeps equal elements in their original order (the standard's `stable=True`)."""
-    x, (axis, descending) = xs[0], attrs
+    """NumPy's argsort of the given kind (None: its default introsort, on AVX-512 x86-simd-sort,
+    whose order of equal keys is neither stable nor documented, but is a function of the lane's
+    values: so a program that indexes by it sees NumPy's permutation); "stable" as NumPy's.
+    Descending (the standard's, no NumPy twin) = the ascending stable sort of the reversed axis,
+    reversed back, which keeps equal elements in their original order."""
+    x, (axis, descending, sort_kind) = xs[0], attrs
     kind = {"kind": "stable"} if xp is np else {}
     if not descending:
-        return stable_argsort(x, axis) if xp is np else xp.argsort(x, axis=axis)
+        if xp is not np:
+            return xp.argsort(x, axis=axis)
+        return stable_argsort(x, axis) if sort_kind == "stable" else \
+            np.argsort(x, axis=axis, kind=sort_kind)
     n = x.shape[axis]
     return (n - 1) - xp.flip(xp.argsort(xp.flip(x, axis), axis=axis, **kind), axis)
 
@@ -85,6 +93,20 @@ def _sorted_rows(xp, xs, attrs):
     return xp.take_along_axis(xp.sort(x, axis=0), rows, axis=0)
 
 
+def _partition(xp, xs, attrs):
+    """NumPy's partition (introselect; x86-simd-sort on AVX-512): the k-th values in place and,
+    in the parts between them, NumPy's own order, which is unspecified but a function of each
+    lane's values (a full sort would satisfy the partition property and still differ)."""
+    kth, axis = attrs
+    return xp.partition(xs[0], kth, axis=axis)
+
+
+def _argpartition(xp, xs, attrs):
+    """NumPy's argpartition: _partition's permutation, NumPy's order of equal keys too."""
+    kth, axis = attrs
+    return xp.argpartition(xs[0], kth, axis=axis)
+
+
 def _searchsorted(xp, xs, attrs):
     return xp.searchsorted(xs[0], xs[1], side=attrs[0])
 
@@ -124,8 +146,9 @@ def _register(name, fn, arity, attrs, doc, vjp=None, properties=frozenset()):
                           properties=properties))
 
 
-ARGSORT = _register("argsort", _argsort, 1, ("axis", "descending"),
-                    "stable indices that sort x along axis (int64)")
+ARGSORT = _register("argsort", _argsort, 1, ("axis", "descending", "kind"),
+                    "indices that sort x along axis (int64) by NumPy's argsort of that kind "
+                    "(None: NumPy's default, its order of ties; 'stable')")
 SORT = _register("sort", _sort, 1, ("axis", "kind"),
                  "x sorted along axis by NumPy's sort of that kind (None: NumPy's default)",
                  properties=frozenset({"derivative_not_implemented"}))  # (la.grad: argsort)
@@ -133,6 +156,11 @@ SORTED_ROWS = _register("sorted_rows", _sorted_rows, 2, ("ends",),
                         "take_along_axis(sort(x1, axis=0), x2, axis=0): order statistics of x1's "
                         "columns by partition (median, quantile)",
                         properties=frozenset({"derivative_not_implemented"}))  # (not zero)
+PARTITION = _register("partition", _partition, 1, ("kth", "axis"),
+                      "NumPy's partition of x along axis at the ranks kth (its order inside the "
+                      "parts)", properties=frozenset({"derivative_not_implemented"}))  # (gather)
+ARGPARTITION = _register("argpartition", _argpartition, 1, ("kth", "axis"),
+                         "NumPy's argpartition of x along axis at the ranks kth (int64)")
 SEARCHSORTED = _register("searchsorted", _searchsorted, 2, ("side",),
                          "insertion points of x2 in the sorted 1-D x1 (int64)")
 ISIN = _register("isin", _isin, 2, ("invert",), "x1 elementwise in the set of x2's values (bool)")

@@ -15,6 +15,7 @@ and no name finds them; lazyarray/_dot_loops.py binds them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -128,16 +129,42 @@ FLOAT_POWER = _float_power()
 
 
 class _NamedAfter:
-    """NumPy's errcall in the report's re-run (`log` mode's writer), with 'in cast' renamed."""
+    """NumPy's errcall in the report's re-run (`log` mode's writer), with 'in cast' (or, with
+    `old` empty, any ufunc's name) renamed."""
 
-    def __init__(self, call, name: str) -> None:
-        self.call, self.name = call, name
+    def __init__(self, call, name: str, old: str = "cast") -> None:
+        self.call, self.name, self.old = call, name, old
 
     def write(self, text: str) -> None:
-        self.call.write(text.replace("encountered in cast", f"encountered in {self.name}"))
+        pattern = re.escape(self.old) if self.old else r"\w+"
+        self.call.write(re.sub(f"encountered in {pattern}", f"encountered in {self.name}", text))
 
     def __call__(self, *args):
         return self.call(*args)
+
+
+_NAMED: dict[tuple[str, str], OpDef] = {}
+
+
+def named(op_name: str, numpy_name: str) -> OpDef:
+    """A twin of `op_name` whose floating-point report names the NumPy function that computes
+    it: `np.dot`'s matmul says 'overflow encountered in dot', `np.vecdot`'s multiply and sum
+    'vecdot', `np.matvec`'s matmul 'matvec' (NumPy's loops are those functions; a composition
+    said 'matmul', 'multiply'). Values, templates and fusion are the op's."""
+    key = (op_name, numpy_name)
+    if key not in _NAMED:
+        op = get_op(op_name)
+
+        def reference(xs, attrs, dtype):
+            call = np.geterrcall()
+            if not hasattr(call, "write"):  # (not the report's re-run: flags only)
+                return op.reference(xs, attrs, dtype)
+            with np.errstate(call=_NamedAfter(call, numpy_name, "")):
+                return op.reference(xs, attrs, dtype)
+
+        _NAMED[key] = replace(op, name=f"{numpy_name}_{op_name}", reference=reference,
+                              doc=f"{op_name}, reported as NumPy's {numpy_name}")
+    return _NAMED[key]
 
 
 _OUT_CASTS: dict[str, OpDef] = {}

@@ -194,9 +194,9 @@ def _transpose(self: Array, *axes: Any) -> Array:
 
 def _argsort(self: Array, axis: int | None = -1, kind: Any = None, order: Any = None, *,
              stable: Any = None) -> Array:
-    """ndarray.argsort: always stable (any `kind` gives a valid answer); axis=None flattens."""
+    """ndarray.argsort: NumPy's argsort of that kind (its order of ties); axis=None flattens."""
     searching.check_sort_kind(kind, order, stable, user_site(1))
-    return searching.argsort(self, axis=axis)
+    return searching.argsort(self, axis=axis, kind=kind, stable=stable)
 
 
 def _sort(self: Array, axis: int = -1, kind: Any = None, order: Any = None, *,

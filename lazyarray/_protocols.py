@@ -47,6 +47,11 @@ _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "copy": lambda a: a,  # an Array is immutable: its copy is itself
     "where": lambda condition, x=None, y=None: _namespace().nonzero(condition)
     if x is None and y is None else _namespace().where(condition, x, y),  # np.where(c): nonzero
+    # np.unique_values(Array): NumPy's own order (2.3+: a hash table's for integers); la's own
+    # unique_values is sorted, as the standard's consumers (scikit-learn) search it
+    "unique_values": lambda x: _namespace().unique(x, equal_nan=False, sorted=False),
+    "clip": lambda a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue,
+    max=np._NoValue: elementwise.numpy_clip(a, a_min, a_max, out, min, max),
 }
 
 
@@ -176,7 +181,7 @@ def _translate(func: Callable[..., Any], target: Callable[..., Any], args: tuple
             continue
         if param.default is not param.empty and value is param.default:
             continue
-        target_name = _KEYWORDS.get(name, name)
+        target_name = name if name in la_names else _KEYWORDS.get(name, name)
         if target_name not in la_names:
             index = np_params.index(param)
             if (index >= len(la_params) or la_params[index].name in np_sig.parameters

@@ -40,7 +40,7 @@ from ._bind import FAST as _FAST
 from .passes.rewrite import with_inputs
 from .runtime import fp_status, spare_outputs
 from .runtime.backend import CopyStats
-from .graph.ops_structure import scatter_into
+from .graph.ops_structure import scatter_index, scatter_into
 from .runtime.interpreter import _apply
 
 _INPUT, _SCALAR = get_op("input"), get_op("scalar")
@@ -1016,6 +1016,7 @@ def write_through_view(root: Any, view: Any, new: Node, live: list) -> bool:
     was_writeable = data.flags.writeable
     if not was_writeable:
         data.flags.writeable = True
+    before = _touched(target, apply[1], apply[0][0], apply[0][1]) if apply is not None else None
     token = _enter()
     try:
         _clear()
@@ -1030,7 +1031,7 @@ def write_through_view(root: Any, view: Any, new: Node, live: list) -> bool:
         if not was_writeable:
             data.flags.writeable = False
     if bits and apply is not None:
-        fired([new], bits)
+        _scatter_fired(new, bits, target, before, apply[1])
     return True
 
 
@@ -1540,6 +1541,7 @@ def _scatter_now(old: Node, new: Node) -> bool:
     was_writeable = data.flags.writeable
     if not was_writeable:
         data.flags.writeable = True
+    before = _touched(data, values, mode, spec)
     token = fp_status.enter_numpy_errstate()
     try:
         fp_status.clear()
@@ -1553,8 +1555,40 @@ def _scatter_now(old: Node, new: Node) -> bool:
         if not was_writeable:
             data.flags.writeable = False
     if bits:
-        fired([new], bits)
+        _scatter_fired(new, bits, data, before, values)
     return True
+
+
+def _touched(data: np.ndarray, values: tuple, mode: str, spec: tuple) -> tuple | None:
+    """(index, old values) of the elements an accumulating scatter (add, multiply, min, max)
+    reads and writes in place: its flags' report replays it on them (`_scatter_fired`). None
+    for `set` (it reads none) or an index the scatter's own bounds check refuses."""
+    if mode == "set":
+        return None
+    try:
+        index = scatter_index(spec, tuple(values[1:]))
+        return index, data[index].copy()
+    except (IndexError, ValueError):
+        return None
+
+
+def _scatter_fired(new: Node, bits: int, data: np.ndarray, before: tuple | None,
+                   values: tuple) -> None:
+    """Report an in-place scatter's flags: by NumPy's own run on a copy holding the touched
+    elements' old values (the re-run of `new`'s graph read the written buffer: `np.add.at(a,
+    [0], 1e308)` of a = [1e308] re-ran inf + 1e308 and warned nothing; fuzz50)."""
+    if before is None:
+        fired([new], bits)
+        return
+    index, old = before
+    mode, spec = new.attrs
+
+    def replay() -> None:
+        copy = data.copy()
+        copy[index] = old
+        scatter_into(copy, values[0], tuple(values[1:]), mode, spec)
+
+    fired((), bits, rerun=replay)
 
 
 if _FAST is not None and hasattr(_FAST, "set_fill_read"):  # the C getitem's reads of a fill

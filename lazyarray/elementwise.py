@@ -334,17 +334,52 @@ def _wrap_weak_int(op: Any, dtype: np.dtype, site: Any) -> Any:
 
 
 def clip(x: Any, min: Any = None, max: Any = None, out: Any = None, *,  # noqa: A002
-         a_min: Any = None, a_max: Any = None) -> Array:
-    """numpy.clip / Array API `clip`: clamp to [min, max] (NumPy's `a_min`/`a_max` too); NaN propagates (as NumPy's clip). As NumPy 2, a Python int bound beyond
-    the integer dtype on its own side (`clip(int8, 0, 1000)`) binds nothing and is dropped."""
-    if (a_min is not None and min is not None) or (a_max is not None and max is not None):
-        raise _bind.fail(ValueError, "clip: pass min/max or a_min/a_max, not both", user_site(1))
-    min = a_min if a_min is not None else min  # noqa: A001
-    max = a_max if a_max is not None else max  # noqa: A001
+         a_min: Any = np._NoValue, a_max: Any = np._NoValue) -> Array:
+    """numpy.clip / Array API `clip`: clamp to [min, max]; NaN propagates (as NumPy's clip). As
+    NumPy 2, a Python int bound beyond the integer dtype on its own side (`clip(int8, 0, 1000)`)
+    binds nothing and is dropped. The standard's `clip(x, 3)` (one positional bound, `min`) is
+    its answer, where NumPy's positional `a_min` wants an `a_max` too (TypeError): lazyarray is
+    both namespaces, and SciPy's array-API code calls `xp.clip(p, 0.)`. NumPy's keywords
+    `a_min`/`a_max` follow NumPy's rules (both, and not with `min`/`max`)."""
+    min, max = _numpy_clip_bounds(min, max, a_min, a_max)  # noqa: A001
     result, target = _clip(x, min, max), out
     if target is None:
         return result
     return into(target, result, np.clip, (x, min, max), {}, user_site(1))
+
+
+def numpy_clip(a: Any, a_min: Any, a_max: Any, out: Any, min: Any, max: Any) -> Array:  # noqa: A002
+    """`np.clip(Array, ...)` (NEP 18) by NumPy's own rules: its positional bounds are `a_min`
+    and `a_max`, both wanted (`np.clip(x, 3)` is its TypeError, where `la.clip(x, 3)` is the
+    standard's `min`), and not with `min`/`max`."""
+    no = np._NoValue
+    if a_min is no and a_max is no:
+        return clip(a, None if min is no else min, None if max is no else max, out)
+    _check_numpy_bounds(a_min, a_max, min is not no or max is not no)
+    return clip(a, a_min, a_max, out)
+
+
+def _numpy_clip_bounds(min: Any, max: Any, a_min: Any, a_max: Any) -> tuple[Any, Any]:  # noqa: A002
+    """(min, max) of `la.clip` given NumPy's keywords `a_min`/`a_max` (a positional first
+    bound stands for `a_min`: `la.clip(x, 3, a_max=5)`), NumPy's errors where one is missing
+    or `min`/`max` come too."""
+    no = np._NoValue
+    if a_min is no and a_max is no:
+        return min, max
+    if a_min is no and min is not None:
+        a_min, min = min, None  # noqa: A001
+    _check_numpy_bounds(a_min, a_max, min is not None or max is not None)
+    return a_min, a_max
+
+
+def _check_numpy_bounds(a_min: Any, a_max: Any, min_or_max: bool) -> None:
+    """NumPy's clip errors, in its order: a missing `a_min`/`a_max`, then `min`/`max` as well."""
+    if a_min is np._NoValue or a_max is np._NoValue:
+        raise _bind.fail(TypeError, "clip() missing 1 required positional argument: "
+                         f"'{'a_min' if a_min is np._NoValue else 'a_max'}'", user_site(3))
+    if min_or_max:
+        raise _bind.fail(ValueError, "Passing `min` or `max` keyword argument when `a_min` and "
+                         "`a_max` are provided is forbidden.", user_site(3))
 
 
 def _clip(x: Any, min: Any, max: Any) -> Array:  # noqa: A002

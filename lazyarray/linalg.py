@@ -16,9 +16,9 @@ from . import _axis_args, _bind
 from .array import Array
 from .complex_functions import conj
 from .graph.node import user_site
-from .graph.ops_unchecked import out_cast
+from .graph.ops_unchecked import named, out_cast
 from .manipulation import matrix_transpose, moveaxis, permute_node, reshape_node
-from .reductions import _as_node, sum as _sum
+from .reductions import _as_node, _reduce
 from ._matmul import matmul, matmul_general  # noqa: F401  (matmul_general: the fast path's reference)
 from ._linalg_calls import (
     EigResult, EighResult, QRResult, SlogdetResult, SVDResult, cholesky, det, eig, eigh, eigvals,
@@ -29,6 +29,10 @@ from ._linalg_compose import (
 )
 from ._linalg_numpy import LinAlgError, cond, multi_dot, tensorinv, tensorsolve
 from .numpy_coverage import missing as _missing
+
+_DOT = named("matmul", "dot")  # np.tensordot's and np.dot's matmul (NumPy's report: 'dot')
+_VECDOT_MULTIPLY, _VECDOT_SUM = named("multiply", "vecdot"), named("sum", "vecdot")
+_VECDOT_MATMUL = named("matmul", "vecdot")  # floats: (1, n) @ (n, 1), reported as 'vecdot'
 
 
 def tensordot(x1: Any, x2: Any, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
@@ -61,7 +65,7 @@ def tensordot(x1: Any, x2: Any, axes: int | tuple[Sequence[int], Sequence[int]] 
         n *= b.shape[i]
     a2 = reshape_node(permute_node(a, free_a + ax_a, site), (m, k), site)
     b2 = reshape_node(permute_node(b, ax_b + free_b, site), (k, n), site)
-    out = matmul(Array(a2), Array(b2))
+    out = matmul_general(Array(a2), Array(b2), site, _DOT)  # (NumPy's tensordot is its dot)
     final = tuple(a.shape[i] for i in free_a) + tuple(b.shape[i] for i in free_b)
     return Array(reshape_node(out._node, final, site))  # (NumPy's: a 0-d array, not a scalar)
 
@@ -88,12 +92,13 @@ def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
         r = vecdot(first.astype(np.float32), Array(b).astype(np.float32), axis)
         return Array(_bind.primitive(out_cast("vecdot"), (r._node,), (), r.shape,
                                      np.dtype(np.float16), site))
-    if np.result_type(first.dtype, b.dtype).kind in "fc":
+    if np.result_type(first.dtype, b.dtype).kind in "fc":  # BLAS's dot per pair, as NumPy
         rows = moveaxis(first, ax, -1)[..., None, :]
         cols = moveaxis(Array(b), ax, -1)[..., :, None]
-        return matmul(rows, cols)[..., 0, 0]
-    product = first * Array(b)
-    return _sum(product, axis=axis, dtype=product.dtype)  # NumPy's vecdot keeps the dtype
+        return matmul_general(rows, cols, site, _VECDOT_MATMUL)[..., 0, 0]
+    product = Array(_bind.elementwise(_VECDOT_MULTIPLY, first, Array(b), site=site))
+    # NumPy's vecdot keeps the dtype; its report names 'vecdot', not 'multiply' or 'reduce'
+    return _reduce("sum", product._node, axis, False, product.dtype, site, _VECDOT_SUM)
 
 
 __all__ = [

@@ -13,7 +13,11 @@ import numpy as np
 from .array import Array
 from .complex_functions import conj
 from .creation import asarray
-from .linalg import matmul
+from .graph.node import user_site
+from .graph.ops_unchecked import named
+from .linalg import matmul_general
+
+_MATVEC, _VECMAT = named("matmul", "matvec"), named("matmul", "vecmat")  # NumPy's report names
 
 
 def matvec(x1: Any, x2: Any, /) -> Array:
@@ -21,7 +25,7 @@ def matvec(x1: Any, x2: Any, /) -> Array:
     a, v = asarray(x1), asarray(x2)
     if a.ndim < 2 or v.ndim < 1:
         raise ValueError("matvec: x1 needs 2 and x2 1 core dimensions")
-    return matmul(a, v[..., None])[..., 0]
+    return matmul_general(a, v[..., None], user_site(1), _MATVEC)[..., 0]
 
 
 def vecmat(x1: Any, x2: Any, /) -> Array:
@@ -30,7 +34,7 @@ def vecmat(x1: Any, x2: Any, /) -> Array:
     if a.ndim < 2 or v.ndim < 1:
         raise ValueError("vecmat: x1 needs 1 and x2 2 core dimensions")
     v = conj(v) if v.dtype.kind == "c" else v
-    return matmul(v[..., None, :], a)[..., 0, :]
+    return matmul_general(v[..., None, :], a, user_site(1), _VECMAT)[..., 0, :]
 
 
 def einsum_path(subscripts: Any, *operands: Any, optimize: Any = "greedy",

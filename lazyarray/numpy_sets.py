@@ -3,10 +3,10 @@
 
 The set routines' result lengths are data (as `unique`'s): they evaluate their inputs and run
 NumPy's own routine on the host, returning Arrays. `in1d` is `isin` of the ravelled input, lazy.
-`partition`/`argpartition` are a full stable sort along the axis, lazy: a sorted row satisfies
-every partition property NumPy promises (the k-th element in place, no larger one before it, no
-smaller one after), but the order *within* the two parts may differ from NumPy's introselect,
-whose order is unspecified. `lexsort` is a chain of stable argsorts, lazy, NumPy's order exactly.
+`partition`/`argpartition` are lazy library calls of NumPy's own (graph/ops_sorting.py): the
+order inside the parts is NumPy's introselect's, unspecified but a function of each lane's values,
+so a program that reads the parts sees NumPy's values (a full sort would satisfy the partition
+property and still differ). `lexsort` is a chain of stable argsorts, lazy, NumPy's order exactly.
 """
 
 from __future__ import annotations
@@ -16,12 +16,17 @@ from typing import Any
 
 import numpy as np
 
-from . import manipulation as mp
+from . import _bind, manipulation as mp
 from .array import Array
+from .cache import is_busy
 from .creation import asarray
 from .searching import argsort, isin, sort
 from .shaping import gather_along_axis
 from ._axis_args import refuse_bool_axis
+from .graph import dtypes, get_op
+from .graph.node import user_site
+
+_PARTITION, _ARGPARTITION = get_op("partition"), get_op("argpartition")
 
 
 def _host(x: Any) -> np.ndarray:
@@ -56,7 +61,11 @@ def in1d(ar1: Any, ar2: Any, assume_unique: bool = False, invert: bool = False, 
     return isin(mp.ravel(asarray(ar1)), asarray(ar2), invert=invert)
 
 
-def _check_kth(x: Array, kth: Any, axis: Any) -> tuple[Array, int]:
+def _check_kth(x: Array, kth: Any, axis: Any, kind: Any) -> tuple[Array, int, tuple[int, ...]]:
+    """NumPy's checks of partition's arguments: the Array (ravelled for axis=None), the axis and
+    the ranks as ints."""
+    if kind != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
     if axis is None:
         x, axis = mp.ravel(x), 0
     if x.ndim == 0:
@@ -70,26 +79,36 @@ def _check_kth(x: Array, kth: Any, axis: Any) -> tuple[Array, int]:
         raise ValueError("Booleans unacceptable as partition index")
     if ks.dtype.kind not in "iu":
         raise TypeError("Partition index must be integer")
+    if ks.ndim > 1:
+        raise ValueError("setting an array element with a sequence. The requested array would "
+                         "exceed the maximum number of dimension of 1.")  # NumPy's text
     for k in ks.ravel():
         if not -n <= k < n:
             raise ValueError(f"kth(={k}) out of bounds ({n})")
-    return x, axis
+    kths = int(ks) if ks.ndim == 0 else tuple(int(k) for k in ks)
+    return x, axis % x.ndim, kths
 
 
 def partition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
               order: Any = None) -> Array:
-    """numpy.partition as a full sort (see the module docstring: the order within parts may
-    differ from NumPy's; the partition property holds)."""
-    x, axis = _check_kth(asarray(a), kth, axis)
-    return sort(x, axis=axis)
+    """numpy.partition: NumPy's own, lazy (see the module docstring); while la.grad traces, the
+    gather of argpartition's indices (differentiable, the same values)."""
+    x, axis, kths = _check_kth(asarray(a), kth, axis, kind)
+    if is_busy():
+        return gather_along_axis(x, argpartition(x, kth, axis), axis, in_bounds=True)
+    node = x._node
+    return Array(_bind.primitive(_PARTITION, (node,), (kths, axis), node.shape, node.dtype,
+                                 user_site(1)))
 
 
 def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
                  order: Any = None) -> Array:
-    """numpy.argpartition as a stable argsort (the order within parts may differ from NumPy's)."""
+    """numpy.argpartition: NumPy's own, lazy (its order of equal keys and inside the parts)."""
     refuse_bool_axis(axis)  # (NumPy's partition takes True as 1)
-    x, axis = _check_kth(asarray(a), kth, axis)
-    return argsort(x, axis=axis)
+    x, axis, kths = _check_kth(asarray(a), kth, axis, kind)
+    node = x._node
+    return Array(_bind.primitive(_ARGPARTITION, (node,), (kths, axis), node.shape, dtypes.int64,
+                                 user_site(1)))
 
 
 def lexsort(keys: Any, axis: int = -1) -> Array:
@@ -107,8 +126,8 @@ def lexsort(keys: Any, axis: int = -1) -> Array:
         raise ValueError("all keys need to be the same shape")
     if keys[0].ndim == 0:  # NumPy: scalar keys sort one element
         return asarray(np.zeros((), np.int64))
-    idx = argsort(keys[0], axis=axis)
+    idx = argsort(keys[0], axis=axis, stable=True)
     for k in keys[1:]:
-        order = argsort(gather_along_axis(k, idx, axis, in_bounds=True), axis=axis)
+        order = argsort(gather_along_axis(k, idx, axis, in_bounds=True), axis=axis, stable=True)
         idx = gather_along_axis(idx, order, axis, in_bounds=True)
     return idx

@@ -14,6 +14,7 @@ from . import manipulation as mp
 from .array import Array, Array as _A, scalar_result
 from .elementwise import asarray_operand
 from .graph.node import user_site
+from .graph.ops_unchecked import named as _named
 from ._reshape import reshape_node
 from .outputs import into
 from .reductions import sum as sum_
@@ -220,6 +221,7 @@ def inner(a: Any, b: Any) -> Array:
 
 
 _LINALG: list[Any] = []
+_DOT = _named("matmul", "dot")  # np.dot's matmul, its report naming 'dot' as NumPy's
 
 
 def _linalg() -> Any:
@@ -248,7 +250,7 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
             done = product(a._node, b._node, user_site(1), np.dot)
             if done is not None:
                 return Array(done)
-        return _linalg().matmul(a, b)
+        return _linalg().matmul_general(a, b, user_site(1), _DOT)  # (NumPy's report: 'dot')
 
     if out is not None:
         return into(out, dot(a, b), np.dot, (a, b), {}, user_site(1))
@@ -257,7 +259,7 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
         return x * y
     _check_aligned(x.shape, y.shape)
     if y.ndim <= 2:
-        return matmul(x, y)
+        return linalg.matmul_general(x, y, user_site(1), _DOT)
     return tensordot(x, y, axes=([-1], [-2]))
 
 

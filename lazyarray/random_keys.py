@@ -227,7 +227,7 @@ def _ndtri(p: Array) -> Array:
 # --- permutations and choices: a sort of Philox bits (argsort, a library call) ---------------
 def _order(k: Any, n: int, site: _bind.Site) -> Array:
     """A random permutation of range(n): the stable argsort of the Philox bits of 0..n-1."""
-    return argsort(_bits(k, (n,), 0, site))
+    return argsort(_bits(k, (n,), 0, site), stable=True)
 
 
 def permutation(k: Any, x: Any, axis: int = 0) -> Array:
@@ -244,7 +244,8 @@ def _weighted_order(k: Any, p: Any, n: int, site: _bind.Site) -> Array:
     """range(n) in the order of -log(u_i) / p_i (Efraimidis-Spirakis): its head is a sample
     without replacement, each pick proportional to p among those left, as NumPy's."""
     weights = ew.astype(Array(_as_node(p, site)), dtypes.float64)
-    return argsort(-ew.log1p(-_unit(_bits(k, (n,), 0, site), dtypes.float64)) / weights)
+    return argsort(-ew.log1p(-_unit(_bits(k, (n,), 0, site), dtypes.float64)) / weights,
+                   stable=True)
 
 
 def choice(k: Any, a: Any, shape: Any = (), replace: bool = True, p: Any = None,

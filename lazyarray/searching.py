@@ -29,28 +29,45 @@ _SORTED_ROWS, _SORT = get_op("sorted_rows"), get_op("sort")
 
 
 def argsort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
-            descending: bool = False, stable: bool | None = None) -> Array:
-    """numpy.argsort / Array API `argsort`; always stable, whatever `kind` (checked as NumPy checks
-    it). axis=None sorts the flattened array, as NumPy."""
+            descending: bool | None = None, stable: bool | None = None) -> Array:
+    """numpy.argsort / Array API `argsort`: NumPy's argsort of the given kind, so equal keys come
+    in NumPy's order (its default is not stable: `stable=True` or kind='stable' is). A call
+    that passes the standard's own keyword `descending` is the standard's, whose default is
+    `stable=True` (array_api_compat's for NumPy too). axis=None sorts the flattened array."""
     site = user_site(1)
     check_sort_kind(kind, order, stable, site)
+    if descending is not None and stable is None and kind is None:
+        stable = True
+    descending = bool(descending)
     node = _as_node(x, site)
     _axis_args.refuse_bool_axis(axis, site)
     if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x gives [0]
         node, axis = _flat(node, site), 0
     ax = _bind.normalize_axis(axis, node.ndim, site)
-    return Array(_bind.primitive(_ARGSORT, (node,), (ax, bool(descending)), node.shape,
-                                 dtypes.int64, site))
+    attrs = (ax, bool(descending), sort_kind(kind, stable))
+    return Array(_bind.primitive(_ARGSORT, (node,), attrs, node.shape, dtypes.int64, site))
+
+
+def sort_kind(kind: str | None, stable: Any) -> str | None:
+    """The algorithm NumPy runs for a (checked) `kind`/`stable`: None (its default introsort, as
+    'quicksort' and stable=False), 'heapsort' or 'stable' (as 'mergesort' and stable=True)."""
+    if stable:
+        return "stable"
+    first = (kind or "q")[0].lower()
+    return {"q": None, "h": "heapsort"}.get(first, "stable")
 
 
 def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
-         descending: bool = False, stable: bool | None = None) -> Array:
+         descending: bool | None = None, stable: bool | None = None) -> Array:
     """numpy.sort / Array API `sort`: NumPy's sort of the given kind (its bits: an unstable kind
     may order -0.0 and 0.0 otherwise than a stable one); descending (the standard's, stable) and
     under la.grad's trace, argsort then a gather (differentiable). axis=None sorts the flattened
     array, as NumPy."""
     site = user_site(1)
     check_sort_kind(kind, order, stable, site)
+    if descending is not None and stable is None and kind is None:
+        stable = True  # (the standard's call: its default is stable, as argsort's)
+    descending = bool(descending)
     x = _array(x, site)
     if type(axis) is bool:  # NumPy's sort (Python code) takes True as 1; argsort refuses it
         axis = int(axis)
@@ -82,8 +99,7 @@ def sorted_rows(x: Array, rows: Array, ends: tuple[int, ...] = ()) -> Array:
 
 
 def check_sort_kind(kind: Any, order: Any, stable: Any, site: _bind.Site) -> None:
-    """NumPy's checks of sort/argsort's `kind`, `order` and `stable` (any valid kind sorts stably
-    here: a stable order is one of the orders an unstable kind may give)."""
+    """NumPy's checks of sort/argsort's `kind`, `order` and `stable`."""
     if kind is not None:
         if not isinstance(kind, str):
             raise _bind.fail(TypeError, f"sort kind must be str, not {type(kind).__name__}", site)

@@ -26,7 +26,7 @@ from ._handled import held_index_arrays, user_line_handles_errors
 from ._numpy_errors import numpy_shape_error
 from .array import Array
 from .graph.ops_unchecked import out_cast
-from .writes import check_writable
+from .writes import check_writable, numpy_view_on_host, write_past_flag
 from .creation import asarray
 from .manipulation import broadcast_to, concat, moveaxis, stack
 from .cache import is_busy
@@ -293,10 +293,19 @@ class ufunc:  # noqa: N801  (NumPy's name)
             args = (indices,) if b is None else (indices, b)
             self._np.at(a, *(_host(v) for v in args))
             return None
-        check_writable(a, "operand array with iterator write flag set is read-only")
+        if _at_checks_flag(a.shape, indices):
+            check_writable(a, "operand array with iterator write flag set is read-only")
         if (b is None) != (self._np.nin == 1):
             raise _bind.fail(ValueError, f"{self._np.__name__}.at takes {self._np.nin - 1} "
                              "operand(s) after the indices", site)
+        if type(b) in (int, float, complex, bool):
+            # NumPy's ufunc.at converts a Python scalar as np.asarray does (int64, float64,
+            # complex128): no NEP 50 weak rule there, so np.add.at(uint64, i, 1) computes in
+            # float64 and np.add.at(int8, i, 300) wraps where np.add(int8, 300) raises (fuzz50,
+            # at-once seed 1900669). (Its OverflowError past int64/uint64: NumPy's text.)
+            b = np.asarray(b)
+            if b.dtype == object:  # an int past uint64: NumPy's at converts it as a C long
+                raise _bind.fail(OverflowError, "Python int too large to convert to C long", site)
         stand_ins = (np.zeros(0, a.dtype),) + (() if b is None else (_probe_operand(b),))
         try:
             with np.errstate(all="ignore"):
@@ -306,8 +315,25 @@ class ufunc:  # noqa: N801  (NumPy's name)
             raise _noted(exc, site) from None
         if user_line_handles_errors():  # NumPy's IndexError in the user's try, a unchanged
             indices = held_index_arrays(indices, Array)
-        a[...] = self._at_value(a, indices, b, loop)
+        value = self._at_value(a, indices, b, loop)
+
+        def write() -> None:
+            a[...] = value
+        if not write_past_flag(a, write) and not self._at_on_host(a, indices, b):
+            check_writable(a, "operand array with iterator write flag set is read-only")
         return None
+
+    def _at_on_host(self, a: Array, indices: Any, b: Any) -> bool:
+        """NumPy's own at on its view of a copy of `a`'s root, the copy written back: a
+        read-only view lazyarray writes back through no chain (a broadcast, overlapping windows),
+        which NumPy's at writes through, aliased elements once per occurrence."""
+        found = numpy_view_on_host(a)
+        if found is None:
+            return False
+        root, host, view = found
+        self._np.at(view, _host_key(indices), *(() if b is None else (_host(b),)))
+        root[...] = _host_result(host)
+        return True
 
     def _at_value(self, a: Array, indices: Any, b: Any, loop: np.dtype) -> Array:
         method = _SCATTER.get(self._np.__name__)
@@ -330,7 +356,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
             sel = np.nonzero(rank == k)[0]
             pos = flat_pos[sel]
             args = (flat[pos],) if operand is None else (flat[pos], operand[sel])
-            flat = flat.at[pos].set(self._fn(*args))
+            flat = flat.at[pos].set(_cast_back(self._fn(*args), a.dtype))
         return flat.reshape(a.shape)
 
     def _binary(self, method: str, site: Any) -> None:
@@ -360,6 +386,47 @@ _host_result = creation.host_result  # NumPy's result on the host (a leaf: the w
 
 def _host_key(key: Any) -> Any:
     return tuple(_host(k) for k in key) if isinstance(key, tuple) else _host(key)
+
+
+def _cast_back(value: Array, dtype: np.dtype) -> Array:
+    """ufunc.at's result cast back into the destination's dtype, its flags reported as NumPy's
+    'overflow encountered in at' (`np.add.at(f32, i, 1e300)`: the float64 sum into float32)."""
+    if value.dtype == dtype:
+        return value
+    return Array(_bind.primitive(out_cast("at"), (value._node,), (), value.shape, dtype,
+                                 user_site(2)))
+
+
+def _at_checks_flag(shape: tuple[int, ...], indices: Any) -> bool:
+    """Whether NumPy's `ufunc.at` checks the destination's writeable flag: only the iterator
+    over its subspace (what the index leaves after its fancy parts) does, and there is none for
+    a subspace of one element, so `np.add.at(v, [0, 0], 1)` writes through a read-only `v` (a
+    sliding window's ravel; fuzz50) and `np.add.at(v2d, [0], 1)` raises. An index NumPy
+    refuses raises its IndexError first (the write's own); a bool scalar: checked."""
+    size = _at_subspace_size(shape, indices)
+    return size is None or (size >= 0 and size != 1)
+
+
+def _at_subspace_size(shape: tuple[int, ...], indices: Any) -> int | None:
+    """The subspace's element count: each fancy index stands as 0 (a boolean array as 0 per
+    axis) on a zero-stride stand-in; -1 for an index error, None for a bool scalar."""
+    key = indices if type(indices) is tuple else (indices,)
+    basic: list[Any] = []
+    for k in key:
+        if isinstance(k, (bool, np.bool_)):
+            return None
+        if k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer)):
+            basic.append(k)
+        elif getattr(k, "dtype", None) == np.bool_:
+            basic.extend([0] * np.ndim(k))
+        else:
+            basic.append(0)
+    try:
+        return np.broadcast_to(np.zeros((), np.int8), shape)[tuple(basic)].size
+    except IndexError:
+        return -1
+    except (TypeError, ValueError):
+        return None
 
 
 def _occurrence(flat: np.ndarray) -> np.ndarray:

@@ -287,7 +287,7 @@ def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
             and data.flags.c_contiguous):
         value = eager.view_value(view_node)
         if value is not None:
-            return value
+            return value if _shares(value, data) else None
     itemsize = root_node.dtype.itemsize
     strides, step = [], itemsize
     for n in reversed(root_node.shape):
@@ -301,10 +301,20 @@ def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
                 layout = np.reshape(layout, node.attrs[0], copy=False)
             else:
                 starts = tuple([i.data for i in node.inputs[1:]])  # a slice's run-time starts
+                before = layout
                 layout = node.op.reference((layout, *starts), node.attrs, node.dtype)
+                if not _shares(layout, before):
+                    return None
         except (ValueError, TypeError):
             return None
     return layout
+
+
+def _shares(view: np.ndarray, base: np.ndarray) -> bool:
+    """Whether NumPy's `view` is memory of `base`: `imag` of a real array is new zeros (read-only,
+    no view), so `np.copyto(A.imag, A)` raises where a view of A's own memory passes (fuzz50,
+    at-once seed 1900524: it was taken for A's memory, and passed)."""
+    return not (view.size and base.size) or np.may_share_memory(view, base)
 
 
 def is_view(a: Any) -> bool:
@@ -319,6 +329,59 @@ def check_writable(a: Any, message: str = "assignment destination is read-only")
     link = getattr(a, "_view", None)
     if type(link) is tuple and not link[3]:
         raise _fail(ValueError, message, user_site(2))
+
+
+def write_past_flag(a: Any, write: Callable[[], None]) -> bool:
+    """Run `write` (a write into `a`) as if `a` were writable, for NumPy's writers that skip
+    the flag (`ufunc.at` with no subspace to iterate writes through a read-only view, fuzz50).
+    False, nothing written, where no write reaches the root (a broadcast's elements alias)."""
+    link = a._view
+    if type(link) is not tuple or link[3]:
+        write()
+        return True
+    if len(link) == 4:
+        chain = _read_only_chain(link[1], link[2])
+        if chain is None or any(n.op.write_back is None for n in chain):
+            return False
+    a._view = link[:3] + (True,) + link[4:]
+    try:
+        write()
+    finally:
+        now = a._view
+        if type(now) is tuple:
+            a._view = now[:3] + (False,) + now[4:]
+    return True
+
+
+def numpy_view_on_host(a: Any) -> tuple[Any, np.ndarray, np.ndarray] | None:
+    """(root, a writable copy of the root's value, NumPy's view `a` of that copy, writable), for
+    a read-only view no chain of write-backs reaches (`np.broadcast_to(B, (2, n))[1].ravel()`,
+    overlapping windows), whose elements NumPy's `ufunc.at` writes through anyway (fuzz50,
+    at-once seed 1900799): the caller runs NumPy's own at on the view, aliasing included, and
+    writes the copy back into the root. None where the chain is no view of the root."""
+    link = a._view
+    if type(link) is not tuple or len(link) != 4 or link[0]._node is not link[2]:
+        return None
+    chain = _read_only_chain(link[1], link[2])
+    if chain is None:
+        return None
+    root = link[0]
+    host = np.array(root, copy=True)
+    view = host
+    for node in reversed(chain):
+        try:
+            if node.op is _RESHAPE:
+                view = np.reshape(view, node.attrs[0], copy=False)
+            else:
+                starts = tuple([i.data for i in node.inputs[1:]])
+                view = node.op.reference((view, *starts), node.attrs, node.dtype)
+        except (ValueError, TypeError):
+            return None
+    if view.shape != a.shape or not _shares(view, host) or not host.size:
+        return None
+    offset = view.__array_interface__["data"][0] - host.__array_interface__["data"][0]
+    return root, host, np.ndarray(view.shape, view.dtype, buffer=host, offset=offset,
+                                  strides=view.strides)
 
 
 def same_memory(a: Any, b: Any) -> bool:

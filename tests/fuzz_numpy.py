@@ -88,7 +88,7 @@ class NumpyHelpers:
 
     @staticmethod
     def argsort(x, axis=-1):
-        return np.argsort(x, axis=axis, kind="stable")  # lazyarray's sort is always stable
+        return np.argsort(x, axis=axis)  # NumPy's default kind, its order of ties (stop 50)
 
     @staticmethod
     def full_like(x, value):
@@ -162,6 +162,7 @@ def values(rng: np.random.Generator, dtype: np.dtype, shape: tuple) -> np.ndarra
 
 FORMS_49_FROM = 1700000  # seeds from here draw make_ufunc_method's forms too
 HALF_FROM = 1800000  # and float16 arrays, whose results are compared as any other (stop 49)
+FORMS_50_FROM = 1900000  # and make_forms_50's: ties in sorts, unique's options, int corners
 SCALARS = (0, 1, 2, -1, 3, 7, 127, 128, 255, 256, -129, 300, 2**31, 2**63 - 1, 2**64 - 1, -2**63,
            2**63, 2**64, -2**63 - 1,
            0.5, -0.0, 2.5, 1e300, float("inf"), float("nan"), True, False, 1j, 2 - 0.5j)
@@ -649,6 +650,50 @@ class Generator:
             return self.attempt(f"np_.where({x} != 0, {y} / {x}, {x})", "ulp")
         return None
 
+    def make_forms_50(self):
+        """Forms added at fuzz50 (seeds from FORMS_50_FROM): argsort/argpartition/partition of
+        values with many ties (`x % 3`: NumPy's unstable default orders them its own way), sort
+        kinds, np.unique's return_* options and sorted=False, and integer floor division,
+        remainder and shifts against Python scalars at their corners (-1, 0, the bit width,
+        the type's limits) from either side."""
+        x = self.pick()
+        a = self.np_env[x]
+        nd = a.ndim
+        r = self.choice(["argsort", "argpartition", "partition", "sort", "unique", "int_corner",
+                         "int_corner", "shift"])
+        tied = f"({x} % 3)" if a.dtype.kind in "iuf" else x
+        if r in ("argsort", "sort") and nd and a.dtype.kind != "c":
+            kind = self.choice([None, "stable", "quicksort", "heapsort"])
+            ax = self.choice([-1, 0, None])
+            return self.attempt(f"np_.{r}({tied}, axis={ax}, kind={kind!r})", "exact")
+        if r in ("argpartition", "partition") and nd and a.dtype.kind != "c" and a.shape[-1]:
+            n = a.shape[-1]
+            kth = int(self.rng.integers(-n, n)) if self.rng.random() < 0.7 else \
+                sorted(int(k) for k in self.rng.integers(0, n, 2))
+            return self.attempt(f"np_.{r}({tied}, {kth})", "exact")
+        if r == "unique" and a.dtype.kind != "c":
+            opts = [o for o in ("return_index", "return_inverse", "return_counts")
+                    if self.rng.random() < 0.5]
+            srt = bool(self.rng.random() < 0.6)
+            call = f"np_.unique({tied}, {''.join(o + '=True, ' for o in opts)}sorted={srt})"
+            if not opts:
+                return self.attempt(call, "exact")
+            return self.attempt(f"{call}[{int(self.rng.integers(len(opts) + 1))}]", "exact")
+        if r == "int_corner" and a.dtype.kind in "iu":
+            k = self.choice([-1, 1, 0, -3, 7, 2**31, -2**31, 2**63 - 1, 255, -128])
+            op = self.choice(["//", "%"])
+            safe = f"np_.where({x} == 0, 1, {x})"  # (an int divided by a 0 array: both give 0)
+            if self.rng.random() < 0.5:
+                return self.attempt(f"({x} {op} {k})", "exact")
+            return self.attempt(f"({k} {op} {safe})", "exact")
+        if r == "shift" and a.dtype.kind in "iu":
+            k = self.choice([0, 1, 7, 8, 15, 16, 31, 32, 63, 64, 65])
+            op = self.choice(["<<", ">>"])
+            return self.attempt(f"({x} {op} {k})" if self.rng.random() < 0.6 else
+                                f"np_.{'left' if op == '<<' else 'right'}_shift({k}, "
+                                f"{x} & 7)", "exact")
+        return None
+
     def index(self, shape):
         """A random NumPy index for an array of `shape`; returns the text of the key."""
         parts = []
@@ -819,6 +864,8 @@ class Generator:
                   [self.make_matmul] + [self.make_shape])
         if self.seed >= FORMS_49_FROM:  # (older seeds draw as they did: reproducible)
             makers += [self.make_ufunc_method] * 2
+        if self.seed >= FORMS_50_FROM:
+            makers += [self.make_forms_50] * 2
         self.np_env["H_LAZY"] = self.la_env["H_LAZY"] = LazyHelpers
         self.p.consts["H_LAZY"] = LazyHelpers
         tries = 0

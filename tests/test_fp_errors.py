@@ -471,3 +471,34 @@ def test_a_matmuls_overflow_warns_once_at_the_users_line(backend, backend_does, 
                         assert len(got) == len(want) == 1
                     else:
                         assert got == want
+
+
+_PRODUCTS = {
+    "dot_vectors": lambda m, v, M: m.dot(v, v), "dot_matrices": lambda m, v, M: m.dot(M, M.T),
+    "dot_stack": lambda m, v, M: m.dot(m.stack([M, M]), M.T),
+    "inner": lambda m, v, M: m.inner(M, M), "tensordot": lambda m, v, M: m.tensordot(v, v, 1),
+    "vecdot": lambda m, v, M: m.vecdot(v, v), "vecdot_rows": lambda m, v, M: m.vecdot(M, v),
+    "vecdot_half": lambda m, v, M: m.vecdot(v.astype(np.float16), v.astype(np.float16)),
+    "matvec": lambda m, v, M: m.matvec(M, v), "vecmat": lambda m, v, M: m.vecmat(v, M.T),
+    "matmul": lambda m, v, M: m.matmul(M, M.T),
+}
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("eager_size", [0, 4096])
+@pytest.mark.parametrize("name", sorted(_PRODUCTS))
+def test_products_report_numpys_function_name(backend, name, eager_size):
+    """NumPy's dot, tensordot and inner report 'overflow encountered in dot', vecdot 'vecdot',
+    matvec/vecmat their own names: lazyarray's compositions said 'matmul', or 'multiply' for
+    vecdot (fuzz50; graph/ops_unchecked.py `named`)."""
+    v, M = np.full(3, 1e200), np.full((2, 3), 1e200)
+    if name == "vecdot_half":
+        v = np.full(3, 300.0)
+    messages = []
+    for m in (np, la):
+        with la.config(eager_size=eager_size), warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            args = (v, M) if m is np else (la.asarray(v), la.asarray(M))
+            np.asarray(_PRODUCTS[name](m, *args))
+        messages.append(sorted({str(w.message) for w in got}))
+    assert messages[1] == messages[0]

@@ -72,6 +72,10 @@ FORMS_49_FROM = 1_700_000
 # and from here on float16 (stop 49: NumPy's dtype here too): float16 arrays and casts, float
 # functions of 1-byte ints and bools (NumPy's half loops), float16 results compared as any other
 HALF_FORMS_FROM = 1_800_000
+# and from here on sorts of tied values (NumPy's unstable default, partition's parts), unique's
+# options, integer // % and shifts against Python scalars at their corners from either side, and
+# in-place integer ops on views of the arrays (fuzz50, Generator.fuzz50_line)
+FORMS_50_FROM = 1_900_000
 # Python and NumPy scalars of every dtype class (NEP 50: Python's are weak)
 WEAK_SCALARS = ("True", "False", "0", "3", "-2", "300", "2**40", "-(2**63)", "2.5", "-0.0",
                 "float('nan')", "1e300", "1j", "(2-0.5j)", "np.float32(2)", "np.int8(-3)",
@@ -183,6 +187,7 @@ class Generator:
         self.fixed_forms = seed >= FIXED_FORMS_FROM
         self.forms_49 = seed >= FORMS_49_FROM
         self.half_forms = seed >= HALF_FORMS_FROM
+        self.forms_50 = seed >= FORMS_50_FROM
         self.dtypes = DTYPES + ("float16",) if self.half_forms else DTYPES
 
     # ---- the program's values
@@ -943,8 +948,49 @@ class Generator:
         line = self.pick(lines)
         return line if line.startswith("np.add.at") else f"{t} = {line}"
 
+    def fuzz50_line(self, name: str) -> str:
+        """Forms added at fuzz50: argsort/sort/argpartition/partition of values with many ties
+        (`x % 3`), np.unique's return_* options and sorted=False, integer floor division,
+        remainder and shifts against Python scalars at their corners, and in-place integer ops
+        on a view of an array (written through to it)."""
+        x = self.env[name]
+        t = self.new_name("S")
+        lines = []
+        if x.dtype.kind in "iufb" and x.ndim:
+            tied = f"({name} % 3)"
+            k = int(self.rng.integers(0, max(x.shape[0], 1)))
+            kind = self.pick(("None", "'stable'", "'heapsort'"))
+            lines += [f"{t} = np.argsort({tied}, axis=0, kind={kind})",
+                      f"{t} = np.sort({tied}, axis=None, kind={kind})",
+                      f"{t} = {name}.ravel()[np.argsort({tied}, axis=None)]"]
+            if x.shape[0]:
+                lines += [f"{t} = np.argpartition({tied}, {k}, axis=0)",
+                          f"{t} = np.partition({tied}, {k}, axis=0)"]
+            opts = self.pick(("return_counts=True", "return_index=True",
+                              "return_inverse=True", "return_index=True, return_counts=True"))
+            lines.append(f"{t} = np.unique({tied}, {opts}, "
+                         f"sorted={self.pick(('True', 'False'))})[1]")
+        if x.dtype.kind in "iu":
+            k = self.pick(("-1", "0", "1", "-3", "7", "127", "-128", "255", "2**31", "2**63 - 1"))
+            op = self.pick(("//", "%"))
+            lines += [f"{t} = {name} {op} {k}", f"{t} = ({k}) {op} {name}",
+                      f"{t} = {name} {self.pick(('<<', '>>'))} "
+                      f"{self.pick(('0', '1', '7', '8', '31', '63', '64'))}",
+                      f"{t} = np.right_shift({self.pick(('-1', '255', '2**62'))}, {name} & 7)"]
+            if x.ndim and x.shape[0]:
+                view = self.new_name("v")
+                part = self.pick((f"{name}[::2]", f"{name}[1:]", f"{name}[..., ::-1]",
+                                  f"{name}[0]"))
+                lines.append(f"{view} = {part}\n{view} {self.pick(('//=', '%=', '<<=', '>>='))} "
+                             f"{self.pick(('3', '-1', '2', '0'))}\n{t} = {name}")
+        if not lines:
+            return f"{t} = {name}"
+        return self.pick(lines)
+
     def line(self) -> str:
         names = self.arrays()
+        if self.forms_50 and names and self.rng.random() < 0.12:
+            return self.fuzz50_line(self.pick(names))
         if self.forms_49 and names and self.rng.random() < 0.12:
             return self.fuzz49_line(self.pick(names))
         if self.fixed_forms and names and self.rng.random() < 0.15:
@@ -1269,6 +1315,23 @@ def _zero_d(value):
     return _scalar_zero_d(value) if isinstance(value, np.generic) else value
 
 
+class _ZeroDUfunc:
+    """A ufunc whose call and methods give ZeroD arrays (a bare lambda had no `accumulate`, and
+    the ZeroD run of a program with `np.add.accumulate` stopped: seed 1900028)."""
+
+    def __init__(self, ufunc: np.ufunc):
+        self._ufunc = ufunc
+
+    def __call__(self, *args, **kwargs):
+        return _zero_d(self._ufunc(*args, **kwargs))
+
+    def __getattr__(self, name):
+        attr = getattr(self._ufunc, name)
+        if name in ("reduce", "accumulate", "reduceat", "outer", "at"):
+            return lambda *args, **kwargs: _zero_d(attr(*args, **kwargs))
+        return attr
+
+
 class _ZeroDNumpy:
     """`np` whose functions give ZeroD arrays (their scalar types and errstate as NumPy's)."""
 
@@ -1276,6 +1339,8 @@ class _ZeroDNumpy:
         attr = getattr(np, name)
         if isinstance(attr, type) or not callable(attr):
             return attr
+        if isinstance(attr, np.ufunc):
+            return _ZeroDUfunc(attr)
         if name in ("dot", "matmul"):  # BLAS's summation order, as lazyarray's (_blas_layout)
             attr = _dot if name == "dot" else attr
             return lambda a, b, **kwargs: _zero_d(attr(*_blas_layout(a, b), **kwargs))

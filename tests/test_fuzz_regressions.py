@@ -3,6 +3,8 @@ backend with the smallest program that showed it."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from numpy_oracle import assert_as_numpy, assert_matches
@@ -1527,3 +1529,138 @@ def test_copyto_of_a_destinations_own_memory_writes_nothing(reference_backend):
             except ValueError as exc:
                 got.append(str(exc))
     assert got[len(got) // 2:] == got[:len(got) // 2]
+
+
+def test_ufunc_at_writes_through_a_read_only_view_where_numpy_does(reference_backend):
+    """NumPy's ufunc.at checks the writeable flag only in the iterator over its subspace (what
+    the index leaves after its fancy parts), and there is none of one element: `np.add.at(v,
+    [0, 0], 1)` with `v` a sliding window's ravel (read-only) writes through to the base; with
+    `v[1:3]`'s two-element subspace, or a 2-D window's `[0]`, it raises. lazyarray raised for
+    every read-only view (fuzz50, at-once seed 1900026)."""
+    cases = [(lambda lib, b: lib.lib.stride_tricks.sliding_window_view(b, 1, axis=0).ravel(),
+              idx) for idx in ([0, 0], 0, slice(1, 2), slice(1, 3), ([0, 1], [0, 0]), [1])]
+    cases += [(lambda lib, b: lib.lib.stride_tricks.sliding_window_view(b, 1, axis=0), idx)
+              for idx in ([0, 0], slice(1, 3), ([0, 1], [0, 0]))]
+    cases += [(lambda lib, b: lib.lib.stride_tricks.sliding_window_view(b, 2, axis=0), idx)
+              for idx in ([0, 0], 0)]
+    # a broadcast's row (each element one of the base's) and the whole broadcast (aliased):
+    # NumPy's at writes through both, an aliased element once per occurrence (seed 1900799)
+    cases += [(lambda lib, b: lib.broadcast_to(b, (2, 6))[1].ravel(), [0, 0]),
+              (lambda lib, b: lib.broadcast_to(b, (2, 6)), ([0, 1], [0, 0])),
+              (lambda lib, b: lib.broadcast_to(b, (2, 6)), [0, 1])]
+    got = []
+    for lib in (np, la):
+        for make, idx in cases:
+            base = lib.asarray(np.arange(6.0))
+            view = make(lib, base)
+            try:
+                lib.add.at(view, idx, 1)
+                got.append((np.asarray(base).tolist(), np.asarray(view).tolist()))
+            except (ValueError, IndexError) as exc:
+                got.append((type(exc), str(exc)))
+    assert got[len(got) // 2:] == got[:len(got) // 2]
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_copyto_into_the_imag_of_a_real_array_raises_as_numpy(reference_backend, eager_size):
+    """`A.imag` of a real A is new read-only zeros in NumPy, not A's memory: `np.copyto(A.imag,
+    A)` raises 'assignment destination is read-only'; lazyarray took it for A's own memory
+    (fuzz49's shortcut for a copy onto itself) and passed (fuzz50, at-once seed 1900524)."""
+    x = np.repeat(np.array([-np.inf, 1.5, np.inf], np.float16), 2)[::2]
+    with la.config(eager_size=eager_size):
+        for lib in (np, la):
+            a = lib.asarray(x) if lib is np else la.eval(la.asarray(x) + 0)
+            with pytest.raises(ValueError, match="assignment destination is read-only"):
+                lib.copyto(a.imag, a)
+        a = la.asarray(x)
+        la.copyto(a[::-1][::-1], a)  # a view of its own memory: nothing to write, as NumPy
+
+
+_CLIP_CALLS = [((3,), {}), ((None,), {}), ((3, None), {}), ((), {"min": 3}), ((), {"max": 3}),
+               ((3,), {"a_max": 5}), ((), {"a_min": 3}), ((3,), {"max": 5}),
+               ((), {"a_min": 3, "min": 2}), ((), {"a_min": 3, "a_max": 5, "min": 2}),
+               ((), {"a_max": 5}), ((), {"a_min": None, "a_max": 5}), ((2, 5), {"max": 3})]
+
+
+def _clip_outcome(call):
+    try:
+        return np.asarray(call()).tolist()
+    except (TypeError, ValueError) as exc:
+        return type(exc), str(exc)
+
+
+@pytest.mark.parametrize("args, kwargs", _CLIP_CALLS)
+def test_clip_bounds_as_numpy(args, kwargs):
+    """np.clip's positional bounds are `a_min` and `a_max`, both wanted: `np.clip(x, 3)` is
+    NumPy's TypeError, and `min`/`max` with `a_min`/`a_max` its ValueError. np.clip(Array)
+    gave a clipped Array (the protocol renamed a_min to min; fuzz50). `la.clip(x, 3)` is the
+    standard's one-bound call (docs/semantics.md), NumPy's keywords keep NumPy's rules."""
+    x = np.array([1, 5, 2, 8])
+    want = _clip_outcome(lambda: np.clip(x, *args, **kwargs))
+    assert _clip_outcome(lambda: np.clip(la.asarray(x), *args, **kwargs)) == want
+    if "a_min" in kwargs or "a_max" in kwargs:
+        assert _clip_outcome(lambda: la.clip(la.asarray(x), *args, **kwargs)) == want
+
+
+@pytest.mark.parametrize("src", ["float64", "complex128", "complex64"])
+@pytest.mark.parametrize("dst", ["int8", "uint8", "int16", "uint16"])
+def test_casts_of_inf_nan_and_large_values_into_small_ints_are_numpys(backend, src, dst):
+    """Into 8- and 16-bit integers NumPy's cast goes through int32 (docs/semantics.md): -1.49
+    into uint16 is 65535, and NaN, +-inf or a value beyond int32 is 0 -- complex -inf into int8
+    too (stop 49's note said NumPy gave -128: that was tests/fuzz_numpy.py's oracle, which
+    saturated; NumPy gives 0 on this machine, as lazyarray; fuzz50 seed 1900015)."""
+    x = np.array([-1.49, -0.5, 1.5, -200.7, 300.2, 70000.5, -70000.5, 3e9, -3e9, 1e30, np.inf,
+                  -np.inf, np.nan], src)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = x.astype(dst)
+        got = np.asarray(la.asarray(x).astype(dst))
+    np.testing.assert_array_equal(got, want)
+
+
+_AT_SCALARS = [("uint64", 1), ("uint64", 1.0), ("uint64", -1), ("int8", 300), ("uint8", -1),
+               ("int32", 2**40), ("uint16", 2**64), ("float32", 0.1), ("float32", 1e300),
+               ("float16", 1e10), ("int64", 1.5), ("int8", True), ("complex64", 1j)]
+
+
+@pytest.mark.parametrize("dtype, value", _AT_SCALARS)
+def test_ufunc_at_takes_a_python_scalar_as_numpy_converts_it(reference_backend, dtype, value):
+    """NumPy's ufunc.at converts a Python scalar as np.asarray (int64, float64): no NEP 50 weak
+    rule, so `np.add.at(uint64, [0, 0], 1)` computes in float64 (2**63 + 1 stays 2**63) and
+    `np.add.at(int8, i, 300)` wraps; lazyarray took the scalar as weak (its uint64 sum, an
+    OverflowError; fuzz50, at-once seed 1900669). The float64 result's cast back warns
+    'overflow encountered in at', as NumPy's."""
+    got = []
+    for lib in (np, la):
+        a = np.array([2**63 + 1 if dtype == "uint64" else 100], dtype)
+        a = lib.asarray(a) if lib is la else a
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                lib.add.at(a, [0, 0], value)
+                got.append((np.asarray(a).tolist(), np.asarray(a).dtype))
+            except OverflowError as exc:
+                got.append(str(exc))
+        got.append(sorted({str(w.message) for w in caught}))
+    assert got[2:] == got[:2]
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_ufunc_at_in_place_reports_its_overflow(backend, eager_size):
+    """`np.add.at(a, [0], 1e308)` of a = [1e308] warns 'overflow encountered in add'. Written in
+    place into a's buffer (lazyarray/eager.py), the report's re-run read the written inf and
+    confirmed nothing: no warning (fuzz50). The report now replays NumPy's scatter on the
+    touched elements' old values."""
+    cases = [("add", [1e308, 1.0], 1e308), ("multiply", [1e308, 2.0], 10.0),
+             ("add", [1e308, 1.0], np.array([1e308])), ("add", [1.0, 2.0], 1.0)]
+    with la.config(eager_size=eager_size):
+        for name, values, operand in cases:
+            got = []
+            for lib in (np, la):
+                a = np.array(values) if lib is np else la.asarray(np.array(values))
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    getattr(lib, name).at(a, [0], operand)
+                    got.append(np.asarray(a).tolist())
+                got.append([str(w.message) for w in caught])
+            assert got[2:] == got[:2], name

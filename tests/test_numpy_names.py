@@ -588,20 +588,15 @@ def test_interp_equals_numpy(backend, x, xp):
     data=st.data(),
 )
 def test_partition_property(backend, x, data):
+    """NumPy's own partition and argpartition (the order inside the parts too; NumPy's
+    take_along_axis(x, argpartition) need not equal its partition, so neither is derived)."""
     axis = data.draw(st.integers(-x.ndim, x.ndim - 1))
     n = x.shape[axis]
     kth = data.draw(st.integers(-n, n - 1))
     got = np.asarray(la.partition(x, kth, axis=axis))
-    want = np.partition(x, kth, axis=axis)
-    k = kth % n
-    pivot = np.take(want, [k], axis=axis)
-    np.testing.assert_array_equal(np.take(got, [k], axis=axis), pivot)  # the k-th in place
-    with np.errstate(invalid="ignore"):
-        assert not (np.take(got, np.arange(k), axis=axis) > pivot).any()
-        assert not (np.take(got, np.arange(k + 1, n), axis=axis) < pivot).any()
-    np.testing.assert_array_equal(np.sort(got, axis=axis), np.sort(x, axis=axis))
+    np.testing.assert_array_equal(got, np.partition(x, kth, axis=axis))
     idx = np.asarray(la.argpartition(x, kth, axis=axis))
-    np.testing.assert_array_equal(np.take_along_axis(x, idx, axis=axis), got)
+    np.testing.assert_array_equal(idx, np.argpartition(x, kth, axis=axis))
 
 
 @settings(max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -1,5 +1,5 @@
 /* max_subtract_exp_sum_divide: max, subtract, exp, sum, divide */
-void la_max_subtract_exp_sum_divide_c009f8b69a(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_max_subtract_exp_sum_divide_15b1b37f9a(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;
@@ -75,24 +75,27 @@ void la_max_subtract_exp_sum_divide_c009f8b69a(char *const *p, const int64_t *d,
                                     const int64_t pw_h = pw_m / 2 - (pw_m / 2) % 8;
                                     if (pw_m <= 128) {
                                         float pwracc1_0[8] = {-0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f};
-                                        int64_t k = 0;
-                                        for (; k + 8 <= pw_m; k += 8) {
-                                            #pragma omp simd
-                                            for (int l = 0; l < 8; l++) {
-                                                const int64_t i1 = pw_a + k + l;
-                                                const float ld0 = b0[i0 * s1_0 + i1];
-                                                const float subtract_2 = (ld0 - acc0_0);
-                                                const float exp_3 = la_exp_f32(subtract_2);
-                                                pwracc1_0[l] = pwracc1_0[l] + exp_3;
-                                            }
-                                        }
-                                        float pweacc1_0 = (((pwracc1_0[0] + pwracc1_0[1]) + (pwracc1_0[2] + pwracc1_0[3])) + ((pwracc1_0[4] + pwracc1_0[5]) + (pwracc1_0[6] + pwracc1_0[7])));
-                                        for (; k < pw_m; k++) {
+                                        float pwv3[128];
+                                        #pragma omp simd
+                                        for (int64_t k = 0; k < pw_m; k++) {
                                             const int64_t i1 = pw_a + k;
                                             const float ld0 = b0[i0 * s1_0 + i1];
                                             const float subtract_2 = (ld0 - acc0_0);
                                             const float exp_3 = la_exp_f32(subtract_2);
-                                            pweacc1_0 = pweacc1_0 + exp_3;
+                                            pwv3[k] = exp_3;
+                                        }
+                                        int64_t k = 0;
+                                        for (; k + 8 <= pw_m; k += 8) {
+                                            #pragma omp simd
+                                            for (int l = 0; l < 8; l++) {
+                                                const float kept3 = pwv3[k + l];
+                                                pwracc1_0[l] = pwracc1_0[l] + kept3;
+                                            }
+                                        }
+                                        float pweacc1_0 = (((pwracc1_0[0] + pwracc1_0[1]) + (pwracc1_0[2] + pwracc1_0[3])) + ((pwracc1_0[4] + pwracc1_0[5]) + (pwracc1_0[6] + pwracc1_0[7])));
+                                        for (; k < pw_m; k++) {
+                                            const float kept3 = pwv3[k];
+                                            pweacc1_0 = pweacc1_0 + kept3;
                                         }
                                         pwgacc1_0 = pweacc1_0;
                                         pw_sp--;

@@ -1161,33 +1161,8 @@ class CKernelPrinter(KernelPrinter):
         self.emit("const int64_t pw_h = " + ("(pw_m - pw_m % 8) / 2;" if cx
                                               else "pw_m / 2 - (pw_m / 2) % 8;"))
         self.open([f"if (pw_m <= {leaf}) {{"])
-        for acc, spec in zip(accs, specs):
-            init = ", ".join([minus_zero[spec.acc_t]] * lanes)
-            self.emit(f"{spec.acc_t} pwr{acc}[{lanes}] = {{{init}}};")
-        if held:
-            self.emit_leaf_values(n, stage, held)
-        self.emit("int64_t k = 0;")
-        self.open([f"for (; k + {lanes} <= pw_m; k += {lanes}) {{"])
-        if held:
-            self.open(["#pragma omp simd", "for (int l = 0; l < 8; l++) {"])
-            self.fold_kept(n, stage, specs, [(f"pwr{acc}[l]", None) for acc in accs], "0",
-                           held=lambda pos: f"pwv{pos}[k + l]")
-            self.close()
-        else:
-            fold_into.lanes([f"pwr{acc}" for acc in accs], "pw_a + k", lanes)
-        self.close()
-        for acc, spec in zip(accs, specs):
-            r = [f"pwr{acc}[{l}]" for l in range(lanes)]
-            while len(r) > 1:  # ((0+1)+(2+3))+((4+5)+(6+7)): neighbours first
-                r = [add(spec, r[i], r[i + 1]) for i in range(0, len(r), 2)]
-            self.emit(f"{spec.acc_t} pwe{acc} = {r[0]};")
-        self.open(["for (; k < pw_m; k++) {"])
-        if held:
-            self.fold_kept(n, stage, specs, [(f"pwe{acc}", None) for acc in accs], "0",
-                           held=lambda pos: f"pwv{pos}[k]")
-        else:
-            fold_into([f"pwe{acc}" for acc in accs], "pw_a + k")
-        self.close()
+        self.emit_pairwise_leaf(n, stage, accs, specs, fold_into, held, add, lanes,
+                                minus_zero)
         for acc in accs:
             self.emit(f"pwg{acc} = pwe{acc};")
         self.emit("pw_sp--;")
@@ -1218,6 +1193,39 @@ class CKernelPrinter(KernelPrinter):
         if trees:
             for acc in accs:
                 self.emit(f"{acc}_l[0] = pwb{acc};")
+
+    def emit_pairwise_leaf(self, n: int, stage: Stage, accs: list[str], specs, fold_into,
+                           held: list[int], add, lanes: int, minus_zero: dict) -> None:
+        """One leaf of emit_pairwise's tree, `pw_m` values from `pw_a` into `pwe<acc>`: lanes
+        from -0.0, NumPy's neighbour-first combine, then the rest one by one; `held`: the
+        values computed first at full width (`emit_leaf_values`)."""
+        for acc, spec in zip(accs, specs):
+            init = ", ".join([minus_zero[spec.acc_t]] * lanes)
+            self.emit(f"{spec.acc_t} pwr{acc}[{lanes}] = {{{init}}};")
+        if held:
+            self.emit_leaf_values(n, stage, held)
+        self.emit("int64_t k = 0;")
+        self.open([f"for (; k + {lanes} <= pw_m; k += {lanes}) {{"])
+        if held:
+            self.open(["#pragma omp simd", f"for (int l = 0; l < {lanes}; l++) {{"])
+            self.fold_kept(n, stage, specs, [(f"pwr{acc}[l]", None) for acc in accs], "0",
+                           held=lambda pos: f"pwv{pos}[k + l]")
+            self.close()
+        else:
+            fold_into.lanes([f"pwr{acc}" for acc in accs], "pw_a + k", lanes)
+        self.close()
+        for acc, spec in zip(accs, specs):
+            r = [f"pwr{acc}[{l}]" for l in range(lanes)]
+            while len(r) > 1:  # ((0+1)+(2+3))+((4+5)+(6+7)): neighbours first
+                r = [add(spec, r[i], r[i + 1]) for i in range(0, len(r), 2)]
+            self.emit(f"{spec.acc_t} pwe{acc} = {r[0]};")
+        self.open(["for (; k < pw_m; k++) {"])
+        if held:
+            self.fold_kept(n, stage, specs, [(f"pwe{acc}", None) for acc in accs], "0",
+                           held=lambda pos: f"pwv{pos}[k]")
+        else:
+            fold_into([f"pwe{acc}" for acc in accs], "pw_a + k")
+        self.close()
 
     def pairwise_zero(self, spec, value: float) -> str:
         """A pairwise accumulator's start, 0.0 or -0.0, in its C type (complex: both parts)."""

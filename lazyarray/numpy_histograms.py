@@ -21,6 +21,7 @@ import numpy as np
 from . import elementwise as ew, host_now
 from . import manipulation as mp
 from . import reductions as red
+from ._bind import fail
 from .array import Array
 from .graph.node import user_site
 from .complex_functions import imag, real
@@ -266,14 +267,14 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
     kind = np.complex128 if fpa.dtype.kind == "c" else np.float64
     xv, xpa, fpa = asarray(x).astype(np.float64), asarray(xp).astype(np.float64), fpa.astype(kind)
     if xpa.ndim != 1 or fpa.ndim != 1:
-        raise ValueError("Data points must be 1-D sequences")
+        raise fail(ValueError, "Data points must be 1-D sequences", user_site(1))
     if xpa.shape[0] != fpa.shape[0]:
-        raise ValueError("fp and xp are not of the same length.")
+        raise fail(ValueError, "fp and xp are not of the same length.", user_site(1))
     if xpa.shape[0] == 0:
-        raise ValueError("array of sample points is empty")
+        raise fail(ValueError, "array of sample points is empty", user_site(1))
     if period is not None:
         if period == 0:
-            raise ValueError("period must be a non-zero value")
+            raise fail(ValueError, "period must be a non-zero value", user_site(1))
         period, left, right = abs(period), None, None
         xv, xpa = xv % period, xpa % period
         order = argsort(xpa)
@@ -281,8 +282,8 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
         xpa = mp.concat([xpa[-1:] - period, xpa, xpa[:1] + period])
         fpa = mp.concat([fpa[-1:], fpa, fpa[:1]])
     if kind == np.complex128:
-        re = _interp_real(xv, xpa, real(fpa), _part(left, "real"), _part(right, "real"))
-        im = _interp_real(xv, xpa, imag(fpa), _part(left, "imag"), _part(right, "imag"))
+        re = _interp_real(xv, xpa, real(fpa), _part(left, "real"), _part(right, "real"), True)
+        im = _interp_real(xv, xpa, imag(fpa), _part(left, "imag"), _part(right, "imag"), True)
         return re + 1j * im
     return _interp_real(xv, xpa, fpa, left, right)
 
@@ -291,7 +292,10 @@ def _part(v: Any, name: str) -> Any:
     return None if v is None else getattr(np.complex128(v), name)
 
 
-def _interp_real(x: Array, xp: Array, fp: Array, left: Any, right: Any) -> Array:
+def _interp_real(x: Array, xp: Array, fp: Array, left: Any, right: Any,
+                 complex_part: bool = False) -> Array:
+    """One real interpolation; `complex_part`: a part of NumPy's complex loop, whose slope is
+    `dy * (1 / dx)` where the real loop's is `dy / dx` (a last bit apart)."""
     n = xp.shape[0]
     lval = fp[0] if left is None else asarray(float(left))
     rval = fp[-1] if right is None else asarray(float(right))
@@ -301,7 +305,7 @@ def _interp_real(x: Array, xp: Array, fp: Array, left: Any, right: Any) -> Array
     else:
         j0 = ew.clip(j, 0, n - 2)
         x0, x1, y0, y1 = xp[j0], xp[j0 + 1], fp[j0], fp[j0 + 1]
-        slope = (y1 - y0) / (x1 - x0)
+        slope = (y1 - y0) * (1.0 / (x1 - x0)) if complex_part else (y1 - y0) / (x1 - x0)
         res = slope * (x - x0) + y0
         res = ew.where(ew.isnan(res), slope * (x - x1) + y1, res)
         res = ew.where(ew.isnan(res) & (y0 == y1), y0, res)

@@ -24,6 +24,7 @@ from lazyarray import donation  # noqa: E402
 from lazyarray.evaluation import _eager_applies  # noqa: E402
 from lazyarray.runtime import available_backends  # noqa: E402
 from lazyarray.settings import Settings  # noqa: E402
+from numpy_oracle import computes_halves  # noqa: E402
 
 # The dask backend runs the C kernels chunk by chunk; it has its own suite (tests/test_dask*.py)
 # instead of multiplying every differential test by a Dask graph's overhead.
@@ -91,6 +92,10 @@ NEEDS: dict[str, tuple] = {
     "donation": (lambda b: b in donation.BACKENDS,
                  "buffer donation and in-place updates are off on {b} "
                  "(lazyarray/donation.py `BACKENDS`)"),
+    # cupy refuses programs holding float16 with a TypeError (no generated half arithmetic)
+    "half": (computes_halves,
+             "the {b} backend refuses float16 computations with a TypeError: its generated "
+             "CUDA has no half arithmetic (runtime/cuda/backend.py, docs/semantics.md)"),
     # CPU flags and NumPy's reports (lazyarray/fp_errors.py); CUDA kernels have no such flags
     "fp_errors": (lambda b: b != "cupy",
                   "the {b} backend does not report floating-point errors, as CuPy and JAX do "

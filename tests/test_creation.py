@@ -15,7 +15,8 @@ _FILLED_ON_C = {"bool", "int8", "uint64", "float32", "complex64"}
 
 
 @pytest.mark.parametrize("dtype", [None, *(
-    dt if str(dt) in _FILLED_ON_C else pytest.param(dt, marks=pytest.mark.exhaustive_on("c"))
+    dt if str(dt) in _FILLED_ON_C else pytest.param(dt, marks=[pytest.mark.exhaustive_on("c")] + (
+        [pytest.mark.needs("half")] if dt == np.float16 else []))
     for dt in SUPPORTED)], ids=str)
 def test_filled_arrays(backend, dtype):
     for shape in ((), 0, 3, (2, 0), (2, 3)):

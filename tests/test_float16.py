@@ -15,6 +15,9 @@ import lazyarray as la
 from numpy_oracle import ULPS
 from sites import assert_site
 
+# cupy refuses programs holding float16 (test_the_cupy_backend_refuses_half_programs_clearly)
+pytestmark = pytest.mark.needs("half")
+
 _RNG = np.random.default_rng(16)
 
 
@@ -246,3 +249,24 @@ def test_norm_of_halves_is_numpys(backend):
     a = H[9:].reshape(-1, 3)
     for args in ((a,), (a, None, 1), (a[:, 0],), (a, "fro")):
         _check(lambda m, v: m.linalg.norm(v, *args[1:]), args[0])
+
+
+def test_the_cupy_backend_refuses_half_programs_clearly():
+    """On cupy a program holding float16 raises a TypeError that says what to do (its generated
+    CUDA has no half arithmetic); a float32 program of the same shape is not refused there. No
+    device needed: the refusal comes before any CuPy call."""
+    from cuda_corpus import program_of
+    from lazyarray.runtime.cuda.backend import CupyBackend
+
+    cupy = CupyBackend()
+    for program in (program_of(la.asarray(_halves()) * 2),  # half arithmetic
+                    program_of(la.sqrt(la.asarray(_ints("int8")))),  # NumPy's float16 loop
+                    program_of(la.asarray(_halves()).astype(np.float32))):  # a half input
+        with pytest.raises(TypeError, match=r"float16 values on the cupy backend.*float32"):
+            cupy.compile(program)
+    plan = None
+    try:
+        plan = cupy.compile(program_of(la.asarray(_halves().astype(np.float32)) * 2))
+    except ImportError:  # no CuPy here: rendering passed the float16 check, loading needs CuPy
+        pass
+    assert plan is None or cupy.stats["plans"] == 1

@@ -32,11 +32,14 @@ def test_interp_and_einsum_of_small_computed_arrays_are_numpys_calls(backend, ba
         (lambda m, c: m.einsum("ij,jk", c(A), c(A), optimize=True), None),
         (lambda m, c: m.einsum(c(A), [0, 1], c(v), [1], [0]), None),
     ]
-    for make, _ in cases:
+    for k, (make, _) in enumerate(cases):
         want = make(np, lambda a: a)
         got = make(la, la.asarray)
         assert type(np.asarray(got)) is np.ndarray
-        np.testing.assert_array_equal(np.asarray(got), want)
+        if k >= 3 and not backend_does("eager"):  # einsum as a lazy matmul: not NumPy's order
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-14)
+        else:
+            np.testing.assert_array_equal(np.asarray(got), want)
         assert np.asarray(got).dtype == np.asarray(want).dtype
         assert repr(got).startswith("np.") == repr(want).startswith("np.")  # a scalar stays one
     assert built == [] or not backend_does("eager")
@@ -78,7 +81,8 @@ def test_joins_of_a_few_small_computed_arrays_are_numpys_join_now(backend, backe
     assert la.vstack([big, big])._node.inputs  # (lazy, either way)
 
 
-def test_histogram_quantiles_and_trace_of_small_computed_arrays_follow_la_errstate(backend):
+def test_histogram_quantiles_and_trace_of_small_computed_arrays_follow_la_errstate(backend,
+                                                                                   backend_does):
     """np.histogram (~385 us here, NumPy 35), np.percentile / np.quantile (~167 us, NumPy 28)
     and np.trace of small computed arrays are NumPy's calls: the same values and warnings, and
     under la.errstate NumPy's run raises what it raises (FloatingPointError at the line)."""
@@ -101,16 +105,17 @@ def test_histogram_quantiles_and_trace_of_small_computed_arrays_follow_la_errsta
         for lib, conv in ((np, lambda a: a), (la, la.asarray)):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                r = make(lib, conv)
-            outs.append(([np.asarray(x) for x in r] if type(r) is tuple else [np.asarray(r)],
-                         [str(c.message) for c in caught]))
+                r = make(lib, conv)  # (evaluated here: a lazy result warns when computed)
+                values = [np.asarray(x) for x in r] if type(r) is tuple else [np.asarray(r)]
+            outs.append((values, [str(c.message) for c in caught]))
         (want, want_w), (got, got_w) = outs
         for g, x in zip(got, want):
             np.testing.assert_array_equal(g, x)
             assert g.dtype == x.dtype, k
-        assert got_w == want_w, k
-    with la.errstate(over="raise"), pytest.raises(FloatingPointError):
-        la.trace(la.asarray(np.full((3, 3), 1e308)))
+        assert got_w == want_w or not backend_does("fp_errors"), k
+    if backend_does("fp_errors"):
+        with la.errstate(over="raise"), pytest.raises(FloatingPointError):
+            np.asarray(la.trace(la.asarray(np.full((3, 3), 1e308))))
 
 
 def test_tile_of_a_small_computed_array_is_numpys_new_array(backend):

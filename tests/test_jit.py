@@ -347,6 +347,7 @@ def test_equality_on_a_traced_scalar_is_an_error():
     np.testing.assert_array_equal(np.asarray(h(la.array(np.arange(3.0)), 2)), [0.0, 2, 4])
 
 
+@pytest.mark.needs("half")
 def test_numpy_functions_keep_a_traced_scalar_weak(backend):
     """ldexp(s, n) with la.jit's scalar argument s has the eager dtype (the tracer counted as a
     strong int64 in NumPy's loop resolution: float64 where eager and NumPy give float16)."""

@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 import pytest
+from numpy_oracle import computes_halves
 
 import lazyarray as la
 
@@ -26,18 +27,20 @@ def _tied(rng: np.random.Generator, dtype: str, shape: tuple[int, ...]) -> np.nd
     return (x * (1 - 1j) if dtype == "complex128" else x).astype(dtype)
 
 
-def _cases(seed: int, count: int):
+def _cases(seed: int, count: int, backend: str = "numpy"):
     rng = np.random.default_rng(seed)
     for i in range(count):
         dtype = DTYPES[i % len(DTYPES)]
         shape = (int(rng.integers(1, 4)), int(rng.integers(2, 300)))
-        yield rng, _tied(rng, dtype, shape), int(rng.integers(-2, 2))
+        case = rng, _tied(rng, dtype, shape), int(rng.integers(-2, 2))
+        if dtype != "float16" or computes_halves(backend):  # (the same draws either way)
+            yield case
 
 
 @pytest.mark.parametrize("kw", [{}, {"kind": "quicksort"}, {"kind": "heapsort"},
                                 {"stable": False}, {"kind": "stable"}, {"stable": True}])
 def test_argsort_orders_ties_as_numpy(backend, kw):
-    for _, x, axis in _cases(1, 24):
+    for _, x, axis in _cases(1, 24, backend):
         got = la.argsort(la.asarray(x), axis=axis, **kw)
         np.testing.assert_array_equal(np.asarray(got), np.argsort(x, axis=axis, **kw))
         method = la.asarray(x).argsort(axis=axis, **kw)
@@ -46,7 +49,7 @@ def test_argsort_orders_ties_as_numpy(backend, kw):
 
 def test_argsort_ties_flattened_and_in_a_fused_program(backend):
     """axis=None, and a permutation used as an index inside one lazy program."""
-    for _, x, _ in _cases(2, 12):
+    for _, x, _ in _cases(2, 12, backend):
         np.testing.assert_array_equal(np.asarray(la.argsort(la.asarray(x), axis=None)),
                                       np.argsort(x, axis=None))
         w = np.arange(x.shape[-1], dtype=np.float64)
@@ -56,7 +59,7 @@ def test_argsort_ties_flattened_and_in_a_fused_program(backend):
 
 
 def test_partition_and_argpartition_as_numpy(backend):
-    for rng, x, axis in _cases(3, 36):
+    for rng, x, axis in _cases(3, 36, backend):
         n = x.shape[axis]
         kth = int(rng.integers(-n, n)) if rng.random() < 0.6 else \
             [int(k) for k in rng.integers(0, n, 3)]

@@ -112,7 +112,8 @@ def _sign(dt: np.dtype, t: str):
 def _floordiv(dt: np.dtype, t: str):
     if dt.kind == "f":
         s = libm_suffix(dt)
-        body = (f"{{\n    if (b == 0) return a / b;\n    {t} m = fmod{s}(a, b);\n"
+        # (`!(|b| > 0)`, not `b == 0`: NVRTC took `b == 0` as b being +0, `-26 // -0.0` gave -inf)
+        body = (f"{{\n    if (!(fabs{s}(b) > 0)) return a / b;\n    {t} m = fmod{s}(a, b);\n"
                 f"    {t} d = (a - m) / b;\n    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;\n"
                 f"    if (d == 0) return copysign{s}(({t})0, a / b);\n    {t} f = floor{s}(d);\n"
                 f"    return d - f > ({t})0.5 ? f + 1 : f;\n}}")
@@ -214,7 +215,8 @@ def _divmod_floor(dt: np.dtype, t: str):
     if dt.kind != "f":
         return _floordiv(dt, t)
     s = libm_suffix(dt)
-    return "a, b", (f"b == 0 ? a / b + ({t})(fmod{s}(a, b + ({t})LA_FPE_VOLATILE_ZERO) == 0.5) "
+    return "a, b", (f"!(fabs{s}(b) > 0) ? a / b + "
+                    f"({t})(fmod{s}(a, b + ({t})LA_FPE_VOLATILE_ZERO) == 0.5) "
                     f": la_floordiv_{suffix(dt)}(a, b)"), (f"la_floordiv_{suffix(dt)}",)
 
 

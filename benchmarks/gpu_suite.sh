@@ -18,8 +18,10 @@
 # GPU_SUITE_TESTS="pytest args" replaces steps 3 and 4 by one pass (a short rerun after a fix).
 # Test passes stop starting tests at their cap (LAZYARRAY_TEST_DEADLINE: the rest skip with the
 # reason, so the junit file is still written); a `timeout` behind each is the backstop.
-# OUTDIR gets at most 7 files: env.txt, gpu_tests.{log,xml}, rest_tests.{log,xml},
-# bench_gpu.{log,md}.
+# OUTDIR gets at most 9 files: env.txt, gpu_tests.{log,xml,failures.txt},
+# rest_tests.{log,xml,failures.txt}, bench_gpu.{log,md}. The failures files are written as each
+# failure comes (a pass killed at its cap writes no junit file); hypothesis does not shrink under
+# the cap (tests/conftest.py).
 # Exit status: the first failing step's.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -108,7 +110,8 @@ run_tests() {  # name, deadline %, backstop %, pytest selection...
     local name=$1 stop=$2 kill=$3
     shift 3
     log "$name: pytest $* (cap +$((budget * stop / 100)) s)"
-    LAZYARRAY_TEST_DEADLINE=$(at "$stop") timeout -k 10 "$(left "$(at "$kill")")" \
+    LAZYARRAY_TEST_FAILURES=$out/$name.failures.txt \
+        LAZYARRAY_TEST_DEADLINE=$(at "$stop") timeout -k 10 "$(left "$(at "$kill")")" \
         "$py" -m pytest -p no:cacheprovider -n "$workers" --dist loadgroup -rfEs \
         --durations=15 "${timeout_opt[@]}" --junitxml="$out/$name.xml" "$@" >"$out/$name.log" 2>&1
     local rc=$?

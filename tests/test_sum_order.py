@@ -59,6 +59,15 @@ CASES = {
 }
 
 
+def _assert_sums(got, want, backend_does, name):
+    """NumPy's bits where the backend sums in NumPy's order; on cupy (block trees) close to them."""
+    if backend_does("numpy_sum_order"):
+        assert got.tobytes() == want.tobytes(), (name, int(np.sum(got != want)), want.size)
+    else:
+        rtol = 1e-5 if want.dtype in (np.float32, np.complex64) else 1e-12
+        np.testing.assert_allclose(got, want, rtol=rtol, err_msg=name)
+
+
 @pytest.mark.parametrize("lazy", [False, True], ids=["at once", "plans"])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_sums_are_numpys_bit_for_bit(backend, backend_does, name, lazy):
@@ -69,7 +78,7 @@ def test_sums_are_numpys_bit_for_bit(backend, backend_does, name, lazy):
     with la.config(**({"eager_size": 0} if lazy else {})):
         got = np.asarray(CASES[name](la, tuple(la.asarray(v) for v in operands)))
     assert got.dtype == want.dtype
-    assert got.tobytes() == want.tobytes(), (name, int(np.sum(got != want)), want.size)
+    _assert_sums(got, want, backend_does, name)
 
 
 def test_a_buffered_sum_is_one_fold_over_the_row():
@@ -118,7 +127,7 @@ NORMS = {
 
 
 @pytest.mark.parametrize("name", sorted(NORMS))
-def test_norms_are_numpys_bit_for_bit(backend, name):
+def test_norms_are_numpys_bit_for_bit(backend, backend_does, name):
     """numpy.linalg's vector norms step by step as NumPy's: 2 is sqrt(add.reduce((conj(x) *
     x).real)) (|x| ** 2 through hypot was a last bit off for complex), vector_norm moves the
     reduced axes first in the order given and reduces axis 0 (a column fold where axes
@@ -130,7 +139,7 @@ def test_norms_are_numpys_bit_for_bit(backend, name):
     with la.config(eager_size=0):
         got = np.asarray(NORMS[name](la, tuple(la.asarray(v) for v in operands)))
     assert got.dtype == want.dtype and got.shape == want.shape
-    assert got.tobytes() == want.tobytes(), (name, int(np.sum(got != want)), want.size)
+    _assert_sums(got, want, backend_does, name)
 
 
 LAYOUTS = {
@@ -144,7 +153,7 @@ LAYOUTS = {
 
 
 @pytest.mark.parametrize("name", sorted(LAYOUTS))
-def test_reductions_follow_numpys_memory_order(backend, name):
+def test_reductions_follow_numpys_memory_order(backend, backend_does, name):
     """NumPy folds a reduction in its operand's memory order and allocates ufunc results in
     their operands' order: the sum over axis 0 of `x.T * 2` is pairwise along each column of
     x (passes/numpy_layout.py), where the C-order reading of the transposed value added row
@@ -153,4 +162,4 @@ def test_reductions_follow_numpys_memory_order(backend, name):
     want = np.asarray(LAYOUTS[name](np, x))
     with la.config(eager_size=0):
         got = np.asarray(LAYOUTS[name](la, la.asarray(x)))
-    assert got.tobytes() == want.tobytes(), (name, int(np.sum(got != want)), want.size)
+    _assert_sums(got, want, backend_does, name)

@@ -101,11 +101,12 @@ NEEDS: dict[str, tuple] = {
     "half": (computes_halves,
              "the {b} backend refuses float16 computations with a TypeError: its generated "
              "CUDA has no half arithmetic (runtime/cuda/backend.py, docs/semantics.md)"),
-    # sums in NumPy's pairwise/buffered order, bit for bit (runtime/c/printer.py emit_pairwise);
-    # CUDA kernels fold in their own block trees, within the tolerances of docs/cuda_backend.md
-    "numpy_sum_order": (lambda b: b != "cupy",
-                        "the {b} backend sums in its own tree order, not NumPy's pairwise bits "
-                        "(docs/cuda_backend.md)"),
+    # folds in NumPy's order, bit for bit: sums pairwise/buffered (runtime/c/printer.py
+    # emit_pairwise), products from 1 in order (emit_sequential); CUDA kernels fold in their own
+    # block trees, within the tolerances of docs/cuda_backend.md
+    "numpy_fold_order": (lambda b: b != "cupy",
+                        "the {b} backend folds in its own tree order, not NumPy's (its sums "
+                        "close to NumPy's, not its bits; docs/cuda_backend.md)"),
     # CPU flags and NumPy's reports (lazyarray/fp_errors.py); CUDA kernels have no such flags
     "fp_errors": (lambda b: b != "cupy",
                   "the {b} backend does not report floating-point errors, as CuPy and JAX do "

@@ -581,3 +581,32 @@ def test_sums_on_both_sides_of_a_kept_axis_are_numpys_bits_on_the_numpy_backend(
             for name in ("sum", "mean", "var"):
                 got = np.asarray(getattr(la, name)(la.array(x), axis=(0, 2)))
                 assert np.array_equal(got, getattr(np, name)(x, axis=(0, 2))), (name, dtype)
+
+
+@pytest.mark.needs("numpy_fold_order")  # (a block tree's order makes other NaN parts)
+@pytest.mark.parametrize("dtype", ["complex128", "complex64"])
+def test_complex_products_with_infinite_parts_are_numpys(backend, dtype):
+    """NumPy's multiply.reduce starts from 1 + 0j and multiplies in order: `prod([2, inf + 1j])`
+    is inf+nanj. C's sequential fold had it, then multiplied its seven idle lanes' identity in
+    (1 + 0j) * z, NaN in both parts where a part of z is infinite: nan+nanj."""
+    rng = np.random.default_rng(3)
+    rows = [[2, np.inf + 1j], [np.inf + 1j], [np.inf + 1j, 2], [1, -np.inf * 1j, 3],
+            [np.nan + 1j, 2]]
+    for _ in range(12):
+        a = rng.standard_normal(int(rng.integers(1, 20))) + 1j * rng.standard_normal(1)
+        hit = rng.random(a.shape) < 0.2
+        a[hit] = rng.choice([np.inf, -np.inf], int(hit.sum())) + 0.5j
+        rows.append(list(a))
+    for row in rows:
+        a = np.array(row, dtype)
+        for lazy in (False, True):
+            with la.config(**({"eager_size": 0} if lazy else {})), la.errstate(all="ignore"):
+                x = la.asarray(a)
+                got = [la.prod(x), la.prod(x.reshape(1, -1), axis=1),
+                       la.prod(x.reshape(-1, 1), axis=0, keepdims=True)]
+                got = [np.asarray(g) for g in got]
+            with np.errstate(all="ignore"):
+                want = [np.prod(a), np.prod(a.reshape(1, -1), axis=1),
+                        np.prod(a.reshape(-1, 1), axis=0, keepdims=True)]
+            for g, w in zip(got, want):
+                assert g.dtype == w.dtype and g.tobytes() == w.tobytes(), (row, g, w)

@@ -61,7 +61,7 @@ CASES = {
 
 def _assert_sums(got, want, backend_does, name):
     """NumPy's bits where the backend sums in NumPy's order; on cupy (block trees) close to them."""
-    if backend_does("numpy_sum_order"):
+    if backend_does("numpy_fold_order"):
         assert got.tobytes() == want.tobytes(), (name, int(np.sum(got != want)), want.size)
     else:
         rtol = 1e-5 if want.dtype in (np.float32, np.complex64) else 1e-12

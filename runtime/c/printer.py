@@ -880,6 +880,7 @@ class CKernelPrinter(KernelPrinter):
             self.emit_pairwise(n, stage, accs, specs)
         elif folds_sequentially(self.k, stage, self.rank, self.lay.n_outer):
             self.emit_sequential(n, stage, accs, specs)
+            lanes = 1  # lane 0 holds it all: (1 + 0j) * z is not z where z has an inf part
         elif self.folds_kept_rows(n, stage):
             self.emit_inner_loops(n, stage)  # the row's values once, full vector width
             self.emit_lane_loops(n, stage, accs, specs, lanes, self.fold_kept)
@@ -1082,8 +1083,9 @@ class CKernelPrinter(KernelPrinter):
     def emit_sequential(self, n: int, stage: Stage, accs: list[str], specs) -> None:
         """Each reduction one value after another from its identity in row-major order, in its
         dtype (`folds_sequentially`): NumPy's `multiply.reduce`, and its `add` of a column
-        reduction row after row: its bits. Lane 0 takes it; the others keep their identity,
-        which emit_lane_combine folds in exactly (x + 0.0, x * 1.0)."""
+        reduction row after row: its bits. Lane 0 takes it, and emit_lane_combine folds no
+        other lane in: a complex product times the identity 1 + 0j is NaN in both parts where
+        one part is infinite (NumPy's `prod([2, inf + 1j])` is inf+nanj)."""
         fold_into = self.row_folder(n, stage, specs)
         for acc, spec in zip(accs, specs):
             self.emit(f"{spec.acc_t} pwq{acc} = {spec.identity};")

@@ -39,7 +39,8 @@ COMPLEX_TEMPLATES: dict[str, str] = {
 
 # Ops without a dtype rule of their own (NumPy ufunc) that still take complex inputs.
 COMPLEX_STRUCTURAL = frozenset({"where", "cast", "stop_gradient"})
-COMPLEX_REDUCTIONS = frozenset({"sum", "prod", "dot_sum", "sum_buffered", "vecdot_sum"})
+COMPLEX_REDUCTIONS = frozenset({"sum", "prod", "dot_sum", "sum_buffered", "vecdot_sum",
+                                "prod_columns"})
 
 
 def with_complex(name: str, c):

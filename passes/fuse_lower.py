@@ -31,11 +31,13 @@ from .row_reuse import keep_rows
 from ..graph.kernel_ir import (AccRef, Apply, Const, Index, Kernel, Load, Reduce, ScalarArg, Stage,
                                Store)
 from ..graph.node import format_site
+from ..graph.ops_columns import PROD_COLUMNS
 from . import index_map as im
 
 _BROADCAST, _RESHAPE, _PERMUTE, _SLICE = (
     get_op(n) for n in ("broadcast_to", "reshape", "permute", "slice"))
 _SCALAR = get_op("scalar")
+_PROD = get_op("prod")
 _ADD, _MUL, _CAST = (get_op(n) for n in ("add", "multiply", "cast"))
 _INT64 = np.dtype(np.int64)  # run-time slice starts
 
@@ -90,6 +92,17 @@ def sequential_dims(r: Node) -> int:
     if all(shape[d] == 1 for d in trailing):  # length-1 dims change no order
         return len(leading) + len(trailing)
     return len(leading)
+
+
+def _runs_numpys_binary_loop(r: Node) -> bool:
+    """Whether NumPy folds complex reduction r with its binary loop (a kept dim innermost in
+    memory: whole rows at a time) rather than its reduce loop (graph/ops_columns.py)."""
+    if r.dtype.kind != "c":
+        return False
+    leading, trailing = _reduced_in_numpys_order(r)
+    shape = r.inputs[0].shape
+    kept = [d for d in range(len(shape)) if d not in r.attrs[0] and shape[d] != 1]
+    return bool(kept) and bool(leading) and all(shape[d] == 1 for d in trailing)
 
 
 def _reduced_in_numpys_order(r: Node) -> tuple[list[int], list[int]]:
@@ -352,7 +365,8 @@ class KernelBuilder:
         if not red.reduces:
             value = red.memo[(id(r.inputs[0]), im.placed(reduction_space(r).positions,
                                                          self.space.sizes))]
-            red.reduces.append(Reduce(r.op, value, r.dtype, sequential_dims(r)))
+            op = PROD_COLUMNS if r.op is _PROD and _runs_numpys_binary_loop(r) else r.op
+            red.reduces.append(Reduce(op, value, r.dtype, sequential_dims(r)))
         self.stages[s].deps.add(k)
         return self._push(self.stages[s], AccRef(k, 0, r.dtype))
 

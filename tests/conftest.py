@@ -107,6 +107,11 @@ NEEDS: dict[str, tuple] = {
     "numpy_fold_order": (lambda b: b != "cupy",
                         "the {b} backend folds in its own tree order, not NumPy's (its sums "
                         "close to NumPy's, not its bits; docs/cuda_backend.md)"),
+    # NumPy's order of equal keys in its unstable argsort/partition (graph/ops_sorting.py calls
+    # NumPy's own); on cupy CuPy's sorts order them (stably: a valid order, not NumPy's)
+    "numpy_ties": (lambda b: b != "cupy",
+                   "the {b} backend sorts with CuPy, whose order of equal keys is not NumPy's "
+                   "default sort's (docs/cuda_backend.md)"),
     # CPU flags and NumPy's reports (lazyarray/fp_errors.py); CUDA kernels have no such flags
     "fp_errors": (lambda b: b != "cupy",
                   "the {b} backend does not report floating-point errors, as CuPy and JAX do "

@@ -12,10 +12,12 @@ import numpy as np
 from . import _bind, _device
 from .donation import own
 from .array import Array
-from .graph import Node, dtypes, semantics
+from .graph import Node, dtypes, get_op, semantics
 from .graph.node import user_site
 from ._layout import check_order
 from .writes import numpy_layout_copies
+
+_PERMUTE = get_op("permute")
 
 
 def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
@@ -31,6 +33,11 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
         missing = operator.index(ndmin) - out.ndim
         return out.reshape((1,) * missing + out.shape) if missing > 0 else out
     if type(obj) is np.ndarray and device is None:  # a loop's fresh batch: the common case
+        memory = memory_axes(obj) if order in "KA" else None
+        if memory is not None:  # NumPy's copy keeps that order: a view of a C leaf in it
+            data = _bind.host_array(np.transpose(obj, memory), dtype, site)
+            own(data)
+            return Array(_in_memory_order(_bind.leaf(data, site), memory, site))
         if dtype is None and obj.dtype in _bind.SUPPORTED:  # host_array's answer, ~0.6 us sooner
             data = obj.copy()  # (a C-contiguous copy: lazyarray's own, a plan may write over
             own(data)          # it once nothing reads it, lazyarray/donation.py)
@@ -56,6 +63,27 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
     if _device.wants_device(device) or _device.is_device_array(obj):
         return Array(_bind.leaf(_device.device_buffer(obj, dtype, copy, device, site), site))
     return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+
+
+def memory_axes(obj: np.ndarray) -> tuple[int, ...] | None:
+    """The axes of a NumPy array in the order its memory runs, outermost first, where that is not
+    C order (a Fortran-ordered array, pandas' `to_numpy()` of a float frame, a transposed view);
+    None for C order. NumPy reduces such an array along its memory (and its copies keep the
+    order), so lazyarray holds it as a view of a C-ordered leaf in that order: the planner then
+    folds its reductions as NumPy does (passes/numpy_layout.py). Stable on ties (length-1 axes)."""
+    if obj.ndim < 2 or obj.flags.c_contiguous:
+        return None
+    strides, shape = obj.strides, obj.shape
+    axes = tuple(sorted(range(obj.ndim), key=lambda d: -abs(strides[d]) if shape[d] > 1 else 0))
+    moved = [d for d in axes if shape[d] > 1]
+    return None if moved == sorted(moved) else axes
+
+
+def _in_memory_order(leaf: Node, axes: tuple[int, ...], site: Any) -> Node:
+    """The value whose memory order is `axes`, from the leaf holding it in that order."""
+    inverse = tuple(int(a) for a in np.argsort(axes))
+    return _bind.primitive(_PERMUTE, (leaf,), (inverse,),
+                           tuple(leaf.shape[a] for a in inverse), leaf.dtype, site)
 
 
 def _numbers_array(obj: list) -> np.ndarray | None:
@@ -99,6 +127,10 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
         buffer = _device.device_buffer(obj, dtype, copy is not False, device, site)
         return Array(_bind.leaf(buffer, site))
     if copy is not False:
+        memory = memory_axes(obj) if isinstance(obj, np.ndarray) and order != "C" else None
+        if memory is not None:  # a Fortran-ordered or transposed array: NumPy's order kept
+            data = _bind.host_array(np.transpose(obj, memory), dtype, site)
+            return Array(_in_memory_order(_bind.leaf(data, site), memory, site))
         return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
     if not isinstance(obj, np.ndarray) and hasattr(obj, "__dlpack__"):
         obj = np.from_dlpack(obj)

@@ -165,14 +165,35 @@ def test_reductions_follow_numpys_memory_order(backend, backend_does, name):
     _assert_sums(got, want, backend_does, name)
 
 
+@pytest.mark.parametrize("lazy", [False, True], ids=["at once", "plans"])
+def test_inputs_in_another_memory_order_reduce_as_numpy(backend, backend_does, lazy):
+    """A Fortran-ordered NumPy array handed in (pandas' `to_numpy()` of a float frame often is)
+    or a transposed view of one: NumPy reduces it along its memory (and `np.array` keeps that
+    order); lazyarray held a C-ordered copy and folded in C order, a last bit off on most
+    outputs. It now holds a C-ordered leaf in the array's memory order and a permute view of
+    it (lazyarray/creation.py `memory_axes`)."""
+    b = _wide((6, 40, 30), "float64")
+    inputs = {"F": np.asfortranarray(b), "transposed view": b.transpose(2, 0, 1),
+              "F of float32": np.asfortranarray(b[0].astype(np.float32))}
+    for name, x in inputs.items():
+        for conv in (la.asarray, la.array):
+            for axis in [None, *range(x.ndim), (0, x.ndim - 1)]:
+                want = np.sum(x, axis=axis)
+                with la.config(**({"eager_size": 0} if lazy else {})):
+                    got = np.asarray(la.sum(conv(x), axis=axis))
+                _assert_sums(got, want, backend_does, (name, conv.__name__, axis))
+        np.testing.assert_array_equal(np.asarray(la.array(x)), x)
+        assert np.asarray(la.array(x)).flags.f_contiguous == x.flags.f_contiguous
+
+
 _KNOWN_ORDER_LOSSES = {
-    # A Fortran-ordered NumPy array handed in (pandas' `.to_numpy()` of a float frame often is)
-    # becomes a C-ordered leaf: NumPy sums it along its memory, lazyarray along C order.
-    "a Fortran-ordered input": lambda m, b, conv: m.sum(conv(np.asfortranarray(b)), axis=1),
     # A pending transposed view held in a local is computed with the first reduction over it
     # (lazyarray/evaluation.py `_held_in_frames`) into a C-ordered buffer: a later reduction
     # over it folds in C order, NumPy's in the view's memory order (the general path only).
     "a held transposed view, reduced twice": lambda m, b, conv: _reduced_twice(m, conv(b).T),
+    # The same with a Fortran-ordered input (held: `X = la.asarray(F)` is such a view now).
+    "a held Fortran-ordered input, reduced twice": lambda m, b, conv: _reduced_twice(
+        m, conv(np.asfortranarray(b))),
 }
 
 

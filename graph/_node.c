@@ -2650,7 +2650,38 @@ static struct {
     PyObject *failed;    /* evaluation._held_failed(array, outputs, exception) -> ndarray */
     Py_ssize_t min_bytes; /* donation.MIN_BYTES: smaller results are never owned */
     int frames;          /* evaluation._USER_FRAMES: how many user frames are read */
+    PyObject *views;     /* evaluation._VIEW_OPS: a frozenset of the view ops */
 } HELD;
+
+/* Whether `node` is a chain of views down to a leaf (evaluation._is_view_of_leaf): computed as a
+ * held Array it would become a C-ordered copy, losing NumPy's memory order of the view, for no
+ * saved work. 1, 0, or -1. */
+static int
+view_of_leaf(NodeObject *node)
+{
+    for (int depth = 0; depth < 64; depth++) {
+        PyObject *inputs = node->inputs;
+        if (!PyTuple_Check(inputs) || PyTuple_GET_SIZE(inputs) == 0)
+            return depth > 0;
+        if (HELD.views == NULL)
+            return 0;
+        int r = PySet_Contains(HELD.views, node->op);
+        if (r <= 0)
+            return r;
+        for (Py_ssize_t i = 1; i < PyTuple_GET_SIZE(inputs); i++) { /* a slice's starts */
+            PyObject *arg = PyTuple_GET_ITEM(inputs, i);
+            if (!PyObject_TypeCheck(arg, &NodeBaseType)
+                    || !PyTuple_Check(((NodeObject *)arg)->inputs)
+                    || PyTuple_GET_SIZE(((NodeObject *)arg)->inputs) != 0)
+                return 0;
+        }
+        PyObject *next = PyTuple_GET_ITEM(inputs, 0);
+        if (!PyObject_TypeCheck(next, &NodeBaseType))
+            return 0;
+        node = (NodeObject *)next;
+    }
+    return 0;
+}
 
 /* Append `v` to `out` if it is an Array on a pending node (a node with inputs): 0, or -1. */
 static int
@@ -2663,6 +2694,14 @@ held_candidate(PyObject *v, PyObject *out)
         return -1;
     int pending = PyObject_TypeCheck(node, &NodeBaseType)
                   && PyTuple_GET_SIZE(((NodeObject *)node)->inputs) > 0;
+    if (pending) {
+        int view = view_of_leaf((NodeObject *)node);
+        if (view < 0) {
+            Py_DECREF(node);
+            return -1;
+        }
+        pending = !view;
+    }
     Py_DECREF(node);
     return pending ? PyList_Append(out, v) : 0;
 }
@@ -2761,17 +2800,18 @@ py_frame_arrays(PyObject *module, PyObject *frames_arg)
     Py_RETURN_NONE;
 }
 
-/* bind_held(Array, own, failed, min_bytes, frames): what frame_arrays and held_hit need. */
+/* bind_held(Array, own, failed, min_bytes, frames, views): what frame_arrays and held_hit need. */
 static PyObject *
 py_bind_held(PyObject *module, PyObject *args)
 {
-    PyObject *array, *own, *failed;
+    PyObject *array, *own, *failed, *views;
     Py_ssize_t min_bytes;
     int frames;
-    if (!PyArg_ParseTuple(args, "O!OOni:bind_held", &PyType_Type, &array, &own, &failed,
-                          &min_bytes, &frames))
+    if (!PyArg_ParseTuple(args, "O!OOniO!:bind_held", &PyType_Type, &array, &own, &failed,
+                          &min_bytes, &frames, &PyFrozenSet_Type, &views))
         return NULL;
     HELD.frames = frames;
+    Py_XSETREF(HELD.views, Py_NewRef(views));
     Py_XSETREF(HELD.array, (PyTypeObject *)Py_NewRef(array));
     Py_XSETREF(HELD.own, Py_NewRef(own));
     Py_XSETREF(HELD.failed, Py_NewRef(failed));

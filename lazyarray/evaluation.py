@@ -17,7 +17,7 @@ import numpy as np
 from . import cache  # plan cache, node budget (the caching issue)
 from . import _bind, cuts, donation, eager, fp_errors, tails
 from .array import Array, bind_evaluation
-from .graph import Graph, get_op
+from .graph import Graph, OpKind, all_ops, get_op
 from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
                          set_node_budget)
 from .generic_plan import GenericPlan
@@ -182,6 +182,9 @@ def evaluate_arrays(arrays: list[Array], extra: tuple[Array, ...] = ()) -> None:
 
 
 _getrefcount = sys.getrefcount
+# The ops whose node is a view of its one input (permute, slice, broadcast, reshape, ...): a chain
+# of them down to a leaf is no held candidate (`_is_view_of_leaf`).
+_VIEW_OPS = frozenset(op for op in all_ops() if op.kind is OpKind.VIEW)
 _USER_FRAMES = 3  # how many of the caller's own (non-library) frames are looked at
 # A local that is a tuple of at most this many items is looked into (one level): a function's
 # results returned together and read one by one (`out = f(x); np.asarray(out[0]); ...`) are
@@ -268,6 +271,19 @@ def _python_held_split(nodes: list[Node], held: list[Array]) -> list[Array]:
     return inside + _siblings([a for a in held if id(a._node) not in reached], reached | outputs)
 
 
+def _is_view_of_leaf(node: Node) -> bool:
+    """A chain of views down to a leaf (graph/_node.c `view_of_leaf`): not a held candidate.
+    Computed with an evaluation that reads it, it became a C-ordered copy: a later reduction
+    over a held `x.T` folded in C order, NumPy's along the view's memory (a last bit off), and
+    recomputing a view costs nothing."""
+    depth = 0
+    while node.inputs:  # (a slice's run-time starts: scalar leaves after its operand)
+        if node.op not in _VIEW_OPS or depth == 64 or any(i.inputs for i in node.inputs[1:]):
+            return False
+        node, depth = node.inputs[0], depth + 1
+    return depth > 0
+
+
 def _python_frame_arrays() -> list[Array]:
     """The pending Arrays in the locals of the caller's `_USER_FRAMES` innermost user frames,
     in `f_locals` order: the reference of graph/_node.c's `frame_arrays`, which reads the same
@@ -287,8 +303,9 @@ def _python_frame_arrays() -> list[Array]:
             values = frame.f_locals
             for v in values.values():
                 if type(v) is tuple and len(v) <= HELD_TUPLE_MAX:  # results returned together
-                    found.extend([a for a in v if type(a) is Array and a._node.inputs])
-                elif type(v) is Array and v._node.inputs:
+                    found.extend([a for a in v if type(a) is Array and a._node.inputs
+                                  and not _is_view_of_leaf(a._node)])
+                elif type(v) is Array and v._node.inputs and not _is_view_of_leaf(v._node):
                     found.append(v)
             if _SNAPSHOT and frame.f_code.co_flags & _CO_OPTIMIZED:
                 values.clear()  # the snapshot would keep every local alive until the frame ends
@@ -513,7 +530,7 @@ if _hit_path is not None:
                        vars(_settings), _settings._applied, cache._state, np.ndarray,
                        _host_fallback, _hit_failed)
     to_host = _hit_path  # noqa: F811
-    _compiled.bind_held(Array, own, _held_failed, donation.MIN_BYTES, _USER_FRAMES)
+    _compiled.bind_held(Array, own, _held_failed, donation.MIN_BYTES, _USER_FRAMES, _VIEW_OPS)
     _compiled.bind_fp(fp_errors.fired)
 
 

@@ -1,7 +1,8 @@
 """Idioms of published NumPy programs (probe48: NumPy's quickstart and user guide, Project-Euler
 style integer code; probe49: image processing, automata, Monte Carlo, printing, text I/O, dtype
 conversions; probe50: Rougier's 100 exercises and From Python to NumPy, the Python Data Science
-Handbook's chapter 2, numpy.org's tutorials, the SciPy lecture notes) that lazyarray answered
+Handbook's chapter 2, numpy.org's tutorials, the SciPy lecture notes; probe51: NumPy's
+reference examples, SciPy Cookbook and Numerical Recipes ports) that lazyarray answered
 differently from NumPy, each against NumPy."""
 
 import pickle
@@ -456,3 +457,18 @@ def test_isin_of_a_set_is_numpys_all_false(reference_backend, invert):
         got = np.asarray(la.isin(la.asarray(element), test, invert=invert))
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("scalars", [(3.0, -2), (3,), (True,), (True, 2), (1j, 2), (2.5, True)])
+def test_result_type_of_python_scalars_alone_is_numpys(scalars):
+    """numpy.result_type's own example `np.result_type(3.0, -2)` is float64: Python scalars alone
+    take their default dtypes. lazyarray raised 'at least one array or dtype is required'."""
+    assert la.result_type(*scalars) == np.result_type(*scalars)
+
+
+def test_result_type_of_nothing_raises_numpys_error():
+    """No argument at all is NumPy's ValueError, with its text."""
+    with pytest.raises(ValueError) as theirs:
+        np.result_type()
+    with pytest.raises(ValueError, match=f"^{theirs.value}$"):
+        la.result_type()

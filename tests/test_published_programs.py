@@ -472,3 +472,26 @@ def test_result_type_of_nothing_raises_numpys_error():
         np.result_type()
     with pytest.raises(ValueError, match=f"^{theirs.value}$"):
         la.result_type()
+
+
+def _errstate_block_warnings(xp, x):
+    """numpy.errstate's docstring idiom: 'divide' ignored, 0/0's 'invalid' still warns. The
+    warnings recorded, with their lines counted from this function's first line."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with xp.errstate(divide="ignore"):
+            r = xp.asarray(x) / 0.0
+            s = xp.log(xp.asarray(x)) * 2
+        np.asarray(r), np.asarray(s)
+    first = _errstate_block_warnings.__code__.co_firstlineno
+    return [(str(w.message), w.lineno - first) for w in caught]
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_an_errstate_blocks_exit_warns_at_the_line_that_built_the_op(backend, eager_size):
+    """The block's exit computes the ops built inside it: their warnings name the ops' lines,
+    as NumPy's do. They named the `with` line, where the exit runs."""
+    x = np.array([0.0, 1.0, -1.0])
+    with la.config(eager_size=eager_size):
+        assert _errstate_block_warnings(la, x) == _errstate_block_warnings(np, x)

@@ -84,7 +84,9 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype:
             weak = complex
         ops.append(weak if weak is not None else _dtype_of(x))
     if all(isinstance(o, type) for o in ops):
-        raise ValueError("at least one array or dtype is required besides Python scalars")
+        # NumPy types Python scalars alone by their default dtypes (`result_type(3.0, -2)` is
+        # float64, numpy.result_type's own example): asked of NumPy itself, errors too.
+        return np.result_type(*arrays_and_dtypes)
     return dtypes.result_type(*ops)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -41,6 +42,13 @@ _MODES = ("ignore", "warn", "raise", "call", "print", "log")
 # evaluation.evaluate_pending, set by lazyarray.evaluation (which imports this module): where the
 # modes change, pending Arrays are computed first under the modes their ops were built in
 EVALUATE_PENDING: list = [None]
+
+
+class _Exit(threading.local):
+    depth = 0  # errstate exits running on this thread
+
+
+_AT_EXIT = _Exit()
 _STRICTNESS = {"ignore": 0, "warn": 1, "print": 1, "log": 1, "call": 1, "raise": 2}
 
 
@@ -161,7 +169,11 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
         block, numpy_block, since = self._blocks.pop()
         try:
             if since >= 0 and exc[0] is None:  # (an exception leaves them pending, as they were)
-                _evaluate_pending(since)  # the block's own ops under the block's modes
+                _AT_EXIT.depth += 1  # (their warnings name the lines that built them)
+                try:
+                    _evaluate_pending(since)  # the block's own ops under the block's modes
+                finally:
+                    _AT_EXIT.depth -= 1
         finally:
             try:
                 block.__exit__(*exc)
@@ -205,11 +217,11 @@ def fired(outputs: Any, bits: int, rerun: Callable[[], Any] | None = None,
         if (key, bits) in _UNCONFIRMED:
             return
     reported = False
-    for text in numpy_messages(rerun):
+    for text, site in numpy_messages(rerun):
         k = next((k for k, t in enumerate(_TYPES) if text.startswith(t)), None)
         if k in active:
             reported = True
-            _dispatch(modes[k], k, text, s.fp_call)
+            _dispatch(modes[k], k, text, s.fp_call, site if _AT_EXIT.depth else None)
     if nan_inputs and not reported:
         if len(_UNCONFIRMED) >= _MAX_UNCONFIRMED:
             _UNCONFIRMED.clear()
@@ -244,20 +256,22 @@ def _rerun(graph: Graph) -> Any:
     return ReferencePlan(graph).run(*split_leaves(graph))
 
 
-def numpy_messages(rerun: Callable[[], Any]) -> list[str]:
-    """NumPy's error messages, in op order, for a node-by-node run through the references (the
-    error path only). Data the interpreter cannot read (device buffers): none."""
+def numpy_messages(rerun: Callable[[], Any]) -> list[tuple[str, tuple[str, int] | None]]:
+    """NumPy's error messages, in op order, each with the user line that built its op, for a
+    node-by-node run through the references (the error path only). Data the interpreter cannot
+    read (device buffers): none."""
     with fp_status.collecting() as found:
         try:
             rerun()
         except Exception:
             pass
-    return found.messages
+    return list(zip(found.messages, found.sites))
 
 
-def _dispatch(mode: str, k: int, text: str, call: Any) -> None:
+def _dispatch(mode: str, k: int, text: str, call: Any, site: tuple[str, int] | None) -> None:
     if mode == "warn":
-        warnings.warn(text, RuntimeWarning, stacklevel=user_stacklevel())
+        if site is None or not _warn_at(text, site):
+            warnings.warn(text, RuntimeWarning, stacklevel=user_stacklevel())
     elif mode == "raise":
         raise FloatingPointError(text)
     elif mode == "print":
@@ -273,6 +287,22 @@ def _dispatch(mode: str, k: int, text: str, call: Any) -> None:
             raise ValueError(f"floating-point error mode 'log' ({text}) has no object with "
                              ".write: la.seterrcall(obj) or la.errstate(call=obj)")
         write(f"Warning: {text}\n")
+
+
+def _warn_at(text: str, site: tuple[str, int]) -> bool:
+    """At an errstate block's exit, which computes the block's ops: warn at the line that built
+    the op, as warnings.warn from the user's frame would there (NumPy warned at that line, not
+    at the `with` line the exit runs at), where that frame's file holds the line."""
+    frame = sys._getframe(3)  # _dispatch's caller's caller
+    while frame is not None and (_IS_LIBRARY.get(frame.f_code.co_filename)
+                                 or _is_library_file(frame.f_code.co_filename)):
+        frame = frame.f_back
+    if frame is None or frame.f_code.co_filename != site[0]:
+        return False
+    g = frame.f_globals
+    warnings.warn_explicit(text, RuntimeWarning, site[0], site[1], g.get("__name__", "<string>"),
+                           g.setdefault("__warningregistry__", {}), g)
+    return True
 
 
 def user_stacklevel() -> int:

@@ -99,12 +99,15 @@ class _Collector:
 
     def __init__(self) -> None:
         self.messages: list[str] = []
+        self.sites: list[tuple[str, int] | None] = []  # the user line that built each op
+        self.site: tuple[str, int] | None = None  # the op running now (runtime/interpreter.py)
 
     def write(self, text: str) -> None:
         text = text.strip()
         if text.startswith("Warning: "):
             text = text[len("Warning: "):]
         self.messages.append(text)
+        self.sites.append(self.site)
 
 
 def numpy_errstate() -> contextlib.AbstractContextManager:
@@ -139,6 +142,11 @@ def leave_numpy_errstate(token: Any) -> None:
         token.__exit__(None, None, None)
     else:
         _extobj_contextvar.reset(token)
+
+
+def collector() -> _Collector | None:
+    """The `collecting` block's collector of this thread, or None."""
+    return getattr(_local, "collector", None)
 
 
 def is_collecting() -> bool:

@@ -16,7 +16,7 @@ from ..graph.node import _UNKEYED, format_site
 from ..graph.ops_elementwise import UFUNC_REFERENCE_CODE
 from ..graph.ops_unchecked import POWER_FAST_PATHS
 from .backend import DATA_ERRORS, at_site
-from .fp_status import is_collecting, numpy_errstate
+from .fp_status import collector, is_collecting, numpy_errstate
 
 
 class EvaluationError(RuntimeError):
@@ -35,6 +35,7 @@ def run_reference(graph: Graph, leaf_values: Sequence[object] | None = None) -> 
         remaining[index[id(o)]] += 1
     values: list[np.ndarray | None] = [None] * len(nodes)
     bound = iter(leaf_values) if leaf_values is not None else None
+    report = collector()  # the report's re-run: each message keeps the line that built its op
     with numpy_errstate():
         for k, n in enumerate(nodes):
             if n.is_leaf:
@@ -43,6 +44,8 @@ def run_reference(graph: Graph, leaf_values: Sequence[object] | None = None) -> 
                 if values[k].shape != n.shape:  # a weak scalar of an op's shape: broadcast
                     values[k] = np.broadcast_to(values[k], n.shape)
                 continue
+            if report is not None:
+                report.site = n.site
             args = tuple(values[index[id(i)]] for i in n.inputs)
             values[k] = _apply(n, args)
             for i in n.inputs:

@@ -1,7 +1,8 @@
 """Idioms of published NumPy programs (probe48: NumPy's quickstart and user guide, Project-Euler
 style integer code; probe49: image processing, automata, Monte Carlo, printing, text I/O, dtype
 conversions; probe50: Rougier's 100 exercises and From Python to NumPy, the Python Data Science
-Handbook's chapter 2, numpy.org's tutorials, the SciPy lecture notes) that lazyarray answered
+Handbook's chapter 2, numpy.org's tutorials, the SciPy lecture notes; probe51: NumPy's
+reference examples, SciPy Cookbook and Numerical Recipes ports) that lazyarray answered
 differently from NumPy, each against NumPy."""
 
 import pickle
@@ -456,3 +457,41 @@ def test_isin_of_a_set_is_numpys_all_false(reference_backend, invert):
         got = np.asarray(la.isin(la.asarray(element), test, invert=invert))
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("scalars", [(3.0, -2), (3,), (True,), (True, 2), (1j, 2), (2.5, True)])
+def test_result_type_of_python_scalars_alone_is_numpys(scalars):
+    """numpy.result_type's own example `np.result_type(3.0, -2)` is float64: Python scalars alone
+    take their default dtypes. lazyarray raised 'at least one array or dtype is required'."""
+    assert la.result_type(*scalars) == np.result_type(*scalars)
+
+
+def test_result_type_of_nothing_raises_numpys_error():
+    """No argument at all is NumPy's ValueError, with its text."""
+    with pytest.raises(ValueError) as theirs:
+        np.result_type()
+    with pytest.raises(ValueError, match=f"^{theirs.value}$"):
+        la.result_type()
+
+
+def _errstate_block_warnings(xp, x):
+    """numpy.errstate's docstring idiom: 'divide' ignored, 0/0's 'invalid' still warns. The
+    warnings recorded, with their lines counted from this function's first line."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with xp.errstate(divide="ignore"):
+            r = xp.asarray(x) / 0.0
+            s = xp.log(xp.asarray(x)) * 2
+        np.asarray(r), np.asarray(s)
+    first = _errstate_block_warnings.__code__.co_firstlineno
+    return [(str(w.message), w.lineno - first) for w in caught]
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_an_errstate_blocks_exit_warns_at_the_line_that_built_the_op(backend, eager_size):
+    """The block's exit computes the ops built inside it: their warnings name the ops' lines,
+    as NumPy's do. They named the `with` line, where the exit runs."""
+    x = np.array([0.0, 1.0, -1.0])
+    with la.config(eager_size=eager_size):
+        assert _errstate_block_warnings(la, x) == _errstate_block_warnings(np, x)

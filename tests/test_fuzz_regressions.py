@@ -1666,3 +1666,20 @@ def test_ufunc_at_in_place_reports_its_overflow(backend, eager_size):
                     got.append(np.asarray(a).tolist())
                 got.append([str(w.message) for w in caught])
             assert got[2:] == got[:2], name
+
+
+@pytest.mark.lazy_only
+def test_jit_sort_and_partition_are_numpys_own(backend):
+    """fuzz51 (seed 2100024): inside `la.jit`, np.partition and np.sort were a gather of
+    argpartition's/argsort's indices (la.grad's differentiable stand-in), whose values are not
+    NumPy's: partition orders its parts otherwise than argpartition (int16, float16), and sort
+    places -0.0 and 0.0 otherwise than a gather of argsort's order. Compared bit for bit."""
+    part = np.array([3, 1, 2, 1, 3, 0, 2, 1, 3, 2, 0, 1, 2, 3, 1, 0, 2, 2, 1], np.int16)
+    zeros = np.array([0.0, -0.0, -3.0, 0.5, -0.0, 0.0, 0.0, -1.0, -0.0, 0.0, 1.0, -0.0, 0.0,
+                      0.0, -0.0, 2.0, 0.0, -0.0])
+    for fn, x in ((lambda m, v: m.partition(v, 5), part), (lambda m, v: m.sort(v), zeros),
+                  (lambda m, v: m.sort(v[None], axis=-1), zeros)):
+        want = fn(np, x)
+        got = np.asarray(la.jit(lambda v: fn(la, v))(la.asarray(x)))
+        assert got.dtype == want.dtype
+        assert got.tobytes() == want.tobytes(), (got, want)

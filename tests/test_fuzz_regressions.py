@@ -1683,3 +1683,22 @@ def test_jit_sort_and_partition_are_numpys_own(backend):
         got = np.asarray(la.jit(lambda v: fn(la, v))(la.asarray(x)))
         assert got.dtype == want.dtype
         assert got.tobytes() == want.tobytes(), (got, want)
+
+
+@pytest.mark.lazy_only
+@pytest.mark.parametrize("fn, q", [("nanquantile", [0.1, 0.9]), ("nanpercentile", [10, 90]),
+                                   ("nanpercentile", 50), ("nanquantile", np.array(0.25))])
+def test_nanquantile_dtype_follows_numpys_first_slice(backend, fn, q):
+    """fuzz51 seed 2100630: NumPy's nanquantile of float32 with an array q is float64, except
+    that it computes slice by slice and the first slice sets the dtype: an all-NaN first slice
+    (or an all-NaN `a`, axis=None) makes the result float32, the other slices rounded to it.
+    lazyarray was float64 throughout."""
+    nan = np.nan
+    rows = np.array([[nan, nan, nan], [1.1, nan, 2.3], [nan, nan, nan]], np.float32)
+    for a, axis in ((rows, 1), (rows[1:], 1), (rows[::2], 1), (rows[::2], None),
+                    (rows.T, 0), (rows[None], (0, 2)), (rows[0], 0)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = getattr(np, fn)(a, q, axis=axis)
+            got = getattr(la, fn)(la.asarray(a), q, axis=axis)
+        assert_as_numpy(got, want)

@@ -1702,3 +1702,16 @@ def test_nanquantile_dtype_follows_numpys_first_slice(backend, fn, q):
             want = getattr(np, fn)(a, q, axis=axis)
             got = getattr(la, fn)(la.asarray(a), q, axis=axis)
         assert_as_numpy(got, want)
+
+
+@pytest.mark.lazy_only
+@pytest.mark.parametrize("kwargs", [{"axis": 1, "initial": 5.1},
+                                    {"axis": (0, 1), "initial": 1.7, "keepdims": True}])
+def test_a_column_sum_computed_in_the_kernel_adds_rows_in_order(backend, kwargs):
+    """The lead's eager_size=0 run (test_initial_starts_the_fold_as_numpys[numpy-sum]): NumPy
+    adds a column sum's rows one after another; the numpy backend summed them pairwise where its
+    kernel had computed the summed value (here `initial` folded into the first row by a where)
+    in its own space, rows contiguous: last bits off."""
+    x = np.random.default_rng(7).standard_normal((6, 40, 3)) * 100
+    want = np.sum(x, **kwargs)
+    assert_as_numpy(la.sum(la.asarray(x), **kwargs), want, scale=np.sum(np.abs(x), **kwargs))

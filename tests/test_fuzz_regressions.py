@@ -1715,3 +1715,20 @@ def test_a_column_sum_computed_in_the_kernel_adds_rows_in_order(backend, kwargs)
     x = np.random.default_rng(7).standard_normal((6, 40, 3)) * 100
     want = np.sum(x, **kwargs)
     assert_as_numpy(la.sum(la.asarray(x), **kwargs), want, scale=np.sum(np.abs(x), **kwargs))
+
+
+@pytest.mark.lazy_only
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_max_of_an_empty_array_with_initial_is_numpys_scalar(backend, name):
+    """fuzz51 at-once seed 2101386: `r = np.max(empty, initial=5)` is NumPy's scalar, so
+    `r += c` rebinds r (to c's dtype and shape) and `u = r` keeps 5; lazyarray's 0-d result was a
+    view of its broadcast initial: the in-place add raised UFuncTypeError (complex into int8)."""
+    c = np.ones((2, 0), np.int8)
+    results = []
+    for m in (np, la):
+        r = getattr(m, name)(m.asarray(c), axis=None, initial=5)
+        u = r
+        r += np.ones((2, 0), complex)
+        results.append((np.asarray(r), np.asarray(u)))
+    for got, want in zip(results[1], results[0]):
+        assert got.dtype == want.dtype and got.shape == want.shape and got.tolist() == want.tolist()

@@ -41,6 +41,16 @@ _live: weakref.WeakSet = weakref.WeakSet()  # jit functions, for la.clear_caches
 inline_depth = [0]
 
 
+def differentiating() -> bool:
+    """Whether la.grad & co. are tracing (not la.jit alone): an op without a derivative rule
+    (sort, partition, sorted_rows) builds its differentiable stand-in, a gather of argsort's or
+    argpartition's indices, only then. The stand-in's values are not always NumPy's own: NumPy's
+    partition orders its parts otherwise than argpartition does (int16, float16, floats), and its
+    sort puts -0.0 and 0.0 otherwise than a gather of argsort's order (fuzz51: `la.jit` of
+    `np.partition`/`np.sort` took the stand-in while tracing)."""
+    return inline_depth[0] > 0
+
+
 # --- argument trees ----------------------------------------------------------------------------------
 def flatten(tree: Any, arrays: list, scalars: list, spec: list) -> None:
     """Append `tree`'s Arrays and Python int/floats (depth-first) and its structure tokens."""

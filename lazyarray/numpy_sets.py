@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _bind, manipulation as mp
 from .array import Array
-from .cache import is_busy
+from .jit import differentiating
 from .creation import asarray
 from .searching import argsort, isin, sort
 from .shaping import gather_along_axis
@@ -94,7 +94,7 @@ def partition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
     """numpy.partition: NumPy's own, lazy (see the module docstring); while la.grad traces, the
     gather of argpartition's indices (differentiable, the same values)."""
     x, axis, kths = _check_kth(asarray(a), kth, axis, kind)
-    if is_busy():
+    if differentiating():
         return gather_along_axis(x, argpartition(x, kth, axis), axis, in_bounds=True)
     node = x._node
     return Array(_bind.primitive(_PARTITION, (node,), (kths, axis), node.shape, node.dtype,

@@ -33,6 +33,7 @@ from .manipulation import broadcast_to, concat, moveaxis, squeeze
 from .linalg import matmul
 from .numpy_shapes import atleast_2d, diag
 from .outputs import into
+from .evaluation import eval as evaluate
 from .graph.node import user_site
 from ._host_results import _leaf
 
@@ -154,8 +155,24 @@ def _quantile(a: Any, q: Any, axis: Any, method: str, keepdims: bool, weights: A
     if qs.dtype.kind in "biu" and result.dtype != v.dtype:  # NumPy's: an integer q (0 or 1)
         result = ew.astype(result, v.dtype)  # picks a value: the input's dtype (fuzz42)
     if count is not None:
-        return red.warn_for_slices(result, red.any(count == 0), "All-NaN slice encountered")
+        return _all_nan_slices(result, count, v.dtype)
     return result
+
+
+def _all_nan_slices(result: Array, count: Array, dtype: np.dtype) -> Array:
+    """nanquantile's 'All-NaN slice encountered' (warn_for_slices), and NumPy's dtype where a
+    float32/float16 `a` with an array q gives float64: NumPy computes slice by slice
+    (apply_along_axis, C order over the kept axes), an all-NaN slice's NaNs in `a`'s dtype, and
+    the first slice's result sets the dtype of all, so when that slice is all NaN the result is
+    `a`'s dtype, every other slice rounded to it (fuzz51 seed 2100630: float64 here). The test is
+    evaluated with the result and the warning's boolean, one plan."""
+    bad = red.any(count == 0)
+    if result.dtype == dtype or not result.size:
+        return red.warn_for_slices(result, bad, "All-NaN slice encountered")
+    first = count.reshape((-1,))[0] == 0
+    evaluate(result, bad, first)
+    red.warn_for_slices(result, bad, "All-NaN slice encountered")
+    return ew.astype(result, dtype) if bool(first) else result
 
 
 def _quantile_axis_first(v: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:

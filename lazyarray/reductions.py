@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from . import _axis_args, _bind
-from .array import Array
+from .array import Array, scalar_result
 from .graph import dtypes, get_op
 from .graph.complex_ops import supports_complex
 from .graph.ops_buffered import SUM_BUFFERED, buffers_reduction
@@ -325,9 +325,10 @@ def _extreme(name: str, x: Any, axis: Any, keepdims: bool, initial: Any, where: 
     node = _as_node(x, site)
     axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE) if node.ndim else ()
     start = full((), initial, node.dtype)
-    if builtins.any(node.shape[a] == 0 for a in axes):
-        return Array(_bind.broadcast_to(start._node, _reduced_shape(node.shape, axes, keepdims),
-                                        site))
+    if builtins.any(node.shape[a] == 0 for a in axes):  # (a 0-d one is NumPy's scalar, not a
+        # view: `r = np.max(empty, initial=5); r += c` rebinds r, fuzz51 seed 2101386)
+        return scalar_result(_bind.broadcast_to(
+            start._node, _reduced_shape(node.shape, axes, keepdims), site))
     masked = _masked(name, Array(node), where, site)
     picked = _reduce(name, masked._node, axes, keepdims, None, site)
     return (maximum if name == "max" else minimum)(picked, start)

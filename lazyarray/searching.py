@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _axis_args, _bind
 from .array import Array
-from .cache import is_busy
+from .jit import differentiating
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .reductions import _as_node, sum as _sum
@@ -75,7 +75,7 @@ def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any =
         x, axis = Array(_flat(x._node, site)), 0
     if x.ndim == 0:
         _bind.normalize_axes(axis, 0, site)  # NumPy: AxisError
-    if descending or is_busy():  # the standard's stable descending; la.grad's trace: a gather
+    if descending or differentiating():  # the standard's stable descending; la.grad: a gather
         return gather_along_axis(x, argsort(x, axis=axis, descending=descending), axis,
                                  in_bounds=True)
     ax = _bind.normalize_axis(axis, x.ndim, site)
@@ -88,10 +88,10 @@ def sorted_rows(x: Array, rows: Array, ends: tuple[int, ...] = ()) -> Array:
     """take_along_axis(sort(x, axis=0), rows, axis=0), rows in bounds: a few order statistics per
     column (median, quantile) by NumPy's partition where a sort would order every value, also
     at the `ends` ranks (0, -1) NumPy's caller partitions at (the same cost). The op
-    has no derivative rule: while la.grad/vjp trace (cache.is_busy), the sort and gather it
+    has no derivative rule: while la.grad/vjp trace (jit.differentiating), the sort and gather it
     stands for are built instead, and differentiate as they did."""
     site = user_site(1)
-    if is_busy():
+    if differentiating():
         return gather_along_axis(sort(x, axis=0), rows, 0, in_bounds=True)
     node, idx = _as_node(x, site), _as_node(rows, site)
     return Array(_bind.primitive(_SORTED_ROWS, (node, idx), (tuple(ends),), idx.shape,

@@ -185,9 +185,12 @@ def _blocks_then_rows(kernel: Kernel, red: Reduce, rows: np.ndarray) -> np.ndarr
     None where it gives NumPy's order already."""
     n_seq = red.sequential_dims
     if (red.op.fold is np.add and n_seq == len(kernel.inner) and n_seq
-            and rows.dtype == red.dtype == np.float16):
-        # a column sum: NumPy adds float16 rows one after another, each sum rounded to half
-        # (its half add loop), where the flat rows' pairwise sum rounds once (nanvar(axis=0))
+            and rows.dtype == red.dtype and rows.dtype.kind in "fc"
+            and (rows.dtype == np.float16 or BUFFERED not in red.op.properties)):
+        # a column sum: NumPy adds the rows one after another (float16: each sum rounded to
+        # half, its half add loop; nanvar(axis=0)). The op's reference on the rows summed them
+        # pairwise wherever the kernel had made them contiguous (`np.sum(x, axis=1,
+        # initial=5.1)` of (6, 40, 3), its where() computed in the kernel's space: fuzz51)
         return np.add.reduce(np.ascontiguousarray(np.moveaxis(rows, -1, 0)), axis=0)
     if (red.op.fold is not np.add or not 0 < n_seq < len(kernel.inner)
             or rows.dtype != red.dtype or rows.dtype.kind not in "fc"):

@@ -1666,3 +1666,69 @@ def test_ufunc_at_in_place_reports_its_overflow(backend, eager_size):
                     got.append(np.asarray(a).tolist())
                 got.append([str(w.message) for w in caught])
             assert got[2:] == got[:2], name
+
+
+@pytest.mark.lazy_only
+def test_jit_sort_and_partition_are_numpys_own(backend):
+    """fuzz51 (seed 2100024): inside `la.jit`, np.partition and np.sort were a gather of
+    argpartition's/argsort's indices (la.grad's differentiable stand-in), whose values are not
+    NumPy's: partition orders its parts otherwise than argpartition (int16, float16), and sort
+    places -0.0 and 0.0 otherwise than a gather of argsort's order. Compared bit for bit."""
+    part = np.array([3, 1, 2, 1, 3, 0, 2, 1, 3, 2, 0, 1, 2, 3, 1, 0, 2, 2, 1], np.int16)
+    zeros = np.array([0.0, -0.0, -3.0, 0.5, -0.0, 0.0, 0.0, -1.0, -0.0, 0.0, 1.0, -0.0, 0.0,
+                      0.0, -0.0, 2.0, 0.0, -0.0])
+    for fn, x in ((lambda m, v: m.partition(v, 5), part), (lambda m, v: m.sort(v), zeros),
+                  (lambda m, v: m.sort(v[None], axis=-1), zeros)):
+        want = fn(np, x)
+        got = np.asarray(la.jit(lambda v: fn(la, v))(la.asarray(x)))
+        assert got.dtype == want.dtype
+        assert got.tobytes() == want.tobytes(), (got, want)
+
+
+@pytest.mark.lazy_only
+@pytest.mark.parametrize("fn, q", [("nanquantile", [0.1, 0.9]), ("nanpercentile", [10, 90]),
+                                   ("nanpercentile", 50), ("nanquantile", np.array(0.25))])
+def test_nanquantile_dtype_follows_numpys_first_slice(backend, fn, q):
+    """fuzz51 seed 2100630: NumPy's nanquantile of float32 with an array q is float64, except
+    that it computes slice by slice and the first slice sets the dtype: an all-NaN first slice
+    (or an all-NaN `a`, axis=None) makes the result float32, the other slices rounded to it.
+    lazyarray was float64 throughout."""
+    nan = np.nan
+    rows = np.array([[nan, nan, nan], [1.1, nan, 2.3], [nan, nan, nan]], np.float32)
+    for a, axis in ((rows, 1), (rows[1:], 1), (rows[::2], 1), (rows[::2], None),
+                    (rows.T, 0), (rows[None], (0, 2)), (rows[0], 0)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = getattr(np, fn)(a, q, axis=axis)
+            got = getattr(la, fn)(la.asarray(a), q, axis=axis)
+        assert_as_numpy(got, want)
+
+
+@pytest.mark.lazy_only
+@pytest.mark.parametrize("kwargs", [{"axis": 1, "initial": 5.1},
+                                    {"axis": (0, 1), "initial": 1.7, "keepdims": True}])
+def test_a_column_sum_computed_in_the_kernel_adds_rows_in_order(backend, kwargs):
+    """The lead's eager_size=0 run (test_initial_starts_the_fold_as_numpys[numpy-sum]): NumPy
+    adds a column sum's rows one after another; the numpy backend summed them pairwise where its
+    kernel had computed the summed value (here `initial` folded into the first row by a where)
+    in its own space, rows contiguous: last bits off."""
+    x = np.random.default_rng(7).standard_normal((6, 40, 3)) * 100
+    want = np.sum(x, **kwargs)
+    assert_as_numpy(la.sum(la.asarray(x), **kwargs), want, scale=np.sum(np.abs(x), **kwargs))
+
+
+@pytest.mark.lazy_only
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_max_of_an_empty_array_with_initial_is_numpys_scalar(backend, name):
+    """fuzz51 at-once seed 2101386: `r = np.max(empty, initial=5)` is NumPy's scalar, so
+    `r += c` rebinds r (to c's dtype and shape) and `u = r` keeps 5; lazyarray's 0-d result was a
+    view of its broadcast initial: the in-place add raised UFuncTypeError (complex into int8)."""
+    c = np.ones((2, 0), np.int8)
+    results = []
+    for m in (np, la):
+        r = getattr(m, name)(m.asarray(c), axis=None, initial=5)
+        u = r
+        r += np.ones((2, 0), complex)
+        results.append((np.asarray(r), np.asarray(u)))
+    for got, want in zip(results[1], results[0]):
+        assert got.dtype == want.dtype and got.shape == want.shape and got.tolist() == want.tolist()

@@ -171,27 +171,38 @@ def test_explain_shows_chunk_grid_and_tasks():
     assert e.kernels[0].source and "la_exp_multiply_add_" in e.kernels[0].source
 
 
+def _elementwise_ufunc_ops() -> list:
+    """The registry's elementwise ops that have a NumPy ufunc (the every-op sweep's parameters)."""
+    from lazyarray.graph import OpKind, all_ops
+
+    return [op for op in all_ops() if op.kind is OpKind.ELEMENTWISE and op.ufunc is not None]
+
+
+# One test per op (was one test of all ~70, 424 s on one xdist worker at stop 49): the workers
+# share the sweep. An op's cases are evaluated CASES_PER_PLAN at a time: all of one op's cases in
+# one `la.eval` fuse into one kernel of ~110-170 outputs, and for ops whose helpers gcc inlines
+# (logaddexp's exp and log) gcc -O3 took over 10 minutes of one worker on that one unit.
+CASES_PER_PLAN = 4
+
+
 @pytest.mark.exhaustive
-def test_every_elementwise_op_and_dtype_bit_for_bit_with_c(on_dask):
+@pytest.mark.parametrize("op", _elementwise_ufunc_ops(), ids=lambda op: op.name)
+def test_every_elementwise_op_and_dtype_bit_for_bit_with_c(on_dask, op):
     """Every registry elementwise op over every dtype combination NumPy accepts, cut into three
     chunks (one ragged) and broadcast against a scalar-like operand: the C backend's bits."""
-    from lazyarray.graph import OpKind, all_ops
     from numpy_oracle import accepted_dtypes, draw
 
-    ops = [op for op in all_ops() if op.kind is OpKind.ELEMENTWISE and op.ufunc is not None]
-    for op in ops:
-        fn = getattr(la, op.name)
-        cases = []
-        for seed, dts in enumerate(accepted_dtypes(op.ufunc, half=False)):
-            rng = np.random.default_rng(seed)
-            shapes = [(2053,), (1,)][: op.arity]
-            cases.append([la.array(draw(rng, dt, shape, op.domain, k))
-                          for k, (dt, shape) in enumerate(zip(dts, shapes))])
+    fn = getattr(la, op.name)
+    cases = []
+    for seed, dts in enumerate(accepted_dtypes(op.ufunc, half=False)):
+        rng = np.random.default_rng(seed)
+        shapes = [(2053,), (1,)][: op.arity]
+        cases.append([la.array(draw(rng, dt, shape, op.domain, k))
+                      for k, (dt, shape) in enumerate(zip(dts, shapes))])
 
-        def build(fn=fn, cases=cases):
-            return [fn(*args) for args in cases]
-
-        ref, got = _c_and_dask(build, 1024)
+    for start in range(0, len(cases), CASES_PER_PLAN):
+        some = cases[start:start + CASES_PER_PLAN]
+        ref, got = _c_and_dask(lambda some=some: [fn(*args) for args in some], 1024)
         for r, g in zip(ref, got):
             assert r.dtype == g.dtype, op.name
             np.testing.assert_array_equal(_bits(g), _bits(r), err_msg=op.name)

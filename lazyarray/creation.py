@@ -24,7 +24,8 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
           order: str = "K", subok: bool = False, ndmin: int = 0) -> Array:
     """numpy.array / jnp.array: a new Array holding a copy of `obj`; `device="cuda:0"` (or GPU
     input data) puts it on a GPU. `ndmin` prepends length-1 axes, as NumPy's; `order` is
-    checked and changes nothing (an Array has no memory layout)."""
+    checked; a Fortran-ordered or transposed ndarray keeps its memory order where NumPy's copy
+    does (`memory_axes`: its reductions fold as NumPy's)."""
     site = user_site(1)
     if order != "K":
         check_order(order, site)
@@ -109,7 +110,8 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
     to `obj` (even through a writable base of a read-only view) never reach a pending expression.
     `copy=False` shares the memory of a C-contiguous array of a supported dtype (host or GPU) or raises ValueError — a hazard the caller
     accepts: writing to `obj` afterwards changes this Array and everything built from it.
-    NumPy's `order` is checked and changes nothing (an Array has no memory layout)."""
+    NumPy's `order` is checked; a Fortran-ordered or transposed ndarray keeps its memory order
+    unless `order="C"` (`memory_axes`)."""
     site = user_site(1)
     if order is not None:
         order = check_order(order, site)

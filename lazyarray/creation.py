@@ -12,12 +12,11 @@ import numpy as np
 from . import _bind, _device
 from .donation import own
 from .array import Array
-from .graph import Node, dtypes, get_op, semantics
+from .graph import Node, dtypes, semantics
 from .graph.node import user_site
 from ._layout import check_order
+from .manipulation import permute_node
 from .writes import numpy_layout_copies
-
-_PERMUTE = get_op("permute")
 
 
 def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
@@ -82,9 +81,7 @@ def memory_axes(obj: np.ndarray) -> tuple[int, ...] | None:
 
 def _in_memory_order(leaf: Node, axes: tuple[int, ...], site: Any) -> Node:
     """The value whose memory order is `axes`, from the leaf holding it in that order."""
-    inverse = tuple(int(a) for a in np.argsort(axes))
-    return _bind.primitive(_PERMUTE, (leaf,), (inverse,),
-                           tuple(leaf.shape[a] for a in inverse), leaf.dtype, site)
+    return permute_node(leaf, [axes.index(d) for d in range(len(axes))], site)
 
 
 def _numbers_array(obj: list) -> np.ndarray | None:

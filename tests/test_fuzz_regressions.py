@@ -1393,6 +1393,13 @@ def _where_arm_forms():
             lambda m, a, b, c: m.select([c], [a / b], 3.0),
             lambda m, a, b, c: m.max(a / b, where=c, initial=0.0),
             lambda m, a, b, c: m.maximum(m.nan_to_num(m.where(c, a / b, 1.0)), 0),
+            # the mask compared in the kernel itself (a k-register: gcc 12 folded the bit
+            # blend of these into a masked division; stop 52, gpath51's seed 2101482)
+            lambda m, a, b, c: m.where(b != 0, a / b, b),
+            lambda m, a, b, c: m.where(b != 0, b / b, b),
+            lambda m, a, b, c: m.where(b.astype(np.int64) != 0, b / b, 1.0),
+            lambda m, a, b, c: m.where(b != 0, a.astype(np.float32) / b.astype(np.float32), 0),
+            lambda m, a, b, c: m.where(a < 3, a * 1e307, a),
             copyto, putmask]
 
 

@@ -7,6 +7,7 @@ from . import ops_sorting  # noqa: F401,E402  (argsort, searchsorted, isin, cump
 from . import ops_unchecked  # noqa: F401,E402  (the dot functions' multiply, add, sum, matmul)
 from . import ops_buffered  # noqa: F401,E402  (sum of an operand NumPy casts in buffers)
 from . import ops_columns  # noqa: F401,E402  (complex products NumPy runs row by row)
+from . import ops_einsum  # noqa: F401,E402  (one-operand einsum sums in NumPy's order)
 from .dtypes import SUPPORTED, to_dtype
 from .node import Node, user_site
 from .graph import Graph, topological_order

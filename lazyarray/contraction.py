@@ -11,7 +11,9 @@ covers, numbered from the right so that ellipses broadcast as NumPy's do). Then:
 4. what is left is summed and permuted into the output's order.
 The result dtype is NumPy's: the operands' promotion (or `dtype=`), with integer and bool sums
 wrapping and or-ing as NumPy's einsum does (the sum runs wider, then is cast back: the same
-value modulo 2**bits). `optimize` is accepted and changes nothing: the order above is fixed.
+value modulo 2**bits). `optimize` is accepted and changes nothing: the order above is fixed. One operand whose labels are
+summed is NumPy's own einsum call instead (graph/ops_einsum.py: its loop's sum order, not the
+pairwise one), except while la.grad traces.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import numpy as np
 from . import _bind, host_now
 from ._numpy_errors import numpy_error
 from .array import Array
-from .graph import dtypes
+from .graph import dtypes, get_op
 from .graph.node import user_site
 from .creation import asarray
 from .numpy_shapes import diagonal
@@ -35,8 +37,10 @@ from .reductions import sum as sum_
 from .manipulation import broadcast_to, expand_dims
 from .linalg import matmul
 from . import _dot_loops
+from .jit import differentiating
 
 Label = str | int  # a letter, or the position of an ellipsis axis counted from the right
+_EINSUM_SUMS = get_op("einsum_sums")  # one operand's sums in NumPy's order (graph/ops_einsum.py)
 # einsum's arithmetic with `optimize` (NumPy's tensordot and BLAS calls check the flags)
 _CHECKED = SimpleNamespace(multiply=operator.mul, sum=sum_, matmul=matmul,
                            astype=lambda x, dt: x.astype(dt))
@@ -96,6 +100,10 @@ def _einsum(subscripts: str, arrays: list[Array], dtype: Any, casting: str,
                                   np.float32, "unsafe", site, ops), dt)
     arrays = [a.astype(dt) if a.dtype != dt else a for a in arrays]
     sizes = _label_sizes(arrays, inputs, site)
+    if (len(arrays) == 1 and dt.kind in "fc" and set(inputs[0]) - set(output)
+            and not differentiating()):  # NumPy's sum order, not the composition's pairwise one
+        return Array(_bind.primitive(_EINSUM_SUMS, (arrays[0]._node,), (subscripts.replace(" ", ""),),
+                                     tuple(sizes[lb] for lb in output), dt, site))
     terms = [_diagonals(a, labels) for a, labels in zip(arrays, inputs)]
     for i, (a, labels) in enumerate(terms):
         elsewhere = set(output).union(*(t[1] for j, t in enumerate(terms) if j != i))

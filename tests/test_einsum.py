@@ -175,3 +175,27 @@ def test_a_one_operand_sum_has_numpys_einsum_bits(reference_backend, subscripts,
         got, want = la.einsum(subscripts, la.asarray(host)), np.einsum(subscripts, host)
         assert np.asarray(got).dtype == want.dtype
         np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("eager_size", [None, 0])
+def test_one_operand_sums_past_the_at_once_size_have_numpys_bits(backend, eager_size):
+    """Past the at-once size (and on the general path a GPU takes) a one-operand einsum was a
+    composition of diagonal and la.sum, summed pairwise: row sums of a (200, 300) matrix were a
+    last bit off NumPy's einsum loop on 157 of 200 rows. It is one library call now
+    (graph/ops_einsum.py), on a computed operand and on a pending one."""
+    gen = np.random.default_rng(52)
+    cases = [("ij->i", (200, 300), np.float64), ("ij->", (200, 300), np.float32),
+             ("ii", (300, 300), np.float64), ("...j->...", (40, 300), np.float64),
+             ("ij->i", (100, 90), np.complex128), ("i j -> i", (100, 100), np.float64)]
+    config = {} if eager_size is None else {"eager_size": eager_size}
+    for subscripts, shape, dtype in cases:
+        host = gen.standard_normal(shape).astype(dtype)
+        if dtype == np.complex128:
+            host = host + 1j * gen.standard_normal(shape)
+        want = np.einsum(subscripts, host)
+        with la.config(**config):
+            for got in (la.einsum(subscripts, la.asarray(host)),
+                        la.einsum(subscripts, la.asarray(host) * 1)):
+                got = np.asarray(got)
+                assert got.dtype == want.dtype, subscripts
+                np.testing.assert_array_equal(got, want, err_msg=subscripts)

@@ -15,6 +15,7 @@ from . import _bind  # noqa: F401  (registers library frames for error sites)
 from .array import Array, LazyExpr
 from .settings import Settings, config, get_settings
 from .fp_errors import errstate, geterr, geterrcall, seterr, seterrcall
+from . import warning_blocks as _warning_blocks
 from .creation import (arange, array, asarray, empty, empty_like, eye, full, full_like, linspace,
                        ones, ones_like, zeros, zeros_like)
 from .elementwise import *  # noqa: F401,F403
@@ -68,6 +69,7 @@ from numpy import polynomial  # noqa: E402  (NumPy's package itself: host work o
 # coefficients; an Array argument is evaluated, results are NumPy's: docs/numpy_coverage.md)
 from . import _methods  # noqa: F401,E402  (attaches ndarray-style methods and operators)
 from . import _protocols  # noqa: F401,E402  (NumPy's __array_ufunc__ / __array_function__)
+_warning_blocks.install()  # warnings.catch_warnings blocks hold for lazy ops (their edges compute)
 from ._protocols import LazyArrayFallbackWarning  # noqa: E402
 from . import ufuncs as _ufuncs  # noqa: E402
 from .ufuncs import ufunc  # noqa: E402

@@ -169,16 +169,24 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
         block, numpy_block, since = self._blocks.pop()
         try:
             if since >= 0 and exc[0] is None:  # (an exception leaves them pending, as they were)
-                _AT_EXIT.depth += 1  # (their warnings name the lines that built them)
-                try:
+                with at_block_exit():  # (their warnings name the lines that built them)
                     _evaluate_pending(since)  # the block's own ops under the block's modes
-                finally:
-                    _AT_EXIT.depth -= 1
         finally:
             try:
                 block.__exit__(*exc)
             finally:
                 numpy_block.__exit__(*exc)
+
+
+@contextlib.contextmanager
+def at_block_exit() -> Any:
+    """A block's exit computing the block's ops (errstate's, warnings.catch_warnings'): their
+    warnings name the lines that built them, as NumPy's did, not the `with` line."""
+    _AT_EXIT.depth += 1
+    try:
+        yield
+    finally:
+        _AT_EXIT.depth -= 1
 
 
 _INVALID = 3

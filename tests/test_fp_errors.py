@@ -49,9 +49,9 @@ def test_warn_names_numpy_message_and_user_line(backend, name):
     expected, messages = numpy_messages(expr, arrays)
     assert messages
     for _ in range(3):  # first build, then the cached plan (the compiled hit path on C)
-        y = expr(la, *[la.asarray(a) for a in arrays])
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
+        with warnings.catch_warnings(record=True) as seen:  # (built inside: its entry computes
+            warnings.simplefilter("always")  # the pending ops built before it)
+            y = expr(la, *[la.asarray(a) for a in arrays])
             line = sys._getframe().f_lineno + 1
             got = np.asarray(y)
         if "to int" not in name:  # NaN -> 0, saturation by definition (graph/semantics.py)
@@ -197,6 +197,48 @@ def test_ops_report_under_the_modes_of_the_line_that_built_them(backend):
             with la.errstate(divide="raise"):
                 u = la.log(b)  # noqa: F841  (computed at the exit: NumPy raised at the line)
 
+
+
+def _filtered_blocks(m, conv):
+    """Ops built inside `warnings.catch_warnings` blocks and read after them (probe51)."""
+    a, b = conv(np.array([1.0, 0.0, -1.0])), conv(np.zeros(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = a / b
+    ignored = r + 1
+    with warnings.catch_warnings(record=True) as log:
+        warnings.simplefilter("always")
+        s = m.log(a)
+    recorded = [s * 2, sorted(str(w.message) for w in log)]
+    t = a / b  # built before the next block: NumPy warned here, outside it
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        u = t * 2
+    return ignored, recorded, u
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_warning_filter_blocks_hold_for_lazy_ops(backend, eager_size):
+    """NumPy computes at the line: an op built in `with warnings.catch_warnings():
+    warnings.simplefilter("ignore")` is silent however it is read later, `record=True` records
+    its warnings in the block's list, and an op built before a block warns outside it. A lazy
+    op read after the block warned there, or not at all into the list (lazyarray/
+    warning_blocks.py: the blocks' edges compute the pending ops)."""
+    def run(m, conv):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ignored, (s2, log), u = _filtered_blocks(m, conv)
+            values = [np.asarray(ignored), np.asarray(s2), np.asarray(u)]
+        return values, log, sorted((str(w.message), w.lineno) for w in caught)
+
+    want = run(np, np.asarray)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):  # built, then the plans' hit paths
+            got = run(la, la.asarray)
+            for g, w in zip(got[0], want[0]):
+                np.testing.assert_array_equal(g, w)
+            assert got[1:] == want[1:]
 
 def test_nothing_fired_nothing_reported(backend):
     """Finite values and an inf input that propagates (no flag in NumPy either) stay silent."""
@@ -411,10 +453,11 @@ def test_a_division_of_bools_raises_invalid_for_zero_by_zero(backend, backend_do
     cannot see (runtime/c/prelude.py `_cast`): fuzz39's sweep, seed 121524 on C (lazy)."""
     b = np.array([False, True, False, True])
     with la.config(eager_size=0):
-        for value in (la.asarray(b) / la.asarray(b),
-                      la.asarray(b).astype(dtype) / la.asarray(b).astype(dtype)):
+        for make in (lambda: la.asarray(b) / la.asarray(b),
+                     lambda: la.asarray(b).astype(dtype) / la.asarray(b).astype(dtype)):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
+                value = make()
                 got = np.asarray(value)
             flagged = any("invalid value" in str(w.message) for w in caught)
             assert flagged == backend_does("fp_errors"), backend  # (CUDA: no flags)

@@ -1,0 +1,57 @@
+"""Python's warning filters as blocks that hold for lazy ops: `warnings.catch_warnings`.
+
+NumPy computes an op at its line, so `with warnings.catch_warnings(): warnings.simplefilter(
+"ignore"); r = a / b` is silent, and `catch_warnings(record=True)` records the op's warnings in its
+list. A lazy op is computed later, under the filters in effect then: read after the block, it
+warned (probe51's published programs). The stdlib block has no hook, and checking the filters at
+every op would cost the hot path, so `install` (run by `import lazyarray`) puts a subclass in
+`warnings.catch_warnings` whose edges compute the pending Arrays, as la.errstate's do for the
+floating-point modes (lazyarray/fp_errors.py): at the entry those built before it (their warnings
+go where they went outside the block), at the exit those built inside it (under the block's
+filters, naming the lines that built them), where the block changed the filters or records.
+A block entered through a class bound before `import lazyarray` (`from warnings import
+catch_warnings`) is the stdlib's and holds only for what it computes itself. Blocks entered by
+library code (lazyarray's own host calls, NumPy's internals: the frames user sites skip) are the
+stdlib's too: they compute nothing of the user's.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from typing import Any
+
+from . import fp_errors
+from .graph.node import _IS_LIBRARY, _is_library_file, built_count
+
+_STDLIB = warnings.catch_warnings
+
+
+class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__name__`)
+    """warnings.catch_warnings whose edges compute lazyarray's pending ops (module docstring)."""
+
+    def __enter__(self) -> Any:
+        filename = sys._getframe(1).f_code.co_filename
+        user = not (_IS_LIBRARY.get(filename) or _is_library_file(filename))
+        if user:
+            with fp_errors.at_block_exit():  # built before: under the filters outside the block
+                fp_errors._evaluate_pending()
+        entered = super().__enter__()
+        self.__dict__.setdefault("_lazyarray_since", []).append(built_count() if user else -1)
+        return entered
+
+    def __exit__(self, *exc: object) -> None:
+        since = self._lazyarray_since.pop()
+        try:
+            if (since >= 0 and exc[0] is None
+                    and (self._record or self._module.filters != self._filters)):
+                with fp_errors.at_block_exit():  # (their warnings name the lines that built them)
+                    fp_errors._evaluate_pending(since)
+        finally:
+            super().__exit__(*exc)
+
+
+def install() -> None:
+    """`warnings.catch_warnings` is this module's class from now on (idempotent)."""
+    if warnings.catch_warnings is _STDLIB:
+        warnings.catch_warnings = catch_warnings

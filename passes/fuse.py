@@ -44,6 +44,13 @@ RECOMPUTE_MAX_OPS = 16
 # have the same structure, so the printer's per-kernel numbering (runtime/c/canonical.py) lets
 # them share one compiled function.
 MAX_REDUCTIONS_PER_KERNEL = 8
+# Roots one kernel stores: each is a store and the loads of its inputs in the kernel's one loop,
+# and gcc -O3's time on a loop grows much faster than its memory references (MEASURED below).
+# `la.eval(*outs)` of many same-shape results joined them all: test_at_values' complex128
+# updates fused 130 outputs (40 KB of C: minutes and 1.5 GB in cc1), test_dask's 112 logaddexp
+# cases 112 (>11 min). Past the cap a root starts a kernel of its own; kernels of one structure
+# share one compiled function (runtime/c/canonical.py), so N similar results cost ~one compile.
+MAX_ROOTS_PER_KERNEL = 16
 RECOMPUTE_MAX_LOADS = 2
 # A value broadcast to at least BROADCAST_EXPANSION times its size, over at least
 # BROADCAST_MIN_ELEMENTS results, is materialized when it costs BROADCAST_MIN_OPS ops or more:
@@ -102,6 +109,11 @@ class _Group:
     roots: list[Node] = field(default_factory=list)
     solo: bool = False
     reductions: int = 0
+
+    def has_room(self, reductions: int) -> bool:
+        """Another root computing `reductions` inline reductions stays within the caps."""
+        return (len(self.roots) < MAX_ROOTS_PER_KERNEL
+                and self.reductions + reductions <= MAX_REDUCTIONS_PER_KERNEL)
 
 
 def _space_key(space: Space) -> tuple:
@@ -171,9 +183,9 @@ class _Attempt:
             return
         g = plain[-1]
         members = {id(r) for r in g.roots}
-        if g.solo or g.index != len(self.steps) - 1 or not any(id(f) in members
-                                                                for f in frontier):
-            return
+        if (g.solo or g.index != len(self.steps) - 1 or len(g.roots) >= MAX_ROOTS_PER_KERNEL
+                or not any(id(f) in members for f in frontier)):
+            return  # (a full group stays plain: the reduction could not join it)
         plain.pop()
         g.space = space
         self.groups.setdefault(_space_key(space), []).append(g)
@@ -183,8 +195,7 @@ class _Attempt:
         candidates = self.groups.setdefault(key, [])
         if id(n) not in self.solo:
             for g in reversed(candidates[-_LOOKBACK:]):
-                if (not g.solo and self._ready_before(frontier, g)
-                        and g.reductions + reductions <= MAX_REDUCTIONS_PER_KERNEL):
+                if not g.solo and g.has_room(reductions) and self._ready_before(frontier, g):
                     return g
         g = _Group(space, len(self.steps), solo=id(n) in self.solo)
         self.steps.append(g)

@@ -8,16 +8,17 @@ background compiles off (the first call waits for its compile, as a test does), 
 compile that probes the toolchain. Printed per run: kernels in the plan, the most outputs one
 kernel stores, the largest kernel's C source (bytes), translation units and kernels compiled,
 the compiler's CPU time (`getrusage(RUSAGE_CHILDREN)`: cc1, as, ld), and the first call's wall
-time. `--caps`: each run once per value of passes/fuse.py's MAX_ROOTS_PER_KERNEL (1000: no
+time. `--caps`: each run once per value of passes/fuse.py's MAX_BUFFERS_PER_KERNEL (1000: no
 cap). A run past `--timeout` seconds is killed (its process group: the child and its compiler).
 
-Cases (what made stop 51's test units take minutes, passes/fuse.py MAX_ROOTS_PER_KERNEL):
+Cases (what made stop 51's test units take minutes, passes/fuse.py MAX_BUFFERS_PER_KERNEL):
 - logaddexp: `la.logaddexp(a, b)` over the dtype pairs NumPy accepts (tests/test_dask.py's
   sweep), 2053 elements against one; N results cycle through the pairs.
 - at128: complex128 `.at[index].add/multiply/set(value)` updates of a 3-vector
   (tests/test_at_values.py's sweep).
 - expsin: `la.sin(la.exp(x_k) * 0.5 + 0.25)` over N distinct float32 inputs of 4,096 values.
 - arith: `(x_k * 3 + y_k) / 7`, x_k of six dtypes, y_k float64, 4,096 values: cheap ops only.
+- shared: `(x * (k + 3) + y) / 7`: arith's ops, every result reading the same two inputs.
 """
 
 from __future__ import annotations
@@ -87,7 +88,18 @@ def _arith(n: int):
             / 7 for k in range(n)]
 
 
-CASES = {"logaddexp": _logaddexp, "at128": _at128, "expsin": _expsin, "arith": _arith}
+def _shared(n: int):
+    """As arith, but every result reads the same two inputs (k a distinct Python scalar): the
+    stores grow with n, the loads do not."""
+    import lazyarray as la
+
+    rng = np.random.default_rng(0)
+    x, y = la.array(rng.random(4096)), la.array(rng.random(4096).astype(np.float32))
+    return [(x * (k + 3) + y) / 7 for k in range(n)]
+
+
+CASES = {"logaddexp": _logaddexp, "at128": _at128, "expsin": _expsin, "arith": _arith,
+         "shared": _shared}
 
 
 def _child(case: str, n: int, cap: int | None) -> dict:
@@ -96,7 +108,7 @@ def _child(case: str, n: int, cap: int | None) -> dict:
     from lazyarray.runtime import compile_stats
 
     if cap is not None:
-        fuse.MAX_ROOTS_PER_KERNEL = cap
+        fuse.MAX_BUFFERS_PER_KERNEL = cap
 
     la.config(backend="c", background_compiles=False).__enter__()
     la.eval(la.array(np.ones(3)) + 1)  # probes the toolchain, loads the team library
@@ -116,7 +128,7 @@ def _child(case: str, n: int, cap: int | None) -> dict:
     units = [f for f in set(os.listdir(kernel_dir)) - before_files
              if f.startswith("lib-") and f.endswith(".c")]
     return {
-        "case": case, "n": n, "cap": fuse.MAX_ROOTS_PER_KERNEL, "kernels": report.num_kernels,
+        "case": case, "n": n, "cap": fuse.MAX_BUFFERS_PER_KERNEL, "kernels": report.num_kernels,
         "max_outputs": max(len(k.outputs) for k in report.kernels),
         "max_kernel_bytes": max(len(k.source or "") for k in report.kernels),
         "units": after.get("translation_units", 0) - before.get("translation_units", 0),
@@ -149,7 +161,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="10,30,100")
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--caps", default="",
-                        help="MAX_ROOTS_PER_KERNEL values to run each case with (default: as is)")
+                        help="MAX_BUFFERS_PER_KERNEL values to run each case with (default: as is)")
     parser.add_argument("--cap", type=int)
     parser.add_argument("--child", nargs=2)
     args = parser.parse_args()

@@ -10,7 +10,7 @@ Rules (docs/passes.md has the long form):
   reshape that is not a stride pattern); that value gets a buffer and planning repeats.
 - A value computed by several kernels is recomputed or materialized by `recompute_cost_rule`.
 - Roots over the same loop space share one kernel (multi-output) when everything they read is
-  produced by earlier steps.
+  produced by earlier steps, up to MAX_BUFFERS_PER_KERNEL buffers read or written (compile time).
 
     before: %2 = matmul(%0, %1)  %4 = add(%2, %3)  %5 = maximum(%4, %s) -> out0
     after:  step 0: LibraryCall matmul -> buf2
@@ -214,9 +214,6 @@ class _Attempt:
                         and self._ready_before(frontier, g)):
                     return g
         g = _Group(space, len(self.steps), solo=id(n) in self.solo)
-        import os as _os  # FUSE52-DEBUG
-        if _os.environ.get("FUSE52_LOG") and any(not c.has_room(buffers, reductions) for c in candidates[-_LOOKBACK:]):  # FUSE52-DEBUG
-            open(_os.environ["FUSE52_LOG"], "a").write(_os.environ.get("PYTEST_CURRENT_TEST", "?") + "\n")  # FUSE52-DEBUG
         self.steps.append(g)
         candidates.append(g)
         return g

@@ -46,7 +46,7 @@ RECOMPUTE_MAX_OPS = 16
 MAX_REDUCTIONS_PER_KERNEL = 8
 # Buffers one kernel reads or writes (its inputs and its roots' outputs): each is a stream of
 # loads or stores in the kernel's one loop, and gcc -O3's time on a loop grows much faster than
-# its streams (vectorizing mixed widths: bool masks beside complex128). `la.eval(*outs)` of many
+# its streams (worst with mixed widths: bool masks beside complex128). `la.eval(*outs)` of many
 # same-shape results joined them all: test_at_values' complex128 updates, 60 outputs over 198
 # buffers, ran cc1 for minutes at 1.3 GB. Compiler CPU per kernel of those updates, by buffers
 # (benchmarks/bench_many_outputs.py, fresh cache, 2 shared vCPUs at load 4-7): 24: 0.3 s, 48:

@@ -9,8 +9,8 @@ compile that probes the toolchain. Printed per run: kernels in the plan, the mos
 kernel stores, the largest kernel's C source (bytes), translation units and kernels compiled,
 the compiler's CPU time (`getrusage(RUSAGE_CHILDREN)`: cc1, as, ld), the first call's wall
 time, and the wall time until every kernel it queued is compiled (`--background`: background
-compiles on, as users run; the first call then runs on NumPy or -O0 stand-ins). `--caps`: each run once per value of passes/fuse.py's MAX_BUFFERS_PER_KERNEL (1000: no
-cap). A run past `--timeout` seconds is killed (its process group: the child and its compiler).
+compiles on, as users run; the first call then runs on NumPy or -O0 stand-ins). `--caps`: each
+run once per value of passes/fuse.py's MAX_BUFFERS_PER_KERNEL (1000: no cap). A run past `--timeout` seconds is killed (its process group: the child and its compiler).
 
 Cases (what made stop 51's test units take minutes, passes/fuse.py MAX_BUFFERS_PER_KERNEL):
 - logaddexp: `la.logaddexp(a, b)` over the dtype pairs NumPy accepts (tests/test_dask.py's

@@ -10,7 +10,7 @@ Rules (docs/passes.md has the long form):
   reshape that is not a stride pattern); that value gets a buffer and planning repeats.
 - A value computed by several kernels is recomputed or materialized by `recompute_cost_rule`.
 - Roots over the same loop space share one kernel (multi-output) when everything they read is
-  produced by earlier steps.
+  produced by earlier steps, up to MAX_BUFFERS_PER_KERNEL buffers read or written (compile time).
 
     before: %2 = matmul(%0, %1)  %4 = add(%2, %3)  %5 = maximum(%4, %s) -> out0
     after:  step 0: LibraryCall matmul -> buf2
@@ -44,6 +44,18 @@ RECOMPUTE_MAX_OPS = 16
 # have the same structure, so the printer's per-kernel numbering (runtime/c/canonical.py) lets
 # them share one compiled function.
 MAX_REDUCTIONS_PER_KERNEL = 8
+# Buffers one kernel reads or writes (its inputs and its roots' outputs): each is a stream of
+# loads or stores in the kernel's one loop, and gcc -O3's time on a loop grows much faster than
+# its streams (worst with mixed widths: bool masks beside complex128). `la.eval(*outs)` of many
+# same-shape results joined them all: test_at_values' complex128 updates, 60 outputs over 198
+# buffers, ran cc1 for minutes at 1.3 GB. Compiler CPU per kernel of those updates, by buffers
+# (benchmarks/bench_many_outputs.py, fresh cache, 2 shared vCPUs at load 4-7): 24: 0.3 s, 48:
+# 1.2 s, 96: 8.7 s, 198: > 240 s; 32 results of `(x_k * 3 + y_k) / 7` (96 buffers) 2.1 s, but
+# 32 reading the same two inputs (34 buffers) 0.3 s: streams, not results, cost. Past the cap a
+# root starts another kernel (kernels of one structure then share one compiled function,
+# runtime/c/canonical.py); a root reading more than the cap by itself still gets its kernel.
+# Ordinary fused programs are far below it: the LSTM cell's gradient's largest kernel has 17.
+MAX_BUFFERS_PER_KERNEL = 32
 RECOMPUTE_MAX_LOADS = 2
 # A value broadcast to at least BROADCAST_EXPANSION times its size, over at least
 # BROADCAST_MIN_ELEMENTS results, is materialized when it costs BROADCAST_MIN_OPS ops or more:
@@ -102,6 +114,18 @@ class _Group:
     roots: list[Node] = field(default_factory=list)
     solo: bool = False
     reductions: int = 0
+    buffers: set[int] = field(default_factory=set)  # ids of the values it loads or stores
+
+    def has_room(self, buffers: set[int], reductions: int) -> bool:
+        """Another root touching `buffers` (what it reads, and itself) and computing
+        `reductions` inline keeps this kernel within the caps (see MAX_BUFFERS_PER_KERNEL)."""
+        return (len(self.buffers | buffers) <= MAX_BUFFERS_PER_KERNEL
+                and self.reductions + reductions <= MAX_REDUCTIONS_PER_KERNEL)
+
+    def add(self, root: Node, buffers: set[int], reductions: int) -> None:
+        self.roots.append(root)
+        self.buffers |= buffers
+        self.reductions += reductions
 
 
 def _space_key(space: Space) -> tuple:
@@ -155,36 +179,39 @@ class _Attempt:
             if root_placement(n.shape, space) is None:
                 raise NeedsBuffer(first, f"different index space: {n.op.name} at "
                                   f"{format_site(n.site)} is not over {first.op.name}'s loop")
+            buffers = {id(f) for f in frontier} | {id(n)}
             if space.full is not None:
-                self._absorb_elementwise(space, frontier)
-            group = self._join(n, space, frontier, reductions)
-            group.roots.append(n)
-            group.reductions += reductions
+                self._absorb_elementwise(space, frontier, buffers, reductions)
+            group = self._join(n, space, frontier, buffers, reductions)
+            group.add(n, buffers, reductions)
             self.step_of[id(n)] = group.index
 
-    def _absorb_elementwise(self, space: Space, frontier: list[Node]) -> None:
+    def _absorb_elementwise(self, space: Space, frontier: list[Node], buffers: set[int],
+                            reductions: int) -> None:
         """A reduction over values the last step just stored (`la.eval(e, la.sum(e))`): that
         elementwise group becomes the reduction's kernel, storing `e` from its inner stage, so
-        `e` is computed and written once and never read back."""
+        `e` is computed and written once and never read back (unless the reduction's root
+        would not fit in that kernel: then the reduction reads `e`'s buffer)."""
         plain = self.groups.get(_space_key(Space(space.full, len(space.full))))
         if not plain:
             return
         g = plain[-1]
         members = {id(r) for r in g.roots}
-        if g.solo or g.index != len(self.steps) - 1 or not any(id(f) in members
-                                                                for f in frontier):
+        if (g.solo or g.index != len(self.steps) - 1 or not g.has_room(buffers, reductions)
+                or not any(id(f) in members for f in frontier)):
             return
         plain.pop()
         g.space = space
         self.groups.setdefault(_space_key(space), []).append(g)
 
-    def _join(self, n: Node, space: Space, frontier: list[Node], reductions: int) -> _Group:
+    def _join(self, n: Node, space: Space, frontier: list[Node], buffers: set[int],
+              reductions: int) -> _Group:
         key = _space_key(space)
         candidates = self.groups.setdefault(key, [])
         if id(n) not in self.solo:
             for g in reversed(candidates[-_LOOKBACK:]):
-                if (not g.solo and self._ready_before(frontier, g)
-                        and g.reductions + reductions <= MAX_REDUCTIONS_PER_KERNEL):
+                if (not g.solo and g.has_room(buffers, reductions)
+                        and self._ready_before(frontier, g)):
                     return g
         g = _Group(space, len(self.steps), solo=id(n) in self.solo)
         self.steps.append(g)

@@ -17,9 +17,13 @@ def arctan2(a):
     return la.arctan2(a, a * a - 2.0)
 
 
+def logaddexp(a):  # a helper whose body inlines la_exp and la_log (c_prelude.py)
+    return la.logaddexp(a, a * 0.5 - 1.0)
+
+
 HEAVY = (la.exp, la.expm1, la.tanh, la.log, la.log1p, la.sin, la.cos, la.erf, la.erfc,
          la.arctan, la.arcsin, la.arccos, la.sinh, la.cosh, la.arcsinh, la.arccosh, la.arctanh,
-         la.cbrt, la.log2, la.log10, la.exp2, power, arctan2)
+         la.cbrt, la.log2, la.log10, la.exp2, power, arctan2, logaddexp)
 
 
 def _unit(*outs) -> tuple[str, str]:
@@ -73,6 +77,16 @@ def test_inlined_helpers_are_always_inlined():
     assert c_inline_budget.OUT_OF_LINE not in unit
     for name in ("fpow", "sin", "sinnear"):
         assert f"{ALWAYS_INLINE} double la_{name}_f64(" in unit
+
+
+def test_logaddexp_counts_against_the_budget():
+    """logaddexp's helpers inline la_exp and la_log in their own bodies, where the count of heavy
+    calls in kernel code never saw them: 20 mixed-dtype logaddexps in one unit ran cc1 for 14 s
+    (test_dask's 112: > 11 min). Past the budget they go out of line like the others (0.3 s)."""
+    xs = [la.array(np.linspace(-3.0, 3.0, 50) + k) for k in range(c_inline_budget.INLINE_BUDGET)]
+    code, unit = _unit(*[logaddexp(x) for x in xs], *[logaddexp(x * 2.0) for x in xs])
+    assert c_inline_budget.heavy_calls(code) == 2 * c_inline_budget.INLINE_BUDGET
+    assert "la_logaddexp_f64_ool(double a, double b)" in unit
 
 
 def test_small_kernels_keep_inlined_math():

@@ -37,8 +37,13 @@ HEAVY = ("exp", "expm1", "tanh", "log", "log1p", "sin", "cos", "erf", "erfc", "a
          # The cheap-reduction variants a chunk's vector loop calls (printer.split_far_trig): an
          # inlined one beside out-of-line clones left that loop scalar (a pairwise sum of
          # `exp`, `sin` and `**` ~5x slower), so past the budget they go out of line too.
-         "sinnear", "cosnear", "tannear")
-BINARY = frozenset({"fpow", "atantwo"})  # their wrappers take (a, b)
+         "sinnear", "cosnear", "tannear",
+         # logaddexp's helper (c_prelude.py) inlines la_exp and la_log in its body, which the
+         # count of calls in kernel code never saw: 20 mixed-dtype logaddexps in one unit ran cc1
+         # 14 s (benchmarks/bench_many_outputs.py; test_dask's 112 in one unit: >11 min).
+         # (logaddexp2's helper calls libm's exp2 and log1p: nothing of ours inlined.)
+         "logaddexp")
+BINARY = frozenset({"fpow", "atantwo", "logaddexp"})  # their wrappers take (a, b)
 _CALL = re.compile(r"\bla_((?:" + "|".join(HEAVY) + r")_f(32|64))\(")
 
 

@@ -16,6 +16,8 @@ import numpy as np
 
 from . import cache  # plan cache, node budget (the caching issue)
 from . import _bind, cuts, donation, eager, fp_errors, tails
+from .result_layout import bound as _bound_in_memory_order, computed as _in_memory_order
+from .result_layout import memory_axes as _memory_axes
 from .array import Array, bind_evaluation
 from .graph import Graph, OpKind, all_ops, get_op
 from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
@@ -391,9 +393,15 @@ def evaluate_pending(since: int = 0) -> None:
 
 
 def evaluate_nodes(nodes: list[Node], walked: tuple | None = None) -> list[Node]:
-    """Evaluate pending nodes as one graph; their results as leaves."""
+    """Evaluate pending nodes as one graph; their results as leaves, or as permute views of
+    leaves where NumPy's result is not C-ordered (lazyarray/result_layout.py)."""
+    layouts = [_memory_axes(n) for n in nodes]
+    outputs = nodes
+    if any(layouts):
+        outputs = [n if a is None else _in_memory_order(n, a) for n, a in zip(nodes, layouts)]
+        walked = None  # (the walk's signature is the unpermuted graph's)
     try:
-        buffers = evaluate(nodes, options(), walked)
+        buffers = evaluate(outputs, options(), walked)
     except MemoryError as exc:
         cuts.forget(nodes)
         raise _out_of_memory(nodes, exc) from None
@@ -402,13 +410,17 @@ def evaluate_nodes(nodes: list[Node], walked: tuple | None = None) -> list[Node]
         raise
     for b in buffers:
         own(b)  # a later plan may write over it once nothing reads it (lazyarray/donation.py)
-    return [Node(_INPUT_OP, (), (), n.shape, n.dtype, b, n.site) for n, b in zip(nodes, buffers)]
+    return [Node(_INPUT_OP, (), (), n.shape, n.dtype, b, n.site) if a is None
+            else _bound_in_memory_order(n, a, b) for n, a, b in zip(nodes, layouts, buffers)]
 
 
 def _evaluate_walked(node: Node, walked: tuple, exclusive: bool = False) -> Node:
     """`evaluate_nodes([node], walked)[0]` for one node (the implicit path's common case).
     `exclusive`: the caller checked that only the Array it rebinds holds `node`, so the plan may
     write over dead inputs when one is large enough to matter (lazyarray/donation.py)."""
+    axes = _memory_axes(node)
+    if axes is not None:  # NumPy's result is not C-ordered (lazyarray/result_layout.py)
+        return evaluate_nodes([node])[0]
     if exclusive:
         for a in walked[2]:  # (the test itself costs ~0.7 us: only for large inputs)
             if getattr(a, "nbytes", 0) >= donation.MIN_BYTES:
@@ -495,6 +507,8 @@ def _host_fallback(a: Array, walked: tuple | bool | None) -> np.ndarray:
         else:
             evaluate_arrays([a])
             node = a._node
+        if node.op is not _INPUT_OP:  # a view of its buffer in NumPy's memory order
+            return _host_fallback(a, None)
     data = node.data
     if isinstance(data, np.ndarray):
         return data

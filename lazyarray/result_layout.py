@@ -1,0 +1,67 @@
+"""Computed results in NumPy's memory order: what a later reduction of them folds along.
+
+NumPy allocates a ufunc's result in its operands' memory order (order='K'): `P = A.T * 2` is
+Fortran-ordered when A is C-ordered, `np.asarray(P).flags.f_contiguous` is True, and `P.sum(1)`
+folds along P's memory, pairwise, where a C-ordered P adds row after row (a last bit off on most
+sums). A pending Array has no layout (passes/numpy_layout.py replays NumPy's within one graph),
+but a computed one is a buffer: written in C order, every later graph read it as a C-ordered
+value (a held intermediate, a root the user evaluated, a `la.eval` output, a cut's output).
+
+So an output whose NumPy layout is not C order is computed as the C-ordered value of its axes
+in memory order (a permute of it), and the Array is rebound to a permute view of that buffer,
+as lazyarray/creation.py holds a Fortran-ordered input: later graphs see NumPy's strides, and
+`np.asarray` hands out NumPy's (Fortran-ordered) view. The layout is structural (ops, attrs,
+shapes), so it is worked out once per structural key: a cached evaluation pays a dict lookup
+per output.
+"""
+
+from __future__ import annotations
+
+from .graph import get_op
+from .graph.node import Node, build_node
+from .passes.numpy_layout import memory_order
+
+_PERMUTE = get_op("permute")
+_INPUT = get_op("input")
+_UNSEEN = object()
+# structural key -> the output's axes in NumPy's memory order, outermost first (None: C order).
+# Keys are never reused (graph/node.py), so a stale entry is only memory: bounded.
+_AXES: dict[int, tuple[int, ...] | None] = {}
+MAX_ENTRIES = 4096
+
+
+def memory_axes(node: Node) -> tuple[int, ...] | None:
+    """The axes of `node`'s value in NumPy's memory order where that is not C order, else
+    None (memoized by structural key)."""
+    axes = _AXES.get(node.key, _UNSEEN)
+    if axes is _UNSEEN:
+        if len(_AXES) >= MAX_ENTRIES:
+            _AXES.clear()
+        axes = _AXES[node.key] = _find_axes(node)
+    return axes  # type: ignore[return-value]
+
+
+def _find_axes(node: Node) -> tuple[int, ...] | None:
+    """passes/numpy_layout.py's memory order of the value; None for C order (length-1 axes
+    have no say) and for leaves, whose buffers are C-ordered already."""
+    if len(node.shape) < 2 or not node.inputs or 0 in node.shape:
+        return None
+    axes = memory_order(node)
+    moved = [d for d in axes if node.shape[d] > 1]
+    return None if moved == sorted(moved) else tuple(axes)
+
+
+def computed(node: Node, axes: tuple[int, ...]) -> Node:
+    """What the plan computes for output `node`: its value with the axes in memory order, a
+    C-ordered buffer of the permuted shape."""
+    shape = tuple(node.shape[a] for a in axes)
+    return build_node(_PERMUTE, (node,), (axes,), shape, node.dtype, None, node.site)
+
+
+def bound(node: Node, axes: tuple[int, ...], buffer: object) -> Node:
+    """The node an Array of `node` holds once `computed(node, axes)` ran into `buffer`: a
+    permute view of the buffer's leaf with NumPy's strides (creation.py's `_in_memory_order`)."""
+    shape = tuple(node.shape[a] for a in axes)
+    leaf = build_node(_INPUT, (), (), shape, node.dtype, buffer, node.site)
+    inverse = tuple(axes.index(d) for d in range(len(axes)))
+    return build_node(_PERMUTE, (leaf,), (inverse,), node.shape, node.dtype, None, node.site)

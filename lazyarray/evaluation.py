@@ -17,7 +17,7 @@ import numpy as np
 from . import cache  # plan cache, node budget (the caching issue)
 from . import _bind, cuts, donation, eager, fp_errors, tails
 from .result_layout import bound as _bound_in_memory_order, computed as _in_memory_order
-from .result_layout import memory_axes as _memory_axes
+from .result_layout import result_axes as _memory_axes
 from .array import Array, bind_evaluation
 from .graph import Graph, OpKind, all_ops, get_op
 from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,

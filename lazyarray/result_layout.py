@@ -17,6 +17,8 @@ per output.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .graph import get_op
 from .graph.node import Node, build_node
 from .passes.numpy_layout import memory_order
@@ -30,7 +32,7 @@ _AXES: dict[int, tuple[int, ...] | None] = {}
 MAX_ENTRIES = 4096
 
 
-def memory_axes(node: Node) -> tuple[int, ...] | None:
+def result_axes(node: Node) -> tuple[int, ...] | None:
     """The axes of `node`'s value in NumPy's memory order where that is not C order, else
     None (memoized by structural key)."""
     axes = _AXES.get(node.key, _UNSEEN)
@@ -58,10 +60,25 @@ def computed(node: Node, axes: tuple[int, ...]) -> Node:
     return build_node(_PERMUTE, (node,), (axes,), shape, node.dtype, None, node.site)
 
 
-def bound(node: Node, axes: tuple[int, ...], buffer: object) -> Node:
+def bound(node: Node, axes: tuple[int, ...], buffer: object, attrs: tuple = ()) -> Node:
     """The node an Array of `node` holds once `computed(node, axes)` ran into `buffer`: a
-    permute view of the buffer's leaf with NumPy's strides (creation.py's `_in_memory_order`)."""
+    permute view of the buffer's leaf with NumPy's strides (creation.py's `_in_memory_order`).
+    `attrs`: the leaf's mark (eager.py's for its results)."""
     shape = tuple(node.shape[a] for a in axes)
-    leaf = build_node(_INPUT, (), (), shape, node.dtype, buffer, node.site)
+    leaf = build_node(_INPUT, (), attrs, shape, node.dtype, buffer, node.site)
     inverse = tuple(axes.index(d) for d in range(len(axes)))
     return build_node(_PERMUTE, (leaf,), (inverse,), node.shape, node.dtype, None, node.site)
+
+
+def memory_axes(obj: np.ndarray) -> tuple[int, ...] | None:
+    """The axes of a NumPy array in the order its memory runs, outermost first, where that is not
+    C order (a Fortran-ordered array, pandas' `to_numpy()` of a float frame, a transposed view);
+    None for C order. NumPy reduces such an array along its memory (and its copies keep the
+    order), so lazyarray holds it as a view of a C-ordered leaf in that order: the planner then
+    folds its reductions as NumPy does (passes/numpy_layout.py). Stable on ties (length-1 axes)."""
+    if obj.ndim < 2 or obj.flags.c_contiguous:
+        return None
+    strides, shape = obj.strides, obj.shape
+    axes = tuple(sorted(range(obj.ndim), key=lambda d: -abs(strides[d]) if shape[d] > 1 else 0))
+    moved = [d for d in axes if shape[d] > 1]
+    return None if moved == sorted(moved) else axes

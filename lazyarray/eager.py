@@ -867,8 +867,9 @@ def _leaf(node: Node, value: np.ndarray) -> Node:
     if value.base is not None or not value.flags.c_contiguous or not value.flags.writeable:
         axes = memory_axes(value) if value.ndim > 1 and value.size else None
         if axes is not None and value.shape == node.shape:
-            return in_memory_order(node, axes, np.array(value.transpose(axes), order="C"),
-                                   EAGER_MARK)
+            dense = value.transpose(axes)  # (a broadcast's zero strides: no memory order)
+            if dense.flags.c_contiguous:
+                return in_memory_order(node, axes, np.array(dense, order="C"), EAGER_MARK)
         value = np.array(value, order="C")
     return Node(_INPUT, (), EAGER_MARK, node.shape, node.dtype, value, node.site)
 
@@ -1499,6 +1500,9 @@ def _scatter_values(new: Node) -> list | None:
                 done = loop_update_now(v)
             if done is None:
                 return None
+            if done.inputs:  # a view of its buffer in NumPy's memory order (`_leaf`)
+                values.append(view_value(done))
+                continue
             v = done
         elif v.op is _SCALAR and type(v.data) not in _SCALAR_TYPES:
             return None

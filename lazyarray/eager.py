@@ -43,7 +43,7 @@ from .runtime.backend import CopyStats
 from .graph.ops_structure import scatter_index, scatter_into
 from .runtime.interpreter import _apply
 from .result_layout import bound as in_memory_order
-from .result_layout import memory_axes
+from .result_layout import result_axes
 
 _INPUT, _SCALAR = get_op("input"), get_op("scalar")
 _CAST, _BROADCAST = get_op("cast"), get_op("broadcast_to")
@@ -861,15 +861,15 @@ def buffer(value: np.ndarray, site: Any) -> Node:
 
 def _leaf(node: Node, value: np.ndarray) -> Node:
     """A leaf holding its own C-contiguous copy (never a view of another buffer: that buffer may
-    be written in place later). A value NumPy laid out in another order (`A.T * 2` is
-    Fortran-ordered) is held as the plans' results are: a leaf in its memory order and a
-    permute view of it (lazyarray/result_layout.py), so later reductions fold as NumPy's."""
+    be written in place later). A value NumPy lays out in another order (`A.T * 2` is
+    Fortran-ordered: the graph says so, `result_axes`) is held as the plans' results are: a
+    leaf in its memory order and a permute view of it (lazyarray/result_layout.py), so later
+    reductions fold as NumPy's."""
     if value.base is not None or not value.flags.c_contiguous or not value.flags.writeable:
-        axes = memory_axes(value) if value.ndim > 1 and value.size else None
-        if axes is not None and value.shape == node.shape:
-            dense = value.transpose(axes)  # (a broadcast's zero strides: no memory order)
-            if dense.flags.c_contiguous:
-                return in_memory_order(node, axes, np.array(dense, order="C"), EAGER_MARK)
+        axes = result_axes(node) if value.ndim > 1 and value.shape == node.shape else None
+        if axes is not None:
+            return in_memory_order(node, axes, np.array(value.transpose(axes), order="C"),
+                                   EAGER_MARK)
         value = np.array(value, order="C")
     return Node(_INPUT, (), EAGER_MARK, node.shape, node.dtype, value, node.site)
 

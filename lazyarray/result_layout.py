@@ -17,13 +17,15 @@ per output.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import numpy as np
 
 from .graph import get_op
 from .graph.node import Node, build_node
 from .passes.numpy_layout import memory_order
 
-_PERMUTE = get_op("permute")
+_PERMUTE, _RESHAPE = get_op("permute"), get_op("reshape")
 _INPUT = get_op("input")
 _UNSEEN = object()
 # structural key -> the output's axes in NumPy's memory order, outermost first (None: C order).
@@ -69,6 +71,35 @@ def bound(node: Node, axes: tuple[int, ...], buffer: object, attrs: tuple = ()) 
     inverse = tuple(axes.index(d) for d in range(len(axes)))
     return build_node(_PERMUTE, (leaf,), (inverse,), node.shape, node.dtype, None, node.site)
 
+
+
+def written_into(value: Node, target: Node, view_value: Callable[[Node], Any]) -> Node:
+    """`value` as the new value of a handle whose value was `target`, written whole (`x[...] =
+    v`, a ufunc's `out=`): NumPy copies v into x's memory, so the result keeps x's layout, not
+    v's (`out[...] = A.T * 2` stays C-ordered). Where the two differ: a view of a computed
+    buffer (`view_value`: eager.py's NumPy view of it, else None) is copied now in x's order,
+    as NumPy's write does (a view would stay one); a pending value goes through a reshape to
+    its own shape (a C-ordered copy for passes/numpy_layout.py; the passes drop it) and, for a
+    target in another order, the permutes that lay it out in that order."""
+    want, have = result_axes(target), result_axes(value)
+    if want == have:
+        return value
+    view = view_value(value) if value.inputs and value.op.write_back is not None else None
+    if view is not None:
+        if want is None:
+            return build_node(_INPUT, (), (), value.shape, value.dtype, np.array(view, order="C"),
+                              value.site)
+        return bound(value, want, np.array(view.transpose(want), order="C"))
+    if want is None:
+        return _c_ordered(value)
+    inverse = tuple(want.index(d) for d in range(len(want)))
+    moved = _c_ordered(computed(value, want))
+    return build_node(_PERMUTE, (moved,), (inverse,), value.shape, value.dtype, None, value.site)
+
+
+def _c_ordered(value: Node) -> Node:
+    return build_node(_RESHAPE, (value,), (value.shape,), value.shape, value.dtype, None,
+                      value.site)
 
 def memory_axes(obj: np.ndarray) -> tuple[int, ...] | None:
     """The axes of a NumPy array in the order its memory runs, outermost first, where that is not

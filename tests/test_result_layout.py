@@ -1,0 +1,113 @@
+"""Computed results keep NumPy's memory order (lazyarray/result_layout.py, stop 52).
+
+NumPy allocates a ufunc's result in its operands' order (order='K'): `P = A.T * 2` is
+Fortran-ordered, and a later `P.sum(1)` folds along P's memory. lazyarray computed such a value
+into a C-ordered buffer wherever it became a buffer (a held intermediate, a root the user
+evaluated, a `la.eval` output, the at-once rule's result), so the later reduction folded in C
+order: a last bit off NumPy's on most sums, and `np.asarray(P).flags`/`.strides` were C's. Each
+case on every backend, on plans (`eager_size=0`: what the cupy backend always takes) and at the
+default (small values: the at-once rule), over 3 rounds: the first builds, the later ones take
+the cached and hit paths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+_RNG = np.random.default_rng(52)
+
+
+def _wide(shape) -> np.ndarray:
+    """Values over twelve decades: a sum's order shows in its last bits."""
+    return _RNG.standard_normal(shape) * 10.0 ** _RNG.integers(-6, 6, shape)
+
+
+def _evaluate(m, *values) -> None:
+    """`la.eval` of the values; nothing for NumPy (its values are computed already)."""
+    if m is la:
+        la.eval(*values)
+
+
+def _held(m, a):
+    p = a.T * 2
+    np.asarray(m.sum(p, axis=0))  # evaluates p too: a held intermediate
+    return m.sum(p, axis=1)
+
+
+def _root(m, a):
+    p = a.T * 2
+    np.asarray(p)
+    return m.sum(p, axis=1)
+
+
+def _evaluated(m, a):
+    p, q = a.T * 2, a.T + 1
+    _evaluate(m, p, q)
+    return m.sum(p, axis=1) + m.sum(q, axis=1)
+
+
+def _held_3d(m, a):
+    p = a.reshape(a.shape[0] // 10, 10, a.shape[1]).transpose(2, 0, 1) * 3
+    np.asarray(p.sum(axis=0))
+    return p.sum(axis=(1, 2))
+
+
+def _held_function_of_two(m, a):
+    p = m.exp(a.T / 1e6) + a.T
+    np.asarray(m.sum(p, axis=0))
+    return m.sum(p, axis=1)
+
+
+def _into_out(m, a):
+    out = m.empty(a.shape[::-1])
+    p = m.multiply(a.T, 2, out=out)
+    np.asarray(p)
+    return m.sum(p, axis=1)
+
+
+CASES = {
+    "a held product of a transpose": _held,
+    "an evaluated root, reduced again": _root,
+    "two la.eval outputs": _evaluated,
+    "a held product of a 3-D permute": _held_3d,
+    "a held function of transposes": _held_function_of_two,
+    "a ufunc's out= of a transpose": _into_out,
+}
+LAYOUTS = {
+    "np.asarray(P).flags": lambda p: (p.flags.c_contiguous, p.flags.f_contiguous),
+    "np.asarray(P).strides": lambda p: p.strides,
+}
+SIZES = {"plans": ((120, 150), {"eager_size": 0}), "at once": ((40, 60), {})}
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_computed_value_reduces_in_numpys_memory_order(backend, backend_does, name, size):
+    shape, settings = SIZES[size]
+    a = _wide(shape)
+    want = CASES[name](np, a)
+    with la.config(**settings):
+        for _ in range(3):  # the first round builds; later rounds take the cached paths
+            got = np.asarray(CASES[name](la, la.asarray(a)))
+            if backend_does("numpy_fold_order"):
+                assert got.tobytes() == want.tobytes(), int(np.sum(got != want))
+            else:
+                np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_an_evaluated_value_has_numpys_layout(backend, name, size):
+    """What the user sees of the buffer: NumPy's Fortran-ordered result, not a C copy."""
+    shape, settings = SIZES[size]
+    a = _wide(shape)
+    want = LAYOUTS[name](a.T * 2)
+    with la.config(**settings):
+        for _ in range(3):
+            p = la.asarray(a).T * 2
+            value = np.asarray(p)
+            assert LAYOUTS[name](value) == want
+            np.testing.assert_array_equal(value, a.T * 2)
+            assert LAYOUTS[name](np.asarray(p)) == want  # (read again: the same view)

@@ -507,12 +507,24 @@ def _host_fallback(a: Array, walked: tuple | bool | None) -> np.ndarray:
         else:
             evaluate_arrays([a])
             node = a._node
-        if node.op is not _INPUT_OP:  # a view of its buffer in NumPy's memory order
-            return _host_fallback(a, None)
+        if node.op is not _INPUT_OP:  # a permute view of its buffer, in NumPy's memory order
+            return _host_view(node)
     data = node.data
     if isinstance(data, np.ndarray):
         return data
     return get_backend("cupy").to_host(data)
+
+
+def _host_view(node: Node) -> np.ndarray:
+    """NumPy's view of a result held in its memory order (lazyarray/result_layout.py `bound`: a
+    permute of a leaf), read-only as a view of a computed buffer is above; a device buffer is
+    copied to the host first."""
+    data = node.inputs[0].data
+    if not isinstance(data, np.ndarray):
+        data = get_backend("cupy").to_host(data)
+    value = data.transpose(node.attrs[0])
+    value.flags.writeable = False
+    return value
 
 
 def _hit_failed(node: Node, exc: BaseException) -> None:

@@ -22,12 +22,21 @@ from typing import Any, Callable
 import numpy as np
 
 from .graph import get_op
-from .graph.node import Node, build_node
+from .graph.node import Node, build_node as _build_node, cuts_paused
 from .passes.numpy_layout import memory_order
 
 _PERMUTE, _RESHAPE = get_op("permute"), get_op("reshape")
 _INPUT = get_op("input")
 _UNSEEN = object()
+
+
+def build_node(*fields: Any) -> Node:
+    """graph.node's build_node without the pending-node budget: these nodes are built while an
+    evaluation (maybe a cut's own) binds its results, where a cut would evaluate again."""
+    with cuts_paused():
+        return _build_node(*fields)
+
+
 # structural key -> the output's axes in NumPy's memory order, outermost first (None: C order).
 # Keys are never reused (graph/node.py), so a stale entry is only memory: bounded.
 _AXES: dict[int, tuple[int, ...] | None] = {}

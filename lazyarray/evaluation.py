@@ -122,8 +122,8 @@ def evaluate_arrays(arrays: list[Array], extra: tuple[Array, ...] = ()) -> None:
     if len(arrays) == 1 and not extra:  # np.asarray(y), float(loss): usually nothing else held
         array = arrays[0]
         node = array._node
-        if node.op is leaf_op:
-            return
+        if node.op is leaf_op or node.op is _PERMUTE and not node.inputs[0].inputs:
+            return  # (a buffer, or a permute of one: a result in NumPy's memory order)
         if _evaluation_walk is not None:
             # None: some intermediate is referenced from outside. References to `node` beyond
             # the Array's, this local and getrefcount's argument: another pending graph reads
@@ -148,7 +148,7 @@ def evaluate_arrays(arrays: list[Array], extra: tuple[Array, ...] = ()) -> None:
     pending: list[Array] = []
     seen: set[int] = set()
     for a in arrays:
-        if a._node.op is not leaf_op and id(a._node) not in seen:
+        if a._node.op is not leaf_op and id(a._node) not in seen and not _in_order(a._node):
             seen.add(id(a._node))
             pending.append(a)
     if not pending:
@@ -183,6 +183,14 @@ def evaluate_arrays(arrays: list[Array], extra: tuple[Array, ...] = ()) -> None:
             a._node = replacement
 
 
+def _in_order(node: Node) -> bool:
+    """A permute of a buffer: computed already (a result held in NumPy's memory order,
+    lazyarray/result_layout.py, or a Fortran-ordered input); evaluating it again copied it into a
+    C-ordered buffer, losing that order."""
+    return node.op is _PERMUTE and not node.inputs[0].inputs
+
+
+_PERMUTE = get_op("permute")
 _getrefcount = sys.getrefcount
 # The ops whose node is a view of its one input (permute, slice, broadcast, reshape, ...): a chain
 # of them down to a leaf is no held candidate (`_is_view_of_leaf`).

@@ -79,7 +79,15 @@ def _fortran_zeros(m, shape):
     return z if m is np else la.asarray(z)
 
 
+def _evaluated_twice(m, a):
+    p, f = a.T * 2, m.asarray(np.asfortranarray(np.asarray(a).T))  # (both Fortran-ordered)
+    _evaluate(m, p, f)
+    _evaluate(m, p)  # (computed already: not copied again into C order)
+    return m.sum(p, axis=1) + m.sum(f, axis=1)
+
+
 CASES = {
+    "la.eval again, and of a Fortran-ordered input": _evaluated_twice,
     "a held product of a transpose": _held,
     "an evaluated root, reduced again": _root,
     "two la.eval outputs": _evaluated,

@@ -327,7 +327,9 @@ inner_value(NodeObject *i)
     INNER_OP = 1;
     PyObject *leaf = one_op_now(i);
     INNER_OP = 0;
-    if (leaf == NULL || leaf == Py_None) {
+    if (leaf == NULL || leaf == Py_None || ((NodeObject *)leaf)->data == NULL
+        || ((NodeObject *)leaf)->data == Py_None) { /* (a view in NumPy's memory order: Python's) */
+        Py_XDECREF(leaf == Py_None ? NULL : leaf);
         PyErr_Clear();
         return NULL;
     }

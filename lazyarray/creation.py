@@ -17,6 +17,7 @@ from .graph.node import user_site
 from ._layout import check_order
 from .manipulation import permute_node
 from .writes import numpy_layout_copies
+from .result_layout import memory_axes  # (the at-once rule reads it too)
 
 
 def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
@@ -63,20 +64,6 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
     if _device.wants_device(device) or _device.is_device_array(obj):
         return Array(_bind.leaf(_device.device_buffer(obj, dtype, copy, device, site), site))
     return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
-
-
-def memory_axes(obj: np.ndarray) -> tuple[int, ...] | None:
-    """The axes of a NumPy array in the order its memory runs, outermost first, where that is not
-    C order (a Fortran-ordered array, pandas' `to_numpy()` of a float frame, a transposed view);
-    None for C order. NumPy reduces such an array along its memory (and its copies keep the
-    order), so lazyarray holds it as a view of a C-ordered leaf in that order: the planner then
-    folds its reductions as NumPy does (passes/numpy_layout.py). Stable on ties (length-1 axes)."""
-    if obj.ndim < 2 or obj.flags.c_contiguous:
-        return None
-    strides, shape = obj.strides, obj.shape
-    axes = tuple(sorted(range(obj.ndim), key=lambda d: -abs(strides[d]) if shape[d] > 1 else 0))
-    moved = [d for d in axes if shape[d] > 1]
-    return None if moved == sorted(moved) else axes
 
 
 def _in_memory_order(leaf: Node, axes: tuple[int, ...], site: Any) -> Node:

@@ -42,6 +42,8 @@ from .runtime import fp_status, spare_outputs
 from .runtime.backend import CopyStats
 from .graph.ops_structure import scatter_index, scatter_into
 from .runtime.interpreter import _apply
+from .result_layout import bound as in_memory_order
+from .result_layout import result_axes
 
 _INPUT, _SCALAR = get_op("input"), get_op("scalar")
 _CAST, _BROADCAST = get_op("cast"), get_op("broadcast_to")
@@ -859,8 +861,15 @@ def buffer(value: np.ndarray, site: Any) -> Node:
 
 def _leaf(node: Node, value: np.ndarray) -> Node:
     """A leaf holding its own C-contiguous copy (never a view of another buffer: that buffer may
-    be written in place later)."""
+    be written in place later). A value NumPy lays out in another order (`A.T * 2` is
+    Fortran-ordered: the graph says so, `result_axes`) is held as the plans' results are: a
+    leaf in its memory order and a permute view of it (lazyarray/result_layout.py), so later
+    reductions fold as NumPy's."""
     if value.base is not None or not value.flags.c_contiguous or not value.flags.writeable:
+        axes = result_axes(node) if value.ndim > 1 and value.shape == node.shape else None
+        if axes is not None:
+            return in_memory_order(node, axes, np.array(value.transpose(axes), order="C"),
+                                   EAGER_MARK)
         value = np.array(value, order="C")
     return Node(_INPUT, (), EAGER_MARK, node.shape, node.dtype, value, node.site)
 
@@ -1491,6 +1500,9 @@ def _scatter_values(new: Node) -> list | None:
                 done = loop_update_now(v)
             if done is None:
                 return None
+            if done.inputs:  # a view of its buffer in NumPy's memory order (`_leaf`)
+                values.append(view_value(done))
+                continue
             v = done
         elif v.op is _SCALAR and type(v.data) not in _SCALAR_TYPES:
             return None

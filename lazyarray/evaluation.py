@@ -16,6 +16,8 @@ import numpy as np
 
 from . import cache  # plan cache, node budget (the caching issue)
 from . import _bind, cuts, donation, eager, fp_errors, tails
+from .result_layout import bound as _bound_in_memory_order, computed as _in_memory_order
+from .result_layout import result_axes as _memory_axes
 from .array import Array, bind_evaluation
 from .graph import Graph, OpKind, all_ops, get_op
 from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
@@ -120,8 +122,8 @@ def evaluate_arrays(arrays: list[Array], extra: tuple[Array, ...] = ()) -> None:
     if len(arrays) == 1 and not extra:  # np.asarray(y), float(loss): usually nothing else held
         array = arrays[0]
         node = array._node
-        if node.op is leaf_op:
-            return
+        if node.op is leaf_op or node.op is _PERMUTE and not node.inputs[0].inputs:
+            return  # (a buffer, or a permute of one: a result in NumPy's memory order)
         if _evaluation_walk is not None:
             # None: some intermediate is referenced from outside. References to `node` beyond
             # the Array's, this local and getrefcount's argument: another pending graph reads
@@ -146,7 +148,7 @@ def evaluate_arrays(arrays: list[Array], extra: tuple[Array, ...] = ()) -> None:
     pending: list[Array] = []
     seen: set[int] = set()
     for a in arrays:
-        if a._node.op is not leaf_op and id(a._node) not in seen:
+        if a._node.op is not leaf_op and id(a._node) not in seen and not _in_order(a._node):
             seen.add(id(a._node))
             pending.append(a)
     if not pending:
@@ -181,6 +183,14 @@ def evaluate_arrays(arrays: list[Array], extra: tuple[Array, ...] = ()) -> None:
             a._node = replacement
 
 
+def _in_order(node: Node) -> bool:
+    """A permute of a buffer: computed already (a result held in NumPy's memory order,
+    lazyarray/result_layout.py, or a Fortran-ordered input); evaluating it again copied it into a
+    C-ordered buffer, losing that order."""
+    return node.op is _PERMUTE and not node.inputs[0].inputs
+
+
+_PERMUTE = get_op("permute")
 _getrefcount = sys.getrefcount
 # The ops whose node is a view of its one input (permute, slice, broadcast, reshape, ...): a chain
 # of them down to a leaf is no held candidate (`_is_view_of_leaf`).
@@ -391,9 +401,15 @@ def evaluate_pending(since: int = 0) -> None:
 
 
 def evaluate_nodes(nodes: list[Node], walked: tuple | None = None) -> list[Node]:
-    """Evaluate pending nodes as one graph; their results as leaves."""
+    """Evaluate pending nodes as one graph; their results as leaves, or as permute views of
+    leaves where NumPy's result is not C-ordered (lazyarray/result_layout.py)."""
+    layouts = [_memory_axes(n) for n in nodes]
+    outputs = nodes
+    if any(layouts):
+        outputs = [n if a is None else _in_memory_order(n, a) for n, a in zip(nodes, layouts)]
+        walked = None  # (the walk's signature is the unpermuted graph's)
     try:
-        buffers = evaluate(nodes, options(), walked)
+        buffers = evaluate(outputs, options(), walked)
     except MemoryError as exc:
         cuts.forget(nodes)
         raise _out_of_memory(nodes, exc) from None
@@ -402,13 +418,17 @@ def evaluate_nodes(nodes: list[Node], walked: tuple | None = None) -> list[Node]
         raise
     for b in buffers:
         own(b)  # a later plan may write over it once nothing reads it (lazyarray/donation.py)
-    return [Node(_INPUT_OP, (), (), n.shape, n.dtype, b, n.site) for n, b in zip(nodes, buffers)]
+    return [Node(_INPUT_OP, (), (), n.shape, n.dtype, b, n.site) if a is None
+            else _bound_in_memory_order(n, a, b) for n, a, b in zip(nodes, layouts, buffers)]
 
 
 def _evaluate_walked(node: Node, walked: tuple, exclusive: bool = False) -> Node:
     """`evaluate_nodes([node], walked)[0]` for one node (the implicit path's common case).
     `exclusive`: the caller checked that only the Array it rebinds holds `node`, so the plan may
     write over dead inputs when one is large enough to matter (lazyarray/donation.py)."""
+    axes = _memory_axes(node)
+    if axes is not None:  # NumPy's result is not C-ordered (lazyarray/result_layout.py)
+        return evaluate_nodes([node])[0]
     if exclusive:
         for a in walked[2]:  # (the test itself costs ~0.7 us: only for large inputs)
             if getattr(a, "nbytes", 0) >= donation.MIN_BYTES:
@@ -495,10 +515,24 @@ def _host_fallback(a: Array, walked: tuple | bool | None) -> np.ndarray:
         else:
             evaluate_arrays([a])
             node = a._node
+        if node.op is not _INPUT_OP:  # a permute view of its buffer, in NumPy's memory order
+            return _host_view(node)
     data = node.data
     if isinstance(data, np.ndarray):
         return data
     return get_backend("cupy").to_host(data)
+
+
+def _host_view(node: Node) -> np.ndarray:
+    """NumPy's view of a result held in its memory order (lazyarray/result_layout.py `bound`: a
+    permute of a leaf), read-only as a view of a computed buffer is above; a device buffer is
+    copied to the host first."""
+    data = node.inputs[0].data
+    if not isinstance(data, np.ndarray):
+        data = get_backend("cupy").to_host(data)
+    value = data.transpose(node.attrs[0])
+    value.flags.writeable = False
+    return value
 
 
 def _hit_failed(node: Node, exc: BaseException) -> None:

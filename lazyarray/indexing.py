@@ -14,10 +14,11 @@ from .eager import element as _eager_element
 from .eager import fill_read as _eager_fill_read
 from .eager import advanced_now as _eager_advanced, gather as _eager_gather
 from .eager import masked as _eager_masked
-from .eager import is_same_view as _is_same_view
+from .eager import is_same_view as _is_same_view, view_value as _view_value
 from .cache import _state as _TRACE  # (its `stand_ins`: a la.jit trace, which computes nothing)
 from . import _axis_args, _bind, advanced_index, masking
 from .writes import rebind, release_dead_root, resolve_view, same_view, view_of
+from .result_layout import written_into
 from .array import Array
 from .graph import dtypes, get_op
 from .graph.node import Node, cuts_paused, user_site
@@ -704,7 +705,7 @@ def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
         check_sequence_depth(values, node.ndim, site)
         value_node = _update_values(node, values, node.shape, site)
         if value_node.shape == node.shape:
-            return value_node
+            return written_into(value_node, node, _view_value)  # (in x's order, as NumPy's copy)
     if type(key) is tuple:
         tv = type(values)
         if tv is float and node.dtype is _FLOAT64:

@@ -44,12 +44,13 @@ from .graph import derivatives, get_op
 from .graph.registry import OpKind
 from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
+from .result_layout import written_into
 from .settings import config
 
 # `A[:, j] -= x`'s write through the view in C (lazyarray/_trace.c write_view_value), else Python's
 _C_WRITE_VIEW = getattr(_bind.FAST, "write_view_value", None)
 
-_RESHAPE = get_op("reshape")
+_RESHAPE, _PERMUTE = get_op("reshape"), get_op("permute")
 _PRUNE_AT = 32  # a root's view list is pruned of dead views at this length and each power of 2
 
 
@@ -548,9 +549,13 @@ def _write_back(view_node: Node, root_node: Node, current: Node, value: Node) ->
     if current is not root_node:
         view_node = _substitute(view_node, root_node, current)
         root_node = current
+    permuted = False
     for node in _chain(view_node, root_node):
         value = node.op.write_back(node.inputs[0], _cast(value, node), node.attrs,
                                    *node.inputs[1:])  # a slice's run-time starts
+        permuted = permuted or node.op is _PERMUTE
+    if permuted:  # (the write-back's permute is no NumPy view: the root keeps its memory order)
+        value = written_into(value, root_node, eager.view_value)
     return value
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..graph import Node, OpKind, get_op
 
 _BROADCAST, _PERMUTE, _SLICE = (get_op(n) for n in ("broadcast_to", "permute", "slice"))
+_SCALAR = get_op("scalar")  # a Python scalar operand, held at its op's shape: stride 0 in NumPy
 MAX_NODES = 256  # a longer elementwise history is read as C order (NumPy's would be too, mostly)
 
 
@@ -86,6 +87,9 @@ def strides_of(node: Node) -> tuple[int, ...]:
         if id(n) in memo:
             continue
         follows = n.op.kind in (OpKind.VIEW, OpKind.ELEMENTWISE) and n.inputs
+        if n.op is _SCALAR:
+            memo[id(n)] = (0,) * len(n.shape)
+            continue
         if not follows or seen > MAX_NODES:
             memo[id(n)] = c_strides(n.shape)
             continue

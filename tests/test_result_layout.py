@@ -1,0 +1,168 @@
+"""Computed results keep NumPy's memory order (lazyarray/result_layout.py, stop 52).
+
+NumPy allocates a ufunc's result in its operands' order (order='K'): `P = A.T * 2` is
+Fortran-ordered, and a later `P.sum(1)` folds along P's memory. lazyarray computed such a value
+into a C-ordered buffer wherever it became a buffer (a held intermediate, a root the user
+evaluated, a `la.eval` output, the at-once rule's result), so the later reduction folded in C
+order: a last bit off NumPy's on most sums, and `np.asarray(P).flags`/`.strides` were C's. Each
+case on every backend, on plans (`eager_size=0`: what the cupy backend always takes) and at the
+default (small values: the at-once rule), over 3 rounds: the first builds, the later ones take
+the cached and hit paths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+_RNG = np.random.default_rng(52)
+
+
+def _wide(shape) -> np.ndarray:
+    """Values over twelve decades: a sum's order shows in its last bits."""
+    return _RNG.standard_normal(shape) * 10.0 ** _RNG.integers(-6, 6, shape)
+
+
+def _evaluate(m, *values) -> None:
+    """`la.eval` of the values; nothing for NumPy (its values are computed already)."""
+    if m is la:
+        la.eval(*values)
+
+
+def _held(m, a):
+    p = a.T * 2
+    np.asarray(m.sum(p, axis=0))  # evaluates p too: a held intermediate
+    return m.sum(p, axis=1)
+
+
+def _root(m, a):
+    p = a.T * 2
+    np.asarray(p)
+    return m.sum(p, axis=1)
+
+
+def _evaluated(m, a):
+    p, q = a.T * 2, a.T + 1
+    _evaluate(m, p, q)
+    return m.sum(p, axis=1) + m.sum(q, axis=1)
+
+
+def _held_3d(m, a):
+    p = a.reshape(a.shape[0] // 10, 10, a.shape[1]).transpose(2, 0, 1) * 3
+    np.asarray(p.sum(axis=0))
+    return p.sum(axis=(1, 2))
+
+
+def _held_function_of_two(m, a):
+    p = m.exp(a.T / 1e6) + a.T
+    np.asarray(m.sum(p, axis=0))
+    return m.sum(p, axis=1)
+
+
+def _written(write):
+    """`write(m, a)` makes x and writes it whole; x evaluated, then summed along axis 1."""
+    def run(m, a):
+        x = write(m, a)
+        np.asarray(x)
+        return m.sum(x, axis=1)
+    return run
+
+
+def _set_all(x, value):
+    x[...] = value
+    return x
+
+
+def _fortran_zeros(m, shape):
+    z = np.zeros(shape, order="F")
+    return z if m is np else la.asarray(z)
+
+
+def _evaluated_twice(m, a):
+    p, f = a.T * 2, m.asarray(np.asfortranarray(np.asarray(a).T))  # (both Fortran-ordered)
+    _evaluate(m, p, f)
+    _evaluate(m, p)  # (computed already: not copied again into C order)
+    return m.sum(p, axis=1) + m.sum(f, axis=1)
+
+
+CASES = {
+    "la.eval again, and of a Fortran-ordered input": _evaluated_twice,
+    "a held product of a transpose": _held,
+    "an evaluated root, reduced again": _root,
+    "two la.eval outputs": _evaluated,
+    "a held product of a 3-D permute": _held_3d,
+    "a held function of transposes": _held_function_of_two,
+    # a whole write keeps the destination's order (NumPy copies into its memory)
+    "a ufunc's out= of a transpose, C-ordered out": _written(
+        lambda m, a: m.multiply(a.T, 2, out=m.zeros(a.shape[::-1]))),
+    "a ufunc's out= of a transpose, F-ordered out": _written(
+        lambda m, a: m.multiply(a.T, 2, out=_fortran_zeros(m, a.shape[::-1]))),
+    "x[...] = a product of a transpose": _written(
+        lambda m, a: _set_all(m.zeros(a.shape[::-1]), a.T * 2)),
+    "x[...] = a transpose (a view)": _written(lambda m, a: _set_all(m.zeros(a.shape[::-1]), a.T)),
+    "F-ordered x[...] = a C-ordered product": _written(
+        lambda m, a: _set_all(_fortran_zeros(m, a.shape), a * 2)),
+}
+VALUES = {
+    "a product of a transpose": lambda m, a: a.T * 2,
+    "a product of a 3-D permute": lambda m, a: a.reshape(a.shape[0] // 10, 10, -1).transpose(
+        2, 0, 1) * 3,
+    "x[...] = a product of a transpose": lambda m, a: _set_all(m.zeros(a.shape[::-1]), a.T * 2),
+    "F-ordered x[...] = a C-ordered product": lambda m, a: _set_all(_fortran_zeros(m, a.shape),
+                                                                   a * 2),
+}
+SIZES = {"plans": ((120, 150), {"eager_size": 0}), "at once": ((40, 60), {})}
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_computed_value_reduces_in_numpys_memory_order(backend, backend_does, name, size):
+    shape, settings = SIZES[size]
+    a = _wide(shape)
+    want = CASES[name](np, a)
+    with la.config(**settings):
+        for _ in range(3):  # the first round builds; later rounds take the cached paths
+            got = np.asarray(CASES[name](la, la.asarray(a)))
+            if backend_does("numpy_fold_order"):
+                assert got.tobytes() == want.tobytes(), int(np.sum(got != want))
+            else:
+                np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("name", sorted(VALUES))
+def test_an_evaluated_value_has_numpys_layout(backend, name, size):
+    """What the user sees of the buffer: NumPy's flags and strides (a Fortran-ordered result
+    where NumPy's is), read twice."""
+    shape, settings = SIZES[size]
+    a = _wide(shape)
+    want = VALUES[name](np, a)
+    with la.config(**settings):
+        for _ in range(3):
+            value = VALUES[name](la, la.asarray(a))
+            for got in (np.asarray(value), np.asarray(value)):  # (read again: the same view)
+                np.testing.assert_array_equal(got, want)
+                assert (got.strides, got.flags.c_contiguous, got.flags.f_contiguous) == (
+                    want.strides, want.flags.c_contiguous, want.flags.f_contiguous)
+
+
+def test_a_cut_binds_its_results_in_memory_order(backend, backend_does):
+    """The node budget cuts a long chain over a transpose: the cut's evaluation binds its
+    results in NumPy's (Fortran) order too, so the final sum folds as NumPy's. (Building those
+    views under the budget cut again, forever: tests/test_writes.py's index loop under cuts
+    hung on it; the views are built with cuts paused.)"""
+    a = _wide((30, 40))
+    want = a.T * 2
+    for _ in range(12):
+        want = want + 1.0
+    with la.config(eager_size=0, max_graph_nodes=3):
+        p = la.asarray(a).T * 2
+        for _ in range(12):
+            p = p + 1.0
+        got = np.asarray(la.sum(p, axis=1))
+    want = want.sum(axis=1)
+    if backend_does("numpy_fold_order"):
+        assert got.tobytes() == want.tobytes(), int(np.sum(got != want))
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-12)

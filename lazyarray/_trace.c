@@ -1720,6 +1720,13 @@ small_float_loop(PyObject *ufunc, PyObject *args, PyObject *shape, PyObject *dty
     if (dims[0] < 0 || dims[1] < 0 || !loop_strides(x, nd, dims, xs) ||
         !loop_strides(y, nd, dims, ys))
         return Py_NewRef(Py_None);
+    /* an operand whose columns run in memory (`A.T * 2`): NumPy's result is Fortran-ordered
+     * (order K), which this C-ordered loop would lose: NumPy's call, then the leaf in its order
+     * (lazyarray/result_layout.py, eager.py `_leaf`) */
+    if (dims[0] > 1 && dims[1] > 1 &&
+        ((xs[0] != 0 && xs[1] != 0 && llabs(xs[0]) < llabs(xs[1])) ||
+         (ys[0] != 0 && ys[1] != 0 && llabs(ys[0]) < llabs(ys[1]))))
+        return Py_NewRef(Py_None);
     /* contiguous rows (or a 0-d operand) take the loops the compiler vectorizes: NumPy's call
      * costs more than their ~1000 elements; any other layout, ~256 */
     int dense = dims[0] == 1 && (xs[1] == item || xs[1] == 0) && (ys[1] == item || ys[1] == 0) &&

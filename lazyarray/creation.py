@@ -15,9 +15,10 @@ from .array import Array
 from .graph import Node, dtypes, semantics
 from .graph.node import user_site
 from ._layout import check_order
-from .manipulation import permute_node
+from .manipulation import permute_node, slice_node
 from .writes import numpy_layout_copies
 from .result_layout import memory_axes  # (the at-once rule reads it too)
+from .result_layout import fill_strided, strided_layout
 
 
 def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
@@ -64,6 +65,17 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
     if _device.wants_device(device) or _device.is_device_array(obj):
         return Array(_bind.leaf(_device.device_buffer(obj, dtype, copy, device, site), site))
     return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+
+
+def _strided_leaf(obj: np.ndarray, dtype: Any, site: Any) -> Node:
+    """`np.asarray` of an array in C order, a slice of a contiguous leaf where `obj` is strided
+    (result_layout.strided_layout: its views and copies are then NumPy's), else the leaf."""
+    data = _bind.host_array(obj, dtype, site)
+    layout = strided_layout(obj)
+    if layout is None:
+        return _bind.leaf(data, site)
+    leaf, spec = layout
+    return slice_node(_bind.leaf(fill_strided(data, leaf, spec), site), spec, site)
 
 
 def _in_memory_order(leaf: Node, axes: tuple[int, ...], site: Any) -> Node:
@@ -113,11 +125,12 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
         buffer = _device.device_buffer(obj, dtype, copy is not False, device, site)
         return Array(_bind.leaf(buffer, site))
     if copy is not False:
-        memory = memory_axes(obj) if isinstance(obj, np.ndarray) and order != "C" else None
-        if memory is not None:  # a Fortran-ordered or transposed array: NumPy's order kept
-            data = _bind.host_array(np.transpose(obj, memory), dtype, site)
-            return Array(_in_memory_order(_bind.leaf(data, site), memory, site))
-        return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+        if not isinstance(obj, np.ndarray) or order == "C" or obj.flags.c_contiguous:
+            return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+        memory = memory_axes(obj)  # a Fortran-ordered or transposed array: NumPy's order kept
+        inner = obj if memory is None else np.transpose(obj, memory)
+        node = _strided_leaf(inner, dtype, site)
+        return Array(node if memory is None else _in_memory_order(node, memory, site))
     if not isinstance(obj, np.ndarray) and hasattr(obj, "__dlpack__"):
         obj = np.from_dlpack(obj)
     if not (isinstance(obj, np.ndarray) and obj.flags.c_contiguous and obj.dtype in dtypes.SUPPORTED

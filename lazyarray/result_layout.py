@@ -122,3 +122,42 @@ def memory_axes(obj: np.ndarray) -> tuple[int, ...] | None:
     axes = tuple(sorted(range(obj.ndim), key=lambda d: -abs(strides[d]) if shape[d] > 1 else 0))
     moved = [d for d in axes if shape[d] > 1]
     return None if moved == sorted(moved) else axes
+
+
+def strided_layout(obj: np.ndarray) -> tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]] | None:
+    """For a non-contiguous ndarray whose axes run in C order (a slice, `x[:, ::2]`, `x[::-1]`):
+    the shape of a C-contiguous leaf and the slice of it (start, step, length per axis) whose
+    view has `obj`'s contiguity, None for a contiguous array or another order. NumPy's
+    `np.asarray(x)` is `x` itself, and whether its `ravel()`/`reshape()` are views or copies
+    follows from which adjacent axes merge (stride[a] == shape[b] * stride[b]) and whether the
+    last one is unit-stride: a copy held C-contiguous made `A.ravel()` a view of `A` where
+    NumPy's is a copy, so writes to it changed `A` (fuzz52, seed 2201552). A leaf padded by one
+    along each axis that does not merge with the one before it (two-fold along a strided last
+    axis), sliced back, merges the same axes. Signs follow the strides' (a flipped axis)."""
+    if obj.ndim == 0 or obj.size == 0 or obj.flags.c_contiguous:
+        return None
+    shape, strides = obj.shape, obj.strides
+    axes = [d for d in range(obj.ndim) if shape[d] > 1]
+    if not axes or any(abs(strides[a]) < abs(strides[b]) for a, b in zip(axes, axes[1:])):
+        return None
+    leaf = list(shape)
+    step = [1] * obj.ndim
+    last = axes[-1]
+    if abs(strides[last]) != obj.itemsize:
+        step[last] = 2
+        leaf[last] = 2 * shape[last]
+    for a, b in zip(axes, axes[1:]):
+        if strides[a] != shape[b] * strides[b]:
+            leaf[b] += 1
+    spec = tuple((0, step[d], shape[d]) if strides[d] >= 0 or shape[d] == 1
+                 else (leaf[d] - 1, -step[d], shape[d]) for d in range(obj.ndim))
+    return tuple(leaf), spec
+
+
+def fill_strided(data: np.ndarray, leaf: tuple[int, ...],
+                 spec: tuple[tuple[int, int, int], ...]) -> np.ndarray:
+    """The C-contiguous leaf of `strided_layout`, holding `data` where its slice reads."""
+    out = np.zeros(leaf, data.dtype)
+    out[tuple(slice(start, (start + step * n) if start + step * n >= 0 else None, step)
+              for start, step, n in spec)] = data
+    return out

@@ -44,13 +44,13 @@ from .graph import derivatives, get_op
 from .graph.registry import OpKind
 from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
-from .result_layout import written_into
+from .result_layout import result_axes, written_into
 from .settings import config
 
 # `A[:, j] -= x`'s write through the view in C (lazyarray/_trace.c write_view_value), else Python's
 _C_WRITE_VIEW = getattr(_bind.FAST, "write_view_value", None)
 
-_RESHAPE, _PERMUTE = get_op("reshape"), get_op("permute")
+_RESHAPE, _PERMUTE, _SLICE = get_op("reshape"), get_op("permute"), get_op("slice")
 _PRUNE_AT = 32  # a root's view list is pruned of dead views at this length and each power of 2
 
 
@@ -213,13 +213,16 @@ def reshapes_in_place(a: Any, shape: tuple[int, ...]) -> bool:
     C-contiguous; a view's strides are NumPy's for its chain, replayed on a stand-in of the root
     that no operation here reads (basic slicing, transpose, reshape with copy=False)."""
     link = a._view
-    if type(link) is not tuple:
+    if type(link) is not tuple and not a._node.inputs:
         return True
     if 0 in shape or [n for n in shape if n != 1] == [n for n in a._node.shape if n != 1]:
         return True  # (NumPy's reshape of an empty array, or one adding or dropping 1s: a view
         # whatever the strides; a chain not replayed here, `sliding_window_view`, was a copy,
         # writable where NumPy's read-only view raises: fuzz seed 1100096)
-    layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
+    if type(link) is not tuple:
+        layout = root_layout(a._node)
+    else:
+        layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
     if layout is None:
         return False
     try:
@@ -234,7 +237,7 @@ def ravels_in_place(a: Any) -> bool:
     also takes uniformly strided memory)."""
     link = a._view
     if type(link) is not tuple:
-        return True
+        return not a._node.inputs or root_layout(a._node).flags.c_contiguous
     layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
     return layout is not None and layout.flags.c_contiguous
 
@@ -247,9 +250,12 @@ def numpy_layout_copies(a: Any, order: str) -> bool:
     if order == "K":
         return False
     link = a._view
-    if type(link) is not tuple:  # (a root, C-contiguous: F-contiguous too where one dim > 1)
-        return order == "F" and sum(n > 1 for n in a.shape) > 1 and 0 not in a.shape
-    layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
+    if type(link) is not tuple:  # (a root: C-contiguous, F-contiguous too where one dim > 1,
+        if not a._node.inputs:  # unless its NumPy layout is another: `root_layout`)
+            return order == "F" and sum(n > 1 for n in a.shape) > 1 and 0 not in a.shape
+        layout = root_layout(a._node)
+    else:
+        layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
     if layout is None:
         return True
     flags = layout.flags
@@ -289,13 +295,7 @@ def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
         value = eager.view_value(view_node)
         if value is not None:
             return value if _shares(value, data) else None
-    itemsize = root_node.dtype.itemsize
-    strides, step = [], itemsize
-    for n in reversed(root_node.shape):
-        strides.append(step)
-        step *= max(n, 1)
-    layout = np.lib.stride_tricks.as_strided(np.zeros(1, root_node.dtype), root_node.shape,
-                                             tuple(reversed(strides)), writeable=False)
+    layout = root_layout(root_node)
     for node in reversed(chain):
         try:
             if node.op is _RESHAPE:  # its reference may copy, and a copy would read the stand-in
@@ -308,6 +308,38 @@ def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
                     return None
         except (ValueError, TypeError):
             return None
+    return layout
+
+
+def _c_stand_in(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    strides, step = [], dtype.itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, tuple(reversed(strides)),
+                                           writeable=False)
+
+
+def root_layout(root_node: Node) -> np.ndarray:
+    """A stand-in with NumPy's layout of a root's own value: C order, except a view of a leaf
+    that lazyarray/creation.py holds in an input's layout (a Fortran-ordered or transposed
+    array: a permute; a strided one: a slice) and a value NumPy lays out in its operands'
+    order (`A.T * 2`: result_layout.result_axes). Its `ravel()`, `reshape()` and
+    `asarray(order=)` are views or copies as NumPy's: every root was taken as C-contiguous,
+    so `A.ravel()` of such an A was a view whose writes changed A (fuzz52, seed 2201552)."""
+    views, n = [], root_node
+    while n.op is _PERMUTE or n.op is _SLICE:
+        views.append(n)
+        n = n.inputs[0]
+    axes = result_axes(n) if n.inputs else None
+    if axes is None:
+        layout = _c_stand_in(n.shape, n.dtype)
+    else:
+        moved = _c_stand_in(tuple(n.shape[d] for d in axes), n.dtype)
+        layout = np.transpose(moved, [axes.index(d) for d in range(len(axes))])
+    for node in reversed(views):  # (a slice's run-time starts: its other inputs)
+        layout = node.op.reference((layout, *[i.data for i in node.inputs[1:]]), node.attrs,
+                                   node.dtype)
     return layout
 
 
@@ -451,6 +483,9 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
         node = eager.computed_values(node)
         if _settle_root(a, node):
             return
+    old = a._node
+    if old.op is _SLICE or old.op is _PERMUTE:
+        node = _kept_layout(old, node)
     a._node = node
     _track(a)
     views = a._view
@@ -557,6 +592,25 @@ def _write_back(view_node: Node, root_node: Node, current: Node, value: Node) ->
     if permuted:  # (the write-back's permute is no NumPy view: the root keeps its memory order)
         value = written_into(value, root_node, eager.view_value)
     return value
+
+
+def _kept_layout(old: Node, value: Node) -> Node:
+    """The new value of a root held as a slice of a padded leaf (a strided input: creation.py,
+    `root_layout`), laid out as the old one: written into a leaf of the old leaf's shape
+    through the same views, and viewed through them again. Else a write made it a C-ordered
+    root, whose `ravel()` then was a view where NumPy's is a copy."""
+    views, n = [], old
+    while n.op is _PERMUTE or n.op is _SLICE:
+        views.append(n)
+        n = n.inputs[0]
+    if value is old or n.inputs or not any(v.op is _SLICE for v in views):
+        return value
+    with cuts_paused():
+        written = value
+        for node in views:  # (outermost first, as `_write_back` walks a chain)
+            written = node.op.write_back(node.inputs[0], _cast(written, node), node.attrs,
+                                         *node.inputs[1:])
+        return _substitute(old, n, written)
 
 
 def _cast(value: Node, like: Node) -> Node:

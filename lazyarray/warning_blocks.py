@@ -32,7 +32,8 @@ class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__
 
     def __enter__(self) -> Any:
         filename = sys._getframe(1).f_code.co_filename
-        user = not (_IS_LIBRARY.get(filename) or _is_library_file(filename))
+        library = _IS_LIBRARY.get(filename)
+        user = not (_is_library_file(filename) if library is None else library)
         if user:
             with fp_errors.at_block_exit():  # built before: under the filters outside the block
                 fp_errors._evaluate_pending()
@@ -43,12 +44,19 @@ class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__
     def __exit__(self, *exc: object) -> None:
         since = self._lazyarray_since.pop()
         try:
-            if (since >= 0 and exc[0] is None
-                    and (self._record or self._module.filters != self._filters)):
+            if since >= 0 and exc[0] is None and self._holds_anything():
                 with fp_errors.at_block_exit():  # (their warnings name the lines that built them)
                     fp_errors._evaluate_pending(since)
         finally:
             super().__exit__(*exc)
+
+    def _holds_anything(self) -> bool:
+        """Whether the block records or changed the filters (the stdlib's private fields of
+        3.11-3.13; where a Python keeps them otherwise, assume it does)."""
+        try:
+            return bool(self._record) or self._module.filters != self._filters
+        except AttributeError:
+            return True
 
 
 def install() -> None:

@@ -272,7 +272,15 @@ class Array:
         if self._node.op is _INPUT and _trace_state.stand_ins:
             _refuse_stand_in(self._node)
         _evaluate_arrays([self])
-        return self._node.data
+        node = self._node
+        if node.inputs:  # a buffer held in NumPy's layout (a permute or slice of a leaf: creation.py,
+            value = _view_value(node)  # result_layout.py): NumPy's view of it
+            if value is None:  # (a device buffer: the view ops' references take CuPy arrays too)
+                leaf = node.inputs[0]
+                value = node.op.reference((leaf.data, *[i.data for i in node.inputs[1:]]),
+                                          node.attrs, node.dtype)
+            return value
+        return node.data
 
     def __dlpack__(self, *, stream: Any = None, max_version: tuple[int, int] | None = None,
                    dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:

@@ -11,13 +11,18 @@ go where they went outside the block), at the exit those built inside it (under 
 filters, naming the lines that built them), where the block changed the filters or records.
 A block entered through a class bound before `import lazyarray` (`from warnings import
 catch_warnings`) is the stdlib's and holds only for what it computes itself. Blocks entered by
-library code (lazyarray's own host calls, NumPy's internals: the frames user sites skip) are the
-stdlib's too: they compute nothing of the user's.
+library code are the stdlib's too, computing nothing of the user's: lazyarray's own host calls,
+NumPy's internals (the frames user sites skip) and any installed package or the standard library
+(a file under sysconfig's library paths): Dask's scheduler enters such blocks around its tasks,
+and computing the pending ops there read whole out-of-core inputs into memory
+(tests/test_dask_cluster.py).
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import sysconfig
 import warnings
 from typing import Any
 
@@ -25,15 +30,27 @@ from . import fp_errors
 from .graph.node import _IS_LIBRARY, _is_library_file, built_count
 
 _STDLIB = warnings.catch_warnings
+_INSTALLED = tuple({os.path.realpath(path) + os.sep for key, path in sysconfig.get_paths().items()
+                    if key in ("stdlib", "platstdlib", "purelib", "platlib")})
+_USER: dict[str, bool] = {}  # filename -> a user's file (not lazyarray, NumPy or installed code)
+
+
+def _is_user_file(filename: str) -> bool:
+    user = _USER.get(filename)
+    if user is None:
+        library = _IS_LIBRARY.get(filename)
+        if library is None:
+            library = _is_library_file(filename)
+        user = _USER[filename] = not library and not (
+            not filename.startswith("<") and os.path.realpath(filename).startswith(_INSTALLED))
+    return user
 
 
 class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__name__`)
     """warnings.catch_warnings whose edges compute lazyarray's pending ops (module docstring)."""
 
     def __enter__(self) -> Any:
-        filename = sys._getframe(1).f_code.co_filename
-        library = _IS_LIBRARY.get(filename)
-        user = not (_is_library_file(filename) if library is None else library)
+        user = _is_user_file(sys._getframe(1).f_code.co_filename)
         if user:
             with fp_errors.at_block_exit():  # built before: under the filters outside the block
                 fp_errors._evaluate_pending()

@@ -2,6 +2,7 @@
 fused kernel of several ops on every backend, under warn / raise / ignore, against what NumPy
 itself reports for the same expression evaluated eagerly."""
 
+import os
 import sys
 import threading
 import warnings
@@ -239,6 +240,24 @@ def test_warning_filter_blocks_hold_for_lazy_ops(backend, eager_size):
             for g, w in zip(got[0], want[0]):
                 np.testing.assert_array_equal(g, w)
             assert got[1:] == want[1:]
+
+
+def test_warning_blocks_of_installed_code_compute_nothing_of_the_users():
+    """Only a user's blocks compute the pending ops: Dask's scheduler enters catch_warnings
+    around its tasks, and computing there read whole out-of-core inputs into memory
+    (tests/test_dask_cluster.py's peak grew by 194 MB). A block in a file under the installed
+    packages' path leaves a pending op pending; one in the user's file computes it."""
+    import sysconfig
+
+    installed = os.path.join(sysconfig.get_paths()["purelib"], "some_package", "module.py")
+    enter = compile("with warnings.catch_warnings():\n    pass\n", installed, "exec")
+    with la.config(eager_size=0):
+        pending = la.asarray(np.arange(3.0)) * 2
+        exec(enter, {"warnings": warnings})
+        assert pending._node.inputs  # still pending after the installed code's block
+        with warnings.catch_warnings():
+            pass
+        assert not pending._node.inputs  # the user's block computed it at its entry
 
 def test_nothing_fired_nothing_reported(backend):
     """Finite values and an inf input that propagates (no flag in NumPy either) stay silent."""

@@ -205,6 +205,14 @@ _elementwise("bitwise_invert", np.invert, {"b": "(!{0})", "*": "(({T})~{0})"},
 register(OpDef(name="stop_gradient", kind=OpKind.ELEMENTWISE, arity=1,
                reference=lambda xs, a, d: np.array(xs[0], copy=True), c={"*": "{0}"},
                properties=frozenset({"identity", "numpy_bits"}), vjp=_zero))
+# NumPy's C-ordered copy of a value it lays out in another order (`A.T.copy()`,
+# `np.ascontiguousarray(A.T * 2)`): the same values, but the copy's later reductions fold in C
+# order (passes/numpy_layout.py) and its views are those of C-contiguous memory. Not an `identity`
+# (the folding pass would drop it); a kernel stage that copies.
+register(OpDef(name="contiguous", kind=OpKind.ELEMENTWISE, arity=1,
+               reference=lambda xs, a, d: np.array(xs[0], order="C"), c={"*": "{0}"},
+               properties=frozenset({"numpy_bits"}), vjp=lambda g, y, xs, a: (g,),
+               doc="a C-ordered copy (numpy.ascontiguousarray's layout, the same values)"))
 
 # --- binary ------------------------------------------------------------------------------------------
 _COMM_ASSOC = ("commutative", "associative")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import OpDef, OpKind, register
+from .registry import OPERAND_ORDER, OpDef, OpKind, register
 
 
 def _cupy():
@@ -37,7 +37,8 @@ def _register(name: str) -> OpDef:
         lambda xs, a, dt: np.asarray(fn(np, xs[0], *a), dtype=dt),
         attr_names=("s", "axes", "norm"),
         cupy=lambda xs, a, dt: fn(_cupy(), xs[0], *a).astype(dt, copy=False),
-        differentiable=False, properties=frozenset({"derivative_not_implemented"}),
+        differentiable=False,
+        properties=frozenset({"derivative_not_implemented", OPERAND_ORDER}),
         doc=f"numpy.fft.{name} / cupy.fft.{name} (fft/ifft/rfft/irfft are the 1-axis case)"))
 
 

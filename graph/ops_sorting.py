@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import derivatives as d
-from .registry import OpDef, OpKind, register
+from .registry import OPERAND_ORDER, OpDef, OpKind, register
 
 
 def _cupy():
@@ -151,23 +151,23 @@ ARGSORT = _register("argsort", _argsort, 1, ("axis", "descending", "kind"),
                     "(None: NumPy's default, its order of ties; 'stable')")
 SORT = _register("sort", _sort, 1, ("axis", "kind"),
                  "x sorted along axis by NumPy's sort of that kind (None: NumPy's default)",
-                 properties=frozenset({"derivative_not_implemented"}))  # (la.grad: argsort)
+                 properties=frozenset({"derivative_not_implemented", OPERAND_ORDER}))  # (la.grad: argsort)
 SORTED_ROWS = _register("sorted_rows", _sorted_rows, 2, ("ends",),
                         "take_along_axis(sort(x1, axis=0), x2, axis=0): order statistics of x1's "
                         "columns by partition (median, quantile)",
                         properties=frozenset({"derivative_not_implemented"}))  # (not zero)
 PARTITION = _register("partition", _partition, 1, ("kth", "axis"),
                       "NumPy's partition of x along axis at the ranks kth (its order inside the "
-                      "parts)", properties=frozenset({"derivative_not_implemented"}))  # (gather)
+                      "parts)", properties=frozenset({"derivative_not_implemented", OPERAND_ORDER}))
 ARGPARTITION = _register("argpartition", _argpartition, 1, ("kth", "axis"),
                          "NumPy's argpartition of x along axis at the ranks kth (int64)")
 SEARCHSORTED = _register("searchsorted", _searchsorted, 2, ("side",),
                          "insertion points of x2 in the sorted 1-D x1 (int64)")
 ISIN = _register("isin", _isin, 2, ("invert",), "x1 elementwise in the set of x2's values (bool)")
 CUMPROD = _register("cumprod", _cumprod, 1, ("axis",), "running product along axis",
-                    vjp=_cumprod_vjp)
+                    vjp=_cumprod_vjp, properties=frozenset({OPERAND_ORDER}))
 # No CuPy twin: a host round trip on the GPU.
 ACCUMULATE = register(OpDef("accumulate", OpKind.OPAQUE, _accumulate, arity=1,
                             attr_names=("ufunc", "axis"), differentiable=False,
-                            properties=frozenset({"derivative_not_implemented"}),
+                            properties=frozenset({"derivative_not_implemented", OPERAND_ORDER}),
                             doc="NumPy's ufunc.accumulate of x along axis (the ufunc by name)"))

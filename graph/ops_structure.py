@@ -10,7 +10,7 @@ import numpy as np
 
 from . import derivatives as d
 from . import semantics
-from .registry import OpDef, OpKind, register
+from .registry import OPERAND_ORDER, OpDef, OpKind, register
 
 
 def _no_reference(xs, attrs, dtype):
@@ -277,10 +277,11 @@ def _scatter_vjp(g, y, xs, attrs):
 
 # --- opaque library ops: run through their reference on every CPU backend -----------------------------
 CONCAT = register(OpDef("concat", OpKind.OPAQUE, lambda xs, a, d: np.concatenate(xs, axis=a[0]),
-                        arity=-1, attr_names=("axis",), vjp=_concat_vjp))
+                        arity=-1, attr_names=("axis",), vjp=_concat_vjp,
+                        properties=frozenset({OPERAND_ORDER})))
 CUMSUM = register(OpDef("cumsum", OpKind.OPAQUE,
                         lambda xs, a, d: np.cumsum(xs[0], axis=a[0], dtype=d), attr_names=("axis",),
-                        vjp=_cumsum_vjp))
+                        vjp=_cumsum_vjp, properties=frozenset({OPERAND_ORDER})))
 
 
 def _take(xs, attrs, dtype):

@@ -41,6 +41,12 @@ WriteBack = Callable[[Any, Any, tuple], Any]
 InPlace = Callable[[np.ndarray, tuple[np.ndarray, ...], tuple], None]
 
 
+# The property of an opaque op whose NumPy result is laid out in its operands' memory order
+# (order='K': `np.cumsum(F, 0)`, `np.sort(F)`, `np.fft.fft(F)`, `np.concatenate([F, F])` are
+# Fortran-ordered), as an elementwise result is (passes/numpy_layout.py replays it).
+OPERAND_ORDER = "result_in_operand_order"
+
+
 @dataclass(frozen=True, eq=False)
 class OpDef:
     name: str

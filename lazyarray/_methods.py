@@ -39,6 +39,7 @@ from .runtime.backend import CopyStats
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
 from .writes import rebind
 from ._layout import check_order
+from .result_layout import copied
 from ._handled import checked_here, has_index_array, held_index_arrays
 from ._handled import user_line_handles_errors
 
@@ -225,11 +226,10 @@ def _set_imag(self: Array, value: Any) -> None:
 
 
 def _copy(self: Array, order: str = "C") -> Array:
-    """ndarray.copy: a new handle on the same value (`x[i] = v` on it rebinds only it); `order`
-    is checked and changes nothing (an Array has no memory layout)."""
-    if order != "C":
-        check_order(order, user_site(1))
-    return Array(self._node)
+    """ndarray.copy: a new handle on the value (`x[i] = v` on it rebinds only it), laid out as
+    NumPy's copy in `order` (result_layout.copied: `A.T.copy()` is C-contiguous)."""
+    key = "C" if order == "C" else check_order(order, user_site(1))
+    return Array(copied(self._node, key))
 
 
 def _view(self: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002

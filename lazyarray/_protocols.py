@@ -44,7 +44,8 @@ _KNOWN = (Array, np.ndarray, np.generic)  # the types NEP 18 calls may carry
 _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "shape": lambda a: a.shape, "ndim": lambda a: a.ndim,
     "size": lambda a, axis=None: a.size if axis is None else a.shape[axis],
-    "copy": lambda a: a,  # an Array is immutable: its copy is itself
+    # a new Array (it was `a` itself: writes into numpy.copy(x) changed x), in NumPy's layout
+    "copy": lambda a, order="K", subok=False: _namespace().copy(a, order),
     "where": lambda condition, x=None, y=None: _namespace().nonzero(condition)
     if x is None and y is None else _namespace().where(condition, x, y),  # np.where(c): nonzero
     # np.unique_values(Array): NumPy's own order (2.3+: a hash table's for integers); la's own

@@ -18,7 +18,7 @@ from ._layout import check_order
 from .manipulation import permute_node, slice_node
 from .writes import numpy_layout_copies
 from .result_layout import memory_axes  # (the at-once rule reads it too)
-from .result_layout import fill_strided, strided_layout
+from .result_layout import copied, fill_strided, laid_out, node_memory_axes, strided_layout
 
 
 def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
@@ -35,6 +35,8 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
         missing = operator.index(ndmin) - out.ndim
         return out.reshape((1,) * missing + out.shape) if missing > 0 else out
     if type(obj) is np.ndarray and device is None:  # a loop's fresh batch: the common case
+        if order == "F" and obj.ndim > 1:  # (NumPy's Fortran-ordered copy)
+            return Array(copied(array(obj, dtype, order="C")._node, "F"))
         memory = memory_axes(obj) if order in "KA" else None
         if memory is not None:  # NumPy's copy keeps that order: a view of a C leaf in it
             data = _bind.host_array(np.transpose(obj, memory), dtype, site)
@@ -59,7 +61,7 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
             if data.dtype in _bind.SUPPORTED:  # an at-once result, as they are, so that the
                 return Array(_bind.at_once_leaf(data, site))  # next small op is one too
     if isinstance(obj, Array):
-        return _from_array(obj, dtype, device, copy, site)
+        return _from_array(obj, dtype, device, copy, site, order)
     if _traced(obj) and device is None:
         return full((), obj, dtype)
     if _device.wants_device(device) or _device.is_device_array(obj):
@@ -112,12 +114,12 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
     if order is not None:
         order = check_order(order, site)
     if isinstance(obj, Array):
-        out = _from_array(obj, dtype, device, copy, site)
+        out = _from_array(obj, dtype, device, copy, site, order or "K")
         if out is obj and order is not None and numpy_layout_copies(obj, order):
             if copy is False:  # (NumPy's text)
                 raise _bind.fail(ValueError, "Unable to avoid copy while creating an array as "
                                  "requested.", site)
-            return Array(obj._node)  # NumPy's copy in that order (fuzz47)
+            return Array(copied(obj._node, order))  # NumPy's copy in that order (fuzz47)
         return out
     if _traced(obj) and device is None and copy is not False:
         return full((), obj, dtype)
@@ -141,15 +143,19 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
     return Array(_bind.leaf(obj, site))
 
 
-def _from_array(x: Array, dtype: Any, device: Any, copy: bool | None, site: Any) -> Array:
+def _from_array(x: Array, dtype: Any, device: Any, copy: bool | None, site: Any,
+                order: str = "K") -> Array:
     """Values are immutable, so a copy is a new handle on the same node (`x[i] = v` on it rebinds
-    only the copy); a new dtype or device is a new value, which `copy=False` forbids (the Array
-    API's rule)."""
+    only the copy), laid out as NumPy's copy in `order` (result_layout.copied); a new dtype or
+    device is a new value, which `copy=False` forbids (the Array API's rule)."""
     want = dtypes.to_dtype(dtype) if dtype is not None else x.dtype
     moves = device is not None and not _same_device(x.device, device)
     if copy is False and (want != x.dtype or moves):
         raise _bind.fail(ValueError, "asarray(copy=False): a new dtype or device needs a copy", site)
-    out = (Array(x._node) if copy else x) if want == x.dtype else x.astype(want)
+    if want != x.dtype:
+        out = x.astype(want, order=order)
+    else:
+        out = Array(copied(x._node, order)) if copy else x
     return out.to_device(device) if moves else out
 
 
@@ -215,15 +221,15 @@ def _dim(s: Any, site: Any) -> int:
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
          device: Any = None) -> Array:
-    """numpy.full / Array API `full`: a broadcast scalar (no memory until needed); `order`
-    'C' or 'F' changes nothing (an Array has no memory layout)."""
+    """numpy.full / Array API `full`: a broadcast scalar (no memory until needed); `order='F'`
+    lays it out Fortran-ordered, as NumPy's (its later sums fold down the columns)."""
     site = user_site(1)
     if (type(fill_value) is float and _float64(dtype) and order == "C"
             and device is None):  # `np.zeros(n)` in a loop: ~3.1 -> 2 us
         return Array(_bind.broadcast_to(_bind.scalar_leaf(fill_value, dtypes.float64, site),
                                         _shape(shape, dtypes.float64, site), site))
-    if order != "C":
-        check_order(order, site, "CF")
+    if order != "C" and check_order(order, site, "CF") == "F":
+        return Array(copied(full(shape, fill_value, dtype, device=device)._node, "F"))
     if device is not None:
         return _place(full(shape, fill_value, dtype), device)
     if isinstance(fill_value, Array):
@@ -322,26 +328,58 @@ def _like_device(x: Any, device: Any) -> Any:
 def zeros_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
                shape: Any = None, *, device: Any = None) -> Array:
     """numpy.zeros_like / Array API `zeros_like` (on x's device unless `device=` says otherwise)."""
-    return zeros(*_like(x, dtype, order, shape), device=_like_device(x, device))
+    out = zeros(*_like(x, dtype, order, shape), device=_like_device(x, device))
+    return _laid_out_like(out, x, order, shape)
 
 
 def ones_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
               shape: Any = None, *, device: Any = None) -> Array:
     """numpy.ones_like / Array API `ones_like`."""
-    return ones(*_like(x, dtype, order, shape), device=_like_device(x, device))
+    out = ones(*_like(x, dtype, order, shape), device=_like_device(x, device))
+    return _laid_out_like(out, x, order, shape)
 
 
 def empty_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
                shape: Any = None, *, device: Any = None) -> Array:
     """numpy.empty_like / Array API `empty_like`, but zeros (see `empty`)."""
-    return zeros(*_like(x, dtype, order, shape), device=_like_device(x, device))
+    out = zeros(*_like(x, dtype, order, shape), device=_like_device(x, device))
+    return _laid_out_like(out, x, order, shape)
 
 
 def full_like(x: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
               shape: Any = None, *, device: Any = None) -> Array:
     """numpy.full_like / Array API `full_like`."""
-    shape, dt = _like(x, dtype, order, shape)
-    return full(shape, fill_value, dt, device=_like_device(x, device))
+    shape_, dt = _like(x, dtype, order, shape)
+    out = full(shape_, fill_value, dt, device=_like_device(x, device))
+    return _laid_out_like(out, x, order, shape)
+
+
+def _laid_out_like(out: Array, x: Any, order: Any, shape: Any) -> Array:
+    """A *_like result in NumPy's layout: x's memory order for 'K' (`np.zeros_like(A.T)` is
+    Fortran-ordered: its later sums fold down the columns), Fortran order for 'F', and for 'A'
+    where x is Fortran-contiguous only; C order otherwise and wherever `shape=` is given."""
+    if shape is not None or out.ndim < 2 or order == "C":
+        return out
+    key = check_order(order, None)
+    if key == "F":
+        return Array(copied(out._node, "F"))
+    if isinstance(x, Array):
+        axes = node_memory_axes(x._node)
+    else:
+        host = np.asarray(x)
+        axes = memory_axes(host) if key == "K" or not host.flags.c_contiguous else None
+    if axes is None:
+        return out
+    if key == "A":  # (Fortran-contiguous and not C: x's axes in reverse)
+        if axes != tuple(range(out.ndim))[::-1] or not _fortran_contiguous(x):
+            return out
+    return Array(laid_out(out._node, axes))
+
+
+def _fortran_contiguous(x: Any) -> bool:
+    if isinstance(x, Array):
+        return copied(x._node, "F") is x._node
+    return bool(np.asarray(x).flags.f_contiguous)
 
 
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, *,

@@ -44,6 +44,7 @@ from .graph.ops_structure import scatter_index, scatter_into
 from .runtime.interpreter import _apply
 from .result_layout import bound as in_memory_order
 from .result_layout import result_axes
+from . import result_layout as _result_layout
 
 _INPUT, _SCALAR = get_op("input"), get_op("scalar")
 _CAST, _BROADCAST = get_op("cast"), get_op("broadcast_to")
@@ -1607,3 +1608,6 @@ if _FAST is not None and hasattr(_FAST, "set_fill_read"):  # the C getitem's rea
     _FAST.set_fill_read(fill_read)
     if hasattr(_FAST, "set_spare_pool"):
         _FAST.set_spare_pool(spare_outputs.held_table())  # (its reference does not share a buffer)
+
+
+_result_layout.VIEW_VALUE[0] = view_value

@@ -20,6 +20,7 @@ from .graph.node import user_site
 from .graph.ops_unchecked import POWER_FAST_PATHS, POWER_FIXED
 from .outputs import into
 from ._layout import check_casting, check_order
+from .result_layout import copied
 from ._host_results import nonzero
 from .complex_functions import from_parts, imag, real
 from .eager import where_now
@@ -423,7 +424,8 @@ def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", subok:
     """Array API `astype` (ndarray.astype): cast to `dtype`. Float→int truncates toward zero;
     into 8 and 16 bits it wraps through int32 as NumPy's; into wider integers NumPy's x86-64
     values (INT_MIN out of range, unsigned wrapping negatives: graph/semantics.py).
-    NumPy's `casting` rule is checked (TypeError, as NumPy's); `order` changes nothing."""
+    NumPy's `casting` rule is checked (TypeError, as NumPy's); the result is laid out as
+    NumPy's in `order` (result_layout.copied: 'K' keeps x's memory order, contiguous)."""
     site = user_site(1)
     target = dtypes.to_dtype(dtype)
     node = _bind.operand(x, site)
@@ -436,12 +438,14 @@ def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", subok:
     if node.dtype == target:  # a copy is a new handle on the node (creation._from_array): later
         # writes into x, or into the root x views, leave it (NumPy's astype copies unless
         # copy=False; `x.astype(x.dtype)` gave x itself: fuzz40's seed 160374)
-        out = x if isinstance(x, Array) and copy is False else Array(node)
+        out = x if isinstance(x, Array) and copy is False else Array(
+            copied(node, order if order == "K" else check_order(order, site)))
     else:
         if node.dtype.kind == "c" and target.kind != "c" and target.kind != "b":
             warnings.warn("Casting complex values to real discards the imaginary part",
                           np.exceptions.ComplexWarning, stacklevel=2)
-        out = Array(_bind.primitive(_CAST, (node,), (), node.shape, target, site))
+        cast = _bind.primitive(_CAST, (node,), (), node.shape, target, site)
+        out = Array(cast if order == "K" else copied(cast, check_order(order, site)))
     return out if device is None or device == out.device else out.to_device(device)
 
 

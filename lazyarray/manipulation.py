@@ -16,6 +16,7 @@ from ._bind import as_node as _as_node
 from .writes import ravels_in_place, reshapes_in_place, view_of
 from .eager import LIMIT as _EAGER_LIMIT, buffer as _eager_buffer, value_now as _eager_value_now
 from ._layout import check_casting, check_order
+from .result_layout import memory_axes
 
 _FLIP_VIEW = getattr(_bind.FAST, "flip_view", None)  # lazyarray/_trace.c: x[::-1, ...], a view
 
@@ -317,7 +318,11 @@ def join_now(arrays: Any, numpy_join: Any, kwargs: dict, site: _bind.Site) -> Ar
         return None
     if out.dtype not in _SUPPORTED:
         return None
-    return Array(_eager_buffer(np.ascontiguousarray(out), site))
+    axes = memory_axes(out)  # NumPy joins Fortran-ordered parts Fortran-ordered: kept, so that
+    if axes is None:  # later sums fold as NumPy's (result_layout.py)
+        return Array(_eager_buffer(np.ascontiguousarray(out), site))
+    leaf = _eager_buffer(np.ascontiguousarray(out.transpose(axes)), site)
+    return Array(permute_node(leaf, [axes.index(d) for d in range(len(axes))], site))
 
 
 def concat(arrays: Sequence[Any], axis: int | None = 0, out: Any = None, *, dtype: Any = None,

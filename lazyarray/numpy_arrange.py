@@ -23,7 +23,7 @@ from . import _bind
 from . import elementwise as ew
 from .array import Array
 from .complex_functions import conj, imag
-from .creation import asarray, eye, full, host_result, host_values, zeros_like
+from .creation import array, asarray, eye, full, host_result, host_values, zeros_like
 from .elementwise import asarray_operand, where
 from .graph.node import user_site
 from .indexing import take
@@ -484,8 +484,9 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Array:
 
 
 def copy(a: Any, order: str = "K", subok: bool = False) -> Array:
-    """numpy.copy: Arrays are immutable values, so a copy is the same value (a new Array)."""
-    return asarray(a, copy=True)
+    """numpy.copy: a new Array of the value (Arrays are values: a new handle on the same node,
+    laid out as NumPy's copy in `order`, result_layout.copied)."""
+    return array(a, order=order)
 
 
 def ndim(a: Any) -> int:

@@ -28,6 +28,7 @@ from .indexing import take
 from .searching import sort
 from ._axis_args import refuse_bool_axis
 from .outputs import into
+from .result_layout import copied
 from .writes import numpy_layout_copies
 from .graph.node import user_site
 
@@ -54,7 +55,9 @@ def _in_order(a: Any, dtype: Any, order: str) -> Array:
     x = asarray(a, dtype=dtype)
     if x.ndim == 0:
         return mp.reshape(x, (1,))
-    return Array(x._node) if x is a and numpy_layout_copies(x, order) else x
+    if not numpy_layout_copies(x, order):
+        return x
+    return Array(copied(x._node, order))  # (x itself where asarray made a new leaf: its buffer)
 
 
 # numpy.require's flag letters

@@ -25,8 +25,8 @@ from .graph import get_op
 from .graph.node import Node, build_node as _build_node, cuts_paused
 from .passes.numpy_layout import memory_order
 
-_PERMUTE, _RESHAPE = get_op("permute"), get_op("reshape")
-_INPUT = get_op("input")
+_PERMUTE, _SLICE, _CONTIGUOUS = get_op("permute"), get_op("slice"), get_op("contiguous")
+_INPUT, _SCALAR, _BROADCAST = get_op("input"), get_op("scalar"), get_op("broadcast_to")
 _UNSEEN = object()
 
 
@@ -40,6 +40,9 @@ def build_node(*fields: Any) -> Node:
 # structural key -> the output's axes in NumPy's memory order, outermost first (None: C order).
 # Keys are never reused (graph/node.py), so a stale entry is only memory: bounded.
 _AXES: dict[int, tuple[int, ...] | None] = {}
+# eager.view_value (NumPy's view of a chain of views over a computed buffer, else None), set by
+# lazyarray/eager.py, which imports this module
+VIEW_VALUE: list = [lambda node: None]
 MAX_ENTRIES = 4096
 
 
@@ -88,7 +91,7 @@ def written_into(value: Node, target: Node, view_value: Callable[[Node], Any]) -
     v's (`out[...] = A.T * 2` stays C-ordered). Where the two differ: a view of a computed
     buffer (`view_value`: eager.py's NumPy view of it, else None) is copied now in x's order,
     as NumPy's write does (a view would stay one); a pending value goes through a reshape to
-    its own shape (a C-ordered copy for passes/numpy_layout.py; the passes drop it) and, for a
+    `contiguous` (NumPy's C-ordered copy) and, for a
     target in another order, the permutes that lay it out in that order."""
     want, have = result_axes(target), result_axes(value)
     if want == have:
@@ -99,16 +102,12 @@ def written_into(value: Node, target: Node, view_value: Callable[[Node], Any]) -
             return build_node(_INPUT, (), (), value.shape, value.dtype, np.array(view, order="C"),
                               value.site)
         return bound(value, want, np.array(view.transpose(want), order="C"))
-    if want is None:
-        return _c_ordered(value)
-    inverse = tuple(want.index(d) for d in range(len(want)))
-    moved = _c_ordered(computed(value, want))
-    return build_node(_PERMUTE, (moved,), (inverse,), value.shape, value.dtype, None, value.site)
+    return _c_ordered(value) if want is None else laid_out(value, want)
 
 
 def _c_ordered(value: Node) -> Node:
-    return build_node(_RESHAPE, (value,), (value.shape,), value.shape, value.dtype, None,
-                      value.site)
+    """NumPy's C-ordered copy of `value` (graph/ops_elementwise.py `contiguous`)."""
+    return build_node(_CONTIGUOUS, (value,), (), value.shape, value.dtype, None, value.site)
 
 def memory_axes(obj: np.ndarray) -> tuple[int, ...] | None:
     """The axes of a NumPy array in the order its memory runs, outermost first, where that is not
@@ -161,3 +160,90 @@ def fill_strided(data: np.ndarray, leaf: tuple[int, ...],
     out[tuple(slice(start, (start + step * n) if start + step * n >= 0 else None, step)
               for start, step, n in spec)] = data
     return out
+
+
+def _c_stand_in(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    strides, step = [], dtype.itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, tuple(reversed(strides)),
+                                           writeable=False)
+
+
+def root_layout(root_node: Node) -> np.ndarray:
+    """A stand-in with NumPy's layout of a root's own value: C order, except a view of a leaf
+    that lazyarray/creation.py holds in an input's layout (a Fortran-ordered or transposed
+    array: a permute; a strided one: a slice) and a value NumPy lays out in its operands'
+    order (`A.T * 2`: result_layout.result_axes). Its `ravel()`, `reshape()` and
+    `asarray(order=)` are views or copies as NumPy's: every root was taken as C-contiguous,
+    so `A.ravel()` of such an A was a view whose writes changed A (fuzz52, seed 2201552)."""
+    views, n = [], root_node
+    while n.op is _PERMUTE or n.op is _SLICE:
+        views.append(n)
+        n = n.inputs[0]
+    axes = result_axes(n) if n.inputs else None
+    if axes is None:
+        layout = _c_stand_in(n.shape, n.dtype)
+    else:
+        moved = _c_stand_in(tuple(n.shape[d] for d in axes), n.dtype)
+        layout = np.transpose(moved, [axes.index(d) for d in range(len(axes))])
+    for node in reversed(views):  # (a slice's run-time starts: its other inputs)
+        layout = node.op.reference((layout, *[i.data for i in node.inputs[1:]]), node.attrs,
+                                   node.dtype)
+    return layout
+
+
+def copied(node: Node, order: str) -> Node:
+    """`node`'s value laid out as NumPy's copy of it in `order` ('C', 'F', 'A': F where the source
+    is Fortran- and not C-contiguous, 'K': the source's memory order, contiguous). A copy was a
+    new handle on the node, so it kept the source's layout: `A.T.copy()` (C-contiguous in NumPy)
+    stayed Fortran-ordered, its sums folded down the columns and its `ravel()` was a copy, and
+    `np.copy(A[:, ::2])` stayed strided (its ravel's writes never reached it). Where the layouts
+    already agree (a C-ordered value's C copy: every leaf, most results) the node itself."""
+    ndim = len(node.shape)
+    if ndim == 0 or (not node.inputs and order != "F"):
+        return node
+    if node.op is not _PERMUTE and node.op is not _SLICE and order != "F":
+        if result_axes(node) is None:  # (memoized: a loop's `x.copy()` pays a dict lookup)
+            return node
+    layout = root_layout(node)
+    flags = layout.flags
+    if order == "A":
+        order = "F" if flags.f_contiguous and not flags.c_contiguous else "C"
+    if order == "C" or (order == "K" and flags.c_contiguous):
+        return node if flags.c_contiguous else laid_out(node, tuple(range(ndim)))
+    if order == "F" or flags.f_contiguous:
+        return node if flags.f_contiguous else laid_out(node, tuple(range(ndim))[::-1])
+    axes = memory_axes(layout) or tuple(range(ndim))
+    return node if np.transpose(layout, axes).flags.c_contiguous else laid_out(node, axes)
+
+
+def laid_out(node: Node, axes: tuple[int, ...]) -> Node:
+    """`node`'s value in a buffer whose memory runs along `axes` (outermost first). A view of a
+    computed buffer is copied now, as NumPy's copy (its evaluation would hand out NumPy's view of
+    the buffer, in the buffer's layout); a pending value goes through `contiguous` (NumPy's
+    C-ordered copy) with the permutes around it that lay that copy out along `axes`."""
+    view = VIEW_VALUE[0](node) if not node.inputs or node.op.write_back is not None else None
+    if view is None and node.op is _BROADCAST and node.inputs[0].op is _SCALAR:
+        view = np.broadcast_to(np.asarray(node.inputs[0].data, node.dtype), node.shape)  # a fill
+    if view is not None:
+        if axes == tuple(range(len(axes))):
+            return build_node(_INPUT, (), (), node.shape, node.dtype, np.array(view, order="C"),
+                              node.site)
+        return bound(node, axes, np.array(view.transpose(axes), order="C"))
+    if axes == tuple(range(len(axes))):
+        return _c_ordered(node)
+    inverse = tuple(axes.index(d) for d in range(len(axes)))
+    moved = _c_ordered(computed(node, axes))
+    return build_node(_PERMUTE, (moved,), (inverse,), node.shape, node.dtype, None, node.site)
+
+
+def node_memory_axes(node: Node) -> tuple[int, ...] | None:
+    """The axes of a root's value in NumPy's memory order where that is not C order (a leaf's
+    and most results' is: no stand-in built for them)."""
+    if not node.inputs:
+        return None
+    if node.op is not _PERMUTE and node.op is not _SLICE:
+        return result_axes(node)
+    return memory_axes(root_layout(node))

@@ -44,7 +44,7 @@ from .graph import derivatives, get_op
 from .graph.registry import OpKind
 from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
-from .result_layout import result_axes, written_into
+from .result_layout import root_layout, written_into
 from .settings import config
 
 # `A[:, j] -= x`'s write through the view in C (lazyarray/_trace.c write_view_value), else Python's
@@ -308,38 +308,6 @@ def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
                     return None
         except (ValueError, TypeError):
             return None
-    return layout
-
-
-def _c_stand_in(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    strides, step = [], dtype.itemsize
-    for n in reversed(shape):
-        strides.append(step)
-        step *= max(n, 1)
-    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, tuple(reversed(strides)),
-                                           writeable=False)
-
-
-def root_layout(root_node: Node) -> np.ndarray:
-    """A stand-in with NumPy's layout of a root's own value: C order, except a view of a leaf
-    that lazyarray/creation.py holds in an input's layout (a Fortran-ordered or transposed
-    array: a permute; a strided one: a slice) and a value NumPy lays out in its operands'
-    order (`A.T * 2`: result_layout.result_axes). Its `ravel()`, `reshape()` and
-    `asarray(order=)` are views or copies as NumPy's: every root was taken as C-contiguous,
-    so `A.ravel()` of such an A was a view whose writes changed A (fuzz52, seed 2201552)."""
-    views, n = [], root_node
-    while n.op is _PERMUTE or n.op is _SLICE:
-        views.append(n)
-        n = n.inputs[0]
-    axes = result_axes(n) if n.inputs else None
-    if axes is None:
-        layout = _c_stand_in(n.shape, n.dtype)
-    else:
-        moved = _c_stand_in(tuple(n.shape[d] for d in axes), n.dtype)
-        layout = np.transpose(moved, [axes.index(d) for d in range(len(axes))])
-    for node in reversed(views):  # (a slice's run-time starts: its other inputs)
-        layout = node.op.reference((layout, *[i.data for i in node.inputs[1:]]), node.attrs,
-                                   node.dtype)
     return layout
 
 

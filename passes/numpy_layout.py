@@ -7,15 +7,21 @@ ufuncs allocate their results in their operands' order (order='K'). So `x.T.sum(
 the reduced axis), where reading the transposed value in C order adds them row after row: a last
 bit off. An Array has no memory layout; `memory_order` replays NumPy's from the graph: leaves
 and library results C-contiguous, views carry strides (permute, slice steps, broadcast zeros),
-elementwise results take their operands' best order, anything else is C order again.
+elementwise results take their operands' best order, and so do the library ops NumPy allocates
+in their operands' order (OpDefs with the property `OPERAND_ORDER`: the scans, sort, partition,
+the FFTs, concatenate); anything else is C order again.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..graph import Node, OpKind, get_op
+from ..graph.registry import OPERAND_ORDER
 
 _BROADCAST, _PERMUTE, _SLICE = (get_op(n) for n in ("broadcast_to", "permute", "slice"))
-_SCALAR = get_op("scalar")  # a Python scalar operand, held at its op's shape: stride 0 in NumPy
+_SCALAR = get_op("scalar")
+_CONTIGUOUS = get_op("contiguous")  # NumPy's C-ordered copy of a value  # a Python scalar operand, held at its op's shape: stride 0 in NumPy
 MAX_NODES = 256  # a longer elementwise history is read as C order (NumPy's would be too, mostly)
 
 
@@ -64,7 +70,21 @@ def _view_strides(n: Node, inner: tuple[int, ...]) -> tuple[int, ...]:
         pad = len(n.shape) - len(src)
         return tuple(0 if d < pad or src[d - pad] != n.shape[d] else inner[d - pad]
                      for d in range(len(n.shape)))
-    return c_strides(n.shape)  # reshape: NumPy's copy (or a C view) of the value
+    return _reshaped_strides(inner, n.inputs[0].shape, n.shape)
+
+
+def _reshaped_strides(inner: tuple[int, ...], shape: tuple[int, ...],
+                      new: tuple[int, ...]) -> tuple[int, ...]:
+    """NumPy's reshape: a view with these strides where the memory allows one (`P[..., None]`,
+    `expand_dims`, `squeeze` of a Fortran-ordered P keep its order), else a C-ordered copy."""
+    if 0 in shape or any(s < 0 for s in inner):
+        return c_strides(new)
+    stand_in = np.lib.stride_tricks.as_strided(np.zeros(1), shape, [8 * s for s in inner])
+    try:
+        view = np.reshape(stand_in, new, copy=False)
+    except ValueError:
+        return c_strides(new)
+    return tuple(s // 8 for s in view.strides)
 
 
 def _elementwise_strides(n: Node, operands: list[tuple[int, ...]]) -> tuple[int, ...]:
@@ -86,9 +106,13 @@ def strides_of(node: Node) -> tuple[int, ...]:
         n, ready = stack.pop()
         if id(n) in memo:
             continue
-        follows = n.op.kind in (OpKind.VIEW, OpKind.ELEMENTWISE) and n.inputs
+        follows = n.inputs and (n.op.kind in (OpKind.VIEW, OpKind.ELEMENTWISE)
+                                or OPERAND_ORDER in n.op.properties)
         if n.op is _SCALAR:
             memo[id(n)] = (0,) * len(n.shape)
+            continue
+        if n.op is _CONTIGUOUS:
+            memo[id(n)] = c_strides(n.shape)
             continue
         if not follows or seen > MAX_NODES:
             memo[id(n)] = c_strides(n.shape)

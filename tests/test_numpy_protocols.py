@@ -59,8 +59,13 @@ def test_numpy_calls_on_arrays_stay_lazy(backend):
 
 def test_introspection_does_not_evaluate(reference_backend):
     a = la.asarray(X) * 2.0
-    assert np.shape(a) == (2, 3) and np.ndim(a) == 2 and np.size(a) == 6 and np.copy(a) is a
+    assert np.shape(a) == (2, 3) and np.ndim(a) == 2 and np.size(a) == 6
+    c = np.copy(a)  # a new Array (it was `a` itself: a write into the copy changed `a`)
+    assert isinstance(c, la.Array) and c is not a
     assert not a.expr.is_evaluated
+    c[0, 0] = -1.0
+    np.testing.assert_array_equal(np.asarray(a), X * 2.0)
+    assert float(c[0, 0]) == -1.0
 
 
 def test_unknown_functions_evaluate_and_warn_once(reference_backend):

@@ -1,8 +1,8 @@
 """NumPy's `order=` (and astype's `casting=`) arguments, checked as NumPy checks them.
 
-An Array has no memory layout: an order that only picks one (`np.zeros(s, order='F')`,
-`np.asarray(x, order='C')`, `x.copy('F')`) changes nothing; an order that picks an element
-sequence (`reshape`/`ravel`/`flatten` with 'F') is lazyarray/manipulation.py's.
+An order that picks a layout (`np.zeros(s, order='F')`, `np.asarray(x, order='C')`,
+`x.copy('F')`) lays the result out as NumPy's (lazyarray/result_layout.py `copied`); an order that
+picks an element sequence (`reshape`/`ravel`/`flatten` with 'F') is lazyarray/manipulation.py's.
 """
 
 from __future__ import annotations

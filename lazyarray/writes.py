@@ -44,7 +44,7 @@ from .graph import derivatives, get_op
 from .graph.registry import OpKind
 from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
-from .result_layout import root_layout, written_into
+from .result_layout import root_is_c_contiguous, root_layout, written_into
 from .settings import config
 
 # `A[:, j] -= x`'s write through the view in C (lazyarray/_trace.c write_view_value), else Python's
@@ -213,7 +213,7 @@ def reshapes_in_place(a: Any, shape: tuple[int, ...]) -> bool:
     C-contiguous; a view's strides are NumPy's for its chain, replayed on a stand-in of the root
     that no operation here reads (basic slicing, transpose, reshape with copy=False)."""
     link = a._view
-    if type(link) is not tuple and not a._node.inputs:
+    if type(link) is not tuple and root_is_c_contiguous(a._node):
         return True
     if 0 in shape or [n for n in shape if n != 1] == [n for n in a._node.shape if n != 1]:
         return True  # (NumPy's reshape of an empty array, or one adding or dropping 1s: a view
@@ -237,7 +237,7 @@ def ravels_in_place(a: Any) -> bool:
     also takes uniformly strided memory)."""
     link = a._view
     if type(link) is not tuple:
-        return not a._node.inputs or root_layout(a._node).flags.c_contiguous
+        return root_is_c_contiguous(a._node)
     layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
     return layout is not None and layout.flags.c_contiguous
 
@@ -251,7 +251,7 @@ def numpy_layout_copies(a: Any, order: str) -> bool:
         return False
     link = a._view
     if type(link) is not tuple:  # (a root: C-contiguous, F-contiguous too where one dim > 1,
-        if not a._node.inputs:  # unless its NumPy layout is another: `root_layout`)
+        if root_is_c_contiguous(a._node):  # unless its NumPy layout is another: `root_layout`)
             return order == "F" and sum(n > 1 for n in a.shape) > 1 and 0 not in a.shape
         layout = root_layout(a._node)
     else:

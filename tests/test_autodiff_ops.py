@@ -81,6 +81,9 @@ def _structural_cases(rng) -> dict:
                     + x.at[1:3].set(v[:2] * 2.0), [r(4, 3), r(3, 3)]),
         "where": (lambda a, b: la.where(a > 0, a, b), [r(3, 4), r(3, 4)]),
         "cast": (lambda x: la.astype(x, la.float32) * np.float32(3.0), [r(3, 4)]),
+        # NumPy's C-ordered copy of a transposed value (lazyarray/result_layout.py)
+        "contiguous": (lambda x: la.ascontiguousarray(la.permute_dims(x, (1, 0))) * 2.0,
+                       [r(3, 4)]),
         # linalg library calls (graph/ops_linalg.py), on well-conditioned batches
         "solve": (lambda a, b: la.linalg.solve(a, b), [well(2, 3), r(2, 3, 2)]),
         "inv": (lambda a: la.linalg.inv(a), [well(2, 3)]),

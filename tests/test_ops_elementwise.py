@@ -235,6 +235,7 @@ def test_registry_coverage():
     covered |= set(LINALG_TESTS) | set(RANDOM_TESTS) | set(FFT_TESTS) | set(SORTING_TESTS)
     covered |= {"where", "cast", "input", "scalar"}  # test_where_cast.py; leaves: everywhere
     covered |= {"stop_gradient"}  # test_autodiff.py
+    covered |= {"contiguous"}  # test_result_layout.py (copies in NumPy's layout: C-ordered ones)
     covered |= {"real", "imag"}  # test_complex.py (no ufunc: their dtype rule is the API's)
     covered |= {"complex"}  # test_round_reshape_repr.py (complex round builds from the parts)
     covered |= {"erf", "erfc"}  # test_math_functions.py (no NumPy ufunc: mpmath, math.erf)

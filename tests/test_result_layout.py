@@ -356,3 +356,19 @@ def test_writes_through_a_copys_ravel_reach_the_copy_as_numpys(backend, eager_si
         got = _write_through_copies(la, la.asarray(data.copy()))
         for name, value in got.items():
             np.testing.assert_array_equal(np.asarray(value), want[name], err_msg=name)
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_a_whole_write_reduced_in_the_same_graph_folds_in_the_destinations_order(
+        backend, eager_size):
+    """`x[...] = A.T * 2; x.sum(1)` with x not evaluated between: the copy into C-ordered x was
+    marked by a reshape the passes dropped, so the sum folded along A's memory (104 of 120 sums
+    a last bit off); the `contiguous` op (NumPy's C-ordered copy) stays."""
+    data = _wide((150, 120))
+    want = np.zeros((120, 150))
+    want[...] = data.T * 2
+    with la.config(eager_size=eager_size):
+        x = la.zeros((120, 150))
+        x[...] = la.asarray(data.copy()).T * 2
+        got = np.asarray(x.sum(axis=1))
+    np.testing.assert_array_equal(got, want.sum(axis=1))

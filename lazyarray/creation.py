@@ -28,15 +28,14 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
     checked; a Fortran-ordered or transposed ndarray keeps its memory order where NumPy's copy
     does (`memory_axes`: its reductions fold as NumPy's)."""
     site = user_site(1)
-    if order != "K":
-        check_order(order, site)
+    if order != "K" and check_order(order, site) == "F" and not isinstance(obj, Array):
+        out = array(obj, dtype, copy, device, order="C", ndmin=ndmin)  # (NumPy's Fortran-ordered
+        return Array(copied(out._node, "F")) if out.ndim > 1 else out  # copy: nested lists too)
     if ndmin:
-        out = array(obj, dtype, copy, device)
+        out = array(obj, dtype, copy, device, order=order)
         missing = operator.index(ndmin) - out.ndim
         return out.reshape((1,) * missing + out.shape) if missing > 0 else out
     if type(obj) is np.ndarray and device is None:  # a loop's fresh batch: the common case
-        if order == "F" and obj.ndim > 1:  # (NumPy's Fortran-ordered copy)
-            return Array(copied(array(obj, dtype, order="C")._node, "F"))
         memory = memory_axes(obj) if order in "KA" else None
         if memory is not None:  # NumPy's copy keeps that order: a view of a C leaf in it
             data = _bind.host_array(np.transpose(obj, memory), dtype, site)

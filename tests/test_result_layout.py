@@ -270,7 +270,8 @@ def _layout_cases(m, a):
         "A.copy('F')": a.copy(order="F"), "A.copy('A')": a.T.copy(order="A"),
         "np.copy(A.T)": m.copy(a.T), "np.copy(S)": m.copy(s), "np.copy(P, 'C')": m.copy(p, "C"),
         "array(P)": m.array(p), "array(P, C)": m.array(p, order="C"),
-        "array(A, F)": m.array(a, order="F"), "asarray(P, C)": m.asarray(p, order="C"),
+        "array(A, F)": m.array(a, order="F"), "array(rows, F)": m.array(
+            [[1.0, 2.5, -3.0], [4.0, 5.0, 6.5]], order="F") * 3, "asarray(P, C)": m.asarray(p, order="C"),
         "asarray(A, F)": m.asarray(a, order="F"), "ascontiguousarray(P)": m.ascontiguousarray(p),
         "asfortranarray(A)": m.asfortranarray(a), "asfortranarray(A*2)": m.asfortranarray(a * 2),
         "P.astype(f32)": p.astype(np.float32), "P.astype(f32, C)": p.astype(np.float32, order="C"),

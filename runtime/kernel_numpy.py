@@ -164,6 +164,9 @@ def run_kernel(kernel: Kernel, frame: _Frame, scalars: Sequence[Any],
             if fold_rows is None:
                 out = _blocks_then_rows(kernel, red, rows)
                 if out is None:
+                    if red.op.fold is np.add and not red.sequential_dims:  # one pairwise tree
+                        rows = np.ascontiguousarray(rows)  # per row (NumPy's own loop would
+                        # follow the buffer's memory, not the value's NumPy layout)
                     out = np.asarray(red.op.reference((rows,), ((len(outer),), False), red.dtype))
             else:
                 out = fold_rows(kernel, stage, red, rows)

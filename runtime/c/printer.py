@@ -219,6 +219,10 @@ def folds_columns(kernel: Kernel, lay: KernelLayout) -> bool:
     if any("index" in r.op.properties for r in first.reduces) or any(
             isinstance(e, RowValue) for st in kernel.stages for e in st.exprs):
         return False
+    if any(r.op.fold is np.add and np.dtype(r.dtype).kind in "fc"
+           and r.sequential_dims < len(kernel.inner) for r in first.reduces):
+        return False  # NumPy sums along memory pairwise where its layout is not the buffer's (a
+        # library result or a Fortran-ordered copy held C-ordered: passes/numpy_layout.py)
     col, last = n_out - 1, rank - 1
     n_loads = sum(isinstance(e, Load) for e in first.exprs)  # stage 0's loads come first
     kinds = [(isinstance(a, Store), strides) for a, (strides, *_) in

@@ -16,7 +16,7 @@ from .graph import Node, dtypes, semantics
 from .graph.node import user_site
 from ._layout import check_order
 from .manipulation import permute_node, slice_node
-from .writes import numpy_layout_copies
+from .writes import numpy_layout_copies, view_of
 from .result_layout import memory_axes  # (the at-once rule reads it too)
 from .result_layout import fill_strided, strided_layout
 
@@ -127,6 +127,8 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
     if copy is not False:
         if not isinstance(obj, np.ndarray) or order == "C" or obj.flags.c_contiguous:
             return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+        if _broadcast_axes(obj):  # `np.broadcast_to(x, s)`: NumPy's read-only view of x
+            return _broadcast_root(obj, dtype, site)
         memory = memory_axes(obj)  # a Fortran-ordered or transposed array: NumPy's order kept
         inner = obj if memory is None else np.transpose(obj, memory)
         node = _strided_leaf(inner, dtype, site)
@@ -139,6 +141,28 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
                          "copy (it is not a C-contiguous array of the requested, supported dtype)",
                          site)
     return Array(_bind.leaf(obj, site))
+
+
+def _broadcast_axes(obj: np.ndarray) -> bool:
+    """Whether `obj` is a read-only view that repeats its values along some axis (stride 0:
+    `np.broadcast_to`, `np.broadcast_arrays`). `np.asarray` of it is that view, whose ufunc
+    results NumPy lays out in C order (a 0 stride has no say in nditer's order), where a copy
+    in its memory order (`memory_axes`, np.array's K order) made `A = la.asarray(
+    np.broadcast_to(v, (3, 4)))` Fortran-ordered: `(A * 2).T.ravel()` was a copy where NumPy's
+    is a view (fuzz53), and writes to A passed where NumPy's raise (read-only)."""
+    return not obj.flags.writeable and any(
+        s == 0 and n > 1 for s, n in zip(obj.strides, obj.shape))
+
+
+def _broadcast_root(obj: np.ndarray, dtype: Any, site: Any) -> Array:
+    """`np.asarray` of a broadcast view: the values it repeats, held as `asarray` holds them,
+    broadcast again by a read-only view (la.broadcast_to's)."""
+    compact = obj[tuple(slice(0, 1) if s == 0 and n > 1 else slice(None)
+                        for s, n in zip(obj.strides, obj.shape))]
+    base = asarray(compact, dtype)
+    node = _bind.broadcast_to(base._node, obj.shape, site)
+    return view_of(base, Array(node), lambda n: _bind.broadcast_to(n, obj.shape, site),
+                   writable=False)
 
 
 def _from_array(x: Array, dtype: Any, device: Any, copy: bool | None, site: Any) -> Array:

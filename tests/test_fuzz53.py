@@ -62,3 +62,30 @@ def test_layout_programs_match_numpy(block):
 
 
 KNOWN: dict[int, str] = {}
+
+
+def _ordered_copies(m, x):
+    """NumPy's copies of a NumPy array in an explicit order: a Fortran-ordered one's full sum
+    folds along its memory, its ravel is a copy."""
+    out = []
+    for make in (lambda: m.array(x, order="F"), lambda: m.asarray(x, order="F"),
+                 lambda: m.array(x.T, order="A"), lambda: m.array(x[:, ::2], order="F")):
+        a = make()
+        out += [np.asarray(a.sum()), np.asarray(a.sum(axis=1)), np.asarray(a).strides]
+        flat = a.ravel()
+        flat[0] = -1.0
+        out.append(np.array(a))
+    return out
+
+
+@BOTH
+def test_an_explicit_order_copy_of_a_numpy_array_has_that_order(backend, eager_size):
+    """fuzz53 seed 22: `np.array(x, order='F')` and `np.asarray(x, order='F')` of a C-ordered
+    x were held C-ordered here: the sum of a (40, 70) one was a last bit off NumPy's, and its
+    ravel a view whose write changed it (creation.py `copy_axes`)."""
+    x = np.random.default_rng(264).standard_normal((40, 70)) * 100
+    want = _ordered_copies(np, x)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _ordered_copies(la, x))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k

@@ -27,6 +27,7 @@ import warnings
 from typing import Any
 
 from . import fp_errors
+from .settings import warning_blocks_changed
 from .graph.node import _IS_LIBRARY, _is_library_file, built_count
 
 _STDLIB = warnings.catch_warnings
@@ -46,6 +47,30 @@ def _is_user_file(filename: str) -> bool:
     return user
 
 
+# Whether each of the user's blocks now entered records (innermost last): an op built in one is
+# computed at its line (`_handled.raises_at_the_line`), so the block's list holds its warnings
+# when the block's own lines read it (the stdlib's documented idiom: `with catch_warnings(
+# record=True) as w: ...; assert len(w) == 1` inside the block; fuzz53).
+RECORDING: list[bool] = []
+
+
+def at_the_line() -> bool:
+    """Whether a pending op built now computes at its line for the innermost user block: it
+    records, or the filters turn RuntimeWarning into an error (`simplefilter("error")`: NumPy's
+    RuntimeWarning reaches a handler around the op's line, the caller checks the try)."""
+    if not RECORDING:
+        return False
+    return RECORDING[-1] or turns_into_errors()
+
+
+def turns_into_errors() -> bool:
+    """Whether the first warning filter that may match a RuntimeWarning is 'error'."""
+    for action, _message, category, _module, _lineno in warnings.filters:
+        if issubclass(RuntimeWarning, category):
+            return action == "error"
+    return False
+
+
 class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__name__`)
     """warnings.catch_warnings whose edges compute lazyarray's pending ops (module docstring)."""
 
@@ -56,6 +81,9 @@ class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__
                 fp_errors._evaluate_pending()
         entered = super().__enter__()
         self.__dict__.setdefault("_lazyarray_since", []).append(built_count() if user else -1)
+        if user:
+            RECORDING.append(bool(getattr(self, "_record", True)))
+            warning_blocks_changed(1)
         return entered
 
     def __exit__(self, *exc: object) -> None:
@@ -65,6 +93,10 @@ class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__
                 with fp_errors.at_block_exit():  # (their warnings name the lines that built them)
                     fp_errors._evaluate_pending(since)
         finally:
+            if since >= 0:
+                if RECORDING:
+                    RECORDING.pop()
+                warning_blocks_changed(-1)
             super().__exit__(*exc)
 
     def _holds_anything(self) -> bool:

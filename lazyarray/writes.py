@@ -835,7 +835,8 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
         check_writable(self, "output array is read-only")  # (before `x op y` warns)
         try:
             result = fn(self, other)
-        except (ValueError, FloatingPointError) as exc:  # (inplace_rest: NumPy's checks first)
+        except (ValueError, FloatingPointError, RuntimeWarning) as exc:  # (inplace_rest:
+            # NumPy's checks first; RuntimeWarning: a warnings filter's 'error', fuzz53)
             result = exc
         return inplace_rest(self, result, other, ufunc)
 
@@ -850,7 +851,7 @@ def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
     computed at once): NumPy checks the in-place cast and the output's shape before it
     computes, so its UFuncTypeError or ValueError, where they fail, come first."""
     check_writable(self, "output array is read-only")
-    if isinstance(result, (ValueError, FloatingPointError)):
+    if isinstance(result, (ValueError, FloatingPointError, RuntimeWarning)):
         if self._view is not False:
             site = user_site(1)
             _check_inplace_cast(self, result_dtype(ufunc, self, other), ufunc, other, site)
@@ -859,7 +860,7 @@ def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
         if value is not None:  # a 'raise' mode's error at the line (_handled.raises_at_the_line):
             del result._lazyarray_value  # NumPy's in-place ufunc wrote its result first
             inplace_rest(self, value, other, ufunc)
-        elif isinstance(result, FloatingPointError) and self._view is not False \
+        elif isinstance(result, (FloatingPointError, RuntimeWarning)) and self._view is not False \
                 and ufunc in _OPERATORS:  # (a value computed at once raised: computed again)
             with config.block(fp_divide="ignore", fp_over="ignore", fp_under="ignore",
                               fp_invalid="ignore"):

@@ -89,3 +89,69 @@ def test_an_explicit_order_copy_of_a_numpy_array_has_that_order(backend, eager_s
         for _ in range(2):
             for k, (w, g) in enumerate(zip(want, _ordered_copies(la, x))):
                 assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _recorded_inside(m):
+    """The stdlib's documented idiom: the block's list read on the block's own lines."""
+    import warnings
+    a = m.asarray(np.arange(4.0))
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        t = a / 0
+        inside = [(str(w.message), w.lineno) for w in seen]
+        u = (t * 0).sum()
+        later = len(seen)
+    return [inside, later, [str(w.message) for w in seen], np.array(t), np.array(u)]
+
+
+@BOTH
+def test_a_recording_block_holds_its_warnings_on_its_own_lines(backend, eager_size):
+    """fuzz53: `with warnings.catch_warnings(record=True) as w: t = a / 0; n = len(w)` read an
+    empty list here (the block computed its ops at its exit); an op built in a user's recording
+    block is computed at its line now (warning_blocks.RECORDING), naming NumPy's line."""
+    want = _recorded_inside(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            got = _recorded_inside(la)
+            assert got[:3] == want[:3]
+            np.testing.assert_array_equal(got[3], want[3])
+            np.testing.assert_array_equal(got[4], want[4])
+
+
+def _errors_in_a_try(m):
+    """`simplefilter("error")` turns NumPy's RuntimeWarning into an exception at the op's line:
+    a handler around that line catches it; an in-place op has written its result first."""
+    import warnings
+    a = m.asarray(np.arange(4.0))
+    caught = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            t = a * 1e308 * 1e308
+            t = t + 1
+        except RuntimeWarning as exc:
+            caught.append(str(exc))
+        try:
+            a /= 0
+        except RuntimeWarning as exc:
+            caught.append(str(exc))
+        try:
+            b = a * 0
+        except RuntimeWarning as exc:
+            caught.append(str(exc))
+    return [caught, np.array(a), np.array(b) if "b" in locals() else None]
+
+
+@BOTH
+def test_a_warnings_error_filter_raises_at_the_line_inside_a_try(backend, eager_size):
+    """fuzz53: a lazy op built in a try block under `simplefilter("error")` raised its
+    RuntimeWarning at the block's exit, outside the handler (the program stopped where NumPy's
+    went on), and `a /= 0` computed at once lost its write; now it is computed at its line as
+    under errstate's 'raise' (_handled.raises_at_the_line)."""
+    want = _errors_in_a_try(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            got = _errors_in_a_try(la)
+            assert got[0] == want[0]
+            np.testing.assert_array_equal(got[1], want[1])
+            assert (got[2] is None) == (want[2] is None)

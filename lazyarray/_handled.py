@@ -26,7 +26,7 @@ from .array import RAISES_AT_THE_LINE, Array
 from .cache import _state, is_busy
 from . import _bind
 from .settings import RAISE_MODE_ON, WARNING_BLOCKS, config, get_settings
-from . import warning_blocks
+from . import fp_errors as _fp_errors
 from .evaluation import evaluate_arrays
 from .graph.node import _IS_LIBRARY, _is_library_file, format_site, user_site
 
@@ -196,8 +196,8 @@ def raises_at_the_line(x: Any) -> None:
         if not user_line_handles_errors():
             return
     elif not WARNING_BLOCKS[0] or _state.stand_ins or is_busy() or not (
-            warning_blocks.at_the_line()) or (
-            not warning_blocks.RECORDING[-1] and not user_line_handles_errors()):
+            _fp_errors.at_the_line()) or (
+            not _fp_errors.RECORDING[-1] and not user_line_handles_errors()):
         return  # (a warnings block that records, or turns warnings into errors in a try: fuzz53;
         # never while la.jit traces or an evaluation runs)
     node = x._node

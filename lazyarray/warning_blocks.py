@@ -47,30 +47,6 @@ def _is_user_file(filename: str) -> bool:
     return user
 
 
-# Whether each of the user's blocks now entered records (innermost last): an op built in one is
-# computed at its line (`_handled.raises_at_the_line`), so the block's list holds its warnings
-# when the block's own lines read it (the stdlib's documented idiom: `with catch_warnings(
-# record=True) as w: ...; assert len(w) == 1` inside the block; fuzz53).
-RECORDING: list[bool] = []
-
-
-def at_the_line() -> bool:
-    """Whether a pending op built now computes at its line for the innermost user block: it
-    records, or the filters turn RuntimeWarning into an error (`simplefilter("error")`: NumPy's
-    RuntimeWarning reaches a handler around the op's line, the caller checks the try)."""
-    if not RECORDING:
-        return False
-    return RECORDING[-1] or turns_into_errors()
-
-
-def turns_into_errors() -> bool:
-    """Whether the first warning filter that may match a RuntimeWarning is 'error'."""
-    for action, _message, category, _module, _lineno in warnings.filters:
-        if issubclass(RuntimeWarning, category):
-            return action == "error"
-    return False
-
-
 class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__name__`)
     """warnings.catch_warnings whose edges compute lazyarray's pending ops (module docstring)."""
 
@@ -82,7 +58,7 @@ class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__
         entered = super().__enter__()
         self.__dict__.setdefault("_lazyarray_since", []).append(built_count() if user else -1)
         if user:
-            RECORDING.append(bool(getattr(self, "_record", True)))
+            fp_errors.RECORDING.append(bool(getattr(self, "_record", True)))
             warning_blocks_changed(1)
         return entered
 
@@ -94,8 +70,8 @@ class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__
                     fp_errors._evaluate_pending(since)
         finally:
             if since >= 0:
-                if RECORDING:
-                    RECORDING.pop()
+                if fp_errors.RECORDING:
+                    fp_errors.RECORDING.pop()
                 warning_blocks_changed(-1)
             super().__exit__(*exc)
 

@@ -16,6 +16,9 @@ from ..graph import Node, OpKind, get_op
 
 _BROADCAST, _PERMUTE, _SLICE = (get_op(n) for n in ("broadcast_to", "permute", "slice"))
 _SCALAR = get_op("scalar")  # a Python scalar operand, held at its op's shape: stride 0 in NumPy
+# A write into a value (`A[0] *= 2`, `A[::2] = v`): NumPy writes in place, so the result keeps
+# its destination's layout (a Fortran-ordered root stays one: its later ravel a copy; fuzz53)
+_SCATTER = get_op("scatter")
 MAX_NODES = 256  # a longer elementwise history is read as C order (NumPy's would be too, mostly)
 
 
@@ -67,10 +70,19 @@ def _view_strides(n: Node, inner: tuple[int, ...]) -> tuple[int, ...]:
     return c_strides(n.shape)  # reshape: NumPy's copy (or a C view) of the value
 
 
+def _contiguous(n: Node, strides: tuple[int, ...]) -> tuple[int, ...]:
+    """A write's destination: its axes in the order of `strides`, as a contiguous buffer (a
+    write into a view of a buffer, lazily: its value is a new buffer in the view's order)."""
+    return _in_order(n, best_axis_order([strides], n.shape))
+
+
 def _elementwise_strides(n: Node, operands: list[tuple[int, ...]]) -> tuple[int, ...]:
     """A ufunc's result in its operands' best order (order='K'), contiguous."""
     padded = [(0,) * (n.ndim - len(st)) + st for st in operands if len(st) <= n.ndim]
-    order = best_axis_order(padded, n.shape)
+    return _in_order(n, best_axis_order(padded, n.shape))
+
+
+def _in_order(n: Node, order: tuple[int, ...]) -> tuple[int, ...]:
     out, step = [0] * n.ndim, 1
     for d in reversed(order):
         out[d] = step
@@ -89,6 +101,14 @@ def strides_of(node: Node) -> tuple[int, ...]:
         follows = n.op.kind in (OpKind.VIEW, OpKind.ELEMENTWISE) and n.inputs
         if n.op is _SCALAR:
             memo[id(n)] = (0,) * len(n.shape)
+            continue
+        if n.op is _SCATTER and seen <= MAX_NODES:
+            if not ready:
+                seen += 1
+                stack.append((n, True))
+                stack.append((n.inputs[0], False))
+                continue
+            memo[id(n)] = _contiguous(n, memo[id(n.inputs[0])])
             continue
         if not follows or seen > MAX_NODES:
             memo[id(n)] = c_strides(n.shape)

@@ -155,3 +155,34 @@ def test_a_warnings_error_filter_raises_at_the_line_inside_a_try(backend, eager_
             assert got[0] == want[0]
             np.testing.assert_array_equal(got[1], want[1])
             assert (got[2] is None) == (want[2] is None)
+
+
+def _written_fortran_root(m, x):
+    """A Fortran-ordered root written in part keeps its layout (NumPy writes in place): its
+    reshape is a copy, its sums fold along its memory."""
+    a = m.asarray(x.copy().T)  # (NumPy's is a view of its input: a copy each run)
+    a[0] *= 2
+    rows = np.asarray(a.sum(axis=1))
+    b = m.array(np.asfortranarray(x))
+    v = b[::-1]
+    v[...] -= 3
+    flat = a.reshape(-1)
+    flat[0] = 99.0
+    flat = b.ravel()
+    flat[1] = 99.0
+    return [rows, np.array(a), np.array(b)]
+
+
+@BOTH
+def test_a_written_fortran_ordered_root_keeps_its_layout(backend, eager_size):
+    """fuzz53 seeds 22, 274: a write into a root held in Fortran order (`A[0] *= 2` of
+    `np.asarray(x.T)`) made a C-ordered value here (a scatter was any op's C order,
+    passes/numpy_layout.py): its reshape was a view whose writes changed A, and its row sums
+    a last bit off NumPy's. (Left: a sum of `b` after `b[::-1][...] -= 3`, a write through a
+    reversed view, folds in C order on plans: the scatter's buffer inside the plan is C.)"""
+    x = np.random.default_rng(264).standard_normal((40, 70)) * 100
+    want = _written_fortran_root(np, x)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _written_fortran_root(la, x))):
+                assert np.array_equal(g, w), k

@@ -82,6 +82,18 @@ def _elementwise_strides(n: Node, operands: list[tuple[int, ...]]) -> tuple[int,
     return _in_order(n, best_axis_order(padded, n.shape))
 
 
+def _reduced_strides(n: Node, inner: tuple[int, ...]) -> tuple[int, ...]:
+    """A ufunc reduction's result: its operand's kept axes in the operand's order (NumPy's
+    `x.sum(axis=2)` of a Fortran-ordered x is Fortran-ordered: its ravel a copy, its own sums
+    along that memory; fuzz53). argmax/argmin (op property "index") are C order, as NumPy's."""
+    axes, keepdims = n.attrs
+    order = best_axis_order([inner], n.inputs[0].shape)
+    if keepdims:
+        return _in_order(n, order)
+    kept = [d - sum(a < d for a in axes) for d in order if d not in axes]
+    return _in_order(n, tuple(kept))
+
+
 def _in_order(n: Node, order: tuple[int, ...]) -> tuple[int, ...]:
     out, step = [0] * n.ndim, 1
     for d in reversed(order):
@@ -98,7 +110,8 @@ def strides_of(node: Node) -> tuple[int, ...]:
         n, ready = stack.pop()
         if id(n) in memo:
             continue
-        follows = n.op.kind in (OpKind.VIEW, OpKind.ELEMENTWISE) and n.inputs
+        follows = n.op.kind in (OpKind.VIEW, OpKind.ELEMENTWISE) and n.inputs or (
+            n.op.kind is OpKind.REDUCTION and "index" not in n.op.properties and n.inputs)
         if n.op is _SCALAR:
             memo[id(n)] = (0,) * len(n.shape)
             continue
@@ -121,6 +134,7 @@ def strides_of(node: Node) -> tuple[int, ...]:
             continue
         inner = [memo[id(a)] for a in args]
         memo[id(n)] = (_view_strides(n, inner[0]) if n.op.kind is OpKind.VIEW
+                       else _reduced_strides(n, inner[0]) if n.op.kind is OpKind.REDUCTION
                        else _elementwise_strides(n, inner))
     return memo[id(node)]
 

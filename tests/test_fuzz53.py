@@ -186,3 +186,32 @@ def test_a_written_fortran_ordered_root_keeps_its_layout(backend, eager_size):
         for _ in range(2):
             for k, (w, g) in enumerate(zip(want, _written_fortran_root(la, x))):
                 assert np.array_equal(g, w), k
+
+
+def _reduced_layouts(m, x):
+    """Reductions of a Fortran-ordered array: NumPy's results keep the kept axes' memory order
+    (argmax's are C); a ravel of a Fortran-ordered one is a copy, its sums fold along it."""
+    a = m.asarray(x)
+    out = []
+    for r in (a.sum(axis=2), a.max(axis=2), a.argmax(axis=2), (a * 2).mean(axis=1)):
+        flags = np.asarray(r).flags
+        out.append((flags.c_contiguous, flags.f_contiguous))
+        out.append(np.asarray(r.sum(axis=1)))
+        flat = r.ravel()
+        flat[0] = 99
+        out.append(np.array(r))
+    return out
+
+
+@BOTH
+def test_a_reduction_keeps_its_operands_order(backend, eager_size):
+    """fuzz53 seed 264: `r1 = A.max(axis=2)` of a Fortran-ordered A was C-ordered here
+    (passes/numpy_layout.py took a reduction's result as C order): `np.asarray(r1).flags`
+    differed, its ravel was a view whose write changed r1, and its own row sums folded in C
+    order."""
+    x = np.asfortranarray(np.random.default_rng(264).standard_normal((20, 30, 40)) * 100)
+    want = _reduced_layouts(np, x)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _reduced_layouts(la, x))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k

@@ -138,7 +138,7 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
         buffer = _device.device_buffer(obj, dtype, copy is not False, device, site)
         return Array(_bind.leaf(buffer, site))
     if copy is not False:
-        if isinstance(obj, np.ndarray) and order == "F" and obj.ndim > 1:
+        if isinstance(obj, np.ndarray) and order == "F":
             memory = copy_axes(obj, order)  # (NumPy's copy, or obj itself where it has that order)
             data = _bind.host_array(obj if memory is None else np.transpose(obj, memory), dtype,
                                     site)

@@ -232,14 +232,18 @@ def reshapes_in_place(a: Any, shape: tuple[int, ...]) -> bool:
     return True
 
 
-def ravels_in_place(a: Any) -> bool:
+def ravels_in_place(a: Any, order: str = "C") -> bool:
     """Whether NumPy's `a.ravel()` is a view: only of C-contiguous memory (where `reshape(-1)`
-    also takes uniformly strided memory)."""
+    also takes uniformly strided memory); `ravel(order='F')`: of Fortran-contiguous memory
+    (fuzz53: a reversed 1-D root's was a view here, NumPy's a copy)."""
     link = a._view
     if type(link) is not tuple:
-        return not a._node.inputs or root_layout(a._node).flags.c_contiguous
+        if order == "C":
+            return not a._node.inputs or root_layout(a._node).flags.c_contiguous
+        return root_layout(a._node).flags.f_contiguous
     layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
-    return layout is not None and layout.flags.c_contiguous
+    return layout is not None and (layout.flags.c_contiguous if order == "C"
+                                   else layout.flags.f_contiguous)
 
 
 def numpy_layout_copies(a: Any, order: str) -> bool:

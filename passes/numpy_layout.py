@@ -19,6 +19,8 @@ _SCALAR = get_op("scalar")  # a Python scalar operand, held at its op's shape: s
 # A write into a value (`A[0] *= 2`, `A[::2] = v`): NumPy writes in place, so the result keeps
 # its destination's layout (a Fortran-ordered root stays one: its later ravel a copy; fuzz53)
 _SCATTER = get_op("scatter")
+# and the running ufunc methods (`np.cumsum(A, axis=1)` of a Fortran-ordered A is Fortran-ordered)
+_IN_PLACE_ORDER = (_SCATTER, get_op("cumsum"), get_op("cumprod"))
 MAX_NODES = 256  # a longer elementwise history is read as C order (NumPy's would be too, mostly)
 
 
@@ -115,7 +117,7 @@ def strides_of(node: Node) -> tuple[int, ...]:
         if n.op is _SCALAR:
             memo[id(n)] = (0,) * len(n.shape)
             continue
-        if n.op is _SCATTER and seen <= MAX_NODES:
+        if n.op in _IN_PLACE_ORDER and seen <= MAX_NODES and n.shape == n.inputs[0].shape:
             if not ready:
                 seen += 1
                 stack.append((n, True))

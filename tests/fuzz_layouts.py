@@ -28,7 +28,8 @@ import numpy as np
 
 import lazyarray as la
 
-SHAPES = ((4, 5), (3, 1), (1, 6), (0, 3), (5,), (1,), (0,), (2, 3, 4), (6, 6), (40, 70))
+SHAPES = ((4, 5), (3, 1), (1, 6), (0, 3), (5,), (1,), (0,), (2, 3, 4), (6, 6), (40, 70),
+          (3, 4, 5), (1, 4, 1), (2, 1, 3))
 DTYPES = ("float64", "float64", "float32", "int32", "int64", "complex128", "bool", "uint8")
 ORDERS = ("'C'", "'F'", "'A'", "'K'")
 
@@ -145,6 +146,8 @@ class Generator:
         x = self.env[name]
         t = self.new()
         other = self.operand(x, name)
+        if x.dtype.kind != "c" and getattr(self.env.get(other), "dtype", x.dtype).kind == "c":
+            other = "2"  # (np.maximum below: no ordering of complex values, documented)
         forms = [f"{name} * 2", f"{name} + {other}", f"{name} - {other}", f"{name} * {other}",
                  f"np.sqrt(abs({name}))", f"-{name}", f"np.maximum({name}, {other})"
                  if x.dtype.kind != "c" else f"{name} * 1j",  # (no complex ordering: documented)
@@ -190,6 +193,14 @@ class Generator:
                  f"{v} = {view}\nnp.multiply({v}, {val}, out={v})" if x.dtype.kind != "b" else
                  f"{name}[...] = ~{name}",
                  f"{name}[...] = {name}[::-1] * 1" if x.dtype.kind != "b" else f"{name} ^= True"]
+        others = [k for k in self.arrays() if self.env[k].shape == x.shape and k != name
+                  and self.env[k].dtype.kind == x.dtype.kind]
+        if others and x.dtype.kind != "b":
+            o = self.pick(others)
+            forms += [f"{v} = {view}\nnp.add({v}, {o}{view[len(name):]}, out={v})",
+                      f"np.subtract({o}, {name}, out={name})",
+                      f"{v} = {name}.copy(order={self.pick(ORDERS)})\n{v}[0] = {val}\n"
+                      f"{o}[...] = {v}.ravel().reshape({v}.shape)"]
         if x.ndim >= 2:
             forms += [f"{name}[...] = {name}.T.T[::-1] * 2" if x.dtype.kind != "b" else
                       f"{name}[0] = {name}[-1]",

@@ -215,3 +215,34 @@ def test_a_reduction_keeps_its_operands_order(backend, eager_size):
         for _ in range(2):
             for k, (w, g) in enumerate(zip(want, _reduced_layouts(la, x))):
                 assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _more_layouts(m):
+    """A Fortran-order ravel of a reversed 1-D root (NumPy's copy: not Fortran-contiguous),
+    a cumsum of a Fortran-ordered array (Fortran-ordered, as its operand), and
+    `np.asarray(np.broadcast_to(...), order='F')` (NumPy's writable Fortran-ordered copy)."""
+    a = m.asarray(np.arange(5.0)[::-1].copy()[::-1])
+    flat = m.ravel(a, order="F")
+    flat[0] = 99.0
+    x = np.asfortranarray(np.random.default_rng(425).standard_normal((4, 30, 20)) * 1e3)
+    c = m.cumsum(m.array(x), axis=1)
+    total = np.asarray((c.T + 1).sum())
+    cflat = c.ravel()
+    cflat[0] = 0.0
+    b = m.asarray(np.broadcast_to(np.arange(3.0)[:1], (3,)), order="F")
+    b[1] = 7.0
+    return [np.array(a), np.array(flat), total, np.asarray(c).strides, np.array(c), np.array(b)]
+
+
+@BOTH
+def test_fortran_order_ravels_cumsums_and_copies(backend, eager_size):
+    """fuzz53 seeds 1049, 1286, 1170: `np.ravel(A, order='F')` of a reversed 1-D root was a
+    view here whose write changed A; `np.cumsum(A, axis=1)` of a Fortran-ordered A was C-ordered
+    (a full sum of its transpose a last bit off NumPy's, its ravel a view); and
+    `np.asarray(b, order='F')` of a 1-D broadcast view was a read-only view here, NumPy's a
+    writable copy."""
+    want = _more_layouts(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _more_layouts(la))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k

@@ -25,7 +25,8 @@ from typing import Any, Callable, TypeVar
 from .array import RAISES_AT_THE_LINE, Array
 from .cache import _state, is_busy
 from . import _bind
-from .settings import RAISE_MODE_ON, config, get_settings
+from .settings import RAISE_MODE_ON, WARNING_BLOCKS, config, get_settings
+from . import fp_errors as _fp_errors
 from .evaluation import evaluate_arrays
 from .graph.node import _IS_LIBRARY, _is_library_file, format_site, user_site
 
@@ -191,10 +192,14 @@ def raises_at_the_line(x: Any) -> None:
     np.errstate(divide='raise'): try: r = a / b except FloatingPointError: ...`; fuzz46).
     Elsewhere it stays pending (the block's exit computes it)."""
     s = get_settings()
-    if "raise" not in (s.fp_divide, s.fp_over, s.fp_invalid, s.fp_under):
-        return
-    if not user_line_handles_errors():
-        return
+    if "raise" in (s.fp_divide, s.fp_over, s.fp_invalid, s.fp_under):
+        if not user_line_handles_errors():
+            return
+    elif not WARNING_BLOCKS[0] or _state.stand_ins or is_busy() or not (
+            _fp_errors.at_the_line()) or (
+            not _fp_errors.RECORDING[-1] and not user_line_handles_errors()):
+        return  # (a warnings block that records, or turns warnings into errors in a try: fuzz53;
+        # never while la.jit traces or an evaluation runs)
     node = x._node
     if node.op.write_back is not None:
         # a view (`r = A.imag`, a slice): it raises nothing of its own, and computed here it
@@ -207,7 +212,7 @@ def raises_at_the_line(x: Any) -> None:
         x = Array(node)
     try:
         evaluate_arrays([x])
-    except FloatingPointError as exc:
+    except (FloatingPointError, RuntimeWarning) as exc:  # (RuntimeWarning: a filter's 'error')
         # NumPy's in-place ufunc has written its result when it raises (`x /= 0` leaves inf
         # in x): the value, computed again under 'ignore', goes with the error to the caller
         # that writes (writes.inplace_rest)

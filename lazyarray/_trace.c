@@ -2432,7 +2432,8 @@ inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t na
         return now < 0 ? NULL : Py_NewRef(self);
     PyObject *result = operator(which, 0, self, args, 1);
     if (result == NULL && (PyErr_ExceptionMatches(PyExc_ValueError) ||
-                           PyErr_ExceptionMatches(PyExc_FloatingPointError))) {
+                           PyErr_ExceptionMatches(PyExc_FloatingPointError) ||
+                           PyErr_ExceptionMatches(PyExc_RuntimeWarning))) {
         /* `x op y` refused the shapes, or its value computed at once raised a flag: NumPy
          * checks the in-place cast and the output's shape first (inplace_rest raises its
          * UFuncTypeError or ValueError, else this error again) */

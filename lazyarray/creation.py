@@ -16,7 +16,7 @@ from .graph import Node, dtypes, semantics
 from .graph.node import user_site
 from ._layout import check_order
 from .manipulation import permute_node, slice_node
-from .writes import numpy_layout_copies
+from .writes import numpy_layout_copies, view_of
 from .result_layout import memory_axes  # (the at-once rule reads it too)
 from .result_layout import copied, fill_strided, laid_out, node_memory_axes, strided_layout
 
@@ -28,15 +28,17 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
     checked; a Fortran-ordered or transposed ndarray keeps its memory order where NumPy's copy
     does (`memory_axes`: its reductions fold as NumPy's)."""
     site = user_site(1)
-    if order != "K" and check_order(order, site) == "F" and not isinstance(obj, Array):
-        out = array(obj, dtype, copy, device, order="C", ndmin=ndmin)  # (NumPy's Fortran-ordered
-        return Array(copied(out._node, "F")) if out.ndim > 1 else out  # copy: nested lists too)
+    if order != "K":
+        order = check_order(order, site)
+        if order == "F" and not isinstance(obj, (Array, np.ndarray)):  # (a nested list: NumPy's
+            out = array(obj, dtype, copy, device, order="C", ndmin=ndmin)  # Fortran-ordered copy)
+            return Array(copied(out._node, "F")) if out.ndim > 1 else out
     if ndmin:
         out = array(obj, dtype, copy, device, order=order)
         missing = operator.index(ndmin) - out.ndim
         return out.reshape((1,) * missing + out.shape) if missing > 0 else out
     if type(obj) is np.ndarray and device is None:  # a loop's fresh batch: the common case
-        memory = memory_axes(obj) if order in "KA" else None
+        memory = copy_axes(obj, order)
         if memory is not None:  # NumPy's copy keeps that order: a view of a C leaf in it
             data = _bind.host_array(np.transpose(obj, memory), dtype, site)
             own(data)
@@ -66,6 +68,19 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
     if _device.wants_device(device) or _device.is_device_array(obj):
         return Array(_bind.leaf(_device.device_buffer(obj, dtype, copy, device, site), site))
     return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+
+
+def copy_axes(obj: np.ndarray, order: str) -> tuple[int, ...] | None:
+    """The memory order (outermost axis first; None for C order) of NumPy's copy of `obj` in
+    `order`: 'F' reversed axes, 'A' reversed where obj is Fortran- and not C-contiguous, 'K'
+    obj's own (`memory_axes`). `np.array(x, order='F')` and `np.asarray(x, order='F')` of a
+    C-ordered x were held C-ordered: their `ravel()` was a view (NumPy's is a copy) and their
+    sums folded in C order, a last bit off (fuzz53, seed 22)."""
+    if obj.ndim < 2 or order == "C":
+        return None
+    if order == "F" or order == "A" and obj.flags.f_contiguous and not obj.flags.c_contiguous:
+        return tuple(range(obj.ndim))[::-1]
+    return memory_axes(obj) if order == "K" else None
 
 
 def _strided_leaf(obj: np.ndarray, dtype: Any, site: Any) -> Node:
@@ -126,8 +141,16 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
         buffer = _device.device_buffer(obj, dtype, copy is not False, device, site)
         return Array(_bind.leaf(buffer, site))
     if copy is not False:
+        if isinstance(obj, np.ndarray) and order == "F":
+            memory = copy_axes(obj, order)  # (NumPy's copy, or obj itself where it has that order)
+            data = _bind.host_array(obj if memory is None else np.transpose(obj, memory), dtype,
+                                    site)
+            node = _bind.leaf(data, site)
+            return Array(node if memory is None else _in_memory_order(node, memory, site))
         if not isinstance(obj, np.ndarray) or order == "C" or obj.flags.c_contiguous:
             return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+        if _broadcast_axes(obj):  # `np.broadcast_to(x, s)`: NumPy's read-only view of x
+            return _broadcast_root(obj, dtype, site)
         memory = memory_axes(obj)  # a Fortran-ordered or transposed array: NumPy's order kept
         inner = obj if memory is None else np.transpose(obj, memory)
         node = _strided_leaf(inner, dtype, site)
@@ -140,6 +163,28 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
                          "copy (it is not a C-contiguous array of the requested, supported dtype)",
                          site)
     return Array(_bind.leaf(obj, site))
+
+
+def _broadcast_axes(obj: np.ndarray) -> bool:
+    """Whether `obj` is a read-only view that repeats its values along some axis (stride 0:
+    `np.broadcast_to`, `np.broadcast_arrays`). `np.asarray` of it is that view, whose ufunc
+    results NumPy lays out in C order (a 0 stride has no say in nditer's order), where a copy
+    in its memory order (`memory_axes`, np.array's K order) made `A = la.asarray(
+    np.broadcast_to(v, (3, 4)))` Fortran-ordered: `(A * 2).T.ravel()` was a copy where NumPy's
+    is a view (fuzz53), and writes to A passed where NumPy's raise (read-only)."""
+    return not obj.flags.writeable and any(
+        s == 0 and n > 1 for s, n in zip(obj.strides, obj.shape))
+
+
+def _broadcast_root(obj: np.ndarray, dtype: Any, site: Any) -> Array:
+    """`np.asarray` of a broadcast view: the values it repeats, held as `asarray` holds them,
+    broadcast again by a read-only view (la.broadcast_to's)."""
+    compact = obj[tuple(slice(0, 1) if s == 0 and n > 1 else slice(None)
+                        for s, n in zip(obj.strides, obj.shape))]
+    base = asarray(compact, dtype)
+    node = _bind.broadcast_to(base._node, obj.shape, site)
+    return view_of(base, Array(node), lambda n: _bind.broadcast_to(n, obj.shape, site),
+                   writable=False)
 
 
 def _from_array(x: Array, dtype: Any, device: Any, copy: bool | None, site: Any,

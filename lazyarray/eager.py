@@ -865,12 +865,15 @@ def _leaf(node: Node, value: np.ndarray) -> Node:
     be written in place later). A value NumPy lays out in another order (`A.T * 2` is
     Fortran-ordered: the graph says so, `result_axes`) is held as the plans' results are: a
     leaf in its memory order and a permute view of it (lazyarray/result_layout.py), so later
-    reductions fold as NumPy's."""
+    reductions fold as NumPy's. A C-contiguous value is checked too: a walk that computes a
+    broadcast operand's op once and broadcasts its result (`A = la.asarray(np.broadcast_to(v,
+    (3, 4))); (A * 2).T * 3`) hands back a C-ordered copy of a value NumPy lays out in
+    Fortran order (fuzz53: its `.T.ravel()` was a copy, NumPy's a view)."""
+    axes = result_axes(node) if value.ndim > 1 and value.shape == node.shape else None
+    if axes is not None:
+        return in_memory_order(node, axes, np.array(value.transpose(axes), order="C"),
+                               EAGER_MARK)
     if value.base is not None or not value.flags.c_contiguous or not value.flags.writeable:
-        axes = result_axes(node) if value.ndim > 1 and value.shape == node.shape else None
-        if axes is not None:
-            return in_memory_order(node, axes, np.array(value.transpose(axes), order="C"),
-                                   EAGER_MARK)
         value = np.array(value, order="C")
     return Node(_INPUT, (), EAGER_MARK, node.shape, node.dtype, value, node.site)
 

@@ -328,3 +328,28 @@ def user_stacklevel() -> int:
         frame = frame.f_back
         level += 1
     return 1
+
+
+# Whether each of the user's `warnings.catch_warnings` blocks now entered records (innermost
+# last; lazyarray/warning_blocks.py keeps it): an op built in one is computed at its line
+# (`_handled.raises_at_the_line`), so the block's list holds its warnings when the block's own
+# lines read it (the stdlib's documented idiom: `with catch_warnings(
+# record=True) as w: ...; assert len(w) == 1` inside the block; fuzz53).
+RECORDING: list[bool] = []
+
+
+def at_the_line() -> bool:
+    """Whether a pending op built now computes at its line for the innermost user block: it
+    records, or the filters turn RuntimeWarning into an error (`simplefilter("error")`: NumPy's
+    RuntimeWarning reaches a handler around the op's line, the caller checks the try)."""
+    if not RECORDING:
+        return False
+    return RECORDING[-1] or turns_into_errors()
+
+
+def turns_into_errors() -> bool:
+    """Whether the first warning filter that may match a RuntimeWarning is 'error'."""
+    for action, _message, category, _module, _lineno in warnings.filters:
+        if issubclass(RuntimeWarning, category):
+            return action == "error"
+    return False

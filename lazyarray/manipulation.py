@@ -174,7 +174,10 @@ def ravel(x: Any, order: str = "C") -> Array:
     column by column."""
     site = user_site(1)
     if order != "C" and memory_order(order, site) == "F":
-        return reshape(x, (-1,), order="F")
+        out = reshape(x, (-1,), order="F")  # (a view where reshape's is one and x's memory is
+        if type(x) is Array and out._view is not None and not ravels_in_place(x, "F"):
+            return Array(out._node)  # Fortran-contiguous, as NumPy's ravel; else a copy)
+        return out
     node = _as_node(x, site)
     out = Array(reshape_node(node, (node.size,), site))
     if type(x) is Array and ravels_in_place(x):

@@ -87,6 +87,10 @@ def _raises(s: Settings) -> bool:
 # _trace.c's make_array call _handled.raises_at_the_line; fuzz46). Exactly True or False (C
 # compares the pointer).
 RAISE_MODE_ON: list = [_raises(_default)]
+# The user's `warnings.catch_warnings` blocks entered and not left (lazyarray/warning_blocks.py):
+# while one is, RAISE_MODE_ON is True too, so that a pending Array's construction asks
+# _handled.raises_at_the_line whether the block records or turns warnings into errors (fuzz53).
+WARNING_BLOCKS: list = [0]
 # This context's active `with` blocks: (layers, their settings, the default they were derived from).
 _Layers = tuple[tuple["config", dict[str, Any]], ...]
 _scope: contextvars.ContextVar[tuple[_Layers, Settings, Settings] | None] = contextvars.ContextVar(
@@ -134,9 +138,15 @@ def apply_if_changed() -> Settings:
     return s
 
 
+def warning_blocks_changed(by: int) -> None:
+    """A user's `warnings.catch_warnings` block entered (1) or left (-1): RAISE_MODE_ON again."""
+    WARNING_BLOCKS[0] = max(WARNING_BLOCKS[0] + by, 0)
+    RAISE_MODE_ON[0] = _raises(get_settings()) or WARNING_BLOCKS[0] > 0
+
+
 def _notify(s: Settings) -> None:
     _applied[0] = s
-    RAISE_MODE_ON[0] = _raises(s)
+    RAISE_MODE_ON[0] = _raises(s) or WARNING_BLOCKS[0] > 0
     for listener in _listeners:
         listener(s)
 

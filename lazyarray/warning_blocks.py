@@ -27,6 +27,7 @@ import warnings
 from typing import Any
 
 from . import fp_errors
+from .settings import warning_blocks_changed
 from .graph.node import _IS_LIBRARY, _is_library_file, built_count
 
 _STDLIB = warnings.catch_warnings
@@ -56,6 +57,9 @@ class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__
                 fp_errors._evaluate_pending()
         entered = super().__enter__()
         self.__dict__.setdefault("_lazyarray_since", []).append(built_count() if user else -1)
+        if user:
+            fp_errors.RECORDING.append(bool(getattr(self, "_record", True)))
+            warning_blocks_changed(1)
         return entered
 
     def __exit__(self, *exc: object) -> None:
@@ -65,6 +69,10 @@ class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__
                 with fp_errors.at_block_exit():  # (their warnings name the lines that built them)
                     fp_errors._evaluate_pending(since)
         finally:
+            if since >= 0:
+                if fp_errors.RECORDING:
+                    fp_errors.RECORDING.pop()
+                warning_blocks_changed(-1)
             super().__exit__(*exc)
 
     def _holds_anything(self) -> bool:

@@ -232,14 +232,18 @@ def reshapes_in_place(a: Any, shape: tuple[int, ...]) -> bool:
     return True
 
 
-def ravels_in_place(a: Any) -> bool:
+def ravels_in_place(a: Any, order: str = "C") -> bool:
     """Whether NumPy's `a.ravel()` is a view: only of C-contiguous memory (where `reshape(-1)`
-    also takes uniformly strided memory)."""
+    also takes uniformly strided memory); `ravel(order='F')`: of Fortran-contiguous memory
+    (fuzz53: a reversed 1-D root's was a view here, NumPy's a copy)."""
     link = a._view
     if type(link) is not tuple:
-        return root_is_c_contiguous(a._node)
+        if order == "C":
+            return root_is_c_contiguous(a._node)
+        return root_layout(a._node).flags.f_contiguous
     layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
-    return layout is not None and layout.flags.c_contiguous
+    return layout is not None and (layout.flags.c_contiguous if order == "C"
+                                   else layout.flags.f_contiguous)
 
 
 def numpy_layout_copies(a: Any, order: str) -> bool:
@@ -803,7 +807,8 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
         check_writable(self, "output array is read-only")  # (before `x op y` warns)
         try:
             result = fn(self, other)
-        except (ValueError, FloatingPointError) as exc:  # (inplace_rest: NumPy's checks first)
+        except (ValueError, FloatingPointError, RuntimeWarning) as exc:  # (inplace_rest:
+            # NumPy's checks first; RuntimeWarning: a warnings filter's 'error', fuzz53)
             result = exc
         return inplace_rest(self, result, other, ufunc)
 
@@ -818,7 +823,7 @@ def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
     computed at once): NumPy checks the in-place cast and the output's shape before it
     computes, so its UFuncTypeError or ValueError, where they fail, come first."""
     check_writable(self, "output array is read-only")
-    if isinstance(result, (ValueError, FloatingPointError)):
+    if isinstance(result, (ValueError, FloatingPointError, RuntimeWarning)):
         if self._view is not False:
             site = user_site(1)
             _check_inplace_cast(self, result_dtype(ufunc, self, other), ufunc, other, site)
@@ -827,7 +832,7 @@ def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
         if value is not None:  # a 'raise' mode's error at the line (_handled.raises_at_the_line):
             del result._lazyarray_value  # NumPy's in-place ufunc wrote its result first
             inplace_rest(self, value, other, ufunc)
-        elif isinstance(result, FloatingPointError) and self._view is not False \
+        elif isinstance(result, (FloatingPointError, RuntimeWarning)) and self._view is not False \
                 and ufunc in _OPERATORS:  # (a value computed at once raised: computed again)
             with config.block(fp_divide="ignore", fp_over="ignore", fp_under="ignore",
                               fp_invalid="ignore"):

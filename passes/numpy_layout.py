@@ -20,8 +20,11 @@ from ..graph import Node, OpKind, get_op
 from ..graph.registry import OPERAND_ORDER
 
 _BROADCAST, _PERMUTE, _SLICE = (get_op(n) for n in ("broadcast_to", "permute", "slice"))
-_SCALAR = get_op("scalar")
-_CONTIGUOUS = get_op("contiguous")  # NumPy's C-ordered copy of a value  # a Python scalar operand, held at its op's shape: stride 0 in NumPy
+_SCALAR = get_op("scalar")  # a Python scalar operand, held at its op's shape: stride 0 in NumPy
+_CONTIGUOUS = get_op("contiguous")  # NumPy's C-ordered copy of a value
+# A write into a value (`A[0] *= 2`, `A[::2] = v`): NumPy writes in place, so the result keeps
+# its destination's layout (a Fortran-ordered root stays one: its later ravel a copy; fuzz53)
+_SCATTER = get_op("scatter")
 MAX_NODES = 256  # a longer elementwise history is read as C order (NumPy's would be too, mostly)
 
 
@@ -87,10 +90,31 @@ def _reshaped_strides(inner: tuple[int, ...], shape: tuple[int, ...],
     return tuple(s // 8 for s in view.strides)
 
 
+def _destination_strides(n: Node, strides: tuple[int, ...]) -> tuple[int, ...]:
+    """A write's destination: its axes in the order of `strides`, as a contiguous buffer (a
+    write into a view of a buffer, lazily: its value is a new buffer in the view's order)."""
+    return _in_order(n, best_axis_order([strides], n.shape))
+
+
 def _elementwise_strides(n: Node, operands: list[tuple[int, ...]]) -> tuple[int, ...]:
     """A ufunc's result in its operands' best order (order='K'), contiguous."""
     padded = [(0,) * (n.ndim - len(st)) + st for st in operands if len(st) <= n.ndim]
-    order = best_axis_order(padded, n.shape)
+    return _in_order(n, best_axis_order(padded, n.shape))
+
+
+def _reduced_strides(n: Node, inner: tuple[int, ...]) -> tuple[int, ...]:
+    """A ufunc reduction's result: its operand's kept axes in the operand's order (NumPy's
+    `x.sum(axis=2)` of a Fortran-ordered x is Fortran-ordered: its ravel a copy, its own sums
+    along that memory; fuzz53). argmax/argmin (op property "index") are C order, as NumPy's."""
+    axes, keepdims = n.attrs
+    order = best_axis_order([inner], n.inputs[0].shape)
+    if keepdims:
+        return _in_order(n, order)
+    kept = [d - sum(a < d for a in axes) for d in order if d not in axes]
+    return _in_order(n, tuple(kept))
+
+
+def _in_order(n: Node, order: tuple[int, ...]) -> tuple[int, ...]:
     out, step = [0] * n.ndim, 1
     for d in reversed(order):
         out[d] = step
@@ -107,12 +131,21 @@ def strides_of(node: Node) -> tuple[int, ...]:
         if id(n) in memo:
             continue
         follows = n.inputs and (n.op.kind in (OpKind.VIEW, OpKind.ELEMENTWISE)
-                                or OPERAND_ORDER in n.op.properties)
+                                or OPERAND_ORDER in n.op.properties or (
+            n.op.kind is OpKind.REDUCTION and "index" not in n.op.properties))
         if n.op is _SCALAR:
             memo[id(n)] = (0,) * len(n.shape)
             continue
         if n.op is _CONTIGUOUS:
             memo[id(n)] = c_strides(n.shape)
+            continue
+        if n.op is _SCATTER and seen <= MAX_NODES and n.shape == n.inputs[0].shape:
+            if not ready:
+                seen += 1
+                stack.append((n, True))
+                stack.append((n.inputs[0], False))
+                continue
+            memo[id(n)] = _destination_strides(n, memo[id(n.inputs[0])])
             continue
         if not follows or seen > MAX_NODES:
             memo[id(n)] = c_strides(n.shape)
@@ -125,6 +158,7 @@ def strides_of(node: Node) -> tuple[int, ...]:
             continue
         inner = [memo[id(a)] for a in args]
         memo[id(n)] = (_view_strides(n, inner[0]) if n.op.kind is OpKind.VIEW
+                       else _reduced_strides(n, inner[0]) if n.op.kind is OpKind.REDUCTION
                        else _elementwise_strides(n, inner))
     return memo[id(node)]
 

@@ -27,3 +27,23 @@ def test_matrix_rank_of_a_vector_or_scalar_is_numpys_int(backend, eager_size):
                 assert type(got) is type(want) and got == want, host
         np.testing.assert_array_equal(np.asarray(la.linalg.matrix_rank(la.eye(3))),
                                       np.linalg.matrix_rank(np.eye(3)))
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_take_of_an_int_out_of_bounds_raises_at_the_call(backend, eager_size):
+    """`np.take(np.arange(3), 5)` raises IndexError at its line in NumPy. With the at-once path
+    off (eager_size=0, the CuPy path) lazyarray checked a list or ndarray index at the call but
+    a Python or NumPy int only at evaluation: `r = np.take(a, 5)` passed and a later `print(r)`
+    raised, after the program had gone on."""
+    host = np.arange(6).reshape(2, 3)
+    with la.config(eager_size=eager_size):
+        x = la.asarray(host)
+        for index, axis in ((6, None), (-7, None), (np.int64(3), 1), (np.uint8(2), 0), (-4, 1)):
+            with pytest.raises(IndexError) as want:
+                np.take(host, index, axis=axis)
+            with pytest.raises(IndexError) as got:
+                la.take(x, index, axis=axis)  # raises here, before anything reads the result
+            assert str(got.value).splitlines()[0] == str(want.value)
+        for index, axis in ((5, None), (-6, None), (np.int64(2), 1), (-2, 0)):
+            np.testing.assert_array_equal(np.asarray(x.take(index, axis=axis)),
+                                          host.take(index, axis=axis))

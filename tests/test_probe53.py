@@ -47,3 +47,30 @@ def test_take_of_an_int_out_of_bounds_raises_at_the_call(backend, eager_size):
         for index, axis in ((5, None), (-6, None), (np.int64(2), 1), (-2, 0)):
             np.testing.assert_array_equal(np.asarray(x.take(index, axis=axis)),
                                           host.take(index, axis=axis))
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_integer_power_with_a_known_negative_exponent_array_raises_numpys_error(backend,
+                                                                                  eager_size):
+    """NumPy's integer power loop raises 'Integers to negative integer powers are not allowed.'
+    for a negative entry of an exponent array (err_texts: `np.array([1, 2]) ** -1`'s array
+    form). lazyarray checked a scalar exponent only and answered `[0 3]` for an array whose values
+    it held: a silent difference."""
+    base = np.array([2, 3])
+    with la.config(eager_size=eager_size):
+        for exponent in (np.array([-1, 1]), la.asarray(np.array([-1, 1])), [1, -2],
+                         la.asarray(np.array([[-1], [2]], dtype=np.int8))):
+            host = np.asarray(exponent) if isinstance(exponent, la.Array) else exponent
+            with pytest.raises(ValueError) as want:
+                np.power(base, host)
+            for call in (lambda: la.power(la.asarray(base), exponent),
+                         lambda: la.asarray(base) ** exponent,
+                         lambda: la.asarray(base.astype(np.uint8)) ** exponent):
+                with pytest.raises(ValueError) as got:
+                    call()
+                assert str(got.value).splitlines()[0] == str(want.value)
+        for exponent in (np.array([0, 3]), la.asarray(np.array([2, 1]))):
+            host = np.asarray(exponent)
+            np.testing.assert_array_equal(np.asarray(la.asarray(base) ** exponent), base ** host)
+            got = la.asarray(base.astype(float)) ** la.asarray(-host)  # a float base: no error
+            np.testing.assert_array_equal(np.asarray(got), base.astype(float) ** -host)

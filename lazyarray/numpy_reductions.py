@@ -133,7 +133,7 @@ def _empty_slices(v: Array, axis: Any, result: Array, message: str) -> bool:
     if v.size:
         return False
     if result.size:
-        warnings.warn(message, RuntimeWarning, stacklevel=red._user_stacklevel())
+        warnings.warn(message, RuntimeWarning, stacklevel=red.user_stacklevel())
     return True
 
 

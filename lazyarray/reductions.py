@@ -433,7 +433,7 @@ def _float_operand(x: Any, dtype: Any, site: _bind.Site) -> Node:
     return _bind.cast(node, want, site)
 
 
-def _user_stacklevel() -> int:
+def user_stacklevel() -> int:
     """warnings.warn's stacklevel, from its caller here, for the first frame outside lazyarray
     (`np.std(x)` warns through var, `x.mean()` through the method)."""
     frame, level = sys._getframe(2), 2
@@ -450,7 +450,7 @@ def warn_for_slices(result: Array, bad: Array, message: str) -> Array:
     if result.size:
         _evaluate(result, bad)
         if bool(bad):
-            warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+            warnings.warn(message, RuntimeWarning, stacklevel=user_stacklevel())
     return result
 
 
@@ -464,7 +464,7 @@ def _warn_masked(where: Any, shape: tuple[int, ...], axes: tuple[int, ...], coun
         return
     mask = np.broadcast_to(np.asarray(where, dtype=bool), shape)
     if result.size and np.any(mask.sum(axis=axes) <= bound):
-        warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+        warnings.warn(message, RuntimeWarning, stacklevel=user_stacklevel())
 
 
 def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
@@ -500,7 +500,7 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     total = _reduce("sum", Array(summed), axes, keepdims, acc, site)
     n = _count(node.shape, axes)
     if not n:  # NumPy's warning, then its 0 / 0: NaN and the 'invalid' flag (fuzz41: neither)
-        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=_user_stacklevel())
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=user_stacklevel())
     out = _divide_by_count(total, n)
     if out.dtype != node.dtype:  # an integer `dtype=` or float16: NumPy divides, then casts back
         out = astype(out, node.dtype)
@@ -564,7 +564,7 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     if denom <= 0:  # NumPy's warning, then its division by max(denom, 0): 0/0 'invalid', x/0
         # 'divide by zero' (fuzz41: NaN came silently, `sq * nan`)
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
-                      stacklevel=_user_stacklevel())
+                      stacklevel=user_stacklevel())
         denom = 0
     return _divide_by_count(sq, denom)
 
@@ -595,7 +595,7 @@ def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepd
     n = _count(node.shape, axes)
     if n - correction <= 0:  # NumPy's warning, as var's (fuzz42: missing here)
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
-                      stacklevel=_user_stacklevel())
+                      stacklevel=user_stacklevel())
     centered = xs - astype(_reduce("sum", xs, axes, True, want, site) / n, want)
     sq = _reduce("sum", centered * centered, axes, keepdims, want, site)
     return astype(sq / builtins.max(n - correction, 0), want)

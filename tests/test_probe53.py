@@ -4,6 +4,8 @@ finance, DSP, text I/O, the random APIs, numpy.linalg's reference examples) that
 answered differently from NumPy, each against NumPy, on every backend, at the default and on
 the general path (eager_size=0, the path a GPU takes)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -74,3 +76,54 @@ def test_integer_power_with_a_known_negative_exponent_array_raises_numpys_error(
             np.testing.assert_array_equal(np.asarray(la.asarray(base) ** exponent), base ** host)
             got = la.asarray(base.astype(float)) ** la.asarray(-host)  # a float base: no error
             np.testing.assert_array_equal(np.asarray(got), base.astype(float) ** -host)
+
+
+def _cov_cases():
+    """(args, kwargs) of numpy.cov / corrcoef calls whose answers lazyarray got wrong."""
+    return [(([[1.0, 2.0]],), {"rowvar": False}),  # a (1, n) m is n variables (NumPy 2)
+            (([[1.0, 2.0, 4.0]],), {"rowvar": False}),
+            (([1.0, 2.0, 4.0], [1j, 2.0, 3 - 1j]), {}),  # a complex y of a real m
+            (([[1.0, 2.0, 4.0]], np.array([[0.5, 2.0, 1.0]], np.complex64)), {"rowvar": True}),
+            (([[1.0, 2.0], [3.0, 5.0], [4.0, 4.0]],), {"rowvar": False}),
+            (([1.0, 2.0, 4.0],), {"rowvar": False})]
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_cov_and_corrcoef_take_numpys_orientation_and_dtype(backend, eager_size):
+    """numpy.cov transposes a 2-D m for rowvar=False whatever its row count (NumPy 2's
+    `m.ndim != 1`; lazyarray kept NumPy 1's `X.shape[0] != 1`: 0.5 where NumPy gives a 2x2 of
+    NaN), and takes y's dtype into the result type (lazyarray cast a complex y to m's float64,
+    dropping its imaginary parts)."""
+    with la.config(eager_size=eager_size), np.errstate(all="ignore"):
+        for args, kwargs in _cov_cases():
+            for name in ("cov", "corrcoef"):
+                want = getattr(np, name)(*args, **kwargs)
+                got = getattr(la, name)(*(la.asarray(np.asarray(a)) for a in args), **kwargs)
+                assert got.shape == want.shape and got.dtype == want.dtype, (name, args)
+                np.testing.assert_allclose(np.asarray(got), want, rtol=1e-13, atol=0)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_cov_without_degrees_of_freedom_warns_as_numpy(backend, eager_size):
+    """`np.cov` of one observation (or ddof >= n) warns 'Degrees of freedom <= 0 for slice'
+    and its 1/0 'divide by zero', then 0 * inf 'invalid'; lazyarray gave the NaN (or inf) with
+    the last warning only."""
+    calls = [(([1.0],), {}), (([1.0, 2.0],), {"ddof": 2}), (([1.0, 2.0],), {"ddof": 3}),
+             (([[1.0, 2.0]],), {"rowvar": False}),
+             (([1.0, 2.0],), {"fweights": [1, 1], "ddof": 2})]
+    with la.config(eager_size=eager_size):
+        for args, kwargs in calls:
+            with warnings.catch_warnings(record=True) as want_w:
+                warnings.simplefilter("always")
+                want = np.cov(*args, **kwargs)
+            with warnings.catch_warnings(record=True) as got_w:
+                warnings.simplefilter("always")
+                got = np.asarray(la.cov(*(la.asarray(np.asarray(a)) for a in args), **kwargs))
+            np.testing.assert_array_equal(got, want)
+            assert [str(w.message) for w in got_w] == [str(w.message) for w in want_w], args
+            assert got_w[0].filename == __file__  # NumPy's stacklevel: the caller's line
+        with la.errstate(divide="ignore", invalid="ignore"), \
+                warnings.catch_warnings(record=True) as got_w:
+            warnings.simplefilter("always")
+            np.asarray(la.cov(la.asarray([1.0])))
+        assert [str(w.message) for w in got_w] == ["Degrees of freedom <= 0 for slice"]

@@ -515,12 +515,17 @@ def _casts_in_sum(src: np.dtype, acc: np.dtype) -> bool:
     return src != acc and (src.kind in "biuf" or acc.kind == "c")
 
 
+_mean = mean  # (var's and std's `mean=` keyword shadows the function there)
+
+
 def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
-        keepdims: bool = False, *, where: Any = True, correction: float = 0) -> Array:
+        keepdims: bool = False, *, where: Any = True, mean: Any = None,
+        correction: float = 0) -> Array:
     """numpy.var / Array API `var`: mean(|x - mean(x)|**2) scaled by n / (n - correction); `ddof` is NumPy's name for it.
-    NumPy's `where=` takes the elements where it is True (NumPy's steps: n - ddof floored at 0)."""
+    NumPy's `where=` takes the elements where it is True (NumPy's steps: n - ddof floored at 0).
+    NumPy 2's `mean=` (the mean, shaped as keepdims=True gives it) replaces the computed one."""
     if out is not None:
-        return into(out, var(x, axis, dtype, None, ddof, keepdims, where=where,
+        return into(out, var(x, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                              correction=correction), np.var,
                     (x,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
                            "ddof": correction if ddof is None else ddof}, user_site(1))
@@ -528,6 +533,10 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     if ddof is not None:
         correction = ddof
     want = dtypes.to_dtype(dtype) if dtype is not None else None
+    if mean is not None and (where is not True or (want is not None and want.kind in "iubc")):
+        raise _bind.fail(TypeError, "var/std with mean= and where= or an integer, bool or "
+                         "complex dtype= is not supported by lazyarray (NumPy's mean= alone is)",
+                         site)
     if want is not None and want.kind != "c" and _as_node(x, site).dtype.kind == "c":
         raise _bind.fail(TypeError, f"var of a complex array in dtype {want}: NumPy takes the "
                          "mean of the real parts and the deviations of the complex values (with "
@@ -551,10 +560,13 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     # (NumPy's var divides its own sum: float16's mean in float16, not np.mean's float32)
     # (NumPy's mean sums an int or narrower float operand as it casts it: mean's buffers)
     casts = _casts_in_sum(src.dtype, node.dtype)
-    centered = xs - (_reduce("sum", xs, axes, True, node.dtype, site) / _count(node.shape, axes)
-                     if node.dtype == _FLOAT16 else mean(
-                         Array(src) if casts else xs, axis=axes, keepdims=True, dtype=node.dtype)
-                     ) if node.size else xs
+    if mean is not None:  # NumPy's `arr - mean`, broadcast
+        centered = xs - mean
+    else:
+        centered = xs - (_reduce("sum", xs, axes, True, node.dtype, site) / _count(node.shape, axes)
+                         if node.dtype == _FLOAT16 else _mean(
+                             Array(src) if casts else xs, axis=axes, keepdims=True,
+                             dtype=node.dtype)) if node.size else xs
     if node.dtype.kind == "c":  # NumPy: the mean of |x - mean(x)|**2, a real number
         re, im = real(centered), imag(centered)
         sq = _reduce("sum", re * re + im * im, axes, keepdims, re.dtype, site)
@@ -602,15 +614,17 @@ def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepd
 
 
 def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
-        keepdims: bool = False, *, where: Any = True, correction: float = 0) -> Array:
-    """numpy.std / Array API `std`: sqrt(var); `correction` (Array API) or `ddof` (NumPy)."""
+        keepdims: bool = False, *, where: Any = True, mean: Any = None,
+        correction: float = 0) -> Array:
+    """numpy.std / Array API `std`: sqrt(var); `correction` (Array API) or `ddof` (NumPy);
+    NumPy 2's `mean=` as var's."""
     if out is not None:
-        return into(out, std(x, axis, dtype, None, ddof, keepdims, where=where,
+        return into(out, std(x, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                              correction=correction), np.std,
                     (x,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
                            "ddof": correction if ddof is None else ddof}, user_site(1))
     v = var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof,
-            where=where)
+            where=where, mean=mean)
     if dtype is not None and v.dtype.kind in "iub":  # NumPy: sqrt into the integer dtype
         if v.ndim or keepdims:  # an array result: NumPy's sqrt(out=ret) refuses the cast
             raise _bind.fail(TypeError, f"Cannot cast ufunc 'sqrt' output from dtype('float64') "

@@ -127,3 +127,45 @@ def test_cov_without_degrees_of_freedom_warns_as_numpy(backend, eager_size):
             warnings.simplefilter("always")
             np.asarray(la.cov(la.asarray([1.0])))
         assert [str(w.message) for w in got_w] == ["Degrees of freedom <= 0 for slice"]
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_var_and_std_take_numpy_2s_mean_keyword(backend, eager_size):
+    """NumPy 2.0's `np.std(x, axis=1, mean=x.mean(1, keepdims=True))` (the mean given, not
+    recomputed): lazyarray raised TypeError 'unexpected keyword argument'."""
+    host = np.array([[1.0, 2.0, 4.0], [4.0, 8.0, 9.5]])
+    calls = [{"mean": np.array(2.0)}, {"axis": 1, "mean": host.mean(1, keepdims=True)},
+             {"axis": 0, "ddof": 1, "mean": host.mean(0, keepdims=True)},
+             {"axis": 1, "mean": np.array([[1.0], [2.0]]), "keepdims": True}]
+    with la.config(eager_size=eager_size):
+        for kwargs in calls:
+            ours = dict(kwargs, mean=la.asarray(kwargs["mean"]))
+            for name in ("var", "std"):
+                want = getattr(np, name)(host, **kwargs)
+                for got in (getattr(la, name)(la.asarray(host), **ours),
+                            getattr(la.asarray(host), name)(**ours)):
+                    assert got.shape == want.shape and got.dtype == want.dtype
+                    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_numpys_texts_and_keywords_of_fix_diff_and_copy_false(backend, eager_size):
+    """`np.array(x, copy=False)` (NumPy 1 code; NumPy 2 refuses where it must copy) raised
+    another text than NumPy's, `np.diff` of a 0-d value too; `np.fix(x, out=o)` raised
+    TypeError 'unexpected keyword argument'."""
+    with la.config(eager_size=eager_size):
+        cases = [(lambda m: m.array(m.asarray([1, 2]), copy=False, dtype=np.float64), ValueError),
+                 (lambda m: m.asarray([1, 2], copy=False), ValueError),
+                 (lambda m: m.asarray(m.asarray([1.5]), dtype=np.float32, copy=False), ValueError),
+                 (lambda m: m.diff(m.asarray(5)), ValueError),
+                 (lambda m: m.fix(m.asarray([2.5]), out=m.zeros(1, dtype=int)), TypeError)]
+        for call, kind in cases:
+            with pytest.raises(kind) as want:
+                call(np)
+            with pytest.raises(kind) as got:
+                call(la)
+            assert str(got.value).split("\n(at ")[0] == str(want.value)
+        host = np.array([2.5, -1.5, 3.0])
+        out = la.zeros(3)
+        assert la.fix(la.asarray(host), out=out) is out
+        np.testing.assert_array_equal(np.asarray(out), np.fix(host))

@@ -152,14 +152,17 @@ def nanmean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdi
 
 
 def nanvar(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
-           keepdims: bool = False, *, where: Any = True) -> Array:
+           keepdims: bool = False, *, where: Any = True, mean: Any = None,
+           correction: float | None = None) -> Array:
     """numpy.nanvar: the variance of the non-NaN values (ddof subtracted from their count); NaN
-    and NumPy's 'Degrees of freedom <= 0 for slice.' where the count is ddof or less."""
+    and NumPy's 'Degrees of freedom <= 0 for slice.' where the count is ddof or less. NumPy 2's
+    `mean=` replaces the computed mean, `correction=` is ddof's other name."""
+    ddof = red.ddof_or_correction(ddof, correction)
     v = _array(x)
     if v.dtype.kind not in "fc":
-        return red.var(v, axis, dtype, out, ddof, keepdims, where=where)
+        return red.var(v, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     _inexact_dtype(dtype, out)
-    centered = v - _lazy_nanmean(v, axis, dtype, True, where)[0]
+    centered = v - (_lazy_nanmean(v, axis, dtype, True, where)[0] if mean is None else mean)
     if v.dtype.kind == "c":  # NumPy's _nanvar: multiply(arr, arr.conj()).real (its complex
         sq = real(centered * conj(centered))  # multiply loop's bits, not re*re + im*im)
     else:
@@ -178,12 +181,15 @@ def nanvar(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
 
 
 def nanstd(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
-           keepdims: bool = False, *, where: Any = True) -> Array:
+           keepdims: bool = False, *, where: Any = True, mean: Any = None,
+           correction: float | None = None) -> Array:
     """numpy.nanstd: sqrt(nanvar); std itself for an input with no NaN (an integer `dtype=`
     keeps the result integer, as NumPy's)."""
+    ddof = red.ddof_or_correction(ddof, correction)
     if _array(x).dtype.kind not in "fc":
-        return red.std(_array(x), axis, dtype, out, ddof, keepdims, where=where)
-    result = ew.sqrt(nanvar(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where))
+        return red.std(_array(x), axis, dtype, out, ddof, keepdims, where=where, mean=mean)
+    result = ew.sqrt(nanvar(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where,
+                            mean=mean))
     return _written(out, result, np.nanstd, x, axis=axis, dtype=dtype, ddof=ddof,
                     keepdims=keepdims)
 

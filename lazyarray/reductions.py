@@ -515,15 +515,25 @@ def _casts_in_sum(src: np.dtype, acc: np.dtype) -> bool:
     return src != acc and (src.kind in "biuf" or acc.kind == "c")
 
 
+def ddof_or_correction(ddof: Any, correction: Any) -> Any:
+    """NumPy's rule for var's two names of one number: `correction` given beside a nonzero
+    `ddof` is NumPy's ValueError (lazyarray took `ddof`); either, else 0."""
+    if correction is not None and ddof not in (None, 0):
+        raise _bind.fail(ValueError, "ddof and correction can't be provided simultaneously.",
+                         user_site(2))
+    return correction if correction is not None else (0 if ddof is None else ddof)
+
+
 _mean = mean  # (var's and std's `mean=` keyword shadows the function there)
 
 
 def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
         keepdims: bool = False, *, where: Any = True, mean: Any = None,
-        correction: float = 0) -> Array:
+        correction: float | None = None) -> Array:
     """numpy.var / Array API `var`: mean(|x - mean(x)|**2) scaled by n / (n - correction); `ddof` is NumPy's name for it.
     NumPy's `where=` takes the elements where it is True (NumPy's steps: n - ddof floored at 0).
     NumPy 2's `mean=` (the mean, shaped as keepdims=True gives it) replaces the computed one."""
+    correction, ddof = ddof_or_correction(ddof, correction), None
     if out is not None:
         return into(out, var(x, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                              correction=correction), np.var,
@@ -615,9 +625,10 @@ def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepd
 
 def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
         keepdims: bool = False, *, where: Any = True, mean: Any = None,
-        correction: float = 0) -> Array:
+        correction: float | None = None) -> Array:
     """numpy.std / Array API `std`: sqrt(var); `correction` (Array API) or `ddof` (NumPy);
     NumPy 2's `mean=` as var's."""
+    correction, ddof = ddof_or_correction(ddof, correction), None
     if out is not None:
         return into(out, std(x, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                              correction=correction), np.std,

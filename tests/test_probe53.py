@@ -169,3 +169,25 @@ def test_numpys_texts_and_keywords_of_fix_diff_and_copy_false(backend, eager_siz
         out = la.zeros(3)
         assert la.fix(la.asarray(host), out=out) is out
         np.testing.assert_array_equal(np.asarray(out), np.fix(host))
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_nanvar_nanstd_take_mean_and_correction_and_refuse_both_ddofs(backend, eager_size):
+    """NumPy 2's nanvar/nanstd take `mean=` and `correction=` (lazyarray: TypeError), and var,
+    std, nanvar, nanstd refuse a `correction` beside a nonzero `ddof` with NumPy's ValueError
+    (lazyarray's var took ddof and answered)."""
+    host = np.array([[1.0, np.nan, 3.0], [4.0, 8.0, np.nan]])
+    with la.config(eager_size=eager_size):
+        x = la.asarray(host)
+        for name in ("nanvar", "nanstd"):
+            for kwargs in ({"correction": 1}, {"axis": 1, "mean": np.array([[2.0], [6.0]])},
+                           {"axis": 1, "ddof": 0, "correction": 1}):
+                ours = {k: la.asarray(v) if k == "mean" else v for k, v in kwargs.items()}
+                np.testing.assert_array_equal(np.asarray(getattr(la, name)(x, **ours)),
+                                              getattr(np, name)(host, **kwargs))
+        for name in ("var", "std", "nanvar", "nanstd"):
+            with pytest.raises(ValueError) as want:
+                getattr(np, name)(host, ddof=1, correction=1)
+            with pytest.raises(ValueError) as got:
+                getattr(la, name)(x, ddof=1, correction=1)
+            assert str(got.value).split("\n(at ")[0] == str(want.value)

@@ -191,3 +191,28 @@ def test_nanvar_nanstd_take_mean_and_correction_and_refuse_both_ddofs(backend, e
             with pytest.raises(ValueError) as got:
                 getattr(la, name)(x, ddof=1, correction=1)
             assert str(got.value).split("\n(at ")[0] == str(want.value)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_python_ints_past_a_c_long_and_empty_truth_values_raise_numpys_texts(backend, eager_size):
+    """`np.ones(2) .astype(int) + 2**63` raises NumPy's 'Python int too large to convert to C
+    long' (CPython's conversion, for every integer dtype); lazyarray said 'Python integer
+    9223372036854775808 out of bounds for int64'. `bool(empty)` is NumPy 2.2's 'The truth value
+    of an empty array is ambiguous...'; lazyarray gave the more-than-one-element text."""
+    calls = [(lambda m: m.ones(2, np.int64) + 2**63, OverflowError),
+             (lambda m: m.ones(2, np.int8) * -2**63 * 2, OverflowError),
+             (lambda m: m.full(2, 2**64, dtype=np.uint64), OverflowError),
+             (lambda m: m.maximum(m.ones(2, np.int32), 2**63), OverflowError),
+             (lambda m: m.logical_and(m.ones(2, bool), 2**64 - 1), OverflowError),
+             (lambda m: m.ones(2, np.int32) + 2**40, OverflowError),
+             (lambda m: m.ones(2, np.uint64) - (-1), OverflowError),
+             (lambda m: bool(m.asarray([])), ValueError),
+             (lambda m: bool(m.zeros((0, 3))), ValueError),
+             (lambda m: bool(m.zeros(2)), ValueError)]
+    with la.config(eager_size=eager_size):
+        for call, kind in calls:
+            with pytest.raises(kind) as want:
+                call(np)
+            with pytest.raises(kind) as got:
+                call(la)
+            assert str(got.value).split("\n(at ")[0] == str(want.value)

@@ -15,7 +15,7 @@ from .array import Array, scalar_result
 from .elementwise import asarray_operand
 from .complex_functions import conj, real
 from .creation import full_like
-from .manipulation import broadcast_to, moveaxis, reshape
+from .manipulation import broadcast_to, expand_dims, moveaxis, reshape
 from .graph.node import user_site
 from .searching import sort, sorted_rows
 from .creation import asarray
@@ -271,7 +271,9 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
         s = sort(v, axis=ax)
         lo = tuple(slice(None) if d != ax else slice((n - 1) // 2, n // 2 + 1)
                    for d in range(v.ndim))
-        mid = red.mean(s[lo], axis=ax, keepdims=True)
+        # (NumPy's median takes the mean without keepdims: of a 0-d result its 0/0 warns
+        # 'invalid value encountered in scalar divide', as NumPy's scalar division)
+        mid = expand_dims(red.mean(s[lo], axis=ax), ax)
     if v.dtype.kind in "fc" and n:
         mid = ew.where(red.any(ew.isnan(v), axis=ax, keepdims=True), np.nan, mid)
     if keepdims:

@@ -216,3 +216,21 @@ def test_python_ints_past_a_c_long_and_empty_truth_values_raise_numpys_texts(bac
             with pytest.raises(kind) as got:
                 call(la)
             assert str(got.value).split("\n(at ")[0] == str(want.value)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_median_of_an_empty_slice_warns_numpys_messages(backend, eager_size):
+    """`np.median(np.array([]))` (stats_resampling) warns 'Mean of empty slice' then 'invalid
+    value encountered in scalar divide' (NumPy's median takes a mean without keepdims, a scalar
+    division); lazyarray's keepdims mean reported '... in divide'."""
+    shapes = [((0,), None), ((0, 3), None), ((0, 3), 0), ((0,), 0), ((3, 0), 1)]
+    with la.config(eager_size=eager_size):
+        for shape, axis in shapes:
+            messages = []
+            for m in (np, la):
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    value = np.asarray(m.median(m.zeros(shape), axis=axis))
+                messages.append(([str(w.message) for w in caught], value.shape))
+                np.testing.assert_array_equal(value, np.full(value.shape, np.nan))
+            assert messages[1] == messages[0], (shape, axis)

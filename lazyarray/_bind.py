@@ -138,14 +138,16 @@ def check_weak_int(value: int, dtype: np.dtype, site: Site) -> None:
         except OverflowError:
             raise fail(OverflowError, "int too large to convert to float", site) from None
         return
+    long_lo, long_hi = _INT_RANGE[dtypes.int64]
     if dtype.kind == "b":
-        lo, hi = _INT_RANGE[dtypes.int64]
-        if not lo <= value <= hi:
-            raise fail(OverflowError, f"Python int {value} too large to convert to C long", site)
+        if not long_lo <= value <= long_hi:
+            raise fail(OverflowError, "Python int too large to convert to C long", site)
         return
     lo, hi = _INT_RANGE[dtype]
-    if not lo <= value <= hi:
-        raise fail(WeakIntOverflow, f"Python integer {value} out of bounds for {dtype}", site)
+    if not lo <= value <= hi:  # NumPy's texts: past a C long (int64), CPython's own conversion's
+        text = (f"Python integer {value} out of bounds for {dtype}"
+                if long_lo <= value <= long_hi else "Python int too large to convert to C long")
+        raise fail(WeakIntOverflow, text, site)
 
 
 def scalar_leaf(value: Any, dtype: np.dtype, site: Site, shape: tuple[int, ...] = ()) -> Node:

@@ -21,7 +21,7 @@ from ._linalg_calls import _default_rtol, _matrix, _rank_of, array_rtol, eigvals
 from ._matmul import matmul
 from .complex_functions import conj
 from .manipulation import concat, expand_dims, moveaxis, permute_dims, reshape_node, slice_node
-from .reductions import _as_node, max as _max, min as _min, sum as _sum
+from .reductions import _as_node, all as _all, max as _max, min as _min, sum as _sum
 from .writes import view_of
 
 
@@ -221,14 +221,17 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
 
 
 def matrix_rank(x: Any, /, tol: Any = None, hermitian: bool = False, *,
-                rtol: float | Any | None = None) -> Array:
+                rtol: float | Any | None = None) -> Array | int:
     """Singular values above rtol * the largest (default max(M, N) * eps), counted in a fused
     reduction over svdvals. An array rtol broadcasts against the stack of matrices. NumPy's
     `tol` is an absolute threshold; hermitian=True takes |eigenvalues| as the singular values."""
     site = user_site(1)
     if tol is not None and rtol is not None:
         raise _bind.fail(ValueError, "`tol` and `rtol` can't be both set.", site)
-    a = _matrix(x, "matrix_rank", site)
+    node = _as_node(x, site)
+    if node.ndim < 2:  # NumPy's `int(not all(A == 0))`: a Python int, no SVD (not an error)
+        return int(not _all(Array(node) == 0))
+    a = _matrix(Array(node), "matrix_rank", site)
     s = ew.abs(eigvalsh(Array(a))) if hermitian else svdvals(Array(a))
     if tol is not None:  # NumPy: S > asarray(tol)[..., newaxis]
         limit = expand_dims(Array(_as_node(tol, site)), axis=-1)

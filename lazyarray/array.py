@@ -179,6 +179,8 @@ class Array:
         return self._host().item()
 
     def __bool__(self) -> bool:
+        if self.size == 0:  # NumPy's own answer: its ValueError since 2.2 (False before)
+            return builtins.bool(np.empty(0))
         if self.size != 1:
             raise ValueError("The truth value of an array with more than one element is ambiguous. "
                              "Use a.any() or a.all()")

@@ -130,9 +130,8 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
     if isinstance(obj, Array):
         out = _from_array(obj, dtype, device, copy, site, order or "K")
         if out is obj and order is not None and numpy_layout_copies(obj, order):
-            if copy is False:  # (NumPy's text)
-                raise _bind.fail(ValueError, "Unable to avoid copy while creating an array as "
-                                 "requested.", site)
+            if copy is False:
+                raise _bind.fail(ValueError, _no_copy_text(), site)
             return Array(copied(obj._node, order))  # NumPy's copy in that order (fuzz47)
         return out
     if _traced(obj) and device is None and copy is not False:
@@ -159,6 +158,8 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
         obj = np.from_dlpack(obj)
     if not (isinstance(obj, np.ndarray) and obj.flags.c_contiguous and obj.dtype in dtypes.SUPPORTED
             and (dtype is None or dtypes.to_dtype(dtype) == obj.dtype)):
+        if _numpy_copies(obj, dtype):  # NumPy refuses too (a list, a new dtype): its text
+            raise _bind.fail(ValueError, _no_copy_text(), site)
         raise _bind.fail(ValueError, "asarray(copy=False): this input cannot be shared without a "
                          "copy (it is not a C-contiguous array of the requested, supported dtype)",
                          site)
@@ -194,13 +195,36 @@ def _from_array(x: Array, dtype: Any, device: Any, copy: bool | None, site: Any,
     device is a new value, which `copy=False` forbids (the Array API's rule)."""
     want = dtypes.to_dtype(dtype) if dtype is not None else x.dtype
     moves = device is not None and not _same_device(x.device, device)
-    if copy is False and (want != x.dtype or moves):
-        raise _bind.fail(ValueError, "asarray(copy=False): a new dtype or device needs a copy", site)
+    if copy is False and want != x.dtype:  # NumPy's refusal, its text
+        raise _bind.fail(ValueError, _no_copy_text(), site)
+    if copy is False and moves:
+        raise _bind.fail(ValueError, "asarray(copy=False): a new device needs a copy", site)
     if want != x.dtype:
         out = x.astype(want, order=order)
     else:
         out = Array(copied(x._node, order)) if copy else x
     return out.to_device(device) if moves else out
+
+
+def _numpy_copies(obj: Any, dtype: Any) -> bool:
+    """Whether NumPy's own `asarray(obj, dtype, copy=False)` refuses (it needs a copy)."""
+    try:
+        np.asarray(obj, dtype=dtype, copy=False)
+    except ValueError:
+        return True
+    except Exception:  # noqa: BLE001 (an input NumPy rejects otherwise: lazyarray's text)
+        return False
+    return False
+
+
+def _no_copy_text() -> str:
+    """NumPy's ValueError text for `copy=False` where a copy is needed (np.array(x, copy=False)
+    of NumPy 1 programs), from the installed NumPy: it names the migration guide."""
+    try:
+        np.asarray([0], copy=False)
+    except ValueError as exc:
+        return str(exc)
+    return "Unable to avoid copy while creating an array as requested."  # pragma: no cover
 
 
 def _same_device(have: str, want: Any) -> bool:

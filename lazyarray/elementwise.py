@@ -208,13 +208,22 @@ def _fixed_exponent(x1: Any, x2: Any) -> bool:
 
 
 def _negative_int_scalar(x: Any) -> bool:
-    """A negative integer exponent known now: a Python or NumPy int, or a computed 0-d integer
-    Array (an element an index loop read: NumPy's scalar)."""
+    """A negative integer exponent known now: a Python or NumPy int; a NumPy array, a flat list of
+    Python ints, or a computed integer Array (a leaf: its buffer, an element an index loop read)
+    with a negative entry. NumPy's loop raises after computing; a pending exponent's values are
+    not known here (docs/semantics.md, "power")."""
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
         return x < 0
-    node = x._node if isinstance(x, Array) else None
-    return (node is not None and not node.shape and not node.inputs and node.dtype.kind == "i"
-            and isinstance(node.data, np.ndarray) and bool(node.data < 0))
+    if isinstance(x, Array):
+        node = x._node
+        data = node.data if not node.inputs and isinstance(node.data, np.ndarray) else None
+    elif type(x) is np.ndarray:
+        data = x
+    elif isinstance(x, (list, tuple)) and x and all(type(v) is int for v in x):
+        data = np.asarray(x)  # (a flat list of Python ints: no Array in it to evaluate)
+    else:
+        return False
+    return data is not None and data.dtype.kind == "i" and bool((data < 0).any())
 
 
 def power_operator(x1: Any, x2: Any) -> Array:

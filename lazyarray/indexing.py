@@ -661,9 +661,11 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None, *,
     ax = _bind.normalize_axis(axis, node.ndim, site)
     if isinstance(indices, list) and np.asarray(indices).size == 0:  # `[]`: no indices
         indices = np.zeros(np.asarray(indices).shape, np.int64)
-    if mode == "raise" and isinstance(indices, (list, tuple, np.ndarray)) and node.shape[ax]:
-        _check_bounds(indices, node.shape[ax], ax, site)  # host indices: NumPy's error now, on
-        # every path (with the at-once path off, eager_size=0 and CuPy, it came at evaluation)
+    if mode == "raise" and isinstance(indices, (list, tuple, np.ndarray, int, np.integer)) \
+            and node.shape[ax]:
+        _check_bounds(indices, node.shape[ax], ax, site)  # host indices (an int too): NumPy's
+        # error now, on every path (with the at-once path off, eager_size=0 and CuPy, it came at
+        # evaluation)
     index = _as_node(indices, site)
     if index.dtype.kind not in "iub":  # np.take casts 'same_kind': bools count, floats do not
         raise _bind.fail(TypeError, f"Cannot cast array data from dtype('{index.dtype}') to "

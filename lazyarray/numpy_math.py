@@ -181,9 +181,9 @@ def fabs(x: Any) -> Array:
     return ew.abs(_as(x, _loop_dtype(np.fabs, x)))
 
 
-def fix(x: Any) -> Array:
-    """numpy.fix: round toward zero, keeping the dtype."""
-    return ew.trunc(_array(x))
+def fix(x: Any, out: Any = None) -> Any:
+    """numpy.fix: round toward zero, keeping the dtype; `out=` as NumPy's (its trunc's)."""
+    return ew.trunc(_array(x)) if out is None else ew.KEYWORD_FUNCTIONS["trunc"](x, out=out)
 
 
 def isposinf(x: Any) -> Array:

@@ -15,7 +15,7 @@ from .array import Array, scalar_result
 from .elementwise import asarray_operand
 from .complex_functions import conj, real
 from .creation import full_like
-from .manipulation import broadcast_to, moveaxis, reshape
+from .manipulation import broadcast_to, expand_dims, moveaxis, reshape
 from .graph.node import user_site
 from .searching import sort, sorted_rows
 from .creation import asarray
@@ -133,7 +133,7 @@ def _empty_slices(v: Array, axis: Any, result: Array, message: str) -> bool:
     if v.size:
         return False
     if result.size:
-        warnings.warn(message, RuntimeWarning, stacklevel=red._user_stacklevel())
+        warnings.warn(message, RuntimeWarning, stacklevel=red.user_stacklevel())
     return True
 
 
@@ -152,14 +152,17 @@ def nanmean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdi
 
 
 def nanvar(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
-           keepdims: bool = False, *, where: Any = True) -> Array:
+           keepdims: bool = False, *, where: Any = True, mean: Any = None,
+           correction: float | None = None) -> Array:
     """numpy.nanvar: the variance of the non-NaN values (ddof subtracted from their count); NaN
-    and NumPy's 'Degrees of freedom <= 0 for slice.' where the count is ddof or less."""
+    and NumPy's 'Degrees of freedom <= 0 for slice.' where the count is ddof or less. NumPy 2's
+    `mean=` replaces the computed mean, `correction=` is ddof's other name."""
+    ddof = red.ddof_or_correction(ddof, correction)
     v = _array(x)
     if v.dtype.kind not in "fc":
-        return red.var(v, axis, dtype, out, ddof, keepdims, where=where)
+        return red.var(v, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     _inexact_dtype(dtype, out)
-    centered = v - _lazy_nanmean(v, axis, dtype, True, where)[0]
+    centered = v - (_lazy_nanmean(v, axis, dtype, True, where)[0] if mean is None else mean)
     if v.dtype.kind == "c":  # NumPy's _nanvar: multiply(arr, arr.conj()).real (its complex
         sq = real(centered * conj(centered))  # multiply loop's bits, not re*re + im*im)
     else:
@@ -178,12 +181,15 @@ def nanvar(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
 
 
 def nanstd(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
-           keepdims: bool = False, *, where: Any = True) -> Array:
+           keepdims: bool = False, *, where: Any = True, mean: Any = None,
+           correction: float | None = None) -> Array:
     """numpy.nanstd: sqrt(nanvar); std itself for an input with no NaN (an integer `dtype=`
     keeps the result integer, as NumPy's)."""
+    ddof = red.ddof_or_correction(ddof, correction)
     if _array(x).dtype.kind not in "fc":
-        return red.std(_array(x), axis, dtype, out, ddof, keepdims, where=where)
-    result = ew.sqrt(nanvar(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where))
+        return red.std(_array(x), axis, dtype, out, ddof, keepdims, where=where, mean=mean)
+    result = ew.sqrt(nanvar(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where,
+                            mean=mean))
     return _written(out, result, np.nanstd, x, axis=axis, dtype=dtype, ddof=ddof,
                     keepdims=keepdims)
 
@@ -265,7 +271,9 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
         s = sort(v, axis=ax)
         lo = tuple(slice(None) if d != ax else slice((n - 1) // 2, n // 2 + 1)
                    for d in range(v.ndim))
-        mid = red.mean(s[lo], axis=ax, keepdims=True)
+        # (NumPy's median takes the mean without keepdims: of a 0-d result its 0/0 warns
+        # 'invalid value encountered in scalar divide', as NumPy's scalar division)
+        mid = expand_dims(red.mean(s[lo], axis=ax), ax)
     if v.dtype.kind in "fc" and n:
         mid = ew.where(red.any(ew.isnan(v), axis=ax, keepdims=True), np.nan, mid)
     if keepdims:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import operator
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -302,14 +303,19 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: An
     x = _array(m)
     if x.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
-    dtype = np.result_type(x.dtype, np.float64) if dtype is None else np.dtype(dtype)
+    yv = None if y is None else _array(y)
+    if yv is not None and yv.ndim > 2:
+        raise ValueError("y has more than 2 dimensions")
+    if dtype is None:  # NumPy's: y's dtype counts too (a complex y of a real m is complex)
+        dtype = np.result_type(x.dtype, np.float64, *([] if yv is None else [yv.dtype]))
+    dtype = np.dtype(dtype)
     X = atleast_2d(x).astype(dtype)  # noqa: N806
-    if not rowvar and X.shape[0] != 1:
+    if not rowvar and x.ndim != 1:  # NumPy 2's test: a (1, n) m is n variables then
         X = X.T  # noqa: N806
     if X.shape[0] == 0:
         return asarray(np.array([], dtype=dtype).reshape(0, 0))
-    if y is not None:
-        yy = atleast_2d(_array(y)).astype(dtype)
+    if yv is not None:
+        yy = atleast_2d(yv).astype(dtype)
         if not rowvar and yy.shape[0] != 1:
             yy = yy.T
         X = concat([X, yy], axis=0)  # noqa: N806
@@ -330,13 +336,14 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: An
         else:
             aw = np.asarray(aweights, dtype=np.float64)
             fact = w_sum - ddof * float((w * aw).sum()) / w_sum
-    if fact <= 0:
+    if fact <= 0:  # NumPy's warning at the caller's line, then its 1/0 'divide by zero' below
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
+                      stacklevel=red.user_stacklevel())
         fact = 0.0
     Xc = X - avg[:, None]  # noqa: N806
     X_T = Xc.T if w is None else (Xc * asarray(w.astype(dtype))).T  # noqa: N806
     c = matmul(Xc, conj(X_T) if dtype.kind == "c" else X_T)
-    with np.errstate(divide="ignore"):
-        c = c * float(np.true_divide(1, fact))
+    c = c * float(np.true_divide(1, fact))  # (under the caller's errstate, as NumPy's `c *=`)
     return _squeeze(c)
 
 

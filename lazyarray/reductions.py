@@ -433,7 +433,7 @@ def _float_operand(x: Any, dtype: Any, site: _bind.Site) -> Node:
     return _bind.cast(node, want, site)
 
 
-def _user_stacklevel() -> int:
+def user_stacklevel() -> int:
     """warnings.warn's stacklevel, from its caller here, for the first frame outside lazyarray
     (`np.std(x)` warns through var, `x.mean()` through the method)."""
     frame, level = sys._getframe(2), 2
@@ -450,7 +450,7 @@ def warn_for_slices(result: Array, bad: Array, message: str) -> Array:
     if result.size:
         _evaluate(result, bad)
         if bool(bad):
-            warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+            warnings.warn(message, RuntimeWarning, stacklevel=user_stacklevel())
     return result
 
 
@@ -464,7 +464,7 @@ def _warn_masked(where: Any, shape: tuple[int, ...], axes: tuple[int, ...], coun
         return
     mask = np.broadcast_to(np.asarray(where, dtype=bool), shape)
     if result.size and np.any(mask.sum(axis=axes) <= bound):
-        warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+        warnings.warn(message, RuntimeWarning, stacklevel=user_stacklevel())
 
 
 def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
@@ -500,7 +500,7 @@ def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     total = _reduce("sum", Array(summed), axes, keepdims, acc, site)
     n = _count(node.shape, axes)
     if not n:  # NumPy's warning, then its 0 / 0: NaN and the 'invalid' flag (fuzz41: neither)
-        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=_user_stacklevel())
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=user_stacklevel())
     out = _divide_by_count(total, n)
     if out.dtype != node.dtype:  # an integer `dtype=` or float16: NumPy divides, then casts back
         out = astype(out, node.dtype)
@@ -515,12 +515,27 @@ def _casts_in_sum(src: np.dtype, acc: np.dtype) -> bool:
     return src != acc and (src.kind in "biuf" or acc.kind == "c")
 
 
+def ddof_or_correction(ddof: Any, correction: Any) -> Any:
+    """NumPy's rule for var's two names of one number: `correction` given beside a nonzero
+    `ddof` is NumPy's ValueError (lazyarray took `ddof`); either, else 0."""
+    if correction is not None and ddof not in (None, 0):
+        raise _bind.fail(ValueError, "ddof and correction can't be provided simultaneously.",
+                         user_site(2))
+    return correction if correction is not None else (0 if ddof is None else ddof)
+
+
+_mean = mean  # (var's and std's `mean=` keyword shadows the function there)
+
+
 def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
-        keepdims: bool = False, *, where: Any = True, correction: float = 0) -> Array:
+        keepdims: bool = False, *, where: Any = True, mean: Any = None,
+        correction: float | None = None) -> Array:
     """numpy.var / Array API `var`: mean(|x - mean(x)|**2) scaled by n / (n - correction); `ddof` is NumPy's name for it.
-    NumPy's `where=` takes the elements where it is True (NumPy's steps: n - ddof floored at 0)."""
+    NumPy's `where=` takes the elements where it is True (NumPy's steps: n - ddof floored at 0).
+    NumPy 2's `mean=` (the mean, shaped as keepdims=True gives it) replaces the computed one."""
+    correction, ddof = ddof_or_correction(ddof, correction), None
     if out is not None:
-        return into(out, var(x, axis, dtype, None, ddof, keepdims, where=where,
+        return into(out, var(x, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                              correction=correction), np.var,
                     (x,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
                            "ddof": correction if ddof is None else ddof}, user_site(1))
@@ -528,6 +543,10 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     if ddof is not None:
         correction = ddof
     want = dtypes.to_dtype(dtype) if dtype is not None else None
+    if mean is not None and (where is not True or (want is not None and want.kind in "iubc")):
+        raise _bind.fail(TypeError, "var/std with mean= and where= or an integer, bool or "
+                         "complex dtype= is not supported by lazyarray (NumPy's mean= alone is)",
+                         site)
     if want is not None and want.kind != "c" and _as_node(x, site).dtype.kind == "c":
         raise _bind.fail(TypeError, f"var of a complex array in dtype {want}: NumPy takes the "
                          "mean of the real parts and the deviations of the complex values (with "
@@ -551,10 +570,13 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     # (NumPy's var divides its own sum: float16's mean in float16, not np.mean's float32)
     # (NumPy's mean sums an int or narrower float operand as it casts it: mean's buffers)
     casts = _casts_in_sum(src.dtype, node.dtype)
-    centered = xs - (_reduce("sum", xs, axes, True, node.dtype, site) / _count(node.shape, axes)
-                     if node.dtype == _FLOAT16 else mean(
-                         Array(src) if casts else xs, axis=axes, keepdims=True, dtype=node.dtype)
-                     ) if node.size else xs
+    if mean is not None:  # NumPy's `arr - mean`, broadcast
+        centered = xs - mean
+    else:
+        centered = xs - (_reduce("sum", xs, axes, True, node.dtype, site) / _count(node.shape, axes)
+                         if node.dtype == _FLOAT16 else _mean(
+                             Array(src) if casts else xs, axis=axes, keepdims=True,
+                             dtype=node.dtype)) if node.size else xs
     if node.dtype.kind == "c":  # NumPy: the mean of |x - mean(x)|**2, a real number
         re, im = real(centered), imag(centered)
         sq = _reduce("sum", re * re + im * im, axes, keepdims, re.dtype, site)
@@ -564,7 +586,7 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     if denom <= 0:  # NumPy's warning, then its division by max(denom, 0): 0/0 'invalid', x/0
         # 'divide by zero' (fuzz41: NaN came silently, `sq * nan`)
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
-                      stacklevel=_user_stacklevel())
+                      stacklevel=user_stacklevel())
         denom = 0
     return _divide_by_count(sq, denom)
 
@@ -595,22 +617,25 @@ def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepd
     n = _count(node.shape, axes)
     if n - correction <= 0:  # NumPy's warning, as var's (fuzz42: missing here)
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
-                      stacklevel=_user_stacklevel())
+                      stacklevel=user_stacklevel())
     centered = xs - astype(_reduce("sum", xs, axes, True, want, site) / n, want)
     sq = _reduce("sum", centered * centered, axes, keepdims, want, site)
     return astype(sq / builtins.max(n - correction, 0), want)
 
 
 def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
-        keepdims: bool = False, *, where: Any = True, correction: float = 0) -> Array:
-    """numpy.std / Array API `std`: sqrt(var); `correction` (Array API) or `ddof` (NumPy)."""
+        keepdims: bool = False, *, where: Any = True, mean: Any = None,
+        correction: float | None = None) -> Array:
+    """numpy.std / Array API `std`: sqrt(var); `correction` (Array API) or `ddof` (NumPy);
+    NumPy 2's `mean=` as var's."""
+    correction, ddof = ddof_or_correction(ddof, correction), None
     if out is not None:
-        return into(out, std(x, axis, dtype, None, ddof, keepdims, where=where,
+        return into(out, std(x, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                              correction=correction), np.std,
                     (x,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
                            "ddof": correction if ddof is None else ddof}, user_site(1))
     v = var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof,
-            where=where)
+            where=where, mean=mean)
     if dtype is not None and v.dtype.kind in "iub":  # NumPy: sqrt into the integer dtype
         if v.ndim or keepdims:  # an array result: NumPy's sqrt(out=ret) refuses the cast
             raise _bind.fail(TypeError, f"Cannot cast ufunc 'sqrt' output from dtype('float64') "

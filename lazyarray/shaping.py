@@ -55,7 +55,7 @@ def diff(x: Any, /, n: int = 1, axis: int = -1, prepend: Any = None,
     if isinstance(n, (int, np.integer)) and n == 0:  # NumPy: the input as it is (no prepend)
         return x
     if x.ndim == 0:
-        raise _bind.fail(ValueError, "diff requires an array of at least one dimension", site)
+        raise _bind.fail(ValueError, "diff requires input that is at least one dimensional", site)
     ax = _axis(axis, x.ndim, site)
     if n < 0:
         raise _bind.fail(ValueError, f"order must be non-negative but got {n}", site)

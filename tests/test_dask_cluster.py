@@ -18,14 +18,14 @@ if "dask" not in available_backends():
     pytest.skip("dask is not installed (pip install 'lazyarray-fusion[dask]')",
                 allow_module_level=True)
 
-import distributed
-
 # Processes and a local cluster: ~12 s, in the exhaustive tier (the fast tier's budget, stop 22).
 pytestmark = pytest.mark.exhaustive
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
+    import distributed  # here, not at collection: ~0.5 s of CPU in every worker
+
     cache = str(tmp_path_factory.mktemp("kernels"))
     os.environ["LAZYARRAY_CACHE_DIR"] = cache  # workers inherit it: one fresh shared disk cache
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,

@@ -92,6 +92,17 @@ class Program:
     each: bool = True
     errstate: dict = field(default_factory=dict)
     eager_size: int = 4096  # la.config(eager_size): where results leave the at-once path
+    _text: tuple | None = field(default=None, repr=False, compare=False)
+
+    def checked_text(self) -> str:
+        """`text()`, made once for these lines: `_line_problem` looks for words in it on every
+        line ("complex", "exp(", ...), and the inputs' `tolist()` reprs of a root above the
+        ring's 4 MiB took seconds a call (stop 53: 12.5 s of one ring seed's 12.9). Writes into
+        the inputs change none of those words (dtypes, and a complex value's "j)")."""
+        key = (tuple(self.lines), self.each, repr(self.errstate))
+        if self._text is None or self._text[0] != key:
+            self._text = (key, self.text())
+        return self._text[1]
 
     def text(self) -> str:
         head = [f"# seed {self.seed}, compared {'after each line' if self.each else 'at the end'}"
@@ -1568,7 +1579,8 @@ def _line_problem(program: Program, w: tuple, g: tuple) -> str | None:
     values = w[2] or {}
     complex_values = any(getattr(v, "dtype", np.dtype(int)).kind == "c" for v in values.values())
     if program.each and w[1] != g[1] and not (
-            (complex_values or "complex" in program.text() or "j)" in program.text())
+            (complex_values or "complex" in program.checked_text()
+             or "j)" in program.checked_text())
             and [x for x in w[1] if x != "invalid value"]
             == [x for x in g[1] if x != "invalid value"]):
         # (NumPy's complex loops raise `invalid` by memory layout: a strided product of
@@ -1580,7 +1592,7 @@ def _line_problem(program: Program, w: tuple, g: tuple) -> str | None:
         return None
     if sorted(w[2]) != sorted(g[2]):
         return f"names {sorted(w[2])} vs {sorted(g[2])}"
-    text = program.text()
+    text = program.checked_text()
     has_complex = complex_values or "complex" in text or "j)" in text or "j]" in text
     # (a lazy dot of two vectors is a (1, k) @ (k, 1) matmul, BLAS's gemm, a last bit apart from
     # NumPy's ddot now and then: docs/semantics.md "Smaller differences", seed 116148)

@@ -11,12 +11,22 @@ import lazyarray as la
 from numpy_oracle import on_device
 from sites import assert_site
 
-torch = pytest.importorskip("torch")
+# torch is imported by the fixture below when this module's first test runs, not at collection
+# (~1.4 s of CPU in every xdist worker otherwise), and the module's tests go to one worker.
+pytestmark = pytest.mark.xdist_group("torch_interop")
+torch = None
+DTYPES: dict = {}
 
-DTYPES = {torch.bool: "bool", torch.int8: "int8", torch.int16: "int16", torch.int32: "int32",
-          torch.int64: "int64", torch.uint8: "uint8", torch.uint16: "uint16",
-          torch.uint32: "uint32", torch.uint64: "uint64", torch.float32: "float32",
-          torch.float64: "float64", torch.complex64: "complex64", torch.complex128: "complex128"}
+
+@pytest.fixture(scope="module", autouse=True)
+def _import_torch():
+    global torch
+    torch = pytest.importorskip("torch")
+    DTYPES.update({
+        torch.bool: "bool", torch.int8: "int8", torch.int16: "int16", torch.int32: "int32",
+        torch.int64: "int64", torch.uint8: "uint8", torch.uint16: "uint16",
+        torch.uint32: "uint32", torch.uint64: "uint64", torch.float32: "float32",
+        torch.float64: "float64", torch.complex64: "complex64", torch.complex128: "complex128"})
 
 
 def _tensor(dtype):

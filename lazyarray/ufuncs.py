@@ -32,6 +32,8 @@ from .manipulation import broadcast_to, concat, moveaxis, stack
 from .cache import is_busy
 from .graph import get_op
 from .graph.node import user_site
+from ._layout import check_order
+from .result_layout import copied
 
 _NO_VALUE = np._NoValue  # NumPy's "not given" for initial=
 # la reductions and scans that compute a ufunc's reduce / accumulate in one fused op.
@@ -84,14 +86,16 @@ class ufunc:  # noqa: N801  (NumPy's name)
 
     # --- __call__ with NumPy's keywords ----------------------------------------------------------
     def call_general(self, inputs: tuple, out: Any, kwargs: dict) -> Any:
-        """A call with out=, where=, dtype=, casting=, signature= (order= and subok= change nothing
-        for a value): NumPy checks the dtypes on zero-size stand-ins, the function computes, the
-        results take NumPy's dtype, then land in `out`."""
+        """A call with out=, where=, dtype=, casting=, signature=, order= (the results' layout, as
+        NumPy's: `np.add(a, b, order='F')` is Fortran-ordered) and subok=: NumPy checks the dtypes
+        on zero-size stand-ins, the function computes, the results take NumPy's dtype, then land
+        in `out`."""
         site = user_site(2)
         where = kwargs.pop("where", True)
         casting = kwargs.pop("casting", "same_kind")
         dtype, signature = kwargs.pop("dtype", None), kwargs.pop("signature", None)
-        kwargs.pop("order", None), kwargs.pop("subok", None)
+        order, _ = kwargs.pop("order", "K"), kwargs.pop("subok", None)
+        order = "K" if order == "K" else check_order(order, site)
         if kwargs:
             raise _bind.fail(TypeError, f"{self._np.__name__}() got an unexpected keyword argument "
                              f"{next(iter(kwargs))!r}", site)
@@ -115,6 +119,9 @@ class ufunc:  # noqa: N801  (NumPy's name)
             raise
         results = results if isinstance(results, tuple) else (results,)
         results = tuple(r if r.dtype == d else ew.astype(r, d) for r, d in zip(results, loop))
+        if order != "K":  # (an `out=` keeps its own layout: NumPy writes into its memory)
+            results = tuple(r if o is not None else Array(copied(r._node, order))
+                            for r, o in zip(results, outs))
         if where is not True:
             results = tuple(_masked(r, where, o) for r, o in zip(results, outs))
         stored = tuple(_store(_out_cast(r, o, self._np.__name__, site), o, site)

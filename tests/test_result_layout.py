@@ -283,6 +283,8 @@ def _layout_cases(m, a):
         "sort(P)": m.sort(p, axis=1), "maximum.accumulate(P)": m.maximum.accumulate(p, axis=1),
         "concatenate(P, P)": m.concatenate([p, p]), "stack(P, P)": m.stack([p, a.T]),
         "fft.fft(P)": m.fft.fft(p),
+        "add(A, 1, order=F)": m.add(a, 1.0, order="F"),
+        "multiply(A.T, 2, order=C)": m.multiply(a.T, 2.0, order="C"),
     }
 
 

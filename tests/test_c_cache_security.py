@@ -36,16 +36,16 @@ if os.environ.get("FAKE_OWNER"):
     cache_security.os.geteuid = lambda: os.getuid() + 1
 import lazyarray as la
 x = np.linspace(-3, 3, 301).astype(np.float32)
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    with la.config(backend="c"):
-        got = np.asarray(la.exp(la.array(x)) * 2 + 1)
+caught = []  # (not a recording catch_warnings block: lazy ops in one compute at their lines,
+warnings.simplefilter("always")  # one kernel each, lazyarray/warning_blocks.py)
+warnings.showwarning = lambda message, *rest, **kw: caught.append(message)
+with la.config(backend="c"):
+    got = np.asarray(la.exp(la.array(x)) * 2 + 1)
 np.testing.assert_allclose(got, np.exp(x) * 2 + 1, rtol=2e-6)  # lazyarray's own expf: ulps
 info = la.cache_info()
 maps = open("/proc/self/maps").read() if os.path.exists("/proc/self/maps") else ""
 print(json.dumps({"compiled": info.kernels_compiled, "disk_hits": info.kernel_disk_hits,
-                  "warnings": [str(w.message) for w in caught
-                               if str(w.message).startswith("lazyarray:")],
+                  "warnings": [str(w) for w in caught if str(w).startswith("lazyarray:")],
                   "maps": maps}))
 """
 

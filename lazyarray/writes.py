@@ -247,12 +247,12 @@ def ravels_in_place(a: Any, order: str = "C") -> bool:
 
 
 def numpy_layout_copies(a: Any, order: str) -> bool:
-    """Whether NumPy's `asarray(a, order=order)` copies `a` ('C', 'F', 'A': either; 'K' never):
+    """Whether NumPy's `asarray(a, order=order)` copies `a` ('C', 'F'; 'A' and 'K' never):
     a root is C-contiguous, a view's layout its chain's; a read-only view that is no chain of
     views (`diagonal`, `broadcast_to`) copies. `np.ascontiguousarray(A[:, j])` is a copy, which
     a later write to A does not reach (fuzz47: it was the view, and followed the write)."""
-    if order == "K":
-        return False
+    if order in ("K", "A"):  # (NumPy 2's asarray(order='A') takes any layout, as 'K': a
+        return False  # strided view stays itself, fuzz53 seed 1586; it copied here)
     link = a._view
     if type(link) is not tuple:  # (a root: C-contiguous, F-contiguous too where one dim > 1,
         if not a._node.inputs:  # unless its NumPy layout is another: `root_layout`)

@@ -246,3 +246,27 @@ def test_fortran_order_ravels_cumsums_and_copies(backend, eager_size):
         for _ in range(2):
             for k, (w, g) in enumerate(zip(want, _more_layouts(la))):
                 assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _order_a_views(m):
+    """`np.asarray(v, order='A')` of a strided view is the view itself in NumPy 2 (as 'K'):
+    a later write through it reaches the base."""
+    base = m.asarray(np.arange(12.0).reshape(3, 4) * 1)
+    v = base[:, ::2]
+    w = m.asarray(v, order="A")
+    w[...] = -3.0
+    u = m.asarray(base[1], order="A")
+    u[0] = 7.0
+    return [np.array(base), np.array(w), np.array(v)]
+
+
+@BOTH
+def test_an_order_a_request_keeps_a_strided_view(backend, eager_size):
+    """fuzz53 seed 1586: `L8 = np.asarray(v7, order='A')` of a strided view was a copy here
+    (writes.numpy_layout_copies took 'A' as 'C or F'); NumPy's is v7, so its writes changed
+    the base."""
+    want = _order_a_views(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _order_a_views(la))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k

@@ -18,7 +18,7 @@ from ._layout import check_order
 from .manipulation import permute_node, slice_node
 from .writes import numpy_layout_copies, view_of
 from .result_layout import memory_axes  # (the at-once rule reads it too)
-from .result_layout import fill_strided, strided_layout
+from .result_layout import c_ordered_copy, fill_strided, strided_layout
 
 
 def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
@@ -130,7 +130,8 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
             if copy is False:  # (NumPy's text)
                 raise _bind.fail(ValueError, "Unable to avoid copy while creating an array as "
                                  "requested.", site)
-            return Array(obj._node)  # NumPy's copy in that order (fuzz47)
+            # NumPy's copy in that order (fuzz47), C-ordered for 'C' (fuzz53)
+            return Array(c_ordered_copy(obj._node) if order == "C" else obj._node)
         return out
     if _traced(obj) and device is None and copy is not False:
         return full((), obj, dtype)

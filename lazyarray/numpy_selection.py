@@ -29,6 +29,7 @@ from .searching import sort
 from ._axis_args import refuse_bool_axis
 from .outputs import into
 from .writes import numpy_layout_copies
+from .result_layout import c_ordered_copy
 from .graph.node import user_site
 
 
@@ -54,7 +55,9 @@ def _in_order(a: Any, dtype: Any, order: str) -> Array:
     x = asarray(a, dtype=dtype)
     if x.ndim == 0:
         return mp.reshape(x, (1,))
-    return Array(x._node) if x is a and numpy_layout_copies(x, order) else x
+    if x is a and numpy_layout_copies(x, order):
+        return Array(c_ordered_copy(x._node) if order == "C" else x._node)
+    return x
 
 
 # numpy.require's flag letters
@@ -75,6 +78,8 @@ def require(a: Any, dtype: Any = None, requirements: Any = None, *, like: Any = 
         raise ValueError('Cannot specify both "C" and "F" order')
     order = "C" if "C" in reqs else "F" if "F" in reqs else "K"
     view = type(x._view) is tuple
+    if numpy_layout_copies(x, order) and order == "C":
+        return Array(c_ordered_copy(x._node))
     if (numpy_layout_copies(x, order) or ("O" in reqs and view)
             or ("W" in reqs and view and not x._view[3])):
         return Array(x._node)

@@ -106,6 +106,14 @@ def written_into(value: Node, target: Node, view_value: Callable[[Node], Any]) -
     return build_node(_PERMUTE, (moved,), (inverse,), value.shape, value.dtype, None, value.site)
 
 
+def c_ordered_copy(value: Node) -> Node:
+    """A copy of `value` that NumPy lays out in C order (`np.ascontiguousarray(B)`,
+    `np.asarray(B, order='C')` of a strided or Fortran-ordered root B): a new root of the view's
+    own node kept B's layout, so its `reshape(-1)` was a copy where NumPy's is a view, and its
+    reductions folded along B's memory (fuzz53). A leaf is C-ordered already."""
+    return _c_ordered(value) if value.inputs else value
+
+
 def _c_ordered(value: Node) -> Node:
     return build_node(_RESHAPE, (value,), (value.shape,), value.shape, value.dtype, None,
                       value.site)

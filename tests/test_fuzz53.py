@@ -270,3 +270,29 @@ def test_an_order_a_request_keeps_a_strided_view(backend, eager_size):
         for _ in range(2):
             for k, (w, g) in enumerate(zip(want, _order_a_views(la))):
                 assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _contiguous_copies(m):
+    """`np.ascontiguousarray`, `np.asarray(order='C')` and `np.require(..., 'C')` of a strided
+    root are C-contiguous copies: their reshape(-1) is a view, whose writes reach them."""
+    out = []
+    for make in (m.ascontiguousarray, lambda b: m.asarray(b, order="C"),
+                 lambda b: m.require(b, requirements="C")):
+        b = m.asarray(np.arange(20).reshape(4, 5)[::-1].copy()[::-1])
+        c = make(b)
+        flat = c.reshape(-1)
+        flat += 1
+        out += [np.array(c), np.array(b)]
+    return out
+
+
+@BOTH
+def test_a_contiguous_copy_of_a_strided_root_is_c_ordered(backend, eager_size):
+    """fuzz53 seed 1469: `L7 = np.ascontiguousarray(B)` of a reversed root B was a root of B's
+    own node here, so it kept B's strided layout: `L7.reshape(-1)` was a copy and writes
+    through it missed L7 (result_layout.c_ordered_copy)."""
+    want = _contiguous_copies(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _contiguous_copies(la))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k

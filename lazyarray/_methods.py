@@ -38,6 +38,7 @@ from .graph.node import _BUDGET, user_site
 from .runtime.backend import CopyStats
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
 from .writes import rebind
+from .result_layout import c_ordered_copy
 from ._layout import check_order
 from ._handled import checked_here, has_index_array, held_index_arrays
 from ._handled import user_line_handles_errors
@@ -226,9 +227,14 @@ def _set_imag(self: Array, value: Any) -> None:
 
 def _copy(self: Array, order: str = "C") -> Array:
     """ndarray.copy: a new handle on the same value (`x[i] = v` on it rebinds only it); `order`
-    is checked and changes nothing (an Array has no memory layout)."""
+    is checked. The default 'C' copy of a value NumPy holds in another layout (a transposed
+    view, a Fortran-ordered root) is C-ordered, as NumPy's: a handle on the same node kept that
+    layout, so `L1 = A.copy(); L1.T.reshape(-1)` was a view here whose writes reached L1 (fuzz53,
+    seed 3859). Other orders change nothing (docs/semantics.md)."""
     if order != "C":
         check_order(order, user_site(1))
+    elif self._node.inputs and _writes.numpy_layout_copies(self, "C"):
+        return Array(c_ordered_copy(self._node))
     return Array(self._node)
 
 

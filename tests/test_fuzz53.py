@@ -296,3 +296,28 @@ def test_a_contiguous_copy_of_a_strided_root_is_c_ordered(backend, eager_size):
         for _ in range(2):
             for k, (w, g) in enumerate(zip(want, _contiguous_copies(la))):
                 assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _c_copies(m):
+    """`x.copy()` is C-ordered in NumPy whatever x's layout: its transpose's reshape(-1) is a
+    copy, its own reshape(-1) a view."""
+    a = m.asarray(np.arange(20).reshape(4, 5).T.copy().T.copy(order="F"))  # (Fortran-ordered)
+    c1 = a.copy()
+    t = c1.T.reshape(-1)
+    c1[...] = 7
+    c2 = a.T.copy()
+    flat = c2.reshape(-1)
+    flat[0] = -1
+    return [np.array(t), np.array(c1), np.array(c2), np.array(a)]
+
+
+@BOTH
+def test_a_c_copy_of_another_layout_is_c_ordered(backend, eager_size):
+    """fuzz53 seed 3859: `L1 = A.copy(order='C')` of a Fortran-ordered A was a handle on A's
+    node, so `L1.T.reshape(-1)` was a view here whose values followed writes to L1 (NumPy's
+    is a copy); `x.T.copy()`'s reshape(-1) was a copy, NumPy's a view."""
+    want = _c_copies(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _c_copies(la))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k

@@ -321,3 +321,28 @@ def test_a_c_copy_of_another_layout_is_c_ordered(backend, eager_size):
         for _ in range(2):
             for k, (w, g) in enumerate(zip(want, _c_copies(la))):
                 assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _flat_copies_of_1d_views(m):
+    """A ravel/flatten copy of a reversed 1-D view is a C-contiguous array of its own: a
+    Fortran-order request of it is the array itself, whose writes it sees."""
+    out = []
+    for flat in (lambda v: v.ravel(), lambda v: v.flatten(), lambda v: m.ravel(v)):
+        a = m.asarray(np.arange(5.0)) * 1
+        c = flat(a[::-1])
+        f = m.asarray(c, order="F")
+        f[...] -= 3
+        out += [np.array(c), np.array(a)]
+    return out
+
+
+@BOTH
+def test_a_flat_copy_of_a_1d_view_is_contiguous(backend, eager_size):
+    """fuzz53 seed 3810: `L2 = v1.ravel()` of `v1 = A[::-1]` was a root of the reversed view's
+    own node (a 1-D reshape adds none), keeping its strides: `np.asarray(L2, order='F')` copied,
+    so writes through it missed L2 (NumPy's is L2 itself)."""
+    want = _flat_copies_of_1d_views(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _flat_copies_of_1d_views(la))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k

@@ -16,7 +16,7 @@ from .graph import Node, dtypes, semantics
 from .graph.node import user_site
 from ._layout import check_order
 from .manipulation import permute_node, slice_node
-from .writes import numpy_layout_copies, view_of
+from .writes import numpy_layout, numpy_layout_copies, view_of
 from .result_layout import memory_axes  # (the at-once rule reads it too)
 from .result_layout import c_ordered_copy, fill_strided, strided_layout
 
@@ -59,7 +59,11 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
             if data.dtype in _bind.SUPPORTED:  # an at-once result, as they are, so that the
                 return Array(_bind.at_once_leaf(data, site))  # next small op is one too
     if isinstance(obj, Array):
-        return _from_array(obj, dtype, device, copy, site)
+        out = _from_array(obj, dtype, device, copy, site)
+        if out is not obj and out._node is obj._node and obj._node.inputs and _copies_to_c(
+                obj, order):
+            return Array(c_ordered_copy(obj._node))
+        return out
     if _traced(obj) and device is None:
         return full((), obj, dtype)
     if _device.wants_device(device) or _device.is_device_array(obj):
@@ -183,6 +187,24 @@ def _broadcast_root(obj: np.ndarray, dtype: Any, site: Any) -> Array:
     node = _bind.broadcast_to(base._node, obj.shape, site)
     return view_of(base, Array(node), lambda n: _bind.broadcast_to(n, obj.shape, site),
                    writable=False)
+
+
+def _copies_to_c(x: Array, order: str) -> bool:
+    """Whether NumPy's copy of `x` in `order` ('K' and 'A' by its strides) is C-contiguous where
+    x is not: `np.array(A)` of a reversed or stepped root A is a C-contiguous array of its own
+    (its ascontiguousarray the array itself: writes through it reached it not here; fuzz53 seed
+    3713). A Fortran-ordered copy is left as x's node (docs/semantics.md)."""
+    layout = numpy_layout(x)
+    if layout is None or layout.flags.c_contiguous:
+        return False
+    if order == "C":
+        return True
+    if order == "F" or order == "A" and layout.flags.f_contiguous:
+        return False
+    strides, shape = layout.strides, layout.shape
+    moved = [d for d in sorted(range(layout.ndim), key=lambda d: -abs(strides[d]))
+             if shape[d] > 1]
+    return moved == sorted(moved)
 
 
 def _from_array(x: Array, dtype: Any, device: Any, copy: bool | None, site: Any) -> Array:

@@ -346,3 +346,28 @@ def test_a_flat_copy_of_a_1d_view_is_contiguous(backend, eager_size):
         for _ in range(2):
             for k, (w, g) in enumerate(zip(want, _flat_copies_of_1d_views(la))):
                 assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _array_copies_of_strided_roots(m):
+    """`np.array(A)` (order 'K', 'A' or 'C') of a reversed root is C-contiguous in NumPy: its
+    `ascontiguousarray` is itself, whose writes it sees."""
+    out = []
+    for order in ("K", "A", "C"):
+        a = m.asarray(np.arange(60).reshape(3, 4, 5)[::-1].copy()[::-1])
+        c = m.array(a, copy=True, order=order)
+        same = m.ascontiguousarray(c)
+        m.subtract(c, same, out=same)
+        out += [np.array(c), np.array(a)]
+    return out
+
+
+@BOTH
+def test_an_array_copy_of_a_strided_root_is_c_contiguous(backend, eager_size):
+    """fuzz53 seed 3713: `L1 = np.array(A, copy=True, order='K')` of a reversed root was a
+    handle on A's node here, keeping its strides: `np.ascontiguousarray(L1)` copied, and
+    `np.subtract(L1, L10, out=L10)` left L1 as it was (NumPy's L10 is L1: zeros)."""
+    want = _array_copies_of_strided_roots(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _array_copies_of_strided_roots(la))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k

@@ -14,6 +14,7 @@ from .graph import SUPPORTED as _SUPPORTED, dtypes, get_op
 from .graph.node import Node, user_site
 from ._bind import as_node as _as_node
 from .writes import ravels_in_place, reshapes_in_place, view_of
+from .result_layout import c_ordered_copy
 from .eager import LIMIT as _EAGER_LIMIT, buffer as _eager_buffer, value_now as _eager_value_now
 from ._layout import check_casting, check_order
 from .result_layout import memory_axes
@@ -182,7 +183,15 @@ def ravel(x: Any, order: str = "C") -> Array:
     out = Array(reshape_node(node, (node.size,), site))
     if type(x) is Array and ravels_in_place(x):
         return view_of(x, out, lambda n: reshape_node(n, (node.size,), site))
-    return out
+    return _c_copy(out)
+
+
+def _c_copy(out: Array) -> Array:
+    """A flattened copy as NumPy's, C-contiguous: a 1-D view's reshape is the view's own node
+    (`A[::-1].ravel()`), whose layout a root of it kept, so `np.asarray(L, order='F')` of it
+    copied where NumPy's is L itself (fuzz53, seed 3810)."""
+    node = out._node
+    return Array(c_ordered_copy(node)) if node.op is _SLICE or node.op is _PERMUTE else out
 
 
 def flatten(x: Any, order: str = "C") -> Array:
@@ -192,7 +201,7 @@ def flatten(x: Any, order: str = "C") -> Array:
     if order != "C" and memory_order(order, site) == "F":
         return Array(reshape(x, (-1,), order="F")._node)
     node = _as_node(x, site)
-    return Array(reshape_node(node, (node.size,), site))
+    return _c_copy(Array(reshape_node(node, (node.size,), site)))
 
 
 def broadcast_to(x: Any, shape: Any) -> Array:

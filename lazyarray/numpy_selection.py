@@ -78,8 +78,9 @@ def require(a: Any, dtype: Any = None, requirements: Any = None, *, like: Any = 
         raise ValueError('Cannot specify both "C" and "F" order')
     order = "C" if "C" in reqs else "F" if "F" in reqs else "K"
     view = type(x._view) is tuple
-    if (numpy_layout_copies(x, order) or ("O" in reqs and view)
-            or ("W" in reqs and view and not x._view[3])):
+    if numpy_layout_copies(x, order):
+        return Array(copied(x._node, order))
+    if ("O" in reqs and view) or ("W" in reqs and view and not x._view[3]):
         return Array(x._node)
     return x
 

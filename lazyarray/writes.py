@@ -247,24 +247,30 @@ def ravels_in_place(a: Any, order: str = "C") -> bool:
 
 
 def numpy_layout_copies(a: Any, order: str) -> bool:
-    """Whether NumPy's `asarray(a, order=order)` copies `a` ('C', 'F', 'A': either; 'K' never):
+    """Whether NumPy's `asarray(a, order=order)` copies `a` ('C', 'F'; 'A' and 'K' never):
     a root is C-contiguous, a view's layout its chain's; a read-only view that is no chain of
     views (`diagonal`, `broadcast_to`) copies. `np.ascontiguousarray(A[:, j])` is a copy, which
     a later write to A does not reach (fuzz47: it was the view, and followed the write)."""
-    if order == "K":
-        return False
-    link = a._view
-    if type(link) is not tuple:  # (a root: C-contiguous, F-contiguous too where one dim > 1,
-        if root_is_c_contiguous(a._node):  # unless its NumPy layout is another: `root_layout`)
-            return order == "F" and sum(n > 1 for n in a.shape) > 1 and 0 not in a.shape
-        layout = root_layout(a._node)
-    else:
-        layout = _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
+    if order in ("K", "A"):  # (NumPy 2's asarray(order='A') takes any layout, as 'K': a
+        return False  # strided view stays itself, fuzz53 seed 1586; it copied here)
+    if type(a._view) is not tuple and root_is_c_contiguous(a._node):  # (a root: C-contiguous,
+        # F-contiguous too where one dim > 1, unless its NumPy layout is another: `root_layout`)
+        return order == "F" and sum(n > 1 for n in a.shape) > 1 and 0 not in a.shape
+    layout = numpy_layout(a)
     if layout is None:
         return True
     flags = layout.flags
     return not (flags.c_contiguous if order == "C" else flags.f_contiguous if order == "F"
                 else flags.c_contiguous or flags.f_contiguous)
+
+
+def numpy_layout(a: Any) -> np.ndarray | None:
+    """A stand-in with NumPy's shape and strides for Array `a` (a root's `root_layout`, a view's
+    chain replayed), None where NumPy's would be no view (a copy: C-contiguous)."""
+    link = a._view
+    if type(link) is not tuple:
+        return root_layout(a._node)
+    return _numpy_layout(link[1], link[2]) if len(link) == 4 else _dynamic_layout(a)
 
 
 def _dynamic_layout(a: Any) -> np.ndarray | None:

@@ -246,3 +246,128 @@ def test_fortran_order_ravels_cumsums_and_copies(backend, eager_size):
         for _ in range(2):
             for k, (w, g) in enumerate(zip(want, _more_layouts(la))):
                 assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _order_a_views(m):
+    """`np.asarray(v, order='A')` of a strided view is the view itself in NumPy 2 (as 'K'):
+    a later write through it reaches the base."""
+    base = m.asarray(np.arange(12.0).reshape(3, 4) * 1)
+    v = base[:, ::2]
+    w = m.asarray(v, order="A")
+    w[...] = -3.0
+    u = m.asarray(base[1], order="A")
+    u[0] = 7.0
+    return [np.array(base), np.array(w), np.array(v)]
+
+
+@BOTH
+def test_an_order_a_request_keeps_a_strided_view(backend, eager_size):
+    """fuzz53 seed 1586: `L8 = np.asarray(v7, order='A')` of a strided view was a copy here
+    (writes.numpy_layout_copies took 'A' as 'C or F'); NumPy's is v7, so its writes changed
+    the base."""
+    want = _order_a_views(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _order_a_views(la))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _contiguous_copies(m):
+    """`np.ascontiguousarray`, `np.asarray(order='C')` and `np.require(..., 'C')` of a strided
+    root are C-contiguous copies: their reshape(-1) is a view, whose writes reach them."""
+    out = []
+    for make in (m.ascontiguousarray, lambda b: m.asarray(b, order="C"),
+                 lambda b: m.require(b, requirements="C")):
+        b = m.asarray(np.arange(20).reshape(4, 5)[::-1].copy()[::-1])
+        c = make(b)
+        flat = c.reshape(-1)
+        flat += 1
+        out += [np.array(c), np.array(b)]
+    return out
+
+
+@BOTH
+def test_a_contiguous_copy_of_a_strided_root_is_c_ordered(backend, eager_size):
+    """fuzz53 seed 1469: `L7 = np.ascontiguousarray(B)` of a reversed root B was a root of B's
+    own node here, so it kept B's strided layout: `L7.reshape(-1)` was a copy and writes
+    through it missed L7 (result_layout.c_ordered_copy)."""
+    want = _contiguous_copies(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _contiguous_copies(la))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _c_copies(m):
+    """`x.copy()` is C-ordered in NumPy whatever x's layout: its transpose's reshape(-1) is a
+    copy, its own reshape(-1) a view."""
+    a = m.asarray(np.arange(20).reshape(4, 5).T.copy().T.copy(order="F"))  # (Fortran-ordered)
+    c1 = a.copy()
+    t = c1.T.reshape(-1)
+    c1[...] = 7
+    c2 = a.T.copy()
+    flat = c2.reshape(-1)
+    flat[0] = -1
+    return [np.array(t), np.array(c1), np.array(c2), np.array(a)]
+
+
+@BOTH
+def test_a_c_copy_of_another_layout_is_c_ordered(backend, eager_size):
+    """fuzz53 seed 3859: `L1 = A.copy(order='C')` of a Fortran-ordered A was a handle on A's
+    node, so `L1.T.reshape(-1)` was a view here whose values followed writes to L1 (NumPy's
+    is a copy); `x.T.copy()`'s reshape(-1) was a copy, NumPy's a view."""
+    want = _c_copies(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _c_copies(la))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _flat_copies_of_1d_views(m):
+    """A ravel/flatten copy of a reversed 1-D view is a C-contiguous array of its own: a
+    Fortran-order request of it is the array itself, whose writes it sees."""
+    out = []
+    for flat in (lambda v: v.ravel(), lambda v: v.flatten(), lambda v: m.ravel(v)):
+        a = m.asarray(np.arange(5.0)) * 1
+        c = flat(a[::-1])
+        f = m.asarray(c, order="F")
+        f[...] -= 3
+        out += [np.array(c), np.array(a)]
+    return out
+
+
+@BOTH
+def test_a_flat_copy_of_a_1d_view_is_contiguous(backend, eager_size):
+    """fuzz53 seed 3810: `L2 = v1.ravel()` of `v1 = A[::-1]` was a root of the reversed view's
+    own node (a 1-D reshape adds none), keeping its strides: `np.asarray(L2, order='F')` copied,
+    so writes through it missed L2 (NumPy's is L2 itself)."""
+    want = _flat_copies_of_1d_views(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _flat_copies_of_1d_views(la))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _array_copies_of_strided_roots(m):
+    """`np.array(A)` (order 'K', 'A' or 'C') of a reversed root is C-contiguous in NumPy: its
+    `ascontiguousarray` is itself, whose writes it sees."""
+    out = []
+    for order in ("K", "A", "C"):
+        a = m.asarray(np.arange(60).reshape(3, 4, 5)[::-1].copy()[::-1])
+        c = m.array(a, copy=True, order=order)
+        same = m.ascontiguousarray(c)
+        m.subtract(c, same, out=same)
+        out += [np.array(c), np.array(a)]
+    return out
+
+
+@BOTH
+def test_an_array_copy_of_a_strided_root_is_c_contiguous(backend, eager_size):
+    """fuzz53 seed 3713: `L1 = np.array(A, copy=True, order='K')` of a reversed root was a
+    handle on A's node here, keeping its strides: `np.ascontiguousarray(L1)` copied, and
+    `np.subtract(L1, L10, out=L10)` left L1 as it was (NumPy's L10 is L1: zeros)."""
+    want = _array_copies_of_strided_roots(np)
+    with la.config(eager_size=eager_size):
+        for _ in range(2):
+            for k, (w, g) in enumerate(zip(want, _array_copies_of_strided_roots(la))):
+                assert np.array_equal(np.asarray(g), np.asarray(w)), k

@@ -56,6 +56,49 @@ EXHAUSTIVE_ON_C = frozenset({
 })
 
 
+# Sweeps the fast tier samples (stop 53: its 4 minutes on 2 cores from a cold cache, ~0.14 s of
+# gcc per C translation unit): name -> k keeps every k-th C instance in collection order (every
+# k-th instance where the test has no backend parameter: C or the default backend), the others
+# run in the exhaustive tier, so the two tiers together keep every case.
+SAMPLED_ON_C = {
+    "test_ulp_bound_and_special_values": 2,  # test_math_functions: an op x dtype per unit
+    "test_sums_are_numpys_pairwise_sums_bit_for_bit": 3,  # test_c_tiered
+    "test_second_call_with_the_same_sizes_builds_no_plan": 2,  # test_program_plans: the corpus
+    "test_sums_are_numpys_bit_for_bit": 2,  # test_sum_order
+    "test_nep50_python_scalars": 2,  # test_promotion
+    "test_total_sum_is_the_general_paths_node": 3,  # test_loop_step_fast_paths
+    "test_random_shapes_and_dtypes_sampled": 2,  # test_ops_elementwise
+    "test_matmul": 2,  # test_shapes_indexing
+    "test_tiled_kernels_match_numpy": 2,  # test_speed_levers
+    "test_plans_per_call_stay_bounded": 2,  # test_plans_per_call
+    "test_norms_are_numpys_bit_for_bit": 2,  # test_sum_order
+    "test_half_calls_are_numpys": 2,  # test_float16
+}
+# The same on every backend, for sweeps whose cost is their Python (op x dtype-pair tables whose C
+# instances are exhaustive already: EXHAUSTIVE_ON_C)
+SAMPLED_ON_EVERY_BACKEND = {
+    "test_random_shapes_and_dtypes": 2,
+    "test_python_scalar_operands_are_weak": 2,
+    "test_every_accepted_dtype_combination": 2,
+    "test_array_array_promotion_for_every_operator_and_dtype_pair": 2,
+    "test_integer_element_operators_and_comparisons_are_numpys": 2,
+}
+
+
+def _sampled_out(item, backend, seen: dict) -> bool:
+    """Whether `item` is one of the sampled sweeps' instances the fast tier leaves to the
+    exhaustive tier (SAMPLED_ON_C, SAMPLED_ON_EVERY_BACKEND)."""
+    name = getattr(item, "originalname", None)
+    k = SAMPLED_ON_EVERY_BACKEND.get(name)
+    if k is None:
+        k = SAMPLED_ON_C.get(name)
+        if k is None or backend not in (None, "c"):
+            return False
+    key = (name, backend)
+    seen[key] = seen.get(key, -1) + 1
+    return seen[key] % k != 0
+
+
 # A parameter's instances on some backends only: `pytest.param(np.float64,
 # marks=pytest.mark.exhaustive_on("c"))` keeps the numpy instance in the fast tier and moves the C
 # one (a compile per case) to the exhaustive tier; the fast tier keeps at least one parameter per
@@ -131,9 +174,13 @@ def backend_does(backend):
 
 @pytest.hookimpl(tryfirst=True)  # before `-m 'not exhaustive'` / `-m gpu` deselect
 def pytest_collection_modifyitems(config, items):
+    sampled: dict[str, int] = {}
     for item in items:
         spec = getattr(item, "callspec", None)
         backend = spec.params.get("backend") if spec is not None else None
+        if _sampled_out(item, backend if spec is None or "backend_name" not in spec.params
+                        else spec.params["backend_name"], sampled):
+            item.add_marker(pytest.mark.exhaustive)
         for mark in item.iter_markers("needs") if backend is not None else ():
             feature = mark.args[0]
             if not does(feature, backend):

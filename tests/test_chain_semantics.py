@@ -89,7 +89,10 @@ def test_integer_reciprocal_of_zero_is_zero(backend, dtype):
 def test_integer_power_with_negative_exponent(backend, dtype):
     base = np.array([1, -1, -1, 2, -2, 0, 5], dtype=dtype)
     exp = np.array([-3, -3, -2, -1, -5, -1, 0], dtype=dtype)
-    assert_matches(la.power(la.array(base), la.array(exp)),
+    with pytest.raises(ValueError, match="negative integer powers"):  # values known: NumPy's
+        la.power(la.array(base), la.array(exp))  # error (probe53; the kernel answered before)
+    # a pending exponent's values are not known at the call (docs/semantics.md, "power")
+    assert_matches(la.power(la.array(base), la.array(exp) + 0),
                    np.array([1, -1, 1, 0, 0, 0, 1], dtype=dtype))
     with pytest.raises(ValueError, match="negative integer powers"):  # a scalar: NumPy's error
         la.array(base) ** -1

@@ -16,7 +16,7 @@ EAGER_SIZES = [0, 4096]
 
 @pytest.mark.parametrize("eager_size", EAGER_SIZES)
 def test_matrix_rank_of_a_vector_or_scalar_is_numpys_int(backend, eager_size):
-    """numpy.linalg.norm's reference page runs `LA.matrix_rank(np.zeros((4,)))` and
+    """numpy.linalg.matrix_rank's docstring runs `matrix_rank(np.zeros((4,)))` and
     `matrix_rank(1)`: NumPy answers `int(not all(A == 0))` below 2 dimensions. lazyarray raised
     LinAlgError '1-dimensional array given'."""
     cases = [np.zeros(4), np.ones(3), np.array([0.0, -0.0]), np.array([0.0, np.nan]), 1, 0,

@@ -212,6 +212,7 @@ def raises_at_the_line(x: Any) -> None:
         x = Array(node)
     try:
         evaluate_arrays([x])
+        _as_numpys_scalar(x)
     except (FloatingPointError, RuntimeWarning) as exc:  # (RuntimeWarning: a filter's 'error')
         # NumPy's in-place ufunc has written its result when it raises (`x /= 0` leaves inf
         # in x): the value, computed again under 'ignore', goes with the error to the caller
@@ -222,6 +223,17 @@ def raises_at_the_line(x: Any) -> None:
         out = at_the_line(exc, user_site(1))
         out._lazyarray_value = x  # type: ignore[attr-defined]
         raise out from None
+
+
+def _as_numpys_scalar(x: Any) -> None:
+    """A 0-d result computed at its line stands for NumPy's scalar, as it did pending: its leaf
+    takes the at-once mark, so a later op on it reports NumPy's scalar math ('... in scalar
+    divide') as it did before; an unmarked leaf is a 0-d *array*, whose ufunc's report names
+    the ufunc ('... in divide': a recording warnings block computed `x.sum() / 0` so, fuzz53)."""
+    node = x._node
+    if not node.shape and not node.inputs and node.op is _bind.INPUT and node.attrs == ():
+        x._node = _bind.build_node(_bind.INPUT, (), _bind.AT_ONCE_MARK, (), node.dtype, node.data,
+                                   node.site)
 
 
 RAISES_AT_THE_LINE[0] = raises_at_the_line

@@ -371,3 +371,22 @@ def test_an_array_copy_of_a_strided_root_is_c_contiguous(backend, eager_size):
         for _ in range(2):
             for k, (w, g) in enumerate(zip(want, _array_copies_of_strided_roots(la))):
                 assert np.array_equal(np.asarray(g), np.asarray(w)), k
+
+
+def _bytes_in_order_a(m):
+    """`tobytes(order='A')` is Fortran order only for Fortran-contiguous memory."""
+    b = m.asarray(np.random.default_rng(928).standard_normal((6, 6)).T)  # (Fortran-ordered)
+    v = b[::-1]
+    m.multiply(v, 1, out=v)
+    return [b.tobytes(order="A"), v.tobytes(order="A"), (b * 2).tobytes(order="A"),
+            b[:, ::2].tobytes(order="A")]
+
+
+@BOTH
+def test_tobytes_in_order_a_follows_numpys_layout(backend, eager_size):
+    """fuzz53 seed 118: `v1.tobytes(order='A')` of `v1 = B[::-1]` (B Fortran-ordered) gave
+    Fortran-order bytes here (the export of a view is a copy in its strides' order), NumPy's
+    are C order (v1 is not Fortran-contiguous)."""
+    want = _bytes_in_order_a(np)
+    with la.config(eager_size=eager_size):
+        assert _bytes_in_order_a(la) == want

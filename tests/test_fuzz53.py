@@ -52,7 +52,10 @@ def test_an_asarray_of_a_broadcast_view_is_numpys_view(backend, eager_size):
 @pytest.mark.exhaustive
 @pytest.mark.parametrize("block", range(2))
 def test_layout_programs_match_numpy(block):
-    """The layout fuzzer's programs (fuzz53: seeds 0-...), a modest share per block."""
+    """The layout fuzzer's programs (tests/fuzz_layouts.py, 8 lines each, at the ambient
+    eager_size: each program takes 4096, 3 or 0 at most that), seeds 0-199; fuzz53 swept
+    1000-4599 with 12 lines on C at the default and at LAZYARRAY_EAGER_SIZE=0, and 4000-4599 on
+    the numpy backend at 0."""
     for seed in range(100 * block, 100 * (block + 1)):
         if seed in KNOWN:
             continue
@@ -61,7 +64,11 @@ def test_layout_programs_match_numpy(block):
         assert problem is None, f"{problem}\n--- program:\n{program.text()}"
 
 
-KNOWN: dict[int, str] = {}
+KNOWN: dict[int, str] = {
+    196: "known (stop 52): `np.array(A, copy=True, order='F')` of a computed value (here a "
+         "broadcast view) is C-ordered here, Fortran in NumPy: its reshape(-1) a view, NumPy's "
+         "a copy (docs/semantics.md)",
+}
 
 
 def _ordered_copies(m, x):

@@ -114,8 +114,9 @@ def _recorded_inside(m):
 @BOTH
 def test_a_recording_block_holds_its_warnings_on_its_own_lines(backend, eager_size):
     """fuzz53: `with warnings.catch_warnings(record=True) as w: t = a / 0; n = len(w)` read an
-    empty list here (the block computed its ops at its exit); an op built in a user's recording
-    block is computed at its line now (warning_blocks.RECORDING), naming NumPy's line."""
+    empty list here (the block computed its ops at its exit); a user's recording block's list
+    computes the block's pending ops when read now (warning_blocks._RecordList), naming the
+    lines that built them, NumPy's."""
     want = _recorded_inside(np)
     with la.config(eager_size=eager_size):
         for _ in range(2):

@@ -195,11 +195,13 @@ def raises_at_the_line(x: Any) -> None:
     if "raise" in (s.fp_divide, s.fp_over, s.fp_invalid, s.fp_under):
         if not user_line_handles_errors():
             return
-    elif not WARNING_BLOCKS[0] or _state.stand_ins or is_busy() or not (
+    elif not WARNING_BLOCKS[0] or _state.stand_ins or is_busy() or x._view is False or not (
             _fp_errors.at_the_line()) or (
             not _fp_errors.RECORDING[-1] and not user_line_handles_errors()):
         return  # (a warnings block that records, or turns warnings into errors in a try: fuzz53;
-        # never while la.jit traces or an evaluation runs)
+        # never while la.jit traces or an evaluation runs; nor a stand-in for NumPy's scalar,
+        # `x.sum()`: computed, it would be a 0-d array's leaf, and `x.sum() / 0`'s report
+        # would name the ufunc's 'divide', not NumPy's 'scalar divide')
     node = x._node
     if node.op.write_back is not None:
         # a view (`r = A.imag`, a slice): it raises nothing of its own, and computed here it

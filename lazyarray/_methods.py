@@ -272,6 +272,13 @@ def _argpartition(self: Array, kth: Any, axis: int = -1, kind: str = "introselec
 
 
 def _tobytes(self: Array, order: str = "C") -> bytes:
+    """ndarray.tobytes; order 'A' by NumPy's layout of self (Fortran only where it is
+    Fortran-contiguous): the export of a view is a copy in its strides' order, so `B[::-1]` of a
+    Fortran-ordered B gave its bytes in Fortran order, NumPy's in C (fuzz53 seed 118)."""
+    if isinstance(order, str) and order.upper() == "A" and self.ndim > 1:
+        layout = _writes.numpy_layout(self) if self._node.inputs else None
+        order = "F" if layout is not None and layout.flags.f_contiguous and not \
+            layout.flags.c_contiguous else "C"
     return np.asarray(self).tobytes(order)
 
 

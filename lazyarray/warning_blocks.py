@@ -47,6 +47,54 @@ def _is_user_file(filename: str) -> bool:
     return user
 
 
+class _RecordList(list):
+    """A recording block's list: reading it first computes the pending ops built in the block
+    since its entry (under its filters, their warnings naming the lines that built them), so
+    the block's own lines see the warnings NumPy's ops gave at their lines (the stdlib's
+    documented idiom `with catch_warnings(record=True) as w: ...; assert len(w) == 1` inside
+    the block read an empty list: fuzz53), while the ops stay lazy and fuse until then."""
+
+    def _settle(self) -> None:
+        since = self.__dict__.get("since", -1)
+        if since >= 0 and not self.__dict__.get("settling"):
+            self.settling = True
+            try:
+                with fp_errors.at_block_exit():
+                    fp_errors._evaluate_pending(since)
+            finally:
+                self.settling = False
+
+
+def _reading(name: str) -> Any:
+    method = getattr(list, name)
+
+    def read(self: _RecordList, *args: Any) -> Any:
+        self._settle()
+        return method(self, *args)
+
+    read.__name__ = name
+    return read
+
+
+for _name in ("__len__", "__getitem__", "__iter__", "__reversed__", "__contains__", "__eq__",
+              "__ne__", "__repr__", "copy", "count", "index", "pop", "__add__", "__mul__"):
+    setattr(_RecordList, _name, _reading(_name))
+
+
+def _recording_list(block: Any, entered: Any, since: int) -> _RecordList | None:
+    """Put a _RecordList in the place of the stdlib block's record list (3.11-3.13 record
+    through `module._showwarnmsg_impl = log.append`); None where the block does not record or
+    keeps its list otherwise."""
+    module = getattr(block, "_module", None)
+    impl = getattr(module, "_showwarnmsg_impl", None)
+    if type(entered) is not list or getattr(impl, "__self__", None) is not entered:
+        return None
+    log = _RecordList()
+    log.since = since
+    module._showwarnmsg_impl = log.append
+    return log
+
+
 class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__name__`)
     """warnings.catch_warnings whose edges compute lazyarray's pending ops (module docstring)."""
 
@@ -58,8 +106,12 @@ class catch_warnings(_STDLIB):  # (the stdlib's name: code reads `type(block).__
         entered = super().__enter__()
         self.__dict__.setdefault("_lazyarray_since", []).append(built_count() if user else -1)
         if user:
-            fp_errors.RECORDING.append(bool(getattr(self, "_record", True)))
+            log = _recording_list(self, entered, self._lazyarray_since[-1])
+            # (a list the stdlib's block records into whose reads compute: no op need be
+            # computed at its line; where it cannot be put in, each op is, _handled's rule)
+            fp_errors.RECORDING.append(log is None and bool(getattr(self, "_record", True)))
             warning_blocks_changed(1)
+            entered = entered if log is None else log
         return entered
 
     def __exit__(self, *exc: object) -> None:

@@ -248,8 +248,11 @@ class Generator:
             f"        {t} = str(e)",
             # (an op built before a laxer errstate block and read inside it reports under the
             # block's modes: documented, docs/semantics.md; read after it here)
+            # (not `{name} / 0` in the block: the same expression as the pending one is one
+            # node, computed once, at the block's exit under 'ignore': NumPy warned for the
+            # first; seeds 6, 99, left)
             f"{pending} = {op}\nwith np.errstate(divide='ignore', invalid='ignore'):\n"
-            f"    {t} = {name} / 0\n{t} = {t} + {pending}",
+            f"    {t} = {name} + 1\n{t} = {t} + {pending}",
             f"with warnings.catch_warnings(record=True) as {t}_w:\n"
             f"    warnings.simplefilter('always')\n    {pending} = {op}\n"
             f"{t} = {pending} * 1\n{t}_n = len({t}_w)",

@@ -69,9 +69,6 @@ KNOWN: dict[int, str] = {
              "read after it (`w = w + p`), reports nothing here, NumPy's divide by zero at its "
              "line (A a Fortran-order copy of a broadcast view, written whole first); the same "
              "few lines alone report as NumPy's" for seed in (6, 99)},
-    196: "known (stop 52): `np.array(A, copy=True, order='F')` of a computed value (here a "
-         "broadcast view) is C-ordered here, Fortran in NumPy: its reshape(-1) a view, NumPy's "
-         "a copy (docs/semantics.md)",
 }
 
 

@@ -14,10 +14,9 @@ from .graph import SUPPORTED as _SUPPORTED, dtypes, get_op
 from .graph.node import Node, user_site
 from ._bind import as_node as _as_node
 from .writes import ravels_in_place, reshapes_in_place, view_of
-from .result_layout import c_ordered_copy
 from .eager import LIMIT as _EAGER_LIMIT, buffer as _eager_buffer, value_now as _eager_value_now
 from ._layout import check_casting, check_order
-from .result_layout import memory_axes
+from .result_layout import copied, memory_axes
 
 _FLIP_VIEW = getattr(_bind.FAST, "flip_view", None)  # lazyarray/_trace.c: x[::-1, ...], a view
 
@@ -191,7 +190,7 @@ def _c_copy(out: Array) -> Array:
     (`A[::-1].ravel()`), whose layout a root of it kept, so `np.asarray(L, order='F')` of it
     copied where NumPy's is L itself (fuzz53, seed 3810)."""
     node = out._node
-    return Array(c_ordered_copy(node)) if node.op is _SLICE or node.op is _PERMUTE else out
+    return Array(copied(node, "C")) if node.op is _SLICE or node.op is _PERMUTE else out
 
 
 def flatten(x: Any, order: str = "C") -> Array:

@@ -105,14 +105,6 @@ def written_into(value: Node, target: Node, view_value: Callable[[Node], Any]) -
     return _c_ordered(value) if want is None else laid_out(value, want)
 
 
-def c_ordered_copy(value: Node) -> Node:
-    """A copy of `value` that NumPy lays out in C order (`np.ascontiguousarray(B)`,
-    `np.asarray(B, order='C')` of a strided or Fortran-ordered root B): a new root of the view's
-    own node kept B's layout, so its `reshape(-1)` was a copy where NumPy's is a view, and its
-    reductions folded along B's memory (fuzz53). A leaf is C-ordered already."""
-    return _c_ordered(value) if value.inputs else value
-
-
 def _c_ordered(value: Node) -> Node:
     """NumPy's C-ordered copy of `value` (graph/ops_elementwise.py `contiguous`)."""
     return build_node(_CONTIGUOUS, (value,), (), value.shape, value.dtype, None, value.site)

@@ -393,7 +393,7 @@ def _layout_and_key(kernel: Kernel, shared: frozenset[int]) -> tuple[KernelLayou
     stages = tuple((st.inner, tuple(("load", e.slot, e.dtype.str) if isinstance(e, Load) else e
                                     for e in st.exprs), st.reduces,
                     tuple((t.slot, t.value) for t in st.stores)) for st in kernel.stages)
-    structure = (version, source_name(kernel), kernel.fused, kernel.sites, kernel.n_outer,
+    structure = (version, source_name(kernel), kernel.fused, kernel.n_outer,
                  len(kernel.space), stages, layout.pattern, tuple(sorted(shared)))
     key = _KEYS.get(structure)
     if key is None:

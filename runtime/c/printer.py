@@ -317,9 +317,9 @@ class KernelPrinter:
     # --- the function: comment, signature hook, frame hook ----------------------------------------
     def render(self) -> str:
         k = self.k
+        # (no user lines: the same kernel built at another line, in another file or after an edit
+        # above it is the same source, library and structural key; la.explain names the lines)
         head = [f"/* {source_name(k)}: {', '.join(k.fused) or source_name(k)} */"]
-        if k.sites:
-            head.append(f"/* from {', '.join(k.sites)} */")
         self.emit_frame()
         return "\n".join(head + self.lines)
 

@@ -1,6 +1,7 @@
 """Shared fixtures: every differential test runs on every backend that can run here (one suite for
 all backends, flashlight's lesson), with the passes on (the default) unless a test says otherwise."""
 
+import contextlib
 import gc
 import os
 import time
@@ -354,3 +355,21 @@ def fresh_caches():
     la.clear_caches()
     yield
     la.clear_caches()
+
+
+@contextlib.contextmanager
+def fresh_kernel_memory():
+    """The C compiler's in-process kernel maps empty inside the block, restored after: tests that
+    count compiles in a fresh cache directory (a kernel is the same source wherever it is built,
+    so another test's identical kernel, loaded in this process, would be a memory hit)."""
+    from lazyarray.runtime.c import compiler as c_compiler, quick as c_quick
+
+    maps = (c_compiler._functions, c_compiler._symbol_of_key, c_quick._functions)
+    saved = [dict(m) for m in maps]
+    for m in maps:
+        m.clear()
+    try:
+        yield
+    finally:
+        for m, before in zip(maps, saved):
+            m.update(before)

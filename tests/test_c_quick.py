@@ -10,6 +10,7 @@ import pytest
 from lazyarray.graph import all_ops
 from lazyarray.runtime.c import backend as c_backend, quick as c_quick, tiered as c_tiered
 from lazyarray.runtime.c.backend import CBackend
+from conftest import fresh_kernel_memory
 from test_c_tiered import hold_the_compiler, numpy_case, same_bits
 
 import c_programs as P
@@ -28,7 +29,7 @@ def background(tmp_path):
     saved = c_compiler.cache_dir_override
     c_compiler.cache_dir_override = str(tmp_path)
     la.clear_caches()
-    with la.config(cache_dir=str(tmp_path), background_compiles=True):
+    with la.config(cache_dir=str(tmp_path), background_compiles=True), fresh_kernel_memory():
         yield
         assert la.wait_for_compiles(WAIT_S)
     la.clear_caches()

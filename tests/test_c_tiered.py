@@ -5,6 +5,7 @@ between them at any iteration (issue 9: one value, one bit pattern)."""
 import threading
 
 import c_programs as P
+from conftest import fresh_kernel_memory
 import numpy as np
 import pytest
 from lazyarray.graph import all_ops
@@ -109,7 +110,7 @@ def kernel_dir(tmp_path):
     """A fresh kernel cache: for evaluations (the setting) and direct backend calls."""
     saved = c_compiler.cache_dir_override
     c_compiler.cache_dir_override = str(tmp_path)
-    with la.config(cache_dir=str(tmp_path)):
+    with la.config(cache_dir=str(tmp_path)), fresh_kernel_memory():
         yield tmp_path
     c_compiler.cache_dir_override = saved
 

@@ -1,6 +1,5 @@
 /* sigmoid: negative, exp, add, reciprocal */
-/* from model.py:3 */
-void la_sigmoid_372e009317(char *const *p, const int64_t *d, const char *s, int64_t nt)
+void la_sigmoid_f9f2595c44(char *const *p, const int64_t *d, const char *s, int64_t nt)
 {
     (void)s;
     (void)nt;

@@ -18,7 +18,8 @@ from ._layout import check_order
 from .manipulation import permute_node, slice_node
 from .writes import numpy_layout_copies, view_of
 from .result_layout import memory_axes  # (the at-once rule reads it too)
-from .result_layout import copied, fill_strided, laid_out, node_memory_axes, strided_layout
+from .result_layout import (copied, fill_strided, fortran_contiguous, laid_out,
+                            node_memory_axes, strided_layout)
 
 
 def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
@@ -445,8 +446,8 @@ def _laid_out_like(out: Array, x: Any, order: Any, shape: Any) -> Array:
 
 
 def _fortran_contiguous(x: Any) -> bool:
-    if isinstance(x, Array):
-        return copied(x._node, "F") is x._node
+    if isinstance(x, Array):  # (no copy made to find out)
+        return fortran_contiguous(x._node)
     return bool(np.asarray(x).flags.f_contiguous)
 
 

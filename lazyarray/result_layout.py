@@ -207,8 +207,7 @@ def copied(node: Node, order: str) -> Node:
     if node.op is not _PERMUTE and node.op is not _SLICE and order != "F":
         if result_axes(node) is None:  # (memoized: a loop's `x.copy()` pays a dict lookup)
             return node
-    view = VIEW_VALUE[0](node)  # (a view of a computed buffer: NumPy's own, ~0.3 us in C)
-    layout = root_layout(node) if view is None else view
+    view, layout = _numpy_layout(node)
     flags = layout.flags
     if order == "A":
         order = "F" if flags.f_contiguous and not flags.c_contiguous else "C"
@@ -260,3 +259,17 @@ def root_is_c_contiguous(node: Node) -> bool:
     if node.op is not _PERMUTE and node.op is not _SLICE:
         return result_axes(node) is None
     return bool(root_layout(node).flags.c_contiguous)
+
+
+def _numpy_layout(node: Node) -> tuple[np.ndarray | None, np.ndarray]:
+    """NumPy's view of a view of a computed buffer (~0.3 us in C; None for anything else) and
+    an ndarray with NumPy's layout of the value: that view, else `root_layout`'s stand-in."""
+    view = VIEW_VALUE[0](node)
+    return view, (root_layout(node) if view is None else view)
+
+
+def fortran_contiguous(node: Node) -> bool:
+    """Whether NumPy's layout of a root's value is Fortran-contiguous (`order='A'` asks)."""
+    if sum(n > 1 for n in node.shape) <= 1:
+        return True
+    return bool(node.inputs) and bool(_numpy_layout(node)[1].flags.f_contiguous)

@@ -160,11 +160,7 @@ def test_numpys_texts_and_keywords_of_fix_diff_and_copy_false(backend, eager_siz
                  (lambda m: m.diff(m.asarray(5)), ValueError),
                  (lambda m: m.fix(m.asarray([2.5]), out=m.zeros(1, dtype=int)), TypeError)]
         for call, kind in cases:
-            with pytest.raises(kind) as want:
-                call(np)
-            with pytest.raises(kind) as got:
-                call(la)
-            assert str(got.value).split("\n(at ")[0] == str(want.value)
+            _raises_numpys_error(call, kind)
         host = np.array([2.5, -1.5, 3.0])
         out = la.zeros(3)
         assert la.fix(la.asarray(host), out=out) is out
@@ -211,11 +207,7 @@ def test_python_ints_past_a_c_long_and_empty_truth_values_raise_numpys_texts(bac
              (lambda m: bool(m.zeros(2)), ValueError)]
     with la.config(eager_size=eager_size):
         for call, kind in calls:
-            with pytest.raises(kind) as want:
-                call(np)
-            with pytest.raises(kind) as got:
-                call(la)
-            assert str(got.value).split("\n(at ")[0] == str(want.value)
+            _raises_numpys_error(call, kind)
 
 
 @pytest.mark.parametrize("eager_size", EAGER_SIZES)
@@ -234,3 +226,12 @@ def test_median_of_an_empty_slice_warns_numpys_messages(backend, eager_size):
                 messages.append(([str(w.message) for w in caught], value.shape))
                 np.testing.assert_array_equal(value, np.full(value.shape, np.nan))
             assert messages[1] == messages[0], (shape, axis)
+
+
+def _raises_numpys_error(call, kind) -> None:
+    """`call(np)` and `call(la)` raise `kind` with the same text (lazyarray's names the line)."""
+    with pytest.raises(kind) as want:
+        call(np)
+    with pytest.raises(kind) as got:
+        call(la)
+    assert str(got.value).split("\n(at ")[0] == str(want.value)

@@ -1836,7 +1836,7 @@ static struct {
     PyObject *failed;        /* evaluation._hit_failed(node, exception): raises */
 } HIT;
 static PyObject *S_node, *S_plan_cache, *S_last_hit, *S_generation, *S_evaluate, *S_default, *S_backend,
-    *S_optimize, *S_stand_ins, *S_last, *S_compiled, *S_busy, *EMPTY_TUPLE;
+    *S_optimize, *S_stand_ins, *S_last, *S_compiled, *S_busy, *S_write_back, *EMPTY_TUPLE;
 
 /* The settings in effect (borrowed), as settings.get_settings finds them, or NULL where that
  * needs Python (a `with` block made under another default). No exception is left set. */
@@ -2176,12 +2176,32 @@ launch_hit(PyObject *array, PyObject *node, PyObject *rec, PyObject *bound)
     return result_leaf(array, node, buffer);
 }
 
+/* A result leaf's attrs (borrowed), or NULL with an exception: a 0-d result of an op that is not
+ * a view op stands for NumPy's scalar and keeps the at-once mark (lazyarray/evaluation.py
+ * _result_mark: a later `s / 0` reports 'scalar divide', as NumPy's np.float64). */
+static PyObject *
+result_attrs(NodeObject *n)
+{
+    if (PyTuple_GET_SIZE(n->shape) != 0 || UNKEYED_ATTRS == NULL)
+        return EMPTY_TUPLE;
+    PyObject *wb = PyObject_GetAttr(n->op, S_write_back);
+    if (wb == NULL)
+        return NULL;
+    Py_DECREF(wb);
+    return wb == Py_None ? UNKEYED_ATTRS : EMPTY_TUPLE;
+}
+
 /* The result leaf replaces the Array's node (steals `buffer`; returns it, or NULL). */
 static PyObject *
 result_leaf(PyObject *array, PyObject *node, PyObject *buffer)
 {
     NodeObject *n = (NodeObject *)node;
-    PyObject *leaf = node_build(SIG_INPUT_OP, EMPTY_TUPLE, EMPTY_TUPLE, n->shape, n->dtype, buffer,
+    PyObject *attrs = result_attrs(n);
+    if (attrs == NULL) {
+        Py_DECREF(buffer);
+        return NULL;
+    }
+    PyObject *leaf = node_build(SIG_INPUT_OP, EMPTY_TUPLE, attrs, n->shape, n->dtype, buffer,
                                 n->site);
     if (leaf == NULL || PyObject_SetAttr(array, S_node, leaf) < 0) {
         Py_XDECREF(leaf);
@@ -2307,10 +2327,12 @@ py_bind_hit(PyObject *module, PyObject *args)
     }
     if (S_node == NULL) {
         const char *names[] = {"_node", "plan_cache", "_last_hit", "generation", "evaluate", "_default",
-                               "backend", "optimize", "stand_ins", "_last", "_compiled", "busy"};
+                               "backend", "optimize", "stand_ins", "_last", "_compiled", "busy",
+                               "write_back"};
         PyObject **slots[] = {&S_node, &S_plan_cache, &S_last_hit, &S_generation, &S_evaluate, &S_default,
-                              &S_backend, &S_optimize, &S_stand_ins, &S_last, &S_compiled, &S_busy};
-        for (int i = 0; i < 12; i++)
+                              &S_backend, &S_optimize, &S_stand_ins, &S_last, &S_compiled, &S_busy,
+                              &S_write_back};
+        for (int i = 0; i < 13; i++)
             if ((*slots[i] = PyUnicode_InternFromString(names[i])) == NULL)
                 return NULL;
         if ((EMPTY_TUPLE = PyTuple_New(0)) == NULL)
@@ -3061,8 +3083,9 @@ held_bind(PyObject *array, PyObject *found, PyObject *outputs, PyObject *buffers
                 goto done;
             Py_DECREF(r);
         }
-        PyObject *leaf = node_build(SIG_INPUT_OP, EMPTY_TUPLE, EMPTY_TUPLE, o->shape, o->dtype,
-                                    buffer, o->site);
+        PyObject *attrs = result_attrs(o);
+        PyObject *leaf = attrs == NULL ? NULL : node_build(SIG_INPUT_OP, EMPTY_TUPLE, attrs,
+                                                           o->shape, o->dtype, buffer, o->site);
         if (leaf == NULL)
             goto done;
         PyList_SET_ITEM(leaves, i, leaf);

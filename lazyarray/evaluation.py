@@ -37,6 +37,7 @@ from .graph.node import format_site
 from .graph.signature import graph_signature
 
 _INPUT_OP = get_op("input")
+_AT_ONCE = _bind.AT_ONCE_MARK
 # _trace.c keeps a few dropped views to hand out again (its view ring): they hold their roots'
 # nodes, so they are let go before a graph runs, where a dead root's buffer may be donated
 _RELEASE_VIEW_RING = getattr(_bind.FAST, "release_view_ring", None)
@@ -418,8 +419,19 @@ def evaluate_nodes(nodes: list[Node], walked: tuple | None = None) -> list[Node]
         raise
     for b in buffers:
         own(b)  # a later plan may write over it once nothing reads it (lazyarray/donation.py)
-    return [Node(_INPUT_OP, (), (), n.shape, n.dtype, b, n.site) if a is None
+    return [Node(_INPUT_OP, (), _result_mark(n), n.shape, n.dtype, b, n.site) if a is None
             else _bound_in_memory_order(n, a, b) for n, a, b in zip(nodes, layouts, buffers)]
+
+
+def _result_mark(node: Node) -> tuple:
+    """The computed leaf's attrs: a 0-d result of an op (not of a view op) stands for NumPy's
+    scalar, as it did pending (Array's `_view` False), so it keeps the at-once mark: a later
+    `s / 0` reports NumPy's scalar math ('... in scalar divide'), where an unmarked 0-d leaf is
+    a 0-d *array*, whose ufunc's report says '... in divide'. graph/_node.c's hit paths bind
+    their results by the same rule."""
+    if node.shape or node.op.write_back is not None:
+        return ()
+    return _AT_ONCE
 
 
 def _evaluate_walked(node: Node, walked: tuple, exclusive: bool = False) -> Node:
@@ -445,7 +457,8 @@ def _evaluate_walked(node: Node, walked: tuple, exclusive: bool = False) -> Node
         raise
     if buffer.nbytes >= donation.MIN_BYTES:
         own(buffer)  # a later plan may write over it once nothing reads it
-    return build_node(_INPUT_OP, (), (), node.shape, node.dtype, buffer, node.site)
+    return build_node(_INPUT_OP, (), _result_mark(node), node.shape, node.dtype, buffer,
+                      node.site)
 
 
 own = donation.own

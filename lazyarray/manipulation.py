@@ -13,7 +13,7 @@ from .array import Array
 from .graph import SUPPORTED as _SUPPORTED, dtypes, get_op
 from .graph.node import Node, user_site
 from ._bind import as_node as _as_node
-from .writes import ravels_in_place, reshapes_in_place, view_of
+from .writes import numpy_layout, ravels_in_place, reshapes_in_place, view_of
 from .eager import LIMIT as _EAGER_LIMIT, buffer as _eager_buffer, value_now as _eager_value_now
 from ._layout import check_casting, check_order
 from .result_layout import copied, memory_axes
@@ -24,23 +24,58 @@ _RESHAPE, _PERMUTE, _SLICE, _CONCAT = (get_op(n) for n in ("reshape", "permute",
 _INPUT = get_op("input")
 
 
-def memory_order(order: Any, site: Any, reshaping: bool = False) -> str:
-    """NumPy's `order` argument of reshape/ravel/flatten: 'C' or 'F' (None is 'C'). 'A' and 'K'
-    follow a NumPy array's memory layout, which an Array has not: refused, not guessed."""
+def memory_order(order: Any, site: Any, reshaping: bool = False, x: Any = None) -> Any:
+    """NumPy's `order` argument of reshape/ravel/flatten: 'C' or 'F' (None is 'C'); 'A' is 'F'
+    where `x` is Fortran- and not C-contiguous, else 'C'; 'K' (not for reshaping) is 'C' or 'F'
+    where x is contiguous so, else the axes by memory order (`keep_order`)."""
     key = check_order(order, site)
     if key == "K" and reshaping:
         raise _bind.fail(ValueError, "order 'K' is not permitted for reshaping", site)
     if key in ("A", "K"):
-        raise _bind.fail(NotImplementedError, f"order={order!r} follows NumPy's memory layout, "
-                         "which an Array has not: use 'C' or 'F'", site)
+        layout = _layout_of(x)
+        if layout is None or layout.flags.c_contiguous:
+            return "C"
+        if layout.flags.f_contiguous:
+            return "F"
+        return "C" if key == "A" else keep_order(layout.shape, layout.strides)
     return key
+
+
+def _layout_of(x: Any) -> np.ndarray | None:
+    """A stand-in with NumPy's strides for x (writes.numpy_layout), None where NumPy's is
+    C-contiguous (a copy)."""
+    if type(x) is Array:
+        return numpy_layout(x)
+    return x if isinstance(x, np.ndarray) else None
+
+
+def keep_order(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
+    """NumPy's order 'K' of a non-contiguous array, slowest axis first: the order its flat copy
+    (PyArray_CopyAsFlat's nditer, npyiter_find_best_axis_ordering) reads it in. An insertion
+    sort, fastest first, by absolute stride; a zero stride (a broadcast or length-1 axis) is
+    ambiguous and moves nothing (`np.broadcast_to(a[:, :1], s).ravel('K')` reads in C order); a
+    negative stride's axis keeps its direction."""
+    def stride(axis: int) -> int:
+        return 0 if shape[axis] == 1 else abs(strides[axis])
+
+    perm = list(range(len(shape)))[::-1]  # fastest first
+    for i0 in range(1, len(perm)):
+        s0, at = stride(perm[i0]), i0
+        for i1 in range(i0 - 1, -1, -1):
+            s1 = stride(perm[i1])
+            if s0 and s1:
+                if s1 <= s0:
+                    break
+                at = i1
+        perm.insert(at, perm.pop(i0))
+    return tuple(perm[::-1])
 
 
 def reshape(x: Any, shape: Any, order: str = "C", *, copy: bool | None = None) -> Array:
     """numpy.reshape / Array API `reshape`: a view; `copy` is accepted and ignored (immutable).
     order='F' reshapes the reversed axes (NumPy's definition), a view where NumPy's is one."""
     site = user_site(1)
-    if order != "C" and memory_order(order, site, reshaping=True) == "F":
+    if order != "C" and memory_order(order, site, reshaping=True, x=x) == "F":
         dims = (shape,) if isinstance(shape, int) else tuple(shape)
         return transpose(reshape(transpose(x), dims[::-1]))
     out = Array(reshape_node(x._node if type(x) is Array else _as_node(x, site), shape, site))
@@ -171,9 +206,12 @@ def squeeze(x: Any, axis: Any = None) -> Array:
 
 def ravel(x: Any, order: str = "C") -> Array:
     """numpy.ravel: the flattened array (a view where NumPy's is one, else a copy); order='F'
-    column by column."""
+    column by column, 'A' and 'K' by x's memory layout, as NumPy's."""
     site = user_site(1)
-    if order != "C" and memory_order(order, site) == "F":
+    key = memory_order(order, site, x=x) if order != "C" else "C"
+    if type(key) is tuple:  # 'K' of a non-contiguous layout: a view where the axes in memory
+        return ravel(transpose(x, key))  # order are contiguous, else a copy read in that order
+    if key == "F":
         out = reshape(x, (-1,), order="F")  # (a view where reshape's is one and x's memory is
         if type(x) is Array and out._view is not None and not ravels_in_place(x, "F"):
             return Array(out._node)  # Fortran-contiguous, as NumPy's ravel; else a copy)
@@ -195,9 +233,12 @@ def _c_copy(out: Array) -> Array:
 
 def flatten(x: Any, order: str = "C") -> Array:
     """ndarray.flatten: the flattened array, always a copy (writes to it reach nothing else);
-    order='F' column by column."""
+    order='F' column by column, 'A' and 'K' by x's memory layout."""
     site = user_site(1)
-    if order != "C" and memory_order(order, site) == "F":
+    key = memory_order(order, site, x=x) if order != "C" else "C"
+    if type(key) is tuple:
+        x, key = transpose(x, key), "C"
+    if key == "F":
         return Array(reshape(x, (-1,), order="F")._node)
     node = _as_node(x, site)
     return _c_copy(Array(reshape_node(node, (node.size,), site)))

@@ -564,3 +564,28 @@ def test_products_report_numpys_function_name(backend, name, eager_size):
             np.asarray(_PRODUCTS[name](m, *args))
         messages.append(sorted({str(w.message) for w in got}))
     assert messages[1] == messages[0]
+
+
+def _scalar_reports(m, k):
+    """The reports of NumPy's scalar math on 0-d results read as Python numbers first, and of a
+    0-d array's ufunc, as a program's loop makes them."""
+    x = m.arange(5.0) - k
+    s, top, view = x.sum(), (x * 2).max(), (x + 1).reshape(-1)[:1].reshape(())
+    float(s), float(top), float(view)  # evaluated: the 0-d results are computed leaves now
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        out = (s / 0, top % 0, view / 0, m.asarray(np.array(1.0)) / 0)
+        [str(o) for o in out]
+    return [str(w.message) for w in got]
+
+
+@pytest.mark.needs("fp_errors")
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_an_evaluated_0d_result_reports_numpys_scalar_math(backend, eager_size):
+    """`s = x.sum(); float(s); s / 0` warns 'divide by zero encountered in scalar divide' in
+    NumPy (np.float64's operator). lazyarray bound the computed 0-d result as an unmarked leaf,
+    a 0-d *array*, and said '... in divide' (its ufunc's name), on the general path and on the
+    C hit path the loop's second pass takes. A 0-d view stays an array, as NumPy's."""
+    with la.config(eager_size=eager_size):
+        for k in range(4):  # (k = 1, 3: the hit paths; k = 2: 0 / 0)
+            assert _scalar_reports(la, k) == _scalar_reports(np, k), k

@@ -374,12 +374,16 @@ def test_fortran_order_reshapes(reference_backend, name):
     np.testing.assert_array_equal(np.asarray(x_la), x_np)
 
 
-def test_layout_orders_refused_not_guessed(reference_backend):
-    """'A' and 'K' follow a NumPy array's memory layout, which an Array has not: a clear error."""
-    x = la.asarray(np.arange(6.0).reshape(2, 3))
-    for call in (lambda: x.ravel("K"), lambda: x.T.ravel("A"), lambda: x.reshape(3, 2, order="A")):
-        with pytest.raises(NotImplementedError, match="memory layout"):
-            call()
+def test_layout_orders_follow_the_values_numpy_layout(reference_backend):
+    """'A' and 'K' follow the value's NumPy memory layout (NotImplementedError before stop 54;
+    every layout: tests/test_memory_orders.py)."""
+    host = np.arange(6.0).reshape(2, 3)
+    x = la.asarray(host)
+    for ours, theirs in ((x.ravel("K"), host.ravel("K")), (x.T.ravel("A"), host.T.ravel("A")),
+                         (x.T.ravel("K"), host.T.ravel("K")),
+                         (x.reshape(3, 2, order="A"), host.reshape(3, 2, order="A")),
+                         (x.T.reshape(3, 2, order="A"), host.T.reshape(3, 2, order="A"))):
+        np.testing.assert_array_equal(np.asarray(ours), theirs)
 
 
 _ca, _cb = np.arange(4.0).reshape(2, 2), np.arange(4).reshape(2, 2)

@@ -182,7 +182,7 @@ def cutoff(s: Array, rtol: float | Array) -> Array:
     `asarray(rtol)[..., newaxis]`; a Python float stays weak (s's dtype)."""
     if isinstance(rtol, Array):
         rtol = expand_dims(rtol, axis=-1) if rtol.ndim else rtol
-    return _max(s, axis=-1, keepdims=True) * rtol
+    return _max(s, axis=-1, keepdims=True, initial=0) * rtol  # (NumPy's: an empty matrix's rank is 0)
 
 
 def array_rtol(rtol: Any, name: str, site: _bind.Site) -> float | Array:
@@ -388,7 +388,8 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Arr
     site = user_site(1)
     an = _matrix(a, "lstsq", site)
     if an.ndim != 2:
-        raise _bind.fail(np.linalg.LinAlgError, "lstsq: a must be 2-D", site)
+        raise _bind.fail(np.linalg.LinAlgError, f"{an.ndim}-dimensional array given. Array must "
+                         "be two-dimensional", site)  # (NumPy's text)
     bn = _as_node(b, site)
     if bn.ndim not in (1, 2) or bn.shape[0] != an.shape[0]:
         raise _bind.fail(np.linalg.LinAlgError, f"lstsq: incompatible dimensions {an.shape} and "

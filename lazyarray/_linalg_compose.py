@@ -149,15 +149,15 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Array
     axes = (-2, -1)
     if ord == "fro":  # (NumPy's conj(x) * x, as _norm_along's)
         out = ew.sqrt(_sum(ew.real(conj(v) * v) if v.dtype.kind == "c" else v * v, axis=axes))
-    elif ord in (1, -1):
-        cols = _sum(a, axis=-2)
-        out = _max(cols, axis=-1) if ord == 1 else _min(cols, axis=-1)
+    elif ord in (1, -1):  # (the largest with NumPy's initial=0: an empty matrix's norm is 0;
+        cols = _sum(a, axis=-2)  # the smallest has none, and raises as NumPy's)
+        out = _max(cols, axis=-1, initial=0) if ord == 1 else _min(cols, axis=-1)
     elif ord in (math.inf, -math.inf):
         rows = _sum(a, axis=-1)
-        out = _max(rows, axis=-1) if ord > 0 else _min(rows, axis=-1)
+        out = _max(rows, axis=-1, initial=0) if ord > 0 else _min(rows, axis=-1)
     elif ord in (2, -2, "nuc"):
         s = svdvals(v)
-        out = _sum(s, axis=-1) if ord == "nuc" else (_max(s, axis=-1) if ord == 2
+        out = _sum(s, axis=-1) if ord == "nuc" else (_max(s, axis=-1, initial=0) if ord == 2
                                                       else _min(s, axis=-1))
     else:
         raise _bind.fail(ValueError, "Invalid norm order for matrices.", site)
@@ -209,7 +209,7 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
         along = _bind.normalize_axes(axes[0], v.ndim, site)[0]
         return _norm_along(v, along, ord, site, keepdims)
     if len(axes) != 2:
-        raise _bind.fail(ValueError, "norm: improper number of dimensions to norm", site)
+        raise _bind.fail(ValueError, "Improper number of dimensions to norm.", site)  # NumPy's
     r, c = (ax % v.ndim for ax in axes)
 
     moved = moveaxis(v, (r, c), (-2, -1))

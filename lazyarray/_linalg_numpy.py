@@ -14,7 +14,7 @@ from . import reductions as red
 from .array import Array
 from .creation import asarray
 from ._linalg_calls import inv, solve, svdvals
-from ._linalg_compose import norm
+from ._linalg_compose import NUMPY_DOT, norm
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -56,7 +56,7 @@ def _chain_order(shapes: Sequence[int]) -> list[list[int]]:
 def _chain(arrays: list[Array], s: Any, i: int, j: int) -> Array:
     if i == j:
         return arrays[i]
-    return _chain(arrays, s, i, s[i, j]) @ _chain(arrays, s, s[i, j] + 1, j)
+    return NUMPY_DOT[0](_chain(arrays, s, i, s[i, j]), _chain(arrays, s, s[i, j] + 1, j))
 
 
 def multi_dot(arrays: Sequence[Any], *, out: Any = None) -> Array:
@@ -68,8 +68,9 @@ def multi_dot(arrays: Sequence[Any], *, out: Any = None) -> Array:
     n = len(arrs)
     if n < 2:
         raise ValueError("Expecting at least two arrays.")
-    if n == 2:
-        return arrs[0] @ arrs[1]
+    dot = NUMPY_DOT[0]  # numpy.dot, as NumPy's multi_dot calls: its reports name 'dot', and two
+    if n == 2:  # N-d arrays take dot's rule, not matmul's stacks
+        return dot(arrs[0], arrs[1])
     first_1d, last_1d = arrs[0].ndim == 1, arrs[-1].ndim == 1
     if first_1d:
         arrs[0] = arrs[0][None, :]
@@ -82,7 +83,7 @@ def multi_dot(arrays: Sequence[Any], *, out: Any = None) -> Array:
         a, b, c = arrs
         cost1 = a.shape[0] * a.shape[1] * b.shape[1] + a.shape[0] * b.shape[1] * c.shape[1]
         cost2 = b.shape[0] * b.shape[1] * c.shape[1] + a.shape[0] * a.shape[1] * c.shape[1]
-        result = (a @ b) @ c if cost1 < cost2 else a @ (b @ c)
+        result = dot(dot(a, b), c) if cost1 < cost2 else dot(a, dot(b, c))
     else:
         order = _chain_order([a.shape[0] for a in arrs] + [arrs[-1].shape[1]])
         result = _chain(arrs, order, 0, n - 1)

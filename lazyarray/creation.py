@@ -141,6 +141,11 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
         buffer = _device.device_buffer(obj, dtype, copy is not False, device, site)
         return Array(_bind.leaf(buffer, site))
     if copy is not False:
+        if isinstance(obj, np.ndarray) and not obj.flags.writeable and copy is None \
+                and _is_itself(obj, dtype, order):
+            out = asarray(obj, dtype, order, device=device, copy=True)
+            return out if type(out._view) is tuple else view_of(out, Array(out._node),
+                                                                writable=False)
         if isinstance(obj, np.ndarray) and order == "F":
             memory = copy_axes(obj, order)  # (NumPy's copy, or obj itself where it has that order)
             data = _bind.host_array(obj if memory is None else np.transpose(obj, memory), dtype,
@@ -165,6 +170,30 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
                          "copy (it is not a C-contiguous array of the requested, supported dtype)",
                          site)
     return Array(_bind.leaf(obj, site))
+
+
+def _is_itself(obj: np.ndarray, dtype: Any, order: str | None) -> bool:
+    """Whether NumPy's `asarray(obj, dtype, order)` of a read-only `obj` is `obj` itself, whose
+    writes raise: no new dtype, an order it has. Copies of a read-only array were writable here
+    (fuzz53: `A = np.asarray(ro); A[0] = 1` passed, NumPy's raised). Not a read-only whole view
+    of a writable array: lazyarray's own exports are that (`np.asarray(y)`, read-only as JAX's;
+    NumPy's `asarray` of its own array is writable), and handing one back stays writable."""
+    if _export_like(obj):
+        return False
+    if dtype is not None and dtypes.to_dtype(dtype) != obj.dtype:
+        return False
+    return (order is None or order in ("K", "A") or order == "C" and obj.flags.c_contiguous
+            or order == "F" and obj.flags.f_contiguous)
+
+
+def _export_like(obj: np.ndarray) -> bool:
+    """Whether `obj` is a contiguous read-only view at the start of a writable array's memory,
+    as lazyarray/array.py's `__array__` hands out (of a buffer, or of a byte buffer the numpy
+    backend's pool keeps); not a broadcast (a 0 stride)."""
+    base = obj.base
+    return (isinstance(base, np.ndarray) and base.flags.writeable
+            and (obj.flags.c_contiguous or obj.flags.f_contiguous) and 0 not in obj.strides
+            and base.__array_interface__["data"][0] == obj.__array_interface__["data"][0])
 
 
 def _broadcast_axes(obj: np.ndarray) -> bool:

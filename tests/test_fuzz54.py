@@ -62,3 +62,44 @@ def test_an_op_built_before_a_laxer_block_reports_under_its_own_modes(backend, e
     assert got[0] == want[0]
     for w, g in zip(want[1], got[1]):
         np.testing.assert_array_equal(g, w)
+
+
+def _read_only_inputs(m):
+    """`np.asarray` of a read-only NumPy array is that array: its writes (and its views') raise;
+    a copy (`np.array`, a new dtype or order, `copy=True`) is writable."""
+    rng = np.random.default_rng(0)
+    sources = [rng.standard_normal((3, 4)), np.asfortranarray(rng.standard_normal((3, 4))),
+               rng.standard_normal((6, 4))[::2], np.array(2.5)]
+    for x in sources:
+        x.setflags(write=False)
+    sources += [np.broadcast_to(np.arange(1.0), (1,)),  # (fuzz_layouts seed 5172, eager_size 0)
+                np.frombuffer(b"\x00" * 32, dtype=np.float64)]
+    makes = [lambda x: m.asarray(x), lambda x: m.asarray(x, order="C"),
+             lambda x: m.asarray(x, order="F"), lambda x: m.asarray(x, dtype=np.float32),
+             lambda x: m.array(x), lambda x: m.asarray(x).ravel(), lambda x: m.asarray(x).T,
+             lambda x: m.asarray(x, copy=True)]
+    out = []
+    for x in sources:
+        for make in makes:
+            a = make(x)
+            try:
+                a[...] = 1
+                wrote = "ok"
+            except ValueError as exc:
+                wrote = str(exc)
+            out.append((wrote, np.asarray(a).tolist()))
+    return out
+
+
+@BOTH
+def test_an_asarray_of_a_read_only_array_is_read_only(backend, eager_size):
+    """fuzz53 (left open): `A = np.asarray(ro)` of a read-only NumPy array was a writable copy
+    here, so `A[...] = 1` passed where NumPy's raises 'assignment destination is read-only'
+    (lazyarray/creation.py `_is_itself`). An export of lazyarray's (`np.asarray(y)`, read-only)
+    handed back stays writable, as NumPy's own array would be."""
+    want = _read_only_inputs(np)
+    with la.config(eager_size=eager_size):
+        assert _read_only_inputs(la) == want
+        z = la.asarray(np.asarray(la.arange(4.0) * 2))
+        z[0] = 5.0
+        assert np.asarray(z).tolist() == [5.0, 2.0, 4.0, 6.0]

@@ -365,8 +365,9 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> Array:
     if swap:
         y = conj(y) if dt.kind == "c" else y
         out = _window_dot(x, y, lead, trail)
-        out = out[::-1]
-        return conj(out) if dt.kind == "c" else out
+        out = out[::-1]  # (NumPy's result is a new C-contiguous array, not a reversed view:
+        # its ravel and ascontiguousarray are views whose writes reach it, fuzz53/fuzz54)
+        return conj(out) if dt.kind == "c" else array(out)
     return _window_dot(x, conj(y) if dt.kind == "c" else y, lead, trail)
 
 

@@ -103,3 +103,29 @@ def test_an_asarray_of_a_read_only_array_is_read_only(backend, eager_size):
         z = la.asarray(np.asarray(la.arange(4.0) * 2))
         z[0] = 5.0
         assert np.asarray(z).tolist() == [5.0, 2.0, 4.0, 6.0]
+
+
+def _correlate_writes(m):
+    """Writes through `np.ascontiguousarray(c[:])` and `c.ravel()` of correlate's result: views of
+    it in NumPy (a new C-contiguous array), so they change it."""
+    out = []
+    for x, y in ((np.array([1.0, 2.0, 0.5]), np.arange(5.0)), (np.array([1, 2, 3]), np.arange(5)),
+                 (np.arange(5.0), np.array([1.0, 2.0, 0.5]))):
+        for mode in ("valid", "same", "full"):
+            c = m.correlate(m.asarray(x), m.asarray(y), mode)
+            v = m.ascontiguousarray(c[:])
+            v[0] = 100
+            w = c.ravel()
+            w[-1] = 50
+            out += [np.asarray(c).tolist(), np.asarray(v).tolist(), np.asarray(w).tolist()]
+    return out
+
+
+@BOTH
+def test_a_correlate_of_a_shorter_first_argument_is_a_new_array(backend, eager_size):
+    """fuzz53 (left open): `np.correlate(a, v)` with `len(v) > len(a)` was a reversed view of the
+    swapped correlation here (NumPy's is a new array), so `np.ascontiguousarray(c[:])` and
+    `c.ravel()` were copies whose writes never reached c (lazyarray/numpy_arrange.py)."""
+    want = _correlate_writes(np)
+    with la.config(eager_size=eager_size):
+        assert _correlate_writes(la) == want

@@ -154,3 +154,28 @@ def test_log2_and_log10_of_negatives_and_zeros_warn(backend, eager_size):
     want = _log_edges(np)
     with la.config(eager_size=eager_size):
         assert _log_edges(la) == want
+
+
+def _exported_broadcast(m):
+    """An export of a broadcast input, then the input's transpose times 1 summed: NumPy's
+    export is the broadcast view (0 strides), and `A.T * 1` stays C-ordered."""
+    base = np.random.default_rng(103).standard_normal((6, 6)) * 100
+    a = m.asarray(np.broadcast_to(base[:1], (6, 6)))
+    b = m.broadcast_to(m.asarray(base[0]), (6, 6))
+    out = []
+    for x in (a, b):
+        e = np.asarray(x)
+        out += [e.strides, e.flags.writeable, np.asarray((x.T * 1).sum()),
+                np.asarray(x.T * 1).strides, np.asarray((x.T * 1).sum(axis=1))]
+    return out
+
+
+@BOTH
+def test_an_exported_broadcast_keeps_its_zero_strides(backend, eager_size):
+    """fuzz53 (left open), fuzz_layouts seed 6124: `np.asarray(A)` of a broadcast input computed
+    it into a C-ordered buffer and rebound A to it, so `A.T * 1` was Fortran-ordered and its
+    sum a last bit off NumPy's (lazyarray/array.py `_broadcast_value`)."""
+    want = _exported_broadcast(np)
+    with la.config(eager_size=eager_size):
+        for w, g in zip(want, _exported_broadcast(la)):
+            assert np.array_equal(np.asarray(g), np.asarray(w)), (w, g)

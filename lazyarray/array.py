@@ -373,6 +373,16 @@ from .graph import Graph, topological_order
 from .runtime import get_backend
 
 
+def zero_d_array(out: Array) -> Array:
+    """`out` as NumPy's 0-d *array* where it is 0-d (the results of `np.where`, `np.select`,
+    `astype` of a 0-d array, `np.asarray` of a scalar): an op's 0-d result is NumPy's scalar
+    here, whose `t += 1` rebinds t (a 0-d array's writes in place, reaching every name bound to
+    it) and whose `t[...] = v` raises (fuzz54). Not the scalar an element or a ufunc gives."""
+    if out._view is False and not out._node.shape:
+        out._view = None
+    return out
+
+
 def scalar_result(node: Node) -> Array:
     """The Array of a function's 0-d result that NumPy gives as a scalar (`u @ v`, `np.dot`,
     `np.inner`, `np.median`, `slogdet` of vectors or a matrix) where the graph's

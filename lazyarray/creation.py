@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _bind, _device
 from .donation import own
-from .array import Array
+from .array import Array, zero_d_array
 from .graph import Node, dtypes, semantics
 from .graph.node import user_site
 from ._layout import check_order
@@ -63,7 +63,8 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
             if data.dtype in _bind.SUPPORTED:  # an at-once result, as they are, so that the
                 return Array(_bind.at_once_leaf(data, site))  # next small op is one too
     if isinstance(obj, Array):
-        return _from_array(obj, dtype, device, copy, site, order)
+        out = _from_array(obj, dtype, device, copy, site, order)
+        return zero_d_array(out) if not out.shape and out is not obj else out  # (an array)
     if _traced(obj) and device is None:
         return full((), obj, dtype)
     if _device.wants_device(device) or _device.is_device_array(obj):
@@ -130,6 +131,8 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
         order = check_order(order, site)
     if isinstance(obj, Array):
         out = _from_array(obj, dtype, device, copy, site, order or "K")
+        if out is obj and obj._view is False and not obj.shape and copy is not False:
+            return zero_d_array(Array(obj._node))  # (NumPy's scalar in: a 0-d array out)
         if out is obj and order is not None and numpy_layout_copies(obj, order):
             if copy is False:
                 raise _bind.fail(ValueError, _no_copy_text(), site)

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _bind
 from . import elementwise as ew
-from .array import Array
+from .array import Array, zero_d_array
 from .complex_functions import conj, imag
 from .creation import array, asarray, eye, full, host_result, host_values, zeros_like
 from .elementwise import asarray_operand, where
@@ -481,7 +481,7 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Array:
     result = _array(default).astype(dtype)
     for c, choice in zip(reversed(conds), reversed(choices)):
         result = ew.where(c, choice.astype(dtype), result)
-    return result
+    return zero_d_array(result) if not result.shape else result  # (NumPy's: an array)
 
 
 def copy(a: Any, order: str = "K", subok: bool = False) -> Array:

@@ -179,3 +179,32 @@ def test_an_exported_broadcast_keeps_its_zero_strides(backend, eager_size):
     with la.config(eager_size=eager_size):
         for w, g in zip(want, _exported_broadcast(la)):
             assert np.array_equal(np.asarray(g), np.asarray(w)), (w, g)
+
+
+def _zero_d_arrays(m):
+    """0-d results NumPy gives as 0-d arrays (writes in place, `repr` 'array(...)') and those
+    it gives as its scalars (`t += 1` rebinds t)."""
+    a = m.asarray(np.array(3.5))
+    s = a.sum()
+    i = m.asarray(np.array(1))
+    made = [a.astype("int8"), s.astype("int8"), m.where(a > 0, 1.0, 2), m.where(True, 1.0, 2),
+            m.where(s > 0, s, 0.0), m.select([a > 0], [a], 0), m.asarray(s), m.array(s),
+            m.choose(i, [1.0, 2.0]), m.heaviside(a, 0.5), m.interp(2.0, [1.0, 3.0], [0.0, 1.0]),
+            a + 1, s * 2, a[()]]
+    out = [repr(t) for t in made]
+    for t in made[:8]:
+        u = t
+        t += 1
+        out.append(repr(u))
+    return out
+
+
+@BOTH
+def test_zero_d_results_are_numpys_arrays_or_scalars(backend, eager_size):
+    """fuzz54 (fuzz_scalars): `np.where`, `np.select`, `astype` of a 0-d array and
+    `np.asarray` of a scalar gave NumPy's scalar here where NumPy gives a 0-d array: its repr
+    differed, and `t += 1` rebound t where NumPy's writes in place, reaching every name bound to
+    it (lazyarray/array.py `zero_d_array`)."""
+    want = _zero_d_arrays(np)
+    with la.config(eager_size=eager_size):
+        assert _zero_d_arrays(la) == want

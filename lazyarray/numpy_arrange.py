@@ -477,7 +477,12 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Array:
         if c.dtype.kind != "b":
             raise TypeError(f"invalid entry {k} in condlist: should be boolean ndarray")
     choices = [c if isinstance(c, Array) else asarray(c) for c in choicelist]
-    dtype = np.result_type(*[c.dtype for c in choices], default)
+    # (NumPy's NEP 50 rule: Python int, float and complex choices are weak, as the default:
+    # `select([c], [2], -2**63)` of an int8 c... is int8 there, it was int64 here: fuzz54)
+    dtype = np.result_type(*[c if type(c) in (int, float, complex) else k.dtype
+                             for c, k in zip(choicelist, choices)],
+                           default if type(default) in (int, float, complex)
+                           else _array(default).dtype)
     result = _array(default).astype(dtype)
     for c, choice in zip(reversed(conds), reversed(choices)):
         result = ew.where(c, choice.astype(dtype), result)

@@ -208,3 +208,32 @@ def test_zero_d_results_are_numpys_arrays_or_scalars(backend, eager_size):
     want = _zero_d_arrays(np)
     with la.config(eager_size=eager_size):
         assert _zero_d_arrays(la) == want
+
+
+def _weak_choices(m):
+    """`np.select` and `np.choose` with Python numbers among the choices: NEP 50's weak
+    scalars, so the arrays' dtype wins (out-of-range numbers wrap, as NumPy's casts)."""
+    warnings.simplefilter("ignore")
+    a = m.asarray(np.array([-128, 127, 0, 5], dtype=np.int8))
+    f = m.asarray(np.array([1.5, -2.0, 0.0, 3.0], np.float32))
+    i = m.asarray(np.array([0, 1, 1, 0]))
+    out = []
+    for choices, default in (([2, a], -2**63), ([a, 1.5], 0), ([f, 2], 10**5), ([a, True], 0),
+                             ([f, 1j], 0), ([a, np.int64(3)], 0), ([a, 300], 7)):
+        r = np.asarray(m.select([a > 0, a < 0], choices, default))
+        c = np.asarray(m.choose(i, choices))
+        out += [(r.dtype.str, r.tolist()), (c.dtype.str, c.tolist())]
+    c = np.asarray(m.choose(i, [-129, np.uint64(3)]))
+    return out + [(c.dtype.str, c.tolist())]
+
+
+@BOTH
+def test_python_numbers_among_select_and_choose_choices_are_weak(backend, eager_size):
+    """fuzz54 (fuzz_scalars): `np.select([c1, c2], [2, A], -2**63)` of an int8 A was int64 here
+    (the choices made arrays first: strong), int8 in NumPy, and `np.choose(i, [-129,
+    np.uint64(3)])` float64, NumPy's uint64 (lazyarray/numpy_arrange.py `select`,
+    numpy_selection.py `choose`)."""
+    with warnings.catch_warnings():
+        want = _weak_choices(np)
+    with la.config(eager_size=eager_size), warnings.catch_warnings():
+        assert _weak_choices(la) == want

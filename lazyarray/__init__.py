@@ -19,7 +19,8 @@ from . import warning_blocks as _warning_blocks
 from .creation import (arange, array, asarray, empty, empty_like, eye, full, full_like, linspace,
                        ones, ones_like, zeros, zeros_like)
 from .elementwise import *  # noqa: F401,F403
-from .elementwise import astype, clip, power, round, where
+from .elementwise import astype, clip, power, round
+from .elementwise import numpy_where as where
 from .complex_functions import conj, conjugate, imag, real
 from .evaluation import block_until_ready, eval
 from .cache import (CacheInfo, cache_info, clear_caches,  # plan cache observability

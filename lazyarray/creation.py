@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _bind, _device
 from .donation import own
-from .array import Array
+from .array import Array, zero_d_array
 from .graph import Node, dtypes, semantics
 from .graph.node import user_site
 from ._layout import check_order
@@ -63,7 +63,8 @@ def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
             if data.dtype in _bind.SUPPORTED:  # an at-once result, as they are, so that the
                 return Array(_bind.at_once_leaf(data, site))  # next small op is one too
     if isinstance(obj, Array):
-        return _from_array(obj, dtype, device, copy, site, order)
+        out = _from_array(obj, dtype, device, copy, site, order)
+        return zero_d_array(out) if not out.shape and out is not obj else out  # (an array)
     if _traced(obj) and device is None:
         return full((), obj, dtype)
     if _device.wants_device(device) or _device.is_device_array(obj):
@@ -130,6 +131,8 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
         order = check_order(order, site)
     if isinstance(obj, Array):
         out = _from_array(obj, dtype, device, copy, site, order or "K")
+        if out is obj and obj._view is False and not obj.shape and copy is not False:
+            return zero_d_array(Array(obj._node))  # (NumPy's scalar in: a 0-d array out)
         if out is obj and order is not None and numpy_layout_copies(obj, order):
             if copy is False:
                 raise _bind.fail(ValueError, _no_copy_text(), site)
@@ -141,6 +144,11 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
         buffer = _device.device_buffer(obj, dtype, copy is not False, device, site)
         return Array(_bind.leaf(buffer, site))
     if copy is not False:
+        if isinstance(obj, np.ndarray) and not obj.flags.writeable and copy is None \
+                and _is_itself(obj, dtype, order):
+            out = asarray(obj, dtype, order, device=device, copy=True)
+            return out if type(out._view) is tuple else view_of(out, Array(out._node),
+                                                                writable=False)
         if isinstance(obj, np.ndarray) and order == "F":
             memory = copy_axes(obj, order)  # (NumPy's copy, or obj itself where it has that order)
             data = _bind.host_array(obj if memory is None else np.transpose(obj, memory), dtype,
@@ -165,6 +173,30 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
                          "copy (it is not a C-contiguous array of the requested, supported dtype)",
                          site)
     return Array(_bind.leaf(obj, site))
+
+
+def _is_itself(obj: np.ndarray, dtype: Any, order: str | None) -> bool:
+    """Whether NumPy's `asarray(obj, dtype, order)` of a read-only `obj` is `obj` itself, whose
+    writes raise: no new dtype, an order it has. Copies of a read-only array were writable here
+    (fuzz53: `A = np.asarray(ro); A[0] = 1` passed, NumPy's raised). Not a read-only whole view
+    of a writable array: lazyarray's own exports are that (`np.asarray(y)`, read-only as JAX's;
+    NumPy's `asarray` of its own array is writable), and handing one back stays writable."""
+    if _export_like(obj):
+        return False
+    if dtype is not None and dtypes.to_dtype(dtype) != obj.dtype:
+        return False
+    return (order is None or order in ("K", "A") or order == "C" and obj.flags.c_contiguous
+            or order == "F" and obj.flags.f_contiguous)
+
+
+def _export_like(obj: np.ndarray) -> bool:
+    """Whether `obj` is a contiguous read-only view at the start of a writable array's memory,
+    as lazyarray/array.py's `__array__` hands out (of a buffer, or of a byte buffer the numpy
+    backend's pool keeps); not a broadcast (a 0 stride)."""
+    base = obj.base
+    return (isinstance(base, np.ndarray) and base.flags.writeable
+            and (obj.flags.c_contiguous or obj.flags.f_contiguous) and 0 not in obj.strides
+            and base.__array_interface__["data"][0] == obj.__array_interface__["data"][0])
 
 
 def _broadcast_axes(obj: np.ndarray) -> bool:

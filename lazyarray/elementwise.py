@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import _bind, cache
-from .array import Array
+from .array import Array, zero_d_array
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .graph.ops_unchecked import POWER_FAST_PATHS, POWER_FIXED
@@ -279,6 +279,17 @@ def where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
     return Array(_bind.primitive(get_op("where"), inputs, (), shape, dtype, site))
 
 
+def numpy_where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
+    """numpy.where as the namespace's `where`: a 0-d result is NumPy's 0-d array, not its scalar
+    (`t = np.where(c, a, b); t += 1` writes in place, fuzz54). The library's own compositions
+    call `where` (heaviside, interp, choose: NumPy's scalars)."""
+    out = where(condition, x1, x2)
+    return zero_d_array(out) if type(out) is Array and not out._node.shape else out
+
+
+numpy_where.__name__ = numpy_where.__qualname__ = "where"
+
+
 def _where_of_leaves(condition: Any, x1: Any, x2: Any, site: Any) -> Any:
     """where_now's answer for Arrays of one shape and Python numbers, before the operands'
     binding, promotion and broadcast (~3 us of dijkstra's 7.7 a `np.where(visited, np.inf,
@@ -455,6 +466,8 @@ def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", subok:
                           np.exceptions.ComplexWarning, stacklevel=2)
         cast = _bind.primitive(_CAST, (node,), (), node.shape, target, site)
         out = Array(cast if order == "K" else copied(cast, check_order(order, site)))
+        if not node.shape and isinstance(x, Array) and x._view is not False:
+            zero_d_array(out)  # (a 0-d array's astype is one: NumPy's scalar's is a scalar)
     return out if device is None or device == out.device else out.to_device(device)
 
 

@@ -49,19 +49,24 @@ class _Exit(threading.local):
 
 
 _AT_EXIT = _Exit()
-_STRICTNESS = {"ignore": 0, "warn": 1, "print": 1, "log": 1, "call": 1, "raise": 2}
-
-
-def _tightens(changes: dict[str, Any]) -> bool:
-    """Whether `changes` make a category stricter (ignore < warn, print, log, call < raise)."""
-    s = get_settings()
-    return any(_STRICTNESS[v] > _STRICTNESS[getattr(s, k)]
-               for k, v in changes.items() if k != "fp_call")
 
 
 def _modes_change(changes: dict[str, Any]) -> bool:
     s = get_settings()
     return any(getattr(s, k) != v for k, v in changes.items())
+
+
+def _settle_before(changes: dict[str, Any]) -> None:
+    """Where `changes` change a mode, compute the pending Arrays first, under the modes they
+    were built in (their warnings naming the lines that built them). Stricter modes: `y = x / 0`
+    built under 'warn' must not raise in a later 'raise' block. Laxer ones too (fuzz54): `p =
+    A / 0` then `with np.errstate(divide='ignore'): w = A + 1` computed p with its sibling w at
+    the block's exit, silently, and a read of p inside such a block was silent; NumPy warned at
+    p's line. So every pending Array was built under the modes in effect (a block's exit
+    computes the block's own), and no evaluation mixes ops built under different modes."""
+    if _modes_change(changes):
+        with at_block_exit():
+            _evaluate_pending()
 
 
 def _evaluate_pending(since: int = 0) -> None:
@@ -97,8 +102,7 @@ def seterr(all: str | None = None, divide: str | None = None, over: str | None =
     old = geterr()
     changes = _changes(all, {"divide": divide, "over": over, "under": under, "invalid": invalid})
     if changes:
-        if _tightens(changes):  # what was built under laxer modes is computed under them
-            _evaluate_pending()
+        _settle_before(changes)  # what was built under other modes is computed under them
         config(**changes)
         np.seterr(**_numpy_modes(changes))  # NumPy's own scalars (`np.int64(2**62) * 4`)
     return old
@@ -156,8 +160,8 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
 
     def __enter__(self) -> "errstate":
         changes = _modes_change(self._changes)
-        if changes and _tightens(self._changes):  # built before, computed under the modes before
-            _evaluate_pending()
+        if changes:  # built before, computed under the modes before
+            _settle_before(self._changes)
         block = config.block(**self._changes)
         block.__enter__()
         numpy_block = np.errstate(**_numpy_modes(self._changes))

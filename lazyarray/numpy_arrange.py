@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _bind
 from . import elementwise as ew
-from .array import Array
+from .array import Array, zero_d_array
 from .complex_functions import conj, imag
 from .creation import array, asarray, eye, full, host_result, host_values, zeros_like
 from .elementwise import asarray_operand, where
@@ -365,8 +365,9 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> Array:
     if swap:
         y = conj(y) if dt.kind == "c" else y
         out = _window_dot(x, y, lead, trail)
-        out = out[::-1]
-        return conj(out) if dt.kind == "c" else out
+        out = out[::-1]  # (NumPy's result is a new C-contiguous array, not a reversed view:
+        # its ravel and ascontiguousarray are views whose writes reach it, fuzz53/fuzz54)
+        return conj(out) if dt.kind == "c" else array(out)
     return _window_dot(x, conj(y) if dt.kind == "c" else y, lead, trail)
 
 
@@ -476,11 +477,16 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Array:
         if c.dtype.kind != "b":
             raise TypeError(f"invalid entry {k} in condlist: should be boolean ndarray")
     choices = [c if isinstance(c, Array) else asarray(c) for c in choicelist]
-    dtype = np.result_type(*[c.dtype for c in choices], default)
+    # (NumPy's NEP 50 rule: Python int, float and complex choices are weak, as the default:
+    # `select([c], [2], -2**63)` of an int8 c... is int8 there, it was int64 here: fuzz54)
+    dtype = np.result_type(*[c if type(c) in (int, float, complex) else k.dtype
+                             for c, k in zip(choicelist, choices)],
+                           default if type(default) in (int, float, complex)
+                           else _array(default).dtype)
     result = _array(default).astype(dtype)
     for c, choice in zip(reversed(conds), reversed(choices)):
         result = ew.where(c, choice.astype(dtype), result)
-    return result
+    return zero_d_array(result) if not result.shape else result  # (NumPy's: an array)
 
 
 def copy(a: Any, order: str = "K", subok: bool = False) -> Array:

@@ -134,7 +134,10 @@ def choose(a: Any, choices: Sequence[Any], out: Any = None, mode: str = "raise")
         idx = ew.clip(idx, 0, n - 1)
     else:
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
-    dtype = np.result_type(*(o.dtype for o in opts))
+    # (NEP 50: Python int, float and complex choices are weak, as NumPy's common type of them:
+    # `choose(i, [-129, np.uint64(3)])` is uint64 there, it was float64 here: fuzz54)
+    dtype = np.result_type(*(c if type(c) in (int, float, complex) else o.dtype
+                             for c, o in zip(choices, opts)))
     result = opts[0].astype(dtype)
     for k in range(1, n):
         result = ew.where(idx == k, opts[k].astype(dtype), result)

@@ -246,11 +246,8 @@ class Generator:
             f"with np.errstate(all={self.pick(('ignore', 'warn', 'raise'))!r}):\n"
             f"    try:\n        {t} = {op}\n    except FloatingPointError as e:\n"
             f"        {t} = str(e)",
-            # (an op built before a laxer errstate block and read inside it reports under the
-            # block's modes: documented, docs/semantics.md; read after it here)
-            # (not `{name} / 0` in the block: the same expression as the pending one is one
-            # node, computed once, at the block's exit under 'ignore': NumPy warned for the
-            # first; seeds 6, 99, left)
+            # (an op built before a laxer errstate block is computed at the block's entry,
+            # under the modes it was built in: seeds 6 and 99, fixed by fuzz54)
             f"{pending} = {op}\nwith np.errstate(divide='ignore', invalid='ignore'):\n"
             f"    {t} = {name} + 1\n{t} = {t} + {pending}",
             f"with warnings.catch_warnings(record=True) as {t}_w:\n"

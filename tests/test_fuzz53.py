@@ -64,12 +64,7 @@ def test_layout_programs_match_numpy(block):
         assert problem is None, f"{problem}\n--- program:\n{program.text()}"
 
 
-KNOWN: dict[int, str] = {
-    **{seed: "open (fuzz53, not minimized): `p = A / 0` built before a laxer errstate block, "
-             "read after it (`w = w + p`), reports nothing here, NumPy's divide by zero at its "
-             "line (A a Fortran-order copy of a broadcast view, written whole first); the same "
-             "few lines alone report as NumPy's" for seed in (6, 99)},
-}
+KNOWN: dict[int, str] = {}  # (seeds 6 and 99: fixed by fuzz54, tests/test_fuzz54.py)
 
 
 def _ordered_copies(m, x):

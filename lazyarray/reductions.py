@@ -730,13 +730,30 @@ def _cumulative(name: str, x: Any, axis: int | None, dtype: Any, include_initial
     return concat([first, out], axis=ax)
 
 
-def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
                    include_initial: bool = False) -> Array:
-    """Array API `cumulative_sum` (numpy.cumulative_sum): a library call, not fused."""
+    """Array API `cumulative_sum` (numpy.cumulative_sum): a library call, not fused. NumPy 2's
+    `out=` as cumsum's (probe54: a TypeError here)."""
+    if out is not None:
+        return _cumulative_into(np.cumulative_sum, x, axis, dtype, out, include_initial)
     return _cumulative("cumulative_sum", x, axis, dtype, include_initial, user_site(1))
 
 
-def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
                     include_initial: bool = False) -> Array:
-    """Array API `cumulative_prod` (numpy.cumulative_prod): a library call, not fused."""
+    """Array API `cumulative_prod` (numpy.cumulative_prod): a library call, not fused; `out=`
+    as cumulative_sum's."""
+    if out is not None:
+        return _cumulative_into(np.cumulative_prod, x, axis, dtype, out, include_initial)
     return _cumulative("cumulative_prod", x, axis, dtype, include_initial, user_site(1))
+
+
+def _cumulative_into(numpy_fn: Any, x: Any, axis: Any, dtype: Any, out: Any,
+                     include_initial: bool) -> Any:
+    """`out=` of the Array API scans: NumPy's accumulate runs in `dtype`, else in the loop of the
+    input's and out's dtypes (_out_loop), and NumPy checks `out` (`into`, on stand-ins)."""
+    site = user_site(2)
+    result = _cumulative(numpy_fn.__name__, x, axis, _out_loop(x, dtype, out), include_initial,
+                         site)
+    return into(out, result, numpy_fn, (x,),
+                {"axis": axis, "dtype": dtype, "include_initial": include_initial}, site)

@@ -49,3 +49,50 @@ def test_searchsorted_checks_its_sorter_as_numpy(backend, eager_size):
         for sorter in (la.asarray(np.array([1, 2, -3])), la.asarray(np.array([1, 2, 0])) - 1):
             _same_outcome(lambda m: m.searchsorted(m.asarray([1.0, 2.0, 3.0]), 3.0,
                                                    sorter=np.asarray(sorter) if m is np else sorter))
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_fft_and_cumulative_scans_take_numpy_2s_out(backend, eager_size):
+    """probe53's open item: NumPy 2's `out=` of the np.fft transforms and of cumulative_sum /
+    cumulative_prod was a TypeError here. NumPy's transform into a complex64 `out` runs in double
+    and casts, a float32 input into complex128 runs in double, hfft leaves `out` alone, and the
+    scans accumulate in the loop of the input's and out's dtypes."""
+    rng = np.random.default_rng(0)
+    x, x2 = rng.random(8), rng.random((3, 4))
+    z = np.fft.rfft(x)
+    transforms = [("fft", x, (8,), complex), ("fft", x.astype(np.float32), (8,), complex),
+                  ("fft", x, (8,), np.complex64), ("fft", x, (8,), float), ("fft", x, (7,), complex),
+                  ("irfft", z, (14,), np.float32), ("hfft", z, (14,), float),
+                  ("ihfft", x, (5,), complex), ("rfft2", x2, (3, 3), complex),
+                  ("ifftn", x2, (3, 4), complex), ("fft2", x2, (4,), complex)]
+    scans = [("cumulative_sum", dict(axis=1), np.int64), ("cumulative_sum", dict(axis=1), np.int8),
+             ("cumulative_prod", dict(axis=0, include_initial=True), np.float64),
+             ("cumulative_sum", dict(axis=1, dtype=np.float32), np.int64)]
+    small = (np.arange(1, 7).reshape(2, 3) * 40).astype(np.int8)
+    with la.config(eager_size=eager_size):
+        for name, a, shape, dtype in transforms:
+            for out_module in (np, la):
+                _same_out(lambda m: getattr(m.fft, name), a, {}, shape, dtype, out_module)
+        for name, kwargs, dtype in scans:
+            shape = getattr(np, name)(small, **kwargs).shape
+            for out_module in (np, la):
+                _same_out(lambda m: getattr(m, name), small, kwargs, shape, dtype, out_module)
+
+
+def _same_out(fn, a, kwargs, shape, dtype, out_module) -> None:
+    """`fn(m)(a, out=o, **kwargs)` under NumPy and lazyarray (`o` an ndarray or an Array): the
+    same error, or the same result (whether it is `o`, its values and dtype) and the same `o`."""
+    o_np = np.zeros(shape, dtype)
+    try:
+        want = fn(np)(a, out=o_np, **kwargs)
+    except Exception as error:  # noqa: BLE001 (NumPy's error is the expectation)
+        with pytest.raises(type(error)) as got_error:
+            fn(la)(la.asarray(a), out=out_module.zeros(shape, dtype), **kwargs)
+        assert str(got_error.value).split("\n(at ")[0] == str(error)
+        return
+    o = out_module.zeros(shape, dtype)
+    got = fn(la)(la.asarray(a), out=o, **kwargs)
+    assert (got is o) == (want is o_np)
+    assert np.asarray(got).dtype == want.dtype and np.asarray(o).dtype == o_np.dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(o), o_np)

@@ -4,6 +4,8 @@ audio code, NumPy's reference docstrings) and probe53's open items that lazyarra
 differently from NumPy, each against NumPy, on every backend, at the default and on the general
 path (eager_size=0, the path a GPU takes)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -96,3 +98,39 @@ def _same_out(fn, a, kwargs, shape, dtype, out_module) -> None:
     assert np.asarray(got).dtype == want.dtype and np.asarray(o).dtype == o_np.dtype
     np.testing.assert_array_equal(np.asarray(got), want)
     np.testing.assert_array_equal(np.asarray(o), o_np)
+
+
+def _messages(call) -> list[str]:
+    """The warnings `call()` gives, computed (an Array's value read), in order."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np.asarray(call())
+    return [str(w.message) for w in caught]
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_var_and_mean_of_no_elements_warn_numpys_messages(backend, eager_size):
+    """probe53's open item: NumPy's var of an empty slice warns 'Degrees of freedom <= 0 for
+    slice', then its mean's 0/0 'invalid value encountered in divide' (where the mean has
+    elements), then the final division's; lazyarray skipped the mean's. And the final 0-d
+    division of mean/var/std is NumPy's scalar divided by its intp count: 'scalar divide' for
+    float64 (and int input), 'divide' where the count promotes the scalar (float16, float32,
+    complex64); lazyarray said 'scalar divide' for every dtype."""
+    calls = [lambda m, a: m.var(a), lambda m, a: m.std(a.reshape(0, 1) if a.size == 0 else a,
+                                                      axis=0),
+             lambda m, a: m.var(a, keepdims=True), lambda m, a: m.var(a[:1], ddof=1),
+             lambda m, a: m.mean(a), lambda m, a: a.std()]
+    with la.config(eager_size=eager_size):
+        for dtype in (np.float64, np.float32, np.float16, np.int64, np.complex128, np.complex64):
+            for size in (0, 1):
+                host = np.ones(size, dtype)
+                for k, call in enumerate(calls):
+                    if k == 4 and dtype == np.complex128:
+                        continue  # (a complex scalar's division says 'divide' here: left)
+                    want = _messages(lambda: call(np, host))
+                    assert _messages(lambda: call(la, la.asarray(host))) == want, (dtype, size, k)
+        with la.errstate(invalid="raise"), np.errstate(invalid="raise"):
+            with pytest.raises(FloatingPointError):
+                np.var(np.zeros((0, 3)), axis=0)
+            with pytest.raises(FloatingPointError):
+                np.asarray(la.var(la.zeros((0, 3)), axis=0))

@@ -134,3 +134,23 @@ def test_var_and_mean_of_no_elements_warn_numpys_messages(backend, eager_size):
                 np.var(np.zeros((0, 3)), axis=0)
             with pytest.raises(FloatingPointError):
                 np.asarray(la.var(la.zeros((0, 3)), axis=0))
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_integer_reciprocal_of_zero_is_numpys_cast_of_inf(backend, eager_size):
+    """NumPy's integer reciprocal divides in double and casts: 1 / 0 is INT_MIN in int32 and
+    int64 on x86-64 (as `np.array([np.inf]).astype(np.int64)`), 0 in narrower and unsigned types.
+    lazyarray gave 0 for every type (a fused kernel and the at-once path alike)."""
+    with la.config(eager_size=eager_size):
+        for dtype in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32, np.uint64):
+            host = np.array([0, 1, 2, 0], dtype)
+            if np.dtype(dtype).kind == "i":
+                host = np.append(host, -1).astype(dtype)
+            for call in (lambda m, a: m.reciprocal(a), lambda m, a: m.reciprocal(a * 1),
+                         lambda m, a: m.reciprocal(a[2:]) + 0):
+                x = la.asarray(host)
+                assert _messages(lambda: call(la, x)) == _messages(lambda: call(np, host))
+                with np.errstate(all="ignore"), la.errstate(all="ignore"):
+                    want, got = call(np, host), np.asarray(call(la, x))
+                np.testing.assert_array_equal(got, want)
+                assert got.dtype == want.dtype

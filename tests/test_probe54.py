@@ -154,3 +154,51 @@ def test_integer_reciprocal_of_zero_is_numpys_cast_of_inf(backend, eager_size):
                     want, got = call(np, host), np.asarray(call(la, x))
                 np.testing.assert_array_equal(got, want)
                 assert got.dtype == want.dtype
+
+
+def _written(name, *args, **kwargs):
+    """`m.<name>(a, *args)` on a fresh uint8 array of m's, returning `a` (put/place/... write it)."""
+    def call(m):
+        a = m.asarray(np.zeros((1, 3), np.uint8))
+        getattr(m, name)(a, *args, **kwargs)
+        return a
+    return call
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_writes_convert_python_values_and_pad_values_as_numpy(backend, eager_size):
+    """NumPy's put, place, putmask, put_along_axis and insert convert Python values to the
+    array's dtype (a Python int out of range: OverflowError; place casts arrays safely); its pad
+    writes one or two `constant_values` as NumPy scalars (300 into uint8 is 44, a complex one
+    warns) and more as Python values (OverflowError). lazyarray wrapped the first group
+    silently (`np.put(uint8s, [0], 300)` wrote 44) and raised for pad's."""
+    mask = np.array([[True, False, True]])
+    calls = [_written("put", [0], 300), _written("put", [0, 1], [1, -1]),
+             _written("put", [0], np.array([300])), _written("put", [0], [2.5]),
+             _written("place", mask, [300]), _written("place", mask, np.array([300])),
+             _written("place", mask, [7]), _written("putmask", mask, [300]),
+             _written("putmask", mask, np.array([300])),
+             _written("put_along_axis", np.array([[0]]), 300, axis=1),
+             lambda m: m.insert(m.asarray(np.zeros(3, np.uint8)), 1, [1, 300]),
+             lambda m: m.insert(m.asarray(np.zeros((2, 2), np.int8)), 1, 200, axis=0),
+             lambda m: m.insert(m.asarray(np.zeros(3, np.uint8)), 1, np.array(300))]
+    pads = [(np.uint8, 300), (np.uint8, -1), (np.uint8, [[300]]), (np.float64, 1j),
+            (np.uint8, ((1, 2), (3, 300))), (np.float64, ((1, 2), (3, 1j))), (np.int64, np.nan),
+            (np.int64, ((1, 2), (3, 2.5))), (np.uint8, [[300], [2]]), (np.float16, 1e6)]
+    with la.config(eager_size=eager_size):
+        for call in calls:
+            _same_outcome(call)
+        for dtype, values in pads:
+            def pad(m, dtype=dtype, values=values):
+                return m.pad(m.asarray(np.ones((2, 2), dtype)), ((1, 0), (1, 1)),
+                             constant_values=values)
+            assert _messages_or_error(lambda: pad(la)) == _messages_or_error(lambda: pad(np))
+            _same_outcome(pad)
+
+
+def _messages_or_error(call) -> list[str]:
+    """`_messages(call)`, or the error's type and text."""
+    try:
+        return _messages(call)
+    except Exception as error:  # noqa: BLE001 (compared as a value)
+        return [type(error).__name__, str(error).split("\\n(at ")[0]]

@@ -87,8 +87,11 @@ def reciprocal(x: np.ndarray) -> np.ndarray:
         if zero.any():  # NumPy's own 1 / 0 for its flags, 'divide by zero' and 'invalid' (the C
             np.reciprocal(np.zeros(1, x.dtype))  # kernels raise them too; its value: below)
         safe = np.where(zero, 1, x)
+        # 1 / 0's inf cast as NumPy's on x86-64: INT_MIN into int32/int64, 0 into narrower and
+        # unsigned types (probe54: 0 for every type), as astype's casts (docs/semantics.md)
+        at_zero = np.iinfo(x.dtype).min if x.dtype.kind == "i" and x.dtype.itemsize >= 4 else 0
         with np.errstate(all="ignore"):
-            return np.where(x == 0, 0, np.reciprocal(safe)).astype(x.dtype)
+            return np.where(x == 0, at_zero, np.reciprocal(safe)).astype(x.dtype)
     return np.reciprocal(x)
 
 

@@ -22,11 +22,13 @@ import numpy as np
 
 from . import _bind
 from .array import Array
+from .creation import host_result, host_values
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .graph.ops_random import flat_index
 from .manipulation import concat, slice_node
 from .reductions import _as_node
+from .writes import check_writable
 from .numpy_coverage import missing as _missing
 
 _NORMS = ("backward", "ortho", "forward")
@@ -128,27 +130,57 @@ def _resized(node: Node, s, axes) -> tuple[int, ...]:
     return tuple(shape)
 
 
+def _into(numpy_fn: Any, args: tuple, out: Any, site: _bind.Site) -> Any:
+    """NumPy 2's `out=` of the transforms (probe54: a TypeError here): NumPy's own transform of
+    the values into `out`, so its checks and texts, its loop's precision (out's dtype chooses it:
+    a float32 input into complex128 is transformed in float64) and hfft's new array (NumPy's hfft
+    leaves `out` alone) are NumPy's; an Array `out` then takes the result. A host library call,
+    as the NumPy fallback of an unsupported keyword was."""
+    if isinstance(out, Array):
+        check_writable(out, "output array is read-only")
+    target = np.empty(out.shape, out.dtype) if isinstance(out, Array) else out
+    try:
+        result = numpy_fn(*host_values(*args), out=target)
+    except Exception as exc:
+        raise _bind.with_site(exc, site) from None
+    if result is not target:
+        return host_result(result)
+    if isinstance(out, Array):
+        out[...] = target
+    return out
+
+
 def _complex_transform(name: str, x, s, axes, norm, site) -> Array:
     node, ct = _prepare(x, name, site, real_input=False)
     s, axes = _axes_and_sizes(node, s, axes, site)
     return _call(name, node, s, axes, norm, _resized(node, s, axes), ct, site)
 
 
-def fft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+def fft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward",
+        out: Any = None) -> Array:
     site = user_site(1)
+    if out is not None:
+        return _into(np.fft.fft, (x, n, axis, norm), out, site)
     return _complex_transform("fftn", x, _one_size(n, site), (axis,), norm, site)
 
 
-def ifft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+def ifft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward",
+         out: Any = None) -> Array:
     site = user_site(1)
+    if out is not None:
+        return _into(np.fft.ifft, (x, n, axis, norm), out, site)
     return _complex_transform("ifftn", x, _one_size(n, site), (axis,), norm, site)
 
 
-def fftn(x: Any, /, s=None, axes=None, norm: str = "backward") -> Array:
+def fftn(x: Any, /, s=None, axes=None, norm: str = "backward", out: Any = None) -> Array:
+    if out is not None:
+        return _into(np.fft.fftn, (x, s, axes, norm), out, user_site(1))
     return _complex_transform("fftn", x, s, axes, norm, user_site(1))
 
 
-def ifftn(x: Any, /, s=None, axes=None, norm: str = "backward") -> Array:
+def ifftn(x: Any, /, s=None, axes=None, norm: str = "backward", out: Any = None) -> Array:
+    if out is not None:
+        return _into(np.fft.ifftn, (x, s, axes, norm), out, user_site(1))
     return _complex_transform("ifftn", x, s, axes, norm, user_site(1))
 
 
@@ -171,26 +203,39 @@ def _irfftn(x, s, axes, norm, site, name="irfftn") -> Array:
     return _call("irfftn", node, s, axes, norm, _resized(node, s, axes), real, site)
 
 
-def rfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+def rfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward",
+         out: Any = None) -> Array:
     site = user_site(1)
+    if out is not None:
+        return _into(np.fft.rfft, (x, n, axis, norm), out, site)
     return _rfftn(x, _one_size(n, site, takes_bool=True), (axis,), norm, site)
 
 
-def irfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+def irfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward",
+          out: Any = None) -> Array:
     site = user_site(1)
+    if out is not None:
+        return _into(np.fft.irfft, (x, n, axis, norm), out, site)
     return _irfftn(x, _one_size(n, site), (axis,), norm, site, "irfft")
 
 
-def rfftn(x: Any, /, s=None, axes=None, norm: str = "backward") -> Array:
+def rfftn(x: Any, /, s=None, axes=None, norm: str = "backward", out: Any = None) -> Array:
+    if out is not None:
+        return _into(np.fft.rfftn, (x, s, axes, norm), out, user_site(1))
     return _rfftn(x, s, axes, norm, user_site(1))
 
 
-def irfftn(x: Any, /, s=None, axes=None, norm: str = "backward") -> Array:
+def irfftn(x: Any, /, s=None, axes=None, norm: str = "backward", out: Any = None) -> Array:
+    if out is not None:
+        return _into(np.fft.irfftn, (x, s, axes, norm), out, user_site(1))
     return _irfftn(x, s, axes, norm, user_site(1))
 
 
-def hfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+def hfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward",
+         out: Any = None) -> Array:
     site = user_site(1)
+    if out is not None:
+        return _into(np.fft.hfft, (x, n, axis, norm), out, site)
     n = n if n is None else _points(n, site)
     node, ct = _prepare(x, "hfft", site, real_input=False)
     ax = _bind.normalize_axis(axis, node.ndim, site)
@@ -199,8 +244,11 @@ def hfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward"
                  np.dtype(ct.char.lower()), site)
 
 
-def ihfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward") -> Array:
+def ihfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward",
+          out: Any = None) -> Array:
     site = user_site(1)
+    if out is not None:
+        return _into(np.fft.ihfft, (x, n, axis, norm), out, site)
     n = n if n is None else _one_size(n, site, takes_bool=True)[0]
     node, ct = _prepare(x, "ihfft", site, real_input=True)
     ax = _bind.normalize_axis(axis, node.ndim, site)
@@ -280,19 +328,31 @@ __all__ = ["fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "iffts
 
 
 # NumPy's two-dimensional names: the n-dimensional transforms over axes (-2, -1)
-def fft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None) -> Array:
+def fft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
+         out: Any = None) -> Array:
+    if out is not None:
+        return _into(np.fft.fft2, (a, s, axes, norm), out, user_site(1))
     return _complex_transform("fftn", a, s, axes, norm, user_site(1))
 
 
-def ifft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None) -> Array:
+def ifft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
+          out: Any = None) -> Array:
+    if out is not None:
+        return _into(np.fft.ifft2, (a, s, axes, norm), out, user_site(1))
     return _complex_transform("ifftn", a, s, axes, norm, user_site(1))
 
 
-def rfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None) -> Array:
+def rfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
+          out: Any = None) -> Array:
+    if out is not None:
+        return _into(np.fft.rfft2, (a, s, axes, norm), out, user_site(1))
     return _rfftn(a, s, axes, norm, user_site(1))
 
 
-def irfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None) -> Array:
+def irfft2(a: Any, s: Any = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
+           out: Any = None) -> Array:
+    if out is not None:
+        return _into(np.fft.irfft2, (a, s, axes, norm), out, user_site(1))
     return _irfftn(a, s, axes, norm, user_site(1))
 
 

@@ -229,15 +229,39 @@ def _copied(out: Array, given: Any) -> Array:
 
 
 def _pad_constant(v: Array, widths: np.ndarray, values: Any) -> Array:
-    sides = np.broadcast_to(np.asarray(values, dtype=object), (v.ndim, 2))
+    sides = _numpy_pairs(values, v.ndim)
     for ax, (before, after) in enumerate(widths):
         parts = []
         for width, value in ((before, sides[ax][0]), (after, sides[ax][1])):
+            cell = _numpy_cell(value, v.dtype, int(width))
             shape = v.shape[:ax] + (int(width),) + v.shape[ax + 1:]
-            parts.append(full(shape, _scalar(value), dtype=v.dtype) if width else None)
+            parts.append(full(shape, _scalar(cell[0]), dtype=v.dtype) if width else None)
         if parts[0] is not None or parts[1] is not None:
             v = concat([p for p in (parts[0], v, parts[1]) if p is not None], axis=ax)
     return v
+
+
+def _numpy_pairs(values: Any, ndim: int) -> Any:
+    """NumPy pad's `_as_pairs` of `constant_values`: one or two values are NumPy scalars of their
+    array's dtype (written by an unsafe cast: 300 into uint8 is 44, a complex one warns), more are
+    Python values (`tolist`: NumPy's OverflowError for 300, its TypeError for a complex). lazyarray
+    converted every value as a Python one (probe54: `constant_values=300` raised)."""
+    x = np.array(values)
+    if x.ndim < 3 and x.size == 1:
+        x = x.ravel()
+        return ((x[0], x[0]),) * ndim
+    if x.ndim < 3 and x.size == 2 and x.shape != (2, 1):
+        x = x.ravel()
+        return ((x[0], x[1]),) * ndim
+    return np.broadcast_to(x, (ndim, 2)).tolist()
+
+
+def _numpy_cell(value: Any, dtype: np.dtype, width: int) -> np.ndarray:
+    """`value` written as NumPy pad writes it, into a slice of `width` (or no) elements: its cast,
+    errors and warnings (also for an empty side, as NumPy's)."""
+    cell = np.empty(1 if width else 0, dtype)
+    cell[...] = value
+    return cell if width else np.zeros(1, dtype)
 
 
 def _scalar(value: Any) -> Any:

@@ -19,6 +19,7 @@ from .array import Array
 from .graph.node import user_site
 from .creation import arange, asarray, ones
 from .searching import nonzero
+from .numpy_writes import check_python_values
 from .writes import check_writable
 
 s_, index_exp, ndindex = np.s_, np.index_exp, np.ndindex
@@ -142,6 +143,7 @@ def put(a: Array, ind: Any, v: Any, mode: str = "raise") -> None:
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     check_writable(a, "put: output array is read-only")
+    check_python_values(v, a.dtype)
     idx = np.asarray(ind).ravel()
     if idx.dtype.kind not in "iub" and idx.size:  # (`[]` is float64, and NumPy's put takes it)
         raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') "

@@ -29,6 +29,7 @@ from .searching import sort
 from ._axis_args import refuse_bool_axis
 from .outputs import into
 from .result_layout import copied
+from .numpy_writes import check_python_values
 from .writes import numpy_layout_copies
 from .graph.node import user_site
 
@@ -221,6 +222,7 @@ def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> Array:
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
     if indices.ndim > 1:
         raise ValueError("index array argument obj to insert must be one dimensional or scalar")
+    check_python_values(values, x.dtype)
     v = asarray(values).astype(x.dtype)
     if indices.size == 1:
         index = int(indices.item())

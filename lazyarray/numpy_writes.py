@@ -36,6 +36,29 @@ def _target(a: Any, name: str) -> Array:
     return a
 
 
+def check_python_values(values: Any, dtype: np.dtype) -> None:
+    """NumPy's conversion of Python values (a number, or lists and tuples of numbers) to the
+    written array's dtype, for its errors: put, place, putmask, put_along_axis and insert
+    convert them so, and a Python int out of the dtype's range raises NumPy's OverflowError
+    (probe54: they wrapped, `np.put(uint8s, [0], 300)` wrote 44). Arrays are cast as each
+    function casts them; a list holding Arrays is left to that cast too."""
+    if isinstance(values, (Array, np.ndarray, np.generic)) or not _plain(values):
+        return
+    np.asarray(values, dtype=dtype)
+
+
+def _plain(values: Any) -> bool:
+    """A Python number, or (nested) lists and tuples of them (iteratively)."""
+    stack = [values]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif type(v) not in (bool, int, float, complex):
+            return False
+    return True
+
+
 def _stand_in(x: Any) -> Any:
     """An empty array of x's dtype, or x itself when it is a Python scalar (weak, as NumPy's)."""
     if type(x) in (bool, int, float, complex):
@@ -75,6 +98,7 @@ def putmask(a: Array, mask: Any, values: Any) -> None:
     m = asarray(mask)
     if m.shape != a.shape:
         raise ValueError("putmask: mask and data must be the same size")
+    check_python_values(values, a.dtype)
     np.putmask(np.empty(0, a.dtype), np.empty(0, bool), _stand_in(values))  # NumPy's cast check
     if asarray(values).size == 0:
         return
@@ -90,6 +114,10 @@ def place(arr: Array, mask: Any, vals: Any) -> None:
     if m.size != arr.size:
         raise ValueError("place: mask and data must be the same size")
     where = np.flatnonzero(m)
+    check_python_values(vals, arr.dtype)
+    if isinstance(vals, (Array, np.ndarray)) and not np.can_cast(vals.dtype, arr.dtype):
+        raise TypeError(f"Cannot cast array data from {vals.dtype!r} to {arr.dtype!r} according "
+                        "to the rule 'safe'")  # (NumPy's place converts its values safely)
     v = mp.ravel(asarray(vals))
     if not where.size:
         return
@@ -103,6 +131,7 @@ def place(arr: Array, mask: Any, vals: Any) -> None:
 def put_along_axis(arr: Array, indices: Any, values: Any, axis: Any) -> None:
     """numpy.put_along_axis: arr[i..., indices, k...] = values, broadcast as NumPy's."""
     _target(arr, "put_along_axis")
+    check_python_values(values, arr.dtype)
     idx = asarray(indices)
     if idx.dtype.kind not in "iu":
         raise IndexError("`indices` must be an integer array")

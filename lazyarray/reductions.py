@@ -565,6 +565,12 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     xs = Array(node)
     if where is not True:
         return _masked_var(xs, axes, keepdims, correction, where, site)
+    denom = _count(node.shape, axes) - correction
+    if denom <= 0:  # NumPy's warning first (before its mean's flags), then its division by
+        # max(denom, 0): 0/0 'invalid', x/0 'divide by zero' (fuzz41: NaN came silently)
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
+                      stacklevel=user_stacklevel())
+        denom = 0
     # (an empty x is its own deviations: no mean, whose empty slice would warn NumPy's mean's
     # 'Mean of empty slice', which NumPy's var does not)
     # (NumPy's var divides its own sum: float16's mean in float16, not np.mean's float32)
@@ -572,22 +578,21 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     casts = _casts_in_sum(src.dtype, node.dtype)
     if mean is not None:  # NumPy's `arr - mean`, broadcast
         centered = xs - mean
+    elif not node.size:  # NumPy's mean of no elements: its 0 / 0 (one 'invalid' flag, a complex
+        # one's too) where the mean has elements, though the deviations read none (probe54)
+        part = real(xs) if node.dtype.kind == "c" else xs
+        zero = _reduce("sum", part, axes, True, part.dtype, site) / np.array(0, np.intp)
+        centered = xs - astype(zero, part.dtype)
     else:
         centered = xs - (_reduce("sum", xs, axes, True, node.dtype, site) / _count(node.shape, axes)
                          if node.dtype == _FLOAT16 else _mean(
                              Array(src) if casts else xs, axis=axes, keepdims=True,
-                             dtype=node.dtype)) if node.size else xs
+                             dtype=node.dtype))
     if node.dtype.kind == "c":  # NumPy: the mean of |x - mean(x)|**2, a real number
         re, im = real(centered), imag(centered)
         sq = _reduce("sum", re * re + im * im, axes, keepdims, re.dtype, site)
     else:  # (np.square: its overflow reports 'square', as NumPy's _var)
         sq = _reduce("sum", _square(centered), axes, keepdims, node.dtype, site)
-    denom = _count(node.shape, axes) - correction
-    if denom <= 0:  # NumPy's warning, then its division by max(denom, 0): 0/0 'invalid', x/0
-        # 'divide by zero' (fuzz41: NaN came silently, `sq * nan`)
-        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
-                      stacklevel=user_stacklevel())
-        denom = 0
     return _divide_by_count(sq, denom)
 
 
@@ -599,11 +604,17 @@ def _divide_by_count(total: Array, n: float) -> Array:
     """NumPy's `true_divide(total, intp(n), out=total, casting='unsafe')` (_methods._mean/_var):
     the intp count promotes float32 to float64 and complex64 to complex128, and the quotient
     is cast back. For complex64 that is another value than a complex64 division (Smith's
-    1/n is rounded in float64), for float32 another one from n = 2**24 on."""
+    1/n is rounded in float64), for float32 another one from n = 2**24 on. A 0-d total is
+    NumPy's scalar divided by its intp count (`ret.dtype.type(ret / rcount)`): its scalar math
+    for float64 and complex128 ('scalar divide' in a warning), its ufunc where the count
+    promotes the scalar (float16, float32, complex64: 'divide'; probe54: 'scalar divide')."""
     wide = _WIDER_QUOTIENT.get(total.dtype)
-    if wide is None:
+    if wide is None and total.dtype != _FLOAT16:
         return total / n
-    return astype(astype(total, wide) / n, total.dtype)
+    count = np.array(n, dtype=np.intp) if not total.ndim else n  # (an array leaf: the ufunc)
+    if wide is None:
+        return astype(total / count, total.dtype)
+    return astype(astype(total, wide) / count, total.dtype)
 
 
 def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepdims: bool,
@@ -730,13 +741,30 @@ def _cumulative(name: str, x: Any, axis: int | None, dtype: Any, include_initial
     return concat([first, out], axis=ax)
 
 
-def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
                    include_initial: bool = False) -> Array:
-    """Array API `cumulative_sum` (numpy.cumulative_sum): a library call, not fused."""
+    """Array API `cumulative_sum` (numpy.cumulative_sum): a library call, not fused. NumPy 2's
+    `out=` as cumsum's (probe54: a TypeError here)."""
+    if out is not None:
+        return _cumulative_into(np.cumulative_sum, x, axis, dtype, out, include_initial)
     return _cumulative("cumulative_sum", x, axis, dtype, include_initial, user_site(1))
 
 
-def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
                     include_initial: bool = False) -> Array:
-    """Array API `cumulative_prod` (numpy.cumulative_prod): a library call, not fused."""
+    """Array API `cumulative_prod` (numpy.cumulative_prod): a library call, not fused; `out=`
+    as cumulative_sum's."""
+    if out is not None:
+        return _cumulative_into(np.cumulative_prod, x, axis, dtype, out, include_initial)
     return _cumulative("cumulative_prod", x, axis, dtype, include_initial, user_site(1))
+
+
+def _cumulative_into(numpy_fn: Any, x: Any, axis: Any, dtype: Any, out: Any,
+                     include_initial: bool) -> Any:
+    """`out=` of the Array API scans: NumPy's accumulate runs in `dtype`, else in the loop of the
+    input's and out's dtypes (_out_loop), and NumPy checks `out` (`into`, on stand-ins)."""
+    site = user_site(2)
+    result = _cumulative(numpy_fn.__name__, x, axis, _out_loop(x, dtype, out), include_initial,
+                         site)
+    return into(out, result, numpy_fn, (x,),
+                {"axis": axis, "dtype": dtype, "include_initial": include_initial}, site)

@@ -22,6 +22,7 @@ from .graph.node import user_site
 from .reductions import _as_node, sum as _sum
 from ._host_results import _array, _leaf, nonzero  # noqa: F401  (la.nonzero)
 from .indexing import take
+from .creation import host_result, host_values
 from .shaping import gather_along_axis
 
 _ARGSORT, _SEARCHSORTED, _ISIN = (get_op(n) for n in ("argsort", "searchsorted", "isin"))
@@ -131,10 +132,41 @@ def searchsorted(x1: Any, x2: Any, /, side: str = "left", sorter: Any = None) ->
         raise _bind.fail(ValueError, "object too deep for desired array" if a.ndim else
                          "object of too small depth for desired array", site)  # NumPy's texts
     if sorter is not None:
-        a = take(a, sorter)
+        checked = _checked_sorter(sorter, a.size, site)
+        if checked is None:  # an entry out of [0, n): NumPy's answer depends on its search path
+            return _host_searchsorted(a, x2, side, sorter)
+        a = take(a, checked)
     v = _as_node(x2, site)
     return Array(_bind.primitive(_SEARCHSORTED, (a._node, v), (side,), v.shape, dtypes.int64,
                                  site))
+
+
+def _checked_sorter(sorter: Any, n: int, site: _bind.Site) -> Any:
+    """searchsorted's `sorter` after NumPy's checks and texts (1-D, integers that cast safely to
+    intp, n of them), or None where an entry is out of [0, n). NumPy reads only the entries its
+    binary search visits and raises 'Sorter index out of range.' at a bad one; a take here wrapped
+    a negative entry and answered (probe54: `sorter=[0, 1, -1]` gave 2 where NumPy raises). A
+    pending sorter is computed to be checked, except argsort's result (a permutation)."""
+    s = sorter if isinstance(sorter, Array) else np.asarray(sorter)
+    if s.ndim != 1:
+        raise _bind.fail(TypeError, "could not parse sorter argument", site)
+    if s.dtype.kind not in "iu":
+        raise _bind.fail(TypeError, "sorter must only contain integers", site)
+    if not np.can_cast(s.dtype, np.intp):
+        raise _bind.fail(ValueError, "could not parse sorter argument", site)
+    if s.size != n:
+        raise _bind.fail(ValueError, "sorter.size must equal a.size", site)
+    if isinstance(s, Array) and s._node.op is _ARGSORT:
+        return s
+    values = np.asarray(s)
+    return s if not n or (values.min() >= 0 and values.max() < n) else None
+
+
+def _host_searchsorted(a: Array, v: Any, side: str, sorter: Any) -> Array:
+    """NumPy's own searchsorted on the values: its answer where its search never reads the bad
+    sorter entry, else its ValueError."""
+    a_host, v_host, s_host = host_values(a, v, sorter)
+    return host_result(np.searchsorted(a_host, v_host, side, sorter=s_host))
 
 
 def isin(x1: Any, x2: Any, /, assume_unique: bool = False, invert: bool = False, *,

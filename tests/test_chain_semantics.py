@@ -77,12 +77,17 @@ def test_float_casts_into_8_and_16_bits_wrap_as_numpys(backend, dtype):
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8", "uint64"])
-def test_integer_reciprocal_of_zero_is_zero(backend, dtype):
+def test_integer_reciprocal_of_zero_is_numpys(backend, dtype):
+    """1 / 0's inf cast as NumPy's on x86-64: INT_MIN for int32/int64, 0 for narrower and
+    unsigned types (probe54: 0 for every type)."""
     x = np.array([0, 1, 2, 5], dtype=dtype)
-    want = np.array([0, 1, 0, 0], dtype=dtype)
     if np.dtype(dtype).kind == "i":
-        x, want = np.append(x, -1).astype(dtype), np.append(want, -1).astype(dtype)
-    assert_matches(la.reciprocal(la.array(x)), want)
+        x = np.append(x, -1).astype(dtype)
+    with np.errstate(all="ignore"):
+        want = np.reciprocal(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (NumPy's two, tested elsewhere)
+        assert_matches(la.reciprocal(la.array(x)), want)
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int64"])

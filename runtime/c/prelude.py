@@ -90,12 +90,21 @@ def _abs(dt: np.dtype, t: str):
     return "a", f"({t})(a < 0 ? 0u - ({u})a : ({u})a)", ()
 
 
+_INT_MIN = {4: "(-2147483647 - 1)", 8: "(-9223372036854775807LL - 1)"}
+
+
 def _recip(dt: np.dtype, t: str):
     if dt.kind == "f":
         return "a", f"({t})1 / a", ()
     # 1 / 0 raises NumPy's 'divide by zero' and 'invalid' (its loop divides in double and casts
     # the inf): `(1 / 0) * 0` through the volatile zero, in the zero's branch only (fuzz44)
-    zero = f"a == 0 ? ({t})((1.0 / LA_FPE_VOLATILE_ZERO) * LA_FPE_VOLATILE_ZERO == 1.0) : "
+    # the inf cast to int32/int64 is x86-64's INT_MIN, to a narrower or unsigned type 0 (graph/
+    # semantics.py `reciprocal`; probe54: 0 for every type)
+    flags = "(1.0 / LA_FPE_VOLATILE_ZERO) * LA_FPE_VOLATILE_ZERO == 1.0"
+    at_zero = _INT_MIN.get(dt.itemsize) if dt.kind == "i" else None
+    # (the comparison is 0: kept as the value, so the compiler keeps the division that flags)
+    zero = f"a == 0 ? ({t})({flags}) : " if at_zero is None else (
+        f"a == 0 ? ({t})(({flags}) ? 0 : {at_zero}) : ")
     if dt.kind == "u":
         return "a", f"({t})({zero}a == 1 ? 1 : 0)", ()
     return "a", f"({t})({zero}a == 1 ? 1 : (a == -1 ? -1 : 0))", ()

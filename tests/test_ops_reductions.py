@@ -23,6 +23,7 @@ from numpy_oracle import (FAST, SUPPORTED, assert_as_numpy, assert_matches, comp
 
 import lazyarray as la
 from sites import notes_of
+from together import compile_together
 
 # name -> (lazyarray function, NumPy function, accepts a tuple of axes)
 REDUCTIONS = {
@@ -167,11 +168,18 @@ def _check_reduction(name, data, dtype, seed, shape, keepdims):
     _compare(name, got, want, x, axis, keepdims)
 
 
-@pytest.mark.parametrize("name", ["sum", "prod", "mean"])
-@pytest.mark.parametrize("dtype", ["int8", "uint16", "float32", "float64", "int64"])
+_COMPILED: dict = {}  # sweeps whose C kernels are compiled in one unit (tests/together.py)
+DTYPE_ARGUMENT_CASES = [(n, d) for d in ["int8", "uint16", "float32", "float64", "int64"]
+                        for n in ["sum", "prod", "mean"]]
+
+
+@pytest.mark.parametrize("dtype, name", [(d, n) for n, d in DTYPE_ARGUMENT_CASES])
 def test_reduction_dtype_argument(backend, name, dtype):
     fn, np_fn, _ = REDUCTIONS[name]
     x = draw(np.random.default_rng(3), np.int16, (3, 4))
+    compile_together(_COMPILED, ("dtype argument", backend), [
+        lambda n=n, d=d: REDUCTIONS[n][0](la.array(x), axis=1, dtype=d)
+        for n, d in DTYPE_ARGUMENT_CASES])
     got = fn(la.array(x), axis=1, dtype=dtype)
     with np.errstate(all="ignore"):
         want = np_fn(x, axis=1, dtype=dtype)

@@ -66,7 +66,6 @@ SAMPLED_ON_C = {
     "test_sums_are_numpys_pairwise_sums_bit_for_bit": 3,  # test_c_tiered
     "test_second_call_with_the_same_sizes_builds_no_plan": 2,  # test_program_plans: the corpus
     "test_nep50_python_scalars": 2,  # test_promotion
-    "test_total_sum_is_the_general_paths_node": 3,  # test_loop_step_fast_paths
     "test_random_shapes_and_dtypes_sampled": 2,  # test_ops_elementwise
     "test_matmul": 2,  # test_shapes_indexing
     "test_tiled_kernels_match_numpy": 2,  # test_speed_levers

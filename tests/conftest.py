@@ -65,7 +65,6 @@ SAMPLED_ON_C = {
     "test_ulp_bound_and_special_values": 2,  # test_math_functions: an op x dtype per unit
     "test_sums_are_numpys_pairwise_sums_bit_for_bit": 3,  # test_c_tiered
     "test_second_call_with_the_same_sizes_builds_no_plan": 2,  # test_program_plans: the corpus
-    "test_nep50_python_scalars": 2,  # test_promotion
     "test_random_shapes_and_dtypes_sampled": 2,  # test_ops_elementwise
     "test_matmul": 2,  # test_shapes_indexing
     "test_tiled_kernels_match_numpy": 2,  # test_speed_levers

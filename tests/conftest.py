@@ -70,7 +70,6 @@ SAMPLED_ON_C = {
     "test_tiled_kernels_match_numpy": 2,  # test_speed_levers
     "test_plans_per_call_stay_bounded": 2,  # test_plans_per_call
     "test_half_calls_are_numpys": 2,  # test_float16
-    "test_binary_functions_with_halves_are_numpys": 2,  # test_float16
     "test_linalg_matches_numpy": 2,  # test_linalg
     "test_tails_of_every_remainder_share_a_bounded_set_of_plans": 2,  # test_tails
     "test_a_tail_runs_one_evaluation_per_chunk_and_the_values_are_numpys": 2,  # test_tails

@@ -9,9 +9,11 @@ Each instance then evaluates its own case as it always did, now as on a warm ker
 same graph, passes, plan and kernels (the recorded sources are the ones its own evaluation asks
 for), nothing shared with the other cases but the translation unit their functions were built in.
 (`la.eval` of all the cases at once would compile one unit too, but its plan fuses across cases:
-other kernels than a case alone gets.) A unit of many kernels may call the heavy math helpers out
-of line where a unit of one inlines them (runtime/c/helper_library.py's budget; the same bits,
-tests/test_inline_budget.py): keep it to sweeps whose kernels call few of them."""
+other kernels than a case alone gets.) A unit whose kernels call more heavy math helpers than
+LIBRARY_BUDGET calls them out of line where a unit of fewer inlines them (runtime/c/
+helper_library.py; the same bits, tests/test_inline_budget.py): the recorded kernels are packed
+into units of at most that many calls, so each is compiled as it would be alone (a kernel past
+the budget alone gets its own unit)."""
 
 from __future__ import annotations
 
@@ -51,10 +53,35 @@ def compile_together(done: dict, key: Hashable, builders: Iterable[Callable[[], 
             return
         header = recorded.pop(None)
         tc = c_compiler.toolchain()
-        c_compiler._compile(tc, c_compiler.kernel_dir(tc), list(recorded.items()), header)
+        for unit in _units(list(recorded.items())):
+            c_compiler._compile(tc, c_compiler.kernel_dir(tc), unit, header)
         builders = stopped
 
 
+def _units(kernels: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """(symbol, source) pairs packed into units that call at most LIBRARY_BUDGET heavy math
+    helpers, so that each unit inlines them exactly where a unit of its kernel alone would; the
+    kernels that call none all share one unit."""
+    from lazyarray.runtime.c import inline_budget
+
+    budget = inline_budget.LIBRARY_BUDGET
+    plain: list = []
+    packed: list[list] = []
+    alone: list[list] = []
+    calls_in_open = budget + 1  # the last packed unit's calls (none open yet)
+    for kernel in kernels:
+        calls = inline_budget.heavy_calls(kernel[1])
+        if calls == 0:
+            plain.append(kernel)
+        elif calls > budget:
+            alone.append([kernel])
+        else:
+            if calls_in_open + calls > budget:
+                packed.append([])
+                calls_in_open = 0
+            packed[-1].append(kernel)
+            calls_in_open += calls
+    return [unit for unit in (plain, *packed, *alone) if unit]
 def _record_compiles(build: Callable[[], Any], recorded: dict, c_compiler) -> bool:
     """Evaluate one case with the compiler replaced by a recorder: whether it stopped at a
     compile (its kernels then in `recorded`, symbol -> source; the unit's header maker at

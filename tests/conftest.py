@@ -67,7 +67,6 @@ SAMPLED_ON_C = {
     "test_second_call_with_the_same_sizes_builds_no_plan": 2,  # test_program_plans: the corpus
     "test_random_shapes_and_dtypes_sampled": 2,  # test_ops_elementwise
     "test_matmul": 2,  # test_shapes_indexing
-    "test_tiled_kernels_match_numpy": 2,  # test_speed_levers
     "test_plans_per_call_stay_bounded": 2,  # test_plans_per_call
     "test_half_calls_are_numpys": 2,  # test_float16
     "test_linalg_matches_numpy": 2,  # test_linalg

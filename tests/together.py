@@ -13,10 +13,14 @@ other kernels than a case alone gets.) A unit whose kernels call more heavy math
 LIBRARY_BUDGET calls them out of line where a unit of fewer inlines them (runtime/c/
 helper_library.py; the same bits, tests/test_inline_budget.py): the recorded kernels are packed
 into units of at most that many calls, so each is compiled as it would be alone (a kernel past
-the budget alone gets its own unit)."""
+the budget alone gets its own unit).
+
+`LAZYARRAY_TEST_COMPILE_ALONE=1` turns it off (each instance compiles its own kernels, as before):
+a cold run each way gives the same kernels (`k-*.idx` in the cache directory) in fewer units."""
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
@@ -38,7 +42,7 @@ def compile_together(done: dict, key: Hashable, builders: Iterable[Callable[[], 
     one unit per round, the C kernels that evaluating each builder's value (an Array, or a tuple
     or list of them) asks for under the current settings. Errors are left to the instances: a
     case that raises is skipped here and raises again in its own test."""
-    if key in done:
+    if key in done or os.environ.get("LAZYARRAY_TEST_COMPILE_ALONE"):
         return
     done[key] = True
     if resolve_backend(la.get_settings().backend) != "c":

@@ -37,16 +37,17 @@ class _Recorded(BaseException):
     """Stops a case's evaluation at its compile (a BaseException: no fallback catches it)."""
 
 
-def compile_together(done: dict, key: Hashable, builders: Iterable[Callable[[], Any]]) -> None:
+def compile_together(done: dict, key: Hashable, builders: Iterable[Callable[[], Any]]) -> bool:
     """Once per `key` (the settings the caller runs under: backend, eager size, ...): compile, in
     one unit per round, the C kernels that evaluating each builder's value (an Array, or a tuple
     or list of them) asks for under the current settings. Errors are left to the instances: a
-    case that raises is skipped here and raises again in its own test."""
+    case that raises is skipped here and raises again in its own test. Returns whether it ran
+    the cases now (their plans, traces and counts are then in the caches)."""
     if key in done or os.environ.get("LAZYARRAY_TEST_COMPILE_ALONE"):
-        return
+        return False
     done[key] = True
     if resolve_backend(la.get_settings().backend) != "c":
-        return
+        return False
     from lazyarray.runtime.c import compiler as c_compiler
 
     builders = list(builders)
@@ -54,12 +55,13 @@ def compile_together(done: dict, key: Hashable, builders: Iterable[Callable[[], 
         recorded: dict[str, str] = {}
         stopped = [b for b in builders if _record_compiles(b, recorded, c_compiler)]
         if not recorded:
-            return
+            return True
         header = recorded.pop(None)
         tc = c_compiler.toolchain()
         for unit in _units(list(recorded.items())):
             c_compiler._compile(tc, c_compiler.kernel_dir(tc), unit, header)
         builders = stopped
+    return True
 
 
 def _units(kernels: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:

@@ -1709,18 +1709,24 @@ def test_jit_sort_and_partition_are_numpys_own(backend):
         assert got.tobytes() == want.tobytes(), (got, want)
 
 
+NAN_ROWS = np.array([[np.nan] * 3, [1.1, np.nan, 2.3], [np.nan] * 3], np.float32)
+NAN_SLICES = ((NAN_ROWS, 1), (NAN_ROWS[1:], 1), (NAN_ROWS[::2], 1), (NAN_ROWS[::2], None),
+              (NAN_ROWS.T, 0), (NAN_ROWS[None], (0, 2)), (NAN_ROWS[0], 0))
+NAN_QUANTILES = [("nanquantile", [0.1, 0.9]), ("nanpercentile", [10, 90]), ("nanpercentile", 50),
+                 ("nanquantile", np.array(0.25))]
+
+
 @pytest.mark.lazy_only
-@pytest.mark.parametrize("fn, q", [("nanquantile", [0.1, 0.9]), ("nanpercentile", [10, 90]),
-                                   ("nanpercentile", 50), ("nanquantile", np.array(0.25))])
+@pytest.mark.parametrize("fn, q", NAN_QUANTILES)
 def test_nanquantile_dtype_follows_numpys_first_slice(backend, fn, q):
     """fuzz51 seed 2100630: NumPy's nanquantile of float32 with an array q is float64, except
     that it computes slice by slice and the first slice sets the dtype: an all-NaN first slice
     (or an all-NaN `a`, axis=None) makes the result float32, the other slices rounded to it.
-    lazyarray was float64 throughout."""
-    nan = np.nan
-    rows = np.array([[nan, nan, nan], [1.1, nan, 2.3], [nan, nan, nan]], np.float32)
-    for a, axis in ((rows, 1), (rows[1:], 1), (rows[::2], 1), (rows[::2], None),
-                    (rows.T, 0), (rows[None], (0, 2)), (rows[0], 0)):
+    lazyarray was float64 throughout. (Every case's C kernels in one unit, tests/together.py.)"""
+    compile_together(_COMPILED, ("nanquantile", backend), [
+        lambda f=f, q=q, a=a, axis=axis: getattr(la, f)(la.asarray(a), q, axis=axis)
+        for f, q in NAN_QUANTILES for a, axis in NAN_SLICES])
+    for a, axis in NAN_SLICES:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             want = getattr(np, fn)(a, q, axis=axis)

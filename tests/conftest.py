@@ -72,7 +72,6 @@ SAMPLED_ON_C = {
     "test_linalg_matches_numpy": 2,  # test_linalg
     "test_tails_of_every_remainder_share_a_bounded_set_of_plans": 2,  # test_tails
     "test_a_tail_runs_one_evaluation_per_chunk_and_the_values_are_numpys": 2,  # test_tails
-    "test_floor_divide_and_remainder_are_numpys": 2,  # test_integer_division
     "test_reduction_matches_numpy_sampled": 2,  # test_ops_reductions
     "test_trig_cheap_reduction_agrees_with_exact_chunks": 2,  # test_c_math
     "test_recomputed_values_agree": 2,  # test_bit_stable

@@ -423,15 +423,26 @@ def test_mean_of_an_empty_slice_warns_as_numpy(backend, backend_does, axis):
     assert seen[0] == seen[2] and seen[1] == seen[3], seen
 
 
-@pytest.mark.parametrize("case", [((2, 0), {"axis": -1}), ((1,), {"ddof": 1}), ((2,), {"ddof": 3}),
-                                  ((1, 2), {"axis": 0, "ddof": 1})])
+NO_DOF_CASES = [((2, 0), {"axis": -1}), ((1,), {"ddof": 1}), ((2,), {"ddof": 3}),
+                ((1, 2), {"axis": 0, "ddof": 1})]
+
+
+def _no_dof_values(shape) -> np.ndarray:
+    return np.arange(1.0, 1.0 + math.prod(shape)).reshape(shape) ** 2
+
+
+@pytest.mark.parametrize("case", NO_DOF_CASES)
 @pytest.mark.parametrize("name", ["var", "std"])
 def test_var_with_no_degrees_of_freedom_warns_as_numpy(backend, backend_does, name, case):
     """NumPy's var/std where n - ddof <= 0 warn 'Degrees of freedom <= 0 for slice' and divide
     by 0: NaN with 'invalid' (0/0), inf with 'divide by zero'; here NaN came silently, `sq *
-    nan`, and an empty var warned the mean's 'Mean of empty slice' (fuzz41)."""
+    nan`, and an empty var warned the mean's 'Mean of empty slice' (fuzz41). (Every case's C
+    kernels in one unit, tests/together.py.)"""
+    compile_together(_COMPILED, ("no degrees of freedom", backend), [
+        lambda n=n, s=s, k=k: getattr(la, n)(la.asarray(_no_dof_values(s)), **k)
+        for n in ("var", "std") for s, k in NO_DOF_CASES])
     shape, kwargs = case
-    values = np.arange(1.0, 1.0 + math.prod(shape)).reshape(shape) ** 2
+    values = _no_dof_values(shape)
     seen = []
     for xp in (np, la):
         with warnings.catch_warnings(record=True) as record:

@@ -11,6 +11,7 @@ import pytest
 from numpy_oracle import assert_matches
 
 import lazyarray as la
+from together import compile_together
 
 
 def test_100000_op_chain_builds_and_evaluates_without_recursion(backend):
@@ -170,10 +171,24 @@ def _softmax(x, axis):
     return e / e.sum(axis=axis, keepdims=True)
 
 
-@pytest.mark.parametrize("dtype", ["float32", pytest.param("float64", marks=pytest.mark.exhaustive_on("c"))])  # ~10 units each
+_COMPILED: dict = {}  # (backend, dtype) whose nn values' kernels are compiled (tests/together.py)
+
+
+def _nn_builders(xn: np.ndarray) -> list:
+    """Each value test_nn_functions evaluates, one evaluation each as there (~10 units per
+    dtype alone: one unit per LIBRARY_BUDGET heavy calls together)."""
+    nn = la.nn
+    values = [lambda f=f, a=a: f(la.array(xn), axis=a) for a in (-1, 0)
+              for f in (nn.softmax, nn.log_softmax, nn.logsumexp)]
+    values += [lambda f=f: f(la.array(xn)) for f in (nn.relu, nn.sigmoid, nn.gelu)]
+    return values + [lambda: nn.softmax(la.array(np.array([1000.0, -np.inf, 0.0], xn.dtype)))]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_nn_functions(backend, dtype):
     rng = np.random.default_rng(1)
     xn = (rng.standard_normal((3, 5)) * 3).astype(dtype)
+    compile_together(_COMPILED, (backend, dtype), _nn_builders(xn))
     x = la.array(xn)
     rtol = 1e-5 if dtype == "float32" else 1e-12
     for axis in (-1, 0):

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from together import compile_together
 from numpy_oracle import ULPS
 from sites import assert_site
 
@@ -128,22 +129,31 @@ def _check(fn, *args, skip_warning: str | None = None) -> None:
             w for w in want_w if w != skip_warning], (eager_size, got_w, want_w)
 
 
-def _unary_cases():
-    """Every op on halves everywhere; on C (a compile per op and int dtype: 75 units, ~5 s of
-    the fast tier's CPU at stop 52) each op on one of int8/uint8/bool, rotating so that every
-    dtype runs on a third of the ops, and the other two in the exhaustive tier."""
-    for d, dtype in enumerate(("float16", "int8", "uint8", "bool")):
-        for k, name in enumerate(UNARY):
-            sampled = dtype == "float16" or (k + d) % 3 == 0
-            yield pytest.param(dtype, name, id=f"{dtype}-{name}",
-                               marks=() if sampled else (pytest.mark.exhaustive_on("c"),))
+UNARY_DTYPES = ("float16", "int8", "uint8", "bool")
+_COMPILED: dict = {}  # the settings whose sweep's kernels are compiled (tests/together.py)
 
 
-@pytest.mark.parametrize("dtype, name", list(_unary_cases()))
+def _compile_together(sweep: str, backend: str, builders) -> None:
+    """The C kernels of a sweep's every case in one unit per round, at once and on plans (the
+    two settings `_check` runs under): a compile per op and int dtype was 75 units, ~5 s of the
+    fast tier's CPU at stop 52."""
+    for eager_size in (None, 0):
+        with la.config(**({} if eager_size is None else {"eager_size": eager_size})):
+            compile_together(_COMPILED, (sweep, backend, eager_size), builders)
+
+
+def _unary_builders() -> list:
+    return [lambda d=d, n=n: getattr(la, n)(la.asarray(H if d == "float16" else _ints(d)))
+            for d in UNARY_DTYPES for n in UNARY]
+
+
+@pytest.mark.parametrize("dtype, name", [pytest.param(d, n, id=f"{d}-{n}") for d in UNARY_DTYPES
+                                         for n in UNARY])
 def test_unary_functions_of_halves_and_small_ints_are_numpys(backend, name, dtype):
     x = H if dtype == "float16" else _ints(dtype)
     if dtype == "bool" and name in ("negative", "sign"):
         pytest.skip("NumPy has no bool loop (tested by the op sweeps)")
+    _compile_together("unary", backend, _unary_builders())
     # NumPy's half spacing also raises 'invalid' for inf and NaN (docs/semantics.md)
     _check(lambda m, v: getattr(m, name)(v), x,
            skip_warning="invalid value encountered in spacing" if name == "spacing" else None)
@@ -152,6 +162,10 @@ def test_unary_functions_of_halves_and_small_ints_are_numpys(backend, name, dtyp
 @pytest.mark.parametrize("operands", list(OTHERS))
 def test_binary_functions_with_halves_are_numpys(backend, operands):
     names, make = OTHERS[operands]
+    _compile_together("binary", backend, [
+        lambda n=n, args=m(): getattr(la, n)(*(la.asarray(a) if isinstance(a, np.ndarray) else a
+                                              for a in args))
+        for ns, m in OTHERS.values() for n in ns])
     for name in names:
         _check(lambda m, a, b: getattr(m, name)(a, b), *make())
 

@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 import lazyarray as la
 from lazyarray.runtime import available_backends
 from numpy_oracle import without_flag_warnings
+from together import compile_together
 
 Z, O = np.zeros(8), np.ones(8)
+_COMPILED: dict = {}  # sweeps whose C kernels are compiled in one unit (tests/together.py)
 
 # name -> (expression over a namespace `m`, the arrays); evaluated by NumPy and by lazyarray.
 CASES = {
@@ -46,6 +48,8 @@ def numpy_messages(expr, arrays):
 @pytest.mark.needs("fp_errors")
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_warn_names_numpy_message_and_user_line(backend, name):
+    compile_together(_COMPILED, ("warn", backend), [
+        lambda e=e, a=a: e(la, *[la.asarray(v) for v in a]) for e, a in CASES.values()])
     expr, arrays = CASES[name]
     expected, messages = numpy_messages(expr, arrays)
     assert messages

@@ -11,6 +11,9 @@ from numpy_oracle import assert_as_numpy, assert_matches
 
 import lazyarray as la
 from sites import assert_site, notes_of
+from together import compile_together
+
+_COMPILED: dict = {}  # sweeps whose C kernels are compiled in one unit (tests/together.py)
 
 
 @pytest.mark.parametrize("chain", [
@@ -198,14 +201,19 @@ def test_an_empty_boolean_index_is_an_empty_integer_index(reference_backend):
         la.asarray(x)[:, np.zeros(1, bool)]
 
 
+FILLS = [("uint16", -1, "int8"), ("uint8", 300, "int64"), ("int32", 2.7, "float64"),
+         ("int32", 3e10, "float64"), ("int16", np.nan, "float32"), ("bool", 7, "int64")]
+
+
 @pytest.mark.parametrize("how", ["set", "add"])
-@pytest.mark.parametrize("target,fill,fill_dtype", [
-    ("uint16", -1, "int8"), ("uint8", 300, "int64"), ("int32", 2.7, "float64"),
-    ("int32", 3e10, "float64"), ("int16", np.nan, "float32"), ("bool", 7, "int64")])
+@pytest.mark.parametrize("target,fill,fill_dtype", FILLS)
 def test_a_filled_0d_value_stored_into_another_dtype_is_cast(backend, how, target, fill,
                                                              fill_dtype):
     """Seed 1200247: `x_uint16[()] = full_like(int8_0d, -1)` retyped the scalar leaf without
     converting its value: -1 went to a uint16 kernel slot (OverflowError on every backend)."""
+    compile_together(_COMPILED, ("fills", backend), [
+        lambda h=h, t=t, f=f, d=d: getattr(la.asarray(np.array([1, 0, 2], t)).at[1], h)(
+            la.full((), f, dtype=d)) for h in ("set", "add") for t, f, d in FILLS])
     x = np.array([1, 0, 2], target)
     v = np.full((), fill, fill_dtype)
     got = getattr(la.asarray(x).at[1], how)(la.full((), fill, dtype=fill_dtype))
@@ -1612,15 +1620,23 @@ def test_clip_bounds_as_numpy(args, kwargs):
         assert _clip_outcome(lambda: la.clip(la.asarray(x), *args, **kwargs)) == want
 
 
-@pytest.mark.parametrize("src", ["float64", "complex128", "complex64"])
-@pytest.mark.parametrize("dst", ["int8", "uint8", "int16", "uint16"])
+CAST_SOURCES, CAST_TARGETS = ["float64", "complex128", "complex64"], ["int8", "uint8", "int16",
+                                                                       "uint16"]
+
+
+@pytest.mark.parametrize("src", CAST_SOURCES)
+@pytest.mark.parametrize("dst", CAST_TARGETS)
 def test_casts_of_inf_nan_and_large_values_into_small_ints_are_numpys(backend, src, dst):
     """Into 8- and 16-bit integers NumPy's cast goes through int32 (docs/semantics.md): -1.49
     into uint16 is 65535, and NaN, +-inf or a value beyond int32 is 0 -- complex -inf into int8
     too (stop 49's note said NumPy gave -128: that was tests/fuzz_numpy.py's oracle, which
     saturated; NumPy gives 0 on this machine, as lazyarray; fuzz50 seed 1900015)."""
-    x = np.array([-1.49, -0.5, 1.5, -200.7, 300.2, 70000.5, -70000.5, 3e9, -3e9, 1e30, np.inf,
-                  -np.inf, np.nan], src)
+    values = [-1.49, -0.5, 1.5, -200.7, 300.2, 70000.5, -70000.5, 3e9, -3e9, 1e30, np.inf,
+              -np.inf, np.nan]
+    compile_together(_COMPILED, ("casts", backend), [
+        lambda s=s, d=d: la.asarray(np.array(values, s)).astype(d)
+        for s in CAST_SOURCES for d in CAST_TARGETS])
+    x = np.array(values, src)
     with np.errstate(invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         want = x.astype(dst)
@@ -1693,18 +1709,24 @@ def test_jit_sort_and_partition_are_numpys_own(backend):
         assert got.tobytes() == want.tobytes(), (got, want)
 
 
+NAN_ROWS = np.array([[np.nan] * 3, [1.1, np.nan, 2.3], [np.nan] * 3], np.float32)
+NAN_SLICES = ((NAN_ROWS, 1), (NAN_ROWS[1:], 1), (NAN_ROWS[::2], 1), (NAN_ROWS[::2], None),
+              (NAN_ROWS.T, 0), (NAN_ROWS[None], (0, 2)), (NAN_ROWS[0], 0))
+NAN_QUANTILES = [("nanquantile", [0.1, 0.9]), ("nanpercentile", [10, 90]), ("nanpercentile", 50),
+                 ("nanquantile", np.array(0.25))]
+
+
 @pytest.mark.lazy_only
-@pytest.mark.parametrize("fn, q", [("nanquantile", [0.1, 0.9]), ("nanpercentile", [10, 90]),
-                                   ("nanpercentile", 50), ("nanquantile", np.array(0.25))])
+@pytest.mark.parametrize("fn, q", NAN_QUANTILES)
 def test_nanquantile_dtype_follows_numpys_first_slice(backend, fn, q):
     """fuzz51 seed 2100630: NumPy's nanquantile of float32 with an array q is float64, except
     that it computes slice by slice and the first slice sets the dtype: an all-NaN first slice
     (or an all-NaN `a`, axis=None) makes the result float32, the other slices rounded to it.
-    lazyarray was float64 throughout."""
-    nan = np.nan
-    rows = np.array([[nan, nan, nan], [1.1, nan, 2.3], [nan, nan, nan]], np.float32)
-    for a, axis in ((rows, 1), (rows[1:], 1), (rows[::2], 1), (rows[::2], None),
-                    (rows.T, 0), (rows[None], (0, 2)), (rows[0], 0)):
+    lazyarray was float64 throughout. (Every case's C kernels in one unit, tests/together.py.)"""
+    compile_together(_COMPILED, ("nanquantile", backend), [
+        lambda f=f, q=q, a=a, axis=axis: getattr(la, f)(la.asarray(a), q, axis=axis)
+        for f, q in NAN_QUANTILES for a, axis in NAN_SLICES])
+    for a, axis in NAN_SLICES:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             want = getattr(np, fn)(a, q, axis=axis)

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from together import compile_together
 
-DTYPES = ["int8", "uint8", "int16", pytest.param("uint16", marks=pytest.mark.exhaustive_on("c")),
-          "int32", pytest.param("uint32", marks=pytest.mark.exhaustive_on("c")), "int64"]
+DTYPES = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64"]
+_COMPILED: dict = {}  # backends whose cases' kernels are compiled (tests/together.py)
 
 
 def _operands(dtype: str) -> tuple[np.ndarray, np.ndarray]:
@@ -38,8 +39,31 @@ def _run(fn):
     return out, {str(w.message) for w in seen}
 
 
+def _builders() -> list:
+    """Each value the test evaluates, for every dtype: on C a unit per value alone, one unit
+    for all of them together (tests/together.py)."""
+    values = []
+    for dtype in DTYPES:
+        a, b = _operands(dtype)
+        values += [lambda a=a, b=b, n=n: getattr(la, n)(la.asarray(a), la.asarray(b))
+                   for n in ("floor_divide", "remainder")]
+        for d in (9, 7, 2, 1, -1, -3, 0):
+            if d < 0 and np.iinfo(dtype).min == 0:
+                continue
+            for name in ("__floordiv__", "__mod__"):
+                values.append(lambda a=a, n=name, v=np.array(d, dtype): getattr(
+                    la.asarray(a), n)(la.asarray(v)))
+                if d >= 0:
+                    values.append(lambda a=a, n=name, d=d: getattr(la.asarray(a), n)(d))
+        if np.iinfo(dtype).bits == 8:
+            values.append(lambda a=a, b=b: (la.asarray(a) // la.where(
+                la.asarray(b) == 0, 1, la.asarray(b))).astype(np.int64).sum())
+    return values
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_floor_divide_and_remainder_are_numpys(backend, dtype):
+    compile_together(_COMPILED, backend, _builders())
     a, b = _operands(dtype)
     for name in ("floor_divide", "remainder"):
         want, want_warned = _run(lambda: getattr(np, name)(a, b))

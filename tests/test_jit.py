@@ -8,6 +8,7 @@ import pytest
 
 import lazyarray as la
 from numpy_oracle import f32
+from together import compile_together
 from lazyarray.jit import TracerEvaluationError
 
 
@@ -401,25 +402,31 @@ EXPRESSIONS = [
 ]
 
 
-def _traced_scalar_cases():
-    """On C a compile or two per case: the fast tier runs each expression there in float32 or
-    uint8 (alternating; both for the last, which is about uint8), every dtype on numpy; the
-    rest on C is exhaustive (stop 53: 21 -> 12 fast C cases)."""
-    for dtype in (np.float32, np.float64, np.int32, np.uint8):
-        for e in range(len(EXPRESSIONS)):
-            fast_on_c = (dtype == np.float32 and (e % 2 == 0 or e == 5)
-                         or dtype == np.uint8 and (e % 2 == 1 and e != 5 or e == 10))
-            yield pytest.param(e, dtype, marks=() if fast_on_c else pytest.mark.exhaustive_on("c"),
-                               id=f"{np.dtype(dtype).name}-{e}")
+TRACED_DTYPES = (np.float32, np.float64, np.int32, np.uint8)
+_COMPILED: dict = {}  # backends whose traced cases' kernels are compiled (tests/together.py)
 
 
-@pytest.mark.parametrize("expression, dtype", list(_traced_scalar_cases()))
+def _traced_builders() -> list:
+    """Each expression and dtype traced and called eagerly once (a compile or two per case on
+    C: one unit for all, tests/together.py)."""
+    def build(fn, dtype):
+        x = np.array([1, 2, 5, 9], dtype)
+        return la.jit(fn)(la.array(x), 0, 0.25), fn(la.array(x), 0, 0.25)
+
+    return [lambda fn=fn, d=d: build(fn, d) for d in TRACED_DTYPES for fn in EXPRESSIONS]
+
+
+@pytest.mark.parametrize("expression, dtype", [
+    pytest.param(e, d, id=f"{np.dtype(d).name}-{e}") for d in TRACED_DTYPES
+    for e in range(len(EXPRESSIONS))])
 def test_python_arithmetic_on_traced_scalars_matches_eager(backend, expression, dtype):
     """`lr / (1 + t)` in a jitted step: Python arithmetic on traced scalars is a weak scalar
     expression (it raised TracerEvaluationError, and static_argnums retraced every step). Each
     call's values and dtypes match the eager result with the Python numbers; one trace."""
     if dtype == np.uint8 and expression == 5:
         pytest.skip("eager uint8 * -t raises OverflowError (NumPy 2); a trace computes in uint8")
+    if compile_together(_COMPILED, backend, _traced_builders()):
+        la.clear_caches()  # its traces and counts (the fixture `fresh_caches` did that before)
     fn = EXPRESSIONS[expression]
     x_np = np.array([1, 2, 5, 9], dtype)
     f = la.jit(fn)

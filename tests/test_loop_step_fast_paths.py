@@ -10,6 +10,7 @@ import pytest
 import lazyarray as la
 from lazyarray import _bind, linalg, reductions
 from lazyarray.graph.node import user_site
+from together import compile_together
 
 DTYPES = ["float32", "float64", "complex64", "int32", "int64", "bool", "uint8"]
 
@@ -76,13 +77,26 @@ def test_matmul_of_two_matrices_is_the_general_paths_node(dtype_a, dtype_b, shap
     np.testing.assert_allclose(np.asarray(outcomes[0]), np.matmul(xa, xb), rtol=1e-5, atol=1e-5)
 
 
+SUM_SHAPES = [(), (5,), (0, 3), (2, 3, 4)]
+SUM_ARGS = [{}, {"axis": None}, {"axis": 0}, {"keepdims": True}, {"dtype": "float64"},
+            {"keepdims": 0}]
+_COMPILED: dict = {}  # the settings whose sums' kernels are compiled in one unit
+
+
+def _summed(dtype, shape) -> np.ndarray:
+    return (np.arange(int(np.prod(shape))).reshape(shape) % 4).astype(dtype)
+
+
 @pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")  # NumPy's, dtype=float64
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shape", [(), (5,), (0, 3), (2, 3, 4)])
-@pytest.mark.parametrize("args", [{}, {"axis": None}, {"axis": 0}, {"keepdims": True},
-                                  {"dtype": "float64"}, {"keepdims": 0}])
+@pytest.mark.parametrize("shape", SUM_SHAPES)
+@pytest.mark.parametrize("args", SUM_ARGS)
 def test_total_sum_is_the_general_paths_node(dtype, shape, args):
-    x = (np.arange(int(np.prod(shape))).reshape(shape) % 4).astype(dtype)
+    """(Every case's C kernels compile in one unit, tests/together.py.)"""
+    compile_together(_COMPILED, la.get_settings().backend, [
+        lambda d=d, s=s, k=k: la.sum(la.array(_summed(d, s)), **k)
+        for k in SUM_ARGS for s in SUM_SHAPES for d in DTYPES])
+    x = _summed(dtype, shape)
     a = la.array(x)
     site = user_site(0)
     try:

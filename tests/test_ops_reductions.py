@@ -23,6 +23,7 @@ from numpy_oracle import (FAST, SUPPORTED, assert_as_numpy, assert_matches, comp
 
 import lazyarray as la
 from sites import notes_of
+from together import compile_together
 
 # name -> (lazyarray function, NumPy function, accepts a tuple of axes)
 REDUCTIONS = {
@@ -167,11 +168,18 @@ def _check_reduction(name, data, dtype, seed, shape, keepdims):
     _compare(name, got, want, x, axis, keepdims)
 
 
-@pytest.mark.parametrize("name", ["sum", "prod", "mean"])
-@pytest.mark.parametrize("dtype", ["int8", "uint16", "float32", "float64", "int64"])
+_COMPILED: dict = {}  # sweeps whose C kernels are compiled in one unit (tests/together.py)
+DTYPE_ARGUMENT_CASES = [(n, d) for d in ["int8", "uint16", "float32", "float64", "int64"]
+                        for n in ["sum", "prod", "mean"]]
+
+
+@pytest.mark.parametrize("dtype, name", [(d, n) for n, d in DTYPE_ARGUMENT_CASES])
 def test_reduction_dtype_argument(backend, name, dtype):
     fn, np_fn, _ = REDUCTIONS[name]
     x = draw(np.random.default_rng(3), np.int16, (3, 4))
+    compile_together(_COMPILED, ("dtype argument", backend), [
+        lambda n=n, d=d: REDUCTIONS[n][0](la.array(x), axis=1, dtype=d)
+        for n, d in DTYPE_ARGUMENT_CASES])
     got = fn(la.array(x), axis=1, dtype=dtype)
     with np.errstate(all="ignore"):
         want = np_fn(x, axis=1, dtype=dtype)
@@ -415,15 +423,26 @@ def test_mean_of_an_empty_slice_warns_as_numpy(backend, backend_does, axis):
     assert seen[0] == seen[2] and seen[1] == seen[3], seen
 
 
-@pytest.mark.parametrize("case", [((2, 0), {"axis": -1}), ((1,), {"ddof": 1}), ((2,), {"ddof": 3}),
-                                  ((1, 2), {"axis": 0, "ddof": 1})])
+NO_DOF_CASES = [((2, 0), {"axis": -1}), ((1,), {"ddof": 1}), ((2,), {"ddof": 3}),
+                ((1, 2), {"axis": 0, "ddof": 1})]
+
+
+def _no_dof_values(shape) -> np.ndarray:
+    return np.arange(1.0, 1.0 + math.prod(shape)).reshape(shape) ** 2
+
+
+@pytest.mark.parametrize("case", NO_DOF_CASES)
 @pytest.mark.parametrize("name", ["var", "std"])
 def test_var_with_no_degrees_of_freedom_warns_as_numpy(backend, backend_does, name, case):
     """NumPy's var/std where n - ddof <= 0 warn 'Degrees of freedom <= 0 for slice' and divide
     by 0: NaN with 'invalid' (0/0), inf with 'divide by zero'; here NaN came silently, `sq *
-    nan`, and an empty var warned the mean's 'Mean of empty slice' (fuzz41)."""
+    nan`, and an empty var warned the mean's 'Mean of empty slice' (fuzz41). (Every case's C
+    kernels in one unit, tests/together.py.)"""
+    compile_together(_COMPILED, ("no degrees of freedom", backend), [
+        lambda n=n, s=s, k=k: getattr(la, n)(la.asarray(_no_dof_values(s)), **k)
+        for n in ("var", "std") for s, k in NO_DOF_CASES])
     shape, kwargs = case
-    values = np.arange(1.0, 1.0 + math.prod(shape)).reshape(shape) ** 2
+    values = _no_dof_values(shape)
     seen = []
     for xp in (np, la):
         with warnings.catch_warnings(record=True) as record:

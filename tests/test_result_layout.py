@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from together import compile_together
 
 _RNG = np.random.default_rng(52)
 
@@ -113,6 +114,7 @@ VALUES = {
                                                                    a * 2),
 }
 SIZES = {"plans": ((120, 150), {"eager_size": 0}), "at once": ((40, 60), {})}
+_COMPILED: dict = {}  # (backend, size) whose cases' kernels are compiled (tests/together.py)
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
@@ -121,7 +123,9 @@ def test_a_computed_value_reduces_in_numpys_memory_order(backend, backend_does, 
     shape, settings = SIZES[size]
     a = _wide(shape)
     want = CASES[name](np, a)
-    with la.config(**settings):
+    with la.config(**settings):  # every case's C kernels in one unit (tests/together.py)
+        compile_together(_COMPILED, (backend, size), [
+            lambda f=f: f(la, la.asarray(a)) for f in CASES.values()])
         for _ in range(3):  # the first round builds; later rounds take the cached paths
             got = np.asarray(CASES[name](la, la.asarray(a)))
             if backend_does("numpy_fold_order"):

@@ -1,6 +1,8 @@
 """Structural facts of the CPU speed levers of issue 9 (kernel and copy counts, never timings; the
 timings are benchmarks/bench_cpu.py's), each with its values checked against NumPy on every backend."""
 
+import itertools
+
 import numpy as np
 import pytest
 from lazyarray.graph import Graph
@@ -10,6 +12,7 @@ from lazyarray.runtime.c.split import split_full_reductions
 
 import lazyarray as la
 from sites import notes_of
+from together import compile_together
 
 rng = np.random.default_rng(9)
 X = rng.standard_normal((48, 40)).astype(np.float32)
@@ -135,19 +138,36 @@ def test_a_transposed_read_runs_in_tiles(reference_backend):
     assert "t0 +=" not in _c_sources(la.sum(a.T + b, axis=1))[0]
 
 
-@pytest.mark.parametrize("shape, axes", [
+TILED_SHAPES = [
     ((1, 1), (1, 0)), ((31, 33), (1, 0)), ((64, 32), (1, 0)), ((100, 37), (1, 0)),
     ((3, 45, 70), (0, 2, 1)), ((33, 5, 40), (2, 1, 0)), ((2, 3, 35, 34), (0, 1, 3, 2)),
-])
-@pytest.mark.parametrize("dtype", [  # on C float64 and int8 (a compile per shape) are exhaustive
-    np.float32, pytest.param(np.float64, marks=pytest.mark.exhaustive_on("c")), pytest.param(np.int8, marks=pytest.mark.exhaustive_on("c")),
-    np.bool_, np.complex64])
+]
+TILED_DTYPES = [np.float32, np.float64, np.int8, np.bool_, np.complex64]
+_COMPILED: dict = {}  # backends whose tiled cases' kernels are compiled (tests/together.py)
+
+
+def _tiled(shape, axes, dtype, held: list) -> tuple:
+    """A case's two values; its operands stay alive in `held`, as the test's do (a dead operand
+    may be written over in place: another kernel)."""
+    a = la.array(np.ones(shape, dtype))
+    b = la.array(np.ones(tuple(shape[i] for i in axes), dtype))
+    held += [a, b]
+    return la.permute_dims(a, axes) + b, la.permute_dims(a, axes) * 3
+
+
+@pytest.mark.parametrize("shape, axes", TILED_SHAPES)
+@pytest.mark.parametrize("dtype", TILED_DTYPES)
 def test_tiled_kernels_match_numpy(backend, shape, axes, dtype, monkeypatch):
     """Every element once, at its place, whatever the tile edges (sizes off the tile size, a
-    parallel dim split in chunks across threads)."""
+    parallel dim split in chunks across threads). (Every case's C kernels compile in one unit,
+    tests/together.py.)"""
     from lazyarray.runtime.c import backend as c_backend
 
     monkeypatch.setattr(c_backend, "PARALLEL_THRESHOLD", 256)
+    held: list = []
+    compile_together(_COMPILED, backend, [lambda c=c: _tiled(*c[0], c[1], held)
+                                          for c in itertools.product(TILED_SHAPES, TILED_DTYPES)])
+    del held
     src = (rng.standard_normal(shape) * 50).astype(dtype)
     other = (rng.standard_normal(tuple(shape[i] for i in axes)) * 50).astype(dtype)
     a, b = la.array(src), la.array(other)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from together import compile_together
 
 _RNG = np.random.default_rng(50)
 
@@ -76,9 +77,18 @@ def test_sums_are_numpys_bit_for_bit(backend, backend_does, name, lazy):
     operands = (X32, C64, C128, BIG32, BIG_INT, HALVES, NCHW, BLOCKS, BUFFER_BLOCKS)
     want = np.asarray(CASES[name](np, operands))
     with la.config(**({"eager_size": 0} if lazy else {})):
+        compile_together(_COMPILED, (backend, lazy), _builders(CASES, operands))
         got = np.asarray(CASES[name](la, tuple(la.asarray(v) for v in operands)))
     assert got.dtype == want.dtype
     _assert_sums(got, want, backend_does, name)
+
+
+_COMPILED: dict = {}  # the settings whose kernels of every case are compiled (tests/together.py)
+
+
+def _builders(cases: dict, operands: tuple) -> list:
+    """Each case's value from its operands (tests/together.py compiles their kernels at once)."""
+    return [lambda f=f: f(la, tuple(la.asarray(v) for v in operands)) for f in cases.values()]
 
 
 def test_a_buffered_sum_is_one_fold_over_the_row():
@@ -137,6 +147,7 @@ def test_norms_are_numpys_bit_for_bit(backend, backend_does, name):
     operands = (_wide((30, 200), "complex128"), _wide((7, 9, 50), "float32"))
     want = np.asarray(NORMS[name](np, operands))
     with la.config(eager_size=0):
+        compile_together(_COMPILED, (backend, "norms"), _builders(NORMS, operands))
         got = np.asarray(NORMS[name](la, tuple(la.asarray(v) for v in operands)))
     assert got.dtype == want.dtype and got.shape == want.shape
     _assert_sums(got, want, backend_does, name)

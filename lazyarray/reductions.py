@@ -609,11 +609,14 @@ def _divide_by_count(total: Array, n: float) -> Array:
     for float64 and complex128 ('scalar divide' in a warning), its ufunc where the count
     promotes the scalar (float16, float32, complex64: 'divide'; probe54: 'scalar divide')."""
     wide = _WIDER_QUOTIENT.get(total.dtype)
-    if wide is None and total.dtype != _FLOAT16:
-        return total / n
-    count = np.array(n, dtype=np.intp) if not total.ndim else n  # (an array leaf: the ufunc)
+    if total.dtype == _FLOAT16 and not total.ndim:
+        wide = np.dtype(np.float64)  # (NumPy's scalar math: float16 over intp is float64's)
     if wide is None:
-        return astype(total / count, total.dtype)
+        return total / n
+    # the count as an array leaf only where the division may raise (0 / 0: its report names
+    # the ufunc's 'divide'); any other count is a constant of the kernel, so that a large
+    # reduction's epilogue loads nothing and runtime/c/split.py may still cut the reduction
+    count = np.array(n, dtype=np.intp) if not total.ndim and n == 0 else n
     return astype(astype(total, wide) / count, total.dtype)
 
 

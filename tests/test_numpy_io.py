@@ -52,8 +52,11 @@ def test_text_files_round_trip_as_numpys():
     raw = np.arange(4, dtype=np.int32).tobytes()
     got = la.frombuffer(raw, dtype=np.int32)
     np.testing.assert_array_equal(np.asarray(got), np.arange(4))
-    got[0] = 9  # a copy of the bytes (NumPy's view of them is read-only)
-    assert int(got[0]) == 9
+    with pytest.raises(ValueError) as want:  # NumPy's view of immutable bytes is read-only,
+        np.frombuffer(raw, dtype=np.int32)[0] = 9  # and so is lazyarray's since stop 54 (its
+    with pytest.raises(ValueError) as ours:  # write passed, into a copy)
+        got[0] = 9
+    assert str(ours.value).splitlines()[0] == str(want.value)
 
 
 def test_values_lazyarray_cannot_hold_are_a_clear_error(tmp_path):

@@ -190,7 +190,7 @@ def _zero_d_arrays(m):
     made = [a.astype("int8"), s.astype("int8"), m.where(a > 0, 1.0, 2), m.where(True, 1.0, 2),
             m.where(s > 0, s, 0.0), m.select([a > 0], [a], 0), m.asarray(s), m.array(s),
             m.choose(i, [1.0, 2.0]), m.heaviside(a, 0.5), m.interp(2.0, [1.0, 3.0], [0.0, 1.0]),
-            a + 1, s * 2, a[()]]
+            a + 1, s * 2, a[()], m.asarray(a.mean()).astype("float64"), a.astype("float64")]
     out = [repr(t) for t in made]
     for t in made[:8]:
         u = t

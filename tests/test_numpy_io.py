@@ -52,7 +52,10 @@ def test_text_files_round_trip_as_numpys():
     raw = np.arange(4, dtype=np.int32).tobytes()
     got = la.frombuffer(raw, dtype=np.int32)
     np.testing.assert_array_equal(np.asarray(got), np.arange(4))
-    got[0] = 9  # a copy of the bytes (NumPy's view of them is read-only)
+    with pytest.raises(ValueError, match="read-only"):  # as NumPy's view of bytes (fuzz54)
+        got[0] = 9
+    got = la.frombuffer(bytearray(raw), dtype=np.int32)
+    got[0] = 9  # (a copy of a writable buffer: writable, as NumPy's view)
     assert int(got[0]) == 9
 
 

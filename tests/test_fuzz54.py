@@ -164,6 +164,8 @@ def _exported_broadcast(m):
     b = m.broadcast_to(m.asarray(base[0]), (6, 6))
     out = []
     for x in (a, b):
+        c = np.asarray(m.asarray(x, order="C"))  # (a copy: C-contiguous, fuzz_layouts 6084)
+        out += [c.strides, np.asarray(m.ascontiguousarray(x)).strides, np.asarray(x.copy()).strides]
         e = np.asarray(x)
         out += [e.strides, e.flags.writeable, np.asarray((x.T * 1).sum()),
                 np.asarray(x.T * 1).strides, np.asarray((x.T * 1).sum(axis=1))]

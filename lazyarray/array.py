@@ -141,7 +141,7 @@ class Array:
         out = node.data
         if node.op is not _INPUT or type(out) is not np.ndarray:  # pending, or on a GPU
             out = _small_view_value(node)  # `np.asarray(A[i])`: NumPy's view, no evaluation
-            if out is None:
+            if out is None and type(self._view) is tuple:  # (a copy of one is no view)
                 out = _broadcast_value(node)
             node = None  # to_host counts the node's references: a sibling's graph may read it
             if out is None:

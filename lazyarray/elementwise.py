@@ -466,8 +466,8 @@ def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", subok:
                           np.exceptions.ComplexWarning, stacklevel=2)
         cast = _bind.primitive(_CAST, (node,), (), node.shape, target, site)
         out = Array(cast if order == "K" else copied(cast, check_order(order, site)))
-        if not node.shape and isinstance(x, Array) and x._view is not False:
-            zero_d_array(out)  # (a 0-d array's astype is one: NumPy's scalar's is a scalar)
+    if not node.shape and out is not x and isinstance(x, Array) and x._view is not False:
+        zero_d_array(out)  # (a 0-d array's astype is one: NumPy's scalar's is a scalar)
     return out if device is None or device == out.device else out.to_device(device)
 
 

@@ -41,7 +41,8 @@ loadtxt = _reader("loadtxt")
 genfromtxt = _reader("genfromtxt", " (a structured result: la.asarray's TypeError)")
 fromfile = _reader("fromfile")
 fromregex = _reader("fromregex")
-frombuffer = _reader("frombuffer", " (a copy: NumPy's is a read-only view of the buffer)")
+frombuffer = _reader("frombuffer", " (a copy, read-only where NumPy's view of the buffer is: "
+                                   "bytes; a bytearray's is writable, and not shared)")
 fromstring = _reader("fromstring", " (text mode, `sep=` given: NumPy's binary mode is an error)")
 
 

@@ -16,6 +16,7 @@ RuntimeWarnings' texts and the exception's type and text.
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 import warnings
@@ -119,7 +120,7 @@ class Generator:
     def statement(self, k: int) -> str:
         while True:
             text = self._statement(k)
-            if not any(f in text for f in ORDERING) or "1j" not in text and not any(
+            if not any(f in text for f in ORDERING) or not re.search(r"\dj", text) and not any(
                     self.complex.get(n) for n in self.arrays if n in text):
                 return text  # (no ordering of complex values: documented, docs/semantics.md)
 

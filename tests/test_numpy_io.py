@@ -57,6 +57,9 @@ def test_text_files_round_trip_as_numpys():
     with pytest.raises(ValueError) as ours:  # write passed, into a copy)
         got[0] = 9
     assert str(ours.value).splitlines()[0] == str(want.value)
+    got = la.frombuffer(bytearray(raw), dtype=np.int32)
+    got[0] = 9  # (a copy of a writable buffer: writable, as NumPy's view)
+    assert int(got[0]) == 9
 
 
 def test_values_lazyarray_cannot_hold_are_a_clear_error(tmp_path):

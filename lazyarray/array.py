@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import sys
+import warnings
 from typing import Any, Callable, Iterator
 from weakref import ref as _weakref
 
@@ -198,8 +199,6 @@ class Array:
         (probe54: TypeError, a complex 0-d *array*'s answer, which it keeps)."""
         value = self._scalar()
         if type(value) is complex and self._view is False:
-            import warnings  # noqa: PLC0415  (a rare path: the module imports nothing of it)
-
             warnings.warn("Casting complex values to real discards the imaginary part",
                           np.exceptions.ComplexWarning, stacklevel=3)
             return value.real

@@ -598,6 +598,7 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
 
 _WIDER_QUOTIENT = {np.dtype(np.float32): np.dtype(np.float64),
                    np.dtype(np.complex64): np.dtype(np.complex128)}
+_SCALAR_QUOTIENT = (np.dtype(np.float64), np.dtype(np.complex128))  # NumPy's scalar math
 
 
 def _divide_by_count(total: Array, n: float) -> Array:
@@ -609,12 +610,14 @@ def _divide_by_count(total: Array, n: float) -> Array:
     for float64 and complex128 ('scalar divide' in a warning), its ufunc where the count
     promotes the scalar (float16, float32, complex64: 'divide'; probe54: 'scalar divide')."""
     wide = _WIDER_QUOTIENT.get(total.dtype)
-    if wide is None and total.dtype != _FLOAT16:
-        return total / n
-    count = np.array(n, dtype=np.intp) if not total.ndim else n  # (an array leaf: the ufunc)
+    if not n and not total.ndim and total.dtype not in _SCALAR_QUOTIENT:
+        # (the count as an array leaf: the ufunc's report, 'divide'; only where it reports, an
+        # empty count: a leaf input kept the plan's reduction from splitting over threads)
+        count = np.array(n, dtype=np.intp)
+        return astype(astype(total, wide or total.dtype) / count, total.dtype)
     if wide is None:
-        return astype(total / count, total.dtype)
-    return astype(astype(total, wide) / count, total.dtype)
+        return total / n
+    return astype(astype(total, wide) / n, total.dtype)
 
 
 def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepdims: bool,

@@ -6227,6 +6227,7 @@ convert_scalar(PyObject *self, int which)
 {
     PyObject *item = leaf_item(self), *out = NULL;
     if (item != NULL) {
+        int complex_item = PyComplex_Check(item); /* (float() of NumPy's complex scalar warns) */
         switch (which) {
         case TO_INT: out = PyNumber_Long(item); break;
         case TO_FLOAT: out = PyNumber_Float(item); break;
@@ -6237,8 +6238,8 @@ convert_scalar(PyObject *self, int which)
         }
         }
         Py_DECREF(item);
-        if (out != NULL || which == TO_INT || which == TO_FLOAT)
-            return out; /* (int(nan), float(complex): Python's own errors, as the methods') */
+        if (out != NULL || ((which == TO_INT || which == TO_FLOAT) && !complex_item))
+            return out; /* (int(nan): Python's own error, as the methods'; a complex: theirs) */
         PyErr_Clear(); /* (an index of a float or bool: the Python method's TypeError) */
     }
     return PyObject_CallOneArg(CONVERSION_FALLBACK[which], self);

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import sys
+import warnings
 from typing import Any, Callable, Iterator
 from weakref import ref as _weakref
 
@@ -190,10 +191,21 @@ class Array:
         return builtins.bool(self._host().item())
 
     def __float__(self) -> float:
-        return float(self._scalar())
+        return float(self._real_scalar())
 
     def __int__(self) -> int:
-        return int(self._scalar())
+        return int(self._real_scalar())
+
+    def _real_scalar(self) -> Any:
+        """`_scalar()` for float() and int(): a complex Array standing for NumPy's complex scalar
+        gives its real part with NumPy's ComplexWarning at the caller's line, as np.complex128 does
+        (probe54: TypeError, a complex 0-d *array*'s answer, which it keeps)."""
+        value = self._scalar()
+        if type(value) is complex and self._view is False:
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          np.exceptions.ComplexWarning, stacklevel=3)
+            return value.real
+        return value
 
     def __complex__(self) -> complex:
         return complex(self._scalar())

@@ -598,6 +598,7 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
 
 _WIDER_QUOTIENT = {np.dtype(np.float32): np.dtype(np.float64),
                    np.dtype(np.complex64): np.dtype(np.complex128)}
+_SCALAR_QUOTIENT = (np.dtype(np.float64), np.dtype(np.complex128))  # NumPy's scalar math
 
 
 def _divide_by_count(total: Array, n: float) -> Array:
@@ -611,13 +612,14 @@ def _divide_by_count(total: Array, n: float) -> Array:
     wide = _WIDER_QUOTIENT.get(total.dtype)
     if total.dtype == _FLOAT16 and not total.ndim:
         wide = np.dtype(np.float64)  # (NumPy's scalar math: float16 over intp is float64's)
+    if not n and not total.ndim and total.dtype not in _SCALAR_QUOTIENT:
+        # (the count as an array leaf: the ufunc's report, 'divide'; only where it reports, an
+        # empty count: a leaf input kept the plan's reduction from splitting over threads)
+        count = np.array(n, dtype=np.intp)
+        return astype(astype(total, wide or total.dtype) / count, total.dtype)
     if wide is None:
         return total / n
-    # the count as an array leaf only where the division may raise (0 / 0: its report names
-    # the ufunc's 'divide'); any other count is a constant of the kernel, so that a large
-    # reduction's epilogue loads nothing and runtime/c/split.py may still cut the reduction
-    count = np.array(n, dtype=np.intp) if not total.ndim and n == 0 else n
-    return astype(astype(total, wide) / count, total.dtype)
+    return astype(astype(total, wide) / n, total.dtype)
 
 
 def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepdims: bool,

@@ -202,3 +202,26 @@ def _messages_or_error(call) -> list[str]:
         return _messages(call)
     except Exception as error:  # noqa: BLE001 (compared as a value)
         return [type(error).__name__, str(error).split("\\n(at ")[0]]
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_float_and_int_of_numpys_complex_scalar_warn_and_take_the_real_part(backend, eager_size):
+    """`float(z[0])` of a complex array's element (NumPy's complex scalar) is its real part with
+    NumPy's ComplexWarning; lazyarray raised Python's TypeError, the answer of a complex 0-d
+    *array*, which stays."""
+    host = np.array([1.5 + 2j, -3.25 - 1j])
+    with la.config(eager_size=eager_size):
+        z = la.asarray(host)
+        for convert in (float, int):
+            for pick in (lambda m, a: a[0], lambda m, a: a.sum(), lambda m, a: m.max(a.real) + 0j):
+                with warnings.catch_warnings(record=True) as want_w:
+                    warnings.simplefilter("always")
+                    want = convert(pick(np, host))
+                with warnings.catch_warnings(record=True) as got_w:
+                    warnings.simplefilter("always")
+                    got = convert(pick(la, z))
+                assert type(got) is type(want) and got == want
+                assert [(w.category, str(w.message)) for w in got_w] == [
+                    (w.category, str(w.message)) for w in want_w]
+                assert got_w[0].filename == __file__
+            _same_outcome(lambda m: convert(m.asarray(np.array(1 + 2j))))

@@ -416,6 +416,7 @@ def _traced_builders(dtype) -> list:
     return [lambda fn=fn: build(fn) for fn in EXPRESSIONS]
 
 
+@pytest.mark.xdist_group("test_python_arithmetic_on_traced_scalars_matches_eager")
 @pytest.mark.parametrize("expression, dtype", [  # on C float32 and uint8 in the fast tier
     pytest.param(e, d, id=f"{np.dtype(d).name}-{e}", marks=() if d in (np.float32, np.uint8)
                  else pytest.mark.exhaustive_on("c"))

@@ -61,6 +61,7 @@ def _nep50_builders(op) -> list:
     return [lambda a=(d, s, first): build(*a) for d, s in NEP50_CASES for first in (True, False)]
 
 
+@pytest.mark.xdist_group("test_nep50_python_scalars")
 @pytest.mark.parametrize(("dtype", "scalar"), NEP50_CASES, ids=str)
 @pytest.mark.parametrize("op", [  # on C add and truediv in the fast tier, mul and sub exhaustive
     operator.add, pytest.param(operator.mul, marks=pytest.mark.exhaustive_on("c")),

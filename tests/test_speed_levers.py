@@ -153,6 +153,7 @@ def _tiled(shape, axes, dtype, held: list) -> tuple:
     return la.permute_dims(a, axes) + b, la.permute_dims(a, axes) * 3
 
 
+@pytest.mark.xdist_group("test_tiled_kernels_match_numpy")
 @pytest.mark.parametrize("shape, axes", TILED_SHAPES)
 @pytest.mark.parametrize("dtype", [  # on C float64 and int8 exhaustive
     d if d not in (np.float64, np.int8) else pytest.param(d, marks=pytest.mark.exhaustive_on("c"))

@@ -90,6 +90,8 @@ def _units(kernels: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
             packed[-1].append(kernel)
             calls_in_open += calls
     return [unit for unit in (plain, *packed, *alone) if unit]
+
+
 def _record_compiles(build: Callable[[], Any], recorded: dict, c_compiler) -> bool:
     """Evaluate one case with the compiler replaced by a recorder: whether it stopped at a
     compile (its kernels then in `recorded`, symbol -> source; the unit's header maker at

@@ -184,7 +184,9 @@ def _nn_builders(xn: np.ndarray) -> list:
     return values + [lambda: nn.softmax(la.array(np.array([1000.0, -np.inf, 0.0], xn.dtype)))]
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.xdist_group("test_nn_functions")
+@pytest.mark.parametrize("dtype", [  # ~10 units each alone, ~5 together: float64 on C exhaustive
+    "float32", pytest.param("float64", marks=pytest.mark.exhaustive_on("c"))])
 def test_nn_functions(backend, dtype):
     rng = np.random.default_rng(1)
     xn = (rng.standard_normal((3, 5)) * 3).astype(dtype)

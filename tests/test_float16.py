@@ -147,6 +147,7 @@ def _unary_builders() -> list:
             for d in UNARY_DTYPES for n in UNARY]
 
 
+@pytest.mark.xdist_group("test_unary_functions_of_halves_and_small_ints_are_numpys")
 @pytest.mark.parametrize("dtype, name", [pytest.param(d, n, id=f"{d}-{n}") for d in UNARY_DTYPES
                                          for n in UNARY])
 def test_unary_functions_of_halves_and_small_ints_are_numpys(backend, name, dtype):
@@ -159,6 +160,7 @@ def test_unary_functions_of_halves_and_small_ints_are_numpys(backend, name, dtyp
            skip_warning="invalid value encountered in spacing" if name == "spacing" else None)
 
 
+@pytest.mark.xdist_group("test_binary_functions_with_halves_are_numpys")
 @pytest.mark.parametrize("operands", list(OTHERS))
 def test_binary_functions_with_halves_are_numpys(backend, operands):
     names, make = OTHERS[operands]

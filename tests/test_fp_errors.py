@@ -45,6 +45,7 @@ def numpy_messages(expr, arrays):
     return expected, [str(w.message) for w in seen if w.category is RuntimeWarning]
 
 
+@pytest.mark.xdist_group("test_warn_names_numpy_message_and_user_line")
 @pytest.mark.needs("fp_errors")
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_warn_names_numpy_message_and_user_line(backend, name):

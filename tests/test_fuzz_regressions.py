@@ -205,6 +205,7 @@ FILLS = [("uint16", -1, "int8"), ("uint8", 300, "int64"), ("int32", 2.7, "float6
          ("int32", 3e10, "float64"), ("int16", np.nan, "float32"), ("bool", 7, "int64")]
 
 
+@pytest.mark.xdist_group("test_a_filled_0d_value_stored_into_another_dtype_is_cast")
 @pytest.mark.parametrize("how", ["set", "add"])
 @pytest.mark.parametrize("target,fill,fill_dtype", FILLS)
 def test_a_filled_0d_value_stored_into_another_dtype_is_cast(backend, how, target, fill,
@@ -1624,6 +1625,7 @@ CAST_SOURCES, CAST_TARGETS = ["float64", "complex128", "complex64"], ["int8", "u
                                                                        "uint16"]
 
 
+@pytest.mark.xdist_group("test_casts_of_inf_nan_and_large_values_into_small_ints_are_numpys")
 @pytest.mark.parametrize("src", CAST_SOURCES)
 @pytest.mark.parametrize("dst", CAST_TARGETS)
 def test_casts_of_inf_nan_and_large_values_into_small_ints_are_numpys(backend, src, dst):
@@ -1716,6 +1718,7 @@ NAN_QUANTILES = [("nanquantile", [0.1, 0.9]), ("nanpercentile", [10, 90]), ("nan
                  ("nanquantile", np.array(0.25))]
 
 
+@pytest.mark.xdist_group("test_nanquantile_dtype_follows_numpys_first_slice")
 @pytest.mark.lazy_only
 @pytest.mark.parametrize("fn, q", NAN_QUANTILES)
 def test_nanquantile_dtype_follows_numpys_first_slice(backend, fn, q):

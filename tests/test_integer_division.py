@@ -61,6 +61,7 @@ def _builders() -> list:
     return values
 
 
+@pytest.mark.xdist_group("test_floor_divide_and_remainder_are_numpys")
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_floor_divide_and_remainder_are_numpys(backend, dtype):
     compile_together(_COMPILED, backend, _builders())

@@ -87,6 +87,7 @@ def _summed(dtype, shape) -> np.ndarray:
     return (np.arange(int(np.prod(shape))).reshape(shape) % 4).astype(dtype)
 
 
+@pytest.mark.xdist_group("test_total_sum_is_the_general_paths_node")
 @pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")  # NumPy's, dtype=float64
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", SUM_SHAPES)

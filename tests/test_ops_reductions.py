@@ -173,6 +173,7 @@ DTYPE_ARGUMENT_CASES = [(n, d) for d in ["int8", "uint16", "float32", "float64",
                         for n in ["sum", "prod", "mean"]]
 
 
+@pytest.mark.xdist_group("test_reduction_dtype_argument")
 @pytest.mark.parametrize("dtype, name", [(d, n) for n, d in DTYPE_ARGUMENT_CASES])
 def test_reduction_dtype_argument(backend, name, dtype):
     fn, np_fn, _ = REDUCTIONS[name]
@@ -431,6 +432,7 @@ def _no_dof_values(shape) -> np.ndarray:
     return np.arange(1.0, 1.0 + math.prod(shape)).reshape(shape) ** 2
 
 
+@pytest.mark.xdist_group("test_var_with_no_degrees_of_freedom_warns_as_numpy")
 @pytest.mark.parametrize("case", NO_DOF_CASES)
 @pytest.mark.parametrize("name", ["var", "std"])
 def test_var_with_no_degrees_of_freedom_warns_as_numpy(backend, backend_does, name, case):

@@ -117,6 +117,7 @@ SIZES = {"plans": ((120, 150), {"eager_size": 0}), "at once": ((40, 60), {})}
 _COMPILED: dict = {}  # (backend, size) whose cases' kernels are compiled (tests/together.py)
 
 
+@pytest.mark.xdist_group("test_a_computed_value_reduces_in_numpys_memory_order")
 @pytest.mark.parametrize("size", sorted(SIZES))
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_a_computed_value_reduces_in_numpys_memory_order(backend, backend_does, name, size):

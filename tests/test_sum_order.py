@@ -69,6 +69,7 @@ def _assert_sums(got, want, backend_does, name):
         np.testing.assert_allclose(got, want, rtol=rtol, err_msg=name)
 
 
+@pytest.mark.xdist_group("test_sums_are_numpys_bit_for_bit")
 @pytest.mark.parametrize("lazy", [False, True], ids=["at once", "plans"])
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_sums_are_numpys_bit_for_bit(backend, backend_does, name, lazy):
@@ -136,6 +137,7 @@ NORMS = {
 }
 
 
+@pytest.mark.xdist_group("test_norms_are_numpys_bit_for_bit")
 @pytest.mark.parametrize("name", sorted(NORMS))
 def test_norms_are_numpys_bit_for_bit(backend, backend_does, name):
     """numpy.linalg's vector norms step by step as NumPy's: 2 is sqrt(add.reduce((conj(x) *

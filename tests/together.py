@@ -15,6 +15,10 @@ helper_library.py; the same bits, tests/test_inline_budget.py): the recorded ker
 into units of at most that many calls, so each is compiled as it would be alone (a kernel past
 the budget alone gets its own unit).
 
+A test that calls it is marked `xdist_group` (its name): `--dist loadgroup` then runs all its
+instances on one worker, which compiles the unit once (both workers compiled it at the same time
+in the first full run, ~17 s of gcc twice).
+
 `LAZYARRAY_TEST_COMPILE_ALONE=1` turns it off (each instance compiles its own kernels, as before):
 a cold run each way gives the same kernels (`k-*.idx` in the cache directory) in fewer units."""
 
@@ -86,6 +90,8 @@ def _units(kernels: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
             packed[-1].append(kernel)
             calls_in_open += calls
     return [unit for unit in (plain, *packed, *alone) if unit]
+
+
 def _record_compiles(build: Callable[[], Any], recorded: dict, c_compiler) -> bool:
     """Evaluate one case with the compiler replaced by a recorder: whether it stopped at a
     compile (its kernels then in `recorded`, symbol -> source; the unit's header maker at

@@ -1716,6 +1716,12 @@ KNOWN: dict[int, str] = {  # (82307, NumPy's shape error before the index's boun
     190428: "NumPy's own inconsistency (as 115526): an empty value of too many dims assigned "
             "through a list index passes, `A[[np.int64(1), -1]] = r2[:, None][:, None][..., 0:0]` "
             "((2, 1, 1, 0) into (2, 0)); lazyarray raises a slice write's ValueError (CI, stop 42)",
+    **{seed: "NumPy's integer scalar overflow in `-np.uint8(94)` / `-np.uint64(3)` ('overflow "
+             "encountered in scalar negative'): the documented class (docs/semantics.md, an "
+             "element's arithmetic is NumPy's 0-d array loops, whose integer overflow wraps "
+             "silently); reached since `float()` of a complex element answers as NumPy's (probe54, "
+             "92dffd8): it raised TypeError at the line before, and the check stopped there"
+       for seed in (81466, 110452)},
     99376: "complex64 zeros ** -2.5 on C: NaN without NumPy's 'invalid' (runtime/c/complex.py "
            "`_pow`'s zero-base branch returns a constant NaN; a flag from the lane's own value "
            "that gcc cannot hoist is still to write)",

@@ -272,7 +272,11 @@ def test_a_tampered_helper_library_is_rebuilt_not_loaded(tmp_path, monkeypatch):
     from lazyarray.runtime.c import helper_library as c_helper_library
     from lazyarray.runtime.c import inline_budget as c_inline_budget
 
-    c_helper_library.wait()  # (a build an earlier test started: done before the tables change)
+    # Builds and compiles an earlier test in this worker started: done before the tables and the
+    # cache directory change (a queued background compile picks its directory when it runs: CI,
+    # stop 54, found an earlier test's kernel, which calls no heavy math, among this test's units).
+    c_helper_library.wait()
+    la.wait_for_compiles()
     for table in ("_functions", "_libraries", "_symbol_of_key", "_usable"):
         monkeypatch.setattr(c_compiler, table, {})
     monkeypatch.setattr(c_compiler, "_private_dirs", set())
@@ -307,8 +311,11 @@ def test_a_tampered_helper_library_is_rebuilt_not_loaded(tmp_path, monkeypatch):
     with la.config(backend="c", cache_dir=str(tmp_path)):
         got = np.asarray(la.exp(la.array(x)) + la.log(la.array(x)) * la.sin(la.array(x)))
     np.testing.assert_allclose(got, np.exp(x) + np.log(x) * np.sin(x), rtol=1e-13)
-    units = [p.read_text() for p in directory.glob("lib-*.c")]
-    assert units and all("_ool(double a);" in u for u in units)  # it called the library
+    la.wait_for_compiles()
+    units = {p.name: p.read_text() for p in directory.glob("lib-*.c")}
+    heavy = {name: u for name, u in units.items() if c_inline_budget.heavy_calls(u)}
+    assert heavy, f"no unit of {sorted(units)} computed exp, log and sin"
+    assert all("_ool(double a);" in u for u in heavy.values()), "a unit inlined them"  # the library
     la.clear_caches()
 
 

@@ -148,6 +148,7 @@ def test_the_shared_helper_library_gives_the_same_bits(monkeypatch, fresh_caches
     inlined helpers, in elementwise loops and 8-lane reductions, float32 and float64."""
     from lazyarray.runtime.c import compiler as c_compiler, helper_library as c_helper_library
 
+    la.wait_for_compiles()  # an earlier test's queued compile picks its directory when it runs
     x32, s32 = _inputs(np.float32)
     x64, s64 = _inputs(np.float64)
     results = []
@@ -168,7 +169,8 @@ def test_the_shared_helper_library_gives_the_same_bits(monkeypatch, fresh_caches
                                                  la.sum(la.exp(b), axis=1)]
             la.eval(outs)
             results.append([np.asarray(o) for o in outs])
-    units = [p.read_text() for p in directory.glob("lib-*.c")]
+    la.wait_for_compiles()
+    units = [u for p in directory.glob("lib-*.c") if c_inline_budget.heavy_calls(u := p.read_text())]
     declared = "la_exp_f32_ool(float a);"  # a declaration: the library defines it
     assert units and all(declared in u for u in units)
     assert all("la_exp_f32_ool(float a) {" not in u for u in units)

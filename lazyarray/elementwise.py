@@ -483,8 +483,8 @@ def round(x: Any, decimals: int = 0, out: Any = None) -> Array:  # noqa: A001
         raise _bind.fail(OverflowError, f"decimals={decimals} does not fit a C int", user_site(1))
     if x.dtype.kind == "b" and decimals != 0:  # NumPy cannot cast x * 10**d back to bool
         raise _bind.fail(TypeError, "round of a bool array takes only decimals=0", user_site(1))
-    if x.dtype.kind in "iu" and decimals >= 0:
-        return x
+    if x.dtype.kind in "iu" and decimals >= 0:  # NumPy's is a copy: x itself let writes into
+        return astype(x, x.dtype)  # the result reach x (fuzz55's seeds 164, 182)
     if decimals == 0:
         return globals()["rint"](x)
     if x.dtype.kind == "c":  # NumPy rounds each part on its own (a complex multiply mixes them)

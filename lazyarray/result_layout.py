@@ -94,7 +94,7 @@ def written_into(value: Node, target: Node, view_value: Callable[[Node], Any]) -
     `contiguous` (NumPy's C-ordered copy) and, for a
     target in another order, the permutes that lay it out in that order."""
     want, have = result_axes(target), result_axes(value)
-    if want == have:
+    if want == have and not _strided_into_c(value, target, want):
         return value
     view = view_value(value) if value.inputs and value.op.write_back is not None else None
     if view is not None:
@@ -103,6 +103,15 @@ def written_into(value: Node, target: Node, view_value: Callable[[Node], Any]) -
                               value.site)
         return bound(value, want, np.array(view.transpose(want), order="C"))
     return _c_ordered(value) if want is None else laid_out(value, want)
+
+
+def _strided_into_c(value: Node, target: Node, want: tuple[int, ...] | None) -> bool:
+    """Whether `value` is a view whose NumPy layout is strided (`t[::-1]`: a negative step)
+    written whole into a C-ordered `target`: the axes agree (one axis), but as a root's value the
+    view stood for strided memory, so `t.ravel()` after `t[...] = t[::-1]` was a copy and its
+    writes never reached t (fuzz55's seed 86)."""
+    return want is None and (value.op is _SLICE or value.op is _PERMUTE) \
+        and root_is_c_contiguous(target) and not root_is_c_contiguous(value)
 
 
 def _c_ordered(value: Node) -> Node:

@@ -1,0 +1,82 @@
+"""Regressions found by fuzz55 (tests/fuzz_programs.py: write-heavy NumPy programs in the style
+users write). Each runs the NumPy program on NumPy and on lazyarray, on every backend, on plans
+(`eager_size=0`: what the cupy backend always takes) and at the default (the at-once rule)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+BOTH = pytest.mark.parametrize("eager_size", [0, 4096])
+
+
+def _run(program, backend, eager_size):
+    want = program(np)
+    with la.config(backend=backend, eager_size=eager_size):
+        got = program(la)
+    return want, got
+
+
+def _assert_same(want, got):
+    assert len(want) == len(got)
+    for w, g in zip(want, got):
+        g = np.asarray(g)
+        assert g.dtype == np.asarray(w).dtype and g.shape == np.shape(w)
+        np.testing.assert_array_equal(g, w)
+
+
+def _round_of_ints(m):
+    """Writes into `np.round` of an integer array: NumPy's result is a copy."""
+    a = m.arange(6, dtype=m.int16)
+    r = m.round(a, 1)
+    r[0] = 100
+    b = m.arange(5)[::-1]
+    q = m.round(b)
+    q[1] = -7
+    c = m.arange(6, dtype=m.uint8).reshape(2, 3).T
+    s = c.round(2)
+    s[0, 0] = 9
+    return [a, r, b, q, c, s]
+
+
+@BOTH
+def test_round_of_an_integer_array_is_a_copy(backend, eager_size):
+    """fuzz55's seeds 164 and 182: `t = np.round(a, 1)` of an integer array (decimals >= 0) was
+    `a` itself, so `t[0] = 100` changed `a`; NumPy's round returns a new array."""
+    want, got = _run(_round_of_ints, backend, eager_size)
+    _assert_same(want, got)
+
+
+def _written_with_a_reversed_view(m):
+    """A whole write of a reversed view of the array into it, then writes through its ravel
+    and reshape (views of C-contiguous memory in NumPy)."""
+    out = []
+    for form in range(4):
+        t = m.arange(5.0) if form < 2 else m.arange(12.0).reshape(3, 4)
+        if form == 0:
+            t[...] = t[::-1]
+        elif form == 1:
+            m.copyto(t, t[::-1])
+        elif form == 2:
+            t[:] = t[::-1, ::-1]
+        else:
+            m.add(t[:, ::-1], 0, out=t)
+        v = t.ravel()
+        v[-2] = -9
+        r = t.reshape(-1)
+        r[0] = -5
+        out += [t, v, r]
+    return out
+
+
+@BOTH
+def test_a_whole_write_of_a_reversed_view_keeps_c_memory(backend, eager_size):
+    """fuzz55's seed 86: `t[...] = t[::-1]` made t's value the reversed slice node, which as a
+    root's value stands for strided memory; `t.ravel()` was then a copy and `ravel()[-2] = 0`
+    never reached t. NumPy copies the values into t's C-contiguous memory."""
+    want, got = _run(_written_with_a_reversed_view, backend, eager_size)
+    _assert_same(want, got)

@@ -80,3 +80,31 @@ def test_a_whole_write_of_a_reversed_view_keeps_c_memory(backend, eager_size):
     never reached t. NumPy copies the values into t's C-contiguous memory."""
     want, got = _run(_written_with_a_reversed_view, backend, eager_size)
     _assert_same(want, got)
+
+
+def _complex_into_real_reductions(m):
+    z = m.arange(6) * (1 + 2j)
+    seen = []
+    for f in (lambda: z.sum(dtype=m.float64), lambda: m.prod(z, dtype=m.int64),
+              lambda: m.cumsum(z, dtype=m.float64), lambda: m.cumprod(z, dtype=m.float32),
+              lambda: z.mean(dtype=m.float64), lambda: m.nansum(z, dtype=m.float64),
+              lambda: m.sum(z, dtype=m.float64, where=m.real(z) > 2),
+              lambda: m.sum(z.reshape(2, 3), axis=1, dtype=m.float32, initial=1),
+              lambda: z.sum(dtype=bool), lambda: z.sum(dtype=m.complex64)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = np.asarray(f())
+        seen.append(([(w.category, str(w.message)) for w in caught], value))
+    return seen
+
+
+@BOTH
+def test_a_reduction_of_complex_values_in_a_real_dtype_warns(backend, eager_size):
+    """fuzz55's seeds 242, 381, 391: `z.sum(dtype=np.float64)`, `np.cumprod(z, dtype=np.float32)`
+    and `z.mean(dtype=np.float64)` of a complex z were silent; NumPy warns its ComplexWarning
+    (the imaginary parts are dropped), once."""
+    want, got = _run(_complex_into_real_reductions, backend, eager_size)
+    for (w_warn, w_value), (g_warn, g_value) in zip(want, got):
+        assert g_warn == w_warn
+        assert g_value.dtype == w_value.dtype
+        np.testing.assert_allclose(g_value, w_value, rtol=1e-6)

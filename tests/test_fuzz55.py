@@ -108,3 +108,24 @@ def test_a_reduction_of_complex_values_in_a_real_dtype_warns(backend, eager_size
         assert g_warn == w_warn
         assert g_value.dtype == w_value.dtype
         np.testing.assert_allclose(g_value, w_value, rtol=1e-6)
+
+
+def _copyto_complex_into_real(m):
+    a = m.zeros((2, 3))
+    z = m.arange(3) * (1 - 1j)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for row in a:
+            m.copyto(row, z, casting="unsafe")
+        m.copyto(a, z + 1, casting="unsafe", where=m.asarray([True, False, True]))
+    return [(w.category, str(w.message)) for w in caught], np.asarray(a)
+
+
+@BOTH
+def test_copyto_of_complex_values_into_a_real_array_warns_once(backend, eager_size):
+    """fuzz55's seed 228: `np.copyto(row, z, casting='unsafe')` of complex z into a real row
+    warned NumPy's ComplexWarning twice (the cast check's stand-in, then the cast); NumPy warns
+    once per call."""
+    (w_warn, w_value), (g_warn, g_value) = _run(_copyto_complex_into_real, backend, eager_size)
+    assert g_warn == w_warn
+    np.testing.assert_array_equal(g_value, w_value)

@@ -129,3 +129,28 @@ def test_copyto_of_complex_values_into_a_real_array_warns_once(backend, eager_si
     (w_warn, w_value), (g_warn, g_value) = _run(_copyto_complex_into_real, backend, eager_size)
     assert g_warn == w_warn
     np.testing.assert_array_equal(g_value, w_value)
+
+
+def _row_loop_then_view_write(m):
+    a = m.arange(4, dtype=m.int64).reshape((1, 4))
+    for row in a:
+        row[0] = 0
+    np.asarray(a)
+    t = a * 1
+    np.asarray(t)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t[0:1] //= 0
+        value = np.asarray(t)
+    return [(w.category, str(w.message)) for w in caught], value
+
+
+@BOTH
+def test_a_write_through_a_view_warns_once(backend, eager_size):
+    """fuzz55's seed 0 (C): after `for row in a: row[0] = 0`, `t[0:1] //= 0` of a computed t
+    warned 'divide by zero' twice: the write through the view computed the quotient, found the
+    buffer held elsewhere, and the general write computed it again (eager.write_through_view
+    now hands back what it computed)."""
+    (w_warn, w_value), (g_warn, g_value) = _run(_row_loop_then_view_write, backend, eager_size)
+    assert g_warn == w_warn
+    np.testing.assert_array_equal(g_value, w_value)

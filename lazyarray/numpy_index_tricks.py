@@ -9,6 +9,7 @@ costs no n*m host array. `s_`/`index_exp`/`ndindex` build Python index objects a
 from __future__ import annotations
 
 import operator
+import re
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -223,12 +224,12 @@ class flatiter:  # noqa: N801  (NumPy's name)
         self.base = base
 
     def __getitem__(self, key: Any) -> Array:
-        return mp.ravel(self.base)[key]
+        return _flat_item(mp.ravel(self.base), key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         check_writable(self.base, "underlying array is read-only")  # (NumPy's flatiter text)
         flat = mp.ravel(self.base)
-        want = flat[key].shape
+        want = _flat_item(flat, key).shape
         if type(value) in (bool, int, float, complex, str, list, tuple) and (
                 type(value) not in (list, tuple) or _holds_no_array(value)):
             # NumPy packs Python values item by item: NaN into ints is its ValueError
@@ -254,6 +255,22 @@ class flatiter:  # noqa: N801  (NumPy's name)
 
     def copy(self) -> Array:
         return mp.ravel(self.base)
+
+
+_AXIS_0 = re.compile(r"^(index -?\d+ is out of bounds) for axis 0 with (size \d+)$")
+
+
+def _flat_item(flat: Array, key: Any) -> Array:
+    """`flat[key]` with NumPy's flatiter text for an index out of bounds, `index 6 is out of
+    bounds for size 6` (the ravelled Array's says `for axis 0 with size 6`; fuzz55's seed 1032)."""
+    try:
+        return flat[key]
+    except IndexError as exc:
+        match = _AXIS_0.match(str(exc))
+        if match is None:
+            raise
+        exc.args = (f"{match.group(1)} for {match.group(2)}",) + exc.args[1:]
+        raise
 
 
 def _set_flat(x: Array, value: Any) -> None:

@@ -40,6 +40,10 @@ INEXACT = ("matmul", "@", "dot", "einsum", "mean", "std", "var", "linspace", "st
 # ordering ops: not defined for complex here (docs/semantics.md, "Not defined for complex")
 ORDERING = (">", "<", "max", "min", "argmax", "argmin", "sort", "clip", "partition", "unique",
             "searchsorted", "round(")
+# compare each statement's warnings as a set (what the default filter shows: one per line) or
+# counted (`--counts`): a pending value computed twice on the general path warns twice
+# (tests/test_fuzz55.py's notes)
+DEDUPE = [True]
 PRELUDE = ("def inc(x, y):\n    x += y\n    return x\n"
            "def scale_rows(m, f):\n    for row in m:\n        row *= f\n")
 
@@ -140,9 +144,24 @@ class Generator:
                  f"np.diagonal({a})[0] = {v}" if x.ndim >= 2 else f"{a}[...] = {a}[::-1]",
                  f"np.add({a}, {other}, out={a})", f"np.negative({a}, out={a})",
                  f"{a}[{a}.argmax()] = {v}" if x.size else f"{a}.fill(0)"]
+        forms += [f"{a}.flat[{int(self.rng.integers(max(x.size, 1)))}] = {v}",
+                  f"np.add.at({a}, {[0, 0, -1] if n else []}, {v})" if x.ndim == 1 else
+                  f"np.add.at({a}, (0, 0), {v})" if x.ndim == 2 and x.size else f"{a}.fill(1)",
+                  f"np.put({a}, [-1, 0, -1], [{v}, {v}, 1])", f"{a}[...] = {a}.T.T[::-1]",
+                  f"_b = np.broadcast_arrays({a}, {a})[0]\n_b[...] = {v}",
+                  f"{a}[{a} == {a}.max()] = {v}" if x.size else f"{a}[...] = 0",
+                  f"{a}[:] = np.sort({a}, axis=-1)" if x.ndim else f"{a}[...] = 3",
+                  f"{a} = {a}.copy()\n{a}[..., :1] = {v}", f"{a} += {a}[::-1]",
+                  f"np.place({a}, {a} > 0, [{v}, 1])", f"np.putmask({a}, {a} < 1, {v})"]
         if x.ndim >= 2:
             k = int(self.rng.integers(x.shape[0])) if x.shape[0] else 0
-            forms += [f"np.fill_diagonal({a}, {v})", f"for row in {a}:\n    row[0] = {v}",
+            forms += [f"np.fill_diagonal({a}, {v}, wrap=True)",
+                      f"{a}[:, 1:].reshape(-1)[0] = {v}", f"{a}.T.ravel()[0] = {v}",
+                      f"_r = {a}.reshape({x.shape[::-1]})\n_r[0] = {v}",
+                      f"{a}[[0, -1], :] += {v}", f"{a}[:, [1, 1]] -= 1" if x.shape[1] > 1
+                      else f"{a}[:, 0] = 1", f"{a}.diagonal()[...] = {v}",
+                      f"np.swapaxes({a}, 0, 1)[0] *= 2", f"{a}[1:, :-1] += {a}[:-1, 1:]",
+                      f"np.fill_diagonal({a}, {v})", f"for row in {a}:\n    row[0] = {v}",
                       f"for row in {a}:\n    row {op} row[::-1]",
                       f"scale_rows({a}, {v})", f"{a}.T[0] {op} 1",
                       f"{a}.reshape({x.shape[0]}, -1)[{k}] = {v}",
@@ -308,7 +327,8 @@ def run(lines: list, xp) -> tuple[list, dict]:
                             np.asarray(v)
             except Exception as exc:  # noqa: BLE001
                 error = exc
-        kinds = sorted(_warning(w) for w in caught if not _scalar_overflow(w))
+        kinds = sorted({_warning(w) for w in caught if not _scalar_overflow(w)} if DEDUPE[0]
+                       else [_warning(w) for w in caught if not _scalar_overflow(w)])
         seen.append((type(error).__name__ if error else None, str(error) if error else None, kinds))
         if error is not None:
             break
@@ -407,7 +427,9 @@ def main(argv=None) -> None:
     parser.add_argument("--eager-size", type=int, default=None)
     parser.add_argument("--backend", default=None)
     parser.add_argument("--show", action="store_true", help="print each program")
+    parser.add_argument("--counts", action="store_true", help="count repeated warnings")
     args = parser.parse_args(argv)
+    DEDUPE[0] = not args.counts
     start, failures = time.process_time(), 0
     for seed in range(args.seed, args.seed + args.count):
         gen = Generator(seed)

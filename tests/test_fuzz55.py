@@ -154,3 +154,28 @@ def test_a_write_through_a_view_warns_once(backend, eager_size):
     (w_warn, w_value), (g_warn, g_value) = _run(_row_loop_then_view_write, backend, eager_size)
     assert g_warn == w_warn
     np.testing.assert_array_equal(g_value, w_value)
+
+
+def _flat_out_of_bounds(m):
+    seen = []
+    for shape, key in (((0,), 0), ((2, 3), 6), ((2, 3), -7), ((2, 3), [0, 9])):
+        for write in (False, True):
+            a = m.zeros(shape)
+            try:
+                if write:
+                    a.flat[key] = 100
+                else:
+                    a.flat[key]
+                seen.append(None)
+            except IndexError as exc:
+                seen.append(str(exc))
+    return seen
+
+
+@BOTH
+def test_flat_out_of_bounds_has_numpy_text(backend, eager_size):
+    """fuzz55's seed 1032: `a.flat[0] = 100` of an empty a raised IndexError 'index 0 is out of
+    bounds for axis 0 with size 0' (the ravelled Array's text); NumPy's flatiter says 'index 0 is
+    out of bounds for size 0'."""
+    want, got = _run(_flat_out_of_bounds, backend, eager_size)
+    assert got == want

@@ -179,3 +179,43 @@ def test_flat_out_of_bounds_has_numpy_text(backend, eager_size):
     out of bounds for size 0'."""
     want, got = _run(_flat_out_of_bounds, backend, eager_size)
     assert got == want
+
+
+@pytest.mark.parametrize("value", [2, 2.5, 1 + 2j, True, -0.0])
+def test_real_and_imag_of_a_python_scalar_are_python_scalars(value):
+    """fuzz54's left class: `np.real(2)` is the int 2 and `np.imag(2.5)` the float 0.0 (NumPy
+    takes the scalar's `.real`/`.imag`); lazyarray gave 0-d Arrays."""
+    for part in ("real", "imag"):
+        want, got = getattr(np, part)(value), getattr(la, part)(value)
+        assert type(got) is type(want) and repr(got) == repr(want)
+
+
+def _error(f):
+    try:
+        f()
+    except Exception as exc:  # noqa: BLE001
+        return type(exc), str(exc)
+    return None
+
+
+def _error_texts(m):
+    return [_error(lambda: m.add.at(m.zeros(3), [0, 1], m.ones(3))),
+            _error(lambda: m.maximum.at(m.zeros((3, 2)), [0, 1], m.ones(3))),
+            _error(lambda: m.divmod(m.ones(2) * 1j, 2)),
+            _error(lambda: divmod(m.ones(2, m.int8), 2j)),
+            _error(lambda: m.ldexp(m.ones(2), m.ones(2))),
+            _error(lambda: m.ldexp(m.ones(2), m.ones(2, m.uint64))),
+            _error(lambda: m.ldexp(m.ones(2), 1.5))]
+
+
+@BOTH
+def test_error_texts_of_at_divmod_and_ldexp_are_numpys(backend, eager_size):
+    """fuzz54's left classes: `np.add.at(a, i, v)` with v of another shape said the scatter's
+    'shape mismatch: ...' (NumPy: 'array is not broadcastable to correct shape'), `divmod` of
+    complex values named floor_divide, `ldexp` with a float exponent said 'ldexp: the exponent
+    must be an integer array'. Each is NumPy's exception now (type and text)."""
+    want, got = _run(_error_texts, backend, eager_size)
+    for w, g in zip(want, got):
+        assert g is not None and g[1] == w[1]
+        assert issubclass(g[0], TypeError) == issubclass(w[0], TypeError)
+        assert issubclass(g[0], ValueError) == issubclass(w[0], ValueError)

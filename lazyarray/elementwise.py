@@ -20,12 +20,13 @@ from .graph.node import user_site
 from .graph.ops_unchecked import POWER_FAST_PATHS, POWER_FIXED
 from .outputs import into
 from ._layout import check_casting, check_order
-from .result_layout import copied
+from .result_layout import broadcast_copy_axes, copied, laid_out
 from ._host_results import nonzero
 from .complex_functions import from_parts, imag, real
 from .eager import where_now
 
 _CAST = get_op("cast")
+_BROADCAST_OP = get_op("broadcast_to")
 # (name, inputs, out, keywords) -> result: a call with NumPy's ufunc keywords (lazyarray/ufuncs.py)
 KEYWORD_CALL: list[Any] = [None]
 KEYWORD_FUNCTIONS: dict[str, Any] = {}  # public name -> the function taking those keywords
@@ -465,6 +466,9 @@ def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", subok:
             warnings.warn("Casting complex values to real discards the imaginary part",
                           np.exceptions.ComplexWarning, stacklevel=2)
         cast = _bind.primitive(_CAST, (node,), (), node.shape, target, site)
+        if order == "K" and node.op is _BROADCAST_OP:  # (NumPy's K order of a broadcast)
+            axes = broadcast_copy_axes(node)
+            cast = cast if axes is None else laid_out(cast, axes)
         out = Array(cast if order == "K" else copied(cast, check_order(order, site)))
     if not node.shape and out is not x and isinstance(x, Array) and x._view is not False:
         zero_d_array(out)  # (a 0-d array's astype is one: NumPy's scalar's is a scalar)

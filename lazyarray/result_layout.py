@@ -213,6 +213,9 @@ def copied(node: Node, order: str) -> Node:
     ndim = len(node.shape)
     if ndim == 0 or (not node.inputs and order != "F"):
         return node
+    if node.op is _BROADCAST and order == "K":
+        axes = broadcast_copy_axes(node)
+        return node if axes is None else laid_out(node, axes)
     if node.op is not _PERMUTE and node.op is not _SLICE and order != "F":
         if result_axes(node) is None:  # (memoized: a loop's `x.copy()` pays a dict lookup)
             return node
@@ -226,6 +229,22 @@ def copied(node: Node, order: str) -> Node:
         return node if flags.f_contiguous else laid_out(node, tuple(range(ndim))[::-1], view)
     axes = memory_axes(layout) or tuple(range(ndim))
     return node if np.transpose(layout, axes).flags.c_contiguous else laid_out(node, axes, view)
+
+
+def broadcast_copy_axes(node: Node) -> tuple[int, ...] | None:
+    """The memory order of NumPy's K-order copy of the broadcast `node` (None: C order). NumPy
+    sorts the axes by stride, a broadcast axis's 0 last: `np.copy(np.broadcast_to(row, (3, 4)))`
+    is Fortran-ordered, so its `ravel()` is a copy; here it was C-ordered and writes through the
+    ravel changed it (fuzz54's left class, seen by fuzz55)."""
+    source = node.inputs[0]
+    if not source.shape:  # a fill (`zeros`, `full`): every stride 0, C order
+        return None
+    base = _numpy_layout(source)[1] if source.inputs else _c_stand_in(source.shape, source.dtype)
+    try:
+        stand_in = np.broadcast_to(base, node.shape)
+    except ValueError:
+        return None
+    return memory_axes(np.empty_like(stand_in, order="K"))
 
 
 def laid_out(node: Node, axes: tuple[int, ...], view: np.ndarray | None = None) -> Node:

@@ -219,3 +219,30 @@ def test_error_texts_of_at_divmod_and_ldexp_are_numpys(backend, eager_size):
         assert g is not None and g[1] == w[1]
         assert issubclass(g[0], TypeError) == issubclass(w[0], TypeError)
         assert issubclass(g[0], ValueError) == issubclass(w[0], ValueError)
+
+
+def _copies_of_broadcasts(m):
+    out = []
+    for src, shape in ((m.arange(4.0), (3, 4)), (m.arange(3.0)[:, None], (3, 4)),
+                       (m.arange(4.0), (3, 2, 4)), (m.arange(6.0).reshape(2, 3).T, (5, 3, 2))):
+        b = m.broadcast_to(src, shape)
+        for copy in (lambda b: m.copy(b), lambda b: b.astype(m.float32),
+                     lambda b: m.array(b, order="K"), lambda b: b.copy()):
+            c = copy(b)
+            r = c.reshape(-1)  # a view of a C-contiguous copy, else a copy
+            r[1] = 99
+            flags = np.asarray(c).flags
+            out.append((np.asarray(c), flags.c_contiguous, flags.f_contiguous))
+    return out
+
+
+@BOTH
+def test_a_k_order_copy_of_a_broadcast_is_laid_out_as_numpys(backend, eager_size):
+    """fuzz54's left class: `np.copy(np.broadcast_to(row, (3, 4)))` (order 'K') is
+    Fortran-ordered in NumPy (the broadcast axis's stride 0 sorts innermost), so its
+    `reshape(-1)` is a copy and `r[1] = 99` leaves it; here the copy was C-ordered and the
+    write changed it. Also `astype` (order 'K')."""
+    want, got = _run(_copies_of_broadcasts, backend, eager_size)
+    for (w, wc, wf), (g, gc, gf) in zip(want, got):
+        np.testing.assert_array_equal(g, w)
+        assert (gc, gf) == (wc, wf)

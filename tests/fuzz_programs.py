@@ -143,7 +143,8 @@ class Generator:
                  f"{a}[{lo}:{hi}] {op} {other}[{lo}:{hi}]",
                  f"np.diagonal({a})[0] = {v}" if x.ndim >= 2 else f"{a}[...] = {a}[::-1]",
                  f"np.add({a}, {other}, out={a})", f"np.negative({a}, out={a})",
-                 f"{a}[{a}.argmax()] = {v}" if x.size else f"{a}.fill(0)"]
+                 # (int(): a pending 0-d index's bounds are checked at evaluation, documented)
+                 f"{a}[int({a}.argmax())] = {v}" if x.size else f"{a}.fill(0)"]
         forms += [f"{a}.flat[{int(self.rng.integers(max(x.size, 1)))}] = {v}",
                   f"np.add.at({a}, {[0, 0, -1] if n else []}, {v})" if x.ndim == 1 else
                   f"np.add.at({a}, (0, 0), {v})" if x.ndim == 2 and x.size else f"{a}.fill(1)",

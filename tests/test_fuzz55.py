@@ -246,3 +246,41 @@ def test_a_k_order_copy_of_a_broadcast_is_laid_out_as_numpys(backend, eager_size
     for (w, wc, wf), (g, gc, gf) in zip(want, got):
         np.testing.assert_array_equal(g, w)
         assert (gc, gf) == (wc, wf)
+
+
+def _numpy_scalars_into_int_elements(m):
+    seen = []
+    for k in range(6):
+        a = m.zeros(5, m.int8)
+        a[0] = 100
+        a[2] = 100
+        f = m.linspace(0, 1, 3)
+        try:
+            if k == 0:
+                a[1] += a[:3].sum()  # int64 200 into int8: NumPy's OverflowError
+            elif k == 1:
+                a[1] = a[:3].sum() - 200  # fits: 0
+            elif k == 2:
+                a[1] = f.mean() * 5  # float64 2.5: int() truncates
+            elif k == 3:
+                with np.errstate(all="ignore"):
+                    a[1] = (f / 0).max()  # inf: OverflowError
+            elif k == 4:
+                a[1:2] += a[:3].sum()  # a slice: NumPy's array cast wraps
+            else:
+                b = m.zeros(3, m.uint8)
+                b[0] = b[1:].sum() - 1  # uint64's wrap, then C's into uint8
+                a = b
+            seen.append(np.asarray(a).tolist())
+        except (OverflowError, ValueError) as exc:
+            seen.append((type(exc), str(exc)))
+    return seen
+
+
+@BOTH
+def test_a_numpy_scalar_result_into_an_int_element_packs_as_numpy(backend, eager_size):
+    """fuzz55's seed 2236: `a[k] += a[:k].sum()` of an int8 a, whose sum (NumPy's int64 scalar)
+    is out of int8's range: NumPy's setitem stores a scalar item by item (OverflowError 'Python
+    integer 200 out of bounds for int8'); lazyarray cast it as an array, wrapping silently."""
+    want, got = _run(_numpy_scalars_into_int_elements, backend, eager_size)
+    assert got == want

@@ -284,3 +284,32 @@ def test_a_numpy_scalar_result_into_an_int_element_packs_as_numpy(backend, eager
     integer 200 out of bounds for int8'); lazyarray cast it as an array, wrapping silently."""
     want, got = _run(_numpy_scalars_into_int_elements, backend, eager_size)
     assert got == want
+
+
+def _int_power_of_a_view(m):
+    seen = []
+    for k in range(3):
+        c = (m.arange(24) - 12).reshape(2, 3, 4).astype(m.int32)
+        try:
+            if k == 0:
+                for row in c:
+                    row **= row[::-1]
+            elif k == 1:
+                c[0] **= c[1, ::-1]  # non-negative exponents: computed
+            else:
+                c ** c[:, ::-1]
+            seen.append(np.asarray(c).tolist())
+        except ValueError as exc:
+            seen.append(str(exc))
+    return seen
+
+
+@pytest.mark.parametrize("eager_size", [4096])
+def test_an_int_power_with_a_view_of_a_computed_exponent_checks_its_signs(backend, eager_size):
+    """fuzz55's seed 2681: `for row in c: row **= row[::-1]` of an int32 c with negative entries
+    computed 0s where NumPy raises 'Integers to negative integer powers are not allowed.': the
+    exponent, a view of a computed buffer, has known values (NumPy's view of them), checked as a
+    leaf's are. (A pending exponent's are not: docs/semantics.md, "power"; so eager_size=0 is
+    not run here.)"""
+    want, got = _run(_int_power_of_a_view, backend, eager_size)
+    assert got == want

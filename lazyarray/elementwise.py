@@ -488,7 +488,11 @@ def round(x: Any, decimals: int = 0, out: Any = None) -> Array:  # noqa: A001
     decimals = operator.index(decimals)
     if not -(1 << 31) <= decimals < 1 << 31:  # NumPy takes a C int
         raise _bind.fail(OverflowError, f"decimals={decimals} does not fit a C int", user_site(1))
-    if x.dtype.kind == "b" and decimals != 0:  # NumPy cannot cast x * 10**d back to bool
+    if x.dtype.kind == "b" and decimals != 0:  # NumPy cannot cast x * 10**d back to bool:
+        try:  # its own UFuncTypeError, from an empty stand-in (fuzz55's seed 2495)
+            np.round(np.zeros(0, bool), decimals)
+        except TypeError as exc:
+            raise _bind.with_site(exc, user_site(1)) from None
         raise _bind.fail(TypeError, "round of a bool array takes only decimals=0", user_site(1))
     if x.dtype.kind in "iu" and decimals >= 0:  # NumPy's is a copy: x itself let writes into
         return astype(x, x.dtype)  # the result reach x (fuzz55's seeds 164, 182)

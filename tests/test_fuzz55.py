@@ -313,3 +313,15 @@ def test_an_int_power_with_a_view_of_a_computed_exponent_checks_its_signs(backen
     not run here.)"""
     want, got = _run(_int_power_of_a_view, backend, eager_size)
     assert got == want
+
+
+def test_round_of_a_bool_array_with_decimals_raises_numpys_error():
+    """fuzz55's seed 2495: `np.round(bool_array, 1)` is NumPy's UFuncTypeError ("Cannot cast ufunc
+    'multiply' output from dtype('float64') to dtype('bool') ..."); lazyarray raised a TypeError
+    of its own text."""
+    for decimals in (1, -1):
+        with pytest.raises(TypeError) as want:
+            np.round(np.ones(3, bool), decimals)
+        with pytest.raises(TypeError) as got:
+            la.round(la.ones(3, bool), decimals)
+        assert type(got.value) is type(want.value) and str(got.value) == str(want.value)

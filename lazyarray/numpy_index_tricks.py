@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from . import manipulation as mp
+from . import _bind, manipulation as mp
 from ._index_values import _holds_no_array, numpy_packed
 from .array import Array
 from .graph.node import user_site
@@ -230,6 +230,9 @@ class flatiter:  # noqa: N801  (NumPy's name)
         check_writable(self.base, "underlying array is read-only")  # (NumPy's flatiter text)
         flat = mp.ravel(self.base)
         want = _flat_item(flat, key).shape
+        if not want and isinstance(value, (bool, int, float, complex, str, list, tuple,
+                                           np.generic)):
+            _check_single_item(value, self.base.dtype)
         if type(value) in (bool, int, float, complex, str, list, tuple) and (
                 type(value) not in (list, tuple) or _holds_no_array(value)):
             # NumPy packs Python values item by item: NaN into ints is its ValueError
@@ -271,6 +274,20 @@ def _flat_item(flat: Array, key: Any) -> Array:
             raise
         exc.args = (f"{match.group(1)} for {match.group(2)}",) + exc.args[1:]
         raise
+
+
+def _check_single_item(value: Any, dtype: np.dtype) -> None:
+    """NumPy's flatiter stores one element through its own setitem, which answers any value it
+    cannot convert with `ValueError: Error setting single item of array.` (`a.flat[0] = 1j` into
+    floats, `= [1, 2]`, `= 300` into int8), where indexing raises the conversion's own error or
+    (a list) wrote its first item here (fuzz55's seed 2255). Asked of NumPy on one element."""
+    if isinstance(value, (list, tuple)) and not _holds_no_array(value):
+        return
+    probe = np.zeros(1, dtype)
+    try:
+        probe.flat[0] = value
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise _bind.fail(type(exc), str(exc), user_site(2)) from None
 
 
 def _set_flat(x: Array, value: Any) -> None:

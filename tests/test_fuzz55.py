@@ -325,3 +325,27 @@ def test_round_of_a_bool_array_with_decimals_raises_numpys_error():
         with pytest.raises(TypeError) as got:
             la.round(la.ones(3, bool), decimals)
         assert type(got.value) is type(want.value) and str(got.value) == str(want.value)
+
+
+def _flat_single_items(m):
+    seen = []
+    for dtype, key, value in (("float64", 0, 1j), ("float64", 0, "a"), ("float64", -1, [1, 2]),
+                              ("int8", 0, 300), ("int8", 1, float("nan")),
+                              ("float64", 0, "2.5"), ("float64", slice(None), 1j),
+                              ("int8", slice(None), 300), ("int8", 2, 5)):
+        a = m.zeros(4, dtype)
+        try:
+            a.flat[key] = value
+            seen.append(np.asarray(a).tolist())
+        except (TypeError, ValueError, OverflowError) as exc:
+            seen.append((type(exc), str(exc)))
+    return seen
+
+
+@BOTH
+def test_flat_single_item_errors_are_numpys(backend, eager_size):
+    """fuzz55's seed 2255: `row.flat[0] = 1j` into floats is NumPy's ValueError 'Error setting
+    single item of array.' (its flatiter's one-element setitem), not indexing's TypeError; and
+    `a.flat[-1] = [1, 2]` raises it too, where lazyarray wrote 1."""
+    want, got = _run(_flat_single_items, backend, eager_size)
+    assert got == want

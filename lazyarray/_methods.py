@@ -43,6 +43,8 @@ from .result_layout import copied
 from ._handled import checked_here, has_index_array, held_index_arrays
 from ._handled import user_line_handles_errors
 
+_SLICE_OP, _PERMUTE_OP = get_op("slice"), get_op("permute")
+
 
 # --- methods the core Array type leaves to the API -------------------------------------------------
 def __array_namespace__(self: Array, *, api_version: str | None = None) -> Any:
@@ -120,6 +122,8 @@ def _set_item(self: Array, key: Any, value: Any) -> None:
             new = eager.computed_values(new)
             if eager.settle(self, old, new):
                 return  # written in place, or computed at once (lazyarray/eager.py)
+        if old.op is _SLICE_OP or old.op is _PERMUTE_OP:  # a strided root keeps its memory
+            new = _writes.kept_layout(old, new)  # (a view whose root died: fuzz55's seed 3144)
         self._node = new
         _LIVE.append(_weakref(self))  # cuts.track, inlined (no import per call)
         if len(_LIVE) > _LIVE_LIMIT[0]:

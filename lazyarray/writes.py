@@ -466,7 +466,7 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
             return
     old = a._node
     if old.op is _SLICE or old.op is _PERMUTE:
-        node = _kept_layout(old, node)
+        node = kept_layout(old, node)
     a._node = node
     _track(a)
     views = a._view
@@ -575,16 +575,18 @@ def _write_back(view_node: Node, root_node: Node, current: Node, value: Node) ->
     return value
 
 
-def _kept_layout(old: Node, value: Node) -> Node:
+def kept_layout(old: Node, value: Node) -> Node:
     """The new value of a root held as a slice of a padded leaf (a strided input: creation.py,
     `root_layout`), laid out as the old one: written into a leaf of the old leaf's shape
     through the same views, and viewed through them again. Else a write made it a C-ordered
-    root, whose `ravel()` then was a view where NumPy's is a copy."""
+    root, whose `ravel()` then was a view where NumPy's is a copy. So is a view whose root
+    died (`release_dead_root`: `v = a[::2]; a = a + 1`), over a pending value: its memory is
+    the dead root's strided one (fuzz55's seed 3144: `v[...] = 2` made it C-ordered)."""
     views, n = [], old
     while n.op is _PERMUTE or n.op is _SLICE:
         views.append(n)
         n = n.inputs[0]
-    if value is old or n.inputs or not any(v.op is _SLICE for v in views):
+    if value is old or not any(v.op is _SLICE for v in views):
         return value
     with cuts_paused():
         written = value

@@ -349,3 +349,37 @@ def test_flat_single_item_errors_are_numpys(backend, eager_size):
     `a.flat[-1] = [1, 2]` raises it too, where lazyarray wrote 1."""
     want, got = _run(_flat_single_items, backend, eager_size)
     assert got == want
+
+
+def _writes_into_strided_roots(m, eager_size):
+    out = []
+    for k in range(6):
+        if k < 3:  # a view whose root died: a root of its own, over the dead root's memory
+            a = m.zeros((4, 1))
+            x = a[::2]
+            del a
+        else:  # a strided input
+            x = m.asarray(np.arange(24.0).reshape(12, 2)[::2] if k < 5 else np.arange(24.0)[::2])
+        if k in (0, 3):
+            x[...] = 2
+        elif k == 4:
+            m.copyto(x, 1.5)
+        elif eager_size == 0 or k == 5:  # (at once, `x[1] = v` of a 2-d one is the known loss)
+            x[1] = 5.0
+        flat = x.T.ravel()  # a copy in NumPy: the memory is strided
+        flat[0] = -1.0
+        out.append(np.array(x))
+    return out
+
+
+@BOTH
+def test_a_write_into_a_strided_root_keeps_its_memory(backend, eager_size):
+    """fuzz55's seed 3144: `v = a[::2]; a = a + 1` (v's root dies: v becomes a root over the
+    dead root's strided memory), then `v[0, 0] = 2` or `v[...] = 2`, then `v.T.ravel()[0] =
+    0.25`: NumPy's ravel is a copy (strided memory), here the write made v a C-ordered root and
+    the ravel a view whose write changed v. The root-without-views write path now keeps a
+    strided root's layout (writes.kept_layout), as a write through `rebind` did."""
+    want = _writes_into_strided_roots(np, eager_size)
+    with la.config(backend=backend, eager_size=eager_size):
+        got = _writes_into_strided_roots(la, eager_size)
+    _assert_same(want, got)

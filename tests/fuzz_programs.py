@@ -44,6 +44,10 @@ ORDERING = (">", "<", "max", "min", "argmax", "argmin", "sort", "clip", "partiti
 # counted (`--counts`): a pending value computed twice on the general path warns twice
 # (tests/test_fuzz55.py's notes)
 DEDUPE = [True]
+# the known class left (fuzz55): `x op= y` whose result NumPy cannot cast into x raises its
+# UFuncTypeError before computing; lazyarray computes first (at once: its RuntimeWarnings), then
+# raises the same error. True: a statement that raises in both is compared by its error alone
+LAX_ERROR_WARNINGS = [False]
 PRELUDE = ("def inc(x, y):\n    x += y\n    return x\n"
            "def scale_rows(m, f):\n    for row in m:\n        row *= f\n")
 
@@ -185,7 +189,9 @@ class Generator:
                  f"else:\n    {a} += 1",
                  f"{t} = {a}.max()" if x.size else f"{t} = {a}.sum()",
                  f"{t} = int({a}.argmax())", f"{t} = {a}.tolist()",
-                 f"while {a}.min() < 2 and {a}.size:\n    {a} = {a} + 1" if x.dtype.kind in "iuf"
+                 # (bounded: -inf + 1 is -inf, and NumPy's run of the generator looped forever)
+                 f"for _k in range(6):\n    if not ({a}.size and {a}.min() < 2):\n        break\n"
+                 f"    {a} = {a} + 1" if x.dtype.kind in "iuf"
                  else f"{t} = {a}.any()",
                  f"{t} = bool({a}.all())", f"{t} = {a}[{i}].item()" if x.ndim == 1 and x.size
                  else f"{t} = {a}.size"]
@@ -404,7 +410,7 @@ def compare(lines: list, backend: str | None = None, eager_size: int | None = No
     for k, (w, g) in enumerate(zip(want[0], got[0])):
         if w[:2] != g[:2]:
             return f"statement {k} {lines[k]!r}: NumPy raised {w[:2]}, lazyarray {g[:2]}"
-        if w[2] != g[2]:
+        if w[2] != g[2] and not (w[0] is not None and LAX_ERROR_WARNINGS[0]):
             return f"statement {k} {lines[k]!r}: NumPy warned {w[2]}, lazyarray {g[2]}"
     if len(want[0]) != len(got[0]):
         return f"lazyarray ran {len(got[0])} statements, NumPy {len(want[0])}"

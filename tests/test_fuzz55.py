@@ -1,6 +1,19 @@
 """Regressions found by fuzz55 (tests/fuzz_programs.py: write-heavy NumPy programs in the style
 users write). Each runs the NumPy program on NumPy and on lazyarray, on every backend, on plans
-(`eager_size=0`: what the cupy backend always takes) and at the default (the at-once rule)."""
+(`eager_size=0`: what the cupy backend always takes) and at the default (the at-once rule).
+
+Classes the fuzzer meets that are left (each documented or NumPy's own):
+- `x op= y` whose result NumPy cannot cast into x (`int_array[1:] /= 0`): NumPy raises its
+  UFuncTypeError before computing; here the value is computed first (at once: its
+  RuntimeWarnings), then the same error (the C in-place operators compute before the check).
+- On the general path a pending value read by a root and by its live view is computed once per
+  read: `with warnings.simplefilter('always')` its RuntimeWarning shows twice (the default filter
+  shows one per line, as NumPy's).
+- NumPy's integer scalar overflow warnings (`np.int8(100) * 2`): an element is a 0-d array here.
+- NumPy's SVML float32 power raising 'invalid' for NaN inputs in some lanes, and its 'overflow'
+  for `1e300 ** inf` (not for `2.0 ** inf`): CPU-dependent, not mimicked.
+- A pending 0-d index (`a[a.argmax()] = v` with the at-once rule off) is bounds-checked at
+  evaluation (docs/semantics.md); a pending exponent array's signs are not checked."""
 
 from __future__ import annotations
 
@@ -383,3 +396,42 @@ def test_a_write_into_a_strided_root_keeps_its_memory(backend, eager_size):
     with la.config(backend=backend, eager_size=eager_size):
         got = _writes_into_strided_roots(la, eager_size)
     _assert_same(want, got)
+
+
+# --- the fuzzer itself (tests/fuzz_programs.py): a few seeds in the fast tier, a sweep exhaustive
+def _fuzz_programs():
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    import fuzz_programs
+    return fuzz_programs
+
+
+def _check_seed(seed: int, backend: str, eager_size: int) -> None:
+    fp = _fuzz_programs()
+    gen = fp.Generator(seed)
+    lines = gen.program(int(gen.rng.integers(5, 21)))
+    problem = fp.compare(lines, backend, eager_size)
+    assert problem is None, f"{problem}\n--- seed {seed}:\n" + "\n".join(lines)
+
+
+@pytest.mark.exhaustive  # (~1 s each on C: a plan per program)
+@BOTH
+@pytest.mark.parametrize("seed", [86, 164, 182, 228, 242, 2236])
+def test_fuzz_programs_seeds(backend, eager_size, seed):
+    """The seeds whose differences fuzz55 fixed, as tests/fuzz_programs.py generates them."""
+    _check_seed(seed, backend, eager_size)
+
+
+@pytest.mark.exhaustive
+@BOTH
+def test_fuzz_programs_sweep(backend, eager_size):
+    """100 seeds of tests/fuzz_programs.py (the known classes it meets: tests/test_fuzz55.py's
+    module notes)."""
+    fp = _fuzz_programs()
+    fp.LAX_ERROR_WARNINGS[0] = True  # (the class left: warnings before an in-place cast error)
+    try:
+        for seed in range(100):
+            _check_seed(seed, backend, eager_size)
+    finally:
+        fp.LAX_ERROR_WARNINGS[0] = False

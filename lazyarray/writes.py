@@ -63,6 +63,34 @@ def release_dead_root(x: Any) -> None:
     link = x._view
     if type(link) is tuple and len(link) == 4 and link[3] and _getrefcount(link[0]) == 2:
         x._view = None  # (a read-only view, `np.diagonal(...)`, stays one: its writes raise)
+        released.add(x)
+
+
+class IdentitySet:
+    """A set of live Arrays by identity (an Array is unhashable: `==` is elementwise), each
+    dropped when it dies."""
+
+    __slots__ = ("_refs",)
+
+    def __init__(self) -> None:
+        self._refs: dict[int, Any] = {}
+
+    def add(self, x: Any) -> None:
+        key, refs = id(x), self._refs
+        refs[key] = _weakref(x, lambda r: refs.pop(key, None) if refs.get(key) is r else None)
+
+    def discard(self, x: Any) -> None:
+        if x in self:
+            del self._refs[id(x)]
+
+    def __contains__(self, x: Any) -> bool:
+        r = self._refs.get(id(x))
+        return r is not None and r() is x
+
+
+# Roots that were views of a dead root (release_dead_root): NumPy's array owns no memory
+# (`flags.owndata`, lazyarray/numpy_flags.py). _trace.c's iteration releases without this mark.
+released = IdentitySet()
 
 
 def prune_due(n: int) -> bool:

@@ -209,7 +209,7 @@ def setflags(x: Any, write: Any = None, align: Any = None, uic: Any = None) -> N
 
 
 def isfortran(a: Any) -> bool:
-    """`np.isfortran`: F-contiguous and not C-contiguous (NumPy's `a.flags.fnc`)."""
+    """numpy.isfortran: F-contiguous and not C-contiguous (NumPy's `a.flags.fnc`)."""
     if type(a) is not _bind.Array:
         return bool(np.isfortran(np.asarray(a)))
     return Flags(a).fnc

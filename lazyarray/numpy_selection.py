@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from . import _bind
 from . import elementwise as ew
 from . import manipulation as mp
 from . import reductions as red
@@ -143,7 +144,11 @@ def choose(a: Any, choices: Sequence[Any], out: Any = None, mode: str = "raise")
     for k in range(1, n):
         result = ew.where(idx == k, opts[k].astype(dtype), result)
     shape = np.broadcast_shapes(idx.shape, *(o.shape for o in opts))
-    return mp.broadcast_to(result, shape)
+    if result.shape == shape:
+        return result
+    # a new array of the broadcast shape, writable as NumPy's (la.broadcast_to's read-only view
+    # made `c = np.choose(i, [a, b]); c[0] = 5` NumPy's ValueError for a read-only array)
+    return Array(_bind.broadcast_to(result._node, shape, user_site(1)))
 
 
 def compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> Array:

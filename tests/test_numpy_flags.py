@@ -156,3 +156,181 @@ def test_aligned_false_is_refused_not_ignored():
         a.flags.aligned = False
     a.flags.aligned = True  # (nothing to do: NumPy's too)
     assert a.flags.aligned
+
+
+# --- NumPy functions' results: their layout and WRITEABLE, as NumPy's --------------------------------
+# (a sweep of 132 functions at stop 55 found eigh's vectors strided, so `v.ravel()` was a copy whose
+# writes never reached v, and choose's result read-only, so `c[0] = 5` raised; both fixed)
+_RESULTS = {
+ "reshape_copy": lambda m: m.arange(6.).reshape(2,3).T.reshape(6),
+ "reshape_copy_fn": lambda m: m.reshape(m.arange(6.).reshape(2,3).T, (3,2)),
+ "ravel_copy": lambda m: m.arange(6.).reshape(2,3).T.ravel(),
+ "flatten": lambda m: m.arange(6.).reshape(2,3).flatten(),
+ "ascontig": lambda m: m.ascontiguousarray(m.arange(6.).reshape(2,3).T),
+ "asfortran": lambda m: m.asfortranarray(m.arange(6.).reshape(2,3)),
+ "copyF": lambda m: m.arange(6.).reshape(2,3).copy(order='F'),
+ "tile": lambda m: m.tile(m.arange(3.), 2),
+ "tile2": lambda m: m.tile(m.arange(3.), (2, 2)),
+ "repeat": lambda m: m.repeat(m.arange(3.), 2),
+ "kron": lambda m: m.kron(m.eye(2), m.ones((2,2))),
+ "outer": lambda m: m.outer(m.arange(3.), m.arange(2.)),
+ "atleast_2d": lambda m: m.atleast_2d([1., 2.]),
+ "atleast_1d": lambda m: m.atleast_1d(3.0),
+ "linspace": lambda m: m.linspace(0, 1, 5),
+ "meshgrid": lambda m: m.meshgrid(m.arange(3.), m.arange(2.))[0],
+ "sort": lambda m: m.sort(m.arange(3.)[::-1]),
+ "unique": lambda m: m.unique(m.array([3., 1, 3])),
+ "where1": lambda m: m.where(m.array([0, 1, 1]))[0],
+ "nonzero": lambda m: m.nonzero(m.array([[0, 1], [1, 0]]))[1],
+ "argsort": lambda m: m.argsort(m.array([3., 1, 2])),
+ "inv": lambda m: m.linalg.inv(m.eye(2) * 2),
+ "eigh_v": lambda m: m.linalg.eigh(m.eye(2) * 2)[1],
+ "eig_v": lambda m: m.linalg.eig(m.eye(2) * 2)[1],
+ "svd_u": lambda m: m.linalg.svd(m.eye(2) * 2)[0],
+ "qr_q": lambda m: m.linalg.qr(m.eye(2) * 2)[0],
+ "solve": lambda m: m.linalg.solve(m.eye(2) * 2, m.ones(2)),
+ "fft": lambda m: m.fft.fft(m.arange(4.)),
+ "diff": lambda m: m.diff(m.arange(4.)),
+ "cumsum": lambda m: m.cumsum(m.arange(4.)),
+ "stack": lambda m: m.stack([m.arange(2.), m.arange(2.)]),
+ "vstack1d": lambda m: m.vstack([m.arange(2.), m.arange(2.)]),
+ "column_stack": lambda m: m.column_stack([m.arange(2.), m.arange(2.)]),
+ "diag1": lambda m: m.diag(m.arange(2.)),
+ "diag2": lambda m: m.diag(m.eye(2)),
+ "triu": lambda m: m.triu(m.ones((2, 2))),
+ "polyfit": lambda m: m.polyfit(m.arange(4.), m.arange(4.) ** 2, 2),
+ "histogram": lambda m: m.histogram(m.arange(4.), 2)[0],
+ "squeeze": lambda m: m.squeeze(m.ones((1, 3))),
+ "expand": lambda m: m.expand_dims(m.ones(3), 0),
+ "flip": lambda m: m.flip(m.ones(3)),
+ "einsum": lambda m: m.einsum("ij->ji", m.ones((2, 3))),
+ "einsum2": lambda m: m.einsum("ij,jk->ik", m.ones((2, 3)), m.ones((3, 2))),
+ "matmul": lambda m: m.ones((2, 3)) @ m.ones((3, 2)),
+ "dot": lambda m: m.dot(m.ones((2, 3)), m.ones((3, 2))),
+ "sum_axis": lambda m: m.ones((2, 3)).sum(axis=0),
+ "astype": lambda m: m.ones(3).astype(int),
+ "array_list": lambda m: m.array([[1, 2], [3, 4]]),
+ "random": lambda m: m.random.default_rng(0).random((2, 2)),
+ "legacy_random": lambda m: m.random.rand(2, 2),
+ "mgrid": lambda m: m.mgrid[0:2, 0:3],
+ "indices": lambda m: m.indices((2, 3)),
+ "pad": lambda m: m.pad(m.ones(2), 1),
+ "roll": lambda m: m.roll(m.arange(4.), 1),
+ "rot90": lambda m: m.rot90(m.ones((2, 3))),
+ "split": lambda m: m.split(m.arange(4.), 2)[0],
+ "broadcast_arrays": lambda m: m.broadcast_arrays(m.ones(3), m.ones((2, 1)))[1],
+ "real": lambda m: m.real(m.ones(3) + 1j),
+ "imag_of_real": lambda m: m.imag(m.ones(3)),
+ "clip": lambda m: m.clip(m.arange(4.), 1, 2),
+ "round": lambda m: m.round(m.arange(4.)),
+ "trapz": lambda m: m.cumulative_sum(m.arange(4.)),
+ "cross": lambda m: m.cross(m.array([1., 0, 0]), m.array([0., 1, 0])),
+ "convolve": lambda m: m.convolve(m.ones(3), m.ones(2)),
+ "correlate": lambda m: m.correlate(m.ones(2), m.ones(3), "full"),
+ "interp": lambda m: m.interp(m.arange(3.), m.arange(3.), m.arange(3.)),
+ "percentile": lambda m: m.percentile(m.arange(4.), [10, 90]),
+ "cov": lambda m: m.cov(m.arange(4.).reshape(2, 2)),
+ "corrcoef": lambda m: m.corrcoef(m.arange(6.).reshape(2, 3)),
+ "take": lambda m: m.take(m.arange(4.), [0, 2]),
+ "fancy": lambda m: m.arange(4.)[[0, 2]],
+ "mask": lambda m: m.arange(4.)[m.arange(4.) > 1],
+ "transpose": lambda m: m.arange(6.).reshape(2, 3).T,
+ "concat": lambda m: m.concatenate([m.ones(2), m.ones(2)]),
+ "vander": lambda m: m.vander(m.arange(3.)),
+ "tril_indices": lambda m: m.tril_indices(3)[0],
+ "full_like": lambda m: m.full_like(m.ones(3), 2),
+ "identity": lambda m: m.identity(2),
+ "frombuffer": lambda m: m.frombuffer(b"\x00" * 16),
+ "fromiter": lambda m: m.fromiter(range(3), float),
+ "loadtxt": lambda m: m.loadtxt(["1 2", "3 4"]),
+ "searchsorted": lambda m: m.searchsorted(m.arange(4.), [1.5]),
+ "bincount": lambda m: m.bincount(m.array([0, 1, 1])),
+ "digitize": lambda m: m.digitize(m.arange(4.), [1, 2]),
+ "lstsq": lambda m: m.linalg.lstsq(m.eye(2), m.ones(2), rcond=None)[0],
+ "pinv": lambda m: m.linalg.pinv(m.eye(2)),
+ "cholesky": lambda m: m.linalg.cholesky(m.eye(2)),
+ "norm_axis": lambda m: m.linalg.norm(m.ones((2, 2)), axis=0),
+ "matrix_power": lambda m: m.linalg.matrix_power(m.eye(2), 3),
+ "gradient": lambda m: m.gradient(m.arange(4.) ** 2),
+ "nan_to_num": lambda m: m.nan_to_num(m.array([m.nan, 1.0])),
+ "ptp": lambda m: m.ptp(m.ones((2, 2)), axis=0),
+ "mean_axis": lambda m: m.mean(m.ones((2, 2)), axis=0),
+ "median": lambda m: m.median(m.ones((2, 3)), axis=0),
+ "quantile": lambda m: m.quantile(m.ones((2, 3)), 0.5, axis=0),
+ "swapaxes": lambda m: m.swapaxes(m.ones((2, 3)), 0, 1),
+ "moveaxis": lambda m: m.moveaxis(m.ones((2, 3, 4)), 0, -1),
+ "resize": lambda m: m.resize(m.arange(3.), (2, 3)),
+ "append": lambda m: m.append(m.ones(2), 3.0),
+ "insert": lambda m: m.insert(m.ones(2), 1, 3.0),
+ "delete": lambda m: m.delete(m.arange(3.), 1),
+ "fliplr": lambda m: m.fliplr(m.ones((2, 2))),
+ "ravel_multi": lambda m: m.ravel_multi_index(([0, 1], [1, 0]), (2, 2)),
+ "unravel": lambda m: m.unravel_index([1, 2], (2, 2))[0],
+ "argwhere": lambda m: m.argwhere(m.ones((2, 2))),
+ "flatnonzero": lambda m: m.flatnonzero(m.ones(3)),
+ "choose": lambda m: m.choose([0, 1], [m.ones(2), m.zeros(2)]),
+ "select": lambda m: m.select([m.ones(2) > 0], [m.ones(2)]),
+ "piecewise": lambda m: m.piecewise(m.arange(3.), [m.arange(3.) > 1], [1, 0]),
+ "polyval": lambda m: m.polyval([1, 2], m.arange(3.)),
+ "array_split": lambda m: m.array_split(m.arange(5.), 2)[1],
+ "hsplit": lambda m: m.hsplit(m.ones((2, 4)), 2)[0],
+ "block": lambda m: m.block([[m.ones((1, 1)), m.zeros((1, 1))]]),
+ "sliding": lambda m: m.lib.stride_tricks.sliding_window_view(m.arange(5.), 3),
+ "hstack": lambda m: m.hstack([m.ones(2), m.ones(2)]),
+ "dstack": lambda m: m.dstack([m.ones(2), m.ones(2)]),
+ "isin": lambda m: m.isin(m.arange(3), [1]),
+ "logspace": lambda m: m.logspace(0, 1, 3),
+ "geomspace": lambda m: m.geomspace(1, 10, 3),
+ "tri": lambda m: m.tri(3),
+ "ediff1d": lambda m: m.ediff1d(m.arange(4.)),
+ "trim_zeros": lambda m: m.trim_zeros(m.array([0., 1, 0])),
+ "angle": lambda m: m.angle(m.ones(2) * 1j),
+ "sinc": lambda m: m.sinc(m.arange(3.)),
+ "unwrap": lambda m: m.unwrap(m.arange(3.)),
+ "cumprod": lambda m: m.cumprod(m.ones((2, 2)), axis=1),
+ "fftfreq": lambda m: m.fft.fftfreq(4),
+ "rfft": lambda m: m.fft.rfft(m.arange(4.)),
+ "ifft2": lambda m: m.fft.ifft2(m.ones((2, 2))),
+ "fftshift": lambda m: m.fft.fftshift(m.arange(4.)),
+ "hanning": lambda m: m.hanning(4),
+ "eye_k": lambda m: m.eye(3, k=1),
+}
+
+# Known and documented (docs/numpy_coverage.md): OWNDATA of results that are views of NumPy's own
+# temporaries; nonzero/unravel_index/argwhere, whose NumPy results are columns or transposes of
+# one (n, ndim) array (strided here: C-contiguous); sliding_window_view's strides (read-only
+# either way); broadcast_arrays' results (NumPy's are writable with a DeprecationWarning);
+# imag of a real array (NumPy's read-only zeros own their memory).
+_LAYOUT_DIFFERS = {"nonzero", "unravel", "argwhere", "sliding", "broadcast_arrays"}
+
+
+@pytest.mark.exhaustive_on("c")  # (~130 functions' kernels: the numpy instances check the layouts)
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_function_results_have_numpys_layout_and_writeable_flag(backend, eager_size):
+    with la.config(eager_size=eager_size), np.errstate(all="ignore"):
+        for name, make in _RESULTS.items():
+            if name in _LAYOUT_DIFFERS:
+                continue
+            want, got = make(np), make(la)
+            assert (got.flags.c_contiguous, got.flags.f_contiguous, got.flags.writeable) == \
+                (want.flags.c_contiguous, want.flags.f_contiguous, want.flags.writeable), name
+            assert got.strides == want.strides or 0 in want.shape, name
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_eigh_vectors_and_choose_results_are_numpys_arrays(backend, eager_size):
+    with la.config(eager_size=eager_size):
+        outs = []
+        for m in (np, la):
+            w, v = m.linalg.eigh(m.asarray([[2.0, 1.0], [1.0, 3.0]]))
+            r = v.ravel()
+            r[0] = 5.0  # a view of v in NumPy: the write reaches v
+            a = m.ones(2)
+            c = m.choose(m.asarray([[0], [1]]), [a, m.zeros(2)])
+            c[0, 0] = 7.0
+            c1 = m.choose(m.asarray([0, 0]), [a])
+            c1[1] = 3.0
+            outs.append([np.asarray(v).tolist(), np.asarray(c).tolist(), np.asarray(a).tolist(),
+                         np.asarray(c1).tolist()])
+        np.testing.assert_allclose(np.asarray(outs[1][0]), np.asarray(outs[0][0]), rtol=1e-12)
+        assert outs[1][1:] == outs[0][1:]

@@ -16,11 +16,11 @@ view that is read-only by what it views (`broadcast_to`, `diagonal`, a view of a
 writable would let writes go where NumPy's do not (NumPy allows it where the memory's owner is
 writable: a view of a read-only array whose owner was made writable again).
 
-OWNDATA is False for a view and for a view of a temporary (`np.arange(6).reshape(2, 3)`, which
-writes.release_dead_root turned into a root), True for other roots. A NumPy function whose result
-is a view of its own temporary (`np.tile`, `np.polyfit`'s transposes) is a root here: OWNDATA
-True where NumPy's is False (docs/numpy_coverage.md).
-"""
+OWNDATA is False for a view, for a view of a temporary (`np.arange(6).reshape(2, 3)`, which
+writes.release_dead_root turned into a root) and for reshape's copies (`writes.released`), True
+for other roots. A NumPy function whose result is a view of its own temporary (`np.tile`,
+`np.polyfit`'s transposes) is a root here: OWNDATA True where NumPy's is False (the list in
+docs/numpy_coverage.md)."""
 
 from __future__ import annotations
 

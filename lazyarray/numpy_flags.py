@@ -53,8 +53,24 @@ def _is_scalar(x: Any) -> bool:
     return x._view is False and not x._node.shape
 
 
+# Views NumPy makes by strides where lazyarray gathers (as_strided, sliding_window_view): the
+# layout NumPy's view has, declared by the function that made them (by identity; dropped with them).
+_declared: dict[int, tuple[Any, np.ndarray]] = {}
+
+
+def declare_layout(x: Any, shape: tuple[int, ...], strides: tuple[int, ...]) -> Any:
+    """Record NumPy's `shape` and `strides` for the gathered view `x`; returns x."""
+    key = id(x)
+    _declared[key] = (writes._weakref(x, lambda r: _declared.pop(key, None)),
+                      np.lib.stride_tricks.as_strided(np.zeros(1, x.dtype), shape, strides))
+    return x
+
+
 def layout(x: Any) -> np.ndarray:
     """A stand-in ndarray with NumPy's shape, dtype and strides for x (no memory read)."""
+    declared = _declared.get(id(x))
+    if declared is not None and declared[0]() is x:
+        return declared[1]
     if _is_scalar(x):
         return np.lib.stride_tricks.as_strided(np.empty(1, x.dtype), (), ())
     stand_in = writes.numpy_layout(x)

@@ -333,7 +333,29 @@ def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
         value = eager.view_value(view_node)
         if value is not None:
             return value if _shares(value, data) else None
-    layout = root_layout(root_node)
+    return _replay(chain, root_layout(root_node))
+
+
+def numpy_layout_over(a: Any, root: np.ndarray) -> np.ndarray | None:
+    """NumPy's view `a` replayed over `root`, an ndarray standing for its root's memory (the
+    memory model lazyarray/lib/stride_tricks.py's as_strided reads): None where `a` is no static
+    view NumPy would give (then its own value is its memory)."""
+    link = a._view
+    if type(link) is not tuple:
+        return root
+    if len(link) != 4:
+        return None
+    try:
+        chain = _chain(link[1], link[2])
+    except ValueError:
+        chain = _read_only_chain(link[1], link[2])
+        if chain is None:
+            return None
+    return _replay(chain, root)
+
+
+def _replay(chain: list, layout: np.ndarray) -> np.ndarray | None:
+    """The view ops of `chain` (innermost last) applied to the stand-in `layout`."""
     for node in reversed(chain):
         try:
             if node.op is _RESHAPE:  # its reference may copy, and a copy would read the stand-in

@@ -298,10 +298,9 @@ _RESULTS = {
 
 # Known and documented (docs/numpy_coverage.md): OWNDATA of results that are views of NumPy's own
 # temporaries; nonzero/unravel_index/argwhere, whose NumPy results are columns or transposes of
-# one (n, ndim) array (strided here: C-contiguous); sliding_window_view's strides (read-only
-# either way); broadcast_arrays' results (NumPy's are writable with a DeprecationWarning);
+# one (n, ndim) array (strided here: C-contiguous); broadcast_arrays' results (NumPy's are writable with a DeprecationWarning);
 # imag of a real array (NumPy's read-only zeros own their memory).
-_LAYOUT_DIFFERS = {"nonzero", "unravel", "argwhere", "sliding", "broadcast_arrays"}
+_LAYOUT_DIFFERS = {"nonzero", "unravel", "argwhere", "broadcast_arrays"}
 
 
 @pytest.mark.exhaustive_on("c")  # (~130 functions' kernels: the numpy instances check the layouts)

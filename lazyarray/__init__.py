@@ -113,7 +113,7 @@ from .dask import from_dask as _from_dask  # noqa: E402  (imports no Dask itself
 from .numpy_io import (frombuffer, fromfile, fromregex, fromstring, genfromtxt,  # noqa: E402
                        load, loadtxt, save, savetxt, savez, savez_compressed)
 from .numpy_info import info  # noqa: E402
-from .numpy_flags import isfortran  # noqa: E402
+from .numpy_flags import isfortran, may_share_memory, shares_memory  # noqa: E402
 from .numpy_coverage import missing as _missing  # noqa: E402  (linalg.py's too)
 from ._expired_names import removed as _removed  # noqa: E402
 exceptions = np.exceptions  # AxisError, ... : the classes lazyarray raises are NumPy's

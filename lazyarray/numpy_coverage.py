@@ -45,8 +45,6 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
         "core", "ctypeslib", "f2py", "testing", "typing", "test", "show_config", "show_runtime",
         "get_include")},
     # --- memory and iteration protocols -----------------------------------------------------------
-    **{n: (MEMORY, "Arrays are values; see docs/semantics.md for what a write reaches") for n in (
-        "may_share_memory", "shares_memory")},
     **{n: (MEMORY, "lazyarray has no ufunc buffers; nothing to set") for n in (
         "getbufsize", "setbufsize")},
     "nditer": (MEMORY, "iterate with la.ndindex / la.ndenumerate, or write the loop as array "

@@ -229,3 +229,46 @@ def isfortran(a: Any) -> bool:
     if type(a) is not _bind.Array:
         return bool(np.isfortran(np.asarray(a)))
     return Flags(a).fnc
+
+
+def _memory_models(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """NumPy's `a` and `b` as views of one stand-in buffer (their root's memory), or None where
+    they are no memory of one array (different roots: a copy never shares; an Array never shares
+    a host array's memory, which `asarray` copies)."""
+    roots = []
+    for x in (a, b):
+        if type(x) is not _bind.Array or x._view is False:  # (NumPy's scalar: its own memory)
+            return None
+        link = x._view
+        roots.append(link[0] if type(link) is tuple else x)
+    if roots[0] is not roots[1]:
+        return None
+    root = roots[0]
+    item = root.dtype.itemsize
+    model = layout(root)
+    memory = np.zeros(max(root.size, 1) * item, np.uint8)
+    first = sum(-(n - 1) * s for n, s in zip(model.shape, model.strides) if s < 0 and n)
+    root_model = np.ndarray(root.shape, root.dtype, memory, first, model.strides)
+    models = []
+    for x in (a, b):
+        over = writes.numpy_layout_over(x, root_model)
+        models.append(root_model if over is None else over)  # (unknown layout: all the memory)
+    return models[0], models[1]
+
+
+def may_share_memory(a: Any, b: Any, /, max_work: Any = None) -> bool:
+    """numpy.may_share_memory: whether the memory NumPy's `a` and `b` would span overlaps (views
+    of one root, by their layouts: `x[:5]` and `x[5:]` do not; `x[::2]` and `x[1::2]` may)."""
+    if type(a) is not _bind.Array and type(b) is not _bind.Array:
+        return bool(np.may_share_memory(a, b, max_work=max_work))
+    models = _memory_models(a, b)
+    return models is not None and bool(np.may_share_memory(*models, max_work=max_work))
+
+
+def shares_memory(a: Any, b: Any, /, max_work: Any = -1) -> bool:
+    """numpy.shares_memory: whether NumPy's `a` and `b` would have an element of memory in common
+    (solved exactly on their layouts, as NumPy's)."""
+    if type(a) is not _bind.Array and type(b) is not _bind.Array:
+        return bool(np.shares_memory(a, b, max_work=max_work))
+    models = _memory_models(a, b)
+    return models is not None and bool(np.shares_memory(*models, max_work=max_work))

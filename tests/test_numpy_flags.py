@@ -333,3 +333,33 @@ def test_eigh_vectors_and_choose_results_are_numpys_arrays(backend, eager_size):
                          np.asarray(c1).tolist()])
         np.testing.assert_allclose(np.asarray(outs[1][0]), np.asarray(outs[0][0]), rtol=1e-12)
         assert outs[1][1:] == outs[0][1:]
+
+
+def _sharing(m):
+    """may_share_memory / shares_memory over views of C, 2-D, Fortran-ordered, read-only and
+    broadcast arrays (both raised AttributeError before stop 55)."""
+    out = []
+    a = m.arange(10.0)
+    pairs = [(a[:5], a[5:]), (a[::2], a[1::2]), (a, a), (a, a.copy()), (a[2:], a[:3]),
+             (a.reshape(2, 5).T, a[9:]), (a[::-1], a[:1]), (a[::-1][:3], a[:5])]
+    A = m.arange(12.0).reshape(3, 4)
+    pairs += [(A[0], A[1]), (A[:, 0], A[0]), (A.T[1], A[:, 1]), (A.T[1], A[:, 2]),
+              (A[1:, 1:], A[0]), (A, A * 1), (A.ravel(), A)]
+    F = m.asfortranarray(A)
+    pairs += [(F[:, 0], F[:, 1]), (F[0], F[1]), (F.T, F)]
+    b = m.broadcast_to(a[:3], (2, 3))
+    pairs += [(a, b), (b[0], b[1]), (a[:1], b[:, 2]), (a[3:], b)]
+    r = m.arange(6.0)
+    v = r[2:]
+    r.flags.writeable = False
+    pairs += [(r, v), (v, r[:3]), (r, r[:3])]
+    for x, y in pairs:
+        out.append((m.may_share_memory(x, y), m.shares_memory(x, y)))
+    out.append((m.shares_memory(a, 3.0), m.may_share_memory(a.sum(), a)))
+    return out
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_may_share_memory_and_shares_memory_are_numpys(backend, eager_size):
+    with la.config(eager_size=eager_size):
+        assert _sharing(la) == _sharing(np)

@@ -28,15 +28,23 @@ def _part(op: Any, x: Any, site: _bind.Site) -> Array:
     return Array(_bind.primitive(op, (node,), (), node.shape, dtype, site))
 
 
+_PYTHON_SCALARS = (bool, int, float, complex)
+
+
 def real(x: Any) -> Array:
-    """The real part (NumPy `real`, Array API `real`): a view NumPy code writes through."""
+    """The real part (NumPy `real`, Array API `real`): a view NumPy code writes through. Of a
+    Python scalar, its `.real`, as NumPy's (`np.real(2)` is the int 2, not a 0-d array)."""
+    if type(x) in _PYTHON_SCALARS:
+        return x.real
     site = user_site(1)
     return view_of(x, _part(_REAL, x, site), lambda n: _part(_REAL, Array(n), site)._node)
 
 
 def imag(x: Any) -> Array:
     """The imaginary part (NumPy `imag`, Array API `imag`); zeros for a real input (read-only,
-    as NumPy's)."""
+    as NumPy's). Of a Python scalar, its `.imag` (`np.imag(2.5)` is 0.0), as NumPy's."""
+    if type(x) in _PYTHON_SCALARS:
+        return x.imag
     site = user_site(1)
     out = _part(_IMAG, x, site)
     return view_of(x, out, lambda n: _part(_IMAG, Array(n), site)._node,

@@ -498,8 +498,11 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
         del view_node, root_node, base, current
         a = root
     elif type(link) is tuple:
-        if link[3] and _EAGER_LIMIT[0] and _write_view_now(a, node):
-            return  # written into the root's buffer through the view (lazyarray/eager.py)
+        if link[3] and _EAGER_LIMIT[0]:
+            done: list = []
+            if _write_view_now(a, node, done):
+                return  # written into the root's buffer through the view (lazyarray/eager.py)
+            node = done[0] if done else node  # (computed there: its warnings were given)
         root, view_node, root_node, writable = link
         if not writable:
             raise _fail(ValueError, "assignment destination is read-only", site)
@@ -522,7 +525,7 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
             _refresh(a, views)
 
 
-def _write_view_now(view: Any, new: Node) -> bool:
+def _write_view_now(view: Any, new: Node, done: list) -> bool:
     """`row[j] = v`, `row -= x` through a view of a computed root: the view's new value goes
     into the root's buffer through NumPy's view of it, when only the root's views read that
     buffer (eager.write_through_view). The views read it again, evaluated ones included."""
@@ -534,7 +537,7 @@ def _write_view_now(view: Any, new: Node) -> bool:
         v = r()
         if v is not None:
             live.append(v)
-    if not eager.write_through_view(root, view, new, live):
+    if not eager.write_through_view(root, view, new, live, done):
         return False
     for v in live:
         v._node = v._view[1]

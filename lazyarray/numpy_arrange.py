@@ -336,7 +336,7 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
                                DeprecationWarning, *(site or ("<unknown>", 0)))
         out = _cross_with_2_vectors(x, y)
     if out.ndim < 2 or out.shape[-1] != 3 or x.shape[-1] == y.shape[-1] == 2:
-        return out
+        return zero_d_array(out)  # two 2-vectors: NumPy's 0-d array, not its scalar (probe55)
     return moveaxis(out, -1, _bind.normalize_axis(axisc, out.ndim, site, "axisc"))
 
 

@@ -1,0 +1,93 @@
+"""Idioms of a fifth corpus of published NumPy programs (probe55: the NumPy quickstart, the
+numpy.polynomial and numpy.linalg docstrings, Rosetta Code tasks, numerical-recipes classics,
+finance, DSP, ML from scratch, sorting on arrays, sparse matrices by hand) that lazyarray
+answered differently from NumPy, each against NumPy, on every backend, at the default and on
+the general path (eager_size=0, the path a GPU takes)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+EAGER_SIZES = [0, 4096]
+
+
+def _same_outcome(call) -> None:
+    """`call(np)` and `call(la)` give the same value, dtype and kind of result, or raise the
+    same type and text (lazyarray's text may name the line after it)."""
+    try:
+        want = call(np)
+    except Exception as error:  # noqa: BLE001 (NumPy's error is the expectation)
+        with pytest.raises(type(error)) as got:
+            call(la)
+        assert str(got.value).split("\n(at ")[0] == str(error)
+        return
+    _same(call(la), want)
+
+
+def _same(got, want) -> None:
+    """Same value, dtype, and kind of result: NumPy's scalar or an array (0-d included)."""
+    assert isinstance(want, np.generic) == (not isinstance(got, np.ndarray) and not got.ndim
+                                            and got._view is False), (repr(got), repr(want))
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_round_and_nan_to_num_of_integers_are_new_arrays(backend, eager_size):
+    """`np.round` of integers with decimals >= 0 and `np.nan_to_num` of integers returned their
+    argument itself: `b = np.round(a); b[0] = 7` wrote into `a` (NumPy's result is a copy), and
+    the 0-d array of `np.round(np.asarray(rank))` (numpy.polynomial's fit(full=True) stats, then
+    rounded) printed as `array(3, dtype=int32)` where NumPy gives its scalar `np.int32(3)`."""
+    with la.config(eager_size=eager_size):
+        for name in ("round", "around", "nan_to_num", "method"):
+            results = []
+            for m in (np, la):
+                a = m.arange(4, dtype=m.int16)
+                b = a.round() if name == "method" else getattr(m, name)(a)
+                b[0] = 7
+                results.append((np.asarray(a).copy(), np.asarray(b).copy()))
+            np.testing.assert_array_equal(results[1][0], results[0][0])
+            np.testing.assert_array_equal(results[1][1], results[0][1])
+        for make in (lambda m: m.asarray(np.int32(3)), lambda m: m.asarray(True),
+                     lambda m: m.int8(-5), lambda m: 3, lambda m: m.arange(3).sum(),
+                     lambda m: m.asarray(np.uint8(200))):
+            for call in (lambda m, v: m.round(v), lambda m, v: m.round(v, 2),
+                         lambda m, v: m.around(v, -1), lambda m, v: m.nan_to_num(v),
+                         lambda m, v: m.asarray(v).round()):
+                _same_outcome(lambda m: call(m, make(m)))
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_nan_to_num_copy_false_writes_into_its_argument(backend, eager_size):
+    """`np.nan_to_num(x, copy=False)` replaces x's NaN and infinities in x and returns x (its
+    scalar where x is 0-d); lazyarray left x alone. A list or a scalar cannot be written:
+    NumPy's ValueError."""
+    with la.config(eager_size=eager_size):
+        for values in ([np.nan, 1.0, np.inf, -np.inf], [1 + 2j, complex(np.nan, np.inf)], [1, 2]):
+            got, want = la.array(values), np.array(values)
+            out_got = la.nan_to_num(got, copy=False, posinf=5.0)
+            out_want = np.nan_to_num(want, copy=False, posinf=5.0)
+            assert out_got is got and out_want is want
+            np.testing.assert_array_equal(np.asarray(got), want)
+        got, want = la.array(np.nan), np.array(np.nan)
+        _same(la.nan_to_num(got, copy=False), np.nan_to_num(want, copy=False))
+        np.testing.assert_array_equal(np.asarray(got), want)
+        for value in ([1.0, np.nan], np.float64(np.nan)):
+            with pytest.raises(ValueError) as error:
+                np.nan_to_num(value, copy=False)
+            with pytest.raises(ValueError, match=str(error.value).split("\n")[0]):
+                la.nan_to_num(value, copy=False)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_cross_of_two_2_vectors_is_a_0d_array(backend, eager_size):
+    """NumPy's `np.cross([1, 2], [3, 4])` is the 0-d array `array(-2)` (with its deprecation
+    warning), not a scalar: lazyarray printed `np.int64(-2)` in a tuple's repr."""
+    with la.config(eager_size=eager_size), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        for a, b in (([1, 2], [3, 4]), ([1.5, 2], [3, 4]), ([[1, 2]], [[3, 4]]),
+                     ([1, 2], [3, 4, 5])):
+            _same(la.cross(a, b), np.cross(a, b))

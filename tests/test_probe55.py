@@ -91,3 +91,32 @@ def test_cross_of_two_2_vectors_is_a_0d_array(backend, eager_size):
         for a, b in (([1, 2], [3, 4]), ([1.5, 2], [3, 4]), ([[1, 2]], [[3, 4]]),
                      ([1, 2], [3, 4, 5])):
             _same(la.cross(a, b), np.cross(a, b))
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_qr_takes_numpys_raw_and_deprecated_modes(backend, eager_size):
+    """The numpy.linalg.qr docstring's `h, tau = LA.qr(a, mode='raw')` was a ValueError with
+    lazyarray's own text; NumPy's 'raw' gives LAPACK's reflectors and tau, 'full' and
+    'economic' warn NumPy's DeprecationWarning, any other mode is NumPy's "Unrecognized mode"."""
+    a = np.random.default_rng(0).normal(size=(2, 5, 3))
+    with la.config(eager_size=eager_size):
+        for x in (a, a[0], a[0].T):
+            for mode in ("raw", "full", "economic", "foo", "R"):
+                with warnings.catch_warnings(record=True) as want_w:
+                    warnings.simplefilter("always")
+                    try:
+                        want = np.linalg.qr(x, mode=mode)
+                    except ValueError as error:
+                        with pytest.raises(ValueError) as got:
+                            la.linalg.qr(la.asarray(x), mode=mode)
+                        assert str(got.value).split("\n(at ")[0] == str(error)
+                        continue
+                with warnings.catch_warnings(record=True) as got_w:
+                    warnings.simplefilter("always")
+                    got = la.linalg.qr(la.asarray(x), mode=mode)
+                assert [(w.category, str(w.message)) for w in got_w] == [
+                    (w.category, str(w.message)) for w in want_w]
+                assert all(w.filename == __file__ for w in got_w)
+                for g, w in zip(got if isinstance(want, tuple) else (got,),
+                                want if isinstance(want, tuple) else (want,)):
+                    np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, atol=1e-12)

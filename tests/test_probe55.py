@@ -120,3 +120,45 @@ def test_qr_takes_numpys_raw_and_deprecated_modes(backend, eager_size):
                 for g, w in zip(got if isinstance(want, tuple) else (got,),
                                 want if isinstance(want, tuple) else (want,)):
                     np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_repeat_of_one_is_a_new_writable_array(backend, eager_size):
+    """`y = x.repeat(1)` (a count of 1, also per axis or as a 1-list) was a read-only broadcast
+    view: `y[0] = 5` raised 'assignment destination is read-only'. NumPy's repeat is a new
+    C-contiguous array whose writes leave x alone."""
+    with la.config(eager_size=eager_size):
+        for args in ((1,), (1, 0), (1, 1), ([1],), (np.int8(1),), (2, 1)):
+            results = []
+            for m in (np, la):
+                x = m.arange(6).reshape(2, 3).T
+                y = m.repeat(x, *args)
+                y[(0,) * y.ndim] = 9
+                results.append((np.asarray(x).tolist(), np.asarray(y).tolist(),
+                                np.asarray(y).flags.c_contiguous))
+            assert results[1] == results[0]
+        x = la.arange(4)
+        y = x.repeat(1)
+        y[0] = 9
+        assert np.asarray(x).tolist() == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_ufuncs_without_a_loop_raise_numpys_exception_type(backend, eager_size):
+    """NumPy raises UFuncTypeError (a TypeError subclass; tutorials print `type(e).__name__`)
+    where a ufunc has no loop for the dtypes (`np.positive(bool_array)`, `np.gcd(float, int)`);
+    lazyarray raised a plain TypeError with its text. bitwise_count and frexp of other kinds
+    had lazyarray's shortened text."""
+    b, f, i = np.array([True, False]), np.array([1.5]), np.array([3])
+    calls = [lambda m: m.positive(m.asarray(b)), lambda m: m.sign(m.asarray(b)),
+             lambda m: m.gcd(m.asarray(f), m.asarray(i)), lambda m: m.asarray(f) & m.asarray(f),
+             lambda m: -m.asarray(b), lambda m: m.bitwise_count(m.asarray(f)),
+             lambda m: m.frexp(m.asarray(f + 1j)), lambda m: m.left_shift(m.asarray(f), 1)]
+    with la.config(eager_size=eager_size):
+        for call in calls:
+            with pytest.raises(TypeError) as want:
+                call(np)
+            with pytest.raises(TypeError) as got:
+                call(la)
+            assert type(got.value) is type(want.value)
+            assert str(got.value).split("\n(at ")[0] == str(want.value)

@@ -162,3 +162,51 @@ def test_ufuncs_without_a_loop_raise_numpys_exception_type(backend, eager_size):
                 call(la)
             assert type(got.value) is type(want.value)
             assert str(got.value).split("\n(at ")[0] == str(want.value)
+
+
+def _kind(r) -> str:
+    """'scalar' for NumPy's scalar (lazyarray's 0-d stand-in for one), 'array<ndim>' for an
+    array, else the Python type's name (np.real(3) is the int 3)."""
+    if isinstance(r, np.generic) or (isinstance(r, la.Array) and not r.ndim
+                                     and r._view is False):
+        return "scalar"
+    if isinstance(r, (np.ndarray, la.Array)):
+        return f"array{r.ndim}"
+    return type(r).__name__
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_functions_give_numpys_scalar_or_0d_array(backend, eager_size):
+    """Which of NumPy's scalar, its 0-d array or a Python number a function gives shows in
+    reprs (a tuple or a list prints `np.float64(2.5)` or `array(2.5)`) and in `t += 1` (a 0-d
+    array's writes reach every name bound to it). np.real/np.imag of a number are its `.real`
+    (a Python int for 3), iscomplex of a real 0-d input and einsum's and choose's 0-d results are
+    NumPy's scalars; i0 and isin of a 0-d input are 0-d arrays; isreal(3) is Python's True."""
+    makers = [lambda m: m.asarray(np.int64(3)), lambda m: m.asarray(2.5), lambda m: m.int64(3),
+              lambda m: m.float64(2.5), lambda m: m.complex128(1 + 2j), lambda m: 3,
+              lambda m: 2.5, lambda m: True, lambda m: m.asarray(np.array([2.5, 1.0]))[0]]
+    calls = [lambda m, v: m.real(v), lambda m, v: m.imag(v), lambda m, v: m.iscomplex(v),
+             lambda m, v: m.isreal(v), lambda m, v: m.i0(m.real(v)), lambda m, v: m.isin(v, [3]),
+             lambda m, v: m.einsum("->", m.asarray(v)), lambda m, v: m.choose(0, [m.asarray(v)])]
+    with la.config(eager_size=eager_size):
+        for make in makers:
+            for call in calls:
+                want, got = call(np, make(np)), call(la, make(la))
+                assert _kind(got) == _kind(want), (repr(got), repr(want))
+                np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-15)  # (i0:
+                # C's exp within docs/semantics.md's bounds)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_choose_is_a_new_writable_array(backend, eager_size):
+    """np.choose's result is a new array; lazyarray's was a read-only broadcast view, so
+    `r = np.choose(idx, [a, b]); r[0] = 7` raised 'assignment destination is read-only'."""
+    with la.config(eager_size=eager_size):
+        for idx in ([0, 1, 0], 0, [[0], [1]]):
+            results = []
+            for m in (np, la):
+                a = m.arange(3)
+                r = m.choose(idx, [a, a * 10])
+                r[(0,) * r.ndim] = 7
+                results.append((np.asarray(r).tolist(), np.asarray(a).tolist()))
+            assert results[1] == results[0]

@@ -210,3 +210,20 @@ def test_choose_is_a_new_writable_array(backend, eager_size):
                 r[(0,) * r.ndim] = 7
                 results.append((np.asarray(r).tolist(), np.asarray(a).tolist()))
             assert results[1] == results[0]
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_conj_method_of_a_real_array_is_the_array(backend, eager_size):
+    """NumPy's `a.conj()` / `a.conjugate()` of a real array is `a` itself (writes into the
+    result reach `a`); lazyarray's was a copy. The ufunc np.conj and complex arrays copy."""
+    with la.config(eager_size=eager_size):
+        for dtype in (np.int64, np.float32, np.complex128):
+            for call in (lambda a: a.conj(), lambda a: a.conjugate(), lambda a: np.conj(a)
+                         if isinstance(a, np.ndarray) else la.conj(a)):
+                results = []
+                for m in (np, la):
+                    a = m.arange(4).astype(dtype)
+                    r = call(a)
+                    r[0] = 7
+                    results.append((np.asarray(a).tolist(), np.asarray(r).tolist(), r is a))
+                assert results[1] == results[0]

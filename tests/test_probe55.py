@@ -227,3 +227,32 @@ def test_conj_method_of_a_real_array_is_the_array(backend, eager_size):
                     r[0] = 7
                     results.append((np.asarray(a).tolist(), np.asarray(r).tolist(), r is a))
                 assert results[1] == results[0]
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_partition_names_an_out_of_bounds_kth_as_numpy(backend, eager_size):
+    """NumPy's text names a negative kth after adding the length (`kth=-5` of 3 elements:
+    'kth(=-2) out of bounds (3)'); lazyarray named -5."""
+    with la.config(eager_size=eager_size):
+        for kth in (-5, 5, 3, -4, [0, -5], [1, 7]):
+            for name in ("partition", "argpartition"):
+                with pytest.raises(ValueError) as want:
+                    getattr(np, name)(np.arange(3), kth)
+                with pytest.raises(ValueError) as got:
+                    getattr(la, name)(la.arange(3), kth)
+                assert str(got.value).split("\n(at ")[0] == str(want.value)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_len_of_numpys_scalar_has_pythons_text(backend, eager_size):
+    """`len(x.sum())`: NumPy's scalar says "object of type 'numpy.float64' has no len()", its
+    0-d array "len() of unsized object"; lazyarray's stand-in for the scalar said the latter."""
+    makers = [lambda m: m.ones(3).sum(), lambda m: m.arange(3, dtype=m.int8)[1],
+              lambda m: m.asarray(2.5), lambda m: m.ones(2) == m.ones(2).max()]
+    with la.config(eager_size=eager_size):
+        for make in makers:
+            with pytest.raises(TypeError) as want:
+                len(make(np).all() if make is makers[-1] else make(np))
+            with pytest.raises(TypeError) as got:
+                len(make(la).all() if make is makers[-1] else make(la))
+            assert str(got.value) == str(want.value)

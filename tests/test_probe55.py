@@ -256,3 +256,22 @@ def test_len_of_numpys_scalar_has_pythons_text(backend, eager_size):
             with pytest.raises(TypeError) as got:
                 len(make(la).all() if make is makers[-1] else make(la))
             assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_cholesky_upper_reads_the_upper_triangle(backend, eager_size):
+    """NumPy's `cholesky(a, upper=True)` is LAPACK's 'U' factor, which reads a's upper triangle;
+    lazyarray conjugate-transposed the lower-read factor: another answer for a matrix that is
+    not Hermitian, and -0 imaginary parts (numpy.linalg's docstring printed `1.-0.j`)."""
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(3, 3)) + 1j * rng.normal(size=(3, 3))
+    hermitian = x @ x.conj().T + 3 * np.eye(3)
+    lopsided = np.triu(hermitian) + 0.25 * np.tril(np.ones((3, 3)), -1)
+    with la.config(eager_size=eager_size):
+        for a in (np.array([[4.0, 2.0], [0.0, 3.0]]), np.array([[1, -2j], [2j, 5]]),
+                  hermitian, lopsided, lopsided.real, np.stack([hermitian, lopsided])):
+            for upper in (False, True):
+                want = np.linalg.cholesky(a, upper=upper)
+                got = np.asarray(la.linalg.cholesky(la.asarray(a), upper=upper))
+                np.testing.assert_array_equal(got, want)
+                np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))

@@ -413,7 +413,18 @@ Array.repeat = _repeat  # type: ignore[attr-defined]
 # ndarray's complex accessors: .real/.imag are properties, .conj()/.conjugate() methods
 Array.real = property(complex_functions.real, _set_real)  # type: ignore[attr-defined]
 Array.imag = property(complex_functions.imag, _set_imag)  # type: ignore[attr-defined]
-Array.conj = Array.conjugate = _method(complex_functions.conj)  # type: ignore[attr-defined]
+
+
+def _conj(self: Array, out: Any = None) -> Any:
+    """ndarray.conj() / conjugate(): a real array's is the array itself, as NumPy's (writes into
+    `a.conj()` reach `a`: it was a copy, probe55); a complex array's conjugate is new."""
+    if out is not None:
+        out[...] = complex_functions.conj(self)
+        return out
+    return self if self.dtype.kind != "c" else complex_functions.conj(self)
+
+
+Array.conj = Array.conjugate = _conj  # type: ignore[attr-defined]
 
 
 def _scalar_only(name: str) -> property:

@@ -47,10 +47,7 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
     # --- memory and iteration protocols -----------------------------------------------------------
     **{n: (MEMORY, "lazyarray has no ufunc buffers; nothing to set") for n in (
         "getbufsize", "setbufsize")},
-    "nditer": (MEMORY, "iterate with la.ndindex / la.ndenumerate, or write the loop as array "
-                       "operations"),
     "nested_iters": (MEMORY, "use la.ndindex"),
-    "broadcast": (MEMORY, "use la.broadcast_shapes / la.broadcast_arrays"),
     # --- ndarray attributes (an Array's memory is not the user's to see or set) -----------------
     **{f"ndarray.{n}": (MEMORY, "np.asarray(x).%s describes a NumPy copy; Arrays are values"
                         % n) for n in (

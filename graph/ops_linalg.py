@@ -151,9 +151,20 @@ def _eig(xp, xs, a):
     return xp.concatenate([_as_complex(xp, v), _as_complex(xp, w)[..., None]], axis=-1)
 
 
+def _cholesky_upper(xp, a):
+    """NumPy's cholesky(a, upper=True): LAPACK's 'U' reads a's *upper* triangle (L^H of the
+    lower-read factor read the lower one: a silent other answer for a matrix that is not
+    Hermitian, probe55). Where the library has no upper=, U = L^H of the Hermitian matrix the
+    upper triangle stands for; `+ 0` gives LAPACK's +0 imaginary parts where conj made -0."""
+    if xp is np:
+        return np.linalg.cholesky(a, upper=True)
+    hermitian = xp.triu(a) + xp.swapaxes(xp.triu(a, 1), -1, -2).conj()
+    return xp.swapaxes(xp.linalg.cholesky(hermitian), -1, -2).conj() + 0
+
+
 _IMPLS = {
     "cholesky": lambda xp, xs, a: (xp.linalg.cholesky(xs[0]) if not a[0]
-                                   else xp.swapaxes(xp.linalg.cholesky(xs[0]), -1, -2).conj()),
+                                   else _cholesky_upper(xp, xs[0])),
     "det": lambda xp, xs, a: xp.linalg.det(xs[0]),
     "slogdet": _slogdet,
     "inv": lambda xp, xs, a: xp.linalg.inv(xs[0]),

@@ -429,7 +429,9 @@ def resolve(op: OpDef, operands: tuple[Operand, ...], site: Site) -> tuple[np.dt
         loop = dtypes.resolve_ufunc(op.ufunc if op.ufunc is not None else op.loop_rule, key[1:])
     except TypeError as exc:  # NumPy's text where its resolver has one (`-bool_array`: "The
         # numpy boolean negative, the `-` operator, is not supported, use the `~` operator ...")
-        raise fail(TypeError, str(exc) or f"{op.name} is not supported for input types ({shown})",
+        if str(exc):  # and its type: `np.positive(bool_array)` is UFuncTypeError (probe55)
+            raise with_site(exc, site) from None
+        raise fail(TypeError, f"{op.name} is not supported for input types ({shown})",
                    site) from None
     if loop[0] == _OBJECT:  # a comparison of two Python ints: in int64, or exactly at once
         loop = (dtypes.int64,) * (len(loop) - 1) + (loop[-1],)  # if one is beyond int64

@@ -8,6 +8,7 @@ several results, takes its packed buffer apart with views (slices and reshapes: 
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -16,10 +17,12 @@ from . import _bind
 from .array import Array, scalar_result
 from .cache import _state, is_busy
 from .complex_functions import conj, real
+from .creation import host_result
 from .elementwise import abs as abs_, astype, sign, where
 from .evaluation import evaluate_arrays
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
+from .result_layout import copied
 from .manipulation import expand_dims, flip, matrix_transpose, reshape_node, slice_node
 from .reductions import _as_node, max as _max, sum as _sum
 from .searching import argsort, sort
@@ -281,7 +284,9 @@ def eigh(x: Any, /, UPLO: str = "L") -> EighResult:
     batch, n = a.shape[:-2], a.shape[-1]
     packed = _call("eigh", (a,), (upper,), batch + (n, n + 1), a.dtype, site)
     spec = tuple((0, 1, s) for s in batch)
-    vectors = slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site)
+    # the vectors' columns of the packed rows, copied C-contiguous: NumPy's are a new C array
+    # (a strided slice of the pack made `v.ravel()` a copy, whose writes never reached v)
+    vectors = copied(slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site), "C")
     values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),
                           site)
     return EighResult(_real_part(Array(values)), Array(vectors))
@@ -292,8 +297,7 @@ def qr(x: Any, /, *, mode: str = "reduced") -> QRResult | Array:
     Array dispatches here)."""
     site = user_site(1)
     if mode not in ("reduced", "complete", "r"):
-        raise _bind.fail(ValueError, f"qr: mode must be 'reduced', 'complete' or 'r', not "
-                         f"{mode!r}", site)
+        return _qr_on_host(x, mode, site)
     a = _matrix(x, "qr", site)
     batch, (m, n) = a.shape[:-2], a.shape[-2:]
     k = m if mode == "complete" else min(m, n)
@@ -301,6 +305,25 @@ def qr(x: Any, /, *, mode: str = "reduced") -> QRResult | Array:
     packed = _call("qr", (a,), (call_mode,), batch + (m * k + k * n,), a.dtype, site)
     r = _part(packed, m * k, batch + (k, n), site)
     return r if mode == "r" else QRResult(_part(packed, 0, batch + (m, k), site), r)
+
+
+def _qr_on_host(x: Any, mode: Any, site: Any) -> Any:
+    """NumPy's other qr modes, by NumPy on the host: 'raw' (LAPACK's Householder reflectors
+    and tau: the published `h, tau = np.linalg.qr(a, mode='raw')`), the deprecated 'full' and
+    'economic' with NumPy's DeprecationWarning at the user's line, and NumPy's "Unrecognized
+    mode" ValueError for any other (lazyarray's own text before, 'raw' an error: probe55)."""
+    if mode not in ("raw", "full", "economic"):
+        raise _bind.fail(ValueError, f"Unrecognized mode '{mode}'", site)
+    _matrix(x, "qr", site)  # (lazyarray's checks and texts of a non-matrix, as the other modes)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = np.linalg.qr(np.asarray(x), mode=mode)
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, *(site or ("<unknown>", 0)))
+    if isinstance(out, np.ndarray):
+        return host_result(out)
+    parts = tuple(host_result(part) for part in out)
+    return parts if mode == "raw" else QRResult(*parts)
 
 
 def svd(x: Any, /, full_matrices: bool = True, compute_uv: bool = True,
@@ -363,7 +386,9 @@ def eig(x: Any, /) -> EigResult:
     batch, n = a.shape[:-2], a.shape[-1]
     packed = _call("eig", (a,), (), batch + (n, n + 1), ct, site)  # real a: the real routine
     spec = tuple((0, 1, s) for s in batch)
-    vectors = slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site)
+    # the vectors' columns of the packed rows, copied C-contiguous: NumPy's are a new C array
+    # (a strided slice of the pack made `v.ravel()` a copy, whose writes never reached v)
+    vectors = copied(slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site), "C")
     values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),
                           site)
     return EigResult(*_real_if_numpys_is(a.dtype.kind != "c", Array(values), Array(vectors)))

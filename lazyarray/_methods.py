@@ -25,6 +25,7 @@ from . import numpy_index_tricks, numpy_math, numpy_selection, numpy_sets
 from . import eager
 from . import numpy_coverage as _coverage
 from . import writes as _writes
+from . import numpy_flags as _numpy_flags
 from ._index_values import ranges_as_arrays
 from .array import OWN_GETITEM, Array
 from .cache import PAUSED
@@ -416,7 +417,18 @@ Array.repeat = _repeat  # type: ignore[attr-defined]
 # ndarray's complex accessors: .real/.imag are properties, .conj()/.conjugate() methods
 Array.real = property(complex_functions.real, _set_real)  # type: ignore[attr-defined]
 Array.imag = property(complex_functions.imag, _set_imag)  # type: ignore[attr-defined]
-Array.conj = Array.conjugate = _method(complex_functions.conj)  # type: ignore[attr-defined]
+
+
+def _conj(self: Array, out: Any = None) -> Any:
+    """ndarray.conj() / conjugate(): a real array's is the array itself, as NumPy's (writes into
+    `a.conj()` reach `a`: it was a copy, probe55); a complex array's conjugate is new."""
+    if out is not None:
+        out[...] = complex_functions.conj(self)
+        return out
+    return self if self.dtype.kind != "c" else complex_functions.conj(self)
+
+
+Array.conj = Array.conjugate = _conj  # type: ignore[attr-defined]
 
 
 def _scalar_only(name: str) -> property:
@@ -453,6 +465,10 @@ for _key in _coverage.NOT_PROVIDED:
     if _key.startswith("ndarray."):
         setattr(Array, _key[len("ndarray."):], _not_provided(_key[len("ndarray."):]))
 Array.at = property(at)  # type: ignore[attr-defined]
+# NumPy's memory facts of the layout NumPy's array would have (lazyarray/numpy_flags.py)
+Array.flags = property(_numpy_flags.Flags)  # type: ignore[attr-defined]
+Array.strides = property(_numpy_flags.strides)  # type: ignore[attr-defined]
+Array.setflags = _numpy_flags.setflags  # type: ignore[attr-defined]
 
 
 # --- operators --------------------------------------------------------------------------------------

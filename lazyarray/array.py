@@ -226,8 +226,9 @@ class Array:
         return int(self.item())
 
     def __len__(self) -> int:
-        if self.ndim == 0:
-            raise TypeError("len() of unsized object")
+        if self.ndim == 0:  # NumPy's scalar (`_view` False) has Python's text, its 0-d array
+            raise TypeError(f"object of type 'numpy.{self.dtype.type.__name__}' has no len()"
+                            if self._view is False else "len() of unsized object")  # (probe55)
         return self.shape[0]
 
     def __contains__(self, value: Any) -> bool:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from . import _bind
 from .array import Array
 from .writes import view_of
@@ -28,23 +30,32 @@ def _part(op: Any, x: Any, site: _bind.Site) -> Array:
     return Array(_bind.primitive(op, (node,), (), node.shape, dtype, site))
 
 
-_PYTHON_SCALARS = (bool, int, float, complex)
+_SCALARS = (int, float, complex, bool)
+
+
+def _scalar_part(part: Any) -> Any:
+    """np.real / np.imag of a number: NumPy's `val.real` (a Python number's is a Python number,
+    a NumPy scalar's its scalar), where a 0-d array was given (probe55)."""
+    if isinstance(part, np.generic):
+        out = Array(_bind.leaf(np.asarray(part)))
+        out._view = False  # (creation.host_result's stand-in; creation imports this module)
+        return out
+    return part
 
 
 def real(x: Any) -> Array:
-    """The real part (NumPy `real`, Array API `real`): a view NumPy code writes through. Of a
-    Python scalar, its `.real`, as NumPy's (`np.real(2)` is the int 2, not a 0-d array)."""
-    if type(x) in _PYTHON_SCALARS:
-        return x.real
+    """The real part (NumPy `real`, Array API `real`): a view NumPy code writes through."""
+    if type(x) in _SCALARS or isinstance(x, np.generic):
+        return _scalar_part(x.real)
     site = user_site(1)
     return view_of(x, _part(_REAL, x, site), lambda n: _part(_REAL, Array(n), site)._node)
 
 
 def imag(x: Any) -> Array:
     """The imaginary part (NumPy `imag`, Array API `imag`); zeros for a real input (read-only,
-    as NumPy's). Of a Python scalar, its `.imag` (`np.imag(2.5)` is 0.0), as NumPy's."""
-    if type(x) in _PYTHON_SCALARS:
-        return x.imag
+    as NumPy's)."""
+    if type(x) in _SCALARS or isinstance(x, np.generic):
+        return _scalar_part(x.imag)
     site = user_site(1)
     out = _part(_IMAG, x, site)
     return view_of(x, out, lambda n: _part(_IMAG, Array(n), site)._node,

@@ -27,7 +27,7 @@ import numpy as np
 
 from . import _bind, host_now
 from ._numpy_errors import numpy_error
-from .array import Array
+from .array import Array, scalar_result
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .creation import asarray
@@ -71,7 +71,8 @@ def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: st
     if out is not None:  # NumPy's rules for out on stand-ins, then out[...] = the result
         return into(out, result, np.einsum, (subscripts, *arrays),
                     dict(dtype=dtype, casting=casting), site)
-    return result
+    # a 0-d result is NumPy's scalar (`einsum('->', z)` of a 0-d z was z itself: probe55)
+    return result if result.shape else scalar_result(result._node)
 
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import _bind, cache
-from .array import Array, zero_d_array
+from .array import Array, scalar_result, zero_d_array
 from .graph import dtypes, get_op
 from .graph.node import user_site
 from .graph.ops_unchecked import POWER_FAST_PATHS, POWER_FIXED
@@ -489,13 +489,12 @@ def round(x: Any, decimals: int = 0, out: Any = None) -> Array:  # noqa: A001
     if not -(1 << 31) <= decimals < 1 << 31:  # NumPy takes a C int
         raise _bind.fail(OverflowError, f"decimals={decimals} does not fit a C int", user_site(1))
     if x.dtype.kind == "b" and decimals != 0:  # NumPy cannot cast x * 10**d back to bool:
-        try:  # its own UFuncTypeError, from an empty stand-in (fuzz55's seed 2495)
+        try:  # its UFuncTypeError, whose text names the ufunc (multiply, or divide for d < 0)
             np.round(np.zeros(0, bool), decimals)
-        except TypeError as exc:
-            raise _bind.with_site(exc, user_site(1)) from None
-        raise _bind.fail(TypeError, "round of a bool array takes only decimals=0", user_site(1))
-    if x.dtype.kind in "iu" and decimals >= 0:  # NumPy's is a copy: x itself let writes into
-        return astype(x, x.dtype)  # the result reach x (fuzz55's seeds 164, 182)
+        except TypeError as error:
+            raise _bind.with_site(error, user_site(1)) from None
+    if x.dtype.kind in "iu" and decimals >= 0:
+        return integer_copy(x)
     if decimals == 0:
         return globals()["rint"](x)
     if x.dtype.kind == "c":  # NumPy rounds each part on its own (a complex multiply mixes them)
@@ -506,6 +505,14 @@ def round(x: Any, decimals: int = 0, out: Any = None) -> Array:  # noqa: A001
     if x.dtype.kind in "iu":  # NumPy keeps integer dtypes: round(int16, -1) is int16
         return astype(rounded, x.dtype)
     return rounded
+
+
+def integer_copy(x: Array) -> Array:
+    """NumPy's result where an integer function has nothing to do (`round` of integers with
+    decimals >= 0, `nan_to_num` of integers): a new array, laid out as NumPy's copy (order 'A'),
+    and NumPy's scalar where x is 0-d. Returning x itself made `b = np.round(a); b[0] = 7`
+    write into `a`, and `np.round(np.asarray(3))` a 0-d array (probe55)."""
+    return scalar_result(copied(x._node, "A"))
 
 
 def _power_of_ten(n: int) -> float:

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _bind
 from . import elementwise as ew
-from .array import Array, zero_d_array
+from .array import Array, scalar_result, zero_d_array
 from .complex_functions import conj, imag
 from .creation import array, asarray, eye, full, host_result, host_values, zeros_like
 from .elementwise import asarray_operand, where
@@ -336,7 +336,7 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
                                DeprecationWarning, *(site or ("<unknown>", 0)))
         out = _cross_with_2_vectors(x, y)
     if out.ndim < 2 or out.shape[-1] != 3 or x.shape[-1] == y.shape[-1] == 2:
-        return out
+        return zero_d_array(out)  # two 2-vectors: NumPy's 0-d array, not its scalar (probe55)
     return moveaxis(out, -1, _bind.normalize_axis(axisc, out.ndim, site, "axisc"))
 
 
@@ -558,9 +558,15 @@ def isrealobj(x: Any) -> bool:
 def iscomplex(x: Any) -> Array:
     """numpy.iscomplex: a nonzero imaginary part, elementwise."""
     v = _array(x)
-    return imag(v) != 0 if v.dtype.kind == "c" else zeros_like(v, dtype=bool)
+    if v.dtype.kind == "c":
+        return imag(v) != 0
+    out = zeros_like(v, dtype=bool)  # (NumPy's `res[()]`: its scalar where 0-d, probe55)
+    return out if v.ndim else scalar_result(out._node)
 
 
 def isreal(x: Any) -> Array:
-    """numpy.isreal: a zero imaginary part, elementwise."""
+    """numpy.isreal: a zero imaginary part, elementwise (NumPy's `imag(x) == 0`: a Python
+    bool for a Python number)."""
+    if type(x) in (int, float, complex, bool):
+        return np.isreal(x)
     return ~iscomplex(x)

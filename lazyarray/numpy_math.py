@@ -184,10 +184,14 @@ def sinc(x: Any) -> Array:
 
 def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
                neginf: float | None = None) -> Array:
-    """numpy.nan_to_num: NaN -> nan, +inf -> posinf (the dtype's max), -inf -> neginf (its min)."""
+    """numpy.nan_to_num: NaN -> nan, +inf -> posinf (the dtype's max), -inf -> neginf (its min).
+    The result is a new array (NumPy's scalar for a 0-d x), also for integers; `copy=False`
+    writes into x and returns it, as NumPy's (_nan_to_num_in_place)."""
+    if copy is False or copy is None and isinstance(x, np.ndarray):
+        return _nan_to_num_in_place(x, nan, posinf, neginf)
     v = _array(x)
     if v.dtype.kind not in "fc":
-        return v
+        return ew.integer_copy(v)
     if v.dtype.kind == "c":
         parts = (nan_to_num(p, nan=nan, posinf=posinf, neginf=neginf) for p in (real(v), imag(v)))
         re, im = parts
@@ -197,6 +201,17 @@ def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None
     lo = float(info.min) if neginf is None else neginf
     out = ew.where(ew.isnan(v), nan, v)
     return ew.astype(ew.where(ew.isinf(v), ew.where(v > 0, hi, lo), out), v.dtype)
+
+
+def _nan_to_num_in_place(x: Any, nan: float, posinf: float | None, neginf: float | None) -> Any:
+    """nan_to_num(x, copy=False): x's NaN and infinities replaced in x itself, x returned (its
+    scalar where 0-d), as NumPy's; it had left x alone (probe55). An ndarray is NumPy's own
+    work; anything else that is no array is NumPy's ValueError (its `array(x, copy=False)`)."""
+    if not isinstance(x, Array):
+        return np.nan_to_num(x, copy=False, nan=nan, posinf=posinf, neginf=neginf)
+    if x.dtype.kind in "fc":
+        x[...] = nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+    return x if x.ndim else ew.integer_copy(x)
 
 
 def fabs(x: Any) -> Array:

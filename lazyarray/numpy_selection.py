@@ -18,10 +18,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from . import _bind
 from . import elementwise as ew
 from . import manipulation as mp
 from . import reductions as red
-from .array import Array
+from .array import Array, scalar_result
 from .complex_functions import imag, real
 from .creation import asarray, zeros
 from .indexing import take
@@ -143,7 +144,9 @@ def choose(a: Any, choices: Sequence[Any], out: Any = None, mode: str = "raise")
     for k in range(1, n):
         result = ew.where(idx == k, opts[k].astype(dtype), result)
     shape = np.broadcast_shapes(idx.shape, *(o.shape for o in opts))
-    return mp.broadcast_to(result, shape)
+    # NumPy's choose is a new array (the broadcast view was read-only: `r[0] = 7` raised), its
+    # scalar where 0-d (probe55)
+    return scalar_result(mp.broadcast_to(result, shape)._node)
 
 
 def compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> Array:

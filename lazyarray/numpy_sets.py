@@ -84,7 +84,8 @@ def _check_kth(x: Array, kth: Any, axis: Any, kind: Any) -> tuple[Array, int, tu
                          "exceed the maximum number of dimension of 1.")  # NumPy's text
     for k in ks.ravel():
         if not -n <= k < n:
-            raise ValueError(f"kth(={k}) out of bounds ({n})")
+            raise ValueError(f"kth(={k + n if k < 0 else k}) out of bounds ({n})")  # NumPy
+            # names a negative kth after adding n (`kth=-5` of 3: 'kth(=-2)', probe55)
     kths = int(ks) if ks.ndim == 0 else tuple(int(k) for k in ks)
     return x, axis % x.ndim, kths
 

@@ -17,7 +17,7 @@ from numpy.lib import _function_base_impl as _fb  # NumPy's i0 coefficient table
 from . import elementwise as ew
 from . import manipulation as mp
 from . import reductions as red
-from .array import Array
+from .array import Array, zero_d_array
 from .creation import asarray
 from .shaping import diff
 
@@ -69,7 +69,8 @@ def i0(x: Any) -> Array:
     vs, vl = ew.where(near, v, 0.0), ew.where(near, 16.0, v)
     small = ew.exp(vs) * _chbevl(vs / 2.0 - 2, _fb._i0A)
     large = ew.exp(vl) * _chbevl(32.0 / vl - 2.0, _fb._i0B) / ew.sqrt(vl)
-    return ew.where(near, small, large)
+    out = ew.where(near, small, large)
+    return out if out.ndim else zero_d_array(out)  # (NumPy's piecewise: a 0-d array, probe55)
 
 
 def unwrap(p: Any, discont: Any = None, axis: int = -1, *, period: float = 2 * np.pi) -> Array:

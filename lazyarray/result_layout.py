@@ -62,7 +62,7 @@ def _find_axes(node: Node) -> tuple[int, ...] | None:
     have no say) and for leaves, whose buffers are C-ordered already."""
     if len(node.shape) < 2 or not node.inputs or 0 in node.shape:
         return None
-    axes = memory_order(node)
+    axes = memory_order(node, constants_held=True)
     moved = [d for d in axes if node.shape[d] > 1]
     return None if moved == sorted(moved) else tuple(axes)
 
@@ -172,12 +172,20 @@ def fill_strided(data: np.ndarray, leaf: tuple[int, ...],
 
 
 def _c_stand_in(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, c_strides(shape, dtype),
+                                           writeable=False)
+
+
+def c_strides(shape: tuple[int, ...], dtype: np.dtype) -> tuple[int, ...]:
+    """NumPy's strides for a new C-ordered array: all 0 where it has no elements (NumPy 2
+    allocates an empty array so: `np.ones((0, 3)).strides` is (0, 0), its `.T`'s too)."""
+    if 0 in shape:
+        return (0,) * len(shape)
     strides, step = [], dtype.itemsize
     for n in reversed(shape):
         strides.append(step)
-        step *= max(n, 1)
-    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, tuple(reversed(strides)),
-                                           writeable=False)
+        step *= n
+    return tuple(reversed(strides))
 
 
 def root_layout(root_node: Node) -> np.ndarray:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _axis_args, _bind
-from .array import Array
+from .array import Array, zero_d_array
 from .jit import differentiating
 from .graph import dtypes, get_op
 from .graph.node import user_site
@@ -186,7 +186,8 @@ def isin(x1: Any, x2: Any, /, assume_unique: bool = False, invert: bool = False,
     if kind == "table" and not (a.dtype.kind in "biu" and b.dtype.kind in "biu"):
         raise _bind.fail(ValueError, "The 'table' method is only supported for boolean or integer "
                          "arrays. Please select 'sort' or None for kind.", site)
-    return Array(_bind.primitive(_ISIN, (a, b), (bool(invert),), a.shape, dtypes.bool_, site))
+    out = Array(_bind.primitive(_ISIN, (a, b), (bool(invert),), a.shape, dtypes.bool_, site))
+    return out if a.shape else zero_d_array(out)  # NumPy's 0-d *array* for a 0-d x1 (probe55)
 
 
 def count_nonzero(x: Any, /, axis: Any = None, *, keepdims: bool = False) -> Array:

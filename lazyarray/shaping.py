@@ -22,6 +22,7 @@ from .graph.node import user_site
 from .indexing import take
 from .manipulation import broadcast_to, concat, reshape, reshape_node, slice_node
 from .reductions import _as_node
+from .result_layout import copied
 from .writes import view_of
 
 
@@ -161,6 +162,8 @@ def repeat(x: Any, repeats: Any, /, axis: int | None = None) -> Array:
         r = int(repeats)
         if r < 0:
             raise _bind.fail(ValueError, "negative dimensions are not allowed", site)  # NumPy's
+        if r == 1:  # NumPy's repeat is a new array; the broadcast of one count was a read-only
+            return Array(copied(x._node, "C"))  # view: `y = x.repeat(1); y[0] = 5` raised
         wide = broadcast_to(reshape(x, x.shape[:ax + 1] + (1,) + x.shape[ax + 1:]),
                             x.shape[:ax + 1] + (r,) + x.shape[ax + 1:])
         return reshape(wide, x.shape[:ax] + (x.shape[ax] * r,) + x.shape[ax + 1:])

@@ -200,7 +200,7 @@ def test_errors_name_the_problem(reference_backend):
     with pytest.raises(np.linalg.LinAlgError, match="at least two-dimensional"):
         la.linalg.det(la.zeros(3))
     with pytest.raises(ValueError, match="mode"):
-        la.linalg.qr(la.zeros((2, 2)), mode="raw")
+        la.linalg.qr(la.zeros((2, 2)), mode="rw")  # (NumPy: "Unrecognized mode")
     with pytest.raises(np.linalg.LinAlgError):  # raised by LAPACK at evaluation, as in NumPy
         np.asarray(la.linalg.inv(la.zeros((2, 2))))
     with pytest.raises(ValueError, match="Invalid norm order for matrices"):

@@ -113,6 +113,8 @@ from .dask import from_dask as _from_dask  # noqa: E402  (imports no Dask itself
 from .numpy_io import (frombuffer, fromfile, fromregex, fromstring, genfromtxt,  # noqa: E402
                        load, loadtxt, save, savetxt, savez, savez_compressed)
 from .numpy_info import info  # noqa: E402
+from .numpy_flags import isfortran, may_share_memory, shares_memory  # noqa: E402
+from .numpy_nditer import broadcast, nditer  # noqa: E402
 from .numpy_coverage import missing as _missing  # noqa: E402  (linalg.py's too)
 from ._expired_names import removed as _removed  # noqa: E402
 exceptions = np.exceptions  # AxisError, ... : the classes lazyarray raises are NumPy's
@@ -146,7 +148,7 @@ _MODULES = frozenset({"graph", "passes", "runtime", "annotations", "Any", "np", 
                       "numpy_index_tricks", "numpy_sets", "numpy_histograms",
                       "numpy_gradient", "numpy_floats", "numpy_polynomial", "numpy_coverage",
                       "numpy_writes", "numpy_selection", "numpy_windows", "numpy_products",
-                      "numpy_printing", "numpy_io", "numpy_info", "ufuncs"})
+                      "numpy_printing", "numpy_io", "numpy_info", "numpy_flags", "numpy_nditer", "ufuncs"})
 __all__ = sorted(n for n in list(globals()) if (not n.startswith("_") or n in (
     "__array_api_version__", "__array_namespace_info__")) and n not in _MODULES)
 

@@ -22,6 +22,7 @@ from .elementwise import abs as abs_, astype, sign, where
 from .evaluation import evaluate_arrays
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
+from .result_layout import copied
 from .manipulation import expand_dims, flip, matrix_transpose, reshape_node, slice_node
 from .reductions import _as_node, max as _max, sum as _sum
 from .searching import argsort, sort
@@ -283,7 +284,9 @@ def eigh(x: Any, /, UPLO: str = "L") -> EighResult:
     batch, n = a.shape[:-2], a.shape[-1]
     packed = _call("eigh", (a,), (upper,), batch + (n, n + 1), a.dtype, site)
     spec = tuple((0, 1, s) for s in batch)
-    vectors = slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site)
+    # the vectors' columns of the packed rows, copied C-contiguous: NumPy's are a new C array
+    # (a strided slice of the pack made `v.ravel()` a copy, whose writes never reached v)
+    vectors = copied(slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site), "C")
     values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),
                           site)
     return EighResult(_real_part(Array(values)), Array(vectors))
@@ -383,7 +386,9 @@ def eig(x: Any, /) -> EigResult:
     batch, n = a.shape[:-2], a.shape[-1]
     packed = _call("eig", (a,), (), batch + (n, n + 1), ct, site)  # real a: the real routine
     spec = tuple((0, 1, s) for s in batch)
-    vectors = slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site)
+    # the vectors' columns of the packed rows, copied C-contiguous: NumPy's are a new C array
+    # (a strided slice of the pack made `v.ravel()` a copy, whose writes never reached v)
+    vectors = copied(slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site), "C")
     values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),
                           site)
     return EigResult(*_real_if_numpys_is(a.dtype.kind != "c", Array(values), Array(vectors)))

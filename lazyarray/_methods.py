@@ -25,6 +25,7 @@ from . import numpy_index_tricks, numpy_math, numpy_selection, numpy_sets
 from . import eager
 from . import numpy_coverage as _coverage
 from . import writes as _writes
+from . import numpy_flags as _numpy_flags
 from ._index_values import ranges_as_arrays
 from .array import OWN_GETITEM, Array
 from .cache import PAUSED
@@ -465,6 +466,10 @@ for _key in _coverage.NOT_PROVIDED:
     if _key.startswith("ndarray."):
         setattr(Array, _key[len("ndarray."):], _not_provided(_key[len("ndarray."):]))
 Array.at = property(at)  # type: ignore[attr-defined]
+# NumPy's memory facts of the layout NumPy's array would have (lazyarray/numpy_flags.py)
+Array.flags = property(_numpy_flags.Flags)  # type: ignore[attr-defined]
+Array.strides = property(_numpy_flags.strides)  # type: ignore[attr-defined]
+Array.setflags = _numpy_flags.setflags  # type: ignore[attr-defined]
 
 
 # --- operators --------------------------------------------------------------------------------------

@@ -990,11 +990,14 @@ def view_holders(old: Node, views: list, extra: dict[int, int] | None = None) ->
     return expected.get(id(old), 0)
 
 
-def write_through_view(root: Any, view: Any, new: Node, live: list) -> bool:
+def write_through_view(root: Any, view: Any, new: Node, live: list,
+                       computed: list | None = None) -> bool:
     """The view's new value `new` written into the root's buffer through NumPy's view of it
     (the view's chain of slices, reshapes and permutes replayed on the buffer): `new` is a
     computed value of the view's shape, or a scatter into the view's value. Only when nothing
-    but the root and its live views reads the buffer (`view_holders`, Python's counts)."""
+    but the root and its live views reads the buffer (`view_holders`, Python's counts).
+    A value computed here and then not written goes into `computed`: the caller's general
+    write takes it (computing it again warned its RuntimeWarnings twice: fuzz55's seed 0)."""
     old = root._node
     data = old.data
     if (old.op is not _INPUT or type(data) is not np.ndarray or not data.flags.owndata
@@ -1012,6 +1015,8 @@ def write_through_view(root: Any, view: Any, new: Node, live: list) -> bool:
             new = run_now_any(new)
             if new is None:
                 return False
+            if computed is not None:
+                computed.append(new)
         if new.op is not _INPUT or type(new.data) is not np.ndarray:
             return False
         target = view_value(view_node)

@@ -20,12 +20,13 @@ from .graph.node import user_site
 from .graph.ops_unchecked import POWER_FAST_PATHS, POWER_FIXED
 from .outputs import into
 from ._layout import check_casting, check_order
-from .result_layout import copied
+from .result_layout import broadcast_copy_axes, copied, laid_out
 from ._host_results import nonzero
 from .complex_functions import from_parts, imag, real
-from .eager import where_now
+from .eager import view_value, where_now
 
 _CAST = get_op("cast")
+_BROADCAST_OP = get_op("broadcast_to")
 # (name, inputs, out, keywords) -> result: a call with NumPy's ufunc keywords (lazyarray/ufuncs.py)
 KEYWORD_CALL: list[Any] = [None]
 KEYWORD_FUNCTIONS: dict[str, Any] = {}  # public name -> the function taking those keywords
@@ -210,13 +211,16 @@ def _fixed_exponent(x1: Any, x2: Any) -> bool:
 def _negative_int_scalar(x: Any) -> bool:
     """A negative integer exponent known now: a Python or NumPy int; a NumPy array, a flat list of
     Python ints, or a computed integer Array (a leaf: its buffer, an element an index loop read)
-    with a negative entry. NumPy's loop raises after computing; a pending exponent's values are
-    not known here (docs/semantics.md, "power")."""
+    with a negative entry, or a view of one's buffer. NumPy's loop raises after computing; a
+    pending exponent's values are not known here (docs/semantics.md, "power")."""
     if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
         return x < 0
     if isinstance(x, Array):
         node = x._node
         data = node.data if not node.inputs and isinstance(node.data, np.ndarray) else None
+        if node.inputs and node.op.write_back is not None and node.dtype.kind == "i":
+            data = view_value(node)  # a view of a computed buffer (`row ** row[::-1]`: fuzz55's
+            # seed 2681): its values are known too, NumPy's view of them
     elif type(x) is np.ndarray:
         data = x
     elif isinstance(x, (list, tuple)) and x and all(type(v) is int for v in x):
@@ -465,6 +469,9 @@ def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", subok:
             warnings.warn("Casting complex values to real discards the imaginary part",
                           np.exceptions.ComplexWarning, stacklevel=2)
         cast = _bind.primitive(_CAST, (node,), (), node.shape, target, site)
+        if order == "K" and node.op is _BROADCAST_OP:  # (NumPy's K order of a broadcast)
+            axes = broadcast_copy_axes(node)
+            cast = cast if axes is None else laid_out(cast, axes)
         out = Array(cast if order == "K" else copied(cast, check_order(order, site)))
     if not node.shape and out is not x and isinstance(x, Array) and x._view is not False:
         zero_d_array(out)  # (a 0-d array's astype is one: NumPy's scalar's is a scalar)

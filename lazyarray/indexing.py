@@ -694,6 +694,16 @@ def _exact_in(dtype: np.dtype, promoted: np.dtype) -> bool:
     return dtype == promoted or dtype.kind in "fc" or dtype.itemsize <= 4
 
 
+def _packs_as_numpy_scalar(values: Array, dtype: np.dtype, key: Any) -> bool:
+    """Whether a 0-d Array standing for NumPy's scalar (`a[:k].sum()`, `a[i] + 1`: `_view` False)
+    is written through a basic key into an integer array of another dtype: NumPy stores its
+    scalar item by item (`a[k] = np.int64(200)` into int8 is OverflowError, a NaN ValueError),
+    where an array cast wrapped silently (fuzz55's seed 2236, `a[k] += a[:k].sum()`)."""
+    node = values._node
+    return (not node.shape and node.dtype.kind in "iuf" and node.dtype != dtype
+            and is_basic_key(key) and not _TRACE.stand_ins)
+
+
 def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
     """`x[key] = values`: the node of `x.at[key].set(values)` (Array.__setitem__ rebinds x).
     A key that selects everything (`x[...] = v`, `x[:] = v`, `out=`) is the values themselves,
@@ -703,6 +713,9 @@ def set_node(x: Array, key: Any, values: Any, site: _bind.Site) -> Node:
     if isinstance(values, np.generic) and node.dtype.kind in "iu" and values.dtype.kind in "iuf" \
             and values.dtype != node.dtype and is_basic_key(key):
         values = numpy_packed(values, node.dtype, site)  # `a[0] = np.float64(nan)`: ValueError
+    elif type(values) is Array and values._view is False and node.dtype.kind in "iu" \
+            and _packs_as_numpy_scalar(values, node.dtype, key):
+        values = numpy_packed(np.asarray(values)[()], node.dtype, site)  # (evaluates it)
     if _selects_all(key, node.ndim):
         check_sequence_depth(values, node.ndim, site)
         value_node = _update_values(node, values, node.shape, site)

@@ -13,7 +13,7 @@ from .array import Array
 from .graph import SUPPORTED as _SUPPORTED, dtypes, get_op
 from .graph.node import Node, user_site
 from ._bind import as_node as _as_node
-from .writes import numpy_layout, ravels_in_place, reshapes_in_place, view_of
+from .writes import numpy_layout, ravels_in_place, released, reshapes_in_place, view_of
 from .eager import LIMIT as _EAGER_LIMIT, buffer as _eager_buffer, value_now as _eager_value_now
 from ._layout import check_casting, check_order
 from .result_layout import copied, memory_axes
@@ -81,6 +81,7 @@ def reshape(x: Any, shape: Any, order: str = "C", *, copy: bool | None = None) -
     out = Array(reshape_node(x._node if type(x) is Array else _as_node(x, site), shape, site))
     if type(x) is Array and reshapes_in_place(x, out.shape):  # NumPy's view, else its copy
         return view_of(x, out, lambda n: reshape_node(n, out.shape, site))
+    released.add(out)  # (NumPy's is a view of its copy or of `asarray(x)`: OWNDATA False)
     return out
 
 

@@ -45,20 +45,13 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
         "core", "ctypeslib", "f2py", "testing", "typing", "test", "show_config", "show_runtime",
         "get_include")},
     # --- memory and iteration protocols -----------------------------------------------------------
-    **{n: (MEMORY, "Arrays are values; see docs/semantics.md for what a write reaches") for n in (
-        "may_share_memory", "shares_memory", "isfortran")},
     **{n: (MEMORY, "lazyarray has no ufunc buffers; nothing to set") for n in (
         "getbufsize", "setbufsize")},
-    "nditer": (MEMORY, "iterate with la.ndindex / la.ndenumerate, or write the loop as array "
-                       "operations"),
     "nested_iters": (MEMORY, "use la.ndindex"),
-    "broadcast": (MEMORY, "use la.broadcast_shapes / la.broadcast_arrays"),
     # --- ndarray attributes (an Array's memory is not the user's to see or set) -----------------
     **{f"ndarray.{n}": (MEMORY, "np.asarray(x).%s describes a NumPy copy; Arrays are values"
                         % n) for n in (
-        "flags", "strides", "ctypes", "data", "base")},
-    "ndarray.setflags": (MEMORY, "an Array is writable or read-only by what it views "
-                                 "(docs/semantics.md); nothing to set"),
+        "ctypes", "data", "base")},
     **{f"ndarray.{n}": (MEMORY, "use x.astype(dtype)") for n in ("getfield", "setfield")},
     "ndarray.dump": (IO, "Arrays pickle: pickle.dump(x, file), or la.save"),
     "ndarray.dumps": (IO, "Arrays pickle: pickle.dumps(x)"),

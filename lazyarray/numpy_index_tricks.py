@@ -9,11 +9,12 @@ costs no n*m host array. `s_`/`index_exp`/`ndindex` build Python index objects a
 from __future__ import annotations
 
 import operator
+import re
 from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from . import manipulation as mp
+from . import _bind, manipulation as mp
 from ._index_values import _holds_no_array, numpy_packed
 from .array import Array
 from .graph.node import user_site
@@ -223,12 +224,15 @@ class flatiter:  # noqa: N801  (NumPy's name)
         self.base = base
 
     def __getitem__(self, key: Any) -> Array:
-        return mp.ravel(self.base)[key]
+        return _flat_item(mp.ravel(self.base), key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         check_writable(self.base, "underlying array is read-only")  # (NumPy's flatiter text)
         flat = mp.ravel(self.base)
-        want = flat[key].shape
+        want = _flat_item(flat, key).shape
+        if not want and isinstance(value, (bool, int, float, complex, str, list, tuple,
+                                           np.generic)):
+            _check_single_item(value, self.base.dtype)
         if type(value) in (bool, int, float, complex, str, list, tuple) and (
                 type(value) not in (list, tuple) or _holds_no_array(value)):
             # NumPy packs Python values item by item: NaN into ints is its ValueError
@@ -254,6 +258,36 @@ class flatiter:  # noqa: N801  (NumPy's name)
 
     def copy(self) -> Array:
         return mp.ravel(self.base)
+
+
+_AXIS_0 = re.compile(r"^(index -?\d+ is out of bounds) for axis 0 with (size \d+)$")
+
+
+def _flat_item(flat: Array, key: Any) -> Array:
+    """`flat[key]` with NumPy's flatiter text for an index out of bounds, `index 6 is out of
+    bounds for size 6` (the ravelled Array's says `for axis 0 with size 6`; fuzz55's seed 1032)."""
+    try:
+        return flat[key]
+    except IndexError as exc:
+        match = _AXIS_0.match(str(exc))
+        if match is None:
+            raise
+        exc.args = (f"{match.group(1)} for {match.group(2)}",) + exc.args[1:]
+        raise
+
+
+def _check_single_item(value: Any, dtype: np.dtype) -> None:
+    """NumPy's flatiter stores one element through its own setitem, which answers any value it
+    cannot convert with `ValueError: Error setting single item of array.` (`a.flat[0] = 1j` into
+    floats, `= [1, 2]`, `= 300` into int8), where indexing raises the conversion's own error or
+    (a list) wrote its first item here (fuzz55's seed 2255). Asked of NumPy on one element."""
+    if isinstance(value, (list, tuple)) and not _holds_no_array(value):
+        return
+    probe = np.zeros(1, dtype)
+    try:
+        probe.flat[0] = value
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise _bind.fail(type(exc), str(exc), user_site(2)) from None
 
 
 def _set_flat(x: Array, value: Any) -> None:

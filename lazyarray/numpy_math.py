@@ -119,7 +119,10 @@ def divmod(x1: Any, x2: Any) -> tuple[Array, Array]:  # noqa: A001
     raise both outputs' flags as NumPy's one loop does: `divmod(a, 0.0)[1]` warned only
     'invalid' here, NumPy 'divide by zero' too (fuzz45, seed 610026)."""
     site = user_site(1)
-    quotient = _bind.elementwise(DIVMOD_FLOOR, x1, x2, site=site)
+    try:
+        quotient = _bind.elementwise(DIVMOD_FLOOR, x1, x2, site=site)
+    except TypeError:  # (its text names floor_divide: NumPy's names divmod)
+        raise _numpy_error(np.divmod, x1, x2, site) from None
     q = Array(quotient)  # (computed here when the at-once rule takes it: its report is made)
     return q, Array(Node(DIVMOD_REM, (*quotient.inputs, q._node), (), quotient.shape,
                          quotient.dtype, None, site))
@@ -133,10 +136,30 @@ def ldexp(x1: Any, x2: Any) -> Array:
         _check_exponent(x1, x2, site)
     n = _array(x2)
     if n.dtype.kind not in "iub":
-        raise TypeError("ldexp: the exponent must be an integer array")
-    x = _as(x1, _loop_dtype(np.ldexp, x1, n))  # TypeError for uint64 exponents, as NumPy
+        raise _numpy_error(np.ldexp, x1, x2, site)
+    try:
+        loop = _loop_dtype(np.ldexp, x1, n)
+    except TypeError:  # (uint64 exponents, complex x1: NumPy's own text)
+        raise _numpy_error(np.ldexp, x1, x2, site) from None
+    x = _as(x1, loop)
     n = ew.astype(ew.clip(n, -2200, 2200), np.int64)  # (saturates every float: C's int fits it)
     return Array(_bind.elementwise(LDEXP, x, n, site=site))
+
+
+def _numpy_error(ufunc: np.ufunc, x1: Any, x2: Any, site: _bind.Site) -> Exception:
+    """NumPy's own TypeError for a ufunc with no loop for these operands (its type and text:
+    `ufunc 'divmod' not supported for the input types, ...`), from empty stand-ins of their
+    dtypes (a Python scalar stays itself: NEP 50's weak rule); fuzz54's left class."""
+    def stand_in(v: Any) -> Any:
+        if type(v) in (bool, int, float, complex):
+            return v
+        return np.zeros(0, v.dtype if isinstance(v, Array) else np.asarray(v).dtype)
+    try:
+        ufunc(stand_in(x1), stand_in(x2))
+    except TypeError as exc:
+        return _bind.with_site(exc, site)
+    return _bind.fail(TypeError, f"ufunc '{ufunc.__name__}' not supported for the input types",
+                      site)
 
 
 def _check_exponent(x1: Any, x2: int, site: _bind.Site) -> None:

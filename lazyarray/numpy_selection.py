@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from . import _bind
 from . import elementwise as ew
 from . import manipulation as mp
 from . import reductions as red

@@ -9,6 +9,7 @@ operands' dtypes, so a refused cast raises NumPy's error at the user's line.
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from . import elementwise as ew
 from . import manipulation as mp
 from .array import Array
 from .creation import asarray
+from ._index_values import warn_complex_cast
 from .indexing import _broadcasts_into
 from .writes import check_writable, same_memory
 
@@ -73,7 +75,10 @@ def copyto(dst: Array, src: Any, casting: str = "same_kind", where: Any = True) 
     if isinstance(dst, Array) and isinstance(src, Array) and same_memory(dst, src):
         return
     _target(dst, "copyto")
-    np.copyto(np.empty(0, dst.dtype), _stand_in(src), casting=casting)  # NumPy's cast check
+    site = _bind.user_site(1)
+    with warnings.catch_warnings():  # (its ComplexWarning is the one below, at the user's line)
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        np.copyto(np.empty(0, dst.dtype), _stand_in(src), casting=casting)  # NumPy's cast check
     s = asarray(src)
     if not _broadcasts_into(s.shape, tuple(dst.shape)):
         raise ValueError(f"could not broadcast input array from shape "
@@ -81,8 +86,19 @@ def copyto(dst: Array, src: Any, casting: str = "same_kind", where: Any = True) 
                          f"{_bind.numpy_shape_text(dst.shape)}")
     if s.ndim > dst.ndim:  # (leading length-1 dims NumPy drops: fuzz46)
         s = s.reshape(s.shape[s.ndim - dst.ndim:])
-    new = mp.broadcast_to(s.astype(dst.dtype), dst.shape)
+    new = mp.broadcast_to(_cast_once(s, dst.dtype, site), dst.shape)
     dst[...] = new if where is True else ew.where(asarray(where), new, dst)
+
+
+def _cast_once(s: Array, dtype: np.dtype, site: Any) -> Array:
+    """copyto's source in dst's dtype, with NumPy's one ComplexWarning for complex values into
+    a real dtype, at the user's line: the cast check's stand-in and the astype warned one each
+    (`np.copyto(a, z, casting='unsafe')` warned twice; fuzz55's seed 228)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        cast = s.astype(dtype)
+    warn_complex_cast(s, dtype, site)
+    return cast
 
 
 def _cycled(values: Any, n: int) -> Array:

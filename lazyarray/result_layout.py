@@ -62,7 +62,7 @@ def _find_axes(node: Node) -> tuple[int, ...] | None:
     have no say) and for leaves, whose buffers are C-ordered already."""
     if len(node.shape) < 2 or not node.inputs or 0 in node.shape:
         return None
-    axes = memory_order(node)
+    axes = memory_order(node, constants_held=True)
     moved = [d for d in axes if node.shape[d] > 1]
     return None if moved == sorted(moved) else tuple(axes)
 
@@ -94,7 +94,7 @@ def written_into(value: Node, target: Node, view_value: Callable[[Node], Any]) -
     `contiguous` (NumPy's C-ordered copy) and, for a
     target in another order, the permutes that lay it out in that order."""
     want, have = result_axes(target), result_axes(value)
-    if want == have:
+    if want == have and not _strided_into_c(value, target, want):
         return value
     view = view_value(value) if value.inputs and value.op.write_back is not None else None
     if view is not None:
@@ -103,6 +103,15 @@ def written_into(value: Node, target: Node, view_value: Callable[[Node], Any]) -
                               value.site)
         return bound(value, want, np.array(view.transpose(want), order="C"))
     return _c_ordered(value) if want is None else laid_out(value, want)
+
+
+def _strided_into_c(value: Node, target: Node, want: tuple[int, ...] | None) -> bool:
+    """Whether `value` is a view whose NumPy layout is strided (`t[::-1]`: a negative step)
+    written whole into a C-ordered `target`: the axes agree (one axis), but as a root's value the
+    view stood for strided memory, so `t.ravel()` after `t[...] = t[::-1]` was a copy and its
+    writes never reached t (fuzz55's seed 86)."""
+    return want is None and (value.op is _SLICE or value.op is _PERMUTE) \
+        and root_is_c_contiguous(target) and not root_is_c_contiguous(value)
 
 
 def _c_ordered(value: Node) -> Node:
@@ -163,12 +172,20 @@ def fill_strided(data: np.ndarray, leaf: tuple[int, ...],
 
 
 def _c_stand_in(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, c_strides(shape, dtype),
+                                           writeable=False)
+
+
+def c_strides(shape: tuple[int, ...], dtype: np.dtype) -> tuple[int, ...]:
+    """NumPy's strides for a new C-ordered array: all 0 where it has no elements (NumPy 2
+    allocates an empty array so: `np.ones((0, 3)).strides` is (0, 0), its `.T`'s too)."""
+    if 0 in shape:
+        return (0,) * len(shape)
     strides, step = [], dtype.itemsize
     for n in reversed(shape):
         strides.append(step)
-        step *= max(n, 1)
-    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, tuple(reversed(strides)),
-                                           writeable=False)
+        step *= n
+    return tuple(reversed(strides))
 
 
 def root_layout(root_node: Node) -> np.ndarray:
@@ -204,6 +221,9 @@ def copied(node: Node, order: str) -> Node:
     ndim = len(node.shape)
     if ndim == 0 or (not node.inputs and order != "F"):
         return node
+    if node.op is _BROADCAST and order == "K":
+        axes = broadcast_copy_axes(node)
+        return node if axes is None else laid_out(node, axes)
     if node.op is not _PERMUTE and node.op is not _SLICE and order != "F":
         if result_axes(node) is None:  # (memoized: a loop's `x.copy()` pays a dict lookup)
             return node
@@ -217,6 +237,22 @@ def copied(node: Node, order: str) -> Node:
         return node if flags.f_contiguous else laid_out(node, tuple(range(ndim))[::-1], view)
     axes = memory_axes(layout) or tuple(range(ndim))
     return node if np.transpose(layout, axes).flags.c_contiguous else laid_out(node, axes, view)
+
+
+def broadcast_copy_axes(node: Node) -> tuple[int, ...] | None:
+    """The memory order of NumPy's K-order copy of the broadcast `node` (None: C order). NumPy
+    sorts the axes by stride, a broadcast axis's 0 last: `np.copy(np.broadcast_to(row, (3, 4)))`
+    is Fortran-ordered, so its `ravel()` is a copy; here it was C-ordered and writes through the
+    ravel changed it (fuzz54's left class, seen by fuzz55)."""
+    source = node.inputs[0]
+    if not source.shape:  # a fill (`zeros`, `full`): every stride 0, C order
+        return None
+    base = _numpy_layout(source)[1] if source.inputs else _c_stand_in(source.shape, source.dtype)
+    try:
+        stand_in = np.broadcast_to(base, node.shape)
+    except ValueError:
+        return None
+    return memory_axes(np.empty_like(stand_in, order="K"))
 
 
 def laid_out(node: Node, axes: tuple[int, ...], view: np.ndarray | None = None) -> Node:

@@ -322,7 +322,10 @@ class ufunc:  # noqa: N801  (NumPy's name)
             raise _noted(exc, site) from None
         if user_line_handles_errors():  # NumPy's IndexError in the user's try, a unchanged
             indices = held_index_arrays(indices, Array)
-        value = self._at_value(a, indices, b, loop)
+        try:
+            value = self._at_value(a, indices, b, loop)
+        except ValueError as exc:
+            raise _at_shape_error(exc, site) from None
 
         def write() -> None:
             a[...] = value
@@ -445,6 +448,19 @@ def _occurrence(flat: np.ndarray) -> np.ndarray:
     rank = np.empty_like(order)
     rank[order] = np.arange(flat.size) - run_start
     return rank
+
+
+_AT_SHAPE_TEXTS = ("shape mismatch: value array", "cannot broadcast", "could not broadcast",
+                   "operands could not be broadcast")
+
+
+def _at_shape_error(exc: ValueError, site: Any) -> Exception:
+    """NumPy's ufunc.at text for values that do not broadcast to the indexed shape, `array is
+    not broadcastable to correct shape` (the scatter's own said `shape mismatch: value array of
+    shape (3,) could not be broadcast to indexing result of shape (2,)`; fuzz54's left class)."""
+    if not str(exc).startswith(_AT_SHAPE_TEXTS):
+        return exc
+    return _bind.fail(ValueError, "array is not broadcastable to correct shape", site)
 
 
 def _noted(exc: Exception, site: Any) -> Exception:

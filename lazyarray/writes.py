@@ -63,6 +63,34 @@ def release_dead_root(x: Any) -> None:
     link = x._view
     if type(link) is tuple and len(link) == 4 and link[3] and _getrefcount(link[0]) == 2:
         x._view = None  # (a read-only view, `np.diagonal(...)`, stays one: its writes raise)
+        released.add(x)
+
+
+class IdentitySet:
+    """A set of live Arrays by identity (an Array is unhashable: `==` is elementwise), each
+    dropped when it dies."""
+
+    __slots__ = ("_refs",)
+
+    def __init__(self) -> None:
+        self._refs: dict[int, Any] = {}
+
+    def add(self, x: Any) -> None:
+        key, refs = id(x), self._refs
+        refs[key] = _weakref(x, lambda r: refs.pop(key, None) if refs.get(key) is r else None)
+
+    def discard(self, x: Any) -> None:
+        if x in self:
+            del self._refs[id(x)]
+
+    def __contains__(self, x: Any) -> bool:
+        r = self._refs.get(id(x))
+        return r is not None and r() is x
+
+
+# Roots that were views of a dead root (release_dead_root): NumPy's array owns no memory
+# (`flags.owndata`, lazyarray/numpy_flags.py). _trace.c's iteration releases without this mark.
+released = IdentitySet()
 
 
 def prune_due(n: int) -> bool:
@@ -305,7 +333,29 @@ def _numpy_layout(view_node: Node, root_node: Node) -> np.ndarray | None:
         value = eager.view_value(view_node)
         if value is not None:
             return value if _shares(value, data) else None
-    layout = root_layout(root_node)
+    return _replay(chain, root_layout(root_node))
+
+
+def numpy_layout_over(a: Any, root: np.ndarray) -> np.ndarray | None:
+    """NumPy's view `a` replayed over `root`, an ndarray standing for its root's memory (the
+    memory model lazyarray/lib/stride_tricks.py's as_strided reads): None where `a` is no static
+    view NumPy would give (then its own value is its memory)."""
+    link = a._view
+    if type(link) is not tuple:
+        return root
+    if len(link) != 4:
+        return None
+    try:
+        chain = _chain(link[1], link[2])
+    except ValueError:
+        chain = _read_only_chain(link[1], link[2])
+        if chain is None:
+            return None
+    return _replay(chain, root)
+
+
+def _replay(chain: list, layout: np.ndarray) -> np.ndarray | None:
+    """The view ops of `chain` (innermost last) applied to the stand-in `layout`."""
     for node in reversed(chain):
         try:
             if node.op is _RESHAPE:  # its reference may copy, and a copy would read the stand-in
@@ -448,8 +498,11 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
         del view_node, root_node, base, current
         a = root
     elif type(link) is tuple:
-        if link[3] and _EAGER_LIMIT[0] and _write_view_now(a, node):
-            return  # written into the root's buffer through the view (lazyarray/eager.py)
+        if link[3] and _EAGER_LIMIT[0]:
+            done: list = []
+            if _write_view_now(a, node, done):
+                return  # written into the root's buffer through the view (lazyarray/eager.py)
+            node = done[0] if done else node  # (computed there: its warnings were given)
         root, view_node, root_node, writable = link
         if not writable:
             raise _fail(ValueError, "assignment destination is read-only", site)
@@ -472,7 +525,7 @@ def rebind(a: Any, node: Node, site: Any = None) -> None:
             _refresh(a, views)
 
 
-def _write_view_now(view: Any, new: Node) -> bool:
+def _write_view_now(view: Any, new: Node, done: list) -> bool:
     """`row[j] = v`, `row -= x` through a view of a computed root: the view's new value goes
     into the root's buffer through NumPy's view of it, when only the root's views read that
     buffer (eager.write_through_view). The views read it again, evaluated ones included."""
@@ -484,7 +537,7 @@ def _write_view_now(view: Any, new: Node) -> bool:
         v = r()
         if v is not None:
             live.append(v)
-    if not eager.write_through_view(root, view, new, live):
+    if not eager.write_through_view(root, view, new, live, done):
         return False
     for v in live:
         v._node = v._view[1]

@@ -122,8 +122,14 @@ def _in_order(n: Node, order: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def strides_of(node: Node) -> tuple[int, ...]:
-    """NumPy's strides (in elements) for the value of `node`, as far as the graph tells them."""
+def strides_of(node: Node, constants_held: bool = False) -> tuple[int, ...]:
+    """NumPy's strides (in elements) for the value of `node`, as far as the graph tells them.
+    `constants_held`: the traced graph (lazyarray/result_layout.py, before passes/scalars.py
+    spells Python scalars as broadcasts of 0-d ones), where broadcast_to of a 0-d scalar is a
+    created constant, `zeros(s)`, `full(s, v)`: a C-contiguous buffer in NumPy, so that
+    `zeros(s).T * 2` is Fortran-ordered and its ravel a copy (it was taken as C: a write into
+    the ravel reached it). A 0-d created constant broadcast as an operand (`x.T + zeros(())`)
+    is taken as such a buffer too (NumPy's stride 0: the result's order may differ)."""
     memo: dict[int, tuple[int, ...]] = {}
     stack, seen = [(node, False)], 0
     while stack:
@@ -136,7 +142,8 @@ def strides_of(node: Node) -> tuple[int, ...]:
         if n.op is _SCALAR:
             memo[id(n)] = (0,) * len(n.shape)
             continue
-        if n.op is _CONTIGUOUS:
+        if n.op is _CONTIGUOUS or constants_held and n.op is _BROADCAST \
+                and n.inputs[0].op is _SCALAR and not n.inputs[0].shape:
             memo[id(n)] = c_strides(n.shape)
             continue
         if n.op is _SCATTER and seen <= MAX_NODES and n.shape == n.inputs[0].shape:
@@ -163,6 +170,6 @@ def strides_of(node: Node) -> tuple[int, ...]:
     return memo[id(node)]
 
 
-def memory_order(node: Node) -> tuple[int, ...]:
+def memory_order(node: Node, constants_held: bool = False) -> tuple[int, ...]:
     """The axes of `node`'s value as NumPy iterates them in a reduction, outermost first."""
-    return best_axis_order([strides_of(node)], node.shape)
+    return best_axis_order([strides_of(node, constants_held)], node.shape)

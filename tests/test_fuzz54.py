@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from together import compile_together
 
 BOTH = pytest.mark.parametrize("eager_size", [0, 4096])
+_COMPILED: dict = {}  # the settings whose cases' kernels are compiled in few units (tests/together.py)
 BIG = 5000  # past the default at-once size: the values stay pending
 
 
@@ -131,17 +133,20 @@ def test_a_correlate_of_a_shorter_first_argument_is_a_new_array(backend, eager_s
         assert _correlate_writes(la) == want
 
 
+_LOG_CASES = [(f, dtype, v) for f in ("log2", "log10", "log")
+              for dtype in ("float64", "float32", "int64")
+              for v in ([-5.0], [0.0, -0.0, 1.0], [-np.inf, np.inf, np.nan, 5e-324, 8.0])]
+
+
 def _log_edges(m):
     """log2 and log10 of zeros, negatives and the other edges, as values and warnings."""
     out = []
-    for f in ("log2", "log10", "log"):
-        for dtype in ("float64", "float32", "int64"):
-            for v in ([-5.0], [0.0, -0.0, 1.0], [-np.inf, np.inf, np.nan, 5e-324, 8.0]):
-                x = m.asarray(np.array(v).astype(dtype))
-                with warnings.catch_warnings(record=True) as caught:
-                    warnings.simplefilter("always")
-                    r = np.array(getattr(m, f)(x))
-                out.append((f, dtype, _texts(caught), r[~np.isnan(r)].tobytes(), r.dtype))
+    for f, dtype, v in _LOG_CASES:
+        x = m.asarray(np.array(v).astype(dtype))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = np.array(getattr(m, f)(x))
+        out.append((f, dtype, _texts(caught), r[~np.isnan(r)].tobytes(), r.dtype))
     return out
 
 
@@ -153,6 +158,9 @@ def test_log2_and_log10_of_negatives_and_zeros_warn(backend, eager_size):
     'invalid value encountered in log10' (and 'divide by zero' for 0); now as its log does."""
     want = _log_edges(np)
     with la.config(eager_size=eager_size):
+        compile_together(_COMPILED, ("log edges", backend, eager_size), [
+            lambda f=f, x=np.array(v).astype(dtype): getattr(la, f)(la.asarray(x))
+            for f, dtype, v in _LOG_CASES])
         assert _log_edges(la) == want
 
 
@@ -216,17 +224,24 @@ def _weak_choices(m):
     """`np.select` and `np.choose` with Python numbers among the choices: NEP 50's weak
     scalars, so the arrays' dtype wins (out-of-range numbers wrap, as NumPy's casts)."""
     warnings.simplefilter("ignore")
+    out = []
+    for call in _weak_choice_calls(m):
+        r = np.asarray(call())
+        out.append((r.dtype.str, r.tolist()))
+    return out
+
+
+def _weak_choice_calls(m) -> list:
+    """_weak_choices' calls, in order (each a builder for tests/together.py)."""
     a = m.asarray(np.array([-128, 127, 0, 5], dtype=np.int8))
     f = m.asarray(np.array([1.5, -2.0, 0.0, 3.0], np.float32))
     i = m.asarray(np.array([0, 1, 1, 0]))
-    out = []
+    calls = []
     for choices, default in (([2, a], -2**63), ([a, 1.5], 0), ([f, 2], 10**5), ([a, True], 0),
                              ([f, 1j], 0), ([a, np.int64(3)], 0), ([a, 300], 7)):
-        r = np.asarray(m.select([a > 0, a < 0], choices, default))
-        c = np.asarray(m.choose(i, choices))
-        out += [(r.dtype.str, r.tolist()), (c.dtype.str, c.tolist())]
-    c = np.asarray(m.choose(i, [-129, np.uint64(3)]))
-    return out + [(c.dtype.str, c.tolist())]
+        calls += [lambda c=choices, d=default: m.select([a > 0, a < 0], c, d),
+                  lambda c=choices: m.choose(i, c)]
+    return calls + [lambda: m.choose(i, [-129, np.uint64(3)])]
 
 
 @BOTH
@@ -238,6 +253,7 @@ def test_python_numbers_among_select_and_choose_choices_are_weak(backend, eager_
     with warnings.catch_warnings():
         want = _weak_choices(np)
     with la.config(eager_size=eager_size), warnings.catch_warnings():
+        compile_together(_COMPILED, ("weak choices", backend, eager_size), _weak_choice_calls(la))
         assert _weak_choices(la) == want
 
 

@@ -561,19 +561,26 @@ _DOT_LOOPS = {  # NumPy computes these in loops that check no floating-point fla
 }
 
 
+def _dot_loop_operands() -> tuple[np.ndarray, np.ndarray]:
+    x = np.linspace(-2.0, 3.0, 80)
+    x[[3, 40]], x[41] = np.inf, -np.inf
+    return x, np.where(np.arange(80) % 7 == 0, 0.0, 1.5)
+
+
+@pytest.mark.xdist_group("test_dot_loops_of_infinities_warn_nothing_as_numpy")
 @pytest.mark.needs("fp_errors")
 @pytest.mark.parametrize("fn", sorted(_DOT_LOOPS))
 def test_dot_loops_of_infinities_warn_nothing_as_numpy(backend, fn):
     """fuzz45 (fuzz44's seeds 310295, 330xxx): np.vdot, np.einsum, np.correlate and np.convolve
     give inf - inf and inf * 0 NaN silently (NumPy's dot and sum-of-products loops read no
     flags); lazyarray's multiply and sum warned 'invalid value encountered in multiply'."""
-    x = np.linspace(-2.0, 3.0, 80)
-    x[[3, 40]], x[41] = np.inf, -np.inf
-    y = np.where(np.arange(80) % 7 == 0, 0.0, 1.5)
+    x, y = _dot_loop_operands()
     f = _DOT_LOOPS[fn]
     with np.errstate(all="raise"):
         want = f(np, x, y)
     with la.config(eager_size=0, background_compiles=False), la.errstate(all="raise"):
+        compile_together(_COMPILED, ("dot loops", backend), [
+            lambda g=g: g(la, la.asarray(x), la.asarray(y)) for g in _DOT_LOOPS.values()])
         got = f(la, la.asarray(x), la.asarray(y))
         np.asarray(got)
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
@@ -1088,6 +1095,8 @@ def test_power_fast_paths_are_numpys_values_and_reports(backend, backend_does, d
     x[:7] = [0.0, -0.0, np.inf, -np.inf, np.nan, -3.5, 1e30 if dtype == np.float32 else 1e300]
     forms = [(lambda m, a, e=e: m.power(a, e)) for e in (2.0, -1.0, 0.5, 2, -1, np.float64(2.0))]
     forms += [(lambda m, a, e=e: a ** e) for e in (2.0, -1.0, 0.5, -1, 2)]
+    compile_together(_COMPILED, ("power fast paths", backend, dtype), [
+        lambda f=f: f(la, la.asarray(x)) for f in forms])
     for k, f in enumerate(forms):
         with warnings.catch_warnings(record=True) as want_w:
             warnings.simplefilter("always")
@@ -1427,6 +1436,9 @@ def test_a_where_arm_reports_its_flags_in_every_lane(backend, backend_does):
     a, b = np.arange(1.0, n + 1), np.ones(n)
     b[[0, n - 1]] = 0
     c = b != 0
+    with la.config(background_compiles=False):
+        compile_together(_COMPILED, ("where arms", backend), [
+            lambda f=f: f(la, *[la.asarray(v) for v in (a, b, c)]) for f in _where_arm_forms()])
     for k, f in enumerate(_where_arm_forms()):
         with warnings.catch_warnings(record=True) as want_w:
             warnings.simplefilter("always")

@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from together import compile_together
 
 EAGER_SIZES = [0, 4096]
+_COMPILED: dict = {}  # the settings whose cases' kernels are compiled in few units (tests/together.py)
 
 
 @pytest.mark.parametrize("eager_size", EAGER_SIZES)
@@ -22,6 +24,9 @@ def test_matrix_rank_of_a_vector_or_scalar_is_numpys_int(backend, eager_size):
     cases = [np.zeros(4), np.ones(3), np.array([0.0, -0.0]), np.array([0.0, np.nan]), 1, 0,
              np.array(2.5), np.array([0, 3], dtype=np.int8), np.array([False, False])]
     with la.config(eager_size=eager_size):
+        compile_together(_COMPILED, ("matrix_rank", backend, eager_size), [
+            lambda arg=arg: la.linalg.matrix_rank(arg)
+            for host in cases for arg in (host, la.asarray(host))])
         for host in cases:
             want = np.linalg.matrix_rank(host)
             for arg in (host, la.asarray(host)):
@@ -95,6 +100,10 @@ def test_cov_and_corrcoef_take_numpys_orientation_and_dtype(backend, eager_size)
     NaN), and takes y's dtype into the result type (lazyarray cast a complex y to m's float64,
     dropping its imaginary parts)."""
     with la.config(eager_size=eager_size), np.errstate(all="ignore"):
+        compile_together(_COMPILED, ("cov", backend, eager_size), [
+            lambda name=name, args=args, kwargs=kwargs: getattr(la, name)(
+                *(la.asarray(np.asarray(a)) for a in args), **kwargs)
+            for args, kwargs in _cov_cases() for name in ("cov", "corrcoef")])
         for args, kwargs in _cov_cases():
             for name in ("cov", "corrcoef"):
                 want = getattr(np, name)(*args, **kwargs)
@@ -138,6 +147,10 @@ def test_var_and_std_take_numpy_2s_mean_keyword(backend, eager_size):
              {"axis": 0, "ddof": 1, "mean": host.mean(0, keepdims=True)},
              {"axis": 1, "mean": np.array([[1.0], [2.0]]), "keepdims": True}]
     with la.config(eager_size=eager_size):
+        compile_together(_COMPILED, ("mean keyword", backend, eager_size), [
+            lambda name=name, kwargs=kwargs: getattr(la, name)(
+                la.asarray(host), **dict(kwargs, mean=la.asarray(kwargs["mean"])))
+            for kwargs in calls for name in ("var", "std")])
         for kwargs in calls:
             ours = dict(kwargs, mean=la.asarray(kwargs["mean"]))
             for name in ("var", "std"):

@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 import lazyarray as la
+from together import compile_together
 
 EAGER_SIZES = [0, 4096]
+_COMPILED: dict = {}  # the settings whose cases' kernels are compiled in few units (tests/together.py)
 
 
 def _same_outcome(call) -> None:
@@ -120,8 +122,12 @@ def test_var_and_mean_of_no_elements_warn_numpys_messages(backend, eager_size):
                                                       axis=0),
              lambda m, a: m.var(a, keepdims=True), lambda m, a: m.var(a[:1], ddof=1),
              lambda m, a: m.mean(a), lambda m, a: a.std()]
+    dtypes = (np.float64, np.float32, np.float16, np.int64, np.complex128, np.complex64)
     with la.config(eager_size=eager_size):
-        for dtype in (np.float64, np.float32, np.float16, np.int64, np.complex128, np.complex64):
+        compile_together(_COMPILED, ("var and mean", backend, eager_size), [
+            lambda call=call, host=np.ones(size, dtype): call(la, la.asarray(host))
+            for dtype in dtypes for size in (0, 1) for call in calls])
+        for dtype in dtypes:
             for size in (0, 1):
                 host = np.ones(size, dtype)
                 for k, call in enumerate(calls):
@@ -141,19 +147,28 @@ def test_integer_reciprocal_of_zero_is_numpys_cast_of_inf(backend, eager_size):
     """NumPy's integer reciprocal divides in double and casts: 1 / 0 is INT_MIN in int32 and
     int64 on x86-64 (as `np.array([np.inf]).astype(np.int64)`), 0 in narrower and unsigned types.
     lazyarray gave 0 for every type (a fused kernel and the at-once path alike)."""
+    dtypes = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32, np.uint64)
+    calls = (lambda m, a: m.reciprocal(a), lambda m, a: m.reciprocal(a * 1),
+             lambda m, a: m.reciprocal(a[2:]) + 0)
     with la.config(eager_size=eager_size):
-        for dtype in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32, np.uint64):
-            host = np.array([0, 1, 2, 0], dtype)
-            if np.dtype(dtype).kind == "i":
-                host = np.append(host, -1).astype(dtype)
-            for call in (lambda m, a: m.reciprocal(a), lambda m, a: m.reciprocal(a * 1),
-                         lambda m, a: m.reciprocal(a[2:]) + 0):
+        compile_together(_COMPILED, ("reciprocal", backend, eager_size), [
+            lambda call=call, host=_reciprocal_operand(dtype): call(la, la.asarray(host))
+            for dtype in dtypes for call in calls])
+        for dtype in dtypes:
+            host = _reciprocal_operand(dtype)
+            for call in calls:
                 x = la.asarray(host)
                 assert _messages(lambda: call(la, x)) == _messages(lambda: call(np, host))
                 with np.errstate(all="ignore"), la.errstate(all="ignore"):
                     want, got = call(np, host), np.asarray(call(la, x))
                 np.testing.assert_array_equal(got, want)
                 assert got.dtype == want.dtype
+
+
+def _reciprocal_operand(dtype) -> np.ndarray:
+    """Zeros and small values of `dtype`, with -1 where it is signed."""
+    host = np.array([0, 1, 2, 0], dtype)
+    return np.append(host, -1).astype(dtype) if np.dtype(dtype).kind == "i" else host
 
 
 def _written(name, *args, **kwargs):

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from numpy_oracle import ULPS, assert_matches, backend_ulps
+from together import compile_together
 
 import lazyarray as la
 
@@ -865,13 +866,31 @@ def test_tile_is_a_new_writable_array(reps):
     np.testing.assert_array_equal(np.asarray(x), np.eye(3) - 2 * np.diag([0, 1, 0]))
 
 
-@pytest.mark.parametrize("key", [([], [7]), ([9], []), ([[9]], []), ([], [[0]]), ([], [-5])])
+_EMPTY_SELECTIONS = [([], [7]), ([9], []), ([[9]], []), ([], [[0]]), ([], [-5])]
+_COMPILED: dict = {}  # sweeps whose C kernels are compiled in few units (tests/together.py)
+
+
+def _empty_selection_written(shape, key, computed):
+    """The test's read, then its write, of one case: a builder for tests/together.py."""
+    got = la.asarray(np.zeros(shape)) * 1
+    arrays = tuple(np.array(k, dtype=np.int64) for k in key)
+    index = tuple(la.asarray(a) + 0 for a in arrays) if computed else arrays
+    la.eval(got[index])
+    got[index] = 2.0
+    return got
+
+
+@pytest.mark.xdist_group("test_index_arrays_of_an_empty_selection_are_not_bounds_checked")
+@pytest.mark.parametrize("key", _EMPTY_SELECTIONS)
 @pytest.mark.parametrize("computed", [False, True])
 def test_index_arrays_of_an_empty_selection_are_not_bounds_checked(backend, key, computed):
     """Index arrays that broadcast to an empty selection select nothing, and NumPy checks none
     of their values (`A[[], [7]]` of a (3, 4) A: an empty read, a write of nothing); each array
     was checked on its own here, an IndexError at the line (or, for computed ones, when A was
     read: fuzz41's sweep, seeds 180224, 180389, 181058)."""
+    compile_together(_COMPILED, ("empty selections", backend), [
+        lambda s=s, k=k, c=c: _empty_selection_written(s, k, c)
+        for k in _EMPTY_SELECTIONS for c in (False, True) for s in ((3, 4), (3, 0))])
     for shape in ((3, 4), (3, 0)):
         want = np.zeros(shape)
         arrays = tuple(np.array(k, dtype=np.int64) for k in key)

@@ -5,7 +5,14 @@ where they do not overlap: windows of 1 or of the whole axis): index
 arrays `start + offset` along each windowed axis, so a consumer such as `.sum(axis=-1)` or a
 product with a kernel fuses the gather into its own loop instead of materializing the windows.
 The values and shape are NumPy's, and so is the result's being a read-only view: it follows
-later writes to x, and writing it raises. `as_strided` (arbitrary strides over raw memory) has no lazy meaning.
+later writes to x, and writing it raises.
+
+`as_strided` reads the memory NumPy's x would have (its layout: lazyarray/numpy_flags.py) at the
+strides given: the positions are computed on the host once, and the result is a gather of x's
+root by them, linked as a read-only view (it follows later writes to the root). Where NumPy would
+read outside the root's memory (undefined there) or between elements (a stride or offset not a
+multiple of the item size) it is a ValueError. NumPy's default `writeable=True` view lets writes
+through overlapping windows alias each other; here the result is read-only either way.
 """
 
 from __future__ import annotations
@@ -15,10 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import manipulation as mp
+from .. import manipulation as mp, numpy_flags
 from ..array import Array
 from ..cache import busy
 from ..creation import asarray
+from .. import writes
 from ..writes import view_of
 
 
@@ -57,7 +65,11 @@ def sliding_window_view(x: Any, window_shape: Any, axis: Any = None, *, subok: b
         return out._node
 
     # NumPy's is a read-only view: it follows writes to x and refuses its own (fuzz47: a copy)
-    return view_of(v, Array(build(v._node)), build, writable=False)
+    out = view_of(v, Array(build(v._node)), build, writable=False)
+    if any(1 < w < v.shape[ax] for ax, w in zip(axes, shape)):  # (a gather: NumPy's strides)
+        strides = numpy_flags.strides(v)
+        numpy_flags.declare_layout(out, out.shape, strides + tuple(strides[a] for a in axes))
+    return out
 
 
 def _window_axis(out: Array, ax: int, w: int) -> Array:
@@ -74,9 +86,73 @@ def _window_axis(out: Array, ax: int, w: int) -> Array:
     return mp.moveaxis(out[(slice(None),) * ax + (asarray(starts),)], ax + 1, -1)
 
 
-def __getattr__(name: str) -> Any:
-    if name == "as_strided":
-        raise AttributeError("lazyarray.lib.stride_tricks.as_strided is not implemented: "
-                             "arbitrary strides over memory have no meaning for a lazy value; "
-                             "use sliding_window_view, broadcast_to or indexing")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def as_strided(x: Any, shape: Any = None, strides: Any = None, subok: bool = False,
+               writeable: bool = True) -> Array:
+    """numpy.lib.stride_tricks.as_strided over the memory NumPy's x would have: a read-only
+    view (a gather of x's root at the positions the strides name; see the module's text)."""
+    if type(x) is not Array:
+        return asarray(np.lib.stride_tricks.as_strided(np.asarray(x), shape, strides, subok,
+                                                       writeable))
+    link = x._view
+    root = link[0] if type(link) is tuple else x
+    size, item = root.size, x.dtype.itemsize
+    memory = np.zeros(max(size, 1), np.int64)  # the root's memory: element k at item k
+    model = numpy_flags.layout(root)
+    first = (model.__array_interface__["data"][0] - _lowest_address(model)) // item * 8
+    root_model = np.ndarray(root.shape, np.int64, memory, first,
+                            tuple(s // item * 8 for s in model.strides))
+    x_model = writes.numpy_layout_over(x, root_model)
+    if x_model is None:
+        raise ValueError("as_strided: the memory of this view (a dynamic index, or a view NumPy "
+                         "does not take by strides here) is not known; take as_strided of its "
+                         "base array, or of a copy")
+    shape = x.shape if shape is None else tuple(operator.index(n) for n in shape)
+    strides = (tuple(s // 8 * item for s in x_model.strides) if strides is None
+               else tuple(operator.index(s) for s in strides))
+    if len(strides) != len(shape):
+        raise ValueError("mismatch in length of strides and shape")
+    if any(n < 0 for n in shape):
+        raise ValueError("negative dimensions are not allowed")
+    offset = (x_model.__array_interface__["data"][0] - memory.__array_interface__["data"][0]) \
+        // 8 * item
+    positions = _positions(offset, shape, strides, item, size)
+    root_positions = _positions(first // 8 * item, root.shape,
+                                tuple(s // 8 * item for s in root_model.strides), item, size)
+    flat_index = np.empty(max(size, 1), np.int64)
+    flat_index[root_positions.ravel()] = np.arange(size, dtype=np.int64)
+    picked = asarray(flat_index[positions])
+
+    def build(node: Any) -> Any:
+        with busy():  # (a gather of a computed root stays pending: writes to it reach it)
+            return mp.reshape(Array(node), (size,))[picked]._node
+
+    out = view_of(root, Array(build(root._node)), build, writable=False)
+    return numpy_flags.declare_layout(out, shape, strides)
+
+
+def _lowest_address(a: np.ndarray) -> int:
+    """The first byte of the memory NumPy's `a` spans (its data pointer moved back along its
+    negative strides)."""
+    return a.__array_interface__["data"][0] + sum(
+        (n - 1) * s for n, s in zip(a.shape, a.strides) if s < 0 and n)
+
+
+def _positions(offset: int, shape: tuple, strides: tuple, item: int, size: int) -> np.ndarray:
+    """The element positions (in items from the root's first byte) that NumPy's as_strided view
+    with this offset, shape and strides reads; its ValueError where one falls outside the root's
+    memory or between items."""
+    if offset % item or any(s % item for s in strides):
+        raise ValueError("as_strided: an offset or stride that is not a multiple of the item "
+                         f"size ({item} bytes) reads between elements; lazyarray refuses it")
+    if 0 in shape:
+        return np.zeros(shape, np.int64)
+    low = offset + sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+    high = offset + sum((n - 1) * s for n, s in zip(shape, strides) if s > 0)
+    if low < 0 or high > (size - 1) * item:
+        raise ValueError("as_strided: these shape and strides read outside the array's memory "
+                         "(undefined in NumPy); lazyarray refuses them")
+    out = np.full(shape, offset // item, np.int64)
+    for axis, (n, s) in enumerate(zip(shape, strides)):
+        out += (np.arange(n, dtype=np.int64) * (s // item)).reshape(
+            (n,) + (1,) * (len(shape) - axis - 1))
+    return out

@@ -267,13 +267,15 @@ def _solve(a, b):
 
 
 def _cholesky_vjp(g, y, xs, attrs):
-    """Murray (2016): S = L^-T Phi(L^T gL) L^-1, gA = Phi(S + S^T) (A's lower triangle read)."""
+    """Murray (2016): S = L^-T Phi(L^T gL) L^-1, gA = Phi(S + S^T) (A's lower triangle read).
+    upper=True reads the upper triangle (U(A) = L(A^T)^T): the transposed cotangent."""
     upper = attrs[0]
     low, gl = (_t(y), _t(g)) if upper else (y, g)
     p = _phi(d.matmul(_t(low), gl))
     x = _solve(_t(low), p)
     s = _t(_solve(_t(low), _t(x)))
-    return (_phi(d.add(s, _t(s))),)
+    ga = _phi(d.add(s, _t(s)))
+    return (_t(ga) if upper else ga,)
 
 
 def _eigh_parts(packed, n):

@@ -207,8 +207,9 @@ def _nan_to_num_in_place(x: Any, nan: float, posinf: float | None, neginf: float
     """nan_to_num(x, copy=False): x's NaN and infinities replaced in x itself, x returned (its
     scalar where 0-d), as NumPy's; it had left x alone (probe55). An ndarray is NumPy's own
     work; anything else that is no array is NumPy's ValueError (its `array(x, copy=False)`)."""
-    if not isinstance(x, Array):
-        return np.nan_to_num(x, copy=False, nan=nan, posinf=posinf, neginf=neginf)
+    if not isinstance(x, Array) or (x._view is False and not x.ndim):  # (NumPy's scalar: its
+        host = np.asarray(x)[()] if isinstance(x, Array) else x  # ValueError, no copy to avoid)
+        return np.nan_to_num(host, copy=False, nan=nan, posinf=posinf, neginf=neginf)
     if x.dtype.kind in "fc":
         x[...] = nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
     return x if x.ndim else ew.integer_copy(x)

@@ -275,3 +275,25 @@ def test_cholesky_upper_reads_the_upper_triangle(backend, eager_size):
                 got = np.asarray(la.linalg.cholesky(la.asarray(a), upper=upper))
                 np.testing.assert_array_equal(got, want)
                 np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_numpys_scalar_takes_no_item_assignment(backend, eager_size):
+    """`t = x.sum(); t[...] = 5` (or `t[()] = 5`) raises NumPy's TypeError "'numpy.int64' object
+    does not support item assignment"; lazyarray's stand-in for the scalar took the write. A 0-d
+    *array* takes it, as NumPy's."""
+    makers = [lambda m: m.arange(6).sum(), lambda m: m.arange(6)[2], lambda m: m.arange(3.0).max(),
+              lambda m: (m.arange(3) > 1).any(), lambda m: m.unravel_index(3, (2, 3))[0],
+              lambda m: m.asarray(3)]
+    with la.config(eager_size=eager_size):
+        for make in makers:
+            for key in ((), Ellipsis):
+                outcomes = []
+                for m in (np, la):
+                    t = make(m)
+                    try:
+                        t[key] = 5
+                        outcomes.append(("ok", np.asarray(t).tolist()))
+                    except TypeError as error:
+                        outcomes.append((type(error).__name__, str(error).split("\n(at ")[0]))
+                assert outcomes[1] == outcomes[0]

@@ -278,22 +278,14 @@ def test_cholesky_upper_reads_the_upper_triangle(backend, eager_size):
 
 
 @pytest.mark.parametrize("eager_size", EAGER_SIZES)
-def test_numpys_scalar_takes_no_item_assignment(backend, eager_size):
-    """`t = x.sum(); t[...] = 5` (or `t[()] = 5`) raises NumPy's TypeError "'numpy.int64' object
-    does not support item assignment"; lazyarray's stand-in for the scalar took the write. A 0-d
-    *array* takes it, as NumPy's."""
-    makers = [lambda m: m.arange(6).sum(), lambda m: m.arange(6)[2], lambda m: m.arange(3.0).max(),
-              lambda m: (m.arange(3) > 1).any(), lambda m: m.unravel_index(3, (2, 3))[0],
-              lambda m: m.asarray(3)]
+def test_a_scalar_results_item_assignment_writes_it_as_the_array_apis(backend, eager_size):
+    """`t = x.sum(); t[...] = 5`: NumPy's scalar raises TypeError, but the Array API's 0-d arrays
+    take the write and SciPy's array-api-extra relies on it (`xpx.at(r, mask).set(nan)` in
+    stats.pearsonr), so lazyarray writes it (docs/numpy_coverage.md); a 0-d array as NumPy's."""
+    makers = [lambda m: m.arange(6).sum(), lambda m: m.arange(3.0).max(), lambda m: m.asarray(3)]
     with la.config(eager_size=eager_size):
         for make in makers:
             for key in ((), Ellipsis):
-                outcomes = []
-                for m in (np, la):
-                    t = make(m)
-                    try:
-                        t[key] = 5
-                        outcomes.append(("ok", np.asarray(t).tolist()))
-                    except TypeError as error:
-                        outcomes.append((type(error).__name__, str(error).split("\n(at ")[0]))
-                assert outcomes[1] == outcomes[0]
+                t = make(la)
+                t[key] = 5
+                assert np.asarray(t).tolist() == 5 and t.shape == ()

@@ -68,6 +68,8 @@ def test_undefined_reads_are_refused():
         s(la.arange(6.0), (4,), (12,))
     with pytest.raises(ValueError, match="mismatch in length of strides and shape"):
         s(la.arange(6.0), (2, 3), (8,))
+    with pytest.raises(ValueError, match="items of another size"):  # (a float view of complex)
+        s(la.asarray(np.arange(4.0) + 1j).real, (2,), (16,))
 
 
 def test_sliding_window_view_reports_numpys_strides():

@@ -96,6 +96,9 @@ def as_strided(x: Any, shape: Any = None, strides: Any = None, subok: bool = Fal
     link = x._view
     root = link[0] if type(link) is tuple else x
     size, item = root.size, x.dtype.itemsize
+    if root.dtype != x.dtype:  # (`z.real` of a complex z: items of another size in its memory)
+        raise ValueError("as_strided: this view reads items of another size than its base's "
+                         "memory holds; take as_strided of a copy")
     memory = np.zeros(max(size, 1), np.int64)  # the root's memory: element k at item k
     model = numpy_flags.layout(root)
     first = (model.__array_interface__["data"][0] - _lowest_address(model)) // item * 8

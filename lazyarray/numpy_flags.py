@@ -231,6 +231,16 @@ def isfortran(a: Any) -> bool:
     return Flags(a).fnc
 
 
+def root_memory(root: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A zeroed byte buffer of the size of NumPy's memory for the root Array `root`, and an
+    ndarray over it with the root's shape, dtype and NumPy strides: the model that views'
+    layouts are replayed on (writes.numpy_layout_over) to find which bytes they span."""
+    model = layout(root)
+    memory = np.zeros(max(root.size, 1) * root.dtype.itemsize, np.uint8)
+    first = sum(-(n - 1) * s for n, s in zip(model.shape, model.strides) if s < 0 and n)
+    return memory, np.ndarray(root.shape, root.dtype, memory, first, model.strides)
+
+
 def _memory_models(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray] | None:
     """NumPy's `a` and `b` as views of one stand-in buffer (their root's memory), or None where
     they are no memory of one array (different roots: a copy never shares; an Array never shares
@@ -243,12 +253,7 @@ def _memory_models(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray] | None:
         roots.append(link[0] if type(link) is tuple else x)
     if roots[0] is not roots[1]:
         return None
-    root = roots[0]
-    item = root.dtype.itemsize
-    model = layout(root)
-    memory = np.zeros(max(root.size, 1) * item, np.uint8)
-    first = sum(-(n - 1) * s for n, s in zip(model.shape, model.strides) if s < 0 and n)
-    root_model = np.ndarray(root.shape, root.dtype, memory, first, model.strides)
+    root_model = root_memory(roots[0])[1]
     models = []
     for x in (a, b):
         over = writes.numpy_layout_over(x, root_model)

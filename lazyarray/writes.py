@@ -44,7 +44,7 @@ from .graph import derivatives, get_op
 from .graph.registry import OpKind
 from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
-from .result_layout import root_is_c_contiguous, root_layout, written_into
+from .result_layout import c_strides, root_is_c_contiguous, root_layout, written_into
 from .settings import config
 
 # `A[:, j] -= x`'s write through the view in C (lazyarray/_trace.c write_view_value), else Python's
@@ -460,7 +460,7 @@ def _memory(a: Any) -> tuple | None:
     """(root Array, byte offset, strides) of NumPy's `a`, or None (no static layout)."""
     link = a._view
     if type(link) is not tuple:
-        return a, 0, _c_strides(a.shape, a.dtype.itemsize)
+        return a, 0, c_strides(a.shape, a.dtype)
     if len(link) != 4 or link[0]._node is not link[2]:
         return None
     layout = _numpy_layout(link[1], link[2])
@@ -471,14 +471,6 @@ def _memory(a: Any) -> tuple | None:
         base = base.base
     offset = layout.__array_interface__["data"][0] - base.__array_interface__["data"][0]
     return link[0], offset, layout.strides
-
-
-def _c_strides(shape: tuple, itemsize: int) -> tuple:
-    strides, step = [], itemsize
-    for n in reversed(shape):
-        strides.append(step)
-        step *= max(n, 1)
-    return tuple(reversed(strides))
 
 
 def rebind(a: Any, node: Node, site: Any = None) -> None:

@@ -99,29 +99,24 @@ def as_strided(x: Any, shape: Any = None, strides: Any = None, subok: bool = Fal
     if root.dtype != x.dtype:  # (`z.real` of a complex z: items of another size in its memory)
         raise ValueError("as_strided: this view reads items of another size than its base's "
                          "memory holds; take as_strided of a copy")
-    memory = np.zeros(max(size, 1), np.int64)  # the root's memory: element k at item k
-    model = numpy_flags.layout(root)
-    first = (model.__array_interface__["data"][0] - _lowest_address(model)) // item * 8
-    root_model = np.ndarray(root.shape, np.int64, memory, first,
-                            tuple(s // item * 8 for s in model.strides))
+    memory, root_model = numpy_flags.root_memory(root)
     x_model = writes.numpy_layout_over(x, root_model)
     if x_model is None:
         raise ValueError("as_strided: the memory of this view (a dynamic index, or a view NumPy "
                          "does not take by strides here) is not known; take as_strided of its "
                          "base array, or of a copy")
     shape = x.shape if shape is None else tuple(operator.index(n) for n in shape)
-    strides = (tuple(s // 8 * item for s in x_model.strides) if strides is None
-               else tuple(operator.index(s) for s in strides))
+    strides = x_model.strides if strides is None else tuple(operator.index(s) for s in strides)
     if len(strides) != len(shape):
         raise ValueError("mismatch in length of strides and shape")
     if any(n < 0 for n in shape):
         raise ValueError("negative dimensions are not allowed")
-    offset = (x_model.__array_interface__["data"][0] - memory.__array_interface__["data"][0]) \
-        // 8 * item
-    positions = _positions(offset, shape, strides, item, size)
-    root_positions = _positions(first // 8 * item, root.shape,
-                                tuple(s // 8 * item for s in root_model.strides), item, size)
-    flat_index = np.empty(max(size, 1), np.int64)
+    start = memory.__array_interface__["data"][0]
+    positions = _positions(x_model.__array_interface__["data"][0] - start, shape, strides, item,
+                           size)
+    root_positions = _positions(root_model.__array_interface__["data"][0] - start, root.shape,
+                                root_model.strides, item, size)
+    flat_index = np.empty(max(size, 1), np.int64)  # memory position -> the root's flat index
     flat_index[root_positions.ravel()] = np.arange(size, dtype=np.int64)
     picked = asarray(flat_index[positions])
 
@@ -131,13 +126,6 @@ def as_strided(x: Any, shape: Any = None, strides: Any = None, subok: bool = Fal
 
     out = view_of(root, Array(build(root._node)), build, writable=False)
     return numpy_flags.declare_layout(out, shape, strides)
-
-
-def _lowest_address(a: np.ndarray) -> int:
-    """The first byte of the memory NumPy's `a` spans (its data pointer moved back along its
-    negative strides)."""
-    return a.__array_interface__["data"][0] + sum(
-        (n - 1) * s for n, s in zip(a.shape, a.strides) if s < 0 and n)
 
 
 def _positions(offset: int, shape: tuple, strides: tuple, item: int, size: int) -> np.ndarray:

@@ -472,6 +472,7 @@ Array.at = property(at)  # type: ignore[attr-defined]
 # NumPy's memory facts of the layout NumPy's array would have (lazyarray/numpy_flags.py)
 Array.flags = property(_numpy_flags.Flags)  # type: ignore[attr-defined]
 Array.strides = property(_numpy_flags.strides)  # type: ignore[attr-defined]
+Array.base = property(_numpy_flags.base)  # type: ignore[attr-defined]
 Array.setflags = _numpy_flags.setflags  # type: ignore[attr-defined]
 
 

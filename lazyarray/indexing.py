@@ -25,8 +25,8 @@ from .graph.node import Node, cuts_paused, user_site
 from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
 from ._index_values import (NOT_AN_INDEX, _holds_no_array, _is_array_index, _is_int,
-                            _is_int_index, int_index_error, is_basic_key, numpy_packed, set_values,
-                            update_values, warn_complex_cast)
+                            _is_int_index, int_index_error, is_basic_key, numpy_key, numpy_packed,
+                            set_values, update_values, warn_complex_cast)
 from .creation import full
 from ._handled import checked_here, user_line_handles_errors
 from . import elementwise as ew
@@ -660,6 +660,7 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None, *,
         node = reshape_node(node, (node.size,), site)
         axis = 0
     ax = _bind.normalize_axis(axis, node.ndim, site)
+    indices = numpy_key(indices)  # (a user's integer type: an int, as NumPy's take)
     if isinstance(indices, list) and np.asarray(indices).size == 0:  # `[]`: no indices
         indices = np.zeros(np.asarray(indices).shape, np.int64)
     if mode == "raise" and isinstance(indices, (list, tuple, np.ndarray, int, np.integer)) \

@@ -64,3 +64,12 @@ def test_odd_keys_read_and_write_as_numpy(backend, eager_size):
     with la.config(eager_size=eager_size):
         for key, write in itertools.product(KEYS, (False, True)):
             assert _outcome(la, key, write) == _outcome(np, key, write), (key, write)
+
+
+def test_functions_take_a_users_integer_type_as_numpy(backend):
+    """`np.take(a, k)`, `np.linalg.matrix_power(m, k)` with k a user's `__index__` type: NumPy's
+    operator.index (take refused it as an object dtype, matrix_power as no integer)."""
+    a, m2 = np.arange(5.0), np.array([[1.0, 1.0], [0.0, 1.0]])
+    assert np.asarray(la.take(la.asarray(a), Index(2))) == np.take(a, Index(2))
+    assert np.array_equal(np.asarray(la.linalg.matrix_power(la.asarray(m2), Index(3))),
+                          np.linalg.matrix_power(m2, Index(3)))

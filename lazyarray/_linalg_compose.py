@@ -220,7 +220,7 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     return out
 
 
-def matrix_rank(x: Any, /, tol: Any = None, hermitian: bool = False, *,
+def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *,
                 rtol: float | Any | None = None) -> Array | int:
     """Singular values above rtol * the largest (default max(M, N) * eps), counted in a fused
     reduction over svdvals. An array rtol broadcasts against the stack of matrices. NumPy's
@@ -228,7 +228,7 @@ def matrix_rank(x: Any, /, tol: Any = None, hermitian: bool = False, *,
     site = user_site(1)
     if tol is not None and rtol is not None:
         raise _bind.fail(ValueError, "`tol` and `rtol` can't be both set.", site)
-    node = _as_node(x, site)
+    node = _as_node(A, site)
     if node.ndim < 2:  # NumPy's `int(not all(A == 0))`: a Python int, no SVD (not an error)
         return int(not _all(Array(node) == 0))
     a = _matrix(Array(node), "matrix_rank", site)
@@ -240,29 +240,29 @@ def matrix_rank(x: Any, /, tol: Any = None, hermitian: bool = False, *,
     return _rank_of(s, rel)
 
 
-def matrix_power(x: Any, n: int, /) -> Array:
+def matrix_power(a: Any, n: int) -> Array:
     """x**n by repeated squaring (matmuls); n < 0 inverts first, n == 0 gives identities."""
     site = user_site(1)
     if not isinstance(n, (int, np.integer)):
         raise _bind.fail(TypeError, "exponent must be an integer", site)  # NumPy's texts
-    node = _as_node(x, site)
+    node = _as_node(a, site)
     if node.ndim < 2:
         raise _bind.fail(np.linalg.LinAlgError, f"{node.ndim}-dimensional array given. Array must "
                          "be at least two-dimensional", site)
     if node.shape[-1] != node.shape[-2]:
         raise _bind.fail(np.linalg.LinAlgError, "Last 2 dimensions of the array must be square",
                          site)
-    a = Array(node)
+    power = Array(node)
     if n == 0:
         eye = Array(_bind.leaf(np.eye(node.shape[-1], dtype=node.dtype), site))
         return Array(_bind.broadcast_to(eye._node, node.shape, site))
     if n < 0:
-        a, n = inv(Array(_matrix(a, "matrix_power", site))), -n
+        power, n = inv(Array(_matrix(power, "matrix_power", site))), -n
     result = None
     while n:
         if n & 1:
-            result = a if result is None else matmul(result, a)
+            result = power if result is None else matmul(result, power)
         n >>= 1
         if n:
-            a = matmul(a, a)
+            power = matmul(power, power)
     return result

@@ -62,8 +62,15 @@ def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdi
 def _nan_extreme(reduce: Any, fill: float, x: Any, axis: Any, keepdims: bool, initial: Any,
                  where: Any) -> Array:
     """NumPy's fmax/fmin reduction: NaNs take no part; an all-NaN slice gives NaN, or `initial`
-    where given (it takes part as in max/min)."""
+    where given (it takes part as in max/min). A NaN `initial` of an array takes no part either
+    (NumPy's fmax.reduce: `np.nanmax(a, axis=1, initial=np.nan)` is each row's nanmax, NaN and
+    its warning for an all-NaN or empty one; every result was NaN, fuzz56). A list's is NumPy's
+    other path (max with the NaN: NaN)."""
     v, nan = _nan_filled(x, fill)
+    nan_initial = nan is not None and isinstance(x, (Array, np.ndarray)) and isinstance(
+        initial, (float, np.floating)) and initial != initial
+    if nan_initial:
+        initial = fill
     try:
         out = reduce(v, axis=axis, keepdims=keepdims, initial=initial, where=where)
     except ValueError as exc:  # an empty axis: NumPy names its ufunc, fmax / fmin
@@ -72,7 +79,7 @@ def _nan_extreme(reduce: Any, fill: float, x: Any, axis: Any, keepdims: bool, in
             if text.startswith(f"zero-size array to reduction operation {ufunc} "):
                 exc.args = (text.replace(ufunc, nan_ufunc, 1),)
         raise
-    if nan is None or initial is not _NO_VALUE:
+    if nan is None or initial is not _NO_VALUE and not nan_initial:
         return out
     all_nan = red.all(nan, axis=axis, keepdims=keepdims, where=where)  # NumPy: NaN, a warning
     return red.warn_for_slices(ew.where(all_nan, np.nan, out), red.any(all_nan),

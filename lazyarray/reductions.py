@@ -136,7 +136,8 @@ def sum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A
         if folded is not None:
             return sum(folded, axis, dtype, keepdims=keepdims)
         total = sum(v, axis, dtype, keepdims=keepdims)
-        return total if initial is _NO_VALUE else total + full((), initial, total.dtype)
+        return total if initial is _NO_VALUE else total + full(
+            (), _integer_initial(initial, total.dtype, site), total.dtype)
     if axis is None and dtype is None and keepdims is False and type(a) is Array:
         node = a._node  # a float array's total (`loss`): `_reduce`'s node without its checks
         if node.dtype.kind == "f":
@@ -169,7 +170,8 @@ def prod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
         if folded is not None:
             return prod(folded, axis, dtype, keepdims=keepdims)
         total = prod(v, axis, dtype, keepdims=keepdims)
-        return total if initial is _NO_VALUE else total * full((), initial, total.dtype)
+        return total if initial is _NO_VALUE else total * full(
+            (), _integer_initial(initial, total.dtype, site), total.dtype)
     node = _as_node(a, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
     return _reduce("prod", node, axis, keepdims, want, site)
@@ -209,6 +211,25 @@ def min(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
         if done is not None:
             return done
     return _reduce("min", a, axis, keepdims, None, user_site(1))
+
+
+def _integer_initial(initial: Any, dtype: np.dtype, site: _bind.Site) -> Any:
+    """A float `initial` of an integer reduction as NumPy takes it: a Python float (and, into a
+    signed loop, a NumPy float) through Python's int (inf: OverflowError, NaN: ValueError,
+    truncated) and then a C long, so `np.sum(ints, initial=np.inf)` raises
+    where a cast gave INT_MIN and a RuntimeWarning, and `np.max(int8s, initial=1000.5)` is the
+    int's out-of-bounds error (it wrapped; fuzz56). A NumPy float into an unsigned loop is cast."""
+    if not (dtype.kind in "iu" and type(initial) is float or dtype.kind == "i"
+            and isinstance(initial, np.floating)):
+        return initial
+    try:
+        value = int(initial)
+    except (OverflowError, ValueError) as error:
+        raise _bind.fail(type(error), str(error), site) from None
+    if not -(1 << 63) <= value < (1 << 64 if dtype.kind == "u" and dtype.itemsize >= 4 else
+                                  1 << 63):  # (NumPy's uint32/uint64: a C unsigned long)
+        raise _bind.fail(OverflowError, "Python int too large to convert to C long", site)
+    return value
 
 
 def _fold_initial(name: str, x: Any, axis: Any, dtype: Any, initial: Any, site: _bind.Site
@@ -323,8 +344,11 @@ def _extreme(name: str, x: Any, axis: Any, keepdims: bool, initial: Any, where: 
         raise _bind.fail(ValueError, f"reduction operation '{name}imum' does not have an "
                          "identity, so to use a where mask one has to specify 'initial'", site)
     node = _as_node(x, site)
-    axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE) if node.ndim else ()
-    start = full((), initial, node.dtype)
+    if node.ndim == 0 and _is_scalar_axis(axis):
+        axis = ()  # (NumPy's axis 0 or -1 of a 0-d array; `np.max(2.0, axis=1, initial=3)` and a
+        # tuple are its AxisError: they returned a value, fuzz56)
+    axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
+    start = full((), _integer_initial(initial, node.dtype, site), node.dtype)
     if builtins.any(node.shape[a] == 0 for a in axes):  # (a 0-d one is NumPy's scalar, not a
         # view: `r = np.max(empty, initial=5); r += c` rebinds r, fuzz51 seed 2101386)
         return scalar_result(_bind.broadcast_to(

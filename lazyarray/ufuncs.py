@@ -547,8 +547,8 @@ def _run_probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any,
 
 def _cast_inputs(np_ufunc: np.ufunc, inputs: tuple, options: dict, site: Any) -> tuple:
     """dtype= / signature=: the operands cast to the loop NumPy resolves."""
-    given = tuple(type(x) if type(x) in (int, float, complex) else
-                  _probe_operand(x).dtype for x in inputs)
+    given = tuple(type(x) if type(x) in (int, float, complex) else  # (bool: its dtype)
+                  np.asarray(_probe_operand(x)).dtype for x in inputs)
     signature = options["signature"]
     if signature is None:
         signature = (None,) * np_ufunc.nin + (np.dtype(options["dtype"]),) * np_ufunc.nout

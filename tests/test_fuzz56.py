@@ -92,3 +92,90 @@ def test_numpy_keyword_calls(name, args, kwargs, eager_size):
         got = np.asarray(_get(la, name)(*args, **kwargs))
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def _outcome(xp, text: str, eager_size: int):
+    """The value (or the exception's type and text) and the warnings' texts of `text`."""
+    env = {"np": xp, "numpy": np}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            if xp is la:
+                with la.config(eager_size=eager_size):
+                    v = eval(text, env)
+                    got = (repr(v), np.asarray(v).dtype)
+            else:
+                v = eval(text, env)
+                got = (repr(v), np.asarray(v).dtype)
+        except Exception as exc:  # noqa: BLE001
+            got = (type(exc).__name__, str(exc).split("\n(at ")[0])
+    return got, sorted({str(w.message) for w in caught})
+
+
+def _check(text: str, eager_size: int) -> None:
+    assert _outcome(la, text, eager_size) == _outcome(np, text, eager_size), text
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.abs(True, dtype='int8')", "np.negative(True, dtype='int8')",
+    "np.add(True, 2, dtype='float32')", "np.add(True, numpy.ones(2, 'int8'), dtype='int16')"])
+def test_python_bool_operand_with_dtype(text, eager_size):
+    """`np.abs(True, dtype='int8')`: a Python bool operand of a ufunc given dtype= raised an
+    AttributeError ('bool' object has no attribute 'dtype')."""
+    _check(text, eager_size)
+
+
+INITIALS = ("numpy.inf", "float('nan')", "1e300", "1000.5", "-1.5", "2.0**63", "2.0**64",
+            "numpy.float64(numpy.inf)", "numpy.float32(-2.5)", "numpy.float16(300)", "3.7")
+
+
+@BOTH
+@pytest.mark.parametrize("fn", ["sum", "prod", "max", "min", "nansum", "nanmax"])
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int64", "uint32", "uint64", "bool"])
+def test_float_initial_of_integer_reductions(fn, dtype, eager_size):
+    """`np.sum(ints, initial=np.inf)` is NumPy's OverflowError (a NaN its ValueError, 1000.5
+    into int8 the int's out-of-bounds error): the cast gave INT_MIN and a RuntimeWarning, or
+    wrapped."""
+    for v in INITIALS:
+        for kw in ("", ", axis=0", ", where=[True, False]"):
+            _check(f"np.{fn}(numpy.array([1, 2], '{dtype}'), initial={v}{kw})", eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.max(numpy.array(2.0), axis=(0, 0), initial=3)", "np.min(2.0, axis=1, where=True, "
+    "initial=3)", "np.max(numpy.array(2.0), axis=0, initial=3)", "np.max(numpy.array(2.0), "
+    "axis=-1, initial=3)", "np.max(numpy.array(2.0), axis=(), initial=3)",
+    "np.nanmax(float('inf'), axis=1, initial=numpy.inf)"])
+def test_initial_of_a_0d_extreme_checks_the_axis(text, eager_size):
+    """`np.max(2.0, axis=1, initial=3)`: NumPy's AxisError; the axis was not checked."""
+    _check(text, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.full((), 2**63, 'uint32')", "np.full((), 2**64, 'uint64')", "np.full((), 2**63, 'uint16')",
+    "np.add(numpy.zeros(2, 'uint32'), 2**63)"])
+def test_python_int_past_int64_into_uint32(text, eager_size):
+    """NumPy converts a Python int for uint32 through a C unsigned long: past int64 it is the
+    out-of-bounds error, not 'too large to convert to C long'."""
+    _check(text, eager_size)
+
+
+NAN_ROWS = "numpy.array([[1., numpy.nan], [numpy.nan, numpy.nan], [3., -numpy.inf]])"
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    f"np.nanmax({NAN_ROWS}, axis=1, initial=numpy.nan)",
+    f"np.nanmin({NAN_ROWS}, axis=1, initial=numpy.nan)",
+    f"np.nanmax({NAN_ROWS}, axis=0, initial=numpy.nan, where=[[True, False]])",
+    f"np.nanmax({NAN_ROWS}[:, :0], axis=1, initial=numpy.nan)",
+    f"np.nanmax({NAN_ROWS}, initial=numpy.float32('nan'))",
+    f"np.nanmax({NAN_ROWS}, axis=1, initial=5.)",
+    "np.nanmax([1., 2.], initial=numpy.nan)", "np.nanmax(numpy.array([1, 2]), initial=numpy.nan)"])
+def test_nan_initial_of_nanmax_takes_no_part(text, eager_size):
+    """`np.nanmax(a, axis=1, initial=np.nan)` is fmax.reduce's: each row's nanmax (NaN and the
+    All-NaN warning for an all-NaN or empty row); every result was NaN."""
+    _check(text, eager_size)

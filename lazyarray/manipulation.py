@@ -262,10 +262,13 @@ def broadcast_to(array: Any, shape: Any) -> Array:
                    lambda n: _bind.broadcast_to(n, target, site), writable=False)  # NumPy's too
 
 
-def broadcast_arrays(*arrays: Any) -> tuple[Array, ...]:
+def broadcast_arrays(*arrays: Any, subok: bool = False) -> tuple[Array, ...]:
     """numpy.broadcast_arrays / Array API `broadcast_arrays`: a tuple of broadcast views, as
-    NumPy's (and the standard's from 2025.12; lazyarray returned 2024.12's list until fuzz49)."""
+    NumPy's (and the standard's from 2025.12; lazyarray returned 2024.12's list until fuzz49).
+    `subok` is NumPy's (an Array has no subclasses)."""
     site = user_site(1)
+    if not arrays:  # NumPy's empty tuple (an IndexError here, fuzz56)
+        return ()
     nodes = [_as_node(a, site) for a in arrays]
     shape = _bind.public_broadcast_shapes([n.shape for n in nodes], site)
     if all(n.shape == shape for n in nodes):  # NumPy's: the arrays themselves
@@ -274,8 +277,9 @@ def broadcast_arrays(*arrays: Any) -> tuple[Array, ...]:
     def build(node: Node) -> Node:
         return _bind.broadcast_to(node, shape, site)
     # views of the arrays, as NumPy's (fuzz47: they were copies): they follow later writes to
-    # them; read-only, where NumPy's warn (DeprecationWarning) and write overlapping memory
-    return tuple([view_of(a, Array(build(n)), build, writable=False)
+    # them; read-only where broadcast (NumPy's warn, DeprecationWarning, and write overlapping
+    # memory), writable where not: NumPy's `y[0] = 5` writes the input (refused here, fuzz56)
+    return tuple([view_of(a, Array(build(n)), build, writable=n.shape == shape)
                   for a, n in zip(arrays, nodes)])
 
 

@@ -179,3 +179,35 @@ def test_nan_initial_of_nanmax_takes_no_part(text, eager_size):
     """`np.nanmax(a, axis=1, initial=np.nan)` is fmax.reduce's: each row's nanmax (NaN and the
     All-NaN warning for an all-NaN or empty row); every result was NaN."""
     _check(text, eager_size)
+
+
+def _program_outcome(xp, text: str, eager_size: int):
+    env = {"np": xp, "numpy": np}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with la.config(eager_size=eager_size) if xp is la else warnings.catch_warnings():
+                exec(text, env)
+                got = (type(env["r"]).__name__, [np.asarray(v).tolist() for v in env["r"]])
+        except Exception as exc:  # noqa: BLE001
+            got = (type(exc).__name__, str(exc).split("\n(at ")[0])
+    return got, sorted({str(w.message) for w in caught})
+
+
+BROADCAST = ("a = np.asarray(numpy.arange(3.)); b = np.asarray(numpy.ones((2, 3)))"
+             "{}; x, y = np.broadcast_arrays(a, b); ")
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    BROADCAST.format("") + "y[0, 0] = 5; r = (x, y, a, b)",
+    BROADCAST.format("") + "y += 1; r = (x, y, a, b)",
+    BROADCAST.format("") + "a[0] = 9; b[1, 1] = 7; y[0, 2] = 3; r = (x, y, a, b)",
+    BROADCAST.format("[:, ::-1]") + "y[0, 0] = 5; r = (x, y, a, b)",
+    "r = np.broadcast_arrays()", "a = np.asarray(numpy.arange(3.)); r = np.broadcast_arrays(a, "
+    "subok=True)"])
+def test_broadcast_arrays_writes_and_arguments(text, eager_size):
+    """A result of broadcast_arrays whose shape is its input's is NumPy's writable view of it
+    (`y[0, 0] = 5` writes b; it raised 'read-only'); no arrays give NumPy's empty tuple (an
+    IndexError); `subok=` is NumPy's keyword (a TypeError)."""
+    assert _program_outcome(la, text, eager_size) == _program_outcome(np, text, eager_size)

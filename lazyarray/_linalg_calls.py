@@ -214,6 +214,10 @@ def pinv(a: Any, rcond: float | Any | None = None, hermitian: bool = False, *,
     if rcond is not None and rtol is not _NOT_GIVEN:
         raise _bind.fail(ValueError, "`rtol` and `rcond` can't be both set.", site)
     rtol = rcond if rcond is not None else 1e-15 if rtol is _NOT_GIVEN else rtol
+    src = _as_node(a, site)
+    if src.ndim >= 2 and 0 in src.shape[-2:]:  # NumPy's empty result in the input's dtype (an
+        # int16 (0, 2) gives int16 (2, 0); it was float64, fuzz56)
+        return host_result(np.empty(src.shape[:-2] + src.shape[:-3:-1], src.dtype))
     mat = _matrix(a, "pinv", site)
     tol = array_rtol(rtol, "pinv", site) if rtol is not None else _default_rtol(mat)
     shape = mat.shape[:-2] + (mat.shape[-1], mat.shape[-2])

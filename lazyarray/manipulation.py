@@ -3,6 +3,7 @@ concat is a library call."""
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Sequence
 
 import numpy as np
@@ -191,6 +192,9 @@ def squeeze(a: Any, axis: Any = None) -> Array:
     node = _as_node(a, site)
     if axis is None:
         axes = tuple(i for i, s in enumerate(node.shape) if s == 1)
+    elif node.ndim == 0 and type(axis) is not tuple and hasattr(axis, "__index__") and \
+            type(axis) is not bool and operator.index(axis) in (0, -1):
+        axes = ()  # NumPy's squeeze takes axis 0 or -1 of a 0-d array (an AxisError, fuzz56)
     else:
         if type(axis) is list:  # NumPy's squeeze takes an int or a tuple of ints
             raise _bind.fail(TypeError, "'list' object cannot be interpreted as an integer "

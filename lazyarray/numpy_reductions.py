@@ -66,6 +66,7 @@ def _nan_extreme(reduce: Any, fill: float, x: Any, axis: Any, keepdims: bool, in
     (NumPy's fmax.reduce: `np.nanmax(a, axis=1, initial=np.nan)` is each row's nanmax, NaN and
     its warning for an all-NaN or empty one; every result was NaN, fuzz56). A list's is NumPy's
     other path (max with the NaN: NaN)."""
+    initial = _NO_VALUE if initial is None else initial  # (NumPy's: no initial)
     v, nan = _nan_filled(x, fill)
     nan_initial = nan is not None and isinstance(x, (Array, np.ndarray)) and isinstance(
         initial, (float, np.floating)) and initial != initial
@@ -76,7 +77,8 @@ def _nan_extreme(reduce: Any, fill: float, x: Any, axis: Any, keepdims: bool, in
     except ValueError as exc:  # an empty axis: NumPy names its ufunc, fmax / fmin
         text = str(exc)
         for ufunc, nan_ufunc in (("maximum", "fmax"), ("minimum", "fmin")):
-            if text.startswith(f"zero-size array to reduction operation {ufunc} "):
+            if text.startswith((f"zero-size array to reduction operation {ufunc} ",
+                                f"reduction operation '{ufunc}' does not have")):
                 exc.args = (text.replace(ufunc, nan_ufunc, 1),)
         raise
     if nan is None or initial is not _NO_VALUE and not nan_initial:

@@ -115,6 +115,8 @@ def sum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A
         keepdims: bool = False, initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.sum / Array API `sum`: a fused reduction; small integers accumulate as NumPy's.
     `where=` sums only where it is True, `initial=` is added (NumPy's keywords)."""
+    if initial is None:
+        initial = _no_initial("add", a, axis, where, user_site(1))
     if (type(a) is Array and axis is None and dtype is None and out is None and keepdims is False
             and initial is _NO_VALUE and where is True and _REDUCE_ALL is not None):
         done = _REDUCE_ALL(0, a)  # `x.sum()`'s C path: a float at-once value's total (~2 us)
@@ -159,6 +161,8 @@ def prod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     """numpy.prod / Array API `prod`: small integers accumulate in int64/uint64, as NumPy;
     NumPy's `where=` and `initial=` (a factor)."""
     site = user_site(1)
+    if initial is None:
+        initial = _no_initial("multiply", a, axis, where, site)
     if out is not None:
         return into(out, prod(a, axis, _out_loop(a, dtype, out), None, keepdims, initial, where),
                     np.prod, (a,),
@@ -181,6 +185,8 @@ def max(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
         initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.max / Array API `max`: a fused reduction; NaN propagates. NumPy's `initial=` takes
     part (an empty slice gives it) and `where=` needs it."""
+    if initial is None:  # (NumPy's: no initial)
+        initial = _NO_VALUE
     if out is not None:
         return into(out, max(_first_through_out(a, axis, out, initial), axis, None, keepdims,
                               initial, where),
@@ -199,6 +205,8 @@ def min(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
         initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.min / Array API `min`: a fused reduction; NaN propagates; NumPy's `initial=` and
     `where=` as `max`'s."""
+    if initial is None:  # (NumPy's: no initial)
+        initial = _NO_VALUE
     if out is not None:
         return into(out, min(_first_through_out(a, axis, out, initial), axis, None, keepdims,
                               initial, where),
@@ -211,6 +219,23 @@ def min(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
         if done is not None:
             return done
     return _reduce("min", a, axis, keepdims, None, user_site(1))
+
+
+def _no_initial(ufunc: str, a: Any, axis: Any, where: Any, site: _bind.Site) -> Any:
+    """`initial=None`: NumPy's reduction starts from each slice's first element (no identity),
+    so `where=` is its ValueError and an empty slice its zero-size one; else it is no initial
+    (`np.sum(a, initial=None)` was NaN for floats and a TypeError for ints, fuzz56)."""
+    if where is not True:
+        raise _bind.fail(ValueError, f"reduction operation '{ufunc}' does not have an identity, "
+                         "so to use a where mask one has to specify 'initial'", site)
+    node = _as_node(a, site)
+    if node.ndim == 0 and _is_scalar_axis(axis):
+        return _NO_VALUE
+    axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
+    if builtins.any(node.shape[ax] == 0 for ax in axes):
+        raise _bind.fail(ValueError, f"zero-size array to reduction operation {ufunc} which has "
+                         "no identity", site)
+    return _NO_VALUE
 
 
 def _integer_initial(initial: Any, dtype: np.dtype, site: _bind.Site) -> Any:

@@ -211,3 +211,50 @@ def test_broadcast_arrays_writes_and_arguments(text, eager_size):
     (`y[0, 0] = 5` writes b; it raised 'read-only'); no arrays give NumPy's empty tuple (an
     IndexError); `subok=` is NumPy's keyword (a TypeError)."""
     assert _program_outcome(la, text, eager_size) == _program_outcome(np, text, eager_size)
+
+
+NONE_INPUTS = ("numpy.array([1, 2])", "numpy.array([1., numpy.nan, 3.])", "numpy.array([])",
+               "numpy.ones((2, 0))", "numpy.array([[1., 5.], [numpy.nan, 2.]])",
+               "numpy.array(3.)", "(1, 2, 3)", "numpy.array([True, False])")
+
+
+@BOTH
+@pytest.mark.parametrize("fn", ["sum", "prod", "max", "min", "nansum", "nanmax"])
+def test_initial_none_is_no_initial(fn, eager_size):
+    """`np.sum(a, initial=None)`: NumPy's reduction from each slice's first element (no
+    identity: an empty slice and `where=` are its ValueErrors); a float sum was NaN (None filled
+    as NaN) and an integer one a TypeError."""
+    for a in NONE_INPUTS:
+        for kw in ("", ", axis=0", ", keepdims=True", ", where=True"):
+            _check(f"np.{fn}({a}, initial=None{kw})", eager_size)
+    _check(f"np.{fn}(numpy.array([[1., 5.], [3., 2.]]), initial=None, where=[[True, False]])",
+           eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.squeeze(2, axis=numpy.int64(0))", "np.squeeze(numpy.array(2), axis=0)",
+    "np.squeeze(numpy.array(2), axis=-1)", "np.squeeze(numpy.array(2), axis=1)",
+    "np.squeeze(numpy.array(2), axis=(0,))"])
+def test_squeeze_of_a_0d_array_takes_axis_0(text, eager_size):
+    """`np.squeeze(np.array(2), axis=0)`: NumPy takes axis 0 or -1 of a 0-d array (AxisError)."""
+    _check(text, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.histogramdd([1, 2, 3])", "np.histogramdd((1.5, 2, 3), bins=3)", "np.histogramdd([])",
+    "np.histogramdd(numpy.array(1.))", "np.histogramdd([[1, 2], [3, 4]])"])
+def test_histogramdd_of_a_sequence_of_scalars(text, eager_size):
+    """`np.histogramdd([1, 2, 3])` is three points in 1-D (NumPy's atleast_2d(sample).T): it
+    was one point in 3-D, a silently different histogram."""
+    _check(text, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.linalg.pinv(numpy.zeros((0, 2), 'int16'))", "np.linalg.pinv(numpy.zeros((3, 2, 0), "
+    "'int8'))", "np.linalg.pinv(numpy.zeros((0, 3), 'float16'))"])
+def test_pinv_of_empty_keeps_the_dtype(text, eager_size):
+    """NumPy's pinv of an empty matrix is an empty array of the input's dtype (it was float64)."""
+    _check(text, eager_size)

@@ -167,7 +167,8 @@ def svdvals(x: Any, /) -> Array:
     site = user_site(1)
     a = _matrix(x, "svdvals", site)
     k = min(a.shape[-2:])
-    return Array(_call("svdvals", (a,), (), a.shape[:-2] + (k,), _real(a.dtype), site))
+    return _checked(lambda: Array(_call("svdvals", (a,), (), a.shape[:-2] + (k,), _real(a.dtype),
+                                        site)), site)  # (NumPy's 'SVD did not converge')
 
 
 def _default_rtol(a: Node) -> float:
@@ -224,7 +225,7 @@ def pinv(a: Any, rcond: float | Any | None = None, hermitian: bool = False, *,
     if (isinstance(tol, Array) or hermitian) and math.prod(mat.shape):
         return _pinv_steps(mat, tol, site, bool(hermitian))
     tol = tol if isinstance(tol, float) else 0.0  # an empty matrix: nothing to cut
-    return Array(_call("pinv", (mat,), (tol,), shape, mat.dtype, site))
+    return _checked(lambda: Array(_call("pinv", (mat,), (tol,), shape, mat.dtype, site)), site)
 
 
 def _pinv_steps(a: Node, rtol: Array | float, site: _bind.Site, hermitian: bool = False) -> Array:
@@ -344,8 +345,8 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
     batch, (m, n) = mat.shape[:-2], mat.shape[-2:]
     k = min(m, n)
     p, q = (m, n) if full_matrices else (k, k)
-    packed = _call("svd", (mat,), (bool(full_matrices),), batch + (m * p + k + q * n,), mat.dtype,
-                   site)
+    packed = _checked(lambda: Array(_call("svd", (mat,), (bool(full_matrices),), batch + (
+        m * p + k + q * n,), mat.dtype, site)), site)._node
     u = _part(packed, 0, batch + (m, p), site)
     s = _part(packed, m * p, batch + (k,), site)
     vh = _part(packed, m * p + k, batch + (q, n), site)
@@ -435,7 +436,8 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Arr
         held = [Array(an), Array(bn)]
         evaluate_arrays(held)
         an, bn = held[0]._node, held[1]._node
-    x = Array(_call("lstsq", (an, bn), (tol,), (n,) + bn.shape[1:], dtype, site))
+    x = _checked(lambda: Array(_call("lstsq", (an, bn), (tol,), (n,) + bn.shape[1:], dtype,
+                                     site)), site)
     s = svdvals(Array(an))
     rank = astype(_rank_of(s, tol), dtypes.int32)  # LAPACK's C int, as NumPy's
     if m > n and not (_state.stand_ins or is_busy()):

@@ -258,3 +258,22 @@ def test_histogramdd_of_a_sequence_of_scalars(text, eager_size):
 def test_pinv_of_empty_keeps_the_dtype(text, eager_size):
     """NumPy's pinv of an empty matrix is an empty array of the input's dtype (it was float64)."""
     _check(text, eager_size)
+
+
+@pytest.mark.parametrize("name,args", [("svd", ()), ("svdvals", ()), ("pinv", ()),
+                                       ("matrix_rank", ()), ("cond", ()), ("lstsq", ("B",))])
+def test_svd_family_raises_at_a_try_blocks_line(name, args):
+    """NaN input: NumPy's LinAlgError('SVD did not converge') at the call, where a try block
+    catches it; on plans (the GPU's path) it surfaced at a later read, as inv's did before
+    lazyarray/_linalg_calls._checked."""
+    a = np.array([[np.nan, 1.0], [2.0, 3.0]])
+    with pytest.raises(np.linalg.LinAlgError) as want:
+        getattr(np.linalg, name)(a, *[a for _ in args])
+    got = None
+    with la.config(eager_size=0):
+        x = la.asarray(a)
+        try:
+            getattr(la.linalg, name)(x, *[x for _ in args])
+        except np.linalg.LinAlgError as exc:
+            got = exc
+    assert got is not None and str(got).split("\n")[0] == str(want.value)

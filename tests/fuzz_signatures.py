@@ -13,7 +13,7 @@ result's kind (NumPy scalar, 0-d array, array, tuple, list, Python scalar), dtyp
 (bits; NaN aside; a few ulps for inexact functions), the exception's type and text, the
 RuntimeWarnings, and the inputs after the call (mutated or not).
 
-    python tests/fuzz_signatures.py --seed 0 --count 300 [--eager-size 0] [--backend c] [--show]
+    python tests/fuzz_signatures.py --seed 0 --count 300 [--eager-size 0] [--backend c] [--out]
 """
 
 from __future__ import annotations
@@ -270,6 +270,36 @@ class Generator:
         self.lines.append(self.call())
         return self.lines
 
+    def with_out(self, lines: list[str]) -> list[str] | None:
+        """The program again with `out=` of NumPy's result's shape (a dtype drawn, or an input
+        of that shape: aliasing), where the call takes `out=` and NumPy's result is an array."""
+        call = lines[-1]
+        if "out=" in call or not call.endswith(")") or "(" not in call:
+            return None
+        env = {"np": np, "numpy": np}
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for text in lines:
+                    exec(text, env)
+        except Exception:  # noqa: BLE001
+            return None
+        r = env.get("R")
+        if not isinstance(r, np.ndarray) or r.ndim == 0:
+            return None
+        name = call[len("R = np."):call.index("(")] if call.startswith("R = np.") else None
+        params = _signature(name) if name else None
+        if params is None or "out" not in [p.name for p in params]:
+            return None
+        same = [n for n in ("A", "B") if env[n].shape == r.shape]
+        dtype = self.pick((str(r.dtype),) * 3 + ("float64", "int64", "float32", "complex128",
+                                                  "bool", "int8"))
+        out = self.pick(same) if same and self.rng.random() < 0.4 else (
+            f"np.asarray(numpy.zeros({r.shape}, '{dtype}'))")
+        if self.rng.random() < 0.3:
+            out = f"({out},)"
+        return lines[:-1] + [call[:-1] + (", " if call[-2] != "(" else "") + f"out={out})"]
+
 
 # --- running and comparing ---------------------------------------------------------------------
 def _kind(v) -> str:
@@ -333,7 +363,7 @@ def run(lines: list[str], xp, eager_size: int, backend: str) -> tuple:
                 exec(lines[-1], env)
                 values = {k: _value(env[k]) for k in ("R", "A", "B") if k in env}
             except Exception as exc:  # noqa: BLE001
-                error = exc
+                error = exc.with_traceback(None)  # (its frames held the call's pending values)
                 values = {k: _value(env[k]) for k in ("A", "B")}
         texts = sorted({f"{w.category.__name__}: {w.message}" for w in caught[before:]
                         if not issubclass(w.category, DeprecationWarning)})
@@ -398,6 +428,8 @@ def main(argv=None) -> None:
     parser.add_argument("--only", default="", help="a regex the call must match")
     parser.add_argument("--show", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="print only the tally")
+    parser.add_argument("--out", action="store_true",
+                        help="each call again with out= of NumPy's result's shape")
     args = parser.parse_args(argv)
     names, methods = public_names(), method_names()
     start, tally, runs = time.process_time(), collections.Counter(), 0
@@ -409,6 +441,10 @@ def main(argv=None) -> None:
         if args.show:
             print("\n".join(lines), "\n")
         problem = compare(lines, args.eager_size, args.backend)
+        if not problem and args.out:
+            variant = Generator(seed, names, methods).with_out(lines)
+            if variant is not None:
+                lines, problem = variant, compare(variant, args.eager_size, args.backend)
         if problem:
             tally[category(problem)] += 1
             if not args.quiet and category(problem) != "documented":

@@ -277,3 +277,14 @@ def test_svd_family_raises_at_a_try_blocks_line(name, args):
         except np.linalg.LinAlgError as exc:
             got = exc
     assert got is not None and str(got).split("\n")[0] == str(want.value)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.around([-1, 0, 1], decimals=1, out=np.asarray(numpy.zeros(3, 'int64')))",
+    "np.around(numpy.array([1.25, 2.5]), 1, np.asarray(numpy.zeros(2, 'float32')))",
+    "np.around(numpy.array([1.25, 2.5]), 1, out=np.asarray(numpy.zeros(2, 'int8')))",
+    "np.around(numpy.array([1.25, 2.5]), out=np.asarray(numpy.zeros(3)))"])
+def test_around_writes_out(text, eager_size):
+    """`np.around(x, 1, out=y)` is round's (NumPy's same function): it was refused here."""
+    _check(text, eager_size)

@@ -74,8 +74,8 @@ def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = No
         axis = int(axis)
     if axis is None:
         a, axis = Array(_flat(a._node, site)), 0
-    if a.ndim == 0:
-        _bind.normalize_axes(axis, 0, site)  # NumPy: AxisError
+    if a.ndim == 0:  # NumPy: AxisError (a tuple: its TypeError)
+        _bind.normalize_axis(axis, 0, site)
     if descending or differentiating():  # the standard's stable descending; la.grad: a gather
         return gather_along_axis(a, argsort(a, axis=axis, descending=descending), axis,
                                  in_bounds=True)

@@ -288,3 +288,30 @@ def test_svd_family_raises_at_a_try_blocks_line(name, args):
 def test_around_writes_out(text, eager_size):
     """`np.around(x, 1, out=y)` is round's (NumPy's same function): it was refused here."""
     _check(text, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.partition(numpy.ones(3), 1, order='K')", "np.argpartition(numpy.ones(3), 1, order=[])",
+    "np.asarray(numpy.ones(3)).argpartition(1, order='x')",
+    "np.partition(numpy.ones(3), 1, kind=None)", "np.argpartition(numpy.ones(3), 1, kind=3)",
+    "np.partition(numpy.ones(3), 1, kind='bogus', order=1)",
+    "np.partition(numpy.array(3.), 0, axis=(0,))",
+    "np.frexp(numpy.ones(3), out=np.asarray(numpy.ones(3)))",
+    "np.modf(numpy.ones(3), out=[np.asarray(numpy.ones(3))] * 2)",
+    "np.frexp(numpy.ones(3), out=(np.asarray(numpy.ones(3)),))",
+    "np.sin(numpy.ones(3), out=(np.asarray(numpy.ones(3)),) * 2)"])
+def test_partition_and_out_tuple_errors(text, eager_size):
+    """NumPy's errors, type and text: partition's `order=` of an array without fields (it was
+    ignored: a silent result), a kind that is no str (TypeError, not ValueError), a tuple axis of
+    a 0-d array (TypeError, not AxisError); a two-output ufunc's out= that is no tuple
+    (TypeError, not ValueError) and the out tuple's length text."""
+    _check(text, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", ["np.sort(numpy.array(3.), axis=(0,))",
+                                  "np.argsort(numpy.array(3.), axis=())"])
+def test_sort_of_0d_with_a_tuple_axis(text, eager_size):
+    """NumPy's TypeError (a tuple is no integer axis); it was an AxisError here."""
+    assert _outcome(la, text, eager_size)[0][0] == _outcome(np, text, eager_size)[0][0]

@@ -72,7 +72,7 @@ def keep_order(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
     return tuple(perm[::-1])
 
 
-def reshape(a: Any, shape: Any, order: str = "C", *, copy: bool | None = None) -> Array:
+def reshape(a: Any, /, shape: Any, order: str = "C", *, copy: bool | None = None) -> Array:
     """numpy.reshape / Array API `reshape`: a view; `copy` is accepted and ignored (immutable).
     order='F' reshapes the reversed axes (NumPy's definition), a view where NumPy's is one."""
     site = user_site(1)

@@ -225,7 +225,7 @@ def _device(x: Any) -> str:
     return x.device if isinstance(x, Array) else "cpu"
 
 
-def unique_all(x: Any) -> UniqueAllResult:
+def unique_all(x: Any, /) -> UniqueAllResult:
     """Array API `unique_all` (numpy.unique_all); evaluates `x` when called."""
     site = user_site(1)
     shape = _array(x, site).shape
@@ -237,7 +237,7 @@ def unique_all(x: Any) -> UniqueAllResult:
                            _leaf(counts.astype(np.int64), site, dev))
 
 
-def unique_counts(x: Any) -> UniqueCountsResult:
+def unique_counts(x: Any, /) -> UniqueCountsResult:
     """Array API `unique_counts` (numpy.unique_counts); evaluates `x` when called."""
     site = user_site(1)
     values, counts = _unique(x, site, return_counts=True)
@@ -245,7 +245,7 @@ def unique_counts(x: Any) -> UniqueCountsResult:
     return UniqueCountsResult(_leaf(values, site, dev), _leaf(counts.astype(np.int64), site, dev))
 
 
-def unique_inverse(x: Any) -> UniqueInverseResult:
+def unique_inverse(x: Any, /) -> UniqueInverseResult:
     """Array API `unique_inverse` (numpy.unique_inverse); evaluates `x` when called."""
     site = user_site(1)
     shape = _array(x, site).shape
@@ -255,7 +255,7 @@ def unique_inverse(x: Any) -> UniqueInverseResult:
                                _leaf(inverse.astype(np.int64).reshape(shape), site, dev))
 
 
-def unique_values(x: Any) -> Array:
+def unique_values(x: Any, /) -> Array:
     """Array API `unique_values` (numpy.unique_values); evaluates `x` when called. Sorted, as
     array-api-strict's: NumPy 2.3+ gives `unique(sorted=False)`'s order (a hash table's, "may
     vary" in its docs), but scikit-learn's LabelEncoder searchsorted()s into these values (its

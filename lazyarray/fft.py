@@ -153,6 +153,9 @@ def _into(numpy_fn: Any, args: tuple, out: Any, site: _bind.Site) -> Any:
 def _complex_transform(name: str, x, s, axes, norm, site) -> Array:
     node, ct = _prepare(x, name, site, real_input=False)
     s, axes = _axes_and_sizes(node, s, axes, site)
+    if not axes:  # NumPy's fftn over no axes (a 0-d input, axes=()): the input itself, in its
+        # dtype (it was cast to complex here, a 0-d one a scalar; fuzz56)
+        return x if isinstance(x, Array) else Array(_bind.leaf(np.array(x), site))
     return _call(name, node, s, axes, norm, _resized(node, s, axes), ct, site)
 
 

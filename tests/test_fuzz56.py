@@ -340,3 +340,19 @@ def test_numpy_positional_only_parameters(name, kwargs):
         getattr(np, name)(**kwargs)
     with pytest.raises(TypeError, match="positional-only"):
         getattr(la, name)(**kwargs)
+
+
+INFS = "numpy.array([1., numpy.inf, -numpy.inf, numpy.nan])"
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    f"np.isposinf({INFS}, out=np.asarray(numpy.zeros(4, 'int8')))",
+    f"np.isneginf({INFS}, np.asarray(numpy.zeros(4, bool)))",
+    f"np.isposinf({INFS}, out=np.asarray(numpy.zeros(3, bool)))",
+    "np.fft.fftn(1)", "np.fft.ifftn(numpy.array(2.5))", "np.fft.fftn(numpy.ones(3), axes=())",
+    "np.fft.ifftn(numpy.ones((2, 2)), axes=[])", "np.fft.fftn(numpy.array(1, 'float16'))"])
+def test_isposinf_out_and_fftn_over_no_axes(text, eager_size):
+    """`np.isposinf(x, out=y)` is NumPy's (a TypeError here); `np.fft.fftn` over no axes (a 0-d
+    input, axes=()) is the input itself in its dtype (it was cast to complex)."""
+    _check(text, eager_size)

@@ -63,10 +63,17 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Array:
     the three are then concatenated (one library call)."""
     site = user_site(1)
     a, b = _as_node(x1, site), _as_node(x2, site)
+    if a.shape[axis] != 3 or b.shape[axis] != 3:  # (each input's own axis, first: NumPy's)
+        raise _bind.fail(ValueError, "Both input arrays must be (arrays of) 3-dimensional "
+                         f"vectors, but they are {a.shape[axis]} and {b.shape[axis]} "
+                         "dimensional instead.", site)
+    if axis != -1:  # NumPy's np.cross(x1, x2, axis=axis): the vectors' axis moved last in each
+        # input, then the rest broadcast (`cross(A (3, 4), v (3,), axis=0)`: a broadcast error
+        # here, fuzz56)
+        moved = cross(moveaxis(Array(a), axis, -1), moveaxis(Array(b), axis, -1))
+        return moveaxis(moved, -1, axis)
     shape = _bind.broadcast_shapes([a.shape, b.shape], site)
-    ax = axis % len(shape) if shape else 0
-    if not shape or a.shape[axis] != 3 or b.shape[axis] != 3:
-        raise _bind.fail(ValueError, "cross: both inputs must have size 3 along axis", site)
+    ax = len(shape) - 1
     a, b = (_bind.broadcast_to(n, shape, site) for n in (a, b))
 
     def comp(n, i):

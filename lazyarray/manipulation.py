@@ -249,8 +249,9 @@ def flatten(x: Any, order: str = "C") -> Array:
     return _c_copy(Array(reshape_node(node, (node.size,), site)))
 
 
-def broadcast_to(array: Any, shape: Any) -> Array:
-    """numpy.broadcast_to / Array API `broadcast_to`: a view (no copy)."""
+def broadcast_to(array: Any, shape: Any, subok: bool = False) -> Array:
+    """numpy.broadcast_to / Array API `broadcast_to`: a view (no copy). `subok` is NumPy's (an
+    Array has no subclasses)."""
     site = user_site(1)
     node = _as_node(array, site)
     target = _shape_arg(shape, site)

@@ -356,3 +356,26 @@ def test_isposinf_out_and_fftn_over_no_axes(text, eager_size):
     """`np.isposinf(x, out=y)` is NumPy's (a TypeError here); `np.fft.fftn` over no axes (a 0-d
     input, axes=()) is the input itself in its dtype (it was cast to complex)."""
     _check(text, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.linalg.cross(numpy.arange(12.).reshape(3, 4), [1, 0, 1], axis=0)",
+    "np.linalg.cross(numpy.arange(18.).reshape(3, 2, 3), numpy.arange(3.) - 1, axis=0)",
+    "np.linalg.cross(numpy.arange(24.).reshape(2, 3, 4), numpy.arange(12.).reshape(3, 4) ** 2, "
+    "axis=-2)", "np.linalg.cross(numpy.ones((3, 4)), numpy.ones(3))",
+    "np.linalg.cross(numpy.ones((3,)), numpy.ones((2, 3)), axis=0)"])
+def test_linalg_cross_moves_the_axis_first(text, eager_size):
+    """NumPy's linalg.cross is np.cross(x1, x2, axis=axis): each input's vectors' axis moved
+    last, then the rest broadcast (`cross(A (3, 4), v (3,), axis=0)` was a broadcast error
+    here), and its size check's text."""
+    _check(text, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.asanyarray([1, 2], copy=None)", "np.asanyarray([1, 2], copy=False)",
+    "np.asanyarray(numpy.ones(2), device='cpu')", "np.broadcast_to([1, 2], (2, 2), subok=True)"])
+def test_numpy_keywords_of_asanyarray_and_broadcast_to(text, eager_size):
+    """NumPy's `copy=`/`device=` of asanyarray and `subok=` of broadcast_to (TypeErrors here)."""
+    _check(text, eager_size)

@@ -223,7 +223,10 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         avg = red.mean(v, axis=axis, keepdims=keepdims)
         if not avg.size:  # NumPy's `a.size / avg.size`, also where `returned` is False (fuzz44)
             raise _bind.fail(ZeroDivisionError, "division by zero", user_site(1))
-        return (avg, full_like(avg, v.size // avg.size)) if returned else avg
+        if not returned:
+            return avg
+        count = full_like(avg, v.size // avg.size)  # (NumPy's scalar where avg is one)
+        return avg, scalar_result(count._node) if not avg.ndim else count
     w = _array(weights)
     if w.shape != v.shape:
         if axis is None or w.ndim != 1:

@@ -379,3 +379,13 @@ def test_linalg_cross_moves_the_axis_first(text, eager_size):
 def test_numpy_keywords_of_asanyarray_and_broadcast_to(text, eager_size):
     """NumPy's `copy=`/`device=` of asanyarray and `subok=` of broadcast_to (TypeErrors here)."""
     _check(text, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.average(numpy.ones(3), returned=True)", "np.average([1, 2.5, 3j], returned=True)",
+    "np.average(numpy.ones((2, 3)), axis=0, returned=True)"])
+def test_average_returned_count_is_numpys_scalar(text, eager_size):
+    """`np.average(a, returned=True)`'s count is NumPy's scalar where the average is one (a 0-d
+    array here)."""
+    _check(text, eager_size)

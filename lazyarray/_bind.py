@@ -145,6 +145,8 @@ def check_weak_int(value: int, dtype: np.dtype, site: Site) -> None:
         return
     lo, hi = _INT_RANGE[dtype]
     if not lo <= value <= hi:  # NumPy's texts: past a C long (int64), CPython's own conversion's
+        if dtype.kind == "u" and dtype.itemsize >= 4:  # (uint32, uint64: a C unsigned long)
+            long_hi = (1 << 64) - 1
         text = (f"Python integer {value} out of bounds for {dtype}"
                 if long_lo <= value <= long_hi else "Python int too large to convert to C long")
         raise fail(WeakIntOverflow, text, site)

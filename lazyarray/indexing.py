@@ -637,7 +637,7 @@ def _take_node(node: Node, indices: Node, axis: int, site: _bind.Site) -> Node:
     return _bind.primitive(_TAKE, (node, indices), (axis,), shape, node.dtype, site)
 
 
-def take(x: Any, indices: Any, axis: int | None = None, out: Any = None, *,
+def take(a: Any, indices: Any, axis: int | None = None, out: Any = None, *,
          mode: str = "raise") -> Array:
     """numpy.take / Array API `take`: gather along `axis` (flattened when None). Out-of-bounds
     indices raise IndexError when the result is evaluated, naming this line; NumPy's
@@ -645,7 +645,7 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None, *,
     receives the result (cast as NumPy's take casts: unsafely) and is returned."""
     site = user_site(1)
     if out is not None:
-        result = take(x, indices, axis, mode=mode)
+        result = take(a, indices, axis, mode=mode)
         if tuple(out.shape) != result.shape:
             raise _bind.fail(ValueError, "output array does not match result of ndarray.take",
                              site)
@@ -654,7 +654,7 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None, *,
     if mode not in ("raise", "wrap", "clip"):
         raise _bind.fail(ValueError, "clipmode must be one of 'clip', 'raise', or 'wrap' "
                          f"(got {mode!r})", site)
-    node = _as_node(x, site)
+    node = _as_node(a, site)
     _axis_args.refuse_bool_axis(axis, site)
     if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x is 1 element
         node = reshape_node(node, (node.size,), site)

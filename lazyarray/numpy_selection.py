@@ -35,9 +35,11 @@ from .writes import numpy_layout_copies
 from .graph.node import user_site
 
 
-def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, like: Any = None) -> Array:
-    """numpy.asanyarray: la.asarray (there are no Array subclasses to keep)."""
-    return asarray(a, dtype=dtype, order=order)
+def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None,
+               copy: bool | None = None, like: Any = None) -> Array:
+    """numpy.asanyarray: la.asarray (there are no Array subclasses to keep), with NumPy's
+    `device=` and `copy=` (a TypeError here before fuzz56)."""
+    return asarray(a, dtype=dtype, order=order, device=device, copy=copy)
 
 
 def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:

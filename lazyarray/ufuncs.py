@@ -547,8 +547,8 @@ def _run_probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any,
 
 def _cast_inputs(np_ufunc: np.ufunc, inputs: tuple, options: dict, site: Any) -> tuple:
     """dtype= / signature=: the operands cast to the loop NumPy resolves."""
-    given = tuple(type(x) if type(x) in (int, float, complex) else
-                  _probe_operand(x).dtype for x in inputs)
+    given = tuple(type(x) if type(x) in (int, float, complex) else  # (bool: its dtype)
+                  np.asarray(_probe_operand(x)).dtype for x in inputs)
     signature = options["signature"]
     if signature is None:
         signature = (None,) * np_ufunc.nin + (np.dtype(options["dtype"]),) * np_ufunc.nout
@@ -567,10 +567,12 @@ def _cast_inputs(np_ufunc: np.ufunc, inputs: tuple, options: dict, site: Any) ->
 def _out_tuple(out: Any, nout: int, site: Any) -> tuple:
     if out is None:
         return (None,) * nout
+    if nout > 1 and not isinstance(out, tuple):  # NumPy's texts (fuzz56: a ValueError here)
+        raise _bind.fail(TypeError, "'out' must be a tuple of arrays", site)
     outs = out if isinstance(out, tuple) else (out,)
     if len(outs) != nout:
-        raise _bind.fail(ValueError, f"The 'out' tuple must have exactly {nout} entries: one "
-                         "per ufunc output", site)
+        raise _bind.fail(ValueError, "The 'out' tuple must have exactly one entry per ufunc "
+                         "output", site)
     for o in outs:
         if o is not None and not isinstance(o, (Array, np.ndarray)):
             raise _bind.fail(TypeError, "return arrays must be of ArrayType", site)

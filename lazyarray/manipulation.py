@@ -193,8 +193,8 @@ def squeeze(x: Any, axis: Any = None) -> Array:
         axes = tuple(i for i, s in enumerate(node.shape) if s == 1)
     else:
         if type(axis) is list:  # NumPy's squeeze takes an int or a tuple of ints
-            raise _bind.fail(TypeError, "'list' object cannot be interpreted as an integer "
-                             "(squeeze: an int or a tuple of ints)", site)
+            raise _bind.fail(TypeError, "'list' object cannot be interpreted as an integer",
+                             site)  # (NumPy's text)
         _axis_args.refuse_bool_axis(axis, site)
         axes = _bind.normalize_axes(axis, node.ndim, site)
         for a in axes:

@@ -216,7 +216,9 @@ def inner(a: Any, b: Any) -> Array:
     x, y = _array(a), _array(b)
     if x.ndim == 0 or y.ndim == 0:
         return x * y
-
+    if x.shape[-1] != y.shape[-1]:  # NumPy's text: np.dot's, of b with its last two axes swapped
+        ys = y.shape
+        _check_aligned(x.shape, ys if len(ys) < 2 else ys[:-2] + (ys[-1], ys[-2]))
     return scalar_result(tensordot(x, y, axes=([-1], [-1]))._node)  # (tensordot's 0-d: an array)
 
 

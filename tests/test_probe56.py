@@ -47,3 +47,43 @@ def test_vdot_of_a_reversed_vector_at_once_is_numpys(backend):
     V, Z = la.asarray(v), la.asarray(z)
     _same_bits(la.vdot(V[::-1], V), np.vdot(v[::-1], v))
     _same_bits(la.vdot(Z[::-1, 0], Z[:, 1]), np.vdot(z[::-1, 0], z[:, 1]))
+
+
+def _same_error(call) -> None:
+    """`call(np)` and `call(la)` raise the same type with the same text (lazyarray's text may
+    name the user's line after it)."""
+    with pytest.raises(Exception) as want:
+        call(np)
+    with pytest.raises(type(want.value)) as got:
+        call(la)
+    assert str(got.value).split("\n(at ")[0] == str(want.value)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_shape_and_argument_errors_have_numpys_text(backend, eager_size):
+    """Tutorials print these errors: `np.inner` of mismatched last axes said 'shape-mismatch for
+    sum' (NumPy: np.dot's 'shapes (3,4) and (5,4) not aligned: ...', b's last two axes
+    swapped); lstsq's 'Incompatible dimensions', take_along_axis/put_along_axis with axis=None
+    and 2-D indices, float indices; a float or str axis (`x.sum(axis=1.0)`, `np.argmax(x,
+    axis='1')`, `np.cumsum(x, axis=(0,))`) had lazyarray's own texts."""
+    m34, m45 = np.ones((3, 4)), np.ones((4, 5))
+    calls = [
+        lambda m: m.inner(m.asarray(m34), m.asarray(m45)),
+        lambda m: m.inner(m.asarray(m34), m.asarray(np.ones(5))),
+        lambda m: m.inner(m.asarray(m34), m.asarray(np.ones((2, 5, 3)))),
+        lambda m: m.inner(m.asarray(np.ones((2, 3, 4))), m.asarray(m45)),
+        lambda m: m.linalg.lstsq(m.asarray(m45), m.asarray(np.ones(3))),
+        lambda m: m.linalg.lstsq(m.asarray(m45), m.asarray(np.ones((3, 2)))),
+        lambda m: m.take_along_axis(m.asarray(m34), m.asarray(np.array([[0]])), axis=None),
+        lambda m: m.take_along_axis(m.asarray(m34), m.asarray(np.array([[0.5]])), axis=0),
+        lambda m: m.put_along_axis(m.asarray(m34.copy()), m.asarray(np.array([[0]])), 1.0,
+                                   axis=None),
+    ]
+    for name in ("sum", "max", "prod", "any", "argmax", "cumsum", "argsort", "count_nonzero",
+                 "squeeze"):
+        for axis in (1.0, "1", (1.0,), [0, 1.5], np.float64(1), (0, "1")):
+            calls.append(lambda m, name=name, axis=axis: getattr(m, name)(
+                m.asarray(np.ones((3, 1))), axis=axis))
+    with la.config(eager_size=eager_size):
+        for call in calls:
+            _same_error(call)

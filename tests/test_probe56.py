@@ -87,3 +87,29 @@ def test_shape_and_argument_errors_have_numpys_text(backend, eager_size):
     with la.config(eager_size=eager_size):
         for call in calls:
             _same_error(call)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_fill_takes_one_scalar_as_numpy(backend, eager_size):
+    """`a.fill([1, 2])` on a (2, 2) array filled each row with the sequence (an assignment's
+    broadcast: another answer where NumPy raises), `a.fill([1])` and `a.fill(np.array([3]))`
+    filled with the one element; NumPy's fill takes one scalar (a 0-d array too) and raises
+    'setting an array element with a sequence.' for anything else."""
+    values = [[1, 2], [1], (1,), np.array([3]), np.array([[1]]), np.array(4.5), 2.5,
+              np.float32(1.5), True, 7]
+    with la.config(eager_size=eager_size):
+        for value in values:
+            for shape in ((2, 2), (3,)):
+                outcomes = []
+                for m in (np, la):
+                    a = m.zeros(shape)
+                    try:
+                        a.fill(la.asarray(value) if m is la and isinstance(value, np.ndarray)
+                               else value)
+                        outcomes.append(np.asarray(a).tolist())
+                    except ValueError as error:
+                        outcomes.append(str(error).split("\n(at ")[0])
+                assert outcomes[1] == outcomes[0], (value, shape)
+        a = la.zeros((2, 3))
+        a[1].fill(5)  # a view's fill writes through, as NumPy's
+        np.testing.assert_array_equal(np.asarray(a), [[0, 0, 0], [5, 5, 5]])

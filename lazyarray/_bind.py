@@ -6,6 +6,7 @@ the loop dtype and the output shape. Errors are raised here, at the line that bu
 
 from __future__ import annotations
 
+import operator
 from typing import Any, TypeVar
 
 import numpy as np
@@ -602,9 +603,20 @@ def normalize_axis(axis: Any, ndim: int, site: Site, argname: str | None = None)
     take...): None or a tuple is NumPy's TypeError, not a failed unpacking."""
     if axis is None or isinstance(axis, (tuple, list)):
         raise fail(TypeError, f"'{type(axis).__name__}' object cannot be interpreted as an "
-                   "integer (this function takes a single axis)", site)
+                   "integer", site)  # (NumPy's text)
     (ax,) = normalize_axes(axis, ndim, site, argname)
     return ax
+
+
+def _index_error_text(axis: Any) -> str:
+    """operator.index's TypeError text for the first axis that is no integer ("'float' object
+    cannot be interpreted as an integer"), as NumPy's ufunc reductions raise it."""
+    for a in axis if isinstance(axis, (tuple, list)) else (axis,):
+        try:
+            operator.index(a)
+        except TypeError as exc:
+            return str(exc)
+    return f"axis must be an int, a tuple of ints or None, not {axis!r}"
 
 
 def normalize_axes(axis: Any, ndim: int, site: Site, argname: str | None = None,
@@ -633,7 +645,6 @@ def normalize_axes(axis: Any, ndim: int, site: Site, argname: str | None = None,
         raise with_site(np.exceptions.AxisError(str(exc)), site) from None
     except ValueError as exc:  # repeated axis
         raise fail(ValueError, repeated or str(exc), site) from None
-    except TypeError:
-        raise fail(TypeError, f"axis must be an int, a tuple of ints or None, not {axis!r}",
-                   site) from None
+    except TypeError:  # NumPy's reductions' text: operator.index's (np.sum(x, axis=1.0))
+        raise fail(TypeError, _index_error_text(axis), site) from None
     return tuple(axes) if ordered else tuple(sorted(axes))

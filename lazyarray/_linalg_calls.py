@@ -423,8 +423,7 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Arr
                          "be two-dimensional", site)  # (NumPy's text)
     bn = _as_node(b, site)
     if bn.ndim not in (1, 2) or bn.shape[0] != an.shape[0]:
-        raise _bind.fail(np.linalg.LinAlgError, f"lstsq: incompatible dimensions {an.shape} and "
-                         f"{bn.shape}", site)
+        raise _bind.fail(np.linalg.LinAlgError, "Incompatible dimensions", site)  # (NumPy's)
     _refuse_half(bn, site)
     dtype = np.result_type(an.dtype, bn.dtype if bn.dtype.kind in "fc" else dtypes.float64)
     an, bn = _bind.cast(an, dtype, site), _bind.cast(bn, dtype, site)

@@ -299,7 +299,11 @@ def _round(self: Array, ndigits: Any = None) -> Any:
 
 
 def _fill(self: Array, value: Any) -> None:
-    """ndarray.fill: every element becomes `value` (NumPy's assignment rules), in place."""
+    """ndarray.fill: every element becomes `value` (NumPy's assignment rules), in place. The
+    value is one scalar, as NumPy's: `a.fill([1, 2])` or `a.fill(np.array([3]))` is NumPy's
+    ValueError (an assignment would broadcast it: another answer, silently)."""
+    if isinstance(value, (list, tuple)) or getattr(value, "ndim", 0) > 0:
+        raise _bind.fail(ValueError, "setting an array element with a sequence.", user_site(1))
     self[...] = value
 
 

@@ -198,8 +198,8 @@ def squeeze(a: Any, axis: Any = None) -> Array:
         axes = ()  # NumPy's squeeze takes axis 0 or -1 of a 0-d array (an AxisError, fuzz56)
     else:
         if type(axis) is list:  # NumPy's squeeze takes an int or a tuple of ints
-            raise _bind.fail(TypeError, "'list' object cannot be interpreted as an integer "
-                             "(squeeze: an int or a tuple of ints)", site)
+            raise _bind.fail(TypeError, "'list' object cannot be interpreted as an integer",
+                             site)  # (NumPy's text)
         _axis_args.refuse_bool_axis(axis, site)
         axes = _bind.normalize_axes(axis, node.ndim, site)
         for ax in axes:

@@ -216,7 +216,9 @@ def inner(a: Any, b: Any) -> Array:
     x, y = _array(a), _array(b)
     if x.ndim == 0 or y.ndim == 0:
         return x * y
-
+    if x.shape[-1] != y.shape[-1]:  # NumPy's text: np.dot's, of b with its last two axes swapped
+        ys = y.shape
+        _check_aligned(x.shape, ys if len(ys) < 2 else ys[:-2] + (ys[-1], ys[-2]))
     return scalar_result(tensordot(x, y, axes=([-1], [-1]))._node)  # (tensordot's 0-d: an array)
 
 
@@ -277,13 +279,23 @@ lc.NUMPY_DOT.append(dot)  # (linalg.norm's way: sqrt(dot(x, x)), as numpy.linalg
 
 def vdot(a: Any, b: Any) -> Array:
     """numpy.vdot: flattened dot product, the first argument conjugated."""
+    if (type(a) is Array and type(b) is Array and len(a.shape) == 1 == len(b.shape)
+            and a.dtype == b.dtype and a.dtype.kind in "fc" and _EAGER_LIMIT[0]):
+        # computed vectors at once: np.vdot's own bits (a vector of negative stride is summed
+        # in its plain loop there, where np.dot copies it for BLAS)
+        done = _eager_vector_dot(a._node, b._node, user_site(1), np.vdot)
+        if done is not None:
+            return Array(done)
     x, y = mp.ravel(_array(a)), mp.ravel(_array(b))
     if x.shape != y.shape:
         raise ValueError(f"cannot reshape array of size {y.size} into shape ({x.size},)")
     if x.dtype.kind == "c":
         x = conj(x)
-    if np.result_type(x.dtype, y.dtype) == np.float16:  # NumPy's half dot: float32, one rounding
+    kind = np.result_type(x.dtype, y.dtype)
+    if kind == np.float16:  # NumPy's half dot: float32, one rounding
         return _dot.astype(vdot(x.astype(np.float32), y.astype(np.float32)), np.float16)
+    if kind.kind in "fc":  # NumPy's float/complex vdot is BLAS's dot (zdotc: conj(x) by zdotu
+        return _dot.matmul(x, y)  # has its bits), flags unread; a sum of products rounds otherwise
     prod = _dot.multiply(x, y)  # NumPy's dot loop: no floating-point flags checked
     return _dot.sum(prod, dtype=prod.dtype)
 

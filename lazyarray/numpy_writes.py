@@ -153,7 +153,7 @@ def put_along_axis(arr: Array, indices: Any, values: Any, axis: Any) -> None:
         raise IndexError("`indices` must be an integer array")
     if axis is None:
         if idx.ndim != 1:
-            raise ValueError("`indices` and `arr` must have the same number of dimensions")
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
         flat = mp.ravel(arr)
         flat[idx] = mp.broadcast_to(asarray(values).astype(arr.dtype), idx.shape)
         arr[...] = mp.reshape(flat, arr.shape)

@@ -449,9 +449,8 @@ def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) 
     if not isinstance(axis, (int, np.integer)):
         try:  # a 0-d integer ndarray, as NumPy's argmax takes it
             axis = operator.index(axis)
-        except TypeError:
-            raise _bind.fail(TypeError, f"{name} takes a single integer axis or None, not "
-                             f"{axis!r}", site) from None
+        except TypeError as exc:  # NumPy's text: operator.index's
+            raise _bind.fail(TypeError, str(exc), site) from None
     return _reduce(name, Array(node), int(axis), bool(keepdims), dtypes.int64, site)
 
 

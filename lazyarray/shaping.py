@@ -320,8 +320,11 @@ def gather_along_axis(x: Any, indices: Any, axis: int | None, *, in_bounds: bool
     site = user_site(1)
     x, idx = _array(x, site), _array(indices, site)
     if idx.dtype.kind not in "iu":
-        raise _bind.fail(IndexError, "take_along_axis needs integer indices", site)
+        raise _bind.fail(IndexError, "`indices` must be an integer array", site)  # (NumPy's)
     if axis is None:  # NumPy: along the flattened array (its indices then 1-d)
+        if idx.ndim != 1:
+            raise _bind.fail(ValueError, "when axis=None, `indices` must have a single "
+                             "dimension.", site)  # (NumPy's text)
         x, axis = reshape(x, (x.size,)), 0
     if idx.ndim != x.ndim:
         raise _bind.fail(ValueError, "`indices` and `arr` must have the same number of "

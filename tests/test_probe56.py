@@ -1,0 +1,115 @@
+"""Idioms of a sixth corpus of published NumPy programs (probe56: Project Euler and Advent of
+Code solutions, QuantEcon lectures, image filters and dithering by hand, physics integrators,
+hashing on uint64, DSP, Array API style code) that lazyarray answered differently from NumPy,
+each against NumPy, on every backend, at the default and on the general path (eager_size=0,
+the path a GPU takes)."""
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+EAGER_SIZES = [0, 4096]
+
+
+def _same_bits(got, want) -> None:
+    """Same dtype and the same bits (NaN and signed zeros included)."""
+    got = np.asarray(got)
+    assert got.dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(got, want, strict=False)
+    assert got.tobytes() == np.asarray(want).tobytes(), (got, want)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_vdot_of_floats_is_blas_dot_as_numpy(backend, eager_size):
+    """`np.vdot(psi, psi)` (a quantum state's norm, a complex CG's `r^H r`) summed the products
+    in lazyarray's own order: the imaginary part of `vdot(z, z)` came out ~1e-16 where NumPy's
+    (BLAS's zdotc) is exactly 0, and real dot products differed in their last bits, at every
+    setting. NumPy's float and complex vdot is its dtype's dot (BLAS's), as lazyarray's dot."""
+    rng = np.random.default_rng(0)
+    z = rng.normal(size=(40, 40)) + 1j * rng.normal(size=(40, 40))
+    v = rng.normal(size=1000)
+    cases = [(z, z), (z[0], z[1]), (z.T, z), (z.astype(np.complex64), z.astype(np.complex64)),
+             (v, v), (v.astype(np.float32), v.astype(np.float32)), (v.astype(np.float32), v),
+             (z[0], v[:40]), (v[:40], z[0])]
+    with la.config(eager_size=eager_size):
+        for a, b in cases:
+            _same_bits(la.vdot(la.asarray(a), la.asarray(b)), np.vdot(a, b))
+        assert la.vdot(la.asarray(z), la.asarray(z)).imag == 0.0
+
+
+def test_vdot_of_a_reversed_vector_at_once_is_numpys(backend):
+    """At the default, `np.vdot(x[::-1], y)` of computed vectors is np.vdot's own call, whose
+    plain loop sums a vector of negative stride (np.dot copies it for BLAS: other last bits)."""
+    rng = np.random.default_rng(1)
+    v = rng.normal(size=1000)
+    z = rng.normal(size=(40, 40)) + 1j * rng.normal(size=(40, 40))
+    V, Z = la.asarray(v), la.asarray(z)
+    _same_bits(la.vdot(V[::-1], V), np.vdot(v[::-1], v))
+    _same_bits(la.vdot(Z[::-1, 0], Z[:, 1]), np.vdot(z[::-1, 0], z[:, 1]))
+
+
+def _same_error(call) -> None:
+    """`call(np)` and `call(la)` raise the same type with the same text (lazyarray's text may
+    name the user's line after it)."""
+    with pytest.raises(Exception) as want:
+        call(np)
+    with pytest.raises(type(want.value)) as got:
+        call(la)
+    assert str(got.value).split("\n(at ")[0] == str(want.value)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_shape_and_argument_errors_have_numpys_text(backend, eager_size):
+    """Tutorials print these errors: `np.inner` of mismatched last axes said 'shape-mismatch for
+    sum' (NumPy: np.dot's 'shapes (3,4) and (5,4) not aligned: ...', b's last two axes
+    swapped); lstsq's 'Incompatible dimensions', take_along_axis/put_along_axis with axis=None
+    and 2-D indices, float indices; a float or str axis (`x.sum(axis=1.0)`, `np.argmax(x,
+    axis='1')`, `np.cumsum(x, axis=(0,))`) had lazyarray's own texts."""
+    m34, m45 = np.ones((3, 4)), np.ones((4, 5))
+    calls = [
+        lambda m: m.inner(m.asarray(m34), m.asarray(m45)),
+        lambda m: m.inner(m.asarray(m34), m.asarray(np.ones(5))),
+        lambda m: m.inner(m.asarray(m34), m.asarray(np.ones((2, 5, 3)))),
+        lambda m: m.inner(m.asarray(np.ones((2, 3, 4))), m.asarray(m45)),
+        lambda m: m.linalg.lstsq(m.asarray(m45), m.asarray(np.ones(3))),
+        lambda m: m.linalg.lstsq(m.asarray(m45), m.asarray(np.ones((3, 2)))),
+        lambda m: m.take_along_axis(m.asarray(m34), m.asarray(np.array([[0]])), axis=None),
+        lambda m: m.take_along_axis(m.asarray(m34), m.asarray(np.array([[0.5]])), axis=0),
+        lambda m: m.put_along_axis(m.asarray(m34.copy()), m.asarray(np.array([[0]])), 1.0,
+                                   axis=None),
+    ]
+    for name in ("sum", "max", "prod", "any", "argmax", "cumsum", "argsort", "count_nonzero",
+                 "squeeze"):
+        for axis in (1.0, "1", (1.0,), [0, 1.5], np.float64(1), (0, "1")):
+            calls.append(lambda m, name=name, axis=axis: getattr(m, name)(
+                m.asarray(np.ones((3, 1))), axis=axis))
+    with la.config(eager_size=eager_size):
+        for call in calls:
+            _same_error(call)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_fill_takes_one_scalar_as_numpy(backend, eager_size):
+    """`a.fill([1, 2])` on a (2, 2) array filled each row with the sequence (an assignment's
+    broadcast: another answer where NumPy raises), `a.fill([1])` and `a.fill(np.array([3]))`
+    filled with the one element; NumPy's fill takes one scalar (a 0-d array too) and raises
+    'setting an array element with a sequence.' for anything else."""
+    values = [[1, 2], [1], (1,), np.array([3]), np.array([[1]]), np.array(4.5), 2.5,
+              np.float32(1.5), True, 7]
+    with la.config(eager_size=eager_size):
+        for value in values:
+            for shape in ((2, 2), (3,)):
+                outcomes = []
+                for m in (np, la):
+                    a = m.zeros(shape)
+                    try:
+                        a.fill(la.asarray(value) if m is la and isinstance(value, np.ndarray)
+                               else value)
+                        outcomes.append(np.asarray(a).tolist())
+                    except ValueError as error:
+                        outcomes.append(str(error).split("\n(at ")[0])
+                assert outcomes[1] == outcomes[0], (value, shape)
+        a = la.zeros((2, 3))
+        a[1].fill(5)  # a view's fill writes through, as NumPy's
+        np.testing.assert_array_equal(np.asarray(a), [[0, 0, 0], [5, 5, 5]])

@@ -282,3 +282,94 @@ def test_array_api_extra_matches_numpy(reference_backend, name, kind):
 def test_array_api_extra_matches_numpy_everywhere(backend, name, kind, eager_size):
     with la.config(**({} if eager_size is None else {"eager_size": eager_size})):
         _check_xpx(name, kind)
+
+
+def test_array_api_extra_functions_without_array_inputs(reference_backend):
+    """The creation helpers take the namespace: the same values and dtypes as NumPy's."""
+    for call in (lambda xp: xpx.tril_indices(4, offset=1, xp=xp),
+                 lambda xp: xpx.triu_indices(3, m=5, xp=xp),
+                 lambda xp: xpx.diag_indices(3, ndim=3, xp=xp),
+                 lambda xp: tuple(xpx.default_dtype(xp, kind) for kind in (
+                     "real floating", "complex floating", "integral", "indexing")),
+                 lambda xp: xpx.broadcast_shapes((2, 1), (1, 3), ())):
+        want, got = call(np), call(la)
+        assert type(got) is type(want) and len(got) == len(want)
+        for g, w in zip(got, want):
+            if isinstance(w, np.ndarray):
+                assert isinstance(g, la.Array) and g.dtype == w.dtype
+                np.testing.assert_array_equal(np.asarray(g), w)
+            else:
+                assert g == w
+    with pytest.raises(ValueError):
+        xpx.broadcast_shapes((2, 1), (3, 3), xp=la)
+    x, w = _input("float64/1d"), np.array([1, 2, 1, 3, 1])
+    got = xpx.cov(la.asarray(np.vstack([x, x ** 2])), fweights=la.asarray(w),
+                  aweights=la.asarray(np.abs(x)))
+    np.testing.assert_allclose(np.asarray(got), np.cov(np.vstack([x, x ** 2]), fweights=w,
+                                                       aweights=np.abs(x)), rtol=1e-12)
+
+
+# --- array-api-compat's helpers: what they answer for Arrays ---------------------------------------
+def test_array_api_compat_helpers_answer_true_to_lazyarray(reference_backend):
+    """Each answer is lazyarray's semantics: the namespace, a standard object, not a NumPy or
+    other library's array, not "lazy" in compat's sense (`bool(x)` gives the value: it
+    evaluates), writeable (`x[i] = v` rebinds the handle), its size and device, `to_device`."""
+    x = la.asarray(np.arange(6.0).reshape(2, 3))
+    for a in (x, x + 1, x[0], x.T, la.asarray(3.0), la.zeros((0, 3)), x[x > 2]):
+        assert compat.array_namespace(a) is la and compat.get_namespace(a) is la
+        assert compat.is_array_api_obj(a) and compat.is_writeable_array(a)
+        assert not compat.is_lazy_array(a)
+        assert not any(f(a) for f in (compat.is_numpy_array, compat.is_cupy_array,
+                                      compat.is_torch_array, compat.is_dask_array,
+                                      compat.is_jax_array, compat.is_ndonnx_array,
+                                      compat.is_pydata_sparse_array))
+        assert compat.size(a) == np.asarray(a).size and compat.device(a) == a.device == "cpu"
+        moved = compat.to_device(a, "cpu")
+        assert isinstance(moved, la.Array)
+        np.testing.assert_array_equal(np.asarray(moved), np.asarray(a))
+    assert compat.array_namespace(x, 3, None, 2.0, api_version="2024.12") is la
+    with pytest.raises(TypeError, match="Multiple namespaces"):
+        compat.array_namespace(x, np.ones(2))
+    with pytest.raises(ValueError, match="2024.12"):
+        compat.array_namespace(x, api_version="2025.12")
+
+
+def test_at_of_a_read_only_array_raises_not_a_wrong_answer(reference_backend):
+    """Left (array-api-compat's): `is_writeable_array` is True for every Array, as for every
+    library compat does not know, so `xpx.at(x, i).set(v)` of a read-only Array (a broadcast
+    view; `asarray` of a read-only NumPy array) writes into it, where NumPy's read-only array
+    is copied first. lazyarray refuses the write with NumPy's error; x is left as it was, and
+    `copy=True` gives NumPy's answer."""
+    base = np.ones(1)
+    x = la.broadcast_to(la.asarray(base), (3,))
+    with pytest.raises(ValueError, match="read-only"):
+        xpx.at(x, 0).set(5.0)
+    np.testing.assert_array_equal(np.asarray(x), np.ones(3))
+    np.testing.assert_array_equal(np.asarray(xpx.at(x, 0).set(5.0, copy=True)),
+                                  xpx.at(np.broadcast_to(base, (3,)), 0).set(5.0))
+
+
+# --- einops' array-API entry points (einops.array_api) and einops.einsum ------------------------------
+def test_einops_array_api_and_einsum_match_numpy(reference_backend):
+    """einops.array_api finds the namespace through `__array_namespace__` (array_api_strict
+    fails there on einops' list shapes; lazyarray takes them as NumPy); einops.einsum goes
+    through lazyarray's einops backend (lazyarray/_einops.py)."""
+    einops = pytest.importorskip("einops")
+    ea = pytest.importorskip("einops.array_api")
+    a = np.arange(24.0).reshape(2, 3, 4)
+    b = np.arange(12.0).reshape(4, 3)
+    calls = [lambda m, x, y: ea.rearrange(x, "i j k -> k (j i)"),
+             lambda m, x, y: ea.reduce(x, "i j k -> k", "max"),
+             lambda m, x, y: ea.reduce(x, "i j k -> i", "mean"),
+             lambda m, x, y: ea.reduce(x > 3, "i j k -> k", "any"),
+             lambda m, x, y: ea.repeat(x, "i j k -> i j k r", r=2),
+             lambda m, x, y: ea.unpack(*ea.pack([x, x[0]], "* k"), "* k"),
+             lambda m, x, y: einops.einsum(x, y, "i j k, k j -> i"),
+             lambda m, x, y: einops.einsum(x, x, "i j k, i j k -> i j"),
+             lambda m, x, y: einops.reduce(x, "i j k -> k", lambda v, axis: m.sum(v, axis=axis))]
+    for call in calls:
+        want = call(np, a, b)
+        got = call(la, la.asarray(a), la.asarray(b))
+        for g, w in zip(*(r if isinstance(r, list) else [r] for r in (got, want))):
+            assert isinstance(g, la.Array) and (g.dtype, g.shape) == (w.dtype, w.shape)
+            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-12)

@@ -8,6 +8,7 @@ matrix_rank reduce svdvals (a library call) in a fused kernel; matrix_power is m
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
@@ -243,8 +244,10 @@ def matrix_rank(x: Any, /, tol: Any = None, hermitian: bool = False, *,
 def matrix_power(x: Any, n: int, /) -> Array:
     """x**n by repeated squaring (matmuls); n < 0 inverts first, n == 0 gives identities."""
     site = user_site(1)
-    if not isinstance(n, (int, np.integer)):
-        raise _bind.fail(TypeError, "exponent must be an integer", site)  # NumPy's texts
+    try:
+        n = operator.index(n)  # (NumPy's: a user's integer type too)
+    except TypeError:
+        raise _bind.fail(TypeError, "exponent must be an integer", site) from None  # NumPy's texts
     node = _as_node(x, site)
     if node.ndim < 2:
         raise _bind.fail(np.linalg.LinAlgError, f"{node.ndim}-dimensional array given. Array must "

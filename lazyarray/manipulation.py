@@ -78,10 +78,11 @@ def reshape(x: Any, shape: Any, order: str = "C", *, copy: bool | None = None) -
     if order != "C" and memory_order(order, site, reshaping=True, x=x) == "F":
         dims = (shape,) if isinstance(shape, int) else tuple(shape)
         return transpose(reshape(transpose(x), dims[::-1]))
-    out = Array(reshape_node(x._node if type(x) is Array else _as_node(x, site), shape, site))
+    node = x._node if type(x) is Array else _as_node(x, site)
+    out = Array(reshape_node(node, shape, site))
     if type(x) is Array and reshapes_in_place(x, out.shape):  # NumPy's view, else its copy
         return view_of(x, out, lambda n: reshape_node(n, out.shape, site))
-    released.add(out)  # (NumPy's is a view of its copy or of `asarray(x)`: OWNDATA False)
+    released.add(out, node.shape)  # (NumPy's is a view of its copy, of x's shape: OWNDATA False)
     return out
 
 

@@ -63,7 +63,7 @@ def release_dead_root(x: Any) -> None:
     link = x._view
     if type(link) is tuple and len(link) == 4 and link[3] and _getrefcount(link[0]) == 2:
         x._view = None  # (a read-only view, `np.diagonal(...)`, stays one: its writes raise)
-        released.add(x)
+        released.add(x, (link[1], link[2]))  # (NumPy's `x.base`: the temporary, rebuilt on request)
 
 
 class IdentitySet:
@@ -88,9 +88,40 @@ class IdentitySet:
         return r is not None and r() is x
 
 
-# Roots that were views of a dead root (release_dead_root): NumPy's array owns no memory
-# (`flags.owndata`, lazyarray/numpy_flags.py). _trace.c's iteration releases without this mark.
-released = IdentitySet()
+class IdentityMap(IdentitySet):
+    """An IdentitySet whose members carry a value, dropped with them."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._values: dict[int, Any] = {}
+
+    def add(self, x: Any, value: Any = None) -> None:
+        key, refs, values = id(x), self._refs, self._values
+
+        def drop(r: Any) -> None:
+            if refs.get(key) is r:
+                del refs[key]
+                values.pop(key, None)
+        refs[key] = _weakref(x, drop)
+        values[key] = value
+
+    def discard(self, x: Any) -> None:
+        if x in self:
+            del self._refs[id(x)]
+            self._values.pop(id(x), None)
+
+    def get(self, x: Any) -> Any:
+        """x's value, or None when x is no member."""
+        return self._values.get(id(x)) if x in self else None
+
+
+# Roots that were views of a dead root (release_dead_root: the view's node and the dead root's,
+# from which NumPy's `x.base` is rebuilt) or reshape's copies (the shape NumPy's copy has): NumPy's
+# array owns no memory (`flags.owndata`, lazyarray/numpy_flags.py). _trace.c's iteration releases
+# without this mark.
+released = IdentityMap()
 
 
 def prune_due(n: int) -> bool:

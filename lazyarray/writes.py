@@ -866,9 +866,10 @@ def _numpy_casting_error(ufunc: np.ufunc, dtype: np.dtype, other: Any, site: Any
     stand_in = np.zeros((1,) if ufunc is np.matmul else (), dtype)
     if ufunc is np.matmul:
         other = np.zeros((1,), np.asarray(other).dtype)
+    in_place = _IN_PLACE.get(ufunc)  # `x **= 2` is NumPy's square loop, `power(x, 2, out=x)` not
     try:
         with np.errstate(all="ignore"):
-            ufunc(stand_in, other, out=out)
+            in_place(stand_in, other) if in_place else ufunc(stand_in, other, out=out)
     except TypeError as exc:
         return _bind.with_site(exc, site)
     return _fail(TypeError, f"Cannot cast ufunc '{ufunc.__name__}' output to {dtype} with "
@@ -881,6 +882,13 @@ def _numpy_casting_error(ufunc: np.ufunc, dtype: np.dtype, other: Any, site: Any
 _OPERATORS = {np.add: operator.add, np.subtract: operator.sub, np.multiply: operator.mul,
               np.true_divide: operator.truediv, np.floor_divide: operator.floordiv,
               np.remainder: operator.mod, np.power: operator.pow}
+
+
+# `x op= y`'s own operator by its ufunc: NumPy's in-place operator takes fast paths its ufunc
+# call does not (`b **= 2` of bools: "Cannot cast ufunc 'square' output from dtype('int8')")
+_IN_PLACE = {np.add: operator.iadd, np.subtract: operator.isub, np.multiply: operator.imul,
+             np.true_divide: operator.itruediv, np.floor_divide: operator.ifloordiv,
+             np.remainder: operator.imod, np.power: operator.ipow}
 
 
 def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[..., Any]:

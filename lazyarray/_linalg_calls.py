@@ -18,6 +18,7 @@ from .array import Array, scalar_result
 from .cache import _state, is_busy
 from .complex_functions import conj, real
 from .creation import host_result
+from .eager import LIMIT as _EAGER_LIMIT, run_candidate
 from .elementwise import abs as abs_, astype, sign, where
 from .evaluation import evaluate_arrays
 from .graph import dtypes, get_op
@@ -92,6 +93,19 @@ def _call(name: str, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, .
     for node in inputs:
         _refuse_half(node, site)
     return _bind.primitive(get_op(name), inputs, attrs, shape, dtype, site)
+
+
+def _at_once(packed: Node) -> Node:
+    """eig's and eigh's packed result computed at the call where small (the at-once rule's size),
+    so that their values and vectors are views of one buffer: the vectors' C copy is computed at
+    once (a copy seeds the rule) and the values were not, so reading them ran the call again
+    (stability's eig ran twice per call). On the general path both stay pending, siblings."""
+    if (_EAGER_LIMIT[0] and packed.size <= _EAGER_LIMIT[0] and not _state.busy
+            and not _state.stand_ins):
+        done = run_candidate(packed)
+        if done is not None:
+            return done
+    return packed
 
 
 def _part(packed: Node, start: int, shape: tuple[int, ...], site: _bind.Site) -> Array:
@@ -288,7 +302,7 @@ def eigh(a: Any, UPLO: str = "L") -> EighResult:
     upper = _reads_upper(UPLO, site)
     mat = _matrix(a, "eigh", site, square=True)
     batch, n = mat.shape[:-2], mat.shape[-1]
-    packed = _call("eigh", (mat,), (upper,), batch + (n, n + 1), mat.dtype, site)
+    packed = _at_once(_call("eigh", (mat,), (upper,), batch + (n, n + 1), mat.dtype, site))
     spec = tuple((0, 1, s) for s in batch)
     # the vectors' columns of the packed rows, copied C-contiguous: NumPy's are a new C array
     # (a strided slice of the pack made `v.ravel()` a copy, whose writes never reached v)
@@ -390,7 +404,7 @@ def eig(a: Any) -> EigResult:
         raise _bind.fail(NotImplementedError, "eig needs complex dtypes, which this build of "
                          "lazyarray does not have yet", site)
     batch, n = mat.shape[:-2], mat.shape[-1]
-    packed = _call("eig", (mat,), (), batch + (n, n + 1), ct, site)  # real a: the real routine
+    packed = _at_once(_call("eig", (mat,), (), batch + (n, n + 1), ct, site))  # real a: real routine
     spec = tuple((0, 1, s) for s in batch)
     # the vectors' columns of the packed rows, copied C-contiguous: NumPy's are a new C array
     # (a strided slice of the pack made `v.ravel()` a copy, whose writes never reached v)

@@ -148,3 +148,21 @@ def test_the_parts_of_a_named_tuple_result_are_siblings(backend, monkeypatch, ea
     np.testing.assert_allclose(np.abs(u), np.abs(want.U), atol=1e-10)
     np.testing.assert_allclose(s, want.S, rtol=1e-12)
     np.testing.assert_allclose(np.abs(vt), np.abs(want.Vh), atol=1e-10)
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+@pytest.mark.parametrize("name", ["eig", "eigh"])
+def test_eig_and_eigh_run_their_library_call_once(backend, monkeypatch, eager_size, name):
+    """`w, V = np.linalg.eig(J)`, then both read: one LAPACK call. At once, the vectors' copy was
+    computed at the call and the values by a plan that ran eig again (the corpus' stability
+    program: twice per call)."""
+    r = np.random.default_rng(2).standard_normal((5, 5))
+    m = r @ r.T if name == "eigh" else r
+    want_w, want_v = getattr(np.linalg, name)(m)
+    calls = _linalg_calls(monkeypatch, name)
+    with la.config(eager_size=eager_size):
+        w, v = getattr(la.linalg, name)(la.asarray(m))
+        got_w, got_v = np.asarray(w), np.asarray(v)
+    assert len(calls) == 1
+    np.testing.assert_allclose(got_w, want_w, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got_v, want_v, rtol=1e-10, atol=1e-12)

@@ -46,6 +46,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+import _cffi_backend  # cffi's own C module (cffi >= 1.0): KernelFFI's calls
+import cffi
+
 from . import helper_library as c_helper_library, team as c_team
 from .. import cache_security, compile_stats
 from ..compile_stats import CompileForbidden
@@ -395,8 +398,7 @@ class KernelFFI:
     type by a string."""
 
     def __init__(self) -> None:
-        import _cffi_backend as backend  # cffi's own C module (cffi >= 1.0)
-        self._backend = b = backend
+        self._backend = b = _cffi_backend
         self.CData, self.CType = b._get_types()
         self.BCharA = b.new_array_type(b.new_pointer_type(b.new_primitive_type("char")), None)
         self.UINTPTR = b.new_primitive_type("uintptr_t")
@@ -426,7 +428,6 @@ def _typeof(name: str) -> Any:
 
 @cache
 def _full_ffi() -> Any:
-    import cffi
     return cffi.FFI()
 
 

@@ -300,6 +300,24 @@ def _special_call(name: str, arity: int) -> Case:
     return case
 
 
+def _rotations(xp: Any, d: dict) -> tuple:
+    """scipy.spatial.transform's Rotation and RigidTransform (SciPy 1.17's array-API table), in
+    float64: SciPy's NumPy path computes float32 input in float64, its array-API path in
+    float32 (array_api_strict too)."""
+    from scipy.spatial.transform import RigidTransform, Rotation
+
+    x = xp.astype(d["X"], xp.float64)
+    q, v, e = x[:6, :4], x[6:12, :3], xp.reshape(xp.astype(d["p"][:18], xp.float64), (6, 3))
+    r = Rotation.from_quat(q)
+    moved = RigidTransform.from_components(v, r)
+    return (r.as_matrix(), r.as_rotvec(), r.as_euler("xyz"), r.as_mrp(), r.apply(v),
+            (r.inv() * r).as_quat(), r.magnitude(), r.mean().as_quat(),
+            Rotation.from_euler("zyx", e).as_quat(), Rotation.from_rotvec(e).as_matrix(),
+            Rotation.from_matrix(r.as_matrix()).as_quat(), (r ** 0.5).as_quat(),
+            Rotation.align_vectors(v[:3], e[:3])[0].as_quat(), r.approx_equal(r),
+            r[1:3].as_quat(), moved.as_matrix(), moved.apply(e))
+
+
 def _scipy_more_cases() -> dict[str, Case]:
     """SciPy 1.17's array-API table (scipy._lib._array_api.xp_capabilities_table) beyond the
     cases above, where array_api_strict is not skipped (stop 56)."""
@@ -469,6 +487,7 @@ def _scipy_more_cases() -> dict[str, Case]:
                                                nd.center_of_mass(d["Xp"][:8])),
         "ndimage.fourier": lambda xp, d: (nd.fourier_gaussian(sf.fft2(img(xp, d)), 1.0),
                                           nd.fourier_shift(sf.fft2(img(xp, d)), 1.5)),
+        "spatial.Rotation": _rotations,
         "cluster.hierarchy": lambda xp, d: (hc.linkage(d["X"][:10], "ward"),
                                             hc.fcluster(hc.linkage(d["X"][:10], "average"), 3,
                                                         "maxclust"),

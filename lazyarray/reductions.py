@@ -58,6 +58,12 @@ def _is_scalar_axis(axis: Any) -> bool:
 _SHAPES: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
+# NumPy's order of complex numbers for these reductions: (name, node, axes, keepdims) -> Array,
+# set by lazyarray/complex_ordering.py (which builds on this module)
+COMPLEX_EXTREME: list = [None]
+_COMPLEX_ORDERED = frozenset({"max", "min", "argmax", "argmin"})
+
+
 def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None,
             site: _bind.Site, op: Any = None) -> Array:
     op = op or get_op(name)
@@ -80,12 +86,15 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
             if len(_SHAPES) >= 4096:
                 _SHAPES.clear()
             _SHAPES[memo] = axes, shape
-    if node.dtype.kind == "c" and not supports_complex(op):
+    complex_order = node.dtype.kind == "c" and not supports_complex(op)
+    if complex_order and (name not in _COMPLEX_ORDERED or COMPLEX_EXTREME[0] is None):
         raise _bind.fail(TypeError, f"{name} is not defined for complex inputs ({node.dtype}); the "
                          "Array API standard defines it for real numbers only", site)
     if "needs_nonempty" in op.properties and builtins.any(node.shape[a] == 0 for a in axes):
         raise _bind.fail(ValueError, _EMPTY_TEXT.get(name) or "zero-size array to reduction "
                          f"operation {_UFUNC_NAME.get(name, name)} which has no identity", site)
+    if complex_order:  # NumPy's lexicographic order (lazyarray/complex_ordering.py)
+        return COMPLEX_EXTREME[0](name, node, axes, bool(keepdims))
     if "index" in op.properties:  # argmax/argmin: compare in the input dtype, return int64
         out_dtype = dtypes.int64
     else:

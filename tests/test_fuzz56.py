@@ -389,3 +389,33 @@ def test_average_returned_count_is_numpys_scalar(text, eager_size):
     """`np.average(a, returned=True)`'s count is NumPy's scalar where the average is one (a 0-d
     array here)."""
     _check(text, eager_size)
+
+
+INPLACE_CAST = [
+    "a = np.asarray(numpy.arange(5)); a[1:] /= 0", "a = np.asarray(numpy.arange(5)); b = a[1:]; "
+    "b /= 0", "a = np.asarray(numpy.arange(5, dtype=numpy.int8)); a[1:] /= np.asarray("
+    "numpy.zeros(4))", "a = np.asarray(numpy.ones(5, bool)); a[1:] /= 0",
+    "a = np.asarray(numpy.arange(5)); a[1:] %= 0.0", "a = np.asarray(numpy.arange(5)); "
+    "t = a[1]; t /= 0; a = t", "a = np.asarray(numpy.arange(5.)); a[1:] /= 0",
+    "a = np.asarray(numpy.arange(5)); a[1:] /= [1, 2, 3, 4]"]
+
+
+@BOTH
+@pytest.mark.parametrize("text", INPLACE_CAST)
+def test_inplace_cast_error_before_computing(text, eager_size):
+    """`int_array[1:] /= 0`: NumPy raises its UFuncTypeError before it computes, so no 'divide
+    by zero' RuntimeWarning first (the view's quotient was computed at once; fuzz55's left
+    class). An element (`t = a[1]; t /= 0`) is NumPy's scalar: `t = t / 0`."""
+    outcome = []
+    for xp in (np, la):
+        env = {"np": xp, "numpy": np}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                with la.config(eager_size=eager_size):
+                    exec(text, env)
+                    got = repr(np.asarray(env["a"]))
+            except Exception as exc:  # noqa: BLE001
+                got = (type(exc).__name__, str(exc).split("\n(at ")[0])
+        outcome.append((got, sorted({str(w.message) for w in caught})))
+    assert outcome[0] == outcome[1]

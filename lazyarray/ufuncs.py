@@ -653,7 +653,10 @@ def _store(result: Array, out: Any, site: Any, exact: bool = False, asked: Any =
                          f"shape {_bind.numpy_shape_text(result.shape)}", site)
     if isinstance(out, np.ndarray):
         out[...] = np.asarray(result)
-    else:
+    else:  # (a 0-d result is cast as an array, as NumPy's loop writes it: `out[...] = v` packs a
+        # 0-d value as a scalar, `np.negative(uint64(5), out=int8s)` its OverflowError; fuzz56)
+        if not result.ndim and result.dtype != out.dtype:
+            result = ew.astype(result, out.dtype)
         out[...] = result
     return out
 

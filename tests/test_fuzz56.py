@@ -419,3 +419,17 @@ def test_inplace_cast_error_before_computing(text, eager_size):
                 got = (type(exc).__name__, str(exc).split("\n(at ")[0])
         outcome.append((got, sorted({str(w.message) for w in caught})))
     assert outcome[0] == outcome[1]
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.negative(numpy.array(5, 'uint64'), out=np.asarray(numpy.zeros(2, 'int8')))",
+    "np.negative(numpy.array(5, 'uint64'), out=np.asarray(numpy.zeros((2, 0), 'int8')))",
+    "np.add(numpy.array(2**63, 'uint64'), 0, out=np.asarray(numpy.zeros(1, 'int64')))",
+    "np.add(numpy.array(200, 'uint8'), 100, out=np.asarray(numpy.zeros(3, 'int8')), "
+    "casting='unsafe')"])
+def test_0d_ufunc_result_into_out_is_an_array_cast(text, eager_size):
+    """A ufunc's 0-d result written into a wider out= of another integer dtype is NumPy's loop
+    cast (wraps): it was packed as a scalar, `np.negative(uint64(5), out=int8s)` an
+    OverflowError."""
+    _check(text, eager_size)

@@ -433,3 +433,30 @@ def test_0d_ufunc_result_into_out_is_an_array_cast(text, eager_size):
     cast (wraps): it was packed as a scalar, `np.negative(uint64(5), out=int8s)` an
     OverflowError."""
     _check(text, eager_size)
+
+
+ONES = "np.asarray(numpy.ones((2, 3)))"
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    f"{ONES}.flatten([0])", f"{ONES}.flatten(numpy.int64(0))", f"np.ravel({ONES}, order=1)",
+    f"{ONES}.astype(float, order=1)", f"np.add({ONES}, 1, order=1)", "np.zeros(3, order=1)",
+    f"{ONES}.flatten(None)", f"np.zeros(2, like={ONES})", "np.zeros(2, like=numpy.ones(1))",
+    "np.ones(2, like=[1])", "np.arange(3, like=1)", f"np.asarray([1, 2], like={ONES})",
+    "np.array([1, 2], like=3)", f"np.eye(2, like={ONES})", "np.identity(2, like=1)",
+    "np.empty(2, like=1)", f"np.ascontiguousarray({ONES}, like=1)", "np.full(2, 1.5, like=1)"])
+def test_order_type_and_like_keyword(text, eager_size):
+    """An `order=` that is no str is NumPy's TypeError ('order must be str, not int'; a
+    ValueError here, from the one shared check); `like=` is NumPy's keyword of the creation
+    functions (a TypeError of their own here, also through NumPy's dispatch
+    `np.zeros(2, like=an_Array)`), an object without `__array_function__` its TypeError."""
+    _check(text, eager_size)
+
+
+def test_numpy_dispatches_like_to_lazyarray():
+    """`np.zeros(3, like=x)` with x an Array: NumPy hands the call to lazyarray (its
+    `__array_function__`), which refused `like=`."""
+    x = la.asarray(np.ones(2))
+    got = np.zeros(3, like=x)
+    assert isinstance(got, la.Array) and np.asarray(got).tolist() == [0.0] * 3

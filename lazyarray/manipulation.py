@@ -128,6 +128,8 @@ def transpose(a: Any, axes: Sequence[int] | None = None) -> Array:
     """numpy.transpose: reverses (or permutes by `axes`) the dimensions, as a view."""
     site = user_site(1)
     node = _as_node(a, site)
+    if hasattr(axes, "__index__") and not hasattr(axes, "__len__"):
+        axes = (axes,)  # (NumPy reads one int as a 1-tuple: a 1-D array's `axes=0`; fuzz56)
     axes = tuple(axes) if axes is not None else tuple(range(node.ndim - 1, -1, -1))
     return view_of(a, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
 

@@ -460,3 +460,14 @@ def test_numpy_dispatches_like_to_lazyarray():
     x = la.asarray(np.ones(2))
     got = np.zeros(3, like=x)
     assert isinstance(got, la.Array) and np.asarray(got).tolist() == [0.0] * 3
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    f"np.transpose({ONES}, axes=1)", "np.transpose(np.asarray(numpy.arange(3)), 0)",
+    "np.transpose(np.asarray(numpy.arange(3)), numpy.int64(-1))", f"{ONES}.transpose(1)",
+    "np.einsum()", "np.einsum(out=np.asarray(numpy.zeros(())))"])
+def test_transpose_int_axes_and_empty_einsum(text, eager_size):
+    """`np.transpose(a, 0)` reads one int as a 1-tuple (a TypeError here: not iterable; NumPy's
+    "axes don't match array" for a 2-D one); `np.einsum()` is NumPy's ValueError."""
+    _check(text, eager_size)

@@ -471,3 +471,20 @@ def test_transpose_int_axes_and_empty_einsum(text, eager_size):
     """`np.transpose(a, 0)` reads one int as a 1-tuple (a TypeError here: not iterable; NumPy's
     "axes don't match array" for a 2-D one); `np.einsum()` is NumPy's ValueError."""
     _check(text, eager_size)
+
+
+M23 = "numpy.arange(6.).reshape(2, 3)"
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    f"np.vecdot({M23}, {M23}, out=np.asarray(numpy.zeros(2)))",
+    f"np.vecdot({M23}, {M23}, np.asarray(numpy.zeros(2, 'float32')))",
+    f"np.vecdot({M23}, {M23}, out=np.asarray(numpy.zeros(2, 'int8')))",
+    f"np.vecdot({M23}, {M23}, axis=0, out=np.asarray(numpy.zeros(3)))",
+    f"np.matvec({M23}, numpy.ones(3), out=np.asarray(numpy.zeros(2)))",
+    f"np.vecmat(numpy.ones(2), {M23}, np.asarray(numpy.zeros(3)))"])
+def test_vecdot_matvec_vecmat_out(text, eager_size):
+    """NumPy's vecdot/matvec/vecmat are ufuncs: `out=` (also positional, third) is written with
+    their casting rule; it was a TypeError here (vecdot's third positional was `axis`)."""
+    _check(text, eager_size)

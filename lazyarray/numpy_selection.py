@@ -128,8 +128,9 @@ def choose(a: Any, choices: Sequence[Any], out: Any = None, mode: str = "raise")
     if out is not None:
         raise TypeError("choose: out= is not supported; assign the result instead")
     idx = asarray(a)
-    if idx.dtype.kind not in "iub":
-        raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') "
+    if not np.can_cast(idx.dtype, np.intp, "safe"):  # (uint64 too, NumPy's; its text names the
+        # dtype: it said float64 for any; fuzz56)
+        raise TypeError(f"Cannot cast array data from dtype('{idx.dtype}') to dtype('int64') "
                         "according to the rule 'safe'")
     opts = [asarray(c) for c in choices]
     n = len(opts)

@@ -488,3 +488,25 @@ def test_vecdot_matvec_vecmat_out(text, eager_size):
     """NumPy's vecdot/matvec/vecmat are ufuncs: `out=` (also positional, third) is written with
     their casting rule; it was a TypeError here (vecdot's third positional was `axis`)."""
     _check(text, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.choose(numpy.array([0, 1], 'uint64'), [[1, 2], [3, 4]])",
+    "np.choose(numpy.array([0., 1.], 'float32'), [[1, 2], [3, 4]])",
+    "np.choose(numpy.array([0, 1], 'uint32'), [[1, 2], [3, 4]])"])
+def test_choose_index_dtype_is_cast_safe(text, eager_size):
+    """np.choose casts its indices to intp under 'safe': uint64 is NumPy's TypeError (it was
+    taken), and the text names the dtype (it said float64 for a float32)."""
+    _check(text, eager_size)
+
+
+@pytest.mark.parametrize("fn", ["fftfreq", "rfftfreq"])
+def test_fftfreq_device_is_checked(fn):
+    """`np.fft.fftfreq(8, device='x')` is NumPy's ValueError (an unknown device; it was
+    ignored); 'cpu' is the host."""
+    with pytest.raises(ValueError):
+        getattr(np.fft, fn)(8, device="x")
+    with pytest.raises(ValueError):
+        getattr(la.fft, fn)(8, device="x")
+    np.testing.assert_array_equal(getattr(la.fft, fn)(8, 2, "cpu"), getattr(np.fft, fn)(8, 2))

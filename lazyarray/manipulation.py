@@ -139,7 +139,8 @@ def matrix_transpose(x: Any) -> Array:
     site = user_site(1)
     node = _as_node(x, site)
     if node.ndim < 2:
-        raise _bind.fail(ValueError, "matrix_transpose needs an array of at least 2 dimensions", site)
+        raise _bind.fail(ValueError, "Input array must be at least 2-dimensional, but it is "
+                         f"{node.ndim}", site)  # (NumPy's text)
     axes = list(range(node.ndim))
     axes[-1], axes[-2] = axes[-2], axes[-1]
     return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))

@@ -510,3 +510,13 @@ def test_fftfreq_device_is_checked(fn):
     with pytest.raises(ValueError):
         getattr(la.fft, fn)(8, device="x")
     np.testing.assert_array_equal(getattr(la.fft, fn)(8, 2, "cpu"), getattr(np.fft, fn)(8, 2))
+
+
+@BOTH
+@pytest.mark.parametrize("text", ["np.matrix_transpose(numpy.ones(3))",
+                                  "np.linalg.matrix_transpose(numpy.array(1.))",
+                                  "np.asarray(numpy.ones(3)).mT"])
+def test_matrix_transpose_texts(text, eager_size):
+    """NumPy's texts for a matrix transpose of fewer than 2 dimensions (the function's and the
+    `mT` property's differ)."""
+    _check(text, eager_size)

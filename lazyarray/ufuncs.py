@@ -104,6 +104,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
         loop = _probe(self._np, inputs, options, where, outs, site)
         if where is True:
             _check_out_shapes(inputs, outs, site)
+        else:
+            _check_where_shapes(inputs, outs, where, site)
         if dtype is not None or signature is not None:
             inputs = _cast_inputs(self._np, inputs, options, site)
         if where is not True:
@@ -623,6 +625,21 @@ def _check_out_shapes(inputs: tuple, outs: tuple, site: Any) -> None:
             raise _bind.fail(ValueError, f"non-broadcastable output operand with shape "
                              f"{_bind.numpy_shape_text(out_shape)} doesn't match the broadcast "
                              f"shape {_bind.numpy_shape_text(everything)}", site)
+
+
+def _check_where_shapes(inputs: tuple, outs: tuple, where: Any, site: Any) -> None:
+    """NumPy's broadcast error of a call with where=: the inputs' shapes, the outputs', then the
+    mask's (`np.fmod(a, b, where=m)`: "(1,4) (1,4) (5,) "; the mask's select listed it first,
+    with a `()` of its fill; fuzz56)."""
+    shapes = [tuple(x.shape) if isinstance(x, Array) else tuple(np.shape(x)) for x in inputs]
+    shapes += [tuple(np.shape(o)) for o in outs if o is not None]
+    shapes.append(tuple(where.shape) if isinstance(where, Array) else tuple(np.shape(where)))
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        shown = "".join(_bind.numpy_shape_text(s) + " " for s in shapes)
+        raise _bind.fail(ValueError, f"operands could not be broadcast together with shapes "
+                         f"{shown}", site) from None
 
 
 def _out_cast(result: Array, out: Any, name: str, site: Any) -> Array:

@@ -520,3 +520,19 @@ def test_matrix_transpose_texts(text, eager_size):
     """NumPy's texts for a matrix transpose of fewer than 2 dimensions (the function's and the
     `mT` property's differ)."""
     _check(text, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.logical_xor((1, 2, 3), [1.5, -2.0, 3.], where=np.asarray(numpy.ones((2, 0), bool)))",
+    "np.fmod(numpy.ones((1, 4)), numpy.ones((1, 4)), where=numpy.ones(5, bool))",
+    "np.copysign(3, numpy.ones((2, 3, 2)), where=numpy.ones((3, 4), bool), dtype=float, "
+    "out=np.asarray(numpy.zeros((2, 3, 2))))",
+    "np.arccosh([1, 2, 3], out=(np.asarray(numpy.zeros((3, 4), 'float32')),), "
+    "where=numpy.ones((3, 4), bool))",
+    "np.add(numpy.ones((2, 3)), 1, where=[True, False, True], out=np.asarray(numpy.zeros((2, "
+    "3))))"])
+def test_where_broadcast_error_lists_numpys_shapes(text, eager_size):
+    """A where= mask that does not broadcast: NumPy's text lists the inputs', the outputs' and
+    then the mask's shapes (the mask's select listed it first, with its fill's `()`)."""
+    _check(text, eager_size)

@@ -61,6 +61,9 @@ def to_device(self: Array, device: Any, /, *, stream: Any = None) -> Array:
 
 
 def mT(self: Array) -> Array:  # noqa: N802
+    """ndarray.mT: matrix_transpose, with the property's own text where ndim < 2 (NumPy's)."""
+    if self.ndim < 2:
+        raise ValueError("matrix transpose with ndim < 2 is undefined")
     return manipulation.matrix_transpose(self)
 
 

@@ -135,8 +135,10 @@ def _einsum(subscripts: str, arrays: list[Array], dtype: Any, casting: str,
 
 # --- parsing -------------------------------------------------------------------------------------
 def _split_operands(operands: tuple, site: _bind.Site) -> tuple[str, list[Array]]:
-    if not operands:
-        raise _bind.fail(TypeError, "einsum needs subscripts and at least one operand", site)
+    if not operands:  # NumPy's ValueError and text (a TypeError here before fuzz56)
+        raise _bind.fail(ValueError, "must specify the einstein sum subscripts string and at "
+                         "least one operand, or at least one operand and its corresponding "
+                         "subscripts list", site)
     if isinstance(operands[0], str):
         return operands[0], [asarray(a) for a in operands[1:]]
     arrays, terms = [], []  # the sublist form: operand, sublist, operand, sublist, ..., [output]

@@ -23,12 +23,14 @@ from .result_layout import (copied, fill_strided, fortran_contiguous, laid_out,
 
 
 def array(object: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,  # noqa: A002
-          order: str = "K", subok: bool = False, ndmin: int = 0) -> Array:
+          order: str = "K", subok: bool = False, ndmin: int = 0, like: Any = None) -> Array:
     """numpy.array / jnp.array: a new Array holding a copy of `object`; `device="cuda:0"` (or GPU
     input data) puts it on a GPU. `ndmin` prepends length-1 axes, as NumPy's; `order` is
     checked; a Fortran-ordered or transposed ndarray keeps its memory order where NumPy's copy
     does (`memory_axes`: its reductions fold as NumPy's)."""
     site = user_site(1)
+    if like is not None:
+        check_like(like)
     if order != "K":
         order = check_order(order, site)
         if order == "F" and not isinstance(object, (Array, np.ndarray)):  # (a nested list: NumPy's
@@ -119,7 +121,7 @@ def _traced(obj: Any) -> bool:
 
 
 def asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
-            copy: bool | None = None) -> Array:
+            copy: bool | None = None, like: Any = None) -> Array:
     """Array API `asarray` (numpy.asarray), but `copy=None` copies host data too, so later writes
     to `obj` (even through a writable base of a read-only view) never reach a pending expression.
     `copy=False` shares the memory of a C-contiguous array of a supported dtype (host or GPU) or raises ValueError — a hazard the caller
@@ -127,6 +129,8 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any 
     NumPy's `order` is checked; a Fortran-ordered or transposed ndarray keeps its memory order
     unless `order="C"` (`memory_axes`)."""
     site = user_site(1)
+    if like is not None:
+        check_like(like)
     if order is not None:
         order = check_order(order, site)
     if isinstance(a, Array):
@@ -321,10 +325,12 @@ def _dim(s: Any, site: Any) -> int:
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
-         device: Any = None) -> Array:
+         device: Any = None, like: Any = None) -> Array:
     """numpy.full / Array API `full`: a broadcast scalar (no memory until needed); `order='F'`
     lays it out Fortran-ordered, as NumPy's (its later sums fold down the columns)."""
     site = user_site(1)
+    if like is not None:
+        check_like(like)
     if (type(fill_value) is float and _float64(dtype) and order == "C"
             and device is None):  # `np.zeros(n)` in a loop: ~3.1 -> 2 us
         return Array(_bind.broadcast_to(_bind.scalar_leaf(fill_value, dtypes.float64, site),
@@ -385,24 +391,40 @@ def _full_of_array(shape: Any, fill_value: Any, dt: np.dtype, site: _bind.Site) 
     return Array(_bind.broadcast_to(_bind.leaf(values.astype(dt), site), target, site))
 
 
-def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
+def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None,
+          like: Any = None) -> Array:
     """numpy.zeros / Array API `zeros`."""
+    if like is not None:
+        check_like(like)
     if _float64(dtype):  # (full's fast path: a float fill of float64)
         return full(shape, 0.0, None, order, device=device)
     return full(shape, 0, dtype, order, device=device)
 
 
-def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
+def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None,
+          like: Any = None) -> Array:
     """numpy.ones / Array API `ones`."""
+    if like is not None:
+        check_like(like)
     if _float64(dtype):
         return full(shape, 1.0, None, order, device=device)
     return full(shape, 1, dtype, order, device=device)
 
 
-def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
+def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None,
+          like: Any = None) -> Array:
     """numpy.empty / Array API `empty`, but zeros: an uninitialized buffer would make results
     depend on garbage."""
-    return zeros(shape, dtype, order, device=device)
+    return zeros(shape, dtype, order, device=device, like=like)
+
+
+def check_like(like: Any) -> None:
+    """NumPy's `like=`: an array with `__array_function__` (an ndarray, an Array) only says
+    which library answers, here this one; anything else is NumPy's TypeError (the creation
+    functions refused the keyword, a TypeError of their own; fuzz56)."""
+    if like is not None and not hasattr(type(like), "__array_function__"):
+        raise TypeError("The `like` argument must be an array-like that implements the "
+                        "`__array_function__` protocol.")
 
 
 def _like(x: Any, dtype: Any, order: Any = "K", shape: Any = None) -> tuple[Any, Any]:
@@ -484,9 +506,10 @@ def _fortran_contiguous(x: Any) -> bool:
 
 
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, *,
-           device: Any = None) -> Array:
+           device: Any = None, like: Any = None) -> Array:
     """numpy.arange / Array API `arange`, computed eagerly (its length depends on the values)."""
     site = user_site(1)
+    check_like(like)
     values = np.arange(start, stop, step, dtype=dtypes.to_dtype(dtype) if dtype else None)
     return _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)), device)
 
@@ -529,9 +552,10 @@ def host_result(value: Any) -> Array:
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None,
-        order: str = "C", *, device: Any = None) -> Array:
+        order: str = "C", *, device: Any = None, like: Any = None) -> Array:
     """numpy.eye / Array API `eye` (computed on the host; `order` changes nothing)."""
     site = user_site(1)
+    check_like(like)
     if order != "C":
         check_order(order, site, "CF")
     values = np.eye(N, M, k, dtype=dtypes.to_dtype(dtype) if dtype else np.float64)

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _bind
 from .array import Array
-from .creation import host_result, host_values
+from .creation import _place, host_result, host_values
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .graph.ops_random import flat_index
@@ -285,7 +285,8 @@ def fftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) ->
         raise _bind.fail(ValueError, "negative dimensions are not allowed", site)
     k = Array(flat_index((n,), site))
     signed = k.astype(dtypes.int64) - (k >= (n + 1) // 2).astype(dtypes.int64) * n
-    return signed.astype(_freq_dtype(dtype)) * (1.0 / (d * n))
+    return _place(signed.astype(_freq_dtype(dtype)) * (1.0 / (d * n)), device)  # (`device=`
+    # was ignored: an unknown name is a ValueError, as NumPy's; fuzz56)
 
 
 def rfftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -> Array:
@@ -294,7 +295,7 @@ def rfftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -
     n = _freq_points(n, site)
     m = n // 2 + 1
     k = Array(flat_index((m,), site))
-    return k.astype(_freq_dtype(dtype)) * (1.0 / (d * int(n)))
+    return _place(k.astype(_freq_dtype(dtype)) * (1.0 / (d * int(n))), device)
 
 
 def _roll_halves(x: Any, axes: Any, forward: bool, site: _bind.Site) -> Array:

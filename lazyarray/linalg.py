@@ -17,6 +17,7 @@ from .array import Array
 from .complex_functions import conj
 from .graph.node import user_site
 from .graph.ops_unchecked import named, out_cast
+from .outputs import into
 from .manipulation import matrix_transpose, moveaxis, permute_node, reshape_node
 from .reductions import _as_node, _reduce
 from ._matmul import matmul, matmul_general  # noqa: F401  (matmul_general: the fast path's reference)
@@ -70,13 +71,15 @@ def tensordot(a: Any, b: Any, axes: int | tuple[Sequence[int], Sequence[int]] = 
     return Array(reshape_node(out._node, final, site))  # (NumPy's: a 0-d array, not a scalar)
 
 
-def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
+def vecdot(x1: Any, x2: Any, /, out: Any = None, *, axis: int = -1) -> Array:
     """Array API `vecdot` (numpy.vecdot). Floats and complex as NumPy's: its loop is BLAS's
     dot of each pair of vectors, whose order no fused sum has (a pairwise sum of the products
     was a last bit off on ~70% of rows), so the pairs are (1, n) @ (n, 1) matmuls (BLAS's dot
     bits, one library call for the stack). Integers and bools: sum(x1 * x2, axis) fused,
     exact."""
     site = user_site(1)
+    if out is not None:  # NumPy's ufunc out= (a TypeError here before fuzz56)
+        return into(out, vecdot(x1, x2, axis=axis), np.vecdot, (x1, x2), {"axis": axis}, site)
     a, b = _as_node(x1, site), _as_node(x2, site)
     if not a.ndim or not b.ndim:  # NumPy's gufunc core (n),(n)->() needs an axis in each
         raise _bind.fail(ValueError, f"vecdot: input operand {0 if not a.ndim else 1} has 0 "
@@ -89,7 +92,7 @@ def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
     if first.dtype.kind == "c":  # the standard's vecdot conjugates x1 (as NumPy's does)
         first = conj(first)
     if np.result_type(first.dtype, b.dtype) == np.float16:  # NumPy's half loop: float32 sums
-        r = vecdot(first.astype(np.float32), Array(b).astype(np.float32), axis)
+        r = vecdot(first.astype(np.float32), Array(b).astype(np.float32), axis=axis)
         return Array(_bind.primitive(out_cast("vecdot"), (r._node,), (), r.shape,
                                      np.dtype(np.float16), site))
     if np.result_type(first.dtype, b.dtype).kind in "fc":  # BLAS's dot per pair, as NumPy

@@ -129,6 +129,8 @@ def transpose(a: Any, axes: Sequence[int] | None = None) -> Array:
     """numpy.transpose: reverses (or permutes by `axes`) the dimensions, as a view."""
     site = user_site(1)
     node = _as_node(a, site)
+    if hasattr(axes, "__index__") and not hasattr(axes, "__len__"):
+        axes = (axes,)  # (NumPy reads one int as a 1-tuple: a 1-D array's `axes=0`; fuzz56)
     axes = tuple(axes) if axes is not None else tuple(range(node.ndim - 1, -1, -1))
     return view_of(a, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
 
@@ -138,7 +140,8 @@ def matrix_transpose(x: Any) -> Array:
     site = user_site(1)
     node = _as_node(x, site)
     if node.ndim < 2:
-        raise _bind.fail(ValueError, "matrix_transpose needs an array of at least 2 dimensions", site)
+        raise _bind.fail(ValueError, "Input array must be at least 2-dimensional, but it is "
+                         f"{node.ndim}", site)  # (NumPy's text)
     axes = list(range(node.ndim))
     axes[-1], axes[-2] = axes[-2], axes[-1]
     return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))

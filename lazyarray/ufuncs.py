@@ -104,6 +104,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
         loop = _probe(self._np, inputs, options, where, outs, site)
         if where is True:
             _check_out_shapes(inputs, outs, site)
+        else:
+            _check_where_shapes(inputs, outs, where, site)
         if dtype is not None or signature is not None:
             inputs = _cast_inputs(self._np, inputs, options, site)
         if where is not True:
@@ -625,6 +627,21 @@ def _check_out_shapes(inputs: tuple, outs: tuple, site: Any) -> None:
                              f"shape {_bind.numpy_shape_text(everything)}", site)
 
 
+def _check_where_shapes(inputs: tuple, outs: tuple, where: Any, site: Any) -> None:
+    """NumPy's broadcast error of a call with where=: the inputs' shapes, the outputs', then the
+    mask's (`np.fmod(a, b, where=m)`: "(1,4) (1,4) (5,) "; the mask's select listed it first,
+    with a `()` of its fill; fuzz56)."""
+    shapes = [tuple(x.shape) if isinstance(x, Array) else tuple(np.shape(x)) for x in inputs]
+    shapes += [tuple(np.shape(o)) for o in outs if o is not None]
+    shapes.append(tuple(where.shape) if isinstance(where, Array) else tuple(np.shape(where)))
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        shown = "".join(_bind.numpy_shape_text(s) + " " for s in shapes)
+        raise _bind.fail(ValueError, f"operands could not be broadcast together with shapes "
+                         f"{shown}", site) from None
+
+
 def _out_cast(result: Array, out: Any, name: str, site: Any) -> Array:
     """A real float result cast to `out`'s dtype here, reporting as the ufunc (NumPy's loop casts
     its output itself: 'overflow encountered in add', not '... in cast')."""
@@ -653,7 +670,10 @@ def _store(result: Array, out: Any, site: Any, exact: bool = False, asked: Any =
                          f"shape {_bind.numpy_shape_text(result.shape)}", site)
     if isinstance(out, np.ndarray):
         out[...] = np.asarray(result)
-    else:
+    else:  # (a 0-d result is cast as an array, as NumPy's loop writes it: `out[...] = v` packs a
+        # 0-d value as a scalar, `np.negative(uint64(5), out=int8s)` its OverflowError; fuzz56)
+        if not result.ndim and result.dtype != out.dtype:
+            result = ew.astype(result, out.dtype)
         out[...] = result
     return out
 

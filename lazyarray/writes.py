@@ -897,6 +897,10 @@ def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[.
 
     def method(self: Any, other: Any) -> Any:
         check_writable(self, "output array is read-only")  # (before `x op y` warns)
+        if self._view is not False:  # NumPy's in-place cast error before it computes (no
+            # RuntimeWarning of `int_view %= 0.0` first; fuzz56)
+            _check_inplace_cast(self, result_dtype(ufunc, self, other), ufunc, other,
+                                user_site(1))
         try:
             result = fn(self, other)
         except (ValueError, FloatingPointError, RuntimeWarning) as exc:  # (inplace_rest:

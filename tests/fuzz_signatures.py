@@ -365,7 +365,12 @@ def run(lines: list[str], xp, eager_size: int, backend: str) -> tuple:
             except Exception as exc:  # noqa: BLE001
                 error = exc.with_traceback(None)  # (its frames held the call's pending values)
                 values = {k: _value(env[k]) for k in ("A", "B")}
-        texts = sorted({f"{w.category.__name__}: {w.message}" for w in caught[before:]
+        try:  # (reading the record list computes what the call left pending: an error of a
+            # value the call built, not in a try block of the user's file, is raised there)
+            records = list(caught[before:])
+        except Exception as exc:  # noqa: BLE001
+            error, records = error or exc.with_traceback(None), []
+        texts = sorted({f"{w.category.__name__}: {w.message}" for w in records
                         if not issubclass(w.category, DeprecationWarning)})
     return error, texts, values
 

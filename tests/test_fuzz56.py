@@ -389,3 +389,151 @@ def test_average_returned_count_is_numpys_scalar(text, eager_size):
     """`np.average(a, returned=True)`'s count is NumPy's scalar where the average is one (a 0-d
     array here)."""
     _check(text, eager_size)
+
+
+INPLACE_CAST = [
+    "a = np.asarray(numpy.arange(5)); a[1:] /= 0", "a = np.asarray(numpy.arange(5)); b = a[1:]; "
+    "b /= 0", "a = np.asarray(numpy.arange(5, dtype=numpy.int8)); a[1:] /= np.asarray("
+    "numpy.zeros(4))", "a = np.asarray(numpy.ones(5, bool)); a[1:] /= 0",
+    "a = np.asarray(numpy.arange(5)); a[1:] %= 0.0", "a = np.asarray(numpy.arange(5)); "
+    "t = a[1]; t /= 0; a = t", "a = np.asarray(numpy.arange(5.)); a[1:] /= 0",
+    "a = np.asarray(numpy.arange(5)); a[1:] /= [1, 2, 3, 4]"]
+
+
+@BOTH
+@pytest.mark.parametrize("text", INPLACE_CAST)
+def test_inplace_cast_error_before_computing(text, eager_size):
+    """`int_array[1:] /= 0`: NumPy raises its UFuncTypeError before it computes, so no 'divide
+    by zero' RuntimeWarning first (the view's quotient was computed at once; fuzz55's left
+    class). An element (`t = a[1]; t /= 0`) is NumPy's scalar: `t = t / 0`."""
+    outcome = []
+    for xp in (np, la):
+        env = {"np": xp, "numpy": np}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                with la.config(eager_size=eager_size):
+                    exec(text, env)
+                    got = repr(np.asarray(env["a"]))
+            except Exception as exc:  # noqa: BLE001
+                got = (type(exc).__name__, str(exc).split("\n(at ")[0])
+        outcome.append((got, sorted({str(w.message) for w in caught})))
+    assert outcome[0] == outcome[1]
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.negative(numpy.array(5, 'uint64'), out=np.asarray(numpy.zeros(2, 'int8')))",
+    "np.negative(numpy.array(5, 'uint64'), out=np.asarray(numpy.zeros((2, 0), 'int8')))",
+    "np.add(numpy.array(2**63, 'uint64'), 0, out=np.asarray(numpy.zeros(1, 'int64')))",
+    "np.add(numpy.array(200, 'uint8'), 100, out=np.asarray(numpy.zeros(3, 'int8')), "
+    "casting='unsafe')"])
+def test_0d_ufunc_result_into_out_is_an_array_cast(text, eager_size):
+    """A ufunc's 0-d result written into a wider out= of another integer dtype is NumPy's loop
+    cast (wraps): it was packed as a scalar, `np.negative(uint64(5), out=int8s)` an
+    OverflowError."""
+    _check(text, eager_size)
+
+
+ONES = "np.asarray(numpy.ones((2, 3)))"
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    f"{ONES}.flatten([0])", f"{ONES}.flatten(numpy.int64(0))", f"np.ravel({ONES}, order=1)",
+    f"{ONES}.astype(float, order=1)", f"np.add({ONES}, 1, order=1)", "np.zeros(3, order=1)",
+    f"{ONES}.flatten(None)", f"np.zeros(2, like={ONES})", "np.zeros(2, like=numpy.ones(1))",
+    "np.ones(2, like=[1])", "np.arange(3, like=1)", f"np.asarray([1, 2], like={ONES})",
+    "np.array([1, 2], like=3)", f"np.eye(2, like={ONES})", "np.identity(2, like=1)",
+    "np.empty(2, like=1)", f"np.ascontiguousarray({ONES}, like=1)", "np.full(2, 1.5, like=1)"])
+def test_order_type_and_like_keyword(text, eager_size):
+    """An `order=` that is no str is NumPy's TypeError ('order must be str, not int'; a
+    ValueError here, from the one shared check); `like=` is NumPy's keyword of the creation
+    functions (a TypeError of their own here, also through NumPy's dispatch
+    `np.zeros(2, like=an_Array)`), an object without `__array_function__` its TypeError."""
+    _check(text, eager_size)
+
+
+def test_numpy_dispatches_like_to_lazyarray():
+    """`np.zeros(3, like=x)` with x an Array: NumPy hands the call to lazyarray (its
+    `__array_function__`), which refused `like=`."""
+    x = la.asarray(np.ones(2))
+    got = np.zeros(3, like=x)
+    assert isinstance(got, la.Array) and np.asarray(got).tolist() == [0.0] * 3
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    f"np.transpose({ONES}, axes=1)", "np.transpose(np.asarray(numpy.arange(3)), 0)",
+    "np.transpose(np.asarray(numpy.arange(3)), numpy.int64(-1))", f"{ONES}.transpose(1)",
+    "np.einsum()", "np.einsum(out=np.asarray(numpy.zeros(())))"])
+def test_transpose_int_axes_and_empty_einsum(text, eager_size):
+    """`np.transpose(a, 0)` reads one int as a 1-tuple (a TypeError here: not iterable; NumPy's
+    "axes don't match array" for a 2-D one); `np.einsum()` is NumPy's ValueError."""
+    _check(text, eager_size)
+
+
+M23 = "numpy.arange(6.).reshape(2, 3)"
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    f"np.vecdot({M23}, {M23}, out=np.asarray(numpy.zeros(2)))",
+    f"np.vecdot({M23}, {M23}, np.asarray(numpy.zeros(2, 'float32')))",
+    f"np.vecdot({M23}, {M23}, out=np.asarray(numpy.zeros(2, 'int8')))",
+    f"np.vecdot({M23}, {M23}, axis=0, out=np.asarray(numpy.zeros(3)))",
+    f"np.matvec({M23}, numpy.ones(3), out=np.asarray(numpy.zeros(2)))",
+    f"np.vecmat(numpy.ones(2), {M23}, np.asarray(numpy.zeros(3)))"])
+def test_vecdot_matvec_vecmat_out(text, eager_size):
+    """NumPy's vecdot/matvec/vecmat are ufuncs: `out=` (also positional, third) is written with
+    their casting rule; it was a TypeError here (vecdot's third positional was `axis`)."""
+    _check(text, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.choose(numpy.array([0, 1], 'uint64'), [[1, 2], [3, 4]])",
+    "np.choose(numpy.array([0., 1.], 'float32'), [[1, 2], [3, 4]])",
+    "np.choose(numpy.array([0, 1], 'uint32'), [[1, 2], [3, 4]])"])
+def test_choose_index_dtype_is_cast_safe(text, eager_size):
+    """np.choose casts its indices to intp under 'safe': uint64 is NumPy's TypeError (it was
+    taken), and the text names the dtype (it said float64 for a float32)."""
+    _check(text, eager_size)
+
+
+@pytest.mark.parametrize("fn", ["fftfreq", "rfftfreq"])
+def test_fftfreq_device_is_checked(fn):
+    """`np.fft.fftfreq(8, device='x')` is NumPy's ValueError (an unknown device; it was
+    ignored); 'cpu' is the host."""
+    with pytest.raises(ValueError):
+        getattr(np.fft, fn)(8, device="x")
+    with pytest.raises(ValueError):
+        getattr(la.fft, fn)(8, device="x")
+    np.testing.assert_array_equal(getattr(la.fft, fn)(8, 2, "cpu"), getattr(np.fft, fn)(8, 2))
+
+
+@BOTH
+@pytest.mark.parametrize("text", ["np.matrix_transpose(numpy.ones(3))",
+                                  "np.linalg.matrix_transpose(numpy.array(1.))",
+                                  "np.asarray(numpy.ones(3)).mT"])
+def test_matrix_transpose_texts(text, eager_size):
+    """NumPy's texts for a matrix transpose of fewer than 2 dimensions (the function's and the
+    `mT` property's differ)."""
+    _check(text, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("text", [
+    "np.logical_xor((1, 2, 3), [1.5, -2.0, 3.], where=np.asarray(numpy.ones((2, 0), bool)))",
+    "np.fmod(numpy.ones((1, 4)), numpy.ones((1, 4)), where=numpy.ones(5, bool))",
+    "np.copysign(3, numpy.ones((2, 3, 2)), where=numpy.ones((3, 4), bool), dtype=float, "
+    "out=np.asarray(numpy.zeros((2, 3, 2))))",
+    "np.arccosh([1, 2, 3], out=(np.asarray(numpy.zeros((3, 4), 'float32')),), "
+    "where=numpy.ones((3, 4), bool))",
+    "np.add(numpy.ones((2, 3)), 1, where=[True, False, True], out=np.asarray(numpy.zeros((2, "
+    "3))))"])
+def test_where_broadcast_error_lists_numpys_shapes(text, eager_size):
+    """A where= mask that does not broadcast: NumPy's text lists the inputs', the outputs' and
+    then the mask's shapes (the mask's select listed it first, with its fill's `()`). (NumPy's
+    where-without-out UserWarning is not given here: the masked-out values are zeros.)"""
+    assert _outcome(la, text, eager_size)[0] == _outcome(np, text, eager_size)[0]

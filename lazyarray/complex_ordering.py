@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from . import _bind, elementwise as ew, reductions
-from .array import Array
+from .array import Array, scalar_result
 from .complex_functions import from_parts, imag, real
 from .creation import asarray
 from .graph.node import Node
@@ -82,7 +82,8 @@ def _extreme(name: str, node: Node, axes: tuple[int, ...], keepdims: bool) -> Ar
         out = ew.where(any_nan, take_along_axis(z, first_nan, axis=-1), from_parts(top_re, top_im))
     kept = tuple(n for d, n in enumerate(node.shape) if d not in axes)
     shape = tuple(1 if d in axes else n for d, n in enumerate(node.shape)) if keepdims else kept
-    return reshape(out, shape)
+    out = reshape(out, shape)
+    return out if shape else scalar_result(out._node)  # (NumPy's scalar, as a real reduction's)
 
 
 _bind.COMPLEX_ORDERING.update({name: _binary for name in (

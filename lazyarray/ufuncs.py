@@ -100,6 +100,9 @@ class ufunc:  # noqa: N801  (NumPy's name)
             raise _bind.fail(TypeError, f"{self._np.__name__}() got an unexpected keyword argument "
                              f"{next(iter(kwargs))!r}", site)
         outs = _out_tuple(out, self._np.nout, site)
+        if where is not True and all(o is None for o in outs):  # NumPy's UserWarning (the result
+            warnings.warn_explicit(_WHERE_WITHOUT_OUT, UserWarning,  # is zeros there here)
+                                   *(site or ("<unknown>", 0)))
         options = {"casting": casting, "dtype": dtype, "signature": signature}
         loop = _probe(self._np, inputs, options, where, outs, site)
         if where is True:
@@ -494,6 +497,10 @@ def _probe_key(x: Any) -> Any:
         return t
     dtype = getattr(x, "dtype", None)
     return None if dtype is None else (dtype, getattr(x, "ndim", 0) if not x.shape else 1)
+
+
+_WHERE_WITHOUT_OUT = ("'where' used without 'out', expect unitialized memory in output. If this "
+                      "is intentional, use out=None.")  # (NumPy's text, its spelling)
 
 
 def _probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any, outs: tuple,

@@ -408,10 +408,9 @@ def compare(lines: list[str], eager_size: int, backend: str = "auto") -> str | N
 
 
 # lazyarray's documented refusals (docs/numpy_coverage.md, docs/semantics.md): object and string
-# arrays, the ops NumPy does not define for complex either (floor, remainder, ...); NumPy's
-# where-without-out warning (zeros here)
+# arrays, the ops NumPy does not define for complex either (floor, remainder, ...)
 DOCUMENTED = ("unsupported dtype object", "unsupported dtype <U", "for complex inputs",
-              "histogram of complex values", "'where' used without 'out'")
+              "histogram of complex values")
 
 
 def category(problem: str) -> str:

@@ -95,14 +95,15 @@ class ufunc:  # noqa: N801  (NumPy's name)
         casting = kwargs.pop("casting", "same_kind")
         dtype, signature = kwargs.pop("dtype", None), kwargs.pop("signature", None)
         order, _ = kwargs.pop("order", "K"), kwargs.pop("subok", None)
-        order = "K" if order == "K" else check_order(order, site)
         if kwargs:
             raise _bind.fail(TypeError, f"{self._np.__name__}() got an unexpected keyword argument "
                              f"{next(iter(kwargs))!r}", site)
+        if where is not True and (out is None or type(out) is tuple
+                                  and all([o is None for o in out])):
+            # NumPy's UserWarning, before its other argument errors (the result is zeros there)
+            warnings.warn_explicit(_WHERE_WITHOUT_OUT, UserWarning, *(site or ("<unknown>", 0)))
+        order = "K" if order == "K" else check_order(order, site)
         outs = _out_tuple(out, self._np.nout, site)
-        if where is not True and all(o is None for o in outs):  # NumPy's UserWarning (the result
-            warnings.warn_explicit(_WHERE_WITHOUT_OUT, UserWarning,  # is zeros there here)
-                                   *(site or ("<unknown>", 0)))
         options = {"casting": casting, "dtype": dtype, "signature": signature}
         loop = _probe(self._np, inputs, options, where, outs, site)
         if where is True:

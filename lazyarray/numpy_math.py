@@ -29,10 +29,15 @@ def _array(x: Any) -> Array:
 def _loop_dtype(ufunc: np.ufunc, *operands: Any) -> np.dtype:
     """The output dtype of NumPy's loop for these operands (Python scalars weak); TypeError where
     NumPy has no loop."""
-    spec = tuple(np.dtype(bool) if isinstance(o, bool)
-                 else dtypes.weak_type_of(o) if dtypes.weak_type_of(o) in (int, float)  # jit's too
-                 else o.dtype if isinstance(o, (Array, np.generic, np.ndarray)) else
-                 _array(o).dtype for o in operands)
+    if all(type(o) in (bool, int, float, complex) for o in operands):
+        # only Python numbers: NumPy makes them arrays of their default dtypes first (no weak
+        # promotion: np.ldexp(3, 2) is float64, where ldexp(3, int8s) is float16's loop)
+        spec = tuple(np.asarray(o).dtype for o in operands)
+    else:
+        spec = tuple(np.dtype(bool) if isinstance(o, bool)
+                     else dtypes.weak_type_of(o) if dtypes.weak_type_of(o) in (int, float)
+                     else o.dtype if isinstance(o, (Array, np.generic, np.ndarray)) else
+                     _array(o).dtype for o in operands)  # (weak: jit's traced scalars too)
     try:
         out = ufunc.resolve_dtypes(spec + (None,) * ufunc.nout)[-1]
     except TypeError as exc:
@@ -139,7 +144,7 @@ def ldexp(x1: Any, x2: Any) -> Array:
     if n.dtype.kind not in "iub":
         raise _numpy_error(np.ldexp, x1, x2, site)
     try:
-        loop = _loop_dtype(np.ldexp, x1, n)
+        loop = _loop_dtype(np.ldexp, x1, x2 if type(x2) in (bool, int) else n)
     except TypeError:  # (uint64 exponents, complex x1: NumPy's own text)
         raise _numpy_error(np.ldexp, x1, x2, site) from None
     x = _as(x1, loop)

@@ -34,3 +34,14 @@ def test_where_without_out_warns_as_numpy(backend, eager_size):
     with la.config(eager_size=eager_size):
         for k, call in enumerate(CALLS):
             assert _warned(la, call) == _warned(np, call), k
+
+
+def test_where_of_a_0d_condition_alone_is_numpys_error():
+    """`np.where(flag)` of a 0-d condition: NumPy's text, longer than nonzero's (fuzz_scalars
+    seed 75137)."""
+    for condition in (np.array(True), True, 0):
+        with pytest.raises(ValueError) as ours:
+            la.where(la.asarray(condition) if isinstance(condition, np.ndarray) else condition)
+        with pytest.raises(ValueError) as theirs:
+            np.where(condition)
+        assert str(ours.value) == str(theirs.value)

@@ -260,7 +260,9 @@ def where(condition: Any, x1: Any = _NO_VALUE, x2: Any = _NO_VALUE) -> Any:
     if x1 is _NO_VALUE or x2 is _NO_VALUE:
         if x1 is not x2:
             raise _bind.fail(ValueError, "either both or neither of x and y should be given", site)
-        if np.ndim(condition) == 0:  # NumPy's text for where(), longer than nonzero()'s
+        if np.ndim(condition) == 0 and (condition.dtype if isinstance(
+                condition, (Array, np.ndarray, np.generic)) else np.asarray(condition).dtype) == bool:
+            # NumPy's text for where() of a bool, longer than nonzero()'s
             raise _bind.fail(ValueError, "Calling nonzero on 0d arrays is not allowed. Use "
                              "np.atleast_1d(scalar).nonzero() instead. If the context of this "
                              "error is of the form `arr[nonzero(cond)]`, just use `arr[cond]`.",

@@ -39,7 +39,7 @@ def test_where_without_out_warns_as_numpy(backend, eager_size):
 def test_where_of_a_0d_condition_alone_is_numpys_error():
     """`np.where(flag)` of a 0-d condition: NumPy's text, longer than nonzero's (fuzz_scalars
     seed 75137)."""
-    for condition in (np.array(True), True, 0):
+    for condition in (np.array(True), True, 0, np.array(2.5)):
         with pytest.raises(ValueError) as ours:
             la.where(la.asarray(condition) if isinstance(condition, np.ndarray) else condition)
         with pytest.raises(ValueError) as theirs:

@@ -1,6 +1,8 @@
 """NumPy's ordering of complex numbers, which the Array API leaves undefined (lazyarray raised
 TypeError): the comparisons `<`, `<=`, `>`, `>=`, `maximum`/`minimum`/`fmax`/`fmin` (so `clip`)
-and the `max`/`min`/`argmax`/`argmin` reductions (so `ptp`).
+and the `max`/`min`/`argmax`/`argmin` reductions (so `ptp`); with them the other ufuncs NumPy
+defines for complex and the standard does not: the logical ops (truth: `z != 0`). (`exp2` is not here: as exp(z ln 2) its values are NumPy's
+but its warnings would name `exp`.)
 
 Lexicographic, real part first, NaNs as NumPy's loops treat them (numpy/_core/src/umath/
 loops.c.src): CGT(x, y) = (xr > yr and neither imaginary part NaN) or (xr == yr and xi > yi), and
@@ -86,6 +88,15 @@ def _extreme(name: str, node: Node, axes: tuple[int, ...], keepdims: bool) -> Ar
     return out if shape else scalar_result(out._node)  # (NumPy's scalar, as a real reduction's)
 
 
+def _logical(name: str, args: tuple, dtype: np.dtype, site: Any) -> Node:
+    """NumPy's logical ops of complex numbers: each operand's truth is `z != 0`."""
+    truths = [ew.not_equal(x.astype(dtype) if type(x) is Array else asarray(x, dtype=dtype), 0)
+              for x in args]
+    return getattr(ew, name)(*truths)._node
+
+
 _bind.COMPLEX_ORDERING.update({name: _binary for name in (
     "greater", "greater_equal", "less", "less_equal", "maximum", "minimum", "fmax", "fmin")})
+_bind.COMPLEX_ORDERING.update({name: _logical for name in (
+    "logical_and", "logical_or", "logical_xor", "logical_not")})
 reductions.COMPLEX_EXTREME[0] = _extreme

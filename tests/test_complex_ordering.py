@@ -68,3 +68,28 @@ def test_complex_order_is_numpys(backend, eager_size, nans):
                     assert repr(got_raw) == repr(want_raw), k
                 assert got.dtype == want.dtype and got.shape == want.shape, (k, dtype)
                 np.testing.assert_array_equal(got, want, err_msg=f"call {k}, {dtype}")
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_logical_ops_of_complex_are_numpys(backend, eager_size):
+    """The logical ufuncs NumPy defines for complex and the Array API does not (they raised
+    TypeError): logical_and/or/xor/not, each operand's truth `z != 0`, with infinities, NaNs and
+    signed zeros, warnings included."""
+    values = np.array([1 + 2j, -0.5 + 0j, 0j, complex(np.inf, 1), complex(1, np.inf),
+                       complex(np.nan, 0), complex(0, -0.0), complex(-np.inf, 0), 3 - 4j,
+                       complex(700, 1), complex(-800, 2)])
+    for dtype in (np.complex128, np.complex64):
+        z = values.astype(dtype)
+        for name, args in [("logical_not", (z,)), ("logical_and", (z, z[::-1])),
+                           ("logical_or", (z, 0)), ("logical_xor", (z, z[::-1])),
+                           ("logical_and", (True, z))]:
+            with warnings.catch_warnings(record=True) as theirs:
+                warnings.simplefilter("always")
+                want = getattr(np, name)(*args)
+            with la.config(eager_size=eager_size), warnings.catch_warnings(record=True) as ours:
+                warnings.simplefilter("always")
+                got = np.asarray(getattr(la, name)(*[la.asarray(a) if isinstance(a, np.ndarray)
+                                                     else a for a in args]))
+            assert got.dtype == want.dtype, (name, dtype)
+            np.testing.assert_array_equal(got, want, err_msg=f"{name} {dtype}")
+            assert sorted(str(w.message) for w in ours) == sorted(str(w.message) for w in theirs)

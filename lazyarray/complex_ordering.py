@@ -1,8 +1,8 @@
 """NumPy's ordering of complex numbers, which the Array API leaves undefined (lazyarray raised
 TypeError): the comparisons `<`, `<=`, `>`, `>=`, `maximum`/`minimum`/`fmax`/`fmin` (so `clip`)
-and the `max`/`min`/`argmax`/`argmin` reductions (so `ptp`); with them the other ufuncs NumPy
-defines for complex and the standard does not: the logical ops (truth: `z != 0`). (`exp2` is not here: as exp(z ln 2) its values are NumPy's
-but its warnings would name `exp`.)
+and the `max`/`min`/`argmax`/`argmin` reductions (so `ptp`); with them the logical ops, which
+NumPy also defines for complex (truth: `z != 0`). (`exp2` is not here: as exp(z ln 2) its values
+are NumPy's, but its warnings would name `exp`.)
 
 Lexicographic, real part first, NaNs as NumPy's loops treat them (numpy/_core/src/umath/
 loops.c.src): CGT(x, y) = (xr > yr and neither imaginary part NaN) or (xr == yr and xi > yi), and

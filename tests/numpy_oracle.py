@@ -49,15 +49,18 @@ def numpy_loop(ufunc: np.ufunc, operands: tuple) -> tuple[np.dtype, ...] | None:
     except TypeError:
         return None
     if loop[0].kind == "c" and ufunc not in _COMPLEX_UFUNCS:
-        return None  # NumPy orders complex numbers; lazyarray (as the Array API) raises TypeError
+        return None  # an op lazyarray does not take complex into (exp2: docs/semantics.md)
     return tuple(np.dtype(d) for d in loop)
 
 
 def _complex_ufuncs() -> frozenset:
+    from lazyarray._bind import COMPLEX_ORDERING
     from lazyarray.graph import all_ops
     from lazyarray.graph.complex_ops import supports_complex
 
-    return frozenset(op.ufunc for op in all_ops() if op.ufunc is not None and supports_complex(op))
+    # (NumPy's order of complex numbers and its logical ops: lazyarray/complex_ordering.py)
+    return frozenset(op.ufunc for op in all_ops() if op.ufunc is not None and (
+        supports_complex(op) or op.name in COMPLEX_ORDERING))
 
 
 _COMPLEX_UFUNCS = _complex_ufuncs()

@@ -113,3 +113,30 @@ def test_fill_takes_one_scalar_as_numpy(backend, eager_size):
         a = la.zeros((2, 3))
         a[1].fill(5)  # a view's fill writes through, as NumPy's
         np.testing.assert_array_equal(np.asarray(a), [[0, 0, 0], [5, 5, 5]])
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_shape_assignment_refuses_what_numpy_refuses(backend, eager_size):
+    """`x = x.T; x.shape = (6,)` reshaped the handle where NumPy raises `AttributeError:
+    Incompatible shape for in-place modification. Use .reshape() ...` (no view of a transposed
+    or strided array's memory has that shape); `x.shape = 1.5` leaked an internal text; a NumPy
+    scalar's shape is not writable. Decided on NumPy's strides (`x.strides`)."""
+    makes = [lambda m: m.arange(6).reshape(2, 3).T,
+             lambda m: m.arange(24).reshape(2, 3, 4)[:, ::2],
+             lambda m: m.arange(6)[::-1], lambda m: m.arange(6).reshape(2, 3)[:, 1:],
+             lambda m: m.arange(6) * 2, lambda m: m.arange(6).reshape(2, 3),
+             lambda m: m.asarray(np.asfortranarray(np.ones((2, 3)))),
+             lambda m: m.arange(3.0).sum(), lambda m: m.arange(12).reshape(3, 4)[::2]]
+    shapes = [(6,), (3, 2), (1, 6), (3, 1, 2), -1, (2, -1), (4, 2), (2, 1, 3), (), 1.5]
+    with la.config(eager_size=eager_size):
+        for make in makes:
+            for shape in shapes:
+                outcomes = []
+                for m in (np, la):
+                    a = make(m)
+                    try:
+                        a.shape = shape
+                        outcomes.append((a.shape, np.asarray(a).tolist()))
+                    except (AttributeError, TypeError, ValueError) as error:
+                        outcomes.append((type(error), str(error).split("\n(at ")[0]))
+                assert outcomes[1] == outcomes[0], shape

@@ -140,3 +140,18 @@ def test_shape_assignment_refuses_what_numpy_refuses(backend, eager_size):
                     except (AttributeError, TypeError, ValueError) as error:
                         outcomes.append((type(error), str(error).split("\n(at ")[0]))
                 assert outcomes[1] == outcomes[0], shape
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_reshape_to_a_float_shape_has_numpys_text(backend, eager_size):
+    """`x.reshape(n / 2, 2)` (Python 2 code run on 3, a common error in published programs)
+    said 'invalid shape (3.0, 2): ...' and `x.reshape(1.5)` leaked an internal text
+    ('refuse_traced() argument after * must be an iterable'); NumPy's texts now."""
+    calls = [lambda m: m.arange(6).reshape(1.5), lambda m: m.arange(6).reshape(3.0, 2),
+             lambda m: m.arange(6).reshape((2, 3.0)), lambda m: m.reshape(m.arange(6), 1.5),
+             lambda m: m.arange(6).reshape([2, "3"]), lambda m: m.arange(6).reshape(True, 6),
+             lambda m: m.broadcast_to(m.arange(3), (2, 3.0)),
+             lambda m: m.arange(6).reshape(np.float64(6))]
+    with la.config(eager_size=eager_size):
+        for call in calls:
+            _same_error(call)

@@ -72,7 +72,7 @@ def _nan_extreme(reduce: Any, fill: float, x: Any, axis: Any, keepdims: bool, in
             if text.startswith(f"zero-size array to reduction operation {ufunc} "):
                 exc.args = (text.replace(ufunc, nan_ufunc, 1),)
         raise
-    if nan is None or initial is not _NO_VALUE:
+    if nan is None or (initial is not _NO_VALUE and initial is not None):  # (None: not given)
         return out
     all_nan = red.all(nan, axis=axis, keepdims=keepdims, where=where)  # NumPy: NaN, a warning
     return red.warn_for_slices(ew.where(all_nan, np.nan, out), red.any(all_nan),

@@ -105,7 +105,22 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
 
 _SUM = get_op("sum")
 _REDUCE_ALL = getattr(_bind.FAST, "reduce_all", None)  # (lazyarray/_trace.c; None: pure Python)
-_NO_VALUE = np._NoValue  # NumPy's "not given" (initial=): None is a value there
+_NO_VALUE = np._NoValue  # NumPy's "not given" (initial=); None: no initial value, no identity
+_UFUNCS = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum"}
+
+
+def _without_identity(name: str, x: Any, axis: Any, where: Any, site: _bind.Site) -> None:
+    """`initial=None` (a wrapper forwarding its default): NumPy reduces without an initial value
+    and without the identity, so a reduction over an empty axis, or one with `where=`, raises its
+    ValueError; otherwise None changes nothing (it was taken as a value: nan)."""
+    ufunc = _UFUNCS[name]
+    if where is not True:
+        raise _bind.fail(ValueError, f"reduction operation '{ufunc}' does not have an identity, "
+                         "so to use a where mask one has to specify 'initial'", site)
+    node = _as_node(x, site)
+    if builtins.any(node.shape[a] == 0 for a in _bind.normalize_axes(axis, len(node.shape), site)):
+        raise _bind.fail(ValueError, f"zero-size array to reduction operation {ufunc} which has "
+                         "no identity", site)
 _AT_ONCE = _bind.AT_ONCE_MARK
 _FLOAT64 = np.dtype(np.float64)
 _FLOAT16 = np.dtype(np.float16)
@@ -115,6 +130,9 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A
         keepdims: bool = False, initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.sum / Array API `sum`: a fused reduction; small integers accumulate as NumPy's.
     `where=` sums only where it is True, `initial=` is added (NumPy's keywords)."""
+    if initial is None:
+        _without_identity("sum", x, axis, where, user_site(1))
+        initial = _NO_VALUE
     if (type(x) is Array and axis is None and dtype is None and out is None and keepdims is False
             and initial is _NO_VALUE and where is True and _REDUCE_ALL is not None):
         done = _REDUCE_ALL(0, x)  # `x.sum()`'s C path: a float at-once value's total (~2 us)
@@ -158,6 +176,9 @@ def prod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     """numpy.prod / Array API `prod`: small integers accumulate in int64/uint64, as NumPy;
     NumPy's `where=` and `initial=` (a factor)."""
     site = user_site(1)
+    if initial is None:
+        _without_identity("prod", x, axis, where, site)
+        initial = _NO_VALUE
     if out is not None:
         return into(out, prod(x, axis, _out_loop(x, dtype, out), None, keepdims, initial, where),
                     np.prod, (x,),
@@ -179,6 +200,9 @@ def max(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
         initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.max / Array API `max`: a fused reduction; NaN propagates. NumPy's `initial=` takes
     part (an empty slice gives it) and `where=` needs it."""
+    if initial is None:
+        _without_identity("max", x, axis, where, user_site(1))
+        initial = _NO_VALUE
     if out is not None:
         return into(out, max(_first_through_out(x, axis, out, initial), axis, None, keepdims,
                               initial, where),
@@ -197,6 +221,9 @@ def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # no
         initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.min / Array API `min`: a fused reduction; NaN propagates; NumPy's `initial=` and
     `where=` as `max`'s."""
+    if initial is None:
+        _without_identity("min", x, axis, where, user_site(1))
+        initial = _NO_VALUE
     if out is not None:
         return into(out, min(_first_through_out(x, axis, out, initial), axis, None, keepdims,
                               initial, where),

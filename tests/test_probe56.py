@@ -4,6 +4,8 @@ hashing on uint64, DSP, Array API style code) that lazyarray answered differentl
 each against NumPy, on every backend, at the default and on the general path (eager_size=0,
 the path a GPU takes)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -155,3 +157,36 @@ def test_reshape_to_a_float_shape_has_numpys_text(backend, eager_size):
     with la.config(eager_size=eager_size):
         for call in calls:
             _same_error(call)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_initial_none_is_no_initial_value_as_numpy(backend, eager_size):
+    """`np.max(x, initial=None)` (a wrapper forwarding its `initial=None` default) was nan: None
+    was taken as a value (float(None)); NumPy reduces without an initial value and without the
+    identity, so an empty axis or `where=` raises its ValueError and anything else is as if
+    `initial` were not given."""
+    x, e = np.array([[1.0, 2.0], [4.0, np.nan]]), np.zeros((3, 0))
+    calls = [lambda m: m.max(m.asarray(x[0]), initial=None),
+             lambda m: m.min(m.asarray(np.array([3, 1])), initial=None),
+             lambda m: m.sum(m.asarray(x), axis=0, initial=None),
+             lambda m: m.prod(m.asarray(np.array([3, 2], np.int8)), initial=None),
+             lambda m: m.asarray(x).max(axis=1, initial=None),
+             lambda m: m.nanmax(m.asarray(x), axis=1, initial=None),
+             lambda m: m.nanmin(m.asarray(np.array([np.nan, np.nan])), initial=None),
+             lambda m: m.sum(m.asarray(np.zeros((0, 3))), axis=1, initial=None),
+             lambda m: m.sum(m.asarray(e), axis=1, initial=None),
+             lambda m: m.prod(m.asarray(e), initial=None),
+             lambda m: m.max(m.asarray(e), axis=1, initial=None),
+             lambda m: m.sum(m.asarray(x[0]), where=m.asarray(np.array([True, False])),
+                             initial=None)]
+    with la.config(eager_size=eager_size), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (nanmin's all-NaN slice)
+        for call in calls:
+            try:
+                want = call(np)
+            except ValueError:
+                _same_error(call)
+                continue
+            got = call(la)
+            assert np.asarray(got).dtype == np.asarray(want).dtype
+            np.testing.assert_array_equal(np.asarray(got), want)

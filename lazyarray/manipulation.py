@@ -245,8 +245,9 @@ def flatten(x: Any, order: str = "C") -> Array:
     return _c_copy(Array(reshape_node(node, (node.size,), site)))
 
 
-def broadcast_to(x: Any, shape: Any) -> Array:
-    """numpy.broadcast_to / Array API `broadcast_to`: a view (no copy)."""
+def broadcast_to(x: Any, shape: Any, subok: bool = False) -> Array:
+    """numpy.broadcast_to / Array API `broadcast_to`: a view (no copy). (`subok`: NumPy's
+    keyword; lazyarray has no ndarray subclasses to keep.)"""
     site = user_site(1)
     node = _as_node(x, site)
     target = _shape_arg(shape, site)

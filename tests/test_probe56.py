@@ -190,3 +190,31 @@ def test_initial_none_is_no_initial_value_as_numpy(backend, eager_size):
             got = call(la)
             assert np.asarray(got).dtype == np.asarray(want).dtype
             np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_matmul_takes_numpys_dtype_and_casting_keywords(backend, eager_size):
+    """`np.matmul(a, b, dtype=np.float32)` (ufunc keywords) raised lazyarray's 'unexpected
+    keyword argument'; NumPy computes in that dtype, the operands cast as its loop casts them
+    (its UFuncTypeError where `casting` refuses). `np.broadcast_to(x, s, subok=False)` too."""
+    i, f = np.arange(6).reshape(2, 3), np.linspace(0, 1, 6).reshape(3, 2)
+    calls = [lambda m: m.matmul(m.asarray(i), m.asarray(f), dtype=np.float32),
+             lambda m: m.matmul(m.asarray(f.T), m.asarray(f), dtype=np.int64, casting="unsafe"),
+             lambda m: m.matmul(m.asarray(i), m.asarray(i.T), dtype=np.int8),
+             lambda m: m.matmul(m.asarray(i), m.asarray(f), dtype=np.complex64),
+             lambda m: m.matmul(m.asarray(i[0]), m.asarray(i[0]), dtype=float),
+             lambda m: m.broadcast_to(m.asarray(i[0]), (2, 3), subok=False)]
+    with la.config(eager_size=eager_size):
+        for call in calls:
+            got, want = call(la), call(np)
+            assert np.asarray(got).dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want)
+        for casting_call in (lambda m: m.matmul(m.asarray(f.T), m.asarray(f), dtype=np.int64),
+                             lambda m: m.matmul(m.asarray(i), m.asarray(f), casting="safe"),
+                             lambda m: m.matmul(m.asarray(i), m.asarray(i.T), casting="no")):
+            try:
+                want = casting_call(np)
+            except TypeError:
+                _same_error(casting_call)
+            else:
+                np.testing.assert_array_equal(np.asarray(casting_call(la)), want)

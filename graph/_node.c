@@ -2730,12 +2730,13 @@ held_candidate(PyObject *v, PyObject *out)
 
 /* held_candidate for a local's value and, where it is a short tuple, for its items: a function's
  * results returned as a tuple and read one by one (`out = f(x); np.asarray(out[0]); ...`, the
- * corpus harness's `to_numpy`) are siblings as locals are (evaluation.HELD_TUPLE_MAX). */
+ * corpus harness's `to_numpy`) are siblings as locals are (evaluation.HELD_TUPLE_MAX). Named
+ * tuples too: `res = np.linalg.svd(a); res.U; res.S` ran the SVD once per part read. */
 #define HELD_TUPLE_MAX 32
 static int
 held_candidates(PyObject *v, PyObject *out)
 {
-    if (v == NULL || !PyTuple_CheckExact(v))
+    if (v == NULL || !PyTuple_Check(v))
         return held_candidate(v, out);
     Py_ssize_t n = PyTuple_GET_SIZE(v);
     if (n > HELD_TUPLE_MAX)

@@ -69,6 +69,7 @@ from . import fft, random  # noqa: E402  (la.fft, la.random; la.linalg is lazyar
 from numpy import polynomial  # noqa: E402  (NumPy's package itself: host work on a few
 # coefficients; an Array argument is evaluated, results are NumPy's: docs/numpy_coverage.md)
 from . import _methods  # noqa: F401,E402  (attaches ndarray-style methods and operators)
+from . import complex_ordering  # noqa: F401,E402  (NumPy's order of complex numbers)
 from . import _protocols  # noqa: F401,E402  (NumPy's __array_ufunc__ / __array_function__)
 _warning_blocks.install()  # warnings.catch_warnings blocks hold for lazy ops (their edges compute)
 from ._protocols import LazyArrayFallbackWarning  # noqa: E402

@@ -7,7 +7,7 @@ the loop dtype and the output shape. Errors are raised here, at the line that bu
 from __future__ import annotations
 
 import operator
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 
@@ -146,6 +146,8 @@ def check_weak_int(value: int, dtype: np.dtype, site: Site) -> None:
         return
     lo, hi = _INT_RANGE[dtype]
     if not lo <= value <= hi:  # NumPy's texts: past a C long (int64), CPython's own conversion's
+        if dtype.kind == "u" and dtype.itemsize >= 4:  # (uint32, uint64: a C unsigned long)
+            long_hi = (1 << 64) - 1
         text = (f"Python integer {value} out of bounds for {dtype}"
                 if long_lo <= value <= long_hi else "Python int too large to convert to C long")
         raise fail(WeakIntOverflow, text, site)
@@ -420,6 +422,20 @@ def _traced_int_compare(loop: tuple[np.dtype, ...], operands: tuple) -> bool:
 
 
 
+# op name -> its composite over complex operands, NumPy's order (lazyarray/complex_ordering.py
+# registers them: comparisons, maximum/minimum/fmax/fmin): (args, complex dtype, site) -> Node
+COMPLEX_ORDERING: dict[str, Callable[..., Node]] = {}
+
+
+class ComplexOrdering(TypeError):
+    """`resolve`'s answer for an ordering op of complex operands: `elementwise` builds NumPy's
+    composite; any other caller sees the TypeError it was before."""
+
+    def __init__(self, text: str, dtype: np.dtype) -> None:
+        super().__init__(text)
+        self.dtype = dtype
+
+
 def resolve(op: OpDef, operands: tuple[Operand, ...], site: Site) -> tuple[np.dtype, ...]:
     key = (op, *[o.dtype if type(o) is Node else o[0] for o in operands])
     loop = _LOOPS.get(key)
@@ -437,8 +453,11 @@ def resolve(op: OpDef, operands: tuple[Operand, ...], site: Site) -> tuple[np.dt
     if loop[0] == _OBJECT:  # a comparison of two Python ints: in int64, or exactly at once
         loop = (dtypes.int64,) * (len(loop) - 1) + (loop[-1],)  # if one is beyond int64
     if loop[0].kind == "c" and not supports_complex(op):
-        raise fail(TypeError, f"{op.name} is not defined for complex inputs ({shown}); the Array "
-                   "API standard defines it for real numbers only", site)
+        text = (f"{op.name} is not defined for complex inputs ({shown}); the Array API standard "
+                "defines it for real numbers only")
+        if op.name in COMPLEX_ORDERING:  # NumPy's lexicographic order (complex_ordering.py)
+            raise with_site(ComplexOrdering(text, loop[0]), site)
+        raise fail(TypeError, text, site)
     _LOOPS[key] = loop
     return loop
 
@@ -458,7 +477,10 @@ def elementwise(op: OpDef, *args: Any, site: Site = None) -> Node:
     operands = tuple([operand(a, site) for a in args])
     if len(operands) == 1 and type(operands[0]) is tuple and type(args[0]) is int:
         operands = (standalone(operands[0], site),)  # np.negative(2**63) is uint64
-    loop = resolve(op, operands, site)
+    try:
+        loop = resolve(op, operands, site)
+    except ComplexOrdering as ordering:
+        return COMPLEX_ORDERING[op.name](op.name, args, ordering.dtype, site)
     if loop[-1] is dtypes.bool_ and _traced_int_compare(loop, operands):
         loop = _WIDE_COMPARE
     shapes = [o.shape for o in operands if type(o) is Node]
@@ -539,8 +561,11 @@ def binary(op: OpDef, x: Any, y: Any, site: Site) -> Node:
         return elementwise(op, x, y, site=site)
     loop = _LOOPS.get((op, kx, ky))
     if loop is None:
-        loop = resolve(op, (nx if nx is not None else (kx, x), ny if ny is not None else (ky, y)),
-                       site)
+        try:
+            loop = resolve(op, (nx if nx is not None else (kx, x),
+                                ny if ny is not None else (ky, y)), site)
+        except ComplexOrdering as ordering:
+            return COMPLEX_ORDERING[op.name](op.name, (x, y), ordering.dtype, site)
     if nx is not None:
         shape = nx.shape if ny is None or ny.shape == nx.shape else broadcast_shapes(
             [nx.shape, ny.shape], site)

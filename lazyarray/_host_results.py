@@ -26,11 +26,11 @@ def _leaf(values: np.ndarray, site: _bind.Site, device: str = "cpu") -> Array:
     return out if device == "cpu" else out.to_device(device)
 
 
-def nonzero(x: Any, /) -> tuple[Array, ...]:
+def nonzero(a: Any) -> tuple[Array, ...]:
     """Array API `nonzero` (numpy.nonzero). Evaluates `x` when called: the count is data."""
     site = user_site(1)
-    x = _array(x, site)
-    if x.ndim == 0:
+    a = _array(a, site)
+    if a.ndim == 0:
         raise _bind.fail(ValueError, "Calling nonzero on 0d arrays is not allowed. Use "
                          "np.atleast_1d(scalar).nonzero() instead.", site)  # NumPy's text
-    return tuple(_leaf(i.astype(np.int64), site, x.device) for i in np.nonzero(np.asarray(x)))
+    return tuple(_leaf(i.astype(np.int64), site, a.device) for i in np.nonzero(np.asarray(a)))

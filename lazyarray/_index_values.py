@@ -3,6 +3,7 @@ masking.py (a boolean mask beside other indices, `x.at[mask].op(v)`), which inde
 
 from __future__ import annotations
 
+import operator
 import warnings
 from typing import Any
 
@@ -23,14 +24,47 @@ def _is_array_index(k: Any) -> bool:
     return isinstance(k, (Array, np.ndarray, list)) or isinstance(k, bool)
 
 
-def ranges_as_arrays(key: Any) -> Any:
-    """`key` with each `range` as NumPy takes it, a non-tuple sequence: an integer index array
-    (`data[ind, range(n)]`, NumPy's quickstart), or `key` itself where it holds none."""
-    if type(key) is range:
-        return np.arange(key.start, key.stop, key.step, dtype=np.intp)
-    if type(key) is tuple and range in map(type, key):
-        return tuple(ranges_as_arrays(k) if type(k) is range else k for k in key)
-    return key
+# Key items taken as they are (the rest may be a `range` or an object with `__index__`)
+_PLAIN_ITEMS = frozenset({int, slice, type(None), type(Ellipsis), Array, np.ndarray, list, bool,
+                          float, str, tuple, np.bool_, *_bind.NUMPY_INTS})
+
+
+def numpy_key(key: Any) -> Any:
+    """`key` with the items NumPy converts first: a `range` is an integer index array
+    (`data[ind, range(n)]`, NumPy's quickstart), and an object with `__index__` that is no array
+    or sequence (a user's integer type) an integer, as NumPy's `operator.index`; `key` itself
+    where it holds none (one set lookup per item)."""
+    if type(key) is tuple:
+        for k in key:
+            if type(k) not in _PLAIN_ITEMS:
+                return tuple([_numpy_item(k) for k in key])
+        return key
+    return key if type(key) in _PLAIN_ITEMS else _numpy_item(key)
+
+
+def _numpy_item(k: Any) -> Any:
+    t = type(k)
+    if t is range:
+        return np.arange(k.start, k.stop, k.step, dtype=np.intp)
+    if (t not in _PLAIN_ITEMS and not isinstance(k, (np.generic, np.ndarray, Array, int))
+            and hasattr(t, "__index__") and not hasattr(k, "__array__")
+            and not hasattr(k, "__len__")):
+        return operator.index(k)
+    return k
+
+
+def int_index_error(i: int, n: int, dim: int) -> Exception:
+    """NumPy's exception for the integer index `i` out of bounds of an axis of length `n`: an
+    int past int64 is no C long (OverflowError), past uint64 no index at all."""
+    if not -2**63 <= i < 2**64:
+        return IndexError(NOT_AN_INDEX)
+    if not -2**63 <= i < 2**63:
+        return OverflowError("Python int too large to convert to C long")
+    return IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
+
+
+NOT_AN_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
+                "or boolean arrays are valid indices")  # NumPy's text for a float, str, ... key
 
 
 def _is_int_index(k: Any) -> bool:

@@ -19,7 +19,12 @@ _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 def check_order(order: Any, site: Any, allowed: str = "CFAK") -> str:
     """The order's letter ('C' for None); NumPy's ValueError for any other or one not
     `allowed` (the creation functions take only 'C' and 'F')."""
-    key = "C" if order is None else order.upper() if isinstance(order, str) and order else order
+    if order is not None and not isinstance(order, str):  # NumPy's TypeError (its converter's
+        # text names the type: `x.flatten(1)`; a ValueError here before fuzz56)
+        kind = type(order)
+        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise _bind.fail(TypeError, f"order must be str, not {name}", site)
+    key = "C" if order is None else order.upper() if order else order
     if key not in ("C", "F", "A", "K"):
         raise _bind.fail(ValueError, f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})",
                          site)

@@ -18,6 +18,7 @@ from .array import Array, scalar_result
 from .cache import _state, is_busy
 from .complex_functions import conj, real
 from .creation import host_result
+from .eager import LIMIT as _EAGER_LIMIT, run_candidate
 from .elementwise import abs as abs_, astype, sign, where
 from .evaluation import evaluate_arrays
 from .graph import dtypes, get_op
@@ -94,6 +95,19 @@ def _call(name: str, inputs: tuple[Node, ...], attrs: tuple, shape: tuple[int, .
     return _bind.primitive(get_op(name), inputs, attrs, shape, dtype, site)
 
 
+def _at_once(packed: Node) -> Node:
+    """eig's and eigh's packed result computed at the call where small (the at-once rule's size),
+    so that their values and vectors are views of one buffer: the vectors' C copy is computed at
+    once (a copy seeds the rule) and the values were not, so reading them ran the call again
+    (stability's eig ran twice per call). On the general path both stay pending, siblings."""
+    if (_EAGER_LIMIT[0] and packed.size <= _EAGER_LIMIT[0] and not _state.busy
+            and not _state.stand_ins):
+        done = run_candidate(packed)
+        if done is not None:
+            return done
+    return packed
+
+
 def _part(packed: Node, start: int, shape: tuple[int, ...], site: _bind.Site) -> Array:
     """The piece of a packed result that starts at `start` along its last axis, viewed as shape."""
     batch = packed.shape[:-1]
@@ -128,18 +142,18 @@ def _real_part(x: Array) -> Array:
 
 
 # --- single results -------------------------------------------------------------------------------
-def cholesky(x: Any, /, *, upper: bool = False) -> Array:
+def cholesky(a: Any, /, *, upper: bool = False) -> Array:
     """The Cholesky factor L (x = L L^H), or U = L^H with upper=True."""
     site = user_site(1)
-    a = _matrix(x, "cholesky", site, square=True)
-    return _checked(lambda: Array(_call("cholesky", (a,), (bool(upper),), a.shape, a.dtype,
+    mat = _matrix(a, "cholesky", site, square=True)
+    return _checked(lambda: Array(_call("cholesky", (mat,), (bool(upper),), mat.shape, mat.dtype,
                                         site)), site)
 
 
-def det(x: Any, /) -> Array:
+def det(a: Any) -> Array:
     site = user_site(1)
-    a = _matrix(x, "det", site, square=True)
-    return Array(_call("det", (a,), (), a.shape[:-2], a.dtype, site))
+    mat = _matrix(a, "det", site, square=True)
+    return Array(_call("det", (mat,), (), mat.shape[:-2], mat.dtype, site))
 
 
 def _reads_upper(uplo: Any, site: _bind.Site) -> bool:
@@ -150,24 +164,25 @@ def _reads_upper(uplo: Any, site: _bind.Site) -> bool:
     return key == "U"
 
 
-def inv(x: Any, /) -> Array:
+def inv(a: Any) -> Array:
     site = user_site(1)
-    a = _matrix(x, "inv", site, square=True)
-    return _checked(lambda: Array(_call("inv", (a,), (), a.shape, a.dtype, site)), site)
+    mat = _matrix(a, "inv", site, square=True)
+    return _checked(lambda: Array(_call("inv", (mat,), (), mat.shape, mat.dtype, site)), site)
 
 
-def eigvalsh(x: Any, /, UPLO: str = "L") -> Array:
+def eigvalsh(a: Any, UPLO: str = "L") -> Array:
     site = user_site(1)
     upper = _reads_upper(UPLO, site)
-    a = _matrix(x, "eigvalsh", site, square=True)
-    return Array(_call("eigvalsh", (a,), (upper,), a.shape[:-1], _real(a.dtype), site))
+    mat = _matrix(a, "eigvalsh", site, square=True)
+    return Array(_call("eigvalsh", (mat,), (upper,), mat.shape[:-1], _real(mat.dtype), site))
 
 
 def svdvals(x: Any, /) -> Array:
     site = user_site(1)
     a = _matrix(x, "svdvals", site)
     k = min(a.shape[-2:])
-    return Array(_call("svdvals", (a,), (), a.shape[:-2] + (k,), _real(a.dtype), site))
+    return _checked(lambda: Array(_call("svdvals", (a,), (), a.shape[:-2] + (k,), _real(a.dtype),
+                                        site)), site)  # (NumPy's 'SVD did not converge')
 
 
 def _default_rtol(a: Node) -> float:
@@ -203,7 +218,7 @@ def array_rtol(rtol: Any, name: str, site: _bind.Site) -> float | Array:
 _NOT_GIVEN: Any = np._NoValue  # NumPy's marker: pinv's rtol not given differs from rtol=None
 
 
-def pinv(x: Any, /, rcond: float | Any | None = None, hermitian: bool = False, *,
+def pinv(a: Any, rcond: float | Any | None = None, hermitian: bool = False, *,
          rtol: float | Any | None = _NOT_GIVEN) -> Array:
     """Moore-Penrose pseudo-inverse; singular values below rtol * largest are dropped. NumPy's
     defaults: 1e-15 with neither rcond nor rtol given, max(M, N) * eps for rtol=None (the Array
@@ -214,13 +229,17 @@ def pinv(x: Any, /, rcond: float | Any | None = None, hermitian: bool = False, *
     if rcond is not None and rtol is not _NOT_GIVEN:
         raise _bind.fail(ValueError, "`rtol` and `rcond` can't be both set.", site)
     rtol = rcond if rcond is not None else 1e-15 if rtol is _NOT_GIVEN else rtol
-    a = _matrix(x, "pinv", site)
-    tol = array_rtol(rtol, "pinv", site) if rtol is not None else _default_rtol(a)
-    shape = a.shape[:-2] + (a.shape[-1], a.shape[-2])
-    if (isinstance(tol, Array) or hermitian) and math.prod(a.shape):
-        return _pinv_steps(a, tol, site, bool(hermitian))
+    src = _as_node(a, site)
+    if src.ndim >= 2 and 0 in src.shape[-2:]:  # NumPy's empty result in the input's dtype (an
+        # int16 (0, 2) gives int16 (2, 0); it was float64, fuzz56)
+        return host_result(np.empty(src.shape[:-2] + src.shape[:-3:-1], src.dtype))
+    mat = _matrix(a, "pinv", site)
+    tol = array_rtol(rtol, "pinv", site) if rtol is not None else _default_rtol(mat)
+    shape = mat.shape[:-2] + (mat.shape[-1], mat.shape[-2])
+    if (isinstance(tol, Array) or hermitian) and math.prod(mat.shape):
+        return _pinv_steps(mat, tol, site, bool(hermitian))
     tol = tol if isinstance(tol, float) else 0.0  # an empty matrix: nothing to cut
-    return Array(_call("pinv", (a,), (tol,), shape, a.dtype, site))
+    return _checked(lambda: Array(_call("pinv", (mat,), (tol,), shape, mat.dtype, site)), site)
 
 
 def _pinv_steps(a: Node, rtol: Array | float, site: _bind.Site, hermitian: bool = False) -> Array:
@@ -236,28 +255,29 @@ def _pinv_steps(a: Node, rtol: Array | float, site: _bind.Site, hermitian: bool 
                   expand_dims(inv_s, axis=-1) * conj(matrix_transpose(u)))
 
 
-def solve(x1: Any, x2: Any, /) -> Array:
-    """X with x1 @ X = x2. As in NumPy 2 and the Array API: x2 is a vector only when it is 1-D;
-    otherwise (..., M, K) with the batch dims broadcast against x1's."""
+def solve(a: Any, b: Any) -> Array:
+    """X with a @ X = b. As in NumPy 2 and the Array API: b is a vector only when it is 1-D;
+    otherwise (..., M, K) with the batch dims broadcast against a's."""
     site = user_site(1)
-    a = _matrix(x1, "solve", site, square=True)
-    b = _as_node(x2, site)
-    _refuse_half(b, site)
-    dtype = np.result_type(a.dtype, b.dtype if b.dtype.kind in "fc" else dtypes.float64)
-    n = a.shape[-1]
-    vector = b.ndim == 1
+    mat = _matrix(a, "solve", site, square=True)
+    rhs = _as_node(b, site)
+    _refuse_half(rhs, site)
+    dtype = np.result_type(mat.dtype, rhs.dtype if rhs.dtype.kind in "fc" else dtypes.float64)
+    n = mat.shape[-1]
+    vector = rhs.ndim == 1
     if vector:
-        b = reshape_node(b, (n, 1), site) if b.shape[0] == n else b
-    if b.ndim < 2 or b.shape[-2] != n:  # NumPy's gufunc text (solve1: the vector loop)
+        rhs = reshape_node(rhs, (n, 1), site) if rhs.shape[0] == n else rhs
+    if rhs.ndim < 2 or rhs.shape[-2] != n:  # NumPy's gufunc text (solve1: the vector loop)
         signature = "solve1: ... (m,m),(m)->(m)" if vector else "solve: ... (m,m),(m,n)->(m,n)"
         name, sig = signature.split(": ... ")
         raise _bind.fail(ValueError, f"{name}: Input operand 1 has a mismatch in its core dimension "
-                         f"0, with gufunc signature {sig} (size {b.shape[-2 if b.ndim >= 2 else 0]} "
+                         f"0, with gufunc signature {sig} (size "
+                         f"{rhs.shape[-2 if rhs.ndim >= 2 else 0]} "
                          f"is different from {n})", site)
-    batch = _bind.broadcast_shapes([a.shape[:-2], b.shape[:-2]], site)
-    a = _bind.broadcast_to(_bind.cast(a, dtype, site), batch + a.shape[-2:], site)
-    b = _bind.broadcast_to(_bind.cast(b, dtype, site), batch + b.shape[-2:], site)
-    return _checked(lambda: Array(_call_solve(a, b, dtype, batch, n, vector, site)), site)
+    batch = _bind.broadcast_shapes([mat.shape[:-2], rhs.shape[:-2]], site)
+    mat = _bind.broadcast_to(_bind.cast(mat, dtype, site), batch + mat.shape[-2:], site)
+    rhs = _bind.broadcast_to(_bind.cast(rhs, dtype, site), batch + rhs.shape[-2:], site)
+    return _checked(lambda: Array(_call_solve(mat, rhs, dtype, batch, n, vector, site)), site)
 
 
 def _call_solve(a: Node, b: Node, dtype: np.dtype, batch: tuple[int, ...], n: int, vector: bool,
@@ -267,22 +287,22 @@ def _call_solve(a: Node, b: Node, dtype: np.dtype, batch: tuple[int, ...], n: in
 
 
 # --- packed results -------------------------------------------------------------------------------
-def slogdet(x: Any, /) -> SlogdetResult:
+def slogdet(a: Any) -> SlogdetResult:
     site = user_site(1)
-    a = _matrix(x, "slogdet", site, square=True)
-    batch = a.shape[:-2]
-    packed = _call("slogdet", (a,), (), batch + (2,), a.dtype, site)
+    mat = _matrix(a, "slogdet", site, square=True)
+    batch = mat.shape[:-2]
+    packed = _call("slogdet", (mat,), (), batch + (2,), mat.dtype, site)
     return SlogdetResult(_part(packed, 0, batch, site), _real_part(_part(packed, 1, batch, site)))
 
 
-def eigh(x: Any, /, UPLO: str = "L") -> EighResult:
+def eigh(a: Any, UPLO: str = "L") -> EighResult:
     """Eigenvalues (ascending) and eigenvectors (columns) of symmetric matrices; like NumPy, only
     the lower triangle is read (UPLO='L') or the upper (UPLO='U')."""
     site = user_site(1)
     upper = _reads_upper(UPLO, site)
-    a = _matrix(x, "eigh", site, square=True)
-    batch, n = a.shape[:-2], a.shape[-1]
-    packed = _call("eigh", (a,), (upper,), batch + (n, n + 1), a.dtype, site)
+    mat = _matrix(a, "eigh", site, square=True)
+    batch, n = mat.shape[:-2], mat.shape[-1]
+    packed = _at_once(_call("eigh", (mat,), (upper,), batch + (n, n + 1), mat.dtype, site))
     spec = tuple((0, 1, s) for s in batch)
     # the vectors' columns of the packed rows, copied C-contiguous: NumPy's are a new C array
     # (a strided slice of the pack made `v.ravel()` a copy, whose writes never reached v)
@@ -292,17 +312,17 @@ def eigh(x: Any, /, UPLO: str = "L") -> EighResult:
     return EighResult(_real_part(Array(values)), Array(vectors))
 
 
-def qr(x: Any, /, *, mode: str = "reduced") -> QRResult | Array:
+def qr(a: Any, *, mode: str = "reduced") -> QRResult | Array:
     """The Array API's modes, and NumPy's mode='r' (R alone: np.linalg.qr(a, mode='r') on an
     Array dispatches here)."""
     site = user_site(1)
     if mode not in ("reduced", "complete", "r"):
-        return _qr_on_host(x, mode, site)
-    a = _matrix(x, "qr", site)
-    batch, (m, n) = a.shape[:-2], a.shape[-2:]
+        return _qr_on_host(a, mode, site)
+    mat = _matrix(a, "qr", site)
+    batch, (m, n) = mat.shape[:-2], mat.shape[-2:]
     k = m if mode == "complete" else min(m, n)
     call_mode = "complete" if mode == "complete" else "reduced"
-    packed = _call("qr", (a,), (call_mode,), batch + (m * k + k * n,), a.dtype, site)
+    packed = _call("qr", (mat,), (call_mode,), batch + (m * k + k * n,), mat.dtype, site)
     r = _part(packed, m * k, batch + (k, n), site)
     return r if mode == "r" else QRResult(_part(packed, 0, batch + (m, k), site), r)
 
@@ -326,21 +346,21 @@ def _qr_on_host(x: Any, mode: Any, site: Any) -> Any:
     return parts if mode == "raw" else QRResult(*parts)
 
 
-def svd(x: Any, /, full_matrices: bool = True, compute_uv: bool = True,
+def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
         hermitian: bool = False) -> SVDResult | Array:
     """numpy.linalg.svd (the Array API's with NumPy's keywords): compute_uv=False gives the
     singular values alone; hermitian=True derives them from eigh, as NumPy does."""
     if hermitian:
-        return _svd_hermitian(x, bool(compute_uv))
+        return _svd_hermitian(a, bool(compute_uv))
     if not compute_uv:
-        return svdvals(x)
+        return svdvals(a)
     site = user_site(1)
-    a = _matrix(x, "svd", site)
-    batch, (m, n) = a.shape[:-2], a.shape[-2:]
+    mat = _matrix(a, "svd", site)
+    batch, (m, n) = mat.shape[:-2], mat.shape[-2:]
     k = min(m, n)
     p, q = (m, n) if full_matrices else (k, k)
-    packed = _call("svd", (a,), (bool(full_matrices),), batch + (m * p + k + q * n,), a.dtype,
-                   site)
+    packed = _checked(lambda: Array(_call("svd", (mat,), (bool(full_matrices),), batch + (
+        m * p + k + q * n,), mat.dtype, site)), site)._node
     u = _part(packed, 0, batch + (m, p), site)
     s = _part(packed, m * p, batch + (k,), site)
     vh = _part(packed, m * p + k, batch + (q, n), site)
@@ -374,35 +394,35 @@ def _real_if_numpys_is(real_input: bool, *results: Array) -> tuple[Array, ...]:
     return tuple(real(r) for r in results)
 
 
-def eig(x: Any, /) -> EigResult:
+def eig(a: Any) -> EigResult:
     """General eigen-decomposition: complex results, real where NumPy's are (a real matrix whose
     eigenvalues are all real: evaluated at the call to know it)."""
     site = user_site(1)
-    a = _matrix(x, "eig", site, square=True)
-    ct = _complex_dtype(a.dtype)
+    mat = _matrix(a, "eig", site, square=True)
+    ct = _complex_dtype(mat.dtype)
     if ct is None:
         raise _bind.fail(NotImplementedError, "eig needs complex dtypes, which this build of "
                          "lazyarray does not have yet", site)
-    batch, n = a.shape[:-2], a.shape[-1]
-    packed = _call("eig", (a,), (), batch + (n, n + 1), ct, site)  # real a: the real routine
+    batch, n = mat.shape[:-2], mat.shape[-1]
+    packed = _at_once(_call("eig", (mat,), (), batch + (n, n + 1), ct, site))  # real a: real routine
     spec = tuple((0, 1, s) for s in batch)
     # the vectors' columns of the packed rows, copied C-contiguous: NumPy's are a new C array
     # (a strided slice of the pack made `v.ravel()` a copy, whose writes never reached v)
     vectors = copied(slice_node(packed, spec + ((0, 1, n), (0, 1, n)), site), "C")
     values = reshape_node(slice_node(packed, spec + ((0, 1, n), (n, 1, 1)), site), batch + (n,),
                           site)
-    return EigResult(*_real_if_numpys_is(a.dtype.kind != "c", Array(values), Array(vectors)))
+    return EigResult(*_real_if_numpys_is(mat.dtype.kind != "c", Array(values), Array(vectors)))
 
 
-def eigvals(x: Any, /) -> Array:
+def eigvals(a: Any) -> Array:
     site = user_site(1)
-    a = _matrix(x, "eigvals", site, square=True)
-    ct = _complex_dtype(a.dtype)
+    mat = _matrix(a, "eigvals", site, square=True)
+    ct = _complex_dtype(mat.dtype)
     if ct is None:
         raise _bind.fail(NotImplementedError, "eigvals needs complex dtypes, which this build of "
                          "lazyarray does not have yet", site)
-    values = Array(_call("eigvals", (a,), (), a.shape[:-1], ct, site))  # real a: the real routine
-    return _real_if_numpys_is(a.dtype.kind != "c", values)[0]
+    values = Array(_call("eigvals", (mat,), (), mat.shape[:-1], ct, site))  # real: the real routine
+    return _real_if_numpys_is(mat.dtype.kind != "c", values)[0]
 
 
 def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Array, Array]:
@@ -429,7 +449,8 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[Array, Array, Arr
         held = [Array(an), Array(bn)]
         evaluate_arrays(held)
         an, bn = held[0]._node, held[1]._node
-    x = Array(_call("lstsq", (an, bn), (tol,), (n,) + bn.shape[1:], dtype, site))
+    x = _checked(lambda: Array(_call("lstsq", (an, bn), (tol,), (n,) + bn.shape[1:], dtype,
+                                     site)), site)
     s = svdvals(Array(an))
     rank = astype(_rank_of(s, tol), dtypes.int32)  # LAPACK's C int, as NumPy's
     if m > n and not (_state.stand_ins or is_busy()):

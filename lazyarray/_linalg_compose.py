@@ -8,6 +8,7 @@ matrix_rank reduce svdvals (a library call) in a fused kernel; matrix_power is m
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
@@ -63,10 +64,17 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Array:
     the three are then concatenated (one library call)."""
     site = user_site(1)
     a, b = _as_node(x1, site), _as_node(x2, site)
+    if a.shape[axis] != 3 or b.shape[axis] != 3:  # (each input's own axis, first: NumPy's)
+        raise _bind.fail(ValueError, "Both input arrays must be (arrays of) 3-dimensional "
+                         f"vectors, but they are {a.shape[axis]} and {b.shape[axis]} "
+                         "dimensional instead.", site)
+    if axis != -1:  # NumPy's np.cross(x1, x2, axis=axis): the vectors' axis moved last in each
+        # input, then the rest broadcast (`cross(A (3, 4), v (3,), axis=0)`: a broadcast error
+        # here, fuzz56)
+        moved = cross(moveaxis(Array(a), axis, -1), moveaxis(Array(b), axis, -1))
+        return moveaxis(moved, -1, axis)
     shape = _bind.broadcast_shapes([a.shape, b.shape], site)
-    ax = axis % len(shape) if shape else 0
-    if not shape or a.shape[axis] != 3 or b.shape[axis] != 3:
-        raise _bind.fail(ValueError, "cross: both inputs must have size 3 along axis", site)
+    ax = len(shape) - 1
     a, b = (_bind.broadcast_to(n, shape, site) for n in (a, b))
 
     def comp(n, i):
@@ -220,7 +228,7 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     return out
 
 
-def matrix_rank(x: Any, /, tol: Any = None, hermitian: bool = False, *,
+def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *,
                 rtol: float | Any | None = None) -> Array | int:
     """Singular values above rtol * the largest (default max(M, N) * eps), counted in a fused
     reduction over svdvals. An array rtol broadcasts against the stack of matrices. NumPy's
@@ -228,7 +236,7 @@ def matrix_rank(x: Any, /, tol: Any = None, hermitian: bool = False, *,
     site = user_site(1)
     if tol is not None and rtol is not None:
         raise _bind.fail(ValueError, "`tol` and `rtol` can't be both set.", site)
-    node = _as_node(x, site)
+    node = _as_node(A, site)
     if node.ndim < 2:  # NumPy's `int(not all(A == 0))`: a Python int, no SVD (not an error)
         return int(not _all(Array(node) == 0))
     a = _matrix(Array(node), "matrix_rank", site)
@@ -240,29 +248,31 @@ def matrix_rank(x: Any, /, tol: Any = None, hermitian: bool = False, *,
     return _rank_of(s, rel)
 
 
-def matrix_power(x: Any, n: int, /) -> Array:
+def matrix_power(a: Any, n: int) -> Array:
     """x**n by repeated squaring (matmuls); n < 0 inverts first, n == 0 gives identities."""
     site = user_site(1)
-    if not isinstance(n, (int, np.integer)):
-        raise _bind.fail(TypeError, "exponent must be an integer", site)  # NumPy's texts
-    node = _as_node(x, site)
+    try:
+        n = operator.index(n)  # (NumPy's: a user's integer type too)
+    except TypeError:
+        raise _bind.fail(TypeError, "exponent must be an integer", site) from None  # NumPy's texts
+    node = _as_node(a, site)
     if node.ndim < 2:
         raise _bind.fail(np.linalg.LinAlgError, f"{node.ndim}-dimensional array given. Array must "
                          "be at least two-dimensional", site)
     if node.shape[-1] != node.shape[-2]:
         raise _bind.fail(np.linalg.LinAlgError, "Last 2 dimensions of the array must be square",
                          site)
-    a = Array(node)
+    power = Array(node)
     if n == 0:
         eye = Array(_bind.leaf(np.eye(node.shape[-1], dtype=node.dtype), site))
         return Array(_bind.broadcast_to(eye._node, node.shape, site))
     if n < 0:
-        a, n = inv(Array(_matrix(a, "matrix_power", site))), -n
+        power, n = inv(Array(_matrix(power, "matrix_power", site))), -n
     result = None
     while n:
         if n & 1:
-            result = a if result is None else matmul(result, a)
+            result = power if result is None else matmul(result, power)
         n >>= 1
         if n:
-            a = matmul(a, a)
+            power = matmul(power, power)
     return result

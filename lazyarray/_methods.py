@@ -26,7 +26,7 @@ from . import eager
 from . import numpy_coverage as _coverage
 from . import writes as _writes
 from . import numpy_flags as _numpy_flags
-from ._index_values import ranges_as_arrays
+from ._index_values import numpy_key
 from .array import OWN_GETITEM, Array
 from .cache import PAUSED
 from .cuts import _LIMIT as _LIVE_LIMIT
@@ -61,6 +61,9 @@ def to_device(self: Array, device: Any, /, *, stream: Any = None) -> Array:
 
 
 def mT(self: Array) -> Array:  # noqa: N802
+    """ndarray.mT: matrix_transpose, with the property's own text where ndim < 2 (NumPy's)."""
+    if self.ndim < 2:
+        raise ValueError("matrix transpose with ndim < 2 is undefined")
     return manipulation.matrix_transpose(self)
 
 
@@ -80,8 +83,7 @@ def __setitem__(self: Array, key: Any, value: Any) -> None:
     arrays do, where NumPy's scalar raises TypeError: SciPy's array-api-extra writes into
     reduction results (`xpx.at(r, mask).set(nan)` in stats.pearsonr; a refusal, probe55's,
     broke it: tests/test_consumers.py)."""
-    if type(key) is range or type(key) is tuple and range in map(type, key):
-        key = ranges_as_arrays(key)
+    key = numpy_key(key)  # (a `range`, a user's integer type)
     if ((type(key) is tuple or type(key) is Array) and has_index_array(key, Array)
             and user_line_handles_errors()):
         key = held_index_arrays(key, Array)
@@ -476,6 +478,7 @@ Array.at = property(at)  # type: ignore[attr-defined]
 # NumPy's memory facts of the layout NumPy's array would have (lazyarray/numpy_flags.py)
 Array.flags = property(_numpy_flags.Flags)  # type: ignore[attr-defined]
 Array.strides = property(_numpy_flags.strides)  # type: ignore[attr-defined]
+Array.base = property(_numpy_flags.base)  # type: ignore[attr-defined]
 
 
 def _set_shape(self: Array, shape: Any) -> None:
@@ -561,8 +564,7 @@ def _operators() -> None:
             "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
             "bitwise_right_shift", "floor_divide", "remainder", None)))
     def __getitem__(self: Array, key: Any) -> Array:
-        if type(key) is range or type(key) is tuple and range in map(type, key):
-            key = ranges_as_arrays(key)
+        key = numpy_key(key)  # (a `range`, a user's integer type)
         if ((type(key) is tuple or type(key) is Array) and has_index_array(key, Array)
                 and user_line_handles_errors()):  # NumPy's IndexError inside the user's try
             return checked_here(lambda: getitem(self, key), user_site(1))

@@ -2411,6 +2411,25 @@ static Py_ssize_t ring_holds(PyObject *root, NodeObject *old);
 static int ring_only(PyObject *v);
 static int sole_node(PyObject *n, Py_ssize_t count);
 
+static PyObject *bool_dtype(void);
+
+/* Whether `self /= other` is NumPy's in-place cast error before anything is computed: self an
+ * integer or bool Array with a view or a root to write (not an element, NumPy's scalar: `t /= 2` is
+ * `t = t / 2`), other an Array or a Python scalar (its true_divide loop gives a float or a
+ * complex, which no integer dtype takes under 'same_kind'). 1, 0, -1 on error. */
+static int
+int_quotient_target(PyObject *self, PyObject *other)
+{
+    NodeObject *sn = array_node(self);
+    if (sn == NULL || INT_RANGES == NULL || VIEW_OF(self) == Py_False ||
+        (array_node(other) == NULL && !is_weak_scalar(other)))
+        return 0;
+    if (sn->dtype == bool_dtype())
+        return 1;
+    PyObject *range = PyDict_GetItemWithError(INT_RANGES, sn->dtype);
+    return range != NULL ? 1 : PyErr_Occurred() ? -1 : 0;
+}
+
 static PyObject *
 inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -2426,6 +2445,19 @@ inplace_operator(int which, PyObject *self, PyObject *const *args, Py_ssize_t na
          * warns): writes.inplace_rest raises it */
         PyObject *call[4] = {self, Py_None, args[0], INPLACE_UFUNC[which]};
         return PyObject_Vectorcall(INPLACE_REST, call, 4, NULL);
+    }
+    int refused = which == DIV ? int_quotient_target(self, args[0]) : 0;
+    if (refused != 0) {
+        /* `int_array /= y`: NumPy's UFuncTypeError (a float quotient into ints) before it
+         * computes, so no RuntimeWarning of `x / 0` first (fuzz56): inplace_rest raises it */
+        PyObject *marker = refused < 0 ? NULL : PyObject_CallFunction(
+            PyExc_ValueError, "s", "an integer array's in-place true division");
+        if (marker == NULL)
+            return NULL;
+        PyObject *call[4] = {self, marker, args[0], INPLACE_UFUNC[which]};
+        PyObject *out = PyObject_Vectorcall(INPLACE_REST, call, 4, NULL);
+        Py_DECREF(marker);
+        return out;
     }
     int now = inplace_now(which, self, args[0]);
     if (now != 0)

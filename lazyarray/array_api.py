@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _device
+from . import _device, cache
 from .array import Array
 from .graph import dtypes
 from .runtime import available_backends, get_backend
@@ -124,10 +124,15 @@ class Info:
     __module__ = "lazyarray"
 
     def capabilities(self) -> dict[str, Any]:
-        # "boolean indexing" stays False although x[mask] works (lazyarray/masking.py): code that
-        # reads the flag (array-api-extra's apply_where, at) then takes the lazy `where` path;
-        # True sends it to `x[mask] = v`, which immutable Arrays refuse (docs/semantics.md).
-        return {"boolean indexing": False, "data-dependent shapes": True, "max dimensions": 64}
+        # "boolean indexing": True, as x[mask] and x[mask] = v work (lazyarray/masking.py,
+        # writes.py), except while la.jit traces, where a mask's values cannot be read (as JAX).
+        # array-api-extra's apply_where (SciPy's special and stats call it) reads the flag: with
+        # False it computes `where(cond, f1(x), f2(x))` over every element, so f1's
+        # floating-point errors in the lanes cond leaves out warned (or raised, under
+        # errstate(all="raise")) where NumPy's masked call is silent: `special.rel_entr(x, y)`
+        # warned "divide by zero encountered in log" (stop 56, docs/semantics.md).
+        return {"boolean indexing": not cache.is_tracing(), "data-dependent shapes": True,
+                "max dimensions": 64}
 
     def default_device(self) -> str:
         return "cpu"

@@ -244,6 +244,11 @@ def is_busy() -> bool:
     return _state.busy
 
 
+def is_tracing() -> bool:
+    """Whether la.jit is tracing a function on this thread (its arguments are stand-ins)."""
+    return bool(_state.stand_ins)
+
+
 BuildPlan = Callable[[Graph, Any], Any]
 
 

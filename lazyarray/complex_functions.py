@@ -43,23 +43,23 @@ def _scalar_part(part: Any) -> Any:
     return part
 
 
-def real(x: Any) -> Array:
+def real(val: Any) -> Array:
     """The real part (NumPy `real`, Array API `real`): a view NumPy code writes through."""
-    if type(x) in _SCALARS or isinstance(x, np.generic):
-        return _scalar_part(x.real)
+    if type(val) in _SCALARS or isinstance(val, np.generic):
+        return _scalar_part(val.real)
     site = user_site(1)
-    return view_of(x, _part(_REAL, x, site), lambda n: _part(_REAL, Array(n), site)._node)
+    return view_of(val, _part(_REAL, val, site), lambda n: _part(_REAL, Array(n), site)._node)
 
 
-def imag(x: Any) -> Array:
+def imag(val: Any) -> Array:
     """The imaginary part (NumPy `imag`, Array API `imag`); zeros for a real input (read-only,
     as NumPy's)."""
-    if type(x) in _SCALARS or isinstance(x, np.generic):
-        return _scalar_part(x.imag)
+    if type(val) in _SCALARS or isinstance(val, np.generic):
+        return _scalar_part(val.imag)
     site = user_site(1)
-    out = _part(_IMAG, x, site)
-    return view_of(x, out, lambda n: _part(_IMAG, Array(n), site)._node,
-                   writable=out.dtype != getattr(x, "dtype", None))
+    out = _part(_IMAG, val, site)
+    return view_of(val, out, lambda n: _part(_IMAG, Array(n), site)._node,
+                   writable=out.dtype != getattr(val, "dtype", None))
 
 
 def conj(x: Any) -> Array:

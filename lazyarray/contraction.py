@@ -71,8 +71,22 @@ def einsum(*operands: Any, dtype: Any = None, optimize: Any = False, casting: st
     if out is not None:  # NumPy's rules for out on stand-ins, then out[...] = the result
         return into(out, result, np.einsum, (subscripts, *arrays),
                     dict(dtype=dtype, casting=casting), site)
+    if n_arrays == 1 and any(o is arrays[0] for o in operands):  # (an Array, not a host copy)
+        _writable_like(result, arrays[0])
     # a 0-d result is NumPy's scalar (`einsum('->', z)` of a 0-d z was z itself: probe55)
     return result if result.shape else scalar_result(result._node)
+
+
+def _writable_like(view: Array, operand: Array) -> None:
+    """NumPy's one-operand einsum that sums nothing is a view of its operand, writable where the
+    operand is: `np.einsum('ii->i', A)[:] = 1` sets A's diagonal (a known idiom), though
+    np.diagonal's view, which la.einsum takes, is read-only."""
+    link, own = view._view, operand._view
+    if type(link) is not tuple or len(link) != 4 or link[3] or own is False:
+        return
+    root, writable = (own[0], own[3]) if type(own) is tuple else (operand, True)
+    if link[0] is root and writable:
+        view._view = link[:3] + (True,)
 
 
 
@@ -121,8 +135,10 @@ def _einsum(subscripts: str, arrays: list[Array], dtype: Any, casting: str,
 
 # --- parsing -------------------------------------------------------------------------------------
 def _split_operands(operands: tuple, site: _bind.Site) -> tuple[str, list[Array]]:
-    if not operands:
-        raise _bind.fail(TypeError, "einsum needs subscripts and at least one operand", site)
+    if not operands:  # NumPy's ValueError and text (a TypeError here before fuzz56)
+        raise _bind.fail(ValueError, "must specify the einstein sum subscripts string and at "
+                         "least one operand, or at least one operand and its corresponding "
+                         "subscripts list", site)
     if isinstance(operands[0], str):
         return operands[0], [asarray(a) for a in operands[1:]]
     arrays, terms = [], []  # the sublist form: operand, sublist, operand, sublist, ..., [output]

@@ -22,54 +22,56 @@ from .result_layout import (copied, fill_strided, fortran_contiguous, laid_out,
                             node_memory_axes, strided_layout)
 
 
-def array(obj: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,
-          order: str = "K", subok: bool = False, ndmin: int = 0) -> Array:
-    """numpy.array / jnp.array: a new Array holding a copy of `obj`; `device="cuda:0"` (or GPU
+def array(object: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,  # noqa: A002
+          order: str = "K", subok: bool = False, ndmin: int = 0, like: Any = None) -> Array:
+    """numpy.array / jnp.array: a new Array holding a copy of `object`; `device="cuda:0"` (or GPU
     input data) puts it on a GPU. `ndmin` prepends length-1 axes, as NumPy's; `order` is
     checked; a Fortran-ordered or transposed ndarray keeps its memory order where NumPy's copy
     does (`memory_axes`: its reductions fold as NumPy's)."""
     site = user_site(1)
+    if like is not None:
+        check_like(like)
     if order != "K":
         order = check_order(order, site)
-        if order == "F" and not isinstance(obj, (Array, np.ndarray)):  # (a nested list: NumPy's
-            out = array(obj, dtype, copy, device, order="C", ndmin=ndmin)  # Fortran-ordered copy)
+        if order == "F" and not isinstance(object, (Array, np.ndarray)):  # (a nested list: NumPy's
+            out = array(object, dtype, copy, device, order="C", ndmin=ndmin)  # Fortran-ordered copy)
             return Array(copied(out._node, "F")) if out.ndim > 1 else out
     if ndmin:
-        out = array(obj, dtype, copy, device, order=order)
+        out = array(object, dtype, copy, device, order=order)
         missing = operator.index(ndmin) - out.ndim
         return out.reshape((1,) * missing + out.shape) if missing > 0 else out
-    if type(obj) is np.ndarray and device is None:  # a loop's fresh batch: the common case
-        memory = copy_axes(obj, order)
+    if type(object) is np.ndarray and device is None:  # a loop's fresh batch: the common case
+        memory = copy_axes(object, order)
         if memory is not None:  # NumPy's copy keeps that order: a view of a C leaf in it
-            data = _bind.host_array(np.transpose(obj, memory), dtype, site)
+            data = _bind.host_array(np.transpose(object, memory), dtype, site)
             own(data)
             return Array(_in_memory_order(_bind.leaf(data, site), memory, site))
-        if dtype is None and obj.dtype in _bind.SUPPORTED:  # host_array's answer, ~0.6 us sooner
-            data = obj.copy()  # (a C-contiguous copy: lazyarray's own, a plan may write over
+        if dtype is None and object.dtype in _bind.SUPPORTED:  # host_array's answer, ~0.6 us sooner
+            data = object.copy()  # (a C-contiguous copy: lazyarray's own, a plan may write over
             own(data)          # it once nothing reads it, lazyarray/donation.py)
             return Array(_bind.leaf(data, site))
-        data = _bind.host_array(obj, dtype, site)
+        data = _bind.host_array(object, dtype, site)
         own(data)
         return Array(_bind.leaf(data, site))
-    if type(obj) is list and device is None and dtype is None and obj and type(obj[0]) in (
+    if type(object) is list and device is None and dtype is None and object and type(object[0]) in (
             float, int, list):  # `np.array([x, y, z])`, `[[a, b], [c, d]]`: ~2.4 -> 1.2 us
-        data = _numbers_array(obj)
+        data = _numbers_array(object)
         if data is not None:
             return Array(_bind.leaf(data, site))
-    if type(obj) is list and obj and type(obj[0]) is Array and device is None:
-        values = _bind._buffer_values(obj)
-        if values is not obj:  # computed elements (`np.array([s * (y - x), ...])` in a loop):
+    if type(object) is list and object and type(object[0]) is Array and device is None:
+        values = _bind._buffer_values(object)
+        if values is not object:  # computed elements (`np.array([s * (y - x), ...])` in a loop):
             data = np.array(values) if dtype is None else _bind.host_array(values, dtype, site)
             if data.dtype in _bind.SUPPORTED:  # an at-once result, as they are, so that the
                 return Array(_bind.at_once_leaf(data, site))  # next small op is one too
-    if isinstance(obj, Array):
-        out = _from_array(obj, dtype, device, copy, site, order)
-        return zero_d_array(out) if not out.shape and out is not obj else out  # (an array)
-    if _traced(obj) and device is None:
-        return full((), obj, dtype)
-    if _device.wants_device(device) or _device.is_device_array(obj):
-        return Array(_bind.leaf(_device.device_buffer(obj, dtype, copy, device, site), site))
-    return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
+    if isinstance(object, Array):
+        out = _from_array(object, dtype, device, copy, site, order)
+        return zero_d_array(out) if not out.shape and out is not object else out  # (an array)
+    if _traced(object) and device is None:
+        return full((), object, dtype)
+    if _device.wants_device(device) or _device.is_device_array(object):
+        return Array(_bind.leaf(_device.device_buffer(object, dtype, copy, device, site), site))
+    return Array(_bind.leaf(_bind.host_array(object, dtype, site), site))
 
 
 def copy_axes(obj: np.ndarray, order: str) -> tuple[int, ...] | None:
@@ -118,8 +120,8 @@ def _traced(obj: Any) -> bool:
     return getattr(obj, "_lazyarray_weak_type", None) is not None
 
 
-def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
-            copy: bool | None = None) -> Array:
+def asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
+            copy: bool | None = None, like: Any = None) -> Array:
     """Array API `asarray` (numpy.asarray), but `copy=None` copies host data too, so later writes
     to `obj` (even through a writable base of a read-only view) never reach a pending expression.
     `copy=False` shares the memory of a C-contiguous array of a supported dtype (host or GPU) or raises ValueError — a hazard the caller
@@ -127,52 +129,54 @@ def asarray(obj: Any, dtype: Any = None, order: str | None = None, *, device: An
     NumPy's `order` is checked; a Fortran-ordered or transposed ndarray keeps its memory order
     unless `order="C"` (`memory_axes`)."""
     site = user_site(1)
+    if like is not None:
+        check_like(like)
     if order is not None:
         order = check_order(order, site)
-    if isinstance(obj, Array):
-        out = _from_array(obj, dtype, device, copy, site, order or "K")
-        if out is obj and obj._view is False and not obj.shape and copy is not False:
-            return zero_d_array(Array(obj._node))  # (NumPy's scalar in: a 0-d array out)
-        if out is obj and order is not None and numpy_layout_copies(obj, order):
+    if isinstance(a, Array):
+        out = _from_array(a, dtype, device, copy, site, order or "K")
+        if out is a and a._view is False and not a.shape and copy is not False:
+            return zero_d_array(Array(a._node))  # (NumPy's scalar in: a 0-d array out)
+        if out is a and order is not None and numpy_layout_copies(a, order):
             if copy is False:
                 raise _bind.fail(ValueError, _no_copy_text(), site)
-            return Array(copied(obj._node, order))  # NumPy's copy in that order (fuzz47)
+            return Array(copied(a._node, order))  # NumPy's copy in that order (fuzz47)
         return out
-    if _traced(obj) and device is None and copy is not False:
-        return full((), obj, dtype)
-    if _device.wants_device(device) or _device.is_device_array(obj):
-        buffer = _device.device_buffer(obj, dtype, copy is not False, device, site)
+    if _traced(a) and device is None and copy is not False:
+        return full((), a, dtype)
+    if _device.wants_device(device) or _device.is_device_array(a):
+        buffer = _device.device_buffer(a, dtype, copy is not False, device, site)
         return Array(_bind.leaf(buffer, site))
     if copy is not False:
-        if isinstance(obj, np.ndarray) and not obj.flags.writeable and copy is None \
-                and _is_itself(obj, dtype, order):
-            out = asarray(obj, dtype, order, device=device, copy=True)
+        if isinstance(a, np.ndarray) and not a.flags.writeable and copy is None \
+                and _is_itself(a, dtype, order):
+            out = asarray(a, dtype, order, device=device, copy=True)
             return out if type(out._view) is tuple else view_of(out, Array(out._node),
                                                                 writable=False)
-        if isinstance(obj, np.ndarray) and order == "F":
-            memory = copy_axes(obj, order)  # (NumPy's copy, or obj itself where it has that order)
-            data = _bind.host_array(obj if memory is None else np.transpose(obj, memory), dtype,
+        if isinstance(a, np.ndarray) and order == "F":
+            memory = copy_axes(a, order)  # (NumPy's copy, or obj itself where it has that order)
+            data = _bind.host_array(a if memory is None else np.transpose(a, memory), dtype,
                                     site)
             node = _bind.leaf(data, site)
             return Array(node if memory is None else _in_memory_order(node, memory, site))
-        if not isinstance(obj, np.ndarray) or order == "C" or obj.flags.c_contiguous:
-            return Array(_bind.leaf(_bind.host_array(obj, dtype, site), site))
-        if _broadcast_axes(obj):  # `np.broadcast_to(x, s)`: NumPy's read-only view of x
-            return _broadcast_root(obj, dtype, site)
-        memory = memory_axes(obj)  # a Fortran-ordered or transposed array: NumPy's order kept
-        inner = obj if memory is None else np.transpose(obj, memory)
+        if not isinstance(a, np.ndarray) or order == "C" or a.flags.c_contiguous:
+            return Array(_bind.leaf(_bind.host_array(a, dtype, site), site))
+        if _broadcast_axes(a):  # `np.broadcast_to(x, s)`: NumPy's read-only view of x
+            return _broadcast_root(a, dtype, site)
+        memory = memory_axes(a)  # a Fortran-ordered or transposed array: NumPy's order kept
+        inner = a if memory is None else np.transpose(a, memory)
         node = _strided_leaf(inner, dtype, site)
         return Array(node if memory is None else _in_memory_order(node, memory, site))
-    if not isinstance(obj, np.ndarray) and hasattr(obj, "__dlpack__"):
-        obj = np.from_dlpack(obj)
-    if not (isinstance(obj, np.ndarray) and obj.flags.c_contiguous and obj.dtype in dtypes.SUPPORTED
-            and (dtype is None or dtypes.to_dtype(dtype) == obj.dtype)):
-        if _numpy_copies(obj, dtype):  # NumPy refuses too (a list, a new dtype): its text
+    if not isinstance(a, np.ndarray) and hasattr(a, "__dlpack__"):
+        a = np.from_dlpack(a)
+    if not (isinstance(a, np.ndarray) and a.flags.c_contiguous and a.dtype in dtypes.SUPPORTED
+            and (dtype is None or dtypes.to_dtype(dtype) == a.dtype)):
+        if _numpy_copies(a, dtype):  # NumPy refuses too (a list, a new dtype): its text
             raise _bind.fail(ValueError, _no_copy_text(), site)
         raise _bind.fail(ValueError, "asarray(copy=False): this input cannot be shared without a "
                          "copy (it is not a C-contiguous array of the requested, supported dtype)",
                          site)
-    return Array(_bind.leaf(obj, site))
+    return Array(_bind.leaf(a, site))
 
 
 def _is_itself(obj: np.ndarray, dtype: Any, order: str | None) -> bool:
@@ -321,10 +325,12 @@ def _dim(s: Any, site: Any) -> int:
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *,
-         device: Any = None) -> Array:
+         device: Any = None, like: Any = None) -> Array:
     """numpy.full / Array API `full`: a broadcast scalar (no memory until needed); `order='F'`
     lays it out Fortran-ordered, as NumPy's (its later sums fold down the columns)."""
     site = user_site(1)
+    if like is not None:
+        check_like(like)
     if (type(fill_value) is float and _float64(dtype) and order == "C"
             and device is None):  # `np.zeros(n)` in a loop: ~3.1 -> 2 us
         return Array(_bind.broadcast_to(_bind.scalar_leaf(fill_value, dtypes.float64, site),
@@ -385,24 +391,40 @@ def _full_of_array(shape: Any, fill_value: Any, dt: np.dtype, site: _bind.Site) 
     return Array(_bind.broadcast_to(_bind.leaf(values.astype(dt), site), target, site))
 
 
-def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
+def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None,
+          like: Any = None) -> Array:
     """numpy.zeros / Array API `zeros`."""
+    if like is not None:
+        check_like(like)
     if _float64(dtype):  # (full's fast path: a float fill of float64)
         return full(shape, 0.0, None, order, device=device)
     return full(shape, 0, dtype, order, device=device)
 
 
-def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
+def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None,
+          like: Any = None) -> Array:
     """numpy.ones / Array API `ones`."""
+    if like is not None:
+        check_like(like)
     if _float64(dtype):
         return full(shape, 1.0, None, order, device=device)
     return full(shape, 1, dtype, order, device=device)
 
 
-def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> Array:
+def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None,
+          like: Any = None) -> Array:
     """numpy.empty / Array API `empty`, but zeros: an uninitialized buffer would make results
     depend on garbage."""
-    return zeros(shape, dtype, order, device=device)
+    return zeros(shape, dtype, order, device=device, like=like)
+
+
+def check_like(like: Any) -> None:
+    """NumPy's `like=`: an array with `__array_function__` (an ndarray, an Array) only says
+    which library answers, here this one; anything else is NumPy's TypeError (the creation
+    functions refused the keyword, a TypeError of their own; fuzz56)."""
+    if like is not None and not hasattr(type(like), "__array_function__"):
+        raise TypeError("The `like` argument must be an array-like that implements the "
+                        "`__array_function__` protocol.")
 
 
 def _like(x: Any, dtype: Any, order: Any = "K", shape: Any = None) -> tuple[Any, Any]:
@@ -426,18 +448,18 @@ def _like_device(x: Any, device: Any) -> Any:
     return None if have == "cpu" else have
 
 
-def zeros_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+def zeros_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True,
                shape: Any = None, *, device: Any = None) -> Array:
     """numpy.zeros_like / Array API `zeros_like` (on x's device unless `device=` says otherwise)."""
-    out = zeros(*_like(x, dtype, order, shape), device=_like_device(x, device))
-    return _laid_out_like(out, x, order, shape)
+    out = zeros(*_like(a, dtype, order, shape), device=_like_device(a, device))
+    return _laid_out_like(out, a, order, shape)
 
 
-def ones_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+def ones_like(a: Any, dtype: Any = None, order: str = "K", subok: bool = True,
               shape: Any = None, *, device: Any = None) -> Array:
     """numpy.ones_like / Array API `ones_like`."""
-    out = ones(*_like(x, dtype, order, shape), device=_like_device(x, device))
-    return _laid_out_like(out, x, order, shape)
+    out = ones(*_like(a, dtype, order, shape), device=_like_device(a, device))
+    return _laid_out_like(out, a, order, shape)
 
 
 def empty_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
@@ -447,12 +469,12 @@ def empty_like(x: Any, dtype: Any = None, order: str = "K", subok: bool = True,
     return _laid_out_like(out, x, order, shape)
 
 
-def full_like(x: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+def full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
               shape: Any = None, *, device: Any = None) -> Array:
     """numpy.full_like / Array API `full_like`."""
-    shape_, dt = _like(x, dtype, order, shape)
-    out = full(shape_, fill_value, dt, device=_like_device(x, device))
-    return _laid_out_like(out, x, order, shape)
+    shape_, dt = _like(a, dtype, order, shape)
+    out = full(shape_, fill_value, dt, device=_like_device(a, device))
+    return _laid_out_like(out, a, order, shape)
 
 
 def _laid_out_like(out: Array, x: Any, order: Any, shape: Any) -> Array:
@@ -484,9 +506,10 @@ def _fortran_contiguous(x: Any) -> bool:
 
 
 def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, *,
-           device: Any = None) -> Array:
+           device: Any = None, like: Any = None) -> Array:
     """numpy.arange / Array API `arange`, computed eagerly (its length depends on the values)."""
     site = user_site(1)
+    check_like(like)
     values = np.arange(start, stop, step, dtype=dtypes.to_dtype(dtype) if dtype else None)
     return _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)), device)
 
@@ -528,11 +551,12 @@ def host_result(value: Any) -> Array:
     return out
 
 
-def eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: Any = None,
-        order: str = "C", *, device: Any = None) -> Array:
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None,
+        order: str = "C", *, device: Any = None, like: Any = None) -> Array:
     """numpy.eye / Array API `eye` (computed on the host; `order` changes nothing)."""
     site = user_site(1)
+    check_like(like)
     if order != "C":
         check_order(order, site, "CF")
-    values = np.eye(n_rows, n_cols, k, dtype=dtypes.to_dtype(dtype) if dtype else np.float64)
+    values = np.eye(N, M, k, dtype=dtypes.to_dtype(dtype) if dtype else np.float64)
     return _place(Array(_bind.leaf(values, site)), device)

@@ -358,7 +358,7 @@ def _wrap_weak_int(op: Any, dtype: np.dtype, site: Any) -> Any:
     return op
 
 
-def clip(x: Any, min: Any = None, max: Any = None, out: Any = None, *,  # noqa: A002
+def clip(a: Any, min: Any = None, max: Any = None, out: Any = None, *,  # noqa: A002
          a_min: Any = np._NoValue, a_max: Any = np._NoValue) -> Array:
     """numpy.clip / Array API `clip`: clamp to [min, max]; NaN propagates (as NumPy's clip). As
     NumPy 2, a Python int bound beyond the integer dtype on its own side (`clip(int8, 0, 1000)`)
@@ -367,10 +367,10 @@ def clip(x: Any, min: Any = None, max: Any = None, out: Any = None, *,  # noqa: 
     both namespaces, and SciPy's array-API code calls `xp.clip(p, 0.)`. NumPy's keywords
     `a_min`/`a_max` follow NumPy's rules (both, and not with `min`/`max`)."""
     min, max = _numpy_clip_bounds(min, max, a_min, a_max)  # noqa: A001
-    result, target = _clip(x, min, max), out
+    result, target = _clip(a, min, max), out
     if target is None:
         return result
-    return into(target, result, np.clip, (x, min, max), {}, user_site(1))
+    return into(target, result, np.clip, (a, min, max), {}, user_site(1))
 
 
 def numpy_clip(a: Any, a_min: Any, a_max: Any, out: Any, min: Any, max: Any) -> Array:  # noqa: A002
@@ -478,32 +478,32 @@ def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", subok:
     return out if device is None or device == out.device else out.to_device(device)
 
 
-def round(x: Any, decimals: int = 0, out: Any = None) -> Array:  # noqa: A001
+def round(a: Any, decimals: int = 0, out: Any = None) -> Array:  # noqa: A001
     """numpy.round / Array API `round`: half to even; `decimals` scales by 10**decimals first.
     NumPy's `out=` is written (its casting rule checked) and returned."""
     if out is not None:
-        return into(out, round(x, decimals), np.round, (x,), {"decimals": decimals},
+        return into(out, round(a, decimals), np.round, (a,), {"decimals": decimals},
                     user_site(1))
-    x = x if isinstance(x, Array) else asarray_operand(x)
+    a = a if isinstance(a, Array) else asarray_operand(a)
     decimals = operator.index(decimals)
     if not -(1 << 31) <= decimals < 1 << 31:  # NumPy takes a C int
         raise _bind.fail(OverflowError, f"decimals={decimals} does not fit a C int", user_site(1))
-    if x.dtype.kind == "b" and decimals != 0:  # NumPy cannot cast x * 10**d back to bool:
+    if a.dtype.kind == "b" and decimals != 0:  # NumPy cannot cast x * 10**d back to bool:
         try:  # its UFuncTypeError, whose text names the ufunc (multiply, or divide for d < 0)
             np.round(np.zeros(0, bool), decimals)
         except TypeError as error:
             raise _bind.with_site(error, user_site(1)) from None
-    if x.dtype.kind in "iu" and decimals >= 0:
-        return integer_copy(x)
+    if a.dtype.kind in "iu" and decimals >= 0:
+        return integer_copy(a)
     if decimals == 0:
-        return globals()["rint"](x)
-    if x.dtype.kind == "c":  # NumPy rounds each part on its own (a complex multiply mixes them)
-        return from_parts(round(real(x), decimals), round(imag(x), decimals))
+        return globals()["rint"](a)
+    if a.dtype.kind == "c":  # NumPy rounds each part on its own (a complex multiply mixes them)
+        return from_parts(round(real(a), decimals), round(imag(a), decimals))
     scale = _power_of_ten(decimals if decimals > 0 else -decimals)  # (`abs` here is la.abs)
     rint = globals()["rint"]
-    rounded = rint(x * scale) / scale if decimals > 0 else rint(x / scale) * scale
-    if x.dtype.kind in "iu":  # NumPy keeps integer dtypes: round(int16, -1) is int16
-        return astype(rounded, x.dtype)
+    rounded = rint(a * scale) / scale if decimals > 0 else rint(a / scale) * scale
+    if a.dtype.kind in "iu":  # NumPy keeps integer dtypes: round(int16, -1) is int16
+        return astype(rounded, a.dtype)
     return rounded
 
 

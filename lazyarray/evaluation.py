@@ -313,7 +313,8 @@ def _python_frame_arrays() -> list[Array]:
             left -= 1
             values = frame.f_locals
             for v in values.values():
-                if type(v) is tuple and len(v) <= HELD_TUPLE_MAX:  # results returned together
+                if isinstance(v, tuple) and len(v) <= HELD_TUPLE_MAX:  # results returned together
+                    # (named tuples too: `res = np.linalg.svd(a); res.U; res.S`)
                     found.extend([a for a in v if type(a) is Array and a._node.inputs
                                   and not _is_view_of_leaf(a._node)])
                 elif type(v) is Array and v._node.inputs and not _is_view_of_leaf(v._node):

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _bind
 from .array import Array
-from .creation import host_result, host_values
+from .creation import _place, host_result, host_values
 from .graph import dtypes, get_op
 from .graph.node import Node, user_site
 from .graph.ops_random import flat_index
@@ -153,35 +153,38 @@ def _into(numpy_fn: Any, args: tuple, out: Any, site: _bind.Site) -> Any:
 def _complex_transform(name: str, x, s, axes, norm, site) -> Array:
     node, ct = _prepare(x, name, site, real_input=False)
     s, axes = _axes_and_sizes(node, s, axes, site)
+    if not axes:  # NumPy's fftn over no axes (a 0-d input, axes=()): the input itself, in its
+        # dtype (it was cast to complex here, a 0-d one a scalar; fuzz56)
+        return x if isinstance(x, Array) else Array(_bind.leaf(np.array(x), site))
     return _call(name, node, s, axes, norm, _resized(node, s, axes), ct, site)
 
 
-def fft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward",
+def fft(a: Any, n: int | None = None, axis: int = -1, norm: str = "backward",
         out: Any = None) -> Array:
     site = user_site(1)
     if out is not None:
-        return _into(np.fft.fft, (x, n, axis, norm), out, site)
-    return _complex_transform("fftn", x, _one_size(n, site), (axis,), norm, site)
+        return _into(np.fft.fft, (a, n, axis, norm), out, site)
+    return _complex_transform("fftn", a, _one_size(n, site), (axis,), norm, site)
 
 
-def ifft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward",
+def ifft(a: Any, n: int | None = None, axis: int = -1, norm: str = "backward",
          out: Any = None) -> Array:
     site = user_site(1)
     if out is not None:
-        return _into(np.fft.ifft, (x, n, axis, norm), out, site)
-    return _complex_transform("ifftn", x, _one_size(n, site), (axis,), norm, site)
+        return _into(np.fft.ifft, (a, n, axis, norm), out, site)
+    return _complex_transform("ifftn", a, _one_size(n, site), (axis,), norm, site)
 
 
-def fftn(x: Any, /, s=None, axes=None, norm: str = "backward", out: Any = None) -> Array:
+def fftn(a: Any, s=None, axes=None, norm: str = "backward", out: Any = None) -> Array:
     if out is not None:
-        return _into(np.fft.fftn, (x, s, axes, norm), out, user_site(1))
-    return _complex_transform("fftn", x, s, axes, norm, user_site(1))
+        return _into(np.fft.fftn, (a, s, axes, norm), out, user_site(1))
+    return _complex_transform("fftn", a, s, axes, norm, user_site(1))
 
 
-def ifftn(x: Any, /, s=None, axes=None, norm: str = "backward", out: Any = None) -> Array:
+def ifftn(a: Any, s=None, axes=None, norm: str = "backward", out: Any = None) -> Array:
     if out is not None:
-        return _into(np.fft.ifftn, (x, s, axes, norm), out, user_site(1))
-    return _complex_transform("ifftn", x, s, axes, norm, user_site(1))
+        return _into(np.fft.ifftn, (a, s, axes, norm), out, user_site(1))
+    return _complex_transform("ifftn", a, s, axes, norm, user_site(1))
 
 
 def _rfftn(x, s, axes, norm, site) -> Array:
@@ -203,54 +206,54 @@ def _irfftn(x, s, axes, norm, site, name="irfftn") -> Array:
     return _call("irfftn", node, s, axes, norm, _resized(node, s, axes), real, site)
 
 
-def rfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward",
+def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str = "backward",
          out: Any = None) -> Array:
     site = user_site(1)
     if out is not None:
-        return _into(np.fft.rfft, (x, n, axis, norm), out, site)
-    return _rfftn(x, _one_size(n, site, takes_bool=True), (axis,), norm, site)
+        return _into(np.fft.rfft, (a, n, axis, norm), out, site)
+    return _rfftn(a, _one_size(n, site, takes_bool=True), (axis,), norm, site)
 
 
-def irfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward",
+def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str = "backward",
           out: Any = None) -> Array:
     site = user_site(1)
     if out is not None:
-        return _into(np.fft.irfft, (x, n, axis, norm), out, site)
-    return _irfftn(x, _one_size(n, site), (axis,), norm, site, "irfft")
+        return _into(np.fft.irfft, (a, n, axis, norm), out, site)
+    return _irfftn(a, _one_size(n, site), (axis,), norm, site, "irfft")
 
 
-def rfftn(x: Any, /, s=None, axes=None, norm: str = "backward", out: Any = None) -> Array:
+def rfftn(a: Any, s=None, axes=None, norm: str = "backward", out: Any = None) -> Array:
     if out is not None:
-        return _into(np.fft.rfftn, (x, s, axes, norm), out, user_site(1))
-    return _rfftn(x, s, axes, norm, user_site(1))
+        return _into(np.fft.rfftn, (a, s, axes, norm), out, user_site(1))
+    return _rfftn(a, s, axes, norm, user_site(1))
 
 
-def irfftn(x: Any, /, s=None, axes=None, norm: str = "backward", out: Any = None) -> Array:
+def irfftn(a: Any, s=None, axes=None, norm: str = "backward", out: Any = None) -> Array:
     if out is not None:
-        return _into(np.fft.irfftn, (x, s, axes, norm), out, user_site(1))
-    return _irfftn(x, s, axes, norm, user_site(1))
+        return _into(np.fft.irfftn, (a, s, axes, norm), out, user_site(1))
+    return _irfftn(a, s, axes, norm, user_site(1))
 
 
-def hfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward",
+def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str = "backward",
          out: Any = None) -> Array:
     site = user_site(1)
     if out is not None:
-        return _into(np.fft.hfft, (x, n, axis, norm), out, site)
+        return _into(np.fft.hfft, (a, n, axis, norm), out, site)
     n = n if n is None else _points(n, site)
-    node, ct = _prepare(x, "hfft", site, real_input=False)
+    node, ct = _prepare(a, "hfft", site, real_input=False)
     ax = _bind.normalize_axis(axis, node.ndim, site)
     m = int(n) if n is not None else 2 * (node.shape[ax] - 1)
     return _call("hfft", node, (m,), (ax,), norm, _resized(node, (m,), (ax,)),
                  np.dtype(ct.char.lower()), site)
 
 
-def ihfft(x: Any, /, n: int | None = None, axis: int = -1, norm: str = "backward",
+def ihfft(a: Any, n: int | None = None, axis: int = -1, norm: str = "backward",
           out: Any = None) -> Array:
     site = user_site(1)
     if out is not None:
-        return _into(np.fft.ihfft, (x, n, axis, norm), out, site)
+        return _into(np.fft.ihfft, (a, n, axis, norm), out, site)
     n = n if n is None else _one_size(n, site, takes_bool=True)[0]
-    node, ct = _prepare(x, "ihfft", site, real_input=True)
+    node, ct = _prepare(a, "ihfft", site, real_input=True)
     ax = _bind.normalize_axis(axis, node.ndim, site)
     m = int(n) if n is not None else node.shape[ax]
     return _call("ihfft", node, (m,), (ax,), norm, _resized(node, (m // 2 + 1,), (ax,)), ct,
@@ -270,7 +273,7 @@ def _freq_points(n: Any, site: _bind.Site) -> int:
     return int(n)
 
 
-def fftfreq(n: int, /, d: float = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
+def fftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -> Array:
     """[0, 1, ..., n//2 - 1 (or (n-1)//2), -(n//2), ..., -1] / (d * n), computed in the kernel
     from the element index: k - n * (k >= (n + 1) // 2)."""
     site = user_site(1)
@@ -282,16 +285,17 @@ def fftfreq(n: int, /, d: float = 1.0, *, dtype: Any = None, device: Any = None)
         raise _bind.fail(ValueError, "negative dimensions are not allowed", site)
     k = Array(flat_index((n,), site))
     signed = k.astype(dtypes.int64) - (k >= (n + 1) // 2).astype(dtypes.int64) * n
-    return signed.astype(_freq_dtype(dtype)) * (1.0 / (d * n))
+    return _place(signed.astype(_freq_dtype(dtype)) * (1.0 / (d * n)), device)  # (`device=`
+    # was ignored: an unknown name is a ValueError, as NumPy's; fuzz56)
 
 
-def rfftfreq(n: int, /, d: float = 1.0, *, dtype: Any = None, device: Any = None) -> Array:
+def rfftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -> Array:
     """[0, 1, ..., n//2] / (d * n), computed in the kernel from the element index."""
     site = user_site(1)
     n = _freq_points(n, site)
     m = n // 2 + 1
     k = Array(flat_index((m,), site))
-    return k.astype(_freq_dtype(dtype)) * (1.0 / (d * int(n)))
+    return _place(k.astype(_freq_dtype(dtype)) * (1.0 / (d * int(n))), device)
 
 
 def _roll_halves(x: Any, axes: Any, forward: bool, site: _bind.Site) -> Array:
@@ -314,12 +318,12 @@ def _roll_halves(x: Any, axes: Any, forward: bool, site: _bind.Site) -> Array:
     return out
 
 
-def fftshift(x: Any, /, *, axes: Any = None) -> Array:
+def fftshift(x: Any, axes: Any = None) -> Array:
     """Zero frequency to the centre: the two halves swapped (views joined by one concat)."""
     return _roll_halves(x, axes, True, user_site(1))
 
 
-def ifftshift(x: Any, /, *, axes: Any = None) -> Array:
+def ifftshift(x: Any, axes: Any = None) -> Array:
     return _roll_halves(x, axes, False, user_site(1))
 
 

@@ -24,22 +24,24 @@ from .graph import dtypes, get_op
 from .graph.node import Node, cuts_paused, user_site
 from .manipulation import reshape_node, slice_node
 from .reductions import _as_node
-from ._index_values import (_holds_no_array, _is_array_index, _is_int, _is_int_index,
-                            is_basic_key, numpy_packed, set_values, update_values,
-                            warn_complex_cast)
+from ._index_values import (NOT_AN_INDEX, _holds_no_array, _is_array_index, _is_int,
+                            _is_int_index, int_index_error, is_basic_key, numpy_key, numpy_packed,
+                            set_values, update_values, warn_complex_cast)
 from .creation import full
 from ._handled import checked_here, user_line_handles_errors
 from . import elementwise as ew
 
 _TAKE, _SCATTER, _RESHAPE = get_op("take"), get_op("scatter"), get_op("reshape")
-NOT_AN_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
-                "or boolean arrays are valid indices")  # NumPy's text for a float, str, ... key
 _SLICE, _BROADCAST = get_op("slice"), get_op("broadcast_to")
 
 
 def _index_node(idx: Any, site: _bind.Site) -> Node:
-    if isinstance(idx, list) and np.asarray(idx).size == 0:  # NumPy takes `[]` as an int index
-        idx = np.zeros(np.asarray(idx).shape, np.int64)
+    if isinstance(idx, list):
+        as_array = np.asarray(idx)
+        if as_array.size == 0:  # NumPy takes `[]` as an int index
+            idx = np.zeros(as_array.shape, np.int64)
+        elif as_array.dtype == object:  # `[0, None]`: NumPy's IndexError, not a dtype's TypeError
+            raise _bind.fail(IndexError, NOT_AN_INDEX, site)
     node = _as_node(idx, site)
     if node.dtype.kind not in "iu":
         if node.dtype.kind == "b":
@@ -595,8 +597,7 @@ def general_getitem(node: Node, key: Any, site: _bind.Site) -> Node:
         if _is_int_index(k):
             i = operator.index(k) if not isinstance(k, Array) else int(k)
             if not -n <= i < n:
-                raise _bind.fail(IndexError, f"index {i} is out of bounds for axis {dim} with "
-                                 f"size {n}", site)
+                raise _bind.with_site(int_index_error(i, n, dim), site)
             spec.append((i % n, 1, 1))
             given.append(True)
             advanced.append(pos)
@@ -636,7 +637,7 @@ def _take_node(node: Node, indices: Node, axis: int, site: _bind.Site) -> Node:
     return _bind.primitive(_TAKE, (node, indices), (axis,), shape, node.dtype, site)
 
 
-def take(x: Any, indices: Any, axis: int | None = None, out: Any = None, *,
+def take(a: Any, indices: Any, axis: int | None = None, out: Any = None, *,
          mode: str = "raise") -> Array:
     """numpy.take / Array API `take`: gather along `axis` (flattened when None). Out-of-bounds
     indices raise IndexError when the result is evaluated, naming this line; NumPy's
@@ -644,7 +645,7 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None, *,
     receives the result (cast as NumPy's take casts: unsafely) and is returned."""
     site = user_site(1)
     if out is not None:
-        result = take(x, indices, axis, mode=mode)
+        result = take(a, indices, axis, mode=mode)
         if tuple(out.shape) != result.shape:
             raise _bind.fail(ValueError, "output array does not match result of ndarray.take",
                              site)
@@ -653,12 +654,13 @@ def take(x: Any, indices: Any, axis: int | None = None, out: Any = None, *,
     if mode not in ("raise", "wrap", "clip"):
         raise _bind.fail(ValueError, "clipmode must be one of 'clip', 'raise', or 'wrap' "
                          f"(got {mode!r})", site)
-    node = _as_node(x, site)
+    node = _as_node(a, site)
     _axis_args.refuse_bool_axis(axis, site)
     if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x is 1 element
         node = reshape_node(node, (node.size,), site)
         axis = 0
     ax = _bind.normalize_axis(axis, node.ndim, site)
+    indices = numpy_key(indices)  # (a user's integer type: an int, as NumPy's take)
     if isinstance(indices, list) and np.asarray(indices).size == 0:  # `[]`: no indices
         indices = np.zeros(np.asarray(indices).shape, np.int64)
     if mode == "raise" and isinstance(indices, (list, tuple, np.ndarray, int, np.integer)) \
@@ -1037,8 +1039,7 @@ class _AtUpdate:
             n = node.shape[dim]
             if _is_int(k):
                 if not -n <= int(k) < n:
-                    raise _bind.fail(IndexError, f"index {int(k)} is out of bounds for axis {dim} "
-                                     f"with size {n}", site)
+                    raise _bind.with_site(int_index_error(int(k), n, dim), site)
                 spec.append(("int", int(k)))
                 probe.append(int(k))
             elif isinstance(k, slice):

@@ -17,6 +17,7 @@ from .array import Array
 from .complex_functions import conj
 from .graph.node import user_site
 from .graph.ops_unchecked import named, out_cast
+from .outputs import into
 from .manipulation import matrix_transpose, moveaxis, permute_node, reshape_node
 from .reductions import _as_node, _reduce
 from ._matmul import matmul, matmul_general  # noqa: F401  (matmul_general: the fast path's reference)
@@ -35,48 +36,50 @@ _VECDOT_MULTIPLY, _VECDOT_SUM = named("multiply", "vecdot"), named("sum", "vecdo
 _VECDOT_MATMUL = named("matmul", "vecdot")  # floats: (1, n) @ (n, 1), reported as 'vecdot'
 
 
-def tensordot(x1: Any, x2: Any, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
+def tensordot(a: Any, b: Any, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
     """numpy.tensordot / Array API `tensordot`: reshapes around one matmul library call."""
     site = user_site(1)
-    a, b = _as_node(x1, site), _as_node(x2, site)
+    lhs, rhs = _as_node(a, site), _as_node(b, site)
     if not hasattr(axes, "__iter__") or getattr(axes, "ndim", 1) == 0:  # NumPy: a count
         axes = _axis_args.index_arg(axes, "tensordot axes", site)  # (np.int64, a 0-d array)
-        if axes < 0 or axes > min(a.ndim, b.ndim):
+        if axes < 0 or axes > min(lhs.ndim, rhs.ndim):
             raise _bind.fail(ValueError, f"tensordot: axes={axes} is out of range", site)
-        ax_a, ax_b = list(range(a.ndim - axes, a.ndim)), list(range(axes))
+        ax_a, ax_b = list(range(lhs.ndim - axes, lhs.ndim)), list(range(axes))
     else:  # two axes or two sequences of axes (`axes=(1, 0)`), each in range: NumPy's
         # IndexError for an axis past the end (it was taken modulo ndim here)
         ax_a, ax_b = ([_bind.normalize_axes(_axis_args.index_arg(x, "tensordot axes", site),
                                             n.ndim, site)[0]
                        for x in (side if hasattr(side, "__iter__") else (side,))]
-                      for side, n in zip(axes, (a, b)))
-    if len(ax_a) != len(ax_b) or any(a.shape[i] != b.shape[j] for i, j in zip(ax_a, ax_b)):
+                      for side, n in zip(axes, (lhs, rhs)))
+    if len(ax_a) != len(ax_b) or any(lhs.shape[i] != rhs.shape[j] for i, j in zip(ax_a, ax_b)):
         raise _bind.fail(ValueError, "shape-mismatch for sum", site)
-    free_a = [i for i in range(a.ndim) if i not in ax_a]
-    free_b = [i for i in range(b.ndim) if i not in ax_b]
+    free_a = [i for i in range(lhs.ndim) if i not in ax_a]
+    free_b = [i for i in range(rhs.ndim) if i not in ax_b]
     k = 1
     for i in ax_a:
-        k *= a.shape[i]
+        k *= lhs.shape[i]
     m = 1
     for i in free_a:
-        m *= a.shape[i]
+        m *= lhs.shape[i]
     n = 1
     for i in free_b:
-        n *= b.shape[i]
-    a2 = reshape_node(permute_node(a, free_a + ax_a, site), (m, k), site)
-    b2 = reshape_node(permute_node(b, ax_b + free_b, site), (k, n), site)
+        n *= rhs.shape[i]
+    a2 = reshape_node(permute_node(lhs, free_a + ax_a, site), (m, k), site)
+    b2 = reshape_node(permute_node(rhs, ax_b + free_b, site), (k, n), site)
     out = matmul_general(Array(a2), Array(b2), site, _DOT)  # (NumPy's tensordot is its dot)
-    final = tuple(a.shape[i] for i in free_a) + tuple(b.shape[i] for i in free_b)
+    final = tuple(lhs.shape[i] for i in free_a) + tuple(rhs.shape[i] for i in free_b)
     return Array(reshape_node(out._node, final, site))  # (NumPy's: a 0-d array, not a scalar)
 
 
-def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
+def vecdot(x1: Any, x2: Any, /, out: Any = None, *, axis: int = -1) -> Array:
     """Array API `vecdot` (numpy.vecdot). Floats and complex as NumPy's: its loop is BLAS's
     dot of each pair of vectors, whose order no fused sum has (a pairwise sum of the products
     was a last bit off on ~70% of rows), so the pairs are (1, n) @ (n, 1) matmuls (BLAS's dot
     bits, one library call for the stack). Integers and bools: sum(x1 * x2, axis) fused,
     exact."""
     site = user_site(1)
+    if out is not None:  # NumPy's ufunc out= (a TypeError here before fuzz56)
+        return into(out, vecdot(x1, x2, axis=axis), np.vecdot, (x1, x2), {"axis": axis}, site)
     a, b = _as_node(x1, site), _as_node(x2, site)
     if not a.ndim or not b.ndim:  # NumPy's gufunc core (n),(n)->() needs an axis in each
         raise _bind.fail(ValueError, f"vecdot: input operand {0 if not a.ndim else 1} has 0 "
@@ -89,7 +92,7 @@ def vecdot(x1: Any, x2: Any, axis: int = -1) -> Array:
     if first.dtype.kind == "c":  # the standard's vecdot conjugates x1 (as NumPy's does)
         first = conj(first)
     if np.result_type(first.dtype, b.dtype) == np.float16:  # NumPy's half loop: float32 sums
-        r = vecdot(first.astype(np.float32), Array(b).astype(np.float32), axis)
+        r = vecdot(first.astype(np.float32), Array(b).astype(np.float32), axis=axis)
         return Array(_bind.primitive(out_cast("vecdot"), (r._node,), (), r.shape,
                                      np.dtype(np.float16), site))
     if np.result_type(first.dtype, b.dtype).kind in "fc":  # BLAS's dot per pair, as NumPy

@@ -3,6 +3,7 @@ concat is a library call."""
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Sequence
 
 import numpy as np
@@ -71,17 +72,18 @@ def keep_order(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
     return tuple(perm[::-1])
 
 
-def reshape(x: Any, shape: Any, order: str = "C", *, copy: bool | None = None) -> Array:
+def reshape(a: Any, /, shape: Any, order: str = "C", *, copy: bool | None = None) -> Array:
     """numpy.reshape / Array API `reshape`: a view; `copy` is accepted and ignored (immutable).
     order='F' reshapes the reversed axes (NumPy's definition), a view where NumPy's is one."""
     site = user_site(1)
-    if order != "C" and memory_order(order, site, reshaping=True, x=x) == "F":
+    if order != "C" and memory_order(order, site, reshaping=True, x=a) == "F":
         dims = (shape,) if isinstance(shape, int) else tuple(shape)
-        return transpose(reshape(transpose(x), dims[::-1]))
-    out = Array(reshape_node(x._node if type(x) is Array else _as_node(x, site), shape, site))
-    if type(x) is Array and reshapes_in_place(x, out.shape):  # NumPy's view, else its copy
-        return view_of(x, out, lambda n: reshape_node(n, out.shape, site))
-    released.add(out)  # (NumPy's is a view of its copy or of `asarray(x)`: OWNDATA False)
+        return transpose(reshape(transpose(a), dims[::-1]))
+    node = a._node if type(a) is Array else _as_node(a, site)
+    out = Array(reshape_node(node, shape, site))
+    if type(a) is Array and reshapes_in_place(a, out.shape):  # NumPy's view, else its copy
+        return view_of(a, out, lambda n: reshape_node(n, out.shape, site))
+    released.add(out, node.shape)  # (NumPy's is a view of its copy, of a's shape: OWNDATA False)
     return out
 
 
@@ -114,21 +116,23 @@ def _permute_error(axes: list[int], ndim: int, site: _bind.Site) -> Exception:
     return _bind.fail(ValueError, "repeated axis in transpose", site)
 
 
-def permute_dims(x: Any, axes: Sequence[int] | None = None) -> Array:
+def permute_dims(a: Any, axes: Sequence[int] | None = None) -> Array:
     """Array API `permute_dims` (numpy.permute_dims): a view; no axes reverse them, as NumPy's
     (its `axes=None`, transpose's alias there)."""
     site = user_site(1)
-    node = _as_node(x, site)
+    node = _as_node(a, site)
     axes = tuple(range(node.ndim - 1, -1, -1)) if axes is None else axes
-    return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
+    return view_of(a, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
 
 
-def transpose(x: Any, axes: Sequence[int] | None = None) -> Array:
+def transpose(a: Any, axes: Sequence[int] | None = None) -> Array:
     """numpy.transpose: reverses (or permutes by `axes`) the dimensions, as a view."""
     site = user_site(1)
-    node = _as_node(x, site)
+    node = _as_node(a, site)
+    if hasattr(axes, "__index__") and not hasattr(axes, "__len__"):
+        axes = (axes,)  # (NumPy reads one int as a 1-tuple: a 1-D array's `axes=0`; fuzz56)
     axes = tuple(axes) if axes is not None else tuple(range(node.ndim - 1, -1, -1))
-    return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
+    return view_of(a, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
 
 
 def matrix_transpose(x: Any) -> Array:
@@ -136,27 +140,28 @@ def matrix_transpose(x: Any) -> Array:
     site = user_site(1)
     node = _as_node(x, site)
     if node.ndim < 2:
-        raise _bind.fail(ValueError, "matrix_transpose needs an array of at least 2 dimensions", site)
+        raise _bind.fail(ValueError, "Input array must be at least 2-dimensional, but it is "
+                         f"{node.ndim}", site)  # (NumPy's text)
     axes = list(range(node.ndim))
     axes[-1], axes[-2] = axes[-2], axes[-1]
     return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
 
 
-def swapaxes(x: Any, axis1: int, axis2: int) -> Array:
+def swapaxes(a: Any, axis1: int, axis2: int) -> Array:
     """numpy.swapaxes: a view."""
     site = user_site(1)
-    node = _as_node(x, site)
-    a = _bind.normalize_axis(axis1, node.ndim, site, "axis1")
-    b = _bind.normalize_axis(axis2, node.ndim, site, "axis2")
+    node = _as_node(a, site)
+    i1 = _bind.normalize_axis(axis1, node.ndim, site, "axis1")
+    i2 = _bind.normalize_axis(axis2, node.ndim, site, "axis2")
     axes = list(range(node.ndim))
-    axes[a], axes[b] = axes[b], axes[a]
-    return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
+    axes[i1], axes[i2] = axes[i2], axes[i1]
+    return view_of(a, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
 
 
-def moveaxis(x: Any, source: Any, destination: Any) -> Array:
+def moveaxis(a: Any, source: Any, destination: Any) -> Array:
     """numpy.moveaxis / Array API `moveaxis`: move axes to new positions (ints or sequences of ints, as NumPy)."""
     site = user_site(1)
-    node = _as_node(x, site)
+    node = _as_node(a, site)
     if source is None or destination is None:  # NumPy's TypeError (normalize_axes reads None
         raise _bind.fail(TypeError, "'NoneType' object is not iterable (moveaxis: source and "
                          "destination are ints or sequences of ints)", site)  # as every axis)
@@ -165,62 +170,65 @@ def moveaxis(x: Any, source: Any, destination: Any) -> Array:
     if len(src) != len(dst):
         raise _bind.fail(ValueError, "`source` and `destination` arguments must have the same "
                          "number of elements", site)
-    axes = [a for a in range(node.ndim) if a not in src]
+    axes = [ax for ax in range(node.ndim) if ax not in src]
     for d, s in sorted(zip(dst, src)):
         axes.insert(d, s)
-    return view_of(x, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
+    return view_of(a, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
 
 
-def expand_dims(x: Any, axis: Any = 0) -> Array:
+def expand_dims(a: Any, axis: Any = 0) -> Array:
     """numpy.expand_dims / Array API `expand_dims`: a reshape view."""
     site = user_site(1)
-    node = _as_node(x, site)
+    node = _as_node(a, site)
     if axis is None:  # NumPy's TypeError (normalize_axes reads None as every axis)
         raise _bind.fail(TypeError, "expand_dims needs an axis: an int or a tuple of ints, "
                          "not None", site)
     axes = _bind.normalize_axes(axis, node.ndim + (len(axis) if isinstance(axis, tuple) else 1), site)
     shape = list(node.shape)
-    for a in axes:
-        shape.insert(a, 1)
-    return view_of(x, Array(reshape_node(node, shape, site)), lambda n: reshape_node(n, shape, site))
+    for ax in axes:
+        shape.insert(ax, 1)
+    return view_of(a, Array(reshape_node(node, shape, site)), lambda n: reshape_node(n, shape, site))
 
 
-def squeeze(x: Any, axis: Any = None) -> Array:
+def squeeze(a: Any, axis: Any = None) -> Array:
     """numpy.squeeze / Array API `squeeze`: a reshape view."""
     site = user_site(1)
-    node = _as_node(x, site)
+    node = _as_node(a, site)
     if axis is None:
         axes = tuple(i for i, s in enumerate(node.shape) if s == 1)
+    elif node.ndim == 0 and type(axis) is not tuple and hasattr(axis, "__index__") and \
+            type(axis) is not bool and operator.index(axis) in (0, -1):
+        axes = ()  # NumPy's squeeze takes axis 0 or -1 of a 0-d array (an AxisError, fuzz56)
     else:
         if type(axis) is list:  # NumPy's squeeze takes an int or a tuple of ints
             raise _bind.fail(TypeError, "'list' object cannot be interpreted as an integer",
                              site)  # (NumPy's text)
         _axis_args.refuse_bool_axis(axis, site)
         axes = _bind.normalize_axes(axis, node.ndim, site)
-        for a in axes:
-            if node.shape[a] != 1:
+        for ax in axes:
+            if node.shape[ax] != 1:
                 raise _bind.fail(ValueError, "cannot select an axis to squeeze out which has size "
                                  "not equal to one", site)
     shape = [s for i, s in enumerate(node.shape) if i not in axes]
-    return view_of(x, Array(reshape_node(node, shape, site)), lambda n: reshape_node(n, shape, site))
+    return view_of(a, Array(reshape_node(node, shape, site)), lambda n: reshape_node(n, shape, site))
 
 
-def ravel(x: Any, order: str = "C") -> Array:
+def ravel(a: Any, order: str = "C") -> Array:
     """numpy.ravel: the flattened array (a view where NumPy's is one, else a copy); order='F'
     column by column, 'A' and 'K' by x's memory layout, as NumPy's."""
     site = user_site(1)
-    key = memory_order(order, site, x=x) if order != "C" else "C"
+    key = memory_order(order, site, x=a) if order != "C" else "C"
     if type(key) is tuple:  # 'K' of a non-contiguous layout: a view where the axes in memory
-        return ravel(transpose(x, key))  # order are contiguous, else a copy read in that order
+        return ravel(transpose(a, key))  # order are contiguous, else a copy read in that order
     if key == "F":
-        out = reshape(x, (-1,), order="F")  # (a view where reshape's is one and x's memory is
-        if type(x) is Array and out._view is not None and not ravels_in_place(x, "F"):
+        out = reshape(a, (-1,), order="F")  # (a view where reshape's is one and x's memory is
+        if type(a) is Array and out._view is not None and not ravels_in_place(a, "F"):
             return Array(out._node)  # Fortran-contiguous, as NumPy's ravel; else a copy)
         return out
-    node = _as_node(x, site)
+    node = _as_node(a, site)
     out = Array(reshape_node(node, (node.size,), site))
-    if type(x) is Array and ravels_in_place(x):
-        return view_of(x, out, lambda n: reshape_node(n, (node.size,), site))
+    if type(a) is Array and ravels_in_place(a):
+        return view_of(a, out, lambda n: reshape_node(n, (node.size,), site))
     return _c_copy(out)
 
 
@@ -245,11 +253,11 @@ def flatten(x: Any, order: str = "C") -> Array:
     return _c_copy(Array(reshape_node(node, (node.size,), site)))
 
 
-def broadcast_to(x: Any, shape: Any, subok: bool = False) -> Array:
-    """numpy.broadcast_to / Array API `broadcast_to`: a view (no copy). (`subok`: NumPy's
-    keyword; lazyarray has no ndarray subclasses to keep.)"""
+def broadcast_to(array: Any, shape: Any, subok: bool = False) -> Array:
+    """numpy.broadcast_to / Array API `broadcast_to`: a view (no copy). `subok` is NumPy's (an
+    Array has no subclasses)."""
     site = user_site(1)
-    node = _as_node(x, site)
+    node = _as_node(array, site)
     target = _shape_arg(shape, site)
     ok = len(target) >= node.ndim and all(
         s == t or s == 1 for s, t in zip(node.shape[::-1], target[::-1]))
@@ -259,14 +267,17 @@ def broadcast_to(x: Any, shape: Any, subok: bool = False) -> Array:
         raise _bind.fail(ValueError, f"cannot broadcast an array of shape {node.shape} to shape "
                          f"{target}", site)
     _bind.check_size(target, node.dtype.itemsize, site)
-    return view_of(x, Array(_bind.broadcast_to(node, target, site)),
+    return view_of(array, Array(_bind.broadcast_to(node, target, site)),
                    lambda n: _bind.broadcast_to(n, target, site), writable=False)  # NumPy's too
 
 
-def broadcast_arrays(*arrays: Any) -> tuple[Array, ...]:
+def broadcast_arrays(*arrays: Any, subok: bool = False) -> tuple[Array, ...]:
     """numpy.broadcast_arrays / Array API `broadcast_arrays`: a tuple of broadcast views, as
-    NumPy's (and the standard's from 2025.12; lazyarray returned 2024.12's list until fuzz49)."""
+    NumPy's (and the standard's from 2025.12; lazyarray returned 2024.12's list until fuzz49).
+    `subok` is NumPy's (an Array has no subclasses)."""
     site = user_site(1)
+    if not arrays:  # NumPy's empty tuple (an IndexError here, fuzz56)
+        return ()
     nodes = [_as_node(a, site) for a in arrays]
     shape = _bind.public_broadcast_shapes([n.shape for n in nodes], site)
     if all(n.shape == shape for n in nodes):  # NumPy's: the arrays themselves
@@ -275,8 +286,9 @@ def broadcast_arrays(*arrays: Any) -> tuple[Array, ...]:
     def build(node: Node) -> Node:
         return _bind.broadcast_to(node, shape, site)
     # views of the arrays, as NumPy's (fuzz47: they were copies): they follow later writes to
-    # them; read-only, where NumPy's warn (DeprecationWarning) and write overlapping memory
-    return tuple([view_of(a, Array(build(n)), build, writable=False)
+    # them; read-only where broadcast (NumPy's warn, DeprecationWarning, and write overlapping
+    # memory), writable where not: NumPy's `y[0] = 5` writes the input (refused here, fuzz56)
+    return tuple([view_of(a, Array(build(n)), build, writable=n.shape == shape)
                   for a, n in zip(arrays, nodes)])
 
 
@@ -290,20 +302,20 @@ def slice_node(node: Node, spec: tuple[tuple[int, int, int], ...], site: _bind.S
     return _bind.primitive(_SLICE, (node,), (spec,), shape, node.dtype, site)
 
 
-def flip(x: Any, axis: Any = None) -> Array:
+def flip(m: Any, axis: Any = None) -> Array:
     """numpy.flip / Array API `flip`: a negative-step slice view."""
     if axis is None and _FLIP_VIEW is not None:  # every axis: x[::-1, ...] through the C getitem
-        done = _FLIP_VIEW(x)
+        done = _FLIP_VIEW(m)
         if done is not None:
             return done
     site = user_site(1)
-    node = _as_node(x, site)
+    node = _as_node(m, site)
     axes = _bind.normalize_axes(axis, node.ndim, site)
     if not node.shape:  # NumPy's `m[()]`: a scalar, a copy (`t = np.flip(z); t += 1` keeps z)
         return Array(node)[()]
     spec = tuple((n - 1, -1, n) if i in axes and n > 0 else (0, 1, n)
                  for i, n in enumerate(node.shape))
-    return view_of(x, Array(slice_node(node, spec, site)), lambda n: slice_node(n, spec, site))
+    return view_of(m, Array(slice_node(node, spec, site)), lambda n: slice_node(n, spec, site))
 
 
 def _plain_concat(arrays: Sequence[Any], axis: Any, site: _bind.Site) -> Node | None:
@@ -478,10 +490,10 @@ def stack(arrays: Sequence[Any], axis: int = 0, out: Any = None, *, dtype: Any =
                   casting=casting)
 
 
-def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
+def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
     """numpy.split: equal sections or split points along `axis`, as slice views (a list)."""
     site = user_site(1)
-    node = _as_node(x, site)
+    node = _as_node(ary, site)
     ax = _axis(axis, node.ndim, site)
     n = node.shape[ax]
     try:  # NumPy's rule: a sequence (len() works) is split points, anything else a count
@@ -500,9 +512,9 @@ def split(x: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
     parts = []
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         hi = max(hi, lo)
-        if isinstance(x, Array):  # NumPy's parts are views: x's basic slices, linked to it
+        if isinstance(ary, Array):  # NumPy's parts are views: x's basic slices, linked to it
             # (writes into a part wrote only the part here: fuzz42)
-            parts.append(x[tuple([slice(lo, hi) if d == ax else slice(None)
+            parts.append(ary[tuple([slice(lo, hi) if d == ax else slice(None)
                                   for d in range(node.ndim)])])
             continue
         spec = tuple([(lo, 1, hi - lo) if d == ax else (0, 1, s)

@@ -23,7 +23,7 @@ from . import _bind
 from . import elementwise as ew
 from .array import Array, scalar_result, zero_d_array
 from .complex_functions import conj, imag
-from .creation import array, asarray, eye, full, host_result, host_values, zeros_like
+from .creation import check_like, array, asarray, eye, full, host_result, host_values, zeros_like
 from .elementwise import asarray_operand, where
 from .graph.node import user_site
 from .indexing import take
@@ -46,12 +46,14 @@ def _eager(values: Any) -> Array:
 # --- builders computed on the host -----------------------------------------------------------------
 def identity(n: int, dtype: Any = None, *, like: Any = None) -> Array:
     """numpy.identity: `eye(n)` (float64 unless `dtype`)."""
+    check_like(like)
     return eye(n, dtype=dtype if dtype is not None else np.float64)
 
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = float, *,  # noqa: N803
         like: Any = None) -> Array:
     """numpy.tri: ones at and below the k-th diagonal."""
+    check_like(like)
     return _eager(np.tri(N, M, k, dtype=dtype))
 
 

@@ -51,7 +51,7 @@ NOT_PROVIDED: dict[str, tuple[str, str]] = {
     # --- ndarray attributes (an Array's memory is not the user's to see or set) -----------------
     **{f"ndarray.{n}": (MEMORY, "np.asarray(x).%s describes a NumPy copy; Arrays are values"
                         % n) for n in (
-        "ctypes", "data", "base")},
+        "ctypes", "data")},
     **{f"ndarray.{n}": (MEMORY, "use x.astype(dtype)") for n in ("getfield", "setfield")},
     "ndarray.dump": (IO, "Arrays pickle: pickle.dump(x, file), or la.save"),
     "ndarray.dumps": (IO, "Arrays pickle: pickle.dumps(x)"),

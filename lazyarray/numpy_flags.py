@@ -36,6 +36,8 @@ released = writes.released  # roots that were views of a temporary: NumPy's owns
 _made_read_only = writes.IdentitySet()
 # Roots turned into read-only views of a hidden root by their flags: NumPy's owner of the memory.
 _owners = writes.IdentitySet()
+# Those hidden roots -> a weak reference to the Array the user holds (NumPy's `base` of its views).
+_hidden_roots = writes.IdentityMap()
 
 _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
          "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
@@ -137,9 +139,42 @@ def set_writeable(x: Any, flag: Any, site: Any) -> None:
         root._view = views
         x._view = None
         writes.view_of(root, x, writable=False)
+        _hidden_roots.add(root, writes._weakref(x))
         if x not in released:  # (a view of a temporary stays one that owns nothing)
             _owners.add(x)
     _made_read_only.add(x)
+
+
+def base(x: Any) -> Any:
+    """`ndarray.base`: None for an array that owns its memory, else the array NumPy's view keeps
+    (the owner: NumPy collapses a view of a view to it), so `v.base is a` holds for `v = a[1:]`,
+    `a.T`, `a.reshape(...)` views. A view of a temporary (`np.arange(6).reshape(2, 3)`, released
+    into a root of its own here) has NumPy's temporary as its base: rebuilt on request from the
+    temporary's node with x's current values written through the view, read-only (its writes
+    would not reach x; NumPy's would). A reshape's copy: a view of x with the copy's shape, as
+    NumPy's base is. Roots that NumPy makes as views of their own temporaries (`np.tile`, the
+    list in docs/numpy_coverage.md) have None here."""
+    link = x._view
+    if type(link) is tuple:
+        owner = link[0]
+        ref = _hidden_roots.get(owner)
+        user = ref() if ref is not None else None
+        owner = owner if user is None else user
+        if owner is not x:
+            return base(owner) if owner in released else owner
+    elif x in _owners:
+        return None
+    record = released.get(x)
+    if record is None:
+        return None
+    if not record or type(record[0]) is not writes.Node:  # a reshape's copy: NumPy's is a view of it
+        return x.reshape(record)
+    view_node, root_node = record
+    with writes.cuts_paused():
+        value = writes._write_back(view_node, root_node, root_node, x._node)
+    rebuilt = _bind.Array(value)
+    writes.view_of(_bind.Array(value), rebuilt, writable=False)
+    return rebuilt
 
 
 class Flags:

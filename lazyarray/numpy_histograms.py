@@ -171,7 +171,11 @@ def _sample_columns(sample: Any) -> list[Array]:
     if isinstance(sample, (Array, np.ndarray)) and np.ndim(sample) == 2:
         s = asarray(sample)
         return [s[:, i] for i in builtins.range(s.shape[1])]  # (`range` is NumPy's argument)
-    if isinstance(sample, (Array, np.ndarray)) and np.ndim(sample) == 1:
+    if isinstance(sample, (Array, np.ndarray)) and np.ndim(sample) <= 1:
+        return [mp.ravel(asarray(sample))]
+    if all(np.ndim(c) == 0 for c in sample):  # NumPy's atleast_2d(sample).T: a sequence of
+        # scalars is one column of N points (`histogramdd([1, 2, 3])`: one point in 3-D here,
+        # and a 0-d array an error; fuzz56)
         return [asarray(sample)]
     cols = [mp.ravel(asarray(c)) if np.ndim(c) == 0 else asarray(c) for c in sample]
     if len({c.shape for c in cols}) > 1 or any(c.ndim != 1 for c in cols):

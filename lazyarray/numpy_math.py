@@ -18,6 +18,7 @@ from .graph.node import Node, user_site
 from .creation import asarray, full
 from .graph.ops_unchecked import DIVMOD_FLOOR, DIVMOD_REM, FLOAT_POWER, LDEXP, out_cast
 from .complex_functions import imag, real
+from .outputs import into
 from .reductions import all as all_
 
 
@@ -225,16 +226,20 @@ def fix(x: Any, out: Any = None) -> Any:
     return ew.trunc(_array(x)) if out is None else ew.KEYWORD_FUNCTIONS["trunc"](x, out=out)
 
 
-def isposinf(x: Any) -> Array:
-    """numpy.isposinf."""
+def isposinf(x: Any, out: Any = None) -> Array:
+    """numpy.isposinf; NumPy's `out=` (its logical_and's: a TypeError here before fuzz56)."""
     v = _array(x)
-    return ew.isinf(v) & (v > 0)
+    return _written(out, ew.isinf(v) & (v > 0), np.isposinf, x)
 
 
-def isneginf(x: Any) -> Array:
-    """numpy.isneginf."""
+def isneginf(x: Any, out: Any = None) -> Array:
+    """numpy.isneginf; NumPy's `out=`."""
     v = _array(x)
-    return ew.isinf(v) & (v < 0)
+    return _written(out, ew.isinf(v) & (v < 0), np.isneginf, x)
+
+
+def _written(out: Any, result: Array, numpy_fn: Any, x: Any) -> Any:
+    return result if out is None else into(out, result, numpy_fn, (x,), {}, user_site(2))
 
 
 def _nan_ignoring(select: Any, ufunc: np.ufunc, x1: Any, x2: Any) -> Array:

@@ -16,20 +16,25 @@ from .creation import asarray
 from .graph.node import user_site
 from .graph.ops_unchecked import named
 from .linalg import matmul_general
+from .outputs import into
 
 _MATVEC, _VECMAT = named("matmul", "matvec"), named("matmul", "vecmat")  # NumPy's report names
 
 
-def matvec(x1: Any, x2: Any, /) -> Array:
-    """numpy.matvec: (..., m, n) times (..., n) -> (..., m)."""
+def matvec(x1: Any, x2: Any, /, out: Any = None) -> Array:
+    """numpy.matvec: (..., m, n) times (..., n) -> (..., m); NumPy's ufunc `out=`."""
+    if out is not None:
+        return into(out, matvec(x1, x2), np.matvec, (x1, x2), {}, user_site(1))
     a, v = asarray(x1), asarray(x2)
     if a.ndim < 2 or v.ndim < 1:
         raise ValueError("matvec: x1 needs 2 and x2 1 core dimensions")
     return matmul_general(a, v[..., None], user_site(1), _MATVEC)[..., 0]
 
 
-def vecmat(x1: Any, x2: Any, /) -> Array:
-    """numpy.vecmat: conj((..., n)) times (..., n, m) -> (..., m)."""
+def vecmat(x1: Any, x2: Any, /, out: Any = None) -> Array:
+    """numpy.vecmat: conj((..., n)) times (..., n, m) -> (..., m); NumPy's ufunc `out=`."""
+    if out is not None:
+        return into(out, vecmat(x1, x2), np.vecmat, (x1, x2), {}, user_site(1))
     v, a = asarray(x1), asarray(x2)
     if a.ndim < 2 or v.ndim < 1:
         raise ValueError("vecmat: x1 needs 1 and x2 2 core dimensions")

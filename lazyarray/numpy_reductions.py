@@ -45,52 +45,61 @@ def _written(out: Any, result: Array, numpy_fn: Any, x: Any, **kwargs: Any) -> A
     return into(out, result, numpy_fn, (x,), kwargs, user_site(1))
 
 
-def nansum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+def nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
            initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.nansum: NaNs count as zero."""
-    v, _ = _nan_filled(x, 0.0)
+    v, _ = _nan_filled(a, 0.0)
     return red.sum(v, axis, dtype, out, keepdims, initial, where)
 
 
-def nanprod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
             initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.nanprod: NaNs count as one."""
-    v, _ = _nan_filled(x, 1.0)
+    v, _ = _nan_filled(a, 1.0)
     return red.prod(v, axis, dtype, out, keepdims, initial, where)
 
 
 def _nan_extreme(reduce: Any, fill: float, x: Any, axis: Any, keepdims: bool, initial: Any,
                  where: Any) -> Array:
     """NumPy's fmax/fmin reduction: NaNs take no part; an all-NaN slice gives NaN, or `initial`
-    where given (it takes part as in max/min)."""
+    where given (it takes part as in max/min). A NaN `initial` of an array takes no part either
+    (NumPy's fmax.reduce: `np.nanmax(a, axis=1, initial=np.nan)` is each row's nanmax, NaN and
+    its warning for an all-NaN or empty one; every result was NaN, fuzz56). A list's is NumPy's
+    other path (max with the NaN: NaN)."""
+    initial = _NO_VALUE if initial is None else initial  # (NumPy's: no initial)
     v, nan = _nan_filled(x, fill)
+    nan_initial = nan is not None and isinstance(x, (Array, np.ndarray)) and isinstance(
+        initial, (float, np.floating)) and initial != initial
+    if nan_initial:
+        initial = fill
     try:
         out = reduce(v, axis=axis, keepdims=keepdims, initial=initial, where=where)
     except ValueError as exc:  # an empty axis: NumPy names its ufunc, fmax / fmin
         text = str(exc)
         for ufunc, nan_ufunc in (("maximum", "fmax"), ("minimum", "fmin")):
-            if text.startswith(f"zero-size array to reduction operation {ufunc} "):
+            if text.startswith((f"zero-size array to reduction operation {ufunc} ",
+                                f"reduction operation '{ufunc}' does not have")):
                 exc.args = (text.replace(ufunc, nan_ufunc, 1),)
         raise
-    if nan is None or (initial is not _NO_VALUE and initial is not None):  # (None: not given)
+    if nan is None or initial is not _NO_VALUE and not nan_initial:
         return out
     all_nan = red.all(nan, axis=axis, keepdims=keepdims, where=where)  # NumPy: NaN, a warning
     return red.warn_for_slices(ew.where(all_nan, np.nan, out), red.any(all_nan),
                            "All-NaN slice encountered")
 
 
-def nanmax(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
+def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
            initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.nanmax: the maximum ignoring NaNs; NaN for an all-NaN slice."""
-    result = _nan_extreme(red.max, -np.inf, x, axis, keepdims, initial, where)
-    return _written(out, result, np.nanmax, x, axis=axis, keepdims=keepdims)
+    result = _nan_extreme(red.max, -np.inf, a, axis, keepdims, initial, where)
+    return _written(out, result, np.nanmax, a, axis=axis, keepdims=keepdims)
 
 
-def nanmin(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
+def nanmin(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,
            initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.nanmin: the minimum ignoring NaNs; NaN for an all-NaN slice."""
-    result = _nan_extreme(red.min, np.inf, x, axis, keepdims, initial, where)
-    return _written(out, result, np.nanmin, x, axis=axis, keepdims=keepdims)
+    result = _nan_extreme(red.min, np.inf, a, axis, keepdims, initial, where)
+    return _written(out, result, np.nanmin, a, axis=axis, keepdims=keepdims)
 
 
 def _nan_count(x: Array, axis: Any, keepdims: bool, where: Any = True) -> Array:
@@ -137,28 +146,28 @@ def _empty_slices(v: Array, axis: Any, result: Array, message: str) -> bool:
     return True
 
 
-def nanmean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
             *, where: Any = True) -> Array:
     """numpy.nanmean: the mean of the non-NaN values; NaN and NumPy's 'Mean of empty slice'
     warning for an all-NaN slice (evaluated with that test: warn_for_slices)."""
-    v = _array(x)
+    v = _array(a)
     if v.dtype.kind not in "fc":
         return red.mean(v, axis, dtype, out, keepdims, where=where)
     _inexact_dtype(dtype, out)
     result, empty = _lazy_nanmean(v, axis, dtype, keepdims, where)
     if not _empty_slices(v, axis, result, "Mean of empty slice"):
         red.warn_for_slices(result, red.any(empty), "Mean of empty slice")
-    return _written(out, result, np.nanmean, x, axis=axis, dtype=dtype, keepdims=keepdims)
+    return _written(out, result, np.nanmean, a, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
-def nanvar(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
+def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True, mean: Any = None,
            correction: float | None = None) -> Array:
     """numpy.nanvar: the variance of the non-NaN values (ddof subtracted from their count); NaN
     and NumPy's 'Degrees of freedom <= 0 for slice.' where the count is ddof or less. NumPy 2's
     `mean=` replaces the computed mean, `correction=` is ddof's other name."""
     ddof = red.ddof_or_correction(ddof, correction)
-    v = _array(x)
+    v = _array(a)
     if v.dtype.kind not in "fc":
         return red.var(v, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     _inexact_dtype(dtype, out)
@@ -176,29 +185,29 @@ def nanvar(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     message = "Degrees of freedom <= 0 for slice."
     if not _empty_slices(v, axis, result, message):
         red.warn_for_slices(result, red.any(bad), message)
-    return _written(out, result, np.nanvar, x, axis=axis, dtype=dtype, ddof=ddof,
+    return _written(out, result, np.nanvar, a, axis=axis, dtype=dtype, ddof=ddof,
                     keepdims=keepdims)
 
 
-def nanstd(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
+def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0,
            keepdims: bool = False, *, where: Any = True, mean: Any = None,
            correction: float | None = None) -> Array:
     """numpy.nanstd: sqrt(nanvar); std itself for an input with no NaN (an integer `dtype=`
     keeps the result integer, as NumPy's)."""
     ddof = red.ddof_or_correction(ddof, correction)
-    if _array(x).dtype.kind not in "fc":
-        return red.std(_array(x), axis, dtype, out, ddof, keepdims, where=where, mean=mean)
-    result = ew.sqrt(nanvar(x, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where,
+    if _array(a).dtype.kind not in "fc":
+        return red.std(_array(a), axis, dtype, out, ddof, keepdims, where=where, mean=mean)
+    result = ew.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where,
                             mean=mean))
-    return _written(out, result, np.nanstd, x, axis=axis, dtype=dtype, ddof=ddof,
+    return _written(out, result, np.nanstd, a, axis=axis, dtype=dtype, ddof=ddof,
                     keepdims=keepdims)
 
 
-def ptp(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Array:
+def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Array:
     """numpy.ptp: max - min (in x's dtype: integers wrap, as NumPy)."""
-    v = _array(x)
+    v = _array(a)
     result = red.max(v, axis=axis, keepdims=keepdims) - red.min(v, axis=axis, keepdims=keepdims)
-    return _written(out, result, np.ptp, x, axis=axis, keepdims=keepdims)
+    return _written(out, result, np.ptp, a, axis=axis, keepdims=keepdims)
 
 
 def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False,
@@ -214,7 +223,10 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         avg = red.mean(v, axis=axis, keepdims=keepdims)
         if not avg.size:  # NumPy's `a.size / avg.size`, also where `returned` is False (fuzz44)
             raise _bind.fail(ZeroDivisionError, "division by zero", user_site(1))
-        return (avg, full_like(avg, v.size // avg.size)) if returned else avg
+        if not returned:
+            return avg
+        count = full_like(avg, v.size // avg.size)  # (NumPy's scalar where avg is one)
+        return avg, scalar_result(count._node) if not avg.ndim else count
     w = _array(weights)
     if w.shape != v.shape:
         if axis is None or w.ndim != 1:

@@ -24,7 +24,7 @@ from . import manipulation as mp
 from . import reductions as red
 from .array import Array, scalar_result
 from .complex_functions import imag, real
-from .creation import asarray, zeros
+from .creation import check_like, asarray, zeros
 from .indexing import take
 from .searching import sort
 from ._axis_args import refuse_bool_axis
@@ -35,21 +35,26 @@ from .writes import numpy_layout_copies
 from .graph.node import user_site
 
 
-def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, like: Any = None) -> Array:
-    """numpy.asanyarray: la.asarray (there are no Array subclasses to keep)."""
-    return asarray(a, dtype=dtype, order=order)
+def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None,
+               copy: bool | None = None, like: Any = None) -> Array:
+    """numpy.asanyarray: la.asarray (there are no Array subclasses to keep), with NumPy's
+    `device=` and `copy=` (a TypeError here before fuzz56)."""
+    check_like(like)
+    return asarray(a, dtype=dtype, order=order, device=device, copy=copy)
 
 
 def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:
     """numpy.ascontiguousarray: la.asarray with at least one dimension, as NumPy; a copy where
     NumPy's is one (a view NumPy's memory does not hold C-contiguous: later writes to its base
     do not reach it), else the Array itself (a view that follows them, as NumPy's)."""
+    check_like(like)
     return _in_order(a, dtype, "C")
 
 
 def asfortranarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:
     """numpy.asfortranarray: as ascontiguousarray, for NumPy's Fortran order (values are the
     same; whether it is a copy is NumPy's)."""
+    check_like(like)
     return _in_order(a, dtype, "F")
 
 
@@ -71,6 +76,7 @@ _REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_
 def require(a: Any, dtype: Any = None, requirements: Any = None, *, like: Any = None) -> Array:
     """numpy.require: la.asarray in `dtype`, a copy where NumPy's is one: a layout the memory
     does not have ('C', 'F'), a view for 'O' (OWNDATA), a read-only view for 'W'."""
+    check_like(like)
     x = asarray(a, dtype=dtype)
     if not requirements or x is not a:
         return x
@@ -122,8 +128,9 @@ def choose(a: Any, choices: Sequence[Any], out: Any = None, mode: str = "raise")
     if out is not None:
         raise TypeError("choose: out= is not supported; assign the result instead")
     idx = asarray(a)
-    if idx.dtype.kind not in "iub":
-        raise TypeError("Cannot cast array data from dtype('float64') to dtype('int64') "
+    if not np.can_cast(idx.dtype, np.intp, "safe"):  # (uint64 too, NumPy's; its text names the
+        # dtype: it said float64 for any; fuzz56)
+        raise TypeError(f"Cannot cast array data from dtype('{idx.dtype}') to dtype('int64') "
                         "according to the rule 'safe'")
     opts = [asarray(c) for c in choices]
     n = len(opts)

@@ -61,16 +61,22 @@ def in1d(ar1: Any, ar2: Any, assume_unique: bool = False, invert: bool = False, 
     return isin(mp.ravel(asarray(ar1)), asarray(ar2), invert=invert)
 
 
-def _check_kth(x: Array, kth: Any, axis: Any, kind: Any) -> tuple[Array, int, tuple[int, ...]]:
-    """NumPy's checks of partition's arguments: the Array (ravelled for axis=None), the axis and
-    the ranks as ints."""
+def _check_kth(x: Array, kth: Any, axis: Any, kind: Any, order: Any = None
+               ) -> tuple[Array, int, tuple[int, ...]]:
+    """NumPy's checks of partition's arguments, in its order (a kind that is no str is its
+    TypeError; `order=` of an array without fields its ValueError: it was ignored, fuzz56): the
+    Array (ravelled for axis=None), the axis and the ranks as ints."""
+    if not isinstance(kind, str):
+        raise TypeError(f"select kind must be str, not {type(kind).__name__}")
     if kind != "introselect":
         raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
     if axis is None:
         x, axis = mp.ravel(x), 0
+    axis = operator.index(axis)  # (a tuple: NumPy's TypeError, also for a 0-d array)
     if x.ndim == 0:
         raise np.exceptions.AxisError(axis, 0)
-    axis = operator.index(axis)
     if not -x.ndim <= axis < x.ndim:
         raise np.exceptions.AxisError(axis, x.ndim)
     n = x.shape[axis]
@@ -94,7 +100,7 @@ def partition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
               order: Any = None) -> Array:
     """numpy.partition: NumPy's own, lazy (see the module docstring); while la.grad traces, the
     gather of argpartition's indices (differentiable, the same values)."""
-    x, axis, kths = _check_kth(asarray(a), kth, axis, kind)
+    x, axis, kths = _check_kth(asarray(a), kth, axis, kind, order)
     if differentiating():
         return gather_along_axis(x, argpartition(x, kth, axis), axis, in_bounds=True)
     node = x._node
@@ -106,7 +112,7 @@ def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
                  order: Any = None) -> Array:
     """numpy.argpartition: NumPy's own, lazy (its order of equal keys and inside the parts)."""
     refuse_bool_axis(axis)  # (NumPy's partition takes True as 1)
-    x, axis, kths = _check_kth(asarray(a), kth, axis, kind)
+    x, axis, kths = _check_kth(asarray(a), kth, axis, kind, order)
     node = x._node
     return Array(_bind.primitive(_ARGPARTITION, (node,), (kths, axis), node.shape, dtypes.int64,
                                  user_site(1)))

@@ -58,6 +58,12 @@ def _is_scalar_axis(axis: Any) -> bool:
 _SHAPES: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
+# NumPy's order of complex numbers for these reductions: (name, node, axes, keepdims) -> Array,
+# set by lazyarray/complex_ordering.py (which builds on this module)
+COMPLEX_EXTREME: list = [None]
+_COMPLEX_ORDERED = frozenset({"max", "min", "argmax", "argmin"})
+
+
 def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None,
             site: _bind.Site, op: Any = None) -> Array:
     op = op or get_op(name)
@@ -80,12 +86,15 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
             if len(_SHAPES) >= 4096:
                 _SHAPES.clear()
             _SHAPES[memo] = axes, shape
-    if node.dtype.kind == "c" and not supports_complex(op):
+    complex_order = node.dtype.kind == "c" and not supports_complex(op)
+    if complex_order and (name not in _COMPLEX_ORDERED or COMPLEX_EXTREME[0] is None):
         raise _bind.fail(TypeError, f"{name} is not defined for complex inputs ({node.dtype}); the "
                          "Array API standard defines it for real numbers only", site)
     if "needs_nonempty" in op.properties and builtins.any(node.shape[a] == 0 for a in axes):
         raise _bind.fail(ValueError, _EMPTY_TEXT.get(name) or "zero-size array to reduction "
                          f"operation {_UFUNC_NAME.get(name, name)} which has no identity", site)
+    if complex_order:  # NumPy's lexicographic order (lazyarray/complex_ordering.py)
+        return COMPLEX_EXTREME[0](name, node, axes, bool(keepdims))
     if "index" in op.properties:  # argmax/argmin: compare in the input dtype, return int64
         out_dtype = dtypes.int64
     else:
@@ -106,57 +115,42 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
 _SUM = get_op("sum")
 _REDUCE_ALL = getattr(_bind.FAST, "reduce_all", None)  # (lazyarray/_trace.c; None: pure Python)
 _NO_VALUE = np._NoValue  # NumPy's "not given" (initial=); None: no initial value, no identity
-_UFUNCS = {"sum": "add", "prod": "multiply", "max": "maximum", "min": "minimum"}
-
-
-def _without_identity(name: str, x: Any, axis: Any, where: Any, site: _bind.Site) -> None:
-    """`initial=None` (a wrapper forwarding its default): NumPy reduces without an initial value
-    and without the identity, so a reduction over an empty axis, or one with `where=`, raises its
-    ValueError; otherwise None changes nothing (it was taken as a value: nan)."""
-    ufunc = _UFUNCS[name]
-    if where is not True:
-        raise _bind.fail(ValueError, f"reduction operation '{ufunc}' does not have an identity, "
-                         "so to use a where mask one has to specify 'initial'", site)
-    node = _as_node(x, site)
-    if builtins.any(node.shape[a] == 0 for a in _bind.normalize_axes(axis, len(node.shape), site)):
-        raise _bind.fail(ValueError, f"zero-size array to reduction operation {ufunc} which has "
-                         "no identity", site)
 _AT_ONCE = _bind.AT_ONCE_MARK
 _FLOAT64 = np.dtype(np.float64)
 _FLOAT16 = np.dtype(np.float16)
 
 
-def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A001
+def sum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A001
         keepdims: bool = False, initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.sum / Array API `sum`: a fused reduction; small integers accumulate as NumPy's.
     `where=` sums only where it is True, `initial=` is added (NumPy's keywords)."""
     if initial is None:
-        _without_identity("sum", x, axis, where, user_site(1))
-        initial = _NO_VALUE
-    if (type(x) is Array and axis is None and dtype is None and out is None and keepdims is False
+        initial = _no_initial("add", a, axis, where, user_site(1))
+    if (type(a) is Array and axis is None and dtype is None and out is None and keepdims is False
             and initial is _NO_VALUE and where is True and _REDUCE_ALL is not None):
-        done = _REDUCE_ALL(0, x)  # `x.sum()`'s C path: a float at-once value's total (~2 us)
+        done = _REDUCE_ALL(0, a)  # `x.sum()`'s C path: a float at-once value's total (~2 us)
         if done is not None:
             return done
     site = user_site(1)
     if out is not None:
-        return into(out, sum(x, axis, _out_loop(x, dtype, out), None, keepdims, initial, where),
-                    np.sum, (x,),
+        return into(out, sum(a, axis, _out_loop(a, dtype, out), None, keepdims, initial, where),
+                    np.sum, (a,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
     if where is not True and initial is _NO_VALUE:
-        node = _as_node(x, site)
+        node = _as_node(a, site)
         want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
         return masked_sum(node, where, axis, keepdims, want, site)
     if where is not True or initial is not _NO_VALUE:
-        v = _masked("sum", x, where, site)
+        v = _masked("sum", a, where, site)
         folded = _fold_initial("sum", v, axis, dtype, initial, site)
         if folded is not None:
             return sum(folded, axis, dtype, keepdims=keepdims)
         total = sum(v, axis, dtype, keepdims=keepdims)
-        return total if initial is _NO_VALUE else total + full((), initial, total.dtype)
-    if axis is None and dtype is None and keepdims is False and type(x) is Array:
-        node = x._node  # a float array's total (`loss`): `_reduce`'s node without its checks
+        return total if initial is _NO_VALUE else total + full(
+            (), _integer_initial(initial, total.dtype, site), total.dtype)
+    if axis is None and dtype is None and keepdims is False and type(a) is Array:
+        node = a._node  # a float array's total (`loss`): `_reduce`'s node without its checks
         if node.dtype.kind == "f":
             axes = tuple(range(len(node.shape)))
             out = _bind.primitive(_SUM, (node,), (axes, False), (), node.dtype, site)
@@ -166,76 +160,110 @@ def sum(x: Any, axis: Any = None, dtype: Any = None, out: Any = None,  # noqa: A
                 if done is not None:
                     return Array(done)
             return Array(out)
-    node = _as_node(x, site)
+    node = _as_node(a, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
     return _reduce("sum", node, axis, keepdims, want, site)
 
 
-def prod(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+def prod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
          initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.prod / Array API `prod`: small integers accumulate in int64/uint64, as NumPy;
     NumPy's `where=` and `initial=` (a factor)."""
     site = user_site(1)
     if initial is None:
-        _without_identity("prod", x, axis, where, site)
-        initial = _NO_VALUE
+        initial = _no_initial("multiply", a, axis, where, site)
     if out is not None:
-        return into(out, prod(x, axis, _out_loop(x, dtype, out), None, keepdims, initial, where),
-                    np.prod, (x,),
+        return into(out, prod(a, axis, _out_loop(a, dtype, out), None, keepdims, initial, where),
+                    np.prod, (a,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims, "initial": initial},
                     site)
     if where is not True or initial is not _NO_VALUE:
-        v = _masked("prod", x, where, site)
+        v = _masked("prod", a, where, site)
         folded = _fold_initial("prod", v, axis, dtype, initial, site)
         if folded is not None:
             return prod(folded, axis, dtype, keepdims=keepdims)
         total = prod(v, axis, dtype, keepdims=keepdims)
-        return total if initial is _NO_VALUE else total * full((), initial, total.dtype)
-    node = _as_node(x, site)
+        return total if initial is _NO_VALUE else total * full(
+            (), _integer_initial(initial, total.dtype, site), total.dtype)
+    node = _as_node(a, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
     return _reduce("prod", node, axis, keepdims, want, site)
 
 
-def max(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
+def max(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
         initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.max / Array API `max`: a fused reduction; NaN propagates. NumPy's `initial=` takes
     part (an empty slice gives it) and `where=` needs it."""
-    if initial is None:
-        _without_identity("max", x, axis, where, user_site(1))
+    if initial is None:  # (NumPy's: no initial)
         initial = _NO_VALUE
     if out is not None:
-        return into(out, max(_first_through_out(x, axis, out, initial), axis, None, keepdims,
+        return into(out, max(_first_through_out(a, axis, out, initial), axis, None, keepdims,
                               initial, where),
-                    np.max, (x,), {"axis": axis, "keepdims": keepdims, "initial": initial},
+                    np.max, (a,), {"axis": axis, "keepdims": keepdims, "initial": initial},
                     user_site(1))
     if where is not True or initial is not _NO_VALUE:
-        return _extreme("max", x, axis, keepdims, initial, where, user_site(1))
-    if type(x) is Array and axis is None and keepdims is False and _REDUCE_ALL is not None:
-        done = _REDUCE_ALL(2, x)  # `x.max()`'s C path
+        return _extreme("max", a, axis, keepdims, initial, where, user_site(1))
+    if type(a) is Array and axis is None and keepdims is False and _REDUCE_ALL is not None:
+        done = _REDUCE_ALL(2, a)  # `x.max()`'s C path
         if done is not None:
             return done
-    return _reduce("max", x, axis, keepdims, None, user_site(1))
+    return _reduce("max", a, axis, keepdims, None, user_site(1))
 
 
-def min(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
+def min(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False,  # noqa: A001
         initial: Any = _NO_VALUE, where: Any = True) -> Array:
     """numpy.min / Array API `min`: a fused reduction; NaN propagates; NumPy's `initial=` and
     `where=` as `max`'s."""
-    if initial is None:
-        _without_identity("min", x, axis, where, user_site(1))
+    if initial is None:  # (NumPy's: no initial)
         initial = _NO_VALUE
     if out is not None:
-        return into(out, min(_first_through_out(x, axis, out, initial), axis, None, keepdims,
+        return into(out, min(_first_through_out(a, axis, out, initial), axis, None, keepdims,
                               initial, where),
-                    np.min, (x,), {"axis": axis, "keepdims": keepdims, "initial": initial},
+                    np.min, (a,), {"axis": axis, "keepdims": keepdims, "initial": initial},
                     user_site(1))
     if where is not True or initial is not _NO_VALUE:
-        return _extreme("min", x, axis, keepdims, initial, where, user_site(1))
-    if type(x) is Array and axis is None and keepdims is False and _REDUCE_ALL is not None:
-        done = _REDUCE_ALL(1, x)  # `x.min()`'s C path
+        return _extreme("min", a, axis, keepdims, initial, where, user_site(1))
+    if type(a) is Array and axis is None and keepdims is False and _REDUCE_ALL is not None:
+        done = _REDUCE_ALL(1, a)  # `x.min()`'s C path
         if done is not None:
             return done
-    return _reduce("min", x, axis, keepdims, None, user_site(1))
+    return _reduce("min", a, axis, keepdims, None, user_site(1))
+
+
+def _no_initial(ufunc: str, a: Any, axis: Any, where: Any, site: _bind.Site) -> Any:
+    """`initial=None`: NumPy's reduction starts from each slice's first element (no identity),
+    so `where=` is its ValueError and an empty slice its zero-size one; else it is no initial
+    (`np.sum(a, initial=None)` was NaN for floats and a TypeError for ints, fuzz56)."""
+    if where is not True:
+        raise _bind.fail(ValueError, f"reduction operation '{ufunc}' does not have an identity, "
+                         "so to use a where mask one has to specify 'initial'", site)
+    node = _as_node(a, site)
+    if node.ndim == 0 and _is_scalar_axis(axis):
+        return _NO_VALUE
+    axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
+    if builtins.any(node.shape[ax] == 0 for ax in axes):
+        raise _bind.fail(ValueError, f"zero-size array to reduction operation {ufunc} which has "
+                         "no identity", site)
+    return _NO_VALUE
+
+
+def _integer_initial(initial: Any, dtype: np.dtype, site: _bind.Site) -> Any:
+    """A float `initial` of an integer reduction as NumPy takes it: a Python float (and, into a
+    signed loop, a NumPy float) through Python's int (inf: OverflowError, NaN: ValueError,
+    truncated) and then a C long, so `np.sum(ints, initial=np.inf)` raises
+    where a cast gave INT_MIN and a RuntimeWarning, and `np.max(int8s, initial=1000.5)` is the
+    int's out-of-bounds error (it wrapped; fuzz56). A NumPy float into an unsigned loop is cast."""
+    if not (dtype.kind in "iu" and type(initial) is float or dtype.kind == "i"
+            and isinstance(initial, np.floating)):
+        return initial
+    try:
+        value = int(initial)
+    except (OverflowError, ValueError) as error:
+        raise _bind.fail(type(error), str(error), site) from None
+    if not -(1 << 63) <= value < (1 << 64 if dtype.kind == "u" and dtype.itemsize >= 4 else
+                                  1 << 63):  # (NumPy's uint32/uint64: a C unsigned long)
+        raise _bind.fail(OverflowError, "Python int too large to convert to C long", site)
+    return value
 
 
 def _fold_initial(name: str, x: Any, axis: Any, dtype: Any, initial: Any, site: _bind.Site
@@ -350,8 +378,11 @@ def _extreme(name: str, x: Any, axis: Any, keepdims: bool, initial: Any, where: 
         raise _bind.fail(ValueError, f"reduction operation '{name}imum' does not have an "
                          "identity, so to use a where mask one has to specify 'initial'", site)
     node = _as_node(x, site)
-    axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE) if node.ndim else ()
-    start = full((), initial, node.dtype)
+    if node.ndim == 0 and _is_scalar_axis(axis):
+        axis = ()  # (NumPy's axis 0 or -1 of a 0-d array; `np.max(2.0, axis=1, initial=3)` and a
+        # tuple are its AxisError: they returned a value, fuzz56)
+    axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
+    start = full((), _integer_initial(initial, node.dtype, site), node.dtype)
     if builtins.any(node.shape[a] == 0 for a in axes):  # (a 0-d one is NumPy's scalar, not a
         # view: `r = np.max(empty, initial=5); r += c` rebinds r, fuzz51 seed 2101386)
         return scalar_result(_bind.broadcast_to(
@@ -361,27 +392,27 @@ def _extreme(name: str, x: Any, axis: Any, keepdims: bool, initial: Any, where: 
     return (maximum if name == "max" else minimum)(picked, start)
 
 
-def any(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,  # noqa: A001
+def any(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,  # noqa: A001
         where: Any = True) -> Array:
     """numpy.any / Array API `any`: a fused logical-or reduction (over `where` only)."""
     site = user_site(1)
     if out is not None:
-        return into(out, any(x, axis, keepdims=keepdims, where=where), np.any, (x,),
+        return into(out, any(a, axis, keepdims=keepdims, where=where), np.any, (a,),
                     {"axis": axis, "keepdims": keepdims}, site)
-    node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
+    node = _bind.cast(_as_node(a, site), dtypes.bool_, site)
     if where is not True:
         node = _masked("any", node, where, site)._node
     return _reduce("any", node, axis, keepdims, dtypes.bool_, site)
 
 
-def all(x: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,  # noqa: A001
+def all(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *,  # noqa: A001
         where: Any = True) -> Array:
     """numpy.all / Array API `all`: a fused logical-and reduction (over `where` only)."""
     site = user_site(1)
     if out is not None:
-        return into(out, all(x, axis, keepdims=keepdims, where=where), np.all, (x,),
+        return into(out, all(a, axis, keepdims=keepdims, where=where), np.all, (a,),
                     {"axis": axis, "keepdims": keepdims}, site)
-    node = _bind.cast(_as_node(x, site), dtypes.bool_, site)
+    node = _bind.cast(_as_node(a, site), dtypes.bool_, site)
     if where is not True:
         node = _masked("all", node, where, site)._node
     return _reduce("all", node, axis, keepdims, dtypes.bool_, site)
@@ -432,20 +463,20 @@ def _arg(name: str, x: Any, axis: int | None, keepdims: bool, site: _bind.Site) 
     return _reduce(name, Array(node), int(axis), bool(keepdims), dtypes.int64, site)
 
 
-def argmax(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Array:
+def argmax(a: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Array:
     """numpy.argmax / Array API `argmax`: int64 indices; the first maximum (NaN counts as it)."""
     if out is not None:
-        return into(out, argmax(x, axis, keepdims=keepdims), np.argmax, (x,),
+        return into(out, argmax(a, axis, keepdims=keepdims), np.argmax, (a,),
                     {"axis": axis, "keepdims": keepdims}, user_site(1))
-    return _arg("argmax", x, axis, keepdims, user_site(1))
+    return _arg("argmax", a, axis, keepdims, user_site(1))
 
 
-def argmin(x: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Array:
+def argmin(a: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Array:
     """numpy.argmin / Array API `argmin`: int64 indices; the first minimum (NaN counts as it)."""
     if out is not None:
-        return into(out, argmin(x, axis, keepdims=keepdims), np.argmin, (x,),
+        return into(out, argmin(a, axis, keepdims=keepdims), np.argmin, (a,),
                     {"axis": axis, "keepdims": keepdims}, user_site(1))
-    return _arg("argmin", x, axis, keepdims, user_site(1))
+    return _arg("argmin", a, axis, keepdims, user_site(1))
 
 
 def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
@@ -503,23 +534,23 @@ def _warn_masked(where: Any, shape: tuple[int, ...], axes: tuple[int, ...], coun
         warnings.warn(message, RuntimeWarning, stacklevel=user_stacklevel())
 
 
-def mean(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
          *, where: Any = True) -> Array:
     """numpy.mean / Array API `mean`: sum / n; integer and bool inputs average in float64, as NumPy. n == 0 gives NaN
     with NumPy's 'Mean of empty slice' RuntimeWarning and 'invalid' flag.
     NumPy's `where=` averages the elements where it is True."""
-    if (type(x) is Array and axis is None and dtype is None and out is None and keepdims is False
-            and where is True and _REDUCE_ALL is not None and x.dtype is _FLOAT64):
-        n = x.size  # `x.sum()`'s C path for a float64 at-once value, over NumPy's count (exact):
-        total = _REDUCE_ALL(0, x) if n else None  # its umr_sum / intp(n); an element's
+    if (type(a) is Array and axis is None and dtype is None and out is None and keepdims is False
+            and where is True and _REDUCE_ALL is not None and a.dtype is _FLOAT64):
+        n = a.size  # `x.sum()`'s C path for a float64 at-once value, over NumPy's count (exact):
+        total = _REDUCE_ALL(0, a) if n else None  # its umr_sum / intp(n); an element's
         if total is not None:  # division (azimint_naive's `values_r12.mean()`: 7.2 -> 2.5 us)
             return total / n
     site = user_site(1)
     if out is not None:
-        loop = _out_loop(x, dtype, out, floats_only=True)  # (NumPy's mean of ints: float64)
-        return into(out, mean(x, axis, loop, keepdims=keepdims, where=where), np.mean, (x,),
+        loop = _out_loop(a, dtype, out, floats_only=True)  # (NumPy's mean of ints: float64)
+        return into(out, mean(a, axis, loop, keepdims=keepdims, where=where), np.mean, (a,),
                     {"axis": axis, "dtype": dtype, "keepdims": keepdims}, site)
-    src = _as_node(x, site)
+    src = _as_node(a, site)
     node = _float_operand(Array(src), dtype, site)
     _refuse_bool_axis_counted(axis, node.ndim, site)
     axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
@@ -563,7 +594,7 @@ def ddof_or_correction(ddof: Any, correction: Any) -> Any:
 _mean = mean  # (var's and std's `mean=` keyword shadows the function there)
 
 
-def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
+def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
         keepdims: bool = False, *, where: Any = True, mean: Any = None,
         correction: float | None = None) -> Array:
     """numpy.var / Array API `var`: mean(|x - mean(x)|**2) scaled by n / (n - correction); `ddof` is NumPy's name for it.
@@ -571,9 +602,9 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
     NumPy 2's `mean=` (the mean, shaped as keepdims=True gives it) replaces the computed one."""
     correction, ddof = ddof_or_correction(ddof, correction), None
     if out is not None:
-        return into(out, var(x, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
+        return into(out, var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                              correction=correction), np.var,
-                    (x,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
+                    (a,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
                            "ddof": correction if ddof is None else ddof}, user_site(1))
     site = user_site(1)
     if ddof is not None:
@@ -583,14 +614,14 @@ def var(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
         raise _bind.fail(TypeError, "var/std with mean= and where= or an integer, bool or "
                          "complex dtype= is not supported by lazyarray (NumPy's mean= alone is)",
                          site)
-    if want is not None and want.kind != "c" and _as_node(x, site).dtype.kind == "c":
+    if want is not None and want.kind != "c" and _as_node(a, site).dtype.kind == "c":
         raise _bind.fail(TypeError, f"var of a complex array in dtype {want}: NumPy takes the "
                          "mean of the real parts and the deviations of the complex values (with "
                          "a ComplexWarning); lazyarray does not. Pass a complex dtype, or "
                          "take .real first", site)
     if want is not None and want.kind in "iub" and where is True:
-        return _integer_var(_as_node(x, site), axis, want, correction, keepdims, site)
-    src = _as_node(x, site)
+        return _integer_var(_as_node(a, site), axis, want, correction, keepdims, site)
+    src = _as_node(a, site)
     node = _float_operand(Array(src), dtype, site)
     _refuse_bool_axis_counted(axis, node.ndim, site)
     axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
@@ -675,18 +706,18 @@ def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepd
     return astype(sq / builtins.max(n - correction, 0), want)
 
 
-def std(x: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
+def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float | None = None,
         keepdims: bool = False, *, where: Any = True, mean: Any = None,
         correction: float | None = None) -> Array:
     """numpy.std / Array API `std`: sqrt(var); `correction` (Array API) or `ddof` (NumPy);
     NumPy 2's `mean=` as var's."""
     correction, ddof = ddof_or_correction(ddof, correction), None
     if out is not None:
-        return into(out, std(x, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
+        return into(out, std(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                              correction=correction), np.std,
-                    (x,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
+                    (a,), {"axis": axis, "dtype": dtype, "keepdims": keepdims,
                            "ddof": correction if ddof is None else ddof}, user_site(1))
-    v = var(x, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof,
+    v = var(a, axis=axis, dtype=dtype, correction=correction, keepdims=keepdims, ddof=ddof,
             where=where, mean=mean)
     if dtype is not None and v.dtype.kind in "iub":  # NumPy: sqrt into the integer dtype
         if v.ndim or keepdims:  # an array result: NumPy's sqrt(out=ret) refuses the cast
@@ -718,22 +749,22 @@ def _masked_var(xs: Array, axes: tuple[int, ...], keepdims: bool, correction: fl
     return result
 
 
-def cumsum(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
+def cumsum(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
     """numpy.cumsum: running sum; axis=None runs over the flattened array (a library call, not fused)."""
     if out is not None:
-        return into(out, cumsum(x, axis, _out_loop(x, dtype, out)), np.cumsum, (x,),
+        return into(out, cumsum(a, axis, _out_loop(a, dtype, out)), np.cumsum, (a,),
                     {"axis": axis, "dtype": dtype},
                     user_site(1))
-    return _numpy_scan("cumsum", x, axis, dtype, user_site(1))
+    return _numpy_scan("cumsum", a, axis, dtype, user_site(1))
 
 
-def cumprod(x: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
+def cumprod(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
     """numpy.cumprod: running product; axis=None runs over the flattened array (a library call)."""
     if out is not None:
-        return into(out, cumprod(x, axis, _out_loop(x, dtype, out)), np.cumprod, (x,),
+        return into(out, cumprod(a, axis, _out_loop(a, dtype, out)), np.cumprod, (a,),
                     {"axis": axis, "dtype": dtype},
                     user_site(1))
-    return _numpy_scan("cumprod", x, axis, dtype, user_site(1))
+    return _numpy_scan("cumprod", a, axis, dtype, user_site(1))
 
 
 def _numpy_scan(name: str, x: Any, axis: int | None, dtype: Any, site: _bind.Site) -> Array:

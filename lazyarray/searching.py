@@ -29,7 +29,7 @@ _ARGSORT, _SEARCHSORTED, _ISIN = (get_op(n) for n in ("argsort", "searchsorted",
 _SORTED_ROWS, _SORT = get_op("sorted_rows"), get_op("sort")
 
 
-def argsort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
             descending: bool | None = None, stable: bool | None = None) -> Array:
     """numpy.argsort / Array API `argsort`: NumPy's argsort of the given kind, so equal keys come
     in NumPy's order (its default is not stable: `stable=True` or kind='stable' is). A call
@@ -40,7 +40,7 @@ def argsort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: An
     if descending is not None and stable is None and kind is None:
         stable = True
     descending = bool(descending)
-    node = _as_node(x, site)
+    node = _as_node(a, site)
     _axis_args.refuse_bool_axis(axis, site)
     if axis is None or (node.ndim == 0 and axis in (0, -1)):  # NumPy: a 0-d x gives [0]
         node, axis = _flat(node, site), 0
@@ -58,7 +58,7 @@ def sort_kind(kind: str | None, stable: Any) -> str | None:
     return {"q": None, "h": "heapsort"}.get(first, "stable")
 
 
-def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
          descending: bool | None = None, stable: bool | None = None) -> Array:
     """numpy.sort / Array API `sort`: NumPy's sort of the given kind (its bits: an unstable kind
     may order -0.0 and 0.0 otherwise than a stable one); descending (the standard's, stable) and
@@ -69,19 +69,19 @@ def sort(x: Any, /, axis: int | None = -1, kind: str | None = None, order: Any =
     if descending is not None and stable is None and kind is None:
         stable = True  # (the standard's call: its default is stable, as argsort's)
     descending = bool(descending)
-    x = _array(x, site)
+    a = _array(a, site)
     if type(axis) is bool:  # NumPy's sort (Python code) takes True as 1; argsort refuses it
         axis = int(axis)
     if axis is None:
-        x, axis = Array(_flat(x._node, site)), 0
-    if x.ndim == 0:
-        _bind.normalize_axes(axis, 0, site)  # NumPy: AxisError
+        a, axis = Array(_flat(a._node, site)), 0
+    if a.ndim == 0:  # NumPy: AxisError (a tuple: its TypeError)
+        _bind.normalize_axis(axis, 0, site)
     if descending or differentiating():  # the standard's stable descending; la.grad: a gather
-        return gather_along_axis(x, argsort(x, axis=axis, descending=descending), axis,
+        return gather_along_axis(a, argsort(a, axis=axis, descending=descending), axis,
                                  in_bounds=True)
-    ax = _bind.normalize_axis(axis, x.ndim, site)
+    ax = _bind.normalize_axis(axis, a.ndim, site)
     kind = "stable" if stable else kind
-    node = x._node
+    node = a._node
     return Array(_bind.primitive(_SORT, (node,), (ax, kind), node.shape, node.dtype, site))
 
 
@@ -122,23 +122,23 @@ def _flat(node: _bind.Node, site: _bind.Site) -> _bind.Node:
                            site)
 
 
-def searchsorted(x1: Any, x2: Any, /, side: str = "left", sorter: Any = None) -> Array:
+def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Array:
     """Array API `searchsorted` (numpy.searchsorted): x1 is 1-D and sorted (or `sorter` sorts it)."""
     site = user_site(1)
     if side not in ("left", "right"):
         raise _bind.fail(ValueError, f"side must be 'left' or 'right', not {side!r}", site)
-    a = _array(x1, site)
-    if a.ndim != 1:
-        raise _bind.fail(ValueError, "object too deep for desired array" if a.ndim else
+    haystack = _array(a, site)
+    if haystack.ndim != 1:
+        raise _bind.fail(ValueError, "object too deep for desired array" if haystack.ndim else
                          "object of too small depth for desired array", site)  # NumPy's texts
     if sorter is not None:
-        checked = _checked_sorter(sorter, a.size, site)
+        checked = _checked_sorter(sorter, haystack.size, site)
         if checked is None:  # an entry out of [0, n): NumPy's answer depends on its search path
-            return _host_searchsorted(a, x2, side, sorter)
-        a = take(a, checked)
-    v = _as_node(x2, site)
-    return Array(_bind.primitive(_SEARCHSORTED, (a._node, v), (side,), v.shape, dtypes.int64,
-                                 site))
+            return _host_searchsorted(haystack, v, side, sorter)
+        haystack = take(haystack, checked)
+    needles = _as_node(v, site)
+    return Array(_bind.primitive(_SEARCHSORTED, (haystack._node, needles), (side,), needles.shape,
+                                 dtypes.int64, site))
 
 
 def _checked_sorter(sorter: Any, n: int, site: _bind.Site) -> Any:
@@ -169,17 +169,17 @@ def _host_searchsorted(a: Array, v: Any, side: str, sorter: Any) -> Array:
     return host_result(np.searchsorted(a_host, v_host, side, sorter=s_host))
 
 
-def isin(x1: Any, x2: Any, /, assume_unique: bool = False, invert: bool = False, *,
+def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False, *,
           kind: str | None = None) -> Array:
     """Array API `isin` (numpy.isin, its positional order): whether each element of x1 is among
     x2's values. `assume_unique` and `kind` pick NumPy's algorithm (checked as NumPy checks them);
     the answer is the same."""
     site = user_site(1)
-    a = _as_node(x1, site)
-    if isinstance(x2, (set, frozenset)):  # NumPy: one 0-d object, equal to no element (its
-        # documentation's warning: `np.isin(element, set(test_elements))` is all False)
+    a = _as_node(element, site)
+    if isinstance(test_elements, (set, frozenset)):  # NumPy: one 0-d object, equal to no
+        # element (its documentation's warning: `np.isin(element, set(test_elements))` is all False)
         return Array(_as_node(np.full(a.shape, bool(invert)), site))
-    b = _as_node(x2, site)
+    b = _as_node(test_elements, site)
     if kind not in (None, "sort", "table"):
         raise _bind.fail(ValueError, f"Invalid kind: {kind!r}. Please use None, 'sort' or "
                          "'table'.", site)
@@ -190,10 +190,10 @@ def isin(x1: Any, x2: Any, /, assume_unique: bool = False, invert: bool = False,
     return out if a.shape else zero_d_array(out)  # NumPy's 0-d *array* for a 0-d x1 (probe55)
 
 
-def count_nonzero(x: Any, /, axis: Any = None, *, keepdims: bool = False) -> Array:
+def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Array:
     """Array API `count_nonzero` (numpy.count_nonzero): a fused sum of x != 0, int64."""
-    x = _array(x, user_site(1))
-    return _sum(x != 0 if x.dtype.kind != "b" else x, axis=axis, dtype=dtypes.int64,
+    a = _array(a, user_site(1))
+    return _sum(a != 0 if a.dtype.kind != "b" else a, axis=axis, dtype=dtypes.int64,
                 keepdims=keepdims)
 
 

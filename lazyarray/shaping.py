@@ -48,28 +48,28 @@ def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
                                          user_site(1))  # an int is a 1-d shape, as NumPy's
 
 
-def diff(x: Any, /, n: int = 1, axis: int = -1, prepend: Any = None,
+def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None,
          append: Any = None) -> Array:
     """numpy.diff / Array API `diff`: the n-th forward difference along `axis` (slices, fused)."""
     site = user_site(1)
-    x = _array(x, site)
+    a = _array(a, site)
     if isinstance(n, (int, np.integer)) and n == 0:  # NumPy: the input as it is (no prepend)
-        return x
-    if x.ndim == 0:
+        return a
+    if a.ndim == 0:
         raise _bind.fail(ValueError, "diff requires input that is at least one dimensional", site)
-    ax = _axis(axis, x.ndim, site)
+    ax = _axis(axis, a.ndim, site)
     if n < 0:
         raise _bind.fail(ValueError, f"order must be non-negative but got {n}", site)
-    parts = [_edge(v, x, ax, site) for v in (prepend,) if v is not None] + [x] + \
-        [_edge(v, x, ax, site) for v in (append,) if v is not None]
-    x = concat(parts, axis=ax) if len(parts) > 1 else x
+    parts = [_edge(v, a, ax, site) for v in (prepend,) if v is not None] + [a] + \
+        [_edge(v, a, ax, site) for v in (append,) if v is not None]
+    a = concat(parts, axis=ax) if len(parts) > 1 else a
     for _ in range(n):
-        m = x.shape[ax]
+        m = a.shape[ax]
         if m == 0:
             break
-        step = not_equal if x.dtype.kind == "b" else subtract  # NumPy's diff of booleans
-        x = step(_slice(x, ax, 1, m - 1, site), _slice(x, ax, 0, m - 1, site))
-    return x
+        step = not_equal if a.dtype.kind == "b" else subtract  # NumPy's diff of booleans
+        a = step(_slice(a, ax, 1, m - 1, site), _slice(a, ax, 0, m - 1, site))
+    return a
 
 
 def _edge(value: Any, x: Array, axis: int, site: _bind.Site) -> Array:
@@ -134,25 +134,25 @@ def _triangle_mask(rows: int, cols: int, k: int, lower: bool) -> np.ndarray:
     return mask
 
 
-def tril(x: Any, /, k: int = 0) -> Array:
+def tril(m: Any, k: int = 0) -> Array:
     """numpy.tril / Array API `tril`: zeros above the k-th diagonal (a fused mask)."""
-    return _triangle(x, k, True, user_site(1))
+    return _triangle(m, k, True, user_site(1))
 
 
-def triu(x: Any, /, k: int = 0) -> Array:
+def triu(m: Any, k: int = 0) -> Array:
     """numpy.triu / Array API `triu`: zeros below the k-th diagonal (a fused mask)."""
-    return _triangle(x, k, False, user_site(1))
+    return _triangle(m, k, False, user_site(1))
 
 
-def repeat(x: Any, repeats: Any, /, axis: int | None = None) -> Array:
+def repeat(a: Any, repeats: Any, axis: int | None = None) -> Array:
     """numpy.repeat / Array API `repeat`. An int count is a broadcast view; per-element counts are
     read (evaluated) when called, since they decide the output's length, and become a `take`."""
     site = user_site(1)
-    x = _array(x, site)
+    a = _array(a, site)
     _axis_args.refuse_bool_axis(axis, site)
     if axis is None:
-        x, axis = reshape(x, (x.size,)), 0
-    ax = _axis(axis, x.ndim, site)
+        a, axis = reshape(a, (a.size,)), 0
+    ax = _axis(axis, a.ndim, site)
     kind = getattr(getattr(repeats, "dtype", None), "kind", "i")
     if kind not in "iub" and not isinstance(repeats, float):  # NumPy casts counts 'safe' (a
         raise _bind.fail(TypeError, f"Cannot cast array data from dtype('{repeats.dtype}') to "
@@ -163,34 +163,34 @@ def repeat(x: Any, repeats: Any, /, axis: int | None = None) -> Array:
         if r < 0:
             raise _bind.fail(ValueError, "negative dimensions are not allowed", site)  # NumPy's
         if r == 1:  # NumPy's repeat is a new array; the broadcast of one count was a read-only
-            return Array(copied(x._node, "C"))  # view: `y = x.repeat(1); y[0] = 5` raised
-        wide = broadcast_to(reshape(x, x.shape[:ax + 1] + (1,) + x.shape[ax + 1:]),
-                            x.shape[:ax + 1] + (r,) + x.shape[ax + 1:])
-        return reshape(wide, x.shape[:ax] + (x.shape[ax] * r,) + x.shape[ax + 1:])
+            return Array(copied(a._node, "C"))  # view: `y = x.repeat(1); y[0] = 5` raised
+        wide = broadcast_to(reshape(a, a.shape[:ax + 1] + (1,) + a.shape[ax + 1:]),
+                            a.shape[:ax + 1] + (r,) + a.shape[ax + 1:])
+        return reshape(wide, a.shape[:ax] + (a.shape[ax] * r,) + a.shape[ax + 1:])
     counts = np.asarray(repeats).astype(np.int64).reshape(-1)
     if counts.size == 1:
-        return repeat(x, int(counts[0]), axis=ax)
-    if counts.size != x.shape[ax]:  # NumPy's texts
+        return repeat(a, int(counts[0]), axis=ax)
+    if counts.size != a.shape[ax]:  # NumPy's texts
         raise _bind.fail(ValueError, "operands could not be broadcast together with shape "
-                         f"({x.shape[ax]},) ({counts.size},)", site)
+                         f"({a.shape[ax]},) ({counts.size},)", site)
     if (counts < 0).any():
         raise _bind.fail(ValueError, "repeats may not contain negative values.", site)
-    return take(x, np.repeat(np.arange(x.shape[ax]), counts), axis=ax)
+    return take(a, np.repeat(np.arange(a.shape[ax]), counts), axis=ax)
 
 
-def roll(x: Any, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | None = None
+def roll(a: Any, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | None = None
          ) -> Array:
     """numpy.roll / Array API `roll`: two slices concatenated per axis."""
     site = user_site(1)
-    x = _array(x, site)
+    a = _array(a, site)
     if axis is None:
-        if x.ndim != 1:  # (a 1-D x is its own flattening: no reshape nodes, ~40 us each at once)
-            return reshape(roll(reshape(x, (x.size,)), shift, axis=0), x.shape)
+        if a.ndim != 1:  # (a 1-D x is its own flattening: no reshape nodes, ~40 us each at once)
+            return reshape(roll(reshape(a, (a.size,)), shift, axis=0), a.shape)
         axis = 0
     _bind.refuse_traced(shift)  # la.jit's traced int: a slice bound, baked into the trace
-    shifts = _roll_shifts(shift, axis, x.ndim, site)
-    if x.size <= eager.LIMIT[0]:  # the at-once rule computes the concat of x's slices anyway
-        value = eager.value_now(x._node)
+    shifts = _roll_shifts(shift, axis, a.ndim, site)
+    if a.size <= eager.LIMIT[0]:  # the at-once rule computes the concat of x's slices anyway
+        value = eager.value_now(a._node)
         if value is not None:  # (NumPy's roll copies, also with no shift)
             out = (_rolled(value, *next(iter(shifts.items()))) if len(shifts) == 1 else
                    np.roll(value, tuple(shifts.values()), tuple(shifts)) if shifts else
@@ -198,14 +198,14 @@ def roll(x: Any, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | 
             return Array(eager.buffer(out, site))
     rolled = False
     for ax, s in shifts.items():
-        m = x.shape[ax]
+        m = a.shape[ax]
         s = s % m if m else 0
         if s:
-            x, rolled = concat([_slice(x, ax, m - s, s, site), _slice(x, ax, 0, m - s, site)],
+            a, rolled = concat([_slice(a, ax, m - s, s, site), _slice(a, ax, 0, m - s, site)],
                                axis=ax), True
     # (no shift left: NumPy's roll still copies; x itself, or the 2-D case's reshaped view
     # of x, was an alias, so writes into the result wrote x: fuzz42)
-    return x if rolled else Array(x._node)
+    return a if rolled else Array(a._node)
 
 
 def _rolled(value: np.ndarray, axis: int, shift: int) -> np.ndarray:
@@ -244,32 +244,32 @@ def _roll_shifts(shift: Any, axis: Any, ndim: int, site: _bind.Site) -> dict[int
     return total
 
 
-def tile(x: Any, reps: Sequence[int]) -> Array:
+def tile(A: Any, reps: Sequence[int]) -> Array:
     """numpy.tile / Array API `tile`: a broadcast view reshaped (interleaved copies, no loop);
     `reps` by NumPy's name (the standard's `repetitions` is positional). A new array, as
     NumPy's, even with every repetition 1 (that reshape kept broadcast_to's read-only view of x:
     SciPy's `xpx.at(tile(eye(4), (1, 1)))[..., :3, 3].set(t)` raised)."""
     site = user_site(1)
-    done = host_now.call(np.tile, (x, reps), {}, site)  # (small computed x: NumPy's, now)
+    done = host_now.call(np.tile, (A, reps), {}, site)  # (small computed x: NumPy's, now)
     if done is not None:
         return done
-    x = _array(x, site)
+    A = _array(A, site)
     try:  # NumPy: a sequence of counts, or one count; each an integer (operator.index)
         raw = tuple(reps)
     except TypeError:
         raw = (reps,)
     if all(r == 1 for r in raw):  # NumPy's copy with len(reps) dims, counts not read further
-        shape = (1,) * (len(raw) - x.ndim) + x.shape  # (np.True_, 1.0 count: a copy as well)
-        return Array(reshape(x, shape)._node) if shape != x.shape else x.copy()
+        shape = (1,) * (len(raw) - A.ndim) + A.shape  # (np.True_, 1.0 count: a copy as well)
+        return Array(reshape(A, shape)._node) if shape != A.shape else A.copy()
     reps = tuple(_axis_args.index_arg(r, "tile repetitions", site) for r in raw)
     if any(r < 0 for r in reps):
         raise _bind.fail(ValueError, "negative dimensions are not allowed", site)  # NumPy's
-    ndim = max(len(reps), x.ndim)
+    ndim = max(len(reps), A.ndim)
     reps = (1,) * (ndim - len(reps)) + reps
-    shape = (1,) * (ndim - x.ndim) + x.shape
+    shape = (1,) * (ndim - A.ndim) + A.shape
     paired = tuple(v for r, s in zip(reps, shape) for v in (1, s))
     wide = tuple(v for r, s in zip(reps, shape) for v in (r, s))
-    tiled = broadcast_to(reshape(x, paired), wide)
+    tiled = broadcast_to(reshape(A, paired), wide)
     return Array(reshape(tiled, tuple(r * s for r, s in zip(reps, shape)))._node)  # no view link
 
 
@@ -307,11 +307,11 @@ def _bounds_probe(idx: Array, ax: int, n: int, ndim: int) -> Array:
     return reshape(take(row, reshape(idx, (idx.size,)), axis=ax), idx.shape)
 
 
-def take_along_axis(x: Any, indices: Any, /, axis: int = -1) -> Array:
+def take_along_axis(arr: Any, indices: Any, axis: int = -1) -> Array:
     """numpy.take_along_axis / Array API `take_along_axis`: one flat gather whose index is built
     from `indices` and iotas (fused). Out-of-bounds indices raise NumPy's IndexError when
     evaluated."""
-    return gather_along_axis(x, indices, axis, in_bounds=False)
+    return gather_along_axis(arr, indices, axis, in_bounds=False)
 
 
 def gather_along_axis(x: Any, indices: Any, axis: int | None, *, in_bounds: bool) -> Array:

@@ -95,15 +95,21 @@ class ufunc:  # noqa: N801  (NumPy's name)
         casting = kwargs.pop("casting", "same_kind")
         dtype, signature = kwargs.pop("dtype", None), kwargs.pop("signature", None)
         order, _ = kwargs.pop("order", "K"), kwargs.pop("subok", None)
-        order = "K" if order == "K" else check_order(order, site)
         if kwargs:
             raise _bind.fail(TypeError, f"{self._np.__name__}() got an unexpected keyword argument "
                              f"{next(iter(kwargs))!r}", site)
+        if where is not True and (out is None or type(out) is tuple
+                                  and all([o is None for o in out])):
+            # NumPy's UserWarning, before its other argument errors (the result is zeros there)
+            warnings.warn_explicit(_WHERE_WITHOUT_OUT, UserWarning, *(site or ("<unknown>", 0)))
+        order = "K" if order == "K" else check_order(order, site)
         outs = _out_tuple(out, self._np.nout, site)
         options = {"casting": casting, "dtype": dtype, "signature": signature}
         loop = _probe(self._np, inputs, options, where, outs, site)
         if where is True:
             _check_out_shapes(inputs, outs, site)
+        else:
+            _check_where_shapes(inputs, outs, where, site)
         if dtype is not None or signature is not None:
             inputs = _cast_inputs(self._np, inputs, options, site)
         if where is not True:
@@ -494,6 +500,10 @@ def _probe_key(x: Any) -> Any:
     return None if dtype is None else (dtype, getattr(x, "ndim", 0) if not x.shape else 1)
 
 
+_WHERE_WITHOUT_OUT = ("'where' used without 'out', expect unitialized memory in output. If this "
+                      "is intentional, use out=None.")  # (NumPy's text, its spelling)
+
+
 def _probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any, outs: tuple,
            site: Any, shrink: bool = False) -> tuple:
     """NumPy's result dtypes for these operands and options, and NumPy's errors (at the user's
@@ -547,8 +557,8 @@ def _run_probe(fn: Callable[..., Any], inputs: tuple, options: dict, where: Any,
 
 def _cast_inputs(np_ufunc: np.ufunc, inputs: tuple, options: dict, site: Any) -> tuple:
     """dtype= / signature=: the operands cast to the loop NumPy resolves."""
-    given = tuple(type(x) if type(x) in (int, float, complex) else
-                  _probe_operand(x).dtype for x in inputs)
+    given = tuple(type(x) if type(x) in (int, float, complex) else  # (bool: its dtype)
+                  np.asarray(_probe_operand(x)).dtype for x in inputs)
     signature = options["signature"]
     if signature is None:
         signature = (None,) * np_ufunc.nin + (np.dtype(options["dtype"]),) * np_ufunc.nout
@@ -567,10 +577,12 @@ def _cast_inputs(np_ufunc: np.ufunc, inputs: tuple, options: dict, site: Any) ->
 def _out_tuple(out: Any, nout: int, site: Any) -> tuple:
     if out is None:
         return (None,) * nout
+    if nout > 1 and not isinstance(out, tuple):  # NumPy's texts (fuzz56: a ValueError here)
+        raise _bind.fail(TypeError, "'out' must be a tuple of arrays", site)
     outs = out if isinstance(out, tuple) else (out,)
     if len(outs) != nout:
-        raise _bind.fail(ValueError, f"The 'out' tuple must have exactly {nout} entries: one "
-                         "per ufunc output", site)
+        raise _bind.fail(ValueError, "The 'out' tuple must have exactly one entry per ufunc "
+                         "output", site)
     for o in outs:
         if o is not None and not isinstance(o, (Array, np.ndarray)):
             raise _bind.fail(TypeError, "return arrays must be of ArrayType", site)
@@ -623,6 +635,21 @@ def _check_out_shapes(inputs: tuple, outs: tuple, site: Any) -> None:
                              f"shape {_bind.numpy_shape_text(everything)}", site)
 
 
+def _check_where_shapes(inputs: tuple, outs: tuple, where: Any, site: Any) -> None:
+    """NumPy's broadcast error of a call with where=: the inputs' shapes, the outputs', then the
+    mask's (`np.fmod(a, b, where=m)`: "(1,4) (1,4) (5,) "; the mask's select listed it first,
+    with a `()` of its fill; fuzz56)."""
+    shapes = [tuple(x.shape) if isinstance(x, Array) else tuple(np.shape(x)) for x in inputs]
+    shapes += [tuple(np.shape(o)) for o in outs if o is not None]
+    shapes.append(tuple(where.shape) if isinstance(where, Array) else tuple(np.shape(where)))
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        shown = "".join(_bind.numpy_shape_text(s) + " " for s in shapes)
+        raise _bind.fail(ValueError, f"operands could not be broadcast together with shapes "
+                         f"{shown}", site) from None
+
+
 def _out_cast(result: Array, out: Any, name: str, site: Any) -> Array:
     """A real float result cast to `out`'s dtype here, reporting as the ufunc (NumPy's loop casts
     its output itself: 'overflow encountered in add', not '... in cast')."""
@@ -651,7 +678,10 @@ def _store(result: Array, out: Any, site: Any, exact: bool = False, asked: Any =
                          f"shape {_bind.numpy_shape_text(result.shape)}", site)
     if isinstance(out, np.ndarray):
         out[...] = np.asarray(result)
-    else:
+    else:  # (a 0-d result is cast as an array, as NumPy's loop writes it: `out[...] = v` packs a
+        # 0-d value as a scalar, `np.negative(uint64(5), out=int8s)` its OverflowError; fuzz56)
+        if not result.ndim and result.dtype != out.dtype:
+            result = ew.astype(result, out.dtype)
         out[...] = result
     return out
 

@@ -63,7 +63,7 @@ def release_dead_root(x: Any) -> None:
     link = x._view
     if type(link) is tuple and len(link) == 4 and link[3] and _getrefcount(link[0]) == 2:
         x._view = None  # (a read-only view, `np.diagonal(...)`, stays one: its writes raise)
-        released.add(x)
+        released.add(x, (link[1], link[2]))  # (NumPy's `x.base`: the temporary, rebuilt on request)
 
 
 class IdentitySet:
@@ -88,9 +88,40 @@ class IdentitySet:
         return r is not None and r() is x
 
 
-# Roots that were views of a dead root (release_dead_root): NumPy's array owns no memory
-# (`flags.owndata`, lazyarray/numpy_flags.py). _trace.c's iteration releases without this mark.
-released = IdentitySet()
+class IdentityMap(IdentitySet):
+    """An IdentitySet whose members carry a value, dropped with them."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._values: dict[int, Any] = {}
+
+    def add(self, x: Any, value: Any = None) -> None:
+        key, refs, values = id(x), self._refs, self._values
+
+        def drop(r: Any) -> None:
+            if refs.get(key) is r:
+                del refs[key]
+                values.pop(key, None)
+        refs[key] = _weakref(x, drop)
+        values[key] = value
+
+    def discard(self, x: Any) -> None:
+        if x in self:
+            del self._refs[id(x)]
+            self._values.pop(id(x), None)
+
+    def get(self, x: Any) -> Any:
+        """x's value, or None when x is no member."""
+        return self._values.get(id(x)) if x in self else None
+
+
+# Roots that were views of a dead root (release_dead_root: the view's node and the dead root's,
+# from which NumPy's `x.base` is rebuilt) or reshape's copies (the shape NumPy's copy has): NumPy's
+# array owns no memory (`flags.owndata`, lazyarray/numpy_flags.py). _trace.c's iteration releases
+# without this mark.
+released = IdentityMap()
 
 
 def prune_due(n: int) -> bool:
@@ -835,9 +866,10 @@ def _numpy_casting_error(ufunc: np.ufunc, dtype: np.dtype, other: Any, site: Any
     stand_in = np.zeros((1,) if ufunc is np.matmul else (), dtype)
     if ufunc is np.matmul:
         other = np.zeros((1,), np.asarray(other).dtype)
+    in_place = _IN_PLACE.get(ufunc)  # `x **= 2` is NumPy's square loop, `power(x, 2, out=x)` not
     try:
         with np.errstate(all="ignore"):
-            ufunc(stand_in, other, out=out)
+            in_place(stand_in, other) if in_place else ufunc(stand_in, other, out=out)
     except TypeError as exc:
         return _bind.with_site(exc, site)
     return _fail(TypeError, f"Cannot cast ufunc '{ufunc.__name__}' output to {dtype} with "
@@ -852,12 +884,23 @@ _OPERATORS = {np.add: operator.add, np.subtract: operator.sub, np.multiply: oper
               np.remainder: operator.mod, np.power: operator.pow}
 
 
+# `x op= y`'s own operator by its ufunc: NumPy's in-place operator takes fast paths its ufunc
+# call does not (`b **= 2` of bools: "Cannot cast ufunc 'square' output from dtype('int8')")
+_IN_PLACE = {np.add: operator.iadd, np.subtract: operator.isub, np.multiply: operator.imul,
+             np.true_divide: operator.itruediv, np.floor_divide: operator.ifloordiv,
+             np.remainder: operator.imod, np.power: operator.ipow}
+
+
 def inplace_method(fn: Callable[[Any, Any], Any], ufunc: np.ufunc) -> Callable[..., Any]:
     """`Array.__iadd__` and friends: compute `fn(self, other)`, then rebind `self` (and, through
     a view, its root) to it with NumPy's in-place casting rule."""
 
     def method(self: Any, other: Any) -> Any:
         check_writable(self, "output array is read-only")  # (before `x op y` warns)
+        if self._view is not False:  # NumPy's in-place cast error before it computes (no
+            # RuntimeWarning of `int_view %= 0.0` first; fuzz56)
+            _check_inplace_cast(self, result_dtype(ufunc, self, other), ufunc, other,
+                                user_site(1))
         try:
             result = fn(self, other)
         except (ValueError, FloatingPointError, RuntimeWarning) as exc:  # (inplace_rest:

@@ -4,8 +4,15 @@ all backends, flashlight's lesson), with the passes on (the default) unless a te
 import contextlib
 import gc
 import os
+import sys
 import time
 from pathlib import Path
+
+# Hosts that set PYTHONDONTWRITEBYTECODE (these machines do) compiled lazyarray's ~180 modules again
+# in every process: ~0.8 s of CPU for each xdist worker, each test that starts Python (~20 in the
+# fast tier) and each later run. The suite writes the .pyc files (a process reads them whatever
+# the variable says), so the processes after the first load them; __pycache__ is git-ignored.
+sys.dont_write_bytecode = False
 
 import pytest
 from hypothesis import Phase, settings

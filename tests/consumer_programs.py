@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import traceback
+import warnings
 from typing import Any, Callable
 
 os.environ["SCIPY_ARRAY_API"] = "1"  # before scipy is imported (sklearn imports it)
@@ -114,6 +115,90 @@ def _sklearn_cases() -> dict[str, Case]:
         "additive_chi2_kernel": lambda xp, d: pw.additive_chi2_kernel(d["Xp"]),
         "paired_distances": lambda xp, d: (pw.paired_euclidean_distances(d["X"], d["Xp"]),
                                            pw.paired_cosine_distances(d["X"], d["Xp"])),
+        **_sklearn_more_cases(),
+    }
+
+
+def _sklearn_more_cases() -> dict[str, Case]:
+    """What scikit-learn 1.9.1's own array-API checkers list beyond the cases above (stop 56):
+    metrics/tests/test_common.py's `array_api_metric_checkers`, the cluster metrics, and the
+    estimators and helpers its other tests run by namespace."""
+    from sklearn import metrics as m
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis as LDA
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.kernel_approximation import Nystroem
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import pairwise as pw
+    from sklearn.model_selection import GridSearchCV, cross_val_predict
+    from sklearn.pipeline import FeatureUnion
+    from sklearn.utils.extmath import randomized_svd
+
+    def two_d(xp: Any, d: dict, name: str) -> Any:  # a (40, 3) target for multi-output metrics
+        return xp.stack([d[name], d[name] * 0.5, d[name] + 1.0], axis=1)
+
+    def calibrated(xp: Any, d: dict) -> Any:
+        clf = LogisticRegression().fit(d["X"], d["y3"])
+        cal = CalibratedClassifierCV(FrozenEstimator(clf), method="temperature")
+        return cal.fit(d["X"], d["y3"]).predict_proba(d["X"])
+
+    def union(xp: Any, d: dict) -> Any:
+        return FeatureUnion([("a", Nystroem(n_components=5, random_state=0)),
+                             ("b", Nystroem(n_components=8, random_state=1))]).fit_transform(d["X"])
+
+    def search(xp: Any, d: dict) -> Any:
+        found = GridSearchCV(LDA(), {"tol": [1e-2, 1e-4]}, cv=2, error_score="raise")
+        found.fit(d["X"], d["y"])
+        return found.score(d["X"], d["y"]), found.best_params_["tol"]
+
+    return {
+        "average_precision": lambda xp, d: m.average_precision_score(d["y"], d["p"]),
+        "balanced_accuracy": lambda xp, d: m.balanced_accuracy_score(d["y3"], d["y"]),
+        "cohen_kappa": lambda xp, d: (m.cohen_kappa_score(d["y3"], d["y"]),
+                                      m.cohen_kappa_score(d["y3"], d["y"], weights="quadratic")),
+        "det_curve": lambda xp, d: tuple(m.det_curve(d["y"], d["p"])),
+        "fbeta_score": lambda xp, d: (m.fbeta_score(d["y3"], d["y"], beta=0.5, average="micro"),
+                                      m.fbeta_score(d["y3"], d["y"], beta=2, average=None)),
+        "hamming_loss": lambda xp, d: m.hamming_loss(d["y3"], d["y"]),
+        "jaccard_score": lambda xp, d: m.jaccard_score(d["y3"], d["y"], average="weighted"),
+        "multilabel_confusion_matrix": lambda xp, d: m.multilabel_confusion_matrix(d["y3"],
+                                                                                    d["y"]),
+        "precision_recall_curve": lambda xp, d: tuple(m.precision_recall_curve(d["y"], d["p"])),
+        "d2_scores": lambda xp, d: (m.d2_absolute_error_score(d["t"], d["X"][:, 1]),
+                                    m.d2_pinball_score(d["t"], d["X"][:, 1], alpha=0.9),
+                                    m.d2_tweedie_score(d["Xp"][:, 0], d["Xp"][:, 1], power=1.5),
+                                    m.d2_log_loss_score(d["y"], d["p"]),
+                                    m.d2_brier_score(d["y"], d["p"])),
+        "regression_errors": lambda xp, d: (m.max_error(d["t"], d["X"][:, 1]),
+                                            m.median_absolute_error(d["t"], d["X"][:, 1]),
+                                            m.mean_absolute_percentage_error(d["t"], d["X"][:, 1]),
+                                            m.root_mean_squared_error(d["t"], d["X"][:, 1])),
+        "log_errors": lambda xp, d: (m.mean_squared_log_error(d["Xp"][:, 0], d["Xp"][:, 1]),
+                                     m.root_mean_squared_log_error(d["Xp"][:, 0], d["Xp"][:, 1])),
+        "deviances": lambda xp, d: (m.mean_poisson_deviance(d["Xp"][:, 0], d["Xp"][:, 1]),
+                                    m.mean_gamma_deviance(d["Xp"][:, 0], d["Xp"][:, 1]),
+                                    m.mean_tweedie_deviance(d["Xp"][:, 0], d["Xp"][:, 1],
+                                                            power=-0.5)),
+        "multioutput_r2": lambda xp, d: (m.r2_score(two_d(xp, d, "t"), two_d(xp, d, "p"),
+                                                    multioutput="raw_values"),
+                                         m.mean_squared_error(two_d(xp, d, "t"),
+                                                              two_d(xp, d, "p"),
+                                                              multioutput="raw_values")),
+        "cosine_distances": lambda xp, d: pw.cosine_distances(d["X"], d["Xp"][:6]),
+        "paired_manhattan": lambda xp, d: pw.paired_manhattan_distances(d["X"], d["Xp"]),
+        "pairwise_distances": lambda xp, d: (pw.pairwise_distances(d["X"][:9], metric="cosine"),
+                                             pw.pairwise_distances(d["X"][:9], d["Xp"][:4])),
+        "pairwise_distances_argmin": lambda xp, d: pw.pairwise_distances_argmin(d["X"],
+                                                                                d["X"][:5]),
+        "pairwise_kernels": lambda xp, d: (pw.pairwise_kernels(d["X"][:9], metric="rbf"),
+                                           pw.pairwise_kernels(d["X"][:9], metric="linear")),
+        "calinski_harabasz": lambda xp, d: m.calinski_harabasz_score(d["X"], d["y3"]),
+        "davies_bouldin": lambda xp, d: m.davies_bouldin_score(d["X"], d["y3"]),
+        "CalibratedClassifierCV": calibrated,
+        "FeatureUnion": union,
+        "GridSearchCV": search,
+        "cross_val_predict": lambda xp, d: cross_val_predict(LDA(), d["X"], d["y3"], cv=2),
+        "randomized_svd": lambda xp, d: randomized_svd(d["X"], 3, random_state=0)[1],
     }
 
 
@@ -182,14 +267,270 @@ def _scipy_cases() -> dict[str, Case]:
         "signal.lfilter": lambda xp, d: sg.lfilter(xp.asarray([1.0, 0.5]), xp.asarray([1.0]),
                                                    d["X"][:, 0]),
         "signal.hilbert": lambda xp, d: sg.hilbert(d["X"][:, 0]),
+        **_scipy_more_cases(),
     }
+
+
+# scipy.special functions of SciPy 1.17's array-API table, by how many arguments (positive,
+# below 1 where a probability goes) they take: each call on "Xp" (and "p").
+_SPECIAL_UNARY = ("erfc", "erfcx", "erfinv", "exp1", "expi", "exp2", "exp10", "expm1", "log1p",
+                  "gamma", "rgamma", "loggamma", "gammasgn", "psi", "i0e", "i1", "i1e", "k0",
+                  "k0e", "k1", "k1e", "j0", "j1", "y0", "y1", "spence", "zetac", "cbrt",
+                  "cosdg", "sindg", "tandg", "cotdg", "cosm1", "exprel", "ellipk", "ellipkm1",
+                  "sinc")
+_SPECIAL_BINARY = ("betaln", "binom", "gammainc", "gammaincc", "poch", "xlog1py",
+                   "rel_entr", "kl_div", "huber", "pseudo_huber", "zeta", "chdtr", "chdtrc",
+                   "pdtr", "pdtrc", "stdtr", "boxcox", "boxcox1p", "polygamma", "expn", "yn")
+
+
+def _special_call(name: str, arity: int) -> Case:
+    import scipy.special as sc
+
+    def case(xp: Any, d: dict) -> Any:
+        fn = getattr(sc, name)
+        if name == "ndtri_exp":
+            return fn(-d["Xp"])
+        if name in ("ellipkm1", "erfinv"):
+            return fn(d["p"])
+        if arity == 1:
+            return fn(d["Xp"])
+        first = xp.floor(d["Xp"][:, :2] * 3) if name in ("polygamma", "expn", "yn") else d[
+            "Xp"][:, :2]
+        return fn(first, d["Xp"][:, 2:4] + 1.0)
+    return case
+
+
+def _rotations(xp: Any, d: dict) -> tuple:
+    """scipy.spatial.transform's Rotation and RigidTransform (SciPy 1.17's array-API table), in
+    float64: SciPy's NumPy path computes float32 input in float64, its array-API path in
+    float32 (array_api_strict too)."""
+    from scipy.spatial.transform import RigidTransform, Rotation
+
+    x = xp.astype(d["X"], xp.float64)
+    q, v, e = x[:6, :4], x[6:12, :3], xp.reshape(xp.astype(d["p"][:18], xp.float64), (6, 3))
+    r = Rotation.from_quat(q)
+    moved = RigidTransform.from_components(v, r)
+    return (r.as_matrix(), r.as_rotvec(), r.as_euler("xyz"), r.as_mrp(), r.apply(v),
+            (r.inv() * r).as_quat(), r.magnitude(), r.mean().as_quat(),
+            Rotation.from_euler("zyx", e).as_quat(), Rotation.from_rotvec(e).as_matrix(),
+            Rotation.from_matrix(r.as_matrix()).as_quat(), (r ** 0.5).as_quat(),
+            Rotation.align_vectors(v[:3], e[:3])[0].as_quat(), r.approx_equal(r),
+            r[1:3].as_quat(), moved.as_matrix(), moved.apply(e))
+
+
+def _differentiate(xp: Any, d: dict) -> tuple:
+    """scipy.differentiate (iterative, elementwise over a batch: array-api-extra's `at` with
+    masks as the points converge)."""
+    import scipy.differentiate as sd
+
+    x = d["Xp"][:5, 0] + 0.5
+    return (sd.derivative(xp.exp, x).df,
+            sd.jacobian(lambda z: xp.stack([z[0] ** 2 * z[1], xp.sin(z[1])]), x[:2]).df,
+            sd.hessian(lambda z: xp.sum(z ** 3, axis=0), x[:3]).ddf)
+
+
+def _elementwise_solvers(xp: Any, d: dict) -> tuple:
+    """scipy.integrate's tanhsinh/nsum/cubature and scipy.optimize.elementwise's find_root/
+    find_minimum/bracket_root over a batch."""
+    import scipy.integrate as si
+    from scipy.optimize import elementwise as oe
+
+    x = d["Xp"][:5, 0] + 0.5
+    return (si.tanhsinh(xp.exp, 0 * x, x).integral,
+            si.nsum(lambda k: 1 / k ** 2, x * 0 + 1, x * 0 + 100).sum,
+            oe.find_root(lambda z, c: z ** 3 - c, (x * 0, x * 0 + 8), args=(x,)).x,
+            oe.find_minimum(lambda z, c: (z - c) ** 2, (x * 0 - 1, x * 0 + 0.5, x * 0 + 8),
+                            args=(x,)).x,
+            oe.bracket_root(lambda z, c: z - c, x * 0, args=(x,)).bracket[1],
+            si.cubature(lambda z: xp.exp(-z ** 2), xp.asarray([0.0], dtype=x.dtype),
+                        xp.asarray([1.0], dtype=x.dtype)).estimate)
+
+
+def _scipy_more_cases() -> dict[str, Case]:
+    """SciPy 1.17's array-API table (scipy._lib._array_api.xp_capabilities_table) beyond the
+    cases above, where array_api_strict is not skipped (stop 56)."""
+    import scipy.cluster.hierarchy as hc
+    import scipy.fft as sf
+    import scipy.integrate as si
+    import scipy.interpolate as ip
+    import scipy.linalg as sl
+    import scipy.ndimage as nd
+    import scipy.optimize as so
+    import scipy.signal as sg
+    import scipy.special as sc
+    import scipy.stats as st
+
+    def img(xp: Any, d: dict) -> Any:  # an 8 x 5 image
+        return d["X"][:8]
+
+    def grid(xp: Any, d: dict) -> Any:
+        return xp.linspace(0.0, 1.0, 40, dtype=d["X"].dtype)
+
+    cases: dict[str, Case] = {f"special.{n}": _special_call(n, 1) for n in _SPECIAL_UNARY}
+    cases.update({f"special.{n}": _special_call(n, 2) for n in _SPECIAL_BINARY})
+    cases.update({
+        "special.betainc": lambda xp, d: (sc.betainc(d["Xp"][:, :2], d["Xp"][:, 2:4], d["p"][:, None]),
+                                          sc.betaincinv(d["Xp"][:, :2], d["Xp"][:, 2:4],
+                                                        d["p"][:, None])),
+        "special.gammaincinv": lambda xp, d: (sc.gammaincinv(d["Xp"], d["p"][:, None]),
+                                              sc.gammainccinv(d["Xp"], d["p"][:, None])),
+        # (n an Array: SciPy's alternative-backend path promotes a Python int to int64, so
+        # float32 `bdtr(k, 12, p)` is float64 on any non-NumPy namespace, array_api_strict too)
+        "special.bdtr": lambda xp, d: (sc.bdtr(xp.floor(d["Xp"] * 3), d["Xp"] * 0 + 12, d["p"][:, None]),
+                                       sc.nbdtr(xp.floor(d["Xp"] * 3), d["Xp"] * 0 + 12, d["p"][:, None])),
+        "special.fdtr": lambda xp, d: sc.fdtr(d["Xp"][:, :2] + 1, d["Xp"][:, 2:4] + 1,
+                                              d["Xp"][:, 3:]),
+        "special.hyp1f1": lambda xp, d: sc.hyp1f1(d["Xp"][:, :2], d["Xp"][:, 2:4] + 1, d["p"][:, None]),
+        "special.multigammaln": lambda xp, d: sc.multigammaln(d["Xp"] + 2.0, 3),
+        # outside their domains: SciPy's generic rel_entr computes its log under
+        # array-api-extra's apply_where, masked (as NumPy's ufunc: no warning) only where the
+        # namespace says "boolean indexing" (stop 56)
+        "special.domains": lambda xp, d: (sc.rel_entr(d["X"], d["Xp"]), sc.rel_entr(d["Xp"], d["X"]),
+                                          sc.kl_div(d["X"], d["Xp"]), sc.entr(d["X"]),
+                                          sc.xlog1py(d["X"], d["X"])),
+        "special.logit_expit": lambda xp, d: (sc.logit(d["p"]), sc.expit(d["X"] * 50)),
+        "stats.more_moments": lambda xp, d: (st.kstat(d["X"], 3), st.kstatvar(d["X"]),
+                                             st.tvar(d["X"], (-1, 1)), st.tsem(d["X"]),
+                                             st.tmin(d["X"], -1.0), st.tmax(d["X"], 1.0),
+                                             st.gstd(d["Xp"]), st.iqr(d["X"], axis=0),
+                                             st.median_abs_deviation(d["X"]),
+                                             st.trim_mean(d["X"], 0.1),
+                                             st.circstd(d["X"]), st.differential_entropy(d["X"])),
+        "stats.quantile": lambda xp, d: (st.quantile(d["X"], 0.3, axis=0),
+                                         st.quantile(d["X"], xp.reshape(xp.asarray([0.1, 0.9], dtype=d["X"].dtype), (2, 1)), axis=0,
+                                                     method="hazen")),
+        "stats.mode": lambda xp, d: tuple(st.mode(xp.round(d["X"]), axis=0)),
+        "stats.lmoment": lambda xp, d: st.lmoment(d["X"], axis=0),
+        "stats.gzscore": lambda xp, d: st.gzscore(d["Xp"]),
+        "stats.sigmaclip": lambda xp, d: tuple(st.sigmaclip(d["X"][:, 0]))[1:],
+        "stats.directional": lambda xp, d: (st.directional_stats(d["X"][:, :3]).mean_direction,
+                                            st.directional_stats(d["X"][:, :3]).mean_resultant_length),
+        "stats.spearmanrho": lambda xp, d: st.spearmanrho(d["X"][:, 0], d["X"][:, 1]).statistic,
+        "stats.chatterjeexi": lambda xp, d: tuple(st.chatterjeexi(d["X"][:, 0], d["X"][:, 1])),
+        "stats.tests_k": lambda xp, d: (tuple(st.f_oneway(d["X"][:, 0], d["X"][:, 1], d["Xp"][:, 2])),
+                                        tuple(st.kruskal(d["X"][:, 0], d["X"][:, 1])),
+                                        tuple(st.bartlett(d["X"][:, 0], d["Xp"][:, 1])),
+                                        tuple(st.levene(d["X"][:, 0], d["Xp"][:, 1])),
+                                        tuple(st.fligner(d["X"][:, 0], d["Xp"][:, 1])),
+                                        st.alexandergovern(d["X"][:, 0], d["Xp"][:, 1]).pvalue,
+                                        tuple(st.friedmanchisquare(d["X"][:, 0], d["X"][:, 1],
+                                                                   d["X"][:, 2]))),
+        "stats.tests_2": lambda xp, d: (tuple(st.mannwhitneyu(d["X"][:, 0], d["X"][:, 1]))[:2],
+                                        tuple(st.brunnermunzel(d["X"][:, 0], d["X"][:, 1])),
+                                        tuple(st.ansari(d["X"][:, 0], d["X"][:, 1])),
+                                        tuple(st.mood(d["X"][:, 0], d["X"][:, 1])),
+                                        tuple(st.wilcoxon(d["X"][:, 0], d["X"][:, 1]))[:2],
+                                        st.cramervonmises_2samp(d["X"][:, 0], d["X"][:, 1]).pvalue,
+                                        tuple(st.epps_singleton_2samp(d["X"][:, 0], d["X"][:, 1]))),
+        "stats.ttest_from_stats": lambda xp, d: tuple(st.ttest_ind_from_stats(
+            xp.mean(d["X"], axis=0), xp.std(d["X"], axis=0), 40, xp.mean(d["Xp"], axis=0),
+            xp.std(d["Xp"], axis=0), 40))[:2],
+        "stats.power_divergence": lambda xp, d: tuple(st.power_divergence(d["Xp"][:, 0] * 10,
+                                                                          lambda_="log-likelihood")),
+        "stats.llf": lambda xp, d: (st.boxcox_llf(0.5, d["Xp"]), st.yeojohnson_llf(0.5, d["X"])),
+        "stats.pvalues": lambda xp, d: (tuple(st.combine_pvalues(d["p"])),
+                                        st.false_discovery_control(d["p"])),
+        "stats.cramervonmises": lambda xp, d: st.cramervonmises(d["X"][:, 0], st.norm.cdf).pvalue,
+        "fft.more": lambda xp, d: (sf.fft2(d["X"]), sf.ifftn(d["X"]), sf.rfft2(d["X"]),
+                                   sf.irfftn(d["X"]), sf.ihfft(d["X"]), sf.dst(d["X"], type=3),
+                                   sf.idstn(d["X"]), sf.dctn(d["X"], type=1),
+                                   sf.rfftfreq(9, 0.5, xp=xp), sf.ifftshift(d["X"])),
+        "fft.fht": lambda xp, d: (sf.fht(d["Xp"][:, 0], 0.1, 0.5), sf.ifht(d["Xp"][:, 0], 0.1, 0.5)),
+        "integrate.romb": lambda xp, d: si.romb(d["X"][:33], axis=0),
+        "linalg.special": lambda xp, d: (sl.block_diag(d["X"][:2, :2], d["X"][:3, :1]),
+                                         sl.fiedler(d["X"][:, 0])),
+        "linalg.procrustes": lambda xp, d: sl.orthogonal_procrustes(d["X"][:, :3],
+                                                                    d["Xp"][:, :3])[1],
+        "optimize.rosen": lambda xp, d: (so.rosen(d["X"]), so.rosen_der(d["X"][0]),
+                                         so.rosen_hess(d["X"][0]),
+                                         so.rosen_hess_prod(d["X"][0], d["X"][1])),
+        "interpolate.splines": lambda xp, d: (
+            ip.make_interp_spline(grid(xp, d), d["X"][:, 0])(grid(xp, d) * 0.9),
+            ip.CubicSpline(grid(xp, d), d["X"][:, 0])(grid(xp, d) * 0.9),
+            ip.PchipInterpolator(grid(xp, d), d["X"][:, 0])(grid(xp, d) * 0.9),
+            ip.Akima1DInterpolator(grid(xp, d), d["X"][:, 0])(grid(xp, d) * 0.9)),
+        "interpolate.grid": lambda xp, d: ip.RegularGridInterpolator(
+            (grid(xp, d)[:8], grid(xp, d)[:5]), img(xp, d))(xp.stack([d["p"][:10] * 0.15,
+                                                                      d["p"][10:20] * 0.1], axis=1)),
+        "signal.windows": lambda xp, d: tuple(sg.get_window(w, 9, xp=xp) for w in (
+            "hamming", "blackman", "bartlett", "triang", "flattop", "nuttall", "parzen",
+            "bohman", "cosine", "boxcar", ("kaiser", 4.0), ("tukey", 0.3), ("gaussian", 2.0),
+            ("general_gaussian", 1.5, 2.0), ("chebwin", 50), "taylor")),
+        "signal.iir": lambda xp, d: (tuple(sg.butter(3, xp.asarray(0.3))),
+                                     tuple(sg.cheby1(3, 1, xp.asarray(0.3))),
+                                     tuple(sg.bessel(2, xp.asarray(0.4))),
+                                     tuple(sg.ellip(3, 1, 40, xp.asarray(0.3)))),
+        "signal.filter": lambda xp, d: (sg.filtfilt(*sg.butter(3, xp.asarray(0.3)), d["X"][:, 0]),
+                                        sg.lfilter_zi(*sg.butter(3, xp.asarray(0.3))),
+                                        sg.savgol_filter(d["X"][:, 0], 7, 2),
+                                        sg.medfilt(d["X"][:, 0], 5), sg.wiener(d["X"][:, 0]),
+                                        sg.resample(d["X"][:, 0], 30),
+                                        sg.resample_poly(d["X"][:, 0], 3, 2),
+                                        sg.upfirdn(xp.asarray([1.0, 2.0, 1.0]), d["X"][:, 0], 2)),
+        "signal.conv2d": lambda xp, d: (sg.convolve2d(img(xp, d), d["X"][:3, :3]),
+                                        sg.correlate2d(img(xp, d), d["X"][:3, :3], mode="same"),
+                                        sg.oaconvolve(d["X"][:, 0], d["t"][:9])),
+        "signal.freqz": lambda xp, d: tuple(sg.freqz(*sg.butter(3, xp.asarray(0.3)), worN=16)),
+        "signal.fir": lambda xp, d: (sg.firwin(11, xp.asarray(0.3)),
+                                     sg.firwin2(11, xp.asarray([0.0, 0.5, 1.0]),
+                                                xp.asarray([1.0, 1.0, 0.0])),
+                                     sg.savgol_coeffs(7, 2, xp=xp)),
+        "signal.zpk": lambda xp, d: (tuple(sg.tf2zpk(*sg.butter(3, xp.asarray(0.3))))[1:],
+                                     tuple(sg.zpk2tf(*sg.butter(3, xp.asarray(0.3),
+                                                                output="zpk")))),
+        "signal.deconvolve": lambda xp, d: tuple(sg.deconvolve(
+            sg.convolve(d["X"][:, 0], xp.asarray([1.0, 0.5])), xp.asarray([1.0, 0.5]))),
+        "signal.envelope": lambda xp, d: sg.envelope(d["X"][:, 0]),
+        "ndimage.filters": lambda xp, d: (nd.gaussian_filter(img(xp, d), 1.0),
+                                          nd.uniform_filter(img(xp, d), 3),
+                                          nd.median_filter(img(xp, d), 3),
+                                          nd.sobel(img(xp, d)), nd.laplace(img(xp, d)),
+                                          nd.prewitt(img(xp, d), axis=0),
+                                          nd.maximum_filter(img(xp, d), 3),
+                                          nd.minimum_filter1d(img(xp, d), 3),
+                                          nd.percentile_filter(img(xp, d), 30, 3),
+                                          nd.convolve(img(xp, d), d["X"][:3, :3]),
+                                          nd.correlate1d(img(xp, d), d["X"][:3, 0]),
+                                          nd.gaussian_gradient_magnitude(img(xp, d), 1.0),
+                                          nd.gaussian_laplace(img(xp, d), 1.0)),
+        "ndimage.interpolation": lambda xp, d: (nd.zoom(img(xp, d), 1.5), nd.shift(img(xp, d),
+                                                                                   0.3),
+                                                nd.rotate(img(xp, d), 30.0),
+                                                nd.spline_filter(img(xp, d)),
+                                                nd.map_coordinates(img(xp, d), xp.stack(
+                                                    [d["p"][:6] * 7, d["p"][6:12] * 4]))),
+        "ndimage.morphology": lambda xp, d: (nd.binary_erosion(img(xp, d) > 0),
+                                             nd.binary_dilation(img(xp, d) > 0),
+                                             nd.binary_fill_holes(img(xp, d) > 0),
+                                             nd.grey_dilation(img(xp, d), size=3),
+                                             nd.grey_opening(img(xp, d), size=3),
+                                             nd.white_tophat(img(xp, d), size=3),
+                                             nd.distance_transform_edt(img(xp, d) > 0),
+                                             nd.distance_transform_cdt(img(xp, d) > 0)),
+        "ndimage.measurements": lambda xp, d: (nd.label(img(xp, d) > 0)[0],
+                                               nd.sum_labels(img(xp, d), nd.label(
+                                                   img(xp, d) > 0)[0], xp.arange(1, 4)),
+                                               nd.mean(img(xp, d)), nd.variance(img(xp, d)),
+                                               nd.maximum(img(xp, d)),
+                                               nd.center_of_mass(d["Xp"][:8])),
+        "ndimage.fourier": lambda xp, d: (nd.fourier_gaussian(sf.fft2(img(xp, d)), 1.0),
+                                          nd.fourier_shift(sf.fft2(img(xp, d)), 1.5)),
+        "spatial.Rotation": _rotations,
+        "differentiate": _differentiate,
+        "elementwise_solvers": _elementwise_solvers,
+        "cluster.hierarchy": lambda xp, d: (hc.linkage(d["X"][:10], "ward"),
+                                            hc.fcluster(hc.linkage(d["X"][:10], "average"), 3,
+                                                        "maxclust"),
+                                            hc.cophenet(hc.linkage(d["X"][:10], "single"))),
+    })
+    return cases
 
 
 # Enough to meet every kind of call each consumer makes, for the fast tier.
 FAST = ("PCA-full", "Ridge-svd", "LDA-svd", "LogisticRegression", "StandardScaler",
         "brier_score_loss", "r2_score", "rbf_kernel", "roc_curve", "LabelEncoder",
         "special.logsumexp", "stats.skew_kurtosis", "stats.pearsonr", "fft.rfft",
-        "integrate.trapezoid", "cluster.vq")
+        "integrate.trapezoid", "cluster.vq", "special.domains")
 
 
 def _atol(dtype: str) -> float:
@@ -199,6 +540,10 @@ def _atol(dtype: str) -> float:
 # Iterative solvers stop on a float32 tolerance: scikit-learn's own test of PoissonRegressor
 # compares float32 results with rtol 2e-3 (float32 steps round apart on each namespace's path).
 ITERATIVE = ("PoissonRegressor", "LogisticRegression", "GaussianMixture")
+# scikit-learn's own namespace-dependent path, whose answer array_api_strict shares bit for bit:
+# CalibratedClassifierCV(method="temperature") minimizes on its non-NumPy path (2.7e-9 apart
+# from NumPy's in float64, 3.7e-5 in float32).
+NAMESPACE_PATH = {"CalibratedClassifierCV": {"float64": 1e-6, "float32": 2e-3}}
 
 
 def _leaves(result: Any) -> list[Any]:
@@ -226,17 +571,42 @@ def compare(want: Any, got: Any, dtype: str, rtol: float) -> str:
     return "ok"
 
 
-def run_case(case: Case, dtype: str, rtol: float) -> str:
+# RuntimeWarnings scikit-learn's own non-NumPy path gives (array_api_strict too): its
+# `_incremental_mean_and_var` divides by zero counts under np.errstate(divide="ignore") on NumPy
+# only ("There is no errstate equivalent ... in array API").
+WARNS_OFF_NUMPY = ("StandardScaler",
+                   # Left (docs/array_api.md): SciPy runs tanhsinh's loop inside
+                   # `np.errstate(divide='ignore', ...)`, NumPy's state, which lazyarray's ops do
+                   # not follow: float32 `log(0)` at _tanhsinh.py:791 warns on Arrays
+                   "elementwise_solvers")
+
+
+def _warned(call: Callable[[], Any]) -> tuple[Any, set[str]]:
+    """`call()`'s result, evaluated, and the RuntimeWarnings it gave (a lazyarray value warns
+    when it is computed: here, before the comparison reads it)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = call()
+        la.eval(*(leaf for leaf in _leaves(result) if isinstance(leaf, la.Array)))
+    return result, {str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)}
+
+
+def run_case(case: Case, dtype: str, rtol: float, warns: bool = True) -> str:
+    """'ok', or how the call on lazyarray differs from NumPy's (its RuntimeWarnings too, unless
+    `warns` is False)."""
     np_inputs = _inputs(dtype)
     la_inputs = {k: la.asarray(v) for k, v in np_inputs.items()}
-    want = case(np, np_inputs)
+    want, want_warned = _warned(lambda: case(np, np_inputs))
     try:
-        got = case(la, la_inputs)
-        return compare(want, got, dtype, rtol)
+        got, got_warned = _warned(lambda: case(la, la_inputs))
+        outcome = compare(want, got, dtype, rtol)
     except Exception as error:  # the report names the consumer's line that failed
         frame = traceback.extract_tb(error.__traceback__)[-1]
         where = f"{frame.filename.rpartition('site-packages/')[2]}:{frame.lineno}"
         return f"{type(error).__name__}: {error} ({where})"
+    if outcome == "ok" and warns and got_warned != want_warned:
+        return f"RuntimeWarnings {sorted(got_warned)}, NumPy's call {sorted(want_warned)}"
+    return outcome
 
 
 def main(groups: list[str]) -> dict[str, str]:
@@ -245,9 +615,15 @@ def main(groups: list[str]) -> dict[str, str]:
     sklearn.set_config(array_api_dispatch=True)
     cases = {**_sklearn_cases(), **_scipy_cases()}
     names = FAST if groups == ["fast"] else tuple(cases)
-    return {f"{name}[{dtype}]": run_case(cases[name], dtype, 2e-3 if (
-                name in ITERATIVE and dtype == "float32") else _atol(dtype))
+    return {f"{name}[{dtype}]": run_case(cases[name], dtype, _rtol(name, dtype),
+                                         name not in WARNS_OFF_NUMPY)
             for name in names for dtype in ("float64", "float32")}
+
+
+def _rtol(name: str, dtype: str) -> float:
+    if name in NAMESPACE_PATH:
+        return NAMESPACE_PATH[name][dtype]
+    return 2e-3 if (name in ITERATIVE and dtype == "float32") else _atol(dtype)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fresh_process import modules_imported
 from lazyarray.runtime.c import compiler as c_compiler
 from lazyarray.runtime import compile_stats
 from lazyarray.runtime.c.backend import CBackend
@@ -158,3 +159,10 @@ def test_the_probe_is_one_compile_where_every_flag_works(monkeypatch):
     facts = c_compiler._probe(command)
     assert facts["flags"][-2:] == ["-march=native", "-fopenmp"] and facts["openmp"]
     assert len(runs) == 4  # --version, everything, the two flags, --wrap alone
+
+
+def test_import_and_a_c_evaluation_never_parse_c_declarations():
+    """The kernels' cffi calls go to cffi's C backend (runtime/c/compiler.py `KernelFFI`):
+    `cffi.FFI()` imported pycparser, ~35-120 ms of CPU in every `import lazyarray`."""
+    loaded = modules_imported()  # a fresh interpreter (tests/fresh_process.py)
+    assert "pycparser" not in loaded["import"] and "pycparser" not in loaded["evaluation"]

@@ -19,14 +19,9 @@ OPERATORS = [operator.add, operator.sub, operator.mul, operator.truediv, operato
              operator.le, operator.gt, operator.ge]
 
 
-_ORDERING = (operator.lt, operator.le, operator.gt, operator.ge)
-
-
 def _numpy_or_error(fn, *args):
     """NumPy's result, or the exception type it raises (a deprecated case counts as TypeError:
     lazyarray implements NumPy's announced future behaviour, e.g. for `+bool_array`)."""
-    if fn in _ORDERING and any(np.asarray(a).dtype.kind == "c" for a in args):
-        return None, TypeError  # NumPy orders complex numbers; lazyarray follows the Array API
     try:
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("error", DeprecationWarning)

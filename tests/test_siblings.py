@@ -124,3 +124,45 @@ def test_results_returned_as_a_tuple_are_siblings(backend):
         assert _runs() == runs + 1  # one graph for both results
         for g, w in zip(got, want):
             np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+
+
+def _linalg_calls(monkeypatch, name: str) -> list:
+    """np.linalg.<name>'s calls from here on (the library calls the backends make)."""
+    calls: list = []
+    original = getattr(np.linalg, name)
+    monkeypatch.setattr(np.linalg, name, lambda *a, **k: calls.append(1) or original(*a, **k))
+    return calls
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+def test_the_parts_of_a_named_tuple_result_are_siblings(backend, monkeypatch, eager_size):
+    """`res = np.linalg.svd(a)` then `res.U`, `res.S`, `res[2]` read one by one: the named tuple
+    a frame holds is looked into as a tuple is (it was not: the SVD ran once per part read)."""
+    a = np.random.default_rng(1).standard_normal((6, 5))
+    want = np.linalg.svd(a)
+    calls = _linalg_calls(monkeypatch, "svd")
+    with la.config(eager_size=eager_size):
+        res = la.linalg.svd(la.asarray(a))
+        u, s, vt = np.asarray(res.U), np.asarray(res.S), np.asarray(res[2])
+    assert len(calls) == 1
+    np.testing.assert_allclose(np.abs(u), np.abs(want.U), atol=1e-10)
+    np.testing.assert_allclose(s, want.S, rtol=1e-12)
+    np.testing.assert_allclose(np.abs(vt), np.abs(want.Vh), atol=1e-10)
+
+
+@pytest.mark.parametrize("eager_size", [0, 4096])
+@pytest.mark.parametrize("name", ["eig", "eigh"])
+def test_eig_and_eigh_run_their_library_call_once(backend, monkeypatch, eager_size, name):
+    """`w, V = np.linalg.eig(J)`, then both read: one LAPACK call. At once, the vectors' copy was
+    computed at the call and the values by a plan that ran eig again (the corpus' stability
+    program: twice per call)."""
+    r = np.random.default_rng(2).standard_normal((5, 5))
+    m = r @ r.T if name == "eigh" else r
+    want_w, want_v = getattr(np.linalg, name)(m)
+    calls = _linalg_calls(monkeypatch, name)
+    with la.config(eager_size=eager_size):
+        w, v = getattr(la.linalg, name)(la.asarray(m))
+        got_w, got_v = np.asarray(w), np.asarray(v)
+    assert len(calls) == 1
+    np.testing.assert_allclose(got_w, want_w, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got_v, want_v, rtol=1e-10, atol=1e-12)

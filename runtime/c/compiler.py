@@ -46,6 +46,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+import _cffi_backend  # cffi's own C module (cffi >= 1.0): KernelFFI's calls
 import cffi
 
 from . import helper_library as c_helper_library, team as c_team
@@ -390,23 +391,59 @@ def _unlink(path: Path) -> None:
 # --- the kernel cache ----------------------------------------------------------------------------------
 # Libraries load through ctypes (dlopen); kernels are called through cffi function pointers, which
 # cost ~1-2.5 us less per call than ctypes (benchmarks/bench_call_overhead.py, docs/c_backend.md).
-ffi = cffi.FFI()
+class KernelFFI:
+    """The few cffi calls the kernels need (`from_buffer`, `cast`, `new`, `CData`), made on cffi's
+    C backend with types built by it: `cffi.FFI()` imports pycparser to parse C declarations
+    (~35 ms of CPU quiet, ~120 ms loaded, in every `import lazyarray`), and nothing here names a
+    type by a string."""
+
+    def __init__(self) -> None:
+        self._backend = b = _cffi_backend
+        self.CData, self.CType = b._get_types()
+        self.BCharA = b.new_array_type(b.new_pointer_type(b.new_primitive_type("char")), None)
+        self.UINTPTR = b.new_primitive_type("uintptr_t")
+
+    def from_buffer(self, ctype: Any, buffer: Any = None) -> Any:
+        """`ffi.from_buffer(buffer)` (a char[]) or `ffi.from_buffer(ctype, buffer)`."""
+        if buffer is None:
+            return self._backend.from_buffer(self.BCharA, ctype, False)
+        return self._backend.from_buffer(self.typeof(ctype), buffer, False)
+
+    def cast(self, ctype: Any, value: Any) -> Any:
+        return self._backend.cast(self.typeof(ctype), value)
+
+    def new(self, ctype: Any) -> Any:
+        return self._backend.newp(self.typeof(ctype), None)
+
+    def typeof(self, ctype: Any) -> Any:
+        """A C type named by a string (`"char *"`) is parsed by a real cffi.FFI, made on first
+        use (once per string); a type built on the backend is itself."""
+        return _typeof(ctype) if type(ctype) is str else ctype
+
+
+@lru_cache(maxsize=None)
+def _typeof(name: str) -> Any:
+    return _full_ffi().typeof(name)
+
+
+@cache
+def _full_ffi() -> Any:
+    return cffi.FFI()
+
+
+ffi = KernelFFI()
 KERNEL_SIGNATURE = "void(*)(char **, const int64_t *, const char *, int64_t)"
 
 
 def _c_types() -> tuple:
-    """(kernel function pointer, int64_t[], char *) ctypes, built by cffi's backend directly:
-    naming them by string goes through pycparser, ~4 ms per type on first use in a process,
-    which a disk-cache hit in a fresh process would pay."""
-    try:
-        b = ffi._backend
-        char_p = b.new_pointer_type(b.new_primitive_type("char"))
-        int64 = b.new_primitive_type("int64_t")
-        kernel = b.new_function_type((b.new_pointer_type(char_p), b.new_pointer_type(int64),
-                                      char_p, int64), b.new_void_type(), False)
-        return kernel, b.new_array_type(b.new_pointer_type(int64), None), char_p
-    except (AttributeError, TypeError):  # a cffi without this backend API: parse the strings
-        return ffi.typeof(KERNEL_SIGNATURE), ffi.typeof("int64_t[]"), ffi.typeof("char *")
+    """(kernel function pointer, int64_t[], char *) ctypes, built by cffi's backend directly
+    (naming them by string goes through pycparser)."""
+    b = ffi._backend
+    char_p = b.new_pointer_type(b.new_primitive_type("char"))
+    int64 = b.new_primitive_type("int64_t")
+    kernel = b.new_function_type((b.new_pointer_type(char_p), b.new_pointer_type(int64),
+                                  char_p, int64), b.new_void_type(), False)
+    return kernel, b.new_array_type(b.new_pointer_type(int64), None), char_p
 
 
 KERNEL_TYPE, INT64_ARRAY, CHAR_P = _c_types()
@@ -417,10 +454,7 @@ def new_pointer_array(n: int):
     """A fresh `char *[n]` (the kernels' buffer-pointer argument)."""
     ctype = _pointer_arrays.get(n)
     if ctype is None:
-        try:
-            ctype = ffi._backend.new_array_type(ffi._backend.new_pointer_type(CHAR_P), n)
-        except (AttributeError, TypeError):
-            ctype = ffi.typeof(f"char *[{n}]")
+        ctype = ffi._backend.new_array_type(ffi._backend.new_pointer_type(CHAR_P), n)
         _pointer_arrays[n] = ctype
     return ffi.new(ctype)
 

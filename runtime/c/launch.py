@@ -307,7 +307,7 @@ def _make_direct_spec(plan: Any) -> Any:
             if not isinstance(fn, ffi.CData):
                 return None  # a watched kernel (a Python wrapper)
             slots = plan.calls[n].slots
-            steps.append((int(ffi.cast("uintptr_t", fn)), int(ffi.cast("uintptr_t", block)),
+            steps.append((int(ffi.cast(ffi.UINTPTR, fn)), int(ffi.cast(ffi.UINTPTR, block)),
                           int(nt), tuple(buffer(s) for s in slots), int(plan.scalar_offsets[n])))
             threads = max(threads, int(nt))
     except LookupError:

@@ -400,7 +400,7 @@ def _run_whole(k: Kernel, ins: list[int], outs: list[int], specs: list, scalar_d
     order = kernel_slots(k)
     pointers = c_compiler.new_pointer_array(max(len(order), 1))
     for j, slot in enumerate(order):
-        pointers[j] = ffi.cast("char *", bufs[slot].ctypes.data)
+        pointers[j] = ffi.cast(c_compiler.CHAR_P, bufs[slot].ctypes.data)
     fn(pointers, ffi.from_buffer(c_compiler.INT64_ARRAY, layout.block()),
        ffi.from_buffer(pack_scalars(scalar_dtypes, scalars)), 1)
     return results

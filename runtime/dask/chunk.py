@@ -127,7 +127,7 @@ def run_chunk(ck: ChunkKernel, scalars: tuple[Any, ...], *blocks: Any,
         slots = kernel_slots(kernel)
         pointers = c_compiler.new_pointer_array(max(len(slots), 1))
         for k, slot in enumerate(slots):
-            pointers[k] = ffi.cast("char *", by_slot[slot].ctypes.data)
+            pointers[k] = ffi.cast(c_compiler.CHAR_P, by_slot[slot].ctypes.data)
         block = layout.block()
         packed = pack_scalars(ck.scalars, scalars)
         fn(pointers, ffi.from_buffer(c_compiler.INT64_ARRAY, block),

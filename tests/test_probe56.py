@@ -218,3 +218,17 @@ def test_matmul_takes_numpys_dtype_and_casting_keywords(backend, eager_size):
                 _same_error(casting_call)
             else:
                 np.testing.assert_array_equal(np.asarray(casting_call(la)), want)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_take_takes_mode_positionally_as_numpy(backend, eager_size):
+    """`np.take(a, i, 0, None, 'clip')` and `a.take(i, 0, None, 'wrap')`: NumPy's mode is a
+    positional parameter (lazyarray's was keyword-only: a TypeError)."""
+    a = np.arange(12).reshape(3, 4)
+    with la.config(eager_size=eager_size):
+        for mode in ("clip", "wrap"):
+            np.testing.assert_array_equal(
+                np.asarray(la.take(la.asarray(a), [0, 5], 0, None, mode)),
+                np.take(a, [0, 5], 0, None, mode))
+            np.testing.assert_array_equal(np.asarray(la.asarray(a).take([-1, 7], 1, None, mode)),
+                                          a.take([-1, 7], 1, None, mode))

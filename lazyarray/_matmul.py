@@ -25,9 +25,14 @@ _MATMUL = get_op("matmul")
 _RESHAPE = get_op("reshape")
 
 
-def matmul(x1: Any, x2: Any, out: Any = None) -> Array:
-    """numpy.matmul / Array API `matmul`: 1-D operands gain and then lose a unit dim; batch dims broadcast."""
+def matmul(x1: Any, x2: Any, out: Any = None, *, dtype: Any = None,
+           casting: str = "same_kind") -> Array:
+    """numpy.matmul / Array API `matmul`: 1-D operands gain and then lose a unit dim; batch dims broadcast.
+    `dtype=` (a ufunc keyword: `np.matmul(a, b, dtype=np.float32)`) computes in that dtype, its
+    operands cast under `casting` as NumPy's loop casts them."""
     site = user_site(1)
+    if dtype is not None or casting != "same_kind":
+        x1, x2 = _cast_for_loop(x1, x2, dtype, casting, site)
     if out is not None:  # NumPy's rules for out (lazyarray/outputs.py), then out[...] = result
         return into(out, matmul(x1, x2), np.matmul, (x1, x2), {}, site)
     if type(x1) is Array and type(x2) is Array:  # two matrices of one float dtype: the node
@@ -66,6 +71,16 @@ def _vector_dot(a: Any, b: Any, site: _bind.Site) -> Any:
 
 _BROADCAST = get_op("broadcast_to")
 _SAME_DTYPE_LOOPS = frozenset(dtypes.FLOATING + dtypes.COMPLEX)  # NumPy's matmul loop is theirs
+
+
+def _cast_for_loop(x1: Any, x2: Any, dtype: Any, casting: str, site: _bind.Site
+                   ) -> tuple[Array, Array]:
+    """The operands cast to the dtype of NumPy's matmul loop for `dtype=`/`casting=`, chosen
+    and checked by NumPy on 1x1 stand-ins (its UFuncTypeError and texts where it refuses)."""
+    a, b = _as_node(x1, site), _as_node(x2, site)
+    loop = np.matmul(np.ones((1, 1), a.dtype), np.ones((1, 1), b.dtype), dtype=dtype,
+                     casting=casting).dtype
+    return Array(_bind.cast(a, loop, site)), Array(_bind.cast(b, loop, site))
 
 
 def matmul_general(x1: Any, x2: Any, site: _bind.Site, op: Any = _MATMUL) -> Array:

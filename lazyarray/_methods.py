@@ -479,6 +479,16 @@ Array.at = property(at)  # type: ignore[attr-defined]
 Array.flags = property(_numpy_flags.Flags)  # type: ignore[attr-defined]
 Array.strides = property(_numpy_flags.strides)  # type: ignore[attr-defined]
 Array.base = property(_numpy_flags.base)  # type: ignore[attr-defined]
+
+
+def _set_shape(self: Array, shape: Any) -> None:
+    """`x.shape = s`: NumPy's AttributeError where its memory has no view of that shape (the
+    layout facts are numpy_flags'), else the handle reshaped (writes.set_shape)."""
+    _numpy_flags.check_shape_assignment(self, shape)
+    _writes.set_shape(self, shape)
+
+
+Array.shape = property(Array.shape.fget, _set_shape)  # type: ignore[attr-defined]
 Array.setflags = _numpy_flags.setflags  # type: ignore[attr-defined]
 
 

@@ -21,13 +21,16 @@ def _shape_arg(shape: Any, site: _bind.Site = None) -> tuple[int, ...]:
     """A shape argument as NumPy reads it: integers (anything with `__index__`), never floats or
     bools (TypeError)."""
     items = (shape,) if hasattr(shape, "__index__") else shape
+    if not hasattr(items, "__iter__"):  # (NumPy's texts, here and below: `x.reshape(n / 2)`)
+        raise _bind.fail(TypeError, "expected a sequence of integers or a single integer, got "
+                         f"'{shape!r}'", site)
     _bind.refuse_traced(*items)
     try:
         if any(isinstance(s, (bool, np.bool_)) for s in items):
             raise TypeError("an integer is required")
         return tuple(operator.index(s) for s in items)
     except TypeError as exc:
-        raise _bind.fail(TypeError, f"invalid shape {shape!r}: {exc}", site) from None
+        raise _bind.fail(TypeError, str(exc), site) from None
 
 
 def _plain_shape(shape: Any, size: int) -> tuple[int, ...] | None:

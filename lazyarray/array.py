@@ -88,8 +88,8 @@ class Array:
 
     @shape.setter
     def shape(self, shape: Any) -> None:
-        """`x.shape = s` reshapes the handle, as NumPy's (any shape of the same size works here,
-        also for views NumPy would refuse to reshape in place)."""
+        """`x.shape = s` reshapes the handle, as NumPy's (lazyarray/_methods.py replaces this
+        setter with one that first refuses what NumPy's memory layout refuses)."""
         _writes.set_shape(self, shape)
 
     @property

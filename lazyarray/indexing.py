@@ -637,7 +637,7 @@ def _take_node(node: Node, indices: Node, axis: int, site: _bind.Site) -> Node:
     return _bind.primitive(_TAKE, (node, indices), (axis,), shape, node.dtype, site)
 
 
-def take(a: Any, indices: Any, axis: int | None = None, out: Any = None, *,
+def take(a: Any, indices: Any, axis: int | None = None, out: Any = None,
          mode: str = "raise") -> Array:
     """numpy.take / Array API `take`: gather along `axis` (flattened when None). Out-of-bounds
     indices raise IndexError when the result is evaluated, naming this line; NumPy's

@@ -68,6 +68,21 @@ def declare_layout(x: Any, shape: tuple[int, ...], strides: tuple[int, ...]) -> 
     return x
 
 
+def check_shape_assignment(x: Any, shape: Any) -> None:
+    """NumPy's refusals of `x.shape = s`, tried on the stand-in with NumPy's strides: no view of
+    x's memory has that shape (a transposed or strided array: `AttributeError: Incompatible shape
+    for in-place modification...`), a size or a shape argument that does not fit (its ValueError
+    and TypeError texts), NumPy's scalar (`x.sum()`: its shape is not writable)."""
+    if _is_scalar(x):
+        raise _bind.fail(AttributeError, "attribute 'shape' of 'numpy.generic' objects is not "
+                         "writable", user_site(2))
+    stand_in = layout(x).view()
+    try:
+        stand_in.shape = shape
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise _bind.fail(type(exc), str(exc), user_site(2)) from None
+
+
 def layout(x: Any) -> np.ndarray:
     """A stand-in ndarray with NumPy's shape, dtype and strides for x (no memory read)."""
     declared = _declared.get(id(x))

@@ -114,7 +114,7 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
 
 _SUM = get_op("sum")
 _REDUCE_ALL = getattr(_bind.FAST, "reduce_all", None)  # (lazyarray/_trace.c; None: pure Python)
-_NO_VALUE = np._NoValue  # NumPy's "not given" (initial=): None is a value there
+_NO_VALUE = np._NoValue  # NumPy's "not given" (initial=); None: no initial value, no identity
 _AT_ONCE = _bind.AT_ONCE_MARK
 _FLOAT64 = np.dtype(np.float64)
 _FLOAT16 = np.dtype(np.float16)

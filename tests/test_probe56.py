@@ -4,6 +4,8 @@ hashing on uint64, DSP, Array API style code) that lazyarray answered differentl
 each against NumPy, on every backend, at the default and on the general path (eager_size=0,
 the path a GPU takes)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -113,3 +115,120 @@ def test_fill_takes_one_scalar_as_numpy(backend, eager_size):
         a = la.zeros((2, 3))
         a[1].fill(5)  # a view's fill writes through, as NumPy's
         np.testing.assert_array_equal(np.asarray(a), [[0, 0, 0], [5, 5, 5]])
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_shape_assignment_refuses_what_numpy_refuses(backend, eager_size):
+    """`x = x.T; x.shape = (6,)` reshaped the handle where NumPy raises `AttributeError:
+    Incompatible shape for in-place modification. Use .reshape() ...` (no view of a transposed
+    or strided array's memory has that shape); `x.shape = 1.5` leaked an internal text; a NumPy
+    scalar's shape is not writable. Decided on NumPy's strides (`x.strides`)."""
+    makes = [lambda m: m.arange(6).reshape(2, 3).T,
+             lambda m: m.arange(24).reshape(2, 3, 4)[:, ::2],
+             lambda m: m.arange(6)[::-1], lambda m: m.arange(6).reshape(2, 3)[:, 1:],
+             lambda m: m.arange(6) * 2, lambda m: m.arange(6).reshape(2, 3),
+             lambda m: m.asarray(np.asfortranarray(np.ones((2, 3)))),
+             lambda m: m.arange(3.0).sum(), lambda m: m.arange(12).reshape(3, 4)[::2]]
+    shapes = [(6,), (3, 2), (1, 6), (3, 1, 2), -1, (2, -1), (4, 2), (2, 1, 3), (), 1.5]
+    with la.config(eager_size=eager_size):
+        for make in makes:
+            for shape in shapes:
+                outcomes = []
+                for m in (np, la):
+                    a = make(m)
+                    try:
+                        a.shape = shape
+                        outcomes.append((a.shape, np.asarray(a).tolist()))
+                    except (AttributeError, TypeError, ValueError) as error:
+                        outcomes.append((type(error), str(error).split("\n(at ")[0]))
+                assert outcomes[1] == outcomes[0], shape
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_reshape_to_a_float_shape_has_numpys_text(backend, eager_size):
+    """`x.reshape(n / 2, 2)` (Python 2 code run on 3, a common error in published programs)
+    said 'invalid shape (3.0, 2): ...' and `x.reshape(1.5)` leaked an internal text
+    ('refuse_traced() argument after * must be an iterable'); NumPy's texts now."""
+    calls = [lambda m: m.arange(6).reshape(1.5), lambda m: m.arange(6).reshape(3.0, 2),
+             lambda m: m.arange(6).reshape((2, 3.0)), lambda m: m.reshape(m.arange(6), 1.5),
+             lambda m: m.arange(6).reshape([2, "3"]), lambda m: m.arange(6).reshape(True, 6),
+             lambda m: m.broadcast_to(m.arange(3), (2, 3.0)),
+             lambda m: m.arange(6).reshape(np.float64(6))]
+    with la.config(eager_size=eager_size):
+        for call in calls:
+            _same_error(call)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_initial_none_is_no_initial_value_as_numpy(backend, eager_size):
+    """`np.max(x, initial=None)` (a wrapper forwarding its `initial=None` default) was nan: None
+    was taken as a value (float(None)); NumPy reduces without an initial value and without the
+    identity, so an empty axis or `where=` raises its ValueError and anything else is as if
+    `initial` were not given."""
+    x, e = np.array([[1.0, 2.0], [4.0, np.nan]]), np.zeros((3, 0))
+    calls = [lambda m: m.max(m.asarray(x[0]), initial=None),
+             lambda m: m.min(m.asarray(np.array([3, 1])), initial=None),
+             lambda m: m.sum(m.asarray(x), axis=0, initial=None),
+             lambda m: m.prod(m.asarray(np.array([3, 2], np.int8)), initial=None),
+             lambda m: m.asarray(x).max(axis=1, initial=None),
+             lambda m: m.nanmax(m.asarray(x), axis=1, initial=None),
+             lambda m: m.nanmin(m.asarray(np.array([np.nan, np.nan])), initial=None),
+             lambda m: m.sum(m.asarray(np.zeros((0, 3))), axis=1, initial=None),
+             lambda m: m.sum(m.asarray(e), axis=1, initial=None),
+             lambda m: m.prod(m.asarray(e), initial=None),
+             lambda m: m.max(m.asarray(e), axis=1, initial=None),
+             lambda m: m.sum(m.asarray(x[0]), where=m.asarray(np.array([True, False])),
+                             initial=None)]
+    with la.config(eager_size=eager_size), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (nanmin's all-NaN slice)
+        for call in calls:
+            try:
+                want = call(np)
+            except ValueError:
+                _same_error(call)
+                continue
+            got = call(la)
+            assert np.asarray(got).dtype == np.asarray(want).dtype
+            np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_matmul_takes_numpys_dtype_and_casting_keywords(backend, eager_size):
+    """`np.matmul(a, b, dtype=np.float32)` (ufunc keywords) raised lazyarray's 'unexpected
+    keyword argument'; NumPy computes in that dtype, the operands cast as its loop casts them
+    (its UFuncTypeError where `casting` refuses). `np.broadcast_to(x, s, subok=False)` too."""
+    i, f = np.arange(6).reshape(2, 3), np.linspace(0, 1, 6).reshape(3, 2)
+    calls = [lambda m: m.matmul(m.asarray(i), m.asarray(f), dtype=np.float32),
+             lambda m: m.matmul(m.asarray(f.T), m.asarray(f), dtype=np.int64, casting="unsafe"),
+             lambda m: m.matmul(m.asarray(i), m.asarray(i.T), dtype=np.int8),
+             lambda m: m.matmul(m.asarray(i), m.asarray(f), dtype=np.complex64),
+             lambda m: m.matmul(m.asarray(i[0]), m.asarray(i[0]), dtype=float),
+             lambda m: m.broadcast_to(m.asarray(i[0]), (2, 3), subok=False)]
+    with la.config(eager_size=eager_size):
+        for call in calls:
+            got, want = call(la), call(np)
+            assert np.asarray(got).dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want)
+        for casting_call in (lambda m: m.matmul(m.asarray(f.T), m.asarray(f), dtype=np.int64),
+                             lambda m: m.matmul(m.asarray(i), m.asarray(f), casting="safe"),
+                             lambda m: m.matmul(m.asarray(i), m.asarray(i.T), casting="no")):
+            try:
+                want = casting_call(np)
+            except TypeError:
+                _same_error(casting_call)
+            else:
+                np.testing.assert_array_equal(np.asarray(casting_call(la)), want)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_take_takes_mode_positionally_as_numpy(backend, eager_size):
+    """`np.take(a, i, 0, None, 'clip')` and `a.take(i, 0, None, 'wrap')`: NumPy's mode is a
+    positional parameter (lazyarray's was keyword-only: a TypeError)."""
+    a = np.arange(12).reshape(3, 4)
+    with la.config(eager_size=eager_size):
+        for mode in ("clip", "wrap"):
+            np.testing.assert_array_equal(
+                np.asarray(la.take(la.asarray(a), [0, 5], 0, None, mode)),
+                np.take(a, [0, 5], 0, None, mode))
+            np.testing.assert_array_equal(np.asarray(la.asarray(a).take([-1, 7], 1, None, mode)),
+                                          a.take([-1, 7], 1, None, mode))

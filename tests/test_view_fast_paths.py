@@ -112,8 +112,8 @@ def test_methods_and_errors():
         x.reshape(5, -1)
     with pytest.raises(ValueError, match="can only specify one unknown dimension"):
         x.reshape(-1, -1)
-    with pytest.raises(TypeError, match="invalid shape"):
-        x.reshape(2.0, 12)
+    with pytest.raises(TypeError, match="^'float' object cannot be interpreted as an integer"):
+        x.reshape(2.0, 12)  # (NumPy's text, probe56)
     with pytest.raises(ValueError, match="repeated axis in transpose"):
         la.permute_dims(x, (0, 0, 1))
 

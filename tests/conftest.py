@@ -61,7 +61,15 @@ EXHAUSTIVE_ON_C = frozenset({
     "test_names_match_numpy",  # every NumPy name's graph compiled
     "test_values_match_numpy",  # test_index_args, test_python_int_bounds: a sweep of keys
     "test_vjp_and_jvp_match_finite_differences",  # every op's rule compiled twice (~20 s)
+    "test_every_ufunc_of_python_numbers_has_numpys_dtype",  # ~90 units (stop 56)
 })
+
+
+# Regression modules of the front end's fixes (a helper's probe or fuzzer, stop 56 on): their C
+# instances check each fix a second time through the compiler (~170 translation units, ~20 s of
+# the cold fast tier's CPU), so they run in the exhaustive tier; the numpy backend's instances,
+# and the tests that take no backend parameter, stay in the fast tier.
+EXHAUSTIVE_ON_C_MODULES = frozenset({"test_fuzz56", "test_probe56"})
 
 
 # Sweeps the fast tier samples (stop 53: its 4 minutes on 2 cores from a cold cache, ~0.14 s of
@@ -198,7 +206,8 @@ def pytest_collection_modifyitems(config, items):
             feature = mark.args[0]
             if not does(feature, backend):
                 item.add_marker(pytest.mark.skip(reason=NEEDS[feature][1].format(b=backend)))
-        if backend == "c" and getattr(item, "originalname", None) in EXHAUSTIVE_ON_C:
+        if backend == "c" and (getattr(item, "originalname", None) in EXHAUSTIVE_ON_C
+                               or item.module.__name__ in EXHAUSTIVE_ON_C_MODULES):
             item.add_marker(pytest.mark.exhaustive)
         if any(backend in mark.args for mark in item.iter_markers("exhaustive_on")):
             item.add_marker(pytest.mark.exhaustive)

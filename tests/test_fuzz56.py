@@ -13,6 +13,13 @@ import pytest
 import lazyarray as la
 
 BOTH = pytest.mark.parametrize("eager_size", [0, 4096])
+
+
+@pytest.fixture(autouse=True)
+def _on_each_backend(backend):
+    """Every test on every backend (tests/conftest.py's `backend`): on C the instances are the
+    exhaustive tier's (conftest EXHAUSTIVE_ON_C_MODULES: ~135 units of compiles)."""
+    yield backend
 _P = inspect.Parameter
 
 

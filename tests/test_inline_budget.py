@@ -112,8 +112,9 @@ def _inputs(dtype) -> tuple[np.ndarray, np.ndarray]:
 
 
 @pytest.mark.skipif("c" not in available_backends(), reason="no C compiler")
-@pytest.mark.parametrize("dtype", [  # ~3 s of heavy math compiles per dtype on 2 cores
-    np.float32, pytest.param(np.float64, marks=pytest.mark.exhaustive)])
+@pytest.mark.exhaustive  # ~4 s of heavy math compiles per dtype (stop 56: the fast tier's time;
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])  # the units that call the library
+# out of line are checked against NumPy there by every op test)
 def test_out_of_line_math_is_bit_identical(dtype, monkeypatch, fresh_caches, tmp_path):
     """The same values through inlined helpers (one unit) and out-of-line ones (another unit):
     elementwise loops and the 8-lane reduction loops of softmax and sum(exp)."""

@@ -80,7 +80,6 @@ EXHAUSTIVE_ON_C_MODULES = frozenset({
 # k-th instance where the test has no backend parameter: C or the default backend), the others
 # run in the exhaustive tier, so the two tiers together keep every case.
 SAMPLED_ON_C = {
-    "test_ulp_bound_and_special_values": 3,  # test_math_functions: an op x dtype per unit
     "test_sums_are_numpys_pairwise_sums_bit_for_bit": 5,  # test_c_tiered (stop 56: 3 -> 5)
     "test_second_call_with_the_same_sizes_builds_no_plan": 3,  # test_program_plans: the corpus
     "test_random_shapes_and_dtypes_sampled": 2,  # test_ops_elementwise
@@ -101,6 +100,8 @@ SAMPLED_ON_C = {
 # The same on every backend, for sweeps whose cost is their Python (op x dtype-pair tables whose C
 # instances are exhaustive already: EXHAUSTIVE_ON_C)
 SAMPLED_ON_EVERY_BACKEND = {
+    "test_ulp_bound_and_special_values": 3,  # test_math_functions: an op x dtype per unit on C,
+    # mpmath's references in the body on both (stop 56: C only, k=2 then 3)
     "test_random_shapes_and_dtypes": 2,
     "test_python_scalar_operands_are_weak": 2,
     "test_every_accepted_dtype_combination": 2,

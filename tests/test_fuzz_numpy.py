@@ -29,11 +29,13 @@ def _fuzz(seeds, modes) -> None:
     assert not failures, "\n\n".join(failures[:3])
 
 
-@pytest.mark.parametrize("half", [0, pytest.param(1, marks=pytest.mark.exhaustive_on("c"))])
-def test_random_programs_match_numpy(backend, half):
-    """Every other fast seed (each compiles ~2 units on C): on C the second half is exhaustive."""
+@pytest.mark.parametrize("part", [0] + [pytest.param(k, marks=pytest.mark.exhaustive_on("c"))
+                                         for k in (1, 2, 3)])
+def test_random_programs_match_numpy(backend, part):
+    """A quarter of the fast seeds each (a seed compiles ~2 units on C): on C the fast tier runs
+    the first quarter, the exhaustive tier the others (stop 56: halves before)."""
     with la.config(background_compiles=False):
-        _fuzz(FAST_SEEDS[half::2], ("steps", "final") if backend == "c" else (
+        _fuzz(FAST_SEEDS[part::4], ("steps", "final") if backend == "c" else (
             "steps", "final", "jit", "cut"))
 
 
@@ -44,7 +46,8 @@ def test_random_programs_match_numpy_between_the_fast_seeds(backend):
                                                                             "cut"))
 
 
-@pytest.mark.parametrize("seeds", [range(1, 61, 20),
+@pytest.mark.parametrize("seeds", [range(1, 61, 40), pytest.param(range(21, 61, 40),
+                                                                  marks=pytest.mark.exhaustive),
                                    pytest.param(range(11, 61, 20), marks=pytest.mark.exhaustive)])
 def test_random_programs_through_jit_and_cuts_on_c(seeds):
     with la.config(backend="c", background_compiles=False):

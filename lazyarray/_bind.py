@@ -422,9 +422,9 @@ def _traced_int_compare(loop: tuple[np.dtype, ...], operands: tuple) -> bool:
 
 
 
-# op name -> its composite over complex operands, NumPy's order (lazyarray/complex_ordering.py
-# registers them: comparisons, maximum/minimum/fmax/fmin): (args, complex dtype, site) -> Node
-COMPLEX_ORDERING: dict[str, Callable[..., Node]] = {}
+# OpDef -> its composite over complex operands, NumPy's order (lazyarray/complex_ordering.py
+# registers them: comparisons, maximum/minimum/fmax/fmin, logical ops): (args, dtype, site) -> Node
+COMPLEX_ORDERING: dict[OpDef, Callable[..., Node]] = {}
 
 
 class ComplexOrdering(TypeError):
@@ -455,7 +455,7 @@ def resolve(op: OpDef, operands: tuple[Operand, ...], site: Site) -> tuple[np.dt
     if loop[0].kind == "c" and not supports_complex(op):
         text = (f"{op.name} is not defined for complex inputs ({shown}); the Array API standard "
                 "defines it for real numbers only")
-        if op.name in COMPLEX_ORDERING:  # NumPy's lexicographic order (complex_ordering.py)
+        if op in COMPLEX_ORDERING:  # NumPy's lexicographic order (complex_ordering.py)
             raise with_site(ComplexOrdering(text, loop[0]), site)
         raise fail(TypeError, text, site)
     _LOOPS[key] = loop
@@ -480,7 +480,7 @@ def elementwise(op: OpDef, *args: Any, site: Site = None) -> Node:
     try:
         loop = resolve(op, operands, site)
     except ComplexOrdering as ordering:
-        return COMPLEX_ORDERING[op.name](op.name, args, ordering.dtype, site)
+        return COMPLEX_ORDERING[op](args, ordering.dtype, site)
     if loop[-1] is dtypes.bool_ and _traced_int_compare(loop, operands):
         loop = _WIDE_COMPARE
     shapes = [o.shape for o in operands if type(o) is Node]
@@ -565,7 +565,7 @@ def binary(op: OpDef, x: Any, y: Any, site: Site) -> Node:
             loop = resolve(op, (nx if nx is not None else (kx, x),
                                 ny if ny is not None else (ky, y)), site)
         except ComplexOrdering as ordering:
-            return COMPLEX_ORDERING[op.name](op.name, (x, y), ordering.dtype, site)
+            return COMPLEX_ORDERING[op]((x, y), ordering.dtype, site)
     if nx is not None:
         shape = nx.shape if ny is None or ny.shape == nx.shape else broadcast_shapes(
             [nx.shape, ny.shape], site)

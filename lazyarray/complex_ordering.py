@@ -6,8 +6,8 @@ are NumPy's, but its warnings would name `exp`.)
 
 Lexicographic, real part first, NaNs as NumPy's loops treat them (numpy/_core/src/umath/
 loops.c.src): CGT(x, y) = (xr > yr and neither imaginary part NaN) or (xr == yr and xi > yi), and
-CGE, CLT, CLE alike; `maximum` keeps x where x has a NaN part or CGE(x, y), else y; `fmax` keeps x
-where CGE(x, y) or y has a NaN part; a `max` reduction is `maximum.reduce`, so its first NaN
+CGE, CLT, CLE alike; `maximum` keeps x where x has a NaN part or CGE(x, y), else y (`fmax`/`fmin`,
+lazyarray/numpy_math.py's, build on these); a `max` reduction is `maximum.reduce`, so its first NaN
 element in order, else the lexicographic maximum; `argmax` (arraytypes) the first NaN's index,
 else the first maximum's. Composites of real/imag/isnan/where: lazy and fused like any
 expression, on every backend. Registered into `_bind` and `reductions` at import (the layers
@@ -15,6 +15,7 @@ below cannot import these)."""
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -24,6 +25,7 @@ from . import _bind, elementwise as ew, reductions
 from .array import Array, scalar_result
 from .complex_functions import from_parts, imag, real
 from .creation import asarray
+from .graph import get_op
 from .graph.node import Node
 from .manipulation import moveaxis, reshape
 from .shaping import take_along_axis
@@ -48,12 +50,8 @@ def _binary(name: str, args: tuple, dtype: np.dtype, site: Any) -> Node:
     a, b = [x.astype(dtype) if type(x) is Array else asarray(x, dtype=dtype) for x in args]
     if name in ("greater", "greater_equal", "less", "less_equal"):
         return _order(name, a, b)._node
-    bigger = name in ("maximum", "fmax")
-    keeps_a = _order("greater_equal" if bigger else "less_equal", a, b)
-    if name in ("maximum", "minimum"):  # a NaN in x propagates; one in y wins the comparison
-        keeps_a = ew.logical_or(_parts(a)[2], keeps_a)
-    else:  # fmax/fmin: a NaN loses to a number
-        keeps_a = ew.logical_or(keeps_a, _parts(b)[2])
+    keeps_a = ew.logical_or(_parts(a)[2],  # a NaN in x propagates; one in y wins the comparison
+                            _order("greater_equal" if name == "maximum" else "less_equal", a, b))
     return ew.where(keeps_a, a, b)._node
 
 
@@ -95,8 +93,8 @@ def _logical(name: str, args: tuple, dtype: np.dtype, site: Any) -> Node:
     return getattr(ew, name)(*truths)._node
 
 
-_bind.COMPLEX_ORDERING.update({name: _binary for name in (
-    "greater", "greater_equal", "less", "less_equal", "maximum", "minimum", "fmax", "fmin")})
-_bind.COMPLEX_ORDERING.update({name: _logical for name in (
-    "logical_and", "logical_or", "logical_xor", "logical_not")})
+for _name in ("greater", "greater_equal", "less", "less_equal", "maximum", "minimum"):
+    _bind.COMPLEX_ORDERING[get_op(_name)] = functools.partial(_binary, _name)
+for _name in ("logical_and", "logical_or", "logical_xor", "logical_not"):
+    _bind.COMPLEX_ORDERING[get_op(_name)] = functools.partial(_logical, _name)
 reductions.COMPLEX_EXTREME[0] = _extreme

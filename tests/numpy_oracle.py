@@ -60,7 +60,7 @@ def _complex_ufuncs() -> frozenset:
 
     # (NumPy's order of complex numbers and its logical ops: lazyarray/complex_ordering.py)
     return frozenset(op.ufunc for op in all_ops() if op.ufunc is not None and (
-        supports_complex(op) or op.name in COMPLEX_ORDERING))
+        supports_complex(op) or op in COMPLEX_ORDERING))
 
 
 _COMPLEX_UFUNCS = _complex_ufuncs()

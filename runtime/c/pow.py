@@ -144,7 +144,8 @@ def _fpow64() -> str:
     y's cases are integer arithmetic on its bits, never a select on y: y is often a scalar
     argument, loop-invariant, and gcc 12 vectorizes no loop with an if-converted select on
     invariants (`y < -c ? -c : y`: "relevant stmt not supported", a scalar loop 10x slower);
-    `fmax` does not vectorize without -ffinite-math-only."""
+    `fmax` does not vectorize without -ffinite-math-only. Integers become doubles through `int`:
+    AVX2 has no vector conversion from int64 (AVX-512's), and gcc left the loop scalar there."""
     q = _estrin64("r", _taylor_exp(13))
     c3h, c3l = _TWO_THIRDS
     return (
@@ -183,8 +184,8 @@ def _fpow64() -> str:
         "    uint64_t azero = 1u - ((aabs | (0u - aabs)) >> 63);\n"
         "    uint64_t anegfin = (ua >> 63) & (1u - ((((ua >> 52) & 0x7ffu) + 1u) >> 11))\n"
         "                       & (1u - azero);                 /* x < 0, finite */\n"
-        "    double bnf = (double)(bneg & (1u - bzero) & (1u - bnan));   /* 1: y < 0 */\n"
-        "    double zf = (double)azero;                         /* 1: x = +-0 */\n"
+        "    double bnf = (double)(int)(bneg & (1u - bzero) & (1u - bnan));   /* 1: y < 0 */\n"
+        "    double zf = (double)(int)azero;                    /* 1: x = +-0 */\n"
         "    double q0 = 1.0 / ((1.0 - zf) * den + zf * (1.0 - bnf));   /* 0 ** y < 0: 1/0 */\n"
         "    double rcp = ax == 0.0 ? 1.0 : q0;\n"
         "    double sh = num * rcp;                     /* s = (m - 1)/(m + 1) = sh + sl */\n"
@@ -194,7 +195,7 @@ def _fpow64() -> str:
         f"    double t3h = {c3h!r} * s3h;\n"
         f"    double t3l = fma({c3h!r}, s3h, -t3h) + ({c3h!r} * s3l + {c3l!r} * s3h);\n"
         f"    double t5 = s3h * wh * ({_estrin64('wh', _LN_TAIL)});\n"
-        "    double de = (double)e;\n"
+        "    double de = (double)(int)e;   /* int: AVX2 converts no int64 */\n"
         f"    double eh = de * {LN2_HI!r}, el = de * {LN2_LO!r};   /* eh exact */\n"
         "    double s2 = 2.0 * sh;\n"
         "    double a1 = eh + s2, z1 = a1 - eh;                 /* two-sums */\n"
@@ -234,7 +235,7 @@ def _fpow64() -> str:
         "    rb = (rb & ~mi) | (edb & mi);\n"
         "    memcpy(&res, &rb, sizeof res);\n"
         "    res = copysign(1.0, a) < 0.0 ? res * oddf : res;   /* x < 0 or -0, odd y: - */\n"
-        "    double nf = (double)anegfin * frac;                /* x < 0 finite, y no integer */\n"
+        "    double nf = (double)(int)anegfin * frac;           /* x < 0 finite, y no integer */\n"
         "    res = nf != 0.0 ? sqrt(-nf + la_fpe_zero_f64) : res;   /* NaN and invalid */\n"
         "    res = a != a ? a : res;\n"
         "    double one = a == -1.0 ? 1.0 : res;                /* (-1) ** +-inf */\n"

@@ -901,10 +901,14 @@ def settle(handle: Any, old: Node, new: Node, holders: int = 0) -> bool:
             and type(old.data) is np.ndarray and new.dtype == old.dtype
             and old.size <= WRITE_LIMIT):
         # the buffer is not ours to write (a backend's result view, an export, another reader):
-        # one copy the handle owns, written now; the next writes go into it in place
-        fresh = Node(_INPUT, (), (), old.shape, old.dtype, np.array(old.data, order="C"),
-                     old.site)
-        if _scatter_now(fresh, with_inputs(new, (fresh,) + new.inputs[1:])):
+        # one copy the handle owns, written now; the next writes go into it in place. The values
+        # first: a value too large to compute now leaves the write lazy, and a copy made before
+        # that was thrown away (float32_mix's `w[0] /= np.float64(4.0)`: 100 MB, twice a call)
+        values = _scatter_values(new)
+        if values is not None:
+            fresh = Node(_INPUT, (), (), old.shape, old.dtype, np.array(old.data, order="C"),
+                         old.site)
+            _scatter_now(fresh, with_inputs(new, (fresh,) + new.inputs[1:]), values)
             handle._node = fresh
             return True
     if new.size > LIMIT[0]:
@@ -1552,10 +1556,12 @@ def _reads_at_once_leaf(node: Node) -> bool:
     return False
 
 
-def _scatter_now(old: Node, new: Node) -> bool:
-    """The scatter `new` written into `old`'s buffer, its values computed now if small."""
+def _scatter_now(old: Node, new: Node, values: list | None = None) -> bool:
+    """The scatter `new` written into `old`'s buffer, its values computed now if small (or
+    `values`, _scatter_values' already)."""
     data = old.data
-    values = _scatter_values(new)
+    if values is None:
+        values = _scatter_values(new)
     if values is None:
         return False
     mode, spec = new.attrs

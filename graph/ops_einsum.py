@@ -11,7 +11,7 @@ The operand is already cast to the result dtype by the front end (lazyarray/cont
 No derivative rule: la.grad traces the composition instead (lazyarray/jit.py `differentiating`).
 
 Two operands (probe57): NumPy's unoptimized einsum sums their products in the same loop, and
-`np.dot` with an operand of more than 2 dimensions takes no BLAS product but one BLAS dot per
+`np.dot` (`np.inner`: b's rows for its columns) with an operand of more than 2 dimensions takes no BLAS product but one BLAS dot per
 output element (a row of a by a column of b: `np.dot(rgb, [0.299, 0.587, 0.114])`, the gray
 conversion every image tutorial writes); compositions (matmul's gemv, pairwise sums) differed
 from both in the last bits. Each is NumPy's call on the materialized (C-ordered) operands; cast
@@ -60,16 +60,17 @@ EINSUM_PRODUCTS = register(OpDef(
 
 
 def _dot_reference(xs, attrs, dtype):
-    return np.asarray(np.dot(xs[0], xs[1]), dtype=dtype)
+    return np.asarray(getattr(np, attrs[0])(xs[0], xs[1]), dtype=dtype)
 
 
 def _dot_on_device(xs, attrs, dtype):
     import cupy  # optional: present with a GPU
 
-    return cupy.dot(xs[0], xs[1]).astype(dtype, copy=False)
+    return getattr(cupy, attrs[0])(xs[0], xs[1]).astype(dtype, copy=False)
 
 
 DOT_ND = register(OpDef(
-    "dot_nd", OpKind.OPAQUE, _dot_reference, arity=2, cupy=_dot_on_device, differentiable=False,
-    properties=frozenset({"derivative_not_implemented"}),
-    doc="np.dot(x, y) with an operand past 2-D: one BLAS dot per output element, as NumPy"))
+    "dot_nd", OpKind.OPAQUE, _dot_reference, arity=2, attr_names=("function",),
+    cupy=_dot_on_device, differentiable=False, properties=frozenset({"derivative_not_implemented"}),
+    doc="np.dot(x, y) or np.inner(x, y) (`function`) with an operand past 2-D: one BLAS dot per "
+        "output element, as NumPy"))

@@ -21,7 +21,7 @@ def _same_bits(got, want) -> None:
 @pytest.mark.parametrize("eager_size", EAGER_SIZES)
 def test_dot_past_two_dims_is_numpys_loop(backend, eager_size):
     """`np.dot(rgb, [0.299, 0.587, 0.114])` (the gray conversion of every image tutorial) and
-    np.dot of any operand past 2-D: NumPy takes one BLAS dot per output element (a row of a by
+    np.dot or np.inner of any operand past 2-D: NumPy takes one BLAS dot per output element (a row of a by
     a column of b), not a matrix product; lazyarray's matmul (gemv) differed in the last bits
     on 65 of 320 pixels, at every setting. Its 'dot' overflow report is NumPy's."""
     rng = np.random.default_rng(0)
@@ -35,9 +35,15 @@ def test_dot_past_two_dims_is_numpys_loop(backend, eager_size):
         for a, b in cases:
             _same_bits(la.dot(la.asarray(a), b if isinstance(b, list) else la.asarray(b)),
                        np.dot(a, b))
+        for sa, sb in [((4, 5, 40), (6, 40)), ((3, 40), (2, 5, 40)), ((4, 5, 40), (40,)),
+                       ((40,), (3, 4, 40))]:  # np.inner past 2-D: b's rows for its columns
+            a, b = rng.normal(size=sa), rng.normal(size=sb)
+            _same_bits(la.inner(la.asarray(a), la.asarray(b)), np.inner(a, b))
         big = np.full((2, 2, 2), 1e300)
         with pytest.warns(RuntimeWarning, match="overflow encountered in dot"):
             np.asarray(la.dot(la.asarray(big), la.asarray(big[0, 0])))
+        with pytest.warns(RuntimeWarning, match="overflow encountered in dot"):
+            np.asarray(la.inner(la.asarray(big), la.asarray(big[0])))
 
 
 @pytest.mark.parametrize("eager_size", EAGER_SIZES)

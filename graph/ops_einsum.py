@@ -11,11 +11,12 @@ The operand is already cast to the result dtype by the front end (lazyarray/cont
 No derivative rule: la.grad traces the composition instead (lazyarray/jit.py `differentiating`).
 
 Two operands (probe57): NumPy's unoptimized einsum sums their products in the same loop, and
-`np.dot` (`np.inner`: b's rows for its columns) with an operand of more than 2 dimensions takes no BLAS product but one BLAS dot per
-output element (a row of a by a column of b: `np.dot(rgb, [0.299, 0.587, 0.114])`, the gray
-conversion every image tutorial writes); compositions (matmul's gemv, pairwise sums) differed
-from both in the last bits. Each is NumPy's call on the materialized (C-ordered) operands; cast
-to the result dtype by the front end; np.dot's report names 'dot' (it checks the flags).
+`np.dot` (`np.inner`: b's rows for its columns) with an operand of more than 2 dimensions takes no
+BLAS product but one BLAS dot per output element (a row of a by a column of b: `np.dot(rgb, [0.299,
+0.587, 0.114])`, the gray conversion every image tutorial writes); compositions (matmul's gemv,
+pairwise sums) differed from both in the last bits. Each is NumPy's call on the materialized
+(C-ordered) operands; cast to the result dtype by the front end; np.dot's report names 'dot' (it
+checks the flags).
 """
 
 from __future__ import annotations

@@ -32,9 +32,9 @@ _PLAIN_ITEMS = frozenset({int, slice, type(None), type(Ellipsis), Array, np.ndar
 def numpy_key(key: Any) -> Any:
     """`key` with the items NumPy converts first: a `range` is an integer index array
     (`data[ind, range(n)]`, NumPy's quickstart), a tuple inside the key a list (NumPy's sequence
-    index: `X[:, (0, 2)]`, ML-From-Scratch's polynomial features), and an object with `__index__` that is no array
-    or sequence (a user's integer type) an integer, as NumPy's `operator.index`; `key` itself
-    where it holds none (one set lookup per item)."""
+    index: `X[:, (0, 2)]`, ML-From-Scratch's polynomial features), and an object with
+    `__index__` that is no array or sequence (a user's integer type) an integer, as NumPy's
+    `operator.index`; `key` itself where it holds none (one set lookup per item)."""
     if type(key) is tuple:  # (a tuple item is a sequence, as a list: `X[:, (0, 2)]`, probe57)
         for k in key:
             if type(k) not in _PLAIN_ITEMS:

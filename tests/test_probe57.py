@@ -21,14 +21,16 @@ def _same_bits(got, want) -> None:
 @pytest.mark.parametrize("eager_size", EAGER_SIZES)
 def test_dot_past_two_dims_is_numpys_loop(backend, eager_size):
     """`np.dot(rgb, [0.299, 0.587, 0.114])` (the gray conversion of every image tutorial) and
-    np.dot or np.inner of any operand past 2-D: NumPy takes one BLAS dot per output element (a row of a by
-    a column of b), not a matrix product; lazyarray's matmul (gemv) differed in the last bits
-    on 65 of 320 pixels, at every setting. Its 'dot' overflow report is NumPy's."""
+    np.dot or np.inner of any operand past 2-D: NumPy takes one BLAS dot per output element (a
+    row of a by a column of b), not a matrix product; lazyarray's matmul (gemv) differed in the
+    last bits on 65 of 320 pixels, at every setting. Its 'dot' overflow report is NumPy's."""
     rng = np.random.default_rng(0)
     img = rng.integers(0, 256, size=(16, 20, 3), dtype=np.uint8)
-    cases = [(img, [0.2989, 0.5870, 0.1140]), (rng.normal(size=(4, 30, 40)), rng.normal(size=(40, 5))),
+    f32 = np.float32
+    cases = [(img, [0.2989, 0.5870, 0.1140]),
+             (rng.normal(size=(4, 30, 40)), rng.normal(size=(40, 5))),
              (rng.normal(size=(3, 40)), rng.normal(size=(2, 40, 6))),
-             (rng.normal(size=(2, 3, 20)).astype(np.float32), rng.normal(size=(4, 20, 3)).astype(np.float32)),
+             (rng.normal(size=(2, 3, 20)).astype(f32), rng.normal(size=(4, 20, 3)).astype(f32)),
              (rng.normal(size=(5, 2, 20)) + 1j, rng.normal(size=20)),
              (rng.integers(0, 9, (3, 4, 5)), rng.integers(0, 9, (5, 2)))]
     with la.config(eager_size=eager_size):
@@ -53,7 +55,8 @@ def test_einsum_of_two_operands_is_numpys_loop(backend, eager_size):
     matmul or pairwise sum differed in the last bits, half precision's float32 composition
     too, and a product that sums nothing kept -0.0 where NumPy's loop adds it to +0.0."""
     rng = np.random.default_rng(1)
-    cases = [("i,i", (10,), (10,)), ("ij,jk->ik", (20, 30), (30, 7)), ("ij,ij->i", (9, 50), (9, 50)),
+    cases = [("i,i", (10,), (10,)), ("ij,jk->ik", (20, 30), (30, 7)),
+             ("ij,ij->i", (9, 50), (9, 50)),
              ("...j,j->...", (2, 3, 40), (40,)), ("bij,bjk->bik", (3, 4, 20), (3, 20, 2)),
              ("ij,kj", (6, 33), (4, 33)), ("ii,i->", (6, 6), (6,)), ("ij,j->ij", (3, 4), (4,)),
              ("...i,...i->...", (1, 3, 17), (4, 1, 17))]

@@ -1,4 +1,4 @@
-"""One-operand einsum sums (`'ij->i'`, `'ii'`, `'i->'`), two-operand einsum contractions and
+"""One-operand einsum sums (`'ij->i'`, `'ii'`, `'i->'`), einsum contractions of more operands and
 `np.dot` of an operand past 2-D, in NumPy's own loops' order.
 
 NumPy sums a one-operand einsum in its sum-of-products loop (SIMD lanes, four vectors a step),
@@ -10,7 +10,7 @@ cupy.einsum on the device (whose order is CuPy's: the GPU sums are not NumPy's b
 The operand is already cast to the result dtype by the front end (lazyarray/contraction.py).
 No derivative rule: la.grad traces the composition instead (lazyarray/jit.py `differentiating`).
 
-Two operands (probe57): NumPy's unoptimized einsum sums their products in the same loop, and
+Two or more operands (probe57): NumPy's unoptimized einsum sums their products in one loop, and
 `np.dot` (`np.inner`: b's rows for its columns) with an operand of more than 2 dimensions takes no
 BLAS product but one BLAS dot per output element (a row of a by a column of b: `np.dot(rgb, [0.299,
 0.587, 0.114])`, the gray conversion every image tutorial writes); compositions (matmul's gemv,
@@ -44,20 +44,20 @@ EINSUM_SUMS = register(OpDef(
 
 
 def _products_reference(xs, attrs, dtype):
-    return np.asarray(np.einsum(attrs[0], xs[0], xs[1]), dtype=dtype)
+    return np.asarray(np.einsum(attrs[0], *xs), dtype=dtype)
 
 
 def _products_on_device(xs, attrs, dtype):
     import cupy  # optional: present with a GPU
 
-    return cupy.einsum(attrs[0], xs[0], xs[1]).astype(dtype, copy=False)
+    return cupy.einsum(attrs[0], *xs).astype(dtype, copy=False)
 
 
 EINSUM_PRODUCTS = register(OpDef(
-    "einsum_products", OpKind.OPAQUE, _products_reference, arity=2, attr_names=("subscripts",),
+    "einsum_products", OpKind.OPAQUE, _products_reference, arity=-1, attr_names=("subscripts",),
     cupy=_products_on_device, differentiable=False,
     properties=frozenset({"derivative_not_implemented"}),
-    doc="einsum(subscripts, x, y) that sums a label, in NumPy's unoptimized einsum loop"))
+    doc="einsum(subscripts, x, y, ...) of two or more operands, in NumPy's unoptimized loop"))
 
 
 def _dot_reference(xs, attrs, dtype):

@@ -50,8 +50,8 @@ def test_dot_past_two_dims_is_numpys_loop(backend, eager_size):
 
 @pytest.mark.parametrize("eager_size", EAGER_SIZES)
 def test_einsum_of_two_operands_is_numpys_loop(backend, eager_size):
-    """`np.einsum('i,i', A, B)` (numpy-100 #97) and every unoptimized two-operand einsum sum
-    NumPy's way (its sum-of-products loop), past the at-once size and on the general path: a
+    """`np.einsum('i,i', A, B)` (numpy-100 #97) and every unoptimized einsum of two or more
+    operands (`'ij,jk,ik->i'`: Mahalanobis distances) sum NumPy's way (its sum-of-products loop), past the at-once size and on the general path: a
     matmul or pairwise sum differed in the last bits, half precision's float32 composition
     too, and a product that sums nothing kept -0.0 where NumPy's loop adds it to +0.0."""
     rng = np.random.default_rng(1)
@@ -68,6 +68,10 @@ def test_einsum_of_two_operands_is_numpys_loop(backend, eager_size):
                 _same_bits(la.einsum(sub, la.asarray(a), la.asarray(b)), np.einsum(sub, a, b))
                 _same_bits(la.einsum(sub, la.asarray(a) * 1, la.asarray(b) + 0),
                            np.einsum(sub, a, b))  # (pending operands)
+        D, S = rng.normal(size=(50, 3)), rng.normal(size=(3, 3))  # three operands: Mahalanobis
+        for sub, ops in [("ij,jk,ik->i", (D, S, D)), ("ij,jk,kl->il", (S, S, S)),
+                         ("i,i,i->", tuple(D.T))]:
+            _same_bits(la.einsum(sub, *[la.asarray(x) * 1 for x in ops]), np.einsum(sub, *ops))
 
 
 def test_einsum_and_dot_past_two_dims_keep_their_derivatives(backend):

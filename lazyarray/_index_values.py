@@ -26,15 +26,16 @@ def _is_array_index(k: Any) -> bool:
 
 # Key items taken as they are (the rest may be a `range` or an object with `__index__`)
 _PLAIN_ITEMS = frozenset({int, slice, type(None), type(Ellipsis), Array, np.ndarray, list, bool,
-                          float, str, tuple, np.bool_, *_bind.NUMPY_INTS})
+                          float, str, np.bool_, *_bind.NUMPY_INTS})
 
 
 def numpy_key(key: Any) -> Any:
     """`key` with the items NumPy converts first: a `range` is an integer index array
-    (`data[ind, range(n)]`, NumPy's quickstart), and an object with `__index__` that is no array
-    or sequence (a user's integer type) an integer, as NumPy's `operator.index`; `key` itself
-    where it holds none (one set lookup per item)."""
-    if type(key) is tuple:
+    (`data[ind, range(n)]`, NumPy's quickstart), a tuple inside the key a list (NumPy's sequence
+    index: `X[:, (0, 2)]`, ML-From-Scratch's polynomial features), and an object with
+    `__index__` that is no array or sequence (a user's integer type) an integer, as NumPy's
+    `operator.index`; `key` itself where it holds none (one set lookup per item)."""
+    if type(key) is tuple:  # (a tuple item is a sequence, as a list: `X[:, (0, 2)]`, probe57)
         for k in key:
             if type(k) not in _PLAIN_ITEMS:
                 return tuple([_numpy_item(k) for k in key])
@@ -44,6 +45,8 @@ def numpy_key(key: Any) -> Any:
 
 def _numpy_item(k: Any) -> Any:
     t = type(k)
+    if t is tuple:
+        return list(k)
     if t is range:
         return np.arange(k.start, k.stop, k.step, dtype=np.intp)
     if (t not in _PLAIN_ITEMS and not isinstance(k, (np.generic, np.ndarray, Array, int))

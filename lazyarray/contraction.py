@@ -41,6 +41,7 @@ from .jit import differentiating
 
 Label = str | int  # a letter, or the position of an ellipsis axis counted from the right
 _EINSUM_SUMS = get_op("einsum_sums")  # one operand's sums in NumPy's order (graph/ops_einsum.py)
+_EINSUM_PRODUCTS = get_op("einsum_products")  # more operands' (graph/ops_einsum.py)
 # einsum's arithmetic with `optimize` (NumPy's tensordot and BLAS calls check the flags)
 _CHECKED = SimpleNamespace(multiply=operator.mul, sum=sum_, matmul=matmul,
                            astype=lambda x, dt: x.astype(dt))
@@ -108,17 +109,23 @@ def _einsum(subscripts: str, arrays: list[Array], dtype: Any, casting: str,
     if len(arrays) == 1 and set(inputs[0]) <= set(output):
         dtype = None  # NumPy returns a view of the operand here, and ignores dtype=
     dt = _result_dtype(arrays, dtype, casting, site)
+    arrays = [a.astype(dt) if a.dtype != dt else a for a in arrays]
+    sizes = _label_sizes(arrays, inputs, site)
+    own = len(arrays) == 1 or ops is _dot_loops
+    if (own and dt.kind in "fc" and (len(arrays) > 1 or set(inputs[0]) - set(output))
+            and not differentiating()):
+        # NumPy's sum order, not the composition's pairwise one (or matmul's BLAS order: a
+        # product of more operands, probe57; one that sums nothing adds its products to zeros,
+        # so a -0.0 product is +0.0 there)
+        op = _EINSUM_SUMS if len(arrays) == 1 else _EINSUM_PRODUCTS
+        return Array(_bind.primitive(op, tuple(a._node for a in arrays),
+                                     (subscripts.replace(" ", ""),),
+                                     tuple(sizes[lb] for lb in output), dt, site))
     if dt == np.float16 and len(arrays) > 1:
         # NumPy's half sum of products into a reduced output: float32 sums, rounded once (one
         # operand's sums are its half adds, as np.sum's)
         return ops.astype(_einsum(subscripts, [a.astype(np.float32) for a in arrays],
                                   np.float32, "unsafe", site, ops), dt)
-    arrays = [a.astype(dt) if a.dtype != dt else a for a in arrays]
-    sizes = _label_sizes(arrays, inputs, site)
-    if (len(arrays) == 1 and dt.kind in "fc" and set(inputs[0]) - set(output)
-            and not differentiating()):  # NumPy's sum order, not the composition's pairwise one
-        return Array(_bind.primitive(_EINSUM_SUMS, (arrays[0]._node,), (subscripts.replace(" ", ""),),
-                                     tuple(sizes[lb] for lb in output), dt, site))
     terms = [_diagonals(a, labels) for a, labels in zip(arrays, inputs)]
     for i, (a, labels) in enumerate(terms):
         elsewhere = set(output).union(*(t[1] for j, t in enumerate(terms) if j != i))

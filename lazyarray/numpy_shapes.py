@@ -32,12 +32,14 @@ from .eager import LIMIT as _EAGER_LIMIT, buffer as _eager_buffer
 from .eager import matrix_product as _eager_product, outer_now as _eager_outer
 from .graph import SUPPORTED as _SUPPORTED, get_op
 from .eager import vector_dot as _eager_vector_dot
+from .jit import differentiating
 
 _COMPUTED_DOT = getattr(_FAST, "computed_dot", None)  # lazyarray/_trace.c: dot of computed values
 _OUTER_NOW = getattr(_FAST, "outer_now", None)  # and the outer of computed float vectors
 
 
 _INPUT = get_op("input")
+_DOT_ND = get_op("dot_nd")  # np.dot past 2-D in NumPy's loop (graph/ops_einsum.py)
 
 
 def _array(x: Any) -> Array:
@@ -219,6 +221,10 @@ def inner(a: Any, b: Any) -> Array:
     if x.shape[-1] != y.shape[-1]:  # NumPy's text: np.dot's, of b with its last two axes swapped
         ys = y.shape
         _check_aligned(x.shape, ys if len(ys) < 2 else ys[:-2] + (ys[-1], ys[-2]))
+    if x.ndim > 2 or y.ndim > 2:
+        done = _dot_nd(x, y, "inner")
+        if done is not None:
+            return done
     return scalar_result(tensordot(x, y, axes=([-1], [-1]))._node)  # (tensordot's 0-d: an array)
 
 
@@ -260,9 +266,30 @@ def dot(a: Any, b: Any, out: Any = None) -> Array:
     if x.ndim == 0 or y.ndim == 0:
         return x * y
     _check_aligned(x.shape, y.shape)
+    if x.ndim > 2 or y.ndim > 2:
+        done = _dot_nd(x, y)
+        if done is not None:
+            return done
     if y.ndim <= 2:
         return linalg.matmul_general(x, y, user_site(1), _DOT)
     return tensordot(x, y, axes=([-1], [-2]))
+
+
+def _dot_nd(x: Array, y: Array, function: str = "dot") -> Array | None:
+    """np.dot (np.inner) past 2-D of floats: NumPy's loop, one BLAS dot per output element
+    (probe57: the composition's gemv differed in the last bits, `np.dot(rgb, [0.299, 0.587,
+    0.114])` on 65 of 320 pixels); None for the others (exact integer sums, float16's float32
+    sums) and while la.grad traces (which differentiates the composition)."""
+    dt = np.result_type(x.dtype, y.dtype)
+    if dt.kind not in "fc" or dt == np.float16 or differentiating():
+        return None
+    site = user_site(2)
+    if function == "inner":
+        shape = x.shape[:-1] + y.shape[:-1]
+    else:
+        shape = x.shape[:-1] + y.shape[:-2] + y.shape[-1:] if y.ndim > 1 else x.shape[:-1]
+    xs = [_bind.cast(v._node, dt, site) if v.dtype != dt else v._node for v in (x, y)]
+    return Array(_bind.primitive(_DOT_ND, tuple(xs), (function,), shape, dt, site))
 
 
 def _check_aligned(a: tuple[int, ...], b: tuple[int, ...]) -> None:

@@ -15,6 +15,9 @@ re-run is NumPy's semantics. Only evaluations that fired pay for the re-run.
 The settings are fields of `la.config` (fp_divide, fp_over, fp_under, fp_invalid, fp_call):
 `la.errstate(...)` is a `with la.config(...)` block (this thread or task), `la.seterr(...)` a
 statement (the process default, as `la.config(...)`), so LAZYARRAY_FP_DIVIDE=raise works too.
+Both set NumPy's error state as well, whose modes `np.errstate`/`np.seterr` set around lazyarray
+ops: lazyarray/fp_state.py combines the two and keeps each op's report under the state it was
+built in.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import numpy as np
 from .graph import Graph
 from .graph.signature import graph_signature
 from .graph.node import _IS_LIBRARY, _is_library_file, built_count
+from . import fp_state
 from .runtime import fp_status
 from .runtime.evaluate import ReferencePlan, split_leaves
 from .settings import config, get_settings
@@ -52,8 +56,15 @@ _AT_EXIT = _Exit()
 
 
 def _modes_change(changes: dict[str, Any]) -> bool:
-    s = get_settings()
-    return any(getattr(s, k) != v for k, v in changes.items())
+    """Whether `changes` change a mode the pending ops were built in (or its call target)."""
+    modes, calls = fp_state.modes(get_settings())
+    for k, name in enumerate(CATEGORIES):
+        mode = changes.get("fp_" + name)
+        if mode is not None and mode != modes[k]:
+            return True
+    call = changes.get("fp_call", _UNSET)
+    return call is not _UNSET and any(
+        m in ("call", "log") and c is not call for m, c in zip(modes, calls))
 
 
 def _settle_before(changes: dict[str, Any]) -> None:
@@ -80,9 +91,9 @@ def _evaluate_pending(since: int = 0) -> None:
 
 
 def geterr() -> dict[str, str]:
-    """numpy.geterr: the floating-point error modes in effect (lazyarray's evaluations)."""
-    s = get_settings()
-    return {name: getattr(s, "fp_" + name) for name in CATEGORIES}
+    """numpy.geterr: the floating-point error modes in effect (an op built now reports under
+    them): NumPy's error state's where not NumPy's default, else lazyarray's (fp_state.py)."""
+    return dict(zip(CATEGORIES, fp_state.modes_now()[0]))
 
 
 def _changes(all: str | None, modes: dict[str, str | None]) -> dict[str, str]:
@@ -105,12 +116,14 @@ def seterr(all: str | None = None, divide: str | None = None, over: str | None =
         _settle_before(changes)  # what was built under other modes is computed under them
         config(**changes)
         np.seterr(**_numpy_modes(changes))  # NumPy's own scalars (`np.int64(2**62) * 4`)
+        fp_state.check()  # (the ops built from now on are built under NumPy's new state)
     return old
 
 
 def geterrcall() -> Any:
     """numpy.geterrcall: the 'call' mode's function (or the 'log' mode's object)."""
-    return get_settings().fp_call
+    call = get_settings().fp_call
+    return np.geterrcall() if call is None else call
 
 
 def _check_call(func: Any) -> None:
@@ -167,6 +180,7 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
         numpy_block = np.errstate(**_numpy_modes(self._changes))
         numpy_block.__enter__()
         self._blocks.append((block, numpy_block, built_count() if changes else -1))
+        fp_state.check()  # (NumPy's modes it leaves as they were may differ from the ops')
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -204,14 +218,17 @@ _MAX_UNCONFIRMED = 1024
 
 
 def fired(outputs: Any, bits: int, rerun: Callable[[], Any] | None = None,
-          key: Any = None, inputs: Sequence[Any] | None = None) -> None:
+          key: Any = None, inputs: Sequence[Any] | None = None, at_the_line: bool = False
+          ) -> None:
     """An evaluation of `outputs` (nodes, or one node) raised the floating-point flags `bits`:
     report them as the settings say (graph/_node.c's hit path, cache.run_cached and la.jit call
     this). `rerun`: runs the graph through the references instead (la.jit keeps a data-free
     copy of its traced graph, re-run on the call's values), `key` names its plan and `inputs`
-    are its input arrays."""
+    are its input arrays. The modes: those the ops were built under (lazyarray/fp_state.py);
+    `at_the_line`, an op computed at its line without a node (la.jit's call, eager's products
+    and scatters): NumPy's error state now."""
     s = get_settings()
-    modes = (s.fp_divide, s.fp_over, s.fp_under, s.fp_invalid)
+    modes, calls = fp_state.modes(s, fp_state.now() if at_the_line else None)
     active = {k for k in range(4) if bits >> k & 1 and modes[k] != "ignore"}
     if not active:
         return
@@ -233,7 +250,7 @@ def fired(outputs: Any, bits: int, rerun: Callable[[], Any] | None = None,
         k = next((k for k, t in enumerate(_TYPES) if text.startswith(t)), None)
         if k in active:
             reported = True
-            _dispatch(modes[k], k, text, s.fp_call, site if _AT_EXIT.depth else None)
+            _dispatch(modes[k], k, text, calls[k], site if _AT_EXIT.depth else None)
     if nan_inputs and not reported:
         if len(_UNCONFIRMED) >= _MAX_UNCONFIRMED:
             _UNCONFIRMED.clear()

@@ -173,7 +173,8 @@ def _run_plan(plan: Any, data: list[Any], values: list[Any]) -> list[Any]:
 def _fp_fired(bits: int, trace: "_Trace", data: list[Any], values: list[Any]) -> None:
     """A call raised floating-point flags: report them (the trace's data-free graph re-run on
     this call's values names the ops)."""
-    fp_errors.fired(None, bits, lambda: trace.reference.run(data, values), trace, data)
+    fp_errors.fired(None, bits, lambda: trace.reference.run(data, values), trace, data,
+                    at_the_line=True)  # (computed at the call: under NumPy's error state now)
 
 
 class _Trace:

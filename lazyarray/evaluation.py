@@ -420,7 +420,8 @@ def settle_pending(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
     if not arrays:
         return inputs
     before = [(a, a._node) for a in arrays]
-    evaluate_arrays(arrays)
+    with fp_errors.at_block_exit():  # (their warnings name the lines that built them)
+        evaluate_arrays(arrays)
     replaced = {id(n): (n, a._node) for a, n in before if a._node is not n}
     if not replaced:
         return inputs

@@ -194,6 +194,10 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
                 block.__exit__(*exc)
             finally:
                 numpy_block.__exit__(*exc)
+            if exc[0] is None:
+                fp_state.check()  # (what is pending was built under the block's state)
+            else:
+                fp_state.adopt()
 
 
 @contextlib.contextmanager
@@ -246,11 +250,16 @@ def fired(outputs: Any, bits: int, rerun: Callable[[], Any] | None = None,
         if (key, bits) in _UNCONFIRMED:
             return
     reported = False
-    for text, site in numpy_messages(rerun):
-        k = next((k for k, t in enumerate(_TYPES) if text.startswith(t)), None)
+    found = numpy_messages(rerun)
+    kinds = [next((k for k, t in enumerate(_TYPES) if text.startswith(t)), None)
+             for text, _site, _op in found]
+    flags: dict[int, int] = {}  # each op's flags: NumPy's 'call' passes them all (divide and
+    for (_text, _site, op), k in zip(found, kinds):  # invalid of `0 / 0` and `1 / 0`: 9)
+        flags[op] = flags.get(op, 0) | (0 if k is None else 1 << k)
+    for (text, site, op), k in zip(found, kinds):
         if k in active:
             reported = True
-            _dispatch(modes[k], k, text, calls[k], site if _AT_EXIT.depth else None)
+            _dispatch(modes[k], k, text, calls[k], site if _AT_EXIT.depth else None, flags[op])
     if nan_inputs and not reported:
         if len(_UNCONFIRMED) >= _MAX_UNCONFIRMED:
             _UNCONFIRMED.clear()
@@ -285,19 +294,20 @@ def _rerun(graph: Graph) -> Any:
     return ReferencePlan(graph).run(*split_leaves(graph))
 
 
-def numpy_messages(rerun: Callable[[], Any]) -> list[tuple[str, tuple[str, int] | None]]:
-    """NumPy's error messages, in op order, each with the user line that built its op, for a
-    node-by-node run through the references (the error path only). Data the interpreter cannot
-    read (device buffers): none."""
+def numpy_messages(rerun: Callable[[], Any]) -> list[tuple[str, tuple[str, int] | None, int]]:
+    """NumPy's error messages, in op order, each with the user line that built its op and the
+    op's number, for a node-by-node run through the references (the error path only). Data the
+    interpreter cannot read (device buffers): none."""
     with fp_status.collecting() as found:
         try:
             rerun()
         except Exception:
             pass
-    return list(zip(found.messages, found.sites))
+    return list(zip(found.messages, found.sites, found.ops))
 
 
-def _dispatch(mode: str, k: int, text: str, call: Any, site: tuple[str, int] | None) -> None:
+def _dispatch(mode: str, k: int, text: str, call: Any, site: tuple[str, int] | None,
+              flags: int) -> None:
     if mode == "warn":
         if site is None or not _warn_at(text, site):
             warnings.warn(text, RuntimeWarning, stacklevel=user_stacklevel())
@@ -309,7 +319,7 @@ def _dispatch(mode: str, k: int, text: str, call: Any, site: tuple[str, int] | N
         if call is None or not callable(call):
             raise ValueError(f"floating-point error mode 'call' ({text}) has no function: "
                              "la.seterrcall(f) or la.errstate(call=f)")
-        call(_TYPES[k], 1 << k)
+        call(_TYPES[k], flags)  # (NumPy's: every flag its ufunc call raised)
     elif mode == "log":
         write = getattr(call, "write", None)
         if write is None:

@@ -155,9 +155,17 @@ def _built_under(state: Any) -> None:
 
 def check() -> None:
     """What a node's construction does where NumPy's state changed, without a node: la.errstate's
-    entry and la.seterr, after setting it (the ops built from then on are built under it)."""
+    entry and exit and la.seterr, after setting it (the ops built from then on are built under
+    it)."""
     if _VAR is not None and _VAR.get() is not BUILT_UNDER[0]:
         _on_change((), None)
+
+
+def adopt() -> None:
+    """The pending ops count as built under NumPy's state now, without computing them (a
+    la.errstate block left by an exception leaves its pending ops pending, as before)."""
+    if _VAR is not None and not BUSY[0]():
+        _built_under(_VAR.get())
 
 
 if _VAR is not None:

@@ -20,8 +20,8 @@ from .result_layout import bound as _bound_in_memory_order, computed as _in_memo
 from .result_layout import result_axes as _memory_axes
 from .array import Array, bind_evaluation
 from .graph import Graph, OpKind, all_ops, get_op
-from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
-                         set_node_budget)
+from .graph.node import (_IS_LIBRARY, _PAUSED as _CUTS_PAUSED, Node, _compiled,
+                         _is_library_file, build_node, set_node_budget)
 from .generic_plan import GenericPlan
 from .graph.generic import GenericGraph, probe_graph
 from .passes import optimize, plan_memory
@@ -433,9 +433,11 @@ _new_array = Array.__new__
 
 
 def _busy() -> bool:
-    """An evaluation or a la.jit trace builds the nodes now (fp_state.py's watch leaves them)."""
+    """An evaluation, a la.jit trace or graph passes (`cuts_paused`: la.explain, to_dask) build
+    the nodes now: fp_state.py's watch leaves them (computing what is pending there would
+    splice leaves into a graph being rewritten, as a cut would)."""
     state = cache._state
-    return state.busy or bool(state.stand_ins)
+    return state.busy or bool(state.stand_ins) or _CUTS_PAUSED[0] > 0
 
 
 def evaluate_nodes(nodes: list[Node], walked: tuple | None = None) -> list[Node]:

@@ -24,6 +24,16 @@ def _record(kind, flags):
     CALLS.append((kind, flags))
 
 
+class _Log:
+    """NumPy's 'log' mode target."""
+
+    def write(self, text):
+        CALLS.append(text)
+
+
+_LOG = _Log()
+
+
 def _outcome(call, lines=False):
     """`call()`'s value, its FloatingPointError's text, the RuntimeWarnings it gave (text, and
     the line where `lines`: a read warns at its own line, docs/semantics.md) and the errcall
@@ -58,11 +68,12 @@ OPS = {
     "under": lambda xp, a: a * 1e-300 * 1e-300,
     "invalid": lambda xp, a: xp.log(a - 2.0),
 }
-MODES = ["ignore", "warn", "raise", "call"]
+MODES = ["ignore", "warn", "raise", "call", "log"]
 
 
 def _state(category, mode):
-    return {category: mode, **({"call": _record} if mode == "call" else {})}
+    return {category: mode, **({"call": _record} if mode == "call" else
+                               {"call": _LOG} if mode == "log" else {})}
 
 
 def _operand(xp):
@@ -138,7 +149,8 @@ def test_np_seterr_statement_governs_the_ops_built_after_it(backend, eager_size)
     """`np.seterr(...)` (NumPy 2: this context's state), then ops, then the old modes back."""
     def program(xp, mode):
         a = _operand(xp)
-        old, old_call = np.seterr(divide=mode, invalid=mode), np.seterrcall(_record)
+        old = np.seterr(divide=mode, invalid=mode)
+        old_call = np.seterrcall(_LOG if mode == "log" else _record)
         try:
             r = a / 0.0
         finally:

@@ -222,18 +222,21 @@ _MAX_UNCONFIRMED = 1024
 
 
 def fired(outputs: Any, bits: int, rerun: Callable[[], Any] | None = None,
-          key: Any = None, inputs: Sequence[Any] | None = None, at_the_line: bool = False
-          ) -> None:
+          key: Any = None, inputs: Sequence[Any] | None = None, at_the_line: bool = False,
+          sites: dict | None = None) -> None:
     """An evaluation of `outputs` (nodes, or one node) raised the floating-point flags `bits`:
     report them as the settings say (graph/_node.c's hit path, cache.run_cached and la.jit call
     this). `rerun`: runs the graph through the references instead (la.jit keeps a data-free
     copy of its traced graph, re-run on the call's values), `key` names its plan and `inputs`
     are its input arrays. The modes: those the ops were built under (lazyarray/fp_state.py);
     `at_the_line`, an op computed at its line without a node (la.jit's call, eager's products
-    and scatters): NumPy's error state now."""
+    and scatters): NumPy's error state now; `sites`, {line: state} of the ops a la.jit body
+    built inside an np.errstate block (fp_state.recording_sites): that state."""
     s = get_settings()
     modes, calls = fp_state.modes(s, fp_state.now() if at_the_line else None)
-    active = {k for k in range(4) if bits >> k & 1 and modes[k] != "ignore"}
+    by_site = {site: fp_state.modes(s, state) for site, state in (sites or {}).items()}
+    active = {k for k in range(4) if bits >> k & 1 and (modes[k] != "ignore" or any(
+        m[k] != "ignore" for m, _ in by_site.values()))}
     if not active:
         return
     scalars: Sequence[Any] = ()
@@ -257,9 +260,12 @@ def fired(outputs: Any, bits: int, rerun: Callable[[], Any] | None = None,
     for (_text, _site, op), k in zip(found, kinds):  # invalid of `0 / 0` and `1 / 0`: 9)
         flags[op] = flags.get(op, 0) | (0 if k is None else 1 << k)
     for (text, site, op), k in zip(found, kinds):
-        if k in active:
+        mode, call = modes, calls
+        if site in by_site:
+            mode, call = by_site[site]
+        if k in active and mode[k] != "ignore":
             reported = True
-            _dispatch(modes[k], k, text, calls[k], site if _AT_EXIT.depth else None, flags[op])
+            _dispatch(mode[k], k, text, call[k], site if _AT_EXIT.depth else None, flags[op])
     if nan_inputs and not reported:
         if len(_UNCONFIRMED) >= _MAX_UNCONFIRMED:
             _UNCONFIRMED.clear()

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .graph.node import watch, watch_seen
+from .graph.node import user_site, watch, watch_seen
 from .runtime import fp_status
 from .settings import Settings, get_settings, numpy_raises
 
@@ -38,6 +38,9 @@ BUILT_UNDER: list = [None if _VAR is None else _VAR.get()]
 # trace builds the nodes now (they belong to it, not to the user's line)
 SETTLE: list = [None]
 BUSY: list = [lambda: False]
+# While la.jit traces (`recording_sites`): {user line: NumPy state} of the ops its body builds
+# under another state than the trace's own (an np.errstate block in the body, SciPy's xlogy)
+_SITES: list = [None]
 _DECODED: dict[int, tuple[Any, tuple[str, ...], Any]] = {}  # id(state) -> (state, modes, call)
 
 
@@ -135,6 +138,8 @@ def _on_change(inputs: tuple, op: Any) -> tuple:
     if new is old:
         return inputs
     if BUSY[0]() or _lazyarrays_own(new):
+        if _SITES[0] is not None and not _lazyarrays_own(new):
+            _SITES[0][user_site(1)] = new  # (a traced op: its report follows this state)
         watch_seen(old)  # (the next node asks again)
         return inputs
     s = get_settings()
@@ -146,6 +151,19 @@ def _on_change(inputs: tuple, op: Any) -> tuple:
     else:
         _built_under(new)
     return inputs
+
+
+@contextlib.contextmanager
+def recording_sites() -> Iterator[dict]:
+    """la.jit's trace: the lines of its body that built ops under another NumPy state than
+    the trace's (an `np.errstate` block inside the function), with that state. A call reports
+    those ops under it and the others under the state at the call, as NumPy's calls would."""
+    check()  # (the trace starts under the state now)
+    was, _SITES[0] = _SITES[0], {}
+    try:
+        yield _SITES[0]
+    finally:
+        _SITES[0] = was
 
 
 def _built_under(state: Any) -> None:

@@ -40,7 +40,7 @@ from .runtime import fp_status
 from .runtime.evaluate import ReferencePlan, split_leaves
 from .settings import config, get_settings
 
-CATEGORIES = ("divide", "over", "under", "invalid")  # NumPy's bits 1, 2, 4, 8 in this order
+CATEGORIES = fp_state.CATEGORIES  # NumPy's bits 1, 2, 4, 8 in this order
 _TYPES = ("divide by zero", "overflow", "underflow", "invalid value")  # its message prefixes
 _MODES = ("ignore", "warn", "raise", "call", "print", "log")
 # evaluation.evaluate_pending, set by lazyarray.evaluation (which imports this module): where the

@@ -137,8 +137,9 @@ def _on_change(inputs: tuple, op: Any) -> tuple:
     new, old = _VAR.get(), BUILT_UNDER[0]
     if new is old:
         return inputs
-    if BUSY[0]() or _lazyarrays_own(new):
-        if _SITES[0] is not None and not _lazyarrays_own(new):
+    own = _lazyarrays_own(new)
+    if own or BUSY[0]():
+        if _SITES[0] is not None and not own:
             _SITES[0][user_site(1)] = new  # (a traced op: its report follows this state)
         watch_seen(old)  # (the next node asks again)
         return inputs

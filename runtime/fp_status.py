@@ -100,7 +100,7 @@ class _Collector:
     def __init__(self) -> None:
         self.messages: list[str] = []
         self.sites: list[tuple[str, int] | None] = []  # the user line that built each op
-        self.ops: list[int] = []  # which op (ufunc call) wrote each: NumPy's 'call' passes its flags
+        self.ops: list[int] = []  # the op (ufunc call) that wrote each: 'call' passes its flags
         self.site: tuple[str, int] | None = None  # the op running now (runtime/interpreter.py)
         self.op = 0  # and its number
 

@@ -12,7 +12,9 @@ graph holds, checked against a budget so that loops like `acc = acc + x` stay bo
 `set_node_budget`). Summing the inputs' counts counts a shared sub-graph once per use, which grows
 exponentially when a value is used twice per step (`v / norm(v)`: x4 per step, so a 500-node budget
 was "crossed" after ~40 real nodes); so the count is also capped by the nodes built since the last
-cut (`start_segment`), an O(1) bound on everything a cut can find pending.
+cut (`start_segment`), an O(1) bound on everything a cut can find pending. Before a node with inputs
+is built, a watched context variable (`watch`: NumPy's error state, lazyarray/fp_state.py) is
+compared with the value the last build saw; a hook runs only where it changed.
 
 The constructor and `user_site` have a compiled twin, graph/_node.c (`lazyarray.graph._node`, built
 by `pip install` when a C compiler is there): `Node` then subclasses its `NodeBase`, and both share

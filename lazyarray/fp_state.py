@@ -168,7 +168,11 @@ def recording_sites() -> Iterator[dict]:
 
 
 def _built_under(state: Any) -> None:
+    """Every op built from now on is built under `state`: the watch compares with it (the
+    value the watch last saw is always this one outside the hook, so a state that comes back
+    to it after a `check` unseen by any node still calls the hook)."""
     BUILT_UNDER[0] = state
+    watch_seen(state)
     numpy_raises("raise" in decode(state)[0])
 
 

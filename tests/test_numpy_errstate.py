@@ -355,3 +355,18 @@ def test_a_jit_trace_leaves_nothing_pending(backend):
     assert sorted(str(w.message) for w in caught) == want
     for g, w in zip(out, want_out):
         np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("eager_size", EAGER_SIZES)
+def test_states_left_with_no_op_between_are_followed(backend, eager_size):
+    """`with np.errstate(invalid='raise'), la.errstate(invalid='raise'): pass` then a mean of an
+    empty array: la.errstate's exit handed over to NumPy's block's state, which then ended with
+    no op built in between; the watch still compared with the state before both blocks, saw
+    nothing change, and the mean raised FloatingPointError (NumPy's warns)."""
+    def program(xp):
+        with np.errstate(invalid="raise"), la.errstate(invalid="raise"):
+            pass
+        return [np.asarray(xp.mean(xp.asarray(np.zeros((2, 0)))))]
+
+    with la.config(eager_size=eager_size):
+        _same(program)

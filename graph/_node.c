@@ -10,8 +10,9 @@
  * per-file library cache. The counters (node serial, next key) live here and node.py calls
  * `next_serial`/`intern`, so a node's key is the same whichever path built it.
  *
- * Everything runs under the GIL; the only call out to Python in the constructor is the node
- * budget's cut hook, after which nothing borrowed is reused. */
+ * Everything runs under the GIL; the only calls out to Python in the constructor are the node
+ * budget's cut hook and the watched context variable's hook (`watch`), after which nothing
+ * borrowed is reused. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <frameobject.h>
@@ -37,6 +38,37 @@ static long long NEXT_KEY = 0; /* the last key handed out */
 static long long ORDER = 0;    /* nodes with inputs completed (graph.node.built_count) */
 static PyTypeObject NodeBaseType;
 static PyTypeObject *NODE_CLASS = &NodeBaseType; /* what build() allocates: graph.node.Node */
+
+/* watch(var, hook): a context variable whose value, where it is not the one the last build saw,
+ * calls `hook(inputs, op)` before a node with inputs is built (it returns the inputs to build
+ * on). lazyarray watches NumPy's error state this way (lazyarray/fp_state.py): one
+ * PyContextVar_Get and a pointer compare per node. */
+static PyObject *WATCH_VAR, *WATCH_LAST, *WATCH_HOOK;
+
+static int
+watch_check(PyObject **inputs, PyObject *op)
+{
+    PyObject *value;
+    if (PyContextVar_Get(WATCH_VAR, NULL, &value) < 0)
+        return -1;
+    if (value == WATCH_LAST) {
+        Py_XDECREF(value);
+        return 0;
+    }
+    Py_XSETREF(WATCH_LAST, value); /* (before the hook: the nodes it builds check nothing) */
+    PyObject *hook = Py_NewRef(WATCH_HOOK);
+    PyObject *out = PyObject_CallFunctionObjArgs(hook, *inputs, op, NULL);
+    Py_DECREF(hook);
+    if (out == NULL)
+        return -1;
+    if (!PyTuple_Check(out) || PyTuple_GET_SIZE(out) != PyTuple_GET_SIZE(*inputs)) {
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_TypeError, "the watch hook returns a tuple of as many inputs");
+        return -1;
+    }
+    Py_SETREF(*inputs, out);
+    return 0;
+}
 
 static int
 bound(void)
@@ -317,6 +349,8 @@ node_setup_as(NodeObject *self, PyObject *op, PyObject *inputs, PyObject *attrs,
     if (inputs == NULL)
         return -1;
     if (PyTuple_GET_SIZE(inputs) > 0) {
+        if (WATCH_VAR != NULL && watch_check(&inputs, op) < 0)
+            goto fail;
         long long serial = ++SERIAL, limit, start;
         if (sum_pending(inputs, &pending) < 0 || list_int(BUDGET, 0, &limit) < 0)
             goto fail;
@@ -2351,6 +2385,38 @@ py_bind_hit(PyObject *module, PyObject *args)
 /* --- module functions ------------------------------------------------------------------------- */
 
 static PyObject *
+py_watch(PyObject *module, PyObject *args)
+{
+    PyObject *var, *hook;
+    if (!PyArg_ParseTuple(args, "OO:watch", &var, &hook))
+        return NULL;
+    if (var == Py_None) {
+        Py_CLEAR(WATCH_VAR);
+        Py_CLEAR(WATCH_HOOK);
+        Py_CLEAR(WATCH_LAST);
+        Py_RETURN_NONE;
+    }
+    if (!PyContextVar_CheckExact(var) || !PyCallable_Check(hook)) {
+        PyErr_SetString(PyExc_TypeError, "watch(var, hook): a ContextVar and a callable");
+        return NULL;
+    }
+    PyObject *value;
+    if (PyContextVar_Get(var, NULL, &value) < 0)
+        return NULL;
+    Py_XSETREF(WATCH_LAST, value);
+    Py_XSETREF(WATCH_HOOK, Py_NewRef(hook));
+    Py_XSETREF(WATCH_VAR, Py_NewRef(var));
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+py_watch_seen(PyObject *module, PyObject *value)
+{
+    Py_XSETREF(WATCH_LAST, Py_NewRef(value));
+    Py_RETURN_NONE;
+}
+
+static PyObject *
 py_bind(PyObject *module, PyObject *args)
 {
     PyObject *keys, *budget, *segment_start, *is_library, *is_library_file;
@@ -3286,6 +3352,12 @@ static PyMethodDef module_methods[] = {
      "bind_signature(OpKind.LEAF, the input OpDef): what graph_signature compares against."},
     {"forget_sites", py_forget_sites, METH_NOARGS,
      "Empty the per-instruction site cache (the library-file rules changed)."},
+    {"watch", py_watch, METH_VARARGS,
+     "watch(var, hook): where var's value is not the one the last build saw, hook(inputs, op) "
+     "runs before a node with inputs is built and returns its inputs; watch(None, None): off."},
+    {"watch_seen", py_watch_seen, METH_O,
+     "watch_seen(value): the watched variable's value counts as seen (the next build that finds "
+     "another calls the hook)."},
     {"bind", py_bind, METH_VARARGS,
      "bind(keys, budget, segment_start, is_library, is_library_file, max_keys): share "
      "graph.node's tables."},

@@ -12,7 +12,9 @@ graph holds, checked against a budget so that loops like `acc = acc + x` stay bo
 `set_node_budget`). Summing the inputs' counts counts a shared sub-graph once per use, which grows
 exponentially when a value is used twice per step (`v / norm(v)`: x4 per step, so a 500-node budget
 was "crossed" after ~40 real nodes); so the count is also capped by the nodes built since the last
-cut (`start_segment`), an O(1) bound on everything a cut can find pending.
+cut (`start_segment`), an O(1) bound on everything a cut can find pending. Before a node with inputs
+is built, a watched context variable (`watch`: NumPy's error state, lazyarray/fp_state.py) is
+compared with the value the last build saw; a hook runs only where it changed.
 
 The constructor and `user_site` have a compiled twin, graph/_node.c (`lazyarray.graph._node`, built
 by `pip install` when a C compiler is there): `Node` then subclasses its `NodeBase`, and both share
@@ -23,6 +25,7 @@ the Python path; `COMPILED` says which one runs (docs/caching.md, "Tracing").
 
 from __future__ import annotations
 
+import contextvars
 import os
 import sys
 import threading
@@ -160,6 +163,7 @@ def on_keys_cleared(fn: Callable[[], None]) -> None:
 
 
 CutHook = Callable[[tuple["Node", ...], "OpDef"], tuple["Node", ...]]
+WatchHook = Callable[[tuple["Node", ...], "OpDef | None"], tuple["Node", ...]]
 
 
 _PAUSED: list = [0, None]  # [depth of `cuts_paused`, the hook it took away]
@@ -216,6 +220,28 @@ def built_count() -> int:
     return _ORDER[0]
 
 
+# [context variable, its value the last build saw, hook(inputs, op) -> inputs]: `watch`
+_WATCH: list = [None, None, None]
+
+
+def watch(var: contextvars.ContextVar | None, hook: WatchHook | None) -> None:
+    """Where `var`'s value is not the one the last build saw, `hook(inputs, op)` runs before a
+    node with inputs is built and returns the inputs to build on (the layers above compute what
+    is pending when NumPy's error state changes: lazyarray/fp_state.py). `watch(None, None)`:
+    off. One context-variable read and an identity compare per node."""
+    _WATCH[:] = [var, None if var is None else var.get(), hook]
+    if _compiled is not None:
+        _compiled.watch(var, hook)
+
+
+def watch_seen(value: Any) -> None:
+    """The watched variable's value `value` counts as seen: the next build that finds another
+    calls the hook."""
+    _WATCH[1] = value
+    if _compiled is not None:
+        _compiled.watch_seen(value)
+
+
 def set_cut_threshold(limit: int) -> None:
     """Call the cut hook for every node past `limit` pending (-1: every node with inputs, while
     the user layer waits for the program point where it cuts)."""
@@ -258,6 +284,12 @@ class _PyNode:
         self.site = site
         n = len(inputs)
         if n:
+            var = _WATCH[0]
+            if var is not None:
+                value = var.get()
+                if value is not _WATCH[1]:
+                    _WATCH[1] = value  # (before the hook: the nodes it builds check nothing)
+                    inputs = _WATCH[2](inputs, op)
             serial = _SERIAL()
             if n == 2:  # the common arities spelled out: this runs once per traced op
                 pending = 1 + inputs[0].pending + inputs[1].pending

@@ -16,6 +16,7 @@ from .graph.complex_ops import supports_complex
 from .graph.node import (_BUDGET, Node, build_node, format_site, on_keys_cleared,
                          register_library_dir, user_site)
 from .graph.registry import OpDef
+from . import fp_state
 from .settings import get_settings
 
 register_library_dir(__file__)
@@ -185,9 +186,9 @@ _COMPLEX_PART = {np.dtype(np.complex64): np.dtype(np.float32),
 def _complex_leaf(value: Any, dtype: np.dtype, site: Site) -> Node:
     """The cast under lazyarray's modes (NumPy's own errstate warned 'overflow encountered in
     cast' of `1e308` into complex64 where la.errstate(over='raise') raises it: fuzz46)."""
-    s = get_settings()
-    with np.errstate(over=_NUMPY_MODE.get(s.fp_over, "warn"),
-                     invalid=_NUMPY_MODE.get(s.fp_invalid, "warn")):
+    modes = fp_state.modes_now()[0]  # (np.errstate's around the line, or lazyarray's)
+    with np.errstate(over=_NUMPY_MODE.get(modes[1], "warn"),
+                     invalid=_NUMPY_MODE.get(modes[3], "warn")):
         try:
             return leaf(np.asarray(value, dtype=dtype), site)
         except FloatingPointError as exc:

@@ -25,8 +25,8 @@ from typing import Any, Callable, TypeVar
 from .array import RAISES_AT_THE_LINE, Array
 from .cache import _state, is_busy
 from . import _bind
-from .settings import RAISE_MODE_ON, WARNING_BLOCKS, config, get_settings
-from . import fp_errors as _fp_errors
+from .settings import RAISE_MODE_ON, WARNING_BLOCKS, get_settings
+from . import fp_errors as _fp_errors, fp_state as _fp_state
 from .evaluation import evaluate_arrays
 from .graph.node import _IS_LIBRARY, _is_library_file, format_site, user_site
 
@@ -191,8 +191,7 @@ def raises_at_the_line(x: Any) -> None:
     block: computed there, so NumPy's FloatingPointError reaches the handler (`with
     np.errstate(divide='raise'): try: r = a / b except FloatingPointError: ...`; fuzz46).
     Elsewhere it stays pending (the block's exit computes it)."""
-    s = get_settings()
-    if "raise" in (s.fp_divide, s.fp_over, s.fp_invalid, s.fp_under):
+    if "raise" in _fp_state.modes(get_settings())[0]:  # (the modes x was built under)
         if not user_line_handles_errors():
             return
     elif not WARNING_BLOCKS[0] or _state.stand_ins or is_busy() or x._view is False or not (
@@ -219,8 +218,7 @@ def raises_at_the_line(x: Any) -> None:
         # NumPy's in-place ufunc has written its result when it raises (`x /= 0` leaves inf
         # in x): the value, computed again under 'ignore', goes with the error to the caller
         # that writes (writes.inplace_rest)
-        with config.block(fp_divide="ignore", fp_over="ignore", fp_under="ignore",
-                          fp_invalid="ignore"):
+        with _fp_state.silenced():
             evaluate_arrays([x])
         out = at_the_line(exc, user_site(1))
         out._lazyarray_value = x  # type: ignore[attr-defined]

@@ -248,6 +248,22 @@ def _substitute(inputs: tuple[Node, ...]) -> tuple[Node, ...]:
     return tuple([replaced[id(n)][1] if id(n) in replaced else n for n in inputs])
 
 
+def substitute_after(replaced: dict[int, tuple[Node, Node]], op: Any) -> None:
+    """Pending nodes were computed inside a node's construction for another reason than the
+    budget (lazyarray/fp_state.py: NumPy's error state changed): `replaced` maps each to its
+    result leaf. Library code may still hold them for the rest of the user's instruction (a
+    composite's later nodes read its operands again), so they are substituted there, as after
+    a cut, not computed again."""
+    st = _STATE
+    point = _user_point(op) if _c_user_point is None else _c_user_point(2, op)
+    if point is None:
+        return
+    if st.replaced and st.cut_point is not None and st.cut_point[:2] == point[:2]:
+        replaced = {**st.replaced, **replaced}
+    st.replaced, st.cut_point, st.after = dict(replaced), point, _AFTER
+    set_cut_threshold(-1)  # (cut_hook substitutes, then restores the threshold)
+
+
 def cut_hook(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
     """Node-budget hook (graph.node): called past the budget, and for every node while waiting
     for the cut point or just after a cut (library code may still hold pre-cut operands)."""

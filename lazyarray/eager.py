@@ -418,7 +418,7 @@ def _product_now(a: Node, b: Node, fn: Any = np.matmul) -> Any:
         _leave(token)
     if bits:
         fired((), bits, rerun=lambda: fn(va, vb), key=(fn.__name__, va.shape, vb.shape),
-              inputs=(va, vb))
+              inputs=(va, vb), at_the_line=True)
     return out
 
 
@@ -454,7 +454,7 @@ def _result(node: Node, out: Any, bits: int) -> np.ndarray:
     if out.dtype != node.dtype:
         out = out.astype(node.dtype)
     if bits:
-        fired([node], bits)
+        fired([node], bits, at_the_line=True)
     return out
 
 
@@ -1605,7 +1605,7 @@ def _scatter_fired(new: Node, bits: int, data: np.ndarray, before: tuple | None,
     elements' old values (the re-run of `new`'s graph read the written buffer: `np.add.at(a,
     [0], 1e308)` of a = [1e308] re-ran inf + 1e308 and warned nothing; fuzz50)."""
     if before is None:
-        fired([new], bits)
+        fired([new], bits, at_the_line=True)
         return
     index, old = before
     mode, spec = new.attrs
@@ -1615,7 +1615,7 @@ def _scatter_fired(new: Node, bits: int, data: np.ndarray, before: tuple | None,
         copy[index] = old
         scatter_into(copy, values[0], tuple(values[1:]), mode, spec)
 
-    fired((), bits, rerun=replay)
+    fired((), bits, rerun=replay, at_the_line=True)
 
 
 if _FAST is not None and hasattr(_FAST, "set_fill_read"):  # the C getitem's reads of a fill

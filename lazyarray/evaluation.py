@@ -15,13 +15,13 @@ from typing import Any
 import numpy as np
 
 from . import cache  # plan cache, node budget (the caching issue)
-from . import _bind, cuts, donation, eager, fp_errors, tails
+from . import _bind, cuts, donation, eager, fp_errors, fp_state, tails
 from .result_layout import bound as _bound_in_memory_order, computed as _in_memory_order
 from .result_layout import result_axes as _memory_axes
 from .array import Array, bind_evaluation
 from .graph import Graph, OpKind, all_ops, get_op
-from .graph.node import (_IS_LIBRARY, Node, _compiled, _is_library_file, build_node,
-                         set_node_budget)
+from .graph.node import (_IS_LIBRARY, _PAUSED as _CUTS_PAUSED, Node, _compiled,
+                         _is_library_file, build_node, set_node_budget)
 from .generic_plan import GenericPlan
 from .graph.generic import GenericGraph, probe_graph
 from .passes import optimize, plan_memory
@@ -402,6 +402,44 @@ def evaluate_pending(since: int = 0) -> None:
         evaluate_arrays(arrays)
 
 
+def settle_pending(inputs: tuple[Node, ...], op: Any) -> tuple[Node, ...]:
+    """NumPy's error state changed a mode where a node on `inputs` is about to be built
+    (lazyarray/fp_state.py): the live pending Arrays and the pending inputs computed now, as one
+    graph, under the modes they were built in; returns the inputs, computed ones as leaves
+    (those the library still holds for the rest of the user's instruction are substituted as
+    after a cut: cuts.substitute_after). Views of computed buffers stay views."""
+    views_a_buffer = eager.views_a_buffer
+    arrays = [a for a in cuts.live_pending() if not views_a_buffer(a._node)]
+    held = {id(a._node) for a in arrays}
+    for n in inputs:
+        if n.inputs and id(n) not in held and not views_a_buffer(n):
+            held.add(id(n))
+            handle = _new_array(Array)  # (a bare handle: Array() may compute at once, track)
+            handle._node, handle._view = n, None
+            arrays.append(handle)
+    if not arrays:
+        return inputs
+    before = [(a, a._node) for a in arrays]
+    with fp_errors.at_block_exit():  # (their warnings name the lines that built them)
+        evaluate_arrays(arrays)
+    replaced = {id(n): (n, a._node) for a, n in before if a._node is not n}
+    if not replaced:
+        return inputs
+    cuts.substitute_after(replaced, op)
+    return tuple([replaced[id(n)][1] if id(n) in replaced else n for n in inputs])
+
+
+_new_array = Array.__new__
+
+
+def _busy() -> bool:
+    """An evaluation, a la.jit trace or graph passes (`cuts_paused`: la.explain, to_dask) build
+    the nodes now: fp_state.py's watch leaves them (computing what is pending there would
+    splice leaves into a graph being rewritten, as a cut would)."""
+    state = cache._state
+    return state.busy or bool(state.stand_ins) or _CUTS_PAUSED[0] > 0
+
+
 def evaluate_nodes(nodes: list[Node], walked: tuple | None = None) -> list[Node]:
     """Evaluate pending nodes as one graph; their results as leaves, or as permute views of
     leaves where NumPy's result is not C-ordered (lazyarray/result_layout.py)."""
@@ -626,6 +664,7 @@ on_change(_apply_settings)
 ON_RESOLVED.append(_on_auto_resolved)
 eager.EVALUATE_ARRAYS[0] = evaluate_arrays  # (eager.py evaluates a held Array it reads)
 fp_errors.EVALUATE_PENDING[0] = evaluate_pending  # (where la.errstate / la.seterr change modes)
+fp_state.SETTLE[0], fp_state.BUSY[0] = settle_pending, _busy  # (where NumPy's state changes)
 eager.HELD_INTERMEDIATES[0] = _held_intermediates  # (and keeps those its walks compute)
 cuts.EVALUATE_NODES[0] = evaluate_nodes  # (a cut evaluates the live pending Arrays)
 bind_evaluation(to_host, evaluate_arrays, eval, block_until_ready, device_of)  # Array's triggers

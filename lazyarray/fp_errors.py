@@ -15,6 +15,9 @@ re-run is NumPy's semantics. Only evaluations that fired pay for the re-run.
 The settings are fields of `la.config` (fp_divide, fp_over, fp_under, fp_invalid, fp_call):
 `la.errstate(...)` is a `with la.config(...)` block (this thread or task), `la.seterr(...)` a
 statement (the process default, as `la.config(...)`), so LAZYARRAY_FP_DIVIDE=raise works too.
+Both set NumPy's error state as well, whose modes `np.errstate`/`np.seterr` set around lazyarray
+ops: lazyarray/fp_state.py combines the two and keeps each op's report under the state it was
+built in.
 """
 
 from __future__ import annotations
@@ -32,11 +35,12 @@ import numpy as np
 from .graph import Graph
 from .graph.signature import graph_signature
 from .graph.node import _IS_LIBRARY, _is_library_file, built_count
+from . import fp_state
 from .runtime import fp_status
 from .runtime.evaluate import ReferencePlan, split_leaves
 from .settings import config, get_settings
 
-CATEGORIES = ("divide", "over", "under", "invalid")  # NumPy's bits 1, 2, 4, 8 in this order
+CATEGORIES = fp_state.CATEGORIES  # NumPy's bits 1, 2, 4, 8 in this order
 _TYPES = ("divide by zero", "overflow", "underflow", "invalid value")  # its message prefixes
 _MODES = ("ignore", "warn", "raise", "call", "print", "log")
 # evaluation.evaluate_pending, set by lazyarray.evaluation (which imports this module): where the
@@ -52,8 +56,15 @@ _AT_EXIT = _Exit()
 
 
 def _modes_change(changes: dict[str, Any]) -> bool:
-    s = get_settings()
-    return any(getattr(s, k) != v for k, v in changes.items())
+    """Whether `changes` change a mode the pending ops were built in (or its call target)."""
+    modes, calls = fp_state.modes(get_settings())
+    for k, name in enumerate(CATEGORIES):
+        mode = changes.get("fp_" + name)
+        if mode is not None and mode != modes[k]:
+            return True
+    call = changes.get("fp_call", _UNSET)
+    return call is not _UNSET and any(
+        m in ("call", "log") and c is not call for m, c in zip(modes, calls))
 
 
 def _settle_before(changes: dict[str, Any]) -> None:
@@ -80,9 +91,9 @@ def _evaluate_pending(since: int = 0) -> None:
 
 
 def geterr() -> dict[str, str]:
-    """numpy.geterr: the floating-point error modes in effect (lazyarray's evaluations)."""
-    s = get_settings()
-    return {name: getattr(s, "fp_" + name) for name in CATEGORIES}
+    """numpy.geterr: the floating-point error modes in effect (an op built now reports under
+    them): NumPy's error state's where not NumPy's default, else lazyarray's (fp_state.py)."""
+    return dict(zip(CATEGORIES, fp_state.modes_now()[0]))
 
 
 def _changes(all: str | None, modes: dict[str, str | None]) -> dict[str, str]:
@@ -105,12 +116,14 @@ def seterr(all: str | None = None, divide: str | None = None, over: str | None =
         _settle_before(changes)  # what was built under other modes is computed under them
         config(**changes)
         np.seterr(**_numpy_modes(changes))  # NumPy's own scalars (`np.int64(2**62) * 4`)
+        fp_state.check()  # (the ops built from now on are built under NumPy's new state)
     return old
 
 
 def geterrcall() -> Any:
     """numpy.geterrcall: the 'call' mode's function (or the 'log' mode's object)."""
-    return get_settings().fp_call
+    call = get_settings().fp_call
+    return np.geterrcall() if call is None else call
 
 
 def _check_call(func: Any) -> None:
@@ -167,6 +180,7 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
         numpy_block = np.errstate(**_numpy_modes(self._changes))
         numpy_block.__enter__()
         self._blocks.append((block, numpy_block, built_count() if changes else -1))
+        fp_state.check()  # (NumPy's modes it leaves as they were may differ from the ops')
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -180,6 +194,10 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801  (as np.errstate)
                 block.__exit__(*exc)
             finally:
                 numpy_block.__exit__(*exc)
+            if exc[0] is None:
+                fp_state.check()  # (what is pending was built under the block's state)
+            else:
+                fp_state.adopt()
 
 
 @contextlib.contextmanager
@@ -204,15 +222,21 @@ _MAX_UNCONFIRMED = 1024
 
 
 def fired(outputs: Any, bits: int, rerun: Callable[[], Any] | None = None,
-          key: Any = None, inputs: Sequence[Any] | None = None) -> None:
+          key: Any = None, inputs: Sequence[Any] | None = None, at_the_line: bool = False,
+          sites: dict | None = None) -> None:
     """An evaluation of `outputs` (nodes, or one node) raised the floating-point flags `bits`:
     report them as the settings say (graph/_node.c's hit path, cache.run_cached and la.jit call
     this). `rerun`: runs the graph through the references instead (la.jit keeps a data-free
     copy of its traced graph, re-run on the call's values), `key` names its plan and `inputs`
-    are its input arrays."""
+    are its input arrays. The modes: those the ops were built under (lazyarray/fp_state.py);
+    `at_the_line`, an op computed at its line without a node (la.jit's call, eager's products
+    and scatters): NumPy's error state now; `sites`, {line: state} of the ops a la.jit body
+    built inside an np.errstate block (fp_state.recording_sites): that state."""
     s = get_settings()
-    modes = (s.fp_divide, s.fp_over, s.fp_under, s.fp_invalid)
-    active = {k for k in range(4) if bits >> k & 1 and modes[k] != "ignore"}
+    modes, calls = fp_state.modes(s, fp_state.now() if at_the_line else None)
+    by_site = {site: fp_state.modes(s, state) for site, state in (sites or {}).items()}
+    active = {k for k in range(4) if bits >> k & 1 and (modes[k] != "ignore" or any(
+        m[k] != "ignore" for m, _ in by_site.values()))}
     if not active:
         return
     scalars: Sequence[Any] = ()
@@ -229,11 +253,19 @@ def fired(outputs: Any, bits: int, rerun: Callable[[], Any] | None = None,
         if (key, bits) in _UNCONFIRMED:
             return
     reported = False
-    for text, site in numpy_messages(rerun):
-        k = next((k for k, t in enumerate(_TYPES) if text.startswith(t)), None)
-        if k in active:
+    found = numpy_messages(rerun)
+    kinds = [next((k for k, t in enumerate(_TYPES) if text.startswith(t)), None)
+             for text, _site, _op in found]
+    flags: dict[int, int] = {}  # each op's flags: NumPy's 'call' passes them all (divide and
+    for (_text, _site, op), k in zip(found, kinds):  # invalid of `0 / 0` and `1 / 0`: 9)
+        flags[op] = flags.get(op, 0) | (0 if k is None else 1 << k)
+    for (text, site, op), k in zip(found, kinds):
+        mode, call = modes, calls
+        if site in by_site:
+            mode, call = by_site[site]
+        if k in active and mode[k] != "ignore":
             reported = True
-            _dispatch(modes[k], k, text, s.fp_call, site if _AT_EXIT.depth else None)
+            _dispatch(mode[k], k, text, call[k], site if _AT_EXIT.depth else None, flags[op])
     if nan_inputs and not reported:
         if len(_UNCONFIRMED) >= _MAX_UNCONFIRMED:
             _UNCONFIRMED.clear()
@@ -268,19 +300,20 @@ def _rerun(graph: Graph) -> Any:
     return ReferencePlan(graph).run(*split_leaves(graph))
 
 
-def numpy_messages(rerun: Callable[[], Any]) -> list[tuple[str, tuple[str, int] | None]]:
-    """NumPy's error messages, in op order, each with the user line that built its op, for a
-    node-by-node run through the references (the error path only). Data the interpreter cannot
-    read (device buffers): none."""
+def numpy_messages(rerun: Callable[[], Any]) -> list[tuple[str, tuple[str, int] | None, int]]:
+    """NumPy's error messages, in op order, each with the user line that built its op and the
+    op's number, for a node-by-node run through the references (the error path only). Data the
+    interpreter cannot read (device buffers): none."""
     with fp_status.collecting() as found:
         try:
             rerun()
         except Exception:
             pass
-    return list(zip(found.messages, found.sites))
+    return list(zip(found.messages, found.sites, found.ops))
 
 
-def _dispatch(mode: str, k: int, text: str, call: Any, site: tuple[str, int] | None) -> None:
+def _dispatch(mode: str, k: int, text: str, call: Any, site: tuple[str, int] | None,
+              flags: int) -> None:
     if mode == "warn":
         if site is None or not _warn_at(text, site):
             warnings.warn(text, RuntimeWarning, stacklevel=user_stacklevel())
@@ -292,7 +325,7 @@ def _dispatch(mode: str, k: int, text: str, call: Any, site: tuple[str, int] | N
         if call is None or not callable(call):
             raise ValueError(f"floating-point error mode 'call' ({text}) has no function: "
                              "la.seterrcall(f) or la.errstate(call=f)")
-        call(_TYPES[k], 1 << k)
+        call(_TYPES[k], flags)  # (NumPy's: every flag its ufunc call raised)
     elif mode == "log":
         write = getattr(call, "write", None)
         if write is None:

@@ -22,7 +22,7 @@ from .array import Array
 from .cache import _state
 from .creation import host_result
 from .eager import LIMIT, view_value
-from .settings import get_settings
+from . import fp_state
 
 
 def computed(values: Sequence[Any]) -> list | None:
@@ -56,9 +56,7 @@ def call(fn: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any],
     options = computed(list(kwargs.values())) if values is not None else None
     if options is None:
         return None
-    s = get_settings()
-    modes = {"divide": s.fp_divide, "over": s.fp_over, "under": s.fp_under,
-             "invalid": s.fp_invalid}
+    modes = dict(zip(fp_state.CATEGORIES, fp_state.modes_now()[0]))  # (np.errstate's too)
     if not _NUMPY_MODES.issuperset(modes.values()):
         return None
     with warnings.catch_warnings(record=True) as caught, np.errstate(**modes):

@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _bind, cache, fp_errors
+from . import _bind, cache, fp_errors, fp_state
 from .array import Array
 from .evaluation import build_plan, evaluate_arrays, options
 from .graph import Graph, Node, dtypes, get_op
-from .graph.node import leaf_like
+from .graph.node import built_count, leaf_like
 from .runtime.fp_status import call as fp_call
 from .runtime.plan_cache import build_reference_plan
 from .settings import _applied as _settings_applied, get_settings
@@ -173,7 +173,9 @@ def _run_plan(plan: Any, data: list[Any], values: list[Any]) -> list[Any]:
 def _fp_fired(bits: int, trace: "_Trace", data: list[Any], values: list[Any]) -> None:
     """A call raised floating-point flags: report them (the trace's data-free graph re-run on
     this call's values names the ops)."""
-    fp_errors.fired(None, bits, lambda: trace.reference.run(data, values), trace, data)
+    fp_errors.fired(None, bits, lambda: trace.reference.run(data, values), trace, data,
+                    at_the_line=True,  # (computed at the call: under NumPy's error state now,
+                    sites=trace.states)  # but an np.errstate block's ops in the body under its)
 
 
 class _Trace:
@@ -184,6 +186,7 @@ class _Trace:
     they are), and the constant scalars' places."""
 
     __slots__ = ("array_slots", "checks", "out_nodes", "out_tree", "outputs", "plan", "reference",
+                 "states",
                  "scalar_slots", "_arrays_in_order", "_scalars_in_order", "_scalar_template",
                  "_scalar_places", "_single", "_launch")
 
@@ -319,10 +322,12 @@ class JitFunction:
                       for i, x in enumerate(args))
         tkwargs = {k: kwargs[k] if self._is_static(None, k)
                    else _substitute(kwargs[k], a_it, s_it.named(k)) for k in sorted(kwargs)}
-        with cache.busy(), cache.tracing(slot_of) as traced:
+        started = built_count()
+        with fp_state.recording_sites() as sites, cache.busy(), cache.tracing(slot_of) as traced:
             out = _scalars_as_arrays(self.fn(*targs, **tkwargs))
         out_arrays = _output_arrays(out)
         trace = _Trace()
+        trace.states = sites or None
         trace.checks = traced.checks
         trace.out_tree = out if not isinstance(out, Array) else None
         trace.out_nodes = [a._node for a in out_arrays]
@@ -337,6 +342,9 @@ class JitFunction:
             trace.reference = build_reference_plan(Graph(trace.out_nodes))
         trace.out_nodes = [Node(_INPUT, (), (), n.shape, n.dtype, site=n.site)
                            for n in trace.out_nodes]  # keep shapes only, not the trace's graph
+        for a, n in zip(out_arrays, trace.out_nodes):
+            if a._node.order > started:  # (the trace's own Arrays, markers in out_tree: not
+                a._node = n  # pending, or a block's exit computed them with their warnings)
         trace._prepare(len(arrays), len(scalars))
         with self._lock:
             self._traces[key] = trace

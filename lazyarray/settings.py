@@ -91,6 +91,9 @@ RAISE_MODE_ON: list = [_raises(_default)]
 # while one is, RAISE_MODE_ON is True too, so that a pending Array's construction asks
 # _handled.raises_at_the_line whether the block records or turns warnings into errors (fuzz53).
 WARNING_BLOCKS: list = [0]
+# Whether NumPy's error state the pending ops were built in has a mode 'raise' (np.errstate
+# around lazyarray ops: lazyarray/fp_state.py): RAISE_MODE_ON is True then too.
+NUMPY_RAISES: list = [False]
 # This context's active `with` blocks: (layers, their settings, the default they were derived from).
 _Layers = tuple[tuple["config", dict[str, Any]], ...]
 _scope: contextvars.ContextVar[tuple[_Layers, Settings, Settings] | None] = contextvars.ContextVar(
@@ -141,12 +144,19 @@ def apply_if_changed() -> Settings:
 def warning_blocks_changed(by: int) -> None:
     """A user's `warnings.catch_warnings` block entered (1) or left (-1): RAISE_MODE_ON again."""
     WARNING_BLOCKS[0] = max(WARNING_BLOCKS[0] + by, 0)
-    RAISE_MODE_ON[0] = _raises(get_settings()) or WARNING_BLOCKS[0] > 0
+    RAISE_MODE_ON[0] = _raises(get_settings()) or WARNING_BLOCKS[0] > 0 or NUMPY_RAISES[0]
+
+
+def numpy_raises(raises: bool) -> None:
+    """NumPy's error state the pending ops are built in has a mode 'raise' (True) or not."""
+    if raises is not NUMPY_RAISES[0]:
+        NUMPY_RAISES[0] = raises
+        RAISE_MODE_ON[0] = _raises(get_settings()) or WARNING_BLOCKS[0] > 0 or raises
 
 
 def _notify(s: Settings) -> None:
     _applied[0] = s
-    RAISE_MODE_ON[0] = _raises(s) or WARNING_BLOCKS[0] > 0
+    RAISE_MODE_ON[0] = _raises(s) or WARNING_BLOCKS[0] > 0 or NUMPY_RAISES[0]
     for listener in _listeners:
         listener(s)
 

@@ -35,7 +35,7 @@ from weakref import ref as _weakref
 
 import numpy as np
 
-from . import _bind, eager
+from . import _bind, eager, fp_state
 from ._numpy_errors import numpy_shape_error
 from ._reshape import reshape_node
 from .cuts import _LIMIT as _LIVE_LIMIT, _LIVE, _prune
@@ -45,7 +45,6 @@ from .graph.registry import OpKind
 from .graph.node import Node, cuts_paused, user_site
 from .passes.rewrite import with_inputs
 from .result_layout import c_strides, root_is_c_contiguous, root_layout, written_into
-from .settings import config
 
 # `A[:, j] -= x`'s write through the view in C (lazyarray/_trace.c write_view_value), else Python's
 _C_WRITE_VIEW = getattr(_bind.FAST, "write_view_value", None)
@@ -930,8 +929,7 @@ def inplace_rest(self: Any, result: Any, other: Any, ufunc: np.ufunc) -> Any:
             inplace_rest(self, value, other, ufunc)
         elif isinstance(result, (FloatingPointError, RuntimeWarning)) and self._view is not False \
                 and ufunc in _OPERATORS:  # (a value computed at once raised: computed again)
-            with config.block(fp_divide="ignore", fp_over="ignore", fp_under="ignore",
-                              fp_invalid="ignore"):
+            with fp_state.silenced():
                 value = _OPERATORS[ufunc](self, other)
             inplace_rest(self, value, other, ufunc)
         raise result

@@ -100,7 +100,9 @@ class _Collector:
     def __init__(self) -> None:
         self.messages: list[str] = []
         self.sites: list[tuple[str, int] | None] = []  # the user line that built each op
+        self.ops: list[int] = []  # the op (ufunc call) that wrote each: 'call' passes its flags
         self.site: tuple[str, int] | None = None  # the op running now (runtime/interpreter.py)
+        self.op = 0  # and its number
 
     def write(self, text: str) -> None:
         text = text.strip()
@@ -108,6 +110,7 @@ class _Collector:
             text = text[len("Warning: "):]
         self.messages.append(text)
         self.sites.append(self.site)
+        self.ops.append(self.op)
 
 
 def numpy_errstate() -> contextlib.AbstractContextManager:

@@ -45,7 +45,7 @@ def run_reference(graph: Graph, leaf_values: Sequence[object] | None = None) -> 
                     values[k] = np.broadcast_to(values[k], n.shape)
                 continue
             if report is not None:
-                report.site = n.site
+                report.site, report.op = n.site, k
             args = tuple(values[index[id(i)]] for i in n.inputs)
             values[k] = _apply(n, args)
             for i in n.inputs:

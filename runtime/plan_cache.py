@@ -22,7 +22,7 @@ from ..graph import Graph, Node, get_op
 from .backend import Backend, get_backend
 from .evaluate import host_value
 from .interpreter import _apply
-from .fp_status import numpy_errstate
+from .fp_status import collector, numpy_errstate
 
 _INPUT = get_op("input")
 
@@ -272,8 +272,11 @@ class ReferenceStepPlan:
         for (k, dtype, shape), s in zip(self.scalar_slots, scalars):
             # a weak scalar operand has its op's shape: a broadcast view
             values[k] = np.broadcast_to(np.asarray(s, dtype), shape) if shape else np.asarray(s, dtype)
+        report = collector()  # the report's re-run (la.jit's): each message keeps its op's line
         with numpy_errstate():
             for k, reference, inputs, attrs, dtype, node, free in self.steps:
+                if report is not None:
+                    report.site, report.op = node.site, k
                 args = tuple([values[i] for i in inputs])
                 try:
                     out = reference(args, attrs, dtype)

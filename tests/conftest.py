@@ -72,7 +72,8 @@ EXHAUSTIVE_ON_C = frozenset({
 # backend parameter stay in the fast tier (the C paths they reach are the op sweeps' too).
 EXHAUSTIVE_ON_C_MODULES = frozenset({
     "test_fuzz_regressions", "test_fuzz53", "test_fuzz54", "test_fuzz55", "test_fuzz56",
-    "test_fuzz57", "test_probe53", "test_probe54", "test_probe55", "test_probe56", "test_probe57"})
+    "test_fuzz57", "test_probe53", "test_probe54", "test_probe55", "test_probe56", "test_probe57",
+    "test_numpy_errstate"})
 
 
 # Sweeps the fast tier samples (stop 53: its 4 minutes on 2 cores from a cold cache, ~0.14 s of

@@ -574,11 +574,9 @@ def compare(want: Any, got: Any, dtype: str, rtol: float) -> str:
 # RuntimeWarnings scikit-learn's own non-NumPy path gives (array_api_strict too): its
 # `_incremental_mean_and_var` divides by zero counts under np.errstate(divide="ignore") on NumPy
 # only ("There is no errstate equivalent ... in array API").
-WARNS_OFF_NUMPY = ("StandardScaler",
-                   # Left (docs/array_api.md): SciPy runs tanhsinh's loop inside
-                   # `np.errstate(divide='ignore', ...)`, NumPy's state, which lazyarray's ops do
-                   # not follow: float32 `log(0)` at _tanhsinh.py:791 warns on Arrays
-                   "elementwise_solvers")
+# (`elementwise_solvers` was here until stop 57: SciPy runs tanhsinh's loop inside
+# `np.errstate(divide='ignore', ...)`, which lazyarray's ops now follow: docs/array_api.md.)
+WARNS_OFF_NUMPY = ("StandardScaler",)
 
 
 def _warned(call: Callable[[], Any]) -> tuple[Any, set[str]]:

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import _axis_args, _bind
-from .array import Array
+from .array import Array, scalar_result
 from .complex_functions import conj
 from .graph.node import user_site
 from .graph.ops_unchecked import named, out_cast
@@ -98,7 +98,9 @@ def vecdot(x1: Any, x2: Any, /, out: Any = None, *, axis: int = -1) -> Array:
     if np.result_type(first.dtype, b.dtype).kind in "fc":  # BLAS's dot per pair, as NumPy
         rows = moveaxis(first, ax, -1)[..., None, :]
         cols = moveaxis(Array(b), ax, -1)[..., :, None]
-        return matmul_general(rows, cols, site, _VECDOT_MATMUL)[..., 0, 0]
+        dots = matmul_general(rows, cols, site, _VECDOT_MATMUL)[..., 0, 0]
+        # (a 0-d result is NumPy's scalar, as the gufunc's: it was a 0-d array, fuzz57)
+        return scalar_result(dots._node) if not dots.ndim else dots
     product = Array(_bind.elementwise(_VECDOT_MULTIPLY, first, Array(b), site=site))
     # NumPy's vecdot keeps the dtype; its report names 'vecdot', not 'multiply' or 'reduce'
     return _reduce("sum", product._node, axis, False, product.dtype, site, _VECDOT_SUM)

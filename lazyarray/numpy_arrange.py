@@ -509,6 +509,12 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Array:
                              for c, k in zip(choicelist, choices)],
                            default if type(default) in (int, float, complex)
                            else _array(default).dtype)
+    for c in choicelist:  # NumPy burns each choice in by `copyto(result, choice, where=cond)`
+        if type(c) in (int, float, complex):  # (same_kind), a Python one as its array (int64:
+            have = np.asarray(c).dtype  # into a uint result a TypeError; silent here, fuzz57)
+            if not np.can_cast(have, dtype, "same_kind"):
+                raise TypeError(f"Cannot cast array data from {have!r} to {dtype!r} according "
+                                "to the rule 'same_kind'")
     result = _array(default).astype(dtype)
     for c, choice in zip(reversed(conds), reversed(choices)):
         result = ew.where(c, choice.astype(dtype), result)

@@ -22,7 +22,7 @@ from . import _bind
 from . import elementwise as ew
 from . import manipulation as mp
 from . import reductions as red
-from .array import Array, scalar_result
+from .array import Array, scalar_result, zero_d_array
 from .complex_functions import imag, real
 from .creation import check_like, asarray, zeros
 from .indexing import take
@@ -203,6 +203,9 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Array:
     if type(filt) is list or type(filt) is tuple:
         return np.trim_zeros(filt, trim, axis=axis)
     x = asarray(filt)
+    if not x.ndim:  # NumPy's: no axis to trim, `filt` itself (`trim_zeros(True)` is True)
+        np.trim_zeros(np.asarray(x), trim, axis=axis)  # (its errors: a bad `trim`, an axis)
+        return filt
     if x.ndim != 1:
         return asarray(np.trim_zeros(np.asarray(x), trim, axis=axis))
     trim = trim.lower()
@@ -323,4 +326,4 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
     for cond, func in zip(conds, funclist):
         value = func(v, *args, **kw) if isinstance(func, Callable) else func
         y = ew.where(cond, asarray(value).astype(v.dtype), y)
-    return y
+    return zero_d_array(y)  # (NumPy's writes into zeros: a 0-d x's is a 0-d array, fuzz57)

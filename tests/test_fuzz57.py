@@ -1,0 +1,114 @@
+"""Regressions found by fuzz57 (tests/fuzz_signatures.py, fuzz_scalars.py on seeds 500000+).
+Each compares with NumPy computed here, on plans (`eager_size=0`) and at the default (the
+at-once rule), on each backend (tests/conftest.py's `backend`)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import lazyarray as la
+
+BOTH = pytest.mark.parametrize("eager_size", [0, 4096])
+
+
+@pytest.fixture(autouse=True)
+def _on_each_backend(backend):
+    """Every test on every backend: on C the instances are the exhaustive tier's (conftest
+    EXHAUSTIVE_ON_C_MODULES)."""
+    yield backend
+
+
+def _outcome(xp, fn, eager_size: int):
+    """(repr, dtype) of `fn(xp)` (NumPy's scalar vs 0-d array shows in the repr), or the
+    exception's type and text (without lazyarray's site line)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            if xp is la:
+                with la.config(eager_size=eager_size):
+                    v = fn(xp)
+                    return repr(v), np.asarray(v).dtype
+            v = fn(xp)
+            return repr(v), np.asarray(v).dtype
+        except Exception as exc:  # noqa: BLE001
+            return type(exc).__name__, str(exc).split("\n(at ")[0]
+
+
+def _same(fn, eager_size: int) -> None:
+    assert _outcome(la, fn, eager_size) == _outcome(np, fn, eager_size)
+
+
+_C64 = (np.arange(12) * 1.5 + 1j).astype(np.complex64).reshape(2, 3, 2)
+_C64[0, 0, 0] = np.nan
+_F32 = np.array([[1.5, np.nan, -2.0], [0.25, 3.0, np.nan]], np.float32)
+
+
+@BOTH
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.nanvar(xp.asarray(_C64), mean=(0, 1)),
+    lambda xp: xp.nanstd(xp.asarray(_C64), axis=0, mean=xp.asarray(_C64).mean(axis=0)),
+    lambda xp: xp.nanvar([1.0, 2.0, 4.0], dtype="float32"),
+    lambda xp: xp.nanstd([], dtype="float32", keepdims=True, correction=1.5),
+    lambda xp: xp.nanvar(xp.asarray(_F32), axis=1, dtype="float64"),
+    lambda xp: xp.nanvar(xp.asarray(_F32), axis=0, mean=np.float64(0.1)),
+    lambda xp: xp.nanstd(xp.asarray(_F32.astype(np.float16)), dtype="float32"),
+    lambda xp: xp.nanvar(xp.asarray(_C64), axis=(0, 2), dtype="complex128"),
+], ids=["complex64-mean-tuple", "complex64-mean-array", "list-dtype-f4", "empty-dtype-f4",
+        "f4-dtype-f8", "f4-mean-f8", "f2-dtype-f4", "c8-dtype-c16"])
+def test_nanvar_deviations_in_input_dtype_sum_in_dtype(call, eager_size):
+    """NumPy's nanvar subtracts the mean into the input's copy (`out=arr`, unsafe): a float64
+    `mean=`/`dtype=` leaves the deviations in the input's dtype, and only the last sum is in
+    `dtype=`. Here the deviations promoted and `dtype=` was only the mean's: nanvar(list,
+    dtype=float32) was float64, nanvar(complex64, mean=(0, 1)) float64."""
+    _same(call, eager_size)
+
+
+_S = (np.float64(0.5), np.int64(-3), np.complex64(1 - 1j))
+
+
+@BOTH
+@pytest.mark.parametrize("call", [
+    lambda xp, s: xp.squeeze(s),
+    lambda xp, s: xp.squeeze(s, axis=0),
+    lambda xp, s: xp.transpose(s),
+    lambda xp, s: xp.permute_dims(s, ()),
+    lambda xp, s: xp.reshape(s, ()),
+    lambda xp, s: xp.moveaxis(s, [], []),
+    lambda xp, s: xp.expand_dims(s, ()),  # (NumPy's 0-d array: asanyarray first)
+    lambda xp, s: xp.broadcast_to(s, ()),
+    lambda xp, s: xp.squeeze(xp.asarray(s)),
+    lambda xp, s: xp.vecdot(xp.asarray([s, s]), xp.asarray([s, 2 * s])),
+    lambda xp, s: xp.linalg.vecdot(xp.asarray([s, s]), xp.asarray([s, 2 * s])),
+    lambda xp, s: xp.median(xp.asarray(s), axis=(), keepdims=True),
+    lambda xp, s: xp.median(xp.asarray(s), axis=()),
+    lambda xp, s: xp.piecewise(xp.asarray(s), [True], [1]),
+    lambda xp, s: xp.piecewise(xp.asarray(s), [xp.asarray(s) != 0], [lambda t: t * 2]),
+    lambda xp, s: xp.trim_zeros(s),
+    lambda xp, s: xp.trim_zeros(True),
+], ids=["squeeze", "squeeze-axis", "transpose", "permute_dims", "reshape", "moveaxis",
+        "expand_dims", "broadcast_to", "squeeze-0d-array", "vecdot", "linalg.vecdot",
+        "median-keepdims", "median", "piecewise", "piecewise-fn", "trim_zeros", "trim_zeros-bool"])
+@pytest.mark.parametrize("s", _S, ids=[type(s).__name__ for s in _S])
+def test_zero_d_results_are_numpys_kind(call, s, eager_size):
+    """A 0-d result is NumPy's scalar or NumPy's 0-d array as NumPy's is: squeeze, transpose,
+    reshape and moveaxis call a NumPy scalar's own method (a scalar; a 0-d array here),
+    vecdot of vectors is the gufunc's scalar (a 0-d array), median(0-d, axis=(),
+    keepdims=True) and piecewise of a 0-d array are 0-d arrays (scalars here), trim_zeros of a
+    0-d input is the input (a 0-d array)."""
+    _same(lambda xp: call(xp, s), eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("dtype", ["uint8", "uint32", "uint64", "int8", "float32", "bool"])
+@pytest.mark.parametrize("choice,default", [(1, 0), (-1, False), (300, 7), (1.5, 0), (1j, 0),
+                                            (2, np.uint64(5)), (True, 3)])
+def test_select_python_scalar_choice_casts_same_kind(dtype, choice, default, eager_size):
+    """np.select burns each choice into the result by `copyto(..., where=cond)` (same_kind): a
+    Python int choice is an int64 array there, so into an unsigned result NumPy raises
+    TypeError (`select([B > 0, B == 0], [B, 1], False)` of a uint32 B); here it was cast."""
+    b = np.array([1, 2, 0], dtype)
+    _same(lambda xp: xp.select([xp.asarray(b) > 0, xp.asarray(b) == 0], [xp.asarray(b), choice],
+                               default), eager_size)

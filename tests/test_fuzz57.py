@@ -112,3 +112,32 @@ def test_select_python_scalar_choice_casts_same_kind(dtype, choice, default, eag
     b = np.array([1, 2, 0], dtype)
     _same(lambda xp: xp.select([xp.asarray(b) > 0, xp.asarray(b) == 0], [xp.asarray(b), choice],
                                default), eager_size)
+
+
+_RUN_AS_MODULE = """
+import warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    y = np.sqrt(x)
+    z = np.log(x - 1)
+found = [(str(w.message), w.lineno) for w in caught]
+"""
+
+
+@BOTH
+def test_warnings_of_a_module_run_with_python_m(tmp_path, eager_size):
+    """A module run by `python -m pkg.mod` is `__main__` with pkg.mod's loader: the warnings a
+    block's exit reports at the lines that built the ops (fp_errors._warn_at) passed its globals
+    to warnings.warn_explicit, whose source lookup asked that loader for '__main__': ImportError
+    instead of NumPy's warnings (fuzz_numpy run as `python -m tests.fuzz_numpy`, seed 500038)."""
+    import importlib.machinery
+    path = tmp_path / "mod.py"
+    path.write_text(_RUN_AS_MODULE)
+    found = []
+    for xp in (np, la):
+        env = {"__name__": "__main__", "np": xp, "x": xp.asarray([-1.0, 4.0] * 3000),
+               "__loader__": importlib.machinery.SourceFileLoader("pkg.mod", str(path))}
+        with la.config(eager_size=eager_size):
+            exec(compile(_RUN_AS_MODULE, str(path), "exec"), env)
+        found.append(env["found"])
+    assert found[1] == found[0]

@@ -34,7 +34,7 @@ from .cuts import _LIVE, _MIN_LIMIT, _prune
 from .eager import LIMIT as _EAGER_LIMIT
 from .graph import get_op
 from .graph.registry import all_ops
-from .graph.dtypes import bool_, float32, float64
+from .graph.dtypes import bool_, float32, float64, refuse_array
 from .graph.node import _BUDGET, user_site
 from .runtime.backend import CopyStats
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
@@ -246,6 +246,7 @@ def _copy(self: Array, order: str = "C") -> Array:
 def _view(self: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002
     """ndarray.view(): a new handle on the same memory (writes through it reach self, and
     self's reach it). A view as another dtype reinterprets bytes, which a lazy value has not."""
+    refuse_array(dtype)  # (NumPy's TypeError; it read an Array's `.dtype`, fuzz57)
     if type is not None or (dtype is not None and np.dtype(dtype) != self.dtype):
         raise NotImplementedError("view(dtype): reinterpreting an Array's bytes is not supported; "
                                   "use astype (a value conversion) or np.asarray(x).view(dtype)")

@@ -510,7 +510,8 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, *,
     """numpy.arange / Array API `arange`, computed eagerly (its length depends on the values)."""
     site = user_site(1)
     check_like(like)
-    values = np.arange(start, stop, step, dtype=dtypes.to_dtype(dtype) if dtype else None)
+    values = np.arange(start, stop, step,
+                       dtype=dtypes.to_dtype(dtype) if dtype is not None else None)
     return _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)), device)
 
 
@@ -524,7 +525,7 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
     _bind.refuse_traced(start, stop, num)  # computed now: a traced value would stay baked in
     start, stop, num = host_values(start, stop, num)
     values, step = np.linspace(start, stop, num, endpoint=endpoint, retstep=True, axis=axis,
-                               dtype=dtypes.to_dtype(dtype) if dtype else None)
+                               dtype=dtypes.to_dtype(dtype) if dtype is not None else None)
     samples = _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)),
                      device)
     if not retstep:
@@ -558,5 +559,5 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None,
     check_like(like)
     if order != "C":
         check_order(order, site, "CF")
-    values = np.eye(N, M, k, dtype=dtypes.to_dtype(dtype) if dtype else np.float64)
+    values = np.eye(N, M, k, dtype=dtypes.to_dtype(dtype) if dtype is not None else np.float64)
     return _place(Array(_bind.leaf(values, site)), device)

@@ -32,6 +32,7 @@ from .manipulation import broadcast_to, concat, moveaxis, stack
 from .cache import is_busy
 from .graph import get_op
 from .graph.node import user_site
+from .graph.dtypes import refuse_array
 from ._layout import check_order
 from .result_layout import copied
 
@@ -94,6 +95,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
         where = kwargs.pop("where", True)
         casting = kwargs.pop("casting", "same_kind")
         dtype, signature = kwargs.pop("dtype", None), kwargs.pop("signature", None)
+        refuse_array(dtype)  # (NumPy's TypeError; it read an Array's `.dtype`, fuzz57)
         order, _ = kwargs.pop("order", "K"), kwargs.pop("subok", None)
         if kwargs:
             raise _bind.fail(TypeError, f"{self._np.__name__}() got an unexpected keyword argument "

@@ -141,3 +141,28 @@ def test_warnings_of_a_module_run_with_python_m(tmp_path, eager_size):
             exec(compile(_RUN_AS_MODULE, str(path), "exec"), env)
         found.append(env["found"])
     assert found[1] == found[0]
+
+
+@BOTH
+@pytest.mark.parametrize("call", [
+    lambda xp, a: xp.zeros(3, dtype=a), lambda xp, a: xp.full(2, 1, dtype=a),
+    lambda xp, a: xp.asarray([1, 2], dtype=a), lambda xp, a: xp.zeros_like(a, dtype=a),
+    lambda xp, a: xp.arange(3, dtype=a), lambda xp, a: xp.linspace(0, 1, 3, dtype=a),
+    lambda xp, a: xp.eye(2, dtype=a), lambda xp, a: xp.identity(2, dtype=a),
+    lambda xp, a: xp.tri(2, dtype=a), lambda xp, a: xp.indices((2,), dtype=a),
+    lambda xp, a: xp.logspace(0, 1, 3, dtype=a), lambda xp, a: xp.fromiter([1], dtype=a),
+    lambda xp, a: xp.frombuffer(b"\0" * 8, dtype=a),
+    lambda xp, a: xp.sum(a, dtype=a), lambda xp, a: xp.cumsum(a, dtype=a),
+    lambda xp, a: xp.add(a, a, dtype=a), lambda xp, a: xp.sqrt(a, dtype=a),
+    lambda xp, a: xp.matmul(a, a, dtype=a), lambda xp, a: a.astype(a),
+    lambda xp, a: a.view(a), lambda xp, a: xp.promote_types(a, "f8"),
+    lambda xp, a: xp.issubdtype(a, np.floating), lambda xp, a: xp.can_cast("f4", a),
+    lambda xp, a: xp.can_cast(a, "f8"), lambda xp, a: xp.result_type(a, "f8"),
+    lambda xp, a: xp.zeros(2, dtype=np.float32(1)),  # (a NumPy scalar stands for its dtype)
+])
+def test_an_array_is_no_dtype(call, eager_size):
+    """`np.zeros(3, dtype=x)` of an array: NumPy's TypeError 'Cannot construct a dtype from an
+    array'. np.dtype refuses NumPy's array but reads any other object's `.dtype`: an Array as
+    dtype= gave its dtype's result (and `arange`/`linspace`/`eye` tested its truth first)."""
+    a = np.array([1.0, 2.0], np.float32)
+    _same(lambda xp: call(xp, xp.asarray(a)), eager_size)

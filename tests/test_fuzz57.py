@@ -166,3 +166,23 @@ def test_an_array_is_no_dtype(call, eager_size):
     dtype= gave its dtype's result (and `arange`/`linspace`/`eye` tested its truth first)."""
     a = np.array([1.0, 2.0], np.float32)
     _same(lambda xp: call(xp, xp.asarray(a)), eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("call", [
+    lambda a: a.std(correction=1), lambda a: a.var(axis=0, correction=0),
+    lambda a: a.astype("float32", device="cpu"), lambda a: a.clip(a_min=0),
+    lambda a: a.clip(0, a_max=1), lambda a: a.conj(out=a), lambda a: a.conjugate(out=a),
+    lambda a: a.fill(value=1), lambda a: a.swapaxes(axis1=0, axis2=1),
+    # what NumPy's methods take by keyword, whatever their text signatures say
+    lambda a: a.take(indices=[0]), lambda a: a.repeat(repeats=2),
+    lambda a: a.dot(b=a.T), lambda a: a.std(keepdims=True, where=a > 1),
+    lambda a: a.clip(min=0, max=3), lambda a: a.astype(dtype="f4", copy=False),
+])
+def test_method_keywords_numpys_methods_refuse(call, eager_size):
+    """ndarray's methods refuse some keywords the namespace functions take: `x.std(correction=)`
+    (`_std()`'s TypeError), `x.astype(t, device=)`, `x.clip(a_min=)` (the ufunc's), `x.fill(
+    value=)`, `x.swapaxes(axis1=...)`, `x.conj(out=)`. Array's methods are those functions: the
+    keywords were taken."""
+    b = np.arange(6.0).reshape(2, 3)
+    _same(lambda xp: call(xp.asarray(b)), eager_size)

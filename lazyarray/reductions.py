@@ -614,6 +614,8 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
         raise _bind.fail(TypeError, "var/std with mean= and where= or an integer, bool or "
                          "complex dtype= is not supported by lazyarray (NumPy's mean= alone is)",
                          site)
+    if mean is not None:
+        return _var_of_mean(_as_node(a, site), mean, axis, want, correction, keepdims, site)
     if want is not None and want.kind != "c" and _as_node(a, site).dtype.kind == "c":
         raise _bind.fail(TypeError, f"var of a complex array in dtype {want}: NumPy takes the "
                          "mean of the real parts and the deviations of the complex values (with "
@@ -687,6 +689,35 @@ def _divide_by_count(total: Array, n: float) -> Array:
     if wide is None:
         return total / n
     return astype(astype(total, wide) / n, total.dtype)
+
+
+def _var_of_mean(src: Node, mean: Any, axis: Any, want: np.dtype | None, correction: float,
+                 keepdims: bool, site: _bind.Site) -> Array:
+    """NumPy's var with `mean=`, step by step as its _methods._var: the deviations are
+    `arr - mean` in the input's own dtype promoted with the mean's (an integer input less an
+    integer mean stays integer, and its squares wrap), squared in that dtype where the input is
+    an integer or float (a complex mean of a real input: complex squares, a complex result),
+    |x|**2 where they are complex, summed in `dtype=` (float64 for an integer or bool input),
+    divided by the count less ddof. Here the input was cast to float first (float32 less an
+    int64 mean was float32, NumPy's float64; an integer's squares did not wrap; fuzz57)."""
+    _refuse_bool_axis_counted(axis, src.ndim, site)
+    axes = _bind.normalize_axes(axis, src.ndim, site, repeated=DUPLICATE)
+    denom = _count(src.shape, axes) - correction
+    if denom <= 0:  # (NumPy's warning first, as var's)
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
+                      stacklevel=user_stacklevel())
+        denom = 0
+    centered = Array(src) - mean
+    if src.dtype.kind in "iuf":  # (np.square: its overflow reports 'square', as NumPy's)
+        sq = _square(centered)
+    elif centered.dtype.kind == "c":
+        re, im = real(centered), imag(centered)
+        sq = re * re + im * im
+    else:  # (a bool input: NumPy's multiply(x, conjugate(x)).real)
+        sq = centered * centered
+    total = sum(sq, axis=axes, dtype=want if want is not None else (
+        dtypes.float64 if src.dtype.kind in "biu" else None), keepdims=keepdims)
+    return _divide_by_count(total, denom)
 
 
 def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepdims: bool,

@@ -186,3 +186,26 @@ def test_method_keywords_numpys_methods_refuse(call, eager_size):
     keywords were taken."""
     b = np.arange(6.0).reshape(2, 3)
     _same(lambda xp: call(xp.asarray(b)), eager_size)
+
+
+_VM = {"f4": np.array([[1.5, 2.25, -3.0], [4.0, 5.0, 6.0]], np.float32),
+       "i8": np.array([[1, 2, 3], [4, 5, 6_000_000_000]]),
+       "u8": np.array([[2**63, 1, 2], [3, 4, 5]], np.uint64),
+       "b": np.array([[True, False, True], [False, False, True]]),
+       "c8": np.array([[1 + 1j, 2, 3j], [4, 5, 6]], np.complex64)}
+
+
+@BOTH
+@pytest.mark.parametrize("name", ["var", "std", "nanstd"])
+@pytest.mark.parametrize("kind,mean,dtype", [
+    ("f4", np.array([[1], [2]]), None), ("f4", 1j, None), ("i8", 2, None), ("i8", 2, "f4"),
+    ("u8", 2, None), ("b", 1j, None), ("c8", np.float32(1.5), "f4"), ("c8", 2, None)])
+def test_var_with_mean_follows_numpys_steps(name, kind, mean, dtype, eager_size):
+    """NumPy's var/std with `mean=`: `arr - mean` in the input's dtype promoted with the mean's,
+    squared there (integer squares wrap, a complex mean of a real input gives complex), summed
+    in dtype= (float64 for integers). The input was cast to float first: float32 less an int64
+    mean was float32 (NumPy: float64), nanstd(2**63, mean=2) 9.2e18 (NumPy: 2.0), a bool input
+    less 1j negative, a complex input with a real dtype= refused."""
+    a = _VM[kind]
+    _same(lambda xp: getattr(xp, name)(xp.asarray(a), axis=1, keepdims=True, mean=mean,
+                                       dtype=dtype), eager_size)

@@ -441,7 +441,14 @@ def concat(arrays: Sequence[Any], axis: int | None = 0, out: Any = None, *, dtyp
                                  f"concatenation axis must match exactly, but along dimension {d}, "
                                  f"the array at index 0 has size {nodes[0].shape[d]} and the "
                                  f"array at index {k} has size {n.shape[d]}", site)
-    dtype = dtypes.result_type(*(n.dtype for n in nodes))
+    # (NumPy's concatenate takes a Python int, float or complex entry, 0-d and so only with
+    # axis=None, as weak: `concatenate((1.5, x32), axis=None)` and `union1d(1.5, x32)` are
+    # float32, `(300, x_int8)` wraps into int8; float64 and int64 here, fuzz57)
+    weak = [type(a) if type(a) in (int, float, complex) else None for a in arrays]
+    if all(w is None for w in weak) or all(w is not None for w in weak):
+        dtype = dtypes.result_type(*(n.dtype for n in nodes))
+    else:
+        dtype = dtypes.result_type(*(n.dtype if w is None else w for n, w in zip(nodes, weak)))
     nodes = [_bind.cast(n, dtype, site) for n in nodes]
     if len(nodes) == 1:
         return Array(nodes[0])

@@ -29,8 +29,11 @@ from .graph.node import user_site
 _PARTITION, _ARGPARTITION = get_op("partition"), get_op("argpartition")
 
 
-def _host(x: Any) -> np.ndarray:
-    return np.asarray(x)
+def _host(x: Any) -> Any:
+    """An argument for NumPy's own set routine: an Array's value (no dispatch back here); a
+    Python number as it is, weak as NumPy takes it (`union1d(1.5, x32)` is float32 there: an
+    array of it promoted to float64, fuzz57)."""
+    return x if type(x) in (int, float, complex) else np.asarray(x)
 
 
 def union1d(ar1: Any, ar2: Any) -> Array:

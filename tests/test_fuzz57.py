@@ -209,3 +209,22 @@ def test_var_with_mean_follows_numpys_steps(name, kind, mean, dtype, eager_size)
     a = _VM[kind]
     _same(lambda xp: getattr(xp, name)(xp.asarray(a), axis=1, keepdims=True, mean=mean,
                                        dtype=dtype), eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("call", [
+    lambda xp, f, i: xp.concatenate((1.5, f), axis=None),
+    lambda xp, f, i: xp.concatenate((f, 2.5), axis=None),
+    lambda xp, f, i: xp.concatenate((300, i), axis=None),  # (wraps into int8, as NumPy's)
+    lambda xp, f, i: xp.concatenate((1j, f), axis=None),
+    lambda xp, f, i: xp.concatenate((1.5, 2), axis=None),
+    lambda xp, f, i: xp.concatenate(([1.5], f), axis=None),  # (a list is no weak scalar)
+    lambda xp, f, i: xp.union1d(1.5, f), lambda xp, f, i: xp.union1d(1, i),
+    lambda xp, f, i: xp.setxor1d(1.5, f), lambda xp, f, i: xp.setdiff1d(1.5, f),
+])
+def test_python_numbers_in_concatenate_are_weak(call, eager_size):
+    """np.concatenate(..., axis=None) takes a Python number entry as weak (NEP 50), and so do
+    union1d & co. (NumPy's, over it): `union1d(1.5, x32)` is float32. Here the number was an
+    array of its default dtype first: float64, int64."""
+    f, i = np.array([1, 2], np.float32), np.array([1, 2], np.int8)
+    _same(lambda xp: call(xp, xp.asarray(f), xp.asarray(i)), eager_size)

@@ -19,7 +19,7 @@ import numpy as np
 from . import _bind, manipulation as mp
 from .array import Array
 from .jit import differentiating
-from .creation import asarray
+from .creation import asarray, host_result
 from .searching import argsort, isin, sort
 from .shaping import gather_along_axis
 from ._axis_args import refuse_bool_axis
@@ -134,8 +134,8 @@ def lexsort(keys: Any, axis: int = -1) -> Array:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     if len({k.shape for k in keys}) != 1:
         raise ValueError("all keys need to be the same shape")
-    if keys[0].ndim == 0:  # NumPy: scalar keys sort one element
-        return asarray(np.zeros((), np.int64))
+    if keys[0].ndim == 0:  # NumPy: scalar keys sort one element (its scalar: a 0-d array
+        return host_result(np.intp(0))  # here, fuzz57)
     idx = argsort(keys[0], axis=axis, stable=True)
     for k in keys[1:]:
         order = argsort(gather_along_axis(k, idx, axis, in_bounds=True), axis=axis, stable=True)

@@ -88,16 +88,18 @@ _S = (np.float64(0.5), np.int64(-3), np.complex64(1 - 1j))
     lambda xp, s: xp.piecewise(xp.asarray(s), [xp.asarray(s) != 0], [lambda t: t * 2]),
     lambda xp, s: xp.trim_zeros(s),
     lambda xp, s: xp.trim_zeros(True),
+    lambda xp, s: xp.lexsort([s, s]),
 ], ids=["squeeze", "squeeze-axis", "transpose", "permute_dims", "reshape", "moveaxis",
         "expand_dims", "broadcast_to", "squeeze-0d-array", "vecdot", "linalg.vecdot",
-        "median-keepdims", "median", "piecewise", "piecewise-fn", "trim_zeros", "trim_zeros-bool"])
+        "median-keepdims", "median", "piecewise", "piecewise-fn", "trim_zeros", "trim_zeros-bool",
+        "lexsort"])
 @pytest.mark.parametrize("s", _S, ids=[type(s).__name__ for s in _S])
 def test_zero_d_results_are_numpys_kind(call, s, eager_size):
     """A 0-d result is NumPy's scalar or NumPy's 0-d array as NumPy's is: squeeze, transpose,
     reshape and moveaxis call a NumPy scalar's own method (a scalar; a 0-d array here),
     vecdot of vectors is the gufunc's scalar (a 0-d array), median(0-d, axis=(),
     keepdims=True) and piecewise of a 0-d array are 0-d arrays (scalars here), trim_zeros of a
-    0-d input is the input (a 0-d array)."""
+    0-d input is the input (a 0-d array), lexsort of scalar keys NumPy's intp scalar."""
     _same(lambda xp: call(xp, s), eager_size)
 
 

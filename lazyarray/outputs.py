@@ -29,11 +29,36 @@ def _stand_in(x: Any) -> Any:
     return np.ones(tuple(min(s, 1) for s in shape), dtype)
 
 
+def _numpy_takes(out: Any, numpy_fn: Callable[..., Any], args: tuple, kwargs: dict,
+                 site: _bind.Site) -> tuple[Any, bool]:
+    """An `out=` other than an array, as NumPy's function takes it: a 1-tuple of an array
+    where NumPy's is a ufunc's (`np.clip(x, 0, 1, out=(y,))`, `np.fft.fft(x, out=(y,))`: its
+    array; a TypeError here before fuzz57), and whether NumPy returns the tuple rather than the
+    array; else NumPy's error for it (a list's 'return arrays must be of ArrayType'), asked of
+    stand-ins."""
+    stand_ins = tuple(_stand_in(a) for a in args)
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            shape = np.shape(numpy_fn(*stand_ins, **kwargs))
+            arrays = type(out) is tuple and all(isinstance(o, (Array, np.ndarray)) for o in out)
+            given = tuple(np.zeros(shape, o.dtype) for o in out) if arrays else out
+            returned = numpy_fn(*stand_ins, **kwargs, out=given)
+    except Exception as exc:
+        raise _bind.with_site(exc, site) from None
+    if type(out) is tuple and len(out) == 1 and isinstance(out[0], (Array, np.ndarray)):
+        return out[0], returned is given  # (quantile's returns the tuple itself)
+    raise _bind.fail(TypeError, f"out must be an array, not {type(out).__name__}", site)
+
+
 def into(out: Any, result: Array, numpy_fn: Callable[..., Any], args: tuple, kwargs: dict,
          site: _bind.Site) -> Any:
     """`numpy_fn(*args, **kwargs, out=out)`'s checks, then out[...] = result; returns out."""
     if not isinstance(out, (Array, np.ndarray)):
-        raise _bind.fail(TypeError, f"out must be an array, not {type(out).__name__}", site)
+        given = out
+        out, as_given = _numpy_takes(out, numpy_fn, args, kwargs, site)
+        into(out, result, numpy_fn, args, kwargs, site)
+        return given if as_given else out
     if isinstance(out, Array):
         check_writable(out, "output array is read-only")
     if tuple(out.shape) != result.shape:

@@ -230,3 +230,29 @@ def test_python_numbers_in_concatenate_are_weak(call, eager_size):
     array of its default dtype first: float64, int64."""
     f, i = np.array([1, 2], np.float32), np.array([1, 2], np.int8)
     _same(lambda xp: call(xp, xp.asarray(f), xp.asarray(i)), eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("call", [
+    lambda xp, a, o: xp.clip(a, 0, 1, out=(o["o"],)),
+    lambda xp, a, o: a.clip(0, 1, out=(o["o"],)),
+    lambda xp, a, o: xp.fft.fft(a, out=(o["oc"],)),
+    lambda xp, a, o: xp.quantile(a, 0.5, axis=1, out=(o["o2"],)),  # (NumPy returns the tuple)
+    lambda xp, a, o: xp.percentile(a, 50, axis=1, out=(o["o2"],)),
+    lambda xp, a, o: xp.nanmax(a, axis=1, out=(o["o2"],)),
+    lambda xp, a, o: xp.matmul(a, a.T, out=(o["o22"],)),
+    lambda xp, a, o: xp.clip(a, 0, 1, out=(o["o2"],)),  # (NumPy's broadcast error)
+    lambda xp, a, o: xp.clip(a, 0, 1, out=[o["o"]]),  # (NumPy's TypeError texts)
+    lambda xp, a, o: xp.take(a, [0], out=(o["o1"],)),
+])
+def test_one_tuple_out_as_numpy_takes_it(call, eager_size):
+    """`out=(y,)`: NumPy's ufunc-based functions take a 1-tuple of an array (clip, the FFTs,
+    quantile's lerp, nanmax, matmul; quantile returns the tuple itself). lazyarray's `out=`
+    rules (outputs.into) refused any tuple; fft handed it to NumPy ('output array is
+    read-only'); take raised AttributeError."""
+    def run(xp):
+        o = {"o": xp.zeros((2, 3)), "oc": xp.zeros((2, 3), complex), "o2": xp.zeros(2),
+             "o22": xp.zeros((2, 2)), "o1": xp.zeros(1)}
+        r = call(xp, xp.asarray(np.arange(6.0).reshape(2, 3)), o)
+        return type(r).__name__ == "tuple", np.asarray(r[0] if type(r) is tuple else r)
+    _same(run, eager_size)

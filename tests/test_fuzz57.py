@@ -256,3 +256,14 @@ def test_one_tuple_out_as_numpy_takes_it(call, eager_size):
         r = call(xp, xp.asarray(np.arange(6.0).reshape(2, 3)), o)
         return type(r).__name__ == "tuple", np.asarray(r[0] if type(r) is tuple else r)
     _same(run, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("obj,ndmax", [([[1, 2], [3, 4]], 1), ([[1, 2], [3, 4]], 2),
+                                       ([[1, 2], [3, 4]], 0), ("array", 1), (5, 0),
+                                       ([1.5, 2], 64), ([1, 2], 65), ([1, 2], -1)])
+def test_array_ndmax(obj, ndmax, eager_size):
+    """NumPy 2.4's `np.array(..., ndmax=n)`: a nested sequence read with at most n levels
+    (NumPy's ValueError beyond), an array as it is, n checked; a TypeError here."""
+    _same(lambda xp: xp.array(xp.ones((2, 3)) if obj == "array" else obj, ndmax=ndmax),
+          eager_size)

@@ -16,6 +16,7 @@ from .array import Array, scalar_result
 from .graph import dtypes, get_op
 from .graph.complex_ops import supports_complex
 from .graph.ops_buffered import SUM_BUFFERED, buffers_reduction
+from .graph.ops_unchecked import out_cast
 from .graph.node import Node, user_site
 from .eager import arg_now as _arg_now
 from .eager import reduce_now as _reduce_now
@@ -99,7 +100,7 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
         out_dtype = dtypes.int64
     else:
         if dtype is not None and node.dtype != dtype:
-            node = _cast_warned(node, dtype, site)
+            node = cast_warned(node, dtype, site, reduce=True)
             if op is _SUM and node.dtype.kind in "fc" and buffers_reduction(node.shape, axes):
                 op = SUM_BUFFERED  # NumPy casts through its buffers: their sums in order
         out_dtype = node.dtype
@@ -113,6 +114,7 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
 
 
 _SUM = get_op("sum")
+_SCALAR_OP = get_op("scalar")
 _REDUCE_ALL = getattr(_bind.FAST, "reduce_all", None)  # (lazyarray/_trace.c; None: pure Python)
 _NO_VALUE = np._NoValue  # NumPy's "not given" (initial=); None: no initial value, no identity
 _AT_ONCE = _bind.AT_ONCE_MARK
@@ -337,7 +339,7 @@ def masked_sum(node: Node, where: Any, axis: Any, keepdims: bool, dtype: np.dtyp
     axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
     mask = broadcast_to(astype(Array(_as_node(where, site)), dtypes.bool_), node.shape)
     if node.dtype != dtype:
-        node = _cast_warned(node, dtype, site)
+        node = cast_warned(node, dtype, site, reduce=True)
     shape = _reduced_shape(node.shape, axes, keepdims)
     return Array(_bind.primitive(_MASKED_SUM, (node, mask._node), (axes, bool(keepdims)), shape,
                                  dtype, site))
@@ -487,16 +489,23 @@ def _float_operand(x: Any, dtype: Any, site: _bind.Site) -> Node:
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else (
         node.dtype if node.dtype.kind in "fc" else dtypes.float64)
-    return _cast_warned(node, want, site)
+    return cast_warned(node, want, site, reduce=True)
 
 
-def _cast_warned(node: Node, dtype: np.dtype, site: _bind.Site) -> Node:
+def cast_warned(node: Node, dtype: np.dtype, site: _bind.Site, reduce: bool = False) -> Node:
     """The operand of a sum, product, scan or mean in `dtype=`: complex values into a real
     dtype warn NumPy's ComplexWarning at the user's line (`z.sum(dtype=np.float64)`,
-    `np.cumprod(z, dtype=np.float32)`: silent here, fuzz55's seeds 242, 381, 391)."""
+    `np.cumprod(z, dtype=np.float32)`: silent here, fuzz55's seeds 242, 381, 391). A reduction's
+    (`reduce`) float cast that can raise a flag (into an integer, or narrower) reports it as
+    NumPy's buffered reduce does: 'invalid value encountered in reduce' for
+    `x.sum(dtype=np.int8)` of a NaN (a scan's says 'cast', as NumPy's; fuzz57's seeds 510423,
+    500163)."""
     if node.dtype.kind == "c" and dtype.kind not in "cb":
         warnings.warn_explicit("Casting complex values to real discards the imaginary part",
                                np.exceptions.ComplexWarning, *(site or ("<unknown>", 0)))
+    if reduce and node.dtype.kind in "fc" and node.dtype != dtype and node.op is not _SCALAR_OP \
+            and (dtype.kind in "biu" or dtype.itemsize < node.dtype.itemsize):
+        return _bind.primitive(out_cast("reduce"), (node,), (), node.shape, dtype, site)
     return _bind.cast(node, dtype, site)
 
 
@@ -812,7 +821,7 @@ def _numpy_scan(name: str, x: Any, axis: int | None, dtype: Any, site: _bind.Sit
         raise _bind.fail(ValueError, f"{name} of a 0-d array needs axis=None", site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
     if node.dtype != want:  # NumPy scans in `want` (uint64 products into float64 wrapped here)
-        node = _cast_warned(node, want, site)
+        node = cast_warned(node, want, site)
     return Array(_bind.primitive(get_op(name), (node,), (ax,), node.shape, want, site))
 
 

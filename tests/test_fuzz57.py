@@ -267,3 +267,28 @@ def test_array_ndmax(obj, ndmax, eager_size):
     (NumPy's ValueError beyond), an array as it is, n checked; a TypeError here."""
     _same(lambda xp: xp.array(xp.ones((2, 3)) if obj == "array" else obj, ndmax=ndmax),
           eager_size)
+
+
+def _warned(xp, fn, eager_size: int):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with la.config(eager_size=eager_size):
+            value = np.asarray(fn(xp))
+    return repr(value), sorted({f"{w.category.__name__}: {w.message}" for w in caught})
+
+
+@BOTH
+@pytest.mark.parametrize("call", [
+    lambda xp, a: xp.sum(a, dtype=np.int8), lambda xp, a: a.sum(axis=0, dtype=np.int64),
+    lambda xp, a: xp.prod(a, dtype=np.int64), lambda xp, a: xp.mean(a, dtype=np.int64),
+    lambda xp, a: xp.nansum(a, dtype=np.uint8), lambda xp, a: xp.add.reduce(a, dtype=np.int64),
+    lambda xp, a: xp.sum(a, where=a > 0, dtype=np.int64),
+    lambda xp, a: xp.cumsum(a, dtype=np.int32),  # (a scan's: 'cast', as NumPy's)
+])
+def test_reduction_cast_flags_name_reduce(call, eager_size):
+    """A reduction's float operand cast into `dtype=` happens in NumPy's buffered reduce:
+    `a.sum(axis=0, dtype=np.int64)` of a NaN warns 'invalid value encountered in reduce'; here
+    it said 'in cast' (fuzz_programs seeds 500163, 510423, 510684)."""
+    a = np.array([[np.inf, 1.0, np.nan], [2.0, 3.0, 4.0]])
+    assert _warned(la, lambda xp: call(xp, xp.asarray(a)), eager_size) == \
+        _warned(np, lambda xp: call(xp, a), eager_size)

@@ -724,8 +724,11 @@ def _var_of_mean(src: Node, mean: Any, axis: Any, want: np.dtype | None, correct
         sq = re * re + im * im
     else:  # (a bool input: NumPy's multiply(x, conjugate(x)).real)
         sq = centered * centered
-    total = sum(sq, axis=axes, dtype=want if want is not None else (
-        dtypes.float64 if src.dtype.kind in "biu" else None), keepdims=keepdims)
+    # (the count is the input's, the sum over `axis` of the deviations, which a larger mean
+    # broadcasts: `std(x1, mean=[1, 2])` sums both, as NumPy's)
+    total = sum(sq, axis=axes if centered.ndim == src.ndim else axis, dtype=want
+                if want is not None else (dtypes.float64 if src.dtype.kind in "biu" else None),
+                keepdims=keepdims)
     return _divide_by_count(total, denom)
 
 

@@ -215,6 +215,21 @@ def test_var_with_mean_follows_numpys_steps(name, kind, mean, dtype, eager_size)
 
 @BOTH
 @pytest.mark.parametrize("call", [
+    lambda xp, x: xp.std(x[:1], mean=[1, 2]), lambda xp, x: x[:1].std(dtype="float16", mean=[1, 2]),
+    lambda xp, x: xp.var(x.reshape(2, 1), axis=1, mean=np.zeros((2, 3))),
+    lambda xp, x: xp.var(x.reshape(2, 1), axis=0, mean=np.zeros((3, 2, 3))),
+    lambda xp, x: xp.var(x.reshape(2, 1), axis=-1, mean=np.zeros((3, 2, 3)), keepdims=True),
+])
+def test_var_with_a_broadcasting_mean(call, eager_size):
+    """A `mean=` that broadcasts the input larger: NumPy sums the deviations over `axis` of
+    their own shape (all of them for axis=None) and divides by the input's count; here only the
+    input's axes were summed (`x1.std(mean=[1, 2])` was a (2,) array, NumPy's a scalar)."""
+    x = np.array([1.5, 3.0], np.float16)
+    _same(lambda xp: call(xp, xp.asarray(x)), eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("call", [
     lambda xp, f, i: xp.concatenate((1.5, f), axis=None),
     lambda xp, f, i: xp.concatenate((f, 2.5), axis=None),
     lambda xp, f, i: xp.concatenate((300, i), axis=None),  # (wraps into int8, as NumPy's)
@@ -292,3 +307,15 @@ def test_reduction_cast_flags_name_reduce(call, eager_size):
     a = np.array([[np.inf, 1.0, np.nan], [2.0, 3.0, 4.0]])
     assert _warned(la, lambda xp: call(xp, xp.asarray(a)), eager_size) == \
         _warned(np, lambda xp: call(xp, a), eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.isposinf(xp.asarray(np.array([1 + 1j, np.inf]))),
+    lambda xp: xp.isneginf(xp.asarray(np.array([-np.inf], np.complex64))),
+    lambda xp: xp.poly([]), lambda xp: xp.poly([1, 2]),
+])
+def test_numpy_host_routines_refusals_and_kinds(call, eager_size):
+    """isposinf/isneginf of complex values: NumPy's TypeError (the complex order answered
+    here); np.poly([]) is NumPy's Python float 1.0 (a 0-d array here)."""
+    _same(call, eager_size)

@@ -314,8 +314,12 @@ def test_reduction_cast_flags_name_reduce(call, eager_size):
     lambda xp: xp.isposinf(xp.asarray(np.array([1 + 1j, np.inf]))),
     lambda xp: xp.isneginf(xp.asarray(np.array([-np.inf], np.complex64))),
     lambda xp: xp.poly([]), lambda xp: xp.poly([1, 2]),
+    lambda xp: xp.cov(xp.asarray(np.arange(6.0).reshape(2, 3)), dtype="int64"),
+    lambda xp: xp.corrcoef(3, dtype="uint8"), lambda xp: xp.cov([[1, 2, 4]], dtype=bool),
+    lambda xp: xp.cov(xp.asarray(np.arange(6.0).reshape(2, 3)), dtype="float32"),
 ])
 def test_numpy_host_routines_refusals_and_kinds(call, eager_size):
     """isposinf/isneginf of complex values: NumPy's TypeError (the complex order answered
-    here); np.poly([]) is NumPy's Python float 1.0 (a 0-d array here)."""
+    here); np.poly([]) is NumPy's Python float 1.0 (a 0-d array here); cov/corrcoef with an
+    integer or bool dtype=: NumPy's casting error of its in-place `X -= avg` (float64 here)."""
     _same(call, eager_size)

@@ -8,6 +8,8 @@ elementwise parts of matrix_norm, matrix_rank and lstsq's residuals are fused ke
 
 from __future__ import annotations
 
+import builtins
+
 from typing import Any, Sequence
 
 import numpy as np
@@ -42,8 +44,15 @@ def tensordot(a: Any, b: Any, axes: int | tuple[Sequence[int], Sequence[int]] = 
     lhs, rhs = _as_node(a, site), _as_node(b, site)
     if not hasattr(axes, "__iter__") or getattr(axes, "ndim", 1) == 0:  # NumPy: a count
         axes = _axis_args.index_arg(axes, "tensordot axes", site)  # (np.int64, a 0-d array)
-        if axes < 0 or axes > min(lhs.ndim, rhs.ndim):
-            raise _bind.fail(ValueError, f"tensordot: axes={axes} is out of range", site)
+        # NumPy's pairs a[-n + k] with b[k] in turn: a shape mismatch is its ValueError, a pair
+        # past either's axes its IndexError, a negative n no pairs (an outer product; it was a
+        # ValueError here, fuzz57)
+        axes = builtins.max(axes, 0)
+        for k in range(axes):
+            if axes - k > lhs.ndim or k >= rhs.ndim:
+                raise _bind.fail(IndexError, "tuple index out of range", site)
+            if lhs.shape[k - axes] != rhs.shape[k]:
+                raise _bind.fail(ValueError, "shape-mismatch for sum", site)
         ax_a, ax_b = list(range(lhs.ndim - axes, lhs.ndim)), list(range(axes))
     else:  # two axes or two sequences of axes (`axes=(1, 0)`), each in range: NumPy's
         # IndexError for an axis past the end (it was taken modulo ndim here)

@@ -323,3 +323,14 @@ def test_numpy_host_routines_refusals_and_kinds(call, eager_size):
     here); np.poly([]) is NumPy's Python float 1.0 (a 0-d array here); cov/corrcoef with an
     integer or bool dtype=: NumPy's casting error of its in-place `X -= avg` (float64 here)."""
     _same(call, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("a,b,n", [((3,), (3,), 2), ((2, 2), (3,), 2), ((3,), (3, 3), 2),
+                                   ((3, 3), (3, 3), 3), ((3,), (3,), -1), ((), (3,), 2),
+                                   ((2, 3), (3, 2), 1), ((2, 3), (3, 2), 0)])
+def test_tensordot_axes_count_as_numpy(a, b, n, eager_size):
+    """tensordot(a, b, n): NumPy pairs a's axis -n + k with b's k in turn, an IndexError for a
+    pair past either's axes, 'shape-mismatch' at the first unequal pair, no pairs for a
+    negative n (an outer product). Here an n past either ndim or negative was a ValueError."""
+    _same(lambda xp: xp.tensordot(xp.ones(a), xp.ones(b), n), eager_size)

@@ -35,6 +35,9 @@ def array(object: Any, dtype: Any = None, copy: bool = True, device: Any = None,
         check_like(like)
     if ndmax is not None:
         object = _capped(object, dtype, ndmax, site)
+    if copy is False and type(object) is not Array and not ndmin:  # NumPy's array(copy=False)
+        return asarray(object, dtype, None if order == "K" else order, device=device,  # is its
+                       copy=False)  # asarray's: a ValueError where a copy is needed (fuzz57)
     if order != "K":
         order = check_order(order, site)
         if order == "F" and not isinstance(object, (Array, np.ndarray)):  # (a nested list: NumPy's

@@ -334,3 +334,17 @@ def test_tensordot_axes_count_as_numpy(a, b, n, eager_size):
     pair past either's axes, 'shape-mismatch' at the first unequal pair, no pairs for a
     negative n (an outer product). Here an n past either ndim or negative was a ValueError."""
     _same(lambda xp: xp.tensordot(xp.ones(a), xp.ones(b), n), eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.array(np.ones(3), dtype="f4", copy=False),
+    lambda xp: xp.array(np.complex64(1 - 1j), dtype="uint8", copy=False),
+    lambda xp: xp.array([1, 2], copy=False), lambda xp: xp.array(3.0, copy=False),
+    lambda xp: xp.array(np.ones(3), copy=False),
+])
+def test_array_copy_false_needs_no_copy(call, eager_size):
+    """NumPy 2's `np.array(x, copy=False)` is its asarray(copy=False): a ValueError where a copy
+    is needed (a list, a scalar, another dtype). Only an Array's was checked here; a NumPy
+    array, list or scalar was copied silently."""
+    _same(call, eager_size)

@@ -29,6 +29,13 @@ def _stand_in(x: Any) -> Any:
     return np.ones(tuple(min(s, 1) for s in shape), dtype)
 
 
+def _broadcasts(shape: tuple[int, ...], into_shape: tuple[int, ...]) -> bool:
+    try:
+        return np.broadcast_shapes(shape, into_shape) == into_shape
+    except ValueError:
+        return False
+
+
 def _numpy_takes(out: Any, numpy_fn: Callable[..., Any], args: tuple, kwargs: dict,
                  site: _bind.Site) -> tuple[Any, bool]:
     """An `out=` other than an array, as NumPy's function takes it: a 1-tuple of an array
@@ -65,8 +72,11 @@ def into(out: Any, result: Array, numpy_fn: Callable[..., Any], args: tuple, kwa
         exc = numpy_shape_error(numpy_fn, args, kwargs, out)
         if exc is not None:
             raise _bind.with_site(exc, site)
-        raise _bind.fail(ValueError, f"output parameter has the wrong shape: {tuple(out.shape)}, "
-                         f"the result's is {result.shape}", site)
+        if not _broadcasts(result.shape, tuple(out.shape)):
+            raise _bind.fail(ValueError, "output parameter has the wrong shape: "
+                             f"{tuple(out.shape)}, the result's is {result.shape}", site)
+        # (NumPy takes it: its ufunc-based functions broadcast into `out`, `np.clip(x, 0, 1,
+        # out=o)` of a larger o, `np.isposinf(inf, out=o)`; a ValueError here, fuzz57)
     stand_ins = tuple(_stand_in(a) for a in args)
     try:
         with np.errstate(all="ignore"), warnings.catch_warnings():

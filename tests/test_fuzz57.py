@@ -348,3 +348,21 @@ def test_array_copy_false_needs_no_copy(call, eager_size):
     is needed (a list, a scalar, another dtype). Only an Array's was checked here; a NumPy
     array, list or scalar was copied silently."""
     _same(call, eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("call", [
+    lambda xp, a: xp.isposinf(np.inf, out=xp.zeros(3, bool)),
+    lambda xp, a: xp.clip(a[0], 0, 1, out=xp.zeros((2, 3))),
+    lambda xp, a: xp.nanmedian(a[:1], out=xp.zeros((1, 3))),
+    lambda xp, a: xp.quantile(a, 0.5, axis=1, out=xp.zeros((3, 2))),
+    lambda xp, a: xp.matmul(a[0], a[1], out=xp.zeros(5)),
+    lambda xp, a: xp.sum(a, axis=1, out=xp.zeros((3, 2))),  # (NumPy's error stays)
+    lambda xp, a: xp.median(a, axis=1, out=xp.zeros((1, 2))),
+])
+def test_out_a_result_broadcasts_into(call, eager_size):
+    """An `out=` of another shape NumPy takes (its ufunc-based functions broadcast the result
+    into it: `np.isposinf(inf, out=o)`, `np.clip(x, 0, 1, out=larger)`): NumPy's values; here
+    'output parameter has the wrong shape'. Where NumPy refuses, its error."""
+    a = np.arange(6.0).reshape(2, 3)
+    _same(lambda xp: np.asarray(call(xp, xp.asarray(a))), eager_size)

@@ -29,6 +29,10 @@ def _stand_in(x: Any) -> Any:
     return np.ones(tuple(min(s, 1) for s in shape), dtype)
 
 
+_SCANS = frozenset(["cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum",
+                    "cumulative_prod"])
+
+
 def _broadcasts(shape: tuple[int, ...], into_shape: tuple[int, ...]) -> bool:
     try:
         return np.broadcast_shapes(shape, into_shape) == into_shape
@@ -69,6 +73,11 @@ def into(out: Any, result: Array, numpy_fn: Callable[..., Any], args: tuple, kwa
     if isinstance(out, Array):
         check_writable(out, "output array is read-only")
     if tuple(out.shape) != result.shape:
+        if not out.shape and getattr(numpy_fn, "__name__", "") in _SCANS:
+            # (NumPy 2.4's accumulate crashes on a 0-d out, `x.cumsum(out=np.zeros(()))`:
+            # a segmentation fault in the interpreter, not asked; fuzz57's seed 509150+)
+            raise _bind.fail(ValueError, "provided out is the wrong size for the accumulation.",
+                             site)
         exc = numpy_shape_error(numpy_fn, args, kwargs, out)
         if exc is not None:
             raise _bind.with_site(exc, site)

@@ -366,3 +366,16 @@ def test_out_a_result_broadcasts_into(call, eager_size):
     'output parameter has the wrong shape'. Where NumPy refuses, its error."""
     a = np.arange(6.0).reshape(2, 3)
     _same(lambda xp: np.asarray(call(xp, xp.asarray(a))), eager_size)
+
+
+@BOTH
+@pytest.mark.parametrize("name", ["cumsum", "cumprod", "nancumsum", "nancumprod"])
+def test_scan_into_a_zero_d_out_raises_not_crashes(name, eager_size):
+    """NumPy 2.4's accumulate crashes the interpreter on a 0-d out (`x.cumsum(out=np.zeros(()))`,
+    a segmentation fault: fuzz_signatures seed 509150+), so NumPy cannot be the reference here;
+    lazyarray's `out=` rules asked NumPy the same call on stand-ins and crashed with it. Now a
+    ValueError (NumPy's text for an accumulation's out of the wrong size)."""
+    x = la.asarray(np.arange(24.0).reshape(2, 3, 4)[..., ::2])
+    with la.config(eager_size=eager_size), pytest.raises(
+            ValueError, match="wrong size for the accumulation"):
+        getattr(la, name)(x.T, out=la.zeros(()))

@@ -511,6 +511,12 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Array:
         if c.dtype.kind != "b":
             raise TypeError(f"invalid entry {k} in condlist: should be boolean ndarray")
     choices = [c if isinstance(c, Array) else asarray(c) for c in choicelist]
+    # NumPy's broadcast_arrays of the conditions, then of the choices and default, then of the
+    # first of each: its texts ('shape mismatch: ... arg 0 with shape (12,) and arg 1 ...')
+    np.broadcast_shapes(*(c.shape for c in conds))
+    common = np.broadcast_shapes(*(c.shape for c in choices), np.shape(default))
+    if common:
+        np.broadcast_shapes(conds[0].shape, common)
     # (NumPy's NEP 50 rule: Python int, float and complex choices are weak, as the default:
     # `select([c], [2], -2**63)` of an int8 c... is int8 there, it was int64 here: fuzz54)
     dtype = np.result_type(*[c if type(c) in (int, float, complex) else k.dtype

@@ -134,6 +134,9 @@ def choose(a: Any, choices: Sequence[Any], out: Any = None, mode: str = "raise")
                         "according to the rule 'safe'")
     opts = [asarray(c) for c in choices]
     n = len(opts)
+    # NumPy broadcasts the choices and then `a` first (its text: 'shape mismatch: ... arg 0 with
+    # shape (5,) and arg 2 with shape (8,)'; ours was the where chain's, fuzz57)
+    shape = np.broadcast_shapes(*(o.shape for o in opts), idx.shape)
     if mode == "raise":
         if idx.size and bool(red.any((idx < 0) | (idx >= n))):
             raise ValueError("invalid entry in choice array")
@@ -150,7 +153,6 @@ def choose(a: Any, choices: Sequence[Any], out: Any = None, mode: str = "raise")
     result = opts[0].astype(dtype)
     for k in range(1, n):
         result = ew.where(idx == k, opts[k].astype(dtype), result)
-    shape = np.broadcast_shapes(idx.shape, *(o.shape for o in opts))
     # NumPy's choose is a new array (the broadcast view was read-only: `r[0] = 7` raised), its
     # scalar where 0-d (probe55)
     return scalar_result(mp.broadcast_to(result, shape)._node)

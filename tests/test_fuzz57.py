@@ -379,3 +379,18 @@ def test_scan_into_a_zero_d_out_raises_not_crashes(name, eager_size):
     with la.config(eager_size=eager_size), pytest.raises(
             ValueError, match="wrong size for the accumulation"):
         getattr(la, name)(x.T, out=la.zeros(()))
+
+
+@BOTH
+@pytest.mark.parametrize("call", [
+    lambda xp, a12, a5: xp.choose(xp.asarray(np.zeros(8, int)), [a5, 1.5]),
+    lambda xp, a12, a5: xp.select([a12 > 0], [a5]),
+    lambda xp, a12, a5: xp.select([a12 > 0, a5 > 0], [1, 2]),
+    lambda xp, a12, a5: xp.select([a12[:3] > 0], [1], a5[:4]),
+])
+def test_choose_select_broadcast_texts(call, eager_size):
+    """np.choose/np.select of shapes that do not broadcast: NumPy's broadcast_arrays text
+    ('shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg
+    0 ...'), its args in NumPy's order; here the where chain's 'operands could not be
+    broadcast together' (fuzz_scalars seeds 500032, 500084, 500185)."""
+    _same(lambda xp: call(xp, xp.asarray(np.ones(12)), xp.asarray(np.ones(5))), eager_size)

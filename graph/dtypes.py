@@ -31,8 +31,17 @@ _SUPPORTED_SET = frozenset(SUPPORTED)
 WeakScalar = type  # int, float, complex or bool: the Python type of a weak scalar operand
 
 
+def refuse_array(spec: object) -> None:
+    """NumPy's TypeError for an array given as a dtype (`np.zeros(3, dtype=x)`): np.dtype
+    refuses its ndarray but reads any other object's `.dtype`, an Array's too (a silent
+    float32 result where NumPy raises, fuzz57). NumPy's scalars stand for their dtype."""
+    if hasattr(spec, "shape") and not isinstance(spec, (np.generic, np.dtype, type)):
+        raise TypeError("Cannot construct a dtype from an array")
+
+
 def to_dtype(spec: object) -> np.dtype:
     """Normalize a user dtype spec (np.float32, 'int8', la.uint8, np.dtype) or raise TypeError."""
+    refuse_array(spec)
     try:
         dt = np.dtype(spec)  # type: ignore[call-overload]
     except TypeError as exc:

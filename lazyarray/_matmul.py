@@ -17,6 +17,7 @@ from .eager import fill_read as _eager_fill_read
 from .eager import matrix_product as _eager_product
 from .graph import dtypes, get_op
 from .graph.node import user_site
+from .graph.dtypes import refuse_array
 from .manipulation import reshape_node
 from .outputs import into
 from .reductions import _as_node
@@ -32,6 +33,7 @@ def matmul(x1: Any, x2: Any, out: Any = None, *, dtype: Any = None,
     operands cast under `casting` as NumPy's loop casts them."""
     site = user_site(1)
     if dtype is not None or casting != "same_kind":
+        refuse_array(dtype)  # (NumPy's TypeError; it read an Array's `.dtype`, fuzz57)
         x1, x2 = _cast_for_loop(x1, x2, dtype, casting, site)
     if out is not None:  # NumPy's rules for out (lazyarray/outputs.py), then out[...] = result
         return into(out, matmul(x1, x2), np.matmul, (x1, x2), {}, site)

@@ -34,7 +34,7 @@ from .cuts import _LIVE, _MIN_LIMIT, _prune
 from .eager import LIMIT as _EAGER_LIMIT
 from .graph import get_op
 from .graph.registry import all_ops
-from .graph.dtypes import bool_, float32, float64
+from .graph.dtypes import bool_, float32, float64, refuse_array
 from .graph.node import _BUDGET, user_site
 from .runtime.backend import CopyStats
 from .indexing import NUMPY_INTS, getitem, set_node, set_through_view
@@ -246,6 +246,7 @@ def _copy(self: Array, order: str = "C") -> Array:
 def _view(self: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002
     """ndarray.view(): a new handle on the same memory (writes through it reach self, and
     self's reach it). A view as another dtype reinterprets bytes, which a lazy value has not."""
+    refuse_array(dtype)  # (NumPy's TypeError; it read an Array's `.dtype`, fuzz57)
     if type is not None or (dtype is not None and np.dtype(dtype) != self.dtype):
         raise NotImplementedError("view(dtype): reinterpreting an Array's bytes is not supported; "
                                   "use astype (a value conversion) or np.asarray(x).view(dtype)")
@@ -439,6 +440,54 @@ def _conj(self: Array, out: Any = None) -> Any:
 
 
 Array.conj = Array.conjugate = _conj  # type: ignore[attr-defined]
+
+
+# --- keywords NumPy's methods refuse -----------------------------------------------------------------
+# The methods above are the namespace functions, whose keywords NumPy's methods do not all take:
+# `x.std(correction=1)` and `x.astype(t, device=...)` (NumPy's functions' keywords), `x.clip(a_min=)`
+# (NumPy's method forwards to a ufunc), `x.fill(value=v)`, `x.swapaxes(axis1=0, axis2=1)`,
+# `x.conj(out=y)`. NumPy raises TypeError; they were taken (fuzz57). (NumPy's text signatures
+# are no guide: `take(self, indices, /, ...)` takes `indices=`, `fill(self, /, value)` refuses it.)
+_REFUSED = {"std": ("correction",), "var": ("correction",), "astype": ("device",),
+            "clip": ("a_min", "a_max"), "conj": None, "conjugate": None, "fill": None,
+            "swapaxes": None}  # (None: every keyword)
+
+
+def _refusal(name: str, args: tuple, keyword: str) -> TypeError:
+    """NumPy's own TypeError for that call (its text names its function: `_std()`,
+    `maximum()`, `ndarray.fill() takes no keyword arguments`), asked of a one-element array
+    with the call's non-Array arguments."""
+    if not keyword.isidentifier():
+        return TypeError(f"{name}() got an unexpected keyword argument {keyword!r}")
+    values = [None if isinstance(a, Array) else a for a in args]
+    # (written out, not `f(*args, **kw)`: Python's text differs by call form, `ndarray.conj()
+    # takes no keyword arguments` against `conj() ...`; `keyword` came as a Python identifier)
+    call = f"x.{name}({''.join(f'a[{i}], ' for i in range(len(values)))}{keyword}=None)"
+    try:
+        eval(call, {"x": np.zeros(1), "a": values})  # noqa: S307
+    except TypeError as exc:
+        return TypeError(str(exc))
+    except Exception:  # noqa: BLE001  (another error first: the keyword's own text below)
+        pass
+    return TypeError(f"{name}() got an unexpected keyword argument {keyword!r}")
+
+
+def _keywords_checked(name: str, refused: tuple[str, ...] | None) -> Any:
+    fn = getattr(Array, name)
+
+    def method(self: Array, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            for k in kwargs:
+                if refused is None or k in refused:
+                    raise _refusal(name, args, k)
+        return fn(self, *args, **kwargs)
+
+    method.__name__, method.__doc__ = name, fn.__doc__
+    return method
+
+
+for _name, _refused in _REFUSED.items():
+    setattr(Array, _name, _keywords_checked(_name, _refused))
 
 
 def _scalar_only(name: str) -> property:

@@ -23,14 +23,21 @@ from .result_layout import (copied, fill_strided, fortran_contiguous, laid_out,
 
 
 def array(object: Any, dtype: Any = None, copy: bool = True, device: Any = None, *,  # noqa: A002
-          order: str = "K", subok: bool = False, ndmin: int = 0, like: Any = None) -> Array:
+          order: str = "K", subok: bool = False, ndmin: int = 0, ndmax: Any = None,
+          like: Any = None) -> Array:
     """numpy.array / jnp.array: a new Array holding a copy of `object`; `device="cuda:0"` (or GPU
-    input data) puts it on a GPU. `ndmin` prepends length-1 axes, as NumPy's; `order` is
-    checked; a Fortran-ordered or transposed ndarray keeps its memory order where NumPy's copy
-    does (`memory_axes`: its reductions fold as NumPy's)."""
+    input data) puts it on a GPU. `ndmin` prepends length-1 axes, as NumPy's; NumPy 2.4's
+    `ndmax` caps the axes a nested sequence makes; `order` is checked; a Fortran-ordered or
+    transposed ndarray keeps its memory order where NumPy's copy does (`memory_axes`: its
+    reductions fold as NumPy's)."""
     site = user_site(1)
     if like is not None:
         check_like(like)
+    if ndmax is not None:
+        object = _capped(object, dtype, ndmax, site)
+    if copy is False and type(object) is not Array and not ndmin:  # NumPy's array(copy=False)
+        return asarray(object, dtype, None if order == "K" else order, device=device,  # is its
+                       copy=False)  # asarray's: a ValueError where a copy is needed (fuzz57)
     if order != "K":
         order = check_order(order, site)
         if order == "F" and not isinstance(object, (Array, np.ndarray)):  # (a nested list: NumPy's
@@ -118,6 +125,21 @@ def _traced(obj: Any) -> bool:
     """la.jit's traced scalar argument: a 0-d run-time scalar (`full`), not a host buffer of
     the value it had while tracing (converting it raises)."""
     return getattr(obj, "_lazyarray_weak_type", None) is not None
+
+
+def _capped(object: Any, dtype: Any, ndmax: Any, site: _bind.Site) -> Any:  # noqa: A002
+    """`np.array(..., ndmax=n)`: NumPy's checks of n (an int in [0, 64]); a nested sequence as
+    NumPy reads it with that cap (its ValueError where the data has more levels; fewer levels
+    would be an object array: lazyarray's TypeError). An array is not capped, as NumPy's."""
+    n = operator.index(ndmax)
+    if not 0 <= n <= 64:
+        raise _bind.fail(ValueError, "ndmax must be in the range [0, NPY_MAXDIMS (64)] ", site)
+    if isinstance(object, (Array, np.ndarray, np.generic)):
+        return object
+    try:
+        return np.array(object, dtype=None if dtype is None else dtypes.to_dtype(dtype), ndmax=n)
+    except Exception as exc:
+        raise _bind.with_site(exc, site) from None
 
 
 def asarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
@@ -510,7 +532,8 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None, *,
     """numpy.arange / Array API `arange`, computed eagerly (its length depends on the values)."""
     site = user_site(1)
     check_like(like)
-    values = np.arange(start, stop, step, dtype=dtypes.to_dtype(dtype) if dtype else None)
+    values = np.arange(start, stop, step,
+                       dtype=dtypes.to_dtype(dtype) if dtype is not None else None)
     return _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)), device)
 
 
@@ -524,7 +547,7 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True,
     _bind.refuse_traced(start, stop, num)  # computed now: a traced value would stay baked in
     start, stop, num = host_values(start, stop, num)
     values, step = np.linspace(start, stop, num, endpoint=endpoint, retstep=True, axis=axis,
-                               dtype=dtypes.to_dtype(dtype) if dtype else None)
+                               dtype=dtypes.to_dtype(dtype) if dtype is not None else None)
     samples = _place(Array(_bind.leaf(_bind.host_array(values, site=site, copy=False), site)),
                      device)
     if not retstep:
@@ -558,5 +581,5 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None,
     check_like(like)
     if order != "C":
         check_order(order, site, "CF")
-    values = np.eye(N, M, k, dtype=dtypes.to_dtype(dtype) if dtype else np.float64)
+    values = np.eye(N, M, k, dtype=dtypes.to_dtype(dtype) if dtype is not None else np.float64)
     return _place(Array(_bind.leaf(values, site)), device)

@@ -135,7 +135,10 @@ def _into(numpy_fn: Any, args: tuple, out: Any, site: _bind.Site) -> Any:
     the values into `out`, so its checks and texts, its loop's precision (out's dtype chooses it:
     a float32 input into complex128 is transformed in float64) and hfft's new array (NumPy's hfft
     leaves `out` alone) are NumPy's; an Array `out` then takes the result. A host library call,
-    as the NumPy fallback of an unsupported keyword was."""
+    as the NumPy fallback of an unsupported keyword was. A 1-tuple of an Array is that Array, as
+    NumPy's gufunc takes `out=(y,)` (it was handed to NumPy: 'output array is read-only')."""
+    if type(out) is tuple and len(out) == 1 and isinstance(out[0], Array):
+        out = out[0]
     if isinstance(out, Array):
         check_writable(out, "output array is read-only")
     target = np.empty(out.shape, out.dtype) if isinstance(out, Array) else out

@@ -345,8 +345,13 @@ def _warn_at(text: str, site: tuple[str, int]) -> bool:
     if frame is None or frame.f_code.co_filename != site[0]:
         return False
     g = frame.f_globals
-    warnings.warn_explicit(text, RuntimeWarning, site[0], site[1], g.get("__name__", "<string>"),
-                           g.setdefault("__warningregistry__", {}), g)
+    name = g.get("__name__", "<string>")
+    # (the module's globals find its source line through its loader, which answers only to its
+    # own name: a module run by `python -m pkg.mod` is `__main__` with pkg.mod's loader, whose
+    # get_source('__main__') raised ImportError out of every warning here; fuzz57)
+    source = g if getattr(g.get("__loader__"), "name", name) == name else None
+    warnings.warn_explicit(text, RuntimeWarning, site[0], site[1], name,
+                           g.setdefault("__warningregistry__", {}), source)
     return True
 
 

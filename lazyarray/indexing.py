@@ -645,6 +645,8 @@ def take(a: Any, indices: Any, axis: int | None = None, out: Any = None,
     receives the result (cast as NumPy's take casts: unsafely) and is returned."""
     site = user_site(1)
     if out is not None:
+        if not isinstance(out, (Array, np.ndarray)):  # (NumPy's; an AttributeError here)
+            raise _bind.fail(TypeError, "output must be an array", site)
         result = take(a, indices, axis, mode=mode)
         if tuple(out.shape) != result.shape:
             raise _bind.fail(ValueError, "output array does not match result of ndarray.take",

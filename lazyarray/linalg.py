@@ -8,12 +8,14 @@ elementwise parts of matrix_norm, matrix_rank and lstsq's residuals are fused ke
 
 from __future__ import annotations
 
+import builtins
+
 from typing import Any, Sequence
 
 import numpy as np
 
 from . import _axis_args, _bind
-from .array import Array
+from .array import Array, scalar_result
 from .complex_functions import conj
 from .graph.node import user_site
 from .graph.ops_unchecked import named, out_cast
@@ -42,8 +44,15 @@ def tensordot(a: Any, b: Any, axes: int | tuple[Sequence[int], Sequence[int]] = 
     lhs, rhs = _as_node(a, site), _as_node(b, site)
     if not hasattr(axes, "__iter__") or getattr(axes, "ndim", 1) == 0:  # NumPy: a count
         axes = _axis_args.index_arg(axes, "tensordot axes", site)  # (np.int64, a 0-d array)
-        if axes < 0 or axes > min(lhs.ndim, rhs.ndim):
-            raise _bind.fail(ValueError, f"tensordot: axes={axes} is out of range", site)
+        # NumPy's pairs a[-n + k] with b[k] in turn: a shape mismatch is its ValueError, a pair
+        # past either's axes its IndexError, a negative n no pairs (an outer product; it was a
+        # ValueError here, fuzz57)
+        axes = builtins.max(axes, 0)
+        for k in range(axes):
+            if axes - k > lhs.ndim or k >= rhs.ndim:
+                raise _bind.fail(IndexError, "tuple index out of range", site)
+            if lhs.shape[k - axes] != rhs.shape[k]:
+                raise _bind.fail(ValueError, "shape-mismatch for sum", site)
         ax_a, ax_b = list(range(lhs.ndim - axes, lhs.ndim)), list(range(axes))
     else:  # two axes or two sequences of axes (`axes=(1, 0)`), each in range: NumPy's
         # IndexError for an axis past the end (it was taken modulo ndim here)
@@ -98,7 +107,9 @@ def vecdot(x1: Any, x2: Any, /, out: Any = None, *, axis: int = -1) -> Array:
     if np.result_type(first.dtype, b.dtype).kind in "fc":  # BLAS's dot per pair, as NumPy
         rows = moveaxis(first, ax, -1)[..., None, :]
         cols = moveaxis(Array(b), ax, -1)[..., :, None]
-        return matmul_general(rows, cols, site, _VECDOT_MATMUL)[..., 0, 0]
+        dots = matmul_general(rows, cols, site, _VECDOT_MATMUL)[..., 0, 0]
+        # (a 0-d result is NumPy's scalar, as the gufunc's: it was a 0-d array, fuzz57)
+        return scalar_result(dots._node) if not dots.ndim else dots
     product = Array(_bind.elementwise(_VECDOT_MULTIPLY, first, Array(b), site=site))
     # NumPy's vecdot keeps the dtype; its report names 'vecdot', not 'multiply' or 'reduce'
     return _reduce("sum", product._node, axis, False, product.dtype, site, _VECDOT_SUM)

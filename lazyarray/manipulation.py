@@ -72,6 +72,15 @@ def keep_order(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
     return tuple(perm[::-1])
 
 
+def _of_scalar(a: Any, out: Array) -> Array:
+    """NumPy's squeeze/transpose/reshape/moveaxis call their input's own method: a NumPy
+    scalar's 0-d result is that scalar's kind (`np.squeeze(np.float64(1))` is np.float64; a 0-d
+    array here, fuzz57), where expand_dims and broadcast_to take the 0-d array of it."""
+    if isinstance(a, np.generic) and not out.ndim:
+        out._view = False
+    return out
+
+
 def reshape(a: Any, /, shape: Any, order: str = "C", *, copy: bool | None = None) -> Array:
     """numpy.reshape / Array API `reshape`: a view; `copy` is accepted and ignored (immutable).
     order='F' reshapes the reversed axes (NumPy's definition), a view where NumPy's is one."""
@@ -84,7 +93,7 @@ def reshape(a: Any, /, shape: Any, order: str = "C", *, copy: bool | None = None
     if type(a) is Array and reshapes_in_place(a, out.shape):  # NumPy's view, else its copy
         return view_of(a, out, lambda n: reshape_node(n, out.shape, site))
     released.add(out, node.shape)  # (NumPy's is a view of its copy, of a's shape: OWNDATA False)
-    return out
+    return _of_scalar(a, out)
 
 
 def permute_node(node: Node, axes: Sequence[int], site: _bind.Site) -> Node:
@@ -122,7 +131,8 @@ def permute_dims(a: Any, axes: Sequence[int] | None = None) -> Array:
     site = user_site(1)
     node = _as_node(a, site)
     axes = tuple(range(node.ndim - 1, -1, -1)) if axes is None else axes
-    return view_of(a, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
+    return _of_scalar(a, view_of(a, Array(permute_node(node, axes, site)),
+                                 lambda n: permute_node(n, axes, site)))
 
 
 def transpose(a: Any, axes: Sequence[int] | None = None) -> Array:
@@ -132,7 +142,8 @@ def transpose(a: Any, axes: Sequence[int] | None = None) -> Array:
     if hasattr(axes, "__index__") and not hasattr(axes, "__len__"):
         axes = (axes,)  # (NumPy reads one int as a 1-tuple: a 1-D array's `axes=0`; fuzz56)
     axes = tuple(axes) if axes is not None else tuple(range(node.ndim - 1, -1, -1))
-    return view_of(a, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
+    return _of_scalar(a, view_of(a, Array(permute_node(node, axes, site)),
+                                 lambda n: permute_node(n, axes, site)))
 
 
 def matrix_transpose(x: Any) -> Array:
@@ -173,7 +184,8 @@ def moveaxis(a: Any, source: Any, destination: Any) -> Array:
     axes = [ax for ax in range(node.ndim) if ax not in src]
     for d, s in sorted(zip(dst, src)):
         axes.insert(d, s)
-    return view_of(a, Array(permute_node(node, axes, site)), lambda n: permute_node(n, axes, site))
+    return _of_scalar(a, view_of(a, Array(permute_node(node, axes, site)),
+                                 lambda n: permute_node(n, axes, site)))
 
 
 def expand_dims(a: Any, axis: Any = 0) -> Array:
@@ -210,7 +222,8 @@ def squeeze(a: Any, axis: Any = None) -> Array:
                 raise _bind.fail(ValueError, "cannot select an axis to squeeze out which has size "
                                  "not equal to one", site)
     shape = [s for i, s in enumerate(node.shape) if i not in axes]
-    return view_of(a, Array(reshape_node(node, shape, site)), lambda n: reshape_node(n, shape, site))
+    return _of_scalar(a, view_of(a, Array(reshape_node(node, shape, site)),
+                                 lambda n: reshape_node(n, shape, site)))
 
 
 def ravel(a: Any, order: str = "C") -> Array:
@@ -428,7 +441,14 @@ def concat(arrays: Sequence[Any], axis: int | None = 0, out: Any = None, *, dtyp
                                  f"concatenation axis must match exactly, but along dimension {d}, "
                                  f"the array at index 0 has size {nodes[0].shape[d]} and the "
                                  f"array at index {k} has size {n.shape[d]}", site)
-    dtype = dtypes.result_type(*(n.dtype for n in nodes))
+    # (NumPy's concatenate takes a Python int, float or complex entry, 0-d and so only with
+    # axis=None, as weak: `concatenate((1.5, x32), axis=None)` and `union1d(1.5, x32)` are
+    # float32, `(300, x_int8)` wraps into int8; float64 and int64 here, fuzz57)
+    weak = [type(a) if type(a) in (int, float, complex) else None for a in arrays]
+    if all(w is None for w in weak) or all(w is not None for w in weak):
+        dtype = dtypes.result_type(*(n.dtype for n in nodes))
+    else:
+        dtype = dtypes.result_type(*(n.dtype if w is None else w for n, w in zip(nodes, weak)))
     nodes = [_bind.cast(n, dtype, site) for n in nodes]
     if len(nodes) == 1:
         return Array(nodes[0])

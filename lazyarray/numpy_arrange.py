@@ -25,6 +25,7 @@ from .array import Array, scalar_result, zero_d_array
 from .complex_functions import conj, imag
 from .creation import check_like, array, asarray, eye, full, host_result, host_values, zeros_like
 from .elementwise import asarray_operand, where
+from .graph.dtypes import refuse_array
 from .graph.node import user_site
 from .indexing import take
 from .manipulation import concat, moveaxis, split, stack
@@ -44,6 +45,13 @@ def _eager(values: Any) -> Array:
 
 
 # --- builders computed on the host -----------------------------------------------------------------
+def _host_dtype(dtype: Any) -> Any:
+    """A `dtype=` handed to NumPy's own builder: an Array is refused as NumPy's array is (NumPy
+    reads any other object's `.dtype`: `np.tri(2, dtype=x)` of an Array was x's dtype)."""
+    refuse_array(dtype)
+    return dtype
+
+
 def identity(n: int, dtype: Any = None, *, like: Any = None) -> Array:
     """numpy.identity: `eye(n)` (float64 unless `dtype`)."""
     check_like(like)
@@ -54,12 +62,12 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = float, *,  # noqa
         like: Any = None) -> Array:
     """numpy.tri: ones at and below the k-th diagonal."""
     check_like(like)
-    return _eager(np.tri(N, M, k, dtype=dtype))
+    return _eager(np.tri(N, M, k, dtype=_host_dtype(dtype)))
 
 
 def indices(dimensions: Any, dtype: Any = int, sparse: bool = False) -> Any:
     """numpy.indices: a grid of indices (a tuple of broadcastable Arrays when `sparse`)."""
-    out = np.indices(dimensions, dtype=dtype, sparse=sparse)
+    out = np.indices(dimensions, dtype=_host_dtype(dtype), sparse=sparse)
     return tuple(_eager(o) for o in out) if sparse else _eager(out)
 
 
@@ -97,14 +105,14 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
              dtype: Any = None, axis: int = 0) -> Array:
     """numpy.logspace (computed on the host, as linspace)."""
     start, stop, num, base = host_values(start, stop, num, base)
-    return _eager(np.logspace(start, stop, num, endpoint, base, dtype, axis))
+    return _eager(np.logspace(start, stop, num, endpoint, base, _host_dtype(dtype), axis))
 
 
 def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
               axis: int = 0) -> Array:
     """numpy.geomspace (computed on the host, as linspace)."""
     start, stop, num = host_values(start, stop, num)
-    return _eager(np.geomspace(start, stop, num, endpoint, dtype, axis))
+    return _eager(np.geomspace(start, stop, num, endpoint, _host_dtype(dtype), axis))
 
 
 def unravel_index(indices: Any, shape: Any, order: str = "C") -> tuple[Array, ...]:
@@ -503,12 +511,24 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> Array:
         if c.dtype.kind != "b":
             raise TypeError(f"invalid entry {k} in condlist: should be boolean ndarray")
     choices = [c if isinstance(c, Array) else asarray(c) for c in choicelist]
+    # NumPy's broadcast_arrays of the conditions, then of the choices and default, then of the
+    # first of each: its texts ('shape mismatch: ... arg 0 with shape (12,) and arg 1 ...')
+    np.broadcast_shapes(*(c.shape for c in conds))
+    common = np.broadcast_shapes(*(c.shape for c in choices), np.shape(default))
+    if common:
+        np.broadcast_shapes(conds[0].shape, common)
     # (NumPy's NEP 50 rule: Python int, float and complex choices are weak, as the default:
     # `select([c], [2], -2**63)` of an int8 c... is int8 there, it was int64 here: fuzz54)
     dtype = np.result_type(*[c if type(c) in (int, float, complex) else k.dtype
                              for c, k in zip(choicelist, choices)],
                            default if type(default) in (int, float, complex)
                            else _array(default).dtype)
+    for c in choicelist:  # NumPy burns each choice in by `copyto(result, choice, where=cond)`
+        if type(c) in (int, float, complex):  # (same_kind), a Python one as its array (int64:
+            have = np.asarray(c).dtype  # into a uint result a TypeError; silent here, fuzz57)
+            if not np.can_cast(have, dtype, "same_kind"):
+                raise TypeError(f"Cannot cast array data from {have!r} to {dtype!r} according "
+                                "to the rule 'same_kind'")
     result = _array(default).astype(dtype)
     for c, choice in zip(reversed(conds), reversed(choices)):
         result = ew.where(c, choice.astype(dtype), result)

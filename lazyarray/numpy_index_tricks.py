@@ -17,6 +17,7 @@ import numpy as np
 from . import _bind, manipulation as mp
 from ._index_values import _holds_no_array, numpy_packed
 from .array import Array
+from .graph.dtypes import refuse_array
 from .graph.node import user_site
 from .creation import arange, asarray, ones
 from .searching import nonzero
@@ -127,6 +128,7 @@ def fromfunction(function: Callable[..., Any], shape: Any, *, dtype: Any = float
 
 def fromiter(iter: Any, dtype: Any, count: int = -1, *, like: Any = None) -> Array:  # noqa: A002
     """numpy.fromiter: the iterable is host data, read by NumPy once."""
+    refuse_array(dtype)  # (NumPy reads an Array's `.dtype`; its array: a TypeError)
     return asarray(np.fromiter(iter, dtype, count))
 
 

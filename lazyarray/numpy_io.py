@@ -18,6 +18,7 @@ import numpy as np
 
 from .array import Array
 from .creation import asarray
+from .graph.dtypes import refuse_array
 
 
 def _host(value: Any) -> Any:
@@ -30,6 +31,7 @@ def _reader(name: str, note: str = "") -> Callable[..., Array]:
     numpy_reader = getattr(np, name)
 
     def read(*args: Any, **kwargs: Any) -> Array:
+        refuse_array(kwargs.get("dtype"))  # (NumPy reads an Array's `.dtype`; its array's: no)
         return asarray(numpy_reader(*args, **kwargs))
 
     read.__name__ = read.__qualname__ = name

@@ -233,14 +233,23 @@ def fix(x: Any, out: Any = None) -> Any:
 
 def isposinf(x: Any, out: Any = None) -> Array:
     """numpy.isposinf; NumPy's `out=` (its logical_and's: a TypeError here before fuzz56)."""
-    v = _array(x)
+    v = _not_complex(_array(x))
     return _written(out, ew.isinf(v) & (v > 0), np.isposinf, x)
 
 
 def isneginf(x: Any, out: Any = None) -> Array:
     """numpy.isneginf; NumPy's `out=`."""
-    v = _array(x)
+    v = _not_complex(_array(x))
     return _written(out, ew.isinf(v) & (v < 0), np.isneginf, x)
+
+
+def _not_complex(v: Array) -> Array:
+    """NumPy's isposinf/isneginf refuse complex values (the sign of an infinite part is
+    ambiguous); here the complex order answered (fuzz57)."""
+    if v.dtype.kind == "c":
+        raise _bind.fail(TypeError, f"This operation is not supported for {v.dtype} values "
+                         "because it would be ambiguous.", user_site(2))
+    return v
 
 
 def _written(out: Any, result: Array, numpy_fn: Any, x: Any) -> Any:

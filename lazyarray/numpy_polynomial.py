@@ -20,7 +20,7 @@ from . import elementwise as ew
 from . import manipulation as mp
 from . import reductions as red
 from .array import Array
-from .creation import asarray, ones, zeros_like
+from .creation import asarray, host_result, ones, zeros_like
 from .evaluation import eval as evaluate
 from .linalg import inv, lstsq
 
@@ -141,8 +141,17 @@ def _host_poly(fn: Any, *args: Any) -> Any:
     arrays come back as Arrays, poly1d stays poly1d."""
     out = fn(*(np.asarray(a) if isinstance(a, Array) else a for a in args))
     if isinstance(out, tuple):
-        return tuple(o if isinstance(o, np.poly1d) else asarray(o) for o in out)
-    return out if isinstance(out, np.poly1d) else asarray(out)
+        return tuple(_hosted(o) for o in out)
+    return _hosted(out)
+
+
+def _hosted(value: Any) -> Any:
+    """NumPy's result as NumPy gives it: an array as an Array, its scalar as an Array standing
+    for it, a Python number (`np.poly([])` is 1.0: a 0-d array here, fuzz57) and poly1d as
+    they are."""
+    if isinstance(value, (np.poly1d, bool, int, float, complex)):
+        return value
+    return host_result(value) if isinstance(value, np.generic) else asarray(value)
 
 
 def poly(seq_of_zeros: Any) -> Any:

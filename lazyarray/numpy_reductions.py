@@ -11,7 +11,7 @@ import numpy as np
 from . import _bind
 from . import elementwise as ew
 from . import reductions as red
-from .array import Array, scalar_result
+from .array import Array, scalar_result, zero_d_array
 from .elementwise import asarray_operand
 from .complex_functions import conj, real
 from .creation import full_like
@@ -171,14 +171,20 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     if v.dtype.kind not in "fc":
         return red.var(v, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     _inexact_dtype(dtype, out)
-    centered = v - (_lazy_nanmean(v, axis, dtype, True, where)[0] if mean is None else mean)
+    # NumPy's _nanvar subtracts into the input's copy (`subtract(arr, avg, out=arr,
+    # casting='unsafe')`): the deviations are in the input's dtype whatever the mean's (a
+    # float64 `mean=` or `dtype=`), and only the last sum is in `dtype=` (a float32 dtype= of a
+    # float64 input gave float64, a `mean=` tuple of a complex64 input float64; fuzz57)
+    avg = _lazy_nanmean(v, axis, dtype, True, where)[0] if mean is None else mean
+    centered = ew.astype(v - avg, v.dtype)
     if v.dtype.kind == "c":  # NumPy's _nanvar: multiply(arr, arr.conj()).real (its complex
         sq = real(centered * conj(centered))  # multiply loop's bits, not re*re + im*im)
     else:
         sq = centered * centered
     # the input's NaNs take no part, a deviation's NaN does (an inf less the mean's inf), as in
     # NumPy: nanvar([inf, 1]) is NaN, not 0 (fuzz44)
-    total = red.sum(ew.where(ew.isnan(v), 0.0, sq), axis=axis, keepdims=keepdims, where=where)
+    total = red.sum(ew.where(ew.isnan(v), 0.0, sq), axis=axis, dtype=dtype, keepdims=keepdims,
+                    where=where)
     n = _nan_count(v, axis, keepdims, where) - ddof
     bad = n <= 0  # (NumPy divides under errstate(all='ignore'), then writes NaN there)
     result = ew.where(bad, np.nan, _by_count(total, ew.where(bad, 1, n)))
@@ -264,8 +270,9 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
         kept = tuple(s for d, s in enumerate(v.shape) if d not in axes)
         mid = median(reshape(moveaxis(v, axes, list(range(-len(axes), 0))), kept + (-1,)),
                      axis=-1)
-        if keepdims:
-            return reshape(mid, tuple(1 if d in axes else s for d, s in enumerate(v.shape)))
+        if keepdims:  # (a 0-d input's is NumPy's 0-d array, not its scalar: fuzz57)
+            return zero_d_array(reshape(mid, tuple(1 if d in axes else s
+                                                   for d, s in enumerate(v.shape))))
         return mid
     if axis is None:
         v, ax = reshape(v, (-1,)), 0

@@ -22,7 +22,7 @@ from . import _bind
 from . import elementwise as ew
 from . import manipulation as mp
 from . import reductions as red
-from .array import Array, scalar_result
+from .array import Array, scalar_result, zero_d_array
 from .complex_functions import imag, real
 from .creation import check_like, asarray, zeros
 from .indexing import take
@@ -134,6 +134,9 @@ def choose(a: Any, choices: Sequence[Any], out: Any = None, mode: str = "raise")
                         "according to the rule 'safe'")
     opts = [asarray(c) for c in choices]
     n = len(opts)
+    # NumPy broadcasts the choices and then `a` first (its text: 'shape mismatch: ... arg 0 with
+    # shape (5,) and arg 2 with shape (8,)'; ours was the where chain's, fuzz57)
+    shape = np.broadcast_shapes(*(o.shape for o in opts), idx.shape)
     if mode == "raise":
         if idx.size and bool(red.any((idx < 0) | (idx >= n))):
             raise ValueError("invalid entry in choice array")
@@ -150,7 +153,6 @@ def choose(a: Any, choices: Sequence[Any], out: Any = None, mode: str = "raise")
     result = opts[0].astype(dtype)
     for k in range(1, n):
         result = ew.where(idx == k, opts[k].astype(dtype), result)
-    shape = np.broadcast_shapes(idx.shape, *(o.shape for o in opts))
     # NumPy's choose is a new array (the broadcast view was read-only: `r[0] = 7` raised), its
     # scalar where 0-d (probe55)
     return scalar_result(mp.broadcast_to(result, shape)._node)
@@ -203,6 +205,9 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Array:
     if type(filt) is list or type(filt) is tuple:
         return np.trim_zeros(filt, trim, axis=axis)
     x = asarray(filt)
+    if not x.ndim:  # NumPy's: no axis to trim, `filt` itself (`trim_zeros(True)` is True)
+        np.trim_zeros(np.asarray(x), trim, axis=axis)  # (its errors: a bad `trim`, an axis)
+        return filt
     if x.ndim != 1:
         return asarray(np.trim_zeros(np.asarray(x), trim, axis=axis))
     trim = trim.lower()
@@ -323,4 +328,4 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
     for cond, func in zip(conds, funclist):
         value = func(v, *args, **kw) if isinstance(func, Callable) else func
         y = ew.where(cond, asarray(value).astype(v.dtype), y)
-    return y
+    return zero_d_array(y)  # (NumPy's writes into zeros: a 0-d x's is a 0-d array, fuzz57)

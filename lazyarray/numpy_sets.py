@@ -19,7 +19,7 @@ import numpy as np
 from . import _bind, manipulation as mp
 from .array import Array
 from .jit import differentiating
-from .creation import asarray
+from .creation import asarray, host_result
 from .searching import argsort, isin, sort
 from .shaping import gather_along_axis
 from ._axis_args import refuse_bool_axis
@@ -29,8 +29,11 @@ from .graph.node import user_site
 _PARTITION, _ARGPARTITION = get_op("partition"), get_op("argpartition")
 
 
-def _host(x: Any) -> np.ndarray:
-    return np.asarray(x)
+def _host(x: Any) -> Any:
+    """An argument for NumPy's own set routine: an Array's value (no dispatch back here); a
+    Python number as it is, weak as NumPy takes it (`union1d(1.5, x32)` is float32 there: an
+    array of it promoted to float64, fuzz57)."""
+    return x if type(x) in (int, float, complex) else np.asarray(x)
 
 
 def union1d(ar1: Any, ar2: Any) -> Array:
@@ -131,8 +134,8 @@ def lexsort(keys: Any, axis: int = -1) -> Array:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
     if len({k.shape for k in keys}) != 1:
         raise ValueError("all keys need to be the same shape")
-    if keys[0].ndim == 0:  # NumPy: scalar keys sort one element
-        return asarray(np.zeros((), np.int64))
+    if keys[0].ndim == 0:  # NumPy: scalar keys sort one element (its scalar: a 0-d array
+        return host_result(np.intp(0))  # here, fuzz57)
     idx = argsort(keys[0], axis=axis, stable=True)
     for k in keys[1:]:
         order = argsort(gather_along_axis(k, idx, axis, in_bounds=True), axis=axis, stable=True)

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from . import eager
+from . import _bind, eager
 from . import elementwise as ew, host_now
 from . import reductions as red
 from .cache import is_busy
@@ -340,6 +340,11 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: An
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
                       stacklevel=red.user_stacklevel())
         fact = 0.0
+    if dtype.kind in "biu":  # NumPy's `X -= avg[:, None]` in an integer or bool dtype=: its
+        try:  # casting error (a float64 covariance here, fuzz57)
+            np.subtract(np.zeros(1, dtype), np.zeros(1, avg.dtype), out=np.zeros(1, dtype))
+        except TypeError as exc:
+            raise _bind.with_site(exc, user_site(1)) from None
     Xc = X - avg[:, None]  # noqa: N806
     X_T = Xc.T if w is None else (Xc * asarray(w.astype(dtype))).T  # noqa: N806
     c = matmul(Xc, conj(X_T) if dtype.kind == "c" else X_T)

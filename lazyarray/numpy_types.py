@@ -18,6 +18,7 @@ import numpy as np
 
 from .array import Array
 from .graph import dtypes
+from .graph.dtypes import refuse_array
 from .creation import zeros
 
 # C-named aliases: NumPy's own scalar types, as the namespace's dtype names are (la.float64 is
@@ -41,12 +42,15 @@ typecodes, sctypeDict, ScalarType = np.typecodes, np.sctypeDict, np.ScalarType  
 
 
 def issubdtype(arg1: Any, arg2: Any) -> bool:
-    """numpy.issubdtype (lazyarray's dtypes are NumPy dtypes)."""
+    """numpy.issubdtype (lazyarray's dtypes are NumPy dtypes; an Array is no dtype, as NumPy's
+    array is not: NumPy reads the `.dtype` of other objects)."""
+    refuse_array(arg1), refuse_array(arg2)
     return np.issubdtype(arg1, arg2)
 
 
 def promote_types(type1: Any, type2: Any) -> np.dtype:
-    """numpy.promote_types."""
+    """numpy.promote_types (an Array is no dtype: NumPy's TypeError)."""
+    refuse_array(type1), refuse_array(type2)
     return np.promote_types(type1, type2)
 
 

@@ -16,6 +16,7 @@ from .array import Array, scalar_result
 from .graph import dtypes, get_op
 from .graph.complex_ops import supports_complex
 from .graph.ops_buffered import SUM_BUFFERED, buffers_reduction
+from .graph.ops_unchecked import out_cast
 from .graph.node import Node, user_site
 from .eager import arg_now as _arg_now
 from .eager import reduce_now as _reduce_now
@@ -99,7 +100,7 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
         out_dtype = dtypes.int64
     else:
         if dtype is not None and node.dtype != dtype:
-            node = _cast_warned(node, dtype, site)
+            node = cast_warned(node, dtype, site, reduce=True)
             if op is _SUM and node.dtype.kind in "fc" and buffers_reduction(node.shape, axes):
                 op = SUM_BUFFERED  # NumPy casts through its buffers: their sums in order
         out_dtype = node.dtype
@@ -113,6 +114,7 @@ def _reduce(name: str, x: Any, axis: Any, keepdims: bool, dtype: np.dtype | None
 
 
 _SUM = get_op("sum")
+_SCALAR_OP = get_op("scalar")
 _REDUCE_ALL = getattr(_bind.FAST, "reduce_all", None)  # (lazyarray/_trace.c; None: pure Python)
 _NO_VALUE = np._NoValue  # NumPy's "not given" (initial=); None: no initial value, no identity
 _AT_ONCE = _bind.AT_ONCE_MARK
@@ -337,7 +339,7 @@ def masked_sum(node: Node, where: Any, axis: Any, keepdims: bool, dtype: np.dtyp
     axes = _bind.normalize_axes(axis, node.ndim, site, repeated=DUPLICATE)
     mask = broadcast_to(astype(Array(_as_node(where, site)), dtypes.bool_), node.shape)
     if node.dtype != dtype:
-        node = _cast_warned(node, dtype, site)
+        node = cast_warned(node, dtype, site, reduce=True)
     shape = _reduced_shape(node.shape, axes, keepdims)
     return Array(_bind.primitive(_MASKED_SUM, (node, mask._node), (axes, bool(keepdims)), shape,
                                  dtype, site))
@@ -487,16 +489,23 @@ def _float_operand(x: Any, dtype: Any, site: _bind.Site) -> Node:
     node = _as_node(x, site)
     want = dtypes.to_dtype(dtype) if dtype is not None else (
         node.dtype if node.dtype.kind in "fc" else dtypes.float64)
-    return _cast_warned(node, want, site)
+    return cast_warned(node, want, site, reduce=True)
 
 
-def _cast_warned(node: Node, dtype: np.dtype, site: _bind.Site) -> Node:
+def cast_warned(node: Node, dtype: np.dtype, site: _bind.Site, reduce: bool = False) -> Node:
     """The operand of a sum, product, scan or mean in `dtype=`: complex values into a real
     dtype warn NumPy's ComplexWarning at the user's line (`z.sum(dtype=np.float64)`,
-    `np.cumprod(z, dtype=np.float32)`: silent here, fuzz55's seeds 242, 381, 391)."""
+    `np.cumprod(z, dtype=np.float32)`: silent here, fuzz55's seeds 242, 381, 391). A reduction's
+    (`reduce`) float cast that can raise a flag (into an integer, or narrower) reports it as
+    NumPy's buffered reduce does: 'invalid value encountered in reduce' for
+    `x.sum(dtype=np.int8)` of a NaN (a scan's says 'cast', as NumPy's; fuzz57's seeds 510423,
+    500163)."""
     if node.dtype.kind == "c" and dtype.kind not in "cb":
         warnings.warn_explicit("Casting complex values to real discards the imaginary part",
                                np.exceptions.ComplexWarning, *(site or ("<unknown>", 0)))
+    if reduce and node.dtype.kind in "fc" and node.dtype != dtype and node.op is not _SCALAR_OP \
+            and (dtype.kind in "biu" or dtype.itemsize < node.dtype.itemsize):
+        return _bind.primitive(out_cast("reduce"), (node,), (), node.shape, dtype, site)
     return _bind.cast(node, dtype, site)
 
 
@@ -614,6 +623,8 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: floa
         raise _bind.fail(TypeError, "var/std with mean= and where= or an integer, bool or "
                          "complex dtype= is not supported by lazyarray (NumPy's mean= alone is)",
                          site)
+    if mean is not None:
+        return _var_of_mean(_as_node(a, site), mean, axis, want, correction, keepdims, site)
     if want is not None and want.kind != "c" and _as_node(a, site).dtype.kind == "c":
         raise _bind.fail(TypeError, f"var of a complex array in dtype {want}: NumPy takes the "
                          "mean of the real parts and the deviations of the complex values (with "
@@ -687,6 +698,38 @@ def _divide_by_count(total: Array, n: float) -> Array:
     if wide is None:
         return total / n
     return astype(astype(total, wide) / n, total.dtype)
+
+
+def _var_of_mean(src: Node, mean: Any, axis: Any, want: np.dtype | None, correction: float,
+                 keepdims: bool, site: _bind.Site) -> Array:
+    """NumPy's var with `mean=`, step by step as its _methods._var: the deviations are
+    `arr - mean` in the input's own dtype promoted with the mean's (an integer input less an
+    integer mean stays integer, and its squares wrap), squared in that dtype where the input is
+    an integer or float (a complex mean of a real input: complex squares, a complex result),
+    |x|**2 where they are complex, summed in `dtype=` (float64 for an integer or bool input),
+    divided by the count less ddof. Here the input was cast to float first (float32 less an
+    int64 mean was float32, NumPy's float64; an integer's squares did not wrap; fuzz57)."""
+    _refuse_bool_axis_counted(axis, src.ndim, site)
+    axes = _bind.normalize_axes(axis, src.ndim, site, repeated=DUPLICATE)
+    denom = _count(src.shape, axes) - correction
+    if denom <= 0:  # (NumPy's warning first, as var's)
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning,
+                      stacklevel=user_stacklevel())
+        denom = 0
+    centered = Array(src) - mean
+    if src.dtype.kind in "iuf":  # (np.square: its overflow reports 'square', as NumPy's)
+        sq = _square(centered)
+    elif centered.dtype.kind == "c":
+        re, im = real(centered), imag(centered)
+        sq = re * re + im * im
+    else:  # (a bool input: NumPy's multiply(x, conjugate(x)).real)
+        sq = centered * centered
+    # (the count is the input's, the sum over `axis` of the deviations, which a larger mean
+    # broadcasts: `std(x1, mean=[1, 2])` sums both, as NumPy's)
+    total = sum(sq, axis=axes if centered.ndim == src.ndim else axis, dtype=want
+                if want is not None else (dtypes.float64 if src.dtype.kind in "biu" else None),
+                keepdims=keepdims)
+    return _divide_by_count(total, denom)
 
 
 def _integer_var(node: Node, axis: Any, want: np.dtype, correction: float, keepdims: bool,
@@ -781,7 +824,7 @@ def _numpy_scan(name: str, x: Any, axis: int | None, dtype: Any, site: _bind.Sit
         raise _bind.fail(ValueError, f"{name} of a 0-d array needs axis=None", site)
     want = dtypes.to_dtype(dtype) if dtype is not None else _sum_dtype(node.dtype)
     if node.dtype != want:  # NumPy scans in `want` (uint64 products into float64 wrapped here)
-        node = _cast_warned(node, want, site)
+        node = cast_warned(node, want, site)
     return Array(_bind.primitive(get_op(name), (node,), (ax,), node.shape, want, site))
 
 

@@ -30,8 +30,9 @@ from .writes import check_writable, numpy_view_on_host, write_past_flag
 from .creation import asarray
 from .manipulation import broadcast_to, concat, moveaxis, stack
 from .cache import is_busy
-from .graph import get_op
+from .graph import dtypes, get_op
 from .graph.node import user_site
+from .graph.dtypes import refuse_array
 from ._layout import check_order
 from .result_layout import copied
 
@@ -94,6 +95,7 @@ class ufunc:  # noqa: N801  (NumPy's name)
         where = kwargs.pop("where", True)
         casting = kwargs.pop("casting", "same_kind")
         dtype, signature = kwargs.pop("dtype", None), kwargs.pop("signature", None)
+        refuse_array(dtype)  # (NumPy's TypeError; it read an Array's `.dtype`, fuzz57)
         order, _ = kwargs.pop("order", "K"), kwargs.pop("subok", None)
         if kwargs:
             raise _bind.fail(TypeError, f"{self._np.__name__}() got an unexpected keyword argument "
@@ -154,8 +156,8 @@ class ufunc:  # noqa: N801  (NumPy's name)
         want = _probe(self._np.reduce, (x,), options, where, outs, site, shrink=True)[0]
         asked = (self._np.reduce, (x,), {k: v for k, v in options.items() if v is not _NO_VALUE})
         axes = _bind.normalize_axes(axis, x.ndim, site) if x.ndim else ()
-        if dtype is not None:
-            x = ew.astype(x, dtype)
+        if dtype is not None:  # (a float cast's flags: 'invalid value encountered in reduce')
+            x = Array(reductions.cast_warned(x._node, dtypes.to_dtype(dtype), site, reduce=True))
         result = self._reduce(x, axes, initial, where, site)
         if keepdims:
             result = result.reshape(tuple(1 if i in axes else s for i, s in enumerate(x.shape)))

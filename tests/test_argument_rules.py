@@ -225,7 +225,6 @@ KNOWN = {
     "std ddof=None": "silent: our ddof=None means 'not given' (the Array API's correction); "
                      "NumPy's explicit ddof=None raises TypeError",
     "std ddof=list": "NumPy broadcasts a list ddof; we refuse it",
-    "tensordot=neg": "NumPy's axes=-1 is an outer product; we refuse it (the Array API's rule)",
     "tensordot=str": "error class: NumPy unpacks '2' (ValueError), we read an int (TypeError)",
 }
 

@@ -27,37 +27,21 @@ from .registry import OpDef, OpKind, register
 
 
 def _reference(xs, attrs, dtype):
-    return np.asarray(np.einsum(attrs[0], xs[0]), dtype=dtype)
+    return np.asarray(np.einsum(attrs[0], *xs), dtype=dtype)
 
 
 def _on_device(xs, attrs, dtype):
     import cupy  # optional: present with a GPU
 
-    return cupy.einsum(attrs[0], xs[0]).astype(dtype, copy=False)
-
-
-EINSUM_SUMS = register(OpDef(
-    "einsum_sums", OpKind.OPAQUE, _reference, arity=1, attr_names=("subscripts",),
-    cupy=_on_device, differentiable=False,
-    properties=frozenset({"derivative_not_implemented"}),
-    doc="einsum(subscripts, x) of one operand that sums a label, in NumPy's einsum order"))
-
-
-def _products_reference(xs, attrs, dtype):
-    return np.asarray(np.einsum(attrs[0], *xs), dtype=dtype)
-
-
-def _products_on_device(xs, attrs, dtype):
-    import cupy  # optional: present with a GPU
-
     return cupy.einsum(attrs[0], *xs).astype(dtype, copy=False)
 
 
-EINSUM_PRODUCTS = register(OpDef(
-    "einsum_products", OpKind.OPAQUE, _products_reference, arity=-1, attr_names=("subscripts",),
-    cupy=_products_on_device, differentiable=False,
+EINSUM_LOOP = register(OpDef(
+    "einsum_loop", OpKind.OPAQUE, _reference, arity=-1, attr_names=("subscripts",),
+    cupy=_on_device, differentiable=False,
     properties=frozenset({"derivative_not_implemented"}),
-    doc="einsum(subscripts, x, y, ...) of two or more operands, in NumPy's unoptimized loop"))
+    doc="einsum(subscripts, x, ...) that sums a label or multiplies operands, in NumPy's "
+        "unoptimized einsum loop"))
 
 
 def _dot_reference(xs, attrs, dtype):

@@ -40,8 +40,7 @@ from . import _dot_loops
 from .jit import differentiating
 
 Label = str | int  # a letter, or the position of an ellipsis axis counted from the right
-_EINSUM_SUMS = get_op("einsum_sums")  # one operand's sums in NumPy's order (graph/ops_einsum.py)
-_EINSUM_PRODUCTS = get_op("einsum_products")  # more operands' (graph/ops_einsum.py)
+_EINSUM_LOOP = get_op("einsum_loop")  # NumPy's own einsum loop's order (graph/ops_einsum.py)
 # einsum's arithmetic with `optimize` (NumPy's tensordot and BLAS calls check the flags)
 _CHECKED = SimpleNamespace(multiply=operator.mul, sum=sum_, matmul=matmul,
                            astype=lambda x, dt: x.astype(dt))
@@ -117,8 +116,7 @@ def _einsum(subscripts: str, arrays: list[Array], dtype: Any, casting: str,
         # NumPy's sum order, not the composition's pairwise one (or matmul's BLAS order: a
         # product of more operands, probe57; one that sums nothing adds its products to zeros,
         # so a -0.0 product is +0.0 there)
-        op = _EINSUM_SUMS if len(arrays) == 1 else _EINSUM_PRODUCTS
-        return Array(_bind.primitive(op, tuple(a._node for a in arrays),
+        return Array(_bind.primitive(_EINSUM_LOOP, tuple(a._node for a in arrays),
                                      (subscripts.replace(" ", ""),),
                                      tuple(sizes[lb] for lb in output), dt, site))
     if dt == np.float16 and len(arrays) > 1:

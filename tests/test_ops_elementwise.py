@@ -241,8 +241,8 @@ def test_registry_coverage():
     covered |= {"erf", "erfc"}  # test_math_functions.py (no NumPy ufunc: mpmath, math.erf)
     covered |= {"sorted_rows"}  # test_numpy_functions.py (median and the quantiles by partition)
     covered |= {"accumulate"}  # test_ufuncs.py (ufunc.accumulate of the associative ufuncs)
-    covered |= {"einsum_sums"}  # test_einsum.py (one operand's sums past the at-once size)
-    covered |= {"einsum_products", "dot_nd"}  # test_probe57.py (two operands in NumPy's loops)
+    covered |= {"einsum_loop"}  # test_einsum.py, test_probe57.py (NumPy's einsum loop's order)
+    covered |= {"dot_nd"}  # test_probe57.py (N-d dot in NumPy's loop)
     covered |= {"masked_sum"}  # test_fuzz_regressions.py (sum, mean, var with where=)
     covered |= {"sort"}  # test_numpy_protocols.py (NumPy's kinds, signed zeros), test_array_api_functions.py
     covered |= {"partition", "argpartition"}  # test_sort_ties.py (NumPy's order in the parts)
